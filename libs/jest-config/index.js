@@ -1,0 +1,51 @@
+// Shared jest settings. Sources are compiled by SWC (decorator metadata on, for NestJS and
+// TypeORM); `@agp/<lib>` imports resolve to the lib's sources so specs never need a build first.
+const path = require('node:path');
+
+const fs = require('node:fs');
+
+const repoDir = path.resolve(__dirname, '..', '..');
+const CONFIG_ONLY = new Set(['tsconfig', 'jest-config', 'eslint-config']);
+
+/** `@agp/<name>` → the package's sources, for every lib and app of the workspace. */
+function sourceMapper() {
+  const mapper = {};
+  for (const group of ['libs', 'apps']) {
+    for (const name of fs.readdirSync(path.join(repoDir, group))) {
+      if (!CONFIG_ONLY.has(name)) {
+        mapper[`^@agp/${name}$`] = path.join(repoDir, group, name, 'src');
+      }
+    }
+  }
+  return mapper;
+}
+
+const swcTransform = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+
+/** @param {{ kind?: 'unit' | 'e2e', testTimeout?: number }} [options] */
+function createJestConfig(options = {}) {
+  const kind = options.kind ?? 'unit';
+  return {
+    testEnvironment: 'node',
+    transform: { '^.+\\.(t|j)s$': swcTransform },
+    moduleNameMapper: sourceMapper(),
+    testRegex: kind === 'e2e' ? 'test/.*\\.e2e-spec\\.ts$' : 'src/.*\\.spec\\.ts$',
+    rootDir: process.cwd(),
+    testTimeout: options.testTimeout ?? (kind === 'e2e' ? 60_000 : 20_000),
+    maxWorkers: kind === 'e2e' ? 1 : '50%',
+  };
+}
+
+module.exports = { createJestConfig };
