@@ -39,6 +39,7 @@ function createJestConfig(options = {}) {
   const kind = options.kind ?? 'unit';
   return {
     testEnvironment: 'node',
+    setupFiles: [require.resolve('reflect-metadata')],
     transform: { '^.+\\.(t|j)s$': swcTransform },
     moduleNameMapper: sourceMapper(),
     testRegex: kind === 'e2e' ? 'test/.*\\.e2e-spec\\.ts$' : 'src/.*\\.spec\\.ts$',

@@ -1,1 +1,2 @@
-export {};
+export * from './core.env';
+export * from './load-env';

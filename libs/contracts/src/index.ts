@@ -1,1 +1,10 @@
-export {};
+export * from './enums/audit-event-type';
+export * from './enums/evaluation-pack';
+export * from './enums/identity';
+export * from './enums/monitor';
+export * from './enums/policy';
+export * from './events/auditable-event.data';
+export * from './events/event-envelope';
+export * from './events/event-map';
+export * from './tenant-auth/agent-lifecycle.event';
+export * from './tenant-auth/tenant-lifecycle.event';

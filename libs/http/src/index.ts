@@ -1,1 +1,12 @@
-export {};
+export * from './correlation-id';
+export * from './create-http-app';
+export * from './domain.exception';
+export * from './http-core.module';
+export * from './http-problem.exception';
+export * from './logger';
+export * from './paging';
+export * from './problem-details';
+export * from './problem-details.filter';
+export * from './readiness';
+export * from './to-problem';
+export * from './validation';

@@ -1,1 +1,11 @@
-export {};
+export * from './envelope-validation';
+export * from './event-consumers';
+export * from './event-outbox';
+export * from './event-transport';
+export * from './in-process.transport';
+export * from './jetstream.transport';
+export * from './messaging-tables';
+export * from './messaging.module';
+export * from './outbox-relay';
+export * from './redelivery';
+export * from './subjects';

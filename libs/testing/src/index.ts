@@ -1,1 +1,3 @@
-export {};
+export * from './eventually';
+export * from './test-database';
+export * from './test-nats';

@@ -1,0 +1,43 @@
+import { AUDIT_EVENT_TYPES, AuditEventType } from '../enums/audit-event-type';
+import { AgentLifecycleData } from '../tenant-auth/agent-lifecycle.event';
+import { TenantLifecycleData } from '../tenant-auth/tenant-lifecycle.event';
+import { AuditableEventData } from './auditable-event.data';
+
+type PayloadClass = new () => AuditableEventData;
+
+/** Payload classes of events whose data is more than the common auditable fields. */
+const SPECIFIC_PAYLOADS = {
+  TENANT_LIFECYCLE: TenantLifecycleData,
+  AGENT_LIFECYCLE: AgentLifecycleData,
+} satisfies Record<string, PayloadClass>;
+
+type SpecificEventType = keyof typeof SPECIFIC_PAYLOADS;
+
+/** Every event type that travels between services: the audit event types (D5) and a few more. */
+export type EventType = AuditEventType | SpecificEventType;
+
+/** The payload type of one event type: the one place that ties a type to its data. */
+export type EventData<T extends EventType> = T extends SpecificEventType
+  ? InstanceType<(typeof SPECIFIC_PAYLOADS)[T]>
+  : AuditableEventData;
+
+/** Current contract version of each event type; a breaking change is a new version (STYLE §5). */
+export const EVENT_VERSION = 1;
+
+export const EVENT_TYPES: readonly EventType[] = [
+  ...new Set<EventType>([...AUDIT_EVENT_TYPES, ...(Object.keys(SPECIFIC_PAYLOADS) as SpecificEventType[])]),
+];
+
+/** The class that validates a payload of the given type. */
+export function payloadClassOf(type: EventType): PayloadClass {
+  return (SPECIFIC_PAYLOADS as Record<string, PayloadClass>)[type] ?? AuditableEventData;
+}
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** Whether the audit trail records this type (every audit event type of the specification). */
+export function isAuditEventType(value: string): value is AuditEventType {
+  return (AUDIT_EVENT_TYPES as readonly string[]).includes(value);
+}

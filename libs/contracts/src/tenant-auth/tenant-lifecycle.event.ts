@@ -1,0 +1,17 @@
+import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
+
+import { AuditableEventData } from '../events/auditable-event.data';
+
+export const TENANT_LIFECYCLE_CHANGES = ['CREATED', 'UPDATED', 'SUSPENDED', 'ACTIVATED', 'DELETED'] as const;
+
+export class TenantLifecycleData extends AuditableEventData {
+  @IsUUID()
+  tenantId: string;
+
+  @IsString()
+  @MaxLength(100)
+  slug: string;
+
+  @IsIn(TENANT_LIFECYCLE_CHANGES)
+  change: (typeof TENANT_LIFECYCLE_CHANGES)[number];
+}

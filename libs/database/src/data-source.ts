@@ -1,0 +1,36 @@
+import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
+export interface SchemaDataSourceOptions {
+  url: string;
+  schema: string;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: MixedList<Function | string>;
+  poolSize?: number;
+  applicationName?: string;
+}
+
+/** Options shared by a service's runtime and its migration command (STYLE.md §7). */
+export function schemaDataSourceOptions(options: SchemaDataSourceOptions): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: options.url,
+    schema: options.schema,
+    entities: options.entities,
+    migrations: options.migrations,
+    migrationsTableName: 'migrations',
+    namingStrategy: new SnakeNamingStrategy(),
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    applicationName: options.applicationName ?? `agp-${options.schema}`,
+    extra: { max: options.poolSize ?? 10, connectionTimeoutMillis: 10_000 },
+  };
+}
+
+export function createSchemaDataSource(options: SchemaDataSourceOptions): DataSource {
+  return new DataSource(schemaDataSourceOptions(options));
+}

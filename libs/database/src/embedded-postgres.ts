@@ -1,0 +1,32 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+export interface EmbeddedPostgres {
+  /** A postgres:// URL that the ordinary `pg` driver (and so TypeORM) connects to. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * D2: the embedded default keeps its data in PGlite under DATA_DIR and serves it on a loopback
+ * socket, so every service uses the same driver and SQL as on PostgreSQL. PGlite is one session;
+ * the socket server multiplexes connections and keeps an open transaction to its own connection.
+ */
+export async function startEmbeddedPostgres(dataDir: string, maxConnections = 32): Promise<EmbeddedPostgres> {
+  const directory = join(dataDir, 'pgdata');
+  mkdirSync(directory, { recursive: true });
+  const db = await PGlite.create(directory);
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
+  await server.start();
+  const address = server.getServerConn();
+  return {
+    url: `postgresql://postgres:postgres@${address}/postgres?sslmode=disable`,
+    stop: async () => {
+      await server.stop();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
+import pino, { Logger } from 'pino';
+
+import { CORRELATION_HEADER, assignCorrelationId } from './correlation-id';
+import { HttpCoreModule } from './http-core.module';
+import { ProblemDetailsFilter, sendProblem } from './problem-details.filter';
+import { createLogger } from './logger';
+import { createValidationPipe } from './validation';
+
+/** D12: 1 MiB unless a service says otherwise. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface HttpAppOptions {
+  service: string;
+  logLevel: string;
+  imports: Array<Type<unknown> | DynamicModule>;
+  bodyLimit?: number;
+  logDestination?: pino.DestinationStream;
+  /** Runs on the fastify instance before Nest registers its routes (the gateway's proxy, hooks). */
+  configureFastify?: (adapter: FastifyAdapter, logger: Logger) => void;
+}
+
+/**
+ * The one way every service (and the one-process runner) builds its HTTP application: fastify,
+ * pino with correlation ids, problem+json for every error, the strict validation pipe, health
+ * probes and graceful shutdown.
+ */
+export async function createHttpApp(options: HttpAppOptions): Promise<NestFastifyApplication> {
+  const logger = createLogger({
+    service: options.service,
+    level: options.logLevel,
+    destination: options.logDestination,
+  });
+  const adapter = new FastifyAdapter({
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    trustProxy: true,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header(CORRELATION_HEADER, assignCorrelationId(request.raw));
+    done();
+  });
+  options.configureFastify?.(adapter, logger);
+
+  @Module({ imports: [HttpCoreModule.forRoot(logger), ...options.imports] })
+  class RootModule {}
+
+  const app = await NestFactory.create<NestFastifyApplication>(RootModule, adapter, {
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(PinoNestLogger));
+  app.useGlobalFilters(new ProblemDetailsFilter(logger));
+  app.useGlobalPipes(createValidationPipe());
+  fastify.setErrorHandler((error, request, reply) => sendProblem(logger, error, request, reply));
+  app.enableShutdownHooks();
+  return app;
+}

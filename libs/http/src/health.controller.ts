@@ -1,0 +1,26 @@
+import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { Public } from '@agp/auth';
+import { FastifyReply } from 'fastify';
+
+import { ReadinessRegistry } from './readiness';
+
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(private readonly readiness: ReadinessRegistry) {}
+
+  @Get('live')
+  @HttpCode(200)
+  live(): { status: 'up' } {
+    return { status: 'up' };
+  }
+
+  /** 200 when every dependency answers, 503 (still JSON, for probes and people) when one does not. */
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<object> {
+    const checks = await this.readiness.run();
+    const isReady = Object.values(checks).every((state) => state === 'up');
+    void reply.status(isReady ? 200 : 503);
+    return { status: isReady ? 'up' : 'down', checks };
+  }
+}

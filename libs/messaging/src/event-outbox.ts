@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+
+import { EVENT_VERSION, EventData, EventEnvelope, EventType } from '@agp/contracts';
+import { Database, Tx } from '@agp/database';
+
+export interface EventContext {
+  tenantId: string;
+  correlationId: string;
+}
+
+export function buildEvent<T extends EventType>(
+  type: T,
+  context: EventContext,
+  data: EventData<T>,
+): EventEnvelope<T, EventData<T>> {
+  return {
+    id: randomUUID(),
+    type,
+    version: EVENT_VERSION,
+    occurredAt: new Date().toISOString(),
+    tenantId: context.tenantId,
+    correlationId: context.correlationId,
+    data,
+  };
+}
+
+/**
+ * How a service emits an event: in the same transaction as the state change (D5). The relay
+ * publishes it after commit; a crash or a NATS outage in between loses nothing.
+ */
+export class EventOutbox {
+  private onAdded: () => void = () => undefined;
+
+  constructor(private readonly database: Database) {}
+
+  async add<T extends EventType>(
+    tx: Tx,
+    type: T,
+    context: EventContext,
+    data: EventData<T>,
+  ): Promise<EventEnvelope<T, EventData<T>>> {
+    const envelope = buildEvent(type, context, data);
+    await tx.query(
+      `INSERT INTO ${this.database.schema}.outbox (id, type, envelope) VALUES ($1, $2, $3)`,
+      [envelope.id, type, JSON.stringify(envelope)],
+    );
+    this.onAdded();
+    return envelope;
+  }
+
+  /** The relay asks to be woken when something was added (it still polls, for other replicas). */
+  notifyOnAdd(listener: () => void): void {
+    this.onAdded = listener;
+  }
+}

@@ -1,0 +1,66 @@
+import { EventEnvelope } from '@agp/contracts';
+import { Logger } from 'pino';
+
+import { ConsumerSpec, Deliver, EventTransport, ParkedMessage, PoisonMessageError } from './event-transport';
+import { RedeliveryPolicy, redeliveryDelay } from './redelivery';
+
+const IN_PROCESS_REDELIVERY: RedeliveryPolicy = { maxDeliveries: 4, backoffMs: [50, 200, 1_000] };
+
+/**
+ * The embedded default's bus (D2). `publish` returns only once every subscriber has processed the
+ * event (or parked it), so the outbox row that fed it is deleted only then: a crash before that
+ * republishes from the outbox, and idempotent consumers make the repeat harmless.
+ */
+export class InProcessTransport implements EventTransport {
+  private readonly subscribers: Array<{ spec: ConsumerSpec; deliver: Deliver }> = [];
+  readonly parked: ParkedMessage[] = [];
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly redelivery: RedeliveryPolicy = IN_PROCESS_REDELIVERY,
+  ) {}
+
+  async publish(envelope: EventEnvelope): Promise<void> {
+    const targets = this.subscribers.filter(({ spec }) => spec.types.includes(envelope.type));
+    for (const { spec, deliver } of targets) {
+      await this.deliverWithRetry(spec, deliver, envelope);
+    }
+  }
+
+  private async deliverWithRetry(spec: ConsumerSpec, deliver: Deliver, envelope: EventEnvelope): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await deliver(envelope);
+        return;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        if (error instanceof PoisonMessageError || attempt >= this.redelivery.maxDeliveries) {
+          this.parked.push({
+            consumer: spec.name,
+            subject: envelope.type,
+            reason,
+            deliveries: attempt,
+            body: JSON.stringify(envelope),
+          });
+          this.logger.error({ consumer: spec.name, eventId: envelope.id, reason }, 'event parked');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, redeliveryDelay(this.redelivery, attempt)));
+      }
+    }
+  }
+
+  async subscribe(spec: ConsumerSpec, deliver: Deliver): Promise<void> {
+    this.subscribers.push({ spec, deliver });
+  }
+
+  async stopConsumers(): Promise<void> {
+    this.subscribers.length = 0;
+  }
+
+  async close(): Promise<void> {
+    await this.stopConsumers();
+  }
+
+  async ping(): Promise<void> {}
+}

@@ -1,0 +1,198 @@
+import {
+  AckPolicy,
+  ConsumerMessages,
+  DeliverPolicy,
+  JetStreamClient,
+  JetStreamManager,
+  JsMsg,
+  RetentionPolicy,
+  StorageType,
+  jetstream,
+  jetstreamManager,
+} from '@nats-io/jetstream';
+import { NatsConnection, connect, headers, nanos } from '@nats-io/transport-node';
+import { EventEnvelope } from '@agp/contracts';
+import { Logger } from 'pino';
+
+import { ConsumerSpec, Deliver, EventTransport, PoisonMessageError } from './event-transport';
+import { RedeliveryPolicy, redeliveryDelay } from './redelivery';
+import {
+  deadLetterStreamName,
+  deadLetterSubject,
+  eventSubject,
+  eventsStreamName,
+} from './subjects';
+
+export interface JetStreamOptions {
+  url: string;
+  prefix: string;
+  redelivery: RedeliveryPolicy;
+  /** Redelivery after a consumer died holding the message (no ack, no nak). */
+  ackWaitMs?: number;
+  /** How long JetStream remembers a message id for duplicate suppression. */
+  duplicateWindowMs?: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** D5 on NATS JetStream: durable streams and consumers, explicit ack, backoff, a dead-letter stream. */
+export class JetStreamTransport implements EventTransport {
+  private readonly running: Array<{ messages: ConsumerMessages; loop: Promise<void> }> = [];
+  private isStopping = false;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly options: JetStreamOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  static async connect(options: JetStreamOptions, logger: Logger): Promise<JetStreamTransport> {
+    const nc = await connect({
+      servers: options.url,
+      name: `agp-${options.prefix}`,
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+    });
+    const jsm = await jetstreamManager(nc);
+    const transport = new JetStreamTransport(nc, jetstream(nc), jsm, options, logger);
+    await transport.ensureStreams();
+    return transport;
+  }
+
+  private async ensureStreams(): Promise<void> {
+    const { prefix } = this.options;
+    await this.ensureStream(eventsStreamName(prefix), `${prefix}.events.>`, 7 * DAY_MS);
+    await this.ensureStream(deadLetterStreamName(prefix), `${prefix}.dlq.>`, 30 * DAY_MS);
+  }
+
+  private async ensureStream(name: string, subject: string, maxAgeMs: number): Promise<void> {
+    const config = {
+      name,
+      subjects: [subject],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      max_age: nanos(maxAgeMs),
+      duplicate_window: nanos(this.options.duplicateWindowMs ?? 10 * 60_000),
+    };
+    try {
+      await this.jsm.streams.info(name);
+      await this.jsm.streams.update(name, config);
+    } catch {
+      await this.jsm.streams.add(config).catch(async (error: unknown) => {
+        // Another replica created it between our info and add.
+        await this.jsm.streams.info(name).catch(() => {
+          throw error;
+        });
+      });
+    }
+  }
+
+  async publish(envelope: EventEnvelope): Promise<void> {
+    await this.js.publish(eventSubject(this.options.prefix, envelope.type), JSON.stringify(envelope), {
+      msgID: envelope.id,
+    });
+  }
+
+  async subscribe(spec: ConsumerSpec, deliver: Deliver): Promise<void> {
+    const stream = eventsStreamName(this.options.prefix);
+    const config = {
+      durable_name: spec.name,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subjects: spec.types.map((type) => eventSubject(this.options.prefix, type)),
+      max_deliver: this.options.redelivery.maxDeliveries + 1,
+      ack_wait: nanos(this.options.ackWaitMs ?? 30_000),
+      max_ack_pending: 1_000,
+    };
+    try {
+      await this.jsm.consumers.add(stream, config);
+    } catch {
+      await this.jsm.consumers.update(stream, spec.name, config);
+    }
+    const consumer = await this.js.consumers.get(stream, spec.name);
+    const messages = await consumer.consume({ max_messages: 200 });
+    const loop = this.consumeLoop(spec, messages, deliver);
+    this.running.push({ messages, loop });
+  }
+
+  private async consumeLoop(spec: ConsumerSpec, messages: ConsumerMessages, deliver: Deliver): Promise<void> {
+    for await (const message of messages) {
+      if (this.isStopping) {
+        message.nak();
+        continue;
+      }
+      await this.handle(spec, message, deliver);
+    }
+  }
+
+  private async handle(spec: ConsumerSpec, message: JsMsg, deliver: Deliver): Promise<void> {
+    const deliveries = message.info.deliveryCount;
+    let envelope: EventEnvelope;
+    try {
+      envelope = message.json<EventEnvelope>();
+    } catch {
+      await this.park(spec, message, 'body is not JSON');
+      return;
+    }
+    try {
+      await deliver(envelope);
+      message.ack();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (error instanceof PoisonMessageError || deliveries >= this.options.redelivery.maxDeliveries) {
+        await this.park(spec, message, reason);
+        return;
+      }
+      this.logger.warn({ consumer: spec.name, eventId: envelope.id, deliveries, reason }, 'event redelivery');
+      message.nak(redeliveryDelay(this.options.redelivery, deliveries));
+    }
+  }
+
+  /** Poison: copied to the dead-letter stream with why, then terminated so the others go through. */
+  private async park(spec: ConsumerSpec, message: JsMsg, reason: string): Promise<void> {
+    const h = headers();
+    h.set('Agp-Consumer', spec.name);
+    h.set('Agp-Original-Subject', message.subject);
+    h.set('Agp-Reason', reason.slice(0, 500));
+    h.set('Agp-Deliveries', String(message.info.deliveryCount));
+    try {
+      await this.js.publish(deadLetterSubject(this.options.prefix, spec.name), message.data, {
+        headers: h,
+        msgID: `${spec.name}:${message.info.streamSequence}`,
+      });
+      message.term(reason.slice(0, 200));
+      this.logger.error({ consumer: spec.name, subject: message.subject, reason }, 'event parked');
+    } catch (error) {
+      // Could not park: leave it for redelivery rather than lose it.
+      this.logger.error({ err: error, consumer: spec.name }, 'parking failed');
+      message.nak(redeliveryDelay(this.options.redelivery, message.info.deliveryCount));
+    }
+  }
+
+  async stopConsumers(): Promise<void> {
+    this.isStopping = true;
+    await Promise.all(this.running.map(({ messages }) => messages.close()));
+    await Promise.all(this.running.map(({ loop }) => loop.catch(() => undefined)));
+    this.running.length = 0;
+  }
+
+  async close(): Promise<void> {
+    await this.stopConsumers();
+    if (!this.nc.isClosed()) {
+      await this.nc.drain();
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.nc.flush();
+  }
+
+  /** For operators and tests: what sits in the dead-letter stream. */
+  async deadLetterCount(): Promise<number> {
+    const info = await this.jsm.streams.info(deadLetterStreamName(this.options.prefix));
+    return info.state.messages;
+  }
+}

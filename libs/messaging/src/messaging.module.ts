@@ -1,0 +1,145 @@
+import {
+  BeforeApplicationShutdown,
+  DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { Database } from '@agp/database';
+import { ROOT_LOGGER, ReadinessRegistry } from '@agp/http';
+import { Logger } from 'pino';
+
+import { EventConsumers } from './event-consumers';
+import { EventOutbox } from './event-outbox';
+import { EVENT_TRANSPORT, EventTransport } from './event-transport';
+import { InProcessTransport } from './in-process.transport';
+import { JetStreamTransport } from './jetstream.transport';
+import { OutboxRelay } from './outbox-relay';
+import { DEFAULT_REDELIVERY, RedeliveryPolicy } from './redelivery';
+
+export interface EventBusOptions {
+  /** Set: NATS JetStream; unset: in-process (D2). */
+  natsUrl?: string;
+  prefix: string;
+  redelivery?: RedeliveryPolicy;
+  ackWaitMs?: number;
+}
+
+@Injectable()
+class EventBusLifecycle implements BeforeApplicationShutdown, OnApplicationShutdown {
+  constructor(@Inject(EVENT_TRANSPORT) private readonly transport: EventTransport) {}
+
+  /** Consumers stop first: in-flight deliveries finish, un-acked messages go back. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.transport.stopConsumers();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.transport.close();
+  }
+}
+
+/** The process's one event transport (D5), imported once at the root. */
+@Module({})
+export class EventBusModule {
+  static forRoot(options: EventBusOptions): DynamicModule {
+    return {
+      module: EventBusModule,
+      global: true,
+      providers: [
+        {
+          provide: EVENT_TRANSPORT,
+          inject: [ReadinessRegistry, ROOT_LOGGER],
+          useFactory: async (readiness: ReadinessRegistry, logger: Logger): Promise<EventTransport> => {
+            const transport = options.natsUrl
+              ? await JetStreamTransport.connect(
+                  {
+                    url: options.natsUrl,
+                    prefix: options.prefix,
+                    redelivery: options.redelivery ?? DEFAULT_REDELIVERY,
+                    ackWaitMs: options.ackWaitMs,
+                  },
+                  logger,
+                )
+              : new InProcessTransport(logger);
+            readiness.register('events', () => transport.ping());
+            return transport;
+          },
+        },
+        EventBusLifecycle,
+      ],
+      exports: [EVENT_TRANSPORT],
+    };
+  }
+}
+
+export function outboxToken(service: string): symbol {
+  return Symbol.for(`agp:${service}:outbox`);
+}
+
+export function consumersToken(service: string): symbol {
+  return Symbol.for(`agp:${service}:consumers`);
+}
+
+export interface ServiceMessagingOptions {
+  service: string;
+  databaseToken: symbol;
+}
+
+/** One service's outbox, relay and consumers, bound to its own schema. */
+@Module({})
+export class MessagingModule {
+  static forService(options: ServiceMessagingOptions): DynamicModule {
+    const outbox = outboxToken(options.service);
+    const consumers = consumersToken(options.service);
+    const relay = Symbol.for(`agp:${options.service}:outbox-relay`);
+
+    @Injectable()
+    class ServiceMessagingLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+      constructor(
+        @Inject(relay) private readonly outboxRelay: OutboxRelay,
+        @Inject(consumers) private readonly eventConsumers: EventConsumers,
+      ) {}
+
+      async onApplicationBootstrap(): Promise<void> {
+        await this.eventConsumers.start();
+        this.outboxRelay.start();
+      }
+
+      async beforeApplicationShutdown(): Promise<void> {
+        await this.outboxRelay.stop();
+      }
+    }
+
+    return {
+      module: MessagingModule,
+      global: true,
+      providers: [
+        {
+          provide: outbox,
+          inject: [options.databaseToken],
+          useFactory: (database: Database) => new EventOutbox(database),
+        },
+        {
+          provide: relay,
+          inject: [options.databaseToken, EVENT_TRANSPORT, ROOT_LOGGER, outbox],
+          useFactory: (database: Database, transport: EventTransport, logger: Logger, eventOutbox: EventOutbox) => {
+            const outboxRelay = new OutboxRelay(database, transport, logger);
+            eventOutbox.notifyOnAdd(() => outboxRelay.kick());
+            return outboxRelay;
+          },
+        },
+        {
+          provide: consumers,
+          inject: [options.databaseToken, EVENT_TRANSPORT],
+          useFactory: (database: Database, transport: EventTransport) =>
+            new EventConsumers(options.service, database, transport),
+        },
+        ServiceMessagingLifecycle,
+      ],
+      exports: [outbox, consumers],
+    };
+  }
+}
