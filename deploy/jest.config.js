@@ -1,1 +1,4 @@
-module.exports = { ...require('@agp/jest-config').createJestConfig(), testRegex: 'test/.*\\.spec\\.ts$' };
+module.exports = {
+  ...require('@agp/jest-config').createJestConfig(),
+  testRegex: 'test/.*\\.spec\\.ts$',
+};

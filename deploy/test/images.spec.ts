@@ -2,7 +2,15 @@
 // non-root, production dependencies only, the service's own entry point and port.
 import type { Stage } from './support/dockerfile';
 import { execForm, expand, parseDockerfile, stageChain } from './support/dockerfile';
-import { SERVICE_NAMES, SERVICES, exists, isRecord, listYamlFiles, readText, readYaml } from './support/repo';
+import {
+  SERVICE_NAMES,
+  SERVICES,
+  exists,
+  isRecord,
+  listYamlFiles,
+  readText,
+  readYaml,
+} from './support/repo';
 
 const dockerfile = parseDockerfile(readText('docker/Dockerfile'));
 const finalStage = dockerfile.stages[dockerfile.stages.length - 1];
@@ -18,7 +26,9 @@ function namedImages(): { file: string; image: string }[] {
         if (key === 'image' && typeof child === 'string') {
           found.push({ file, image: child });
         } else if (key === 'images' && isKustomization && Array.isArray(child)) {
-          child.filter(isRecord).forEach((entry) => found.push({ file, image: String(entry.name) }));
+          child
+            .filter(isRecord)
+            .forEach((entry) => found.push({ file, image: String(entry.name) }));
         } else {
           visit(file, child, isKustomization);
         }
@@ -26,7 +36,9 @@ function namedImages(): { file: string; image: string }[] {
     }
   };
   for (const file of listYamlFiles('k8s', 'deploy', 'docker')) {
-    readYaml(file).documents.forEach((document) => visit(file, document.content, /kustomization\.ya?ml$/.test(file)));
+    readYaml(file).documents.forEach((document) =>
+      visit(file, document.content, /kustomization\.ya?ml$/.test(file)),
+    );
   }
   return found;
 }
@@ -38,14 +50,25 @@ function serviceStage(service: string): Stage | undefined {
 }
 
 function instructions(chain: Stage[], keyword: string): string[] {
-  return chain.flatMap((stage) => stage.instructions.filter((instruction) => instruction.keyword === keyword).map((instruction) => instruction.args));
+  return chain.flatMap((stage) =>
+    stage.instructions
+      .filter((instruction) => instruction.keyword === keyword)
+      .map((instruction) => instruction.args),
+  );
 }
 
 const THIRD_PARTY = /^(postgres|nats):/;
 
 describe('images named by the manifests', () => {
   const images = namedImages().filter(({ image }) => !THIRD_PARTY.test(image));
-  const services = [...new Set(images.map(({ image }) => /^agp\/([a-z0-9-]+)(?::[\w.-]+)?$/.exec(image)?.[1] ?? `not agp/<service>: ${image}`))];
+  const services = [
+    ...new Set(
+      images.map(
+        ({ image }) =>
+          /^agp\/([a-z0-9-]+)(?::[\w.-]+)?$/.exec(image)?.[1] ?? `not agp/<service>: ${image}`,
+      ),
+    ),
+  ];
 
   it('should be agp/<service> images for the four services', () => {
     expect(services.sort()).toEqual([...SERVICE_NAMES].sort());
@@ -53,31 +76,44 @@ describe('images named by the manifests', () => {
 
   it.each(services)('%s should be a workspace app with a build script', (service) => {
     expect(exists(`apps/${service}/package.json`)).toBe(true);
-    const manifest = JSON.parse(readText(`apps/${service}/package.json`)) as { name?: string; scripts?: Record<string, string> };
+    const manifest = JSON.parse(readText(`apps/${service}/package.json`)) as {
+      name?: string;
+      scripts?: Record<string, string>;
+    };
     expect(manifest.name).toBe(`@agp/${service}`);
     expect(manifest.scripts?.build).toBeDefined();
   });
 
-  it.each(services)('%s should be built by docker/Dockerfile with its entry point and port', (service) => {
-    const stage = serviceStage(service);
-    expect(stage?.name).toBeDefined();
-    const chain = stage ? stageChain(dockerfile, stage) : [];
-    const commands = instructions(chain, 'CMD');
-    expect(execForm(commands[0] ?? '')).toEqual(['node', `apps/${service}/dist/main.js`]);
-    expect(instructions(chain, 'EXPOSE').map((port) => Number(port))).toContain(SERVICES[service as keyof typeof SERVICES]?.port);
-    const guard = dockerfile.stages
-      .flatMap((candidate) => candidate.instructions)
-      .find((instruction) => instruction.keyword === 'RUN' && /case "?\$\{?SERVICE\}?"? in/.test(instruction.args));
-    // Either no guard, or one whose accepted values include this service.
-    expect(guard === undefined || guard.args.includes(service)).toBe(true);
-  });
+  it.each(services)(
+    '%s should be built by docker/Dockerfile with its entry point and port',
+    (service) => {
+      const stage = serviceStage(service);
+      expect(stage?.name).toBeDefined();
+      const chain = stage ? stageChain(dockerfile, stage) : [];
+      const commands = instructions(chain, 'CMD');
+      expect(execForm(commands[0] ?? '')).toEqual(['node', `apps/${service}/dist/main.js`]);
+      expect(instructions(chain, 'EXPOSE').map((port) => Number(port))).toContain(
+        SERVICES[service as keyof typeof SERVICES]?.port,
+      );
+      const guard = dockerfile.stages
+        .flatMap((candidate) => candidate.instructions)
+        .find(
+          (instruction) =>
+            instruction.keyword === 'RUN' && /case "?\$\{?SERVICE\}?"? in/.test(instruction.args),
+        );
+      // Either no guard, or one whose accepted values include this service.
+      expect(guard === undefined || guard.args.includes(service)).toBe(true);
+    },
+  );
 });
 
 describe('docker/Dockerfile', () => {
   it('should start from node:20-bookworm-slim', () => {
     const bases = dockerfile.stages.map((stage) => expand(stage.from, dockerfile.globalArgs));
     expect(bases).toContain('node:20-bookworm-slim');
-    const external = bases.filter((base) => !dockerfile.stages.some((stage) => stage.name === base));
+    const external = bases.filter(
+      (base) => !dockerfile.stages.some((stage) => stage.name === base),
+    );
     expect(new Set(external)).toEqual(new Set(['node:20-bookworm-slim']));
   });
 
@@ -87,34 +123,55 @@ describe('docker/Dockerfile', () => {
   });
 
   it('should build the service and the libraries it needs with turbo', () => {
-    const runs = dockerfile.stages.flatMap((stage) => stage.instructions.filter((instruction) => instruction.keyword === 'RUN')).map((instruction) => instruction.args);
+    const runs = dockerfile.stages
+      .flatMap((stage) => stage.instructions.filter((instruction) => instruction.keyword === 'RUN'))
+      .map((instruction) => instruction.args);
     expect(runs.some((run) => /\bnpm ci\b(?!.*--omit=dev)/.test(run))).toBe(true);
-    expect(runs.some((run) => /turbo run build --filter="?@agp\/\$\{?SERVICE\}?\.\.\./.test(run))).toBe(true);
+    expect(
+      runs.some((run) => /turbo run build --filter="?@agp\/\$\{?SERVICE\}?\.\.\./.test(run)),
+    ).toBe(true);
   });
 
-  it.each(SERVICE_NAMES)('should run %s as a non-root user with production dependencies only', (service) => {
-    const stage = serviceStage(service);
-    const chain = stage ? stageChain(dockerfile, stage) : [];
-    // The chain lists the final stage first, so the first USER found is the one in force.
-    const user = instructions(chain, 'USER')[0] ?? 'root';
-    expect(['root', '0', '0:0']).not.toContain(user.trim());
-    const installs = instructions(chain, 'RUN').filter((run) => /\bnpm (ci|install|i|prune)\b/.test(run) && !/npm install --global/.test(run));
-    expect(installs.length).toBeGreaterThan(0);
-    expect(installs.filter((run) => !/--omit=dev|--production/.test(run))).toEqual([]);
-    expect(instructions(chain, 'ENV').some((env) => /\bNODE_ENV=production\b/.test(env))).toBe(true);
-  });
+  it.each(SERVICE_NAMES)(
+    'should run %s as a non-root user with production dependencies only',
+    (service) => {
+      const stage = serviceStage(service);
+      const chain = stage ? stageChain(dockerfile, stage) : [];
+      // The chain lists the final stage first, so the first USER found is the one in force.
+      const user = instructions(chain, 'USER')[0] ?? 'root';
+      expect(['root', '0', '0:0']).not.toContain(user.trim());
+      const installs = instructions(chain, 'RUN').filter(
+        (run) => /\bnpm (ci|install|i|prune)\b/.test(run) && !/npm install --global/.test(run),
+      );
+      expect(installs.length).toBeGreaterThan(0);
+      expect(installs.filter((run) => !/--omit=dev|--production/.test(run))).toEqual([]);
+      expect(instructions(chain, 'ENV').some((env) => /\bNODE_ENV=production\b/.test(env))).toBe(
+        true,
+      );
+    },
+  );
 
   it('should leave node_modules, build output and .env files out of the build context', () => {
-    const ignored = readText('docker/Dockerfile.dockerignore').split('\n').map((line) => line.trim());
+    const ignored = readText('docker/Dockerfile.dockerignore')
+      .split('\n')
+      .map((line) => line.trim());
     expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', '**/.env']));
   });
 });
 
 describe('docker/docker-compose.yml', () => {
   const [compose] = readYaml('docker/docker-compose.yml').documents;
-  const services = (isRecord(compose?.content) && isRecord(compose.content.services) ? compose.content.services : {}) as Record<
+  const services = (
+    isRecord(compose?.content) && isRecord(compose.content.services) ? compose.content.services : {}
+  ) as Record<
     string,
-    { image?: string; command?: string[]; depends_on?: Record<string, { condition?: string }>; build?: { dockerfile?: string; args?: Record<string, string> }; environment?: Record<string, string> }
+    {
+      image?: string;
+      command?: string[];
+      depends_on?: Record<string, { condition?: string }>;
+      build?: { dockerfile?: string; args?: Record<string, string> };
+      environment?: Record<string, string>;
+    }
   >;
 
   it('should run PostgreSQL 15 and NATS 2 with JetStream', () => {
@@ -123,16 +180,27 @@ describe('docker/docker-compose.yml', () => {
     expect(services.nats?.command).toContain('-js');
   });
 
-  it.each(SERVICE_NAMES)('should build and run %s from docker/Dockerfile on its port', (service) => {
-    const entry = services[service];
-    expect(entry?.build?.dockerfile).toBe('docker/Dockerfile');
-    expect(entry?.build?.args?.SERVICE).toBe(service);
-    expect(entry?.environment?.PORT).toBe(String(SERVICES[service].port));
-  });
+  it.each(SERVICE_NAMES)(
+    'should build and run %s from docker/Dockerfile on its port',
+    (service) => {
+      const entry = services[service];
+      expect(entry?.build?.dockerfile).toBe('docker/Dockerfile');
+      expect(entry?.build?.args?.SERVICE).toBe(service);
+      expect(entry?.environment?.PORT).toBe(String(SERVICES[service].port));
+    },
+  );
 
-  it.each(SERVICE_NAMES.filter((service) => SERVICES[service].ownsSchema))('should migrate %s before starting it', (service) => {
-    const [name, migrate] = Object.entries(services).find(([, entry]) => entry.command?.includes(`apps/${service}/dist/migrate.js`)) ?? [];
-    expect(migrate?.image).toBe(services[service]?.image);
-    expect(services[service]?.depends_on?.[name ?? '']?.condition).toBe('service_completed_successfully');
-  });
+  it.each(SERVICE_NAMES.filter((service) => SERVICES[service].ownsSchema))(
+    'should migrate %s before starting it',
+    (service) => {
+      const [name, migrate] =
+        Object.entries(services).find(([, entry]) =>
+          entry.command?.includes(`apps/${service}/dist/migrate.js`),
+        ) ?? [];
+      expect(migrate?.image).toBe(services[service]?.image);
+      expect(services[service]?.depends_on?.[name ?? '']?.condition).toBe(
+        'service_completed_successfully',
+      );
+    },
+  );
 });

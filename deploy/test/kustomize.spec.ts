@@ -13,7 +13,13 @@ import {
   readKustomization,
   resolveKustomization,
 } from './support/kustomize';
-import { type Located, findObject, objectsOfKind, platformObjects, workloads } from './support/platform';
+import {
+  type Located,
+  findObject,
+  objectsOfKind,
+  platformObjects,
+  workloads,
+} from './support/platform';
 import { REPO_DIR, SERVICE_NAMES, isRecord, listYamlFiles, readYaml } from './support/repo';
 
 const OVERLAYS = ['deploy/overlays/dev', 'deploy/overlays/prod'];
@@ -27,19 +33,29 @@ interface JsonPatchOperation {
 }
 
 function jsonPatchOperations(file: string): JsonPatchOperation[] {
-  return readYaml(file).documents.flatMap((document) => (Array.isArray(document.content) ? (document.content as JsonPatchOperation[]) : []));
+  return readYaml(file).documents.flatMap((document) =>
+    Array.isArray(document.content) ? (document.content as JsonPatchOperation[]) : [],
+  );
 }
 
 function baseImages(): string[] {
-  return workloads(objects).flatMap(({ object }) => containersOf(object).map((container) => (container.image ?? '').replace(/[:@].*$/, '')));
+  return workloads(objects).flatMap(({ object }) =>
+    containersOf(object).map((container) => (container.image ?? '').replace(/[:@].*$/, '')),
+  );
 }
 
 describe('kustomization files', () => {
-  const kustomizations = listYamlFiles('k8s', 'deploy').filter((file) => /(^|\/)kustomization\.ya?ml$/.test(file));
+  const kustomizations = listYamlFiles('k8s', 'deploy').filter((file) =>
+    /(^|\/)kustomization\.ya?ml$/.test(file),
+  );
 
   it('should find k8s/, the base and both overlays', () => {
     expect(kustomizations).toEqual(
-      expect.arrayContaining(['k8s/kustomization.yaml', 'deploy/base/kustomization.yaml', ...OVERLAYS.map((dir) => `${dir}/kustomization.yaml`)]),
+      expect.arrayContaining([
+        'k8s/kustomization.yaml',
+        'deploy/base/kustomization.yaml',
+        ...OVERLAYS.map((dir) => `${dir}/kustomization.yaml`),
+      ]),
     );
   });
 
@@ -55,7 +71,9 @@ describe('kustomization files', () => {
     expect(base.resources).toContain('../../k8s');
     expect(base.namespace).toMatch(/^[a-z0-9-]+$/);
     const namespaces = resolveKustomization('deploy/base').resourceFiles.flatMap((file) =>
-      readYaml(file).documents.filter((document) => isRecord(document.content) && document.content.kind === 'Namespace'),
+      readYaml(file).documents.filter(
+        (document) => isRecord(document.content) && document.content.kind === 'Namespace',
+      ),
     );
     expect(namespaces).toHaveLength(1);
   });
@@ -71,45 +89,68 @@ describe.each(OVERLAYS)('the overlay %s', (overlay) => {
   });
 
   it(`should set PUBLIC_BASE_URL and AUTH_AUDIENCE by merging into the ${PLATFORM_CONFIG} ConfigMap`, () => {
-    const generator = kustomization.configMapGenerator?.find((candidate) => candidate.name === PLATFORM_CONFIG);
+    const generator = kustomization.configMapGenerator?.find(
+      (candidate) => candidate.name === PLATFORM_CONFIG,
+    );
     expect(generator?.behavior).toBe('merge');
     const literals = generatorLiterals(kustomization, PLATFORM_CONFIG);
     expect(new URL(literals.PUBLIC_BASE_URL ?? 'missing:').protocol).toBe('https:');
     // D8: tokens for the API carry aud = AUTH_AUDIENCE = {base_url}.
     expect(literals.AUTH_AUDIENCE).toBe(literals.PUBLIC_BASE_URL);
     const base = findObject<ConfigMap>(objects, 'ConfigMap', PLATFORM_CONFIG);
-    expect(Object.keys(base?.data ?? {})).toEqual(expect.arrayContaining(['PUBLIC_BASE_URL', 'AUTH_AUDIENCE']));
+    expect(Object.keys(base?.data ?? {})).toEqual(
+      expect.arrayContaining(['PUBLIC_BASE_URL', 'AUTH_AUDIENCE']),
+    );
   });
 
   it('should retag exactly the images the manifests use', () => {
     const named = (kustomization.images ?? []).map((image) => image.name).sort();
     expect(named).toEqual([...new Set(baseImages())].sort());
-    expect((kustomization.images ?? []).every((image) => Boolean(image.newTag ?? image.digest))).toBe(true);
+    expect(
+      (kustomization.images ?? []).every((image) => Boolean(image.newTag ?? image.digest)),
+    ).toBe(true);
   });
 
   it('should patch only objects and containers that the base has', () => {
     const problems: string[] = [];
     for (const { file, target } of patchFilesOf(resolved)) {
       if (target) {
-        const hit = objects.some(({ object }) => object.kind === target.kind && (!target.name || object.metadata?.name === target.name));
+        const hit = objects.some(
+          ({ object }) =>
+            object.kind === target.kind && (!target.name || object.metadata?.name === target.name),
+        );
         if (!hit) {
           problems.push(`${file}: no ${target.kind}/${target.name ?? '*'} in the base`);
         }
       }
       for (const { content } of readYaml(file).documents) {
         if (Array.isArray(content)) {
-          const bad = (content as JsonPatchOperation[]).filter((operation) => !['add', 'remove', 'replace', 'move', 'copy', 'test'].includes(operation.op ?? '') || !operation.path?.startsWith('/'));
-          problems.push(...bad.map((operation) => `${file}: bad operation ${JSON.stringify(operation)}`));
+          const bad = (content as JsonPatchOperation[]).filter(
+            (operation) =>
+              !['add', 'remove', 'replace', 'move', 'copy', 'test'].includes(operation.op ?? '') ||
+              !operation.path?.startsWith('/'),
+          );
+          problems.push(
+            ...bad.map((operation) => `${file}: bad operation ${JSON.stringify(operation)}`),
+          );
         } else if (isRecord(content)) {
           const patch = content as Workload;
-          const original = findObject<Workload>(objects, patch.kind ?? '', patch.metadata?.name ?? '');
+          const original = findObject<Workload>(
+            objects,
+            patch.kind ?? '',
+            patch.metadata?.name ?? '',
+          );
           if (!original) {
             problems.push(`${file}: no ${patch.kind}/${patch.metadata?.name} in the base`);
             continue;
           }
           // A misspelt container name in a strategic merge patch would add a container.
           const names = containersOf(original).map((container) => container.name);
-          problems.push(...containersOf(patch).filter((container) => !names.includes(container.name)).map((container) => `${file}: no container ${container.name}`));
+          problems.push(
+            ...containersOf(patch)
+              .filter((container) => !names.includes(container.name))
+              .map((container) => `${file}: no container ${container.name}`),
+          );
         }
       }
     }
@@ -117,11 +158,15 @@ describe.each(OVERLAYS)('the overlay %s', (overlay) => {
   });
 
   it('should point the gateway Ingress at the host of PUBLIC_BASE_URL', () => {
-    const { host } = new URL(generatorLiterals(kustomization, PLATFORM_CONFIG).PUBLIC_BASE_URL ?? 'missing:');
+    const { host } = new URL(
+      generatorLiterals(kustomization, PLATFORM_CONFIG).PUBLIC_BASE_URL ?? 'missing:',
+    );
     const hostValues = patchFilesOf(resolved)
       .filter(({ target }) => target?.kind === 'Ingress')
       .flatMap(({ file }) => jsonPatchOperations(file))
-      .filter((operation) => /^\/spec\/(rules\/\d+\/host|tls\/\d+\/hosts\/\d+)$/.test(operation.path ?? ''))
+      .filter((operation) =>
+        /^\/spec\/(rules\/\d+\/host|tls\/\d+\/hosts\/\d+)$/.test(operation.path ?? ''),
+      )
       .map((operation) => operation.value);
     expect(hostValues.length).toBeGreaterThan(0);
     expect(new Set(hostValues)).toEqual(new Set([host]));
@@ -129,7 +174,9 @@ describe.each(OVERLAYS)('the overlay %s', (overlay) => {
 });
 
 describe('the overlays side by side', () => {
-  const literals = OVERLAYS.map((overlay) => generatorLiterals(readKustomization(`${overlay}/kustomization.yaml`), PLATFORM_CONFIG));
+  const literals = OVERLAYS.map((overlay) =>
+    generatorLiterals(readKustomization(`${overlay}/kustomization.yaml`), PLATFORM_CONFIG),
+  );
 
   it('should give each environment its own base address and audience (D8)', () => {
     expect(new Set(literals.map((values) => values.PUBLIC_BASE_URL)).size).toBe(OVERLAYS.length);
@@ -139,9 +186,15 @@ describe('the overlays side by side', () => {
 
 function kubectlKustomize(dir: string): K8sObject[] | undefined {
   try {
-    const output = execFileSync('kubectl', ['kustomize', dir], { cwd: REPO_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = execFileSync('kubectl', ['kustomize', dir], {
+      cwd: REPO_DIR,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const documents = parseAllDocuments(output);
-    return (Array.isArray(documents) ? documents : []).map((document) => document.toJS() as K8sObject);
+    return (Array.isArray(documents) ? documents : []).map(
+      (document) => document.toJS() as K8sObject,
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       return undefined;
@@ -171,9 +224,16 @@ const hasKubectl = ((): boolean => {
   });
 
   it('should render the platform into the overlay namespace', () => {
-    const outside = rendered.filter((object) => object.kind !== 'Namespace' && object.metadata?.namespace !== kustomization.namespace);
+    const outside = rendered.filter(
+      (object) =>
+        object.kind !== 'Namespace' && object.metadata?.namespace !== kustomization.namespace,
+    );
     expect(outside.map((object) => `${object.kind}/${object.metadata?.name}`)).toEqual([]);
-    expect(objectsOfKind(located, 'Deployment').map(({ object }) => object.metadata?.name).sort()).toEqual([...SERVICE_NAMES].sort());
+    expect(
+      objectsOfKind(located, 'Deployment')
+        .map(({ object }) => object.metadata?.name)
+        .sort(),
+    ).toEqual([...SERVICE_NAMES].sort());
   });
 
   it('should carry the overlay base address, audience and image tags', () => {
@@ -183,8 +243,12 @@ const hasKubectl = ((): boolean => {
       PUBLIC_BASE_URL: literals.PUBLIC_BASE_URL,
       AUTH_AUDIENCE: literals.AUTH_AUDIENCE,
     });
-    const images = workloads(located).flatMap(({ object }) => containersOf(object).map((container) => container.image));
-    const expected = (kustomization.images ?? []).map((image) => `${image.newName ?? image.name}:${image.newTag}`);
+    const images = workloads(located).flatMap(({ object }) =>
+      containersOf(object).map((container) => container.image),
+    );
+    const expected = (kustomization.images ?? []).map(
+      (image) => `${image.newName ?? image.name}:${image.newTag}`,
+    );
     expect(images.filter((image) => !expected.includes(image ?? ''))).toEqual([]);
   });
 
@@ -196,7 +260,9 @@ const hasKubectl = ((): boolean => {
           container.resources?.requests?.cpu !== undefined &&
           container.resources.limits?.memory !== undefined &&
           container.securityContext?.readOnlyRootFilesystem === true;
-        const probed = object.kind !== 'Deployment' || (container.livenessProbe !== undefined && container.readinessProbe !== undefined);
+        const probed =
+          object.kind !== 'Deployment' ||
+          (container.livenessProbe !== undefined && container.readinessProbe !== undefined);
         return !complete || !probed;
       })
       .map(({ object, container }) => `${object.kind}/${object.metadata?.name} ${container.name}`);

@@ -11,7 +11,13 @@ import type {
 } from './support/k8s';
 import { containersOf, resolvePort, selectorMatches } from './support/k8s';
 import { resolveKustomization } from './support/kustomize';
-import { configMapData, findObject, objectsOfKind, platformObjects, workloads } from './support/platform';
+import {
+  configMapData,
+  findObject,
+  objectsOfKind,
+  platformObjects,
+  workloads,
+} from './support/platform';
 import {
   COMMON_VARIABLES,
   GATEWAY,
@@ -29,7 +35,9 @@ import {
 const PART_OF = 'agent-governance-platform';
 const objects = platformObjects();
 const allWorkloads = workloads(objects);
-const policies = objectsOfKind<NetworkPolicy>(objects, 'NetworkPolicy').map((located) => located.object);
+const policies = objectsOfKind<NetworkPolicy>(objects, 'NetworkPolicy').map(
+  (located) => located.object,
+);
 
 function deploymentOf(service: ServiceName): Workload {
   const deployment = findObject<Workload>(objects, 'Deployment', service);
@@ -81,7 +89,9 @@ describe('YAML under k8s/ and deploy/', () => {
 
   it('should list every manifest under k8s/ in k8s/kustomization.yaml', () => {
     const listed = new Set(resolveKustomization('k8s').resourceFiles);
-    const unlisted = listYamlFiles('k8s').filter((file) => !/kustomization\.ya?ml$/.test(file) && !listed.has(file));
+    const unlisted = listYamlFiles('k8s').filter(
+      (file) => !/kustomization\.ya?ml$/.test(file) && !listed.has(file),
+    );
     expect(unlisted).toEqual([]);
   });
 
@@ -89,7 +99,12 @@ describe('YAML under k8s/ and deploy/', () => {
     const unlabelled = objects
       .filter(({ object }) => {
         const labels = object.metadata?.labels ?? {};
-        return !object.apiVersion || !object.metadata?.name || !labels['app.kubernetes.io/name'] || labels['app.kubernetes.io/part-of'] !== PART_OF;
+        return (
+          !object.apiVersion ||
+          !object.metadata?.name ||
+          !labels['app.kubernetes.io/name'] ||
+          labels['app.kubernetes.io/part-of'] !== PART_OF
+        );
       })
       .map(({ file, object }) => `${file}: ${object.kind}/${object.metadata?.name}`);
     expect(unlabelled).toEqual([]);
@@ -101,13 +116,20 @@ describe.each(SERVICE_NAMES)('the %s service', (service) => {
 
   it('should have a Deployment, a Service, a HorizontalPodAutoscaler and a PodDisruptionBudget', () => {
     const has = (kind: string): boolean =>
-      objectsOfKind(objects, kind).some(({ object }) => object.metadata?.labels?.['app.kubernetes.io/name'] === service);
+      objectsOfKind(objects, kind).some(
+        ({ object }) => object.metadata?.labels?.['app.kubernetes.io/name'] === service,
+      );
     expect({
       Deployment: Boolean(findObject(objects, 'Deployment', service)),
       Service: Boolean(findObject(objects, 'Service', service)),
       HorizontalPodAutoscaler: has('HorizontalPodAutoscaler'),
       PodDisruptionBudget: has('PodDisruptionBudget'),
-    }).toEqual({ Deployment: true, Service: true, HorizontalPodAutoscaler: true, PodDisruptionBudget: true });
+    }).toEqual({
+      Deployment: true,
+      Service: true,
+      HorizontalPodAutoscaler: true,
+      PodDisruptionBudget: true,
+    });
   });
 
   it('should label its pods and select them by those labels', () => {
@@ -137,9 +159,13 @@ describe.each(SERVICE_NAMES)('the %s service', (service) => {
   it('should receive every variable D3 gives it, with PORT equal to its container port', () => {
     const container = serverContainer(service);
     const variables = variablesOf(container);
-    const missing = [...COMMON_VARIABLES, ...SERVICE_VARIABLES[service]].filter((name) => !variables.includes(name));
+    const missing = [...COMMON_VARIABLES, ...SERVICE_VARIABLES[service]].filter(
+      (name) => !variables.includes(name),
+    );
     expect(missing).toEqual([]);
-    const ports = (container.envFrom ?? []).map((source) => configMapData(objects, source.configMapRef?.name)?.PORT);
+    const ports = (container.envFrom ?? []).map(
+      (source) => configMapData(objects, source.configMapRef?.name)?.PORT,
+    );
     const literal = container.env?.find((variable) => variable.name === 'PORT')?.value;
     expect([literal, ...ports].filter((value) => value !== undefined)).toEqual([String(port)]);
   });
@@ -151,7 +177,10 @@ describe.each(SERVICE_NAMES)('the %s service', (service) => {
     expect(Object.keys(selector).length).toBeGreaterThan(0);
     expect(selectorMatches(selector, podLabels(deploymentOf(service)))).toBe(true);
     const alsoSelected = allWorkloads
-      .filter(({ object }) => object !== deploymentOf(service) && selectorMatches(selector, podLabels(object)))
+      .filter(
+        ({ object }) =>
+          object !== deploymentOf(service) && selectorMatches(selector, podLabels(object)),
+      )
       .map(({ object }) => workloadName(object));
     expect(alsoSelected).toEqual([]);
     const ports = (service_?.spec?.ports ?? []).map((candidate) => ({
@@ -166,7 +195,11 @@ describe.each(SERVICE_NAMES)('the %s service', (service) => {
       .map(({ object }) => object)
       .find((candidate) => candidate.spec?.scaleTargetRef?.name === service);
     expect(hpa?.apiVersion).toBe('autoscaling/v2');
-    expect(hpa?.spec?.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: service });
+    expect(hpa?.spec?.scaleTargetRef).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: service,
+    });
     expect(hpa?.spec?.metrics?.map((metric) => metric.resource?.name)).toContain('cpu');
     expect(hpa?.spec?.minReplicas).toBeGreaterThanOrEqual(1);
     expect(hpa?.spec?.maxReplicas).toBeGreaterThanOrEqual(hpa?.spec?.minReplicas ?? Infinity);
@@ -186,7 +219,10 @@ describe('autoscalers and disruption budgets', () => {
   it('should target only Deployments that exist', () => {
     const dangling = objectsOfKind<HorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler')
       .map(({ object }) => object.spec?.scaleTargetRef)
-      .filter((target) => target?.kind !== 'Deployment' || !findObject(objects, 'Deployment', target.name ?? ''))
+      .filter(
+        (target) =>
+          target?.kind !== 'Deployment' || !findObject(objects, 'Deployment', target.name ?? ''),
+      )
       .map((target) => `${target?.kind}/${target?.name}`);
     expect(dangling).toEqual([]);
   });
@@ -195,7 +231,13 @@ describe('autoscalers and disruption budgets', () => {
     const deployments = objectsOfKind<Workload>(objects, 'Deployment').map(({ object }) => object);
     const unmatched = objectsOfKind<PodDisruptionBudget>(objects, 'PodDisruptionBudget')
       .map(({ object }) => object)
-      .filter((pdb) => !Object.keys(pdb.spec?.selector?.matchLabels ?? {}).length || !deployments.some((deployment) => selectorMatches(pdb.spec?.selector, podLabels(deployment))))
+      .filter(
+        (pdb) =>
+          !Object.keys(pdb.spec?.selector?.matchLabels ?? {}).length ||
+          !deployments.some((deployment) =>
+            selectorMatches(pdb.spec?.selector, podLabels(deployment)),
+          ),
+      )
       .map((pdb) => pdb.metadata?.name);
     expect(unmatched).toEqual([]);
   });
@@ -203,11 +245,17 @@ describe('autoscalers and disruption budgets', () => {
 
 describe('every container of every workload (Deployments and Jobs)', () => {
   const containers = allWorkloads.flatMap(({ object }) =>
-    containersOf(object).map((container) => ({ label: `${workloadName(object)} ${container.name}`, workload: object, container })),
+    containersOf(object).map((container) => ({
+      label: `${workloadName(object)} ${container.name}`,
+      workload: object,
+      container,
+    })),
   );
 
   it('should find the four Deployments and the migration Jobs', () => {
-    expect(containers.length).toBeGreaterThanOrEqual(SERVICE_NAMES.length + INTERNAL_SERVICES.length);
+    expect(containers.length).toBeGreaterThanOrEqual(
+      SERVICE_NAMES.length + INTERNAL_SERVICES.length,
+    );
   });
 
   it.each(containers.map((entry) => [entry.label, entry]))(
@@ -235,88 +283,141 @@ describe('every container of every workload (Deployments and Jobs)', () => {
     },
   );
 
-  it.each(containers.map((entry) => [entry.label, entry]))('%s should request and limit cpu and memory', (_label, { container }) => {
-    const { requests, limits } = container.resources ?? {};
-    expect([requests?.cpu, requests?.memory, limits?.cpu, limits?.memory].map((value) => value !== undefined && value !== '')).toEqual([
-      true,
-      true,
-      true,
-      true,
-    ]);
-  });
+  it.each(containers.map((entry) => [entry.label, entry]))(
+    '%s should request and limit cpu and memory',
+    (_label, { container }) => {
+      const { requests, limits } = container.resources ?? {};
+      expect(
+        [requests?.cpu, requests?.memory, limits?.cpu, limits?.memory].map(
+          (value) => value !== undefined && value !== '',
+        ),
+      ).toEqual([true, true, true, true]);
+    },
+  );
 
-  it.each(containers.map((entry) => [entry.label, entry]))('%s should take secret variables from a Secret only', (_label, { container }) => {
-    const literal = (container.env ?? [])
-      .filter((variable) => SECRET_VARIABLES.includes(variable.name) || /SECRET|PASSWORD|PRIVATE_KEY|TOKEN/.test(variable.name))
-      .filter((variable) => variable.value !== undefined || !variable.valueFrom?.secretKeyRef?.name || !variable.valueFrom.secretKeyRef.key)
-      .map((variable) => variable.name);
-    const fromConfigMaps = (container.envFrom ?? []).flatMap((source) =>
-      Object.keys(configMapData(objects, source.configMapRef?.name) ?? {}).filter((key) => SECRET_VARIABLES.includes(key)),
-    );
-    expect([...literal, ...fromConfigMaps]).toEqual([]);
-  });
+  it.each(containers.map((entry) => [entry.label, entry]))(
+    '%s should take secret variables from a Secret only',
+    (_label, { container }) => {
+      const literal = (container.env ?? [])
+        .filter(
+          (variable) =>
+            SECRET_VARIABLES.includes(variable.name) ||
+            /SECRET|PASSWORD|PRIVATE_KEY|TOKEN/.test(variable.name),
+        )
+        .filter(
+          (variable) =>
+            variable.value !== undefined ||
+            !variable.valueFrom?.secretKeyRef?.name ||
+            !variable.valueFrom.secretKeyRef.key,
+        )
+        .map((variable) => variable.name);
+      const fromConfigMaps = (container.envFrom ?? []).flatMap((source) =>
+        Object.keys(configMapData(objects, source.configMapRef?.name) ?? {}).filter((key) =>
+          SECRET_VARIABLES.includes(key),
+        ),
+      );
+      expect([...literal, ...fromConfigMaps]).toEqual([]);
+    },
+  );
 
-  it.each(containers.map((entry) => [entry.label, entry]))('%s should load only ConfigMaps that exist and Secrets that are documented', (_label, { container }) => {
-    const secrets = documentedSecrets();
-    const missingConfigMaps = (container.envFrom ?? [])
-      .map((source) => source.configMapRef?.name)
-      .filter((name): name is string => name !== undefined && !configMapData(objects, name));
-    const undocumented = [
-      ...(container.envFrom ?? []).flatMap((source) => (source.secretRef?.name && !secrets.has(source.secretRef.name) ? [source.secretRef.name] : [])),
-      ...(container.env ?? []).flatMap((variable) => {
-        const ref = variable.valueFrom?.secretKeyRef;
-        return ref && !secrets.get(ref.name ?? '')?.includes(ref.key ?? '') ? [`${ref.name}.${ref.key}`] : [];
-      }),
-    ];
-    expect({ missingConfigMaps, undocumented }).toEqual({ missingConfigMaps: [], undocumented: [] });
-  });
+  it.each(containers.map((entry) => [entry.label, entry]))(
+    '%s should load only ConfigMaps that exist and Secrets that are documented',
+    (_label, { container }) => {
+      const secrets = documentedSecrets();
+      const missingConfigMaps = (container.envFrom ?? [])
+        .map((source) => source.configMapRef?.name)
+        .filter((name): name is string => name !== undefined && !configMapData(objects, name));
+      const undocumented = [
+        ...(container.envFrom ?? []).flatMap((source) =>
+          source.secretRef?.name && !secrets.has(source.secretRef.name)
+            ? [source.secretRef.name]
+            : [],
+        ),
+        ...(container.env ?? []).flatMap((variable) => {
+          const ref = variable.valueFrom?.secretKeyRef;
+          return ref && !secrets.get(ref.name ?? '')?.includes(ref.key ?? '')
+            ? [`${ref.name}.${ref.key}`]
+            : [];
+        }),
+      ];
+      expect({ missingConfigMaps, undocumented }).toEqual({
+        missingConfigMaps: [],
+        undocumented: [],
+      });
+    },
+  );
 });
 
 describe('NetworkPolicies', () => {
   const gatewayLabels = podLabels(deploymentOf(GATEWAY));
-  const otherPods = allWorkloads.filter(({ object }) => object !== deploymentOf(GATEWAY)).map(({ object }) => object);
+  const otherPods = allWorkloads
+    .filter(({ object }) => object !== deploymentOf(GATEWAY))
+    .map(({ object }) => object);
 
-  it.each(INTERNAL_SERVICES)('should let only the gateway reach %s, and only on its port', (service) => {
-    const { port } = SERVICES[service];
-    const container = serverContainer(service);
-    const selecting = policies.filter((policy) => selectorMatches(policy.spec?.podSelector ?? {}, podLabels(deploymentOf(service))));
-    expect(selecting.some((policy) => (policy.spec?.policyTypes ?? ['Ingress']).includes('Ingress'))).toBe(true);
+  it.each(INTERNAL_SERVICES)(
+    'should let only the gateway reach %s, and only on its port',
+    (service) => {
+      const { port } = SERVICES[service];
+      const container = serverContainer(service);
+      const selecting = policies.filter((policy) =>
+        selectorMatches(policy.spec?.podSelector ?? {}, podLabels(deploymentOf(service))),
+      );
+      expect(
+        selecting.some((policy) => (policy.spec?.policyTypes ?? ['Ingress']).includes('Ingress')),
+      ).toBe(true);
 
-    const problems: string[] = [];
-    let gatewayAllowed = false;
-    for (const policy of selecting) {
-      for (const [index, rule] of (policy.spec?.ingress ?? []).entries()) {
-        const where = `${policy.metadata?.name} ingress[${index}]`;
-        if (!rule.from?.length) {
-          problems.push(`${where} admits every source`);
-        }
-        for (const peer of rule.from ?? []) {
-          if (peer.namespaceSelector || peer.ipBlock || !peer.podSelector) {
-            problems.push(`${where} admits sources outside the gateway's pods`);
-          } else if (!selectorMatches(peer.podSelector, gatewayLabels)) {
-            problems.push(`${where} admits pods that are not the gateway's`);
-          } else {
-            const others = otherPods.filter((other) => selectorMatches(peer.podSelector, podLabels(other)));
-            problems.push(...others.map((other) => `${where} also admits ${workloadName(other)}`));
+      const problems: string[] = [];
+      let gatewayAllowed = false;
+      for (const policy of selecting) {
+        for (const [index, rule] of (policy.spec?.ingress ?? []).entries()) {
+          const where = `${policy.metadata?.name} ingress[${index}]`;
+          if (!rule.from?.length) {
+            problems.push(`${where} admits every source`);
           }
+          for (const peer of rule.from ?? []) {
+            if (peer.namespaceSelector || peer.ipBlock || !peer.podSelector) {
+              problems.push(`${where} admits sources outside the gateway's pods`);
+            } else if (!selectorMatches(peer.podSelector, gatewayLabels)) {
+              problems.push(`${where} admits pods that are not the gateway's`);
+            } else {
+              const others = otherPods.filter((other) =>
+                selectorMatches(peer.podSelector, podLabels(other)),
+              );
+              problems.push(
+                ...others.map((other) => `${where} also admits ${workloadName(other)}`),
+              );
+            }
+          }
+          const ports = (rule.ports ?? []).map((candidate) =>
+            resolvePort(candidate.port, container),
+          );
+          if (!ports.length || ports.some((candidate) => candidate !== port)) {
+            problems.push(
+              `${where} opens ports ${ports.length ? ports.join(', ') : 'all'} instead of ${port}`,
+            );
+          }
+          gatewayAllowed ||=
+            (rule.from ?? []).some((peer) => selectorMatches(peer.podSelector, gatewayLabels)) &&
+            ports.includes(port);
         }
-        const ports = (rule.ports ?? []).map((candidate) => resolvePort(candidate.port, container));
-        if (!ports.length || ports.some((candidate) => candidate !== port)) {
-          problems.push(`${where} opens ports ${ports.length ? ports.join(', ') : 'all'} instead of ${port}`);
-        }
-        gatewayAllowed ||= (rule.from ?? []).some((peer) => selectorMatches(peer.podSelector, gatewayLabels)) && ports.includes(port);
       }
-    }
-    expect(problems).toEqual([]);
-    expect(gatewayAllowed).toBe(true);
-  });
+      expect(problems).toEqual([]);
+      expect(gatewayAllowed).toBe(true);
+    },
+  );
 
   it('should let traffic reach the gateway on its port', () => {
     const port = SERVICES[GATEWAY].port;
     const open = policies
       .filter((policy) => selectorMatches(policy.spec?.podSelector ?? {}, gatewayLabels))
       .flatMap((policy) => policy.spec?.ingress ?? [])
-      .some((rule) => !rule.ports?.length || rule.ports.some((candidate) => resolvePort(candidate.port, serverContainer(GATEWAY)) === port));
+      .some(
+        (rule) =>
+          !rule.ports?.length ||
+          rule.ports.some(
+            (candidate) => resolvePort(candidate.port, serverContainer(GATEWAY)) === port,
+          ),
+      );
     expect(open).toBe(true);
   });
 });
@@ -324,27 +425,46 @@ describe('NetworkPolicies', () => {
 describe('migration Jobs', () => {
   const owners = SERVICE_NAMES.filter((service) => SERVICES[service].ownsSchema);
 
-  it.each(owners)('should run the %s migrations with its image and its database secret', (service) => {
-    const jobs = objectsOfKind<Workload>(objects, 'Job')
-      .map(({ object }) => object)
-      .filter((job) =>
-        containersOf(job).some((container) => [...(container.command ?? []), ...(container.args ?? [])].includes(`apps/${service}/dist/migrate.js`)),
+  it.each(owners)(
+    'should run the %s migrations with its image and its database secret',
+    (service) => {
+      const jobs = objectsOfKind<Workload>(objects, 'Job')
+        .map(({ object }) => object)
+        .filter((job) =>
+          containersOf(job).some((container) =>
+            [...(container.command ?? []), ...(container.args ?? [])].includes(
+              `apps/${service}/dist/migrate.js`,
+            ),
+          ),
+        );
+      expect(jobs.map((job) => job.metadata?.name)).toHaveLength(1);
+      const [job] = jobs;
+      const container = containersOf(job).find((candidate) =>
+        candidate.image?.startsWith(`agp/${service}:`),
       );
-    expect(jobs.map((job) => job.metadata?.name)).toHaveLength(1);
-    const [job] = jobs;
-    const container = containersOf(job).find((candidate) => candidate.image?.startsWith(`agp/${service}:`));
-    expect(container?.image).toBeDefined();
-    expect(['Never', 'OnFailure']).toContain(job.spec?.template?.spec?.restartPolicy);
-    expect(container?.env?.find((variable) => variable.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef?.name).toBeDefined();
-  });
+      expect(container?.image).toBeDefined();
+      expect(['Never', 'OnFailure']).toContain(job.spec?.template?.spec?.restartPolicy);
+      expect(
+        container?.env?.find((variable) => variable.name === 'DATABASE_URL')?.valueFrom
+          ?.secretKeyRef?.name,
+      ).toBeDefined();
+    },
+  );
 
-  it.each(owners)('should keep the %s migration pods out of its Service and PodDisruptionBudget', (service) => {
-    const jobs = objectsOfKind<Workload>(objects, 'Job').map(({ object }) => object);
-    const selectors = [
-      findObject<Service>(objects, 'Service', service)?.spec?.selector,
-      ...objectsOfKind<PodDisruptionBudget>(objects, 'PodDisruptionBudget').map(({ object }) => object.spec?.selector),
-    ];
-    const caught = jobs.filter((job) => selectors.some((selector) => selectorMatches(selector, podLabels(job)))).map(workloadName);
-    expect(caught).toEqual([]);
-  });
+  it.each(owners)(
+    'should keep the %s migration pods out of its Service and PodDisruptionBudget',
+    (service) => {
+      const jobs = objectsOfKind<Workload>(objects, 'Job').map(({ object }) => object);
+      const selectors = [
+        findObject<Service>(objects, 'Service', service)?.spec?.selector,
+        ...objectsOfKind<PodDisruptionBudget>(objects, 'PodDisruptionBudget').map(
+          ({ object }) => object.spec?.selector,
+        ),
+      ];
+      const caught = jobs
+        .filter((job) => selectors.some((selector) => selectorMatches(selector, podLabels(job))))
+        .map(workloadName);
+      expect(caught).toEqual([]);
+    },
+  );
 });

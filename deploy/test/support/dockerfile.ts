@@ -65,10 +65,13 @@ export function parseDockerfile(text: string): Dockerfile {
 
 /** Replaces `${NAME}` and `$NAME` with the given values (unknown ones stay as written). */
 export function expand(value: string, args: Record<string, string | undefined>): string {
-  return value.replace(/\$\{(\w+)\}|\$(\w+)/g, (whole, braced: string | undefined, bare: string | undefined) => {
-    const replacement = args[braced ?? bare ?? ''];
-    return replacement ?? whole;
-  });
+  return value.replace(
+    /\$\{(\w+)\}|\$(\w+)/g,
+    (whole, braced: string | undefined, bare: string | undefined) => {
+      const replacement = args[braced ?? bare ?? ''];
+      return replacement ?? whole;
+    },
+  );
 }
 
 /** The stages an image is built from, the final one first, following FROM <stage> links. */
@@ -87,7 +90,9 @@ export function stageChain(dockerfile: Dockerfile, finalStage: Stage): Stage[] {
 export function execForm(args: string): string[] | undefined {
   try {
     const parsed: unknown = JSON.parse(args);
-    return Array.isArray(parsed) && parsed.every((part) => typeof part === 'string') ? parsed : undefined;
+    return Array.isArray(parsed) && parsed.every((part) => typeof part === 'string')
+      ? parsed
+      : undefined;
   } catch {
     return undefined;
   }

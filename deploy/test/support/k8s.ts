@@ -101,7 +101,11 @@ export interface HorizontalPodAutoscaler extends K8sObject {
 }
 
 export interface PodDisruptionBudget extends K8sObject {
-  spec?: { selector?: LabelSelector; minAvailable?: number | string; maxUnavailable?: number | string };
+  spec?: {
+    selector?: LabelSelector;
+    minAvailable?: number | string;
+    maxUnavailable?: number | string;
+  };
 }
 
 export interface NetworkPolicyPeer {
@@ -114,7 +118,10 @@ export interface NetworkPolicy extends K8sObject {
   spec?: {
     podSelector?: LabelSelector;
     policyTypes?: string[];
-    ingress?: { from?: NetworkPolicyPeer[]; ports?: { port?: number | string; protocol?: string }[] }[];
+    ingress?: {
+      from?: NetworkPolicyPeer[];
+      ports?: { port?: number | string; protocol?: string }[];
+    }[];
   };
 }
 
@@ -123,7 +130,10 @@ export interface ConfigMap extends K8sObject {
 }
 
 /** True when the selector's labels are all on the pod (an empty selector matches every pod). */
-export function selectorMatches(selector: LabelSelector | Labels | undefined, labels: Labels): boolean {
+export function selectorMatches(
+  selector: LabelSelector | Labels | undefined,
+  labels: Labels,
+): boolean {
   if (!selector) {
     return false;
   }
@@ -142,7 +152,10 @@ export function containersOf(workload: Workload): Container[] {
 }
 
 /** A probe or Service port (number or container port name) → the container port number. */
-export function resolvePort(port: number | string | undefined, container: Container): number | undefined {
+export function resolvePort(
+  port: number | string | undefined,
+  container: Container,
+): number | undefined {
   if (typeof port === 'number') {
     return port;
   }

@@ -94,7 +94,10 @@ export function resolveKustomization(dir: string, seen = new Set<string>()): Res
   for (const entry of kustomization.crds ?? []) {
     refer('crds', entry);
   }
-  for (const patch of [...(kustomization.patches ?? []), ...(kustomization.patchesJson6902 ?? [])]) {
+  for (const patch of [
+    ...(kustomization.patches ?? []),
+    ...(kustomization.patchesJson6902 ?? []),
+  ]) {
     if (patch.path) {
       refer('patches', patch.path);
     }
@@ -102,7 +105,10 @@ export function resolveKustomization(dir: string, seen = new Set<string>()): Res
   for (const entry of kustomization.patchesStrategicMerge ?? []) {
     refer('patchesStrategicMerge', entry);
   }
-  for (const generator of [...(kustomization.configMapGenerator ?? []), ...(kustomization.secretGenerator ?? [])]) {
+  for (const generator of [
+    ...(kustomization.configMapGenerator ?? []),
+    ...(kustomization.secretGenerator ?? []),
+  ]) {
     // `files` entries may be `key=path`.
     for (const entry of generator.files ?? []) {
       refer('generator files', entry.includes('=') ? entry.slice(entry.indexOf('=') + 1) : entry);
@@ -115,19 +121,26 @@ export function resolveKustomization(dir: string, seen = new Set<string>()): Res
 }
 
 /** The patch files of one kustomization (not of those it includes), with their targets. */
-export function patchFilesOf(resolved: ResolvedKustomization): { file: string; target?: PatchTarget }[] {
+export function patchFilesOf(
+  resolved: ResolvedKustomization,
+): { file: string; target?: PatchTarget }[] {
   const { kustomization, dir } = resolved;
   const inDir = (entry: string): string => path.posix.normalize(path.posix.join(dir, entry));
   return [
     ...[...(kustomization.patches ?? []), ...(kustomization.patchesJson6902 ?? [])]
-      .filter((patch): patch is { path: string; target?: PatchTarget } => typeof patch.path === 'string')
+      .filter(
+        (patch): patch is { path: string; target?: PatchTarget } => typeof patch.path === 'string',
+      )
       .map((patch) => ({ file: inDir(patch.path), target: patch.target })),
     ...(kustomization.patchesStrategicMerge ?? []).map((entry) => ({ file: inDir(entry) })),
   ];
 }
 
 /** `KEY=value` literals of the named ConfigMap generator, as an object. */
-export function generatorLiterals(kustomization: Kustomization, name: string): Record<string, string> {
+export function generatorLiterals(
+  kustomization: Kustomization,
+  name: string,
+): Record<string, string> {
   const generator = kustomization.configMapGenerator?.find((candidate) => candidate.name === name);
   return Object.fromEntries(
     (generator?.literals ?? []).map((literal) => {

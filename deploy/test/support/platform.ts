@@ -21,16 +21,26 @@ export function objectsOfKind<T extends K8sObject>(objects: Located[], kind: str
   return objects.filter((located): located is Located<T> => located.object.kind === kind);
 }
 
-export function findObject<T extends K8sObject>(objects: Located[], kind: string, name: string): T | undefined {
-  return objectsOfKind<T>(objects, kind).find((located) => located.object.metadata?.name === name)?.object;
+export function findObject<T extends K8sObject>(
+  objects: Located[],
+  kind: string,
+  name: string,
+): T | undefined {
+  return objectsOfKind<T>(objects, kind).find((located) => located.object.metadata?.name === name)
+    ?.object;
 }
 
 /** Deployments, StatefulSets, DaemonSets and Jobs: everything that runs a pod template. */
 export function workloads(objects: Located[]): Located<Workload>[] {
   const kinds = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job']);
-  return objects.filter((located): located is Located<Workload> => kinds.has(located.object.kind ?? ''));
+  return objects.filter((located): located is Located<Workload> =>
+    kinds.has(located.object.kind ?? ''),
+  );
 }
 
-export function configMapData(objects: Located[], name: string | undefined): Record<string, string> | undefined {
+export function configMapData(
+  objects: Located[],
+  name: string | undefined,
+): Record<string, string> | undefined {
   return name === undefined ? undefined : findObject<ConfigMap>(objects, 'ConfigMap', name)?.data;
 }

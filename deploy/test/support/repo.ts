@@ -9,7 +9,11 @@ export const REPO_DIR = path.resolve(__dirname, '..', '..', '..');
 /** The four deployables, their ports (env PORT) and the secret variables each one reads (D3). */
 export const SERVICES = {
   'api-gateway': { port: 8080, secrets: [] as string[], ownsSchema: false },
-  'tenant-auth': { port: 3001, secrets: ['DATABASE_URL', 'KEY_ENCRYPTION_SECRET'], ownsSchema: true },
+  'tenant-auth': {
+    port: 3001,
+    secrets: ['DATABASE_URL', 'KEY_ENCRYPTION_SECRET'],
+    ownsSchema: true,
+  },
   relay: { port: 3002, secrets: ['DATABASE_URL'], ownsSchema: true },
   audit: { port: 3003, secrets: ['DATABASE_URL', 'AUDIT_SIGNING_KEY_SECRET'], ownsSchema: true },
 } as const;
@@ -19,7 +23,11 @@ export const INTERNAL_SERVICES = SERVICE_NAMES.filter((name) => name !== 'api-ga
 export const GATEWAY: ServiceName = 'api-gateway';
 
 /** Variables that must only ever come from a Secret. */
-export const SECRET_VARIABLES = ['DATABASE_URL', 'KEY_ENCRYPTION_SECRET', 'AUDIT_SIGNING_KEY_SECRET'];
+export const SECRET_VARIABLES = [
+  'DATABASE_URL',
+  'KEY_ENCRYPTION_SECRET',
+  'AUDIT_SIGNING_KEY_SECRET',
+];
 
 /** D3: what every service reads, and what each one reads besides. */
 export const COMMON_VARIABLES = ['PORT', 'LOG_LEVEL', 'PUBLIC_BASE_URL', 'AUTH_AUDIENCE'];
@@ -102,7 +110,10 @@ export function documentedSecrets(): Map<string, string[]> {
   const secrets = new Map<string, string[]>();
   for (const { content } of readYaml('deploy/secrets/secrets.example.yaml').documents) {
     if (isRecord(content) && content.kind === 'Secret' && isRecord(content.metadata)) {
-      const data = { ...(isRecord(content.data) ? content.data : {}), ...(isRecord(content.stringData) ? content.stringData : {}) };
+      const data = {
+        ...(isRecord(content.data) ? content.data : {}),
+        ...(isRecord(content.stringData) ? content.stringData : {}),
+      };
       secrets.set(String(content.metadata.name), Object.keys(data));
     }
   }
