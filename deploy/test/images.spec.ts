@@ -95,14 +95,18 @@ describe('images named by the manifests', () => {
       expect(instructions(chain, 'EXPOSE').map((port) => Number(port))).toContain(
         SERVICES[service as keyof typeof SERVICES]?.port,
       );
+      // The build stage's `case "${SERVICE}" in a|b|c) ;;` guard, if there is one, accepts it.
       const guard = dockerfile.stages
         .flatMap((candidate) => candidate.instructions)
-        .find(
-          (instruction) =>
-            instruction.keyword === 'RUN' && /case "?\$\{?SERVICE\}?"? in/.test(instruction.args),
-        );
-      // Either no guard, or one whose accepted values include this service.
-      expect(guard === undefined || guard.args.includes(service)).toBe(true);
+        .map((instruction) => /case "?\$\{?SERVICE\}?"? in\s+([^)]*)\)/.exec(instruction.args)?.[1])
+        .find((pattern) => pattern !== undefined);
+      expect(
+        guard === undefined ||
+          guard
+            .split('|')
+            .map((value) => value.trim())
+            .includes(service),
+      ).toBe(true);
     },
   );
 });
