@@ -19,6 +19,8 @@ export interface HttpAppOptions {
   imports: Array<Type<unknown> | DynamicModule>;
   bodyLimit?: number;
   logDestination?: pino.DestinationStream;
+  /** False for the gateway, which streams bodies through instead of parsing them. */
+  parseBodies?: boolean;
   /** Runs on the fastify instance before Nest registers its routes (the gateway's proxy, hooks). */
   configureFastify?: (adapter: FastifyAdapter, logger: Logger) => void;
 }
@@ -52,6 +54,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
 
   const app = await NestFactory.create<NestFastifyApplication>(RootModule, adapter, {
     bufferLogs: true,
+    bodyParser: options.parseBodies ?? true,
   });
   app.useLogger(app.get(PinoNestLogger));
   app.useGlobalFilters(new ProblemDetailsFilter(logger));

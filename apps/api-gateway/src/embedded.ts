@@ -1,0 +1,43 @@
+import 'reflect-metadata';
+
+import { AuditEnv, AuditModule } from '@agp/audit';
+import { loadEnv, loadEnvOrExit } from '@agp/config';
+import { EmbeddedPostgres, startEmbeddedPostgres } from '@agp/database';
+import { createHttpApp } from '@agp/http';
+import { EventBusModule } from '@agp/messaging';
+import { RelayEnv, RelayModule } from '@agp/relay';
+import { TenantAuthEnv, TenantAuthModule } from '@agp/tenant-auth';
+
+import { EmbeddedEnv } from './config/embedded.env';
+
+/**
+ * The one-process platform (D2): the three services' modules composed in one Nest application on
+ * PORT, serving every prefix itself, so no proxy hop is needed.
+ */
+async function main(): Promise<void> {
+  const env = loadEnvOrExit(EmbeddedEnv);
+  let embedded: EmbeddedPostgres | undefined;
+  const databaseUrl = env.DATABASE_URL ?? (embedded = await startEmbeddedPostgres(env.DATA_DIR)).url;
+  const shared = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(env.PORT) };
+
+  const app = await createHttpApp({
+    service: 'agp',
+    logLevel: env.LOG_LEVEL,
+    imports: [
+      EventBusModule.forRoot({ natsUrl: env.NATS_URL, prefix: env.NATS_PREFIX }),
+      TenantAuthModule.forRoot({ ...loadEnv(TenantAuthEnv, shared), DATABASE_URL: databaseUrl }),
+      RelayModule.forRoot({ ...loadEnv(RelayEnv, shared), DATABASE_URL: databaseUrl }),
+      AuditModule.forRoot({ ...loadEnv(AuditEnv, shared), DATABASE_URL: databaseUrl }),
+    ],
+  });
+  if (embedded) {
+    const database = embedded;
+    app.getHttpAdapter().getInstance().addHook('onClose', async () => database.stop());
+  }
+  await app.listen({ port: env.PORT, host: '0.0.0.0' });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`agp: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,3 @@
+export * from './config/gateway.env';
+export * from './proxy/register-proxy';
+export * from './proxy/upstream-routes';

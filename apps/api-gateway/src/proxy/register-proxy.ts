@@ -1,0 +1,65 @@
+import replyFrom, { FastifyReplyFromOptions } from '@fastify/reply-from';
+import { HttpProblem, sendProblem } from '@agp/http';
+import { FastifyInstance } from 'fastify';
+import { Logger } from 'pino';
+
+import { UpstreamRoute } from './upstream-routes';
+
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'];
+
+export interface ProxyOptions {
+  routes: UpstreamRoute[];
+  timeoutMs: number;
+}
+
+function upstreamProblem(error: { statusCode?: number }): HttpProblem {
+  return error.statusCode === 504
+    ? new HttpProblem(504, 'gateway-timeout', 'the service did not answer in time')
+    : new HttpProblem(502, 'bad-gateway', 'the service is unreachable');
+}
+
+/**
+ * Streams requests and responses both ways (no body is parsed or buffered), keeps status and
+ * headers, and answers 502/504 as problem+json when the owning service is down or slow.
+ */
+export function registerProxy(fastify: FastifyInstance, options: ProxyOptions, logger: Logger): void {
+  const pluginOptions: FastifyReplyFromOptions = {
+    undici: {
+      connections: 128,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    },
+    retryMethods: [],
+  };
+  void fastify.register(replyFrom, pluginOptions);
+  // Bodies stay streams: the gateway forwards bytes; the owning service parses and limits them.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  for (const route of options.routes) {
+    fastify.all(route.path, (request, reply) =>
+      reply.from(`${route.upstream}${request.url}`, {
+        rewriteRequestHeaders: (original, headers) => ({
+          ...dropHopByHop(headers),
+          'x-forwarded-for': original.ip,
+          'x-forwarded-proto': original.protocol,
+          'x-forwarded-host': original.headers.host ?? '',
+        }),
+        onError: (_failed, { error }) => {
+          logger.warn({ err: error, upstream: route.upstream, url: request.url }, 'upstream failed');
+          sendProblem(logger, upstreamProblem(error as { statusCode?: number }), request, reply);
+        },
+      }),
+    );
+  }
+}
+
+function dropHopByHop(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
+  const kept = { ...headers };
+  for (const name of HOP_BY_HOP) {
+    delete kept[name];
+  }
+  return kept;
+}

@@ -1,0 +1,14 @@
+import { SchemaDataSourceOptions } from '@agp/database';
+
+import { CreateMessagingTables1763780000000 } from './migrations/1763780000000-CreateMessagingTables';
+import { AUDIT_SCHEMA } from './tokens';
+
+/** Entities and migrations of the audit schema: shared by the runtime and the migrate command. */
+export function auditDataSourceOptions(url: string): SchemaDataSourceOptions {
+  return {
+    url,
+    schema: AUDIT_SCHEMA,
+    entities: [],
+    migrations: [CreateMessagingTables1763780000000],
+  };
+}

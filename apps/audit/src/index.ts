@@ -1,0 +1,4 @@
+export * from './config/audit.env';
+export * from './database/data-source';
+export * from './database/tokens';
+export * from './audit.module';

@@ -1,0 +1,27 @@
+import 'reflect-metadata';
+
+import { loadEnvOrExit } from '@agp/config';
+import { createSchemaDataSource, migrate } from '@agp/database';
+
+import { TenantAuthEnv } from './config/tenant-auth.env';
+import { tenant_authDataSourceOptions } from './database/data-source';
+
+/** D4: the production path for schema changes (the Kubernetes migration Job runs this). */
+async function main(): Promise<void> {
+  const env = loadEnvOrExit(TenantAuthEnv);
+  if (!env.DATABASE_URL) {
+    process.stderr.write('invalid configuration: DATABASE_URL is required\n');
+    process.exit(1);
+  }
+  const options = tenant_authDataSourceOptions(env.DATABASE_URL);
+  const dataSource = createSchemaDataSource(options);
+  await dataSource.initialize();
+  const applied = await migrate(dataSource, options.schema);
+  process.stdout.write(`tenant-auth: ${applied.length} migration(s) applied${applied.length ? ': ' + applied.join(', ') : ''}\n`);
+  await dataSource.destroy();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`tenant-auth: migration failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
