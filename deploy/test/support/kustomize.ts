@@ -59,7 +59,7 @@ export function kustomizationFileOf(dir: string): string | undefined {
 
 export function readKustomization(file: string): Kustomization {
   const [document] = readYaml(file).documents;
-  return isRecord(document?.content) ? (document.content as Kustomization) : {};
+  return isRecord(document?.content) ? document.content : {};
 }
 
 /** Follows a kustomization folder (repository-relative) and everything it includes. */
