@@ -1,0 +1,2 @@
+// Side-effect module: registers every built-in group.
+export {};

@@ -1,0 +1,31 @@
+import { Value } from '../values/value';
+
+/** Thrown by a built-in; becomes `eval_builtin_error` / `eval_type_error` (or undefined when not strict). */
+export class BuiltinError extends Error {
+  constructor(
+    readonly code: 'eval_builtin_error' | 'eval_type_error',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface BuiltinContext {
+  /** Nanoseconds since the epoch, fixed for one evaluation (`time.now_ns`). */
+  nowNs(): bigint;
+  /** Captured `print` output. */
+  print(line: string): void;
+}
+
+export interface BuiltinDef {
+  name: string;
+  arity: number;
+  /** Returns the result, or undefined when the built-in is undefined for these operands. */
+  fn: (args: Value[], ctx: BuiltinContext) => Value | undefined;
+  /** Relations (such as `walk`) return every result. */
+  relation?: (args: Value[], ctx: BuiltinContext) => Value[];
+  /** Named built-ins we know but do not implement (usable only when mocked with `with`). */
+  unsupported?: boolean;
+  /** Calls are never cached or folded (non-deterministic). */
+  variadic?: boolean;
+}

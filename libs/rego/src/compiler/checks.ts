@@ -1,0 +1,149 @@
+import { Expr } from '../ast/ast';
+import { BuiltinDef } from '../builtins/types';
+import { RegoErrorDetail } from '../errors';
+import { CompiledRule, DocNode } from './types';
+import { walkBody, walkRule } from './walk';
+
+/** Conflicting rule kinds, duplicate defaults and function arity mismatches. */
+export function checkTree(node: DocNode, errors: RegoErrorDetail[]): void {
+  const name = ['data', ...node.path].join('.');
+  const all = [...node.rules, ...node.funcs];
+  if (node.defaultCount > 1 && node.defaultRule) {
+    errors.push({ code: 'rego_type_error', message: `multiple default rules ${name} found`, location: node.defaultRule.loc });
+  }
+  const kinds = new Set(all.filter((r) => r.tail.length === 0).map((r) => r.kind));
+  const arities = new Set(node.funcs.map((r) => r.args?.length));
+  if (all.length > 0 && (kinds.size > 1 || arities.size > 1 || (node.funcs.length > 0 && node.rules.length > 0))) {
+    errors.push({ code: 'rego_type_error', message: `conflicting rules ${name} found`, location: all[0].loc });
+  }
+  for (const c of node.children.values()) {
+    checkTree(c, errors);
+  }
+}
+
+/** Built-in arity and built-ins we know by name but do not implement (unless mocked with `with`). */
+export function checkUnsupported(rules: CompiledRule[], builtins: Map<string, BuiltinDef>, errors: RegoErrorDetail[], query?: Expr[]): void {
+  const mocked = new Set<string>();
+  const visitWiths = (body: Expr[]): void => {
+    walkBody(body, () => undefined);
+    for (const e of body) {
+      for (const w of e.withs) {
+        if (w.resolved?.fnKey) {
+          mocked.add(w.resolved.fnKey);
+        }
+      }
+    }
+  };
+  const collect = (t: { type: string; body?: Expr[] }): void => {
+    if (t.body) {
+      visitWiths(t.body);
+    }
+  };
+  rules.forEach((r) => {
+    for (let x: CompiledRule | undefined = r; x; x = x.elseRule) {
+      visitWiths(x.body);
+    }
+    walkRule(r, collect);
+  });
+  if (query) {
+    visitWiths(query);
+  }
+  const check = (t: { type: string }): void => {
+    if (t.type !== 'call') {
+      return;
+    }
+    const call = t as import('../ast/ast').CallTerm;
+    if (call.target?.kind !== 'builtin') {
+      return;
+    }
+    const def = builtins.get(call.target.name);
+    if (!def) {
+      return;
+    }
+    if (def.unsupported && !mocked.has(def.name)) {
+      errors.push({ code: 'rego_type_error', message: `unsupported built-in function ${def.name}`, location: call.loc });
+    }
+    if (!def.variadic && call.args.length !== def.arity && call.args.length !== def.arity + 1) {
+      errors.push({ code: 'rego_type_error', message: `${def.name}: arity mismatch`, location: call.loc });
+    }
+  };
+  rules.forEach((r) => walkRule(r, check));
+  if (query) {
+    walkBody(query, check);
+  }
+}
+
+/** Rules that depend on themselves (OPA's `rego_recursion_error`). */
+export function checkRecursion(root: DocNode, rules: CompiledRule[], errors: RegoErrorDetail[]): void {
+  const deps = new Map<string, Set<string>>();
+  const byName = new Map<string, CompiledRule>();
+  for (const r of rules) {
+    byName.set(r.name, byName.get(r.name) ?? r);
+    const set = deps.get(r.name) ?? new Set<string>();
+    deps.set(r.name, set);
+    walkRule(r, (t) => {
+      if (t.type === 'call' && t.target?.kind === 'function') {
+        set.add(['data', ...t.target.path].join('.'));
+      } else if (t.type === 'ref' && t.terms[0].type === 'var' && t.terms[0].name === 'data') {
+        refDeps(root, t.terms.slice(1), set);
+      }
+    });
+  }
+  const state = new Map<string, number>();
+  const stack: string[] = [];
+  const reported = new Set<string>();
+  const visit = (n: string): void => {
+    state.set(n, 1);
+    stack.push(n);
+    for (const d of deps.get(n) ?? []) {
+      if (state.get(d) === 1) {
+        const cycle = [...stack.slice(stack.indexOf(d)), d];
+        if (!reported.has(d)) {
+          reported.add(d);
+          const r = byName.get(d);
+          if (r) {
+            errors.push({ code: 'rego_recursion_error', message: `rule ${d} is recursive: ${cycle.join(' -> ')}`, location: r.loc });
+          }
+        }
+      } else if (!state.has(d)) {
+        visit(d);
+      }
+    }
+    stack.pop();
+    state.set(n, 2);
+  };
+  for (const n of deps.keys()) {
+    if (!state.has(n)) {
+      visit(n);
+    }
+  }
+}
+
+function refDeps(root: DocNode, path: import('../ast/ast').Term[], out: Set<string>): void {
+  let node = root;
+  for (const t of path) {
+    if (node.rules.length > 0 || node.defaultRule) {
+      break;
+    }
+    if (t.type === 'scalar' && typeof t.value === 'string') {
+      const c = node.children.get(t.value);
+      if (!c) {
+        return;
+      }
+      node = c;
+    } else {
+      break;
+    }
+  }
+  addSubtree(node, out);
+}
+
+function addSubtree(node: DocNode, out: Set<string>): void {
+  if (!node.hasRules && !node.hasFuncs) {
+    return;
+  }
+  if (node.rules.length > 0 || node.funcs.length > 0 || node.defaultRule) {
+    out.add(['data', ...node.path].join('.'));
+  }
+  node.children.forEach((c) => addSubtree(c, out));
+}

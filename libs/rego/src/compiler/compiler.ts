@@ -1,0 +1,199 @@
+import { Module, Rule, Term } from '../ast/ast';
+import { BuiltinDef } from '../builtins/types';
+import { RegoCompileError, RegoErrorDetail } from '../errors';
+import { parseModule } from '../parser/module';
+import { checkRecursion, checkTree, checkUnsupported } from './checks';
+import { constantValue } from './constant';
+import { ResolveEnv, Resolver } from './resolve';
+import { Safety } from './safety';
+import { SlotMap } from './slots';
+import { CompiledRule, DocNode } from './types';
+import { exprVarsShallow, termVarsDeep } from './vars';
+
+export interface ModuleSource {
+  file: string;
+  source: string;
+}
+
+/** Everything evaluation needs, built once. */
+export interface Program {
+  root: DocNode;
+  functions: Map<string, CompiledRule[]>;
+  builtins: Map<string, BuiltinDef>;
+  /** Function paths (joined) with arity, for query compilation. */
+  functionArity: Map<string, number>;
+}
+
+/** Parses and compiles modules together; throws `RegoCompileError` listing every problem. */
+export function compileProgram(sources: ModuleSource[], builtins: Map<string, BuiltinDef>): Program {
+  const errors: RegoErrorDetail[] = [];
+  const modules: Module[] = [];
+  for (const s of sources) {
+    try {
+      modules.push(parseModule(s.source, s.file));
+    } catch (e) {
+      if (e instanceof RegoCompileError) {
+        errors.push(...e.errors);
+      } else {
+        throw e;
+      }
+    }
+  }
+  if (errors.length > 0) {
+    throw new RegoCompileError(errors);
+  }
+  const roots = new Map<string, Set<string>>();
+  const functionArity = new Map<string, number>();
+  for (const m of modules) {
+    const key = m.packagePath.join('.');
+    const set = roots.get(key) ?? new Set<string>();
+    roots.set(key, set);
+    for (const r of m.rules) {
+      const name = (r.head.ref[0] as { name: string }).name;
+      set.add(name);
+      if (r.head.args) {
+        functionArity.set([...m.packagePath, ...groundPrefix(r)].join('.'), r.head.args.length);
+      }
+    }
+  }
+  const root = new DocNode([]);
+  const functions = new Map<string, CompiledRule[]>();
+  const arityOf = (t: { kind: 'builtin'; name: string } | { kind: 'function'; path: string[] }): number | undefined =>
+    t.kind === 'builtin' ? builtins.get(t.name)?.arity : functionArity.get(t.path.join('.'));
+  const safety = new Safety(arityOf, errors);
+  const compiled: CompiledRule[] = [];
+  for (const m of modules) {
+    const env: ResolveEnv = {
+      pkgPath: m.packagePath,
+      ruleRoots: roots.get(m.packagePath.join('.')) ?? new Set(),
+      imports: importsOf(m),
+      functions: functionArity,
+      builtins,
+      errors,
+    };
+    const resolver = new Resolver(env);
+    for (const r of m.rules) {
+      const cr = compileRule(r, m, resolver, safety);
+      compiled.push(cr);
+      insert(root, functions, cr);
+    }
+  }
+  checkTree(root, errors);
+  checkRecursion(root, compiled, errors);
+  checkUnsupported(compiled, builtins, errors);
+  if (errors.length > 0) {
+    throw new RegoCompileError(dedupe(errors));
+  }
+  return { root, functions, builtins, functionArity };
+}
+
+function dedupe(errors: RegoErrorDetail[]): RegoErrorDetail[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const k = `${e.location.file}:${e.location.row}:${e.location.col}:${e.code}:${e.message}`;
+    if (seen.has(k)) {
+      return false;
+    }
+    seen.add(k);
+    return true;
+  });
+}
+
+function groundPrefix(r: Rule): string[] {
+  const out = [(r.head.ref[0] as { name: string }).name];
+  for (const t of r.head.ref.slice(1)) {
+    if (t.type !== 'scalar' || typeof t.value !== 'string') {
+      break;
+    }
+    out.push(t.value);
+  }
+  return out;
+}
+
+function importsOf(m: Module): Map<string, Term[]> {
+  const out = new Map<string, Term[]>();
+  for (const imp of m.imports) {
+    const terms = imp.path.terms;
+    const head = terms[0];
+    if (head.type !== 'var' || (head.name !== 'data' && head.name !== 'input')) {
+      continue;
+    }
+    const last = terms[terms.length - 1];
+    const name = imp.alias ?? (last.type === 'scalar' && typeof last.value === 'string' ? last.value : last.type === 'var' ? last.name : '');
+    if (name && !(terms.length === 1 && !imp.alias)) {
+      out.set(name, terms);
+    }
+  }
+  return out;
+}
+
+function compileRule(r: Rule, m: Module, resolver: Resolver, safety: Safety, args?: Term[]): CompiledRule {
+  const scope = resolver.newScope();
+  const argVars = new Set<string>();
+  (r.head.args ?? []).forEach((a) => termVarsDeep(a, argVars));
+  argVars.forEach((v) => resolver.declareSame(scope, v));
+  const rargs = args ?? r.head.args?.map((a) => resolver.term(a, scope));
+  const body = resolver.body(r.body, scope);
+  const prefix = groundPrefix(r);
+  const tail = r.head.ref.slice(prefix.length).map((t) => resolver.term(t, scope));
+  const value = r.head.key ? undefined : r.head.value ? resolver.term(r.head.value, scope) : ({ type: 'scalar', value: true, loc: r.head.loc } as Term);
+  const key = r.head.key ? resolver.term(r.head.key, scope) : undefined;
+  const safe = safety.body(body, argVars, new Set());
+  const visible = new Set(safe);
+  body.forEach((e) => exprVarsShallow(e, visible));
+  for (const t of [...tail, ...(value ? [value] : []), ...(key ? [key] : [])]) {
+    safety.checkTerm(t, safe, visible, r.head.loc);
+  }
+  const slots = new SlotMap();
+  const cargs = rargs?.map((a) => slots.term(a));
+  const cbody = slots.body(body);
+  const path = [...m.packagePath, ...prefix];
+  const cr: CompiledRule = {
+    kind: r.head.args ? 'func' : r.head.key ? 'multi' : 'single',
+    path,
+    tail: tail.map((t) => slots.term(t)),
+    args: cargs,
+    value: value ? slots.term(value) : undefined,
+    key: key ? slots.term(key) : undefined,
+    body: cbody,
+    nslots: 0,
+    isDefault: r.isDefault,
+    constValue: value !== undefined && constantValue(value) !== undefined,
+    loc: r.loc,
+    name: ['data', ...path].join('.'),
+  };
+  cr.nslots = slots.size;
+  if (r.elseRule) {
+    cr.elseRule = compileRule(r.elseRule, m, resolver, safety);
+    cr.nslots = Math.max(cr.nslots, cr.elseRule.nslots);
+  }
+  return cr;
+}
+
+function insert(root: DocNode, functions: Map<string, CompiledRule[]>, cr: CompiledRule): void {
+  let node = root;
+  const chain: DocNode[] = [root];
+  for (const p of cr.path) {
+    node = node.child(p);
+    chain.push(node);
+  }
+  if (cr.kind === 'func') {
+    if (cr.isDefault) {
+      node.defaultCount++;
+      node.defaultRule ??= cr;
+    } else {
+      node.funcs.push(cr);
+    }
+    chain.forEach((n) => (n.hasFuncs = true));
+    const key = cr.path.join('.');
+    functions.set(key, node.funcs);
+    return;
+  }
+  if (cr.isDefault) {
+    node.defaultCount++;
+    node.defaultRule ??= cr;
+  } else {
+    node.rules.push(cr);
+  }
+  chain.forEach((n) => (n.hasRules = true));
+}

@@ -1,0 +1,75 @@
+import { Expr, Term } from '../ast/ast';
+import { CompiledRule } from './types';
+
+/** Visits every term (depth first) of a body. */
+export function walkBody(body: Expr[], visit: (t: Term) => void): void {
+  for (const e of body) {
+    switch (e.kind) {
+      case 'term':
+        walkTerm(e.term, visit);
+        break;
+      case 'unify':
+      case 'assign':
+        walkTerm(e.left, visit);
+        walkTerm(e.right, visit);
+        break;
+      case 'some':
+        break;
+      case 'somein':
+        if (e.key) {
+          walkTerm(e.key, visit);
+        }
+        walkTerm(e.value, visit);
+        walkTerm(e.domain, visit);
+        break;
+      case 'every':
+        walkTerm(e.domain, visit);
+        walkBody(e.body, visit);
+        break;
+    }
+    e.withs.forEach((w) => walkTerm(w.value, visit));
+  }
+}
+
+export function walkTerm(t: Term, visit: (t: Term) => void): void {
+  visit(t);
+  switch (t.type) {
+    case 'ref':
+      t.terms.forEach((x) => walkTerm(x, visit));
+      break;
+    case 'array':
+    case 'set':
+      t.items.forEach((x) => walkTerm(x, visit));
+      break;
+    case 'object':
+      t.pairs.forEach(([k, v]) => {
+        walkTerm(k, visit);
+        walkTerm(v, visit);
+      });
+      break;
+    case 'call':
+      t.args.forEach((x) => walkTerm(x, visit));
+      break;
+    case 'arraycomp':
+    case 'setcomp':
+      walkTerm(t.term, visit);
+      walkBody(t.body, visit);
+      break;
+    case 'objectcomp':
+      walkTerm(t.key, visit);
+      walkTerm(t.value, visit);
+      walkBody(t.body, visit);
+      break;
+    default:
+      break;
+  }
+}
+
+/** Visits every term of a rule: head, arguments, body and else branches. */
+export function walkRule(r: CompiledRule, visit: (t: Term) => void): void {
+  [...r.tail, ...(r.args ?? []), ...(r.value ? [r.value] : []), ...(r.key ? [r.key] : [])].forEach((t) => walkTerm(t, visit));
+  walkBody(r.body, visit);
+  if (r.elseRule) {
+    walkRule(r.elseRule, visit);
+  }
+}

@@ -1,0 +1,332 @@
+import { CallTerm, Expr, RefTerm, Term, VarTerm } from '../ast/ast';
+import { Program } from '../compiler/compiler';
+import { RegoEvalError } from '../errors';
+import { RegoObject, RegoSet, Value, valuesEqual } from '../values/value';
+import { BuiltinContext } from '../builtins/types';
+import { callTarget } from './calls';
+import { walkData } from './docs';
+import { EvalState, Frame, K, VK } from './state';
+import { applyWiths } from './with';
+
+export interface EvalLimits {
+  /** Absolute deadline (ms, `performance.now()` clock). */
+  deadline: number;
+  /** Maximum evaluation steps. */
+  maxSteps: number;
+}
+
+/** Top-down evaluator over a compiled program (one instance per evaluation). */
+export class Evaluator {
+  state: EvalState;
+  steps = 0;
+  readonly ctx: BuiltinContext;
+
+  constructor(
+    readonly program: Program,
+    readonly data: Value,
+    input: Value | undefined,
+    readonly strict: boolean,
+    private readonly limits: EvalLimits,
+    ctx: BuiltinContext,
+  ) {
+    this.state = { input, overrides: [], mocks: new Map(), memo: new Map(), fnMemo: new Map() };
+    this.ctx = ctx;
+  }
+
+  tick(n = 1): void {
+    this.steps += n;
+    if ((this.steps & 1023) < n || this.steps > this.limits.maxSteps) {
+      if (this.steps > this.limits.maxSteps || performance.now() > this.limits.deadline) {
+        throw new RegoEvalError('eval_cancel_error', 'evaluation budget exceeded (timeout)');
+      }
+    }
+  }
+
+  body(body: Expr[], i: number, f: Frame, k: K): boolean {
+    if (i === body.length) {
+      return k();
+    }
+    return this.expr(body[i], f, () => this.body(body, i + 1, f, k));
+  }
+
+  expr(e: Expr, f: Frame, k: K): boolean {
+    this.tick();
+    if (e.withs.length > 0) {
+      return applyWiths(this, e, f, k);
+    }
+    if (e.negated) {
+      return this.exprInner(e, f, () => true) ? false : k();
+    }
+    return this.exprInner(e, f, k);
+  }
+
+  exprInner(e: Expr, f: Frame, k: K): boolean {
+    switch (e.kind) {
+      case 'term': {
+        const t = e.term;
+        if (t.type === 'call') {
+          const arity = this.arity(t);
+          if (arity !== undefined && t.args.length === arity + 1) {
+            const out = t.args[arity];
+            return callTarget(this, t, arity, f, (v) => this.unifyValue(out, v, f, k));
+          }
+        }
+        return this.term(t, f, (v) => v !== false && k());
+      }
+      case 'unify':
+      case 'assign':
+        return this.unify(e.left, e.right, f, k);
+      case 'some':
+        return k();
+      case 'somein':
+        return this.term(e.domain, f, (coll) => this.iterate(coll, (key, val) => this.unifyValue(e.value, val, f, () => (e.key ? this.unifyValue(e.key, key, f, k) : k()))));
+      case 'every':
+        return this.term(e.domain, f, (coll) => {
+          const failed = this.iterate(coll, (key, val) => {
+            const ok = this.bindVar(e.value, val, f, () => (e.key ? this.bindVar(e.key, key, f, () => this.body(e.body, 0, f, () => true)) : this.body(e.body, 0, f, () => true)));
+            return !ok;
+          });
+          return failed ? false : k();
+        });
+    }
+  }
+
+  arity(t: CallTerm): number | undefined {
+    const target = t.target;
+    if (!target) {
+      return undefined;
+    }
+    return target.kind === 'builtin' ? this.program.builtins.get(target.name)?.arity : this.program.functionArity.get(target.path.join('.'));
+  }
+
+  /** Calls `fn(key, value)` for each element; stops when it returns true. */
+  iterate(coll: Value, fn: (key: Value, val: Value) => boolean): boolean {
+    if (Array.isArray(coll)) {
+      for (let i = 0; i < coll.length; i++) {
+        this.tick();
+        if (fn(i, coll[i])) {
+          return true;
+        }
+      }
+    } else if (coll instanceof RegoObject) {
+      for (const [key, val] of coll.entries()) {
+        this.tick();
+        if (fn(key, val)) {
+          return true;
+        }
+      }
+    } else if (coll instanceof RegoSet) {
+      for (const v of coll.values()) {
+        this.tick();
+        if (fn(v, v)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  bindVar(v: VarTerm, val: Value, f: Frame, k: K): boolean {
+    const cur = f[v.slot];
+    if (cur !== undefined) {
+      return valuesEqual(cur, val) && k();
+    }
+    f[v.slot] = val;
+    const r = k();
+    f[v.slot] = undefined;
+    return r;
+  }
+
+  unify(a: Term, b: Term, f: Frame, k: K): boolean {
+    if (a.type === 'var' && f[a.slot] === undefined) {
+      return this.term(b, f, (v) => this.bindVar(a, v, f, k));
+    }
+    if (b.type === 'var' && f[b.slot] === undefined) {
+      return this.term(a, f, (v) => this.bindVar(b, v, f, k));
+    }
+    if (a.type === 'array' && b.type === 'array') {
+      return a.items.length === b.items.length && this.unifyPairs(a.items, b.items, 0, f, k);
+    }
+    if (this.hasUnbound(a, f)) {
+      return this.term(b, f, (v) => this.unifyValue(a, v, f, k));
+    }
+    return this.term(a, f, (v) => this.unifyValue(b, v, f, k));
+  }
+
+  private unifyPairs(as: Term[], bs: Term[], i: number, f: Frame, k: K): boolean {
+    if (i === as.length) {
+      return k();
+    }
+    return this.unify(as[i], bs[i], f, () => this.unifyPairs(as, bs, i + 1, f, k));
+  }
+
+  private hasUnbound(t: Term, f: Frame): boolean {
+    switch (t.type) {
+      case 'var':
+        return f[t.slot] === undefined;
+      case 'array':
+        return t.items.some((x) => this.hasUnbound(x, f));
+      case 'object':
+        return t.pairs.some(([, v]) => this.hasUnbound(v, f));
+      default:
+        return false;
+    }
+  }
+
+  /** Unifies a (pattern) term with a value, binding its unbound vars. */
+  unifyValue(t: Term, v: Value, f: Frame, k: K): boolean {
+    switch (t.type) {
+      case 'var':
+        return this.bindVar(t, v, f, k);
+      case 'scalar':
+        return valuesEqual(t.value, v) && k();
+      case 'array':
+        return Array.isArray(v) && v.length === t.items.length && this.unifyItems(t.items, v, 0, f, k);
+      case 'object': {
+        if (!(v instanceof RegoObject) || v.size !== t.pairs.length) {
+          return false;
+        }
+        return this.unifyPairsObj(t.pairs, v, 0, f, k);
+      }
+      default:
+        return this.term(t, f, (x) => valuesEqual(x, v) && k());
+    }
+  }
+
+  private unifyItems(ts: Term[], vs: Value[], i: number, f: Frame, k: K): boolean {
+    if (i === ts.length) {
+      return k();
+    }
+    return this.unifyValue(ts[i], vs[i], f, () => this.unifyItems(ts, vs, i + 1, f, k));
+  }
+
+  private unifyPairsObj(pairs: [Term, Term][], o: RegoObject, i: number, f: Frame, k: K): boolean {
+    if (i === pairs.length) {
+      return k();
+    }
+    return this.term(pairs[i][0], f, (key) => {
+      const x = o.get(key);
+      return x !== undefined && this.unifyValue(pairs[i][1], x, f, () => this.unifyPairsObj(pairs, o, i + 1, f, k));
+    });
+  }
+
+  /** Enumerates the values of a term. */
+  term(t: Term, f: Frame, vk: VK): boolean {
+    switch (t.type) {
+      case 'scalar':
+        return vk(t.value);
+      case 'var': {
+        const v = f[t.slot];
+        return v !== undefined && vk(v);
+      }
+      case 'ref':
+        return this.ref(t, f, vk);
+      case 'array':
+        return this.items(t.items, 0, [], f, (xs) => vk(xs));
+      case 'set':
+        return this.items(t.items, 0, [], f, (xs) => vk(RegoSet.from(xs)));
+      case 'object':
+        return this.pairs(t.pairs, 0, new RegoObject(), f, vk);
+      case 'call':
+        return callTarget(this, t, t.args.length, f, vk);
+      case 'arraycomp': {
+        const out: Value[] = [];
+        this.body(t.body, 0, f, () => this.term(t.term, f, (v) => (out.push(v), false)));
+        return vk(out);
+      }
+      case 'setcomp': {
+        const out = new RegoSet();
+        this.body(t.body, 0, f, () => this.term(t.term, f, (v) => (out.add(v), false)));
+        return vk(out);
+      }
+      case 'objectcomp': {
+        const out = new RegoObject();
+        this.body(t.body, 0, f, () =>
+          this.term(t.key, f, (key) =>
+            this.term(t.value, f, (v) => {
+              const prev = out.get(key);
+              if (prev !== undefined && !valuesEqual(prev, v)) {
+                throw new RegoEvalError('eval_conflict_error', 'object keys must be unique', t.loc);
+              }
+              out.set(key, v);
+              return false;
+            }),
+          ),
+        );
+        return vk(out);
+      }
+    }
+  }
+
+  items(ts: Term[], i: number, acc: Value[], f: Frame, k: (vs: Value[]) => boolean): boolean {
+    if (i === ts.length) {
+      return k(acc.slice());
+    }
+    return this.term(ts[i], f, (v) => {
+      acc[i] = v;
+      return this.items(ts, i + 1, acc, f, k);
+    });
+  }
+
+  private pairs(ps: [Term, Term][], i: number, acc: RegoObject, f: Frame, vk: VK): boolean {
+    if (i === ps.length) {
+      return vk(RegoObject.from(acc.entries()));
+    }
+    return this.term(ps[i][0], f, (key) =>
+      this.term(ps[i][1], f, (v) => {
+        acc.set(key, v);
+        const r = this.pairs(ps, i + 1, acc, f, vk);
+        acc.delete(key);
+        return r;
+      }),
+    );
+  }
+
+  ref(t: RefTerm, f: Frame, vk: VK): boolean {
+    const head = t.terms[0];
+    if (head.type === 'var') {
+      if (head.name === 'data') {
+        return walkData(this, this.program.root, this.data, t.terms, 1, f, vk);
+      }
+      if (head.name === 'input') {
+        const inp = this.state.input;
+        return inp !== undefined && this.walk(inp, t.terms, 1, f, vk);
+      }
+      const v = f[head.slot];
+      return v !== undefined && this.walk(v, t.terms, 1, f, vk);
+    }
+    return this.term(head, f, (v) => this.walk(v, t.terms, 1, f, vk));
+  }
+
+  /** Follows the remaining path elements of a ref through a value. */
+  walk(v: Value, path: Term[], i: number, f: Frame, vk: VK): boolean {
+    if (i === path.length) {
+      return vk(v);
+    }
+    const p = path[i];
+    if (p.type === 'var' && f[p.slot] === undefined) {
+      return this.iterate(v, (key, val) => this.bindVar(p, key, f, () => this.walk(val, path, i + 1, f, vk)));
+    }
+    if ((p.type === 'array' || p.type === 'object') && this.hasUnbound(p, f)) {
+      return this.iterate(v, (key, val) => this.unifyValue(p, key, f, () => this.walk(val, path, i + 1, f, vk)));
+    }
+    return this.term(p, f, (key) => {
+      const next = lookup(v, key);
+      return next !== undefined && this.walk(next, path, i + 1, f, vk);
+    });
+  }
+}
+
+/** `v[key]` for arrays, objects and sets. */
+export function lookup(v: Value, key: Value): Value | undefined {
+  if (Array.isArray(v)) {
+    return typeof key === 'number' && Number.isInteger(key) && key >= 0 && key < v.length ? v[key] : undefined;
+  }
+  if (v instanceof RegoObject) {
+    return v.get(key);
+  }
+  if (v instanceof RegoSet) {
+    return v.has(key) ? key : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,123 @@
+import { Expr, Import, Location, Module, RefTerm, Rule, RuleHead, Term } from '../ast/ast';
+import { tokenize } from '../lexer/lexer';
+import { Cursor } from './cursor';
+import { parseBody, parseExpr } from './exprs';
+import { makeVar, parsePostfix, parseTerm } from './terms';
+
+/** Parses one Rego module (v1 syntax; `rego.v1` / `future.keywords` imports are accepted). */
+export function parseModule(src: string, file: string): Module {
+  const c = new Cursor(tokenize(src, file), file);
+  if (!c.isIdent('package')) {
+    c.fail('package expected');
+  }
+  const pkgTok = c.next();
+  const pkgRef = parsePostfix(c);
+  const packagePath = refToPath(c, pkgRef);
+  const mod: Module = { file, packagePath, packageLoc: c.loc(pkgTok), imports: [], rules: [] };
+  while (c.isIdent('import') && !c.isOp('.', 1)) {
+    const loc = c.loc();
+    c.next();
+    const path = parsePostfix(c);
+    let alias: string | undefined;
+    if (c.isIdent('as') && !c.peek().newlineBefore) {
+      c.next();
+      alias = c.expectIdent().text;
+    }
+    const ref: RefTerm = path.type === 'ref' ? path : { type: 'ref', terms: [path], loc: path.loc };
+    mod.imports.push({ path: ref, alias, loc } satisfies Import);
+  }
+  while (c.peek().kind !== 'eof') {
+    mod.rules.push(parseRule(c, mod));
+  }
+  return mod;
+}
+
+function refToPath(c: Cursor, t: Term): string[] {
+  if (t.type === 'var') {
+    return [t.name];
+  }
+  if (t.type !== 'ref' || t.terms[0].type !== 'var') {
+    return c.fail('package name expected');
+  }
+  return [t.terms[0].name, ...t.terms.slice(1).map((x) => (x.type === 'scalar' && typeof x.value === 'string' ? x.value : c.fail('package name expected')))];
+}
+
+function parseRule(c: Cursor, mod: Module): Rule {
+  const loc = c.loc();
+  let isDefault = false;
+  if (c.isIdent('default') && !c.isOp('.', 1)) {
+    c.next();
+    isDefault = true;
+  }
+  if (c.peek().kind !== 'ident') {
+    c.fail(`unexpected ${c.peek().text || 'eof'} token`);
+  }
+  const headTerm = parsePostfix(c);
+  const head: RuleHead = { ref: [], assign: false, loc };
+  if (headTerm.type === 'var') {
+    head.ref = [headTerm];
+  } else if (headTerm.type === 'ref') {
+    head.ref = headTerm.terms;
+  } else if (headTerm.type === 'call') {
+    head.ref = headTerm.op.terms;
+    head.args = headTerm.args;
+  } else {
+    c.fail('rule head expected');
+  }
+  if (c.isIdent('contains') && !c.peek().newlineBefore) {
+    c.next();
+    head.key = parseTerm(c);
+  } else if (c.isOp(':=') || c.isOp('=')) {
+    head.assign = c.next().text === ':=';
+    head.value = parseTerm(c);
+  }
+  const rule: Rule = { head, body: [], isDefault, loc, module: mod };
+  if (isDefault) {
+    if (!head.value) {
+      c.fail('default rules must have a value');
+    }
+    return rule;
+  }
+  rule.body = parseRuleBody(c, loc);
+  let tail = rule;
+  while (c.isIdent('else') && !c.isOp('.', 1)) {
+    const eloc = c.loc();
+    c.next();
+    const ehead: RuleHead = { ref: head.ref, args: head.args, assign: head.assign, loc: eloc };
+    if (c.isOp(':=') || c.isOp('=')) {
+      c.next();
+      ehead.value = parseTerm(c);
+    }
+    const elseRule: Rule = { head: ehead, body: parseRuleBody(c, eloc), isDefault: false, loc: eloc, module: mod };
+    tail.elseRule = elseRule;
+    tail = elseRule;
+  }
+  return rule;
+}
+
+function trueBody(loc: Location): Expr[] {
+  return [{ kind: 'term', term: { type: 'scalar', value: true, loc }, negated: false, withs: [], loc }];
+}
+
+function parseRuleBody(c: Cursor, loc: Location): Expr[] {
+  if (c.isIdent('if') && !c.isOp('.', 1)) {
+    c.next();
+    if (c.isOp('{') && isBodyBlock(c)) {
+      c.next();
+      return parseBody(c, '}');
+    }
+    return [parseExpr(c)];
+  }
+  if (c.isOp('{') && !c.peek().newlineBefore) {
+    c.next();
+    return parseBody(c, '}');
+  }
+  return trueBody(loc);
+}
+
+/** After `if`, a `{` opens a body unless it is clearly a one-expression object/set literal. */
+function isBodyBlock(c: Cursor): boolean {
+  return c.isOp('{');
+}
+
+export { makeVar };

@@ -1,0 +1,140 @@
+import { RefTerm, Term } from './ast/ast';
+import { builtinRegistry } from './builtins/registry';
+import { BuiltinContext } from './builtins/types';
+import { ModuleSource, Program, compileProgram } from './compiler/compiler';
+import { compileQuery } from './compiler/query';
+import { CompiledQuery } from './compiler/types';
+import { RegoCompileError } from './errors';
+import { Evaluator } from './eval/evaluator';
+import { Frame } from './eval/state';
+import { JsonValue, fromJson, toJson } from './values/json';
+import { RegoObject, Value } from './values/value';
+import './builtins/all';
+
+/** Options of one evaluation. */
+export interface EvaluateOptions {
+  /** The `input` document as plain JSON (converted on each call). */
+  input?: unknown;
+  /** The `input` document already converted with `fromJson` (skips conversion). */
+  inputValue?: Value;
+  /** OPA's strict built-in errors: a failing built-in stops evaluation with an error. */
+  strictBuiltinErrors?: boolean;
+  /** Wall-clock budget in milliseconds (default 50, D22). */
+  timeoutMs?: number;
+  /** Step budget (default 5,000,000 expression/iteration steps). */
+  maxSteps?: number;
+  /** Fixed clock for `time.now_ns` (default: the time of the call). */
+  now?: Date;
+  /** Receives `print` output. */
+  print?: (line: string) => void;
+}
+
+/** One solution of a query: each query variable bound to a Rego value. */
+export type QueryBindings = Map<string, Value>;
+
+/** Modules given by file name → source, or as a list. */
+export type ModulesInput = Record<string, string> | ModuleSource[];
+
+const DEFAULT_TIMEOUT_MS = 50;
+const DEFAULT_MAX_STEPS = 5_000_000;
+
+/**
+ * A set of Rego modules compiled once together with their `data`; evaluate it many times.
+ *
+ * @example
+ * const policy = compilePolicy({ 'policy.rego': source }, { data: {} });
+ * const decision = policy.evaluateRule('data.acme.guardrails.decision', { input });
+ */
+export class CompiledPolicy {
+  private readonly queries = new Map<string, CompiledQuery>();
+  private readonly refs = new Map<string, RefTerm>();
+
+  constructor(
+    readonly program: Program,
+    readonly data: Value,
+  ) {}
+
+  /**
+   * Evaluates a query (e.g. `data.pkg.allow = x`) and returns every solution as Rego values.
+   * Throws `RegoCompileError` for a bad query and `RegoEvalError` for conflicts, strict built-in
+   * errors and an exceeded budget (`eval_cancel_error`).
+   */
+  query(query: string, options: EvaluateOptions = {}): QueryBindings[] {
+    let q = this.queries.get(query);
+    if (!q) {
+      q = compileQuery(this.program, query);
+      this.queries.set(query, q);
+    }
+    const ev = this.evaluator(options);
+    const f: Frame = new Array<Value | undefined>(q.nslots);
+    const out: QueryBindings[] = [];
+    const cq = q;
+    ev.body(cq.body, 0, f, () => {
+      const m: QueryBindings = new Map();
+      for (const [name, slot] of cq.outputs) {
+        const v = f[slot];
+        if (v !== undefined) {
+          m.set(name, v);
+        }
+      }
+      out.push(m);
+      return false;
+    });
+    return out;
+  }
+
+  /** Same as `query`, with bindings converted to plain JSON (sets become sorted arrays). */
+  queryJson(query: string, options: EvaluateOptions = {}): Record<string, JsonValue>[] {
+    return this.query(query, options).map((m) => Object.fromEntries([...m].map(([k, v]) => [k, toJson(v)])));
+  }
+
+  /**
+   * Value of a document such as `data.acme.guardrails.decision`, as a Rego value, or undefined.
+   */
+  evaluateValue(ref: string, options: EvaluateOptions = {}): Value | undefined {
+    let r = this.refs.get(ref);
+    if (!r) {
+      r = parseRefPath(ref);
+      this.refs.set(ref, r);
+    }
+    const ev = this.evaluator(options);
+    let result: Value | undefined;
+    ev.ref(r, [], (v) => ((result = v), true));
+    return result;
+  }
+
+  /** Value of a document such as `data.acme.guardrails.decision` as plain JSON, or undefined. */
+  evaluateRule(ref: string, options: EvaluateOptions = {}): JsonValue | undefined {
+    const v = this.evaluateValue(ref, options);
+    return v === undefined ? undefined : toJson(v);
+  }
+
+  private evaluator(options: EvaluateOptions): Evaluator {
+    const input = options.inputValue ?? (options.input === undefined ? undefined : fromJson(options.input));
+    let now: bigint | undefined;
+    const ctx: BuiltinContext = {
+      nowNs: () => (now ??= BigInt(options.now ? options.now.getTime() : Date.now()) * 1_000_000n),
+      print: options.print ?? (() => undefined),
+    };
+    const limits = { deadline: performance.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS), maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS };
+    return new Evaluator(this.program, this.data, input, options.strictBuiltinErrors ?? false, limits, ctx);
+  }
+}
+
+/** Compiles modules (and base `data`) once; throws `RegoCompileError` listing every error. */
+export function compilePolicy(modules: ModulesInput, options: { data?: unknown } = {}): CompiledPolicy {
+  const sources: ModuleSource[] = Array.isArray(modules) ? modules : Object.entries(modules).map(([file, source]) => ({ file, source }));
+  const program = compileProgram(sources, builtinRegistry());
+  const data = options.data === undefined ? new RegoObject() : fromJson(options.data);
+  return new CompiledPolicy(program, data);
+}
+
+function parseRefPath(ref: string): RefTerm {
+  const parts = ref.split('.');
+  if (parts[0] !== 'data' || parts.some((p) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) {
+    throw new RegoCompileError([{ code: 'rego_parse_error', message: `invalid rule reference ${ref}`, location: { file: 'query', row: 1, col: 1 } }]);
+  }
+  const loc = { file: 'query', row: 1, col: 1 };
+  const terms: Term[] = [{ type: 'var', name: 'data', loc, slot: -1 }, ...parts.slice(1).map((p) => ({ type: 'scalar' as const, value: p, loc }))];
+  return { type: 'ref', terms, loc };
+}

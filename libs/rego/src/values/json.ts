@@ -1,0 +1,134 @@
+import { RegoObject, RegoSet, Value, canonical } from './value';
+
+/** Plain JSON as JavaScript holds it (bigint allowed for exact large integers). */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** Converts a JavaScript JSON value into a Rego value. */
+export function fromJson(v: unknown): Value {
+  if (v === null || v === undefined) {
+    return null;
+  }
+  switch (typeof v) {
+    case 'boolean':
+    case 'string':
+      return v;
+    case 'number':
+      return v;
+    case 'bigint':
+      return normalizeBig(v);
+    default:
+      break;
+  }
+  if (Array.isArray(v)) {
+    return v.map(fromJson);
+  }
+  if (v instanceof RegoObject || v instanceof RegoSet) {
+    return v;
+  }
+  const o = new RegoObject();
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    o.set(k, fromJson(x));
+  }
+  return o;
+}
+
+/** Integers that fit in a double exactly are kept as `number`. */
+export function normalizeBig(v: bigint): number | bigint {
+  return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
+}
+
+/**
+ * Converts a Rego value to plain JSON the way OPA serialises it: sets become sorted arrays and
+ * non-string object keys become their compact JSON text.
+ */
+export function toJson(v: Value): JsonValue {
+  if (v === null || typeof v !== 'object') {
+    return v;
+  }
+  if (Array.isArray(v)) {
+    return v.map(toJson);
+  }
+  if (v instanceof RegoSet) {
+    return v.values().map(toJson);
+  }
+  const out: { [key: string]: JsonValue } = {};
+  for (const [k, x] of v.entries()) {
+    out[typeof k === 'string' ? k : jsonText(k)] = toJson(x);
+  }
+  return out;
+}
+
+/** Compact JSON text of a value (OPA's json.marshal). */
+export function jsonText(v: Value): string {
+  if (v === null) {
+    return 'null';
+  }
+  switch (typeof v) {
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'number':
+      return formatNumber(v);
+    case 'bigint':
+      return v.toString();
+    case 'string':
+      return goQuote(v);
+    default:
+      break;
+  }
+  if (Array.isArray(v)) {
+    return '[' + v.map(jsonText).join(',') + ']';
+  }
+  if (v instanceof RegoSet) {
+    return '[' + v.values().map(jsonText).join(',') + ']';
+  }
+  return (
+    '{' +
+    v
+      .entries()
+      .map(([k, x]) => goQuote(typeof k === 'string' ? k : jsonText(k)) + ':' + jsonText(x))
+      .join(',') +
+    '}'
+  );
+}
+
+/** JSON string quoting as Go's encoding/json does it (HTML-safe escapes included). */
+export function goQuote(s: string): string {
+  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+/** Number text as OPA prints it: integers plainly, floats in shortest form. */
+export function formatNumber(n: number | bigint): string {
+  if (typeof n === 'bigint') {
+    return n.toString();
+  }
+  if (Number.isInteger(n) && Math.abs(n) < 1e21) {
+    return Object.is(n, -0) ? '0' : n.toFixed(0);
+  }
+  return String(n).replace('e+', 'e+');
+}
+
+/** Rego source text of a value (used by sprintf %v and error messages). */
+export function regoText(v: Value): string {
+  if (v instanceof RegoSet) {
+    return v.size === 0 ? 'set()' : '{' + v.values().map(regoText).join(', ') + '}';
+  }
+  if (Array.isArray(v)) {
+    return '[' + v.map(regoText).join(', ') + ']';
+  }
+  if (v instanceof RegoObject) {
+    return '{' + v.entries().map(([k, x]) => regoText(k) + ': ' + regoText(x)).join(', ') + '}';
+  }
+  if (typeof v === 'string') {
+    return JSON.stringify(v);
+  }
+  return jsonText(v);
+}
+
+export { canonical };

@@ -1,0 +1,286 @@
+/**
+ * Rego values. Scalars are JS primitives (integers beyond 2^53 are `bigint`), arrays are JS
+ * arrays, objects and sets are the classes below so that keys of any type keep Rego equality.
+ */
+export type Scalar = null | boolean | number | bigint | string;
+export type Value = Scalar | Value[] | RegoObject | RegoSet;
+
+type PrimKey = null | boolean | number | bigint | string;
+
+/** Key used in hash maps: primitives stand for themselves, composites use a canonical string. */
+function isPrim(v: Value): v is Scalar {
+  return v === null || typeof v !== 'object';
+}
+
+/** Rego object: string keys in one map, other keys under their canonical encoding. */
+export class RegoObject {
+  private readonly strs = new Map<string, Value>();
+  private others: Map<PrimKey, [Value, Value]> | undefined;
+  private sortedCache: [Value, Value][] | undefined;
+
+  get size(): number {
+    return this.strs.size + (this.others ? this.others.size : 0);
+  }
+
+  get(key: Value): Value | undefined {
+    if (typeof key === 'string') {
+      return this.strs.get(key);
+    }
+    return this.others?.get(otherKey(key))?.[1];
+  }
+
+  has(key: Value): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  /** Mutates: only while building a fresh object. */
+  set(key: Value, value: Value): void {
+    this.sortedCache = undefined;
+    if (typeof key === 'string') {
+      this.strs.set(key, value);
+      return;
+    }
+    this.others ??= new Map();
+    this.others.set(otherKey(key), [key, value]);
+  }
+
+  delete(key: Value): void {
+    this.sortedCache = undefined;
+    if (typeof key === 'string') {
+      this.strs.delete(key);
+    } else {
+      this.others?.delete(otherKey(key));
+    }
+  }
+
+  /** Entries in Rego's key order (cached; objects are immutable once built). */
+  entries(): [Value, Value][] {
+    if (this.sortedCache) {
+      return this.sortedCache;
+    }
+    const out: [Value, Value][] = [];
+    for (const [k, v] of this.strs) {
+      out.push([k, v]);
+    }
+    if (this.others) {
+      for (const kv of this.others.values()) {
+        out.push(kv);
+      }
+      out.sort((a, b) => compareValues(a[0], b[0]));
+    } else {
+      out.sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0));
+    }
+    this.sortedCache = out;
+    return out;
+  }
+
+  keys(): Value[] {
+    return this.entries().map((e) => e[0]);
+  }
+
+  hasOnlyStringKeys(): boolean {
+    return !this.others || this.others.size === 0;
+  }
+
+  static from(entries: Iterable<[Value, Value]>): RegoObject {
+    const o = new RegoObject();
+    for (const [k, v] of entries) {
+      o.set(k, v);
+    }
+    return o;
+  }
+}
+
+/** Rego set with value equality. */
+export class RegoSet {
+  private readonly items = new Map<PrimKey, Value>();
+  private sortedCache: Value[] | undefined;
+
+  get size(): number {
+    return this.items.size;
+  }
+
+  has(v: Value): boolean {
+    return this.items.has(isPrim(v) ? primKey(v) : otherKey(v));
+  }
+
+  add(v: Value): void {
+    this.sortedCache = undefined;
+    this.items.set(isPrim(v) ? primKey(v) : otherKey(v), v);
+  }
+
+  delete(v: Value): void {
+    this.sortedCache = undefined;
+    this.items.delete(isPrim(v) ? primKey(v) : otherKey(v));
+  }
+
+  /** Elements in Rego's order. */
+  values(): Value[] {
+    if (!this.sortedCache) {
+      this.sortedCache = [...this.items.values()].sort(compareValues);
+    }
+    return this.sortedCache;
+  }
+
+  static from(values: Iterable<Value>): RegoSet {
+    const s = new RegoSet();
+    for (const v of values) {
+      s.add(v);
+    }
+    return s;
+  }
+}
+
+function primKey(v: Scalar): PrimKey {
+  // Strings and composites share no key space: composite keys are prefixed with a NUL marker
+  // that a canonical string never starts with for primitives handled here.
+  if (typeof v === 'string') {
+    return v.length > 0 && v.charCodeAt(0) === 0 ? '\u0000s' + v : v;
+  }
+  return v;
+}
+
+function otherKey(v: Value): PrimKey {
+  return isPrim(v) ? primKey(v) : '\u0000' + canonical(v);
+}
+
+/** Canonical text of a value: equal values give equal text. */
+export function canonical(v: Value): string {
+  if (v === null) {
+    return 'null';
+  }
+  switch (typeof v) {
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'number':
+      return Object.is(v, -0) ? '0' : String(v);
+    case 'bigint':
+      return v.toString();
+    case 'string':
+      return JSON.stringify(v);
+    default:
+      break;
+  }
+  if (Array.isArray(v)) {
+    return '[' + v.map(canonical).join(',') + ']';
+  }
+  if (v instanceof RegoSet) {
+    return 's{' + v.values().map(canonical).join(',') + '}';
+  }
+  return '{' + v.entries().map(([k, x]) => canonical(k) + ':' + canonical(x)).join(',') + '}';
+}
+
+const TYPE_RANK: Record<string, number> = {
+  null: 0,
+  boolean: 1,
+  number: 2,
+  string: 3,
+  array: 4,
+  object: 5,
+  set: 6,
+};
+
+/** Rego type name of a value (as `type_name` reports it). */
+export function typeName(v: Value): string {
+  if (v === null) {
+    return 'null';
+  }
+  switch (typeof v) {
+    case 'boolean':
+      return 'boolean';
+    case 'number':
+    case 'bigint':
+      return 'number';
+    case 'string':
+      return 'string';
+    default:
+      break;
+  }
+  if (Array.isArray(v)) {
+    return 'array';
+  }
+  return v instanceof RegoSet ? 'set' : 'object';
+}
+
+/** OPA's total order: null < boolean < number < string < array < object < set. */
+export function compareValues(a: Value, b: Value): number {
+  const ta = typeName(a);
+  const tb = typeName(b);
+  if (ta !== tb) {
+    return TYPE_RANK[ta] - TYPE_RANK[tb];
+  }
+  switch (ta) {
+    case 'null':
+      return 0;
+    case 'boolean':
+      return a === b ? 0 : a ? 1 : -1;
+    case 'number':
+      return compareNumbers(a as number | bigint, b as number | bigint);
+    case 'string':
+      return a === b ? 0 : (a as string) < (b as string) ? -1 : 1;
+    case 'array':
+      return compareLists(a as Value[], b as Value[]);
+    case 'set':
+      return compareLists((a as RegoSet).values(), (b as RegoSet).values());
+    default:
+      return compareObjects(a as RegoObject, b as RegoObject);
+  }
+}
+
+export function compareNumbers(a: number | bigint, b: number | bigint): number {
+  if (typeof a === typeof b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  if (typeof a === 'number') {
+    return -compareNumbers(b, a);
+  }
+  // a is bigint, b is number
+  const n = b as number;
+  if (!Number.isFinite(n)) {
+    return n > 0 ? -1 : 1;
+  }
+  const whole = BigInt(Math.trunc(n));
+  if (a !== whole) {
+    return a < whole ? -1 : 1;
+  }
+  const frac = n - Math.trunc(n);
+  return frac > 0 ? -1 : frac < 0 ? 1 : 0;
+}
+
+function compareLists(a: Value[], b: Value[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareValues(a[i], b[i]);
+    if (c !== 0) {
+      return c;
+    }
+  }
+  return a.length - b.length;
+}
+
+function compareObjects(a: RegoObject, b: RegoObject): number {
+  const ea = a.entries();
+  const eb = b.entries();
+  const n = Math.min(ea.length, eb.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareValues(ea[i][0], eb[i][0]) || compareValues(ea[i][1], eb[i][1]);
+    if (c !== 0) {
+      return c;
+    }
+  }
+  return ea.length - eb.length;
+}
+
+/** Rego equality (numbers by value). */
+export function valuesEqual(a: Value, b: Value): boolean {
+  if (a === b) {
+    return true;
+  }
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
+    if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) {
+      return compareNumbers(a, b) === 0;
+    }
+    return false;
+  }
+  return compareValues(a, b) === 0;
+}
