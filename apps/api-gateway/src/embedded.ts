@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 
 import { AuditEnv, AuditModule } from '@agp/audit';
+import { AuthModule, authOptionsFromEnv } from '@agp/auth';
 import { loadEnv, loadEnvOrExit } from '@agp/config';
 import { EmbeddedPostgres, startEmbeddedPostgres } from '@agp/database';
 import { createHttpApp } from '@agp/http';
@@ -24,6 +25,10 @@ async function main(): Promise<void> {
     service: 'agp',
     logLevel: env.LOG_LEVEL,
     imports: [
+      // The JWKS is served by this same process.
+      AuthModule.forRoot(
+        authOptionsFromEnv(env, `http://127.0.0.1:${env.PORT}/tenant-auth/v1/.well-known/jwks.json`),
+      ),
       EventBusModule.forRoot({ natsUrl: env.NATS_URL, prefix: env.NATS_PREFIX }),
       TenantAuthModule.forRoot({ ...loadEnv(TenantAuthEnv, shared), DATABASE_URL: databaseUrl }),
       RelayModule.forRoot({ ...loadEnv(RelayEnv, shared), DATABASE_URL: databaseUrl }),

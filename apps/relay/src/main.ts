@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 
+import { AuthModule, authOptionsFromEnv } from '@agp/auth';
 import { loadEnvOrExit } from '@agp/config';
 import { createHttpApp } from '@agp/http';
 import { EventBusModule } from '@agp/messaging';
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
     service: 'relay',
     logLevel: env.LOG_LEVEL,
     imports: [
+      AuthModule.forRoot(authOptionsFromEnv(env)),
       EventBusModule.forRoot({ natsUrl: env.NATS_URL, prefix: env.NATS_PREFIX }),
       RelayModule.forRoot({ ...env, DATABASE_URL: env.DATABASE_URL }),
     ],

@@ -22,6 +22,11 @@ export class CoreEnv {
   @IsUrl(URL_OPTIONS)
   AUTH_AUDIENCE?: string;
 
+  /** Where services fetch tenant-auth's public keys (D6); defaults to the public JWKS address. */
+  @IsOptional()
+  @IsUrl(URL_OPTIONS)
+  AUTH_JWKS_URL?: string;
+
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
 
@@ -50,4 +55,9 @@ export function stripTrailingSlash(url: string): string {
 /** The audience of API tokens (D8). */
 export function apiAudience(env: CoreEnv): string {
   return stripTrailingSlash(env.AUTH_AUDIENCE ?? env.PUBLIC_BASE_URL);
+}
+
+/** D6: the issuer of every token. */
+export function tokenIssuer(env: CoreEnv): string {
+  return `${stripTrailingSlash(env.PUBLIC_BASE_URL)}/tenant-auth/v1`;
 }

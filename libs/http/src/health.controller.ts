@@ -1,10 +1,10 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
-import { Public } from '@agp/auth';
 import { FastifyReply } from 'fastify';
 
+import { PublicRoute } from './public-route';
 import { ReadinessRegistry } from './readiness';
 
-@Public()
+@PublicRoute()
 @Controller('health')
 export class HealthController {
   constructor(private readonly readiness: ReadinessRegistry) {}

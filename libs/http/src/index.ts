@@ -7,6 +7,7 @@ export * from './logger';
 export * from './paging';
 export * from './problem-details';
 export * from './problem-details.filter';
+export * from './public-route';
 export * from './readiness';
 export * from './to-problem';
 export * from './validation';
