@@ -14,13 +14,14 @@ import { NatsConnection, connect, headers, nanos } from '@nats-io/transport-node
 import { EventEnvelope } from '@agp/contracts';
 import { Logger } from 'pino';
 
-import { ConsumerSpec, Deliver, EventTransport, PoisonMessageError } from './event-transport';
+import { ConsumerSpec, Deliver, EventTransport, ParkedMessage, PoisonMessageError } from './event-transport';
 import { RedeliveryPolicy, redeliveryDelay } from './redelivery';
 import {
   deadLetterStreamName,
   deadLetterSubject,
   eventSubject,
   eventsStreamName,
+  typeOfSubject,
 } from './subjects';
 
 export interface JetStreamOptions {
@@ -31,6 +32,20 @@ export interface JetStreamOptions {
   ackWaitMs?: number;
   /** How long JetStream remembers a message id for duplicate suppression. */
   duplicateWindowMs?: number;
+  /**
+   * Messages a consumer holds un-acked at once. Kept small: deliveries are handled one at a time,
+   * and a large buffer would let held messages outlive `ackWaitMs` and be redelivered (counting
+   * towards parking) while still queued here.
+   */
+  batchSize?: number;
+  /** How long a publish waits for the stream's acknowledgement (the relay retries after). */
+  publishTimeoutMs?: number;
+}
+
+/** Multiple filter subjects on one consumer need nats-server 2.10. */
+function supportsMultipleFilters(version: string | undefined): boolean {
+  const [major = 0, minor = 0] = (version ?? '0.0').split('.').map((part) => Number.parseInt(part, 10));
+  return major > 2 || (major === 2 && minor >= 10);
 }
 
 const DAY_MS = 86_400_000;
@@ -56,8 +71,18 @@ export class JetStreamTransport implements EventTransport {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
     });
-    const jsm = await jetstreamManager(nc);
-    const transport = new JetStreamTransport(nc, jetstream(nc), jsm, options, logger);
+    return JetStreamTransport.overConnection(nc, options, logger);
+  }
+
+  /** Over a connection the caller made (and may close abruptly: fault tests simulate a crash so). */
+  static async overConnection(
+    nc: NatsConnection,
+    options: JetStreamOptions,
+    logger: Logger,
+  ): Promise<JetStreamTransport> {
+    const timeout = options.publishTimeoutMs ?? 5_000;
+    const jsm = await jetstreamManager(nc, { timeout });
+    const transport = new JetStreamTransport(nc, jetstream(nc, { timeout }), jsm, options, logger);
     await transport.ensureStreams();
     return transport;
   }
@@ -102,7 +127,7 @@ export class JetStreamTransport implements EventTransport {
       durable_name: spec.name,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      filter_subjects: spec.types.map((type) => eventSubject(this.options.prefix, type)),
+      ...this.filterOf(spec),
       max_deliver: this.options.redelivery.maxDeliveries + 1,
       ack_wait: nanos(this.options.ackWaitMs ?? 30_000),
       max_ack_pending: 1_000,
@@ -113,23 +138,53 @@ export class JetStreamTransport implements EventTransport {
       await this.jsm.consumers.update(stream, spec.name, config);
     }
     const consumer = await this.js.consumers.get(stream, spec.name);
-    const messages = await consumer.consume({ max_messages: 200 });
-    const loop = this.consumeLoop(spec, messages, deliver);
+    const messages = await consumer.consume({ max_messages: this.options.batchSize ?? 16 });
+    const loop = this.consumeLoop(spec, messages, deliver).catch((error: unknown) => {
+      // The connection was closed under it (a crash, a test): un-acked messages come back anyway.
+      this.logger.warn({ err: error, consumer: spec.name }, 'consumer stopped');
+    });
     this.running.push({ messages, loop });
+  }
+
+  /**
+   * One filter subject where the server allows it; on nats-server < 2.10 a consumer of several
+   * types reads every event subject and `handle` acks the types it was not registered for.
+   */
+  private filterOf(spec: ConsumerSpec): { filter_subject: string } | { filter_subjects: string[] } {
+    const subjects = spec.types.map((type) => eventSubject(this.options.prefix, type));
+    if (subjects.length === 1) {
+      return { filter_subject: subjects[0] };
+    }
+    return supportsMultipleFilters(this.nc.info?.version)
+      ? { filter_subjects: subjects }
+      : { filter_subject: eventSubject(this.options.prefix, '>') };
   }
 
   private async consumeLoop(spec: ConsumerSpec, messages: ConsumerMessages, deliver: Deliver): Promise<void> {
     for await (const message of messages) {
       if (this.isStopping) {
-        message.nak();
+        this.settle(() => message.nak());
         continue;
       }
       await this.handle(spec, message, deliver);
     }
   }
 
+  /** Ack, nak or term; if the connection is gone the server redelivers after ack wait anyway. */
+  private settle(action: () => void): void {
+    try {
+      action();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not settle a message; it will be redelivered');
+    }
+  }
+
   private async handle(spec: ConsumerSpec, message: JsMsg, deliver: Deliver): Promise<void> {
     const deliveries = message.info.deliveryCount;
+    if (!spec.types.includes(typeOfSubject(this.options.prefix, message.subject))) {
+      this.settle(() => message.ack());
+      return;
+    }
     let envelope: EventEnvelope;
     try {
       envelope = message.json<EventEnvelope>();
@@ -139,7 +194,6 @@ export class JetStreamTransport implements EventTransport {
     }
     try {
       await deliver(envelope);
-      message.ack();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (error instanceof PoisonMessageError || deliveries >= this.options.redelivery.maxDeliveries) {
@@ -147,8 +201,10 @@ export class JetStreamTransport implements EventTransport {
         return;
       }
       this.logger.warn({ consumer: spec.name, eventId: envelope.id, deliveries, reason }, 'event redelivery');
-      message.nak(redeliveryDelay(this.options.redelivery, deliveries));
+      this.settle(() => message.nak(redeliveryDelay(this.options.redelivery, deliveries)));
+      return;
     }
+    this.settle(() => message.ack());
   }
 
   /** Poison: copied to the dead-letter stream with why, then terminated so the others go through. */
@@ -163,12 +219,12 @@ export class JetStreamTransport implements EventTransport {
         headers: h,
         msgID: `${spec.name}:${message.info.streamSequence}`,
       });
-      message.term(reason.slice(0, 200));
+      this.settle(() => message.term(reason.slice(0, 200)));
       this.logger.error({ consumer: spec.name, subject: message.subject, reason }, 'event parked');
     } catch (error) {
       // Could not park: leave it for redelivery rather than lose it.
       this.logger.error({ err: error, consumer: spec.name }, 'parking failed');
-      message.nak(redeliveryDelay(this.options.redelivery, message.info.deliveryCount));
+      this.settle(() => message.nak(redeliveryDelay(this.options.redelivery, message.info.deliveryCount)));
     }
   }
 
@@ -194,5 +250,25 @@ export class JetStreamTransport implements EventTransport {
   async deadLetterCount(): Promise<number> {
     const info = await this.jsm.streams.info(deadLetterStreamName(this.options.prefix));
     return info.state.messages;
+  }
+
+  /** For operators and tests: the parked messages with why (oldest first, at most `limit`). */
+  async deadLetters(limit = 100): Promise<ParkedMessage[]> {
+    const stream = deadLetterStreamName(this.options.prefix);
+    const { state } = await this.jsm.streams.info(stream);
+    const parked: ParkedMessage[] = [];
+    for (let seq = state.first_seq; seq <= state.last_seq && parked.length < limit; seq += 1) {
+      const message = await this.jsm.streams.getMessage(stream, { seq });
+      if (message) {
+        parked.push({
+          consumer: message.header.get('Agp-Consumer'),
+          subject: message.header.get('Agp-Original-Subject'),
+          reason: message.header.get('Agp-Reason'),
+          deliveries: Number(message.header.get('Agp-Deliveries')),
+          body: message.string(),
+        });
+      }
+    }
+    return parked;
   }
 }
