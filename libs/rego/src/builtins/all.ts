@@ -1,2 +1,10 @@
 // Side-effect module: registers every built-in group.
-export {};
+import { addBuiltins } from './registry';
+import { STRING_BUILTINS } from './strings';
+import { UNITS_BUILTINS } from './units';
+
+addBuiltins(STRING_BUILTINS);
+addBuiltins(UNITS_BUILTINS);
+import { OBJECT_BUILTINS } from './objects';
+
+addBuiltins(OBJECT_BUILTINS);

@@ -125,8 +125,8 @@ function refDeps(root: DocNode, path: import('../ast/ast').Term[], out: Set<stri
     if (node.rules.length > 0 || node.defaultRule) {
       break;
     }
-    if (t.type === 'scalar' && typeof t.value === 'string') {
-      const c = node.children.get(t.value);
+    if (t.type === 'scalar') {
+      const c = typeof t.value === 'string' ? node.children.get(t.value) : undefined;
       if (!c) {
         return;
       }

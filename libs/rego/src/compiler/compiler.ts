@@ -57,6 +57,14 @@ export function compileProgram(sources: ModuleSource[], builtins: Map<string, Bu
     }
   }
   const root = new DocNode([]);
+  for (const m of modules) {
+    let n = root;
+    n.hasRules = true;
+    for (const p of m.packagePath) {
+      n = n.child(p);
+      n.hasRules = true;
+    }
+  }
   const functions = new Map<string, CompiledRule[]>();
   const arityOf = (t: { kind: 'builtin'; name: string } | { kind: 'function'; path: string[] }): number | undefined =>
     t.kind === 'builtin' ? builtins.get(t.name)?.arity : functionArity.get(t.path.join('.'));
@@ -136,8 +144,12 @@ function compileRule(r: Rule, m: Module, resolver: Resolver, safety: Safety, arg
   const body = resolver.body(r.body, scope);
   const prefix = groundPrefix(r);
   const tail = r.head.ref.slice(prefix.length).map((t) => resolver.term(t, scope));
-  const value = r.head.key ? undefined : r.head.value ? resolver.term(r.head.value, scope) : ({ type: 'scalar', value: true, loc: r.head.loc } as Term);
-  const key = r.head.key ? resolver.term(r.head.key, scope) : undefined;
+  let value = r.head.key ? undefined : r.head.value ? resolver.term(r.head.value, scope) : ({ type: 'scalar', value: true, loc: r.head.loc } as Term);
+  let key = r.head.key ? resolver.term(r.head.key, scope) : undefined;
+  const known = new Set(argVars);
+  body.forEach((e) => exprVarsShallow(e, known));
+  value = value && hoist(value, known, body);
+  key = key && hoist(key, known, body);
   const safe = safety.body(body, argVars, new Set());
   const visible = new Set(safe);
   body.forEach((e) => exprVarsShallow(e, visible));
@@ -196,4 +208,17 @@ function insert(root: DocNode, functions: Map<string, CompiledRule[]>, cr: Compi
     node.rules.push(cr);
   }
   chain.forEach((n) => (n.hasRules = true));
+}
+
+let hoisted = 0;
+
+/** A head term with vars the body never mentions (`q := xs[_]`) is evaluated in the body. */
+function hoist(t: Term, known: Set<string>, body: import('../ast/ast').Expr[]): Term {
+  const vars = termVarsDeep(t, new Set());
+  if ([...vars].every((v) => known.has(v)) || t.type === 'var') {
+    return t;
+  }
+  const v: Term = { type: 'var', name: `$h${++hoisted}`, loc: t.loc, slot: -1 };
+  body.push({ kind: 'unify', left: v, right: t, negated: false, withs: [], loc: t.loc });
+  return v;
 }

@@ -112,7 +112,7 @@ export class Safety {
         break;
       }
     }
-    e.withs.forEach((w) => this.scan(w.value, 'in', acc, level));
+    e.withs.forEach((w) => !w.resolved?.mock && this.scan(w.value, 'in', acc, level));
     if (e.negated) {
       const elsewhere = new Set<string>();
       pending.filter((x) => x !== e).forEach((x) => exprVarsDeep(x, elsewhere));

@@ -20,10 +20,11 @@ export function walkData(ev: Evaluator, node: DocNode, base: Value | undefined, 
   }
   if (i === path.length || node.rules.length > 0 || node.defaultRule || !node.hasRules) {
     const doc = nodeDoc(ev, node, base);
-    return doc !== undefined && ev.walk(doc, path, i, f, vk);
+    return doc !== undefined && ev.walk(doc, path, i, f, vk, !node.hasRules);
   }
   const p = path[i];
-  const step = (key: Value): boolean => {
+  const step = (k: Value): boolean => {
+    const key = typeof k === 'number' && Number.isInteger(k) ? String(k) : k;
     if (typeof key !== 'string') {
       return false;
     }
@@ -32,7 +33,17 @@ export function walkData(ev: Evaluator, node: DocNode, base: Value | undefined, 
     if (child) {
       return walkData(ev, child, b, path, i + 1, f, vk);
     }
-    return b !== undefined && ev.walk(b, path, i + 1, f, vk);
+    if (ev.state.overrides.length > 0) {
+      const o = dataOverride(ev, [...node.path, key]);
+      if (o.kind === 'replace') {
+        return o.value !== undefined && ev.walk(o.value, path, i + 1, f, vk);
+      }
+      if (o.kind === 'below') {
+        const d = o.patch(b);
+        return d !== undefined && ev.walk(d, path, i + 1, f, vk);
+      }
+    }
+    return b !== undefined && ev.walk(b, path, i + 1, f, vk, true);
   };
   if (p.type === 'var' && f[p.slot] === undefined) {
     const keys = new Set<string>();

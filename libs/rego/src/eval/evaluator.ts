@@ -299,20 +299,20 @@ export class Evaluator {
   }
 
   /** Follows the remaining path elements of a ref through a value. */
-  walk(v: Value, path: Term[], i: number, f: Frame, vk: VK): boolean {
+  walk(v: Value, path: Term[], i: number, f: Frame, vk: VK, dataKeys = false): boolean {
     if (i === path.length) {
       return vk(v);
     }
     const p = path[i];
     if (p.type === 'var' && f[p.slot] === undefined) {
-      return this.iterate(v, (key, val) => this.bindVar(p, key, f, () => this.walk(val, path, i + 1, f, vk)));
+      return this.iterate(v, (key, val) => this.bindVar(p, key, f, () => this.walk(val, path, i + 1, f, vk, dataKeys)));
     }
     if ((p.type === 'array' || p.type === 'object') && this.hasUnbound(p, f)) {
       return this.iterate(v, (key, val) => this.unifyValue(p, key, f, () => this.walk(val, path, i + 1, f, vk)));
     }
     return this.term(p, f, (key) => {
-      const next = lookup(v, key);
-      return next !== undefined && this.walk(next, path, i + 1, f, vk);
+      const next = dataKeys && typeof key === 'number' && v instanceof RegoObject ? v.get(String(key)) : lookup(v, key);
+      return next !== undefined && this.walk(next, path, i + 1, f, vk, dataKeys);
     });
   }
 }

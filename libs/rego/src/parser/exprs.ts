@@ -1,6 +1,6 @@
 import { Expr, ExprBody, RefTerm, Term, VarTerm, WithModifier } from '../ast/ast';
 import { Cursor } from './cursor';
-import { opRef, parsePostfix, parseTerm, setBodyParser } from './terms';
+import { parseMember3, parsePostfix, parseTerm, setBodyParser } from './terms';
 
 /** Parses expressions separated by `;` or newlines up to (and consuming) `end` ('' = EOF). */
 export function parseBody(c: Cursor, end: string): Expr[] {
@@ -37,7 +37,7 @@ export function parseExpr(c: Cursor): Expr {
   }
   const body = parseExprBody(c);
   const withs: WithModifier[] = [];
-  while (c.isIdent('with') && !c.peek().newlineBefore && !c.isOp('.', 1)) {
+  while (c.isIdent('with') && !c.isOp('.', 1)) {
     const wloc = c.loc();
     c.next();
     const target = parsePostfix(c);
@@ -53,7 +53,7 @@ export function parseExpr(c: Cursor): Expr {
 }
 
 function parseExprBody(c: Cursor): ExprBody {
-  if (c.isIdent('some') && c.peek(1).kind === 'ident' && !c.isOp('.', 1)) {
+  if (c.isIdent('some') && !c.isOp('.', 1) && !c.isOp('=', 1) && !c.isOp(':=', 1) && c.peek(1).kind !== 'eof') {
     c.next();
     return parseSome(c);
   }
@@ -65,13 +65,7 @@ function parseExprBody(c: Cursor): ExprBody {
   if (c.isOp(',')) {
     // `k, v in xs` as a membership expression
     c.next();
-    const value = parseTerm(c, { noIn: true });
-    if (!c.isIdent('in')) {
-      c.fail('expected in');
-    }
-    c.next();
-    const domain = parseTerm(c);
-    return { kind: 'term', term: { type: 'call', op: opRef('internal.member_3', left.loc), args: [left, value, domain], loc: left.loc } };
+    return { kind: 'term', term: parseMember3(c, left) };
   }
   if (c.isOp('=')) {
     c.next();

@@ -102,9 +102,14 @@ function trueBody(loc: Location): Expr[] {
 function parseRuleBody(c: Cursor, loc: Location): Expr[] {
   if (c.isIdent('if') && !c.isOp('.', 1)) {
     c.next();
-    if (c.isOp('{') && isBodyBlock(c)) {
-      c.next();
-      return parseBody(c, '}');
+    if (c.isOp('{')) {
+      const save = c.pos;
+      try {
+        c.next();
+        return parseBody(c, '}');
+      } catch {
+        c.pos = save;
+      }
     }
     return [parseExpr(c)];
   }
@@ -113,11 +118,6 @@ function parseRuleBody(c: Cursor, loc: Location): Expr[] {
     return parseBody(c, '}');
   }
   return trueBody(loc);
-}
-
-/** After `if`, a `{` opens a body unless it is clearly a one-expression object/set literal. */
-function isBodyBlock(c: Cursor): boolean {
-  return c.isOp('{');
 }
 
 export { makeVar };

@@ -38,8 +38,12 @@ function call(name: string, args: Term[], loc: Location): Term {
 
 /** Full term including infix operators (`in` is the loosest). */
 export function parseTerm(c: Cursor, opts: TermOptions = {}): Term {
-  let left = parseRelation(c, opts);
-  while (!opts.noIn && c.isIdent('in')) {
+  return inLoop(c, parseRelation(c, opts), opts);
+}
+
+function inLoop(c: Cursor, first: Term, opts: TermOptions): Term {
+  let left = first;
+  while (!opts.noIn && c.isIdent('in') && !c.peek().newlineBefore) {
     c.next();
     const right = parseRelation(c, opts);
     left = call('internal.member_2', [left, right], left.loc);
@@ -51,7 +55,7 @@ function binary(c: Cursor, ops: Record<string, string>, sub: () => Term): Term {
   let left = sub();
   for (;;) {
     const t = c.peek();
-    if (t.kind !== 'op' || !(t.text in ops)) {
+    if (t.kind !== 'op' || !(t.text in ops) || t.newlineBefore) {
       return left;
     }
     c.next();
@@ -154,7 +158,8 @@ function parsePrimary(c: Cursor): Term {
   }
   if (t.kind === 'ident') {
     c.next();
-    switch (t.text) {
+    const dotted = c.isOp('.') && c.adjacent();
+    switch (dotted ? '' : t.text) {
       case 'true':
         return { type: 'scalar', value: true, loc };
       case 'false':
@@ -177,7 +182,11 @@ function parsePrimary(c: Cursor): Term {
     switch (t.text) {
       case '(': {
         c.next();
-        const inner = parseTerm(c);
+        let inner = parseTerm(c);
+        if (c.isOp(',')) {
+          c.next();
+          inner = parseMember3(c, inner);
+        }
         c.expectOp(')');
         return inner;
       }
@@ -255,4 +264,15 @@ function parseBrace(c: Cursor, loc: Location): Term {
     c.expectOp('}');
   }
   return { type: 'set', items, loc };
+}
+
+/** After `key ,`: parses `value in domain [in …]` into `internal.member_3`. */
+export function parseMember3(c: Cursor, key: Term): Term {
+  const value = parseTerm(c, { noIn: true });
+  if (!c.isIdent('in')) {
+    c.fail('expected in');
+  }
+  c.next();
+  const domain = parseRelation(c, {});
+  return inLoop(c, call('internal.member_3', [key, value, domain], key.loc), {});
 }

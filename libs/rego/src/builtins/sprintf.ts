@@ -1,0 +1,126 @@
+import { formatNumber, regoText } from '../values/json';
+import { Value } from '../values/value';
+import { isInt } from './helpers';
+
+/** Go's `fmt.Sprintf` for the verbs policies use (%s %v %d %f %e %g %x %X %o %b %q %t %c %%). */
+export function sprintf(format: string, args: Value[]): string {
+  let out = '';
+  let ai = 0;
+  for (let i = 0; i < format.length; i++) {
+    const c = format[i];
+    if (c !== '%') {
+      out += c;
+      continue;
+    }
+    const m = /^([-+# 0]*)(\d+)?(?:\.(\d+))?([a-zA-Z%])/.exec(format.slice(i + 1));
+    if (!m) {
+      out += '%!(NOVERB)';
+      continue;
+    }
+    i += m[0].length;
+    const [, flags, width, prec, verb] = m;
+    if (verb === '%') {
+      out += '%';
+      continue;
+    }
+    if (ai >= args.length) {
+      out += `%!${verb}(MISSING)`;
+      continue;
+    }
+    const s = formatOne(verb, args[ai++], prec === undefined ? undefined : Number(prec), flags);
+    out += pad(s, width ? Number(width) : 0, flags);
+  }
+  if (ai < args.length) {
+    out += '%!(EXTRA ' + args.slice(ai).map((a) => `${goType(a)}=${plain(a)}`).join(', ') + ')';
+  }
+  return out;
+}
+
+function goType(v: Value): string {
+  if (typeof v === 'string') {
+    return 'string';
+  }
+  if (typeof v === 'number' || typeof v === 'bigint') {
+    return typeof v === 'number' && !Number.isInteger(v) ? 'float64' : 'int';
+  }
+  return 'ast.Value';
+}
+
+function pad(s: string, width: number, flags: string): string {
+  if (s.length >= width) {
+    return s;
+  }
+  if (flags.includes('-')) {
+    return s.padEnd(width);
+  }
+  if (flags.includes('0')) {
+    const neg = s.startsWith('-') || s.startsWith('+');
+    return neg ? s[0] + s.slice(1).padStart(width - 1, '0') : s.padStart(width, '0');
+  }
+  return s.padStart(width);
+}
+
+/** %v rendering: strings bare, numbers as Go prints them, composites as Rego text. */
+export function plain(v: Value): string {
+  if (typeof v === 'string') {
+    return v;
+  }
+  if (typeof v === 'number') {
+    return goFloat(v);
+  }
+  return regoText(v);
+}
+
+function goFloat(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) < 1e21) {
+    return formatNumber(n);
+  }
+  const s = String(n);
+  return s.replace(/e([+-])(\d)$/, 'e$10$2');
+}
+
+function formatOne(verb: string, v: Value, prec: number | undefined, flags: string): string {
+  const isNumber = typeof v === 'number' || typeof v === 'bigint';
+  switch (verb) {
+    case 's':
+    case 'v':
+      return plain(v);
+    case 'd':
+      if (isNumber && isInt(v)) {
+        const s = v.toString();
+        return flags.includes('+') && !s.startsWith('-') ? '+' + s : s;
+      }
+      return `%!d(${goType(v)}=${plain(v)})`;
+    case 'f':
+    case 'F':
+      return isNumber ? Number(v).toFixed(prec ?? 6) : `%!f(${goType(v)}=${plain(v)})`;
+    case 'e':
+      return isNumber ? Number(v).toExponential(prec ?? 6).replace(/e([+-])(\d)$/, 'e$10$2') : `%!e(${plain(v)})`;
+    case 'g':
+      return isNumber ? (prec === undefined ? goFloat(Number(v)) : String(Number(Number(v).toPrecision(prec)))) : `%!g(${plain(v)})`;
+    case 'x':
+    case 'X': {
+      let s: string;
+      if (isNumber && isInt(v)) {
+        s = BigInt(v).toString(16);
+      } else if (typeof v === 'string') {
+        s = Buffer.from(v, 'utf8').toString('hex');
+      } else {
+        return `%!${verb}(${plain(v)})`;
+      }
+      return verb === 'X' ? s.toUpperCase() : s;
+    }
+    case 'o':
+      return isNumber && isInt(v) ? BigInt(v).toString(8) : `%!o(${plain(v)})`;
+    case 'b':
+      return isNumber && isInt(v) ? BigInt(v).toString(2) : `%!b(${plain(v)})`;
+    case 'q':
+      return typeof v === 'string' ? JSON.stringify(v) : `%!q(${plain(v)})`;
+    case 't':
+      return typeof v === 'boolean' ? String(v) : `%!t(${plain(v)})`;
+    case 'c':
+      return isNumber ? String.fromCodePoint(Number(v)) : `%!c(${plain(v)})`;
+    default:
+      return `%!${verb}(${plain(v)})`;
+  }
+}
