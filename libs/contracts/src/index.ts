@@ -4,6 +4,7 @@ export * from './enums/identity';
 export * from './enums/monitor';
 export * from './enums/policy';
 export * from './events/auditable-event.data';
+export * from './events/decision-detail';
 export * from './events/event-envelope';
 export * from './events/event-map';
 export * from './tenant-auth/agent-lifecycle.event';

@@ -1,3 +1,5 @@
+export * from './batch-consumption';
+export * from './jetstream-batch-consumer';
 export * from './envelope-validation';
 export * from './event-consumers';
 export * from './event-outbox';

@@ -6,11 +6,13 @@ import {
   IsOptional,
   IsString,
   IsUUID,
+  Matches,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
 
 import { ACTIONS, Action, PROTOCOLS, Protocol } from '../enums/policy';
+import { DecisionDetail } from './decision-detail';
 
 /** Who or what did it: a user, an agent, a service account or the platform itself. */
 export class EventParty {
@@ -70,4 +72,33 @@ export class AuditableEventData {
   @IsOptional()
   @IsObject()
   details?: Record<string, unknown>;
+
+  /** The policy decision's reasons, detections and masks, when the event reports one (D22). */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => DecisionDetail)
+  decision?: DecisionDetail;
+
+  /** W3C trace context of the hop (32 and 16 hex digits). */
+  @IsOptional()
+  @Matches(/^[0-9a-f]{32}$/)
+  traceId?: string;
+
+  @IsOptional()
+  @Matches(/^[0-9a-f]{16}$/)
+  spanId?: string;
+
+  /**
+   * The message content. The audit trail keeps it only for tenants that turned content capture on;
+   * it always keeps its SHA-256 digest (issue 5).
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(1_048_576)
+  content?: string;
+
+  /** A producer that does not send the content may send its digest (hex SHA-256) instead. */
+  @IsOptional()
+  @Matches(/^[0-9a-f]{64}$/)
+  contentDigest?: string;
 }
