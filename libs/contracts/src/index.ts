@@ -9,3 +9,4 @@ export * from './events/event-envelope';
 export * from './events/event-map';
 export * from './tenant-auth/agent-lifecycle.event';
 export * from './tenant-auth/tenant-lifecycle.event';
+export * from './tenant-auth/user-lifecycle.event';

@@ -1,6 +1,7 @@
 import { AUDIT_EVENT_TYPES, AuditEventType } from '../enums/audit-event-type';
 import { AgentLifecycleData } from '../tenant-auth/agent-lifecycle.event';
 import { TenantLifecycleData } from '../tenant-auth/tenant-lifecycle.event';
+import { UserLifecycleData } from '../tenant-auth/user-lifecycle.event';
 import { AuditableEventData } from './auditable-event.data';
 
 type PayloadClass = new () => AuditableEventData;
@@ -9,6 +10,7 @@ type PayloadClass = new () => AuditableEventData;
 const SPECIFIC_PAYLOADS = {
   TENANT_LIFECYCLE: TenantLifecycleData,
   AGENT_LIFECYCLE: AgentLifecycleData,
+  USER_LIFECYCLE: UserLifecycleData,
 } satisfies Record<string, PayloadClass>;
 
 type SpecificEventType = keyof typeof SPECIFIC_PAYLOADS;
