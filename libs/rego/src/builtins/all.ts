@@ -8,3 +8,9 @@ addBuiltins(UNITS_BUILTINS);
 import { OBJECT_BUILTINS } from './objects';
 
 addBuiltins(OBJECT_BUILTINS);
+import { ENCODING_BUILTINS } from './encoding';
+
+addBuiltins(ENCODING_BUILTINS);
+import { REGEX_BUILTINS } from './regex';
+
+addBuiltins(REGEX_BUILTINS);
