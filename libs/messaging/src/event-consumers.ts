@@ -57,6 +57,10 @@ export class EventConsumers {
   /** Handles one delivery; resolves when it is safe to ack (processed now or before). */
   async process(registration: Registration, envelope: EventEnvelope): Promise<void> {
     assertValidEnvelope(envelope);
+    if (!registration.types.includes(envelope.type as EventType)) {
+      // Not this consumer's type (a transport whose filter is wider than the registration).
+      return;
+    }
     const event = envelope as EventEnvelope<EventType, EventData<EventType>>;
     const work = async (tx: Tx): Promise<void> => {
       const recorded: unknown[] = await tx.query(

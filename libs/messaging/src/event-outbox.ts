@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { EVENT_VERSION, EventData, EventEnvelope, EventType } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
+import { EntitySubscriberInterface, QueryRunner } from 'typeorm';
 
 export interface EventContext {
   tenantId: string;
@@ -30,8 +31,25 @@ export function buildEvent<T extends EventType>(
  */
 export class EventOutbox {
   private onAdded: () => void = () => undefined;
+  /** Transactions that added an event: the relay is woken when they commit, not before. */
+  private readonly uncommitted = new WeakSet<QueryRunner>();
 
-  constructor(private readonly database: Database) {}
+  constructor(private readonly database: Database) {
+    const subscriber: EntitySubscriberInterface = {
+      afterTransactionCommit: ({ queryRunner }) => {
+        // A released savepoint inside the transaction is reported as a commit too.
+        if (!queryRunner.isTransactionActive && this.uncommitted.delete(queryRunner)) {
+          this.onAdded();
+        }
+      },
+      afterTransactionRollback: ({ queryRunner }) => {
+        if (!queryRunner.isTransactionActive) {
+          this.uncommitted.delete(queryRunner);
+        }
+      },
+    };
+    database.dataSource.subscribers.push(subscriber);
+  }
 
   async add<T extends EventType>(
     tx: Tx,
@@ -44,11 +62,18 @@ export class EventOutbox {
       `INSERT INTO ${this.database.schema}.outbox (id, type, envelope) VALUES ($1, $2, $3)`,
       [envelope.id, type, JSON.stringify(envelope)],
     );
-    this.onAdded();
+    if (tx.queryRunner) {
+      this.uncommitted.add(tx.queryRunner);
+    } else {
+      this.onAdded();
+    }
     return envelope;
   }
 
-  /** The relay asks to be woken when something was added (it still polls, for other replicas). */
+  /**
+   * The relay asks to be woken when a transaction that added events has committed (waking it
+   * before would find nothing yet; it still polls, for other replicas' rows).
+   */
   notifyOnAdd(listener: () => void): void {
     this.onAdded = listener;
   }

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+
+import { Database } from '@agp/database';
+import { createTestDatabase, TestDatabase } from '@agp/testing';
+
+import {
+  openTestSchema,
+  outboxSize,
+  placeOrder,
+  recordEffect,
+  silentLogger,
+  storedEffects,
+} from '../test/support/messaging-test-schema';
+import { EventConsumers } from './event-consumers';
+import { EventOutbox, buildEvent } from './event-outbox';
+import { InProcessTransport } from './in-process.transport';
+import { OutboxRelay } from './outbox-relay';
+
+describe(InProcessTransport.name, () => {
+  let testDatabase: TestDatabase;
+  let database: Database;
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase('inproc');
+    database = await openTestSchema(testDatabase.url);
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await testDatabase?.drop();
+  });
+
+  function setUp(policy = { maxDeliveries: 3, backoffMs: [10] }) {
+    const sut = new InProcessTransport(silentLogger, policy);
+    const outbox = new EventOutbox(database);
+    const consumers = new EventConsumers(`svc${randomUUID().slice(0, 8)}`, database, sut);
+    const relay = new OutboxRelay(database, sut, silentLogger);
+    return { sut, outbox, consumers, relay };
+  }
+
+  it('should deliver a committed event to its consumer before publish returns when the relay drains', async () => {
+    const { outbox, consumers, relay } = setUp();
+    const rowsSeenByHandler: number[] = [];
+    consumers.register('effects', ['HITL'], async (event, tx) => {
+      // Read from another connection: the relay has not committed the delete of the row yet.
+      rowsSeenByHandler.push(await outboxSize(database));
+      await recordEffect(tx, event, 'effects', 'a');
+    });
+    await consumers.start();
+    const tenantId = randomUUID();
+    const event = await placeOrder(database, outbox, tenantId, 'first');
+
+    await relay.drainOnce();
+
+    const effects = await storedEffects(database);
+    expect(effects.filter((e) => e.eventId === event.id)).toHaveLength(1);
+    expect(rowsSeenByHandler).toEqual([1]);
+    expect(await outboxSize(database)).toBe(0);
+  });
+
+  it('should retry a failing handler and then park the event when its deliveries run out', async () => {
+    const { sut, consumers } = setUp();
+    let attempts = 0;
+    consumers.register('flaky', ['HITL'], async () => {
+      attempts += 1;
+      throw new Error('downstream unavailable');
+    });
+    await consumers.start();
+    const event = buildEvent('HITL', { tenantId: randomUUID(), correlationId: randomUUID() }, {});
+
+    await sut.publish(event);
+
+    expect(attempts).toBe(3);
+    expect(sut.parked).toEqual([
+      expect.objectContaining({ subject: 'HITL', reason: 'downstream unavailable', deliveries: 3 }),
+    ]);
+    expect(JSON.parse(sut.parked[0].body)).toMatchObject({ id: event.id });
+  });
+
+  it('should succeed on a later delivery when the handler fails only at first', async () => {
+    const { sut, consumers } = setUp();
+    let attempts = 0;
+    consumers.register('recovering', ['HITL'], async (event, tx) => {
+      attempts += 1;
+      if (attempts === 1) {
+        throw new Error('first try fails');
+      }
+      await recordEffect(tx, event, 'recovering', 'a');
+    });
+    await consumers.start();
+    const event = buildEvent('HITL', { tenantId: randomUUID(), correlationId: randomUUID() }, {});
+
+    await sut.publish(event);
+
+    expect(attempts).toBe(2);
+    expect(sut.parked).toEqual([]);
+    expect((await storedEffects(database)).filter((e) => e.eventId === event.id)).toHaveLength(1);
+  });
+
+  it('should park an invalid payload at once when validation rejects it', async () => {
+    const { sut, consumers } = setUp();
+    let attempts = 0;
+    consumers.register('strict', ['HITL'], async () => {
+      attempts += 1;
+    });
+    await consumers.start();
+    const valid = buildEvent('HITL', { tenantId: randomUUID(), correlationId: randomUUID() }, {});
+
+    await sut.publish({ ...valid, data: { policyIds: ['not-a-uuid'] } });
+
+    expect(attempts).toBe(0);
+    expect(sut.parked).toEqual([expect.objectContaining({ deliveries: 1, reason: expect.stringContaining('data.policyIds') })]);
+  });
+
+  it('should deliver only to consumers of the event type when several are subscribed', async () => {
+    const { sut, consumers } = setUp();
+    const seen: string[] = [];
+    consumers.register('hitl', ['HITL'], async (event) => {
+      seen.push(`hitl:${event.type}`);
+    });
+    consumers.register('lifecycle', ['TENANT_LIFECYCLE'], async (event) => {
+      seen.push(`lifecycle:${event.type}`);
+    });
+    await consumers.start();
+
+    await sut.publish(buildEvent('HITL', { tenantId: randomUUID(), correlationId: randomUUID() }, {}));
+
+    expect(seen).toEqual(['hitl:HITL']);
+  });
+});
