@@ -7,6 +7,7 @@ export * from './events/auditable-event.data';
 export * from './events/decision-detail';
 export * from './events/event-envelope';
 export * from './events/event-map';
+export * from './relay/policy-lifecycle.event';
 export * from './tenant-auth/agent-lifecycle.event';
 export * from './tenant-auth/tenant-lifecycle.event';
 export * from './tenant-auth/user-lifecycle.event';

@@ -1,4 +1,5 @@
 import { AUDIT_EVENT_TYPES, AuditEventType } from '../enums/audit-event-type';
+import { PolicyLifecycleData } from '../relay/policy-lifecycle.event';
 import { AgentLifecycleData } from '../tenant-auth/agent-lifecycle.event';
 import { TenantLifecycleData } from '../tenant-auth/tenant-lifecycle.event';
 import { UserLifecycleData } from '../tenant-auth/user-lifecycle.event';
@@ -11,6 +12,7 @@ const SPECIFIC_PAYLOADS = {
   TENANT_LIFECYCLE: TenantLifecycleData,
   AGENT_LIFECYCLE: AgentLifecycleData,
   USER_LIFECYCLE: UserLifecycleData,
+  POLICY_LIFECYCLE: PolicyLifecycleData,
 } satisfies Record<string, PayloadClass>;
 
 type SpecificEventType = keyof typeof SPECIFIC_PAYLOADS;

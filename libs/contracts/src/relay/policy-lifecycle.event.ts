@@ -1,0 +1,54 @@
+import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+
+import { AuditableEventData } from '../events/auditable-event.data';
+
+export const POLICY_LIFECYCLE_CHANGES = [
+  'GROUP_CREATED',
+  'GROUP_UPDATED',
+  'GROUP_DELETED',
+  'VERSION_CREATED',
+  'VERSION_RETIRED',
+  'BINDING_CREATED',
+  'BINDING_UPDATED',
+  'BINDING_UPGRADED',
+  'BINDING_DELETED',
+  'SETTINGS_UPDATED',
+] as const;
+export type PolicyLifecycleChange = (typeof POLICY_LIFECYCLE_CHANGES)[number];
+
+/**
+ * Published by the relay for every change to a policy group, version, binding or the tenant's
+ * policy settings (D18, issue 6). Every relay replica also reads it to drop its decision cache.
+ */
+export class PolicyLifecycleData extends AuditableEventData {
+  @IsIn(POLICY_LIFECYCLE_CHANGES)
+  change: PolicyLifecycleChange;
+
+  @IsOptional()
+  @IsUUID()
+  groupId?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  groupName?: string;
+
+  @IsOptional()
+  @IsUUID()
+  versionId?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  version?: string;
+
+  @IsOptional()
+  @IsUUID()
+  bindingId?: string;
+
+  /** The version a binding moved from (BINDING_UPGRADED, BINDING_UPDATED). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  previousVersion?: string;
+}
