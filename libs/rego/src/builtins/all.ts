@@ -14,3 +14,11 @@ addBuiltins(ENCODING_BUILTINS);
 import { REGEX_BUILTINS } from './regex';
 
 addBuiltins(REGEX_BUILTINS);
+import { CRYPTO_BUILTINS } from './crypto';
+import { NET_BUILTINS } from './net';
+
+addBuiltins(NET_BUILTINS);
+addBuiltins(CRYPTO_BUILTINS);
+import { MISC_BUILTINS } from './misc';
+
+addBuiltins(MISC_BUILTINS);

@@ -1,0 +1,179 @@
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { fromJson, normalizeBig, toJson } from '../values/json';
+import { RegoObject, RegoSet, Value, valuesEqual } from '../values/value';
+import { BuiltinDef, BuiltinError } from './types';
+import { builtinErr, def, elems, int, obj, oneOf, str, toBig } from './helpers';
+
+function bitOp(name: string, op: (a: bigint, b: bigint) => bigint): BuiltinDef {
+  return def(name, 2, ([a, b]) => normalizeBig(op(toBig(int(a, 1)), toBig(int(b, 2)))));
+}
+
+function shift(name: string, op: (a: bigint, b: bigint) => bigint): BuiltinDef {
+  return def(name, 2, ([a, b]) => {
+    const x = toBig(int(a, 1));
+    const y = toBig(int(b, 2));
+    if (y < 0n) {
+      throw new BuiltinError('eval_type_error', 'operand 2 must be an unsigned integer number but got a negative integer');
+    }
+    return normalizeBig(op(x, y));
+  });
+}
+
+function neighbours(g: RegoObject, node: Value): Value[] {
+  const n = g.get(node);
+  if (n === undefined || n === null) {
+    return [];
+  }
+  if (Array.isArray(n) || n instanceof RegoSet) {
+    return Array.isArray(n) ? n : n.values();
+  }
+  return [];
+}
+
+function reachable(g: RegoObject, initial: Value[]): RegoSet {
+  const out = new RegoSet();
+  const queue = [...initial];
+  while (queue.length > 0) {
+    const n = queue.shift()!;
+    if (out.has(n) || g.get(n) === undefined) {
+      continue;
+    }
+    out.add(n);
+    queue.push(...neighbours(g, n));
+  }
+  return out;
+}
+
+function reachablePaths(g: RegoObject, initial: Value[]): RegoSet {
+  const out = new RegoSet();
+  const walk = (node: Value, path: Value[]): void => {
+    if (g.get(node) === undefined) {
+      if (path.length > 0) {
+        out.add(path);
+      }
+      return;
+    }
+    const next = [...path, node];
+    const ns = neighbours(g, node).filter((x) => !next.some((p) => valuesEqual(p, x)));
+    if (ns.length === 0) {
+      out.add(next);
+      return;
+    }
+    ns.forEach((x) => walk(x, next));
+  };
+  initial.forEach((n) => walk(n, []));
+  return out;
+}
+
+function graphArgs(args: Value[]): [RegoObject, Value[]] {
+  const g = obj(args[0], 1);
+  const init = args[1];
+  if (!Array.isArray(init) && !(init instanceof RegoSet)) {
+    throw oneOf(2, 'set, array', init);
+  }
+  return [g, elems(init, 2)];
+}
+
+interface SemVer {
+  nums: bigint[];
+  pre: string[];
+}
+
+function semver(s: string, pos: number): SemVer {
+  const m = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/.exec(s);
+  if (!m) {
+    throw builtinErr(`operand ${pos}: string ${JSON.stringify(s)} is not a valid SemVer`);
+  }
+  return { nums: [BigInt(m[1]), BigInt(m[2]), BigInt(m[3])], pre: m[4] ? m[4].split('.') : [] };
+}
+
+function semverCompare(a: SemVer, b: SemVer): number {
+  for (let i = 0; i < 3; i++) {
+    if (a.nums[i] !== b.nums[i]) {
+      return a.nums[i] < b.nums[i] ? -1 : 1;
+    }
+  }
+  if (a.pre.length === 0 || b.pre.length === 0) {
+    return a.pre.length === b.pre.length ? 0 : a.pre.length === 0 ? 1 : -1;
+  }
+  for (let i = 0; i < Math.min(a.pre.length, b.pre.length); i++) {
+    const x = a.pre[i];
+    const y = b.pre[i];
+    const xn = /^\d+$/.test(x);
+    const yn = /^\d+$/.test(y);
+    if (x === y) {
+      continue;
+    }
+    if (xn && yn) {
+      return BigInt(x) < BigInt(y) ? -1 : 1;
+    }
+    if (xn !== yn) {
+      return xn ? -1 : 1;
+    }
+    return x < y ? -1 : 1;
+  }
+  return Math.sign(a.pre.length - b.pre.length);
+}
+
+function walk(v: Value, path: Value[], out: Value[]): void {
+  out.push([path, v]);
+  if (Array.isArray(v)) {
+    v.forEach((x, i) => walk(x, [...path, i], out));
+  } else if (v instanceof RegoObject) {
+    v.entries().forEach(([k, x]) => walk(x, [...path, k], out));
+  } else if (v instanceof RegoSet) {
+    v.values().forEach((x) => walk(x, [...path, x], out));
+  }
+}
+
+export const MISC_BUILTINS: BuiltinDef[] = [
+  bitOp('bits.and', (a, b) => a & b),
+  bitOp('bits.or', (a, b) => a | b),
+  bitOp('bits.xor', (a, b) => a ^ b),
+  def('bits.negate', 1, ([a]) => normalizeBig(~toBig(int(a, 1)))),
+  shift('bits.lsh', (a, b) => a << b),
+  shift('bits.rsh', (a, b) => a >> b),
+  def('graph.reachable', 2, (args) => reachable(...graphArgs(args))),
+  def('graph.reachable_paths', 2, (args) => reachablePaths(...graphArgs(args))),
+  def('semver.is_valid', 1, ([s]) => {
+    if (typeof s !== 'string') {
+      return false;
+    }
+    try {
+      semver(s, 1);
+      return true;
+    } catch {
+      return false;
+    }
+  }),
+  def('semver.compare', 2, ([a, b]) => semverCompare(semver(str(a, 1), 1), semver(str(b, 2), 2))),
+  { name: 'walk', arity: 1, fn: () => undefined, relation: ([v]) => {
+    const out: Value[] = [];
+    walk(v, [], out);
+    return out;
+  } },
+  def('print', 0, (args, ctx) => {
+    ctx.print(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(toJson(a)))).join(' '));
+    return true;
+  }, { variadic: true }),
+  def('trace', 1, ([s]) => (str(s, 1), true)),
+  def('yaml.marshal', 1, ([v]) => stringifyYaml(toJson(v))),
+  def('yaml.unmarshal', 1, ([s]) => {
+    try {
+      return fromJson(parseYaml(str(s, 1)) as unknown);
+    } catch (e) {
+      throw builtinErr(`yaml: ${(e as Error).message.replace(/^.*?at line (\d+).*$/s, 'line $1: did not find expected node content')}`);
+    }
+  }),
+  def('yaml.is_valid', 1, ([s]) => {
+    if (typeof s !== 'string') {
+      return false;
+    }
+    try {
+      parseYaml(s);
+      return true;
+    } catch {
+      return false;
+    }
+  }),
+];
