@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { JSONWebKeySet, SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { JSONWebKeySet, KeyLike, SignJWT, exportJWK, generateKeyPair } from 'jose';
 
 export const TEST_BASE_URL = 'http://agp.test';
 
@@ -22,7 +22,7 @@ export interface TestTokenClaims {
  */
 export class TestTokenIssuer {
   private constructor(
-    private readonly privateKey: CryptoKey,
+    private readonly privateKey: KeyLike,
     readonly jwks: JSONWebKeySet,
     readonly kid: string,
     readonly baseUrl: string,
@@ -32,7 +32,7 @@ export class TestTokenIssuer {
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
     const kid = randomUUID();
     const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
-    return new TestTokenIssuer(privateKey as CryptoKey, { keys: [jwk] }, kid, baseUrl);
+    return new TestTokenIssuer(privateKey, { keys: [jwk] }, kid, baseUrl);
   }
 
   get issuer(): string {

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+
+import Fastify, { FastifyInstance } from 'fastify';
+
+/**
+ * A stand-in for a service behind the gateway: it echoes what it received and can stream a large
+ * body or answer slowly. It is the thing proxied, not a mock of PostgreSQL or NATS.
+ */
+export async function startUpstream(): Promise<{ url: string; server: FastifyInstance }> {
+  const server = Fastify();
+  server.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  server.get('/audit/v1/echo', async (request, reply) => {
+    void reply.status(207).header('x-upstream', 'audit').header('set-cookie', ['a=1', 'b=2']);
+    return { url: request.url, headers: request.headers };
+  });
+
+  server.post('/relay/v1/digest', async (request) => {
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for await (const chunk of request.body as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      bytes += chunk.length;
+    }
+    return { bytes, sha256: hash.digest('hex') };
+  });
+
+  server.get('/relay/v1/large', async (request, reply) => {
+    const size = Number((request.query as { bytes?: string }).bytes ?? 0);
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    async function* body(): AsyncGenerator<Buffer> {
+      for (let sent = 0; sent < size; sent += chunk.length) {
+        yield chunk.subarray(0, Math.min(chunk.length, size - sent));
+      }
+    }
+    void reply.header('content-type', 'application/octet-stream');
+    return reply.send(Readable.from(body()));
+  });
+
+  server.get('/tenant-auth/v1/slow', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    return { late: true };
+  });
+
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = server.server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, server };
+}
