@@ -3,7 +3,7 @@ export type { EvaluateOptions, ModulesInput, QueryBindings } from './policy';
 export { RegoCompileError, RegoEvalError } from './errors';
 export type { RegoErrorDetail } from './errors';
 export type { Location } from './ast/ast';
-export { fromJson, toJson } from './values/json';
+export { fromJson, jsonText, toJson, toJsonExact } from './values/json';
 export type { JsonValue } from './values/json';
 export { RegoObject, RegoSet } from './values/value';
 export type { Value } from './values/value';

@@ -22,3 +22,6 @@ addBuiltins(CRYPTO_BUILTINS);
 import { MISC_BUILTINS } from './misc';
 
 addBuiltins(MISC_BUILTINS);
+import { TIME_BUILTINS } from './time';
+
+addBuiltins(TIME_BUILTINS);

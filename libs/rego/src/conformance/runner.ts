@@ -4,7 +4,7 @@ import { constantValue } from '../compiler/constant';
 import { Cursor } from '../parser/cursor';
 import { parseTerm } from '../parser/terms';
 import { compilePolicy } from '../policy';
-import { fromJson, toJson } from '../values/json';
+import { fromJson, toJsonExact } from '../values/json';
 import { RegoObject, Value, canonical, compareValues } from '../values/value';
 import { LoadedCase } from './cases';
 
@@ -51,7 +51,7 @@ function parseInputTerm(text: string): Value {
 function normalizeExpected(r: Record<string, unknown>): string {
   const o = new RegoObject();
   for (const [k, v] of Object.entries(r)) {
-    o.set(k, fromJson(toJson(fromJson(v))));
+    o.set(k, fromJson(toJsonExact(fromJson(v))));
   }
   return canonical(o);
 }
@@ -59,7 +59,7 @@ function normalizeExpected(r: Record<string, unknown>): string {
 function normalizeActual(m: Map<string, Value>, sort: boolean): string {
   const o = new RegoObject();
   for (const [k, v] of m) {
-    let n = fromJson(toJson(v));
+    let n = fromJson(toJsonExact(v));
     if (sort && Array.isArray(n)) {
       n = [...n].sort(compareValues);
     }

@@ -46,21 +46,34 @@ export function normalizeBig(v: bigint): number | bigint {
 
 /**
  * Converts a Rego value to plain JSON the way OPA serialises it: sets become sorted arrays and
- * non-string object keys become their compact JSON text.
+ * non-string object keys become their compact JSON text. Integers beyond 2^53 become (rounded)
+ * numbers so that the result is JSON.stringify-safe; use `toJsonExact` to keep them as bigint.
  */
 export function toJson(v: Value): JsonValue {
+  return plain(v, false);
+}
+
+/** Like `toJson`, but integers beyond 2^53 stay `bigint`. */
+export function toJsonExact(v: Value): JsonValue {
+  return plain(v, true);
+}
+
+function plain(v: Value, exact: boolean): JsonValue {
+  if (typeof v === 'bigint') {
+    return exact ? v : Number(v);
+  }
   if (v === null || typeof v !== 'object') {
     return v;
   }
   if (Array.isArray(v)) {
-    return v.map(toJson);
+    return v.map((x) => plain(x, exact));
   }
   if (v instanceof RegoSet) {
-    return v.values().map(toJson);
+    return v.values().map((x) => plain(x, exact));
   }
   const out: { [key: string]: JsonValue } = {};
   for (const [k, x] of v.entries()) {
-    out[typeof k === 'string' ? k : jsonText(k)] = toJson(x);
+    out[typeof k === 'string' ? k : jsonText(k)] = plain(x, exact);
   }
   return out;
 }
