@@ -1,3 +1,6 @@
+import { MonitorAlertLifecycleChangedData } from '../audit/monitor-alert-lifecycle-changed.event';
+import { MonitorAlertTriggeredData } from '../audit/monitor-alert-triggered.event';
+import { MonitorConfigChangedData } from '../audit/monitor-config-changed.event';
 import { AUDIT_EVENT_TYPES, AuditEventType } from '../enums/audit-event-type';
 import { PolicyLifecycleData } from '../relay/policy-lifecycle.event';
 import { AgentLifecycleData } from '../tenant-auth/agent-lifecycle.event';
@@ -13,6 +16,9 @@ const SPECIFIC_PAYLOADS = {
   AGENT_LIFECYCLE: AgentLifecycleData,
   USER_LIFECYCLE: UserLifecycleData,
   POLICY_LIFECYCLE: PolicyLifecycleData,
+  MONITOR_ALERT_TRIGGERED: MonitorAlertTriggeredData,
+  MONITOR_ALERT_LIFECYCLE_CHANGED: MonitorAlertLifecycleChangedData,
+  MONITOR_CONFIG_CHANGED: MonitorConfigChangedData,
 } satisfies Record<string, PayloadClass>;
 
 type SpecificEventType = keyof typeof SPECIFIC_PAYLOADS;
