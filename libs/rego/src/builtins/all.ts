@@ -25,3 +25,6 @@ addBuiltins(MISC_BUILTINS);
 import { TIME_BUILTINS } from './time';
 
 addBuiltins(TIME_BUILTINS);
+import { PATCH_BUILTINS } from './patch';
+
+addBuiltins(PATCH_BUILTINS);

@@ -185,9 +185,11 @@ export const OBJECT_BUILTINS: BuiltinDef[] = [
   def('object.get', 3, ([o, k, d]) => {
     const ob = obj(o, 1);
     if (Array.isArray(k)) {
-      return getPath(ob, k) ?? d;
+      const hit = getPath(ob, k);
+      return hit === undefined ? d : hit;
     }
-    return ob.get(k) ?? d;
+    const hit = ob.get(k);
+    return hit === undefined ? d : hit;
   }),
   def('object.keys', 1, ([o]) => RegoSet.from(obj(o, 1).keys())),
   def('object.remove', 2, ([o, ks]) => {

@@ -122,7 +122,7 @@ export const OPERATOR_BUILTINS: BuiltinDef[] = [
   def('minus', 2, ([a, b]) => {
     if (a instanceof RegoSet || b instanceof RegoSet) {
       if (!(a instanceof RegoSet)) {
-        throw oneOf(1, 'number, set', a);
+        throw typeof a === 'number' || typeof a === 'bigint' ? typeErr(2, 'number', b) : oneOf(1, 'number, set', a);
       }
       if (!(b instanceof RegoSet)) {
         throw typeErr(2, 'set', b);

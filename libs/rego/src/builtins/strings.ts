@@ -180,7 +180,8 @@ export const STRING_BUILTINS: BuiltinDef[] = [
     }
     const s = str(v, 1);
     if (!/^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) {
-      throw builtinErr(`invalid syntax`);
+      const special = /^[+-]?(nan|inf|infinity)$/i.test(s);
+      throw new BuiltinError(special ? 'eval_type_error' : 'eval_builtin_error', `strconv.ParseFloat: parsing ${JSON.stringify(s)}: invalid syntax`);
     }
     if (/^-?\d+$/.test(s)) {
       const b = BigInt(s);

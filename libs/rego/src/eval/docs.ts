@@ -75,7 +75,10 @@ export function nodeDoc(ev: Evaluator, node: DocNode, base: Value | undefined): 
     return memo === UNDEF ? undefined : memo;
   }
   let result: Value | undefined;
-  if (node.rules.length > 0 || node.defaultRule) {
+  if ((node.rules.length > 0 || node.defaultRule) && base !== undefined) {
+    // Base documents take precedence over rules at the same path (as in OPA's merged view).
+    result = base;
+  } else if (node.rules.length > 0 || node.defaultRule) {
     result = evalRules(ev, node, base);
   } else {
     const obj = new RegoObject();
@@ -84,10 +87,9 @@ export function nodeDoc(ev: Evaluator, node: DocNode, base: Value | undefined): 
     }
     node.children.forEach((c, key) => {
       if (c.hasRules) {
-        const v = nodeDoc(ev, c, base instanceof RegoObject ? base.get(key) : undefined);
-        if (v === undefined) {
-          obj.delete(key);
-        } else {
+        const b = base instanceof RegoObject ? base.get(key) : undefined;
+        const v = nodeDoc(ev, c, b);
+        if (v !== undefined && b === undefined) {
           obj.set(key, v);
         }
       }
@@ -121,7 +123,7 @@ function evalRules(ev: Evaluator, node: DocNode, base: Value | undefined): Value
         value = v;
       }
     }
-    return value ?? defaultValue(ev, node);
+    return value !== undefined ? value : defaultValue(ev, node);
   }
   const initial = rules.some((r) => r.kind === 'multi' && r.tail.length === 0) ? 'set' : rules.some((r) => r.tail.length > 0) ? 'obj' : undefined;
   const b = new DocBuilder(initial);
@@ -151,7 +153,8 @@ function evalRules(ev: Evaluator, node: DocNode, base: Value | undefined): Value
       }
     }
   });
-  return b.result() ?? defaultValue(ev, node);
+  const res = b.result();
+  return res !== undefined ? res : defaultValue(ev, node);
 }
 
 function defaultValue(ev: Evaluator, node: DocNode): Value | undefined {

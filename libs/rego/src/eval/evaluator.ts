@@ -147,10 +147,29 @@ export class Evaluator {
     if (a.type === 'array' && b.type === 'array') {
       return a.items.length === b.items.length && this.unifyPairs(a.items, b.items, 0, f, k);
     }
+    if (a.type === 'object' && b.type === 'object' && this.hasUnbound(a, f) && this.hasUnbound(b, f)) {
+      return a.pairs.length === b.pairs.length && this.unifyObjects(a.pairs, b.pairs, 0, f, k);
+    }
     if (this.hasUnbound(a, f)) {
       return this.term(b, f, (v) => this.unifyValue(a, v, f, k));
     }
     return this.term(a, f, (v) => this.unifyValue(b, v, f, k));
+  }
+
+  private unifyObjects(as: [Term, Term][], bs: [Term, Term][], i: number, f: Frame, k: K): boolean {
+    if (i === as.length) {
+      return k();
+    }
+    return this.term(as[i][0], f, (key) => {
+      for (const [bk, bv] of bs) {
+        let match = false;
+        this.term(bk, f, (x) => (match = valuesEqual(x, key)));
+        if (match) {
+          return this.unify(as[i][1], bv, f, () => this.unifyObjects(as, bs, i + 1, f, k));
+        }
+      }
+      return false;
+    });
   }
 
   private unifyPairs(as: Term[], bs: Term[], i: number, f: Frame, k: K): boolean {

@@ -14,7 +14,7 @@ export function applyWiths(ev: Evaluator, e: Expr, f: Frame, k: K): boolean {
         return false;
       }
     }
-    values.push(val ?? null);
+    values.push(val === undefined ? null : val);
   }
   const saved = ev.state;
   const next: EvalState = { input: saved.input, overrides: saved.overrides, mocks: saved.mocks, memo: new Map(), fnMemo: new Map() };
