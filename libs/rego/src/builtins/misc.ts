@@ -44,24 +44,48 @@ function reachable(g: RegoObject, initial: Value[]): RegoSet {
   return out;
 }
 
+function edgesOf(g: RegoObject, node: Value): Value[] | undefined {
+  const e = g.get(node);
+  if (e === undefined) {
+    return undefined;
+  }
+  return Array.isArray(e) ? e : e instanceof RegoSet ? e.values() : [];
+}
+
+function pathBuilder(g: RegoObject, root: Value, path: Value[], out: RegoSet, reached: RegoSet): void {
+  const edges = edgesOf(g, root);
+  if (edges === undefined) {
+    out.add(path);
+    return;
+  }
+  const next = [...path, root];
+  if (edges.length === 0) {
+    out.add(next);
+    return;
+  }
+  const seen = RegoSet.from(reached.values());
+  seen.add(root);
+  for (const n of edges) {
+    if (seen.has(n)) {
+      out.add(next);
+    } else {
+      pathBuilder(g, n, next, out, seen);
+    }
+  }
+}
+
 function reachablePaths(g: RegoObject, initial: Value[]): RegoSet {
   const out = new RegoSet();
-  const walk = (node: Value, path: Value[]): void => {
-    if (g.get(node) === undefined) {
-      if (path.length > 0) {
-        out.add(path);
-      }
-      return;
+  for (const node of initial) {
+    const edges = edgesOf(g, node);
+    if (edges === undefined) {
+      continue;
     }
-    const next = [...path, node];
-    const ns = neighbours(g, node).filter((x) => !next.some((p) => valuesEqual(p, x)));
-    if (ns.length === 0) {
-      out.add(next);
-      return;
+    if (edges.length === 0) {
+      out.add([node]);
     }
-    ns.forEach((x) => walk(x, next));
-  };
-  initial.forEach((n) => walk(n, []));
+    edges.forEach((n) => pathBuilder(g, n, [node], out, RegoSet.from([node])));
+  }
   return out;
 }
 
@@ -156,6 +180,7 @@ export const MISC_BUILTINS: BuiltinDef[] = [
     ctx.print(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(toJson(a)))).join(' '));
     return true;
   }, { variadic: true }),
+  def('opa.runtime', 0, () => new RegoObject()),
   def('trace', 1, ([s]) => (str(s, 1), true)),
   def('yaml.marshal', 1, ([v]) => stringifyYaml(toJson(v))),
   def('yaml.unmarshal', 1, ([s]) => {

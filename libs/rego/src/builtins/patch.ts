@@ -156,7 +156,7 @@ function apply(doc: Value, p: RegoObject): Value {
     case 'remove':
       return remove(doc, path);
     case 'replace':
-      return add(remove(doc, path), path, need(p.get('value')));
+      return path.length === 0 ? need(p.get('value')) : add(remove(doc, path), path, need(p.get('value')));
     case 'move': {
       const from = pointer(p.get('from'));
       const v = get(doc, from);

@@ -11,7 +11,6 @@ const UNSUPPORTED = [
   ['io.jwt.verify_rs256', 2],
   ['io.jwt.verify_hs256', 2],
   ['io.jwt.verify_es256', 2],
-  ['opa.runtime', 0],
   ['rand.intn', 2],
   ['net.lookup_ip_addr', 1],
   ['crypto.x509.parse_certificates', 1],

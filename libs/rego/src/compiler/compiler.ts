@@ -197,6 +197,8 @@ function insert(root: DocNode, functions: Map<string, CompiledRule[]>, cr: Compi
       node.funcs.push(cr);
     }
     chain.forEach((n) => (n.hasFuncs = true));
+    // Ref-head functions make their intermediate nodes (but not themselves) empty documents.
+    chain.slice(0, -1).forEach((n) => (n.hasRules = true));
     const key = cr.path.join('.');
     functions.set(key, node.funcs);
     return;
