@@ -46,6 +46,7 @@ function createJestConfig(options = {}) {
     rootDir: process.cwd(),
     testTimeout: options.testTimeout ?? (kind === 'e2e' ? 60_000 : 20_000),
     maxWorkers: kind === 'e2e' ? 1 : '50%',
+    reporters: ['default', [path.join(__dirname, 'summary-reporter.js'), { kind }]],
   };
 }
 

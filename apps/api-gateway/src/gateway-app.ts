@@ -8,15 +8,19 @@ import { upstreamRoutes } from './proxy/upstream-routes';
 
 /** The public entry (D1): health probes, then every service prefix forwarded as a stream. */
 export async function createGatewayApp(env: GatewayEnv): Promise<NestFastifyApplication> {
+  const routes = upstreamRoutes(env);
   return createHttpApp({
     service: 'api-gateway',
     logLevel: env.LOG_LEVEL,
     imports: [GatewayModule],
     parseBodies: false,
+    // The owning service logs each proxied request with the same correlation id; the gateway
+    // logs only what it answers itself (502, 504, 401, 404).
+    skipAccessLog: (url) => routes.some((route) => url.startsWith(route.prefix)),
     configureFastify: (adapter, logger) =>
       registerProxy(
         adapter.getInstance(),
-        { routes: upstreamRoutes(env), timeoutMs: env.UPSTREAM_TIMEOUT_MS },
+        { routes, timeoutMs: env.UPSTREAM_TIMEOUT_MS },
         logger,
       ),
   });

@@ -13,7 +13,12 @@ export const ROOT_LOGGER = Symbol.for('agp:root-logger');
 @Global()
 @Module({})
 export class HttpCoreModule {
-  static forRoot(logger: Logger): DynamicModule {
+  /**
+   * @param logger the process logger
+   * @param skipAccessLog paths whose request lines are not logged here (the gateway skips what it
+   * proxies: the owning service logs that request with the same correlation id, D13)
+   */
+  static forRoot(logger: Logger, skipAccessLog: (url: string) => boolean = () => false): DynamicModule {
     return {
       module: HttpCoreModule,
       imports: [
@@ -22,7 +27,9 @@ export class HttpCoreModule {
             logger,
             genReqId: (req) => correlationIdOf(req),
             customProps: (req) => ({ correlationId: correlationIdOf(req) }),
-            autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health/') },
+            autoLogging: {
+              ignore: (req) => (req.url ?? '').startsWith('/health/') || skipAccessLog(req.url ?? ''),
+            },
             quietReqLogger: true,
           },
         }),

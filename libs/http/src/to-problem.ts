@@ -31,7 +31,10 @@ function httpExceptionDetail(error: HttpException): string {
     return response;
   }
   const message = (response as { message?: unknown }).message;
-  return Array.isArray(message) ? message.join('; ') : String(message ?? error.message);
+  if (Array.isArray(message)) {
+    return message.join('; ');
+  }
+  return typeof message === 'string' ? message : error.message;
 }
 
 /** A fastify or Node error that carries its own 4xx status (body too large, bad JSON, media type). */

@@ -39,7 +39,7 @@ export function registerProxy(fastify: FastifyInstance, options: ProxyOptions, l
   fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
   for (const route of options.routes) {
-    fastify.all(route.path, (request, reply) =>
+    fastify.all(`${route.prefix}*`, (request, reply) =>
       reply.from(`${route.upstream}${request.url}`, {
         rewriteRequestHeaders: (original, headers) => ({
           ...dropHopByHop(headers),
