@@ -54,6 +54,8 @@ const DAY_MS = 86_400_000;
 export class JetStreamTransport implements EventTransport {
   private readonly running: Array<{ messages: ConsumerMessages; loop: Promise<void> }> = [];
   private isStopping = false;
+  /** Fetched but not started when consumers stopped: nak'd once pulling has really stopped. */
+  private readonly handedBack: JsMsg[] = [];
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -163,7 +165,7 @@ export class JetStreamTransport implements EventTransport {
   private async consumeLoop(spec: ConsumerSpec, messages: ConsumerMessages, deliver: Deliver): Promise<void> {
     for await (const message of messages) {
       if (this.isStopping) {
-        this.settle(() => message.nak());
+        this.handedBack.push(message);
         continue;
       }
       await this.handle(spec, message, deliver);
@@ -228,11 +230,22 @@ export class JetStreamTransport implements EventTransport {
     }
   }
 
+  /**
+   * Stops pulling, lets in-flight deliveries finish, then naks what was fetched but not started so
+   * another replica gets it now rather than after ack wait. The naks go out only after a round
+   * trip, once the server has dropped this consumer's pending pull requests: a nak sent earlier
+   * can be redelivered straight into one of them, to an inbox nobody reads any more.
+   */
   async stopConsumers(): Promise<void> {
     this.isStopping = true;
     await Promise.all(this.running.map(({ messages }) => messages.close()));
-    await Promise.all(this.running.map(({ loop }) => loop.catch(() => undefined)));
+    await Promise.all(this.running.map(({ loop }) => loop));
     this.running.length = 0;
+    const handedBack = this.handedBack.splice(0);
+    if (handedBack.length > 0 && !this.nc.isClosed()) {
+      await this.nc.flush().catch(() => undefined);
+      handedBack.forEach((message) => this.settle(() => message.nak()));
+    }
   }
 
   async close(): Promise<void> {
