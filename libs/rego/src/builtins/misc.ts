@@ -1,6 +1,6 @@
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { fromJson, normalizeBig, toJson } from '../values/json';
-import { RegoObject, RegoSet, Value, valuesEqual } from '../values/value';
+import { RegoObject, RegoSet, Value } from '../values/value';
 import { BuiltinDef, BuiltinError } from './types';
 import { builtinErr, def, elems, int, obj, oneOf, str, toBig } from './helpers';
 

@@ -169,6 +169,10 @@ function apply(doc: Value, p: RegoObject): Value {
         throw new PatchFailure();
       }
       return doc;
+    case false:
+    case null:
+    case true:
+    case undefined:
     default:
       throw new PatchFailure();
   }

@@ -195,7 +195,7 @@ export const REGEX_BUILTINS: BuiltinDef[] = [
     const text = str(s, 1);
     const repl = str(r, 3);
     return text.replace(re2(str(p, 2), true), (...args: unknown[]) => {
-      const groups = args.filter((a) => typeof a === 'string' || a === undefined).slice(0, -1) as (string | undefined)[];
+      const groups = args.filter((a): a is string | undefined => typeof a === 'string' || a === undefined).slice(0, -1);
       const named = typeof args[args.length - 1] === 'object' ? (args[args.length - 1] as Record<string, string>) : undefined;
       const m = Object.assign(groups.map((g) => g ?? ''), { groups: named, index: 0, input: text }) as unknown as RegExpExecArray;
       return expand(repl, m);

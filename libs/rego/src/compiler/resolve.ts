@@ -23,7 +23,7 @@ export class Resolver {
   constructor(private readonly env: ResolveEnv) {}
 
   newScope(): Scope {
-    return [new Map()];
+    return [new Map<string, string>()];
   }
 
   declare(scope: Scope, v: VarTerm): VarTerm {
@@ -66,7 +66,7 @@ export class Resolver {
       }
       case 'every': {
         const domain = this.term(e.domain, scope);
-        const inner: Scope = [...scope, new Map()];
+        const inner: Scope = [...scope, new Map<string, string>()];
         const key = e.key ? this.declare(inner, e.key) : undefined;
         const value = this.declare(inner, e.value);
         return { ...e, key, value, domain, body: this.body(e.body, inner), withs };
@@ -83,6 +83,13 @@ export class Resolver {
         return { ...t, items: t.items.map((x) => this.declarePattern(x, scope)) };
       case 'object':
         return { ...t, pairs: t.pairs.map(([k, v]) => [this.term(k, scope), this.declarePattern(v, scope)]) };
+      case "arraycomp":
+      case "call":
+      case "objectcomp":
+      case "ref":
+      case "scalar":
+      case "set":
+      case "setcomp":
       default:
         return this.term(t, scope);
     }
@@ -144,12 +151,12 @@ export class Resolver {
       }
       case 'arraycomp':
       case 'setcomp': {
-        const inner: Scope = [...scope, new Map()];
+        const inner: Scope = [...scope, new Map<string, string>()];
         const body = this.body(t.body, inner);
         return { ...t, body, term: this.term(t.term, inner) };
       }
       case 'objectcomp': {
-        const inner: Scope = [...scope, new Map()];
+        const inner: Scope = [...scope, new Map<string, string>()];
         const body = this.body(t.body, inner);
         return { ...t, body, key: this.term(t.key, inner), value: this.term(t.value, inner) };
       }

@@ -166,6 +166,9 @@ export class Safety {
       case 'call':
         t.args.forEach((x) => this.scan(x, 'in', acc, capture));
         return;
+      case "arraycomp":
+      case "objectcomp":
+      case "setcomp":
       default: {
         const deep = termVarsDeep(t, new Set());
         deep.forEach((v) => {
@@ -238,6 +241,8 @@ export class Safety {
         this.checkTerm(t.value, after, new Set([...level, ...after]), t.loc);
         return;
       }
+      case "scalar":
+      case "var":
       default:
         return;
     }

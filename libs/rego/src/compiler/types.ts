@@ -1,4 +1,4 @@
-import { CallTarget, Expr, Location, Term } from '../ast/ast';
+import { Expr, Location, Term } from '../ast/ast';
 import { Value } from '../values/value';
 
 /** A rule after resolution, safety reordering and slot assignment. */

@@ -60,6 +60,8 @@ export function walkTerm(t: Term, visit: (t: Term) => void): void {
       walkTerm(t.value, visit);
       walkBody(t.body, visit);
       break;
+    case "scalar":
+    case "var":
     default:
       break;
   }

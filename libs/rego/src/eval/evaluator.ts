@@ -187,6 +187,13 @@ export class Evaluator {
         return t.items.some((x) => this.hasUnbound(x, f));
       case 'object':
         return t.pairs.some(([, v]) => this.hasUnbound(v, f));
+      case "arraycomp":
+      case "call":
+      case "objectcomp":
+      case "ref":
+      case "scalar":
+      case "set":
+      case "setcomp":
       default:
         return false;
     }
@@ -207,6 +214,12 @@ export class Evaluator {
         }
         return this.unifyPairsObj(t.pairs, v, 0, f, k);
       }
+      case "arraycomp":
+      case "call":
+      case "objectcomp":
+      case "ref":
+      case "set":
+      case "setcomp":
       default:
         return this.term(t, f, (x) => valuesEqual(x, v) && k());
     }

@@ -49,7 +49,7 @@ export function parseExpr(c: Cursor): Expr {
     const ref: RefTerm = target.type === 'ref' ? target : { type: 'ref', terms: [target], loc: target.loc };
     withs.push({ target: ref, value, loc: wloc });
   }
-  return { ...body, negated, withs, loc } as Expr;
+  return { ...body, negated, withs, loc };
 }
 
 function parseExprBody(c: Cursor): ExprBody {
@@ -97,7 +97,7 @@ function parseSome(c: Cursor): ExprBody {
   }
   for (const v of vars) {
     if (v.type !== 'var') {
-      throw c.fail('expected var in some declaration');
+      c.fail('expected var in some declaration');
     }
   }
   return { kind: 'some', vars: vars as VarTerm[] };
@@ -122,5 +122,5 @@ function parseEvery(c: Cursor): ExprBody {
   if (value.type !== 'var' || (key && key.type !== 'var')) {
     c.fail('expected var in every');
   }
-  return { kind: 'every', key: key as VarTerm | undefined, value: value as VarTerm, domain, body };
+  return { kind: 'every', key, value, domain, body };
 }

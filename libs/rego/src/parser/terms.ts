@@ -71,7 +71,7 @@ function parseOr(c: Cursor, opts: TermOptions): Term {
   return binary(c, opts.noPipe ? {} : { '|': 'or' }, () => parseAnd(c, opts));
 }
 
-function parseAnd(c: Cursor, opts: TermOptions): Term {
+function parseAnd(c: Cursor, _opts: TermOptions): Term {
   return binary(c, { '&': 'and' }, () => parseArith(c));
 }
 

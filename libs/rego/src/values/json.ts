@@ -23,6 +23,10 @@ export function fromJson(v: unknown): Value {
       return v;
     case 'bigint':
       return normalizeBig(v);
+    case "function":
+    case "object":
+    case "symbol":
+    case "undefined":
     default:
       break;
   }
@@ -92,6 +96,10 @@ export function jsonText(v: Value): string {
       return v.toString();
     case 'string':
       return goQuote(v);
+    case "function":
+    case "object":
+    case "symbol":
+    case "undefined":
     default:
       break;
   }

@@ -158,6 +158,10 @@ export function canonical(v: Value): string {
       return v.toString();
     case 'string':
       return JSON.stringify(v);
+    case "function":
+    case "object":
+    case "symbol":
+    case "undefined":
     default:
       break;
   }
@@ -193,6 +197,10 @@ export function typeName(v: Value): string {
       return 'number';
     case 'string':
       return 'string';
+    case "function":
+    case "object":
+    case "symbol":
+    case "undefined":
     default:
       break;
   }
