@@ -115,9 +115,11 @@ export class CompiledPolicy {
     const ctx: BuiltinContext = {
       nowNs: () => (now ??= BigInt(options.now ? options.now.getTime() : Date.now()) * 1_000_000n),
       print: options.print ?? (() => undefined),
+      tick: (n) => ev.tick(n),
     };
     const limits = { deadline: performance.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS), maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS };
-    return new Evaluator(this.program, this.data, input, options.strictBuiltinErrors ?? false, limits, ctx);
+    const ev = new Evaluator(this.program, this.data, input, options.strictBuiltinErrors ?? false, limits, ctx);
+    return ev;
   }
 }
 

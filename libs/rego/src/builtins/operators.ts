@@ -1,6 +1,6 @@
 import { normalizeBig } from '../values/json';
 import { RegoObject, RegoSet, Value, compareValues, valuesEqual } from '../values/value';
-import { BuiltinDef } from './types';
+import { BuiltinContext, BuiltinDef } from './types';
 import { Num, builtinErr, def, int, intOp, isInt, num, oneOf, typeErr } from './helpers';
 
 function arith(name: string, ints: (x: bigint, y: bigint) => bigint, fast: (x: number, y: number) => number): BuiltinDef {
@@ -89,16 +89,15 @@ function round(n: Num): Num {
   return Math.sign(n) * Math.round(Math.abs(n));
 }
 
-function range(a: Value, b: Value, step: Num): Value[] {
+function range(a: Value, b: Value, step: Num, ctx: BuiltinContext): Value[] {
   const x = int(a, 1);
   const y = int(b, 2);
   const lo = Number(x);
   const hi = Number(y);
   const s = Number(step);
   const out: Value[] = [];
-  if (Math.abs(hi - lo) / s > 5e7) {
-    throw builtinErr('numbers.range: range too large');
-  }
+  // Charge the budget before allocating so a huge range cannot stall the caller.
+  ctx.tick(Math.floor(Math.abs(hi - lo) / s) + 1);
   if (lo <= hi) {
     for (let i = lo; i <= hi; i += s) {
       out.push(i);
@@ -153,8 +152,8 @@ export const OPERATOR_BUILTINS: BuiltinDef[] = [
     const n = num(a, 1);
     return typeof n === 'bigint' ? n : Math.floor(n);
   }),
-  def('numbers.range', 2, ([a, b]) => range(a, b, 1)),
-  def('numbers.range_step', 3, ([a, b, s]) => {
+  def('numbers.range', 2, ([a, b], ctx) => range(a, b, 1, ctx)),
+  def('numbers.range_step', 3, ([a, b, s], ctx) => {
     const st = num(s, 3);
     if (!isInt(st)) {
       throw builtinErr('numbers.range_step: step must be a positive integer');
@@ -162,6 +161,6 @@ export const OPERATOR_BUILTINS: BuiltinDef[] = [
     if (Number(st) <= 0) {
       throw builtinErr('numbers.range_step: step must be a positive number above zero');
     }
-    return range(a, b, st);
+    return range(a, b, st, ctx);
   }),
 ];

@@ -13,6 +13,8 @@ export class BuiltinError extends Error {
 export interface BuiltinContext {
   /** Nanoseconds since the epoch, fixed for one evaluation (`time.now_ns`). */
   nowNs(): bigint;
+  /** Charges `n` steps to the evaluation budget (throws when it is exhausted). */
+  tick(n: number): void;
   /** Captured `print` output. */
   print(line: string): void;
 }

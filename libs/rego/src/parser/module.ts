@@ -107,8 +107,14 @@ function parseRuleBody(c: Cursor, loc: Location): Expr[] {
       try {
         c.next();
         return parseBody(c, '}');
-      } catch {
+      } catch (bodyError) {
+        // `if {…}` may also be a one-expression body that starts with an object or set literal.
         c.pos = save;
+        try {
+          return [parseExpr(c)];
+        } catch {
+          throw bodyError;
+        }
       }
     }
     return [parseExpr(c)];
