@@ -2,9 +2,16 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@agp/database';
 import { MessagingModule } from '@agp/messaging';
 
+import { AuditCommonModule } from './common/common.module';
 import { AuditEnv } from './config/audit.env';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { auditDataSourceOptions } from './database/data-source';
 import { AUDIT_DATABASE, AUDIT_SERVICE } from './database/tokens';
+import { EventsModule } from './events/events.module';
+import { ExportModule } from './export/export.module';
+import { IngestModule } from './ingest/ingest.module';
+import { IntegrityModule } from './integrity/integrity.module';
+import { RetentionModule } from './retention/retention.module';
 
 /**
  * The audit service: the unit that both its own process (main.ts) and the one-process runner
@@ -18,6 +25,13 @@ export class AuditModule {
       imports: [
         DatabaseModule.forRoot({ token: AUDIT_DATABASE, ...auditDataSourceOptions(env.DATABASE_URL) }),
         MessagingModule.forService({ service: AUDIT_SERVICE, databaseToken: AUDIT_DATABASE }),
+        AuditCommonModule.forRoot(env),
+        EventsModule,
+        IngestModule,
+        IntegrityModule,
+        ExportModule,
+        RetentionModule,
+        DashboardModule,
       ],
     };
   }

@@ -1,6 +1,43 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 import { CoreEnv } from '@agp/config';
 
-/** audit's variables: the core ones of D3 (README has the table). */
+/** audit's variables: the core ones of D3 and the audit trail's own (README has the table). */
 export class AuditEnv extends CoreEnv {
   override PORT: number = 3003;
+
+  /**
+   * Secret that encrypts the checkpoint signing key at rest (A4). Unset: an ephemeral key per
+   * process, only its public half stored (the embedded default).
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(32)
+  AUDIT_SIGNING_KEY_SECRET?: string;
+
+  /** How often a signed checkpoint commits to each tenant's chain heads. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  AUDIT_CHECKPOINT_INTERVAL_MS: number = 300_000;
+
+  /** How often retention and partition upkeep run (once per tick across replicas). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  AUDIT_RETENTION_INTERVAL_MS: number = 3_600_000;
+
+  /** Most events stored in one ingest transaction. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(5_000)
+  AUDIT_INGEST_BATCH: number = 1_000;
+
+  /** Daily partitions created ahead of today. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(90)
+  AUDIT_PARTITIONS_AHEAD_DAYS: number = 7;
 }

@@ -1,0 +1,33 @@
+import { TimeWindow } from '@agp/contracts';
+
+export interface CountBy {
+  key: string;
+  count: number;
+}
+
+export interface TopEntry {
+  id: string;
+  label: string | null;
+  events: number;
+  blocks: number;
+}
+
+export interface TopLists {
+  byVolume: TopEntry[];
+  byBlocks: TopEntry[];
+}
+
+export interface Dashboard {
+  window: TimeWindow;
+  from: string;
+  to: string;
+  bucketSeconds: number;
+  total: number;
+  byAction: CountBy[];
+  byEventType: CountBy[];
+  byProtocol: CountBy[];
+  topAgents: TopLists;
+  topUsers: TopLists;
+  topMcpServers: TopLists;
+  series: Array<{ at: string; total: number; blocks: number }>;
+}

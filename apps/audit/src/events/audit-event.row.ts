@@ -1,0 +1,73 @@
+import { Action, AuditEventType, Protocol } from '@agp/contracts';
+
+import { AuditEvent, ChainedEvent } from './audit-event.types';
+import { EventFamily } from './event-families';
+
+/** The columns every read of whole events selects (one list, so every reader maps alike). */
+export const EVENT_COLUMNS = `id, tenant_id, family, seq, occurred_at, recorded_at, event_type, protocol, action,
+  actor_type, actor_id, actor_label, source_type, source_id, source_name, sink_type, sink_id, sink_name,
+  policy_ids, decision, correlation_id, trace_id, span_id, summary, details, content, content_digest, hash`;
+
+export interface EventRow {
+  id: string;
+  tenant_id: string;
+  family: EventFamily;
+  seq: string;
+  occurred_at: Date;
+  recorded_at: Date;
+  event_type: AuditEventType;
+  protocol: Protocol | null;
+  action: Action | null;
+  actor_type: string | null;
+  actor_id: string | null;
+  actor_label: string | null;
+  source_type: string | null;
+  source_id: string | null;
+  source_name: string | null;
+  sink_type: string | null;
+  sink_id: string | null;
+  sink_name: string | null;
+  policy_ids: string[];
+  decision: AuditEvent['decision'];
+  correlation_id: string | null;
+  trace_id: string | null;
+  span_id: string | null;
+  summary: string | null;
+  details: Record<string, unknown> | null;
+  content: string | null;
+  content_digest: string | null;
+  hash: Buffer;
+}
+
+export function eventOfRow(row: EventRow): ChainedEvent {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    family: row.family,
+    seq: Number(row.seq),
+    occurredAt: row.occurred_at.toISOString(),
+    recordedAt: row.recorded_at.toISOString(),
+    eventType: row.event_type,
+    protocol: row.protocol,
+    action: row.action,
+    actor: row.actor_type === null ? null : { type: row.actor_type, id: row.actor_id, label: row.actor_label },
+    source: row.source_type === null ? null : { type: row.source_type, id: row.source_id, name: row.source_name },
+    sink: row.sink_type === null ? null : { type: row.sink_type, id: row.sink_id, name: row.sink_name },
+    policyIds: row.policy_ids,
+    decision: row.decision,
+    correlationId: row.correlation_id,
+    traceId: row.trace_id,
+    spanId: row.span_id,
+    summary: row.summary,
+    details: row.details,
+    content: row.content,
+    contentDigest: row.content_digest,
+    hash: row.hash,
+  };
+}
+
+/** The event without its hash: what `chainHash` covers. */
+export function withoutHash(event: ChainedEvent): AuditEvent {
+  const { hash: _hash, ...rest } = event;
+  return rest;
+}

@@ -1,0 +1,82 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
+
+import { AUDIT_DATABASE } from '../database/tokens';
+import { addDays, createPartitionSql, dayOfPartition, dayStart, partitionName } from './partitions';
+
+/**
+ * Daily partitions of `audit.events`: created ahead by the scheduled job and, for an event whose
+ * day has none (late or early clocks), on demand before its batch is written. Dropped by retention
+ * once empty and in the past.
+ */
+@Injectable()
+export class EventPartitionsService {
+  private readonly known = new Set<string>();
+
+  constructor(@Inject(AUDIT_DATABASE) private readonly database: Database) {}
+
+  async ensureDays(days: Date[]): Promise<void> {
+    for (const day of days) {
+      const name = partitionName(dayStart(day));
+      if (!this.known.has(name)) {
+        await this.create(day);
+        this.known.add(name);
+      }
+    }
+  }
+
+  async createAhead(daysAhead: number, now = new Date()): Promise<void> {
+    const today = dayStart(now);
+    const days = Array.from({ length: daysAhead + 1 }, (_, i) => addDays(today, i));
+    await this.ensureDays(days);
+  }
+
+  /** Drops past partitions that hold no row any more (retention emptied them). */
+  async dropEmptyBefore(before: Date): Promise<string[]> {
+    const schema = this.database.schema;
+    const dropped: string[] = [];
+    for (const name of await this.names()) {
+      const day = dayOfPartition(name);
+      if (!day || addDays(day, 1) > dayStart(before)) {
+        continue;
+      }
+      const isDropped = await this.database.asSystem(async (tx) => {
+        const rows: unknown[] = await tx.query(`SELECT 1 FROM ${schema}.${name} LIMIT 1`);
+        if (rows.length > 0) {
+          return false;
+        }
+        await tx.query(`DROP TABLE ${schema}.${name}`);
+        return true;
+      });
+      if (isDropped) {
+        this.known.delete(name);
+        dropped.push(name);
+      }
+    }
+    return dropped;
+  }
+
+  async names(): Promise<string[]> {
+    const rows: Array<{ name: string }> = await this.database.dataSource.query(
+      `SELECT c.relname AS name FROM pg_inherits i
+       JOIN pg_class c ON c.oid = i.inhrelid
+       JOIN pg_class p ON p.oid = i.inhparent
+       JOIN pg_namespace n ON n.oid = p.relnamespace
+       WHERE n.nspname = $1 AND p.relname = 'events' ORDER BY 1`,
+      [this.database.schema],
+    );
+    return rows.map((row) => row.name);
+  }
+
+  private async create(day: Date): Promise<void> {
+    try {
+      await this.database.asSystem((tx) => tx.query(createPartitionSql(this.database.schema, day)));
+    } catch (error) {
+      // Another replica created it at the same moment: IF NOT EXISTS does not cover that race.
+      const names = await this.names();
+      if (!names.includes(partitionName(dayStart(day)))) {
+        throw error;
+      }
+    }
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+
+import { EventPartitionsService } from './event-partitions.service';
+import { EventsController } from './events.controller';
+import { EventsRepository } from './events.repository';
+import { EventsService } from './events.service';
+
+@Module({
+  controllers: [EventsController],
+  providers: [EventsRepository, EventsService, EventPartitionsService],
+  exports: [EventPartitionsService],
+})
+export class EventsModule {}

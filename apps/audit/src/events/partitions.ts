@@ -1,0 +1,29 @@
+const DAY_MS = 86_400_000;
+
+/** Daily range partitions of `audit.events` by `occurred_at` (UTC days). */
+export function dayStart(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+}
+
+export function addDays(at: Date, days: number): Date {
+  return new Date(at.getTime() + days * DAY_MS);
+}
+
+export function partitionName(day: Date): string {
+  return `events_p${day.toISOString().slice(0, 10).replace(/-/g, '')}`;
+}
+
+/** The day a partition name stands for, or undefined for a name that is not one of ours. */
+export function dayOfPartition(name: string): Date | undefined {
+  const match = /^events_p(\d{4})(\d{2})(\d{2})$/.exec(name);
+  return match ? new Date(`${match[1]}-${match[2]}-${match[3]}T00:00:00.000Z`) : undefined;
+}
+
+export function createPartitionSql(schema: string, day: Date): string {
+  const from = dayStart(day);
+  const to = addDays(from, 1);
+  return (
+    `CREATE TABLE IF NOT EXISTS ${schema}.${partitionName(from)} PARTITION OF ${schema}.events ` +
+    `FOR VALUES FROM ('${from.toISOString()}') TO ('${to.toISOString()}')`
+  );
+}

@@ -1,0 +1,31 @@
+/** D17's columns, in order, each with the SQL that produces its cell. */
+export const EXPORT_COLUMNS: ReadonlyArray<{ name: string; sql: string; isText: boolean }> = [
+  { name: 'id', sql: 'id::text', isText: false },
+  { name: 'occurredAt', sql: `to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, isText: false },
+  { name: 'tenantId', sql: 'tenant_id::text', isText: false },
+  { name: 'eventType', sql: 'event_type', isText: true },
+  { name: 'protocol', sql: 'protocol', isText: true },
+  { name: 'action', sql: 'action', isText: true },
+  { name: 'actorType', sql: 'actor_type', isText: true },
+  { name: 'actorId', sql: 'actor_id', isText: true },
+  { name: 'sourceType', sql: 'source_type', isText: true },
+  { name: 'sourceId', sql: 'source_id', isText: true },
+  { name: 'sinkType', sql: 'sink_type', isText: true },
+  { name: 'sinkId', sql: 'sink_id', isText: true },
+  // A7: an event may involve several policies; they share the one column, separated by ';'.
+  { name: 'policyId', sql: `array_to_string(policy_ids, ';')`, isText: false },
+  { name: 'correlationId', sql: 'correlation_id', isText: true },
+  { name: 'summary', sql: 'summary', isText: true },
+];
+
+/**
+ * D17: a cell that starts with `=`, `+`, `-`, `@`, tab or carriage return gets a leading `'`, so
+ * a spreadsheet shows it as text instead of running it as a formula.
+ */
+export function neutralised(sql: string): string {
+  return `CASE WHEN ${sql} ~ '^[=+@\\t\\r-]' THEN '''' || ${sql} ELSE ${sql} END`;
+}
+
+export function exportSelectList(): string {
+  return EXPORT_COLUMNS.map((column) => `${column.isText ? neutralised(column.sql) : column.sql} AS "${column.name}"`).join(', ');
+}

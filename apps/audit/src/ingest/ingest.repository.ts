@@ -1,0 +1,140 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Database, Tx } from '@agp/database';
+
+import { AUDIT_DATABASE } from '../database/tokens';
+import { ChainedEvent } from '../events/audit-event.types';
+import { EventFamily } from '../events/event-families';
+
+export interface ChainHead {
+  tenantId: string;
+  family: EventFamily;
+  seq: number;
+  hash: Buffer;
+}
+
+export function headKey(tenantId: string, family: string): string {
+  return `${tenantId}/${family}`;
+}
+
+/**
+ * The ingest's queries. It works across tenants (one batch holds many), so it runs in the system
+ * scope; each row still carries its tenant and row-level security guards every tenant read.
+ */
+@Injectable()
+export class IngestRepository {
+  private readonly schema: string;
+
+  constructor(@Inject(AUDIT_DATABASE) private readonly database: Database) {
+    this.schema = database.schema;
+  }
+
+  inSystemTx<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.database.asSystem(work);
+  }
+
+  async tenantsCapturingContent(tx: Tx, tenantIds: string[]): Promise<Set<string>> {
+    const rows: Array<{ tenant_id: string }> = await tx.query(
+      `SELECT tenant_id FROM ${this.schema}.retention_policies WHERE tenant_id = ANY($1::uuid[]) AND capture_content`,
+      [tenantIds],
+    );
+    return new Set(rows.map((row) => row.tenant_id));
+  }
+
+  /**
+   * Locks the chain heads a batch extends, in one order (no deadlock between replicas), creating
+   * the missing ones at the genesis. Holding them makes "which ids are new" and the sequence
+   * numbers safe: no other transaction extends these chains until this one commits.
+   */
+  async lockHeads(tx: Tx, keys: Array<{ tenantId: string; family: EventFamily }>): Promise<Map<string, ChainHead>> {
+    const sorted = [...keys].sort((a, b) => headKey(a.tenantId, a.family).localeCompare(headKey(b.tenantId, b.family)));
+    const tenants = sorted.map((k) => k.tenantId);
+    const families = sorted.map((k) => k.family);
+    await tx.query(
+      `INSERT INTO ${this.schema}.chain_heads (tenant_id, family, seq, hash)
+       SELECT t, f, 0, '\\x${'00'.repeat(32)}'::bytea FROM unnest($1::uuid[], $2::text[]) AS k(t, f)
+       ON CONFLICT DO NOTHING`,
+      [tenants, families],
+    );
+    const rows: Array<{ tenant_id: string; family: EventFamily; seq: string; hash: Buffer }> = await tx.query(
+      `SELECT h.tenant_id, h.family, h.seq, h.hash FROM ${this.schema}.chain_heads h
+       JOIN unnest($1::uuid[], $2::text[]) AS k(t, f) ON h.tenant_id = k.t AND h.family = k.f
+       ORDER BY h.tenant_id, h.family FOR UPDATE OF h`,
+      [tenants, families],
+    );
+    return new Map(
+      rows.map((row) => [
+        headKey(row.tenant_id, row.family),
+        { tenantId: row.tenant_id, family: row.family, seq: Number(row.seq), hash: row.hash },
+      ]),
+    );
+  }
+
+  /** Ids of the batch already stored (a redelivery): the occurred-at range prunes partitions. */
+  async existingIds(tx: Tx, ids: string[], from: string, to: string): Promise<Set<string>> {
+    const rows: Array<{ id: string }> = await tx.query(
+      `SELECT id FROM ${this.schema}.events WHERE id = ANY($1::uuid[]) AND occurred_at BETWEEN $2 AND $3`,
+      [ids, from, to],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** One statement for the whole batch (arrays unnested into rows). */
+  async insert(tx: Tx, events: ChainedEvent[]): Promise<void> {
+    const column = <T>(pick: (e: ChainedEvent) => T): T[] => events.map(pick);
+    const json = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
+    await tx.query(
+      `INSERT INTO ${this.schema}.events (id, tenant_id, family, seq, occurred_at, recorded_at, event_type, protocol,
+         action, actor_type, actor_id, actor_label, source_type, source_id, source_name, sink_type, sink_id, sink_name,
+         policy_ids, decision, correlation_id, trace_id, span_id, summary, details, content, content_digest, hash)
+       SELECT id, tenant_id, family, seq, occurred_at, recorded_at, event_type, protocol, action, actor_type, actor_id,
+         actor_label, source_type, source_id, source_name, sink_type, sink_id, sink_name, policy_ids::uuid[], decision,
+         correlation_id, trace_id, span_id, summary, details, content, content_digest, decode(hash, 'hex')
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::bigint[], $5::timestamptz[], $6::timestamptz[], $7::text[],
+         $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+         $16::text[], $17::text[], $18::text[], $19::text[], $20::jsonb[], $21::text[], $22::text[], $23::text[],
+         $24::text[], $25::jsonb[], $26::text[], $27::text[], $28::text[])
+         AS r(id, tenant_id, family, seq, occurred_at, recorded_at, event_type, protocol, action, actor_type, actor_id,
+         actor_label, source_type, source_id, source_name, sink_type, sink_id, sink_name, policy_ids, decision,
+         correlation_id, trace_id, span_id, summary, details, content, content_digest, hash)`,
+      [
+        column((e) => e.id),
+        column((e) => e.tenantId),
+        column((e) => e.family),
+        column((e) => e.seq),
+        column((e) => e.occurredAt),
+        column((e) => e.recordedAt),
+        column((e) => e.eventType),
+        column((e) => e.protocol),
+        column((e) => e.action),
+        column((e) => e.actor?.type ?? null),
+        column((e) => e.actor?.id ?? null),
+        column((e) => e.actor?.label ?? null),
+        column((e) => e.source?.type ?? null),
+        column((e) => e.source?.id ?? null),
+        column((e) => e.source?.name ?? null),
+        column((e) => e.sink?.type ?? null),
+        column((e) => e.sink?.id ?? null),
+        column((e) => e.sink?.name ?? null),
+        column((e) => `{${e.policyIds.join(',')}}`),
+        column((e) => json(e.decision)),
+        column((e) => e.correlationId),
+        column((e) => e.traceId),
+        column((e) => e.spanId),
+        column((e) => e.summary),
+        column((e) => json(e.details)),
+        column((e) => e.content),
+        column((e) => e.contentDigest),
+        column((e) => e.hash.toString('hex')),
+      ],
+    );
+  }
+
+  async saveHeads(tx: Tx, heads: ChainHead[]): Promise<void> {
+    await tx.query(
+      `UPDATE ${this.schema}.chain_heads h SET seq = u.seq, hash = decode(u.hash, 'hex'), updated_at = now()
+       FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[]) AS u(tenant_id, family, seq, hash)
+       WHERE h.tenant_id = u.tenant_id AND h.family = u.family`,
+      [heads.map((h) => h.tenantId), heads.map((h) => h.family), heads.map((h) => h.seq), heads.map((h) => h.hash.toString('hex'))],
+    );
+  }
+}

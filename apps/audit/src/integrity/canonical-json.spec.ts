@@ -1,0 +1,15 @@
+import { canonicalJson } from './canonical-json';
+
+describe(canonicalJson.name, () => {
+  it('should sort keys at every depth when objects are nested', () => {
+    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[2,{"y":2,"z":1}]},"b":1}');
+  });
+
+  it('should give the same text when the same value is built in another key order', () => {
+    expect(canonicalJson({ x: 'é\n"', y: 1.5 })).toBe(canonicalJson(JSON.parse('{"y":1.5,"x":"é\\n\\""}')));
+  });
+
+  it('should leave out undefined members when an object has them', () => {
+    expect(canonicalJson({ a: undefined, b: true })).toBe('{"b":true}');
+  });
+});

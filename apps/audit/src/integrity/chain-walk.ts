@@ -1,0 +1,86 @@
+import { ChainedEvent } from '../events/audit-event.types';
+import { withoutHash } from '../events/audit-event.row';
+import { chainHash } from './chain-hash';
+
+export const BREAK_REASONS = [
+  'HASH_MISMATCH',
+  'SEQUENCE_GAP',
+  'DUPLICATE_SEQUENCE',
+  'TRUNCATED',
+  'HEAD_MISMATCH',
+  'CHECKPOINT_MISMATCH',
+  'CHECKPOINT_SIGNATURE_INVALID',
+] as const;
+export type BreakReason = (typeof BREAK_REASONS)[number];
+
+export interface ChainBreak {
+  reason: BreakReason;
+  eventId: string | null;
+  recordedAt: string | null;
+}
+
+/**
+ * Walks one chain in sequence order (A6): every event must follow its predecessor by exactly one,
+ * and its stored hash must equal sha256(previous hash ‖ canonical form). The first failure is kept;
+ * the hashes at the sequence numbers a checkpoint names are remembered for comparison.
+ */
+export class ChainWalk {
+  private previousHash: Buffer;
+  private previousSeq: number;
+  private firstBreak?: ChainBreak;
+  /** The last event that verified: a truncated chain is broken after it. */
+  lastEvent?: { id: string; recordedAt: string };
+  checked = 0;
+  readonly hashesAt = new Map<number, { hash: Buffer; eventId: string; recordedAt: string }>();
+
+  constructor(
+    startSeq: number,
+    startHash: Buffer,
+    private readonly watched: ReadonlySet<number>,
+  ) {
+    this.previousSeq = startSeq;
+    this.previousHash = startHash;
+  }
+
+  get broken(): ChainBreak | undefined {
+    return this.firstBreak;
+  }
+
+  get lastSeq(): number {
+    return this.previousSeq;
+  }
+
+  get lastHash(): Buffer {
+    return this.previousHash;
+  }
+
+  /** False once the chain is broken (the walk can stop). */
+  accept(event: ChainedEvent): boolean {
+    if (this.firstBreak) {
+      return false;
+    }
+    this.checked += 1;
+    if (event.seq === this.previousSeq) {
+      return this.fail('DUPLICATE_SEQUENCE', event);
+    }
+    if (event.seq !== this.previousSeq + 1) {
+      return this.fail('SEQUENCE_GAP', event);
+    }
+    const expected = chainHash(this.previousHash, withoutHash(event));
+    if (!expected.equals(event.hash)) {
+      return this.fail('HASH_MISMATCH', event);
+    }
+    this.previousSeq = event.seq;
+    this.previousHash = event.hash;
+    this.lastEvent = { id: event.id, recordedAt: event.recordedAt };
+    if (this.watched.has(event.seq)) {
+      this.hashesAt.set(event.seq, { hash: event.hash, eventId: event.id, recordedAt: event.recordedAt });
+    }
+    return true;
+  }
+
+  fail(reason: BreakReason, event?: { id: string; recordedAt: string }): false {
+    this.firstBreak ??= { reason, eventId: event?.id ?? null, recordedAt: event?.recordedAt ?? null };
+    return false;
+  }
+}

@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+
+import { CheckpointHead } from './checkpoint.types';
+import { CheckpointsRepository } from './checkpoints.repository';
+import { SigningKeysService } from './signing-keys.service';
+
+function sameHeads(a: CheckpointHead[] | undefined, b: CheckpointHead[]): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Every few minutes, a signed checkpoint per tenant whose chains moved (issue 5, item 5). The
+ * signature is over the payload that an auditor keeps outside our database, so a chain recomputed
+ * inside it no longer matches.
+ */
+@Injectable()
+export class CheckpointsService {
+  constructor(
+    @Inject(CheckpointsRepository) private readonly repository: CheckpointsRepository,
+    @Inject(SigningKeysService) private readonly keys: SigningKeysService,
+  ) {}
+
+  /** Returns how many checkpoints were made; 0 when another replica holds this tick. */
+  async createCheckpoints(now = new Date()): Promise<number> {
+    const made = await this.repository.asLeader(async (tx) => {
+      const heads = await this.repository.allHeads(tx);
+      const previous = await this.repository.latestHeadsPerTenant(tx);
+      let count = 0;
+      for (const [tenantId, tenantHeads] of heads) {
+        if (sameHeads(previous.get(tenantId), tenantHeads)) {
+          continue;
+        }
+        const id = randomUUID();
+        const createdAt = now.toISOString();
+        const { kid, jws } = await this.keys.sign({ checkpointId: id, tenantId, createdAt, heads: tenantHeads });
+        await this.repository.insert(tx, { id, tenantId, createdAt, kid, heads: tenantHeads, jws });
+        count += 1;
+      }
+      return count;
+    });
+    return made ?? 0;
+  }
+}

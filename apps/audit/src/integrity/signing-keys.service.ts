@@ -1,0 +1,122 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ROOT_LOGGER } from '@agp/http';
+import {
+  CompactSign,
+  JWK,
+  JSONWebKeySet,
+  KeyLike,
+  calculateJwkThumbprint,
+  compactVerify,
+  exportJWK,
+  exportPKCS8,
+  generateKeyPair,
+  importJWK,
+  importPKCS8,
+} from 'jose';
+import { Logger } from 'pino';
+
+import { AUDIT_ENV } from '../common/audit-env.token';
+import { AuditEnv } from '../config/audit.env';
+import { decryptPrivateKey, encryptPrivateKey } from './key-encryption';
+import { SigningKeysRepository } from './signing-keys.repository';
+
+export const CHECKPOINT_JWS_TYPE = 'agp-audit-checkpoint+jws';
+
+interface ActiveKey {
+  kid: string;
+  privateKey: KeyLike;
+}
+
+/**
+ * The checkpoint signing key (ES256, A4). With AUDIT_SIGNING_KEY_SECRET the private key is
+ * generated once, stored encrypted and shared by every replica; without it each process makes an
+ * ephemeral one and stores only the public half. Every public key ever used stays published, so
+ * old checkpoints remain verifiable.
+ */
+@Injectable()
+export class SigningKeysService {
+  private active?: Promise<ActiveKey>;
+  private readonly verifyKeys = new Map<string, Promise<KeyLike | Uint8Array>>();
+
+  constructor(
+    @Inject(SigningKeysRepository) private readonly repository: SigningKeysRepository,
+    @Inject(AUDIT_ENV) private readonly env: AuditEnv,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async sign(payload: Record<string, unknown>): Promise<{ kid: string; jws: string }> {
+    const key = await this.activeKey();
+    const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
+      .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: CHECKPOINT_JWS_TYPE })
+      .sign(key.privateKey);
+    return { kid: key.kid, jws };
+  }
+
+  /** The payload of a checkpoint JWS whose signature verifies with a published key, else undefined. */
+  async verified(jws: string): Promise<Record<string, unknown> | undefined> {
+    try {
+      const result = await compactVerify(jws, async (header) => this.verifyKey(String(header.kid)), {
+        algorithms: ['ES256'],
+      });
+      return JSON.parse(new TextDecoder().decode(result.payload)) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async jwks(): Promise<JSONWebKeySet> {
+    const keys = await this.repository.publicKeys();
+    return { keys: keys.map((key) => ({ ...key.publicJwk, kid: key.kid, alg: 'ES256', use: 'sig' })) };
+  }
+
+  private verifyKey(kid: string): Promise<KeyLike | Uint8Array> {
+    let key = this.verifyKeys.get(kid);
+    if (!key) {
+      key = this.repository.publicKeys().then((keys) => {
+        const found = keys.find((k) => k.kid === kid);
+        if (!found) {
+          throw new Error(`unknown signing key ${kid}`);
+        }
+        return importJWK(found.publicJwk, 'ES256');
+      });
+      key.catch(() => this.verifyKeys.delete(kid));
+      this.verifyKeys.set(kid, key);
+    }
+    return key;
+  }
+
+  private activeKey(): Promise<ActiveKey> {
+    if (!this.active) {
+      this.active = this.loadOrCreate();
+      this.active.catch(() => {
+        this.active = undefined;
+      });
+    }
+    return this.active;
+  }
+
+  private async loadOrCreate(): Promise<ActiveKey> {
+    const secret = this.env.AUDIT_SIGNING_KEY_SECRET;
+    return this.repository.withKeyLock(async (tx) => {
+      if (secret) {
+        const stored = await this.repository.latestStored(tx);
+        if (stored?.privateKeyEncrypted) {
+          try {
+            const pem = decryptPrivateKey(stored.privateKeyEncrypted, secret);
+            return { kid: stored.kid, privateKey: await importPKCS8(pem, 'ES256') };
+          } catch {
+            this.logger.error({ kid: stored.kid }, 'stored signing key does not open with AUDIT_SIGNING_KEY_SECRET; a new key is made');
+          }
+        }
+      } else {
+        this.logger.warn('AUDIT_SIGNING_KEY_SECRET is not set: checkpoints are signed with an ephemeral key');
+      }
+      const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+      const publicJwk: JWK = await exportJWK(publicKey);
+      const kid = await calculateJwkThumbprint(publicJwk);
+      const sealed = secret ? encryptPrivateKey(await exportPKCS8(privateKey), secret) : null;
+      await this.repository.insert(tx, kid, publicJwk, sealed);
+      return { kid, privateKey };
+    });
+  }
+}

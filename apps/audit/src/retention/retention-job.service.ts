@@ -1,0 +1,74 @@
+import { Inject, Injectable } from '@nestjs/common';
+
+import { AUDIT_ENV } from '../common/audit-env.token';
+import { AuditEnv } from '../config/audit.env';
+import { EVENT_FAMILIES, EventFamily } from '../events/event-families';
+import { EventPartitionsService } from '../events/event-partitions.service';
+import { addDays } from '../events/partitions';
+import { Checkpoint } from '../integrity/checkpoint.types';
+import { CheckpointsRepository } from '../integrity/checkpoints.repository';
+import { RetentionJobRepository } from './retention-job.repository';
+import { RetentionRepository } from './retention.repository';
+
+export interface RetentionRun {
+  removedEvents: number;
+  droppedPartitions: string[];
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The scheduled removal of expired events (issue 5, item 6). Each family's chain loses a prefix
+ * that ends at a signed checkpoint older than the cutoff; the checkpoint becomes the chain's anchor,
+ * so what remains still verifies (A9). Events past the cutoff but after that checkpoint wait for
+ * the next one (at most one checkpoint interval longer). Then partitions: created ahead, and the
+ * past ones that retention emptied dropped.
+ */
+@Injectable()
+export class RetentionJobService {
+  constructor(
+    @Inject(RetentionJobRepository) private readonly repository: RetentionJobRepository,
+    @Inject(RetentionRepository) private readonly policies: RetentionRepository,
+    @Inject(CheckpointsRepository) private readonly checkpoints: CheckpointsRepository,
+    @Inject(EventPartitionsService) private readonly partitions: EventPartitionsService,
+    @Inject(AUDIT_ENV) private readonly env: AuditEnv,
+  ) {}
+
+  async runOnce(now = new Date()): Promise<RetentionRun | undefined> {
+    const removedEvents = await this.repository.asLeader(async (tx) => {
+      let removed = 0;
+      for (const { tenantId, policy } of await this.policies.allTenantPolicies(tx)) {
+        const tenantCheckpoints = await this.checkpoints.allOf(tx, tenantId);
+        for (const family of EVENT_FAMILIES) {
+          const cutoff = new Date(now.getTime() - policy.days[family] * DAY_MS);
+          const anchor = this.latestBefore(tenantCheckpoints, family, cutoff);
+          if (anchor && anchor.seq > (await this.repository.anchorSeq(tx, tenantId, family))) {
+            removed += await this.repository.removeThrough(tx, tenantId, family, anchor);
+          }
+        }
+      }
+      return removed;
+    });
+    if (removedEvents === undefined) {
+      return undefined;
+    }
+    await this.partitions.createAhead(this.env.AUDIT_PARTITIONS_AHEAD_DAYS, now);
+    const droppedPartitions = await this.partitions.dropEmptyBefore(addDays(now, -1));
+    return { removedEvents, droppedPartitions };
+  }
+
+  private latestBefore(
+    checkpoints: Checkpoint[],
+    family: EventFamily,
+    cutoff: Date,
+  ): { seq: number; hash: string; checkpointId: string } | undefined {
+    let found: { seq: number; hash: string; checkpointId: string } | undefined;
+    for (const checkpoint of checkpoints) {
+      const head = checkpoint.heads.find((h) => h.family === family);
+      if (head && new Date(checkpoint.createdAt) < cutoff) {
+        found = { seq: head.seq, hash: head.hash, checkpointId: checkpoint.id };
+      }
+    }
+    return found;
+  }
+}

@@ -1,0 +1,40 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Principal } from '@agp/auth';
+import { EventOutbox } from '@agp/messaging';
+
+import { AUDIT_OUTBOX } from '../database/tokens';
+import { UpdateRetentionDto } from './dto/update-retention.dto';
+import { RetentionRepository, withDefaults } from './retention.repository';
+import { RetentionPolicy } from './retention.types';
+
+/** `GET`/`PUT /audit/v1/retention` (issue 5, item 6). */
+@Injectable()
+export class RetentionService {
+  constructor(
+    @Inject(RetentionRepository) private readonly repository: RetentionRepository,
+    @Inject(AUDIT_OUTBOX) private readonly outbox: EventOutbox,
+  ) {}
+
+  get(tenantId: string): Promise<RetentionPolicy> {
+    return this.repository.inTenant(tenantId, (tx) => this.repository.find(tx, tenantId));
+  }
+
+  /** The change and its RETENTION_POLICY_CHANGED audit event commit together (D5). */
+  update(principal: Principal, dto: UpdateRetentionDto, correlationId: string): Promise<RetentionPolicy> {
+    const tenantId = principal.tenantId;
+    return this.repository.inTenant(tenantId, async (tx) => {
+      const before = await this.repository.find(tx, tenantId, true);
+      const after = await this.repository.save(tx, tenantId, withDefaults({ ...dto.days }), dto.captureContent ?? before.captureContent);
+      await this.outbox.add(tx, 'RETENTION_POLICY_CHANGED', { tenantId, correlationId }, {
+        actor: { type: principal.kind, id: principal.subject, label: principal.label },
+        protocol: 'REST',
+        summary: 'audit retention policy changed',
+        details: {
+          before: { days: before.days, captureContent: before.captureContent },
+          after: { days: after.days, captureContent: after.captureContent },
+        },
+      });
+      return after;
+    });
+  }
+}
