@@ -7,6 +7,8 @@ import { callTarget } from './calls';
 import { walkData } from './docs';
 import { EvalState, Frame, K, VK } from './state';
 import { applyWiths } from './with';
+import { ENUM, direct } from './direct';
+import { lookup } from './lookup';
 
 export interface EvalLimits {
   /** Absolute deadline (ms, `performance.now()` clock). */
@@ -43,6 +45,42 @@ export class Evaluator {
   }
 
   body(body: Expr[], i: number, f: Frame, k: K): boolean {
+    for (; i < body.length; i++) {
+      const e = body[i];
+      if (e.withs.length > 0) {
+        break;
+      }
+      if (e.kind === 'term') {
+        const t = e.term;
+        if (t.type === 'call' && t.args.length !== this.arity(t)) {
+          break;
+        }
+        const v = direct(this, t, f);
+        if (v === ENUM) {
+          break;
+        }
+        this.tick();
+        if (e.negated ? v !== undefined && v !== false : v === undefined || v === false) {
+          return false;
+        }
+      } else if ((e.kind === 'assign' || e.kind === 'unify') && !e.negated && e.left.type === 'var' && f[e.left.slot] === undefined) {
+        const v = direct(this, e.right, f);
+        if (v === ENUM) {
+          break;
+        }
+        this.tick();
+        if (v === undefined) {
+          return false;
+        }
+        const slot = e.left.slot;
+        f[slot] = v;
+        const r = this.body(body, i + 1, f, k);
+        f[slot] = undefined;
+        return r;
+      } else {
+        break;
+      }
+    }
     if (i === body.length) {
       return k();
     }
@@ -244,6 +282,12 @@ export class Evaluator {
 
   /** Enumerates the values of a term. */
   term(t: Term, f: Frame, vk: VK): boolean {
+    if (t.type === 'ref' || t.type === 'call') {
+      const v = direct(this, t, f);
+      if (v !== ENUM) {
+        return v !== undefined && vk(v);
+      }
+    }
     switch (t.type) {
       case 'scalar':
         return vk(t.value);
@@ -349,16 +393,3 @@ export class Evaluator {
   }
 }
 
-/** `v[key]` for arrays, objects and sets. */
-export function lookup(v: Value, key: Value): Value | undefined {
-  if (Array.isArray(v)) {
-    return typeof key === 'number' && Number.isInteger(key) && key >= 0 && key < v.length ? v[key] : undefined;
-  }
-  if (v instanceof RegoObject) {
-    return v.get(key);
-  }
-  if (v instanceof RegoSet) {
-    return v.has(key) ? key : undefined;
-  }
-  return undefined;
-}

@@ -1,0 +1,61 @@
+import { isDeepStrictEqual } from 'node:util';
+import { compilePolicy } from '../policy';
+import { Scenario, scenarios } from './scenarios';
+
+interface Figures {
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+/** Times `fn` over `inputs` round-robin; per-call latency in microseconds. */
+function measure(inputs: unknown[], fn: (input: unknown) => unknown, iterations: number): Figures {
+  for (let i = 0; i < 2000; i++) {
+    fn(inputs[i % inputs.length]);
+  }
+  const batch = 20;
+  const samples: number[] = [];
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < iterations; i += batch) {
+    const t0 = process.hrtime.bigint();
+    for (let j = 0; j < batch; j++) {
+      fn(inputs[(i + j) % inputs.length]);
+    }
+    samples.push(Number(process.hrtime.bigint() - t0) / 1000 / batch);
+  }
+  const totalSeconds = Number(process.hrtime.bigint() - start) / 1e9;
+  samples.sort((a, b) => a - b);
+  return { perSecond: iterations / totalSeconds, p50: samples[Math.floor(samples.length * 0.5)], p99: samples[Math.floor(samples.length * 0.99)] };
+}
+
+function heapUsed(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+function run(s: Scenario, iterations: number): void {
+  const before = heapUsed();
+  const policy = compilePolicy(s.modules, { data: s.data });
+  const memory = heapUsed() - before;
+  for (const input of s.inputs) {
+    const got = policy.evaluateRule(s.ref, { input });
+    if (!isDeepStrictEqual(got, s.handWritten(input, s.data))) {
+      throw new Error(`${s.name}: engine and hand-written function disagree for ${JSON.stringify(input).slice(0, 200)}`);
+    }
+  }
+  const rego = measure(s.inputs, (input) => policy.evaluateRule(s.ref, { input }), iterations);
+  const ts = measure(s.inputs, (input) => s.handWritten(input, s.data), iterations);
+  const fmt = (n: number): string => n.toFixed(2).padStart(8);
+  console.log(`\n${s.name}`);
+  console.log(`  rego engine  : ${Math.round(rego.perSecond).toLocaleString('en-US').padStart(10)} eval/s  p50 ${fmt(rego.p50)} µs  p99 ${fmt(rego.p99)} µs`);
+  console.log(`  hand-written : ${Math.round(ts.perSecond).toLocaleString('en-US').padStart(10)} eval/s  p50 ${fmt(ts.p50)} µs  p99 ${fmt(ts.p99)} µs`);
+  console.log(`  ratio p50    : ${(rego.p50 / ts.p50).toFixed(1)}x   compiled policy + data heap: ${(memory / 1024).toFixed(0)} KiB${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for exact figures)'}`);
+}
+
+const iterations = Number(process.env.BENCH_ITERATIONS ?? 100_000);
+console.log(`@agp/rego benchmark: node ${process.version}, ${iterations.toLocaleString('en-US')} evaluations per scenario (JSON input converted on every call)`);
+for (const s of scenarios()) {
+  run(s, iterations);
+}
