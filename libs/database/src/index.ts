@@ -5,3 +5,4 @@ export * from './embedded-postgres';
 export * from './migrations';
 export * from './snake-naming.strategy';
 export * from './tenant-rls';
+export * from './tenant-rls-check';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationExecutor, QueryRunner } from 'typeorm';
 
 import { APP_ROLE } from './tenant-rls';
 
@@ -19,9 +19,12 @@ export async function migrate(dataSource: DataSource, schema: string): Promise<s
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [key]);
     await runner.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await ensureAppRole(dataSource);
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
-    await grantAppRole(dataSource, schema);
+    await ensureAppRole(runner);
+    // On the lock's own connection: a pool of one must not wait for a second connection.
+    const executor = new MigrationExecutor(dataSource, runner);
+    executor.transaction = 'each';
+    const applied = await executor.executePendingMigrations();
+    await grantAppRole(runner, schema);
     return applied.map((m) => m.name);
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [key]);
@@ -36,26 +39,42 @@ export async function revert(dataSource: DataSource, count = 1): Promise<void> {
   }
 }
 
-async function ensureAppRole(dataSource: DataSource): Promise<void> {
+/**
+ * The application role must exist and the login user must be able to switch to it. Creating it
+ * needs CREATEROLE, which a production login user usually lacks, so it is created only when
+ * missing (an operator may create it beforehand: `CREATE ROLE agp_app NOLOGIN; GRANT agp_app TO
+ * <login user>`). Without membership `inTenant` could not switch roles: fail now, saying so.
+ */
+async function ensureAppRole(runner: QueryRunner): Promise<void> {
   // Roles are cluster-wide: replicas and parallel test databases may race to create it.
-  await dataSource.query(
+  await runner.query(
     `DO $$ BEGIN
-       CREATE ROLE ${APP_ROLE} NOLOGIN;
+       IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${APP_ROLE}') THEN
+         CREATE ROLE ${APP_ROLE} NOLOGIN;
+       END IF;
      EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
      END $$`,
   );
-  await dataSource.query(
-    `DO $$ BEGIN
-       EXECUTE format('GRANT ${APP_ROLE} TO %I', current_user);
-     EXCEPTION WHEN OTHERS THEN NULL;
-     END $$`,
+  const rows = (await runner.query(
+    `SELECT pg_has_role(current_user, '${APP_ROLE}', 'MEMBER') AS member`,
+  )) as Array<{ member: boolean }>;
+  if (rows[0]?.member) {
+    return;
+  }
+  await runner.query(`DO $$ BEGIN EXECUTE format('GRANT ${APP_ROLE} TO %I', current_user); END $$`).catch(
+    (error: unknown) => {
+      throw new Error(
+        `the database user cannot switch to role ${APP_ROLE} (GRANT ${APP_ROLE} TO <this user> as an administrator): ` +
+          (error instanceof Error ? error.message : String(error)),
+      );
+    },
   );
 }
 
-async function grantAppRole(dataSource: DataSource, schema: string): Promise<void> {
-  await dataSource.query(`GRANT USAGE ON SCHEMA ${schema} TO ${APP_ROLE}`);
-  await dataSource.query(
+async function grantAppRole(runner: QueryRunner, schema: string): Promise<void> {
+  await runner.query(`GRANT USAGE ON SCHEMA ${schema} TO ${APP_ROLE}`);
+  await runner.query(
     `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${APP_ROLE}`,
   );
-  await dataSource.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${schema} TO ${APP_ROLE}`);
+  await runner.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${schema} TO ${APP_ROLE}`);
 }

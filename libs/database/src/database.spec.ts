@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+
+import { createTestDatabase, TestDatabase } from '@agp/testing';
+
+import { TEST_SCHEMA, ownerLoginUrl, testSchemaDataSource } from '../test/support/database-test-schema';
+import { Database } from './database';
+import { migrate } from './migrations';
+
+describe(Database.name, () => {
+  let testDatabase: TestDatabase;
+  /** Pool of one: every transaction below reuses the same connection. */
+  let sut: Database;
+  let asSuperuser: Database;
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase('database');
+    const dataSource = testSchemaDataSource(await ownerLoginUrl(testDatabase), 1);
+    await dataSource.initialize();
+    await migrate(dataSource, TEST_SCHEMA);
+    sut = new Database(dataSource, TEST_SCHEMA);
+    const superuserSource = testSchemaDataSource(testDatabase.url, 1);
+    await superuserSource.initialize();
+    asSuperuser = new Database(superuserSource, TEST_SCHEMA);
+  });
+
+  afterAll(async () => {
+    await sut?.close();
+    await asSuperuser?.close();
+    await testDatabase?.drop();
+  });
+
+  async function addNote(database: Database, tenantId: string, body: string): Promise<void> {
+    await database.inTenant(tenantId, (tx) =>
+      tx.query(`INSERT INTO ${TEST_SCHEMA}.notes (tenant_id, body) VALUES ($1, $2)`, [tenantId, body]),
+    );
+  }
+
+  async function bodiesIn(database: Database, tenantId: string): Promise<string[]> {
+    const rows: Array<{ body: string }> = await database.inTenant(tenantId, (tx) =>
+      tx.query(`SELECT body FROM ${TEST_SCHEMA}.notes ORDER BY body`),
+    );
+    return rows.map((r) => r.body);
+  }
+
+  it("should never show another tenant's rows when the same pooled connection serves both tenants", async () => {
+    const tenantA = randomUUID();
+    const tenantB = randomUUID();
+
+    await addNote(sut, tenantA, 'a1');
+    const seenByB = await bodiesIn(sut, tenantB);
+    const seenByA = await bodiesIn(sut, tenantA);
+    const seenUnscoped: unknown[] = await sut.dataSource.transaction((tx) =>
+      tx.query(`SELECT body FROM ${TEST_SCHEMA}.notes WHERE tenant_id = ANY($1::uuid[])`, [[tenantA, tenantB]]),
+    );
+
+    expect(seenByB).toEqual([]);
+    expect(seenByA).toEqual(['a1']);
+    expect(seenUnscoped).toEqual([]);
+  });
+
+  it('should see every tenant when the work is system work', async () => {
+    const tenantA = randomUUID();
+    const tenantB = randomUUID();
+    await addNote(sut, tenantA, 'system a');
+    await addNote(sut, tenantB, 'system b');
+
+    const rows: Array<{ body: string }> = await sut.asSystem((tx) =>
+      tx.query(`SELECT body FROM ${TEST_SCHEMA}.notes WHERE tenant_id = ANY($1::uuid[]) ORDER BY body`, [
+        [tenantA, tenantB],
+      ]),
+    );
+
+    expect(rows.map((r) => r.body)).toEqual(['system a', 'system b']);
+  });
+
+  it("should refuse a write carrying another tenant's id when in a tenant's scope", async () => {
+    const tenantA = randomUUID();
+    const tenantB = randomUUID();
+
+    const write = sut.inTenant(tenantA, (tx) =>
+      tx.query(`INSERT INTO ${TEST_SCHEMA}.notes (tenant_id, body) VALUES ($1, 'smuggled')`, [tenantB]),
+    );
+
+    await expect(write).rejects.toThrow(/row-level security/);
+    expect(await bodiesIn(sut, tenantB)).toEqual([]);
+  });
+
+  it("should refuse to move a row to another tenant when updating it in the owner's scope", async () => {
+    const tenantA = randomUUID();
+    const tenantB = randomUUID();
+    await addNote(sut, tenantA, 'mine');
+
+    const move = sut.inTenant(tenantA, (tx) =>
+      tx.query(`UPDATE ${TEST_SCHEMA}.notes SET tenant_id = $1 WHERE tenant_id = $2`, [tenantB, tenantA]),
+    );
+
+    await expect(move).rejects.toThrow(/row-level security/);
+    expect(await bodiesIn(sut, tenantA)).toEqual(['mine']);
+  });
+
+  it("should leave neither the tenant nor the role on the connection when a tenant's transaction ends", async () => {
+    const tenantA = randomUUID();
+    await addNote(sut, tenantA, 'then');
+    await expect(
+      sut.inTenant(tenantA, async () => {
+        throw new Error('failed midway');
+      }),
+    ).rejects.toThrow('failed midway');
+
+    const [state]: Array<{ tenant: string | null; role: string }> = await sut.dataSource.query(
+      `SELECT nullif(current_setting('app.tenant_id', true), '') AS tenant, current_user AS role`,
+    );
+
+    expect(state).toEqual({ tenant: null, role: 'agp_test_owner' });
+  });
+
+  it("should isolate tenants when the login is a superuser, since a tenant's scope switches role", async () => {
+    const tenantA = randomUUID();
+    const tenantB = randomUUID();
+    await addNote(asSuperuser, tenantA, 'super a');
+
+    expect(await bodiesIn(asSuperuser, tenantB)).toEqual([]);
+    expect(await bodiesIn(asSuperuser, tenantA)).toEqual(['super a']);
+  });
+});
