@@ -5,6 +5,11 @@ import { MessagingModule } from '@agp/messaging';
 import { RelayEnv } from './config/relay.env';
 import { relayDataSourceOptions } from './database/data-source';
 import { RELAY_DATABASE, RELAY_SERVICE } from './database/tokens';
+import { DecisionsModule } from './decisions/decisions.module';
+import { PoliciesModule } from './policies/policies.module';
+
+export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX'> &
+  Partial<Pick<RelayEnv, 'POLICY_CACHE_TTL_MS' | 'POLICY_EVAL_TIMEOUT_MS'>> & { DATABASE_URL: string };
 
 /**
  * The relay service: the unit that both its own process (main.ts) and the one-process runner
@@ -12,12 +17,19 @@ import { RELAY_DATABASE, RELAY_SERVICE } from './database/tokens';
  */
 @Module({})
 export class RelayModule {
-  static forRoot(env: RelayEnv & { DATABASE_URL: string }): DynamicModule {
+  static forRoot(env: RelayModuleEnv): DynamicModule {
     return {
       module: RelayModule,
       imports: [
         DatabaseModule.forRoot({ token: RELAY_DATABASE, ...relayDataSourceOptions(env.DATABASE_URL) }),
         MessagingModule.forService({ service: RELAY_SERVICE, databaseToken: RELAY_DATABASE }),
+        DecisionsModule.forRoot({
+          cacheTtlMs: env.POLICY_CACHE_TTL_MS ?? 60_000,
+          evaluationTimeoutMs: env.POLICY_EVAL_TIMEOUT_MS ?? 50,
+          natsUrl: env.NATS_URL,
+          natsPrefix: env.NATS_PREFIX,
+        }),
+        PoliciesModule,
       ],
     };
   }

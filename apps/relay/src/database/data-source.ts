@@ -1,14 +1,25 @@
 import { SchemaDataSourceOptions } from '@agp/database';
 
 import { CreateMessagingTables1763780000000 } from './migrations/1763780000000-CreateMessagingTables';
+import { CreateRegistryTables1763790000000 } from './migrations/1763790000000-CreateRegistryTables';
+import { CreatePolicyTables1763790100000 } from './migrations/1763790100000-CreatePolicyTables';
+import { CreateEvaluationPackTables1763790200000 } from './migrations/1763790200000-CreateEvaluationPackTables';
 import { RELAY_SCHEMA } from './tokens';
 
-/** Entities and migrations of the relay schema: shared by the runtime and the migrate command. */
+/**
+ * Entities and migrations of the relay schema: shared by the runtime and the migrate command.
+ * R2: the relay's repositories use parameterised SQL on the transaction, so no entity classes.
+ */
 export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
   return {
     url,
     schema: RELAY_SCHEMA,
     entities: [],
-    migrations: [CreateMessagingTables1763780000000],
+    migrations: [
+      CreateMessagingTables1763780000000,
+      CreateRegistryTables1763790000000,
+      CreatePolicyTables1763790100000,
+      CreateEvaluationPackTables1763790200000,
+    ],
   };
 }

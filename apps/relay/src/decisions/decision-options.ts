@@ -1,0 +1,12 @@
+/** Tuning of the decision service, from the relay's environment (README has the table). */
+export interface DecisionOptions {
+  /** Safety net only: a cached tenant snapshot older than this is reloaded even without an event (R3). */
+  cacheTtlMs: number;
+  /** D22 / POLICY.md: budget of one policy evaluation; over it the binding yields ERROR. */
+  evaluationTimeoutMs: number;
+  /** NATS for the cache-invalidation broadcast; unset in the one-process runner (R3). */
+  natsUrl?: string;
+  natsPrefix: string;
+}
+
+export const DECISION_OPTIONS = Symbol('relay:decision-options');

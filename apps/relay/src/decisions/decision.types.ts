@@ -1,0 +1,73 @@
+import { Action, BindingLevel, DecisionAction, EndpointType, MessageDirection, Protocol } from '@agp/contracts';
+
+export interface EndpointRef {
+  type: EndpointType;
+  id: string;
+  name?: string;
+  riskTier?: string;
+}
+
+/** The input document of POLICY.md, for one message hop. Fields that do not apply are absent. */
+export interface DecisionInput {
+  tenant: { id: string; slug?: string };
+  protocol: Protocol;
+  direction: MessageDirection;
+  source: EndpointRef;
+  sink: EndpointRef;
+  method?: string;
+  tool?: { name: string };
+  message: { text: string; json: unknown };
+  user?: { id: string; email?: string };
+  correlationId?: string;
+  time: string;
+}
+
+export interface MaskEntry {
+  path: string;
+  pattern?: string;
+  label?: string;
+}
+
+export interface Detection {
+  kind: string;
+  label: string;
+  path?: string;
+}
+
+/** A well-formed decision of one policy (D22), defaults filled in. */
+export interface PolicyDecision {
+  action: DecisionAction;
+  reasons: string[];
+  mask: MaskEntry[];
+  detections: Detection[];
+}
+
+/** What one binding's bound version said about the hop: its decision, or ERROR and why. */
+export interface BindingResult {
+  bindingId: string;
+  bindingLevel: BindingLevel;
+  priority: number;
+  groupId: string;
+  groupName: string;
+  groupVersion: string;
+  action: Action;
+  reasons: string[];
+  mask: MaskEntry[];
+  detections: Detection[];
+  error?: string;
+}
+
+/** The combined decision for a hop (D22), each binding's own result, and the message as masked. */
+export interface HopDecision {
+  action: Action;
+  /** Whether the hop must not be delivered: BLOCK, or ERROR while the tenant fails closed. */
+  isBlocked: boolean;
+  failOpen: boolean;
+  reasons: string[];
+  mask: MaskEntry[];
+  detections: Detection[];
+  /** Paths of `message.json` that a mask changed. */
+  maskedFields: string[];
+  bindings: BindingResult[];
+  maskedMessage: { text: string; json: unknown };
+}

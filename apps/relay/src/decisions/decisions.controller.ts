@@ -1,0 +1,33 @@
+import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { RequirePermission } from '@agp/auth';
+
+import { Ctx, RequestContext } from '../common/request-context';
+import { HopDecision } from './decision.types';
+import { DecisionsService, PolicySettingsResponse } from './decisions.service';
+import { DecideHopDto } from './dto/decide-hop.dto';
+import { UpdatePolicySettingsDto } from './dto/update-policy-settings.dto';
+
+@Controller('relay/v1')
+export class DecisionsController {
+  constructor(private readonly decisions: DecisionsService) {}
+
+  /** Issue 6 §4: a decision for one hop, for users and tools; nothing is stored (R9). */
+  @Post('policy-decisions')
+  @HttpCode(200)
+  @RequirePermission('TENANT', 'READ')
+  decide(@Ctx() ctx: RequestContext, @Body() dto: DecideHopDto): Promise<HopDecision> {
+    return this.decisions.decide(ctx, dto);
+  }
+
+  @Get('policy-settings')
+  @RequirePermission('TENANT', 'READ')
+  getSettings(@Ctx() ctx: RequestContext): Promise<PolicySettingsResponse> {
+    return this.decisions.getSettings(ctx);
+  }
+
+  @Patch('policy-settings')
+  @RequirePermission('TENANT', 'WRITE')
+  updateSettings(@Ctx() ctx: RequestContext, @Body() dto: UpdatePolicySettingsDto): Promise<PolicySettingsResponse> {
+    return this.decisions.updateSettings(ctx, dto);
+  }
+}

@@ -1,0 +1,81 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
+
+import { RequestContext, actorOf, eventContext } from '../common/request-context';
+import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
+import { EventOutbox } from '@agp/messaging';
+import { textOf } from './apply-masks';
+import { DecisionCache } from './decision-cache';
+import { DecisionInput, EndpointRef, HopDecision } from './decision.types';
+import { DecideHopDto, EndpointRefDto } from './dto/decide-hop.dto';
+import { UpdatePolicySettingsDto } from './dto/update-policy-settings.dto';
+import { EndpointDirectoryRepository } from './endpoint-directory.repository';
+import { PolicyDecisionService } from './policy-decision.service';
+import { PolicySnapshotRepository } from './policy-snapshot.repository';
+
+export interface PolicySettingsResponse {
+  failOpen: boolean;
+}
+
+/** The HTTP face of the decision service, and the tenant's fail mode (D22). */
+@Injectable()
+export class DecisionsService {
+  constructor(
+    @Inject(RELAY_DATABASE) private readonly database: Database,
+    @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
+    private readonly directory: EndpointDirectoryRepository,
+    private readonly settings: PolicySnapshotRepository,
+    private readonly decisions: PolicyDecisionService,
+    private readonly cache: DecisionCache,
+  ) {}
+
+  async decide(ctx: RequestContext, dto: DecideHopDto): Promise<HopDecision> {
+    const [source, sink] = await this.database.inTenant(ctx.tenantId, (tx) =>
+      Promise.all([dto.source, dto.sink].map(async (e) => this.enrich(e, await this.directory.describe(tx, ctx.tenantId, e.type, e.id)))),
+    );
+    const input: DecisionInput = {
+      tenant: { id: ctx.tenantId },
+      protocol: dto.protocol,
+      direction: dto.direction,
+      source: source,
+      sink: sink,
+      ...(dto.method ? { method: dto.method } : {}),
+      ...(dto.tool ? { tool: { name: dto.tool.name } } : {}),
+      message: { json: dto.message.json, text: dto.message.text ?? textOf(dto.message.json) },
+      ...(dto.user ? { user: { id: dto.user.id, ...(dto.user.email ? { email: dto.user.email } : {}) } } : {}),
+      correlationId: ctx.correlationId,
+      time: dto.time ?? new Date().toISOString(),
+    };
+    return this.decisions.decide(input);
+  }
+
+  async getSettings(ctx: RequestContext): Promise<PolicySettingsResponse> {
+    const failOpen = await this.database.inTenant(ctx.tenantId, (tx) => this.settings.isFailOpen(tx, ctx.tenantId));
+    return { failOpen };
+  }
+
+  async updateSettings(ctx: RequestContext, dto: UpdatePolicySettingsDto): Promise<PolicySettingsResponse> {
+    await this.database.inTenant(ctx.tenantId, async (tx) => {
+      await this.settings.setFailOpen(tx, ctx.tenantId, dto.failOpen);
+      await this.outbox.add(tx, 'POLICY_LIFECYCLE', eventContext(ctx), {
+        actor: actorOf(ctx),
+        change: 'SETTINGS_UPDATED',
+        summary: `policy evaluation errors now ${dto.failOpen ? 'fail open' : 'fail closed'}`,
+        details: { failOpen: dto.failOpen },
+      });
+    });
+    this.cache.invalidate(ctx.tenantId);
+    return { failOpen: dto.failOpen };
+  }
+
+  /** A name the caller gave wins; the registry fills in what is missing. */
+  private enrich(endpoint: EndpointRefDto, known: { name?: string; riskTier?: string } | undefined): EndpointRef {
+    const name = endpoint.name ?? known?.name;
+    return {
+      type: endpoint.type,
+      id: endpoint.id,
+      ...(name ? { name } : {}),
+      ...(known?.riskTier ? { riskTier: known.riskTier } : {}),
+    };
+  }
+}

@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+
+import { applyMasks } from './apply-masks';
+import { bindingApplies } from './binding-matcher';
+import { combineDecisions } from './combine-decisions';
+import { CachedBinding, DecisionCache } from './decision-cache';
+import { DECISION_OPTIONS, DecisionOptions } from './decision-options';
+import { BindingResult, DecisionInput, HopDecision } from './decision.types';
+import { normalizeDecision } from './normalize-decision';
+import { PolicyEngine, PreparedInput } from './policy-engine';
+
+/**
+ * The decision service (issue 6 §4): for one message hop, the bindings that apply (D23), each bound
+ * version evaluated (compiled once, cached), combined per D22, masks applied. The traffic paths call
+ * `decide` in-process; `POST /relay/v1/policy-decisions` exposes it over HTTP.
+ */
+@Injectable()
+export class PolicyDecisionService {
+  constructor(
+    private readonly cache: DecisionCache,
+    private readonly engine: PolicyEngine,
+    @Inject(DECISION_OPTIONS) private readonly options: DecisionOptions,
+  ) {}
+
+  async decide(input: DecisionInput): Promise<HopDecision> {
+    const snapshot = await this.cache.snapshot(input.tenant.id);
+    const now = Date.parse(input.time);
+    const at = Number.isNaN(now) ? Date.now() : now;
+    const applicable = snapshot.bindings.filter((b) => bindingApplies(b, input.source, input.sink, at));
+    const prepared = applicable.length > 0 ? this.engine.prepareInput(input) : undefined;
+    const results = applicable.map((binding) => this.evaluate(binding, prepared!, new Date(at)));
+    const combined = combineDecisions(results, snapshot.failOpen);
+    const masked = combined.mask.length > 0
+      ? applyMasks(input.message.json, combined.mask)
+      : { json: input.message.json, text: input.message.text, maskedFields: [] };
+    return {
+      action: combined.action,
+      isBlocked: combined.isBlocked,
+      failOpen: snapshot.failOpen,
+      reasons: combined.reasons,
+      mask: combined.mask,
+      detections: combined.detections,
+      maskedFields: masked.maskedFields,
+      bindings: combined.ordered,
+      maskedMessage: { text: masked.text, json: masked.json },
+    };
+  }
+
+  private evaluate(binding: CachedBinding, input: PreparedInput, now: Date): BindingResult {
+    const base = {
+      bindingId: binding.bindingId,
+      bindingLevel: binding.bindingLevel,
+      priority: binding.priority,
+      groupId: binding.groupId,
+      groupName: binding.groupName,
+      groupVersion: binding.version,
+    };
+    const failed = (error: string): BindingResult => ({ ...base, action: 'ERROR', reasons: [], mask: [], detections: [], error });
+    if ('error' in binding.policy) {
+      return failed(binding.policy.error);
+    }
+    const raw = binding.policy.evaluate(input, { timeoutMs: this.options.evaluationTimeoutMs, now });
+    if (!raw.ok) {
+      return failed(raw.error);
+    }
+    const normalized = normalizeDecision(raw.value);
+    return normalized.ok ? { ...base, ...normalized.decision } : failed(normalized.error);
+  }
+}

@@ -1,0 +1,53 @@
+import { BindingLevel } from '@agp/contracts';
+
+export interface PolicyGroupResponse {
+  id: string;
+  name: string;
+  description?: string;
+  data: Record<string, unknown>;
+  latestVersion?: string;
+  versionCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The specification's policy group version, plus its own `id` and `retiredAt`. */
+export interface PolicyVersionResponse {
+  id: string;
+  groupId: string;
+  version: string;
+  name: string;
+  description?: string;
+  regoSource: string;
+  regoSourceHash: string;
+  bindingCount: number;
+  validFrom: string;
+  validTo?: string;
+  retiredAt?: string;
+  createdAt: string;
+}
+
+export interface Reference {
+  id: string;
+  name: string;
+}
+
+/** The specification's policy binding; `version` is the binding's own revision (R5). */
+export interface PolicyBindingResponse {
+  bindingId: string;
+  version: string;
+  groupId: string;
+  groupName: string;
+  groupVersion: string;
+  isLatestGroupVersion: boolean;
+  bindingLevel: BindingLevel;
+  agent?: Reference;
+  sourceAgent?: Reference;
+  sinkAgent?: Reference;
+  channel?: Reference;
+  priority: number;
+  validFrom: string;
+  validTo?: string;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { TestDatabase, TestTokenIssuer, createTestDatabase, deleteNatsStreams, uniqueNatsPrefix } from '@agp/testing';
+
+import { ADMIN_PERMS, TestCaller, startRelay } from './support/relay-test-app';
+import { ALWAYS } from './support/policies';
+
+type Json = Record<string, unknown>;
+
+describe('policy groups, versions and bindings', () => {
+  let db: TestDatabase;
+  let prefix: string;
+  let app: NestFastifyApplication;
+  let admin: TestCaller;
+  let reader: TestCaller;
+  let stranger: TestCaller;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('relay_policies');
+    prefix = uniqueNatsPrefix('relaypol');
+    const issuer = await TestTokenIssuer.create();
+    app = await startRelay({ databaseUrl: db.url, prefix, issuer });
+    const tenantId = randomUUID();
+    admin = await TestCaller.create(issuer, tenantId, ADMIN_PERMS);
+    reader = await TestCaller.create(issuer, tenantId, ['TENANT:READ']);
+    stranger = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await db?.drop();
+    await deleteNatsStreams(prefix);
+  });
+
+  async function group(name = `g-${randomUUID().slice(0, 8)}`): Promise<Json> {
+    const response = await admin.call(app, 'POST', '/relay/v1/policy-groups', { name, description: 'test group' });
+    expect(response.status).toBe(201);
+    return response.body;
+  }
+
+  async function version(groupId: unknown, body: Json): Promise<Json> {
+    const response = await admin.call(app, 'POST', `/relay/v1/policy-groups/${String(groupId)}/versions`, body);
+    expect(response.status).toBe(201);
+    return response.body;
+  }
+
+  describe('policy groups', () => {
+    it('should create a group with a Location when the body is valid', async () => {
+      const response = await admin.call(app, 'POST', '/relay/v1/policy-groups', { name: 'guardrails-a', data: { banned: ['x'] } });
+      expect(response.status).toBe(201);
+      expect(response.headers.location).toBe(`/relay/v1/policy-groups/${String(response.body.id)}`);
+      expect(response.body).toEqual(expect.objectContaining({ name: 'guardrails-a', data: { banned: ['x'] }, versionCount: 0 }));
+    });
+
+    it('should list every bad field when the body is invalid', async () => {
+      const response = await admin.call<{ errors: Json[] }>(app, 'POST', '/relay/v1/policy-groups', { name: '', description: 7, data: 'no', extra: 1 });
+      expect(response.status).toBe(400);
+      expect(response.body.errors.map((e) => e.field).sort()).toEqual(expect.arrayContaining(['data', 'description', 'extra', 'name']));
+    });
+
+    it('should answer 409 when the name is taken', async () => {
+      const created = await group();
+      expect((await admin.call(app, 'POST', '/relay/v1/policy-groups', { name: created.name })).status).toBe(409);
+    });
+
+    it('should answer 404 when the group belongs to another tenant', async () => {
+      const created = await group();
+      expect((await stranger.call(app, 'GET', `/relay/v1/policy-groups/${String(created.id)}`)).status).toBe(404);
+      expect((await stranger.call(app, 'PATCH', `/relay/v1/policy-groups/${String(created.id)}`, { description: 'x' })).status).toBe(404);
+      expect((await stranger.call(app, 'DELETE', `/relay/v1/policy-groups/${String(created.id)}`)).status).toBe(404);
+    });
+
+    it('should update, list and delete a group when asked', async () => {
+      const created = await group();
+      const updated = await admin.call(app, 'PATCH', `/relay/v1/policy-groups/${String(created.id)}`, { description: 'changed' });
+      expect(updated.body.description).toBe('changed');
+      const list = await reader.call<{ items: Json[]; total: number }>(app, 'GET', `/relay/v1/policy-groups?name=${String(created.name)}`);
+      expect(list.body.items.map((g) => g.id)).toEqual([created.id]);
+      expect((await admin.call(app, 'DELETE', `/relay/v1/policy-groups/${String(created.id)}`)).status).toBe(204);
+      expect((await admin.call(app, 'GET', `/relay/v1/policy-groups/${String(created.id)}`)).status).toBe(404);
+    });
+
+    it('should answer 403 naming the role when a reader writes', async () => {
+      const response = await reader.call(app, 'POST', '/relay/v1/policy-groups', { name: 'nope' });
+      expect(response.status).toBe(403);
+      expect(String(response.body.detail)).toContain('TENANT:WRITE');
+    });
+  });
+
+  describe('policy versions', () => {
+    it('should compile, hash and number versions that increase when created', async () => {
+      const g = await group();
+      const first = await version(g.id, { regoSource: ALWAYS('LOG') });
+      expect(first).toEqual(expect.objectContaining({ version: '1', name: g.name, bindingCount: 0, groupId: g.id }));
+      expect(first.regoSourceHash).toMatch(/^[0-9a-f]{64}$/);
+      const named = await version(g.id, { regoSource: ALWAYS('WARN'), version: '1.5' });
+      expect(named.version).toBe('1.5');
+      const next = await version(g.id, { regoSource: ALWAYS('WARN') });
+      expect(next.version).toBe('1.6');
+      const list = await reader.call<{ items: Json[] }>(app, 'GET', `/relay/v1/policy-groups/${String(g.id)}/versions`);
+      expect(list.body.items.map((v) => v.version)).toEqual(['1.6', '1.5', '1']);
+    });
+
+    it('should answer 409 when the version does not increase', async () => {
+      const g = await group();
+      await version(g.id, { regoSource: ALWAYS('LOG'), version: '2' });
+      const response = await admin.call(app, 'POST', `/relay/v1/policy-groups/${String(g.id)}/versions`, { regoSource: ALWAYS('LOG'), version: '1.9' });
+      expect(response.status).toBe(409);
+    });
+
+    it('should answer 400 with every error line and column when the module does not compile', async () => {
+      const g = await group();
+      const source = 'package bad\n\nimport rego.v1\n\ndecision := {"action": x} if { y == 1 }\n';
+      const response = await admin.call<{ errors: Json[] }>(app, 'POST', `/relay/v1/policy-groups/${String(g.id)}/versions`, { regoSource: source });
+      expect(response.status).toBe(400);
+      expect(response.body.errors.length).toBeGreaterThanOrEqual(2);
+      for (const error of response.body.errors) {
+        expect(error.field).toBe('regoSource');
+        expect(String(error.message)).toMatch(/^line 5, column \d+: /);
+      }
+    });
+
+    it('should answer 400 listing fields when the version body is invalid', async () => {
+      const g = await group();
+      const response = await admin.call<{ errors: Json[] }>(app, 'POST', `/relay/v1/policy-groups/${String(g.id)}/versions`, { version: 'v1', validFrom: 'yesterday' });
+      expect(response.status).toBe(400);
+      expect(response.body.errors.map((e) => e.field)).toEqual(expect.arrayContaining(['regoSource', 'version', 'validFrom']));
+    });
+
+    it('should retire an unbound version and refuse to retire a bound one', async () => {
+      const g = await group();
+      await version(g.id, { regoSource: ALWAYS('LOG') });
+      await version(g.id, { regoSource: ALWAYS('WARN') });
+      const binding = await admin.call(app, 'POST', '/relay/v1/policy-bindings', { groupId: g.id, bindingLevel: 'TENANT', groupVersion: '2' });
+      expect(binding.status).toBe(201);
+      expect((await admin.call(app, 'POST', `/relay/v1/policy-groups/${String(g.id)}/versions/2/retire`)).status).toBe(409);
+      const retired = await admin.call(app, 'POST', `/relay/v1/policy-groups/${String(g.id)}/versions/1/retire`);
+      expect(retired.status).toBe(200);
+      expect(retired.body.retiredAt).toBeDefined();
+      expect((await stranger.call(app, 'GET', `/relay/v1/policy-groups/${String(g.id)}/versions/1`)).status).toBe(404);
+    });
+  });
+
+  describe('policy bindings', () => {
+    it('should bind the latest valid version and name it when no version is given', async () => {
+      const g = await group();
+      await version(g.id, { regoSource: ALWAYS('LOG') });
+      await version(g.id, { regoSource: ALWAYS('WARN') });
+      const response = await admin.call(app, 'POST', '/relay/v1/policy-bindings', { groupId: g.id, bindingLevel: 'TENANT', priority: 5 });
+      expect(response.status).toBe(201);
+      expect(response.headers.location).toBe(`/relay/v1/policy-bindings/${String(response.body.bindingId)}`);
+      expect(response.body).toEqual(expect.objectContaining({ groupName: g.name, groupVersion: '2', isLatestGroupVersion: true, priority: 5, bindingLevel: 'TENANT', version: '1' }));
+    });
+
+    it('should list every bad field when the binding does not fit its level', async () => {
+      const g = await group();
+      await version(g.id, { regoSource: ALWAYS('LOG') });
+      const response = await admin.call<{ errors: Json[] }>(app, 'POST', '/relay/v1/policy-bindings', {
+        groupId: g.id,
+        bindingLevel: 'SUBSCRIPTION',
+        sinkAgentId: randomUUID(),
+        channelId: randomUUID(),
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.errors.map((e) => e.field).sort()).toEqual(['channelId', 'sinkAgentId', 'sourceAgentId']);
+    });
+
+    it('should answer 400 for bad fields and 404 for another tenant group', async () => {
+      const bad = await admin.call<{ errors: Json[] }>(app, 'POST', '/relay/v1/policy-bindings', { groupId: 'x', bindingLevel: 'PLANET', priority: -1 });
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors.map((e) => e.field)).toEqual(expect.arrayContaining(['groupId', 'bindingLevel', 'priority']));
+      const g = await group();
+      await version(g.id, { regoSource: ALWAYS('LOG') });
+      expect((await stranger.call(app, 'POST', '/relay/v1/policy-bindings', { groupId: g.id, bindingLevel: 'TENANT' })).status).toBe(404);
+    });
+
+    it('should update, list, and delete a binding when asked, and hide it from other tenants', async () => {
+      const g = await group();
+      await version(g.id, { regoSource: ALWAYS('LOG') });
+      const created = await admin.call(app, 'POST', '/relay/v1/policy-bindings', { groupId: g.id, bindingLevel: 'TENANT' });
+      const id = String(created.body.bindingId);
+      const updated = await admin.call(app, 'PATCH', `/relay/v1/policy-bindings/${id}`, { priority: 7, validTo: '2999-01-01T00:00:00Z' });
+      expect(updated.body).toEqual(expect.objectContaining({ priority: 7, version: '2', validTo: '2999-01-01T00:00:00.000Z' }));
+      const list = await reader.call<{ items: Json[] }>(app, 'GET', `/relay/v1/policy-bindings?groupId=${String(g.id)}`);
+      expect(list.body.items.map((b) => b.bindingId)).toEqual([id]);
+      expect((await stranger.call(app, 'GET', `/relay/v1/policy-bindings/${id}`)).status).toBe(404);
+      expect((await stranger.call(app, 'GET', `/relay/v1/policy-bindings/${id}/available-versions`)).status).toBe(404);
+      expect((await stranger.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade`)).status).toBe(404);
+      expect((await admin.call(app, 'DELETE', `/relay/v1/policy-bindings/${id}`)).status).toBe(204);
+      expect((await admin.call(app, 'GET', `/relay/v1/policy-bindings/${id}`)).status).toBe(404);
+    });
+
+    it('should list the other valid versions newest first when asked for available versions (operation 4)', async () => {
+      const g = await group();
+      const hour = 3_600_000;
+      await version(g.id, { regoSource: ALWAYS('LOG') });
+      await version(g.id, { regoSource: ALWAYS('LOG') });
+      await version(g.id, { regoSource: ALWAYS('LOG'), validTo: new Date(Date.now() + 1_000).toISOString() });
+      await version(g.id, { regoSource: ALWAYS('LOG'), validFrom: new Date(Date.now() + hour).toISOString() });
+      await version(g.id, { regoSource: ALWAYS('LOG') });
+      await admin.call(app, 'POST', `/relay/v1/policy-groups/${String(g.id)}/versions/1/retire`);
+      const binding = await admin.call(app, 'POST', '/relay/v1/policy-bindings', { groupId: g.id, bindingLevel: 'TENANT', groupVersion: '2' });
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const response = await reader.call<Json[]>(app, 'GET', `/relay/v1/policy-bindings/${String(binding.body.bindingId)}/available-versions`);
+      expect(response.status).toBe(200);
+      // 1 retired, 2 current, 3 expired, 4 not yet valid: only 5 remains.
+      expect(response.body.map((v) => v.version)).toEqual(['5']);
+    });
+
+    it('should move to the latest valid version when upgraded without targetVersion (operation 7)', async () => {
+      const g = await group();
+      await version(g.id, { regoSource: ALWAYS('LOG') });
+      const binding = await admin.call(app, 'POST', '/relay/v1/policy-bindings', { groupId: g.id, bindingLevel: 'TENANT' });
+      const id = String(binding.body.bindingId);
+      const same = await admin.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade`);
+      expect(same.status).toBe(200);
+      expect(same.body).toEqual(binding.body);
+      await version(g.id, { regoSource: ALWAYS('WARN') });
+      await version(g.id, { regoSource: ALWAYS('BLOCK'), validFrom: new Date(Date.now() + 3_600_000).toISOString() });
+      expect((await admin.call(app, 'GET', `/relay/v1/policy-bindings/${id}`)).body.isLatestGroupVersion).toBe(false);
+      const moved = await admin.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade`);
+      expect(moved.status).toBe(200);
+      expect(moved.body).toEqual(expect.objectContaining({ groupVersion: '2', isLatestGroupVersion: true, version: '2' }));
+    });
+
+    it('should move to targetVersion, answer 404 for an unknown one and 409 outside its window (operation 7)', async () => {
+      const g = await group();
+      await version(g.id, { regoSource: ALWAYS('LOG') });
+      await version(g.id, { regoSource: ALWAYS('WARN') });
+      await version(g.id, { regoSource: ALWAYS('BLOCK'), validFrom: new Date(Date.now() + 3_600_000).toISOString() });
+      const binding = await admin.call(app, 'POST', '/relay/v1/policy-bindings', { groupId: g.id, bindingLevel: 'TENANT', groupVersion: '2' });
+      const id = String(binding.body.bindingId);
+      const back = await admin.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade?targetVersion=1`);
+      expect(back.status).toBe(200);
+      expect(back.body).toEqual(expect.objectContaining({ groupVersion: '1', isLatestGroupVersion: false }));
+      expect((await admin.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade?targetVersion=9`)).status).toBe(404);
+      expect((await admin.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade?targetVersion=3`)).status).toBe(409);
+      expect((await admin.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade?targetVersion=abc`)).status).toBe(400);
+      expect((await reader.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade`)).status).toBe(403);
+    });
+
+    it('should answer 409 when a group with bindings is deleted', async () => {
+      const g = await group();
+      await version(g.id, { regoSource: ALWAYS('LOG') });
+      await admin.call(app, 'POST', '/relay/v1/policy-bindings', { groupId: g.id, bindingLevel: 'TENANT' });
+      expect((await admin.call(app, 'DELETE', `/relay/v1/policy-groups/${String(g.id)}`)).status).toBe(409);
+    });
+  });
+});

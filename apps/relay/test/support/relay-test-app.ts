@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AuthModule } from '@agp/auth';
+import { createHttpApp } from '@agp/http';
+import { EventBusModule } from '@agp/messaging';
+import { TEST_NATS_URL, TestTokenIssuer } from '@agp/testing';
+
+import { RelayModule } from '../../src/relay.module';
+
+export interface RelayTestOptions {
+  databaseUrl: string;
+  prefix: string;
+  issuer: TestTokenIssuer;
+  /** Large by default, so that a test sees the broadcast drop the cache, not the TTL. */
+  cacheTtlMs?: number;
+}
+
+/** One relay replica as its process would run it: real PostgreSQL, real NATS JetStream. */
+export async function startRelay(options: RelayTestOptions): Promise<NestFastifyApplication> {
+  const app = await createHttpApp({
+    service: 'relay',
+    logLevel: 'silent',
+    imports: [
+      AuthModule.forRoot(options.issuer.authOptions()),
+      EventBusModule.forRoot({ natsUrl: TEST_NATS_URL, prefix: options.prefix }),
+      RelayModule.forRoot({
+        DATABASE_URL: options.databaseUrl,
+        NATS_URL: TEST_NATS_URL,
+        NATS_PREFIX: options.prefix,
+        POLICY_CACHE_TTL_MS: options.cacheTtlMs ?? 3_600_000,
+      }),
+    ],
+  });
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}
+
+export interface ApiResponse<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Record<string, unknown>;
+}
+
+/** A caller of one tenant with a set of permissions. */
+export class TestCaller {
+  readonly subject = randomUUID();
+
+  private constructor(
+    readonly tenantId: string,
+    private readonly token: string,
+  ) {}
+
+  static async create(issuer: TestTokenIssuer, tenantId: string, perms: string[], kind: 'USER' | 'SERVICE' = 'USER'): Promise<TestCaller> {
+    const subject = randomUUID();
+    const token = await issuer.token({ tenantId, subject, perms, kind, name: `caller-${subject.slice(0, 8)}` });
+    const caller = new TestCaller(tenantId, token);
+    Object.assign(caller, { subject });
+    return caller;
+  }
+
+  async call<T = Record<string, unknown>>(app: NestFastifyApplication, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<ApiResponse<T>> {
+    const response = await app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+    });
+    return {
+      status: response.statusCode,
+      body: (response.body ? JSON.parse(response.body) : undefined) as T,
+      headers: response.headers,
+    };
+  }
+}
+
+export const ADMIN_PERMS = ['TENANT:ADMIN', 'REGISTRY:ADMIN', 'MCP_REGISTRY:ADMIN', 'CHANNELS:ADMIN', 'LLM_GATEWAY:ADMIN'];
