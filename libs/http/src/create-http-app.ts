@@ -49,6 +49,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     reply.header(CORRELATION_HEADER, assignCorrelationId(request.raw));
     done();
   });
+  if (options.parseBodies !== false) {
+    // D12: bodies are JSON (and forms, for the token endpoint, D7); anything else is a 415.
+    fastify.removeContentTypeParser('text/plain');
+  }
   options.configureFastify?.(adapter, logger);
 
   @Module({ imports: [HttpCoreModule.forRoot(logger, options.skipAccessLog), ...options.imports] })

@@ -1,0 +1,114 @@
+import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Type } from 'class-transformer';
+import { IsInt, IsString, Max, MaxLength, ValidateNested } from 'class-validator';
+
+import { createHttpApp } from './create-http-app';
+
+class OwnerDto {
+  @IsString()
+  name: string;
+}
+
+class CreateThingDto {
+  @IsString()
+  @MaxLength(5)
+  name: string;
+
+  @IsInt()
+  @Max(10)
+  count: number;
+
+  @ValidateNested()
+  @Type(() => OwnerDto)
+  owner: OwnerDto;
+}
+
+@Controller('things')
+class ThingsController {
+  @Post()
+  create(@Body() body: CreateThingDto): CreateThingDto {
+    return body;
+  }
+
+  @Get('boom')
+  boom(): never {
+    throw new Error('select * from secrets where password = 42');
+  }
+}
+
+@Module({ controllers: [ThingsController] })
+class ThingsModule {}
+
+describe(createHttpApp.name, () => {
+  let sut: NestFastifyApplication;
+
+  beforeAll(async () => {
+    sut = await createHttpApp({ service: 'http-spec', logLevel: 'silent', imports: [ThingsModule] });
+    await sut.init();
+    await sut.getHttpAdapter().getInstance().ready();
+  });
+
+  afterAll(async () => {
+    await sut.close();
+  });
+
+  const post = (payload: string, contentType = 'application/json') =>
+    sut.inject({ method: 'POST', url: '/things', payload, headers: { 'content-type': contentType } });
+
+  it('should list every bad field, nested ones and unknown properties when the body is invalid', async () => {
+    const response = await post(JSON.stringify({ name: 'too long', count: 11, owner: { name: 3 }, extra: true }));
+    const body = response.json();
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(body).toMatchObject({ type: 'urn:agp:problem:validation-error', status: 400, instance: '/things' });
+    expect(body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['count', 'extra', 'name', 'owner.name']);
+    expect(body.correlationId).toBe(response.headers['x-correlation-id']);
+  });
+
+  it('should accept a valid body and keep the caller correlation id', async () => {
+    const response = await sut.inject({
+      method: 'POST',
+      url: '/things',
+      payload: { name: 'ok', count: 2, owner: { name: 'a' } },
+      headers: { 'x-correlation-id': 'abc-123' },
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.headers['x-correlation-id']).toBe('abc-123');
+  });
+
+  it('should replace a correlation id that is not a sane token', async () => {
+    const response = await sut.inject({ url: '/health/live', headers: { 'x-correlation-id': 'a b\u00e9' } });
+    expect(response.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('should answer 413 when the body is over 1 MiB', async () => {
+    const response = await post(JSON.stringify({ name: 'x'.repeat(1024 * 1024) }));
+    expect(response.statusCode).toBe(413);
+    expect(response.json().type).toBe('urn:agp:problem:payload-too-large');
+  });
+
+  it('should answer 415 when the content type is not JSON', async () => {
+    const response = await post('name=x', 'text/plain');
+    expect(response.statusCode).toBe(415);
+    expect(response.json().status).toBe(415);
+  });
+
+  it('should answer 400 when the JSON does not parse', async () => {
+    expect((await post('{bad')).statusCode).toBe(400);
+  });
+
+  it('should answer 404 problem+json when no route matches', async () => {
+    const response = await sut.inject({ url: '/nothing/here' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().type).toBe('urn:agp:problem:not-found');
+  });
+
+  it('should hide internals behind a 500 when a handler fails unexpectedly', async () => {
+    const response = await sut.inject({ url: '/things/boom' });
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain('secrets');
+    expect(response.body).not.toContain('at ');
+    expect(response.json().detail).toContain(response.headers['x-correlation-id']);
+  });
+});
