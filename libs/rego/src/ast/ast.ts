@@ -66,6 +66,9 @@ export interface CallTerm {
   loc: Location;
   /** Resolved by the compiler: a built-in name or a user function path. */
   target?: CallTarget;
+  /** Evaluation caches: the arity of the target (-1 unknown) and the built-in definition. */
+  arityCache?: number;
+  builtinCache?: import('../builtins/types').BuiltinDef | null;
 }
 
 export type CallTarget = { kind: 'builtin'; name: string } | { kind: 'function'; path: string[] };

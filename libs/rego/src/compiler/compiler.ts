@@ -4,6 +4,7 @@ import { RegoCompileError, RegoErrorDetail } from '../errors';
 import { parseModule } from '../parser/module';
 import { checkRecursion, checkTree, checkUnsupported } from './checks';
 import { constantValue } from './constant';
+import { indexTree } from './rule-index';
 import { ResolveEnv, Resolver } from './resolve';
 import { Safety } from './safety';
 import { SlotMap } from './slots';
@@ -86,6 +87,7 @@ export function compileProgram(sources: ModuleSource[], builtins: Map<string, Bu
       insert(root, functions, cr);
     }
   }
+  indexTree(root);
   checkTree(root, errors);
   checkRecursion(root, compiled, errors);
   checkUnsupported(compiled, builtins, errors);

@@ -29,6 +29,8 @@ export class DocNode {
   readonly funcs: CompiledRule[] = [];
   defaultRule?: CompiledRule;
   defaultCount = 0;
+  /** Rule index, built after compilation when the node has enough rules. */
+  index?: import('./rule-index').RuleIndex;
   /** This node or a descendant has rules (non-function). */
   hasRules = false;
   hasFuncs = false;

@@ -150,13 +150,17 @@ function directCall(ev: Evaluator, t: CallTerm, f: Frame): Direct {
     args.push(v);
   }
   if (target.kind === 'function') {
-    if (ev.program.functionArity.get(target.path.join('.')) !== args.length) {
+    if (ev.arity(t) !== args.length) {
       return ENUM;
     }
     return callFunction(ev, target.path, args);
   }
-  const def = ev.program.builtins.get(target.name);
-  if (!def || def.relation || def.unsupported || args.length !== def.arity) {
+  if (t.builtinCache === undefined) {
+    const d = ev.program.builtins.get(target.name);
+    t.builtinCache = !d || d.relation || d.unsupported ? null : d;
+  }
+  const def = t.builtinCache;
+  if (def === null || args.length !== def.arity) {
     return ENUM;
   }
   try {

@@ -4,6 +4,7 @@ import { RegoObject, Value, valuesEqual } from '../values/value';
 import { conflict, DocBuilder } from './builder';
 import type { Evaluator } from './evaluator';
 import { dataOverride } from './with';
+import { ENUM, direct } from './direct';
 import { Frame, UNDEF, VK } from './state';
 
 /** Walks a `data` ref through the rule tree, evaluating virtual documents on the way. */
@@ -109,8 +110,29 @@ function hasRuleChildren(node: DocNode): boolean {
   return false;
 }
 
+/** Rules worth trying: the rule index skips rules whose `input.… == constant` test cannot hold. */
+function candidates(ev: Evaluator, node: DocNode): CompiledRule[] {
+  const idx = node.index;
+  if (!idx) {
+    return node.rules;
+  }
+  const out = [...idx.always];
+  for (const g of idx.groups) {
+    const v = direct(ev, g.ref, []);
+    if (v === ENUM) {
+      g.byValue.forEach((rs) => out.push(...rs));
+    } else if (v !== undefined && (v === null || typeof v !== 'object')) {
+      const hit = g.byValue.get(typeof v === 'bigint' ? Number(v) : v);
+      if (hit) {
+        out.push(...hit);
+      }
+    }
+  }
+  return out;
+}
+
 function evalRules(ev: Evaluator, node: DocNode, base: Value | undefined): Value | undefined {
-  const rules = node.rules;
+  const rules = candidates(ev, node);
   const children = hasRuleChildren(node);
   if (!children && rules.every((r) => r.kind === 'single' && r.tail.length === 0)) {
     let value: Value | undefined;
@@ -125,7 +147,7 @@ function evalRules(ev: Evaluator, node: DocNode, base: Value | undefined): Value
     }
     return value !== undefined ? value : defaultValue(ev, node);
   }
-  const initial = rules.some((r) => r.kind === 'multi' && r.tail.length === 0) ? 'set' : rules.some((r) => r.tail.length > 0) ? 'obj' : undefined;
+  const initial = node.rules.some((r) => r.kind === 'multi' && r.tail.length === 0) ? 'set' : node.rules.some((r) => r.tail.length > 0) ? 'obj' : undefined;
   const b = new DocBuilder(initial);
   for (const r of rules) {
     if (r.kind === 'single' && r.tail.length === 0) {
@@ -149,7 +171,7 @@ function evalRules(ev: Evaluator, node: DocNode, base: Value | undefined): Value
     if (c.hasRules) {
       const v = nodeDoc(ev, c, base instanceof RegoObject ? base.get(key) : undefined);
       if (v !== undefined) {
-        b.merge(key, v, c.rules[0]?.loc ?? rules[0].loc);
+        b.merge(key, v, c.rules[0]?.loc ?? node.rules[0]?.loc ?? { file: '', row: 0, col: 0 });
       }
     }
   });

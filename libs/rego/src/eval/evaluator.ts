@@ -130,11 +130,12 @@ export class Evaluator {
   }
 
   arity(t: CallTerm): number | undefined {
-    const target = t.target;
-    if (!target) {
-      return undefined;
+    if (t.arityCache === undefined) {
+      const target = t.target;
+      const a = !target ? undefined : target.kind === 'builtin' ? this.program.builtins.get(target.name)?.arity : this.program.functionArity.get(target.path.join('.'));
+      t.arityCache = a ?? -1;
     }
-    return target.kind === 'builtin' ? this.program.builtins.get(target.name)?.arity : this.program.functionArity.get(target.path.join('.'));
+    return t.arityCache < 0 ? undefined : t.arityCache;
   }
 
   /** Calls `fn(key, value)` for each element; stops when it returns true. */
