@@ -58,12 +58,12 @@ describe(createHttpApp.name, () => {
 
   it('should list every bad field, nested ones and unknown properties when the body is invalid', async () => {
     const response = await post(JSON.stringify({ name: 'too long', count: 11, owner: { name: 3 }, extra: true }));
-    const body = response.json();
+    const body = response.json<{ errors: Array<{ field: string }> }>();
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toContain('application/problem+json');
     expect(body).toMatchObject({ type: 'urn:agp:problem:validation-error', status: 400, instance: '/things' });
-    expect(body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['count', 'extra', 'name', 'owner.name']);
-    expect(body.correlationId).toBe(response.headers['x-correlation-id']);
+    expect(body.errors.map((e) => e.field).sort()).toEqual(['count', 'extra', 'name', 'owner.name']);
+    expect(response.json().correlationId).toBe(response.headers['x-correlation-id']);
   });
 
   it('should accept a valid body and keep the caller correlation id', async () => {
