@@ -26,7 +26,7 @@ function groundInputRef(t: Term): RefTerm | undefined {
 function refKey(r: RefTerm): string {
   return r.terms
     .slice(1)
-    .map((x) => (x.type === 'scalar' ? String(x.value) : ''))
+    .map((x) => (x.type === 'scalar' && typeof x.value === 'string' ? x.value : ''))
     .join('\u0000');
 }
 
