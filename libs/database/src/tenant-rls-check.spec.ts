@@ -41,13 +41,21 @@ describe(findTablesWithoutForcedRls.name, () => {
     await dataSource.query('ALTER TABLE svc_b.no_policy FORCE ROW LEVEL SECURITY');
     await createTable('svc_b.not_tenant_owned', 'id uuid, body text');
     await createTable('elsewhere.open');
+    await dataSource.query('CREATE TABLE svc_b.events (tenant_id uuid NOT NULL, day date NOT NULL) PARTITION BY RANGE (day)');
+    const partitioned = dataSource.createQueryRunner();
+    await enableTenantRls(partitioned, 'svc_b.events');
+    await partitioned.release();
+    await dataSource.query(
+      "CREATE TABLE svc_b.events_2026 PARTITION OF svc_b.events FOR VALUES FROM ('2026-01-01') TO ('2027-01-01')",
+    );
 
     const gaps = await findTablesWithoutForcedRls(dataSource, ['svc_a', 'svc_b']);
 
     expect(gaps).toEqual([
-      { table: 'svc_a.not_forced', enabled: true, forced: false, hasPolicy: true },
-      { table: 'svc_a.open', enabled: false, forced: false, hasPolicy: false },
-      { table: 'svc_b.no_policy', enabled: true, forced: true, hasPolicy: false },
+      { table: 'svc_a.not_forced', enabled: true, forced: false, hasPolicy: true, partitionOf: null },
+      { table: 'svc_a.open', enabled: false, forced: false, hasPolicy: false, partitionOf: null },
+      { table: 'svc_b.events_2026', enabled: false, forced: false, hasPolicy: false, partitionOf: 'svc_b.events' },
+      { table: 'svc_b.no_policy', enabled: true, forced: true, hasPolicy: false, partitionOf: null },
     ]);
   });
 

@@ -6,6 +6,11 @@ export interface RlsGap {
   enabled: boolean;
   forced: boolean;
   hasPolicy: boolean;
+  /**
+   * Set for a partition: its parent's policies apply only to queries through the parent; a query
+   * naming the partition gets the partition's own (none, unless `enableTenantRls` ran on it too).
+   */
+  partitionOf: string | null;
 }
 
 /**
@@ -14,12 +19,17 @@ export interface RlsGap {
  * `schemas` that fall short; service tests assert it is empty after their migrations ran.
  */
 export async function findTablesWithoutForcedRls(dataSource: DataSource, schemas: readonly string[]): Promise<RlsGap[]> {
-  const rows: Array<{ table: string; enabled: boolean; forced: boolean; has_policy: boolean }> =
+  const rows: Array<{ table: string; enabled: boolean; forced: boolean; has_policy: boolean; partition_of: string | null }> =
     await dataSource.query(
       `SELECT n.nspname || '.' || c.relname AS table,
               c.relrowsecurity AS enabled,
               c.relforcerowsecurity AS forced,
-              EXISTS (SELECT 1 FROM pg_policy p WHERE p.polrelid = c.oid) AS has_policy
+              EXISTS (SELECT 1 FROM pg_policy p WHERE p.polrelid = c.oid) AS has_policy,
+              (SELECT pn.nspname || '.' || pc.relname
+                 FROM pg_inherits i
+                 JOIN pg_class pc ON pc.oid = i.inhparent
+                 JOIN pg_namespace pn ON pn.oid = pc.relnamespace
+                WHERE i.inhrelid = c.oid AND c.relispartition) AS partition_of
          FROM pg_class c
          JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE c.relkind IN ('r', 'p')
@@ -37,5 +47,6 @@ export async function findTablesWithoutForcedRls(dataSource: DataSource, schemas
     enabled: row.enabled,
     forced: row.forced,
     hasPolicy: row.has_policy,
+    partitionOf: row.partition_of,
   }));
 }
