@@ -1,7 +1,7 @@
 import { CallTerm, RefTerm, Term } from '../ast/ast';
 import { BuiltinError } from '../builtins/types';
 import { RegoEvalError } from '../errors';
-import { RegoObject, RegoSet, Value } from '../values/value';
+import { RegoObject, RegoSet, Value, valuesEqual } from '../values/value';
 import { callFunction } from './calls';
 import { nodeDoc } from './docs';
 import type { Evaluator } from './evaluator';
@@ -140,6 +140,17 @@ function directCall(ev: Evaluator, t: CallTerm, f: Frame): Direct {
   const target = t.target;
   if (!target || ev.state.mocks.size > 0) {
     return ENUM;
+  }
+  if (target.kind === 'builtin' && target.name === 'equal' && t.args.length === 2) {
+    const a = direct(ev, t.args[0], f);
+    if (a === undefined || a === ENUM) {
+      return a;
+    }
+    const b = direct(ev, t.args[1], f);
+    if (b === undefined || b === ENUM) {
+      return b;
+    }
+    return a === b || valuesEqual(a, b);
   }
   const args: Value[] = [];
   for (const a of t.args) {

@@ -77,6 +77,8 @@ export class Evaluator {
         const r = this.body(body, i + 1, f, k);
         f[slot] = undefined;
         return r;
+      } else if (e.kind === 'somein' && !e.negated && e.value.type === 'var' && f[e.value.slot] === undefined && (!e.key || (e.key.type === 'var' && f[e.key.slot] === undefined))) {
+        return this.someIn(body, i, e.value.slot, e.key?.type === 'var' ? e.key.slot : -1, e.domain, f, k);
       } else {
         break;
       }
@@ -96,6 +98,25 @@ export class Evaluator {
       return this.exprInner(e, f, () => true) ? false : k();
     }
     return this.exprInner(e, f, k);
+  }
+
+  /** `some [k,] v in domain` with fresh vars: loops without continuations per element. */
+  private someIn(body: Expr[], i: number, vslot: number, kslot: number, domain: Term, f: Frame, k: K): boolean {
+    this.tick();
+    return this.term(domain, f, (coll) =>
+      this.iterate(coll, (key, val) => {
+        f[vslot] = val;
+        if (kslot >= 0) {
+          f[kslot] = key;
+        }
+        const r = this.body(body, i + 1, f, k);
+        f[vslot] = undefined;
+        if (kslot >= 0) {
+          f[kslot] = undefined;
+        }
+        return r;
+      }),
+    );
   }
 
   exprInner(e: Expr, f: Frame, k: K): boolean {
