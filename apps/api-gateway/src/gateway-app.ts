@@ -16,7 +16,7 @@ export async function createGatewayApp(env: GatewayEnv): Promise<NestFastifyAppl
     parseBodies: false,
     // The owning service logs each proxied request with the same correlation id; the gateway
     // logs only what it answers itself (502, 504, 401, 404).
-    skipAccessLog: (url) => routes.some((route) => url.startsWith(route.prefix)),
+    unloggedPrefixes: routes.map((route) => route.prefix),
     configureFastify: (adapter, logger) =>
       registerProxy(
         adapter.getInstance(),

@@ -21,8 +21,8 @@ export interface HttpAppOptions {
   logDestination?: pino.DestinationStream;
   /** False for the gateway, which streams bodies through instead of parsing them. */
   parseBodies?: boolean;
-  /** Paths whose request lines this process does not log (see HttpCoreModule). */
-  skipAccessLog?: (url: string) => boolean;
+  /** Path prefixes whose requests this process does not log (see HttpCoreModule). */
+  unloggedPrefixes?: readonly string[];
   /** Runs on the fastify instance before Nest registers its routes (the gateway's proxy, hooks). */
   configureFastify?: (adapter: FastifyAdapter, logger: Logger) => void;
 }
@@ -55,7 +55,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
   }
   options.configureFastify?.(adapter, logger);
 
-  @Module({ imports: [HttpCoreModule.forRoot(logger, options.skipAccessLog), ...options.imports] })
+  @Module({ imports: [HttpCoreModule.forRoot(logger, options.unloggedPrefixes), ...options.imports] })
   class RootModule {}
 
   const app = await NestFactory.create<NestFastifyApplication>(RootModule, adapter, {

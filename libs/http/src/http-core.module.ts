@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { Logger } from 'pino';
 
@@ -15,10 +15,10 @@ export const ROOT_LOGGER = Symbol.for('agp:root-logger');
 export class HttpCoreModule {
   /**
    * @param logger the process logger
-   * @param skipAccessLog paths whose request lines are not logged here (the gateway skips what it
-   * proxies: the owning service logs that request with the same correlation id, D13)
+   * @param unloggedPrefixes path prefixes whose requests this process does not log at all (the
+   * gateway's proxied prefixes: the owning service logs them with the same correlation id, D13)
    */
-  static forRoot(logger: Logger, skipAccessLog: (url: string) => boolean = () => false): DynamicModule {
+  static forRoot(logger: Logger, unloggedPrefixes: readonly string[] = []): DynamicModule {
     return {
       module: HttpCoreModule,
       imports: [
@@ -28,10 +28,14 @@ export class HttpCoreModule {
             genReqId: (req) => correlationIdOf(req),
             customProps: (req) => ({ correlationId: correlationIdOf(req) }),
             autoLogging: {
-              ignore: (req) => (req.url ?? '').startsWith('/health/') || skipAccessLog(req.url ?? ''),
+              ignore: (req) => (req.url ?? '').startsWith('/health/'),
             },
             quietReqLogger: true,
           },
+          exclude: unloggedPrefixes.map((prefix) => ({
+            method: RequestMethod.ALL,
+            path: `${prefix.replace(/^\/|\/$/g, '')}/*path`,
+          })),
         }),
       ],
       controllers: [HealthController],
