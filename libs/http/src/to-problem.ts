@@ -57,7 +57,8 @@ export function toProblem(error: unknown, instance: string, correlationId: strin
     detail = error.message;
     errors = error.errors;
     headers = error.headers ?? {};
-    isFault = status >= 500;
+    // A deliberate answer (even a 502 or 503): whoever raised it has logged what it knew.
+    isFault = false;
   } else if (error instanceof HttpException) {
     status = error.getStatus();
     code = SLUG_BY_STATUS[status] ?? 'http-error';
