@@ -26,9 +26,12 @@ export class Resolver {
     return [new Map<string, string>()];
   }
 
-  declare(scope: Scope, v: VarTerm): VarTerm {
+  declare(scope: Scope, v: VarTerm, assign = false): VarTerm {
     if (v.name.startsWith('$_')) {
       return v;
+    }
+    if (assign && scope[scope.length - 1].has(v.name)) {
+      this.env.errors.push({ code: 'rego_compile_error', message: `var ${v.name} assigned above`, location: v.loc });
     }
     const fresh = `${v.name}$${++counter}`;
     scope[scope.length - 1].set(v.name, fresh);
@@ -53,7 +56,7 @@ export class Resolver {
         return { ...e, left: this.term(e.left, scope), right: this.term(e.right, scope), withs };
       case 'assign': {
         const right = this.term(e.right, scope);
-        const left = this.declarePattern(e.left, scope);
+        const left = this.declarePattern(e.left, scope, true);
         return { ...e, left, right, withs };
       }
       case 'some':
@@ -75,14 +78,14 @@ export class Resolver {
   }
 
   /** Vars in an assignment/`some … in` pattern are declared; other terms resolve normally. */
-  private declarePattern(t: Term, scope: Scope): Term {
+  private declarePattern(t: Term, scope: Scope, assign = false): Term {
     switch (t.type) {
       case 'var':
-        return this.declare(scope, t);
+        return this.declare(scope, t, assign);
       case 'array':
-        return { ...t, items: t.items.map((x) => this.declarePattern(x, scope)) };
+        return { ...t, items: t.items.map((x) => this.declarePattern(x, scope, assign)) };
       case 'object':
-        return { ...t, pairs: t.pairs.map(([k, v]) => [this.term(k, scope), this.declarePattern(v, scope)]) };
+        return { ...t, pairs: t.pairs.map(([k, v]) => [this.term(k, scope), this.declarePattern(v, scope, assign)]) };
       case "arraycomp":
       case "call":
       case "objectcomp":

@@ -153,7 +153,8 @@ export class Evaluator {
   arity(t: CallTerm): number | undefined {
     if (t.arityCache === undefined) {
       const target = t.target;
-      const a = !target ? undefined : target.kind === 'builtin' ? this.program.builtins.get(target.name)?.arity : this.program.functionArity.get(target.path.join('.'));
+      const def = target?.kind === 'builtin' ? this.program.builtins.get(target.name) : undefined;
+      const a = !target || def?.variadic ? undefined : target.kind === 'builtin' ? def?.arity : this.program.functionArity.get(target.path.join('.'));
       t.arityCache = a ?? -1;
     }
     return t.arityCache < 0 ? undefined : t.arityCache;
