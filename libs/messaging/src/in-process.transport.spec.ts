@@ -4,6 +4,7 @@ import { Database } from '@agp/database';
 import { createTestDatabase, TestDatabase } from '@agp/testing';
 
 import {
+  TEST_SCHEMA,
   openTestSchema,
   outboxSize,
   placeOrder,
@@ -126,5 +127,20 @@ describe(InProcessTransport.name, () => {
     await sut.publish(buildEvent('HITL', { tenantId: randomUUID(), correlationId: randomUUID() }, {}));
 
     expect(seen).toEqual(['hitl:HITL']);
+  });
+
+  it('should keep the outbox row when the relay drains after consumers stopped', async () => {
+    const { sut, outbox, consumers, relay } = setUp();
+    consumers.register('effects', ['HITL'], (event, tx) => recordEffect(tx, event, 'effects', 'a'));
+    await consumers.start();
+    await sut.stopConsumers();
+    const before = await outboxSize(database);
+    const event = await placeOrder(database, outbox, randomUUID(), 'during shutdown');
+
+    await expect(relay.drainOnce()).rejects.toThrow('stopped');
+
+    expect(await outboxSize(database)).toBe(before + 1);
+    expect((await storedEffects(database)).filter((e) => e.eventId === event.id)).toEqual([]);
+    await database.asSystem((tx) => tx.query(`DELETE FROM ${TEST_SCHEMA}.outbox WHERE id = $1`, [event.id]));
   });
 });

@@ -14,6 +14,7 @@ const IN_PROCESS_REDELIVERY: RedeliveryPolicy = { maxDeliveries: 4, backoffMs: [
 export class InProcessTransport implements EventTransport {
   private readonly subscribers: Array<{ spec: ConsumerSpec; deliver: Deliver }> = [];
   readonly parked: ParkedMessage[] = [];
+  private isStopped = false;
 
   constructor(
     private readonly logger: Logger,
@@ -21,6 +22,10 @@ export class InProcessTransport implements EventTransport {
   ) {}
 
   async publish(envelope: EventEnvelope): Promise<void> {
+    if (this.isStopped) {
+      // Consumers are gone: refusing keeps the outbox row for the next start instead of losing it.
+      throw new Error('in-process transport stopped');
+    }
     const targets = this.subscribers.filter(({ spec }) => spec.types.includes(envelope.type));
     for (const { spec, deliver } of targets) {
       await this.deliverWithRetry(spec, deliver, envelope);
@@ -55,6 +60,7 @@ export class InProcessTransport implements EventTransport {
   }
 
   async stopConsumers(): Promise<void> {
+    this.isStopped = true;
     this.subscribers.length = 0;
   }
 
