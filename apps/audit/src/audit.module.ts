@@ -11,6 +11,7 @@ import { EventsModule } from './events/events.module';
 import { ExportModule } from './export/export.module';
 import { IngestModule } from './ingest/ingest.module';
 import { IntegrityModule } from './integrity/integrity.module';
+import { MonitorsModule } from './monitors/monitors.module';
 import { RetentionModule } from './retention/retention.module';
 
 /**
@@ -32,6 +33,7 @@ export class AuditModule {
         ExportModule,
         RetentionModule,
         DashboardModule,
+        MonitorsModule.forRoot(),
       ],
     };
   }

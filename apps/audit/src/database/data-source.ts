@@ -2,6 +2,7 @@ import { SchemaDataSourceOptions } from '@agp/database';
 
 import { CreateMessagingTables1763780000000 } from './migrations/1763780000000-CreateMessagingTables';
 import { CreateAuditTables1763790000000 } from './migrations/1763790000000-CreateAuditTables';
+import { CreateMonitorTables1763800000000 } from './migrations/1763800000000-CreateMonitorTables';
 import { AUDIT_SCHEMA } from './tokens';
 
 /** Entities and migrations of the audit schema: shared by the runtime and the migrate command. */
@@ -10,6 +11,6 @@ export function auditDataSourceOptions(url: string): SchemaDataSourceOptions {
     url,
     schema: AUDIT_SCHEMA,
     entities: [],
-    migrations: [CreateMessagingTables1763780000000, CreateAuditTables1763790000000],
+    migrations: [CreateMessagingTables1763780000000, CreateAuditTables1763790000000, CreateMonitorTables1763800000000],
   };
 }

@@ -38,7 +38,11 @@ describe(MonitorAlertTriggeredData.name, () => {
   });
 
   it('should pick the evidence class by kind when transforming', () => {
-    const data = triggered({ ...volume, kind: 'INFRASTRUCTURE_INCIDENT', incidentType: 'FAILOVER' });
+    const data = triggered({
+      ...volume,
+      kind: 'INFRASTRUCTURE_INCIDENT',
+      incidentType: 'FAILOVER',
+    });
     expect(data.evidence).toBeInstanceOf(InfrastructureIncidentEvidence);
     expect(validateSync(data)).toEqual([]);
   });

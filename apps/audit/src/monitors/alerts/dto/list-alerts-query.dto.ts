@@ -1,0 +1,57 @@
+import { Transform } from 'class-transformer';
+import { IsDateString, IsIn, IsOptional, IsUUID } from 'class-validator';
+import {
+  ALERT_STATUSES,
+  AlertStatus,
+  DETECTORS,
+  Detector,
+  SEVERITIES,
+  SUBJECT_TYPES,
+  Severity,
+  SubjectType,
+} from '@agp/contracts';
+import { PageQueryDto } from '@agp/http';
+
+/** Repeatable or comma-separated (`?status=OPEN,ACKNOWLEDGED` or `?status=OPEN&status=ACKNOWLEDGED`). */
+function toList({ value }: { value: unknown }): unknown {
+  const values: unknown[] = Array.isArray(value) ? (value as unknown[]) : [value];
+  return values.flatMap((v): unknown[] =>
+    typeof v === 'string' ? v.split(',').map((s) => s.trim()) : [v],
+  );
+}
+
+/** `GET /audit/v1/monitors/alerts` (D14 filters, plus subject and time; D31 paging). */
+export class ListAlertsQueryDto extends PageQueryDto {
+  @IsOptional()
+  @Transform(toList)
+  @IsIn(ALERT_STATUSES, { each: true })
+  status?: AlertStatus[];
+
+  @IsOptional()
+  @Transform(toList)
+  @IsIn(SEVERITIES, { each: true })
+  severity?: Severity[];
+
+  @IsOptional()
+  @Transform(toList)
+  @IsIn(DETECTORS, { each: true })
+  detector?: Detector[];
+
+  @IsOptional()
+  @IsIn(SUBJECT_TYPES)
+  subjectType?: SubjectType;
+
+  @IsOptional()
+  @IsUUID()
+  subjectId?: string;
+
+  /** `detectedAt` from (inclusive). */
+  @IsOptional()
+  @IsDateString()
+  from?: string;
+
+  /** `detectedAt` to (exclusive). */
+  @IsOptional()
+  @IsDateString()
+  to?: string;
+}

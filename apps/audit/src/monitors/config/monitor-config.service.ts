@@ -1,0 +1,103 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Database, Tx } from '@agp/database';
+import { EventOutbox } from '@agp/messaging';
+
+import { AUDIT_DATABASE, AUDIT_OUTBOX } from '../../database/tokens';
+import { Actor, RequestContext } from '../monitors.types';
+import {
+  DetectorSettings,
+  MonitorSettings,
+  StoredMonitorSettings,
+  TRAFFIC_DETECTORS,
+  TrafficDetector,
+  changedDetectors,
+  effectiveSettings,
+} from './detector-settings';
+import { UpdateMonitorConfigDto } from './dto/update-monitor-config.dto';
+import { MonitorConfigRepository } from './monitor-config.repository';
+
+export interface MonitorConfigResponse {
+  dismissSuppressionHours: number;
+  detectors: Array<{ detector: TrafficDetector } & DetectorSettings>;
+  updatedAt: string | null;
+  updatedByLabel: string | null;
+}
+
+@Injectable()
+export class MonitorConfigService {
+  constructor(
+    @Inject(AUDIT_DATABASE) private readonly database: Database,
+    @Inject(AUDIT_OUTBOX) private readonly outbox: EventOutbox,
+    private readonly configs: MonitorConfigRepository,
+  ) {}
+
+  /** The tenant's effective settings, for the detectors (inside their transaction). */
+  async settingsOf(tx: Tx, tenantId: string): Promise<MonitorSettings> {
+    return effectiveSettings((await this.configs.find(tx, tenantId))?.settings);
+  }
+
+  get(context: RequestContext): Promise<MonitorConfigResponse> {
+    return this.database.inTenant(context.tenantId, async (tx) => {
+      const stored = await this.configs.find(tx, context.tenantId);
+      return toResponse(
+        effectiveSettings(stored?.settings),
+        stored?.updatedAt,
+        stored?.updatedByLabel,
+      );
+    });
+  }
+
+  /** Replaces the tenant's configuration; records MONITOR_CONFIG_CHANGED when anything changed. */
+  update(
+    actor: Actor,
+    context: RequestContext,
+    dto: UpdateMonitorConfigDto,
+  ): Promise<MonitorConfigResponse> {
+    return this.database.inTenant(context.tenantId, async (tx) => {
+      await this.configs.lock(tx, context.tenantId);
+      const before = effectiveSettings((await this.configs.find(tx, context.tenantId))?.settings);
+      const stored = toStored(dto);
+      const after = effectiveSettings(stored);
+      await this.configs.save(tx, context.tenantId, stored, actor.label);
+      const changed = changedDetectors(before, after);
+      if (changed.length > 0 || before.dismissSuppressionHours !== after.dismissSuppressionHours) {
+        await this.outbox.add(tx, 'MONITOR_CONFIG_CHANGED', context, {
+          actor: { type: actor.kind, id: actor.id, label: actor.label },
+          summary: `monitor settings changed${changed.length ? ` for ${changed.join(', ')}` : ''}`,
+          changedDetectors: changed,
+          settings: {
+            dismissSuppressionHours: { hours: after.dismissSuppressionHours },
+            ...after.detectors,
+          },
+        });
+      }
+      const saved = await this.configs.find(tx, context.tenantId);
+      return toResponse(after, saved?.updatedAt, saved?.updatedByLabel);
+    });
+  }
+}
+
+function toStored(dto: UpdateMonitorConfigDto): StoredMonitorSettings {
+  const detectors: StoredMonitorSettings['detectors'] = {};
+  for (const { detector, ...overrides } of dto.detectors ?? []) {
+    detectors[detector] = { ...detectors[detector], ...withoutUndefined(overrides) };
+  }
+  return { dismissSuppressionHours: dto.dismissSuppressionHours, detectors };
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function toResponse(
+  settings: MonitorSettings,
+  updatedAt: Date | undefined,
+  updatedByLabel: string | null | undefined,
+): MonitorConfigResponse {
+  return {
+    dismissSuppressionHours: settings.dismissSuppressionHours,
+    detectors: TRAFFIC_DETECTORS.map((detector) => ({ detector, ...settings.detectors[detector] })),
+    updatedAt: updatedAt ? updatedAt.toISOString() : null,
+    updatedByLabel: updatedByLabel ?? null,
+  };
+}

@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { Tx } from '@agp/database';
+
+import { MonitorSettings } from '../config/detector-settings';
+import { Finding } from '../monitors.types';
+import { RollupMetric } from '../rollups/rollup-counters';
+import { RollupsRepository } from '../rollups/rollups.repository';
+import { SeriesOf, seriesKey } from './detector-input';
+import {
+  ERROR_RATE_DETECTORS,
+  ErrorRateDetector,
+  errorRateFindings,
+  errorRateMetrics,
+} from './error-rate-detectors';
+import { NOVELTY_DETECTORS, noveltyFindings } from './novelty-detectors';
+import { RATE_DETECTORS, RateDetector, rateFindings, rateMetrics } from './rate-detectors';
+import { MINUTE_MS, windowSegments } from './time-window';
+
+/** M6: the window ends one minute before the tick, so that events still in flight are not missed. */
+export const EVALUATION_DELAY_MINUTES = 1;
+
+/** Runs every enabled detector of one tenant at one tick, from rollups and sightings only. */
+@Injectable()
+export class DetectorEvaluatorService {
+  constructor(private readonly rollups: RollupsRepository) {}
+
+  async evaluate(
+    tx: Tx,
+    tenantId: string,
+    tick: Date,
+    settings: MonitorSettings,
+  ): Promise<Finding[]> {
+    const windowEnd = new Date(tick.getTime() - EVALUATION_DELAY_MINUTES * MINUTE_MS);
+    const findings: Finding[] = [];
+    const firstSeen = await this.rollups.firstSeen(tx, tenantId);
+    for (const [windowMinutes, group] of this.rateGroups(settings)) {
+      const lookback = Math.max(
+        ...[...group.rate, ...group.errorRate].map((d) => settings.detectors[d].lookbackDays),
+      );
+      const days = Array.from({ length: lookback + 1 }, (_, day) => day);
+      const metrics: RollupMetric[] = [
+        ...new Set([...rateMetrics(group.rate), ...errorRateMetrics(group.errorRate)]),
+      ];
+      const counts = await this.rollups.windowCounts(
+        tx,
+        tenantId,
+        windowSegments(windowEnd, windowMinutes, days),
+        metrics,
+      );
+      const series = new Map<string, SeriesOf>();
+      for (const row of counts) {
+        const key = seriesKey(row.subjectType, row.subjectId, row.metric);
+        let entry = series.get(key);
+        if (!entry) {
+          entry = {
+            subjectType: row.subjectType,
+            subjectId: row.subjectId,
+            metric: row.metric,
+            days: new Array<number>(lookback + 1).fill(0),
+          };
+          series.set(key, entry);
+        }
+        entry.days[row.day] += row.n;
+      }
+      const base = {
+        tenantId,
+        tick,
+        windowStart: new Date(windowEnd.getTime() - windowMinutes * MINUTE_MS),
+        windowMinutes,
+        series,
+        firstSeen,
+      };
+      for (const detector of group.rate) {
+        findings.push(
+          ...rateFindings(detector, { ...base, settings: settings.detectors[detector] }),
+        );
+      }
+      for (const detector of group.errorRate) {
+        findings.push(
+          ...errorRateFindings(detector, { ...base, settings: settings.detectors[detector] }),
+        );
+      }
+    }
+    const tenantFirstSeen = firstSeen.get(`TENANT:${tenantId}`);
+    for (const detector of NOVELTY_DETECTORS.filter((d) => settings.detectors[d].enabled)) {
+      const detectorSettings = settings.detectors[detector];
+      const from = new Date(windowEnd.getTime() - detectorSettings.windowMinutes * MINUTE_MS);
+      const sightings = await this.rollups.reappearedBetween(tx, tenantId, from, windowEnd);
+      findings.push(
+        ...noveltyFindings(detector, {
+          tenantId,
+          tick,
+          sightings,
+          tenantFirstSeen,
+          settings: detectorSettings,
+        }),
+      );
+    }
+    return findings;
+  }
+
+  /** Enabled count and error-rate detectors, grouped by window length so each group is one query. */
+  private rateGroups(
+    settings: MonitorSettings,
+  ): Map<number, { rate: RateDetector[]; errorRate: ErrorRateDetector[] }> {
+    const groups = new Map<number, { rate: RateDetector[]; errorRate: ErrorRateDetector[] }>();
+    const groupOf = (minutes: number): { rate: RateDetector[]; errorRate: ErrorRateDetector[] } => {
+      const group = groups.get(minutes) ?? { rate: [], errorRate: [] };
+      groups.set(minutes, group);
+      return group;
+    };
+    for (const detector of RATE_DETECTORS.filter((d) => settings.detectors[d].enabled)) {
+      groupOf(settings.detectors[detector].windowMinutes).rate.push(detector);
+    }
+    for (const detector of ERROR_RATE_DETECTORS.filter((d) => settings.detectors[d].enabled)) {
+      groupOf(settings.detectors[detector].windowMinutes).errorRate.push(detector);
+    }
+    return groups;
+  }
+}

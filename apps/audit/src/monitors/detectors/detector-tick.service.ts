@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+
+import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
+import { ROOT_LOGGER } from '@agp/http';
+import { Logger } from 'pino';
+
+import { AUDIT_DATABASE } from '../../database/tokens';
+import { AlertRaiserService, RaiseOutcome } from '../alerts/alert-raiser.service';
+import { MonitorConfigService } from '../config/monitor-config.service';
+import { Finding } from '../monitors.types';
+import { RollupsRepository } from '../rollups/rollups.repository';
+import { DetectorEvaluatorService } from './detector-evaluator.service';
+import { TickLeasesRepository } from './tick-leases.repository';
+import { DAY_MS, floorMinute } from './time-window';
+
+/** Rollups are kept for the longest lookback (28 days) and a week more. */
+const ROLLUP_RETENTION_DAYS = 35;
+
+export interface TickReport extends RaiseOutcome {
+  minute: Date;
+  tenants: number;
+  findings: Array<Finding & { tenantId: string }>;
+}
+
+/** The minute tick: claims the minute, evaluates every active tenant, raises alerts (D14). */
+@Injectable()
+export class DetectorTickService {
+  readonly replica = randomUUID();
+
+  constructor(
+    @Inject(AUDIT_DATABASE) private readonly database: Database,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+    private readonly leases: TickLeasesRepository,
+    private readonly rollups: RollupsRepository,
+    private readonly config: MonitorConfigService,
+    private readonly evaluator: DetectorEvaluatorService,
+    private readonly raiser: AlertRaiserService,
+  ) {}
+
+  /** Runs the tick of `now`'s minute, or returns undefined when another replica already ran it. */
+  async tick(now: Date = new Date()): Promise<TickReport | undefined> {
+    const minute = floorMinute(now);
+    const claimed = await this.database.asSystem((tx) =>
+      this.leases.claim(tx, minute, this.replica),
+    );
+    if (!claimed) {
+      return undefined;
+    }
+    const since = new Date(minute.getTime() - ROLLUP_RETENTION_DAYS * DAY_MS);
+    const tenants = await this.database.asSystem((tx) => this.rollups.activeTenants(tx, since));
+    const report: TickReport = {
+      minute,
+      tenants: tenants.length,
+      findings: [],
+      opened: 0,
+      updated: 0,
+      suppressed: 0,
+      rejected: 0,
+    };
+    const correlationId = randomUUID();
+    for (const tenantId of tenants) {
+      try {
+        await this.database.inTenant(tenantId, async (tx) => {
+          const settings = await this.config.settingsOf(tx, tenantId);
+          const findings = await this.evaluator.evaluate(tx, tenantId, minute, settings);
+          const outcome = await this.raiser.raise(tx, tenantId, findings, correlationId);
+          report.findings.push(...findings.map((finding) => ({ ...finding, tenantId })));
+          report.opened += outcome.opened;
+          report.updated += outcome.updated;
+          report.suppressed += outcome.suppressed;
+          report.rejected += outcome.rejected;
+        });
+      } catch (error) {
+        // One tenant's failure must not cost the others their tick.
+        this.logger.error({ err: error, tenantId, minute }, 'monitor tick failed for a tenant');
+      }
+    }
+    await this.database.asSystem(async (tx) => {
+      await this.leases.finish(tx, minute, report.findings.length);
+      if (minute.getUTCMinutes() === 0) {
+        await this.leases.prune(tx, new Date(minute.getTime() - DAY_MS));
+        await this.rollups.prune(tx, since);
+      }
+    });
+    return report;
+  }
+}

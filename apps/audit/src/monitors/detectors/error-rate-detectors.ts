@@ -1,0 +1,86 @@
+import { SubjectType } from '@agp/contracts';
+
+import { deterministicUuid } from '../common/deterministic-uuid';
+import { Finding } from '../monitors.types';
+import { RollupMetric } from '../rollups/rollup-counters';
+import { assessErrorRate, round, severityOf } from './baseline';
+import { RateInput, seriesKey } from './detector-input';
+import { baselineDays } from './time-window';
+
+interface ErrorRateSpec {
+  subjectType: SubjectType;
+  calls: RollupMetric;
+}
+
+/** Error-rate detectors: errors among the subject's calls, now against its baseline rate (M4, M6). */
+export const ERROR_RATE_SPECS = {
+  LLM_PROVIDER_ERROR_RATE_SPIKE: { subjectType: 'LLM_PROVIDER', calls: 'LLM_CALLS' },
+  MCP_SERVER_ERROR_RATE_SPIKE: { subjectType: 'MCP_SERVER', calls: 'REQUESTS' },
+} satisfies Record<string, ErrorRateSpec>;
+export type ErrorRateDetector = keyof typeof ERROR_RATE_SPECS;
+export const ERROR_RATE_DETECTORS = Object.keys(ERROR_RATE_SPECS) as ErrorRateDetector[];
+
+export function errorRateMetrics(detectors: readonly ErrorRateDetector[]): RollupMetric[] {
+  return [
+    ...new Set<RollupMetric>(detectors.flatMap((d) => ['ERRORS', ERROR_RATE_SPECS[d].calls])),
+  ];
+}
+
+export function errorRateFindings(detector: ErrorRateDetector, input: RateInput): Finding[] {
+  const spec: ErrorRateSpec = ERROR_RATE_SPECS[detector];
+  const findings: Finding[] = [];
+  for (const calls of input.series.values()) {
+    if (calls.subjectType !== spec.subjectType || calls.metric !== spec.calls) {
+      continue;
+    }
+    const errors =
+      input.series.get(seriesKey(calls.subjectType, calls.subjectId, 'ERRORS'))?.days ?? [];
+    const firstSeen = input.firstSeen.get(`${calls.subjectType}:${calls.subjectId}`);
+    const days = baselineDays(input.windowStart, input.settings.lookbackDays, firstSeen);
+    const sum = (values: number[]): number =>
+      days.reduce((total, day) => total + (values[day] ?? 0), 0);
+    const deviation = assessErrorRate(
+      errors[0] ?? 0,
+      calls.days[0] ?? 0,
+      sum(errors),
+      sum(calls.days),
+      input.settings,
+    );
+    if (!deviation) {
+      continue;
+    }
+    const minutes = input.windowMinutes;
+    const subject = { type: calls.subjectType, id: calls.subjectId };
+    const observedRate = round(((errors[0] ?? 0) / (calls.days[0] ?? 1)) * 100, 1);
+    findings.push({
+      findingId: deterministicUuid(
+        input.tenantId,
+        detector,
+        subject.type,
+        subject.id,
+        input.tick.toISOString(),
+      ),
+      detector,
+      severity: severityOf('SPIKE', deviation.ratio),
+      direction: 'SPIKE',
+      subject,
+      summary:
+        `${subject.type} ${subject.id}: error rate ${observedRate} % is ${round(deviation.ratio, 1)}x the baseline ` +
+        `(${deviation.observed} errors in ${calls.days[0] ?? 0} calls over ${minutes} min)`,
+      evidence: {
+        kind: 'INFRASTRUCTURE_INCIDENT',
+        subjectType: subject.type,
+        subjectId: subject.id,
+        incidentType: 'ERROR_RATE',
+        direction: 'SPIKE',
+        observedTotal: deviation.observed,
+        observedPerMinute: round(deviation.observed / minutes),
+        baselinePerMinute: round(deviation.expected / minutes),
+        ratio: round(deviation.ratio),
+        sampleMinutes: minutes,
+      },
+      detectedAt: input.tick,
+    });
+  }
+  return findings;
+}

@@ -1,0 +1,69 @@
+import { WindowSegment } from '../rollups/rollups.repository';
+
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+export function floorMinute(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS);
+}
+
+/** M6: Saturday and Sunday, in UTC, have their own baseline. */
+export function isWeekend(at: Date): boolean {
+  const day = at.getUTCDay();
+  return day === 0 || day === 6;
+}
+
+/**
+ * The hour-row pieces of the window [end - minutes, end) and of the same window `day` days
+ * earlier, for each day in `days` (0 is the recent window itself).
+ */
+export function windowSegments(
+  end: Date,
+  minutes: number,
+  days: readonly number[],
+): WindowSegment[] {
+  const segments: WindowSegment[] = [];
+  for (const day of days) {
+    const stop = end.getTime() - day * DAY_MS;
+    let start = stop - minutes * MINUTE_MS;
+    while (start < stop) {
+      const hour = Math.floor(start / HOUR_MS) * HOUR_MS;
+      const pieceEnd = Math.min(stop, hour + HOUR_MS);
+      segments.push({
+        hour: new Date(hour),
+        lo: (start - hour) / MINUTE_MS + 1,
+        hi: (pieceEnd - hour) / MINUTE_MS,
+        day,
+      });
+      start = pieceEnd;
+    }
+  }
+  return segments;
+}
+
+/**
+ * M6: the baseline days of a window starting at `windowStart`: those of the last `lookbackDays`
+ * that are of the same kind (weekday or weekend) and come after the subject was first seen. With
+ * fewer than two of the same kind it takes every eligible day; with fewer than two, none.
+ */
+export function baselineDays(
+  windowStart: Date,
+  lookbackDays: number,
+  firstSeen: Date | undefined,
+): number[] {
+  const eligible: number[] = [];
+  for (let day = 1; day <= lookbackDays; day += 1) {
+    if (!firstSeen || windowStart.getTime() - day * DAY_MS >= firstSeen.getTime()) {
+      eligible.push(day);
+    }
+  }
+  const weekend = isWeekend(windowStart);
+  const sameKind = eligible.filter(
+    (day) => isWeekend(new Date(windowStart.getTime() - day * DAY_MS)) === weekend,
+  );
+  if (sameKind.length >= 2) {
+    return sameKind;
+  }
+  return eligible.length >= 2 ? eligible : [];
+}

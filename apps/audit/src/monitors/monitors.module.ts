@@ -1,0 +1,49 @@
+import { DynamicModule, Module } from '@nestjs/common';
+
+import { AlertRaiserService } from './alerts/alert-raiser.service';
+import { AlertsController } from './alerts/alerts.controller';
+import { AlertsLifecycleService } from './alerts/alerts-lifecycle.service';
+import { AlertsQueryService } from './alerts/alerts-query.service';
+import { AlertsRepository } from './alerts/alerts.repository';
+import { MonitorConfigController } from './config/monitor-config.controller';
+import { MonitorConfigRepository } from './config/monitor-config.repository';
+import { MonitorConfigService } from './config/monitor-config.service';
+import { DetectorEvaluatorService } from './detectors/detector-evaluator.service';
+import { DetectorTickService } from './detectors/detector-tick.service';
+import { MonitorsScheduler } from './detectors/monitors.scheduler';
+import { TickLeasesRepository } from './detectors/tick-leases.repository';
+import { MONITORS_OPTIONS, MonitorsOptions } from './monitors.options';
+import { RollupsListener } from './rollups/rollups.listener';
+import { RollupsRepository } from './rollups/rollups.repository';
+import { RollupsService } from './rollups/rollups.service';
+
+/**
+ * Monitors and alerts (issue 7): rollups kept as traffic events arrive, detectors evaluated every
+ * minute on one replica, alerts with the lifecycle of D14 under /audit/v1/monitors.
+ */
+@Module({})
+export class MonitorsModule {
+  static forRoot(options: MonitorsOptions = {}): DynamicModule {
+    return {
+      module: MonitorsModule,
+      controllers: [AlertsController, MonitorConfigController],
+      providers: [
+        { provide: MONITORS_OPTIONS, useValue: options },
+        AlertsRepository,
+        AlertsQueryService,
+        AlertsLifecycleService,
+        AlertRaiserService,
+        MonitorConfigRepository,
+        MonitorConfigService,
+        RollupsRepository,
+        RollupsService,
+        RollupsListener,
+        DetectorEvaluatorService,
+        TickLeasesRepository,
+        DetectorTickService,
+        MonitorsScheduler,
+      ],
+      exports: [DetectorTickService, RollupsService, RollupsRepository],
+    };
+  }
+}

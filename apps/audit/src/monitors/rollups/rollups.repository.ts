@@ -1,0 +1,204 @@
+import { Injectable } from '@nestjs/common';
+import { SubjectType } from '@agp/contracts';
+import { Tx } from '@agp/database';
+
+import { AUDIT_SCHEMA } from '../../database/tokens';
+import { RollupCount, RollupMetric, Sighting, SightingObservation } from './rollup-counters';
+
+const R = `${AUDIT_SCHEMA}.monitor_rollups`;
+const S = `${AUDIT_SCHEMA}.monitor_sightings`;
+/** A sighting after at least this much silence starts a new appearance (M5). */
+const REAPPEARANCE_GAP = `interval '60 minutes'`;
+
+/** One rollup row: 60 per-minute counts of one subject and metric in one hour (M3). */
+export interface HourRow {
+  hour: Date;
+  subjectType: SubjectType;
+  subjectId: string;
+  metric: RollupMetric;
+  minutes: number[];
+}
+
+/** A piece of a time window inside one hour row: minutes `lo`..`hi` (1-based, inclusive). */
+export interface WindowSegment {
+  hour: Date;
+  lo: number;
+  hi: number;
+  /** 0 for the recent window, d for the same window d days earlier. */
+  day: number;
+}
+
+export interface WindowCount {
+  subjectType: SubjectType;
+  subjectId: string;
+  metric: RollupMetric;
+  day: number;
+  n: number;
+}
+
+export interface SightingRow {
+  observation: SightingObservation;
+  subjectType: SubjectType;
+  subjectId: string;
+  key: string;
+  firstSeenAt: Date;
+  reappearedAt: Date;
+  gapMinutes: number | null;
+  countSinceReappeared: number;
+}
+
+/** Folds single counts into hour rows, so one statement never touches a row twice. */
+export function toHourRows(counts: RollupCount[]): HourRow[] {
+  const rows = new Map<string, HourRow>();
+  for (const count of counts) {
+    const hour = new Date(Math.floor(count.minute.getTime() / 3_600_000) * 3_600_000);
+    const key = `${hour.getTime()}|${count.subjectType}|${count.subjectId}|${count.metric}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = {
+        hour,
+        subjectType: count.subjectType,
+        subjectId: count.subjectId,
+        metric: count.metric,
+        minutes: new Array<number>(60).fill(0),
+      };
+      rows.set(key, row);
+    }
+    row.minutes[count.minute.getUTCMinutes()] += count.count;
+  }
+  return [...rows.values()];
+}
+
+@Injectable()
+export class RollupsRepository {
+  /** `count = count + excluded.count`, minute by minute (M3). */
+  async addCounts(tx: Tx, tenantId: string, rows: HourRow[]): Promise<void> {
+    if (rows.length === 0) {
+      return;
+    }
+    await tx.query(
+      `INSERT INTO ${R} AS r (tenant_id, hour, subject_type, subject_id, metric, total, minutes)
+       SELECT $1, u.hour, u.subject_type, u.subject_id, u.metric,
+              (SELECT sum(x) FROM unnest(u.minutes::integer[]) x), u.minutes::integer[]
+       FROM unnest($2::timestamptz[], $3::text[], $4::uuid[], $5::text[], $6::text[])
+         AS u(hour, subject_type, subject_id, metric, minutes)
+       ON CONFLICT (tenant_id, hour, subject_type, subject_id, metric) DO UPDATE
+       SET total = r.total + excluded.total, minutes = ${AUDIT_SCHEMA}.monitor_add_minutes(r.minutes, excluded.minutes)`,
+      [
+        tenantId,
+        rows.map((r) => r.hour),
+        rows.map((r) => r.subjectType),
+        rows.map((r) => r.subjectId),
+        rows.map((r) => r.metric),
+        rows.map((r) => `{${r.minutes.join(',')}}`),
+      ],
+    );
+  }
+
+  async addSightings(tx: Tx, tenantId: string, sightings: Sighting[]): Promise<void> {
+    const merged = new Map<string, { s: Sighting; first: Date; last: Date; n: number }>();
+    for (const s of sightings) {
+      const key = `${s.observation}|${s.subjectType}|${s.subjectId}|${s.key}`;
+      const seen = merged.get(key);
+      if (seen) {
+        seen.first = s.at < seen.first ? s.at : seen.first;
+        seen.last = s.at > seen.last ? s.at : seen.last;
+        seen.n += 1;
+      } else {
+        merged.set(key, { s, first: s.at, last: s.at, n: 1 });
+      }
+    }
+    const rows = [...merged.values()];
+    if (rows.length === 0) {
+      return;
+    }
+    const reappears = `excluded.first_seen_at - s.last_seen_at >= ${REAPPEARANCE_GAP}`;
+    await tx.query(
+      `INSERT INTO ${S} AS s (tenant_id, observation, subject_type, subject_id, key, first_seen_at, last_seen_at,
+         reappeared_at, gap_minutes, count_since_reappeared)
+       SELECT $1, u.observation, u.subject_type, u.subject_id, u.key, u.first_at, u.last_at, u.first_at, NULL, u.n
+       FROM unnest($2::text[], $3::text[], $4::uuid[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[])
+         AS u(observation, subject_type, subject_id, key, first_at, last_at, n)
+       ON CONFLICT (tenant_id, observation, subject_type, subject_id, key) DO UPDATE SET
+         reappeared_at = CASE WHEN ${reappears} THEN excluded.first_seen_at ELSE s.reappeared_at END,
+         gap_minutes = CASE WHEN ${reappears}
+           THEN floor(extract(epoch FROM excluded.first_seen_at - s.last_seen_at) / 60)::int ELSE s.gap_minutes END,
+         count_since_reappeared = CASE WHEN ${reappears}
+           THEN excluded.count_since_reappeared ELSE s.count_since_reappeared + excluded.count_since_reappeared END,
+         first_seen_at = LEAST(s.first_seen_at, excluded.first_seen_at),
+         last_seen_at = GREATEST(s.last_seen_at, excluded.last_seen_at)`,
+      [
+        tenantId,
+        rows.map((r) => r.s.observation),
+        rows.map((r) => r.s.subjectType),
+        rows.map((r) => r.s.subjectId),
+        rows.map((r) => r.s.key),
+        rows.map((r) => r.first),
+        rows.map((r) => r.last),
+        rows.map((r) => r.n),
+      ],
+    );
+  }
+
+  /** Counts per subject, metric and day inside the given window pieces: rollups only, never raw events. */
+  async windowCounts(
+    tx: Tx,
+    tenantId: string,
+    segments: WindowSegment[],
+    metrics: readonly RollupMetric[],
+  ): Promise<WindowCount[]> {
+    const rows: Array<Omit<WindowCount, 'n'> & { n: string }> = await tx.query(
+      `SELECT r.subject_type AS "subjectType", r.subject_id AS "subjectId", r.metric, w.day,
+              sum((SELECT sum(x) FROM unnest(r.minutes[w.lo:w.hi]) x)) AS n
+       FROM unnest($2::timestamptz[], $3::int[], $4::int[], $5::int[]) AS w(hour, lo, hi, day)
+       JOIN ${R} r ON r.tenant_id = $1 AND r.hour = w.hour
+       WHERE r.metric = ANY($6::text[])
+       GROUP BY 1, 2, 3, 4`,
+      [
+        tenantId,
+        segments.map((s) => s.hour),
+        segments.map((s) => s.lo),
+        segments.map((s) => s.hi),
+        segments.map((s) => s.day),
+        metrics,
+      ],
+    );
+    return rows.map((row) => ({ ...row, n: Number(row.n ?? 0) }));
+  }
+
+  /** When each subject of the tenant was first seen (the baseline of a younger subject is unknown). */
+  async firstSeen(tx: Tx, tenantId: string): Promise<Map<string, Date>> {
+    const rows: Array<{ subjectType: string; subjectId: string; firstSeenAt: Date }> =
+      await tx.query(
+        `SELECT subject_type AS "subjectType", subject_id AS "subjectId", first_seen_at AS "firstSeenAt"
+       FROM ${S} WHERE tenant_id = $1 AND observation = 'ACTIVITY'`,
+        [tenantId],
+      );
+    return new Map(rows.map((row) => [`${row.subjectType}:${row.subjectId}`, row.firstSeenAt]));
+  }
+
+  async reappearedBetween(tx: Tx, tenantId: string, from: Date, to: Date): Promise<SightingRow[]> {
+    return tx.query(
+      `SELECT observation, subject_type AS "subjectType", subject_id AS "subjectId", key,
+              first_seen_at AS "firstSeenAt", reappeared_at AS "reappearedAt", gap_minutes AS "gapMinutes",
+              count_since_reappeared AS "countSinceReappeared"
+       FROM ${S} WHERE tenant_id = $1 AND reappeared_at >= $2 AND reappeared_at < $3`,
+      [tenantId, from, to],
+    );
+  }
+
+  /** Tenants with traffic since `since` (system scope: the tick spans tenants). */
+  async activeTenants(tx: Tx, since: Date): Promise<string[]> {
+    const rows: Array<{ tenantId: string }> = await tx.query(
+      `SELECT tenant_id AS "tenantId" FROM ${S}
+       WHERE observation = 'ACTIVITY' AND subject_type = 'TENANT' AND last_seen_at >= $1`,
+      [since],
+    );
+    return rows.map((row) => row.tenantId);
+  }
+
+  /** Rollups older than any lookback can reach are deleted (system scope). */
+  async prune(tx: Tx, before: Date): Promise<void> {
+    await tx.query(`DELETE FROM ${R} WHERE hour < $1`, [before]);
+  }
+}
