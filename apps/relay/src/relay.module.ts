@@ -5,8 +5,13 @@ import { MessagingModule } from '@agp/messaging';
 import { RelayEnv } from './config/relay.env';
 import { relayDataSourceOptions } from './database/data-source';
 import { RELAY_DATABASE, RELAY_SERVICE } from './database/tokens';
+import { AgentsModule } from './agents/agents.module';
+import { ChannelsModule } from './channels/channels.module';
 import { DecisionsModule } from './decisions/decisions.module';
+import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
+import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { PoliciesModule } from './policies/policies.module';
+import { UsersModule } from './users/users.module';
 
 export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX'> &
   Partial<Pick<RelayEnv, 'POLICY_CACHE_TTL_MS' | 'POLICY_EVAL_TIMEOUT_MS'>> & { DATABASE_URL: string };
@@ -29,6 +34,11 @@ export class RelayModule {
           natsUrl: env.NATS_URL,
           natsPrefix: env.NATS_PREFIX,
         }),
+        UsersModule,
+        AgentsModule,
+        McpServersModule,
+        ChannelsModule,
+        LlmGatewaysModule,
         PoliciesModule,
       ],
     };

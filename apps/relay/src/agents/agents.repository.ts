@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { AgentVisibility } from '@agp/contracts';
+import { Tx } from '@agp/database';
+
+import { Row, iso, str, text } from '../common/sql';
+
+export interface AgentIdentity {
+  id: string;
+  name: string;
+  status: string;
+  permissions: string[];
+}
+
+export interface AgentMetadata {
+  description?: string | null;
+  agentCardUrl?: string | null;
+  visibility?: AgentVisibility;
+  ownerUserId?: string | null;
+  riskTier?: string | null;
+}
+
+export interface AgentResponse {
+  id: string;
+  name: string;
+  status: string;
+  description?: string;
+  agentCardUrl?: string;
+  visibility: AgentVisibility;
+  owner?: { id: string; name?: string };
+  riskTier?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const SELECT = `SELECT a.*, coalesce(u.display_name, u.email) AS owner_name FROM relay.agents a
+  LEFT JOIN relay.users u ON u.id = a.owner_user_id`;
+
+/** The agents projection (tenant-auth identity) with the relay's own metadata. */
+@Injectable()
+export class AgentsRepository {
+  async upsertIdentity(tx: Tx, tenantId: string, agent: AgentIdentity): Promise<void> {
+    await tx.query(
+      `INSERT INTO relay.agents (id, tenant_id, name, status, permissions) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, permissions = excluded.permissions, updated_at = now()
+       WHERE relay.agents.tenant_id = excluded.tenant_id`,
+      [agent.id, tenantId, agent.name, agent.status, JSON.stringify(agent.permissions)],
+    );
+  }
+
+  async updateMetadata(tx: Tx, tenantId: string, id: string, metadata: AgentMetadata): Promise<void> {
+    const columns: Record<keyof AgentMetadata, string> = {
+      description: 'description',
+      agentCardUrl: 'agent_card_url',
+      visibility: 'visibility',
+      ownerUserId: 'owner_user_id',
+      riskTier: 'risk_tier',
+    };
+    const given = (Object.keys(columns) as (keyof AgentMetadata)[]).filter((k) => metadata[k] !== undefined);
+    await tx.query(
+      `UPDATE relay.agents SET ${[...given.map((k, i) => `${columns[k]} = $${i + 3}`), 'updated_at = now()'].join(', ')}
+       WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id, ...given.map((k) => metadata[k])],
+    );
+  }
+
+  async find(tx: Tx, tenantId: string, id: string): Promise<AgentResponse | undefined> {
+    const rows: Row[] = await tx.query(`${SELECT} WHERE a.tenant_id = $1 AND a.id = $2`, [tenantId, id]);
+    return rows[0] ? toAgent(rows[0]) : undefined;
+  }
+
+  async list(tx: Tx, tenantId: string, filter: { name?: string; visibility?: AgentVisibility }, limit: number, offset: number): Promise<{ items: AgentResponse[]; total: number }> {
+    const where = `a.tenant_id = $1 AND a.status <> 'DELETED' AND ($2::text IS NULL OR a.name ILIKE '%' || $2 || '%') AND ($3::text IS NULL OR a.visibility = $3)`;
+    const params = [tenantId, filter.name ?? null, filter.visibility ?? null];
+    const rows: Row[] = await tx.query(`${SELECT} WHERE ${where} ORDER BY a.name LIMIT $4 OFFSET $5`, [...params, limit, offset]);
+    const [count] = await tx.query<Row[]>(`SELECT count(*)::int AS n FROM relay.agents a WHERE ${where}`, params);
+    return { items: rows.map(toAgent), total: Number(count?.n ?? 0) };
+  }
+}
+
+function toAgent(row: Row): AgentResponse {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    status: String(row.status),
+    description: str(row.description),
+    agentCardUrl: str(row.agent_card_url),
+    visibility: String(row.visibility) as AgentVisibility,
+    owner: row.owner_user_id ? { id: text(row.owner_user_id), name: str(row.owner_name) } : undefined,
+    riskTier: str(row.risk_tier),
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+  };
+}

@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
+import { Page, pageOf, pageOffset } from '@agp/http';
+import { EventOutbox } from '@agp/messaging';
+
+import { RequestContext, actorOf, eventContext } from '../common/request-context';
+import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
+import { RegistryErrorCode, RegistryException } from '../registry/registry.exception';
+import { UsersRepository } from '../users/users.repository';
+import { AgentResponse, AgentsRepository } from './agents.repository';
+import { ListAgentsQueryDto } from './dto/list-agents-query.dto';
+import { UpdateAgentDto } from './dto/update-agent.dto';
+
+/** Marks the relay's own AGENT_LIFECYCLE events, so its listener does not take them for tenant-auth's (R11). */
+export const RELAY_ORIGIN = 'relay';
+
+/** Agents as the relay sees them: tenant-auth's identity plus registry metadata (issue 6 §1). */
+@Injectable()
+export class AgentsService {
+  constructor(
+    @Inject(RELAY_DATABASE) private readonly database: Database,
+    @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
+    private readonly agents: AgentsRepository,
+    private readonly users: UsersRepository,
+  ) {}
+
+  async list(ctx: RequestContext, query: ListAgentsQueryDto): Promise<Page<AgentResponse>> {
+    const { items, total } = await this.database.inTenant(ctx.tenantId, (tx) =>
+      this.agents.list(tx, ctx.tenantId, query, query.pageSize, pageOffset(query)),
+    );
+    return pageOf(items, total, query);
+  }
+
+  async get(ctx: RequestContext, agentId: string): Promise<AgentResponse> {
+    return this.database.inTenant(ctx.tenantId, async (tx) => this.mustFind(await this.agents.find(tx, ctx.tenantId, agentId), agentId));
+  }
+
+  async update(ctx: RequestContext, agentId: string, dto: UpdateAgentDto): Promise<AgentResponse> {
+    return this.database.inTenant(ctx.tenantId, async (tx) => {
+      const agent = this.mustFind(await this.agents.find(tx, ctx.tenantId, agentId), agentId);
+      if (dto.ownerUserId && !(await this.users.find(tx, ctx.tenantId, dto.ownerUserId))) {
+        throw new RegistryException(RegistryErrorCode.InvalidReference, 'ownerUserId does not name a user of this tenant', [
+          { field: 'ownerUserId', message: 'ownerUserId must name a user of this tenant' },
+        ]);
+      }
+      await this.agents.updateMetadata(tx, ctx.tenantId, agentId, dto);
+      await this.outbox.add(tx, 'AGENT_LIFECYCLE', eventContext(ctx), {
+        actor: actorOf(ctx),
+        sink: { type: 'AGENT', id: agentId, label: agent.name },
+        summary: `agent ${agent.name} registry metadata updated`,
+        details: { origin: RELAY_ORIGIN, fields: Object.keys(dto) },
+        agentId,
+        name: agent.name,
+        change: 'UPDATED',
+        status: agent.status,
+        permissions: [],
+      });
+      return (await this.agents.find(tx, ctx.tenantId, agentId))!;
+    });
+  }
+
+  private mustFind(agent: AgentResponse | undefined, agentId: string): AgentResponse {
+    if (!agent || agent.status === 'DELETED') {
+      throw new RegistryException(RegistryErrorCode.NotFound, `agent ${agentId} not found`);
+    }
+    return agent;
+  }
+}

@@ -1,0 +1,1 @@
+export const LLM_GATEWAYS_CATALOG = Symbol('relay:llm-gateways-catalog');

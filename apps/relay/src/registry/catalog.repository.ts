@@ -1,0 +1,63 @@
+import { Tx } from '@agp/database';
+
+import { Row, iso, str } from '../common/sql';
+
+/** A catalog table of the registry: its name and its own columns (camelCase field → column). */
+export interface CatalogSpec {
+  table: string;
+  columns: Readonly<Record<string, string>>;
+}
+
+export type CatalogEntry = Record<string, string | undefined> & { id: string; name: string; createdAt: string; updatedAt: string };
+
+/** Every query of one catalog table (MCP servers, channels, LLM gateways); each takes the tenant id. */
+export class CatalogRepository {
+  private readonly fields: string[];
+
+  constructor(private readonly spec: CatalogSpec) {
+    this.fields = Object.keys(spec.columns);
+  }
+
+  async insert(tx: Tx, tenantId: string, id: string, values: Record<string, unknown>): Promise<void> {
+    const columns = this.fields.map((f) => this.spec.columns[f]);
+    const placeholders = columns.map((_c, i) => `$${i + 3}`);
+    await tx.query(
+      `INSERT INTO relay.${this.spec.table} (id, tenant_id, ${columns.join(', ')}) VALUES ($1, $2, ${placeholders.join(', ')})`,
+      [id, tenantId, ...this.fields.map((f) => values[f] ?? null)],
+    );
+  }
+
+  /** Changes only the fields present in `values`; `null` clears an optional one. */
+  async update(tx: Tx, tenantId: string, id: string, values: Record<string, unknown>): Promise<void> {
+    const given = this.fields.filter((f) => values[f] !== undefined);
+    const sets = given.map((f, i) => `${this.spec.columns[f]} = $${i + 3}`);
+    await tx.query(
+      `UPDATE relay.${this.spec.table} SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id, ...given.map((f) => values[f])],
+    );
+  }
+
+  async find(tx: Tx, tenantId: string, id: string): Promise<CatalogEntry | undefined> {
+    const rows: Row[] = await tx.query(`SELECT * FROM relay.${this.spec.table} WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    return rows[0] ? this.toEntry(rows[0]) : undefined;
+  }
+
+  async list(tx: Tx, tenantId: string, name: string | undefined, limit: number, offset: number): Promise<{ items: CatalogEntry[]; total: number }> {
+    const where = `tenant_id = $1 AND ($2::text IS NULL OR name ILIKE '%' || $2 || '%')`;
+    const rows: Row[] = await tx.query(`SELECT * FROM relay.${this.spec.table} WHERE ${where} ORDER BY name LIMIT $3 OFFSET $4`, [tenantId, name ?? null, limit, offset]);
+    const [count] = await tx.query<Row[]>(`SELECT count(*)::int AS n FROM relay.${this.spec.table} WHERE ${where}`, [tenantId, name ?? null]);
+    return { items: rows.map((r) => this.toEntry(r)), total: Number(count?.n ?? 0) };
+  }
+
+  async delete(tx: Tx, tenantId: string, id: string): Promise<void> {
+    await tx.query(`DELETE FROM relay.${this.spec.table} WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+  }
+
+  private toEntry(row: Row): CatalogEntry {
+    const entry: Record<string, string | undefined> = { id: str(row.id), createdAt: iso(row.created_at), updatedAt: iso(row.updated_at) };
+    for (const field of this.fields) {
+      entry[field] = str(row[this.spec.columns[field]]);
+    }
+    return entry as CatalogEntry;
+  }
+}

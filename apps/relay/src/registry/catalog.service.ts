@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+
+import { AuditEventType } from '@agp/contracts';
+import { Database } from '@agp/database';
+import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
+import { EventOutbox } from '@agp/messaging';
+
+import { RequestContext, actorOf, eventContext } from '../common/request-context';
+import { isUniqueViolation } from '../common/sql';
+import { CatalogEntry, CatalogRepository } from './catalog.repository';
+import { RegistryErrorCode, RegistryException } from './registry.exception';
+
+export interface CatalogOptions {
+  /** What one entry is called in messages (`MCP server`). */
+  noun: string;
+  /** The lifecycle audit event of this catalog, when it has one (MCP_LIFECYCLE, LLM_LIFECYCLE). */
+  lifecycleEvent?: Extract<AuditEventType, 'MCP_LIFECYCLE' | 'LLM_LIFECYCLE'>;
+  /** Party type of an entry in events (`MCP_SERVER`). */
+  partyType: string;
+}
+
+/**
+ * Create, read, update and delete of one registry catalog (issue 6 §1); each change records its
+ * lifecycle event in the same transaction (D5).
+ */
+export class CatalogService {
+  constructor(
+    private readonly database: Database,
+    private readonly outbox: EventOutbox,
+    private readonly repository: CatalogRepository,
+    private readonly options: CatalogOptions,
+  ) {}
+
+  async create(ctx: RequestContext, values: Record<string, unknown> & { name: string }): Promise<CatalogEntry> {
+    const id = randomUUID();
+    return this.uniquely(values.name, () =>
+      this.database.inTenant(ctx.tenantId, async (tx) => {
+        await this.repository.insert(tx, ctx.tenantId, id, values);
+        const entry = (await this.repository.find(tx, ctx.tenantId, id))!;
+        await this.record(tx, ctx, entry, 'CREATED');
+        return entry;
+      }),
+    );
+  }
+
+  async list(ctx: RequestContext, query: PageQueryDto & { name?: string }): Promise<Page<CatalogEntry>> {
+    const { items, total } = await this.database.inTenant(ctx.tenantId, (tx) =>
+      this.repository.list(tx, ctx.tenantId, query.name, query.pageSize, pageOffset(query)),
+    );
+    return pageOf(items, total, query);
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<CatalogEntry> {
+    return this.database.inTenant(ctx.tenantId, async (tx) => this.mustFind(await this.repository.find(tx, ctx.tenantId, id), id));
+  }
+
+  async update(ctx: RequestContext, id: string, values: Record<string, unknown>): Promise<CatalogEntry> {
+    return this.uniquely(typeof values.name === 'string' ? values.name : '', () =>
+      this.database.inTenant(ctx.tenantId, async (tx) => {
+        this.mustFind(await this.repository.find(tx, ctx.tenantId, id), id);
+        await this.repository.update(tx, ctx.tenantId, id, values);
+        const entry = (await this.repository.find(tx, ctx.tenantId, id))!;
+        await this.record(tx, ctx, entry, 'UPDATED', Object.keys(values));
+        return entry;
+      }),
+    );
+  }
+
+  async remove(ctx: RequestContext, id: string): Promise<void> {
+    await this.database.inTenant(ctx.tenantId, async (tx) => {
+      const entry = this.mustFind(await this.repository.find(tx, ctx.tenantId, id), id);
+      await this.repository.delete(tx, ctx.tenantId, id);
+      await this.record(tx, ctx, entry, 'DELETED');
+    });
+  }
+
+  private async record(tx: Parameters<CatalogRepository['find']>[0], ctx: RequestContext, entry: CatalogEntry, change: string, fields?: string[]): Promise<void> {
+    if (!this.options.lifecycleEvent) {
+      return;
+    }
+    await this.outbox.add(tx, this.options.lifecycleEvent, eventContext(ctx), {
+      actor: actorOf(ctx),
+      sink: { type: this.options.partyType, id: entry.id, label: entry.name },
+      summary: `${this.options.noun} ${entry.name} ${change.toLowerCase()}`,
+      details: { change, [`${this.options.partyType === 'MCP_SERVER' ? 'mcpServerId' : 'llmGatewayId'}`]: entry.id, name: entry.name, ...(fields ? { fields } : {}) },
+    });
+  }
+
+  private mustFind(entry: CatalogEntry | undefined, id: string): CatalogEntry {
+    if (!entry) {
+      throw new RegistryException(RegistryErrorCode.NotFound, `${this.options.noun} ${id} not found`);
+    }
+    return entry;
+  }
+
+  private async uniquely<T>(name: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new RegistryException(RegistryErrorCode.NameTaken, `a ${this.options.noun} named ${name} already exists`);
+      }
+      throw error;
+    }
+  }
+}
