@@ -7,7 +7,7 @@ import { CompiledQuery } from './compiler/types';
 import { RegoCompileError } from './errors';
 import { Evaluator } from './eval/evaluator';
 import { Frame } from './eval/state';
-import { JsonValue, fromJson, toJson } from './values/json';
+import { JsonValue, fromJson, fromJsonDeep, toJson } from './values/json';
 import { RegoObject, Value } from './values/value';
 import './builtins/all';
 
@@ -127,7 +127,7 @@ export class CompiledPolicy {
 export function compilePolicy(modules: ModulesInput, options: { data?: unknown } = {}): CompiledPolicy {
   const sources: ModuleSource[] = Array.isArray(modules) ? modules : Object.entries(modules).map(([file, source]) => ({ file, source }));
   const program = compileProgram(sources, builtinRegistry());
-  const data = options.data === undefined ? new RegoObject() : fromJson(options.data);
+  const data = options.data === undefined ? new RegoObject() : fromJsonDeep(options.data);
   return new CompiledPolicy(program, data);
 }
 

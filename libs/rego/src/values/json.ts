@@ -31,16 +31,34 @@ export function fromJson(v: unknown): Value {
       break;
   }
   if (Array.isArray(v)) {
-    return v.map(fromJson);
+    // Arrays of plain strings, booleans and safe numbers are already Rego values.
+    for (const x of v as unknown[]) {
+      if (x === null || x === undefined || typeof x === 'object' || typeof x === 'bigint') {
+        return (v as unknown[]).map(fromJson);
+      }
+    }
+    return v as Value[];
   }
   if (v instanceof RegoObject || v instanceof RegoSet) {
     return v;
   }
-  const o = new RegoObject();
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-    o.set(k, fromJson(x));
-  }
-  return o;
+  return RegoObject.lazy(v as Record<string, unknown>);
+}
+
+RegoObject.convert = fromJson;
+
+/** Converts a JSON value completely up front (used for `data`, which lives as long as the policy). */
+export function fromJsonDeep(v: unknown): Value {
+  const out = fromJson(v);
+  const visit = (x: Value): void => {
+    if (Array.isArray(x)) {
+      x.forEach(visit);
+    } else if (x instanceof RegoObject) {
+      x.entries().forEach(([, y]) => visit(y));
+    }
+  };
+  visit(out);
+  return out;
 }
 
 /** Integers that fit in a double exactly are kept as `number`. */

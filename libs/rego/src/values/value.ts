@@ -14,17 +14,53 @@ function isPrim(v: Value): v is Scalar {
 
 /** Rego object: string keys in one map, other keys under their canonical encoding. */
 export class RegoObject {
+  /** Converts plain JSON lazily (set by the JSON module to avoid an import cycle). */
+  static convert: (v: unknown) => Value = () => null;
+
   private readonly strs = new Map<string, Value>();
   private others: Map<PrimKey, [Value, Value]> | undefined;
   private sortedCache: [Value, Value][] | undefined;
+  /** Plain JSON object not yet converted: members are converted on first access. */
+  private raw: Record<string, unknown> | undefined;
+
+  /** Wraps a plain JSON object without converting it up front. */
+  static lazy(raw: Record<string, unknown>): RegoObject {
+    const o = new RegoObject();
+    o.raw = raw;
+    return o;
+  }
+
+  private materialize(): void {
+    const raw = this.raw;
+    if (raw) {
+      this.raw = undefined;
+      for (const k of Object.keys(raw)) {
+        const x = raw[k];
+        if (x !== undefined && !this.strs.has(k)) {
+          this.strs.set(k, RegoObject.convert(x));
+        }
+      }
+    }
+  }
 
   get size(): number {
+    this.materialize();
     return this.strs.size + (this.others ? this.others.size : 0);
   }
 
   get(key: Value): Value | undefined {
     if (typeof key === 'string') {
-      return this.strs.get(key);
+      const v = this.strs.get(key);
+      if (v === undefined && this.raw && Object.prototype.hasOwnProperty.call(this.raw, key)) {
+        const x = this.raw[key];
+        if (x === undefined) {
+          return undefined;
+        }
+        const c = RegoObject.convert(x);
+        this.strs.set(key, c);
+        return c;
+      }
+      return v;
     }
     return this.others?.get(otherKey(key))?.[1];
   }
@@ -35,6 +71,7 @@ export class RegoObject {
 
   /** Mutates: only while building a fresh object. */
   set(key: Value, value: Value): void {
+    this.materialize();
     this.sortedCache = undefined;
     if (typeof key === 'string') {
       this.strs.set(key, value);
@@ -45,6 +82,7 @@ export class RegoObject {
   }
 
   delete(key: Value): void {
+    this.materialize();
     this.sortedCache = undefined;
     if (typeof key === 'string') {
       this.strs.delete(key);
@@ -58,6 +96,7 @@ export class RegoObject {
     if (this.sortedCache) {
       return this.sortedCache;
     }
+    this.materialize();
     const out: [Value, Value][] = [];
     for (const [k, v] of this.strs) {
       out.push([k, v]);
@@ -79,6 +118,7 @@ export class RegoObject {
   }
 
   hasOnlyStringKeys(): boolean {
+    this.materialize();
     return !this.others || this.others.size === 0;
   }
 
