@@ -10,17 +10,19 @@ import { TenantAuthModule } from './tenant-auth.module';
 
 async function main(): Promise<void> {
   const env = loadEnvOrExit(TenantAuthEnv);
-  if (!env.DATABASE_URL || !env.NATS_URL) {
-    process.stderr.write('invalid configuration: DATABASE_URL and NATS_URL are required for a standalone service\n');
-    process.exit(1);
+  for (const name of ['DATABASE_URL', 'NATS_URL', 'KEY_ENCRYPTION_SECRET'] as const) {
+    if (!env[name]) {
+      process.stderr.write(`invalid configuration: ${name} is required for a standalone service\n`);
+      process.exit(1);
+    }
   }
   const app = await createHttpApp({
     service: 'tenant-auth',
     logLevel: env.LOG_LEVEL,
     imports: [
-      AuthModule.forRoot(authOptionsFromEnv(env)),
+      AuthModule.forRoot(authOptionsFromEnv(env, `http://127.0.0.1:${env.PORT}/tenant-auth/v1/.well-known/jwks.json`)),
       EventBusModule.forRoot({ natsUrl: env.NATS_URL, prefix: env.NATS_PREFIX }),
-      TenantAuthModule.forRoot({ ...env, DATABASE_URL: env.DATABASE_URL }),
+      TenantAuthModule.forRoot({ ...env, DATABASE_URL: env.DATABASE_URL! }),
     ],
   });
   await app.listen({ port: env.PORT, host: '0.0.0.0' });

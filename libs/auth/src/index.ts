@@ -7,3 +7,6 @@ export * from './principal';
 export * from './public.decorator';
 export * from './token-verifier';
 export * from './auth-options';
+export * from './revocations';
+export * from './nats-revocation.store';
+export * from './revocation-check';

@@ -14,5 +14,6 @@ export * from './events/event-envelope';
 export * from './events/event-map';
 export * from './relay/policy-lifecycle.event';
 export * from './tenant-auth/agent-lifecycle.event';
+export * from './tenant-auth/credential-rotation.event';
 export * from './tenant-auth/tenant-lifecycle.event';
 export * from './tenant-auth/user-lifecycle.event';

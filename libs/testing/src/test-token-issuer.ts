@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import { JSONWebKeySet, KeyLike, SignJWT, exportJWK, generateKeyPair } from 'jose';
 
+import { TrustedSigner } from './forged-tokens';
+
 export const TEST_BASE_URL = 'http://agp.test';
 
 export interface TestTokenClaims {
@@ -42,6 +44,17 @@ export class TestTokenIssuer {
   /** What a service under test passes to `AuthModule.forRoot`. */
   authOptions(): { issuer: string; apiAudience: string; keys: { jwks: JSONWebKeySet } } {
     return { issuer: this.issuer, apiAudience: this.baseUrl, keys: { jwks: this.jwks } };
+  }
+
+  /** The trusted key, for the forged-token matrix (`forgedTokenCases`). */
+  signer(): TrustedSigner {
+    return {
+      issuer: this.issuer,
+      apiAudience: this.baseUrl,
+      kid: this.kid,
+      privateKey: this.privateKey,
+      publicJwk: this.jwks.keys[0],
+    };
   }
 
   async token(claims: TestTokenClaims): Promise<string> {

@@ -4,6 +4,7 @@ import { MonitorConfigChangedData } from '../audit/monitor-config-changed.event'
 import { AUDIT_EVENT_TYPES, AuditEventType } from '../enums/audit-event-type';
 import { PolicyLifecycleData } from '../relay/policy-lifecycle.event';
 import { AgentLifecycleData } from '../tenant-auth/agent-lifecycle.event';
+import { CredentialRotationData } from '../tenant-auth/credential-rotation.event';
 import { TenantLifecycleData } from '../tenant-auth/tenant-lifecycle.event';
 import { UserLifecycleData } from '../tenant-auth/user-lifecycle.event';
 import { AuditableEventData } from './auditable-event.data';
@@ -14,6 +15,7 @@ type PayloadClass = new () => AuditableEventData;
 const SPECIFIC_PAYLOADS = {
   TENANT_LIFECYCLE: TenantLifecycleData,
   AGENT_LIFECYCLE: AgentLifecycleData,
+  CREDENTIAL_ROTATION: CredentialRotationData,
   USER_LIFECYCLE: UserLifecycleData,
   POLICY_LIFECYCLE: PolicyLifecycleData,
   MONITOR_ALERT_TRIGGERED: MonitorAlertTriggeredData,

@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The embedded default (D2) needs no configuration: without KEY_ENCRYPTION_SECRET it keeps one in
+ * DATA_DIR/key-encryption.secret (0600), generated on first start.
+ */
+export function keyEncryptionSecret(configured: string | undefined, dataDir: string): string {
+  if (configured) {
+    return configured;
+  }
+  const file = join(dataDir, 'key-encryption.secret');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    try {
+      writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') {
+        throw error;
+      }
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
+}

@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+
+import { Inject, Injectable } from '@nestjs/common';
+import { AGENT_LIFECYCLE_CHANGES } from '@agp/contracts';
+import { Database, Tx } from '@agp/database';
+import { Page, pageOf } from '@agp/http';
+import { EventOutbox } from '@agp/messaging';
+
+import { hashClientSecret, newClientSecret } from '../common/credentials';
+import { assertCanGrant } from '../common/grants';
+import { IdentityException } from '../common/identity.exception';
+import { isUniqueViolation } from '../common/like';
+import { rolesOf } from '../common/permission-entry.dto';
+import { Caller, actorOf, eventContext } from '../common/request-context';
+import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
+import { RevocationsService } from '../revocations/revocations.service';
+import { ClientsRepository } from './clients.repository';
+import { ClientResponseDto, ClientWithSecretResponseDto } from './dto/client-response.dto';
+import { CreateClientDto } from './dto/create-client.dto';
+import { ListClientsQueryDto } from './dto/list-clients-query.dto';
+import { UpdateClientDto } from './dto/update-client.dto';
+import { Client, ClientKind } from './entities/client.entity';
+
+type AgentChange = (typeof AGENT_LIFECYCLE_CHANGES)[number];
+
+const LABEL: Record<ClientKind, string> = { AGENT: 'agent', SERVICE: 'service account' };
+
+/**
+ * Agents and service accounts: the two kinds of client of the client_credentials grant (D7). Their
+ * secret is answered once, on creation and rotation (D30); only its hash is kept.
+ */
+@Injectable()
+export class ClientsService {
+  constructor(
+    @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
+    @Inject(TENANT_AUTH_OUTBOX) private readonly outbox: EventOutbox,
+    private readonly clients: ClientsRepository,
+    private readonly revocations: RevocationsService,
+  ) {}
+
+  list(kind: ClientKind, { principal }: Caller, query: ListClientsQueryDto): Promise<Page<ClientResponseDto>> {
+    return this.database.inTenant(principal.tenantId, async (tx) => {
+      const [items, total] = await this.clients.list(tx, principal.tenantId, kind, query);
+      return pageOf(items.map(ClientResponseDto.of), total, query);
+    });
+  }
+
+  get(kind: ClientKind, { principal }: Caller, id: string): Promise<ClientResponseDto> {
+    return this.database.inTenant(principal.tenantId, async (tx) => ClientResponseDto.of(await this.found(tx, kind, principal.tenantId, id)));
+  }
+
+  create(kind: ClientKind, caller: Caller, dto: CreateClientDto): Promise<ClientWithSecretResponseDto> {
+    const permissions = rolesOf(dto.permissions ?? []);
+    assertCanGrant(caller.principal, permissions, 'permissions');
+    const secret = newClientSecret();
+    return this.unique(kind, () =>
+      this.database.inTenant(caller.principal.tenantId, async (tx) => {
+        const client = await this.clients.save(
+          tx,
+          Object.assign(new Client(), {
+            id: randomUUID(),
+            tenantId: caller.principal.tenantId,
+            kind,
+            name: dto.name,
+            description: dto.description ?? '',
+            status: 'ACTIVE',
+            secretHash: hashClientSecret(secret),
+            secretRotatedAt: new Date(),
+            permissions,
+          }),
+        );
+        await this.lifecycle(tx, caller, client, 'CREATED');
+        return { ...ClientResponseDto.of(client), clientSecret: secret };
+      }),
+    );
+  }
+
+  async update(kind: ClientKind, caller: Caller, id: string, dto: UpdateClientDto): Promise<ClientResponseDto> {
+    const { principal } = caller;
+    let afterCommit: (() => Promise<void>) | undefined;
+    const result = await this.unique(kind, () =>
+      this.database.inTenant(principal.tenantId, async (tx) => {
+        const client = await this.found(tx, kind, principal.tenantId, id);
+        let change: AgentChange = 'UPDATED';
+        if (dto.permissions) {
+          client.permissions = rolesOf(dto.permissions);
+          assertCanGrant(principal, client.permissions, 'permissions');
+        }
+        if (dto.status && dto.status !== client.status) {
+          if (dto.status === 'SUSPENDED') {
+            await this.revocations.revoke(tx, kind, id, 'SUSPENDED');
+            change = 'SUSPENDED';
+          } else {
+            afterCommit = await this.revocations.restore(tx, kind, id);
+            change = 'ACTIVATED';
+          }
+          client.status = dto.status;
+        }
+        client.name = dto.name ?? client.name;
+        client.description = dto.description ?? client.description;
+        const saved = await this.clients.save(tx, client);
+        await this.lifecycle(tx, caller, saved, change);
+        return ClientResponseDto.of(saved);
+      }),
+    );
+    await afterCommit?.();
+    return result;
+  }
+
+  async remove(kind: ClientKind, caller: Caller, id: string): Promise<void> {
+    await this.database.inTenant(caller.principal.tenantId, async (tx) => {
+      const client = await this.found(tx, kind, caller.principal.tenantId, id);
+      // identity.md I2: its tokens stop at once, in every process, until they would have expired.
+      await this.revocations.revoke(tx, kind, id, 'DELETED', true);
+      await this.clients.remove(tx, caller.principal.tenantId, id);
+      await this.lifecycle(tx, caller, client, 'DELETED');
+    });
+  }
+
+  /** D30: a new secret, answered once; the old one stops working now. Records CREDENTIAL_ROTATION. */
+  rotateSecret(kind: ClientKind, caller: Caller, id: string): Promise<ClientWithSecretResponseDto> {
+    const secret = newClientSecret();
+    return this.database.inTenant(caller.principal.tenantId, async (tx) => {
+      const client = await this.found(tx, kind, caller.principal.tenantId, id);
+      client.secretHash = hashClientSecret(secret);
+      client.secretRotatedAt = new Date();
+      const saved = await this.clients.save(tx, client);
+      await this.outbox.add(tx, 'CREDENTIAL_ROTATION', eventContext(caller), {
+        actor: actorOf(caller.principal),
+        credential: kind === 'AGENT' ? 'AGENT_CLIENT_SECRET' : 'SERVICE_ACCOUNT_CLIENT_SECRET',
+        subjectId: client.id,
+        subjectName: client.name,
+        summary: `client secret of ${LABEL[kind]} ${client.name} rotated`,
+      });
+      return { ...ClientResponseDto.of(saved), clientSecret: secret };
+    });
+  }
+
+  private async lifecycle(tx: Tx, caller: Caller, client: Client, change: AgentChange): Promise<void> {
+    if (client.kind !== 'AGENT') {
+      return;
+    }
+    await this.outbox.add(tx, 'AGENT_LIFECYCLE', eventContext(caller), {
+      actor: actorOf(caller.principal),
+      agentId: client.id,
+      name: client.name,
+      change,
+      status: change === 'DELETED' ? 'DELETED' : client.status,
+      permissions: client.permissions,
+      summary: `agent ${client.name} ${change.toLowerCase()}`,
+    });
+  }
+
+  private async found(tx: Tx, kind: ClientKind, tenantId: string, id: string): Promise<Client> {
+    const client = await this.clients.findById(tx, tenantId, kind, id);
+    if (!client) {
+      throw IdentityException.notFound(LABEL[kind], id);
+    }
+    return client;
+  }
+
+  private async unique<T>(kind: ClientKind, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw IdentityException.duplicate(`an ${LABEL[kind]} with this name already exists`);
+      }
+      throw error;
+    }
+  }
+}

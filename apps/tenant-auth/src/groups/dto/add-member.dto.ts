@@ -1,0 +1,6 @@
+import { IsUUID } from 'class-validator';
+
+export class AddMemberDto {
+  @IsUUID()
+  userId: string;
+}

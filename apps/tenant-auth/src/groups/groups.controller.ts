@@ -1,0 +1,79 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Res } from '@nestjs/common';
+import { RequirePermission } from '@agp/auth';
+import { Page, PageQueryDto } from '@agp/http';
+import { FastifyReply } from 'fastify';
+
+import { created } from '../common/created';
+import { Caller, CurrentCaller } from '../common/request-context';
+import { AddMemberDto } from './dto/add-member.dto';
+import { CreateGroupDto } from './dto/create-group.dto';
+import { GroupMemberResponseDto, GroupResponseDto } from './dto/group-response.dto';
+import { ListGroupsQueryDto } from './dto/list-groups-query.dto';
+import { UpdateGroupDto } from './dto/update-group.dto';
+import { GroupsService } from './groups.service';
+
+@Controller('tenant-auth/v1/groups')
+export class GroupsController {
+  constructor(private readonly groups: GroupsService) {}
+
+  @Get()
+  @RequirePermission('GROUPS', 'READ')
+  list(@CurrentCaller() caller: Caller, @Query() query: ListGroupsQueryDto): Promise<Page<GroupResponseDto>> {
+    return this.groups.list(caller, query);
+  }
+
+  @Get(':groupId')
+  @RequirePermission('GROUPS', 'READ')
+  get(@CurrentCaller() caller: Caller, @Param('groupId', ParseUUIDPipe) id: string): Promise<GroupResponseDto> {
+    return this.groups.get(caller, id);
+  }
+
+  @Post()
+  @RequirePermission('GROUPS', 'WRITE')
+  async create(@CurrentCaller() caller: Caller, @Body() dto: CreateGroupDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<GroupResponseDto> {
+    return created(reply, 'groups', await this.groups.create(caller, dto));
+  }
+
+  @Patch(':groupId')
+  @RequirePermission('GROUPS', 'WRITE')
+  update(@CurrentCaller() caller: Caller, @Param('groupId', ParseUUIDPipe) id: string, @Body() dto: UpdateGroupDto): Promise<GroupResponseDto> {
+    return this.groups.update(caller, id, dto);
+  }
+
+  @Delete(':groupId')
+  @HttpCode(204)
+  @RequirePermission('GROUPS', 'DELETE')
+  remove(@CurrentCaller() caller: Caller, @Param('groupId', ParseUUIDPipe) id: string): Promise<void> {
+    return this.groups.remove(caller, id);
+  }
+
+  @Get(':groupId/members')
+  @RequirePermission('GROUPS', 'READ')
+  members(@CurrentCaller() caller: Caller, @Param('groupId', ParseUUIDPipe) id: string, @Query() query: PageQueryDto): Promise<Page<GroupMemberResponseDto>> {
+    return this.groups.members(caller, id, query);
+  }
+
+  @Post(':groupId/members')
+  @RequirePermission('GROUPS', 'WRITE')
+  async addMember(
+    @CurrentCaller() caller: Caller,
+    @Param('groupId', ParseUUIDPipe) id: string,
+    @Body() dto: AddMemberDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<GroupMemberResponseDto> {
+    const member = await this.groups.addMember(caller, id, dto);
+    void reply.status(201).header('location', `/tenant-auth/v1/groups/${id}/members/${member.userId}`);
+    return member;
+  }
+
+  @Delete(':groupId/members/:userId')
+  @HttpCode(204)
+  @RequirePermission('GROUPS', 'WRITE')
+  removeMember(
+    @CurrentCaller() caller: Caller,
+    @Param('groupId', ParseUUIDPipe) id: string,
+    @Param('userId', ParseUUIDPipe) userId: string,
+  ): Promise<void> {
+    return this.groups.removeMember(caller, id, userId);
+  }
+}

@@ -1,0 +1,44 @@
+import { IsIn, IsOptional, IsString, IsUrl, Length, MaxLength } from 'class-validator';
+import { IDENTITY_PROVIDER_TYPES, IdentityProviderType } from '@agp/contracts';
+
+export class IdentityProviderConfigDto {
+  /** D26. */
+  @IsIn(IDENTITY_PROVIDER_TYPES)
+  type: IdentityProviderType;
+
+  @IsString()
+  @Length(1, 500)
+  clientId: string;
+
+  /** D26: write-only; answered as "********" when set. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(2_000)
+  clientSecret?: string;
+
+  /** The provider's OpenID issuer (an Okta org, an Entra tenant); Google's is fixed. */
+  @IsOptional()
+  @IsUrl({ require_protocol: true, protocols: ['https'] })
+  issuer?: string;
+}
+
+export class UpdateIdentityProviderConfigDto {
+  @IsOptional()
+  @IsIn(IDENTITY_PROVIDER_TYPES)
+  type?: IdentityProviderType;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 500)
+  clientId?: string;
+
+  /** Omitted: unchanged; "" removes it. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(2_000)
+  clientSecret?: string;
+
+  @IsOptional()
+  @IsUrl({ require_protocol: true, protocols: ['https'] })
+  issuer?: string;
+}

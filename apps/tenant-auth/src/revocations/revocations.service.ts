@@ -1,0 +1,78 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { REVOCATION_STORE, RevocationStore, RevokedSubjectKind, revocationKey } from '@agp/auth';
+import { Database, Tx } from '@agp/database';
+import { ROOT_LOGGER } from '@agp/http';
+import { Logger } from 'pino';
+
+import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
+import { TENANT_AUTH_DATABASE } from '../database/tokens';
+import { RevocationsRepository } from './revocations.repository';
+
+const RECONCILE_EVERY_MS = 60_000;
+
+/**
+ * identity.md I2. A revocation is written to the `revocations` table in the caller's transaction and
+ * to the shared store *before* the commit (a failure after that leaves the subject refused, never
+ * wrongly allowed); lifting one reaches the store only after the commit. The store is reconciled
+ * from the table at start and every minute, so any drift heals.
+ */
+@Injectable()
+export class RevocationsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  /** Keys in the store but not in the table at the last pass: lifted only if still so a pass later. */
+  private unbacked = new Set<string>();
+
+  constructor(
+    @Inject(REVOCATION_STORE) private readonly store: RevocationStore,
+    @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
+    @Inject(TENANT_AUTH_ENV) private readonly env: TenantAuthEnv,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+    private readonly repository: RevocationsRepository,
+  ) {}
+
+  /** Inside the transaction that suspends or deletes. `permanent` is for deletions: kept until every token expired. */
+  async revoke(tx: Tx, kind: RevokedSubjectKind, id: string, reason: string, permanent = false): Promise<void> {
+    const key = revocationKey(kind, id);
+    const expiresAt = permanent ? new Date(Date.now() + (this.env.TOKEN_TTL_SEC + 60) * 1000) : null;
+    await this.repository.put(tx, key, reason, expiresAt);
+    await this.store.revoke(key, reason);
+  }
+
+  /** Inside the transaction that reactivates; returns what to run after the commit. */
+  async restore(tx: Tx, kind: RevokedSubjectKind, id: string): Promise<() => Promise<void>> {
+    const key = revocationKey(kind, id);
+    await this.repository.remove(tx, key);
+    return () => this.store.restore(key);
+  }
+
+  async reconcile(): Promise<void> {
+    const expected = await this.database.asSystem((tx) => this.repository.current(tx));
+    for (const [key, reason] of expected) {
+      if (this.store.entries().get(key) !== reason) {
+        await this.store.revoke(key, reason);
+      }
+    }
+    // A key can be in the store before its transaction commits (revoke runs first): lift only
+    // what stayed unbacked for a whole pass, never one that another replica is committing now.
+    const unbacked = new Set([...this.store.entries().keys()].filter((key) => !expected.has(key)));
+    for (const key of unbacked) {
+      if (this.unbacked.has(key)) {
+        await this.store.restore(key);
+        unbacked.delete(key);
+      }
+    }
+    this.unbacked = unbacked;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.reconcile();
+    this.timer = setInterval(() => {
+      this.reconcile().catch((error: unknown) => this.logger.warn({ err: error }, 'revocation reconcile failed'));
+    }, RECONCILE_EVERY_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+}

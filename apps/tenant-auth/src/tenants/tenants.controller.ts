@@ -1,0 +1,52 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Res } from '@nestjs/common';
+import { RequirePermission } from '@agp/auth';
+import { Page } from '@agp/http';
+import { FastifyReply } from 'fastify';
+
+import { created } from '../common/created';
+import { Caller, CurrentCaller } from '../common/request-context';
+import { CreateTenantDto } from './dto/create-tenant.dto';
+import { ListTenantsQueryDto } from './dto/list-tenants-query.dto';
+import { CreatedTenantResponseDto, TenantResponseDto } from './dto/tenant-response.dto';
+import { UpdateTenantDto } from './dto/update-tenant.dto';
+import { TenantsService } from './tenants.service';
+
+@Controller('tenant-auth/v1/tenants')
+export class TenantsController {
+  constructor(private readonly tenants: TenantsService) {}
+
+  @Get()
+  @RequirePermission('TENANT', 'READ')
+  list(@CurrentCaller() caller: Caller, @Query() query: ListTenantsQueryDto): Promise<Page<TenantResponseDto>> {
+    return this.tenants.list(caller, query);
+  }
+
+  @Get(':tenantId')
+  @RequirePermission('TENANT', 'READ')
+  get(@CurrentCaller() caller: Caller, @Param('tenantId', ParseUUIDPipe) id: string): Promise<TenantResponseDto> {
+    return this.tenants.get(caller, id);
+  }
+
+  @Post()
+  @RequirePermission('TENANT', 'ADMIN')
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Body() dto: CreateTenantDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CreatedTenantResponseDto> {
+    return created(reply, 'tenants', await this.tenants.create(caller, dto));
+  }
+
+  @Patch(':tenantId')
+  @RequirePermission('TENANT', 'WRITE')
+  update(@CurrentCaller() caller: Caller, @Param('tenantId', ParseUUIDPipe) id: string, @Body() dto: UpdateTenantDto): Promise<TenantResponseDto> {
+    return this.tenants.update(caller, id, dto);
+  }
+
+  @Delete(':tenantId')
+  @HttpCode(204)
+  @RequirePermission('TENANT', 'ADMIN')
+  remove(@CurrentCaller() caller: Caller, @Param('tenantId', ParseUUIDPipe) id: string): Promise<void> {
+    return this.tenants.remove(caller, id);
+  }
+}

@@ -1,0 +1,140 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { TENANT_LIFECYCLE_CHANGES } from '@agp/contracts';
+import { Database, Tx } from '@agp/database';
+import { Page, pageOf } from '@agp/http';
+import { EventOutbox } from '@agp/messaging';
+
+import { IdentityException, IdentityErrorCode } from '../common/identity.exception';
+import { isUniqueViolation } from '../common/like';
+import { Caller, actorOf } from '../common/request-context';
+import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
+import { RevocationsService } from '../revocations/revocations.service';
+import { CreateTenantDto } from './dto/create-tenant.dto';
+import { ListTenantsQueryDto } from './dto/list-tenants-query.dto';
+import { CreatedTenantResponseDto, TenantResponseDto } from './dto/tenant-response.dto';
+import { UpdateTenantDto } from './dto/update-tenant.dto';
+import { Tenant } from './entities/tenant.entity';
+import { TenantProvisioner } from './tenant-provisioner';
+import { TenantsRepository } from './tenants.repository';
+
+type TenantChange = (typeof TENANT_LIFECYCLE_CHANGES)[number];
+
+/**
+ * identity.md I3: a tenant's administrators see and rename their own tenant; administrators of the
+ * operator tenant (the bootstrapped one) also create, suspend and delete the others.
+ */
+@Injectable()
+export class TenantsService {
+  constructor(
+    @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
+    @Inject(TENANT_AUTH_OUTBOX) private readonly outbox: EventOutbox,
+    private readonly tenants: TenantsRepository,
+    private readonly provisioner: TenantProvisioner,
+    private readonly revocations: RevocationsService,
+  ) {}
+
+  list({ principal }: Caller, query: ListTenantsQueryDto): Promise<Page<TenantResponseDto>> {
+    return this.database.asSystem(async (tx) => {
+      const onlyOwn = !(await this.isOperator(tx, principal.tenantId));
+      const [items, total] = await this.tenants.list(tx, query, onlyOwn ? principal.tenantId : undefined);
+      return pageOf(items.map(TenantResponseDto.of), total, query);
+    });
+  }
+
+  get({ principal }: Caller, id: string): Promise<TenantResponseDto> {
+    return this.database.asSystem(async (tx) => TenantResponseDto.of(await this.visible(tx, principal.tenantId, id)));
+  }
+
+  async create(caller: Caller, dto: CreateTenantDto): Promise<CreatedTenantResponseDto> {
+    try {
+      return await this.database.asSystem(async (tx) => {
+        await this.assertOperator(tx, caller.principal.tenantId);
+        const { tenant, admin } = await this.provisioner.provision(
+          tx,
+          { ...dto, isOperator: false },
+          actorOf(caller.principal),
+          caller.correlationId,
+        );
+        return { ...TenantResponseDto.of(tenant), initialAdministrator: admin };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw IdentityException.duplicate(`a tenant with slug ${dto.slug} already exists`);
+      }
+      throw error;
+    }
+  }
+
+  async update(caller: Caller, id: string, dto: UpdateTenantDto): Promise<TenantResponseDto> {
+    let afterCommit: (() => Promise<void>) | undefined;
+    const result = await this.database.asSystem(async (tx) => {
+      const tenant = await this.visible(tx, caller.principal.tenantId, id);
+      let change: TenantChange = 'UPDATED';
+      if (dto.status && dto.status !== tenant.status) {
+        await this.assertOperator(tx, caller.principal.tenantId);
+        this.assertNotOwn(caller, id);
+        if (dto.status === 'SUSPENDED') {
+          // identity.md I2: every token of the tenant stops, in every process, before this commits.
+          await this.revocations.revoke(tx, 'TENANT', id, 'SUSPENDED');
+          change = 'SUSPENDED';
+        } else {
+          afterCommit = await this.revocations.restore(tx, 'TENANT', id);
+          change = 'ACTIVATED';
+        }
+        tenant.status = dto.status;
+      }
+      tenant.name = dto.name ?? tenant.name;
+      const saved = await this.tenants.save(tx, tenant);
+      await this.lifecycle(tx, caller, saved, change);
+      return TenantResponseDto.of(saved);
+    });
+    await afterCommit?.();
+    return result;
+  }
+
+  async remove(caller: Caller, id: string): Promise<void> {
+    await this.database.asSystem(async (tx) => {
+      const tenant = await this.visible(tx, caller.principal.tenantId, id);
+      await this.assertOperator(tx, caller.principal.tenantId);
+      this.assertNotOwn(caller, id);
+      await this.revocations.revoke(tx, 'TENANT', id, 'DELETED', true);
+      await this.tenants.remove(tx, id);
+      await this.lifecycle(tx, caller, tenant, 'DELETED');
+    });
+  }
+
+  private async lifecycle(tx: Tx, caller: Caller, tenant: Tenant, change: TenantChange): Promise<void> {
+    await this.outbox.add(tx, 'TENANT_LIFECYCLE', { tenantId: tenant.id, correlationId: caller.correlationId }, {
+      actor: actorOf(caller.principal),
+      tenantId: tenant.id,
+      slug: tenant.slug,
+      change,
+      summary: `tenant ${tenant.slug} ${change.toLowerCase()}`,
+    });
+  }
+
+  /** Another tenant is not found (D12) unless the caller is the operator's. */
+  private async visible(tx: Tx, callerTenantId: string, id: string): Promise<Tenant> {
+    const tenant = await this.tenants.findById(tx, id);
+    if (!tenant || (tenant.id !== callerTenantId && !(await this.isOperator(tx, callerTenantId)))) {
+      throw IdentityException.notFound('tenant', id);
+    }
+    return tenant;
+  }
+
+  private async isOperator(tx: Tx, tenantId: string): Promise<boolean> {
+    return (await this.tenants.findById(tx, tenantId))?.isOperator === true;
+  }
+
+  private async assertOperator(tx: Tx, tenantId: string): Promise<void> {
+    if (!(await this.isOperator(tx, tenantId))) {
+      throw new IdentityException(IdentityErrorCode.OperatorOnly, 'only administrators of the operator tenant manage other tenants');
+    }
+  }
+
+  private assertNotOwn(caller: Caller, id: string): void {
+    if (caller.principal.tenantId === id) {
+      throw new IdentityException(IdentityErrorCode.InvalidState, 'a tenant cannot suspend or delete itself');
+    }
+  }
+}

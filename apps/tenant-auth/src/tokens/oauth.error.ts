@@ -1,0 +1,23 @@
+/** RFC 6749 §5.2 error codes (D7). */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'invalid_scope'
+  | 'unsupported_grant_type';
+
+/** A token-endpoint error, rendered as `{error, error_description}` rather than problem+json (D7). */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: OAuthErrorCode,
+    readonly description: string,
+  ) {
+    super(description);
+    this.name = 'OAuthError';
+  }
+
+  /** invalid_client is 401 (with a Basic challenge, RFC 6749 §5.2); every other error is 400. */
+  get status(): number {
+    return this.error === 'invalid_client' ? 401 : 400;
+  }
+}

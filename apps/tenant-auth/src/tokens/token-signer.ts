@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+
+import { Inject, Injectable } from '@nestjs/common';
+import { CallerKind, Scope } from '@agp/contracts';
+import { apiAudience, tokenIssuer } from '@agp/config';
+import { SignJWT } from 'jose';
+
+import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
+import { SigningKeysService } from '../keys/signing-keys.service';
+
+export interface TokenSubject {
+  kind: CallerKind;
+  subject: string;
+  tenantId: string;
+  perms: string[];
+  name?: string;
+  email?: string;
+}
+
+export interface IssuedToken {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: Scope;
+}
+
+/** D8, D9: the claims every token carries, signed ES256 with the active key's `kid`. */
+@Injectable()
+export class TokenSigner {
+  private readonly issuer: string;
+  private readonly apiAudience: string;
+
+  constructor(
+    @Inject(TENANT_AUTH_ENV) private readonly env: TenantAuthEnv,
+    private readonly keys: SigningKeysService,
+  ) {
+    this.issuer = tokenIssuer(env);
+    this.apiAudience = apiAudience(env);
+  }
+
+  audienceOf(scope: Scope): string {
+    return scope === 'mcp:call' ? `${this.apiAudience}/relay` : this.apiAudience;
+  }
+
+  async issue(who: TokenSubject, scope: Scope): Promise<IssuedToken> {
+    const key = await this.keys.activeKey();
+    const now = Math.floor(Date.now() / 1000);
+    const ttl = this.env.TOKEN_TTL_SEC;
+    const token = await new SignJWT({
+      tid: who.tenantId,
+      kind: who.kind,
+      scope,
+      perms: who.perms,
+      ...(who.name ? { name: who.name } : {}),
+      ...(who.email ? { email: who.email } : {}),
+    })
+      .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'JWT' })
+      .setIssuer(this.issuer)
+      .setSubject(who.subject)
+      .setAudience(this.audienceOf(scope))
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(now + ttl)
+      .setJti(randomUUID())
+      .sign(key.privateKey);
+    return { access_token: token, token_type: 'Bearer', expires_in: ttl, scope };
+  }
+}

@@ -1,0 +1,47 @@
+import { Body, Controller, Get, Headers, HttpCode, Ip, Post, Res, UseFilters } from '@nestjs/common';
+import { Public } from '@agp/auth';
+import { FastifyReply } from 'fastify';
+import { JSONWebKeySet } from 'jose';
+
+import { SigningKeysService } from '../keys/signing-keys.service';
+import { DiscoveryDocument, DiscoveryService } from './discovery.service';
+import { OAuthErrorFilter } from './oauth-error.filter';
+import { TokenService } from './token.service';
+import { IssuedToken } from './token-signer';
+
+/** D6: the three routes that need no bearer token. */
+@Controller('tenant-auth/v1')
+export class TokenController {
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly keys: SigningKeysService,
+    private readonly discovery: DiscoveryService,
+  ) {}
+
+  @Public()
+  @Post('oauth/token')
+  @HttpCode(200)
+  @UseFilters(OAuthErrorFilter)
+  async token(
+    @Body() body: unknown,
+    @Headers('authorization') authorization: string | undefined,
+    @Ip() address: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<IssuedToken> {
+    void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    return this.tokens.token({ body, authorization, address });
+  }
+
+  @Public()
+  @Get('.well-known/jwks.json')
+  async jwks(@Res({ passthrough: true }) reply: FastifyReply): Promise<JSONWebKeySet> {
+    void reply.header('cache-control', 'public, max-age=60');
+    return this.keys.jwks();
+  }
+
+  @Public()
+  @Get('.well-known/openid-configuration')
+  openidConfiguration(): DiscoveryDocument {
+    return this.discovery.document();
+  }
+}

@@ -1,0 +1,20 @@
+import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+
+import { AuditableEventData } from '../events/auditable-event.data';
+
+export const ROTATED_CREDENTIAL_KINDS = ['AGENT_CLIENT_SECRET', 'SERVICE_ACCOUNT_CLIENT_SECRET'] as const;
+
+/** Published by tenant-auth when a client secret is replaced; never carries the secret itself. */
+export class CredentialRotationData extends AuditableEventData {
+  @IsIn(ROTATED_CREDENTIAL_KINDS)
+  credential: (typeof ROTATED_CREDENTIAL_KINDS)[number];
+
+  /** The agent or service account whose secret changed. */
+  @IsUUID()
+  subjectId: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  subjectName?: string;
+}
