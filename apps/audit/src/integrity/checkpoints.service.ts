@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 
+import { canonicalJson } from './canonical-json';
 import { CheckpointHead } from './checkpoint.types';
 import { CheckpointsRepository } from './checkpoints.repository';
 import { SigningKeysService } from './signing-keys.service';
 
 function sameHeads(a: CheckpointHead[] | undefined, b: CheckpointHead[]): boolean {
-  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+  return a !== undefined && canonicalJson(a) === canonicalJson(b);
 }
 
 /**

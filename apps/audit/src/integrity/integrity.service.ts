@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Tx } from '@agp/database';
 
 import { EventFamily } from '../events/event-families';
+import { canonicalJson } from './canonical-json';
 import { GENESIS_HASH } from './chain-hash';
 import { ChainBreak, ChainWalk } from './chain-walk';
 import { Checkpoint } from './checkpoint.types';
@@ -18,7 +19,8 @@ export interface VerificationResult {
 }
 
 const PAGE = 10_000;
-const NO_ID = '00000000-0000-0000-0000-000000000000';
+// Pages start after every row of the start sequence (the anchor or predecessor itself).
+const AFTER_ALL_IDS = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 
 /**
  * `GET /audit/v1/integrity/verify` (issue 5, item 5): walks each of the tenant's chains over the
@@ -68,7 +70,7 @@ export class IntegrityService {
         payload !== undefined &&
         payload.tenantId === tenantId &&
         payload.checkpointId === checkpoint.id &&
-        JSON.stringify(payload.heads) === JSON.stringify(checkpoint.heads);
+        canonicalJson(payload.heads) === canonicalJson(checkpoint.heads);
       if (!isGenuine) {
         return { checkpoints: [], signatureBreak: { reason: 'CHECKPOINT_SIGNATURE_INVALID', eventId: null, recordedAt: checkpoint.createdAt } };
       }
@@ -99,7 +101,7 @@ export class IntegrityService {
     if (!startHash) {
       walk.fail('SEQUENCE_GAP');
     }
-    let after = { seq: startSeq, id: NO_ID };
+    let after = { seq: startSeq, id: AFTER_ALL_IDS };
     while (!walk.broken) {
       const page = await this.repository.page(tx, tenantId, head.family, after, endSeq, PAGE);
       if (!page.every((event) => walk.accept(event)) || page.length < PAGE) {
