@@ -1,6 +1,5 @@
 import { RefTerm, Term } from './ast/ast';
 import { builtinRegistry } from './builtins/registry';
-import { BuiltinContext } from './builtins/types';
 import { ModuleSource, Program, compileProgram } from './compiler/compiler';
 import { compileQuery } from './compiler/query';
 import { CompiledQuery } from './compiler/types';
@@ -111,15 +110,8 @@ export class CompiledPolicy {
 
   private evaluator(options: EvaluateOptions): Evaluator {
     const input = options.inputValue ?? (options.input === undefined ? undefined : fromJson(options.input));
-    let now: bigint | undefined;
-    const ctx: BuiltinContext = {
-      nowNs: () => (now ??= BigInt(options.now ? options.now.getTime() : Date.now()) * 1_000_000n),
-      print: options.print ?? (() => undefined),
-      tick: (n) => ev.tick(n),
-    };
     const limits = { deadline: performance.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS), maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS };
-    const ev = new Evaluator(this.program, this.data, input, options.strictBuiltinErrors ?? false, limits, ctx);
-    return ev;
+    return new Evaluator(this.program, this.data, input, options.strictBuiltinErrors ?? false, limits, options);
   }
 }
 

@@ -80,7 +80,7 @@ function withoutMock(ev: Evaluator, key: string, fn: () => boolean): boolean {
 export function callFunction(ev: Evaluator, path: string[], args: Value[]): Value | undefined {
   const key = path.join('.');
   const memoKey = key + '(' + args.map(canonical).join(',');
-  const memo = ev.state.fnMemo.get(memoKey);
+  const memo = ev.state.fnMemo?.get(memoKey);
   if (memo !== undefined) {
     return memo === UNDEF ? undefined : memo;
   }
@@ -105,6 +105,7 @@ export function callFunction(ev: Evaluator, path: string[], args: Value[]): Valu
       ev.term(d.value, new Array<Value | undefined>(d.nslots), (v) => ((result = v), true));
     }
   }
+  ev.state.fnMemo ??= new Map();
   ev.state.fnMemo.set(memoKey, result === undefined ? UNDEF : result);
   return result;
 }

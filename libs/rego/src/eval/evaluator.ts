@@ -5,7 +5,9 @@ import { RegoObject, RegoSet, Value, valuesEqual } from '../values/value';
 import { BuiltinContext } from '../builtins/types';
 import { callTarget } from './calls';
 import { walkData } from './docs';
-import { EvalState, Frame, K, VK } from './state';
+import { EvalState, Frame, K, NO_MOCKS, VK } from './state';
+
+const NO_OVERRIDES: EvalState['overrides'] = [];
 import { applyWiths } from './with';
 import { ENUM, direct } from './direct';
 import { lookup } from './lookup';
@@ -18,10 +20,11 @@ export interface EvalLimits {
 }
 
 /** Top-down evaluator over a compiled program (one instance per evaluation). */
-export class Evaluator {
+export class Evaluator implements BuiltinContext {
   state: EvalState;
   steps = 0;
-  readonly ctx: BuiltinContext;
+  readonly ctx: BuiltinContext = this;
+  private now: bigint | undefined;
 
   constructor(
     readonly program: Program,
@@ -29,10 +32,18 @@ export class Evaluator {
     input: Value | undefined,
     readonly strict: boolean,
     private readonly limits: EvalLimits,
-    ctx: BuiltinContext,
+    private readonly clock: { now?: Date; print?: (line: string) => void },
   ) {
-    this.state = { input, overrides: [], mocks: new Map(), memo: new Map(), fnMemo: new Map() };
-    this.ctx = ctx;
+    this.state = { input, overrides: NO_OVERRIDES, mocks: NO_MOCKS, memo: new Map(), fnMemo: undefined };
+  }
+
+  nowNs(): bigint {
+    this.now ??= BigInt(this.clock.now ? this.clock.now.getTime() : Date.now()) * 1_000_000n;
+    return this.now;
+  }
+
+  print(line: string): void {
+    this.clock.print?.(line);
   }
 
   tick(n = 1): void {

@@ -4,6 +4,9 @@ import { Value } from '../values/value';
 
 export type Mock = { kind: 'value'; value: Value } | { kind: 'target'; target: CallTarget };
 
+/** Shared empty mock table (never mutated; `with` makes copies). */
+export const NO_MOCKS: Map<string, Mock> = new Map();
+
 /** Marker for a memoised undefined document. */
 export const UNDEF = Symbol('undefined');
 
@@ -13,7 +16,7 @@ export interface EvalState {
   overrides: { path: string[]; value: Value }[];
   mocks: Map<string, Mock>;
   memo: Map<DocNode, Value | typeof UNDEF>;
-  fnMemo: Map<string, Value | typeof UNDEF>;
+  fnMemo: Map<string, Value | typeof UNDEF> | undefined;
 }
 
 export type Frame = (Value | undefined)[];

@@ -17,7 +17,7 @@ export function applyWiths(ev: Evaluator, e: Expr, f: Frame, k: K): boolean {
     values.push(val === undefined ? null : val);
   }
   const saved = ev.state;
-  const next: EvalState = { input: saved.input, overrides: saved.overrides, mocks: saved.mocks, memo: new Map(), fnMemo: new Map() };
+  const next: EvalState = { input: saved.input, overrides: saved.overrides, mocks: saved.mocks, memo: new Map(), fnMemo: undefined };
   e.withs.forEach((w, i) => {
     const r = w.resolved;
     if (!r) {
