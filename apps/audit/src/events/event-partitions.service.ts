@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../database/tokens';
-import { addDays, createPartitionSql, dayOfPartition, dayStart, partitionName } from './partitions';
+import { addDays, createPartitionStatements, dayOfPartition, dayStart, partitionName } from './partitions';
 
 /**
  * Daily partitions of `audit.events`: created ahead by the scheduled job and, for an event whose
@@ -69,12 +69,20 @@ export class EventPartitionsService {
   }
 
   private async create(day: Date): Promise<void> {
+    const schema = this.database.schema;
+    const name = partitionName(dayStart(day));
     try {
-      await this.database.asSystem((tx) => tx.query(createPartitionSql(this.database.schema, day)));
+      await this.database.asSystem(async (tx) => {
+        const [found]: Array<{ exists: boolean }> = await tx.query(`SELECT to_regclass($1) IS NOT NULL AS exists`, [`${schema}.${name}`]);
+        if (!found?.exists) {
+          for (const statement of createPartitionStatements(schema, day)) {
+            await tx.query(statement);
+          }
+        }
+      });
     } catch (error) {
-      // Another replica created it at the same moment: IF NOT EXISTS does not cover that race.
-      const names = await this.names();
-      if (!names.includes(partitionName(dayStart(day)))) {
+      // Another replica created it at the same moment.
+      if (!(await this.names()).includes(name)) {
         throw error;
       }
     }

@@ -1,3 +1,5 @@
+import { tenantPolicyExpression } from '@agp/database';
+
 const DAY_MS = 86_400_000;
 
 /** Daily range partitions of `audit.events` by `occurred_at` (UTC days). */
@@ -19,11 +21,19 @@ export function dayOfPartition(name: string): Date | undefined {
   return match ? new Date(`${match[1]}-${match[2]}-${match[3]}T00:00:00.000Z`) : undefined;
 }
 
-export function createPartitionSql(schema: string, day: Date): string {
+/**
+ * The statements that create one day's partition. Row-level security goes on the partition too:
+ * a query that names a partition directly gets the partition's policies, not its parent's.
+ */
+export function createPartitionStatements(schema: string, day: Date): string[] {
   const from = dayStart(day);
   const to = addDays(from, 1);
-  return (
-    `CREATE TABLE IF NOT EXISTS ${schema}.${partitionName(from)} PARTITION OF ${schema}.events ` +
-    `FOR VALUES FROM ('${from.toISOString()}') TO ('${to.toISOString()}')`
-  );
+  const table = `${schema}.${partitionName(from)}`;
+  const policy = tenantPolicyExpression();
+  return [
+    `CREATE TABLE ${table} PARTITION OF ${schema}.events FOR VALUES FROM ('${from.toISOString()}') TO ('${to.toISOString()}')`,
+    `ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`,
+    `ALTER TABLE ${table} FORCE ROW LEVEL SECURITY`,
+    `CREATE POLICY tenant_isolation ON ${table} USING (${policy}) WITH CHECK (${policy})`,
+  ];
 }

@@ -1,7 +1,7 @@
 import { disableTenantRls, enableTenantRls } from '@agp/database';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-import { createPartitionSql, dayStart, addDays } from '../../events/partitions';
+import { addDays, createPartitionStatements, dayStart } from '../../events/partitions';
 import { AUDIT_SCHEMA } from '../tokens';
 
 const S = AUDIT_SCHEMA;
@@ -54,7 +54,9 @@ export class CreateAuditTables1763790000000 implements MigrationInterface {
     await runner.query(`CREATE INDEX events_tenant_correlation ON ${S}.events (tenant_id, correlation_id)`);
     const today = dayStart(new Date());
     for (let day = -1; day <= 7; day += 1) {
-      await runner.query(createPartitionSql(S, addDays(today, day)));
+      for (const statement of createPartitionStatements(S, addDays(today, day))) {
+        await runner.query(statement);
+      }
     }
     await runner.query(`
       CREATE TABLE ${S}.chain_heads (
