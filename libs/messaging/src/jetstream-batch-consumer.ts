@@ -179,7 +179,8 @@ export class JetStreamBatchConsumer {
         headers: h,
         msgID: `${spec.name}:${message.info.streamSequence}`,
       });
-      message.term(reason.slice(0, 200));
+      // No reason on the TERM: nats-server < 2.11 ignores a TERM carrying one and redelivers.
+      message.term();
       this.logger.error({ consumer: spec.name, subject: message.subject, reason }, 'event parked');
     } catch (error) {
       this.logger.error({ err: error, consumer: spec.name }, 'parking failed');

@@ -221,7 +221,9 @@ export class JetStreamTransport implements EventTransport {
         headers: h,
         msgID: `${spec.name}:${message.info.streamSequence}`,
       });
-      this.settle(() => message.term(reason.slice(0, 200)));
+      // No reason on the TERM (it is in the dead-letter headers): nats-server < 2.11 ignores a
+      // TERM that carries one and redelivers the message after ack wait.
+      this.settle(() => message.term());
       this.logger.error({ consumer: spec.name, subject: message.subject, reason }, 'event parked');
     } catch (error) {
       // Could not park: leave it for redelivery rather than lose it.
