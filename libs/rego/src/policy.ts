@@ -5,6 +5,7 @@ import { compileQuery } from './compiler/query';
 import { CompiledQuery } from './compiler/types';
 import { RegoCompileError } from './errors';
 import { Evaluator } from './eval/evaluator';
+import { ENUM, direct } from './eval/direct';
 import { Frame } from './eval/state';
 import { JsonValue, fromJson, fromJsonDeep, toJson } from './values/json';
 import { RegoObject, Value } from './values/value';
@@ -97,8 +98,12 @@ export class CompiledPolicy {
       this.refs.set(ref, r);
     }
     const ev = this.evaluator(options);
+    const v = direct(ev, r, []);
+    if (v !== ENUM) {
+      return v;
+    }
     let result: Value | undefined;
-    ev.ref(r, [], (v) => ((result = v), true));
+    ev.ref(r, [], (x) => ((result = x), true));
     return result;
   }
 
@@ -110,7 +115,7 @@ export class CompiledPolicy {
 
   private evaluator(options: EvaluateOptions): Evaluator {
     const input = options.inputValue ?? (options.input === undefined ? undefined : fromJson(options.input));
-    const limits = { deadline: performance.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS), maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS };
+    const limits = { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS };
     return new Evaluator(this.program, this.data, input, options.strictBuiltinErrors ?? false, limits, options);
   }
 }
