@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { Writable } from 'node:stream';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -27,6 +28,8 @@ export interface TenantAuthHarness {
   /** Every log line the app wrote. */
   logs: string[];
   jwksUrl: string;
+  /** How many times the JWKS was fetched. */
+  jwksFetches(): number;
   close(): Promise<void>;
 }
 
@@ -57,6 +60,7 @@ export async function startTenantAuth(options: HarnessOptions = {}): Promise<Ten
   const jwksUrl = `http://127.0.0.1:${port}/tenant-auth/v1/.well-known/jwks.json`;
   const logs: string[] = [];
   let routes: CatalogueRoute[] = [];
+  let jwksFetches = 0;
   const app = await createHttpApp({
     service: 'tenant-auth',
     logLevel: env.LOG_LEVEL,
@@ -68,6 +72,10 @@ export async function startTenantAuth(options: HarnessOptions = {}): Promise<Ten
     }),
     configureFastify: (adapter) => {
       routes = catalogueRoutes(adapter.getInstance());
+      adapter.getInstance().addHook('onRequest', (request, _reply, done) => {
+        jwksFetches += request.url.startsWith('/tenant-auth/v1/.well-known/jwks.json') ? 1 : 0;
+        done();
+      });
     },
     imports: [
       AuthModule.forRoot(authOptionsFromEnv(env, jwksUrl)),
@@ -82,6 +90,7 @@ export async function startTenantAuth(options: HarnessOptions = {}): Promise<Ten
     routes,
     logs,
     jwksUrl,
+    jwksFetches: () => jwksFetches,
     database,
     natsPrefix,
     close: async () => {
@@ -114,10 +123,23 @@ export async function requestToken(
   const response = await harness.app.inject({
     method: 'POST',
     url: '/tenant-auth/v1/oauth/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    // A source address of its own per request, so only tests about the address limit meet it.
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': randomAddress(), ...headers },
     payload: new URLSearchParams(form).toString(),
   });
   return { status: response.statusCode, body: response.json(), headers: response.headers };
+}
+
+export function randomAddress(): string {
+  return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+}
+
+export async function clientToken(harness: TenantAuthHarness, clientId: string, clientSecret: string, scope = 'svc:api'): Promise<string> {
+  const answer = await requestToken(harness, { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope });
+  if (answer.status !== 200) {
+    throw new Error(`client_credentials grant failed: ${JSON.stringify(answer.body)}`);
+  }
+  return answer.body.access_token as string;
 }
 
 export async function passwordToken(harness: TenantAuthHarness, admin: BootstrapResult): Promise<string> {
@@ -131,4 +153,33 @@ export async function passwordToken(harness: TenantAuthHarness, admin: Bootstrap
     throw new Error(`password grant failed: ${JSON.stringify(answer.body)}`);
   }
   return answer.body.access_token as string;
+}
+
+/** A parsed JSON body (tests read its fields freely). */
+export type Json = ReturnType<typeof JSON.parse>;
+
+export interface Api {
+  get(url: string): Promise<{ status: number; body: Json }>;
+  post(url: string, payload?: unknown): Promise<{ status: number; body: Json; headers: Record<string, unknown> }>;
+  patch(url: string, payload: unknown): Promise<{ status: number; body: Json }>;
+  delete(url: string): Promise<{ status: number; body: Json }>;
+}
+
+/** Calls as the holder of `token`, over HTTP through fastify's inject. */
+export function apiAs(harness: TenantAuthHarness, token: string): Api {
+  const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => {
+    const response = await harness.app.inject({
+      method,
+      url: `/tenant-auth/v1${url}`,
+      headers: { authorization: `Bearer ${token}` },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+    return { status: response.statusCode, body: response.body ? response.json() : undefined, headers: response.headers };
+  };
+  return {
+    get: (url) => call('GET', url),
+    post: (url, payload) => call('POST', url, payload ?? {}),
+    patch: (url, payload) => call('PATCH', url, payload),
+    delete: (url) => call('DELETE', url),
+  };
 }
