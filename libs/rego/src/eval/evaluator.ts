@@ -9,6 +9,7 @@ import { EvalState, Frame, K, NO_MOCKS, VK } from './state';
 
 const NO_OVERRIDES: EvalState['overrides'] = [];
 import { applyWiths } from './with';
+import { hasUnbound, unify, unifyValue } from './unify';
 import { ENUM, direct } from './direct';
 import { lookup } from './lookup';
 
@@ -215,108 +216,16 @@ export class Evaluator implements BuiltinContext {
   }
 
   unify(a: Term, b: Term, f: Frame, k: K): boolean {
-    if (a.type === 'var' && f[a.slot] === undefined) {
-      return this.term(b, f, (v) => this.bindVar(a, v, f, k));
-    }
-    if (b.type === 'var' && f[b.slot] === undefined) {
-      return this.term(a, f, (v) => this.bindVar(b, v, f, k));
-    }
-    if (a.type === 'array' && b.type === 'array') {
-      return a.items.length === b.items.length && this.unifyPairs(a.items, b.items, 0, f, k);
-    }
-    if (a.type === 'object' && b.type === 'object' && this.hasUnbound(a, f) && this.hasUnbound(b, f)) {
-      return a.pairs.length === b.pairs.length && this.unifyObjects(a.pairs, b.pairs, 0, f, k);
-    }
-    if (this.hasUnbound(a, f)) {
-      return this.term(b, f, (v) => this.unifyValue(a, v, f, k));
-    }
-    return this.term(a, f, (v) => this.unifyValue(b, v, f, k));
-  }
-
-  private unifyObjects(as: [Term, Term][], bs: [Term, Term][], i: number, f: Frame, k: K): boolean {
-    if (i === as.length) {
-      return k();
-    }
-    return this.term(as[i][0], f, (key) => {
-      for (const [bk, bv] of bs) {
-        let match = false;
-        this.term(bk, f, (x) => (match = valuesEqual(x, key)));
-        if (match) {
-          return this.unify(as[i][1], bv, f, () => this.unifyObjects(as, bs, i + 1, f, k));
-        }
-      }
-      return false;
-    });
-  }
-
-  private unifyPairs(as: Term[], bs: Term[], i: number, f: Frame, k: K): boolean {
-    if (i === as.length) {
-      return k();
-    }
-    return this.unify(as[i], bs[i], f, () => this.unifyPairs(as, bs, i + 1, f, k));
-  }
-
-  private hasUnbound(t: Term, f: Frame): boolean {
-    switch (t.type) {
-      case 'var':
-        return f[t.slot] === undefined;
-      case 'array':
-        return t.items.some((x) => this.hasUnbound(x, f));
-      case 'object':
-        return t.pairs.some(([, v]) => this.hasUnbound(v, f));
-      case "arraycomp":
-      case "call":
-      case "objectcomp":
-      case "ref":
-      case "scalar":
-      case "set":
-      case "setcomp":
-      default:
-        return false;
-    }
+    return unify(this, a, b, f, k);
   }
 
   /** Unifies a (pattern) term with a value, binding its unbound vars. */
   unifyValue(t: Term, v: Value, f: Frame, k: K): boolean {
-    switch (t.type) {
-      case 'var':
-        return this.bindVar(t, v, f, k);
-      case 'scalar':
-        return valuesEqual(t.value, v) && k();
-      case 'array':
-        return Array.isArray(v) && v.length === t.items.length && this.unifyItems(t.items, v, 0, f, k);
-      case 'object': {
-        if (!(v instanceof RegoObject) || v.size !== t.pairs.length) {
-          return false;
-        }
-        return this.unifyPairsObj(t.pairs, v, 0, f, k);
-      }
-      case "arraycomp":
-      case "call":
-      case "objectcomp":
-      case "ref":
-      case "set":
-      case "setcomp":
-      default:
-        return this.term(t, f, (x) => valuesEqual(x, v) && k());
-    }
+    return unifyValue(this, t, v, f, k);
   }
 
-  private unifyItems(ts: Term[], vs: Value[], i: number, f: Frame, k: K): boolean {
-    if (i === ts.length) {
-      return k();
-    }
-    return this.unifyValue(ts[i], vs[i], f, () => this.unifyItems(ts, vs, i + 1, f, k));
-  }
-
-  private unifyPairsObj(pairs: [Term, Term][], o: RegoObject, i: number, f: Frame, k: K): boolean {
-    if (i === pairs.length) {
-      return k();
-    }
-    return this.term(pairs[i][0], f, (key) => {
-      const x = o.get(key);
-      return x !== undefined && this.unifyValue(pairs[i][1], x, f, () => this.unifyPairsObj(pairs, o, i + 1, f, k));
-    });
+  hasUnbound(t: Term, f: Frame): boolean {
+    return hasUnbound(t, f);
   }
 
   /** Enumerates the values of a term. */
