@@ -221,6 +221,7 @@ export const OBJECT_BUILTINS: BuiltinDef[] = [
     return start >= end ? [] : xs.slice(start, end);
   }),
   def('array.reverse', 1, ([a]) => [...arr(a, 1)].reverse()),
+  def('array.flatten', 1, ([a]) => arr(a, 1).flatMap((x) => (Array.isArray(x) ? x : [x]))),
   def('intersection', 1, ([s]) => {
     const sets = elems(s, 1, 'set').map((x) => (x instanceof RegoSet ? x : (() => { throw typeErr(1, 'set of sets', s); })()));
     if (sets.length === 0) {

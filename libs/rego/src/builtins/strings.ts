@@ -189,7 +189,5 @@ export const STRING_BUILTINS: BuiltinDef[] = [
     }
     return Number(s);
   }),
-  def('strings.lower', 1, ([a]) => str(a, 1).toLowerCase()),
   def('json.marshal', 1, ([v]) => jsonText(v)),
-  def('internal.is_int', 1, ([v]) => (typeof v === 'number' || typeof v === 'bigint') && isInt(v)),
 ];
