@@ -8,13 +8,14 @@ import { RELAY_DATABASE, RELAY_SERVICE } from './database/tokens';
 import { AgentsModule } from './agents/agents.module';
 import { ChannelsModule } from './channels/channels.module';
 import { DecisionsModule } from './decisions/decisions.module';
+import { EvaluationPacksModule } from './evaluation-packs/evaluation-packs.module';
 import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { PoliciesModule } from './policies/policies.module';
 import { UsersModule } from './users/users.module';
 
 export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX'> &
-  Partial<Pick<RelayEnv, 'POLICY_CACHE_TTL_MS' | 'POLICY_EVAL_TIMEOUT_MS'>> & { DATABASE_URL: string };
+  Partial<Pick<RelayEnv, 'POLICY_CACHE_TTL_MS' | 'POLICY_EVAL_TIMEOUT_MS' | 'EVALUATION_RUN_POLL_MS'>> & { DATABASE_URL: string };
 
 /**
  * The relay service: the unit that both its own process (main.ts) and the one-process runner
@@ -40,6 +41,7 @@ export class RelayModule {
         ChannelsModule,
         LlmGatewaysModule,
         PoliciesModule,
+        EvaluationPacksModule.forRoot({ runPollIntervalMs: env.EVALUATION_RUN_POLL_MS ?? 1_000 }),
       ],
     };
   }

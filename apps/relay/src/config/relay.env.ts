@@ -19,4 +19,11 @@ export class RelayEnv extends CoreEnv {
   @Min(1)
   @Max(10_000)
   POLICY_EVAL_TIMEOUT_MS: number = 50;
+
+  /** How often each replica looks for PENDING evaluation runs started elsewhere. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  EVALUATION_RUN_POLL_MS: number = 1_000;
 }

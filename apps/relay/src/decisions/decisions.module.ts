@@ -28,7 +28,7 @@ export class DecisionsModule {
         PolicyDecisionService,
         DecisionsService,
       ],
-      exports: [PolicyEngine, DecisionCache, PolicyDecisionService, DECISION_OPTIONS],
+      exports: [PolicyEngine, DecisionCache, PolicyDecisionService, EndpointDirectoryRepository, DECISION_OPTIONS],
     };
   }
 }

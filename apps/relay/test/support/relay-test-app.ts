@@ -29,6 +29,7 @@ export async function startRelay(options: RelayTestOptions): Promise<NestFastify
         NATS_URL: TEST_NATS_URL,
         NATS_PREFIX: options.prefix,
         POLICY_CACHE_TTL_MS: options.cacheTtlMs ?? 3_600_000,
+        EVALUATION_RUN_POLL_MS: 200,
       }),
     ],
   });

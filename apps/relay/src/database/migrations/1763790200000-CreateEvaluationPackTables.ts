@@ -18,6 +18,7 @@ export class CreateEvaluationPackTables1763790200000 implements MigrationInterfa
         name text NOT NULL,
         description text,
         owner_user_id uuid NOT NULL,
+        owner_label text,
         enabled boolean NOT NULL DEFAULT true,
         last_run_id uuid,
         created_at timestamptz NOT NULL DEFAULT now(),

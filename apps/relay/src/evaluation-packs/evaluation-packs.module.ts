@@ -1,0 +1,33 @@
+import { DynamicModule, Module } from '@nestjs/common';
+
+import { EvaluationPacksController } from './evaluation-packs.controller';
+import { EvaluationPacksRepository } from './evaluation-packs.repository';
+import { EvaluationPacksService } from './evaluation-packs.service';
+import { EvaluationRunsController } from './evaluation-runs.controller';
+import { EvaluationRunsRepository } from './evaluation-runs.repository';
+import { EvaluationRunsService } from './evaluation-runs.service';
+import { EvaluationsController } from './evaluations.controller';
+import { EvaluationsService } from './evaluations.service';
+import { PolicyChangeListener } from './policy-change.listener';
+import { RUN_POLL_INTERVAL, RunExecutor } from './run-executor';
+
+/** Evaluation packs, evaluations, runs (issue 6 §5). */
+@Module({})
+export class EvaluationPacksModule {
+  static forRoot(options: { runPollIntervalMs: number }): DynamicModule {
+    return {
+      module: EvaluationPacksModule,
+      controllers: [EvaluationPacksController, EvaluationsController, EvaluationRunsController],
+      providers: [
+        { provide: RUN_POLL_INTERVAL, useValue: options.runPollIntervalMs },
+        EvaluationPacksRepository,
+        EvaluationRunsRepository,
+        EvaluationPacksService,
+        EvaluationsService,
+        EvaluationRunsService,
+        RunExecutor,
+        PolicyChangeListener,
+      ],
+    };
+  }
+}

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+
+import { Inject, Injectable } from '@nestjs/common';
+import { Database, Tx } from '@agp/database';
+import { Page, pageOf, pageOffset } from '@agp/http';
+
+import { RequestContext } from '../common/request-context';
+import { isUniqueViolation } from '../common/sql';
+import { RELAY_DATABASE } from '../database/tokens';
+import { UsersRepository } from '../users/users.repository';
+import { CreateEvaluationPackDto } from './dto/create-evaluation-pack.dto';
+import { ListEvaluationPacksQueryDto } from './dto/list-evaluation-packs-query.dto';
+import { EvaluationPackResponse } from './dto/pack-responses';
+import { UpdateEvaluationPackDto } from './dto/update-evaluation-pack.dto';
+import { EvaluationPacksErrorCode, EvaluationPacksException } from './evaluation-packs.exception';
+import { EvaluationPacksRepository, PackRow } from './evaluation-packs.repository';
+import { EvaluationRunsRepository } from './evaluation-runs.repository';
+
+/** Evaluation packs: operation 3 (D15), list, get, update, delete. */
+@Injectable()
+export class EvaluationPacksService {
+  constructor(
+    @Inject(RELAY_DATABASE) private readonly database: Database,
+    private readonly packs: EvaluationPacksRepository,
+    private readonly runs: EvaluationRunsRepository,
+    private readonly users: UsersRepository,
+  ) {}
+
+  async create(ctx: RequestContext, dto: CreateEvaluationPackDto): Promise<EvaluationPackResponse> {
+    const id = randomUUID();
+    return this.uniquely(dto.name, () =>
+      this.database.inTenant(ctx.tenantId, async (tx) => {
+        const owner = await this.owner(tx, ctx, dto.ownerUserId);
+        await this.packs.insertPack(tx, ctx.tenantId, {
+          id,
+          name: dto.name,
+          description: dto.description,
+          ownerUserId: owner.id,
+          ownerLabel: owner.label,
+          enabled: dto.enabled ?? true,
+        });
+        return this.toResponses(tx, ctx.tenantId, [(await this.packs.findPack(tx, ctx.tenantId, id))!]).then((r) => r[0]);
+      }),
+    );
+  }
+
+  async list(ctx: RequestContext, query: ListEvaluationPacksQueryDto): Promise<Page<EvaluationPackResponse>> {
+    return this.database.inTenant(ctx.tenantId, async (tx) => {
+      const { items, total } = await this.packs.listPacks(tx, ctx.tenantId, query, query.pageSize, pageOffset(query));
+      return pageOf(await this.toResponses(tx, ctx.tenantId, items), total, query);
+    });
+  }
+
+  async get(ctx: RequestContext, packId: string): Promise<EvaluationPackResponse> {
+    return this.database.inTenant(ctx.tenantId, async (tx) => {
+      const pack = await this.mustFind(tx, ctx.tenantId, packId);
+      return (await this.toResponses(tx, ctx.tenantId, [pack]))[0];
+    });
+  }
+
+  async update(ctx: RequestContext, packId: string, dto: UpdateEvaluationPackDto): Promise<EvaluationPackResponse> {
+    return this.uniquely(dto.name ?? '', () =>
+      this.database.inTenant(ctx.tenantId, async (tx) => {
+        await this.mustFind(tx, ctx.tenantId, packId);
+        const owner = dto.ownerUserId ? await this.owner(tx, ctx, dto.ownerUserId) : undefined;
+        await this.packs.updatePack(tx, ctx.tenantId, packId, { ...dto, ownerUserId: owner?.id, ownerLabel: owner?.label });
+        return (await this.toResponses(tx, ctx.tenantId, [(await this.packs.findPack(tx, ctx.tenantId, packId))!]))[0];
+      }),
+    );
+  }
+
+  async remove(ctx: RequestContext, packId: string): Promise<void> {
+    await this.database.inTenant(ctx.tenantId, async (tx) => {
+      await this.mustFind(tx, ctx.tenantId, packId);
+      await this.packs.deletePack(tx, ctx.tenantId, packId);
+    });
+  }
+
+  /**
+   * D15: the owner defaults to the calling user and must be a user of the caller's tenant. The
+   * caller's own token proves that for the default; any other id is checked against the users
+   * projection kept from tenant-auth's USER_LIFECYCLE events (D4).
+   */
+  private async owner(tx: Tx, ctx: RequestContext, ownerUserId: string | undefined): Promise<{ id: string; label?: string }> {
+    const isCaller = ownerUserId === undefined || ownerUserId === ctx.principal.subject;
+    if (isCaller && ctx.principal.kind === 'USER') {
+      return { id: ctx.principal.subject, label: ctx.principal.label };
+    }
+    const user = ownerUserId ? await this.users.find(tx, ctx.tenantId, ownerUserId) : undefined;
+    if (!user || user.status === 'DELETED') {
+      const message = ownerUserId ? 'ownerUserId must name a user of this tenant' : 'ownerUserId is required when the caller is not a user';
+      throw new EvaluationPacksException(EvaluationPacksErrorCode.InvalidOwner, message, [{ field: 'ownerUserId', message }]);
+    }
+    return { id: user.id, label: user.displayName ?? user.email };
+  }
+
+  async mustFind(tx: Tx, tenantId: string, packId: string): Promise<PackRow> {
+    const pack = await this.packs.findPack(tx, tenantId, packId);
+    if (!pack) {
+      throw new EvaluationPacksException(EvaluationPacksErrorCode.PackNotFound, `evaluation pack ${packId} not found`);
+    }
+    return pack;
+  }
+
+  private async toResponses(tx: Tx, tenantId: string, packs: PackRow[]): Promise<EvaluationPackResponse[]> {
+    const evaluations = await this.packs.listEvaluations(tx, tenantId, packs.map((p) => p.id));
+    const lastRuns = await this.runs.findSummaries(tx, tenantId, packs.flatMap((p) => (p.lastRunId ? [p.lastRunId] : [])));
+    return packs.map((pack) => ({
+      id: pack.id,
+      name: pack.name,
+      description: pack.description,
+      owner: { id: pack.ownerUserId, name: pack.ownerLabel ?? '' },
+      enabled: pack.enabled,
+      evaluations: evaluations.filter((e) => e.packId === pack.id),
+      lastRun: lastRuns.find((r) => r.runId === pack.lastRunId),
+      createdAt: pack.createdAt,
+      updatedAt: pack.updatedAt,
+    }));
+  }
+
+  private async uniquely<T>(name: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new EvaluationPacksException(EvaluationPacksErrorCode.NameTaken, `an evaluation pack named ${name} already exists`);
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { ExecutionMode, RunStatus, TriggerSource } from '@agp/contracts';
+import { Tx } from '@agp/database';
+
+import { Row, iso, str } from '../common/sql';
+import { EvaluationVerdict, RunResponse } from './dto/pack-responses';
+
+export interface NewRun {
+  id: string;
+  packId: string;
+  packName: string;
+  triggerSource: TriggerSource;
+  triggeredBy?: { id: string; name: string };
+  executionMode: ExecutionMode;
+}
+
+export interface RunOutcome {
+  status: Extract<RunStatus, 'COMPLETED' | 'FAILED'>;
+  evaluationCount: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  durationMs: number;
+  errorMessage?: string;
+  results: EvaluationVerdict[];
+}
+
+const SUMMARY = `id, tenant_id, pack_id, pack_name, status, trigger_source, triggered_by, execution_mode, evaluation_count, passed,
+  failed, skipped, duration_ms, error_message, created_at, started_at, finished_at`;
+
+/** Runs of evaluation packs (D15, D27). */
+@Injectable()
+export class EvaluationRunsRepository {
+  async insert(tx: Tx, tenantId: string, run: NewRun): Promise<void> {
+    await tx.query(
+      `INSERT INTO relay.evaluation_runs (id, tenant_id, pack_id, pack_name, status, trigger_source, triggered_by, execution_mode)
+       VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7)`,
+      [run.id, tenantId, run.packId, run.packName, run.triggerSource, run.triggeredBy ? JSON.stringify(run.triggeredBy) : null, run.executionMode],
+    );
+  }
+
+  async find(tx: Tx, tenantId: string, packId: string, runId: string): Promise<RunResponse | undefined> {
+    const rows: Row[] = await tx.query(`SELECT ${SUMMARY}, results FROM relay.evaluation_runs WHERE tenant_id = $1 AND pack_id = $2 AND id = $3`, [tenantId, packId, runId]);
+    return rows[0] ? { ...toRun(rows[0]), results: rows[0].results as EvaluationVerdict[] } : undefined;
+  }
+
+  async findSummaries(tx: Tx, tenantId: string, runIds: string[]): Promise<RunResponse[]> {
+    const rows: Row[] = await tx.query(`SELECT ${SUMMARY} FROM relay.evaluation_runs WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, runIds]);
+    return rows.map(toRun);
+  }
+
+  async list(tx: Tx, tenantId: string, packId: string, limit: number, offset: number): Promise<{ items: RunResponse[]; total: number }> {
+    const rows: Row[] = await tx.query(
+      `SELECT ${SUMMARY} FROM relay.evaluation_runs WHERE tenant_id = $1 AND pack_id = $2 ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`,
+      [tenantId, packId, limit, offset],
+    );
+    const [count] = await tx.query<Row[]>(`SELECT count(*)::int AS n FROM relay.evaluation_runs WHERE tenant_id = $1 AND pack_id = $2`, [tenantId, packId]);
+    return { items: rows.map(toRun), total: Number(count?.n ?? 0) };
+  }
+
+  /** System scope: takes the oldest PENDING run of any tenant; replicas never take the same one. */
+  async claimPending(tx: Tx): Promise<{ runId: string; tenantId: string; packId: string; executionMode: ExecutionMode } | undefined> {
+    // TypeORM answers an UPDATE … RETURNING with [rows, affected].
+    const [rows] = await tx.query<[Row[], number]>(
+      `UPDATE relay.evaluation_runs SET status = 'RUNNING', started_at = now()
+       WHERE id = (SELECT id FROM relay.evaluation_runs WHERE status = 'PENDING' ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
+       RETURNING id, tenant_id, pack_id, execution_mode`,
+    );
+    const row = rows[0];
+    return row
+      ? { runId: String(row.id), tenantId: String(row.tenant_id), packId: String(row.pack_id), executionMode: String(row.execution_mode) as ExecutionMode }
+      : undefined;
+  }
+
+  async finish(tx: Tx, tenantId: string, runId: string, outcome: RunOutcome): Promise<void> {
+    await tx.query(
+      `UPDATE relay.evaluation_runs SET status = $3, evaluation_count = $4, passed = $5, failed = $6, skipped = $7, duration_ms = $8,
+         error_message = $9, results = $10, finished_at = now()
+       WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, runId, outcome.status, outcome.evaluationCount, outcome.passed, outcome.failed, outcome.skipped, outcome.durationMs,
+        outcome.errorMessage ?? null, JSON.stringify(outcome.results)],
+    );
+  }
+}
+
+function toRun(row: Row): RunResponse {
+  return {
+    runId: String(row.id),
+    packId: String(row.pack_id),
+    packName: String(row.pack_name),
+    status: String(row.status) as RunStatus,
+    triggeredBy: (row.triggered_by ?? undefined) as RunResponse['triggeredBy'],
+    triggerSource: String(row.trigger_source) as TriggerSource,
+    evaluationCount: Number(row.evaluation_count),
+    passed: Number(row.passed),
+    failed: Number(row.failed),
+    skipped: Number(row.skipped),
+    durationMs: row.duration_ms === null ? undefined : Number(row.duration_ms),
+    createdAt: iso(row.created_at)!,
+    startedAt: iso(row.started_at),
+    finishedAt: iso(row.finished_at),
+    errorMessage: str(row.error_message),
+    executionMode: String(row.execution_mode) as RunResponse['executionMode'],
+  };
+}

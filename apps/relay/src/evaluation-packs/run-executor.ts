@@ -1,0 +1,118 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ExecutionMode } from '@agp/contracts';
+import { Database } from '@agp/database';
+import { ROOT_LOGGER } from '@agp/http';
+import { Logger } from 'pino';
+
+import { RELAY_DATABASE } from '../database/tokens';
+import { EndpointRef } from '../decisions/decision.types';
+import { EndpointDirectoryRepository } from '../decisions/endpoint-directory.repository';
+import { PolicyDecisionService } from '../decisions/policy-decision.service';
+import { EndpointReference } from './dto/pack-responses';
+import { EvaluationPacksRepository } from './evaluation-packs.repository';
+import { EvaluationRunsRepository, RunOutcome } from './evaluation-runs.repository';
+import { simulateEvaluation } from './simulate-evaluation';
+
+export const RUN_POLL_INTERVAL = Symbol('relay:run-poll-interval');
+
+/**
+ * Takes PENDING runs (D27: PENDING → RUNNING → COMPLETED | FAILED) and runs them. Woken at once by a
+ * run started here, and polling for runs started elsewhere (by a POLICY_CHANGE listener on another
+ * replica, or left behind by a replica that stopped); `SKIP LOCKED` keeps two replicas apart.
+ */
+@Injectable()
+export class RunExecutor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private draining?: Promise<void>;
+  private isStopped = false;
+
+  constructor(
+    @Inject(RELAY_DATABASE) private readonly database: Database,
+    private readonly runs: EvaluationRunsRepository,
+    private readonly packs: EvaluationPacksRepository,
+    private readonly directory: EndpointDirectoryRepository,
+    private readonly decisions: PolicyDecisionService,
+    @Inject(RUN_POLL_INTERVAL) private readonly pollIntervalMs: number,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.kick(), this.pollIntervalMs);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.isStopped = true;
+    clearInterval(this.timer);
+    await this.draining;
+  }
+
+  kick(): void {
+    if (this.isStopped || this.draining) {
+      return;
+    }
+    this.draining = this.drain().finally(() => (this.draining = undefined));
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const claimed = await this.database.asSystem((tx) => this.runs.claimPending(tx)).catch((error: unknown) => {
+        this.logger.error({ err: error }, 'evaluation runs: cannot claim');
+        return undefined;
+      });
+      if (!claimed || this.isStopped) {
+        return;
+      }
+      const outcome = await this.execute(claimed.tenantId, claimed.packId, claimed.executionMode);
+      await this.database
+        .inTenant(claimed.tenantId, async (tx) => {
+          await this.runs.finish(tx, claimed.tenantId, claimed.runId, outcome);
+          await this.packs.setLastRun(tx, claimed.tenantId, claimed.packId, claimed.runId);
+        })
+        .catch((error: unknown) => this.logger.error({ err: error, runId: claimed.runId }, 'evaluation run: cannot record its outcome'));
+    }
+  }
+
+  private async execute(tenantId: string, packId: string, mode: ExecutionMode): Promise<RunOutcome> {
+    const started = performance.now();
+    const failed = (errorMessage: string): RunOutcome => ({
+      status: 'FAILED',
+      evaluationCount: 0,
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      durationMs: Math.round(performance.now() - started),
+      errorMessage,
+      results: [],
+    });
+    if (mode === 'LIVE') {
+      // D27: FAILED only when it could not run; LIVE needs the traffic paths (R14).
+      return failed('LIVE execution is not available yet: the relay traffic paths are not in this build');
+    }
+    try {
+      const evaluations = await this.database.inTenant(tenantId, (tx) => this.packs.listEvaluations(tx, tenantId, [packId]));
+      const describe = (endpoint: EndpointReference) => this.describe(tenantId, endpoint);
+      const results = [];
+      for (const evaluation of evaluations) {
+        results.push(await simulateEvaluation(tenantId, evaluation, (input) => this.decisions.decide(input), describe));
+      }
+      return {
+        status: 'COMPLETED',
+        evaluationCount: results.length,
+        passed: results.filter((r) => r.status === 'PASSED').length,
+        failed: results.filter((r) => r.status === 'FAILED').length,
+        skipped: results.filter((r) => r.status === 'SKIPPED').length,
+        durationMs: Math.round(performance.now() - started),
+        results,
+      };
+    } catch (error) {
+      return failed(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private async describe(tenantId: string, endpoint: EndpointReference): Promise<EndpointRef> {
+    const known = await this.database.inTenant(tenantId, (tx) => this.directory.describe(tx, tenantId, endpoint.type as EndpointRef['type'], endpoint.id));
+    const name = endpoint.name ?? known?.name;
+    return { type: endpoint.type as EndpointRef['type'], id: endpoint.id, ...(name ? { name } : {}), ...(known?.riskTier ? { riskTier: known.riskTier } : {}) };
+  }
+}

@@ -1,0 +1,87 @@
+import { Protocol } from '@agp/contracts';
+
+import { textOf } from '../decisions/apply-masks';
+import { DecisionInput, EndpointRef, HopDecision } from '../decisions/decision.types';
+import { EndpointReference, EvaluationResponse, EvaluationVerdict, Hop } from './dto/pack-responses';
+import { compareHop } from './verdicts';
+
+export type DecideHop = (input: DecisionInput) => Promise<HopDecision>;
+export type DescribeEndpoint = (endpoint: EndpointReference) => Promise<EndpointRef>;
+
+/** R12: the message of the first hop: the input's JSON value, or plain text as `{"text": …}`. */
+export function initialMessage(input: string): unknown {
+  try {
+    const parsed: unknown = JSON.parse(input);
+    if (typeof parsed === 'object' && parsed !== null) {
+      return parsed;
+    }
+  } catch {
+    // not JSON: plain text
+  }
+  return { text: input };
+}
+
+function protocolOf(hop: Hop): Protocol {
+  if (hop.protocol) {
+    return hop.protocol as Protocol;
+  }
+  switch (hop.sink.type) {
+    case 'MCP_SERVER':
+      return 'MCP';
+    case 'CHANNEL':
+      return 'CHANNEL';
+    case 'LLM_GATEWAY':
+      return 'REST';
+    default:
+      return 'JSONRPC';
+  }
+}
+
+/**
+ * One evaluation in SIMULATED mode (D15, D27): each hop through the decision service, fed the
+ * message as the previous hop left it (masked), every expectation compared. A blocked hop does not
+ * stop the evaluation: later hops still run on the last message, so every expectation gets a verdict (R12).
+ */
+export async function simulateEvaluation(
+  tenantId: string,
+  evaluation: EvaluationResponse,
+  decide: DecideHop,
+  describe: DescribeEndpoint,
+): Promise<EvaluationVerdict> {
+  if (!evaluation.enabled) {
+    return { evaluationId: evaluation.id, name: evaluation.name, status: 'SKIPPED', hops: [] };
+  }
+  let message = initialMessage(evaluation.input);
+  const hops: EvaluationVerdict['hops'] = [];
+  for (const hop of evaluation.hops) {
+    const decision = await decide({
+      tenant: { id: tenantId },
+      protocol: protocolOf(hop),
+      direction: (hop.direction as DecisionInput['direction'] | undefined) ?? 'REQUEST',
+      source: await describe(hop.source),
+      sink: await describe(hop.sink),
+      ...(hop.method ? { method: hop.method } : {}),
+      ...(hop.toolName ? { tool: { name: hop.toolName } } : {}),
+      message: { json: message, text: textOf(message) },
+      time: new Date().toISOString(),
+    });
+    const checks = compareHop(hop, decision);
+    hops.push({
+      hopId: hop.hopId,
+      passed: checks.every((c) => c.passed),
+      action: decision.action,
+      ...(hop.expectedAction ? { expectedAction: hop.expectedAction } : {}),
+      checks,
+      policies: decision.bindings.map((b) => ({
+        groupId: b.groupId,
+        groupName: b.groupName,
+        groupVersion: b.groupVersion,
+        action: b.action,
+        ...(b.error ? { error: b.error } : {}),
+      })),
+      maskedMessage: decision.maskedMessage,
+    });
+    message = decision.maskedMessage.json;
+  }
+  return { evaluationId: evaluation.id, name: evaluation.name, status: hops.every((h) => h.passed) ? 'PASSED' : 'FAILED', hops };
+}
