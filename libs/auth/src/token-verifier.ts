@@ -49,6 +49,19 @@ export function verifyOptions(issuer: string, audience: string, clockToleranceSe
   };
 }
 
+/**
+ * D9: every token names its key. Without this, jose would try the only key of a one-key JWKS on a
+ * token with no `kid`; with it, such a token is refused like an unknown `kid`.
+ */
+export function requireKid(getKey: JWTVerifyGetKey): JWTVerifyGetKey {
+  return (header, token) => {
+    if (typeof header.kid !== 'string' || header.kid.length === 0) {
+      throw new InvalidTokenError('the token names no kid');
+    }
+    return getKey(header, token);
+  };
+}
+
 /** The principal of a verified payload; throws when `sub`, `tid` or `kind` are not what D9 says. */
 export function principalOf(payload: JWTPayload): Principal {
   const { sub, tid, kind, perms, scope, jti, exp, name, email } = payload as JWTPayload & Record<string, unknown>;
@@ -89,13 +102,14 @@ export class TokenVerifier {
   constructor(private readonly options: TokenVerifierOptions) {
     this.toleranceSec = options.clockToleranceSec ?? 30;
     this.cacheSize = options.cacheSize ?? 10_000;
-    this.getKey =
+    this.getKey = requireKid(
       'jwksUrl' in options.keys
         ? createRemoteJWKSet(new URL(options.keys.jwksUrl), {
             cooldownDuration: options.jwksCooldownMs ?? 5_000,
             cacheMaxAge: 10 * 60_000,
           })
-        : createLocalJWKSet(options.keys.jwks);
+        : createLocalJWKSet(options.keys.jwks),
+    );
   }
 
   async verify(token: string, audience: string): Promise<Principal> {
