@@ -103,7 +103,7 @@ describe('evaluation packs', () => {
       const service = await TestCaller.create(issuer, tenantId, ['TENANT:WRITE'], 'SERVICE');
       const response = await service.call<{ errors: Json[] }>(app, 'POST', '/relay/v1/evaluation-packs', { name: 'by-service' });
       expect(response.status).toBe(400);
-      expect(response.body.errors[0]!.field).toBe('ownerUserId');
+      expect(response.body.errors[0].field).toBe('ownerUserId');
     });
   });
 
@@ -128,10 +128,10 @@ describe('evaluation packs', () => {
       const base = `/relay/v1/evaluation-packs/${String(pack.id)}/evaluations`;
       const created = await admin.call(app, 'POST', base, evaluation({ hops: [{ ...(evaluation().hops as Json[])[0], assertions: [{ kind: 'ACTION', expected: 'LOG' }], expectedPatterns: [{ pattern: 'x', mode: 'MUST_NOT_MATCH' }] }] }));
       expect(created.status).toBe(201);
-      const hop = (created.body.hops as Json[])[0]!;
+      const hop = (created.body.hops as Json[])[0];
       expect(hop.hopId).toEqual(expect.any(String));
       expect(hop.assertions).toEqual([{ checkId: 'check-1', kind: 'ACTION', expected: 'LOG' }]);
-      expect((hop.expectedPatterns as Json[])[0]!.patternId).toEqual(expect.any(String));
+      expect((hop.expectedPatterns as Json[])[0].patternId).toEqual(expect.any(String));
       const id = String(created.body.id);
       expect((await admin.call(app, 'GET', `${base}/${id}`)).body).toEqual(created.body);
       const patched = await admin.call(app, 'PATCH', `${base}/${id}`, { enabled: false, name: 'renamed' });
