@@ -1,7 +1,7 @@
 import { jsonText } from '../values/json';
 import { RegoObject, RegoSet, Value, typeName } from '../values/value';
 import { BuiltinDef, BuiltinError } from './types';
-import { arr, builtinErr, def, elems, isInt, num, obj, oneOf, smallInt, str, typeErr } from './helpers';
+import { arr, builtinErr, def, elems, num, obj, oneOf, smallInt, str, typeErr } from './helpers';
 import { sprintf } from './sprintf';
 
 function runes(s: string): string[] {
