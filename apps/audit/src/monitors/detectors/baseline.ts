@@ -25,34 +25,45 @@ export function meanAndVariance(values: readonly number[]): { mean: number; vari
 }
 
 /**
- * M6: a count in the window against the same window on the baseline days. SPIKE needs the volume
- * guard, the ratio and the z-score; DROP needs the baseline volume guard, the ratio and the z-score.
- * The standard deviation is at least Poisson's and the level noise, so a quiet history cannot make
- * an ordinary wobble look significant.
+ * M6: a count in the window against the same window on the baseline days. `baseline` holds each
+ * day's count scaled to the window; `exposure` is how many windows' worth each day covered (the
+ * widened baseline window). The test is on square roots (Anscombe: a Poisson count's square root
+ * has a standard deviation of one half, also for small counts) against a pessimistic bound of the
+ * baseline: the Poisson confidence bound of its mean or one day-to-day standard deviation away,
+ * whichever is further, plus the level noise. SPIKE also needs the volume guard and the ratio;
+ * DROP the baseline volume guard and the ratio.
  */
 export function assessCount(
   observed: number,
   baseline: readonly number[],
   settings: DetectorSettings,
+  exposure = 1,
 ): Deviation | undefined {
   if (baseline.length === 0) {
     return undefined;
   }
   const { mean, variance } = meanAndVariance(baseline);
-  const sigma = Math.sqrt(Math.max(variance, mean + (LEVEL_NOISE * mean) ** 2, 1));
-  const z = (observed - mean) / sigma;
+  const spread = Math.sqrt(variance);
+  const windows = baseline.length * exposure;
+  const events = mean * windows;
+  const upper = (events + 1 + 2 * Math.sqrt(events + 1)) / windows;
+  const lower = Math.max(0, events - 2 * Math.sqrt(events)) / windows;
+  const high = Math.max(upper, mean + spread) * (1 + LEVEL_NOISE);
+  const low = Math.max(0, Math.min(lower, mean - spread)) * (1 - LEVEL_NOISE);
   const ratio = observed / Math.max(mean, 1);
-  if (observed >= settings.minVolume && ratio >= settings.spikeRatio && z >= settings.zScore) {
-    return { direction: 'SPIKE', observed, expected: mean, ratio, z };
+  const zUp = 2 * (Math.sqrt(observed) - Math.sqrt(high));
+  if (observed >= settings.minVolume && ratio >= settings.spikeRatio && zUp >= settings.zScore) {
+    return { direction: 'SPIKE', observed, expected: mean, ratio, z: zUp };
   }
   const dropRatio = observed / Math.max(mean, 1e-9);
+  const zDown = 2 * (Math.sqrt(observed) - Math.sqrt(low));
   if (
     settings.dropRatio > 0 &&
     mean >= settings.minBaselineVolume &&
     dropRatio <= settings.dropRatio &&
-    -z >= settings.zScore
+    -zDown >= settings.zScore
   ) {
-    return { direction: 'DROP', observed, expected: mean, ratio: dropRatio, z };
+    return { direction: 'DROP', observed, expected: mean, ratio: dropRatio, z: zDown };
   }
   return undefined;
 }

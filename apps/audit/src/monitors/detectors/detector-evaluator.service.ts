@@ -18,6 +18,8 @@ import { MINUTE_MS, windowSegments } from './time-window';
 
 /** M6: the window ends one minute before the tick, so that events still in flight are not missed. */
 export const EVALUATION_DELAY_MINUTES = 1;
+/** M6: baseline windows are widened by this on each side (four times the samples of 15 minutes). */
+export const BASELINE_EXTEND_MINUTES = 22;
 
 /** Runs every enabled detector of one tenant at one tick, from rollups and sightings only. */
 @Injectable()
@@ -44,7 +46,7 @@ export class DetectorEvaluatorService {
       const counts = await this.rollups.windowCounts(
         tx,
         tenantId,
-        windowSegments(windowEnd, windowMinutes, days),
+        windowSegments(windowEnd, windowMinutes, days, BASELINE_EXTEND_MINUTES),
         metrics,
       );
       const series = new Map<string, SeriesOf>();
@@ -63,6 +65,7 @@ export class DetectorEvaluatorService {
         entry.days[row.day] += row.n;
       }
       const base = {
+        exposure: (windowMinutes + 2 * BASELINE_EXTEND_MINUTES) / windowMinutes,
         tenantId,
         tick,
         windowStart: new Date(windowEnd.getTime() - windowMinutes * MINUTE_MS),

@@ -21,6 +21,8 @@ export interface RateInput {
   tick: Date;
   windowStart: Date;
   windowMinutes: number;
+  /** How many windows' worth each baseline day covers (M6: widened baseline windows). */
+  exposure: number;
   series: Map<string, SeriesOf>;
   firstSeen: Map<string, Date>;
   settings: DetectorSettings;

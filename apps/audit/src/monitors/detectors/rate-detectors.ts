@@ -93,8 +93,9 @@ export function rateFindings(detector: RateDetector, input: RateInput): Finding[
     const days = baselineDays(input.windowStart, settings.lookbackDays, firstSeen);
     const deviation = assessCount(
       series.days[0] ?? 0,
-      days.map((day) => series.days[day] ?? 0),
+      days.map((day) => (series.days[day] ?? 0) / input.exposure),
       settings,
+      input.exposure,
     );
     if (deviation) {
       findings.push(toFinding(detector, spec, series, deviation, input));

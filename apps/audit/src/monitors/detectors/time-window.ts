@@ -16,17 +16,21 @@ export function isWeekend(at: Date): boolean {
 
 /**
  * The hour-row pieces of the window [end - minutes, end) and of the same window `day` days
- * earlier, for each day in `days` (0 is the recent window itself).
+ * earlier, for each day in `days` (0 is the recent window itself), baseline days widened by
+ * `extendMinutes` on each side.
  */
 export function windowSegments(
   end: Date,
   minutes: number,
   days: readonly number[],
+  extendMinutes = 0,
 ): WindowSegment[] {
   const segments: WindowSegment[] = [];
   for (const day of days) {
-    const stop = end.getTime() - day * DAY_MS;
-    let start = stop - minutes * MINUTE_MS;
+    // M6: a baseline day's window is widened on both sides (a linear trend cancels out).
+    const extend = day === 0 ? 0 : extendMinutes * MINUTE_MS;
+    const stop = end.getTime() - day * DAY_MS + extend;
+    let start = stop - minutes * MINUTE_MS - 2 * extend;
     while (start < stop) {
       const hour = Math.floor(start / HOUR_MS) * HOUR_MS;
       const pieceEnd = Math.min(stop, hour + HOUR_MS);

@@ -43,6 +43,8 @@ export interface Sighting {
   subjectId: string;
   key: string;
   at: Date;
+  /** How many events this sighting stands for (the simulator folds a minute's events; default 1). */
+  count?: number;
 }
 
 export interface TrafficEvent {

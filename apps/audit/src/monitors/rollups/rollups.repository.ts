@@ -69,10 +69,26 @@ export function toHourRows(counts: RollupCount[]): HourRow[] {
   return [...rows.values()];
 }
 
+/** Sums rows of the same key: ON CONFLICT cannot touch one row twice in a statement. */
+function foldHourRows(rows: HourRow[]): HourRow[] {
+  const folded = new Map<string, HourRow>();
+  for (const row of rows) {
+    const key = `${row.hour.getTime()}|${row.subjectType}|${row.subjectId}|${row.metric}`;
+    const seen = folded.get(key);
+    if (seen) {
+      seen.minutes = seen.minutes.map((n, m) => n + (row.minutes[m] ?? 0));
+    } else {
+      folded.set(key, { ...row, minutes: [...row.minutes] });
+    }
+  }
+  return [...folded.values()];
+}
+
 @Injectable()
 export class RollupsRepository {
   /** `count = count + excluded.count`, minute by minute (M3). */
-  async addCounts(tx: Tx, tenantId: string, rows: HourRow[]): Promise<void> {
+  async addCounts(tx: Tx, tenantId: string, given: HourRow[]): Promise<void> {
+    const rows = foldHourRows(given);
     if (rows.length === 0) {
       return;
     }
@@ -103,9 +119,9 @@ export class RollupsRepository {
       if (seen) {
         seen.first = s.at < seen.first ? s.at : seen.first;
         seen.last = s.at > seen.last ? s.at : seen.last;
-        seen.n += 1;
+        seen.n += s.count ?? 1;
       } else {
-        merged.set(key, { s, first: s.at, last: s.at, n: 1 });
+        merged.set(key, { s, first: s.at, last: s.at, n: s.count ?? 1 });
       }
     }
     const rows = [...merged.values()];

@@ -1,0 +1,48 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DatabaseModule, Database } from '@agp/database';
+import { createHttpApp } from '@agp/http';
+import { EventBusModule, MessagingModule } from '@agp/messaging';
+
+import { CreateMessagingTables1763780000000 } from '../src/database/migrations/1763780000000-CreateMessagingTables';
+import { CreateMonitorTables1763800000000 } from '../src/database/migrations/1763800000000-CreateMonitorTables';
+import { AUDIT_DATABASE, AUDIT_SCHEMA, AUDIT_SERVICE } from '../src/database/tokens';
+import { DetectorTickService } from '../src/monitors/detectors/detector-tick.service';
+import { MonitorsModule } from '../src/monitors/monitors.module';
+import { RollupsRepository } from '../src/monitors/rollups/rollups.repository';
+import { RollupWriter } from '../src/monitors/simulator/simulation';
+
+export interface MonitorsBench {
+  app: NestFastifyApplication;
+  database: Database;
+  ticks: DetectorTickService;
+  writer: RollupWriter;
+}
+
+/** The monitors feature alone (its own migrations, in-process events, no timer) on a bench database. */
+export async function startMonitorsBench(databaseUrl: string): Promise<MonitorsBench> {
+  const app = await createHttpApp({
+    service: 'audit-monitors-bench',
+    logLevel: 'warn',
+    imports: [
+      EventBusModule.forRoot({ prefix: 'bench' }),
+      DatabaseModule.forRoot({
+        token: AUDIT_DATABASE,
+        url: databaseUrl,
+        schema: AUDIT_SCHEMA,
+        entities: [],
+        migrations: [CreateMessagingTables1763780000000, CreateMonitorTables1763800000000],
+        poolSize: 4,
+      }),
+      MessagingModule.forService({ service: AUDIT_SERVICE, databaseToken: AUDIT_DATABASE }),
+      MonitorsModule.forRoot({ schedule: false }),
+    ],
+  });
+  await app.init();
+  const database = app.get<Database>(AUDIT_DATABASE);
+  return {
+    app,
+    database,
+    ticks: app.get(DetectorTickService),
+    writer: new RollupWriter(database, app.get(RollupsRepository)),
+  };
+}

@@ -1,0 +1,116 @@
+import { TrafficDetector } from '../src/monitors/config/detector-settings';
+import { Finding } from '../src/monitors/monitors.types';
+import { Anomaly } from '../src/monitors/simulator/anomalies';
+
+const MINUTE_MS = 60_000;
+/** A finding up to this long after an anomaly ends still belongs to it (window + delay + slack). */
+const AFTERMATH_MS = 20 * MINUTE_MS;
+/** Findings of one detector and subject closer than this are one episode (one alert to a person). */
+const EPISODE_GAP_MS = 30 * MINUTE_MS;
+
+export const FAMILIES: Record<string, TrafficDetector[]> = {
+  policy: [
+    'POLICY_INVOCATION_ANOMALY',
+    'POLICY_BLOCK_ANOMALY',
+    'POLICY_WARN_ANOMALY',
+    'POLICY_HITL_HOLD_ANOMALY',
+  ],
+  volume: [
+    'AGENT_VOLUME_ANOMALY',
+    'USER_VOLUME_ANOMALY',
+    'MCP_SERVER_VOLUME_ANOMALY',
+    'LLM_GATEWAY_VOLUME_ANOMALY',
+    'CHANNEL_VOLUME_ANOMALY',
+  ],
+  tenant: ['TENANT_ERROR_SPIKE', 'TENANT_WARN_SPIKE', 'TENANT_HITL_SPIKE'],
+  infrastructure: [
+    'LLM_PROVIDER_ERROR_RATE_SPIKE',
+    'LLM_GATEWAY_FAILOVER_SPIKE',
+    'MCP_SERVER_ERROR_RATE_SPIKE',
+  ],
+  novelty: [
+    'DORMANT_AGENT_REACTIVATION',
+    'DORMANT_USER_REACTIVATION',
+    'NOVEL_TOOL_CALL',
+    'NEW_MCP_SERVER_BINDING',
+  ],
+};
+
+export interface QualityReport {
+  injected: number;
+  found: number;
+  missed: Anomaly[];
+  byFamily: Record<string, { injected: number; found: number }>;
+  falseAlarms: Array<{ detector: string; subject: string; at: string; summary: string }>;
+  subjectHours: number;
+}
+
+function during(anomaly: Anomaly, at: Date): boolean {
+  const t = at.getTime();
+  return (
+    t >= anomaly.start.getTime() &&
+    t <= anomaly.start.getTime() + anomaly.minutes * MINUTE_MS + AFTERMATH_MS
+  );
+}
+
+/**
+ * Found: an anomaly with a finding of its detector on its subject while it lasts (or just after).
+ * False alarm: an episode of findings on a subject that no anomaly touched at the time.
+ */
+export function scoreQuality(
+  anomalies: Anomaly[],
+  findings: Finding[],
+  subjects: number,
+  hours: number,
+): QualityReport {
+  const byFamily: QualityReport['byFamily'] = {};
+  const missed: Anomaly[] = [];
+  for (const anomaly of anomalies) {
+    const family =
+      Object.keys(FAMILIES).find((f) => FAMILIES[f]?.includes(anomaly.detector)) ?? 'other';
+    const entry = (byFamily[family] ??= { injected: 0, found: 0 });
+    entry.injected += 1;
+    const isFound = findings.some(
+      (f) =>
+        f.detector === anomaly.detector &&
+        f.subject.id === anomaly.subject.id &&
+        during(anomaly, f.detectedAt),
+    );
+    if (isFound) {
+      entry.found += 1;
+    } else {
+      missed.push(anomaly);
+    }
+  }
+  const lastSeen = new Map<string, number>();
+  const falseAlarms: QualityReport['falseAlarms'] = [];
+  for (const finding of [...findings].sort(
+    (a, b) => a.detectedAt.getTime() - b.detectedAt.getTime(),
+  )) {
+    const explained = anomalies.some(
+      (a) => a.affected.includes(finding.subject.id) && during(a, finding.detectedAt),
+    );
+    if (explained) {
+      continue;
+    }
+    const key = `${finding.detector}:${finding.subject.id}`;
+    const previous = lastSeen.get(key);
+    lastSeen.set(key, finding.detectedAt.getTime());
+    if (previous === undefined || finding.detectedAt.getTime() - previous > EPISODE_GAP_MS) {
+      falseAlarms.push({
+        detector: finding.detector,
+        subject: `${finding.subject.type}:${finding.subject.id}`,
+        at: finding.detectedAt.toISOString(),
+        summary: finding.summary,
+      });
+    }
+  }
+  return {
+    injected: anomalies.length,
+    found: anomalies.length - missed.length,
+    missed,
+    byFamily,
+    falseAlarms,
+    subjectHours: subjects * hours,
+  };
+}

@@ -1,0 +1,94 @@
+import 'reflect-metadata';
+
+import { createTestDatabase } from '@agp/testing';
+
+import { Finding } from '../src/monitors/monitors.types';
+import { ANOMALY_KIND_NAMES } from '../src/monitors/simulator/anomalies';
+import { planSimulation } from '../src/monitors/simulator/simulation';
+import { startMonitorsBench } from './monitors-bench-app';
+import { scoreQuality } from './monitors-quality';
+import { measureTickSpeed } from './monitors-speed';
+
+const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+/** The evaluated trace ends here (a Monday 00:00 UTC), so its 7 days hold one weekend. */
+const TRACE_END = new Date('2026-03-02T00:00:00Z');
+const SEED = Number(process.env.BENCH_SEED ?? 7);
+const TICK_EVERY = Number(process.env.BENCH_TICK_MINUTES ?? 1);
+
+function line(label: string, value: string): void {
+  process.stdout.write(`${label.padEnd(44)} ${value}\n`);
+}
+
+/** Detection quality over a 7-day trace with 50 injected anomalies (after 7 days of history). */
+async function quality(databaseUrl: string): Promise<void> {
+  const bench = await startMonitorsBench(databaseUrl);
+  try {
+    const simulation = planSimulation({
+      seed: SEED,
+      days: 14,
+      end: TRACE_END,
+      anomalyDays: 7,
+      anomalies: [...ANOMALY_KIND_NAMES, ...ANOMALY_KIND_NAMES],
+    });
+    const evaluationStart = new Date(TRACE_END.getTime() - 7 * DAY_MS);
+    const started = Date.now();
+    await bench.writer.writeHours(simulation, simulation.start, evaluationStart);
+    const findings: Finding[] = [];
+    let ticks = 0;
+    await bench.writer.writeHours(simulation, evaluationStart, TRACE_END, async (hour) => {
+      for (let minute = 0; minute < 60; minute += TICK_EVERY) {
+        const report = await bench.ticks.tick(new Date(hour.getTime() + minute * MINUTE_MS));
+        ticks += 1;
+        findings.push(...(report?.findings ?? []));
+      }
+    });
+    const subjects = simulation.model.subjects.length;
+    const report = scoreQuality(simulation.anomalies, findings, subjects, 7 * 24);
+    process.stdout.write(
+      `\nDetection quality (seed ${SEED}, ${subjects} subjects, ${ticks} ticks, ${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
+    );
+    line(
+      'anomalies injected / found',
+      `${report.injected} / ${report.found} (${((100 * report.found) / report.injected).toFixed(1)} %)`,
+    );
+    for (const [family, entry] of Object.entries(report.byFamily)) {
+      line(`  ${family}`, `${entry.found} / ${entry.injected}`);
+    }
+    const per10k = (report.falseAlarms.length * 10_000) / report.subjectHours;
+    line('false alarms / subject-hours', `${report.falseAlarms.length} / ${report.subjectHours}`);
+    line('false alarms per 10,000 subject-hours', per10k.toFixed(2));
+    for (const missed of report.missed) {
+      line(
+        '  missed',
+        `${missed.kind} ${missed.subject.type}:${missed.subject.id} at ${missed.start.toISOString()} (${missed.minutes} min)`,
+      );
+    }
+    for (const alarm of report.falseAlarms) {
+      line('  false alarm', `${alarm.at} ${alarm.detector} ${alarm.summary}`);
+    }
+  } finally {
+    await bench.app.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const db = await createTestDatabase('monitors_bench');
+  try {
+    if (process.env.BENCH_PART !== 'speed') {
+      await quality(db.url);
+    }
+    if (process.env.BENCH_PART !== 'quality') {
+      await measureTickSpeed(db.url);
+    }
+  } finally {
+    await db.drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,205 @@
+import { SubjectType } from '@agp/contracts';
+
+import { RollupMetric } from '../rollups/rollup-counters';
+import { Random } from './random';
+
+/** How many subjects of each kind a simulated tenant has. */
+export interface Population {
+  agents: number;
+  users: number;
+  mcpServers: number;
+  llmGateways: number;
+  llmProviders: number;
+  channels: number;
+  policies: number;
+}
+
+export const DEFAULT_POPULATION: Population = {
+  agents: 40,
+  users: 60,
+  mcpServers: 12,
+  llmGateways: 4,
+  llmProviders: 3,
+  channels: 6,
+  policies: 25,
+};
+
+/** One simulated counter: a subject's metric at `peak` events per minute on a weekday afternoon. */
+export interface Stream {
+  subjectType: SubjectType;
+  subjectId: string;
+  metric: RollupMetric;
+  peak: number;
+  /** What the tenant's own counters add this stream's counts to. */
+  tenantMetrics: RollupMetric[];
+}
+
+export interface SimulatedSubject {
+  type: SubjectType;
+  id: string;
+  /** MCP servers: the tools they offer. */
+  tools?: string[];
+}
+
+export interface TenantModel {
+  tenantId: string;
+  subjects: SimulatedSubject[];
+  streams: Stream[];
+}
+
+/** Shares of a policy's invocations (M11). */
+const POLICY_SHARES: Array<[RollupMetric, number, RollupMetric[]]> = [
+  ['BLOCKS', 0.04, ['BLOCKS']],
+  ['WARNS', 0.06, ['WARNS']],
+  ['HITL_HOLDS', 0.02, ['HITL_HOLDS']],
+  ['ERRORS', 0.005, ['ERRORS']],
+];
+
+/** A skewed spread of per-subject peak rates: a few busy subjects, many quiet ones. */
+function peakRate(random: Random, median: number): number {
+  return median * Math.exp(0.9 * random.normal());
+}
+
+/**
+ * A tenant's subjects and their counters (M11): agents, users, channels, MCP servers (with tools
+ * and upstream errors), LLM gateways (with failovers), LLM providers (with errors) and policies
+ * (invocations, blocks, warnings, holds, evaluation errors), plus unattributed tenant noise.
+ */
+export function buildTenantModel(
+  tenantId: string,
+  population: Population,
+  random: Random,
+): TenantModel {
+  const subjects: SimulatedSubject[] = [];
+  const streams: Stream[] = [];
+  const add = (
+    type: SubjectType,
+    count: number,
+    median: number,
+    extra?: (id: string, peak: number) => void,
+  ): void => {
+    for (let i = 0; i < count; i += 1) {
+      const id = random.uuid();
+      const peak = peakRate(random, median);
+      const subject: SimulatedSubject = { type, id };
+      subjects.push(subject);
+      streams.push({
+        subjectType: type,
+        subjectId: id,
+        metric: 'REQUESTS',
+        peak,
+        tenantMetrics: type === 'AGENT' ? ['REQUESTS'] : [],
+      });
+      extra?.(id, peak);
+      if (type === 'MCP_SERVER') {
+        subject.tools = Array.from(
+          { length: random.int(3, 7) },
+          (_, t) => `tool_${t}_${id.slice(0, 4)}`,
+        );
+      }
+    }
+  };
+  add('AGENT', population.agents, 2);
+  add('USER', population.users, 1.5);
+  add('CHANNEL', population.channels, 3);
+  add('MCP_SERVER', population.mcpServers, 4, (id, peak) => {
+    streams.push({
+      subjectType: 'MCP_SERVER',
+      subjectId: id,
+      metric: 'ERRORS',
+      peak: peak * 0.02,
+      tenantMetrics: ['ERRORS', 'UNATTRIBUTED_ERRORS'],
+    });
+  });
+  add('LLM_GATEWAY', population.llmGateways, 6, (id, peak) => {
+    streams.push({
+      subjectType: 'LLM_GATEWAY',
+      subjectId: id,
+      metric: 'LLM_CALLS',
+      peak,
+      tenantMetrics: ['LLM_CALLS'],
+    });
+    streams.push({
+      subjectType: 'LLM_GATEWAY',
+      subjectId: id,
+      metric: 'LLM_FAILOVERS',
+      peak: peak * 0.01,
+      tenantMetrics: ['LLM_FAILOVERS'],
+    });
+  });
+  for (let i = 0; i < population.llmProviders; i += 1) {
+    const id = random.uuid();
+    const peak = peakRate(random, 8);
+    subjects.push({ type: 'LLM_PROVIDER', id });
+    streams.push({
+      subjectType: 'LLM_PROVIDER',
+      subjectId: id,
+      metric: 'LLM_CALLS',
+      peak,
+      tenantMetrics: [],
+    });
+    streams.push({
+      subjectType: 'LLM_PROVIDER',
+      subjectId: id,
+      metric: 'ERRORS',
+      peak: peak * 0.01,
+      tenantMetrics: ['ERRORS', 'UNATTRIBUTED_ERRORS'],
+    });
+  }
+  for (let i = 0; i < population.policies; i += 1) {
+    const id = random.uuid();
+    const peak = peakRate(random, 6);
+    subjects.push({ type: 'POLICY', id });
+    streams.push({
+      subjectType: 'POLICY',
+      subjectId: id,
+      metric: 'INVOCATIONS',
+      peak,
+      tenantMetrics: [],
+    });
+    for (const [metric, share, tenantMetrics] of POLICY_SHARES) {
+      streams.push({
+        subjectType: 'POLICY',
+        subjectId: id,
+        metric,
+        peak: peak * share,
+        tenantMetrics,
+      });
+    }
+  }
+  subjects.push({ type: 'TENANT', id: tenantId });
+  streams.push({
+    subjectType: 'TENANT',
+    subjectId: tenantId,
+    metric: 'UNATTRIBUTED_WARNS',
+    peak: 0.3,
+    tenantMetrics: ['WARNS'],
+  });
+  streams.push({
+    subjectType: 'TENANT',
+    subjectId: tenantId,
+    metric: 'UNATTRIBUTED_HITL_HOLDS',
+    peak: 0.1,
+    tenantMetrics: ['HITL_HOLDS'],
+  });
+  streams.push({
+    subjectType: 'TENANT',
+    subjectId: tenantId,
+    metric: 'UNATTRIBUTED_ERRORS',
+    peak: 0.1,
+    tenantMetrics: ['ERRORS'],
+  });
+  return { tenantId, subjects, streams };
+}
+
+/**
+ * M11: the daily rhythm in UTC: a working-day bell from 07:00 to 20:00 over a night floor, weekends
+ * at a third of a weekday.
+ */
+export function rhythm(at: Date): number {
+  const hour = at.getUTCHours() + at.getUTCMinutes() / 60;
+  const day = Math.exp(-((hour - 13.5) ** 2) / (2 * 3.2 ** 2));
+  const level = 0.08 + 0.92 * day;
+  const weekday = at.getUTCDay();
+  return weekday === 0 || weekday === 6 ? level * 0.33 : level;
+}
