@@ -74,7 +74,7 @@ describe('compareHop', () => {
     );
     expect(sut.every((c) => !c.passed)).toBe(true);
     expect(sut[0]).toEqual({ check: 'expectedAction', expected: 'BLOCK', actual: 'MASK', passed: false });
-    expect(sut[1]).toEqual(expect.objectContaining({ expected: 'ssn masked', actual: 'ssn not masked (masked: note)' }));
+    expect(sut[1]).toEqual(expect.objectContaining({ expected: 'ssn masked', actual: 'ssn not masked (masked: "note")' }));
     expect(sut[2]).toEqual(expect.objectContaining({ expected: 'MUST_NOT_MATCH no masks', actual: 'matched' }));
     expect(sut[3]).toEqual(expect.objectContaining({ expected: 'g-log matched', actual: 'not matched (matched: pii)' }));
     expect(sut[4]).toEqual(expect.objectContaining({ checkId: 'a', kind: 'DETECTION', expected: 'EMAIL', actual: 'REGEX:SSN' }));

@@ -73,7 +73,7 @@ export function compareHop(hop: Hop, decision: HopDecision): CheckVerdict[] {
   }
   for (const field of hop.expectedMaskedFields) {
     const isMasked = decision.maskedFields.includes(field);
-    const actual = isMasked ? `${field} masked` : `${field} not masked (masked: ${decision.maskedFields.join(', ') || 'none'})`;
+    const actual = isMasked ? `${field} masked` : `${field} not masked (masked: ${decision.maskedFields.map((f) => JSON.stringify(f)).join(', ') || 'none'})`;
     checks.push(verdict('expectedMaskedField', `${field} masked`, actual, isMasked));
   }
   for (const p of hop.expectedPatterns) {
