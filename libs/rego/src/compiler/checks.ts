@@ -11,7 +11,7 @@ export function checkTree(node: DocNode, errors: RegoErrorDetail[]): void {
   if (node.defaultCount > 1 && node.defaultRule) {
     errors.push({ code: 'rego_type_error', message: `multiple default rules ${name} found`, location: node.defaultRule.loc });
   }
-  const kinds = new Set(all.filter((r) => r.tail.length === 0).map((r) => r.kind));
+  const kinds = new Set(all.map((r) => (r.tail.length === 0 ? r.kind : 'ref')));
   const arities = new Set(node.funcs.map((r) => r.args?.length));
   if (all.length > 0 && (kinds.size > 1 || arities.size > 1 || (node.funcs.length > 0 && node.rules.length > 0))) {
     errors.push({ code: 'rego_type_error', message: `conflicting rules ${name} found`, location: all[0].loc });

@@ -79,8 +79,9 @@ function withoutMock(ev: Evaluator, key: string, fn: () => boolean): boolean {
 /** Calls a user function: all matching definitions must agree; `else` chains apply per definition. */
 export function callFunction(ev: Evaluator, path: string[], args: Value[]): Value | undefined {
   const key = path.join('.');
-  const memoKey = key + '(' + args.map(canonical).join(',');
-  const memo = ev.state.fnMemo?.get(memoKey);
+  // Memoise only calls with scalar arguments: keys for composites would cost as much as the call.
+  const memoKey = args.every((a) => a === null || typeof a !== 'object') ? key + '(' + args.map(canonical).join(',') : undefined;
+  const memo = memoKey === undefined ? undefined : ev.state.fnMemo?.get(memoKey);
   if (memo !== undefined) {
     return memo === UNDEF ? undefined : memo;
   }
@@ -105,8 +106,10 @@ export function callFunction(ev: Evaluator, path: string[], args: Value[]): Valu
       ev.term(d.value, new Array<Value | undefined>(d.nslots), (v) => ((result = v), true));
     }
   }
-  ev.state.fnMemo ??= new Map();
-  ev.state.fnMemo.set(memoKey, result === undefined ? UNDEF : result);
+  if (memoKey !== undefined) {
+    ev.state.fnMemo ??= new Map();
+    ev.state.fnMemo.set(memoKey, result === undefined ? UNDEF : result);
+  }
   return result;
 }
 

@@ -1,5 +1,6 @@
 import { Expr, Import, Location, Module, RefTerm, Rule, RuleHead, Term } from '../ast/ast';
 import { tokenize } from '../lexer/lexer';
+import { compileError } from '../errors';
 import { Cursor } from './cursor';
 import { parseBody, parseExpr } from './exprs';
 import { makeVar, parsePostfix, parseTerm } from './terms';
@@ -120,8 +121,8 @@ function parseRuleBody(c: Cursor, loc: Location): Expr[] {
     return [parseExpr(c)];
   }
   if (c.isOp('{') && !c.peek().newlineBefore) {
-    c.next();
-    return parseBody(c, '}');
+    // Rego v1: a body without `if` is v0 syntax, whose meaning differs (`p[x] { … }` was a set).
+    throw compileError('rego_parse_error', '`if` keyword is required before rule body', c.loc());
   }
   return trueBody(loc);
 }
