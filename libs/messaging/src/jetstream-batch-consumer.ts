@@ -46,6 +46,8 @@ const DAY_MS = 86_400_000;
 export class JetStreamBatchConsumer {
   private readonly running: Array<{ messages: ConsumerMessages; loop: Promise<void> }> = [];
   private isStopping = false;
+  /** Gathered but not started when the consumer stopped: nak'd once pulling has really stopped. */
+  private readonly handedBack: JsMsg[] = [];
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -90,7 +92,11 @@ export class JetStreamBatchConsumer {
     const messages = await consumer.consume({ max_messages: Math.min(maxAckPending, maxBatch * 4) });
     const wanted = new Set(spec.types);
     const loop = new BatchConsumerLoop(messages, maxBatch, (batch) => this.handleBatch(spec, wanted, batch, deliverBatch));
-    this.running.push({ messages, loop: loop.run() });
+    const running = loop.run().catch((error: unknown) => {
+      // The connection was closed under it: un-acked messages come back after ack wait anyway.
+      this.logger.warn({ err: error, consumer: spec.name }, 'batch consumer stopped');
+    });
+    this.running.push({ messages, loop: running });
   }
 
   /** The stream normally exists (the transport creates it); a consumer may start first. */
@@ -122,13 +128,13 @@ export class JetStreamBatchConsumer {
     deliverBatch: DeliverBatch,
   ): Promise<void> {
     if (this.isStopping) {
-      batch.forEach((message) => message.nak());
+      this.handedBack.push(...batch);
       return;
     }
     const parsed: Array<{ message: JsMsg; envelope: EventEnvelope }> = [];
     for (const message of batch) {
       if (!wanted.has(typeOfSubject(this.options.prefix, message.subject))) {
-        message.ack();
+        this.settle(() => message.ack());
         continue;
       }
       try {
@@ -142,12 +148,22 @@ export class JetStreamBatchConsumer {
     }
     try {
       await deliverBatch(parsed.map((p) => p.envelope));
-      parsed.forEach((p) => p.message.ack());
     } catch (error) {
       this.logger.warn({ consumer: spec.name, size: parsed.length, err: error }, 'batch failed; retrying one by one');
       for (const { message, envelope } of parsed) {
         await this.handleOne(spec, message, envelope, deliverBatch);
       }
+      return;
+    }
+    parsed.forEach((p) => this.settle(() => p.message.ack()));
+  }
+
+  /** Ack, nak or term; if the connection is gone the server redelivers after ack wait anyway. */
+  private settle(action: () => void): void {
+    try {
+      action();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not settle a message; it will be redelivered');
     }
   }
 
@@ -155,7 +171,6 @@ export class JetStreamBatchConsumer {
     const deliveries = message.info.deliveryCount;
     try {
       await deliverBatch([envelope]);
-      message.ack();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (error instanceof PoisonMessageError || deliveries >= this.options.redelivery.maxDeliveries) {
@@ -163,8 +178,10 @@ export class JetStreamBatchConsumer {
         return;
       }
       this.logger.warn({ consumer: spec.name, eventId: envelope.id, deliveries, reason }, 'event redelivery');
-      message.nak(redeliveryDelay(this.options.redelivery, deliveries));
+      this.settle(() => message.nak(redeliveryDelay(this.options.redelivery, deliveries)));
+      return;
     }
+    this.settle(() => message.ack());
   }
 
   /** Same parking as the transport: a copy with why in the dead-letter stream, then terminated. */
@@ -180,20 +197,29 @@ export class JetStreamBatchConsumer {
         msgID: `${spec.name}:${message.info.streamSequence}`,
       });
       // No reason on the TERM: nats-server < 2.11 ignores a TERM carrying one and redelivers.
-      message.term();
+      this.settle(() => message.term());
       this.logger.error({ consumer: spec.name, subject: message.subject, reason }, 'event parked');
     } catch (error) {
       this.logger.error({ err: error, consumer: spec.name }, 'parking failed');
-      message.nak(redeliveryDelay(this.options.redelivery, message.info.deliveryCount));
+      this.settle(() => message.nak(redeliveryDelay(this.options.redelivery, message.info.deliveryCount)));
     }
   }
 
-  /** Stops pulling; the batch in hand finishes (and is acked), gathered ones go back. */
+  /**
+   * Stops pulling; the batch in hand finishes (and is acked), gathered ones go back — nak'd only
+   * after a round trip, once the server has dropped the pending pull requests (a nak sent earlier
+   * can be redelivered into one of them and then waits for ack wait; see JetStreamTransport).
+   */
   async stop(): Promise<void> {
     this.isStopping = true;
     await Promise.all(this.running.map(({ messages }) => messages.close()));
-    await Promise.all(this.running.map(({ loop }) => loop.catch(() => undefined)));
+    await Promise.all(this.running.map(({ loop }) => loop));
     this.running.length = 0;
+    const handedBack = this.handedBack.splice(0);
+    if (handedBack.length > 0 && !this.nc.isClosed()) {
+      await this.nc.flush().catch(() => undefined);
+      handedBack.forEach((message) => this.settle(() => message.nak()));
+    }
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+
+import { EventEnvelope } from '@agp/contracts';
+import { Database } from '@agp/database';
+import { createTestDatabase, deleteNatsStreams, eventually, TEST_NATS_URL, TestDatabase, uniqueNatsPrefix } from '@agp/testing';
+
+import { consumerFacts, testJetStreamOptions } from '../test/support/jetstream-test-kit';
+import { countsById, gate, openTestSchema, recordEffect, silentLogger, storedEffects } from '../test/support/messaging-test-schema';
+import { buildEvent } from './event-outbox';
+import { JetStreamBatchConsumer, JetStreamBatchOptions } from './jetstream-batch-consumer';
+import { JetStreamTransport } from './jetstream.transport';
+
+describe(JetStreamBatchConsumer.name, () => {
+  let testDatabase: TestDatabase;
+  let database: Database;
+  const prefixes: string[] = [];
+  const cleanups: Array<() => Promise<unknown>> = [];
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase('batch');
+    database = await openTestSchema(testDatabase.url, 6);
+  });
+
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      await cleanup();
+    }
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await testDatabase?.drop();
+    for (const prefix of prefixes) {
+      await deleteNatsStreams(prefix);
+    }
+  });
+
+  async function publisher(): Promise<{ prefix: string; transport: JetStreamTransport }> {
+    const prefix = uniqueNatsPrefix('batch');
+    prefixes.push(prefix);
+    const transport = await JetStreamTransport.connect(testJetStreamOptions(prefix), silentLogger);
+    cleanups.push(() => transport.close());
+    return { prefix, transport };
+  }
+
+  async function consumer(prefix: string, overrides: Partial<JetStreamBatchOptions> = {}): Promise<JetStreamBatchConsumer> {
+    const sut = await JetStreamBatchConsumer.connect(
+      { url: TEST_NATS_URL, prefix, redelivery: { maxDeliveries: 3, backoffMs: [50] }, ackWaitMs: 1_000, ...overrides },
+      silentLogger,
+    );
+    cleanups.push(() => sut.close());
+    return sut;
+  }
+
+  function events(count: number, summary = 'fine'): EventEnvelope[] {
+    return Array.from({ length: count }, () =>
+      buildEvent('HITL', { tenantId: randomUUID(), correlationId: randomUUID() }, { summary }),
+    );
+  }
+
+  async function storeAll(batch: EventEnvelope[], replica: string): Promise<void> {
+    await database.asSystem(async (tx) => {
+      for (const event of batch) {
+        await recordEffect(tx, event, 'batch', replica);
+      }
+    });
+  }
+
+  async function effectsOf(list: EventEnvelope[]) {
+    const ids = list.map((e) => e.id);
+    return (await storedEffects(database)).filter((e) => ids.includes(e.eventId));
+  }
+
+  it('should hand every event of its types over in batches and ack them after the handler resolved', async () => {
+    const { prefix, transport } = await publisher();
+    const wanted = events(30);
+    for (const event of wanted) {
+      await transport.publish(event);
+    }
+    await transport.publish(buildEvent('PROMPT_INJECTION_DETECTION', { tenantId: randomUUID(), correlationId: randomUUID() }, {}));
+    const sizes: number[] = [];
+    const sut = await consumer(prefix, { maxBatch: 8 });
+
+    await sut.subscribe({ name: 'ingest', types: ['HITL'] }, async (batch) => {
+      sizes.push(batch.length);
+      await storeAll(batch, 'a');
+    });
+
+    await eventually(async () => expect(await effectsOf(wanted)).toHaveLength(30));
+    await eventually(async () => expect(await consumerFacts(prefix, 'ingest')).toMatchObject({ ackPending: 0, ackFloor: 31 }));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(8);
+    expect([...countsById(await effectsOf(wanted)).values()].every((count) => count === 1)).toBe(true);
+  });
+
+  it('should retry a failed batch one by one, park the poison event and store the others', async () => {
+    const { prefix, transport } = await publisher();
+    const good = events(5);
+    const [poison] = events(1, 'poison');
+    for (const event of [...good.slice(0, 2), poison, ...good.slice(2)]) {
+      await transport.publish(event);
+    }
+    const sut = await consumer(prefix);
+
+    await sut.subscribe({ name: 'ingest', types: ['HITL'] }, async (batch) => {
+      if (batch.some((event) => event.data && (event.data as { summary?: string }).summary === 'poison')) {
+        throw new Error('cannot store this batch');
+      }
+      await storeAll(batch, 'a');
+    });
+
+    await eventually(async () => expect(await effectsOf(good)).toHaveLength(5));
+    await eventually(async () => expect(await transport.deadLetters()).toHaveLength(1));
+    const [parked] = await transport.deadLetters();
+    expect(parked).toMatchObject({ consumer: 'ingest', reason: 'cannot store this batch', deliveries: 3 });
+    expect(JSON.parse(parked.body)).toMatchObject({ id: poison.id });
+    await eventually(async () => expect(await consumerFacts(prefix, 'ingest')).toMatchObject({ ackPending: 0 }));
+  });
+
+  it('should finish the batch in hand and give the gathered messages back at once when stopped', async () => {
+    const { prefix, transport } = await publisher();
+    const all = events(6);
+    for (const event of all) {
+      await transport.publish(event);
+    }
+    // A long ack wait: only a nak can bring the gathered messages back within this test.
+    const first = await consumer(prefix, { ackWaitMs: 60_000, maxBatch: 2 });
+    const held = gate();
+    const started = gate();
+    await first.subscribe({ name: 'ingest', types: ['HITL'] }, async (batch) => {
+      started.open();
+      await held.promise;
+      await storeAll(batch, 'a');
+    });
+    await started.promise;
+    await eventually(async () => expect(await consumerFacts(prefix, 'ingest')).toMatchObject({ ackPending: 6 }));
+
+    const stopping = first.stop();
+    held.open();
+    await stopping;
+
+    expect(await effectsOf(all)).toHaveLength(1);
+    const second = await consumer(prefix, { ackWaitMs: 60_000 });
+    await second.subscribe({ name: 'ingest', types: ['HITL'] }, (batch) => storeAll(batch, 'b'));
+    await eventually(async () => expect(await effectsOf(all)).toHaveLength(6));
+    expect((await effectsOf(all)).filter((e) => e.replica === 'b')).toHaveLength(5);
+  });
+});
