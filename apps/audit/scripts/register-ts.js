@@ -32,7 +32,7 @@ require.extensions['.ts'] = function compileTs(module, filename) {
       keepClassNames: true,
     },
     module: { type: 'commonjs' },
-    sourceMaps: 'inline',
+    sourceMaps: false,
   });
   module._compile(code, filename);
 };

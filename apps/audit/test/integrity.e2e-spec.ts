@@ -186,8 +186,8 @@ describe('audit integrity: hash chain, signed checkpoints and verification', () 
   it('should verify a window and publish checkpoints an auditor can check with the published key', async () => {
     const tenantId = await buildChain();
     const caller = await TestCaller.create(issuer, tenantId, ['AUDIT:READ']);
-    const from = (await row(tenantId, 2_001)).recorded_at.toISOString();
-    const to = (await row(tenantId, 4_001)).recorded_at.toISOString();
+    const from = (await row(tenantId, 2_001)).recorded_at;
+    const to = (await row(tenantId, 4_001)).recorded_at;
     const window = await caller.call<{ verified: boolean; checkedCount: number }>(app, 'GET', `/audit/v1/integrity/verify?from=${from}&to=${to}`);
     expect(window.status).toBe(200);
     expect(window.body.verified).toBe(true);

@@ -12,4 +12,12 @@ describe(canonicalJson.name, () => {
   it('should leave out undefined members when an object has them', () => {
     expect(canonicalJson({ a: undefined, b: true })).toBe('{"b":true}');
   });
+
+  it('should sort index-like keys as text when an object has numeric keys', () => {
+    expect(canonicalJson({ 10: 'a', 2: 'b', x: { 1: true } })).toBe('{"10":"a","2":"b","x":{"1":true}}');
+  });
+
+  it('should write an undefined array item as null when an array holds one', () => {
+    expect(canonicalJson([1, undefined, { b: 2, a: [] }])).toBe('[1,null,{"a":[],"b":2}]');
+  });
 });

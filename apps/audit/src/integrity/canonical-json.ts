@@ -1,22 +1,70 @@
 /**
  * Canonical JSON (A6): object keys sorted by code unit, no whitespace, `undefined` members left
- * out, as JSON.stringify writes strings and numbers. What the chain hashes, so the same event read
- * back from PostgreSQL (jsonb reorders keys) gives the same bytes.
+ * out, strings and numbers as JSON.stringify writes them. What the chain hashes, so the same event
+ * read back from PostgreSQL (jsonb reorders keys) gives the same bytes. Written as one appending
+ * walk: it runs for every event stored and every event verified.
  */
 export function canonicalJson(value: unknown): string {
+  const sorted = { hasIndexKeys: false };
+  const clone = sortedClone(value, sorted);
+  // V8's JSON.stringify keeps insertion order except for array-index-like keys ("2" before "10"),
+  // which it writes first in numeric order: those few values take the appending walk.
+  return sorted.hasIndexKeys ? append('', value) : (JSON.stringify(clone) ?? 'null');
+}
+
+const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
+
+/** A copy with every object's keys inserted in sorted order, for one native JSON.stringify. */
+function sortedClone(value: unknown, flags: { hasIndexKeys: boolean }): unknown {
   if (value === null || typeof value !== 'object') {
-    return JSON.stringify(value) ?? 'null';
+    return value;
   }
   if (Array.isArray(value)) {
-    return `[${value.map((item: unknown) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
+    return value.map((item: unknown) => (item === undefined ? null : sortedClone(item, flags)));
   }
   const record = value as Record<string, unknown>;
-  const members: string[] = [];
-  for (const key of Object.keys(record).sort()) {
+  const keys = Object.keys(record).sort();
+  const copy: Record<string, unknown> = {};
+  for (const key of keys) {
     const member = record[key];
     if (member !== undefined) {
-      members.push(`${JSON.stringify(key)}:${canonicalJson(member)}`);
+      flags.hasIndexKeys ||= INDEX_KEY.test(key);
+      copy[key] = sortedClone(member, flags);
     }
   }
-  return `{${members.join(',')}}`;
+  return copy;
+}
+
+function append(out: string, value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    return out + (JSON.stringify(value) ?? 'null');
+  }
+  if (Array.isArray(value)) {
+    out += '[';
+    for (let i = 0; i < value.length; i += 1) {
+      if (i > 0) {
+        out += ',';
+      }
+      const item: unknown = value[i];
+      out = item === undefined ? `${out}null` : append(out, item);
+    }
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length > 1) {
+    keys.sort();
+  }
+  out += '{';
+  let isFirst = true;
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) {
+      continue;
+    }
+    out += `${isFirst ? '' : ','}${JSON.stringify(key)}:`;
+    out = append(out, member);
+    isFirst = false;
+  }
+  return `${out}}`;
 }

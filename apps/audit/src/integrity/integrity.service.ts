@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Tx } from '@agp/database';
 
+import { ChainedEvent } from '../events/audit-event.types';
 import { EventFamily } from '../events/event-families';
 import { canonicalJson } from './canonical-json';
 import { GENESIS_HASH } from './chain-hash';
@@ -101,14 +102,18 @@ export class IntegrityService {
     if (!startHash) {
       walk.fail('SEQUENCE_GAP');
     }
-    let after = { seq: startSeq, id: AFTER_ALL_IDS };
-    while (!walk.broken) {
-      const page = await this.repository.page(tx, tenantId, head.family, after, endSeq, PAGE);
-      if (!page.every((event) => walk.accept(event)) || page.length < PAGE) {
+    // The next page is asked for before this one is hashed, so the server reads while Node hashes.
+    let pending: Promise<ChainedEvent[]> | undefined = walk.broken
+      ? undefined
+      : this.repository.page(tx, tenantId, head.family, { seq: startSeq, id: AFTER_ALL_IDS }, endSeq, PAGE);
+    while (pending) {
+      const page = await pending;
+      const last = page[page.length - 1];
+      pending = page.length === PAGE && last ? this.repository.page(tx, tenantId, head.family, { seq: last.seq, id: last.id }, endSeq, PAGE) : undefined;
+      if (!page.every((event) => walk.accept(event))) {
+        await pending;
         break;
       }
-      const last = page[page.length - 1];
-      after = last ? { seq: last.seq, id: last.id } : after;
     }
     this.checkAgainstCheckpoints(walk, committed, startSeq);
     if (!walk.broken && !to) {

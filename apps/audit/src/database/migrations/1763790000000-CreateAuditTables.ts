@@ -50,7 +50,7 @@ export class CreateAuditTables1763790000000 implements MigrationInterface {
         PRIMARY KEY (id, occurred_at)
       ) PARTITION BY RANGE (occurred_at)`);
     await runner.query(`CREATE INDEX events_tenant_time ON ${S}.events (tenant_id, occurred_at DESC, id DESC)`);
-    await runner.query(`CREATE INDEX events_tenant_chain ON ${S}.events (tenant_id, family, seq)`);
+    await runner.query(`CREATE INDEX events_tenant_chain ON ${S}.events (tenant_id, family, seq, id)`);
     await runner.query(`CREATE INDEX events_tenant_correlation ON ${S}.events (tenant_id, correlation_id)`);
     const today = dayStart(new Date());
     for (let day = -1; day <= 7; day += 1) {

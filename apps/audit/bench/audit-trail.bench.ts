@@ -1,0 +1,180 @@
+import 'reflect-metadata';
+
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { AUDIT_EVENT_TYPES, EventEnvelope } from '@agp/contracts';
+import { eventSubject } from '@agp/messaging';
+import { TEST_NATS_URL, TestTokenIssuer, createTestDatabase, deleteNatsStreams, uniqueNatsPrefix } from '@agp/testing';
+import { Client } from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+
+import { IntegrityService } from '../src/integrity/integrity.service';
+import { auditEnvelope, startAudit } from '../test/support/audit-test-app';
+import { memoryOf, startProcess, stopProcess } from './bench-processes';
+
+const N = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+const PUBLISHERS = 512;
+const TYPES = AUDIT_EVENT_TYPES.filter((t) => !['AGENT_LIFECYCLE', 'POLICY_LIFECYCLE', 'CREDENTIAL_ROTATION'].includes(t) && !t.startsWith('MONITOR_'));
+const RAW_COLUMNS = 'id, occurred_at, tenant_id, event_type, protocol, action, actor_type, actor_id, source_type, source_id, sink_type, sink_id, policy_ids, correlation_id, summary';
+
+function line(label: string, value: string): void {
+  process.stdout.write(`${label.padEnd(52)} ${value}\n`);
+}
+
+function rate(count: number, ms: number): string {
+  return `${Math.round((count * 1_000) / ms).toLocaleString('en-US')} /s  (${(ms / 1_000).toFixed(1)} s)`;
+}
+
+function eventAt(tenantId: string, i: number): EventEnvelope {
+  return auditEnvelope(tenantId, TYPES[i % TYPES.length] ?? 'COMMUNICATION_AUDIT', {
+    protocol: i % 3 === 0 ? 'MCP' : 'REST',
+    action: i % 11 === 0 ? 'BLOCK' : 'LOG',
+    actor: { type: 'AGENT', id: `agent-${i % 50}`, label: 'Bench agent' },
+    source: { type: 'AGENT', id: `agent-${i % 50}` },
+    sink: { type: 'MCP_SERVER', id: `mcp-${i % 7}`, label: 'Tools' },
+    policyIds: [randomUUID()],
+    summary: `call ${i}, tools/call "read_file"`,
+    details: { method: 'tools/call', size: i % 1_000 },
+  });
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const start = performance.now();
+  const result = await work();
+  return [result, performance.now() - start];
+}
+
+/** Publish → committed: a separate ingest process consumes while this one publishes. */
+async function ingest(databaseUrl: string, prefix: string, tenantId: string, sql: Client): Promise<void> {
+  const consumer = await startProcess('test/support/ingest-process.ts', {
+    AUDIT_FAULT_DATABASE_URL: databaseUrl,
+    AUDIT_FAULT_NATS_URL: TEST_NATS_URL,
+    AUDIT_FAULT_PREFIX: prefix,
+  });
+  const nc = await connect({ servers: TEST_NATS_URL });
+  const js = jetstream(nc);
+  const start = performance.now();
+  let next = 0;
+  const publisher = async (): Promise<void> => {
+    for (let i = next++; i < N; i = next++) {
+      const envelope = eventAt(tenantId, i);
+      await js.publish(eventSubject(prefix, envelope.type), JSON.stringify(envelope), { msgID: envelope.id });
+    }
+  };
+  await Promise.all(Array.from({ length: PUBLISHERS }, publisher));
+  const published = performance.now() - start;
+  for (;;) {
+    const result = await sql.query<{ stored: string }>('SELECT coalesce(sum(seq), 0) AS stored FROM audit.chain_heads WHERE tenant_id = $1', [tenantId]);
+    if (Number(result.rows[0]?.stored) >= N) {
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const committed = performance.now() - start;
+  await nc.close();
+  await stopProcess(consumer.child);
+  line('publish only (JetStream acks)', rate(N, published));
+  line('ingest end to end (publish → committed)', rate(N, committed));
+}
+
+/** PostgreSQL's own figures on the same rows: COPY TO of the export's columns, COPY FROM of whole rows. */
+async function rawCopy(sql: Client, tenantId: string): Promise<void> {
+  let rows = 0;
+  const drain = new Writable({
+    write(chunk: Buffer, _encoding, done): void {
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) {
+        rows += 1;
+      }
+      done();
+    },
+  });
+  const [, copyToMs] = await timed(() =>
+    pipeline(sql.query(copyTo(`COPY (SELECT ${RAW_COLUMNS} FROM audit.events WHERE tenant_id = '${tenantId}' ORDER BY occurred_at, id) TO STDOUT WITH (FORMAT csv)`)), drain),
+  );
+  line('raw COPY TO (export columns, csv, drained)', rate(rows, copyToMs));
+  const file = join(tmpdir(), `audit-bench-${randomUUID()}.copy`);
+  await pipeline(sql.query(copyTo(`COPY (SELECT * FROM audit.events WHERE tenant_id = '${tenantId}') TO STDOUT`)), createWriteStream(file));
+  await sql.query('CREATE TABLE audit.bench_raw (LIKE audit.events INCLUDING DEFAULTS INCLUDING INDEXES)');
+  const [, copyFromMs] = await timed(() => pipeline(createReadStream(file), sql.query(copyFrom('COPY audit.bench_raw FROM STDIN'))));
+  line('raw COPY FROM (whole rows, same indexes)', rate(N, copyFromMs));
+  rmSync(file);
+  await sql.query('DROP TABLE audit.bench_raw');
+}
+
+async function verification(databaseUrl: string, tenantId: string): Promise<void> {
+  const app = await startAudit({ databaseUrl, issuer: await TestTokenIssuer.create() });
+  const [result, ms] = await timed(() => app.get(IntegrityService).verify(tenantId));
+  await app.close();
+  if (!result.verified || result.checkedCount !== N) {
+    throw new Error(`verification failed: ${JSON.stringify(result)}`);
+  }
+  line('verification', rate(result.checkedCount, ms));
+}
+
+/** Operation 6 over HTTP from a process that does nothing else; its peak RSS is the export's. */
+async function exportCsv(databaseUrl: string, tenantId: string): Promise<void> {
+  const server = await startProcess('bench/export-server.ts', { BENCH_DATABASE_URL: databaseUrl, BENCH_TENANT_ID: tenantId });
+  const [port, token] = server.ready;
+  const pid = server.child.pid ?? 0;
+  const before = memoryOf(pid);
+  let peak = before.rssMiB;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, memoryOf(pid).rssMiB);
+  }, 50);
+  let records = 0;
+  let bytes = 0;
+  const [, ms] = await timed(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        get({ host: '127.0.0.1', port: Number(port), path: '/audit/v1/events/export', headers: { authorization: `Bearer ${token}` } }, (response) => {
+          response.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            for (let i = chunk.indexOf(13); i !== -1; i = chunk.indexOf(13, i + 1)) {
+              records += 1;
+            }
+          });
+          response.on('end', resolve);
+          response.on('error', reject);
+        }).on('error', reject);
+      }),
+  );
+  clearInterval(sampler);
+  const after = memoryOf(pid);
+  await stopProcess(server.child);
+  if (records - 1 !== N) {
+    throw new Error(`export returned ${records - 1} rows, expected ${N}`);
+  }
+  line('export over HTTP (rows, CRLF, neutralised)', `${rate(N, ms)}  ${(bytes / 1_048_576).toFixed(0)} MiB`);
+  line('export process RSS before → peak sampled / VmHWM', `${before.rssMiB.toFixed(0)} → ${peak.toFixed(0)} / ${after.peakMiB.toFixed(0)} MiB`);
+}
+
+async function main(): Promise<void> {
+  const db = await createTestDatabase('audit_bench');
+  const prefix = uniqueNatsPrefix('audbench');
+  const tenantId = randomUUID();
+  const sql = new Client({ connectionString: db.url });
+  process.stdout.write(`audit trail benchmark: ${N.toLocaleString('en-US')} events, one tenant, ${TYPES.length} event types\n`);
+  await sql.connect();
+  try {
+    await ingest(db.url, prefix, tenantId, sql);
+    await rawCopy(sql, tenantId);
+    await verification(db.url, tenantId);
+    await exportCsv(db.url, tenantId);
+  } finally {
+    await sql.end();
+    await deleteNatsStreams(prefix);
+    await db.drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
