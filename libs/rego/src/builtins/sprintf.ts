@@ -71,18 +71,29 @@ export function plain(v: Value): string {
   return regoText(v);
 }
 
+/** Go's %v for float64 (strconv "g", shortest): exponent form when exp < -4 or exp >= 6. */
 function goFloat(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) < 1e21) {
     return formatNumber(n);
   }
-  const s = String(n);
-  return s.replace(/e([+-])(\d)$/, 'e$10$2');
+  if (!Number.isFinite(n)) {
+    return n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN';
+  }
+  const [mant, expText] = n.toExponential().split('e');
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 6) {
+    const e = Math.abs(exp);
+    return `${mant}e${exp < 0 ? '-' : '+'}${e < 10 ? '0' : ''}${e}`;
+  }
+  return String(n);
 }
 
 function formatOne(verb: string, v: Value, prec: number | undefined, flags: string): string {
   const isNumber = typeof v === 'number' || typeof v === 'bigint';
   switch (verb) {
     case 's':
+      // Go's %s on an int or float64 operand (how OPA passes numbers) reports a bad verb.
+      return typeof v === 'number' ? `%!s(${goType(v)}=${plain(v)})` : plain(v);
     case 'v':
       return plain(v);
     case 'd':

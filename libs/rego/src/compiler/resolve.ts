@@ -30,6 +30,9 @@ export class Resolver {
     if (v.name.startsWith('$_')) {
       return v;
     }
+    if (v.name === 'data' || v.name === 'input') {
+      this.env.errors.push({ code: 'rego_compile_error', message: `variables must not shadow ${v.name} (use a different variable name)`, location: v.loc });
+    }
     if (assign && scope[scope.length - 1].has(v.name)) {
       this.env.errors.push({ code: 'rego_compile_error', message: `var ${v.name} assigned above`, location: v.loc });
     }
