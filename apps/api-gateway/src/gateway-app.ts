@@ -1,13 +1,19 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createHttpApp } from '@agp/http';
 
+import { registerGatewayAuth } from './auth/gateway-auth';
 import { GatewayEnv } from './config/gateway.env';
 import { GatewayModule } from './gateway.module';
 import { registerProxy } from './proxy/register-proxy';
 import { upstreamRoutes } from './proxy/upstream-routes';
 
 /** The public entry (D1): health probes, then every service prefix forwarded as a stream. */
-export async function createGatewayApp(env: GatewayEnv): Promise<NestFastifyApplication> {
+export interface GatewayAppOptions {
+  /** False only for the benchmark's baseline and proxy-only tests; production always verifies (D1, D8). */
+  verifyTokens?: boolean;
+}
+
+export async function createGatewayApp(env: GatewayEnv, options: GatewayAppOptions = {}): Promise<NestFastifyApplication> {
   const routes = upstreamRoutes(env);
   return createHttpApp({
     service: 'api-gateway',
@@ -17,11 +23,15 @@ export async function createGatewayApp(env: GatewayEnv): Promise<NestFastifyAppl
     // The owning service logs each proxied request with the same correlation id; the gateway
     // logs only what it answers itself (502, 504, 401, 404).
     unloggedPrefixes: routes.map((route) => route.prefix),
-    configureFastify: (adapter, logger) =>
+    configureFastify: (adapter, logger) => {
+      if (options.verifyTokens !== false) {
+        registerGatewayAuth(adapter.getInstance(), env, logger);
+      }
       registerProxy(
         adapter.getInstance(),
         { routes, timeoutMs: env.UPSTREAM_TIMEOUT_MS },
         logger,
-      ),
+      );
+    },
   });
 }

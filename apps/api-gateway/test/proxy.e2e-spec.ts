@@ -26,7 +26,7 @@ describe('gateway proxy', () => {
       TENANT_AUTH_URL: upstream.url,
       UPSTREAM_TIMEOUT_MS: '500',
     });
-    sut = await createGatewayApp(env);
+    sut = await createGatewayApp(env, { verifyTokens: false });
     await sut.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(sut.getHttpServer().address() as AddressInfo).port}`;
   });
@@ -98,7 +98,7 @@ describe('gateway proxy', () => {
 describe('gateway proxy with the upstream down', () => {
   it('should answer 502 problem+json when the service is unreachable', async () => {
     const env = loadEnv(GatewayEnv, { LOG_LEVEL: 'silent', AUDIT_URL: 'http://127.0.0.1:9' });
-    const sut = await createGatewayApp(env);
+    const sut = await createGatewayApp(env, { verifyTokens: false });
     await sut.init();
     const response = await sut.getHttpAdapter().getInstance().inject({ url: '/audit/v1/events' });
     await sut.close();

@@ -1,8 +1,13 @@
-/** D6: the only gateway-proxied routes that need no bearer token (token, JWKS, discovery). */
+/**
+ * The only proxied routes that need no bearer token: D6's three (token, JWKS, discovery) and the
+ * audit checkpoint keys, public like any JWKS (audit's A12). The owning services mark the same
+ * routes @Public(); everything else is refused without a valid token here and there (D1).
+ */
 export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   '/tenant-auth/v1/oauth/token',
   '/tenant-auth/v1/.well-known/jwks.json',
   '/tenant-auth/v1/.well-known/openid-configuration',
+  '/audit/v1/integrity/keys',
 ]);
 
 /** The prefixes the gateway proxies (D1); everything under them needs a token unless public. */

@@ -1,0 +1,22 @@
+import { needsToken } from './public-routes';
+
+describe(needsToken.name, () => {
+  it('should require a token on every proxied path but the public ones', () => {
+    expect(needsToken('/tenant-auth/v1/users')).toBe(true);
+    expect(needsToken('/relay/mcp/abc')).toBe(true);
+    expect(needsToken('/audit/v1/events/export?eventType=HITL')).toBe(true);
+    expect(needsToken('/tenant-auth/v1/oauth/token')).toBe(false);
+    expect(needsToken('/tenant-auth/v1/.well-known/jwks.json?x=1')).toBe(false);
+    expect(needsToken('/tenant-auth/v1/.well-known/openid-configuration')).toBe(false);
+  });
+
+  it('should not treat a look-alike of a public path as public', () => {
+    expect(needsToken('/tenant-auth/v1/oauth/token/../users')).toBe(true);
+    expect(needsToken('/tenant-auth/v1/oauth/tokens')).toBe(true);
+    expect(needsToken('/tenant-auth/v1/.well-known/jwks.json/x')).toBe(true);
+  });
+
+  it('should leave the gateway health probes to the gateway', () => {
+    expect(needsToken('/health/live')).toBe(false);
+  });
+});

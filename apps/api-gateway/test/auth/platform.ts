@@ -1,0 +1,99 @@
+import { DynamicModule } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AuditEnv, AuditModule } from '@agp/audit';
+import { AuthModule, authOptionsFromEnv } from '@agp/auth';
+import { CoreEnv, loadEnv } from '@agp/config';
+import { createHttpApp } from '@agp/http';
+import { EventBusModule } from '@agp/messaging';
+import { RelayEnv, RelayModule } from '@agp/relay';
+import { TenantAuthEnv, TenantAuthModule } from '@agp/tenant-auth';
+import {
+  CatalogueRoute,
+  TEST_NATS_URL,
+  TestDatabase,
+  catalogueRoutes,
+  createTestDatabase,
+  deleteNatsStreams,
+  freePort,
+  uniqueNatsPrefix,
+} from '@agp/testing';
+
+import { GatewayEnv } from '../../src/config/gateway.env';
+import { createGatewayApp } from '../../src/gateway-app';
+
+export const BASE_URL = 'http://agp.test';
+
+export interface ServiceUnderTest {
+  name: string;
+  app: NestFastifyApplication;
+  routes: CatalogueRoute[];
+}
+
+/** The three services as separate apps (their own verifiers and revocation replicas) behind a gateway. */
+export interface Platform {
+  tenantAuth: ServiceUnderTest;
+  services: ServiceUnderTest[];
+  gateway: NestFastifyApplication;
+  close(): Promise<void>;
+}
+
+async function startService(
+  name: string,
+  port: number,
+  env: CoreEnv,
+  jwksUrl: string,
+  module: DynamicModule,
+): Promise<ServiceUnderTest> {
+  let routes: CatalogueRoute[] = [];
+  const app = await createHttpApp({
+    service: name,
+    logLevel: 'silent',
+    configureFastify: (adapter) => {
+      routes = catalogueRoutes(adapter.getInstance());
+    },
+    imports: [
+      AuthModule.forRoot(authOptionsFromEnv(env, jwksUrl)),
+      EventBusModule.forRoot({ natsUrl: env.NATS_URL, prefix: env.NATS_PREFIX }),
+      module,
+    ],
+  });
+  await app.listen({ port, host: '127.0.0.1' });
+  return { name, app, routes };
+}
+
+export async function startPlatform(): Promise<Platform> {
+  const database: TestDatabase = await createTestDatabase('gateway_auth');
+  const prefix = uniqueNatsPrefix('gwauth');
+  const [tenantAuthPort, relayPort, auditPort] = [await freePort(), await freePort(), await freePort()];
+  const common = { PUBLIC_BASE_URL: BASE_URL, DATABASE_URL: database.url, NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix, LOG_LEVEL: 'silent' };
+  const jwksUrl = `http://127.0.0.1:${tenantAuthPort}/tenant-auth/v1/.well-known/jwks.json`;
+  const tenantAuthEnv = loadEnv(TenantAuthEnv, { ...common, KEY_ENCRYPTION_SECRET: 'k'.repeat(40), TOKEN_RATE_LIMIT_PER_ADDRESS: '10000' });
+  const relayEnv = loadEnv(RelayEnv, common);
+  const auditEnv = loadEnv(AuditEnv, common);
+  const tenantAuth = await startService('tenant-auth', tenantAuthPort, tenantAuthEnv, jwksUrl, TenantAuthModule.forRoot({ ...tenantAuthEnv, DATABASE_URL: database.url }));
+  const relay = await startService('relay', relayPort, relayEnv, jwksUrl, RelayModule.forRoot({ ...relayEnv, DATABASE_URL: database.url }));
+  const audit = await startService('audit', auditPort, auditEnv, jwksUrl, AuditModule.forRoot({ ...auditEnv, DATABASE_URL: database.url }));
+  const gateway = await createGatewayApp(
+    loadEnv(GatewayEnv, {
+      ...common,
+      TENANT_AUTH_URL: `http://127.0.0.1:${tenantAuthPort}`,
+      RELAY_URL: `http://127.0.0.1:${relayPort}`,
+      AUDIT_URL: `http://127.0.0.1:${auditPort}`,
+    }),
+  );
+  await gateway.listen({ port: 0, host: '127.0.0.1' });
+  const services = [tenantAuth, relay, audit];
+  return {
+    tenantAuth,
+    services,
+    gateway,
+    close: async () => {
+      await gateway.close();
+      for (const service of services.reverse()) {
+        await service.app.close();
+      }
+      await database.drop();
+      await deleteNatsStreams(prefix);
+    },
+  };
+}
