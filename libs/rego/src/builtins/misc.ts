@@ -1,8 +1,21 @@
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { fromJson, normalizeBig, toJson } from '../values/json';
 import { RegoObject, RegoSet, Value } from '../values/value';
 import { BuiltinDef, BuiltinError } from './types';
 import { builtinErr, def, elems, int, obj, oneOf, str, toBig } from './helpers';
+
+type YamlLib = typeof import('yaml');
+let yamlLib: YamlLib | undefined;
+
+/** `yaml` is loaded on first use so that the engine loads even where only runtime deps exist. */
+function yaml(): YamlLib {
+  yamlLib ??= createRequire(__filename)('yaml') as YamlLib;
+  return yamlLib;
+}
+
+function parseYaml(s: string): unknown {
+  return yaml().parse(s);
+}
 
 function bitOp(name: string, op: (a: bigint, b: bigint) => bigint): BuiltinDef {
   return def(name, 2, ([a, b]) => normalizeBig(op(toBig(int(a, 1)), toBig(int(b, 2)))));
@@ -182,10 +195,10 @@ export const MISC_BUILTINS: BuiltinDef[] = [
   }, { variadic: true }),
   def('opa.runtime', 0, () => new RegoObject()),
   def('trace', 1, ([s]) => (str(s, 1), true)),
-  def('yaml.marshal', 1, ([v]) => stringifyYaml(toJson(v))),
+  def('yaml.marshal', 1, ([v]) => yaml().stringify(toJson(v))),
   def('yaml.unmarshal', 1, ([s]) => {
     try {
-      return fromJson(parseYaml(str(s, 1)) as unknown);
+      return fromJson(parseYaml(str(s, 1)));
     } catch (e) {
       throw builtinErr(`yaml: ${(e as Error).message.replace(/^.*?at line (\d+).*$/s, 'line $1: did not find expected node content')}`);
     }
