@@ -142,4 +142,23 @@ describe('a guardrail evaluation pack over five policies', () => {
       expect((await admin.call<{ total: number }>(app, 'GET', `/relay/v1/evaluation-packs/${other}/runs`)).body.total).toBe(0);
     }
   });
+
+  it('should start one POLICY_CHANGE run when the same event is delivered twice', async () => {
+    const [clean] = guardrailEvaluations(world);
+    const watcher = await pack('pii-watch', [{ ...clean, hops: [{ ...(clean.hops as Json[])[0], expectedPolicyIds: [world.groups.pii] }] }]);
+    const event = await publisher.publish('POLICY_LIFECYCLE', admin.tenantId, {
+      change: 'BINDING_UPGRADED',
+      groupId: world.groups.pii,
+      groupName: 'pii',
+      bindingId: bindings.pii,
+      actor: { type: 'USER', id: admin.subject, label: 'admin' },
+    });
+    await publisher.redeliver(prefix, event);
+    await eventually(async () => {
+      const list = await admin.call<{ items: RunResponse[] }>(app, 'GET', `/relay/v1/evaluation-packs/${watcher}/runs`);
+      expect(list.body.items.map((r) => [r.triggerSource, r.status])).toEqual([['POLICY_CHANGE', 'COMPLETED']]);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await admin.call<{ total: number }>(app, 'GET', `/relay/v1/evaluation-packs/${watcher}/runs`)).body.total).toBe(1);
+  });
 });

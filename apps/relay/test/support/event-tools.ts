@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+
+import { jetstream } from '@nats-io/jetstream';
 import { NatsConnection, Subscription, connect } from '@nats-io/transport-node';
 import { EventData, EventEnvelope, EventType } from '@agp/contracts';
 import { JetStreamTransport, buildEvent, eventSubject } from '@agp/messaging';
@@ -20,6 +23,16 @@ export class EventPublisher {
     const envelope = buildEvent(type, { tenantId, correlationId: 'test' }, data);
     await this.transport.publish(envelope);
     return envelope;
+  }
+
+  /** The same envelope again under a new JetStream message id: what a redelivery looks like to a consumer. */
+  async redeliver(prefix: string, envelope: EventEnvelope): Promise<void> {
+    const nc = await connect({ servers: TEST_NATS_URL });
+    try {
+      await jetstream(nc).publish(eventSubject(prefix, envelope.type), JSON.stringify(envelope), { msgID: randomUUID() });
+    } finally {
+      await nc.close();
+    }
   }
 
   async close(): Promise<void> {
