@@ -7,7 +7,7 @@ import { EmbeddedPostgres, startEmbeddedPostgres } from '@agp/database';
 import { createHttpApp } from '@agp/http';
 import { EventBusModule } from '@agp/messaging';
 import { RelayEnv, RelayModule } from '@agp/relay';
-import { TenantAuthEnv, TenantAuthModule } from '@agp/tenant-auth';
+import { TenantAuthEnv, TenantAuthModule, bootstrapDefaultTenant } from '@agp/tenant-auth';
 
 import { EmbeddedEnv } from './config/embedded.env';
 
@@ -39,6 +39,8 @@ async function main(): Promise<void> {
     const database = embedded;
     app.getHttpAdapter().getInstance().addHook('onClose', async () => database.stop());
   }
+  // D11: first start creates the `default` tenant and writes DATA_DIR/bootstrap.json (0600).
+  await bootstrapDefaultTenant(app, env);
   await app.listen({ port: env.PORT, host: '0.0.0.0' });
 }
 
