@@ -89,7 +89,8 @@ function directRef(ev: Evaluator, t: RefTerm, f: Frame): Direct {
       if (node.rules.length > 0 || node.defaultRule || !node.hasRules) {
         break;
       }
-      const k = direct(ev, t.terms[i], f);
+      const pt = t.terms[i];
+      const k = pt.type === 'scalar' ? pt.value : direct(ev, pt, f);
       if (k === undefined || k === ENUM) {
         return k;
       }
@@ -111,6 +112,12 @@ function directRef(ev: Evaluator, t: RefTerm, f: Frame): Direct {
   }
   if (head.type === 'var' && head.name === 'input') {
     cur = ev.state.input;
+  } else if (head.type === 'var') {
+    const h = f[head.slot];
+    if (h === undefined) {
+      return ENUM;
+    }
+    cur = h;
   } else {
     const h = direct(ev, head, f);
     if (h === ENUM) {
@@ -127,9 +134,14 @@ function walkDirect(ev: Evaluator, start: Value | undefined, path: Term[], from:
     if (cur === undefined) {
       return undefined;
     }
-    const k = direct(ev, path[i], f);
+    const pt = path[i];
+    const k = pt.type === 'scalar' ? pt.value : pt.type === 'var' ? (f[pt.slot] ?? ENUM) : direct(ev, pt, f);
     if (k === undefined || k === ENUM) {
       return k;
+    }
+    if (typeof k === 'string' && cur instanceof RegoObject) {
+      cur = cur.get(k);
+      continue;
     }
     cur = dataKeys && typeof k === 'number' && cur instanceof RegoObject ? cur.get(String(k)) : lookup(cur, k);
   }
