@@ -8,6 +8,7 @@ import { CORRELATION_HEADER, assignCorrelationId } from './correlation-id';
 import { HttpCoreModule } from './http-core.module';
 import { ProblemDetailsFilter, sendProblem } from './problem-details.filter';
 import { createLogger } from './logger';
+import { StartupHooksRunner } from './startup-hooks';
 import { createValidationPipe } from './validation';
 
 /** D12: 1 MiB unless a service says otherwise. */
@@ -55,7 +56,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
   }
   options.configureFastify?.(adapter, logger);
 
-  @Module({ imports: [HttpCoreModule.forRoot(logger, options.unloggedPrefixes), ...options.imports] })
+  @Module({
+    imports: [HttpCoreModule.forRoot(logger, options.unloggedPrefixes), ...options.imports],
+    providers: [StartupHooksRunner],
+  })
   class RootModule {}
 
   const app = await NestFactory.create<NestFastifyApplication>(RootModule, adapter, {

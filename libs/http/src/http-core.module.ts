@@ -5,6 +5,7 @@ import { Logger } from 'pino';
 import { correlationIdOf } from './correlation-id';
 import { HealthController } from './health.controller';
 import { ReadinessRegistry } from './readiness';
+import { StartupHooks } from './startup-hooks';
 
 /** The process's pino logger, for code that logs outside a request (relays, consumers). */
 export const ROOT_LOGGER = Symbol.for('agp:root-logger');
@@ -39,8 +40,8 @@ export class HttpCoreModule {
         }),
       ],
       controllers: [HealthController],
-      providers: [ReadinessRegistry, { provide: ROOT_LOGGER, useValue: logger }],
-      exports: [ReadinessRegistry, ROOT_LOGGER],
+      providers: [ReadinessRegistry, StartupHooks, { provide: ROOT_LOGGER, useValue: logger }],
+      exports: [ReadinessRegistry, StartupHooks, ROOT_LOGGER],
     };
   }
 }

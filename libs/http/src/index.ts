@@ -9,5 +9,6 @@ export * from './problem-details';
 export * from './problem-details.filter';
 export * from './public-route';
 export * from './readiness';
+export * from './startup-hooks';
 export * from './to-problem';
 export * from './validation';

@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
 
-import { Global, INestApplicationContext, Inject, Injectable, Module, OnModuleInit } from '@nestjs/common';
+import {
+  Global,
+  INestApplicationContext,
+  Inject,
+  Injectable,
+  Module,
+  OnApplicationBootstrap,
+  OnModuleInit,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Database, DatabaseModule, databaseToken } from '@agp/database';
-import { ROOT_LOGGER, ReadinessRegistry } from '@agp/http';
+import { ROOT_LOGGER, ReadinessRegistry, StartupHooks, StartupHooksRunner } from '@agp/http';
 import { createTestDatabase, eventually, TestDatabase } from '@agp/testing';
 
 import {
@@ -25,8 +33,8 @@ const DATABASE = databaseToken(SERVICE);
 
 @Global()
 @Module({
-  providers: [ReadinessRegistry, { provide: ROOT_LOGGER, useValue: silentLogger }],
-  exports: [ReadinessRegistry, ROOT_LOGGER],
+  providers: [ReadinessRegistry, StartupHooks, { provide: ROOT_LOGGER, useValue: silentLogger }],
+  exports: [ReadinessRegistry, StartupHooks, ROOT_LOGGER],
 })
 class TestCoreModule {}
 
@@ -42,6 +50,28 @@ class EffectsListener implements OnModuleInit {
 
 @Module({ providers: [EffectsListener] })
 class EffectsModule {}
+
+const LATE_SERVICE = 'late';
+const LATE_DATABASE = databaseToken(LATE_SERVICE);
+
+/** Another service's listener that subscribes late: after I/O in its own onApplicationBootstrap. */
+@Injectable()
+class LateListener implements OnApplicationBootstrap {
+  constructor(
+    @Inject(consumersToken(LATE_SERVICE)) private readonly consumers: EventConsumers,
+    @Inject(LATE_DATABASE) private readonly database: Database,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    // Warming something up first, as a real listener may: the other relays must not run meanwhile.
+    await this.database.asSystem((tx) => tx.query('SELECT pg_sleep(0.5)'));
+    this.consumers.register('late-effects', ['HITL'], (event, tx) => recordEffect(tx, event, 'late-effects', 'late'));
+    await this.consumers.start();
+  }
+}
+
+@Module({ providers: [LateListener] })
+class LateModule {}
 
 describe(MessagingModule.name, () => {
   let testDatabase: TestDatabase;
@@ -64,6 +94,7 @@ describe(MessagingModule.name, () => {
     app = await NestFactory.createApplicationContext(
       {
         module: class WiringRootModule {},
+        providers: [StartupHooksRunner],
         imports: [
           TestCoreModule,
           EventBusModule.forRoot({ prefix: 'unused' }),
@@ -104,5 +135,34 @@ describe(MessagingModule.name, () => {
 
     await eventually(async () => expect((await storedEffects(database)).map((e) => e.eventId)).toContain(event.id));
     expect(await outboxSize(database)).toBe(0);
+  });
+
+  it('should start publishing only after every service of the process has subscribed', async () => {
+    const before = await openTestSchema(testDatabase.url);
+    const leftOver = await placeOrder(before, new EventOutbox(before), randomUUID(), 'for a late subscriber');
+    await before.close();
+
+    app = await NestFactory.createApplicationContext(
+      {
+        module: class TwoServicesRootModule {},
+        providers: [StartupHooksRunner],
+        imports: [
+          TestCoreModule,
+          EventBusModule.forRoot({ prefix: 'unused' }),
+          DatabaseModule.forRoot({ token: DATABASE, url: testDatabase.url, schema: TEST_SCHEMA, entities: [], migrations: [CreateMessagingTestTables1700000000000] }),
+          MessagingModule.forService({ service: SERVICE, databaseToken: DATABASE }),
+          DatabaseModule.forRoot({ token: LATE_DATABASE, url: testDatabase.url, schema: TEST_SCHEMA, entities: [], migrations: [CreateMessagingTestTables1700000000000] }),
+          MessagingModule.forService({ service: LATE_SERVICE, databaseToken: LATE_DATABASE }),
+          LateModule,
+        ],
+      },
+      { logger: false },
+    );
+
+    const database = app.get<Database>(DATABASE);
+    await eventually(async () => {
+      const effects = await storedEffects(database);
+      expect(effects.filter((e) => e.eventId === leftOver.id).map((e) => e.consumer)).toContain('late-effects');
+    });
   });
 });

@@ -8,7 +8,7 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { Database } from '@agp/database';
-import { ROOT_LOGGER, ReadinessRegistry } from '@agp/http';
+import { ROOT_LOGGER, ReadinessRegistry, StartupHooks } from '@agp/http';
 import { Logger } from 'pino';
 
 import { EventConsumers } from './event-consumers';
@@ -101,11 +101,13 @@ export class MessagingModule {
       constructor(
         @Inject(relay) private readonly outboxRelay: OutboxRelay,
         @Inject(consumers) private readonly eventConsumers: EventConsumers,
+        private readonly startupHooks: StartupHooks,
       ) {}
 
       async onApplicationBootstrap(): Promise<void> {
         await this.eventConsumers.start();
-        this.outboxRelay.start();
+        // Publish only once every service in the process has subscribed (F7).
+        this.startupHooks.afterBootstrap(() => this.outboxRelay.start());
       }
 
       async beforeApplicationShutdown(): Promise<void> {
