@@ -24,7 +24,7 @@ const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
 
 /** A tools/call of about 4 KB: customer records, one SSN in the note (so the MASK path runs). */
 function message(): { json: unknown; text: string } {
-  const records = Array.from({ length: 24 }, (_v, i) => ({ id: `cust-${i}`, name: `Customer number ${i}`, city: 'Springfield', tier: i % 3 === 0 ? 'gold' : 'silver', notes: 'prefers e-mail contact during office hours' }));
+  const records = Array.from({ length: 31 }, (_v, i) => ({ id: `cust-${i}`, name: `Customer number ${i}`, city: 'Springfield', tier: i % 3 === 0 ? 'gold' : 'silver', notes: 'prefers e-mail contact during office hours' }));
   const json = { params: { name: 'lookup_customer', arguments: { note: 'please check 123-45-6789 before the call', records } } };
   const strings: string[] = [];
   JSON.stringify(json, (_k, v: unknown) => (typeof v === 'string' ? (strings.push(v), v) : v));

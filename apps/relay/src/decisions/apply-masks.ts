@@ -36,17 +36,24 @@ export function toRegExp(pattern: string): RegExp | null {
 /** POLICY.md: every string value of the payload, joined by newlines (depth first, in key order). */
 export function textOf(json: unknown): string {
   const parts: string[] = [];
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string') {
-      parts.push(value);
-    } else if (Array.isArray(value)) {
-      value.forEach(walk);
-    } else if (value && typeof value === 'object') {
-      Object.values(value).forEach(walk);
-    }
-  };
-  walk(json);
+  collectStrings(json, parts);
   return parts.join('\n');
+}
+
+// Plain loops: this runs on every masked message, and callbacks per value cost more than the walk.
+function collectStrings(value: unknown, parts: string[]): void {
+  if (typeof value === 'string') {
+    parts.push(value);
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      collectStrings(value[i], parts);
+    }
+  } else if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    for (const key in record) {
+      collectStrings(record[key], parts);
+    }
+  }
 }
 
 function segmentsOf(path: string): string[] {
@@ -95,7 +102,7 @@ function rewriteAt(container: unknown, segments: string[], rewrite: (value: unkn
  * `message.json`; `""` is the whole message (R8). A pattern that cannot be compiled masks the
  * whole value: a broken mask must not leak what it was meant to hide.
  */
-export function applyMasks(json: unknown, masks: readonly MaskEntry[]): MaskedMessage {
+export function applyMasks(json: unknown, masks: readonly MaskEntry[], originalText?: string): MaskedMessage {
   let current = json;
   const maskedFields: string[] = [];
   for (const mask of masks) {
@@ -119,5 +126,5 @@ export function applyMasks(json: unknown, masks: readonly MaskEntry[]): MaskedMe
       maskedFields.push(mask.path);
     }
   }
-  return { json: current, text: textOf(current), maskedFields };
+  return { json: current, text: maskedFields.length > 0 ? textOf(current) : (originalText ?? textOf(json)), maskedFields };
 }

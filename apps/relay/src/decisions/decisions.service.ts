@@ -30,9 +30,10 @@ export class DecisionsService {
   ) {}
 
   async decide(ctx: RequestContext, dto: DecideHopDto): Promise<HopDecision> {
-    const [source, sink] = await this.database.inTenant(ctx.tenantId, (tx) =>
-      Promise.all([dto.source, dto.sink].map(async (e) => this.enrich(e, await this.directory.describe(tx, ctx.tenantId, e.type, e.id)))),
-    );
+    const [source, sink] = await this.database.inTenant(ctx.tenantId, async (tx) => {
+      const known = await this.directory.describeAll(tx, ctx.tenantId, [dto.source, dto.sink]);
+      return [this.enrich(dto.source, known[0]), this.enrich(dto.sink, known[1])];
+    });
     const input: DecisionInput = {
       tenant: { id: ctx.tenantId },
       protocol: dto.protocol,

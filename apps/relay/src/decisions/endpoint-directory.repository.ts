@@ -14,15 +14,28 @@ const TABLE_OF: Readonly<Record<EndpointType, { table: string; name: string; ris
   LLM_GATEWAY: { table: 'llm_gateways', name: 'name' },
 };
 
+export interface EndpointDescription {
+  name?: string;
+  riskTier?: string;
+}
+
 /** Names and risk tiers of the endpoints of a hop, from the relay's registry. */
 @Injectable()
 export class EndpointDirectoryRepository {
-  async describe(tx: Tx, tenantId: string, type: EndpointType, id: string): Promise<{ name?: string; riskTier?: string } | undefined> {
-    const { table, name, riskTier } = TABLE_OF[type];
-    const rows: Row[] = await tx.query(
-      `SELECT ${name} AS name, ${riskTier ?? 'NULL'} AS risk_tier FROM ${S}.${table} WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, id],
-    );
-    return rows[0] ? { name: str(rows[0].name), riskTier: str(rows[0].risk_tier) } : undefined;
+  async describe(tx: Tx, tenantId: string, type: EndpointType, id: string): Promise<EndpointDescription | undefined> {
+    return (await this.describeAll(tx, tenantId, [{ type, id }]))[0];
+  }
+
+  /** Several endpoints in one round trip, in the order asked (undefined: not in the registry). */
+  async describeAll(tx: Tx, tenantId: string, endpoints: Array<{ type: EndpointType; id: string }>): Promise<Array<EndpointDescription | undefined>> {
+    const selects = endpoints.map(({ type }, i) => {
+      const { table, name, riskTier } = TABLE_OF[type];
+      return `SELECT ${i} AS position, ${name} AS name, ${riskTier ?? 'NULL'} AS risk_tier FROM ${S}.${table} WHERE tenant_id = $1 AND id = $${i + 2}`;
+    });
+    const rows: Row[] = await tx.query(selects.join(' UNION ALL '), [tenantId, ...endpoints.map((e) => e.id)]);
+    return endpoints.map((_e, i) => {
+      const row = rows.find((r) => Number(r.position) === i);
+      return row ? { name: str(row.name), riskTier: str(row.risk_tier) } : undefined;
+    });
   }
 }

@@ -31,7 +31,7 @@ export class PolicyDecisionService {
     const results = applicable.map((binding) => this.evaluate(binding, prepared!, new Date(at)));
     const combined = combineDecisions(results, snapshot.failOpen);
     const masked = combined.mask.length > 0
-      ? applyMasks(input.message.json, combined.mask)
+      ? applyMasks(input.message.json, combined.mask, input.message.text)
       : { json: input.message.json, text: input.message.text, maskedFields: [] };
     return {
       action: combined.action,
