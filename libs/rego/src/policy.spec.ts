@@ -148,4 +148,18 @@ ok if {
     expect(sut.evaluateValue('data.a.s')).toBeInstanceOf(RegoSet);
     expect(sut.evaluateRule('data.a.s')).toEqual([null, true, 1, 'a', 'b', [1]]);
   });
+
+  it('should interpolate values and print <undefined> when a template string has expressions', () => {
+    const sut = policy('package a\nname := "bob"\nmsg := $"hi {name}, {count([1, 2])} {input.none} \\{x}"\n');
+
+    expect(sut.evaluateRule('data.a.msg', { input: {} })).toBe('hi bob, 2 <undefined> {x}');
+  });
+
+  it('should keep going and print <undefined> when a print operand is undefined', () => {
+    const lines: string[] = [];
+    const sut = policy('package a\np if { print("v:", input.v, input.nope); -input.v == -2 }\n');
+
+    expect(sut.evaluateRule('data.a.p', { input: { v: 2 }, print: (l) => lines.push(l) })).toBe(true);
+    expect(lines).toEqual(['v: 2 <undefined>']);
+  });
 });

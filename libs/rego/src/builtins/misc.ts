@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { fromJson, normalizeBig, toJson } from '../values/json';
+import { RegoEvalError } from '../errors';
+import { fromJson, normalizeBig, regoText, toJson } from '../values/json';
 import { RegoObject, RegoSet, Value } from '../values/value';
 import { BuiltinDef, BuiltinError } from './types';
 import { builtinErr, def, elems, int, obj, oneOf, str, toBig } from './helpers';
@@ -194,6 +195,20 @@ export const MISC_BUILTINS: BuiltinDef[] = [
     return true;
   }, { variadic: true }),
   def('opa.runtime', 0, () => new RegoObject()),
+  def('internal.template_string', 1, ([parts]) =>
+    (parts as Value[])
+      .map((p) => {
+        if (!(p instanceof RegoSet)) {
+          return typeof p === 'string' ? p : regoText(p);
+        }
+        if (p.size > 1) {
+          throw new RegoEvalError('eval_conflict_error', 'template-strings must not produce multiple outputs');
+        }
+        const v = p.values()[0];
+        return v === undefined ? '<undefined>' : typeof v === 'string' ? v : regoText(v);
+      })
+      .join(''),
+  ),
   def('trace', 1, ([s]) => (str(s, 1), true)),
   def('yaml.marshal', 1, ([v]) => yaml().stringify(toJson(v))),
   def('yaml.unmarshal', 1, ([s]) => {

@@ -1,6 +1,7 @@
 import { CallTerm, Expr, RefTerm, Term, VarTerm } from '../ast/ast';
 import { Program } from '../compiler/compiler';
 import { RegoEvalError } from '../errors';
+import { regoText } from '../values/json';
 import { RegoObject, RegoSet, Value, valuesEqual } from '../values/value';
 import { BuiltinContext } from '../builtins/types';
 import { callTarget } from './calls';
@@ -136,10 +137,30 @@ export class Evaluator implements BuiltinContext {
     );
   }
 
+  /** `print` never fails: each operand prints all its values, or `<undefined>`. */
+  private print_(t: CallTerm, f: Frame, k: K): boolean {
+    const operands = t.args.map((a) => {
+      const vs: string[] = [];
+      this.term(a, f, (v) => (vs.push(typeof v === 'string' ? v : regoText(v)), false));
+      return vs.length > 0 ? vs : ['<undefined>'];
+    });
+    const lines: string[] = [''];
+    operands.forEach((vs, i) => {
+      const next: string[] = [];
+      lines.forEach((l) => vs.forEach((v) => next.push(i === 0 ? v : `${l} ${v}`)));
+      lines.splice(0, lines.length, ...next);
+    });
+    lines.forEach((l) => this.print(l));
+    return k();
+  }
+
   exprInner(e: Expr, f: Frame, k: K): boolean {
     switch (e.kind) {
       case 'term': {
         const t = e.term;
+        if (t.type === 'call' && t.target?.kind === 'builtin' && t.target.name === 'print' && this.state.mocks.size === 0) {
+          return this.print_(t, f, k);
+        }
         if (t.type === 'call') {
           const arity = this.arity(t);
           if (arity !== undefined && t.args.length === arity + 1) {

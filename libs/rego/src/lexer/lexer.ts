@@ -1,5 +1,5 @@
 import { compileError } from '../errors';
-import { Token } from './token';
+import { TemplatePart, Token } from './token';
 
 const OPS = [':=', '==', '!=', '<=', '>=', '{', '}', '[', ']', '(', ')', '.', ',', ';', ':', '=', '<', '>', '+', '-', '*', '/', '%', '&', '|'];
 
@@ -150,6 +150,17 @@ export function tokenize(src: string, file: string): Token[] {
       }
       continue;
     }
+    if (c === '$' && (src[i + 1] === '"' || src[i + 1] === '`')) {
+      const raw = src[i + 1] === '`';
+      const t = lexTemplate(src, i + 2, raw, row, lineStart, fail);
+      i = t.end;
+      const parts = t.parts;
+      row = t.row;
+      push('template', '', raw);
+      out[out.length - 1].parts = parts;
+      lineStart = t.lineStart;
+      continue;
+    }
     const op = OPS.find((o) => src.startsWith(o, i));
     if (!op) {
       fail(`illegal token`, i);
@@ -159,6 +170,98 @@ export function tokenize(src: string, file: string): Token[] {
   }
   out.push({ kind: 'eof', text: '', row, col: i - lineStart + 1, start: i, end: i, newlineBefore: true, spaceBefore: true });
   return out;
+}
+
+interface TemplateScan {
+  parts: TemplatePart[];
+  end: number;
+  row: number;
+  lineStart: number;
+}
+
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', '{': '{', '}': '}' };
+
+/** Scans a template string body from `i` (after `$"` or `$\``) to its closing quote. */
+function lexTemplate(src: string, start: number, raw: boolean, row0: number, lineStart0: number, fail: (msg: string, at: number) => never): TemplateScan {
+  const parts: TemplatePart[] = [];
+  let text = '';
+  let i = start;
+  let row = row0;
+  let lineStart = lineStart0;
+  const close = raw ? '`' : '"';
+  for (;;) {
+    if (i >= src.length || (!raw && src[i] === '\n')) {
+      fail('non-terminated template string', start - 2);
+    }
+    const c = src[i];
+    if (c === close) {
+      i++;
+      break;
+    }
+    if (c === '\n') {
+      row++;
+      lineStart = i + 1;
+    }
+    if (!raw && c === '\\') {
+      const e = src[i + 1];
+      if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(src.slice(i + 2, i + 6))) {
+        text += String.fromCharCode(parseInt(src.slice(i + 2, i + 6), 16));
+        i += 6;
+        continue;
+      }
+      if (!(e in ESCAPES)) {
+        fail('illegal escape sequence', i);
+      }
+      text += ESCAPES[e];
+      i += 2;
+      continue;
+    }
+    if (c === '{') {
+      if (text) {
+        parts.push({ text });
+        text = '';
+      }
+      const exprStart = i + 1;
+      const exprRow = row;
+      const exprCol = exprStart - lineStart + 1;
+      let depth = 1;
+      let j = exprStart;
+      while (depth > 0) {
+        if (j >= src.length) {
+          fail('non-terminated template string', start - 2);
+        }
+        const d = src[j];
+        if (d === '"') {
+          j++;
+          while (j < src.length && src[j] !== '"') {
+            j += src[j] === '\\' ? 2 : 1;
+          }
+        } else if (d === '`') {
+          j = src.indexOf('`', j + 1);
+          if (j < 0) {
+            fail('non-terminated template string', start - 2);
+          }
+        } else if (d === '{') {
+          depth++;
+        } else if (d === '}') {
+          depth--;
+        } else if (d === '\n') {
+          row++;
+          lineStart = j + 1;
+        }
+        j++;
+      }
+      parts.push({ src: src.slice(exprStart, j - 1), row: exprRow, col: exprCol });
+      i = j;
+      continue;
+    }
+    text += c;
+    i++;
+  }
+  if (text) {
+    parts.push({ text });
+  }
+  return { parts, end: i, row, lineStart };
 }
 
 function isIdentStart(c: string): boolean {

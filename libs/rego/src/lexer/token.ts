@@ -1,4 +1,7 @@
-export type TokenKind = 'ident' | 'string' | 'number' | 'op' | 'eof';
+export type TokenKind = 'ident' | 'string' | 'number' | 'op' | 'template' | 'eof';
+
+/** Piece of a template string (`$"…{expr}…"`): literal text or the source of an expression. */
+export type TemplatePart = { text: string } | { src: string; row: number; col: number };
 
 export interface Token {
   kind: TokenKind;
@@ -12,4 +15,5 @@ export interface Token {
   newlineBefore: boolean;
   spaceBefore: boolean;
   raw?: boolean;
+  parts?: TemplatePart[];
 }

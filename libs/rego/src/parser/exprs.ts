@@ -1,5 +1,6 @@
 import { Expr, ExprBody, RefTerm, Term, VarTerm, WithModifier } from '../ast/ast';
 import { Cursor } from './cursor';
+import { templateTerm } from './template';
 import { parseMember3, parsePostfix, parseTerm, setBodyParser } from './terms';
 
 /** Parses expressions separated by `;` or newlines up to (and consuming) `end` ('' = EOF). */
@@ -25,7 +26,7 @@ export function parseBody(c: Cursor, end: string): Expr[] {
   return body;
 }
 
-setBodyParser(parseBody);
+setBodyParser(parseBody, (parts, file, loc) => templateTerm(parts, file, loc, parseExpr));
 
 /** One body expression with its `not` and `with` parts. */
 export function parseExpr(c: Cursor): Expr {

@@ -1,5 +1,6 @@
 import { Expr, Location, RefTerm, Term, VarTerm } from '../ast/ast';
 import { normalizeBig } from '../values/json';
+import { TemplatePart } from '../lexer/token';
 import { Cursor } from './cursor';
 
 /** Hook so that term parsing can parse comprehension bodies without a cyclic import. */
@@ -8,9 +9,11 @@ export interface BodyParser {
 }
 
 let parseBodyHook: BodyParser = () => [];
+let templateHook: (parts: TemplatePart[], file: string, loc: Location) => Term = () => ({ type: 'scalar', value: '', loc: { file: '', row: 0, col: 0 } });
 
-export function setBodyParser(p: BodyParser): void {
+export function setBodyParser(p: BodyParser, t: typeof templateHook): void {
   parseBodyHook = p;
+  templateHook = t;
 }
 
 export interface TermOptions {
@@ -151,10 +154,20 @@ function parsePrimary(c: Cursor): Term {
     c.next();
     return { type: 'scalar', value: t.text, loc };
   }
-  if (t.kind === 'op' && t.text === '-' && c.peek(1).kind === 'number' && !c.peek(1).spaceBefore) {
+  if (t.kind === 'template') {
+    c.next();
+    return templateHook(t.parts ?? [], c.file, loc);
+  }
+  if (t.kind === 'op' && t.text === '-' && c.peek(1).kind === 'number') {
     c.next();
     const n = parseNumber(c.next().text);
     return { type: 'scalar', value: typeof n === 'bigint' ? normalizeBig(-n) : -n, loc };
+  }
+  if (t.kind === 'op' && t.text === '-' && c.peek(1).kind === 'ident') {
+    // Unary minus on a reference: -ref is minus(0, ref), as in OPA.
+    c.next();
+    const operand = parsePostfix(c);
+    return call('minus', [{ type: 'scalar', value: 0, loc }, operand], loc);
   }
   if (t.kind === 'ident') {
     c.next();
