@@ -13,7 +13,7 @@ export const EXPORT_COLUMNS: ReadonlyArray<{ name: string; sql: string; isText: 
   { name: 'sinkType', sql: 'sink_type', isText: true },
   { name: 'sinkId', sql: 'sink_id', isText: true },
   // A7: an event may involve several policies; they share the one column, separated by ';'.
-  { name: 'policyId', sql: `array_to_string(policy_ids, ';')`, isText: false },
+  { name: 'policyId', sql: `nullif(array_to_string(policy_ids, ';'), '')`, isText: false },
   { name: 'correlationId', sql: 'correlation_id', isText: true },
   { name: 'summary', sql: 'summary', isText: true },
 ];

@@ -24,6 +24,7 @@ export class CheckpointsService {
 
   /** Returns how many checkpoints were made; 0 when another replica holds this tick. */
   async createCheckpoints(now = new Date()): Promise<number> {
+    await this.keys.prepare();
     const made = await this.repository.asLeader(async (tx) => {
       const heads = await this.repository.allHeads(tx);
       const previous = await this.repository.latestHeadsPerTenant(tx);

@@ -37,12 +37,13 @@ export class IntegrityService {
   ) {}
 
   async verify(tenantId: string, from?: Date, to?: Date): Promise<VerificationResult> {
-    return this.repository.inTenant(tenantId, async (tx) => {
+    const snapshot = await this.repository.inTenant(tenantId, async (tx) => {
       // Checkpoints before heads: a head read later is never behind a checkpoint read earlier.
-      const { checkpoints, signatureBreak } = await this.checkedCheckpoints(tx, tenantId, to);
+      const all = await this.checkpoints.allOf(tx, tenantId);
+      const checkpoints = to ? all.filter((c) => new Date(c.createdAt) < to) : all;
       const heads = await this.repository.heads(tx, tenantId);
       const anchors = new Map((await this.repository.anchors(tx, tenantId)).map((a) => [a.family, a]));
-      const breaks: ChainBreak[] = signatureBreak ? [signatureBreak] : [];
+      const breaks: ChainBreak[] = [];
       let checkedCount = 0;
       for (const head of heads) {
         const walk = await this.walkFamily(tx, tenantId, head, anchors.get(head.family), checkpoints, from, to);
@@ -51,20 +52,22 @@ export class IntegrityService {
           breaks.push(walk.broken);
         }
       }
-      const first = breaks.sort((a, b) => (a.recordedAt ?? '~').localeCompare(b.recordedAt ?? '~'))[0];
-      return {
-        verified: !first,
-        checkedCount,
-        firstBrokenEventId: first?.eventId ?? null,
-        reason: first?.reason ?? null,
-        checkpointsChecked: checkpoints.length,
-      };
+      return { checkpoints, breaks, checkedCount };
     });
+    // Signatures are checked outside the transaction (keys are read in one of their own). A forged
+    // checkpoint is reported first: the chain was compared with values nobody signed.
+    const forged = await this.firstForged(tenantId, snapshot.checkpoints);
+    const first = forged ?? snapshot.breaks.sort((a, b) => (a.recordedAt ?? '~').localeCompare(b.recordedAt ?? '~'))[0];
+    return {
+      verified: !first,
+      checkedCount: snapshot.checkedCount,
+      firstBrokenEventId: first?.eventId ?? null,
+      reason: first?.reason ?? null,
+      checkpointsChecked: snapshot.checkpoints.length,
+    };
   }
 
-  private async checkedCheckpoints(tx: Tx, tenantId: string, to?: Date): Promise<{ checkpoints: Checkpoint[]; signatureBreak?: ChainBreak }> {
-    const all = await this.checkpoints.allOf(tx, tenantId);
-    const checkpoints = to ? all.filter((c) => new Date(c.createdAt) < to) : all;
+  private async firstForged(tenantId: string, checkpoints: Checkpoint[]): Promise<ChainBreak | undefined> {
     for (const checkpoint of checkpoints) {
       const payload = await this.keys.verified(checkpoint.jws);
       const isGenuine =
@@ -73,10 +76,10 @@ export class IntegrityService {
         payload.checkpointId === checkpoint.id &&
         canonicalJson(payload.heads) === canonicalJson(checkpoint.heads);
       if (!isGenuine) {
-        return { checkpoints: [], signatureBreak: { reason: 'CHECKPOINT_SIGNATURE_INVALID', eventId: null, recordedAt: checkpoint.createdAt } };
+        return { reason: 'CHECKPOINT_SIGNATURE_INVALID', eventId: null, recordedAt: checkpoint.createdAt };
       }
     }
-    return { checkpoints };
+    return undefined;
   }
 
   private async walkFamily(

@@ -44,6 +44,14 @@ export class SigningKeysService {
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
+  /**
+   * Loads (or makes) the signing key. Call it before opening the transaction that signs: loading
+   * takes a transaction of its own, and the embedded PGlite serves one session at a time.
+   */
+  async prepare(): Promise<void> {
+    await this.activeKey();
+  }
+
   async sign(payload: Record<string, unknown>): Promise<{ kid: string; jws: string }> {
     const key = await this.activeKey();
     const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
