@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     agent.destroy();
 
     process.stdout.write(`relay decision benchmark — ${new Date().toISOString()}\n`);
-    process.stdout.write(`node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, message ${bytes} bytes of JSON, 5 TENANT bindings (${Object.keys(POLICIES).join(', ')}), decision ${sample.action}\n\n`);
+    process.stdout.write(`node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, message ${bytes} bytes of JSON, 5 TENANT bindings (${Object.keys(POLICIES).join(', ')}), decision ${sample.action}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n\n`);
     process.stdout.write(`${table(rows)}\n`);
   } finally {
     await app.close();
