@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 
+import { runAuthBench } from './auth.bench';
 import { LatencyReport, fixedRate, maxThroughput } from './load';
 import { startProcess, waitReady } from './processes';
 
@@ -25,7 +26,8 @@ function row(report: LatencyReport): string {
  */
 async function main(): Promise<void> {
   const service = startProcess(join(__dirname, 'bench-service.js'), [String(SERVICE_PORT)], {});
-  const gateway = startProcess(join(__dirname, '..', 'src', 'main.js'), [], {
+  // The proxy hop alone; token verification is measured against this same baseline by runAuthBench.
+  const gateway = startProcess(join(__dirname, 'gateway-unverified.js'), [], {
     PORT: String(GATEWAY_PORT),
     LOG_LEVEL: 'warn',
     AUDIT_URL: `http://127.0.0.1:${SERVICE_PORT}`,
@@ -52,6 +54,9 @@ async function main(): Promise<void> {
     const p50 = (label: string): number[] => reports.filter((r) => r.label.startsWith(label) && r.label.includes('1000')).map((r) => r.p50Us);
     const added = p50('gateway').map((value, i) => value - (p50('direct')[i] ?? NaN));
     console.log(`hop adds at p50 @1000/s: ${added.map((us) => `${(us / 1000).toFixed(3)} ms`).join(', ')} (goal ≤ 0.300 ms)`);
+    const auth = await runAuthBench(direct, SECONDS, RATE);
+    auth.reports.forEach((report) => console.log(row(report)));
+    auth.notes.forEach((note) => console.log(note));
   } finally {
     gateway.kill('SIGTERM');
     service.kill('SIGTERM');
