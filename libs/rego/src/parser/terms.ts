@@ -147,6 +147,9 @@ function parsePrimary(c: Cursor): Term {
   const t = c.peek();
   const loc = c.loc(t);
   if (t.kind === 'number') {
+    if (/^0\d/.test(t.text)) {
+      c.fail('expected number without leading zero', t);
+    }
     c.next();
     return { type: 'scalar', value: parseNumber(t.text), loc };
   }
