@@ -111,10 +111,30 @@ describe('token verification in every service and through the gateway', () => {
     expect(checked).toBeGreaterThan(1_000);
   });
 
+  it('should answer 401 at the gateway to every forged token on /relay/mcp, whatever the relay serves there', async () => {
+    const url = `/relay/mcp/${randomUUID()}`;
+    const claims = { tid: admin.tenantId, sub: randomUUID(), kind: 'AGENT' as const, perms: ['MCP_CONVERSATIONS:ADMIN'] };
+    const names: string[] = [];
+    for (const forged of [...(await forgedTokenCases(signer, claims, url)), ...revoked]) {
+      if ((await call(platform.gateway, 'POST', url, forged.authorization)).statusCode !== 401) {
+        names.push(forged.name);
+      }
+    }
+    expect(names).toEqual([]);
+    const apiToken = (await forgedTokenCases(signer, claims, url)).find((c) => c.name === 'an svc:api token on /relay/mcp');
+    expect(apiToken).toBeDefined();
+  });
+
   it('should forward a request with a valid token and the public routes without one', async () => {
     const permissions = await call(platform.gateway, 'GET', '/tenant-auth/v1/permissions', `Bearer ${adminToken}`);
     expect(permissions.statusCode).toBe(200);
     expect(permissions.json()).toContainEqual({ entity: 'AUDIT', permission: 'ADMIN' });
+    const agent = (
+      await platform.gateway.inject({ method: 'POST', url: '/tenant-auth/v1/agents', headers: { authorization: `Bearer ${adminToken}` }, payload: { name: 'mcp-agent' } })
+    ).json();
+    const mcpToken = await token(platform, { grant_type: 'client_credentials', client_id: agent.id, client_secret: agent.clientSecret, scope: 'mcp:call' });
+    const mcp = await call(platform.gateway, 'POST', `/relay/mcp/${randomUUID()}`, `Bearer ${mcpToken}`);
+    expect(mcp.statusCode).not.toBe(401);
     for (const url of ['/tenant-auth/v1/.well-known/jwks.json', '/tenant-auth/v1/.well-known/openid-configuration', '/health/live']) {
       expect([url, (await call(platform.gateway, 'GET', url)).statusCode]).toEqual([url, 200]);
     }
