@@ -1,7 +1,6 @@
 import { CallTerm, Expr, RefTerm, Term, VarTerm } from '../ast/ast';
 import { Program } from '../compiler/compiler';
 import { RegoEvalError } from '../errors';
-import { regoText } from '../values/json';
 import { RegoObject, RegoSet, Value, valuesEqual } from '../values/value';
 import { BuiltinContext } from '../builtins/types';
 import { callTarget } from './calls';
@@ -10,6 +9,7 @@ import { EvalState, Frame, K, NO_MOCKS, VK } from './state';
 
 const NO_OVERRIDES: EvalState['overrides'] = [];
 import { applyWiths } from './with';
+import { comprehension, printCall } from './comprehension';
 import { hasUnbound, unify, unifyValue } from './unify';
 import { ENUM, direct } from './direct';
 import { lookup } from './lookup';
@@ -137,29 +137,12 @@ export class Evaluator implements BuiltinContext {
     );
   }
 
-  /** `print` never fails: each operand prints all its values, or `<undefined>`. */
-  private print_(t: CallTerm, f: Frame, k: K): boolean {
-    const operands = t.args.map((a) => {
-      const vs: string[] = [];
-      this.term(a, f, (v) => (vs.push(typeof v === 'string' ? v : regoText(v)), false));
-      return vs.length > 0 ? vs : ['<undefined>'];
-    });
-    const lines: string[] = [''];
-    operands.forEach((vs, i) => {
-      const next: string[] = [];
-      lines.forEach((l) => vs.forEach((v) => next.push(i === 0 ? v : `${l} ${v}`)));
-      lines.splice(0, lines.length, ...next);
-    });
-    lines.forEach((l) => this.print(l));
-    return k();
-  }
-
   exprInner(e: Expr, f: Frame, k: K): boolean {
     switch (e.kind) {
       case 'term': {
         const t = e.term;
         if (t.type === 'call' && t.target?.kind === 'builtin' && t.target.name === 'print' && this.state.mocks.size === 0) {
-          return this.print_(t, f, k);
+          return printCall(this, t, f, k);
         }
         if (t.type === 'call') {
           const arity = this.arity(t);
@@ -274,32 +257,10 @@ export class Evaluator implements BuiltinContext {
         return this.pairs(t.pairs, 0, new RegoObject(), f, vk);
       case 'call':
         return callTarget(this, t, t.args.length, f, vk);
-      case 'arraycomp': {
-        const out: Value[] = [];
-        this.body(t.body, 0, f, () => this.term(t.term, f, (v) => (out.push(v), false)));
-        return vk(out);
-      }
-      case 'setcomp': {
-        const out = new RegoSet();
-        this.body(t.body, 0, f, () => this.term(t.term, f, (v) => (out.add(v), false)));
-        return vk(out);
-      }
-      case 'objectcomp': {
-        const out = new RegoObject();
-        this.body(t.body, 0, f, () =>
-          this.term(t.key, f, (key) =>
-            this.term(t.value, f, (v) => {
-              const prev = out.get(key);
-              if (prev !== undefined && !valuesEqual(prev, v)) {
-                throw new RegoEvalError('eval_conflict_error', 'object keys must be unique', t.loc);
-              }
-              out.set(key, v);
-              return false;
-            }),
-          ),
-        );
-        return vk(out);
-      }
+      case 'arraycomp':
+      case 'setcomp':
+      case 'objectcomp':
+        return comprehension(this, t, f, vk);
     }
   }
 
