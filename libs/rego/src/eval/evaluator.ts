@@ -121,20 +121,39 @@ export class Evaluator implements BuiltinContext {
   /** `some [k,] v in domain` with fresh vars: loops without continuations per element. */
   private someIn(body: Expr[], i: number, vslot: number, kslot: number, domain: Term, f: Frame, k: K): boolean {
     this.tick();
-    return this.term(domain, f, (coll) =>
-      this.iterate(coll, (key, val) => {
-        f[vslot] = val;
-        if (kslot >= 0) {
-          f[kslot] = key;
-        }
+    const d = direct(this, domain, f);
+    if (d === ENUM) {
+      return this.term(domain, f, (coll) => this.loopIn(coll, body, i, vslot, kslot, f, k));
+    }
+    return d !== undefined && this.loopIn(d, body, i, vslot, kslot, f, k);
+  }
+
+  private loopIn(coll: Value, body: Expr[], i: number, vslot: number, kslot: number, f: Frame, k: K): boolean {
+    if (kslot < 0 && Array.isArray(coll)) {
+      // Hot path: `some x in array` without a continuation per element.
+      for (let n = 0; n < coll.length; n++) {
+        this.tick();
+        f[vslot] = coll[n];
         const r = this.body(body, i + 1, f, k);
         f[vslot] = undefined;
-        if (kslot >= 0) {
-          f[kslot] = undefined;
+        if (r) {
+          return true;
         }
-        return r;
-      }),
-    );
+      }
+      return false;
+    }
+    return this.iterate(coll, (key, val) => {
+      f[vslot] = val;
+      if (kslot >= 0) {
+        f[kslot] = key;
+      }
+      const r = this.body(body, i + 1, f, k);
+      f[vslot] = undefined;
+      if (kslot >= 0) {
+        f[kslot] = undefined;
+      }
+      return r;
+    });
   }
 
   exprInner(e: Expr, f: Frame, k: K): boolean {
