@@ -28,7 +28,7 @@ describe('forged-token matrix on every tenant-auth route', () => {
       issuer: `${BASE_URL}/tenant-auth/v1`,
       apiAudience: BASE_URL,
       kid: key.kid,
-      privateKey: key.privateKey as never,
+      privateKey: key.privateKey,
       publicJwk: jwks.keys.find((k) => k.kid === key.kid)!,
     };
 

@@ -10,13 +10,15 @@ export function uniqueNatsPrefix(label = 't'): string {
   return `${label.replace(/[^a-z0-9]/gi, '').toLowerCase()}_${randomBytes(4).toString('hex')}`;
 }
 
-/** Removes the streams a test run created under its prefix. */
+/** Removes the streams and key-value buckets a test run created under its prefix. */
 export async function deleteNatsStreams(prefix: string, url = TEST_NATS_URL): Promise<void> {
   const nc = await connect({ servers: url });
   try {
     const jsm = await jetstreamManager(nc);
     for await (const stream of jsm.streams.list()) {
-      if (stream.config.name.toLowerCase().startsWith(`${prefix.toLowerCase()}_`)) {
+      const name = stream.config.name.toLowerCase();
+      // Key-value buckets under the prefix too (the revocation bucket, KV_<prefix>_revocations).
+      if (name.startsWith(`${prefix.toLowerCase()}_`) || name.startsWith(`kv_${prefix.toLowerCase()}_`)) {
         await jsm.streams.delete(stream.config.name);
       }
     }
