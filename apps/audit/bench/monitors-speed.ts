@@ -16,7 +16,8 @@ const RUNS = 7;
 
 /**
  * The detector tick over one tenant with 10,000 subjects and 7 days of minute rollups (every
- * subject, every minute: 1.68 million hour rows of 60 minute counts), written by SQL for speed.
+ * subject, every minute: 1.68 million hour rows of 60 minute counts), written by SQL for speed, in
+ * time order as the consumer would write them.
  */
 export async function measureTickSpeed(databaseUrl: string): Promise<void> {
   const bench = await startMonitorsBench(databaseUrl);
@@ -36,21 +37,25 @@ export async function measureTickSpeed(databaseUrl: string): Promise<void> {
       }
       for (let day = 0; day < DAYS; day += 1) {
         await tx.query(
-          `INSERT INTO audit.monitor_rollups (tenant_id, hour, subject_type, subject_id, metric, total, minutes)
-           SELECT $1, h, s.subject_type, s.subject_id, s.metric, m.total, m.minutes
+          `INSERT INTO audit.monitor_rollups (tenant_id, hour, subject_type, subject_id, metric, total, running)
+           SELECT $1, h, s.subject_type, s.subject_id, s.metric, m.running[60], m.running
            FROM generate_series($2::timestamptz, $2::timestamptz + interval '23 hours', interval '1 hour') h
            CROSS JOIN bench_subjects s
            CROSS JOIN LATERAL (
-             SELECT array_agg(c) AS minutes, sum(c)::int AS total
-             FROM (SELECT floor(random() * (s.peak + 1))::int AS c FROM generate_series(1, 60) WHERE h IS NOT NULL) x
-           ) m`,
+             SELECT array_agg(through ORDER BY i) AS running
+             FROM (
+               SELECT i, sum(c) OVER (ORDER BY i)::int AS through
+               FROM (SELECT i, floor(random() * (s.peak + 1))::int AS c FROM generate_series(1, 60) i WHERE h IS NOT NULL) x
+             ) y
+           ) m
+           ORDER BY h`,
           [tenantId, new Date(from.getTime() + day * 86_400_000)],
         );
       }
       await tx.query(
         `INSERT INTO audit.monitor_sightings (tenant_id, observation, subject_type, subject_id, key, first_seen_at, last_seen_at, reappeared_at)
-         SELECT $1, 'ACTIVITY', subject_type, subject_id, '', $2, $3, $2 FROM bench_subjects
-         UNION ALL SELECT $1, 'ACTIVITY', 'TENANT', $1, '', $2, $3, $2`,
+         SELECT $1::uuid, 'ACTIVITY', subject_type, subject_id, '', $2::timestamptz, $3::timestamptz, $2::timestamptz FROM bench_subjects
+         UNION ALL SELECT $1::uuid, 'ACTIVITY', 'TENANT', $1::uuid, '', $2::timestamptz, $3::timestamptz, $2::timestamptz`,
         [tenantId, from, END],
       );
     });

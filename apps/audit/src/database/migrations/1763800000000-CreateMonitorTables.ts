@@ -14,7 +14,8 @@ const TENANT_TABLES = [
 
 /**
  * Monitors and alerts (issue 7): alerts with their history (D14), per-minute rollups (one row per
- * tenant, subject, metric and hour holding 60 minute counts, docs/decisions/monitors.md M3), first
+ * tenant, subject, metric and hour holding the running count through each of its 60 minutes, so
+ * that any window is two array reads, docs/decisions/monitors.md M3), first
  * and last sightings for novelty and dormancy, per-tenant detector settings, and the tick leases
  * that make each minute's evaluation run on one replica only.
  */
@@ -79,10 +80,10 @@ export class CreateMonitorTables1763800000000 implements MigrationInterface {
         subject_id uuid NOT NULL,
         metric text NOT NULL,
         total integer NOT NULL,
-        minutes integer[] NOT NULL,
+        running integer[] NOT NULL,
         PRIMARY KEY (tenant_id, hour, subject_type, subject_id, metric)
       )`);
-    // Element-wise sum of two 60-minute count arrays: the upsert's "count = count + excluded.count".
+    // Element-wise sum of two 60-minute arrays: the upsert's "count = count + excluded.count" (M3).
     await runner.query(`
       CREATE FUNCTION ${S}.monitor_add_minutes(a integer[], b integer[]) RETURNS integer[]
         LANGUAGE sql IMMUTABLE PARALLEL SAFE

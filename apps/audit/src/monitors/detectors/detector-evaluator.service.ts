@@ -50,19 +50,23 @@ export class DetectorEvaluatorService {
         metrics,
       );
       const series = new Map<string, SeriesOf>();
+      const byKind = new Map<string, SeriesOf[]>();
       for (const row of counts) {
-        const key = seriesKey(row.subjectType, row.subjectId, row.metric);
-        let entry = series.get(key);
-        if (!entry) {
-          entry = {
-            subjectType: row.subjectType,
-            subjectId: row.subjectId,
-            metric: row.metric,
-            days: new Array<number>(lookback + 1).fill(0),
-          };
-          series.set(key, entry);
+        const entry: SeriesOf = {
+          subjectType: row.subjectType,
+          subjectId: row.subjectId,
+          metric: row.metric,
+          days: new Array<number>(lookback + 1).fill(0),
+        };
+        row.days.forEach((day, i) => (entry.days[day] = row.counts[i] ?? 0));
+        series.set(seriesKey(row.subjectType, row.subjectId, row.metric), entry);
+        const kind = `${row.subjectType}:${row.metric}`;
+        const list = byKind.get(kind);
+        if (list) {
+          list.push(entry);
+        } else {
+          byKind.set(kind, [entry]);
         }
-        entry.days[row.day] += row.n;
       }
       const base = {
         exposure: (windowMinutes + 2 * BASELINE_EXTEND_MINUTES) / windowMinutes,
@@ -71,6 +75,7 @@ export class DetectorEvaluatorService {
         windowStart: new Date(windowEnd.getTime() - windowMinutes * MINUTE_MS),
         windowMinutes,
         series,
+        byKind,
         firstSeen,
       };
       for (const detector of group.rate) {

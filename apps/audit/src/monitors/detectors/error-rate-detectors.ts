@@ -4,8 +4,7 @@ import { deterministicUuid } from '../common/deterministic-uuid';
 import { Finding } from '../monitors.types';
 import { RollupMetric } from '../rollups/rollup-counters';
 import { assessErrorRate, round, severityOf } from './baseline';
-import { RateInput, seriesKey } from './detector-input';
-import { baselineDays } from './time-window';
+import { RateInput, baselineDaysOf, seriesKey, seriesOfKind } from './detector-input';
 
 interface ErrorRateSpec {
   subjectType: SubjectType;
@@ -29,14 +28,11 @@ export function errorRateMetrics(detectors: readonly ErrorRateDetector[]): Rollu
 export function errorRateFindings(detector: ErrorRateDetector, input: RateInput): Finding[] {
   const spec: ErrorRateSpec = ERROR_RATE_SPECS[detector];
   const findings: Finding[] = [];
-  for (const calls of input.series.values()) {
-    if (calls.subjectType !== spec.subjectType || calls.metric !== spec.calls) {
-      continue;
-    }
+  const daysOf = baselineDaysOf(input);
+  for (const calls of seriesOfKind(input, spec.subjectType, spec.calls)) {
     const errors =
       input.series.get(seriesKey(calls.subjectType, calls.subjectId, 'ERRORS'))?.days ?? [];
-    const firstSeen = input.firstSeen.get(`${calls.subjectType}:${calls.subjectId}`);
-    const days = baselineDays(input.windowStart, input.settings.lookbackDays, firstSeen);
+    const days = daysOf(calls.subjectType, calls.subjectId);
     const sum = (values: number[]): number =>
       days.reduce((total, day) => total + (values[day] ?? 0), 0);
     const deviation = assessErrorRate(

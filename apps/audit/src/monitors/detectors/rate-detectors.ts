@@ -5,8 +5,7 @@ import { TrafficDetector } from '../config/detector-settings';
 import { Finding } from '../monitors.types';
 import { RollupMetric } from '../rollups/rollup-counters';
 import { Deviation, assessCount, round, severityOf } from './baseline';
-import { RateInput, SeriesOf, seriesKey } from './detector-input';
-import { baselineDays } from './time-window';
+import { RateInput, SeriesOf, baselineDaysOf, seriesKey, seriesOfKind } from './detector-input';
 
 type EvidenceShape =
   | { kind: 'POLICY_METRIC'; policyMetric: PolicyMetric }
@@ -85,12 +84,9 @@ export function rateFindings(detector: RateDetector, input: RateInput): Finding[
   const spec: RateSpec = RATE_SPECS[detector];
   const settings = spec.spikeOnly ? { ...input.settings, dropRatio: 0 } : input.settings;
   const findings: Finding[] = [];
-  for (const series of input.series.values()) {
-    if (series.subjectType !== spec.subjectType || series.metric !== spec.metric) {
-      continue;
-    }
-    const firstSeen = input.firstSeen.get(`${series.subjectType}:${series.subjectId}`);
-    const days = baselineDays(input.windowStart, settings.lookbackDays, firstSeen);
+  const daysOf = baselineDaysOf({ ...input, settings });
+  for (const series of seriesOfKind(input, spec.subjectType, spec.metric)) {
+    const days = daysOf(series.subjectType, series.subjectId);
     const deviation = assessCount(
       series.days[0] ?? 0,
       days.map((day) => (series.days[day] ?? 0) / input.exposure),
@@ -205,8 +201,8 @@ function topContributors(
   total: number,
   input: RateInput,
 ): Array<{ policyId: string; count: number; percentage: number }> {
-  const policies = [...input.series.values()]
-    .filter((s) => s.subjectType === 'POLICY' && s.metric === metric && (s.days[0] ?? 0) > 0)
+  const policies = seriesOfKind(input, 'POLICY', metric)
+    .filter((s) => (s.days[0] ?? 0) > 0)
     .sort((a, b) => (b.days[0] ?? 0) - (a.days[0] ?? 0) || a.subjectId.localeCompare(b.subjectId))
     .slice(0, 5);
   return policies.map((s) => ({

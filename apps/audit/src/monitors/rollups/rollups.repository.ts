@@ -10,7 +10,7 @@ const S = `${AUDIT_SCHEMA}.monitor_sightings`;
 /** A sighting after at least this much silence starts a new appearance (M5). */
 const REAPPEARANCE_GAP = `interval '60 minutes'`;
 
-/** One rollup row: 60 per-minute counts of one subject and metric in one hour (M3). */
+/** One rollup row as written: 60 per-minute counts of one subject and metric in one hour (M3). */
 export interface HourRow {
   hour: Date;
   subjectType: SubjectType;
@@ -28,12 +28,13 @@ export interface WindowSegment {
   day: number;
 }
 
-export interface WindowCount {
+/** One subject's and metric's counts: `counts[i]` events on day `days[i]` (0: the recent window). */
+export interface WindowCounts {
   subjectType: SubjectType;
   subjectId: string;
   metric: RollupMetric;
-  day: number;
-  n: number;
+  days: number[];
+  counts: number[];
 }
 
 export interface SightingRow {
@@ -69,6 +70,12 @@ export function toHourRows(counts: RollupCount[]): HourRow[] {
   return [...rows.values()];
 }
 
+/** Running totals: element m is the count of minutes 0..m (M3: a window is two array reads). */
+export function runningTotals(minutes: readonly number[]): number[] {
+  let total = 0;
+  return minutes.map((n) => (total += n));
+}
+
 /** Sums rows of the same key: ON CONFLICT cannot touch one row twice in a statement. */
 function foldHourRows(rows: HourRow[]): HourRow[] {
   const folded = new Map<string, HourRow>();
@@ -93,20 +100,20 @@ export class RollupsRepository {
       return;
     }
     await tx.query(
-      `INSERT INTO ${R} AS r (tenant_id, hour, subject_type, subject_id, metric, total, minutes)
-       SELECT $1, u.hour, u.subject_type, u.subject_id, u.metric,
-              (SELECT sum(x) FROM unnest(u.minutes::integer[]) x), u.minutes::integer[]
+      `INSERT INTO ${R} AS r (tenant_id, hour, subject_type, subject_id, metric, total, running)
+       SELECT $1, u.hour, u.subject_type, u.subject_id, u.metric, (u.running::integer[])[60], u.running::integer[]
        FROM unnest($2::timestamptz[], $3::text[], $4::uuid[], $5::text[], $6::text[])
-         AS u(hour, subject_type, subject_id, metric, minutes)
+         AS u(hour, subject_type, subject_id, metric, running)
        ON CONFLICT (tenant_id, hour, subject_type, subject_id, metric) DO UPDATE
-       SET total = r.total + excluded.total, minutes = ${AUDIT_SCHEMA}.monitor_add_minutes(r.minutes, excluded.minutes)`,
+       SET total = r.total + excluded.total,
+           running = ${AUDIT_SCHEMA}.monitor_add_minutes(r.running, excluded.running)`,
       [
         tenantId,
         rows.map((r) => r.hour),
         rows.map((r) => r.subjectType),
         rows.map((r) => r.subjectId),
         rows.map((r) => r.metric),
-        rows.map((r) => `{${r.minutes.join(',')}}`),
+        rows.map((r) => `{${runningTotals(r.minutes).join(',')}}`),
       ],
     );
   }
@@ -156,20 +163,31 @@ export class RollupsRepository {
     );
   }
 
-  /** Counts per subject, metric and day inside the given window pieces: rollups only, never raw events. */
+  /**
+   * Counts per subject and metric inside the given window pieces, by day: rollups only, never raw
+   * events. One row per subject and metric (days and their counts as two arrays) keeps a tenant of
+   * ten thousand subjects cheap to read.
+   */
   async windowCounts(
     tx: Tx,
     tenantId: string,
     segments: WindowSegment[],
     metrics: readonly RollupMetric[],
-  ): Promise<WindowCount[]> {
-    const rows: Array<Omit<WindowCount, 'n'> & { n: string }> = await tx.query(
-      `SELECT r.subject_type AS "subjectType", r.subject_id AS "subjectId", r.metric, w.day,
-              sum((SELECT sum(x) FROM unnest(r.minutes[w.lo:w.hi]) x)) AS n
-       FROM unnest($2::timestamptz[], $3::int[], $4::int[], $5::int[]) AS w(hour, lo, hi, day)
-       JOIN ${R} r ON r.tenant_id = $1 AND r.hour = w.hour
-       WHERE r.metric = ANY($6::text[])
-       GROUP BY 1, 2, 3, 4`,
+  ): Promise<WindowCounts[]> {
+    // Tens of thousands of groups for a large tenant: keep the aggregation in memory.
+    await tx.query(`SET LOCAL work_mem = '64MB'`);
+    return tx.query(
+      `SELECT subject_type AS "subjectType", subject_id AS "subjectId", metric,
+              array_agg(day ORDER BY day) AS days, array_agg(n ORDER BY day) AS counts
+       FROM (
+         SELECT r.subject_type, r.subject_id, r.metric, w.day,
+                sum(r.running[w.hi] - coalesce(r.running[w.lo - 1], 0))::int AS n
+         FROM unnest($2::timestamptz[], $3::int[], $4::int[], $5::int[]) AS w(hour, lo, hi, day)
+         JOIN ${R} r ON r.tenant_id = $1 AND r.hour = w.hour
+         WHERE r.hour = ANY($2::timestamptz[]) AND r.metric = ANY($6::text[])
+         GROUP BY 1, 2, 3, 4
+       ) AS by_day
+       GROUP BY 1, 2, 3`,
       [
         tenantId,
         segments.map((s) => s.hour),
@@ -179,7 +197,6 @@ export class RollupsRepository {
         metrics,
       ],
     );
-    return rows.map((row) => ({ ...row, n: Number(row.n ?? 0) }));
   }
 
   /** When each subject of the tenant was first seen (the baseline of a younger subject is unknown). */

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { EVENT_TRANSPORT, EventTransport } from '@agp/messaging';
+import {
+  TestDatabase,
+  TestTokenIssuer,
+  createTestDatabase,
+  deleteNatsStreams,
+  eventually,
+  uniqueNatsPrefix,
+} from '@agp/testing';
+
+import { RollupsListener } from '../src/monitors/rollups/rollups.listener';
+import { auditEnvelope, startAudit } from './support/audit-test-app';
+import { databaseOf } from './monitors-test-kit';
+
+describe(RollupsListener.name, () => {
+  let db: TestDatabase;
+  let app: NestFastifyApplication;
+  let prefix: string;
+  const tenantId = randomUUID();
+  const agentId = randomUUID();
+  const mcpId = randomUUID();
+  const policyId = randomUUID();
+
+  beforeAll(async () => {
+    db = await createTestDatabase('monitors_rollups');
+    prefix = uniqueNatsPrefix('monroll');
+    app = await startAudit({ databaseUrl: db.url, prefix, issuer: await TestTokenIssuer.create() });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await db?.drop();
+    await deleteNatsStreams(prefix);
+  });
+
+  async function counts(): Promise<Record<string, number>> {
+    const rows: Array<{ key: string; total: number }> = await databaseOf(app).asSystem((tx) =>
+      tx.query(
+        `SELECT subject_type || ':' || metric AS key, sum(total)::int AS total FROM audit.monitor_rollups
+         WHERE tenant_id = $1 GROUP BY 1`,
+        [tenantId],
+      ),
+    );
+    return Object.fromEntries(rows.map((r) => [r.key, r.total]));
+  }
+
+  it('should count a traffic event once per minute and subject when it arrives twice over JetStream', async () => {
+    const envelope = auditEnvelope(
+      tenantId,
+      'COMMUNICATION_AUDIT',
+      {
+        protocol: 'MCP',
+        action: 'BLOCK',
+        policyIds: [policyId],
+        source: { type: 'AGENT', id: agentId },
+        sink: { type: 'MCP_SERVER', id: mcpId },
+        details: { toolName: 'delete_repo' },
+      },
+      { occurredAt: '2026-01-07T10:15:30.000Z' },
+    );
+    const transport = app.get<EventTransport>(EVENT_TRANSPORT);
+    await transport.publish(envelope);
+    await transport.publish({ ...envelope });
+    await transport.publish(
+      auditEnvelope(
+        tenantId,
+        'LLM_GATEWAY_FAILOVER',
+        { details: { llmGatewayId: randomUUID() } },
+        { occurredAt: '2026-01-07T10:16:00.000Z' },
+      ),
+    );
+    const seen = await eventually(async () => {
+      const now = await counts();
+      expect(now['LLM_GATEWAY:LLM_FAILOVERS']).toBe(1);
+      return now;
+    });
+    expect(seen).toEqual({
+      'TENANT:REQUESTS': 1,
+      'TENANT:BLOCKS': 1,
+      'TENANT:TOOL_CALLS': 1,
+      'TENANT:LLM_FAILOVERS': 1,
+      'POLICY:INVOCATIONS': 1,
+      'POLICY:BLOCKS': 1,
+      'AGENT:REQUESTS': 1,
+      'MCP_SERVER:REQUESTS': 1,
+      'MCP_SERVER:TOOL_CALLS': 1,
+      'LLM_GATEWAY:LLM_FAILOVERS': 1,
+    });
+    const running: Array<{ running: number[] }> = await databaseOf(app).asSystem((tx) =>
+      tx.query(
+        `SELECT running FROM audit.monitor_rollups WHERE tenant_id = $1 AND subject_type = 'AGENT'`,
+        [tenantId],
+      ),
+    );
+    expect(running[0]?.running.slice(13, 17)).toEqual([0, 0, 1, 1]);
+  });
+
+  it('should record when a tool was first and last seen when it is called', async () => {
+    const tools: Array<{
+      key: string;
+      firstSeenAt: Date;
+      gapMinutes: number | null;
+      count: number;
+    }> = await eventually(async () => {
+      const rows: Array<{
+        key: string;
+        firstSeenAt: Date;
+        gapMinutes: number | null;
+        count: number;
+      }> = await databaseOf(app).asSystem((tx) =>
+        tx.query(
+          `SELECT key, first_seen_at AS "firstSeenAt", gap_minutes AS "gapMinutes", count_since_reappeared AS count
+             FROM audit.monitor_sightings WHERE tenant_id = $1 AND observation = 'TOOL_CALL'`,
+          [tenantId],
+        ),
+      );
+      expect(rows).toHaveLength(1);
+      return rows;
+    });
+    expect(tools[0]).toEqual({
+      key: 'delete_repo',
+      firstSeenAt: new Date('2026-01-07T10:15:30.000Z'),
+      gapMinutes: null,
+      count: 1,
+    });
+  });
+
+  it('should note the silence when a subject comes back after a long gap', async () => {
+    const transport = app.get<EventTransport>(EVENT_TRANSPORT);
+    await transport.publish(
+      auditEnvelope(
+        tenantId,
+        'COMMUNICATION_AUDIT',
+        { source: { type: 'AGENT', id: agentId } },
+        { occurredAt: '2026-01-17T10:15:30.000Z' },
+      ),
+    );
+    const row = await eventually(async () => {
+      const rows: Array<{ gapMinutes: number | null; reappearedAt: Date }> = await databaseOf(
+        app,
+      ).asSystem((tx) =>
+        tx.query(
+          `SELECT gap_minutes AS "gapMinutes", reappeared_at AS "reappearedAt" FROM audit.monitor_sightings
+           WHERE tenant_id = $1 AND observation = 'ACTIVITY' AND subject_type = 'AGENT'`,
+          [tenantId],
+        ),
+      );
+      expect(rows[0]?.gapMinutes).toBe(10 * 1_440);
+      return rows[0];
+    });
+    expect(row?.reappearedAt).toEqual(new Date('2026-01-17T10:15:30.000Z'));
+  });
+});
