@@ -52,17 +52,22 @@ export class RegoObject {
 
   get(key: Value): Value | undefined {
     if (typeof key === 'string') {
-      const v = this.strs.get(key);
-      if (v === undefined && this.raw && Object.prototype.hasOwnProperty.call(this.raw, key)) {
-        const x = this.raw[key];
-        if (x === undefined) {
-          return undefined;
+      const raw = this.raw;
+      if (raw !== undefined && Object.prototype.hasOwnProperty.call(raw, key)) {
+        const x = raw[key];
+        // Strings, booleans, null and safe numbers are already Rego values: no conversion, no cache.
+        if (x === null || typeof x === 'string' || typeof x === 'boolean' || typeof x === 'number') {
+          return x;
+        }
+        const cached = this.strs.get(key);
+        if (cached !== undefined || x === undefined) {
+          return cached;
         }
         const c = RegoObject.convert(x);
         this.strs.set(key, c);
         return c;
       }
-      return v;
+      return this.strs.get(key);
     }
     return this.others?.get(otherKey(key))?.[1];
   }
