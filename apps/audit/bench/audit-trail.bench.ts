@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { get } from 'node:http';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -17,7 +17,8 @@ import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 
 import { IntegrityService } from '../src/integrity/integrity.service';
 import { auditEnvelope, startAudit } from '../test/support/audit-test-app';
-import { memoryOf, startProcess, stopProcess } from './bench-processes';
+import { cpuSecondsOf, memoryOf, startProcess, stopProcess } from './bench-processes';
+import { precompile } from './precompile';
 
 const N = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const PUBLISHERS = 512;
@@ -51,37 +52,76 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   return [result, performance.now() - start];
 }
 
-/** Publish → committed: a separate ingest process consumes while this one publishes. */
-async function ingest(databaseUrl: string, prefix: string, tenantId: string, sql: Client): Promise<void> {
-  const consumer = await startProcess('test/support/ingest-process.ts', {
-    AUDIT_FAULT_DATABASE_URL: databaseUrl,
-    AUDIT_FAULT_NATS_URL: TEST_NATS_URL,
-    AUDIT_FAULT_PREFIX: prefix,
-  });
+/** Publishes `count` events of one tenant, PUBLISHERS at a time; returns how long it took (ms). */
+async function publish(prefix: string, tenantId: string, count: number): Promise<number> {
   const nc = await connect({ servers: TEST_NATS_URL });
   const js = jetstream(nc);
   const start = performance.now();
   let next = 0;
   const publisher = async (): Promise<void> => {
-    for (let i = next++; i < N; i = next++) {
+    for (let i = next++; i < count; i = next++) {
       const envelope = eventAt(tenantId, i);
       await js.publish(eventSubject(prefix, envelope.type), JSON.stringify(envelope), { msgID: envelope.id });
     }
   };
   await Promise.all(Array.from({ length: PUBLISHERS }, publisher));
-  const published = performance.now() - start;
+  const elapsed = performance.now() - start;
+  await nc.close();
+  return elapsed;
+}
+
+async function storedAll(sql: Client, tenantId: string, count: number): Promise<void> {
   for (;;) {
     const result = await sql.query<{ stored: string }>('SELECT coalesce(sum(seq), 0) AS stored FROM audit.chain_heads WHERE tenant_id = $1', [tenantId]);
-    if (Number(result.rows[0]?.stored) >= N) {
-      break;
+    if (Number(result.rows[0]?.stored) >= count) {
+      return;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * The consumer's own capacity: a backlog published while no consumer runs, then drained. Batches
+ * are full here, unlike end to end, where they are as large as what arrived meanwhile.
+ */
+async function drain(databaseUrl: string, prefix: string, sql: Client, precompiled: string): Promise<void> {
+  const tenantId = randomUUID();
+  const count = Number(process.env.BENCH_DRAIN_EVENTS ?? Math.min(N, 200_000));
+  await publish(prefix, tenantId, count);
+  const start = performance.now();
+  const consumer = await startProcess(
+    'test/support/ingest-process.ts',
+    { AUDIT_FAULT_DATABASE_URL: databaseUrl, AUDIT_FAULT_NATS_URL: TEST_NATS_URL, AUDIT_FAULT_PREFIX: prefix, AUDIT_INGEST_BATCH: '1000' },
+    precompiled,
+  );
+  const consumerPid = consumer.child.pid ?? 0;
+  const cpuBefore = cpuSecondsOf(consumerPid);
+  await storedAll(sql, tenantId, count);
+  const elapsed = performance.now() - start;
+  const consumerCpu = cpuSecondsOf(consumerPid) - cpuBefore;
+  await stopProcess(consumer.child);
+  line(`ingest of a ${count.toLocaleString('en-US')}-event backlog (start → committed)`, rate(count, elapsed));
+  line('  consumer process CPU per event', `${((consumerCpu * 1e6) / count).toFixed(1)} µs  (${Math.round(count / consumerCpu).toLocaleString('en-US')} events per CPU-second)`);
+}
+
+/** Publish → committed: a separate ingest process consumes while this one publishes. */
+async function ingest(databaseUrl: string, prefix: string, tenantId: string, sql: Client, precompiled: string): Promise<void> {
+  const consumer = await startProcess(
+    'test/support/ingest-process.ts',
+    { AUDIT_FAULT_DATABASE_URL: databaseUrl, AUDIT_FAULT_NATS_URL: TEST_NATS_URL, AUDIT_FAULT_PREFIX: prefix, AUDIT_INGEST_BATCH: '1000' },
+    precompiled,
+  );
+  const consumerPid = consumer.child.pid ?? 0;
+  const cpuBefore = cpuSecondsOf(consumerPid);
+  const start = performance.now();
+  const published = await publish(prefix, tenantId, N);
+  await storedAll(sql, tenantId, N);
   const committed = performance.now() - start;
-  await nc.close();
+  const consumerCpu = cpuSecondsOf(consumerPid) - cpuBefore;
   await stopProcess(consumer.child);
   line('publish only (JetStream acks)', rate(N, published));
   line('ingest end to end (publish → committed)', rate(N, committed));
+  line('  consumer process CPU per event', `${((consumerCpu * 1e6) / N).toFixed(1)} µs  (${Math.round(N / consumerCpu).toLocaleString('en-US')} events per CPU-second)`);
 }
 
 /** PostgreSQL's own figures on the same rows: COPY TO of the export's columns, COPY FROM of whole rows. */
@@ -119,8 +159,8 @@ async function verification(databaseUrl: string, tenantId: string): Promise<void
 }
 
 /** Operation 6 over HTTP from a process that does nothing else; its peak RSS is the export's. */
-async function exportCsv(databaseUrl: string, tenantId: string): Promise<void> {
-  const server = await startProcess('bench/export-server.ts', { BENCH_DATABASE_URL: databaseUrl, BENCH_TENANT_ID: tenantId });
+async function exportCsv(databaseUrl: string, tenantId: string, precompiled: string): Promise<void> {
+  const server = await startProcess('bench/export-server.ts', { BENCH_DATABASE_URL: databaseUrl, BENCH_TENANT_ID: tenantId }, precompiled);
   const [port, token] = server.ready;
   const pid = server.child.pid ?? 0;
   const before = memoryOf(pid);
@@ -161,13 +201,17 @@ async function main(): Promise<void> {
   const tenantId = randomUUID();
   const sql = new Client({ connectionString: db.url });
   process.stdout.write(`audit trail benchmark: ${N.toLocaleString('en-US')} events, one tenant, ${TYPES.length} event types\n`);
+  process.stdout.write(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
   await sql.connect();
+  const precompiled = precompile();
   try {
-    await ingest(db.url, prefix, tenantId, sql);
+    await ingest(db.url, prefix, tenantId, sql, precompiled);
+    await drain(db.url, prefix, sql, precompiled);
     await rawCopy(sql, tenantId);
     await verification(db.url, tenantId);
-    await exportCsv(db.url, tenantId);
+    await exportCsv(db.url, tenantId, precompiled);
   } finally {
+    rmSync(precompiled, { recursive: true, force: true });
     await sql.end();
     await deleteNatsStreams(prefix);
     await db.drop();

@@ -16,9 +16,6 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : 0;
   const token = await issuer.token({ tenantId: process.env.BENCH_TENANT_ID ?? '', perms: ['AUDIT:READ'] });
   process.stdout.write(`ready ${port} ${token}\n`);
-  process.once('SIGTERM', () => {
-    void app.close().then(() => process.exit(0));
-  });
 }
 
 main().catch((error: unknown) => {

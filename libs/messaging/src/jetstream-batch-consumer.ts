@@ -46,6 +46,7 @@ const DAY_MS = 86_400_000;
 export class JetStreamBatchConsumer {
   private readonly running: Array<{ messages: ConsumerMessages; loop: Promise<void> }> = [];
   private isStopping = false;
+  private closing?: Promise<void>;
   /** Gathered but not started when the consumer stopped: nak'd once pulling has really stopped. */
   private readonly handedBack: JsMsg[] = [];
 
@@ -222,10 +223,13 @@ export class JetStreamBatchConsumer {
     }
   }
 
+  /** Idempotent: a process may be asked to shut down twice (signal handler and shutdown hook). */
   async close(): Promise<void> {
-    await this.stop();
-    if (!this.nc.isClosed()) {
-      await this.nc.drain();
-    }
+    this.closing ??= this.stop().then(async () => {
+      if (!this.nc.isClosed() && !this.nc.isDraining()) {
+        await this.nc.drain();
+      }
+    });
+    await this.closing;
   }
 }

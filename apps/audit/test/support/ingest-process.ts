@@ -12,11 +12,9 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.AUDIT_FAULT_DATABASE_URL ?? '';
   const natsUrl = process.env.AUDIT_FAULT_NATS_URL ?? '';
   const prefix = process.env.AUDIT_FAULT_PREFIX ?? '';
-  const app = await startAudit({ databaseUrl, natsUrl, prefix, issuer: await TestTokenIssuer.create(), env: { AUDIT_INGEST_BATCH: '500' } });
+  await startAudit({ databaseUrl, natsUrl, prefix, issuer: await TestTokenIssuer.create(), env: { AUDIT_INGEST_BATCH: process.env.AUDIT_INGEST_BATCH ?? '500' } });
   process.stdout.write('ready\n');
-  process.once('SIGTERM', () => {
-    void app.close().then(() => process.exit(0));
-  });
+  // SIGTERM: the shutdown hooks of createHttpApp close the app (consumers first, D5).
 }
 
 main().catch((error: unknown) => {
