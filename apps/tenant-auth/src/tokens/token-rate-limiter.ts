@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database } from '@agp/database';
+import { Tx } from '@agp/database';
 import { HttpProblem } from '@agp/http';
 
 import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
-import { TENANT_AUTH_DATABASE } from '../database/tokens';
 
 /**
  * identity.md I6: fixed windows counted in PostgreSQL, so every replica shares one count per client
@@ -12,35 +11,34 @@ import { TENANT_AUTH_DATABASE } from '../database/tokens';
 @Injectable()
 export class TokenRateLimiter {
   constructor(
-    @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
     @Inject(TENANT_AUTH_ENV) private readonly env: TenantAuthEnv,
   ) {}
 
-  /** Counts one request against each key; 429 with Retry-After (D12) once any is over its limit. */
-  async hit(limits: Array<{ key: string; limit: number }>): Promise<void> {
+  /**
+   * Counts one request against each key, in the caller's transaction (which must commit even when
+   * the credentials turn out wrong, so failed attempts count). Returns the 429 to throw, if any.
+   */
+  async count(tx: Tx, limits: Array<{ key: string; limit: number }>): Promise<HttpProblem | undefined> {
     const windowSec = this.env.TOKEN_RATE_WINDOW_SEC;
     const nowSec = Math.floor(Date.now() / 1000);
     const windowStart = new Date((nowSec - (nowSec % windowSec)) * 1000);
-    const counts: Array<{ key: string; count: number }> = await this.database.asSystem((tx) =>
-      tx.query(
-        `INSERT INTO tenant_auth.token_rate_windows (key, window_start, count)
-         SELECT key, $2, 1 FROM unnest($1::text[]) AS key
-         ON CONFLICT (key, window_start) DO UPDATE SET count = token_rate_windows.count + 1
-         RETURNING key, count`,
-        [limits.map((l) => l.key), windowStart],
-      ),
+    const counts: Array<{ key: string; count: number }> = await tx.query(
+      `INSERT INTO tenant_auth.token_rate_windows (key, window_start, count)
+       SELECT key, $2, 1 FROM unnest($1::text[]) AS key
+       ON CONFLICT (key, window_start) DO UPDATE SET count = token_rate_windows.count + 1
+       RETURNING key, count`,
+      [limits.map((l) => l.key), windowStart],
     );
-    const over = counts.some(({ key, count }) => count > (limits.find((l) => l.key === key)?.limit ?? Infinity));
-    if (over) {
-      const retryAfter = windowStart.getTime() / 1000 + windowSec - nowSec;
-      throw new HttpProblem(429, 'rate-limited', 'too many token requests; retry later', undefined, {
-        'retry-after': String(Math.max(1, retryAfter)),
-      });
-    }
     if (Math.random() < 0.01) {
-      await this.database.asSystem((tx) =>
-        tx.query(`DELETE FROM tenant_auth.token_rate_windows WHERE window_start < $1`, [new Date(windowStart.getTime() - windowSec * 1000)]),
-      );
+      await tx.query(`DELETE FROM tenant_auth.token_rate_windows WHERE window_start < $1`, [new Date(windowStart.getTime() - windowSec * 1000)]);
     }
+    const over = counts.some(({ key, count }) => count > (limits.find((l) => l.key === key)?.limit ?? Infinity));
+    if (!over) {
+      return undefined;
+    }
+    const retryAfter = windowStart.getTime() / 1000 + windowSec - nowSec;
+    return new HttpProblem(429, 'rate-limited', 'too many token requests; retry later', undefined, {
+      'retry-after': String(Math.max(1, retryAfter)),
+    });
   }
 }

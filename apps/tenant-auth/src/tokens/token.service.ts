@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database } from '@agp/database';
+import { Database, Tx } from '@agp/database';
+import { HttpProblem } from '@agp/http';
 
 import { ClientsRepository } from '../clients/clients.repository';
 import { verifyClientSecret, verifyPassword } from '../common/credentials';
@@ -50,18 +51,23 @@ export class TokenService {
   private async clientCredentials(params: TokenParams, request: TokenRequest): Promise<IssuedToken> {
     const { clientId, clientSecret } = clientCredentialsOf(params, request.authorization);
     const scope = scopeOf(params.scope);
-    await this.limit(`client:${clientId}`, request.address);
-    const found = UUID.test(clientId)
-      ? await this.database.asSystem(async (tx) => {
-          const client = await this.clients.findForToken(tx, clientId);
-          return client ? { client, tenant: await this.tenants.findById(tx, client.tenantId) } : undefined;
-        })
-      : undefined;
-    const isSecretRight = verifyClientSecret(clientSecret, found?.client.secretHash);
-    if (!found || !isSecretRight || found.client.status !== 'ACTIVE' || found.tenant?.status !== 'ACTIVE') {
+    // One transaction: the rate count and the look-up (the count commits whatever the outcome).
+    const found = await this.database.asSystem(async (tx) => {
+      const limited = await this.limit(tx, `client:${clientId}`, request.address);
+      if (limited || !UUID.test(clientId)) {
+        return { limited };
+      }
+      const client = await this.clients.findForToken(tx, clientId);
+      return { client, tenant: client ? await this.tenants.findById(tx, client.tenantId) : null };
+    });
+    if (found.limited) {
+      throw found.limited;
+    }
+    const { client, tenant } = found;
+    const isSecretRight = verifyClientSecret(clientSecret, client?.secretHash);
+    if (!client || !isSecretRight || client.status !== 'ACTIVE' || tenant?.status !== 'ACTIVE') {
       throw new OAuthError('invalid_client', BAD_CLIENT);
     }
-    const { client } = found;
     return this.signer.issue(
       { kind: client.kind, subject: client.id, tenantId: client.tenantId, perms: client.permissions, name: client.name },
       scope,
@@ -74,27 +80,29 @@ export class TokenService {
     const password = required(params, 'password');
     const tenantRef = required(params, 'tenant').toLowerCase();
     const scope = scopeOf(params.scope);
-    await this.limit(`user:${tenantRef}/${username}`, request.address);
-    const tenant = await this.database.asSystem((tx) => this.tenants.findBySlugOrId(tx, tenantRef));
-    const found = tenant
-      ? await this.database.inTenant(tenant.id, async (tx) => {
-          const user = await this.users.findByEmail(tx, tenant.id, username);
-          return user ? { user, perms: await this.users.permissionsOf(tx, tenant.id, user.id) } : undefined;
-        })
-      : undefined;
-    const isPasswordRight = await verifyPassword(password, found?.user.passwordHash);
-    if (!tenant || !found || !isPasswordRight || found.user.status !== 'ACTIVE' || tenant.status !== 'ACTIVE') {
+    const found = await this.database.asSystem(async (tx) => {
+      const limited = await this.limit(tx, `user:${tenantRef}/${username}`, request.address);
+      const tenant = limited ? null : await this.tenants.findBySlugOrId(tx, tenantRef);
+      const user = tenant ? await this.users.findByEmail(tx, tenant.id, username) : null;
+      const perms = tenant && user ? await this.users.permissionsOf(tx, tenant.id, user.id) : [];
+      return { limited, tenant, user, perms };
+    });
+    if (found.limited) {
+      throw found.limited;
+    }
+    const { tenant, user, perms } = found;
+    const isPasswordRight = await verifyPassword(password, user?.passwordHash);
+    if (!tenant || !user || !isPasswordRight || user.status !== 'ACTIVE' || tenant.status !== 'ACTIVE') {
       throw new OAuthError('invalid_grant', BAD_USER);
     }
-    const { user, perms } = found;
     return this.signer.issue(
       { kind: 'USER', subject: user.id, tenantId: tenant.id, perms, name: user.displayName, email: user.email },
       scope,
     );
   }
 
-  private limit(clientKey: string, address: string): Promise<void> {
-    return this.limiter.hit([
+  private limit(tx: Tx, clientKey: string, address: string): Promise<HttpProblem | undefined> {
+    return this.limiter.count(tx, [
       { key: clientKey, limit: this.env.TOKEN_RATE_LIMIT_PER_CLIENT },
       { key: `address:${address}`, limit: this.env.TOKEN_RATE_LIMIT_PER_ADDRESS },
     ]);
