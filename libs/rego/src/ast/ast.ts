@@ -38,6 +38,18 @@ export interface RefTerm {
   /** First element is the head (var, call or composite); the rest are path elements. */
   terms: Term[];
   loc: Location;
+  /** Evaluation cache for `data` refs: where the constant prefix of the path leads. */
+  dataPrefix?: DataPrefix;
+}
+
+/** Resolution of the leading constant elements of a `data` ref (data is immutable per policy). */
+export interface DataPrefix {
+  node: import('../compiler/types').DocNode;
+  base: import('../values/value').Value | undefined;
+  /** Index of the first path element not covered. */
+  next: number;
+  /** The prefix left the rule tree: the rest is a plain lookup in base data. */
+  pureBase: boolean;
 }
 
 export interface ArrayTerm {

@@ -1,4 +1,4 @@
-import { CallTerm, RefTerm, Term } from '../ast/ast';
+import { CallTerm, DataPrefix, RefTerm, Term } from '../ast/ast';
 import { BuiltinError } from '../builtins/types';
 import { RegoEvalError } from '../errors';
 import { RegoObject, RegoSet, Value, valuesEqual } from '../values/value';
@@ -83,9 +83,13 @@ function directRef(ev: Evaluator, t: RefTerm, f: Frame): Direct {
     if (ev.state.overrides.length > 0) {
       return ENUM;
     }
-    let node = ev.program.root;
-    let base: Value | undefined = ev.data;
-    for (; i < t.terms.length; i++) {
+    const pre = (t.dataPrefix ??= dataPrefix(ev, t));
+    if (pre.pureBase) {
+      return walkDirect(ev, pre.base, t.terms, pre.next, f, true);
+    }
+    let node = pre.node;
+    let base: Value | undefined = pre.base;
+    for (i = pre.next; i < t.terms.length; i++) {
       if (node.rules.length > 0 || node.defaultRule || !node.hasRules) {
         break;
       }
@@ -126,6 +130,25 @@ function directRef(ev: Evaluator, t: RefTerm, f: Frame): Direct {
     cur = h;
   }
   return walkDirect(ev, cur, t.terms, i, f, false);
+}
+
+/** Follows the constant string elements of a `data` ref once; the result is cached on the ref. */
+function dataPrefix(ev: Evaluator, t: RefTerm): DataPrefix {
+  let node = ev.program.root;
+  let base: Value | undefined = ev.data;
+  for (let i = 1; i < t.terms.length; i++) {
+    const pt = t.terms[i];
+    if (node.rules.length > 0 || node.defaultRule || !node.hasRules || pt.type !== 'scalar' || typeof pt.value !== 'string') {
+      return { node, base, next: i, pureBase: false };
+    }
+    base = base instanceof RegoObject ? base.get(pt.value) : undefined;
+    const child = node.children.get(pt.value);
+    if (!child) {
+      return { node, base, next: i + 1, pureBase: true };
+    }
+    node = child;
+  }
+  return { node, base, next: t.terms.length, pureBase: false };
 }
 
 function walkDirect(ev: Evaluator, start: Value | undefined, path: Term[], from: number, f: Frame, dataKeys: boolean): Direct {
