@@ -80,7 +80,7 @@ function formatInt(v: Value, base: Value): string {
   if (![2, 8, 10, 16].includes(Number(b))) {
     throw new BuiltinError('eval_type_error', 'operand 2 must be one of {2, 8, 10, 16}');
   }
-  const i = typeof n === 'bigint' ? n : BigInt(Math.floor(n));
+  const i = typeof n === 'bigint' ? n : BigInt(Math.trunc(n));
   return i.toString(Number(b));
 }
 
