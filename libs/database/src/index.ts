@@ -6,3 +6,4 @@ export * from './migrations';
 export * from './snake-naming.strategy';
 export * from './tenant-rls';
 export * from './tenant-rls-check';
+export * from './migration-round-trip';

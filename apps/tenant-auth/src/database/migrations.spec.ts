@@ -1,9 +1,7 @@
-import { createSchemaDataSource, findTablesWithoutForcedRls, migrate, revert } from '@agp/database';
-import { createTestDatabase, TestDatabase } from '@agp/testing';
-import { DataSource } from 'typeorm';
+import { runMigrationRoundTrip } from '@agp/database';
+import { createTestDatabase } from '@agp/testing';
 
 import { tenant_authDataSourceOptions } from './data-source';
-import { TENANT_AUTH_SCHEMA } from './tokens';
 
 /**
  * D4: this service's real migrations go up and down cleanly, and guard every tenant-owned table
@@ -11,42 +9,18 @@ import { TENANT_AUTH_SCHEMA } from './tokens';
  * partition's own policies, not its parent's).
  */
 describe('tenant-auth migrations', () => {
-  let testDatabase: TestDatabase;
-  let dataSource: DataSource;
-
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase('tenant-auth_migrations');
-    dataSource = createSchemaDataSource(tenant_authDataSourceOptions(testDatabase.url));
-    await dataSource.initialize();
-  });
-
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await testDatabase?.drop();
-  });
-
-  async function tables(): Promise<string[]> {
-    const rows: Array<{ name: string }> = await dataSource.query(
-      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`,
-      [TENANT_AUTH_SCHEMA],
-    );
-    return rows.map((r) => r.name);
-  }
-
   it('should create the tables with row-level security forced on each tenant-owned one, then remove them all when reverted', async () => {
-    const count = dataSource.migrations.length;
+    const testDatabase = await createTestDatabase('tenant_auth_migrations');
+    try {
+      const sut = await runMigrationRoundTrip(tenant_authDataSourceOptions(testDatabase.url));
 
-    const applied = await migrate(dataSource, TENANT_AUTH_SCHEMA);
-    const created = await tables();
-    const gaps = await findTablesWithoutForcedRls(dataSource, [TENANT_AUTH_SCHEMA]);
-    await revert(dataSource, count);
-    const left = await tables();
-    const reapplied = await migrate(dataSource, TENANT_AUTH_SCHEMA);
-
-    expect(applied).toHaveLength(count);
-    expect(created).toEqual(expect.arrayContaining(['inbox', 'migrations', 'outbox']));
-    expect(gaps).toEqual([]);
-    expect(left).toEqual(['migrations']);
-    expect(reapplied).toHaveLength(count);
+      expect(sut.applied).toHaveLength(sut.count);
+      expect(sut.tablesAfterUp).toEqual(expect.arrayContaining(['inbox', 'migrations', 'outbox']));
+      expect(sut.unguardedTables).toEqual([]);
+      expect(sut.tablesAfterDown).toEqual(['migrations']);
+      expect(sut.reapplied).toHaveLength(sut.count);
+    } finally {
+      await testDatabase.drop();
+    }
   });
 });
