@@ -24,6 +24,14 @@ const UNSUPPORTED = [
   ['providers.aws.sign_req', 3],
   ['strings.render_template', 2],
   ['regex.globs_match', 2],
+  ['set_diff', 2],
+  ['net.cidr_overlap', 2],
+  ['cast_array', 1],
+  ['cast_set', 1],
+  ['cast_string', 1],
+  ['cast_boolean', 1],
+  ['cast_null', 1],
+  ['cast_object', 1],
 ] as const;
 
 const groups: BuiltinDef[][] = [OPERATOR_BUILTINS, AGGREGATE_BUILTINS];

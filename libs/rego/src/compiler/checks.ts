@@ -21,6 +21,9 @@ export function checkTree(node: DocNode, errors: RegoErrorDetail[]): void {
   }
 }
 
+/** Built-ins that Rego v1 rejects (OPA marks them deprecated). */
+const DEPRECATED = new Set(['any', 'all', 're_match', 'net.cidr_overlap', 'set_diff', 'cast_array', 'cast_set', 'cast_string', 'cast_boolean', 'cast_null', 'cast_object']);
+
 /** Built-in arity and built-ins we know by name but do not implement (unless mocked with `with`). */
 export function checkUnsupported(rules: CompiledRule[], builtins: Map<string, BuiltinDef>, errors: RegoErrorDetail[], query?: Expr[]): void {
   const mocked = new Set<string>();
@@ -58,6 +61,10 @@ export function checkUnsupported(rules: CompiledRule[], builtins: Map<string, Bu
     }
     const def = builtins.get(call.target.name);
     if (!def) {
+      return;
+    }
+    if (DEPRECATED.has(def.name)) {
+      errors.push({ code: 'rego_type_error', message: `deprecated built-in function calls in expression: ${def.name}`, location: call.loc });
       return;
     }
     if (def.unsupported && !mocked.has(def.name)) {

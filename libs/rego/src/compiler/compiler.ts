@@ -52,6 +52,9 @@ export function compileProgram(sources: ModuleSource[], builtins: Map<string, Bu
     for (const r of m.rules) {
       const name = (r.head.ref[0] as { name: string }).name;
       set.add(name);
+      if (name === 'input' || name === 'data') {
+        errors.push({ code: 'rego_compile_error', message: `rules must not shadow ${name} (use a different rule name)`, location: r.loc });
+      }
       if (r.head.args) {
         functionArity.set([...m.packagePath, ...groundPrefix(r)].join('.'), r.head.args.length);
       }
