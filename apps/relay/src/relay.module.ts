@@ -12,6 +12,7 @@ import { EvaluationPacksModule } from './evaluation-packs/evaluation-packs.modul
 import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { PoliciesModule } from './policies/policies.module';
+import { TenantsModule } from './tenants/tenants.module';
 import { UsersModule } from './users/users.module';
 
 export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX'> &
@@ -35,6 +36,7 @@ export class RelayModule {
           natsUrl: env.NATS_URL,
           natsPrefix: env.NATS_PREFIX,
         }),
+        TenantsModule,
         UsersModule,
         AgentsModule,
         McpServersModule,

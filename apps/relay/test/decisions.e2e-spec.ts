@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Client } from 'pg';
 import { TestDatabase, TestTokenIssuer, createTestDatabase, deleteNatsStreams, eventually, uniqueNatsPrefix } from '@agp/testing';
 
 import { DecisionCache } from '../src/decisions/decision-cache';
@@ -126,6 +127,24 @@ describe('policy decisions', () => {
     expect(response.body).toEqual(expect.objectContaining({ action: 'HUMAN_REVIEW_REQUIRED', reasons: ['risky-agent is HIGH'] }));
   });
 
+  it('should give policies the tenant slug from tenant-auth when they read input.tenant.slug', async () => {
+    const caller = await tenant();
+    await publisher.publish('TENANT_LIFECYCLE', caller.tenantId, { tenantId: caller.tenantId, slug: 'acme', change: 'CREATED' });
+    const client = new Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await eventually(async () => {
+        const { rows } = await client.query<{ slug: string }>('SELECT slug FROM relay.tenants WHERE tenant_id = $1', [caller.tenantId]);
+        expect(rows.map((r) => r.slug)).toEqual(['acme']);
+      });
+    } finally {
+      await client.end();
+    }
+    await bind(caller, 'package acme.slug\nimport rego.v1\ndecision := {"action": "WARN", "reasons": [sprintf("tenant %s", [input.tenant.slug])]}\n');
+    const response = await caller.call(app, 'POST', '/relay/v1/policy-decisions', hop({ type: 'AGENT', id: randomUUID() }, server, 'x'));
+    expect(response.body.reasons).toEqual(['tenant acme']);
+  });
+
   it('should fail closed with ERROR when a policy fails, and fail open when the tenant chooses so', async () => {
     const caller = await tenant();
     await bind(caller, ALWAYS('MASK', 'acme.fine'));
@@ -165,20 +184,28 @@ describe('policy decisions', () => {
 
     expect((await onReplica()).action).toBe('LOG');
     expect(replicaCache.isCached(caller.tenantId)).toBe(true);
+    let drops = replicaCache.invalidationCount(caller.tenantId);
 
+    // GROUP_CREATED, VERSION_CREATED, BINDING_CREATED: each reaches the replica through the broadcast.
     const binding = await bind(caller, ALWAYS('BLOCK', 'acme.block'));
-    await eventually(() => expect(replicaCache.isCached(caller.tenantId)).toBe(false));
+    await eventually(() => expect(replicaCache.invalidationCount(caller.tenantId)).toBe(drops + 3));
+    drops += 3;
+    expect(replicaCache.isCached(caller.tenantId)).toBe(false);
     expect((await onReplica()).action).toBe('BLOCK');
+    expect(replicaCache.isCached(caller.tenantId)).toBe(true);
 
     const group = String(binding.groupId);
     await caller.call(app, 'POST', `/relay/v1/policy-groups/${group}/versions`, { regoSource: ALWAYS('WARN', 'acme.block') });
-    await eventually(() => expect(replicaCache.isCached(caller.tenantId)).toBe(false));
+    await eventually(() => expect(replicaCache.invalidationCount(caller.tenantId)).toBe(drops + 1));
+    drops += 1;
+    expect(replicaCache.isCached(caller.tenantId)).toBe(false);
     expect((await onReplica()).action).toBe('BLOCK');
     expect(replicaCache.isCached(caller.tenantId)).toBe(true);
 
     const upgraded = await caller.call(app, 'POST', `/relay/v1/policy-bindings/${String(binding.bindingId)}/upgrade`);
     expect(upgraded.body.groupVersion).toBe('2');
-    await eventually(() => expect(replicaCache.isCached(caller.tenantId)).toBe(false));
+    await eventually(() => expect(replicaCache.invalidationCount(caller.tenantId)).toBe(drops + 1));
+    expect(replicaCache.isCached(caller.tenantId)).toBe(false);
     expect((await onReplica()).action).toBe('WARN');
   });
 });

@@ -4,6 +4,7 @@ import { CreateMessagingTables1763780000000 } from './migrations/1763780000000-C
 import { CreateRegistryTables1763790000000 } from './migrations/1763790000000-CreateRegistryTables';
 import { CreatePolicyTables1763790100000 } from './migrations/1763790100000-CreatePolicyTables';
 import { CreateEvaluationPackTables1763790200000 } from './migrations/1763790200000-CreateEvaluationPackTables';
+import { CreateTenantsTable1763790300000 } from './migrations/1763790300000-CreateTenantsTable';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -20,6 +21,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateRegistryTables1763790000000,
       CreatePolicyTables1763790100000,
       CreateEvaluationPackTables1763790200000,
+      CreateTenantsTable1763790300000,
     ],
   };
 }

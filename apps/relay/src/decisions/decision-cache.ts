@@ -22,6 +22,8 @@ export interface CachedBinding extends BindingScope {
 
 export interface TenantPolicySnapshot {
   failOpen: boolean;
+  /** From the tenants projection, for `input.tenant.slug` (POLICY.md). */
+  tenantSlug?: string;
   bindings: CachedBinding[];
   loadedAt: number;
 }
@@ -78,6 +80,11 @@ export class DecisionCache {
     }
   }
 
+  /** How many times the tenant's entry was dropped (what an operator or a test can watch). */
+  invalidationCount(tenantId: string): number {
+    return this.tenants.get(tenantId)?.generation ?? 0;
+  }
+
   isCached(tenantId: string): boolean {
     return this.tenants.get(tenantId)?.snapshot !== undefined;
   }
@@ -94,13 +101,14 @@ export class DecisionCache {
   private async load(tenantId: string, entry: TenantEntry): Promise<TenantPolicySnapshot> {
     const generation = entry.generation;
     try {
-      const { rows, failOpen } = await this.database.inTenant(tenantId, async (tx) => ({
+      const { rows, failOpen, tenantSlug } = await this.database.inTenant(tenantId, async (tx) => ({
         rows: await this.repository.boundVersions(tx, tenantId),
         failOpen: await this.repository.isFailOpen(tx, tenantId),
+        tenantSlug: await this.repository.tenantSlug(tx, tenantId),
       }));
       const compiled = new Map<string, CompiledVersionPolicy | { error: string }>();
       const bindings = rows.map((row) => this.toCached(row, entry.compiled, compiled));
-      const snapshot: TenantPolicySnapshot = { failOpen, bindings, loadedAt: Date.now() };
+      const snapshot: TenantPolicySnapshot = { failOpen, tenantSlug, bindings, loadedAt: Date.now() };
       if (entry.generation === generation) {
         entry.snapshot = snapshot;
         entry.compiled = compiled;

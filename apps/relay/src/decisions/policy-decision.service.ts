@@ -27,7 +27,8 @@ export class PolicyDecisionService {
     const now = Date.parse(input.time);
     const at = Number.isNaN(now) ? Date.now() : now;
     const applicable = snapshot.bindings.filter((b) => bindingApplies(b, input.source, input.sink, at));
-    const prepared = applicable.length > 0 ? this.engine.prepareInput(input) : undefined;
+    const document = snapshot.tenantSlug && !input.tenant.slug ? { ...input, tenant: { id: input.tenant.id, slug: snapshot.tenantSlug } } : input;
+    const prepared = applicable.length > 0 ? this.engine.prepareInput(document) : undefined;
     const results = applicable.map((binding) => this.evaluate(binding, prepared!, new Date(at)));
     const combined = combineDecisions(results, snapshot.failOpen);
     const masked = combined.mask.length > 0
