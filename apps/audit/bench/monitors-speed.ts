@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 
 import { startMonitorsBench } from './monitors-bench-app';
 
@@ -80,7 +81,10 @@ export async function measureTickSpeed(databaseUrl: string): Promise<void> {
     }
     const sorted = [...durations].sort((a, b) => a - b);
     process.stdout.write(
-      `tick duration over ${RUNS} runs: median ${sorted[Math.floor(RUNS / 2)]?.toFixed(0)} ms, max ${sorted[RUNS - 1]?.toFixed(0)} ms (goal < 1000 ms)\n`,
+      `machine: ${cpus().length} CPUs, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} (other processes share them)\n` +
+        `tick duration over ${RUNS} runs: median ${sorted[Math.floor(RUNS / 2)]?.toFixed(0)} ms, max ${sorted[RUNS - 1]?.toFixed(0)} ms (goal < 1000 ms)\n`,
     );
   } finally {
     await bench.app.close();

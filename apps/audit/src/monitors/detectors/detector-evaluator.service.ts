@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Tx } from '@agp/database';
 
-import { MonitorSettings } from '../config/detector-settings';
+import { MonitorSettings, TRAFFIC_DETECTORS } from '../config/detector-settings';
 import { Finding } from '../monitors.types';
 import { RollupMetric } from '../rollups/rollup-counters';
 import { RollupsRepository } from '../rollups/rollups.repository';
@@ -14,7 +14,7 @@ import {
 } from './error-rate-detectors';
 import { NOVELTY_DETECTORS, noveltyFindings } from './novelty-detectors';
 import { RATE_DETECTORS, RateDetector, rateFindings, rateMetrics } from './rate-detectors';
-import { MINUTE_MS, windowSegments } from './time-window';
+import { DAY_MS, MINUTE_MS, windowSegments } from './time-window';
 
 /** M6: the window ends one minute before the tick, so that events still in flight are not missed. */
 export const EVALUATION_DELAY_MINUTES = 1;
@@ -34,7 +34,12 @@ export class DetectorEvaluatorService {
   ): Promise<Finding[]> {
     const windowEnd = new Date(tick.getTime() - EVALUATION_DELAY_MINUTES * MINUTE_MS);
     const findings: Finding[] = [];
-    const firstSeen = await this.rollups.firstSeen(tx, tenantId);
+    const longest = Math.max(...TRAFFIC_DETECTORS.map((d) => settings.detectors[d].lookbackDays));
+    const firstSeen = await this.rollups.firstSeenAfter(
+      tx,
+      tenantId,
+      new Date(windowEnd.getTime() - (longest + 1) * DAY_MS),
+    );
     for (const [windowMinutes, group] of this.rateGroups(settings)) {
       const lookback = Math.max(
         ...[...group.rate, ...group.errorRate].map((d) => settings.detectors[d].lookbackDays),
@@ -56,9 +61,8 @@ export class DetectorEvaluatorService {
           subjectType: row.subjectType,
           subjectId: row.subjectId,
           metric: row.metric,
-          days: new Array<number>(lookback + 1).fill(0),
+          days: row.counts,
         };
-        row.days.forEach((day, i) => (entry.days[day] = row.counts[i] ?? 0));
         series.set(seriesKey(row.subjectType, row.subjectId, row.metric), entry);
         const kind = `${row.subjectType}:${row.metric}`;
         const list = byKind.get(kind);

@@ -19,7 +19,10 @@ export interface NoveltyInput {
   tick: Date;
   /** Sightings that (re)appeared in the detector's recent window. */
   sightings: SightingRow[];
-  /** When the tenant's own traffic was first seen: novelty needs a full lookback of history. */
+  /**
+   * When the tenant's own traffic was first seen, if within the longest lookback (undefined: the
+   * tenant is older than that): novelty needs a full lookback of history.
+   */
   tenantFirstSeen: Date | undefined;
   settings: DetectorSettings;
 }
@@ -94,7 +97,7 @@ function firstSeen(
   const { lookbackDays } = input.settings;
   const isNew =
     row.gapMinutes === null
-      ? input.tenantFirstSeen !== undefined &&
+      ? input.tenantFirstSeen === undefined ||
         row.reappearedAt.getTime() - input.tenantFirstSeen.getTime() >= lookbackDays * DAY_MS
       : row.gapMinutes >= lookbackDays * MINUTES_PER_DAY;
   if (!isNew) {

@@ -28,12 +28,11 @@ export interface WindowSegment {
   day: number;
 }
 
-/** One subject's and metric's counts: `counts[i]` events on day `days[i]` (0: the recent window). */
+/** One subject's and metric's counts: `counts[d]` events on day d (0: the recent window). */
 export interface WindowCounts {
   subjectType: SubjectType;
   subjectId: string;
   metric: RollupMetric;
-  days: number[];
   counts: number[];
 }
 
@@ -174,19 +173,21 @@ export class RollupsRepository {
     segments: WindowSegment[],
     metrics: readonly RollupMetric[],
   ): Promise<WindowCounts[]> {
+    const lastDay = Math.max(0, ...segments.map((s) => s.day));
+    // One pass, one group per subject and metric: a day's count is a filtered sum (M3).
+    const byDay = Array.from(
+      { length: lastDay + 1 },
+      (_, day) =>
+        `coalesce(sum(r.running[w.hi] - coalesce(r.running[w.lo - 1], 0)) FILTER (WHERE w.day = ${day}), 0)`,
+    ).join(', ');
     // Tens of thousands of groups for a large tenant: keep the aggregation in memory.
     await tx.query(`SET LOCAL work_mem = '64MB'`);
     return tx.query(
-      `SELECT subject_type AS "subjectType", subject_id AS "subjectId", metric,
-              array_agg(day ORDER BY day) AS days, array_agg(n ORDER BY day) AS counts
-       FROM (
-         SELECT r.subject_type, r.subject_id, r.metric, w.day,
-                sum(r.running[w.hi] - coalesce(r.running[w.lo - 1], 0))::int AS n
-         FROM unnest($2::timestamptz[], $3::int[], $4::int[], $5::int[]) AS w(hour, lo, hi, day)
-         JOIN ${R} r ON r.tenant_id = $1 AND r.hour = w.hour
-         WHERE r.hour = ANY($2::timestamptz[]) AND r.metric = ANY($6::text[])
-         GROUP BY 1, 2, 3, 4
-       ) AS by_day
+      `SELECT r.subject_type AS "subjectType", r.subject_id AS "subjectId", r.metric,
+              ARRAY[${byDay}]::int[] AS counts
+       FROM unnest($2::timestamptz[], $3::int[], $4::int[], $5::int[]) AS w(hour, lo, hi, day)
+       JOIN ${R} r ON r.tenant_id = $1 AND r.hour = w.hour
+       WHERE r.hour = ANY($2::timestamptz[]) AND r.metric = ANY($6::text[])
        GROUP BY 1, 2, 3`,
       [
         tenantId,
@@ -199,13 +200,16 @@ export class RollupsRepository {
     );
   }
 
-  /** When each subject of the tenant was first seen (the baseline of a younger subject is unknown). */
-  async firstSeen(tx: Tx, tenantId: string): Promise<Map<string, Date>> {
+  /**
+   * Subjects first seen after `since`: younger than the lookback, their baseline has fewer days.
+   * Older subjects all share the full baseline, so they are not read at all.
+   */
+  async firstSeenAfter(tx: Tx, tenantId: string, since: Date): Promise<Map<string, Date>> {
     const rows: Array<{ subjectType: string; subjectId: string; firstSeenAt: Date }> =
       await tx.query(
         `SELECT subject_type AS "subjectType", subject_id AS "subjectId", first_seen_at AS "firstSeenAt"
-       FROM ${S} WHERE tenant_id = $1 AND observation = 'ACTIVITY'`,
-        [tenantId],
+       FROM ${S} WHERE tenant_id = $1 AND observation = 'ACTIVITY' AND first_seen_at > $2`,
+        [tenantId, since],
       );
     return new Map(rows.map((row) => [`${row.subjectType}:${row.subjectId}`, row.firstSeenAt]));
   }
