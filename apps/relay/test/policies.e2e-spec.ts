@@ -199,13 +199,15 @@ describe('policy groups, versions and bindings', () => {
       await version(g.id, { regoSource: ALWAYS('LOG'), validTo: new Date(Date.now() + 1_000).toISOString() });
       await version(g.id, { regoSource: ALWAYS('LOG'), validFrom: new Date(Date.now() + hour).toISOString() });
       await version(g.id, { regoSource: ALWAYS('LOG') });
+      await version(g.id, { regoSource: ALWAYS('LOG'), version: '10' });
       await admin.call(app, 'POST', `/relay/v1/policy-groups/${String(g.id)}/versions/1/retire`);
       const binding = await admin.call(app, 'POST', '/relay/v1/policy-bindings', { groupId: g.id, bindingLevel: 'TENANT', groupVersion: '2' });
       await new Promise((resolve) => setTimeout(resolve, 1_100));
       const response = await reader.call<Json[]>(app, 'GET', `/relay/v1/policy-bindings/${String(binding.body.bindingId)}/available-versions`);
       expect(response.status).toBe(200);
-      // 1 retired, 2 current, 3 expired, 4 not yet valid: only 5 remains.
-      expect(response.body.map((v) => v.version)).toEqual(['5']);
+      // 1 retired, 2 current, 3 expired, 4 not yet valid: 10 and 5 remain, newest (numerically) first.
+      expect(response.body.map((v) => v.version)).toEqual(['10', '5']);
+      expect(response.body[0]).toEqual(expect.objectContaining({ groupId: g.id, name: g.name, bindingCount: 0, regoSourceHash: expect.any(String) }));
     });
 
     it('should move to the latest valid version when upgraded without targetVersion (operation 7)', async () => {

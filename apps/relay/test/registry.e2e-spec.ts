@@ -84,6 +84,30 @@ describe('registry', () => {
       expect((await stranger.call(app, 'PATCH', `/relay/v1/agents/${agentId}`, { riskTier: 'LOW' })).status).toBe(404);
     });
 
+    it('should hide a deleted agent but keep its name on the bindings that name it', async () => {
+      const agentId = randomUUID();
+      await publisher.publish('AGENT_LIFECYCLE', tenantId, { agentId, name: 'short-lived', change: 'CREATED', status: 'ACTIVE', permissions: [] });
+      await eventually(async () => expect((await admin.call(app, 'GET', `/relay/v1/agents/${agentId}`)).status).toBe(200));
+      const group = await admin.call(app, 'POST', '/relay/v1/policy-groups', { name: `g-${agentId}` });
+      await admin.call(app, 'POST', `/relay/v1/policy-groups/${String(group.body.id)}/versions`, { regoSource: 'package a.b\nimport rego.v1\ndecision := {"action": "LOG"}\n' });
+      const binding = await admin.call(app, 'POST', '/relay/v1/policy-bindings', { groupId: group.body.id, bindingLevel: 'AGENT', agentId });
+      expect(binding.body.agent).toEqual({ id: agentId, name: 'short-lived' });
+      await publisher.publish('AGENT_LIFECYCLE', tenantId, { agentId, name: 'short-lived', change: 'DELETED', status: 'DELETED', permissions: [] });
+      await eventually(async () => expect((await admin.call(app, 'GET', `/relay/v1/agents/${agentId}`)).status).toBe(404));
+      expect((await admin.call<{ items: Json[] }>(app, 'GET', '/relay/v1/agents?name=short-lived')).body.items).toEqual([]);
+      expect((await admin.call(app, 'GET', `/relay/v1/policy-bindings/${String(binding.body.bindingId)}`)).body.agent).toEqual({ id: agentId, name: 'short-lived' });
+    });
+
+    it('should forget a deleted user so that it can no longer own anything', async () => {
+      const agentId = randomUUID();
+      const userId = randomUUID();
+      await publisher.publish('AGENT_LIFECYCLE', tenantId, { agentId, name: 'owned-agent', change: 'CREATED', status: 'ACTIVE', permissions: [] });
+      await publisher.publish('USER_LIFECYCLE', tenantId, { userId, email: 'gone@acme.example', change: 'CREATED', status: 'ACTIVE' });
+      await eventually(async () => expect((await admin.call(app, 'PATCH', `/relay/v1/agents/${agentId}`, { ownerUserId: userId })).status).toBe(200));
+      await publisher.publish('USER_LIFECYCLE', tenantId, { userId, email: 'gone@acme.example', change: 'DELETED', status: 'DELETED' });
+      await eventually(async () => expect((await admin.call(app, 'PATCH', `/relay/v1/agents/${agentId}`, { ownerUserId: userId })).status).toBe(400));
+    });
+
     it('should answer 403 when the caller lacks REGISTRY:WRITE', async () => {
       const reader = await TestCaller.create(issuer, tenantId, ['REGISTRY:READ']);
       expect((await reader.call(app, 'PATCH', `/relay/v1/agents/${randomUUID()}`, { riskTier: 'LOW' })).status).toBe(403);
