@@ -162,4 +162,22 @@ ok if {
     expect(sut.evaluateRule('data.a.p', { input: { v: 2 }, print: (l) => lines.push(l) })).toBe(true);
     expect(lines).toEqual(['v: 2 <undefined>']);
   });
+
+  it('should report the query position when a query does not parse', () => {
+    const sut = policy('package a\np := 1\n');
+
+    let caught: unknown;
+    try {
+      sut.query('data.a.p = ');
+    } catch (e) {
+      caught = e;
+    }
+
+    expect(caught).toBeInstanceOf(RegoCompileError);
+    expect((caught as RegoCompileError).errors[0]).toMatchObject({ code: 'rego_parse_error', location: { file: 'query', row: 1 } });
+  });
+
+  it('should reject Rego v0 rule bodies when if is missing', () => {
+    expect(() => policy('package a\np { true }\n')).toThrow('`if` keyword is required before rule body');
+  });
 });
