@@ -1,3 +1,5 @@
+import { JsonValue } from '@agp/rego';
+
 import { normalizeDecision } from './normalize-decision';
 
 describe('normalizeDecision', () => {
@@ -11,7 +13,8 @@ describe('normalizeDecision', () => {
   });
 
   it('should be an error when the decision has the wrong shape', () => {
-    for (const value of ['BLOCK', { action: 'ERROR' }, { action: 'EXPLODE' }, { reasons: 'r' }, { mask: [{ pattern: 'x' }] }, { detections: [{ kind: 1 }] }]) {
+    const values: JsonValue[] = ['BLOCK', { action: 'ERROR' }, { action: 'EXPLODE' }, { reasons: 'r' }, { mask: [{ pattern: 'x' }] }, { detections: [{ kind: 1 }] }];
+    for (const value of values) {
       expect(normalizeDecision(value).ok).toBe(false);
     }
   });
