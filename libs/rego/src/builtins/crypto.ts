@@ -20,10 +20,7 @@ export const CRYPTO_BUILTINS: BuiltinDef[] = [
   def('crypto.hmac.sha512', 2, hmac('sha512')),
   def('crypto.hmac.md5', 2, hmac('md5')),
   def('crypto.hmac.equal', 2, ([a, b]) => str(a, 1) === str(b, 2)),
-  def('uuid.rfc4122', 1, ([s]) => {
-    str(s, 1);
-    return randomUUID();
-  }),
+  def('uuid.rfc4122', 1, ([s], ctx) => ctx.once('uuid.rfc4122:' + str(s, 1), () => randomUUID())),
   def('uuid.parse', 1, ([s]) => {
     const t = str(s, 1).toLowerCase();
     const m = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/.exec(t);

@@ -13,6 +13,8 @@ export class BuiltinError extends Error {
 export interface BuiltinContext {
   /** Nanoseconds since the epoch, fixed for one evaluation (`time.now_ns`). */
   nowNs(): bigint;
+  /** Same result for the same key within one evaluation (OPA caches non-deterministic built-ins). */
+  once(key: string, make: () => Value): Value;
   /** Charges `n` steps to the evaluation budget (throws when it is exhausted). */
   tick(n: number): void;
   /** Captured `print` output. */

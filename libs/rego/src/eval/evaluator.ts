@@ -28,6 +28,7 @@ export class Evaluator implements BuiltinContext {
   readonly ctx: BuiltinContext = this;
   private now: bigint | undefined;
   private deadline: number | undefined;
+  private onceCache: Map<string, Value> | undefined;
 
   constructor(
     readonly program: Program,
@@ -43,6 +44,16 @@ export class Evaluator implements BuiltinContext {
   nowNs(): bigint {
     this.now ??= BigInt(this.clock.now ? this.clock.now.getTime() : Date.now()) * 1_000_000n;
     return this.now;
+  }
+
+  once(key: string, make: () => Value): Value {
+    this.onceCache ??= new Map();
+    let v = this.onceCache.get(key);
+    if (v === undefined) {
+      v = make();
+      this.onceCache.set(key, v);
+    }
+    return v;
   }
 
   print(line: string): void {
