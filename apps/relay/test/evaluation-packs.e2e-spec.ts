@@ -143,6 +143,26 @@ describe('evaluation packs', () => {
       expect((await admin.call(app, 'GET', `${base}/${id}`)).status).toBe(404);
     });
 
+    it('should answer 400, 404 and 409 on pack and evaluation updates', async () => {
+      const pack = (await admin.call(app, 'POST', '/relay/v1/evaluation-packs', { name: 'updates-a' })).body;
+      await admin.call(app, 'POST', '/relay/v1/evaluation-packs', { name: 'updates-b' });
+      const url = `/relay/v1/evaluation-packs/${String(pack.id)}`;
+      const bad = await admin.call<{ errors: Json[] }>(app, 'PATCH', url, { name: '', enabled: 'no', ownerUserId: 'x' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors.map((e) => e.field).sort()).toEqual(['enabled', 'name', 'ownerUserId']);
+      expect((await admin.call(app, 'PATCH', url, { name: 'updates-b' })).status).toBe(409);
+      expect((await admin.call(app, 'PATCH', url, { ownerUserId: randomUUID() })).status).toBe(400);
+      const created = await admin.call(app, 'POST', `${url}/evaluations`, evaluation());
+      const evaluationUrl = `${url}/evaluations/${String(created.body.id)}`;
+      const badEvaluation = await admin.call<{ errors: Json[] }>(app, 'PATCH', evaluationUrl, { hops: [], input: '' });
+      expect(badEvaluation.status).toBe(400);
+      expect(badEvaluation.body.errors.map((e) => e.field).sort()).toEqual(['hops', 'input']);
+      expect((await stranger.call(app, 'PATCH', evaluationUrl, { name: 'x' })).status).toBe(404);
+      expect((await stranger.call(app, 'DELETE', evaluationUrl)).status).toBe(404);
+      expect((await admin.call(app, 'GET', `${url}/evaluations/${randomUUID()}`)).status).toBe(404);
+      expect((await admin.call(app, 'POST', `/relay/v1/evaluation-packs/${randomUUID()}/evaluations`, evaluation())).status).toBe(404);
+    });
+
     it('should list every bad field of an evaluation, down to its hops', async () => {
       const pack = (await admin.call(app, 'POST', '/relay/v1/evaluation-packs', { name: 'bad-evals' })).body;
       const response = await admin.call<{ errors: Json[] }>(app, 'POST', `/relay/v1/evaluation-packs/${String(pack.id)}/evaluations`, {

@@ -249,4 +249,57 @@ describe('policy groups, versions and bindings', () => {
       expect((await admin.call(app, 'DELETE', `/relay/v1/policy-groups/${String(g.id)}`)).status).toBe(409);
     });
   });
+
+  describe('remaining errors of every endpoint', () => {
+    it('should answer 400, 404 and 409 on group updates and version routes', async () => {
+      const g = await group();
+      const other = await group();
+      const bad = await admin.call<{ errors: Json[] }>(app, 'PATCH', `/relay/v1/policy-groups/${String(g.id)}`, { name: '', data: [1], colour: 'red' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors.map((e) => e.field).sort()).toEqual(['colour', 'data', 'name']);
+      expect((await admin.call(app, 'PATCH', `/relay/v1/policy-groups/${String(g.id)}`, { name: other.name })).status).toBe(409);
+      await version(g.id, { regoSource: ALWAYS('LOG') });
+      const versions = `/relay/v1/policy-groups/${String(g.id)}/versions`;
+      expect((await stranger.call(app, 'POST', versions, { regoSource: ALWAYS('LOG') })).status).toBe(404);
+      expect((await stranger.call(app, 'GET', versions)).status).toBe(404);
+      expect((await stranger.call(app, 'POST', `${versions}/1/retire`)).status).toBe(404);
+      expect((await admin.call(app, 'GET', `${versions}/7`)).status).toBe(404);
+      expect((await admin.call(app, 'POST', `${versions}/7/retire`)).status).toBe(404);
+      expect((await admin.call(app, 'GET', '/relay/v1/policy-groups/not-a-uuid')).status).toBe(400);
+      const window = await admin.call<{ errors: Json[] }>(app, 'POST', versions, { regoSource: ALWAYS('LOG'), validFrom: '2030-01-02T00:00:00Z', validTo: '2030-01-01T00:00:00Z' });
+      expect(window.status).toBe(400);
+      expect(window.body.errors.map((e) => e.field)).toEqual(['validTo']);
+    });
+
+    it('should answer 400 and 404 on binding updates and deletes', async () => {
+      const g = await group();
+      await version(g.id, { regoSource: ALWAYS('LOG') });
+      const binding = await admin.call(app, 'POST', '/relay/v1/policy-bindings', { groupId: g.id, bindingLevel: 'TENANT' });
+      const url = `/relay/v1/policy-bindings/${String(binding.body.bindingId)}`;
+      const bad = await admin.call<{ errors: Json[] }>(app, 'PATCH', url, { priority: 'high', validFrom: 'soon', groupVersion: '2' });
+      expect(bad.status).toBe(400);
+      expect([...new Set(bad.body.errors.map((e) => e.field))].sort()).toEqual(['groupVersion', 'priority', 'validFrom']);
+      const backwards = await admin.call<{ errors: Json[] }>(app, 'PATCH', url, { validTo: '2000-01-01T00:00:00Z' });
+      expect(backwards.status).toBe(400);
+      expect(backwards.body.errors.map((e) => e.field)).toEqual(['validTo']);
+      expect((await stranger.call(app, 'PATCH', url, { priority: 1 })).status).toBe(404);
+      expect((await stranger.call(app, 'DELETE', url)).status).toBe(404);
+      expect((await admin.call(app, 'DELETE', `/relay/v1/policy-bindings/${randomUUID()}`)).status).toBe(404);
+      const unknownRefs = await admin.call<{ errors: Json[] }>(app, 'POST', '/relay/v1/policy-bindings', { groupId: g.id, bindingLevel: 'CHANNEL_SUBSCRIPTION', agentId: randomUUID(), channelId: randomUUID() });
+      expect(unknownRefs.status).toBe(400);
+      expect(unknownRefs.body.errors.map((e) => e.field).sort()).toEqual(['agentId', 'channelId']);
+      const futureOnly = await group();
+      await version(futureOnly.id, { regoSource: ALWAYS('LOG'), validFrom: '2999-01-01T00:00:00Z' });
+      expect((await admin.call(app, 'POST', '/relay/v1/policy-bindings', { groupId: futureOnly.id, bindingLevel: 'TENANT' })).status).toBe(409);
+      expect((await admin.call(app, 'POST', '/relay/v1/policy-bindings', { groupId: futureOnly.id, bindingLevel: 'TENANT', groupVersion: '1' })).status).toBe(409);
+    });
+
+    it('should answer 400 on a bad settings body and 403 to a reader', async () => {
+      const bad = await admin.call<{ errors: Json[] }>(app, 'PATCH', '/relay/v1/policy-settings', { failOpen: 'sometimes' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors.map((e) => e.field)).toEqual(['failOpen']);
+      expect((await reader.call(app, 'PATCH', '/relay/v1/policy-settings', { failOpen: true })).status).toBe(403);
+      expect((await reader.call(app, 'GET', '/relay/v1/policy-settings')).body).toEqual({ failOpen: false });
+    });
+  });
 });
