@@ -25,12 +25,33 @@ export function parseModule(src: string, file: string): Module {
       alias = c.expectIdent().text;
     }
     const ref: RefTerm = path.type === 'ref' ? path : { type: 'ref', terms: [path], loc: path.loc };
+    checkImport(ref, loc);
     mod.imports.push({ path: ref, alias, loc } satisfies Import);
   }
   while (c.peek().kind !== 'eof') {
     mod.rules.push(parseRule(c, mod));
   }
   return mod;
+}
+
+/** OPA accepts imports of input, data, `future.keywords[.kw]` and `rego.v1`. */
+function checkImport(ref: RefTerm, loc: Location): void {
+  const parts = ref.terms.map((t, i) => (i === 0 && t.type === 'var' ? t.name : t.type === 'scalar' && typeof t.value === 'string' ? t.value : undefined));
+  const text = parts.map((p) => p ?? '?').join('.');
+  const root = parts[0];
+  if (root === 'future' || root === 'rego') {
+    const ok = root === 'rego' ? text === 'rego.v1' : parts[1] === 'keywords' && parts.length <= 3;
+    if (!ok) {
+      throw compileError('rego_parse_error', `invalid import ${text}`, loc);
+    }
+    return;
+  }
+  if (root !== 'input' && root !== 'data') {
+    throw compileError('rego_parse_error', `invalid path ${text}: path must begin with input or data`, loc);
+  }
+  if (parts.some((p) => p === undefined)) {
+    throw compileError('rego_parse_error', `invalid path ${text}: path elements must be strings`, loc);
+  }
 }
 
 function refToPath(c: Cursor, t: Term): string[] {
