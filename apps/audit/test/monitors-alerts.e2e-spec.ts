@@ -187,6 +187,19 @@ describe(AlertsController.name, () => {
     },
   );
 
+  it('should acknowledge when the request has no body at all', async () => {
+    const opened = await openAlert();
+    const response = await writer.call<AlertResponse>(
+      app,
+      'POST',
+      `${base}/${opened.id}/acknowledge`,
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.history).toEqual([
+      expect.objectContaining({ action: 'ACKNOWLEDGED', note: null }),
+    ]);
+  });
+
   it('should set the acknowledgement fields when acknowledged and the closing fields when resolved', async () => {
     const opened = await openAlert();
     const acknowledged = await act(opened.id, 'acknowledge');
