@@ -78,7 +78,7 @@ export function compileProgram(sources: ModuleSource[], builtins: Map<string, Bu
     const env: ResolveEnv = {
       pkgPath: m.packagePath,
       ruleRoots: roots.get(m.packagePath.join('.')) ?? new Set(),
-      imports: importsOf(m),
+      imports: importsOf(m, errors),
       functions: functionArity,
       builtins,
       errors,
@@ -123,7 +123,7 @@ function groundPrefix(r: Rule): string[] {
   return out;
 }
 
-function importsOf(m: Module): Map<string, Term[]> {
+function importsOf(m: Module, errors: RegoErrorDetail[]): Map<string, Term[]> {
   const out = new Map<string, Term[]>();
   for (const imp of m.imports) {
     const terms = imp.path.terms;
@@ -134,10 +134,18 @@ function importsOf(m: Module): Map<string, Term[]> {
     const last = terms[terms.length - 1];
     const name = imp.alias ?? (last.type === 'scalar' && typeof last.value === 'string' ? last.value : last.type === 'var' ? last.name : '');
     if (name && !(terms.length === 1 && !imp.alias)) {
+      const prev = out.get(name);
+      if (prev) {
+        errors.push({ code: 'rego_compile_error', message: `import must not shadow import ${refText(prev)}`, location: imp.loc });
+      }
       out.set(name, terms);
     }
   }
   return out;
+}
+
+function refText(terms: Term[]): string {
+  return terms.map((t) => (t.type === 'var' ? t.name : t.type === 'scalar' && typeof t.value === 'string' ? t.value : '?')).join('.');
 }
 
 function compileRule(r: Rule, m: Module, resolver: Resolver, safety: Safety, args?: Term[]): CompiledRule {
