@@ -58,13 +58,19 @@ export class EvaluationRunsRepository {
     return { items: rows.map(toRun), total: Number(count?.n ?? 0) };
   }
 
-  /** System scope: takes the oldest PENDING run of any tenant; replicas never take the same one. */
-  async claimPending(tx: Tx): Promise<{ runId: string; tenantId: string; packId: string; executionMode: ExecutionMode } | undefined> {
+  /**
+   * System scope: takes the oldest PENDING run of any tenant (or a RUNNING one whose replica has
+   * not finished it within `staleAfter`, e.g. because it stopped); replicas never take the same one.
+   */
+  async claimPending(tx: Tx, staleAfter = '10 minutes'): Promise<{ runId: string; tenantId: string; packId: string; executionMode: ExecutionMode } | undefined> {
     // TypeORM answers an UPDATE … RETURNING with [rows, affected].
     const [rows] = await tx.query<[Row[], number]>(
       `UPDATE relay.evaluation_runs SET status = 'RUNNING', started_at = now()
-       WHERE id = (SELECT id FROM relay.evaluation_runs WHERE status = 'PENDING' ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
+       WHERE id = (SELECT id FROM relay.evaluation_runs
+         WHERE status = 'PENDING' OR (status = 'RUNNING' AND started_at < now() - $1::interval)
+         ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
        RETURNING id, tenant_id, pack_id, execution_mode`,
+      [staleAfter],
     );
     const row = rows[0];
     return row

@@ -22,6 +22,8 @@ export class PolicyChangeRecorder {
     await this.outbox.add(tx, 'POLICY_LIFECYCLE', eventContext(ctx), {
       actor: actorOf(ctx),
       summary: summaryOf(data),
+      // The audit export's policyId column (D17): a policy is a policy group (R12).
+      ...(data.groupId ? { policyIds: [data.groupId] } : {}),
       ...data,
     });
   }
