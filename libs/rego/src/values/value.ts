@@ -53,14 +53,18 @@ export class RegoObject {
   get(key: Value): Value | undefined {
     if (typeof key === 'string') {
       const raw = this.raw;
-      if (raw !== undefined && Object.prototype.hasOwnProperty.call(raw, key)) {
-        const x = raw[key];
+      if (raw === undefined) {
+        return this.strs.get(key);
+      }
+      // JSON values are never functions: a function here is an Object.prototype member, not data.
+      const x = key === '__proto__' ? (Object.prototype.hasOwnProperty.call(raw, key) ? raw[key] : undefined) : raw[key];
+      if (x !== undefined && typeof x !== 'function') {
         // Strings, booleans, null and safe numbers are already Rego values: no conversion, no cache.
         if (x === null || typeof x === 'string' || typeof x === 'boolean' || typeof x === 'number') {
           return x;
         }
         const cached = this.strs.get(key);
-        if (cached !== undefined || x === undefined) {
+        if (cached !== undefined) {
           return cached;
         }
         const c = RegoObject.convert(x);
