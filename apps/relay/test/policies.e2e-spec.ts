@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { TestDatabase, TestTokenIssuer, createTestDatabase, deleteNatsStreams, uniqueNatsPrefix } from '@agp/testing';
+import { TestDatabase, TestTokenIssuer, createTestDatabase, deleteNatsStreams, eventually, uniqueNatsPrefix } from '@agp/testing';
 
+import { EventTap } from './support/event-tools';
 import { ADMIN_PERMS, TestCaller, startRelay } from './support/relay-test-app';
 import { ALWAYS } from './support/policies';
 
@@ -15,12 +16,14 @@ describe('policy groups, versions and bindings', () => {
   let admin: TestCaller;
   let reader: TestCaller;
   let stranger: TestCaller;
+  let tap: EventTap;
 
   beforeAll(async () => {
     db = await createTestDatabase('relay_policies');
     prefix = uniqueNatsPrefix('relaypol');
     const issuer = await TestTokenIssuer.create();
     app = await startRelay({ databaseUrl: db.url, prefix, issuer });
+    tap = await EventTap.open(prefix);
     const tenantId = randomUUID();
     admin = await TestCaller.create(issuer, tenantId, ADMIN_PERMS);
     reader = await TestCaller.create(issuer, tenantId, ['TENANT:READ']);
@@ -28,6 +31,7 @@ describe('policy groups, versions and bindings', () => {
   });
 
   afterAll(async () => {
+    await tap?.close();
     await app?.close();
     await db?.drop();
     await deleteNatsStreams(prefix);
@@ -224,6 +228,15 @@ describe('policy groups, versions and bindings', () => {
       const moved = await admin.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade`);
       expect(moved.status).toBe(200);
       expect(moved.body).toEqual(expect.objectContaining({ groupVersion: '2', isLatestGroupVersion: true, version: '2' }));
+      // D18: the move records POLICY_LIFECYCLE; the unchanged upgrade before it recorded nothing.
+      await eventually(() =>
+        expect(tap.ofType('POLICY_LIFECYCLE').filter((e) => e.data.bindingId === id).map((e) => e.data.change)).toEqual(['BINDING_CREATED', 'BINDING_UPGRADED']),
+      );
+      const event = tap.ofType('POLICY_LIFECYCLE').find((e) => e.data.bindingId === id && e.data.change === 'BINDING_UPGRADED')!;
+      expect(event.tenantId).toBe(admin.tenantId);
+      expect(event.data).toEqual(
+        expect.objectContaining({ groupId: g.id, version: '2', previousVersion: '1', policyIds: [g.id], actor: expect.objectContaining({ type: 'USER', id: admin.subject }) }),
+      );
     });
 
     it('should move to targetVersion, answer 404 for an unknown one and 409 outside its window (operation 7)', async () => {
