@@ -29,6 +29,15 @@ describe(RegoObject.name, () => {
     expect(toJson(RegoObject.from([[[1], 'array'], [2, 'n']]))).toEqual({ '2': 'n', '[1]': 'array' });
   });
 
+  it('should not expose Object.prototype members when a lazy JSON object is read', () => {
+    const sut = fromJson(JSON.parse('{"a": 1, "__proto__": {"x": 1}}')) as RegoObject;
+
+    expect(sut.get('constructor')).toBeUndefined();
+    expect(sut.get('toString')).toBeUndefined();
+    expect(sut.get('a')).toBe(1);
+    expect(jsonText(sut.get('__proto__')!)).toBe('{"x":1}');
+  });
+
   it('should convert members on first access when built lazily from JSON', () => {
     const sut = fromJson({ a: { b: [1, { c: 'x' }] } }) as RegoObject;
 
