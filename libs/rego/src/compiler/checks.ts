@@ -1,6 +1,7 @@
 import { Expr } from '../ast/ast';
 import { BuiltinDef } from '../builtins/types';
 import { RegoErrorDetail } from '../errors';
+import { SIGNATURES } from './signatures';
 import { CompiledRule, DocNode } from './types';
 import { walkBody, walkRule } from './walk';
 
@@ -18,6 +19,27 @@ export function checkTree(node: DocNode, errors: RegoErrorDetail[]): void {
   }
   for (const c of node.children.values()) {
     checkTree(c, errors);
+  }
+}
+
+/** Type of a term known without evaluation (literals and comprehensions), else 'any'. */
+function staticType(t: import('../ast/ast').Term): string {
+  switch (t.type) {
+    case 'scalar':
+      return t.value === null ? 'null' : typeof t.value === 'bigint' ? 'number' : typeof t.value;
+    case 'array':
+    case 'arraycomp':
+      return 'array';
+    case 'set':
+    case 'setcomp':
+      return 'set';
+    case 'object':
+    case 'objectcomp':
+      return 'object';
+    case 'var':
+    case 'ref':
+    case 'call':
+      return 'any';
   }
 }
 
@@ -72,6 +94,18 @@ export function checkUnsupported(rules: CompiledRule[], builtins: Map<string, Bu
     }
     if (!def.variadic && call.args.length !== def.arity && call.args.length !== def.arity + 1) {
       errors.push({ code: 'rego_type_error', message: `${def.name}: arity mismatch`, location: call.loc });
+      return;
+    }
+    const want = SIGNATURES[def.name];
+    if (want) {
+      const have = call.args.slice(0, want.length).map(staticType);
+      if (have.some((h, i) => h !== 'any' && want[i] !== 'any' && !want[i].split('|').includes(h))) {
+        errors.push({
+          code: 'rego_type_error',
+          message: `${def.name}: invalid argument(s)\n\thave: (${have.join(', ')})\n\twant: (${want.map((w) => w.replaceAll('|', ' or ')).join(', ')})`,
+          location: call.loc,
+        });
+      }
     }
   };
   rules.forEach((r) => walkRule(r, check));

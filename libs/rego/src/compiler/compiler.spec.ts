@@ -68,4 +68,18 @@ describe(compileProgram.name, () => {
 
     expect(errs[0].message).toBe('multiple default rules data.a.p found');
   });
+
+  it('should report invalid argument(s) when a literal operand has the wrong type', () => {
+    const errs = errorsOf('package a\np := count(5)\nq := startswith(input.x, "a")\n');
+
+    expect(errs).toHaveLength(1);
+    expect(errs[0]).toMatchObject({ code: 'rego_type_error', location: { row: 2 } });
+    expect(errs[0].message).toMatch(/^count: invalid argument\(s\)/);
+  });
+
+  it('should reject deprecated built-ins and rules named input when compiling Rego v1', () => {
+    const errs = errorsOf('package a\np := any([true])\ninput := 1\n');
+
+    expect(errs.map((e) => e.message).sort()).toEqual(['deprecated built-in function calls in expression: any', 'rules must not shadow input (use a different rule name)']);
+  });
 });
