@@ -22,7 +22,12 @@ export function summarize(label: string, latenciesUs: number[], elapsedSec: numb
 }
 
 /** One call at a time: each call's own latency, and calls per second of the whole loop. */
-export async function sequential(label: string, iterations: number, warmup: number, run: () => unknown): Promise<Measurement> {
+export async function sequential(
+  label: string,
+  iterations: number,
+  warmup: number,
+  run: () => unknown,
+): Promise<Measurement> {
   for (let i = 0; i < warmup; i += 1) {
     await run();
   }
@@ -37,7 +42,12 @@ export async function sequential(label: string, iterations: number, warmup: numb
 }
 
 /** `concurrency` callers in a closed loop for `seconds`: throughput and per-call latency. */
-export async function closedLoop(label: string, concurrency: number, seconds: number, run: () => Promise<void>): Promise<Measurement> {
+export async function closedLoop(
+  label: string,
+  concurrency: number,
+  seconds: number,
+  run: () => Promise<void>,
+): Promise<Measurement> {
   const latencies: number[] = [];
   const start = process.hrtime.bigint();
   const end = start + BigInt(Math.round(seconds * 1e9));
@@ -54,7 +64,10 @@ export async function closedLoop(label: string, concurrency: number, seconds: nu
 }
 
 export function table(rows: Measurement[]): string {
-  const lines = ['| measurement | operations | per second | p50 (µs) | p99 (µs) |', '| --- | ---: | ---: | ---: | ---: |'];
+  const lines = [
+    '| measurement | operations | per second | p50 (µs) | p99 (µs) |',
+    '| --- | ---: | ---: | ---: | ---: |',
+  ];
   for (const r of rows) {
     lines.push(`| ${r.label} | ${r.operations} | ${r.perSecond} | ${r.p50Us} | ${r.p99Us} |`);
   }

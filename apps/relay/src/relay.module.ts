@@ -16,7 +16,9 @@ import { TenantsModule } from './tenants/tenants.module';
 import { UsersModule } from './users/users.module';
 
 export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX'> &
-  Partial<Pick<RelayEnv, 'POLICY_CACHE_TTL_MS' | 'POLICY_EVAL_TIMEOUT_MS' | 'EVALUATION_RUN_POLL_MS'>> & { DATABASE_URL: string };
+  Partial<
+    Pick<RelayEnv, 'POLICY_CACHE_TTL_MS' | 'POLICY_EVAL_TIMEOUT_MS' | 'EVALUATION_RUN_POLL_MS'>
+  > & { DATABASE_URL: string };
 
 /**
  * The relay service: the unit that both its own process (main.ts) and the one-process runner
@@ -28,7 +30,10 @@ export class RelayModule {
     return {
       module: RelayModule,
       imports: [
-        DatabaseModule.forRoot({ token: RELAY_DATABASE, ...relayDataSourceOptions(env.DATABASE_URL) }),
+        DatabaseModule.forRoot({
+          token: RELAY_DATABASE,
+          ...relayDataSourceOptions(env.DATABASE_URL),
+        }),
         MessagingModule.forService({ service: RELAY_SERVICE, databaseToken: RELAY_DATABASE }),
         DecisionsModule.forRoot({
           cacheTtlMs: env.POLICY_CACHE_TTL_MS ?? 60_000,

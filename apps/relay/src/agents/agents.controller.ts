@@ -16,19 +16,29 @@ export class AgentsController {
 
   @Get()
   @RequirePermission('REGISTRY', 'READ')
-  list(@Ctx() ctx: RequestContext, @Query() query: ListAgentsQueryDto): Promise<Page<AgentResponse>> {
+  list(
+    @Ctx() ctx: RequestContext,
+    @Query() query: ListAgentsQueryDto,
+  ): Promise<Page<AgentResponse>> {
     return this.agents.list(ctx, query);
   }
 
   @Get(':agentId')
   @RequirePermission('REGISTRY', 'READ')
-  get(@Ctx() ctx: RequestContext, @Param('agentId', uuidParam('agentId')) agentId: string): Promise<AgentResponse> {
+  get(
+    @Ctx() ctx: RequestContext,
+    @Param('agentId', uuidParam('agentId')) agentId: string,
+  ): Promise<AgentResponse> {
     return this.agents.get(ctx, agentId);
   }
 
   @Patch(':agentId')
   @RequirePermission('REGISTRY', 'WRITE')
-  update(@Ctx() ctx: RequestContext, @Param('agentId', uuidParam('agentId')) agentId: string, @Body() dto: UpdateAgentDto): Promise<AgentResponse> {
+  update(
+    @Ctx() ctx: RequestContext,
+    @Param('agentId', uuidParam('agentId')) agentId: string,
+    @Body() dto: UpdateAgentDto,
+  ): Promise<AgentResponse> {
     return this.agents.update(ctx, agentId, dto);
   }
 }

@@ -19,13 +19,21 @@ export class AgentsListener implements OnModuleInit {
     this.consumers.register('agents', ['AGENT_LIFECYCLE'], (event, tx) => this.apply(event, tx));
   }
 
-  async apply(event: EventEnvelope<'AGENT_LIFECYCLE', EventData<'AGENT_LIFECYCLE'>>, tx: Tx): Promise<void> {
+  async apply(
+    event: EventEnvelope<'AGENT_LIFECYCLE', EventData<'AGENT_LIFECYCLE'>>,
+    tx: Tx,
+  ): Promise<void> {
     const { data } = event;
     if (data.details?.origin === RELAY_ORIGIN) {
       return;
     }
     // A deleted agent stays as DELETED so bindings and audit trails keep its name.
     const status = data.change === 'DELETED' ? 'DELETED' : data.status;
-    await this.agents.upsertIdentity(tx, event.tenantId, { id: data.agentId, name: data.name, status, permissions: data.permissions });
+    await this.agents.upsertIdentity(tx, event.tenantId, {
+      id: data.agentId,
+      name: data.name,
+      status,
+      permissions: data.permissions,
+    });
   }
 }

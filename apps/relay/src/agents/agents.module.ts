@@ -5,5 +5,8 @@ import { AgentsListener } from './agents.listener';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
 
-@Module({ controllers: [AgentsController], providers: [AgentsRepository, AgentsService, AgentsListener] })
+@Module({
+  controllers: [AgentsController],
+  providers: [AgentsRepository, AgentsService, AgentsListener],
+})
 export class AgentsModule {}

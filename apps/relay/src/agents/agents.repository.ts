@@ -47,7 +47,12 @@ export class AgentsRepository {
     );
   }
 
-  async updateMetadata(tx: Tx, tenantId: string, id: string, metadata: AgentMetadata): Promise<void> {
+  async updateMetadata(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    metadata: AgentMetadata,
+  ): Promise<void> {
     const columns: Record<keyof AgentMetadata, string> = {
       description: 'description',
       agentCardUrl: 'agent_card_url',
@@ -55,7 +60,9 @@ export class AgentsRepository {
       ownerUserId: 'owner_user_id',
       riskTier: 'risk_tier',
     };
-    const given = (Object.keys(columns) as (keyof AgentMetadata)[]).filter((k) => metadata[k] !== undefined);
+    const given = (Object.keys(columns) as (keyof AgentMetadata)[]).filter(
+      (k) => metadata[k] !== undefined,
+    );
     await tx.query(
       `UPDATE relay.agents SET ${[...given.map((k, i) => `${columns[k]} = $${i + 3}`), 'updated_at = now()'].join(', ')}
        WHERE tenant_id = $1 AND id = $2`,
@@ -64,15 +71,30 @@ export class AgentsRepository {
   }
 
   async find(tx: Tx, tenantId: string, id: string): Promise<AgentResponse | undefined> {
-    const rows: Row[] = await tx.query(`${SELECT} WHERE a.tenant_id = $1 AND a.id = $2`, [tenantId, id]);
+    const rows: Row[] = await tx.query(`${SELECT} WHERE a.tenant_id = $1 AND a.id = $2`, [
+      tenantId,
+      id,
+    ]);
     return rows[0] ? toAgent(rows[0]) : undefined;
   }
 
-  async list(tx: Tx, tenantId: string, filter: { name?: string; visibility?: AgentVisibility }, limit: number, offset: number): Promise<{ items: AgentResponse[]; total: number }> {
+  async list(
+    tx: Tx,
+    tenantId: string,
+    filter: { name?: string; visibility?: AgentVisibility },
+    limit: number,
+    offset: number,
+  ): Promise<{ items: AgentResponse[]; total: number }> {
     const where = `a.tenant_id = $1 AND a.status <> 'DELETED' AND ($2::text IS NULL OR a.name ILIKE '%' || $2 || '%') AND ($3::text IS NULL OR a.visibility = $3)`;
     const params = [tenantId, filter.name ?? null, filter.visibility ?? null];
-    const rows: Row[] = await tx.query(`${SELECT} WHERE ${where} ORDER BY a.name LIMIT $4 OFFSET $5`, [...params, limit, offset]);
-    const [count] = await tx.query<Row[]>(`SELECT count(*)::int AS n FROM relay.agents a WHERE ${where}`, params);
+    const rows: Row[] = await tx.query(
+      `${SELECT} WHERE ${where} ORDER BY a.name LIMIT $4 OFFSET $5`,
+      [...params, limit, offset],
+    );
+    const [count] = await tx.query<Row[]>(
+      `SELECT count(*)::int AS n FROM relay.agents a WHERE ${where}`,
+      params,
+    );
     return { items: rows.map(toAgent), total: Number(count?.n ?? 0) };
   }
 }
@@ -85,7 +107,9 @@ function toAgent(row: Row): AgentResponse {
     description: str(row.description),
     agentCardUrl: str(row.agent_card_url),
     visibility: String(row.visibility) as AgentVisibility,
-    owner: row.owner_user_id ? { id: text(row.owner_user_id), name: str(row.owner_name) } : undefined,
+    owner: row.owner_user_id
+      ? { id: text(row.owner_user_id), name: str(row.owner_name) }
+      : undefined,
     riskTier: str(row.risk_tier),
     createdAt: iso(row.created_at)!,
     updatedAt: iso(row.updated_at)!,

@@ -32,16 +32,20 @@ export class AgentsService {
   }
 
   async get(ctx: RequestContext, agentId: string): Promise<AgentResponse> {
-    return this.database.inTenant(ctx.tenantId, async (tx) => this.mustFind(await this.agents.find(tx, ctx.tenantId, agentId), agentId));
+    return this.database.inTenant(ctx.tenantId, async (tx) =>
+      this.mustFind(await this.agents.find(tx, ctx.tenantId, agentId), agentId),
+    );
   }
 
   async update(ctx: RequestContext, agentId: string, dto: UpdateAgentDto): Promise<AgentResponse> {
     return this.database.inTenant(ctx.tenantId, async (tx) => {
       const agent = this.mustFind(await this.agents.find(tx, ctx.tenantId, agentId), agentId);
       if (dto.ownerUserId && !(await this.users.find(tx, ctx.tenantId, dto.ownerUserId))) {
-        throw new RegistryException(RegistryErrorCode.InvalidReference, 'ownerUserId does not name a user of this tenant', [
-          { field: 'ownerUserId', message: 'ownerUserId must name a user of this tenant' },
-        ]);
+        throw new RegistryException(
+          RegistryErrorCode.InvalidReference,
+          'ownerUserId does not name a user of this tenant',
+          [{ field: 'ownerUserId', message: 'ownerUserId must name a user of this tenant' }],
+        );
       }
       await this.agents.updateMetadata(tx, ctx.tenantId, agentId, dto);
       await this.outbox.add(tx, 'AGENT_LIFECYCLE', eventContext(ctx), {

@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Query,
+} from '@nestjs/common';
 import { RequirePermission } from '@agp/auth';
 import { Page } from '@agp/http';
 
@@ -25,26 +36,39 @@ export class ChannelsController {
 
   @Get()
   @RequirePermission('CHANNELS', 'READ')
-  list(@Ctx() ctx: RequestContext, @Query() query: ListCatalogQueryDto): Promise<Page<CatalogEntry>> {
+  list(
+    @Ctx() ctx: RequestContext,
+    @Query() query: ListCatalogQueryDto,
+  ): Promise<Page<CatalogEntry>> {
     return this.channels.list(ctx, query);
   }
 
   @Get(':channelId')
   @RequirePermission('CHANNELS', 'READ')
-  get(@Ctx() ctx: RequestContext, @Param('channelId', uuidParam('channelId')) id: string): Promise<CatalogEntry> {
+  get(
+    @Ctx() ctx: RequestContext,
+    @Param('channelId', uuidParam('channelId')) id: string,
+  ): Promise<CatalogEntry> {
     return this.channels.get(ctx, id);
   }
 
   @Patch(':channelId')
   @RequirePermission('CHANNELS', 'WRITE')
-  update(@Ctx() ctx: RequestContext, @Param('channelId', uuidParam('channelId')) id: string, @Body() dto: UpdateChannelDto): Promise<CatalogEntry> {
+  update(
+    @Ctx() ctx: RequestContext,
+    @Param('channelId', uuidParam('channelId')) id: string,
+    @Body() dto: UpdateChannelDto,
+  ): Promise<CatalogEntry> {
     return this.channels.update(ctx, id, { ...dto });
   }
 
   @Delete(':channelId')
   @HttpCode(204)
   @RequirePermission('CHANNELS', 'DELETE')
-  remove(@Ctx() ctx: RequestContext, @Param('channelId', uuidParam('channelId')) id: string): Promise<void> {
+  remove(
+    @Ctx() ctx: RequestContext,
+    @Param('channelId', uuidParam('channelId')) id: string,
+  ): Promise<void> {
     return this.channels.remove(ctx, id);
   }
 }

@@ -8,7 +8,10 @@ import { CatalogService } from '../registry/catalog.service';
 import { CHANNELS_CATALOG } from './channels.constants';
 import { ChannelsController } from './channels.controller';
 
-const repository = new CatalogRepository({ table: 'channels', columns: { name: 'name', description: 'description', kind: 'kind' } });
+const repository = new CatalogRepository({
+  table: 'channels',
+  columns: { name: 'name', description: 'description', kind: 'kind' },
+});
 
 /** Channels of the registry: CRUD under /relay/v1/channels (no audit type names channel changes). */
 @Module({
@@ -17,7 +20,8 @@ const repository = new CatalogRepository({ table: 'channels', columns: { name: '
     {
       provide: CHANNELS_CATALOG,
       inject: [RELAY_DATABASE, RELAY_OUTBOX],
-      useFactory: (database: Database, outbox: EventOutbox) => new CatalogService(database, outbox, repository, { noun: 'channel', partyType: 'CHANNEL' }),
+      useFactory: (database: Database, outbox: EventOutbox) =>
+        new CatalogService(database, outbox, repository, { noun: 'channel', partyType: 'CHANNEL' }),
     },
   ],
 })

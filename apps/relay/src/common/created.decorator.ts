@@ -1,4 +1,11 @@
-import { CallHandler, ExecutionContext, HttpCode, NestInterceptor, UseInterceptors, applyDecorators } from '@nestjs/common';
+import {
+  CallHandler,
+  ExecutionContext,
+  HttpCode,
+  NestInterceptor,
+  UseInterceptors,
+  applyDecorators,
+} from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, map } from 'rxjs';
 
@@ -14,7 +21,9 @@ class LocationInterceptor implements NestInterceptor {
     const reply = http.getResponse<FastifyReply>();
     return next.handle().pipe(
       map((body: Record<string, unknown>) => {
-        const base = this.basePath ? this.basePath(body) : request.url.split('?')[0].replace(/\/+$/, '');
+        const base = this.basePath
+          ? this.basePath(body)
+          : request.url.split('?')[0].replace(/\/+$/, '');
         void reply.header('location', `${base}/${String(body[this.idField])}`);
         return body;
       }),
@@ -23,6 +32,12 @@ class LocationInterceptor implements NestInterceptor {
 }
 
 /** D31: create answers 201 with a `Location` naming the new resource. */
-export function Created(idField = 'id', basePath?: (body: Record<string, unknown>) => string): MethodDecorator {
-  return applyDecorators(HttpCode(201), UseInterceptors(new LocationInterceptor(idField, basePath)));
+export function Created(
+  idField = 'id',
+  basePath?: (body: Record<string, unknown>) => string,
+): MethodDecorator {
+  return applyDecorators(
+    HttpCode(201),
+    UseInterceptors(new LocationInterceptor(idField, basePath)),
+  );
 }

@@ -12,17 +12,21 @@ export interface RequestContext {
 }
 
 /** The verified caller and the request's correlation id, for one-line handlers. */
-export const Ctx = createParamDecorator((_data: unknown, context: ExecutionContext): RequestContext => {
-  const request = context.switchToHttp().getRequest<RequestWithPrincipal & { raw: IncomingMessage }>();
-  if (!request.principal) {
-    throw new Error('Ctx used on a route without authentication');
-  }
-  return {
-    principal: request.principal,
-    tenantId: request.principal.tenantId,
-    correlationId: correlationIdOf(request.raw),
-  };
-});
+export const Ctx = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): RequestContext => {
+    const request = context
+      .switchToHttp()
+      .getRequest<RequestWithPrincipal & { raw: IncomingMessage }>();
+    if (!request.principal) {
+      throw new Error('Ctx used on a route without authentication');
+    }
+    return {
+      principal: request.principal,
+      tenantId: request.principal.tenantId,
+      correlationId: correlationIdOf(request.raw),
+    };
+  },
+);
 
 /** The audit actor of an event caused by this request. */
 export function actorOf(ctx: RequestContext): EventParty {

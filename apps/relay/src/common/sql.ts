@@ -6,7 +6,9 @@ export function text(value: unknown): string {
   if (value instanceof Date) {
     return value.toISOString();
   }
-  return typeof value === 'object' ? JSON.stringify(value) : `${value as string | number | boolean}`;
+  return typeof value === 'object'
+    ? JSON.stringify(value)
+    : `${value as string | number | boolean}`;
 }
 
 export function iso(value: unknown): string | undefined {

@@ -4,6 +4,7 @@ import { HttpProblem } from '@agp/http';
 /** A path id that is not a UUID is a 400 naming the parameter (D12). */
 export function uuidParam(name: string): ParseUUIDPipe {
   return new ParseUUIDPipe({
-    exceptionFactory: () => HttpProblem.validation([{ field: name, message: `${name} must be a UUID` }]),
+    exceptionFactory: () =>
+      HttpProblem.validation([{ field: name, message: `${name} must be a UUID` }]),
   });
 }

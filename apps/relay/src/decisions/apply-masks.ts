@@ -21,7 +21,10 @@ export function toRegExp(pattern: string): RegExp | null {
     const inline = INLINE_FLAGS.exec(pattern);
     const flags = new Set(['g', 'u', ...(inline?.[1] ?? '')]);
     try {
-      compiled = new RegExp(inline ? pattern.slice(inline[0].length) : pattern, [...flags].join(''));
+      compiled = new RegExp(
+        inline ? pattern.slice(inline[0].length) : pattern,
+        [...flags].join(''),
+      );
     } catch {
       compiled = null;
     }
@@ -68,13 +71,19 @@ function replaceStrings(value: unknown, replace: (s: string) => string): unknown
     return value.map((item) => replaceStrings(item, replace));
   }
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceStrings(v, replace)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, replaceStrings(v, replace)]),
+    );
   }
   return value;
 }
 
 /** The value at `segments` rewritten by `rewrite`; the container is copied, never changed in place. */
-function rewriteAt(container: unknown, segments: string[], rewrite: (value: unknown) => unknown): { value: unknown; found: boolean } {
+function rewriteAt(
+  container: unknown,
+  segments: string[],
+  rewrite: (value: unknown) => unknown,
+): { value: unknown; found: boolean } {
   if (segments.length === 0) {
     return { value: rewrite(container), found: true };
   }
@@ -89,9 +98,16 @@ function rewriteAt(container: unknown, segments: string[], rewrite: (value: unkn
     copy[index] = inner.value;
     return { value: copy, found: inner.found };
   }
-  if (container && typeof container === 'object' && Object.prototype.hasOwnProperty.call(container, head)) {
+  if (
+    container &&
+    typeof container === 'object' &&
+    Object.prototype.hasOwnProperty.call(container, head)
+  ) {
     const inner = rewriteAt((container as Record<string, unknown>)[head], rest, rewrite);
-    return { value: { ...(container as Record<string, unknown>), [head]: inner.value }, found: inner.found };
+    return {
+      value: { ...(container as Record<string, unknown>), [head]: inner.value },
+      found: inner.found,
+    };
   }
   return { value: container, found: false };
 }
@@ -102,7 +118,11 @@ function rewriteAt(container: unknown, segments: string[], rewrite: (value: unkn
  * `message.json`; `""` is the whole message (R8). A pattern that cannot be compiled masks the
  * whole value: a broken mask must not leak what it was meant to hide.
  */
-export function applyMasks(json: unknown, masks: readonly MaskEntry[], originalText?: string): MaskedMessage {
+export function applyMasks(
+  json: unknown,
+  masks: readonly MaskEntry[],
+  originalText?: string,
+): MaskedMessage {
   let current = json;
   const maskedFields: string[] = [];
   for (const mask of masks) {
@@ -126,5 +146,9 @@ export function applyMasks(json: unknown, masks: readonly MaskEntry[], originalT
       maskedFields.push(mask.path);
     }
   }
-  return { json: current, text: maskedFields.length > 0 ? textOf(current) : (originalText ?? textOf(json)), maskedFields };
+  return {
+    json: current,
+    text: maskedFields.length > 0 ? textOf(current) : (originalText ?? textOf(json)),
+    maskedFields,
+  };
 }

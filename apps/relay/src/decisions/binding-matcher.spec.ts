@@ -7,7 +7,11 @@ describe('bindingApplies', () => {
   const agentB: EndpointRef = { type: 'AGENT', id: 'b' };
   const channel: EndpointRef = { type: 'CHANNEL', id: 'c' };
   const server: EndpointRef = { type: 'MCP_SERVER', id: 'm' };
-  const scope = (s: Partial<BindingScope>): BindingScope => ({ bindingLevel: 'TENANT', validFrom: 0, ...s });
+  const scope = (s: Partial<BindingScope>): BindingScope => ({
+    bindingLevel: 'TENANT',
+    validFrom: 0,
+    ...s,
+  });
 
   it('should match every hop when the binding is at tenant level', () => {
     expect(bindingApplies(scope({}), agentA, server, now)).toBe(true);
@@ -27,7 +31,9 @@ describe('bindingApplies', () => {
   });
 
   it('should match channel traffic when the binding is at channel or channel subscription level', () => {
-    expect(bindingApplies(scope({ bindingLevel: 'CHANNEL', channelId: 'c' }), channel, agentA, now)).toBe(true);
+    expect(
+      bindingApplies(scope({ bindingLevel: 'CHANNEL', channelId: 'c' }), channel, agentA, now),
+    ).toBe(true);
     const sub = scope({ bindingLevel: 'CHANNEL_SUBSCRIPTION', channelId: 'c', agentId: 'a' });
     expect(bindingApplies(sub, channel, agentA, now)).toBe(true);
     expect(bindingApplies(sub, agentA, channel, now)).toBe(true);

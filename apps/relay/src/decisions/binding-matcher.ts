@@ -26,7 +26,12 @@ function isChannel(endpoint: EndpointRef, id: string | undefined): boolean {
  * `sourceAgent` to `sinkAgent`; CHANNEL traffic from or to the channel; CHANNEL_SUBSCRIPTION
  * traffic between the channel and the agent, either way (R7). Outside its window nothing matches.
  */
-export function bindingApplies(binding: BindingScope, source: EndpointRef, sink: EndpointRef, now: number): boolean {
+export function bindingApplies(
+  binding: BindingScope,
+  source: EndpointRef,
+  sink: EndpointRef,
+  now: number,
+): boolean {
   if (binding.validFrom > now || (binding.validTo !== undefined && binding.validTo <= now)) {
     return false;
   }

@@ -29,7 +29,12 @@ export class CacheBroadcast implements OnApplicationBootstrap, OnApplicationShut
     if (!this.options.natsUrl) {
       return; // one process (D2): the service that changed the policy already dropped the entry
     }
-    const nc = await connect({ servers: this.options.natsUrl, name: `agp-${this.options.natsPrefix}-relay-cache`, reconnect: true, maxReconnectAttempts: -1 });
+    const nc = await connect({
+      servers: this.options.natsUrl,
+      name: `agp-${this.options.natsPrefix}-relay-cache`,
+      reconnect: true,
+      maxReconnectAttempts: -1,
+    });
     this.connection = nc;
     this.subscription = nc.subscribe(eventSubject(this.options.natsPrefix, 'POLICY_LIFECYCLE'), {
       callback: (error, message) => {

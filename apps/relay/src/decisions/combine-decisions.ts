@@ -29,14 +29,19 @@ export interface Combined {
  */
 export function combineDecisions(results: readonly BindingResult[], failOpen: boolean): Combined {
   const ordered = [...results].sort(
-    (a, b) => SEVERITY[b.action] - SEVERITY[a.action] || a.priority - b.priority || a.bindingId.localeCompare(b.bindingId),
+    (a, b) =>
+      SEVERITY[b.action] - SEVERITY[a.action] ||
+      a.priority - b.priority ||
+      a.bindingId.localeCompare(b.bindingId),
   );
   const counted = failOpen ? ordered.filter((r) => r.action !== 'ERROR') : ordered;
   const action: Action = counted[0]?.action ?? 'LOG';
   return {
     action,
     isBlocked: action === 'BLOCK' || action === 'ERROR',
-    reasons: counted.flatMap((r) => (r.action === 'ERROR' ? [`policy ${r.groupName} failed: ${r.error ?? 'error'}`] : r.reasons)),
+    reasons: counted.flatMap((r) =>
+      r.action === 'ERROR' ? [`policy ${r.groupName} failed: ${r.error ?? 'error'}`] : r.reasons,
+    ),
     mask: counted.flatMap((r) => r.mask),
     detections: counted.flatMap((r) => r.detections),
     ordered,

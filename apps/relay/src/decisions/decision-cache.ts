@@ -108,7 +108,12 @@ export class DecisionCache {
       }));
       const compiled = new Map<string, CompiledVersionPolicy | { error: string }>();
       const bindings = rows.map((row) => this.toCached(row, entry.compiled, compiled));
-      const snapshot: TenantPolicySnapshot = { failOpen, tenantSlug, bindings, loadedAt: Date.now() };
+      const snapshot: TenantPolicySnapshot = {
+        failOpen,
+        tenantSlug,
+        bindings,
+        loadedAt: Date.now(),
+      };
       if (entry.generation === generation) {
         entry.snapshot = snapshot;
         entry.compiled = compiled;
@@ -155,7 +160,12 @@ export class DecisionCache {
     try {
       return this.engine.compile(row.regoSource, row.groupData);
     } catch (error) {
-      return { error: error instanceof PolicyCompileFailure ? `does not compile: ${error.message}` : String(error) };
+      return {
+        error:
+          error instanceof PolicyCompileFailure
+            ? `does not compile: ${error.message}`
+            : String(error),
+      };
     }
   }
 }

@@ -1,4 +1,11 @@
-import { Action, BindingLevel, DecisionAction, EndpointType, MessageDirection, Protocol } from '@agp/contracts';
+import {
+  Action,
+  BindingLevel,
+  DecisionAction,
+  EndpointType,
+  MessageDirection,
+  Protocol,
+} from '@agp/contracts';
 
 export interface EndpointRef {
   type: EndpointType;

@@ -27,7 +27,10 @@ export class DecisionsController {
 
   @Patch('policy-settings')
   @RequirePermission('TENANT', 'WRITE')
-  updateSettings(@Ctx() ctx: RequestContext, @Body() dto: UpdatePolicySettingsDto): Promise<PolicySettingsResponse> {
+  updateSettings(
+    @Ctx() ctx: RequestContext,
+    @Body() dto: UpdatePolicySettingsDto,
+  ): Promise<PolicySettingsResponse> {
     return this.decisions.updateSettings(ctx, dto);
   }
 }

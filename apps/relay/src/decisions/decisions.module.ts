@@ -28,7 +28,13 @@ export class DecisionsModule {
         PolicyDecisionService,
         DecisionsService,
       ],
-      exports: [PolicyEngine, DecisionCache, PolicyDecisionService, EndpointDirectoryRepository, DECISION_OPTIONS],
+      exports: [
+        PolicyEngine,
+        DecisionCache,
+        PolicyDecisionService,
+        EndpointDirectoryRepository,
+        DECISION_OPTIONS,
+      ],
     };
   }
 }

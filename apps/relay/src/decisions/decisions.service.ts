@@ -43,7 +43,9 @@ export class DecisionsService {
       ...(dto.method ? { method: dto.method } : {}),
       ...(dto.tool ? { tool: { name: dto.tool.name } } : {}),
       message: { json: dto.message.json, text: dto.message.text ?? textOf(dto.message.json) },
-      ...(dto.user ? { user: { id: dto.user.id, ...(dto.user.email ? { email: dto.user.email } : {}) } } : {}),
+      ...(dto.user
+        ? { user: { id: dto.user.id, ...(dto.user.email ? { email: dto.user.email } : {}) } }
+        : {}),
       correlationId: ctx.correlationId,
       time: dto.time ?? new Date().toISOString(),
     };
@@ -51,11 +53,16 @@ export class DecisionsService {
   }
 
   async getSettings(ctx: RequestContext): Promise<PolicySettingsResponse> {
-    const failOpen = await this.database.inTenant(ctx.tenantId, (tx) => this.settings.isFailOpen(tx, ctx.tenantId));
+    const failOpen = await this.database.inTenant(ctx.tenantId, (tx) =>
+      this.settings.isFailOpen(tx, ctx.tenantId),
+    );
     return { failOpen };
   }
 
-  async updateSettings(ctx: RequestContext, dto: UpdatePolicySettingsDto): Promise<PolicySettingsResponse> {
+  async updateSettings(
+    ctx: RequestContext,
+    dto: UpdatePolicySettingsDto,
+  ): Promise<PolicySettingsResponse> {
     await this.database.inTenant(ctx.tenantId, async (tx) => {
       await this.settings.setFailOpen(tx, ctx.tenantId, dto.failOpen);
       await this.outbox.add(tx, 'POLICY_LIFECYCLE', eventContext(ctx), {
@@ -70,7 +77,10 @@ export class DecisionsService {
   }
 
   /** A name the caller gave wins; the registry fills in what is missing. */
-  private enrich(endpoint: EndpointRefDto, known: { name?: string; riskTier?: string } | undefined): EndpointRef {
+  private enrich(
+    endpoint: EndpointRefDto,
+    known: { name?: string; riskTier?: string } | undefined,
+  ): EndpointRef {
     const name = endpoint.name ?? known?.name;
     return {
       type: endpoint.type,

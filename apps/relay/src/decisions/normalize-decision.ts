@@ -24,7 +24,10 @@ export function normalizeDecision(value: JsonValue | undefined): Normalized {
   }
   const action = value.action ?? 'LOG';
   if (typeof action !== 'string' || !(DECISION_ACTIONS as readonly string[]).includes(action)) {
-    return { ok: false, error: `decision.action ${JSON.stringify(action)} is not one of ${DECISION_ACTIONS.join(', ')}` };
+    return {
+      ok: false,
+      error: `decision.action ${JSON.stringify(action)} is not one of ${DECISION_ACTIONS.join(', ')}`,
+    };
   }
   const reasons = value.reasons ?? [];
   if (!Array.isArray(reasons) || !reasons.every((r) => typeof r === 'string')) {
@@ -43,8 +46,16 @@ export function normalizeDecision(value: JsonValue | undefined): Normalized {
     decision: {
       action: action as DecisionAction,
       reasons: reasons,
-      mask: (mask as unknown as MaskEntry[]).map(({ path, pattern, label }) => ({ path, ...(pattern !== undefined ? { pattern } : {}), ...(label !== undefined ? { label } : {}) })),
-      detections: (detections as unknown as Detection[]).map(({ kind, label, path }) => ({ kind, label, ...(path !== undefined ? { path } : {}) })),
+      mask: (mask as unknown as MaskEntry[]).map(({ path, pattern, label }) => ({
+        path,
+        ...(pattern !== undefined ? { pattern } : {}),
+        ...(label !== undefined ? { label } : {}),
+      })),
+      detections: (detections as unknown as Detection[]).map(({ kind, label, path }) => ({
+        kind,
+        label,
+        ...(path !== undefined ? { path } : {}),
+      })),
     },
   };
 }
@@ -59,5 +70,10 @@ function isMaskEntry(value: unknown): boolean {
 }
 
 function isDetection(value: unknown): boolean {
-  return isObject(value) && typeof value.kind === 'string' && typeof value.label === 'string' && (value.path === undefined || typeof value.path === 'string');
+  return (
+    isObject(value) &&
+    typeof value.kind === 'string' &&
+    typeof value.label === 'string' &&
+    (value.path === undefined || typeof value.path === 'string')
+  );
 }

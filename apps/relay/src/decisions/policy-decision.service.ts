@@ -26,14 +26,20 @@ export class PolicyDecisionService {
     const snapshot = await this.cache.snapshot(input.tenant.id);
     const now = Date.parse(input.time);
     const at = Number.isNaN(now) ? Date.now() : now;
-    const applicable = snapshot.bindings.filter((b) => bindingApplies(b, input.source, input.sink, at));
-    const document = snapshot.tenantSlug && !input.tenant.slug ? { ...input, tenant: { id: input.tenant.id, slug: snapshot.tenantSlug } } : input;
+    const applicable = snapshot.bindings.filter((b) =>
+      bindingApplies(b, input.source, input.sink, at),
+    );
+    const document =
+      snapshot.tenantSlug && !input.tenant.slug
+        ? { ...input, tenant: { id: input.tenant.id, slug: snapshot.tenantSlug } }
+        : input;
     const prepared = applicable.length > 0 ? this.engine.prepareInput(document) : undefined;
     const results = applicable.map((binding) => this.evaluate(binding, prepared!, new Date(at)));
     const combined = combineDecisions(results, snapshot.failOpen);
-    const masked = combined.mask.length > 0
-      ? applyMasks(input.message.json, combined.mask, input.message.text)
-      : { json: input.message.json, text: input.message.text, maskedFields: [] };
+    const masked =
+      combined.mask.length > 0
+        ? applyMasks(input.message.json, combined.mask, input.message.text)
+        : { json: input.message.json, text: input.message.text, maskedFields: [] };
     return {
       action: combined.action,
       isBlocked: combined.isBlocked,
@@ -56,11 +62,21 @@ export class PolicyDecisionService {
       groupName: binding.groupName,
       groupVersion: binding.version,
     };
-    const failed = (error: string): BindingResult => ({ ...base, action: 'ERROR', reasons: [], mask: [], detections: [], error });
+    const failed = (error: string): BindingResult => ({
+      ...base,
+      action: 'ERROR',
+      reasons: [],
+      mask: [],
+      detections: [],
+      error,
+    });
     if ('error' in binding.policy) {
       return failed(binding.policy.error);
     }
-    const raw = binding.policy.evaluate(input, { timeoutMs: this.options.evaluationTimeoutMs, now });
+    const raw = binding.policy.evaluate(input, {
+      timeoutMs: this.options.evaluationTimeoutMs,
+      now,
+    });
     if (!raw.ok) {
       return failed(raw.error);
     }

@@ -1,4 +1,12 @@
-import { CompiledPolicy, JsonValue, RegoCompileError, RegoEvalError, Value, compilePolicy, fromJson } from '@agp/rego';
+import {
+  CompiledPolicy,
+  JsonValue,
+  RegoCompileError,
+  RegoEvalError,
+  Value,
+  compilePolicy,
+  fromJson,
+} from '@agp/rego';
 
 /** One compile error of a version's `regoSource`, with its line and column (D24). */
 export interface PolicyCompileProblem {
@@ -22,7 +30,8 @@ export interface PreparedInput {
 }
 
 /** The outcome of evaluating one version's decision rule: its raw value, or why it failed. */
-export type RawEvaluation = { ok: true; value: JsonValue | undefined } | { ok: false; error: string };
+export type RawEvaluation =
+  { ok: true; value: JsonValue | undefined } | { ok: false; error: string };
 
 /** A version compiled once (with its group's data), evaluated many times. */
 export interface CompiledVersionPolicy {
@@ -32,7 +41,8 @@ export interface CompiledVersionPolicy {
 }
 
 const FILE_NAME = 'policy.rego';
-const PACKAGE_LINE = /^\s*package\s+([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*(?:#.*)?$/m;
+const PACKAGE_LINE =
+  /^\s*package\s+([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*(?:#.*)?$/m;
 
 /**
  * The one place the relay touches the Rego engine (`@agp/rego`): compiling a version and
@@ -44,17 +54,27 @@ export class PolicyEngine {
     const packagePath = packagePathOf(regoSource);
     try {
       // POLICY.md: the group's data lives under data.<package path>, beside the module's rules.
-      policy = compilePolicy({ [FILE_NAME]: regoSource }, { data: nestUnder(packagePath ?? [], groupData) });
+      policy = compilePolicy(
+        { [FILE_NAME]: regoSource },
+        { data: nestUnder(packagePath ?? [], groupData) },
+      );
     } catch (error) {
       if (error instanceof RegoCompileError) {
         throw new PolicyCompileFailure(
-          error.errors.map((e) => ({ code: e.code, message: e.message, row: e.location.row, col: e.location.col })),
+          error.errors.map((e) => ({
+            code: e.code,
+            message: e.message,
+            row: e.location.row,
+            col: e.location.col,
+          })),
         );
       }
       throw error;
     }
     if (!packagePath) {
-      throw new PolicyCompileFailure([{ code: 'rego_parse_error', message: 'no package declaration', row: 1, col: 1 }]);
+      throw new PolicyCompileFailure([
+        { code: 'rego_parse_error', message: 'no package declaration', row: 1, col: 1 },
+      ]);
     }
     return new EngineVersionPolicy(policy, `data.${packagePath.join('.')}.decision`);
   }

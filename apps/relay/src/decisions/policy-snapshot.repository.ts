@@ -58,12 +58,17 @@ export class PolicySnapshotRepository {
   }
 
   async tenantSlug(tx: Tx, tenantId: string): Promise<string | undefined> {
-    const rows: Row[] = await tx.query(`SELECT slug FROM ${S}.tenants WHERE tenant_id = $1`, [tenantId]);
+    const rows: Row[] = await tx.query(`SELECT slug FROM ${S}.tenants WHERE tenant_id = $1`, [
+      tenantId,
+    ]);
     return str(rows[0]?.slug);
   }
 
   async isFailOpen(tx: Tx, tenantId: string): Promise<boolean> {
-    const rows: Row[] = await tx.query(`SELECT fail_open FROM ${S}.policy_settings WHERE tenant_id = $1`, [tenantId]);
+    const rows: Row[] = await tx.query(
+      `SELECT fail_open FROM ${S}.policy_settings WHERE tenant_id = $1`,
+      [tenantId],
+    );
     return rows[0]?.fail_open === true;
   }
 

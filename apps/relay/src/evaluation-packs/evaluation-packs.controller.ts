@@ -19,32 +19,48 @@ export class EvaluationPacksController {
   @Post()
   @Created()
   @RequirePermission('TENANT', 'WRITE')
-  create(@Ctx() ctx: RequestContext, @Body() dto: CreateEvaluationPackDto): Promise<EvaluationPackResponse> {
+  create(
+    @Ctx() ctx: RequestContext,
+    @Body() dto: CreateEvaluationPackDto,
+  ): Promise<EvaluationPackResponse> {
     return this.packs.create(ctx, dto);
   }
 
   @Get()
   @RequirePermission('TENANT', 'READ')
-  list(@Ctx() ctx: RequestContext, @Query() query: ListEvaluationPacksQueryDto): Promise<Page<EvaluationPackResponse>> {
+  list(
+    @Ctx() ctx: RequestContext,
+    @Query() query: ListEvaluationPacksQueryDto,
+  ): Promise<Page<EvaluationPackResponse>> {
     return this.packs.list(ctx, query);
   }
 
   @Get(':packId')
   @RequirePermission('TENANT', 'READ')
-  get(@Ctx() ctx: RequestContext, @Param('packId', uuidParam('packId')) packId: string): Promise<EvaluationPackResponse> {
+  get(
+    @Ctx() ctx: RequestContext,
+    @Param('packId', uuidParam('packId')) packId: string,
+  ): Promise<EvaluationPackResponse> {
     return this.packs.get(ctx, packId);
   }
 
   @Patch(':packId')
   @RequirePermission('TENANT', 'WRITE')
-  update(@Ctx() ctx: RequestContext, @Param('packId', uuidParam('packId')) packId: string, @Body() dto: UpdateEvaluationPackDto): Promise<EvaluationPackResponse> {
+  update(
+    @Ctx() ctx: RequestContext,
+    @Param('packId', uuidParam('packId')) packId: string,
+    @Body() dto: UpdateEvaluationPackDto,
+  ): Promise<EvaluationPackResponse> {
     return this.packs.update(ctx, packId, dto);
   }
 
   @Delete(':packId')
   @HttpCode(204)
   @RequirePermission('TENANT', 'WRITE')
-  remove(@Ctx() ctx: RequestContext, @Param('packId', uuidParam('packId')) packId: string): Promise<void> {
+  remove(
+    @Ctx() ctx: RequestContext,
+    @Param('packId', uuidParam('packId')) packId: string,
+  ): Promise<void> {
     return this.packs.remove(ctx, packId);
   }
 }

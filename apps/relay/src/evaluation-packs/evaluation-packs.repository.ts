@@ -35,43 +35,95 @@ const PACK_FROM = `relay.evaluation_packs p LEFT JOIN relay.users u ON u.id = p.
 /** Every query on evaluation packs and their evaluations; each takes the tenant id (D4). */
 @Injectable()
 export class EvaluationPacksRepository {
-  async insertPack(tx: Tx, tenantId: string, pack: Omit<PackRow, 'createdAt' | 'updatedAt' | 'lastRunId'>): Promise<void> {
+  async insertPack(
+    tx: Tx,
+    tenantId: string,
+    pack: Omit<PackRow, 'createdAt' | 'updatedAt' | 'lastRunId'>,
+  ): Promise<void> {
     await tx.query(
       `INSERT INTO relay.evaluation_packs (id, tenant_id, name, description, owner_user_id, owner_label, enabled)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [pack.id, tenantId, pack.name, pack.description ?? null, pack.ownerUserId, pack.ownerLabel ?? null, pack.enabled],
+      [
+        pack.id,
+        tenantId,
+        pack.name,
+        pack.description ?? null,
+        pack.ownerUserId,
+        pack.ownerLabel ?? null,
+        pack.enabled,
+      ],
     );
   }
 
-  async updatePack(tx: Tx, tenantId: string, id: string, changes: { name?: string; description?: string; ownerUserId?: string; ownerLabel?: string; enabled?: boolean }): Promise<void> {
+  async updatePack(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    changes: {
+      name?: string;
+      description?: string;
+      ownerUserId?: string;
+      ownerLabel?: string;
+      enabled?: boolean;
+    },
+  ): Promise<void> {
     await tx.query(
       `UPDATE relay.evaluation_packs SET name = coalesce($3, name), description = coalesce($4, description),
          owner_user_id = coalesce($5, owner_user_id), owner_label = CASE WHEN $5::uuid IS NULL THEN owner_label ELSE $6 END,
          enabled = coalesce($7, enabled), updated_at = now()
        WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, id, changes.name ?? null, changes.description ?? null, changes.ownerUserId ?? null, changes.ownerLabel ?? null, changes.enabled ?? null],
+      [
+        tenantId,
+        id,
+        changes.name ?? null,
+        changes.description ?? null,
+        changes.ownerUserId ?? null,
+        changes.ownerLabel ?? null,
+        changes.enabled ?? null,
+      ],
     );
   }
 
   async deletePack(tx: Tx, tenantId: string, id: string): Promise<void> {
-    await tx.query(`DELETE FROM relay.evaluation_packs WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    await tx.query(`DELETE FROM relay.evaluation_packs WHERE tenant_id = $1 AND id = $2`, [
+      tenantId,
+      id,
+    ]);
   }
 
   async findPack(tx: Tx, tenantId: string, id: string): Promise<PackRow | undefined> {
-    const rows: Row[] = await tx.query(`SELECT ${PACK_COLUMNS} FROM ${PACK_FROM} WHERE p.tenant_id = $1 AND p.id = $2`, [tenantId, id]);
+    const rows: Row[] = await tx.query(
+      `SELECT ${PACK_COLUMNS} FROM ${PACK_FROM} WHERE p.tenant_id = $1 AND p.id = $2`,
+      [tenantId, id],
+    );
     return rows[0] ? toPack(rows[0]) : undefined;
   }
 
-  async listPacks(tx: Tx, tenantId: string, filter: { name?: string; enabled?: boolean }, limit: number, offset: number): Promise<{ items: PackRow[]; total: number }> {
+  async listPacks(
+    tx: Tx,
+    tenantId: string,
+    filter: { name?: string; enabled?: boolean },
+    limit: number,
+    offset: number,
+  ): Promise<{ items: PackRow[]; total: number }> {
     const where = `p.tenant_id = $1 AND ($2::text IS NULL OR p.name ILIKE '%' || $2 || '%') AND ($3::boolean IS NULL OR p.enabled = $3)`;
     const params = [tenantId, filter.name ?? null, filter.enabled ?? null];
-    const rows: Row[] = await tx.query(`SELECT ${PACK_COLUMNS} FROM ${PACK_FROM} WHERE ${where} ORDER BY p.name LIMIT $4 OFFSET $5`, [...params, limit, offset]);
-    const [count] = await tx.query<Row[]>(`SELECT count(*)::int AS n FROM relay.evaluation_packs p WHERE ${where}`, params);
+    const rows: Row[] = await tx.query(
+      `SELECT ${PACK_COLUMNS} FROM ${PACK_FROM} WHERE ${where} ORDER BY p.name LIMIT $4 OFFSET $5`,
+      [...params, limit, offset],
+    );
+    const [count] = await tx.query<Row[]>(
+      `SELECT count(*)::int AS n FROM relay.evaluation_packs p WHERE ${where}`,
+      params,
+    );
     return { items: rows.map(toPack), total: Number(count?.n ?? 0) };
   }
 
   async setLastRun(tx: Tx, tenantId: string, packId: string, runId: string): Promise<void> {
-    await tx.query(`UPDATE relay.evaluation_packs SET last_run_id = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, packId, runId]);
+    await tx.query(
+      `UPDATE relay.evaluation_packs SET last_run_id = $3 WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, packId, runId],
+    );
   }
 
   /**
@@ -93,7 +145,18 @@ export class EvaluationPacksRepository {
     await tx.query(
       `INSERT INTO relay.evaluations (id, tenant_id, pack_id, name, description, source, target, input, hops, enabled)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [e.id, tenantId, e.packId, e.name, e.description ?? null, JSON.stringify(e.source), JSON.stringify(e.target), e.input, JSON.stringify(e.hops), e.enabled],
+      [
+        e.id,
+        tenantId,
+        e.packId,
+        e.name,
+        e.description ?? null,
+        JSON.stringify(e.source),
+        JSON.stringify(e.target),
+        e.input,
+        JSON.stringify(e.hops),
+        e.enabled,
+      ],
     );
   }
 
@@ -101,20 +164,47 @@ export class EvaluationPacksRepository {
     await tx.query(
       `UPDATE relay.evaluations SET name = $3, description = $4, source = $5, target = $6, input = $7, hops = $8, enabled = $9, updated_at = now()
        WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, e.id, e.name, e.description ?? null, JSON.stringify(e.source), JSON.stringify(e.target), e.input, JSON.stringify(e.hops), e.enabled],
+      [
+        tenantId,
+        e.id,
+        e.name,
+        e.description ?? null,
+        JSON.stringify(e.source),
+        JSON.stringify(e.target),
+        e.input,
+        JSON.stringify(e.hops),
+        e.enabled,
+      ],
     );
   }
 
   async deleteEvaluation(tx: Tx, tenantId: string, id: string): Promise<void> {
-    await tx.query(`DELETE FROM relay.evaluations WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    await tx.query(`DELETE FROM relay.evaluations WHERE tenant_id = $1 AND id = $2`, [
+      tenantId,
+      id,
+    ]);
   }
 
-  async findEvaluation(tx: Tx, tenantId: string, packId: string, id: string): Promise<EvaluationResponse | undefined> {
-    const rows: Row[] = await tx.query(`SELECT * FROM relay.evaluations WHERE tenant_id = $1 AND pack_id = $2 AND id = $3`, [tenantId, packId, id]);
+  async findEvaluation(
+    tx: Tx,
+    tenantId: string,
+    packId: string,
+    id: string,
+  ): Promise<EvaluationResponse | undefined> {
+    const rows: Row[] = await tx.query(
+      `SELECT * FROM relay.evaluations WHERE tenant_id = $1 AND pack_id = $2 AND id = $3`,
+      [tenantId, packId, id],
+    );
     return rows[0] ? toEvaluation(rows[0]) : undefined;
   }
 
-  async listEvaluations(tx: Tx, tenantId: string, packIds: string[], limit = 10_000, offset = 0): Promise<EvaluationResponse[]> {
+  async listEvaluations(
+    tx: Tx,
+    tenantId: string,
+    packIds: string[],
+    limit = 10_000,
+    offset = 0,
+  ): Promise<EvaluationResponse[]> {
     const rows: Row[] = await tx.query(
       `SELECT * FROM relay.evaluations WHERE tenant_id = $1 AND pack_id = ANY($2::uuid[]) ORDER BY created_at, id LIMIT $3 OFFSET $4`,
       [tenantId, packIds, limit, offset],
@@ -123,7 +213,10 @@ export class EvaluationPacksRepository {
   }
 
   async countEvaluations(tx: Tx, tenantId: string, packId: string): Promise<number> {
-    const [row] = await tx.query<Row[]>(`SELECT count(*)::int AS n FROM relay.evaluations WHERE tenant_id = $1 AND pack_id = $2`, [tenantId, packId]);
+    const [row] = await tx.query<Row[]>(
+      `SELECT count(*)::int AS n FROM relay.evaluations WHERE tenant_id = $1 AND pack_id = $2`,
+      [tenantId, packId],
+    );
     return Number(row?.n ?? 0);
   }
 }

@@ -39,14 +39,25 @@ export class EvaluationPacksService {
           ownerLabel: owner.label,
           enabled: dto.enabled ?? true,
         });
-        return this.toResponses(tx, ctx.tenantId, [(await this.packs.findPack(tx, ctx.tenantId, id))!]).then((r) => r[0]);
+        return this.toResponses(tx, ctx.tenantId, [
+          (await this.packs.findPack(tx, ctx.tenantId, id))!,
+        ]).then((r) => r[0]);
       }),
     );
   }
 
-  async list(ctx: RequestContext, query: ListEvaluationPacksQueryDto): Promise<Page<EvaluationPackResponse>> {
+  async list(
+    ctx: RequestContext,
+    query: ListEvaluationPacksQueryDto,
+  ): Promise<Page<EvaluationPackResponse>> {
     return this.database.inTenant(ctx.tenantId, async (tx) => {
-      const { items, total } = await this.packs.listPacks(tx, ctx.tenantId, query, query.pageSize, pageOffset(query));
+      const { items, total } = await this.packs.listPacks(
+        tx,
+        ctx.tenantId,
+        query,
+        query.pageSize,
+        pageOffset(query),
+      );
       return pageOf(await this.toResponses(tx, ctx.tenantId, items), total, query);
     });
   }
@@ -58,13 +69,25 @@ export class EvaluationPacksService {
     });
   }
 
-  async update(ctx: RequestContext, packId: string, dto: UpdateEvaluationPackDto): Promise<EvaluationPackResponse> {
+  async update(
+    ctx: RequestContext,
+    packId: string,
+    dto: UpdateEvaluationPackDto,
+  ): Promise<EvaluationPackResponse> {
     return this.uniquely(dto.name ?? '', () =>
       this.database.inTenant(ctx.tenantId, async (tx) => {
         await this.mustFind(tx, ctx.tenantId, packId);
         const owner = dto.ownerUserId ? await this.owner(tx, ctx, dto.ownerUserId) : undefined;
-        await this.packs.updatePack(tx, ctx.tenantId, packId, { ...dto, ownerUserId: owner?.id, ownerLabel: owner?.label });
-        return (await this.toResponses(tx, ctx.tenantId, [(await this.packs.findPack(tx, ctx.tenantId, packId))!]))[0];
+        await this.packs.updatePack(tx, ctx.tenantId, packId, {
+          ...dto,
+          ownerUserId: owner?.id,
+          ownerLabel: owner?.label,
+        });
+        return (
+          await this.toResponses(tx, ctx.tenantId, [
+            (await this.packs.findPack(tx, ctx.tenantId, packId))!,
+          ])
+        )[0];
       }),
     );
   }
@@ -81,15 +104,23 @@ export class EvaluationPacksService {
    * caller's own token proves that for the default; any other id is checked against the users
    * projection kept from tenant-auth's USER_LIFECYCLE events (D4).
    */
-  private async owner(tx: Tx, ctx: RequestContext, ownerUserId: string | undefined): Promise<{ id: string; label?: string }> {
+  private async owner(
+    tx: Tx,
+    ctx: RequestContext,
+    ownerUserId: string | undefined,
+  ): Promise<{ id: string; label?: string }> {
     const isCaller = ownerUserId === undefined || ownerUserId === ctx.principal.subject;
     if (isCaller && ctx.principal.kind === 'USER') {
       return { id: ctx.principal.subject, label: ctx.principal.label };
     }
     const user = ownerUserId ? await this.users.find(tx, ctx.tenantId, ownerUserId) : undefined;
     if (!user || user.status === 'DELETED') {
-      const message = ownerUserId ? 'ownerUserId must name a user of this tenant' : 'ownerUserId is required when the caller is not a user';
-      throw new EvaluationPacksException(EvaluationPacksErrorCode.InvalidOwner, message, [{ field: 'ownerUserId', message }]);
+      const message = ownerUserId
+        ? 'ownerUserId must name a user of this tenant'
+        : 'ownerUserId is required when the caller is not a user';
+      throw new EvaluationPacksException(EvaluationPacksErrorCode.InvalidOwner, message, [
+        { field: 'ownerUserId', message },
+      ]);
     }
     return { id: user.id, label: user.displayName ?? user.email };
   }
@@ -97,14 +128,29 @@ export class EvaluationPacksService {
   async mustFind(tx: Tx, tenantId: string, packId: string): Promise<PackRow> {
     const pack = await this.packs.findPack(tx, tenantId, packId);
     if (!pack) {
-      throw new EvaluationPacksException(EvaluationPacksErrorCode.PackNotFound, `evaluation pack ${packId} not found`);
+      throw new EvaluationPacksException(
+        EvaluationPacksErrorCode.PackNotFound,
+        `evaluation pack ${packId} not found`,
+      );
     }
     return pack;
   }
 
-  private async toResponses(tx: Tx, tenantId: string, packs: PackRow[]): Promise<EvaluationPackResponse[]> {
-    const evaluations = await this.packs.listEvaluations(tx, tenantId, packs.map((p) => p.id));
-    const lastRuns = await this.runs.findSummaries(tx, tenantId, packs.flatMap((p) => (p.lastRunId ? [p.lastRunId] : [])));
+  private async toResponses(
+    tx: Tx,
+    tenantId: string,
+    packs: PackRow[],
+  ): Promise<EvaluationPackResponse[]> {
+    const evaluations = await this.packs.listEvaluations(
+      tx,
+      tenantId,
+      packs.map((p) => p.id),
+    );
+    const lastRuns = await this.runs.findSummaries(
+      tx,
+      tenantId,
+      packs.flatMap((p) => (p.lastRunId ? [p.lastRunId] : [])),
+    );
     return packs.map((pack) => ({
       id: pack.id,
       name: pack.name,
@@ -123,7 +169,10 @@ export class EvaluationPacksService {
       return await work();
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw new EvaluationPacksException(EvaluationPacksErrorCode.NameTaken, `an evaluation pack named ${name} already exists`);
+        throw new EvaluationPacksException(
+          EvaluationPacksErrorCode.NameTaken,
+          `an evaluation pack named ${name} already exists`,
+        );
       }
       throw error;
     }

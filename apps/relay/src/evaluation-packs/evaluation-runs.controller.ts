@@ -18,19 +18,31 @@ export class EvaluationRunsController {
   @HttpCode(202)
   @Created('runId')
   @RequirePermission('TENANT', 'WRITE')
-  start(@Ctx() ctx: RequestContext, @Param('packId', uuidParam('packId')) packId: string, @Body() dto: CreateRunDto): Promise<RunResponse> {
+  start(
+    @Ctx() ctx: RequestContext,
+    @Param('packId', uuidParam('packId')) packId: string,
+    @Body() dto: CreateRunDto,
+  ): Promise<RunResponse> {
     return this.runs.start(ctx, packId, dto);
   }
 
   @Get()
   @RequirePermission('TENANT', 'READ')
-  list(@Ctx() ctx: RequestContext, @Param('packId', uuidParam('packId')) packId: string, @Query() query: PageQueryDto): Promise<Page<RunResponse>> {
+  list(
+    @Ctx() ctx: RequestContext,
+    @Param('packId', uuidParam('packId')) packId: string,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<RunResponse>> {
     return this.runs.list(ctx, packId, query);
   }
 
   @Get(':runId')
   @RequirePermission('TENANT', 'READ')
-  get(@Ctx() ctx: RequestContext, @Param('packId', uuidParam('packId')) packId: string, @Param('runId', uuidParam('runId')) runId: string): Promise<RunResponse> {
+  get(
+    @Ctx() ctx: RequestContext,
+    @Param('packId', uuidParam('packId')) packId: string,
+    @Param('runId', uuidParam('runId')) runId: string,
+  ): Promise<RunResponse> {
     return this.runs.get(ctx, packId, runId);
   }
 }

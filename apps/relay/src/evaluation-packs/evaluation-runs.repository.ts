@@ -35,26 +35,56 @@ export class EvaluationRunsRepository {
     await tx.query(
       `INSERT INTO relay.evaluation_runs (id, tenant_id, pack_id, pack_name, status, trigger_source, triggered_by, execution_mode)
        VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7)`,
-      [run.id, tenantId, run.packId, run.packName, run.triggerSource, run.triggeredBy ? JSON.stringify(run.triggeredBy) : null, run.executionMode],
+      [
+        run.id,
+        tenantId,
+        run.packId,
+        run.packName,
+        run.triggerSource,
+        run.triggeredBy ? JSON.stringify(run.triggeredBy) : null,
+        run.executionMode,
+      ],
     );
   }
 
-  async find(tx: Tx, tenantId: string, packId: string, runId: string): Promise<RunResponse | undefined> {
-    const rows: Row[] = await tx.query(`SELECT ${SUMMARY}, results FROM relay.evaluation_runs WHERE tenant_id = $1 AND pack_id = $2 AND id = $3`, [tenantId, packId, runId]);
-    return rows[0] ? { ...toRun(rows[0]), results: rows[0].results as EvaluationVerdict[] } : undefined;
+  async find(
+    tx: Tx,
+    tenantId: string,
+    packId: string,
+    runId: string,
+  ): Promise<RunResponse | undefined> {
+    const rows: Row[] = await tx.query(
+      `SELECT ${SUMMARY}, results FROM relay.evaluation_runs WHERE tenant_id = $1 AND pack_id = $2 AND id = $3`,
+      [tenantId, packId, runId],
+    );
+    return rows[0]
+      ? { ...toRun(rows[0]), results: rows[0].results as EvaluationVerdict[] }
+      : undefined;
   }
 
   async findSummaries(tx: Tx, tenantId: string, runIds: string[]): Promise<RunResponse[]> {
-    const rows: Row[] = await tx.query(`SELECT ${SUMMARY} FROM relay.evaluation_runs WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, runIds]);
+    const rows: Row[] = await tx.query(
+      `SELECT ${SUMMARY} FROM relay.evaluation_runs WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+      [tenantId, runIds],
+    );
     return rows.map(toRun);
   }
 
-  async list(tx: Tx, tenantId: string, packId: string, limit: number, offset: number): Promise<{ items: RunResponse[]; total: number }> {
+  async list(
+    tx: Tx,
+    tenantId: string,
+    packId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ items: RunResponse[]; total: number }> {
     const rows: Row[] = await tx.query(
       `SELECT ${SUMMARY} FROM relay.evaluation_runs WHERE tenant_id = $1 AND pack_id = $2 ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`,
       [tenantId, packId, limit, offset],
     );
-    const [count] = await tx.query<Row[]>(`SELECT count(*)::int AS n FROM relay.evaluation_runs WHERE tenant_id = $1 AND pack_id = $2`, [tenantId, packId]);
+    const [count] = await tx.query<Row[]>(
+      `SELECT count(*)::int AS n FROM relay.evaluation_runs WHERE tenant_id = $1 AND pack_id = $2`,
+      [tenantId, packId],
+    );
     return { items: rows.map(toRun), total: Number(count?.n ?? 0) };
   }
 
@@ -62,7 +92,12 @@ export class EvaluationRunsRepository {
    * System scope: takes the oldest PENDING run of any tenant (or a RUNNING one whose replica has
    * not finished it within `staleAfter`, e.g. because it stopped); replicas never take the same one.
    */
-  async claimPending(tx: Tx, staleAfter = '10 minutes'): Promise<{ runId: string; tenantId: string; packId: string; executionMode: ExecutionMode } | undefined> {
+  async claimPending(
+    tx: Tx,
+    staleAfter = '10 minutes',
+  ): Promise<
+    { runId: string; tenantId: string; packId: string; executionMode: ExecutionMode } | undefined
+  > {
     // TypeORM answers an UPDATE … RETURNING with [rows, affected].
     const [rows] = await tx.query<[Row[], number]>(
       `UPDATE relay.evaluation_runs SET status = 'RUNNING', started_at = now()
@@ -74,7 +109,12 @@ export class EvaluationRunsRepository {
     );
     const row = rows[0];
     return row
-      ? { runId: String(row.id), tenantId: String(row.tenant_id), packId: String(row.pack_id), executionMode: String(row.execution_mode) as ExecutionMode }
+      ? {
+          runId: String(row.id),
+          tenantId: String(row.tenant_id),
+          packId: String(row.pack_id),
+          executionMode: String(row.execution_mode) as ExecutionMode,
+        }
       : undefined;
   }
 
@@ -83,8 +123,18 @@ export class EvaluationRunsRepository {
       `UPDATE relay.evaluation_runs SET status = $3, evaluation_count = $4, passed = $5, failed = $6, skipped = $7, duration_ms = $8,
          error_message = $9, results = $10, finished_at = now()
        WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, runId, outcome.status, outcome.evaluationCount, outcome.passed, outcome.failed, outcome.skipped, outcome.durationMs,
-        outcome.errorMessage ?? null, JSON.stringify(outcome.results)],
+      [
+        tenantId,
+        runId,
+        outcome.status,
+        outcome.evaluationCount,
+        outcome.passed,
+        outcome.failed,
+        outcome.skipped,
+        outcome.durationMs,
+        outcome.errorMessage ?? null,
+        JSON.stringify(outcome.results),
+      ],
     );
   }
 }

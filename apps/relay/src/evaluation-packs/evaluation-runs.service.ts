@@ -47,7 +47,12 @@ export class EvaluationRunsService {
   }
 
   /** Issue 6 §5: every enabled pack touching the group gets a POLICY_CHANGE run, in the event's transaction. */
-  async startForPolicyChange(tx: Tx, tenantId: string, groupId: string, actor: EventParty | undefined): Promise<number> {
+  async startForPolicyChange(
+    tx: Tx,
+    tenantId: string,
+    groupId: string,
+    actor: EventParty | undefined,
+  ): Promise<number> {
     const packs = await this.packs.enabledPacksTouchingGroup(tx, tenantId, groupId);
     for (const pack of packs) {
       await this.runs.insert(tx, tenantId, {
@@ -65,7 +70,13 @@ export class EvaluationRunsService {
   async list(ctx: RequestContext, packId: string, query: PageQueryDto): Promise<Page<RunResponse>> {
     return this.database.inTenant(ctx.tenantId, async (tx) => {
       await this.packService.mustFind(tx, ctx.tenantId, packId);
-      const { items, total } = await this.runs.list(tx, ctx.tenantId, packId, query.pageSize, pageOffset(query));
+      const { items, total } = await this.runs.list(
+        tx,
+        ctx.tenantId,
+        packId,
+        query.pageSize,
+        pageOffset(query),
+      );
       return pageOf(items, total, query);
     });
   }
@@ -74,7 +85,10 @@ export class EvaluationRunsService {
     return this.database.inTenant(ctx.tenantId, async (tx) => {
       const run = await this.runs.find(tx, ctx.tenantId, packId, runId);
       if (!run) {
-        throw new EvaluationPacksException(EvaluationPacksErrorCode.RunNotFound, `run ${runId} of evaluation pack ${packId} not found`);
+        throw new EvaluationPacksException(
+          EvaluationPacksErrorCode.RunNotFound,
+          `run ${runId} of evaluation pack ${packId} not found`,
+        );
       }
       return run;
     });

@@ -16,19 +16,31 @@ export class EvaluationsController {
   @Post()
   @Created()
   @RequirePermission('TENANT', 'WRITE')
-  create(@Ctx() ctx: RequestContext, @Param('packId', uuidParam('packId')) packId: string, @Body() dto: CreateEvaluationDto): Promise<EvaluationResponse> {
+  create(
+    @Ctx() ctx: RequestContext,
+    @Param('packId', uuidParam('packId')) packId: string,
+    @Body() dto: CreateEvaluationDto,
+  ): Promise<EvaluationResponse> {
     return this.evaluations.create(ctx, packId, dto);
   }
 
   @Get()
   @RequirePermission('TENANT', 'READ')
-  list(@Ctx() ctx: RequestContext, @Param('packId', uuidParam('packId')) packId: string, @Query() query: PageQueryDto): Promise<Page<EvaluationResponse>> {
+  list(
+    @Ctx() ctx: RequestContext,
+    @Param('packId', uuidParam('packId')) packId: string,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<EvaluationResponse>> {
     return this.evaluations.list(ctx, packId, query);
   }
 
   @Get(':evaluationId')
   @RequirePermission('TENANT', 'READ')
-  get(@Ctx() ctx: RequestContext, @Param('packId', uuidParam('packId')) packId: string, @Param('evaluationId', uuidParam('evaluationId')) evaluationId: string): Promise<EvaluationResponse> {
+  get(
+    @Ctx() ctx: RequestContext,
+    @Param('packId', uuidParam('packId')) packId: string,
+    @Param('evaluationId', uuidParam('evaluationId')) evaluationId: string,
+  ): Promise<EvaluationResponse> {
     return this.evaluations.get(ctx, packId, evaluationId);
   }
 
@@ -46,7 +58,11 @@ export class EvaluationsController {
   @Delete(':evaluationId')
   @HttpCode(204)
   @RequirePermission('TENANT', 'WRITE')
-  remove(@Ctx() ctx: RequestContext, @Param('packId', uuidParam('packId')) packId: string, @Param('evaluationId', uuidParam('evaluationId')) evaluationId: string): Promise<void> {
+  remove(
+    @Ctx() ctx: RequestContext,
+    @Param('packId', uuidParam('packId')) packId: string,
+    @Param('evaluationId', uuidParam('evaluationId')) evaluationId: string,
+  ): Promise<void> {
     return this.evaluations.remove(ctx, packId, evaluationId);
   }
 }

@@ -21,7 +21,11 @@ export class EvaluationsService {
     private readonly packService: EvaluationPacksService,
   ) {}
 
-  async create(ctx: RequestContext, packId: string, dto: CreateEvaluationDto): Promise<EvaluationResponse> {
+  async create(
+    ctx: RequestContext,
+    packId: string,
+    dto: CreateEvaluationDto,
+  ): Promise<EvaluationResponse> {
     return this.database.inTenant(ctx.tenantId, async (tx) => {
       await this.packService.mustFind(tx, ctx.tenantId, packId);
       const id = randomUUID();
@@ -40,21 +44,48 @@ export class EvaluationsService {
     });
   }
 
-  async list(ctx: RequestContext, packId: string, query: PageQueryDto): Promise<Page<EvaluationResponse>> {
+  async list(
+    ctx: RequestContext,
+    packId: string,
+    query: PageQueryDto,
+  ): Promise<Page<EvaluationResponse>> {
     return this.database.inTenant(ctx.tenantId, async (tx) => {
       await this.packService.mustFind(tx, ctx.tenantId, packId);
-      const items = await this.packs.listEvaluations(tx, ctx.tenantId, [packId], query.pageSize, pageOffset(query));
+      const items = await this.packs.listEvaluations(
+        tx,
+        ctx.tenantId,
+        [packId],
+        query.pageSize,
+        pageOffset(query),
+      );
       return pageOf(items, await this.packs.countEvaluations(tx, ctx.tenantId, packId), query);
     });
   }
 
-  async get(ctx: RequestContext, packId: string, evaluationId: string): Promise<EvaluationResponse> {
-    return this.database.inTenant(ctx.tenantId, async (tx) => this.mustFind(await this.packs.findEvaluation(tx, ctx.tenantId, packId, evaluationId), evaluationId));
+  async get(
+    ctx: RequestContext,
+    packId: string,
+    evaluationId: string,
+  ): Promise<EvaluationResponse> {
+    return this.database.inTenant(ctx.tenantId, async (tx) =>
+      this.mustFind(
+        await this.packs.findEvaluation(tx, ctx.tenantId, packId, evaluationId),
+        evaluationId,
+      ),
+    );
   }
 
-  async update(ctx: RequestContext, packId: string, evaluationId: string, dto: UpdateEvaluationDto): Promise<EvaluationResponse> {
+  async update(
+    ctx: RequestContext,
+    packId: string,
+    evaluationId: string,
+    dto: UpdateEvaluationDto,
+  ): Promise<EvaluationResponse> {
     return this.database.inTenant(ctx.tenantId, async (tx) => {
-      const current = this.mustFind(await this.packs.findEvaluation(tx, ctx.tenantId, packId, evaluationId), evaluationId);
+      const current = this.mustFind(
+        await this.packs.findEvaluation(tx, ctx.tenantId, packId, evaluationId),
+        evaluationId,
+      );
       await this.packs.updateEvaluation(tx, ctx.tenantId, {
         id: evaluationId,
         packId,
@@ -72,14 +103,23 @@ export class EvaluationsService {
 
   async remove(ctx: RequestContext, packId: string, evaluationId: string): Promise<void> {
     await this.database.inTenant(ctx.tenantId, async (tx) => {
-      this.mustFind(await this.packs.findEvaluation(tx, ctx.tenantId, packId, evaluationId), evaluationId);
+      this.mustFind(
+        await this.packs.findEvaluation(tx, ctx.tenantId, packId, evaluationId),
+        evaluationId,
+      );
       await this.packs.deleteEvaluation(tx, ctx.tenantId, evaluationId);
     });
   }
 
-  private mustFind(evaluation: EvaluationResponse | undefined, evaluationId: string): EvaluationResponse {
+  private mustFind(
+    evaluation: EvaluationResponse | undefined,
+    evaluationId: string,
+  ): EvaluationResponse {
     if (!evaluation) {
-      throw new EvaluationPacksException(EvaluationPacksErrorCode.EvaluationNotFound, `evaluation ${evaluationId} not found`);
+      throw new EvaluationPacksException(
+        EvaluationPacksErrorCode.EvaluationNotFound,
+        `evaluation ${evaluationId} not found`,
+      );
     }
     return evaluation;
   }
@@ -94,9 +134,15 @@ function toHop(dto: HopDto): Hop {
     ...(dto.expectedAction ? { expectedAction: dto.expectedAction } : {}),
     expectedPolicyIds: dto.expectedPolicyIds ?? [],
     expectedMaskedFields: dto.expectedMaskedFields ?? [],
-    expectedPatterns: (dto.expectedPatterns ?? []).map((p) => ({ ...p, patternId: p.patternId ?? randomUUID() })),
+    expectedPatterns: (dto.expectedPatterns ?? []).map((p) => ({
+      ...p,
+      patternId: p.patternId ?? randomUUID(),
+    })),
     ...(dto.notes ? { notes: dto.notes } : {}),
-    assertions: (dto.assertions ?? []).map((a, i) => ({ ...a, checkId: a.checkId ?? `check-${i + 1}` })),
+    assertions: (dto.assertions ?? []).map((a, i) => ({
+      ...a,
+      checkId: a.checkId ?? `check-${i + 1}`,
+    })),
     ...(dto.protocol ? { protocol: dto.protocol } : {}),
     ...(dto.direction ? { direction: dto.direction } : {}),
     ...(dto.method ? { method: dto.method } : {}),

@@ -7,7 +7,11 @@ import { RELAY_CONSUMERS } from '../database/tokens';
 import { EvaluationRunsService } from './evaluation-runs.service';
 
 /** The changes that move what version a group has bound (issue 6 §5). */
-const BOUND_VERSION_CHANGES: readonly PolicyLifecycleChange[] = ['BINDING_CREATED', 'BINDING_UPGRADED', 'BINDING_DELETED'];
+const BOUND_VERSION_CHANGES: readonly PolicyLifecycleChange[] = [
+  'BINDING_CREATED',
+  'BINDING_UPGRADED',
+  'BINDING_DELETED',
+];
 
 /** POLICY_CHANGE runs: one replica handles each event (durable consumer), the executors run them. */
 @Injectable()
@@ -18,10 +22,15 @@ export class PolicyChangeListener implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.consumers.register('policy-change-runs', ['POLICY_LIFECYCLE'], (event, tx) => this.apply(event, tx));
+    this.consumers.register('policy-change-runs', ['POLICY_LIFECYCLE'], (event, tx) =>
+      this.apply(event, tx),
+    );
   }
 
-  async apply(event: EventEnvelope<'POLICY_LIFECYCLE', EventData<'POLICY_LIFECYCLE'>>, tx: Tx): Promise<void> {
+  async apply(
+    event: EventEnvelope<'POLICY_LIFECYCLE', EventData<'POLICY_LIFECYCLE'>>,
+    tx: Tx,
+  ): Promise<void> {
     const { data } = event;
     if (!data.groupId || !BOUND_VERSION_CHANGES.includes(data.change)) {
       return;

@@ -56,10 +56,12 @@ export class RunExecutor implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async drain(): Promise<void> {
     for (;;) {
-      const claimed = await this.database.asSystem((tx) => this.runs.claimPending(tx)).catch((error: unknown) => {
-        this.logger.error({ err: error }, 'evaluation runs: cannot claim');
-        return undefined;
-      });
+      const claimed = await this.database
+        .asSystem((tx) => this.runs.claimPending(tx))
+        .catch((error: unknown) => {
+          this.logger.error({ err: error }, 'evaluation runs: cannot claim');
+          return undefined;
+        });
       if (!claimed || this.isStopped) {
         return;
       }
@@ -69,11 +71,20 @@ export class RunExecutor implements OnApplicationBootstrap, OnApplicationShutdow
           await this.runs.finish(tx, claimed.tenantId, claimed.runId, outcome);
           await this.packs.setLastRun(tx, claimed.tenantId, claimed.packId, claimed.runId);
         })
-        .catch((error: unknown) => this.logger.error({ err: error, runId: claimed.runId }, 'evaluation run: cannot record its outcome'));
+        .catch((error: unknown) =>
+          this.logger.error(
+            { err: error, runId: claimed.runId },
+            'evaluation run: cannot record its outcome',
+          ),
+        );
     }
   }
 
-  private async execute(tenantId: string, packId: string, mode: ExecutionMode): Promise<RunOutcome> {
+  private async execute(
+    tenantId: string,
+    packId: string,
+    mode: ExecutionMode,
+  ): Promise<RunOutcome> {
     const started = performance.now();
     const failed = (errorMessage: string): RunOutcome => ({
       status: 'FAILED',
@@ -87,14 +98,25 @@ export class RunExecutor implements OnApplicationBootstrap, OnApplicationShutdow
     });
     if (mode === 'LIVE') {
       // D27: FAILED only when it could not run; LIVE needs the traffic paths (R14).
-      return failed('LIVE execution is not available yet: the relay traffic paths are not in this build');
+      return failed(
+        'LIVE execution is not available yet: the relay traffic paths are not in this build',
+      );
     }
     try {
-      const evaluations = await this.database.inTenant(tenantId, (tx) => this.packs.listEvaluations(tx, tenantId, [packId]));
+      const evaluations = await this.database.inTenant(tenantId, (tx) =>
+        this.packs.listEvaluations(tx, tenantId, [packId]),
+      );
       const describe = (endpoint: EndpointReference) => this.describe(tenantId, endpoint);
       const results = [];
       for (const evaluation of evaluations) {
-        results.push(await simulateEvaluation(tenantId, evaluation, (input) => this.decisions.decide(input), describe));
+        results.push(
+          await simulateEvaluation(
+            tenantId,
+            evaluation,
+            (input) => this.decisions.decide(input),
+            describe,
+          ),
+        );
       }
       return {
         status: 'COMPLETED',
@@ -111,8 +133,15 @@ export class RunExecutor implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async describe(tenantId: string, endpoint: EndpointReference): Promise<EndpointRef> {
-    const known = await this.database.inTenant(tenantId, (tx) => this.directory.describe(tx, tenantId, endpoint.type as EndpointRef['type'], endpoint.id));
+    const known = await this.database.inTenant(tenantId, (tx) =>
+      this.directory.describe(tx, tenantId, endpoint.type as EndpointRef['type'], endpoint.id),
+    );
     const name = endpoint.name ?? known?.name;
-    return { type: endpoint.type as EndpointRef['type'], id: endpoint.id, ...(name ? { name } : {}), ...(known?.riskTier ? { riskTier: known.riskTier } : {}) };
+    return {
+      type: endpoint.type as EndpointRef['type'],
+      id: endpoint.id,
+      ...(name ? { name } : {}),
+      ...(known?.riskTier ? { riskTier: known.riskTier } : {}),
+    };
   }
 }

@@ -2,7 +2,12 @@ import { Protocol } from '@agp/contracts';
 
 import { textOf } from '../decisions/apply-masks';
 import { DecisionInput, EndpointRef, HopDecision } from '../decisions/decision.types';
-import { EndpointReference, EvaluationResponse, EvaluationVerdict, Hop } from './dto/pack-responses';
+import {
+  EndpointReference,
+  EvaluationResponse,
+  EvaluationVerdict,
+  Hop,
+} from './dto/pack-responses';
 import { compareHop } from './verdicts';
 
 export type DecideHop = (input: DecisionInput) => Promise<HopDecision>;
@@ -83,5 +88,10 @@ export async function simulateEvaluation(
     });
     message = decision.maskedMessage.json;
   }
-  return { evaluationId: evaluation.id, name: evaluation.name, status: hops.every((h) => h.passed) ? 'PASSED' : 'FAILED', hops };
+  return {
+    evaluationId: evaluation.id,
+    name: evaluation.name,
+    status: hops.every((h) => h.passed) ? 'PASSED' : 'FAILED',
+    hops,
+  };
 }

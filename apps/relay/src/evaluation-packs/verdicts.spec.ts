@@ -11,8 +11,30 @@ const decision: HopDecision = {
   detections: [{ kind: 'REGEX', label: 'SSN', path: 'note' }],
   maskedFields: ['note'],
   bindings: [
-    { bindingId: 'b1', bindingLevel: 'TENANT', priority: 1, groupId: 'g-pii', groupName: 'pii', groupVersion: '1', action: 'MASK', reasons: [], mask: [], detections: [] },
-    { bindingId: 'b2', bindingLevel: 'TENANT', priority: 2, groupId: 'g-log', groupName: 'log', groupVersion: '1', action: 'LOG', reasons: [], mask: [], detections: [] },
+    {
+      bindingId: 'b1',
+      bindingLevel: 'TENANT',
+      priority: 1,
+      groupId: 'g-pii',
+      groupName: 'pii',
+      groupVersion: '1',
+      action: 'MASK',
+      reasons: [],
+      mask: [],
+      detections: [],
+    },
+    {
+      bindingId: 'b2',
+      bindingLevel: 'TENANT',
+      priority: 2,
+      groupId: 'g-log',
+      groupName: 'log',
+      groupVersion: '1',
+      action: 'LOG',
+      reasons: [],
+      mask: [],
+      detections: [],
+    },
   ],
   maskedMessage: { text: 'my ssn is [MASKED:SSN]', json: { note: 'my ssn is [MASKED:SSN]' } },
 };
@@ -63,7 +85,9 @@ describe('compareHop', () => {
         expectedAction: 'BLOCK',
         expectedMaskedFields: ['ssn'],
         expectedPolicyIds: ['g-log'],
-        expectedPatterns: [{ patternId: 'p', pattern: 'MASKED', mode: 'MUST_NOT_MATCH', label: 'no masks' }],
+        expectedPatterns: [
+          { patternId: 'p', pattern: 'MASKED', mode: 'MUST_NOT_MATCH', label: 'no masks' },
+        ],
         assertions: [
           { checkId: 'a', kind: 'DETECTION', expected: 'EMAIL' },
           { checkId: 'b', kind: 'REASON_CONTAINS', expected: 'injection' },
@@ -73,16 +97,45 @@ describe('compareHop', () => {
       decision,
     );
     expect(sut.every((c) => !c.passed)).toBe(true);
-    expect(sut[0]).toEqual({ check: 'expectedAction', expected: 'BLOCK', actual: 'MASK', passed: false });
-    expect(sut[1]).toEqual(expect.objectContaining({ expected: 'ssn masked', actual: 'ssn not masked (masked: "note")' }));
-    expect(sut[2]).toEqual(expect.objectContaining({ expected: 'MUST_NOT_MATCH no masks', actual: 'matched' }));
-    expect(sut[3]).toEqual(expect.objectContaining({ expected: 'g-log matched', actual: 'not matched (matched: pii)' }));
-    expect(sut[4]).toEqual(expect.objectContaining({ checkId: 'a', kind: 'DETECTION', expected: 'EMAIL', actual: 'REGEX:SSN' }));
+    expect(sut[0]).toEqual({
+      check: 'expectedAction',
+      expected: 'BLOCK',
+      actual: 'MASK',
+      passed: false,
+    });
+    expect(sut[1]).toEqual(
+      expect.objectContaining({
+        expected: 'ssn masked',
+        actual: 'ssn not masked (masked: "note")',
+      }),
+    );
+    expect(sut[2]).toEqual(
+      expect.objectContaining({ expected: 'MUST_NOT_MATCH no masks', actual: 'matched' }),
+    );
+    expect(sut[3]).toEqual(
+      expect.objectContaining({ expected: 'g-log matched', actual: 'not matched (matched: pii)' }),
+    );
+    expect(sut[4]).toEqual(
+      expect.objectContaining({
+        checkId: 'a',
+        kind: 'DETECTION',
+        expected: 'EMAIL',
+        actual: 'REGEX:SSN',
+      }),
+    );
     expect(sut[6]).toEqual(expect.objectContaining({ actual: 'NOT_EVALUATED' }));
   });
 
   it('should report an invalid pattern as a failed check when the pattern does not compile', () => {
-    const [check] = compareHop(hop({ expectedPatterns: [{ patternId: 'p', pattern: '(', mode: 'MUST_MATCH' }] }), decision);
-    expect(check).toEqual(expect.objectContaining({ passed: false, actual: expect.stringContaining('invalid pattern') }));
+    const [check] = compareHop(
+      hop({ expectedPatterns: [{ patternId: 'p', pattern: '(', mode: 'MUST_MATCH' }] }),
+      decision,
+    );
+    expect(check).toEqual(
+      expect.objectContaining({
+        passed: false,
+        actual: expect.stringContaining('invalid pattern'),
+      }),
+    );
   });
 });

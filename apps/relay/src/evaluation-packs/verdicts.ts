@@ -14,10 +14,22 @@ function truthy(expected: string): boolean {
   return expected.trim().toLowerCase() !== 'false';
 }
 
-function verdict(check: string, expected: string, actual: string, passed: boolean, assertion?: Assertion): CheckVerdict {
+function verdict(
+  check: string,
+  expected: string,
+  actual: string,
+  passed: boolean,
+  assertion?: Assertion,
+): CheckVerdict {
   return {
     check,
-    ...(assertion ? { checkId: assertion.checkId, kind: assertion.kind, ...(assertion.subject !== undefined ? { subject: assertion.subject } : {}) } : {}),
+    ...(assertion
+      ? {
+          checkId: assertion.checkId,
+          kind: assertion.kind,
+          ...(assertion.subject !== undefined ? { subject: assertion.subject } : {}),
+        }
+      : {}),
     expected,
     actual,
     passed,
@@ -35,25 +47,53 @@ function assertionVerdict(assertion: Assertion, decision: HopDecision): CheckVer
     case 'MASKED_FIELD': {
       const path = subject ?? '';
       const isMasked = decision.maskedFields.includes(path);
-      return verdict('assertion', String(truthy(expected)), String(isMasked), isMasked === truthy(expected), assertion);
+      return verdict(
+        'assertion',
+        String(truthy(expected)),
+        String(isMasked),
+        isMasked === truthy(expected),
+        assertion,
+      );
     }
     case 'REASON_CONTAINS': {
       const actual = decision.reasons.join('; ');
-      return verdict('assertion', expected, actual, decision.reasons.some((r) => r.includes(expected)), assertion);
+      return verdict(
+        'assertion',
+        expected,
+        actual,
+        decision.reasons.some((r) => r.includes(expected)),
+        assertion,
+      );
     }
     case 'DETECTION': {
       const found = decision.detections.filter((d) => !subject || d.kind === subject);
       const actual = decision.detections.map((d) => `${d.kind}:${d.label}`).join(', ');
-      return verdict('assertion', subject ? `${subject}:${expected}` : expected, actual, found.some((d) => d.label === expected), assertion);
+      return verdict(
+        'assertion',
+        subject ? `${subject}:${expected}` : expected,
+        actual,
+        found.some((d) => d.label === expected),
+        assertion,
+      );
     }
     case 'POLICY_MATCHED': {
       const isMatched = matchedPolicies(decision).some((b) => refersTo(subject ?? '', b));
-      return verdict('assertion', String(truthy(expected)), String(isMatched), isMatched === truthy(expected), assertion);
+      return verdict(
+        'assertion',
+        String(truthy(expected)),
+        String(isMatched),
+        isMatched === truthy(expected),
+        assertion,
+      );
     }
   }
 }
 
-function patternMatches(pattern: string, flags: string | undefined, text: string): boolean | string {
+function patternMatches(
+  pattern: string,
+  flags: string | undefined,
+  text: string,
+): boolean | string {
   try {
     return new RegExp(pattern, flags ?? '').test(text);
   } catch (error) {
@@ -69,11 +109,20 @@ function patternMatches(pattern: string, flags: string | undefined, text: string
 export function compareHop(hop: Hop, decision: HopDecision): CheckVerdict[] {
   const checks: CheckVerdict[] = [];
   if (hop.expectedAction) {
-    checks.push(verdict('expectedAction', hop.expectedAction, decision.action, decision.action === hop.expectedAction));
+    checks.push(
+      verdict(
+        'expectedAction',
+        hop.expectedAction,
+        decision.action,
+        decision.action === hop.expectedAction,
+      ),
+    );
   }
   for (const field of hop.expectedMaskedFields) {
     const isMasked = decision.maskedFields.includes(field);
-    const actual = isMasked ? `${field} masked` : `${field} not masked (masked: ${decision.maskedFields.map((f) => JSON.stringify(f)).join(', ') || 'none'})`;
+    const actual = isMasked
+      ? `${field} masked`
+      : `${field} not masked (masked: ${decision.maskedFields.map((f) => JSON.stringify(f)).join(', ') || 'none'})`;
     checks.push(verdict('expectedMaskedField', `${field} masked`, actual, isMasked));
   }
   for (const p of hop.expectedPatterns) {
@@ -85,7 +134,9 @@ export function compareHop(hop: Hop, decision: HopDecision): CheckVerdict[] {
   const matched = matchedPolicies(decision);
   for (const policyId of hop.expectedPolicyIds) {
     const isMatched = matched.some((b) => b.groupId === policyId);
-    const actual = isMatched ? 'matched' : `not matched (matched: ${matched.map((b) => b.groupName).join(', ') || 'none'})`;
+    const actual = isMatched
+      ? 'matched'
+      : `not matched (matched: ${matched.map((b) => b.groupName).join(', ') || 'none'})`;
     checks.push(verdict('expectedPolicy', `${policyId} matched`, actual, isMatched));
   }
   for (const assertion of hop.assertions) {

@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Query,
+} from '@nestjs/common';
 import { RequirePermission } from '@agp/auth';
 import { Page } from '@agp/http';
 
@@ -25,26 +36,39 @@ export class LlmGatewaysController {
 
   @Get()
   @RequirePermission('LLM_GATEWAY', 'READ')
-  list(@Ctx() ctx: RequestContext, @Query() query: ListCatalogQueryDto): Promise<Page<CatalogEntry>> {
+  list(
+    @Ctx() ctx: RequestContext,
+    @Query() query: ListCatalogQueryDto,
+  ): Promise<Page<CatalogEntry>> {
     return this.gateways.list(ctx, query);
   }
 
   @Get(':gatewayId')
   @RequirePermission('LLM_GATEWAY', 'READ')
-  get(@Ctx() ctx: RequestContext, @Param('gatewayId', uuidParam('gatewayId')) id: string): Promise<CatalogEntry> {
+  get(
+    @Ctx() ctx: RequestContext,
+    @Param('gatewayId', uuidParam('gatewayId')) id: string,
+  ): Promise<CatalogEntry> {
     return this.gateways.get(ctx, id);
   }
 
   @Patch(':gatewayId')
   @RequirePermission('LLM_GATEWAY', 'WRITE')
-  update(@Ctx() ctx: RequestContext, @Param('gatewayId', uuidParam('gatewayId')) id: string, @Body() dto: UpdateLlmGatewayDto): Promise<CatalogEntry> {
+  update(
+    @Ctx() ctx: RequestContext,
+    @Param('gatewayId', uuidParam('gatewayId')) id: string,
+    @Body() dto: UpdateLlmGatewayDto,
+  ): Promise<CatalogEntry> {
     return this.gateways.update(ctx, id, { ...dto });
   }
 
   @Delete(':gatewayId')
   @HttpCode(204)
   @RequirePermission('LLM_GATEWAY', 'DELETE')
-  remove(@Ctx() ctx: RequestContext, @Param('gatewayId', uuidParam('gatewayId')) id: string): Promise<void> {
+  remove(
+    @Ctx() ctx: RequestContext,
+    @Param('gatewayId', uuidParam('gatewayId')) id: string,
+  ): Promise<void> {
     return this.gateways.remove(ctx, id);
   }
 }

@@ -10,7 +10,13 @@ import { LlmGatewaysController } from './llm-gateways.controller';
 
 const repository = new CatalogRepository({
   table: 'llm_gateways',
-  columns: { name: 'name', description: 'description', provider: 'provider', baseUrl: 'base_url', model: 'model' },
+  columns: {
+    name: 'name',
+    description: 'description',
+    provider: 'provider',
+    baseUrl: 'base_url',
+    model: 'model',
+  },
 });
 
 /** LLM gateways of the registry: CRUD under /relay/v1/llm-gateways, LLM_LIFECYCLE recorded. */
@@ -21,7 +27,11 @@ const repository = new CatalogRepository({
       provide: LLM_GATEWAYS_CATALOG,
       inject: [RELAY_DATABASE, RELAY_OUTBOX],
       useFactory: (database: Database, outbox: EventOutbox) =>
-        new CatalogService(database, outbox, repository, { noun: 'LLM gateway', lifecycleEvent: 'LLM_LIFECYCLE', partyType: 'LLM_GATEWAY' }),
+        new CatalogService(database, outbox, repository, {
+          noun: 'LLM gateway',
+          lifecycleEvent: 'LLM_LIFECYCLE',
+          partyType: 'LLM_GATEWAY',
+        }),
     },
   ],
 })

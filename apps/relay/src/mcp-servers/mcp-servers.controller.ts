@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Query,
+} from '@nestjs/common';
 import { RequirePermission } from '@agp/auth';
 import { Page } from '@agp/http';
 
@@ -25,26 +36,39 @@ export class McpServersController {
 
   @Get()
   @RequirePermission('MCP_REGISTRY', 'READ')
-  list(@Ctx() ctx: RequestContext, @Query() query: ListCatalogQueryDto): Promise<Page<CatalogEntry>> {
+  list(
+    @Ctx() ctx: RequestContext,
+    @Query() query: ListCatalogQueryDto,
+  ): Promise<Page<CatalogEntry>> {
     return this.servers.list(ctx, query);
   }
 
   @Get(':mcpServerId')
   @RequirePermission('MCP_REGISTRY', 'READ')
-  get(@Ctx() ctx: RequestContext, @Param('mcpServerId', uuidParam('mcpServerId')) id: string): Promise<CatalogEntry> {
+  get(
+    @Ctx() ctx: RequestContext,
+    @Param('mcpServerId', uuidParam('mcpServerId')) id: string,
+  ): Promise<CatalogEntry> {
     return this.servers.get(ctx, id);
   }
 
   @Patch(':mcpServerId')
   @RequirePermission('MCP_REGISTRY', 'WRITE')
-  update(@Ctx() ctx: RequestContext, @Param('mcpServerId', uuidParam('mcpServerId')) id: string, @Body() dto: UpdateMcpServerDto): Promise<CatalogEntry> {
+  update(
+    @Ctx() ctx: RequestContext,
+    @Param('mcpServerId', uuidParam('mcpServerId')) id: string,
+    @Body() dto: UpdateMcpServerDto,
+  ): Promise<CatalogEntry> {
     return this.servers.update(ctx, id, { ...dto });
   }
 
   @Delete(':mcpServerId')
   @HttpCode(204)
   @RequirePermission('MCP_REGISTRY', 'DELETE')
-  remove(@Ctx() ctx: RequestContext, @Param('mcpServerId', uuidParam('mcpServerId')) id: string): Promise<void> {
+  remove(
+    @Ctx() ctx: RequestContext,
+    @Param('mcpServerId', uuidParam('mcpServerId')) id: string,
+  ): Promise<void> {
     return this.servers.remove(ctx, id);
   }
 }

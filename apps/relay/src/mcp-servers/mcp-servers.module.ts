@@ -10,7 +10,13 @@ import { McpServersController } from './mcp-servers.controller';
 
 const repository = new CatalogRepository({
   table: 'mcp_servers',
-  columns: { name: 'name', description: 'description', url: 'url', transport: 'transport', protocolVersion: 'protocol_version' },
+  columns: {
+    name: 'name',
+    description: 'description',
+    url: 'url',
+    transport: 'transport',
+    protocolVersion: 'protocol_version',
+  },
 });
 
 /** MCP servers of the registry: CRUD under /relay/v1/mcp-servers, MCP_LIFECYCLE recorded. */
@@ -21,7 +27,11 @@ const repository = new CatalogRepository({
       provide: MCP_SERVERS_CATALOG,
       inject: [RELAY_DATABASE, RELAY_OUTBOX],
       useFactory: (database: Database, outbox: EventOutbox) =>
-        new CatalogService(database, outbox, repository, { noun: 'MCP server', lifecycleEvent: 'MCP_LIFECYCLE', partyType: 'MCP_SERVER' }),
+        new CatalogService(database, outbox, repository, {
+          noun: 'MCP server',
+          lifecycleEvent: 'MCP_LIFECYCLE',
+          partyType: 'MCP_SERVER',
+        }),
     },
   ],
 })

@@ -12,10 +12,18 @@ export const REFERENCES_OF_LEVEL: Readonly<Record<BindingLevel, readonly Referen
   CHANNEL_SUBSCRIPTION: ['channelId', 'agentId'],
 };
 
-const ALL_REFERENCES: readonly ReferenceField[] = ['agentId', 'sourceAgentId', 'sinkAgentId', 'channelId'];
+const ALL_REFERENCES: readonly ReferenceField[] = [
+  'agentId',
+  'sourceAgentId',
+  'sinkAgentId',
+  'channelId',
+];
 
 /** Every missing or superfluous reference of a binding at `level`. */
-export function bindingReferenceErrors(level: BindingLevel, given: Partial<Record<ReferenceField, string>>): FieldError[] {
+export function bindingReferenceErrors(
+  level: BindingLevel,
+  given: Partial<Record<ReferenceField, string>>,
+): FieldError[] {
   const needed = REFERENCES_OF_LEVEL[level];
   return ALL_REFERENCES.flatMap((field): FieldError[] => {
     const isPresent = given[field] !== undefined;

@@ -19,39 +19,58 @@ export class PolicyBindingsController {
   @Post()
   @Created('bindingId')
   @RequirePermission('TENANT', 'WRITE')
-  create(@Ctx() ctx: RequestContext, @Body() dto: CreatePolicyBindingDto): Promise<PolicyBindingResponse> {
+  create(
+    @Ctx() ctx: RequestContext,
+    @Body() dto: CreatePolicyBindingDto,
+  ): Promise<PolicyBindingResponse> {
     return this.bindings.create(ctx, dto);
   }
 
   @Get()
   @RequirePermission('TENANT', 'READ')
-  list(@Ctx() ctx: RequestContext, @Query() query: ListPolicyBindingsQueryDto): Promise<Page<PolicyBindingResponse>> {
+  list(
+    @Ctx() ctx: RequestContext,
+    @Query() query: ListPolicyBindingsQueryDto,
+  ): Promise<Page<PolicyBindingResponse>> {
     return this.bindings.list(ctx, query);
   }
 
   @Get(':bindingId')
   @RequirePermission('TENANT', 'READ')
-  get(@Ctx() ctx: RequestContext, @Param('bindingId', uuidParam('bindingId')) bindingId: string): Promise<PolicyBindingResponse> {
+  get(
+    @Ctx() ctx: RequestContext,
+    @Param('bindingId', uuidParam('bindingId')) bindingId: string,
+  ): Promise<PolicyBindingResponse> {
     return this.bindings.get(ctx, bindingId);
   }
 
   @Patch(':bindingId')
   @RequirePermission('TENANT', 'WRITE')
-  update(@Ctx() ctx: RequestContext, @Param('bindingId', uuidParam('bindingId')) bindingId: string, @Body() dto: UpdatePolicyBindingDto): Promise<PolicyBindingResponse> {
+  update(
+    @Ctx() ctx: RequestContext,
+    @Param('bindingId', uuidParam('bindingId')) bindingId: string,
+    @Body() dto: UpdatePolicyBindingDto,
+  ): Promise<PolicyBindingResponse> {
     return this.bindings.update(ctx, bindingId, dto);
   }
 
   @Delete(':bindingId')
   @HttpCode(204)
   @RequirePermission('TENANT', 'WRITE')
-  remove(@Ctx() ctx: RequestContext, @Param('bindingId', uuidParam('bindingId')) bindingId: string): Promise<void> {
+  remove(
+    @Ctx() ctx: RequestContext,
+    @Param('bindingId', uuidParam('bindingId')) bindingId: string,
+  ): Promise<void> {
     return this.bindings.remove(ctx, bindingId);
   }
 
   /** Operation 4 (D16): a plain array (D31). */
   @Get(':bindingId/available-versions')
   @RequirePermission('TENANT', 'READ')
-  availableVersions(@Ctx() ctx: RequestContext, @Param('bindingId', uuidParam('bindingId')) bindingId: string): Promise<PolicyVersionResponse[]> {
+  availableVersions(
+    @Ctx() ctx: RequestContext,
+    @Param('bindingId', uuidParam('bindingId')) bindingId: string,
+  ): Promise<PolicyVersionResponse[]> {
     return this.bindings.availableVersions(ctx, bindingId);
   }
 
@@ -59,7 +78,11 @@ export class PolicyBindingsController {
   @Post(':bindingId/upgrade')
   @HttpCode(200)
   @RequirePermission('TENANT', 'WRITE')
-  upgrade(@Ctx() ctx: RequestContext, @Param('bindingId', uuidParam('bindingId')) bindingId: string, @Query() query: UpgradePolicyBindingQueryDto): Promise<PolicyBindingResponse> {
+  upgrade(
+    @Ctx() ctx: RequestContext,
+    @Param('bindingId', uuidParam('bindingId')) bindingId: string,
+    @Query() query: UpgradePolicyBindingQueryDto,
+  ): Promise<PolicyBindingResponse> {
     return this.bindings.upgrade(ctx, bindingId, query.targetVersion);
   }
 }

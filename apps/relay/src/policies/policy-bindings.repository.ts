@@ -52,30 +52,75 @@ export class PolicyBindingsRepository {
       `INSERT INTO ${S}.policy_bindings (id, tenant_id, group_id, version_id, binding_level, agent_id, source_agent_id,
          sink_agent_id, channel_id, priority, valid_from, valid_to)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [b.id, tenantId, b.groupId, b.versionId, b.bindingLevel, b.agentId ?? null, b.sourceAgentId ?? null, b.sinkAgentId ?? null,
-        b.channelId ?? null, b.priority, b.validFrom, b.validTo ?? null],
+      [
+        b.id,
+        tenantId,
+        b.groupId,
+        b.versionId,
+        b.bindingLevel,
+        b.agentId ?? null,
+        b.sourceAgentId ?? null,
+        b.sinkAgentId ?? null,
+        b.channelId ?? null,
+        b.priority,
+        b.validFrom,
+        b.validTo ?? null,
+      ],
     );
   }
 
-  async find(tx: Tx, tenantId: string, id: string, lock = false): Promise<(PolicyBindingResponse & { versionId: string }) | undefined> {
+  async find(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    lock = false,
+  ): Promise<(PolicyBindingResponse & { versionId: string }) | undefined> {
     if (lock) {
-      await tx.query(`SELECT id FROM ${S}.policy_bindings WHERE tenant_id = $1 AND id = $2 FOR UPDATE`, [tenantId, id]);
+      await tx.query(
+        `SELECT id FROM ${S}.policy_bindings WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
+        [tenantId, id],
+      );
     }
-    const rows: Row[] = await tx.query(`${SELECT_BINDING} WHERE b.tenant_id = $1 AND b.id = $2`, [tenantId, id]);
+    const rows: Row[] = await tx.query(`${SELECT_BINDING} WHERE b.tenant_id = $1 AND b.id = $2`, [
+      tenantId,
+      id,
+    ]);
     return rows[0] ? { ...toBinding(rows[0]), versionId: String(rows[0].version_id) } : undefined;
   }
 
   /** D22 reporting order is decided per decision; lists go by priority, then age. */
-  async list(tx: Tx, tenantId: string, filter: BindingFilter, limit: number, offset: number): Promise<{ items: PolicyBindingResponse[]; total: number }> {
+  async list(
+    tx: Tx,
+    tenantId: string,
+    filter: BindingFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ items: PolicyBindingResponse[]; total: number }> {
     const where = `b.tenant_id = $1 AND ($2::uuid IS NULL OR b.group_id = $2) AND ($3::text IS NULL OR b.binding_level = $3)
       AND ($4::uuid IS NULL OR $4 IN (b.agent_id, b.source_agent_id, b.sink_agent_id))`;
-    const params = [tenantId, filter.groupId ?? null, filter.bindingLevel ?? null, filter.agentId ?? null];
-    const rows: Row[] = await tx.query(`${SELECT_BINDING} WHERE ${where} ORDER BY b.priority, b.created_at LIMIT $5 OFFSET $6`, [...params, limit, offset]);
-    const [count] = await tx.query<Row[]>(`SELECT count(*)::int AS n FROM ${S}.policy_bindings b WHERE ${where}`, params);
+    const params = [
+      tenantId,
+      filter.groupId ?? null,
+      filter.bindingLevel ?? null,
+      filter.agentId ?? null,
+    ];
+    const rows: Row[] = await tx.query(
+      `${SELECT_BINDING} WHERE ${where} ORDER BY b.priority, b.created_at LIMIT $5 OFFSET $6`,
+      [...params, limit, offset],
+    );
+    const [count] = await tx.query<Row[]>(
+      `SELECT count(*)::int AS n FROM ${S}.policy_bindings b WHERE ${where}`,
+      params,
+    );
     return { items: rows.map(toBinding), total: Number(count?.n ?? 0) };
   }
 
-  async update(tx: Tx, tenantId: string, id: string, changes: { priority: number; validFrom: Date; validTo?: Date }): Promise<void> {
+  async update(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    changes: { priority: number; validFrom: Date; validTo?: Date },
+  ): Promise<void> {
     await tx.query(
       `UPDATE ${S}.policy_bindings SET priority = $3, valid_from = $4, valid_to = $5, revision = revision + 1, updated_at = now()
        WHERE tenant_id = $1 AND id = $2`,
@@ -91,17 +136,26 @@ export class PolicyBindingsRepository {
   }
 
   async delete(tx: Tx, tenantId: string, id: string): Promise<void> {
-    await tx.query(`DELETE FROM ${S}.policy_bindings WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    await tx.query(`DELETE FROM ${S}.policy_bindings WHERE tenant_id = $1 AND id = $2`, [
+      tenantId,
+      id,
+    ]);
   }
 
   /** Which of the ids name an agent (and which a channel) of the tenant's registry. */
   async existingAgents(tx: Tx, tenantId: string, ids: string[]): Promise<Set<string>> {
-    const rows: Row[] = await tx.query(`SELECT id FROM ${S}.agents WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [tenantId, ids]);
+    const rows: Row[] = await tx.query(
+      `SELECT id FROM ${S}.agents WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+      [tenantId, ids],
+    );
     return new Set(rows.map((r) => String(r.id)));
   }
 
   async channelExists(tx: Tx, tenantId: string, id: string): Promise<boolean> {
-    const rows: Row[] = await tx.query(`SELECT id FROM ${S}.channels WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    const rows: Row[] = await tx.query(
+      `SELECT id FROM ${S}.channels WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
     return rows.length > 0;
   }
 }

@@ -35,10 +35,16 @@ export class PolicyBindingsService {
       await this.assertValid(tx, ctx.tenantId, dto, validFrom, validTo);
       const group = await this.groups.findGroup(tx, ctx.tenantId, dto.groupId);
       if (!group) {
-        throw new PoliciesException(PoliciesErrorCode.GroupNotFound, `policy group ${dto.groupId} not found`);
+        throw new PoliciesException(
+          PoliciesErrorCode.GroupNotFound,
+          `policy group ${dto.groupId} not found`,
+        );
       }
       const version = dto.groupVersion
-        ? this.usable(await this.groups.versionState(tx, ctx.tenantId, dto.groupId, dto.groupVersion), dto.groupVersion)
+        ? this.usable(
+            await this.groups.versionState(tx, ctx.tenantId, dto.groupId, dto.groupVersion),
+            dto.groupVersion,
+          )
         : await this.latestValid(tx, ctx.tenantId, dto.groupId);
       const id = randomUUID();
       await this.bindings.insert(tx, ctx.tenantId, {
@@ -68,7 +74,10 @@ export class PolicyBindingsService {
     return strip(created);
   }
 
-  async list(ctx: RequestContext, query: ListPolicyBindingsQueryDto): Promise<Page<PolicyBindingResponse>> {
+  async list(
+    ctx: RequestContext,
+    query: ListPolicyBindingsQueryDto,
+  ): Promise<Page<PolicyBindingResponse>> {
     const { items, total } = await this.database.inTenant(ctx.tenantId, (tx) =>
       this.bindings.list(tx, ctx.tenantId, query, query.pageSize, pageOffset(query)),
     );
@@ -76,19 +85,43 @@ export class PolicyBindingsService {
   }
 
   async get(ctx: RequestContext, bindingId: string): Promise<PolicyBindingResponse> {
-    return this.database.inTenant(ctx.tenantId, async (tx) => strip(await this.mustFind(tx, ctx.tenantId, bindingId)));
+    return this.database.inTenant(ctx.tenantId, async (tx) =>
+      strip(await this.mustFind(tx, ctx.tenantId, bindingId)),
+    );
   }
 
-  async update(ctx: RequestContext, bindingId: string, dto: UpdatePolicyBindingDto): Promise<PolicyBindingResponse> {
+  async update(
+    ctx: RequestContext,
+    bindingId: string,
+    dto: UpdatePolicyBindingDto,
+  ): Promise<PolicyBindingResponse> {
     const updated = await this.database.inTenant(ctx.tenantId, async (tx) => {
       const binding = await this.mustFind(tx, ctx.tenantId, bindingId, true);
       const validFrom = dto.validFrom ? new Date(dto.validFrom) : new Date(binding.validFrom);
-      const validTo = dto.validTo === null ? undefined : dto.validTo ? new Date(dto.validTo) : binding.validTo ? new Date(binding.validTo) : undefined;
+      const validTo =
+        dto.validTo === null
+          ? undefined
+          : dto.validTo
+            ? new Date(dto.validTo)
+            : binding.validTo
+              ? new Date(binding.validTo)
+              : undefined;
       if (validTo && validTo <= validFrom) {
         throw invalid([{ field: 'validTo', message: 'validTo must be after validFrom' }]);
       }
-      await this.bindings.update(tx, ctx.tenantId, bindingId, { priority: dto.priority ?? binding.priority, validFrom, validTo });
-      await this.changes.record(tx, ctx, { change: 'BINDING_UPDATED', bindingId, groupId: binding.groupId, groupName: binding.groupName, versionId: binding.versionId, version: binding.groupVersion });
+      await this.bindings.update(tx, ctx.tenantId, bindingId, {
+        priority: dto.priority ?? binding.priority,
+        validFrom,
+        validTo,
+      });
+      await this.changes.record(tx, ctx, {
+        change: 'BINDING_UPDATED',
+        bindingId,
+        groupId: binding.groupId,
+        groupName: binding.groupName,
+        versionId: binding.versionId,
+        version: binding.groupVersion,
+      });
       return (await this.bindings.find(tx, ctx.tenantId, bindingId))!;
     });
     this.changes.committed(ctx.tenantId);
@@ -99,21 +132,40 @@ export class PolicyBindingsService {
     await this.database.inTenant(ctx.tenantId, async (tx) => {
       const binding = await this.mustFind(tx, ctx.tenantId, bindingId, true);
       await this.bindings.delete(tx, ctx.tenantId, bindingId);
-      await this.changes.record(tx, ctx, { change: 'BINDING_DELETED', bindingId, groupId: binding.groupId, groupName: binding.groupName, versionId: binding.versionId, version: binding.groupVersion });
+      await this.changes.record(tx, ctx, {
+        change: 'BINDING_DELETED',
+        bindingId,
+        groupId: binding.groupId,
+        groupName: binding.groupName,
+        versionId: binding.versionId,
+        version: binding.groupVersion,
+      });
     });
     this.changes.committed(ctx.tenantId);
   }
 
   /** Operation 4 (D16). */
-  async availableVersions(ctx: RequestContext, bindingId: string): Promise<PolicyVersionResponse[]> {
+  async availableVersions(
+    ctx: RequestContext,
+    bindingId: string,
+  ): Promise<PolicyVersionResponse[]> {
     return this.database.inTenant(ctx.tenantId, async (tx) => {
       const binding = await this.mustFind(tx, ctx.tenantId, bindingId);
-      return this.groups.listAvailableVersions(tx, ctx.tenantId, binding.groupId, binding.versionId);
+      return this.groups.listAvailableVersions(
+        tx,
+        ctx.tenantId,
+        binding.groupId,
+        binding.versionId,
+      );
     });
   }
 
   /** Operation 7 (D18): to `targetVersion`, or to the latest valid version when it is omitted. */
-  async upgrade(ctx: RequestContext, bindingId: string, targetVersion: string | undefined): Promise<PolicyBindingResponse> {
+  async upgrade(
+    ctx: RequestContext,
+    bindingId: string,
+    targetVersion: string | undefined,
+  ): Promise<PolicyBindingResponse> {
     let hasMoved = false;
     const result = await this.database.inTenant(ctx.tenantId, async (tx) => {
       const binding = await this.mustFind(tx, ctx.tenantId, bindingId, true);
@@ -121,7 +173,10 @@ export class PolicyBindingsService {
         ? await this.groups.versionState(tx, ctx.tenantId, binding.groupId, targetVersion)
         : await this.latestValid(tx, ctx.tenantId, binding.groupId);
       if (!target) {
-        throw new PoliciesException(PoliciesErrorCode.VersionNotFound, `version ${targetVersion} of policy group ${binding.groupName} not found`);
+        throw new PoliciesException(
+          PoliciesErrorCode.VersionNotFound,
+          `version ${targetVersion} of policy group ${binding.groupName} not found`,
+        );
       }
       if (target.id === binding.versionId) {
         return binding;
@@ -146,17 +201,36 @@ export class PolicyBindingsService {
     return strip(result);
   }
 
-  private async assertValid(tx: Tx, tenantId: string, dto: CreatePolicyBindingDto, validFrom: Date, validTo: Date | undefined): Promise<void> {
+  private async assertValid(
+    tx: Tx,
+    tenantId: string,
+    dto: CreatePolicyBindingDto,
+    validFrom: Date,
+    validTo: Date | undefined,
+  ): Promise<void> {
     const errors = bindingReferenceErrors(dto.bindingLevel, dto);
-    const agentFields = (['agentId', 'sourceAgentId', 'sinkAgentId'] as const).filter((f) => dto[f] && !errors.some((e) => e.field === f));
-    const known = await this.bindings.existingAgents(tx, tenantId, agentFields.map((f) => dto[f]!));
+    const agentFields = (['agentId', 'sourceAgentId', 'sinkAgentId'] as const).filter(
+      (f) => dto[f] && !errors.some((e) => e.field === f),
+    );
+    const known = await this.bindings.existingAgents(
+      tx,
+      tenantId,
+      agentFields.map((f) => dto[f]!),
+    );
     for (const field of agentFields) {
       if (!known.has(dto[field]!)) {
         errors.push({ field, message: `${field} does not name an agent of this tenant` });
       }
     }
-    if (dto.channelId && !errors.some((e) => e.field === 'channelId') && !(await this.bindings.channelExists(tx, tenantId, dto.channelId))) {
-      errors.push({ field: 'channelId', message: 'channelId does not name a channel of this tenant' });
+    if (
+      dto.channelId &&
+      !errors.some((e) => e.field === 'channelId') &&
+      !(await this.bindings.channelExists(tx, tenantId, dto.channelId))
+    ) {
+      errors.push({
+        field: 'channelId',
+        message: 'channelId does not name a channel of this tenant',
+      });
     }
     if (validTo && validTo <= validFrom) {
       errors.push({ field: 'validTo', message: 'validTo must be after validFrom' });
@@ -169,7 +243,10 @@ export class PolicyBindingsService {
   private async latestValid(tx: Tx, tenantId: string, groupId: string): Promise<VersionState> {
     const latest = await this.groups.latestValidVersionState(tx, tenantId, groupId);
     if (!latest) {
-      throw new PoliciesException(PoliciesErrorCode.NoValidVersion, `policy group ${groupId} has no version valid now`);
+      throw new PoliciesException(
+        PoliciesErrorCode.NoValidVersion,
+        `policy group ${groupId} has no version valid now`,
+      );
     }
     return latest;
   }
@@ -183,8 +260,14 @@ export class PolicyBindingsService {
     if (version.retiredAt) {
       throw new PoliciesException(PoliciesErrorCode.VersionRetired, `version ${name} is retired`);
     }
-    if (version.validFrom.getTime() > now || (version.validTo && version.validTo.getTime() <= now)) {
-      throw new PoliciesException(PoliciesErrorCode.VersionOutsideWindow, `version ${name} is outside its validity window`);
+    if (
+      version.validFrom.getTime() > now ||
+      (version.validTo && version.validTo.getTime() <= now)
+    ) {
+      throw new PoliciesException(
+        PoliciesErrorCode.VersionOutsideWindow,
+        `version ${name} is outside its validity window`,
+      );
     }
     return version;
   }
@@ -192,14 +275,21 @@ export class PolicyBindingsService {
   private async mustFind(tx: Tx, tenantId: string, bindingId: string, lock = false) {
     const binding = await this.bindings.find(tx, tenantId, bindingId, lock);
     if (!binding) {
-      throw new PoliciesException(PoliciesErrorCode.BindingNotFound, `policy binding ${bindingId} not found`);
+      throw new PoliciesException(
+        PoliciesErrorCode.BindingNotFound,
+        `policy binding ${bindingId} not found`,
+      );
     }
     return binding;
   }
 }
 
 function invalid(errors: FieldError[]): PoliciesException {
-  return new PoliciesException(PoliciesErrorCode.InvalidRequest, `invalid binding: ${errors.map((e) => e.field).join(', ')}`, errors);
+  return new PoliciesException(
+    PoliciesErrorCode.InvalidRequest,
+    `invalid binding: ${errors.map((e) => e.field).join(', ')}`,
+    errors,
+  );
 }
 
 function strip(binding: PolicyBindingResponse & { versionId?: string }): PolicyBindingResponse {

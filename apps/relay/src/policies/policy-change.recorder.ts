@@ -18,7 +18,11 @@ export class PolicyChangeRecorder {
     private readonly cache: DecisionCache,
   ) {}
 
-  async record(tx: Tx, ctx: RequestContext, data: Omit<PolicyLifecycleData, 'actor'>): Promise<void> {
+  async record(
+    tx: Tx,
+    ctx: RequestContext,
+    data: Omit<PolicyLifecycleData, 'actor'>,
+  ): Promise<void> {
     await this.outbox.add(tx, 'POLICY_LIFECYCLE', eventContext(ctx), {
       actor: actorOf(ctx),
       summary: summaryOf(data),
@@ -35,6 +39,8 @@ export class PolicyChangeRecorder {
 }
 
 function summaryOf(data: Omit<PolicyLifecycleData, 'actor'>): string {
-  const what = [data.groupName, data.version ? `v${data.version}` : undefined].filter(Boolean).join(' ');
+  const what = [data.groupName, data.version ? `v${data.version}` : undefined]
+    .filter(Boolean)
+    .join(' ');
   return `${data.change}${what ? ` ${what}` : ''}`;
 }

@@ -40,30 +40,53 @@ const VERSION_COLUMNS = `v.id, v.group_id, v.version, g.name, v.description, v.r
 /** Every query on policy groups and their versions; each takes the tenant id (D4). */
 @Injectable()
 export class PolicyGroupsRepository {
-  async insertGroup(tx: Tx, tenantId: string, id: string, name: string, description: string | undefined, data: object): Promise<void> {
-    await tx.query(`INSERT INTO ${S}.policy_groups (id, tenant_id, name, description, data) VALUES ($1, $2, $3, $4, $5)`, [
-      id,
-      tenantId,
-      name,
-      description ?? null,
-      JSON.stringify(data),
-    ]);
+  async insertGroup(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    name: string,
+    description: string | undefined,
+    data: object,
+  ): Promise<void> {
+    await tx.query(
+      `INSERT INTO ${S}.policy_groups (id, tenant_id, name, description, data) VALUES ($1, $2, $3, $4, $5)`,
+      [id, tenantId, name, description ?? null, JSON.stringify(data)],
+    );
   }
 
-  async updateGroup(tx: Tx, tenantId: string, id: string, changes: { name?: string; description?: string; data?: object }): Promise<void> {
+  async updateGroup(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    changes: { name?: string; description?: string; data?: object },
+  ): Promise<void> {
     await tx.query(
       `UPDATE ${S}.policy_groups SET name = coalesce($3, name), description = coalesce($4, description),
          data = coalesce($5::jsonb, data), updated_at = now() WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, id, changes.name ?? null, changes.description ?? null, changes.data ? JSON.stringify(changes.data) : null],
+      [
+        tenantId,
+        id,
+        changes.name ?? null,
+        changes.description ?? null,
+        changes.data ? JSON.stringify(changes.data) : null,
+      ],
     );
   }
 
   async deleteGroup(tx: Tx, tenantId: string, id: string): Promise<void> {
-    await tx.query(`DELETE FROM ${S}.policy_groups WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    await tx.query(`DELETE FROM ${S}.policy_groups WHERE tenant_id = $1 AND id = $2`, [
+      tenantId,
+      id,
+    ]);
   }
 
   /** Locks the group row, so versions of one group are created one at a time. */
-  async findGroup(tx: Tx, tenantId: string, id: string, lock = false): Promise<PolicyGroupResponse | undefined> {
+  async findGroup(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    lock = false,
+  ): Promise<PolicyGroupResponse | undefined> {
     const rows: Row[] = await tx.query(
       `SELECT ${GROUP_COLUMNS} FROM ${S}.policy_groups g WHERE g.tenant_id = $1 AND g.id = $2${lock ? ' FOR UPDATE OF g' : ''}`,
       [tenantId, id],
@@ -71,21 +94,30 @@ export class PolicyGroupsRepository {
     return rows[0] ? toGroup(rows[0]) : undefined;
   }
 
-  async listGroups(tx: Tx, tenantId: string, name: string | undefined, limit: number, offset: number): Promise<{ items: PolicyGroupResponse[]; total: number }> {
+  async listGroups(
+    tx: Tx,
+    tenantId: string,
+    name: string | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<{ items: PolicyGroupResponse[]; total: number }> {
     const filter = `g.tenant_id = $1 AND ($2::text IS NULL OR g.name ILIKE '%' || $2 || '%')`;
     const rows: Row[] = await tx.query(
       `SELECT ${GROUP_COLUMNS} FROM ${S}.policy_groups g WHERE ${filter} ORDER BY g.name LIMIT $3 OFFSET $4`,
       [tenantId, name ?? null, limit, offset],
     );
-    const [count] = await tx.query<Row[]>(`SELECT count(*)::int AS n FROM ${S}.policy_groups g WHERE ${filter}`, [tenantId, name ?? null]);
+    const [count] = await tx.query<Row[]>(
+      `SELECT count(*)::int AS n FROM ${S}.policy_groups g WHERE ${filter}`,
+      [tenantId, name ?? null],
+    );
     return { items: rows.map(toGroup), total: Number(count?.n ?? 0) };
   }
 
   async countBindingsOfGroup(tx: Tx, tenantId: string, groupId: string): Promise<number> {
-    const [row] = await tx.query<Row[]>(`SELECT count(*)::int AS n FROM ${S}.policy_bindings WHERE tenant_id = $1 AND group_id = $2`, [
-      tenantId,
-      groupId,
-    ]);
+    const [row] = await tx.query<Row[]>(
+      `SELECT count(*)::int AS n FROM ${S}.policy_bindings WHERE tenant_id = $1 AND group_id = $2`,
+      [tenantId, groupId],
+    );
     return Number(row?.n ?? 0);
   }
 
@@ -94,11 +126,28 @@ export class PolicyGroupsRepository {
       `INSERT INTO ${S}.policy_group_versions
          (id, tenant_id, group_id, version, sort_key, description, rego_source, rego_source_hash, valid_from, valid_to, created_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [v.id, tenantId, v.groupId, v.version, v.sortKey, v.description ?? null, v.regoSource, v.regoSourceHash, v.validFrom, v.validTo ?? null, v.createdBy],
+      [
+        v.id,
+        tenantId,
+        v.groupId,
+        v.version,
+        v.sortKey,
+        v.description ?? null,
+        v.regoSource,
+        v.regoSourceHash,
+        v.validFrom,
+        v.validTo ?? null,
+        v.createdBy,
+      ],
     );
   }
 
-  async findVersion(tx: Tx, tenantId: string, groupId: string, version: string): Promise<PolicyVersionResponse | undefined> {
+  async findVersion(
+    tx: Tx,
+    tenantId: string,
+    groupId: string,
+    version: string,
+  ): Promise<PolicyVersionResponse | undefined> {
     const rows: Row[] = await tx.query(
       `SELECT ${VERSION_COLUMNS} FROM ${S}.policy_group_versions v JOIN ${S}.policy_groups g ON g.id = v.group_id
        WHERE v.tenant_id = $1 AND v.group_id = $2 AND v.version = $3`,
@@ -107,19 +156,34 @@ export class PolicyGroupsRepository {
     return rows[0] ? toVersion(rows[0]) : undefined;
   }
 
-  async listVersions(tx: Tx, tenantId: string, groupId: string, includeRetired: boolean, limit: number, offset: number): Promise<{ items: PolicyVersionResponse[]; total: number }> {
+  async listVersions(
+    tx: Tx,
+    tenantId: string,
+    groupId: string,
+    includeRetired: boolean,
+    limit: number,
+    offset: number,
+  ): Promise<{ items: PolicyVersionResponse[]; total: number }> {
     const filter = `v.tenant_id = $1 AND v.group_id = $2 AND ($3 OR v.retired_at IS NULL)`;
     const rows: Row[] = await tx.query(
       `SELECT ${VERSION_COLUMNS} FROM ${S}.policy_group_versions v JOIN ${S}.policy_groups g ON g.id = v.group_id
        WHERE ${filter} ORDER BY v.sort_key DESC LIMIT $4 OFFSET $5`,
       [tenantId, groupId, includeRetired, limit, offset],
     );
-    const [count] = await tx.query<Row[]>(`SELECT count(*)::int AS n FROM ${S}.policy_group_versions v WHERE ${filter}`, [tenantId, groupId, includeRetired]);
+    const [count] = await tx.query<Row[]>(
+      `SELECT count(*)::int AS n FROM ${S}.policy_group_versions v WHERE ${filter}`,
+      [tenantId, groupId, includeRetired],
+    );
     return { items: rows.map(toVersion), total: Number(count?.n ?? 0) };
   }
 
   /** D16: versions other than `exceptVersionId` whose window includes now and that are not retired, newest first. */
-  async listAvailableVersions(tx: Tx, tenantId: string, groupId: string, exceptVersionId: string): Promise<PolicyVersionResponse[]> {
+  async listAvailableVersions(
+    tx: Tx,
+    tenantId: string,
+    groupId: string,
+    exceptVersionId: string,
+  ): Promise<PolicyVersionResponse[]> {
     const rows: Row[] = await tx.query(
       `SELECT ${VERSION_COLUMNS} FROM ${S}.policy_group_versions v JOIN ${S}.policy_groups g ON g.id = v.group_id
        WHERE v.tenant_id = $1 AND v.group_id = $2 AND v.id <> $3 AND v.retired_at IS NULL
@@ -130,17 +194,30 @@ export class PolicyGroupsRepository {
     return rows.map(toVersion);
   }
 
-  async latestVersionState(tx: Tx, tenantId: string, groupId: string): Promise<VersionState | undefined> {
+  async latestVersionState(
+    tx: Tx,
+    tenantId: string,
+    groupId: string,
+  ): Promise<VersionState | undefined> {
     return this.versionStates(tx, tenantId, groupId, 'TRUE').then((rows) => rows[0]);
   }
 
   /** D18: the newest version that is not retired and whose window includes now. */
-  async latestValidVersionState(tx: Tx, tenantId: string, groupId: string): Promise<VersionState | undefined> {
+  async latestValidVersionState(
+    tx: Tx,
+    tenantId: string,
+    groupId: string,
+  ): Promise<VersionState | undefined> {
     const valid = `v.retired_at IS NULL AND v.valid_from <= now() AND (v.valid_to IS NULL OR v.valid_to > now())`;
     return this.versionStates(tx, tenantId, groupId, valid).then((rows) => rows[0]);
   }
 
-  async versionState(tx: Tx, tenantId: string, groupId: string, version: string): Promise<VersionState | undefined> {
+  async versionState(
+    tx: Tx,
+    tenantId: string,
+    groupId: string,
+    version: string,
+  ): Promise<VersionState | undefined> {
     const rows: Row[] = await tx.query(
       `SELECT v.id, v.version, v.sort_key, v.valid_from, v.valid_to, v.retired_at FROM ${S}.policy_group_versions v
        WHERE v.tenant_id = $1 AND v.group_id = $2 AND v.version = $3`,
@@ -158,7 +235,12 @@ export class PolicyGroupsRepository {
     );
   }
 
-  private async versionStates(tx: Tx, tenantId: string, groupId: string, condition: string): Promise<VersionState[]> {
+  private async versionStates(
+    tx: Tx,
+    tenantId: string,
+    groupId: string,
+    condition: string,
+  ): Promise<VersionState[]> {
     const rows: Row[] = await tx.query(
       `SELECT v.id, v.version, v.sort_key, v.valid_from, v.valid_to, v.retired_at FROM ${S}.policy_group_versions v
        WHERE v.tenant_id = $1 AND v.group_id = $2 AND ${condition} ORDER BY v.sort_key DESC LIMIT 1`,

@@ -28,8 +28,19 @@ export class PolicyGroupsService {
     const id = randomUUID();
     const group = await this.uniquely(dto.name, () =>
       this.database.inTenant(ctx.tenantId, async (tx) => {
-        await this.groups.insertGroup(tx, ctx.tenantId, id, dto.name, dto.description, dto.data ?? {});
-        await this.changes.record(tx, ctx, { change: 'GROUP_CREATED', groupId: id, groupName: dto.name });
+        await this.groups.insertGroup(
+          tx,
+          ctx.tenantId,
+          id,
+          dto.name,
+          dto.description,
+          dto.data ?? {},
+        );
+        await this.changes.record(tx, ctx, {
+          change: 'GROUP_CREATED',
+          groupId: id,
+          groupName: dto.name,
+        });
         return (await this.groups.findGroup(tx, ctx.tenantId, id))!;
       }),
     );
@@ -37,7 +48,10 @@ export class PolicyGroupsService {
     return group;
   }
 
-  async list(ctx: RequestContext, query: ListPolicyGroupsQueryDto): Promise<Page<PolicyGroupResponse>> {
+  async list(
+    ctx: RequestContext,
+    query: ListPolicyGroupsQueryDto,
+  ): Promise<Page<PolicyGroupResponse>> {
     const { items, total } = await this.database.inTenant(ctx.tenantId, (tx) =>
       this.groups.listGroups(tx, ctx.tenantId, query.name, query.pageSize, pageOffset(query)),
     );
@@ -45,17 +59,27 @@ export class PolicyGroupsService {
   }
 
   async get(ctx: RequestContext, groupId: string): Promise<PolicyGroupResponse> {
-    return this.database.inTenant(ctx.tenantId, async (tx) => this.mustFind(await this.groups.findGroup(tx, ctx.tenantId, groupId), groupId));
+    return this.database.inTenant(ctx.tenantId, async (tx) =>
+      this.mustFind(await this.groups.findGroup(tx, ctx.tenantId, groupId), groupId),
+    );
   }
 
-  async update(ctx: RequestContext, groupId: string, dto: UpdatePolicyGroupDto): Promise<PolicyGroupResponse> {
+  async update(
+    ctx: RequestContext,
+    groupId: string,
+    dto: UpdatePolicyGroupDto,
+  ): Promise<PolicyGroupResponse> {
     const group = await this.uniquely(dto.name ?? '', () =>
       this.database.inTenant(ctx.tenantId, async (tx) => {
         this.mustFind(await this.groups.findGroup(tx, ctx.tenantId, groupId, true), groupId);
         await this.groups.updateGroup(tx, ctx.tenantId, groupId, dto);
         const updated = (await this.groups.findGroup(tx, ctx.tenantId, groupId))!;
         // The group's data is compiled into every version: its change is a policy change (R3).
-        await this.changes.record(tx, ctx, { change: 'GROUP_UPDATED', groupId, groupName: updated.name });
+        await this.changes.record(tx, ctx, {
+          change: 'GROUP_UPDATED',
+          groupId,
+          groupName: updated.name,
+        });
         return updated;
       }),
     );
@@ -65,20 +89,33 @@ export class PolicyGroupsService {
 
   async remove(ctx: RequestContext, groupId: string): Promise<void> {
     await this.database.inTenant(ctx.tenantId, async (tx) => {
-      const group = this.mustFind(await this.groups.findGroup(tx, ctx.tenantId, groupId, true), groupId);
+      const group = this.mustFind(
+        await this.groups.findGroup(tx, ctx.tenantId, groupId, true),
+        groupId,
+      );
       const bindings = await this.groups.countBindingsOfGroup(tx, ctx.tenantId, groupId);
       if (bindings > 0) {
-        throw new PoliciesException(PoliciesErrorCode.GroupHasBindings, `policy group ${group.name} still has ${bindings} binding(s)`);
+        throw new PoliciesException(
+          PoliciesErrorCode.GroupHasBindings,
+          `policy group ${group.name} still has ${bindings} binding(s)`,
+        );
       }
       await this.groups.deleteGroup(tx, ctx.tenantId, groupId);
-      await this.changes.record(tx, ctx, { change: 'GROUP_DELETED', groupId, groupName: group.name });
+      await this.changes.record(tx, ctx, {
+        change: 'GROUP_DELETED',
+        groupId,
+        groupName: group.name,
+      });
     });
     this.changes.committed(ctx.tenantId);
   }
 
   private mustFind(group: PolicyGroupResponse | undefined, groupId: string): PolicyGroupResponse {
     if (!group) {
-      throw new PoliciesException(PoliciesErrorCode.GroupNotFound, `policy group ${groupId} not found`);
+      throw new PoliciesException(
+        PoliciesErrorCode.GroupNotFound,
+        `policy group ${groupId} not found`,
+      );
     }
     return group;
   }
@@ -88,7 +125,10 @@ export class PolicyGroupsService {
       return await work();
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw new PoliciesException(PoliciesErrorCode.GroupNameTaken, `a policy group named ${name} already exists`);
+        throw new PoliciesException(
+          PoliciesErrorCode.GroupNameTaken,
+          `a policy group named ${name} already exists`,
+        );
       }
       throw error;
     }

@@ -25,18 +25,27 @@ export class PolicyVersionsService {
     private readonly changes: PolicyChangeRecorder,
   ) {}
 
-  async create(ctx: RequestContext, groupId: string, dto: CreatePolicyVersionDto): Promise<PolicyVersionResponse> {
+  async create(
+    ctx: RequestContext,
+    groupId: string,
+    dto: CreatePolicyVersionDto,
+  ): Promise<PolicyVersionResponse> {
     const validFrom = dto.validFrom ? new Date(dto.validFrom) : new Date();
     const validTo = dto.validTo ? new Date(dto.validTo) : undefined;
     if (validTo && validTo <= validFrom) {
-      throw new PoliciesException(PoliciesErrorCode.InvalidRequest, 'validTo must be after validFrom', [
-        { field: 'validTo', message: 'validTo must be after validFrom' },
-      ]);
+      throw new PoliciesException(
+        PoliciesErrorCode.InvalidRequest,
+        'validTo must be after validFrom',
+        [{ field: 'validTo', message: 'validTo must be after validFrom' }],
+      );
     }
     const created = await this.database.inTenant(ctx.tenantId, async (tx) => {
       const group = await this.groups.findGroup(tx, ctx.tenantId, groupId, true);
       if (!group) {
-        throw new PoliciesException(PoliciesErrorCode.GroupNotFound, `policy group ${groupId} not found`);
+        throw new PoliciesException(
+          PoliciesErrorCode.GroupNotFound,
+          `policy group ${groupId} not found`,
+        );
       }
       this.compileOrThrow(dto.regoSource, group.data);
       const latest = await this.groups.latestVersionState(tx, ctx.tenantId, groupId);
@@ -60,17 +69,34 @@ export class PolicyVersionsService {
         validTo,
         createdBy: ctx.principal.subject,
       });
-      await this.changes.record(tx, ctx, { change: 'VERSION_CREATED', groupId, groupName: group.name, versionId: id, version });
+      await this.changes.record(tx, ctx, {
+        change: 'VERSION_CREATED',
+        groupId,
+        groupName: group.name,
+        versionId: id,
+        version,
+      });
       return (await this.groups.findVersion(tx, ctx.tenantId, groupId, version))!;
     });
     this.changes.committed(ctx.tenantId);
     return created;
   }
 
-  async list(ctx: RequestContext, groupId: string, query: ListPolicyVersionsQueryDto): Promise<Page<PolicyVersionResponse>> {
+  async list(
+    ctx: RequestContext,
+    groupId: string,
+    query: ListPolicyVersionsQueryDto,
+  ): Promise<Page<PolicyVersionResponse>> {
     const { items, total } = await this.database.inTenant(ctx.tenantId, async (tx) => {
       await this.mustHaveGroup(tx, ctx.tenantId, groupId);
-      return this.groups.listVersions(tx, ctx.tenantId, groupId, query.includeRetired, query.pageSize, pageOffset(query));
+      return this.groups.listVersions(
+        tx,
+        ctx.tenantId,
+        groupId,
+        query.includeRetired,
+        query.pageSize,
+        pageOffset(query),
+      );
     });
     return pageOf(items, total, query);
   }
@@ -79,28 +105,47 @@ export class PolicyVersionsService {
     return this.database.inTenant(ctx.tenantId, async (tx) => {
       const found = await this.groups.findVersion(tx, ctx.tenantId, groupId, version);
       if (!found) {
-        throw new PoliciesException(PoliciesErrorCode.VersionNotFound, `version ${version} of policy group ${groupId} not found`);
+        throw new PoliciesException(
+          PoliciesErrorCode.VersionNotFound,
+          `version ${version} of policy group ${groupId} not found`,
+        );
       }
       return found;
     });
   }
 
   /** Retiring ends the version's window now; a version still bound cannot be retired (R6). */
-  async retire(ctx: RequestContext, groupId: string, version: string): Promise<PolicyVersionResponse> {
+  async retire(
+    ctx: RequestContext,
+    groupId: string,
+    version: string,
+  ): Promise<PolicyVersionResponse> {
     const retired = await this.database.inTenant(ctx.tenantId, async (tx) => {
       const group = await this.mustHaveGroup(tx, ctx.tenantId, groupId);
       const found = await this.groups.findVersion(tx, ctx.tenantId, groupId, version);
       if (!found) {
-        throw new PoliciesException(PoliciesErrorCode.VersionNotFound, `version ${version} of policy group ${groupId} not found`);
+        throw new PoliciesException(
+          PoliciesErrorCode.VersionNotFound,
+          `version ${version} of policy group ${groupId} not found`,
+        );
       }
       if (found.retiredAt) {
         return found;
       }
       if (found.bindingCount > 0) {
-        throw new PoliciesException(PoliciesErrorCode.VersionBound, `version ${version} is bound by ${found.bindingCount} binding(s); move them first`);
+        throw new PoliciesException(
+          PoliciesErrorCode.VersionBound,
+          `version ${version} is bound by ${found.bindingCount} binding(s); move them first`,
+        );
       }
       await this.groups.retireVersion(tx, ctx.tenantId, found.id);
-      await this.changes.record(tx, ctx, { change: 'VERSION_RETIRED', groupId, groupName: group.name, versionId: found.id, version });
+      await this.changes.record(tx, ctx, {
+        change: 'VERSION_RETIRED',
+        groupId,
+        groupName: group.name,
+        versionId: found.id,
+        version,
+      });
       return (await this.groups.findVersion(tx, ctx.tenantId, groupId, version))!;
     });
     this.changes.committed(ctx.tenantId);
@@ -116,17 +161,27 @@ export class PolicyVersionsService {
         throw new PoliciesException(
           PoliciesErrorCode.VersionDoesNotCompile,
           `regoSource does not compile: ${error.problems.length} error(s)`,
-          error.problems.map((p) => ({ field: 'regoSource', message: `line ${p.row}, column ${p.col}: ${p.code}: ${p.message}` })),
+          error.problems.map((p) => ({
+            field: 'regoSource',
+            message: `line ${p.row}, column ${p.col}: ${p.code}: ${p.message}`,
+          })),
         );
       }
       throw error;
     }
   }
 
-  private async mustHaveGroup(tx: Parameters<PolicyGroupsRepository['findGroup']>[0], tenantId: string, groupId: string) {
+  private async mustHaveGroup(
+    tx: Parameters<PolicyGroupsRepository['findGroup']>[0],
+    tenantId: string,
+    groupId: string,
+  ) {
     const group = await this.groups.findGroup(tx, tenantId, groupId);
     if (!group) {
-      throw new PoliciesException(PoliciesErrorCode.GroupNotFound, `policy group ${groupId} not found`);
+      throw new PoliciesException(
+        PoliciesErrorCode.GroupNotFound,
+        `policy group ${groupId} not found`,
+      );
     }
     return group;
   }

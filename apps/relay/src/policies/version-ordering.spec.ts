@@ -24,6 +24,8 @@ describe('version ordering', () => {
 
   it('should accept dotted numbers only when validating a version string', () => {
     expect(['1', '1.2.3', '2026.11.22.1'].every((v) => VERSION_PATTERN.test(v))).toBe(true);
-    expect(['v1', '1.', '1..2', '1.2.3.4.5', '', '-1'].some((v) => VERSION_PATTERN.test(v))).toBe(false);
+    expect(['v1', '1.', '1..2', '1.2.3.4.5', '', '-1'].some((v) => VERSION_PATTERN.test(v))).toBe(
+      false,
+    );
   });
 });

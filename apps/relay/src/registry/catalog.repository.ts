@@ -8,7 +8,12 @@ export interface CatalogSpec {
   columns: Readonly<Record<string, string>>;
 }
 
-export type CatalogEntry = Record<string, string | undefined> & { id: string; name: string; createdAt: string; updatedAt: string };
+export type CatalogEntry = Record<string, string | undefined> & {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+};
 
 /** Every query of one catalog table (MCP servers, channels, LLM gateways); each takes the tenant id. */
 export class CatalogRepository {
@@ -18,7 +23,12 @@ export class CatalogRepository {
     this.fields = Object.keys(spec.columns);
   }
 
-  async insert(tx: Tx, tenantId: string, id: string, values: Record<string, unknown>): Promise<void> {
+  async insert(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    values: Record<string, unknown>,
+  ): Promise<void> {
     const columns = this.fields.map((f) => this.spec.columns[f]);
     const placeholders = columns.map((_c, i) => `$${i + 3}`);
     await tx.query(
@@ -28,7 +38,12 @@ export class CatalogRepository {
   }
 
   /** Changes only the fields present in `values`; `null` clears an optional one. */
-  async update(tx: Tx, tenantId: string, id: string, values: Record<string, unknown>): Promise<void> {
+  async update(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    values: Record<string, unknown>,
+  ): Promise<void> {
     const given = this.fields.filter((f) => values[f] !== undefined);
     const sets = given.map((f, i) => `${this.spec.columns[f]} = $${i + 3}`);
     await tx.query(
@@ -38,23 +53,45 @@ export class CatalogRepository {
   }
 
   async find(tx: Tx, tenantId: string, id: string): Promise<CatalogEntry | undefined> {
-    const rows: Row[] = await tx.query(`SELECT * FROM relay.${this.spec.table} WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    const rows: Row[] = await tx.query(
+      `SELECT * FROM relay.${this.spec.table} WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
     return rows[0] ? this.toEntry(rows[0]) : undefined;
   }
 
-  async list(tx: Tx, tenantId: string, name: string | undefined, limit: number, offset: number): Promise<{ items: CatalogEntry[]; total: number }> {
+  async list(
+    tx: Tx,
+    tenantId: string,
+    name: string | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<{ items: CatalogEntry[]; total: number }> {
     const where = `tenant_id = $1 AND ($2::text IS NULL OR name ILIKE '%' || $2 || '%')`;
-    const rows: Row[] = await tx.query(`SELECT * FROM relay.${this.spec.table} WHERE ${where} ORDER BY name LIMIT $3 OFFSET $4`, [tenantId, name ?? null, limit, offset]);
-    const [count] = await tx.query<Row[]>(`SELECT count(*)::int AS n FROM relay.${this.spec.table} WHERE ${where}`, [tenantId, name ?? null]);
+    const rows: Row[] = await tx.query(
+      `SELECT * FROM relay.${this.spec.table} WHERE ${where} ORDER BY name LIMIT $3 OFFSET $4`,
+      [tenantId, name ?? null, limit, offset],
+    );
+    const [count] = await tx.query<Row[]>(
+      `SELECT count(*)::int AS n FROM relay.${this.spec.table} WHERE ${where}`,
+      [tenantId, name ?? null],
+    );
     return { items: rows.map((r) => this.toEntry(r)), total: Number(count?.n ?? 0) };
   }
 
   async delete(tx: Tx, tenantId: string, id: string): Promise<void> {
-    await tx.query(`DELETE FROM relay.${this.spec.table} WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    await tx.query(`DELETE FROM relay.${this.spec.table} WHERE tenant_id = $1 AND id = $2`, [
+      tenantId,
+      id,
+    ]);
   }
 
   private toEntry(row: Row): CatalogEntry {
-    const entry: Record<string, string | undefined> = { id: str(row.id), createdAt: iso(row.created_at), updatedAt: iso(row.updated_at) };
+    const entry: Record<string, string | undefined> = {
+      id: str(row.id),
+      createdAt: iso(row.created_at),
+      updatedAt: iso(row.updated_at),
+    };
     for (const field of this.fields) {
       entry[field] = str(row[this.spec.columns[field]]);
     }

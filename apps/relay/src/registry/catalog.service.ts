@@ -31,7 +31,10 @@ export class CatalogService {
     private readonly options: CatalogOptions,
   ) {}
 
-  async create(ctx: RequestContext, values: Record<string, unknown> & { name: string }): Promise<CatalogEntry> {
+  async create(
+    ctx: RequestContext,
+    values: Record<string, unknown> & { name: string },
+  ): Promise<CatalogEntry> {
     const id = randomUUID();
     return this.uniquely(values.name, () =>
       this.database.inTenant(ctx.tenantId, async (tx) => {
@@ -43,7 +46,10 @@ export class CatalogService {
     );
   }
 
-  async list(ctx: RequestContext, query: PageQueryDto & { name?: string }): Promise<Page<CatalogEntry>> {
+  async list(
+    ctx: RequestContext,
+    query: PageQueryDto & { name?: string },
+  ): Promise<Page<CatalogEntry>> {
     const { items, total } = await this.database.inTenant(ctx.tenantId, (tx) =>
       this.repository.list(tx, ctx.tenantId, query.name, query.pageSize, pageOffset(query)),
     );
@@ -51,10 +57,16 @@ export class CatalogService {
   }
 
   async get(ctx: RequestContext, id: string): Promise<CatalogEntry> {
-    return this.database.inTenant(ctx.tenantId, async (tx) => this.mustFind(await this.repository.find(tx, ctx.tenantId, id), id));
+    return this.database.inTenant(ctx.tenantId, async (tx) =>
+      this.mustFind(await this.repository.find(tx, ctx.tenantId, id), id),
+    );
   }
 
-  async update(ctx: RequestContext, id: string, values: Record<string, unknown>): Promise<CatalogEntry> {
+  async update(
+    ctx: RequestContext,
+    id: string,
+    values: Record<string, unknown>,
+  ): Promise<CatalogEntry> {
     return this.uniquely(typeof values.name === 'string' ? values.name : '', () =>
       this.database.inTenant(ctx.tenantId, async (tx) => {
         this.mustFind(await this.repository.find(tx, ctx.tenantId, id), id);
@@ -74,7 +86,13 @@ export class CatalogService {
     });
   }
 
-  private async record(tx: Parameters<CatalogRepository['find']>[0], ctx: RequestContext, entry: CatalogEntry, change: string, fields?: string[]): Promise<void> {
+  private async record(
+    tx: Parameters<CatalogRepository['find']>[0],
+    ctx: RequestContext,
+    entry: CatalogEntry,
+    change: string,
+    fields?: string[],
+  ): Promise<void> {
     if (!this.options.lifecycleEvent) {
       return;
     }
@@ -82,13 +100,21 @@ export class CatalogService {
       actor: actorOf(ctx),
       sink: { type: this.options.partyType, id: entry.id, label: entry.name },
       summary: `${this.options.noun} ${entry.name} ${change.toLowerCase()}`,
-      details: { change, [`${this.options.partyType === 'MCP_SERVER' ? 'mcpServerId' : 'llmGatewayId'}`]: entry.id, name: entry.name, ...(fields ? { fields } : {}) },
+      details: {
+        change,
+        [`${this.options.partyType === 'MCP_SERVER' ? 'mcpServerId' : 'llmGatewayId'}`]: entry.id,
+        name: entry.name,
+        ...(fields ? { fields } : {}),
+      },
     });
   }
 
   private mustFind(entry: CatalogEntry | undefined, id: string): CatalogEntry {
     if (!entry) {
-      throw new RegistryException(RegistryErrorCode.NotFound, `${this.options.noun} ${id} not found`);
+      throw new RegistryException(
+        RegistryErrorCode.NotFound,
+        `${this.options.noun} ${id} not found`,
+      );
     }
     return entry;
   }
@@ -98,7 +124,10 @@ export class CatalogService {
       return await work();
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw new RegistryException(RegistryErrorCode.NameTaken, `a ${this.options.noun} named ${name} already exists`);
+        throw new RegistryException(
+          RegistryErrorCode.NameTaken,
+          `a ${this.options.noun} named ${name} already exists`,
+        );
       }
       throw error;
     }

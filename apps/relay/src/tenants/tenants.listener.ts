@@ -19,9 +19,13 @@ export class TenantsListener implements OnModuleInit {
     this.consumers.register('tenants', ['TENANT_LIFECYCLE'], (event, tx) => this.apply(event, tx));
   }
 
-  async apply(event: EventEnvelope<'TENANT_LIFECYCLE', EventData<'TENANT_LIFECYCLE'>>, tx: Tx): Promise<void> {
+  async apply(
+    event: EventEnvelope<'TENANT_LIFECYCLE', EventData<'TENANT_LIFECYCLE'>>,
+    tx: Tx,
+  ): Promise<void> {
     const { data } = event;
-    const status = data.change === 'DELETED' ? 'DELETED' : data.change === 'SUSPENDED' ? 'SUSPENDED' : 'ACTIVE';
+    const status =
+      data.change === 'DELETED' ? 'DELETED' : data.change === 'SUSPENDED' ? 'SUSPENDED' : 'ACTIVE';
     await tx.query(
       `INSERT INTO relay.tenants (tenant_id, slug, status) VALUES ($1, $2, $3)
        ON CONFLICT (tenant_id) DO UPDATE SET slug = excluded.slug, status = excluded.status, updated_at = now()`,

@@ -18,12 +18,20 @@ export class UsersListener implements OnModuleInit {
     this.consumers.register('users', ['USER_LIFECYCLE'], (event, tx) => this.apply(event, tx));
   }
 
-  async apply(event: EventEnvelope<'USER_LIFECYCLE', EventData<'USER_LIFECYCLE'>>, tx: Tx): Promise<void> {
+  async apply(
+    event: EventEnvelope<'USER_LIFECYCLE', EventData<'USER_LIFECYCLE'>>,
+    tx: Tx,
+  ): Promise<void> {
     const { data } = event;
     if (data.change === 'DELETED') {
       await this.users.delete(tx, event.tenantId, data.userId);
       return;
     }
-    await this.users.upsert(tx, event.tenantId, { id: data.userId, email: data.email, displayName: data.displayName, status: data.status });
+    await this.users.upsert(tx, event.tenantId, {
+      id: data.userId,
+      email: data.email,
+      displayName: data.displayName,
+      status: data.status,
+    });
   }
 }

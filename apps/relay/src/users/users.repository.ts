@@ -28,8 +28,18 @@ export class UsersRepository {
   }
 
   async find(tx: Tx, tenantId: string, id: string): Promise<ProjectedUser | undefined> {
-    const rows: Row[] = await tx.query(`SELECT id, email, display_name, status FROM relay.users WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    const rows: Row[] = await tx.query(
+      `SELECT id, email, display_name, status FROM relay.users WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
     const row = rows[0];
-    return row ? { id: String(row.id), email: String(row.email), displayName: str(row.display_name), status: String(row.status) } : undefined;
+    return row
+      ? {
+          id: String(row.id),
+          email: String(row.email),
+          displayName: str(row.display_name),
+          status: String(row.status),
+        }
+      : undefined;
   }
 }

@@ -19,7 +19,11 @@ export class EventPublisher {
     return new EventPublisher(transport);
   }
 
-  async publish<T extends EventType>(type: T, tenantId: string, data: EventData<T>): Promise<EventEnvelope<T, EventData<T>>> {
+  async publish<T extends EventType>(
+    type: T,
+    tenantId: string,
+    data: EventData<T>,
+  ): Promise<EventEnvelope<T, EventData<T>>> {
     const envelope = buildEvent(type, { tenantId, correlationId: 'test' }, data);
     await this.transport.publish(envelope);
     return envelope;
@@ -29,7 +33,9 @@ export class EventPublisher {
   async redeliver(prefix: string, envelope: EventEnvelope): Promise<void> {
     const nc = await connect({ servers: TEST_NATS_URL });
     try {
-      await jetstream(nc).publish(eventSubject(prefix, envelope.type), JSON.stringify(envelope), { msgID: randomUUID() });
+      await jetstream(nc).publish(eventSubject(prefix, envelope.type), JSON.stringify(envelope), {
+        msgID: randomUUID(),
+      });
     } finally {
       await nc.close();
     }
@@ -52,7 +58,9 @@ export class EventTap {
   static async open(prefix: string): Promise<EventTap> {
     const nc = await connect({ servers: TEST_NATS_URL });
     const events: EventEnvelope[] = [];
-    const subscription = nc.subscribe(eventSubject(prefix, '>'), { callback: (_e, m) => void events.push(m.json<EventEnvelope>()) });
+    const subscription = nc.subscribe(eventSubject(prefix, '>'), {
+      callback: (_e, m) => void events.push(m.json<EventEnvelope>()),
+    });
     await nc.flush();
     const tap = new EventTap(nc, subscription);
     Object.assign(tap, { events });
@@ -60,7 +68,10 @@ export class EventTap {
   }
 
   ofType(type: string): EventEnvelope<string, Record<string, unknown>>[] {
-    return this.events.filter((e) => e.type === type) as EventEnvelope<string, Record<string, unknown>>[];
+    return this.events.filter((e) => e.type === type) as EventEnvelope<
+      string,
+      Record<string, unknown>
+    >[];
   }
 
   async close(): Promise<void> {

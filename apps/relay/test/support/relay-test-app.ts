@@ -53,19 +53,38 @@ export class TestCaller {
     private readonly token: string,
   ) {}
 
-  static async create(issuer: TestTokenIssuer, tenantId: string, perms: string[], kind: 'USER' | 'SERVICE' = 'USER'): Promise<TestCaller> {
+  static async create(
+    issuer: TestTokenIssuer,
+    tenantId: string,
+    perms: string[],
+    kind: 'USER' | 'SERVICE' = 'USER',
+  ): Promise<TestCaller> {
     const subject = randomUUID();
-    const token = await issuer.token({ tenantId, subject, perms, kind, name: `caller-${subject.slice(0, 8)}` });
+    const token = await issuer.token({
+      tenantId,
+      subject,
+      perms,
+      kind,
+      name: `caller-${subject.slice(0, 8)}`,
+    });
     const caller = new TestCaller(tenantId, token);
     Object.assign(caller, { subject });
     return caller;
   }
 
-  async call<T = Record<string, unknown>>(app: NestFastifyApplication, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<ApiResponse<T>> {
+  async call<T = Record<string, unknown>>(
+    app: NestFastifyApplication,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+  ): Promise<ApiResponse<T>> {
     const response = await app.inject({
       method,
       url,
-      headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
     });
     return {
@@ -76,4 +95,10 @@ export class TestCaller {
   }
 }
 
-export const ADMIN_PERMS = ['TENANT:ADMIN', 'REGISTRY:ADMIN', 'MCP_REGISTRY:ADMIN', 'CHANNELS:ADMIN', 'LLM_GATEWAY:ADMIN'];
+export const ADMIN_PERMS = [
+  'TENANT:ADMIN',
+  'REGISTRY:ADMIN',
+  'MCP_REGISTRY:ADMIN',
+  'CHANNELS:ADMIN',
+  'LLM_GATEWAY:ADMIN',
+];

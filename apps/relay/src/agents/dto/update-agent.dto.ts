@@ -1,5 +1,14 @@
 import { AGENT_VISIBILITIES, AgentVisibility } from '@agp/contracts';
-import { IsIn, IsOptional, IsString, IsUUID, IsUrl, Length, MaxLength, ValidateIf } from 'class-validator';
+import {
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  IsUrl,
+  Length,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 
 const isSet = (_o: object, value: unknown): boolean => value !== null && value !== undefined;
 

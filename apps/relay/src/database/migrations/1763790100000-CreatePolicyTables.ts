@@ -39,7 +39,9 @@ export class CreatePolicyTables1763790100000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         UNIQUE (group_id, version)
       )`);
-    await runner.query(`CREATE INDEX policy_group_versions_order ON ${s}.policy_group_versions (group_id, sort_key)`);
+    await runner.query(
+      `CREATE INDEX policy_group_versions_order ON ${s}.policy_group_versions (group_id, sort_key)`,
+    );
     await runner.query(`
       CREATE TABLE ${s}.policy_bindings (
         id uuid PRIMARY KEY,
@@ -58,7 +60,9 @@ export class CreatePolicyTables1763790100000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await runner.query(`CREATE INDEX policy_bindings_tenant ON ${s}.policy_bindings (tenant_id, binding_level)`);
+    await runner.query(
+      `CREATE INDEX policy_bindings_tenant ON ${s}.policy_bindings (tenant_id, binding_level)`,
+    );
     await runner.query(`
       CREATE TABLE ${s}.policy_settings (
         tenant_id uuid PRIMARY KEY,

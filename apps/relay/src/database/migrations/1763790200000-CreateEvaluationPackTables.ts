@@ -62,7 +62,9 @@ export class CreateEvaluationPackTables1763790200000 implements MigrationInterfa
         started_at timestamptz,
         finished_at timestamptz
       )`);
-    await runner.query(`CREATE INDEX evaluation_runs_pack ON ${s}.evaluation_runs (pack_id, created_at DESC)`);
+    await runner.query(
+      `CREATE INDEX evaluation_runs_pack ON ${s}.evaluation_runs (pack_id, created_at DESC)`,
+    );
     for (const table of TABLES) {
       await enableTenantRls(runner, `${s}.${table}`);
     }

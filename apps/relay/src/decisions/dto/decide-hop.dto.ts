@@ -1,4 +1,11 @@
-import { DIRECTIONS, ENDPOINT_TYPES, EndpointType, MessageDirection, PROTOCOLS, Protocol } from '@agp/contracts';
+import {
+  DIRECTIONS,
+  ENDPOINT_TYPES,
+  EndpointType,
+  MessageDirection,
+  PROTOCOLS,
+  Protocol,
+} from '@agp/contracts';
 import { Type } from 'class-transformer';
 import {
   IsDefined,

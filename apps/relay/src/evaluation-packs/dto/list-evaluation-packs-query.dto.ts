@@ -9,7 +9,9 @@ export class ListEvaluationPacksQueryDto extends PageQueryDto {
   name?: string;
 
   @IsOptional()
-  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @Transform(({ value }: { value: unknown }) =>
+    value === 'true' ? true : value === 'false' ? false : value,
+  )
   @IsBoolean()
   enabled?: boolean;
 }

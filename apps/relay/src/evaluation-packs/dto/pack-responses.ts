@@ -1,4 +1,11 @@
-import { AssertionKind, ExecutionMode, ExpectedAction, PatternMode, RunStatus, TriggerSource } from '@agp/contracts';
+import {
+  AssertionKind,
+  ExecutionMode,
+  ExpectedAction,
+  PatternMode,
+  RunStatus,
+  TriggerSource,
+} from '@agp/contracts';
 
 export interface EndpointReference {
   type: string;
@@ -68,7 +75,13 @@ export interface HopVerdict {
   action: string;
   expectedAction?: string;
   checks: CheckVerdict[];
-  policies: Array<{ groupId: string; groupName: string; groupVersion: string; action: string; error?: string }>;
+  policies: Array<{
+    groupId: string;
+    groupName: string;
+    groupVersion: string;
+    action: string;
+    error?: string;
+  }>;
   maskedMessage: { text: string; json: unknown };
 }
 

@@ -4,7 +4,9 @@ import { IsBoolean, IsOptional } from 'class-validator';
 
 export class ListPolicyVersionsQueryDto extends PageQueryDto {
   @IsOptional()
-  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @Transform(({ value }: { value: unknown }) =>
+    value === 'true' ? true : value === 'false' ? false : value,
+  )
   @IsBoolean()
   includeRetired: boolean = true;
 }
