@@ -1,11 +1,14 @@
-/** D17's columns, in order, each with the SQL that produces its cell. */
+/**
+ * D17's columns, in order, each with the SQL that produces its cell. `isText`: free text that may
+ * need the formula guard; event type, protocol and action are values of our own enums.
+ */
 export const EXPORT_COLUMNS: ReadonlyArray<{ name: string; sql: string; isText: boolean }> = [
   { name: 'id', sql: 'id::text', isText: false },
   { name: 'occurredAt', sql: `to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, isText: false },
   { name: 'tenantId', sql: 'tenant_id::text', isText: false },
-  { name: 'eventType', sql: 'event_type', isText: true },
-  { name: 'protocol', sql: 'protocol', isText: true },
-  { name: 'action', sql: 'action', isText: true },
+  { name: 'eventType', sql: 'event_type', isText: false },
+  { name: 'protocol', sql: 'protocol', isText: false },
+  { name: 'action', sql: 'action', isText: false },
   { name: 'actorType', sql: 'actor_type', isText: true },
   { name: 'actorId', sql: 'actor_id', isText: true },
   { name: 'sourceType', sql: 'source_type', isText: true },
@@ -23,7 +26,8 @@ export const EXPORT_COLUMNS: ReadonlyArray<{ name: string; sql: string; isText: 
  * a spreadsheet shows it as text instead of running it as a formula.
  */
 export function neutralised(sql: string): string {
-  return `CASE WHEN ${sql} ~ '^[=+@\\t\\r-]' THEN '''' || ${sql} ELSE ${sql} END`;
+  // ascii() of the first character: = 61, + 43, - 45, @ 64, tab 9, CR 13 (cheaper than a regex).
+  return `CASE WHEN ascii(${sql}) IN (61, 43, 45, 64, 9, 13) THEN '''' || ${sql} ELSE ${sql} END`;
 }
 
 export function exportSelectList(): string {

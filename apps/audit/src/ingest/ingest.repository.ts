@@ -78,54 +78,55 @@ export class IngestRepository {
     return new Set(rows.map((row) => row.id));
   }
 
-  /** One statement for the whole batch (arrays unnested into rows). */
+  /**
+   * One statement for the whole batch: the rows travel as one JSON document, serialised by V8's
+   * native JSON.stringify and taken apart by PostgreSQL (jsonb_to_recordset), which costs the
+   * ingest process far less than binding 28 array parameters.
+   */
   async insert(tx: Tx, events: ChainedEvent[]): Promise<void> {
-    const column = <T>(pick: (e: ChainedEvent) => T): T[] => events.map(pick);
-    const json = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
+    const rows = events.map((e) => ({
+      id: e.id,
+      tenant_id: e.tenantId,
+      family: e.family,
+      seq: e.seq,
+      occurred_at: e.occurredAt,
+      recorded_at: e.recordedAt,
+      event_type: e.eventType,
+      protocol: e.protocol,
+      action: e.action,
+      actor_type: e.actor?.type ?? null,
+      actor_id: e.actor?.id ?? null,
+      actor_label: e.actor?.label ?? null,
+      source_type: e.source?.type ?? null,
+      source_id: e.source?.id ?? null,
+      source_name: e.source?.name ?? null,
+      sink_type: e.sink?.type ?? null,
+      sink_id: e.sink?.id ?? null,
+      sink_name: e.sink?.name ?? null,
+      policy_ids: e.policyIds,
+      decision: e.decision,
+      correlation_id: e.correlationId,
+      trace_id: e.traceId,
+      span_id: e.spanId,
+      summary: e.summary,
+      details: e.details,
+      content: e.content,
+      content_digest: e.contentDigest,
+      hash: e.hash.toString('hex'),
+    }));
     await tx.query(
       `INSERT INTO ${this.schema}.events (id, tenant_id, family, seq, occurred_at, recorded_at, event_type, protocol,
          action, actor_type, actor_id, actor_label, source_type, source_id, source_name, sink_type, sink_id, sink_name,
          policy_ids, decision, correlation_id, trace_id, span_id, summary, details, content, content_digest, hash)
        SELECT id, tenant_id, family, seq, occurred_at, recorded_at, event_type, protocol, action, actor_type, actor_id,
-         actor_label, source_type, source_id, source_name, sink_type, sink_id, sink_name, policy_ids::uuid[], decision,
-         correlation_id, trace_id, span_id, summary, details, content, content_digest, decode(hash, 'hex')
-       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::bigint[], $5::timestamptz[], $6::timestamptz[], $7::text[],
-         $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
-         $16::text[], $17::text[], $18::text[], $19::text[], $20::jsonb[], $21::text[], $22::text[], $23::text[],
-         $24::text[], $25::jsonb[], $26::text[], $27::text[], $28::text[])
-         AS r(id, tenant_id, family, seq, occurred_at, recorded_at, event_type, protocol, action, actor_type, actor_id,
-         actor_label, source_type, source_id, source_name, sink_type, sink_id, sink_name, policy_ids, decision,
-         correlation_id, trace_id, span_id, summary, details, content, content_digest, hash)`,
-      [
-        column((e) => e.id),
-        column((e) => e.tenantId),
-        column((e) => e.family),
-        column((e) => e.seq),
-        column((e) => e.occurredAt),
-        column((e) => e.recordedAt),
-        column((e) => e.eventType),
-        column((e) => e.protocol),
-        column((e) => e.action),
-        column((e) => e.actor?.type ?? null),
-        column((e) => e.actor?.id ?? null),
-        column((e) => e.actor?.label ?? null),
-        column((e) => e.source?.type ?? null),
-        column((e) => e.source?.id ?? null),
-        column((e) => e.source?.name ?? null),
-        column((e) => e.sink?.type ?? null),
-        column((e) => e.sink?.id ?? null),
-        column((e) => e.sink?.name ?? null),
-        column((e) => `{${e.policyIds.join(',')}}`),
-        column((e) => json(e.decision)),
-        column((e) => e.correlationId),
-        column((e) => e.traceId),
-        column((e) => e.spanId),
-        column((e) => e.summary),
-        column((e) => json(e.details)),
-        column((e) => e.content),
-        column((e) => e.contentDigest),
-        column((e) => e.hash.toString('hex')),
-      ],
+         actor_label, source_type, source_id, source_name, sink_type, sink_id, sink_name, coalesce(policy_ids, '{}'),
+         decision, correlation_id, trace_id, span_id, summary, details, content, content_digest, decode(hash, 'hex')
+       FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, tenant_id uuid, family text, seq bigint, occurred_at timestamptz,
+         recorded_at timestamptz, event_type text, protocol text, action text, actor_type text, actor_id text,
+         actor_label text, source_type text, source_id text, source_name text, sink_type text, sink_id text,
+         sink_name text, policy_ids uuid[], decision jsonb, correlation_id text, trace_id text, span_id text,
+         summary text, details jsonb, content text, content_digest text, hash text)`,
+      [JSON.stringify(rows)],
     );
   }
 
