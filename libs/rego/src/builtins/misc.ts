@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { RegoEvalError } from '../errors';
 import { fromJson, normalizeBig, regoText, toJson } from '../values/json';
 import { RegoObject, RegoSet, Value } from '../values/value';
-import { BuiltinDef, BuiltinError } from './types';
+import { BuiltinContext, BuiltinDef, BuiltinError } from './types';
 import { builtinErr, def, elems, int, obj, oneOf, str, toBig } from './helpers';
 
 type YamlLib = typeof import('yaml');
@@ -153,14 +153,16 @@ function semverCompare(a: SemVer, b: SemVer): number {
   return Math.sign(a.pre.length - b.pre.length);
 }
 
-function walk(v: Value, path: Value[], out: Value[]): void {
+function walk(v: Value, path: Value[], out: Value[], ctx: BuiltinContext): void {
+  // Each node costs a step (and its path a copy), so a huge document runs into the budget.
+  ctx.tick(1 + path.length);
   out.push([path, v]);
   if (Array.isArray(v)) {
-    v.forEach((x, i) => walk(x, [...path, i], out));
+    v.forEach((x, i) => walk(x, [...path, i], out, ctx));
   } else if (v instanceof RegoObject) {
-    v.entries().forEach(([k, x]) => walk(x, [...path, k], out));
+    v.entries().forEach(([k, x]) => walk(x, [...path, k], out, ctx));
   } else if (v instanceof RegoSet) {
-    v.values().forEach((x) => walk(x, [...path, x], out));
+    v.values().forEach((x) => walk(x, [...path, x], out, ctx));
   }
 }
 
@@ -185,9 +187,9 @@ export const MISC_BUILTINS: BuiltinDef[] = [
     }
   }),
   def('semver.compare', 2, ([a, b]) => semverCompare(semver(str(a, 1), 1), semver(str(b, 2), 2))),
-  { name: 'walk', arity: 1, fn: () => undefined, relation: ([v]) => {
+  { name: 'walk', arity: 1, fn: () => undefined, relation: ([v], ctx) => {
     const out: Value[] = [];
-    walk(v, [], out);
+    walk(v, [], out, ctx);
     return out;
   } },
   def('print', 0, (args, ctx) => {
