@@ -327,6 +327,31 @@ describe('policy decisions', () => {
     ).toBe(403);
   });
 
+  it('should fail closed when the policies cannot be loaded', async () => {
+    const caller = await tenant();
+    const client = new Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await client.query('ALTER TABLE relay.policy_bindings RENAME TO policy_bindings_away');
+      const response = await caller.call(
+        app,
+        'POST',
+        '/relay/v1/policy-decisions',
+        hop({ type: 'AGENT', id: randomUUID() }, server, 'x'),
+      );
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual(
+        expect.objectContaining({ action: 'ERROR', isBlocked: true, bindings: [] }),
+      );
+      expect(String((response.body.reasons as string[])[0])).toContain(
+        'policies could not be loaded',
+      );
+    } finally {
+      await client.query('ALTER TABLE relay.policy_bindings_away RENAME TO policy_bindings');
+      await client.end();
+    }
+  });
+
   it('should drop the cache on another replica when a binding changes there', async () => {
     const caller = await tenant();
     const request = hop({ type: 'AGENT', id: randomUUID() }, server, 'hello');

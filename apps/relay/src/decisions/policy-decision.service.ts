@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { applyMasks } from './apply-masks';
 import { bindingApplies } from './binding-matcher';
 import { combineDecisions } from './combine-decisions';
-import { CachedBinding, DecisionCache } from './decision-cache';
+import { CachedBinding, DecisionCache, TenantPolicySnapshot } from './decision-cache';
 import { DECISION_OPTIONS, DecisionOptions } from './decision-options';
 import { BindingResult, DecisionInput, HopDecision } from './decision.types';
 import { normalizeDecision } from './normalize-decision';
@@ -23,7 +23,12 @@ export class PolicyDecisionService {
   ) {}
 
   async decide(input: DecisionInput): Promise<HopDecision> {
-    const snapshot = await this.cache.snapshot(input.tenant.id);
+    let snapshot: TenantPolicySnapshot;
+    try {
+      snapshot = await this.cache.snapshot(input.tenant.id);
+    } catch (error) {
+      return unavailable(input, error);
+    }
     const now = Date.parse(input.time);
     const at = Number.isNaN(now) ? Date.now() : now;
     const applicable = snapshot.bindings.filter((b) =>
@@ -83,4 +88,23 @@ export class PolicyDecisionService {
     const normalized = normalizeDecision(raw.value);
     return normalized.ok ? { ...base, ...normalized.decision } : failed(normalized.error);
   }
+}
+
+/**
+ * D22: when the tenant's policies cannot even be loaded (database unreachable), nothing is known,
+ * not even the tenant's fail mode: the hop fails closed.
+ */
+function unavailable(input: DecisionInput, error: unknown): HopDecision {
+  const why = error instanceof Error ? error.message : String(error);
+  return {
+    action: 'ERROR',
+    isBlocked: true,
+    failOpen: false,
+    reasons: [`policies could not be loaded: ${why}`],
+    mask: [],
+    detections: [],
+    maskedFields: [],
+    bindings: [],
+    maskedMessage: { text: input.message.text, json: input.message.json },
+  };
 }
