@@ -84,7 +84,7 @@ function getPath(o: Value, path: Value[]): Value | undefined {
 type PathTree = Map<string, { key: Value; sub: PathTree | null }>;
 
 /** Parses json.filter/json.remove paths into a tree (a null sub-tree means "whole value"). */
-function pathTree(v: Value, name: string): PathTree {
+function pathTree(v: Value): PathTree {
   if (!Array.isArray(v) && !(v instanceof RegoSet)) {
     throw typeErr(2, 'one of {set, array}', v);
   }
@@ -98,7 +98,6 @@ function pathTree(v: Value, name: string): PathTree {
     } else {
       throw typeErr(2, 'one of {set, array} containing string paths or array of path segments', p);
     }
-    void name;
     let node = tree;
     segs.forEach((s, i) => {
       const k = typeof s === 'string' ? s : JSON.stringify(s);
@@ -205,8 +204,8 @@ export const OBJECT_BUILTINS: BuiltinDef[] = [
   def('object.union', 2, ([a, b]) => union(obj(a, 1), obj(b, 2))),
   def('object.union_n', 1, ([xs]) => arr(xs, 1).reduce<RegoObject>((acc, x) => union(acc, obj(x, 1)), new RegoObject())),
   def('object.subset', 2, ([a, b]) => subset(a, b, true)),
-  def('json.filter', 2, ([o, ps]) => filter(obj(o, 1), pathTree(ps, 'json.filter'))),
-  def('json.remove', 2, ([o, ps]) => remove(obj(o, 1), pathTree(ps, 'json.remove'))),
+  def('json.filter', 2, ([o, ps]) => filter(obj(o, 1), pathTree(ps))),
+  def('json.remove', 2, ([o, ps]) => remove(obj(o, 1), pathTree(ps))),
   def('array.concat', 2, ([a, b]) => [...arr(a, 1), ...arr(b, 2)]),
   def('array.slice', 3, ([a, s, e]) => {
     const xs = arr(a, 1);

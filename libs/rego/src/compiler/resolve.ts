@@ -152,7 +152,7 @@ export class Resolver {
         return { ...t, pairs: t.pairs.map(([k, v]) => [this.term(k, scope), this.term(v, scope)]) };
       case 'call': {
         const args = t.args.map((x) => this.term(x, scope));
-        const target = this.callTarget(t.op, scope, t.loc, args.length);
+        const target = this.callTarget(t.op, scope, t.loc);
         return { ...t, args, target };
       }
       case 'arraycomp':
@@ -170,7 +170,7 @@ export class Resolver {
   }
 
   /** Names the function a call refers to: a user function path or a built-in. */
-  callTarget(op: RefTerm, scope: Scope, loc: Location, nargs: number): CallTarget | undefined {
+  callTarget(op: RefTerm, scope: Scope, loc: Location): CallTarget | undefined {
     const path = this.opPath(op, scope);
     if (path && path[0] === 'data') {
       const key = path.slice(1).join('.');
@@ -184,7 +184,6 @@ export class Resolver {
     }
     const shown = path && path[0] === 'data' ? path.join('.') : (name ?? '?');
     this.env.errors.push({ code: 'rego_type_error', message: `undefined function ${shown}`, location: loc });
-    void nargs;
     return undefined;
   }
 
@@ -233,7 +232,7 @@ export class Resolver {
     if (root === 'input' || (root === 'data' && !this.env.functions.has(rest.join('.')))) {
       return { ...w, value, resolved: { kind: root, path: rest } };
     }
-    const target = this.callTarget(w.target, scope, w.loc, 0);
+    const target = this.callTarget(w.target, scope, w.loc);
     if (!target) {
       return w;
     }

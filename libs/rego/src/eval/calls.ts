@@ -25,7 +25,7 @@ export function invoke(ev: Evaluator, target: CallTarget, args: Value[], loc: Lo
       return vk(mock.value);
     }
     if (mock.target.kind !== target.kind || (mock.target.kind === 'builtin' ? mock.target.name : mock.target.path.join('.')) !== key) {
-      return withoutMock(ev, key, () => invoke(ev, mock.target, args, loc, vk));
+      return withoutMocks(ev, () => invoke(ev, mock.target, args, loc, vk));
     }
   }
   if (target.kind === 'function') {
@@ -64,10 +64,9 @@ export function invoke(ev: Evaluator, target: CallTarget, args: Value[], loc: Lo
   }
 }
 
-function withoutMock(ev: Evaluator, key: string, fn: () => boolean): boolean {
-  // A mock that calls another function must not see itself replaced again (OPA mocks apply once).
+function withoutMocks(ev: Evaluator, fn: () => boolean): boolean {
+  // A replacement runs without any mocks: a mock never calls another mock (OPA's semantics).
   const mocks = ev.state.mocks;
-  void key;
   ev.state.mocks = new Map();
   try {
     return fn();
