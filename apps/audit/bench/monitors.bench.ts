@@ -7,6 +7,7 @@ import { ANOMALY_KIND_NAMES } from '../src/monitors/simulator/anomalies';
 import { planSimulation } from '../src/monitors/simulator/simulation';
 import { startMonitorsBench } from './monitors-bench-app';
 import { scoreQuality } from './monitors-quality';
+import { measureRollupIngest } from './monitors-ingest';
 import { measureTickSpeed } from './monitors-speed';
 
 const DAY_MS = 86_400_000;
@@ -48,6 +49,7 @@ async function quality(databaseUrl: string): Promise<void> {
     process.stdout.write(
       `\nDetection quality (seed ${SEED}, ${subjects} subjects, ${ticks} ticks, ${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
     );
+    line('anomalies requested / placed', `${2 * ANOMALY_KIND_NAMES.length} / ${report.injected}`);
     line(
       'anomalies injected / found',
       `${report.injected} / ${report.found} (${((100 * report.found) / report.injected).toFixed(1)} %)`,
@@ -75,10 +77,13 @@ async function quality(databaseUrl: string): Promise<void> {
 async function main(): Promise<void> {
   const db = await createTestDatabase('monitors_bench');
   try {
-    if (process.env.BENCH_PART !== 'speed') {
+    if (!process.env.BENCH_PART || process.env.BENCH_PART === 'quality') {
       await quality(db.url);
     }
-    if (process.env.BENCH_PART !== 'quality') {
+    if (!process.env.BENCH_PART || process.env.BENCH_PART === 'ingest') {
+      await measureRollupIngest(db.url);
+    }
+    if (!process.env.BENCH_PART || process.env.BENCH_PART === 'speed') {
       await measureTickSpeed(db.url);
     }
   } finally {
