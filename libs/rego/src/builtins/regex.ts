@@ -16,6 +16,12 @@ const POSIX: Record<string, string> = {
   word: 'A-Za-z0-9_',
 };
 
+/** RE2 constructs with no JavaScript translation here: flag groups after the start, \\Q…\\E, \\C. */
+export function unsupportedRe2(pattern: string): boolean {
+  const rest = pattern.replace(/^\(\?[imsU]+\)/, '');
+  return /\(\?[imsU-]+[:)]/.test(rest) || /(^|[^\\])\\[QC]/.test(rest) || /^\(\?[^)]*U/.test(pattern);
+}
+
 /** Compiles an RE2 pattern to a JS RegExp (cached); throws a builtin error when invalid. */
 export function re2(pattern: string, global = false): RegExp {
   const key = (global ? 'g' : '') + pattern;

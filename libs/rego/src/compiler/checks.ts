@@ -1,6 +1,7 @@
 import { Expr } from '../ast/ast';
 import { BuiltinDef } from '../builtins/types';
 import { RegoErrorDetail } from '../errors';
+import { unsupportedRe2 } from '../builtins/regex';
 import { SIGNATURES } from './signatures';
 import { CompiledRule, DocNode } from './types';
 import { walkBody, walkRule } from './walk';
@@ -42,6 +43,15 @@ function staticType(t: import('../ast/ast').Term): string {
       return 'any';
   }
 }
+
+/** Operand index of the pattern for regex built-ins: literal patterns are checked when compiling. */
+const REGEX_PATTERN_ARG: Record<string, number> = {
+  'regex.match': 0,
+  'regex.split': 0,
+  'regex.find_n': 0,
+  'regex.find_all_string_submatch_n': 0,
+  'regex.replace': 1,
+};
 
 /** Built-ins that Rego v1 rejects (OPA marks them deprecated). */
 const DEPRECATED = new Set(['any', 'all', 're_match', 'net.cidr_overlap', 'set_diff', 'cast_array', 'cast_set', 'cast_string', 'cast_boolean', 'cast_null', 'cast_object']);
@@ -95,6 +105,12 @@ export function checkUnsupported(rules: CompiledRule[], builtins: Map<string, Bu
     if (!def.variadic && call.args.length !== def.arity && call.args.length !== def.arity + 1) {
       errors.push({ code: 'rego_type_error', message: `${def.name}: arity mismatch`, location: call.loc });
       return;
+    }
+    const patternArg = REGEX_PATTERN_ARG[def.name];
+    const pattern = patternArg === undefined ? undefined : call.args[patternArg];
+    if (pattern?.type === 'scalar' && typeof pattern.value === 'string' && unsupportedRe2(pattern.value)) {
+      // Valid RE2 that the JavaScript translation cannot express: refuse rather than answer wrongly.
+      errors.push({ code: 'rego_type_error', message: `${def.name}: regular expression syntax not supported by this engine: ${pattern.value}`, location: call.loc });
     }
     const want = SIGNATURES[def.name];
     if (want) {

@@ -82,4 +82,11 @@ describe(compileProgram.name, () => {
 
     expect(errs.map((e) => e.message).sort()).toEqual(['deprecated built-in function calls in expression: any', 'rules must not shadow input (use a different rule name)']);
   });
+
+  it('should refuse a literal RE2 pattern when the JavaScript translation cannot express it', () => {
+    const errs = errorsOf('package a\np if regex.match(`a(?i:b)`, input.x)\nq if regex.match(`(?i)^ok$`, input.x)\n');
+
+    expect(errs).toHaveLength(1);
+    expect(errs[0].message).toContain('regular expression syntax not supported');
+  });
 });
