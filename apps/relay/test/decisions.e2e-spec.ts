@@ -202,6 +202,41 @@ describe('policy decisions', () => {
     expect((await decide(b, server)).action).toBe('LOG');
   });
 
+  it('should apply channel and channel-subscription bindings to hops through that channel', async () => {
+    const caller = await tenant();
+    const a = await agent(caller, 'desk-agent');
+    const b = await agent(caller, 'other-agent');
+    const channel = await caller.call(app, 'POST', '/relay/v1/channels', {
+      name: 'support-slack',
+      kind: 'SLACK',
+    });
+    const channelId = String(channel.body.id);
+    await bind(caller, ALWAYS('WARN', 'acme.channel'), { bindingLevel: 'CHANNEL', channelId });
+    await bind(caller, ALWAYS('BLOCK', 'acme.desk'), {
+      bindingLevel: 'CHANNEL_SUBSCRIPTION',
+      channelId,
+      agentId: a,
+    });
+    const decide = async (source: Json, sink: Json) =>
+      (
+        await caller.call(app, 'POST', '/relay/v1/policy-decisions', {
+          ...hop(source, sink, 'hi'),
+          protocol: 'CHANNEL',
+        })
+      ).body;
+    const fromChannel = { type: 'CHANNEL', id: channelId };
+
+    const toDesk = await decide(fromChannel, { type: 'AGENT', id: a });
+    expect((toDesk.bindings as Json[]).map((r) => [r.bindingLevel, r.action])).toEqual([
+      ['CHANNEL_SUBSCRIPTION', 'BLOCK'],
+      ['CHANNEL', 'WARN'],
+    ]);
+    const toOther = await decide(fromChannel, { type: 'AGENT', id: b });
+    expect((toOther.bindings as Json[]).map((r) => r.bindingLevel)).toEqual(['CHANNEL']);
+    expect((await decide({ type: 'AGENT', id: a }, fromChannel)).action).toBe('BLOCK');
+    expect((await decide({ type: 'AGENT', id: a }, server)).action).toBe('LOG');
+  });
+
   it('should see the registry name and risk tier of the source agent when a policy reads them', async () => {
     const caller = await tenant();
     const a = await agent(caller, 'risky-agent');
