@@ -1,3 +1,4 @@
+import { RegoEvalError } from '../errors';
 import { Value } from '../values/value';
 import { BuiltinDef } from './types';
 import { builtinErr, def, smallInt, str } from './helpers';
@@ -29,6 +30,11 @@ export function re2(pattern: string, global = false): RegExp {
   if (r) {
     r.lastIndex = 0;
     return r;
+  }
+  if (unsupportedRe2(pattern)) {
+    // Not an ordinary built-in error (which is undefined when not strict): answering "no match"
+    // for a valid RE2 pattern would be a wrong answer, so evaluation stops.
+    throw new RegoEvalError('eval_builtin_error', `regular expression syntax not supported by this engine: ${pattern}`);
   }
   let src = pattern;
   let flags = global ? 'g' : '';
@@ -186,6 +192,9 @@ export const REGEX_BUILTINS: BuiltinDef[] = [
   def('regex.is_valid', 1, ([p]) => {
     if (typeof p !== 'string') {
       return false;
+    }
+    if (unsupportedRe2(p)) {
+      return true;
     }
     try {
       re2(p);
