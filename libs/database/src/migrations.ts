@@ -13,6 +13,19 @@ function lockKey(schema: string): string {
  * advisory lock. Safe to call from every replica at start and from the `migrate` command.
  */
 export async function migrate(dataSource: DataSource, schema: string): Promise<string[]> {
+  // One process migrates one schema at a time: the embedded default's PGlite is one session that
+  // every service's data source shares, and concurrent migrations there interleave and fail.
+  const turn = migrations.then(() => migrateNow(dataSource, schema));
+  migrations = turn.then(
+    () => undefined,
+    () => undefined,
+  );
+  return turn;
+}
+
+let migrations: Promise<void> = Promise.resolve();
+
+async function migrateNow(dataSource: DataSource, schema: string): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   const key = lockKey(schema);

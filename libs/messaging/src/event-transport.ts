@@ -23,6 +23,12 @@ export interface ParkedMessage {
  * in-process for the embedded default. Only the outbox relay publishes; consumers subscribe.
  */
 export interface EventTransport {
+  /**
+   * True when `publish` runs the consumers before it returns (in-process). The outbox relay then
+   * publishes outside its transaction: on the embedded one-session database (PGlite) a consumer's
+   * transaction would otherwise wait for the relay's, which waits for the consumer.
+   */
+  readonly deliversInline?: boolean;
   publish(envelope: EventEnvelope): Promise<void>;
   subscribe(spec: ConsumerSpec, deliver: Deliver): Promise<void>;
   /** Stops pulling, lets in-flight deliveries finish and hands un-acked messages back. */

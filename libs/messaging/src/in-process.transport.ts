@@ -12,6 +12,7 @@ const IN_PROCESS_REDELIVERY: RedeliveryPolicy = { maxDeliveries: 4, backoffMs: [
  * republishes from the outbox, and idempotent consumers make the repeat harmless.
  */
 export class InProcessTransport implements EventTransport {
+  readonly deliversInline = true;
   private readonly subscribers: Array<{ spec: ConsumerSpec; deliver: Deliver }> = [];
   readonly parked: ParkedMessage[] = [];
   private isStopped = false;

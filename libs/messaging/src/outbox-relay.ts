@@ -12,6 +12,9 @@ export interface OutboxRelayOptions {
 
 const DEFAULTS: OutboxRelayOptions = { batchSize: 200, idleMs: 250, maxBackoffMs: 5_000 };
 
+/** Outbox rows being published in this process (in-process bus only; see drainInline). */
+const INLINE_CLAIMS = new Set<string>();
+
 /**
  * Publishes committed outbox rows and deletes them in the same transaction. Rows are claimed with
  * SKIP LOCKED, so replicas share the work; if publishing fails the transaction rolls back and the
@@ -81,6 +84,45 @@ export class OutboxRelay {
 
   /** Publishes one batch; returns how many rows it published. */
   async drainOnce(): Promise<number> {
+    return this.transport.deliversInline ? this.drainInline() : this.drainLocked();
+  }
+
+  /**
+   * In-process: read the batch, then publish and delete each row outside any open transaction. Rows
+   * are claimed in this process (the only one an in-process bus has) and re-checked after the
+   * claim, so two relays of one schema never deliver a row twice. A crash between publish and
+   * delete republishes the row on restart; idempotent consumers make that harmless.
+   */
+  private async drainInline(): Promise<number> {
+    const { schema } = this.database;
+    const rows: Array<{ id: string; envelope: EventEnvelope }> = await this.database.asSystem((tx) =>
+      tx.query(`SELECT id, envelope FROM ${schema}.outbox ORDER BY seq LIMIT $1`, [this.options.batchSize]),
+    );
+    let published = 0;
+    for (const row of rows) {
+      const claim = `${schema}:${row.id}`;
+      if (INLINE_CLAIMS.has(claim)) {
+        continue;
+      }
+      INLINE_CLAIMS.add(claim);
+      try {
+        const present: unknown[] = await this.database.asSystem((tx) =>
+          tx.query(`SELECT 1 FROM ${schema}.outbox WHERE id = $1`, [row.id]),
+        );
+        if (present.length === 0) {
+          continue;
+        }
+        await this.transport.publish(row.envelope);
+        await this.database.asSystem((tx) => tx.query(`DELETE FROM ${schema}.outbox WHERE id = $1`, [row.id]));
+        published += 1;
+      } finally {
+        INLINE_CLAIMS.delete(claim);
+      }
+    }
+    return published;
+  }
+
+  private async drainLocked(): Promise<number> {
     const { schema } = this.database;
     return this.database.asSystem(async (tx) => {
       const rows: Array<{ id: string; envelope: EventEnvelope }> = await tx.query(
