@@ -53,4 +53,9 @@ describe('builtins', () => {
   it('should match globs with delimiters when glob.match has a delimiter list', () => {
     expect(value('[glob.match("*.acme.com", ["."], "api.acme.com"), glob.match("*.acme.com", ["."], "a.b.acme.com"), glob.match("**.acme.com", ["."], "a.b.acme.com")]')).toEqual([true, false, true]);
   });
+
+  it('should answer a catastrophic-backtracking pattern when the linear regex fallback is on', () => {
+    // Without V8's linear fallback this match backtracks for minutes; the deadline cannot stop it.
+    expect(value('regex.match(`^(a+)+$`, sprintf("%sb", [concat("", [s | some _ in numbers.range(1, 32); s := "a"])]))')).toBe(false);
+  });
 });

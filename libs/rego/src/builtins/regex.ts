@@ -1,9 +1,28 @@
+import { setFlagsFromString } from 'node:v8';
 import { RegoEvalError } from '../errors';
 import { Value } from '../values/value';
 import { BuiltinDef } from './types';
 import { builtinErr, def, smallInt, str } from './helpers';
 
 const cache = new Map<string, RegExp>();
+let linearFallback = false;
+
+/**
+ * JavaScript regexes backtrack (RE2 does not), so `(a+)+$` can run for minutes and the evaluation
+ * deadline cannot interrupt a single match. V8 can switch a regex to its linear-time engine when it
+ * backtracks excessively; RE2 syntax has no backreferences or lookarounds, so results are the same.
+ * The flag is process-wide and only changes how pathological matches run.
+ */
+function enableLinearFallback(): void {
+  if (!linearFallback) {
+    linearFallback = true;
+    try {
+      setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+    } catch {
+      // Older runtimes: keep the backtracking engine.
+    }
+  }
+}
 
 const POSIX: Record<string, string> = {
   alpha: 'A-Za-z',
@@ -31,6 +50,7 @@ export function re2(pattern: string, global = false): RegExp {
     r.lastIndex = 0;
     return r;
   }
+  enableLinearFallback();
   if (unsupportedRe2(pattern)) {
     // Not an ordinary built-in error (which is undefined when not strict): answering "no match"
     // for a valid RE2 pattern would be a wrong answer, so evaluation stops.
