@@ -19,7 +19,10 @@ export interface EvaluateOptions {
   inputValue?: Value;
   /** OPA's strict built-in errors: a failing built-in stops evaluation with an error. */
   strictBuiltinErrors?: boolean;
-  /** Wall-clock budget in milliseconds (default 50, D22). */
+  /**
+   * Wall-clock budget in milliseconds (default 50, D22). The clock is read every 1,024 steps, the
+   * first time at step 1,024, so evaluations shorter than that never pay for a clock read.
+   */
   timeoutMs?: number;
   /** Step budget (default 5,000,000 expression/iteration steps). */
   maxSteps?: number;
