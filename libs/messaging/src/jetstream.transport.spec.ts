@@ -91,8 +91,10 @@ describe(JetStreamTransport.name, () => {
 
     const event = await placeOrder(database, outbox, randomUUID(), 'delivered');
 
-    await eventually(async () => expect(await effectsOf([event.id])).toHaveLength(1));
-    expect(await outboxSize(database)).toBe(0);
+    await eventually(async () => {
+      expect(await effectsOf([event.id])).toHaveLength(1);
+      expect(await outboxSize(database)).toBe(0);
+    });
     expect(await eventsStreamFacts(options.prefix)).toEqual({ messages: 1 });
   });
 
