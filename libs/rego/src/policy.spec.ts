@@ -177,6 +177,12 @@ ok if {
     expect((caught as RegoCompileError).errors[0]).toMatchObject({ code: 'rego_parse_error', location: { file: 'query', row: 1 } });
   });
 
+  it('should report package paths when modules are compiled', () => {
+    const sut = compilePolicy({ 'a.rego': 'package acme.guardrails\n', 'b.rego': 'package b["c-d"]\n' });
+
+    expect(sut.packages).toEqual([['acme', 'guardrails'], ['b', 'c-d']]);
+  });
+
   it('should reject Rego v0 rule bodies when if is missing', () => {
     expect(() => policy('package a\np { true }\n')).toThrow('`if` keyword is required before rule body');
   });

@@ -86,6 +86,11 @@ export class CompiledPolicy {
     return out;
   }
 
+  /** Package path of each module (`package acme.guardrails` → `['acme', 'guardrails']`), in order. */
+  get packages(): string[][] {
+    return this.program.packages.map((p) => [...p]);
+  }
+
   /** Same as `query`, with bindings converted to plain JSON (sets become sorted arrays). */
   queryJson(query: string, options: EvaluateOptions = {}): Record<string, JsonValue>[] {
     return this.query(query, options).map((m) => Object.fromEntries([...m].map(([k, v]) => [k, toJson(v)])));

@@ -23,6 +23,8 @@ export interface Program {
   builtins: Map<string, BuiltinDef>;
   /** Function paths (joined) with arity, for query compilation. */
   functionArity: Map<string, number>;
+  /** Package path of each module, in the order given. */
+  packages: string[][];
 }
 
 /** Parses and compiles modules together; throws `RegoCompileError` listing every problem. */
@@ -97,7 +99,7 @@ export function compileProgram(sources: ModuleSource[], builtins: Map<string, Bu
   if (errors.length > 0) {
     throw new RegoCompileError(dedupe(errors));
   }
-  return { root, functions, builtins, functionArity };
+  return { root, functions, builtins, functionArity, packages: modules.map((m) => m.packagePath) };
 }
 
 function dedupe(errors: RegoErrorDetail[]): RegoErrorDetail[] {
