@@ -6,7 +6,7 @@ import pino, { Logger } from 'pino';
 
 import { CORRELATION_HEADER, assignCorrelationId } from './correlation-id';
 import { HttpCoreModule } from './http-core.module';
-import { ProblemDetailsFilter, sendProblem } from './problem-details.filter';
+import { ProblemDetailsFilter } from './problem-details.filter';
 import { createLogger } from './logger';
 import { StartupHooksRunner } from './startup-hooks';
 import { createValidationPipe } from './validation';
@@ -69,7 +69,6 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
   app.useLogger(app.get(PinoNestLogger));
   app.useGlobalFilters(new ProblemDetailsFilter(logger));
   app.useGlobalPipes(createValidationPipe());
-  fastify.setErrorHandler((error, request, reply) => sendProblem(logger, error, request, reply));
   app.enableShutdownHooks();
   return app;
 }
