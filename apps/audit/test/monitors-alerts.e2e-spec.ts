@@ -151,6 +151,20 @@ describe(AlertsController.name, () => {
     await eventually(() => expect(probe.of('MONITOR_ALERT_TRIGGERED', opened.id)).toHaveLength(1));
   });
 
+  it('should store and publish nothing when the evidence of a finding breaks its kind', async () => {
+    const agentId = randomUUID();
+    const broken = volumeFinding(tenantId, agentId, new Date('2026-01-07T10:00:00Z'));
+    const evidence = {
+      ...broken.evidence,
+      direction: 'SIDEWAYS',
+      sampleMinutes: 1.5,
+    } as unknown as typeof broken.evidence;
+    const outcome = await raise(app, tenantId, [{ ...broken, evidence }]);
+    expect(outcome).toEqual({ opened: 0, updated: 0, suppressed: 0, rejected: 1 });
+    const page = await reader.call<{ total: number }>(app, 'GET', `${base}?subjectId=${agentId}`);
+    expect(page.body.total).toBe(0);
+  });
+
   it.each([
     ['acknowledge', {}, 'ACKNOWLEDGED', 'ACKNOWLEDGED'],
     ['resolve', {}, 'RESOLVED', 'RESOLVED'],
