@@ -7,11 +7,17 @@ import { eventually } from '@agp/testing';
 
 const ENTRY = join(__dirname, '..', 'dist', 'embedded.js');
 
+let stderr = '';
+
 function startEmbedded(dataDir: string, port: number): ChildProcess {
-  return spawn(process.execPath, [ENTRY], {
+  const child = spawn(process.execPath, [ENTRY], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: '', NATS_URL: '' },
-    stdio: ['ignore', 'ignore', 'ignore'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = `${stderr}${chunk.toString()}`.slice(-4_000);
+  });
+  return child;
 }
 
 /** Nest closes the application on SIGTERM, then re-raises the signal: either ending is orderly. */
@@ -27,7 +33,9 @@ async function stop(child: ChildProcess): Promise<string> {
 }
 
 async function ready(port: number): Promise<{ status: number; body: { checks: Record<string, string> } }> {
-  const response = await fetch(`http://127.0.0.1:${port}/health/ready`);
+  const response = await fetch(`http://127.0.0.1:${port}/health/ready`).catch((error: Error) => {
+    throw new Error(`${error.message}; the process said: ${stderr || '(nothing)'}`);
+  });
   if (response.status !== 200) {
     throw new Error(`not ready: ${response.status}`);
   }
@@ -49,7 +57,7 @@ describe('embedded one-process platform', () => {
 
   it('should be ready with every service on an empty data directory, then again after a restart', async () => {
     child = startEmbedded(dataDir, port);
-    const first = await eventually(() => ready(port), 600, 50);
+    const first = await eventually(() => ready(port), 1_800, 50);
     expect(first.body.checks).toEqual({
       events: 'up',
       'database:tenant_auth': 'up',
@@ -60,8 +68,8 @@ describe('embedded one-process platform', () => {
     expect(await stop(child)).toBe('orderly');
 
     child = startEmbedded(dataDir, port);
-    const second = await eventually(() => ready(port), 600, 50);
+    const second = await eventually(() => ready(port), 1_800, 50);
     expect(second.status).toBe(200);
     expect(await stop(child)).toBe('orderly');
-  });
+  }, 240_000);
 });
