@@ -1,3 +1,7 @@
+import { eventSubject } from '@agp/messaging';
+import { TEST_NATS_URL, eventually } from '@agp/testing';
+import { connect } from '@nats-io/transport-node';
+
 import { BootstrapResult } from '../src';
 import { TestDnsServer } from './dns-server';
 import {
@@ -13,6 +17,7 @@ import {
 
 describe('identity resources', () => {
   let harness: TenantAuthHarness;
+  let natsPrefix: string;
   let dns: TestDnsServer;
   let adminA: BootstrapResult;
   let adminB: BootstrapResult;
@@ -31,7 +36,9 @@ describe('identity resources', () => {
 
   beforeAll(async () => {
     dns = await TestDnsServer.start();
-    harness = await startTenantAuth({ env: { DNS_RESOLVER: dns.address } });
+    const started = await startTenantAuth({ env: { DNS_RESOLVER: dns.address } });
+    harness = started;
+    natsPrefix = started.natsPrefix;
     adminA = await bootstrapTenant(harness, 'tenant-a');
     adminB = await bootstrapTenant(harness, 'tenant-b');
     secrets.push(adminA.password, adminB.password);
@@ -67,19 +74,33 @@ describe('identity resources', () => {
       await expect(clientToken(harness, created.body.id, second)).resolves.toEqual(expect.any(String));
     });
 
-    it('should record CREDENTIAL_ROTATION and AGENT_LIFECYCLE in the outbox without the secret', async () => {
-      const created = await a.post('/agents', { name: 'audit-me' });
-      secrets.push(created.body.clientSecret);
-      const rotated = await a.post(`/agents/${created.body.id}/rotate-secret`);
-      secrets.push(rotated.body.clientSecret);
-      const rows: Array<{ type: string; envelope: { data: Record<string, unknown> } }> = await harness.app
-        .get<{ dataSource: { query: (sql: string) => Promise<unknown> } }>(Symbol.for('agp:tenant-auth:database'))
-        .dataSource.query(`SELECT type, envelope FROM tenant_auth.outbox ORDER BY seq`) as never;
-      const mine = rows.filter((row) => JSON.stringify(row.envelope).includes(created.body.id));
-      expect(mine.map((row) => row.type)).toEqual(['AGENT_LIFECYCLE', 'CREDENTIAL_ROTATION']);
-      expect(mine[1].envelope.data).toMatchObject({ credential: 'AGENT_CLIENT_SECRET', subjectId: created.body.id });
-      expect(JSON.stringify(mine)).not.toContain(created.body.clientSecret);
-      expect(JSON.stringify(mine)).not.toContain(rotated.body.clientSecret);
+    it('should publish AGENT_LIFECYCLE and CREDENTIAL_ROTATION without the secret', async () => {
+      // Every event the outbox relay publishes, as any consumer on NATS would see it.
+      const nc = await connect({ servers: TEST_NATS_URL });
+      const seen: Array<{ type: string; data: Record<string, unknown> }> = [];
+      const subscription = nc.subscribe(eventSubject(natsPrefix, '*'), {
+        callback: (_error, message) => {
+          seen.push(message.json());
+        },
+      });
+      try {
+        const created = await a.post('/agents', { name: 'audit-me' });
+        secrets.push(created.body.clientSecret);
+        const rotated = await a.post(`/agents/${created.body.id}/rotate-secret`);
+        secrets.push(rotated.body.clientSecret);
+        const mine = await eventually(() => {
+          const found = seen.filter((event) => JSON.stringify(event).includes(created.body.id));
+          expect(found.map((event) => event.type)).toEqual(['AGENT_LIFECYCLE', 'CREDENTIAL_ROTATION']);
+          return found;
+        });
+        expect(mine[0].data).toMatchObject({ agentId: created.body.id, change: 'CREATED', status: 'ACTIVE' });
+        expect(mine[1].data).toMatchObject({ credential: 'AGENT_CLIENT_SECRET', subjectId: created.body.id });
+        expect(JSON.stringify(mine)).not.toContain(created.body.clientSecret);
+        expect(JSON.stringify(mine)).not.toContain(rotated.body.clientSecret);
+      } finally {
+        subscription.unsubscribe();
+        await nc.close();
+      }
     });
 
     it('should issue SERVICE tokens to a service account guarded by API_KEYS', async () => {
