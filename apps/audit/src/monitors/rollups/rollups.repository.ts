@@ -182,8 +182,8 @@ export class RollupsRepository {
     tenantId: string,
     segments: WindowSegment[],
     metrics: readonly RollupMetric[],
+    lastDay = Math.max(0, ...segments.map((s) => s.day)),
   ): Promise<WindowCounts[]> {
-    const lastDay = Math.max(0, ...segments.map((s) => s.day));
     // One pass, one group per subject and metric: a day's count is a filtered sum (M3).
     const byDay = Array.from(
       { length: lastDay + 1 },
