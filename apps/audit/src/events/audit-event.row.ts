@@ -12,7 +12,7 @@ export const EVENT_COLUMNS = `id, tenant_id, family, seq,
   to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS occurred_at,
   to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at, event_type, protocol, action,
   actor_type, actor_id, actor_label, source_type, source_id, source_name, sink_type, sink_id, sink_name,
-  policy_ids, decision, correlation_id, trace_id, span_id, summary, details, content, content_digest, hash`;
+  array_to_string(policy_ids, ',') AS policy_ids, decision, correlation_id, trace_id, span_id, summary, details, content, content_digest, hash`;
 
 export interface EventRow {
   id: string;
@@ -33,7 +33,8 @@ export interface EventRow {
   sink_type: string | null;
   sink_id: string | null;
   sink_name: string | null;
-  policy_ids: string[];
+  /** Comma-separated: cheaper to split than PostgreSQL's array syntax is to parse. */
+  policy_ids: string;
   decision: AuditEvent['decision'];
   correlation_id: string | null;
   trace_id: string | null;
@@ -59,7 +60,7 @@ export function eventOfRow(row: EventRow): ChainedEvent {
     actor: row.actor_type === null ? null : { type: row.actor_type, id: row.actor_id, label: row.actor_label },
     source: row.source_type === null ? null : { type: row.source_type, id: row.source_id, name: row.source_name },
     sink: row.sink_type === null ? null : { type: row.sink_type, id: row.sink_id, name: row.sink_name },
-    policyIds: row.policy_ids,
+    policyIds: row.policy_ids === '' ? [] : row.policy_ids.split(','),
     decision: row.decision,
     correlationId: row.correlation_id,
     traceId: row.trace_id,

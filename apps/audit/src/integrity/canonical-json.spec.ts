@@ -20,4 +20,9 @@ describe(canonicalJson.name, () => {
   it('should write an undefined array item as null when an array holds one', () => {
     expect(canonicalJson([1, undefined, { b: 2, a: [] }])).toBe('[1,null,{"a":[],"b":2}]');
   });
+
+  it('should leave out the named top-level member when one is omitted', () => {
+    expect(canonicalJson({ hash: 'x', b: { hash: 1 }, a: 2 }, 'hash')).toBe('{"a":2,"b":{"hash":1}}');
+    expect(canonicalJson({ hash: 'x', 10: 1 }, 'hash')).toBe('{"10":1}');
+  });
 });

@@ -4,18 +4,21 @@
  * read back from PostgreSQL (jsonb reorders keys) gives the same bytes. Written as one appending
  * walk: it runs for every event stored and every event verified.
  */
-export function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown, omitTopLevelKey?: string): string {
   const sorted = { hasIndexKeys: false };
-  const clone = sortedClone(value, sorted);
+  const clone = sortedClone(value, sorted, omitTopLevelKey);
   // V8's JSON.stringify keeps insertion order except for array-index-like keys ("2" before "10"),
   // which it writes first in numeric order: those few values take the appending walk.
-  return sorted.hasIndexKeys ? append('', value) : (JSON.stringify(clone) ?? 'null');
+  if (!sorted.hasIndexKeys) {
+    return JSON.stringify(clone) ?? 'null';
+  }
+  return append('', omitTopLevelKey && typeof value === 'object' && value !== null ? { ...value, [omitTopLevelKey]: undefined } : value);
 }
 
 const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
 
 /** A copy with every object's keys inserted in sorted order, for one native JSON.stringify. */
-function sortedClone(value: unknown, flags: { hasIndexKeys: boolean }): unknown {
+function sortedClone(value: unknown, flags: { hasIndexKeys: boolean }, omitKey?: string): unknown {
   if (value === null || typeof value !== 'object') {
     return value;
   }
@@ -27,7 +30,7 @@ function sortedClone(value: unknown, flags: { hasIndexKeys: boolean }): unknown 
   const copy: Record<string, unknown> = {};
   for (const key of keys) {
     const member = record[key];
-    if (member !== undefined) {
+    if (member !== undefined && key !== omitKey) {
       flags.hasIndexKeys ||= INDEX_KEY.test(key);
       copy[key] = sortedClone(member, flags);
     }

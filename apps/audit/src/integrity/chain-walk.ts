@@ -1,5 +1,4 @@
 import { ChainedEvent } from '../events/audit-event.types';
-import { withoutHash } from '../events/audit-event.row';
 import { chainHash } from './chain-hash';
 
 export const BREAK_REASONS = [
@@ -66,7 +65,7 @@ export class ChainWalk {
     if (event.seq !== this.previousSeq + 1) {
       return this.fail('SEQUENCE_GAP', event);
     }
-    const expected = chainHash(this.previousHash, withoutHash(event));
+    const expected = chainHash(this.previousHash, event);
     if (!expected.equals(event.hash)) {
       return this.fail('HASH_MISMATCH', event);
     }
