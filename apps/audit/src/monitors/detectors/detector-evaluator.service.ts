@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database, Tx } from '@agp/database';
+import { Database } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../../database/tokens';
 
@@ -31,19 +31,17 @@ export class DetectorEvaluatorService {
     private readonly rollups: RollupsRepository,
   ) {}
 
-  async evaluate(
-    tx: Tx,
-    tenantId: string,
-    tick: Date,
-    settings: MonitorSettings,
-  ): Promise<Finding[]> {
+  /**
+   * Reads in short transactions of its own, never one inside another: the embedded PGlite serves
+   * one session, so a transaction waiting for a second one would wait forever.
+   */
+  async evaluate(tenantId: string, tick: Date, settings: MonitorSettings): Promise<Finding[]> {
     const windowEnd = new Date(tick.getTime() - EVALUATION_DELAY_MINUTES * MINUTE_MS);
     const findings: Finding[] = [];
     const longest = Math.max(...TRAFFIC_DETECTORS.map((d) => settings.detectors[d].lookbackDays));
-    const firstSeen = await this.rollups.firstSeenAfter(
-      tx,
-      tenantId,
-      new Date(windowEnd.getTime() - (longest + 1) * DAY_MS),
+    const since = new Date(windowEnd.getTime() - (longest + 1) * DAY_MS);
+    const firstSeen = await this.database.inTenant(tenantId, (tx) =>
+      this.rollups.firstSeenAfter(tx, tenantId, since),
     );
     for (const [windowMinutes, group] of this.rateGroups(settings)) {
       const lookback = Math.max(
@@ -54,7 +52,6 @@ export class DetectorEvaluatorService {
         ...new Set([...rateMetrics(group.rate), ...errorRateMetrics(group.errorRate)]),
       ];
       const counts = await this.readWindows(
-        tx,
         tenantId,
         windowSegments(windowEnd, windowMinutes, days, BASELINE_EXTEND_MINUTES),
         metrics,
@@ -103,7 +100,9 @@ export class DetectorEvaluatorService {
     for (const detector of NOVELTY_DETECTORS.filter((d) => settings.detectors[d].enabled)) {
       const detectorSettings = settings.detectors[detector];
       const from = new Date(windowEnd.getTime() - detectorSettings.windowMinutes * MINUTE_MS);
-      const sightings = await this.rollups.reappearedBetween(tx, tenantId, from, windowEnd);
+      const sightings = await this.database.inTenant(tenantId, (tx) =>
+        this.rollups.reappearedBetween(tx, tenantId, from, windowEnd),
+      );
       findings.push(
         ...noveltyFindings(detector, {
           tenantId,
@@ -118,34 +117,27 @@ export class DetectorEvaluatorService {
   }
 
   /**
-   * The window reads of a large tenant are the tick's main cost: half the days are read in a second
-   * read-only transaction at the same time, so two database processes share the work.
+   * The window reads of a large tenant are the tick's main cost: the even and the odd days are read
+   * in two transactions at the same time, so two database processes share the work (on PGlite,
+   * one session, they simply run one after the other).
    */
   private async readWindows(
-    tx: Tx,
     tenantId: string,
     segments: WindowSegment[],
     metrics: RollupMetric[],
     lookback: number,
   ): Promise<WindowCounts[]> {
-    const [even, odd] = await Promise.all([
-      this.rollups.windowCounts(
-        tx,
-        tenantId,
-        segments.filter((s) => s.day % 2 === 0),
-        metrics,
-        lookback,
-      ),
-      this.database.inTenant(tenantId, (other) =>
+    const read = (parity: number): Promise<WindowCounts[]> =>
+      this.database.inTenant(tenantId, (tx) =>
         this.rollups.windowCounts(
-          other,
+          tx,
           tenantId,
-          segments.filter((s) => s.day % 2 === 1),
+          segments.filter((s) => s.day % 2 === parity),
           metrics,
           lookback,
         ),
-      ),
-    ]);
+      );
+    const [even, odd] = await Promise.all([read(0), read(1)]);
     const merged = new Map<string, WindowCounts>();
     for (const row of [...even, ...odd]) {
       const key = seriesKey(row.subjectType, row.subjectId, row.metric);

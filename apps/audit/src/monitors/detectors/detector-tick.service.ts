@@ -61,16 +61,19 @@ export class DetectorTickService {
     const correlationId = randomUUID();
     for (const tenantId of tenants) {
       try {
-        await this.database.inTenant(tenantId, async (tx) => {
-          const settings = await this.config.settingsOf(tx, tenantId);
-          const findings = await this.evaluator.evaluate(tx, tenantId, minute, settings);
-          const outcome = await this.raiser.raise(tx, tenantId, findings, correlationId);
-          report.findings.push(...findings.map((finding) => ({ ...finding, tenantId })));
-          report.opened += outcome.opened;
-          report.updated += outcome.updated;
-          report.suppressed += outcome.suppressed;
-          report.rejected += outcome.rejected;
-        });
+        // Reads, then the alerts' writes: separate transactions, never nested (PGlite: one session).
+        const settings = await this.database.inTenant(tenantId, (tx) =>
+          this.config.settingsOf(tx, tenantId),
+        );
+        const findings = await this.evaluator.evaluate(tenantId, minute, settings);
+        const outcome = await this.database.inTenant(tenantId, (tx) =>
+          this.raiser.raise(tx, tenantId, findings, correlationId),
+        );
+        report.findings.push(...findings.map((finding) => ({ ...finding, tenantId })));
+        report.opened += outcome.opened;
+        report.updated += outcome.updated;
+        report.suppressed += outcome.suppressed;
+        report.rejected += outcome.rejected;
       } catch (error) {
         // One tenant's failure must not cost the others their tick.
         this.logger.error({ err: error, tenantId, minute }, 'monitor tick failed for a tenant');
