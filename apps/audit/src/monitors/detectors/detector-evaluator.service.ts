@@ -40,9 +40,20 @@ export class DetectorEvaluatorService {
     const findings: Finding[] = [];
     const longest = Math.max(...TRAFFIC_DETECTORS.map((d) => settings.detectors[d].lookbackDays));
     const since = new Date(windowEnd.getTime() - (longest + 1) * DAY_MS);
-    const firstSeen = await this.database.inTenant(tenantId, (tx) =>
-      this.rollups.firstSeenAfter(tx, tenantId, since),
-    );
+    const novelty = NOVELTY_DETECTORS.filter((d) => settings.detectors[d].enabled);
+    const widest = Math.max(0, ...novelty.map((d) => settings.detectors[d].windowMinutes));
+    // One short transaction for the small reads: young subjects and fresh sightings.
+    const [firstSeen, sightings] = await this.database.inTenant(tenantId, async (tx) => [
+      await this.rollups.firstSeenAfter(tx, tenantId, since),
+      widest > 0
+        ? await this.rollups.reappearedBetween(
+            tx,
+            tenantId,
+            new Date(windowEnd.getTime() - widest * MINUTE_MS),
+            windowEnd,
+          )
+        : [],
+    ]);
     for (const [windowMinutes, group] of this.rateGroups(settings)) {
       const lookback = Math.max(
         ...[...group.rate, ...group.errorRate].map((d) => settings.detectors[d].lookbackDays),
@@ -97,17 +108,14 @@ export class DetectorEvaluatorService {
       }
     }
     const tenantFirstSeen = firstSeen.get(`TENANT:${tenantId}`);
-    for (const detector of NOVELTY_DETECTORS.filter((d) => settings.detectors[d].enabled)) {
+    for (const detector of novelty) {
       const detectorSettings = settings.detectors[detector];
-      const from = new Date(windowEnd.getTime() - detectorSettings.windowMinutes * MINUTE_MS);
-      const sightings = await this.database.inTenant(tenantId, (tx) =>
-        this.rollups.reappearedBetween(tx, tenantId, from, windowEnd),
-      );
+      const from = windowEnd.getTime() - detectorSettings.windowMinutes * MINUTE_MS;
       findings.push(
         ...noveltyFindings(detector, {
           tenantId,
           tick,
-          sightings,
+          sightings: sightings.filter((row) => row.reappearedAt.getTime() >= from),
           tenantFirstSeen,
           settings: detectorSettings,
         }),
