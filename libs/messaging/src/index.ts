@@ -11,3 +11,4 @@ export * from './messaging.module';
 export * from './outbox-relay';
 export * from './redelivery';
 export * from './subjects';
+export * from './message-disposition';

@@ -10,14 +10,15 @@ import {
   jetstream,
   jetstreamManager,
 } from '@nats-io/jetstream';
-import { NatsConnection, connect, headers, nanos } from '@nats-io/transport-node';
+import { NatsConnection, connect, nanos } from '@nats-io/transport-node';
 import { EventEnvelope } from '@agp/contracts';
 import { Logger } from 'pino';
 
 import { BatchConsumerLoop, DEFAULT_BATCH_ACK_PENDING, DEFAULT_MAX_BATCH, DeliverBatch } from './batch-consumption';
-import { ConsumerSpec, PoisonMessageError } from './event-transport';
-import { RedeliveryPolicy, redeliveryDelay } from './redelivery';
-import { deadLetterSubject, eventsStreamName, typeOfSubject } from './subjects';
+import { ConsumerSpec } from './event-transport';
+import { MessageDisposition } from './message-disposition';
+import { RedeliveryPolicy } from './redelivery';
+import { eventsStreamName, typeOfSubject } from './subjects';
 
 export interface JetStreamBatchOptions {
   url: string;
@@ -50,13 +51,17 @@ export class JetStreamBatchConsumer {
   /** Gathered but not started when the consumer stopped: nak'd once pulling has really stopped. */
   private readonly handedBack: JsMsg[] = [];
 
+  private readonly disposition: MessageDisposition;
+
   private constructor(
     private readonly nc: NatsConnection,
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     private readonly options: JetStreamBatchOptions,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.disposition = new MessageDisposition(js, options.prefix, options.redelivery, logger);
+  }
 
   static async connect(options: JetStreamBatchOptions, logger: Logger): Promise<JetStreamBatchConsumer> {
     const nc = await connect({
@@ -135,13 +140,13 @@ export class JetStreamBatchConsumer {
     const parsed: Array<{ message: JsMsg; envelope: EventEnvelope }> = [];
     for (const message of batch) {
       if (!wanted.has(typeOfSubject(this.options.prefix, message.subject))) {
-        this.settle(() => message.ack());
+        this.disposition.ack(message);
         continue;
       }
       try {
         parsed.push({ message, envelope: message.json<EventEnvelope>() });
       } catch {
-        await this.park(spec, message, 'body is not JSON');
+        await this.disposition.park(spec, message, 'body is not JSON');
       }
     }
     if (parsed.length === 0) {
@@ -156,54 +161,17 @@ export class JetStreamBatchConsumer {
       }
       return;
     }
-    parsed.forEach((p) => this.settle(() => p.message.ack()));
-  }
-
-  /** Ack, nak or term; if the connection is gone the server redelivers after ack wait anyway. */
-  private settle(action: () => void): void {
-    try {
-      action();
-    } catch (error) {
-      this.logger.warn({ err: error }, 'could not settle a message; it will be redelivered');
-    }
+    parsed.forEach((p) => this.disposition.ack(p.message));
   }
 
   private async handleOne(spec: ConsumerSpec, message: JsMsg, envelope: EventEnvelope, deliverBatch: DeliverBatch): Promise<void> {
-    const deliveries = message.info.deliveryCount;
     try {
       await deliverBatch([envelope]);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      if (error instanceof PoisonMessageError || deliveries >= this.options.redelivery.maxDeliveries) {
-        await this.park(spec, message, reason);
-        return;
-      }
-      this.logger.warn({ consumer: spec.name, eventId: envelope.id, deliveries, reason }, 'event redelivery');
-      this.settle(() => message.nak(redeliveryDelay(this.options.redelivery, deliveries)));
+      await this.disposition.failed(spec, message, envelope.id, error);
       return;
     }
-    this.settle(() => message.ack());
-  }
-
-  /** Same parking as the transport: a copy with why in the dead-letter stream, then terminated. */
-  private async park(spec: ConsumerSpec, message: JsMsg, reason: string): Promise<void> {
-    const h = headers();
-    h.set('Agp-Consumer', spec.name);
-    h.set('Agp-Original-Subject', message.subject);
-    h.set('Agp-Reason', reason.slice(0, 500));
-    h.set('Agp-Deliveries', String(message.info.deliveryCount));
-    try {
-      await this.js.publish(deadLetterSubject(this.options.prefix, spec.name), message.data, {
-        headers: h,
-        msgID: `${spec.name}:${message.info.streamSequence}`,
-      });
-      // No reason on the TERM: nats-server < 2.11 ignores a TERM carrying one and redelivers.
-      this.settle(() => message.term());
-      this.logger.error({ consumer: spec.name, subject: message.subject, reason }, 'event parked');
-    } catch (error) {
-      this.logger.error({ err: error, consumer: spec.name }, 'parking failed');
-      this.settle(() => message.nak(redeliveryDelay(this.options.redelivery, message.info.deliveryCount)));
-    }
+    this.disposition.ack(message);
   }
 
   /**
@@ -216,11 +184,7 @@ export class JetStreamBatchConsumer {
     await Promise.all(this.running.map(({ messages }) => messages.close()));
     await Promise.all(this.running.map(({ loop }) => loop));
     this.running.length = 0;
-    const handedBack = this.handedBack.splice(0);
-    if (handedBack.length > 0 && !this.nc.isClosed()) {
-      await this.nc.flush().catch(() => undefined);
-      handedBack.forEach((message) => this.settle(() => message.nak()));
-    }
+    await this.disposition.handBack(this.nc, this.handedBack.splice(0));
   }
 
   /** Idempotent: a process may be asked to shut down twice (signal handler and shutdown hook). */

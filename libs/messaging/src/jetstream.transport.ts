@@ -10,15 +10,15 @@ import {
   jetstream,
   jetstreamManager,
 } from '@nats-io/jetstream';
-import { NatsConnection, connect, headers, nanos } from '@nats-io/transport-node';
+import { NatsConnection, connect, nanos } from '@nats-io/transport-node';
 import { EventEnvelope } from '@agp/contracts';
 import { Logger } from 'pino';
 
-import { ConsumerSpec, Deliver, EventTransport, ParkedMessage, PoisonMessageError } from './event-transport';
-import { RedeliveryPolicy, redeliveryDelay } from './redelivery';
+import { ConsumerSpec, Deliver, EventTransport, ParkedMessage } from './event-transport';
+import { MessageDisposition } from './message-disposition';
+import { RedeliveryPolicy } from './redelivery';
 import {
   deadLetterStreamName,
-  deadLetterSubject,
   eventSubject,
   eventsStreamName,
   typeOfSubject,
@@ -57,13 +57,17 @@ export class JetStreamTransport implements EventTransport {
   /** Fetched but not started when consumers stopped: nak'd once pulling has really stopped. */
   private readonly handedBack: JsMsg[] = [];
 
+  private readonly disposition: MessageDisposition;
+
   private constructor(
     private readonly nc: NatsConnection,
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     private readonly options: JetStreamOptions,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.disposition = new MessageDisposition(js, options.prefix, options.redelivery, logger);
+  }
 
   static async connect(options: JetStreamOptions, logger: Logger): Promise<JetStreamTransport> {
     const nc = await connect({
@@ -172,64 +176,25 @@ export class JetStreamTransport implements EventTransport {
     }
   }
 
-  /** Ack, nak or term; if the connection is gone the server redelivers after ack wait anyway. */
-  private settle(action: () => void): void {
-    try {
-      action();
-    } catch (error) {
-      this.logger.warn({ err: error }, 'could not settle a message; it will be redelivered');
-    }
-  }
-
   private async handle(spec: ConsumerSpec, message: JsMsg, deliver: Deliver): Promise<void> {
-    const deliveries = message.info.deliveryCount;
     if (!spec.types.includes(typeOfSubject(this.options.prefix, message.subject))) {
-      this.settle(() => message.ack());
+      this.disposition.ack(message);
       return;
     }
     let envelope: EventEnvelope;
     try {
       envelope = message.json<EventEnvelope>();
     } catch {
-      await this.park(spec, message, 'body is not JSON');
+      await this.disposition.park(spec, message, 'body is not JSON');
       return;
     }
     try {
       await deliver(envelope);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      if (error instanceof PoisonMessageError || deliveries >= this.options.redelivery.maxDeliveries) {
-        await this.park(spec, message, reason);
-        return;
-      }
-      this.logger.warn({ consumer: spec.name, eventId: envelope.id, deliveries, reason }, 'event redelivery');
-      this.settle(() => message.nak(redeliveryDelay(this.options.redelivery, deliveries)));
+      await this.disposition.failed(spec, message, envelope.id, error);
       return;
     }
-    this.settle(() => message.ack());
-  }
-
-  /** Poison: copied to the dead-letter stream with why, then terminated so the others go through. */
-  private async park(spec: ConsumerSpec, message: JsMsg, reason: string): Promise<void> {
-    const h = headers();
-    h.set('Agp-Consumer', spec.name);
-    h.set('Agp-Original-Subject', message.subject);
-    h.set('Agp-Reason', reason.slice(0, 500));
-    h.set('Agp-Deliveries', String(message.info.deliveryCount));
-    try {
-      await this.js.publish(deadLetterSubject(this.options.prefix, spec.name), message.data, {
-        headers: h,
-        msgID: `${spec.name}:${message.info.streamSequence}`,
-      });
-      // No reason on the TERM (it is in the dead-letter headers): nats-server < 2.11 ignores a
-      // TERM that carries one and redelivers the message after ack wait.
-      this.settle(() => message.term());
-      this.logger.error({ consumer: spec.name, subject: message.subject, reason }, 'event parked');
-    } catch (error) {
-      // Could not park: leave it for redelivery rather than lose it.
-      this.logger.error({ err: error, consumer: spec.name }, 'parking failed');
-      this.settle(() => message.nak(redeliveryDelay(this.options.redelivery, message.info.deliveryCount)));
-    }
+    this.disposition.ack(message);
   }
 
   /**
@@ -243,11 +208,7 @@ export class JetStreamTransport implements EventTransport {
     await Promise.all(this.running.map(({ messages }) => messages.close()));
     await Promise.all(this.running.map(({ loop }) => loop));
     this.running.length = 0;
-    const handedBack = this.handedBack.splice(0);
-    if (handedBack.length > 0 && !this.nc.isClosed()) {
-      await this.nc.flush().catch(() => undefined);
-      handedBack.forEach((message) => this.settle(() => message.nak()));
-    }
+    await this.disposition.handBack(this.nc, this.handedBack.splice(0));
   }
 
   async close(): Promise<void> {
