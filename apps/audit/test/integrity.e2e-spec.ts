@@ -146,6 +146,13 @@ describe('audit integrity: hash chain, signed checkpoints and verification', () 
     expect(await sut.verify(tenantId)).toMatchObject({ verified: false, reason: 'TRUNCATED' });
   });
 
+  it('should detect a whole chain removed when its events and its head were deleted', async () => {
+    const tenantId = await buildChain();
+    await sql.query('DELETE FROM audit.events WHERE tenant_id = $1', [tenantId]);
+    await sql.query('DELETE FROM audit.chain_heads WHERE tenant_id = $1', [tenantId]);
+    expect(await sut.verify(tenantId)).toMatchObject({ verified: false, reason: 'TRUNCATED', checkedCount: 0 });
+  });
+
   it('should detect a modification when the whole chain after it was recomputed, through the signed checkpoints', async () => {
     const tenantId = await buildChain();
     await sql.query(`UPDATE audit.events SET summary = 'rewritten' WHERE tenant_id = $1 AND seq = 5000`, [tenantId]);

@@ -52,6 +52,12 @@ export class IntegrityService {
           breaks.push(walk.broken);
         }
       }
+      // A chain a signed checkpoint knows but whose head is gone was removed whole.
+      const walked = new Set(heads.map((h) => h.family));
+      const vanished = checkpoints.find((c) => c.heads.some((h) => !walked.has(h.family)));
+      if (vanished) {
+        breaks.push({ reason: 'TRUNCATED', eventId: null, recordedAt: vanished.createdAt });
+      }
       return { checkpoints, breaks, checkedCount };
     });
     // Signatures are checked outside the transaction (keys are read in one of their own). A forged
