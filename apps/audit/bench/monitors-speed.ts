@@ -67,16 +67,19 @@ export async function measureTickSpeed(databaseUrl: string): Promise<void> {
     process.stdout.write(
       `\nDetector tick speed: 10,000 subjects, ${DAYS} days of minute rollups (${rows[0]?.n} hour rows, written in ${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
     );
+    // The first tick after the bulk write finds cold caches; a running service ticks every minute.
     const durations: number[] = [];
-    for (let run = 0; run < RUNS; run += 1) {
-      const at = new Date(END.getTime() - (RUNS - run) * 60_000);
+    for (let run = 0; run <= RUNS; run += 1) {
+      const at = new Date(END.getTime() - (RUNS + 1 - run) * 60_000);
       const t0 = process.hrtime.bigint();
       const report = await bench.ticks.tick(at);
-      durations.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       if (run === 0) {
         process.stdout.write(
-          `first tick: ${report?.tenants} tenant(s), ${report?.findings.length} finding(s)\n`,
+          `first (cold) tick: ${ms.toFixed(0)} ms, ${report?.tenants} tenant(s), ${report?.findings.length} finding(s)\n`,
         );
+      } else {
+        durations.push(ms);
       }
     }
     const sorted = [...durations].sort((a, b) => a - b);
@@ -84,7 +87,7 @@ export async function measureTickSpeed(databaseUrl: string): Promise<void> {
       `machine: ${cpus().length} CPUs, load average ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' / ')} (other processes share them)\n` +
-        `tick duration over ${RUNS} runs: median ${sorted[Math.floor(RUNS / 2)]?.toFixed(0)} ms, max ${sorted[RUNS - 1]?.toFixed(0)} ms (goal < 1000 ms)\n`,
+        `tick duration over the next ${RUNS} minutes: median ${sorted[Math.floor(RUNS / 2)]?.toFixed(0)} ms, max ${sorted[RUNS - 1]?.toFixed(0)} ms (goal < 1000 ms)\n`,
     );
   } finally {
     await bench.app.close();
