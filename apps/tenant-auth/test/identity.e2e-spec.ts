@@ -51,6 +51,39 @@ describe('identity resources', () => {
     await dns.stop();
   });
 
+  describe('users', () => {
+    it('should publish USER_LIFECYCLE on create, suspend and delete, without the password', async () => {
+      // The relay keeps its users projection from these (D15's owner check).
+      const nc = await connect({ servers: TEST_NATS_URL });
+      const seen: Array<{ type: string; data: Record<string, unknown> }> = [];
+      const subscription = nc.subscribe(eventSubject(natsPrefix, 'USER_LIFECYCLE'), {
+        callback: (_error, message) => {
+          seen.push(message.json());
+        },
+      });
+      try {
+        const password = 'user-lifecycle-password-0123';
+        secrets.push(password);
+        const created = await a.post('/users', { email: 'lifecycle@a.example', displayName: 'Life Cycle', password });
+        expect(created.status).toBe(201);
+        expect((await a.patch(`/users/${created.body.id}`, { status: 'DISABLED' })).status).toBe(200);
+        expect((await a.delete(`/users/${created.body.id}`)).status).toBe(204);
+
+        const mine = await eventually(() => {
+          const found = seen.filter((event) => event.data.userId === created.body.id);
+          expect(found.map((event) => event.data.change)).toEqual(['CREATED', 'SUSPENDED', 'DELETED']);
+          return found;
+        });
+        expect(mine[0].data).toMatchObject({ email: 'lifecycle@a.example', displayName: 'Life Cycle', status: 'ACTIVE' });
+        expect(mine[1].data).toMatchObject({ status: 'DISABLED' });
+        expect(JSON.stringify(mine)).not.toContain(password);
+      } finally {
+        subscription.unsubscribe();
+        await nc.close();
+      }
+    });
+  });
+
   describe('agents and service accounts', () => {
     it('should answer the client secret once, on creation and on rotation, and never after', async () => {
       const created = await a.post('/agents', { name: 'pay-bot', permissions: [{ entity: 'PAYMENT', permission: 'WRITE' }] });

@@ -10,6 +10,7 @@ import { TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { Role } from '../roles/entities/role.entity';
 import { RolesRepository } from '../roles/roles.repository';
 import { User } from '../users/entities/user.entity';
+import { userLifecycleData } from '../users/user-lifecycle';
 import { UsersRepository } from '../users/users.repository';
 import { Tenant } from './entities/tenant.entity';
 import { TenantsRepository } from './tenants.repository';
@@ -71,6 +72,7 @@ export class TenantProvisioner {
         roleIds: [role.id],
       }),
     );
+    await this.outbox.add(tx, 'USER_LIFECYCLE', { tenantId: tenant.id, correlationId }, userLifecycleData(admin, 'CREATED', actor));
     await this.outbox.add(tx, 'TENANT_LIFECYCLE', { tenantId: tenant.id, correlationId }, {
       actor,
       tenantId: tenant.id,

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
 import { Database, Tx } from '@agp/database';
+import { EventOutbox } from '@agp/messaging';
 import { Page, pageOf } from '@agp/http';
 
 import { hashPassword } from '../common/credentials';
 import { IdentityException, IdentityErrorCode } from '../common/identity.exception';
 import { isUniqueViolation } from '../common/like';
-import { Caller } from '../common/request-context';
-import { TENANT_AUTH_DATABASE } from '../database/tokens';
+import { Caller, actorOf, eventContext } from '../common/request-context';
+import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { RevocationsService } from '../revocations/revocations.service';
 import { assertAssignableRoles } from '../roles/role-grants';
 import { RolesRepository } from '../roles/roles.repository';
@@ -17,12 +18,14 @@ import { ListUsersQueryDto } from './dto/list-users-query.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserResponseDto } from './dto/user-response.dto';
 import { User } from './entities/user.entity';
+import { statusChange, userLifecycleData } from './user-lifecycle';
 import { UsersRepository } from './users.repository';
 
 @Injectable()
 export class UsersService {
   constructor(
     @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
+    @Inject(TENANT_AUTH_OUTBOX) private readonly outbox: EventOutbox,
     private readonly users: UsersRepository,
     private readonly roles: RolesRepository,
     private readonly revocations: RevocationsService,
@@ -39,7 +42,8 @@ export class UsersService {
     return this.database.inTenant(principal.tenantId, async (tx) => UserResponseDto.of(await this.found(tx, principal.tenantId, id)));
   }
 
-  async create({ principal }: Caller, dto: CreateUserDto): Promise<UserResponseDto> {
+  async create(caller: Caller, dto: CreateUserDto): Promise<UserResponseDto> {
+    const { principal } = caller;
     const passwordHash = dto.password ? await hashPassword(dto.password) : null;
     return this.unique(() =>
       this.database.inTenant(principal.tenantId, async (tx) => {
@@ -53,16 +57,20 @@ export class UsersService {
           status: dto.status ?? 'ACTIVE',
           roleIds: [...new Set(dto.roleIds ?? [])],
         });
-        return UserResponseDto.of(await this.users.save(tx, user));
+        const saved = await this.users.save(tx, user);
+        await this.outbox.add(tx, 'USER_LIFECYCLE', eventContext(caller), userLifecycleData(saved, 'CREATED', actorOf(principal)));
+        return UserResponseDto.of(saved);
       }),
     );
   }
 
-  async update({ principal }: Caller, id: string, dto: UpdateUserDto): Promise<UserResponseDto> {
+  async update(caller: Caller, id: string, dto: UpdateUserDto): Promise<UserResponseDto> {
+    const { principal } = caller;
     const passwordHash = dto.password ? await hashPassword(dto.password) : undefined;
     let afterCommit: (() => Promise<void>) | undefined;
     const result = await this.database.inTenant(principal.tenantId, async (tx) => {
       const user = await this.found(tx, principal.tenantId, id);
+      const statusBefore = user.status;
       if (dto.roleIds) {
         await assertAssignableRoles(this.roles, tx, principal, dto.roleIds);
         user.roleIds = [...new Set(dto.roleIds)];
@@ -78,16 +86,21 @@ export class UsersService {
       }
       user.displayName = dto.displayName ?? user.displayName;
       user.passwordHash = passwordHash ?? user.passwordHash;
-      return UserResponseDto.of(await this.users.save(tx, user));
+      const saved = await this.users.save(tx, user);
+      const change = statusChange(statusBefore, saved.status);
+      await this.outbox.add(tx, 'USER_LIFECYCLE', eventContext(caller), userLifecycleData(saved, change, actorOf(principal)));
+      return UserResponseDto.of(saved);
     });
     await afterCommit?.();
     return result;
   }
 
-  async remove({ principal }: Caller, id: string): Promise<void> {
+  async remove(caller: Caller, id: string): Promise<void> {
+    const { principal } = caller;
     this.assertNotSelf(principal.subject, id);
     await this.database.inTenant(principal.tenantId, async (tx) => {
-      await this.found(tx, principal.tenantId, id);
+      const user = await this.found(tx, principal.tenantId, id);
+      await this.outbox.add(tx, 'USER_LIFECYCLE', eventContext(caller), userLifecycleData(user, 'DELETED', actorOf(principal)));
       await this.revocations.revoke(tx, 'USER', id, 'DELETED', true);
       await this.users.remove(tx, principal.tenantId, id);
     });
