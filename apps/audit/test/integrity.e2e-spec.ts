@@ -98,6 +98,25 @@ describe('audit integrity: hash chain, signed checkpoints and verification', () 
     expect(result).toEqual({ verified: true, checkedCount: CHAIN_LENGTH, firstBrokenEventId: null, reason: null, checkpointsChecked: 5 });
   });
 
+  it('should verify events whose text COPY escapes (tabs, line breaks, backslashes) and non-ASCII, read in segments', async () => {
+    const tenantId = randomUUID();
+    const events = Array.from({ length: 3_000 }, (_, i) =>
+      auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', {
+        protocol: 'MCP',
+        action: 'LOG',
+        actor: { type: 'AGENT', id: `agent\t${i}`, label: 'Zürich 🎉 \\N' },
+        sink: { type: 'MCP_SERVER', id: 'a\\b', label: 'line\nbreak\r' },
+        summary: `call ${i}\t"quoted"\\`,
+        details: { text: 'tab\there', nested: { '10': [1.5, null], '2': '\u0001' } },
+      }),
+    );
+    await app.get(IngestService).ingest(events);
+    expect(await sut.verify(tenantId)).toEqual({ verified: true, checkedCount: 3_000, firstBrokenEventId: null, reason: null, checkpointsChecked: 0 });
+    const target = await row(tenantId, 2_999);
+    await sql.query(`UPDATE audit.events SET actor_label = 'Zurich' WHERE id = $1`, [target.id]);
+    expect(await sut.verify(tenantId)).toMatchObject({ verified: false, firstBrokenEventId: target.id, reason: 'HASH_MISMATCH', checkedCount: 2_999 });
+  });
+
   it('should name the event when one field of it was modified', async () => {
     const tenantId = await buildChain();
     const target = await row(tenantId, 5_000);

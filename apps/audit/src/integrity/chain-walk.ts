@@ -18,6 +18,18 @@ export interface ChainBreak {
   recordedAt: string | null;
 }
 
+/** Where a walk started and what it found: what a segment walked apart hands back (A14). */
+export interface ChainWalkState {
+  startSeq: number;
+  startHash: Uint8Array;
+  checked: number;
+  broken?: ChainBreak;
+  lastSeq: number;
+  lastHash: Uint8Array;
+  lastEvent?: { id: string; recordedAt: string };
+  hashesAt: Array<{ seq: number; hash: Uint8Array; eventId: string; recordedAt: string }>;
+}
+
 /**
  * Walks one chain in sequence order (A6): every event must follow its predecessor by exactly one,
  * and its stored hash must equal sha256(previous hash ‖ canonical form). The first failure is kept;
@@ -33,8 +45,8 @@ export class ChainWalk {
   readonly hashesAt = new Map<number, { hash: Buffer; eventId: string; recordedAt: string }>();
 
   constructor(
-    startSeq: number,
-    startHash: Buffer,
+    private readonly startSeq: number,
+    private readonly startHash: Buffer,
     private readonly watched: ReadonlySet<number>,
   ) {
     this.previousSeq = startSeq;
@@ -76,6 +88,40 @@ export class ChainWalk {
       this.hashesAt.set(event.seq, { hash: event.hash, eventId: event.id, recordedAt: event.recordedAt });
     }
     return true;
+  }
+
+  state(): ChainWalkState {
+    return {
+      startSeq: this.startSeq,
+      startHash: this.startHash,
+      checked: this.checked,
+      broken: this.firstBreak,
+      lastSeq: this.previousSeq,
+      lastHash: this.previousHash,
+      lastEvent: this.lastEvent,
+      hashesAt: [...this.hashesAt].map(([seq, at]) => ({ seq, ...at })),
+    };
+  }
+
+  /**
+   * Continues this walk with a segment walked apart that starts where this walk stands: the result
+   * is the one a single walk over both would give. Nothing after the first break counts.
+   */
+  absorb(segment: ChainWalkState): void {
+    if (this.firstBreak) {
+      return;
+    }
+    if (segment.startSeq !== this.previousSeq || !this.previousHash.equals(segment.startHash)) {
+      throw new Error(`chain segment starts at ${segment.startSeq}, the walk stands at ${this.previousSeq}`);
+    }
+    this.checked += segment.checked;
+    for (const at of segment.hashesAt) {
+      this.hashesAt.set(at.seq, { hash: Buffer.from(at.hash), eventId: at.eventId, recordedAt: at.recordedAt });
+    }
+    this.previousSeq = segment.lastSeq;
+    this.previousHash = Buffer.from(segment.lastHash);
+    this.lastEvent = segment.lastEvent ?? this.lastEvent;
+    this.firstBreak = segment.broken;
   }
 
   fail(reason: BreakReason, event?: { id: string; recordedAt: string }): false {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 
+import { ChainWalkers } from './chain-walkers';
 import { CheckpointsQueryService } from './checkpoints-query.service';
 import { CheckpointsRepository } from './checkpoints.repository';
 import { CheckpointsService } from './checkpoints.service';
@@ -19,6 +20,7 @@ import { SigningKeysService } from './signing-keys.service';
     CheckpointsService,
     CheckpointsQueryService,
     IntegrityRepository,
+    ChainWalkers,
     IntegrityService,
     IntegrityScheduler,
   ],

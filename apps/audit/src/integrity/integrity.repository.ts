@@ -1,10 +1,13 @@
+import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { Database, Tx } from '@agp/database';
+import { PoolClient } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 
 import { AUDIT_DATABASE } from '../database/tokens';
-import { EVENT_COLUMNS, EventRow, eventOfRow } from '../events/audit-event.row';
-import { ChainedEvent } from '../events/audit-event.types';
+import { EVENT_COLUMNS } from '../events/audit-event.row';
 import { EventFamily } from '../events/event-families';
+import { CopyColumn } from './chain-segment';
 
 export interface ChainPoint {
   family: EventFamily;
@@ -52,22 +55,31 @@ export class IntegrityRepository {
     return rows[0]?.hash;
   }
 
-  /** One page of a chain in (seq, id) order: a duplicated sequence number still pages correctly. */
-  async page(
-    tx: Tx,
-    tenantId: string,
-    family: EventFamily,
-    after: { seq: number; id: string },
-    maxSeq: number,
-    limit: number,
-  ): Promise<ChainedEvent[]> {
-    const rows: EventRow[] = await tx.query(
-      `SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events
-       WHERE tenant_id = $1 AND family = $2 AND (seq, id) > ($3, $4::uuid) AND seq <= $5
-       ORDER BY seq, id LIMIT $6`,
-      [tenantId, family, after.seq, after.id, maxSeq, limit],
+  /** The columns `chainRows` writes, named and typed as a query of `EVENT_COLUMNS` returns them. */
+  async chainColumns(tx: Tx): Promise<CopyColumn[]> {
+    const result = await (await this.clientOf(tx)).query(`SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events LIMIT 0`);
+    return result.fields.map((field) => ({ name: field.name, typeId: field.dataTypeID }));
+  }
+
+  /**
+   * A chain's events after `afterSeq` up to `maxSeq` in (seq, id) order, as the server's COPY text
+   * (A14): no row decoding here, the walkers decode. The stream must be read to its end before the
+   * transaction's next query. COPY takes no bind parameters: the values are escaped literals.
+   */
+  async chainRows(tx: Tx, tenantId: string, family: EventFamily, afterSeq: number, maxSeq: number): Promise<Readable> {
+    const client = await this.clientOf(tx);
+    const literal = (value: string | number): string => client.escapeLiteral(String(value));
+    return client.query(
+      copyTo(
+        `COPY (SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events WHERE tenant_id = ${literal(tenantId)} AND family = ${literal(family)}
+           AND seq > ${literal(afterSeq)} AND seq <= ${literal(maxSeq)} ORDER BY seq, id) TO STDOUT`,
+      ),
     );
-    return rows.map(eventOfRow);
+  }
+
+  /** The connection under the transaction: COPY and column types are the driver's, not TypeORM's. */
+  private async clientOf(tx: Tx): Promise<PoolClient> {
+    return (tx.queryRunner as unknown as { connect(): Promise<PoolClient> }).connect();
   }
 
   private async points(tx: Tx, table: string, tenantId: string): Promise<ChainPoint[]> {

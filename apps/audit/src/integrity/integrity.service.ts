@@ -1,14 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Tx } from '@agp/database';
 
-import { ChainedEvent } from '../events/audit-event.types';
 import { EventFamily } from '../events/event-families';
 import { canonicalJson } from './canonical-json';
 import { GENESIS_HASH } from './chain-hash';
-import { ChainBreak, ChainWalk } from './chain-walk';
+import { CopyColumn, SegmentJob } from './chain-segment';
+import { ChainBreak, ChainWalk, ChainWalkState } from './chain-walk';
+import { ChainWalkers } from './chain-walkers';
 import { Checkpoint } from './checkpoint.types';
 import { CheckpointsRepository } from './checkpoints.repository';
 import { ChainPoint, IntegrityRepository } from './integrity.repository';
+import { segmentsOf } from './segments-of';
 import { SigningKeysService } from './signing-keys.service';
 
 export interface VerificationResult {
@@ -19,9 +21,8 @@ export interface VerificationResult {
   checkpointsChecked: number;
 }
 
-const PAGE = 10_000;
-// Pages start after every row of the start sequence (the anchor or predecessor itself).
-const AFTER_ALL_IDS = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+/** Segments of about 1 MiB of COPY text (~1,500 events): small enough to keep every walker busy. */
+const SEGMENT_BYTES = 1 << 20;
 
 /**
  * `GET /audit/v1/integrity/verify` (issue 5, item 5): walks each of the tenant's chains over the
@@ -34,6 +35,7 @@ export class IntegrityService {
     @Inject(IntegrityRepository) private readonly repository: IntegrityRepository,
     @Inject(CheckpointsRepository) private readonly checkpoints: CheckpointsRepository,
     @Inject(SigningKeysService) private readonly keys: SigningKeysService,
+    @Inject(ChainWalkers) private readonly walkers: ChainWalkers,
   ) {}
 
   async verify(tenantId: string, from?: Date, to?: Date): Promise<VerificationResult> {
@@ -43,10 +45,11 @@ export class IntegrityService {
       const checkpoints = to ? all.filter((c) => new Date(c.createdAt) < to) : all;
       const heads = await this.repository.heads(tx, tenantId);
       const anchors = new Map((await this.repository.anchors(tx, tenantId)).map((a) => [a.family, a]));
+      const columns = heads.length > 0 ? await this.repository.chainColumns(tx) : [];
       const breaks: ChainBreak[] = [];
       let checkedCount = 0;
       for (const head of heads) {
-        const walk = await this.walkFamily(tx, tenantId, head, anchors.get(head.family), checkpoints, from, to);
+        const walk = await this.walkFamily(tx, tenantId, { head, anchor: anchors.get(head.family), columns }, checkpoints, from, to);
         checkedCount += walk?.checked ?? 0;
         if (walk?.broken) {
           breaks.push(walk.broken);
@@ -91,8 +94,7 @@ export class IntegrityService {
   private async walkFamily(
     tx: Tx,
     tenantId: string,
-    head: ChainPoint,
-    anchor: ChainPoint | undefined,
+    { head, anchor, columns }: { head: ChainPoint; anchor: ChainPoint | undefined; columns: CopyColumn[] },
     checkpoints: Checkpoint[],
     from?: Date,
     to?: Date,
@@ -105,30 +107,69 @@ export class IntegrityService {
     const startSeq = Math.max((bounds?.min ?? floor + 1) - 1, floor);
     const endSeq = to ? (bounds?.max ?? head.seq) : head.seq;
     const committed = this.committedSeqs(checkpoints, head.family);
-    const watched = new Set([...committed.keys()].filter((seq) => seq > startSeq && seq <= endSeq));
+    const watched = [...committed.keys()].filter((seq) => seq > startSeq && seq <= endSeq).sort((a, b) => a - b);
     const startHash = await this.startHash(tx, tenantId, head.family, startSeq, anchor);
-    const walk = new ChainWalk(startSeq, startHash ?? GENESIS_HASH, watched);
-    if (!startHash) {
+    const walk = new ChainWalk(startSeq, startHash ?? GENESIS_HASH, new Set(watched));
+    if (startHash) {
+      const rows = await this.repository.chainRows(tx, tenantId, head.family, startSeq, endSeq);
+      await this.walkSegments(walk, rows, { columns, start: { seq: startSeq, hash: startHash }, watched });
+    } else {
       walk.fail('SEQUENCE_GAP');
-    }
-    // The next page is asked for before this one is hashed, so the server reads while Node hashes.
-    let pending: Promise<ChainedEvent[]> | undefined = walk.broken
-      ? undefined
-      : this.repository.page(tx, tenantId, head.family, { seq: startSeq, id: AFTER_ALL_IDS }, endSeq, PAGE);
-    while (pending) {
-      const page = await pending;
-      const last = page[page.length - 1];
-      pending = page.length === PAGE && last ? this.repository.page(tx, tenantId, head.family, { seq: last.seq, id: last.id }, endSeq, PAGE) : undefined;
-      if (!page.every((event) => walk.accept(event))) {
-        await pending;
-        break;
-      }
     }
     this.checkAgainstCheckpoints(walk, committed, startSeq);
     if (!walk.broken && !to) {
       this.checkAgainstHead(walk, head, committed);
     }
     return walk;
+  }
+
+  /**
+   * A14: the chain's rows are cut into segments that the walker threads check at the same time;
+   * their results are absorbed in chain order, so the outcome is the single walk's. After a break
+   * nothing more is sent, but the rows are still read to the end (the connection is in COPY).
+   */
+  private async walkSegments(
+    walk: ChainWalk,
+    rows: AsyncIterable<Buffer>,
+    chain: { columns: CopyColumn[]; start: SegmentJob['start']; watched: number[] },
+  ): Promise<void> {
+    const inFlight: Array<Promise<{ state?: ChainWalkState; error?: Error }>> = [];
+    let failure: Error | undefined;
+    const absorbOldest = async (): Promise<void> => {
+      const { state, error } = (await inFlight.shift()) ?? {};
+      failure ??= error;
+      try {
+        if (state && !failure) {
+          walk.absorb(state);
+        }
+      } catch (absorbError) {
+        failure = absorbError as Error;
+      }
+    };
+    let start = chain.start;
+    let watchedDone = 0;
+    for await (const segment of segmentsOf(rows, SEGMENT_BYTES, chain.columns)) {
+      if (walk.broken || failure) {
+        continue;
+      }
+      // Segments come in sequence order: each takes the watched numbers up to its last.
+      const watchedFrom = watchedDone;
+      while (watchedDone < chain.watched.length && (chain.watched[watchedDone] ?? 0) <= segment.lastSeq) {
+        watchedDone += 1;
+      }
+      const job: SegmentJob = { columns: chain.columns, rows: segment.rows, start, watched: chain.watched.slice(watchedFrom, watchedDone) };
+      start = undefined;
+      inFlight.push(this.walkers.walk(job).then((state) => ({ state }), (error: unknown) => ({ error: error instanceof Error ? error : new Error(String(error)) })));
+      if (inFlight.length >= 2 * this.walkers.size) {
+        await absorbOldest();
+      }
+    }
+    while (inFlight.length > 0) {
+      await absorbOldest();
+    }
+    if (failure) {
+      throw failure;
+    }
   }
 
   private checkAgainstCheckpoints(walk: ChainWalk, committed: Map<number, string>, startSeq: number): void {

@@ -1,0 +1,85 @@
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+
+import { SegmentJob } from './chain-segment';
+import { ChainWalkState } from './chain-walk';
+
+type Settle = { resolve: (state: ChainWalkState) => void; reject: (error: Error) => void };
+
+interface Walker {
+  worker: Worker;
+  pending: Map<number, Settle>;
+}
+
+/** At most this many threads: past the machine's CPUs they would only take turns. */
+const MAX_WALKERS = 4;
+
+/**
+ * The worker threads that walk chain segments (A14), started on first use and kept for the next
+ * verification. Hashing is CPU-bound: the walk then uses every CPU instead of the event loop's one.
+ */
+@Injectable()
+export class ChainWalkers implements OnModuleDestroy {
+  readonly size = Math.max(1, Math.min(availableParallelism(), MAX_WALKERS));
+  private walkers: Walker[] = [];
+  private nextJobId = 0;
+
+  /** Walks a segment on the least busy thread. */
+  walk(job: SegmentJob): Promise<ChainWalkState> {
+    while (this.walkers.length < this.size) {
+      this.walkers.push(this.start());
+    }
+    const walker = this.walkers.reduce((idlest, w) => (w.pending.size < idlest.pending.size ? w : idlest));
+    const id = (this.nextJobId += 1);
+    return new Promise<ChainWalkState>((resolve, reject) => {
+      walker.pending.set(id, { resolve, reject });
+      walker.worker.postMessage({ id, job }, [job.rows.buffer as ArrayBuffer]);
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const walkers = this.walkers;
+    this.walkers = [];
+    await Promise.all(walkers.map((w) => w.worker.terminate()));
+  }
+
+  private start(): Walker {
+    const walker: Walker = { worker: startWorker(), pending: new Map() };
+    walker.worker.on('message', ({ id, state, error }: { id: number; state?: ChainWalkState; error?: string }) => {
+      const settle = walker.pending.get(id);
+      walker.pending.delete(id);
+      if (error !== undefined || !state) {
+        settle?.reject(new Error(`chain segment walk failed: ${error}`));
+      } else {
+        settle?.resolve(state);
+      }
+    });
+    walker.worker.on('error', (error) => this.fail(walker, error));
+    walker.worker.on('exit', (code) => this.fail(walker, new Error(`chain walker exited with code ${code}`)));
+    return walker;
+  }
+
+  /** A thread that died fails its segments and is replaced on the next walk. */
+  private fail(walker: Walker, error: Error): void {
+    this.walkers = this.walkers.filter((w) => w !== walker);
+    for (const settle of walker.pending.values()) {
+      settle.reject(error);
+    }
+    walker.pending.clear();
+  }
+}
+
+/**
+ * Compiled, the worker is the `.js` beside this file. Run from the TypeScript sources (jest, the
+ * benchmark), the thread first loads the compile hook those processes use.
+ */
+function startWorker(): Worker {
+  if (__filename.endsWith('.js')) {
+    return new Worker(join(__dirname, 'chain-segment.worker.js'));
+  }
+  const hook = join(__dirname, '..', '..', 'scripts', 'register-ts.js');
+  const entry = join(__dirname, 'chain-segment.worker.ts');
+  return new Worker(`require(${JSON.stringify(hook)}); require(${JSON.stringify(entry)});`, { eval: true });
+}
