@@ -12,3 +12,4 @@ export * from './outbox-relay';
 export * from './redelivery';
 export * from './subjects';
 export * from './message-disposition';
+export * from './payload-validation';
