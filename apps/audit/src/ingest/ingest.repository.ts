@@ -1,9 +1,22 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { Database, Tx } from '@agp/database';
+import { PoisonMessageError } from '@agp/messaging';
+import { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 
 import { AUDIT_DATABASE } from '../database/tokens';
 import { ChainedEvent } from '../events/audit-event.types';
 import { EventFamily } from '../events/event-families';
+import { COPY_COLUMNS, copyRow, isWellFormed } from './copy-rows';
+
+/**
+ * Batches at least this large are written with COPY; smaller ones (the in-process bus of the
+ * embedded runner delivers one event at a time) with one INSERT, because PGlite's socket does not
+ * carry COPY FROM STDIN (electric-sql/pglite#1028) and one row gains nothing from it.
+ */
+export const COPY_MIN_BATCH = 32;
 
 export interface ChainHead {
   tenantId: string;
@@ -79,11 +92,30 @@ export class IngestRepository {
   }
 
   /**
-   * One statement for the whole batch: the rows travel as one JSON document, serialised by V8's
-   * native JSON.stringify and taken apart by PostgreSQL (jsonb_to_recordset), which costs the
-   * ingest process far less than binding 28 array parameters.
+   * Stores chained events (A1). A batch goes through `COPY … FROM STDIN`, PostgreSQL's cheapest
+   * way in (about 40 % less server CPU per row than the INSERT below, measured with the bench).
    */
   async insert(tx: Tx, events: ChainedEvent[]): Promise<void> {
+    const rows = events.map(copyRow);
+    const malformed = events.find((_, i) => !isWellFormed(rows[i] ?? ''));
+    if (malformed) {
+      throw new PoisonMessageError(`invalid event ${malformed.id}: text with a lone UTF-16 surrogate`);
+    }
+    if (events.length < COPY_MIN_BATCH) {
+      return this.insertRows(tx, events);
+    }
+    const client = (tx.queryRunner as unknown as { databaseConnection: PoolClient }).databaseConnection;
+    await pipeline(
+      Readable.from([`${rows.join('\n')}\n`]),
+      client.query(copyFrom(`COPY ${this.schema}.events (${COPY_COLUMNS.join(', ')}) FROM STDIN`)),
+    );
+  }
+
+  /**
+   * One statement for a few rows: they travel as one JSON document, serialised by V8's native
+   * JSON.stringify and taken apart by PostgreSQL (jsonb_to_recordset).
+   */
+  private async insertRows(tx: Tx, events: ChainedEvent[]): Promise<void> {
     const rows = events.map((e) => ({
       id: e.id,
       tenant_id: e.tenantId,

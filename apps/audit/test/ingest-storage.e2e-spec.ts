@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AuditableEventData } from '@agp/contracts';
+import { PoisonMessageError } from '@agp/messaging';
+import { TestDatabase, TestTokenIssuer, createTestDatabase } from '@agp/testing';
+import { Client } from 'pg';
+
+import { EVENT_COLUMNS, EventRow, eventOfRow, withoutHash } from '../src/events/audit-event.row';
+import { COPY_MIN_BATCH } from '../src/ingest/ingest.repository';
+import { IngestService } from '../src/ingest/ingest.service';
+import { canonicalEvent } from '../src/integrity/chain-hash';
+import { IntegrityService } from '../src/integrity/integrity.service';
+import { auditEnvelope, startAudit } from './support/audit-test-app';
+
+/** Text that COPY's format must escape, JSON must quote, or UTF-8 must encode in several bytes. */
+function awkward(i: number): AuditableEventData {
+  return {
+    protocol: 'MCP',
+    action: 'MASK',
+    actor: { type: 'AGENT', id: `agent\t${i}`, label: 'Zürich 🎉 \\N \\. end' },
+    source: { type: 'USER', id: '\\x00ff' },
+    sink: { type: 'MCP_SERVER', id: 'a\\b', label: 'line\nbreak\r\n' },
+    policyIds: [randomUUID(), randomUUID()],
+    summary: `call ${i}\t"quoted", 'single' \\ \u2028 \u0001`,
+    details: { text: 'tab\there', backslash: '\\"', nested: { '10': [1.5, null, -0, 1e21], '2': '\u0001' }, empty: {} },
+    decision: { reasons: ['a\nb'], masks: [{ path: '$.x\t', pattern: '\\d+' }] },
+    traceId: '0af7651916cd43dd8448eb211c80319c',
+    spanId: 'b7ad6b7169203331',
+    content: 'secret\r\n\\',
+  };
+}
+
+/**
+ * The ingest writes a batch with COPY and a few events with one INSERT (A1): both must store the
+ * very fields that were hashed, whatever the text holds.
+ */
+describe('audit ingest storage', () => {
+  let db: TestDatabase;
+  let app: NestFastifyApplication;
+  let sql: Client;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('audit_ingest_storage');
+    app = await startAudit({ databaseUrl: db.url, issuer: await TestTokenIssuer.create() });
+    sql = new Client({ connectionString: db.url });
+    await sql.connect();
+  });
+
+  afterAll(async () => {
+    await sql?.end();
+    await app?.close();
+    await db?.drop();
+  });
+
+  async function stored(tenantId: string): Promise<EventRow[]> {
+    const result = await sql.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM audit.events WHERE tenant_id = $1 ORDER BY seq`, [tenantId]);
+    return result.rows;
+  }
+
+  it('should store the same fields through COPY and through INSERT when the text is awkward', async () => {
+    const tenantId = randomUUID();
+    await sql.query(`INSERT INTO audit.retention_policies (tenant_id, days, capture_content) VALUES ($1, '{}', true)`, [tenantId]);
+    const single = auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', awkward(0));
+    const batch = Array.from({ length: COPY_MIN_BATCH }, (_, i) => auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', awkward(i + 1)));
+    await app.get(IngestService).ingest([single]);
+    await app.get(IngestService).ingest(batch);
+
+    const rows = await stored(tenantId);
+    expect(rows).toHaveLength(COPY_MIN_BATCH + 1);
+    // Apart from what differs by construction, an event stored by COPY reads back as the one stored by INSERT.
+    const comparable = (row: EventRow): Record<string, unknown> => {
+      const { id: _id, seq: _seq, hash: _hash, occurred_at: _o, recorded_at: _r, correlation_id: _c, summary, actor_id: _a, policy_ids: policies, ...rest } = row;
+      return { ...rest, summary: summary?.replace(/call \d+/, 'call N'), policyCount: policies.split(',').length };
+    };
+    const [byInsert, byCopy] = [rows[0], rows[1]];
+    expect(byInsert && comparable(byInsert)).toEqual(byCopy && comparable(byCopy));
+    expect(byCopy?.actor_label).toBe('Zürich 🎉 \\N \\. end');
+    expect(byCopy?.sink_name).toBe('line\nbreak\r\n');
+    expect(byCopy?.content).toBe('secret\r\n\\');
+    expect(byCopy?.details).toEqual({ text: 'tab\there', backslash: '\\"', nested: { '10': [1.5, null, 0, 1e21], '2': '\u0001' }, empty: {} });
+    // Every stored event hashes back to its stored hash: the chain verifies.
+    expect(await app.get(IntegrityService).verify(tenantId)).toMatchObject({ verified: true, checkedCount: COPY_MIN_BATCH + 1 });
+    expect(rows.map((row) => canonicalEvent(withoutHash(eventOfRow(row)))).every((text) => text.includes('Zürich'))).toBe(true);
+  });
+
+  it('should refuse as poison, storing nothing, an event whose text has a lone surrogate', async () => {
+    const tenantId = randomUUID();
+    const batch = Array.from({ length: COPY_MIN_BATCH }, (_, i) => auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: `call ${i}` }));
+    const broken = auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', JSON.parse('{"summary":"half \\ud83c of an emoji"}') as AuditableEventData);
+    await expect(app.get(IngestService).ingest([...batch, broken])).rejects.toThrow(PoisonMessageError);
+    await expect(app.get(IngestService).ingest([broken])).rejects.toThrow(broken.id);
+    expect(await stored(tenantId)).toEqual([]);
+    // The batch without it goes in whole.
+    await app.get(IngestService).ingest(batch);
+    expect(await stored(tenantId)).toHaveLength(COPY_MIN_BATCH);
+  });
+});
