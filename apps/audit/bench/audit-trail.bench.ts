@@ -11,13 +11,13 @@ import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { AUDIT_EVENT_TYPES, EventEnvelope } from '@agp/contracts';
 import { eventSubject } from '@agp/messaging';
-import { TEST_NATS_URL, TestTokenIssuer, createTestDatabase, deleteNatsStreams, uniqueNatsPrefix } from '@agp/testing';
+import { TestNatsServer, TestTokenIssuer, createTestDatabase, startNatsServer, uniqueNatsPrefix } from '@agp/testing';
 import { Client } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 
 import { IntegrityService } from '../src/integrity/integrity.service';
 import { auditEnvelope, startAudit } from '../test/support/audit-test-app';
-import { cpuSecondsOf, memoryOf, startProcess, stopProcess } from './bench-processes';
+import { CpuShares, cpuSecondsOf, cpuSecondsOfPostgres, memoryOf, startProcess, stopProcess } from './bench-processes';
 import { precompile } from './precompile';
 
 const N = Number(process.env.BENCH_EVENTS ?? 1_000_000);
@@ -31,6 +31,41 @@ function line(label: string, value: string): void {
 
 function rate(count: number, ms: number): string {
   return `${Math.round((count * 1_000) / ms).toLocaleString('en-US')} /s  (${(ms / 1_000).toFixed(1)} s)`;
+}
+
+/** Where the ingest runs: a database and a nats-server of the benchmark's own. */
+interface IngestSetup {
+  databaseUrl: string;
+  database: string;
+  nats: TestNatsServer;
+  prefix: string;
+  sql: Client;
+  precompiled: string;
+}
+
+/**
+ * The processes that share the machine's CPUs during ingest, and what each spends per event. The
+ * nats-server is the benchmark's own and PostgreSQL is counted by the backends of its database, so
+ * that other work on the machine is not counted.
+ */
+function ingestCpu(setup: IngestSetup, consumerPid: number): CpuShares {
+  return new CpuShares({
+    publisher: () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1e6;
+    },
+    'nats-server': () => cpuSecondsOf(setup.nats.pid),
+    consumer: () => cpuSecondsOf(consumerPid),
+    postgres: () => cpuSecondsOfPostgres(setup.database),
+  });
+}
+
+function startConsumer(setup: IngestSetup): ReturnType<typeof startProcess> {
+  return startProcess(
+    'test/support/ingest-process.ts',
+    { AUDIT_FAULT_DATABASE_URL: setup.databaseUrl, AUDIT_FAULT_NATS_URL: setup.nats.url, AUDIT_FAULT_PREFIX: setup.prefix, AUDIT_INGEST_BATCH: '1000' },
+    setup.precompiled,
+  );
 }
 
 function eventAt(tenantId: string, i: number): EventEnvelope {
@@ -53,8 +88,8 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 }
 
 /** Publishes `count` events of one tenant, PUBLISHERS at a time; returns how long it took (ms). */
-async function publish(prefix: string, tenantId: string, count: number): Promise<number> {
-  const nc = await connect({ servers: TEST_NATS_URL });
+async function publish(natsUrl: string, prefix: string, tenantId: string, count: number): Promise<number> {
+  const nc = await connect({ servers: natsUrl });
   const js = jetstream(nc);
   const start = performance.now();
   let next = 0;
@@ -84,44 +119,34 @@ async function storedAll(sql: Client, tenantId: string, count: number): Promise<
  * The consumer's own capacity: a backlog published while no consumer runs, then drained. Batches
  * are full here, unlike end to end, where they are as large as what arrived meanwhile.
  */
-async function drain(databaseUrl: string, prefix: string, sql: Client, precompiled: string): Promise<void> {
+async function drain(setup: IngestSetup): Promise<void> {
   const tenantId = randomUUID();
   const count = Number(process.env.BENCH_DRAIN_EVENTS ?? Math.min(N, 200_000));
-  await publish(prefix, tenantId, count);
+  await publish(setup.nats.url, setup.prefix, tenantId, count);
   const start = performance.now();
-  const consumer = await startProcess(
-    'test/support/ingest-process.ts',
-    { AUDIT_FAULT_DATABASE_URL: databaseUrl, AUDIT_FAULT_NATS_URL: TEST_NATS_URL, AUDIT_FAULT_PREFIX: prefix, AUDIT_INGEST_BATCH: '1000' },
-    precompiled,
-  );
-  const consumerPid = consumer.child.pid ?? 0;
-  const cpuBefore = cpuSecondsOf(consumerPid);
-  await storedAll(sql, tenantId, count);
+  const consumer = await startConsumer(setup);
+  const cpu = ingestCpu(setup, consumer.child.pid ?? 0);
+  await storedAll(setup.sql, tenantId, count);
   const elapsed = performance.now() - start;
-  const consumerCpu = cpuSecondsOf(consumerPid) - cpuBefore;
+  const shares = cpu.perEvent(count);
   await stopProcess(consumer.child);
   line(`ingest of a ${count.toLocaleString('en-US')}-event backlog (start → committed)`, rate(count, elapsed));
-  line('  consumer process CPU per event', `${((consumerCpu * 1e6) / count).toFixed(1)} µs  (${Math.round(count / consumerCpu).toLocaleString('en-US')} events per CPU-second)`);
+  line('  CPU per event', shares);
 }
 
 /** Publish → committed: a separate ingest process consumes while this one publishes. */
-async function ingest(databaseUrl: string, prefix: string, tenantId: string, sql: Client, precompiled: string): Promise<void> {
-  const consumer = await startProcess(
-    'test/support/ingest-process.ts',
-    { AUDIT_FAULT_DATABASE_URL: databaseUrl, AUDIT_FAULT_NATS_URL: TEST_NATS_URL, AUDIT_FAULT_PREFIX: prefix, AUDIT_INGEST_BATCH: '1000' },
-    precompiled,
-  );
-  const consumerPid = consumer.child.pid ?? 0;
-  const cpuBefore = cpuSecondsOf(consumerPid);
+async function ingest(setup: IngestSetup, tenantId: string): Promise<void> {
+  const consumer = await startConsumer(setup);
+  const cpu = ingestCpu(setup, consumer.child.pid ?? 0);
   const start = performance.now();
-  const published = await publish(prefix, tenantId, N);
-  await storedAll(sql, tenantId, N);
+  const published = await publish(setup.nats.url, setup.prefix, tenantId, N);
+  await storedAll(setup.sql, tenantId, N);
   const committed = performance.now() - start;
-  const consumerCpu = cpuSecondsOf(consumerPid) - cpuBefore;
+  const shares = cpu.perEvent(N);
   await stopProcess(consumer.child);
   line('publish only (JetStream acks)', rate(N, published));
   line('ingest end to end (publish → committed)', rate(N, committed));
-  line('  consumer process CPU per event', `${((consumerCpu * 1e6) / N).toFixed(1)} µs  (${Math.round(N / consumerCpu).toLocaleString('en-US')} events per CPU-second)`);
+  line('  CPU per event', shares);
 }
 
 /** PostgreSQL's own figures on the same rows: COPY TO of the export's columns, COPY FROM of whole rows. */
@@ -204,16 +229,21 @@ async function main(): Promise<void> {
   process.stdout.write(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
   await sql.connect();
   const precompiled = precompile();
+  const nats = await startNatsServer();
+  const setup: IngestSetup = { databaseUrl: db.url, database: new URL(db.url).pathname.slice(1), nats, prefix, sql, precompiled };
   try {
-    await ingest(db.url, prefix, tenantId, sql, precompiled);
-    await drain(db.url, prefix, sql, precompiled);
+    await ingest(setup, tenantId);
+    await drain(setup);
+    if (process.env.BENCH_PART === 'ingest') {
+      return;
+    }
     await rawCopy(sql, tenantId);
     await verification(db.url, tenantId);
     await exportCsv(db.url, tenantId, precompiled);
   } finally {
     rmSync(precompiled, { recursive: true, force: true });
     await sql.end();
-    await deleteNatsStreams(prefix);
+    await nats.destroy();
     await db.drop();
   }
 }

@@ -18,6 +18,8 @@ export interface TestNatsServer {
   url: string;
   port: number;
   storeDir: string;
+  /** The server's process id (a benchmark reads its CPU time). */
+  pid: number;
   /** SIGTERM, resolved once the process has exited. */
   stop(): Promise<void>;
   /** Stops it if running and removes the storage directory. */
@@ -101,6 +103,7 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
     url: `nats://127.0.0.1:${port}`,
     port,
     storeDir,
+    pid: child.pid ?? 0,
     stop,
     destroy: async () => {
       await stop();
