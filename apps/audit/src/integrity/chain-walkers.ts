@@ -15,6 +15,8 @@ interface Walker {
 
 /** At most this many threads: past the machine's CPUs they would only take turns. */
 const MAX_WALKERS = 4;
+/** Segments queued per thread: one being walked, one waiting, so a thread never idles between two. */
+const DEPTH = 2;
 
 /**
  * The worker threads that walk chain segments (A14), started on first use and kept for the next
@@ -25,6 +27,14 @@ export class ChainWalkers implements OnModuleDestroy {
   readonly size = Math.max(1, Math.min(availableParallelism(), MAX_WALKERS));
   private walkers: Walker[] = [];
   private nextJobId = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  /** Resolves once a thread has room for another segment: the reader waits here, not on a slow thread. */
+  async ready(): Promise<void> {
+    while (this.walkers.length === this.size && this.walkers.every((w) => w.pending.size >= DEPTH)) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
 
   /** Walks a segment on the least busy thread. */
   walk(job: SegmentJob): Promise<ChainWalkState> {
@@ -50,6 +60,7 @@ export class ChainWalkers implements OnModuleDestroy {
     walker.worker.on('message', ({ id, state, error }: { id: number; state?: ChainWalkState; error?: string }) => {
       const settle = walker.pending.get(id);
       walker.pending.delete(id);
+      this.waiting.shift()?.();
       if (error !== undefined || !state) {
         settle?.reject(new Error(`chain segment walk failed: ${error}`));
       } else {
@@ -68,6 +79,7 @@ export class ChainWalkers implements OnModuleDestroy {
       settle.reject(error);
     }
     walker.pending.clear();
+    this.waiting.splice(0).forEach((wake) => wake());
   }
 }
 

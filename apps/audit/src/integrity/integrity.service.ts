@@ -21,6 +21,10 @@ export interface VerificationResult {
   checkpointsChecked: number;
 }
 
+type Walked = { state?: ChainWalkState; error?: Error };
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
 /** Segments of about 1 MiB of COPY text (~1,500 events): small enough to keep every walker busy. */
 const SEGMENT_BYTES = 1 << 20;
 
@@ -133,19 +137,8 @@ export class IntegrityService {
     rows: AsyncIterable<Buffer>,
     chain: { columns: CopyColumn[]; start: SegmentJob['start']; watched: number[] },
   ): Promise<void> {
-    const inFlight: Array<Promise<{ state?: ChainWalkState; error?: Error }>> = [];
     let failure: Error | undefined;
-    const absorbOldest = async (): Promise<void> => {
-      const { state, error } = (await inFlight.shift()) ?? {};
-      failure ??= error;
-      try {
-        if (state && !failure) {
-          walk.absorb(state);
-        }
-      } catch (absorbError) {
-        failure = absorbError as Error;
-      }
-    };
+    let absorbed = Promise.resolve();
     let start = chain.start;
     let watchedDone = 0;
     for await (const segment of segmentsOf(rows, SEGMENT_BYTES, chain.columns)) {
@@ -157,16 +150,23 @@ export class IntegrityService {
       while (watchedDone < chain.watched.length && (chain.watched[watchedDone] ?? 0) <= segment.lastSeq) {
         watchedDone += 1;
       }
-      const job: SegmentJob = { columns: chain.columns, rows: segment.rows, start, watched: chain.watched.slice(watchedFrom, watchedDone) };
+      await this.walkers.ready();
+      const walked = this.walkers
+        .walk({ columns: chain.columns, rows: segment.rows, start, watched: chain.watched.slice(watchedFrom, watchedDone) })
+        .then<Walked, Walked>((state) => ({ state }), (error: unknown) => ({ error: asError(error) }));
       start = undefined;
-      inFlight.push(this.walkers.walk(job).then((state) => ({ state }), (error: unknown) => ({ error: error instanceof Error ? error : new Error(String(error)) })));
-      if (inFlight.length >= 2 * this.walkers.size) {
-        await absorbOldest();
-      }
+      absorbed = absorbed.then(async () => {
+        const { state, error } = await walked;
+        failure ??= error;
+        if (state && !failure) {
+          walk.absorb(state);
+        }
+      });
+      absorbed = absorbed.catch((error: unknown) => {
+        failure ??= asError(error);
+      });
     }
-    while (inFlight.length > 0) {
-      await absorbOldest();
-    }
+    await absorbed;
     if (failure) {
       throw failure;
     }
