@@ -173,14 +173,21 @@ async function rawCopy(sql: Client, tenantId: string): Promise<void> {
   await sql.query('DROP TABLE audit.bench_raw');
 }
 
+/** Verification in this process; its CPU time counts the walker threads too (A14). */
 async function verification(databaseUrl: string, tenantId: string): Promise<void> {
   const app = await startAudit({ databaseUrl, issuer: await TestTokenIssuer.create() });
+  const cpuBefore = process.cpuUsage();
   const [result, ms] = await timed(() => app.get(IntegrityService).verify(tenantId));
+  const cpu = process.cpuUsage(cpuBefore);
   await app.close();
   if (!result.verified || result.checkedCount !== N) {
     throw new Error(`verification failed: ${JSON.stringify(result)}`);
   }
   line('verification', rate(result.checkedCount, ms));
+  line(
+    '  verifying process CPU per event (all threads)',
+    `${((cpu.user + cpu.system) / result.checkedCount).toFixed(1)} µs  (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`,
+  );
 }
 
 /** Operation 6 over HTTP from a process that does nothing else; its peak RSS is the export's. */
