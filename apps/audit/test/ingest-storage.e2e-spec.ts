@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import { EVENT_COLUMNS, EventRow, eventOfRow, withoutHash } from '../src/events/audit-event.row';
 import { COPY_MIN_BATCH } from '../src/ingest/ingest.repository';
 import { IngestService } from '../src/ingest/ingest.service';
+import { IngestedEvents } from '../src/ingest/ingested-events';
 import { canonicalEvent } from '../src/integrity/chain-hash';
 import { IntegrityService } from '../src/integrity/integrity.service';
 import { auditEnvelope, startAudit } from './support/audit-test-app';
@@ -81,6 +82,32 @@ describe('audit ingest storage', () => {
     // Every stored event hashes back to its stored hash: the chain verifies.
     expect(await app.get(IntegrityService).verify(tenantId)).toMatchObject({ verified: true, checkedCount: COPY_MIN_BATCH + 1 });
     expect(rows.map((row) => canonicalEvent(withoutHash(eventOfRow(row)))).every((text) => text.includes('Zürich'))).toBe(true);
+  });
+
+  it('should store the events without what an observer derives when the observer fails, and retry when the failure is transient', async () => {
+    const tenantId = randomUUID();
+    let failure: Error | undefined;
+    const seen: string[] = [];
+    app.get(IngestedEvents).observe('test-observer', async (tx, envelopes) => {
+      await tx.query(`CREATE TEMP TABLE IF NOT EXISTS observed (id uuid)`);
+      await tx.query(`INSERT INTO observed SELECT unnest($1::uuid[])`, [envelopes.map((e) => e.id)]);
+      if (failure) {
+        throw failure;
+      }
+      seen.push(...envelopes.map((e) => e.id));
+    });
+    const [first, second, third] = [0, 1, 2].map((i) => auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: `event ${i}` }));
+    failure = new TypeError('a bug in the observer');
+    await app.get(IngestService).ingest([first]);
+    failure = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    await expect(app.get(IngestService).ingest([second])).rejects.toThrow('deadlock detected');
+    failure = undefined;
+    await app.get(IngestService).ingest([second, third, first]);
+
+    expect((await stored(tenantId)).map((row) => row.summary)).toEqual(['event 0', 'event 1', 'event 2']);
+    // The observer saw each stored event once: the first while failing (rolled back), the others after.
+    expect(seen).toEqual([second?.id, third?.id]);
+    failure = new TypeError('keep failing');
   });
 
   it('should refuse as poison, storing nothing, an event whose text has a lone surrogate', async () => {

@@ -11,11 +11,10 @@ import {
   uniqueNatsPrefix,
 } from '@agp/testing';
 
-import { RollupsListener } from '../src/monitors/rollups/rollups.listener';
 import { auditEnvelope, startAudit } from './support/audit-test-app';
 import { databaseOf } from './monitors-test-kit';
 
-describe(RollupsListener.name, () => {
+describe('monitor rollups, kept by the ingest (M16)', () => {
   let db: TestDatabase;
   let app: NestFastifyApplication;
   let prefix: string;

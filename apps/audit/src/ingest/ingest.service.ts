@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AuditEventType, AuditableEventData, EventEnvelope, isAuditEventType } from '@agp/contracts';
+import { EventEnvelope, isAuditEventType } from '@agp/contracts';
 import { PoisonMessageError, assertValidEnvelope } from '@agp/messaging';
 
 import { AuditEvent, ChainedEvent } from '../events/audit-event.types';
@@ -8,18 +8,19 @@ import { dayStart } from '../events/partitions';
 import { chainHash } from '../integrity/chain-hash';
 import { toAuditEvent } from './audit-event.mapper';
 import { ChainHead, IngestRepository, headKey } from './ingest.repository';
-
-type AuditEnvelope = EventEnvelope<AuditEventType, AuditableEventData>;
+import { AuditEnvelope, IngestedEvents } from './ingested-events';
 
 /**
  * Stores a batch of audit events in one transaction (issue 5, item 2): validated, deduplicated on
- * the event id (a redelivered event changes nothing), each appended to its tenant and family chain.
+ * the event id (a redelivered event changes nothing), each appended to its tenant and family chain,
+ * and handed, in the same transaction, to what is derived from the trail (the monitors' rollups, M16).
  */
 @Injectable()
 export class IngestService {
   constructor(
     @Inject(IngestRepository) private readonly repository: IngestRepository,
     @Inject(EventPartitionsService) private readonly partitions: EventPartitionsService,
+    @Inject(IngestedEvents) private readonly ingested: IngestedEvents,
   ) {}
 
   /** Returns how many events were new. Throws PoisonMessageError when one can never be stored. */
@@ -46,6 +47,8 @@ export class IngestService {
       const chained = fresh.map((event) => this.append(heads, event));
       await this.repository.insert(tx, chained);
       await this.repository.saveHeads(tx, [...heads.values()]);
+      const isFresh = new Set(fresh.map((e) => e.id));
+      await this.ingested.notify(tx, batch.filter((e) => isFresh.has(e.id.toLowerCase())));
       return chained.length;
     });
   }

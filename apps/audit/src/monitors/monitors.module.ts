@@ -12,13 +12,14 @@ import { DetectorEvaluatorService } from './detectors/detector-evaluator.service
 import { DetectorTickService } from './detectors/detector-tick.service';
 import { MonitorsScheduler } from './detectors/monitors.scheduler';
 import { TickLeasesRepository } from './detectors/tick-leases.repository';
+import { IngestedEventsModule } from '../ingest/ingested-events.module';
 import { MONITORS_OPTIONS, MonitorsOptions } from './monitors.options';
 import { RollupsListener } from './rollups/rollups.listener';
 import { RollupsRepository } from './rollups/rollups.repository';
 import { RollupsService } from './rollups/rollups.service';
 
 /**
- * Monitors and alerts (issue 7): rollups kept as traffic events arrive, detectors evaluated every
+ * Monitors and alerts (issue 7): rollups kept as the ingest stores traffic events (M16), detectors evaluated every
  * minute on one replica, alerts with the lifecycle of D14 under /audit/v1/monitors.
  */
 @Module({})
@@ -26,6 +27,7 @@ export class MonitorsModule {
   static forRoot(options: MonitorsOptions = {}): DynamicModule {
     return {
       module: MonitorsModule,
+      imports: [IngestedEventsModule],
       controllers: [AlertsController, MonitorConfigController],
       providers: [
         { provide: MONITORS_OPTIONS, useValue: options },

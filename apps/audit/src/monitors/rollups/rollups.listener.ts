@@ -1,72 +1,21 @@
-import {
-  BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  OnModuleInit,
-  Optional,
-} from '@nestjs/common';
-import { ROOT_LOGGER } from '@agp/http';
-import {
-  DEFAULT_REDELIVERY,
-  EVENT_TRANSPORT,
-  EventConsumers,
-  EventTransport,
-  JetStreamBatchConsumer,
-  JetStreamTransport,
-} from '@agp/messaging';
-import { Logger } from 'pino';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 
-import { AUDIT_ENV } from '../../common/audit-env.token';
-import { AuditEnv } from '../../config/audit.env';
-import { AUDIT_CONSUMERS, AUDIT_SERVICE } from '../../database/tokens';
-import { TRAFFIC_EVENT_TYPES } from './rollup-counters';
+import { IngestedEvents } from '../../ingest/ingested-events';
 import { RollupsService } from './rollups.service';
 
-const NAME = 'monitor-rollups';
-/** The durable name on JetStream and the inbox's consumer name, whichever path delivers (D5). */
-export const ROLLUPS_CONSUMER = `${AUDIT_SERVICE}-${NAME}`;
-
 /**
- * The `audit-monitor-rollups` durable consumer (M4). On JetStream it takes batches (one transaction
- * and one upsert per batch, like the audit ingest); on the in-process bus one event at a time
- * through `EventConsumers`. Both record each event id in the inbox first, so redelivery counts
- * nothing twice.
+ * Keeps the rollups in step with the audit trail (M4, M16): the traffic events each ingest
+ * transaction stores are counted in that transaction, so each is counted once, with no consumer,
+ * delivery or inbox of its own.
  */
 @Injectable()
-export class RollupsListener implements OnModuleInit, BeforeApplicationShutdown {
-  private batchConsumer?: JetStreamBatchConsumer;
-
+export class RollupsListener implements OnModuleInit {
   constructor(
-    @Inject(AUDIT_CONSUMERS) private readonly consumers: EventConsumers,
-    @Inject(EVENT_TRANSPORT) private readonly transport: EventTransport,
-    @Inject(ROOT_LOGGER) private readonly logger: Logger,
-    private readonly rollups: RollupsService,
-    @Optional() @Inject(AUDIT_ENV) private readonly env?: AuditEnv,
+    @Inject(IngestedEvents) private readonly ingested: IngestedEvents,
+    @Inject(RollupsService) private readonly rollups: RollupsService,
   ) {}
 
-  async onModuleInit(): Promise<void> {
-    if (this.transport instanceof JetStreamTransport && this.env?.NATS_URL) {
-      this.batchConsumer = await JetStreamBatchConsumer.connect(
-        {
-          url: this.env.NATS_URL,
-          prefix: this.env.NATS_PREFIX,
-          redelivery: DEFAULT_REDELIVERY,
-          maxBatch: this.env.AUDIT_INGEST_BATCH,
-        },
-        this.logger,
-      );
-      await this.batchConsumer.subscribe(
-        { name: ROLLUPS_CONSUMER, types: TRAFFIC_EVENT_TYPES },
-        (batch) => this.rollups.recordBatch(ROLLUPS_CONSUMER, batch),
-      );
-      return;
-    }
-    this.consumers.register(NAME, TRAFFIC_EVENT_TYPES, (event, tx) =>
-      this.rollups.record(tx, event),
-    );
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.batchConsumer?.close();
+  onModuleInit(): void {
+    this.ingested.observe('monitor-rollups', (tx, envelopes) => this.rollups.recordIngested(tx, envelopes));
   }
 }

@@ -117,16 +117,6 @@ export class RollupsRepository {
     );
   }
 
-  /** Records event ids for a consumer (D5) and returns those not recorded before. */
-  async claimInbox(tx: Tx, consumer: string, eventIds: string[]): Promise<Set<string>> {
-    const rows: Array<{ eventId: string }> = await tx.query(
-      `INSERT INTO ${AUDIT_SCHEMA}.inbox (consumer, event_id)
-       SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING event_id AS "eventId"`,
-      [consumer, [...new Set(eventIds)]],
-    );
-    return new Set(rows.map((row) => row.eventId));
-  }
-
   async addSightings(tx: Tx, tenantId: string, sightings: Sighting[]): Promise<void> {
     const merged = new Map<string, { s: Sighting; first: Date; last: Date; n: number }>();
     for (const s of sightings) {

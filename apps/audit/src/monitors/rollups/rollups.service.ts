@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EventEnvelope } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
-import { assertValidEnvelope } from '@agp/messaging';
+import { Tx } from '@agp/database';
 
-import { AUDIT_DATABASE } from '../../database/tokens';
 import {
   RollupCount,
   Sighting,
@@ -17,51 +15,27 @@ import { RollupsRepository, toHourRows } from './rollups.repository';
 /** Maintains the per-minute counters and sightings as traffic events are ingested (issue 7, 3). */
 @Injectable()
 export class RollupsService {
-  constructor(
-    @Inject(AUDIT_DATABASE) private readonly database: Database,
-    private readonly rollups: RollupsRepository,
-  ) {}
-
-  /** One event, in the consumer's tenant transaction (the inbox row is already written). */
-  async record(tx: Tx, event: TrafficEvent): Promise<void> {
-    const { counts, sightings } = countersOf(event);
-    await this.rollups.addCounts(tx, event.tenantId, toHourRows(counts));
-    await this.rollups.addSightings(tx, event.tenantId, sightings);
-  }
+  constructor(@Inject(RollupsRepository) private readonly rollups: RollupsRepository) {}
 
   /**
-   * A batch in one transaction: the ids not yet in the inbox are recorded and counted, every
-   * tenant's counters folded into one upsert. An invalid envelope fails the batch, which the
-   * consumer then retries one by one and parks the culprit (D5).
+   * The traffic events an ingest transaction stored (each exactly once, M16), counted in that
+   * transaction: every tenant's counters folded into one upsert.
    */
-  async recordBatch(consumer: string, envelopes: EventEnvelope[]): Promise<void> {
-    const traffic = envelopes.filter((e) =>
-      (TRAFFIC_EVENT_TYPES as readonly string[]).includes(e.type),
-    );
-    traffic.forEach((envelope) => assertValidEnvelope(envelope));
-    if (traffic.length === 0) {
-      return;
+  async recordIngested(tx: Tx, envelopes: EventEnvelope[]): Promise<void> {
+    const byTenant = new Map<string, { counts: RollupCount[]; sightings: Sighting[] }>();
+    for (const envelope of envelopes) {
+      if (!(TRAFFIC_EVENT_TYPES as readonly string[]).includes(envelope.type)) {
+        continue;
+      }
+      const { counts, sightings } = countersOf(envelope as TrafficEvent & { type: TrafficEventType });
+      const entry = byTenant.get(envelope.tenantId) ?? { counts: [], sightings: [] };
+      entry.counts.push(...counts);
+      entry.sightings.push(...sightings);
+      byTenant.set(envelope.tenantId, entry);
     }
-    await this.database.asSystem(async (tx) => {
-      const fresh = await this.rollups.claimInbox(
-        tx,
-        consumer,
-        traffic.map((e) => e.id),
-      );
-      const byTenant = new Map<string, { counts: RollupCount[]; sightings: Sighting[] }>();
-      for (const envelope of traffic.filter((e) => fresh.has(e.id))) {
-        const { counts, sightings } = countersOf(
-          envelope as TrafficEvent & { type: TrafficEventType },
-        );
-        const entry = byTenant.get(envelope.tenantId) ?? { counts: [], sightings: [] };
-        entry.counts.push(...counts);
-        entry.sightings.push(...sightings);
-        byTenant.set(envelope.tenantId, entry);
-      }
-      for (const [tenantId, { counts, sightings }] of byTenant) {
-        await this.rollups.addCounts(tx, tenantId, toHourRows(counts));
-        await this.rollups.addSightings(tx, tenantId, sightings);
-      }
-    });
+    for (const [tenantId, { counts, sightings }] of byTenant) {
+      await this.rollups.addCounts(tx, tenantId, toHourRows(counts));
+      await this.rollups.addSightings(tx, tenantId, sightings);
+    }
   }
 }

@@ -1,0 +1,55 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AuditEventType, AuditableEventData, EventEnvelope } from '@agp/contracts';
+import { Tx } from '@agp/database';
+import { ROOT_LOGGER } from '@agp/http';
+import { Logger } from 'pino';
+
+export type AuditEnvelope = EventEnvelope<AuditEventType, AuditableEventData>;
+
+/** Derives something from the events one ingest transaction stores, inside that transaction. */
+export type IngestedEventsObserver = (tx: Tx, envelopes: AuditEnvelope[]) => Promise<void>;
+
+/**
+ * SQLSTATE classes that say "try the whole transaction again" (connection lost, serialization
+ * failure or deadlock, resources, operator intervention): such a failure fails the batch.
+ */
+const RETRYABLE_CLASSES = new Set(['08', '40', '53', '57']);
+
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && RETRYABLE_CLASSES.has(code.slice(0, 2));
+}
+
+/**
+ * What is kept in step with the audit trail (M16): observers run inside the ingest's transaction
+ * with the events that transaction stores, so each event is seen exactly once whatever the
+ * redeliveries, and what is derived commits with the events or not at all. The trail comes first:
+ * an observer failing for a reason a retry would not cure is rolled back to its savepoint and
+ * logged, and the events are stored without it.
+ */
+@Injectable()
+export class IngestedEvents {
+  private readonly observers: Array<{ name: string; observe: IngestedEventsObserver }> = [];
+
+  constructor(@Inject(ROOT_LOGGER) private readonly logger: Logger) {}
+
+  observe(name: string, observe: IngestedEventsObserver): void {
+    this.observers.push({ name, observe });
+  }
+
+  async notify(tx: Tx, envelopes: AuditEnvelope[]): Promise<void> {
+    for (const { name, observe } of this.observers) {
+      await tx.query('SAVEPOINT ingested_events');
+      try {
+        await observe(tx, envelopes);
+        await tx.query('RELEASE SAVEPOINT ingested_events');
+      } catch (error) {
+        if (isRetryable(error)) {
+          throw error;
+        }
+        await tx.query('ROLLBACK TO SAVEPOINT ingested_events');
+        this.logger.error({ err: error, observer: name, events: envelopes.length }, 'observer of ingested events failed; the events are stored without it');
+      }
+    }
+  }
+}
