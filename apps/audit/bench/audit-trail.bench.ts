@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { AUDIT_EVENT_TYPES, EventEnvelope } from '@agp/contracts';
-import { eventSubject } from '@agp/messaging';
+import { eventSubject, natsConnectionOptions } from '@agp/messaging';
 import { TestNatsServer, TestTokenIssuer, createTestDatabase, startNatsServer, uniqueNatsPrefix } from '@agp/testing';
 import { Client } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
@@ -89,7 +89,8 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 
 /** Publishes `count` events of one tenant, PUBLISHERS at a time; returns how long it took (ms). */
 async function publish(natsUrl: string, prefix: string, tenantId: string, count: number): Promise<number> {
-  const nc = await connect({ servers: natsUrl });
+  // Connected as the services' outbox relays connect (natsConnectionOptions), publishing as they do.
+  const nc = await connect(natsConnectionOptions(natsUrl, 'audit-bench-publisher'));
   const js = jetstream(nc);
   const start = performance.now();
   let next = 0;

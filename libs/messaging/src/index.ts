@@ -13,3 +13,4 @@ export * from './redelivery';
 export * from './subjects';
 export * from './message-disposition';
 export * from './payload-validation';
+export * from './nats-connection';

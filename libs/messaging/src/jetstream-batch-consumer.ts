@@ -17,6 +17,7 @@ import { Logger } from 'pino';
 import { BatchConsumerLoop, DEFAULT_BATCH_ACK_PENDING, DEFAULT_MAX_BATCH, DeliverBatch } from './batch-consumption';
 import { ConsumerSpec } from './event-transport';
 import { MessageDisposition } from './message-disposition';
+import { natsConnectionOptions } from './nats-connection';
 import { RedeliveryPolicy } from './redelivery';
 import { eventsStreamName, typeOfSubject } from './subjects';
 
@@ -64,13 +65,7 @@ export class JetStreamBatchConsumer {
   }
 
   static async connect(options: JetStreamBatchOptions, logger: Logger): Promise<JetStreamBatchConsumer> {
-    const nc = await connect({
-      servers: options.url,
-      name: `agp-${options.prefix}-batch`,
-      reconnect: true,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 500,
-    });
+    const nc = await connect(natsConnectionOptions(options.url, `agp-${options.prefix}-batch`));
     const jsm = await jetstreamManager(nc);
     return new JetStreamBatchConsumer(nc, jetstream(nc), jsm, options, logger);
   }

@@ -16,6 +16,7 @@ import { Logger } from 'pino';
 
 import { ConsumerSpec, Deliver, EventTransport, ParkedMessage } from './event-transport';
 import { MessageDisposition } from './message-disposition';
+import { natsConnectionOptions } from './nats-connection';
 import { RedeliveryPolicy } from './redelivery';
 import {
   deadLetterStreamName,
@@ -70,13 +71,7 @@ export class JetStreamTransport implements EventTransport {
   }
 
   static async connect(options: JetStreamOptions, logger: Logger): Promise<JetStreamTransport> {
-    const nc = await connect({
-      servers: options.url,
-      name: `agp-${options.prefix}`,
-      reconnect: true,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 500,
-    });
+    const nc = await connect(natsConnectionOptions(options.url, `agp-${options.prefix}`));
     return JetStreamTransport.overConnection(nc, options, logger);
   }
 
