@@ -21,12 +21,13 @@ const COMMON_FIELDS = new Set([
   'contentDigest',
 ]);
 
+// Members in code unit order: the canonical form (A6) of an object so built is JSON.stringify's.
 function actorOf(party: EventParty | undefined): ActorRef | null {
-  return party ? { type: party.type, id: party.id ?? null, label: party.label ?? null } : null;
+  return party ? { id: party.id ?? null, label: party.label ?? null, type: party.type } : null;
 }
 
 function endpointOf(party: EventParty | undefined): EndpointRef | null {
-  return party ? { type: party.type, id: party.id ?? null, name: party.label ?? null } : null;
+  return party ? { id: party.id ?? null, name: party.label ?? null, type: party.type } : null;
 }
 
 function detailsOf(data: Record<string, unknown>): Record<string, unknown> | null {

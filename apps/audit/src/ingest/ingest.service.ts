@@ -58,11 +58,11 @@ export class IngestService {
     if (!head) {
       throw new Error(`chain head ${headKey(event.tenantId, event.family)} was not locked`);
     }
-    const sequenced: AuditEvent = { ...event, seq: head.seq + 1 };
-    const hash = chainHash(head.hash, sequenced);
-    head.seq = sequenced.seq;
-    head.hash = hash;
-    return { ...sequenced, hash };
+    const chained = { ...event, seq: head.seq + 1 } as ChainedEvent;
+    chained.hash = chainHash(head.hash, chained);
+    head.seq = chained.seq;
+    head.hash = chained.hash;
+    return chained;
   }
 
   /** Valid audit events, each id once; other types are not the audit trail's and are skipped. */

@@ -26,3 +26,27 @@ describe(canonicalJson.name, () => {
     expect(canonicalJson({ hash: 'x', 10: 1 }, 'hash')).toBe('{"10":1}');
   });
 });
+
+describe('canonicalJson on flat values', () => {
+  /** The general path, for comparison: the same value inside an array of two. */
+  const general = (value: unknown): string => canonicalJson([value, { nested: true }]).slice(1, -'{"nested":true}'.length - 2);
+
+  it('should write what the general path writes when an object or array holds only scalars', () => {
+    const values: unknown[] = [
+      { id: 'a', label: 'b', type: 'AGENT' },
+      { type: 'AGENT', id: 'a', label: null },
+      { b: 1, a: 2 },
+      { 1: 'x', a: 'y' },
+      { 10: 'x', 2: 'y' },
+      { a: undefined, b: 1 },
+      { Z: 1, a: 2, é: 3, '': 4 },
+      ['x', 1, null, true],
+      [undefined, 1],
+      {},
+      [],
+    ];
+    for (const value of values) {
+      expect(canonicalJson(value)).toBe(general(value));
+    }
+  });
+});

@@ -5,6 +5,9 @@
  * walk: it runs for every event stored and every event verified.
  */
 export function canonicalJson(value: unknown, omitTopLevelKey?: string): string {
+  if (omitTopLevelKey === undefined && isFlatAndSorted(value)) {
+    return JSON.stringify(value);
+  }
   const sorted = { hasIndexKeys: false };
   const clone = sortedClone(value, sorted, omitTopLevelKey);
   // V8's JSON.stringify keeps insertion order except for array-index-like keys ("2" before "10"),
@@ -16,6 +19,32 @@ export function canonicalJson(value: unknown, omitTopLevelKey?: string): string 
 }
 
 const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
+
+function isScalar(value: unknown): boolean {
+  return value !== undefined && (value === null || typeof value !== 'object');
+}
+
+/**
+ * An array of scalars, or an object of scalars whose keys already come in code unit order (as
+ * JSON.stringify will write them): the canonical form is JSON.stringify's, with nothing to copy.
+ * Most members of an event are such (parties, policy ids, small details).
+ */
+function isFlatAndSorted(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') {
+    return false;
+  }
+  if (Array.isArray(value)) {
+    return value.every(isScalar);
+  }
+  let previous: string | undefined;
+  for (const key in value) {
+    if ((previous !== undefined && !(previous < key)) || !isScalar((value as Record<string, unknown>)[key])) {
+      return false;
+    }
+    previous = key;
+  }
+  return true;
+}
 
 /** A copy with every object's keys inserted in sorted order, for one native JSON.stringify. */
 function sortedClone(value: unknown, flags: { hasIndexKeys: boolean }, omitKey?: string): unknown {
