@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -191,9 +191,22 @@ async function verification(databaseUrl: string, tenantId: string): Promise<void
   );
 }
 
-/** Operation 6 over HTTP from a process that does nothing else; its peak RSS is the export's. */
+/**
+ * Operation 6 over HTTP from a process that does nothing else; its peak RSS is the export's. The
+ * process gets the Node options the audit image starts with (docker/Dockerfile, stage svc-audit,
+ * A15), so what is measured is what runs in production.
+ */
 async function exportCsv(databaseUrl: string, tenantId: string, precompiled: string): Promise<void> {
-  const server = await startProcess('bench/export-server.ts', { BENCH_DATABASE_URL: databaseUrl, BENCH_TENANT_ID: tenantId }, precompiled);
+  const dockerfile = readFileSync(join(__dirname, '..', '..', '..', 'docker', 'Dockerfile'), 'utf8');
+  const nodeOptions = /^FROM \S+ AS svc-audit\n(?:(?!FROM ).*\n)*?ENV NODE_OPTIONS="([^"]*)"$/m.exec(dockerfile)?.[1];
+  if (nodeOptions === undefined) {
+    throw new Error('docker/Dockerfile: no ENV NODE_OPTIONS in stage svc-audit');
+  }
+  const server = await startProcess(
+    'bench/export-server.ts',
+    { BENCH_DATABASE_URL: databaseUrl, BENCH_TENANT_ID: tenantId, NODE_OPTIONS: nodeOptions },
+    precompiled,
+  );
   const [port, token] = server.ready;
   const pid = server.child.pid ?? 0;
   const before = memoryOf(pid);
@@ -225,7 +238,7 @@ async function exportCsv(databaseUrl: string, tenantId: string, precompiled: str
     throw new Error(`export returned ${records - 1} rows, expected ${N}`);
   }
   line('export over HTTP (rows, CRLF, neutralised)', `${rate(N, ms)}  ${(bytes / 1_048_576).toFixed(0)} MiB`);
-  line('export process RSS before → peak sampled / VmHWM', `${before.rssMiB.toFixed(0)} → ${peak.toFixed(0)} / ${after.peakMiB.toFixed(0)} MiB`);
+  line('export process RSS before → peak sampled / VmHWM', `${before.rssMiB.toFixed(0)} → ${peak.toFixed(0)} / ${after.peakMiB.toFixed(0)} MiB  (NODE_OPTIONS=${nodeOptions})`);
 }
 
 async function main(): Promise<void> {
