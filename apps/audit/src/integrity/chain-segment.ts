@@ -53,15 +53,23 @@ export function walkSegment(job: SegmentJob): ChainWalkState {
   return walk.state();
 }
 
+/** What pg does with text, and with every type it leaves as text (uuid …): nothing to call. */
+const AS_TEXT: unknown = types.getTypeParser(types.builtins.TEXT, 'text');
+
 /** COPY text → the row the query protocol would give: each field through pg's own type parser. */
 function rowDecoder(columns: CopyColumn[]): (line: string) => EventRow {
-  const parsers = columns.map((c) => types.getTypeParser(c.typeId, 'text') as (text: string) => unknown);
+  const names = columns.map((c) => c.name);
+  const parsers = columns.map((c) => {
+    const parser = types.getTypeParser(c.typeId, 'text') as (text: string) => unknown;
+    return parser === AS_TEXT ? undefined : parser;
+  });
   return (line) => {
     const fields = copyTextFields(line);
     const row: Record<string, unknown> = {};
-    for (let i = 0; i < columns.length; i += 1) {
-      const field = fields[i];
-      row[columns[i].name] = field === null || field === undefined ? null : parsers[i](field);
+    for (let i = 0; i < names.length; i += 1) {
+      const field = fields[i] ?? null;
+      const parser = parsers[i];
+      row[names[i]] = field === null || !parser ? field : parser(field);
     }
     return row as unknown as EventRow;
   };
