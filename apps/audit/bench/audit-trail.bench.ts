@@ -33,6 +33,16 @@ function rate(count: number, ms: number): string {
   return `${Math.round((count * 1_000) / ms).toLocaleString('en-US')} /s  (${(ms / 1_000).toFixed(1)} s)`;
 }
 
+/** The Node options the audit image starts the service with (docker/Dockerfile, stage svc-audit, A15). */
+function auditImageNodeOptions(): string {
+  const dockerfile = readFileSync(join(__dirname, '..', '..', '..', 'docker', 'Dockerfile'), 'utf8');
+  const nodeOptions = /^FROM \S+ AS svc-audit\n(?:(?!FROM ).*\n)*?ENV NODE_OPTIONS="([^"]*)"$/m.exec(dockerfile)?.[1];
+  if (nodeOptions === undefined) {
+    throw new Error('docker/Dockerfile: no ENV NODE_OPTIONS in stage svc-audit');
+  }
+  return nodeOptions;
+}
+
 /** Where the ingest runs: a database and a nats-server of the benchmark's own. */
 interface IngestSetup {
   databaseUrl: string;
@@ -63,7 +73,14 @@ function ingestCpu(setup: IngestSetup, consumerPid: number): CpuShares {
 function startConsumer(setup: IngestSetup): ReturnType<typeof startProcess> {
   return startProcess(
     'test/support/ingest-process.ts',
-    { AUDIT_FAULT_DATABASE_URL: setup.databaseUrl, AUDIT_FAULT_NATS_URL: setup.nats.url, AUDIT_FAULT_PREFIX: setup.prefix, AUDIT_INGEST_BATCH: '1000' },
+    {
+      AUDIT_FAULT_DATABASE_URL: setup.databaseUrl,
+      AUDIT_FAULT_NATS_URL: setup.nats.url,
+      AUDIT_FAULT_PREFIX: setup.prefix,
+      AUDIT_INGEST_BATCH: '1000',
+      // The consumer runs as the service's image runs it.
+      NODE_OPTIONS: auditImageNodeOptions(),
+    },
     setup.precompiled,
   );
 }
@@ -197,11 +214,7 @@ async function verification(databaseUrl: string, tenantId: string): Promise<void
  * A15), so what is measured is what runs in production.
  */
 async function exportCsv(databaseUrl: string, tenantId: string, precompiled: string): Promise<void> {
-  const dockerfile = readFileSync(join(__dirname, '..', '..', '..', 'docker', 'Dockerfile'), 'utf8');
-  const nodeOptions = /^FROM \S+ AS svc-audit\n(?:(?!FROM ).*\n)*?ENV NODE_OPTIONS="([^"]*)"$/m.exec(dockerfile)?.[1];
-  if (nodeOptions === undefined) {
-    throw new Error('docker/Dockerfile: no ENV NODE_OPTIONS in stage svc-audit');
-  }
+  const nodeOptions = auditImageNodeOptions();
   const server = await startProcess(
     'bench/export-server.ts',
     { BENCH_DATABASE_URL: databaseUrl, BENCH_TENANT_ID: tenantId, NODE_OPTIONS: nodeOptions },
