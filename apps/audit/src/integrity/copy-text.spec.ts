@@ -9,6 +9,10 @@ describe(copyTextFields.name, () => {
     expect(copyTextFields('tab\\there\\nnew\\rline\t\\\\x0102\t\\\\N\t\\b\\f\\v')).toEqual(['tab\there\nnew\rline', '\\x0102', '\\N', '\b\f\v']);
   });
 
+  it('should unescape every escape of a field that starts with an escaped backslash', () => {
+    expect(copyTextFields('\\\\a\\tb\\\\\t\\\\')).toEqual(['\\a\tb\\', '\\']);
+  });
+
   it('should leave non-ASCII text as it is', () => {
     expect(copyTextFields('Zürich 🎉\t"quoted"')).toEqual(['Zürich 🎉', '"quoted"']);
   });

@@ -8,10 +8,20 @@ export function copyTextFields(line: string): Array<string | null> {
   for (let i = 0; i < fields.length; i += 1) {
     const field = fields[i] as string;
     if (field.includes('\\')) {
-      fields[i] = field === '\\N' ? null : field.replace(ESCAPED, unescapeOne);
+      fields[i] = field === '\\N' ? null : unescaped(field);
     }
   }
   return fields;
+}
+
+const BACKSLASH = 92;
+
+function unescaped(field: string): string {
+  // Every row has one such field, bytea's `\\x…`: a lone leading escaped backslash is cut, not searched.
+  if (field.charCodeAt(0) === BACKSLASH && field.charCodeAt(1) === BACKSLASH && field.indexOf('\\', 2) === -1) {
+    return field.slice(1);
+  }
+  return field.replace(ESCAPED, unescapeOne);
 }
 
 const ESCAPED = /\\([\s\S])/g;
