@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   const app = await createHttpApp({
     service: 'agp',
     logLevel: env.LOG_LEVEL,
+    trustProxyHops: env.TRUST_PROXY_HOPS,
     imports: [
       // The JWKS is served by this same process.
       AuthModule.forRoot(

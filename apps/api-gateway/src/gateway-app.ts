@@ -18,6 +18,7 @@ export async function createGatewayApp(env: GatewayEnv, options: GatewayAppOptio
   return createHttpApp({
     service: 'api-gateway',
     logLevel: env.LOG_LEVEL,
+    trustProxyHops: env.TRUST_PROXY_HOPS,
     imports: [GatewayModule],
     parseBodies: false,
     // The owning service logs each proxied request with the same correlation id; the gateway

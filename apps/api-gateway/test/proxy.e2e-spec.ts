@@ -51,6 +51,12 @@ describe('gateway proxy', () => {
     expect(body.headers['x-forwarded-for']).toBe('127.0.0.1');
   });
 
+  it('should name the address it saw in X-Forwarded-For when the client sent one of its own', async () => {
+    const response = await request(`${base}/audit/v1/echo`, { headers: { 'x-forwarded-for': '6.6.6.6' } });
+    const body = (await response.body.json()) as { headers: Record<string, string> };
+    expect(body.headers['x-forwarded-for']).toBe('127.0.0.1');
+  });
+
   it('should stream a multi-megabyte request body to the upstream unchanged', async () => {
     const payload = Buffer.alloc(12 * MB);
     for (let i = 0; i < payload.length; i += 1) {

@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   const app = await createHttpApp({
     service: 'audit',
     logLevel: env.LOG_LEVEL,
+    trustProxyHops: env.TRUST_PROXY_HOPS,
     imports: [
       AuthModule.forRoot(authOptionsFromEnv(env)),
       EventBusModule.forRoot({ natsUrl: env.NATS_URL, prefix: env.NATS_PREFIX }),

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   const app = await createHttpApp({
     service: 'tenant-auth',
     logLevel: env.LOG_LEVEL,
+    trustProxyHops: env.TRUST_PROXY_HOPS,
     imports: [
       AuthModule.forRoot(authOptionsFromEnv(env, `http://127.0.0.1:${env.PORT}/tenant-auth/v1/.well-known/jwks.json`)),
       EventBusModule.forRoot({ natsUrl: env.NATS_URL, prefix: env.NATS_PREFIX }),

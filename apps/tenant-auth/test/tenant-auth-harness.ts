@@ -64,6 +64,8 @@ export async function startTenantAuth(options: HarnessOptions = {}): Promise<Ten
   const app = await createHttpApp({
     service: 'tenant-auth',
     logLevel: env.LOG_LEVEL,
+    // As deployed: behind the gateway, whose X-Forwarded-For names the client (F17).
+    trustProxyHops: 1,
     logDestination: new Writable({
       write(chunk: Buffer, _encoding, done) {
         logs.push(chunk.toString());

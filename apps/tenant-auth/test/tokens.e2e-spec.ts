@@ -184,6 +184,20 @@ describe('token endpoint (D6–D9)', () => {
       expect(statuses.slice(0, 8).every((status) => status === 401)).toBe(true);
       expect(statuses[8]).toBe(429);
     });
+
+    it('should count a request against the address its proxy saw when the client wrote others before it', async () => {
+      const address = randomAddress();
+      const statuses: number[] = [];
+      for (let i = 0; i < 9; i += 1) {
+        const answer = await requestToken(
+          harness,
+          { grant_type: 'client_credentials', client_id: `00000000-0000-4000-8000-00000000001${i}`, client_secret: 'x' },
+          { 'x-forwarded-for': `${randomAddress()}, ${address}` },
+        );
+        statuses.push(answer.status);
+      }
+      expect(statuses[8]).toBe(429);
+    });
   });
 
   describe('discovery', () => {

@@ -30,6 +30,18 @@ export class CoreEnv {
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
 
+  /**
+   * How many proxies in front of this process are believed about the client's address (F17):
+   * `X-Forwarded-For` is read from its right end, one entry per hop. 0 believes none. A service
+   * behind the gateway, or the gateway behind an ingress, sets 1; more hops than there are lets a
+   * client choose the address that rate limits and logs see.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  TRUST_PROXY_HOPS: number = 0;
+
   /** Set: PostgreSQL. Unset: the embedded PGlite under DATA_DIR (D2). */
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' })

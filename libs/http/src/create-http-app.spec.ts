@@ -111,4 +111,27 @@ describe(createHttpApp.name, () => {
     expect(response.body).not.toContain('at ');
     expect(response.json().detail).toContain(response.headers['x-correlation-id']);
   });
+
+  it.each([
+    [0, '127.0.0.9'],
+    [1, '10.0.0.2'],
+    [2, '10.0.0.1'],
+  ])('should take the client address %i hop(s) back when that many proxies are trusted', async (hops, expected) => {
+    const app = await createHttpApp({
+      service: 'http-spec',
+      logLevel: 'silent',
+      imports: [],
+      trustProxyHops: hops,
+      configureFastify: (adapter) => {
+        adapter.getInstance().get('/ip', (request, reply) => {
+          void reply.send({ ip: request.ip });
+        });
+      },
+    });
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+    const response = await app.inject({ url: '/ip', remoteAddress: '127.0.0.9', headers: { 'x-forwarded-for': '6.6.6.6, 10.0.0.1, 10.0.0.2' } });
+    await app.close();
+    expect(response.json()).toEqual({ ip: expected });
+  });
 });

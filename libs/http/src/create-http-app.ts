@@ -24,6 +24,8 @@ export interface HttpAppOptions {
   parseBodies?: boolean;
   /** Path prefixes whose requests this process does not log (see HttpCoreModule). */
   unloggedPrefixes?: readonly string[];
+  /** Proxies believed about the client's address (`TRUST_PROXY_HOPS`, F17); default none. */
+  trustProxyHops?: number;
   /** Runs on the fastify instance before Nest registers its routes (the gateway's proxy, hooks). */
   configureFastify?: (adapter: FastifyAdapter, logger: Logger) => void;
 }
@@ -41,7 +43,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
   });
   const adapter = new FastifyAdapter({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    trustProxy: true,
+    // A count of hops, never `true`: believing every X-Forwarded-For entry lets a client name its
+    // own address to the per-address rate limits (F17).
+    trustProxy: options.trustProxyHops ?? 0,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
