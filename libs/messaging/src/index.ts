@@ -14,3 +14,4 @@ export * from './subjects';
 export * from './message-disposition';
 export * from './payload-validation';
 export * from './nats-connection';
+export * from './inbox-pruner';

@@ -15,6 +15,7 @@ import { EventConsumers } from './event-consumers';
 import { EventOutbox } from './event-outbox';
 import { EVENT_TRANSPORT, EventTransport } from './event-transport';
 import { InProcessTransport } from './in-process.transport';
+import { InboxPruner } from './inbox-pruner';
 import { JetStreamTransport } from './jetstream.transport';
 import { OutboxRelay } from './outbox-relay';
 import { DEFAULT_REDELIVERY, RedeliveryPolicy } from './redelivery';
@@ -88,19 +89,21 @@ export interface ServiceMessagingOptions {
   databaseToken: symbol;
 }
 
-/** One service's outbox, relay and consumers, bound to its own schema. */
+/** One service's outbox, relay, consumers and inbox pruning, bound to its own schema. */
 @Module({})
 export class MessagingModule {
   static forService(options: ServiceMessagingOptions): DynamicModule {
     const outbox = outboxToken(options.service);
     const consumers = consumersToken(options.service);
     const relay = Symbol.for(`agp:${options.service}:outbox-relay`);
+    const pruner = Symbol.for(`agp:${options.service}:inbox-pruner`);
 
     @Injectable()
     class ServiceMessagingLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
       constructor(
         @Inject(relay) private readonly outboxRelay: OutboxRelay,
         @Inject(consumers) private readonly eventConsumers: EventConsumers,
+        @Inject(pruner) private readonly inboxPruner: InboxPruner,
         private readonly startupHooks: StartupHooks,
       ) {}
 
@@ -108,10 +111,11 @@ export class MessagingModule {
         await this.eventConsumers.start();
         // Publish only once every service in the process has subscribed (F7).
         this.startupHooks.afterBootstrap(() => this.outboxRelay.start());
+        this.inboxPruner.start();
       }
 
       async beforeApplicationShutdown(): Promise<void> {
-        await this.outboxRelay.stop();
+        await Promise.all([this.outboxRelay.stop(), this.inboxPruner.stop()]);
       }
     }
 
@@ -132,6 +136,11 @@ export class MessagingModule {
             eventOutbox.notifyOnAdd(() => outboxRelay.kick());
             return outboxRelay;
           },
+        },
+        {
+          provide: pruner,
+          inject: [options.databaseToken, ROOT_LOGGER],
+          useFactory: (database: Database, logger: Logger) => new InboxPruner(database, logger),
         },
         {
           provide: consumers,
