@@ -137,14 +137,14 @@ describe('compiled payload validation', () => {
   });
 
   it.each([...SAMPLES].map(([payloadClass, sample]) => [payloadClass.name, payloadClass, sample] as const))(
-    '%s: never accepts what class-validator refuses (5,000 mutations)',
+    '%s: never accepts what class-validator refuses (2,000 mutations)',
     (_name, payloadClass, sample) => {
       const validate = compiledValidatorOf(payloadClass);
       expect(validate?.(sample)).toBe(true);
       expect(classValidatorAccepts(payloadClass, sample)).toBe(true);
       const next = random(payloadClass.name.length * 7_919);
       const verdicts = { bothAccept: 0, bothRefuse: 0, onlyClassValidatorAccepts: 0 };
-      for (let i = 0; i < 5_000; i += 1) {
+      for (let i = 0; i < 2_000; i += 1) {
         const data = mutated(sample, next);
         const compiledAccepts = validate?.(data) === true;
         const accepted = classValidatorAccepts(payloadClass, data);
@@ -156,8 +156,8 @@ describe('compiled payload validation', () => {
       // Both outcomes occur, and the fast path decides most accepted payloads itself. What only
       // class-validator accepts are its lenient corners (an array where an object is declared,
       // null items under `each`), which the compiled schema refuses and class-validator then rules on.
-      expect(verdicts.bothAccept).toBeGreaterThan(500);
-      expect(verdicts.bothRefuse).toBeGreaterThan(500);
+      expect(verdicts.bothAccept).toBeGreaterThan(200);
+      expect(verdicts.bothRefuse).toBeGreaterThan(200);
       expect(verdicts.onlyClassValidatorAccepts).toBeLessThan(verdicts.bothAccept / 4);
     },
   );
