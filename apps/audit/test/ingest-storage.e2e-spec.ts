@@ -6,6 +6,8 @@ import { TestDatabase, TestTokenIssuer, createTestDatabase } from '@agp/testing'
 import { Client } from 'pg';
 
 import { EVENT_COLUMNS, EventRow, eventOfRow, withoutHash } from '../src/events/audit-event.row';
+import { EventPartitionsService } from '../src/events/event-partitions.service';
+import { dayStart, partitionName } from '../src/events/partitions';
 import { COPY_MIN_BATCH } from '../src/ingest/ingest.repository';
 import { IngestService } from '../src/ingest/ingest.service';
 import { IngestedEvents } from '../src/ingest/ingested-events';
@@ -108,6 +110,16 @@ describe('audit ingest storage', () => {
     // The observer saw each stored event once: the first while failing (rolled back), the others after.
     expect(seen).toEqual([second?.id, third?.id]);
     failure = new TypeError('keep failing');
+  });
+
+  it('should store a late event when another replica dropped the partition of its day meanwhile', async () => {
+    const tenantId = randomUUID();
+    const day = dayStart(new Date(Date.now() - 5 * 86_400_000));
+    await app.get(EventPartitionsService).ensureDays([day]);
+    await sql.query(`DROP TABLE audit.${partitionName(day)}`);
+    const late = auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: 'late' }, { occurredAt: new Date(day.getTime() + 3_600_000).toISOString() });
+    await app.get(IngestService).ingest([late]);
+    expect((await stored(tenantId)).map((row) => row.summary)).toEqual(['late']);
   });
 
   it('should refuse as poison, storing nothing, an event whose text has a lone surrogate', async () => {

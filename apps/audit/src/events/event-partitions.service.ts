@@ -16,9 +16,12 @@ export class EventPartitionsService {
   constructor(@Inject(AUDIT_DATABASE) private readonly database: Database) {}
 
   async ensureDays(days: Date[]): Promise<void> {
+    // Retention may drop a past partition on any replica (dropEmptyBefore): only days from
+    // yesterday on, which it never drops, are taken from this replica's memory.
+    const kept = addDays(dayStart(new Date()), -1);
     for (const day of days) {
       const name = partitionName(dayStart(day));
-      if (!this.known.has(name)) {
+      if (!this.known.has(name) || dayStart(day) < kept) {
         await this.create(day);
         this.known.add(name);
       }
