@@ -57,9 +57,10 @@ export function eventOfRow(row: EventRow): ChainedEvent {
     eventType: row.event_type,
     protocol: row.protocol,
     action: row.action,
-    actor: row.actor_type === null ? null : { type: row.actor_type, id: row.actor_id, label: row.actor_label },
-    source: row.source_type === null ? null : { type: row.source_type, id: row.source_id, name: row.source_name },
-    sink: row.sink_type === null ? null : { type: row.sink_type, id: row.sink_id, name: row.sink_name },
+    // Members in code unit order: their canonical form (A6) is then JSON.stringify's, nothing copied.
+    actor: row.actor_type === null ? null : { id: row.actor_id, label: row.actor_label, type: row.actor_type },
+    source: row.source_type === null ? null : { id: row.source_id, name: row.source_name, type: row.source_type },
+    sink: row.sink_type === null ? null : { id: row.sink_id, name: row.sink_name, type: row.sink_type },
     policyIds: row.policy_ids === '' ? [] : row.policy_ids.split(','),
     decision: row.decision,
     correlationId: row.correlation_id,

@@ -20,6 +20,23 @@ export function canonicalJson(value: unknown, omitTopLevelKey?: string): string 
 
 const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
 
+/** What `forStringify` answers for a value that only the appending walk writes canonically. */
+export const NEEDS_CANONICAL_WALK = Symbol('needs the canonical walk');
+
+/**
+ * The value as one JSON.stringify of a larger object must meet it to write its canonical form:
+ * itself when it is a scalar or flat and sorted, else a sorted copy; NEEDS_CANONICAL_WALK when an
+ * object in it has an index-like key (JSON.stringify would write that key first).
+ */
+export function forStringify(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || isFlatAndSorted(value)) {
+    return value;
+  }
+  const flags = { hasIndexKeys: false };
+  const clone = sortedClone(value, flags);
+  return flags.hasIndexKeys ? NEEDS_CANONICAL_WALK : clone;
+}
+
 function isScalar(value: unknown): boolean {
   return value !== undefined && (value === null || typeof value !== 'object');
 }
@@ -35,6 +52,10 @@ function isFlatAndSorted(value: unknown): boolean {
   }
   if (Array.isArray(value)) {
     return value.every(isScalar);
+  }
+  // Only plain objects: JSON.stringify would write a Date (any toJSON) otherwise than the walk.
+  if (Object.getPrototypeOf(value) !== Object.prototype) {
+    return false;
   }
   let previous: string | undefined;
   for (const key in value) {

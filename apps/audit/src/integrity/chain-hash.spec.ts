@@ -55,3 +55,19 @@ describe(canonicalEvent.name, () => {
     expect(canonicalEvent(event)).toContain('"extra":1');
   });
 });
+
+describe('canonicalEvent on events as the ingest and the walkers build them', () => {
+  it('should write what canonicalJson writes when every member is flat and sorted, or a Date hides in details', () => {
+    const flat = {
+      ...EVENT,
+      actor: { id: 'agent-1', label: null, type: 'AGENT' },
+      source: { id: null, name: null, type: 'USER' },
+      sink: null,
+      decision: null,
+      details: { method: 'tools/call', size: 3 },
+    } as AuditEvent;
+    expect(canonicalEvent(flat)).toBe(canonicalJson(flat, 'hash'));
+    const dated = { ...flat, details: { at: new Date(0), nested: { b: 1, a: [new Date(1)] } } } as AuditEvent;
+    expect(canonicalEvent(dated)).toBe(canonicalJson(dated, 'hash'));
+  });
+});

@@ -1,21 +1,20 @@
 import { createHash } from 'node:crypto';
 
 import { AuditEvent, ChainedEvent } from '../events/audit-event.types';
-import { canonicalJson } from './canonical-json';
+import { NEEDS_CANONICAL_WALK, canonicalJson, forStringify } from './canonical-json';
 
 /** The previous hash of a chain's first event. */
 export const GENESIS_HASH: Buffer = Buffer.alloc(32);
 
-/** Every member of a stored event (A6), in canonical (code unit) order, each with its `"key":`. */
-const MEMBERS: ReadonlyArray<readonly [keyof AuditEvent, string]> = (
+/** Every member of a stored event (A6), in canonical (code unit) order. */
+export const MEMBERS: ReadonlyArray<keyof AuditEvent> = (
   [
     'id', 'tenantId', 'family', 'seq', 'occurredAt', 'recordedAt', 'eventType', 'protocol', 'action', 'actor', 'source',
     'sink', 'policyIds', 'decision', 'correlationId', 'traceId', 'spanId', 'summary', 'details', 'content', 'contentDigest',
   ] satisfies Array<keyof AuditEvent>
 )
-  .sort()
-  .map((key) => [key, `${JSON.stringify(key)}:`] as const);
-const MEMBER_NAMES: ReadonlySet<string> = new Set(['hash', ...MEMBERS.map(([key]) => key)]);
+  .sort();
+const MEMBER_NAMES: ReadonlySet<string> = new Set(['hash', ...MEMBERS]);
 
 /**
  * Issue 5: each event's hash covers its canonical form and the previous event's hash. A stored
@@ -27,8 +26,9 @@ export function chainHash(previous: Buffer, event: AuditEvent | ChainedEvent): B
 
 /**
  * `canonicalJson(event, 'hash')`, byte for byte, without sorting and copying the known members of
- * every event: it runs for every event stored and every event verified. An object with any other
- * member takes the general path.
+ * every event: one JSON.stringify of an object literal written in canonical key order (checked
+ * against MEMBERS by the spec). It runs for every event stored and every event verified. An object
+ * with any other member, or an index-like key inside one, takes the general path.
  */
 export function canonicalEvent(event: AuditEvent | ChainedEvent): string {
   for (const key in event) {
@@ -36,13 +36,36 @@ export function canonicalEvent(event: AuditEvent | ChainedEvent): string {
       return canonicalJson(event, 'hash');
     }
   }
-  let out = '{';
-  for (const [key, prefix] of MEMBERS) {
-    const value: unknown = event[key];
-    if (value === undefined) {
-      continue;
-    }
-    out += `${out.length > 1 ? ',' : ''}${prefix}${value === null || typeof value !== 'object' ? JSON.stringify(value) : canonicalJson(value)}`;
+  const actor = forStringify(event.actor);
+  const decision = forStringify(event.decision);
+  const details = forStringify(event.details);
+  const policyIds = forStringify(event.policyIds);
+  const sink = forStringify(event.sink);
+  const source = forStringify(event.source);
+  if ([actor, decision, details, policyIds, sink, source].includes(NEEDS_CANONICAL_WALK)) {
+    return canonicalJson(event, 'hash');
   }
-  return `${out}}`;
+  return JSON.stringify({
+    action: event.action,
+    actor,
+    content: event.content,
+    contentDigest: event.contentDigest,
+    correlationId: event.correlationId,
+    decision,
+    details,
+    eventType: event.eventType,
+    family: event.family,
+    id: event.id,
+    occurredAt: event.occurredAt,
+    policyIds,
+    protocol: event.protocol,
+    recordedAt: event.recordedAt,
+    seq: event.seq,
+    sink,
+    source,
+    spanId: event.spanId,
+    summary: event.summary,
+    tenantId: event.tenantId,
+    traceId: event.traceId,
+  });
 }
