@@ -1,4 +1,4 @@
-import { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import { JsMsg } from '@nats-io/jetstream';
 import { EventEnvelope } from '@agp/contracts';
 
 /**
@@ -13,20 +13,23 @@ export const DEFAULT_BATCH_ACK_PENDING = 10_000;
 
 /**
  * Gathers messages from a JetStream `consume()` iterator into batches: whatever has arrived (up to
- * `maxBatch`) is handed over as soon as the previous batch is done, so a busy stream gets large
- * batches and a quiet one gets prompt single deliveries. Messages are acked only after the batch
- * handler resolved (after its commit); un-acked ones come back after ack_wait, and the consumer's
- * idempotency makes that harmless (D5).
+ * `maxBatch`) is handed over as soon as a batch slot is free, so a busy stream gets large batches
+ * and a quiet one gets prompt single deliveries. Up to `concurrency` batches are handled at once
+ * (default 1): with 2, the audit ingest prepares one batch while PostgreSQL writes the other.
+ * Messages are acked only after their batch handler resolved (after its commit); un-acked ones come
+ * back after ack_wait, and the consumer's idempotency makes that harmless (D5).
  */
 export class BatchConsumerLoop {
   private readonly buffer: JsMsg[] = [];
   private wake?: () => void;
   private isClosed = false;
+  private failure?: unknown;
 
   constructor(
-    private readonly messages: ConsumerMessages,
+    private readonly messages: AsyncIterable<JsMsg>,
     private readonly maxBatch: number,
     private readonly deliverBatch: (messages: JsMsg[]) => Promise<void>,
+    private readonly concurrency = 1,
   ) {}
 
   /** Resolves when the iterator has ended and every gathered message has been handled. */
@@ -49,19 +52,30 @@ export class BatchConsumerLoop {
   }
 
   private async process(): Promise<void> {
+    const inFlight = new Set<Promise<void>>();
     for (;;) {
-      if (this.buffer.length === 0) {
-        if (this.isClosed) {
-          return;
-        }
-        await new Promise<void>((resolve) => {
-          this.wake = resolve;
-        });
-        this.wake = undefined;
-        continue;
+      while (inFlight.size < this.concurrency && this.buffer.length > 0 && this.failure === undefined) {
+        const handled: Promise<void> = this.deliverBatch(this.buffer.splice(0, this.maxBatch))
+          .catch((error: unknown) => {
+            this.failure ??= error;
+          })
+          .finally(() => {
+            inFlight.delete(handled);
+            this.wake?.();
+          });
+        inFlight.add(handled);
       }
-      const batch = this.buffer.splice(0, this.maxBatch);
-      await this.deliverBatch(batch);
+      if (this.failure !== undefined || (this.isClosed && this.buffer.length === 0)) {
+        await Promise.all(inFlight);
+        if (this.failure !== undefined) {
+          throw this.failure instanceof Error ? this.failure : new Error(String(this.failure));
+        }
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      this.wake = undefined;
     }
   }
 }

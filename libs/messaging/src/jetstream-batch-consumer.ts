@@ -28,6 +28,8 @@ export interface JetStreamBatchOptions {
   ackWaitMs?: number;
   /** Most events handed to the handler in one call (one transaction). */
   maxBatch?: number;
+  /** Batches handled at once (default 1); each is its own transaction. */
+  concurrentBatches?: number;
   /** Most messages held un-acked; bounds the memory of a consumer that falls behind. */
   maxAckPending?: number;
 }
@@ -92,7 +94,12 @@ export class JetStreamBatchConsumer {
     const consumer = await this.js.consumers.get(stream, spec.name);
     const messages = await consumer.consume({ max_messages: Math.min(maxAckPending, maxBatch * 4) });
     const wanted = new Set(spec.types);
-    const loop = new BatchConsumerLoop(messages, maxBatch, (batch) => this.handleBatch(spec, wanted, batch, deliverBatch));
+    const loop = new BatchConsumerLoop(
+      messages,
+      maxBatch,
+      (batch) => this.handleBatch(spec, wanted, batch, deliverBatch),
+      this.options.concurrentBatches,
+    );
     const running = loop.run().catch((error: unknown) => {
       // The connection was closed under it: un-acked messages come back after ack wait anyway.
       this.logger.warn({ err: error, consumer: spec.name }, 'batch consumer stopped');

@@ -34,6 +34,17 @@ export class AuditEnv extends CoreEnv {
   @Max(5_000)
   AUDIT_INGEST_BATCH: number = 1_000;
 
+  /**
+   * Ingest batches handled at once by one replica, each its own transaction: with 2, one batch is
+   * prepared while PostgreSQL writes the other (batches of one tenant still take turns on its
+   * chain heads, A1).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(4)
+  AUDIT_INGEST_CONCURRENCY: number = 2;
+
   /** Daily partitions created ahead of today. */
   @Type(() => Number)
   @IsInt()

@@ -36,7 +36,13 @@ export class IngestListener implements OnApplicationBootstrap, BeforeApplication
     const spec = { name: INGEST_CONSUMER, types: AUDIT_EVENT_TYPES };
     if (this.transport instanceof JetStreamTransport && this.env.NATS_URL) {
       this.batchConsumer = await JetStreamBatchConsumer.connect(
-        { url: this.env.NATS_URL, prefix: this.env.NATS_PREFIX, redelivery: DEFAULT_REDELIVERY, maxBatch: this.env.AUDIT_INGEST_BATCH },
+        {
+          url: this.env.NATS_URL,
+          prefix: this.env.NATS_PREFIX,
+          redelivery: DEFAULT_REDELIVERY,
+          maxBatch: this.env.AUDIT_INGEST_BATCH,
+          concurrentBatches: this.env.AUDIT_INGEST_CONCURRENCY,
+        },
         this.logger,
       );
       await this.batchConsumer.subscribe(spec, (batch) => this.ingest.ingest(batch).then(() => undefined));

@@ -12,7 +12,16 @@ async function main(): Promise<void> {
   const databaseUrl = process.env.AUDIT_FAULT_DATABASE_URL ?? '';
   const natsUrl = process.env.AUDIT_FAULT_NATS_URL ?? '';
   const prefix = process.env.AUDIT_FAULT_PREFIX ?? '';
-  await startAudit({ databaseUrl, natsUrl, prefix, issuer: await TestTokenIssuer.create(), env: { AUDIT_INGEST_BATCH: process.env.AUDIT_INGEST_BATCH ?? '500' } });
+  await startAudit({
+    databaseUrl,
+    natsUrl,
+    prefix,
+    issuer: await TestTokenIssuer.create(),
+    env: {
+      AUDIT_INGEST_BATCH: process.env.AUDIT_INGEST_BATCH ?? '500',
+      ...(process.env.AUDIT_INGEST_CONCURRENCY ? { AUDIT_INGEST_CONCURRENCY: process.env.AUDIT_INGEST_CONCURRENCY } : {}),
+    },
+  });
   process.stdout.write('ready\n');
   // SIGTERM: the shutdown hooks of createHttpApp close the app (consumers first, D5).
 }
