@@ -23,7 +23,7 @@ export class BatchConsumerLoop {
   private readonly buffer: JsMsg[] = [];
   private wake?: () => void;
   private isClosed = false;
-  private failure?: unknown;
+  private failure?: Error;
 
   constructor(
     private readonly messages: AsyncIterable<JsMsg>,
@@ -57,7 +57,7 @@ export class BatchConsumerLoop {
       while (inFlight.size < this.concurrency && this.buffer.length > 0 && this.failure === undefined) {
         const handled: Promise<void> = this.deliverBatch(this.buffer.splice(0, this.maxBatch))
           .catch((error: unknown) => {
-            this.failure ??= error;
+            this.failure ??= error instanceof Error ? error : new Error('batch handler failed', { cause: error });
           })
           .finally(() => {
             inFlight.delete(handled);
@@ -68,7 +68,7 @@ export class BatchConsumerLoop {
       if (this.failure !== undefined || (this.isClosed && this.buffer.length === 0)) {
         await Promise.all(inFlight);
         if (this.failure !== undefined) {
-          throw this.failure instanceof Error ? this.failure : new Error(String(this.failure));
+          throw this.failure;
         }
         return;
       }
