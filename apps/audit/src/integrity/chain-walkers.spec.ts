@@ -44,4 +44,16 @@ describe(ChainWalkers.name, () => {
     await expect(sut.walk({ columns: COLUMNS, rows: new Uint8Array(0), watched: [] })).rejects.toThrow('chain segment walk failed');
     await expect(sut.walk({ columns: COLUMNS, rows: rows(), start: { seq: 0, hash: GENESIS_HASH }, watched: [] })).resolves.toMatchObject({ checked: 2 });
   });
+
+  it('should stop its threads once idle, and start them again for the next walk', async () => {
+    const walkers = new ChainWalkers();
+    walkers.idleMs = 50;
+    const job = { columns: COLUMNS, rows: rows(), start: { seq: 0, hash: GENESIS_HASH }, watched: [] };
+    await walkers.walk(job);
+    expect(walkers.running).toBe(walkers.size);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(walkers.running).toBe(0);
+    await expect(walkers.walk({ ...job, rows: rows() })).resolves.toMatchObject({ checked: 2 });
+    await walkers.onModuleDestroy();
+  });
 });

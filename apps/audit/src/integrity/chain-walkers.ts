@@ -17,10 +17,15 @@ interface Walker {
 const MAX_WALKERS = 4;
 /** Segments queued per thread: one being walked, one waiting, so a thread never idles between two. */
 const DEPTH = 2;
+/**
+ * Threads idle this long are stopped: each holds ~15 MiB, which the service's memory goal (export,
+ * A15) cannot spare between verifications; a new verification starts them again (~50 ms).
+ */
+export const WALKERS_IDLE_MS = 10_000;
 
 /**
- * The worker threads that walk chain segments (A14), started on first use and kept for the next
- * verification. Hashing is CPU-bound: the walk then uses every CPU instead of the event loop's one.
+ * The worker threads that walk chain segments (A14), started on first use and stopped once idle for
+ * WALKERS_IDLE_MS. Hashing is CPU-bound: the walk then uses every CPU instead of the event loop's one.
  */
 @Injectable()
 export class ChainWalkers implements OnModuleDestroy {
@@ -28,6 +33,15 @@ export class ChainWalkers implements OnModuleDestroy {
   private walkers: Walker[] = [];
   private nextJobId = 0;
   private readonly waiting: Array<() => void> = [];
+  private idleTimer?: NodeJS.Timeout;
+
+  /** Tests shorten it. */
+  idleMs = WALKERS_IDLE_MS;
+
+  /** How many threads are running (stopped ones are not counted). */
+  get running(): number {
+    return this.walkers.length;
+  }
 
   /** Resolves once a thread has room for another segment: the reader waits here, not on a slow thread. */
   async ready(): Promise<void> {
@@ -38,6 +52,7 @@ export class ChainWalkers implements OnModuleDestroy {
 
   /** Walks a segment on the least busy thread. */
   walk(job: SegmentJob): Promise<ChainWalkState> {
+    clearTimeout(this.idleTimer);
     while (this.walkers.length < this.size) {
       this.walkers.push(this.start());
     }
@@ -50,9 +65,23 @@ export class ChainWalkers implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    await this.stopAll();
+  }
+
+  private async stopAll(): Promise<void> {
     const walkers = this.walkers;
     this.walkers = [];
     await Promise.all(walkers.map((w) => w.worker.terminate()));
+  }
+
+  /** Once no thread has work, stop them all after the idle time unless work comes first. */
+  private retireWhenIdle(): void {
+    if (this.walkers.every((w) => w.pending.size === 0)) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = setTimeout(() => void this.stopAll(), this.idleMs);
+      this.idleTimer.unref();
+    }
   }
 
   private start(): Walker {
@@ -66,6 +95,7 @@ export class ChainWalkers implements OnModuleDestroy {
       } else {
         settle?.resolve(state);
       }
+      this.retireWhenIdle();
     });
     walker.worker.on('error', (error) => this.fail(walker, error));
     walker.worker.on('exit', (code) => this.fail(walker, new Error(`chain walker exited with code ${code}`)));
