@@ -144,4 +144,14 @@ describe(JetStreamBatchConsumer.name, () => {
     await eventually(async () => expect(await effectsOf(all)).toHaveLength(6));
     expect((await effectsOf(all)).filter((e) => e.replica === 'b')).toHaveLength(5);
   });
+
+  it('should delete a retired durable consumer once, and find nothing to delete the second time', async () => {
+    const { prefix } = await publisher();
+    const sut = await consumer(prefix);
+    await sut.subscribe({ name: 'retired', types: ['HITL'] }, async () => undefined);
+    await sut.stop();
+
+    expect(await sut.retireConsumer('retired')).toBe(true);
+    expect(await sut.retireConsumer('retired')).toBe(false);
+  });
 });

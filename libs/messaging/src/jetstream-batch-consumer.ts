@@ -107,6 +107,15 @@ export class JetStreamBatchConsumer {
     this.running.push({ messages, loop: running });
   }
 
+  /**
+   * Deletes a durable consumer of the events stream that nothing reads any more (a consumer a
+   * previous release had); true when there was one. Replicas may race to it: one deletes, the
+   * others find it gone.
+   */
+  async retireConsumer(name: string): Promise<boolean> {
+    return this.jsm.consumers.delete(eventsStreamName(this.options.prefix), name).catch(() => false);
+  }
+
   /** The stream normally exists (the transport creates it); a consumer may start first. */
   private async ensureStream(name: string): Promise<void> {
     try {

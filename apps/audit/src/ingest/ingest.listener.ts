@@ -16,6 +16,8 @@ import { IngestService } from './ingest.service';
 
 /** Durable consumer name: replicas share it, so each event is stored by one of them. */
 export const INGEST_CONSUMER = 'audit-ingest';
+/** The monitors' rollups had a durable consumer of their own until M16. */
+const RETIRED_ROLLUPS_CONSUMER = 'audit-monitor-rollups';
 
 /**
  * Every audit event type, from every service's outbox (D5, issue 5 item 2). On JetStream the events
@@ -46,6 +48,10 @@ export class IngestListener implements OnApplicationBootstrap, BeforeApplication
         this.logger,
       );
       await this.batchConsumer.subscribe(spec, (batch) => this.ingest.ingest(batch).then(() => undefined));
+      // M16: the rollups' own durable consumer is retired; a server an older release ran keeps it.
+      if (await this.batchConsumer.retireConsumer(RETIRED_ROLLUPS_CONSUMER)) {
+        this.logger.info({ consumer: RETIRED_ROLLUPS_CONSUMER }, 'retired durable consumer deleted');
+      }
       return;
     }
     await this.transport.subscribe(spec, (envelope) => this.ingest.ingest([envelope]).then(() => undefined));
