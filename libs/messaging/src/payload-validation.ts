@@ -51,9 +51,18 @@ let schemas: ReturnType<typeof validationMetadatasToSchemas> | undefined;
 /** The compiled accept-only validator of a payload class, or undefined when it has none. */
 export function compiledValidatorOf(payloadClass: PayloadClass): ValidateFunction | undefined {
   if (!compiled.has(payloadClass)) {
-    compiled.set(payloadClass, translatable(payloadClass) ? compile(payloadClass) : undefined);
+    compiled.set(payloadClass, translatable(payloadClass) ? compileOrNothing(payloadClass) : undefined);
   }
   return compiled.get(payloadClass);
+}
+
+/** A schema Ajv cannot compile leaves the class to class-validator: slower, never wrong. */
+function compileOrNothing(payloadClass: PayloadClass): ValidateFunction | undefined {
+  try {
+    return compile(payloadClass);
+  } catch {
+    return undefined;
+  }
 }
 
 function compile(payloadClass: PayloadClass): ValidateFunction {
