@@ -4,7 +4,7 @@ import { EventEnvelope } from '@agp/contracts';
 import { Database } from '@agp/database';
 import { createTestDatabase, deleteNatsStreams, eventually, TEST_NATS_URL, TestDatabase, uniqueNatsPrefix } from '@agp/testing';
 
-import { consumerFacts, testJetStreamOptions } from '../test/support/jetstream-test-kit';
+import { consumerFacts, deleteConsumer, testJetStreamOptions } from '../test/support/jetstream-test-kit';
 import { countsById, gate, openTestSchema, recordEffect, silentLogger, storedEffects } from '../test/support/messaging-test-schema';
 import { buildEvent } from './event-outbox';
 import { JetStreamBatchConsumer, JetStreamBatchOptions } from './jetstream-batch-consumer';
@@ -153,5 +153,23 @@ describe(JetStreamBatchConsumer.name, () => {
 
     expect(await sut.retireConsumer('retired')).toBe(true);
     expect(await sut.retireConsumer('retired')).toBe(false);
+  });
+
+  it('should create its durable consumer again and go on delivering when the consumer is deleted under it', async () => {
+    const { prefix, transport } = await publisher();
+    const sut = await consumer(prefix, { pullExpiresMs: 1_000 });
+    const seen = new Set<string>();
+    await sut.subscribe({ name: 'batch-restored', types: ['HITL'] }, async (batch) => {
+      batch.forEach((event) => seen.add(event.id));
+    });
+    const [before] = events(1);
+    await transport.publish(before);
+    await eventually(async () => expect(seen.has(before?.id ?? '')).toBe(true));
+
+    await deleteConsumer(prefix, 'batch-restored');
+    const [after] = events(1);
+    await transport.publish(after);
+
+    await eventually(async () => expect(seen.has(after?.id ?? '')).toBe(true), 200, 100);
   });
 });

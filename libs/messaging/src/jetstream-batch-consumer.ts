@@ -17,6 +17,7 @@ import { Logger } from 'pino';
 import { BatchConsumerLoop, DEFAULT_BATCH_ACK_PENDING, DEFAULT_MAX_BATCH, DeliverBatch } from './batch-consumption';
 import { ConsumerSpec } from './event-transport';
 import { MessageDisposition } from './message-disposition';
+import { restoreWhenMissing } from './consumer-restoration';
 import { natsConnectionOptions } from './nats-connection';
 import { RedeliveryPolicy } from './redelivery';
 import { eventsStreamName, typeOfSubject } from './subjects';
@@ -26,6 +27,8 @@ export interface JetStreamBatchOptions {
   prefix: string;
   redelivery: RedeliveryPolicy;
   ackWaitMs?: number;
+  /** How long a pull waits for messages (nats.js default 30 s); also how soon a consumer made again is read from. */
+  pullExpiresMs?: number;
   /** Most events handed to the handler in one call (one transaction). */
   maxBatch?: number;
   /** Batches handled at once (default 1); each is its own transaction. */
@@ -92,7 +95,19 @@ export class JetStreamBatchConsumer {
       await this.jsm.consumers.update(stream, spec.name, config);
     }
     const consumer = await this.js.consumers.get(stream, spec.name);
-    const messages = await consumer.consume({ max_messages: Math.min(maxAckPending, maxBatch * 4) });
+    const messages = await consumer.consume({
+      max_messages: Math.min(maxAckPending, maxBatch * 4),
+      ...(this.options.pullExpiresMs ? { expires: this.options.pullExpiresMs } : {}),
+    });
+    void restoreWhenMissing(
+      messages,
+      async () => {
+        await this.ensureStream(stream);
+        await this.jsm.consumers.add(stream, config);
+      },
+      this.logger,
+      spec.name,
+    );
     const wanted = new Set(spec.types);
     const loop = new BatchConsumerLoop(
       messages,

@@ -10,6 +10,7 @@ import {
   publishRaw,
   replicaTransport,
   testJetStreamOptions,
+  deleteConsumer,
 } from '../test/support/jetstream-test-kit';
 import {
   countsById,
@@ -326,5 +327,23 @@ describe(JetStreamTransport.name, () => {
     await eventually(async () => expect(await effectsOf(events.map((e) => e.id))).toHaveLength(5));
     const effects = await effectsOf(events.map((e) => e.id));
     expect(effects.filter((e) => e.replica === 'b')).toHaveLength(4);
+  });
+
+  it('should create its durable consumer again and go on delivering when the consumer is deleted under it', async () => {
+    const options = testJetStreamOptions(newPrefix(), { pullExpiresMs: 1_000 });
+    const sut = await transportFor(options);
+    const seen = new Set<string>();
+    await sut.subscribe({ name: 'svc-restored', types: ['HITL'] }, async (event) => {
+      seen.add(event.id);
+    });
+    const before = tenantEvent();
+    await sut.publish(before);
+    await eventually(async () => expect(seen.has(before.id)).toBe(true));
+
+    await deleteConsumer(options.prefix, 'svc-restored');
+    const after = tenantEvent();
+    await sut.publish(after);
+
+    await eventually(async () => expect(seen.has(after.id)).toBe(true), 200, 100);
   });
 });

@@ -15,6 +15,7 @@ import { EventEnvelope } from '@agp/contracts';
 import { Logger } from 'pino';
 
 import { ConsumerSpec, Deliver, EventTransport, ParkedMessage } from './event-transport';
+import { restoreWhenMissing } from './consumer-restoration';
 import { MessageDisposition } from './message-disposition';
 import { natsConnectionOptions } from './nats-connection';
 import { RedeliveryPolicy } from './redelivery';
@@ -31,6 +32,8 @@ export interface JetStreamOptions {
   redelivery: RedeliveryPolicy;
   /** Redelivery after a consumer died holding the message (no ack, no nak). */
   ackWaitMs?: number;
+  /** How long a pull waits for messages (nats.js default 30 s); also how soon a consumer made again is read from. */
+  pullExpiresMs?: number;
   /** How long JetStream remembers a message id for duplicate suppression. */
   duplicateWindowMs?: number;
   /**
@@ -50,6 +53,8 @@ function supportsMultipleFilters(version: string | undefined): boolean {
 }
 
 const DAY_MS = 86_400_000;
+/** How long the events stream keeps a message (F18 prunes inboxes on it). */
+const EVENTS_MAX_AGE_MS = 7 * DAY_MS;
 
 /** D5 on NATS JetStream: durable streams and consumers, explicit ack, backoff, a dead-letter stream. */
 export class JetStreamTransport implements EventTransport {
@@ -90,7 +95,7 @@ export class JetStreamTransport implements EventTransport {
 
   private async ensureStreams(): Promise<void> {
     const { prefix } = this.options;
-    await this.ensureStream(eventsStreamName(prefix), `${prefix}.events.>`, 7 * DAY_MS);
+    await this.ensureStream(eventsStreamName(prefix), `${prefix}.events.>`, EVENTS_MAX_AGE_MS);
     await this.ensureStream(deadLetterStreamName(prefix), `${prefix}.dlq.>`, 30 * DAY_MS);
   }
 
@@ -139,7 +144,19 @@ export class JetStreamTransport implements EventTransport {
       await this.jsm.consumers.update(stream, spec.name, config);
     }
     const consumer = await this.js.consumers.get(stream, spec.name);
-    const messages = await consumer.consume({ max_messages: this.options.batchSize ?? 16 });
+    const messages = await consumer.consume({
+      max_messages: this.options.batchSize ?? 16,
+      ...(this.options.pullExpiresMs ? { expires: this.options.pullExpiresMs } : {}),
+    });
+    void restoreWhenMissing(
+      messages,
+      async () => {
+        await this.ensureStream(stream, `${this.options.prefix}.events.>`, EVENTS_MAX_AGE_MS);
+        await this.jsm.consumers.add(stream, config);
+      },
+      this.logger,
+      spec.name,
+    );
     const loop = this.consumeLoop(spec, messages, deliver).catch((error: unknown) => {
       // The connection was closed under it (a crash, a test): un-acked messages come back anyway.
       this.logger.warn({ err: error, consumer: spec.name }, 'consumer stopped');

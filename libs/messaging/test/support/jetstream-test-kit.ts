@@ -66,6 +66,11 @@ export async function consumerFacts(prefix: string, durable: string, url = TEST_
   });
 }
 
+/** Deletes a durable consumer of the events stream, as an operator (or a lost NATS storage) would. */
+export async function deleteConsumer(prefix: string, durable: string, url = TEST_NATS_URL): Promise<void> {
+  await withManager(url, async (jsm) => jsm.consumers.delete(eventsStreamName(prefix), durable));
+}
+
 /** Publishes raw bytes on an event subject, as a broken producer would. */
 export async function publishRaw(subject: string, body: string, url = TEST_NATS_URL): Promise<void> {
   const nc = await connect({ servers: url });
