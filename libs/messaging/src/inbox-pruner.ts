@@ -1,7 +1,8 @@
 import { Database } from '@agp/database';
 import { Logger } from 'pino';
 
-const DAY_MS = 86_400_000;
+import { DAY_MS, EVENTS_MAX_AGE_MS } from './streams';
+
 
 export interface InboxPrunerOptions {
   /** Rows older than this are deleted: longer than any message can come back (default 8 days). */
@@ -11,10 +12,10 @@ export interface InboxPrunerOptions {
 }
 
 /**
- * The events stream keeps a message 7 days (`JetStreamTransport`), so after that no delivery can
+ * The events stream keeps a message 7 days (EVENTS_MAX_AGE_MS), so after that no delivery can
  * repeat it and its inbox row (D5) guards nothing; a day's margin on top.
  */
-const DEFAULTS: InboxPrunerOptions = { retentionMs: 8 * DAY_MS, intervalMs: 3_600_000, batchSize: 10_000 };
+const DEFAULTS: InboxPrunerOptions = { retentionMs: EVENTS_MAX_AGE_MS + DAY_MS, intervalMs: 3_600_000, batchSize: 10_000 };
 
 /**
  * Keeps a service's inbox from growing for ever: every hour, the rows older than the retention go,

@@ -5,8 +5,6 @@ import {
   JetStreamClient,
   JetStreamManager,
   JsMsg,
-  RetentionPolicy,
-  StorageType,
   jetstream,
   jetstreamManager,
 } from '@nats-io/jetstream';
@@ -20,6 +18,7 @@ import { MessageDisposition } from './message-disposition';
 import { restoreWhenMissing } from './consumer-restoration';
 import { natsConnectionOptions } from './nats-connection';
 import { RedeliveryPolicy } from './redelivery';
+import { ensureStream, eventsStream } from './streams';
 import { eventsStreamName, typeOfSubject } from './subjects';
 
 export interface JetStreamBatchOptions {
@@ -37,7 +36,6 @@ export interface JetStreamBatchOptions {
   maxAckPending?: number;
 }
 
-const DAY_MS = 86_400_000;
 
 /**
  * Batched JetStream consumption for high-volume consumers (issue 5: the audit ingest, which must
@@ -77,7 +75,8 @@ export class JetStreamBatchConsumer {
 
   async subscribe(spec: ConsumerSpec, deliverBatch: DeliverBatch): Promise<void> {
     const stream = eventsStreamName(this.options.prefix);
-    await this.ensureStream(stream);
+    // The stream normally exists (the transport creates it and owns its settings); a consumer may start first.
+    await ensureStream(this.jsm, eventsStream(this.options.prefix), { update: false });
     const maxBatch = this.options.maxBatch ?? DEFAULT_MAX_BATCH;
     const maxAckPending = this.options.maxAckPending ?? DEFAULT_BATCH_ACK_PENDING;
     const config = {
@@ -102,7 +101,7 @@ export class JetStreamBatchConsumer {
     void restoreWhenMissing(
       messages,
       async () => {
-        await this.ensureStream(stream);
+        await ensureStream(this.jsm, eventsStream(this.options.prefix), { update: false });
         await this.jsm.consumers.add(stream, config);
       },
       this.logger,
@@ -131,27 +130,7 @@ export class JetStreamBatchConsumer {
     return this.jsm.consumers.delete(eventsStreamName(this.options.prefix), name).catch(() => false);
   }
 
-  /** The stream normally exists (the transport creates it); a consumer may start first. */
-  private async ensureStream(name: string): Promise<void> {
-    try {
-      await this.jsm.streams.info(name);
-    } catch {
-      await this.jsm.streams
-        .add({
-          name,
-          subjects: [`${this.options.prefix}.events.>`],
-          storage: StorageType.File,
-          retention: RetentionPolicy.Limits,
-          max_age: nanos(7 * DAY_MS),
-          duplicate_window: nanos(10 * 60_000),
-        })
-        .catch(async (error: unknown) => {
-          await this.jsm.streams.info(name).catch(() => {
-            throw error;
-          });
-        });
-    }
-  }
+
 
   private async handleBatch(
     spec: ConsumerSpec,

@@ -5,8 +5,6 @@ import {
   JetStreamClient,
   JetStreamManager,
   JsMsg,
-  RetentionPolicy,
-  StorageType,
   jetstream,
   jetstreamManager,
 } from '@nats-io/jetstream';
@@ -19,6 +17,7 @@ import { restoreWhenMissing } from './consumer-restoration';
 import { MessageDisposition } from './message-disposition';
 import { natsConnectionOptions } from './nats-connection';
 import { RedeliveryPolicy } from './redelivery';
+import { deadLetterStream, ensureStream, eventsStream } from './streams';
 import {
   deadLetterStreamName,
   eventSubject,
@@ -52,9 +51,6 @@ function supportsMultipleFilters(version: string | undefined): boolean {
   return major > 2 || (major === 2 && minor >= 10);
 }
 
-const DAY_MS = 86_400_000;
-/** How long the events stream keeps a message (F18 prunes inboxes on it). */
-const EVENTS_MAX_AGE_MS = 7 * DAY_MS;
 
 /** D5 on NATS JetStream: durable streams and consumers, explicit ack, backoff, a dead-letter stream. */
 export class JetStreamTransport implements EventTransport {
@@ -94,31 +90,9 @@ export class JetStreamTransport implements EventTransport {
   }
 
   private async ensureStreams(): Promise<void> {
-    const { prefix } = this.options;
-    await this.ensureStream(eventsStreamName(prefix), `${prefix}.events.>`, EVENTS_MAX_AGE_MS);
-    await this.ensureStream(deadLetterStreamName(prefix), `${prefix}.dlq.>`, 30 * DAY_MS);
-  }
-
-  private async ensureStream(name: string, subject: string, maxAgeMs: number): Promise<void> {
-    const config = {
-      name,
-      subjects: [subject],
-      storage: StorageType.File,
-      retention: RetentionPolicy.Limits,
-      max_age: nanos(maxAgeMs),
-      duplicate_window: nanos(this.options.duplicateWindowMs ?? 10 * 60_000),
-    };
-    try {
-      await this.jsm.streams.info(name);
-      await this.jsm.streams.update(name, config);
-    } catch {
-      await this.jsm.streams.add(config).catch(async (error: unknown) => {
-        // Another replica created it between our info and add.
-        await this.jsm.streams.info(name).catch(() => {
-          throw error;
-        });
-      });
-    }
+    const { prefix, duplicateWindowMs } = this.options;
+    await ensureStream(this.jsm, eventsStream(prefix, duplicateWindowMs), { update: true });
+    await ensureStream(this.jsm, deadLetterStream(prefix, duplicateWindowMs), { update: true });
   }
 
   async publish(envelope: EventEnvelope): Promise<void> {
@@ -151,7 +125,7 @@ export class JetStreamTransport implements EventTransport {
     void restoreWhenMissing(
       messages,
       async () => {
-        await this.ensureStream(stream, `${this.options.prefix}.events.>`, EVENTS_MAX_AGE_MS);
+        await ensureStream(this.jsm, eventsStream(this.options.prefix, this.options.duplicateWindowMs), { update: true });
         await this.jsm.consumers.add(stream, config);
       },
       this.logger,
