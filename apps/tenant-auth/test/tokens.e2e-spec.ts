@@ -170,32 +170,30 @@ describe('token endpoint (D6–D9)', () => {
       expect(Number(retryAfter)).toBeGreaterThan(0);
     });
 
-    it('should answer 429 when one address asks too often, whatever the client', async () => {
-      const address = randomAddress();
+    /** Nine token requests from nine different clients, each with the X-Forwarded-For given. */
+    async function nineClients(idDigit: number, forwardedFor: () => string): Promise<number[]> {
       const statuses: number[] = [];
       for (let i = 0; i < 9; i += 1) {
         const answer = await requestToken(
           harness,
-          { grant_type: 'client_credentials', client_id: `00000000-0000-4000-8000-00000000000${i}`, client_secret: 'x' },
-          { 'x-forwarded-for': address },
+          { grant_type: 'client_credentials', client_id: `00000000-0000-4000-8000-0000000000${idDigit}${i}`, client_secret: 'x' },
+          { 'x-forwarded-for': forwardedFor() },
         );
         statuses.push(answer.status);
       }
+      return statuses;
+    }
+
+    it('should answer 429 when one address asks too often, whatever the client', async () => {
+      const address = randomAddress();
+      const statuses = await nineClients(0, () => address);
       expect(statuses.slice(0, 8).every((status) => status === 401)).toBe(true);
       expect(statuses[8]).toBe(429);
     });
 
     it('should count a request against the address its proxy saw when the client wrote others before it', async () => {
       const address = randomAddress();
-      const statuses: number[] = [];
-      for (let i = 0; i < 9; i += 1) {
-        const answer = await requestToken(
-          harness,
-          { grant_type: 'client_credentials', client_id: `00000000-0000-4000-8000-00000000001${i}`, client_secret: 'x' },
-          { 'x-forwarded-for': `${randomAddress()}, ${address}` },
-        );
-        statuses.push(answer.status);
-      }
+      const statuses = await nineClients(1, () => `${randomAddress()}, ${address}`);
       expect(statuses[8]).toBe(429);
     });
   });
