@@ -10,5 +10,7 @@ if (!process.env.DATABASE_URL) {
   process.exit(1);
 }
 for (const service of ['tenant-auth', 'relay', 'audit']) {
-  execFileSync(process.execPath, [join(root, 'apps', service, 'dist', 'migrate.js')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'apps', service, 'dist', 'migrate.js')], {
+    stdio: 'inherit',
+  });
 }

@@ -12,7 +12,18 @@ rmSync(resultsDir, { recursive: true, force: true });
 
 const turbo = spawnSync(
   'npx',
-  ['turbo', 'run', 'build', 'lint', 'typecheck', 'test', 'test:e2e', '--concurrency=2', '--continue', ...process.argv.slice(2)],
+  [
+    'turbo',
+    'run',
+    'build',
+    'lint',
+    'typecheck',
+    'test',
+    'test:e2e',
+    '--concurrency=2',
+    '--continue',
+    ...process.argv.slice(2),
+  ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' } },
 );
 

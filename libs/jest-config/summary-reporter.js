@@ -19,7 +19,10 @@ class SummaryReporter {
       }
     })();
     fs.mkdirSync(resultsDir, { recursive: true });
-    const file = path.join(resultsDir, `${packageName.replace(/[^a-z0-9-]/gi, '_')}-${this.kind}.json`);
+    const file = path.join(
+      resultsDir,
+      `${packageName.replace(/[^a-z0-9-]/gi, '_')}-${this.kind}.json`,
+    );
     fs.writeFileSync(
       file,
       JSON.stringify({

@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { TokenVerifier } from '@agp/auth';
-import { TEST_NATS_URL, TestTokenIssuer, createTestDatabase, deleteNatsStreams, uniqueNatsPrefix } from '@agp/testing';
+import {
+  TEST_NATS_URL,
+  TestTokenIssuer,
+  createTestDatabase,
+  deleteNatsStreams,
+  uniqueNatsPrefix,
+} from '@agp/testing';
 import { Pool } from 'undici';
 
 import { LatencyReport, fixedRate, maxThroughput } from './load';
@@ -17,7 +23,11 @@ const UNVERIFIED_PORT = 18_312;
 const BASE_URL = 'http://bench.agp.test';
 const TENANT_AUTH_DIST = join(__dirname, '..', '..', '..', 'tenant-auth', 'dist');
 
-async function json(origin: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string }): Promise<Record<string, unknown>> {
+async function json(
+  origin: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<Record<string, unknown>> {
   const response = await fetch(`${origin}${path}`, init);
   const body = (await response.json()) as Record<string, unknown>;
   if (!response.ok) {
@@ -27,7 +37,12 @@ async function json(origin: string, path: string, init: { method?: string; heade
 }
 
 /** Closed loop of client_credentials grants straight at tenant-auth: tokens issued per second. */
-async function issuance(origin: string, form: string, seconds: number, concurrency = 16): Promise<LatencyReport> {
+async function issuance(
+  origin: string,
+  form: string,
+  seconds: number,
+  concurrency = 16,
+): Promise<LatencyReport> {
   const pool = new Pool(origin, { connections: concurrency });
   const latencies: number[] = [];
   let errors = 0;
@@ -51,8 +66,16 @@ async function issuance(origin: string, form: string, seconds: number, concurren
   const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
   await pool.close();
   latencies.sort((a, b) => a - b);
-  const at = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-  return { label: `token issuance, closed loop x${concurrency}`, requests: latencies.length, errors, ratePerSec: latencies.length / elapsed, p50Us: at(50), p99Us: at(99) };
+  const at = (p: number): number =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  return {
+    label: `token issuance, closed loop x${concurrency}`,
+    requests: latencies.length,
+    errors,
+    ratePerSec: latencies.length / elapsed,
+    p50Us: at(50),
+    p99Us: at(99),
+  };
 }
 
 /** In-process cost of TokenVerifier.verify: a token seen before (cache) and fresh tokens (ES256 each). */
@@ -73,14 +96,21 @@ async function verifierCost(): Promise<string[]> {
     await verifier.verify(token, issuer.baseUrl);
   }
   const freshUs = Number(process.hrtime.bigint() - start) / 1000 / fresh.length;
-  return [`TokenVerifier.verify, cached token: ${cachedUs.toFixed(2)} µs/op`, `TokenVerifier.verify, new token (ES256 verify): ${freshUs.toFixed(1)} µs/op`];
+  return [
+    `TokenVerifier.verify, cached token: ${cachedUs.toFixed(2)} µs/op`,
+    `TokenVerifier.verify, new token (ES256 verify): ${freshUs.toFixed(1)} µs/op`,
+  ];
 }
 
 /**
  * Issue 4's scenarios, in the same run as the proxy's: the same GET with a valid token through the
  * verifying gateway and through the same gateway without verification; and token issuance per second.
  */
-export async function runAuthBench(serviceOrigin: string, seconds: number, rate: number): Promise<{ reports: LatencyReport[]; notes: string[] }> {
+export async function runAuthBench(
+  serviceOrigin: string,
+  seconds: number,
+  rate: number,
+): Promise<{ reports: LatencyReport[]; notes: string[] }> {
   const database = await createTestDatabase('bench_auth');
   const prefix = uniqueNatsPrefix('bench');
   const out = join(tmpdir(), `agp-bench-${randomUUID()}.json`);
@@ -95,34 +125,79 @@ export async function runAuthBench(serviceOrigin: string, seconds: number, rate:
     TOKEN_RATE_LIMIT_PER_ADDRESS: '100000000',
   };
   const tenantAuthOrigin = `http://127.0.0.1:${TENANT_AUTH_PORT}`;
-  const gatewayEnv = { ...env, TENANT_AUTH_URL: tenantAuthOrigin, AUDIT_URL: serviceOrigin, RELAY_URL: serviceOrigin };
-  const tenantAuth = startProcess(join(TENANT_AUTH_DIST, 'main.js'), [], { ...env, PORT: String(TENANT_AUTH_PORT) });
-  const verified = startProcess(join(__dirname, '..', 'src', 'main.js'), [], { ...gatewayEnv, PORT: String(VERIFIED_PORT) });
-  const unverified = startProcess(join(__dirname, 'gateway-unverified.js'), [], { ...gatewayEnv, PORT: String(UNVERIFIED_PORT) });
+  const gatewayEnv = {
+    ...env,
+    TENANT_AUTH_URL: tenantAuthOrigin,
+    AUDIT_URL: serviceOrigin,
+    RELAY_URL: serviceOrigin,
+  };
+  const tenantAuth = startProcess(join(TENANT_AUTH_DIST, 'main.js'), [], {
+    ...env,
+    PORT: String(TENANT_AUTH_PORT),
+  });
+  const verified = startProcess(join(__dirname, '..', 'src', 'main.js'), [], {
+    ...gatewayEnv,
+    PORT: String(VERIFIED_PORT),
+  });
+  const unverified = startProcess(join(__dirname, 'gateway-unverified.js'), [], {
+    ...gatewayEnv,
+    PORT: String(UNVERIFIED_PORT),
+  });
   try {
     await waitReady(`${tenantAuthOrigin}/health/ready`);
     await waitReady(`http://127.0.0.1:${VERIFIED_PORT}/health/live`);
     await waitReady(`http://127.0.0.1:${UNVERIFIED_PORT}/health/live`);
     // The bootstrap command of D11, as an operator would run it.
-    execFileSync(process.execPath, [join(TENANT_AUTH_DIST, 'bootstrap.js'), '--tenant', 'bench', '--email', 'admin@bench.example', '--out', out], {
-      env: { ...process.env, ...env },
-      stdio: 'ignore',
-    });
+    execFileSync(
+      process.execPath,
+      [
+        join(TENANT_AUTH_DIST, 'bootstrap.js'),
+        '--tenant',
+        'bench',
+        '--email',
+        'admin@bench.example',
+        '--out',
+        out,
+      ],
+      {
+        env: { ...process.env, ...env },
+        stdio: 'ignore',
+      },
+    );
     const admin = JSON.parse(readFileSync(out, 'utf8')) as { password: string };
     const form = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
     const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
     const adminToken = await json(tenantAuthOrigin, '/tenant-auth/v1/oauth/token', {
       method: 'POST',
       headers: formHeaders,
-      body: form({ grant_type: 'password', tenant: 'bench', username: 'admin@bench.example', password: admin.password }),
+      body: form({
+        grant_type: 'password',
+        tenant: 'bench',
+        username: 'admin@bench.example',
+        password: admin.password,
+      }),
     });
     const agent = await json(tenantAuthOrigin, '/tenant-auth/v1/agents', {
       method: 'POST',
-      headers: { authorization: `Bearer ${String(adminToken.access_token)}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'bench-agent', permissions: [{ entity: 'AUDIT', permission: 'READ' }] }),
+      headers: {
+        authorization: `Bearer ${String(adminToken.access_token)}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        name: 'bench-agent',
+        permissions: [{ entity: 'AUDIT', permission: 'READ' }],
+      }),
     });
-    const grant = form({ grant_type: 'client_credentials', client_id: String(agent.id), client_secret: String(agent.clientSecret) });
-    const token = await json(tenantAuthOrigin, '/tenant-auth/v1/oauth/token', { method: 'POST', headers: formHeaders, body: grant });
+    const grant = form({
+      grant_type: 'client_credentials',
+      client_id: String(agent.id),
+      client_secret: String(agent.clientSecret),
+    });
+    const token = await json(tenantAuthOrigin, '/tenant-auth/v1/oauth/token', {
+      method: 'POST',
+      headers: formHeaders,
+      body: grant,
+    });
     const headers = { authorization: `Bearer ${String(token.access_token)}` };
     const path = '/audit/v1/bench/ping';
     const withToken = `http://127.0.0.1:${VERIFIED_PORT}`;
@@ -132,13 +207,36 @@ export async function runAuthBench(serviceOrigin: string, seconds: number, rate:
 
     const reports: LatencyReport[] = [];
     for (const round of [1, 2]) {
-      reports.push(await fixedRate(`no verification @${rate}/s (r${round})`, without, path, rate, seconds, headers));
-      reports.push(await fixedRate(`valid token @${rate}/s (r${round})`, withToken, path, rate, seconds, headers));
+      reports.push(
+        await fixedRate(
+          `no verification @${rate}/s (r${round})`,
+          without,
+          path,
+          rate,
+          seconds,
+          headers,
+        ),
+      );
+      reports.push(
+        await fixedRate(
+          `valid token @${rate}/s (r${round})`,
+          withToken,
+          path,
+          rate,
+          seconds,
+          headers,
+        ),
+      );
     }
     // Closed loop in alternating order (A B B A), so a machine that gets busier or quieter during the
     // run weighs on both sides alike.
     const closed: LatencyReport[] = [];
-    for (const [label, origin] of [['no verification', without], ['valid token', withToken], ['valid token', withToken], ['no verification', without]] as const) {
+    for (const [label, origin] of [
+      ['no verification', without],
+      ['valid token', withToken],
+      ['valid token', withToken],
+      ['no verification', without],
+    ] as const) {
       closed.push(await maxThroughput(`${label}, closed x32`, origin, path, seconds, 32, headers));
     }
     reports.push(...closed, await issuance(tenantAuthOrigin, grant, seconds));

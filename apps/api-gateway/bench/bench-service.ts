@@ -19,7 +19,11 @@ class BenchServiceModule {}
 
 /** A service on the very stack every service uses (createHttpApp), serving one small JSON GET. */
 async function main(): Promise<void> {
-  const app = await createHttpApp({ service: 'bench-service', logLevel: 'warn', imports: [BenchServiceModule] });
+  const app = await createHttpApp({
+    service: 'bench-service',
+    logLevel: 'warn',
+    imports: [BenchServiceModule],
+  });
   await app.listen({ port: Number(process.argv[2]), host: '127.0.0.1' });
 }
 

@@ -43,17 +43,26 @@ async function main(): Promise<void> {
     const reports: LatencyReport[] = [];
     for (const round of [1, 2]) {
       reports.push(await fixedRate(`direct @1000/s (round ${round})`, direct, PATH, RATE, SECONDS));
-      reports.push(await fixedRate(`gateway @1000/s (round ${round})`, viaGateway, PATH, RATE, SECONDS));
+      reports.push(
+        await fixedRate(`gateway @1000/s (round ${round})`, viaGateway, PATH, RATE, SECONDS),
+      );
     }
     reports.push(await maxThroughput('direct, closed loop x32', direct, PATH, SECONDS));
     reports.push(await maxThroughput('gateway, closed loop x32', viaGateway, PATH, SECONDS));
 
     console.log(`GET ${PATH}, ${SECONDS}s per scenario, node ${process.version}`);
-    console.log(`${'scenario'.padEnd(34)} ${'req/s'.padStart(8)} ${'p50 µs'.padStart(8)} ${'p99 µs'.padStart(8)} ${'errors'.padStart(7)}`);
+    console.log(
+      `${'scenario'.padEnd(34)} ${'req/s'.padStart(8)} ${'p50 µs'.padStart(8)} ${'p99 µs'.padStart(8)} ${'errors'.padStart(7)}`,
+    );
     reports.forEach((report) => console.log(row(report)));
-    const p50 = (label: string): number[] => reports.filter((r) => r.label.startsWith(label) && r.label.includes('1000')).map((r) => r.p50Us);
+    const p50 = (label: string): number[] =>
+      reports
+        .filter((r) => r.label.startsWith(label) && r.label.includes('1000'))
+        .map((r) => r.p50Us);
     const added = p50('gateway').map((value, i) => value - (p50('direct')[i] ?? NaN));
-    console.log(`hop adds at p50 @1000/s: ${added.map((us) => `${(us / 1000).toFixed(3)} ms`).join(', ')} (goal ≤ 0.300 ms)`);
+    console.log(
+      `hop adds at p50 @1000/s: ${added.map((us) => `${(us / 1000).toFixed(3)} ms`).join(', ')} (goal ≤ 0.300 ms)`,
+    );
     const auth = await runAuthBench(direct, SECONDS, RATE);
     auth.reports.forEach((report) => console.log(row(report)));
     auth.notes.forEach((note) => console.log(note));

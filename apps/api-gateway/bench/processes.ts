@@ -1,6 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 
-export function startProcess(script: string, args: string[], env: Record<string, string>): ChildProcess {
+export function startProcess(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): ChildProcess {
   return spawn(process.execPath, [script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -18,7 +18,8 @@ import { EmbeddedEnv } from './config/embedded.env';
 async function main(): Promise<void> {
   const env = loadEnvOrExit(EmbeddedEnv);
   let embedded: EmbeddedPostgres | undefined;
-  const databaseUrl = env.DATABASE_URL ?? (embedded = await startEmbeddedPostgres(env.DATA_DIR)).url;
+  const databaseUrl =
+    env.DATABASE_URL ?? (embedded = await startEmbeddedPostgres(env.DATA_DIR)).url;
   const shared = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(env.PORT) };
 
   const app = await createHttpApp({
@@ -28,7 +29,10 @@ async function main(): Promise<void> {
     imports: [
       // The JWKS is served by this same process.
       AuthModule.forRoot(
-        authOptionsFromEnv(env, `http://127.0.0.1:${env.PORT}/tenant-auth/v1/.well-known/jwks.json`),
+        authOptionsFromEnv(
+          env,
+          `http://127.0.0.1:${env.PORT}/tenant-auth/v1/.well-known/jwks.json`,
+        ),
       ),
       EventBusModule.forRoot({ natsUrl: env.NATS_URL, prefix: env.NATS_PREFIX }),
       TenantAuthModule.forRoot({ ...loadEnv(TenantAuthEnv, shared), DATABASE_URL: databaseUrl }),
@@ -38,7 +42,10 @@ async function main(): Promise<void> {
   });
   if (embedded) {
     const database = embedded;
-    app.getHttpAdapter().getInstance().addHook('onClose', async () => database.stop());
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .addHook('onClose', async () => database.stop());
   }
   // D11: first start creates the `default` tenant and writes DATA_DIR/bootstrap.json (0600).
   await bootstrapDefaultTenant(app, env);
@@ -46,6 +53,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`agp: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `agp: failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -13,7 +13,10 @@ export interface GatewayAppOptions {
   verifyTokens?: boolean;
 }
 
-export async function createGatewayApp(env: GatewayEnv, options: GatewayAppOptions = {}): Promise<NestFastifyApplication> {
+export async function createGatewayApp(
+  env: GatewayEnv,
+  options: GatewayAppOptions = {},
+): Promise<NestFastifyApplication> {
   const routes = upstreamRoutes(env);
   return createHttpApp({
     service: 'api-gateway',
@@ -28,11 +31,7 @@ export async function createGatewayApp(env: GatewayEnv, options: GatewayAppOptio
       if (options.verifyTokens !== false) {
         registerGatewayAuth(adapter.getInstance(), env, logger);
       }
-      registerProxy(
-        adapter.getInstance(),
-        { routes, timeoutMs: env.UPSTREAM_TIMEOUT_MS },
-        logger,
-      );
+      registerProxy(adapter.getInstance(), { routes, timeoutMs: env.UPSTREAM_TIMEOUT_MS }, logger);
     },
   });
 }

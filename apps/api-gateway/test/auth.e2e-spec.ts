@@ -48,22 +48,76 @@ describe('token verification in every service and through the gateway', () => {
   beforeAll(async () => {
     platform = await startPlatform();
     const tenantAuth = platform.tenantAuth.app;
-    admin = await tenantAuth.get(BootstrapService).bootstrap({ slug: 'operator', email: 'admin@operator.example' });
-    adminToken = await token(platform, { grant_type: 'password', tenant: 'operator', username: admin.email, password: admin.password });
+    admin = await tenantAuth
+      .get(BootstrapService)
+      .bootstrap({ slug: 'operator', email: 'admin@operator.example' });
+    adminToken = await token(platform, {
+      grant_type: 'password',
+      tenant: 'operator',
+      username: admin.email,
+      password: admin.password,
+    });
     const key = await tenantAuth.get(SigningKeysService).activeKey();
     const jwks = await tenantAuth.get(SigningKeysService).jwks();
-    signer = { issuer: `${BASE_URL}/tenant-auth/v1`, apiAudience: BASE_URL, kid: key.kid, privateKey: key.privateKey, publicJwk: jwks.keys.find((k) => k.kid === key.kid)! };
+    signer = {
+      issuer: `${BASE_URL}/tenant-auth/v1`,
+      apiAudience: BASE_URL,
+      kid: key.kid,
+      privateKey: key.privateKey,
+      publicJwk: jwks.keys.find((k) => k.kid === key.kid)!,
+    };
 
     const asAdmin = (method: string, url: string, payload: object) =>
-      platform.gateway.inject({ method: method as 'POST', url: `/tenant-auth/v1${url}`, headers: { authorization: `Bearer ${adminToken}` }, payload });
-    const tenant = (await asAdmin('POST', '/tenants', { slug: 'suspended', name: 'S', adminEmail: 'a@suspended.example' })).json();
-    const suspendedToken = await token(platform, { grant_type: 'password', tenant: 'suspended', username: 'a@suspended.example', password: tenant.initialAdministrator.password });
+      platform.gateway.inject({
+        method: method as 'POST',
+        url: `/tenant-auth/v1${url}`,
+        headers: { authorization: `Bearer ${adminToken}` },
+        payload,
+      });
+    const tenant = (
+      await asAdmin('POST', '/tenants', {
+        slug: 'suspended',
+        name: 'S',
+        adminEmail: 'a@suspended.example',
+      })
+    ).json();
+    const suspendedToken = await token(platform, {
+      grant_type: 'password',
+      tenant: 'suspended',
+      username: 'a@suspended.example',
+      password: tenant.initialAdministrator.password,
+    });
     await asAdmin('PATCH', `/tenants/${tenant.id}`, { status: 'SUSPENDED' });
-    const agent = (await asAdmin('POST', '/agents', { name: 'deleted-agent', permissions: [{ entity: 'AUDIT', permission: 'READ' }] })).json();
-    const agentToken = await token(platform, { grant_type: 'client_credentials', client_id: agent.id, client_secret: agent.clientSecret });
-    const agentMcpToken = await token(platform, { grant_type: 'client_credentials', client_id: agent.id, client_secret: agent.clientSecret, scope: 'mcp:call' });
-    expect((await platform.gateway.inject({ url: '/audit/v1/events', headers: { authorization: `Bearer ${agentToken}` } })).statusCode).not.toBe(401);
-    await platform.gateway.inject({ method: 'DELETE', url: `/tenant-auth/v1/agents/${agent.id}`, headers: { authorization: `Bearer ${adminToken}` } });
+    const agent = (
+      await asAdmin('POST', '/agents', {
+        name: 'deleted-agent',
+        permissions: [{ entity: 'AUDIT', permission: 'READ' }],
+      })
+    ).json();
+    const agentToken = await token(platform, {
+      grant_type: 'client_credentials',
+      client_id: agent.id,
+      client_secret: agent.clientSecret,
+    });
+    const agentMcpToken = await token(platform, {
+      grant_type: 'client_credentials',
+      client_id: agent.id,
+      client_secret: agent.clientSecret,
+      scope: 'mcp:call',
+    });
+    expect(
+      (
+        await platform.gateway.inject({
+          url: '/audit/v1/events',
+          headers: { authorization: `Bearer ${agentToken}` },
+        })
+      ).statusCode,
+    ).not.toBe(401);
+    await platform.gateway.inject({
+      method: 'DELETE',
+      url: `/tenant-auth/v1/agents/${agent.id}`,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
     revoked = [
       { name: "a suspended tenant's token", authorization: `Bearer ${suspendedToken}` },
       { name: "a deleted agent's token", authorization: `Bearer ${agentToken}` },
@@ -73,7 +127,11 @@ describe('token verification in every service and through the gateway', () => {
     for (const service of platform.services) {
       const route = service.routes.find((r) => r.method === 'GET' && !PUBLIC_ROUTES.has(r.url))!;
       for (const target of [service.app, platform.gateway]) {
-        await eventually(async () => expect((await call(target, 'GET', probePath(route.url), revoked[1].authorization)).statusCode).toBe(401));
+        await eventually(async () =>
+          expect(
+            (await call(target, 'GET', probePath(route.url), revoked[1].authorization)).statusCode,
+          ).toBe(401),
+        );
       }
     }
   });
@@ -94,14 +152,24 @@ describe('token verification in every service and through the gateway', () => {
     for (const service of platform.services) {
       for (const route of service.routes.filter((r) => !PUBLIC_ROUTES.has(r.url))) {
         const url = probePath(route.url);
-        const claims = { tid: admin.tenantId, sub: randomUUID(), kind: 'USER' as const, perms: ['TENANT:ADMIN', 'AUDIT:ADMIN', 'REGISTRY:ADMIN'] };
+        const claims = {
+          tid: admin.tenantId,
+          sub: randomUUID(),
+          kind: 'USER' as const,
+          perms: ['TENANT:ADMIN', 'AUDIT:ADMIN', 'REGISTRY:ADMIN'],
+        };
         const cases = [...(await forgedTokenCases(signer, claims, url)), ...revoked];
         for (const forged of cases) {
-          for (const [via, target] of [[service.name, service.app], ['gateway', platform.gateway]] as const) {
+          for (const [via, target] of [
+            [service.name, service.app],
+            ['gateway', platform.gateway],
+          ] as const) {
             const response = await call(target, route.method, url, forged.authorization);
             checked += 1;
             if (response.statusCode !== 401) {
-              failures.push(`${via}: ${route.method} ${route.url} with ${forged.name}: ${response.statusCode}`);
+              failures.push(
+                `${via}: ${route.method} ${route.url} with ${forged.name}: ${response.statusCode}`,
+              );
             }
           }
         }
@@ -113,7 +181,12 @@ describe('token verification in every service and through the gateway', () => {
 
   it('should answer 401 at the gateway to every forged token on /relay/mcp, whatever the relay serves there', async () => {
     const url = `/relay/mcp/${randomUUID()}`;
-    const claims = { tid: admin.tenantId, sub: randomUUID(), kind: 'AGENT' as const, perms: ['MCP_CONVERSATIONS:ADMIN'] };
+    const claims = {
+      tid: admin.tenantId,
+      sub: randomUUID(),
+      kind: 'AGENT' as const,
+      perms: ['MCP_CONVERSATIONS:ADMIN'],
+    };
     const names: string[] = [];
     for (const forged of [...(await forgedTokenCases(signer, claims, url)), ...revoked]) {
       if ((await call(platform.gateway, 'POST', url, forged.authorization)).statusCode !== 401) {
@@ -121,21 +194,47 @@ describe('token verification in every service and through the gateway', () => {
       }
     }
     expect(names).toEqual([]);
-    const apiToken = (await forgedTokenCases(signer, claims, url)).find((c) => c.name === 'an svc:api token on /relay/mcp');
+    const apiToken = (await forgedTokenCases(signer, claims, url)).find(
+      (c) => c.name === 'an svc:api token on /relay/mcp',
+    );
     expect(apiToken).toBeDefined();
   });
 
   it('should forward a request with a valid token and the public routes without one', async () => {
-    const permissions = await call(platform.gateway, 'GET', '/tenant-auth/v1/permissions', `Bearer ${adminToken}`);
+    const permissions = await call(
+      platform.gateway,
+      'GET',
+      '/tenant-auth/v1/permissions',
+      `Bearer ${adminToken}`,
+    );
     expect(permissions.statusCode).toBe(200);
     expect(permissions.json()).toContainEqual({ entity: 'AUDIT', permission: 'ADMIN' });
     const agent = (
-      await platform.gateway.inject({ method: 'POST', url: '/tenant-auth/v1/agents', headers: { authorization: `Bearer ${adminToken}` }, payload: { name: 'mcp-agent' } })
+      await platform.gateway.inject({
+        method: 'POST',
+        url: '/tenant-auth/v1/agents',
+        headers: { authorization: `Bearer ${adminToken}` },
+        payload: { name: 'mcp-agent' },
+      })
     ).json();
-    const mcpToken = await token(platform, { grant_type: 'client_credentials', client_id: agent.id, client_secret: agent.clientSecret, scope: 'mcp:call' });
-    const mcp = await call(platform.gateway, 'POST', `/relay/mcp/${randomUUID()}`, `Bearer ${mcpToken}`);
+    const mcpToken = await token(platform, {
+      grant_type: 'client_credentials',
+      client_id: agent.id,
+      client_secret: agent.clientSecret,
+      scope: 'mcp:call',
+    });
+    const mcp = await call(
+      platform.gateway,
+      'POST',
+      `/relay/mcp/${randomUUID()}`,
+      `Bearer ${mcpToken}`,
+    );
     expect(mcp.statusCode).not.toBe(401);
-    for (const url of ['/tenant-auth/v1/.well-known/jwks.json', '/tenant-auth/v1/.well-known/openid-configuration', '/health/live']) {
+    for (const url of [
+      '/tenant-auth/v1/.well-known/jwks.json',
+      '/tenant-auth/v1/.well-known/openid-configuration',
+      '/health/live',
+    ]) {
       expect([url, (await call(platform.gateway, 'GET', url)).statusCode]).toEqual([url, 200]);
     }
   });

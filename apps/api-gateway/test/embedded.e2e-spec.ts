@@ -11,7 +11,14 @@ let stderr = '';
 
 function startEmbedded(dataDir: string, port: number): ChildProcess {
   const child = spawn(process.execPath, [ENTRY], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: '', NATS_URL: '' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      NATS_URL: '',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -26,20 +33,27 @@ async function stop(child: ChildProcess): Promise<string> {
     return 'already stopped';
   }
   const exited = new Promise<string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code === 0 || signal === 'SIGTERM' ? 'orderly' : `code ${code}`)),
+    child.once('exit', (code, signal) =>
+      resolve(code === 0 || signal === 'SIGTERM' ? 'orderly' : `code ${code}`),
+    ),
   );
   child.kill('SIGTERM');
   return exited;
 }
 
-async function ready(port: number): Promise<{ status: number; body: { checks: Record<string, string> } }> {
+async function ready(
+  port: number,
+): Promise<{ status: number; body: { checks: Record<string, string> } }> {
   const response = await fetch(`http://127.0.0.1:${port}/health/ready`).catch((error: Error) => {
     throw new Error(`${error.message}; the process said: ${stderr || '(nothing)'}`);
   });
   if (response.status !== 200) {
     throw new Error(`not ready: ${response.status}`);
   }
-  return { status: response.status, body: (await response.json()) as { checks: Record<string, string> } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { checks: Record<string, string> },
+  };
 }
 
 /** D2: `npm start` needs nothing installed or running, and keeps its data across restarts. */

@@ -52,7 +52,9 @@ describe('gateway proxy', () => {
   });
 
   it('should name the address it saw in X-Forwarded-For when the client sent one of its own', async () => {
-    const response = await request(`${base}/audit/v1/echo`, { headers: { 'x-forwarded-for': '6.6.6.6' } });
+    const response = await request(`${base}/audit/v1/echo`, {
+      headers: { 'x-forwarded-for': '6.6.6.6' },
+    });
     const body = (await response.body.json()) as { headers: Record<string, string> };
     expect(body.headers['x-forwarded-for']).toBe('127.0.0.1');
   });

@@ -11,19 +11,37 @@ import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { AUDIT_EVENT_TYPES, EventEnvelope } from '@agp/contracts';
 import { eventSubject, natsConnectionOptions } from '@agp/messaging';
-import { TestNatsServer, TestTokenIssuer, createTestDatabase, startNatsServer, uniqueNatsPrefix } from '@agp/testing';
+import {
+  TestNatsServer,
+  TestTokenIssuer,
+  createTestDatabase,
+  startNatsServer,
+  uniqueNatsPrefix,
+} from '@agp/testing';
 import { Client } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 
 import { IntegrityService } from '../src/integrity/integrity.service';
 import { auditEnvelope, startAudit } from '../test/support/audit-test-app';
-import { CpuShares, cpuSecondsOf, cpuSecondsOfPostgres, memoryOf, startProcess, stopProcess } from './bench-processes';
+import {
+  CpuShares,
+  cpuSecondsOf,
+  cpuSecondsOfPostgres,
+  memoryOf,
+  startProcess,
+  stopProcess,
+} from './bench-processes';
 import { precompile } from './precompile';
 
 const N = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const PUBLISHERS = 512;
-const TYPES = AUDIT_EVENT_TYPES.filter((t) => !['AGENT_LIFECYCLE', 'POLICY_LIFECYCLE', 'CREDENTIAL_ROTATION'].includes(t) && !t.startsWith('MONITOR_'));
-const RAW_COLUMNS = 'id, occurred_at, tenant_id, event_type, protocol, action, actor_type, actor_id, source_type, source_id, sink_type, sink_id, policy_ids, correlation_id, summary';
+const TYPES = AUDIT_EVENT_TYPES.filter(
+  (t) =>
+    !['AGENT_LIFECYCLE', 'POLICY_LIFECYCLE', 'CREDENTIAL_ROTATION'].includes(t) &&
+    !t.startsWith('MONITOR_'),
+);
+const RAW_COLUMNS =
+  'id, occurred_at, tenant_id, event_type, protocol, action, actor_type, actor_id, source_type, source_id, sink_type, sink_id, policy_ids, correlation_id, summary';
 
 function line(label: string, value: string): void {
   process.stdout.write(`${label.padEnd(52)} ${value}\n`);
@@ -35,8 +53,12 @@ function rate(count: number, ms: number): string {
 
 /** The Node options the audit image starts the service with (docker/Dockerfile, stage svc-audit, A15). */
 function auditImageNodeOptions(): string {
-  const dockerfile = readFileSync(join(__dirname, '..', '..', '..', 'docker', 'Dockerfile'), 'utf8');
-  const nodeOptions = /^FROM \S+ AS svc-audit\n(?:(?!FROM ).*\n)*?ENV NODE_OPTIONS="([^"]*)"$/m.exec(dockerfile)?.[1];
+  const dockerfile = readFileSync(
+    join(__dirname, '..', '..', '..', 'docker', 'Dockerfile'),
+    'utf8',
+  );
+  const nodeOptions =
+    /^FROM \S+ AS svc-audit\n(?:(?!FROM ).*\n)*?ENV NODE_OPTIONS="([^"]*)"$/m.exec(dockerfile)?.[1];
   if (nodeOptions === undefined) {
     throw new Error('docker/Dockerfile: no ENV NODE_OPTIONS in stage svc-audit');
   }
@@ -105,7 +127,12 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 }
 
 /** Publishes `count` events of one tenant, PUBLISHERS at a time; returns how long it took (ms). */
-async function publish(natsUrl: string, prefix: string, tenantId: string, count: number): Promise<number> {
+async function publish(
+  natsUrl: string,
+  prefix: string,
+  tenantId: string,
+  count: number,
+): Promise<number> {
   // Connected as the services' outbox relays connect (natsConnectionOptions), publishing as they do.
   const nc = await connect(natsConnectionOptions(natsUrl, 'audit-bench-publisher'));
   const js = jetstream(nc);
@@ -114,7 +141,9 @@ async function publish(natsUrl: string, prefix: string, tenantId: string, count:
   const publisher = async (): Promise<void> => {
     for (let i = next++; i < count; i = next++) {
       const envelope = eventAt(tenantId, i);
-      await js.publish(eventSubject(prefix, envelope.type), JSON.stringify(envelope), { msgID: envelope.id });
+      await js.publish(eventSubject(prefix, envelope.type), JSON.stringify(envelope), {
+        msgID: envelope.id,
+      });
     }
   };
   await Promise.all(Array.from({ length: PUBLISHERS }, publisher));
@@ -124,7 +153,10 @@ async function publish(natsUrl: string, prefix: string, tenantId: string, count:
 }
 
 async function storedCount(sql: Client, tenantId: string): Promise<number> {
-  const result = await sql.query<{ stored: string }>('SELECT coalesce(sum(seq), 0) AS stored FROM audit.chain_heads WHERE tenant_id = $1', [tenantId]);
+  const result = await sql.query<{ stored: string }>(
+    'SELECT coalesce(sum(seq), 0) AS stored FROM audit.chain_heads WHERE tenant_id = $1',
+    [tenantId],
+  );
   return Number(result.rows[0]?.stored);
 }
 
@@ -152,8 +184,14 @@ async function drain(setup: IngestSetup): Promise<void> {
   const end = performance.now();
   const shares = cpu.perEvent(count - storedWhenReady);
   await stopProcess(consumer.child);
-  line(`ingest of a ${count.toLocaleString('en-US')}-event backlog (start → committed)`, rate(count, end - start));
-  line('  once the consumer is ready (ready → committed)', rate(count - storedWhenReady, end - ready));
+  line(
+    `ingest of a ${count.toLocaleString('en-US')}-event backlog (start → committed)`,
+    rate(count, end - start),
+  );
+  line(
+    '  once the consumer is ready (ready → committed)',
+    rate(count - storedWhenReady, end - ready),
+  );
   line('  CPU per event', shares);
 }
 
@@ -184,13 +222,29 @@ async function rawCopy(sql: Client, tenantId: string): Promise<void> {
     },
   });
   const [, copyToMs] = await timed(() =>
-    pipeline(sql.query(copyTo(`COPY (SELECT ${RAW_COLUMNS} FROM audit.events WHERE tenant_id = '${tenantId}' ORDER BY occurred_at, id) TO STDOUT WITH (FORMAT csv)`)), drain),
+    pipeline(
+      sql.query(
+        copyTo(
+          `COPY (SELECT ${RAW_COLUMNS} FROM audit.events WHERE tenant_id = '${tenantId}' ORDER BY occurred_at, id) TO STDOUT WITH (FORMAT csv)`,
+        ),
+      ),
+      drain,
+    ),
   );
   line('raw COPY TO (export columns, csv, drained)', rate(rows, copyToMs));
   const file = join(tmpdir(), `audit-bench-${randomUUID()}.copy`);
-  await pipeline(sql.query(copyTo(`COPY (SELECT * FROM audit.events WHERE tenant_id = '${tenantId}') TO STDOUT`)), createWriteStream(file));
-  await sql.query('CREATE TABLE audit.bench_raw (LIKE audit.events INCLUDING DEFAULTS INCLUDING INDEXES)');
-  const [, copyFromMs] = await timed(() => pipeline(createReadStream(file), sql.query(copyFrom('COPY audit.bench_raw FROM STDIN'))));
+  await pipeline(
+    sql.query(
+      copyTo(`COPY (SELECT * FROM audit.events WHERE tenant_id = '${tenantId}') TO STDOUT`),
+    ),
+    createWriteStream(file),
+  );
+  await sql.query(
+    'CREATE TABLE audit.bench_raw (LIKE audit.events INCLUDING DEFAULTS INCLUDING INDEXES)',
+  );
+  const [, copyFromMs] = await timed(() =>
+    pipeline(createReadStream(file), sql.query(copyFrom('COPY audit.bench_raw FROM STDIN'))),
+  );
   line('raw COPY FROM (whole rows, same indexes)', rate(N, copyFromMs));
   rmSync(file);
   await sql.query('DROP TABLE audit.bench_raw');
@@ -209,7 +263,9 @@ async function verification(databaseUrl: string, tenantId: string): Promise<void
   line('verification', rate(result.checkedCount, ms));
   line(
     '  verifying process CPU per event (all threads)',
-    `${((cpu.user + cpu.system) / result.checkedCount).toFixed(1)} µs  (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`,
+    `${((cpu.user + cpu.system) / result.checkedCount).toFixed(1)} µs  (load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
   );
 }
 
@@ -218,7 +274,11 @@ async function verification(databaseUrl: string, tenantId: string): Promise<void
  * process gets the Node options the audit image starts with (docker/Dockerfile, stage svc-audit,
  * A15), so what is measured is what runs in production.
  */
-async function exportCsv(databaseUrl: string, tenantId: string, precompiled: string): Promise<void> {
+async function exportCsv(
+  databaseUrl: string,
+  tenantId: string,
+  precompiled: string,
+): Promise<void> {
   const nodeOptions = auditImageNodeOptions();
   const server = await startProcess(
     'bench/export-server.ts',
@@ -237,16 +297,24 @@ async function exportCsv(databaseUrl: string, tenantId: string, precompiled: str
   const [, ms] = await timed(
     () =>
       new Promise<void>((resolve, reject) => {
-        get({ host: '127.0.0.1', port: Number(port), path: '/audit/v1/events/export', headers: { authorization: `Bearer ${token}` } }, (response) => {
-          response.on('data', (chunk: Buffer) => {
-            bytes += chunk.length;
-            for (let i = chunk.indexOf(13); i !== -1; i = chunk.indexOf(13, i + 1)) {
-              records += 1;
-            }
-          });
-          response.on('end', resolve);
-          response.on('error', reject);
-        }).on('error', reject);
+        get(
+          {
+            host: '127.0.0.1',
+            port: Number(port),
+            path: '/audit/v1/events/export',
+            headers: { authorization: `Bearer ${token}` },
+          },
+          (response) => {
+            response.on('data', (chunk: Buffer) => {
+              bytes += chunk.length;
+              for (let i = chunk.indexOf(13); i !== -1; i = chunk.indexOf(13, i + 1)) {
+                records += 1;
+              }
+            });
+            response.on('end', resolve);
+            response.on('error', reject);
+          },
+        ).on('error', reject);
       }),
   );
   clearInterval(sampler);
@@ -255,8 +323,14 @@ async function exportCsv(databaseUrl: string, tenantId: string, precompiled: str
   if (records - 1 !== N) {
     throw new Error(`export returned ${records - 1} rows, expected ${N}`);
   }
-  line('export over HTTP (rows, CRLF, neutralised)', `${rate(N, ms)}  ${(bytes / 1_048_576).toFixed(0)} MiB`);
-  line('export process RSS before → peak sampled / VmHWM', `${before.rssMiB.toFixed(0)} → ${peak.toFixed(0)} / ${after.peakMiB.toFixed(0)} MiB  (NODE_OPTIONS=${nodeOptions})`);
+  line(
+    'export over HTTP (rows, CRLF, neutralised)',
+    `${rate(N, ms)}  ${(bytes / 1_048_576).toFixed(0)} MiB`,
+  );
+  line(
+    'export process RSS before → peak sampled / VmHWM',
+    `${before.rssMiB.toFixed(0)} → ${peak.toFixed(0)} / ${after.peakMiB.toFixed(0)} MiB  (NODE_OPTIONS=${nodeOptions})`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -264,12 +338,25 @@ async function main(): Promise<void> {
   const prefix = uniqueNatsPrefix('audbench');
   const tenantId = randomUUID();
   const sql = new Client({ connectionString: db.url });
-  process.stdout.write(`audit trail benchmark: ${N.toLocaleString('en-US')} events, one tenant, ${TYPES.length} event types\n`);
-  process.stdout.write(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  process.stdout.write(
+    `audit trail benchmark: ${N.toLocaleString('en-US')} events, one tenant, ${TYPES.length} event types\n`,
+  );
+  process.stdout.write(
+    `machine: ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
+  );
   await sql.connect();
   const precompiled = precompile();
   const nats = await startNatsServer();
-  const setup: IngestSetup = { databaseUrl: db.url, database: new URL(db.url).pathname.slice(1), nats, prefix, sql, precompiled };
+  const setup: IngestSetup = {
+    databaseUrl: db.url,
+    database: new URL(db.url).pathname.slice(1),
+    nats,
+    prefix,
+    sql,
+    precompiled,
+  };
   try {
     await ingest(setup, tenantId);
     await drain(setup);

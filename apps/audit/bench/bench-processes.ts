@@ -14,7 +14,11 @@ export function startProcess(
   precompiled?: string,
 ): Promise<{ child: ChildProcess; ready: string[] }> {
   const args = precompiled
-    ? ['-r', join(APP_DIR, 'scripts', 'resolve-precompiled.js'), join(precompiled, 'apps', 'audit', entry.replace(/\.ts$/, '.js'))]
+    ? [
+        '-r',
+        join(APP_DIR, 'scripts', 'resolve-precompiled.js'),
+        join(precompiled, 'apps', 'audit', entry.replace(/\.ts$/, '.js')),
+      ]
     : ['-r', join(APP_DIR, 'scripts', 'register-ts.js'), join(APP_DIR, entry)];
   const child = spawn(process.execPath, args, {
     cwd: APP_DIR,
@@ -27,7 +31,10 @@ export function startProcess(
   });
   return new Promise((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
-      const line = chunk.toString().split('\n').find((l) => l.startsWith('ready'));
+      const line = chunk
+        .toString()
+        .split('\n')
+        .find((l) => l.startsWith('ready'));
       if (line) {
         resolve({ child, ready: line.trim().split(' ').slice(1) });
       }
@@ -48,7 +55,8 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 /** Resident set size now and at its peak (VmRSS, VmHWM) of a process, in MiB. */
 export function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  const kib = (name: string): number =>
+    Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
   return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
 }
 
@@ -81,7 +89,10 @@ export function cpuSecondsOfProcesses(matches: (comm: string, cmdline: string) =
 
 /** PostgreSQL's share: the backends serving one database, and the WAL writer they all use. */
 export function cpuSecondsOfPostgres(database: string): number {
-  return cpuSecondsOfProcesses((comm, cmdline) => comm === 'postgres' && (cmdline.includes(` ${database} `) || cmdline.includes('walwriter')));
+  return cpuSecondsOfProcesses(
+    (comm, cmdline) =>
+      comm === 'postgres' && (cmdline.includes(` ${database} `) || cmdline.includes('walwriter')),
+  );
 }
 
 /** Where the CPU of a piece of work went, per event, by process: call `take` before and after. */
@@ -99,7 +110,9 @@ export class CpuShares {
   /** `name 12.3 µs · …` per event, with the total. */
   perEvent(events: number): string {
     const after = this.sample();
-    const shares = Object.keys(this.processes).map((name) => [name, ((after[name] ?? 0) - (this.before[name] ?? 0)) * 1e6 / events] as const);
+    const shares = Object.keys(this.processes).map(
+      (name) => [name, (((after[name] ?? 0) - (this.before[name] ?? 0)) * 1e6) / events] as const,
+    );
     const total = shares.reduce((sum, [, micros]) => sum + micros, 0);
     return `${shares.map(([name, micros]) => `${name} ${micros.toFixed(1)}`).join(' · ')} · total ${total.toFixed(1)} µs`;
   }

@@ -14,11 +14,16 @@ async function main(): Promise<void> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const token = await issuer.token({ tenantId: process.env.BENCH_TENANT_ID ?? '', perms: ['AUDIT:READ'] });
+  const token = await issuer.token({
+    tenantId: process.env.BENCH_TENANT_ID ?? '',
+    perms: ['AUDIT:READ'],
+  });
   process.stdout.write(`ready ${port} ${token}\n`);
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`export server failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(
+    `export server failed: ${error instanceof Error ? error.stack : String(error)}\n`,
+  );
   process.exit(1);
 });

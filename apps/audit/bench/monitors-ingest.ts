@@ -47,7 +47,9 @@ export async function measureRollupIngest(databaseUrl: string): Promise<void> {
     const batched = envelopes.map((e) => ({ ...e, id: randomUUID() }));
     const t1 = process.hrtime.bigint();
     for (let i = 0; i < batched.length; i += BATCH) {
-      await bench.database.asSystem((tx) => service.recordIngested(tx, batched.slice(i, i + BATCH)));
+      await bench.database.asSystem((tx) =>
+        service.recordIngested(tx, batched.slice(i, i + BATCH)),
+      );
     }
     const batchSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
     process.stdout.write(

@@ -24,7 +24,10 @@ export class AuditModule {
     return {
       module: AuditModule,
       imports: [
-        DatabaseModule.forRoot({ token: AUDIT_DATABASE, ...auditDataSourceOptions(env.DATABASE_URL) }),
+        DatabaseModule.forRoot({
+          token: AUDIT_DATABASE,
+          ...auditDataSourceOptions(env.DATABASE_URL),
+        }),
         MessagingModule.forService({ service: AUDIT_SERVICE, databaseToken: AUDIT_DATABASE }),
         AuditCommonModule.forRoot(env),
         EventsModule,

@@ -11,7 +11,9 @@ import { AuditModule } from './audit.module';
 async function main(): Promise<void> {
   const env = loadEnvOrExit(AuditEnv);
   if (!env.DATABASE_URL || !env.NATS_URL) {
-    process.stderr.write('invalid configuration: DATABASE_URL and NATS_URL are required for a standalone service\n');
+    process.stderr.write(
+      'invalid configuration: DATABASE_URL and NATS_URL are required for a standalone service\n',
+    );
     process.exit(1);
   }
   const app = await createHttpApp({

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EVENT_TRANSPORT, EventTransport } from '@agp/messaging';
-import { TestDatabase, TestTokenIssuer, createTestDatabase, deleteNatsStreams, eventually, uniqueNatsPrefix } from '@agp/testing';
+import {
+  TestDatabase,
+  TestTokenIssuer,
+  createTestDatabase,
+  deleteNatsStreams,
+  eventually,
+  uniqueNatsPrefix,
+} from '@agp/testing';
 
 import { IngestService } from '../src/ingest/ingest.service';
 import { TestCaller, auditEnvelope, startAudit } from './support/audit-test-app';
@@ -34,7 +41,8 @@ describe('audit events (GET /audit/v1/events, /events/{id}, /traces/{correlation
   const mcpId = randomUUID();
   const correlationId = randomUUID();
   const ids = (page: EventPage): string[] => page.items.map((item) => item.id);
-  const seededIds = (...indexes: number[]): string[] => indexes.map((i) => seeded[i]?.id ?? '').reverse();
+  const seededIds = (...indexes: number[]): string[] =>
+    indexes.map((i) => seeded[i]?.id ?? '').reverse();
 
   beforeAll(async () => {
     db = await createTestDatabase('audit_events');
@@ -45,7 +53,13 @@ describe('audit events (GET /audit/v1/events, /events/{id}, /traces/{correlation
     otherTenant = await TestCaller.create(issuer, randomUUID(), ['AUDIT:ADMIN']);
     seeded = variedEvents(tenantId, policyId, agentId, mcpId, correlationId);
     await app.get(IngestService).ingest(seeded.map((s) => s.envelope));
-    await app.get(IngestService).ingest(variedEvents(otherTenant.tenantId, policyId, agentId, mcpId, correlationId).map((s) => s.envelope));
+    await app
+      .get(IngestService)
+      .ingest(
+        variedEvents(otherTenant.tenantId, policyId, agentId, mcpId, correlationId).map(
+          (s) => s.envelope,
+        ),
+      );
   });
 
   afterAll(async () => {
@@ -65,7 +79,11 @@ describe('audit events (GET /audit/v1/events, /events/{id}, /traces/{correlation
       return response.body;
     });
     expect(stored.eventType).toBe('MCP_LIFECYCLE');
-    const page = await reader.call<EventPage>(app, 'GET', '/audit/v1/events?eventType=MCP_LIFECYCLE');
+    const page = await reader.call<EventPage>(
+      app,
+      'GET',
+      '/audit/v1/events?eventType=MCP_LIFECYCLE',
+    );
     expect(ids(page.body)).toEqual([envelope.id]);
   });
 
@@ -92,15 +110,23 @@ describe('audit events (GET /audit/v1/events, /events/{id}, /traces/{correlation
     [`correlationId=${correlationId}`, [0, 1, 2]],
     [`from=${new Date(BASE_TIME + 2 * 60_000).toISOString()}`, [2, 3, 4, 5]],
     [`to=${new Date(BASE_TIME + 2 * 60_000).toISOString()}`, [0, 1]],
-    [`from=${new Date(BASE_TIME + 60_000).toISOString()}&to=${new Date(BASE_TIME + 3 * 60_000).toISOString()}`, [1, 2]],
+    [
+      `from=${new Date(BASE_TIME + 60_000).toISOString()}&to=${new Date(BASE_TIME + 3 * 60_000).toISOString()}`,
+      [1, 2],
+    ],
     [`protocol=MCP&action=LOG&policyId=${policyId}`, [0]],
-  ])('should return exactly the matching events newest first when filtered by %s', async (query, expected) => {
-    // Events of the other tests are recent; an upper bound keeps to the seeded ones.
-    const bounded = query.includes('to=') ? query : `${query}&to=${new Date(BASE_TIME + 3_600_000).toISOString()}`;
-    const response = await reader.call<EventPage>(app, 'GET', `/audit/v1/events?${bounded}`);
-    expect(response.status).toBe(200);
-    expect(ids(response.body)).toEqual(seededIds(...expected));
-  });
+  ])(
+    'should return exactly the matching events newest first when filtered by %s',
+    async (query, expected) => {
+      // Events of the other tests are recent; an upper bound keeps to the seeded ones.
+      const bounded = query.includes('to=')
+        ? query
+        : `${query}&to=${new Date(BASE_TIME + 3_600_000).toISOString()}`;
+      const response = await reader.call<EventPage>(app, 'GET', `/audit/v1/events?${bounded}`);
+      expect(response.status).toBe(200);
+      expect(ids(response.body)).toEqual(seededIds(...expected));
+    },
+  );
 
   it('should walk every event once in order when paging by cursor', async () => {
     const seen: string[] = [];
@@ -119,12 +145,20 @@ describe('audit events (GET /audit/v1/events, /events/{id}, /traces/{correlation
   });
 
   it('should answer 400 naming the parameter when a cursor, a page size or a filter value is bad', async () => {
-    const cursor = await reader.call<{ errors: Array<{ field: string }> }>(app, 'GET', '/audit/v1/events?cursor=nonsense');
+    const cursor = await reader.call<{ errors: Array<{ field: string }> }>(
+      app,
+      'GET',
+      '/audit/v1/events?cursor=nonsense',
+    );
     expect(cursor.status).toBe(400);
     expect(cursor.body.errors.map((e) => e.field)).toEqual(['cursor']);
     const size = await reader.call(app, 'GET', '/audit/v1/events?pageSize=101');
     expect(size.status).toBe(400);
-    const unknown = await reader.call<{ errors: Array<{ field: string; message: string }> }>(app, 'GET', '/audit/v1/events?action=BLOCK,EXPLODE');
+    const unknown = await reader.call<{ errors: Array<{ field: string; message: string }> }>(
+      app,
+      'GET',
+      '/audit/v1/events?action=BLOCK,EXPLODE',
+    );
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors[0]?.message).toContain('EXPLODE');
     const extra = await reader.call(app, 'GET', '/audit/v1/events?colour=red');
@@ -144,7 +178,11 @@ describe('audit events (GET /audit/v1/events, /events/{id}, /traces/{correlation
   });
 
   it('should return every hop of one conversation in order when a trace is read', async () => {
-    const response = await reader.call<{ correlationId: string; items: EventItem[] }>(app, 'GET', `/audit/v1/traces/${correlationId}`);
+    const response = await reader.call<{ correlationId: string; items: EventItem[] }>(
+      app,
+      'GET',
+      `/audit/v1/traces/${correlationId}`,
+    );
     expect(response.status).toBe(200);
     expect(response.body.items.map((item) => item.id)).toEqual(seeded.slice(0, 3).map((s) => s.id));
     expect((await reader.call(app, 'GET', `/audit/v1/traces/${randomUUID()}`)).status).toBe(404);
@@ -160,17 +198,28 @@ describe('audit events (GET /audit/v1/events, /events/{id}, /traces/{correlation
 
   it('should keep the content and record RETENTION_POLICY_CHANGED when a writer turns content capture on', async () => {
     const writer = await TestCaller.create(issuer, tenantId, ['AUDIT:WRITE']);
-    const put = await writer.call<{ captureContent: boolean; days: Record<string, number> }>(app, 'PUT', '/audit/v1/retention', {
-      days: { TRAFFIC: 30 },
-      captureContent: true,
-    });
+    const put = await writer.call<{ captureContent: boolean; days: Record<string, number> }>(
+      app,
+      'PUT',
+      '/audit/v1/retention',
+      {
+        days: { TRAFFIC: 30 },
+        captureContent: true,
+      },
+    );
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ captureContent: true, days: { TRAFFIC: 30, DETECTION: 365 } });
     const envelope = auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { content: 'kept message' });
     await app.get(IngestService).ingest([envelope]);
-    expect((await reader.call<EventItem>(app, 'GET', `/audit/v1/events/${envelope.id}`)).body.content).toBe('kept message');
+    expect(
+      (await reader.call<EventItem>(app, 'GET', `/audit/v1/events/${envelope.id}`)).body.content,
+    ).toBe('kept message');
     const recorded = await eventually(async () => {
-      const page = await reader.call<EventPage>(app, 'GET', '/audit/v1/events?eventType=RETENTION_POLICY_CHANGED');
+      const page = await reader.call<EventPage>(
+        app,
+        'GET',
+        '/audit/v1/events?eventType=RETENTION_POLICY_CHANGED',
+      );
       expect(page.body.items).toHaveLength(1);
       return page.body.items[0];
     });
@@ -178,11 +227,20 @@ describe('audit events (GET /audit/v1/events, /events/{id}, /traces/{correlation
   });
 
   it('should answer 403 when a reader changes retention and 400 when the days are out of range', async () => {
-    expect((await reader.call(app, 'PUT', '/audit/v1/retention', { days: { TRAFFIC: 10 } })).status).toBe(403);
+    expect(
+      (await reader.call(app, 'PUT', '/audit/v1/retention', { days: { TRAFFIC: 10 } })).status,
+    ).toBe(403);
     const writer = await TestCaller.create(issuer, tenantId, ['AUDIT:WRITE']);
-    const bad = await writer.call<{ errors: Array<{ field: string }> }>(app, 'PUT', '/audit/v1/retention', { days: { TRAFFIC: 0, NOPE: 3 } });
+    const bad = await writer.call<{ errors: Array<{ field: string }> }>(
+      app,
+      'PUT',
+      '/audit/v1/retention',
+      { days: { TRAFFIC: 0, NOPE: 3 } },
+    );
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((e) => e.field)).toEqual(expect.arrayContaining(['days.TRAFFIC', 'days.NOPE']));
+    expect(bad.body.errors.map((e) => e.field)).toEqual(
+      expect.arrayContaining(['days.TRAFFIC', 'days.NOPE']),
+    );
   });
 
   it('should count by action, type and protocol and rank parties when the dashboard is read', async () => {
@@ -195,25 +253,43 @@ describe('audit events (GET /audit/v1/events, /events/{id}, /traces/{correlation
     const response = await reader.call<{
       byAction: Array<{ key: string; count: number }>;
       byProtocol: Array<{ key: string; count: number }>;
-      topAgents: { byVolume: Array<{ id: string; events: number }>; byBlocks: Array<{ id: string; blocks: number }> };
+      topAgents: {
+        byVolume: Array<{ id: string; events: number }>;
+        byBlocks: Array<{ id: string; blocks: number }>;
+      };
       topMcpServers: { byVolume: Array<{ id: string; events: number }> };
       series: Array<{ total: number }>;
     }>(app, 'GET', '/audit/v1/dashboard?window=LAST_1H');
     expect(response.status).toBe(200);
-    expect(response.body.byAction).toEqual(expect.arrayContaining([{ key: 'BLOCK', count: 1 }, { key: 'LOG', count: 1 }]));
+    expect(response.body.byAction).toEqual(
+      expect.arrayContaining([
+        { key: 'BLOCK', count: 1 },
+        { key: 'LOG', count: 1 },
+      ]),
+    );
     expect(response.body.byProtocol).toEqual(expect.arrayContaining([{ key: 'MCP', count: 2 }]));
     expect(response.body.topAgents.byVolume[0]).toMatchObject({ id: agentId, events: 4 });
-    expect(response.body.topAgents.byBlocks).toEqual([expect.objectContaining({ id: agentId, blocks: 1 })]);
+    expect(response.body.topAgents.byBlocks).toEqual([
+      expect.objectContaining({ id: agentId, blocks: 1 }),
+    ]);
     expect(response.body.topMcpServers.byVolume[0]).toMatchObject({ id: mcpId, events: 2 });
     expect(response.body.series).toHaveLength(12);
-    expect(response.body.series.reduce((sum, point) => sum + point.total, 0)).toBeGreaterThanOrEqual(6);
+    expect(
+      response.body.series.reduce((sum, point) => sum + point.total, 0),
+    ).toBeGreaterThanOrEqual(6);
     expect((await reader.call(app, 'GET', '/audit/v1/dashboard?window=LAST_2H')).status).toBe(400);
   });
 
   describe('tenant isolation', () => {
     it.each([
-      ['/audit/v1/events', (body: Record<string, unknown>) => (body.items as EventItem[]).map((i) => i.id)],
-      ['/audit/v1/integrity/checkpoints', (body: Record<string, unknown>) => body.items as unknown[]],
+      [
+        '/audit/v1/events',
+        (body: Record<string, unknown>) => (body.items as EventItem[]).map((i) => i.id),
+      ],
+      [
+        '/audit/v1/integrity/checkpoints',
+        (body: Record<string, unknown>) => body.items as unknown[],
+      ],
     ])('should show another tenant none of these events when it lists %s', async (url, pick) => {
       const response = await otherTenant.call(app, 'GET', url);
       expect(response.status).toBe(200);
@@ -222,22 +298,42 @@ describe('audit events (GET /audit/v1/events, /events/{id}, /traces/{correlation
     });
 
     it('should answer 404 when another tenant reads an event or a trace of this one', async () => {
-      expect((await otherTenant.call(app, 'GET', `/audit/v1/events/${seeded[0]?.id}`)).status).toBe(404);
-      const trace = await otherTenant.call<{ items: EventItem[] }>(app, 'GET', `/audit/v1/traces/${correlationId}`);
-      expect(trace.body.items.map((i) => i.id).filter((id) => seeded.some((s) => s.id === id))).toEqual([]);
+      expect((await otherTenant.call(app, 'GET', `/audit/v1/events/${seeded[0]?.id}`)).status).toBe(
+        404,
+      );
+      const trace = await otherTenant.call<{ items: EventItem[] }>(
+        app,
+        'GET',
+        `/audit/v1/traces/${correlationId}`,
+      );
+      expect(
+        trace.body.items.map((i) => i.id).filter((id) => seeded.some((s) => s.id === id)),
+      ).toEqual([]);
     });
 
     it('should count only its own events when another tenant verifies, exports or reads its dashboard', async () => {
-      const verify = await otherTenant.call<{ checkedCount: number; verified: boolean }>(app, 'GET', '/audit/v1/integrity/verify');
+      const verify = await otherTenant.call<{ checkedCount: number; verified: boolean }>(
+        app,
+        'GET',
+        '/audit/v1/integrity/verify',
+      );
       expect(verify.body).toMatchObject({ verified: true, checkedCount: 6 });
       const csv = await otherTenant.call(app, 'GET', '/audit/v1/events/export');
       expect(seeded.filter((s) => csv.text.includes(s.id))).toEqual([]);
-      const dashboard = await otherTenant.call<{ total: number }>(app, 'GET', '/audit/v1/dashboard?window=LAST_7D');
+      const dashboard = await otherTenant.call<{ total: number }>(
+        app,
+        'GET',
+        '/audit/v1/dashboard?window=LAST_7D',
+      );
       expect(dashboard.body.total).toBe(0);
     });
 
     it('should keep retention policies apart when two tenants read theirs', async () => {
-      const theirs = await otherTenant.call<{ captureContent: boolean; updatedAt: string | null }>(app, 'GET', '/audit/v1/retention');
+      const theirs = await otherTenant.call<{ captureContent: boolean; updatedAt: string | null }>(
+        app,
+        'GET',
+        '/audit/v1/retention',
+      );
       expect(theirs.body).toMatchObject({ captureContent: false, updatedAt: null });
     });
   });
@@ -252,12 +348,15 @@ describe('audit events (GET /audit/v1/events, /events/{id}, /traces/{correlation
       '/audit/v1/integrity/checkpoints',
       '/audit/v1/retention',
       '/audit/v1/dashboard',
-    ])('should answer 401 without a token and 403 without AUDIT:READ when %s is read', async (url) => {
-      expect((await app.inject({ method: 'GET', url })).statusCode).toBe(401);
-      const stranger = await TestCaller.create(issuer, tenantId, ['TENANT:READ']);
-      const forbidden = await stranger.call<{ detail: string }>(app, 'GET', url);
-      expect(forbidden.status).toBe(403);
-      expect(forbidden.body.detail).toContain('AUDIT:READ');
-    });
+    ])(
+      'should answer 401 without a token and 403 without AUDIT:READ when %s is read',
+      async (url) => {
+        expect((await app.inject({ method: 'GET', url })).statusCode).toBe(401);
+        const stranger = await TestCaller.create(issuer, tenantId, ['TENANT:READ']);
+        const forbidden = await stranger.call<{ detail: string }>(app, 'GET', url);
+        expect(forbidden.status).toBe(403);
+        expect(forbidden.body.detail).toContain('AUDIT:READ');
+      },
+    );
   });
 });

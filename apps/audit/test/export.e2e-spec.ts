@@ -35,7 +35,9 @@ describe('operation 6: GET /audit/v1/events/export (D17)', () => {
   const tenantId = randomUUID();
   const policyA = randomUUID();
   // [type, protocol, action, minute]: each filter alone and combined picks a known subset.
-  const rows: Array<[AuditEventType, 'MCP' | 'REST' | 'CHANNEL', 'LOG' | 'BLOCK' | 'MASK', number]> = [
+  const rows: Array<
+    [AuditEventType, 'MCP' | 'REST' | 'CHANNEL', 'LOG' | 'BLOCK' | 'MASK', number]
+  > = [
     ['COMMUNICATION_AUDIT', 'MCP', 'LOG', 0],
     ['COMMUNICATION_AUDIT', 'REST', 'BLOCK', 1],
     ['PII_DETECTION', 'MCP', 'MASK', 2],
@@ -44,9 +46,23 @@ describe('operation 6: GET /audit/v1/events/export (D17)', () => {
   ];
   const ids: string[] = [];
 
-  async function exportCsv(query: string): Promise<{ status: number; records: string[][]; headers: Record<string, unknown>; text: string }> {
-    const response = await reader.call(app, 'GET', `/audit/v1/events/export${query ? `?${query}` : ''}`);
-    return { status: response.status, headers: response.headers, text: response.text, records: response.status === 200 ? parseCsv(response.text) : [] };
+  async function exportCsv(query: string): Promise<{
+    status: number;
+    records: string[][];
+    headers: Record<string, unknown>;
+    text: string;
+  }> {
+    const response = await reader.call(
+      app,
+      'GET',
+      `/audit/v1/events/export${query ? `?${query}` : ''}`,
+    );
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: response.text,
+      records: response.status === 200 ? parseCsv(response.text) : [],
+    };
   }
 
   beforeAll(async () => {
@@ -55,11 +71,25 @@ describe('operation 6: GET /audit/v1/events/export (D17)', () => {
     app = await startAudit({ databaseUrl: db.url, issuer });
     reader = await TestCaller.create(issuer, tenantId, ['AUDIT:READ']);
     const envelopes = rows.map(([type, protocol, action, minute]) =>
-      auditEnvelope(tenantId, type, { protocol, action, policyIds: [policyA], summary: `row ${minute}` }, { occurredAt: at(minute) }),
+      auditEnvelope(
+        tenantId,
+        type,
+        { protocol, action, policyIds: [policyA], summary: `row ${minute}` },
+        { occurredAt: at(minute) },
+      ),
     );
     ids.push(...envelopes.map((e) => e.id));
     await app.get(IngestService).ingest(envelopes);
-    await app.get(IngestService).ingest([auditEnvelope(randomUUID(), 'HITL', { protocol: 'REST', action: 'LOG' }, { occurredAt: at(4) })]);
+    await app
+      .get(IngestService)
+      .ingest([
+        auditEnvelope(
+          randomUUID(),
+          'HITL',
+          { protocol: 'REST', action: 'LOG' },
+          { occurredAt: at(4) },
+        ),
+      ]);
   });
 
   afterAll(async () => {
@@ -71,10 +101,28 @@ describe('operation 6: GET /audit/v1/events/export (D17)', () => {
     const { status, records, headers } = await exportCsv('');
     expect(status).toBe(200);
     expect(headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(String(headers['content-disposition'])).toMatch(/^attachment; filename="audit-events-.+\.csv"$/);
+    expect(String(headers['content-disposition'])).toMatch(
+      /^attachment; filename="audit-events-.+\.csv"$/,
+    );
     expect(records[0]).toEqual(HEADER);
     expect(records.slice(1).map((r) => r[0])).toEqual(ids);
-    expect(records[1]).toEqual([ids[0], at(0), tenantId, 'COMMUNICATION_AUDIT', 'MCP', 'LOG', '', '', '', '', '', '', policyA, expect.any(String), 'row 0']);
+    expect(records[1]).toEqual([
+      ids[0],
+      at(0),
+      tenantId,
+      'COMMUNICATION_AUDIT',
+      'MCP',
+      'LOG',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      policyA,
+      expect.any(String),
+      'row 0',
+    ]);
   });
 
   it.each([
@@ -104,17 +152,30 @@ describe('operation 6: GET /audit/v1/events/export (D17)', () => {
     ['eventType=COMMUNICATION_AUDIT,NOT_A_TYPE', 'eventType', ['NOT_A_TYPE']],
     ['protocol=SMTP&protocol=FTP', 'protocol', ['SMTP', 'FTP']],
     ['action=BLOCK,maybe', 'action', ['maybe']],
-  ])('should answer 400 naming the unknown values when filtered by %s', async (query, field, unknown) => {
-    const response = await reader.call<{ errors: Array<{ field: string; message: string }> }>(app, 'GET', `/audit/v1/events/export?${query}`);
-    expect(response.status).toBe(400);
-    const error = response.body.errors.find((e) => e.field === field);
-    unknown.forEach((value) => expect(error?.message).toContain(value));
-  });
+  ])(
+    'should answer 400 naming the unknown values when filtered by %s',
+    async (query, field, unknown) => {
+      const response = await reader.call<{ errors: Array<{ field: string; message: string }> }>(
+        app,
+        'GET',
+        `/audit/v1/events/export?${query}`,
+      );
+      expect(response.status).toBe(400);
+      const error = response.body.errors.find((e) => e.field === field);
+      unknown.forEach((value) => expect(error?.message).toContain(value));
+    },
+  );
 
   it('should answer 400 listing every bad parameter when several are bad at once', async () => {
-    const response = await reader.call<{ errors: Array<{ field: string }> }>(app, 'GET', '/audit/v1/events/export?action=NOPE&from=yesterday&policyId=x');
+    const response = await reader.call<{ errors: Array<{ field: string }> }>(
+      app,
+      'GET',
+      '/audit/v1/events/export?action=NOPE&from=yesterday&policyId=x',
+    );
     expect(response.status).toBe(400);
-    expect(response.body.errors.map((e) => e.field)).toEqual(expect.arrayContaining(['action', 'from', 'policyId']));
+    expect(response.body.errors.map((e) => e.field)).toEqual(
+      expect.arrayContaining(['action', 'from', 'policyId']),
+    );
   });
 
   describe('CSV cells', () => {
@@ -133,15 +194,21 @@ describe('operation 6: GET /audit/v1/events/export (D17)', () => {
       ['a formula after text', 'total =1+1', 'total =1+1'],
     ];
 
-    it.each(cases)('should read back the summary exactly when it holds %s', async (_name, summary, expected) => {
-      const caller = await TestCaller.create(issuer, randomUUID(), ['AUDIT:READ']);
-      const envelope = auditEnvelope(caller.tenantId, 'COMMUNICATION_AUDIT', { summary, actor: { type: 'USER', id: '=cmd|calc', label: 'x' } });
-      await app.get(IngestService).ingest([envelope]);
-      const response = await caller.call(app, 'GET', '/audit/v1/events/export');
-      const records = parseCsv(response.text);
-      expect(records).toHaveLength(2);
-      expect(records[1]?.[14]).toBe(expected);
-      expect(records[1]?.[7]).toBe(`'=cmd|calc`);
-    });
+    it.each(cases)(
+      'should read back the summary exactly when it holds %s',
+      async (_name, summary, expected) => {
+        const caller = await TestCaller.create(issuer, randomUUID(), ['AUDIT:READ']);
+        const envelope = auditEnvelope(caller.tenantId, 'COMMUNICATION_AUDIT', {
+          summary,
+          actor: { type: 'USER', id: '=cmd|calc', label: 'x' },
+        });
+        await app.get(IngestService).ingest([envelope]);
+        const response = await caller.call(app, 'GET', '/audit/v1/events/export');
+        const records = parseCsv(response.text);
+        expect(records).toHaveLength(2);
+        expect(records[1]?.[14]).toBe(expected);
+        expect(records[1]?.[7]).toBe(`'=cmd|calc`);
+      },
+    );
   });
 });

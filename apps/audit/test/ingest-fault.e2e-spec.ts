@@ -5,7 +5,14 @@ import { JetStreamClient, jetstream } from '@nats-io/jetstream';
 import { NatsConnection, connect } from '@nats-io/transport-node';
 import { EventEnvelope } from '@agp/contracts';
 import { eventSubject } from '@agp/messaging';
-import { TestDatabase, TestNatsServer, createTestDatabase, eventually, startNatsServer, uniqueNatsPrefix } from '@agp/testing';
+import {
+  TestDatabase,
+  TestNatsServer,
+  createTestDatabase,
+  eventually,
+  startNatsServer,
+  uniqueNatsPrefix,
+} from '@agp/testing';
 import { Client } from 'pg';
 
 import { auditEnvelope } from './support/audit-test-app';
@@ -26,11 +33,19 @@ function killNats(server: TestNatsServer): void {
 }
 
 function startConsumer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', join(APP_DIR, 'scripts', 'register-ts.js'), join(__dirname, 'support', 'ingest-process.ts')], {
-    cwd: APP_DIR,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '-r',
+      join(APP_DIR, 'scripts', 'register-ts.js'),
+      join(__dirname, 'support', 'ingest-process.ts'),
+    ],
+    {
+      cwd: APP_DIR,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     errors = (errors + chunk.toString()).slice(-4_000);
@@ -41,7 +56,9 @@ function startConsumer(env: Record<string, string>): Promise<ChildProcess> {
         resolve(child);
       }
     });
-    child.once('exit', (code) => reject(new Error(`ingest process exited with ${code}: ${errors}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`ingest process exited with ${code}: ${errors}`)),
+    );
   });
 }
 
@@ -52,14 +69,21 @@ async function killConsumer(child: ChildProcess): Promise<void> {
 }
 
 /** Publishes with the event id as Nats-Msg-Id and retries until JetStream acknowledged it. */
-async function publishAll(js: JetStreamClient, prefix: string, envelopes: EventEnvelope[]): Promise<void> {
+async function publishAll(
+  js: JetStreamClient,
+  prefix: string,
+  envelopes: EventEnvelope[],
+): Promise<void> {
   const inFlight = 100;
   for (let start = 0; start < envelopes.length; start += inFlight) {
     await Promise.all(
       envelopes.slice(start, start + inFlight).map(async (envelope) => {
         for (;;) {
           try {
-            await js.publish(eventSubject(prefix, envelope.type), JSON.stringify(envelope), { msgID: envelope.id, timeout: 2_000 });
+            await js.publish(eventSubject(prefix, envelope.type), JSON.stringify(envelope), {
+              msgID: envelope.id,
+              timeout: 2_000,
+            });
             return;
           } catch {
             await new Promise((resolve) => setTimeout(resolve, 200));
@@ -89,7 +113,12 @@ describe('audit ingest under faults', () => {
     nats = await startNatsServer();
     sql = new Client({ connectionString: db.url });
     await sql.connect();
-    nc = await connect({ servers: nats.url, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    nc = await connect({
+      servers: nats.url,
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+    });
   });
 
   afterAll(async () => {
@@ -103,18 +132,28 @@ describe('audit ingest under faults', () => {
   });
 
   it('should store exactly 20,000 events once each when NATS and the consumer each crash once', async () => {
-    const env = { AUDIT_FAULT_DATABASE_URL: db.url, AUDIT_FAULT_NATS_URL: nats.url, AUDIT_FAULT_PREFIX: prefix };
+    const env = {
+      AUDIT_FAULT_DATABASE_URL: db.url,
+      AUDIT_FAULT_NATS_URL: nats.url,
+      AUDIT_FAULT_PREFIX: prefix,
+    };
     const envelopes = Array.from({ length: TOTAL }, (_, i) =>
-      auditEnvelope(TENANTS[i % TENANTS.length] ?? '', 'COMMUNICATION_AUDIT', { protocol: 'MCP', action: 'LOG', summary: `event ${i}` }),
+      auditEnvelope(TENANTS[i % TENANTS.length] ?? '', 'COMMUNICATION_AUDIT', {
+        protocol: 'MCP',
+        action: 'LOG',
+        summary: `event ${i}`,
+      }),
     );
     consumer = await startConsumer(env);
     const js = jetstream(nc);
 
     await publishAll(js, prefix, envelopes.slice(0, 6_000));
     killNats(nats);
-    const restarted = startNatsServer({ port: nats.port, storeDir: nats.storeDir }).then((server) => {
-      nats = server;
-    });
+    const restarted = startNatsServer({ port: nats.port, storeDir: nats.storeDir }).then(
+      (server) => {
+        nats = server;
+      },
+    );
     await Promise.all([publishAll(js, prefix, envelopes.slice(6_000, 12_000)), restarted]);
 
     await killConsumer(consumer);
@@ -139,8 +178,12 @@ describe('audit ingest under faults', () => {
        JOIN audit.events e ON e.tenant_id = h.tenant_id AND e.family = h.family GROUP BY h.tenant_id, h.seq`,
     );
     expect(chains.rows).toHaveLength(TENANTS.length);
-    chains.rows.forEach((chain) => expect([chain.count, chain.max]).toEqual([chain.seq, chain.seq]));
-    const stored = new Set((await sql.query<{ id: string }>('SELECT id FROM audit.events')).rows.map((r) => r.id));
+    chains.rows.forEach((chain) =>
+      expect([chain.count, chain.max]).toEqual([chain.seq, chain.seq]),
+    );
+    const stored = new Set(
+      (await sql.query<{ id: string }>('SELECT id FROM audit.events')).rows.map((r) => r.id),
+    );
     expect(envelopes.filter((e) => !stored.has(e.id))).toEqual([]);
   }, 600_000);
 });

@@ -25,7 +25,12 @@ function awkward(i: number): AuditableEventData {
     sink: { type: 'MCP_SERVER', id: 'a\\b', label: 'line\nbreak\r\n' },
     policyIds: [randomUUID(), randomUUID()],
     summary: `call ${i}\t"quoted", 'single' \\ \u2028 \u0001`,
-    details: { text: 'tab\there', backslash: '\\"', nested: { '10': [1.5, null, -0, 1e21], '2': '\u0001' }, empty: {} },
+    details: {
+      text: 'tab\there',
+      backslash: '\\"',
+      nested: { '10': [1.5, null, -0, 1e21], '2': '\u0001' },
+      empty: {},
+    },
     decision: { reasons: ['a\nb'], masks: [{ path: '$.x\t', pattern: '\\d+' }] },
     traceId: '0af7651916cd43dd8448eb211c80319c',
     spanId: 'b7ad6b7169203331',
@@ -56,15 +61,23 @@ describe('audit ingest storage', () => {
   });
 
   async function stored(tenantId: string): Promise<EventRow[]> {
-    const result = await sql.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM audit.events WHERE tenant_id = $1 ORDER BY seq`, [tenantId]);
+    const result = await sql.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM audit.events WHERE tenant_id = $1 ORDER BY seq`,
+      [tenantId],
+    );
     return result.rows;
   }
 
   it('should store the same fields through COPY and through INSERT when the text is awkward', async () => {
     const tenantId = randomUUID();
-    await sql.query(`INSERT INTO audit.retention_policies (tenant_id, days, capture_content) VALUES ($1, '{}', true)`, [tenantId]);
+    await sql.query(
+      `INSERT INTO audit.retention_policies (tenant_id, days, capture_content) VALUES ($1, '{}', true)`,
+      [tenantId],
+    );
     const single = auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', awkward(0));
-    const batch = Array.from({ length: COPY_MIN_BATCH }, (_, i) => auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', awkward(i + 1)));
+    const batch = Array.from({ length: COPY_MIN_BATCH }, (_, i) =>
+      auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', awkward(i + 1)),
+    );
     await app.get(IngestService).ingest([single]);
     await app.get(IngestService).ingest(batch);
 
@@ -72,18 +85,45 @@ describe('audit ingest storage', () => {
     expect(rows).toHaveLength(COPY_MIN_BATCH + 1);
     // Apart from what differs by construction, an event stored by COPY reads back as the one stored by INSERT.
     const comparable = (row: EventRow): Record<string, unknown> => {
-      const { id: _id, seq: _seq, hash: _hash, occurred_at: _o, recorded_at: _r, correlation_id: _c, summary, actor_id: _a, policy_ids: policies, ...rest } = row;
-      return { ...rest, summary: summary?.replace(/call \d+/, 'call N'), policyCount: policies.split(',').length };
+      const {
+        id: _id,
+        seq: _seq,
+        hash: _hash,
+        occurred_at: _o,
+        recorded_at: _r,
+        correlation_id: _c,
+        summary,
+        actor_id: _a,
+        policy_ids: policies,
+        ...rest
+      } = row;
+      return {
+        ...rest,
+        summary: summary?.replace(/call \d+/, 'call N'),
+        policyCount: policies.split(',').length,
+      };
     };
     const [byInsert, byCopy] = [rows[0], rows[1]];
     expect(byInsert && comparable(byInsert)).toEqual(byCopy && comparable(byCopy));
     expect(byCopy?.actor_label).toBe('Zürich 🎉 \\N \\. end');
     expect(byCopy?.sink_name).toBe('line\nbreak\r\n');
     expect(byCopy?.content).toBe('secret\r\n\\');
-    expect(byCopy?.details).toEqual({ text: 'tab\there', backslash: '\\"', nested: { '10': [1.5, null, 0, 1e21], '2': '\u0001' }, empty: {} });
+    expect(byCopy?.details).toEqual({
+      text: 'tab\there',
+      backslash: '\\"',
+      nested: { '10': [1.5, null, 0, 1e21], '2': '\u0001' },
+      empty: {},
+    });
     // Every stored event hashes back to its stored hash: the chain verifies.
-    expect(await app.get(IntegrityService).verify(tenantId)).toMatchObject({ verified: true, checkedCount: COPY_MIN_BATCH + 1 });
-    expect(rows.map((row) => canonicalEvent(withoutHash(eventOfRow(row)))).every((text) => text.includes('Zürich'))).toBe(true);
+    expect(await app.get(IntegrityService).verify(tenantId)).toMatchObject({
+      verified: true,
+      checkedCount: COPY_MIN_BATCH + 1,
+    });
+    expect(
+      rows
+        .map((row) => canonicalEvent(withoutHash(eventOfRow(row))))
+        .every((text) => text.includes('Zürich')),
+    ).toBe(true);
   });
 
   it('should store the events without what an observer derives when the observer fails, and retry when the failure is transient', async () => {
@@ -92,13 +132,17 @@ describe('audit ingest storage', () => {
     const seen: string[] = [];
     app.get(IngestedEvents).observe('test-observer', async (tx, envelopes) => {
       await tx.query(`CREATE TEMP TABLE IF NOT EXISTS observed (id uuid)`);
-      await tx.query(`INSERT INTO observed SELECT unnest($1::uuid[])`, [envelopes.map((e) => e.id)]);
+      await tx.query(`INSERT INTO observed SELECT unnest($1::uuid[])`, [
+        envelopes.map((e) => e.id),
+      ]);
       if (failure) {
         throw failure;
       }
       seen.push(...envelopes.map((e) => e.id));
     });
-    const [first, second, third] = [0, 1, 2].map((i) => auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: `event ${i}` }));
+    const [first, second, third] = [0, 1, 2].map((i) =>
+      auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: `event ${i}` }),
+    );
     failure = new TypeError('a bug in the observer');
     await app.get(IngestService).ingest([first]);
     failure = Object.assign(new Error('deadlock detected'), { code: '40P01' });
@@ -106,7 +150,11 @@ describe('audit ingest storage', () => {
     failure = undefined;
     await app.get(IngestService).ingest([second, third, first]);
 
-    expect((await stored(tenantId)).map((row) => row.summary)).toEqual(['event 0', 'event 1', 'event 2']);
+    expect((await stored(tenantId)).map((row) => row.summary)).toEqual([
+      'event 0',
+      'event 1',
+      'event 2',
+    ]);
     // The observer saw each stored event once: the first while failing (rolled back), the others after.
     expect(seen).toEqual([second?.id, third?.id]);
     failure = new TypeError('keep failing');
@@ -117,16 +165,29 @@ describe('audit ingest storage', () => {
     const day = dayStart(new Date(Date.now() - 5 * 86_400_000));
     await app.get(EventPartitionsService).ensureDays([day]);
     await sql.query(`DROP TABLE audit.${partitionName(day)}`);
-    const late = auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: 'late' }, { occurredAt: new Date(day.getTime() + 3_600_000).toISOString() });
+    const late = auditEnvelope(
+      tenantId,
+      'COMMUNICATION_AUDIT',
+      { summary: 'late' },
+      { occurredAt: new Date(day.getTime() + 3_600_000).toISOString() },
+    );
     await app.get(IngestService).ingest([late]);
     expect((await stored(tenantId)).map((row) => row.summary)).toEqual(['late']);
   });
 
   it('should refuse as poison, storing nothing, an event whose text has a lone surrogate', async () => {
     const tenantId = randomUUID();
-    const batch = Array.from({ length: COPY_MIN_BATCH }, (_, i) => auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: `call ${i}` }));
-    const broken = auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', JSON.parse('{"summary":"half \\ud83c of an emoji"}') as AuditableEventData);
-    await expect(app.get(IngestService).ingest([...batch, broken])).rejects.toThrow(PoisonMessageError);
+    const batch = Array.from({ length: COPY_MIN_BATCH }, (_, i) =>
+      auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: `call ${i}` }),
+    );
+    const broken = auditEnvelope(
+      tenantId,
+      'COMMUNICATION_AUDIT',
+      JSON.parse('{"summary":"half \\ud83c of an emoji"}') as AuditableEventData,
+    );
+    await expect(app.get(IngestService).ingest([...batch, broken])).rejects.toThrow(
+      PoisonMessageError,
+    );
     await expect(app.get(IngestService).ingest([broken])).rejects.toThrow(broken.id);
     expect(await stored(tenantId)).toEqual([]);
     // The batch without it goes in whole.

@@ -48,7 +48,10 @@ describe('audit integrity: hash chain, signed checkpoints and verification', () 
   }
 
   async function row(tenantId: string, seq: number): Promise<EventRow> {
-    const result = await sql.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM audit.events WHERE tenant_id = $1 AND seq = $2`, [tenantId, seq]);
+    const result = await sql.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM audit.events WHERE tenant_id = $1 AND seq = $2`,
+      [tenantId, seq],
+    );
     const found = result.rows[0];
     if (!found) {
       throw new Error(`no event at ${seq}`);
@@ -74,7 +77,10 @@ describe('audit integrity: hash chain, signed checkpoints and verification', () 
       `UPDATE audit.events e SET hash = decode(u.hash, 'hex') FROM unnest($1::uuid[], $2::text[]) AS u(id, hash) WHERE e.id = u.id`,
       [ids, hashes],
     );
-    await sql.query('UPDATE audit.chain_heads SET hash = $1 WHERE tenant_id = $2', [previous, tenantId]);
+    await sql.query('UPDATE audit.chain_heads SET hash = $1 WHERE tenant_id = $2', [
+      previous,
+      tenantId,
+    ]);
   }
 
   beforeAll(async () => {
@@ -95,7 +101,13 @@ describe('audit integrity: hash chain, signed checkpoints and verification', () 
   it('should verify every event when the chain is untouched', async () => {
     const tenantId = await buildChain();
     const result = await sut.verify(tenantId);
-    expect(result).toEqual({ verified: true, checkedCount: CHAIN_LENGTH, firstBrokenEventId: null, reason: null, checkpointsChecked: 5 });
+    expect(result).toEqual({
+      verified: true,
+      checkedCount: CHAIN_LENGTH,
+      firstBrokenEventId: null,
+      reason: null,
+      checkpointsChecked: 5,
+    });
   });
 
   it('should verify events whose text COPY escapes (tabs, line breaks, backslashes) and non-ASCII, read in segments', async () => {
@@ -111,57 +123,114 @@ describe('audit integrity: hash chain, signed checkpoints and verification', () 
       }),
     );
     await app.get(IngestService).ingest(events);
-    expect(await sut.verify(tenantId)).toEqual({ verified: true, checkedCount: 3_000, firstBrokenEventId: null, reason: null, checkpointsChecked: 0 });
+    expect(await sut.verify(tenantId)).toEqual({
+      verified: true,
+      checkedCount: 3_000,
+      firstBrokenEventId: null,
+      reason: null,
+      checkpointsChecked: 0,
+    });
     const target = await row(tenantId, 2_999);
     await sql.query(`UPDATE audit.events SET actor_label = 'Zurich' WHERE id = $1`, [target.id]);
-    expect(await sut.verify(tenantId)).toMatchObject({ verified: false, firstBrokenEventId: target.id, reason: 'HASH_MISMATCH', checkedCount: 2_999 });
+    expect(await sut.verify(tenantId)).toMatchObject({
+      verified: false,
+      firstBrokenEventId: target.id,
+      reason: 'HASH_MISMATCH',
+      checkedCount: 2_999,
+    });
   });
 
   it('should name the event when one field of it was modified', async () => {
     const tenantId = await buildChain();
     const target = await row(tenantId, 5_000);
-    await sql.query(`UPDATE audit.events SET summary = 'nothing to see' WHERE id = $1`, [target.id]);
-    expect(await sut.verify(tenantId)).toMatchObject({ verified: false, firstBrokenEventId: target.id, reason: 'HASH_MISMATCH', checkedCount: 5_000 });
+    await sql.query(`UPDATE audit.events SET summary = 'nothing to see' WHERE id = $1`, [
+      target.id,
+    ]);
+    expect(await sut.verify(tenantId)).toMatchObject({
+      verified: false,
+      firstBrokenEventId: target.id,
+      reason: 'HASH_MISMATCH',
+      checkedCount: 5_000,
+    });
   });
 
   it('should name the next event when an event was deleted', async () => {
     const tenantId = await buildChain();
     const next = await row(tenantId, 4_001);
     await sql.query('DELETE FROM audit.events WHERE tenant_id = $1 AND seq = 4000', [tenantId]);
-    expect(await sut.verify(tenantId)).toMatchObject({ verified: false, firstBrokenEventId: next.id, reason: 'SEQUENCE_GAP' });
+    expect(await sut.verify(tenantId)).toMatchObject({
+      verified: false,
+      firstBrokenEventId: next.id,
+      reason: 'SEQUENCE_GAP',
+    });
   });
 
   it('should name the displaced event when a forged event was inserted with a correct hash of its own', async () => {
     const tenantId = await buildChain();
     const displaced = await row(tenantId, 3_001);
     const before = await row(tenantId, 3_000);
-    await sql.query('UPDATE audit.events SET seq = seq + 1 WHERE tenant_id = $1 AND seq > 3000', [tenantId]);
+    await sql.query('UPDATE audit.events SET seq = seq + 1 WHERE tenant_id = $1 AND seq > 3000', [
+      tenantId,
+    ]);
     const forged = { ...eventOfRow(before), id: randomUUID(), seq: 3_001, summary: 'forged' };
     const hash = chainHash(before.hash, withoutHash(forged));
     await sql.query(
       `INSERT INTO audit.events (id, tenant_id, family, seq, occurred_at, recorded_at, event_type, protocol, action, actor_type, actor_id,
          policy_ids, correlation_id, summary, details, hash)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, '{}', $12, $13, $14, $15)`,
-      [forged.id, tenantId, forged.family, forged.seq, forged.occurredAt, forged.recordedAt, forged.eventType, forged.protocol, forged.action,
-        forged.actor?.type, forged.actor?.id, forged.correlationId, forged.summary, JSON.stringify(forged.details), hash],
+      [
+        forged.id,
+        tenantId,
+        forged.family,
+        forged.seq,
+        forged.occurredAt,
+        forged.recordedAt,
+        forged.eventType,
+        forged.protocol,
+        forged.action,
+        forged.actor?.type,
+        forged.actor?.id,
+        forged.correlationId,
+        forged.summary,
+        JSON.stringify(forged.details),
+        hash,
+      ],
     );
-    expect(await sut.verify(tenantId)).toMatchObject({ verified: false, firstBrokenEventId: displaced.id, reason: 'HASH_MISMATCH' });
+    expect(await sut.verify(tenantId)).toMatchObject({
+      verified: false,
+      firstBrokenEventId: displaced.id,
+      reason: 'HASH_MISMATCH',
+    });
   });
 
   it('should detect two swapped events when their places in the chain were exchanged', async () => {
     const tenantId = await buildChain();
     const first = await row(tenantId, 6_000);
     const second = await row(tenantId, 6_001);
-    await sql.query('UPDATE audit.events SET seq = CASE WHEN id = $1 THEN 6001 ELSE 6000 END WHERE id IN ($1, $2)', [first.id, second.id]);
-    expect(await sut.verify(tenantId)).toMatchObject({ verified: false, firstBrokenEventId: second.id, reason: 'HASH_MISMATCH' });
+    await sql.query(
+      'UPDATE audit.events SET seq = CASE WHEN id = $1 THEN 6001 ELSE 6000 END WHERE id IN ($1, $2)',
+      [first.id, second.id],
+    );
+    expect(await sut.verify(tenantId)).toMatchObject({
+      verified: false,
+      firstBrokenEventId: second.id,
+      reason: 'HASH_MISMATCH',
+    });
   });
 
   it('should detect a truncated tail when the last events were deleted, even with the head rewound to match', async () => {
     const tenantId = await buildChain();
     const last = await row(tenantId, 9_500);
     await sql.query('DELETE FROM audit.events WHERE tenant_id = $1 AND seq > 9500', [tenantId]);
-    expect(await sut.verify(tenantId)).toMatchObject({ verified: false, firstBrokenEventId: last.id, reason: 'TRUNCATED' });
-    await sql.query('UPDATE audit.chain_heads SET seq = 9500, hash = $1 WHERE tenant_id = $2', [last.hash, tenantId]);
+    expect(await sut.verify(tenantId)).toMatchObject({
+      verified: false,
+      firstBrokenEventId: last.id,
+      reason: 'TRUNCATED',
+    });
+    await sql.query('UPDATE audit.chain_heads SET seq = 9500, hash = $1 WHERE tenant_id = $2', [
+      last.hash,
+      tenantId,
+    ]);
     expect(await sut.verify(tenantId)).toMatchObject({ verified: false, reason: 'TRUNCATED' });
   });
 
@@ -169,15 +238,26 @@ describe('audit integrity: hash chain, signed checkpoints and verification', () 
     const tenantId = await buildChain();
     await sql.query('DELETE FROM audit.events WHERE tenant_id = $1', [tenantId]);
     await sql.query('DELETE FROM audit.chain_heads WHERE tenant_id = $1', [tenantId]);
-    expect(await sut.verify(tenantId)).toMatchObject({ verified: false, reason: 'TRUNCATED', checkedCount: 0 });
+    expect(await sut.verify(tenantId)).toMatchObject({
+      verified: false,
+      reason: 'TRUNCATED',
+      checkedCount: 0,
+    });
   });
 
   it('should detect a modification when the whole chain after it was recomputed, through the signed checkpoints', async () => {
     const tenantId = await buildChain();
-    await sql.query(`UPDATE audit.events SET summary = 'rewritten' WHERE tenant_id = $1 AND seq = 5000`, [tenantId]);
+    await sql.query(
+      `UPDATE audit.events SET summary = 'rewritten' WHERE tenant_id = $1 AND seq = 5000`,
+      [tenantId],
+    );
     await recomputeFrom(tenantId, 5_000);
     const atCheckpoint = await row(tenantId, 6_000);
-    expect(await sut.verify(tenantId)).toMatchObject({ verified: false, firstBrokenEventId: atCheckpoint.id, reason: 'CHECKPOINT_MISMATCH' });
+    expect(await sut.verify(tenantId)).toMatchObject({
+      verified: false,
+      firstBrokenEventId: atCheckpoint.id,
+      reason: 'CHECKPOINT_MISMATCH',
+    });
   });
 
   it('should refuse a checkpoint whose committed heads were edited in the database', async () => {
@@ -187,7 +267,10 @@ describe('audit integrity: hash chain, signed checkpoints and verification', () 
        AND created_at = (SELECT max(created_at) FROM audit.checkpoints WHERE tenant_id = $1)`,
       [tenantId],
     );
-    expect(await sut.verify(tenantId)).toMatchObject({ verified: false, reason: 'CHECKPOINT_SIGNATURE_INVALID' });
+    expect(await sut.verify(tenantId)).toMatchObject({
+      verified: false,
+      reason: 'CHECKPOINT_SIGNATURE_INVALID',
+    });
   });
 
   it('should still verify what remains when retention removed a prefix, anchored at a checkpoint', async () => {
@@ -198,10 +281,16 @@ describe('audit integrity: hash chain, signed checkpoints and verification', () 
        AND created_at < (SELECT max(created_at) FROM audit.checkpoints WHERE tenant_id = $1)`,
       [tenantId],
     );
-    await sql.query(`INSERT INTO audit.retention_policies (tenant_id, days) VALUES ($1, '{"TRAFFIC": 1}')`, [tenantId]);
+    await sql.query(
+      `INSERT INTO audit.retention_policies (tenant_id, days) VALUES ($1, '{"TRAFFIC": 1}')`,
+      [tenantId],
+    );
     const run = await app.get(RetentionJobService).runOnce();
     expect(run?.removedEvents).toBeGreaterThan(0);
-    const remaining = await sql.query<{ count: string }>('SELECT count(*) FROM audit.events WHERE tenant_id = $1', [tenantId]);
+    const remaining = await sql.query<{ count: string }>(
+      'SELECT count(*) FROM audit.events WHERE tenant_id = $1',
+      [tenantId],
+    );
     expect(Number(remaining.rows[0]?.count)).toBe(CHAIN_LENGTH - 8_000);
     expect(await sut.verify(tenantId)).toMatchObject({ verified: true, checkedCount: 2_000 });
     const first = await row(tenantId, 8_001);
@@ -214,19 +303,28 @@ describe('audit integrity: hash chain, signed checkpoints and verification', () 
     const caller = await TestCaller.create(issuer, tenantId, ['AUDIT:READ']);
     const from = (await row(tenantId, 2_001)).recorded_at;
     const to = (await row(tenantId, 4_001)).recorded_at;
-    const window = await caller.call<{ verified: boolean; checkedCount: number }>(app, 'GET', `/audit/v1/integrity/verify?from=${from}&to=${to}`);
+    const window = await caller.call<{ verified: boolean; checkedCount: number }>(
+      app,
+      'GET',
+      `/audit/v1/integrity/verify?from=${from}&to=${to}`,
+    );
     expect(window.status).toBe(200);
     expect(window.body.verified).toBe(true);
     expect(window.body.checkedCount).toBeGreaterThanOrEqual(1_000);
     expect(window.body.checkedCount).toBeLessThan(CHAIN_LENGTH);
-    const page = await caller.call<{ items: Array<{ jws: string; heads: unknown; tenantId: string }> }>(app, 'GET', '/audit/v1/integrity/checkpoints?pageSize=100');
+    const page = await caller.call<{
+      items: Array<{ jws: string; heads: unknown; tenantId: string }>;
+    }>(app, 'GET', '/audit/v1/integrity/checkpoints?pageSize=100');
     expect(page.body.items).toHaveLength(5);
     const jwks = await app.inject({ method: 'GET', url: '/audit/v1/integrity/keys' });
     expect(jwks.statusCode).toBe(200);
     const keys = createLocalJWKSet(jwks.json());
     for (const checkpoint of page.body.items) {
       const { payload } = await compactVerify(checkpoint.jws, keys);
-      const signed = JSON.parse(new TextDecoder().decode(payload)) as { tenantId: string; heads: unknown };
+      const signed = JSON.parse(new TextDecoder().decode(payload)) as {
+        tenantId: string;
+        heads: unknown;
+      };
       expect(signed).toMatchObject({ tenantId, heads: checkpoint.heads });
     }
     const bad = await caller.call(app, 'GET', '/audit/v1/integrity/verify?from=soon');

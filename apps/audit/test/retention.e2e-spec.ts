@@ -30,7 +30,12 @@ describe('audit retention and partitions', () => {
   });
 
   it('should create a guarded partition on demand when an event falls on a day without one', async () => {
-    const envelope = auditEnvelope(randomUUID(), 'HITL', {}, { occurredAt: '2020-05-17T10:00:00.000Z' });
+    const envelope = auditEnvelope(
+      randomUUID(),
+      'HITL',
+      {},
+      { occurredAt: '2020-05-17T10:00:00.000Z' },
+    );
     await app.get(IngestService).ingest([envelope]);
     const names = await app.get(EventPartitionsService).names();
     expect(names).toContain('events_p20200517');
@@ -40,10 +45,26 @@ describe('audit retention and partitions', () => {
   it('should create partitions ahead and drop past ones that retention emptied when the job runs', async () => {
     const tenantId = randomUUID();
     const old = new Date(Date.now() - 40 * 86_400_000);
-    await app.get(IngestService).ingest([auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: 'old' }, { occurredAt: old.toISOString() })]);
+    await app
+      .get(IngestService)
+      .ingest([
+        auditEnvelope(
+          tenantId,
+          'COMMUNICATION_AUDIT',
+          { summary: 'old' },
+          { occurredAt: old.toISOString() },
+        ),
+      ]);
     await app.get(CheckpointsService).createCheckpoints(new Date(Date.now() - 35 * 86_400_000));
-    await app.get(IngestService).ingest([auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: 'recent' })]);
-    await database.asSystem((tx) => tx.query(`INSERT INTO audit.retention_policies (tenant_id, days) VALUES ($1, '{"TRAFFIC": 30}')`, [tenantId]));
+    await app
+      .get(IngestService)
+      .ingest([auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: 'recent' })]);
+    await database.asSystem((tx) =>
+      tx.query(
+        `INSERT INTO audit.retention_policies (tenant_id, days) VALUES ($1, '{"TRAFFIC": 30}')`,
+        [tenantId],
+      ),
+    );
 
     const run = await app.get(RetentionJobService).runOnce();
 
@@ -52,7 +73,10 @@ describe('audit retention and partitions', () => {
     const names = await app.get(EventPartitionsService).names();
     expect(names).toContain(partitionName(addDays(dayStart(new Date()), 7)));
     expect(names).not.toContain(partitionName(dayStart(old)));
-    expect(await app.get(IntegrityService).verify(tenantId)).toMatchObject({ verified: true, checkedCount: 1 });
+    expect(await app.get(IntegrityService).verify(tenantId)).toMatchObject({
+      verified: true,
+      checkedCount: 1,
+    });
   });
 
   it('should let one replica claim a tick when two ask for it in the same interval', async () => {

@@ -21,7 +21,12 @@ async function main(): Promise<void> {
     logLevel: env.LOG_LEVEL,
     trustProxyHops: env.TRUST_PROXY_HOPS,
     imports: [
-      AuthModule.forRoot(authOptionsFromEnv(env, `http://127.0.0.1:${env.PORT}/tenant-auth/v1/.well-known/jwks.json`)),
+      AuthModule.forRoot(
+        authOptionsFromEnv(
+          env,
+          `http://127.0.0.1:${env.PORT}/tenant-auth/v1/.well-known/jwks.json`,
+        ),
+      ),
       EventBusModule.forRoot({ natsUrl: env.NATS_URL, prefix: env.NATS_PREFIX }),
       TenantAuthModule.forRoot({ ...env, DATABASE_URL: env.DATABASE_URL! }),
     ],

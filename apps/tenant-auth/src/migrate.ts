@@ -17,11 +17,15 @@ async function main(): Promise<void> {
   const dataSource = createSchemaDataSource(options);
   await dataSource.initialize();
   const applied = await migrate(dataSource, options.schema);
-  process.stdout.write(`tenant-auth: ${applied.length} migration(s) applied${applied.length ? ': ' + applied.join(', ') : ''}\n`);
+  process.stdout.write(
+    `tenant-auth: ${applied.length} migration(s) applied${applied.length ? ': ' + applied.join(', ') : ''}\n`,
+  );
   await dataSource.destroy();
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`tenant-auth: migration failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `tenant-auth: migration failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -15,13 +15,17 @@ async function main(): Promise<void> {
   const commands = await openCommands({ ...env, DATABASE_URL: env.DATABASE_URL });
   try {
     const kid = await commands.keys.rotate('command');
-    process.stdout.write(`signing key rotated: new kid ${kid}; replicas sign with it within 30 s\n`);
+    process.stdout.write(
+      `signing key rotated: new kid ${kid}; replicas sign with it within 30 s\n`,
+    );
   } finally {
     await commands.close();
   }
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`key rotation failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `key rotation failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -27,10 +27,18 @@ class TenantAuthConfigModule {
   static forRoot(env: TenantAuthEnv): DynamicModule {
     const providers = [
       { provide: TENANT_AUTH_ENV, useValue: env },
-      { provide: SECRET_BOX, useValue: new SecretBox(keyEncryptionSecret(env.KEY_ENCRYPTION_SECRET, env.DATA_DIR)) },
+      {
+        provide: SECRET_BOX,
+        useValue: new SecretBox(keyEncryptionSecret(env.KEY_ENCRYPTION_SECRET, env.DATA_DIR)),
+      },
       { provide: DOMAIN_VERIFIER, useValue: new DomainVerifier(env.DNS_RESOLVER) },
     ];
-    return { module: TenantAuthConfigModule, global: true, providers, exports: providers.map((p) => p.provide) };
+    return {
+      module: TenantAuthConfigModule,
+      global: true,
+      providers,
+      exports: providers.map((p) => p.provide),
+    };
   }
 }
 
@@ -45,8 +53,14 @@ export class TenantAuthModule {
     return {
       module: TenantAuthModule,
       imports: [
-        DatabaseModule.forRoot({ token: TENANT_AUTH_DATABASE, ...tenant_authDataSourceOptions(env.DATABASE_URL) }),
-        MessagingModule.forService({ service: TENANT_AUTH_SERVICE, databaseToken: TENANT_AUTH_DATABASE }),
+        DatabaseModule.forRoot({
+          token: TENANT_AUTH_DATABASE,
+          ...tenant_authDataSourceOptions(env.DATABASE_URL),
+        }),
+        MessagingModule.forService({
+          service: TENANT_AUTH_SERVICE,
+          databaseToken: TENANT_AUTH_DATABASE,
+        }),
         TenantAuthConfigModule.forRoot(env),
         TokensModule,
         PermissionsModule,

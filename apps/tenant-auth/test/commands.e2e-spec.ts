@@ -16,7 +16,13 @@ describe('commands', () => {
 
   const run = (script: string, args: string[] = []) =>
     spawnSync(process.execPath, [join(DIST, script), ...args], {
-      env: { ...process.env, DATABASE_URL: database.url, KEY_ENCRYPTION_SECRET: 'c'.repeat(40), PUBLIC_BASE_URL: BASE_URL, LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        KEY_ENCRYPTION_SECRET: 'c'.repeat(40),
+        PUBLIC_BASE_URL: BASE_URL,
+        LOG_LEVEL: 'info',
+      },
       encoding: 'utf8',
     });
 
@@ -30,7 +36,14 @@ describe('commands', () => {
 
   it('should bootstrap a tenant, keep the password out of the output and in a 0600 file that signs in', async () => {
     const out = join(dir, 'acme.json');
-    const result = run('bootstrap.js', ['--tenant', 'acme', '--email', 'admin@acme.example', '--out', out]);
+    const result = run('bootstrap.js', [
+      '--tenant',
+      'acme',
+      '--email',
+      'admin@acme.example',
+      '--out',
+      out,
+    ]);
     expect(result.status).toBe(0);
     const written = JSON.parse(readFileSync(out, 'utf8'));
     expect(statSync(out).mode & 0o777).toBe(0o600);
@@ -48,7 +61,14 @@ describe('commands', () => {
   });
 
   it('should refuse a tenant that exists and arguments that are missing', () => {
-    const again = run('bootstrap.js', ['--tenant', 'acme', '--email', 'other@acme.example', '--out', join(dir, 'again.json')]);
+    const again = run('bootstrap.js', [
+      '--tenant',
+      'acme',
+      '--email',
+      'other@acme.example',
+      '--out',
+      join(dir, 'again.json'),
+    ]);
     expect(again.status).toBe(1);
     expect(again.stderr).toContain('bootstrap failed');
     const missing = run('bootstrap.js', ['--tenant', 'acme']);

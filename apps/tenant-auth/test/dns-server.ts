@@ -13,7 +13,9 @@ export class TestDnsServer {
     const socket = createSocket('udp4');
     await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
     const server = new TestDnsServer(socket, `127.0.0.1:${socket.address().port}`);
-    socket.on('message', (query, peer) => socket.send(server.answer(query), peer.port, peer.address));
+    socket.on('message', (query, peer) =>
+      socket.send(server.answer(query), peer.port, peer.address),
+    );
     return server;
   }
 

@@ -1,7 +1,15 @@
 import { ForgedCase, TrustedSigner, forgedTokenCases, probePath } from '@agp/testing';
 
 import { BootstrapResult, SigningKeysService } from '../src';
-import { BASE_URL, TenantAuthHarness, apiAs, bootstrapTenant, clientToken, passwordToken, startTenantAuth } from './tenant-auth-harness';
+import {
+  BASE_URL,
+  TenantAuthHarness,
+  apiAs,
+  bootstrapTenant,
+  clientToken,
+  passwordToken,
+  startTenantAuth,
+} from './tenant-auth-harness';
 
 /** D6: the only routes that answer without a token (plus the health probes). */
 const PUBLIC_ROUTES = new Set([
@@ -33,8 +41,16 @@ describe('forged-token matrix on every tenant-auth route', () => {
     };
 
     // Valid signatures whose subjects were revoked afterwards (identity.md I2).
-    const other = await op.post('/tenants', { slug: 'suspended', name: 'Suspended', adminEmail: 'admin@suspended.example' });
-    const suspendedToken = await passwordToken(harness, { ...operator, tenant: 'suspended', ...other.body.initialAdministrator });
+    const other = await op.post('/tenants', {
+      slug: 'suspended',
+      name: 'Suspended',
+      adminEmail: 'admin@suspended.example',
+    });
+    const suspendedToken = await passwordToken(harness, {
+      ...operator,
+      tenant: 'suspended',
+      ...other.body.initialAdministrator,
+    });
     await op.patch(`/tenants/${other.body.id}`, { status: 'SUSPENDED' });
     const agent = await op.post('/agents', { name: 'deleted-agent' });
     const agentToken = await clientToken(harness, agent.body.id, agent.body.clientSecret);
@@ -43,8 +59,16 @@ describe('forged-token matrix on every tenant-auth route', () => {
     const accountToken = await clientToken(harness, account.body.id, account.body.clientSecret);
     await op.patch(`/service-accounts/${account.body.id}`, { status: 'SUSPENDED' });
     const password = 'deleted-user-password';
-    const user = await op.post('/users', { email: 'deleted@operator.example', displayName: 'Deleted', password });
-    const userToken = await passwordToken(harness, { ...operator, email: 'deleted@operator.example', password });
+    const user = await op.post('/users', {
+      email: 'deleted@operator.example',
+      displayName: 'Deleted',
+      password,
+    });
+    const userToken = await passwordToken(harness, {
+      ...operator,
+      email: 'deleted@operator.example',
+      password,
+    });
     await op.delete(`/users/${user.body.id}`);
     revoked = [
       { name: "a suspended tenant's token", authorization: `Bearer ${suspendedToken}` },
@@ -60,7 +84,10 @@ describe('forged-token matrix on every tenant-auth route', () => {
 
   it('should find the routes in the router, so that routes added later are covered', () => {
     const paths = new Set(harness.routes.map((route) => route.url));
-    for (const expected of ['/tenant-auth/v1/users/:userId', '/tenant-auth/v1/identity-providers/:providerId/email-domains/:domain/verify']) {
+    for (const expected of [
+      '/tenant-auth/v1/users/:userId',
+      '/tenant-auth/v1/identity-providers/:providerId/email-domains/:domain/verify',
+    ]) {
       expect(paths.has(expected)).toBe(true);
     }
   });
@@ -72,7 +99,14 @@ describe('forged-token matrix on every tenant-auth route', () => {
     let checked = 0;
     for (const route of protectedRoutes) {
       const url = probePath(route.url);
-      const cases = [...(await forgedTokenCases(signer, { tid: operator.tenantId, sub: operator.tenantId, kind: 'USER', perms: ['TENANT:ADMIN'] }, url)), ...revoked];
+      const cases = [
+        ...(await forgedTokenCases(
+          signer,
+          { tid: operator.tenantId, sub: operator.tenantId, kind: 'USER', perms: ['TENANT:ADMIN'] },
+          url,
+        )),
+        ...revoked,
+      ];
       for (const forged of cases) {
         const response = await harness.app.inject({
           method: route.method as 'GET',
@@ -81,7 +115,11 @@ describe('forged-token matrix on every tenant-auth route', () => {
           ...(['POST', 'PATCH', 'PUT'].includes(route.method) ? { payload: {} } : {}),
         });
         checked += 1;
-        if (response.statusCode !== 401 || (route.method !== 'HEAD' && response.headers['www-authenticate'] !== 'Bearer error="invalid_token"')) {
+        if (
+          response.statusCode !== 401 ||
+          (route.method !== 'HEAD' &&
+            response.headers['www-authenticate'] !== 'Bearer error="invalid_token"')
+        ) {
           failures.push(`${route.method} ${route.url} with ${forged.name}: ${response.statusCode}`);
         }
       }
@@ -91,7 +129,11 @@ describe('forged-token matrix on every tenant-auth route', () => {
   });
 
   it('should answer every public route without a token', async () => {
-    for (const url of ['/tenant-auth/v1/.well-known/jwks.json', '/tenant-auth/v1/.well-known/openid-configuration', '/health/live']) {
+    for (const url of [
+      '/tenant-auth/v1/.well-known/jwks.json',
+      '/tenant-auth/v1/.well-known/openid-configuration',
+      '/health/live',
+    ]) {
       expect((await harness.app.inject({ url })).statusCode).toBe(200);
     }
   });

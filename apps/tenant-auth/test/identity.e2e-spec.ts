@@ -26,7 +26,10 @@ describe('identity resources', () => {
   const secrets: string[] = [];
 
   /** A user of tenant A holding exactly these permissions, and its token. */
-  async function userWith(permissions: Array<{ entity: string; permission: string }>, email: string): Promise<Api> {
+  async function userWith(
+    permissions: Array<{ entity: string; permission: string }>,
+    email: string,
+  ): Promise<Api> {
     const role = await a.post('/roles', { name: `role-of-${email}`, permissions });
     const password = `pw-${email}-0123456789`;
     secrets.push(password);
@@ -64,17 +67,31 @@ describe('identity resources', () => {
       try {
         const password = 'user-lifecycle-password-0123';
         secrets.push(password);
-        const created = await a.post('/users', { email: 'lifecycle@a.example', displayName: 'Life Cycle', password });
+        const created = await a.post('/users', {
+          email: 'lifecycle@a.example',
+          displayName: 'Life Cycle',
+          password,
+        });
         expect(created.status).toBe(201);
-        expect((await a.patch(`/users/${created.body.id}`, { status: 'DISABLED' })).status).toBe(200);
+        expect((await a.patch(`/users/${created.body.id}`, { status: 'DISABLED' })).status).toBe(
+          200,
+        );
         expect((await a.delete(`/users/${created.body.id}`)).status).toBe(204);
 
         const mine = await eventually(() => {
           const found = seen.filter((event) => event.data.userId === created.body.id);
-          expect(found.map((event) => event.data.change)).toEqual(['CREATED', 'SUSPENDED', 'DELETED']);
+          expect(found.map((event) => event.data.change)).toEqual([
+            'CREATED',
+            'SUSPENDED',
+            'DELETED',
+          ]);
           return found;
         });
-        expect(mine[0].data).toMatchObject({ email: 'lifecycle@a.example', displayName: 'Life Cycle', status: 'ACTIVE' });
+        expect(mine[0].data).toMatchObject({
+          email: 'lifecycle@a.example',
+          displayName: 'Life Cycle',
+          status: 'ACTIVE',
+        });
         expect(mine[1].data).toMatchObject({ status: 'DISABLED' });
         expect(JSON.stringify(mine)).not.toContain(password);
       } finally {
@@ -86,13 +103,20 @@ describe('identity resources', () => {
 
   describe('agents and service accounts', () => {
     it('should answer the client secret once, on creation and on rotation, and never after', async () => {
-      const created = await a.post('/agents', { name: 'pay-bot', permissions: [{ entity: 'PAYMENT', permission: 'WRITE' }] });
+      const created = await a.post('/agents', {
+        name: 'pay-bot',
+        permissions: [{ entity: 'PAYMENT', permission: 'WRITE' }],
+      });
       expect(created.status).toBe(201);
       expect(created.headers.location).toBe(`/tenant-auth/v1/agents/${created.body.id}`);
       const first = created.body.clientSecret as string;
       secrets.push(first);
       expect(first).toMatch(/^agp_/);
-      const read = [await a.get(`/agents/${created.body.id}`), await a.get('/agents'), await a.patch(`/agents/${created.body.id}`, { description: 'pays' })];
+      const read = [
+        await a.get(`/agents/${created.body.id}`),
+        await a.get('/agents'),
+        await a.patch(`/agents/${created.body.id}`, { description: 'pays' }),
+      ];
       for (const answer of read) {
         expect(JSON.stringify(answer.body)).not.toContain(first);
         expect(JSON.stringify(answer.body)).not.toContain('clientSecret');
@@ -102,9 +126,15 @@ describe('identity resources', () => {
       const second = rotated.body.clientSecret as string;
       secrets.push(second);
       expect(second).not.toBe(first);
-      const old = await requestToken(harness, { grant_type: 'client_credentials', client_id: created.body.id, client_secret: first });
+      const old = await requestToken(harness, {
+        grant_type: 'client_credentials',
+        client_id: created.body.id,
+        client_secret: first,
+      });
       expect(old.status).toBe(401);
-      await expect(clientToken(harness, created.body.id, second)).resolves.toEqual(expect.any(String));
+      await expect(clientToken(harness, created.body.id, second)).resolves.toEqual(
+        expect.any(String),
+      );
     });
 
     it('should publish AGENT_LIFECYCLE and CREDENTIAL_ROTATION without the secret', async () => {
@@ -123,11 +153,21 @@ describe('identity resources', () => {
         secrets.push(rotated.body.clientSecret);
         const mine = await eventually(() => {
           const found = seen.filter((event) => JSON.stringify(event).includes(created.body.id));
-          expect(found.map((event) => event.type)).toEqual(['AGENT_LIFECYCLE', 'CREDENTIAL_ROTATION']);
+          expect(found.map((event) => event.type)).toEqual([
+            'AGENT_LIFECYCLE',
+            'CREDENTIAL_ROTATION',
+          ]);
           return found;
         });
-        expect(mine[0].data).toMatchObject({ agentId: created.body.id, change: 'CREATED', status: 'ACTIVE' });
-        expect(mine[1].data).toMatchObject({ credential: 'AGENT_CLIENT_SECRET', subjectId: created.body.id });
+        expect(mine[0].data).toMatchObject({
+          agentId: created.body.id,
+          change: 'CREATED',
+          status: 'ACTIVE',
+        });
+        expect(mine[1].data).toMatchObject({
+          credential: 'AGENT_CLIENT_SECRET',
+          subjectId: created.body.id,
+        });
         expect(JSON.stringify(mine)).not.toContain(created.body.clientSecret);
         expect(JSON.stringify(mine)).not.toContain(rotated.body.clientSecret);
       } finally {
@@ -137,13 +177,19 @@ describe('identity resources', () => {
     });
 
     it('should issue SERVICE tokens to a service account guarded by API_KEYS', async () => {
-      const created = await a.post('/service-accounts', { name: 'ci', permissions: [{ entity: 'AUDIT', permission: 'READ' }] });
+      const created = await a.post('/service-accounts', {
+        name: 'ci',
+        permissions: [{ entity: 'AUDIT', permission: 'READ' }],
+      });
       expect(created.status).toBe(201);
       secrets.push(created.body.clientSecret);
       const token = await clientToken(harness, created.body.id, created.body.clientSecret);
       const permissions = await apiAs(harness, token).get('/permissions');
       expect(permissions.body).toEqual([{ entity: 'AUDIT', permission: 'READ' }]);
-      const registryOnly = await userWith([{ entity: 'REGISTRY', permission: 'ADMIN' }], 'registry@tenant-a.example');
+      const registryOnly = await userWith(
+        [{ entity: 'REGISTRY', permission: 'ADMIN' }],
+        'registry@tenant-a.example',
+      );
       const refused = await registryOnly.get('/service-accounts');
       expect(refused.status).toBe(403);
       expect(refused.body.detail).toContain('API_KEYS:READ');
@@ -152,7 +198,10 @@ describe('identity resources', () => {
 
   describe('permissions (D10)', () => {
     it('should answer 403 naming the missing role when a token lacks it', async () => {
-      const reader = await userWith([{ entity: 'USERS', permission: 'READ' }], 'reader@tenant-a.example');
+      const reader = await userWith(
+        [{ entity: 'USERS', permission: 'READ' }],
+        'reader@tenant-a.example',
+      );
       expect((await reader.get('/users')).status).toBe(200);
       const cases: Array<[Promise<{ status: number; body: { detail: string } }>, string]> = [
         [reader.post('/users', { email: 'x@tenant-a.example', displayName: 'x' }), 'USERS:WRITE'],
@@ -160,7 +209,10 @@ describe('identity resources', () => {
         [reader.get('/identity-providers'), 'IDENTITY_PROVIDERS:READ'],
         [reader.get('/agents'), 'REGISTRY:READ'],
         [reader.post('/roles', { name: 'r', permissions: [] }), 'TENANT:WRITE'],
-        [reader.post('/tenants', { slug: 'zz', name: 'zz', adminEmail: 'a@zz.example' }), 'TENANT:ADMIN'],
+        [
+          reader.post('/tenants', { slug: 'zz', name: 'zz', adminEmail: 'a@zz.example' }),
+          'TENANT:ADMIN',
+        ],
       ];
       for (const [answer, role] of cases) {
         const { status, body } = await answer;
@@ -170,7 +222,13 @@ describe('identity resources', () => {
     });
 
     it("should answer operation 2 with the caller's own entries, expanded and sorted", async () => {
-      const writer = await userWith([{ entity: 'AUDIT', permission: 'WRITE' }, { entity: 'AGENT_METADATA', permission: 'DELETE' }], 'writer@tenant-a.example');
+      const writer = await userWith(
+        [
+          { entity: 'AUDIT', permission: 'WRITE' },
+          { entity: 'AGENT_METADATA', permission: 'DELETE' },
+        ],
+        'writer@tenant-a.example',
+      );
       expect((await writer.get('/permissions')).body).toEqual([
         { entity: 'AGENT_METADATA', permission: 'DELETE' },
         { entity: 'AGENT_METADATA', permission: 'READ' },
@@ -180,26 +238,57 @@ describe('identity resources', () => {
     });
 
     it('should refuse to grant what the caller does not hold (identity.md I4)', async () => {
-      const userAdmin = await userWith([{ entity: 'USERS', permission: 'ADMIN' }, { entity: 'TENANT', permission: 'WRITE' }, { entity: 'REGISTRY', permission: 'WRITE' }], 'ua@tenant-a.example');
-      const role = await userAdmin.post('/roles', { name: 'sneaky', permissions: [{ entity: 'AUDIT', permission: 'ADMIN' }] });
+      const userAdmin = await userWith(
+        [
+          { entity: 'USERS', permission: 'ADMIN' },
+          { entity: 'TENANT', permission: 'WRITE' },
+          { entity: 'REGISTRY', permission: 'WRITE' },
+        ],
+        'ua@tenant-a.example',
+      );
+      const role = await userAdmin.post('/roles', {
+        name: 'sneaky',
+        permissions: [{ entity: 'AUDIT', permission: 'ADMIN' }],
+      });
       expect(role.status).toBe(403);
-      const agent = await userAdmin.post('/agents', { name: 'sneaky-bot', permissions: [{ entity: 'TENANT', permission: 'ADMIN' }] });
+      const agent = await userAdmin.post('/agents', {
+        name: 'sneaky-bot',
+        permissions: [{ entity: 'TENANT', permission: 'ADMIN' }],
+      });
       expect(agent.status).toBe(403);
-      const fine = await userAdmin.post('/roles', { name: 'fine', permissions: [{ entity: 'USERS', permission: 'READ' }] });
+      const fine = await userAdmin.post('/roles', {
+        name: 'fine',
+        permissions: [{ entity: 'USERS', permission: 'READ' }],
+      });
       expect(fine.status).toBe(201);
     });
 
     it('should give a user the roles of its groups when it joins one', async () => {
-      const role = await a.post('/roles', { name: 'auditors', permissions: [{ entity: 'AUDIT', permission: 'READ' }] });
+      const role = await a.post('/roles', {
+        name: 'auditors',
+        permissions: [{ entity: 'AUDIT', permission: 'READ' }],
+      });
       const group = await a.post('/groups', { name: 'audit-team', roleIds: [role.body.id] });
       const password = 'member-password-123';
-      const user = await a.post('/users', { email: 'member@tenant-a.example', displayName: 'Member', password });
+      const user = await a.post('/users', {
+        email: 'member@tenant-a.example',
+        displayName: 'Member',
+        password,
+      });
       const added = await a.post(`/groups/${group.body.id}/members`, { userId: user.body.id });
       expect(added.status).toBe(201);
       const members = await a.get(`/groups/${group.body.id}/members`);
-      expect(members.body).toMatchObject({ total: 1, items: [{ userId: user.body.id, email: 'member@tenant-a.example' }] });
-      const member = apiAs(harness, await passwordToken(harness, { ...adminA, email: 'member@tenant-a.example', password }));
-      expect((await member.get('/permissions')).body).toEqual([{ entity: 'AUDIT', permission: 'READ' }]);
+      expect(members.body).toMatchObject({
+        total: 1,
+        items: [{ userId: user.body.id, email: 'member@tenant-a.example' }],
+      });
+      const member = apiAs(
+        harness,
+        await passwordToken(harness, { ...adminA, email: 'member@tenant-a.example', password }),
+      );
+      expect((await member.get('/permissions')).body).toEqual([
+        { entity: 'AUDIT', permission: 'READ' },
+      ]);
       expect((await a.delete(`/groups/${group.body.id}/members/${user.body.id}`)).status).toBe(204);
       expect((await a.delete(`/groups/${group.body.id}/members/${user.body.id}`)).status).toBe(404);
     });
@@ -209,19 +298,43 @@ describe('identity resources', () => {
     it("should answer 404 when tenant B's token names tenant A's resources by id", async () => {
       const role = await a.post('/roles', { name: 'iso', permissions: [] });
       const resources: Array<[string, string]> = [
-        ['/users', (await a.post('/users', { email: 'iso@tenant-a.example', displayName: 'iso' })).body.id],
+        [
+          '/users',
+          (await a.post('/users', { email: 'iso@tenant-a.example', displayName: 'iso' })).body.id,
+        ],
         ['/groups', (await a.post('/groups', { name: 'iso' })).body.id],
         ['/roles', role.body.id],
         ['/agents', (await a.post('/agents', { name: 'iso-bot' })).body.id],
         ['/service-accounts', (await a.post('/service-accounts', { name: 'iso-sa' })).body.id],
-        ['/identity-providers', (await a.post('/identity-providers', { alias: 'iso', displayName: 'iso', config: { type: 'OKTA', clientId: 'c' } })).body.id],
+        [
+          '/identity-providers',
+          (
+            await a.post('/identity-providers', {
+              alias: 'iso',
+              displayName: 'iso',
+              config: { type: 'OKTA', clientId: 'c' },
+            })
+          ).body.id,
+        ],
         ['/tenants', adminA.tenantId],
       ];
       for (const [collection, id] of resources) {
-        expect([collection, (await b.get(`${collection}/${id}`)).status]).toEqual([collection, 404]);
-        expect([collection, (await b.patch(`${collection}/${id}`, {})).status]).toEqual([collection, 404]);
-        expect([collection, (await b.delete(`${collection}/${id}`)).status]).toEqual([collection, 404]);
-        expect([collection, (await a.get(`${collection}/${id}`)).status]).toEqual([collection, 200]);
+        expect([collection, (await b.get(`${collection}/${id}`)).status]).toEqual([
+          collection,
+          404,
+        ]);
+        expect([collection, (await b.patch(`${collection}/${id}`, {})).status]).toEqual([
+          collection,
+          404,
+        ]);
+        expect([collection, (await b.delete(`${collection}/${id}`)).status]).toEqual([
+          collection,
+          404,
+        ]);
+        expect([collection, (await a.get(`${collection}/${id}`)).status]).toEqual([
+          collection,
+          200,
+        ]);
       }
       expect((await b.get(`/groups/${resources[1][1]}/members`)).status).toBe(404);
       expect((await b.post(`/agents/${resources[3][1]}/rotate-secret`)).status).toBe(404);
@@ -229,22 +342,40 @@ describe('identity resources', () => {
 
     it('should list only the caller tenant for a non-operator and refuse to create tenants', async () => {
       const listed = await b.get('/tenants');
-      expect((listed.body.items as Array<{ slug: string }>).map((t) => t.slug)).toEqual(['tenant-b']);
-      expect((await b.post('/tenants', { slug: 'nope', name: 'nope', adminEmail: 'a@nope.example' })).status).toBe(403);
+      expect((listed.body.items as Array<{ slug: string }>).map((t) => t.slug)).toEqual([
+        'tenant-b',
+      ]);
+      expect(
+        (await b.post('/tenants', { slug: 'nope', name: 'nope', adminEmail: 'a@nope.example' }))
+          .status,
+      ).toBe(403);
       const all = await a.get('/tenants?pageSize=100');
-      expect((all.body.items as Array<{ slug: string }>).map((t) => t.slug)).toEqual(expect.arrayContaining(['tenant-a', 'tenant-b']));
+      expect((all.body.items as Array<{ slug: string }>).map((t) => t.slug)).toEqual(
+        expect.arrayContaining(['tenant-a', 'tenant-b']),
+      );
     });
   });
 
   describe('lists', () => {
     it('should page and filter users', async () => {
       for (const name of ['list-1', 'list-2', 'list-3']) {
-        await a.post('/users', { email: `${name}@lists.example`, displayName: name, status: name === 'list-3' ? 'DISABLED' : 'ACTIVE' });
+        await a.post('/users', {
+          email: `${name}@lists.example`,
+          displayName: name,
+          status: name === 'list-3' ? 'DISABLED' : 'ACTIVE',
+        });
       }
       const page = await a.get('/users?q=lists.example&pageSize=2&page=2');
-      expect(page.body).toMatchObject({ page: 2, pageSize: 2, total: 3, items: [{ email: 'list-3@lists.example' }] });
+      expect(page.body).toMatchObject({
+        page: 2,
+        pageSize: 2,
+        total: 3,
+        items: [{ email: 'list-3@lists.example' }],
+      });
       const disabled = await a.get('/users?status=DISABLED&q=lists');
-      expect((disabled.body.items as Array<{ email: string }>).map((u) => u.email)).toEqual(['list-3@lists.example']);
+      expect((disabled.body.items as Array<{ email: string }>).map((u) => u.email)).toEqual([
+        'list-3@lists.example',
+      ]);
       expect((await a.get('/users?pageSize=101')).status).toBe(400);
       expect((await a.get('/users?colour=red')).status).toBe(400);
     });
@@ -264,16 +395,36 @@ describe('identity resources', () => {
       const created = await a.post('/identity-providers', {
         alias: 'okta',
         displayName: 'Okta',
-        config: { type: 'OKTA', clientId: 'client-1', clientSecret: secret, issuer: 'https://acme.okta.com' },
+        config: {
+          type: 'OKTA',
+          clientId: 'client-1',
+          clientSecret: secret,
+          issuer: 'https://acme.okta.com',
+        },
       });
       expect(created.status).toBe(201);
-      expect(created.body.config).toEqual({ type: 'OKTA', clientId: 'client-1', clientSecret: '********', issuer: 'https://acme.okta.com' });
+      expect(created.body.config).toEqual({
+        type: 'OKTA',
+        clientId: 'client-1',
+        clientSecret: '********',
+        issuer: 'https://acme.okta.com',
+      });
       const listed = await a.get('/identity-providers');
       expect(Array.isArray(listed.body)).toBe(true);
       expect(JSON.stringify(listed.body)).not.toContain(secret);
-      const cleared = await a.patch(`/identity-providers/${created.body.id}`, { config: { clientSecret: '' } });
+      const cleared = await a.patch(`/identity-providers/${created.body.id}`, {
+        config: { clientSecret: '' },
+      });
       expect(cleared.body.config.clientSecret).toBeUndefined();
-      expect((await a.post('/identity-providers', { alias: 'bad', displayName: 'b', config: { type: 'GITHUB', clientId: 'c' } })).status).toBe(400);
+      expect(
+        (
+          await a.post('/identity-providers', {
+            alias: 'bad',
+            displayName: 'b',
+            config: { type: 'GITHUB', clientId: 'c' },
+          })
+        ).status,
+      ).toBe(400);
       expect((await b.get('/identity-providers')).body).toEqual([]);
     });
 
@@ -296,7 +447,16 @@ describe('identity resources', () => {
       });
       expect(good.status).toBe(201);
       expect(good.body.groupMappings).toEqual({ 'eng-admins': [group.body.id] });
-      expect((await a.post('/identity-providers', { alias: 'm', displayName: 'm', config: { type: 'OKTA', clientId: 'c' }, groupMappings: { x: 'y' } })).status).toBe(400);
+      expect(
+        (
+          await a.post('/identity-providers', {
+            alias: 'm',
+            displayName: 'm',
+            config: { type: 'OKTA', clientId: 'c' },
+            groupMappings: { x: 'y' },
+          })
+        ).status,
+      ).toBe(400);
     });
 
     it('should verify an e-mail domain through its TXT record and record each check', async () => {
@@ -318,13 +478,29 @@ describe('identity resources', () => {
       const verify = `/identity-providers/${created.body.id}/email-domains/acme.example/verify`;
       const missing = await a.post(verify);
       expect(missing.status).toBe(200);
-      expect(missing.body.emailDomains[0]).toMatchObject({ verifiedAt: null, lastCheckedAt: expect.any(String), lastCheckError: expect.stringContaining('ENOTFOUND') });
+      expect(missing.body.emailDomains[0]).toMatchObject({
+        verifiedAt: null,
+        lastCheckedAt: expect.any(String),
+        lastCheckError: expect.stringContaining('ENOTFOUND'),
+      });
       dns.txt.set('_agp-challenge.acme.example', ['unrelated', domain.expectedTxtRecordValue]);
       const verified = await a.post(verify);
-      expect(verified.body.emailDomains[0]).toMatchObject({ verifiedAt: expect.any(String), lastCheckError: null });
-      const kept = await a.patch(`/identity-providers/${created.body.id}`, { emailDomains: ['acme.example', 'other.example'] });
-      expect((kept.body.emailDomains as Array<{ verifiedAt: string | null }>).map((d) => d.verifiedAt !== null)).toEqual([true, false]);
-      expect((await a.post(`/identity-providers/${created.body.id}/email-domains/nope.example/verify`)).status).toBe(404);
+      expect(verified.body.emailDomains[0]).toMatchObject({
+        verifiedAt: expect.any(String),
+        lastCheckError: null,
+      });
+      const kept = await a.patch(`/identity-providers/${created.body.id}`, {
+        emailDomains: ['acme.example', 'other.example'],
+      });
+      expect(
+        (kept.body.emailDomains as Array<{ verifiedAt: string | null }>).map(
+          (d) => d.verifiedAt !== null,
+        ),
+      ).toEqual([true, false]);
+      expect(
+        (await a.post(`/identity-providers/${created.body.id}/email-domains/nope.example/verify`))
+          .status,
+      ).toBe(404);
     });
   });
 

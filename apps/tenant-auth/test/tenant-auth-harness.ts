@@ -41,7 +41,9 @@ export interface HarnessOptions {
 }
 
 /** tenant-auth on its own database and NATS prefix, listening on a free port (its JWKS is fetched over HTTP). */
-export async function startTenantAuth(options: HarnessOptions = {}): Promise<TenantAuthHarness & { database: TestDatabase; natsPrefix: string }> {
+export async function startTenantAuth(
+  options: HarnessOptions = {},
+): Promise<TenantAuthHarness & { database: TestDatabase; natsPrefix: string }> {
   const database = options.database ?? (await createTestDatabase(options.label ?? 'tenant_auth'));
   const natsPrefix = options.natsPrefix ?? uniqueNatsPrefix('ta');
   const port = await freePort();
@@ -107,7 +109,11 @@ export async function startTenantAuth(options: HarnessOptions = {}): Promise<Ten
   };
 }
 
-export function bootstrapTenant(harness: TenantAuthHarness, slug: string, email = `admin@${slug}.example`): Promise<BootstrapResult> {
+export function bootstrapTenant(
+  harness: TenantAuthHarness,
+  slug: string,
+  email = `admin@${slug}.example`,
+): Promise<BootstrapResult> {
   return harness.app.get(BootstrapService).bootstrap({ slug, email });
 }
 
@@ -126,7 +132,11 @@ export async function requestToken(
     method: 'POST',
     url: '/tenant-auth/v1/oauth/token',
     // A source address of its own per request, so only tests about the address limit meet it.
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': randomAddress(), ...headers },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-forwarded-for': randomAddress(),
+      ...headers,
+    },
     payload: new URLSearchParams(form).toString(),
   });
   return { status: response.statusCode, body: response.json(), headers: response.headers };
@@ -136,15 +146,28 @@ export function randomAddress(): string {
   return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 }
 
-export async function clientToken(harness: TenantAuthHarness, clientId: string, clientSecret: string, scope = 'svc:api'): Promise<string> {
-  const answer = await requestToken(harness, { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope });
+export async function clientToken(
+  harness: TenantAuthHarness,
+  clientId: string,
+  clientSecret: string,
+  scope = 'svc:api',
+): Promise<string> {
+  const answer = await requestToken(harness, {
+    grant_type: 'client_credentials',
+    client_id: clientId,
+    client_secret: clientSecret,
+    scope,
+  });
   if (answer.status !== 200) {
     throw new Error(`client_credentials grant failed: ${JSON.stringify(answer.body)}`);
   }
   return answer.body.access_token as string;
 }
 
-export async function passwordToken(harness: TenantAuthHarness, admin: BootstrapResult): Promise<string> {
+export async function passwordToken(
+  harness: TenantAuthHarness,
+  admin: BootstrapResult,
+): Promise<string> {
   const answer = await requestToken(harness, {
     grant_type: 'password',
     tenant: admin.tenant,
@@ -162,21 +185,32 @@ export type Json = ReturnType<typeof JSON.parse>;
 
 export interface Api {
   get(url: string): Promise<{ status: number; body: Json }>;
-  post(url: string, payload?: unknown): Promise<{ status: number; body: Json; headers: Record<string, unknown> }>;
+  post(
+    url: string,
+    payload?: unknown,
+  ): Promise<{ status: number; body: Json; headers: Record<string, unknown> }>;
   patch(url: string, payload: unknown): Promise<{ status: number; body: Json }>;
   delete(url: string): Promise<{ status: number; body: Json }>;
 }
 
 /** Calls as the holder of `token`, over HTTP through fastify's inject. */
 export function apiAs(harness: TenantAuthHarness, token: string): Api {
-  const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => {
+  const call = async (
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ) => {
     const response = await harness.app.inject({
       method,
       url: `/tenant-auth/v1${url}`,
       headers: { authorization: `Bearer ${token}` },
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
-    return { status: response.statusCode, body: response.body ? response.json() : undefined, headers: response.headers };
+    return {
+      status: response.statusCode,
+      body: response.body ? response.json() : undefined,
+      headers: response.headers,
+    };
   };
   return {
     get: (url) => call('GET', url),

@@ -15,10 +15,13 @@ describe('token endpoint (D6–D9)', () => {
   let harness: TenantAuthHarness;
   let admin: BootstrapResult;
   let agent: { id: string; clientSecret: string };
-  const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+  const basic = (id: string, secret: string): string =>
+    `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
   beforeAll(async () => {
-    harness = await startTenantAuth({ env: { TOKEN_RATE_LIMIT_PER_CLIENT: '10', TOKEN_RATE_LIMIT_PER_ADDRESS: '8' } });
+    harness = await startTenantAuth({
+      env: { TOKEN_RATE_LIMIT_PER_CLIENT: '10', TOKEN_RATE_LIMIT_PER_ADDRESS: '8' },
+    });
     admin = await bootstrapTenant(harness, 'acme');
     const created = await apiAs(harness, await passwordToken(harness, admin)).post('/agents', {
       name: 'billing-bot',
@@ -33,13 +36,28 @@ describe('token endpoint (D6–D9)', () => {
 
   describe('client_credentials', () => {
     it('should issue an ES256 token with every D9 claim when the secret is in the body', async () => {
-      const answer = await requestToken(harness, { grant_type: 'client_credentials', client_id: agent.id, client_secret: agent.clientSecret });
+      const answer = await requestToken(harness, {
+        grant_type: 'client_credentials',
+        client_id: agent.id,
+        client_secret: agent.clientSecret,
+      });
       expect(answer.status).toBe(200);
       expect(answer.headers['cache-control']).toBe('no-store');
-      expect(answer.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 900, scope: 'svc:api' });
+      expect(answer.body).toEqual({
+        access_token: expect.any(String),
+        token_type: 'Bearer',
+        expires_in: 900,
+        scope: 'svc:api',
+      });
       const token = answer.body.access_token as string;
-      const jwks = (await harness.app.inject({ url: '/tenant-auth/v1/.well-known/jwks.json' })).json();
-      expect(decodeProtectedHeader(token)).toEqual({ alg: 'ES256', typ: 'JWT', kid: jwks.keys[0].kid });
+      const jwks = (
+        await harness.app.inject({ url: '/tenant-auth/v1/.well-known/jwks.json' })
+      ).json();
+      expect(decodeProtectedHeader(token)).toEqual({
+        alg: 'ES256',
+        typ: 'JWT',
+        kid: jwks.keys[0].kid,
+      });
       const claims = decodeJwt(token);
       expect(claims).toMatchObject({
         iss: 'http://agp.test/tenant-auth/v1',
@@ -59,36 +77,66 @@ describe('token endpoint (D6–D9)', () => {
       const response = await harness.app.inject({
         method: 'POST',
         url: '/tenant-auth/v1/oauth/token',
-        headers: { authorization: basic(agent.id, agent.clientSecret), 'x-forwarded-for': randomAddress() },
+        headers: {
+          authorization: basic(agent.id, agent.clientSecret),
+          'x-forwarded-for': randomAddress(),
+        },
         payload: { grant_type: 'client_credentials' },
       });
       expect(response.statusCode).toBe(200);
     });
 
     it('should give the relay audience when mcp:call is asked for (D8)', async () => {
-      const answer = await requestToken(harness, { grant_type: 'client_credentials', client_id: agent.id, client_secret: agent.clientSecret, scope: 'mcp:call' });
+      const answer = await requestToken(harness, {
+        grant_type: 'client_credentials',
+        client_id: agent.id,
+        client_secret: agent.clientSecret,
+        scope: 'mcp:call',
+      });
       expect(answer.body.scope).toBe('mcp:call');
       expect(decodeJwt(answer.body.access_token as string).aud).toBe('http://agp.test/relay');
     });
 
     it('should answer a wrong secret, an unknown client and a malformed client id alike with invalid_client 401', async () => {
       const answers = await Promise.all([
-        requestToken(harness, { grant_type: 'client_credentials', client_id: agent.id, client_secret: 'wrong' }),
-        requestToken(harness, { grant_type: 'client_credentials', client_id: '00000000-0000-4000-8000-000000000000', client_secret: agent.clientSecret }),
-        requestToken(harness, { grant_type: 'client_credentials', client_id: 'not-an-id', client_secret: 'x' }),
+        requestToken(harness, {
+          grant_type: 'client_credentials',
+          client_id: agent.id,
+          client_secret: 'wrong',
+        }),
+        requestToken(harness, {
+          grant_type: 'client_credentials',
+          client_id: '00000000-0000-4000-8000-000000000000',
+          client_secret: agent.clientSecret,
+        }),
+        requestToken(harness, {
+          grant_type: 'client_credentials',
+          client_id: 'not-an-id',
+          client_secret: 'x',
+        }),
         requestToken(harness, {}, { authorization: basic(agent.id, 'wrong') }).then(() =>
-          requestToken(harness, { grant_type: 'client_credentials' }, { authorization: basic(agent.id, 'wrong') }),
+          requestToken(
+            harness,
+            { grant_type: 'client_credentials' },
+            { authorization: basic(agent.id, 'wrong') },
+          ),
         ),
       ]);
       for (const answer of answers) {
         expect(answer.status).toBe(401);
-        expect(answer.body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed' });
+        expect(answer.body).toEqual({
+          error: 'invalid_client',
+          error_description: 'client authentication failed',
+        });
         expect(answer.headers['www-authenticate']).toContain('Basic');
       }
     });
 
     it('should answer invalid_request when a parameter is missing or two client authentications are used', async () => {
-      const missing = await requestToken(harness, { grant_type: 'client_credentials', client_id: agent.id });
+      const missing = await requestToken(harness, {
+        grant_type: 'client_credentials',
+        client_id: agent.id,
+      });
       const both = await requestToken(
         harness,
         { grant_type: 'client_credentials', client_secret: agent.clientSecret },
@@ -100,7 +148,12 @@ describe('token endpoint (D6–D9)', () => {
 
     it('should answer invalid_scope when the scope is unknown or names two audiences', async () => {
       for (const scope of ['admin', 'svc:api mcp:call']) {
-        const answer = await requestToken(harness, { grant_type: 'client_credentials', client_id: agent.id, client_secret: agent.clientSecret, scope });
+        const answer = await requestToken(harness, {
+          grant_type: 'client_credentials',
+          client_id: agent.id,
+          client_secret: agent.clientSecret,
+          scope,
+        });
         expect([answer.status, answer.body.error]).toEqual([400, 'invalid_scope']);
       }
     });
@@ -109,7 +162,12 @@ describe('token endpoint (D6–D9)', () => {
   describe('password', () => {
     it('should issue a USER token with the administrator role when tenant is given by slug or id', async () => {
       for (const tenant of [admin.tenant, admin.tenantId]) {
-        const answer = await requestToken(harness, { grant_type: 'password', tenant, username: admin.email.toUpperCase(), password: admin.password });
+        const answer = await requestToken(harness, {
+          grant_type: 'password',
+          tenant,
+          username: admin.email.toUpperCase(),
+          password: admin.password,
+        });
         expect(answer.status).toBe(200);
         const claims = decodeJwt(answer.body.access_token as string);
         expect(claims).toMatchObject({ kind: 'USER', tid: admin.tenantId, email: admin.email });
@@ -126,12 +184,19 @@ describe('token endpoint (D6–D9)', () => {
       for (const attempt of attempts) {
         const answer = await requestToken(harness, { grant_type: 'password', ...attempt });
         expect(answer.status).toBe(400);
-        expect(answer.body).toEqual({ error: 'invalid_grant', error_description: 'the user name, password or tenant is wrong' });
+        expect(answer.body).toEqual({
+          error: 'invalid_grant',
+          error_description: 'the user name, password or tenant is wrong',
+        });
       }
     });
 
     it('should answer invalid_request when the tenant is missing', async () => {
-      const answer = await requestToken(harness, { grant_type: 'password', username: admin.email, password: admin.password });
+      const answer = await requestToken(harness, {
+        grant_type: 'password',
+        username: admin.email,
+        password: admin.password,
+      });
       expect([answer.status, answer.body.error]).toEqual([400, 'invalid_request']);
     });
   });
@@ -158,11 +223,17 @@ describe('token endpoint (D6–D9)', () => {
 
   describe('rate limits', () => {
     it('should answer 429 with Retry-After when one client asks too often', async () => {
-      const other = await apiAs(harness, await passwordToken(harness, admin)).post('/agents', { name: 'chatty-bot' });
+      const other = await apiAs(harness, await passwordToken(harness, admin)).post('/agents', {
+        name: 'chatty-bot',
+      });
       const statuses: number[] = [];
       let retryAfter: unknown;
       for (let i = 0; i < 12; i += 1) {
-        const answer = await requestToken(harness, { grant_type: 'client_credentials', client_id: other.body.id, client_secret: 'wrong' });
+        const answer = await requestToken(harness, {
+          grant_type: 'client_credentials',
+          client_id: other.body.id,
+          client_secret: 'wrong',
+        });
         statuses.push(answer.status);
         retryAfter = answer.headers['retry-after'] ?? retryAfter;
       }
@@ -176,7 +247,11 @@ describe('token endpoint (D6–D9)', () => {
       for (let i = 0; i < 9; i += 1) {
         const answer = await requestToken(
           harness,
-          { grant_type: 'client_credentials', client_id: `00000000-0000-4000-8000-0000000000${idDigit}${i}`, client_secret: 'x' },
+          {
+            grant_type: 'client_credentials',
+            client_id: `00000000-0000-4000-8000-0000000000${idDigit}${i}`,
+            client_secret: 'x',
+          },
           { 'x-forwarded-for': forwardedFor() },
         );
         statuses.push(answer.status);
@@ -201,9 +276,16 @@ describe('token endpoint (D6–D9)', () => {
   describe('discovery', () => {
     it('should serve the JWKS and the discovery document without a token', async () => {
       const jwks = await harness.app.inject({ url: '/tenant-auth/v1/.well-known/jwks.json' });
-      const discovery = await harness.app.inject({ url: '/tenant-auth/v1/.well-known/openid-configuration' });
+      const discovery = await harness.app.inject({
+        url: '/tenant-auth/v1/.well-known/openid-configuration',
+      });
       expect(jwks.statusCode).toBe(200);
-      expect(jwks.json().keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
+      expect(jwks.json().keys[0]).toMatchObject({
+        kty: 'EC',
+        crv: 'P-256',
+        alg: 'ES256',
+        use: 'sig',
+      });
       expect(jwks.json().keys[0].d).toBeUndefined();
       expect(discovery.json()).toMatchObject({
         issuer: 'http://agp.test/tenant-auth/v1',

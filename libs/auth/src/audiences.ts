@@ -21,6 +21,8 @@ export function bearerToken(authorization: string | string[] | undefined): strin
   if (typeof authorization !== 'string') {
     return undefined;
   }
-  const match = /^Bearer ([A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]*)$/i.exec(authorization.trim());
+  const match = /^Bearer ([A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]*)$/i.exec(
+    authorization.trim(),
+  );
   return match?.[1];
 }

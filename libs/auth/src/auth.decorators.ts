@@ -22,10 +22,12 @@ export interface RequestWithPrincipal {
 }
 
 /** The verified caller of the current request (set by the AuthGuard). */
-export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
-  const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
-  if (!request.principal) {
-    throw new Error('CurrentPrincipal used on a route without authentication');
-  }
-  return request.principal;
-});
+export const CurrentPrincipal = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): Principal => {
+    const request = context.switchToHttp().getRequest<RequestWithPrincipal>();
+    if (!request.principal) {
+      throw new Error('CurrentPrincipal used on a route without authentication');
+    }
+    return request.principal;
+  },
+);

@@ -35,7 +35,10 @@ describe('AuthGuard', () => {
     sut = await createHttpApp({
       service: 'auth-spec',
       logLevel: 'silent',
-      imports: [AuthModule.forRoot({ ...issuer.authOptions() }), { module: class {}, controllers: [ThingsController] }],
+      imports: [
+        AuthModule.forRoot({ ...issuer.authOptions() }),
+        { module: class {}, controllers: [ThingsController] },
+      ],
     });
     await sut.init();
     await sut.getHttpAdapter().getInstance().ready();
@@ -70,7 +73,11 @@ describe('AuthGuard', () => {
   });
 
   it('should answer 401 when an mcp:call token is used on an API path', async () => {
-    const token = await issuer.token({ tenantId, perms: ['AUDIT:READ'], audience: `${issuer.baseUrl}/relay` });
+    const token = await issuer.token({
+      tenantId,
+      perms: ['AUDIT:READ'],
+      audience: `${issuer.baseUrl}/relay`,
+    });
     expect((await get({ authorization: `Bearer ${token}` })).statusCode).toBe(401);
   });
 

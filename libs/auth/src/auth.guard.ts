@@ -4,7 +4,11 @@ import { HttpProblem } from '@agp/http';
 import { FastifyRequest } from 'fastify';
 
 import { Audiences, audienceForPath, bearerToken } from './audiences';
-import { REQUIRED_PERMISSION_KEY, RequestWithPrincipal, RequiredPermission } from './auth.decorators';
+import {
+  REQUIRED_PERMISSION_KEY,
+  RequestWithPrincipal,
+  RequiredPermission,
+} from './auth.decorators';
 import { allows, roleOf } from './permissions';
 import { Principal } from './principal';
 import { IS_PUBLIC_KEY } from './public.decorator';

@@ -42,7 +42,9 @@ export class NatsRevocationStore extends MapRevocationStore {
       reconnectTimeWait: 500,
     });
     try {
-      const kv = await new Kvm(nc).create(NatsRevocationStore.bucketName(options.prefix), { history: 1 });
+      const kv = await new Kvm(nc).create(NatsRevocationStore.bucketName(options.prefix), {
+        history: 1,
+      });
       const store = new NatsRevocationStore(nc, kv);
       await store.start();
       return store;

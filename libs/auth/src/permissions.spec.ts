@@ -11,7 +11,9 @@ describe(expandPermissions.name, () => {
   });
 
   it('should add READ to WRITE and DELETE, dedupe and sort by entity when roles overlap', () => {
-    expect(expandPermissions(['USERS:WRITE', 'AUDIT:DELETE', 'USERS:READ', 'nonsense', 'USERS:FLY'])).toEqual([
+    expect(
+      expandPermissions(['USERS:WRITE', 'AUDIT:DELETE', 'USERS:READ', 'nonsense', 'USERS:FLY']),
+    ).toEqual([
       { entity: 'AUDIT', permission: 'DELETE' },
       { entity: 'AUDIT', permission: 'READ' },
       { entity: 'USERS', permission: 'READ' },

@@ -47,13 +47,15 @@ export function expandPermissions(roles: Iterable<string>): PermissionEntry[] {
       expanded.add(roleOf(entry!.entity, permission));
     }
   }
-  return [...expanded]
-    .sort()
-    .map((role) => parseRole(role) as PermissionEntry);
+  return [...expanded].sort().map((role) => parseRole(role) as PermissionEntry);
 }
 
 /** Whether the granted roles (as carried in a token, already expanded or not) allow a role. */
-export function allows(granted: ReadonlySet<string>, entity: PermissionEntity, permission: Permission): boolean {
+export function allows(
+  granted: ReadonlySet<string>,
+  entity: PermissionEntity,
+  permission: Permission,
+): boolean {
   for (const held of PERMISSIONS) {
     if (granted.has(roleOf(entity, held)) && IMPLIED[held].includes(permission)) {
       return true;

@@ -35,7 +35,9 @@ describe(TokenVerifier.name, () => {
   };
 
   const sign = (payload: JWTPayload): Promise<string> =>
-    new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid: issuer.kid }).sign(issuer.signer().privateKey);
+    new SignJWT(payload)
+      .setProtectedHeader({ alg: 'ES256', kid: issuer.kid })
+      .sign(issuer.signer().privateKey);
 
   describe('forged-token matrix', () => {
     for (const path of [API_PATH, MCP_PATH]) {
@@ -54,20 +56,37 @@ describe(TokenVerifier.name, () => {
 
     it('should accept the genuine token the forgeries are made from, on both kinds of path', async () => {
       const signer = issuer.signer();
-      expect(await statusOf(API_PATH, `Bearer ${await sign(validPayload(signer, claims, audiences.api, 'svc:api'))}`)).toBe(200);
-      expect(await statusOf(MCP_PATH, `Bearer ${await sign(validPayload(signer, claims, audiences.mcp, 'mcp:call'))}`)).toBe(200);
+      expect(
+        await statusOf(
+          API_PATH,
+          `Bearer ${await sign(validPayload(signer, claims, audiences.api, 'svc:api'))}`,
+        ),
+      ).toBe(200);
+      expect(
+        await statusOf(
+          MCP_PATH,
+          `Bearer ${await sign(validPayload(signer, claims, audiences.mcp, 'mcp:call'))}`,
+        ),
+      ).toBe(200);
     });
   });
 
   describe('each option is pinned by the matrix', () => {
     /** Verifies like TokenVerifier but with one option removed; returns the cases that now get through. */
-    async function acceptedWithout(option: keyof JWTVerifyOptions | 'kid', path: string, extra: ForgedCase[] = []): Promise<string[]> {
+    async function acceptedWithout(
+      option: keyof JWTVerifyOptions | 'kid',
+      path: string,
+      extra: ForgedCase[] = [],
+    ): Promise<string[]> {
       const audience = path === API_PATH ? audiences.api : audiences.mcp;
       const options = verifyOptions(issuer.issuer, audience, 30);
       if (option !== 'kid') {
         delete options[option];
       }
-      const keys = option === 'kid' ? createLocalJWKSet(issuer.jwks) : requireKid(createLocalJWKSet(issuer.jwks));
+      const keys =
+        option === 'kid'
+          ? createLocalJWKSet(issuer.jwks)
+          : requireKid(createLocalJWKSet(issuer.jwks));
       const accepted: string[] = [];
       for (const forged of [...(await forgedTokenCases(issuer.signer(), claims, path)), ...extra]) {
         const token = /^Bearer (.+)$/.exec(forged.authorization ?? '')?.[1];
@@ -87,8 +106,12 @@ describe(TokenVerifier.name, () => {
 
     it('should let a wrong audience and the other path audience through when `audience` is removed', async () => {
       const accepted = await acceptedWithout('audience', API_PATH);
-      expect(accepted).toEqual(expect.arrayContaining(['wrong aud', 'an mcp:call token on an API path']));
-      expect(await acceptedWithout('audience', MCP_PATH)).toContain('an svc:api token on /relay/mcp');
+      expect(accepted).toEqual(
+        expect.arrayContaining(['wrong aud', 'an mcp:call token on an API path']),
+      );
+      expect(await acceptedWithout('audience', MCP_PATH)).toContain(
+        'an svc:api token on /relay/mcp',
+      );
     });
 
     it('should let tokens without exp, iat, nbf or jti through when `requiredClaims` is removed', async () => {
@@ -99,11 +122,18 @@ describe(TokenVerifier.name, () => {
 
     it('should refuse a token inside the 30 s skew when `clockTolerance` is removed', async () => {
       const now = Math.floor(Date.now() / 1000);
-      const lateButInSkew = await sign({ ...validPayload(issuer.signer(), claims, audiences.api, 'svc:api'), exp: now - 20 });
+      const lateButInSkew = await sign({
+        ...validPayload(issuer.signer(), claims, audiences.api, 'svc:api'),
+        exp: now - 20,
+      });
       const options = verifyOptions(issuer.issuer, audiences.api, 30);
-      await expect(jwtVerify(lateButInSkew, createLocalJWKSet(issuer.jwks), options)).resolves.toBeDefined();
+      await expect(
+        jwtVerify(lateButInSkew, createLocalJWKSet(issuer.jwks), options),
+      ).resolves.toBeDefined();
       delete options.clockTolerance;
-      await expect(jwtVerify(lateButInSkew, createLocalJWKSet(issuer.jwks), options)).rejects.toThrow();
+      await expect(
+        jwtVerify(lateButInSkew, createLocalJWKSet(issuer.jwks), options),
+      ).rejects.toThrow();
     });
 
     it('should let a token without kid through when the kid requirement is removed', async () => {
@@ -120,9 +150,17 @@ describe(TokenVerifier.name, () => {
       const options = verifyOptions(issuer.issuer, audiences.api, 30);
       const cases = await forgedTokenCases(issuer.signer(), claims, API_PATH);
       const passing: string[] = [];
-      for (const name of ['tid not a tenant id', 'kind not a caller kind', 'missing tid', 'missing kind']) {
+      for (const name of [
+        'tid not a tenant id',
+        'kind not a caller kind',
+        'missing tid',
+        'missing kind',
+      ]) {
         const token = cases.find((c) => c.name === name)!.authorization!.slice(7);
-        const { payload } = await jwtVerify(token, createLocalJWKSet(issuer.jwks), { ...options, requiredClaims: ['exp'] });
+        const { payload } = await jwtVerify(token, createLocalJWKSet(issuer.jwks), {
+          ...options,
+          requiredClaims: ['exp'],
+        });
         passing.push(payload ? name : '');
         expect(() => principalOf(payload)).toThrow();
       }
@@ -132,7 +170,10 @@ describe(TokenVerifier.name, () => {
 
   describe('clock skew (D9: 30 s)', () => {
     const at = async (change: Partial<JWTPayload>): Promise<number> =>
-      statusOf(API_PATH, `Bearer ${await sign({ ...validPayload(issuer.signer(), claims, audiences.api, 'svc:api'), ...change })}`);
+      statusOf(
+        API_PATH,
+        `Bearer ${await sign({ ...validPayload(issuer.signer(), claims, audiences.api, 'svc:api'), ...change })}`,
+      );
 
     it('should accept a token expired or not yet valid by less than 30 s', async () => {
       const now = Math.floor(Date.now() / 1000);
@@ -152,7 +193,13 @@ describe(TokenVerifier.name, () => {
       const store = new InProcessRevocationStore();
       const check = revocationCheck(store);
       const token = await issuer.token({ tenantId, subject: claims.sub });
-      const run = (): Promise<unknown> => authenticate(sut, audiences, { url: API_PATH, headers: { authorization: `Bearer ${token}` } }, check);
+      const run = (): Promise<unknown> =>
+        authenticate(
+          sut,
+          audiences,
+          { url: API_PATH, headers: { authorization: `Bearer ${token}` } },
+          check,
+        );
       await expect(run()).resolves.toBeDefined();
       await store.revoke(revocationKey('TENANT', tenantId), 'SUSPENDED');
       await expect(run()).rejects.toMatchObject({ status: 401 });

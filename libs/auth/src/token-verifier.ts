@@ -39,7 +39,11 @@ const REQUIRED_CLAIMS = ['iss', 'sub', 'aud', 'exp', 'iat', 'nbf', 'jti', 'tid',
  * Every jose option of D9 in one place. Each one is pinned by a case of the forged-token matrix
  * (token-verifier.spec.ts removes them one at a time and expects that case to get through).
  */
-export function verifyOptions(issuer: string, audience: string, clockToleranceSec: number): JWTVerifyOptions {
+export function verifyOptions(
+  issuer: string,
+  audience: string,
+  clockToleranceSec: number,
+): JWTVerifyOptions {
   return {
     issuer,
     audience,
@@ -64,7 +68,8 @@ export function requireKid(getKey: JWTVerifyGetKey): JWTVerifyGetKey {
 
 /** The principal of a verified payload; throws when `sub`, `tid` or `kind` are not what D9 says. */
 export function principalOf(payload: JWTPayload): Principal {
-  const { sub, tid, kind, perms, scope, jti, exp, name, email } = payload as JWTPayload & Record<string, unknown>;
+  const { sub, tid, kind, perms, scope, jti, exp, name, email } = payload as JWTPayload &
+    Record<string, unknown>;
   if (typeof sub !== 'string' || !UUID.test(sub)) {
     throw new InvalidTokenError('sub is not an id');
   }
@@ -122,7 +127,11 @@ export class TokenVerifier {
     this.cache.delete(key);
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.getKey, verifyOptions(this.options.issuer, audience, this.toleranceSec)));
+      ({ payload } = await jwtVerify(
+        token,
+        this.getKey,
+        verifyOptions(this.options.issuer, audience, this.toleranceSec),
+      ));
     } catch (error) {
       throw new InvalidTokenError(error instanceof Error ? error.message : 'token rejected');
     }

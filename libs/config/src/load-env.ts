@@ -3,7 +3,10 @@ import { ValidationError, validateSync } from 'class-validator';
 
 /** A configuration value is missing or bad; the message is one line naming each variable (D3). */
 export class ConfigError extends Error {
-  constructor(readonly variables: string[], message: string) {
+  constructor(
+    readonly variables: string[],
+    message: string,
+  ) {
     super(message);
     this.name = 'ConfigError';
   }

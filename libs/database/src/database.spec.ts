@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 
 import { createTestDatabase, TestDatabase } from '@agp/testing';
 
-import { TEST_SCHEMA, ownerLoginUrl, testSchemaDataSource } from '../test/support/database-test-schema';
+import {
+  TEST_SCHEMA,
+  ownerLoginUrl,
+  testSchemaDataSource,
+} from '../test/support/database-test-schema';
 import { Database } from './database';
 import { migrate } from './migrations';
 
@@ -31,7 +35,10 @@ describe(Database.name, () => {
 
   async function addNote(database: Database, tenantId: string, body: string): Promise<void> {
     await database.inTenant(tenantId, (tx) =>
-      tx.query(`INSERT INTO ${TEST_SCHEMA}.notes (tenant_id, body) VALUES ($1, $2)`, [tenantId, body]),
+      tx.query(`INSERT INTO ${TEST_SCHEMA}.notes (tenant_id, body) VALUES ($1, $2)`, [
+        tenantId,
+        body,
+      ]),
     );
   }
 
@@ -50,7 +57,9 @@ describe(Database.name, () => {
     const seenByB = await bodiesIn(sut, tenantB);
     const seenByA = await bodiesIn(sut, tenantA);
     const seenUnscoped: unknown[] = await sut.dataSource.transaction((tx) =>
-      tx.query(`SELECT body FROM ${TEST_SCHEMA}.notes WHERE tenant_id = ANY($1::uuid[])`, [[tenantA, tenantB]]),
+      tx.query(`SELECT body FROM ${TEST_SCHEMA}.notes WHERE tenant_id = ANY($1::uuid[])`, [
+        [tenantA, tenantB],
+      ]),
     );
 
     expect(seenByB).toEqual([]);
@@ -65,9 +74,10 @@ describe(Database.name, () => {
     await addNote(sut, tenantB, 'system b');
 
     const rows: Array<{ body: string }> = await sut.asSystem((tx) =>
-      tx.query(`SELECT body FROM ${TEST_SCHEMA}.notes WHERE tenant_id = ANY($1::uuid[]) ORDER BY body`, [
-        [tenantA, tenantB],
-      ]),
+      tx.query(
+        `SELECT body FROM ${TEST_SCHEMA}.notes WHERE tenant_id = ANY($1::uuid[]) ORDER BY body`,
+        [[tenantA, tenantB]],
+      ),
     );
 
     expect(rows.map((r) => r.body)).toEqual(['system a', 'system b']);
@@ -78,7 +88,9 @@ describe(Database.name, () => {
     const tenantB = randomUUID();
 
     const write = sut.inTenant(tenantA, (tx) =>
-      tx.query(`INSERT INTO ${TEST_SCHEMA}.notes (tenant_id, body) VALUES ($1, 'smuggled')`, [tenantB]),
+      tx.query(`INSERT INTO ${TEST_SCHEMA}.notes (tenant_id, body) VALUES ($1, 'smuggled')`, [
+        tenantB,
+      ]),
     );
 
     await expect(write).rejects.toThrow(/row-level security/);
@@ -91,7 +103,10 @@ describe(Database.name, () => {
     await addNote(sut, tenantA, 'mine');
 
     const move = sut.inTenant(tenantA, (tx) =>
-      tx.query(`UPDATE ${TEST_SCHEMA}.notes SET tenant_id = $1 WHERE tenant_id = $2`, [tenantB, tenantA]),
+      tx.query(`UPDATE ${TEST_SCHEMA}.notes SET tenant_id = $1 WHERE tenant_id = $2`, [
+        tenantB,
+        tenantA,
+      ]),
     );
 
     await expect(move).rejects.toThrow(/row-level security/);

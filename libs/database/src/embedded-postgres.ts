@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-
 export interface EmbeddedPostgres {
   /** A postgres:// URL that the ordinary `pg` driver (and so TypeORM) connects to. */
   url: string;
@@ -13,7 +12,10 @@ export interface EmbeddedPostgres {
  * socket, so every service uses the same driver and SQL as on PostgreSQL. PGlite is one session;
  * the socket server multiplexes connections and keeps an open transaction to its own connection.
  */
-export async function startEmbeddedPostgres(dataDir: string, maxConnections = 32): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  maxConnections = 32,
+): Promise<EmbeddedPostgres> {
   const directory = join(dataDir, 'pgdata');
   mkdirSync(directory, { recursive: true });
   // Loaded here, not at the top: every service imports this library, only the one-process runner

@@ -27,7 +27,9 @@ async function tablesOf(dataSource: DataSource, schema: string): Promise<string[
  * For each service's migration spec (D4): its real migrations up, every tenant-owned table guarded,
  * all of them down, and up again. Run it on a database of the test's own.
  */
-export async function runMigrationRoundTrip(options: SchemaDataSourceOptions): Promise<MigrationRoundTrip> {
+export async function runMigrationRoundTrip(
+  options: SchemaDataSourceOptions,
+): Promise<MigrationRoundTrip> {
   const dataSource = createSchemaDataSource(options);
   await dataSource.initialize();
   try {

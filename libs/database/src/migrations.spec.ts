@@ -52,9 +52,15 @@ describe(migrate.name, () => {
   });
 
   it('should apply the migrations once when replicas start together', async () => {
-    const replicas = await Promise.all([open(testDatabase.url), open(testDatabase.url), open(testDatabase.url)]);
+    const replicas = await Promise.all([
+      open(testDatabase.url),
+      open(testDatabase.url),
+      open(testDatabase.url),
+    ]);
 
-    const applied = await Promise.all(replicas.map((dataSource) => migrate(dataSource, TEST_SCHEMA)));
+    const applied = await Promise.all(
+      replicas.map((dataSource) => migrate(dataSource, TEST_SCHEMA)),
+    );
 
     expect(applied.flat().sort()).toEqual(['CreateNotes1700000000001', 'CreateTags1700000000002']);
   });

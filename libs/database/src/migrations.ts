@@ -74,14 +74,14 @@ async function ensureAppRole(runner: QueryRunner): Promise<void> {
   if (rows[0]?.member) {
     return;
   }
-  await runner.query(`DO $$ BEGIN EXECUTE format('GRANT ${APP_ROLE} TO %I', current_user); END $$`).catch(
-    (error: unknown) => {
+  await runner
+    .query(`DO $$ BEGIN EXECUTE format('GRANT ${APP_ROLE} TO %I', current_user); END $$`)
+    .catch((error: unknown) => {
       throw new Error(
         `the database user cannot switch to role ${APP_ROLE} (GRANT ${APP_ROLE} TO <this user> as an administrator): ` +
           (error instanceof Error ? error.message : String(error)),
       );
-    },
-  );
+    });
 }
 
 async function grantAppRole(runner: QueryRunner, schema: string): Promise<void> {

@@ -11,7 +11,12 @@ describe(findTablesWithoutForcedRls.name, () => {
 
   beforeAll(async () => {
     testDatabase = await createTestDatabase('rlscheck');
-    dataSource = createSchemaDataSource({ url: testDatabase.url, schema: 'public', entities: [], migrations: [] });
+    dataSource = createSchemaDataSource({
+      url: testDatabase.url,
+      schema: 'public',
+      entities: [],
+      migrations: [],
+    });
     await dataSource.initialize();
     await dataSource.query('CREATE SCHEMA svc_a');
     await dataSource.query('CREATE SCHEMA svc_b');
@@ -23,7 +28,10 @@ describe(findTablesWithoutForcedRls.name, () => {
     await testDatabase?.drop();
   });
 
-  async function createTable(name: string, columns = 'tenant_id uuid NOT NULL, body text'): Promise<void> {
+  async function createTable(
+    name: string,
+    columns = 'tenant_id uuid NOT NULL, body text',
+  ): Promise<void> {
     await dataSource.query(`CREATE TABLE ${name} (${columns})`);
   }
 
@@ -41,7 +49,9 @@ describe(findTablesWithoutForcedRls.name, () => {
     await dataSource.query('ALTER TABLE svc_b.no_policy FORCE ROW LEVEL SECURITY');
     await createTable('svc_b.not_tenant_owned', 'id uuid, body text');
     await createTable('elsewhere.open');
-    await dataSource.query('CREATE TABLE svc_b.events (tenant_id uuid NOT NULL, day date NOT NULL) PARTITION BY RANGE (day)');
+    await dataSource.query(
+      'CREATE TABLE svc_b.events (tenant_id uuid NOT NULL, day date NOT NULL) PARTITION BY RANGE (day)',
+    );
     const partitioned = dataSource.createQueryRunner();
     await enableTenantRls(partitioned, 'svc_b.events');
     await partitioned.release();
@@ -52,10 +62,28 @@ describe(findTablesWithoutForcedRls.name, () => {
     const gaps = await findTablesWithoutForcedRls(dataSource, ['svc_a', 'svc_b']);
 
     expect(gaps).toEqual([
-      { table: 'svc_a.not_forced', enabled: true, forced: false, hasPolicy: true, partitionOf: null },
+      {
+        table: 'svc_a.not_forced',
+        enabled: true,
+        forced: false,
+        hasPolicy: true,
+        partitionOf: null,
+      },
       { table: 'svc_a.open', enabled: false, forced: false, hasPolicy: false, partitionOf: null },
-      { table: 'svc_b.events_2026', enabled: false, forced: false, hasPolicy: false, partitionOf: 'svc_b.events' },
-      { table: 'svc_b.no_policy', enabled: true, forced: true, hasPolicy: false, partitionOf: null },
+      {
+        table: 'svc_b.events_2026',
+        enabled: false,
+        forced: false,
+        hasPolicy: false,
+        partitionOf: 'svc_b.events',
+      },
+      {
+        table: 'svc_b.no_policy',
+        enabled: true,
+        forced: true,
+        hasPolicy: false,
+        partitionOf: null,
+      },
     ]);
   });
 

@@ -18,10 +18,18 @@ export interface RlsGap {
  * subject to it too) with a policy (`enableTenantRls` in its migration). Returns the tables of
  * `schemas` that fall short; service tests assert it is empty after their migrations ran.
  */
-export async function findTablesWithoutForcedRls(dataSource: DataSource, schemas: readonly string[]): Promise<RlsGap[]> {
-  const rows: Array<{ table: string; enabled: boolean; forced: boolean; has_policy: boolean; partition_of: string | null }> =
-    await dataSource.query(
-      `SELECT n.nspname || '.' || c.relname AS table,
+export async function findTablesWithoutForcedRls(
+  dataSource: DataSource,
+  schemas: readonly string[],
+): Promise<RlsGap[]> {
+  const rows: Array<{
+    table: string;
+    enabled: boolean;
+    forced: boolean;
+    has_policy: boolean;
+    partition_of: string | null;
+  }> = await dataSource.query(
+    `SELECT n.nspname || '.' || c.relname AS table,
               c.relrowsecurity AS enabled,
               c.relforcerowsecurity AS forced,
               EXISTS (SELECT 1 FROM pg_policy p WHERE p.polrelid = c.oid) AS has_policy,
@@ -40,8 +48,8 @@ export async function findTablesWithoutForcedRls(dataSource: DataSource, schemas
           AND NOT (c.relrowsecurity AND c.relforcerowsecurity
                    AND EXISTS (SELECT 1 FROM pg_policy p WHERE p.polrelid = c.oid))
         ORDER BY 1`,
-      [schemas],
-    );
+    [schemas],
+  );
   return rows.map((row) => ({
     table: row.table,
     enabled: row.enabled,

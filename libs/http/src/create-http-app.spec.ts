@@ -44,7 +44,11 @@ describe(createHttpApp.name, () => {
   let sut: NestFastifyApplication;
 
   beforeAll(async () => {
-    sut = await createHttpApp({ service: 'http-spec', logLevel: 'silent', imports: [ThingsModule] });
+    sut = await createHttpApp({
+      service: 'http-spec',
+      logLevel: 'silent',
+      imports: [ThingsModule],
+    });
     await sut.init();
     await sut.getHttpAdapter().getInstance().ready();
   });
@@ -54,15 +58,31 @@ describe(createHttpApp.name, () => {
   });
 
   const post = (payload: string, contentType = 'application/json') =>
-    sut.inject({ method: 'POST', url: '/things', payload, headers: { 'content-type': contentType } });
+    sut.inject({
+      method: 'POST',
+      url: '/things',
+      payload,
+      headers: { 'content-type': contentType },
+    });
 
   it('should list every bad field, nested ones and unknown properties when the body is invalid', async () => {
-    const response = await post(JSON.stringify({ name: 'too long', count: 11, owner: { name: 3 }, extra: true }));
+    const response = await post(
+      JSON.stringify({ name: 'too long', count: 11, owner: { name: 3 }, extra: true }),
+    );
     const body = response.json<{ errors: Array<{ field: string }> }>();
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toContain('application/problem+json');
-    expect(body).toMatchObject({ type: 'urn:agp:problem:validation-error', status: 400, instance: '/things' });
-    expect(body.errors.map((e) => e.field).sort()).toEqual(['count', 'extra', 'name', 'owner.name']);
+    expect(body).toMatchObject({
+      type: 'urn:agp:problem:validation-error',
+      status: 400,
+      instance: '/things',
+    });
+    expect(body.errors.map((e) => e.field).sort()).toEqual([
+      'count',
+      'extra',
+      'name',
+      'owner.name',
+    ]);
     expect(response.json().correlationId).toBe(response.headers['x-correlation-id']);
   });
 
@@ -78,7 +98,10 @@ describe(createHttpApp.name, () => {
   });
 
   it('should replace a correlation id that is not a sane token', async () => {
-    const response = await sut.inject({ url: '/health/live', headers: { 'x-correlation-id': 'a b\u00e9' } });
+    const response = await sut.inject({
+      url: '/health/live',
+      headers: { 'x-correlation-id': 'a b\u00e9' },
+    });
     expect(response.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -116,22 +139,29 @@ describe(createHttpApp.name, () => {
     [0, '127.0.0.9'],
     [1, '10.0.0.2'],
     [2, '10.0.0.1'],
-  ])('should take the client address %i hop(s) back when that many proxies are trusted', async (hops, expected) => {
-    const app = await createHttpApp({
-      service: 'http-spec',
-      logLevel: 'silent',
-      imports: [],
-      trustProxyHops: hops,
-      configureFastify: (adapter) => {
-        adapter.getInstance().get('/ip', (request, reply) => {
-          void reply.send({ ip: request.ip });
-        });
-      },
-    });
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
-    const response = await app.inject({ url: '/ip', remoteAddress: '127.0.0.9', headers: { 'x-forwarded-for': '6.6.6.6, 10.0.0.1, 10.0.0.2' } });
-    await app.close();
-    expect(response.json()).toEqual({ ip: expected });
-  });
+  ])(
+    'should take the client address %i hop(s) back when that many proxies are trusted',
+    async (hops, expected) => {
+      const app = await createHttpApp({
+        service: 'http-spec',
+        logLevel: 'silent',
+        imports: [],
+        trustProxyHops: hops,
+        configureFastify: (adapter) => {
+          adapter.getInstance().get('/ip', (request, reply) => {
+            void reply.send({ ip: request.ip });
+          });
+        },
+      });
+      await app.init();
+      await app.getHttpAdapter().getInstance().ready();
+      const response = await app.inject({
+        url: '/ip',
+        remoteAddress: '127.0.0.9',
+        headers: { 'x-forwarded-for': '6.6.6.6, 10.0.0.1, 10.0.0.2' },
+      });
+      await app.close();
+      expect(response.json()).toEqual({ ip: expected });
+    },
+  );
 });

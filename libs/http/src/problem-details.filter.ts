@@ -31,6 +31,11 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    sendProblem(this.logger, error, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+    sendProblem(
+      this.logger,
+      error,
+      http.getRequest<FastifyRequest>(),
+      http.getResponse<FastifyReply>(),
+    );
   }
 }

@@ -6,4 +6,5 @@ import { SetMetadata } from '@nestjs/common';
  */
 export const PUBLIC_ROUTE_KEY = 'agp:isPublic';
 
-export const PublicRoute = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC_ROUTE_KEY, true);
+export const PublicRoute = (): MethodDecorator & ClassDecorator =>
+  SetMetadata(PUBLIC_ROUTE_KEY, true);

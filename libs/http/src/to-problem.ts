@@ -44,7 +44,11 @@ function clientStatusOf(error: unknown): number | undefined {
 }
 
 /** Turns any thrown value into the D12 body; nothing internal (stack, SQL) ever leaves. */
-export function toProblem(error: unknown, instance: string, correlationId: string): RenderedProblem {
+export function toProblem(
+  error: unknown,
+  instance: string,
+  correlationId: string,
+): RenderedProblem {
   let status = 500;
   let code = 'internal-error';
   let detail = `an unexpected error occurred; quote correlation id ${correlationId}`;

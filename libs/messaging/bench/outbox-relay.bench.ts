@@ -11,7 +11,12 @@ import { DEFAULT_REDELIVERY } from '../src/redelivery';
 import { EventOutbox } from '../src/event-outbox';
 import { JetStreamTransport } from '../src/jetstream.transport';
 import { OutboxRelay } from '../src/outbox-relay';
-import { TEST_SCHEMA, openTestSchema, outboxSize, silentLogger } from '../test/support/messaging-test-schema';
+import {
+  TEST_SCHEMA,
+  openTestSchema,
+  outboxSize,
+  silentLogger,
+} from '../test/support/messaging-test-schema';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const BATCH = 200;
@@ -23,7 +28,12 @@ async function fill(database: Database, count: number): Promise<void> {
   for (let done = 0; done < count; done += 1_000) {
     await database.inTenant(tenantId, async (tx) => {
       for (let i = done; i < Math.min(count, done + 1_000); i += 1) {
-        await outbox.add(tx, 'COMMUNICATION_AUDIT', { tenantId, correlationId: randomUUID() }, { protocol: 'MCP', action: 'LOG', summary: `call ${i}` });
+        await outbox.add(
+          tx,
+          'COMMUNICATION_AUDIT',
+          { tenantId, correlationId: randomUUID() },
+          { protocol: 'MCP', action: 'LOG', summary: `call ${i}` },
+        );
       }
     });
   }
@@ -42,8 +52,15 @@ async function main(): Promise<void> {
   const db = await createTestDatabase('messaging_bench');
   const nats = await startNatsServer();
   const database = await openTestSchema(db.url);
-  const transport = await JetStreamTransport.connect({ url: nats.url, prefix: uniqueNatsPrefix('relaybench'), redelivery: DEFAULT_REDELIVERY }, silentLogger);
-  process.stdout.write(`outbox relay benchmark: ${EVENTS.toLocaleString('en-US')} events, batches of ${BATCH}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  const transport = await JetStreamTransport.connect(
+    { url: nats.url, prefix: uniqueNatsPrefix('relaybench'), redelivery: DEFAULT_REDELIVERY },
+    silentLogger,
+  );
+  process.stdout.write(
+    `outbox relay benchmark: ${EVENTS.toLocaleString('en-US')} events, batches of ${BATCH}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
+  );
   try {
     await fill(database, EVENTS);
     const sequentialStart = performance.now();
@@ -57,11 +74,15 @@ async function main(): Promise<void> {
         for (const row of rows) {
           await transport.publish(row.envelope);
         }
-        await tx.query(`DELETE FROM ${TEST_SCHEMA}.outbox WHERE id = ANY($1::uuid[])`, [rows.map((r) => r.id)]);
+        await tx.query(`DELETE FROM ${TEST_SCHEMA}.outbox WHERE id = ANY($1::uuid[])`, [
+          rows.map((r) => r.id),
+        ]);
         return rows.length;
       });
     }
-    process.stdout.write(`baseline: one publish at a time     ${rate(EVENTS, performance.now() - sequentialStart)}\n`);
+    process.stdout.write(
+      `baseline: one publish at a time     ${rate(EVENTS, performance.now() - sequentialStart)}\n`,
+    );
 
     await fill(database, EVENTS);
     const relay = new OutboxRelay(database, transport, silentLogger, { batchSize: BATCH });

@@ -54,10 +54,15 @@ export class BatchConsumerLoop {
   private async process(): Promise<void> {
     const inFlight = new Set<Promise<void>>();
     for (;;) {
-      while (inFlight.size < this.concurrency && this.buffer.length > 0 && this.failure === undefined) {
+      while (
+        inFlight.size < this.concurrency &&
+        this.buffer.length > 0 &&
+        this.failure === undefined
+      ) {
         const handled: Promise<void> = this.deliverBatch(this.buffer.splice(0, this.maxBatch))
           .catch((error: unknown) => {
-            this.failure ??= error instanceof Error ? error : new Error('batch handler failed', { cause: error });
+            this.failure ??=
+              error instanceof Error ? error : new Error('batch handler failed', { cause: error });
           })
           .finally(() => {
             inFlight.delete(handled);

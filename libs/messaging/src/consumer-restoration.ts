@@ -19,7 +19,10 @@ export async function restoreWhenMissing(
     if (MISSING.has(status.type)) {
       logger.warn({ consumer, status: status.type }, 'consumer missing: creating it again');
       await restore().catch((error: unknown) => {
-        logger.warn({ err: error, consumer }, 'creating the consumer again failed; next notice retries');
+        logger.warn(
+          { err: error, consumer },
+          'creating the consumer again failed; next notice retries',
+        );
       });
     }
   }

@@ -27,7 +27,11 @@ export function assertValidEnvelope(envelope: EventEnvelope): void {
     problems.push('data');
   }
   if (problems.length === 0 && isEventType(envelope.type)) {
-    problems.push(...invalidPayloadProperties(envelope.type, envelope.data as object).map((property) => `data.${property}`));
+    problems.push(
+      ...invalidPayloadProperties(envelope.type, envelope.data as object).map(
+        (property) => `data.${property}`,
+      ),
+    );
   }
   if (problems.length > 0) {
     throw new PoisonMessageError(`invalid event: ${problems.join(', ')}`);

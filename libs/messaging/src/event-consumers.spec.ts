@@ -60,7 +60,9 @@ describe(EventConsumers.name, () => {
 
     await transport.publish(event);
 
-    const consumers = (await storedEffects(database)).filter((e) => e.eventId === event.id).map((e) => e.consumer);
+    const consumers = (await storedEffects(database))
+      .filter((e) => e.eventId === event.id)
+      .map((e) => e.consumer);
     expect(consumers.sort()).toEqual(['first', 'second']);
   });
 
@@ -96,14 +98,16 @@ describe(EventConsumers.name, () => {
     const visible: string[] = [];
     let refusal = '';
     sut.register('scoped', ['HITL'], async (_event, tx) => {
-      const rows: Array<{ label: string }> = await tx.query(`SELECT label FROM ${TEST_SCHEMA}.orders`);
+      const rows: Array<{ label: string }> = await tx.query(
+        `SELECT label FROM ${TEST_SCHEMA}.orders`,
+      );
       visible.push(...rows.map((r) => r.label));
       await tx.query('SAVEPOINT other_tenant');
       try {
-        await tx.query(`INSERT INTO ${TEST_SCHEMA}.orders (id, tenant_id, label) VALUES ($1, $2, 'x')`, [
-          randomUUID(),
-          tenantB,
-        ]);
+        await tx.query(
+          `INSERT INTO ${TEST_SCHEMA}.orders (id, tenant_id, label) VALUES ($1, $2, 'x')`,
+          [randomUUID(), tenantB],
+        );
       } catch (error) {
         refusal = (error as Error).message;
       }
@@ -111,7 +115,9 @@ describe(EventConsumers.name, () => {
     });
     await sut.start();
 
-    await transport.publish(buildEvent('HITL', { tenantId: tenantA, correlationId: randomUUID() }, {}));
+    await transport.publish(
+      buildEvent('HITL', { tenantId: tenantA, correlationId: randomUUID() }, {}),
+    );
 
     expect(visible).toEqual([]);
     expect(refusal).toMatch(/row-level security/);
@@ -121,10 +127,10 @@ describe(EventConsumers.name, () => {
     const { sut, transport } = setUp();
     const tenantB = randomUUID();
     await database.inTenant(tenantB, (tx) =>
-      tx.query(`INSERT INTO ${TEST_SCHEMA}.orders (id, tenant_id, label) VALUES ($1, $2, 'seen by system')`, [
-        randomUUID(),
-        tenantB,
-      ]),
+      tx.query(
+        `INSERT INTO ${TEST_SCHEMA}.orders (id, tenant_id, label) VALUES ($1, $2, 'seen by system')`,
+        [randomUUID(), tenantB],
+      ),
     );
     const visible: string[] = [];
     sut.register(
@@ -141,7 +147,9 @@ describe(EventConsumers.name, () => {
     );
     await sut.start();
 
-    await transport.publish(buildEvent('HITL', { tenantId: randomUUID(), correlationId: randomUUID() }, {}));
+    await transport.publish(
+      buildEvent('HITL', { tenantId: randomUUID(), correlationId: randomUUID() }, {}),
+    );
 
     expect(visible).toEqual(['seen by system']);
   });
@@ -158,7 +166,10 @@ describe(EventConsumers.name, () => {
       scope: 'tenant' as const,
     };
 
-    await sut.process(registration, buildEvent('HITL', { tenantId: randomUUID(), correlationId: randomUUID() }, {}));
+    await sut.process(
+      registration,
+      buildEvent('HITL', { tenantId: randomUUID(), correlationId: randomUUID() }, {}),
+    );
 
     expect(calls).toBe(0);
   });

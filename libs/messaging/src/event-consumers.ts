@@ -50,7 +50,9 @@ export class EventConsumers {
 
   async start(): Promise<void> {
     for (const registration of this.registrations) {
-      await this.transport.subscribe(registration, (envelope) => this.process(registration, envelope));
+      await this.transport.subscribe(registration, (envelope) =>
+        this.process(registration, envelope),
+      );
     }
   }
 

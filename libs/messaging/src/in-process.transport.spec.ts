@@ -110,7 +110,9 @@ describe(InProcessTransport.name, () => {
     await sut.publish({ ...valid, data: { policyIds: ['not-a-uuid'] } });
 
     expect(attempts).toBe(0);
-    expect(sut.parked).toEqual([expect.objectContaining({ deliveries: 1, reason: expect.stringContaining('data.policyIds') })]);
+    expect(sut.parked).toEqual([
+      expect.objectContaining({ deliveries: 1, reason: expect.stringContaining('data.policyIds') }),
+    ]);
   });
 
   it('should deliver only to consumers of the event type when several are subscribed', async () => {
@@ -124,7 +126,9 @@ describe(InProcessTransport.name, () => {
     });
     await consumers.start();
 
-    await sut.publish(buildEvent('HITL', { tenantId: randomUUID(), correlationId: randomUUID() }, {}));
+    await sut.publish(
+      buildEvent('HITL', { tenantId: randomUUID(), correlationId: randomUUID() }, {}),
+    );
 
     expect(seen).toEqual(['hitl:HITL']);
   });
@@ -141,6 +145,8 @@ describe(InProcessTransport.name, () => {
 
     expect(await outboxSize(database)).toBe(before + 1);
     expect((await storedEffects(database)).filter((e) => e.eventId === event.id)).toEqual([]);
-    await database.asSystem((tx) => tx.query(`DELETE FROM ${TEST_SCHEMA}.outbox WHERE id = $1`, [event.id]));
+    await database.asSystem((tx) =>
+      tx.query(`DELETE FROM ${TEST_SCHEMA}.outbox WHERE id = $1`, [event.id]),
+    );
   });
 });

@@ -1,7 +1,13 @@
 import { EventEnvelope } from '@agp/contracts';
 import { Logger } from 'pino';
 
-import { ConsumerSpec, Deliver, EventTransport, ParkedMessage, PoisonMessageError } from './event-transport';
+import {
+  ConsumerSpec,
+  Deliver,
+  EventTransport,
+  ParkedMessage,
+  PoisonMessageError,
+} from './event-transport';
 import { RedeliveryPolicy, redeliveryDelay } from './redelivery';
 
 const IN_PROCESS_REDELIVERY: RedeliveryPolicy = { maxDeliveries: 4, backoffMs: [50, 200, 1_000] };
@@ -33,7 +39,11 @@ export class InProcessTransport implements EventTransport {
     }
   }
 
-  private async deliverWithRetry(spec: ConsumerSpec, deliver: Deliver, envelope: EventEnvelope): Promise<void> {
+  private async deliverWithRetry(
+    spec: ConsumerSpec,
+    deliver: Deliver,
+    envelope: EventEnvelope,
+  ): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         await deliver(envelope);
@@ -51,7 +61,9 @@ export class InProcessTransport implements EventTransport {
           this.logger.error({ consumer: spec.name, eventId: envelope.id, reason }, 'event parked');
           return;
         }
-        await new Promise((resolve) => setTimeout(resolve, redeliveryDelay(this.redelivery, attempt)));
+        await new Promise((resolve) =>
+          setTimeout(resolve, redeliveryDelay(this.redelivery, attempt)),
+        );
       }
     }
   }

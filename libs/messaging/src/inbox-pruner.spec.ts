@@ -33,7 +33,9 @@ describe(InboxPruner.name, () => {
 
   async function ages(): Promise<Record<string, number>> {
     const rows: Array<{ days: number; count: number }> = await replicaA.asSystem((tx) =>
-      tx.query(`SELECT extract(day FROM now() - processed_at)::int AS days, count(*)::int AS count FROM ${TEST_SCHEMA}.inbox GROUP BY 1`),
+      tx.query(
+        `SELECT extract(day FROM now() - processed_at)::int AS days, count(*)::int AS count FROM ${TEST_SCHEMA}.inbox GROUP BY 1`,
+      ),
     );
     return Object.fromEntries(rows.map((row) => [String(row.days), row.count]));
   }

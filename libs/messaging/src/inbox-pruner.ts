@@ -3,7 +3,6 @@ import { Logger } from 'pino';
 
 import { DAY_MS, EVENTS_MAX_AGE_MS } from './streams';
 
-
 export interface InboxPrunerOptions {
   /** Rows older than this are deleted: longer than any message can come back (default 8 days). */
   retentionMs: number;
@@ -15,7 +14,11 @@ export interface InboxPrunerOptions {
  * The events stream keeps a message 7 days (EVENTS_MAX_AGE_MS), so after that no delivery can
  * repeat it and its inbox row (D5) guards nothing; a day's margin on top.
  */
-const DEFAULTS: InboxPrunerOptions = { retentionMs: EVENTS_MAX_AGE_MS + DAY_MS, intervalMs: 3_600_000, batchSize: 10_000 };
+const DEFAULTS: InboxPrunerOptions = {
+  retentionMs: EVENTS_MAX_AGE_MS + DAY_MS,
+  intervalMs: 3_600_000,
+  batchSize: 10_000,
+};
 
 /**
  * Keeps a service's inbox from growing for ever: every hour, the rows older than the retention go,
@@ -40,7 +43,10 @@ export class InboxPruner {
     this.timer = setInterval(() => {
       this.running ??= this.prune()
         .catch((error: unknown) => {
-          this.logger.warn({ err: error, schema: this.database.schema }, 'inbox pruning failed; next hour');
+          this.logger.warn(
+            { err: error, schema: this.database.schema },
+            'inbox pruning failed; next hour',
+          );
           return 0;
         })
         .finally(() => {
@@ -61,7 +67,10 @@ export class InboxPruner {
     let deleted = 0;
     for (;;) {
       const batch = await this.database.asSystem(async (tx) => {
-        const [turn]: Array<{ mine: boolean }> = await tx.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS mine`, [`${schema}.inbox-prune`]);
+        const [turn]: Array<{ mine: boolean }> = await tx.query(
+          `SELECT pg_try_advisory_xact_lock(hashtext($1)) AS mine`,
+          [`${schema}.inbox-prune`],
+        );
         if (!turn?.mine) {
           return undefined;
         }

@@ -2,10 +2,28 @@ import { randomUUID } from 'node:crypto';
 
 import { EventEnvelope } from '@agp/contracts';
 import { Database } from '@agp/database';
-import { createTestDatabase, deleteNatsStreams, eventually, TEST_NATS_URL, TestDatabase, uniqueNatsPrefix } from '@agp/testing';
+import {
+  createTestDatabase,
+  deleteNatsStreams,
+  eventually,
+  TEST_NATS_URL,
+  TestDatabase,
+  uniqueNatsPrefix,
+} from '@agp/testing';
 
-import { consumerFacts, deleteConsumer, testJetStreamOptions } from '../test/support/jetstream-test-kit';
-import { countsById, gate, openTestSchema, recordEffect, silentLogger, storedEffects } from '../test/support/messaging-test-schema';
+import {
+  consumerFacts,
+  deleteConsumer,
+  testJetStreamOptions,
+} from '../test/support/jetstream-test-kit';
+import {
+  countsById,
+  gate,
+  openTestSchema,
+  recordEffect,
+  silentLogger,
+  storedEffects,
+} from '../test/support/messaging-test-schema';
 import { buildEvent } from './event-outbox';
 import { JetStreamBatchConsumer, JetStreamBatchOptions } from './jetstream-batch-consumer';
 import { JetStreamTransport } from './jetstream.transport';
@@ -43,9 +61,18 @@ describe(JetStreamBatchConsumer.name, () => {
     return { prefix, transport };
   }
 
-  async function consumer(prefix: string, overrides: Partial<JetStreamBatchOptions> = {}): Promise<JetStreamBatchConsumer> {
+  async function consumer(
+    prefix: string,
+    overrides: Partial<JetStreamBatchOptions> = {},
+  ): Promise<JetStreamBatchConsumer> {
     const sut = await JetStreamBatchConsumer.connect(
-      { url: TEST_NATS_URL, prefix, redelivery: { maxDeliveries: 3, backoffMs: [50] }, ackWaitMs: 1_000, ...overrides },
+      {
+        url: TEST_NATS_URL,
+        prefix,
+        redelivery: { maxDeliveries: 3, backoffMs: [50] },
+        ackWaitMs: 1_000,
+        ...overrides,
+      },
       silentLogger,
     );
     cleanups.push(() => sut.close());
@@ -77,7 +104,13 @@ describe(JetStreamBatchConsumer.name, () => {
     for (const event of wanted) {
       await transport.publish(event);
     }
-    await transport.publish(buildEvent('PROMPT_INJECTION_DETECTION', { tenantId: randomUUID(), correlationId: randomUUID() }, {}));
+    await transport.publish(
+      buildEvent(
+        'PROMPT_INJECTION_DETECTION',
+        { tenantId: randomUUID(), correlationId: randomUUID() },
+        {},
+      ),
+    );
     const sizes: number[] = [];
     const sut = await consumer(prefix, { maxBatch: 8 });
 
@@ -87,9 +120,13 @@ describe(JetStreamBatchConsumer.name, () => {
     });
 
     await eventually(async () => expect(await effectsOf(wanted)).toHaveLength(30));
-    await eventually(async () => expect(await consumerFacts(prefix, 'ingest')).toMatchObject({ ackPending: 0, ackFloor: 31 }));
+    await eventually(async () =>
+      expect(await consumerFacts(prefix, 'ingest')).toMatchObject({ ackPending: 0, ackFloor: 31 }),
+    );
     expect(Math.max(...sizes)).toBeLessThanOrEqual(8);
-    expect([...countsById(await effectsOf(wanted)).values()].every((count) => count === 1)).toBe(true);
+    expect([...countsById(await effectsOf(wanted)).values()].every((count) => count === 1)).toBe(
+      true,
+    );
   });
 
   it('should retry a failed batch one by one, park the poison event and store the others', async () => {
@@ -102,7 +139,11 @@ describe(JetStreamBatchConsumer.name, () => {
     const sut = await consumer(prefix);
 
     await sut.subscribe({ name: 'ingest', types: ['HITL'] }, async (batch) => {
-      if (batch.some((event) => event.data && (event.data as { summary?: string }).summary === 'poison')) {
+      if (
+        batch.some(
+          (event) => event.data && (event.data as { summary?: string }).summary === 'poison',
+        )
+      ) {
         throw new Error('cannot store this batch');
       }
       await storeAll(batch, 'a');
@@ -111,9 +152,15 @@ describe(JetStreamBatchConsumer.name, () => {
     await eventually(async () => expect(await effectsOf(good)).toHaveLength(5));
     await eventually(async () => expect(await transport.deadLetters()).toHaveLength(1));
     const [parked] = await transport.deadLetters();
-    expect(parked).toMatchObject({ consumer: 'ingest', reason: 'cannot store this batch', deliveries: 3 });
+    expect(parked).toMatchObject({
+      consumer: 'ingest',
+      reason: 'cannot store this batch',
+      deliveries: 3,
+    });
     expect(JSON.parse(parked.body)).toMatchObject({ id: poison.id });
-    await eventually(async () => expect(await consumerFacts(prefix, 'ingest')).toMatchObject({ ackPending: 0 }));
+    await eventually(async () =>
+      expect(await consumerFacts(prefix, 'ingest')).toMatchObject({ ackPending: 0 }),
+    );
   });
 
   it('should finish the batch in hand and give the gathered messages back at once when stopped', async () => {
@@ -132,7 +179,9 @@ describe(JetStreamBatchConsumer.name, () => {
       await storeAll(batch, 'a');
     });
     await started.promise;
-    await eventually(async () => expect(await consumerFacts(prefix, 'ingest')).toMatchObject({ ackPending: 6 }));
+    await eventually(async () =>
+      expect(await consumerFacts(prefix, 'ingest')).toMatchObject({ ackPending: 6 }),
+    );
 
     const stopping = first.stop();
     held.open();

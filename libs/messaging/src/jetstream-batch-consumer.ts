@@ -12,7 +12,12 @@ import { NatsConnection, connect, nanos } from '@nats-io/transport-node';
 import { EventEnvelope } from '@agp/contracts';
 import { Logger } from 'pino';
 
-import { BatchConsumerLoop, DEFAULT_BATCH_ACK_PENDING, DEFAULT_MAX_BATCH, DeliverBatch } from './batch-consumption';
+import {
+  BatchConsumerLoop,
+  DEFAULT_BATCH_ACK_PENDING,
+  DEFAULT_MAX_BATCH,
+  DeliverBatch,
+} from './batch-consumption';
 import { ConsumerSpec } from './event-transport';
 import { MessageDisposition } from './message-disposition';
 import { restoreWhenMissing } from './consumer-restoration';
@@ -35,7 +40,6 @@ export interface JetStreamBatchOptions {
   /** Most messages held un-acked; bounds the memory of a consumer that falls behind. */
   maxAckPending?: number;
 }
-
 
 /**
  * Batched JetStream consumption for high-volume consumers (issue 5: the audit ingest, which must
@@ -67,7 +71,10 @@ export class JetStreamBatchConsumer {
     this.disposition = new MessageDisposition(js, options.prefix, options.redelivery, logger);
   }
 
-  static async connect(options: JetStreamBatchOptions, logger: Logger): Promise<JetStreamBatchConsumer> {
+  static async connect(
+    options: JetStreamBatchOptions,
+    logger: Logger,
+  ): Promise<JetStreamBatchConsumer> {
     const nc = await connect(natsConnectionOptions(options.url, `agp-${options.prefix}-batch`));
     const jsm = await jetstreamManager(nc);
     return new JetStreamBatchConsumer(nc, jetstream(nc), jsm, options, logger);
@@ -127,10 +134,10 @@ export class JetStreamBatchConsumer {
    * others find it gone.
    */
   async retireConsumer(name: string): Promise<boolean> {
-    return this.jsm.consumers.delete(eventsStreamName(this.options.prefix), name).catch(() => false);
+    return this.jsm.consumers
+      .delete(eventsStreamName(this.options.prefix), name)
+      .catch(() => false);
   }
-
-
 
   private async handleBatch(
     spec: ConsumerSpec,
@@ -160,7 +167,10 @@ export class JetStreamBatchConsumer {
     try {
       await deliverBatch(parsed.map((p) => p.envelope));
     } catch (error) {
-      this.logger.warn({ consumer: spec.name, size: parsed.length, err: error }, 'batch failed; retrying one by one');
+      this.logger.warn(
+        { consumer: spec.name, size: parsed.length, err: error },
+        'batch failed; retrying one by one',
+      );
       for (const { message, envelope } of parsed) {
         await this.handleOne(spec, message, envelope, deliverBatch);
       }
@@ -169,7 +179,12 @@ export class JetStreamBatchConsumer {
     parsed.forEach((p) => this.disposition.ack(p.message));
   }
 
-  private async handleOne(spec: ConsumerSpec, message: JsMsg, envelope: EventEnvelope, deliverBatch: DeliverBatch): Promise<void> {
+  private async handleOne(
+    spec: ConsumerSpec,
+    message: JsMsg,
+    envelope: EventEnvelope,
+    deliverBatch: DeliverBatch,
+  ): Promise<void> {
     try {
       await deliverBatch([envelope]);
     } catch (error) {

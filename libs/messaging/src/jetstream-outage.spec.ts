@@ -1,10 +1,21 @@
 import { randomUUID } from 'node:crypto';
 
 import { Database } from '@agp/database';
-import { createTestDatabase, eventually, startNatsServer, TestDatabase, TestNatsServer, uniqueNatsPrefix } from '@agp/testing';
+import {
+  createTestDatabase,
+  eventually,
+  startNatsServer,
+  TestDatabase,
+  TestNatsServer,
+  uniqueNatsPrefix,
+} from '@agp/testing';
 import pino from 'pino';
 
-import { consumerFacts, eventsStreamFacts, testJetStreamOptions } from '../test/support/jetstream-test-kit';
+import {
+  consumerFacts,
+  eventsStreamFacts,
+  testJetStreamOptions,
+} from '../test/support/jetstream-test-kit';
 import {
   countsById,
   openTestSchema,
@@ -45,7 +56,10 @@ describe(`${JetStreamTransport.name} when NATS goes away`, () => {
   it('should publish the events committed while NATS was down once it is back, none lost and none twice', async () => {
     server = await startNatsServer();
     const { port, storeDir } = server;
-    const options = testJetStreamOptions(uniqueNatsPrefix('outage'), { url: server.url, publishTimeoutMs: 500 });
+    const options = testJetStreamOptions(uniqueNatsPrefix('outage'), {
+      url: server.url,
+      publishTimeoutMs: 500,
+    });
     const warnings: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
     const transport = await JetStreamTransport.connect(options, logger);
@@ -66,7 +80,9 @@ describe(`${JetStreamTransport.name} when NATS goes away`, () => {
     for (let i = 0; i < 10; i += 1) {
       ids.push((await placeOrder(database, outbox, tenantId, `during the outage ${i}`)).id);
     }
-    await eventually(() => expect(warnings.some((line) => line.includes('outbox publish failed'))).toBe(true));
+    await eventually(() =>
+      expect(warnings.some((line) => line.includes('outbox publish failed'))).toBe(true),
+    );
     expect(await outboxSize(database)).toBeGreaterThan(0);
     server = await startNatsServer({ port, storeDir });
 
@@ -79,7 +95,10 @@ describe(`${JetStreamTransport.name} when NATS goes away`, () => {
     expect([...countsById(effects).values()].every((count) => count === 1)).toBe(true);
     expect(await eventsStreamFacts(options.prefix, server.url)).toEqual({ messages: 12 });
     await eventually(async () =>
-      expect(await consumerFacts(options.prefix, 'svc-effects', server?.url)).toMatchObject({ ackPending: 0, ackFloor: 12 }),
+      expect(await consumerFacts(options.prefix, 'svc-effects', server?.url)).toMatchObject({
+        ackPending: 0,
+        ackFloor: 12,
+      }),
     );
   }, 60_000);
 });

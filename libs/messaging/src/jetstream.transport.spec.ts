@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 
 import { EventEnvelope } from '@agp/contracts';
 import { Database } from '@agp/database';
-import { createTestDatabase, deleteNatsStreams, eventually, TestDatabase, uniqueNatsPrefix } from '@agp/testing';
+import {
+  createTestDatabase,
+  deleteNatsStreams,
+  eventually,
+  TestDatabase,
+  uniqueNatsPrefix,
+} from '@agp/testing';
 
 import {
   consumerFacts,
@@ -131,11 +137,17 @@ describe(JetStreamTransport.name, () => {
     held.open();
     await eventually(async () => expect(await effectsOf([event.id])).toHaveLength(1));
     const consumersB = new EventConsumers('svc', database, (await replica(options)).transport);
-    consumersB.register('effects', ['HITL'], (redelivered, tx) => recordEffect(tx, redelivered, 'effects', 'b'));
+    consumersB.register('effects', ['HITL'], (redelivered, tx) =>
+      recordEffect(tx, redelivered, 'effects', 'b'),
+    );
     await consumersB.start();
 
     await eventually(async () =>
-      expect(await consumerFacts(options.prefix, 'svc-effects')).toEqual({ delivered: 2, ackPending: 0, ackFloor: 1 }),
+      expect(await consumerFacts(options.prefix, 'svc-effects')).toEqual({
+        delivered: 2,
+        ackPending: 0,
+        ackFloor: 1,
+      }),
     );
     expect((await effectsOf([event.id])).map((e) => e.replica)).toEqual(['a']);
   });
@@ -160,12 +172,19 @@ describe(JetStreamTransport.name, () => {
     await a.crash();
     held.open();
     const consumersB = new EventConsumers('svc', database, (await replica(options)).transport);
-    consumersB.register('effects', ['HITL'], (redelivered, tx) => recordEffect(tx, redelivered, 'effects', 'b'));
+    consumersB.register('effects', ['HITL'], (redelivered, tx) =>
+      recordEffect(tx, redelivered, 'effects', 'b'),
+    );
     await consumersB.start();
 
-    await eventually(async () => expect((await effectsOf([event.id])).map((e) => e.replica)).toEqual(['b']));
     await eventually(async () =>
-      expect(await consumerFacts(options.prefix, 'svc-effects')).toMatchObject({ ackPending: 0, ackFloor: 1 }),
+      expect((await effectsOf([event.id])).map((e) => e.replica)).toEqual(['b']),
+    );
+    await eventually(async () =>
+      expect(await consumerFacts(options.prefix, 'svc-effects')).toMatchObject({
+        ackPending: 0,
+        ackFloor: 1,
+      }),
     );
   });
 
@@ -202,7 +221,10 @@ describe(JetStreamTransport.name, () => {
     await eventually(async () => expect((await effectsOf([before.id, after.id])).length).toBe(2));
     // Settled for good: one delivery of each good event, three of the poison one, none pending.
     await eventually(async () =>
-      expect(await consumerFacts(options.prefix, 'svc-effects')).toMatchObject({ ackPending: 0, delivered: 5 }),
+      expect(await consumerFacts(options.prefix, 'svc-effects')).toMatchObject({
+        ackPending: 0,
+        delivered: 5,
+      }),
     );
     expect(attempts.get(poison.id)).toBe(3);
   });
@@ -229,7 +251,10 @@ describe(JetStreamTransport.name, () => {
     ]);
     expect(calls).toBe(0);
     await eventually(async () =>
-      expect(await consumerFacts(options.prefix, 'svc-effects')).toMatchObject({ ackPending: 0, delivered: 2 }),
+      expect(await consumerFacts(options.prefix, 'svc-effects')).toMatchObject({
+        ackPending: 0,
+        delivered: 2,
+      }),
     );
   });
 
@@ -243,18 +268,29 @@ describe(JetStreamTransport.name, () => {
     });
     await consumers.start();
 
-    await sut.publish(buildEvent('TENANT_LIFECYCLE', { tenantId: randomUUID(), correlationId: randomUUID() }, {
-      tenantId: randomUUID(),
-      slug: 'acme',
-      name: 'Acme',
-      change: 'CREATED',
-    } as never));
+    await sut.publish(
+      buildEvent('TENANT_LIFECYCLE', { tenantId: randomUUID(), correlationId: randomUUID() }, {
+        tenantId: randomUUID(),
+        slug: 'acme',
+        name: 'Acme',
+        change: 'CREATED',
+      } as never),
+    );
     await sut.publish(tenantEvent());
-    await sut.publish(buildEvent('PROMPT_INJECTION_DETECTION', { tenantId: randomUUID(), correlationId: randomUUID() }, {}));
+    await sut.publish(
+      buildEvent(
+        'PROMPT_INJECTION_DETECTION',
+        { tenantId: randomUUID(), correlationId: randomUUID() },
+        {},
+      ),
+    );
 
     await eventually(() => expect(seen.sort()).toEqual(['HITL', 'PROMPT_INJECTION_DETECTION']));
     await eventually(async () =>
-      expect(await consumerFacts(options.prefix, 'svc-two-types')).toMatchObject({ ackPending: 0, ackFloor: 3 }),
+      expect(await consumerFacts(options.prefix, 'svc-two-types')).toMatchObject({
+        ackPending: 0,
+        ackFloor: 3,
+      }),
     );
     expect(seen).toHaveLength(2);
   });
@@ -272,11 +308,15 @@ describe(JetStreamTransport.name, () => {
       if (!heldOnce) {
         heldOnce = true;
         // A holds its first event until B has stored an effect: B must have received work.
-        await eventually(async () => expect((await storedEffects(database)).some((e) => e.replica === 'b')).toBe(true));
+        await eventually(async () =>
+          expect((await storedEffects(database)).some((e) => e.replica === 'b')).toBe(true),
+        );
       }
       await recordEffect(tx, event, 'effects', 'a');
     });
-    consumersB.register('effects', ['HITL'], (event, tx) => recordEffect(tx, event, 'effects', 'b'));
+    consumersB.register('effects', ['HITL'], (event, tx) =>
+      recordEffect(tx, event, 'effects', 'b'),
+    );
     await consumersA.start();
     await consumersB.start();
     const outbox = new EventOutbox(database);
@@ -322,7 +362,9 @@ describe(JetStreamTransport.name, () => {
 
     expect((await effectsOf(events.map((e) => e.id))).map((e) => e.replica)).toEqual(['a']);
     const consumersB = new EventConsumers('svc', database, (await replica(options)).transport);
-    consumersB.register('effects', ['HITL'], (event, tx) => recordEffect(tx, event, 'effects', 'b'));
+    consumersB.register('effects', ['HITL'], (event, tx) =>
+      recordEffect(tx, event, 'effects', 'b'),
+    );
     await consumersB.start();
     await eventually(async () => expect(await effectsOf(events.map((e) => e.id))).toHaveLength(5));
     const effects = await effectsOf(events.map((e) => e.id));

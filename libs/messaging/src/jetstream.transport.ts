@@ -18,12 +18,7 @@ import { MessageDisposition } from './message-disposition';
 import { natsConnectionOptions } from './nats-connection';
 import { RedeliveryPolicy } from './redelivery';
 import { deadLetterStream, ensureStream, eventsStream } from './streams';
-import {
-  deadLetterStreamName,
-  eventSubject,
-  eventsStreamName,
-  typeOfSubject,
-} from './subjects';
+import { deadLetterStreamName, eventSubject, eventsStreamName, typeOfSubject } from './subjects';
 
 export interface JetStreamOptions {
   url: string;
@@ -47,10 +42,11 @@ export interface JetStreamOptions {
 
 /** Multiple filter subjects on one consumer need nats-server 2.10. */
 function supportsMultipleFilters(version: string | undefined): boolean {
-  const [major = 0, minor = 0] = (version ?? '0.0').split('.').map((part) => Number.parseInt(part, 10));
+  const [major = 0, minor = 0] = (version ?? '0.0')
+    .split('.')
+    .map((part) => Number.parseInt(part, 10));
   return major > 2 || (major === 2 && minor >= 10);
 }
-
 
 /** D5 on NATS JetStream: durable streams and consumers, explicit ack, backoff, a dead-letter stream. */
 export class JetStreamTransport implements EventTransport {
@@ -96,9 +92,13 @@ export class JetStreamTransport implements EventTransport {
   }
 
   async publish(envelope: EventEnvelope): Promise<void> {
-    await this.js.publish(eventSubject(this.options.prefix, envelope.type), JSON.stringify(envelope), {
-      msgID: envelope.id,
-    });
+    await this.js.publish(
+      eventSubject(this.options.prefix, envelope.type),
+      JSON.stringify(envelope),
+      {
+        msgID: envelope.id,
+      },
+    );
   }
 
   async subscribe(spec: ConsumerSpec, deliver: Deliver): Promise<void> {
@@ -125,7 +125,11 @@ export class JetStreamTransport implements EventTransport {
     void restoreWhenMissing(
       messages,
       async () => {
-        await ensureStream(this.jsm, eventsStream(this.options.prefix, this.options.duplicateWindowMs), { update: true });
+        await ensureStream(
+          this.jsm,
+          eventsStream(this.options.prefix, this.options.duplicateWindowMs),
+          { update: true },
+        );
         await this.jsm.consumers.add(stream, config);
       },
       this.logger,
@@ -152,7 +156,11 @@ export class JetStreamTransport implements EventTransport {
       : { filter_subject: eventSubject(this.options.prefix, '>') };
   }
 
-  private async consumeLoop(spec: ConsumerSpec, messages: ConsumerMessages, deliver: Deliver): Promise<void> {
+  private async consumeLoop(
+    spec: ConsumerSpec,
+    messages: ConsumerMessages,
+    deliver: Deliver,
+  ): Promise<void> {
     for await (const message of messages) {
       if (this.isStopping) {
         this.handedBack.push(message);

@@ -44,7 +44,9 @@ class EffectsListener implements OnModuleInit {
   constructor(@Inject(consumersToken(SERVICE)) private readonly consumers: EventConsumers) {}
 
   onModuleInit(): void {
-    this.consumers.register('effects', ['HITL'], (event, tx) => recordEffect(tx, event, 'effects', 'app'));
+    this.consumers.register('effects', ['HITL'], (event, tx) =>
+      recordEffect(tx, event, 'effects', 'app'),
+    );
   }
 }
 
@@ -65,7 +67,9 @@ class LateListener implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     // Warming something up first, as a real listener may: the other relays must not run meanwhile.
     await this.database.asSystem((tx) => tx.query('SELECT pg_sleep(0.5)'));
-    this.consumers.register('late-effects', ['HITL'], (event, tx) => recordEffect(tx, event, 'late-effects', 'late'));
+    this.consumers.register('late-effects', ['HITL'], (event, tx) =>
+      recordEffect(tx, event, 'late-effects', 'late'),
+    );
     await this.consumers.start();
   }
 }
@@ -144,7 +148,12 @@ describe(MessagingModule.name, () => {
 
   it('should start publishing only after every service of the process has subscribed', async () => {
     const before = await openTestSchema(testDatabase.url);
-    const leftOver = await placeOrder(before, new EventOutbox(before), randomUUID(), 'for a late subscriber');
+    const leftOver = await placeOrder(
+      before,
+      new EventOutbox(before),
+      randomUUID(),
+      'for a late subscriber',
+    );
     await before.close();
 
     app = await NestFactory.createApplicationContext(
@@ -154,9 +163,21 @@ describe(MessagingModule.name, () => {
         imports: [
           TestCoreModule,
           EventBusModule.forRoot({ prefix: 'unused' }),
-          DatabaseModule.forRoot({ token: DATABASE, url: testDatabase.url, schema: TEST_SCHEMA, entities: [], migrations: [CreateMessagingTestTables1700000000000] }),
+          DatabaseModule.forRoot({
+            token: DATABASE,
+            url: testDatabase.url,
+            schema: TEST_SCHEMA,
+            entities: [],
+            migrations: [CreateMessagingTestTables1700000000000],
+          }),
           MessagingModule.forService({ service: SERVICE, databaseToken: DATABASE }),
-          DatabaseModule.forRoot({ token: LATE_DATABASE, url: testDatabase.url, schema: TEST_SCHEMA, entities: [], migrations: [CreateMessagingTestTables1700000000000] }),
+          DatabaseModule.forRoot({
+            token: LATE_DATABASE,
+            url: testDatabase.url,
+            schema: TEST_SCHEMA,
+            entities: [],
+            migrations: [CreateMessagingTestTables1700000000000],
+          }),
           MessagingModule.forService({ service: LATE_SERVICE, databaseToken: LATE_DATABASE }),
           LateModule,
         ],
@@ -167,7 +188,9 @@ describe(MessagingModule.name, () => {
     const database = app.get<Database>(DATABASE);
     await eventually(async () => {
       const effects = await storedEffects(database);
-      expect(effects.filter((e) => e.eventId === leftOver.id).map((e) => e.consumer)).toContain('late-effects');
+      expect(effects.filter((e) => e.eventId === leftOver.id).map((e) => e.consumer)).toContain(
+        'late-effects',
+      );
     });
   });
 });

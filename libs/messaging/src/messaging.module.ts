@@ -53,7 +53,10 @@ export class EventBusModule {
         {
           provide: EVENT_TRANSPORT,
           inject: [ReadinessRegistry, ROOT_LOGGER],
-          useFactory: async (readiness: ReadinessRegistry, logger: Logger): Promise<EventTransport> => {
+          useFactory: async (
+            readiness: ReadinessRegistry,
+            logger: Logger,
+          ): Promise<EventTransport> => {
             const transport = options.natsUrl
               ? await JetStreamTransport.connect(
                   {
@@ -131,7 +134,12 @@ export class MessagingModule {
         {
           provide: relay,
           inject: [options.databaseToken, EVENT_TRANSPORT, ROOT_LOGGER, outbox],
-          useFactory: (database: Database, transport: EventTransport, logger: Logger, eventOutbox: EventOutbox) => {
+          useFactory: (
+            database: Database,
+            transport: EventTransport,
+            logger: Logger,
+            eventOutbox: EventOutbox,
+          ) => {
             const outboxRelay = new OutboxRelay(database, transport, logger);
             eventOutbox.notifyOnAdd(() => outboxRelay.kick());
             return outboxRelay;

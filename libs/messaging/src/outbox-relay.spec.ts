@@ -4,7 +4,13 @@ import { EventEnvelope } from '@agp/contracts';
 import { Database } from '@agp/database';
 import { createTestDatabase, eventually, TestDatabase } from '@agp/testing';
 
-import { gate, openTestSchema, outboxSize, placeOrder, silentLogger } from '../test/support/messaging-test-schema';
+import {
+  gate,
+  openTestSchema,
+  outboxSize,
+  placeOrder,
+  silentLogger,
+} from '../test/support/messaging-test-schema';
 import { EventOutbox } from './event-outbox';
 import { InProcessTransport } from './in-process.transport';
 import { OutboxRelay } from './outbox-relay';
@@ -37,17 +43,29 @@ describe(OutboxRelay.name, () => {
     const bPublished = gate();
     const transportA = new InProcessTransport(silentLogger);
     const transportB = new InProcessTransport(silentLogger);
-    await transportA.subscribe({ name: 'count', types: ['HITL'] }, async (envelope: EventEnvelope) => {
-      // A holds its claimed batch until B has published: B can only have taken rows A skipped.
-      await bPublished.promise;
-      published.push({ relay: 'a', id: envelope.id });
+    await transportA.subscribe(
+      { name: 'count', types: ['HITL'] },
+      async (envelope: EventEnvelope) => {
+        // A holds its claimed batch until B has published: B can only have taken rows A skipped.
+        await bPublished.promise;
+        published.push({ relay: 'a', id: envelope.id });
+      },
+    );
+    await transportB.subscribe(
+      { name: 'count', types: ['HITL'] },
+      async (envelope: EventEnvelope) => {
+        published.push({ relay: 'b', id: envelope.id });
+        bPublished.open();
+      },
+    );
+    const relayA = new OutboxRelay(replicaA, transportA, silentLogger, {
+      batchSize: 5,
+      idleMs: 20,
     });
-    await transportB.subscribe({ name: 'count', types: ['HITL'] }, async (envelope: EventEnvelope) => {
-      published.push({ relay: 'b', id: envelope.id });
-      bPublished.open();
+    const relayB = new OutboxRelay(replicaB, transportB, silentLogger, {
+      batchSize: 5,
+      idleMs: 20,
     });
-    const relayA = new OutboxRelay(replicaA, transportA, silentLogger, { batchSize: 5, idleMs: 20 });
-    const relayB = new OutboxRelay(replicaB, transportB, silentLogger, { batchSize: 5, idleMs: 20 });
 
     relayA.start();
     relayB.start();
@@ -74,7 +92,9 @@ describe(OutboxRelay.name, () => {
       delivered.push(envelope.id);
     });
 
-    await expect(new OutboxRelay(replicaA, unreachable, silentLogger).drainOnce()).rejects.toThrow('bus unreachable');
+    await expect(new OutboxRelay(replicaA, unreachable, silentLogger).drainOnce()).rejects.toThrow(
+      'bus unreachable',
+    );
     expect(await outboxSize(replicaA)).toBe(1);
     await new OutboxRelay(replicaA, reachable, silentLogger).drainOnce();
 

@@ -76,7 +76,10 @@ export class OutboxRelay {
     } catch (error) {
       this.failures += 1;
       next = Math.min(this.options.idleMs * 2 ** this.failures, this.options.maxBackoffMs);
-      this.logger.warn({ err: error, schema: this.database.schema, retryInMs: next }, 'outbox publish failed');
+      this.logger.warn(
+        { err: error, schema: this.database.schema, retryInMs: next },
+        'outbox publish failed',
+      );
     }
     this.running = undefined;
     this.schedule(next);
@@ -95,8 +98,11 @@ export class OutboxRelay {
    */
   private async drainInline(): Promise<number> {
     const { schema } = this.database;
-    const rows: Array<{ id: string; envelope: EventEnvelope }> = await this.database.asSystem((tx) =>
-      tx.query(`SELECT id, envelope FROM ${schema}.outbox ORDER BY seq LIMIT $1`, [this.options.batchSize]),
+    const rows: Array<{ id: string; envelope: EventEnvelope }> = await this.database.asSystem(
+      (tx) =>
+        tx.query(`SELECT id, envelope FROM ${schema}.outbox ORDER BY seq LIMIT $1`, [
+          this.options.batchSize,
+        ]),
     );
     let published = 0;
     for (const row of rows) {
@@ -113,7 +119,9 @@ export class OutboxRelay {
           continue;
         }
         await this.transport.publish(row.envelope);
-        await this.database.asSystem((tx) => tx.query(`DELETE FROM ${schema}.outbox WHERE id = $1`, [row.id]));
+        await this.database.asSystem((tx) =>
+          tx.query(`DELETE FROM ${schema}.outbox WHERE id = $1`, [row.id]),
+        );
         published += 1;
       } finally {
         INLINE_CLAIMS.delete(claim);
@@ -133,7 +141,9 @@ export class OutboxRelay {
       // outbox order, and the batch takes one round trip instead of one per event.
       await Promise.all(rows.map((row) => this.transport.publish(row.envelope)));
       if (rows.length > 0) {
-        await tx.query(`DELETE FROM ${schema}.outbox WHERE id = ANY($1::uuid[])`, [rows.map((r) => r.id)]);
+        await tx.query(`DELETE FROM ${schema}.outbox WHERE id = ANY($1::uuid[])`, [
+          rows.map((r) => r.id),
+        ]);
       }
       return rows.length;
     });

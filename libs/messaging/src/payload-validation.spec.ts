@@ -42,15 +42,57 @@ const COMMON = {
 /** A valid payload of every class that gets a compiled validator: each is fuzzed below. */
 const SAMPLES = new Map<PayloadClass, Record<string, unknown>>([
   [AuditableEventData, COMMON],
-  [PolicyLifecycleData, { ...COMMON, change: 'BINDING_UPGRADED', groupId: UUID, groupName: 'pii', versionId: UUID, version: '3', bindingId: UUID, previousVersion: '2' }],
-  [AgentLifecycleData, { ...COMMON, agentId: UUID, name: 'billing agent', change: 'CREATED', status: 'ACTIVE', permissions: ['AUDIT:READ'] }],
-  [CredentialRotationData, { ...COMMON, credential: 'AGENT_CLIENT_SECRET', subjectId: UUID, subjectName: 'billing agent' }],
+  [
+    PolicyLifecycleData,
+    {
+      ...COMMON,
+      change: 'BINDING_UPGRADED',
+      groupId: UUID,
+      groupName: 'pii',
+      versionId: UUID,
+      version: '3',
+      bindingId: UUID,
+      previousVersion: '2',
+    },
+  ],
+  [
+    AgentLifecycleData,
+    {
+      ...COMMON,
+      agentId: UUID,
+      name: 'billing agent',
+      change: 'CREATED',
+      status: 'ACTIVE',
+      permissions: ['AUDIT:READ'],
+    },
+  ],
+  [
+    CredentialRotationData,
+    { ...COMMON, credential: 'AGENT_CLIENT_SECRET', subjectId: UUID, subjectName: 'billing agent' },
+  ],
   [TenantLifecycleData, { ...COMMON, tenantId: UUID, slug: 'acme', change: 'SUSPENDED' }],
   [
     MonitorAlertLifecycleChangedData,
-    { ...COMMON, alertId: UUID, detector: 'AGENT_VOLUME_ANOMALY', subject: { type: 'AGENT', id: UUID }, lifecycleAction: 'DISMISSED', fromStatus: 'OPEN', toStatus: 'DISMISSED', note: 'known', dismissedReason: 'FALSE_POSITIVE' },
+    {
+      ...COMMON,
+      alertId: UUID,
+      detector: 'AGENT_VOLUME_ANOMALY',
+      subject: { type: 'AGENT', id: UUID },
+      lifecycleAction: 'DISMISSED',
+      fromStatus: 'OPEN',
+      toStatus: 'DISMISSED',
+      note: 'known',
+      dismissedReason: 'FALSE_POSITIVE',
+    },
   ],
-  [MonitorConfigChangedData, { ...COMMON, changedDetectors: ['AGENT_VOLUME_ANOMALY'], settings: { AGENT_VOLUME_ANOMALY: { enabled: false } } }],
+  [
+    MonitorConfigChangedData,
+    {
+      ...COMMON,
+      changedDetectors: ['AGENT_VOLUME_ANOMALY'],
+      settings: { AGENT_VOLUME_ANOMALY: { enabled: false } },
+    },
+  ],
 ]);
 
 /** Values a mutation may put anywhere: edge cases of every translated constraint. */
@@ -103,8 +145,13 @@ function paths(value: unknown, prefix: Array<string | number> = []): Array<Array
   if (value === null || typeof value !== 'object') {
     return [];
   }
-  const keys: Array<string | number> = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
-  return keys.flatMap((key) => [[...prefix, key], ...paths((value as Record<string, unknown>)[key], [...prefix, key])]);
+  const keys: Array<string | number> = Array.isArray(value)
+    ? value.map((_, i) => i)
+    : Object.keys(value);
+  return keys.flatMap((key) => [
+    [...prefix, key],
+    ...paths((value as Record<string, unknown>)[key], [...prefix, key]),
+  ]);
 }
 
 function mutated(sample: Record<string, unknown>, next: () => number): Record<string, unknown> {
@@ -113,7 +160,9 @@ function mutated(sample: Record<string, unknown>, next: () => number): Record<st
   for (let i = 0; i < count; i += 1) {
     const all = paths(copy);
     const path = all[Math.floor(next() * all.length)] ?? ['summary'];
-    const parent = path.slice(0, -1).reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, copy);
+    const parent = path
+      .slice(0, -1)
+      .reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, copy);
     const key = path[path.length - 1] as string;
     if (next() < 0.15) {
       delete parent[key];
@@ -125,18 +174,28 @@ function mutated(sample: Record<string, unknown>, next: () => number): Record<st
 }
 
 function classValidatorAccepts(payloadClass: PayloadClass, data: object): boolean {
-  return validateSync(plainToInstance(payloadClass, data), { forbidUnknownValues: false }).length === 0;
+  return (
+    validateSync(plainToInstance(payloadClass, data), { forbidUnknownValues: false }).length === 0
+  );
 }
 
 describe('compiled payload validation', () => {
   it('compiles a validator for exactly the classes sampled here, among them every traffic event', () => {
     const classes = new Set(EVENT_TYPES.map((type) => payloadClassOf(type)));
-    const compiled = [...classes].filter((payloadClass) => compiledValidatorOf(payloadClass) !== undefined);
-    expect(compiled.map((c) => c.name).sort()).toEqual([...SAMPLES.keys()].map((c) => c.name).sort());
+    const compiled = [...classes].filter(
+      (payloadClass) => compiledValidatorOf(payloadClass) !== undefined,
+    );
+    expect(compiled.map((c) => c.name).sort()).toEqual(
+      [...SAMPLES.keys()].map((c) => c.name).sort(),
+    );
     expect(payloadClassOf('COMMUNICATION_AUDIT')).toBe(AuditableEventData);
   });
 
-  it.each([...SAMPLES].map(([payloadClass, sample]) => [payloadClass.name, payloadClass, sample] as const))(
+  it.each(
+    [...SAMPLES].map(
+      ([payloadClass, sample]) => [payloadClass.name, payloadClass, sample] as const,
+    ),
+  )(
     '%s: never accepts what class-validator refuses (2,000 mutations)',
     (_name, payloadClass, sample) => {
       const validate = compiledValidatorOf(payloadClass);
@@ -149,9 +208,13 @@ describe('compiled payload validation', () => {
         const compiledAccepts = validate?.(data) === true;
         const accepted = classValidatorAccepts(payloadClass, data);
         if (compiledAccepts && !accepted) {
-          throw new Error(`compiled validator accepted what class-validator refuses: ${JSON.stringify(data)}`);
+          throw new Error(
+            `compiled validator accepted what class-validator refuses: ${JSON.stringify(data)}`,
+          );
         }
-        verdicts[compiledAccepts ? 'bothAccept' : accepted ? 'onlyClassValidatorAccepts' : 'bothRefuse'] += 1;
+        verdicts[
+          compiledAccepts ? 'bothAccept' : accepted ? 'onlyClassValidatorAccepts' : 'bothRefuse'
+        ] += 1;
       }
       // Both outcomes occur, and the fast path decides most accepted payloads itself. What only
       // class-validator accepts are its lenient corners (an array where an object is declared,
@@ -164,7 +227,11 @@ describe('compiled payload validation', () => {
 
   it.each([
     ['a URN-form uuid', { policyIds: [`urn:uuid:${UUID}`] }, ['policyIds']],
-    ['a uuid with version 0', { policyIds: ['7d3c4a4e-2f0b-0c8e-9a51-0b6f2d1e9c77'] }, ['policyIds']],
+    [
+      'a uuid with version 0',
+      { policyIds: ['7d3c4a4e-2f0b-0c8e-9a51-0b6f2d1e9c77'] },
+      ['policyIds'],
+    ],
     ['an upper-case trace id', { traceId: '0AF7651916CD43DD8448EB211C80319C' }, ['traceId']],
     ['a summary over 2,000 characters', { summary: 'x'.repeat(2_001) }, ['summary']],
     ['an unknown action', { action: 'ALLOW' }, ['action']],

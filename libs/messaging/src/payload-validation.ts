@@ -41,7 +41,9 @@ export function invalidPayloadProperties(type: EventType, data: object): string[
   if (compiledValidatorOf(payloadClass)?.(data)) {
     return [];
   }
-  return validateSync(plainToInstance(payloadClass, data), { forbidUnknownValues: false }).map((error) => error.property);
+  return validateSync(plainToInstance(payloadClass, data), { forbidUnknownValues: false }).map(
+    (error) => error.property,
+  );
 }
 
 const compiled = new Map<PayloadClass, ValidateFunction | undefined>();
@@ -51,7 +53,10 @@ let schemas: ReturnType<typeof validationMetadatasToSchemas> | undefined;
 /** The compiled accept-only validator of a payload class, or undefined when it has none. */
 export function compiledValidatorOf(payloadClass: PayloadClass): ValidateFunction | undefined {
   if (!compiled.has(payloadClass)) {
-    compiled.set(payloadClass, translatable(payloadClass) ? compileOrNothing(payloadClass) : undefined);
+    compiled.set(
+      payloadClass,
+      translatable(payloadClass) ? compileOrNothing(payloadClass) : undefined,
+    );
   }
   return compiled.get(payloadClass);
 }
@@ -73,21 +78,32 @@ function compile(payloadClass: PayloadClass): ValidateFunction {
     unicodeRegExp: false,
     formats: { uuid: { type: 'string', validate: (value: string) => isUUID(value) } },
   });
-  schemas ??= validationMetadatasToSchemas({ classTransformerMetadataStorage: defaultMetadataStorage, refPointerPrefix: '#/definitions/' });
-  return ajv.compile({ $ref: `#/definitions/${payloadClass.name}`, definitions: acceptingNull(schemas) });
+  schemas ??= validationMetadatasToSchemas({
+    classTransformerMetadataStorage: defaultMetadataStorage,
+    refPointerPrefix: '#/definitions/',
+  });
+  return ajv.compile({
+    $ref: `#/definitions/${payloadClass.name}`,
+    definitions: acceptingNull(schemas),
+  });
 }
 
 /**
  * `@IsOptional` skips every other constraint of a property whose value is null or undefined; the
  * derived schema only leaves such properties out of `required`, so null is let through here.
  */
-function acceptingNull(definitions: Record<string, { properties?: object; required?: string[] }>): Record<string, unknown> {
+function acceptingNull(
+  definitions: Record<string, { properties?: object; required?: string[] }>,
+): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(definitions).map(([name, schema]) => {
       const required = new Set(schema.required ?? []);
       const properties = schema.properties ?? {};
       const withNull = Object.fromEntries(
-        Object.entries(properties).map(([key, property]) => [key, required.has(key) ? property : { anyOf: [{ type: 'null' }, property] }]),
+        Object.entries(properties).map(([key, property]) => [
+          key,
+          required.has(key) ? property : { anyOf: [{ type: 'null' }, property] },
+        ]),
       );
       return [name, { ...schema, properties: withNull }];
     }),
@@ -106,7 +122,10 @@ export function translatable(payloadClass: PayloadClass, seen = new Set<PayloadC
   }
   seen.add(payloadClass);
   const metadata = getMetadataStorage().getTargetValidationMetadatas(payloadClass, '', true, false);
-  return metadata.every((meta) => (meta.groups?.length ?? 0) === 0 && !meta.always && translatableConstraint(meta, seen));
+  return metadata.every(
+    (meta) =>
+      (meta.groups?.length ?? 0) === 0 && !meta.always && translatableConstraint(meta, seen),
+  );
 }
 
 function translatableConstraint(meta: ValidationMetadata, seen: Set<PayloadClass>): boolean {
@@ -115,9 +134,19 @@ function translatableConstraint(meta: ValidationMetadata, seen: Set<PayloadClass
     case 'conditionalValidation':
       return meta.name === IS_OPTIONAL;
     case 'nestedValidation': {
-      const typeMetadata = defaultMetadataStorage.findTypeMetadata(meta.target as PayloadClass, meta.propertyName);
-      const nested = typeMetadata && !typeMetadata.options?.discriminator ? (typeMetadata.typeFunction() as unknown) : undefined;
-      return typeof nested === 'function' && nested !== Object && translatable(nested as PayloadClass, seen);
+      const typeMetadata = defaultMetadataStorage.findTypeMetadata(
+        meta.target as PayloadClass,
+        meta.propertyName,
+      );
+      const nested =
+        typeMetadata && !typeMetadata.options?.discriminator
+          ? (typeMetadata.typeFunction() as unknown)
+          : undefined;
+      return (
+        typeof nested === 'function' &&
+        nested !== Object &&
+        translatable(nested as PayloadClass, seen)
+      );
     }
     case 'customValidation':
       return translatableCheck(meta.name ?? '', first);
@@ -140,7 +169,11 @@ function translatableCheck(name: string, first: unknown): boolean {
     case MAX:
       return typeof first === 'number';
     case IS_IN:
-      return Array.isArray(first) && first.length > 0 && first.every((value) => typeof value === 'string');
+      return (
+        Array.isArray(first) &&
+        first.length > 0 &&
+        first.every((value) => typeof value === 'string')
+      );
     case IS_UUID:
       return first === undefined || first === null || first === 'all';
     // Flags are dropped by the translation: without i, m or s a pattern only gets stricter.
@@ -148,7 +181,10 @@ function translatableCheck(name: string, first: unknown): boolean {
       return first instanceof RegExp && /^[ims]*$/.test(first.flags);
     // JSON has no NaN or Infinity; a decimal-places limit has no translation.
     case IS_NUMBER:
-      return first === undefined || Object.keys(first as object).every((key) => key === 'allowNaN' || key === 'allowInfinity');
+      return (
+        first === undefined ||
+        Object.keys(first as object).every((key) => key === 'allowNaN' || key === 'allowInfinity')
+      );
     default:
       return false;
   }

@@ -17,20 +17,40 @@ export interface StreamDefinition {
 }
 
 /** The stream every event travels on (D5), deduplicated on `Nats-Msg-Id` within the window. */
-export function eventsStream(prefix: string, duplicateWindowMs = DEFAULT_DUPLICATE_WINDOW_MS): StreamDefinition {
-  return { name: eventsStreamName(prefix), subject: `${prefix}.events.>`, maxAgeMs: EVENTS_MAX_AGE_MS, duplicateWindowMs };
+export function eventsStream(
+  prefix: string,
+  duplicateWindowMs = DEFAULT_DUPLICATE_WINDOW_MS,
+): StreamDefinition {
+  return {
+    name: eventsStreamName(prefix),
+    subject: `${prefix}.events.>`,
+    maxAgeMs: EVENTS_MAX_AGE_MS,
+    duplicateWindowMs,
+  };
 }
 
 /** Where parked messages wait for an operator. */
-export function deadLetterStream(prefix: string, duplicateWindowMs = DEFAULT_DUPLICATE_WINDOW_MS): StreamDefinition {
-  return { name: deadLetterStreamName(prefix), subject: `${prefix}.dlq.>`, maxAgeMs: DEAD_LETTER_MAX_AGE_MS, duplicateWindowMs };
+export function deadLetterStream(
+  prefix: string,
+  duplicateWindowMs = DEFAULT_DUPLICATE_WINDOW_MS,
+): StreamDefinition {
+  return {
+    name: deadLetterStreamName(prefix),
+    subject: `${prefix}.dlq.>`,
+    maxAgeMs: DEAD_LETTER_MAX_AGE_MS,
+    duplicateWindowMs,
+  };
 }
 
 /**
  * Creates the stream when it is missing; with `update`, also brings an existing one to this
  * definition. Replicas may race to create it: one wins, the others find it there.
  */
-export async function ensureStream(jsm: JetStreamManager, stream: StreamDefinition, options: { update: boolean }): Promise<void> {
+export async function ensureStream(
+  jsm: JetStreamManager,
+  stream: StreamDefinition,
+  options: { update: boolean },
+): Promise<void> {
   const config = {
     name: stream.name,
     subjects: [stream.subject],

@@ -10,7 +10,10 @@ export interface RegoErrorDetail {
 /** Thrown when modules or a query do not parse or compile; carries every error found. */
 export class RegoCompileError extends Error {
   constructor(readonly errors: RegoErrorDetail[]) {
-    super((errors.length > 1 ? `${errors.length} errors occurred:\n` : '') + errors.map(formatDetail).join('\n'));
+    super(
+      (errors.length > 1 ? `${errors.length} errors occurred:\n` : '') +
+        errors.map(formatDetail).join('\n'),
+    );
     this.name = 'RegoCompileError';
   }
 }

@@ -93,7 +93,9 @@ export class CompiledPolicy {
 
   /** Same as `query`, with bindings converted to plain JSON (sets become sorted arrays). */
   queryJson(query: string, options: EvaluateOptions = {}): Record<string, JsonValue>[] {
-    return this.query(query, options).map((m) => Object.fromEntries([...m].map(([k, v]) => [k, toJson(v)])));
+    return this.query(query, options).map((m) =>
+      Object.fromEntries([...m].map(([k, v]) => [k, toJson(v)])),
+    );
   }
 
   /**
@@ -122,15 +124,31 @@ export class CompiledPolicy {
   }
 
   private evaluator(options: EvaluateOptions): Evaluator {
-    const input = options.inputValue ?? (options.input === undefined ? undefined : fromJson(options.input));
-    const limits = { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS };
-    return new Evaluator(this.program, this.data, input, options.strictBuiltinErrors ?? false, limits, options);
+    const input =
+      options.inputValue ?? (options.input === undefined ? undefined : fromJson(options.input));
+    const limits = {
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+    };
+    return new Evaluator(
+      this.program,
+      this.data,
+      input,
+      options.strictBuiltinErrors ?? false,
+      limits,
+      options,
+    );
   }
 }
 
 /** Compiles modules (and base `data`) once; throws `RegoCompileError` listing every error. */
-export function compilePolicy(modules: ModulesInput, options: { data?: unknown } = {}): CompiledPolicy {
-  const sources: ModuleSource[] = Array.isArray(modules) ? modules : Object.entries(modules).map(([file, source]) => ({ file, source }));
+export function compilePolicy(
+  modules: ModulesInput,
+  options: { data?: unknown } = {},
+): CompiledPolicy {
+  const sources: ModuleSource[] = Array.isArray(modules)
+    ? modules
+    : Object.entries(modules).map(([file, source]) => ({ file, source }));
   const program = compileProgram(sources, builtinRegistry());
   const data = options.data === undefined ? new RegoObject() : fromJsonDeep(options.data);
   return new CompiledPolicy(program, data);
@@ -139,9 +157,18 @@ export function compilePolicy(modules: ModulesInput, options: { data?: unknown }
 function parseRefPath(ref: string): RefTerm {
   const parts = ref.split('.');
   if (parts[0] !== 'data' || parts.some((p) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) {
-    throw new RegoCompileError([{ code: 'rego_parse_error', message: `invalid rule reference ${ref}`, location: { file: 'query', row: 1, col: 1 } }]);
+    throw new RegoCompileError([
+      {
+        code: 'rego_parse_error',
+        message: `invalid rule reference ${ref}`,
+        location: { file: 'query', row: 1, col: 1 },
+      },
+    ]);
   }
   const loc = { file: 'query', row: 1, col: 1 };
-  const terms: Term[] = [{ type: 'var', name: 'data', loc, slot: -1 }, ...parts.slice(1).map((p) => ({ type: 'scalar' as const, value: p, loc }))];
+  const terms: Term[] = [
+    { type: 'var', name: 'data', loc, slot: -1 },
+    ...parts.slice(1).map((p) => ({ type: 'scalar' as const, value: p, loc })),
+  ];
   return { type: 'ref', terms, loc };
 }

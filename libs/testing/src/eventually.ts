@@ -2,7 +2,11 @@
  * Waits until `check` passes (or the attempt budget runs out, rethrowing its last error). For
  * asynchronous effects such as an event arriving; it asserts an outcome, never a duration.
  */
-export async function eventually<T>(check: () => Promise<T> | T, attempts = 200, intervalMs = 50): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T> | T,
+  attempts = 200,
+  intervalMs = 50,
+): Promise<T> {
   let lastError: unknown;
   for (let i = 0; i < attempts; i += 1) {
     try {

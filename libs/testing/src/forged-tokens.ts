@@ -1,6 +1,15 @@
 import { KeyObject, createHmac, randomUUID, sign as signBytes } from 'node:crypto';
 
-import { JWK, JWTPayload, KeyLike, SignJWT, exportJWK, exportSPKI, generateKeyPair, importJWK } from 'jose';
+import {
+  JWK,
+  JWTPayload,
+  KeyLike,
+  SignJWT,
+  exportJWK,
+  exportSPKI,
+  generateKeyPair,
+  importJWK,
+} from 'jose';
 
 /** The key a platform under test trusts (tenant-auth's active key, or a TestTokenIssuer's). */
 export interface TrustedSigner {
@@ -29,13 +38,22 @@ export interface ForgedCase {
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-function rawToken(header: Record<string, unknown>, payload: JWTPayload, sign: (input: string) => string): string {
+function rawToken(
+  header: Record<string, unknown>,
+  payload: JWTPayload,
+  sign: (input: string) => string,
+): string {
   const input = `${b64(header)}.${b64(payload)}`;
   return `${input}.${sign(input)}`;
 }
 
 /** Every claim of D9, for `audience`, valid now. */
-export function validPayload(signer: TrustedSigner, claims: ValidClaims, audience: string, scope: string): JWTPayload {
+export function validPayload(
+  signer: TrustedSigner,
+  claims: ValidClaims,
+  audience: string,
+  scope: string,
+): JWTPayload {
   const now = Math.floor(Date.now() / 1000);
   return {
     iss: signer.issuer,
@@ -52,7 +70,11 @@ export function validPayload(signer: TrustedSigner, claims: ValidClaims, audienc
   };
 }
 
-async function es256(key: KeyLike, header: Record<string, unknown>, payload: JWTPayload): Promise<string> {
+async function es256(
+  key: KeyLike,
+  header: Record<string, unknown>,
+  payload: JWTPayload,
+): Promise<string> {
   return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', typ: 'JWT', ...header }).sign(key);
 }
 
@@ -67,7 +89,11 @@ function without(payload: JWTPayload, claim: string): JWTPayload {
  * on every protected route. `path` decides the audience a valid token would have there (D8), so
  * the "other audience" case is an `mcp:call` token on API paths and an `svc:api` token on MCP ones.
  */
-export async function forgedTokenCases(signer: TrustedSigner, claims: ValidClaims, path: string): Promise<ForgedCase[]> {
+export async function forgedTokenCases(
+  signer: TrustedSigner,
+  claims: ValidClaims,
+  path: string,
+): Promise<ForgedCase[]> {
   const isMcp = path === '/relay/mcp' || path.startsWith('/relay/mcp/');
   const mcpAudience = `${signer.apiAudience}/relay`;
   const audience = isMcp ? mcpAudience : signer.apiAudience;
@@ -81,38 +107,73 @@ export async function forgedTokenCases(signer: TrustedSigner, claims: ValidClaim
   const attacker = await generateKeyPair('ES256', { extractable: true });
   const attackerJwk = await exportJWK(attacker.publicKey);
   const p384 = await generateKeyPair('ES384', { extractable: true });
-  const publicPem = await exportSPKI((await importJWK({ ...signer.publicJwk, alg: 'ES256' }, 'ES256')) as KeyLike);
-  const hs256 = (secret: string) => (input: string) => createHmac('sha256', secret).update(input).digest('base64url');
+  const publicPem = await exportSPKI(
+    (await importJWK({ ...signer.publicJwk, alg: 'ES256' }, 'ES256')) as KeyLike,
+  );
+  const hs256 = (secret: string) => (input: string) =>
+    createHmac('sha256', secret).update(input).digest('base64url');
   const genuine = await sign(valid);
   const [gh, , gs] = genuine.split('.');
   const otherBase = 'https://other-environment.example';
 
   const tokens: Array<[string, Promise<string> | string | undefined, string?]> = [
     ['no Authorization header', undefined],
-    ['Basic credentials instead of a bearer token', undefined, `Basic ${Buffer.from(`${claims.sub}:secret`).toString('base64')}`],
+    [
+      'Basic credentials instead of a bearer token',
+      undefined,
+      `Basic ${Buffer.from(`${claims.sub}:secret`).toString('base64')}`,
+    ],
     ['a valid token under another scheme', undefined, `Token ${genuine}`],
     ['not a JWT', 'not-a-jwt'],
     ['alg none, no signature', rawToken({ alg: 'none', typ: 'JWT', ...kid }, valid, () => '')],
-    ['HS256 signed with the public JWK', rawToken({ alg: 'HS256', typ: 'JWT', ...kid }, valid, hs256(JSON.stringify(signer.publicJwk)))],
-    ['HS256 signed with the public key PEM', rawToken({ alg: 'HS256', typ: 'JWT', ...kid }, valid, hs256(publicPem))],
-    ['ES384 under the trusted kid', new SignJWT(valid).setProtectedHeader({ alg: 'ES384', ...kid }).sign(p384.privateKey)],
+    [
+      'HS256 signed with the public JWK',
+      rawToken(
+        { alg: 'HS256', typ: 'JWT', ...kid },
+        valid,
+        hs256(JSON.stringify(signer.publicJwk)),
+      ),
+    ],
+    [
+      'HS256 signed with the public key PEM',
+      rawToken({ alg: 'HS256', typ: 'JWT', ...kid }, valid, hs256(publicPem)),
+    ],
+    [
+      'ES384 under the trusted kid',
+      new SignJWT(valid).setProtectedHeader({ alg: 'ES384', ...kid }).sign(p384.privateKey),
+    ],
     ['unknown kid', sign(valid, { kid: randomUUID() })],
     ['injected kid (path traversal)', sign(valid, { kid: '../../../../../../dev/null' })],
     ['injected kid (SQL)', sign(valid, { kid: "' OR '1'='1" })],
     ['no kid', sign(valid, {})],
     ['bad signature: another key under the trusted kid', es256(attacker.privateKey, kid, valid)],
-    ['attacker key embedded in the jwk header', es256(attacker.privateKey, { ...kid, jwk: attackerJwk }, valid)],
-    ['attacker JWKS named by jku', es256(attacker.privateKey, { ...kid, jku: 'https://attacker.example/jwks.json' }, valid)],
-    ['tampered payload', `${gh}.${b64({ ...valid, perms: ['TENANT:ADMIN', 'USERS:ADMIN', 'AUDIT:ADMIN'] })}.${gs}`],
+    [
+      'attacker key embedded in the jwk header',
+      es256(attacker.privateKey, { ...kid, jwk: attackerJwk }, valid),
+    ],
+    [
+      'attacker JWKS named by jku',
+      es256(attacker.privateKey, { ...kid, jku: 'https://attacker.example/jwks.json' }, valid),
+    ],
+    [
+      'tampered payload',
+      `${gh}.${b64({ ...valid, perms: ['TENANT:ADMIN', 'USERS:ADMIN', 'AUDIT:ADMIN'] })}.${gs}`,
+    ],
     ['signature stripped', `${gh}.${genuine.split('.')[1]}.`],
     [
       'unknown critical header',
       // jose will not sign a crit it does not know, so this one is signed by hand with the trusted key.
       rawToken({ alg: 'ES256', ...kid, crit: ['x-agp'], 'x-agp': true }, valid, (input) =>
-        signBytes('sha256', Buffer.from(input), { key: signer.privateKey as KeyObject, dsaEncoding: 'ieee-p1363' }).toString('base64url'),
+        signBytes('sha256', Buffer.from(input), {
+          key: signer.privateKey as KeyObject,
+          dsaEncoding: 'ieee-p1363',
+        }).toString('base64url'),
       ),
     ],
-    ['expired beyond the 30 s skew', sign({ ...valid, iat: now - 960, nbf: now - 960, exp: now - 31 })],
+    [
+      'expired beyond the 30 s skew',
+      sign({ ...valid, iat: now - 960, nbf: now - 960, exp: now - 31 }),
+    ],
     ['not yet valid (nbf beyond the 30 s skew)', sign({ ...valid, nbf: now + 120 })],
     ['missing exp', sign(without(valid, 'exp'))],
     ['missing iat', sign(without(valid, 'iat'))],
@@ -127,18 +188,40 @@ export async function forgedTokenCases(signer: TrustedSigner, claims: ValidClaim
     ['wrong aud', sign({ ...valid, aud: 'https://evil.example' })],
     [
       isMcp ? 'an svc:api token on /relay/mcp' : 'an mcp:call token on an API path',
-      sign({ ...valid, aud: isMcp ? signer.apiAudience : mcpAudience, scope: isMcp ? 'svc:api' : 'mcp:call' }),
+      sign({
+        ...valid,
+        aud: isMcp ? signer.apiAudience : mcpAudience,
+        scope: isMcp ? 'svc:api' : 'mcp:call',
+      }),
     ],
     [
       "another environment's token",
-      es256(attacker.privateKey, { kid: randomUUID() }, { ...valid, iss: `${otherBase}/tenant-auth/v1`, aud: isMcp ? `${otherBase}/relay` : otherBase }),
+      es256(
+        attacker.privateKey,
+        { kid: randomUUID() },
+        {
+          ...valid,
+          iss: `${otherBase}/tenant-auth/v1`,
+          aud: isMcp ? `${otherBase}/relay` : otherBase,
+        },
+      ),
     ],
-    ["another environment's token under the trusted kid", es256(attacker.privateKey, kid, { ...valid, iss: `${otherBase}/tenant-auth/v1`, aud: otherBase })],
+    [
+      "another environment's token under the trusted kid",
+      es256(attacker.privateKey, kid, {
+        ...valid,
+        iss: `${otherBase}/tenant-auth/v1`,
+        aud: otherBase,
+      }),
+    ],
   ];
   const cases: ForgedCase[] = [];
   for (const [name, token, header] of tokens) {
     const resolved = await token;
-    cases.push({ name, authorization: header ?? (resolved === undefined ? undefined : `Bearer ${resolved}`) });
+    cases.push({
+      name,
+      authorization: header ?? (resolved === undefined ? undefined : `Bearer ${resolved}`),
+    });
   }
   return cases;
 }

@@ -54,7 +54,11 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-async function waitUntilListening(port: number, child: ChildProcess, output: () => string): Promise<void> {
+async function waitUntilListening(
+  port: number,
+  child: ChildProcess,
+  output: () => string,
+): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     if (child.exitCode !== null) {
       throw new Error(`nats-server exited with ${child.exitCode}: ${output()}`);
@@ -74,9 +78,13 @@ async function waitUntilListening(port: number, child: ChildProcess, output: () 
 export async function startNatsServer(options: NatsServerOptions = {}): Promise<TestNatsServer> {
   const port = options.port ?? (await freePort());
   const storeDir = options.storeDir ?? mkdtempSync(join(tmpdir(), 'agp-nats-'));
-  const child = spawn(NATS_SERVER_BINARY, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    NATS_SERVER_BINARY,
+    ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let log = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-4_000);

@@ -36,6 +36,8 @@ export async function createTestDatabase(label = 'test'): Promise<TestDatabase> 
     name,
     url: withDatabase(TEST_SERVER_URL, name),
     drop: () =>
-      onServer((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+      onServer((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }

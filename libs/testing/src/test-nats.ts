@@ -18,7 +18,10 @@ export async function deleteNatsStreams(prefix: string, url = TEST_NATS_URL): Pr
     for await (const stream of jsm.streams.list()) {
       const name = stream.config.name.toLowerCase();
       // Key-value buckets under the prefix too (the revocation bucket, KV_<prefix>_revocations).
-      if (name.startsWith(`${prefix.toLowerCase()}_`) || name.startsWith(`kv_${prefix.toLowerCase()}_`)) {
+      if (
+        name.startsWith(`${prefix.toLowerCase()}_`) ||
+        name.startsWith(`kv_${prefix.toLowerCase()}_`)
+      ) {
         await jsm.streams.delete(stream.config.name);
       }
     }

@@ -20,7 +20,11 @@ import { needsToken } from './public-routes';
  * routes) before a byte goes upstream, with the same library and revocations as the services.
  * The JWKS comes from tenant-auth directly unless AUTH_JWKS_URL says otherwise.
  */
-export function registerGatewayAuth(fastify: FastifyInstance, env: GatewayEnv, logger: Logger): void {
+export function registerGatewayAuth(
+  fastify: FastifyInstance,
+  env: GatewayEnv,
+  logger: Logger,
+): void {
   const options = authOptionsFromEnv(
     env,
     `${stripTrailingSlash(env.TENANT_AUTH_URL)}/tenant-auth/v1/.well-known/jwks.json`,

@@ -22,7 +22,11 @@ function upstreamProblem(error: { statusCode?: number }): HttpProblem {
  * Streams requests and responses both ways (no body is parsed or buffered), keeps status and
  * headers, and answers 502/504 as problem+json when the owning service is down or slow.
  */
-export function registerProxy(fastify: FastifyInstance, options: ProxyOptions, logger: Logger): void {
+export function registerProxy(
+  fastify: FastifyInstance,
+  options: ProxyOptions,
+  logger: Logger,
+): void {
   const pluginOptions: FastifyReplyFromOptions = {
     undici: {
       connections: 128,
@@ -48,7 +52,10 @@ export function registerProxy(fastify: FastifyInstance, options: ProxyOptions, l
           'x-forwarded-host': original.headers.host ?? '',
         }),
         onError: (_failed, { error }) => {
-          logger.warn({ err: error, upstream: route.upstream, url: request.url }, 'upstream failed');
+          logger.warn(
+            { err: error, upstream: route.upstream, url: request.url },
+            'upstream failed',
+          );
           sendProblem(logger, upstreamProblem(error as { statusCode?: number }), request, reply);
         },
       }),
@@ -56,7 +63,9 @@ export function registerProxy(fastify: FastifyInstance, options: ProxyOptions, l
   }
 }
 
-function dropHopByHop(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
+function dropHopByHop(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string | string[] | undefined> {
   const kept = { ...headers };
   for (const name of HOP_BY_HOP) {
     delete kept[name];

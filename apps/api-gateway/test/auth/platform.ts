@@ -64,15 +64,47 @@ async function startService(
 export async function startPlatform(): Promise<Platform> {
   const database: TestDatabase = await createTestDatabase('gateway_auth');
   const prefix = uniqueNatsPrefix('gwauth');
-  const [tenantAuthPort, relayPort, auditPort] = [await freePort(), await freePort(), await freePort()];
-  const common = { PUBLIC_BASE_URL: BASE_URL, DATABASE_URL: database.url, NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix, LOG_LEVEL: 'silent' };
+  const [tenantAuthPort, relayPort, auditPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const common = {
+    PUBLIC_BASE_URL: BASE_URL,
+    DATABASE_URL: database.url,
+    NATS_URL: TEST_NATS_URL,
+    NATS_PREFIX: prefix,
+    LOG_LEVEL: 'silent',
+  };
   const jwksUrl = `http://127.0.0.1:${tenantAuthPort}/tenant-auth/v1/.well-known/jwks.json`;
-  const tenantAuthEnv = loadEnv(TenantAuthEnv, { ...common, KEY_ENCRYPTION_SECRET: 'k'.repeat(40), TOKEN_RATE_LIMIT_PER_ADDRESS: '10000' });
+  const tenantAuthEnv = loadEnv(TenantAuthEnv, {
+    ...common,
+    KEY_ENCRYPTION_SECRET: 'k'.repeat(40),
+    TOKEN_RATE_LIMIT_PER_ADDRESS: '10000',
+  });
   const relayEnv = loadEnv(RelayEnv, common);
   const auditEnv = loadEnv(AuditEnv, common);
-  const tenantAuth = await startService('tenant-auth', tenantAuthPort, tenantAuthEnv, jwksUrl, TenantAuthModule.forRoot({ ...tenantAuthEnv, DATABASE_URL: database.url }));
-  const relay = await startService('relay', relayPort, relayEnv, jwksUrl, RelayModule.forRoot({ ...relayEnv, DATABASE_URL: database.url }));
-  const audit = await startService('audit', auditPort, auditEnv, jwksUrl, AuditModule.forRoot({ ...auditEnv, DATABASE_URL: database.url }));
+  const tenantAuth = await startService(
+    'tenant-auth',
+    tenantAuthPort,
+    tenantAuthEnv,
+    jwksUrl,
+    TenantAuthModule.forRoot({ ...tenantAuthEnv, DATABASE_URL: database.url }),
+  );
+  const relay = await startService(
+    'relay',
+    relayPort,
+    relayEnv,
+    jwksUrl,
+    RelayModule.forRoot({ ...relayEnv, DATABASE_URL: database.url }),
+  );
+  const audit = await startService(
+    'audit',
+    auditPort,
+    auditEnv,
+    jwksUrl,
+    AuditModule.forRoot({ ...auditEnv, DATABASE_URL: database.url }),
+  );
   const gateway = await createGatewayApp(
     loadEnv(GatewayEnv, {
       ...common,

@@ -34,7 +34,9 @@ export class Ticker {
     this.timer = setTimeout(() => {
       this.running = this.work()
         .then(() => undefined)
-        .catch((error: unknown) => this.logger.error({ err: error, job: this.name }, 'scheduled work failed'))
+        .catch((error: unknown) =>
+          this.logger.error({ err: error, job: this.name }, 'scheduled work failed'),
+        )
         .finally(() => {
           this.running = undefined;
           this.schedule();

@@ -12,10 +12,13 @@ describe(frameOf.name, () => {
     expect(frame.from.toISOString()).toBe('2026-11-21T11:00:00.000Z');
   });
 
-  it.each(WINDOWS)('should size the series between 10 and 30 points when the window is %s', (window) => {
-    const frame = frameOf(window, now);
-    expect(frame.buckets.length).toBeGreaterThanOrEqual(10);
-    expect(frame.buckets.length).toBeLessThanOrEqual(30);
-    expect(frame.buckets[0]).toEqual(frame.from);
-  });
+  it.each(WINDOWS)(
+    'should size the series between 10 and 30 points when the window is %s',
+    (window) => {
+      const frame = frameOf(window, now);
+      expect(frame.buckets.length).toBeGreaterThanOrEqual(10);
+      expect(frame.buckets.length).toBeLessThanOrEqual(30);
+      expect(frame.buckets[0]).toEqual(frame.from);
+    },
+  );
 });

@@ -11,7 +11,10 @@ export class DashboardController {
 
   @Get()
   @RequirePermission('AUDIT', 'READ')
-  get(@CurrentPrincipal() principal: Principal, @Query() query: DashboardQueryDto): Promise<Dashboard> {
+  get(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: DashboardQueryDto,
+  ): Promise<Dashboard> {
     return this.dashboards.dashboard(principal.tenantId, query);
   }
 }

@@ -19,7 +19,13 @@ export class DashboardRepository {
     return this.database.inTenant(tenantId, work);
   }
 
-  async countBy(tx: Tx, tenantId: string, column: 'action' | 'event_type' | 'protocol', from: Date, to: Date): Promise<CountBy[]> {
+  async countBy(
+    tx: Tx,
+    tenantId: string,
+    column: 'action' | 'event_type' | 'protocol',
+    from: Date,
+    to: Date,
+  ): Promise<CountBy[]> {
     const rows: Array<{ key: string; count: string }> = await tx.query(
       `SELECT ${column} AS key, count(*) AS count FROM ${this.schema}.events
        WHERE tenant_id = $1 AND occurred_at >= $2 AND occurred_at < $3 AND ${column} IS NOT NULL
@@ -33,9 +39,17 @@ export class DashboardRepository {
    * The busiest parties of one type (AGENT, USER, MCP_SERVER) as actor, source or sink; an event
    * counts once per party however many roles it plays in it.
    */
-  async top(tx: Tx, tenantId: string, partyType: string, from: Date, to: Date, orderBy: 'events' | 'blocks'): Promise<TopEntry[]> {
-    const rows: Array<{ id: string; label: string | null; events: string; blocks: string }> = await tx.query(
-      `WITH parties AS (
+  async top(
+    tx: Tx,
+    tenantId: string,
+    partyType: string,
+    from: Date,
+    to: Date,
+    orderBy: 'events' | 'blocks',
+  ): Promise<TopEntry[]> {
+    const rows: Array<{ id: string; label: string | null; events: string; blocks: string }> =
+      await tx.query(
+        `WITH parties AS (
          SELECT DISTINCT e.id AS event_id, e.occurred_at, p.id, p.label, e.action
          FROM ${this.schema}.events e
          CROSS JOIN LATERAL (VALUES (e.actor_type, e.actor_id, e.actor_label), (e.source_type, e.source_id, e.source_name),
@@ -45,18 +59,34 @@ export class DashboardRepository {
        FROM parties GROUP BY id
        HAVING $5 = 'events' OR count(*) FILTER (WHERE action = 'BLOCK') > 0
        ORDER BY ${orderBy === 'events' ? 'events' : 'blocks'} DESC, id LIMIT ${TOP_SIZE}`,
-      [tenantId, from, to, partyType, orderBy],
-    );
-    return rows.map((row) => ({ id: row.id, label: row.label, events: Number(row.events), blocks: Number(row.blocks) }));
+        [tenantId, from, to, partyType, orderBy],
+      );
+    return rows.map((row) => ({
+      id: row.id,
+      label: row.label,
+      events: Number(row.events),
+      blocks: Number(row.blocks),
+    }));
   }
 
-  async series(tx: Tx, tenantId: string, from: Date, to: Date, bucketSeconds: number): Promise<Map<number, { total: number; blocks: number }>> {
+  async series(
+    tx: Tx,
+    tenantId: string,
+    from: Date,
+    to: Date,
+    bucketSeconds: number,
+  ): Promise<Map<number, { total: number; blocks: number }>> {
     const rows: Array<{ bucket: Date; total: string; blocks: string }> = await tx.query(
       `SELECT date_bin(make_interval(secs => $4), occurred_at, $2::timestamptz) AS bucket,
          count(*) AS total, count(*) FILTER (WHERE action = 'BLOCK') AS blocks
        FROM ${this.schema}.events WHERE tenant_id = $1 AND occurred_at >= $2 AND occurred_at < $3 GROUP BY 1`,
       [tenantId, from, to, bucketSeconds],
     );
-    return new Map(rows.map((row) => [row.bucket.getTime(), { total: Number(row.total), blocks: Number(row.blocks) }]));
+    return new Map(
+      rows.map((row) => [
+        row.bucket.getTime(),
+        { total: Number(row.total), blocks: Number(row.blocks) },
+      ]),
+    );
   }
 }

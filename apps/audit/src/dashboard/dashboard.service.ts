@@ -11,7 +11,11 @@ import { Dashboard, TopLists } from './dashboard.types';
 export class DashboardService {
   constructor(@Inject(DashboardRepository) private readonly repository: DashboardRepository) {}
 
-  async dashboard(tenantId: string, query: DashboardQueryDto, now = new Date()): Promise<Dashboard> {
+  async dashboard(
+    tenantId: string,
+    query: DashboardQueryDto,
+    now = new Date(),
+  ): Promise<Dashboard> {
     const frame = frameOf(query.window, now);
     const { from, to } = frame;
     return this.repository.inTenant(tenantId, async (tx) => {
@@ -19,7 +23,12 @@ export class DashboardService {
       const byEventType = await this.repository.countBy(tx, tenantId, 'event_type', from, to);
       const byProtocol = await this.repository.countBy(tx, tenantId, 'protocol', from, to);
       const counts = await this.repository.series(tx, tenantId, from, to, frame.bucketSeconds);
-      const series = frame.buckets.map((at) => ({ at: at.toISOString(), total: 0, blocks: 0, ...counts.get(at.getTime()) }));
+      const series = frame.buckets.map((at) => ({
+        at: at.toISOString(),
+        total: 0,
+        blocks: 0,
+        ...counts.get(at.getTime()),
+      }));
       return {
         window: query.window,
         from: from.toISOString(),
@@ -37,7 +46,13 @@ export class DashboardService {
     });
   }
 
-  private async topOf(tx: Tx, tenantId: string, partyType: string, from: Date, to: Date): Promise<TopLists> {
+  private async topOf(
+    tx: Tx,
+    tenantId: string,
+    partyType: string,
+    from: Date,
+    to: Date,
+  ): Promise<TopLists> {
     return {
       byVolume: await this.repository.top(tx, tenantId, partyType, from, to, 'events'),
       byBlocks: await this.repository.top(tx, tenantId, partyType, from, to, 'blocks'),

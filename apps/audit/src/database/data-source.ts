@@ -11,6 +11,10 @@ export function auditDataSourceOptions(url: string): SchemaDataSourceOptions {
     url,
     schema: AUDIT_SCHEMA,
     entities: [],
-    migrations: [CreateMessagingTables1763780000000, CreateAuditTables1763790000000, CreateMonitorTables1763800000000],
+    migrations: [
+      CreateMessagingTables1763780000000,
+      CreateAuditTables1763790000000,
+      CreateMonitorTables1763800000000,
+    ],
   };
 }

@@ -58,9 +58,16 @@ export function eventOfRow(row: EventRow): ChainedEvent {
     protocol: row.protocol,
     action: row.action,
     // Members in code unit order: their canonical form (A6) is then JSON.stringify's, nothing copied.
-    actor: row.actor_type === null ? null : { id: row.actor_id, label: row.actor_label, type: row.actor_type },
-    source: row.source_type === null ? null : { id: row.source_id, name: row.source_name, type: row.source_type },
-    sink: row.sink_type === null ? null : { id: row.sink_id, name: row.sink_name, type: row.sink_type },
+    actor:
+      row.actor_type === null
+        ? null
+        : { id: row.actor_id, label: row.actor_label, type: row.actor_type },
+    source:
+      row.source_type === null
+        ? null
+        : { id: row.source_id, name: row.source_name, type: row.source_type },
+    sink:
+      row.sink_type === null ? null : { id: row.sink_id, name: row.sink_name, type: row.sink_type },
     policyIds: row.policy_ids === '' ? [] : row.policy_ids.split(','),
     decision: row.decision,
     correlationId: row.correlation_id,

@@ -4,7 +4,14 @@ import { AUDIT_EVENT_TYPES, AuditEventType } from '@agp/contracts';
  * Event families (A2): the unit of retention and of the integrity chain. Each tenant has one hash
  * chain per family, so a family's retention removes a prefix of its own chain only.
  */
-export const EVENT_FAMILIES = ['TRAFFIC', 'DETECTION', 'PAYMENT', 'HITL', 'LIFECYCLE', 'MONITOR'] as const;
+export const EVENT_FAMILIES = [
+  'TRAFFIC',
+  'DETECTION',
+  'PAYMENT',
+  'HITL',
+  'LIFECYCLE',
+  'MONITOR',
+] as const;
 export type EventFamily = (typeof EVENT_FAMILIES)[number];
 
 const FAMILY_OF: Record<AuditEventType, EventFamily> = {

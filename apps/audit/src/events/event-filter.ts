@@ -21,7 +21,11 @@ export interface EventFilter {
  * The WHERE clause of a filter, the tenant first. `param` turns a value into its placeholder
  * (`$3`) for ordinary queries, or into an escaped literal for COPY, which takes no parameters.
  */
-export function whereOf(tenantId: string, filter: EventFilter, param: (value: unknown) => string): string {
+export function whereOf(
+  tenantId: string,
+  filter: EventFilter,
+  param: (value: unknown) => string,
+): string {
   const clauses = [`tenant_id = ${param(tenantId)}::uuid`];
   const list = (column: string, values?: readonly string[]): void => {
     if (values && values.length > 0) {

@@ -2,7 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../database/tokens';
-import { addDays, createPartitionStatements, dayOfPartition, dayStart, partitionName } from './partitions';
+import {
+  addDays,
+  createPartitionStatements,
+  dayOfPartition,
+  dayStart,
+  partitionName,
+} from './partitions';
 
 /**
  * Daily partitions of `audit.events`: created ahead by the scheduled job and, for an event whose
@@ -76,7 +82,10 @@ export class EventPartitionsService {
     const name = partitionName(dayStart(day));
     try {
       await this.database.asSystem(async (tx) => {
-        const [found]: Array<{ exists: boolean }> = await tx.query(`SELECT to_regclass($1) IS NOT NULL AS exists`, [`${schema}.${name}`]);
+        const [found]: Array<{ exists: boolean }> = await tx.query(
+          `SELECT to_regclass($1) IS NOT NULL AS exists`,
+          [`${schema}.${name}`],
+        );
         if (!found?.exists) {
           for (const statement of createPartitionStatements(schema, day)) {
             await tx.query(statement);

@@ -11,17 +11,26 @@ export class EventsController {
   constructor(@Inject(EventsService) private readonly events: EventsService) {}
 
   @Get('events')
-  list(@CurrentPrincipal() principal: Principal, @Query() query: ListEventsQueryDto): Promise<EventPage> {
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ListEventsQueryDto,
+  ): Promise<EventPage> {
     return this.events.list(principal.tenantId, query);
   }
 
   @Get('events/:id')
-  get(@CurrentPrincipal() principal: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<AuditEventResponseDto> {
+  get(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', new ParseUUIDPipe()) id: string,
+  ): Promise<AuditEventResponseDto> {
     return this.events.get(principal.tenantId, id);
   }
 
   @Get('traces/:correlationId')
-  trace(@CurrentPrincipal() principal: Principal, @Param('correlationId') correlationId: string): Promise<TraceResponse> {
+  trace(
+    @CurrentPrincipal() principal: Principal,
+    @Param('correlationId') correlationId: string,
+  ): Promise<TraceResponse> {
     return this.events.trace(principal.tenantId, correlationId);
   }
 }

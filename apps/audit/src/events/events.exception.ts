@@ -22,7 +22,11 @@ export class EventsException extends DomainException {
   readonly status: number;
 
   constructor(code: EventsErrorCode, message: string) {
-    super(code, message, code === EventsErrorCode.INVALID_CURSOR ? [{ field: 'cursor', message }] : undefined);
+    super(
+      code,
+      message,
+      code === EventsErrorCode.INVALID_CURSOR ? [{ field: 'cursor', message }] : undefined,
+    );
     this.status = statusOf(code);
   }
 }

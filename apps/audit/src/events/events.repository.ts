@@ -21,7 +21,12 @@ export class EventsRepository {
   }
 
   /** Newest first, keyset-paged on (occurred_at, id). */
-  async list(tenantId: string, filter: EventFilter, limit: number, after?: EventKey): Promise<ChainedEvent[]> {
+  async list(
+    tenantId: string,
+    filter: EventFilter,
+    limit: number,
+    after?: EventKey,
+  ): Promise<ChainedEvent[]> {
     const params: unknown[] = [];
     const param = placeholders(params);
     let where = whereOf(tenantId, filter, param);
@@ -40,7 +45,10 @@ export class EventsRepository {
 
   async findById(tenantId: string, id: string): Promise<ChainedEvent | undefined> {
     const rows: EventRow[] = await this.database.inTenant(tenantId, (tx) =>
-      tx.query(`SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events WHERE tenant_id = $1 AND id = $2 LIMIT 1`, [tenantId, id]),
+      tx.query(
+        `SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events WHERE tenant_id = $1 AND id = $2 LIMIT 1`,
+        [tenantId, id],
+      ),
     );
     return rows[0] ? eventOfRow(rows[0]) : undefined;
   }

@@ -26,8 +26,15 @@ function encodeCursor(key: EventKey): string {
 
 function decodeCursor(cursor: string): EventKey {
   try {
-    const [occurredAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof occurredAt === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(occurredAt)) && /^[0-9a-f-]{36}$/.test(id)) {
+    const [occurredAt, id] = JSON.parse(
+      Buffer.from(cursor, 'base64url').toString('utf8'),
+    ) as unknown[];
+    if (
+      typeof occurredAt === 'string' &&
+      typeof id === 'string' &&
+      !Number.isNaN(Date.parse(occurredAt)) &&
+      /^[0-9a-f-]{36}$/.test(id)
+    ) {
       return { occurredAt, id };
     }
   } catch {
@@ -65,7 +72,10 @@ export class EventsService {
     const last = page[page.length - 1];
     return {
       items: page.map(toEventResponse),
-      nextCursor: events.length > query.pageSize && last ? encodeCursor({ occurredAt: last.occurredAt, id: last.id }) : null,
+      nextCursor:
+        events.length > query.pageSize && last
+          ? encodeCursor({ occurredAt: last.occurredAt, id: last.id })
+          : null,
     };
   }
 
@@ -80,7 +90,10 @@ export class EventsService {
   async trace(tenantId: string, correlationId: string): Promise<TraceResponse> {
     const events = await this.repository.trace(tenantId, correlationId, MAX_TRACE_EVENTS + 1);
     if (events.length === 0) {
-      throw new EventsException(EventsErrorCode.TRACE_NOT_FOUND, `no audit event has correlation id ${correlationId}`);
+      throw new EventsException(
+        EventsErrorCode.TRACE_NOT_FOUND,
+        `no audit event has correlation id ${correlationId}`,
+      );
     }
     return {
       correlationId,

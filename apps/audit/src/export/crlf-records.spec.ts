@@ -4,7 +4,9 @@ import { CrlfRecords } from './crlf-records';
 
 async function through(chunks: string[]): Promise<string> {
   const out: Buffer[] = [];
-  for await (const chunk of Readable.from(chunks.map((c) => Buffer.from(c))).pipe(new CrlfRecords())) {
+  for await (const chunk of Readable.from(chunks.map((c) => Buffer.from(c))).pipe(
+    new CrlfRecords(),
+  )) {
     out.push(chunk as Buffer);
   }
   return Buffer.concat(out).toString('utf8');
@@ -31,7 +33,9 @@ describe(CrlfRecords.name, () => {
     const text = 'id,summary\n1,"say ""hi""\nthen go"\n2,plain\n3,"a,b"\n\n4,""\n';
     const expected = 'id,summary\r\n1,"say ""hi""\nthen go"\r\n2,plain\r\n3,"a,b"\r\n\r\n4,""\r\n';
     for (let size = 1; size <= text.length; size += 1) {
-      const chunks = Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+      const chunks = Array.from({ length: Math.ceil(text.length / size) }, (_, i) =>
+        text.slice(i * size, (i + 1) * size),
+      );
       expect(await through(chunks)).toBe(expected);
     }
   });

@@ -4,7 +4,11 @@
  */
 export const EXPORT_COLUMNS: ReadonlyArray<{ name: string; sql: string; isText: boolean }> = [
   { name: 'id', sql: 'id::text', isText: false },
-  { name: 'occurredAt', sql: `to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, isText: false },
+  {
+    name: 'occurredAt',
+    sql: `to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    isText: false,
+  },
   { name: 'tenantId', sql: 'tenant_id::text', isText: false },
   { name: 'eventType', sql: 'event_type', isText: false },
   { name: 'protocol', sql: 'protocol', isText: false },
@@ -31,5 +35,7 @@ export function neutralised(sql: string): string {
 }
 
 export function exportSelectList(): string {
-  return EXPORT_COLUMNS.map((column) => `${column.isText ? neutralised(column.sql) : column.sql} AS "${column.name}"`).join(', ');
+  return EXPORT_COLUMNS.map(
+    (column) => `${column.isText ? neutralised(column.sql) : column.sql} AS "${column.name}"`,
+  ).join(', ');
 }

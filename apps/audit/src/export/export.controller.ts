@@ -12,7 +12,11 @@ export class ExportController {
   /** Operation 6 (D17). */
   @Get('export')
   @RequirePermission('AUDIT', 'READ')
-  async export(@CurrentPrincipal() principal: Principal, @Query() query: ExportEventsQueryDto, @Res() reply: FastifyReply): Promise<void> {
+  async export(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ExportEventsQueryDto,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const csv = await this.exports.export(principal.tenantId, query);
     await reply
       .header('content-type', 'text/csv; charset=utf-8')

@@ -30,10 +30,17 @@ export class ExportRepository {
     try {
       await client.query('BEGIN READ ONLY');
       // The same scoping as Database.inTenant: row-level security applies to the COPY's query.
-      await client.query(`SELECT set_config('role', $1, true), set_config($2, $3, true)`, [APP_ROLE, TENANT_SETTING, tenantId]);
+      await client.query(`SELECT set_config('role', $1, true), set_config($2, $3, true)`, [
+        APP_ROLE,
+        TENANT_SETTING,
+        tenantId,
+      ]);
       const stream = client.query(copyTo(this.copySql(client, tenantId, filter)));
       stream.once('end', () => {
-        client.query('COMMIT').then(() => release(), (error: Error) => release(error));
+        client.query('COMMIT').then(
+          () => release(),
+          (error: Error) => release(error),
+        );
       });
       // A client that goes away mid-stream leaves the connection inside COPY: destroy it.
       stream.once('error', (error: Error) => release(error));

@@ -16,7 +16,11 @@ export interface CsvExport {
 export class ExportService {
   constructor(@Inject(ExportRepository) private readonly repository: ExportRepository) {}
 
-  async export(tenantId: string, query: ExportEventsQueryDto, now = new Date()): Promise<CsvExport> {
+  async export(
+    tenantId: string,
+    query: ExportEventsQueryDto,
+    now = new Date(),
+  ): Promise<CsvExport> {
     const rows = await this.repository.open(tenantId, filterOf(query));
     const body = rows.pipe(new CrlfRecords());
     rows.once('error', (error) => body.destroy(error));

@@ -3,7 +3,10 @@ import { AuditEventType, AuditableEventData, EventEnvelope } from '@agp/contract
 
 import { toAuditEvent } from './audit-event.mapper';
 
-function envelope(type: AuditEventType, data: AuditableEventData & Record<string, unknown>): EventEnvelope<AuditEventType, AuditableEventData> {
+function envelope(
+  type: AuditEventType,
+  data: AuditableEventData & Record<string, unknown>,
+): EventEnvelope<AuditEventType, AuditableEventData> {
   return {
     id: randomUUID().toUpperCase(),
     type,
@@ -19,18 +22,26 @@ describe(toAuditEvent.name, () => {
   const recordedAt = new Date('2026-03-01T10:00:01.000Z');
 
   it('should keep only the digest when the tenant does not capture content', () => {
-    const event = toAuditEvent(envelope('COMMUNICATION_AUDIT', { content: 'hello' }), recordedAt, false);
+    const event = toAuditEvent(
+      envelope('COMMUNICATION_AUDIT', { content: 'hello' }),
+      recordedAt,
+      false,
+    );
     expect(event.content).toBeNull();
     expect(event.contentDigest).toBe(createHash('sha256').update('hello').digest('hex'));
   });
 
   it('should keep the content when the tenant captures content', () => {
-    expect(toAuditEvent(envelope('COMMUNICATION_AUDIT', { content: 'hello' }), recordedAt, true).content).toBe('hello');
+    expect(
+      toAuditEvent(envelope('COMMUNICATION_AUDIT', { content: 'hello' }), recordedAt, true).content,
+    ).toBe('hello');
   });
 
   it('should take the producer digest when only a digest was sent', () => {
     const digest = 'a'.repeat(64);
-    expect(toAuditEvent(envelope('HITL', { contentDigest: digest }), recordedAt, true).contentDigest).toBe(digest);
+    expect(
+      toAuditEvent(envelope('HITL', { contentDigest: digest }), recordedAt, true).contentDigest,
+    ).toBe(digest);
   });
 
   it('should move payload-specific fields into details when a payload carries more than the common ones', () => {
@@ -44,7 +55,10 @@ describe(toAuditEvent.name, () => {
   });
 
   it('should store times to the millisecond and ids in lower case when the envelope has more precision', () => {
-    const source = envelope('RATE_LIMIT', { actor: { type: 'AGENT', id: 'a' }, sink: { type: 'MCP_SERVER', label: 'Files' } });
+    const source = envelope('RATE_LIMIT', {
+      actor: { type: 'AGENT', id: 'a' },
+      sink: { type: 'MCP_SERVER', label: 'Files' },
+    });
     const event = toAuditEvent(source, recordedAt, false);
     expect(event.occurredAt).toBe('2026-03-01T10:00:00.123Z');
     expect(event.id).toBe(source.id.toLowerCase());

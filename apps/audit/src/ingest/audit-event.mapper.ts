@@ -31,7 +31,9 @@ function endpointOf(party: EventParty | undefined): EndpointRef | null {
 }
 
 function detailsOf(data: Record<string, unknown>): Record<string, unknown> | null {
-  const specific = Object.fromEntries(Object.entries(data).filter(([key]) => !COMMON_FIELDS.has(key)));
+  const specific = Object.fromEntries(
+    Object.entries(data).filter(([key]) => !COMMON_FIELDS.has(key)),
+  );
   const given = (data.details as Record<string, unknown> | undefined) ?? {};
   const merged = { ...specific, ...given };
   return Object.keys(merged).length > 0 ? merged : null;
@@ -68,7 +70,9 @@ export function toAuditEvent(
     source: endpointOf(data.source),
     sink: endpointOf(data.sink),
     policyIds: (data.policyIds ?? []).map((id) => id.toLowerCase()),
-    decision: data.decision ? JSON.parse(JSON.stringify(data.decision)) as AuditEvent['decision'] : null,
+    decision: data.decision
+      ? (JSON.parse(JSON.stringify(data.decision)) as AuditEvent['decision'])
+      : null,
     correlationId: envelope.correlationId ?? null,
     traceId: data.traceId ?? null,
     spanId: data.spanId ?? null,

@@ -2,9 +2,34 @@ import { ChainedEvent } from '../events/audit-event.types';
 
 /** The columns of `audit.events` that the ingest writes, in the order `copyRow` writes them. */
 export const COPY_COLUMNS = [
-  'id', 'tenant_id', 'family', 'seq', 'occurred_at', 'recorded_at', 'event_type', 'protocol', 'action', 'actor_type',
-  'actor_id', 'actor_label', 'source_type', 'source_id', 'source_name', 'sink_type', 'sink_id', 'sink_name', 'policy_ids',
-  'decision', 'correlation_id', 'trace_id', 'span_id', 'summary', 'details', 'content', 'content_digest', 'hash',
+  'id',
+  'tenant_id',
+  'family',
+  'seq',
+  'occurred_at',
+  'recorded_at',
+  'event_type',
+  'protocol',
+  'action',
+  'actor_type',
+  'actor_id',
+  'actor_label',
+  'source_type',
+  'source_id',
+  'source_name',
+  'sink_type',
+  'sink_id',
+  'sink_name',
+  'policy_ids',
+  'decision',
+  'correlation_id',
+  'trace_id',
+  'span_id',
+  'summary',
+  'details',
+  'content',
+  'content_digest',
+  'hash',
 ] as const;
 
 const NEEDS_ESCAPE = /[\\\t\n\r]/;

@@ -1,4 +1,9 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { AUDIT_EVENT_TYPES } from '@agp/contracts';
 import { ROOT_LOGGER } from '@agp/http';
 import {
@@ -47,14 +52,21 @@ export class IngestListener implements OnApplicationBootstrap, BeforeApplication
         },
         this.logger,
       );
-      await this.batchConsumer.subscribe(spec, (batch) => this.ingest.ingest(batch).then(() => undefined));
+      await this.batchConsumer.subscribe(spec, (batch) =>
+        this.ingest.ingest(batch).then(() => undefined),
+      );
       // M16: the rollups' own durable consumer is retired; a server an older release ran keeps it.
       if (await this.batchConsumer.retireConsumer(RETIRED_ROLLUPS_CONSUMER)) {
-        this.logger.info({ consumer: RETIRED_ROLLUPS_CONSUMER }, 'retired durable consumer deleted');
+        this.logger.info(
+          { consumer: RETIRED_ROLLUPS_CONSUMER },
+          'retired durable consumer deleted',
+        );
       }
       return;
     }
-    await this.transport.subscribe(spec, (envelope) => this.ingest.ingest([envelope]).then(() => undefined));
+    await this.transport.subscribe(spec, (envelope) =>
+      this.ingest.ingest([envelope]).then(() => undefined),
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {

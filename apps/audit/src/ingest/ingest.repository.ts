@@ -58,8 +58,13 @@ export class IngestRepository {
    * the missing ones at the genesis. Holding them makes "which ids are new" and the sequence
    * numbers safe: no other transaction extends these chains until this one commits.
    */
-  async lockHeads(tx: Tx, keys: Array<{ tenantId: string; family: EventFamily }>): Promise<Map<string, ChainHead>> {
-    const sorted = [...keys].sort((a, b) => headKey(a.tenantId, a.family).localeCompare(headKey(b.tenantId, b.family)));
+  async lockHeads(
+    tx: Tx,
+    keys: Array<{ tenantId: string; family: EventFamily }>,
+  ): Promise<Map<string, ChainHead>> {
+    const sorted = [...keys].sort((a, b) =>
+      headKey(a.tenantId, a.family).localeCompare(headKey(b.tenantId, b.family)),
+    );
     const tenants = sorted.map((k) => k.tenantId);
     const families = sorted.map((k) => k.family);
     await tx.query(
@@ -68,12 +73,13 @@ export class IngestRepository {
        ON CONFLICT DO NOTHING`,
       [tenants, families],
     );
-    const rows: Array<{ tenant_id: string; family: EventFamily; seq: string; hash: Buffer }> = await tx.query(
-      `SELECT h.tenant_id, h.family, h.seq, h.hash FROM ${this.schema}.chain_heads h
+    const rows: Array<{ tenant_id: string; family: EventFamily; seq: string; hash: Buffer }> =
+      await tx.query(
+        `SELECT h.tenant_id, h.family, h.seq, h.hash FROM ${this.schema}.chain_heads h
        JOIN unnest($1::uuid[], $2::text[]) AS k(t, f) ON h.tenant_id = k.t AND h.family = k.f
        ORDER BY h.tenant_id, h.family FOR UPDATE OF h`,
-      [tenants, families],
-    );
+        [tenants, families],
+      );
     return new Map(
       rows.map((row) => [
         headKey(row.tenant_id, row.family),
@@ -99,12 +105,15 @@ export class IngestRepository {
     const rows = events.map(copyRow);
     const malformed = events.find((_, i) => !isWellFormed(rows[i] ?? ''));
     if (malformed) {
-      throw new PoisonMessageError(`invalid event ${malformed.id}: text with a lone UTF-16 surrogate`);
+      throw new PoisonMessageError(
+        `invalid event ${malformed.id}: text with a lone UTF-16 surrogate`,
+      );
     }
     if (events.length < COPY_MIN_BATCH) {
       return this.insertRows(tx, events);
     }
-    const client = (tx.queryRunner as unknown as { databaseConnection: PoolClient }).databaseConnection;
+    const client = (tx.queryRunner as unknown as { databaseConnection: PoolClient })
+      .databaseConnection;
     await pipeline(
       Readable.from([`${rows.join('\n')}\n`]),
       client.query(copyFrom(`COPY ${this.schema}.events (${COPY_COLUMNS.join(', ')}) FROM STDIN`)),
@@ -167,7 +176,12 @@ export class IngestRepository {
       `UPDATE ${this.schema}.chain_heads h SET seq = u.seq, hash = decode(u.hash, 'hex'), updated_at = now()
        FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[]) AS u(tenant_id, family, seq, hash)
        WHERE h.tenant_id = u.tenant_id AND h.family = u.family`,
-      [heads.map((h) => h.tenantId), heads.map((h) => h.family), heads.map((h) => h.seq), heads.map((h) => h.hash.toString('hex'))],
+      [
+        heads.map((h) => h.tenantId),
+        heads.map((h) => h.family),
+        heads.map((h) => h.seq),
+        heads.map((h) => h.hash.toString('hex')),
+      ],
     );
   }
 }

@@ -30,16 +30,27 @@ export class IngestService {
       return 0;
     }
     const times = batch.map((e) => new Date(e.occurredAt).getTime());
-    await this.partitions.ensureDays([...new Set(times.map((t) => dayStart(new Date(t)).getTime()))].map((t) => new Date(t)));
+    await this.partitions.ensureDays(
+      [...new Set(times.map((t) => dayStart(new Date(t)).getTime()))].map((t) => new Date(t)),
+    );
     const from = new Date(Math.min(...times)).toISOString();
     const to = new Date(Math.max(...times)).toISOString();
     return this.repository.inSystemTx(async (tx) => {
       const recordedAt = new Date();
-      const capturing = await this.repository.tenantsCapturingContent(tx, [...new Set(batch.map((e) => e.tenantId))]);
-      const events = batch.map((e) => toAuditEvent(e, recordedAt, capturing.has(e.tenantId.toLowerCase())));
+      const capturing = await this.repository.tenantsCapturingContent(tx, [
+        ...new Set(batch.map((e) => e.tenantId)),
+      ]);
+      const events = batch.map((e) =>
+        toAuditEvent(e, recordedAt, capturing.has(e.tenantId.toLowerCase())),
+      );
       const keys = [...new Map(events.map((e) => [headKey(e.tenantId, e.family), e])).values()];
       const heads = await this.repository.lockHeads(tx, keys);
-      const existing = await this.repository.existingIds(tx, events.map((e) => e.id), from, to);
+      const existing = await this.repository.existingIds(
+        tx,
+        events.map((e) => e.id),
+        from,
+        to,
+      );
       const fresh = events.filter((e) => !existing.has(e.id));
       if (fresh.length === 0) {
         return 0;
@@ -48,7 +59,10 @@ export class IngestService {
       await this.repository.insert(tx, chained);
       await this.repository.saveHeads(tx, [...heads.values()]);
       const isFresh = new Set(fresh.map((e) => e.id));
-      await this.ingested.notify(tx, batch.filter((e) => isFresh.has(e.id.toLowerCase())));
+      await this.ingested.notify(
+        tx,
+        batch.filter((e) => isFresh.has(e.id.toLowerCase())),
+      );
       return chained.length;
     });
   }

@@ -48,7 +48,10 @@ export class IngestedEvents {
           throw error;
         }
         await tx.query('ROLLBACK TO SAVEPOINT ingested_events');
-        this.logger.error({ err: error, observer: name, events: envelopes.length }, 'observer of ingested events failed; the events are stored without it');
+        this.logger.error(
+          { err: error, observer: name, events: envelopes.length },
+          'observer of ingested events failed; the events are stored without it',
+        );
       }
     }
   }

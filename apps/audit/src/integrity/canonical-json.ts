@@ -15,7 +15,12 @@ export function canonicalJson(value: unknown, omitTopLevelKey?: string): string 
   if (!sorted.hasIndexKeys) {
     return JSON.stringify(clone) ?? 'null';
   }
-  return append('', omitTopLevelKey && typeof value === 'object' && value !== null ? { ...value, [omitTopLevelKey]: undefined } : value);
+  return append(
+    '',
+    omitTopLevelKey && typeof value === 'object' && value !== null
+      ? { ...value, [omitTopLevelKey]: undefined }
+      : value,
+  );
 }
 
 const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
@@ -59,7 +64,10 @@ function isFlatAndSorted(value: unknown): boolean {
   }
   let previous: string | undefined;
   for (const key in value) {
-    if ((previous !== undefined && !(previous < key)) || !isScalar((value as Record<string, unknown>)[key])) {
+    if (
+      (previous !== undefined && !(previous < key)) ||
+      !isScalar((value as Record<string, unknown>)[key])
+    ) {
       return false;
     }
     previous = key;

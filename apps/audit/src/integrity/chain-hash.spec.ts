@@ -67,7 +67,10 @@ describe('canonicalEvent on events as the ingest and the walkers build them', ()
       details: { method: 'tools/call', size: 3 },
     } as AuditEvent;
     expect(canonicalEvent(flat)).toBe(canonicalJson(flat, 'hash'));
-    const dated = { ...flat, details: { at: new Date(0), nested: { b: 1, a: [new Date(1)] } } } as AuditEvent;
+    const dated = {
+      ...flat,
+      details: { at: new Date(0), nested: { b: 1, a: [new Date(1)] } },
+    } as AuditEvent;
     expect(canonicalEvent(dated)).toBe(canonicalJson(dated, 'hash'));
   });
 });

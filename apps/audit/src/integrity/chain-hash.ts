@@ -9,11 +9,29 @@ export const GENESIS_HASH: Buffer = Buffer.alloc(32);
 /** Every member of a stored event (A6), in canonical (code unit) order. */
 export const MEMBERS: ReadonlyArray<keyof AuditEvent> = (
   [
-    'id', 'tenantId', 'family', 'seq', 'occurredAt', 'recordedAt', 'eventType', 'protocol', 'action', 'actor', 'source',
-    'sink', 'policyIds', 'decision', 'correlationId', 'traceId', 'spanId', 'summary', 'details', 'content', 'contentDigest',
+    'id',
+    'tenantId',
+    'family',
+    'seq',
+    'occurredAt',
+    'recordedAt',
+    'eventType',
+    'protocol',
+    'action',
+    'actor',
+    'source',
+    'sink',
+    'policyIds',
+    'decision',
+    'correlationId',
+    'traceId',
+    'spanId',
+    'summary',
+    'details',
+    'content',
+    'contentDigest',
   ] satisfies Array<keyof AuditEvent>
-)
-  .sort();
+).sort();
 const MEMBER_NAMES: ReadonlySet<string> = new Set(['hash', ...MEMBERS]);
 
 /**

@@ -7,6 +7,9 @@ parentPort?.on('message', ({ id, job }: { id: number; job: SegmentJob }) => {
   try {
     parentPort?.postMessage({ id, state: walkSegment(job) });
   } catch (error) {
-    parentPort?.postMessage({ id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    parentPort?.postMessage({
+      id,
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
   }
 });

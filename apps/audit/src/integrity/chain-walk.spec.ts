@@ -51,7 +51,11 @@ describe(ChainWalk.name, () => {
     const changed = { ...events[2], summary: 'edited' } as ChainedEvent;
     const sut = new ChainWalk(0, GENESIS_HASH, new Set());
     [events[0], events[1], changed, events[3]].forEach((event) => event && sut.accept(event));
-    expect(sut.broken).toEqual({ reason: 'HASH_MISMATCH', eventId: changed.id, recordedAt: changed.recordedAt });
+    expect(sut.broken).toEqual({
+      reason: 'HASH_MISMATCH',
+      eventId: changed.id,
+      recordedAt: changed.recordedAt,
+    });
   });
 
   it('should report SEQUENCE_GAP at the next event when one is missing', () => {
@@ -65,7 +69,9 @@ describe(ChainWalk.name, () => {
   it('should report DUPLICATE_SEQUENCE when two events share a place', () => {
     const events = chain(3);
     const sut = new ChainWalk(0, GENESIS_HASH, new Set());
-    [events[0], events[1], { ...events[1], id: randomUUID() } as ChainedEvent].forEach((event) => event && sut.accept(event));
+    [events[0], events[1], { ...events[1], id: randomUUID() } as ChainedEvent].forEach(
+      (event) => event && sut.accept(event),
+    );
     expect(sut.broken?.reason).toBe('DUPLICATE_SEQUENCE');
   });
 });

@@ -85,7 +85,11 @@ export class ChainWalk {
     this.previousHash = event.hash;
     this.lastEvent = { id: event.id, recordedAt: event.recordedAt };
     if (this.watched.has(event.seq)) {
-      this.hashesAt.set(event.seq, { hash: event.hash, eventId: event.id, recordedAt: event.recordedAt });
+      this.hashesAt.set(event.seq, {
+        hash: event.hash,
+        eventId: event.id,
+        recordedAt: event.recordedAt,
+      });
     }
     return true;
   }
@@ -112,11 +116,17 @@ export class ChainWalk {
       return;
     }
     if (segment.startSeq !== this.previousSeq || !this.previousHash.equals(segment.startHash)) {
-      throw new Error(`chain segment starts at ${segment.startSeq}, the walk stands at ${this.previousSeq}`);
+      throw new Error(
+        `chain segment starts at ${segment.startSeq}, the walk stands at ${this.previousSeq}`,
+      );
     }
     this.checked += segment.checked;
     for (const at of segment.hashesAt) {
-      this.hashesAt.set(at.seq, { hash: Buffer.from(at.hash), eventId: at.eventId, recordedAt: at.recordedAt });
+      this.hashesAt.set(at.seq, {
+        hash: Buffer.from(at.hash),
+        eventId: at.eventId,
+        recordedAt: at.recordedAt,
+      });
     }
     this.previousSeq = segment.lastSeq;
     this.previousHash = Buffer.from(segment.lastHash);
@@ -125,7 +135,11 @@ export class ChainWalk {
   }
 
   fail(reason: BreakReason, event?: { id: string; recordedAt: string }): false {
-    this.firstBreak ??= { reason, eventId: event?.id ?? null, recordedAt: event?.recordedAt ?? null };
+    this.firstBreak ??= {
+      reason,
+      eventId: event?.id ?? null,
+      recordedAt: event?.recordedAt ?? null,
+    };
     return false;
   }
 }

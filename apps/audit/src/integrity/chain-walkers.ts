@@ -45,7 +45,10 @@ export class ChainWalkers implements OnModuleDestroy {
 
   /** Resolves once a thread has room for another segment: the reader waits here, not on a slow thread. */
   async ready(): Promise<void> {
-    while (this.walkers.length === this.size && this.walkers.every((w) => w.pending.size >= DEPTH)) {
+    while (
+      this.walkers.length === this.size &&
+      this.walkers.every((w) => w.pending.size >= DEPTH)
+    ) {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
   }
@@ -56,7 +59,9 @@ export class ChainWalkers implements OnModuleDestroy {
     while (this.walkers.length < this.size) {
       this.walkers.push(this.start());
     }
-    const walker = this.walkers.reduce((idlest, w) => (w.pending.size < idlest.pending.size ? w : idlest));
+    const walker = this.walkers.reduce((idlest, w) =>
+      w.pending.size < idlest.pending.size ? w : idlest,
+    );
     const id = (this.nextJobId += 1);
     return new Promise<ChainWalkState>((resolve, reject) => {
       walker.pending.set(id, { resolve, reject });
@@ -86,19 +91,24 @@ export class ChainWalkers implements OnModuleDestroy {
 
   private start(): Walker {
     const walker: Walker = { worker: startWorker(), pending: new Map() };
-    walker.worker.on('message', ({ id, state, error }: { id: number; state?: ChainWalkState; error?: string }) => {
-      const settle = walker.pending.get(id);
-      walker.pending.delete(id);
-      this.waiting.shift()?.();
-      if (error !== undefined || !state) {
-        settle?.reject(new Error(`chain segment walk failed: ${error}`));
-      } else {
-        settle?.resolve(state);
-      }
-      this.retireWhenIdle();
-    });
+    walker.worker.on(
+      'message',
+      ({ id, state, error }: { id: number; state?: ChainWalkState; error?: string }) => {
+        const settle = walker.pending.get(id);
+        walker.pending.delete(id);
+        this.waiting.shift()?.();
+        if (error !== undefined || !state) {
+          settle?.reject(new Error(`chain segment walk failed: ${error}`));
+        } else {
+          settle?.resolve(state);
+        }
+        this.retireWhenIdle();
+      },
+    );
     walker.worker.on('error', (error) => this.fail(walker, error));
-    walker.worker.on('exit', (code) => this.fail(walker, new Error(`chain walker exited with code ${code}`)));
+    walker.worker.on('exit', (code) =>
+      this.fail(walker, new Error(`chain walker exited with code ${code}`)),
+    );
     return walker;
   }
 
@@ -123,5 +133,7 @@ function startWorker(): Worker {
   }
   const hook = join(__dirname, '..', '..', 'scripts', 'register-ts.js');
   const entry = join(__dirname, 'chain-segment.worker.ts');
-  return new Worker(`require(${JSON.stringify(hook)}); require(${JSON.stringify(entry)});`, { eval: true });
+  return new Worker(`require(${JSON.stringify(hook)}); require(${JSON.stringify(entry)});`, {
+    eval: true,
+  });
 }

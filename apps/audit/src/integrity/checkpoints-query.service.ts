@@ -12,14 +12,24 @@ export interface CheckpointPage {
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof createdAt === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(createdAt)) && /^[0-9a-f-]{36}$/.test(id)) {
+    const [createdAt, id] = JSON.parse(
+      Buffer.from(cursor, 'base64url').toString('utf8'),
+    ) as unknown[];
+    if (
+      typeof createdAt === 'string' &&
+      typeof id === 'string' &&
+      !Number.isNaN(Date.parse(createdAt)) &&
+      /^[0-9a-f-]{36}$/.test(id)
+    ) {
       return { createdAt: new Date(createdAt), id };
     }
   } catch {
     // falls through to the exception below
   }
-  throw new IntegrityException(IntegrityErrorCode.INVALID_CURSOR, 'cursor is not one this API gave out');
+  throw new IntegrityException(
+    IntegrityErrorCode.INVALID_CURSOR,
+    'cursor is not one this API gave out',
+  );
 }
 
 /** `GET /audit/v1/integrity/checkpoints`: what an auditor copies out of our database. */
@@ -38,7 +48,10 @@ export class CheckpointsQueryService {
     const last = items[items.length - 1];
     return {
       items,
-      nextCursor: rows.length > query.pageSize && last ? Buffer.from(JSON.stringify([last.createdAt, last.id])).toString('base64url') : null,
+      nextCursor:
+        rows.length > query.pageSize && last
+          ? Buffer.from(JSON.stringify([last.createdAt, last.id])).toString('base64url')
+          : null,
     };
   }
 }

@@ -14,7 +14,14 @@ interface CheckpointRow {
 }
 
 function checkpointOf(row: CheckpointRow): Checkpoint {
-  return { id: row.id, tenantId: row.tenant_id, createdAt: row.created_at.toISOString(), kid: row.kid, heads: row.heads, jws: row.jws };
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    createdAt: row.created_at.toISOString(),
+    kid: row.kid,
+    heads: row.heads,
+    jws: row.jws,
+  };
 }
 
 export interface CheckpointListQuery {
@@ -43,7 +50,12 @@ export class CheckpointsRepository {
   }
 
   async allHeads(tx: Tx): Promise<Map<string, CheckpointHead[]>> {
-    const rows: Array<{ tenant_id: string; family: CheckpointHead['family']; seq: string; hash: string }> = await tx.query(
+    const rows: Array<{
+      tenant_id: string;
+      family: CheckpointHead['family'];
+      seq: string;
+      hash: string;
+    }> = await tx.query(
       `SELECT tenant_id, family, seq, encode(hash, 'hex') AS hash FROM ${this.schema}.chain_heads
        WHERE seq > 0 ORDER BY tenant_id, family`,
     );
@@ -66,7 +78,14 @@ export class CheckpointsRepository {
   async insert(tx: Tx, checkpoint: Checkpoint): Promise<void> {
     await tx.query(
       `INSERT INTO ${this.schema}.checkpoints (id, tenant_id, created_at, kid, heads, jws) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [checkpoint.id, checkpoint.tenantId, checkpoint.createdAt, checkpoint.kid, JSON.stringify(checkpoint.heads), checkpoint.jws],
+      [
+        checkpoint.id,
+        checkpoint.tenantId,
+        checkpoint.createdAt,
+        checkpoint.kid,
+        JSON.stringify(checkpoint.heads),
+        checkpoint.jws,
+      ],
     );
   }
 
@@ -77,7 +96,14 @@ export class CheckpointsRepository {
          WHERE tenant_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3)
            AND ($4::timestamptz IS NULL OR (created_at, id) > ($4, $5::uuid))
          ORDER BY created_at, id LIMIT $6`,
-        [tenantId, query.from ?? null, query.to ?? null, query.after?.createdAt ?? null, query.after?.id ?? null, query.limit],
+        [
+          tenantId,
+          query.from ?? null,
+          query.to ?? null,
+          query.after?.createdAt ?? null,
+          query.after?.id ?? null,
+          query.limit,
+        ],
       );
       return rows.map(checkpointOf);
     });

@@ -35,7 +35,12 @@ export class CheckpointsService {
         }
         const id = randomUUID();
         const createdAt = now.toISOString();
-        const { kid, jws } = await this.keys.sign({ checkpointId: id, tenantId, createdAt, heads: tenantHeads });
+        const { kid, jws } = await this.keys.sign({
+          checkpointId: id,
+          tenantId,
+          createdAt,
+          heads: tenantHeads,
+        });
         await this.repository.insert(tx, { id, tenantId, createdAt, kid, heads: tenantHeads, jws });
         count += 1;
       }

@@ -6,7 +6,12 @@ describe(copyTextFields.name, () => {
   });
 
   it('should unescape what COPY TO escapes, keeping a literal \\N text', () => {
-    expect(copyTextFields('tab\\there\\nnew\\rline\t\\\\x0102\t\\\\N\t\\b\\f\\v')).toEqual(['tab\there\nnew\rline', '\\x0102', '\\N', '\b\f\v']);
+    expect(copyTextFields('tab\\there\\nnew\\rline\t\\\\x0102\t\\\\N\t\\b\\f\\v')).toEqual([
+      'tab\there\nnew\rline',
+      '\\x0102',
+      '\\N',
+      '\b\f\v',
+    ]);
   });
 
   it('should unescape every escape of a field that starts with an escaped backslash', () => {

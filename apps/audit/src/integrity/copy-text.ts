@@ -18,7 +18,11 @@ const BACKSLASH = 92;
 
 function unescaped(field: string): string {
   // Every row has one such field, bytea's `\\x…`: a lone leading escaped backslash is cut, not searched.
-  if (field.charCodeAt(0) === BACKSLASH && field.charCodeAt(1) === BACKSLASH && field.indexOf('\\', 2) === -1) {
+  if (
+    field.charCodeAt(0) === BACKSLASH &&
+    field.charCodeAt(1) === BACKSLASH &&
+    field.indexOf('\\', 2) === -1
+  ) {
     return field.slice(1);
   }
   return field.replace(ESCAPED, unescapeOne);

@@ -18,13 +18,23 @@ export class IntegrityController {
 
   @Get('verify')
   @RequirePermission('AUDIT', 'READ')
-  verify(@CurrentPrincipal() principal: Principal, @Query() query: VerifyQueryDto): Promise<VerificationResult> {
-    return this.integrity.verify(principal.tenantId, query.from ? new Date(query.from) : undefined, query.to ? new Date(query.to) : undefined);
+  verify(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: VerifyQueryDto,
+  ): Promise<VerificationResult> {
+    return this.integrity.verify(
+      principal.tenantId,
+      query.from ? new Date(query.from) : undefined,
+      query.to ? new Date(query.to) : undefined,
+    );
   }
 
   @Get('checkpoints')
   @RequirePermission('AUDIT', 'READ')
-  list(@CurrentPrincipal() principal: Principal, @Query() query: ListCheckpointsQueryDto): Promise<CheckpointPage> {
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ListCheckpointsQueryDto,
+  ): Promise<CheckpointPage> {
     return this.checkpoints.list(principal.tenantId, query);
   }
 

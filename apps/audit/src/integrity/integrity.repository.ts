@@ -37,17 +37,30 @@ export class IntegrityRepository {
   }
 
   /** Lowest and highest sequence recorded in [from, to) of one chain. */
-  async seqBounds(tx: Tx, tenantId: string, family: EventFamily, from?: Date, to?: Date): Promise<{ min: number; max: number } | undefined> {
+  async seqBounds(
+    tx: Tx,
+    tenantId: string,
+    family: EventFamily,
+    from?: Date,
+    to?: Date,
+  ): Promise<{ min: number; max: number } | undefined> {
     const [row]: Array<{ min: string | null; max: string | null }> = await tx.query(
       `SELECT min(seq) AS min, max(seq) AS max FROM ${this.schema}.events
        WHERE tenant_id = $1 AND family = $2 AND ($3::timestamptz IS NULL OR recorded_at >= $3)
          AND ($4::timestamptz IS NULL OR recorded_at < $4)`,
       [tenantId, family, from ?? null, to ?? null],
     );
-    return row?.min === null || row?.min === undefined ? undefined : { min: Number(row.min), max: Number(row.max) };
+    return row?.min === null || row?.min === undefined
+      ? undefined
+      : { min: Number(row.min), max: Number(row.max) };
   }
 
-  async hashAt(tx: Tx, tenantId: string, family: EventFamily, seq: number): Promise<Buffer | undefined> {
+  async hashAt(
+    tx: Tx,
+    tenantId: string,
+    family: EventFamily,
+    seq: number,
+  ): Promise<Buffer | undefined> {
     const rows: Array<{ hash: Buffer }> = await tx.query(
       `SELECT hash FROM ${this.schema}.events WHERE tenant_id = $1 AND family = $2 AND seq = $3 ORDER BY id LIMIT 1`,
       [tenantId, family, seq],
@@ -57,7 +70,9 @@ export class IntegrityRepository {
 
   /** The columns `chainRows` writes, named and typed as a query of `EVENT_COLUMNS` returns them. */
   async chainColumns(tx: Tx): Promise<CopyColumn[]> {
-    const result = await (await this.clientOf(tx)).query(`SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events LIMIT 0`);
+    const result = await (
+      await this.clientOf(tx)
+    ).query(`SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events LIMIT 0`);
     return result.fields.map((field) => ({ name: field.name, typeId: field.dataTypeID }));
   }
 
@@ -66,7 +81,13 @@ export class IntegrityRepository {
    * (A14): no row decoding here, the walkers decode. The stream must be read to its end before the
    * transaction's next query. COPY takes no bind parameters: the values are escaped literals.
    */
-  async chainRows(tx: Tx, tenantId: string, family: EventFamily, afterSeq: number, maxSeq: number): Promise<Readable> {
+  async chainRows(
+    tx: Tx,
+    tenantId: string,
+    family: EventFamily,
+    afterSeq: number,
+    maxSeq: number,
+  ): Promise<Readable> {
     const client = await this.clientOf(tx);
     const literal = (value: string | number): string => client.escapeLiteral(String(value));
     return client.query(

@@ -1,4 +1,9 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { ROOT_LOGGER } from '@agp/http';
 import { Logger } from 'pino';
 
@@ -23,7 +28,8 @@ export class IntegrityScheduler implements OnApplicationBootstrap, BeforeApplica
     this.ticker = new Ticker(
       'audit-checkpoints',
       interval,
-      async () => (await jobRuns.claim('audit-checkpoints', interval)) && checkpoints.createCheckpoints(),
+      async () =>
+        (await jobRuns.claim('audit-checkpoints', interval)) && checkpoints.createCheckpoints(),
       logger,
     );
   }

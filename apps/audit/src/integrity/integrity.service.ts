@@ -23,7 +23,8 @@ export interface VerificationResult {
 
 type Walked = { state?: ChainWalkState; error?: Error };
 
-const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+const asError = (error: unknown): Error =>
+  error instanceof Error ? error : new Error(String(error));
 
 /** Segments of about 1 MiB of COPY text (~1,500 events): small enough to keep every walker busy. */
 const SEGMENT_BYTES = 1 << 20;
@@ -48,12 +49,21 @@ export class IntegrityService {
       const all = await this.checkpoints.allOf(tx, tenantId);
       const checkpoints = to ? all.filter((c) => new Date(c.createdAt) < to) : all;
       const heads = await this.repository.heads(tx, tenantId);
-      const anchors = new Map((await this.repository.anchors(tx, tenantId)).map((a) => [a.family, a]));
+      const anchors = new Map(
+        (await this.repository.anchors(tx, tenantId)).map((a) => [a.family, a]),
+      );
       const columns = heads.length > 0 ? await this.repository.chainColumns(tx) : [];
       const breaks: ChainBreak[] = [];
       let checkedCount = 0;
       for (const head of heads) {
-        const walk = await this.walkFamily(tx, tenantId, { head, anchor: anchors.get(head.family), columns }, checkpoints, from, to);
+        const walk = await this.walkFamily(
+          tx,
+          tenantId,
+          { head, anchor: anchors.get(head.family), columns },
+          checkpoints,
+          from,
+          to,
+        );
         checkedCount += walk?.checked ?? 0;
         if (walk?.broken) {
           breaks.push(walk.broken);
@@ -70,7 +80,9 @@ export class IntegrityService {
     // Signatures are checked outside the transaction (keys are read in one of their own). A forged
     // checkpoint is reported first: the chain was compared with values nobody signed.
     const forged = await this.firstForged(tenantId, snapshot.checkpoints);
-    const first = forged ?? snapshot.breaks.sort((a, b) => (a.recordedAt ?? '~').localeCompare(b.recordedAt ?? '~'))[0];
+    const first =
+      forged ??
+      snapshot.breaks.sort((a, b) => (a.recordedAt ?? '~').localeCompare(b.recordedAt ?? '~'))[0];
     return {
       verified: !first,
       checkedCount: snapshot.checkedCount,
@@ -80,7 +92,10 @@ export class IntegrityService {
     };
   }
 
-  private async firstForged(tenantId: string, checkpoints: Checkpoint[]): Promise<ChainBreak | undefined> {
+  private async firstForged(
+    tenantId: string,
+    checkpoints: Checkpoint[],
+  ): Promise<ChainBreak | undefined> {
     for (const checkpoint of checkpoints) {
       const payload = await this.keys.verified(checkpoint.jws);
       const isGenuine =
@@ -89,7 +104,11 @@ export class IntegrityService {
         payload.checkpointId === checkpoint.id &&
         canonicalJson(payload.heads) === canonicalJson(checkpoint.heads);
       if (!isGenuine) {
-        return { reason: 'CHECKPOINT_SIGNATURE_INVALID', eventId: null, recordedAt: checkpoint.createdAt };
+        return {
+          reason: 'CHECKPOINT_SIGNATURE_INVALID',
+          eventId: null,
+          recordedAt: checkpoint.createdAt,
+        };
       }
     }
     return undefined;
@@ -98,25 +117,36 @@ export class IntegrityService {
   private async walkFamily(
     tx: Tx,
     tenantId: string,
-    { head, anchor, columns }: { head: ChainPoint; anchor: ChainPoint | undefined; columns: CopyColumn[] },
+    {
+      head,
+      anchor,
+      columns,
+    }: { head: ChainPoint; anchor: ChainPoint | undefined; columns: CopyColumn[] },
     checkpoints: Checkpoint[],
     from?: Date,
     to?: Date,
   ): Promise<ChainWalk | undefined> {
     const floor = anchor?.seq ?? 0;
-    const bounds = from || to ? await this.repository.seqBounds(tx, tenantId, head.family, from, to) : undefined;
+    const bounds =
+      from || to ? await this.repository.seqBounds(tx, tenantId, head.family, from, to) : undefined;
     if ((from || to) && !bounds) {
       return undefined;
     }
     const startSeq = Math.max((bounds?.min ?? floor + 1) - 1, floor);
     const endSeq = to ? (bounds?.max ?? head.seq) : head.seq;
     const committed = this.committedSeqs(checkpoints, head.family);
-    const watched = [...committed.keys()].filter((seq) => seq > startSeq && seq <= endSeq).sort((a, b) => a - b);
+    const watched = [...committed.keys()]
+      .filter((seq) => seq > startSeq && seq <= endSeq)
+      .sort((a, b) => a - b);
     const startHash = await this.startHash(tx, tenantId, head.family, startSeq, anchor);
     const walk = new ChainWalk(startSeq, startHash ?? GENESIS_HASH, new Set(watched));
     if (startHash) {
       const rows = await this.repository.chainRows(tx, tenantId, head.family, startSeq, endSeq);
-      await this.walkSegments(walk, rows, { columns, start: { seq: startSeq, hash: startHash }, watched });
+      await this.walkSegments(walk, rows, {
+        columns,
+        start: { seq: startSeq, hash: startHash },
+        watched,
+      });
     } else {
       walk.fail('SEQUENCE_GAP');
     }
@@ -147,13 +177,24 @@ export class IntegrityService {
       }
       // Segments come in sequence order: each takes the watched numbers up to its last.
       const watchedFrom = watchedDone;
-      while (watchedDone < chain.watched.length && (chain.watched[watchedDone] ?? 0) <= segment.lastSeq) {
+      while (
+        watchedDone < chain.watched.length &&
+        (chain.watched[watchedDone] ?? 0) <= segment.lastSeq
+      ) {
         watchedDone += 1;
       }
       await this.walkers.ready();
       const walked = this.walkers
-        .walk({ columns: chain.columns, rows: segment.rows, start, watched: chain.watched.slice(watchedFrom, watchedDone) })
-        .then<Walked, Walked>((state) => ({ state }), (error: unknown) => ({ error: asError(error) }));
+        .walk({
+          columns: chain.columns,
+          rows: segment.rows,
+          start,
+          watched: chain.watched.slice(watchedFrom, watchedDone),
+        })
+        .then<Walked, Walked>(
+          (state) => ({ state }),
+          (error: unknown) => ({ error: asError(error) }),
+        );
       start = undefined;
       absorbed = absorbed.then(async () => {
         const { state, error } = await walked;
@@ -172,7 +213,11 @@ export class IntegrityService {
     }
   }
 
-  private checkAgainstCheckpoints(walk: ChainWalk, committed: Map<number, string>, startSeq: number): void {
+  private checkAgainstCheckpoints(
+    walk: ChainWalk,
+    committed: Map<number, string>,
+    startSeq: number,
+  ): void {
     const seqs = [...walk.hashesAt.keys()].sort((a, b) => a - b);
     for (const seq of seqs) {
       const seen = walk.hashesAt.get(seq);
@@ -183,7 +228,11 @@ export class IntegrityService {
     }
   }
 
-  private checkAgainstHead(walk: ChainWalk, head: ChainPoint, committed: Map<number, string>): void {
+  private checkAgainstHead(
+    walk: ChainWalk,
+    head: ChainPoint,
+    committed: Map<number, string>,
+  ): void {
     const highestCommitted = Math.max(0, ...committed.keys());
     if (walk.lastSeq < head.seq || walk.lastSeq < highestCommitted) {
       walk.fail('TRUNCATED', walk.lastEvent);
@@ -205,7 +254,13 @@ export class IntegrityService {
     return committed;
   }
 
-  private async startHash(tx: Tx, tenantId: string, family: EventFamily, startSeq: number, anchor?: ChainPoint): Promise<Buffer | undefined> {
+  private async startHash(
+    tx: Tx,
+    tenantId: string,
+    family: EventFamily,
+    startSeq: number,
+    anchor?: ChainPoint,
+  ): Promise<Buffer | undefined> {
     if (startSeq === 0) {
       return GENESIS_HASH;
     }

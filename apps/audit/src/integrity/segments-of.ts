@@ -15,7 +15,11 @@ const NEWLINE = 10;
  * break always ends a row: COPY escapes the ones inside values. Each segment is a fresh buffer that
  * can be handed to a worker thread without copying.
  */
-export async function* segmentsOf(rows: AsyncIterable<Buffer>, size: number, columns: CopyColumn[]): AsyncGenerator<RowSegment> {
+export async function* segmentsOf(
+  rows: AsyncIterable<Buffer>,
+  size: number,
+  columns: CopyColumn[],
+): AsyncGenerator<RowSegment> {
   const seqIndex = columns.findIndex((c) => c.name === 'seq');
   let previousLastLine: Uint8Array = new Uint8Array(0);
   let chunks: Buffer[] = [];
@@ -37,7 +41,8 @@ export async function* segmentsOf(rows: AsyncIterable<Buffer>, size: number, col
     length = rest.length;
     const lastLineStart = joined.lastIndexOf(NEWLINE, end - 2) + 1;
     const firstLineEnd = joined.indexOf(NEWLINE, previousLastLine.length);
-    const seqOf = (from: number, to: number): number => Number(copyTextFields(joined.toString('utf8', from, to))[seqIndex]);
+    const seqOf = (from: number, to: number): number =>
+      Number(copyTextFields(joined.toString('utf8', from, to))[seqIndex]);
     const segment = {
       rows: joined.subarray(0, end),
       firstSeq: seqOf(previousLastLine.length, firstLineEnd),

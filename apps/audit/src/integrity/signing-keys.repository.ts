@@ -25,17 +25,32 @@ export class SigningKeysRepository {
   }
 
   async latestStored(tx: Tx): Promise<SigningKeyRow | undefined> {
-    const rows: Array<{ kid: string; public_jwk: JWK; private_key_encrypted: string | null; created_at: Date }> = await tx.query(
+    const rows: Array<{
+      kid: string;
+      public_jwk: JWK;
+      private_key_encrypted: string | null;
+      created_at: Date;
+    }> = await tx.query(
       `SELECT kid, public_jwk, private_key_encrypted, created_at FROM ${this.database.schema}.signing_keys
        WHERE private_key_encrypted IS NOT NULL ORDER BY created_at DESC LIMIT 1`,
     );
     const row = rows[0];
     return row
-      ? { kid: row.kid, publicJwk: row.public_jwk, privateKeyEncrypted: row.private_key_encrypted, createdAt: row.created_at }
+      ? {
+          kid: row.kid,
+          publicJwk: row.public_jwk,
+          privateKeyEncrypted: row.private_key_encrypted,
+          createdAt: row.created_at,
+        }
       : undefined;
   }
 
-  async insert(tx: Tx, kid: string, publicJwk: JWK, privateKeyEncrypted: string | null): Promise<void> {
+  async insert(
+    tx: Tx,
+    kid: string,
+    publicJwk: JWK,
+    privateKeyEncrypted: string | null,
+  ): Promise<void> {
     await tx.query(
       `INSERT INTO ${this.database.schema}.signing_keys (kid, public_jwk, private_key_encrypted) VALUES ($1, $2, $3)
        ON CONFLICT (kid) DO NOTHING`,
@@ -44,9 +59,16 @@ export class SigningKeysRepository {
   }
 
   async publicKeys(): Promise<Array<{ kid: string; publicJwk: JWK; createdAt: Date }>> {
-    const rows: Array<{ kid: string; public_jwk: JWK; created_at: Date }> = await this.database.asSystem((tx) =>
-      tx.query(`SELECT kid, public_jwk, created_at FROM ${this.database.schema}.signing_keys ORDER BY created_at`),
-    );
-    return rows.map((row) => ({ kid: row.kid, publicJwk: row.public_jwk, createdAt: row.created_at }));
+    const rows: Array<{ kid: string; public_jwk: JWK; created_at: Date }> =
+      await this.database.asSystem((tx) =>
+        tx.query(
+          `SELECT kid, public_jwk, created_at FROM ${this.database.schema}.signing_keys ORDER BY created_at`,
+        ),
+      );
+    return rows.map((row) => ({
+      kid: row.kid,
+      publicJwk: row.public_jwk,
+      createdAt: row.created_at,
+    }));
   }
 }

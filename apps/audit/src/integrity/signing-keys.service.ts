@@ -63,9 +63,13 @@ export class SigningKeysService {
   /** The payload of a checkpoint JWS whose signature verifies with a published key, else undefined. */
   async verified(jws: string): Promise<Record<string, unknown> | undefined> {
     try {
-      const result = await compactVerify(jws, async (header) => this.verifyKey(String(header.kid)), {
-        algorithms: ['ES256'],
-      });
+      const result = await compactVerify(
+        jws,
+        async (header) => this.verifyKey(String(header.kid)),
+        {
+          algorithms: ['ES256'],
+        },
+      );
       return JSON.parse(new TextDecoder().decode(result.payload)) as Record<string, unknown>;
     } catch {
       return undefined;
@@ -74,7 +78,9 @@ export class SigningKeysService {
 
   async jwks(): Promise<JSONWebKeySet> {
     const keys = await this.repository.publicKeys();
-    return { keys: keys.map((key) => ({ ...key.publicJwk, kid: key.kid, alg: 'ES256', use: 'sig' })) };
+    return {
+      keys: keys.map((key) => ({ ...key.publicJwk, kid: key.kid, alg: 'ES256', use: 'sig' })),
+    };
   }
 
   private verifyKey(kid: string): Promise<KeyLike | Uint8Array> {
@@ -113,11 +119,16 @@ export class SigningKeysService {
             const pem = decryptPrivateKey(stored.privateKeyEncrypted, secret);
             return { kid: stored.kid, privateKey: await importPKCS8(pem, 'ES256') };
           } catch {
-            this.logger.error({ kid: stored.kid }, 'stored signing key does not open with AUDIT_SIGNING_KEY_SECRET; a new key is made');
+            this.logger.error(
+              { kid: stored.kid },
+              'stored signing key does not open with AUDIT_SIGNING_KEY_SECRET; a new key is made',
+            );
           }
         }
       } else {
-        this.logger.warn('AUDIT_SIGNING_KEY_SECRET is not set: checkpoints are signed with an ephemeral key');
+        this.logger.warn(
+          'AUDIT_SIGNING_KEY_SECRET is not set: checkpoints are signed with an ephemeral key',
+        );
       }
       const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
       const publicJwk: JWK = await exportJWK(publicKey);

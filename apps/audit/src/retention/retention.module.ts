@@ -12,7 +12,13 @@ import { RetentionService } from './retention.service';
 @Module({
   imports: [EventsModule, IntegrityModule],
   controllers: [RetentionController],
-  providers: [RetentionRepository, RetentionService, RetentionJobRepository, RetentionJobService, RetentionScheduler],
+  providers: [
+    RetentionRepository,
+    RetentionService,
+    RetentionJobRepository,
+    RetentionJobService,
+    RetentionScheduler,
+  ],
   exports: [RetentionJobService],
 })
 export class RetentionModule {}

@@ -11,16 +11,21 @@ interface PolicyRow {
   updated_at: Date;
 }
 
-export function withDefaults(days: Partial<Record<EventFamily, number>>): Record<EventFamily, number> {
-  return Object.fromEntries(EVENT_FAMILIES.map((family) => [family, days[family] ?? DEFAULT_RETENTION_DAYS[family]])) as Record<
-    EventFamily,
-    number
-  >;
+export function withDefaults(
+  days: Partial<Record<EventFamily, number>>,
+): Record<EventFamily, number> {
+  return Object.fromEntries(
+    EVENT_FAMILIES.map((family) => [family, days[family] ?? DEFAULT_RETENTION_DAYS[family]]),
+  ) as Record<EventFamily, number>;
 }
 
 function policyOf(row: PolicyRow | undefined): RetentionPolicy {
   return row
-    ? { days: withDefaults(row.days), captureContent: row.capture_content, updatedAt: row.updated_at.toISOString() }
+    ? {
+        days: withDefaults(row.days),
+        captureContent: row.capture_content,
+        updatedAt: row.updated_at.toISOString(),
+      }
     : { days: withDefaults({}), captureContent: false, updatedAt: null };
 }
 
@@ -44,7 +49,12 @@ export class RetentionRepository {
     return policyOf(rows[0]);
   }
 
-  async save(tx: Tx, tenantId: string, days: Record<EventFamily, number>, captureContent: boolean): Promise<RetentionPolicy> {
+  async save(
+    tx: Tx,
+    tenantId: string,
+    days: Record<EventFamily, number>,
+    captureContent: boolean,
+  ): Promise<RetentionPolicy> {
     const rows: PolicyRow[] = await tx.query(
       `INSERT INTO ${this.schema}.retention_policies (tenant_id, days, capture_content, updated_at) VALUES ($1, $2, $3, now())
        ON CONFLICT (tenant_id) DO UPDATE SET days = EXCLUDED.days, capture_content = EXCLUDED.capture_content, updated_at = now()
@@ -61,6 +71,9 @@ export class RetentionRepository {
        FROM (SELECT DISTINCT tenant_id FROM ${this.schema}.chain_heads) t
        LEFT JOIN ${this.schema}.retention_policies p ON p.tenant_id = t.tenant_id`,
     );
-    return rows.map((row) => ({ tenantId: row.tenant_id, policy: policyOf(row.has_policy ? row : undefined) }));
+    return rows.map((row) => ({
+      tenantId: row.tenant_id,
+      policy: policyOf(row.has_policy ? row : undefined),
+    }));
   }
 }

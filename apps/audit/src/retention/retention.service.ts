@@ -20,20 +20,34 @@ export class RetentionService {
   }
 
   /** The change and its RETENTION_POLICY_CHANGED audit event commit together (D5). */
-  update(principal: Principal, dto: UpdateRetentionDto, correlationId: string): Promise<RetentionPolicy> {
+  update(
+    principal: Principal,
+    dto: UpdateRetentionDto,
+    correlationId: string,
+  ): Promise<RetentionPolicy> {
     const tenantId = principal.tenantId;
     return this.repository.inTenant(tenantId, async (tx) => {
       const before = await this.repository.find(tx, tenantId, true);
-      const after = await this.repository.save(tx, tenantId, withDefaults({ ...dto.days }), dto.captureContent ?? before.captureContent);
-      await this.outbox.add(tx, 'RETENTION_POLICY_CHANGED', { tenantId, correlationId }, {
-        actor: { type: principal.kind, id: principal.subject, label: principal.label },
-        protocol: 'REST',
-        summary: 'audit retention policy changed',
-        details: {
-          before: { days: before.days, captureContent: before.captureContent },
-          after: { days: after.days, captureContent: after.captureContent },
+      const after = await this.repository.save(
+        tx,
+        tenantId,
+        withDefaults({ ...dto.days }),
+        dto.captureContent ?? before.captureContent,
+      );
+      await this.outbox.add(
+        tx,
+        'RETENTION_POLICY_CHANGED',
+        { tenantId, correlationId },
+        {
+          actor: { type: principal.kind, id: principal.subject, label: principal.label },
+          protocol: 'REST',
+          summary: 'audit retention policy changed',
+          details: {
+            before: { days: before.days, captureContent: before.captureContent },
+            after: { days: after.days, captureContent: after.captureContent },
+          },
         },
-      });
+      );
       return after;
     });
   }

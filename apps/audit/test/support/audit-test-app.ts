@@ -57,17 +57,34 @@ export class TestCaller {
     private readonly token: string,
   ) {}
 
-  static async create(issuer: TestTokenIssuer, tenantId: string, perms: string[]): Promise<TestCaller> {
+  static async create(
+    issuer: TestTokenIssuer,
+    tenantId: string,
+    perms: string[],
+  ): Promise<TestCaller> {
     const subject = randomUUID();
-    const token = await issuer.token({ tenantId, subject, perms, name: `caller-${subject.slice(0, 8)}` });
+    const token = await issuer.token({
+      tenantId,
+      subject,
+      perms,
+      name: `caller-${subject.slice(0, 8)}`,
+    });
     return new TestCaller(tenantId, subject, token);
   }
 
-  async call<T = Record<string, unknown>>(app: NestFastifyApplication, method: 'GET' | 'PUT', url: string, body?: unknown): Promise<ApiResponse<T>> {
+  async call<T = Record<string, unknown>>(
+    app: NestFastifyApplication,
+    method: 'GET' | 'PUT',
+    url: string,
+    body?: unknown,
+  ): Promise<ApiResponse<T>> {
     const response = await app.inject({
       method,
       url,
-      headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
     });
     const isJson = String(response.headers['content-type'] ?? '').includes('json');

@@ -19,7 +19,9 @@ async function main(): Promise<void> {
     issuer: await TestTokenIssuer.create(),
     env: {
       AUDIT_INGEST_BATCH: process.env.AUDIT_INGEST_BATCH ?? '500',
-      ...(process.env.AUDIT_INGEST_CONCURRENCY ? { AUDIT_INGEST_CONCURRENCY: process.env.AUDIT_INGEST_CONCURRENCY } : {}),
+      ...(process.env.AUDIT_INGEST_CONCURRENCY
+        ? { AUDIT_INGEST_CONCURRENCY: process.env.AUDIT_INGEST_CONCURRENCY }
+        : {}),
     },
   });
   process.stdout.write('ready\n');
@@ -27,6 +29,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`ingest process failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(
+    `ingest process failed: ${error instanceof Error ? error.stack : String(error)}\n`,
+  );
   process.exit(1);
 });

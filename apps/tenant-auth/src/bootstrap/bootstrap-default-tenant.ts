@@ -24,8 +24,17 @@ export async function bootstrapDefaultTenant(
   if ((await bootstrap.hasTenants()) || bootstrapFileExists(file)) {
     return undefined;
   }
-  const result = await bootstrap.bootstrap({ slug: DEFAULT_TENANT, name: 'Default', email: DEFAULT_ADMIN_EMAIL });
+  const result = await bootstrap.bootstrap({
+    slug: DEFAULT_TENANT,
+    name: 'Default',
+    email: DEFAULT_ADMIN_EMAIL,
+  });
   writeBootstrapFile(file, result);
-  app.get<Logger>(ROOT_LOGGER).info({ file, tenant: result.tenant, email: result.email }, 'default tenant created; credentials written to the bootstrap file');
+  app
+    .get<Logger>(ROOT_LOGGER)
+    .info(
+      { file, tenant: result.tenant, email: result.email },
+      'default tenant created; credentials written to the bootstrap file',
+    );
   return file;
 }

@@ -22,7 +22,12 @@ export function bootstrapFileExists(path: string): boolean {
 }
 
 /** A command that reads the password from the file, so the password itself is never printed. */
-export function howToGetAToken(tokenUrl: string, tenant: string, email: string, file: string): string {
+export function howToGetAToken(
+  tokenUrl: string,
+  tenant: string,
+  email: string,
+  file: string,
+): string {
   return (
     `curl -s -X POST ${tokenUrl} -d grant_type=password -d tenant=${tenant} ` +
     `--data-urlencode username=${email} --data-urlencode "password=$(node -p 'require(\\"${file}\\").password')"`

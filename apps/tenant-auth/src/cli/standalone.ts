@@ -24,14 +24,21 @@ export interface Commands {
  * The services a command needs, without an HTTP server: events it records go to the outbox and
  * the running service publishes them (D5), so a command loses none.
  */
-export async function openCommands(env: TenantAuthEnv & { DATABASE_URL: string }): Promise<Commands> {
+export async function openCommands(
+  env: TenantAuthEnv & { DATABASE_URL: string },
+): Promise<Commands> {
   const options = tenant_authDataSourceOptions(env.DATABASE_URL);
   const dataSource = createSchemaDataSource({ ...options, poolSize: 2 });
   await dataSource.initialize();
   await migrate(dataSource, options.schema);
   const database = new Database(dataSource, options.schema);
   const tenants = new TenantsRepository();
-  const provisioner = new TenantProvisioner(new EventOutbox(database), tenants, new RolesRepository(), new UsersRepository());
+  const provisioner = new TenantProvisioner(
+    new EventOutbox(database),
+    tenants,
+    new RolesRepository(),
+    new UsersRepository(),
+  );
   const box = new SecretBox(keyEncryptionSecret(env.KEY_ENCRYPTION_SECRET, env.DATA_DIR));
   const logger = pino({ level: 'warn' });
   return {

@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
 import { RequirePermission } from '@agp/auth';
 import { Page } from '@agp/http';
 import { FastifyReply } from 'fastify';
@@ -18,13 +30,19 @@ export class AgentsController {
 
   @Get()
   @RequirePermission('REGISTRY', 'READ')
-  list(@CurrentCaller() caller: Caller, @Query() query: ListClientsQueryDto): Promise<Page<ClientResponseDto>> {
+  list(
+    @CurrentCaller() caller: Caller,
+    @Query() query: ListClientsQueryDto,
+  ): Promise<Page<ClientResponseDto>> {
     return this.clients.list('AGENT', caller, query);
   }
 
   @Get(':agentId')
   @RequirePermission('REGISTRY', 'READ')
-  get(@CurrentCaller() caller: Caller, @Param('agentId', ParseUUIDPipe) id: string): Promise<ClientResponseDto> {
+  get(
+    @CurrentCaller() caller: Caller,
+    @Param('agentId', ParseUUIDPipe) id: string,
+  ): Promise<ClientResponseDto> {
     return this.clients.get('AGENT', caller, id);
   }
 
@@ -40,21 +58,31 @@ export class AgentsController {
 
   @Patch(':agentId')
   @RequirePermission('REGISTRY', 'WRITE')
-  update(@CurrentCaller() caller: Caller, @Param('agentId', ParseUUIDPipe) id: string, @Body() dto: UpdateClientDto): Promise<ClientResponseDto> {
+  update(
+    @CurrentCaller() caller: Caller,
+    @Param('agentId', ParseUUIDPipe) id: string,
+    @Body() dto: UpdateClientDto,
+  ): Promise<ClientResponseDto> {
     return this.clients.update('AGENT', caller, id, dto);
   }
 
   @Delete(':agentId')
   @HttpCode(204)
   @RequirePermission('REGISTRY', 'DELETE')
-  remove(@CurrentCaller() caller: Caller, @Param('agentId', ParseUUIDPipe) id: string): Promise<void> {
+  remove(
+    @CurrentCaller() caller: Caller,
+    @Param('agentId', ParseUUIDPipe) id: string,
+  ): Promise<void> {
     return this.clients.remove('AGENT', caller, id);
   }
 
   @Post(':agentId/rotate-secret')
   @HttpCode(200)
   @RequirePermission('REGISTRY', 'WRITE')
-  rotateSecret(@CurrentCaller() caller: Caller, @Param('agentId', ParseUUIDPipe) id: string): Promise<ClientWithSecretResponseDto> {
+  rotateSecret(
+    @CurrentCaller() caller: Caller,
+    @Param('agentId', ParseUUIDPipe) id: string,
+  ): Promise<ClientWithSecretResponseDto> {
     return this.clients.rotateSecret('AGENT', caller, id);
   }
 }

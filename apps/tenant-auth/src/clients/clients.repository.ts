@@ -17,7 +17,12 @@ export class ClientsRepository {
     return tx.getRepository(Client).findOneBy({ id });
   }
 
-  list(tx: Tx, tenantId: string, kind: ClientKind, query: ListClientsQueryDto): Promise<[Client[], number]> {
+  list(
+    tx: Tx,
+    tenantId: string,
+    kind: ClientKind,
+    query: ListClientsQueryDto,
+  ): Promise<[Client[], number]> {
     const qb = tx
       .getRepository(Client)
       .createQueryBuilder('c')
@@ -28,7 +33,11 @@ export class ClientsRepository {
     if (query.name) {
       qb.andWhere('c.name ILIKE :name', { name: containsPattern(query.name) });
     }
-    return qb.orderBy('c.name', 'ASC').skip(pageOffset(query)).take(query.pageSize).getManyAndCount();
+    return qb
+      .orderBy('c.name', 'ASC')
+      .skip(pageOffset(query))
+      .take(query.pageSize)
+      .getManyAndCount();
   }
 
   save(tx: Tx, client: Client): Promise<Client> {

@@ -38,7 +38,11 @@ export class ClientsService {
     private readonly revocations: RevocationsService,
   ) {}
 
-  list(kind: ClientKind, { principal }: Caller, query: ListClientsQueryDto): Promise<Page<ClientResponseDto>> {
+  list(
+    kind: ClientKind,
+    { principal }: Caller,
+    query: ListClientsQueryDto,
+  ): Promise<Page<ClientResponseDto>> {
     return this.database.inTenant(principal.tenantId, async (tx) => {
       const [items, total] = await this.clients.list(tx, principal.tenantId, kind, query);
       return pageOf(items.map(ClientResponseDto.of), total, query);
@@ -46,10 +50,16 @@ export class ClientsService {
   }
 
   get(kind: ClientKind, { principal }: Caller, id: string): Promise<ClientResponseDto> {
-    return this.database.inTenant(principal.tenantId, async (tx) => ClientResponseDto.of(await this.found(tx, kind, principal.tenantId, id)));
+    return this.database.inTenant(principal.tenantId, async (tx) =>
+      ClientResponseDto.of(await this.found(tx, kind, principal.tenantId, id)),
+    );
   }
 
-  create(kind: ClientKind, caller: Caller, dto: CreateClientDto): Promise<ClientWithSecretResponseDto> {
+  create(
+    kind: ClientKind,
+    caller: Caller,
+    dto: CreateClientDto,
+  ): Promise<ClientWithSecretResponseDto> {
     const permissions = rolesOf(dto.permissions ?? []);
     assertCanGrant(caller.principal, permissions, 'permissions');
     const secret = newClientSecret();
@@ -75,7 +85,12 @@ export class ClientsService {
     );
   }
 
-  async update(kind: ClientKind, caller: Caller, id: string, dto: UpdateClientDto): Promise<ClientResponseDto> {
+  async update(
+    kind: ClientKind,
+    caller: Caller,
+    id: string,
+    dto: UpdateClientDto,
+  ): Promise<ClientResponseDto> {
     const { principal } = caller;
     let afterCommit: (() => Promise<void>) | undefined;
     const result = await this.unique(kind, () =>
@@ -136,7 +151,12 @@ export class ClientsService {
     });
   }
 
-  private async lifecycle(tx: Tx, caller: Caller, client: Client, change: AgentChange): Promise<void> {
+  private async lifecycle(
+    tx: Tx,
+    caller: Caller,
+    client: Client,
+    change: AgentChange,
+  ): Promise<void> {
     if (client.kind !== 'AGENT') {
       return;
     }

@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
 import { RequirePermission } from '@agp/auth';
 import { Page } from '@agp/http';
 import { FastifyReply } from 'fastify';
@@ -18,13 +30,19 @@ export class ServiceAccountsController {
 
   @Get()
   @RequirePermission('API_KEYS', 'READ')
-  list(@CurrentCaller() caller: Caller, @Query() query: ListClientsQueryDto): Promise<Page<ClientResponseDto>> {
+  list(
+    @CurrentCaller() caller: Caller,
+    @Query() query: ListClientsQueryDto,
+  ): Promise<Page<ClientResponseDto>> {
     return this.clients.list('SERVICE', caller, query);
   }
 
   @Get(':serviceAccountId')
   @RequirePermission('API_KEYS', 'READ')
-  get(@CurrentCaller() caller: Caller, @Param('serviceAccountId', ParseUUIDPipe) id: string): Promise<ClientResponseDto> {
+  get(
+    @CurrentCaller() caller: Caller,
+    @Param('serviceAccountId', ParseUUIDPipe) id: string,
+  ): Promise<ClientResponseDto> {
     return this.clients.get('SERVICE', caller, id);
   }
 
@@ -40,21 +58,31 @@ export class ServiceAccountsController {
 
   @Patch(':serviceAccountId')
   @RequirePermission('API_KEYS', 'WRITE')
-  update(@CurrentCaller() caller: Caller, @Param('serviceAccountId', ParseUUIDPipe) id: string, @Body() dto: UpdateClientDto): Promise<ClientResponseDto> {
+  update(
+    @CurrentCaller() caller: Caller,
+    @Param('serviceAccountId', ParseUUIDPipe) id: string,
+    @Body() dto: UpdateClientDto,
+  ): Promise<ClientResponseDto> {
     return this.clients.update('SERVICE', caller, id, dto);
   }
 
   @Delete(':serviceAccountId')
   @HttpCode(204)
   @RequirePermission('API_KEYS', 'DELETE')
-  remove(@CurrentCaller() caller: Caller, @Param('serviceAccountId', ParseUUIDPipe) id: string): Promise<void> {
+  remove(
+    @CurrentCaller() caller: Caller,
+    @Param('serviceAccountId', ParseUUIDPipe) id: string,
+  ): Promise<void> {
     return this.clients.remove('SERVICE', caller, id);
   }
 
   @Post(':serviceAccountId/rotate-secret')
   @HttpCode(200)
   @RequirePermission('API_KEYS', 'WRITE')
-  rotateSecret(@CurrentCaller() caller: Caller, @Param('serviceAccountId', ParseUUIDPipe) id: string): Promise<ClientWithSecretResponseDto> {
+  rotateSecret(
+    @CurrentCaller() caller: Caller,
+    @Param('serviceAccountId', ParseUUIDPipe) id: string,
+  ): Promise<ClientWithSecretResponseDto> {
     return this.clients.rotateSecret('SERVICE', caller, id);
   }
 }

@@ -1,4 +1,10 @@
-import { hashClientSecret, hashPassword, newClientSecret, verifyClientSecret, verifyPassword } from './credentials';
+import {
+  hashClientSecret,
+  hashPassword,
+  newClientSecret,
+  verifyClientSecret,
+  verifyPassword,
+} from './credentials';
 
 describe('credentials', () => {
   it('should verify a password against its scrypt hash and refuse another', async () => {

@@ -16,11 +16,19 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 /** Constant-time check; a missing hash still costs one scrypt, so an unknown user answers as slowly. */
-export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string | null | undefined,
+): Promise<boolean> {
   const [scheme, salt, hash] = (stored ?? 'scrypt$AAAAAAAAAAAAAAAAAAAAAA$').split('$');
   const expected = Buffer.from(hash ?? '', 'base64url');
   const actual = await scryptAsync(password, Buffer.from(salt ?? '', 'base64url'));
-  return scheme === 'scrypt' && expected.length === actual.length && timingSafeEqual(expected, actual) && !!stored;
+  return (
+    scheme === 'scrypt' &&
+    expected.length === actual.length &&
+    timingSafeEqual(expected, actual) &&
+    !!stored
+  );
 }
 
 /** A client secret: 256 random bits, shown once (D30). */

@@ -10,7 +10,11 @@ export function assertCanGrant(principal: Principal, roles: Iterable<string>, fi
   for (const role of roles) {
     const entry = parseRole(role);
     if (!entry || !allows(principal.permissions, entry.entity, entry.permission)) {
-      throw new IdentityException(IdentityErrorCode.Escalation, `you cannot grant ${role}: you do not hold it`, field);
+      throw new IdentityException(
+        IdentityErrorCode.Escalation,
+        `you cannot grant ${role}: you do not hold it`,
+        field,
+      );
     }
   }
 }

@@ -5,6 +5,8 @@ export function containsPattern(text: string): string {
 
 /** PostgreSQL's unique_violation, for 409 on a duplicate name. */
 export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === '23505' ||
-    (error as { driverError?: { code?: unknown } } | null)?.driverError?.code === '23505';
+  return (
+    (error as { code?: unknown } | null)?.code === '23505' ||
+    (error as { driverError?: { code?: unknown } } | null)?.driverError?.code === '23505'
+  );
 }

@@ -10,13 +10,15 @@ export interface Caller {
   correlationId: string;
 }
 
-export const CurrentCaller = createParamDecorator((_data: unknown, context: ExecutionContext): Caller => {
-  const request = context.switchToHttp().getRequest<FastifyRequest & RequestWithPrincipal>();
-  if (!request.principal) {
-    throw new Error('CurrentCaller used on a route without authentication');
-  }
-  return { principal: request.principal, correlationId: correlationIdOf(request.raw) };
-});
+export const CurrentCaller = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): Caller => {
+    const request = context.switchToHttp().getRequest<FastifyRequest & RequestWithPrincipal>();
+    if (!request.principal) {
+      throw new Error('CurrentCaller used on a route without authentication');
+    }
+    return { principal: request.principal, correlationId: correlationIdOf(request.raw) };
+  },
+);
 
 export function actorOf(principal: Principal): EventParty {
   return { type: principal.kind, id: principal.subject, label: principal.label };

@@ -12,7 +12,16 @@ import { CreateMessagingTables1763780000000 } from './migrations/1763780000000-C
 import { CreateIdentityTables1763790000000 } from './migrations/1763790000000-CreateIdentityTables';
 import { TENANT_AUTH_SCHEMA } from './tokens';
 
-export const TENANT_AUTH_ENTITIES = [Tenant, User, Group, GroupMember, Role, Client, IdentityProvider, SigningKey];
+export const TENANT_AUTH_ENTITIES = [
+  Tenant,
+  User,
+  Group,
+  GroupMember,
+  Role,
+  Client,
+  IdentityProvider,
+  SigningKey,
+];
 
 /** Entities and migrations of the tenant_auth schema: shared by the runtime and the migrate command. */
 export function tenant_authDataSourceOptions(url: string): SchemaDataSourceOptions {

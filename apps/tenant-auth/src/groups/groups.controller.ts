@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
 import { RequirePermission } from '@agp/auth';
 import { Page, PageQueryDto } from '@agp/http';
 import { FastifyReply } from 'fastify';
@@ -18,38 +30,59 @@ export class GroupsController {
 
   @Get()
   @RequirePermission('GROUPS', 'READ')
-  list(@CurrentCaller() caller: Caller, @Query() query: ListGroupsQueryDto): Promise<Page<GroupResponseDto>> {
+  list(
+    @CurrentCaller() caller: Caller,
+    @Query() query: ListGroupsQueryDto,
+  ): Promise<Page<GroupResponseDto>> {
     return this.groups.list(caller, query);
   }
 
   @Get(':groupId')
   @RequirePermission('GROUPS', 'READ')
-  get(@CurrentCaller() caller: Caller, @Param('groupId', ParseUUIDPipe) id: string): Promise<GroupResponseDto> {
+  get(
+    @CurrentCaller() caller: Caller,
+    @Param('groupId', ParseUUIDPipe) id: string,
+  ): Promise<GroupResponseDto> {
     return this.groups.get(caller, id);
   }
 
   @Post()
   @RequirePermission('GROUPS', 'WRITE')
-  async create(@CurrentCaller() caller: Caller, @Body() dto: CreateGroupDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<GroupResponseDto> {
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Body() dto: CreateGroupDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<GroupResponseDto> {
     return created(reply, 'groups', await this.groups.create(caller, dto));
   }
 
   @Patch(':groupId')
   @RequirePermission('GROUPS', 'WRITE')
-  update(@CurrentCaller() caller: Caller, @Param('groupId', ParseUUIDPipe) id: string, @Body() dto: UpdateGroupDto): Promise<GroupResponseDto> {
+  update(
+    @CurrentCaller() caller: Caller,
+    @Param('groupId', ParseUUIDPipe) id: string,
+    @Body() dto: UpdateGroupDto,
+  ): Promise<GroupResponseDto> {
     return this.groups.update(caller, id, dto);
   }
 
   @Delete(':groupId')
   @HttpCode(204)
   @RequirePermission('GROUPS', 'DELETE')
-  remove(@CurrentCaller() caller: Caller, @Param('groupId', ParseUUIDPipe) id: string): Promise<void> {
+  remove(
+    @CurrentCaller() caller: Caller,
+    @Param('groupId', ParseUUIDPipe) id: string,
+  ): Promise<void> {
     return this.groups.remove(caller, id);
   }
 
   @Get(':groupId/members')
   @RequirePermission('GROUPS', 'READ')
-  members(@CurrentCaller() caller: Caller, @Param('groupId', ParseUUIDPipe) id: string, @Query() query: PageQueryDto): Promise<Page<GroupMemberResponseDto>> {
+  members(
+    @CurrentCaller() caller: Caller,
+    @Param('groupId', ParseUUIDPipe) id: string,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<GroupMemberResponseDto>> {
     return this.groups.members(caller, id, query);
   }
 
@@ -62,7 +95,9 @@ export class GroupsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<GroupMemberResponseDto> {
     const member = await this.groups.addMember(caller, id, dto);
-    void reply.status(201).header('location', `/tenant-auth/v1/groups/${id}/members/${member.userId}`);
+    void reply
+      .status(201)
+      .header('location', `/tenant-auth/v1/groups/${id}/members/${member.userId}`);
     return member;
   }
 

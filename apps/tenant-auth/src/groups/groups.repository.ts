@@ -32,19 +32,29 @@ export class GroupsRepository {
   }
 
   list(tx: Tx, tenantId: string, query: ListGroupsQueryDto): Promise<[Group[], number]> {
-    const qb = tx.getRepository(Group).createQueryBuilder('g').where('g.tenant_id = :tenantId', { tenantId });
+    const qb = tx
+      .getRepository(Group)
+      .createQueryBuilder('g')
+      .where('g.tenant_id = :tenantId', { tenantId });
     if (query.name) {
       qb.andWhere('g.name ILIKE :name', { name: containsPattern(query.name) });
     }
     if (query.memberId) {
-      qb.andWhere('g.id IN (SELECT group_id FROM tenant_auth.group_members WHERE user_id = :memberId AND tenant_id = :tenantId)', {
-        memberId: query.memberId,
-      });
+      qb.andWhere(
+        'g.id IN (SELECT group_id FROM tenant_auth.group_members WHERE user_id = :memberId AND tenant_id = :tenantId)',
+        {
+          memberId: query.memberId,
+        },
+      );
     }
     if (query.roleId) {
       qb.andWhere(':roleId = ANY(g.role_ids)', { roleId: query.roleId });
     }
-    return qb.orderBy('g.name', 'ASC').skip(pageOffset(query)).take(query.pageSize).getManyAndCount();
+    return qb
+      .orderBy('g.name', 'ASC')
+      .skip(pageOffset(query))
+      .take(query.pageSize)
+      .getManyAndCount();
   }
 
   save(tx: Tx, group: Group): Promise<Group> {
@@ -55,7 +65,12 @@ export class GroupsRepository {
     await tx.getRepository(Group).delete({ tenantId, id });
   }
 
-  async members(tx: Tx, tenantId: string, groupId: string, query: PageQueryDto): Promise<[MemberRow[], number]> {
+  async members(
+    tx: Tx,
+    tenantId: string,
+    groupId: string,
+    query: PageQueryDto,
+  ): Promise<[MemberRow[], number]> {
     const rows: Array<MemberRow & { total: string }> = await tx.query(
       `SELECT u.id AS "userId", u.email, u.display_name AS "displayName", m.created_at AS "addedAt",
               count(*) OVER () AS total

@@ -36,7 +36,9 @@ export class GroupsService {
   }
 
   get({ principal }: Caller, id: string): Promise<GroupResponseDto> {
-    return this.database.inTenant(principal.tenantId, async (tx) => GroupResponseDto.of(await this.found(tx, principal.tenantId, id)));
+    return this.database.inTenant(principal.tenantId, async (tx) =>
+      GroupResponseDto.of(await this.found(tx, principal.tenantId, id)),
+    );
   }
 
   create({ principal }: Caller, dto: CreateGroupDto): Promise<GroupResponseDto> {
@@ -77,7 +79,11 @@ export class GroupsService {
     });
   }
 
-  members({ principal }: Caller, id: string, query: PageQueryDto): Promise<Page<GroupMemberResponseDto>> {
+  members(
+    { principal }: Caller,
+    id: string,
+    query: PageQueryDto,
+  ): Promise<Page<GroupMemberResponseDto>> {
     return this.database.inTenant(principal.tenantId, async (tx) => {
       await this.found(tx, principal.tenantId, id);
       const [rows, total] = await this.groups.members(tx, principal.tenantId, id, query);
@@ -95,7 +101,12 @@ export class GroupsService {
       }
       await assertAssignableRoles(this.roles, tx, principal, group.roleIds, 'userId');
       await this.groups.addMember(tx, principal.tenantId, id, user.id);
-      return { userId: user.id, email: user.email, displayName: user.displayName, addedAt: new Date().toISOString() };
+      return {
+        userId: user.id,
+        email: user.email,
+        displayName: user.displayName,
+        addedAt: new Date().toISOString(),
+      };
     });
   }
 

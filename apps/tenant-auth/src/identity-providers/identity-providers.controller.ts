@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Res,
+} from '@nestjs/common';
 import { RequirePermission } from '@agp/auth';
 import { FastifyReply } from 'fastify';
 
@@ -22,7 +33,10 @@ export class IdentityProvidersController {
 
   @Get(':providerId')
   @RequirePermission('IDENTITY_PROVIDERS', 'READ')
-  get(@CurrentCaller() caller: Caller, @Param('providerId', ParseUUIDPipe) id: string): Promise<IdentityProviderResponseDto> {
+  get(
+    @CurrentCaller() caller: Caller,
+    @Param('providerId', ParseUUIDPipe) id: string,
+  ): Promise<IdentityProviderResponseDto> {
     return this.providers.get(caller, id);
   }
 
@@ -49,7 +63,10 @@ export class IdentityProvidersController {
   @Delete(':providerId')
   @HttpCode(204)
   @RequirePermission('IDENTITY_PROVIDERS', 'DELETE')
-  remove(@CurrentCaller() caller: Caller, @Param('providerId', ParseUUIDPipe) id: string): Promise<void> {
+  remove(
+    @CurrentCaller() caller: Caller,
+    @Param('providerId', ParseUUIDPipe) id: string,
+  ): Promise<void> {
     return this.providers.remove(caller, id);
   }
 

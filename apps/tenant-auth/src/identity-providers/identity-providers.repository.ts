@@ -11,7 +11,9 @@ export class IdentityProvidersRepository {
 
   /** Operation 5: a plain array (D31), by alias. */
   list(tx: Tx, tenantId: string): Promise<IdentityProvider[]> {
-    return tx.getRepository(IdentityProvider).find({ where: { tenantId }, order: { alias: 'ASC' } });
+    return tx
+      .getRepository(IdentityProvider)
+      .find({ where: { tenantId }, order: { alias: 'ASC' } });
   }
 
   save(tx: Tx, provider: IdentityProvider): Promise<IdentityProvider> {

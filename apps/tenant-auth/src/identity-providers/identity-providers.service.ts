@@ -45,7 +45,10 @@ export class IdentityProvidersService {
     );
   }
 
-  create({ principal }: Caller, dto: CreateIdentityProviderDto): Promise<IdentityProviderResponseDto> {
+  create(
+    { principal }: Caller,
+    dto: CreateIdentityProviderDto,
+  ): Promise<IdentityProviderResponseDto> {
     return this.unique(() =>
       this.database.inTenant(principal.tenantId, async (tx) => {
         await this.assertGroups(tx, principal.tenantId, dto.groupMappings ?? {});
@@ -58,11 +61,14 @@ export class IdentityProvidersService {
           enabled: dto.enabled ?? true,
           type: dto.config.type,
           clientId: dto.config.clientId,
-          clientSecretSealed: dto.config.clientSecret ? this.box.seal(dto.config.clientSecret) : null,
+          clientSecretSealed: dto.config.clientSecret
+            ? this.box.seal(dto.config.clientSecret)
+            : null,
           issuerUrl: dto.config.issuer ?? null,
           groupMappings: dto.groupMappings ?? {},
           emailDomains: this.domains([], dto.emailDomains ?? []),
-          redirectUri: dto.redirectUri ?? `${tokenIssuer(this.env)}/identity-providers/${id}/callback`,
+          redirectUri:
+            dto.redirectUri ?? `${tokenIssuer(this.env)}/identity-providers/${id}/callback`,
           createdBy: principal.subject,
         });
         return IdentityProviderResponseDto.of(await this.providers.save(tx, provider));
@@ -70,7 +76,11 @@ export class IdentityProvidersService {
     );
   }
 
-  update({ principal }: Caller, id: string, dto: UpdateIdentityProviderDto): Promise<IdentityProviderResponseDto> {
+  update(
+    { principal }: Caller,
+    id: string,
+    dto: UpdateIdentityProviderDto,
+  ): Promise<IdentityProviderResponseDto> {
     return this.database.inTenant(principal.tenantId, async (tx) => {
       const provider = await this.found(tx, principal.tenantId, id);
       if (dto.groupMappings) {
@@ -85,7 +95,8 @@ export class IdentityProvidersService {
       provider.clientId = config.clientId ?? provider.clientId;
       provider.issuerUrl = config.issuer ?? provider.issuerUrl;
       if (config.clientSecret !== undefined) {
-        provider.clientSecretSealed = config.clientSecret === '' ? null : this.box.seal(config.clientSecret);
+        provider.clientSecretSealed =
+          config.clientSecret === '' ? null : this.box.seal(config.clientSecret);
       }
       provider.displayName = dto.displayName ?? provider.displayName;
       provider.enabled = dto.enabled ?? provider.enabled;
@@ -102,7 +113,11 @@ export class IdentityProvidersService {
   }
 
   /** Looks the TXT record up and records the outcome (verifiedAt, lastCheckedAt, lastCheckError). */
-  async verifyDomain({ principal }: Caller, id: string, domain: string): Promise<IdentityProviderResponseDto> {
+  async verifyDomain(
+    { principal }: Caller,
+    id: string,
+    domain: string,
+  ): Promise<IdentityProviderResponseDto> {
     const name = normaliseDomain(domain);
     const record = await this.database.inTenant(principal.tenantId, async (tx) =>
       this.domainOf(await this.found(tx, principal.tenantId, id), name),
@@ -143,13 +158,20 @@ export class IdentityProvidersService {
   }
 
   /** D29: every mapped group must be one of the tenant's (400 naming the provider group otherwise). */
-  private async assertGroups(tx: Tx, tenantId: string, mappings: Record<string, string[]>): Promise<void> {
+  private async assertGroups(
+    tx: Tx,
+    tenantId: string,
+    mappings: Record<string, string[]>,
+  ): Promise<void> {
     const ids = [...new Set(Object.values(mappings).flat())];
     const known = await this.groups.existingIds(tx, tenantId, ids);
     for (const [name, groupIds] of Object.entries(mappings)) {
       const unknown = groupIds.find((groupId) => !known.has(groupId));
       if (unknown) {
-        throw IdentityException.invalidReference(`groupMappings.${name}`, `unknown group ${unknown}`);
+        throw IdentityException.invalidReference(
+          `groupMappings.${name}`,
+          `unknown group ${unknown}`,
+        );
       }
     }
   }

@@ -12,7 +12,9 @@ export class SigningKeysRepository {
   }
 
   active(tx: Tx): Promise<SigningKey | null> {
-    return tx.getRepository(SigningKey).findOne({ where: { retiredAt: IsNull() }, order: { createdAt: 'DESC' } });
+    return tx
+      .getRepository(SigningKey)
+      .findOne({ where: { retiredAt: IsNull() }, order: { createdAt: 'DESC' } });
   }
 
   /** D9: the active key and every retired key some unexpired token may still carry. */
@@ -24,7 +26,9 @@ export class SigningKeysRepository {
   }
 
   async retireActive(tx: Tx, publishedUntil: Date): Promise<void> {
-    await tx.getRepository(SigningKey).update({ retiredAt: IsNull() }, { retiredAt: new Date(), publishedUntil });
+    await tx
+      .getRepository(SigningKey)
+      .update({ retiredAt: IsNull() }, { retiredAt: new Date(), publishedUntil });
   }
 
   async insert(tx: Tx, key: SigningKey): Promise<void> {
@@ -33,6 +37,8 @@ export class SigningKeysRepository {
 
   /** Retired keys no token can carry any more are of no use: their sealed private halves go. */
   async pruneExpired(tx: Tx): Promise<void> {
-    await tx.query(`DELETE FROM tenant_auth.signing_keys WHERE published_until IS NOT NULL AND published_until < now() - interval '1 day'`);
+    await tx.query(
+      `DELETE FROM tenant_auth.signing_keys WHERE published_until IS NOT NULL AND published_until < now() - interval '1 day'`,
+    );
   }
 }

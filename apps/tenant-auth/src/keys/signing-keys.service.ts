@@ -46,7 +46,9 @@ export class SigningKeysService implements OnApplicationBootstrap, OnApplication
   async onApplicationBootstrap(): Promise<void> {
     await this.rotateIfOld();
     this.timer = setInterval(() => {
-      this.rotateIfOld().catch((error: unknown) => this.logger.warn({ err: error }, 'signing key age check failed'));
+      this.rotateIfOld().catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'signing key age check failed'),
+      );
     }, AGE_CHECK_EVERY_MS);
     this.timer.unref();
   }
@@ -68,7 +70,10 @@ export class SigningKeysService implements OnApplicationBootstrap, OnApplication
     if (!row) {
       throw new Error('no signing key');
     }
-    const privateKey = (await importJWK(JSON.parse(this.box.open(row.privateKeySealed)) as JWK, 'ES256')) as KeyLike;
+    const privateKey = (await importJWK(
+      JSON.parse(this.box.open(row.privateKeySealed)) as JWK,
+      'ES256',
+    )) as KeyLike;
     const key = { kid: row.kid, privateKey };
     this.cached = { key, until: Date.now() + ACTIVE_KEY_CACHE_MS };
     return key;
@@ -76,11 +81,16 @@ export class SigningKeysService implements OnApplicationBootstrap, OnApplication
 
   async jwks(): Promise<JSONWebKeySet> {
     const rows = await this.database.asSystem((tx) => this.keys.published(tx));
-    return { keys: rows.map((row) => ({ ...row.publicJwk, kid: row.kid, alg: 'ES256', use: 'sig' })) };
+    return {
+      keys: rows.map((row) => ({ ...row.publicJwk, kid: row.kid, alg: 'ES256', use: 'sig' })),
+    };
   }
 
   /** Replaces the active key; the old one stays published for TOKEN_TTL_SEC + 30 s. Returns the new kid. */
-  async rotate(reason: string, onlyIf?: (active: SigningKey | null) => boolean): Promise<string | undefined> {
+  async rotate(
+    reason: string,
+    onlyIf?: (active: SigningKey | null) => boolean,
+  ): Promise<string | undefined> {
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
     const kid = randomUUID();
     const publicJwk = await exportJWK(publicKey);
@@ -91,8 +101,20 @@ export class SigningKeysService implements OnApplicationBootstrap, OnApplication
       if (onlyIf && !onlyIf(await this.keys.active(tx))) {
         return false;
       }
-      await this.keys.retireActive(tx, new Date(Date.now() + (this.env.TOKEN_TTL_SEC + SKEW_SEC) * 1000));
-      await this.keys.insert(tx, Object.assign(new SigningKey(), { kid, privateKeySealed: sealed, publicJwk, retiredAt: null, publishedUntil: null }));
+      await this.keys.retireActive(
+        tx,
+        new Date(Date.now() + (this.env.TOKEN_TTL_SEC + SKEW_SEC) * 1000),
+      );
+      await this.keys.insert(
+        tx,
+        Object.assign(new SigningKey(), {
+          kid,
+          privateKeySealed: sealed,
+          publicJwk,
+          retiredAt: null,
+          publishedUntil: null,
+        }),
+      );
       await this.keys.pruneExpired(tx);
       return true;
     });
@@ -107,7 +129,8 @@ export class SigningKeysService implements OnApplicationBootstrap, OnApplication
   /** Rotation by age (SIGNING_KEY_MAX_AGE_DAYS), and the first key on first start. */
   async rotateIfOld(): Promise<string | undefined> {
     const maxAgeMs = this.env.SIGNING_KEY_MAX_AGE_DAYS * 86_400_000;
-    const isDue = (active: SigningKey | null): boolean => !active || Date.now() - active.createdAt.getTime() >= maxAgeMs;
+    const isDue = (active: SigningKey | null): boolean =>
+      !active || Date.now() - active.createdAt.getTime() >= maxAgeMs;
     const active = await this.database.asSystem((tx) => this.keys.active(tx));
     return isDue(active) ? this.rotate(active ? 'age' : 'first start', isDue) : undefined;
   }

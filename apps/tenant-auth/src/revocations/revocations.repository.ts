@@ -22,7 +22,9 @@ export class RevocationsRepository {
   /** Every revocation still in force; expired ones (deleted callers whose tokens have all expired) are dropped. */
   async current(tx: Tx): Promise<Map<string, string>> {
     await tx.query(`DELETE FROM ${TABLE} WHERE expires_at IS NOT NULL AND expires_at < now()`);
-    const rows: Array<{ key: string; reason: string }> = await tx.query(`SELECT key, reason FROM ${TABLE}`);
+    const rows: Array<{ key: string; reason: string }> = await tx.query(
+      `SELECT key, reason FROM ${TABLE}`,
+    );
     return new Map(rows.map((row) => [row.key, row.reason]));
   }
 }

@@ -31,9 +31,17 @@ export class RevocationsService implements OnApplicationBootstrap, OnApplication
   ) {}
 
   /** Inside the transaction that suspends or deletes. `permanent` is for deletions: kept until every token expired. */
-  async revoke(tx: Tx, kind: RevokedSubjectKind, id: string, reason: string, permanent = false): Promise<void> {
+  async revoke(
+    tx: Tx,
+    kind: RevokedSubjectKind,
+    id: string,
+    reason: string,
+    permanent = false,
+  ): Promise<void> {
     const key = revocationKey(kind, id);
-    const expiresAt = permanent ? new Date(Date.now() + (this.env.TOKEN_TTL_SEC + 60) * 1000) : null;
+    const expiresAt = permanent
+      ? new Date(Date.now() + (this.env.TOKEN_TTL_SEC + 60) * 1000)
+      : null;
     await this.repository.put(tx, key, reason, expiresAt);
     await this.store.revoke(key, reason);
   }
@@ -67,7 +75,9 @@ export class RevocationsService implements OnApplicationBootstrap, OnApplication
   async onApplicationBootstrap(): Promise<void> {
     await this.reconcile();
     this.timer = setInterval(() => {
-      this.reconcile().catch((error: unknown) => this.logger.warn({ err: error }, 'revocation reconcile failed'));
+      this.reconcile().catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'revocation reconcile failed'),
+      );
     }, RECONCILE_EVERY_MS);
     this.timer.unref();
   }

@@ -17,7 +17,14 @@ export async function assertAssignableRoles(
   const found = await roles.findByIds(tx, principal.tenantId, unique);
   if (found.length !== unique.length) {
     const known = new Set(found.map((role) => role.id));
-    throw IdentityException.invalidReference(field, `unknown role ${unique.find((id) => !known.has(id))}`);
+    throw IdentityException.invalidReference(
+      field,
+      `unknown role ${unique.find((id) => !known.has(id))}`,
+    );
   }
-  assertCanGrant(principal, found.flatMap((role) => role.permissions), field);
+  assertCanGrant(
+    principal,
+    found.flatMap((role) => role.permissions),
+    field,
+  );
 }

@@ -32,7 +32,9 @@ export class RolesService {
   }
 
   get({ principal }: Caller, id: string): Promise<RoleResponseDto> {
-    return this.database.inTenant(principal.tenantId, async (tx) => RoleResponseDto.of(await this.found(tx, principal.tenantId, id)));
+    return this.database.inTenant(principal.tenantId, async (tx) =>
+      RoleResponseDto.of(await this.found(tx, principal.tenantId, id)),
+    );
   }
 
   async create({ principal }: Caller, dto: CreateRoleDto): Promise<RoleResponseDto> {
@@ -77,7 +79,11 @@ export class RolesService {
     });
   }
 
-  private async found(tx: Parameters<RolesRepository['findById']>[0], tenantId: string, id: string): Promise<Role> {
+  private async found(
+    tx: Parameters<RolesRepository['findById']>[0],
+    tenantId: string,
+    id: string,
+  ): Promise<Role> {
     const role = await this.roles.findById(tx, tenantId, id);
     if (!role) {
       throw IdentityException.notFound('role', id);

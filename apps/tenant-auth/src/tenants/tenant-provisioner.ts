@@ -43,12 +43,23 @@ export class TenantProvisioner {
   ) {}
 
   /** Runs in the caller's system-scope transaction; TENANT_LIFECYCLE CREATED goes out with it. */
-  async provision(tx: Tx, input: ProvisionInput, actor: EventParty, correlationId: string): Promise<Provisioned> {
+  async provision(
+    tx: Tx,
+    input: ProvisionInput,
+    actor: EventParty,
+    correlationId: string,
+  ): Promise<Provisioned> {
     const password = input.adminPassword ?? newPassword();
     const passwordHash = await hashPassword(password);
     const tenant = await this.tenants.save(
       tx,
-      Object.assign(new Tenant(), { id: randomUUID(), slug: input.slug, name: input.name, status: 'ACTIVE', isOperator: input.isOperator }),
+      Object.assign(new Tenant(), {
+        id: randomUUID(),
+        slug: input.slug,
+        name: input.name,
+        status: 'ACTIVE',
+        isOperator: input.isOperator,
+      }),
     );
     const role = await this.roles.save(
       tx,
@@ -72,14 +83,24 @@ export class TenantProvisioner {
         roleIds: [role.id],
       }),
     );
-    await this.outbox.add(tx, 'USER_LIFECYCLE', { tenantId: tenant.id, correlationId }, userLifecycleData(admin, 'CREATED', actor));
-    await this.outbox.add(tx, 'TENANT_LIFECYCLE', { tenantId: tenant.id, correlationId }, {
-      actor,
-      tenantId: tenant.id,
-      slug: tenant.slug,
-      change: 'CREATED',
-      summary: `tenant ${tenant.slug} created with administrator ${admin.email}`,
-    });
+    await this.outbox.add(
+      tx,
+      'USER_LIFECYCLE',
+      { tenantId: tenant.id, correlationId },
+      userLifecycleData(admin, 'CREATED', actor),
+    );
+    await this.outbox.add(
+      tx,
+      'TENANT_LIFECYCLE',
+      { tenantId: tenant.id, correlationId },
+      {
+        actor,
+        tenantId: tenant.id,
+        slug: tenant.slug,
+        change: 'CREATED',
+        summary: `tenant ${tenant.slug} created with administrator ${admin.email}`,
+      },
+    );
     return { tenant, admin: { id: admin.id, email: admin.email, password } };
   }
 }

@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
 import { RequirePermission } from '@agp/auth';
 import { Page } from '@agp/http';
 import { FastifyReply } from 'fastify';
@@ -17,13 +29,19 @@ export class TenantsController {
 
   @Get()
   @RequirePermission('TENANT', 'READ')
-  list(@CurrentCaller() caller: Caller, @Query() query: ListTenantsQueryDto): Promise<Page<TenantResponseDto>> {
+  list(
+    @CurrentCaller() caller: Caller,
+    @Query() query: ListTenantsQueryDto,
+  ): Promise<Page<TenantResponseDto>> {
     return this.tenants.list(caller, query);
   }
 
   @Get(':tenantId')
   @RequirePermission('TENANT', 'READ')
-  get(@CurrentCaller() caller: Caller, @Param('tenantId', ParseUUIDPipe) id: string): Promise<TenantResponseDto> {
+  get(
+    @CurrentCaller() caller: Caller,
+    @Param('tenantId', ParseUUIDPipe) id: string,
+  ): Promise<TenantResponseDto> {
     return this.tenants.get(caller, id);
   }
 
@@ -39,14 +57,21 @@ export class TenantsController {
 
   @Patch(':tenantId')
   @RequirePermission('TENANT', 'WRITE')
-  update(@CurrentCaller() caller: Caller, @Param('tenantId', ParseUUIDPipe) id: string, @Body() dto: UpdateTenantDto): Promise<TenantResponseDto> {
+  update(
+    @CurrentCaller() caller: Caller,
+    @Param('tenantId', ParseUUIDPipe) id: string,
+    @Body() dto: UpdateTenantDto,
+  ): Promise<TenantResponseDto> {
     return this.tenants.update(caller, id, dto);
   }
 
   @Delete(':tenantId')
   @HttpCode(204)
   @RequirePermission('TENANT', 'ADMIN')
-  remove(@CurrentCaller() caller: Caller, @Param('tenantId', ParseUUIDPipe) id: string): Promise<void> {
+  remove(
+    @CurrentCaller() caller: Caller,
+    @Param('tenantId', ParseUUIDPipe) id: string,
+  ): Promise<void> {
     return this.tenants.remove(caller, id);
   }
 }

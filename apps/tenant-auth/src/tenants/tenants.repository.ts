@@ -15,14 +15,20 @@ export class TenantsRepository {
 
   findBySlugOrId(tx: Tx, slugOrId: string): Promise<Tenant | null> {
     const isId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(slugOrId);
-    return tx.getRepository(Tenant).findOneBy(isId ? { id: slugOrId } : { slug: slugOrId.toLowerCase() });
+    return tx
+      .getRepository(Tenant)
+      .findOneBy(isId ? { id: slugOrId } : { slug: slugOrId.toLowerCase() });
   }
 
   async count(tx: Tx): Promise<number> {
     return tx.getRepository(Tenant).count();
   }
 
-  async list(tx: Tx, query: ListTenantsQueryDto & PageQueryDto, onlyId?: string): Promise<[Tenant[], number]> {
+  async list(
+    tx: Tx,
+    query: ListTenantsQueryDto & PageQueryDto,
+    onlyId?: string,
+  ): Promise<[Tenant[], number]> {
     const qb = tx.getRepository(Tenant).createQueryBuilder('t').orderBy('t.slug', 'ASC');
     if (onlyId) {
       qb.andWhere('t.id = :onlyId', { onlyId });

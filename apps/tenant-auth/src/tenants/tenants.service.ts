@@ -36,13 +36,19 @@ export class TenantsService {
   list({ principal }: Caller, query: ListTenantsQueryDto): Promise<Page<TenantResponseDto>> {
     return this.database.asSystem(async (tx) => {
       const onlyOwn = !(await this.isOperator(tx, principal.tenantId));
-      const [items, total] = await this.tenants.list(tx, query, onlyOwn ? principal.tenantId : undefined);
+      const [items, total] = await this.tenants.list(
+        tx,
+        query,
+        onlyOwn ? principal.tenantId : undefined,
+      );
       return pageOf(items.map(TenantResponseDto.of), total, query);
     });
   }
 
   get({ principal }: Caller, id: string): Promise<TenantResponseDto> {
-    return this.database.asSystem(async (tx) => TenantResponseDto.of(await this.visible(tx, principal.tenantId, id)));
+    return this.database.asSystem(async (tx) =>
+      TenantResponseDto.of(await this.visible(tx, principal.tenantId, id)),
+    );
   }
 
   async create(caller: Caller, dto: CreateTenantDto): Promise<CreatedTenantResponseDto> {
@@ -103,14 +109,24 @@ export class TenantsService {
     });
   }
 
-  private async lifecycle(tx: Tx, caller: Caller, tenant: Tenant, change: TenantChange): Promise<void> {
-    await this.outbox.add(tx, 'TENANT_LIFECYCLE', { tenantId: tenant.id, correlationId: caller.correlationId }, {
-      actor: actorOf(caller.principal),
-      tenantId: tenant.id,
-      slug: tenant.slug,
-      change,
-      summary: `tenant ${tenant.slug} ${change.toLowerCase()}`,
-    });
+  private async lifecycle(
+    tx: Tx,
+    caller: Caller,
+    tenant: Tenant,
+    change: TenantChange,
+  ): Promise<void> {
+    await this.outbox.add(
+      tx,
+      'TENANT_LIFECYCLE',
+      { tenantId: tenant.id, correlationId: caller.correlationId },
+      {
+        actor: actorOf(caller.principal),
+        tenantId: tenant.id,
+        slug: tenant.slug,
+        change,
+        summary: `tenant ${tenant.slug} ${change.toLowerCase()}`,
+      },
+    );
   }
 
   /** Another tenant is not found (D12) unless the caller is the operator's. */
@@ -128,13 +144,19 @@ export class TenantsService {
 
   private async assertOperator(tx: Tx, tenantId: string): Promise<void> {
     if (!(await this.isOperator(tx, tenantId))) {
-      throw new IdentityException(IdentityErrorCode.OperatorOnly, 'only administrators of the operator tenant manage other tenants');
+      throw new IdentityException(
+        IdentityErrorCode.OperatorOnly,
+        'only administrators of the operator tenant manage other tenants',
+      );
     }
   }
 
   private assertNotOwn(caller: Caller, id: string): void {
     if (caller.principal.tenantId === id) {
-      throw new IdentityException(IdentityErrorCode.InvalidState, 'a tenant cannot suspend or delete itself');
+      throw new IdentityException(
+        IdentityErrorCode.InvalidState,
+        'a tenant cannot suspend or delete itself',
+      );
     }
   }
 }

@@ -35,7 +35,21 @@ export class DiscoveryService {
       token_endpoint_auth_signing_alg_values_supported: ['ES256'],
       response_types_supported: ['token'],
       subject_types_supported: ['public'],
-      claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'nbf', 'jti', 'tid', 'kind', 'scope', 'perms', 'name', 'email'],
+      claims_supported: [
+        'iss',
+        'sub',
+        'aud',
+        'exp',
+        'iat',
+        'nbf',
+        'jti',
+        'tid',
+        'kind',
+        'scope',
+        'perms',
+        'name',
+        'email',
+      ],
     };
   }
 

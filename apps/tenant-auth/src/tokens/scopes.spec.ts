@@ -13,6 +13,8 @@ describe(scopeOf.name, () => {
 
   it('should refuse with invalid_scope when a scope is unknown or two audiences are asked for', () => {
     expect(() => scopeOf('admin')).toThrow(OAuthError);
-    expect(() => scopeOf('svc:api mcp:call')).toThrow(expect.objectContaining({ error: 'invalid_scope' }));
+    expect(() => scopeOf('svc:api mcp:call')).toThrow(
+      expect.objectContaining({ error: 'invalid_scope' }),
+    );
   });
 });

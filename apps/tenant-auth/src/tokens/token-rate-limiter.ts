@@ -10,15 +10,16 @@ import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
  */
 @Injectable()
 export class TokenRateLimiter {
-  constructor(
-    @Inject(TENANT_AUTH_ENV) private readonly env: TenantAuthEnv,
-  ) {}
+  constructor(@Inject(TENANT_AUTH_ENV) private readonly env: TenantAuthEnv) {}
 
   /**
    * Counts one request against each key, in the caller's transaction (which must commit even when
    * the credentials turn out wrong, so failed attempts count). Returns the 429 to throw, if any.
    */
-  async count(tx: Tx, limits: Array<{ key: string; limit: number }>): Promise<HttpProblem | undefined> {
+  async count(
+    tx: Tx,
+    limits: Array<{ key: string; limit: number }>,
+  ): Promise<HttpProblem | undefined> {
     const windowSec = this.env.TOKEN_RATE_WINDOW_SEC;
     const nowSec = Math.floor(Date.now() / 1000);
     const windowStart = new Date((nowSec - (nowSec % windowSec)) * 1000);
@@ -30,9 +31,13 @@ export class TokenRateLimiter {
       [limits.map((l) => l.key), windowStart],
     );
     if (Math.random() < 0.01) {
-      await tx.query(`DELETE FROM tenant_auth.token_rate_windows WHERE window_start < $1`, [new Date(windowStart.getTime() - windowSec * 1000)]);
+      await tx.query(`DELETE FROM tenant_auth.token_rate_windows WHERE window_start < $1`, [
+        new Date(windowStart.getTime() - windowSec * 1000),
+      ]);
     }
-    const over = counts.some(({ key, count }) => count > (limits.find((l) => l.key === key)?.limit ?? Infinity));
+    const over = counts.some(
+      ({ key, count }) => count > (limits.find((l) => l.key === key)?.limit ?? Infinity),
+    );
     if (!over) {
       return undefined;
     }

@@ -6,11 +6,17 @@ describe(clientCredentialsOf.name, () => {
     `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
   it('should read the client from HTTP Basic when the header is sent', () => {
-    expect(clientCredentialsOf({}, basic('id-1', 's:e/c'))).toEqual({ clientId: 'id-1', clientSecret: 's:e/c' });
+    expect(clientCredentialsOf({}, basic('id-1', 's:e/c'))).toEqual({
+      clientId: 'id-1',
+      clientSecret: 's:e/c',
+    });
   });
 
   it('should read the client from the body when there is no Basic header', () => {
-    expect(clientCredentialsOf({ client_id: 'a', client_secret: 'b' }, undefined)).toEqual({ clientId: 'a', clientSecret: 'b' });
+    expect(clientCredentialsOf({ client_id: 'a', client_secret: 'b' }, undefined)).toEqual({
+      clientId: 'a',
+      clientSecret: 'b',
+    });
   });
 
   it('should refuse with invalid_request when both methods are used', () => {

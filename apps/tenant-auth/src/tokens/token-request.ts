@@ -38,7 +38,10 @@ export interface ClientCredentials {
 }
 
 /** D7: the client secret in the body or HTTP Basic (RFC 6749 §2.3.1), never both. */
-export function clientCredentialsOf(params: TokenParams, authorization: string | undefined): ClientCredentials {
+export function clientCredentialsOf(
+  params: TokenParams,
+  authorization: string | undefined,
+): ClientCredentials {
   const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization?.trim() ?? '');
   if (basic) {
     if (params.client_secret !== undefined) {
@@ -55,7 +58,10 @@ export function clientCredentialsOf(params: TokenParams, authorization: string |
     }
     return { clientId, clientSecret: safeDecode(decoded.slice(colon + 1)) };
   }
-  return { clientId: required(params, 'client_id'), clientSecret: required(params, 'client_secret') };
+  return {
+    clientId: required(params, 'client_id'),
+    clientSecret: required(params, 'client_secret'),
+  };
 }
 
 function safeDecode(value: string): string {

@@ -1,4 +1,14 @@
-import { Body, Controller, Get, Headers, HttpCode, Ip, Post, Res, UseFilters } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Ip,
+  Post,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
 import { Public } from '@agp/auth';
 import { FastifyReply } from 'fastify';
 import { JSONWebKeySet } from 'jose';

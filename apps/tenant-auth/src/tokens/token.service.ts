@@ -11,7 +11,13 @@ import { UsersRepository } from '../users/users.repository';
 import { OAuthError } from './oauth.error';
 import { scopeOf } from './scopes';
 import { TokenRateLimiter } from './token-rate-limiter';
-import { TokenParams, TokenRequest, clientCredentialsOf, paramsOf, required } from './token-request';
+import {
+  TokenParams,
+  TokenRequest,
+  clientCredentialsOf,
+  paramsOf,
+  required,
+} from './token-request';
 import { IssuedToken, TokenSigner } from './token-signer';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -48,7 +54,10 @@ export class TokenService {
    * Agents and service accounts. An unknown client, a wrong secret, a suspended client and a
    * suspended tenant all answer the same invalid_client, after the same work.
    */
-  private async clientCredentials(params: TokenParams, request: TokenRequest): Promise<IssuedToken> {
+  private async clientCredentials(
+    params: TokenParams,
+    request: TokenRequest,
+  ): Promise<IssuedToken> {
     const { clientId, clientSecret } = clientCredentialsOf(params, request.authorization);
     const scope = scopeOf(params.scope);
     // One transaction: the rate count and the look-up (the count commits whatever the outcome).
@@ -69,7 +78,13 @@ export class TokenService {
       throw new OAuthError('invalid_client', BAD_CLIENT);
     }
     return this.signer.issue(
-      { kind: client.kind, subject: client.id, tenantId: client.tenantId, perms: client.permissions, name: client.name },
+      {
+        kind: client.kind,
+        subject: client.id,
+        tenantId: client.tenantId,
+        perms: client.permissions,
+        name: client.name,
+      },
       scope,
     );
   }
@@ -92,11 +107,24 @@ export class TokenService {
     }
     const { tenant, user, perms } = found;
     const isPasswordRight = await verifyPassword(password, user?.passwordHash);
-    if (!tenant || !user || !isPasswordRight || user.status !== 'ACTIVE' || tenant.status !== 'ACTIVE') {
+    if (
+      !tenant ||
+      !user ||
+      !isPasswordRight ||
+      user.status !== 'ACTIVE' ||
+      tenant.status !== 'ACTIVE'
+    ) {
       throw new OAuthError('invalid_grant', BAD_USER);
     }
     return this.signer.issue(
-      { kind: 'USER', subject: user.id, tenantId: tenant.id, perms, name: user.displayName, email: user.email },
+      {
+        kind: 'USER',
+        subject: user.id,
+        tenantId: tenant.id,
+        perms,
+        name: user.displayName,
+        email: user.email,
+      },
       scope,
     );
   }

@@ -3,7 +3,11 @@ import { EventParty, UserLifecycleChange, UserLifecycleData } from '@agp/contrac
 import { User } from './entities/user.entity';
 
 /** USER_LIFECYCLE's payload: other services keep their tenant's users from it (D4, D15). */
-export function userLifecycleData(user: User, change: UserLifecycleChange, actor: EventParty): UserLifecycleData {
+export function userLifecycleData(
+  user: User,
+  change: UserLifecycleChange,
+  actor: EventParty,
+): UserLifecycleData {
   return {
     actor,
     userId: user.id,

@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
 import { RequirePermission } from '@agp/auth';
 import { Page } from '@agp/http';
 import { FastifyReply } from 'fastify';
@@ -17,32 +29,49 @@ export class UsersController {
 
   @Get()
   @RequirePermission('USERS', 'READ')
-  list(@CurrentCaller() caller: Caller, @Query() query: ListUsersQueryDto): Promise<Page<UserResponseDto>> {
+  list(
+    @CurrentCaller() caller: Caller,
+    @Query() query: ListUsersQueryDto,
+  ): Promise<Page<UserResponseDto>> {
     return this.users.list(caller, query);
   }
 
   @Get(':userId')
   @RequirePermission('USERS', 'READ')
-  get(@CurrentCaller() caller: Caller, @Param('userId', ParseUUIDPipe) id: string): Promise<UserResponseDto> {
+  get(
+    @CurrentCaller() caller: Caller,
+    @Param('userId', ParseUUIDPipe) id: string,
+  ): Promise<UserResponseDto> {
     return this.users.get(caller, id);
   }
 
   @Post()
   @RequirePermission('USERS', 'WRITE')
-  async create(@CurrentCaller() caller: Caller, @Body() dto: CreateUserDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserResponseDto> {
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Body() dto: CreateUserDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<UserResponseDto> {
     return created(reply, 'users', await this.users.create(caller, dto));
   }
 
   @Patch(':userId')
   @RequirePermission('USERS', 'WRITE')
-  update(@CurrentCaller() caller: Caller, @Param('userId', ParseUUIDPipe) id: string, @Body() dto: UpdateUserDto): Promise<UserResponseDto> {
+  update(
+    @CurrentCaller() caller: Caller,
+    @Param('userId', ParseUUIDPipe) id: string,
+    @Body() dto: UpdateUserDto,
+  ): Promise<UserResponseDto> {
     return this.users.update(caller, id, dto);
   }
 
   @Delete(':userId')
   @HttpCode(204)
   @RequirePermission('USERS', 'DELETE')
-  remove(@CurrentCaller() caller: Caller, @Param('userId', ParseUUIDPipe) id: string): Promise<void> {
+  remove(
+    @CurrentCaller() caller: Caller,
+    @Param('userId', ParseUUIDPipe) id: string,
+  ): Promise<void> {
     return this.users.remove(caller, id);
   }
 }

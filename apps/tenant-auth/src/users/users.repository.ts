@@ -17,7 +17,10 @@ export class UsersRepository {
   }
 
   list(tx: Tx, tenantId: string, query: ListUsersQueryDto): Promise<[User[], number]> {
-    const qb = tx.getRepository(User).createQueryBuilder('u').where('u.tenant_id = :tenantId', { tenantId });
+    const qb = tx
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where('u.tenant_id = :tenantId', { tenantId });
     if (query.status) {
       qb.andWhere('u.status = :status', { status: query.status });
     }
@@ -30,7 +33,11 @@ export class UsersRepository {
     if (query.roleId) {
       qb.andWhere(':roleId = ANY(u.role_ids)', { roleId: query.roleId });
     }
-    return qb.orderBy('u.email', 'ASC').skip(pageOffset(query)).take(query.pageSize).getManyAndCount();
+    return qb
+      .orderBy('u.email', 'ASC')
+      .skip(pageOffset(query))
+      .take(query.pageSize)
+      .getManyAndCount();
   }
 
   /** D10: the role strings a user holds through its own roles and its groups' roles. */

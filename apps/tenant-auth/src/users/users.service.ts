@@ -39,7 +39,9 @@ export class UsersService {
   }
 
   get({ principal }: Caller, id: string): Promise<UserResponseDto> {
-    return this.database.inTenant(principal.tenantId, async (tx) => UserResponseDto.of(await this.found(tx, principal.tenantId, id)));
+    return this.database.inTenant(principal.tenantId, async (tx) =>
+      UserResponseDto.of(await this.found(tx, principal.tenantId, id)),
+    );
   }
 
   async create(caller: Caller, dto: CreateUserDto): Promise<UserResponseDto> {
@@ -58,7 +60,12 @@ export class UsersService {
           roleIds: [...new Set(dto.roleIds ?? [])],
         });
         const saved = await this.users.save(tx, user);
-        await this.outbox.add(tx, 'USER_LIFECYCLE', eventContext(caller), userLifecycleData(saved, 'CREATED', actorOf(principal)));
+        await this.outbox.add(
+          tx,
+          'USER_LIFECYCLE',
+          eventContext(caller),
+          userLifecycleData(saved, 'CREATED', actorOf(principal)),
+        );
         return UserResponseDto.of(saved);
       }),
     );
@@ -88,7 +95,12 @@ export class UsersService {
       user.passwordHash = passwordHash ?? user.passwordHash;
       const saved = await this.users.save(tx, user);
       const change = statusChange(statusBefore, saved.status);
-      await this.outbox.add(tx, 'USER_LIFECYCLE', eventContext(caller), userLifecycleData(saved, change, actorOf(principal)));
+      await this.outbox.add(
+        tx,
+        'USER_LIFECYCLE',
+        eventContext(caller),
+        userLifecycleData(saved, change, actorOf(principal)),
+      );
       return UserResponseDto.of(saved);
     });
     await afterCommit?.();
@@ -100,7 +112,12 @@ export class UsersService {
     this.assertNotSelf(principal.subject, id);
     await this.database.inTenant(principal.tenantId, async (tx) => {
       const user = await this.found(tx, principal.tenantId, id);
-      await this.outbox.add(tx, 'USER_LIFECYCLE', eventContext(caller), userLifecycleData(user, 'DELETED', actorOf(principal)));
+      await this.outbox.add(
+        tx,
+        'USER_LIFECYCLE',
+        eventContext(caller),
+        userLifecycleData(user, 'DELETED', actorOf(principal)),
+      );
       await this.revocations.revoke(tx, 'USER', id, 'DELETED', true);
       await this.users.remove(tx, principal.tenantId, id);
     });
@@ -108,7 +125,10 @@ export class UsersService {
 
   private assertNotSelf(subject: string, id: string): void {
     if (subject === id) {
-      throw new IdentityException(IdentityErrorCode.InvalidState, 'you cannot disable or delete yourself');
+      throw new IdentityException(
+        IdentityErrorCode.InvalidState,
+        'you cannot disable or delete yourself',
+      );
     }
   }
 

@@ -1,8 +1,21 @@
 /** D27: the complete value sets of evaluation packs. */
-export const EVALUATION_ENDPOINT_TYPES = ['AGENT', 'USER', 'CHANNEL', 'MCP_SERVER', 'LLM_GATEWAY'] as const;
+export const EVALUATION_ENDPOINT_TYPES = [
+  'AGENT',
+  'USER',
+  'CHANNEL',
+  'MCP_SERVER',
+  'LLM_GATEWAY',
+] as const;
 export type EvaluationEndpointType = (typeof EVALUATION_ENDPOINT_TYPES)[number];
 
-export const EXPECTED_ACTIONS = ['LOG', 'MASK', 'BLOCK', 'WARN', 'HUMAN_REVIEW_REQUIRED', 'ERROR'] as const;
+export const EXPECTED_ACTIONS = [
+  'LOG',
+  'MASK',
+  'BLOCK',
+  'WARN',
+  'HUMAN_REVIEW_REQUIRED',
+  'ERROR',
+] as const;
 export type ExpectedAction = (typeof EXPECTED_ACTIONS)[number];
 
 export const PATTERN_MODES = ['MUST_MATCH', 'MUST_NOT_MATCH'] as const;

@@ -35,7 +35,12 @@ export type AnomalyDirection = (typeof ANOMALY_DIRECTIONS)[number];
 export const ALERT_STATUSES = ['OPEN', 'ACKNOWLEDGED', 'RESOLVED', 'DISMISSED'] as const;
 export type AlertStatus = (typeof ALERT_STATUSES)[number];
 
-export const ALERT_LIFECYCLE_ACTIONS = ['ACKNOWLEDGED', 'RESOLVED', 'DISMISSED', 'REOPENED'] as const;
+export const ALERT_LIFECYCLE_ACTIONS = [
+  'ACKNOWLEDGED',
+  'RESOLVED',
+  'DISMISSED',
+  'REOPENED',
+] as const;
 export type AlertLifecycleAction = (typeof ALERT_LIFECYCLE_ACTIONS)[number];
 
 export const DISMISS_REASONS = ['EXPECTED', 'FALSE_POSITIVE', 'KNOWN_ISSUE'] as const;
@@ -92,7 +97,14 @@ export const AGGREGATIONS = [
 ] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];
 
-export const WINDOWS = ['LAST_5M', 'LAST_15M', 'LAST_1H', 'LAST_4H', 'LAST_24H', 'LAST_7D'] as const;
+export const WINDOWS = [
+  'LAST_5M',
+  'LAST_15M',
+  'LAST_1H',
+  'LAST_4H',
+  'LAST_24H',
+  'LAST_7D',
+] as const;
 export type TimeWindow = (typeof WINDOWS)[number];
 
 export const WINDOW_MINUTES: Readonly<Record<TimeWindow, number>> = {

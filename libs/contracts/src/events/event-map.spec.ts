@@ -19,7 +19,11 @@ describe('event map', () => {
   });
 
   it('should reject a payload when a field breaks its contract', () => {
-    const data = plainToInstance(AgentLifecycleData, { agentId: 'nope', name: 'a', change: 'EATEN' });
+    const data = plainToInstance(AgentLifecycleData, {
+      agentId: 'nope',
+      name: 'a',
+      change: 'EATEN',
+    });
     const fields = validateSync(data).map((e) => e.property);
     expect(fields).toEqual(expect.arrayContaining(['agentId', 'change', 'status', 'permissions']));
   });

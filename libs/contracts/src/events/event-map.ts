@@ -37,7 +37,10 @@ export type EventData<T extends EventType> = T extends SpecificEventType
 export const EVENT_VERSION = 1;
 
 export const EVENT_TYPES: readonly EventType[] = [
-  ...new Set<EventType>([...AUDIT_EVENT_TYPES, ...(Object.keys(SPECIFIC_PAYLOADS) as SpecificEventType[])]),
+  ...new Set<EventType>([
+    ...AUDIT_EVENT_TYPES,
+    ...(Object.keys(SPECIFIC_PAYLOADS) as SpecificEventType[]),
+  ]),
 ];
 
 /** The class that validates a payload of the given type. */

@@ -2,7 +2,10 @@ import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 
 import { AuditableEventData } from '../events/auditable-event.data';
 
-export const ROTATED_CREDENTIAL_KINDS = ['AGENT_CLIENT_SECRET', 'SERVICE_ACCOUNT_CLIENT_SECRET'] as const;
+export const ROTATED_CREDENTIAL_KINDS = [
+  'AGENT_CLIENT_SECRET',
+  'SERVICE_ACCOUNT_CLIENT_SECRET',
+] as const;
 
 /** Published by tenant-auth when a client secret is replaced; never carries the secret itself. */
 export class CredentialRotationData extends AuditableEventData {

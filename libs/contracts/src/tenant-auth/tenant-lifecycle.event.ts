@@ -2,7 +2,13 @@ import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
 
 import { AuditableEventData } from '../events/auditable-event.data';
 
-export const TENANT_LIFECYCLE_CHANGES = ['CREATED', 'UPDATED', 'SUSPENDED', 'ACTIVATED', 'DELETED'] as const;
+export const TENANT_LIFECYCLE_CHANGES = [
+  'CREATED',
+  'UPDATED',
+  'SUSPENDED',
+  'ACTIVATED',
+  'DELETED',
+] as const;
 
 export class TenantLifecycleData extends AuditableEventData {
   @IsUUID()

@@ -2,7 +2,13 @@ import { IsEmail, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-va
 
 import { AuditableEventData } from '../events/auditable-event.data';
 
-export const USER_LIFECYCLE_CHANGES = ['CREATED', 'UPDATED', 'SUSPENDED', 'ACTIVATED', 'DELETED'] as const;
+export const USER_LIFECYCLE_CHANGES = [
+  'CREATED',
+  'UPDATED',
+  'SUSPENDED',
+  'ACTIVATED',
+  'DELETED',
+] as const;
 export type UserLifecycleChange = (typeof USER_LIFECYCLE_CHANGES)[number];
 
 /**

@@ -29,7 +29,9 @@ export class CreateNotes1700000000001 implements MigrationInterface {
 /** A second migration, so that revert can be seen to go back one step at a time. */
 export class CreateTags1700000000002 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
-    await runner.query(`CREATE TABLE ${TEST_SCHEMA}.tags (tenant_id uuid NOT NULL, name text NOT NULL)`);
+    await runner.query(
+      `CREATE TABLE ${TEST_SCHEMA}.tags (tenant_id uuid NOT NULL, name text NOT NULL)`,
+    );
     await enableTenantRls(runner, `${TEST_SCHEMA}.tags`);
   }
 
@@ -41,7 +43,13 @@ export class CreateTags1700000000002 implements MigrationInterface {
 export const TEST_MIGRATIONS = [CreateNotes1700000000001, CreateTags1700000000002];
 
 export function testSchemaDataSource(url: string, poolSize = 4): DataSource {
-  return createSchemaDataSource({ url, schema: TEST_SCHEMA, entities: [], migrations: TEST_MIGRATIONS, poolSize });
+  return createSchemaDataSource({
+    url,
+    schema: TEST_SCHEMA,
+    entities: [],
+    migrations: TEST_MIGRATIONS,
+    poolSize,
+  });
 }
 
 async function asServerAdmin(database: string, statements: readonly string[]): Promise<void> {

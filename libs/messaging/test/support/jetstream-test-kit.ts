@@ -7,7 +7,10 @@ import { eventsStreamName } from '../../src/subjects';
 import { silentLogger } from './messaging-test-schema';
 
 /** Test settings: short waits so redelivery and parking happen within a test. */
-export function testJetStreamOptions(prefix: string, overrides: Partial<JetStreamOptions> = {}): JetStreamOptions {
+export function testJetStreamOptions(
+  prefix: string,
+  overrides: Partial<JetStreamOptions> = {},
+): JetStreamOptions {
   return {
     url: TEST_NATS_URL,
     prefix,
@@ -39,7 +42,10 @@ export interface ConsumerFacts {
   ackFloor: number;
 }
 
-async function withManager<T>(url: string, work: (jsm: JetStreamManager) => Promise<T>): Promise<T> {
+async function withManager<T>(
+  url: string,
+  work: (jsm: JetStreamManager) => Promise<T>,
+): Promise<T> {
   const nc = await connect({ servers: url });
   try {
     return await work(await jetstreamManager(nc));
@@ -55,7 +61,11 @@ export async function eventsStreamFacts(prefix: string, url = TEST_NATS_URL): Pr
   });
 }
 
-export async function consumerFacts(prefix: string, durable: string, url = TEST_NATS_URL): Promise<ConsumerFacts> {
+export async function consumerFacts(
+  prefix: string,
+  durable: string,
+  url = TEST_NATS_URL,
+): Promise<ConsumerFacts> {
   return withManager(url, async (jsm) => {
     const info = await jsm.consumers.info(eventsStreamName(prefix), durable);
     return {
@@ -67,12 +77,20 @@ export async function consumerFacts(prefix: string, durable: string, url = TEST_
 }
 
 /** Deletes a durable consumer of the events stream, as an operator (or a lost NATS storage) would. */
-export async function deleteConsumer(prefix: string, durable: string, url = TEST_NATS_URL): Promise<void> {
+export async function deleteConsumer(
+  prefix: string,
+  durable: string,
+  url = TEST_NATS_URL,
+): Promise<void> {
   await withManager(url, async (jsm) => jsm.consumers.delete(eventsStreamName(prefix), durable));
 }
 
 /** Publishes raw bytes on an event subject, as a broken producer would. */
-export async function publishRaw(subject: string, body: string, url = TEST_NATS_URL): Promise<void> {
+export async function publishRaw(
+  subject: string,
+  body: string,
+  url = TEST_NATS_URL,
+): Promise<void> {
   const nc = await connect({ servers: url });
   try {
     await jetstream(nc).publish(subject, body);

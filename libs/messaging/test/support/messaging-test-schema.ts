@@ -77,7 +77,12 @@ export async function placeOrder(
 }
 
 /** A consumer's effect, written in the handler's transaction (so it commits with the inbox row). */
-export async function recordEffect(tx: Tx, event: EventEnvelope, consumer: string, replica: string): Promise<void> {
+export async function recordEffect(
+  tx: Tx,
+  event: EventEnvelope,
+  consumer: string,
+  replica: string,
+): Promise<void> {
   await tx.query(
     `INSERT INTO ${TEST_SCHEMA}.effects (tenant_id, event_id, consumer, replica) VALUES ($1, $2, $3, $4)`,
     [event.tenantId, event.id, consumer, replica],

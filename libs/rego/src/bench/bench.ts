@@ -38,7 +38,11 @@ function measure(inputs: unknown[], fn: (input: unknown) => unknown, iterations:
     samples.push(Math.max(0, Number(process.hrtime.bigint() - t0) - OVERHEAD_NS) / 1000);
   }
   samples.sort((a, b) => a - b);
-  return { perSecond, p50: samples[Math.floor(samples.length * 0.5)], p99: samples[Math.floor(samples.length * 0.99)] };
+  return {
+    perSecond,
+    p50: samples[Math.floor(samples.length * 0.5)],
+    p99: samples[Math.floor(samples.length * 0.99)],
+  };
 }
 
 function heapUsed(): number {
@@ -55,20 +59,30 @@ function run(s: Scenario, iterations: number): void {
   for (const input of s.inputs) {
     const got = policy.evaluateRule(s.ref, { input });
     if (!isDeepStrictEqual(got, s.handWritten(input, s.data))) {
-      throw new Error(`${s.name}: engine and hand-written function disagree for ${JSON.stringify(input).slice(0, 200)}`);
+      throw new Error(
+        `${s.name}: engine and hand-written function disagree for ${JSON.stringify(input).slice(0, 200)}`,
+      );
     }
   }
   const rego = measure(s.inputs, (input) => policy.evaluateRule(s.ref, { input }), iterations);
   const ts = measure(s.inputs, (input) => s.handWritten(input, s.data), iterations);
   const fmt = (n: number): string => n.toFixed(2).padStart(8);
   console.log(`\n${s.name}`);
-  console.log(`  rego engine  : ${Math.round(rego.perSecond).toLocaleString('en-US').padStart(10)} eval/s  p50 ${fmt(rego.p50)} µs  p99 ${fmt(rego.p99)} µs`);
-  console.log(`  hand-written : ${Math.round(ts.perSecond).toLocaleString('en-US').padStart(10)} eval/s  p50 ${fmt(ts.p50)} µs  p99 ${fmt(ts.p99)} µs`);
-  console.log(`  ratio p50    : ${(rego.p50 / ts.p50).toFixed(1)}x   compiled policy + data heap: ${(memory / 1024).toFixed(0)} KiB${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for exact figures)'}`);
+  console.log(
+    `  rego engine  : ${Math.round(rego.perSecond).toLocaleString('en-US').padStart(10)} eval/s  p50 ${fmt(rego.p50)} µs  p99 ${fmt(rego.p99)} µs`,
+  );
+  console.log(
+    `  hand-written : ${Math.round(ts.perSecond).toLocaleString('en-US').padStart(10)} eval/s  p50 ${fmt(ts.p50)} µs  p99 ${fmt(ts.p99)} µs`,
+  );
+  console.log(
+    `  ratio p50    : ${(rego.p50 / ts.p50).toFixed(1)}x   compiled policy + data heap: ${(memory / 1024).toFixed(0)} KiB${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for exact figures)'}`,
+  );
 }
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 100_000);
-console.log(`@agp/rego benchmark: node ${process.version}, ${iterations.toLocaleString('en-US')} evaluations per scenario (JSON input converted on every call; clock overhead ${OVERHEAD_NS} ns removed)`);
+console.log(
+  `@agp/rego benchmark: node ${process.version}, ${iterations.toLocaleString('en-US')} evaluations per scenario (JSON input converted on every call; clock overhead ${OVERHEAD_NS} ns removed)`,
+);
 for (const s of scenarios()) {
   run(s, iterations);
 }

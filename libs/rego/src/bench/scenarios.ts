@@ -23,17 +23,33 @@ decision := {"action": "BLOCK", "reasons": ["prompt injection"]} if {
 
 /** A POLICY.md input of about 4 KB. */
 function messageInput(i: number): Record<string, unknown> {
-  const lines = Array.from({ length: 40 }, (_, k) => `line ${k} of the customer conversation about order ${i * 100 + k}`);
+  const lines = Array.from(
+    { length: 40 },
+    (_, k) => `line ${k} of the customer conversation about order ${i * 100 + k}`,
+  );
   const text = lines.join('\n') + (i % 3 === 0 ? '\nssn 123-45-6789' : '');
   return {
     tenant: { id: '6f1c2c1e-0000-4000-8000-000000000001', slug: 'acme' },
     protocol: 'MCP',
     direction: 'REQUEST',
-    source: { type: 'AGENT', id: '6f1c2c1e-0000-4000-8000-000000000002', name: 'billing-agent', riskTier: 'HIGH' },
+    source: {
+      type: 'AGENT',
+      id: '6f1c2c1e-0000-4000-8000-000000000002',
+      name: 'billing-agent',
+      riskTier: 'HIGH',
+    },
     sink: { type: 'MCP_SERVER', id: '6f1c2c1e-0000-4000-8000-000000000003', name: 'crm-tools' },
     method: 'tools/call',
     tool: { name: 'lookup_customer' },
-    message: { text, json: { params: { name: 'lookup_customer', arguments: { note: text.slice(0, 1200), lines: lines.slice(0, 10) } } } },
+    message: {
+      text,
+      json: {
+        params: {
+          name: 'lookup_customer',
+          arguments: { note: text.slice(0, 1200), lines: lines.slice(0, 10) },
+        },
+      },
+    },
     user: { id: '6f1c2c1e-0000-4000-8000-000000000004', email: 'a@acme.example' },
     correlationId: '6f1c2c1e-0000-4000-8000-000000000005',
     time: '2026-11-22T10:00:00Z',
@@ -49,7 +65,10 @@ function minimalTs(input: unknown): unknown {
     return { action: 'BLOCK', reasons: ['prompt injection'] };
   }
   if (SSN.test(text)) {
-    return { action: 'MASK', mask: [{ path: 'params.arguments.note', pattern: SSN.source, label: 'SSN' }] };
+    return {
+      action: 'MASK',
+      mask: [{ path: 'params.arguments.note', pattern: SSN.source, label: 'SSN' }],
+    };
   }
   return { action: 'LOG' };
 }
@@ -69,13 +88,21 @@ allow if {
 `;
 
 interface RbacData {
-  rbac: { roles: Record<string, { permissions: { action: string; resource: string }[] }>; bindings: Record<string, string[]> };
+  rbac: {
+    roles: Record<string, { permissions: { action: string; resource: string }[] }>;
+    bindings: Record<string, string[]>;
+  };
 }
 
 function rbacData(): RbacData {
   const roles: RbacData['rbac']['roles'] = {};
   for (let r = 0; r < 100; r++) {
-    roles[`role-${r}`] = { permissions: Array.from({ length: 5 }, (_, k) => ({ action: k % 2 ? 'read' : 'write', resource: `res-${(r * 7 + k) % 300}` })) };
+    roles[`role-${r}`] = {
+      permissions: Array.from({ length: 5 }, (_, k) => ({
+        action: k % 2 ? 'read' : 'write',
+        resource: `res-${(r * 7 + k) % 300}`,
+      })),
+    };
   }
   const bindings: Record<string, string[]> = {};
   for (let u = 0; u < 1000; u++) {
@@ -104,11 +131,15 @@ function fiftyRules(): string {
     if (kind === 0) {
       rules.push(`deny contains "r${i}: tool" if input.tool.name == "tool-${i}"`);
     } else if (kind === 1) {
-      rules.push(`deny contains "r${i}: sink" if { input.sink.name == "sink-${i}"; input.direction == "REQUEST" }`);
+      rules.push(
+        `deny contains "r${i}: sink" if { input.sink.name == "sink-${i}"; input.direction == "REQUEST" }`,
+      );
     } else if (kind === 2) {
       rules.push(`deny contains "r${i}: prefix" if startswith(input.method, "admin/${i}")`);
     } else if (kind === 3) {
-      rules.push(`deny contains "r${i}: tier" if { input.source.riskTier == "CRITICAL"; input.tool.name == "t${i}" }`);
+      rules.push(
+        `deny contains "r${i}: tier" if { input.source.riskTier == "CRITICAL"; input.tool.name == "t${i}" }`,
+      );
     } else {
       rules.push(`deny contains "r${i}: word" if contains(input.message.text, "forbidden-${i}")`);
     }
@@ -118,7 +149,14 @@ function fiftyRules(): string {
 }
 
 function fiftyTs(input: unknown): unknown {
-  const i = input as { tool: { name: string }; sink: { name: string }; direction: string; method: string; source: { riskTier: string }; message: { text: string } };
+  const i = input as {
+    tool: { name: string };
+    sink: { name: string };
+    direction: string;
+    method: string;
+    source: { riskTier: string };
+    message: { text: string };
+  };
   const out: string[] = [];
   for (let k = 0; k < 50; k++) {
     const kind = k % 5;
@@ -153,15 +191,33 @@ function smallInput(i: number): Record<string, unknown> {
 export function scenarios(): Scenario[] {
   const data = rbacData();
   return [
-    { name: '(a) POLICY.md minimal policy, 4 KB input', modules: { 'minimal.rego': MINIMAL }, data: {}, inputs: Array.from({ length: 16 }, (_, i) => messageInput(i)), ref: 'data.acme.guardrails.decision', handWritten: minimalTs },
+    {
+      name: '(a) POLICY.md minimal policy, 4 KB input',
+      modules: { 'minimal.rego': MINIMAL },
+      data: {},
+      inputs: Array.from({ length: 16 }, (_, i) => messageInput(i)),
+      ref: 'data.acme.guardrails.decision',
+      handWritten: minimalTs,
+    },
     {
       name: '(b) RBAC, 100 roles, 1,000 bindings in data',
       modules: { 'rbac.rego': RBAC },
       data,
-      inputs: Array.from({ length: 64 }, (_, i) => ({ user: `user-${(i * 37) % 1000}`, action: i % 2 ? 'read' : 'write', resource: `res-${(i * 11) % 300}` })),
+      inputs: Array.from({ length: 64 }, (_, i) => ({
+        user: `user-${(i * 37) % 1000}`,
+        action: i % 2 ? 'read' : 'write',
+        resource: `res-${(i * 11) % 300}`,
+      })),
       ref: 'data.rbac.allow',
       handWritten: rbacTs,
     },
-    { name: '(c) 50-rule policy (partial set deny)', modules: { 'checks.rego': fiftyRules() }, data: {}, inputs: Array.from({ length: 32 }, (_, i) => smallInput(i)), ref: 'data.checks.deny', handWritten: fiftyTs },
+    {
+      name: '(c) 50-rule policy (partial set deny)',
+      modules: { 'checks.rego': fiftyRules() },
+      data: {},
+      inputs: Array.from({ length: 32 }, (_, i) => smallInput(i)),
+      ref: 'data.checks.deny',
+      handWritten: fiftyTs,
+    },
   ];
 }

@@ -13,7 +13,12 @@ function numbersOf(v: Value, pos: number): Num[] {
   });
 }
 
-function fold(xs: Num[], init: Num, op: (a: bigint, b: bigint) => bigint, fast: (a: number, b: number) => number): Num {
+function fold(
+  xs: Num[],
+  init: Num,
+  op: (a: bigint, b: bigint) => bigint,
+  fast: (a: number, b: number) => number,
+): Num {
   let acc: Num = init;
   for (const x of xs) {
     acc = isInt(acc) && isInt(x) ? intOp(acc, x, op, fast) : fast(Number(acc), Number(x));
@@ -44,8 +49,22 @@ function extreme(v: Value, sign: number): Value | undefined {
 
 export const AGGREGATE_BUILTINS: BuiltinDef[] = [
   def('count', 1, ([v]) => count(v)),
-  def('sum', 1, ([v]) => fold(numbersOf(v, 1), 0, (a, b) => a + b, (a, b) => a + b)),
-  def('product', 1, ([v]) => fold(numbersOf(v, 1), 1, (a, b) => a * b, (a, b) => a * b)),
+  def('sum', 1, ([v]) =>
+    fold(
+      numbersOf(v, 1),
+      0,
+      (a, b) => a + b,
+      (a, b) => a + b,
+    ),
+  ),
+  def('product', 1, ([v]) =>
+    fold(
+      numbersOf(v, 1),
+      1,
+      (a, b) => a * b,
+      (a, b) => a * b,
+    ),
+  ),
   def('max', 1, ([v]) => extreme(v, 1)),
   def('min', 1, ([v]) => extreme(v, -1)),
   def('sort', 1, ([v]) => [...elems(v, 1)].sort(compareValues)),

@@ -8,7 +8,10 @@ function hash(alg: string): (args: Value[]) => Value {
 }
 
 function hmac(alg: string): (args: Value[]) => Value {
-  return ([s, k]) => createHmac(alg, Buffer.from(str(k, 2), 'utf8')).update(str(s, 1), 'utf8').digest('hex');
+  return ([s, k]) =>
+    createHmac(alg, Buffer.from(str(k, 2), 'utf8'))
+      .update(str(s, 1), 'utf8')
+      .digest('hex');
 }
 
 export const CRYPTO_BUILTINS: BuiltinDef[] = [
@@ -23,14 +26,24 @@ export const CRYPTO_BUILTINS: BuiltinDef[] = [
   def('uuid.rfc4122', 1, ([s], ctx) => ctx.once('uuid.rfc4122:' + str(s, 1), () => randomUUID())),
   def('uuid.parse', 1, ([s]) => {
     const t = str(s, 1).toLowerCase();
-    const m = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/.exec(t);
+    const m =
+      /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/.exec(
+        t,
+      );
     if (!m) {
       return undefined;
     }
     const hex = m.slice(1).join('');
     const version = parseInt(hex[12], 16);
     const variantBits = parseInt(hex[16], 16);
-    const variant = (variantBits & 0x8) === 0 ? 'Reserved, NCS backward compatibility.' : (variantBits & 0xc) === 0x8 ? 'RFC4122' : (variantBits & 0xe) === 0xc ? 'Reserved, Microsoft Corporation backward compatibility.' : 'Reserved, future definition.';
+    const variant =
+      (variantBits & 0x8) === 0
+        ? 'Reserved, NCS backward compatibility.'
+        : (variantBits & 0xc) === 0x8
+          ? 'RFC4122'
+          : (variantBits & 0xe) === 0xc
+            ? 'Reserved, Microsoft Corporation backward compatibility.'
+            : 'Reserved, future definition.';
     return RegoObject.from([
       ['version', version],
       ['variant', variant],

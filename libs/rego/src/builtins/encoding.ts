@@ -17,7 +17,9 @@ export function b64decode(s: string, url: boolean, padded: boolean): Buffer {
   }
   const pad = s.length - body.length;
   if (padded && (s.length % 4 !== 0 || pad > 2)) {
-    throw builtinErr(`illegal base64 data at input byte ${Math.max(0, s.length - (s.length % 4 || 4))}`);
+    throw builtinErr(
+      `illegal base64 data at input byte ${Math.max(0, s.length - (s.length % 4 || 4))}`,
+    );
   }
   if (!padded && pad > 0) {
     throw builtinErr(`illegal base64 data at input byte ${body.length}`);
@@ -79,14 +81,34 @@ function indentJson(v: Value, prefix: string, indent: string, depth: number): st
     if (xs.length === 0) {
       return '[]';
     }
-    return '[\n' + xs.map((x) => pad + indentJson(x, prefix, indent, depth + 1)).join(',\n') + '\n' + end + ']';
+    return (
+      '[\n' +
+      xs.map((x) => pad + indentJson(x, prefix, indent, depth + 1)).join(',\n') +
+      '\n' +
+      end +
+      ']'
+    );
   }
   if (v instanceof RegoObject) {
     const es = v.entries();
     if (es.length === 0) {
       return '{}';
     }
-    return '{\n' + es.map(([k, x]) => pad + jsonText(typeof k === 'string' ? k : jsonText(k)) + ': ' + indentJson(x, prefix, indent, depth + 1)).join(',\n') + '\n' + end + '}';
+    return (
+      '{\n' +
+      es
+        .map(
+          ([k, x]) =>
+            pad +
+            jsonText(typeof k === 'string' ? k : jsonText(k)) +
+            ': ' +
+            indentJson(x, prefix, indent, depth + 1),
+        )
+        .join(',\n') +
+      '\n' +
+      end +
+      '}'
+    );
   }
   return jsonText(v);
 }
@@ -174,7 +196,9 @@ export const ENCODING_BUILTINS: BuiltinDef[] = [
     const t = str(s, 1);
     const bad = [...t].findIndex((c) => !/[0-9a-fA-F]/.test(c));
     if (bad >= 0) {
-      throw builtinErr(`encoding/hex: invalid byte: U+${t.charCodeAt(bad).toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(t[bad]).replace(/"/g, "'")}`);
+      throw builtinErr(
+        `encoding/hex: invalid byte: U+${t.charCodeAt(bad).toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(t[bad]).replace(/"/g, "'")}`,
+      );
     }
     if (t.length % 2 !== 0) {
       throw builtinErr('encoding/hex: odd length hex string');
@@ -187,7 +211,8 @@ export const ENCODING_BUILTINS: BuiltinDef[] = [
     const parts: string[] = [];
     for (const [k, v] of obj(o, 1).entries()) {
       const key = queryEscape(str(k, 1));
-      const vals = typeof v === 'string' ? [v] : Array.isArray(v) ? v : v instanceof RegoSet ? v.values() : [];
+      const vals =
+        typeof v === 'string' ? [v] : Array.isArray(v) ? v : v instanceof RegoSet ? v.values() : [];
       if (typeof v !== 'string' && !Array.isArray(v) && !(v instanceof RegoSet)) {
         throw typeErr(1, 'object of strings, arrays or sets of strings', o);
       }

@@ -5,7 +5,10 @@ import { BuiltinContext, BuiltinDef, BuiltinError } from './types';
 export type Num = number | bigint;
 
 export function typeErr(pos: number, want: string, got: Value): BuiltinError {
-  return new BuiltinError('eval_type_error', `operand ${pos} must be ${want} but got ${typeName(got)}`);
+  return new BuiltinError(
+    'eval_type_error',
+    `operand ${pos} must be ${want} but got ${typeName(got)}`,
+  );
 }
 
 export function builtinErr(msg: string): BuiltinError {
@@ -38,7 +41,10 @@ export function isInt(v: Num): boolean {
 export function int(v: Value, pos: number): Num {
   const n = num(v, pos);
   if (!isInt(n)) {
-    throw new BuiltinError('eval_type_error', `operand ${pos} must be integer number but got floating-point number`);
+    throw new BuiltinError(
+      'eval_type_error',
+      `operand ${pos} must be integer number but got floating-point number`,
+    );
   }
   return n;
 }
@@ -92,7 +98,12 @@ export function oneOf(pos: number, types: string, v: Value): BuiltinError {
 }
 
 /** Integer arithmetic that stays exact beyond 2^53. */
-export function intOp(a: Num, b: Num, op: (x: bigint, y: bigint) => bigint, fast: (x: number, y: number) => number): Num {
+export function intOp(
+  a: Num,
+  b: Num,
+  op: (x: bigint, y: bigint) => bigint,
+  fast: (x: number, y: number) => number,
+): Num {
   if (typeof a === 'number' && typeof b === 'number') {
     const r = fast(a, b);
     if (Number.isSafeInteger(r)) {
@@ -109,6 +120,11 @@ export function toBig(n: Num): bigint {
 type Fn = (args: Value[], ctx: BuiltinContext) => Value | undefined;
 
 /** Shorthand to declare a built-in. */
-export function def(name: string, arity: number, fn: Fn, extra: Partial<BuiltinDef> = {}): BuiltinDef {
+export function def(
+  name: string,
+  arity: number,
+  fn: Fn,
+  extra: Partial<BuiltinDef> = {},
+): BuiltinDef {
   return { name, arity, fn, ...extra };
 }

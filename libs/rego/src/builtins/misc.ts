@@ -27,7 +27,10 @@ function shift(name: string, op: (a: bigint, b: bigint) => bigint): BuiltinDef {
     const x = toBig(int(a, 1));
     const y = toBig(int(b, 2));
     if (y < 0n) {
-      throw new BuiltinError('eval_type_error', 'operand 2 must be an unsigned integer number but got a negative integer');
+      throw new BuiltinError(
+        'eval_type_error',
+        'operand 2 must be an unsigned integer number but got a negative integer',
+      );
     }
     return normalizeBig(op(x, y));
   });
@@ -66,7 +69,13 @@ function edgesOf(g: RegoObject, node: Value): Value[] | undefined {
   return Array.isArray(e) ? e : e instanceof RegoSet ? e.values() : [];
 }
 
-function pathBuilder(g: RegoObject, root: Value, path: Value[], out: RegoSet, reached: RegoSet): void {
+function pathBuilder(
+  g: RegoObject,
+  root: Value,
+  path: Value[],
+  out: RegoSet,
+  reached: RegoSet,
+): void {
   const edges = edgesOf(g, root);
   if (edges === undefined) {
     out.add(path);
@@ -118,7 +127,10 @@ interface SemVer {
 }
 
 function semver(s: string, pos: number): SemVer {
-  const m = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/.exec(s);
+  const m =
+    /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/.exec(
+      s,
+    );
   if (!m) {
     throw builtinErr(`operand ${pos}: string ${JSON.stringify(s)} is not a valid SemVer`);
   }
@@ -187,15 +199,25 @@ export const MISC_BUILTINS: BuiltinDef[] = [
     }
   }),
   def('semver.compare', 2, ([a, b]) => semverCompare(semver(str(a, 1), 1), semver(str(b, 2), 2))),
-  { name: 'walk', arity: 1, fn: () => undefined, relation: ([v], ctx) => {
-    const out: Value[] = [];
-    walk(v, [], out, ctx);
-    return out;
-  } },
-  def('print', 0, (args, ctx) => {
-    ctx.print(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(toJson(a)))).join(' '));
-    return true;
-  }, { variadic: true }),
+  {
+    name: 'walk',
+    arity: 1,
+    fn: () => undefined,
+    relation: ([v], ctx) => {
+      const out: Value[] = [];
+      walk(v, [], out, ctx);
+      return out;
+    },
+  },
+  def(
+    'print',
+    0,
+    (args, ctx) => {
+      ctx.print(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(toJson(a)))).join(' '));
+      return true;
+    },
+    { variadic: true },
+  ),
   def('opa.runtime', 0, () => new RegoObject()),
   def('internal.template_string', 1, ([parts]) =>
     (parts as Value[])
@@ -204,7 +226,10 @@ export const MISC_BUILTINS: BuiltinDef[] = [
           return typeof p === 'string' ? p : regoText(p);
         }
         if (p.size > 1) {
-          throw new RegoEvalError('eval_conflict_error', 'template-strings must not produce multiple outputs');
+          throw new RegoEvalError(
+            'eval_conflict_error',
+            'template-strings must not produce multiple outputs',
+          );
         }
         const v = p.values()[0];
         return v === undefined ? '<undefined>' : typeof v === 'string' ? v : regoText(v);
@@ -217,7 +242,9 @@ export const MISC_BUILTINS: BuiltinDef[] = [
     try {
       return fromJson(parseYaml(str(s, 1)));
     } catch (e) {
-      throw builtinErr(`yaml: ${(e as Error).message.replace(/^.*?at line (\d+).*$/s, 'line $1: did not find expected node content')}`);
+      throw builtinErr(
+        `yaml: ${(e as Error).message.replace(/^.*?at line (\d+).*$/s, 'line $1: did not find expected node content')}`,
+      );
     }
   }),
   def('yaml.is_valid', 1, ([s]) => {

@@ -131,7 +131,7 @@ export function formatIp(a: Addr): string {
   }
   let best = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;
@@ -175,7 +175,9 @@ function merge(items: Value[]): Value {
   }
   const out: Cidr[] = [];
   for (const fam of [false, true]) {
-    let list = cidrs.filter((c) => c.v6 === fam).sort((a, b) => (a.n < b.n ? -1 : a.n > b.n ? 1 : a.bits - b.bits));
+    let list = cidrs
+      .filter((c) => c.v6 === fam)
+      .sort((a, b) => (a.n < b.n ? -1 : a.n > b.n ? 1 : a.bits - b.bits));
     list = list.filter((c, i) => !list.slice(0, i).some((o) => contains(o, c)));
     let changed = true;
     while (changed) {

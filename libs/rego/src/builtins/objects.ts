@@ -68,7 +68,10 @@ function getPath(o: Value, path: Value[]): Value | undefined {
     if (cur instanceof RegoObject) {
       cur = cur.get(p);
     } else if (Array.isArray(cur)) {
-      cur = typeof p === 'number' && Number.isInteger(p) && p >= 0 && p < cur.length ? cur[p] : undefined;
+      cur =
+        typeof p === 'number' && Number.isInteger(p) && p >= 0 && p < cur.length
+          ? cur[p]
+          : undefined;
     } else if (cur instanceof RegoSet) {
       cur = cur.has(p) ? p : undefined;
     } else {
@@ -92,7 +95,10 @@ function pathTree(v: Value): PathTree {
   for (const p of Array.isArray(v) ? v : v.values()) {
     let segs: Value[];
     if (typeof p === 'string') {
-      segs = p.replace(/^\//, '').split('/').map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+      segs = p
+        .replace(/^\//, '')
+        .split('/')
+        .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
     } else if (Array.isArray(p)) {
       segs = p;
     } else {
@@ -202,7 +208,9 @@ export const OBJECT_BUILTINS: BuiltinDef[] = [
     return RegoObject.from(ob.entries().filter(([k]) => keep.has(k)));
   }),
   def('object.union', 2, ([a, b]) => union(obj(a, 1), obj(b, 2))),
-  def('object.union_n', 1, ([xs]) => arr(xs, 1).reduce<RegoObject>((acc, x) => union(acc, obj(x, 1)), new RegoObject())),
+  def('object.union_n', 1, ([xs]) =>
+    arr(xs, 1).reduce<RegoObject>((acc, x) => union(acc, obj(x, 1)), new RegoObject()),
+  ),
   def('object.subset', 2, ([a, b]) => subset(a, b, true)),
   def('json.filter', 2, ([o, ps]) => filter(obj(o, 1), pathTree(ps))),
   def('json.remove', 2, ([o, ps]) => remove(obj(o, 1), pathTree(ps))),
@@ -222,7 +230,13 @@ export const OBJECT_BUILTINS: BuiltinDef[] = [
   def('array.reverse', 1, ([a]) => [...arr(a, 1)].reverse()),
   def('array.flatten', 1, ([a]) => arr(a, 1).flatMap((x) => (Array.isArray(x) ? x : [x]))),
   def('intersection', 1, ([s]) => {
-    const sets = elems(s, 1, 'set').map((x) => (x instanceof RegoSet ? x : (() => { throw typeErr(1, 'set of sets', s); })()));
+    const sets = elems(s, 1, 'set').map((x) =>
+      x instanceof RegoSet
+        ? x
+        : (() => {
+            throw typeErr(1, 'set of sets', s);
+          })(),
+    );
     if (sets.length === 0) {
       return new RegoSet();
     }

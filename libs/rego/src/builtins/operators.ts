@@ -3,7 +3,11 @@ import { RegoObject, RegoSet, Value, compareValues, valuesEqual } from '../value
 import { BuiltinContext, BuiltinDef } from './types';
 import { Num, builtinErr, def, int, intOp, isInt, num, oneOf, typeErr } from './helpers';
 
-function arith(name: string, ints: (x: bigint, y: bigint) => bigint, fast: (x: number, y: number) => number): BuiltinDef {
+function arith(
+  name: string,
+  ints: (x: bigint, y: bigint) => bigint,
+  fast: (x: number, y: number) => number,
+): BuiltinDef {
   return def(name, 2, ([a, b]) => {
     const x = num(a, 1);
     const y = num(b, 2);
@@ -39,7 +43,9 @@ function rem(a: Value, b: Value): Value {
   if (Number(y) === 0) {
     throw builtinErr('modulo by zero');
   }
-  return typeof x === 'number' && typeof y === 'number' ? x % y : normalizeBig(BigInt(x) % BigInt(y));
+  return typeof x === 'number' && typeof y === 'number'
+    ? x % y
+    : normalizeBig(BigInt(x) % BigInt(y));
 }
 
 function setOp(name: string, op: (a: RegoSet, b: RegoSet) => RegoSet): BuiltinDef {
@@ -69,7 +75,13 @@ function member(x: Value, coll: Value): boolean {
 
 function member3(k: Value, x: Value, coll: Value): boolean {
   if (Array.isArray(coll)) {
-    return typeof k === 'number' && Number.isInteger(k) && k >= 0 && k < coll.length && valuesEqual(coll[k], x);
+    return (
+      typeof k === 'number' &&
+      Number.isInteger(k) &&
+      k >= 0 &&
+      k < coll.length &&
+      valuesEqual(coll[k], x)
+    );
   }
   if (coll instanceof RegoObject) {
     const v = coll.get(k);
@@ -117,11 +129,17 @@ export const OPERATOR_BUILTINS: BuiltinDef[] = [
   def('lte', 2, ([a, b]) => compareValues(a, b) <= 0),
   def('gt', 2, ([a, b]) => compareValues(a, b) > 0),
   def('gte', 2, ([a, b]) => compareValues(a, b) >= 0),
-  arith('plus', (x, y) => x + y, (x, y) => x + y),
+  arith(
+    'plus',
+    (x, y) => x + y,
+    (x, y) => x + y,
+  ),
   def('minus', 2, ([a, b]) => {
     if (a instanceof RegoSet || b instanceof RegoSet) {
       if (!(a instanceof RegoSet)) {
-        throw typeof a === 'number' || typeof a === 'bigint' ? typeErr(2, 'number', b) : oneOf(1, 'number, set', a);
+        throw typeof a === 'number' || typeof a === 'bigint'
+          ? typeErr(2, 'number', b)
+          : oneOf(1, 'number, set', a);
       }
       if (!(b instanceof RegoSet)) {
         throw typeErr(2, 'set', b);
@@ -130,9 +148,20 @@ export const OPERATOR_BUILTINS: BuiltinDef[] = [
     }
     const x = num(a, 1);
     const y = num(b, 2);
-    return isInt(x) && isInt(y) ? intOp(x, y, (p, q) => p - q, (p, q) => p - q) : Number(x) - Number(y);
+    return isInt(x) && isInt(y)
+      ? intOp(
+          x,
+          y,
+          (p, q) => p - q,
+          (p, q) => p - q,
+        )
+      : Number(x) - Number(y);
   }),
-  arith('mul', (x, y) => x * y, (x, y) => x * y),
+  arith(
+    'mul',
+    (x, y) => x * y,
+    (x, y) => x * y,
+  ),
   def('div', 2, ([a, b]) => div(a, b)),
   def('rem', 2, ([a, b]) => rem(a, b)),
   setOp('and', (a, b) => RegoSet.from(a.values().filter((v) => b.has(v)))),

@@ -11,7 +11,10 @@ function pointer(v: Value | undefined): string[] {
     if (v === '' || v === '/') {
       return v === '' ? [] : [''];
     }
-    return v.replace(/^\//, '').split('/').map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+    return v
+      .replace(/^\//, '')
+      .split('/')
+      .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
   }
   if (Array.isArray(v)) {
     return v.map((x) => (typeof x === 'string' ? x : jsonText(x)));
@@ -156,7 +159,9 @@ function apply(doc: Value, p: RegoObject): Value {
     case 'remove':
       return remove(doc, path);
     case 'replace':
-      return path.length === 0 ? need(p.get('value')) : add(remove(doc, path), path, need(p.get('value')));
+      return path.length === 0
+        ? need(p.get('value'))
+        : add(remove(doc, path), path, need(p.get('value')));
     case 'move': {
       const from = pointer(p.get('from'));
       const v = get(doc, from);

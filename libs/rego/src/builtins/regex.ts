@@ -39,7 +39,9 @@ const POSIX: Record<string, string> = {
 /** RE2 constructs with no JavaScript translation here: flag groups after the start, \\Q…\\E, \\C. */
 export function unsupportedRe2(pattern: string): boolean {
   const rest = pattern.replace(/^\(\?[imsU]+\)/, '');
-  return /\(\?[imsU-]+[:)]/.test(rest) || /(^|[^\\])\\[QC]/.test(rest) || /^\(\?[^)]*U/.test(pattern);
+  return (
+    /\(\?[imsU-]+[:)]/.test(rest) || /(^|[^\\])\\[QC]/.test(rest) || /^\(\?[^)]*U/.test(pattern)
+  );
 }
 
 /** Compiles an RE2 pattern to a JS RegExp (cached); throws a builtin error when invalid. */
@@ -54,7 +56,10 @@ export function re2(pattern: string, global = false): RegExp {
   if (unsupportedRe2(pattern)) {
     // Not an ordinary built-in error (which is undefined when not strict): answering "no match"
     // for a valid RE2 pattern would be a wrong answer, so evaluation stops.
-    throw new RegoEvalError('eval_builtin_error', `regular expression syntax not supported by this engine: ${pattern}`);
+    throw new RegoEvalError(
+      'eval_builtin_error',
+      `regular expression syntax not supported by this engine: ${pattern}`,
+    );
   }
   let src = pattern;
   let flags = global ? 'g' : '';
@@ -105,14 +110,17 @@ function findAll(pattern: string, s: string, n: number): RegExpExecArray[] {
 
 /** Go's regexp ReplaceAllString template: `$1`, `${1}`, `${name}`, `$$`. */
 function expand(repl: string, m: RegExpExecArray): string {
-  return repl.replace(/\$(\$|\{(\w+)\}|(\w+))/g, (_all, tok: string, braced?: string, bare?: string) => {
-    if (tok === '$') {
-      return '$';
-    }
-    const name = braced ?? bare ?? '';
-    const v = /^\d+$/.test(name) ? m[Number(name)] : m.groups?.[name];
-    return v ?? '';
-  });
+  return repl.replace(
+    /\$(\$|\{(\w+)\}|(\w+))/g,
+    (_all, tok: string, braced?: string, bare?: string) => {
+      if (tok === '$') {
+        return '$';
+      }
+      const name = braced ?? bare ?? '';
+      const v = /^\d+$/.test(name) ? m[Number(name)] : m.groups?.[name];
+      return v ?? '';
+    },
+  );
 }
 
 function templateMatch(tpl: string, s: string, open: string, close: string): boolean {
@@ -145,7 +153,10 @@ export function globRegex(pattern: string, delims: string[] | null): RegExp {
   if (hit) {
     return hit;
   }
-  const notDelim = delims && delims.length > 0 ? '[^' + delims.map((d) => d.replace(/[\]\\^-]/g, '\\$&')).join('') + ']' : '[\\s\\S]';
+  const notDelim =
+    delims && delims.length > 0
+      ? '[^' + delims.map((d) => d.replace(/[\]\\^-]/g, '\\$&')).join('') + ']'
+      : '[\\s\\S]';
   let i = 0;
   const parse = (inAlt: boolean): string => {
     let out = '';
@@ -224,19 +235,33 @@ export const REGEX_BUILTINS: BuiltinDef[] = [
     }
   }),
   def('regex.split', 2, ([p, s]) => str(s, 2).split(re2(str(p, 1), true))),
-  def('regex.find_n', 3, ([p, s, n]) => findAll(str(p, 1), str(s, 2), smallInt(n, 3)).map((m) => m[0])),
-  def('regex.find_all_string_submatch_n', 3, ([p, s, n]) => matchAll(findAll(str(p, 1), str(s, 2), smallInt(n, 3)))),
+  def('regex.find_n', 3, ([p, s, n]) =>
+    findAll(str(p, 1), str(s, 2), smallInt(n, 3)).map((m) => m[0]),
+  ),
+  def('regex.find_all_string_submatch_n', 3, ([p, s, n]) =>
+    matchAll(findAll(str(p, 1), str(s, 2), smallInt(n, 3))),
+  ),
   def('regex.replace', 3, ([s, p, r]) => {
     const text = str(s, 1);
     const repl = str(r, 3);
     return text.replace(re2(str(p, 2), true), (...args: unknown[]) => {
-      const groups = args.filter((a): a is string | undefined => typeof a === 'string' || a === undefined).slice(0, -1);
-      const named = typeof args[args.length - 1] === 'object' ? (args[args.length - 1] as Record<string, string>) : undefined;
-      const m = Object.assign(groups.map((g) => g ?? ''), { groups: named, index: 0, input: text }) as unknown as RegExpExecArray;
+      const groups = args
+        .filter((a): a is string | undefined => typeof a === 'string' || a === undefined)
+        .slice(0, -1);
+      const named =
+        typeof args[args.length - 1] === 'object'
+          ? (args[args.length - 1] as Record<string, string>)
+          : undefined;
+      const m = Object.assign(
+        groups.map((g) => g ?? ''),
+        { groups: named, index: 0, input: text },
+      ) as unknown as RegExpExecArray;
       return expand(repl, m);
     });
   }),
-  def('regex.template_match', 4, ([t, s, a, b]) => templateMatch(str(t, 1), str(s, 2), str(a, 3), str(b, 4))),
+  def('regex.template_match', 4, ([t, s, a, b]) =>
+    templateMatch(str(t, 1), str(s, 2), str(a, 3), str(b, 4)),
+  ),
   def('glob.match', 3, ([p, d, s]) => {
     let delims: string[] | null;
     if (d === null) {

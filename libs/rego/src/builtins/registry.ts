@@ -62,5 +62,8 @@ export function addBuiltins(defs: BuiltinDef[]): void {
 
 /** Names of the implemented built-ins, sorted. */
 export function supportedBuiltins(): string[] {
-  return [...builtinRegistry().values()].filter((d) => !d.unsupported && !d.name.startsWith('internal.')).map((d) => d.name).sort();
+  return [...builtinRegistry().values()]
+    .filter((d) => !d.unsupported && !d.name.startsWith('internal.'))
+    .map((d) => d.name)
+    .sort();
 }

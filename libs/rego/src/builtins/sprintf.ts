@@ -31,7 +31,13 @@ export function sprintf(format: string, args: Value[]): string {
     out += pad(s, width ? Number(width) : 0, flags);
   }
   if (ai < args.length) {
-    out += '%!(EXTRA ' + args.slice(ai).map((a) => `${goType(a)}=${plain(a)}`).join(', ') + ')';
+    out +=
+      '%!(EXTRA ' +
+      args
+        .slice(ai)
+        .map((a) => `${goType(a)}=${plain(a)}`)
+        .join(', ') +
+      ')';
   }
   return out;
 }
@@ -106,9 +112,17 @@ function formatOne(verb: string, v: Value, prec: number | undefined, flags: stri
     case 'F':
       return isNumber ? Number(v).toFixed(prec ?? 6) : `%!f(${goType(v)}=${plain(v)})`;
     case 'e':
-      return isNumber ? Number(v).toExponential(prec ?? 6).replace(/e([+-])(\d)$/, 'e$10$2') : `%!e(${plain(v)})`;
+      return isNumber
+        ? Number(v)
+            .toExponential(prec ?? 6)
+            .replace(/e([+-])(\d)$/, 'e$10$2')
+        : `%!e(${plain(v)})`;
     case 'g':
-      return isNumber ? (prec === undefined ? goFloat(Number(v)) : String(Number(Number(v).toPrecision(prec)))) : `%!g(${plain(v)})`;
+      return isNumber
+        ? prec === undefined
+          ? goFloat(Number(v))
+          : String(Number(Number(v).toPrecision(prec)))
+        : `%!g(${plain(v)})`;
     case 'x':
     case 'X': {
       let s: string;

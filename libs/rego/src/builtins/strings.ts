@@ -18,7 +18,10 @@ function strList(v: Value, pos: number): string[] {
   const xs = Array.isArray(v) ? v : v.values();
   for (const x of xs) {
     if (typeof x !== 'string') {
-      throw new BuiltinError('eval_type_error', `operand ${pos} must be array of strings but got array containing ${typeName(x)}`);
+      throw new BuiltinError(
+        'eval_type_error',
+        `operand ${pos} must be array of strings but got array containing ${typeName(x)}`,
+      );
     }
   }
   return xs as string[];
@@ -50,7 +53,10 @@ function replaceN(patterns: RegoObject, s: string): string {
       throw new BuiltinError('eval_type_error', 'operand 1 non-string key found in pattern object');
     }
     if (typeof v !== 'string') {
-      throw new BuiltinError('eval_type_error', 'operand 1 non-string value found in pattern object');
+      throw new BuiltinError(
+        'eval_type_error',
+        'operand 1 non-string value found in pattern object',
+      );
     }
     pairs.push([k, v]);
   }
@@ -181,7 +187,10 @@ export const STRING_BUILTINS: BuiltinDef[] = [
     const s = str(v, 1);
     if (!/^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) {
       const special = /^[+-]?(nan|inf|infinity)$/i.test(s);
-      throw new BuiltinError(special ? 'eval_type_error' : 'eval_builtin_error', `strconv.ParseFloat: parsing ${JSON.stringify(s)}: invalid syntax`);
+      throw new BuiltinError(
+        special ? 'eval_type_error' : 'eval_builtin_error',
+        `strconv.ParseFloat: parsing ${JSON.stringify(s)}: invalid syntax`,
+      );
     }
     if (/^-?\d+$/.test(s)) {
       const b = BigInt(s);

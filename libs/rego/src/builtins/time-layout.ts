@@ -14,19 +14,70 @@ export interface Civil {
 }
 
 const TOKENS = [
-  'January', 'Monday', '2006', '-07:00:00', 'Z07:00:00', '-07:00', 'Z07:00', '-0700', 'Z0700', '-07', 'Z07',
-  'Jan', 'Mon', 'MST', '.000000000', '.999999999', '.000000', '.999999', '.000', '.999', ',000', ',999',
-  '002', '__2', '_2', '01', '02', '03', '04', '05', '06', '15', 'PM', 'pm', '1', '2', '3', '4', '5',
+  'January',
+  'Monday',
+  '2006',
+  '-07:00:00',
+  'Z07:00:00',
+  '-07:00',
+  'Z07:00',
+  '-0700',
+  'Z0700',
+  '-07',
+  'Z07',
+  'Jan',
+  'Mon',
+  'MST',
+  '.000000000',
+  '.999999999',
+  '.000000',
+  '.999999',
+  '.000',
+  '.999',
+  ',000',
+  ',999',
+  '002',
+  '__2',
+  '_2',
+  '01',
+  '02',
+  '03',
+  '04',
+  '05',
+  '06',
+  '15',
+  'PM',
+  'pm',
+  '1',
+  '2',
+  '3',
+  '4',
+  '5',
 ];
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 export const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 function tokenize(layout: string): string[] {
   const out: string[] = [];
   let lit = '';
-  for (let i = 0; i < layout.length; ) {
-    const t = TOKENS.find((x) => layout.startsWith(x, i) && !(x === '1' && layout.startsWith('15', i)));
+  for (let i = 0; i < layout.length;) {
+    const t = TOKENS.find(
+      (x) => layout.startsWith(x, i) && !(x === '1' && layout.startsWith('15', i)),
+    );
     if (t) {
       if (lit) {
         out.push('\u0000' + lit);
@@ -122,7 +173,9 @@ export function formatLayout(c: Civil, layout: string): string {
           break;
       }
       if (/^[.,][09]+$/.test(t)) {
-        const digits = String(c.nanos).padStart(9, '0').slice(0, t.length - 1);
+        const digits = String(c.nanos)
+          .padStart(9, '0')
+          .slice(0, t.length - 1);
         if (t[1] === '9') {
           const trimmed = digits.replace(/0+$/, '');
           return trimmed ? t[0] + trimmed : '';
@@ -136,7 +189,17 @@ export function formatLayout(c: Civil, layout: string): string {
 
 /** Parses `value` with a Go layout; returns civil fields or an error text. */
 export function parseLayout(layout: string, value: string): Civil | string {
-  const c: Civil = { year: 1, month: 1, day: 1, hour: 0, minute: 0, second: 0, nanos: 0, offset: 0, weekday: 0 };
+  const c: Civil = {
+    year: 1,
+    month: 1,
+    day: 1,
+    hour: 0,
+    minute: 0,
+    second: 0,
+    nanos: 0,
+    offset: 0,
+    weekday: 0,
+  };
   let pm: boolean | undefined;
   let i = 0;
   const num = (min: number, max: number): number | undefined => {
@@ -256,7 +319,9 @@ export function parseLayout(layout: string, value: string): Civil | string {
           v = m ? 1 : undefined;
           if (m) {
             i += m[0].length;
-            c.offset = (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0));
+            c.offset =
+              (m[1] === '-' ? -1 : 1) *
+              (Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0));
           }
         }
     }
@@ -270,7 +335,15 @@ export function parseLayout(layout: string, value: string): Civil | string {
   if (pm !== undefined) {
     c.hour = (c.hour % 12) + (pm ? 12 : 0);
   }
-  if (c.month < 1 || c.month > 12 || c.day < 1 || c.day > 31 || c.hour > 23 || c.minute > 59 || c.second > 59) {
+  if (
+    c.month < 1 ||
+    c.month > 12 ||
+    c.day < 1 ||
+    c.day > 31 ||
+    c.hour > 23 ||
+    c.minute > 59 ||
+    c.second > 59
+  ) {
     return `parsing time ${JSON.stringify(value)}: value out of range`;
   }
   return c;

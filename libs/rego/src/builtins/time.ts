@@ -15,12 +15,28 @@ function zoneOffset(tz: string, ms: number): number {
   }
   let parts: Intl.DateTimeFormatPart[];
   try {
-    parts = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(new Date(ms));
+    parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    }).formatToParts(new Date(ms));
   } catch {
     throw builtinErr(`unknown time zone ${tz}`);
   }
   const get = (t: string): number => Number(parts.find((p) => p.type === t)?.value ?? 0);
-  const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  const local = Date.UTC(
+    get('year'),
+    get('month') - 1,
+    get('day'),
+    get('hour'),
+    get('minute'),
+    get('second'),
+  );
   return Math.round((local - (ms - (((ms % 1000) + 1000) % 1000))) / 1000);
 }
 
@@ -29,7 +45,17 @@ function civil(ns: bigint, tz: string): Civil {
   const offset = zoneOffset(tz, ms);
   const d = new Date(ms + offset * 1000);
   const nanos = Number(((ns % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), nanos, offset, weekday: d.getUTCDay() };
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    nanos,
+    offset,
+    weekday: d.getUTCDay(),
+  };
 }
 
 function toNs(c: Civil): bigint {
@@ -84,7 +110,16 @@ function parse(layout: string, value: string): bigint {
   return toNs(c);
 }
 
-const UNITS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+const UNITS: Record<string, number> = {
+  ns: 1,
+  us: 1e3,
+  µs: 1e3,
+  μs: 1e3,
+  ms: 1e6,
+  s: 1e9,
+  m: 60e9,
+  h: 3600e9,
+};
 
 function parseDuration(s: string): bigint {
   const m = /^([+-]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.exec(s);
@@ -142,14 +177,27 @@ export const TIME_BUILTINS: BuiltinDef[] = [
     const c = civil(...(nsAndZone(v).slice(0, 2) as [bigint, string]));
     return [c.hour, c.minute, c.second];
   }),
-  def('time.weekday', 1, ([v]) => DAYS[civil(...(nsAndZone(v).slice(0, 2) as [bigint, string])).weekday]),
+  def(
+    'time.weekday',
+    1,
+    ([v]) => DAYS[civil(...(nsAndZone(v).slice(0, 2) as [bigint, string])).weekday],
+  ),
   def('time.format', 1, ([v]) => {
     const [ns, tz, layout] = nsAndZone(v);
     return formatLayout(civil(ns, tz), NAMED[layout ?? ''] ?? layout ?? RFC3339_NANO);
   }),
   def('time.add_date', 4, ([v, y, m, d]) => {
     const c = civil(toBig(truncate(num(v, 1))), 'UTC');
-    const date = new Date(Date.UTC(c.year + smallInt(y, 2), c.month - 1 + smallInt(m, 3), c.day + smallInt(d, 4), c.hour, c.minute, c.second));
+    const date = new Date(
+      Date.UTC(
+        c.year + smallInt(y, 2),
+        c.month - 1 + smallInt(m, 3),
+        c.day + smallInt(d, 4),
+        c.hour,
+        c.minute,
+        c.second,
+      ),
+    );
     return normalizeBig(BigInt(date.getTime()) * NS_PER_MS + BigInt(c.nanos));
   }),
   def('time.diff', 2, ([a, b]) => {

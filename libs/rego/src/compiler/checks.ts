@@ -11,12 +11,23 @@ export function checkTree(node: DocNode, errors: RegoErrorDetail[]): void {
   const name = ['data', ...node.path].join('.');
   const all = [...node.rules, ...node.funcs];
   if (node.defaultCount > 1 && node.defaultRule) {
-    errors.push({ code: 'rego_type_error', message: `multiple default rules ${name} found`, location: node.defaultRule.loc });
+    errors.push({
+      code: 'rego_type_error',
+      message: `multiple default rules ${name} found`,
+      location: node.defaultRule.loc,
+    });
   }
   const kinds = new Set(all.map((r) => (r.tail.length === 0 ? r.kind : 'ref')));
   const arities = new Set(node.funcs.map((r) => r.args?.length));
-  if (all.length > 0 && (kinds.size > 1 || arities.size > 1 || (node.funcs.length > 0 && node.rules.length > 0))) {
-    errors.push({ code: 'rego_type_error', message: `conflicting rules ${name} found`, location: all[0].loc });
+  if (
+    all.length > 0 &&
+    (kinds.size > 1 || arities.size > 1 || (node.funcs.length > 0 && node.rules.length > 0))
+  ) {
+    errors.push({
+      code: 'rego_type_error',
+      message: `conflicting rules ${name} found`,
+      location: all[0].loc,
+    });
   }
   for (const c of node.children.values()) {
     checkTree(c, errors);
@@ -54,10 +65,27 @@ const REGEX_PATTERN_ARG: Record<string, number> = {
 };
 
 /** Built-ins that Rego v1 rejects (OPA marks them deprecated). */
-const DEPRECATED = new Set(['any', 'all', 're_match', 'net.cidr_overlap', 'set_diff', 'cast_array', 'cast_set', 'cast_string', 'cast_boolean', 'cast_null', 'cast_object']);
+const DEPRECATED = new Set([
+  'any',
+  'all',
+  're_match',
+  'net.cidr_overlap',
+  'set_diff',
+  'cast_array',
+  'cast_set',
+  'cast_string',
+  'cast_boolean',
+  'cast_null',
+  'cast_object',
+]);
 
 /** Built-in arity and built-ins we know by name but do not implement (unless mocked with `with`). */
-export function checkUnsupported(rules: CompiledRule[], builtins: Map<string, BuiltinDef>, errors: RegoErrorDetail[], query?: Expr[]): void {
+export function checkUnsupported(
+  rules: CompiledRule[],
+  builtins: Map<string, BuiltinDef>,
+  errors: RegoErrorDetail[],
+  query?: Expr[],
+): void {
   const mocked = new Set<string>();
   const visitWiths = (body: Expr[]): void => {
     walkBody(body, () => undefined);
@@ -96,26 +124,48 @@ export function checkUnsupported(rules: CompiledRule[], builtins: Map<string, Bu
       return;
     }
     if (DEPRECATED.has(def.name)) {
-      errors.push({ code: 'rego_type_error', message: `deprecated built-in function calls in expression: ${def.name}`, location: call.loc });
+      errors.push({
+        code: 'rego_type_error',
+        message: `deprecated built-in function calls in expression: ${def.name}`,
+        location: call.loc,
+      });
       return;
     }
     if (def.unsupported && !mocked.has(def.name)) {
-      errors.push({ code: 'rego_type_error', message: `unsupported built-in function ${def.name}`, location: call.loc });
+      errors.push({
+        code: 'rego_type_error',
+        message: `unsupported built-in function ${def.name}`,
+        location: call.loc,
+      });
     }
     if (!def.variadic && call.args.length !== def.arity && call.args.length !== def.arity + 1) {
-      errors.push({ code: 'rego_type_error', message: `${def.name}: arity mismatch`, location: call.loc });
+      errors.push({
+        code: 'rego_type_error',
+        message: `${def.name}: arity mismatch`,
+        location: call.loc,
+      });
       return;
     }
     const patternArg = REGEX_PATTERN_ARG[def.name];
     const pattern = patternArg === undefined ? undefined : call.args[patternArg];
-    if (pattern?.type === 'scalar' && typeof pattern.value === 'string' && unsupportedRe2(pattern.value)) {
+    if (
+      pattern?.type === 'scalar' &&
+      typeof pattern.value === 'string' &&
+      unsupportedRe2(pattern.value)
+    ) {
       // Valid RE2 that the JavaScript translation cannot express: refuse rather than answer wrongly.
-      errors.push({ code: 'rego_type_error', message: `${def.name}: regular expression syntax not supported by this engine: ${pattern.value}`, location: call.loc });
+      errors.push({
+        code: 'rego_type_error',
+        message: `${def.name}: regular expression syntax not supported by this engine: ${pattern.value}`,
+        location: call.loc,
+      });
     }
     const want = SIGNATURES[def.name];
     if (want) {
       const have = call.args.slice(0, want.length).map(staticType);
-      if (have.some((h, i) => h !== 'any' && want[i] !== 'any' && !want[i].split('|').includes(h))) {
+      if (
+        have.some((h, i) => h !== 'any' && want[i] !== 'any' && !want[i].split('|').includes(h))
+      ) {
         errors.push({
           code: 'rego_type_error',
           message: `${def.name}: invalid argument(s)\n\thave: (${have.join(', ')})\n\twant: (${want.map((w) => w.replaceAll('|', ' or ')).join(', ')})`,
@@ -131,7 +181,11 @@ export function checkUnsupported(rules: CompiledRule[], builtins: Map<string, Bu
 }
 
 /** Rules that depend on themselves (OPA's `rego_recursion_error`). */
-export function checkRecursion(root: DocNode, rules: CompiledRule[], errors: RegoErrorDetail[]): void {
+export function checkRecursion(
+  root: DocNode,
+  rules: CompiledRule[],
+  errors: RegoErrorDetail[],
+): void {
   const deps = new Map<string, Set<string>>();
   const byName = new Map<string, CompiledRule>();
   for (const r of rules) {
@@ -159,7 +213,11 @@ export function checkRecursion(root: DocNode, rules: CompiledRule[], errors: Reg
           reported.add(d);
           const r = byName.get(d);
           if (r) {
-            errors.push({ code: 'rego_recursion_error', message: `rule ${d} is recursive: ${cycle.join(' -> ')}`, location: r.loc });
+            errors.push({
+              code: 'rego_recursion_error',
+              message: `rule ${d} is recursive: ${cycle.join(' -> ')}`,
+              location: r.loc,
+            });
           }
         }
       } else if (!state.has(d)) {

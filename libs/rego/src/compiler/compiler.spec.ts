@@ -23,7 +23,13 @@ describe(compileProgram.name, () => {
   it('should report rego_unsafe_var_error with position when a var is never bound', () => {
     const errs = errorsOf('package a\n\np if {\n  x > 1\n}\n');
 
-    expect(errs).toEqual([{ code: 'rego_unsafe_var_error', message: 'var x is unsafe', location: { file: 'm.rego', row: 4, col: 3 } }]);
+    expect(errs).toEqual([
+      {
+        code: 'rego_unsafe_var_error',
+        message: 'var x is unsafe',
+        location: { file: 'm.rego', row: 4, col: 3 },
+      },
+    ]);
   });
 
   it('should report rego_unsafe_var_error when a head var is not bound by the body', () => {
@@ -42,7 +48,11 @@ describe(compileProgram.name, () => {
   it('should report rego_type_error naming the function when it is unknown', () => {
     const errs = errorsOf('package a\np if nope(1)\n');
 
-    expect(errs[0]).toMatchObject({ code: 'rego_type_error', message: 'undefined function nope', location: { row: 2 } });
+    expect(errs[0]).toMatchObject({
+      code: 'rego_type_error',
+      message: 'undefined function nope',
+      location: { row: 2 },
+    });
   });
 
   it('should report an arity mismatch when a built-in gets too many operands', () => {
@@ -60,7 +70,10 @@ describe(compileProgram.name, () => {
   it('should report conflicting rules when a name is both complete and partial', () => {
     const errs = errorsOf('package a\np := 1\np contains 2\n');
 
-    expect(errs[0]).toMatchObject({ code: 'rego_type_error', message: 'conflicting rules data.a.p found' });
+    expect(errs[0]).toMatchObject({
+      code: 'rego_type_error',
+      message: 'conflicting rules data.a.p found',
+    });
   });
 
   it('should report multiple default rules when a rule has two defaults', () => {
@@ -80,11 +93,16 @@ describe(compileProgram.name, () => {
   it('should reject deprecated built-ins and rules named input when compiling Rego v1', () => {
     const errs = errorsOf('package a\np := any([true])\ninput := 1\n');
 
-    expect(errs.map((e) => e.message).sort()).toEqual(['deprecated built-in function calls in expression: any', 'rules must not shadow input (use a different rule name)']);
+    expect(errs.map((e) => e.message).sort()).toEqual([
+      'deprecated built-in function calls in expression: any',
+      'rules must not shadow input (use a different rule name)',
+    ]);
   });
 
   it('should refuse a literal RE2 pattern when the JavaScript translation cannot express it', () => {
-    const errs = errorsOf('package a\np if regex.match(`a(?i:b)`, input.x)\nq if regex.match(`(?i)^ok$`, input.x)\n');
+    const errs = errorsOf(
+      'package a\np if regex.match(`a(?i:b)`, input.x)\nq if regex.match(`(?i)^ok$`, input.x)\n',
+    );
 
     expect(errs).toHaveLength(1);
     expect(errs[0].message).toContain('regular expression syntax not supported');

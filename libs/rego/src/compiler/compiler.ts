@@ -28,7 +28,10 @@ export interface Program {
 }
 
 /** Parses and compiles modules together; throws `RegoCompileError` listing every problem. */
-export function compileProgram(sources: ModuleSource[], builtins: Map<string, BuiltinDef>): Program {
+export function compileProgram(
+  sources: ModuleSource[],
+  builtins: Map<string, BuiltinDef>,
+): Program {
   const errors: RegoErrorDetail[] = [];
   const modules: Module[] = [];
   for (const s of sources) {
@@ -55,7 +58,11 @@ export function compileProgram(sources: ModuleSource[], builtins: Map<string, Bu
       const name = (r.head.ref[0] as { name: string }).name;
       set.add(name);
       if (name === 'input' || name === 'data') {
-        errors.push({ code: 'rego_compile_error', message: `rules must not shadow ${name} (use a different rule name)`, location: r.loc });
+        errors.push({
+          code: 'rego_compile_error',
+          message: `rules must not shadow ${name} (use a different rule name)`,
+          location: r.loc,
+        });
       }
       if (r.head.args) {
         functionArity.set([...m.packagePath, ...groundPrefix(r)].join('.'), r.head.args.length);
@@ -72,7 +79,9 @@ export function compileProgram(sources: ModuleSource[], builtins: Map<string, Bu
     }
   }
   const functions = new Map<string, CompiledRule[]>();
-  const arityOf = (t: { kind: 'builtin'; name: string } | { kind: 'function'; path: string[] }): number | undefined =>
+  const arityOf = (
+    t: { kind: 'builtin'; name: string } | { kind: 'function'; path: string[] },
+  ): number | undefined =>
     t.kind === 'builtin' ? builtins.get(t.name)?.arity : functionArity.get(t.path.join('.'));
   const safety = new Safety(arityOf, errors);
   const compiled: CompiledRule[] = [];
@@ -134,11 +143,21 @@ function importsOf(m: Module, errors: RegoErrorDetail[]): Map<string, Term[]> {
       continue;
     }
     const last = terms[terms.length - 1];
-    const name = imp.alias ?? (last.type === 'scalar' && typeof last.value === 'string' ? last.value : last.type === 'var' ? last.name : '');
+    const name =
+      imp.alias ??
+      (last.type === 'scalar' && typeof last.value === 'string'
+        ? last.value
+        : last.type === 'var'
+          ? last.name
+          : '');
     if (name && !(terms.length === 1 && !imp.alias)) {
       const prev = out.get(name);
       if (prev) {
-        errors.push({ code: 'rego_compile_error', message: `import must not shadow import ${refText(prev)}`, location: imp.loc });
+        errors.push({
+          code: 'rego_compile_error',
+          message: `import must not shadow import ${refText(prev)}`,
+          location: imp.loc,
+        });
       }
       out.set(name, terms);
     }
@@ -147,10 +166,24 @@ function importsOf(m: Module, errors: RegoErrorDetail[]): Map<string, Term[]> {
 }
 
 function refText(terms: Term[]): string {
-  return terms.map((t) => (t.type === 'var' ? t.name : t.type === 'scalar' && typeof t.value === 'string' ? t.value : '?')).join('.');
+  return terms
+    .map((t) =>
+      t.type === 'var'
+        ? t.name
+        : t.type === 'scalar' && typeof t.value === 'string'
+          ? t.value
+          : '?',
+    )
+    .join('.');
 }
 
-function compileRule(r: Rule, m: Module, resolver: Resolver, safety: Safety, args?: Term[]): CompiledRule {
+function compileRule(
+  r: Rule,
+  m: Module,
+  resolver: Resolver,
+  safety: Safety,
+  args?: Term[],
+): CompiledRule {
   const scope = resolver.newScope();
   const argVars = new Set<string>();
   (r.head.args ?? []).forEach((a) => termVarsDeep(a, argVars));
@@ -159,7 +192,11 @@ function compileRule(r: Rule, m: Module, resolver: Resolver, safety: Safety, arg
   const body = resolver.body(r.body, scope);
   const prefix = groundPrefix(r);
   const tail = r.head.ref.slice(prefix.length).map((t) => resolver.term(t, scope));
-  let value = r.head.key ? undefined : r.head.value ? resolver.term(r.head.value, scope) : ({ type: 'scalar', value: true, loc: r.head.loc } as Term);
+  let value = r.head.key
+    ? undefined
+    : r.head.value
+      ? resolver.term(r.head.value, scope)
+      : ({ type: 'scalar', value: true, loc: r.head.loc } as Term);
   let key = r.head.key ? resolver.term(r.head.key, scope) : undefined;
   const known = new Set(argVars);
   body.forEach((e) => exprVarsShallow(e, known));

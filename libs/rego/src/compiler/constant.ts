@@ -40,12 +40,12 @@ export function constantValue(t: Term): Value | undefined {
       }
       return o;
     }
-    case "arraycomp":
-    case "call":
-    case "objectcomp":
-    case "ref":
-    case "setcomp":
-    case "var":
+    case 'arraycomp':
+    case 'call':
+    case 'objectcomp':
+    case 'ref':
+    case 'setcomp':
+    case 'var':
     default:
       return undefined;
   }

@@ -17,12 +17,27 @@ export function compileQuery(program: Program, query: string, file = 'query'): C
   const c = new Cursor(tokenize(query, file), file);
   const parsed = parseBody(c, '');
   if (parsed.length === 0) {
-    throw new RegoCompileError([{ code: 'rego_parse_error', message: 'empty query', location: { file, row: 1, col: 1 } }]);
+    throw new RegoCompileError([
+      { code: 'rego_parse_error', message: 'empty query', location: { file, row: 1, col: 1 } },
+    ]);
   }
-  const resolver = new Resolver({ pkgPath: [], ruleRoots: new Set(), imports: new Map(), functions: program.functionArity, builtins: program.builtins, errors });
+  const resolver = new Resolver({
+    pkgPath: [],
+    ruleRoots: new Set(),
+    imports: new Map(),
+    functions: program.functionArity,
+    builtins: program.builtins,
+    errors,
+  });
   const scope = resolver.newScope();
   const body = resolver.body(parsed, scope);
-  const safety = new Safety((t) => (t.kind === 'builtin' ? program.builtins.get(t.name)?.arity : program.functionArity.get(t.path.join('.'))), errors);
+  const safety = new Safety(
+    (t) =>
+      t.kind === 'builtin'
+        ? program.builtins.get(t.name)?.arity
+        : program.functionArity.get(t.path.join('.')),
+    errors,
+  );
   safety.body(body, new Set(), new Set());
   checkUnsupported([], program.builtins, errors, body);
   if (errors.length > 0) {

@@ -31,10 +31,18 @@ export class Resolver {
       return v;
     }
     if (v.name === 'data' || v.name === 'input') {
-      this.env.errors.push({ code: 'rego_compile_error', message: `variables must not shadow ${v.name} (use a different variable name)`, location: v.loc });
+      this.env.errors.push({
+        code: 'rego_compile_error',
+        message: `variables must not shadow ${v.name} (use a different variable name)`,
+        location: v.loc,
+      });
     }
     if (assign && scope[scope.length - 1].has(v.name)) {
-      this.env.errors.push({ code: 'rego_compile_error', message: `var ${v.name} assigned above`, location: v.loc });
+      this.env.errors.push({
+        code: 'rego_compile_error',
+        message: `var ${v.name} assigned above`,
+        location: v.loc,
+      });
     }
     const fresh = `${v.name}$${++counter}`;
     scope[scope.length - 1].set(v.name, fresh);
@@ -88,14 +96,20 @@ export class Resolver {
       case 'array':
         return { ...t, items: t.items.map((x) => this.declarePattern(x, scope, assign)) };
       case 'object':
-        return { ...t, pairs: t.pairs.map(([k, v]) => [this.term(k, scope), this.declarePattern(v, scope, assign)]) };
-      case "arraycomp":
-      case "call":
-      case "objectcomp":
-      case "ref":
-      case "scalar":
-      case "set":
-      case "setcomp":
+        return {
+          ...t,
+          pairs: t.pairs.map(([k, v]) => [
+            this.term(k, scope),
+            this.declarePattern(v, scope, assign),
+          ]),
+        };
+      case 'arraycomp':
+      case 'call':
+      case 'objectcomp':
+      case 'ref':
+      case 'scalar':
+      case 'set':
+      case 'setcomp':
       default:
         return this.term(t, scope);
     }
@@ -136,13 +150,21 @@ export class Resolver {
         return t;
       case 'var': {
         const h = this.headOf(t, scope);
-        if (h.length === 1 && h[0].type === 'var' && h[0].name !== 'data' && h[0].name !== 'input') {
+        if (
+          h.length === 1 &&
+          h[0].type === 'var' &&
+          h[0].name !== 'data' &&
+          h[0].name !== 'input'
+        ) {
           return h[0];
         }
         return { type: 'ref', terms: h, loc: t.loc };
       }
       case 'ref': {
-        const head = t.terms[0].type === 'var' ? this.headOf(t.terms[0], scope) : [this.term(t.terms[0], scope)];
+        const head =
+          t.terms[0].type === 'var'
+            ? this.headOf(t.terms[0], scope)
+            : [this.term(t.terms[0], scope)];
         return { ...t, terms: [...head, ...t.terms.slice(1).map((x) => this.term(x, scope))] };
       }
       case 'array':
@@ -183,7 +205,11 @@ export class Resolver {
       return { kind: 'builtin', name };
     }
     const shown = path && path[0] === 'data' ? path.join('.') : (name ?? '?');
-    this.env.errors.push({ code: 'rego_type_error', message: `undefined function ${shown}`, location: loc });
+    this.env.errors.push({
+      code: 'rego_type_error',
+      message: `undefined function ${shown}`,
+      location: loc,
+    });
     return undefined;
   }
 
@@ -212,13 +238,18 @@ export class Resolver {
     const value = this.term(w.value, scope);
     const path = this.opPath(w.target, scope);
     if (!path) {
-      this.env.errors.push({ code: 'rego_compile_error', message: 'with keyword target must reference existing input, data, or a function', location: w.loc });
+      this.env.errors.push({
+        code: 'rego_compile_error',
+        message: 'with keyword target must reference existing input, data, or a function',
+        location: w.loc,
+      });
       return w;
     }
     const [root, ...rest] = path;
     let mock: CallTarget | undefined;
     if (w.value.type === 'var' || (w.value.type === 'ref' && w.value.terms[0].type === 'var')) {
-      const vr: RefTerm = w.value.type === 'ref' ? w.value : { type: 'ref', terms: [w.value], loc: w.value.loc };
+      const vr: RefTerm =
+        w.value.type === 'ref' ? w.value : { type: 'ref', terms: [w.value], loc: w.value.loc };
       const vp = this.opPath(vr, scope);
       if (vp && vp[0] === 'data' && this.env.functions.has(vp.slice(1).join('.'))) {
         mock = { kind: 'function', path: vp.slice(1) };

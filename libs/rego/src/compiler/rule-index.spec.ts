@@ -23,8 +23,13 @@ describe(buildIndex.name, () => {
   it('should give the same answer as unindexed evaluation when inputs vary', () => {
     const policy = compilePolicy({ 'a.rego': SRC });
 
-    expect(policy.evaluateRule('data.a.deny', { input: { tool: 'two', user: 'u', n: 3 } })).toEqual(['num', 't2', 't3', 'any'].sort());
-    expect(policy.evaluateRule('data.a.deny', { input: { tool: 'one', n: 3.0 } })).toEqual(['num', 't1']);
+    expect(policy.evaluateRule('data.a.deny', { input: { tool: 'two', user: 'u', n: 3 } })).toEqual(
+      ['num', 't2', 't3', 'any'].sort(),
+    );
+    expect(policy.evaluateRule('data.a.deny', { input: { tool: 'one', n: 3.0 } })).toEqual([
+      'num',
+      't1',
+    ]);
     expect(policy.evaluateRule('data.a.deny', { input: {} })).toEqual([]);
   });
 });

@@ -20,7 +20,9 @@ function groundInputRef(t: Term): RefTerm | undefined {
   if (t.type !== 'ref' || t.terms[0].type !== 'var' || t.terms[0].name !== 'input') {
     return undefined;
   }
-  return t.terms.slice(1).every((x) => x.type === 'scalar' && typeof x.value === 'string') ? t : undefined;
+  return t.terms.slice(1).every((x) => x.type === 'scalar' && typeof x.value === 'string')
+    ? t
+    : undefined;
 }
 
 function refKey(r: RefTerm): string {
@@ -31,7 +33,12 @@ function refKey(r: RefTerm): string {
 }
 
 function indexable(v: Value): v is Key {
-  return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+  return (
+    v === null ||
+    typeof v === 'string' ||
+    typeof v === 'boolean' ||
+    (typeof v === 'number' && Number.isFinite(v))
+  );
 }
 
 /** The first `input.path == constant` condition of a rule body, if any. */
@@ -40,7 +47,14 @@ function condition(r: CompiledRule): { ref: RefTerm; value: Key } | undefined {
     return undefined;
   }
   for (const e of r.body) {
-    if (e.kind !== 'term' || e.negated || e.term.type !== 'call' || e.term.target?.kind !== 'builtin' || e.term.target.name !== 'equal' || e.term.args.length !== 2) {
+    if (
+      e.kind !== 'term' ||
+      e.negated ||
+      e.term.type !== 'call' ||
+      e.term.target?.kind !== 'builtin' ||
+      e.term.target.name !== 'equal' ||
+      e.term.args.length !== 2
+    ) {
       continue;
     }
     const [a, b] = e.term.args;

@@ -51,7 +51,11 @@ export class Safety {
     this.scan(t, 'in', { ins: vs, outs: vs }, visible);
     for (const v of [...vs].sort()) {
       if (!safe.has(v)) {
-        this.errors.push({ code: 'rego_unsafe_var_error', message: `var ${displayName(v)} is unsafe`, location: loc });
+        this.errors.push({
+          code: 'rego_unsafe_var_error',
+          message: `var ${displayName(v)} is unsafe`,
+          location: loc,
+        });
       }
     }
   }
@@ -66,7 +70,9 @@ export class Safety {
     if (!e.negated && (e.kind === 'unify' || e.kind === 'assign')) {
       const l = [...patternVars(e.left, new Set())].every((v) => safe.has(v));
       const r = [...patternVars(e.right, new Set())].every((v) => safe.has(v));
-      const both = (e.left.type === 'array' && e.right.type === 'array') || (e.left.type === 'object' && e.right.type === 'object');
+      const both =
+        (e.left.type === 'array' && e.right.type === 'array') ||
+        (e.left.type === 'object' && e.right.type === 'object');
       return l || r || both;
     }
     return true;
@@ -166,9 +172,9 @@ export class Safety {
       case 'call':
         t.args.forEach((x) => this.scan(x, 'in', acc, capture));
         return;
-      case "arraycomp":
-      case "objectcomp":
-      case "setcomp":
+      case 'arraycomp':
+      case 'objectcomp':
+      case 'setcomp':
       default: {
         const deep = termVarsDeep(t, new Set());
         deep.forEach((v) => {
@@ -241,8 +247,8 @@ export class Safety {
         this.checkTerm(t.value, after, new Set([...level, ...after]), t.loc);
         return;
       }
-      case "scalar":
-      case "var":
+      case 'scalar':
+      case 'var':
       default:
         return;
     }
@@ -257,7 +263,11 @@ export class Safety {
       for (const v of [...vars].sort()) {
         if (!safe.has(v) && !seen.has(v)) {
           seen.add(v);
-          this.errors.push({ code: 'rego_unsafe_var_error', message: `var ${displayName(v)} is unsafe`, location: e.loc });
+          this.errors.push({
+            code: 'rego_unsafe_var_error',
+            message: `var ${displayName(v)} is unsafe`,
+            location: e.loc,
+          });
         }
       }
     }

@@ -24,7 +24,14 @@ export class SlotMap {
       case 'var':
         return { ...t, slot: this.slot(t.name) };
       case 'ref':
-        return { ...t, terms: t.terms.map((x, i) => (i === 0 && x.type === 'var' && (x.name === 'data' || x.name === 'input') ? x : this.term(x))) };
+        return {
+          ...t,
+          terms: t.terms.map((x, i) =>
+            i === 0 && x.type === 'var' && (x.name === 'data' || x.name === 'input')
+              ? x
+              : this.term(x),
+          ),
+        };
       case 'array':
       case 'set':
         return { ...t, items: t.items.map((x) => this.term(x)) };
@@ -55,7 +62,13 @@ export class SlotMap {
       case 'some':
         return { ...e, vars: e.vars.map((v) => ({ ...v, slot: this.slot(v.name) })), withs };
       case 'somein':
-        return { ...e, key: e.key ? this.term(e.key) : undefined, value: this.term(e.value), domain: this.term(e.domain), withs };
+        return {
+          ...e,
+          key: e.key ? this.term(e.key) : undefined,
+          value: this.term(e.value),
+          domain: this.term(e.domain),
+          withs,
+        };
       case 'every':
         return {
           ...e,

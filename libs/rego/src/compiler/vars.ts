@@ -103,10 +103,10 @@ export function termVarsShallow(t: Term, out: Set<string>): Set<string> {
     case 'call':
       t.args.forEach((x) => termVarsShallow(x, out));
       break;
-    case "arraycomp":
-    case "objectcomp":
-    case "scalar":
-    case "setcomp":
+    case 'arraycomp':
+    case 'objectcomp':
+    case 'scalar':
+    case 'setcomp':
     default:
       break;
   }

@@ -60,8 +60,8 @@ export function walkTerm(t: Term, visit: (t: Term) => void): void {
       walkTerm(t.value, visit);
       walkBody(t.body, visit);
       break;
-    case "scalar":
-    case "var":
+    case 'scalar':
+    case 'var':
     default:
       break;
   }
@@ -69,7 +69,9 @@ export function walkTerm(t: Term, visit: (t: Term) => void): void {
 
 /** Visits every term of a rule: head, arguments, body and else branches. */
 export function walkRule(r: CompiledRule, visit: (t: Term) => void): void {
-  [...r.tail, ...(r.args ?? []), ...(r.value ? [r.value] : []), ...(r.key ? [r.key] : [])].forEach((t) => walkTerm(t, visit));
+  [...r.tail, ...(r.args ?? []), ...(r.value ? [r.value] : []), ...(r.key ? [r.key] : [])].forEach(
+    (t) => walkTerm(t, visit),
+  );
   walkBody(r.body, visit);
   if (r.elseRule) {
     walkRule(r.elseRule, visit);

@@ -59,9 +59,13 @@ function listYaml(dir: string): string[] {
 export function loadCases(dir: string): LoadedCase[] {
   const out: LoadedCase[] = [];
   for (const file of listYaml(dir)) {
-    const doc = parse(fs.readFileSync(file, 'utf8'), { intAsBigInt: true }) as { cases?: ConformanceCase[] } | null;
+    const doc = parse(fs.readFileSync(file, 'utf8'), { intAsBigInt: true }) as {
+      cases?: ConformanceCase[];
+    } | null;
     const rel = path.relative(dir, file);
-    const category = rel.includes(path.sep) ? rel.split(path.sep)[0] : path.basename(file).replace(/\.ya?ml$/, '');
+    const category = rel.includes(path.sep)
+      ? rel.split(path.sep)[0]
+      : path.basename(file).replace(/\.ya?ml$/, '');
     (doc?.cases ?? []).forEach((spec, index) => out.push({ file: rel, category, index, spec }));
   }
   return out;

@@ -21,7 +21,9 @@ function main(): void {
   if (failed.length > 0) {
     console.log('\nFailing cases:');
     for (const r of failed) {
-      console.log(`- ${r.case.file}#${r.case.index} ${r.case.spec.note}\n    expected: ${r.expected.slice(0, 400)}\n    actual:   ${r.actual.slice(0, 400)}`);
+      console.log(
+        `- ${r.case.file}#${r.case.index} ${r.case.spec.note}\n    expected: ${r.expected.slice(0, 400)}\n    actual:   ${r.actual.slice(0, 400)}`,
+      );
     }
   }
   const passed = results.length - failed.length;

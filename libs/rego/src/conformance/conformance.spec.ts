@@ -11,7 +11,9 @@ describe('conformance', () => {
     const dir = defaultCasesDir();
     expect(fs.existsSync(dir)).toBe(true);
 
-    const passed = loadCases(dir).map(runCase).filter((r) => r.passed).length;
+    const passed = loadCases(dir)
+      .map(runCase)
+      .filter((r) => r.passed).length;
 
     expect(passed).toBeGreaterThanOrEqual(floor);
   });

@@ -19,22 +19,47 @@ export interface CaseResult {
 export function runCase(c: LoadedCase): CaseResult {
   const s = c.spec;
   const wantsError = s.want_error_code !== undefined || s.want_error !== undefined;
-  const expected = wantsError ? `error ${s.want_error_code ?? ''} ${JSON.stringify(s.want_error ?? '')}` : describe((s.want_result ?? []).map((r) => normalizeExpected(r)));
+  const expected = wantsError
+    ? `error ${s.want_error_code ?? ''} ${JSON.stringify(s.want_error ?? '')}`
+    : describe((s.want_result ?? []).map((r) => normalizeExpected(r)));
   let actual: string;
   let passed: boolean;
   try {
     const modules = (s.modules ?? []).map((source, i) => ({ file: `test-${i}.rego`, source }));
     const policy = compilePolicy(modules, { data: s.data ?? {} });
-    const input = s.input_term !== undefined ? parseInputTerm(s.input_term) : s.input === undefined ? undefined : fromJson(s.input);
-    const rows = policy.query(s.query, { inputValue: input, strictBuiltinErrors: s.strict_error ?? false, timeoutMs: 5000, now: new Date() });
+    const input =
+      s.input_term !== undefined
+        ? parseInputTerm(s.input_term)
+        : s.input === undefined
+          ? undefined
+          : fromJson(s.input);
+    const rows = policy.query(s.query, {
+      inputValue: input,
+      strictBuiltinErrors: s.strict_error ?? false,
+      timeoutMs: 5000,
+      now: new Date(),
+    });
     const got = rows.map((m) => normalizeActual(m, s.sort_bindings ?? false));
     actual = describe(got);
-    passed = !wantsError && sameSet(got, (s.want_result ?? []).map((r) => normalizeExpected(r)));
+    passed =
+      !wantsError &&
+      sameSet(
+        got,
+        (s.want_result ?? []).map((r) => normalizeExpected(r)),
+      );
   } catch (e) {
-    const code = e instanceof RegoEvalError ? e.code : e instanceof RegoCompileError ? e.errors[0]?.code : 'internal';
+    const code =
+      e instanceof RegoEvalError
+        ? e.code
+        : e instanceof RegoCompileError
+          ? e.errors[0]?.code
+          : 'internal';
     const msg = e instanceof Error ? e.message : String(e);
     actual = `error ${code} ${JSON.stringify(msg)}`;
-    passed = wantsError && (s.want_error_code === undefined || s.want_error_code === code) && (s.want_error === undefined || msg.includes(s.want_error));
+    passed =
+      wantsError &&
+      (s.want_error_code === undefined || s.want_error_code === code) &&
+      (s.want_error === undefined || msg.includes(s.want_error));
   }
   return { case: c, passed, expected, actual };
 }

@@ -2,7 +2,8 @@ import { RegoEvalError } from '../errors';
 import { Location } from '../ast/ast';
 import { RegoObject, RegoSet, Value, canonical, valuesEqual } from '../values/value';
 
-type Entry = { k: 'obj'; m: Map<string, [Value, Entry]> } | { k: 'leaf'; v: Value } | { k: 'set'; s: RegoSet };
+type Entry =
+  { k: 'obj'; m: Map<string, [Value, Entry]> } | { k: 'leaf'; v: Value } | { k: 'set'; s: RegoSet };
 
 /** Builds a virtual document from rule outputs at paths, raising OPA's conflict errors. */
 export class DocBuilder {

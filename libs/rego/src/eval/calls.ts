@@ -13,18 +13,29 @@ export function callTarget(ev: Evaluator, t: CallTerm, n: number, f: Frame, vk: 
   if (!target) {
     return false;
   }
-  return ev.items(n === t.args.length ? t.args : t.args.slice(0, n), 0, [], f, (args) => invoke(ev, target, args, t.loc, vk));
+  return ev.items(n === t.args.length ? t.args : t.args.slice(0, n), 0, [], f, (args) =>
+    invoke(ev, target, args, t.loc, vk),
+  );
 }
 
 /** Invokes a built-in or user function (after `with` mocks) with evaluated arguments. */
-export function invoke(ev: Evaluator, target: CallTarget, args: Value[], loc: Location, vk: VK): boolean {
+export function invoke(
+  ev: Evaluator,
+  target: CallTarget,
+  args: Value[],
+  loc: Location,
+  vk: VK,
+): boolean {
   const key = target.kind === 'builtin' ? target.name : target.path.join('.');
   const mock = ev.state.mocks.size > 0 ? ev.state.mocks.get(key) : undefined;
   if (mock) {
     if (mock.kind === 'value') {
       return vk(mock.value);
     }
-    if (mock.target.kind !== target.kind || (mock.target.kind === 'builtin' ? mock.target.name : mock.target.path.join('.')) !== key) {
+    if (
+      mock.target.kind !== target.kind ||
+      (mock.target.kind === 'builtin' ? mock.target.name : mock.target.path.join('.')) !== key
+    ) {
       return withoutMocks(ev, () => invoke(ev, mock.target, args, loc, vk));
     }
   }
@@ -79,7 +90,9 @@ function withoutMocks(ev: Evaluator, fn: () => boolean): boolean {
 export function callFunction(ev: Evaluator, path: string[], args: Value[]): Value | undefined {
   const key = path.join('.');
   // Memoise only calls with scalar arguments: keys for composites would cost as much as the call.
-  const memoKey = args.every((a) => a === null || typeof a !== 'object') ? key + '(' + args.map(canonical).join(',') : undefined;
+  const memoKey = args.every((a) => a === null || typeof a !== 'object')
+    ? key + '(' + args.map(canonical).join(',')
+    : undefined;
   const memo = memoKey === undefined ? undefined : ev.state.fnMemo?.get(memoKey);
   if (memo !== undefined) {
     return memo === UNDEF ? undefined : memo;
@@ -120,7 +133,12 @@ function findNode(ev: Evaluator, path: string[]): import('../compiler/types').Do
   return node;
 }
 
-function functionValue(ev: Evaluator, r: CompiledRule, nslots: number, args: Value[]): Value | undefined {
+function functionValue(
+  ev: Evaluator,
+  r: CompiledRule,
+  nslots: number,
+  args: Value[],
+): Value | undefined {
   const params = r.args ?? [];
   if (params.length !== args.length) {
     return undefined;

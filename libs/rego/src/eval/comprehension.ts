@@ -6,7 +6,12 @@ import type { Evaluator } from './evaluator';
 import { Frame, K, VK } from './state';
 
 /** Array, set and object comprehensions: collect every solution of the body. */
-export function comprehension(ev: Evaluator, t: ArrayCompTerm | SetCompTerm | ObjectCompTerm, f: Frame, vk: VK): boolean {
+export function comprehension(
+  ev: Evaluator,
+  t: ArrayCompTerm | SetCompTerm | ObjectCompTerm,
+  f: Frame,
+  vk: VK,
+): boolean {
   switch (t.type) {
     case 'arraycomp': {
       const out: Value[] = [];

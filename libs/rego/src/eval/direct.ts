@@ -138,7 +138,13 @@ function dataPrefix(ev: Evaluator, t: RefTerm): DataPrefix {
   let base: Value | undefined = ev.data;
   for (let i = 1; i < t.terms.length; i++) {
     const pt = t.terms[i];
-    if (node.rules.length > 0 || node.defaultRule || !node.hasRules || pt.type !== 'scalar' || typeof pt.value !== 'string') {
+    if (
+      node.rules.length > 0 ||
+      node.defaultRule ||
+      !node.hasRules ||
+      pt.type !== 'scalar' ||
+      typeof pt.value !== 'string'
+    ) {
       return { node, base, next: i, pureBase: false };
     }
     base = base instanceof RegoObject ? base.get(pt.value) : undefined;
@@ -151,14 +157,26 @@ function dataPrefix(ev: Evaluator, t: RefTerm): DataPrefix {
   return { node, base, next: t.terms.length, pureBase: false };
 }
 
-function walkDirect(ev: Evaluator, start: Value | undefined, path: Term[], from: number, f: Frame, dataKeys: boolean): Direct {
+function walkDirect(
+  ev: Evaluator,
+  start: Value | undefined,
+  path: Term[],
+  from: number,
+  f: Frame,
+  dataKeys: boolean,
+): Direct {
   let cur = start;
   for (let i = from; i < path.length; i++) {
     if (cur === undefined) {
       return undefined;
     }
     const pt = path[i];
-    const k = pt.type === 'scalar' ? pt.value : pt.type === 'var' ? (f[pt.slot] ?? ENUM) : direct(ev, pt, f);
+    const k =
+      pt.type === 'scalar'
+        ? pt.value
+        : pt.type === 'var'
+          ? (f[pt.slot] ?? ENUM)
+          : direct(ev, pt, f);
     if (k === undefined || k === ENUM) {
       return k;
     }
@@ -166,7 +184,10 @@ function walkDirect(ev: Evaluator, start: Value | undefined, path: Term[], from:
       cur = cur.get(k);
       continue;
     }
-    cur = dataKeys && typeof k === 'number' && cur instanceof RegoObject ? cur.get(String(k)) : lookup(cur, k);
+    cur =
+      dataKeys && typeof k === 'number' && cur instanceof RegoObject
+        ? cur.get(String(k))
+        : lookup(cur, k);
   }
   return cur;
 }

@@ -8,7 +8,15 @@ import { ENUM, direct } from './direct';
 import { Frame, UNDEF, VK } from './state';
 
 /** Walks a `data` ref through the rule tree, evaluating virtual documents on the way. */
-export function walkData(ev: Evaluator, node: DocNode, base: Value | undefined, path: Term[], i: number, f: Frame, vk: VK): boolean {
+export function walkData(
+  ev: Evaluator,
+  node: DocNode,
+  base: Value | undefined,
+  path: Term[],
+  i: number,
+  f: Frame,
+  vk: VK,
+): boolean {
   if (ev.state.overrides.length > 0) {
     const o = dataOverride(ev, node.path);
     if (o.kind === 'replace') {
@@ -147,7 +155,11 @@ function evalRules(ev: Evaluator, node: DocNode, base: Value | undefined): Value
     }
     return value !== undefined ? value : defaultValue(ev, node);
   }
-  const initial = node.rules.some((r) => r.kind === 'multi' && r.tail.length === 0) ? 'set' : node.rules.some((r) => r.tail.length > 0) ? 'obj' : undefined;
+  const initial = node.rules.some((r) => r.kind === 'multi' && r.tail.length === 0)
+    ? 'set'
+    : node.rules.some((r) => r.tail.length > 0)
+      ? 'obj'
+      : undefined;
   const b = new DocBuilder(initial);
   for (const r of rules) {
     if (r.kind === 'single' && r.tail.length === 0) {

@@ -38,7 +38,13 @@ export class Evaluator implements BuiltinContext {
     private readonly limits: EvalLimits,
     private readonly clock: { now?: Date; print?: (line: string) => void },
   ) {
-    this.state = { input, overrides: NO_OVERRIDES, mocks: NO_MOCKS, memo: new Map(), fnMemo: undefined };
+    this.state = {
+      input,
+      overrides: NO_OVERRIDES,
+      mocks: NO_MOCKS,
+      memo: new Map(),
+      fnMemo: undefined,
+    };
   }
 
   nowNs(): bigint {
@@ -92,7 +98,12 @@ export class Evaluator implements BuiltinContext {
         if (e.negated ? v !== undefined && v !== false : v === undefined || v === false) {
           return false;
         }
-      } else if ((e.kind === 'assign' || e.kind === 'unify') && !e.negated && e.left.type === 'var' && f[e.left.slot] === undefined) {
+      } else if (
+        (e.kind === 'assign' || e.kind === 'unify') &&
+        !e.negated &&
+        e.left.type === 'var' &&
+        f[e.left.slot] === undefined
+      ) {
         const v = direct(this, e.right, f);
         if (v === ENUM) {
           break;
@@ -106,8 +117,22 @@ export class Evaluator implements BuiltinContext {
         const r = this.body(body, i + 1, f, k);
         f[slot] = undefined;
         return r;
-      } else if (e.kind === 'somein' && !e.negated && e.value.type === 'var' && f[e.value.slot] === undefined && (!e.key || (e.key.type === 'var' && f[e.key.slot] === undefined))) {
-        return this.someIn(body, i, e.value.slot, e.key?.type === 'var' ? e.key.slot : -1, e.domain, f, k);
+      } else if (
+        e.kind === 'somein' &&
+        !e.negated &&
+        e.value.type === 'var' &&
+        f[e.value.slot] === undefined &&
+        (!e.key || (e.key.type === 'var' && f[e.key.slot] === undefined))
+      ) {
+        return this.someIn(
+          body,
+          i,
+          e.value.slot,
+          e.key?.type === 'var' ? e.key.slot : -1,
+          e.domain,
+          f,
+          k,
+        );
       } else {
         break;
       }
@@ -130,7 +155,15 @@ export class Evaluator implements BuiltinContext {
   }
 
   /** `some [k,] v in domain` with fresh vars: loops without continuations per element. */
-  private someIn(body: Expr[], i: number, vslot: number, kslot: number, domain: Term, f: Frame, k: K): boolean {
+  private someIn(
+    body: Expr[],
+    i: number,
+    vslot: number,
+    kslot: number,
+    domain: Term,
+    f: Frame,
+    k: K,
+  ): boolean {
     this.tick();
     const d = direct(this, domain, f);
     if (d === ENUM) {
@@ -139,7 +172,15 @@ export class Evaluator implements BuiltinContext {
     return d !== undefined && this.loopIn(d, body, i, vslot, kslot, f, k);
   }
 
-  private loopIn(coll: Value, body: Expr[], i: number, vslot: number, kslot: number, f: Frame, k: K): boolean {
+  private loopIn(
+    coll: Value,
+    body: Expr[],
+    i: number,
+    vslot: number,
+    kslot: number,
+    f: Frame,
+    k: K,
+  ): boolean {
     if (kslot < 0 && Array.isArray(coll)) {
       // Hot path: `some x in array` without a continuation per element.
       for (let n = 0; n < coll.length; n++) {
@@ -171,7 +212,12 @@ export class Evaluator implements BuiltinContext {
     switch (e.kind) {
       case 'term': {
         const t = e.term;
-        if (t.type === 'call' && t.target?.kind === 'builtin' && t.target.name === 'print' && this.state.mocks.size === 0) {
+        if (
+          t.type === 'call' &&
+          t.target?.kind === 'builtin' &&
+          t.target.name === 'print' &&
+          this.state.mocks.size === 0
+        ) {
           return printCall(this, t, f, k);
         }
         if (t.type === 'call') {
@@ -189,11 +235,21 @@ export class Evaluator implements BuiltinContext {
       case 'some':
         return k();
       case 'somein':
-        return this.term(e.domain, f, (coll) => this.iterate(coll, (key, val) => this.unifyValue(e.value, val, f, () => (e.key ? this.unifyValue(e.key, key, f, k) : k()))));
+        return this.term(e.domain, f, (coll) =>
+          this.iterate(coll, (key, val) =>
+            this.unifyValue(e.value, val, f, () =>
+              e.key ? this.unifyValue(e.key, key, f, k) : k(),
+            ),
+          ),
+        );
       case 'every':
         return this.term(e.domain, f, (coll) => {
           const failed = this.iterate(coll, (key, val) => {
-            const ok = this.bindVar(e.value, val, f, () => (e.key ? this.bindVar(e.key, key, f, () => this.body(e.body, 0, f, () => true)) : this.body(e.body, 0, f, () => true)));
+            const ok = this.bindVar(e.value, val, f, () =>
+              e.key
+                ? this.bindVar(e.key, key, f, () => this.body(e.body, 0, f, () => true))
+                : this.body(e.body, 0, f, () => true),
+            );
             return !ok;
           });
           return failed ? false : k();
@@ -205,7 +261,12 @@ export class Evaluator implements BuiltinContext {
     if (t.arityCache === undefined) {
       const target = t.target;
       const def = target?.kind === 'builtin' ? this.program.builtins.get(target.name) : undefined;
-      const a = !target || def?.variadic ? undefined : target.kind === 'builtin' ? def?.arity : this.program.functionArity.get(target.path.join('.'));
+      const a =
+        !target || def?.variadic
+          ? undefined
+          : target.kind === 'builtin'
+            ? def?.arity
+            : this.program.functionArity.get(target.path.join('.'));
       t.arityCache = a ?? -1;
     }
     return t.arityCache < 0 ? undefined : t.arityCache;
@@ -341,15 +402,21 @@ export class Evaluator implements BuiltinContext {
     }
     const p = path[i];
     if (p.type === 'var' && f[p.slot] === undefined) {
-      return this.iterate(v, (key, val) => this.bindVar(p, key, f, () => this.walk(val, path, i + 1, f, vk, dataKeys)));
+      return this.iterate(v, (key, val) =>
+        this.bindVar(p, key, f, () => this.walk(val, path, i + 1, f, vk, dataKeys)),
+      );
     }
     if ((p.type === 'array' || p.type === 'object') && this.hasUnbound(p, f)) {
-      return this.iterate(v, (key, val) => this.unifyValue(p, key, f, () => this.walk(val, path, i + 1, f, vk)));
+      return this.iterate(v, (key, val) =>
+        this.unifyValue(p, key, f, () => this.walk(val, path, i + 1, f, vk)),
+      );
     }
     return this.term(p, f, (key) => {
-      const next = dataKeys && typeof key === 'number' && v instanceof RegoObject ? v.get(String(key)) : lookup(v, key);
+      const next =
+        dataKeys && typeof key === 'number' && v instanceof RegoObject
+          ? v.get(String(key))
+          : lookup(v, key);
       return next !== undefined && this.walk(next, path, i + 1, f, vk, dataKeys);
     });
   }
 }
-

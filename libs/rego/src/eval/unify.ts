@@ -23,7 +23,14 @@ export function unify(ev: Evaluator, a: Term, b: Term, f: Frame, k: K): boolean 
   return ev.term(a, f, (v) => unifyValue(ev, b, v, f, k));
 }
 
-function unifyObjects(ev: Evaluator, as: [Term, Term][], bs: [Term, Term][], i: number, f: Frame, k: K): boolean {
+function unifyObjects(
+  ev: Evaluator,
+  as: [Term, Term][],
+  bs: [Term, Term][],
+  i: number,
+  f: Frame,
+  k: K,
+): boolean {
   if (i === as.length) {
     return k();
   }
@@ -54,13 +61,13 @@ export function hasUnbound(t: Term, f: Frame): boolean {
       return t.items.some((x) => hasUnbound(x, f));
     case 'object':
       return t.pairs.some(([, v]) => hasUnbound(v, f));
-    case "arraycomp":
-    case "call":
-    case "objectcomp":
-    case "ref":
-    case "scalar":
-    case "set":
-    case "setcomp":
+    case 'arraycomp':
+    case 'call':
+    case 'objectcomp':
+    case 'ref':
+    case 'scalar':
+    case 'set':
+    case 'setcomp':
     default:
       return false;
   }
@@ -80,12 +87,12 @@ export function unifyValue(ev: Evaluator, t: Term, v: Value, f: Frame, k: K): bo
       }
       return unifyPairsObj(ev, t.pairs, v, 0, f, k);
     }
-    case "arraycomp":
-    case "call":
-    case "objectcomp":
-    case "ref":
-    case "set":
-    case "setcomp":
+    case 'arraycomp':
+    case 'call':
+    case 'objectcomp':
+    case 'ref':
+    case 'set':
+    case 'setcomp':
     default:
       return ev.term(t, f, (x) => valuesEqual(x, v) && k());
   }
@@ -98,12 +105,22 @@ function unifyItems(ev: Evaluator, ts: Term[], vs: Value[], i: number, f: Frame,
   return unifyValue(ev, ts[i], vs[i], f, () => unifyItems(ev, ts, vs, i + 1, f, k));
 }
 
-function unifyPairsObj(ev: Evaluator, pairs: [Term, Term][], o: RegoObject, i: number, f: Frame, k: K): boolean {
+function unifyPairsObj(
+  ev: Evaluator,
+  pairs: [Term, Term][],
+  o: RegoObject,
+  i: number,
+  f: Frame,
+  k: K,
+): boolean {
   if (i === pairs.length) {
     return k();
   }
   return ev.term(pairs[i][0], f, (key) => {
     const x = o.get(key);
-    return x !== undefined && unifyValue(ev, pairs[i][1], x, f, () => unifyPairsObj(ev, pairs, o, i + 1, f, k));
+    return (
+      x !== undefined &&
+      unifyValue(ev, pairs[i][1], x, f, () => unifyPairsObj(ev, pairs, o, i + 1, f, k))
+    );
   });
 }

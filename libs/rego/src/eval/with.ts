@@ -17,7 +17,13 @@ export function applyWiths(ev: Evaluator, e: Expr, f: Frame, k: K): boolean {
     values.push(val === undefined ? null : val);
   }
   const saved = ev.state;
-  const next: EvalState = { input: saved.input, overrides: saved.overrides, mocks: saved.mocks, memo: new Map(), fnMemo: undefined };
+  const next: EvalState = {
+    input: saved.input,
+    overrides: saved.overrides,
+    mocks: saved.mocks,
+    memo: new Map(),
+    fnMemo: undefined,
+  };
   e.withs.forEach((w, i) => {
     const r = w.resolved;
     if (!r) {
@@ -28,7 +34,9 @@ export function applyWiths(ev: Evaluator, e: Expr, f: Frame, k: K): boolean {
     } else if (r.kind === 'data') {
       next.overrides = [...next.overrides, { path: r.path, value: values[i] }];
     } else if (r.fnKey) {
-      const mock: Mock = r.mock ? { kind: 'target', target: r.mock } : { kind: 'value', value: values[i] };
+      const mock: Mock = r.mock
+        ? { kind: 'target', target: r.mock }
+        : { kind: 'value', value: values[i] };
       next.mocks = new Map(next.mocks);
       next.mocks.set(r.fnKey, mock);
     }
@@ -44,7 +52,11 @@ export function applyWiths(ev: Evaluator, e: Expr, f: Frame, k: K): boolean {
         ev.state = next;
       }
     };
-    return inner.negated ? (ev.exprInner(inner, f, () => true) ? false : run()) : ev.exprInner(inner, f, run);
+    return inner.negated
+      ? ev.exprInner(inner, f, () => true)
+        ? false
+        : run()
+      : ev.exprInner(inner, f, run);
   } finally {
     ev.state = saved;
   }
@@ -89,7 +101,11 @@ export function dataOverride(ev: Evaluator, path: string[]): OverrideHit {
   if (below.length > 0) {
     return {
       kind: 'below',
-      patch: (doc) => below.reduce<Value | undefined>((acc, o) => setPath(acc, o.path, o.value), hit ? replaced : doc),
+      patch: (doc) =>
+        below.reduce<Value | undefined>(
+          (acc, o) => setPath(acc, o.path, o.value),
+          hit ? replaced : doc,
+        ),
     };
   }
   return hit ? { kind: 'replace', value: replaced } : { kind: 'none' };

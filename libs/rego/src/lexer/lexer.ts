@@ -1,7 +1,33 @@
 import { compileError } from '../errors';
 import { TemplatePart, Token } from './token';
 
-const OPS = [':=', '==', '!=', '<=', '>=', '{', '}', '[', ']', '(', ')', '.', ',', ';', ':', '=', '<', '>', '+', '-', '*', '/', '%', '&', '|'];
+const OPS = [
+  ':=',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '{',
+  '}',
+  '[',
+  ']',
+  '(',
+  ')',
+  '.',
+  ',',
+  ';',
+  ':',
+  '=',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '&',
+  '|',
+];
 
 /** Splits Rego source into tokens; comments and whitespace are dropped but remembered as flags. */
 export function tokenize(src: string, file: string): Token[] {
@@ -38,7 +64,17 @@ export function tokenize(src: string, file: string): Token[] {
     const start = i;
     const col = i - lineStart + 1;
     const push = (kind: Token['kind'], text: string, raw?: boolean): void => {
-      out.push({ kind, text, row, col, start, end: i, newlineBefore: newline, spaceBefore: space, raw });
+      out.push({
+        kind,
+        text,
+        row,
+        col,
+        start,
+        end: i,
+        newlineBefore: newline,
+        spaceBefore: space,
+        raw,
+      });
       newline = false;
       space = false;
     };
@@ -168,7 +204,16 @@ export function tokenize(src: string, file: string): Token[] {
     i += op!.length;
     push('op', op!);
   }
-  out.push({ kind: 'eof', text: '', row, col: i - lineStart + 1, start: i, end: i, newlineBefore: true, spaceBefore: true });
+  out.push({
+    kind: 'eof',
+    text: '',
+    row,
+    col: i - lineStart + 1,
+    start: i,
+    end: i,
+    newlineBefore: true,
+    spaceBefore: true,
+  });
   return out;
 }
 
@@ -179,10 +224,28 @@ interface TemplateScan {
   lineStart: number;
 }
 
-const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', '{': '{', '}': '}' };
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  '{': '{',
+  '}': '}',
+};
 
 /** Scans a template string body from `i` (after `$"` or `$\``) to its closing quote. */
-function lexTemplate(src: string, start: number, raw: boolean, row0: number, lineStart0: number, fail: (msg: string, at: number) => never): TemplateScan {
+function lexTemplate(
+  src: string,
+  start: number,
+  raw: boolean,
+  row0: number,
+  lineStart0: number,
+  fail: (msg: string, at: number) => never,
+): TemplateScan {
   const parts: TemplatePart[] = [];
   let text = '';
   let i = start;

@@ -47,14 +47,21 @@ export function parseExpr(c: Cursor): Expr {
     }
     c.next();
     const value = parseTerm(c);
-    const ref: RefTerm = target.type === 'ref' ? target : { type: 'ref', terms: [target], loc: target.loc };
+    const ref: RefTerm =
+      target.type === 'ref' ? target : { type: 'ref', terms: [target], loc: target.loc };
     withs.push({ target: ref, value, loc: wloc });
   }
   return { ...body, negated, withs, loc };
 }
 
 function parseExprBody(c: Cursor): ExprBody {
-  if (c.isIdent('some') && !c.isOp('.', 1) && !c.isOp('=', 1) && !c.isOp(':=', 1) && c.peek(1).kind !== 'eof') {
+  if (
+    c.isIdent('some') &&
+    !c.isOp('.', 1) &&
+    !c.isOp('=', 1) &&
+    !c.isOp(':=', 1) &&
+    c.peek(1).kind !== 'eof'
+  ) {
     c.next();
     return parseSome(c);
   }
@@ -94,7 +101,9 @@ function parseSome(c: Cursor): ExprBody {
     if (vars.length > 2) {
       c.fail('unexpected , token');
     }
-    return vars.length === 2 ? { kind: 'somein', key: first, value: vars[1], domain } : { kind: 'somein', value: first, domain };
+    return vars.length === 2
+      ? { kind: 'somein', key: first, value: vars[1], domain }
+      : { kind: 'somein', value: first, domain };
   }
   for (const v of vars) {
     if (v.type !== 'var') {

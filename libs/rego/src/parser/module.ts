@@ -36,7 +36,13 @@ export function parseModule(src: string, file: string): Module {
 
 /** OPA accepts imports of input, data, `future.keywords[.kw]` and `rego.v1`. */
 function checkImport(ref: RefTerm, loc: Location): void {
-  const parts = ref.terms.map((t, i) => (i === 0 && t.type === 'var' ? t.name : t.type === 'scalar' && typeof t.value === 'string' ? t.value : undefined));
+  const parts = ref.terms.map((t, i) =>
+    i === 0 && t.type === 'var'
+      ? t.name
+      : t.type === 'scalar' && typeof t.value === 'string'
+        ? t.value
+        : undefined,
+  );
   const text = parts.map((p) => p ?? '?').join('.');
   const root = parts[0];
   if (root === 'future' || root === 'rego') {
@@ -47,10 +53,18 @@ function checkImport(ref: RefTerm, loc: Location): void {
     return;
   }
   if (root !== 'input' && root !== 'data') {
-    throw compileError('rego_parse_error', `invalid path ${text}: path must begin with input or data`, loc);
+    throw compileError(
+      'rego_parse_error',
+      `invalid path ${text}: path must begin with input or data`,
+      loc,
+    );
   }
   if (parts.some((p) => p === undefined)) {
-    throw compileError('rego_parse_error', `invalid path ${text}: path elements must be strings`, loc);
+    throw compileError(
+      'rego_parse_error',
+      `invalid path ${text}: path elements must be strings`,
+      loc,
+    );
   }
 }
 
@@ -61,7 +75,16 @@ function refToPath(c: Cursor, t: Term): string[] {
   if (t.type !== 'ref' || t.terms[0].type !== 'var') {
     return c.fail('package name expected');
   }
-  return [t.terms[0].name, ...t.terms.slice(1).map((x) => (x.type === 'scalar' && typeof x.value === 'string' ? x.value : c.fail('package name expected')))];
+  return [
+    t.terms[0].name,
+    ...t.terms
+      .slice(1)
+      .map((x) =>
+        x.type === 'scalar' && typeof x.value === 'string'
+          ? x.value
+          : c.fail('package name expected'),
+      ),
+  ];
 }
 
 function parseRule(c: Cursor, mod: Module): Rule {
@@ -110,7 +133,13 @@ function parseRule(c: Cursor, mod: Module): Rule {
       c.next();
       ehead.value = parseTerm(c);
     }
-    const elseRule: Rule = { head: ehead, body: parseRuleBody(c, eloc), isDefault: false, loc: eloc, module: mod };
+    const elseRule: Rule = {
+      head: ehead,
+      body: parseRuleBody(c, eloc),
+      isDefault: false,
+      loc: eloc,
+      module: mod,
+    };
     tail.elseRule = elseRule;
     tail = elseRule;
   }
@@ -118,7 +147,9 @@ function parseRule(c: Cursor, mod: Module): Rule {
 }
 
 function trueBody(loc: Location): Expr[] {
-  return [{ kind: 'term', term: { type: 'scalar', value: true, loc }, negated: false, withs: [], loc }];
+  return [
+    { kind: 'term', term: { type: 'scalar', value: true, loc }, negated: false, withs: [], loc },
+  ];
 }
 
 function parseRuleBody(c: Cursor, loc: Location): Expr[] {

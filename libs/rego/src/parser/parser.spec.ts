@@ -15,7 +15,10 @@ function parseError(src: string): RegoCompileError {
 
 describe(parseModule.name, () => {
   it('should read package, imports and rules when the module is Rego v1', () => {
-    const sut = parseModule('package a.b\n\nimport rego.v1\nimport data.lib.x as y\n\np := 1\nq contains x if { x := 1 }\nf(x) := x if true\n', 'p.rego');
+    const sut = parseModule(
+      'package a.b\n\nimport rego.v1\nimport data.lib.x as y\n\np := 1\nq contains x if { x := 1 }\nf(x) := x if true\n',
+      'p.rego',
+    );
 
     expect(sut.packagePath).toEqual(['a', 'b']);
     expect(sut.imports.map((i) => i.alias)).toEqual([undefined, 'y']);
@@ -25,7 +28,10 @@ describe(parseModule.name, () => {
   });
 
   it('should chain else branches when a rule has else', () => {
-    const sut = parseModule('package a\nd := 1 if { false } else := 2 if { false } else := 3\n', 'p.rego');
+    const sut = parseModule(
+      'package a\nd := 1 if { false } else := 2 if { false } else := 3\n',
+      'p.rego',
+    );
 
     expect(sut.rules[0].elseRule?.elseRule?.head.value).toMatchObject({ type: 'scalar', value: 3 });
   });
@@ -46,7 +52,10 @@ describe(parseModule.name, () => {
   it('should report file, row and column when a token is unexpected', () => {
     const err = parseError('package a\n\np if {\n  x := [1, 2\n}\n');
 
-    expect(err.errors[0]).toMatchObject({ code: 'rego_parse_error', location: { file: 'p.rego', row: 5, col: 1 } });
+    expect(err.errors[0]).toMatchObject({
+      code: 'rego_parse_error',
+      location: { file: 'p.rego', row: 5, col: 1 },
+    });
   });
 
   it('should report rego_parse_error when the package is missing', () => {
@@ -59,6 +68,9 @@ describe(parseModule.name, () => {
   it('should report the position of a non-terminated string when a quote is missing', () => {
     const err = parseError('package a\np := "abc\n');
 
-    expect(err.errors[0]).toMatchObject({ message: 'non-terminated string', location: { row: 2, col: 6 } });
+    expect(err.errors[0]).toMatchObject({
+      message: 'non-terminated string',
+      location: { row: 2, col: 6 },
+    });
   });
 });

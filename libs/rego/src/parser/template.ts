@@ -11,23 +11,43 @@ let generated = 0;
  * `$"a {expr} b"` becomes `internal.template_string(["a ", {$t | $t = expr}, " b"])`: each
  * expression contributes the set of its values (OPA prints `<undefined>` for an empty set).
  */
-export function templateTerm(parts: TemplatePart[], file: string, loc: Location, parseExpr: (c: Cursor) => Expr): Term {
+export function templateTerm(
+  parts: TemplatePart[],
+  file: string,
+  loc: Location,
+  parseExpr: (c: Cursor) => Expr,
+): Term {
   const items: Term[] = parts.map((p) => {
     if ('text' in p) {
       return { type: 'scalar', value: p.text, loc };
     }
-    const toks = tokenize(p.src, file).map((t) => ({ ...t, col: t.row === 1 ? t.col + p.col - 1 : t.col, row: t.row + p.row - 1 }));
+    const toks = tokenize(p.src, file).map((t) => ({
+      ...t,
+      col: t.row === 1 ? t.col + p.col - 1 : t.col,
+      row: t.row + p.row - 1,
+    }));
     const c = new Cursor(toks, file);
     const e = parseExpr(c);
     if (c.peek().kind !== 'eof') {
       c.fail('expected } to end template string expression');
     }
     if (e.kind !== 'term' || e.negated || e.withs.length > 0) {
-      throw compileError('rego_parse_error', 'unexpected expression in template-string expression', e.loc);
+      throw compileError(
+        'rego_parse_error',
+        'unexpected expression in template-string expression',
+        e.loc,
+      );
     }
     const v = makeVar(`$t${++generated}`, e.loc);
-    const body: Expr[] = [{ kind: 'unify', left: v, right: e.term, negated: false, withs: [], loc: e.loc }];
+    const body: Expr[] = [
+      { kind: 'unify', left: v, right: e.term, negated: false, withs: [], loc: e.loc },
+    ];
     return { type: 'setcomp', term: v, body, loc: e.loc };
   });
-  return { type: 'call', op: opRef('internal.template_string', loc), args: [{ type: 'array', items, loc }], loc };
+  return {
+    type: 'call',
+    op: opRef('internal.template_string', loc),
+    args: [{ type: 'array', items, loc }],
+    loc,
+  };
 }

@@ -9,7 +9,11 @@ export interface BodyParser {
 }
 
 let parseBodyHook: BodyParser = () => [];
-let templateHook: (parts: TemplatePart[], file: string, loc: Location) => Term = () => ({ type: 'scalar', value: '', loc: { file: '', row: 0, col: 0 } });
+let templateHook: (parts: TemplatePart[], file: string, loc: Location) => Term = () => ({
+  type: 'scalar',
+  value: '',
+  loc: { file: '', row: 0, col: 0 },
+});
 
 export function setBodyParser(p: BodyParser, t: typeof templateHook): void {
   parseBodyHook = p;
@@ -21,7 +25,14 @@ export interface TermOptions {
   noPipe?: boolean;
 }
 
-const RELATIONS: Record<string, string> = { '==': 'equal', '!=': 'neq', '<': 'lt', '<=': 'lte', '>': 'gt', '>=': 'gte' };
+const RELATIONS: Record<string, string> = {
+  '==': 'equal',
+  '!=': 'neq',
+  '<': 'lt',
+  '<=': 'lte',
+  '>': 'gt',
+  '>=': 'gte',
+};
 const ARITH: Record<string, string> = { '+': 'plus', '-': 'minus' };
 const FACTOR: Record<string, string> = { '*': 'mul', '/': 'div', '%': 'rem' };
 
@@ -32,7 +43,11 @@ export function makeVar(name: string, loc: Location): VarTerm {
 /** Operator ref for a built-in, e.g. `internal.member_2`. */
 export function opRef(name: string, loc: Location): RefTerm {
   const [head, ...rest] = name.split('.');
-  return { type: 'ref', terms: [makeVar(head, loc), ...rest.map((r) => ({ type: 'scalar' as const, value: r, loc }))], loc };
+  return {
+    type: 'ref',
+    terms: [makeVar(head, loc), ...rest.map((r) => ({ type: 'scalar' as const, value: r, loc }))],
+    loc,
+  };
 }
 
 function call(name: string, args: Term[], loc: Location): Term {
@@ -105,7 +120,12 @@ export function parsePostfix(c: Cursor): Term {
     } else if (c.isOp('(') && (t.type === 'var' || (t.type === 'ref' && isNameRef(t)))) {
       c.next();
       const args = parseList(c, ')');
-      t = { type: 'call', op: t.type === 'ref' ? t : { type: 'ref', terms: [t], loc: t.loc }, args, loc: t.loc };
+      t = {
+        type: 'call',
+        op: t.type === 'ref' ? t : { type: 'ref', terms: [t], loc: t.loc },
+        args,
+        loc: t.loc,
+      };
     } else {
       return t;
     }
@@ -113,7 +133,10 @@ export function parsePostfix(c: Cursor): Term {
 }
 
 function isNameRef(t: RefTerm): boolean {
-  return t.terms[0].type === 'var' && t.terms.slice(1).every((x) => x.type === 'scalar' && typeof x.value === 'string');
+  return (
+    t.terms[0].type === 'var' &&
+    t.terms.slice(1).every((x) => x.type === 'scalar' && typeof x.value === 'string')
+  );
 }
 
 function extendRef(t: Term, elem: Term): RefTerm {

@@ -2,13 +2,7 @@ import { RegoObject, RegoSet, Value, canonical } from './value';
 
 /** Plain JSON as JavaScript holds it (bigint allowed for exact large integers). */
 export type JsonValue =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | JsonValue[]
-  | { [key: string]: JsonValue };
+  null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** Converts a JavaScript JSON value into a Rego value. */
 export function fromJson(v: unknown): Value {
@@ -23,10 +17,10 @@ export function fromJson(v: unknown): Value {
       return v;
     case 'bigint':
       return normalizeBig(v);
-    case "function":
-    case "object":
-    case "symbol":
-    case "undefined":
+    case 'function':
+    case 'object':
+    case 'symbol':
+    case 'undefined':
     default:
       break;
   }
@@ -114,10 +108,10 @@ export function jsonText(v: Value): string {
       return v.toString();
     case 'string':
       return goQuote(v);
-    case "function":
-    case "object":
-    case "symbol":
-    case "undefined":
+    case 'function':
+    case 'object':
+    case 'symbol':
+    case 'undefined':
     default:
       break;
   }
@@ -139,7 +133,10 @@ export function jsonText(v: Value): string {
 
 /** JSON string quoting as Go's encoding/json does it (HTML-safe escapes included). */
 export function goQuote(s: string): string {
-  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  return JSON.stringify(s).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
+  );
 }
 
 /** Number text as OPA prints it: integers plainly, floats in shortest form. */
@@ -162,7 +159,14 @@ export function regoText(v: Value): string {
     return '[' + v.map(regoText).join(', ') + ']';
   }
   if (v instanceof RegoObject) {
-    return '{' + v.entries().map(([k, x]) => regoText(k) + ': ' + regoText(x)).join(', ') + '}';
+    return (
+      '{' +
+      v
+        .entries()
+        .map(([k, x]) => regoText(k) + ': ' + regoText(x))
+        .join(', ') +
+      '}'
+    );
   }
   if (typeof v === 'string') {
     return JSON.stringify(v);

@@ -14,10 +14,10 @@ export function canonical(v: Value): string {
       return v.toString();
     case 'string':
       return JSON.stringify(v);
-    case "function":
-    case "object":
-    case "symbol":
-    case "undefined":
+    case 'function':
+    case 'object':
+    case 'symbol':
+    case 'undefined':
     default:
       break;
   }
@@ -27,7 +27,14 @@ export function canonical(v: Value): string {
   if (v instanceof RegoSet) {
     return 's{' + v.values().map(canonical).join(',') + '}';
   }
-  return '{' + v.entries().map(([k, x]) => canonical(k) + ':' + canonical(x)).join(',') + '}';
+  return (
+    '{' +
+    v
+      .entries()
+      .map(([k, x]) => canonical(k) + ':' + canonical(x))
+      .join(',') +
+    '}'
+  );
 }
 
 const TYPE_RANK: Record<string, number> = {
@@ -53,10 +60,10 @@ export function typeName(v: Value): string {
       return 'number';
     case 'string':
       return 'string';
-    case "function":
-    case "object":
-    case "symbol":
-    case "undefined":
+    case 'function':
+    case 'object':
+    case 'symbol':
+    case 'undefined':
     default:
       break;
   }
@@ -141,7 +148,10 @@ export function valuesEqual(a: Value, b: Value): boolean {
     return true;
   }
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
-    if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) {
+    if (
+      (typeof a === 'number' || typeof a === 'bigint') &&
+      (typeof b === 'number' || typeof b === 'bigint')
+    ) {
       return compareNumbers(a, b) === 0;
     }
     return false;

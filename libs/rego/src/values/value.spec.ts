@@ -3,7 +3,15 @@ import { RegoObject, RegoSet, compareValues, valuesEqual } from './value';
 
 describe(RegoSet.name, () => {
   it('should treat equal values as one element when numbers and composites repeat', () => {
-    const sut = RegoSet.from([1, 1.0, [1, 'a'], [1, 'a'], RegoObject.from([['k', 1]]), RegoObject.from([['k', 1.0]]), '1']);
+    const sut = RegoSet.from([
+      1,
+      1.0,
+      [1, 'a'],
+      [1, 'a'],
+      RegoObject.from([['k', 1]]),
+      RegoObject.from([['k', 1.0]]),
+      '1',
+    ]);
 
     expect(sut.size).toBe(4);
     expect(sut.has([1, 'a'])).toBe(true);
@@ -26,7 +34,14 @@ describe(RegoObject.name, () => {
 
     expect(sut.get(1)).toBe('number');
     expect(sut.get('1')).toBe('string');
-    expect(toJson(RegoObject.from([[[1], 'array'], [2, 'n']]))).toEqual({ '2': 'n', '[1]': 'array' });
+    expect(
+      toJson(
+        RegoObject.from([
+          [[1], 'array'],
+          [2, 'n'],
+        ]),
+      ),
+    ).toEqual({ '2': 'n', '[1]': 'array' });
   });
 
   it('should not expose Object.prototype members when a lazy JSON object is read', () => {

@@ -57,10 +57,20 @@ export class RegoObject {
         return this.strs.get(key);
       }
       // JSON values are never functions: a function here is an Object.prototype member, not data.
-      const x = key === '__proto__' ? (Object.prototype.hasOwnProperty.call(raw, key) ? raw[key] : undefined) : raw[key];
+      const x =
+        key === '__proto__'
+          ? Object.prototype.hasOwnProperty.call(raw, key)
+            ? raw[key]
+            : undefined
+          : raw[key];
       if (x !== undefined && typeof x !== 'function') {
         // Strings, booleans, null and safe numbers are already Rego values: no conversion, no cache.
-        if (x === null || typeof x === 'string' || typeof x === 'boolean' || typeof x === 'number') {
+        if (
+          x === null ||
+          typeof x === 'string' ||
+          typeof x === 'boolean' ||
+          typeof x === 'number'
+        ) {
           return x;
         }
         const cached = this.strs.get(key);
@@ -118,7 +128,9 @@ export class RegoObject {
       }
       out.sort((a, b) => compareValues(a[0], b[0]));
     } else {
-      out.sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0));
+      out.sort((a, b) =>
+        (a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0,
+      );
     }
     this.sortedCache = out;
     return out;

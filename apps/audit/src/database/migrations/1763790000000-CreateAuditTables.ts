@@ -5,7 +5,13 @@ import { addDays, createPartitionStatements, dayStart } from '../../events/parti
 import { AUDIT_SCHEMA } from '../tokens';
 
 const S = AUDIT_SCHEMA;
-const TENANT_TABLES = ['events', 'chain_heads', 'chain_anchors', 'checkpoints', 'retention_policies'];
+const TENANT_TABLES = [
+  'events',
+  'chain_heads',
+  'chain_anchors',
+  'checkpoints',
+  'retention_policies',
+];
 
 /**
  * The audit trail (issue 5): events partitioned by day of `occurred_at` (the primary key must hold
@@ -49,9 +55,15 @@ export class CreateAuditTables1763790000000 implements MigrationInterface {
         hash bytea NOT NULL,
         PRIMARY KEY (id, occurred_at)
       ) PARTITION BY RANGE (occurred_at)`);
-    await runner.query(`CREATE INDEX events_tenant_time ON ${S}.events (tenant_id, occurred_at DESC, id DESC)`);
-    await runner.query(`CREATE INDEX events_tenant_chain ON ${S}.events (tenant_id, family, seq, id)`);
-    await runner.query(`CREATE INDEX events_tenant_correlation ON ${S}.events (tenant_id, correlation_id)`);
+    await runner.query(
+      `CREATE INDEX events_tenant_time ON ${S}.events (tenant_id, occurred_at DESC, id DESC)`,
+    );
+    await runner.query(
+      `CREATE INDEX events_tenant_chain ON ${S}.events (tenant_id, family, seq, id)`,
+    );
+    await runner.query(
+      `CREATE INDEX events_tenant_correlation ON ${S}.events (tenant_id, correlation_id)`,
+    );
     const today = dayStart(new Date());
     for (let day = -1; day <= 7; day += 1) {
       for (const statement of createPartitionStatements(S, addDays(today, day))) {
@@ -93,7 +105,9 @@ export class CreateAuditTables1763790000000 implements MigrationInterface {
         heads jsonb NOT NULL,
         jws text NOT NULL
       )`);
-    await runner.query(`CREATE INDEX checkpoints_tenant_time ON ${S}.checkpoints (tenant_id, created_at)`);
+    await runner.query(
+      `CREATE INDEX checkpoints_tenant_time ON ${S}.checkpoints (tenant_id, created_at)`,
+    );
     await runner.query(`
       CREATE TABLE ${S}.retention_policies (
         tenant_id uuid PRIMARY KEY,
@@ -102,7 +116,9 @@ export class CreateAuditTables1763790000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
     // Scheduled work claims a tick here, so each tick runs once across replicas.
-    await runner.query(`CREATE TABLE ${S}.job_runs (job text PRIMARY KEY, ran_at timestamptz NOT NULL)`);
+    await runner.query(
+      `CREATE TABLE ${S}.job_runs (job text PRIMARY KEY, ran_at timestamptz NOT NULL)`,
+    );
     for (const table of TENANT_TABLES) {
       await enableTenantRls(runner, `${S}.${table}`);
     }
@@ -112,7 +128,15 @@ export class CreateAuditTables1763790000000 implements MigrationInterface {
     for (const table of TENANT_TABLES) {
       await disableTenantRls(runner, `${S}.${table}`);
     }
-    for (const table of ['job_runs', 'retention_policies', 'checkpoints', 'signing_keys', 'chain_anchors', 'chain_heads', 'events']) {
+    for (const table of [
+      'job_runs',
+      'retention_policies',
+      'checkpoints',
+      'signing_keys',
+      'chain_anchors',
+      'chain_heads',
+      'events',
+    ]) {
       await runner.query(`DROP TABLE IF EXISTS ${S}.${table} CASCADE`);
     }
   }

@@ -1,4 +1,11 @@
-import { ACTIONS, AUDIT_EVENT_TYPES, Action, AuditEventType, PROTOCOLS, Protocol } from '@agp/contracts';
+import {
+  ACTIONS,
+  AUDIT_EVENT_TYPES,
+  Action,
+  AuditEventType,
+  PROTOCOLS,
+  Protocol,
+} from '@agp/contracts';
 import { IsISO8601, IsOptional } from 'class-validator';
 
 import { AsList, IsListOf } from './list-value';

@@ -10,10 +10,14 @@ export function toList(value: unknown): string[] | undefined {
   return parts.map((part) => part.trim()).filter((part) => part.length > 0);
 }
 
-export const AsList = (): PropertyDecorator => Transform(({ value }: { value: unknown }) => toList(value));
+export const AsList = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) => toList(value));
 
 /** Every value must be one of `allowed`; the message names each unknown one (D17). */
-export function IsListOf(allowed: readonly string[], options?: ValidationOptions): PropertyDecorator {
+export function IsListOf(
+  allowed: readonly string[],
+  options?: ValidationOptions,
+): PropertyDecorator {
   return (target: object, propertyName: string | symbol): void => {
     registerDecorator({
       name: 'isListOf',
@@ -21,9 +25,12 @@ export function IsListOf(allowed: readonly string[], options?: ValidationOptions
       propertyName: String(propertyName),
       options,
       validator: {
-        validate: (value: unknown) => Array.isArray(value) && value.every((item) => allowed.includes(String(item))),
+        validate: (value: unknown) =>
+          Array.isArray(value) && value.every((item) => allowed.includes(String(item))),
         defaultMessage: (args: ValidationArguments) => {
-          const values = Array.isArray(args.value) ? (args.value as unknown[]).map(String) : [String(args.value)];
+          const values = Array.isArray(args.value)
+            ? (args.value as unknown[]).map(String)
+            : [String(args.value)];
           const unknown = values.filter((item) => !allowed.includes(item));
           return `${args.property} has unknown value(s): ${unknown.join(', ')}`;
         },

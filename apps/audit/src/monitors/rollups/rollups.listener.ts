@@ -16,6 +16,8 @@ export class RollupsListener implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.ingested.observe('monitor-rollups', (tx, envelopes) => this.rollups.recordIngested(tx, envelopes));
+    this.ingested.observe('monitor-rollups', (tx, envelopes) =>
+      this.rollups.recordIngested(tx, envelopes),
+    );
   }
 }

@@ -27,7 +27,9 @@ export class RollupsService {
       if (!(TRAFFIC_EVENT_TYPES as readonly string[]).includes(envelope.type)) {
         continue;
       }
-      const { counts, sightings } = countersOf(envelope as TrafficEvent & { type: TrafficEventType });
+      const { counts, sightings } = countersOf(
+        envelope as TrafficEvent & { type: TrafficEventType },
+      );
       const entry = byTenant.get(envelope.tenantId) ?? { counts: [], sightings: [] };
       entry.counts.push(...counts);
       entry.sightings.push(...sightings);

@@ -2,7 +2,14 @@ import { disableTenantRls, enableTenantRls } from '@agp/database';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 const S = 'tenant_auth';
-const TENANT_TABLES = ['users', 'groups', 'group_members', 'roles', 'clients', 'identity_providers'];
+const TENANT_TABLES = [
+  'users',
+  'groups',
+  'group_members',
+  'roles',
+  'clients',
+  'identity_providers',
+];
 
 export class CreateIdentityTables1763790000000 implements MigrationInterface {
   name = 'CreateIdentityTables1763790000000';
@@ -129,7 +136,13 @@ export class CreateIdentityTables1763790000000 implements MigrationInterface {
     for (const table of TENANT_TABLES) {
       await disableTenantRls(runner, `${S}.${table}`);
     }
-    for (const table of ['revocations', 'token_rate_windows', 'signing_keys', ...TENANT_TABLES.reverse(), 'tenants']) {
+    for (const table of [
+      'revocations',
+      'token_rate_windows',
+      'signing_keys',
+      ...TENANT_TABLES.reverse(),
+      'tenants',
+    ]) {
       await runner.query(`DROP TABLE IF EXISTS ${S}.${table}`);
     }
   }

@@ -16,7 +16,9 @@ import { IsGroupMappings } from './group-mappings.validator';
 import { IdentityProviderConfigDto } from './identity-provider-config.dto';
 
 export class CreateIdentityProviderDto {
-  @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/, { message: 'alias must be 1–63 lower-case letters, digits or -' })
+  @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/, {
+    message: 'alias must be 1–63 lower-case letters, digits or -',
+  })
   alias: string;
 
   @IsString()

@@ -9,7 +9,10 @@ export function IsGroupMappings(options?: ValidationOptions): PropertyDecorator 
       name: 'isGroupMappings',
       target: target.constructor,
       propertyName: String(propertyName),
-      options: { message: 'groupMappings must map provider group names to arrays of group ids', ...options },
+      options: {
+        message: 'groupMappings must map provider group names to arrays of group ids',
+        ...options,
+      },
       validator: {
         validate(value: unknown): boolean {
           if (value === null || typeof value !== 'object' || Array.isArray(value)) {

@@ -1,9 +1,19 @@
-import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
+import {
+  IsEmail,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
 
 export const SLUG_PATTERN = /^[a-z][a-z0-9-]{1,62}$/;
 
 export class CreateTenantDto {
-  @Matches(SLUG_PATTERN, { message: 'slug must be 2–63 lower-case letters, digits or -, starting with a letter' })
+  @Matches(SLUG_PATTERN, {
+    message: 'slug must be 2–63 lower-case letters, digits or -, starting with a letter',
+  })
   slug: string;
 
   @IsString()

@@ -1,4 +1,15 @@
-import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsOptional, IsString, IsUUID, Length, MaxLength, MinLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsEmail,
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
 
 import { USER_STATUSES, UserStatus } from '../entities/user.entity';
 
