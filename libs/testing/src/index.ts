@@ -5,3 +5,5 @@ export * from './test-token-issuer';
 export * from './nats-server';
 export * from './forged-tokens';
 export * from './route-catalogue';
+export * from './mcp-test-server';
+export * from './mcp-test-client';

@@ -1,0 +1,66 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+export interface McpTestClientOptions {
+  /** The bearer token sent on every request (a platform `mcp:call` token through the relay). */
+  token?: string;
+  /** Headers added to every request (`X-Correlation-Id`, …). */
+  headers?: Record<string, string>;
+  /** What the client's "model" answers to the server's sampling/createMessage requests. */
+  samplingAnswer?: (prompt: string) => string;
+}
+
+export interface McpTestClient {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+  /** The prompts of the sampling requests the client answered. */
+  samplingPrompts: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The official SDK's `Client` over `StreamableHTTPClientTransport`, connected (initialize done) to
+ * `url`, declaring the sampling capability so a server may ask it for a completion.
+ */
+export async function connectMcpClient(
+  url: string,
+  options: McpTestClientOptions = {},
+): Promise<McpTestClient> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) {
+    headers.authorization = `Bearer ${options.token}`;
+  }
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const client = new Client(
+    { name: 'agp-test-agent', version: '1.0.0' },
+    { capabilities: { sampling: {} } },
+  );
+  const samplingPrompts: string[] = [];
+  client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+    const first = request.params.messages[0]?.content;
+    const prompt = first && !Array.isArray(first) && first.type === 'text' ? first.text : '';
+    samplingPrompts.push(prompt);
+    return {
+      role: 'assistant',
+      model: 'agp-test-model',
+      content: { type: 'text', text: options.samplingAnswer?.(prompt) ?? `summary of ${prompt}` },
+    };
+  });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    samplingPrompts,
+    close: async () => {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    },
+  };
+}
+
+/** The text of a tools/call result's first content item (every test tool answers one text item). */
+export function toolText(result: unknown): string {
+  const content = (result as { content?: { type: string; text?: string }[] }).content;
+  return content?.[0]?.text ?? '';
+}

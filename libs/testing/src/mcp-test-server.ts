@@ -1,0 +1,273 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  IncomingHttpHeaders,
+  IncomingMessage,
+  Server,
+  ServerResponse,
+  createServer,
+} from 'node:http';
+import { AddressInfo } from 'node:net';
+
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CreateMessageResultSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+
+/** What the server received for one `tools/call`, as its tool saw it (after the relay). */
+export interface ReceivedToolCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+  headers: IncomingHttpHeaders;
+}
+
+export interface McpTestServerOptions {
+  /** Answer each POST with one JSON body instead of an SSE stream (both are MCP Streamable HTTP). */
+  jsonResponse?: boolean;
+  /** Keep no record of calls (the benchmark, whose calls would otherwise pile up). */
+  record?: boolean;
+}
+
+export interface McpTestServer {
+  /** The MCP endpoint: `http://127.0.0.1:<port>/mcp`. */
+  url: string;
+  /** Every tools/call in the order it arrived. */
+  calls: ReceivedToolCall[];
+  /** Open sessions (one per initialized client). */
+  sessions(): number;
+  close(): Promise<void>;
+}
+
+/** The names of the tools the server offers. */
+export const MCP_TEST_TOOLS = [
+  'echo',
+  'lookup_customer',
+  'get_config',
+  'count_with_progress',
+  'large_report',
+  'summarize_with_client',
+] as const;
+
+/** An AWS-style access key id that `get_config` answers: a secrets policy blocks it on the way back. */
+export const MCP_TEST_SECRET = 'AKIAIOSFODNN7EXAMPLE';
+
+/** The customer `lookup_customer` answers: an SSN and an e-mail that masking policies catch. */
+export function mcpTestCustomer(customerId: string): Record<string, string> {
+  return {
+    id: customerId,
+    name: 'Ada Example',
+    ssn: '123-45-6789',
+    email: 'ada@customer.example',
+    note: `customer ${customerId}, SSN 123-45-6789 on file`,
+  };
+}
+
+/**
+ * The deterministic text `large_report` answers, so a test can compare what arrived byte for byte
+ * without the server sending its own copy.
+ */
+export function mcpLargeText(bytes: number): string {
+  const line = 'row 0000000: the quick brown fox jumps over the lazy dog, again and again.\n';
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i += 1) {
+    const next = line.replace('0000000', String(i).padStart(7, '0'));
+    lines.push(next);
+    size += next.length;
+  }
+  return lines.join('').slice(0, bytes);
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function text(value: unknown): { content: [{ type: 'text'; text: string }] } {
+  return {
+    content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }],
+  };
+}
+
+/** One McpServer per session, as the SDK's stateful Streamable HTTP examples do. */
+function buildServer(record: (call: ReceivedToolCall) => void): McpServer {
+  const server = new McpServer(
+    { name: 'agp-test-tools', version: '1.0.0' },
+    { capabilities: { tools: {}, logging: {} } },
+  );
+  const headersOf = (extra: { requestInfo?: { headers: IncomingHttpHeaders } }) =>
+    extra.requestInfo?.headers ?? {};
+
+  server.registerTool(
+    'echo',
+    {
+      description: 'Answers its arguments as it received them.',
+      inputSchema: { note: z.string().optional(), text: z.string().optional() },
+    },
+    (args, extra) => {
+      record({ tool: 'echo', arguments: args, headers: headersOf(extra) });
+      return text({ received: args });
+    },
+  );
+  server.registerTool(
+    'lookup_customer',
+    {
+      description: 'A customer record, with an SSN and an e-mail address in it.',
+      inputSchema: { customerId: z.string() },
+    },
+    (args, extra) => {
+      record({ tool: 'lookup_customer', arguments: args, headers: headersOf(extra) });
+      return text(mcpTestCustomer(args.customerId));
+    },
+  );
+  server.registerTool(
+    'get_config',
+    { description: 'The service configuration, with a cloud access key in it.' },
+    (extra) => {
+      record({ tool: 'get_config', arguments: {}, headers: headersOf(extra) });
+      return text({ region: 'eu-west-1', accessKeyId: MCP_TEST_SECRET });
+    },
+  );
+  server.registerTool(
+    'count_with_progress',
+    {
+      description: 'Counts to `steps`, sending a progress notification for each step.',
+      inputSchema: { steps: z.number().int().min(1).max(100) },
+    },
+    async (args, extra) => {
+      record({ tool: 'count_with_progress', arguments: args, headers: headersOf(extra) });
+      const progressToken = extra._meta?.progressToken;
+      for (let step = 1; step <= args.steps; step += 1) {
+        if (progressToken !== undefined) {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: step, total: args.steps, message: `step ${step}` },
+          });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return text(`counted to ${args.steps}`);
+    },
+  );
+  server.registerTool(
+    'large_report',
+    {
+      description: 'A text result of `bytes` bytes (mcpLargeText).',
+      inputSchema: { bytes: z.number().int().min(1).max(20_000_000) },
+    },
+    (args, extra) => {
+      record({ tool: 'large_report', arguments: args, headers: headersOf(extra) });
+      return text(mcpLargeText(args.bytes));
+    },
+  );
+  server.registerTool(
+    'summarize_with_client',
+    {
+      description: "Asks the client's model (sampling/createMessage) to summarize `topic`.",
+      inputSchema: { topic: z.string() },
+    },
+    async (args, extra) => {
+      record({ tool: 'summarize_with_client', arguments: args, headers: headersOf(extra) });
+      const answer = await extra.sendRequest(
+        {
+          method: 'sampling/createMessage',
+          params: {
+            messages: [
+              { role: 'user', content: { type: 'text', text: `Summarize: ${args.topic}` } },
+            ],
+            maxTokens: 100,
+          },
+        },
+        CreateMessageResultSchema,
+      );
+      const content = answer.content;
+      return text({ summary: content.type === 'text' ? content.text : `(${content.type})` });
+    },
+  );
+  return server;
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) {
+    chunks.push(chunk as Buffer);
+  }
+  const raw = Buffer.concat(chunks).toString('utf8');
+  return raw.length > 0 ? (JSON.parse(raw) as unknown) : undefined;
+}
+
+function plain(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+/**
+ * A real MCP server built with the official SDK (`McpServer` over `StreamableHTTPServerTransport`),
+ * stateful (`Mcp-Session-Id`), on 127.0.0.1 and a free port, for the relay's interoperability
+ * tests and benchmark. Its tools cover what the relay must carry: plain calls, results that
+ * policies mask or block, progress notifications, a large result and a server-to-client request.
+ */
+export async function startMcpTestServer(
+  options: McpTestServerOptions = {},
+): Promise<McpTestServer> {
+  const calls: ReceivedToolCall[] = [];
+  const record =
+    options.record === false ? () => undefined : (c: ReceivedToolCall) => calls.push(c);
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (!request.url?.startsWith('/mcp')) {
+      return plain(response, 404, 'not found');
+    }
+    const sessionId = request.headers['mcp-session-id'];
+    const existing = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    if (existing) {
+      const body = request.method === 'POST' ? await readJson(request) : undefined;
+      return existing.handleRequest(request, response, body);
+    }
+    if (request.method !== 'POST' || sessionId !== undefined) {
+      return plain(response, sessionId === undefined ? 400 : 404, 'no such session');
+    }
+    const body = await readJson(request);
+    if (!isInitializeRequest(body)) {
+      return plain(response, 400, 'first request of a session must be initialize');
+    }
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: options.jsonResponse ?? false,
+      onsessioninitialized: (id) => {
+        transports.set(id, transport);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) {
+        transports.delete(transport.sessionId);
+      }
+    };
+    await buildServer(record).connect(transport);
+    await transport.handleRequest(request, response, body);
+  };
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) {
+        plain(response, 500, error instanceof Error ? error.message : String(error));
+      } else {
+        response.destroy();
+      }
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    calls,
+    sessions: () => transports.size,
+    close: async () => {
+      for (const transport of [...transports.values()]) {
+        await transport.close();
+      }
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
