@@ -1,6 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 export interface McpTestClientOptions {
   /** The bearer token sent on every request (a platform `mcp:call` token through the relay). */
@@ -63,4 +66,33 @@ export async function connectMcpClient(
 export function toolText(result: unknown): string {
   const content = (result as { content?: { type: string; text?: string }[] }).content;
   return content?.[0]?.text ?? '';
+}
+
+/** How the SDK client saw a refusal: an HTTP status (problem+json) or a JSON-RPC error. */
+export interface Refusal {
+  httpStatus?: number;
+  rpcCode?: number;
+  data?: Record<string, unknown>;
+  message: string;
+}
+
+/** Awaits a call that must fail and says how; a call that succeeds fails the test. */
+export async function refusalOf(call: Promise<unknown>): Promise<Refusal> {
+  let answer: unknown;
+  try {
+    answer = await call;
+  } catch (error) {
+    if (error instanceof McpError) {
+      return {
+        rpcCode: error.code,
+        data: error.data as Record<string, unknown> | undefined,
+        message: error.message,
+      };
+    }
+    if (error instanceof StreamableHTTPError) {
+      return { httpStatus: error.code, message: error.message };
+    }
+    return { message: error instanceof Error ? error.message : String(error) };
+  }
+  throw new Error(`expected a refusal, got an answer: ${JSON.stringify(answer).slice(0, 500)}`);
 }

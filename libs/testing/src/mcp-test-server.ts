@@ -34,6 +34,8 @@ export interface McpTestServer {
   calls: ReceivedToolCall[];
   /** Open sessions (one per initialized client). */
   sessions(): number;
+  /** HTTP requests received so far, of any method (a refused caller must add none). */
+  requestCount(): number;
   close(): Promise<void>;
 }
 
@@ -213,7 +215,9 @@ export async function startMcpTestServer(
     options.record === false ? () => undefined : (c: ReceivedToolCall) => calls.push(c);
   const transports = new Map<string, StreamableHTTPServerTransport>();
 
+  let requests = 0;
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    requests += 1;
     if (!request.url?.startsWith('/mcp')) {
       return plain(response, 404, 'not found');
     }
@@ -262,6 +266,7 @@ export async function startMcpTestServer(
     url: `http://127.0.0.1:${port}/mcp`,
     calls,
     sessions: () => transports.size,
+    requestCount: () => requests,
     close: async () => {
       for (const transport of [...transports.values()]) {
         await transport.close();

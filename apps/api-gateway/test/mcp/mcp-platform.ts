@@ -1,0 +1,190 @@
+import { AddressInfo } from 'node:net';
+
+import { DynamicModule } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AuditEnv, AuditModule } from '@agp/audit';
+import { AuthModule, authOptionsFromEnv } from '@agp/auth';
+import { CoreEnv, loadEnv } from '@agp/config';
+import { createHttpApp } from '@agp/http';
+import { EventBusModule } from '@agp/messaging';
+import { RelayEnv, RelayModule } from '@agp/relay';
+import { BootstrapService, TenantAuthEnv, TenantAuthModule } from '@agp/tenant-auth';
+import {
+  TEST_NATS_URL,
+  TestDatabase,
+  createTestDatabase,
+  deleteNatsStreams,
+  freePort,
+  uniqueNatsPrefix,
+} from '@agp/testing';
+
+import { GatewayEnv } from '../../src/config/gateway.env';
+import { createGatewayApp } from '../../src/gateway-app';
+
+/** D8: tokens name this base URL; `mcp:call` tokens have the audience `${MCP_BASE_URL}/relay`. */
+export const MCP_BASE_URL = 'http://agp.test';
+
+/**
+ * D2's two shapes: `services` is production's (tenant-auth, relay and audit as separate
+ * applications on their own ports, NATS JetStream between them, the gateway in front verifying
+ * tokens); `embedded` is the one-process runner's (the three modules composed in one application,
+ * events in-process, no proxy hop).
+ */
+export type PlatformMode = 'services' | 'embedded';
+
+export interface McpPlatform {
+  mode: PlatformMode;
+  /** Where an agent connects: the gateway, or the one process that serves every prefix. */
+  baseUrl: string;
+  /** The application that runs tenant-auth's module (for the bootstrap service). */
+  tenantAuth: NestFastifyApplication;
+  close(): Promise<void>;
+}
+
+/** Variables shared by every service of the platform under test. */
+function sharedEnv(
+  database: TestDatabase,
+  prefix: string,
+  natsUrl: string,
+): Record<string, string> {
+  return {
+    PUBLIC_BASE_URL: MCP_BASE_URL,
+    DATABASE_URL: database.url,
+    NATS_URL: natsUrl,
+    NATS_PREFIX: prefix,
+    LOG_LEVEL: 'silent',
+    KEY_ENCRYPTION_SECRET: 'k'.repeat(40),
+    TOKEN_RATE_LIMIT_PER_ADDRESS: '100000',
+    // D37: the test MCP server listens on 127.0.0.1, as the embedded default allows.
+    EGRESS_ALLOW_PRIVATE: 'true',
+    POLICY_CACHE_TTL_MS: '3600000',
+  };
+}
+
+function baseUrlOf(app: NestFastifyApplication): string {
+  return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+}
+
+async function startService(
+  name: string,
+  port: number,
+  env: CoreEnv,
+  jwksUrl: string,
+  module: DynamicModule,
+): Promise<NestFastifyApplication> {
+  const app = await createHttpApp({
+    service: name,
+    logLevel: 'silent',
+    // As deployed: behind the gateway, whose X-Forwarded-For names the client.
+    trustProxyHops: 1,
+    imports: [
+      AuthModule.forRoot(authOptionsFromEnv(env, jwksUrl)),
+      EventBusModule.forRoot({ natsUrl: env.NATS_URL, prefix: env.NATS_PREFIX }),
+      module,
+    ],
+  });
+  await app.listen({ port, host: '127.0.0.1' });
+  return app;
+}
+
+async function startServices(database: TestDatabase, prefix: string): Promise<McpPlatform> {
+  const env = sharedEnv(database, prefix, TEST_NATS_URL);
+  const [tenantAuthPort, relayPort, auditPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const jwksUrl = `http://127.0.0.1:${tenantAuthPort}/tenant-auth/v1/.well-known/jwks.json`;
+  const tenantAuthEnv = loadEnv(TenantAuthEnv, env);
+  const relayEnv = loadEnv(RelayEnv, env);
+  const auditEnv = loadEnv(AuditEnv, env);
+  const tenantAuth = await startService(
+    'tenant-auth',
+    tenantAuthPort,
+    tenantAuthEnv,
+    jwksUrl,
+    TenantAuthModule.forRoot({ ...tenantAuthEnv, DATABASE_URL: database.url }),
+  );
+  const relay = await startService(
+    'relay',
+    relayPort,
+    relayEnv,
+    jwksUrl,
+    RelayModule.forRoot({ ...relayEnv, DATABASE_URL: database.url }),
+  );
+  const audit = await startService(
+    'audit',
+    auditPort,
+    auditEnv,
+    jwksUrl,
+    AuditModule.forRoot({ ...auditEnv, DATABASE_URL: database.url }),
+  );
+  const gateway = await createGatewayApp(
+    loadEnv(GatewayEnv, {
+      ...env,
+      TENANT_AUTH_URL: baseUrlOf(tenantAuth),
+      RELAY_URL: baseUrlOf(relay),
+      AUDIT_URL: baseUrlOf(audit),
+    }),
+  );
+  await gateway.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    mode: 'services',
+    baseUrl: baseUrlOf(gateway),
+    tenantAuth,
+    close: async () => {
+      await gateway.close();
+      for (const app of [audit, relay, tenantAuth]) {
+        await app.close();
+      }
+    },
+  };
+}
+
+/** As apps/api-gateway/src/embedded.ts composes them, with PostgreSQL given and no NATS. */
+async function startEmbedded(database: TestDatabase, prefix: string): Promise<McpPlatform> {
+  const port = await freePort();
+  const env = { ...sharedEnv(database, prefix, ''), PORT: String(port) };
+  delete (env as Record<string, string | undefined>).NATS_URL;
+  const tenantAuthEnv = loadEnv(TenantAuthEnv, env);
+  const app = await createHttpApp({
+    service: 'agp',
+    logLevel: 'silent',
+    imports: [
+      AuthModule.forRoot(
+        authOptionsFromEnv(
+          tenantAuthEnv,
+          `http://127.0.0.1:${port}/tenant-auth/v1/.well-known/jwks.json`,
+        ),
+      ),
+      EventBusModule.forRoot({ prefix }),
+      TenantAuthModule.forRoot({ ...tenantAuthEnv, DATABASE_URL: database.url }),
+      RelayModule.forRoot({ ...loadEnv(RelayEnv, env), DATABASE_URL: database.url }),
+      AuditModule.forRoot({ ...loadEnv(AuditEnv, env), DATABASE_URL: database.url }),
+    ],
+  });
+  await app.listen({ port, host: '127.0.0.1' });
+  return { mode: 'embedded', baseUrl: baseUrlOf(app), tenantAuth: app, close: () => app.close() };
+}
+
+/** The platform in one of D2's shapes, on a database and NATS prefix of its own. */
+export async function startMcpPlatform(mode: PlatformMode): Promise<McpPlatform> {
+  const database = await createTestDatabase(`mcp_${mode}`);
+  const prefix = uniqueNatsPrefix(`mcp${mode.slice(0, 3)}`);
+  const platform =
+    mode === 'services'
+      ? await startServices(database, prefix)
+      : await startEmbedded(database, prefix);
+  return {
+    ...platform,
+    close: async () => {
+      await platform.close();
+      await database.drop();
+      if (mode === 'services') {
+        await deleteNatsStreams(prefix);
+      }
+    },
+  };
+}
+
+export { BootstrapService };
