@@ -5,6 +5,7 @@ import { CreateRegistryTables1763790000000 } from './migrations/1763790000000-Cr
 import { CreatePolicyTables1763790100000 } from './migrations/1763790100000-CreatePolicyTables';
 import { CreateEvaluationPackTables1763790200000 } from './migrations/1763790200000-CreateEvaluationPackTables';
 import { CreateTenantsTable1763790300000 } from './migrations/1763790300000-CreateTenantsTable';
+import { CreateTrafficTables1763790400000 } from './migrations/1763790400000-CreateTrafficTables';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -22,6 +23,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreatePolicyTables1763790100000,
       CreateEvaluationPackTables1763790200000,
       CreateTenantsTable1763790300000,
+      CreateTrafficTables1763790400000,
     ],
   };
 }
