@@ -13,6 +13,7 @@ import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { PoliciesModule } from './policies/policies.module';
 import { TenantsModule } from './tenants/tenants.module';
+import { TrafficModule } from './traffic/traffic.module';
 import { UsersModule } from './users/users.module';
 
 export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX'> &
@@ -48,6 +49,7 @@ export class RelayModule {
         ChannelsModule,
         LlmGatewaysModule,
         PoliciesModule,
+        TrafficModule,
         EvaluationPacksModule.forRoot({ runPollIntervalMs: env.EVALUATION_RUN_POLL_MS ?? 1_000 }),
       ],
     };

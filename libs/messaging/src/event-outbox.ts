@@ -71,6 +71,27 @@ export class EventOutbox {
   }
 
   /**
+   * Events built with `buildEvent` stored in one statement of their own, outside any transaction:
+   * committed when the promise resolves. What a caller that must not answer before its events are
+   * durable batches many callers into (the relay's traffic hops, group commit).
+   */
+  async addCommitted(envelopes: ReadonlyArray<EventEnvelope<EventType, unknown>>): Promise<void> {
+    if (envelopes.length === 0) {
+      return;
+    }
+    await this.database.dataSource.query(
+      `INSERT INTO ${this.database.schema}.outbox (id, type, envelope)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[])`,
+      [
+        envelopes.map((e) => e.id),
+        envelopes.map((e) => e.type),
+        envelopes.map((e) => JSON.stringify(e)),
+      ],
+    );
+    this.onAdded();
+  }
+
+  /**
    * The relay asks to be woken when a transaction that added events has committed (waking it
    * before would find nothing yet; it still polls, for other replicas' rows).
    */

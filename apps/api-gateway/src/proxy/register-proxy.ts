@@ -1,5 +1,5 @@
 import replyFrom, { FastifyReplyFromOptions } from '@fastify/reply-from';
-import { HttpProblem, sendProblem } from '@agp/http';
+import { DEFAULT_BODY_LIMIT, HttpProblem, sendProblem } from '@agp/http';
 import { FastifyInstance } from 'fastify';
 import { Logger } from 'pino';
 
@@ -10,6 +10,8 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-en
 export interface ProxyOptions {
   routes: UpstreamRoute[];
   timeoutMs: number;
+  /** D12's limit, checked here too: a service that refuses a body mid-upload resets the stream. */
+  bodyLimit?: number;
 }
 
 function upstreamProblem(error: { statusCode?: number }): HttpProblem {
@@ -42,9 +44,14 @@ export function registerProxy(
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   for (const route of options.routes) {
-    fastify.all(`${route.prefix}*`, (request, reply) =>
-      reply.from(`${route.upstream}${request.url}`, {
+    fastify.all(`${route.prefix}*`, (request, reply) => {
+      if (Number(request.headers['content-length'] ?? 0) > bodyLimit) {
+        const detail = `the body is larger than ${bodyLimit} bytes`;
+        return sendProblem(logger, new HttpProblem(413, 'payload-too-large', detail), request, reply);
+      }
+      return reply.from(`${route.upstream}${request.url}`, {
         rewriteRequestHeaders: (original, headers) => ({
           ...dropHopByHop(headers),
           'x-forwarded-for': original.ip,
@@ -58,8 +65,8 @@ export function registerProxy(
           );
           sendProblem(logger, upstreamProblem(error as { statusCode?: number }), request, reply);
         },
-      }),
-    );
+      });
+    });
   }
 }
 

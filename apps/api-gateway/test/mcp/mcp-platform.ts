@@ -38,6 +38,8 @@ export interface McpPlatform {
   baseUrl: string;
   /** The application that runs tenant-auth's module (for the bootstrap service). */
   tenantAuth: NestFastifyApplication;
+  /** The platform's own database: what a test reads to check what was stored (at rest). */
+  databaseUrl: string;
   close(): Promise<void>;
 }
 
@@ -132,6 +134,7 @@ async function startServices(database: TestDatabase, prefix: string): Promise<Mc
     mode: 'services',
     baseUrl: baseUrlOf(gateway),
     tenantAuth,
+    databaseUrl: database.url,
     close: async () => {
       await gateway.close();
       for (const app of [audit, relay, tenantAuth]) {
@@ -164,7 +167,13 @@ async function startEmbedded(database: TestDatabase, prefix: string): Promise<Mc
     ],
   });
   await app.listen({ port, host: '127.0.0.1' });
-  return { mode: 'embedded', baseUrl: baseUrlOf(app), tenantAuth: app, close: () => app.close() };
+  return {
+    mode: 'embedded',
+    baseUrl: baseUrlOf(app),
+    tenantAuth: app,
+    databaseUrl: database.url,
+    close: () => app.close(),
+  };
 }
 
 /** The platform in one of D2's shapes, on a database and NATS prefix of its own. */

@@ -164,8 +164,12 @@ export class McpWorld {
     return group.id;
   }
 
-  /** `GET /audit/v1/traces/{correlationId}`: the hops of one conversation, once they are stored. */
-  async trace(correlationId: string, atLeast: number): Promise<Json[]> {
+  /**
+   * `GET /audit/v1/traces/{correlationId}`: the hops of one conversation, once the audit trail
+   * holds at least `atLeast` of them, or `until` says the ones a test waits for have arrived
+   * (events reach the trail asynchronously, in no promised order).
+   */
+  async trace(correlationId: string, until: number | ((items: Json[]) => boolean)): Promise<Json[]> {
     return eventually(async () => {
       const answer = await this.api<{ items?: Json[] } | Json[]>(
         'GET',
@@ -173,7 +177,7 @@ export class McpWorld {
       );
       expect(answer.status).toBe(200);
       const items = Array.isArray(answer.body) ? answer.body : (answer.body.items ?? []);
-      expect(items.length).toBeGreaterThanOrEqual(atLeast);
+      expect(typeof until === 'number' ? items.length >= until : until(items)).toBe(true);
       return items;
     });
   }

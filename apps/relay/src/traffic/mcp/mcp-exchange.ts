@@ -1,0 +1,375 @@
+import { Injectable } from '@nestjs/common';
+import { HttpProblem } from '@agp/http';
+
+import { HopPipeline } from '../pipeline/hop-pipeline';
+import { TrafficDirectory } from '../pipeline/traffic-directory';
+import { TrafficGuard } from '../pipeline/traffic-guard';
+import {
+  JsonRpcId,
+  JsonRpcMessage,
+  RPC_KILL_SWITCH,
+  RPC_UPSTREAM_FAILED,
+  invalidMessage,
+  rpcError,
+} from './json-rpc';
+import { McpCall, hopOf } from './mcp-call';
+import { GarbledStream, relayEventStream } from './mcp-event-stream';
+import { McpHops } from './mcp-hops';
+import { AskedFor } from './mcp-messages';
+import { guardSubject } from './mcp-guard-subject';
+import {
+  MAX_UPSTREAM_MESSAGE_BYTES,
+  McpUpstream,
+  UpstreamAnswer,
+  UpstreamFailure,
+  UpstreamRequest,
+  failureOf,
+  serverLabel,
+} from './mcp-upstream';
+import { SseWriter } from './sse-writer';
+
+/** What the controller sends the agent: a JSON body, a bare status, or a stream it runs. */
+export type McpAnswer =
+  | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
+  | { kind: 'empty'; status: number; headers?: Record<string, string> }
+  | {
+      kind: 'stream';
+      headers: Record<string, string>;
+      run(writer: SseWriter): Promise<void>;
+      /** The agent went away: stop reading the server and free what the exchange holds. */
+      cancel(): void;
+    };
+
+export interface PostToForward {
+  body: JsonRpcMessage | JsonRpcMessage[];
+  isBatch: boolean;
+  /** The forwarded requests by id, each with what it asked for. */
+  pending: Map<JsonRpcId, AskedFor>;
+  /** Answers the relay gives in place of refused requests of the same POST. */
+  localAnswers: JsonRpcMessage[];
+  requestsAudited: Promise<void>;
+}
+
+/** How often an idle stream gets a comment line (the gateway's idle timeout is longer). */
+const KEEP_ALIVE_MS = 15_000;
+
+const CARRIED_RESPONSE_HEADERS = ['mcp-session-id', 'mcp-protocol-version'];
+
+/**
+ * The upstream half of the MCP relay: forwards what the pipeline let through, judges every message
+ * the server sends back, and turns every upstream fault into an answer the agent can act on (T6).
+ */
+@Injectable()
+export class McpExchange {
+  constructor(
+    private readonly upstream: McpUpstream,
+    private readonly hops: McpHops,
+    private readonly pipeline: HopPipeline,
+    private readonly guard: TrafficGuard,
+    private readonly directory: TrafficDirectory,
+  ) {}
+
+  async forwardPost(call: McpCall, post: PostToForward): Promise<McpAnswer> {
+    const abort = new AbortController();
+    const answer = await this.send(call, post.pending, {
+      ...this.requestOf(call, 'POST', abort.signal),
+      body: JSON.stringify(post.body),
+    });
+    const headers = carriedHeaders(answer);
+    const type = contentTypeOf(answer);
+    if (answer.statusCode === 200 && type === 'text/event-stream') {
+      return this.stream(call, answer, abort, headers, post.pending, async (writer) => {
+        await post.requestsAudited;
+        writer.open(headers);
+        for (const local of post.localAnswers) {
+          await writer.message(local);
+        }
+      });
+    }
+    if (type === 'application/json') {
+      const messages = await this.readMessages(call, answer, post.pending);
+      const judged = await Promise.all(
+        messages.map((m) => this.hops.judgeFromServer(call, m, askedForOf(post.pending, m))),
+      );
+      await Promise.all([post.requestsAudited, ...judged.map((j) => j.audited)]);
+      const body = [...post.localAnswers, ...judged.flatMap((j) => (j.forward ? [j.forward] : []))];
+      return body.length === 0
+        ? { kind: 'empty', status: answer.statusCode, headers }
+        : {
+            kind: 'json',
+            status: answer.statusCode,
+            body: post.isBatch || body.length > 1 ? body : body[0],
+            headers,
+          };
+    }
+    await answer.body.dump();
+    if (answer.statusCode < 300 && post.pending.size === 0) {
+      await post.requestsAudited;
+      return post.localAnswers.length === 0
+        ? { kind: 'empty', status: answer.statusCode, headers }
+        : {
+            kind: 'json',
+            status: 200,
+            body: post.isBatch ? post.localAnswers : post.localAnswers[0],
+            headers,
+          };
+    }
+    throw await this.failed(call, post.pending, upstreamStatusFailure(call, answer));
+  }
+
+  /** GET: the server's own stream of notifications and requests, for as long as the agent listens. */
+  async listen(call: McpCall): Promise<McpAnswer> {
+    const abort = new AbortController();
+    const answer = await this.send(call, new Map(), {
+      ...this.requestOf(call, 'GET', abort.signal),
+      isListening: true,
+    });
+    const headers = carriedHeaders(answer);
+    if (answer.statusCode === 200 && contentTypeOf(answer) === 'text/event-stream') {
+      return this.stream(call, answer, abort, headers, new Map(), (writer) => {
+        writer.open(headers);
+        return Promise.resolve();
+      });
+    }
+    await answer.body.dump();
+    if (answer.statusCode < 500) {
+      // 405 (the server offers no stream), 404 (unknown session): the agent's SDK acts on these.
+      return { kind: 'empty', status: answer.statusCode, headers };
+    }
+    throw await this.failed(call, new Map(), upstreamStatusFailure(call, answer));
+  }
+
+  async endSession(call: McpCall): Promise<McpAnswer> {
+    const abort = new AbortController();
+    const answer = await this.send(call, new Map(), this.requestOf(call, 'DELETE', abort.signal));
+    await answer.body.dump();
+    if (answer.statusCode >= 500) {
+      throw await this.failed(call, new Map(), upstreamStatusFailure(call, answer));
+    }
+    return { kind: 'empty', status: answer.statusCode, headers: carriedHeaders(answer) };
+  }
+
+  private stream(
+    call: McpCall,
+    answer: UpstreamAnswer,
+    abort: AbortController,
+    headers: Record<string, string>,
+    pending: Map<JsonRpcId, AskedFor>,
+    open: (writer: SseWriter) => Promise<void>,
+  ): McpAnswer {
+    return {
+      kind: 'stream',
+      headers,
+      cancel: () => abort.abort(),
+      run: async (writer) => {
+        await open(writer);
+        const keepAlive = setInterval(() => void writer.keepAlive(), KEEP_ALIVE_MS);
+        let ending: { code: number; reason: string } | undefined;
+        try {
+          const stop = await relayEventStream(answer.body, {
+            call,
+            hops: this.hops,
+            writer,
+            pending,
+            answerServer: (reply) => this.answerServer(call, reply),
+            stopReason: () => this.stopReason(call),
+            refuseStopped: (messages, reason) => this.refuseStopped(call, messages, reason),
+          });
+          if (stop) {
+            ending = { code: RPC_KILL_SWITCH, reason: stop };
+          }
+        } catch (error) {
+          if (!abort.signal.aborted) {
+            const why =
+              error instanceof GarbledStream
+                ? `${serverLabel(call.route.server)} sent ${error.message}`
+                : failureOf(error, call.route.server).message;
+            ending = { code: RPC_UPSTREAM_FAILED, reason: why };
+          }
+        } finally {
+          clearInterval(keepAlive);
+        }
+        if (!abort.signal.aborted) {
+          ending ??= {
+            code: RPC_UPSTREAM_FAILED,
+            reason: `${serverLabel(call.route.server)} closed the stream before answering`,
+          };
+          await this.answerPending(call, writer, pending, ending);
+          abort.abort();
+        }
+        writer.end();
+      },
+    };
+  }
+
+  /** Requests the server never answered get an error each, audited, so no agent waits forever. */
+  private async answerPending(
+    call: McpCall,
+    writer: SseWriter,
+    pending: Map<JsonRpcId, AskedFor>,
+    ending: { code: number; reason: string },
+  ): Promise<void> {
+    for (const [id, askedFor] of pending) {
+      const error = rpcError(id, ending.code, ending.reason, { correlationId: call.correlationId });
+      await this.pipeline.refuse(hopOf(call, 'RESPONSE', error, askedFor), {
+        type: 'COMMUNICATION_AUDIT',
+        action: ending.code === RPC_KILL_SWITCH ? 'BLOCK' : 'ERROR',
+        reason: ending.reason,
+      });
+      await writer.message(error);
+    }
+    pending.clear();
+  }
+
+  private async send(
+    call: McpCall,
+    pending: Map<JsonRpcId, AskedFor>,
+    request: UpstreamRequest,
+  ): Promise<UpstreamAnswer> {
+    try {
+      return await this.upstream.send(request);
+    } catch (error) {
+      throw await this.failed(call, pending, failureOf(error, call.route.server));
+    }
+  }
+
+  private requestOf(
+    call: McpCall,
+    method: UpstreamRequest['method'],
+    signal: AbortSignal,
+  ): UpstreamRequest {
+    return {
+      server: call.route.server,
+      method,
+      agentHeaders: call.agentHeaders,
+      correlationId: call.correlationId,
+      signal,
+    };
+  }
+
+  /** The messages of a JSON answer; anything else from the server is its failure (T6). */
+  private async readMessages(
+    call: McpCall,
+    answer: UpstreamAnswer,
+    pending: Map<JsonRpcId, AskedFor>,
+  ): Promise<JsonRpcMessage[]> {
+    let value: unknown;
+    try {
+      const text = await readLimited(answer);
+      value = JSON.parse(text);
+    } catch (error) {
+      const why =
+        error instanceof UpstreamFailure
+          ? error.message
+          : `${serverLabel(call.route.server)} answered a body that is not JSON`;
+      throw await this.failed(call, pending, new UpstreamFailure(502, why));
+    }
+    const values = Array.isArray(value) ? value : [value];
+    const invalid = values.map(invalidMessage).find((why) => why !== undefined);
+    if (invalid) {
+      const why = `${serverLabel(call.route.server)} answered something that is not JSON-RPC (${invalid})`;
+      throw await this.failed(call, pending, new UpstreamFailure(502, why));
+    }
+    return values as JsonRpcMessage[];
+  }
+
+  /** Audits each unanswered request as ERROR and gives the problem the agent gets (502/504). */
+  private async failed(
+    call: McpCall,
+    pending: Map<JsonRpcId, AskedFor>,
+    failure: UpstreamFailure,
+  ): Promise<HttpProblem> {
+    const refusals = [...pending].map(([id, askedFor]) =>
+      this.pipeline.refuse(
+        hopOf(call, 'RESPONSE', rpcError(id, RPC_UPSTREAM_FAILED, failure.message), askedFor),
+        { type: 'COMMUNICATION_AUDIT', action: 'ERROR', reason: failure.message },
+      ),
+    );
+    await Promise.all(refusals);
+    const slug = failure.status === 504 ? 'upstream-timeout' : 'upstream-failed';
+    return new HttpProblem(failure.status, slug, failure.message);
+  }
+
+  private answerServer(call: McpCall, reply: JsonRpcMessage): void {
+    const request = this.requestOf(call, 'POST', AbortSignal.timeout(call.route.server.timeoutMs));
+    this.upstream
+      .send({ ...request, body: JSON.stringify(reply) })
+      .then((answer) => answer.body.dump())
+      .catch(() => undefined);
+  }
+
+  private async stopReason(call: McpCall): Promise<string | undefined> {
+    const engaged = await this.guard.killSwitchFor(guardSubject(call));
+    if (engaged) {
+      return `kill switch ${engaged.id} (${engaged.scope}): ${engaged.reason}`;
+    }
+    const route = await this.directory.mcpRoute(call.tenantId, call.agentId, call.serverId);
+    return route?.subscription ? undefined : 'the agent is no longer subscribed to this server';
+  }
+
+  private async refuseStopped(
+    call: McpCall,
+    messages: JsonRpcMessage[],
+    reason: string,
+  ): Promise<void> {
+    await Promise.all(
+      messages.map((m) =>
+        this.pipeline.refuse(hopOf(call, 'RESPONSE', m), {
+          type: 'COMMUNICATION_AUDIT',
+          action: 'BLOCK',
+          reason,
+        }),
+      ),
+    );
+  }
+}
+
+function askedForOf(
+  pending: Map<JsonRpcId, AskedFor>,
+  message: JsonRpcMessage,
+): AskedFor | undefined {
+  const id = message.id;
+  if (id === undefined || id === null || message.method !== undefined) {
+    return undefined;
+  }
+  const askedFor = pending.get(id);
+  pending.delete(id);
+  return askedFor;
+}
+
+function contentTypeOf(answer: UpstreamAnswer): string {
+  const value = answer.headers['content-type'];
+  return (typeof value === 'string' ? value : '').split(';')[0].trim().toLowerCase();
+}
+
+function carriedHeaders(answer: UpstreamAnswer): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of CARRIED_RESPONSE_HEADERS) {
+    const value = answer.headers[name];
+    if (typeof value === 'string') {
+      headers[name] = value;
+    }
+  }
+  return headers;
+}
+
+function upstreamStatusFailure(call: McpCall, answer: UpstreamAnswer): UpstreamFailure {
+  return new UpstreamFailure(
+    502,
+    `${serverLabel(call.route.server)} answered HTTP ${answer.statusCode} without a JSON-RPC message`,
+  );
+}
+
+async function readLimited(answer: UpstreamAnswer): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of answer.body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_UPSTREAM_MESSAGE_BYTES) {
+      answer.body.destroy();
+      throw new UpstreamFailure(502, `an answer larger than ${MAX_UPSTREAM_MESSAGE_BYTES} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+
+import { HopDecision } from '../../decisions/decision.types';
+import { HopPipeline } from '../pipeline/hop-pipeline';
+import { TrafficDirectory } from '../pipeline/traffic-directory';
+import {
+  JsonRpcMessage,
+  RPC_BLOCKED,
+  RPC_EVALUATION_FAILED,
+  RPC_HELD,
+  kindOf,
+  rpcError,
+} from './json-rpc';
+import { McpCall, hopOf } from './mcp-call';
+import {
+  AskedFor,
+  ToolGrant,
+  asMasked,
+  filterToolList,
+  isGranted,
+  toolOf,
+  withWarnings,
+} from './mcp-messages';
+
+/** What became of one message: what goes on (if anything), what its sender is answered. */
+export interface JudgedMessage {
+  /** The message to pass on, as its decision left it. */
+  forward?: JsonRpcMessage;
+  /** The answer the relay gives the sender in the message's place (a refused request). */
+  answer?: JsonRpcMessage;
+  audited: Promise<void>;
+}
+
+/**
+ * MCP's side of the hop pipeline: the grant (D32), the decision applied to a JSON-RPC message
+ * (D33) and what a refused message becomes, for each message in either direction.
+ */
+@Injectable()
+export class McpHops {
+  constructor(
+    private readonly pipeline: HopPipeline,
+    private readonly directory: TrafficDirectory,
+  ) {}
+
+  /** An agent's message on its way to the server (REQUEST hop). */
+  async judgeFromAgent(call: McpCall, message: JsonRpcMessage): Promise<JudgedMessage> {
+    const hop = hopOf(call, 'REQUEST', message);
+    const tool = toolOf(message);
+    const grant = call.route.subscription?.tools ?? null;
+    if (tool !== undefined && !isGranted(grant, tool)) {
+      const reason = `the tool "${tool}" is not granted to this agent`;
+      const audited = this.pipeline.refuse(hop, {
+        type: 'SKILL_RESTRICTION',
+        action: 'BLOCK',
+        reason,
+        details: { subscriptionId: call.route.subscription?.id, grantedTools: grant },
+      });
+      return {
+        answer: rpcError(message.id, RPC_BLOCKED, reason, {
+          reasons: [reason],
+          correlationId: call.correlationId,
+        }),
+        audited,
+      };
+    }
+    const verdict = await this.pipeline.judge(hop);
+    if (verdict.isDelivered && verdict.decision.action !== 'HUMAN_REVIEW_REQUIRED') {
+      return { forward: applied(message, verdict.decision), audited: verdict.audited };
+    }
+    const refusal = refusalOf(message, verdict.decision, verdict.decisionId, call);
+    // A refused answer to the server's own request still answers it, so the server never hangs.
+    return kindOf(message) === 'response'
+      ? { forward: refusal, audited: verdict.audited }
+      : {
+          ...(kindOf(message) === 'request' ? { answer: refusal } : {}),
+          audited: verdict.audited,
+        };
+  }
+
+  /**
+   * The server's message on its way to the agent (RESPONSE hop): an answer to `askedFor`, or a
+   * request or notification of the server's own (sampling, elicitation, progress).
+   */
+  async judgeFromServer(
+    call: McpCall,
+    message: JsonRpcMessage,
+    askedFor?: AskedFor,
+  ): Promise<JudgedMessage> {
+    let shown = message;
+    if (askedFor?.method === 'tools/list') {
+      shown = filterToolList(message, await this.currentGrant(call));
+    }
+    const verdict = await this.pipeline.judge(hopOf(call, 'RESPONSE', shown, askedFor));
+    if (verdict.isDelivered && verdict.decision.action !== 'HUMAN_REVIEW_REQUIRED') {
+      return { forward: applied(shown, verdict.decision), audited: verdict.audited };
+    }
+    const refusal = refusalOf(message, verdict.decision, verdict.decisionId, call);
+    switch (kindOf(message)) {
+      case 'response':
+        // D33: a blocked response never reaches the agent; its error does.
+        return { forward: refusal, audited: verdict.audited };
+      case 'request':
+        // The server asked the agent; the relay answers the server in the agent's place.
+        return { answer: refusal, audited: verdict.audited };
+      case 'notification':
+        return { audited: verdict.audited };
+    }
+  }
+
+  /** The grant as it is now (D32: a change holds within a second, also in a running session). */
+  private async currentGrant(call: McpCall): Promise<ToolGrant> {
+    const route = await this.directory.mcpRoute(call.tenantId, call.agentId, call.serverId);
+    return route?.subscription?.tools ?? [];
+  }
+}
+
+/** D33: MASK forwards the masked message; WARN adds the warnings under `_meta`. */
+function applied(message: JsonRpcMessage, decision: HopDecision): JsonRpcMessage {
+  const masked =
+    decision.maskedFields.length > 0 ? asMasked(message, decision.maskedMessage.json) : message;
+  return decision.action === 'WARN' ? withWarnings(masked, decision.reasons) : masked;
+}
+
+function refusalOf(
+  message: JsonRpcMessage,
+  decision: HopDecision,
+  decisionId: string,
+  call: McpCall,
+): JsonRpcMessage {
+  const data = { reasons: decision.reasons, decisionId, correlationId: call.correlationId };
+  if (decision.action === 'HUMAN_REVIEW_REQUIRED') {
+    // T7: until human review lands (issue 12) a held message is refused as still pending.
+    return rpcError(message.id, RPC_HELD, 'held for human review', data);
+  }
+  return decision.action === 'ERROR'
+    ? rpcError(message.id, RPC_EVALUATION_FAILED, 'policy evaluation failed', data)
+    : rpcError(message.id, RPC_BLOCKED, 'blocked by policy', data);
+}

@@ -1,0 +1,82 @@
+import { textOf } from '../../decisions/apply-masks';
+import { JsonRpcMessage } from './json-rpc';
+
+/** A tool grant (D32): null allows every tool, a list only those names. */
+export type ToolGrant = readonly string[] | null;
+
+/** What a request asked for, remembered so its response's hop names the same method and tool. */
+export interface AskedFor {
+  method: string;
+  tool?: string;
+}
+
+/**
+ * POLICY.md `message.text`: every string value of the payload (a request's params, a response's
+ * result or error), not of the envelope, so a policy matching text never matches "tools/call".
+ */
+export function payloadText(message: JsonRpcMessage): string {
+  return textOf(message.params ?? message.result ?? message.error ?? null);
+}
+
+/** The tool a `tools/call` request names (POLICY.md `tool`), if it names one. */
+export function toolOf(message: JsonRpcMessage): string | undefined {
+  if (message.method !== 'tools/call' || !message.params || Array.isArray(message.params)) {
+    return undefined;
+  }
+  const name = message.params.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
+export function isGranted(grant: ToolGrant, tool: string): boolean {
+  return grant === null || grant.includes(tool);
+}
+
+/** `tools/list` answers only the tools of the grant (issue 11 § 4). */
+export function filterToolList(message: JsonRpcMessage, grant: ToolGrant): JsonRpcMessage {
+  const result = message.result as { tools?: unknown } | undefined;
+  if (grant === null || !result || !Array.isArray(result.tools)) {
+    return message;
+  }
+  const tools = result.tools.filter(
+    (tool) =>
+      typeof (tool as { name?: unknown }).name === 'string' &&
+      grant.includes((tool as { name: string }).name),
+  );
+  return { ...message, result: { ...result, tools } };
+}
+
+/**
+ * D33 WARN: `{"agp": {"warnings": [...]}}` under the message's `_meta` (a request's or
+ * notification's params, a response's result). An error response or array params have no
+ * `_meta`, so they pass unchanged.
+ */
+export function withWarnings(message: JsonRpcMessage, warnings: string[]): JsonRpcMessage {
+  const key = message.method !== undefined ? 'params' : 'result';
+  const holder = message[key] ?? (key === 'params' ? {} : undefined);
+  if (!holder || typeof holder !== 'object' || Array.isArray(holder)) {
+    return message;
+  }
+  const record = holder as Record<string, unknown>;
+  const meta = (record._meta as Record<string, unknown> | undefined) ?? {};
+  return { ...message, [key]: { ...record, _meta: { ...meta, agp: { warnings } } } };
+}
+
+/**
+ * The message as its decision masked it (POLICY.md paths run into the whole JSON-RPC message).
+ * The envelope is the protocol's, not the policy's: a mask cannot change `jsonrpc`, `id` or
+ * `method`, or a masked request would no longer reach the tool it was meant for.
+ */
+export function asMasked(original: JsonRpcMessage, masked: unknown): JsonRpcMessage {
+  const body =
+    masked !== null && typeof masked === 'object' && !Array.isArray(masked)
+      ? (masked as Record<string, unknown>)
+      : {};
+  const envelope: JsonRpcMessage = { ...(body as Partial<JsonRpcMessage>), jsonrpc: '2.0' };
+  if (original.id !== undefined) {
+    envelope.id = original.id;
+  }
+  if (original.method !== undefined) {
+    envelope.method = original.method;
+  }
+  return envelope;
+}

@@ -1,0 +1,206 @@
+import { IncomingHttpHeaders } from 'node:http';
+
+import { Injectable } from '@nestjs/common';
+import { HttpProblem } from '@agp/http';
+
+import { HopPipeline } from '../pipeline/hop-pipeline';
+import { TrafficGuard } from '../pipeline/traffic-guard';
+import { TrafficDirectory } from '../pipeline/traffic-directory';
+import {
+  JsonRpcId,
+  JsonRpcMessage,
+  RPC_KILL_SWITCH,
+  kindOf,
+  parseBody,
+  rpcError,
+} from './json-rpc';
+import { McpCall, hopOf, traceIdOf } from './mcp-call';
+import { McpAnswer, McpExchange } from './mcp-exchange';
+import { guardSubject } from './mcp-guard-subject';
+import { McpHops } from './mcp-hops';
+import { AskedFor, toolOf } from './mcp-messages';
+
+/** Who calls the relay: a verified agent of a tenant, under the request's correlation id. */
+export interface McpCaller {
+  tenantId: string;
+  agentId: string;
+  correlationId: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** MCP revisions from which a JSON-RPC batch is no longer allowed (2025-06-18 removed them). */
+const FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';
+
+/**
+ * The MCP relay (D20, issue 11 § 3): `POST|GET|DELETE /relay/mcp/{mcpServerId}` in MCP Streamable
+ * HTTP. Before anything reaches the server: the route and subscription (D32), the kill switches
+ * (D35), the rate limits (D36), then every message judged as a hop (D33).
+ */
+@Injectable()
+export class McpRelayService {
+  constructor(
+    private readonly directory: TrafficDirectory,
+    private readonly guard: TrafficGuard,
+    private readonly pipeline: HopPipeline,
+    private readonly hops: McpHops,
+    private readonly exchange: McpExchange,
+  ) {}
+
+  async post(caller: McpCaller, serverId: string, body: unknown): Promise<McpAnswer> {
+    const call = await this.callFor(caller, serverId);
+    const parsed = parseBody(body);
+    if ('invalid' in parsed) {
+      return { kind: 'json', status: 400, body: parsed.invalid };
+    }
+    const { messages, isBatch } = parsed;
+    const version = caller.headers['mcp-protocol-version'];
+    if (isBatch && typeof version === 'string' && version >= FIRST_REVISION_WITHOUT_BATCHES) {
+      const why = `MCP revision ${version} does not allow JSON-RPC batches`;
+      return { kind: 'json', status: 400, body: rpcError(null, -32600, why) };
+    }
+    await this.checkSubscribed(call, messages);
+    const refused = await this.refuseIfStopped(call, messages);
+    if (refused) {
+      return refused;
+    }
+    await this.enforceRateLimit(call, messages);
+
+    const judged = await Promise.all(messages.map((m) => this.hops.judgeFromAgent(call, m)));
+    const audited = Promise.all(judged.map((j) => j.audited));
+    const forward = judged.flatMap((j) => (j.forward ? [j.forward] : []));
+    const answers = judged.flatMap((j) => (j.answer ? [j.answer] : []));
+    const pending = new Map<JsonRpcId, AskedFor>();
+    for (const message of forward) {
+      if (kindOf(message) === 'request') {
+        pending.set(message.id!, { method: message.method!, ...optionalTool(message) });
+      }
+    }
+    if (forward.length === 0) {
+      await audited;
+      return answers.length === 0
+        ? { kind: 'empty', status: 202 }
+        : { kind: 'json', status: 200, body: isBatch ? answers : answers[0] };
+    }
+    return this.exchange.forwardPost(call, {
+      body: isBatch ? forward : forward[0],
+      isBatch,
+      pending,
+      localAnswers: answers,
+      requestsAudited: audited.then(() => undefined),
+    });
+  }
+
+  /** GET opens the server's own stream (notifications and requests to the agent). */
+  async listen(caller: McpCaller, serverId: string): Promise<McpAnswer> {
+    const call = await this.callFor(caller, serverId);
+    await this.checkSubscribed(call, []);
+    await this.refuseIfStopped(call, []);
+    return this.exchange.listen(call);
+  }
+
+  /** DELETE ends the session at the server. */
+  async end(caller: McpCaller, serverId: string): Promise<McpAnswer> {
+    const call = await this.callFor(caller, serverId);
+    await this.checkSubscribed(call, []);
+    await this.refuseIfStopped(call, []);
+    return this.exchange.endSession(call);
+  }
+
+  private async callFor(caller: McpCaller, serverId: string): Promise<McpCall> {
+    const [route, settings] = await Promise.all([
+      this.directory.mcpRoute(caller.tenantId, caller.agentId, serverId),
+      this.directory.settings(caller.tenantId),
+    ]);
+    if (!route) {
+      throw HttpProblem.notFound(`no MCP server ${serverId} in this tenant`);
+    }
+    const traceId = traceIdOf(caller.headers);
+    return {
+      tenantId: caller.tenantId,
+      correlationId: caller.correlationId,
+      agentId: caller.agentId,
+      serverId,
+      route,
+      agentHeaders: caller.headers,
+      captureContent: settings.contentCapture,
+      ...(traceId ? { traceId } : {}),
+    };
+  }
+
+  /** D32: no subscription, no traffic: 403 before anything reaches the server, and audited. */
+  private async checkSubscribed(call: McpCall, messages: JsonRpcMessage[]): Promise<void> {
+    if (call.route.subscription) {
+      return;
+    }
+    const reason = `agent ${call.agentId} is not subscribed to MCP server ${call.serverId}`;
+    await Promise.all(
+      messages.map((m) =>
+        this.pipeline.refuse(hopOf(call, 'REQUEST', m), {
+          type: 'COMMUNICATION_AUDIT',
+          action: 'BLOCK',
+          reason,
+        }),
+      ),
+    );
+    throw new HttpProblem(403, 'forbidden', reason);
+  }
+
+  /**
+   * D35: an engaged kill switch on the tenant, the agent or the server refuses every hop, audited
+   * as BLOCK with the switch as reason: JSON-RPC -32005 for requests, 403 problem+json otherwise.
+   */
+  private async refuseIfStopped(
+    call: McpCall,
+    messages: JsonRpcMessage[],
+  ): Promise<McpAnswer | undefined> {
+    const engaged = await this.guard.killSwitchFor(guardSubject(call));
+    if (!engaged) {
+      return undefined;
+    }
+    const reason = `kill switch ${engaged.id} (${engaged.scope}): ${engaged.reason}`;
+    await Promise.all(
+      messages.map((m) =>
+        this.pipeline.refuse(hopOf(call, 'REQUEST', m), {
+          type: 'COMMUNICATION_AUDIT',
+          action: 'BLOCK',
+          reason,
+          details: { killSwitchId: engaged.id },
+        }),
+      ),
+    );
+    const requests = messages.filter((m) => kindOf(m) === 'request');
+    if (requests.length === 0) {
+      throw new HttpProblem(403, 'kill-switch', reason);
+    }
+    const data = { reasons: [reason], killSwitchId: engaged.id, correlationId: call.correlationId };
+    const errors = requests.map((m) =>
+      rpcError(m.id, RPC_KILL_SWITCH, 'kill switch engaged', data),
+    );
+    return { kind: 'json', status: 200, body: messages.length > 1 ? errors : errors[0] };
+  }
+
+  /** D36: 429 with Retry-After; RATE_LIMIT recorded once per key per minute. */
+  private async enforceRateLimit(call: McpCall, messages: JsonRpcMessage[]): Promise<void> {
+    const refusal = await this.guard.rateLimitFor(guardSubject(call), messages.length);
+    if (!refusal) {
+      return;
+    }
+    const reason = `over the rate limit of ${refusal.perMinute} messages per minute (${refusal.key})`;
+    if (refusal.isFirstInWindow) {
+      await this.pipeline.refuse(hopOf(call, 'REQUEST', messages[0]), {
+        type: 'RATE_LIMIT',
+        action: 'BLOCK',
+        reason,
+        details: { key: refusal.key, perMinute: refusal.perMinute },
+      });
+    }
+    throw new HttpProblem(429, 'rate-limited', reason, undefined, {
+      'retry-after': String(refusal.retryAfterSeconds),
+    });
+  }
+}
+
+function optionalTool(message: JsonRpcMessage): { tool?: string } {
+  const tool = toolOf(message);
+  return tool ? { tool } : {};
+}

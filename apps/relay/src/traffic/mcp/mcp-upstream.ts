@@ -1,0 +1,106 @@
+import { IncomingHttpHeaders } from 'node:http';
+
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Agent, Dispatcher, errors, request } from 'undici';
+
+import { McpServerRoute } from '../pipeline/traffic-directory';
+
+/** Headers of the MCP Streamable HTTP transport that the relay carries both ways (D20). */
+const CARRIED_REQUEST_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
+
+/** The largest answer the relay reads whole (a JSON body, or one SSE event). */
+export const MAX_UPSTREAM_MESSAGE_BYTES = 32 * 1024 * 1024;
+
+export interface UpstreamRequest {
+  server: McpServerRoute;
+  method: 'POST' | 'GET' | 'DELETE';
+  /** The agent's request headers: only the transport's own are carried (D37: never its token). */
+  agentHeaders: IncomingHttpHeaders;
+  /** The upstream credential, opened (D37). */
+  credential?: { header: string; value: string };
+  correlationId: string;
+  body?: string;
+  /** GET streams wait for server-initiated messages as long as the agent listens. */
+  isListening?: boolean;
+  signal: AbortSignal;
+}
+
+export type UpstreamAnswer = Dispatcher.ResponseData;
+
+/** Why an MCP server failed the relay, in words an agent's developer can act on (T6). */
+export class UpstreamFailure extends Error {
+  constructor(
+    readonly status: 502 | 504,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The relay's HTTP client towards MCP servers: one pooled undici agent, timeouts per server. */
+@Injectable()
+export class McpUpstream implements OnApplicationShutdown {
+  private readonly dispatcher = new Agent({
+    connections: 256,
+    keepAliveTimeout: 30_000,
+    connect: { timeout: 10_000 },
+  });
+
+  async send(call: UpstreamRequest): Promise<UpstreamAnswer> {
+    const headers: Record<string, string> = {
+      accept: 'application/json, text/event-stream',
+      'x-correlation-id': call.correlationId,
+    };
+    for (const name of CARRIED_REQUEST_HEADERS) {
+      const value = call.agentHeaders[name];
+      if (typeof value === 'string') {
+        headers[name] = value;
+      }
+    }
+    if (call.method === 'GET') {
+      headers.accept = 'text/event-stream';
+    }
+    if (call.body !== undefined) {
+      headers['content-type'] = 'application/json';
+    }
+    if (call.credential) {
+      headers[call.credential.header.toLowerCase()] = call.credential.value;
+    }
+    try {
+      return await request(call.server.url, {
+        method: call.method,
+        headers,
+        body: call.body,
+        signal: call.signal,
+        dispatcher: this.dispatcher,
+        headersTimeout: call.server.timeoutMs,
+        bodyTimeout: call.isListening ? 0 : call.server.timeoutMs,
+      });
+    } catch (error) {
+      throw failureOf(error, call.server);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
+
+export function serverLabel(server: McpServerRoute): string {
+  return `MCP server "${server.name}" (${server.id})`;
+}
+
+/** A network error, a timeout or a cut stream as the failure the agent is told about. */
+export function failureOf(error: unknown, server: McpServerRoute): UpstreamFailure {
+  if (error instanceof UpstreamFailure) {
+    return error;
+  }
+  if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
+    return new UpstreamFailure(
+      504,
+      `${serverLabel(server)} did not answer within ${server.timeoutMs} ms`,
+    );
+  }
+  const why = error instanceof Error ? error.message : String(error);
+  return new UpstreamFailure(502, `${serverLabel(server)} failed: ${why}`);
+}

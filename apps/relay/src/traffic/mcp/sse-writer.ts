@@ -1,0 +1,63 @@
+import { once } from 'node:events';
+import { ServerResponse } from 'node:http';
+
+import { JsonRpcMessage } from './json-rpc';
+
+/** Server-sent events towards the agent, with backpressure (a slow agent slows the relay's read). */
+export class SseWriter {
+  /** `baseHeaders`: what the HTTP layer set before the stream took the response over (D13). */
+  constructor(
+    private readonly raw: ServerResponse,
+    private readonly baseHeaders: Record<string, string> = {},
+  ) {}
+
+  get isClosed(): boolean {
+    return this.raw.destroyed || this.raw.writableEnded;
+  }
+
+  open(headers: Record<string, string>): void {
+    this.raw.writeHead(200, {
+      ...this.baseHeaders,
+      ...headers,
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    });
+    this.raw.flushHeaders();
+  }
+
+  /** One JSON-RPC message as one `message` event, its upstream event id kept for resumption. */
+  message(message: JsonRpcMessage, eventId?: string): Promise<void> {
+    const id = eventId ? `id: ${eventId}\n` : '';
+    return this.write(`${id}event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+
+  /** An event without a JSON-RPC message (the server's priming event, a retry hint) as it came. */
+  passThrough(fields: { id?: string; retry?: number }): Promise<void> {
+    const lines = [
+      ...(fields.retry !== undefined ? [`retry: ${fields.retry}`] : []),
+      ...(fields.id !== undefined ? [`id: ${fields.id}`, 'data: '] : []),
+    ];
+    return lines.length > 0 ? this.write(`${lines.join('\n')}\n\n`) : Promise.resolve();
+  }
+
+  /** A comment line: keeps idle proxies (the gateway's body timeout) from closing the stream. */
+  keepAlive(): Promise<void> {
+    return this.write(': keep-alive\n\n');
+  }
+
+  end(): void {
+    if (!this.isClosed) {
+      this.raw.end();
+    }
+  }
+
+  private async write(chunk: string): Promise<void> {
+    if (this.isClosed) {
+      return;
+    }
+    if (!this.raw.write(chunk)) {
+      await Promise.race([once(this.raw, 'drain'), once(this.raw, 'close')]);
+    }
+  }
+}

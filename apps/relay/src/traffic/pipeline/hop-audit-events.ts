@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+
+import { AuditEventType, AuditableEventData, EventEnvelope, EventParty } from '@agp/contracts';
+import { buildEvent } from '@agp/messaging';
+
+import { Detection, EndpointRef, HopDecision } from '../../decisions/decision.types';
+import { Hop, Refusal } from './hop.types';
+
+type HopEvent = EventEnvelope<AuditEventType, AuditableEventData>;
+
+/** The audit trail refuses content over 1 MiB (AuditableEventData); such a hop keeps its digest. */
+const MAX_CONTENT_CHARS = 1_048_576;
+
+const DETECTION_EVENT: ReadonlyArray<[RegExp, AuditEventType]> = [
+  [/INJECTION/, 'PROMPT_INJECTION_DETECTION'],
+  [/SECRET|CREDENTIAL|KEY|TOKEN/, 'SECRET_DETECTION'],
+  [/PII|PERSONAL|EMAIL|SSN|PHONE/, 'PII_DETECTION'],
+];
+
+/** D25: the detection event type of a policy's `kind` (anything else is a regex finding). */
+export function detectionEventType(kind: string): AuditEventType {
+  const upper = kind.toUpperCase();
+  return DETECTION_EVENT.find(([pattern]) => pattern.test(upper))?.[1] ?? 'REGEX_DETECTION';
+}
+
+function party(endpoint: EndpointRef): EventParty {
+  return {
+    type: endpoint.type,
+    id: endpoint.id,
+    ...(endpoint.name ? { label: endpoint.name } : {}),
+  };
+}
+
+export function digestOf(json: unknown): string {
+  return createHash('sha256').update(JSON.stringify(json)).digest('hex');
+}
+
+function common(hop: Hop): AuditableEventData {
+  return {
+    actor: party(hop.agent),
+    source: party(hop.source),
+    sink: party(hop.sink),
+    protocol: hop.protocol,
+    contentDigest: digestOf(hop.message.json),
+    ...(hop.traceId ? { traceId: hop.traceId } : {}),
+  };
+}
+
+function what(hop: Hop): string {
+  const tool = hop.tool ? ` ${hop.tool}` : '';
+  const from = hop.source.name ?? hop.source.type;
+  const to = hop.sink.name ?? hop.sink.type;
+  return `${hop.protocol} ${hop.method ?? 'message'}${tool} ${from} → ${to}`;
+}
+
+function hopDetails(hop: Hop): Record<string, unknown> {
+  return {
+    direction: hop.direction,
+    ...(hop.method ? { method: hop.method } : {}),
+    ...(hop.tool ? { tool: hop.tool } : {}),
+    ...hop.details,
+  };
+}
+
+function content(hop: Hop, masked: unknown): { content?: string } {
+  if (!hop.captureContent) {
+    return {};
+  }
+  const text = JSON.stringify(masked);
+  return text.length <= MAX_CONTENT_CHARS ? { content: text } : {};
+}
+
+/** COMMUNICATION_AUDIT for a decided hop, and one detection event per kind it found (D25, D40). */
+export function decidedHopEvents(hop: Hop, decision: HopDecision, latencyMs: number): HopEvent[] {
+  const context = { tenantId: hop.tenantId, correlationId: hop.correlationId };
+  const policyIds = [...new Set(decision.bindings.map((b) => b.groupId))];
+  const verdicts = decision.bindings.map((b) => ({
+    bindingId: b.bindingId,
+    groupId: b.groupId,
+    groupName: b.groupName,
+    version: b.groupVersion,
+    action: b.action,
+    ...(b.error ? { error: b.error } : {}),
+  }));
+  const detail = {
+    reasons: decision.reasons,
+    detections: decision.detections,
+    masks: decision.mask,
+  };
+  const communication: AuditableEventData = {
+    ...common(hop),
+    action: decision.action,
+    policyIds,
+    summary: `${what(hop)}: ${decision.action}`,
+    details: {
+      ...hopDetails(hop),
+      verdicts,
+      maskedFields: decision.maskedFields,
+      latencyMs: Math.round(latencyMs * 1000) / 1000,
+      ...(decision.action === 'ERROR' ? { failOpen: decision.failOpen } : {}),
+    },
+    decision: detail,
+    ...content(hop, decision.maskedMessage.json),
+  };
+  const events: HopEvent[] = [buildEvent('COMMUNICATION_AUDIT', context, communication)];
+  for (const [type, found] of groupDetections(decision.detections)) {
+    events.push(
+      buildEvent(type, context, {
+        ...common(hop),
+        action: decision.action,
+        policyIds,
+        summary: `${what(hop)}: ${found.map((d) => d.label).join(', ')} detected`,
+        details: hopDetails(hop),
+        decision: { ...detail, detections: found },
+      }),
+    );
+  }
+  return events;
+}
+
+/** The one event of a hop refused before policy (kill switch, grant, rate limit, upstream fault). */
+export function refusedHopEvent(hop: Hop, refusal: Refusal): HopEvent {
+  return buildEvent(
+    refusal.type,
+    { tenantId: hop.tenantId, correlationId: hop.correlationId },
+    {
+      ...common(hop),
+      action: refusal.action,
+      summary: `${what(hop)}: ${refusal.action} (${refusal.reason})`,
+      details: { ...hopDetails(hop), ...refusal.details },
+      decision: { reasons: [refusal.reason] },
+      ...content(hop, hop.message.json),
+    },
+  );
+}
+
+function groupDetections(detections: Detection[]): Map<AuditEventType, Detection[]> {
+  const groups = new Map<AuditEventType, Detection[]>();
+  for (const detection of detections) {
+    const type = detectionEventType(detection.kind);
+    groups.set(type, [...(groups.get(type) ?? []), detection]);
+  }
+  return groups;
+}

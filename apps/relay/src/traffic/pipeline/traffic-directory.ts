@@ -1,0 +1,158 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
+
+import { Row, str } from '../../common/sql';
+import { RELAY_DATABASE } from '../../database/tokens';
+import { ExpiringCache } from './expiring-cache';
+
+/** T2: changes reach every replica's hops within this long (D32, D35: within one second). */
+export const TRAFFIC_CACHE_TTL_MS = 500;
+
+export interface McpServerRoute {
+  id: string;
+  name: string;
+  url: string;
+  transport: string;
+  /** The sealed upstream credential (D37), opened only when the relay calls the server. */
+  credentialSealed?: string;
+  credentialHeader?: string;
+  timeoutMs: number;
+}
+
+/** What the relay needs to carry one agent's traffic to one MCP server. */
+export interface McpRoute {
+  tenantSlug?: string;
+  agent?: { name: string; riskTier?: string };
+  server: McpServerRoute;
+  /** The AGENT_TO_MCP_SERVER subscription (D32), absent when the agent has none. */
+  subscription?: { id: string; tools: string[] | null };
+}
+
+export type KillSwitchScope = 'TENANT' | 'AGENT' | 'MCP_SERVER' | 'LLM_GATEWAY' | 'CHANNEL';
+
+export interface EngagedKillSwitch {
+  id: string;
+  scope: KillSwitchScope;
+  targetId: string;
+  reason: string;
+}
+
+export interface TrafficSettings {
+  tenantPerMinute: number | null;
+  agentPerMinute: number | null;
+  subscriptionPerMinute: number | null;
+  contentCapture: boolean;
+  hitlWaitSeconds: number;
+  hitlExpirySeconds: number;
+}
+
+export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = {
+  tenantPerMinute: null,
+  agentPerMinute: null,
+  subscriptionPerMinute: null,
+  contentCapture: false,
+  hitlWaitSeconds: 30,
+  hitlExpirySeconds: 86_400,
+};
+
+const S = 'relay';
+
+function limit(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+/** The per-hop reads of the traffic paths, each cached briefly (T2). */
+@Injectable()
+export class TrafficDirectory {
+  private readonly routes = new ExpiringCache<McpRoute | undefined>(TRAFFIC_CACHE_TTL_MS);
+  private readonly switches = new ExpiringCache<EngagedKillSwitch[]>(TRAFFIC_CACHE_TTL_MS);
+  private readonly settingsCache = new ExpiringCache<TrafficSettings>(TRAFFIC_CACHE_TTL_MS);
+
+  constructor(@Inject(RELAY_DATABASE) private readonly database: Database) {}
+
+  /** The server, the agent and its subscription; undefined when the tenant has no such server. */
+  mcpRoute(tenantId: string, agentId: string, serverId: string): Promise<McpRoute | undefined> {
+    return this.routes.get(`${tenantId}:${agentId}:${serverId}`, () =>
+      this.database.inTenant(tenantId, async (tx) => {
+        const rows: Row[] = await tx.query(
+          `SELECT s.id, s.name, s.url, s.transport, s.credential_ciphertext, s.credential_header,
+                  s.timeout_ms, a.name AS agent_name, a.risk_tier, sub.id AS subscription_id,
+                  sub.tools, t.slug
+             FROM ${S}.mcp_servers s
+             LEFT JOIN ${S}.agents a ON a.tenant_id = s.tenant_id AND a.id = $2
+             LEFT JOIN ${S}.subscriptions sub ON sub.tenant_id = s.tenant_id
+                  AND sub.kind = 'AGENT_TO_MCP_SERVER' AND sub.source_id = $2 AND sub.target_id = s.id
+             LEFT JOIN ${S}.tenants t ON t.tenant_id = s.tenant_id
+            WHERE s.tenant_id = $1 AND s.id = $3`,
+          [tenantId, agentId, serverId],
+        );
+        const row = rows[0];
+        return row ? toRoute(row) : undefined;
+      }),
+    );
+  }
+
+  /** The tenant's engaged kill switches (D35); few, so one read serves every target. */
+  engagedKillSwitches(tenantId: string): Promise<EngagedKillSwitch[]> {
+    return this.switches.get(tenantId, () =>
+      this.database.inTenant(tenantId, async (tx) => {
+        const rows: Row[] = await tx.query(
+          `SELECT id, scope, target_id, reason FROM ${S}.kill_switches
+            WHERE tenant_id = $1 AND released_at IS NULL`,
+          [tenantId],
+        );
+        return rows.map((r) => ({
+          id: String(r.id),
+          scope: String(r.scope) as KillSwitchScope,
+          targetId: String(r.target_id),
+          reason: String(r.reason),
+        }));
+      }),
+    );
+  }
+
+  settings(tenantId: string): Promise<TrafficSettings> {
+    return this.settingsCache.get(tenantId, () =>
+      this.database.inTenant(tenantId, async (tx) => {
+        const rows: Row[] = await tx.query(
+          `SELECT * FROM ${S}.traffic_settings WHERE tenant_id = $1`,
+          [tenantId],
+        );
+        const row = rows[0];
+        if (!row) {
+          return DEFAULT_TRAFFIC_SETTINGS;
+        }
+        return {
+          tenantPerMinute: limit(row.tenant_per_minute),
+          agentPerMinute: limit(row.agent_per_minute),
+          subscriptionPerMinute: limit(row.subscription_per_minute),
+          contentCapture: row.content_capture === true,
+          hitlWaitSeconds: Number(row.hitl_wait_seconds),
+          hitlExpirySeconds: Number(row.hitl_expiry_seconds),
+        };
+      }),
+    );
+  }
+}
+
+function toRoute(row: Row): McpRoute {
+  const agentName = str(row.agent_name);
+  const riskTier = str(row.risk_tier);
+  const subscriptionId = str(row.subscription_id);
+  return {
+    tenantSlug: str(row.slug),
+    ...(agentName ? { agent: { name: agentName, ...(riskTier ? { riskTier } : {}) } } : {}),
+    server: {
+      id: String(row.id),
+      name: String(row.name),
+      url: String(row.url),
+      transport: String(row.transport),
+      credentialSealed: str(row.credential_ciphertext),
+      credentialHeader: str(row.credential_header),
+      timeoutMs: Number(row.timeout_ms),
+    },
+    ...(subscriptionId
+      ? { subscription: { id: subscriptionId, tools: (row.tools as string[] | null) ?? null } }
+      : {}),
+  };
+}

@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+
+import { McpController } from './mcp/mcp.controller';
+import { McpExchange } from './mcp/mcp-exchange';
+import { McpHops } from './mcp/mcp-hops';
+import { McpRelayService } from './mcp/mcp-relay.service';
+import { McpUpstream } from './mcp/mcp-upstream';
+import { HopAuditor } from './pipeline/hop-auditor';
+import { HopPipeline } from './pipeline/hop-pipeline';
+import { RateLimiter } from './pipeline/rate-limiter';
+import { TrafficDirectory } from './pipeline/traffic-directory';
+import { TrafficGuard } from './pipeline/traffic-guard';
+
+/**
+ * The traffic paths of D20: the hop pipeline every protocol shares (pipeline/) and one folder per
+ * protocol (mcp/; A2A and LLM follow).
+ */
+@Module({
+  controllers: [McpController],
+  providers: [
+    TrafficDirectory,
+    RateLimiter,
+    TrafficGuard,
+    HopAuditor,
+    HopPipeline,
+    McpUpstream,
+    McpHops,
+    McpExchange,
+    McpRelayService,
+  ],
+  exports: [HopPipeline, TrafficGuard, TrafficDirectory],
+})
+export class TrafficModule {}
