@@ -90,8 +90,8 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay (%s)', (mode) =
         'RESPONSE',
       ]);
       expect(callHops[0]).toMatchObject({ protocol: 'MCP', action: 'LOG' });
-      expect(callHops[0]!.contentDigest).toMatch(/^[0-9a-f]{64}$/);
-      expect(callHops[0]!.policyIds).toHaveLength(1);
+      expect(callHops[0].contentDigest).toMatch(/^[0-9a-f]{64}$/);
+      expect(callHops[0].policyIds).toHaveLength(1);
     } finally {
       await sut.close();
     }

@@ -49,7 +49,12 @@ export function registerProxy(
     fastify.all(`${route.prefix}*`, (request, reply) => {
       if (Number(request.headers['content-length'] ?? 0) > bodyLimit) {
         const detail = `the body is larger than ${bodyLimit} bytes`;
-        return sendProblem(logger, new HttpProblem(413, 'payload-too-large', detail), request, reply);
+        return sendProblem(
+          logger,
+          new HttpProblem(413, 'payload-too-large', detail),
+          request,
+          reply,
+        );
       }
       return reply.from(`${route.upstream}${request.url}`, {
         rewriteRequestHeaders: (original, headers) => ({

@@ -169,7 +169,10 @@ export class McpWorld {
    * holds at least `atLeast` of them, or `until` says the ones a test waits for have arrived
    * (events reach the trail asynchronously, in no promised order).
    */
-  async trace(correlationId: string, until: number | ((items: Json[]) => boolean)): Promise<Json[]> {
+  async trace(
+    correlationId: string,
+    until: number | ((items: Json[]) => boolean),
+  ): Promise<Json[]> {
     return eventually(async () => {
       const answer = await this.api<{ items?: Json[] } | Json[]>(
         'GET',
