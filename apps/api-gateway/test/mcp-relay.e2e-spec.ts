@@ -80,10 +80,11 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay (%s)', (mode) =
       expect(toolText(result)).toContain(correlationId);
       const trace = await world.trace(
         correlationId,
-        (items) => items.filter((e) => (e.details as Json | null)?.tool === 'echo').length === 2,
+        (items) =>
+          items.filter((e) => (e.details as Json | null)?.toolName === 'echo').length === 2,
       );
       const callHops = trace.filter(
-        (e) => e.eventType === 'COMMUNICATION_AUDIT' && (e.details as Json).tool === 'echo',
+        (e) => e.eventType === 'COMMUNICATION_AUDIT' && (e.details as Json).toolName === 'echo',
       );
       expect(callHops.map((e) => (e.details as Json).direction).sort()).toEqual([
         'REQUEST',

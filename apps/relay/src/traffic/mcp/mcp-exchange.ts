@@ -215,6 +215,7 @@ export class McpExchange {
         type: 'COMMUNICATION_AUDIT',
         action: ending.code === RPC_KILL_SWITCH ? 'BLOCK' : 'ERROR',
         reason: ending.reason,
+        ...(ending.code === RPC_KILL_SWITCH ? {} : { details: { outcome: 'ERROR' } }),
       });
       await writer.message(error);
     }
@@ -282,7 +283,12 @@ export class McpExchange {
     const refusals = [...pending].map(([id, askedFor]) =>
       this.pipeline.refuse(
         hopOf(call, 'RESPONSE', rpcError(id, RPC_UPSTREAM_FAILED, failure.message), askedFor),
-        { type: 'COMMUNICATION_AUDIT', action: 'ERROR', reason: failure.message },
+        {
+          type: 'COMMUNICATION_AUDIT',
+          action: 'ERROR',
+          reason: failure.message,
+          details: { outcome: 'ERROR', httpStatus: failure.status },
+        },
       ),
     );
     await Promise.all(refusals);

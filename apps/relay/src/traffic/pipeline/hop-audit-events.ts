@@ -53,11 +53,12 @@ function what(hop: Hop): string {
   return `${hop.protocol} ${hop.method ?? 'message'}${tool} ${from} → ${to}`;
 }
 
+/** `direction` and `toolName` are what the monitors' rollups count by (monitors.md M4). */
 function hopDetails(hop: Hop): Record<string, unknown> {
   return {
     direction: hop.direction,
     ...(hop.method ? { method: hop.method } : {}),
-    ...(hop.tool ? { tool: hop.tool } : {}),
+    ...(hop.tool ? { toolName: hop.tool } : {}),
     ...hop.details,
   };
 }
