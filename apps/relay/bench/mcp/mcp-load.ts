@@ -1,0 +1,103 @@
+import { Pool } from 'undici';
+
+import { summarize, Measurement } from '../measure';
+
+/** An MCP session over plain HTTP (the load generator must cost less than what it measures). */
+export class McpSessionClient {
+  private readonly pool: Pool;
+  private sessionId = '';
+  private nextId = 1;
+
+  constructor(
+    private readonly url: URL,
+    private readonly token?: string,
+  ) {
+    this.pool = new Pool(url.origin, { connections: 64, pipelining: 1 });
+  }
+
+  async initialize(): Promise<void> {
+    const answer = await this.post({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'agp-bench', version: '1.0.0' },
+      },
+    });
+    this.sessionId = String(answer.headers['mcp-session-id'] ?? '');
+    await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+
+  /** One tools/call; throws unless the answer is a result. */
+  async callTool(name: string, args: Record<string, unknown>): Promise<void> {
+    const id = this.nextId++;
+    const answer = await this.post({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    });
+    if (!answer.body.includes('"result"')) {
+      throw new Error(`tools/call failed: ${answer.status} ${answer.body.slice(0, 300)}`);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private async post(
+    message: unknown,
+  ): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+    const response = await this.pool.request({
+      path: this.url.pathname,
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+        ...(this.sessionId ? { 'mcp-session-id': this.sessionId } : {}),
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+      },
+      body: JSON.stringify(message),
+    });
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: await response.body.text(),
+    };
+  }
+}
+
+/**
+ * Calls started at a fixed rate whatever the answers do (open loop): each latency runs from the
+ * moment its call was due, so a stall shows in the percentiles instead of slowing the load.
+ */
+export async function fixedRate(
+  label: string,
+  perSecond: number,
+  seconds: number,
+  call: () => Promise<void>,
+): Promise<Measurement> {
+  const total = Math.round(perSecond * seconds);
+  const intervalNs = 1e9 / perSecond;
+  const latencies: number[] = [];
+  const start = process.hrtime.bigint();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < total; i += 1) {
+    const due = start + BigInt(Math.round(i * intervalNs));
+    const wait = Number(due - process.hrtime.bigint()) / 1e6;
+    if (wait > 1) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    inFlight.push(
+      call().then(() => {
+        latencies.push(Number(process.hrtime.bigint() - due) / 1000);
+      }),
+    );
+  }
+  await Promise.all(inFlight);
+  return summarize(label, latencies, Number(process.hrtime.bigint() - start) / 1e9);
+}

@@ -1,0 +1,98 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The repository root, from apps/relay/dist-bench/bench/mcp. */
+export const REPO_ROOT = join(__dirname, '..', '..', '..', '..', '..');
+
+export interface ServiceProcess {
+  name: string;
+  url: string;
+  child: ChildProcess;
+}
+
+/**
+ * One service of the platform as production runs it: its own compiled `main.js` in its own
+ * process (D2), so the benchmark measures the deployed shape, gateway hop included.
+ */
+export async function startService(
+  app: string,
+  port: number,
+  env: Record<string, string>,
+): Promise<ServiceProcess> {
+  const entry = join(REPO_ROOT, 'apps', app, 'dist', 'main.js');
+  if (!existsSync(entry)) {
+    throw new Error(`${entry} is missing: run \`npm run build\` first`);
+  }
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_CPU_PROFILE === app
+        ? ['--cpu-prof', '--cpu-prof-dir=bench-profiles']
+        : []),
+      entry,
+    ],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors = (errors + chunk.toString()).slice(-4_000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    if (child.exitCode !== null) {
+      throw new Error(`${app} exited with ${child.exitCode}: ${errors}`);
+    }
+    const ready = await fetch(`${url}/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) {
+      return { name: app, url, child };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${app} did not get ready: ${errors}`);
+}
+
+export async function stopService(service: ServiceProcess): Promise<void> {
+  if (service.child.exitCode !== null) {
+    return;
+  }
+  const exited = new Promise((resolve) => service.child.once('exit', resolve));
+  service.child.kill('SIGTERM');
+  await exited;
+}
+
+/** D11: the tenant-auth bootstrap command, run as an operator would; the administrator's password. */
+export async function bootstrapTenant(
+  env: Record<string, string>,
+  slug: string,
+  out: string,
+): Promise<void> {
+  const entry = join(REPO_ROOT, 'apps', 'tenant-auth', 'dist', 'bootstrap.js');
+  const child = spawn(
+    process.execPath,
+    [entry, '--tenant', slug, '--email', `admin@${slug}.example`, '--out', out],
+    { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) {
+    throw new Error(`bootstrap exited with ${code}: ${errors}`);
+  }
+}
+
+/** CPU time (user + system) a process has used so far, in seconds. */
+export function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
