@@ -87,8 +87,12 @@ async function arrange(gateway: string, env: Record<string, string>, serverUrl: 
     const known = await fetch(`${gateway}/relay/v1/agents/${agent.id}`, {
       headers: { authorization: `Bearer ${adminToken}` },
     });
-    if (known.status === 200) {break;}
-    if (i > 200) {throw new Error('the relay never learnt of the agent');}
+    if (known.status === 200) {
+      break;
+    }
+    if (i > 200) {
+      throw new Error('the relay never learnt of the agent');
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const server = await api<{ id: string }>(gateway, adminToken, 'POST', '/relay/v1/mcp-servers', {
@@ -206,7 +210,9 @@ async function main(): Promise<void> {
     const call = (client: McpSessionClient) => () =>
       client.callTool('echo', { text: 'quarterly numbers for the board' });
     for (const client of [direct, relayOnly, platform]) {
-      for (let i = 0; i < 300; i += 1) {await call(client)();}
+      for (let i = 0; i < 300; i += 1) {
+        await call(client)();
+      }
     }
 
     const rows: Measurement[] = [];

@@ -26,7 +26,8 @@ export class McpSessionClient {
         clientInfo: { name: 'agp-bench', version: '1.0.0' },
       },
     });
-    this.sessionId = String(answer.headers['mcp-session-id'] ?? '');
+    const sessionId = answer.headers['mcp-session-id'];
+    this.sessionId = typeof sessionId === 'string' ? sessionId : '';
     await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
 
