@@ -47,7 +47,6 @@ export interface PostToForward {
   pending: Map<JsonRpcId, AskedFor>;
   /** Answers the relay gives in place of refused requests of the same POST. */
   localAnswers: JsonRpcMessage[];
-  requestsAudited: Promise<void>;
 }
 
 /** How often an idle stream gets a comment line (the gateway's idle timeout is longer). */
@@ -79,7 +78,6 @@ export class McpExchange {
     const type = contentTypeOf(answer);
     if (answer.statusCode === 200 && type === 'text/event-stream') {
       return this.stream(call, answer, abort, headers, post.pending, async (writer) => {
-        await post.requestsAudited;
         writer.open(headers);
         for (const local of post.localAnswers) {
           await writer.message(local);
@@ -91,7 +89,7 @@ export class McpExchange {
       const judged = await Promise.all(
         messages.map((m) => this.hops.judgeFromServer(call, m, askedForOf(post.pending, m))),
       );
-      await Promise.all([post.requestsAudited, ...judged.map((j) => j.audited)]);
+      await Promise.all(judged.map((j) => j.audited));
       const body = [...post.localAnswers, ...judged.flatMap((j) => (j.forward ? [j.forward] : []))];
       return body.length === 0
         ? { kind: 'empty', status: answer.statusCode, headers }
@@ -104,7 +102,6 @@ export class McpExchange {
     }
     await answer.body.dump();
     if (answer.statusCode < 300 && post.pending.size === 0) {
-      await post.requestsAudited;
       return post.localAnswers.length === 0
         ? { kind: 'empty', status: answer.statusCode, headers }
         : {

@@ -75,8 +75,9 @@ export class McpRelayService {
         pending.set(message.id!, { method: message.method!, ...optionalTool(message) });
       }
     }
+    // T1: the server acts on what it receives, so the trail holds each hop before it is sent.
+    await audited;
     if (forward.length === 0) {
-      await audited;
       return answers.length === 0
         ? { kind: 'empty', status: 202 }
         : { kind: 'json', status: 200, body: isBatch ? answers : answers[0] };
@@ -86,7 +87,6 @@ export class McpRelayService {
       isBatch,
       pending,
       localAnswers: answers,
-      requestsAudited: audited.then(() => undefined),
     });
   }
 
