@@ -40,6 +40,11 @@ export interface McpPlatform {
   tenantAuth: NestFastifyApplication;
   /** The platform's own database: what a test reads to check what was stored (at rest). */
   databaseUrl: string;
+  /**
+   * Services only: one more relay replica on the same database and NATS prefix, reached directly
+   * (not through the gateway), for what must hold on every replica (D32, D35).
+   */
+  startRelayReplica?(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -130,14 +135,26 @@ async function startServices(database: TestDatabase, prefix: string): Promise<Mc
     }),
   );
   await gateway.listen({ port: 0, host: '127.0.0.1' });
+  const replicas: NestFastifyApplication[] = [];
   return {
     mode: 'services',
+    startRelayReplica: async () => {
+      const replica = await startService(
+        'relay',
+        await freePort(),
+        relayEnv,
+        jwksUrl,
+        RelayModule.forRoot({ ...relayEnv, DATABASE_URL: database.url }),
+      );
+      replicas.push(replica);
+      return baseUrlOf(replica);
+    },
     baseUrl: baseUrlOf(gateway),
     tenantAuth,
     databaseUrl: database.url,
     close: async () => {
       await gateway.close();
-      for (const app of [audit, relay, tenantAuth]) {
+      for (const app of [...replicas, audit, relay, tenantAuth]) {
         await app.close();
       }
     },
