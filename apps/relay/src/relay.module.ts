@@ -12,6 +12,7 @@ import { EvaluationPacksModule } from './evaluation-packs/evaluation-packs.modul
 import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { PoliciesModule } from './policies/policies.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { TrafficModule } from './traffic/traffic.module';
 import { UsersModule } from './users/users.module';
@@ -49,6 +50,7 @@ export class RelayModule {
         ChannelsModule,
         LlmGatewaysModule,
         PoliciesModule,
+        SubscriptionsModule,
         TrafficModule,
         EvaluationPacksModule.forRoot({ runPollIntervalMs: env.EVALUATION_RUN_POLL_MS ?? 1_000 }),
       ],

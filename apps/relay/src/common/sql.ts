@@ -34,3 +34,13 @@ export function date(value: unknown): Date | undefined {
   }
   return value instanceof Date ? value : new Date(text(value));
 }
+
+/** TypeORM answers an UPDATE or DELETE … RETURNING with [rows, affected]; an INSERT with rows. */
+export async function returning(
+  tx: { query: (sql: string, params?: unknown[]) => Promise<unknown> },
+  sql: string,
+  params: unknown[],
+): Promise<Row[]> {
+  const [rows] = (await tx.query(sql, params)) as [Row[], number];
+  return rows;
+}

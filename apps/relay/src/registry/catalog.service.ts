@@ -82,6 +82,11 @@ export class CatalogService {
     await this.database.inTenant(ctx.tenantId, async (tx) => {
       const entry = this.mustFind(await this.repository.find(tx, ctx.tenantId, id), id);
       await this.repository.delete(tx, ctx.tenantId, id);
+      // D32: who may talk to an entry that is gone is gone with it.
+      await tx.query(
+        'DELETE FROM relay.subscriptions WHERE tenant_id = $1 AND (source_id = $2 OR target_id = $2)',
+        [ctx.tenantId, id],
+      );
       await this.record(tx, ctx, entry, 'DELETED');
     });
   }

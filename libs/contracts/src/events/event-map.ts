@@ -2,7 +2,9 @@ import { MonitorAlertLifecycleChangedData } from '../audit/monitor-alert-lifecyc
 import { MonitorAlertTriggeredData } from '../audit/monitor-alert-triggered.event';
 import { MonitorConfigChangedData } from '../audit/monitor-config-changed.event';
 import { AUDIT_EVENT_TYPES, AuditEventType } from '../enums/audit-event-type';
+import { McpGrantsChangedData } from '../relay/mcp-grants-changed.event';
 import { PolicyLifecycleData } from '../relay/policy-lifecycle.event';
+import { SubscriptionChangedData } from '../relay/subscription-changed.event';
 import { AgentLifecycleData } from '../tenant-auth/agent-lifecycle.event';
 import { CredentialRotationData } from '../tenant-auth/credential-rotation.event';
 import { TenantLifecycleData } from '../tenant-auth/tenant-lifecycle.event';
@@ -18,6 +20,8 @@ const SPECIFIC_PAYLOADS = {
   CREDENTIAL_ROTATION: CredentialRotationData,
   USER_LIFECYCLE: UserLifecycleData,
   POLICY_LIFECYCLE: PolicyLifecycleData,
+  SUBSCRIPTION_CHANGED: SubscriptionChangedData,
+  MCP_GRANTS_CHANGED: McpGrantsChangedData,
   MONITOR_ALERT_TRIGGERED: MonitorAlertTriggeredData,
   MONITOR_ALERT_LIFECYCLE_CHANGED: MonitorAlertLifecycleChangedData,
   MONITOR_CONFIG_CHANGED: MonitorConfigChangedData,

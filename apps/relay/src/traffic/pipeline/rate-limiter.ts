@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 
-import { Row } from '../../common/sql';
+import { Row, returning } from '../../common/sql';
 import { RELAY_DATABASE } from '../../database/tokens';
 
 /** One counted key (D36): the tenant, an agent, or a subscription, with its per-minute limit. */
@@ -62,7 +62,8 @@ export class RateLimiter {
         return undefined;
       }
       const row = rows.find((r) => r.key === over.key)!;
-      const marked: Row[] = await tx.query(
+      const marked = await returning(
+        tx,
         `UPDATE relay.rate_limit_windows SET audited = true
           WHERE tenant_id = $1 AND key = $2 AND window_start = $3 AND NOT audited RETURNING key`,
         [tenantId, over.key, row.window_start],

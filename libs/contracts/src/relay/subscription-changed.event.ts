@@ -1,0 +1,43 @@
+import { IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+
+import { AuditableEventData } from '../events/auditable-event.data';
+
+export const SUBSCRIPTION_KINDS = [
+  'AGENT_TO_AGENT',
+  'AGENT_TO_MCP_SERVER',
+  'AGENT_TO_LLM_GATEWAY',
+  'USER_TO_AGENT',
+  'CHANNEL_TO_AGENT',
+] as const;
+export type SubscriptionKind = (typeof SUBSCRIPTION_KINDS)[number];
+
+export const SUBSCRIPTION_CHANGES = ['CREATED', 'UPDATED', 'DELETED'] as const;
+export type SubscriptionChange = (typeof SUBSCRIPTION_CHANGES)[number];
+
+/**
+ * D32: who may talk to whom changed. Published by the relay for every subscription created,
+ * changed (its tool grant) or removed; every relay replica holds the change within one second.
+ */
+export class SubscriptionChangedData extends AuditableEventData {
+  @IsIn(SUBSCRIPTION_CHANGES)
+  change: SubscriptionChange;
+
+  @IsUUID()
+  subscriptionId: string;
+
+  @IsIn(SUBSCRIPTION_KINDS)
+  kind: SubscriptionKind;
+
+  @IsUUID()
+  sourceId: string;
+
+  @IsUUID()
+  targetId: string;
+
+  /** AGENT_TO_MCP_SERVER: the tool grant after the change (null: every tool). */
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @MaxLength(200, { each: true })
+  tools?: string[] | null;
+}
