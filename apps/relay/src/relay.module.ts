@@ -9,12 +9,14 @@ import { AgentsModule } from './agents/agents.module';
 import { ChannelsModule } from './channels/channels.module';
 import { DecisionsModule } from './decisions/decisions.module';
 import { EvaluationPacksModule } from './evaluation-packs/evaluation-packs.module';
+import { KillSwitchesModule } from './kill-switches/kill-switches.module';
 import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { PoliciesModule } from './policies/policies.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { TrafficModule } from './traffic/traffic.module';
+import { TrafficSettingsModule } from './traffic-settings/traffic-settings.module';
 import { UsersModule } from './users/users.module';
 
 export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX'> &
@@ -52,6 +54,8 @@ export class RelayModule {
         PoliciesModule,
         SubscriptionsModule,
         TrafficModule,
+        KillSwitchesModule,
+        TrafficSettingsModule,
         EvaluationPacksModule.forRoot({ runPollIntervalMs: env.EVALUATION_RUN_POLL_MS ?? 1_000 }),
       ],
     };

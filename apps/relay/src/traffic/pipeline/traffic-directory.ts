@@ -111,6 +111,14 @@ export class TrafficDirectory {
     );
   }
 
+  /** What this replica changed itself holds here at once; other replicas follow within T2. */
+  forgetTenant(tenantId: string): void {
+    const ofTenant = (key: string): boolean => key === tenantId || key.startsWith(`${tenantId}:`);
+    this.routes.invalidate(ofTenant);
+    this.switches.invalidate(ofTenant);
+    this.settingsCache.invalidate(ofTenant);
+  }
+
   settings(tenantId: string): Promise<TrafficSettings> {
     return this.settingsCache.get(tenantId, () =>
       this.database.inTenant(tenantId, async (tx) => {

@@ -1,0 +1,60 @@
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  Max,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+
+/** D36: messages per minute; null removes the limit. */
+export class RateLimitsDto {
+  @IsOptional()
+  @ValidateIf((_o, value) => value !== null)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  tenantPerMinute?: number | null;
+
+  @IsOptional()
+  @ValidateIf((_o, value) => value !== null)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  agentPerMinute?: number | null;
+
+  @IsOptional()
+  @ValidateIf((_o, value) => value !== null)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  subscriptionPerMinute?: number | null;
+}
+
+export class UpdateTrafficSettingsDto {
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RateLimitsDto)
+  rateLimits?: RateLimitsDto;
+
+  /** D40: keep the (masked) content of hops in the audit trail, not only their digest. */
+  @IsOptional()
+  @IsBoolean()
+  contentCapture?: boolean;
+
+  /** D34: how long a held call waits for a decision (at most 300 s). */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  hitlWaitSeconds?: number;
+
+  /** D34: how long a hold stays decidable (default 24 h, at most 30 days). */
+  @IsOptional()
+  @IsInt()
+  @Min(60)
+  @Max(2_592_000)
+  hitlExpirySeconds?: number;
+}

@@ -1,0 +1,128 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Database, Tx } from '@agp/database';
+import { EventOutbox } from '@agp/messaging';
+
+import { RequestContext, actorOf, eventContext } from '../common/request-context';
+import { Row } from '../common/sql';
+import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
+import {
+  DEFAULT_TRAFFIC_SETTINGS,
+  TrafficDirectory,
+  TrafficSettings,
+} from '../traffic/pipeline/traffic-directory';
+import { UpdateTrafficSettingsDto } from './dto/update-traffic-settings.dto';
+
+/** The tenant's traffic settings as the API shows them. */
+export interface TrafficSettingsResponse {
+  rateLimits: {
+    tenantPerMinute: number | null;
+    agentPerMinute: number | null;
+    subscriptionPerMinute: number | null;
+  };
+  contentCapture: boolean;
+  hitlWaitSeconds: number;
+  hitlExpirySeconds: number;
+}
+
+function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
+  return {
+    rateLimits: {
+      tenantPerMinute: settings.tenantPerMinute,
+      agentPerMinute: settings.agentPerMinute,
+      subscriptionPerMinute: settings.subscriptionPerMinute,
+    },
+    contentCapture: settings.contentCapture,
+    hitlWaitSeconds: settings.hitlWaitSeconds,
+    hitlExpirySeconds: settings.hitlExpirySeconds,
+  };
+}
+
+/** `/relay/v1/traffic-settings`: rate limits (D36), content capture (D40), human review (D34). */
+@Injectable()
+export class TrafficSettingsService {
+  constructor(
+    @Inject(RELAY_DATABASE) private readonly database: Database,
+    @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
+    private readonly directory: TrafficDirectory,
+  ) {}
+
+  async get(ctx: RequestContext): Promise<TrafficSettingsResponse> {
+    return toResponse(
+      await this.database.inTenant(ctx.tenantId, (tx) => this.read(tx, ctx.tenantId)),
+    );
+  }
+
+  async update(
+    ctx: RequestContext,
+    dto: UpdateTrafficSettingsDto,
+  ): Promise<TrafficSettingsResponse> {
+    const updated = await this.database.inTenant(ctx.tenantId, async (tx) => {
+      const current = await this.read(tx, ctx.tenantId);
+      const next: TrafficSettings = {
+        tenantPerMinute: pick(dto.rateLimits?.tenantPerMinute, current.tenantPerMinute),
+        agentPerMinute: pick(dto.rateLimits?.agentPerMinute, current.agentPerMinute),
+        subscriptionPerMinute: pick(
+          dto.rateLimits?.subscriptionPerMinute,
+          current.subscriptionPerMinute,
+        ),
+        contentCapture: dto.contentCapture ?? current.contentCapture,
+        hitlWaitSeconds: dto.hitlWaitSeconds ?? current.hitlWaitSeconds,
+        hitlExpirySeconds: dto.hitlExpirySeconds ?? current.hitlExpirySeconds,
+      };
+      await tx.query(
+        `INSERT INTO relay.traffic_settings (tenant_id, tenant_per_minute, agent_per_minute,
+           subscription_per_minute, content_capture, hitl_wait_seconds, hitl_expiry_seconds)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (tenant_id) DO UPDATE SET tenant_per_minute = $2, agent_per_minute = $3,
+           subscription_per_minute = $4, content_capture = $5, hitl_wait_seconds = $6,
+           hitl_expiry_seconds = $7, updated_at = now()`,
+        [
+          ctx.tenantId,
+          next.tenantPerMinute,
+          next.agentPerMinute,
+          next.subscriptionPerMinute,
+          next.contentCapture,
+          next.hitlWaitSeconds,
+          next.hitlExpirySeconds,
+        ],
+      );
+      await this.outbox.add(tx, 'GOVERNANCE_LIFECYCLE', eventContext(ctx), {
+        actor: actorOf(ctx),
+        summary: 'traffic settings updated',
+        details: {
+          change: 'TRAFFIC_SETTINGS_UPDATED',
+          before: toResponse(current),
+          after: toResponse(next),
+        },
+      });
+      return next;
+    });
+    this.directory.forgetTenant(ctx.tenantId);
+    return toResponse(updated);
+  }
+
+  private async read(tx: Tx, tenantId: string): Promise<TrafficSettings> {
+    const rows: Row[] = await tx.query(
+      `SELECT * FROM relay.traffic_settings WHERE tenant_id = $1`,
+      [tenantId],
+    );
+    const row = rows[0];
+    if (!row) {
+      return DEFAULT_TRAFFIC_SETTINGS;
+    }
+    const limit = (value: unknown): number | null => (value === null ? null : Number(value));
+    return {
+      tenantPerMinute: limit(row.tenant_per_minute),
+      agentPerMinute: limit(row.agent_per_minute),
+      subscriptionPerMinute: limit(row.subscription_per_minute),
+      contentCapture: row.content_capture === true,
+      hitlWaitSeconds: Number(row.hitl_wait_seconds),
+      hitlExpirySeconds: Number(row.hitl_expiry_seconds),
+    };
+  }
+}
+
+/** A PATCH field: absent keeps the current value, null clears it. */
+function pick(value: number | null | undefined, current: number | null): number | null {
+  return value === undefined ? current : value;
+}
