@@ -111,16 +111,22 @@ export class KillSwitchesRepository {
     return rows[0] ? toKillSwitch(rows[0]) : undefined;
   }
 
-  /** The target's name when it exists in the tenant (TENANT targets are checked by the service). */
+  /**
+   * The target's name when it exists in the tenant (TENANT targets are checked by the service). An
+   * agent tenant-auth deleted stays in the projection as DELETED: found only with `includeDeleted`.
+   */
   async targetName(
     tx: Tx,
     tenantId: string,
     scope: Exclude<KillSwitchScope, 'TENANT'>,
     id: string,
+    includeDeleted = false,
   ): Promise<{ name: string; status?: string } | undefined> {
-    const status = scope === 'AGENT' ? ', status' : '';
+    const isAgent = scope === 'AGENT';
+    const alive = isAgent && !includeDeleted ? ` AND status <> 'DELETED'` : '';
     const rows: Row[] = await tx.query(
-      `SELECT name${status} FROM ${S}.${TARGET_TABLE[scope]} WHERE tenant_id = $1 AND id = $2`,
+      `SELECT name${isAgent ? ', status' : ''} FROM ${S}.${TARGET_TABLE[scope]}
+        WHERE tenant_id = $1 AND id = $2${alive}`,
       [tenantId, id],
     );
     const row = rows[0];

@@ -15,6 +15,13 @@ import { KillSwitch } from './kill-switch.types';
 import { KillSwitchesErrorCode, KillSwitchesException } from './kill-switches.exception';
 import { KillSwitchesRepository } from './kill-switches.repository';
 
+/** A switch's target as its audit event names it. */
+interface Target {
+  name: string;
+  /** Agents only: the identity's status, which AGENT_LIFECYCLE carries. */
+  status?: string;
+}
+
 /**
  * Kill switches (D35): engaged, every hop touching the target is refused on every replica within
  * a second (T2); engaging and releasing record the lifecycle event of the target's kind.
@@ -31,7 +38,7 @@ export class KillSwitchesService {
   async engage(ctx: RequestContext, dto: EngageKillSwitchDto): Promise<KillSwitch> {
     try {
       const engaged = await this.database.inTenant(ctx.tenantId, async (tx) => {
-        const targetName = await this.targetName(tx, ctx, dto);
+        const target = await this.target(tx, ctx, dto);
         const created = await this.switches.insert(tx, ctx.tenantId, {
           id: randomUUID(),
           scope: dto.scope,
@@ -39,7 +46,7 @@ export class KillSwitchesService {
           reason: dto.reason,
           engagedBy: ctx.principal.subject,
         });
-        await this.record(tx, ctx, created, targetName, 'KILL_SWITCH_ENGAGED');
+        await this.record(tx, ctx, created, target, 'KILL_SWITCH_ENGAGED');
         return created;
       });
       this.directory.forgetTenant(ctx.tenantId);
@@ -77,8 +84,11 @@ export class KillSwitchesService {
           `kill switch ${id} is ${current.status}; only an ENGAGED switch can be released`,
         );
       }
-      const targetName = await this.targetName(tx, ctx, released).catch(() => released.targetId);
-      await this.record(tx, ctx, released, targetName, 'KILL_SWITCH_RELEASED');
+      // A target removed since it was engaged is recorded by its id.
+      const target = await this.target(tx, ctx, released, true).catch(() => ({
+        name: released.targetId,
+      }));
+      await this.record(tx, ctx, released, target, 'KILL_SWITCH_RELEASED');
     });
     this.directory.forgetTenant(ctx.tenantId);
   }
@@ -95,17 +105,24 @@ export class KillSwitchesService {
   }
 
   /** The target must be the caller's tenant (TENANT) or an entry of its registry (400 otherwise). */
-  private async targetName(
+  private async target(
     tx: Tx,
     ctx: RequestContext,
     target: Pick<KillSwitch, 'scope' | 'targetId'>,
-  ): Promise<string> {
+    includeDeleted = false,
+  ): Promise<Target> {
     const found =
       target.scope === 'TENANT'
         ? target.targetId === ctx.tenantId
           ? { name: 'tenant' }
           : undefined
-        : await this.switches.targetName(tx, ctx.tenantId, target.scope, target.targetId);
+        : await this.switches.targetName(
+            tx,
+            ctx.tenantId,
+            target.scope,
+            target.targetId,
+            includeDeleted,
+          );
     if (!found) {
       const message =
         target.scope === 'TENANT'
@@ -117,7 +134,7 @@ export class KillSwitchesService {
         [{ field: 'targetId', message }],
       );
     }
-    return found.name;
+    return found;
   }
 
   /** D35: the lifecycle event of the target's kind (AGENT, MCP, LLM; governance otherwise). */
@@ -125,9 +142,10 @@ export class KillSwitchesService {
     tx: Tx,
     ctx: RequestContext,
     killSwitch: KillSwitch,
-    targetName: string,
+    target: Target,
     change: 'KILL_SWITCH_ENGAGED' | 'KILL_SWITCH_RELEASED',
   ): Promise<void> {
+    const targetName = target.name;
     const verb = change === 'KILL_SWITCH_ENGAGED' ? 'engaged' : 'released';
     const common = {
       actor: actorOf(ctx),
@@ -153,7 +171,8 @@ export class KillSwitchesService {
           agentId: killSwitch.targetId,
           name: targetName,
           change: 'UPDATED',
-          status: 'ACTIVE',
+          // The identity's own status: a switch neither suspends nor activates it.
+          status: target.status ?? 'UNKNOWN',
           permissions: [],
         });
         return;
