@@ -6,7 +6,7 @@ import { loadEnv, loadEnvOrExit } from '@agp/config';
 import { EmbeddedPostgres, startEmbeddedPostgres } from '@agp/database';
 import { createHttpApp } from '@agp/http';
 import { EventBusModule } from '@agp/messaging';
-import { RelayEnv, RelayModule } from '@agp/relay';
+import { RelayEnv, RelayModule, embeddedSecretsKey } from '@agp/relay';
 import { TenantAuthEnv, TenantAuthModule, bootstrapDefaultTenant } from '@agp/tenant-auth';
 
 import { EmbeddedEnv } from './config/embedded.env';
@@ -21,6 +21,10 @@ async function main(): Promise<void> {
   const databaseUrl =
     env.DATABASE_URL ?? (embedded = await startEmbeddedPostgres(env.DATA_DIR)).url;
   const shared = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(env.PORT) };
+  // D37: the embedded default reaches MCP servers on this machine or network unless told not to,
+  // and seals their credentials with a key it keeps in DATA_DIR (0600) unless SECRETS_KEY is set.
+  const relayEnv = loadEnv(RelayEnv, { EGRESS_ALLOW_PRIVATE: 'true', ...shared });
+  const secretsKey = relayEnv.SECRETS_KEY ?? embeddedSecretsKey(env.DATA_DIR);
 
   const app = await createHttpApp({
     service: 'agp',
@@ -36,7 +40,7 @@ async function main(): Promise<void> {
       ),
       EventBusModule.forRoot({ natsUrl: env.NATS_URL, prefix: env.NATS_PREFIX }),
       TenantAuthModule.forRoot({ ...loadEnv(TenantAuthEnv, shared), DATABASE_URL: databaseUrl }),
-      RelayModule.forRoot({ ...loadEnv(RelayEnv, shared), DATABASE_URL: databaseUrl }),
+      RelayModule.forRoot({ ...relayEnv, SECRETS_KEY: secretsKey, DATABASE_URL: databaseUrl }),
       AuditModule.forRoot({ ...loadEnv(AuditEnv, shared), DATABASE_URL: databaseUrl }),
     ],
   });

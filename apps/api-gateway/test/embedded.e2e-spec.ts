@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -79,11 +79,17 @@ describe('embedded one-process platform', () => {
       'database:audit': 'up',
     });
     expect(existsSync(join(dataDir, 'pgdata'))).toBe(true);
+    // D37: the relay's credential key, generated once and kept for its owner only.
+    const keyFile = join(dataDir, 'relay-secrets.key');
+    const key = readFileSync(keyFile, 'utf8');
+    expect(Buffer.from(key, 'base64')).toHaveLength(32);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     expect(await stop(child)).toBe('orderly');
 
     child = startEmbedded(dataDir, port);
     const second = await eventually(() => ready(port), 1_800, 50);
     expect(second.status).toBe(200);
+    expect(readFileSync(keyFile, 'utf8')).toBe(key);
     expect(await stop(child)).toBe('orderly');
   }, 240_000);
 });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -63,6 +63,7 @@ async function main(): Promise<void> {
         DATABASE_URL: db.url,
         NATS_PREFIX: 'bench',
         POLICY_CACHE_TTL_MS: 3_600_000,
+        SECRETS_KEY: randomBytes(32).toString('base64'),
       }),
     ],
   });

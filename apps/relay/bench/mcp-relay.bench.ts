@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -179,6 +179,7 @@ async function main(): Promise<void> {
       NATS_PREFIX: prefix,
       LOG_LEVEL: 'warn',
       KEY_ENCRYPTION_SECRET: 'k'.repeat(40),
+      SECRETS_KEY: randomBytes(32).toString('base64'),
       TOKEN_RATE_LIMIT_PER_ADDRESS: '1000000',
       EGRESS_ALLOW_PRIVATE: 'true',
       TRUST_PROXY_HOPS: '1',

@@ -10,11 +10,12 @@ import { RelayModule } from './relay.module';
 
 async function main(): Promise<void> {
   const env = loadEnvOrExit(RelayEnv);
-  if (!env.DATABASE_URL || !env.NATS_URL) {
-    process.stderr.write(
-      'invalid configuration: DATABASE_URL and NATS_URL are required for a standalone service\n',
-    );
-    process.exit(1);
+  // D37: every replica must open what another sealed, so the key is never generated here.
+  for (const name of ['DATABASE_URL', 'NATS_URL', 'SECRETS_KEY'] as const) {
+    if (!env[name]) {
+      process.stderr.write(`invalid configuration: ${name} is required for a standalone service\n`);
+      process.exit(1);
+    }
   }
   const app = await createHttpApp({
     service: 'relay',
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     imports: [
       AuthModule.forRoot(authOptionsFromEnv(env)),
       EventBusModule.forRoot({ natsUrl: env.NATS_URL, prefix: env.NATS_PREFIX }),
-      RelayModule.forRoot({ ...env, DATABASE_URL: env.DATABASE_URL }),
+      RelayModule.forRoot({ ...env, DATABASE_URL: env.DATABASE_URL! }),
     ],
   });
   await app.listen({ port: env.PORT, host: '0.0.0.0' });

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@agp/database';
 import { MessagingModule } from '@agp/messaging';
 
+import { RelayConfigModule } from './config/relay-config.module';
 import { RelayEnv } from './config/relay.env';
 import { relayDataSourceOptions } from './database/data-source';
 import { RELAY_DATABASE, RELAY_SERVICE } from './database/tokens';
@@ -19,9 +20,15 @@ import { TrafficModule } from './traffic/traffic.module';
 import { TrafficSettingsModule } from './traffic-settings/traffic-settings.module';
 import { UsersModule } from './users/users.module';
 
-export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX'> &
+export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX' | 'SECRETS_KEY'> &
   Partial<
-    Pick<RelayEnv, 'POLICY_CACHE_TTL_MS' | 'POLICY_EVAL_TIMEOUT_MS' | 'EVALUATION_RUN_POLL_MS'>
+    Pick<
+      RelayEnv,
+      | 'POLICY_CACHE_TTL_MS'
+      | 'POLICY_EVAL_TIMEOUT_MS'
+      | 'EVALUATION_RUN_POLL_MS'
+      | 'EGRESS_ALLOW_PRIVATE'
+    >
   > & { DATABASE_URL: string };
 
 /**
@@ -31,9 +38,17 @@ export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX'> &
 @Module({})
 export class RelayModule {
   static forRoot(env: RelayModuleEnv): DynamicModule {
+    if (!env.SECRETS_KEY) {
+      // D37: the embedded default passes the key it keeps in DATA_DIR (embeddedSecretsKey).
+      throw new Error('invalid configuration: SECRETS_KEY is required (openssl rand -base64 32)');
+    }
     return {
       module: RelayModule,
       imports: [
+        RelayConfigModule.forRoot({
+          secretsKey: env.SECRETS_KEY,
+          egressAllowPrivate: env.EGRESS_ALLOW_PRIVATE ?? false,
+        }),
         DatabaseModule.forRoot({
           token: RELAY_DATABASE,
           ...relayDataSourceOptions(env.DATABASE_URL),

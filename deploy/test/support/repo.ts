@@ -14,7 +14,7 @@ export const SERVICES = {
     secrets: ['DATABASE_URL', 'KEY_ENCRYPTION_SECRET'],
     ownsSchema: true,
   },
-  relay: { port: 3002, secrets: ['DATABASE_URL'], ownsSchema: true },
+  relay: { port: 3002, secrets: ['DATABASE_URL', 'SECRETS_KEY'], ownsSchema: true },
   audit: { port: 3003, secrets: ['DATABASE_URL', 'AUDIT_SIGNING_KEY_SECRET'], ownsSchema: true },
 } as const;
 export type ServiceName = keyof typeof SERVICES;
@@ -27,6 +27,7 @@ export const SECRET_VARIABLES = [
   'DATABASE_URL',
   'KEY_ENCRYPTION_SECRET',
   'AUDIT_SIGNING_KEY_SECRET',
+  'SECRETS_KEY',
 ];
 
 /** D3: what every service reads, and what each one reads besides. */
@@ -34,7 +35,7 @@ export const COMMON_VARIABLES = ['PORT', 'LOG_LEVEL', 'PUBLIC_BASE_URL', 'AUTH_A
 export const SERVICE_VARIABLES: Record<ServiceName, string[]> = {
   'api-gateway': ['TENANT_AUTH_URL', 'RELAY_URL', 'AUDIT_URL', 'UPSTREAM_TIMEOUT_MS'],
   'tenant-auth': ['DATABASE_URL', 'NATS_URL', 'KEY_ENCRYPTION_SECRET'],
-  relay: ['DATABASE_URL', 'NATS_URL'],
+  relay: ['DATABASE_URL', 'NATS_URL', 'SECRETS_KEY', 'EGRESS_ALLOW_PRIVATE'],
   audit: ['DATABASE_URL', 'NATS_URL', 'AUDIT_SIGNING_KEY_SECRET'],
 };
 

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import { DynamicModule } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AuditEnv, AuditModule } from '@agp/audit';
@@ -75,6 +77,7 @@ export async function startPlatform(): Promise<Platform> {
     NATS_URL: TEST_NATS_URL,
     NATS_PREFIX: prefix,
     LOG_LEVEL: 'silent',
+    SECRETS_KEY: randomBytes(32).toString('base64'),
   };
   const jwksUrl = `http://127.0.0.1:${tenantAuthPort}/tenant-auth/v1/.well-known/jwks.json`;
   const tenantAuthEnv = loadEnv(TenantAuthEnv, {

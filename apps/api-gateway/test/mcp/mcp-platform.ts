@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { AddressInfo } from 'node:net';
 
 import { DynamicModule } from '@nestjs/common';
@@ -48,6 +49,9 @@ export interface McpPlatform {
   close(): Promise<void>;
 }
 
+/** Seals MCP server credentials (D37); the test reads rows with it to check what was stored. */
+export const PLATFORM_SECRETS_KEY = randomBytes(32).toString('base64');
+
 /** Variables shared by every service of the platform under test. */
 function sharedEnv(
   database: TestDatabase,
@@ -61,6 +65,8 @@ function sharedEnv(
     NATS_PREFIX: prefix,
     LOG_LEVEL: 'silent',
     KEY_ENCRYPTION_SECRET: 'k'.repeat(40),
+    // D37: one key for every relay replica of the platform under test.
+    SECRETS_KEY: PLATFORM_SECRETS_KEY,
     TOKEN_RATE_LIMIT_PER_ADDRESS: '100000',
     // D37: the test MCP server listens on 127.0.0.1, as the embedded default allows.
     EGRESS_ALLOW_PRIVATE: 'true',

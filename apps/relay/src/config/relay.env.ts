@@ -1,6 +1,6 @@
 import { CoreEnv } from '@agp/config';
-import { Type } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 
 /** relay's variables: the core ones of D3 plus the decision service's (README has the table). */
 export class RelayEnv extends CoreEnv {
@@ -26,4 +26,22 @@ export class RelayEnv extends CoreEnv {
   @Min(50)
   @Max(60_000)
   EVALUATION_RUN_POLL_MS: number = 1_000;
+
+  /**
+   * Secret (D37): base64 of 32 random bytes (`openssl rand -base64 32`), the AES-256-GCM key that
+   * seals upstream credentials at rest. Required standalone (every replica must share it); the
+   * embedded default keeps one in DATA_DIR (see `embeddedSecretsKey`). Never logged.
+   */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9+/_-]{43}=?$/, {
+    message: 'must be the base64 of 32 bytes (openssl rand -base64 32)',
+  })
+  SECRETS_KEY?: string;
+
+  /** D37: may the relay call private ranges (10/8, 172.16/12, 192.168/16, loopback, fc00::/7)? */
+  @Transform(({ value }: { value: unknown }) =>
+    value === 'true' ? true : value === 'false' ? false : value,
+  )
+  @IsBoolean({ message: 'must be true or false' })
+  EGRESS_ALLOW_PRIVATE: boolean = false;
 }

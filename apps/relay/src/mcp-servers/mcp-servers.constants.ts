@@ -1,4 +1,33 @@
-/** MCP transports the relay can reach a server over (R10). */
-export const MCP_TRANSPORTS = ['STREAMABLE_HTTP', 'SSE'] as const;
+/**
+ * MCP transports a server may be registered with (R10, D37). The relay speaks Streamable HTTP only;
+ * `SSE` (the 2024-11-05 transport) is named so that registering it is refused with a clear 400.
+ */
+export const MCP_TRANSPORTS = ['STREAMABLE_HTTP'] as const;
 export type McpTransport = (typeof MCP_TRANSPORTS)[number];
 export const MCP_SERVERS_CATALOG = Symbol('relay:mcp-servers-catalog');
+
+export const TRANSPORT_MESSAGE =
+  'transport must be STREAMABLE_HTTP: the relay speaks MCP Streamable HTTP only, so a server offering only the SSE transport cannot be registered';
+
+/** D37: an MCP server's request timeout, in milliseconds. */
+export const MIN_TIMEOUT_MS = 100;
+export const MAX_TIMEOUT_MS = 300_000;
+
+/** Headers the relay sets itself on every upstream request: no credential may take their place. */
+export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
+  'accept',
+  'connection',
+  'content-length',
+  'content-type',
+  'host',
+  'keep-alive',
+  'last-event-id',
+  'mcp-protocol-version',
+  'mcp-session-id',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'x-correlation-id',
+]);

@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Patch,
-  Post,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { RequirePermission } from '@agp/auth';
 import { Page } from '@agp/http';
 
@@ -17,21 +6,20 @@ import { Created } from '../common/created.decorator';
 import { Ctx, RequestContext } from '../common/request-context';
 import { uuidParam } from '../common/uuid-param';
 import { CatalogEntry } from '../registry/catalog.repository';
-import { CatalogService } from '../registry/catalog.service';
 import { ListCatalogQueryDto } from '../registry/list-catalog-query.dto';
 import { CreateMcpServerDto } from './dto/create-mcp-server.dto';
 import { UpdateMcpServerDto } from './dto/update-mcp-server.dto';
-import { MCP_SERVERS_CATALOG } from './mcp-servers.constants';
+import { McpServersService } from './mcp-servers.service';
 
 @Controller('relay/v1/mcp-servers')
 export class McpServersController {
-  constructor(@Inject(MCP_SERVERS_CATALOG) private readonly servers: CatalogService) {}
+  constructor(private readonly servers: McpServersService) {}
 
   @Post()
   @Created()
   @RequirePermission('MCP_REGISTRY', 'WRITE')
   create(@Ctx() ctx: RequestContext, @Body() dto: CreateMcpServerDto): Promise<CatalogEntry> {
-    return this.servers.create(ctx, { ...dto });
+    return this.servers.create(ctx, dto);
   }
 
   @Get()
@@ -59,7 +47,7 @@ export class McpServersController {
     @Param('mcpServerId', uuidParam('mcpServerId')) id: string,
     @Body() dto: UpdateMcpServerDto,
   ): Promise<CatalogEntry> {
-    return this.servers.update(ctx, id, { ...dto });
+    return this.servers.update(ctx, id, dto);
   }
 
   @Delete(':mcpServerId')

@@ -5,8 +5,11 @@ import { EventOutbox } from '@agp/messaging';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { CatalogRepository } from '../registry/catalog.repository';
 import { CatalogService } from '../registry/catalog.service';
+import { CredentialCipher } from './credential-cipher';
+import { DEFAULT_CREDENTIAL_HEADER } from './upstream-credential';
 import { MCP_SERVERS_CATALOG } from './mcp-servers.constants';
 import { McpServersController } from './mcp-servers.controller';
+import { McpServersService } from './mcp-servers.service';
 
 const repository = new CatalogRepository({
   table: 'mcp_servers',
@@ -16,10 +19,20 @@ const repository = new CatalogRepository({
     url: 'url',
     transport: 'transport',
     protocolVersion: 'protocol_version',
+    credential: 'credential_ciphertext',
+    credentialHeader: 'credential_header',
+    timeoutMs: 'timeout_ms',
   },
+  integers: ['timeoutMs'],
+  // D37: the sealed credential never leaves the repository; responses say only that one is set.
+  writeOnly: ['credential'],
+  defaults: { credentialHeader: DEFAULT_CREDENTIAL_HEADER },
 });
 
-/** MCP servers of the registry: CRUD under /relay/v1/mcp-servers, MCP_LIFECYCLE recorded. */
+/**
+ * MCP servers of the registry: CRUD under /relay/v1/mcp-servers, MCP_LIFECYCLE recorded. Exports
+ * the CredentialCipher the traffic paths open upstream credentials with (D37).
+ */
 @Module({
   controllers: [McpServersController],
   providers: [
@@ -33,6 +46,9 @@ const repository = new CatalogRepository({
           partyType: 'MCP_SERVER',
         }),
     },
+    CredentialCipher,
+    McpServersService,
   ],
+  exports: [CredentialCipher],
 })
 export class McpServersModule {}

@@ -6,9 +6,21 @@ import { Row, iso, str } from '../common/sql';
 export interface CatalogSpec {
   table: string;
   columns: Readonly<Record<string, string>>;
+  /** Fields read back as numbers. */
+  integers?: readonly string[];
+  /**
+   * Write-only fields (D26, D37): stored as the service gives them (sealed), read back as
+   * `"********"` when set and absent otherwise, so no stored value ever leaves the repository.
+   */
+  writeOnly?: readonly string[];
+  /** What a field reads as while its column is null. */
+  defaults?: Readonly<Record<string, string>>;
 }
 
-export type CatalogEntry = Record<string, string | undefined> & {
+/** What a write-only field reads as when it is set. */
+export const WRITE_ONLY_MASK = '********';
+
+export type CatalogEntry = Record<string, string | number | undefined> & {
   id: string;
   name: string;
   createdAt: string;
@@ -29,11 +41,13 @@ export class CatalogRepository {
     id: string,
     values: Record<string, unknown>,
   ): Promise<void> {
-    const columns = this.fields.map((f) => this.spec.columns[f]);
+    // Fields not given are left to the column's default (an MCP server's timeout_ms).
+    const given = this.fields.filter((f) => values[f] !== undefined);
+    const columns = given.map((f) => this.spec.columns[f]);
     const placeholders = columns.map((_c, i) => `$${i + 3}`);
     await tx.query(
-      `INSERT INTO relay.${this.spec.table} (id, tenant_id, ${columns.join(', ')}) VALUES ($1, $2, ${placeholders.join(', ')})`,
-      [id, tenantId, ...this.fields.map((f) => values[f] ?? null)],
+      `INSERT INTO relay.${this.spec.table} (${['id', 'tenant_id', ...columns].join(', ')}) VALUES (${['$1', '$2', ...placeholders].join(', ')})`,
+      [id, tenantId, ...given.map((f) => values[f])],
     );
   }
 
@@ -87,13 +101,20 @@ export class CatalogRepository {
   }
 
   private toEntry(row: Row): CatalogEntry {
-    const entry: Record<string, string | undefined> = {
+    const entry: Record<string, string | number | undefined> = {
       id: str(row.id),
       createdAt: iso(row.created_at),
       updatedAt: iso(row.updated_at),
     };
     for (const field of this.fields) {
-      entry[field] = str(row[this.spec.columns[field]]);
+      const value = row[this.spec.columns[field]];
+      if (this.spec.writeOnly?.includes(field)) {
+        entry[field] = value === null || value === undefined ? undefined : WRITE_ONLY_MASK;
+      } else if (this.spec.integers?.includes(field)) {
+        entry[field] = value === null || value === undefined ? undefined : Number(value);
+      } else {
+        entry[field] = str(value) ?? this.spec.defaults?.[field];
+      }
     }
     return entry as CatalogEntry;
   }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AuthModule } from '@agp/auth';
@@ -14,7 +14,12 @@ export interface RelayTestOptions {
   issuer: TestTokenIssuer;
   /** Large by default, so that a test sees the broadcast drop the cache, not the TTL. */
   cacheTtlMs?: number;
+  /** D37: EGRESS_ALLOW_PRIVATE (false by default, as standalone). */
+  egressAllowPrivate?: boolean;
 }
+
+/** SECRETS_KEY of every replica a test file starts (D37): what one seals, another opens. */
+export const TEST_SECRETS_KEY = randomBytes(32).toString('base64');
 
 /** One relay replica as its process would run it: real PostgreSQL, real NATS JetStream. */
 export async function startRelay(options: RelayTestOptions): Promise<NestFastifyApplication> {
@@ -30,6 +35,8 @@ export async function startRelay(options: RelayTestOptions): Promise<NestFastify
         NATS_PREFIX: options.prefix,
         POLICY_CACHE_TTL_MS: options.cacheTtlMs ?? 3_600_000,
         EVALUATION_RUN_POLL_MS: 200,
+        SECRETS_KEY: TEST_SECRETS_KEY,
+        EGRESS_ALLOW_PRIVATE: options.egressAllowPrivate ?? false,
       }),
     ],
   });

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
 
+import { CredentialCipher } from '../../mcp-servers/credential-cipher';
+import { upstreamCredentialHeader } from '../../mcp-servers/upstream-credential';
 import { HopPipeline } from '../pipeline/hop-pipeline';
-import { TrafficDirectory } from '../pipeline/traffic-directory';
+import { McpServerRoute, TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficGuard } from '../pipeline/traffic-guard';
 import {
   JsonRpcId,
@@ -66,6 +68,7 @@ export class McpExchange {
     private readonly pipeline: HopPipeline,
     private readonly guard: TrafficGuard,
     private readonly directory: TrafficDirectory,
+    private readonly cipher: CredentialCipher,
   ) {}
 
   async forwardPost(call: McpCall, post: PostToForward): Promise<McpAnswer> {
@@ -225,10 +228,29 @@ export class McpExchange {
     request: UpstreamRequest,
   ): Promise<UpstreamAnswer> {
     try {
-      return await this.upstream.send(request);
+      const credential = this.credentialOf(call.route.server);
+      return await this.upstream.send(credential ? { ...request, credential } : request);
     } catch (error) {
       throw await this.failed(call, pending, failureOf(error, call.route.server));
     }
+  }
+
+  /** D37: the server's own credential, opened for this request (the agent's token never travels). */
+  private credentialOf(server: McpServerRoute): UpstreamRequest['credential'] {
+    if (!server.credentialSealed) {
+      return undefined;
+    }
+    let plain: string;
+    try {
+      plain = this.cipher.decrypt(server.credentialSealed);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new UpstreamFailure(
+        502,
+        `${serverLabel(server)}: its credential cannot be opened (${why}); set it again`,
+      );
+    }
+    return upstreamCredentialHeader(server.credentialHeader, plain);
   }
 
   private requestOf(

@@ -1,0 +1,33 @@
+import { DynamicModule, Module } from '@nestjs/common';
+
+import { EgressOptions } from '../common/egress-policy';
+import { decodeSecretsKey } from './secrets-key';
+
+/** The AES-256 key of SECRETS_KEY (32 bytes): what seals upstream credentials (D37). */
+export const SECRETS_KEY = Symbol('relay:secrets-key');
+/** D37: `{allowPrivate}` from EGRESS_ALLOW_PRIVATE. */
+export const EGRESS_OPTIONS = Symbol('relay:egress-options');
+
+export interface RelayConfig {
+  /** SECRETS_KEY, base64. */
+  secretsKey: string;
+  egressAllowPrivate: boolean;
+}
+
+/** The relay's validated settings that feature modules inject, visible to all of them. */
+@Module({})
+export class RelayConfigModule {
+  static forRoot(config: RelayConfig): DynamicModule {
+    const egress: EgressOptions = { allowPrivate: config.egressAllowPrivate };
+    const providers = [
+      { provide: SECRETS_KEY, useValue: decodeSecretsKey(config.secretsKey) },
+      { provide: EGRESS_OPTIONS, useValue: egress },
+    ];
+    return {
+      module: RelayConfigModule,
+      global: true,
+      providers,
+      exports: providers.map((p) => p.provide),
+    };
+  }
+}
