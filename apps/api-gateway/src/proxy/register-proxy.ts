@@ -10,7 +10,10 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-en
 export interface ProxyOptions {
   routes: UpstreamRoute[];
   timeoutMs: number;
-  /** D12's limit, checked here too: a service that refuses a body mid-upload resets the stream. */
+  /**
+   * D12's limit on the bodies services parse, checked here too (T13): a service that refuses a body
+   * mid-upload resets the stream, which a proxy could only report as 502.
+   */
   bodyLimit?: number;
 }
 
@@ -47,7 +50,10 @@ export function registerProxy(
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   for (const route of options.routes) {
     fastify.all(`${route.prefix}*`, (request, reply) => {
-      if (Number(request.headers['content-length'] ?? 0) > bodyLimit) {
+      if (
+        isParsedBody(request.headers['content-type']) &&
+        Number(request.headers['content-length'] ?? 0) > bodyLimit
+      ) {
         const detail = `the body is larger than ${bodyLimit} bytes`;
         return sendProblem(
           logger,
@@ -73,6 +79,16 @@ export function registerProxy(
       });
     });
   }
+}
+
+/** The bodies the services parse, and so limit (JSON and forms, D12); other types stream on. */
+function isParsedBody(contentType: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return (
+    type === 'application/json' ||
+    type.endsWith('+json') ||
+    type === 'application/x-www-form-urlencoded'
+  );
 }
 
 function dropHopByHop(

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 
+import { HitlModule } from '../hitl/hitl.module';
 import { McpController } from './mcp/mcp.controller';
 import { McpExchange } from './mcp/mcp-exchange';
 import { McpHops } from './mcp/mcp-hops';
@@ -16,6 +17,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
  * protocol (mcp/; A2A and LLM follow).
  */
 @Module({
+  imports: [HitlModule],
   controllers: [McpController],
   providers: [
     TrafficDirectory,
