@@ -95,6 +95,7 @@ export class HitlHolds {
     }
   }
 
+  /** Release and guard events carry the held hop's correlation id; a resend's own is in details. */
   private async release(
     request: StoredHitlRequest,
     via: 'WAIT' | 'RESEND',
@@ -106,8 +107,8 @@ export class HitlHolds {
         await this.outbox.add(
           tx,
           'HITL_RELEASED',
-          { tenantId: request.tenantId, correlationId },
-          hitlEventData(won, 'released after approval', { via }),
+          { tenantId: request.tenantId, correlationId: request.correlationId },
+          hitlEventData(won, 'released after approval', { via, resendRequest: correlationId }),
         );
       }
       return won;
@@ -129,8 +130,12 @@ export class HitlHolds {
       this.outbox.add(
         tx,
         'HITL_GUARD',
-        { tenantId: request.tenantId, correlationId },
-        hitlEventData(request, `release refused: ${why}`, { guard: 'RELEASE_REFUSED', why }),
+        { tenantId: request.tenantId, correlationId: request.correlationId },
+        hitlEventData(request, `release refused: ${why}`, {
+          guard: 'RELEASE_REFUSED',
+          why,
+          resendRequest: correlationId,
+        }),
       ),
     );
   }

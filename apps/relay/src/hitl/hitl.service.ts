@@ -3,7 +3,7 @@ import { Database } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
-import { RequestContext, actorOf, eventContext } from '../common/request-context';
+import { RequestContext, actorOf } from '../common/request-context';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { DecideHitlRequestDto } from './dto/decide-hitl-request.dto';
 import { ListHitlRequestsQueryDto } from './dto/list-hitl-requests-query.dto';
@@ -86,14 +86,15 @@ export class HitlService {
           `HITL request ${id} is ${shown}; only a PENDING request can be ${status.toLowerCase()}`,
         );
       }
+      // The held hop's correlation id, so its trace tells the whole story (D13).
       await this.outbox.add(
         tx,
         'HITL_RESOLUTION',
-        eventContext(ctx),
+        { tenantId: ctx.tenantId, correlationId: updated.correlationId },
         hitlEventData(
           updated,
           `${status.toLowerCase()} by ${by.label}`,
-          { note: dto.note ?? null },
+          { note: dto.note ?? null, decidedInRequest: ctx.correlationId },
           actorOf(ctx),
         ),
       );
