@@ -66,7 +66,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP human review (%s)', (
         `/relay/v1/hitl-requests?status=PENDING&agentId=${agent.id}`,
       );
       expect(page.items).toHaveLength(1);
-      return page.items[0]!;
+      return page.items[0];
     });
   }
 
