@@ -260,8 +260,18 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP human review (%s)', (
         },
       );
       expect(agentDecides.status).toBe(403);
+      const dashboard = await eventually(async () => {
+        const answer = await world.ok<{ pendingHitlRequests: number }>(
+          'GET',
+          '/audit/v1/dashboard',
+        );
+        expect(answer.pendingHitlRequests).toBe(1);
+        return answer;
+      });
       await world.ok('POST', `/relay/v1/hitl-requests/${held.id}/reject`, {}, 200);
       await call;
+
+      expect(dashboard.pendingHitlRequests).toBe(1);
     } finally {
       await sut.close();
     }
