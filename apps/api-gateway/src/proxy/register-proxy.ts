@@ -10,7 +10,10 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-en
 export interface ProxyOptions {
   routes: UpstreamRoute[];
   timeoutMs: number;
-  /** D12's limit, checked here too: a service that refuses a body mid-upload resets the stream. */
+  /**
+   * D12's limit on the bodies services parse, checked here too (T13): a service that refuses a body
+   * mid-upload resets the stream, which a proxy could only report as 502.
+   */
   bodyLimit?: number;
 }
 
@@ -29,25 +32,54 @@ export function registerProxy(
   options: ProxyOptions,
   logger: Logger,
 ): void {
-  const pluginOptions: FastifyReplyFromOptions = {
-    undici: {
-      connections: 128,
-      pipelining: 1,
-      keepAliveTimeout: 30_000,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    },
-    retryMethods: [],
-  };
-  void fastify.register(replyFrom, pluginOptions);
   // Bodies stay streams: the gateway forwards bytes; the owning service parses and limits them.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  const api = options.routes.filter((route) => !route.isTraffic);
+  const traffic = options.routes.filter((route) => route.isTraffic);
+  // T15: a held message waits up to 300 s for a person (D34) and a traffic call holds its
+  // connection while it waits, so the traffic paths get their own, longer-lived upstream pool.
+  void fastify.register(async (child) =>
+    forward(child, { ...options, routes: api }, logger, {
+      connections: 128,
+      timeoutMs: options.timeoutMs,
+    }),
+  );
+  void fastify.register(async (child) =>
+    forward(child, { ...options, routes: traffic }, logger, {
+      connections: 2_048,
+      timeoutMs: Math.max(options.timeoutMs, TRAFFIC_TIMEOUT_MS),
+    }),
+  );
+}
 
+/** Traffic answers can wait for a person for up to 300 s (D34); the gateway waits a little longer. */
+export const TRAFFIC_TIMEOUT_MS = 330_000;
+
+async function forward(
+  fastify: FastifyInstance,
+  options: ProxyOptions,
+  logger: Logger,
+  pool: { connections: number; timeoutMs: number },
+): Promise<void> {
+  const pluginOptions: FastifyReplyFromOptions = {
+    undici: {
+      connections: pool.connections,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      headersTimeout: pool.timeoutMs,
+      bodyTimeout: pool.timeoutMs,
+    },
+    retryMethods: [],
+  };
+  await fastify.register(replyFrom, pluginOptions);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   for (const route of options.routes) {
     fastify.all(`${route.prefix}*`, (request, reply) => {
-      if (Number(request.headers['content-length'] ?? 0) > bodyLimit) {
+      if (
+        isParsedBody(request.headers['content-type']) &&
+        Number(request.headers['content-length'] ?? 0) > bodyLimit
+      ) {
         const detail = `the body is larger than ${bodyLimit} bytes`;
         return sendProblem(
           logger,
@@ -73,6 +105,16 @@ export function registerProxy(
       });
     });
   }
+}
+
+/** The bodies the services parse, and so limit (JSON and forms, D12); other types stream on. */
+function isParsedBody(contentType: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return (
+    type === 'application/json' ||
+    type.endsWith('+json') ||
+    type === 'application/x-www-form-urlencoded'
+  );
 }
 
 function dropHopByHop(

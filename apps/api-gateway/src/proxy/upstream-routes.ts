@@ -6,13 +6,21 @@ export interface UpstreamRoute {
   /** Everything under this prefix goes to `upstream`. */
   prefix: string;
   upstream: string;
+  /** A traffic path (D20): long waits (human review, streams), many connections (T15). */
+  isTraffic?: boolean;
 }
 
 /** D1: each service owns its prefix; the gateway forwards it unchanged. */
 export function upstreamRoutes(env: GatewayEnv): UpstreamRoute[] {
+  const relay = stripTrailingSlash(env.RELAY_URL);
   return [
+    ...['/relay/mcp/', '/relay/a2a/', '/relay/llm/'].map((prefix) => ({
+      prefix,
+      upstream: relay,
+      isTraffic: true,
+    })),
     { prefix: '/tenant-auth/v1/', upstream: stripTrailingSlash(env.TENANT_AUTH_URL) },
-    { prefix: '/relay/', upstream: stripTrailingSlash(env.RELAY_URL) },
+    { prefix: '/relay/', upstream: relay },
     { prefix: '/audit/v1/', upstream: stripTrailingSlash(env.AUDIT_URL) },
   ];
 }

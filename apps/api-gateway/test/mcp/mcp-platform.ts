@@ -46,6 +46,8 @@ export interface McpPlatform {
    * (not through the gateway), for what must hold on every replica (D32, D35).
    */
   startRelayReplica?(): Promise<string>;
+  /** Services only: stops a replica started above (as a crash would, mid-call). */
+  stopRelayReplica?(url: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -154,6 +156,14 @@ async function startServices(database: TestDatabase, prefix: string): Promise<Mc
       );
       replicas.push(replica);
       return baseUrlOf(replica);
+    },
+    stopRelayReplica: async (url) => {
+      const replica = replicas.find((r) => baseUrlOf(r) === url);
+      if (replica) {
+        replicas.splice(replicas.indexOf(replica), 1);
+        replica.getHttpServer().closeAllConnections();
+        await replica.close();
+      }
     },
     baseUrl: baseUrlOf(gateway),
     tenantAuth,

@@ -54,3 +54,14 @@ import rego.v1
 decision := {"action": "LOG"} if input.method
 decision := {"action": "BLOCK"} if input.tool
 `;
+
+/** Holds every call of lookup_customer for a person (D34); other tools pass. */
+export const HOLD_POLICY = `package mcp.hold
+
+import rego.v1
+
+decision := {"action": "HUMAN_REVIEW_REQUIRED", "reasons": ["customer data needs a reviewer"]} if {
+	input.direction == "REQUEST"
+	input.tool.name == "lookup_customer"
+}
+`;

@@ -89,4 +89,24 @@ export class DashboardRepository {
       ]),
     );
   }
+
+  /**
+   * Holds waiting for a person (issue 12 § 4), from the trail itself: HITL events with neither a
+   * resolution nor an expiry. The relay's schema is its own (D4); a hold lives at most 30 days.
+   */
+  async pendingHitlRequests(tx: Tx, tenantId: string): Promise<number> {
+    const rows: Array<{ pending: number }> = await tx.query(
+      `SELECT count(*)::int AS pending FROM ${this.schema}.events h
+        WHERE h.tenant_id = $1 AND h.event_type = 'HITL'
+          AND h.occurred_at > now() - interval '31 days'
+          AND NOT EXISTS (
+            SELECT 1 FROM ${this.schema}.events r
+             WHERE r.tenant_id = $1 AND r.occurred_at >= h.occurred_at
+               AND r.details->>'hitlRequestId' = h.details->>'hitlRequestId'
+               AND (r.event_type = 'HITL_RESOLUTION'
+                    OR (r.event_type = 'HITL_GUARD' AND r.details->>'guard' = 'EXPIRED')))`,
+      [tenantId],
+    );
+    return Number(rows[0]?.pending ?? 0);
+  }
 }

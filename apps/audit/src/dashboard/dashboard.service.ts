@@ -41,6 +41,7 @@ export class DashboardService {
         topAgents: await this.topOf(tx, tenantId, 'AGENT', from, to),
         topUsers: await this.topOf(tx, tenantId, 'USER', from, to),
         topMcpServers: await this.topOf(tx, tenantId, 'MCP_SERVER', from, to),
+        pendingHitlRequests: await this.repository.pendingHitlRequests(tx, tenantId),
         series,
       };
     });

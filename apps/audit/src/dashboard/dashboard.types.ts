@@ -29,5 +29,7 @@ export interface Dashboard {
   topAgents: TopLists;
   topUsers: TopLists;
   topMcpServers: TopLists;
+  /** Messages held for human review that nobody has decided yet (now, whatever the window). */
+  pendingHitlRequests: number;
   series: Array<{ at: string; total: number; blocks: number }>;
 }

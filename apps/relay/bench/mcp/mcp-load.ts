@@ -11,8 +11,14 @@ export class McpSessionClient {
   constructor(
     private readonly url: URL,
     private readonly token?: string,
+    connections = 64,
   ) {
-    this.pool = new Pool(url.origin, { connections: 64, pipelining: 1 });
+    this.pool = new Pool(url.origin, {
+      connections,
+      pipelining: 1,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
   }
 
   async initialize(): Promise<void> {

@@ -6,6 +6,7 @@ import { CreatePolicyTables1763790100000 } from './migrations/1763790100000-Crea
 import { CreateEvaluationPackTables1763790200000 } from './migrations/1763790200000-CreateEvaluationPackTables';
 import { CreateTenantsTable1763790300000 } from './migrations/1763790300000-CreateTenantsTable';
 import { CreateTrafficTables1763790400000 } from './migrations/1763790400000-CreateTrafficTables';
+import { CreateHitlRequestsTable1763790500000 } from './migrations/1763790500000-CreateHitlRequestsTable';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -24,6 +25,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateEvaluationPackTables1763790200000,
       CreateTenantsTable1763790300000,
       CreateTrafficTables1763790400000,
+      CreateHitlRequestsTable1763790500000,
     ],
   };
 }

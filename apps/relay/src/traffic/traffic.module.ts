@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 
+import { HitlModule } from '../hitl/hitl.module';
 import { McpServersModule } from '../mcp-servers/mcp-servers.module';
 import { McpController } from './mcp/mcp.controller';
 import { McpExchange } from './mcp/mcp-exchange';
@@ -17,7 +18,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
  * protocol (mcp/; A2A and LLM follow).
  */
 @Module({
-  imports: [McpServersModule],
+  imports: [HitlModule, McpServersModule],
   controllers: [McpController],
   providers: [
     TrafficDirectory,

@@ -17,6 +17,10 @@ export interface McpCall {
   route: McpRoute;
   agentHeaders: IncomingHttpHeaders;
   captureContent: boolean;
+  /** D34: how long a held message's sender waits, and how long the hold stays decidable. */
+  hitl: { waitSeconds: number; expirySeconds: number };
+  /** Aborted when the agent goes away: a waiting hold stops waiting (the hold stays). */
+  signal?: AbortSignal;
   traceId?: string;
 }
 

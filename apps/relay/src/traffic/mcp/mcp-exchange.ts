@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
 
 import { CredentialCipher } from '../../mcp-servers/credential-cipher';
@@ -51,6 +51,9 @@ export interface PostToForward {
   localAnswers: JsonRpcMessage[];
 }
 
+/** How often an open stream checks that it may go on (kill switches, subscriptions; T2). */
+const STOP_CHECK_MS = 1_000;
+
 /** How often an idle stream gets a comment line (the gateway's idle timeout is longer). */
 const KEEP_ALIVE_MS = 15_000;
 
@@ -61,7 +64,11 @@ const CARRIED_RESPONSE_HEADERS = ['mcp-session-id', 'mcp-protocol-version'];
  * the server sends back, and turns every upstream fault into an answer the agent can act on (T6).
  */
 @Injectable()
-export class McpExchange {
+export class McpExchange implements OnApplicationShutdown {
+  /** Open streams, each ended on shutdown so the process can stop. */
+  private readonly streams = new Set<AbortController>();
+  private readonly stopping = new Map<AbortController, (code: number, reason: string) => void>();
+
   constructor(
     private readonly upstream: McpUpstream,
     private readonly hops: McpHops,
@@ -70,6 +77,12 @@ export class McpExchange {
     private readonly directory: TrafficDirectory,
     private readonly cipher: CredentialCipher,
   ) {}
+
+  onApplicationShutdown(): void {
+    for (const abort of this.streams) {
+      this.stopping.get(abort)?.(RPC_UPSTREAM_FAILED, 'the relay is shutting down; send again');
+    }
+  }
 
   async forwardPost(call: McpCall, post: PostToForward): Promise<McpAnswer> {
     const abort = new AbortController();
@@ -163,6 +176,20 @@ export class McpExchange {
       cancel: () => abort.abort(),
       run: async (writer) => {
         await open(writer);
+        this.streams.add(abort);
+        let stoppedFor: { code: number; reason: string } | undefined;
+        const stopOn = (code: number, reason: string): void => {
+          stoppedFor ??= { code, reason };
+          abort.abort();
+        };
+        this.stopping.set(abort, stopOn);
+        // An idle stream learns of a kill switch or a withdrawn subscription too (T2).
+        const watch = setInterval(() => {
+          void this.stopReason(call).then(
+            (reason) => reason && stopOn(RPC_KILL_SWITCH, reason),
+            () => undefined,
+          );
+        }, STOP_CHECK_MS);
         const keepAlive = setInterval(() => void writer.keepAlive(), KEEP_ALIVE_MS);
         let ending: { code: number; reason: string } | undefined;
         try {
@@ -188,8 +215,12 @@ export class McpExchange {
           }
         } finally {
           clearInterval(keepAlive);
+          clearInterval(watch);
+          this.streams.delete(abort);
+          this.stopping.delete(abort);
         }
-        if (!abort.signal.aborted) {
+        ending = stoppedFor ?? ending;
+        if (!abort.signal.aborted || stoppedFor) {
           ending ??= {
             code: RPC_UPSTREAM_FAILED,
             reason: `${serverLabel(call.route.server)} closed the stream before answering`,

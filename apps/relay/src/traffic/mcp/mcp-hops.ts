@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
 
 import { HopDecision } from '../../decisions/decision.types';
+import { HitlHolds, HoldOutcome } from '../../hitl/hitl-holds.service';
 import { HopPipeline } from '../pipeline/hop-pipeline';
+import { Hop, HopVerdict } from '../pipeline/hop.types';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import {
   JsonRpcMessage,
   RPC_BLOCKED,
   RPC_EVALUATION_FAILED,
   RPC_HELD,
+  RPC_REJECTED,
   kindOf,
   rpcError,
 } from './json-rpc';
@@ -18,6 +21,7 @@ import {
   asMasked,
   filterToolList,
   isGranted,
+  resendDigestOf,
   toolOf,
   withWarnings,
 } from './mcp-messages';
@@ -40,6 +44,7 @@ export class McpHops {
   constructor(
     private readonly pipeline: HopPipeline,
     private readonly directory: TrafficDirectory,
+    private readonly hitl: HitlHolds,
   ) {}
 
   /** An agent's message on its way to the server (REQUEST hop). */
@@ -64,7 +69,10 @@ export class McpHops {
       };
     }
     const verdict = await this.pipeline.judge(hop);
-    if (verdict.isDelivered && verdict.decision.action !== 'HUMAN_REVIEW_REQUIRED') {
+    if (verdict.isDelivered && verdict.decision.action === 'HUMAN_REVIEW_REQUIRED') {
+      return this.holdAndWait(call, hop, message, verdict, resendDigestOf(message));
+    }
+    if (verdict.isDelivered) {
       return { forward: applied(message, verdict.decision), audited: verdict.audited };
     }
     const refusal = refusalOf(message, verdict.decision, verdict.decisionId, call);
@@ -90,8 +98,13 @@ export class McpHops {
     if (askedFor?.method === 'tools/list') {
       shown = filterToolList(message, await this.currentGrant(call));
     }
-    const verdict = await this.pipeline.judge(hopOf(call, 'RESPONSE', shown, askedFor));
-    if (verdict.isDelivered && verdict.decision.action !== 'HUMAN_REVIEW_REQUIRED') {
+    const hop = hopOf(call, 'RESPONSE', shown, askedFor);
+    const verdict = await this.pipeline.judge(hop);
+    if (verdict.isDelivered && verdict.decision.action === 'HUMAN_REVIEW_REQUIRED') {
+      const digest = askedFor?.resendDigest ?? resendDigestOf(message);
+      return this.holdAndWait(call, hop, shown, verdict, digest);
+    }
+    if (verdict.isDelivered) {
       return { forward: applied(shown, verdict.decision), audited: verdict.audited };
     }
     const refusal = refusalOf(message, verdict.decision, verdict.decisionId, call);
@@ -105,6 +118,41 @@ export class McpHops {
       case 'notification':
         return { audited: verdict.audited };
     }
+  }
+
+  /**
+   * D34: the hop becomes a HITL request (durable, with its HITL event) and the sender waits up to
+   * the tenant's `hitlWaitSeconds`: approved in time, the message as its decision left it goes
+   * on (released exactly once); rejected, -32003; still pending, -32004 with the request's id.
+   */
+  private async holdAndWait(
+    call: McpCall,
+    hop: Hop,
+    message: JsonRpcMessage,
+    verdict: HopVerdict,
+    resendDigest: string,
+  ): Promise<JudgedMessage> {
+    await verdict.audited;
+    const decided = applied(message, verdict.decision);
+    const held = await this.hitl.hold({
+      tenantId: call.tenantId,
+      protocol: 'MCP',
+      direction: hop.direction,
+      agent: hop.agent,
+      source: hop.source,
+      sink: hop.sink,
+      ...(hop.method ? { method: hop.method } : {}),
+      ...(hop.tool ? { tool: hop.tool } : {}),
+      message: decided,
+      resendDigest,
+      reasons: verdict.decision.reasons,
+      policyIds: [...new Set(verdict.decision.bindings.map((b) => b.groupId))],
+      decisionId: verdict.decisionId,
+      correlationId: call.correlationId,
+      expirySeconds: call.hitl.expirySeconds,
+    });
+    const outcome = await this.hitl.awaitDecision(held, call.hitl.waitSeconds, call.signal);
+    return { ...heldOutcome(message, outcome, call), audited: Promise.resolve() };
   }
 
   /** The grant as it is now (D32: a change holds within a second, also in a running session). */
@@ -128,11 +176,47 @@ function refusalOf(
   call: McpCall,
 ): JsonRpcMessage {
   const data = { reasons: decision.reasons, decisionId, correlationId: call.correlationId };
-  if (decision.action === 'HUMAN_REVIEW_REQUIRED') {
-    // T7: until human review lands (issue 12) a held message is refused as still pending.
-    return rpcError(message.id, RPC_HELD, 'held for human review', data);
-  }
   return decision.action === 'ERROR'
     ? rpcError(message.id, RPC_EVALUATION_FAILED, 'policy evaluation failed', data)
     : rpcError(message.id, RPC_BLOCKED, 'blocked by policy', data);
+}
+
+/** What the sender of a held message gets, by how its hold ended (D34). */
+export function heldOutcome(
+  message: JsonRpcMessage,
+  outcome: HoldOutcome,
+  call: McpCall,
+): Omit<JudgedMessage, 'audited'> {
+  const data = {
+    reasons: outcome.request?.reasons ?? [],
+    ...(outcome.request
+      ? { decisionId: outcome.request.decisionId, hitlRequestId: outcome.request.id }
+      : {}),
+    correlationId: call.correlationId,
+  };
+  const answerOrForward = (reply: JsonRpcMessage): Omit<JudgedMessage, 'audited'> =>
+    kindOf(message) === 'request'
+      ? { answer: reply }
+      : kindOf(message) === 'response'
+        ? { forward: reply }
+        : {};
+  switch (outcome.kind) {
+    case 'RELEASED': {
+      const released = outcome.request.message as JsonRpcMessage;
+      return { forward: message.id === undefined ? released : { ...released, id: message.id } };
+    }
+    case 'REJECTED':
+      return answerOrForward(rpcError(message.id, RPC_REJECTED, 'rejected by a reviewer', data));
+    case 'PENDING':
+      return answerOrForward(
+        rpcError(message.id, RPC_HELD, 'held for human review', {
+          ...data,
+          retryAfter: outcome.retryAfterSeconds,
+        }),
+      );
+    case 'REFUSED':
+      return answerOrForward(
+        rpcError(message.id, RPC_BLOCKED, `release refused: ${outcome.why}`, data),
+      );
+  }
 }

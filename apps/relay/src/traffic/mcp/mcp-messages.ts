@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import { textOf } from '../../decisions/apply-masks';
 import { JsonRpcMessage } from './json-rpc';
 
@@ -8,6 +10,38 @@ export type ToolGrant = readonly string[] | null;
 export interface AskedFor {
   method: string;
   tool?: string;
+  /** What a resend of the request must match to release a held answer to it (D34). */
+  resendDigest?: string;
+}
+
+/**
+ * D34: what identifies "the same message" on a resend: method and params, without the JSON-RPC id
+ * and `_meta` (a client numbers each request anew and may add a progress token).
+ */
+export function resendDigestOf(message: JsonRpcMessage): string {
+  const params =
+    message.params && !Array.isArray(message.params)
+      ? Object.fromEntries(Object.entries(message.params).filter(([key]) => key !== '_meta'))
+      : (message.params ?? null);
+  return createHash('sha256')
+    .update(
+      canonicalJson({ method: message.method ?? null, params, result: message.result ?? null }),
+    )
+    .digest('hex');
+}
+
+/** JSON with object keys sorted, so equal messages give equal digests whatever their key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) {
+    return `[${value.map(canonicalJson).join(',')}]`;
+  }
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 /**

@@ -2,6 +2,9 @@ import { IncomingHttpHeaders } from 'node:http';
 
 import { Injectable } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
+import { isUUID } from 'class-validator';
+
+import { HitlHolds } from '../../hitl/hitl-holds.service';
 
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { TrafficGuard } from '../pipeline/traffic-guard';
@@ -17,8 +20,8 @@ import {
 import { McpCall, hopOf, traceIdOf } from './mcp-call';
 import { McpAnswer, McpExchange } from './mcp-exchange';
 import { guardSubject } from './mcp-guard-subject';
-import { McpHops } from './mcp-hops';
-import { AskedFor, toolOf } from './mcp-messages';
+import { McpHops, heldOutcome } from './mcp-hops';
+import { AskedFor, resendDigestOf, toolOf } from './mcp-messages';
 
 /** Who calls the relay: a verified agent of a tenant, under the request's correlation id. */
 export interface McpCaller {
@@ -26,7 +29,12 @@ export interface McpCaller {
   agentId: string;
   correlationId: string;
   headers: IncomingHttpHeaders;
+  /** Aborted when the agent disconnects. */
+  signal?: AbortSignal;
 }
+
+/** D34: the header a resend names its hold by. */
+const HITL_HEADER = 'x-agp-hitl-request-id';
 
 /** MCP revisions from which a JSON-RPC batch is no longer allowed (2025-06-18 removed them). */
 const FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';
@@ -44,6 +52,7 @@ export class McpRelayService {
     private readonly pipeline: HopPipeline,
     private readonly hops: McpHops,
     private readonly exchange: McpExchange,
+    private readonly holds: HitlHolds,
   ) {}
 
   async post(caller: McpCaller, serverId: string, body: unknown): Promise<McpAnswer> {
@@ -64,17 +73,27 @@ export class McpRelayService {
       return refused;
     }
     await this.enforceRateLimit(call, messages);
+    const hitlRequestId = caller.headers[HITL_HEADER];
+    if (hitlRequestId !== undefined) {
+      return this.resend(call, String(hitlRequestId), messages, isBatch);
+    }
 
     const judged = await Promise.all(messages.map((m) => this.hops.judgeFromAgent(call, m)));
     const audited = Promise.all(judged.map((j) => j.audited));
     const forward = judged.flatMap((j) => (j.forward ? [j.forward] : []));
     const answers = judged.flatMap((j) => (j.answer ? [j.answer] : []));
     const pending = new Map<JsonRpcId, AskedFor>();
-    for (const message of forward) {
-      if (kindOf(message) === 'request') {
-        pending.set(message.id!, { method: message.method!, ...optionalTool(message) });
+    judged.forEach((j, i) => {
+      if (j.forward && kindOf(j.forward) === 'request') {
+        // The digest of what the agent sent: a resend carries the original, not the masked copy.
+        const sent = messages[i];
+        pending.set(j.forward.id!, {
+          method: j.forward.method!,
+          ...optionalTool(j.forward),
+          resendDigest: resendDigestOf(sent),
+        });
       }
-    }
+    });
     // T1: the server acts on what it receives, so the trail holds each hop before it is sent.
     await audited;
     if (forward.length === 0) {
@@ -106,6 +125,54 @@ export class McpRelayService {
     return this.exchange.endSession(call);
   }
 
+  /**
+   * D34: the same message again with `X-Agp-Hitl-Request-Id` releases an approved hold once: a
+   * held request goes to the server as its decision left it (not judged again: a person approved
+   * it), a held answer comes back from the relay without calling the server again.
+   */
+  private async resend(
+    call: McpCall,
+    hitlRequestId: string,
+    messages: JsonRpcMessage[],
+    isBatch: boolean,
+  ): Promise<McpAnswer> {
+    const message = messages[0];
+    if (!isUUID(hitlRequestId)) {
+      throw HttpProblem.validation([{ field: HITL_HEADER, message: 'must be a UUID' }]);
+    }
+    if (isBatch || kindOf(message) !== 'request') {
+      throw HttpProblem.validation([
+        { field: 'body', message: `a resend with ${HITL_HEADER} carries the one held request` },
+      ]);
+    }
+    const outcome = await this.holds.releaseOnResend(
+      call.tenantId,
+      call.agentId,
+      hitlRequestId,
+      resendDigestOf(message),
+      call.correlationId,
+    );
+    if (!outcome) {
+      throw HttpProblem.notFound(`no HITL request ${hitlRequestId} of this agent`);
+    }
+    if (outcome.kind === 'RELEASED' && outcome.request.direction === 'REQUEST') {
+      const released = { ...(outcome.request.message as JsonRpcMessage), id: message.id };
+      const askedFor = {
+        method: released.method!,
+        ...optionalTool(released),
+        resendDigest: resendDigestOf(message),
+      };
+      return this.exchange.forwardPost(call, {
+        body: released,
+        isBatch: false,
+        pending: new Map([[message.id!, askedFor]]),
+        localAnswers: [],
+      });
+    }
+    const settled = heldOutcome(message, outcome, call);
+    return { kind: 'json', status: 200, body: settled.forward ?? settled.answer };
+  }
+
   private async callFor(caller: McpCaller, serverId: string): Promise<McpCall> {
     const [route, settings] = await Promise.all([
       this.directory.mcpRoute(caller.tenantId, caller.agentId, serverId),
@@ -123,6 +190,8 @@ export class McpRelayService {
       route,
       agentHeaders: caller.headers,
       captureContent: settings.contentCapture,
+      hitl: { waitSeconds: settings.hitlWaitSeconds, expirySeconds: settings.hitlExpirySeconds },
+      ...(caller.signal ? { signal: caller.signal } : {}),
       ...(traceId ? { traceId } : {}),
     };
   }

@@ -27,7 +27,8 @@ export class McpController {
     @Res() reply: FastifyReply,
     @Param('mcpServerId', uuidParam('mcpServerId')) serverId: string,
   ): Promise<void> {
-    await this.send(reply, await this.relay.post(callerOf(request), serverId, request.body));
+    const caller = { ...callerOf(request), signal: goneSignal(reply) };
+    await this.send(reply, await this.relay.post(caller, serverId, request.body));
   }
 
   @Get(':mcpServerId')
@@ -70,6 +71,17 @@ export class McpController {
       writer.end();
     }
   }
+}
+
+/** Aborted when the agent's connection closes before the answer is complete. */
+function goneSignal(reply: FastifyReply): AbortSignal {
+  const gone = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) {
+      gone.abort();
+    }
+  });
+  return gone.signal;
 }
 
 /** Only an agent calls MCP servers through the relay (D20, D32). */

@@ -1,0 +1,200 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import {
+  TEST_NATS_URL,
+  TestDatabase,
+  createTestDatabase,
+  deleteNatsStreams,
+  freePort,
+  uniqueNatsPrefix,
+} from '@agp/testing';
+
+import { ServiceProcess, bootstrapTenant, startService, stopService } from './platform-processes';
+
+export type Json = Record<string, unknown>;
+
+const BASE = 'http://agp.bench';
+
+/** The platform as production runs it: every service its own process, the gateway in front. */
+export interface BenchPlatform {
+  gatewayUrl: string;
+  relayUrl: string;
+  services: ServiceProcess[];
+  database: TestDatabase;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startBenchPlatform(name: string): Promise<BenchPlatform> {
+  const database = await createTestDatabase(`bench_${name}`);
+  const prefix = uniqueNatsPrefix(`bench${name}`);
+  const services: ServiceProcess[] = [];
+  const [authPort, relayPort, auditPort, gatewayPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const env: Record<string, string> = {
+    PUBLIC_BASE_URL: BASE,
+    DATABASE_URL: database.url,
+    NATS_URL: TEST_NATS_URL,
+    NATS_PREFIX: prefix,
+    LOG_LEVEL: 'warn',
+    KEY_ENCRYPTION_SECRET: 'k'.repeat(40),
+    // D37: the relay refuses to start standalone without it.
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    TOKEN_RATE_LIMIT_PER_ADDRESS: '1000000',
+    EGRESS_ALLOW_PRIVATE: 'true',
+    TRUST_PROXY_HOPS: '1',
+    AUTH_JWKS_URL: `http://127.0.0.1:${authPort}/tenant-auth/v1/.well-known/jwks.json`,
+  };
+  const stop = async (): Promise<void> => {
+    for (const service of [...services].reverse()) {
+      await stopService(service);
+    }
+    await database.drop();
+    await deleteNatsStreams(prefix);
+  };
+  try {
+    services.push(await startService('tenant-auth', authPort, env));
+    services.push(await startService('relay', relayPort, env));
+    services.push(await startService('audit', auditPort, env));
+    services.push(
+      await startService('api-gateway', gatewayPort, {
+        ...env,
+        TENANT_AUTH_URL: `http://127.0.0.1:${authPort}`,
+        RELAY_URL: `http://127.0.0.1:${relayPort}`,
+        AUDIT_URL: `http://127.0.0.1:${auditPort}`,
+      }),
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+    relayUrl: `http://127.0.0.1:${relayPort}`,
+    services,
+    database,
+    env,
+    stop,
+  };
+}
+
+export async function api<T = Json>(
+  gateway: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${gateway}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (response.status >= 300) {
+    throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  }
+  return (text ? JSON.parse(text) : {}) as T;
+}
+
+export async function token(gateway: string, form: Record<string, string>): Promise<string> {
+  const response = await fetch(`${gateway}/tenant-auth/v1/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+  const body = (await response.json()) as Json;
+  if (response.status !== 200) {
+    throw new Error(`token: ${response.status} ${JSON.stringify(body)}`);
+  }
+  return String(body.access_token);
+}
+
+export interface BenchTenant {
+  adminToken: string;
+  serverId: string;
+  mcpToken: string;
+}
+
+/**
+ * A tenant bootstrapped as an operator would (D11), one agent subscribed to the MCP server at
+ * `serverUrl`, and each policy bound at TENANT level (every hop, both ways).
+ */
+export async function arrangeTenant(
+  platform: BenchPlatform,
+  serverUrl: string,
+  policies: string[],
+): Promise<BenchTenant> {
+  const gateway = platform.gatewayUrl;
+  const out = join(tmpdir(), `agp-bench-${randomUUID()}.json`);
+  await bootstrapTenant(platform.env, 'bench', out);
+  const admin = JSON.parse(readFileSync(out, 'utf8')) as { email: string; password: string };
+  rmSync(out);
+  const adminToken = await token(gateway, {
+    grant_type: 'password',
+    tenant: 'bench',
+    username: admin.email,
+    password: admin.password,
+  });
+  const agent = await api<{ id: string; clientSecret: string }>(
+    gateway,
+    adminToken,
+    'POST',
+    '/tenant-auth/v1/agents',
+    { name: 'bench-agent' },
+  );
+  for (let i = 0; ; i += 1) {
+    const known = await fetch(`${gateway}/relay/v1/agents/${agent.id}`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    if (known.status === 200) {
+      break;
+    }
+    if (i > 200) {
+      throw new Error('the relay never learnt of the agent');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const server = await api<{ id: string }>(gateway, adminToken, 'POST', '/relay/v1/mcp-servers', {
+    name: 'bench-tools',
+    url: serverUrl,
+    transport: 'STREAMABLE_HTTP',
+  });
+  await api(gateway, adminToken, 'POST', '/relay/v1/subscriptions', {
+    kind: 'AGENT_TO_MCP_SERVER',
+    sourceId: agent.id,
+    targetId: server.id,
+  });
+  for (const [i, regoSource] of policies.entries()) {
+    const group = await api<{ id: string }>(
+      gateway,
+      adminToken,
+      'POST',
+      '/relay/v1/policy-groups',
+      {
+        name: `bench-${i}`,
+      },
+    );
+    await api(gateway, adminToken, 'POST', `/relay/v1/policy-groups/${group.id}/versions`, {
+      regoSource,
+    });
+    await api(gateway, adminToken, 'POST', '/relay/v1/policy-bindings', {
+      groupId: group.id,
+      bindingLevel: 'TENANT',
+    });
+  }
+  const mcpToken = await token(gateway, {
+    grant_type: 'client_credentials',
+    client_id: agent.id,
+    client_secret: agent.clientSecret,
+    scope: 'mcp:call',
+  });
+  return { adminToken, serverId: server.id, mcpToken };
+}

@@ -1,0 +1,99 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Database } from '@agp/database';
+
+import { RELAY_DATABASE } from '../database/tokens';
+import { HitlRepository } from './hitl.repository';
+import { HitlStatus } from './hitl.types';
+
+/** How often a replica asks whether the holds its callers wait on were decided elsewhere. */
+export const HITL_POLL_MS = 250;
+
+type Resolve = (status: HitlStatus | 'TIMEOUT') => void;
+
+/**
+ * The callers of this replica waiting on holds (D34). A decision made here wakes its caller at
+ * once; one made on another replica is found by one query per tick for every waiter together
+ * (T14), so no broadcast can be missed and 1,000 waiters cost one query, not 1,000.
+ */
+@Injectable()
+export class HitlWaiters implements OnApplicationShutdown {
+  private readonly waiting = new Map<string, Set<Resolve>>();
+  private timer?: NodeJS.Timeout;
+  private isPolling = false;
+
+  constructor(
+    @Inject(RELAY_DATABASE) private readonly database: Database,
+    private readonly holds: HitlRepository,
+  ) {}
+
+  /** The status once decided, or TIMEOUT after `seconds`. */
+  wait(id: string, seconds: number, signal?: AbortSignal): Promise<HitlStatus | 'TIMEOUT'> {
+    return new Promise((resolve) => {
+      const done: Resolve = (status) => {
+        clearTimeout(timeout);
+        signal?.removeEventListener('abort', onAbort);
+        this.remove(id, done);
+        resolve(status);
+      };
+      const onAbort = (): void => done('TIMEOUT');
+      const timeout = setTimeout(() => done('TIMEOUT'), seconds * 1000);
+      signal?.addEventListener('abort', onAbort);
+      this.waiting.set(id, (this.waiting.get(id) ?? new Set()).add(done));
+      this.timer ??= setInterval(() => void this.poll(), HITL_POLL_MS);
+    });
+  }
+
+  /** A decision made on this replica: its waiters go on without waiting for the next poll. */
+  notify(id: string, status: HitlStatus): void {
+    for (const resolve of [...(this.waiting.get(id) ?? [])]) {
+      resolve(status);
+    }
+  }
+
+  get count(): number {
+    let total = 0;
+    for (const set of this.waiting.values()) {
+      total += set.size;
+    }
+    return total;
+  }
+
+  onApplicationShutdown(): void {
+    for (const id of [...this.waiting.keys()]) {
+      this.notify(id, 'PENDING');
+    }
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private async poll(): Promise<void> {
+    if (this.isPolling || this.waiting.size === 0) {
+      return;
+    }
+    this.isPolling = true;
+    try {
+      const decided = await this.database.asSystem((tx) =>
+        this.holds.decidedAmong(tx, [...this.waiting.keys()]),
+      );
+      for (const { id, status } of decided) {
+        this.notify(id, status);
+      }
+    } catch {
+      // The database is away: waiters keep waiting until their own timeout.
+    } finally {
+      this.isPolling = false;
+    }
+  }
+
+  private remove(id: string, resolve: Resolve): void {
+    const set = this.waiting.get(id);
+    set?.delete(resolve);
+    if (set && set.size === 0) {
+      this.waiting.delete(id);
+    }
+    if (this.waiting.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+}
