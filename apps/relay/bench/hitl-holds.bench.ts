@@ -99,6 +99,9 @@ async function main(): Promise<void> {
     const releasedAfterMs = Date.now() - approving;
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const after = footprint(relayPid);
+    // Past the keep-alive of the gateway's idle connections (30 s) and a few collections.
+    await new Promise((resolve) => setTimeout(resolve, 60_000));
+    const settled = footprint(relayPid);
     const released = outcomes.filter((o) => o === 'released').length;
     const left = await api<{ total: number }>(
       bench.gatewayUrl,
@@ -115,6 +118,7 @@ async function main(): Promise<void> {
     console.log(`| before | ${before.rssMiB} | ${before.fds} |`);
     console.log(`| all ${HOLDS} held and waiting | ${during.rssMiB} | ${during.fds} |`);
     console.log(`| all released, 5 s later | ${after.rssMiB} | ${after.fds} |`);
+    console.log(`| 65 s later | ${settled.rssMiB} | ${settled.fds} |`);
     console.log(
       `\nheld within ${heldAfterMs} ms; ${ids.length} approved; every caller answered ${releasedAfterMs} ms after the first approval`,
     );
