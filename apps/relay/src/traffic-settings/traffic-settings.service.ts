@@ -57,7 +57,7 @@ export class TrafficSettingsService {
     dto: UpdateTrafficSettingsDto,
   ): Promise<TrafficSettingsResponse> {
     const updated = await this.database.inTenant(ctx.tenantId, async (tx) => {
-      const current = await this.read(tx, ctx.tenantId);
+      const current = await this.lockAndRead(tx, ctx.tenantId);
       const next: TrafficSettings = {
         tenantPerMinute: pick(dto.rateLimits?.tenantPerMinute, current.tenantPerMinute),
         agentPerMinute: pick(dto.rateLimits?.agentPerMinute, current.agentPerMinute),
@@ -69,6 +69,10 @@ export class TrafficSettingsService {
         hitlWaitSeconds: dto.hitlWaitSeconds ?? current.hitlWaitSeconds,
         hitlExpirySeconds: dto.hitlExpirySeconds ?? current.hitlExpirySeconds,
       };
+      // Recorded on change only: a PATCH that changes nothing leaves no event.
+      if (JSON.stringify(toResponse(next)) === JSON.stringify(toResponse(current))) {
+        return current;
+      }
       await tx.query(
         `INSERT INTO relay.traffic_settings (tenant_id, tenant_per_minute, agent_per_minute,
            subscription_per_minute, content_capture, hitl_wait_seconds, hitl_expiry_seconds)
@@ -101,9 +105,22 @@ export class TrafficSettingsService {
     return toResponse(updated);
   }
 
-  private async read(tx: Tx, tenantId: string): Promise<TrafficSettings> {
+  /**
+   * The tenant's row, locked for this transaction (created with the defaults when missing), so
+   * that two PATCHes of different fields at once both stick instead of the later one undoing the
+   * earlier.
+   */
+  private async lockAndRead(tx: Tx, tenantId: string): Promise<TrafficSettings> {
+    await tx.query(
+      `INSERT INTO relay.traffic_settings (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO NOTHING`,
+      [tenantId],
+    );
+    return this.read(tx, tenantId, true);
+  }
+
+  private async read(tx: Tx, tenantId: string, forUpdate = false): Promise<TrafficSettings> {
     const rows: Row[] = await tx.query(
-      `SELECT * FROM relay.traffic_settings WHERE tenant_id = $1`,
+      `SELECT * FROM relay.traffic_settings WHERE tenant_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
       [tenantId],
     );
     const row = rows[0];

@@ -2,12 +2,16 @@ import { Type } from 'class-transformer';
 import {
   IsBoolean,
   IsInt,
+  IsObject,
   IsOptional,
   Max,
   Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+
+/** Absent keeps the current value; present (null included) must be valid: these cannot be cleared. */
+const isPresent = (_object: object, value: unknown): boolean => value !== undefined;
 
 /** D36: messages per minute; null removes the limit. */
 export class RateLimitsDto {
@@ -34,25 +38,26 @@ export class RateLimitsDto {
 }
 
 export class UpdateTrafficSettingsDto {
-  @IsOptional()
+  @ValidateIf(isPresent)
+  @IsObject()
   @ValidateNested()
   @Type(() => RateLimitsDto)
   rateLimits?: RateLimitsDto;
 
   /** D40: keep the (masked) content of hops in the audit trail, not only their digest. */
-  @IsOptional()
+  @ValidateIf(isPresent)
   @IsBoolean()
   contentCapture?: boolean;
 
   /** D34: how long a held call waits for a decision (at most 300 s). */
-  @IsOptional()
+  @ValidateIf(isPresent)
   @IsInt()
   @Min(1)
   @Max(300)
   hitlWaitSeconds?: number;
 
   /** D34: how long a hold stays decidable (default 24 h, at most 30 days). */
-  @IsOptional()
+  @ValidateIf(isPresent)
   @IsInt()
   @Min(60)
   @Max(2_592_000)

@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import {
+  TestDatabase,
+  TestTokenIssuer,
+  createTestDatabase,
+  deleteNatsStreams,
+  eventually,
+  uniqueNatsPrefix,
+} from '@agp/testing';
+
+import { EventTap } from './support/event-tools';
+import { TestCaller, startRelay } from './support/relay-test-app';
+
+type Json = Record<string, unknown>;
+type Problem = { type: string; detail: string; errors?: Array<{ field: string; message: string }> };
+
+const PATH = '/relay/v1/traffic-settings';
+const DEFAULTS = {
+  rateLimits: { tenantPerMinute: null, agentPerMinute: null, subscriptionPerMinute: null },
+  contentCapture: false,
+  hitlWaitSeconds: 30,
+  hitlExpirySeconds: 86_400,
+};
+
+/** D34, D36, D40: the tenant's traffic settings, read with TENANT:READ and changed with TENANT:WRITE. */
+describe('traffic settings', () => {
+  let db: TestDatabase;
+  let prefix: string;
+  let app: NestFastifyApplication;
+  let tap: EventTap;
+  let issuer: TestTokenIssuer;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('relay_traffic_settings');
+    prefix = uniqueNatsPrefix('relayts');
+    issuer = await TestTokenIssuer.create();
+    app = await startRelay({ databaseUrl: db.url, prefix, issuer });
+    tap = await EventTap.open(prefix);
+  });
+
+  afterAll(async () => {
+    await tap?.close();
+    await app?.close();
+    await db?.drop();
+    await deleteNatsStreams(prefix);
+  });
+
+  /** A tenant of its own per test, so that no test sees another's settings. */
+  const writer = (tenantId = randomUUID()): Promise<TestCaller> =>
+    TestCaller.create(issuer, tenantId, ['TENANT:WRITE']);
+
+  const fieldsOf = (problem: Problem): string[] =>
+    [...new Set((problem.errors ?? []).map((e) => e.field))].sort();
+
+  function settingsEvents(tenantId: string): Json[] {
+    return tap
+      .ofType('GOVERNANCE_LIFECYCLE')
+      .filter((e) => e.tenantId === tenantId)
+      .map((e) => e.data);
+  }
+
+  it('should answer the defaults when the tenant has changed nothing', async () => {
+    const reader = await TestCaller.create(issuer, randomUUID(), ['TENANT:READ']);
+
+    const read = await reader.call(app, 'GET', PATH);
+
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(DEFAULTS);
+  });
+
+  it('should change only the fields given, keep the rest, and record GOVERNANCE_LIFECYCLE with before and after', async () => {
+    const sut = await writer();
+
+    const first = await sut.call(app, 'PATCH', PATH, {
+      rateLimits: { tenantPerMinute: 1_000, agentPerMinute: 100 },
+      contentCapture: true,
+    });
+    const second = await sut.call(app, 'PATCH', PATH, {
+      rateLimits: { subscriptionPerMinute: 10, tenantPerMinute: null },
+      hitlWaitSeconds: 300,
+      hitlExpirySeconds: 60,
+    });
+    const read = await sut.call(app, 'GET', PATH);
+
+    const expected = {
+      rateLimits: { tenantPerMinute: null, agentPerMinute: 100, subscriptionPerMinute: 10 },
+      contentCapture: true,
+      hitlWaitSeconds: 300,
+      hitlExpirySeconds: 60,
+    };
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({
+      ...DEFAULTS,
+      rateLimits: { tenantPerMinute: 1_000, agentPerMinute: 100, subscriptionPerMinute: null },
+      contentCapture: true,
+    });
+    expect(second.body).toEqual(expected);
+    expect(read.body).toEqual(expected);
+    const events = await eventually(() => {
+      const found = settingsEvents(sut.tenantId);
+      expect(found).toHaveLength(2);
+      return found;
+    });
+    expect(events[1]).toEqual(
+      expect.objectContaining({
+        actor: expect.objectContaining({ id: sut.subject }),
+        details: expect.objectContaining({
+          change: 'TRAFFIC_SETTINGS_UPDATED',
+          before: first.body,
+          after: expected,
+        }),
+      }),
+    );
+  });
+
+  it('should accept the bounds and answer 400 naming each field just outside them', async () => {
+    const sut = await writer();
+
+    const edges = await sut.call(app, 'PATCH', PATH, {
+      rateLimits: { tenantPerMinute: 1_000_000, agentPerMinute: 1, subscriptionPerMinute: 1 },
+      hitlWaitSeconds: 1,
+      hitlExpirySeconds: 2_592_000,
+    });
+    const outside = await sut.call<Problem>(app, 'PATCH', PATH, {
+      rateLimits: { tenantPerMinute: 1_000_001, agentPerMinute: 0, subscriptionPerMinute: 1.5 },
+      hitlWaitSeconds: 301,
+      hitlExpirySeconds: 59,
+      contentCapture: 'yes',
+    });
+    const below = await sut.call<Problem>(app, 'PATCH', PATH, {
+      hitlWaitSeconds: 0,
+      hitlExpirySeconds: 2_592_001,
+      rateLimits: { agentPerMinute: -5 },
+    });
+
+    expect(edges.status).toBe(200);
+    expect(outside.status).toBe(400);
+    expect(fieldsOf(outside.body)).toEqual([
+      'contentCapture',
+      'hitlExpirySeconds',
+      'hitlWaitSeconds',
+      'rateLimits.agentPerMinute',
+      'rateLimits.subscriptionPerMinute',
+      'rateLimits.tenantPerMinute',
+    ]);
+    expect(fieldsOf(below.body)).toEqual([
+      'hitlExpirySeconds',
+      'hitlWaitSeconds',
+      'rateLimits.agentPerMinute',
+    ]);
+    expect((await sut.call(app, 'GET', PATH)).body).toEqual(edges.body);
+  });
+
+  it('should answer 400 when a field that cannot be cleared is null, or the body is unknown or malformed', async () => {
+    const sut = await writer();
+
+    const nulls = await sut.call<Problem>(app, 'PATCH', PATH, {
+      contentCapture: null,
+      hitlWaitSeconds: null,
+      hitlExpirySeconds: null,
+      rateLimits: null,
+    });
+    const unknown = await sut.call<Problem>(app, 'PATCH', PATH, {
+      rateLimits: { perHour: 5 },
+      failOpen: true,
+    });
+    const notObject = await sut.call<Problem>(app, 'PATCH', PATH, { rateLimits: [] });
+    const strings = await sut.call<Problem>(app, 'PATCH', PATH, {
+      rateLimits: { tenantPerMinute: '10' },
+      hitlWaitSeconds: '30',
+    });
+
+    expect(nulls.status).toBe(400);
+    expect(fieldsOf(nulls.body)).toEqual([
+      'contentCapture',
+      'hitlExpirySeconds',
+      'hitlWaitSeconds',
+      'rateLimits',
+    ]);
+    expect(unknown.status).toBe(400);
+    expect(fieldsOf(unknown.body)).toEqual(['failOpen', 'rateLimits.perHour']);
+    expect(fieldsOf(notObject.body)).toEqual(['rateLimits']);
+    expect(fieldsOf(strings.body)).toEqual(['hitlWaitSeconds', 'rateLimits.tenantPerMinute']);
+    expect((await sut.call(app, 'GET', PATH)).body).toEqual(DEFAULTS);
+  });
+
+  it('should record nothing when a PATCH changes nothing', async () => {
+    const sut = await writer();
+    await sut.call(app, 'PATCH', PATH, { hitlWaitSeconds: 45 });
+
+    const empty = await sut.call(app, 'PATCH', PATH, {});
+    const same = await sut.call(app, 'PATCH', PATH, { hitlWaitSeconds: 45 });
+    const marker = await sut.call(app, 'PATCH', PATH, { hitlWaitSeconds: 46 });
+
+    expect([empty.status, same.status, marker.status]).toEqual([200, 200, 200]);
+    expect(same.body).toEqual({ ...DEFAULTS, hitlWaitSeconds: 45 });
+    const events = await eventually(() => {
+      const found = settingsEvents(sut.tenantId);
+      expect(
+        found.some((e) => (e.details as Json & { after: Json }).after.hitlWaitSeconds === 46),
+      ).toBe(true);
+      return found;
+    });
+    expect(events).toHaveLength(2);
+  });
+
+  it('should keep every field when administrators change different fields at once', async () => {
+    const sut = await writer();
+
+    const answers = await Promise.all([
+      sut.call(app, 'PATCH', PATH, { rateLimits: { tenantPerMinute: 500 } }),
+      sut.call(app, 'PATCH', PATH, { rateLimits: { agentPerMinute: 50 } }),
+      sut.call(app, 'PATCH', PATH, { contentCapture: true }),
+      sut.call(app, 'PATCH', PATH, { hitlWaitSeconds: 120 }),
+      sut.call(app, 'PATCH', PATH, { hitlExpirySeconds: 3_600 }),
+    ]);
+
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect((await sut.call(app, 'GET', PATH)).body).toEqual({
+      rateLimits: { tenantPerMinute: 500, agentPerMinute: 50, subscriptionPerMinute: null },
+      contentCapture: true,
+      hitlWaitSeconds: 120,
+      hitlExpirySeconds: 3_600,
+    });
+  });
+
+  it('should keep each tenant’s settings to itself', async () => {
+    const one = await writer();
+    const other = await writer();
+
+    await one.call(app, 'PATCH', PATH, { rateLimits: { agentPerMinute: 7 }, contentCapture: true });
+
+    expect((await other.call(app, 'GET', PATH)).body).toEqual(DEFAULTS);
+    expect(((await one.call(app, 'GET', PATH)).body.rateLimits as Json).agentPerMinute).toBe(7);
+  });
+
+  it('should answer 403 naming the role without TENANT:WRITE (or TENANT:READ to read), and 401 without a token', async () => {
+    const tenantId = randomUUID();
+    const reader = await TestCaller.create(issuer, tenantId, ['TENANT:READ']);
+    const nobody = await TestCaller.create(issuer, tenantId, ['REGISTRY:ADMIN']);
+
+    const patch = await reader.call<Problem>(app, 'PATCH', PATH, { contentCapture: true });
+    const read = await nobody.call<Problem>(app, 'GET', PATH);
+    const anonymous = await Promise.all([
+      app.inject({ method: 'GET', url: PATH }),
+      app.inject({ method: 'PATCH', url: PATH, payload: { contentCapture: true } }),
+    ]);
+
+    expect(patch.status).toBe(403);
+    expect(patch.body.detail).toContain('TENANT:WRITE');
+    expect(read.status).toBe(403);
+    expect(read.body.detail).toContain('TENANT:READ');
+    expect(anonymous.map((a) => a.statusCode)).toEqual([401, 401]);
+    expect((await reader.call(app, 'GET', PATH)).body).toEqual(DEFAULTS);
+  });
+});
