@@ -4,10 +4,12 @@ import {
   AgentLifecycleData,
   AuditableEventData,
   CredentialRotationData,
+  McpGrantsChangedData,
   EVENT_TYPES,
   MonitorAlertLifecycleChangedData,
   MonitorConfigChangedData,
   PolicyLifecycleData,
+  SubscriptionChangedData,
   TenantLifecycleData,
   payloadClassOf,
 } from '@agp/contracts';
@@ -71,6 +73,29 @@ const SAMPLES = new Map<PayloadClass, Record<string, unknown>>([
     { ...COMMON, credential: 'AGENT_CLIENT_SECRET', subjectId: UUID, subjectName: 'billing agent' },
   ],
   [TenantLifecycleData, { ...COMMON, tenantId: UUID, slug: 'acme', change: 'SUSPENDED' }],
+  [
+    SubscriptionChangedData,
+    {
+      ...COMMON,
+      change: 'UPDATED',
+      subscriptionId: UUID,
+      kind: 'AGENT_TO_MCP_SERVER',
+      sourceId: UUID,
+      targetId: UUID,
+      tools: ['lookup_customer'],
+    },
+  ],
+  [
+    McpGrantsChangedData,
+    {
+      ...COMMON,
+      subscriptionId: UUID,
+      agentId: UUID,
+      mcpServerId: UUID,
+      tools: ['echo'],
+      previousTools: null,
+    },
+  ],
   [
     MonitorAlertLifecycleChangedData,
     {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, BeforeApplicationShutdown } from '@nestjs/common';
 import { Database } from '@agp/database';
 
 import { RELAY_DATABASE } from '../database/tokens';
@@ -16,7 +16,7 @@ type Resolve = (status: HitlStatus | 'TIMEOUT') => void;
  * (T14), so no broadcast can be missed and 1,000 waiters cost one query, not 1,000.
  */
 @Injectable()
-export class HitlWaiters implements OnApplicationShutdown {
+export class HitlWaiters implements BeforeApplicationShutdown {
   private readonly waiting = new Map<string, Set<Resolve>>();
   private timer?: NodeJS.Timeout;
   private isPolling = false;
@@ -58,7 +58,8 @@ export class HitlWaiters implements OnApplicationShutdown {
     return total;
   }
 
-  onApplicationShutdown(): void {
+  /** Before the HTTP server closes (it waits for open calls): waiters answer -32004 (T14). */
+  beforeApplicationShutdown(): void {
     for (const id of [...this.waiting.keys()]) {
       this.notify(id, 'PENDING');
     }

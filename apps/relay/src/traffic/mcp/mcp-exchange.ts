@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, BeforeApplicationShutdown } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
 
 import { CredentialCipher } from '../../mcp-servers/credential-cipher';
@@ -64,7 +64,7 @@ const CARRIED_RESPONSE_HEADERS = ['mcp-session-id', 'mcp-protocol-version'];
  * the server sends back, and turns every upstream fault into an answer the agent can act on (T6).
  */
 @Injectable()
-export class McpExchange implements OnApplicationShutdown {
+export class McpExchange implements BeforeApplicationShutdown {
   /** Open streams, each ended on shutdown so the process can stop. */
   private readonly streams = new Set<AbortController>();
   private readonly stopping = new Map<AbortController, (code: number, reason: string) => void>();
@@ -78,7 +78,8 @@ export class McpExchange implements OnApplicationShutdown {
     private readonly cipher: CredentialCipher,
   ) {}
 
-  onApplicationShutdown(): void {
+  /** Before the HTTP server closes: it waits for open responses, and a stream never ends alone. */
+  beforeApplicationShutdown(): void {
     for (const abort of this.streams) {
       this.stopping.get(abort)?.(RPC_UPSTREAM_FAILED, 'the relay is shutting down; send again');
     }
