@@ -1,8 +1,11 @@
+import { LookupAddress, LookupOptions, lookup } from 'node:dns';
 import { IncomingHttpHeaders } from 'node:http';
 
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Agent, Dispatcher, errors, request } from 'undici';
 
+import { EgressOptions, checkEgressAddress } from '../../common/egress-policy';
+import { EGRESS_OPTIONS } from '../../config/relay-config.module';
 import { McpServerRoute } from '../pipeline/traffic-directory';
 
 /** Headers of the MCP Streamable HTTP transport that the relay carries both ways (D20). */
@@ -40,11 +43,15 @@ export class UpstreamFailure extends Error {
 /** The relay's HTTP client towards MCP servers: one pooled undici agent, timeouts per server. */
 @Injectable()
 export class McpUpstream implements OnApplicationShutdown {
-  private readonly dispatcher = new Agent({
-    connections: 256,
-    keepAliveTimeout: 30_000,
-    connect: { timeout: 10_000 },
-  });
+  private readonly dispatcher: Agent;
+
+  constructor(@Inject(EGRESS_OPTIONS) egress: EgressOptions) {
+    this.dispatcher = new Agent({
+      connections: 256,
+      keepAliveTimeout: 30_000,
+      connect: { timeout: 10_000, lookup: guardedLookup(egress) },
+    });
+  }
 
   async send(call: UpstreamRequest): Promise<UpstreamAnswer> {
     const headers: Record<string, string> = {
@@ -103,4 +110,40 @@ export function failureOf(error: unknown, server: McpServerRoute): UpstreamFailu
   }
   const why = error instanceof Error ? error.message : String(error);
   return new UpstreamFailure(502, `${serverLabel(server)} failed: ${why}`);
+}
+
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/**
+ * D37 at connect time: a server's name is checked when registered, but what it resolves to is
+ * checked on every connection, so a name that later points at a private or metadata address
+ * (DNS rebinding) is refused too.
+ */
+export function guardedLookup(
+  egress: EgressOptions,
+): (hostname: string, options: LookupOptions, callback: LookupCallback) => void {
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) {
+        callback(error, []);
+        return;
+      }
+      const refusal = addresses
+        .map((a) => checkEgressAddress(a.address, egress))
+        .find((why) => why !== null);
+      if (refusal) {
+        callback(Object.assign(new Error(`egress refused: ${refusal}`), { code: 'EGRESS' }), []);
+        return;
+      }
+      if (options.all) {
+        callback(null, addresses);
+      } else {
+        callback(null, addresses[0].address, addresses[0].family);
+      }
+    });
+  };
 }
