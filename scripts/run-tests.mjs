@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: build, lint, typecheck, unit specs and service tests of every workspace through
+// `npm test`: build, lint, the Prettier check, typecheck, unit specs and service tests of every workspace through
 // turbo, then one closing line over all of them: "N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -17,6 +17,7 @@ const turbo = spawnSync(
     'run',
     'build',
     'lint',
+    'format:check',
     'typecheck',
     'test',
     'test:e2e',

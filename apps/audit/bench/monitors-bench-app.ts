@@ -9,7 +9,7 @@ import { AUDIT_DATABASE, AUDIT_SCHEMA, AUDIT_SERVICE } from '../src/database/tok
 import { DetectorTickService } from '../src/monitors/detectors/detector-tick.service';
 import { MonitorsModule } from '../src/monitors/monitors.module';
 import { RollupsRepository } from '../src/monitors/rollups/rollups.repository';
-import { RollupWriter } from '../src/monitors/simulator/simulation';
+import { RollupWriter } from '../tools/simulator/simulation';
 
 export interface MonitorsBench {
   app: NestFastifyApplication;

@@ -1,6 +1,6 @@
 import { TrafficDetector } from '../src/monitors/config/detector-settings';
 import { Finding } from '../src/monitors/monitors.types';
-import { Anomaly } from '../src/monitors/simulator/anomalies';
+import { Anomaly } from '../tools/simulator/anomalies';
 
 const MINUTE_MS = 60_000;
 /** A finding up to this long after an anomaly ends still belongs to it (window + delay + slack). */

@@ -3,8 +3,8 @@ import 'reflect-metadata';
 import { createTestDatabase } from '@agp/testing';
 
 import { Finding } from '../src/monitors/monitors.types';
-import { ANOMALY_KIND_NAMES } from '../src/monitors/simulator/anomalies';
-import { planSimulation } from '../src/monitors/simulator/simulation';
+import { ANOMALY_KIND_NAMES } from '../tools/simulator/anomalies';
+import { planSimulation } from '../tools/simulator/simulation';
 import { startMonitorsBench } from './monitors-bench-app';
 import { scoreQuality } from './monitors-quality';
 import { measureRollupIngest } from './monitors-ingest';

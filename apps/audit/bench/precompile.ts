@@ -3,7 +3,13 @@ import { dirname, join, relative } from 'node:path';
 import { transformFileSync } from '@swc/core';
 
 const REPO = join(__dirname, '..', '..', '..');
-const TREES = ['libs', 'apps/audit/src', 'apps/audit/test/support', 'apps/audit/bench'];
+const TREES = [
+  'libs',
+  'apps/audit/src',
+  'apps/audit/test/support',
+  'apps/audit/bench',
+  'apps/audit/tools',
+];
 
 function* sources(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {

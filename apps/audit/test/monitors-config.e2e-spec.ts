@@ -5,7 +5,7 @@ import { TestDatabase, TestTokenIssuer, createTestDatabase, eventually } from '@
 
 import { MonitorConfigController } from '../src/monitors/config/monitor-config.controller';
 import { MonitorConfigResponse } from '../src/monitors/config/monitor-config.service';
-import { planSimulation } from '../src/monitors/simulator/simulation';
+import { planSimulation } from '../tools/simulator/simulation';
 import { startAudit } from './support/audit-test-app';
 import { EventProbe, MonitorsCaller, ticksOf, writerOf } from './monitors-test-kit';
 

@@ -8,8 +8,8 @@ import { AlertResponse } from '../src/monitors/alerts/alert-response';
 import { evidenceProblems } from '../src/monitors/alerts/evidence-validation';
 import { DetectorTickService } from '../src/monitors/detectors/detector-tick.service';
 import { Finding } from '../src/monitors/monitors.types';
-import { ANOMALY_KIND_NAMES, Anomaly, AnomalyKind } from '../src/monitors/simulator/anomalies';
-import { Simulation, planSimulation } from '../src/monitors/simulator/simulation';
+import { ANOMALY_KIND_NAMES, Anomaly, AnomalyKind } from '../tools/simulator/anomalies';
+import { Simulation, planSimulation } from '../tools/simulator/simulation';
 import { startAudit } from './support/audit-test-app';
 import { MonitorsCaller, databaseOf, ticksOf, writerOf } from './monitors-test-kit';
 

@@ -2,7 +2,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { TestDatabase, TestTokenIssuer, createTestDatabase, eventually } from '@agp/testing';
 
 import { DetectorTickService } from '../src/monitors/detectors/detector-tick.service';
-import { planSimulation } from '../src/monitors/simulator/simulation';
+import { planSimulation } from '../tools/simulator/simulation';
 import { startAudit } from './support/audit-test-app';
 import { EventProbe, MonitorsCaller, ticksOf, writerOf } from './monitors-test-kit';
 

@@ -12,7 +12,7 @@ import { deterministicUuid } from '../src/monitors/common/deterministic-uuid';
 import { DetectorTickService } from '../src/monitors/detectors/detector-tick.service';
 import { Finding } from '../src/monitors/monitors.types';
 import { RollupsRepository } from '../src/monitors/rollups/rollups.repository';
-import { RollupWriter } from '../src/monitors/simulator/simulation';
+import { RollupWriter } from '../tools/simulator/simulation';
 
 /** Events of the given types as they go out on the bus (the relay published them). */
 export class EventProbe {

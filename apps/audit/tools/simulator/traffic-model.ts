@@ -1,6 +1,6 @@
 import { SubjectType } from '@agp/contracts';
 
-import { RollupMetric } from '../rollups/rollup-counters';
+import { RollupMetric } from '../../src/monitors/rollups/rollup-counters';
 import { Random } from './random';
 
 /** How many subjects of each kind a simulated tenant has. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { Database } from '@agp/database';
 
-import { RollupsRepository } from '../rollups/rollups.repository';
+import { RollupsRepository } from '../../src/monitors/rollups/rollups.repository';
 import { Anomaly, AnomalyKind } from './anomalies';
 import { planAnomalies } from './anomaly-planner';
 import { Random } from './random';

@@ -1,7 +1,7 @@
 import { SubjectType } from '@agp/contracts';
 
-import { RollupMetric, Sighting } from '../rollups/rollup-counters';
-import { HourRow } from '../rollups/rollups.repository';
+import { RollupMetric, Sighting } from '../../src/monitors/rollups/rollup-counters';
+import { HourRow } from '../../src/monitors/rollups/rollups.repository';
 import { Anomaly, isActive } from './anomalies';
 import { Random } from './random';
 import { Stream, TenantModel, rhythm } from './traffic-model';

@@ -5,9 +5,9 @@ import { parseArgs } from 'node:util';
 import { loadEnvOrExit } from '@agp/config';
 import { Database, createSchemaDataSource, migrate } from '@agp/database';
 
-import { AuditEnv } from '../../config/audit.env';
-import { auditDataSourceOptions } from '../../database/data-source';
-import { RollupsRepository } from '../rollups/rollups.repository';
+import { AuditEnv } from '../../src/config/audit.env';
+import { auditDataSourceOptions } from '../../src/database/data-source';
+import { RollupsRepository } from '../../src/monitors/rollups/rollups.repository';
 import { ANOMALY_KIND_NAMES, AnomalyKind } from './anomalies';
 import { RollupWriter, planSimulation } from './simulation';
 

@@ -1,5 +1,5 @@
-import { DEFAULT_DETECTOR_SETTINGS } from '../config/detector-settings';
-import { RollupMetric } from '../rollups/rollup-counters';
+import { DEFAULT_DETECTOR_SETTINGS } from '../../src/monitors/config/detector-settings';
+import { RollupMetric } from '../../src/monitors/rollups/rollup-counters';
 import { ANOMALY_KINDS, Anomaly, AnomalyKind } from './anomalies';
 import { Random } from './random';
 import { Stream, TenantModel, rhythm } from './traffic-model';
