@@ -71,22 +71,26 @@ export class EventOutbox {
   }
 
   /**
-   * Events built with `buildEvent` stored in one statement of their own, outside any transaction:
+   * Events built with `buildEvent` stored in one statement and a transaction of their own:
    * committed when the promise resolves. What a caller that must not answer before its events are
-   * durable batches many callers into (the relay's traffic hops, group commit).
+   * durable batches many callers into (the relay's traffic hops, group commit). A transaction, not
+   * a bare statement: the embedded PGlite multiplexes one session, and only a transaction keeps a
+   * statement's parse, bind and execute together on it.
    */
   async addCommitted(envelopes: ReadonlyArray<EventEnvelope<EventType, unknown>>): Promise<void> {
     if (envelopes.length === 0) {
       return;
     }
-    await this.database.dataSource.query(
-      `INSERT INTO ${this.database.schema}.outbox (id, type, envelope)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[])`,
-      [
-        envelopes.map((e) => e.id),
-        envelopes.map((e) => e.type),
-        envelopes.map((e) => JSON.stringify(e)),
-      ],
+    await this.database.asSystem((tx) =>
+      tx.query(
+        `INSERT INTO ${this.database.schema}.outbox (id, type, envelope)
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[])`,
+        [
+          envelopes.map((e) => e.id),
+          envelopes.map((e) => e.type),
+          envelopes.map((e) => JSON.stringify(e)),
+        ],
+      ),
     );
     this.onAdded();
   }

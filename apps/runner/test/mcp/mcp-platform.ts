@@ -19,8 +19,7 @@ import {
   uniqueNatsPrefix,
 } from '@agp/testing';
 
-import { GatewayEnv } from '../../src/config/gateway.env';
-import { createGatewayApp } from '../../src/gateway-app';
+import { GatewayEnv, createGatewayApp } from '@agp/api-gateway';
 
 /** D8: tokens name this base URL; `mcp:call` tokens have the audience `${MCP_BASE_URL}/relay`. */
 export const MCP_BASE_URL = 'http://agp.test';
@@ -177,7 +176,7 @@ async function startServices(database: TestDatabase, prefix: string): Promise<Mc
   };
 }
 
-/** As apps/api-gateway/src/embedded.ts composes them, with PostgreSQL given and no NATS. */
+/** As apps/runner/src/main.ts composes them, with PostgreSQL given and no NATS. */
 async function startEmbedded(database: TestDatabase, prefix: string): Promise<McpPlatform> {
   const port = await freePort();
   const env = { ...sharedEnv(database, prefix, ''), PORT: String(port) };

@@ -20,8 +20,7 @@ import {
   uniqueNatsPrefix,
 } from '@agp/testing';
 
-import { GatewayEnv } from '../../src/config/gateway.env';
-import { createGatewayApp } from '../../src/gateway-app';
+import { GatewayEnv, createGatewayApp } from '@agp/api-gateway';
 
 export const BASE_URL = 'http://agp.test';
 

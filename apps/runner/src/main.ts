@@ -9,14 +9,14 @@ import { EventBusModule } from '@agp/messaging';
 import { RelayEnv, RelayModule, embeddedSecretsKey } from '@agp/relay';
 import { TenantAuthEnv, TenantAuthModule, bootstrapDefaultTenant } from '@agp/tenant-auth';
 
-import { EmbeddedEnv } from './config/embedded.env';
+import { RunnerEnv } from './config/runner.env';
 
 /**
  * The one-process platform (D2): the three services' modules composed in one Nest application on
  * PORT, serving every prefix itself, so no proxy hop is needed.
  */
 async function main(): Promise<void> {
-  const env = loadEnvOrExit(EmbeddedEnv);
+  const env = loadEnvOrExit(RunnerEnv);
   let embedded: EmbeddedPostgres | undefined;
   const databaseUrl =
     env.DATABASE_URL ?? (embedded = await startEmbeddedPostgres(env.DATA_DIR)).url;

@@ -1,0 +1,190 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { connectMcpClient, eventually, startMcpTestServer, toolText } from '@agp/testing';
+
+const ENTRY = join(__dirname, '..', 'dist', 'main.js');
+
+let stderr = '';
+
+function startEmbedded(dataDir: string, port: number): ChildProcess {
+  const child = spawn(process.execPath, [ENTRY], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      NATS_URL: '',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = `${stderr}${chunk.toString()}`.slice(-4_000);
+  });
+  return child;
+}
+
+/** Nest closes the application on SIGTERM, then re-raises the signal: either ending is orderly. */
+async function stop(child: ChildProcess): Promise<string> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return 'already stopped';
+  }
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) =>
+      resolve(code === 0 || signal === 'SIGTERM' ? 'orderly' : `code ${code}`),
+    ),
+  );
+  child.kill('SIGTERM');
+  return exited;
+}
+
+async function ready(
+  port: number,
+): Promise<{ status: number; body: { checks: Record<string, string> } }> {
+  const response = await fetch(`http://127.0.0.1:${port}/health/ready`).catch((error: Error) => {
+    throw new Error(`${error.message}; the process said: ${stderr || '(nothing)'}`);
+  });
+  if (response.status !== 200) {
+    throw new Error(`not ready: ${response.status}`);
+  }
+  return {
+    status: response.status,
+    body: (await response.json()) as { checks: Record<string, string> },
+  };
+}
+
+/** D2: `npm start` needs nothing installed or running, and keeps its data across restarts. */
+describe('embedded one-process platform', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agp-embedded-'));
+  const port = 18_400 + Math.floor(Math.random() * 500);
+  let child: ChildProcess | undefined;
+
+  afterAll(async () => {
+    if (child) {
+      await stop(child);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('should be ready with every service on an empty data directory, then again after a restart', async () => {
+    child = startEmbedded(dataDir, port);
+    const first = await eventually(() => ready(port), 1_800, 50);
+    expect(first.body.checks).toEqual({
+      events: 'up',
+      'database:tenant_auth': 'up',
+      'database:relay': 'up',
+      'database:audit': 'up',
+    });
+    expect(existsSync(join(dataDir, 'pgdata'))).toBe(true);
+    // D37: the relay's credential key, generated once and kept for its owner only.
+    const keyFile = join(dataDir, 'relay-secrets.key');
+    const key = readFileSync(keyFile, 'utf8');
+    expect(Buffer.from(key, 'base64')).toHaveLength(32);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(await stop(child)).toBe('orderly');
+
+    child = startEmbedded(dataDir, port);
+    const second = await eventually(() => ready(port), 1_800, 50);
+    expect(second.status).toBe(200);
+    expect(readFileSync(keyFile, 'utf8')).toBe(key);
+  }, 240_000);
+
+  it('should govern an MCP call on the embedded PostgreSQL: grant filtered, both hops audited under the caller correlation id', async () => {
+    const base = `http://127.0.0.1:${port}`;
+    const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
+      email: string;
+      password: string;
+    };
+    const admin = await tokenOf(base, {
+      grant_type: 'password',
+      tenant: 'default',
+      username: boot.email,
+      password: boot.password,
+    });
+    const tools = await startMcpTestServer();
+    try {
+      const agent = await call<{ id: string; clientSecret: string }>(
+        base,
+        admin,
+        'POST',
+        '/tenant-auth/v1/agents',
+        { name: 'embedded-agent' },
+      );
+      await eventually(async () => {
+        await call(base, admin, 'GET', `/relay/v1/agents/${agent.id}`);
+      });
+      const server = await call<{ id: string }>(base, admin, 'POST', '/relay/v1/mcp-servers', {
+        name: 'embedded-tools',
+        url: tools.url,
+        transport: 'STREAMABLE_HTTP',
+      });
+      await call(base, admin, 'POST', '/relay/v1/subscriptions', {
+        kind: 'AGENT_TO_MCP_SERVER',
+        sourceId: agent.id,
+        targetId: server.id,
+        tools: ['echo'],
+      });
+      const mcpToken = await tokenOf(base, {
+        grant_type: 'client_credentials',
+        client_id: agent.id,
+        client_secret: agent.clientSecret,
+        scope: 'mcp:call',
+      });
+      const correlationId = randomUUID();
+      const sut = await connectMcpClient(`${base}/relay/mcp/${server.id}`, {
+        token: mcpToken,
+        headers: { 'x-correlation-id': correlationId },
+      });
+      const listed = await sut.client.listTools();
+      const result = await sut.client.callTool({ name: 'echo', arguments: { text: 'embedded' } });
+      await sut.close();
+
+      expect(listed.tools.map((t) => t.name)).toEqual(['echo']);
+      expect(toolText(result)).toContain('embedded');
+      const trace = await eventually(async () => {
+        const found = await call<{
+          items: Array<{ eventType: string; details: { toolName?: string } }>;
+        }>(base, admin, 'GET', `/audit/v1/traces/${correlationId}`);
+        expect(found.items.filter((e) => e.details?.toolName === 'echo')).toHaveLength(2);
+        return found;
+      });
+      expect(trace.items.every((e) => e.eventType === 'COMMUNICATION_AUDIT')).toBe(true);
+    } finally {
+      await tools.close();
+      expect(await stop(child!)).toBe('orderly');
+    }
+  }, 120_000);
+});
+
+async function tokenOf(base: string, form: Record<string, string>): Promise<string> {
+  const response = await fetch(`${base}/tenant-auth/v1/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+  expect(response.status).toBe(200);
+  return String(((await response.json()) as { access_token: string }).access_token);
+}
+
+async function call<T = unknown>(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (response.status >= 300) {
+    throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  }
+  return (text ? JSON.parse(text) : undefined) as T;
+}
