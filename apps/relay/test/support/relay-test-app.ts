@@ -64,9 +64,9 @@ export class TestCaller {
     issuer: TestTokenIssuer,
     tenantId: string,
     perms: string[],
-    kind: 'USER' | 'SERVICE' = 'USER',
+    kind: 'USER' | 'SERVICE' | 'AGENT' = 'USER',
+    subject: string = randomUUID(),
   ): Promise<TestCaller> {
-    const subject = randomUUID();
     const token = await issuer.token({
       tenantId,
       subject,
