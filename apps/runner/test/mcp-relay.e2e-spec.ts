@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 
+import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
+
 import {
   McpTestServer,
   connectMcpClient,
+  eventually,
   mcpLargeText,
   mcpTestCustomer,
   refusalOf,
@@ -307,8 +310,36 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay (%s)', (mode) =
     expect(unknown.status).toBe(404);
     expect(oversize.status).toBe(413);
     const sut = await connect(agent);
+    const unknownMethod = await refusalOf(
+      sut.client.request({ method: 'no/such-method', params: {} }, EmptyResultSchema),
+    );
     await sut.client.ping();
     await sut.close();
+
+    // The server's own answer to a method it does not know passes through, judged like any other.
+    expect(unknownMethod.rpcCode).toBe(-32601);
+  });
+
+  it('should free the upstream call when the agent disconnects in the middle of a stream', async () => {
+    const agent = await subscribedAgent();
+    const sut = await connect(agent);
+    const before = tools.calls.filter((c) => c.tool === 'count_with_progress').length;
+    const call = sut.client
+      .callTool({ name: 'count_with_progress', arguments: { steps: 100 } }, undefined, {
+        onprogress: () => undefined,
+      })
+      .catch(() => 'closed');
+    await eventually(() => {
+      expect(tools.calls.filter((c) => c.tool === 'count_with_progress').length).toBe(before + 1);
+    });
+
+    await sut.transport.close();
+
+    expect(await call).toBe('closed');
+    // The relay still serves this agent on a new session: nothing it held is left in the way.
+    const again = await connect(agent);
+    await again.client.ping();
+    await again.close();
   });
 
   it('should answer 502 naming the server, audited as ERROR, when the server is down', async () => {
