@@ -57,8 +57,6 @@ export class RelayModule {
         DecisionsModule.forRoot({
           cacheTtlMs: env.POLICY_CACHE_TTL_MS ?? 60_000,
           evaluationTimeoutMs: env.POLICY_EVAL_TIMEOUT_MS ?? 50,
-          natsUrl: env.NATS_URL,
-          natsPrefix: env.NATS_PREFIX,
         }),
         TenantsModule,
         UsersModule,

@@ -9,6 +9,19 @@ export interface ConsumerSpec {
   types: readonly string[];
 }
 
+/**
+ * A replica's ear on events as they are published, every replica hearing each one (unlike a durable
+ * consumer, whose replicas share the work): what caches use to drop what another replica changed.
+ * Not durable: `onGap` says events may have been missed (a reconnect), so a listener drops all.
+ */
+export interface BroadcastListener {
+  onEvent(envelope: EventEnvelope): void;
+  onGap(): void;
+}
+
+/** Stops a broadcast listener. */
+export type StopListening = () => void;
+
 /** Why a message was parked instead of delivered again. */
 export interface ParkedMessage {
   consumer: string;
@@ -31,6 +44,8 @@ export interface EventTransport {
   readonly deliversInline?: boolean;
   publish(envelope: EventEnvelope): Promise<void>;
   subscribe(spec: ConsumerSpec, deliver: Deliver): Promise<void>;
+  /** Hears every published event of `types` on this replica (see BroadcastListener). */
+  listen(types: readonly string[], listener: BroadcastListener): Promise<StopListening>;
   /** Stops pulling, lets in-flight deliveries finish and hands un-acked messages back. */
   stopConsumers(): Promise<void>;
   close(): Promise<void>;

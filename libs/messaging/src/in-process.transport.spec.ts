@@ -149,4 +149,22 @@ describe(InProcessTransport.name, () => {
       tx.query(`DELETE FROM ${TEST_SCHEMA}.outbox WHERE id = $1`, [event.id]),
     );
   });
+
+  it('should let a listener hear each published event of its types before the consumers run', async () => {
+    const { sut } = setUp();
+    const heard: string[] = [];
+    const stop = await sut.listen(['HITL'], {
+      onEvent: (e) => heard.push(e.id),
+      onGap: () => undefined,
+    });
+    const event = buildEvent('HITL', { tenantId: randomUUID(), correlationId: randomUUID() }, {});
+
+    await sut.publish(event);
+    stop();
+    await sut.publish(
+      buildEvent('HITL', { tenantId: randomUUID(), correlationId: randomUUID() }, {}),
+    );
+
+    expect(heard).toEqual([event.id]);
+  });
 });

@@ -2,11 +2,13 @@ import { EventEnvelope } from '@agp/contracts';
 import { Logger } from 'pino';
 
 import {
+  BroadcastListener,
   ConsumerSpec,
   Deliver,
   EventTransport,
   ParkedMessage,
   PoisonMessageError,
+  StopListening,
 } from './event-transport';
 import { RedeliveryPolicy, redeliveryDelay } from './redelivery';
 
@@ -20,6 +22,7 @@ const IN_PROCESS_REDELIVERY: RedeliveryPolicy = { maxDeliveries: 4, backoffMs: [
 export class InProcessTransport implements EventTransport {
   readonly deliversInline = true;
   private readonly subscribers: Array<{ spec: ConsumerSpec; deliver: Deliver }> = [];
+  private readonly listeners = new Set<{ types: readonly string[]; listener: BroadcastListener }>();
   readonly parked: ParkedMessage[] = [];
   private isStopped = false;
 
@@ -33,10 +36,22 @@ export class InProcessTransport implements EventTransport {
       // Consumers are gone: refusing keeps the outbox row for the next start instead of losing it.
       throw new Error('in-process transport stopped');
     }
+    for (const { types, listener } of this.listeners) {
+      if (types.includes(envelope.type)) {
+        listener.onEvent(envelope);
+      }
+    }
     const targets = this.subscribers.filter(({ spec }) => spec.types.includes(envelope.type));
     for (const { spec, deliver } of targets) {
       await this.deliverWithRetry(spec, deliver, envelope);
     }
+  }
+
+  /** One process: every listener hears each event as it is published; nothing can be missed. */
+  async listen(types: readonly string[], listener: BroadcastListener): Promise<StopListening> {
+    const entry = { types, listener };
+    this.listeners.add(entry);
+    return () => void this.listeners.delete(entry);
   }
 
   private async deliverWithRetry(

@@ -105,6 +105,43 @@ describe(JetStreamTransport.name, () => {
     expect(await eventsStreamFacts(options.prefix)).toEqual({ messages: 1 });
   });
 
+  it('should let every replica hear a published event of the types it listens to, and stop when told', async () => {
+    const options = testJetStreamOptions(newPrefix());
+    const publisher = await transportFor(options);
+    const [first, second] = [await transportFor(options), await transportFor(options)];
+    const heard: Record<string, string[]> = { first: [], second: [] };
+    const stopFirst = await first.listen(['HITL'], {
+      onEvent: (e) => heard.first.push(e.id),
+      onGap: () => undefined,
+    });
+    await second.listen(['HITL', 'HITL_GUARD'], {
+      onEvent: (e) => heard.second.push(e.id),
+      onGap: () => undefined,
+    });
+    const event = tenantEvent();
+    const other = buildEvent(
+      'AGENT_LIFECYCLE',
+      { tenantId: randomUUID(), correlationId: randomUUID() },
+      {
+        agentId: randomUUID(),
+        name: 'a',
+        change: 'CREATED',
+        status: 'ACTIVE',
+        permissions: [],
+      },
+    );
+
+    await publisher.publish(event);
+    await publisher.publish(other);
+    await eventually(() => expect(heard).toEqual({ first: [event.id], second: [event.id] }));
+    stopFirst();
+    const later = tenantEvent();
+    await publisher.publish(later);
+
+    await eventually(() => expect(heard.second).toEqual([event.id, later.id]));
+    expect(heard.first).toEqual([event.id]);
+  });
+
   it('should store one stream message when the same event id is published twice', async () => {
     const options = testJetStreamOptions(newPrefix());
     const sut = await transportFor(options);

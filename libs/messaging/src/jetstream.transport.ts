@@ -12,7 +12,14 @@ import { NatsConnection, connect, nanos } from '@nats-io/transport-node';
 import { EventEnvelope } from '@agp/contracts';
 import { Logger } from 'pino';
 
-import { ConsumerSpec, Deliver, EventTransport, ParkedMessage } from './event-transport';
+import {
+  BroadcastListener,
+  ConsumerSpec,
+  Deliver,
+  EventTransport,
+  ParkedMessage,
+  StopListening,
+} from './event-transport';
 import { restoreWhenMissing } from './consumer-restoration';
 import { MessageDisposition } from './message-disposition';
 import { natsConnectionOptions } from './nats-connection';
@@ -99,6 +106,53 @@ export class JetStreamTransport implements EventTransport {
         msgID: envelope.id,
       },
     );
+  }
+
+  /**
+   * Core NATS subscriptions on the subjects JetStream stores the types under, on this transport's
+   * connection: the outbox publishes each event once, after commit, and every replica hears it.
+   * A reconnect may have lost some: every listener is told (`onGap`).
+   */
+  async listen(types: readonly string[], listener: BroadcastListener): Promise<StopListening> {
+    const subscriptions = types.map((type) =>
+      this.nc.subscribe(eventSubject(this.options.prefix, type), {
+        callback: (error, message) => {
+          try {
+            if (error) {
+              throw error;
+            }
+            listener.onEvent(message.json<EventEnvelope>());
+          } catch {
+            listener.onGap();
+          }
+        },
+      }),
+    );
+    this.gapListeners.add(listener);
+    this.watchReconnects();
+    await this.nc.flush();
+    return () => {
+      subscriptions.forEach((subscription) => subscription.unsubscribe());
+      this.gapListeners.delete(listener);
+    };
+  }
+
+  private readonly gapListeners = new Set<BroadcastListener>();
+  private isWatchingReconnects = false;
+
+  private watchReconnects(): void {
+    if (this.isWatchingReconnects) {
+      return;
+    }
+    this.isWatchingReconnects = true;
+    void (async () => {
+      for await (const status of this.nc.status()) {
+        if (status.type === 'reconnect') {
+          this.logger.warn('NATS reconnected: broadcast listeners may have missed events');
+          this.gapListeners.forEach((listener) => listener.onGap());
+        }
+      }
+    })().catch(() => undefined);
   }
 
   async subscribe(spec: ConsumerSpec, deliver: Deliver): Promise<void> {

@@ -4,9 +4,6 @@ export interface DecisionOptions {
   cacheTtlMs: number;
   /** D22 / POLICY.md: budget of one policy evaluation; over it the binding yields ERROR. */
   evaluationTimeoutMs: number;
-  /** NATS for the cache-invalidation broadcast; unset in the one-process runner (R3). */
-  natsUrl?: string;
-  natsPrefix: string;
 }
 
 export const DECISION_OPTIONS = Symbol('relay:decision-options');

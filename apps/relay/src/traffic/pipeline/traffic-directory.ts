@@ -1,11 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Database } from '@agp/database';
+import { EVENT_TRANSPORT, EventTransport, StopListening } from '@agp/messaging';
 
 import { Row, str } from '../../common/sql';
 import { RELAY_DATABASE } from '../../database/tokens';
 import { ExpiringCache } from './expiring-cache';
 
-/** T2: changes reach every replica's hops within this long (D32, D35: within one second). */
+/** T2: the longest a change takes to reach a replica that missed its broadcast (D32, D35: 1 s). */
 export const TRAFFIC_CACHE_TTL_MS = 500;
 
 export interface McpServerRoute {
@@ -62,13 +63,45 @@ function limit(value: unknown): number | null {
 }
 
 /** The per-hop reads of the traffic paths, each cached briefly (T2). */
+/**
+ * What changes a hop's route, switches or settings: a replica hearing one drops the tenant's
+ * entries at once (T2); the short TTL stays as the net under a missed broadcast.
+ */
+const CHANGES = [
+  'SUBSCRIPTION_CHANGED',
+  'AGENT_LIFECYCLE',
+  'MCP_LIFECYCLE',
+  'LLM_LIFECYCLE',
+  'GOVERNANCE_LIFECYCLE',
+] as const;
+
 @Injectable()
-export class TrafficDirectory {
+export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly routes = new ExpiringCache<McpRoute | undefined>(TRAFFIC_CACHE_TTL_MS);
   private readonly switches = new ExpiringCache<EngagedKillSwitch[]>(TRAFFIC_CACHE_TTL_MS);
   private readonly settingsCache = new ExpiringCache<TrafficSettings>(TRAFFIC_CACHE_TTL_MS);
 
-  constructor(@Inject(RELAY_DATABASE) private readonly database: Database) {}
+  private stopListening?: StopListening;
+
+  constructor(
+    @Inject(RELAY_DATABASE) private readonly database: Database,
+    @Inject(EVENT_TRANSPORT) private readonly transport: EventTransport,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.stopListening = await this.transport.listen(CHANGES, {
+      onEvent: (envelope) => this.forgetTenant(envelope.tenantId),
+      onGap: () => {
+        this.routes.invalidate();
+        this.switches.invalidate();
+        this.settingsCache.invalidate();
+      },
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.stopListening?.();
+  }
 
   /** The server, the agent and its subscription; undefined when the tenant has no such server. */
   mcpRoute(tenantId: string, agentId: string, serverId: string): Promise<McpRoute | undefined> {
