@@ -1,12 +1,11 @@
 import { JsMsg } from '@nats-io/jetstream';
-import { EventEnvelope } from '@agp/contracts';
 
 /**
  * Delivers a batch of events to a consumer that handles them in one transaction. Throwing means
  * "none of them done": the transport then retries them one by one, so a poison message is isolated
  * and parked without holding the others back.
  */
-export type DeliverBatch = (envelopes: EventEnvelope[]) => Promise<void>;
+export type { DeliverBatch } from './event-transport';
 
 export const DEFAULT_MAX_BATCH = 500;
 export const DEFAULT_BATCH_ACK_PENDING = 10_000;

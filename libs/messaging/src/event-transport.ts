@@ -3,6 +3,17 @@ import { EventEnvelope } from '@agp/contracts';
 /** Delivers one event to a consumer; throwing means "not done", and the transport redelivers. */
 export type Deliver = (envelope: EventEnvelope) => Promise<void>;
 
+/** Delivers a batch to a consumer in one call (one transaction); throwing retries it one by one. */
+export type DeliverBatch = (envelopes: EventEnvelope[]) => Promise<void>;
+
+/** A batched durable subscription's sizing (the audit ingest's). */
+export interface BatchSubscriptionOptions {
+  /** Most events in one call. */
+  maxBatch?: number;
+  /** Batches handled at once, each its own transaction. */
+  concurrentBatches?: number;
+}
+
 export interface ConsumerSpec {
   /** Durable name, unique per service and purpose (`relay-agents`); replicas share it. */
   name: string;
@@ -44,6 +55,17 @@ export interface EventTransport {
   readonly deliversInline?: boolean;
   publish(envelope: EventEnvelope): Promise<void>;
   subscribe(spec: ConsumerSpec, deliver: Deliver): Promise<void>;
+  /**
+   * A durable subscription delivering batches (JetStream) or single events (in-process): for a
+   * consumer whose volume one transaction per event cannot carry.
+   */
+  subscribeBatches(
+    spec: ConsumerSpec,
+    options: BatchSubscriptionOptions,
+    deliver: DeliverBatch,
+  ): Promise<void>;
+  /** Deletes a durable consumer nothing reads any more; true when there was one. */
+  retireConsumer(name: string): Promise<boolean>;
   /** Hears every published event of `types` on this replica (see BroadcastListener). */
   listen(types: readonly string[], listener: BroadcastListener): Promise<StopListening>;
   /** Stops pulling, lets in-flight deliveries finish and hands un-acked messages back. */

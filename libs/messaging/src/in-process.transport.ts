@@ -2,9 +2,11 @@ import { EventEnvelope } from '@agp/contracts';
 import { Logger } from 'pino';
 
 import {
+  BatchSubscriptionOptions,
   BroadcastListener,
   ConsumerSpec,
   Deliver,
+  DeliverBatch,
   EventTransport,
   ParkedMessage,
   PoisonMessageError,
@@ -85,6 +87,20 @@ export class InProcessTransport implements EventTransport {
 
   async subscribe(spec: ConsumerSpec, deliver: Deliver): Promise<void> {
     this.subscribers.push({ spec, deliver });
+  }
+
+  /** In-process events come one at a time: each is a batch of one. */
+  subscribeBatches(
+    spec: ConsumerSpec,
+    _options: BatchSubscriptionOptions,
+    deliver: DeliverBatch,
+  ): Promise<void> {
+    return this.subscribe(spec, (envelope) => deliver([envelope]));
+  }
+
+  /** Nothing durable to retire in one process. */
+  async retireConsumer(): Promise<boolean> {
+    return false;
   }
 
   async stopConsumers(): Promise<void> {

@@ -26,8 +26,12 @@ import { RedeliveryPolicy } from './redelivery';
 import { ensureStream, eventsStream } from './streams';
 import { eventsStreamName, typeOfSubject } from './subjects';
 
-export interface JetStreamBatchOptions {
+export interface JetStreamBatchOptions extends BatchConsumerOptions {
   url: string;
+}
+
+/** A batch consumer's settings, whatever connection it reads on. */
+export interface BatchConsumerOptions {
   prefix: string;
   redelivery: RedeliveryPolicy;
   ackWaitMs?: number;
@@ -43,8 +47,8 @@ export interface JetStreamBatchOptions {
 
 /**
  * Batched JetStream consumption for high-volume consumers (issue 5: the audit ingest, which must
- * reach 20,000 events/s where one transaction per event cannot). It has its own connection so
- * that it adds to the transport without changing it. Messages are acked after the handler resolves
+ * reach 20,000 events/s where one transaction per event cannot), made by
+ * `JetStreamTransport.subscribeBatches` on the transport's connection. Messages are acked after the handler resolves
  * (after its commit); a failed batch is retried message by message with the transport's rules:
  * backoff, then parking in the dead-letter stream, poison at once. Idempotency is the handler's
  * (D5: the event id is a unique key).
@@ -65,8 +69,9 @@ export class JetStreamBatchConsumer {
     private readonly nc: NatsConnection,
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
-    private readonly options: JetStreamBatchOptions,
+    private readonly options: BatchConsumerOptions,
     private readonly logger: Logger,
+    private readonly ownsConnection: boolean,
   ) {
     this.disposition = new MessageDisposition(js, options.prefix, options.redelivery, logger);
   }
@@ -77,7 +82,17 @@ export class JetStreamBatchConsumer {
   ): Promise<JetStreamBatchConsumer> {
     const nc = await connect(natsConnectionOptions(options.url, `agp-${options.prefix}-batch`));
     const jsm = await jetstreamManager(nc);
-    return new JetStreamBatchConsumer(nc, jetstream(nc), jsm, options, logger);
+    return new JetStreamBatchConsumer(nc, jetstream(nc), jsm, options, logger, true);
+  }
+
+  /** On the transport's own connection (one road to NATS): closing leaves the connection open. */
+  static async overConnection(
+    nc: NatsConnection,
+    options: BatchConsumerOptions,
+    logger: Logger,
+  ): Promise<JetStreamBatchConsumer> {
+    const jsm = await jetstreamManager(nc);
+    return new JetStreamBatchConsumer(nc, jetstream(nc), jsm, options, logger, false);
   }
 
   async subscribe(spec: ConsumerSpec, deliverBatch: DeliverBatch): Promise<void> {
@@ -210,7 +225,7 @@ export class JetStreamBatchConsumer {
   /** Idempotent: a process may be asked to shut down twice (signal handler and shutdown hook). */
   async close(): Promise<void> {
     this.closing ??= this.stop().then(async () => {
-      if (!this.nc.isClosed() && !this.nc.isDraining()) {
+      if (this.ownsConnection && !this.nc.isClosed() && !this.nc.isDraining()) {
         await this.nc.drain();
       }
     });

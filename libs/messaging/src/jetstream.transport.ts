@@ -13,14 +13,17 @@ import { EventEnvelope } from '@agp/contracts';
 import { Logger } from 'pino';
 
 import {
+  BatchSubscriptionOptions,
   BroadcastListener,
   ConsumerSpec,
   Deliver,
+  DeliverBatch,
   EventTransport,
   ParkedMessage,
   StopListening,
 } from './event-transport';
 import { restoreWhenMissing } from './consumer-restoration';
+import { JetStreamBatchConsumer } from './jetstream-batch-consumer';
 import { MessageDisposition } from './message-disposition';
 import { natsConnectionOptions } from './nats-connection';
 import { RedeliveryPolicy } from './redelivery';
@@ -106,6 +109,35 @@ export class JetStreamTransport implements EventTransport {
         msgID: envelope.id,
       },
     );
+  }
+
+  private readonly batchConsumers: JetStreamBatchConsumer[] = [];
+
+  /** Batches on this transport's connection, with its redelivery rules (JetStreamBatchConsumer). */
+  async subscribeBatches(
+    spec: ConsumerSpec,
+    options: BatchSubscriptionOptions,
+    deliver: DeliverBatch,
+  ): Promise<void> {
+    const consumer = await JetStreamBatchConsumer.overConnection(
+      this.nc,
+      {
+        prefix: this.options.prefix,
+        redelivery: this.options.redelivery,
+        ...(this.options.ackWaitMs ? { ackWaitMs: this.options.ackWaitMs } : {}),
+        ...(this.options.pullExpiresMs ? { pullExpiresMs: this.options.pullExpiresMs } : {}),
+        ...options,
+      },
+      this.logger,
+    );
+    this.batchConsumers.push(consumer);
+    await consumer.subscribe(spec, deliver);
+  }
+
+  async retireConsumer(name: string): Promise<boolean> {
+    return this.jsm.consumers
+      .delete(eventsStreamName(this.options.prefix), name)
+      .catch(() => false);
   }
 
   /**
@@ -253,6 +285,7 @@ export class JetStreamTransport implements EventTransport {
    */
   async stopConsumers(): Promise<void> {
     this.isStopping = true;
+    await Promise.all(this.batchConsumers.map((consumer) => consumer.stop()));
     await Promise.all(this.running.map(({ messages }) => messages.close()));
     await Promise.all(this.running.map(({ loop }) => loop));
     this.running.length = 0;

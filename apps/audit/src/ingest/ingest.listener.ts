@@ -1,18 +1,7 @@
-import {
-  BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { AUDIT_EVENT_TYPES } from '@agp/contracts';
 import { ROOT_LOGGER } from '@agp/http';
-import {
-  DEFAULT_REDELIVERY,
-  EVENT_TRANSPORT,
-  EventTransport,
-  JetStreamBatchConsumer,
-  JetStreamTransport,
-} from '@agp/messaging';
+import { EVENT_TRANSPORT, EventTransport } from '@agp/messaging';
 import { Logger } from 'pino';
 
 import { AUDIT_ENV } from '../common/audit-env.token';
@@ -25,13 +14,13 @@ export const INGEST_CONSUMER = 'audit-ingest';
 const RETIRED_ROLLUPS_CONSUMER = 'audit-monitor-rollups';
 
 /**
- * Every audit event type, from every service's outbox (D5, issue 5 item 2). On JetStream the events
- * come in batches (one transaction each); on the in-process bus one at a time.
+ * Every audit event type, from every service's outbox (D5, issue 5 item 2), through the messaging
+ * library's batched subscription: batches on JetStream (one transaction each), single events
+ * in-process. Deduplication is the events table's primary key under the chain-head lock (A1), not
+ * the inbox: a batch of thousands would otherwise cost thousands of inbox rows per commit.
  */
 @Injectable()
-export class IngestListener implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private batchConsumer?: JetStreamBatchConsumer;
-
+export class IngestListener implements OnApplicationBootstrap {
   constructor(
     @Inject(IngestService) private readonly ingest: IngestService,
     @Inject(EVENT_TRANSPORT) private readonly transport: EventTransport,
@@ -40,36 +29,17 @@ export class IngestListener implements OnApplicationBootstrap, BeforeApplication
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const spec = { name: INGEST_CONSUMER, types: AUDIT_EVENT_TYPES };
-    if (this.transport instanceof JetStreamTransport && this.env.NATS_URL) {
-      this.batchConsumer = await JetStreamBatchConsumer.connect(
-        {
-          url: this.env.NATS_URL,
-          prefix: this.env.NATS_PREFIX,
-          redelivery: DEFAULT_REDELIVERY,
-          maxBatch: this.env.AUDIT_INGEST_BATCH,
-          concurrentBatches: this.env.AUDIT_INGEST_CONCURRENCY,
-        },
-        this.logger,
-      );
-      await this.batchConsumer.subscribe(spec, (batch) =>
-        this.ingest.ingest(batch).then(() => undefined),
-      );
-      // M16: the rollups' own durable consumer is retired; a server an older release ran keeps it.
-      if (await this.batchConsumer.retireConsumer(RETIRED_ROLLUPS_CONSUMER)) {
-        this.logger.info(
-          { consumer: RETIRED_ROLLUPS_CONSUMER },
-          'retired durable consumer deleted',
-        );
-      }
-      return;
-    }
-    await this.transport.subscribe(spec, (envelope) =>
-      this.ingest.ingest([envelope]).then(() => undefined),
+    await this.transport.subscribeBatches(
+      { name: INGEST_CONSUMER, types: AUDIT_EVENT_TYPES },
+      {
+        maxBatch: this.env.AUDIT_INGEST_BATCH,
+        concurrentBatches: this.env.AUDIT_INGEST_CONCURRENCY,
+      },
+      (batch) => this.ingest.ingest(batch).then(() => undefined),
     );
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.batchConsumer?.close();
+    // M16: the rollups' own durable consumer is retired; a server an older release ran keeps it.
+    if (await this.transport.retireConsumer(RETIRED_ROLLUPS_CONSUMER)) {
+      this.logger.info({ consumer: RETIRED_ROLLUPS_CONSUMER }, 'retired durable consumer deleted');
+    }
   }
 }
