@@ -1,5 +1,11 @@
-import { Inject, Injectable, BeforeApplicationShutdown } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { Database } from '@agp/database';
+import { EVENT_TRANSPORT, EventTransport, StopListening } from '@agp/messaging';
 
 import { RELAY_DATABASE } from '../database/tokens';
 import { HitlRepository } from './hitl.repository';
@@ -12,19 +18,38 @@ type Resolve = (status: HitlStatus | 'TIMEOUT') => void;
 
 /**
  * The callers of this replica waiting on holds (D34). A decision made here wakes its caller at
- * once; one made on another replica is found by one query per tick for every waiter together
- * (T14), so no broadcast can be missed and 1,000 waiters cost one query, not 1,000.
+ * once; one made on another replica arrives with its HITL_RESOLUTION broadcast, and one query per
+ * tick for every waiter together finds what a broadcast missed (T14): 1,000 waiters cost one
+ * query, not 1,000.
  */
 @Injectable()
-export class HitlWaiters implements BeforeApplicationShutdown {
+export class HitlWaiters implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly waiting = new Map<string, Set<Resolve>>();
   private timer?: NodeJS.Timeout;
   private isPolling = false;
 
+  private stopListening?: StopListening;
+
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
     private readonly holds: HitlRepository,
+    @Inject(EVENT_TRANSPORT) private readonly transport: EventTransport,
   ) {}
+
+  /** A decision published by any replica wakes the callers waiting here at once (the poll is the net). */
+  async onApplicationBootstrap(): Promise<void> {
+    this.stopListening = await this.transport.listen(['HITL_RESOLUTION', 'HITL_GUARD'], {
+      onEvent: (envelope) => {
+        const details = (
+          envelope.data as { details?: { hitlRequestId?: unknown; status?: unknown } }
+        ).details;
+        if (typeof details?.hitlRequestId === 'string' && typeof details.status === 'string') {
+          this.notify(details.hitlRequestId, details.status as HitlStatus);
+        }
+      },
+      onGap: () => void this.poll(),
+    });
+  }
 
   /** The status once decided, or TIMEOUT after `seconds`. */
   wait(id: string, seconds: number, signal?: AbortSignal): Promise<HitlStatus | 'TIMEOUT'> {
@@ -60,6 +85,7 @@ export class HitlWaiters implements BeforeApplicationShutdown {
 
   /** Before the HTTP server closes (it waits for open calls): waiters answer -32004 (T14). */
   beforeApplicationShutdown(): void {
+    this.stopListening?.();
     for (const id of [...this.waiting.keys()]) {
       this.notify(id, 'PENDING');
     }

@@ -75,6 +75,16 @@ function sharedEnv(
   };
 }
 
+/**
+ * Closes an application whatever its clients left open: an SSE stream an SDK client reopened after
+ * the test closed it (its reconnect timer) would otherwise keep the server waiting for ever.
+ */
+async function closeNow(app: NestFastifyApplication): Promise<void> {
+  const closing = app.close();
+  app.getHttpServer().closeAllConnections();
+  await closing;
+}
+
 function baseUrlOf(app: NestFastifyApplication): string {
   return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
 }
@@ -168,9 +178,8 @@ async function startServices(database: TestDatabase, prefix: string): Promise<Mc
     tenantAuth,
     databaseUrl: database.url,
     close: async () => {
-      await gateway.close();
-      for (const app of [...replicas, audit, relay, tenantAuth]) {
-        await app.close();
+      for (const app of [gateway, ...replicas, audit, relay, tenantAuth]) {
+        await closeNow(app);
       }
     },
   };
@@ -204,7 +213,7 @@ async function startEmbedded(database: TestDatabase, prefix: string): Promise<Mc
     baseUrl: baseUrlOf(app),
     tenantAuth: app,
     databaseUrl: database.url,
-    close: () => app.close(),
+    close: () => closeNow(app),
   };
 }
 

@@ -88,8 +88,11 @@ export class McpUpstream implements OnApplicationShutdown {
     }
   }
 
+  /** Requests still open after five seconds (a stream nobody ended) are cut, not waited for. */
   async onApplicationShutdown(): Promise<void> {
-    await this.dispatcher.close();
+    const closed = this.dispatcher.close().catch(() => undefined);
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+    await this.dispatcher.destroy();
   }
 }
 
