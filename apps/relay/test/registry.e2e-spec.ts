@@ -298,6 +298,31 @@ describe('registry', () => {
   describe.each(catalogs)(
     '$path',
     ({ path, event, perms, valid, invalid, invalidFields, patch }) => {
+      it('should refuse null for a required field on update with a 400 naming it, and clear an optional one with null', async () => {
+        const created = await admin.call(app, 'POST', `/relay/v1/${path}`, {
+          ...valid,
+          name: `${String(valid.name)}-nulls`,
+          description: 'to be cleared',
+        });
+        const id = String(created.body.id);
+
+        const nullName = await admin.call<{ errors?: Array<{ field: string }> }>(
+          app,
+          'PATCH',
+          `/relay/v1/${path}/${id}`,
+          { name: null },
+        );
+        const cleared = await admin.call(app, 'PATCH', `/relay/v1/${path}/${id}`, {
+          description: null,
+        });
+        await admin.call(app, 'DELETE', `/relay/v1/${path}/${id}`);
+
+        expect(nullName.status).toBe(400);
+        expect([...new Set(nullName.body.errors?.map((e) => e.field))]).toEqual(['name']);
+        expect(cleared.status).toBe(200);
+        expect(cleared.body.description ?? null).toBeNull();
+      });
+
       it('should create, read, list, update and delete an entry and record its lifecycle', async () => {
         const created = await admin.call(app, 'POST', `/relay/v1/${path}`, valid);
         expect(created.status).toBe(201);

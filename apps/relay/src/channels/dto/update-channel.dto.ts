@@ -1,19 +1,20 @@
-import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsIn, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
 
+import { isPresent, isSet } from '../../common/patch-fields';
 import { CHANNEL_KINDS, ChannelKind } from '../channels.constants';
 
 export class UpdateChannelDto {
-  @IsOptional()
+  @ValidateIf(isPresent)
   @IsString()
   @Length(1, 200)
   name?: string;
 
-  @IsOptional()
+  @ValidateIf(isSet)
   @IsString()
   @MaxLength(2_000)
-  description?: string;
+  description?: string | null;
 
-  @IsOptional()
+  @ValidateIf(isPresent)
   @IsIn(CHANNEL_KINDS)
   kind?: ChannelKind;
 }

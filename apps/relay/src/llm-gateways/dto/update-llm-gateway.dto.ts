@@ -1,29 +1,31 @@
-import { IsOptional, IsString, IsUrl, Length, MaxLength } from 'class-validator';
+import { IsString, IsUrl, Length, MaxLength, ValidateIf } from 'class-validator';
+
+import { isPresent, isSet } from '../../common/patch-fields';
 
 export class UpdateLlmGatewayDto {
-  @IsOptional()
+  @ValidateIf(isPresent)
   @IsString()
   @Length(1, 200)
   name?: string;
 
-  @IsOptional()
+  @ValidateIf(isSet)
   @IsString()
   @MaxLength(2_000)
-  description?: string;
+  description?: string | null;
 
   /** The upstream provider (`openai`, `anthropic`, `azure-openai` …). */
-  @IsOptional()
+  @ValidateIf(isPresent)
   @IsString()
   @Length(1, 100)
   provider?: string;
 
   /** The OpenAI-compatible base address the relay forwards to (D20). */
-  @IsOptional()
+  @ValidateIf(isPresent)
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   baseUrl?: string;
 
-  @IsOptional()
+  @ValidateIf(isSet)
   @IsString()
   @MaxLength(200)
-  model?: string;
+  model?: string | null;
 }

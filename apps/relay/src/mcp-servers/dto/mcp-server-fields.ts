@@ -31,9 +31,4 @@ export function IsCredentialHeader(options?: ValidationOptions): PropertyDecorat
   );
 }
 
-/** A PATCH field that may be absent but, when present, must be valid (null included). */
-export const isPresent = (_object: object, value: unknown): boolean => value !== undefined;
-
-/** A PATCH field that may be absent or null (null clears it). */
-export const isSet = (_object: object, value: unknown): boolean =>
-  value !== undefined && value !== null;
+export { isPresent, isSet } from '../../common/patch-fields';
