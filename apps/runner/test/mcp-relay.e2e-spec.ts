@@ -116,6 +116,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay (%s)', (mode) =
         items.some((e) => e.eventType === 'SKILL_RESTRICTION'),
       );
       expect(trace.find((e) => e.eventType === 'SKILL_RESTRICTION')).toMatchObject({
+        id: refusal.data?.decisionId,
         action: 'BLOCK',
         protocol: 'MCP',
       });

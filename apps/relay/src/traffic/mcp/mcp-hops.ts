@@ -54,7 +54,7 @@ export class McpHops {
     const grant = call.route.subscription?.tools ?? null;
     if (tool !== undefined && !isGranted(grant, tool)) {
       const reason = `the tool "${tool}" is not granted to this agent`;
-      const audited = this.pipeline.refuse(hop, {
+      const { decisionId, audited } = this.pipeline.refusing(hop, {
         type: 'SKILL_RESTRICTION',
         action: 'BLOCK',
         reason,
@@ -63,6 +63,7 @@ export class McpHops {
       return {
         answer: rpcError(message.id, RPC_BLOCKED, reason, {
           reasons: [reason],
+          decisionId,
           correlationId: call.correlationId,
         }),
         audited,

@@ -33,7 +33,15 @@ export class HopPipeline {
 
   /** Records a hop refused before policy; resolves once the record is durable. */
   refuse(hop: Hop, refusal: Refusal): Promise<void> {
-    return this.auditor.record([refusedHopEvent(hop, refusal)]);
+    return this.refusing(hop, refusal).audited;
+  }
+
+  /** The same, with the id of the refusal's event: the `decisionId` its sender is told (D33). */
+  refusing(hop: Hop, refusal: Refusal): { decisionId: string; audited: Promise<void> } {
+    const event = refusedHopEvent(hop, refusal);
+    const audited = this.auditor.record([event]);
+    audited.catch(() => undefined);
+    return { decisionId: event.id, audited };
   }
 }
 
