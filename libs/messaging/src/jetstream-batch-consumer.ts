@@ -1,6 +1,5 @@
 import {
   AckPolicy,
-  ConsumerMessages,
   DeliverPolicy,
   JetStreamClient,
   JetStreamManager,
@@ -20,7 +19,7 @@ import {
 } from './batch-consumption';
 import { ConsumerSpec } from './event-transport';
 import { MessageDisposition } from './message-disposition';
-import { restoreWhenMissing } from './consumer-restoration';
+import { RunningConsumers, openDurableConsumer } from './durable-consumers';
 import { natsConnectionOptions } from './nats-connection';
 import { RedeliveryPolicy } from './redelivery';
 import { ensureStream, eventsStream } from './streams';
@@ -57,11 +56,8 @@ export interface BatchConsumerOptions {
  * filter subjects need nats-server 2.10, and skipping is cheap next to a database write.
  */
 export class JetStreamBatchConsumer {
-  private readonly running: Array<{ messages: ConsumerMessages; loop: Promise<void> }> = [];
-  private isStopping = false;
+  private readonly consumers = new RunningConsumers();
   private closing?: Promise<void>;
-  /** Gathered but not started when the consumer stopped: nak'd once pulling has really stopped. */
-  private readonly handedBack: JsMsg[] = [];
 
   private readonly disposition: MessageDisposition;
 
@@ -96,39 +92,32 @@ export class JetStreamBatchConsumer {
   }
 
   async subscribe(spec: ConsumerSpec, deliverBatch: DeliverBatch): Promise<void> {
-    const stream = eventsStreamName(this.options.prefix);
     // The stream normally exists (the transport creates it and owns its settings); a consumer may start first.
-    await ensureStream(this.jsm, eventsStream(this.options.prefix), { update: false });
+    const ensure = (): Promise<void> =>
+      ensureStream(this.jsm, eventsStream(this.options.prefix), { update: false });
+    await ensure();
     const maxBatch = this.options.maxBatch ?? DEFAULT_MAX_BATCH;
     const maxAckPending = this.options.maxAckPending ?? DEFAULT_BATCH_ACK_PENDING;
-    const config = {
-      durable_name: spec.name,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: `${this.options.prefix}.events.>`,
-      max_deliver: this.options.redelivery.maxDeliveries + 1,
-      ack_wait: nanos(this.options.ackWaitMs ?? 30_000),
-      max_ack_pending: maxAckPending,
-    };
-    try {
-      await this.jsm.consumers.add(stream, config);
-    } catch {
-      await this.jsm.consumers.update(stream, spec.name, config);
-    }
-    const consumer = await this.js.consumers.get(stream, spec.name);
-    const messages = await consumer.consume({
-      max_messages: Math.min(maxAckPending, maxBatch * 4),
-      ...(this.options.pullExpiresMs ? { expires: this.options.pullExpiresMs } : {}),
-    });
-    void restoreWhenMissing(
-      messages,
-      async () => {
-        await ensureStream(this.jsm, eventsStream(this.options.prefix), { update: false });
-        await this.jsm.consumers.add(stream, config);
+    const messages = await openDurableConsumer({
+      jsm: this.jsm,
+      js: this.js,
+      prefix: this.options.prefix,
+      config: {
+        durable_name: spec.name,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        filter_subject: `${this.options.prefix}.events.>`,
+        max_deliver: this.options.redelivery.maxDeliveries + 1,
+        ack_wait: nanos(this.options.ackWaitMs ?? 30_000),
+        max_ack_pending: maxAckPending,
       },
-      this.logger,
-      spec.name,
-    );
+      consume: {
+        max_messages: Math.min(maxAckPending, maxBatch * 4),
+        ...(this.options.pullExpiresMs ? { expires: this.options.pullExpiresMs } : {}),
+      },
+      ensureStream: ensure,
+      logger: this.logger,
+    });
     const wanted = new Set(spec.types);
     const loop = new BatchConsumerLoop(
       messages,
@@ -140,7 +129,7 @@ export class JetStreamBatchConsumer {
       // The connection was closed under it: un-acked messages come back after ack wait anyway.
       this.logger.warn({ err: error, consumer: spec.name }, 'batch consumer stopped');
     });
-    this.running.push({ messages, loop: running });
+    this.consumers.add(messages, running);
   }
 
   /**
@@ -160,8 +149,8 @@ export class JetStreamBatchConsumer {
     batch: JsMsg[],
     deliverBatch: DeliverBatch,
   ): Promise<void> {
-    if (this.isStopping) {
-      this.handedBack.push(...batch);
+    if (this.consumers.isStopping) {
+      this.consumers.handBack(...batch);
       return;
     }
     const parsed: Array<{ message: JsMsg; envelope: EventEnvelope }> = [];
@@ -209,17 +198,9 @@ export class JetStreamBatchConsumer {
     this.disposition.ack(message);
   }
 
-  /**
-   * Stops pulling; the batch in hand finishes (and is acked), gathered ones go back — nak'd only
-   * after a round trip, once the server has dropped the pending pull requests (a nak sent earlier
-   * can be redelivered into one of them and then waits for ack wait; see JetStreamTransport).
-   */
+  /** Stops pulling; the batch in hand finishes (and is acked), gathered ones go back. */
   async stop(): Promise<void> {
-    this.isStopping = true;
-    await Promise.all(this.running.map(({ messages }) => messages.close()));
-    await Promise.all(this.running.map(({ loop }) => loop));
-    this.running.length = 0;
-    await this.disposition.handBack(this.nc, this.handedBack.splice(0));
+    await this.consumers.stop(this.nc, this.disposition);
   }
 
   /** Idempotent: a process may be asked to shut down twice (signal handler and shutdown hook). */

@@ -22,7 +22,7 @@ import {
   ParkedMessage,
   StopListening,
 } from './event-transport';
-import { restoreWhenMissing } from './consumer-restoration';
+import { RunningConsumers, openDurableConsumer } from './durable-consumers';
 import { JetStreamBatchConsumer } from './jetstream-batch-consumer';
 import { MessageDisposition } from './message-disposition';
 import { natsConnectionOptions } from './nats-connection';
@@ -60,10 +60,7 @@ function supportsMultipleFilters(version: string | undefined): boolean {
 
 /** D5 on NATS JetStream: durable streams and consumers, explicit ack, backoff, a dead-letter stream. */
 export class JetStreamTransport implements EventTransport {
-  private readonly running: Array<{ messages: ConsumerMessages; loop: Promise<void> }> = [];
-  private isStopping = false;
-  /** Fetched but not started when consumers stopped: nak'd once pulling has really stopped. */
-  private readonly handedBack: JsMsg[] = [];
+  private readonly consumers = new RunningConsumers();
 
   private readonly disposition: MessageDisposition;
 
@@ -188,44 +185,33 @@ export class JetStreamTransport implements EventTransport {
   }
 
   async subscribe(spec: ConsumerSpec, deliver: Deliver): Promise<void> {
-    const stream = eventsStreamName(this.options.prefix);
-    const config = {
-      durable_name: spec.name,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ...this.filterOf(spec),
-      max_deliver: this.options.redelivery.maxDeliveries + 1,
-      ack_wait: nanos(this.options.ackWaitMs ?? 30_000),
-      max_ack_pending: 1_000,
-    };
-    try {
-      await this.jsm.consumers.add(stream, config);
-    } catch {
-      await this.jsm.consumers.update(stream, spec.name, config);
-    }
-    const consumer = await this.js.consumers.get(stream, spec.name);
-    const messages = await consumer.consume({
-      max_messages: this.options.batchSize ?? 16,
-      ...(this.options.pullExpiresMs ? { expires: this.options.pullExpiresMs } : {}),
-    });
-    void restoreWhenMissing(
-      messages,
-      async () => {
-        await ensureStream(
-          this.jsm,
-          eventsStream(this.options.prefix, this.options.duplicateWindowMs),
-          { update: true },
-        );
-        await this.jsm.consumers.add(stream, config);
+    const { prefix, duplicateWindowMs } = this.options;
+    const messages = await openDurableConsumer({
+      jsm: this.jsm,
+      js: this.js,
+      prefix,
+      config: {
+        durable_name: spec.name,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ...this.filterOf(spec),
+        max_deliver: this.options.redelivery.maxDeliveries + 1,
+        ack_wait: nanos(this.options.ackWaitMs ?? 30_000),
+        max_ack_pending: 1_000,
       },
-      this.logger,
-      spec.name,
-    );
+      consume: {
+        max_messages: this.options.batchSize ?? 16,
+        ...(this.options.pullExpiresMs ? { expires: this.options.pullExpiresMs } : {}),
+      },
+      ensureStream: () =>
+        ensureStream(this.jsm, eventsStream(prefix, duplicateWindowMs), { update: true }),
+      logger: this.logger,
+    });
     const loop = this.consumeLoop(spec, messages, deliver).catch((error: unknown) => {
       // The connection was closed under it (a crash, a test): un-acked messages come back anyway.
       this.logger.warn({ err: error, consumer: spec.name }, 'consumer stopped');
     });
-    this.running.push({ messages, loop });
+    this.consumers.add(messages, loop);
   }
 
   /**
@@ -248,8 +234,8 @@ export class JetStreamTransport implements EventTransport {
     deliver: Deliver,
   ): Promise<void> {
     for await (const message of messages) {
-      if (this.isStopping) {
-        this.handedBack.push(message);
+      if (this.consumers.isStopping) {
+        this.consumers.handBack(message);
         continue;
       }
       await this.handle(spec, message, deliver);
@@ -284,12 +270,8 @@ export class JetStreamTransport implements EventTransport {
    * can be redelivered straight into one of them, to an inbox nobody reads any more.
    */
   async stopConsumers(): Promise<void> {
-    this.isStopping = true;
     await Promise.all(this.batchConsumers.map((consumer) => consumer.stop()));
-    await Promise.all(this.running.map(({ messages }) => messages.close()));
-    await Promise.all(this.running.map(({ loop }) => loop));
-    this.running.length = 0;
-    await this.disposition.handBack(this.nc, this.handedBack.splice(0));
+    await this.consumers.stop(this.nc, this.disposition);
   }
 
   async close(): Promise<void> {
