@@ -7,10 +7,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { jetstream } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { AUDIT_EVENT_TYPES, EventEnvelope } from '@agp/contracts';
-import { eventSubject, natsConnectionOptions } from '@agp/messaging';
+import { DEFAULT_REDELIVERY, JetStreamTransport } from '@agp/messaging';
 import {
   TestNatsServer,
   TestTokenIssuer,
@@ -19,6 +17,7 @@ import {
   uniqueNatsPrefix,
 } from '@agp/testing';
 import { Client } from 'pg';
+import pino from 'pino';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 
 import { IntegrityService } from '../src/integrity/integrity.service';
@@ -133,22 +132,21 @@ async function publish(
   tenantId: string,
   count: number,
 ): Promise<number> {
-  // Connected as the services' outbox relays connect (natsConnectionOptions), publishing as they do.
-  const nc = await connect(natsConnectionOptions(natsUrl, 'audit-bench-publisher'));
-  const js = jetstream(nc);
+  // The services' outbox relays' transport, publishing as they do (the event id as Nats-Msg-Id).
+  const transport = await JetStreamTransport.connect(
+    { url: natsUrl, prefix, redelivery: DEFAULT_REDELIVERY },
+    pino({ level: 'silent' }),
+  );
   const start = performance.now();
   let next = 0;
   const publisher = async (): Promise<void> => {
     for (let i = next++; i < count; i = next++) {
-      const envelope = eventAt(tenantId, i);
-      await js.publish(eventSubject(prefix, envelope.type), JSON.stringify(envelope), {
-        msgID: envelope.id,
-      });
+      await transport.publish(eventAt(tenantId, i));
     }
   };
   await Promise.all(Array.from({ length: PUBLISHERS }, publisher));
   const elapsed = performance.now() - start;
-  await nc.close();
+  await transport.close();
   return elapsed;
 }
 

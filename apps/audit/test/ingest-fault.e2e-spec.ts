@@ -1,10 +1,8 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { JetStreamClient, jetstream } from '@nats-io/jetstream';
-import { NatsConnection, connect } from '@nats-io/transport-node';
 import { EventEnvelope } from '@agp/contracts';
-import { eventSubject } from '@agp/messaging';
+import { DEFAULT_REDELIVERY, JetStreamTransport } from '@agp/messaging';
 import {
   TestDatabase,
   TestNatsServer,
@@ -14,6 +12,7 @@ import {
   uniqueNatsPrefix,
 } from '@agp/testing';
 import { Client } from 'pg';
+import pino from 'pino';
 
 import { auditEnvelope } from './support/audit-test-app';
 
@@ -70,8 +69,7 @@ async function killConsumer(child: ChildProcess): Promise<void> {
 
 /** Publishes with the event id as Nats-Msg-Id and retries until JetStream acknowledged it. */
 async function publishAll(
-  js: JetStreamClient,
-  prefix: string,
+  transport: JetStreamTransport,
   envelopes: EventEnvelope[],
 ): Promise<void> {
   const inFlight = 100;
@@ -80,10 +78,7 @@ async function publishAll(
       envelopes.slice(start, start + inFlight).map(async (envelope) => {
         for (;;) {
           try {
-            await js.publish(eventSubject(prefix, envelope.type), JSON.stringify(envelope), {
-              msgID: envelope.id,
-              timeout: 2_000,
-            });
+            await transport.publish(envelope);
             return;
           } catch {
             await new Promise((resolve) => setTimeout(resolve, 200));
@@ -104,7 +99,7 @@ describe('audit ingest under faults', () => {
   let db: TestDatabase;
   let nats: TestNatsServer;
   let sql: Client;
-  let nc: NatsConnection;
+  let publisher: JetStreamTransport;
   let consumer: ChildProcess | undefined;
   const prefix = uniqueNatsPrefix('audfault');
 
@@ -113,19 +108,18 @@ describe('audit ingest under faults', () => {
     nats = await startNatsServer();
     sql = new Client({ connectionString: db.url });
     await sql.connect();
-    nc = await connect({
-      servers: nats.url,
-      reconnect: true,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 250,
-    });
+    // The outbox relays' publisher (the event id as Nats-Msg-Id), reconnecting for ever.
+    publisher = await JetStreamTransport.connect(
+      { url: nats.url, prefix, redelivery: DEFAULT_REDELIVERY, publishTimeoutMs: 2_000 },
+      pino({ level: 'silent' }),
+    );
   });
 
   afterAll(async () => {
     if (consumer && consumer.exitCode === null) {
       await killConsumer(consumer);
     }
-    await nc?.close().catch(() => undefined);
+    await publisher?.close().catch(() => undefined);
     await sql?.end();
     await nats?.destroy();
     await db?.drop();
@@ -145,21 +139,20 @@ describe('audit ingest under faults', () => {
       }),
     );
     consumer = await startConsumer(env);
-    const js = jetstream(nc);
 
-    await publishAll(js, prefix, envelopes.slice(0, 6_000));
+    await publishAll(publisher, envelopes.slice(0, 6_000));
     killNats(nats);
     const restarted = startNatsServer({ port: nats.port, storeDir: nats.storeDir }).then(
       (server) => {
         nats = server;
       },
     );
-    await Promise.all([publishAll(js, prefix, envelopes.slice(6_000, 12_000)), restarted]);
+    await Promise.all([publishAll(publisher, envelopes.slice(6_000, 12_000)), restarted]);
 
     await killConsumer(consumer);
-    await publishAll(js, prefix, envelopes.slice(12_000, 16_000));
+    await publishAll(publisher, envelopes.slice(12_000, 16_000));
     consumer = await startConsumer(env);
-    await publishAll(js, prefix, envelopes.slice(16_000));
+    await publishAll(publisher, envelopes.slice(16_000));
 
     const counts = await eventually(
       async () => {

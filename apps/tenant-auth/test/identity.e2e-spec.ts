@@ -1,6 +1,7 @@
-import { eventSubject } from '@agp/messaging';
+import { EVENT_TYPES } from '@agp/contracts';
+import { JetStreamTransport } from '@agp/messaging';
 import { TEST_NATS_URL, eventually } from '@agp/testing';
-import { connect } from '@nats-io/transport-node';
+import pino from 'pino';
 
 import { BootstrapResult } from '../src';
 import { TestDnsServer } from './dns-server';
@@ -14,6 +15,26 @@ import {
   requestToken,
   startTenantAuth,
 } from './tenant-auth-harness';
+
+/** Every published event of `types` under `prefix`, as any consumer on NATS would see it. */
+async function hear(prefix: string, types: readonly string[]) {
+  const transport = await JetStreamTransport.connect(
+    { url: TEST_NATS_URL, prefix, redelivery: { maxDeliveries: 3, backoffMs: [50] } },
+    pino({ level: 'silent' }),
+  );
+  const seen: Array<{ type: string; data: Record<string, unknown> }> = [];
+  const stop = await transport.listen(types, {
+    onEvent: (envelope) => void seen.push(envelope as (typeof seen)[number]),
+    onGap: () => undefined,
+  });
+  return {
+    seen,
+    close: async () => {
+      stop();
+      await transport.close();
+    },
+  };
+}
 
 describe('identity resources', () => {
   let harness: TenantAuthHarness;
@@ -57,13 +78,7 @@ describe('identity resources', () => {
   describe('users', () => {
     it('should publish USER_LIFECYCLE on create, suspend and delete, without the password', async () => {
       // The relay keeps its users projection from these (D15's owner check).
-      const nc = await connect({ servers: TEST_NATS_URL });
-      const seen: Array<{ type: string; data: Record<string, unknown> }> = [];
-      const subscription = nc.subscribe(eventSubject(natsPrefix, 'USER_LIFECYCLE'), {
-        callback: (_error, message) => {
-          seen.push(message.json());
-        },
-      });
+      const { seen, close } = await hear(natsPrefix, ['USER_LIFECYCLE']);
       try {
         const password = 'user-lifecycle-password-0123';
         secrets.push(password);
@@ -95,8 +110,7 @@ describe('identity resources', () => {
         expect(mine[1].data).toMatchObject({ status: 'DISABLED' });
         expect(JSON.stringify(mine)).not.toContain(password);
       } finally {
-        subscription.unsubscribe();
-        await nc.close();
+        await close();
       }
     });
   });
@@ -139,13 +153,7 @@ describe('identity resources', () => {
 
     it('should publish AGENT_LIFECYCLE and CREDENTIAL_ROTATION without the secret', async () => {
       // Every event the outbox relay publishes, as any consumer on NATS would see it.
-      const nc = await connect({ servers: TEST_NATS_URL });
-      const seen: Array<{ type: string; data: Record<string, unknown> }> = [];
-      const subscription = nc.subscribe(eventSubject(natsPrefix, '*'), {
-        callback: (_error, message) => {
-          seen.push(message.json());
-        },
-      });
+      const { seen, close } = await hear(natsPrefix, EVENT_TYPES);
       try {
         const created = await a.post('/agents', { name: 'audit-me' });
         secrets.push(created.body.clientSecret);
@@ -171,8 +179,7 @@ describe('identity resources', () => {
         expect(JSON.stringify(mine)).not.toContain(created.body.clientSecret);
         expect(JSON.stringify(mine)).not.toContain(rotated.body.clientSecret);
       } finally {
-        subscription.unsubscribe();
-        await nc.close();
+        await close();
       }
     });
 

@@ -31,20 +31,34 @@ export function buildEvent<T extends EventType>(
  */
 export class EventOutbox {
   private onAdded: () => void = () => undefined;
-  /** Transactions that added an event: the relay is woken when they commit, not before. */
-  private readonly uncommitted = new WeakSet<QueryRunner>();
+  private onCommitted: (envelopes: readonly EventEnvelope[]) => void = () => undefined;
+  /**
+   * What each open transaction added: the relay is woken, and this replica's broadcast listeners
+   * hear the events, when it commits, not before.
+   */
+  private readonly uncommitted = new WeakMap<QueryRunner, UncommittedEvents>();
 
   constructor(private readonly database: Database) {
     const subscriber: EntitySubscriberInterface = {
       afterTransactionCommit: ({ queryRunner }) => {
         // A released savepoint inside the transaction is reported as a commit too.
-        if (!queryRunner.isTransactionActive && this.uncommitted.delete(queryRunner)) {
-          this.onAdded();
+        const added = this.uncommitted.get(queryRunner);
+        if (!queryRunner.isTransactionActive && added) {
+          this.uncommitted.delete(queryRunner);
+          this.committed(added.isCertain ? added.envelopes : []);
         }
       },
       afterTransactionRollback: ({ queryRunner }) => {
+        const added = this.uncommitted.get(queryRunner);
+        if (!added) {
+          return;
+        }
         if (!queryRunner.isTransactionActive) {
           this.uncommitted.delete(queryRunner);
+        } else {
+          // A savepoint rolled back: which of the events survive is unknown here, so this replica
+          // hears none of them at commit; the ones that were committed come back published.
+          added.isCertain = false;
         }
       },
     };
@@ -63,9 +77,14 @@ export class EventOutbox {
       [envelope.id, type, JSON.stringify(envelope)],
     );
     if (tx.queryRunner) {
-      this.uncommitted.add(tx.queryRunner);
+      const added = this.uncommitted.get(tx.queryRunner);
+      if (added) {
+        added.envelopes.push(envelope);
+      } else {
+        this.uncommitted.set(tx.queryRunner, { envelopes: [envelope], isCertain: true });
+      }
     } else {
-      this.onAdded();
+      this.committed([envelope]);
     }
     return envelope;
   }
@@ -92,7 +111,7 @@ export class EventOutbox {
         ],
       ),
     );
-    this.onAdded();
+    this.committed(envelopes);
   }
 
   /**
@@ -102,4 +121,23 @@ export class EventOutbox {
   notifyOnAdd(listener: () => void): void {
     this.onAdded = listener;
   }
+
+  /**
+   * The process's broadcast asks to hear what this outbox commits, inside the commit, so that the
+   * replica that made a change holds it before it answers (`ReplicaBroadcast.committed`).
+   */
+  notifyOnCommit(listener: (envelopes: readonly EventEnvelope[]) => void): void {
+    this.onCommitted = listener;
+  }
+
+  private committed(envelopes: readonly EventEnvelope[]): void {
+    this.onAdded();
+    this.onCommitted(envelopes);
+  }
+}
+
+interface UncommittedEvents {
+  envelopes: EventEnvelope[];
+  /** False once a savepoint rolled back: some of the events may not be committed. */
+  isCertain: boolean;
 }

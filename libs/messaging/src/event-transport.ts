@@ -21,8 +21,7 @@ export interface ConsumerSpec {
 }
 
 /**
- * A replica's ear on events as they are published, every replica hearing each one (unlike a durable
- * consumer, whose replicas share the work): what caches use to drop what another replica changed.
+ * A replica's ear on events, every replica hearing each one (`EventBroadcast`, event-broadcast.ts).
  * Not durable: `onGap` says events may have been missed (a reconnect), so a listener drops all.
  */
 export interface BroadcastListener {
@@ -66,7 +65,10 @@ export interface EventTransport {
   ): Promise<void>;
   /** Deletes a durable consumer nothing reads any more; true when there was one. */
   retireConsumer(name: string): Promise<boolean>;
-  /** Hears every published event of `types` on this replica (see BroadcastListener). */
+  /**
+   * Hears every published event of `types` on this replica: what `EventBroadcast` is built on.
+   * Apps inject `EVENT_BROADCAST`, which also hears this replica's commits at once.
+   */
   listen(types: readonly string[], listener: BroadcastListener): Promise<StopListening>;
   /** Stops pulling, lets in-flight deliveries finish and hands un-acked messages back. */
   stopConsumers(): Promise<void>;

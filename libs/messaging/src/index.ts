@@ -1,6 +1,6 @@
 export * from './batch-consumption';
-export * from './jetstream-batch-consumer';
 export * from './envelope-validation';
+export * from './event-broadcast';
 export * from './event-consumers';
 export * from './event-outbox';
 export * from './event-transport';

@@ -6,7 +6,6 @@ import {
   createTestDatabase,
   deleteNatsStreams,
   eventually,
-  TEST_NATS_URL,
   TestDatabase,
   uniqueNatsPrefix,
 } from '@agp/testing';
@@ -25,8 +24,9 @@ import {
   storedEffects,
 } from '../test/support/messaging-test-schema';
 import { buildEvent } from './event-outbox';
-import { JetStreamBatchConsumer, JetStreamBatchOptions } from './jetstream-batch-consumer';
-import { JetStreamTransport } from './jetstream.transport';
+import { BatchSubscriptionOptions, ConsumerSpec, DeliverBatch } from './event-transport';
+import { JetStreamBatchConsumer } from './jetstream-batch-consumer';
+import { JetStreamOptions, JetStreamTransport } from './jetstream.transport';
 
 describe(JetStreamBatchConsumer.name, () => {
   let testDatabase: TestDatabase;
@@ -61,22 +61,27 @@ describe(JetStreamBatchConsumer.name, () => {
     return { prefix, transport };
   }
 
+  /** A replica of the batch consumer: its own transport, whose batched subscription is under test. */
   async function consumer(
     prefix: string,
-    overrides: Partial<JetStreamBatchOptions> = {},
-  ): Promise<JetStreamBatchConsumer> {
-    const sut = await JetStreamBatchConsumer.connect(
-      {
-        url: TEST_NATS_URL,
-        prefix,
-        redelivery: { maxDeliveries: 3, backoffMs: [50] },
-        ackWaitMs: 1_000,
-        ...overrides,
-      },
+    overrides: Partial<JetStreamOptions> & BatchSubscriptionOptions = {},
+  ): Promise<{
+    subscribe: (spec: ConsumerSpec, deliver: DeliverBatch) => Promise<void>;
+    stop: () => Promise<void>;
+    retireConsumer: (name: string) => Promise<boolean>;
+  }> {
+    const { maxBatch, concurrentBatches, ...transportOverrides } = overrides;
+    const transport = await JetStreamTransport.connect(
+      testJetStreamOptions(prefix, transportOverrides),
       silentLogger,
     );
-    cleanups.push(() => sut.close());
-    return sut;
+    cleanups.push(() => transport.close());
+    return {
+      subscribe: (spec, deliver) =>
+        transport.subscribeBatches(spec, { maxBatch, concurrentBatches }, deliver),
+      stop: () => transport.stopConsumers(),
+      retireConsumer: (name) => transport.retireConsumer(name),
+    };
   }
 
   function events(count: number, summary = 'fine'): EventEnvelope[] {

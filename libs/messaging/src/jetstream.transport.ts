@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import {
   AckPolicy,
   ConsumerMessages,
@@ -23,6 +25,11 @@ import {
   StopListening,
 } from './event-transport';
 import { RunningConsumers, openDurableConsumer } from './durable-consumers';
+import {
+  BatchConsumerLoop,
+  DEFAULT_BATCH_ACK_PENDING,
+  DEFAULT_MAX_BATCH,
+} from './batch-consumption';
 import { JetStreamBatchConsumer } from './jetstream-batch-consumer';
 import { MessageDisposition } from './message-disposition';
 import { natsConnectionOptions } from './nats-connection';
@@ -108,27 +115,56 @@ export class JetStreamTransport implements EventTransport {
     );
   }
 
-  private readonly batchConsumers: JetStreamBatchConsumer[] = [];
+  /**
+   * Publishes an envelope again under a message id of its own, so that the duplicate window does
+   * not drop it: an operator replaying a parked event (`deadLetters`), or a test showing what a
+   * redelivery does to a consumer. Consumers' inboxes make the repeat harmless (D5).
+   */
+  async replay(envelope: EventEnvelope): Promise<void> {
+    await this.js.publish(
+      eventSubject(this.options.prefix, envelope.type),
+      JSON.stringify(envelope),
+      { msgID: randomUUID() },
+    );
+  }
 
-  /** Batches on this transport's connection, with its redelivery rules (JetStreamBatchConsumer). */
+  /**
+   * Batches on this transport's connection, with its redelivery rules (JetStreamBatchConsumer):
+   * opened, stopped and closed with the one-by-one consumers.
+   */
   async subscribeBatches(
     spec: ConsumerSpec,
     options: BatchSubscriptionOptions,
     deliver: DeliverBatch,
   ): Promise<void> {
-    const consumer = await JetStreamBatchConsumer.overConnection(
-      this.nc,
-      {
-        prefix: this.options.prefix,
-        redelivery: this.options.redelivery,
-        ...(this.options.ackWaitMs ? { ackWaitMs: this.options.ackWaitMs } : {}),
-        ...(this.options.pullExpiresMs ? { pullExpiresMs: this.options.pullExpiresMs } : {}),
-        ...options,
-      },
-      this.logger,
+    const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
+    const maxAckPending = DEFAULT_BATCH_ACK_PENDING;
+    const messages = await this.openConsumer(
+      spec,
+      { filter_subject: eventSubject(this.options.prefix, '>') },
+      { maxAckPending, maxMessages: Math.min(maxAckPending, maxBatch * 4) },
     );
-    this.batchConsumers.push(consumer);
-    await consumer.subscribe(spec, deliver);
+    const batches = new JetStreamBatchConsumer(
+      spec,
+      deliver,
+      this.options.prefix,
+      this.disposition,
+      this.logger,
+      (message, envelope) => this.deliverOne(spec, message, envelope, (e) => deliver([e])),
+    );
+    const loop = new BatchConsumerLoop(
+      messages,
+      maxBatch,
+      (batch) => {
+        if (this.consumers.isStopping) {
+          this.consumers.handBack(...batch);
+          return Promise.resolve();
+        }
+        return batches.handle(batch);
+      },
+      options.concurrentBatches,
+    );
+    this.run(spec, messages, loop.run());
   }
 
   async retireConsumer(name: string): Promise<boolean> {
@@ -185,8 +221,21 @@ export class JetStreamTransport implements EventTransport {
   }
 
   async subscribe(spec: ConsumerSpec, deliver: Deliver): Promise<void> {
-    const { prefix, duplicateWindowMs } = this.options;
-    const messages = await openDurableConsumer({
+    const messages = await this.openConsumer(spec, this.filterOf(spec), {
+      maxAckPending: 1_000,
+      maxMessages: this.options.batchSize ?? 16,
+    });
+    this.run(spec, messages, this.consumeLoop(spec, messages, deliver));
+  }
+
+  /** Every durable consumer of the events stream, one by one or in batches, starts so (F19). */
+  private openConsumer(
+    spec: ConsumerSpec,
+    filter: { filter_subject: string } | { filter_subjects: string[] },
+    limits: { maxAckPending: number; maxMessages: number },
+  ): Promise<ConsumerMessages> {
+    const { prefix, duplicateWindowMs, redelivery, ackWaitMs, pullExpiresMs } = this.options;
+    return openDurableConsumer({
       jsm: this.jsm,
       js: this.js,
       prefix,
@@ -194,24 +243,28 @@ export class JetStreamTransport implements EventTransport {
         durable_name: spec.name,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
-        ...this.filterOf(spec),
-        max_deliver: this.options.redelivery.maxDeliveries + 1,
-        ack_wait: nanos(this.options.ackWaitMs ?? 30_000),
-        max_ack_pending: 1_000,
+        ...filter,
+        max_deliver: redelivery.maxDeliveries + 1,
+        ack_wait: nanos(ackWaitMs ?? 30_000),
+        max_ack_pending: limits.maxAckPending,
       },
       consume: {
-        max_messages: this.options.batchSize ?? 16,
-        ...(this.options.pullExpiresMs ? { expires: this.options.pullExpiresMs } : {}),
+        max_messages: limits.maxMessages,
+        ...(pullExpiresMs ? { expires: pullExpiresMs } : {}),
       },
       ensureStream: () =>
         ensureStream(this.jsm, eventsStream(prefix, duplicateWindowMs), { update: true }),
       logger: this.logger,
     });
-    const loop = this.consumeLoop(spec, messages, deliver).catch((error: unknown) => {
+  }
+
+  /** A running read, stopped with the others by `stopConsumers`. */
+  private run(spec: ConsumerSpec, messages: ConsumerMessages, loop: Promise<void>): void {
+    const running = loop.catch((error: unknown) => {
       // The connection was closed under it (a crash, a test): un-acked messages come back anyway.
       this.logger.warn({ err: error, consumer: spec.name }, 'consumer stopped');
     });
-    this.consumers.add(messages, loop);
+    this.consumers.add(messages, running);
   }
 
   /**
@@ -254,6 +307,16 @@ export class JetStreamTransport implements EventTransport {
       await this.disposition.park(spec, message, 'body is not JSON');
       return;
     }
+    await this.deliverOne(spec, message, envelope, deliver);
+  }
+
+  /** Ack after the handler resolved; redeliver later or park when it threw. */
+  private async deliverOne(
+    spec: ConsumerSpec,
+    message: JsMsg,
+    envelope: EventEnvelope,
+    deliver: Deliver,
+  ): Promise<void> {
     try {
       await deliver(envelope);
     } catch (error) {
@@ -264,13 +327,13 @@ export class JetStreamTransport implements EventTransport {
   }
 
   /**
-   * Stops pulling, lets in-flight deliveries finish, then naks what was fetched but not started so
+   * Stops pulling (one by one and in batches alike), lets in-flight deliveries finish (the batch
+   * in hand included), then naks what was fetched but not started so
    * another replica gets it now rather than after ack wait. The naks go out only after a round
    * trip, once the server has dropped this consumer's pending pull requests: a nak sent earlier
    * can be redelivered straight into one of them, to an inbox nobody reads any more.
    */
   async stopConsumers(): Promise<void> {
-    await Promise.all(this.batchConsumers.map((consumer) => consumer.stop()));
     await this.consumers.stop(this.nc, this.disposition);
   }
 

@@ -11,6 +11,7 @@ import { Database } from '@agp/database';
 import { ROOT_LOGGER, ReadinessRegistry, StartupHooks } from '@agp/http';
 import { Logger } from 'pino';
 
+import { EVENT_BROADCAST, EventBroadcast, ReplicaBroadcast } from './event-broadcast';
 import { EventConsumers } from './event-consumers';
 import { EventOutbox } from './event-outbox';
 import { EVENT_TRANSPORT, EventTransport } from './event-transport';
@@ -42,7 +43,7 @@ class EventBusLifecycle implements BeforeApplicationShutdown, OnApplicationShutd
   }
 }
 
-/** The process's one event transport (D5), imported once at the root. */
+/** The process's one event transport (D5) and its broadcast, imported once at the root. */
 @Module({})
 export class EventBusModule {
   static forRoot(options: EventBusOptions): DynamicModule {
@@ -72,9 +73,17 @@ export class EventBusModule {
             return transport;
           },
         },
+        {
+          // One per process: its listeners hear what any replica publishes and, at once, what
+          // any service of this process commits (the outboxes below).
+          provide: EVENT_BROADCAST,
+          inject: [EVENT_TRANSPORT, ROOT_LOGGER],
+          useFactory: (transport: EventTransport, logger: Logger): EventBroadcast =>
+            new ReplicaBroadcast(transport, logger),
+        },
         EventBusLifecycle,
       ],
-      exports: [EVENT_TRANSPORT],
+      exports: [EVENT_TRANSPORT, EVENT_BROADCAST],
     };
   }
 }
@@ -128,8 +137,12 @@ export class MessagingModule {
       providers: [
         {
           provide: outbox,
-          inject: [options.databaseToken],
-          useFactory: (database: Database) => new EventOutbox(database),
+          inject: [options.databaseToken, EVENT_BROADCAST],
+          useFactory: (database: Database, broadcast: ReplicaBroadcast) => {
+            const eventOutbox = new EventOutbox(database);
+            eventOutbox.notifyOnCommit((envelopes) => broadcast.committed(envelopes));
+            return eventOutbox;
+          },
         },
         {
           provide: relay,

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Database } from '@agp/database';
+import { EVENT_BROADCAST, EventBroadcast, StopListening } from '@agp/messaging';
 
 import { RELAY_DATABASE } from '../database/tokens';
 import { BindingScope } from './binding-matcher';
@@ -39,19 +40,34 @@ interface TenantEntry {
 
 /**
  * Each replica's cache of every tenant's bindings with their versions compiled once (issue 6 §4).
- * A change drops the tenant's entry: here at once, on the other replicas through the broadcast of
- * POLICY_LIFECYCLE (R3); the TTL only bounds the damage of a missed broadcast.
+ * One invalidation path: POLICY_LIFECYCLE heard on the broadcast drops the tenant's entry (R3) —
+ * on the replica that made the change before its commit returns (so its next decision sees it),
+ * on the others when the event is published; a gap drops everything. The TTL only bounds the
+ * damage of a missed broadcast.
  */
 @Injectable()
-export class DecisionCache {
+export class DecisionCache implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly tenants = new Map<string, TenantEntry>();
+  private stopListening?: StopListening;
 
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
     private readonly repository: PolicySnapshotRepository,
     private readonly engine: PolicyEngine,
     @Inject(DECISION_OPTIONS) private readonly options: DecisionOptions,
+    @Inject(EVENT_BROADCAST) private readonly broadcast: EventBroadcast,
   ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.stopListening = await this.broadcast.listen(['POLICY_LIFECYCLE'], {
+      onEvent: (envelope) => this.invalidate(envelope.tenantId),
+      onGap: () => this.clear(),
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.stopListening?.();
+  }
 
   /** The tenant's snapshot: from memory when fresh (no I/O), loaded otherwise. */
   snapshot(tenantId: string): TenantPolicySnapshot | Promise<TenantPolicySnapshot> {
@@ -64,7 +80,7 @@ export class DecisionCache {
     return entry.loading;
   }
 
-  invalidate(tenantId: string): void {
+  private invalidate(tenantId: string): void {
     const entry = this.tenants.get(tenantId);
     if (entry) {
       entry.generation += 1;
@@ -73,8 +89,8 @@ export class DecisionCache {
     }
   }
 
-  /** Everything, e.g. after the broadcast connection was lost and events may have been missed. */
-  clear(): void {
+  /** Everything: after a gap in the broadcast, events may have been missed. */
+  private clear(): void {
     for (const tenantId of this.tenants.keys()) {
       this.invalidate(tenantId);
     }

@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 
-import { CacheBroadcast } from './cache-broadcast';
 import { DecisionCache } from './decision-cache';
 import { DECISION_OPTIONS, DecisionOptions } from './decision-options';
 import { DecisionsController } from './decisions.controller';
@@ -22,7 +21,6 @@ export class DecisionsModule {
         { provide: DECISION_OPTIONS, useValue: options },
         { provide: PolicyEngine, useValue: new PolicyEngine() },
         DecisionCache,
-        CacheBroadcast,
         PolicySnapshotRepository,
         EndpointDirectoryRepository,
         PolicyDecisionService,

@@ -5,7 +5,6 @@ import { RequestContext, actorOf, eventContext } from '../common/request-context
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { EventOutbox } from '@agp/messaging';
 import { textOf } from './apply-masks';
-import { DecisionCache } from './decision-cache';
 import { DecisionInput, EndpointRef, HopDecision } from './decision.types';
 import { DecideHopDto, EndpointRefDto } from './dto/decide-hop.dto';
 import { UpdatePolicySettingsDto } from './dto/update-policy-settings.dto';
@@ -26,7 +25,6 @@ export class DecisionsService {
     private readonly directory: EndpointDirectoryRepository,
     private readonly settings: PolicySnapshotRepository,
     private readonly decisions: PolicyDecisionService,
-    private readonly cache: DecisionCache,
   ) {}
 
   async decide(ctx: RequestContext, dto: DecideHopDto): Promise<HopDecision> {
@@ -72,7 +70,7 @@ export class DecisionsService {
         details: { failOpen: dto.failOpen },
       });
     });
-    this.cache.invalidate(ctx.tenantId);
+    // The decision cache drops the tenant on hearing POLICY_LIFECYCLE (decision-cache.ts).
     return { failOpen: dto.failOpen };
   }
 

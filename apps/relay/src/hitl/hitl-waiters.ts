@@ -5,7 +5,7 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Database } from '@agp/database';
-import { EVENT_TRANSPORT, EventTransport, StopListening } from '@agp/messaging';
+import { EVENT_BROADCAST, EventBroadcast, StopListening } from '@agp/messaging';
 
 import { RELAY_DATABASE } from '../database/tokens';
 import { HitlRepository } from './hitl.repository';
@@ -33,12 +33,12 @@ export class HitlWaiters implements OnApplicationBootstrap, BeforeApplicationShu
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
     private readonly holds: HitlRepository,
-    @Inject(EVENT_TRANSPORT) private readonly transport: EventTransport,
+    @Inject(EVENT_BROADCAST) private readonly broadcast: EventBroadcast,
   ) {}
 
   /** A decision published by any replica wakes the callers waiting here at once (the poll is the net). */
   async onApplicationBootstrap(): Promise<void> {
-    this.stopListening = await this.transport.listen(['HITL_RESOLUTION', 'HITL_GUARD'], {
+    this.stopListening = await this.broadcast.listen(['HITL_RESOLUTION', 'HITL_GUARD'], {
       onEvent: (envelope) => {
         const details = (
           envelope.data as { details?: { hitlRequestId?: unknown; status?: unknown } }

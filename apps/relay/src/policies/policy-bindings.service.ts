@@ -70,7 +70,6 @@ export class PolicyBindingsService {
       });
       return (await this.bindings.find(tx, ctx.tenantId, id))!;
     });
-    this.changes.committed(ctx.tenantId);
     return strip(created);
   }
 
@@ -124,7 +123,6 @@ export class PolicyBindingsService {
       });
       return (await this.bindings.find(tx, ctx.tenantId, bindingId))!;
     });
-    this.changes.committed(ctx.tenantId);
     return strip(updated);
   }
 
@@ -141,7 +139,6 @@ export class PolicyBindingsService {
         version: binding.groupVersion,
       });
     });
-    this.changes.committed(ctx.tenantId);
   }
 
   /** Operation 4 (D16). */
@@ -166,7 +163,6 @@ export class PolicyBindingsService {
     bindingId: string,
     targetVersion: string | undefined,
   ): Promise<PolicyBindingResponse> {
-    let hasMoved = false;
     const result = await this.database.inTenant(ctx.tenantId, async (tx) => {
       const binding = await this.mustFind(tx, ctx.tenantId, bindingId, true);
       const target = targetVersion
@@ -192,12 +188,8 @@ export class PolicyBindingsService {
         version: target.version,
         previousVersion: binding.groupVersion,
       });
-      hasMoved = true;
       return (await this.bindings.find(tx, ctx.tenantId, bindingId))!;
     });
-    if (hasMoved) {
-      this.changes.committed(ctx.tenantId);
-    }
     return strip(result);
   }
 

@@ -5,18 +5,14 @@ import { EventOutbox } from '@agp/messaging';
 
 import { RequestContext, actorOf, eventContext } from '../common/request-context';
 import { RELAY_OUTBOX } from '../database/tokens';
-import { DecisionCache } from '../decisions/decision-cache';
 
 /**
- * Records POLICY_LIFECYCLE with the change (D5, D18) and, once committed, drops this replica's
- * decision cache for the tenant; the other replicas drop theirs when the event reaches them (R3).
+ * Records POLICY_LIFECYCLE with the change (D5, D18). Every replica's decision cache drops the
+ * tenant on hearing it (R3), this replica's before the commit returns (decision-cache.ts).
  */
 @Injectable()
 export class PolicyChangeRecorder {
-  constructor(
-    @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
-    private readonly cache: DecisionCache,
-  ) {}
+  constructor(@Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox) {}
 
   async record(
     tx: Tx,
@@ -30,11 +26,6 @@ export class PolicyChangeRecorder {
       ...(data.groupId ? { policyIds: [data.groupId] } : {}),
       ...data,
     });
-  }
-
-  /** Call after the transaction committed. */
-  committed(tenantId: string): void {
-    this.cache.invalidate(tenantId);
   }
 }
 

@@ -44,7 +44,6 @@ export class PolicyGroupsService {
         return (await this.groups.findGroup(tx, ctx.tenantId, id))!;
       }),
     );
-    this.changes.committed(ctx.tenantId);
     return group;
   }
 
@@ -83,7 +82,6 @@ export class PolicyGroupsService {
         return updated;
       }),
     );
-    this.changes.committed(ctx.tenantId);
     return group;
   }
 
@@ -107,7 +105,6 @@ export class PolicyGroupsService {
         groupName: group.name,
       });
     });
-    this.changes.committed(ctx.tenantId);
   }
 
   private mustFind(group: PolicyGroupResponse | undefined, groupId: string): PolicyGroupResponse {

@@ -78,7 +78,6 @@ export class PolicyVersionsService {
       });
       return (await this.groups.findVersion(tx, ctx.tenantId, groupId, version))!;
     });
-    this.changes.committed(ctx.tenantId);
     return created;
   }
 
@@ -148,7 +147,6 @@ export class PolicyVersionsService {
       });
       return (await this.groups.findVersion(tx, ctx.tenantId, groupId, version))!;
     });
-    this.changes.committed(ctx.tenantId);
     return retired;
   }
 

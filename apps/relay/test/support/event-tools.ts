@@ -1,22 +1,22 @@
-import { randomUUID } from 'node:crypto';
-
-import { jetstream } from '@nats-io/jetstream';
-import { NatsConnection, Subscription, connect } from '@nats-io/transport-node';
-import { EventData, EventEnvelope, EventType } from '@agp/contracts';
-import { JetStreamTransport, buildEvent, eventSubject } from '@agp/messaging';
+import { EVENT_TYPES, EventData, EventEnvelope, EventType } from '@agp/contracts';
+import { JetStreamTransport, StopListening, buildEvent } from '@agp/messaging';
 import { TEST_NATS_URL } from '@agp/testing';
 import pino from 'pino';
+
+/** A transport of the test's own under `prefix`: tests reach NATS through the messaging library. */
+function testTransport(prefix: string): Promise<JetStreamTransport> {
+  return JetStreamTransport.connect(
+    { url: TEST_NATS_URL, prefix, redelivery: { maxDeliveries: 3, backoffMs: [50] } },
+    pino({ level: 'silent' }),
+  );
+}
 
 /** Publishes events as another service would (tenant-auth's USER_LIFECYCLE, AGENT_LIFECYCLE …). */
 export class EventPublisher {
   private constructor(private readonly transport: JetStreamTransport) {}
 
   static async connect(prefix: string): Promise<EventPublisher> {
-    const transport = await JetStreamTransport.connect(
-      { url: TEST_NATS_URL, prefix, redelivery: { maxDeliveries: 3, backoffMs: [50] } },
-      pino({ level: 'silent' }),
-    );
-    return new EventPublisher(transport);
+    return new EventPublisher(await testTransport(prefix));
   }
 
   async publish<T extends EventType>(
@@ -30,15 +30,8 @@ export class EventPublisher {
   }
 
   /** The same envelope again under a new JetStream message id: what a redelivery looks like to a consumer. */
-  async redeliver(prefix: string, envelope: EventEnvelope): Promise<void> {
-    const nc = await connect({ servers: TEST_NATS_URL });
-    try {
-      await jetstream(nc).publish(eventSubject(prefix, envelope.type), JSON.stringify(envelope), {
-        msgID: randomUUID(),
-      });
-    } finally {
-      await nc.close();
-    }
+  async redeliver(_prefix: string, envelope: EventEnvelope): Promise<void> {
+    await this.transport.replay(envelope);
   }
 
   async close(): Promise<void> {
@@ -51,18 +44,18 @@ export class EventTap {
   readonly events: EventEnvelope[] = [];
 
   private constructor(
-    private readonly nc: NatsConnection,
-    private readonly subscription: Subscription,
+    private readonly transport: JetStreamTransport,
+    private readonly stopListening: StopListening,
   ) {}
 
   static async open(prefix: string): Promise<EventTap> {
-    const nc = await connect({ servers: TEST_NATS_URL });
+    const transport = await testTransport(prefix);
     const events: EventEnvelope[] = [];
-    const subscription = nc.subscribe(eventSubject(prefix, '>'), {
-      callback: (_e, m) => void events.push(m.json<EventEnvelope>()),
+    const stopListening = await transport.listen(EVENT_TYPES, {
+      onEvent: (envelope) => void events.push(envelope),
+      onGap: () => undefined,
     });
-    await nc.flush();
-    const tap = new EventTap(nc, subscription);
+    const tap = new EventTap(transport, stopListening);
     Object.assign(tap, { events });
     return tap;
   }
@@ -75,7 +68,7 @@ export class EventTap {
   }
 
   async close(): Promise<void> {
-    this.subscription.unsubscribe();
-    await this.nc.close();
+    this.stopListening();
+    await this.transport.close();
   }
 }
