@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext } from '@agp/auth';
 import { Database } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
-import { RequestContext } from '@agp/auth';
 
 import { RELAY_DATABASE } from '../database/tokens';
 import { PolicyCompileFailure, PolicyEngine } from '../decisions/policy-engine';
