@@ -1,3 +1,4 @@
+export * from './asyncapi';
 export * from './batch-consumption';
 export * from './envelope-validation';
 export * from './event-broadcast';
