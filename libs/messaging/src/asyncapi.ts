@@ -135,9 +135,16 @@ function contractSchemas(): Record<string, JsonSchema> {
     discriminator: 'kind',
   };
   for (const schema of Object.values(all)) {
-    const properties = schema.properties as Record<string, JsonSchema> | undefined;
-    if (properties?.evidence) {
+    const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+    if (properties.evidence) {
       properties.evidence = evidence;
+    }
+    // class-validator's @IsOptional accepts null as well as a missing property.
+    const required = new Set((schema.required ?? []) as string[]);
+    for (const [name, property] of Object.entries(properties)) {
+      if (!required.has(name)) {
+        properties[name] = { anyOf: [property, { type: 'null' }] };
+      }
     }
   }
   return reachableFrom(
