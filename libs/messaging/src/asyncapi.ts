@@ -5,13 +5,10 @@ import {
   EventType,
   payloadClassOf,
 } from '@agp/contracts';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
+import { JsonSchema, contractJsonSchemas } from './contract-schemas';
 import { EVENTS_MAX_AGE_MS } from './streams';
 import { deadLetterSubject, eventSubject, eventsStreamName } from './subjects';
-
-type JsonSchema = Record<string, unknown>;
 
 const SCHEMA_REF = '#/components/schemas/';
 /** Stands for NATS_PREFIX in channel addresses; AsyncAPI fills it from the channel parameter. */
@@ -124,10 +121,7 @@ function envelopeSchema(type: EventType, payloadRef: string): JsonSchema {
  * `kind` (class-validator-jsonschema does not follow a discriminated `@Type`).
  */
 function contractSchemas(): Record<string, JsonSchema> {
-  const all = validationMetadatasToSchemas({
-    refPointerPrefix: SCHEMA_REF,
-    classTransformerMetadataStorage: defaultMetadataStorage,
-  }) as Record<string, JsonSchema>;
+  const all = contractJsonSchemas(SCHEMA_REF);
   const evidence = {
     oneOf: Object.values(EVIDENCE_CLASSES).map((evidenceClass) => ({
       $ref: `${SCHEMA_REF}${evidenceClass.name}`,
@@ -135,16 +129,9 @@ function contractSchemas(): Record<string, JsonSchema> {
     discriminator: 'kind',
   };
   for (const schema of Object.values(all)) {
-    const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-    if (properties.evidence) {
+    const properties = schema.properties as Record<string, JsonSchema> | undefined;
+    if (properties?.evidence) {
       properties.evidence = evidence;
-    }
-    // class-validator's @IsOptional accepts null as well as a missing property.
-    const required = new Set((schema.required ?? []) as string[]);
-    for (const [name, property] of Object.entries(properties)) {
-      if (!required.has(name)) {
-        properties[name] = { anyOf: [property, { type: 'null' }] };
-      }
     }
   }
   return reachableFrom(
