@@ -38,7 +38,7 @@ export class AgentsController {
     @Ctx() ctx: RequestContext,
     @Param('agentId', uuidParam('agentId')) agentId: string,
     @Body() dto: UpdateAgentDto,
-  ): Promise<AgentResponse> {
+  ): Promise<AgentResponse & { webhookSecret?: string }> {
     return this.agents.update(ctx, agentId, dto);
   }
 }
