@@ -4,17 +4,19 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { RELAY_DATABASE } from '../src/database/tokens';
 import { Database } from '@agp/database';
 import {
+  ReceivedWebhook,
   TestDatabase,
   TestTokenIssuer,
   createTestDatabase,
   deleteNatsStreams,
   eventually,
+  WebhookReceiver,
+  matchingSignatures,
   uniqueNatsPrefix,
 } from '@agp/testing';
 
 import { EventPublisher, EventTap } from './support/event-tools';
 import { ADMIN_PERMS, RelayTestOptions, TestCaller, startRelay } from './support/relay-test-app';
-import { ReceivedWebhook, WebhookReceiver, matchingSignatures } from './support/webhook-receiver';
 
 type Problem = { status: number; detail: string; errors?: Array<{ field: string }> };
 interface Attempt {

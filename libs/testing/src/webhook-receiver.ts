@@ -17,8 +17,8 @@ export interface ReceivedWebhook {
 }
 
 /**
- * Agents' webhook endpoints for tests: `/<name>` records what it gets and answers the status set
- * for that name (200 by default), after an optional delay.
+ * Agents' webhook endpoints for tests (D19): `/<name>` records what it gets, the body as the exact
+ * bytes sent, and answers the status set for that name (200 by default), after an optional delay.
  */
 export class WebhookReceiver {
   private readonly received = new Map<string, ReceivedWebhook[]>();
