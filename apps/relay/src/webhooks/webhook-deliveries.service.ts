@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { allows } from '@agp/auth';
+import { RequestContext, allows } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 
-import { RequestContext } from '../common/request-context';
 import { RELAY_DATABASE } from '../database/tokens';
 import { ListWebhookDeliveriesQueryDto } from './dto/list-webhook-deliveries-query.dto';
 import { WebhookDelivery } from './webhook-delivery.types';

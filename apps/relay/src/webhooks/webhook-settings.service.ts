@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
 import { EgressOptions, checkEgressUrl } from '../common/egress-policy';
-import { RequestContext, actorOf, eventContext } from '../common/request-context';
 import { EGRESS_OPTIONS } from '../config/relay-config.module';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { CredentialCipher } from '../mcp-servers/credential-cipher';

@@ -1,9 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
-import { Page } from '@agp/http';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { Page, uuidParam } from '@agp/http';
 
-import { Ctx, RequestContext } from '../common/request-context';
-import { uuidParam } from '../common/uuid-param';
 import { ListWebhookDeliveriesQueryDto } from './dto/list-webhook-deliveries-query.dto';
 import { RotatedWebhookSecret } from './dto/rotated-webhook-secret.dto';
 import { WebhookDelivery } from './webhook-delivery.types';
