@@ -34,6 +34,7 @@ export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX' | 'SECRET
       | 'WEBHOOK_RETRY_BASE_MS'
       | 'WEBHOOK_TIMEOUT_MS'
       | 'WEBHOOK_POLL_MS'
+      | 'WEBHOOK_RETENTION_DAYS'
     >
   > & { DATABASE_URL: string };
 
@@ -85,6 +86,7 @@ export class RelayModule {
           timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 10_000,
           pollIntervalMs: env.WEBHOOK_POLL_MS ?? 1_000,
           concurrency: 8,
+          retentionDays: env.WEBHOOK_RETENTION_DAYS ?? 30,
         }),
       ],
     };

@@ -72,4 +72,11 @@ export class RelayEnv extends CoreEnv {
   @Min(20)
   @Max(60_000)
   WEBHOOK_POLL_MS: number = 1_000;
+
+  /** Settled webhook deliveries (DELIVERED, FAILED) are deleted this many days after their last change. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3_650)
+  WEBHOOK_RETENTION_DAYS: number = 30;
 }

@@ -195,6 +195,18 @@ export class WebhookDeliveriesRepository {
     return rows.length > 0;
   }
 
+  /** System scope: deletes up to `batch` settled deliveries (and their attempts) last changed before `before`. */
+  async pruneSettled(tx: Tx, before: Date, batch: number): Promise<number> {
+    const rows = await returning(
+      tx,
+      `DELETE FROM ${D} WHERE id IN (SELECT id FROM ${D}
+         WHERE status <> 'PENDING' AND updated_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+      [before, batch],
+    );
+    return rows.length;
+  }
+
   async find(
     tx: Tx,
     tenantId: string,

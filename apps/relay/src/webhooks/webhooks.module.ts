@@ -5,6 +5,7 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookFanOut } from './webhook-fan-out';
+import { WebhookRetentionJob } from './webhook-retention.job';
 import { WebhookSender } from './webhook-sender';
 import { WebhookSettingsRepository } from './webhook-settings.repository';
 import { WebhookSettingsService } from './webhook-settings.service';
@@ -37,6 +38,7 @@ export class WebhooksModule {
         WebhooksListener,
         WebhookSender,
         WebhookDispatcher,
+        WebhookRetentionJob,
       ],
       exports: [WebhookSettingsService],
     };

@@ -11,6 +11,8 @@ export interface WebhookOptions {
   pollIntervalMs: number;
   /** Deliveries one replica sends at once. */
   concurrency: number;
+  /** Settled deliveries are deleted this many days after their last change. */
+  retentionDays: number;
 }
 
 /** D19: the old secret keeps signing beside the new one for 24 hours after a rotation. */
