@@ -402,6 +402,33 @@ describe('webhooks', () => {
     expect(second).not.toBe(elsewhere);
   });
 
+  it('should make one delivery of an event that reaches the relay twice (inbox)', async () => {
+    const owner = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
+    const [agentId] = await agentWithWebhook('redelivered-event', owner);
+    const event = await publisher.publish('TENANT_LIFECYCLE', owner.tenantId, {
+      tenantId: owner.tenantId,
+      slug: 'twice',
+      change: 'UPDATED',
+    });
+    await eventually(() => expect(ofType('redelivered-event', 'TENANT_LIFECYCLE')).toHaveLength(1));
+
+    await publisher.redeliver(prefix, event);
+    // A later event is consumed after the replayed one: the consumer keeps stream order.
+    await publisher.publish('TENANT_LIFECYCLE', owner.tenantId, {
+      tenantId: owner.tenantId,
+      slug: 'after',
+      change: 'UPDATED',
+    });
+    await eventually(() => expect(ofType('redelivered-event', 'TENANT_LIFECYCLE')).toHaveLength(2));
+    const listed = await deliveries(agentId, owner);
+
+    expect(ofType('redelivered-event', 'TENANT_LIFECYCLE').map((r) => r.body.data.slug)).toEqual([
+      'twice',
+      'after',
+    ]);
+    expect(listed).toHaveLength(2);
+  });
+
   it('should refuse a webhook URL that D37 forbids with a 400 naming webhookUrl, changing nothing', async () => {
     const agentId = await agent();
 
