@@ -196,7 +196,7 @@ export function checkRecursion(
       if (t.type === 'call' && t.target?.kind === 'function') {
         set.add(['data', ...t.target.path].join('.'));
       } else if (t.type === 'ref' && t.terms[0].type === 'var' && t.terms[0].name === 'data') {
-        refDeps(root, t.terms.slice(1), set);
+        refDeps(root, t.terms.slice(1), 0, set);
       }
     });
   }
@@ -234,23 +234,29 @@ export function checkRecursion(
   }
 }
 
-function refDeps(root: DocNode, path: import('../ast/ast').Term[], out: Set<string>): void {
-  let node = root;
-  for (const t of path) {
-    if (node.rules.length > 0 || node.defaultRule) {
-      break;
-    }
-    if (t.type === 'scalar') {
-      const c = typeof t.value === 'string' ? node.children.get(t.value) : undefined;
-      if (!c) {
-        return;
-      }
-      node = c;
-    } else {
-      break;
-    }
+/**
+ * Rules a `data` ref can reach. A var (or any non-constant) element matches every child, as in OPA's
+ * rule-tree lookup, so `data[x].allow` depends on each package's `allow`, not on all of `data`.
+ */
+function refDeps(
+  node: DocNode,
+  path: import('../ast/ast').Term[],
+  i: number,
+  out: Set<string>,
+): void {
+  if (i === path.length || node.rules.length > 0 || node.defaultRule) {
+    addSubtree(node, out);
+    return;
   }
-  addSubtree(node, out);
+  const t = path[i];
+  if (t.type === 'scalar') {
+    const c = typeof t.value === 'string' ? node.children.get(t.value) : undefined;
+    if (c) {
+      refDeps(c, path, i + 1, out);
+    }
+    return;
+  }
+  node.children.forEach((c) => refDeps(c, path, i + 1, out));
 }
 
 function addSubtree(node: DocNode, out: Set<string>): void {
