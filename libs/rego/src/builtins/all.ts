@@ -28,3 +28,6 @@ addBuiltins(TIME_BUILTINS);
 import { PATCH_BUILTINS } from './patch';
 
 addBuiltins(PATCH_BUILTINS);
+import { JWT_BUILTINS } from './jwt';
+
+addBuiltins(JWT_BUILTINS);
