@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
