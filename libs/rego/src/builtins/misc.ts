@@ -218,6 +218,8 @@ export const MISC_BUILTINS: BuiltinDef[] = [
     },
     { variadic: true },
   ),
+  // OPA answers {} when it is embedded without runtime information (topdown's `bctx.Runtime == nil`);
+  // this engine never exposes the host's environment or configuration.
   def('opa.runtime', 0, () => new RegoObject()),
   def('internal.template_string', 1, ([parts]) =>
     (parts as Value[])

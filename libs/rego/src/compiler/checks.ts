@@ -1,6 +1,7 @@
 import { Expr } from '../ast/ast';
 import { BuiltinDef } from '../builtins/types';
 import { RegoErrorDetail } from '../errors';
+import { DEPRECATED_BUILTINS } from '../builtins/opa-builtins';
 import { unsupportedRe2 } from '../builtins/regex';
 import { SIGNATURES } from './signatures';
 import { CompiledRule, DocNode } from './types';
@@ -65,19 +66,7 @@ const REGEX_PATTERN_ARG: Record<string, number> = {
 };
 
 /** Built-ins that Rego v1 rejects (OPA marks them deprecated). */
-const DEPRECATED = new Set([
-  'any',
-  'all',
-  're_match',
-  'net.cidr_overlap',
-  'set_diff',
-  'cast_array',
-  'cast_set',
-  'cast_string',
-  'cast_boolean',
-  'cast_null',
-  'cast_object',
-]);
+const DEPRECATED = DEPRECATED_BUILTINS;
 
 /** Built-in arity and built-ins we know by name but do not implement (unless mocked with `with`). */
 export function checkUnsupported(
@@ -134,7 +123,7 @@ export function checkUnsupported(
     if (def.unsupported && !mocked.has(def.name)) {
       errors.push({
         code: 'rego_type_error',
-        message: `unsupported built-in function ${def.name}`,
+        message: `unsupported built-in function ${def.name}: ${def.reason ?? 'not implemented'} (mock it with \`with\` to use it here)`,
         location: call.loc,
       });
     }
