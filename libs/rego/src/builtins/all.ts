@@ -31,3 +31,6 @@ addBuiltins(PATCH_BUILTINS);
 import { JWT_BUILTINS } from './jwt';
 
 addBuiltins(JWT_BUILTINS);
+import { AWS_BUILTINS } from './aws';
+
+addBuiltins(AWS_BUILTINS);

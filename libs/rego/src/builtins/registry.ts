@@ -26,7 +26,6 @@ const UNSUPPORTED: [string, number, string][] = [
   ['graphql.schema_is_valid', 1, PENDING],
   ['json.verify_schema', 1, PENDING],
   ['json.match_schema', 2, PENDING],
-  ['providers.aws.sign_req', 3, PENDING],
   ['rego.parse_module', 2, PENDING],
   ['rego.metadata.rule', 0, PENDING],
   ['rego.metadata.chain', 0, PENDING],
