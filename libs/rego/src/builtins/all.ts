@@ -34,3 +34,6 @@ addBuiltins(JWT_BUILTINS);
 import { AWS_BUILTINS } from './aws';
 
 addBuiltins(AWS_BUILTINS);
+import { GRAPHQL_BUILTINS } from './graphql';
+
+addBuiltins(GRAPHQL_BUILTINS);
