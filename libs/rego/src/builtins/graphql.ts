@@ -5,6 +5,7 @@ import {
   GraphQLError,
   GraphQLSchema,
   Kind,
+  ObjectTypeDefinitionNode,
   TypeNode,
   ValueNode,
   buildASTSchema,
@@ -496,10 +497,11 @@ function lenientSchema(doc: DocumentNode): DocumentNode {
       .filter((d) => 'name' in d && !d.kind.endsWith('Extension'))
       .map((d) => (d as { name: { value: string } }).name.value),
   );
-  const definitions = doc.definitions.map((d) => {
+  const definitions = doc.definitions.map((d): DefinitionNode => {
     if (d.kind === Kind.OBJECT_TYPE_EXTENSION && !defined.has(d.name.value)) {
       defined.add(d.name.value);
-      return { ...d, kind: Kind.OBJECT_TYPE_DEFINITION };
+      const definition: ObjectTypeDefinitionNode = { ...d, kind: Kind.OBJECT_TYPE_DEFINITION };
+      return definition;
     }
     return d;
   });
