@@ -37,3 +37,6 @@ addBuiltins(AWS_BUILTINS);
 import { GRAPHQL_BUILTINS } from './graphql';
 
 addBuiltins(GRAPHQL_BUILTINS);
+import { X509_BUILTINS } from './x509';
+
+addBuiltins(X509_BUILTINS);

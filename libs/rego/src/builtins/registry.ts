@@ -11,13 +11,6 @@ const PENDING = 'not implemented yet';
 const UNSUPPORTED: [string, number, string][] = [
   ['http.send', 1, 'needs the network (HTTP requests)'],
   ['net.lookup_ip_addr', 1, 'needs the network (DNS lookups)'],
-  ['crypto.x509.parse_certificates', 1, PENDING],
-  ['crypto.x509.parse_and_verify_certificates', 1, PENDING],
-  ['crypto.x509.parse_and_verify_certificates_with_options', 2, PENDING],
-  ['crypto.x509.parse_certificate_request', 1, PENDING],
-  ['crypto.x509.parse_keypair', 2, PENDING],
-  ['crypto.x509.parse_rsa_private_key', 1, PENDING],
-  ['crypto.parse_private_keys', 1, PENDING],
   ['json.verify_schema', 1, PENDING],
   ['json.match_schema', 2, PENDING],
   ['rego.parse_module', 2, PENDING],
