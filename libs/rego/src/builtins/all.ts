@@ -40,3 +40,6 @@ addBuiltins(GRAPHQL_BUILTINS);
 import { X509_BUILTINS } from './x509';
 
 addBuiltins(X509_BUILTINS);
+import { JSONSCHEMA_BUILTINS } from './jsonschema';
+
+addBuiltins(JSONSCHEMA_BUILTINS);

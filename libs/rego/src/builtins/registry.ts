@@ -11,8 +11,6 @@ const PENDING = 'not implemented yet';
 const UNSUPPORTED: [string, number, string][] = [
   ['http.send', 1, 'needs the network (HTTP requests)'],
   ['net.lookup_ip_addr', 1, 'needs the network (DNS lookups)'],
-  ['json.verify_schema', 1, PENDING],
-  ['json.match_schema', 2, PENDING],
   ['rego.parse_module', 2, PENDING],
   ['rego.metadata.rule', 0, PENDING],
   ['rego.metadata.chain', 0, PENDING],
