@@ -68,9 +68,6 @@ function compile(schema: unknown): ValidateFunction {
 /** gojsonschema's field path: `(root)`, `id`, `a.0.b`. */
 function field(e: ErrorObject): string {
   const path = e.instancePath.split('/').slice(1);
-  if (e.keyword === 'required') {
-    return path.length ? path.join('.') : '(root)';
-  }
   return path.length ? path.join('.') : '(root)';
 }
 

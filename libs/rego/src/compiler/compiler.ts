@@ -2,6 +2,7 @@ import { Module, Rule, Term } from '../ast/ast';
 import { BuiltinDef } from '../builtins/types';
 import { RegoCompileError, RegoErrorDetail } from '../errors';
 import { parseModule } from '../parser/module';
+import { Annotations, rewriteMetadataCalls } from './annotations';
 import { checkRecursion, checkTree, checkUnsupported } from './checks';
 import { constantValue } from './constant';
 import { indexTree } from './rule-index';
@@ -84,6 +85,11 @@ export function compileProgram(
   ): number | undefined =>
     t.kind === 'builtin' ? builtins.get(t.name)?.arity : functionArity.get(t.path.join('.'));
   const safety = new Safety(arityOf, errors);
+  const annotations = new Annotations(
+    modules.map((module, i) => ({ module, source: sources[i].source })),
+    (r) => [...r.module.packagePath, ...groundPrefix(r)],
+    errors,
+  );
   const compiled: CompiledRule[] = [];
   for (const m of modules) {
     const env: ResolveEnv = {
@@ -97,6 +103,7 @@ export function compileProgram(
     const resolver = new Resolver(env);
     for (const r of m.rules) {
       const cr = compileRule(r, m, resolver, safety);
+      rewriteMetadataCalls(cr, r, annotations, m.packagePath);
       compiled.push(cr);
       insert(root, functions, cr);
     }
