@@ -43,3 +43,6 @@ addBuiltins(X509_BUILTINS);
 import { JSONSCHEMA_BUILTINS } from './jsonschema';
 
 addBuiltins(JSONSCHEMA_BUILTINS);
+import { TEMPLATE_BUILTINS } from './template';
+
+addBuiltins(TEMPLATE_BUILTINS);
