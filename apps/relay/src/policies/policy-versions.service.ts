@@ -7,10 +7,9 @@ import { RequestContext } from '@agp/auth';
 
 import { RELAY_DATABASE } from '../database/tokens';
 import { PolicyCompileFailure, PolicyEngine } from '../decisions/policy-engine';
-import { PolicyTestOutcome } from './dto/policy-responses';
 import { CreatePolicyVersionDto } from './dto/create-policy-version.dto';
 import { ListPolicyVersionsQueryDto } from './dto/list-policy-versions-query.dto';
-import { PolicyVersionResponse } from './dto/policy-responses';
+import { PolicyTestOutcome, PolicyVersionResponse } from './dto/policy-responses';
 import { PoliciesErrorCode, PoliciesException } from './policies.exception';
 import { PolicyChangeRecorder } from './policy-change.recorder';
 import { PolicyGroupsRepository } from './policy-groups.repository';

@@ -1,4 +1,6 @@
-import * as path from 'node:path';
+// The baseline build is loaded before this one: V8 favours whichever copy of the engine loads
+// second (a few per cent in scenario (a)), so the current build takes the disadvantage.
+import { baseline } from './baseline';
 import { isDeepStrictEqual } from 'node:util';
 import { compilePolicy } from '../policy';
 import { Scenario, scenarios } from './scenarios';
@@ -107,17 +109,6 @@ function run(s: Scenario, iterations: number): void {
     `  ratio p50    : ${(rego.p50 / ts.p50).toFixed(1)}x   compiled policy + data heap: ${(memory / 1024).toFixed(0)} KiB${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for exact figures)'}`,
   );
 }
-
-/**
- * `REGO_BASELINE_DIST`: another build of this package (e.g. main's, made by
- * scripts/bench-baseline.sh) measured in the same run, before the current build.
- */
-const baseline = process.env.REGO_BASELINE_DIST
-  ? // eslint-disable-next-line @typescript-eslint/no-require-imports
-    (require(path.resolve(process.env.REGO_BASELINE_DIST, 'policy.js')) as {
-      compilePolicy: typeof compilePolicy;
-    })
-  : undefined;
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 100_000);
 console.log(
