@@ -8,6 +8,7 @@ import {
   ObjectTypeDefinitionNode,
   TypeNode,
   ValueNode,
+  VariableDefinitionNode,
   buildASTSchema,
   parse,
   specifiedRules,
@@ -129,6 +130,18 @@ function selections(node: ASTNode): Json[] {
   });
 }
 
+function variables(defs: readonly VariableDefinitionNode[] | undefined): Json[] | undefined {
+  return defs?.map((v) =>
+    pruned({
+      DefaultValue: v.defaultValue ? valueOf(v.defaultValue) : undefined,
+      Directives: directives(v),
+      Type: typeOf(v.type),
+      Used: false,
+      Variable: v.variable.name.value,
+    }),
+  );
+}
+
 function queryAst(doc: DocumentNode): Json {
   const ops: Json[] = [];
   const frags: Json[] = [];
@@ -140,15 +153,7 @@ function queryAst(doc: DocumentNode): Json {
           Name: d.name?.value ?? '',
           Operation: d.operation,
           SelectionSet: selections(d),
-          VariableDefinitions: d.variableDefinitions?.map((v) =>
-            pruned({
-              DefaultValue: v.defaultValue ? valueOf(v.defaultValue) : undefined,
-              Directives: directives(v),
-              Type: typeOf(v.type),
-              Used: false,
-              Variable: v.variable.name.value,
-            }),
-          ),
+          VariableDefinitions: variables(d.variableDefinitions),
         }),
       );
     } else if (d.kind === Kind.FRAGMENT_DEFINITION) {
@@ -158,15 +163,7 @@ function queryAst(doc: DocumentNode): Json {
           Name: d.name.value,
           SelectionSet: selections(d),
           TypeCondition: d.typeCondition.name.value,
-          VariableDefinition: d.variableDefinitions?.map((v) =>
-            pruned({
-              DefaultValue: v.defaultValue ? valueOf(v.defaultValue) : undefined,
-              Directives: directives(v),
-              Type: typeOf(v.type),
-              Used: false,
-              Variable: v.variable.name.value,
-            }),
-          ),
+          VariableDefinition: variables(d.variableDefinitions),
         }),
       );
     }

@@ -23,21 +23,15 @@ interface Alg {
   hash: string;
 }
 
-const ALGS: Record<string, Alg> = {
-  HS256: { kind: 'hmac', hash: 'sha256' },
-  HS384: { kind: 'hmac', hash: 'sha384' },
-  HS512: { kind: 'hmac', hash: 'sha512' },
-  RS256: { kind: 'rsa', hash: 'sha256' },
-  RS384: { kind: 'rsa', hash: 'sha384' },
-  RS512: { kind: 'rsa', hash: 'sha512' },
-  PS256: { kind: 'pss', hash: 'sha256' },
-  PS384: { kind: 'pss', hash: 'sha384' },
-  PS512: { kind: 'pss', hash: 'sha512' },
-  ES256: { kind: 'ec', hash: 'sha256' },
-  ES384: { kind: 'ec', hash: 'sha384' },
-  ES512: { kind: 'ec', hash: 'sha512' },
-  EdDSA: { kind: 'eddsa', hash: '' },
-};
+const FAMILIES = { HS: 'hmac', RS: 'rsa', PS: 'pss', ES: 'ec' } as const;
+
+/** JWS `alg` values: HS/RS/PS/ES with SHA-256/384/512, and EdDSA. */
+const ALGS: Record<string, Alg> = { EdDSA: { kind: 'eddsa', hash: '' } };
+for (const [prefix, kind] of Object.entries(FAMILIES)) {
+  for (const bits of ['256', '384', '512']) {
+    ALGS[prefix + bits] = { kind, hash: `sha${bits}` };
+  }
+}
 
 interface Token {
   header: string;
