@@ -1,0 +1,17 @@
+import { defineConfig } from 'tsup';
+
+// ESM and CommonJS with their types; the framework wrappers are entries of their own, so the core
+// never loads `ai` or `@openai/agents` (they are optional peer dependencies).
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    'vercel-ai': 'src/vercel-ai/index.ts',
+    'openai-agents': 'src/openai-agents/index.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+  splitting: true,
+});
