@@ -1,10 +1,4 @@
-import {
-  Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from '@a2a-js/sdk/client';
+import type { Client } from '@a2a-js/sdk/client';
 
 import { AgentClient } from '../api/agent-client';
 import { PollTaskOptions, pollTask } from './task-polling';
@@ -43,6 +37,13 @@ export class A2AClientFactory {
       this.options.timeoutMs ?? A2A_CLIENT_TIMEOUT_MS,
     ) as typeof fetch;
     const legacyCompat = { enabled: true };
+    // Loaded on first use: the SDK pulls in ESM-only modules that an agent using only MCP never needs.
+    const {
+      ClientFactory,
+      ClientFactoryOptions,
+      DefaultAgentCardResolver,
+      JsonRpcTransportFactory,
+    } = await import('@a2a-js/sdk/client');
     const factory = new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
         transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat })],

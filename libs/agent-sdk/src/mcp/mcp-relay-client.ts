@@ -31,6 +31,7 @@ export type { CallToolResult, Tool };
  */
 export class McpRelayClient {
   private client?: Client;
+  private transport?: StreamableHTTPClientTransport;
   private connecting?: Promise<Client>;
 
   constructor(
@@ -78,10 +79,13 @@ export class McpRelayClient {
     return (await this.connected()).getServerVersion();
   }
 
+  /** Ends the MCP session (the relay and the server free it) and closes the client. */
   async close(): Promise<void> {
-    const client = this.client;
+    const [client, transport] = [this.client, this.transport];
     this.client = undefined;
+    this.transport = undefined;
     this.connecting = undefined;
+    await transport?.terminateSession().catch(() => undefined);
     await client?.close();
   }
 
@@ -106,6 +110,7 @@ export class McpRelayClient {
     });
     await this.mapErrors(() => client.connect(transport));
     this.client = client;
+    this.transport = transport;
     return client;
   }
 
