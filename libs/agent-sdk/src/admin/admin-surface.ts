@@ -3,7 +3,7 @@ import { WebhookVerificationError } from '../errors';
 import { describe } from '../auth/token-provider';
 import { verifyWebhook } from '../webhooks/verify-webhook';
 import { HeaderBag, REFRESH_EVENT_TYPES } from '../webhooks/webhook-headers';
-import { configureFrom, parseConfigureBody } from './configure-body';
+import { configureFrom, missingAddresses, parseConfigureBody } from './configure-body';
 import { RecentDeliveries } from './recent-deliveries';
 
 /** A request to the admin surface, path relative to its mount point (`/configure`, …). */
@@ -86,13 +86,11 @@ export class AdminSurface {
       return error(400, 'body is not JSON');
     }
     const { body, errors } = parseConfigureBody(json);
+    errors.push(...missingAddresses(body, this.config));
     if (errors.length > 0) {
       return error(400, 'invalid configuration', errors);
     }
     const next = configureFrom(body, this.config);
-    if (Array.isArray(next)) {
-      return error(400, 'invalid configuration', next);
-    }
     this.config = next;
     try {
       await this.options.onConfigure?.(next);

@@ -68,31 +68,30 @@ export function parseConfigureBody(body: unknown): { body: ConfigureBody; errors
 }
 
 /**
- * The configuration a configure call leads to: the addresses given, else the current ones. The
- * first configure must name both (400 otherwise): defaults from another environment would give
- * tokens the gateway refuses on audience (Authentication 5).
+ * The first configure must name both addresses (400 otherwise): defaults from another environment
+ * would give tokens the gateway refuses on audience (Authentication 5). Later ones may keep them.
  */
-export function configureFrom(
+export function missingAddresses(
   body: ConfigureBody,
   current: AgentConfig | undefined,
-): AgentConfig | FieldError[] {
-  const baseUrl = body.baseUrl ?? current?.baseUrl;
-  const tokenUrl = body.tokenUrl ?? current?.tokenUrl;
+): FieldError[] {
   const missing: FieldError[] = [];
-  if (!baseUrl) {
+  if (!body.baseUrl && !current?.baseUrl) {
     missing.push({ field: 'base_url', message: 'is required on the first configure' });
   }
-  if (!tokenUrl) {
+  if (!body.tokenUrl && !current?.tokenUrl) {
     missing.push({ field: 'token_url', message: 'is required on the first configure' });
   }
-  if (!baseUrl || !tokenUrl) {
-    return missing;
-  }
+  return missing;
+}
+
+/** The configuration a valid configure call leads to: the addresses given, else the current ones. */
+export function configureFrom(body: ConfigureBody, current: AgentConfig | undefined): AgentConfig {
   return resolveConfig({
     agentId: body.agentId,
     clientSecret: body.clientSecret,
-    baseUrl: stripTrailingSlashes(baseUrl),
-    tokenUrl: stripTrailingSlashes(tokenUrl),
+    baseUrl: stripTrailingSlashes(body.baseUrl ?? current?.baseUrl ?? ''),
+    tokenUrl: stripTrailingSlashes(body.tokenUrl ?? current?.tokenUrl ?? ''),
     webhookSecret: body.webhookSecret ?? current?.webhookSecret,
     timeoutMs: current?.timeoutMs,
     maxRetries: current?.maxRetries,
