@@ -86,7 +86,8 @@ export class AdminSurface {
       return error(400, 'body is not JSON');
     }
     const { body, errors } = parseConfigureBody(json);
-    errors.push(...missingAddresses(body, this.config));
+    const reported = new Set(errors.map((e) => e.field));
+    errors.push(...missingAddresses(body, this.config).filter((e) => !reported.has(e.field)));
     if (errors.length > 0) {
       return error(400, 'invalid configuration', errors);
     }
