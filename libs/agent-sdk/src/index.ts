@@ -24,3 +24,5 @@ export * from './admin/admin-surface';
 export { adminRequestListener, ADMIN_MOUNT_PATH } from './admin/node-adapter';
 export { adminFastifyPlugin } from './admin/fastify-plugin';
 export * from './runtime/agent-runtime';
+export * from './frameworks/wrapper-settings';
+export * from './frameworks/governed-tools';

@@ -1,0 +1,72 @@
+import { McpRelayClient, Tool } from '../mcp/mcp-relay-client';
+import { McpServerInfo } from '../models/models';
+import { namespacedToolName, toolNamespace } from '../models/tool-namespace';
+import { AgentRuntime } from '../runtime/agent-runtime';
+
+/** OpenAI-style function names: letters, digits, `_` and `-`, at most 64 characters. */
+const MAX_TOOL_NAME = 64;
+
+/** One MCP tool as a framework sees it: a namespaced name, its schema, and a call through the relay. */
+export interface GovernedTool {
+  name: string;
+  description: string;
+  inputSchema: Tool['inputSchema'];
+  server: McpServerInfo;
+  toolName: string;
+  call(args: Record<string, unknown>): Promise<unknown>;
+}
+
+export interface GovernedToolCatalog {
+  tools: GovernedTool[];
+  close(): Promise<void>;
+}
+
+function frameworkName(server: McpServerInfo, tool: string): string {
+  const safeTool = tool.replace(/[^A-Za-z0-9_-]/g, '_');
+  return namespacedToolName(toolNamespace(server.name, server.mcpServerId), safeTool).slice(
+    0,
+    MAX_TOOL_NAME,
+  );
+}
+
+/**
+ * Every tool of every MCP server the agent is subscribed to (its directory), each named
+ * `mcp_<server>_<id8>__<tool>` and called through the relay with the agent's token, so the
+ * platform's policies, grants and audit apply to every call the framework makes.
+ */
+export async function governedToolCatalog(runtime: AgentRuntime): Promise<GovernedToolCatalog> {
+  const clients: McpRelayClient[] = [];
+  const tools: GovernedTool[] = [];
+  for (const server of runtime.directory.mcpServers) {
+    const client = runtime.mcp(server.mcpServerId, {
+      clientInfo: { name: runtime.client.agentId, version: '0.1.0' },
+    });
+    clients.push(client);
+    for (const tool of await client.listTools()) {
+      tools.push({
+        name: frameworkName(server, tool.name),
+        description: tool.description ?? `${tool.name} (${server.name})`,
+        inputSchema: tool.inputSchema,
+        server,
+        toolName: tool.name,
+        call: (args) => client.callTool(tool.name, args),
+      });
+    }
+  }
+  return {
+    tools,
+    close: async () => {
+      await Promise.all(clients.map((client) => client.close()));
+    },
+  };
+}
+
+/** The gateway a wrapper's model goes through: the one named, else the first subscribed. */
+export function chosenGateway(runtime: AgentRuntime, named?: string): string | undefined {
+  return named ?? runtime.directory.llmGateways[0]?.llmGatewayId;
+}
+
+/** `{base_url}/relay/llm/{gatewayId}/v1`: the OpenAI-compatible base of a gateway (D20, D39). */
+export function gatewayBaseUrl(runtime: AgentRuntime, gatewayId: string): string {
+  return `${runtime.client.config.baseUrl}/relay/llm/${gatewayId}/v1`;
+}
