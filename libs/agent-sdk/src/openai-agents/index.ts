@@ -70,7 +70,10 @@ export async function createGovernedOpenAIAgent(
     catalog = await governedToolCatalog(runtime);
     const gatewayId = chosenGateway(runtime);
     if (!gatewayId) {
-      throw new ConfigurationError('the agent is subscribed to no LLM gateway', 'LLM_GATEWAY_ID');
+      throw new ConfigurationError(
+        'the agent is subscribed to no LLM gateway (AGENT_TO_LLM_GATEWAY)',
+        'llmGateway',
+      );
     }
     client = new OpenAI({
       baseURL: gatewayBaseUrl(runtime, gatewayId),
@@ -80,7 +83,8 @@ export async function createGovernedOpenAIAgent(
       maxRetries: 0,
     });
   } else {
-    client = new OpenAI({ baseURL: settings.llmBaseUrl, apiKey: settings.llmApiKey ?? '' });
+    // A local provider may need no key; a hosted one answers 401 to the placeholder.
+    client = new OpenAI({ baseURL: settings.llmBaseUrl, apiKey: settings.llmApiKey ?? 'unset' });
   }
   const agent = new Agent({
     name: options.name,
