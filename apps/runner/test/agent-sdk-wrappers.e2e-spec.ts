@@ -16,7 +16,7 @@ type Probe = Record<string, unknown> & { governed: boolean; names: string[] };
 
 /** Runs the probe in a process of its own, as an agent runs, configured by `env` only. */
 async function probe(
-  which: 'vercel-ai' | 'openai-agents',
+  which: 'vercel-ai' | 'openai-agents' | 'server',
   env: Record<string, string>,
   text = '',
 ): Promise<Probe> {
@@ -101,5 +101,14 @@ describe('framework wrappers', () => {
       code: 1,
       stderr: expect.stringContaining('subscribed to no LLM gateway'),
     });
+  });
+
+  it('should answer an official A2A client with its responder when the server helper serves an agent', async () => {
+    const marker = randomUUID();
+
+    const sut = await probe('server', {}, marker);
+
+    expect(JSON.stringify(sut.reply)).toContain(`answered: ${marker}`);
+    expect(sut.card).toMatchObject({ name: 'probe-server', version: '0.1.0' });
   });
 });

@@ -1,6 +1,7 @@
 import { RunContext } from '@openai/agents';
 
 import { createGovernedOpenAIAgent } from '@agp/agent-sdk/openai-agents';
+import { serveAgent } from '@agp/agent-sdk/server';
 import { createGovernedAiAgent } from '@agp/agent-sdk/vercel-ai';
 
 /**
@@ -47,9 +48,49 @@ async function probeOpenAiAgents(text: string): Promise<Record<string, unknown>>
   }
 }
 
+/** The server helper answering an official A2A client (protocol 1.0) with its responder's text. */
+async function probeServer(text: string): Promise<Record<string, unknown>> {
+  const { ClientFactory } = await import('@a2a-js/sdk/client');
+  const served = await serveAgent({
+    name: 'probe-server',
+    respond: async (incoming) => `answered: ${incoming}`,
+    host: '127.0.0.1',
+    port: 0,
+  });
+  try {
+    const client = await new ClientFactory().createFromUrl(served.url);
+    const reply = await client.sendMessage({
+      tenant: '',
+      message: {
+        role: 1,
+        messageId: crypto.randomUUID(),
+        parts: [
+          {
+            content: { $case: 'text', value: text },
+            metadata: undefined,
+            filename: '',
+            mediaType: 'text/plain',
+          },
+        ],
+        taskId: '',
+        contextId: '',
+        extensions: [],
+        metadata: {},
+        referenceTaskIds: [],
+      },
+      configuration: undefined,
+      metadata: {},
+    });
+    return { governed: false, names: [], reply, card: served.card };
+  } finally {
+    await served.close();
+  }
+}
+
 async function main(): Promise<void> {
   const [which, text = ''] = process.argv.slice(2);
-  const probe = which === 'vercel-ai' ? probeVercelAi : probeOpenAiAgents;
+  const probe =
+    which === 'vercel-ai' ? probeVercelAi : which === 'server' ? probeServer : probeOpenAiAgents;
   process.stdout.write(`${JSON.stringify(await probe(text))}\n`);
 }
 
