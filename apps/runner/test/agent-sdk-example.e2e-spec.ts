@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { McpTestServer, startMcpTestServer } from '@agp/testing';
+import { AgentRuntime } from '@agp/agent-sdk';
+import { McpTestServer, eventually, startMcpTestServer } from '@agp/testing';
 
 import { countingClient, registerAgent } from './agent-sdk/sdk-world';
 import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
@@ -64,6 +65,22 @@ describe('the example governed agent', () => {
       items.some((item) => JSON.stringify(item).includes('tools/call')),
     );
     expect(trace.every((item) => item.correlationId === correlationId)).toBe(true);
+  });
+
+  it('should find a new subscription on its own when the directory refreshes on its interval', async () => {
+    const agent = await registerAgent(world);
+    const sut = new AgentRuntime({ config: agent.config, directoryRefreshIntervalMs: 200 });
+    await sut.start();
+    try {
+      const serverId = await world.mcpServer(tools.url);
+      await world.subscribe(agent.id, serverId);
+
+      await eventually(async () => {
+        expect(sut.directory.mcpServers.map((s) => s.mcpServerId)).toEqual([serverId]);
+      });
+    } finally {
+      sut.stop();
+    }
   });
 
   it('should exit 1 naming the variable when one is missing', async () => {
