@@ -1,7 +1,7 @@
 import { RunContext } from '@openai/agents';
 
 import { createGovernedOpenAIAgent } from '@agp/agent-sdk/openai-agents';
-import { serveAgent } from '@agp/agent-sdk/server';
+import { serveAgent, textMessage } from '@agp/agent-sdk/server';
 import { createGovernedAiAgent } from '@agp/agent-sdk/vercel-ai';
 
 /**
@@ -61,23 +61,7 @@ async function probeServer(text: string): Promise<Record<string, unknown>> {
     const client = await new ClientFactory().createFromUrl(served.url);
     const reply = await client.sendMessage({
       tenant: '',
-      message: {
-        role: 1,
-        messageId: crypto.randomUUID(),
-        parts: [
-          {
-            content: { $case: 'text', value: text },
-            metadata: undefined,
-            filename: '',
-            mediaType: 'text/plain',
-          },
-        ],
-        taskId: '',
-        contextId: '',
-        extensions: [],
-        metadata: {},
-        referenceTaskIds: [],
-      },
+      message: textMessage(text, 1),
       configuration: undefined,
       metadata: {},
     });

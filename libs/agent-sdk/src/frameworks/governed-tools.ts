@@ -1,3 +1,5 @@
+import { AgentConfig } from '../config/agent-config';
+import { ConfigurationError } from '../errors';
 import { McpRelayClient, Tool } from '../mcp/mcp-relay-client';
 import { McpServerInfo } from '../models/models';
 import { namespacedToolName, toolNamespace } from '../models/tool-namespace';
@@ -61,12 +63,42 @@ export async function governedToolCatalog(runtime: AgentRuntime): Promise<Govern
   };
 }
 
-/** The gateway a wrapper's model goes through: the one named, else the first subscribed. */
-export function chosenGateway(runtime: AgentRuntime, named?: string): string | undefined {
-  return named ?? runtime.directory.llmGateways[0]?.llmGatewayId;
+/** A governed wrapper's link to the platform. */
+export interface GovernedConnection {
+  runtime: AgentRuntime;
+  catalog: GovernedToolCatalog;
+  /** `{base_url}/relay/llm/{gatewayId}/v1`: the OpenAI-compatible base of the gateway (D20, D39). */
+  llmBaseUrl: string;
+  /** Carries the agent's `svc:api` token and the request behaviour (D37: no provider key here). */
+  fetch: typeof fetch;
 }
 
-/** `{base_url}/relay/llm/{gatewayId}/v1`: the OpenAI-compatible base of a gateway (D20, D39). */
-export function gatewayBaseUrl(runtime: AgentRuntime, gatewayId: string): string {
-  return `${runtime.client.config.baseUrl}/relay/llm/${gatewayId}/v1`;
+/**
+ * Starts the runtime (directory read, refreshed every 60 s), lists the subscribed MCP servers'
+ * tools and picks the gateway the model goes through: the one named, else the first subscribed;
+ * none is a ConfigurationError.
+ */
+export async function connectGoverned(
+  config: AgentConfig,
+  gatewayId?: string,
+): Promise<GovernedConnection> {
+  const runtime = new AgentRuntime({ config });
+  await runtime.start();
+  const gateway = gatewayId ?? runtime.directory.llmGateways[0]?.llmGatewayId;
+  if (!gateway) {
+    runtime.stop();
+    throw new ConfigurationError(
+      'the agent is subscribed to no LLM gateway (AGENT_TO_LLM_GATEWAY)',
+      'LLM_GATEWAY_ID',
+    );
+  }
+  return {
+    runtime,
+    catalog: await governedToolCatalog(runtime),
+    llmBaseUrl: `${runtime.client.config.baseUrl}/relay/llm/${gateway}/v1`,
+    fetch: runtime.client.governedFetch('svc:api') as typeof fetch,
+  };
 }
+
+/** A catalog with no tools: the standalone agent's. */
+export const NO_TOOLS: GovernedToolCatalog = { tools: [], close: async () => undefined };

@@ -2,13 +2,7 @@ import { Agent, OpenAIChatCompletionsModel, type Tool, run, tool } from '@openai
 import OpenAI from 'openai';
 
 import { Environment } from '../config/agent-config';
-import { ConfigurationError } from '../errors';
-import {
-  GovernedToolCatalog,
-  chosenGateway,
-  gatewayBaseUrl,
-  governedToolCatalog,
-} from '../frameworks/governed-tools';
+import { GovernedToolCatalog, NO_TOOLS, connectGoverned } from '../frameworks/governed-tools';
 import { WrapperSettings, readWrapperSettings } from '../frameworks/wrapper-settings';
 import { AgentRuntime } from '../runtime/agent-runtime';
 import { ServedAgent, serveAgent } from '../server/serve-agent';
@@ -61,31 +55,19 @@ export async function createGovernedOpenAIAgent(
     readWebhookSecret: false,
     readGatewayAndTemperature: false,
   });
-  let runtime: AgentRuntime | undefined;
-  let catalog: GovernedToolCatalog = { tools: [], close: async () => undefined };
-  let client: OpenAI;
-  if (settings.runtime) {
-    runtime = new AgentRuntime({ config: settings.runtime });
-    await runtime.start();
-    catalog = await governedToolCatalog(runtime);
-    const gatewayId = chosenGateway(runtime);
-    if (!gatewayId) {
-      throw new ConfigurationError(
-        'the agent is subscribed to no LLM gateway (AGENT_TO_LLM_GATEWAY)',
-        'llmGateway',
-      );
-    }
-    client = new OpenAI({
-      baseURL: gatewayBaseUrl(runtime, gatewayId),
-      // The governed fetch replaces it with the agent's token; the provider key stays in the relay (D37).
-      apiKey: 'agp-governed',
-      fetch: runtime.client.governedFetch('svc:api') as typeof fetch,
-      maxRetries: 0,
-    });
-  } else {
-    // A local provider may need no key; a hosted one answers 401 to the placeholder.
-    client = new OpenAI({ baseURL: settings.llmBaseUrl, apiKey: settings.llmApiKey ?? 'unset' });
-  }
+  const governed = settings.runtime ? await connectGoverned(settings.runtime) : undefined;
+  const runtime = governed?.runtime;
+  const catalog = governed?.catalog ?? NO_TOOLS;
+  const client = governed
+    ? new OpenAI({
+        baseURL: governed.llmBaseUrl,
+        // The governed fetch puts the agent's token in its place; the provider key stays in the relay (D37).
+        apiKey: 'agp-governed',
+        fetch: governed.fetch,
+        maxRetries: 0,
+      })
+    : // A local provider may need no key; a hosted one answers 401 to the placeholder.
+      new OpenAI({ baseURL: settings.llmBaseUrl, apiKey: settings.llmApiKey ?? 'unset' });
   const agent = new Agent({
     name: options.name,
     instructions: options.instructions ?? '',

@@ -40,9 +40,10 @@ function textOf(message: Message): string {
     .join('\n');
 }
 
-function answer(text: string, context: RequestContext): Message {
+/** An A2A (protocol 1.0) message of one text part; role 1 is the user, 2 the agent. */
+export function textMessage(text: string, role: 1 | 2, contextId = ''): Message {
   return {
-    role: 2, // ROLE_AGENT
+    role,
     messageId: randomUUID(),
     parts: [
       {
@@ -53,7 +54,7 @@ function answer(text: string, context: RequestContext): Message {
       },
     ],
     taskId: '',
-    contextId: context.contextId,
+    contextId,
     extensions: [],
     metadata: {},
     referenceTaskIds: [],
@@ -66,7 +67,7 @@ class ResponderExecutor implements AgentExecutor {
 
   async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const reply = await this.respond(textOf(context.userMessage));
-    bus.publish({ kind: 'message', data: answer(reply, context) });
+    bus.publish({ kind: 'message', data: textMessage(reply, 2, context.contextId) });
     bus.finished();
   }
 

@@ -9,13 +9,7 @@ import {
 } from 'ai';
 
 import { Environment } from '../config/agent-config';
-import { ConfigurationError } from '../errors';
-import {
-  GovernedToolCatalog,
-  chosenGateway,
-  gatewayBaseUrl,
-  governedToolCatalog,
-} from '../frameworks/governed-tools';
+import { GovernedToolCatalog, NO_TOOLS, connectGoverned } from '../frameworks/governed-tools';
 import { WrapperSettings, readWrapperSettings } from '../frameworks/wrapper-settings';
 import { AgentRuntime } from '../runtime/agent-runtime';
 import { ServedAgent, serveAgent } from '../server/serve-agent';
@@ -72,29 +66,20 @@ export async function createGovernedAiAgent(
     readWebhookSecret: true,
     readGatewayAndTemperature: true,
   });
-  let runtime: AgentRuntime | undefined;
-  let catalog: GovernedToolCatalog = { tools: [], close: async () => undefined };
-  let model: LanguageModel;
-  if (settings.runtime) {
-    runtime = new AgentRuntime({ config: settings.runtime });
-    await runtime.start();
-    catalog = await governedToolCatalog(runtime);
-    const gatewayId = chosenGateway(runtime, settings.llmGatewayId);
-    if (!gatewayId) {
-      throw new ConfigurationError('the agent is subscribed to no LLM gateway', 'LLM_GATEWAY_ID');
-    }
-    model = createOpenAICompatible({
-      name: 'agp',
-      baseURL: gatewayBaseUrl(runtime, gatewayId),
-      fetch: runtime.client.governedFetch('svc:api') as typeof fetch,
-    }).chatModel(settings.llmModel);
-  } else {
-    model = createOpenAICompatible({
-      name: 'provider',
-      baseURL: settings.llmBaseUrl,
-      ...(settings.llmApiKey ? { apiKey: settings.llmApiKey } : {}),
-    }).chatModel(settings.llmModel);
-  }
+  const governed = settings.runtime
+    ? await connectGoverned(settings.runtime, settings.llmGatewayId)
+    : undefined;
+  const runtime = governed?.runtime;
+  const catalog = governed?.catalog ?? NO_TOOLS;
+  const model: LanguageModel = createOpenAICompatible(
+    governed
+      ? { name: 'agp', baseURL: governed.llmBaseUrl, fetch: governed.fetch }
+      : {
+          name: 'provider',
+          baseURL: settings.llmBaseUrl,
+          ...(settings.llmApiKey ? { apiKey: settings.llmApiKey } : {}),
+        },
+  ).chatModel(settings.llmModel);
   const tools = toolSetOf(catalog);
   const generate = async (prompt: string): Promise<string> => {
     const result = await generateText({
