@@ -379,7 +379,10 @@ describe('governance records', () => {
       ownerUserId,
     });
     const id = String(created.id);
-    const change = async (status: string, kind: string): Promise<void> =>
+    const change = async (
+      status: string,
+      kind: 'SUSPENDED' | 'ACTIVATED' | 'DELETED',
+    ): Promise<unknown> =>
       publisher.publish('USER_LIFECYCLE', tenantId, {
         userId: ownerUserId,
         email: 'owner@acme.example',

@@ -12,3 +12,4 @@ export * from './readiness';
 export * from './startup-hooks';
 export * from './to-problem';
 export * from './validation';
+export * from './created.decorator';

@@ -1,5 +1,13 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import {
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 
 import {
   ALERT_LIFECYCLE_ACTIONS,
@@ -19,8 +27,14 @@ export class MonitorAlertLifecycleChangedData extends AuditableEventData {
   @IsUUID()
   alertId: string;
 
+  /** A built-in detector's alert; absent on a custom monitor's, which names `monitorId` (issue 17). */
+  @ValidateIf((data: { monitorId?: string }) => data.monitorId === undefined)
   @IsIn(DETECTORS)
-  detector: Detector;
+  detector?: Detector;
+
+  @IsOptional()
+  @IsUUID()
+  monitorId?: string;
 
   @ValidateNested()
   @Type(() => MonitorSubject)

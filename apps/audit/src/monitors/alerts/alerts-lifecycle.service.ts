@@ -10,6 +10,7 @@ import { Actor, RequestContext } from '../monitors.types';
 import { AlertResponse, toAlertResponse } from './alert-response';
 import { LifecycleOperation, lifecycleFields, nextState } from './alert-transitions';
 import { AlertsRepository } from './alerts.repository';
+import { sourceOf } from './alert-source';
 
 export interface LifecycleRequest {
   note?: string;
@@ -71,7 +72,7 @@ export class AlertsLifecycleService {
         actor: { type: actor.kind, id: actor.id, label: actor.label },
         summary: `${alert.detector} alert ${next.action.toLowerCase()} by ${actor.label}`,
         alertId,
-        detector: alert.detector,
+        ...sourceOf(alert),
         subject: { type: alert.subjectType, id: alert.subjectId },
         lifecycleAction: next.action,
         fromStatus: alert.status,
