@@ -123,7 +123,7 @@ describe('governance detectors', () => {
     [
       'GOVERNANCE_ORPHANED_OWNER',
       'ORPHANED_OWNER',
-      () => ({ ownerUserId: randomUUID(), ownerStatus: 'SUSPENDED' as const }),
+      () => ({ ownerUserId: randomUUID(), ownerStatus: 'DISABLED' as const }),
       () => ({ ownerStatus: 'ACTIVE' as const }),
     ],
     [

@@ -369,7 +369,7 @@ describe('governance records', () => {
     expect(last.attestedAt).toBeTruthy();
   });
 
-  it('should record OWNER_ORPHANED when the owner is suspended and OWNER_RESTORED when reactivated', async () => {
+  it('should record OWNER_ORPHANED when the owner is disabled and OWNER_RESTORED when reactivated', async () => {
     const agentId = await agent();
     const ownerUserId = await user();
     const created = await record({
@@ -389,11 +389,11 @@ describe('governance records', () => {
         change: kind,
         status,
       });
-    await change('SUSPENDED', 'SUSPENDED');
+    await change('DISABLED', 'SUSPENDED');
     await eventually(async () =>
       expect(
         (await admin.call(app, 'GET', `/relay/v1/governance/records/${id}`)).body.ownerStatus,
-      ).toBe('SUSPENDED'),
+      ).toBe('DISABLED'),
     );
     await change('ACTIVE', 'ACTIVATED');
     await eventually(async () =>
@@ -405,13 +405,13 @@ describe('governance records', () => {
     await eventually(() =>
       expect(governanceEvents(id).map((e) => [e.change, (e.record as Json).ownerStatus])).toEqual([
         ['RECORD_CREATED', 'ACTIVE'],
-        ['OWNER_ORPHANED', 'SUSPENDED'],
+        ['OWNER_ORPHANED', 'DISABLED'],
         ['OWNER_RESTORED', 'ACTIVE'],
         ['OWNER_ORPHANED', 'DELETED'],
       ]),
     );
-    // A suspended user cannot be made an owner.
-    const suspended = await user('SUSPENDED');
+    // A disabled user cannot be made an owner.
+    const suspended = await user('DISABLED');
     await eventually(async () => {
       const response = await admin.call<Problem>(
         app,
@@ -419,7 +419,7 @@ describe('governance records', () => {
         `/relay/v1/governance/records/${id}`,
         { ownerUserId: suspended },
       );
-      expect(response.body.errors?.[0]?.message).toContain('SUSPENDED');
+      expect(response.body.errors?.[0]?.message).toContain('DISABLED');
     });
   });
 

@@ -9,7 +9,7 @@ import { GovernanceRepository } from './governance.repository';
 import { DEFAULT_RISK_TIERS } from './risk-tiers';
 
 /**
- * GOVERNANCE_ORPHANED_OWNER's input (issue 17): when tenant-auth suspends or deletes a user, each
+ * GOVERNANCE_ORPHANED_OWNER's input (issue 17): when tenant-auth disables or deletes a user, each
  * record that user owns records OWNER_ORPHANED; reactivated, OWNER_RESTORED. Idempotent through the
  * inbox of its own consumer, and a redelivered event finds the status already set.
  */
@@ -36,7 +36,7 @@ export class GovernanceOwnersListener implements OnModuleInit {
         ? 'DELETED'
         : event.data.status === 'ACTIVE'
           ? 'ACTIVE'
-          : 'SUSPENDED';
+          : 'DISABLED';
     const ids = await this.repository.recordIdsWhere(tx, event.tenantId, {
       ownerUserId: event.data.userId,
     });

@@ -38,6 +38,8 @@ export interface McpPlatform {
   baseUrl: string;
   /** The application that runs tenant-auth's module (for the bootstrap service). */
   tenantAuth: NestFastifyApplication;
+  /** The application that runs the audit module (a test drives its monitor tick at a chosen minute). */
+  audit: NestFastifyApplication;
   /** The platform's own database: what a test reads to check what was stored (at rest). */
   databaseUrl: string;
   /**
@@ -176,6 +178,7 @@ async function startServices(database: TestDatabase, prefix: string): Promise<Mc
     },
     baseUrl: baseUrlOf(gateway),
     tenantAuth,
+    audit,
     databaseUrl: database.url,
     close: async () => {
       for (const app of [gateway, ...replicas, audit, relay, tenantAuth]) {
@@ -212,6 +215,7 @@ async function startEmbedded(database: TestDatabase, prefix: string): Promise<Mc
     mode: 'embedded',
     baseUrl: baseUrlOf(app),
     tenantAuth: app,
+    audit: app,
     databaseUrl: database.url,
     close: () => closeNow(app),
   };

@@ -37,7 +37,7 @@ export type GovernanceChange = (typeof GOVERNANCE_CHANGES)[number];
 export const GOVERNED_SUBJECT_TYPES = ['AGENT', 'MCP_SERVER', 'LLM_GATEWAY', 'CHANNEL'] as const;
 export type GovernedSubjectType = (typeof GOVERNED_SUBJECT_TYPES)[number];
 
-export const OWNER_STATUSES = ['NONE', 'ACTIVE', 'SUSPENDED', 'DELETED'] as const;
+export const OWNER_STATUSES = ['NONE', 'ACTIVE', 'DISABLED', 'DELETED'] as const;
 export type OwnerStatus = (typeof OWNER_STATUSES)[number];
 
 /** An incident whose report is still awaited. */

@@ -72,7 +72,7 @@ export function governanceFindings(input: GovernanceInput): Finding[] {
         due: subject.reviewDueAt,
       });
     }
-    if (subject.ownerStatus === 'SUSPENDED' || subject.ownerStatus === 'DELETED') {
+    if (subject.ownerStatus === 'DISABLED' || subject.ownerStatus === 'DELETED') {
       push('GOVERNANCE_ORPHANED_OWNER', {
         subject,
         severity,
