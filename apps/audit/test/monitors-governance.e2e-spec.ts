@@ -213,6 +213,8 @@ describe('governance detectors', () => {
   it('should raise GOVERNANCE_UNCLASSIFIED_ACTIVE for traffic of a subject without a tier, until it is classified', async () => {
     const tenantId = randomUUID();
     const agentId = randomUUID();
+    // The tenant has adopted governance (M20): another subject of it has a record.
+    await publish(tenantId, snapshot());
     const tick = nextTick();
     await transport.publish(
       auditEnvelope(
@@ -230,7 +232,9 @@ describe('governance detectors', () => {
     );
     await eventually(async () => {
       await ticksOf(app).tick(nextTick());
-      const [alert] = await alertsOf(tenantId, 'GOVERNANCE_UNCLASSIFIED_ACTIVE');
+      const alert = (await alertsOf(tenantId, 'GOVERNANCE_UNCLASSIFIED_ACTIVE')).find(
+        (a) => a.subject.id === agentId,
+      );
       expect(alert?.evidence).toMatchObject({
         gap: 'UNCLASSIFIED_ACTIVE',
         riskTier: 'UNCLASSIFIED',
@@ -241,16 +245,14 @@ describe('governance detectors', () => {
     const record = snapshot({ subjectId: agentId, riskTier: undefined, tierSeverity: undefined });
     await publish(tenantId, record);
     await ticksOf(app).tick(nextTick());
-    expect((await alertsOf(tenantId, 'GOVERNANCE_UNCLASSIFIED_ACTIVE'))[0]?.evidence).toMatchObject(
-      {
-        subjectName: 'billing agent',
-      },
-    );
+    const ofAgent = async (): Promise<AlertResponse | undefined> =>
+      (await alertsOf(tenantId, 'GOVERNANCE_UNCLASSIFIED_ACTIVE')).find(
+        (a) => a.subject.id === agentId,
+      );
+    expect((await ofAgent())?.evidence).toMatchObject({ subjectName: 'billing agent' });
     await publish(tenantId, { ...record, riskTier: 'LOW', tierSeverity: 'LOW', revision: 2 });
     await ticksOf(app).tick(nextTick());
-    expect((await alertsOf(tenantId, 'GOVERNANCE_UNCLASSIFIED_ACTIVE'))[0]?.status).toBe(
-      'RESOLVED',
-    );
+    expect((await ofAgent())?.status).toBe('RESOLVED');
   });
 
   it('should keep a muted finding quiet but visible, then announce it once unmuted', async () => {
@@ -336,6 +338,33 @@ describe('governance detectors', () => {
         ),
       ).toHaveLength(1),
     );
+  });
+
+  it('should raise nothing for the traffic of a tenant that keeps no governance record', async () => {
+    const tenantId = randomUUID();
+    const tick = nextTick();
+    await transport.publish(
+      auditEnvelope(
+        tenantId,
+        'COMMUNICATION_AUDIT',
+        {
+          source: { type: 'AGENT', id: randomUUID() },
+          action: 'LOG',
+          details: { direction: 'REQUEST' },
+        },
+        { occurredAt: new Date(tick.getTime() - 5 * MINUTE_MS).toISOString() },
+      ),
+    );
+    await eventually(async () => {
+      const rows = await databaseOf(app).inTenant(tenantId, (tx) =>
+        tx.query<unknown[]>(`SELECT 1 FROM audit.monitor_sightings WHERE tenant_id = $1`, [
+          tenantId,
+        ]),
+      );
+      expect(rows.length).toBeGreaterThan(0);
+    });
+    await ticksOf(app).tick(tick);
+    expect(await alertsOf(tenantId, 'GOVERNANCE_UNCLASSIFIED_ACTIVE')).toEqual([]);
   });
 
   it('should keep the projection tenant by tenant', async () => {

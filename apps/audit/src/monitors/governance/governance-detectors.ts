@@ -107,7 +107,10 @@ export function governanceFindings(input: GovernanceInput): Finding[] {
   }
   const classified = new Map(input.subjects.map((s) => [`${s.subjectType}:${s.subjectId}`, s]));
   const windowMs = settings.GOVERNANCE_UNCLASSIFIED_ACTIVE.windowMinutes * 60_000;
-  for (const seen of input.active) {
+  // M20: a tenant that keeps no governance record has not adopted governance: its traffic is
+  // not "unclassified", or every subject of every such tenant would raise an alert.
+  const active = input.subjects.length > 0 ? input.active : [];
+  for (const seen of active) {
     const subject = classified.get(`${seen.subjectType}:${seen.subjectId}`);
     if (subject?.riskTier || now.getTime() - seen.lastSeenAt.getTime() > windowMs) {
       continue;
