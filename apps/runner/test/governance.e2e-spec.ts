@@ -55,7 +55,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('governance and monitors (
       200,
       50,
     );
-    const ticks = platform.audit.get(DetectorTickService);
+    const ticks = platform.audit!.get(DetectorTickService);
     // Minutes of the tick a month ahead: never one the running scheduler claims.
     let minute = Math.floor(Date.now() / 60_000) * 60_000 + 30 * 86_400_000;
     const alerts = async (): Promise<Array<Json & { status: string; evidence: Json }>> =>

@@ -1,9 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { Page, PageQueryDto } from '@agp/http';
+import { Ctx, RequestContext } from '@agp/auth';
+import { Page, PageQueryDto, uuidParam } from '@agp/http';
 
 import { Created } from '../common/created.decorator';
-import { Ctx, RequestContext } from '../common/request-context';
-import { uuidParam } from '../common/uuid-param';
 import { CreateAttestationDto } from './dto/create-attestation.dto';
 import { ListIncidentsQueryDto } from './dto/list-incidents-query.dto';
 import { OpenIncidentDto } from './dto/open-incident.dto';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext } from '@agp/auth';
 import { Database } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
 
-import { RequestContext } from '../common/request-context';
 import { RELAY_DATABASE } from '../database/tokens';
 import { CreateAttestationDto } from './dto/create-attestation.dto';
 import { ListIncidentsQueryDto } from './dto/list-incidents-query.dto';

@@ -10,12 +10,10 @@ import {
   Put,
   Query,
 } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
-import { Page } from '@agp/http';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { Page, uuidParam } from '@agp/http';
 
 import { Created } from '../common/created.decorator';
-import { Ctx, RequestContext } from '../common/request-context';
-import { uuidParam } from '../common/uuid-param';
 import { CreateGovernanceRecordDto } from './dto/create-governance-record.dto';
 import { ListGovernanceRecordsQueryDto } from './dto/list-governance-records-query.dto';
 import { PutRiskTiersDto } from './dto/put-risk-tiers.dto';

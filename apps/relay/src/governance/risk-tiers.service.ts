@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
 import { FieldError } from '@agp/http';
 
-import { RequestContext, actorOf, eventContext } from '../common/request-context';
 import { RELAY_DATABASE } from '../database/tokens';
 import { PutRiskTiersDto } from './dto/put-risk-tiers.dto';
 import { GovernanceEvents } from './governance-events';

@@ -38,10 +38,12 @@ export interface McpPlatform {
   baseUrl: string;
   /** The application that runs tenant-auth's module (for the bootstrap service). */
   tenantAuth: NestFastifyApplication;
-  /** The application that runs the audit module (a test drives its monitor tick at a chosen minute). */
-  audit: NestFastifyApplication;
   /** The platform's own database: what a test reads to check what was stored (at rest). */
   databaseUrl: string;
+  /** NATS_PREFIX of the run: services publish on its events stream (embedded: in-process only). */
+  natsPrefix: string;
+  /** The application that runs the audit module (what raises alerts; embedded: the one process). */
+  audit?: NestFastifyApplication;
   /**
    * Services only: one more relay replica on the same database and NATS prefix, reached directly
    * (not through the gateway), for what must hold on every replica (D32, D35).
@@ -180,6 +182,7 @@ async function startServices(database: TestDatabase, prefix: string): Promise<Mc
     tenantAuth,
     audit,
     databaseUrl: database.url,
+    natsPrefix: prefix,
     close: async () => {
       for (const app of [gateway, ...replicas, audit, relay, tenantAuth]) {
         await closeNow(app);
@@ -217,6 +220,7 @@ async function startEmbedded(database: TestDatabase, prefix: string): Promise<Mc
     tenantAuth: app,
     audit: app,
     databaseUrl: database.url,
+    natsPrefix: prefix,
     close: () => closeNow(app),
   };
 }

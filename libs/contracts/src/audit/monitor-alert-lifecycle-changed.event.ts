@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import {
+  IsDefined,
   IsIn,
   IsOptional,
   IsString,
@@ -36,6 +37,8 @@ export class MonitorAlertLifecycleChangedData extends AuditableEventData {
   @IsUUID()
   monitorId?: string;
 
+  // ValidateNested alone lets a missing object through; the subject is required (D28).
+  @IsDefined()
   @ValidateNested()
   @Type(() => MonitorSubject)
   subject: MonitorSubject;

@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import {
   IsDateString,
+  IsDefined,
   IsIn,
   IsObject,
   IsOptional,
@@ -47,6 +48,8 @@ export class MonitorAlertTriggeredData extends AuditableEventData {
   @IsIn(ANOMALY_DIRECTIONS)
   direction: AnomalyDirection;
 
+  // ValidateNested alone lets a missing object through; the subject is required (D28).
+  @IsDefined()
   @ValidateNested()
   @Type(() => MonitorSubject)
   subject: MonitorSubject;

@@ -18,6 +18,15 @@ import { MonitorDefinition, MonitorResponse, toMonitorResponse } from './monitor
 import { monitorProblems } from './monitor-rules';
 import { detectorOfTemplate, systemTemplate, systemTemplates } from './system-templates';
 
+/** What an optional field of a monitor is when not given (or reset with null). */
+const OPTIONAL_DEFAULTS = {
+  description: null,
+  comparison: 'ABOVE',
+  minVolume: 0,
+  severity: 'MEDIUM',
+  enabled: true,
+} as const;
+
 function isUniqueViolation(error: unknown): boolean {
   const e = (error as { code?: string; driverError?: { code?: string } } | null) ?? {};
   return e.code === '23505' || e.driverError?.code === '23505';
@@ -64,17 +73,17 @@ export class CustomMonitorsService {
   ): Promise<MonitorResponse> {
     const fields: MonitorFields = {
       name: dto.name,
-      description: dto.description ?? null,
+      description: dto.description ?? OPTIONAL_DEFAULTS.description,
       monitorType: dto.monitorType,
       metric: dto.metric,
       aggregation: dto.aggregation,
       window: dto.window,
       groupBy: dto.groupBy,
-      comparison: dto.comparison ?? 'ABOVE',
+      comparison: dto.comparison ?? OPTIONAL_DEFAULTS.comparison,
       threshold: dto.threshold,
-      minVolume: dto.minVolume ?? 0,
-      severity: dto.severity ?? 'MEDIUM',
-      enabled: dto.enabled ?? true,
+      minVolume: dto.minVolume ?? OPTIONAL_DEFAULTS.minVolume,
+      severity: dto.severity ?? OPTIONAL_DEFAULTS.severity,
+      enabled: dto.enabled ?? OPTIONAL_DEFAULTS.enabled,
       updatedByLabel: actor.label,
     };
     this.check(fields);
@@ -101,7 +110,12 @@ export class CustomMonitorsService {
     return this.withUniqueName(dto.name, () =>
       this.database.inTenant(context.tenantId, async (tx) => {
         const current = await this.mustFind(tx, context.tenantId, id, true);
-        const given = Object.fromEntries(Object.entries(dto).filter(([, v]) => v !== undefined));
+        // `null` resets an optional field to its default (PatchType lets null through only there).
+        const given = Object.fromEntries(
+          Object.entries(dto)
+            .filter(([, v]) => v !== undefined)
+            .map(([k, v]) => [k, v ?? OPTIONAL_DEFAULTS[k as keyof typeof OPTIONAL_DEFAULTS]]),
+        );
         const fields: MonitorFields = { ...current, ...given, updatedByLabel: actor.label };
         this.check(fields);
         const updated = await this.monitors.update(tx, context.tenantId, id, fields);

@@ -1,15 +1,8 @@
-import { IsString, IsUUID, Length, ValidateIf } from 'class-validator';
+import { PatchType, PickType } from '@agp/http';
 
-import { isSet } from '../../common/patch-fields';
+import { CreateGovernanceRecordDto } from './create-governance-record.dto';
 
-/** PATCH: an absent field is kept, `null` clears it. */
-export class UpdateGovernanceRecordDto {
-  @ValidateIf(isSet)
-  @IsString()
-  @Length(1, 64)
-  riskTier?: string | null;
-
-  @ValidateIf(isSet)
-  @IsUUID()
-  ownerUserId?: string | null;
-}
+/** PATCH: an absent field is kept, `null` clears it (both are optional). */
+export class UpdateGovernanceRecordDto extends PatchType(
+  PickType(CreateGovernanceRecordDto, ['riskTier', 'ownerUserId'] as const),
+) {}
