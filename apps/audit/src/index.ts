@@ -2,6 +2,7 @@ export * from './config/audit.env';
 export * from './database/data-source';
 export * from './database/tokens';
 export * from './audit.module';
-// For compositions that raise a finding themselves (the runner's event contract test).
+// For compositions that raise a finding themselves (the runner's event contract test) or tick.
 export * from './monitors/alerts/alert-raiser.service';
+export { DetectorTickService } from './monitors/detectors/detector-tick.service';
 export type { Finding } from './monitors/monitors.types';

@@ -79,6 +79,7 @@ describe(AlertsController.name, () => {
       id: opened.id,
       findingId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       detector: 'AGENT_VOLUME_ANOMALY',
+      monitorId: null,
       severity: 'MEDIUM',
       direction: 'SPIKE',
       status: 'OPEN',
@@ -100,6 +101,7 @@ describe(AlertsController.name, () => {
       acknowledgedByLabel: null,
       resolvedByLabel: null,
       suppressedUntil: null,
+      suppressedBy: null,
       acknowledgedAt: null,
       resolvedAt: null,
       dismissedReason: null,
@@ -133,7 +135,14 @@ describe(AlertsController.name, () => {
     const outcome = await raise(app, tenantId, [
       { ...volumeFinding(tenantId, agentId, later, 900), severity: 'CRITICAL' },
     ]);
-    expect(outcome).toEqual({ opened: 0, updated: 1, suppressed: 0, rejected: 0 });
+    expect(outcome).toEqual({
+      opened: 0,
+      updated: 1,
+      suppressed: 0,
+      rejected: 0,
+      muted: 0,
+      resolved: 0,
+    });
     const page = await reader.call<{ items: AlertResponse[]; total: number }>(
       app,
       'GET',
@@ -160,7 +169,14 @@ describe(AlertsController.name, () => {
       sampleMinutes: 1.5,
     } as unknown as typeof broken.evidence;
     const outcome = await raise(app, tenantId, [{ ...broken, evidence }]);
-    expect(outcome).toEqual({ opened: 0, updated: 0, suppressed: 0, rejected: 1 });
+    expect(outcome).toEqual({
+      opened: 0,
+      updated: 0,
+      suppressed: 0,
+      rejected: 1,
+      muted: 0,
+      resolved: 0,
+    });
     const page = await reader.call<{ total: number }>(app, 'GET', `${base}?subjectId=${agentId}`);
     expect(page.body.total).toBe(0);
   });
@@ -244,7 +260,14 @@ describe(AlertsController.name, () => {
     const hours = (Date.parse(dismissed.body.suppressedUntil ?? '') - Date.now()) / 3_600_000;
     expect(Math.round(hours)).toBe(24);
     const outcome = await raise(app, tenantId, [volumeFinding(tenantId, agentId, new Date())]);
-    expect(outcome).toEqual({ opened: 0, updated: 0, suppressed: 1, rejected: 0 });
+    expect(outcome).toEqual({
+      opened: 0,
+      updated: 0,
+      suppressed: 1,
+      rejected: 0,
+      muted: 0,
+      resolved: 0,
+    });
   });
 
   it.each([

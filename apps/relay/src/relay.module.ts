@@ -10,6 +10,7 @@ import { AgentsModule } from './agents/agents.module';
 import { ChannelsModule } from './channels/channels.module';
 import { DecisionsModule } from './decisions/decisions.module';
 import { EvaluationPacksModule } from './evaluation-packs/evaluation-packs.module';
+import { GovernanceModule } from './governance/governance.module';
 import { KillSwitchesModule } from './kill-switches/kill-switches.module';
 import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
@@ -75,6 +76,7 @@ export class RelayModule {
         SubscriptionsModule,
         TrafficModule,
         KillSwitchesModule,
+        GovernanceModule,
         TrafficSettingsModule,
         EvaluationPacksModule.forRoot({ runPollIntervalMs: env.EVALUATION_RUN_POLL_MS ?? 1_000 }),
         WebhooksModule.forRoot({

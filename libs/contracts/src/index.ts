@@ -12,6 +12,7 @@ export * from './events/auditable-event.data';
 export * from './events/decision-detail';
 export * from './events/event-envelope';
 export * from './events/event-map';
+export * from './relay/governance-lifecycle.event';
 export * from './relay/mcp-grants-changed.event';
 export * from './relay/policy-lifecycle.event';
 export * from './relay/subscription-changed.event';

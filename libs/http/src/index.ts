@@ -18,3 +18,4 @@ export * from './startup-hooks';
 export * from './to-problem';
 export * from './uuid-param';
 export * from './validation';
+export * from './created.decorator';

@@ -3,6 +3,7 @@ import { SchemaDataSourceOptions } from '@agp/database';
 import { CreateMessagingTables1763780000000 } from './migrations/1763780000000-CreateMessagingTables';
 import { CreateAuditTables1763790000000 } from './migrations/1763790000000-CreateAuditTables';
 import { CreateMonitorTables1763800000000 } from './migrations/1763800000000-CreateMonitorTables';
+import { CreateGovernanceAndCustomMonitorTables1763801700000 } from './migrations/1763801700000-CreateGovernanceAndCustomMonitorTables';
 import { AUDIT_SCHEMA } from './tokens';
 
 /** Entities and migrations of the audit schema: shared by the runtime and the migrate command. */
@@ -15,6 +16,7 @@ export function auditDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateMessagingTables1763780000000,
       CreateAuditTables1763790000000,
       CreateMonitorTables1763800000000,
+      CreateGovernanceAndCustomMonitorTables1763801700000,
     ],
   };
 }

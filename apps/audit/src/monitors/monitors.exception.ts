@@ -1,19 +1,36 @@
 import { AlertStatus } from '@agp/contracts';
-import { DomainException, assertUnreachable } from '@agp/http';
+import { DomainException, FieldError, assertUnreachable } from '@agp/http';
 
 export enum MonitorsErrorCode {
   ALERT_NOT_FOUND = 'alert-not-found',
   TRANSITION_NOT_ALLOWED = 'alert-transition-not-allowed',
   ANOTHER_ALERT_ACTIVE = 'alert-another-active',
+  MONITOR_NOT_FOUND = 'monitor-not-found',
+  MONITOR_NAME_TAKEN = 'monitor-name-taken',
+  SYSTEM_TEMPLATE_READ_ONLY = 'monitor-system-template-read-only',
+  MUTE_NOT_FOUND = 'monitor-mute-not-found',
+  MUTE_ENDED = 'monitor-mute-ended',
+  DOWNTIME_NOT_FOUND = 'monitor-downtime-not-found',
+  DOWNTIME_CANCELLED = 'monitor-downtime-cancelled',
+  INVALID = 'monitor-invalid',
 }
 
 function statusOf(code: MonitorsErrorCode): number {
   switch (code) {
     case MonitorsErrorCode.ALERT_NOT_FOUND:
+    case MonitorsErrorCode.MONITOR_NOT_FOUND:
+    case MonitorsErrorCode.MUTE_NOT_FOUND:
+    case MonitorsErrorCode.DOWNTIME_NOT_FOUND:
       return 404;
     case MonitorsErrorCode.TRANSITION_NOT_ALLOWED:
     case MonitorsErrorCode.ANOTHER_ALERT_ACTIVE:
+    case MonitorsErrorCode.MONITOR_NAME_TAKEN:
+    case MonitorsErrorCode.SYSTEM_TEMPLATE_READ_ONLY:
+    case MonitorsErrorCode.MUTE_ENDED:
+    case MonitorsErrorCode.DOWNTIME_CANCELLED:
       return 409;
+    case MonitorsErrorCode.INVALID:
+      return 400;
     default:
       return assertUnreachable(code);
   }
@@ -22,8 +39,8 @@ function statusOf(code: MonitorsErrorCode): number {
 export class MonitorsException extends DomainException {
   readonly status: number;
 
-  private constructor(code: MonitorsErrorCode, message: string) {
-    super(code, message);
+  constructor(code: MonitorsErrorCode, message: string, errors?: FieldError[]) {
+    super(code, message, errors);
     this.status = statusOf(code);
   }
 
@@ -43,6 +60,15 @@ export class MonitorsException extends DomainException {
     return new MonitorsException(
       MonitorsErrorCode.ANOTHER_ALERT_ACTIVE,
       `cannot reopen: alert ${alertId} is already open for the same detector and subject`,
+    );
+  }
+
+  /** D12: a 400 listing every bad field. */
+  static invalid(errors: FieldError[]): MonitorsException {
+    return new MonitorsException(
+      MonitorsErrorCode.INVALID,
+      `invalid request: ${errors.map((e) => e.field).join(', ')}`,
+      errors,
     );
   }
 }

@@ -12,6 +12,16 @@ import { DetectorEvaluatorService } from './detectors/detector-evaluator.service
 import { DetectorTickService } from './detectors/detector-tick.service';
 import { MonitorsScheduler } from './detectors/monitors.scheduler';
 import { TickLeasesRepository } from './detectors/tick-leases.repository';
+import { CustomMonitorsController } from './custom/custom-monitors.controller';
+import { CustomMonitorsEvaluatorService } from './custom/custom-monitors-evaluator.service';
+import { CustomMonitorsRepository } from './custom/custom-monitors.repository';
+import { CustomMonitorsService } from './custom/custom-monitors.service';
+import { GovernanceEvaluatorService } from './governance/governance-evaluator.service';
+import { GovernanceListener } from './governance/governance.listener';
+import { GovernanceProjectionRepository } from './governance/governance-projection.repository';
+import { QuietController } from './quiet/quiet.controller';
+import { QuietRepository } from './quiet/quiet.repository';
+import { QuietService } from './quiet/quiet.service';
 import { IngestedEventsModule } from '../ingest/ingested-events.module';
 import { MONITORS_OPTIONS, MonitorsOptions } from './monitors.options';
 import { RollupsListener } from './rollups/rollups.listener';
@@ -28,7 +38,13 @@ export class MonitorsModule {
     return {
       module: MonitorsModule,
       imports: [IngestedEventsModule],
-      controllers: [AlertsController, MonitorConfigController],
+      // Static paths (alerts, config, mutes, downtimes) before the custom monitors' /{monitorId}.
+      controllers: [
+        AlertsController,
+        MonitorConfigController,
+        QuietController,
+        CustomMonitorsController,
+      ],
       providers: [
         { provide: MONITORS_OPTIONS, useValue: options },
         AlertsRepository,
@@ -44,6 +60,14 @@ export class MonitorsModule {
         TickLeasesRepository,
         DetectorTickService,
         MonitorsScheduler,
+        GovernanceProjectionRepository,
+        GovernanceListener,
+        GovernanceEvaluatorService,
+        CustomMonitorsRepository,
+        CustomMonitorsService,
+        CustomMonitorsEvaluatorService,
+        QuietRepository,
+        QuietService,
       ],
       exports: [DetectorTickService, RollupsService, RollupsRepository],
     };

@@ -5,10 +5,16 @@ export interface SubjectRef {
   id: string;
 }
 
+/** What an alert of a custom monitor stores as its detector; the API answers `monitorId` instead. */
+export const CUSTOM_MONITOR = 'CUSTOM_MONITOR';
+export type AlertSource = Detector | typeof CUSTOM_MONITOR;
+
 /** One detector's conclusion at one tick: becomes a new alert or updates the open one (D14). */
 export interface Finding {
   findingId: string;
-  detector: Detector;
+  detector: AlertSource;
+  /** The custom monitor that found it (detector CUSTOM_MONITOR). */
+  monitorId?: string;
   severity: Severity;
   direction: AnomalyDirection;
   subject: SubjectRef;

@@ -9,6 +9,7 @@ import { CreateTrafficTables1763790400000 } from './migrations/1763790400000-Cre
 import { CreateHitlRequestsTable1763790500000 } from './migrations/1763790500000-CreateHitlRequestsTable';
 import { AddPolicyVersionTests1763790600000 } from './migrations/1763790600000-AddPolicyVersionTests';
 import { CreateWebhookTables1763791400000 } from './migrations/1763791400000-CreateWebhookTables';
+import { CreateGovernanceTables1763791700000 } from './migrations/1763791700000-CreateGovernanceTables';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -30,6 +31,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateHitlRequestsTable1763790500000,
       AddPolicyVersionTests1763790600000,
       CreateWebhookTables1763791400000,
+      CreateGovernanceTables1763791700000,
     ],
   };
 }

@@ -87,7 +87,7 @@ export class TestCaller {
 
   async call<T = Record<string, unknown>>(
     app: NestFastifyApplication,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     body?: unknown,
   ): Promise<ApiResponse<T>> {

@@ -42,7 +42,7 @@ export interface McpPlatform {
   databaseUrl: string;
   /** NATS_PREFIX of the run: services publish on its events stream (embedded: in-process only). */
   natsPrefix: string;
-  /** Services only: the audit service's application (what raises alerts). */
+  /** The application that runs the audit module (what raises alerts; embedded: the one process). */
   audit?: NestFastifyApplication;
   /**
    * Services only: one more relay replica on the same database and NATS prefix, reached directly
@@ -228,6 +228,7 @@ async function startEmbedded(
     mode: 'embedded',
     baseUrl: baseUrlOf(app),
     tenantAuth: app,
+    audit: app,
     databaseUrl: database.url,
     natsPrefix: prefix,
     close: () => closeNow(app),

@@ -6,6 +6,7 @@ import {
   IsString,
   IsUUID,
   MaxLength,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 
@@ -27,8 +28,14 @@ export class MonitorAlertLifecycleChangedData extends AuditableEventData {
   @IsUUID()
   alertId: string;
 
+  /** A built-in detector's alert; absent on a custom monitor's, which names `monitorId` (issue 17). */
+  @ValidateIf((data: { monitorId?: string }) => data.monitorId === undefined)
   @IsIn(DETECTORS)
-  detector: Detector;
+  detector?: Detector;
+
+  @IsOptional()
+  @IsUUID()
+  monitorId?: string;
 
   // ValidateNested alone lets a missing object through; the subject is required (D28).
   @IsDefined()

@@ -1,5 +1,14 @@
 import { Type } from 'class-transformer';
-import { IsDateString, IsDefined, IsIn, IsObject, IsUUID, ValidateNested } from 'class-validator';
+import {
+  IsDateString,
+  IsDefined,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsUUID,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 
 import {
   ANOMALY_DIRECTIONS,
@@ -24,8 +33,14 @@ export class MonitorAlertTriggeredData extends AuditableEventData {
   @IsUUID()
   findingId: string;
 
+  /** A built-in detector's alert; absent on a custom monitor's, which names `monitorId` (issue 17). */
+  @ValidateIf((data: { monitorId?: string }) => data.monitorId === undefined)
   @IsIn(DETECTORS)
-  detector: Detector;
+  detector?: Detector;
+
+  @IsOptional()
+  @IsUUID()
+  monitorId?: string;
 
   @IsIn(SEVERITIES)
   severity: Severity;

@@ -2,6 +2,7 @@ import { MonitorAlertLifecycleChangedData } from '../audit/monitor-alert-lifecyc
 import { MonitorAlertTriggeredData } from '../audit/monitor-alert-triggered.event';
 import { MonitorConfigChangedData } from '../audit/monitor-config-changed.event';
 import { AUDIT_EVENT_TYPES, AuditEventType } from '../enums/audit-event-type';
+import { GovernanceLifecycleData } from '../relay/governance-lifecycle.event';
 import { McpGrantsChangedData } from '../relay/mcp-grants-changed.event';
 import { PolicyLifecycleData } from '../relay/policy-lifecycle.event';
 import { SubscriptionChangedData } from '../relay/subscription-changed.event';
@@ -20,6 +21,7 @@ const SPECIFIC_PAYLOADS = {
   CREDENTIAL_ROTATION: CredentialRotationData,
   USER_LIFECYCLE: UserLifecycleData,
   POLICY_LIFECYCLE: PolicyLifecycleData,
+  GOVERNANCE_LIFECYCLE: GovernanceLifecycleData,
   SUBSCRIPTION_CHANGED: SubscriptionChangedData,
   MCP_GRANTS_CHANGED: McpGrantsChangedData,
   MONITOR_ALERT_TRIGGERED: MonitorAlertTriggeredData,

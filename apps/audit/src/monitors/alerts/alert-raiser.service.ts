@@ -8,7 +8,9 @@ import { Logger } from 'pino';
 
 import { AUDIT_OUTBOX } from '../../database/tokens';
 import { Finding } from '../monitors.types';
-import { AlertsRepository } from './alerts.repository';
+import { AlertRecord } from './alert.record';
+import { sourceOf } from './alert-source';
+import { AlertsRepository, Suppression } from './alerts.repository';
 import { evidenceProblems } from './evidence-validation';
 
 export interface RaiseOutcome {
@@ -16,7 +18,15 @@ export interface RaiseOutcome {
   updated: number;
   suppressed: number;
   rejected: number;
+  /** Findings kept quiet by a mute or a downtime (M22): stored, not announced. */
+  muted: number;
+  resolved: number;
 }
+
+/** Which mute or downtime, if any, covers a finding at its tick (M22). */
+export type SuppressionLookup = (finding: Finding) => Suppression | undefined;
+
+const SERVICE_ACTOR = { type: 'SERVICE', label: 'audit monitors' };
 
 /** Turns a tick's findings into alerts (D14) inside the tenant's transaction. */
 @Injectable()
@@ -32,8 +42,16 @@ export class AlertRaiserService {
     tenantId: string,
     findings: Finding[],
     correlationId: string,
+    suppressionOf: SuppressionLookup = () => undefined,
   ): Promise<RaiseOutcome> {
-    const outcome: RaiseOutcome = { opened: 0, updated: 0, suppressed: 0, rejected: 0 };
+    const outcome: RaiseOutcome = {
+      opened: 0,
+      updated: 0,
+      suppressed: 0,
+      rejected: 0,
+      muted: 0,
+      resolved: 0,
+    };
     for (const finding of findings) {
       const problems = evidenceProblems(finding.evidence);
       if (problems.length > 0) {
@@ -49,30 +67,115 @@ export class AlertRaiserService {
         outcome.suppressed += 1;
         continue;
       }
-      const { alert, isNew } = await this.alerts.upsertFinding(tx, tenantId, randomUUID(), finding);
-      if (!isNew) {
+      const suppression = suppressionOf(finding);
+      const before = await this.alerts.findActiveFor(tx, tenantId, finding);
+      const { alert, isNew } = await this.alerts.upsertFinding(
+        tx,
+        tenantId,
+        randomUUID(),
+        finding,
+        suppression,
+      );
+      if (suppression) {
+        outcome.muted += 1;
+        continue;
+      }
+      // M22: an alert that was kept quiet is announced once its mute or downtime is over.
+      const wasQuiet = before !== undefined && before.suppressedByKind !== null;
+      if (!isNew && !wasQuiet) {
         outcome.updated += 1;
         continue;
       }
       outcome.opened += 1;
-      await this.outbox.add(
-        tx,
-        'MONITOR_ALERT_TRIGGERED',
-        { tenantId, correlationId },
-        {
-          actor: { type: 'SERVICE', label: 'audit monitors' },
-          summary: alert.summary,
-          alertId: alert.id,
-          findingId: alert.findingId,
-          detector: alert.detector,
-          severity: alert.severity,
-          direction: alert.direction,
-          subject: { type: alert.subjectType, id: alert.subjectId },
-          detectedAt: alert.detectedAt.toISOString(),
-          evidence: alert.evidence,
-        },
-      );
+      await this.announce(tx, tenantId, alert, correlationId);
     }
     return outcome;
   }
+
+  /**
+   * Gaps that closed resolve their alerts by themselves (issue 17): every OPEN or ACKNOWLEDGED
+   * alert of the given detectors and monitors that this tick found no more.
+   */
+  async resolveClosed(
+    tx: Tx,
+    tenantId: string,
+    detectors: readonly string[],
+    monitorIds: readonly string[],
+    findings: Finding[],
+    correlationId: string,
+    at: Date,
+  ): Promise<number> {
+    const open = new Set(findings.map(keyOf));
+    let resolved = 0;
+    for (const alert of await this.alerts.activeOf(tx, tenantId, detectors, monitorIds)) {
+      if (
+        open.has(keyOf({ ...alert, subject: { type: alert.subjectType, id: alert.subjectId } }))
+      ) {
+        continue;
+      }
+      await this.alerts.applyLifecycle(tx, tenantId, alert.id, {
+        status: 'RESOLVED',
+        resolvedAt: at,
+        resolvedByLabel: SERVICE_ACTOR.label,
+      });
+      const note = 'resolved by itself: the condition no longer holds';
+      await this.alerts.appendHistory(tx, tenantId, {
+        alertId: alert.id,
+        at,
+        action: 'RESOLVED',
+        actorId: 'audit-monitors',
+        actorLabel: SERVICE_ACTOR.label,
+        note,
+      });
+      await this.outbox.add(
+        tx,
+        'MONITOR_ALERT_LIFECYCLE_CHANGED',
+        { tenantId, correlationId },
+        {
+          actor: SERVICE_ACTOR,
+          summary: `${alert.detector} alert resolved by itself`,
+          alertId: alert.id,
+          ...sourceOf(alert),
+          subject: { type: alert.subjectType, id: alert.subjectId },
+          lifecycleAction: 'RESOLVED',
+          fromStatus: alert.status,
+          toStatus: 'RESOLVED',
+          note,
+        },
+      );
+      resolved += 1;
+    }
+    return resolved;
+  }
+
+  private async announce(
+    tx: Tx,
+    tenantId: string,
+    alert: AlertRecord,
+    correlationId: string,
+  ): Promise<void> {
+    await this.outbox.add(
+      tx,
+      'MONITOR_ALERT_TRIGGERED',
+      { tenantId, correlationId },
+      {
+        actor: SERVICE_ACTOR,
+        summary: alert.summary,
+        alertId: alert.id,
+        findingId: alert.findingId,
+        ...sourceOf(alert),
+        severity: alert.severity,
+        direction: alert.direction,
+        subject: { type: alert.subjectType, id: alert.subjectId },
+        detectedAt: alert.detectedAt.toISOString(),
+        evidence: alert.evidence,
+      },
+    );
+  }
+}
+
+function keyOf(
+  item: Pick<Finding, 'detector' | 'subject'> & { monitorId?: string | null },
+): string {
+  return `${item.detector}|${item.monitorId ?? ''}|${item.subject.type}|${item.subject.id}`;
 }

@@ -9,6 +9,7 @@ import {
   SubjectType,
 } from '@agp/contracts';
 
+import { CUSTOM_MONITOR } from '../monitors.types';
 import { AlertRecord, HistoryRecord } from './alert.record';
 
 export interface AlertHistoryEntry {
@@ -26,7 +27,9 @@ export interface AlertHistoryEntry {
 export interface AlertResponse {
   id: string;
   findingId: string;
-  detector: Detector;
+  /** Absent (null) on an alert of a custom monitor, which names `monitorId` (issue 17). */
+  detector: Detector | null;
+  monitorId: string | null;
   severity: Severity;
   direction: AnomalyDirection;
   status: AlertStatus;
@@ -38,6 +41,8 @@ export interface AlertResponse {
   acknowledgedByLabel: string | null;
   resolvedByLabel: string | null;
   suppressedUntil: string | null;
+  /** The mute or downtime keeping the alert quiet (M22), null when none does. */
+  suppressedBy: { kind: 'MUTE' | 'DOWNTIME'; id: string } | null;
   acknowledgedAt: string | null;
   resolvedAt: string | null;
   dismissedReason: DismissReason | null;
@@ -55,7 +60,8 @@ export function toAlertResponse(alert: AlertRecord, history: HistoryRecord[]): A
   return {
     id: alert.id,
     findingId: alert.findingId,
-    detector: alert.detector,
+    detector: alert.detector === CUSTOM_MONITOR ? null : alert.detector,
+    monitorId: alert.monitorId,
     severity: alert.severity,
     direction: alert.direction,
     status: alert.status,
@@ -73,6 +79,10 @@ export function toAlertResponse(alert: AlertRecord, history: HistoryRecord[]): A
     acknowledgedByLabel: alert.acknowledgedByLabel,
     resolvedByLabel: alert.resolvedByLabel,
     suppressedUntil: iso(alert.suppressedUntil),
+    suppressedBy:
+      alert.suppressedByKind && alert.suppressedById
+        ? { kind: alert.suppressedByKind, id: alert.suppressedById }
+        : null,
     acknowledgedAt: iso(alert.acknowledgedAt),
     resolvedAt: iso(alert.resolvedAt),
     dismissedReason: alert.dismissedReason,

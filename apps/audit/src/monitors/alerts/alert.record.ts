@@ -1,8 +1,8 @@
+import { AlertSource } from '../monitors.types';
 import {
   AlertLifecycleAction,
   AlertStatus,
   AnomalyDirection,
-  Detector,
   DismissReason,
   MonitorEvidence,
   Severity,
@@ -13,7 +13,8 @@ import {
 export interface AlertRecord {
   id: string;
   findingId: string;
-  detector: Detector;
+  detector: AlertSource;
+  monitorId: string | null;
   severity: Severity;
   direction: AnomalyDirection;
   status: AlertStatus;
@@ -30,6 +31,9 @@ export interface AlertRecord {
   resolvedAt: Date | null;
   dismissedReason: DismissReason | null;
   suppressedUntil: Date | null;
+  /** The mute or downtime that kept this alert quiet (M22), while it does. */
+  suppressedByKind: 'MUTE' | 'DOWNTIME' | null;
+  suppressedById: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -45,10 +49,11 @@ export interface HistoryRecord {
 
 /** The columns of an alert under their camelCase names, for every SELECT and RETURNING. */
 export const ALERT_COLUMNS = `
-  id, finding_id AS "findingId", detector, severity, direction, status,
+  id, finding_id AS "findingId", detector, monitor_id AS "monitorId", severity, direction, status,
   subject_type AS "subjectType", subject_id AS "subjectId", detected_at AS "detectedAt",
   last_detected_at AS "lastDetectedAt", occurrences, summary, evidence,
   acknowledged_by_label AS "acknowledgedByLabel", acknowledged_at AS "acknowledgedAt",
   resolved_by_label AS "resolvedByLabel", resolved_at AS "resolvedAt",
   dismissed_reason AS "dismissedReason", suppressed_until AS "suppressedUntil",
+  suppressed_by_kind AS "suppressedByKind", suppressed_by_id AS "suppressedById",
   created_at AS "createdAt", updated_at AS "updatedAt"`;

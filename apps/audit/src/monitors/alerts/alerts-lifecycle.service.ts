@@ -10,6 +10,7 @@ import { MonitorsException } from '../monitors.exception';
 import { AlertResponse, toAlertResponse } from './alert-response';
 import { LifecycleOperation, lifecycleFields, nextState } from './alert-transitions';
 import { AlertsRepository } from './alerts.repository';
+import { sourceOf } from './alert-source';
 
 export interface LifecycleRequest {
   note?: string;
@@ -70,7 +71,7 @@ export class AlertsLifecycleService {
         actor: actorOf(ctx),
         summary: `${alert.detector} alert ${next.action.toLowerCase()} by ${ctx.principal.label}`,
         alertId,
-        detector: alert.detector,
+        ...sourceOf(alert),
         subject: { type: alert.subjectType, id: alert.subjectId },
         lifecycleAction: next.action,
         fromStatus: alert.status,

@@ -21,6 +21,7 @@ export class AlertsQueryService {
         statuses: query.status,
         severities: query.severity,
         detectors: query.detector,
+        monitorId: query.monitorId,
         subjectType: query.subjectType,
         subjectId: query.subjectId,
         from: query.from ? new Date(query.from) : undefined,

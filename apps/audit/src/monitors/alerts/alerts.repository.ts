@@ -10,8 +10,19 @@ import { LifecycleFields } from './alert-transitions';
 const T = `${AUDIT_SCHEMA}.monitor_alerts`;
 const H = `${AUDIT_SCHEMA}.monitor_alert_history`;
 
+/** A mute or downtime a finding fell into (M22): the alert is kept, quiet, until `until`. */
+export interface Suppression {
+  kind: 'MUTE' | 'DOWNTIME';
+  id: string;
+  until: Date | null;
+}
+
+const NO_MONITOR = `'00000000-0000-0000-0000-000000000000'::uuid`;
+const SAME_SOURCE = `detector = $2 AND coalesce(monitor_id, ${NO_MONITOR}) = coalesce($3::uuid, ${NO_MONITOR})`;
+
 export interface AlertFilter {
   statuses?: AlertStatus[];
+  monitorId?: string;
   severities?: Severity[];
   detectors?: Detector[];
   subjectType?: SubjectType;
@@ -65,6 +76,9 @@ export class AlertsRepository {
     }
     if (filter.detectors?.length) {
       add('detector = ANY(?)', filter.detectors);
+    }
+    if (filter.monitorId) {
+      add('monitor_id = ?', filter.monitorId);
     }
     if (filter.subjectType) {
       add('subject_type = ?', filter.subjectType);
@@ -138,9 +152,9 @@ export class AlertsRepository {
   /** The OPEN or ACKNOWLEDGED alert of a detector and subject other than `alertId`, if any (D14). */
   async findOtherActive(tx: Tx, tenantId: string, alert: AlertRecord): Promise<string | undefined> {
     const rows: Array<{ id: string }> = await tx.query(
-      `SELECT id FROM ${T} WHERE tenant_id = $1 AND detector = $2 AND subject_type = $3 AND subject_id = $4
-         AND status IN ('OPEN', 'ACKNOWLEDGED') AND id <> $5`,
-      [tenantId, alert.detector, alert.subjectType, alert.subjectId, alert.id],
+      `SELECT id FROM ${T} WHERE tenant_id = $1 AND ${SAME_SOURCE} AND subject_type = $4 AND subject_id = $5
+         AND status IN ('OPEN', 'ACKNOWLEDGED') AND id <> $6`,
+      [tenantId, alert.detector, alert.monitorId, alert.subjectType, alert.subjectId, alert.id],
     );
     return rows[0]?.id;
   }
@@ -148,11 +162,52 @@ export class AlertsRepository {
   /** Whether a dismissed alert of this detector and subject still suppresses findings at `at` (M9). */
   async isSuppressed(tx: Tx, tenantId: string, finding: Finding): Promise<boolean> {
     const rows: unknown[] = await tx.query(
-      `SELECT 1 FROM ${T} WHERE tenant_id = $1 AND detector = $2 AND subject_type = $3 AND subject_id = $4
-         AND suppressed_until > $5 LIMIT 1`,
-      [tenantId, finding.detector, finding.subject.type, finding.subject.id, finding.detectedAt],
+      `SELECT 1 FROM ${T} WHERE tenant_id = $1 AND ${SAME_SOURCE} AND subject_type = $4 AND subject_id = $5
+         AND status = 'DISMISSED' AND suppressed_until > $6 LIMIT 1`,
+      [
+        tenantId,
+        finding.detector,
+        finding.monitorId ?? null,
+        finding.subject.type,
+        finding.subject.id,
+        finding.detectedAt,
+      ],
     );
     return rows.length > 0;
+  }
+
+  /** The OPEN or ACKNOWLEDGED alert a finding would update, if any. */
+  async findActiveFor(
+    tx: Tx,
+    tenantId: string,
+    finding: Finding,
+  ): Promise<AlertRecord | undefined> {
+    const rows: AlertRecord[] = await tx.query(
+      `SELECT ${ALERT_COLUMNS} FROM ${T} WHERE tenant_id = $1 AND ${SAME_SOURCE} AND subject_type = $4
+         AND subject_id = $5 AND status IN ('OPEN', 'ACKNOWLEDGED')`,
+      [
+        tenantId,
+        finding.detector,
+        finding.monitorId ?? null,
+        finding.subject.type,
+        finding.subject.id,
+      ],
+    );
+    return rows[0];
+  }
+
+  /** The OPEN or ACKNOWLEDGED alerts of some detectors and custom monitors (for self-resolution). */
+  async activeOf(
+    tx: Tx,
+    tenantId: string,
+    detectors: readonly string[],
+    monitorIds: readonly string[],
+  ): Promise<AlertRecord[]> {
+    return tx.query(
+      `SELECT ${ALERT_COLUMNS} FROM ${T} WHERE tenant_id = $1 AND status IN ('OPEN', 'ACKNOWLEDGED')
+         AND (detector = ANY($2) OR monitor_id = ANY($3))`,
+      [tenantId, detectors, monitorIds],
+    );
   }
 
   /**
@@ -165,13 +220,19 @@ export class AlertsRepository {
     tenantId: string,
     alertId: string,
     finding: Finding,
+    suppression?: Suppression,
   ): Promise<{ alert: AlertRecord; isNew: boolean }> {
     const rows: Array<AlertRecord & { isNew: boolean }> = await tx.query(
       `INSERT INTO ${T} AS a (id, tenant_id, finding_id, detector, severity, direction, status, subject_type,
-         subject_id, detected_at, last_detected_at, summary, evidence)
-       VALUES ($1, $2, $3, $4, $5, $6, 'OPEN', $7, $8, $9, $9, $10, $11)
-       ON CONFLICT (tenant_id, detector, subject_type, subject_id) WHERE status IN ('OPEN', 'ACKNOWLEDGED')
+         subject_id, detected_at, last_detected_at, summary, evidence, monitor_id, suppressed_by_kind,
+         suppressed_by_id, suppressed_until)
+       VALUES ($1, $2, $3, $4, $5, $6, 'OPEN', $7, $8, $9, $9, $10, $11, $12, $13, $14, $15)
+       ON CONFLICT (tenant_id, detector, (coalesce(monitor_id, ${NO_MONITOR})), subject_type, subject_id)
+         WHERE status IN ('OPEN', 'ACKNOWLEDGED')
        DO UPDATE SET
+         suppressed_by_kind = excluded.suppressed_by_kind,
+         suppressed_by_id = excluded.suppressed_by_id,
+         suppressed_until = excluded.suppressed_until,
          finding_id = excluded.finding_id,
          severity = CASE WHEN array_position(ARRAY['LOW','MEDIUM','HIGH','CRITICAL'], excluded.severity)
                              > array_position(ARRAY['LOW','MEDIUM','HIGH','CRITICAL'], a.severity)
@@ -195,6 +256,10 @@ export class AlertsRepository {
         finding.detectedAt,
         finding.summary,
         JSON.stringify(finding.evidence),
+        finding.monitorId ?? null,
+        suppression?.kind ?? null,
+        suppression?.id ?? null,
+        suppression?.until ?? null,
       ],
     );
     const { isNew, ...alert } = rows[0];

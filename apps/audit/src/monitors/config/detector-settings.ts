@@ -24,6 +24,19 @@ export const TRAFFIC_DETECTORS = [
 ] as const satisfies readonly Detector[];
 export type TrafficDetector = (typeof TRAFFIC_DETECTORS)[number];
 
+/** The five detectors evaluated from the governance records (issue 17). */
+export const GOVERNANCE_DETECTORS = [
+  'GOVERNANCE_REVIEW_DUE',
+  'GOVERNANCE_ORPHANED_OWNER',
+  'GOVERNANCE_UNCLASSIFIED_ACTIVE',
+  'GOVERNANCE_STALE_ATTESTATION',
+  'GOVERNANCE_INCIDENT_REPORT_DUE',
+] as const satisfies readonly Detector[];
+export type GovernanceDetector = (typeof GOVERNANCE_DETECTORS)[number];
+
+/** All 24 detectors of the specification, each with its settings. */
+export const ALL_DETECTORS: readonly Detector[] = [...TRAFFIC_DETECTORS, ...GOVERNANCE_DETECTORS];
+
 /**
  * One detector's tunables (docs/decisions/monitors.md M7 has the meaning and defaults of each).
  * A detector ignores the fields that do not apply to it.
@@ -54,7 +67,7 @@ export type DetectorSettings = {
 export interface MonitorSettings {
   /** A dismissed alert suppresses new findings for its detector and subject this long (M9). */
   dismissSuppressionHours: number;
-  detectors: Record<TrafficDetector, DetectorSettings>;
+  detectors: Record<Detector, DetectorSettings>;
 }
 
 const RATE: DetectorSettings = {
@@ -80,8 +93,17 @@ const ERROR_RATE: DetectorSettings = {
 };
 const DORMANT: DetectorSettings = { ...RATE, dropRatio: 0, minVolume: 1, dormantDays: 7 };
 const NOVELTY: DetectorSettings = { ...RATE, dropRatio: 0, minVolume: 1 };
+/** Governance detectors read only `enabled`; UNCLASSIFIED_ACTIVE also `windowMinutes` (M20). */
+const GOVERNANCE: DetectorSettings = {
+  ...RATE,
+  windowMinutes: 60,
+  lookbackDays: 1,
+  dropRatio: 0,
+  minVolume: 1,
+  minBaselineVolume: 1,
+};
 
-export const DEFAULT_DETECTOR_SETTINGS: Readonly<Record<TrafficDetector, DetectorSettings>> = {
+export const DEFAULT_DETECTOR_SETTINGS: Readonly<Record<Detector, DetectorSettings>> = {
   POLICY_INVOCATION_ANOMALY: RATE,
   POLICY_BLOCK_ANOMALY: { ...RATE, minVolume: 20, minBaselineVolume: 30 },
   POLICY_WARN_ANOMALY: { ...RATE, minVolume: 20, minBaselineVolume: 30 },
@@ -101,6 +123,11 @@ export const DEFAULT_DETECTOR_SETTINGS: Readonly<Record<TrafficDetector, Detecto
   DORMANT_USER_REACTIVATION: DORMANT,
   NOVEL_TOOL_CALL: NOVELTY,
   NEW_MCP_SERVER_BINDING: NOVELTY,
+  GOVERNANCE_REVIEW_DUE: GOVERNANCE,
+  GOVERNANCE_ORPHANED_OWNER: GOVERNANCE,
+  GOVERNANCE_UNCLASSIFIED_ACTIVE: GOVERNANCE,
+  GOVERNANCE_STALE_ATTESTATION: GOVERNANCE,
+  GOVERNANCE_INCIDENT_REPORT_DUE: GOVERNANCE,
 };
 
 export const DEFAULT_DISMISS_SUPPRESSION_HOURS = 24;
@@ -108,13 +135,13 @@ export const DEFAULT_DISMISS_SUPPRESSION_HOURS = 24;
 /** Stored overrides of one tenant: only what differs from the defaults is kept. */
 export interface StoredMonitorSettings {
   dismissSuppressionHours?: number;
-  detectors?: Partial<Record<TrafficDetector, Partial<DetectorSettings>>>;
+  detectors?: Partial<Record<Detector, Partial<DetectorSettings>>>;
 }
 
 /** Defaults with a tenant's overrides on top. */
 export function effectiveSettings(stored: StoredMonitorSettings | undefined): MonitorSettings {
-  const detectors = {} as Record<TrafficDetector, DetectorSettings>;
-  for (const detector of TRAFFIC_DETECTORS) {
+  const detectors = {} as Record<Detector, DetectorSettings>;
+  for (const detector of ALL_DETECTORS) {
     detectors[detector] = {
       ...DEFAULT_DETECTOR_SETTINGS[detector],
       ...stored?.detectors?.[detector],
@@ -127,11 +154,8 @@ export function effectiveSettings(stored: StoredMonitorSettings | undefined): Mo
 }
 
 /** Which detectors' effective settings differ between two configurations. */
-export function changedDetectors(
-  before: MonitorSettings,
-  after: MonitorSettings,
-): TrafficDetector[] {
-  return TRAFFIC_DETECTORS.filter(
+export function changedDetectors(before: MonitorSettings, after: MonitorSettings): Detector[] {
+  return ALL_DETECTORS.filter(
     (detector) =>
       JSON.stringify(before.detectors[detector]) !== JSON.stringify(after.detectors[detector]),
   );

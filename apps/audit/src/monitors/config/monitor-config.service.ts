@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
+import { Detector } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
@@ -8,8 +9,7 @@ import {
   DetectorSettings,
   MonitorSettings,
   StoredMonitorSettings,
-  TRAFFIC_DETECTORS,
-  TrafficDetector,
+  ALL_DETECTORS,
   changedDetectors,
   effectiveSettings,
 } from './detector-settings';
@@ -18,7 +18,7 @@ import { MonitorConfigRepository } from './monitor-config.repository';
 
 export interface MonitorConfigResponse {
   dismissSuppressionHours: number;
-  detectors: Array<{ detector: TrafficDetector } & DetectorSettings>;
+  detectors: Array<{ detector: Detector } & DetectorSettings>;
   updatedAt: string | null;
   updatedByLabel: string | null;
 }
@@ -92,7 +92,7 @@ function toResponse(
 ): MonitorConfigResponse {
   return {
     dismissSuppressionHours: settings.dismissSuppressionHours,
-    detectors: TRAFFIC_DETECTORS.map((detector) => ({ detector, ...settings.detectors[detector] })),
+    detectors: ALL_DETECTORS.map((detector) => ({ detector, ...settings.detectors[detector] })),
     updatedAt: updatedAt ? updatedAt.toISOString() : null,
     updatedByLabel: updatedByLabel ?? null,
   };

@@ -7,7 +7,13 @@ import { Logger } from 'pino';
 
 import { AUDIT_DATABASE } from '../../database/tokens';
 import { AlertRaiserService, RaiseOutcome } from '../alerts/alert-raiser.service';
+import { GOVERNANCE_DETECTORS } from '../config/detector-settings';
 import { MonitorConfigService } from '../config/monitor-config.service';
+import { CustomMonitorsEvaluatorService } from '../custom/custom-monitors-evaluator.service';
+import { CustomMonitorsRepository } from '../custom/custom-monitors.repository';
+import { GovernanceEvaluatorService } from '../governance/governance-evaluator.service';
+import { GovernanceProjectionRepository } from '../governance/governance-projection.repository';
+import { QuietService } from '../quiet/quiet.service';
 import { Finding } from '../monitors.types';
 import { RollupsRepository } from '../rollups/rollups.repository';
 import { DetectorEvaluatorService } from './detector-evaluator.service';
@@ -36,6 +42,11 @@ export class DetectorTickService {
     private readonly config: MonitorConfigService,
     private readonly evaluator: DetectorEvaluatorService,
     private readonly raiser: AlertRaiserService,
+    private readonly governance: GovernanceEvaluatorService,
+    private readonly governanceProjection: GovernanceProjectionRepository,
+    private readonly custom: CustomMonitorsEvaluatorService,
+    private readonly customMonitors: CustomMonitorsRepository,
+    private readonly quiet: QuietService,
   ) {}
 
   /** Runs the tick of `now`'s minute, or returns undefined when another replica already ran it. */
@@ -48,7 +59,14 @@ export class DetectorTickService {
       return undefined;
     }
     const since = new Date(minute.getTime() - ROLLUP_RETENTION_DAYS * DAY_MS);
-    const tenants = await this.database.asSystem((tx) => this.rollups.activeTenants(tx, since));
+    // Tenants with traffic, governance records or custom monitors: each has something to evaluate.
+    const tenants = await this.database.asSystem(async (tx) => [
+      ...new Set([
+        ...(await this.rollups.activeTenants(tx, since)),
+        ...(await this.governanceProjection.tenants(tx)),
+        ...(await this.customMonitors.tenants(tx)),
+      ]),
+    ]);
     const report: TickReport = {
       minute,
       tenants: tenants.length,
@@ -57,6 +75,8 @@ export class DetectorTickService {
       updated: 0,
       suppressed: 0,
       rejected: 0,
+      muted: 0,
+      resolved: 0,
     };
     const correlationId = randomUUID();
     for (const tenantId of tenants) {
@@ -65,15 +85,39 @@ export class DetectorTickService {
         const settings = await this.database.inTenant(tenantId, (tx) =>
           this.config.settingsOf(tx, tenantId),
         );
-        const findings = await this.evaluator.evaluate(tenantId, minute, settings);
-        const outcome = await this.database.inTenant(tenantId, (tx) =>
-          this.raiser.raise(tx, tenantId, findings, correlationId),
-        );
+        const traffic = await this.evaluator.evaluate(tenantId, minute, settings);
+        const governance = await this.governance.evaluate(tenantId, minute, settings);
+        const custom = await this.custom.evaluate(tenantId, minute);
+        const selfResolving = [...governance, ...custom.findings];
+        const findings = [...traffic, ...selfResolving];
+        const outcome = await this.database.inTenant(tenantId, async (tx) => {
+          const suppressionOf = await this.quiet.lookupAt(tx, tenantId, minute);
+          const raised = await this.raiser.raise(
+            tx,
+            tenantId,
+            findings,
+            correlationId,
+            suppressionOf,
+          );
+          // Governance gaps and custom conditions resolve by themselves once they no longer hold.
+          raised.resolved = await this.raiser.resolveClosed(
+            tx,
+            tenantId,
+            GOVERNANCE_DETECTORS.filter((d) => settings.detectors[d].enabled),
+            custom.evaluated,
+            selfResolving,
+            correlationId,
+            minute,
+          );
+          return raised;
+        });
         report.findings.push(...findings.map((finding) => ({ ...finding, tenantId })));
         report.opened += outcome.opened;
         report.updated += outcome.updated;
         report.suppressed += outcome.suppressed;
         report.rejected += outcome.rejected;
+        report.muted += outcome.muted;
+        report.resolved += outcome.resolved;
       } catch (error) {
         // One tenant's failure must not cost the others their tick.
         this.logger.error({ err: error, tenantId, minute }, 'monitor tick failed for a tenant');

@@ -224,6 +224,21 @@ export class RollupsRepository {
     );
   }
 
+  /** Subjects of the given types with traffic since `since` (GOVERNANCE_UNCLASSIFIED_ACTIVE). */
+  async activeSince(
+    tx: Tx,
+    tenantId: string,
+    subjectTypes: readonly SubjectType[],
+    since: Date,
+  ): Promise<Array<{ subjectType: SubjectType; subjectId: string; lastSeenAt: Date }>> {
+    return tx.query(
+      `SELECT subject_type AS "subjectType", subject_id AS "subjectId", last_seen_at AS "lastSeenAt"
+       FROM ${S} WHERE tenant_id = $1 AND observation = 'ACTIVITY' AND key = ''
+         AND subject_type = ANY($2) AND last_seen_at >= $3`,
+      [tenantId, subjectTypes, since],
+    );
+  }
+
   /** Tenants with traffic since `since` (system scope: the tick spans tenants). */
   async activeTenants(tx: Tx, since: Date): Promise<string[]> {
     const rows: Array<{ tenantId: string }> = await tx.query(

@@ -37,6 +37,11 @@ export class ListAlertsQueryDto extends PageQueryDto {
   @IsIn(DETECTORS, { each: true })
   detector?: Detector[];
 
+  /** The alerts of one custom monitor (issue 17). */
+  @IsOptional()
+  @IsUUID()
+  monitorId?: string;
+
   @IsOptional()
   @IsIn(SUBJECT_TYPES)
   subjectType?: SubjectType;

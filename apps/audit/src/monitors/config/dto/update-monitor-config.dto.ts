@@ -12,12 +12,12 @@ import {
   ValidateNested,
 } from 'class-validator';
 
-import { TRAFFIC_DETECTORS, TrafficDetector } from '../detector-settings';
+import { DETECTORS, Detector } from '@agp/contracts';
 
 /** One detector's overrides; an omitted field takes its default. */
 export class DetectorSettingsDto {
-  @IsIn(TRAFFIC_DETECTORS)
-  detector: TrafficDetector;
+  @IsIn(DETECTORS)
+  detector: Detector;
 
   @IsOptional() @IsBoolean() enabled?: boolean;
   @IsOptional() @IsInt() @Min(5) @Max(60) windowMinutes?: number;
@@ -41,7 +41,7 @@ export class UpdateMonitorConfigDto {
 
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(TRAFFIC_DETECTORS.length)
+  @ArrayMaxSize(DETECTORS.length)
   @ValidateNested({ each: true })
   @Type(() => DetectorSettingsDto)
   detectors?: DetectorSettingsDto[];

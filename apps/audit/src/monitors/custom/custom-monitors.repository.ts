@@ -1,0 +1,162 @@
+import { Injectable } from '@nestjs/common';
+import { GroupBy, MonitorMetric } from '@agp/contracts';
+import { Tx } from '@agp/database';
+
+import { AUDIT_SCHEMA } from '../../database/tokens';
+import { GroupSeries } from './metric-semantics';
+import { METRIC_FILTER, METRIC_VALUE, distinctLateral, groupLateral } from './metric-query';
+import { MonitorDefinition } from './monitor-definition';
+
+const M = `${AUDIT_SCHEMA}.monitor_definitions`;
+const E = `${AUDIT_SCHEMA}.events`;
+
+const COLUMNS = `id, name, description, monitor_type AS "monitorType", metric, aggregation,
+  time_window AS "window", group_by AS "groupBy", comparison, threshold, min_volume AS "minVolume",
+  severity, enabled, created_by_label AS "createdByLabel", updated_by_label AS "updatedByLabel",
+  last_evaluated_at AS "lastEvaluatedAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** The stored fields of a monitor, as create and update write them. */
+export type MonitorFields = Omit<
+  MonitorDefinition,
+  'id' | 'createdByLabel' | 'lastEvaluatedAt' | 'createdAt' | 'updatedAt'
+>;
+
+const FIELD_COLUMNS: ReadonlyArray<[keyof MonitorFields, string]> = [
+  ['name', 'name'],
+  ['description', 'description'],
+  ['monitorType', 'monitor_type'],
+  ['metric', 'metric'],
+  ['aggregation', 'aggregation'],
+  ['window', 'time_window'],
+  ['groupBy', 'group_by'],
+  ['comparison', 'comparison'],
+  ['threshold', 'threshold'],
+  ['minVolume', 'min_volume'],
+  ['severity', 'severity'],
+  ['enabled', 'enabled'],
+  ['updatedByLabel', 'updated_by_label'],
+];
+
+/** Every query of custom monitors, and the metric reads of their evaluation; each takes the tenant. */
+@Injectable()
+export class CustomMonitorsRepository {
+  async insert(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    fields: MonitorFields,
+  ): Promise<MonitorDefinition> {
+    const rows: MonitorDefinition[] = await tx.query(
+      `INSERT INTO ${M} (id, tenant_id, created_by_label, ${FIELD_COLUMNS.map(([, c]) => c).join(', ')})
+       VALUES ($1, $2, $3, ${FIELD_COLUMNS.map((_f, i) => `$${i + 4}`).join(', ')}) RETURNING ${COLUMNS}`,
+      [id, tenantId, fields.updatedByLabel, ...FIELD_COLUMNS.map(([f]) => fields[f])],
+    );
+    return rows[0];
+  }
+
+  async update(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    fields: MonitorFields,
+  ): Promise<MonitorDefinition> {
+    const result: unknown = await tx.query(
+      `UPDATE ${M} SET ${FIELD_COLUMNS.map(([, c], i) => `${c} = $${i + 3}`).join(', ')}, updated_at = now()
+       WHERE tenant_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [tenantId, id, ...FIELD_COLUMNS.map(([f]) => fields[f])],
+    );
+    // UPDATE … RETURNING answers [rows, affected] through TypeORM.
+    const rows = (
+      Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result
+    ) as MonitorDefinition[];
+    return rows[0];
+  }
+
+  async find(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    forUpdate = false,
+  ): Promise<MonitorDefinition | undefined> {
+    const rows: MonitorDefinition[] = await tx.query(
+      `SELECT ${COLUMNS} FROM ${M} WHERE tenant_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+      [tenantId, id],
+    );
+    return rows[0];
+  }
+
+  async list(tx: Tx, tenantId: string): Promise<MonitorDefinition[]> {
+    return tx.query(`SELECT ${COLUMNS} FROM ${M} WHERE tenant_id = $1 ORDER BY name, id`, [
+      tenantId,
+    ]);
+  }
+
+  async delete(tx: Tx, tenantId: string, id: string): Promise<void> {
+    await tx.query(`DELETE FROM ${M} WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+  }
+
+  /** The tenant's enabled monitors; the evaluator picks those due at a tick (M21). */
+  async enabledOf(tx: Tx, tenantId: string): Promise<MonitorDefinition[]> {
+    return tx.query(`SELECT ${COLUMNS} FROM ${M} WHERE tenant_id = $1 AND enabled`, [tenantId]);
+  }
+
+  async markEvaluated(tx: Tx, tenantId: string, ids: string[], at: Date): Promise<void> {
+    await tx.query(`UPDATE ${M} SET last_evaluated_at = $3 WHERE tenant_id = $1 AND id = ANY($2)`, [
+      tenantId,
+      ids,
+      at,
+    ]);
+  }
+
+  /** Tenants with enabled custom monitors (system scope: the tick spans tenants). */
+  async tenants(tx: Tx): Promise<string[]> {
+    const rows: Array<{ tenantId: string }> = await tx.query(
+      `SELECT DISTINCT tenant_id AS "tenantId" FROM ${M} WHERE enabled`,
+    );
+    return rows.map((row) => row.tenantId);
+  }
+
+  /**
+   * One metric's per-minute values by group, from the stored audit events of `[from, to)` (M21):
+   * the hops' own recorded fields, latencies included.
+   */
+  async minuteSeries(
+    tx: Tx,
+    tenantId: string,
+    metric: MonitorMetric,
+    groupBy: GroupBy,
+    from: Date,
+    to: Date,
+  ): Promise<GroupSeries[]> {
+    const distinct = distinctLateral(metric);
+    const laterals = `CROSS JOIN LATERAL ${groupLateral(groupBy)}${distinct ? ` CROSS JOIN LATERAL ${distinct}` : ''}`;
+    const where = `e.tenant_id = $1 AND e.occurred_at >= $2 AND e.occurred_at < $3 AND ${METRIC_FILTER[metric]}`;
+    const rows: Array<{ group: string; minute: string; value: string | number; samples: string }> =
+      await tx.query(
+        `SELECT g.key AS "group", floor(extract(epoch FROM e.occurred_at) / 60)::bigint AS minute,
+                ${METRIC_VALUE[metric]} AS value, count(DISTINCT e.id) AS samples
+         FROM ${E} e ${laterals} WHERE ${where} GROUP BY 1, 2`,
+        [tenantId, from, to],
+      );
+    const byGroup = new Map<string, GroupSeries>();
+    for (const row of rows) {
+      const series = byGroup.get(row.group) ?? { group: row.group, minutes: new Map(), samples: 0 };
+      series.minutes.set(Number(row.minute), Number(row.value));
+      series.samples += Number(row.samples);
+      byGroup.set(row.group, series);
+    }
+    if (distinct) {
+      const totals: Array<{ group: string; n: string }> = await tx.query(
+        `SELECT g.key AS "group", count(DISTINCT d.id) AS n FROM ${E} e ${laterals} WHERE ${where} GROUP BY 1`,
+        [tenantId, from, to],
+      );
+      for (const row of totals) {
+        const series = byGroup.get(row.group);
+        if (series) {
+          series.distinct = Number(row.n);
+        }
+      }
+    }
+    return [...byGroup.values()];
+  }
+}

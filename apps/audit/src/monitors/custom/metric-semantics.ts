@@ -1,0 +1,118 @@
+import { Aggregation, MonitorMetric } from '@agp/contracts';
+
+/** M21: how a metric's per-minute value is made, which decides the aggregations it takes. */
+export type MetricKind = 'COUNT' | 'RATIO' | 'LATENCY' | 'DISTINCT';
+
+export const METRIC_KIND: Readonly<Record<MonitorMetric, MetricKind>> = {
+  REQUESTS: 'COUNT',
+  BLOCKS: 'COUNT',
+  WARNS: 'COUNT',
+  MASKS: 'COUNT',
+  HITL_HOLDS: 'COUNT',
+  ERRORS: 'COUNT',
+  ERROR_RATE_PCT: 'RATIO',
+  LATENCY_AVG_MS: 'LATENCY',
+  LATENCY_P50_MS: 'LATENCY',
+  LATENCY_P95_MS: 'LATENCY',
+  LATENCY_P99_MS: 'LATENCY',
+  LLM_CALLS: 'COUNT',
+  LLM_FAILOVERS: 'COUNT',
+  TOOL_CALLS: 'COUNT',
+  MCP_REQUESTS: 'COUNT',
+  USER_DISTINCT: 'DISTINCT',
+  AGENT_DISTINCT: 'DISTINCT',
+};
+
+const OVER_MINUTES: readonly Aggregation[] = ['AVG', 'MIN', 'MAX', 'P50', 'P95', 'P99'];
+
+/** M21: the aggregations each kind of metric takes; any other pair is a 400 naming `aggregation`. */
+export const AGGREGATIONS_OF: Readonly<Record<MetricKind, readonly Aggregation[]>> = {
+  COUNT: ['SUM', 'COUNT', 'RATE_PER_MIN', ...OVER_MINUTES],
+  RATIO: ['COUNT', ...OVER_MINUTES],
+  LATENCY: ['COUNT', ...OVER_MINUTES],
+  DISTINCT: ['SUM', 'COUNT', 'COUNT_DISTINCT', ...OVER_MINUTES],
+};
+
+export function aggregationAllowed(metric: MonitorMetric, aggregation: Aggregation): boolean {
+  return AGGREGATIONS_OF[METRIC_KIND[metric]].includes(aggregation);
+}
+
+/** One group's minutes inside a window: the metric's value in each minute that has one. */
+export interface GroupSeries {
+  group: string;
+  /** Minute (epoch minutes) → value: a count, a percentage, a latency statistic, a distinct count. */
+  minutes: Map<number, number>;
+  /** Events behind the values (requests for a ratio, latency samples, events for a count). */
+  samples: number;
+  /** DISTINCT metrics: distinct ids over the whole window. */
+  distinct?: number;
+}
+
+/** Nearest-rank percentile (M21): the value at rank ceil(p·n) of the sorted values. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil(p * sorted.length));
+  return sorted[rank - 1];
+}
+
+/**
+ * M21: the window value of one group. Counts fill the window's empty minutes with 0; ratios and
+ * latencies use the minutes that have samples. Undefined when the group has nothing to aggregate.
+ */
+export function aggregate(
+  metric: MonitorMetric,
+  aggregation: Aggregation,
+  series: GroupSeries,
+  windowMinutes: number,
+  windowStartMinute: number,
+): number | undefined {
+  const kind = METRIC_KIND[metric];
+  const values = [...series.minutes.values()];
+  if (kind === 'COUNT' || kind === 'DISTINCT') {
+    // A count is zero in every minute without events.
+    for (let m = values.length; m < windowMinutes; m += 1) {
+      values.push(0);
+    }
+  }
+  const total = [...series.minutes.entries()]
+    .filter(([minute]) => minute >= windowStartMinute && minute < windowStartMinute + windowMinutes)
+    .reduce((sum, [, n]) => sum + n, 0);
+  switch (aggregation) {
+    case 'SUM':
+      return kind === 'DISTINCT' ? (series.distinct ?? 0) : total;
+    case 'COUNT':
+      return kind === 'COUNT'
+        ? total
+        : kind === 'DISTINCT'
+          ? (series.distinct ?? 0)
+          : series.samples;
+    case 'COUNT_DISTINCT':
+      return series.distinct ?? 0;
+    case 'RATE_PER_MIN':
+      return total / windowMinutes;
+    case 'AVG':
+    case 'MIN':
+    case 'MAX':
+    case 'P50':
+    case 'P95':
+    case 'P99':
+      break;
+  }
+  if (values.length === 0) {
+    return undefined;
+  }
+  switch (aggregation) {
+    case 'AVG':
+      return values.reduce((sum, v) => sum + v, 0) / values.length;
+    case 'MIN':
+      return Math.min(...values);
+    case 'MAX':
+      return Math.max(...values);
+    case 'P50':
+      return percentile(values, 0.5);
+    case 'P95':
+      return percentile(values, 0.95);
+    case 'P99':
+      return percentile(values, 0.99);
+  }
+}

@@ -1,0 +1,25 @@
+import { IsIn, IsInt, IsISO8601, IsOptional, Max, Min } from 'class-validator';
+
+import { RECURRENCES, Recurrence } from '../quiet.types';
+import { QuietTargetDto } from './quiet-target.dto';
+
+export class CreateDowntimeDto extends QuietTargetDto {
+  /** The first window's start. */
+  @IsISO8601({ strict: true })
+  startsAt: string;
+
+  @IsInt()
+  @Min(1)
+  @Max(10_080)
+  durationMinutes: number;
+
+  /** Default NONE (one-off). */
+  @IsOptional()
+  @IsIn(RECURRENCES)
+  recurrence?: Recurrence;
+
+  /** A recurring downtime starts no window from this time on. */
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  repeatUntil?: string;
+}

@@ -1,0 +1,79 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EventParty, GovernanceChange } from '@agp/contracts';
+import { Tx } from '@agp/database';
+import { EventOutbox } from '@agp/messaging';
+
+import { RELAY_OUTBOX } from '../database/tokens';
+import { GovernanceRecordRow, snapshotOf } from './governance-snapshot';
+import { GovernanceRepository } from './governance.repository';
+import { RiskTier } from './risk-tiers';
+
+export interface ChangeContext {
+  tenantId: string;
+  correlationId: string;
+  actor: EventParty;
+}
+
+/**
+ * Records GOVERNANCE_LIFECYCLE for every change (issue 17), in the change's transaction (D5), with
+ * the record's whole state after it: the audit service's governance detectors live on that alone.
+ */
+@Injectable()
+export class GovernanceEvents {
+  constructor(
+    @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
+    private readonly repository: GovernanceRepository,
+  ) {}
+
+  async recordChange(
+    tx: Tx,
+    context: ChangeContext,
+    change: GovernanceChange,
+    tiers: readonly RiskTier[],
+    record: GovernanceRecordRow,
+    summary: string,
+    extra: Record<string, unknown> = {},
+    isDeleted = false,
+  ): Promise<void> {
+    const attested = await this.repository.latestAttestedAt(tx, context.tenantId, [record.id]);
+    const incidents = await this.repository.openIncidents(tx, context.tenantId, [record.id]);
+    const snapshot = snapshotOf(
+      tiers,
+      record,
+      attested.get(record.id),
+      isDeleted ? [] : (incidents.get(record.id) ?? []),
+      isDeleted,
+    );
+    await this.outbox.add(
+      tx,
+      'GOVERNANCE_LIFECYCLE',
+      { tenantId: context.tenantId, correlationId: context.correlationId },
+      {
+        actor: context.actor,
+        sink: { type: record.subjectType, id: record.subjectId, label: record.subjectName },
+        summary: `${record.subjectType} ${record.subjectName}: ${summary}`,
+        details: { change, recordId: record.id, ...extra },
+        change,
+        record: snapshot,
+      },
+    );
+  }
+
+  async recordTiersChanged(
+    tx: Tx,
+    context: ChangeContext,
+    tiers: readonly RiskTier[],
+  ): Promise<void> {
+    await this.outbox.add(
+      tx,
+      'GOVERNANCE_LIFECYCLE',
+      { tenantId: context.tenantId, correlationId: context.correlationId },
+      {
+        actor: context.actor,
+        summary: `risk tiers set: ${tiers.map((tier) => tier.name).join(', ')}`,
+        details: { change: 'RISK_TIERS_CHANGED', tiers },
+        change: 'RISK_TIERS_CHANGED',
+      },
+    );
+  }
+}
