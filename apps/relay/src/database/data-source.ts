@@ -7,6 +7,7 @@ import { CreateEvaluationPackTables1763790200000 } from './migrations/1763790200
 import { CreateTenantsTable1763790300000 } from './migrations/1763790300000-CreateTenantsTable';
 import { CreateTrafficTables1763790400000 } from './migrations/1763790400000-CreateTrafficTables';
 import { CreateHitlRequestsTable1763790500000 } from './migrations/1763790500000-CreateHitlRequestsTable';
+import { AddAgentA2aColumns1763790650000 } from './migrations/1763790650000-AddAgentA2aColumns';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -26,6 +27,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateTenantsTable1763790300000,
       CreateTrafficTables1763790400000,
       CreateHitlRequestsTable1763790500000,
+      AddAgentA2aColumns1763790650000,
     ],
   };
 }
