@@ -3,8 +3,11 @@ import { Database } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
+import { EgressOptions, checkEgressUrl } from '../common/egress-policy';
 import { RequestContext, actorOf, eventContext } from '../common/request-context';
+import { EGRESS_OPTIONS } from '../config/relay-config.module';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
+import { CredentialCipher } from '../mcp-servers/credential-cipher';
 import { RegistryErrorCode, RegistryException } from '../registry/registry.exception';
 import { UsersRepository } from '../users/users.repository';
 import { AgentResponse, AgentsRepository } from './agents.repository';
@@ -22,6 +25,8 @@ export class AgentsService {
     @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
     private readonly agents: AgentsRepository,
     private readonly users: UsersRepository,
+    private readonly cipher: CredentialCipher,
+    @Inject(EGRESS_OPTIONS) private readonly egress: EgressOptions,
   ) {}
 
   async list(ctx: RequestContext, query: ListAgentsQueryDto): Promise<Page<AgentResponse>> {
@@ -38,6 +43,19 @@ export class AgentsService {
   }
 
   async update(ctx: RequestContext, agentId: string, dto: UpdateAgentDto): Promise<AgentResponse> {
+    const refusal = dto.agentCardUrl ? checkEgressUrl(dto.agentCardUrl, this.egress) : null;
+    if (refusal) {
+      throw new RegistryException(
+        RegistryErrorCode.InvalidReference,
+        'invalid request: agentCardUrl',
+        [{ field: 'agentCardUrl', message: `agentCardUrl is not allowed (D37): ${refusal}` }],
+      );
+    }
+    // D37: the A2A credential is stored sealed and never answered.
+    const metadata =
+      typeof dto.a2aCredential === 'string'
+        ? { ...dto, a2aCredential: this.cipher.encrypt(dto.a2aCredential) }
+        : dto;
     return this.database.inTenant(ctx.tenantId, async (tx) => {
       const agent = this.mustFind(await this.agents.find(tx, ctx.tenantId, agentId), agentId);
       if (dto.ownerUserId && !(await this.users.find(tx, ctx.tenantId, dto.ownerUserId))) {
@@ -47,7 +65,7 @@ export class AgentsService {
           [{ field: 'ownerUserId', message: 'ownerUserId must name a user of this tenant' }],
         );
       }
-      await this.agents.updateMetadata(tx, ctx.tenantId, agentId, dto);
+      await this.agents.updateMetadata(tx, ctx.tenantId, agentId, metadata);
       await this.outbox.add(tx, 'AGENT_LIFECYCLE', eventContext(ctx), {
         actor: actorOf(ctx),
         sink: { type: 'AGENT', id: agentId, label: agent.name },
