@@ -104,7 +104,12 @@ export class A2aUpstream implements OnApplicationShutdown {
         `the agent card of ${label} answered HTTP ${answer.statusCode} at ${url}`,
       );
     }
-    const text = await readLimited(answer, MAX_CARD_BYTES, `the agent card of ${label}`);
+    let text: string;
+    try {
+      text = await readLimited(answer, MAX_CARD_BYTES, `the agent card of ${label}`);
+    } catch (error) {
+      throw a2aFailureOf(error, `the agent card of ${label}`, CARD_TIMEOUT_MS);
+    }
     try {
       return JSON.parse(text) as unknown;
     } catch {
