@@ -43,7 +43,7 @@ export function a2aLabel(call: A2aCall): string {
 }
 
 /**
- * D33: caller → target is a REQUEST hop, target → caller a RESPONSE hop; a response names the
+ * D33, T31: caller → target is a REQUEST hop, target → caller a RESPONSE hop; a response names the
  * method it answers. A2A is JSON-RPC: the audit's protocol is JSONRPC (the contract's value set),
  * `details.a2a` says which JSON-RPC. `message.json` is the whole JSON-RPC message with file bytes
  * as digests (D38), so mask paths read `params.message.parts.0.text`.

@@ -57,7 +57,7 @@ class GarbledAnswer extends Error {}
  * The upstream half of the A2A relay: sends the judged request to the agent's JSON-RPC endpoint
  * (from its card, with its own credential, D37), judges the answer or every streamed event before
  * the caller sees it (D33), and turns every fault of the target (down, slow, garbage, a stream cut
- * before the task ended) into a JSON-RPC error audited as ERROR, so no caller waits for ever.
+ * before the task ended) into a JSON-RPC error audited as ERROR, so no caller waits for ever (T35).
  */
 @Injectable()
 export class A2aExchange implements BeforeApplicationShutdown {

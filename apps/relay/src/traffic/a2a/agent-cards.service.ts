@@ -27,7 +27,7 @@ interface StoredAgent {
 }
 
 /**
- * Agent cards (D38, D21): fetched from the agent's `agentCardUrl`, kept in the registry (every
+ * Agent cards (D38, D21, T33): fetched from the agent's `agentCardUrl`, kept in the registry (every
  * replica serves the same card, and a refresh compares against it), served rewritten to point at
  * the relay. A fetched card that differs from the kept one records AGENT_LIFECYCLE, which also
  * drops every replica's cached routes (T2).
