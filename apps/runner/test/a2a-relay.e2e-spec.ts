@@ -16,6 +16,27 @@ import { MCP_BASE_URL, McpPlatform, PlatformMode, startMcpPlatform } from './mcp
 import { BLOCK_POLICY, LOG_POLICY, MASK_POLICY } from './mcp/mcp-policies';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
 
+/** WARN on every A2A hop (T32: the warning goes under the message's `metadata`). */
+const WARN_A2A_POLICY = `package a2a.warn
+
+import rego.v1
+
+decision := {"action": "WARN", "reasons": ["agent traffic is watched"]} if input.sink.type == "AGENT"
+
+decision := {"action": "WARN", "reasons": ["agent traffic is watched"]} if input.source.type == "AGENT"
+`;
+
+/** Holds a request that asks for a wire transfer (D34). */
+const HOLD_A2A_POLICY = `package a2a.hold
+
+import rego.v1
+
+decision := {"action": "HUMAN_REVIEW_REQUIRED", "reasons": ["payments need a reviewer"]} if {
+	input.direction == "REQUEST"
+	contains(input.message.text, "wire transfer")
+}
+`;
+
 /** The text of every text part of a task's artifacts (the SDK's in-memory shape). */
 function artifactText(task: {
   artifacts?: Array<{ parts: Array<{ content?: { $case: string; value: unknown } }> }>;
@@ -348,6 +369,76 @@ describe.each<PlatformMode>(['services', 'embedded'])('A2A relay (%s)', (mode) =
       });
     } finally {
       agent.card = original;
+    }
+  });
+
+  it('should add the warnings under metadata both ways when a policy says WARN', async () => {
+    const { caller, target } = await pair(WARN_A2A_POLICY);
+    const marker = randomUUID();
+
+    const sut = await a2a.post(caller, target.id, {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'SendMessage',
+      params: {
+        message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: marker }] },
+      },
+    });
+
+    const warnings = { agp: { warnings: ['agent traffic is watched'] } };
+    expect(agent.received.find((m) => m.text === marker)?.metadata).toEqual(warnings);
+    expect(sut.body).toMatchObject({ id: 7, result: { task: { metadata: warnings } } });
+  });
+
+  it('should hold a request for a person and release it once on the resend after approval', async () => {
+    const { caller, target } = await pair(HOLD_A2A_POLICY);
+    await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
+    try {
+      const marker = randomUUID();
+      const body = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: {
+          message: {
+            messageId: marker,
+            role: 'ROLE_USER',
+            parts: [{ text: `wire transfer ${marker}` }],
+          },
+        },
+      };
+
+      const held = await a2a.post(caller, target.id, body);
+      const hitlRequestId = String(((held.body.error as Json).data as Json).hitlRequestId);
+      const before = received(marker).length;
+      await world.ok('POST', `/relay/v1/hitl-requests/${hitlRequestId}/approve`, {}, 200);
+      const released = await a2a.post(
+        caller,
+        target.id,
+        { ...body, id: 2 },
+        {
+          'x-agp-hitl-request-id': hitlRequestId,
+        },
+      );
+      const again = await a2a.post(
+        caller,
+        target.id,
+        { ...body, id: 3 },
+        {
+          'x-agp-hitl-request-id': hitlRequestId,
+        },
+      );
+
+      expect(held.body).toMatchObject({ id: 1, error: { code: -32004 } });
+      expect(before).toBe(0);
+      expect(released.body).toMatchObject({
+        id: 2,
+        result: { task: { status: { state: 'TASK_STATE_COMPLETED' } } },
+      });
+      expect(received(marker)).toEqual([`wire transfer ${marker}`]);
+      expect(again.body).toMatchObject({ id: 3, error: { code: -32001 } });
+    } finally {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 30 });
     }
   });
 
