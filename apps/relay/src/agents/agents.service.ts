@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
+import { actorOf, eventContext, RequestContext } from '@agp/auth';
 
 import { EgressOptions, checkEgressUrl } from '../common/egress-policy';
-import { RequestContext, actorOf, eventContext } from '../common/request-context';
 import { EGRESS_OPTIONS } from '../config/relay-config.module';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { CredentialCipher } from '../mcp-servers/credential-cipher';

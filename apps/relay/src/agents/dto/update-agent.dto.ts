@@ -13,16 +13,14 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
+import { isPresent, isSet } from '@agp/http';
 
-import { isPresent } from '../../common/patch-fields';
 import {
   HEADER_VALUE,
   HEADER_VALUE_MESSAGE,
   IsCredentialHeader,
 } from '../../mcp-servers/dto/mcp-server-fields';
 import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../../mcp-servers/mcp-servers.constants';
-
-const isSet = (_o: object, value: unknown): boolean => value !== null && value !== undefined;
 
 /** The relay's own metadata of an agent; `null` clears a field. Identity fields are tenant-auth's. */
 export class UpdateAgentDto {

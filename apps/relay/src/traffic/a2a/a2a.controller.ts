@@ -1,9 +1,8 @@
 import { Controller, Get, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import { RequestWithPrincipal } from '@agp/auth';
-import { HttpProblem, correlationIdOf } from '@agp/http';
+import { HttpProblem, correlationIdOf, uuidParam } from '@agp/http';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
-import { uuidParam } from '../../common/uuid-param';
 import { SseWriter } from '../mcp/sse-writer';
 import { AgentCardJson } from './agent-card';
 import { A2aAnswer } from './a2a-exchange';

@@ -1,8 +1,7 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { uuidParam } from '@agp/http';
 
-import { Ctx, RequestContext } from '../../common/request-context';
-import { uuidParam } from '../../common/uuid-param';
 import { AgentCards, CardRefresh } from './agent-cards.service';
 
 /** D21: the client library refreshes an agent's card; the relay fetches it again and compares. */
