@@ -19,7 +19,7 @@ import { SseWriter } from '../mcp/sse-writer';
 import { A2aCall, a2aGuardSubject, a2aHopOf, a2aLabel } from './a2a-call';
 import { A2aDirectory } from './a2a-directory';
 import { A2aHops } from './a2a-hops';
-import { isFinalEvent } from './a2a-messages';
+import { isFinalEvent, isStreamingMethod } from './a2a-messages';
 import {
   A2aUpstream,
   A2aUpstreamFailure,
@@ -304,6 +304,7 @@ export class A2aExchange implements BeforeApplicationShutdown {
     return {
       url: endpointOf(card)!.url,
       body: JSON.stringify(message),
+      isStreaming: isStreamingMethod(message.method ?? ''),
       callerHeaders: call.headers,
       correlationId: call.correlationId,
       timeoutMs: target.timeoutMs,

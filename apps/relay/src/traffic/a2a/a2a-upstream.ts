@@ -27,6 +27,8 @@ export class A2aUpstreamFailure extends Error {
 export interface A2aUpstreamRequest {
   url: string;
   body: string;
+  /** A streaming method asks for SSE, any other for JSON, as the SDK's own client does. */
+  isStreaming: boolean;
   /** The caller's headers: only A2A's own are carried (D37: never its token). */
   callerHeaders: Record<string, string | string[] | undefined>;
   credential?: { header: string; value: string };
@@ -52,7 +54,7 @@ export class A2aUpstream implements OnApplicationShutdown {
 
   async send(call: A2aUpstreamRequest): Promise<Dispatcher.ResponseData> {
     const headers: Record<string, string> = {
-      accept: 'application/json, text/event-stream',
+      accept: call.isStreaming ? 'text/event-stream' : 'application/json',
       'content-type': 'application/json',
       'x-correlation-id': call.correlationId,
     };
