@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AgentVisibility } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
-import { Row, iso, str, text } from '../common/sql';
+import { Row, date, iso, str, text } from '../common/sql';
 
 export interface AgentIdentity {
   id: string;
@@ -36,6 +36,10 @@ export interface AgentResponse {
   a2aCredential?: string;
   a2aCredentialHeader?: string;
   a2aTimeoutMs: number;
+  /** D19: where its webhooks go. */
+  webhookUrl?: string;
+  /** D19: while a rotated-out secret still signs beside the new one, until when. */
+  webhookPreviousSecretExpiresAt?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -127,7 +131,16 @@ function toAgent(row: Row): AgentResponse {
     ...(row.a2a_credential_ciphertext ? { a2aCredential: '********' } : {}),
     a2aCredentialHeader: str(row.a2a_credential_header),
     a2aTimeoutMs: Number(row.a2a_timeout_ms),
+    webhookUrl: str(row.webhook_url),
+    webhookPreviousSecretExpiresAt: isFuture(row.webhook_previous_secret_expires_at)
+      ? iso(row.webhook_previous_secret_expires_at)
+      : undefined,
     createdAt: iso(row.created_at)!,
     updatedAt: iso(row.updated_at)!,
   };
+}
+
+function isFuture(value: unknown): boolean {
+  const at = date(value);
+  return at !== undefined && at.getTime() > Date.now();
 }

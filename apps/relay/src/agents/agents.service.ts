@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { Database } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
-import { actorOf, eventContext, RequestContext } from '@agp/auth';
 
 import { EgressOptions, checkEgressUrl } from '../common/egress-policy';
 import { EGRESS_OPTIONS } from '../config/relay-config.module';
@@ -10,6 +10,7 @@ import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { CredentialCipher } from '../mcp-servers/credential-cipher';
 import { RegistryErrorCode, RegistryException } from '../registry/registry.exception';
 import { UsersRepository } from '../users/users.repository';
+import { WebhookSettingsService } from '../webhooks/webhook-settings.service';
 import { AgentResponse, AgentsRepository } from './agents.repository';
 import { ListAgentsQueryDto } from './dto/list-agents-query.dto';
 import { UpdateAgentDto } from './dto/update-agent.dto';
@@ -27,6 +28,7 @@ export class AgentsService {
     private readonly users: UsersRepository,
     private readonly cipher: CredentialCipher,
     @Inject(EGRESS_OPTIONS) private readonly egress: EgressOptions,
+    private readonly webhooks: WebhookSettingsService,
   ) {}
 
   async list(ctx: RequestContext, query: ListAgentsQueryDto): Promise<Page<AgentResponse>> {
@@ -42,7 +44,13 @@ export class AgentsService {
     );
   }
 
-  async update(ctx: RequestContext, agentId: string, dto: UpdateAgentDto): Promise<AgentResponse> {
+  /** D19: the answer carries `webhookSecret` once, when setting the URL made the secret. */
+  async update(
+    ctx: RequestContext,
+    agentId: string,
+    dto: UpdateAgentDto,
+  ): Promise<AgentResponse & { webhookSecret?: string }> {
+    this.webhooks.checkUrl(dto.webhookUrl);
     const refusal = dto.agentCardUrl ? checkEgressUrl(dto.agentCardUrl, this.egress) : null;
     if (refusal) {
       throw new RegistryException(
@@ -66,6 +74,10 @@ export class AgentsService {
         );
       }
       await this.agents.updateMetadata(tx, ctx.tenantId, agentId, metadata);
+      const webhookSecret =
+        dto.webhookUrl === undefined
+          ? undefined
+          : await this.webhooks.setUrl(tx, ctx.tenantId, agentId, dto.webhookUrl);
       await this.outbox.add(tx, 'AGENT_LIFECYCLE', eventContext(ctx), {
         actor: actorOf(ctx),
         sink: { type: 'AGENT', id: agentId, label: agent.name },
@@ -77,7 +89,8 @@ export class AgentsService {
         status: agent.status,
         permissions: [],
       });
-      return (await this.agents.find(tx, ctx.tenantId, agentId))!;
+      const updated = (await this.agents.find(tx, ctx.tenantId, agentId))!;
+      return webhookSecret ? { ...updated, webhookSecret } : updated;
     });
   }
 

@@ -7,7 +7,9 @@ import { CreateEvaluationPackTables1763790200000 } from './migrations/1763790200
 import { CreateTenantsTable1763790300000 } from './migrations/1763790300000-CreateTenantsTable';
 import { CreateTrafficTables1763790400000 } from './migrations/1763790400000-CreateTrafficTables';
 import { CreateHitlRequestsTable1763790500000 } from './migrations/1763790500000-CreateHitlRequestsTable';
+import { AddPolicyVersionTests1763790600000 } from './migrations/1763790600000-AddPolicyVersionTests';
 import { AddAgentA2aColumns1763790650000 } from './migrations/1763790650000-AddAgentA2aColumns';
+import { CreateWebhookTables1763791400000 } from './migrations/1763791400000-CreateWebhookTables';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -27,7 +29,9 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateTenantsTable1763790300000,
       CreateTrafficTables1763790400000,
       CreateHitlRequestsTable1763790500000,
+      AddPolicyVersionTests1763790600000,
       AddAgentA2aColumns1763790650000,
+      CreateWebhookTables1763791400000,
     ],
   };
 }
