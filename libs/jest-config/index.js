@@ -41,6 +41,8 @@ function createJestConfig(options = {}) {
     testEnvironment: 'node',
     setupFiles: [require.resolve('reflect-metadata')],
     transform: { '^.+\\.(t|j)s$': swcTransform },
+    // The A2A SDK's CommonJS build requires jose 6, which ships ES modules only: compiled like ours.
+    transformIgnorePatterns: ['^(?!.*/@a2a-js/sdk/node_modules/jose/).*/node_modules/'],
     moduleNameMapper: sourceMapper(),
     testRegex: kind === 'e2e' ? 'test/.*\\.e2e-spec\\.ts$' : 'src/.*\\.spec\\.ts$',
     rootDir: process.cwd(),

@@ -31,6 +31,7 @@ export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX' | 'SECRET
       | 'POLICY_EVAL_TIMEOUT_MS'
       | 'EVALUATION_RUN_POLL_MS'
       | 'EGRESS_ALLOW_PRIVATE'
+      | 'PUBLIC_BASE_URL'
       | 'WEBHOOK_MAX_ATTEMPTS'
       | 'WEBHOOK_RETRY_BASE_MS'
       | 'WEBHOOK_TIMEOUT_MS'
@@ -56,6 +57,7 @@ export class RelayModule {
         RelayConfigModule.forRoot({
           secretsKey: env.SECRETS_KEY,
           egressAllowPrivate: env.EGRESS_ALLOW_PRIVATE ?? false,
+          publicBaseUrl: env.PUBLIC_BASE_URL ?? 'http://localhost:8080',
         }),
         DatabaseModule.forRoot({
           token: RELAY_DATABASE,

@@ -10,11 +10,15 @@ export function audiencesFor(apiAudience: string): Audiences {
   return { api, mcp: `${api}/relay` };
 }
 
-/** D8: `/relay/mcp/...` takes only `mcp:call` tokens; every other path only API tokens. */
+/** The traffic paths whose callers hold relay-audience tokens (D8; A2A alike, issue 13). */
+const RELAY_AUDIENCE_PATHS = ['/relay/mcp', '/relay/a2a'];
+
+/** D8: the traffic paths take only `mcp:call` tokens; every other path only API tokens. */
 export function audienceForPath(audiences: Audiences, path: string): string {
-  return path === '/relay/mcp' || path.startsWith('/relay/mcp/') || path.startsWith('/relay/mcp?')
-    ? audiences.mcp
-    : audiences.api;
+  const isTraffic = RELAY_AUDIENCE_PATHS.some(
+    (prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`),
+  );
+  return isTraffic ? audiences.mcp : audiences.api;
 }
 
 export function bearerToken(authorization: string | string[] | undefined): string | undefined {

@@ -94,7 +94,10 @@ export async function forgedTokenCases(
   claims: ValidClaims,
   path: string,
 ): Promise<ForgedCase[]> {
-  const isMcp = path === '/relay/mcp' || path.startsWith('/relay/mcp/');
+  // D8: the traffic paths that take relay-audience tokens (MCP, and A2A since issue 13).
+  const isMcp = ['/relay/mcp', '/relay/a2a'].some(
+    (prefix) => path === prefix || path.startsWith(`${prefix}/`),
+  );
   const mcpAudience = `${signer.apiAudience}/relay`;
   const audience = isMcp ? mcpAudience : signer.apiAudience;
   const scope = isMcp ? 'mcp:call' : 'svc:api';

@@ -7,4 +7,5 @@ export * from './forged-tokens';
 export * from './route-catalogue';
 export * from './mcp-test-server';
 export * from './mcp-test-client';
+export * from './a2a-test-agent';
 export * from './webhook-receiver';

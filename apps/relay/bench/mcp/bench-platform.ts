@@ -123,55 +123,53 @@ export interface BenchTenant {
   mcpToken: string;
 }
 
-/**
- * A tenant bootstrapped as an operator would (D11), one agent subscribed to the MCP server at
- * `serverUrl`, and each policy bound at TENANT level (every hop, both ways).
- */
-export async function arrangeTenant(
-  platform: BenchPlatform,
-  serverUrl: string,
-  policies: string[],
-): Promise<BenchTenant> {
-  const gateway = platform.gatewayUrl;
+/** The `bench` tenant bootstrapped as an operator would (D11): its administrator's token. */
+export async function arrangeAdmin(platform: BenchPlatform): Promise<string> {
   const out = join(tmpdir(), `agp-bench-${randomUUID()}.json`);
   await bootstrapTenant(platform.env, 'bench', out);
   const admin = JSON.parse(readFileSync(out, 'utf8')) as { email: string; password: string };
   rmSync(out);
-  const adminToken = await token(gateway, {
+  return token(platform.gatewayUrl, {
     grant_type: 'password',
     tenant: 'bench',
     username: admin.email,
     password: admin.password,
   });
+}
+
+/** An agent registered in tenant-auth, once the relay knows it (its AGENT_LIFECYCLE arrived). */
+export async function registerAgent(
+  gateway: string,
+  adminToken: string,
+  name: string,
+): Promise<{ id: string; clientSecret: string }> {
   const agent = await api<{ id: string; clientSecret: string }>(
     gateway,
     adminToken,
     'POST',
     '/tenant-auth/v1/agents',
-    { name: 'bench-agent' },
+    { name },
   );
   for (let i = 0; ; i += 1) {
     const known = await fetch(`${gateway}/relay/v1/agents/${agent.id}`, {
       headers: { authorization: `Bearer ${adminToken}` },
     });
     if (known.status === 200) {
-      break;
+      return agent;
     }
     if (i > 200) {
       throw new Error('the relay never learnt of the agent');
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const server = await api<{ id: string }>(gateway, adminToken, 'POST', '/relay/v1/mcp-servers', {
-    name: 'bench-tools',
-    url: serverUrl,
-    transport: 'STREAMABLE_HTTP',
-  });
-  await api(gateway, adminToken, 'POST', '/relay/v1/subscriptions', {
-    kind: 'AGENT_TO_MCP_SERVER',
-    sourceId: agent.id,
-    targetId: server.id,
-  });
+}
+
+/** Each policy bound at TENANT level: every hop, both ways (D23). */
+export async function bindAtTenant(
+  gateway: string,
+  adminToken: string,
+  policies: string[],
+): Promise<void> {
   for (const [i, regoSource] of policies.entries()) {
     const group = await api<{ id: string }>(
       gateway,
@@ -190,11 +188,43 @@ export async function arrangeTenant(
       bindingLevel: 'TENANT',
     });
   }
-  const mcpToken = await token(gateway, {
+}
+
+/** An `mcp:call` token (audience `{base_url}/relay`, D8) of an agent. */
+export function relayToken(
+  gateway: string,
+  agent: { id: string; clientSecret: string },
+): Promise<string> {
+  return token(gateway, {
     grant_type: 'client_credentials',
     client_id: agent.id,
     client_secret: agent.clientSecret,
     scope: 'mcp:call',
   });
-  return { adminToken, serverId: server.id, mcpToken };
+}
+
+/**
+ * A tenant bootstrapped as an operator would (D11), one agent subscribed to the MCP server at
+ * `serverUrl`, and each policy bound at TENANT level (every hop, both ways).
+ */
+export async function arrangeTenant(
+  platform: BenchPlatform,
+  serverUrl: string,
+  policies: string[],
+): Promise<BenchTenant> {
+  const gateway = platform.gatewayUrl;
+  const adminToken = await arrangeAdmin(platform);
+  const agent = await registerAgent(gateway, adminToken, 'bench-agent');
+  const server = await api<{ id: string }>(gateway, adminToken, 'POST', '/relay/v1/mcp-servers', {
+    name: 'bench-tools',
+    url: serverUrl,
+    transport: 'STREAMABLE_HTTP',
+  });
+  await api(gateway, adminToken, 'POST', '/relay/v1/subscriptions', {
+    kind: 'AGENT_TO_MCP_SERVER',
+    sourceId: agent.id,
+    targetId: server.id,
+  });
+  await bindAtTenant(gateway, adminToken, policies);
+  return { adminToken, serverId: server.id, mcpToken: await relayToken(gateway, agent) };
 }

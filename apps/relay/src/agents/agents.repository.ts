@@ -17,6 +17,10 @@ export interface AgentMetadata {
   visibility?: AgentVisibility;
   ownerUserId?: string | null;
   riskTier?: string | null;
+  /** Sealed already (D37). */
+  a2aCredential?: string | null;
+  a2aCredentialHeader?: string | null;
+  a2aTimeoutMs?: number;
 }
 
 export interface AgentResponse {
@@ -28,6 +32,10 @@ export interface AgentResponse {
   visibility: AgentVisibility;
   owner?: { id: string; name?: string };
   riskTier?: string;
+  /** D37: write-only; `"********"` when one is set. */
+  a2aCredential?: string;
+  a2aCredentialHeader?: string;
+  a2aTimeoutMs: number;
   /** D19: where its webhooks go. */
   webhookUrl?: string;
   /** D19: while a rotated-out secret still signs beside the new one, until when. */
@@ -63,12 +71,17 @@ export class AgentsRepository {
       visibility: 'visibility',
       ownerUserId: 'owner_user_id',
       riskTier: 'risk_tier',
+      a2aCredential: 'a2a_credential_ciphertext',
+      a2aCredentialHeader: 'a2a_credential_header',
+      a2aTimeoutMs: 'a2a_timeout_ms',
     };
     const given = (Object.keys(columns) as (keyof AgentMetadata)[]).filter(
       (k) => metadata[k] !== undefined,
     );
+    // D38: a new card URL means the kept card is someone else's: fetched again on next use.
+    const cardReset = given.includes('agentCardUrl') ? ['agent_card = NULL'] : [];
     await tx.query(
-      `UPDATE relay.agents SET ${[...given.map((k, i) => `${columns[k]} = $${i + 3}`), 'updated_at = now()'].join(', ')}
+      `UPDATE relay.agents SET ${[...given.map((k, i) => `${columns[k]} = $${i + 3}`), ...cardReset, 'updated_at = now()'].join(', ')}
        WHERE tenant_id = $1 AND id = $2`,
       [tenantId, id, ...given.map((k) => metadata[k])],
     );
@@ -115,6 +128,9 @@ function toAgent(row: Row): AgentResponse {
       ? { id: text(row.owner_user_id), name: str(row.owner_name) }
       : undefined,
     riskTier: str(row.risk_tier),
+    ...(row.a2a_credential_ciphertext ? { a2aCredential: '********' } : {}),
+    a2aCredentialHeader: str(row.a2a_credential_header),
+    a2aTimeoutMs: Number(row.a2a_timeout_ms),
     webhookUrl: str(row.webhook_url),
     webhookPreviousSecretExpiresAt: isFuture(row.webhook_previous_secret_expires_at)
       ? iso(row.webhook_previous_secret_expires_at)

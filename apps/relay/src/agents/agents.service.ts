@@ -4,7 +4,10 @@ import { Database } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
+import { EgressOptions, checkEgressUrl } from '../common/egress-policy';
+import { EGRESS_OPTIONS } from '../config/relay-config.module';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
+import { CredentialCipher } from '../mcp-servers/credential-cipher';
 import { RegistryErrorCode, RegistryException } from '../registry/registry.exception';
 import { UsersRepository } from '../users/users.repository';
 import { WebhookSettingsService } from '../webhooks/webhook-settings.service';
@@ -23,6 +26,8 @@ export class AgentsService {
     @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
     private readonly agents: AgentsRepository,
     private readonly users: UsersRepository,
+    private readonly cipher: CredentialCipher,
+    @Inject(EGRESS_OPTIONS) private readonly egress: EgressOptions,
     private readonly webhooks: WebhookSettingsService,
   ) {}
 
@@ -46,6 +51,19 @@ export class AgentsService {
     dto: UpdateAgentDto,
   ): Promise<AgentResponse & { webhookSecret?: string }> {
     this.webhooks.checkUrl(dto.webhookUrl);
+    const refusal = dto.agentCardUrl ? checkEgressUrl(dto.agentCardUrl, this.egress) : null;
+    if (refusal) {
+      throw new RegistryException(
+        RegistryErrorCode.InvalidReference,
+        'invalid request: agentCardUrl',
+        [{ field: 'agentCardUrl', message: `agentCardUrl is not allowed (D37): ${refusal}` }],
+      );
+    }
+    // D37: the A2A credential is stored sealed and never answered.
+    const metadata =
+      typeof dto.a2aCredential === 'string'
+        ? { ...dto, a2aCredential: this.cipher.encrypt(dto.a2aCredential) }
+        : dto;
     return this.database.inTenant(ctx.tenantId, async (tx) => {
       const agent = this.mustFind(await this.agents.find(tx, ctx.tenantId, agentId), agentId);
       if (dto.ownerUserId && !(await this.users.find(tx, ctx.tenantId, dto.ownerUserId))) {
@@ -55,7 +73,7 @@ export class AgentsService {
           [{ field: 'ownerUserId', message: 'ownerUserId must name a user of this tenant' }],
         );
       }
-      await this.agents.updateMetadata(tx, ctx.tenantId, agentId, dto);
+      await this.agents.updateMetadata(tx, ctx.tenantId, agentId, metadata);
       const webhookSecret =
         dto.webhookUrl === undefined
           ? undefined

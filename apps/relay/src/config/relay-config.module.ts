@@ -7,11 +7,14 @@ import { decodeSecretsKey } from './secrets-key';
 export const SECRETS_KEY = Symbol('relay:secrets-key');
 /** D37: `{allowPrivate}` from EGRESS_ALLOW_PRIVATE. */
 export const EGRESS_OPTIONS = Symbol('relay:egress-options');
+/** D3: `PUBLIC_BASE_URL` without its trailing slash: what proxied agent cards point at (D38). */
+export const PUBLIC_BASE_URL = Symbol('relay:public-base-url');
 
 export interface RelayConfig {
   /** SECRETS_KEY, base64. */
   secretsKey: string;
   egressAllowPrivate: boolean;
+  publicBaseUrl: string;
 }
 
 /** The relay's validated settings that feature modules inject, visible to all of them. */
@@ -22,6 +25,7 @@ export class RelayConfigModule {
     const providers = [
       { provide: SECRETS_KEY, useValue: decodeSecretsKey(config.secretsKey) },
       { provide: EGRESS_OPTIONS, useValue: egress },
+      { provide: PUBLIC_BASE_URL, useValue: config.publicBaseUrl.replace(/\/+$/, '') },
     ];
     return {
       module: RelayConfigModule,

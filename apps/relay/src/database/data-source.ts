@@ -8,6 +8,7 @@ import { CreateTenantsTable1763790300000 } from './migrations/1763790300000-Crea
 import { CreateTrafficTables1763790400000 } from './migrations/1763790400000-CreateTrafficTables';
 import { CreateHitlRequestsTable1763790500000 } from './migrations/1763790500000-CreateHitlRequestsTable';
 import { AddPolicyVersionTests1763790600000 } from './migrations/1763790600000-AddPolicyVersionTests';
+import { AddAgentA2aColumns1763790650000 } from './migrations/1763790650000-AddAgentA2aColumns';
 import { CreateWebhookTables1763791400000 } from './migrations/1763791400000-CreateWebhookTables';
 import { CreateGovernanceTables1763791700000 } from './migrations/1763791700000-CreateGovernanceTables';
 import { RELAY_SCHEMA } from './tokens';
@@ -30,6 +31,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateTrafficTables1763790400000,
       CreateHitlRequestsTable1763790500000,
       AddPolicyVersionTests1763790600000,
+      AddAgentA2aColumns1763790650000,
       CreateWebhookTables1763791400000,
       CreateGovernanceTables1763791700000,
     ],

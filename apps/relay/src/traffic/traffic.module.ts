@@ -2,6 +2,14 @@ import { Module } from '@nestjs/common';
 
 import { HitlModule } from '../hitl/hitl.module';
 import { McpServersModule } from '../mcp-servers/mcp-servers.module';
+import { A2aController } from './a2a/a2a.controller';
+import { A2aDirectory } from './a2a/a2a-directory';
+import { A2aExchange } from './a2a/a2a-exchange';
+import { A2aHops } from './a2a/a2a-hops';
+import { A2aRelayService } from './a2a/a2a-relay.service';
+import { A2aUpstream } from './a2a/a2a-upstream';
+import { AgentCardRefreshController } from './a2a/agent-card-refresh.controller';
+import { AgentCards } from './a2a/agent-cards.service';
 import { McpController } from './mcp/mcp.controller';
 import { McpExchange } from './mcp/mcp-exchange';
 import { McpHops } from './mcp/mcp-hops';
@@ -15,11 +23,11 @@ import { TrafficGuard } from './pipeline/traffic-guard';
 
 /**
  * The traffic paths of D20: the hop pipeline every protocol shares (pipeline/) and one folder per
- * protocol (mcp/; A2A and LLM follow).
+ * protocol (mcp/, a2a/; LLM follows).
  */
 @Module({
   imports: [HitlModule, McpServersModule],
-  controllers: [McpController],
+  controllers: [McpController, A2aController, AgentCardRefreshController],
   providers: [
     TrafficDirectory,
     RateLimiter,
@@ -30,6 +38,12 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     McpHops,
     McpExchange,
     McpRelayService,
+    A2aDirectory,
+    A2aUpstream,
+    AgentCards,
+    A2aHops,
+    A2aExchange,
+    A2aRelayService,
   ],
   exports: [HopPipeline, TrafficGuard, TrafficDirectory],
 })

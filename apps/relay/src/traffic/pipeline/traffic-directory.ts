@@ -80,6 +80,8 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
   private readonly routes = new ExpiringCache<McpRoute | undefined>(TRAFFIC_CACHE_TTL_MS);
   private readonly switches = new ExpiringCache<EngagedKillSwitch[]>(TRAFFIC_CACHE_TTL_MS);
   private readonly settingsCache = new ExpiringCache<TrafficSettings>(TRAFFIC_CACHE_TTL_MS);
+  /** Caches of the protocol folders (a2a/ …), dropped with the directory's own (T2). */
+  private readonly protocolCaches: ExpiringCache<unknown>[] = [];
 
   private stopListening?: StopListening;
 
@@ -95,6 +97,7 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
         this.routes.invalidate();
         this.switches.invalidate();
         this.settingsCache.invalidate();
+        this.protocolCaches.forEach((cache) => cache.invalidate());
       },
     });
   }
@@ -150,6 +153,17 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
     this.routes.invalidate(ofTenant);
     this.switches.invalidate(ofTenant);
     this.settingsCache.invalidate(ofTenant);
+    this.protocolCaches.forEach((cache) => cache.invalidate(ofTenant));
+  }
+
+  /**
+   * A cache for a protocol's own per-hop reads, keyed `${tenantId}:…`, with the directory's TTL
+   * and dropped on the same broadcasts (T2), so every protocol's routes follow a change alike.
+   */
+  cacheFor<V>(): ExpiringCache<V> {
+    const cache = new ExpiringCache<V>(TRAFFIC_CACHE_TTL_MS);
+    this.protocolCaches.push(cache);
+    return cache;
   }
 
   settings(tenantId: string): Promise<TrafficSettings> {

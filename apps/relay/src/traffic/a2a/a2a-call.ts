@@ -1,0 +1,93 @@
+import { IncomingHttpHeaders } from 'node:http';
+
+import { MessageDirection } from '@agp/contracts';
+
+import { EndpointRef } from '../../decisions/decision.types';
+import { Hop } from '../pipeline/hop.types';
+import { GuardSubject } from '../pipeline/traffic-guard';
+import { JsonRpcMessage } from '../mcp/json-rpc';
+import { A2aRoute } from './a2a-directory';
+import { a2aText, taskFacts, withoutFileBytes } from './a2a-messages';
+
+/** One JSON-RPC call of an agent to another agent through the relay. */
+export interface A2aCall {
+  tenantId: string;
+  correlationId: string;
+  callerId: string;
+  targetId: string;
+  route: A2aRoute;
+  headers: IncomingHttpHeaders;
+  captureContent: boolean;
+  /** D34: how long a held message's sender waits, and how long the hold stays decidable. */
+  hitl: { waitSeconds: number; expirySeconds: number };
+  /** Aborted when the caller goes away. */
+  signal?: AbortSignal;
+  traceId?: string;
+}
+
+export function callerOf(call: A2aCall): EndpointRef {
+  return {
+    type: 'AGENT',
+    id: call.callerId,
+    ...(call.route.caller?.name ? { name: call.route.caller.name } : {}),
+    ...(call.route.caller?.riskTier ? { riskTier: call.route.caller.riskTier } : {}),
+  };
+}
+
+export function targetOf(call: A2aCall): EndpointRef {
+  return { type: 'AGENT', id: call.targetId, name: call.route.target.name };
+}
+
+export function a2aLabel(call: A2aCall): string {
+  return `agent "${call.route.target.name}" (${call.targetId})`;
+}
+
+/**
+ * D33, T31: caller → target is a REQUEST hop, target → caller a RESPONSE hop; a response names the
+ * method it answers. A2A is JSON-RPC: the audit's protocol is JSONRPC (the contract's value set),
+ * `details.a2a` says which JSON-RPC. `message.json` is the whole JSON-RPC message with file bytes
+ * as digests (D38), so mask paths read `params.message.parts.0.text`.
+ */
+export function a2aHopOf(
+  call: A2aCall,
+  direction: MessageDirection,
+  message: JsonRpcMessage,
+  askedFor?: string,
+): Hop {
+  const caller = callerOf(call);
+  const target = targetOf(call);
+  const method = message.method ?? askedFor;
+  return {
+    tenantId: call.tenantId,
+    tenantSlug: call.route.tenantSlug,
+    correlationId: call.correlationId,
+    protocol: 'JSONRPC',
+    direction,
+    source: direction === 'REQUEST' ? caller : target,
+    sink: direction === 'REQUEST' ? target : caller,
+    agent: caller,
+    ...(method ? { method } : {}),
+    message: { json: withoutFileBytes(message).json, text: a2aText(message) },
+    details: {
+      a2a: true,
+      ...(message.id !== undefined && message.id !== null ? { jsonRpcId: message.id } : {}),
+      ...taskFacts(message),
+    },
+    ...(call.traceId ? { traceId: call.traceId } : {}),
+    captureContent: call.captureContent,
+  };
+}
+
+/** D35, D36: what a kill switch or a rate limit may name on an A2A call. */
+export function a2aGuardSubject(call: A2aCall): GuardSubject {
+  return {
+    tenantId: call.tenantId,
+    agentId: call.callerId,
+    ...(call.route.subscription ? { subscriptionId: call.route.subscription.id } : {}),
+    targets: [
+      { scope: 'TENANT', id: call.tenantId },
+      { scope: 'AGENT', id: call.callerId },
+      { scope: 'AGENT', id: call.targetId },
+    ],
+  };
+}

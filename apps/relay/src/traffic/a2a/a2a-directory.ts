@@ -1,0 +1,84 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
+
+import { Row, str } from '../../common/sql';
+import { RELAY_DATABASE } from '../../database/tokens';
+import { ExpiringCache } from '../pipeline/expiring-cache';
+import { TrafficDirectory } from '../pipeline/traffic-directory';
+import { AgentCardJson } from './agent-card';
+
+/** The agent an A2A call goes to, with what the relay needs to reach it (D37, D38). */
+export interface A2aTarget {
+  id: string;
+  name: string;
+  agentCardUrl?: string;
+  /** The card as last fetched from `agentCardUrl`, undefined until the first fetch. */
+  card?: AgentCardJson;
+  credentialSealed?: string;
+  credentialHeader?: string;
+  timeoutMs: number;
+}
+
+/** What the relay needs to carry one agent's A2A traffic to another. */
+export interface A2aRoute {
+  tenantSlug?: string;
+  caller?: { name: string; riskTier?: string };
+  target: A2aTarget;
+  /** The AGENT_TO_AGENT subscription (D32), absent when the caller has none. */
+  subscription?: { id: string };
+}
+
+/** The per-call read of the A2A path, cached like every route (T2). */
+@Injectable()
+export class A2aDirectory {
+  private readonly routes: ExpiringCache<A2aRoute | undefined>;
+
+  constructor(
+    @Inject(RELAY_DATABASE) private readonly database: Database,
+    directory: TrafficDirectory,
+  ) {
+    this.routes = directory.cacheFor<A2aRoute | undefined>();
+  }
+
+  /** The target, the caller and its subscription; undefined when the tenant has no such agent. */
+  route(tenantId: string, callerId: string, targetId: string): Promise<A2aRoute | undefined> {
+    return this.routes.get(`${tenantId}:a2a:${callerId}:${targetId}`, () =>
+      this.database.inTenant(tenantId, async (tx) => {
+        const rows: Row[] = await tx.query(
+          `SELECT t.id, t.name, t.agent_card_url, t.agent_card, t.a2a_credential_ciphertext,
+                  t.a2a_credential_header, t.a2a_timeout_ms, c.name AS caller_name,
+                  c.risk_tier AS caller_risk_tier, sub.id AS subscription_id, ten.slug
+             FROM relay.agents t
+             LEFT JOIN relay.agents c ON c.tenant_id = t.tenant_id AND c.id = $2
+             LEFT JOIN relay.subscriptions sub ON sub.tenant_id = t.tenant_id
+                  AND sub.kind = 'AGENT_TO_AGENT' AND sub.source_id = $2 AND sub.target_id = t.id
+             LEFT JOIN relay.tenants ten ON ten.tenant_id = t.tenant_id
+            WHERE t.tenant_id = $1 AND t.id = $3 AND t.status <> 'DELETED'`,
+          [tenantId, callerId, targetId],
+        );
+        return rows[0] ? toRoute(rows[0]) : undefined;
+      }),
+    );
+  }
+}
+
+function toRoute(row: Row): A2aRoute {
+  const callerName = str(row.caller_name);
+  const riskTier = str(row.caller_risk_tier);
+  const subscriptionId = str(row.subscription_id);
+  const card = row.agent_card as AgentCardJson | null;
+  return {
+    tenantSlug: str(row.slug),
+    ...(callerName ? { caller: { name: callerName, ...(riskTier ? { riskTier } : {}) } } : {}),
+    target: {
+      id: String(row.id),
+      name: String(row.name),
+      agentCardUrl: str(row.agent_card_url),
+      ...(card ? { card } : {}),
+      credentialSealed: str(row.a2a_credential_ciphertext),
+      credentialHeader: str(row.a2a_credential_header),
+      timeoutMs: Number(row.a2a_timeout_ms),
+    },
+    ...(subscriptionId ? { subscription: { id: subscriptionId } } : {}),
+  };
+}

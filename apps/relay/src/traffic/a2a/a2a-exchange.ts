@@ -1,0 +1,374 @@
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { EventSourceMessage, createParser } from 'eventsource-parser';
+import { Dispatcher } from 'undici';
+
+import { CredentialCipher } from '../../mcp-servers/credential-cipher';
+import { upstreamCredentialHeader } from '../../mcp-servers/upstream-credential';
+import { HopPipeline } from '../pipeline/hop-pipeline';
+import { TrafficGuard } from '../pipeline/traffic-guard';
+import {
+  JsonRpcId,
+  JsonRpcMessage,
+  RPC_KILL_SWITCH,
+  RPC_UPSTREAM_FAILED,
+  invalidMessage,
+  kindOf,
+  rpcError,
+} from '../mcp/json-rpc';
+import { SseWriter } from '../mcp/sse-writer';
+import { A2aCall, a2aGuardSubject, a2aHopOf, a2aLabel } from './a2a-call';
+import { A2aDirectory } from './a2a-directory';
+import { A2aHops } from './a2a-hops';
+import { isFinalEvent, isStreamingMethod } from './a2a-messages';
+import {
+  A2aUpstream,
+  A2aUpstreamFailure,
+  A2aUpstreamRequest,
+  MAX_A2A_MESSAGE_BYTES,
+  a2aFailureOf,
+  readLimited,
+} from './a2a-upstream';
+import { AgentCardJson, endpointOf } from './agent-card';
+
+/** What the controller sends the caller: a JSON-RPC answer, or a stream it runs. */
+export type A2aAnswer =
+  | { kind: 'json'; status: number; body: unknown }
+  | {
+      kind: 'stream';
+      run(writer: SseWriter): Promise<void>;
+      /** The caller went away: stop reading the target. */
+      cancel(): void;
+    };
+
+export interface AskedFor {
+  method: string;
+  resendDigest: string;
+}
+
+/** How often an open stream checks that it may go on (kill switches, subscriptions; T2). */
+const STOP_CHECK_MS = 1_000;
+/** How often an idle stream gets a comment line (under the gateway's idle timeout, T15). */
+const KEEP_ALIVE_MS = 15_000;
+
+/** The target sent something that is not an A2A JSON-RPC answer. */
+class GarbledAnswer extends Error {}
+
+/**
+ * The upstream half of the A2A relay: sends the judged request to the agent's JSON-RPC endpoint
+ * (from its card, with its own credential, D37), judges the answer or every streamed event before
+ * the caller sees it (D33), and turns every fault of the target (down, slow, garbage, a stream cut
+ * before the task ended) into a JSON-RPC error audited as ERROR, so no caller waits for ever (T35).
+ */
+@Injectable()
+export class A2aExchange implements BeforeApplicationShutdown {
+  private readonly stopping = new Set<(code: number, reason: string) => void>();
+
+  constructor(
+    private readonly upstream: A2aUpstream,
+    private readonly hops: A2aHops,
+    private readonly pipeline: HopPipeline,
+    private readonly guard: TrafficGuard,
+    private readonly routes: A2aDirectory,
+    private readonly cipher: CredentialCipher,
+  ) {}
+
+  /** Open streams end with an error event telling the caller to send again. */
+  beforeApplicationShutdown(): void {
+    for (const stop of this.stopping) {
+      stop(RPC_UPSTREAM_FAILED, 'the relay is shutting down; send again');
+    }
+  }
+
+  async forward(
+    call: A2aCall,
+    card: AgentCardJson,
+    message: JsonRpcMessage,
+    askedFor: AskedFor,
+  ): Promise<A2aAnswer> {
+    const id = message.id!;
+    const abort = new AbortController();
+    call.signal?.addEventListener('abort', () => abort.abort(), { once: true });
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await this.upstream.send(this.requestOf(call, card, message, abort.signal));
+    } catch (error) {
+      return this.failed(
+        call,
+        id,
+        askedFor,
+        a2aFailureOf(error, a2aLabel(call), this.timeoutOf(call)),
+      );
+    }
+    const type = contentTypeOf(answer);
+    if (answer.statusCode === 200 && type === 'text/event-stream') {
+      return this.stream(call, answer, abort, id, askedFor);
+    }
+    try {
+      if (type !== 'application/json') {
+        await answer.body.dump();
+        throw new GarbledAnswer(
+          `answered HTTP ${answer.statusCode} (${type || 'no content type'}) without a JSON-RPC answer`,
+        );
+      }
+      const reply = parseAnswer(
+        await readLimited(answer, MAX_A2A_MESSAGE_BYTES, a2aLabel(call)),
+        id,
+      );
+      const judged = await this.hops.judgeAnswer(call, reply, askedFor);
+      await judged.audited;
+      return {
+        kind: 'json',
+        status: answer.statusCode,
+        body: judged.kind === 'forward' ? judged.message : judged.answer,
+      };
+    } catch (error) {
+      const failure =
+        error instanceof GarbledAnswer
+          ? new A2aUpstreamFailure(502, `${a2aLabel(call)} ${error.message}`)
+          : a2aFailureOf(error, a2aLabel(call), this.timeoutOf(call));
+      return this.failed(call, id, askedFor, failure);
+    }
+  }
+
+  /** The answer in the target's place: audited as ERROR (the monitors count it), then sent. */
+  async failed(
+    call: A2aCall,
+    id: JsonRpcId,
+    askedFor: AskedFor,
+    failure: A2aUpstreamFailure,
+  ): Promise<A2aAnswer> {
+    const error = await this.auditedError(
+      call,
+      id,
+      askedFor,
+      RPC_UPSTREAM_FAILED,
+      failure.message,
+      {
+        httpStatus: failure.status,
+      },
+    );
+    return { kind: 'json', status: failure.status, body: error };
+  }
+
+  private stream(
+    call: A2aCall,
+    answer: Dispatcher.ResponseData,
+    abort: AbortController,
+    id: JsonRpcId,
+    askedFor: AskedFor,
+  ): A2aAnswer {
+    return {
+      kind: 'stream',
+      cancel: () => abort.abort(),
+      run: async (writer) => {
+        writer.open({});
+        let stoppedFor: { code: number; reason: string } | undefined;
+        const stopOn = (code: number, reason: string): void => {
+          stoppedFor ??= { code, reason };
+          abort.abort();
+        };
+        this.stopping.add(stopOn);
+        const watch = setInterval(() => {
+          void this.stopReason(call).then(
+            (reason) => reason && stopOn(RPC_KILL_SWITCH, reason),
+            () => undefined,
+          );
+        }, STOP_CHECK_MS);
+        const keepAlive = setInterval(() => void writer.keepAlive(), KEEP_ALIVE_MS);
+        let ending: { code: number; reason: string } | undefined;
+        let isDone = false;
+        try {
+          isDone = await this.relayEvents(call, answer.body, writer, id, askedFor, stopOn);
+        } catch (error) {
+          if (!abort.signal.aborted) {
+            const why =
+              error instanceof GarbledAnswer
+                ? `${a2aLabel(call)} ${error.message}`
+                : a2aFailureOf(error, a2aLabel(call), this.timeoutOf(call)).message;
+            ending = { code: RPC_UPSTREAM_FAILED, reason: why };
+          }
+        } finally {
+          clearInterval(watch);
+          clearInterval(keepAlive);
+          this.stopping.delete(stopOn);
+        }
+        ending = stoppedFor ?? ending;
+        if (!isDone && (ending || !abort.signal.aborted) && !writer.isClosed) {
+          ending ??= {
+            code: RPC_UPSTREAM_FAILED,
+            reason: `${a2aLabel(call)} closed the stream before the task ended`,
+          };
+          const error = await this.auditedError(call, id, askedFor, ending.code, ending.reason);
+          await writer.message(error);
+        }
+        abort.abort();
+        writer.end();
+      },
+    };
+  }
+
+  /**
+   * Carries the target's events one at a time, each judged and audited before it is written; a
+   * slow caller slows the read. True when the stream reached its last event (or was refused).
+   */
+  private async relayEvents(
+    call: A2aCall,
+    body: AsyncIterable<Buffer | string>,
+    writer: SseWriter,
+    id: JsonRpcId,
+    askedFor: AskedFor,
+    stopOn: (code: number, reason: string) => void,
+  ): Promise<boolean> {
+    const events: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (event) => events.push(event) });
+    const decoder = new TextDecoder();
+    let buffered = 0;
+    for await (const chunk of body) {
+      const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+      buffered += text.length;
+      if (buffered > MAX_A2A_MESSAGE_BYTES) {
+        throw new GarbledAnswer(`sent an event larger than ${MAX_A2A_MESSAGE_BYTES} bytes`);
+      }
+      parser.feed(text);
+      while (events.length > 0) {
+        buffered = 0;
+        const event = events.shift()!;
+        if (event.data.trim().length === 0) {
+          continue;
+        }
+        const reply = parseAnswer(event.data, id);
+        const stop = await this.stopReason(call);
+        if (stop) {
+          await this.pipeline.refuse(a2aHopOf(call, 'RESPONSE', reply, askedFor.method), {
+            type: 'COMMUNICATION_AUDIT',
+            action: 'BLOCK',
+            reason: stop,
+          });
+          stopOn(RPC_KILL_SWITCH, stop);
+          return false;
+        }
+        const judged = await this.hops.judgeAnswer(call, reply, askedFor);
+        await judged.audited;
+        if (judged.kind === 'refused') {
+          // D33: a blocked event never reaches the caller; its error ends the stream.
+          await writer.message(judged.answer, event.id);
+          return true;
+        }
+        await writer.message(judged.message, event.id);
+        if (isFinalEvent(reply)) {
+          return true;
+        }
+      }
+      if (writer.isClosed) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private async auditedError(
+    call: A2aCall,
+    id: JsonRpcId,
+    askedFor: AskedFor,
+    code: number,
+    reason: string,
+    details: Record<string, unknown> = {},
+  ): Promise<JsonRpcMessage> {
+    const isStop = code === RPC_KILL_SWITCH;
+    const error = rpcError(id, code, reason);
+    const { decisionId, audited } = this.pipeline.refusing(
+      a2aHopOf(call, 'RESPONSE', error, askedFor.method),
+      {
+        type: 'COMMUNICATION_AUDIT',
+        action: isStop ? 'BLOCK' : 'ERROR',
+        reason,
+        details: isStop ? details : { outcome: 'ERROR', ...details },
+      },
+    );
+    await audited;
+    return rpcError(id, code, reason, {
+      reasons: [reason],
+      decisionId,
+      correlationId: call.correlationId,
+    });
+  }
+
+  private requestOf(
+    call: A2aCall,
+    card: AgentCardJson,
+    message: JsonRpcMessage,
+    signal: AbortSignal,
+  ): A2aUpstreamRequest {
+    const target = call.route.target;
+    const credential = this.credentialOf(call);
+    return {
+      url: endpointOf(card)!.url,
+      body: JSON.stringify(message),
+      isStreaming: isStreamingMethod(message.method ?? ''),
+      callerHeaders: call.headers,
+      correlationId: call.correlationId,
+      timeoutMs: target.timeoutMs,
+      signal,
+      label: a2aLabel(call),
+      ...(credential ? { credential } : {}),
+    };
+  }
+
+  /** D37: the target's own credential, opened for this request (the caller's token never travels). */
+  private credentialOf(call: A2aCall): A2aUpstreamRequest['credential'] {
+    const sealed = call.route.target.credentialSealed;
+    if (!sealed) {
+      return undefined;
+    }
+    let plain: string;
+    try {
+      plain = this.cipher.decrypt(sealed);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new A2aUpstreamFailure(
+        502,
+        `${a2aLabel(call)}: its credential cannot be opened (${why}); set it again`,
+      );
+    }
+    return upstreamCredentialHeader(call.route.target.credentialHeader, plain);
+  }
+
+  private timeoutOf(call: A2aCall): number {
+    return call.route.target.timeoutMs;
+  }
+
+  private async stopReason(call: A2aCall): Promise<string | undefined> {
+    const engaged = await this.guard.killSwitchFor(a2aGuardSubject(call));
+    if (engaged) {
+      return `kill switch ${engaged.id} (${engaged.scope}): ${engaged.reason}`;
+    }
+    const route = await this.routes.route(call.tenantId, call.callerId, call.targetId);
+    return route?.subscription ? undefined : 'the agent is no longer subscribed to this agent';
+  }
+}
+
+/** One JSON-RPC answer to the request `id`; anything else is the target's fault. */
+function parseAnswer(text: string, id: JsonRpcId): JsonRpcMessage {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new GarbledAnswer('answered something that is not JSON');
+  }
+  const why =
+    invalidMessage(value) ??
+    (kindOf(value as JsonRpcMessage) !== 'response'
+      ? 'a request instead of an answer'
+      : (value as JsonRpcMessage).id !== id && (value as JsonRpcMessage).id !== null
+        ? `an answer to another request (${String((value as JsonRpcMessage).id)})`
+        : undefined);
+  if (why) {
+    throw new GarbledAnswer(`answered something that is not its JSON-RPC answer (${why})`);
+  }
+  return value as JsonRpcMessage;
+}
+
+function contentTypeOf(answer: Dispatcher.ResponseData): string {
+  const value = answer.headers['content-type'];
+  return (typeof value === 'string' ? value : '').split(';')[0].trim().toLowerCase();
+}

@@ -1,0 +1,245 @@
+import { IncomingHttpHeaders } from 'node:http';
+
+import { Injectable } from '@nestjs/common';
+import { HttpProblem } from '@agp/http';
+import { isUUID } from 'class-validator';
+
+import { HitlHolds } from '../../hitl/hitl-holds.service';
+import { HopPipeline } from '../pipeline/hop-pipeline';
+import { TrafficDirectory } from '../pipeline/traffic-directory';
+import { TrafficGuard } from '../pipeline/traffic-guard';
+import {
+  JsonRpcMessage,
+  RPC_INVALID_REQUEST,
+  RPC_KILL_SWITCH,
+  invalidMessage,
+  kindOf,
+  rpcError,
+} from '../mcp/json-rpc';
+import { traceIdOf } from '../mcp/mcp-call';
+import { resendDigestOf } from '../mcp/mcp-messages';
+import { A2aCall, a2aGuardSubject, a2aHopOf } from './a2a-call';
+import { A2aDirectory } from './a2a-directory';
+import { A2aAnswer, A2aExchange } from './a2a-exchange';
+import { A2aHops, heldOutcome } from './a2a-hops';
+import { AgentCardJson } from './agent-card';
+import { AgentCards } from './agent-cards.service';
+import { A2aUpstreamFailure } from './a2a-upstream';
+
+/** Who calls the A2A path: a verified agent of a tenant, under the request's correlation id. */
+export interface A2aCaller {
+  tenantId: string;
+  agentId: string;
+  correlationId: string;
+  headers: IncomingHttpHeaders;
+  signal?: AbortSignal;
+}
+
+/** D34: the header a resend names its hold by. */
+const HITL_HEADER = 'x-agp-hitl-request-id';
+
+/**
+ * The A2A relay (D20, D38): `POST /relay/a2a/{agentId}`, one JSON-RPC request per POST. Before
+ * anything reaches the target: the route and the AGENT_TO_AGENT subscription (D32), the kill
+ * switches (D35), the rate limits (D36), then the request judged as a hop (D33); every answer
+ * and every streamed event is judged on its way back.
+ */
+@Injectable()
+export class A2aRelayService {
+  constructor(
+    private readonly routes: A2aDirectory,
+    private readonly directory: TrafficDirectory,
+    private readonly guard: TrafficGuard,
+    private readonly pipeline: HopPipeline,
+    private readonly hops: A2aHops,
+    private readonly exchange: A2aExchange,
+    private readonly cards: AgentCards,
+    private readonly holds: HitlHolds,
+  ) {}
+
+  async post(caller: A2aCaller, targetId: string, body: unknown): Promise<A2aAnswer> {
+    const call = await this.callFor(caller, targetId);
+    const invalid = Array.isArray(body)
+      ? 'the A2A path takes one JSON-RPC request per POST, not a batch'
+      : (invalidMessage(body) ??
+        (kindOf(body as JsonRpcMessage) === 'request'
+          ? undefined
+          : 'a JSON-RPC request is expected'));
+    if (invalid) {
+      const id = (body as { id?: unknown } | null)?.id;
+      const answerId = typeof id === 'string' || typeof id === 'number' ? id : null;
+      return { kind: 'json', status: 400, body: rpcError(answerId, RPC_INVALID_REQUEST, invalid) };
+    }
+    const request = body as JsonRpcMessage;
+    await this.checkSubscribed(call, request);
+    const stopped = await this.refuseIfStopped(call, request);
+    if (stopped) {
+      return stopped;
+    }
+    await this.enforceRateLimit(call, request);
+    const askedFor = { method: request.method!, resendDigest: resendDigestOf(request) };
+    const hitlRequestId = caller.headers[HITL_HEADER];
+    let forward: JsonRpcMessage;
+    if (hitlRequestId !== undefined) {
+      const released = await this.resend(call, String(hitlRequestId), request);
+      if (released.kind === 'answer') {
+        return { kind: 'json', status: 200, body: released.body };
+      }
+      forward = released.body;
+    } else {
+      const judged = await this.hops.judgeRequest(call, request);
+      // T1: the target acts on what it receives, so the trail holds the hop before it is sent.
+      await judged.audited;
+      if (judged.kind === 'refused') {
+        return { kind: 'json', status: 200, body: judged.answer };
+      }
+      forward = judged.message;
+    }
+    let card: AgentCardJson;
+    try {
+      card = await this.cards.cardOf(call.tenantId, call.correlationId, call.route.target);
+    } catch (error) {
+      if (error instanceof A2aUpstreamFailure) {
+        return this.exchange.failed(call, request.id!, askedFor, error);
+      }
+      throw error;
+    }
+    return this.exchange.forward(call, card, forward, askedFor);
+  }
+
+  /** The agent card as callers see it (D38): the subscription decides, as for every call. */
+  async card(caller: A2aCaller, targetId: string): Promise<AgentCardJson> {
+    const call = await this.callFor(caller, targetId);
+    await this.checkSubscribed(call);
+    try {
+      const card = await this.cards.cardOf(call.tenantId, call.correlationId, call.route.target);
+      return this.cards.served(targetId, card);
+    } catch (error) {
+      if (error instanceof A2aUpstreamFailure) {
+        throw new HttpProblem(502, 'agent-card-unavailable', error.message);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * D34: the same request again with `X-Agp-Hitl-Request-Id` releases an approved hold once: a
+   * held request goes to the target as its decision left it, a held answer comes back from the
+   * relay without calling the target again.
+   */
+  private async resend(
+    call: A2aCall,
+    hitlRequestId: string,
+    request: JsonRpcMessage,
+  ): Promise<{ kind: 'forward' | 'answer'; body: JsonRpcMessage }> {
+    if (!isUUID(hitlRequestId)) {
+      throw HttpProblem.validation([{ field: HITL_HEADER, message: 'must be a UUID' }]);
+    }
+    const outcome = await this.holds.releaseOnResend(
+      call.tenantId,
+      call.callerId,
+      hitlRequestId,
+      resendDigestOf(request),
+      call.correlationId,
+    );
+    if (!outcome) {
+      throw HttpProblem.notFound(`no HITL request ${hitlRequestId} of this agent`);
+    }
+    const settled = heldOutcome(request, outcome, call);
+    if (settled.kind === 'refused') {
+      return { kind: 'answer', body: settled.answer };
+    }
+    return outcome.request?.direction === 'REQUEST'
+      ? { kind: 'forward', body: settled.message }
+      : { kind: 'answer', body: settled.message };
+  }
+
+  private async callFor(caller: A2aCaller, targetId: string): Promise<A2aCall> {
+    const [route, settings] = await Promise.all([
+      this.routes.route(caller.tenantId, caller.agentId, targetId),
+      this.directory.settings(caller.tenantId),
+    ]);
+    if (!route) {
+      throw HttpProblem.notFound(`no agent ${targetId} in this tenant`);
+    }
+    const traceId = traceIdOf(caller.headers);
+    return {
+      tenantId: caller.tenantId,
+      correlationId: caller.correlationId,
+      callerId: caller.agentId,
+      targetId,
+      route,
+      headers: caller.headers,
+      captureContent: settings.contentCapture,
+      hitl: { waitSeconds: settings.hitlWaitSeconds, expirySeconds: settings.hitlExpirySeconds },
+      ...(caller.signal ? { signal: caller.signal } : {}),
+      ...(traceId ? { traceId } : {}),
+    };
+  }
+
+  /** D32: no AGENT_TO_AGENT subscription, no traffic: 403 before anything reaches the target. */
+  private async checkSubscribed(call: A2aCall, request?: JsonRpcMessage): Promise<void> {
+    if (call.route.subscription) {
+      return;
+    }
+    const reason = `agent ${call.callerId} is not subscribed to agent ${call.targetId}`;
+    if (request) {
+      await this.pipeline.refuse(a2aHopOf(call, 'REQUEST', request), {
+        type: 'COMMUNICATION_AUDIT',
+        action: 'BLOCK',
+        reason,
+      });
+    }
+    throw new HttpProblem(403, 'forbidden', reason);
+  }
+
+  /** D35: a switch on the tenant, the caller or the target: -32005, audited as BLOCK. */
+  private async refuseIfStopped(
+    call: A2aCall,
+    request: JsonRpcMessage,
+  ): Promise<A2aAnswer | undefined> {
+    const engaged = await this.guard.killSwitchFor(a2aGuardSubject(call));
+    if (!engaged) {
+      return undefined;
+    }
+    const reason = `kill switch ${engaged.id} (${engaged.scope}): ${engaged.reason}`;
+    const { decisionId, audited } = this.pipeline.refusing(a2aHopOf(call, 'REQUEST', request), {
+      type: 'COMMUNICATION_AUDIT',
+      action: 'BLOCK',
+      reason,
+      details: { killSwitchId: engaged.id },
+    });
+    await audited;
+    const data = {
+      reasons: [reason],
+      killSwitchId: engaged.id,
+      decisionId,
+      correlationId: call.correlationId,
+    };
+    return {
+      kind: 'json',
+      status: 200,
+      body: rpcError(request.id, RPC_KILL_SWITCH, 'kill switch engaged', data),
+    };
+  }
+
+  /** D36: 429 with Retry-After; RATE_LIMIT recorded once per key per minute. */
+  private async enforceRateLimit(call: A2aCall, request: JsonRpcMessage): Promise<void> {
+    const refusal = await this.guard.rateLimitFor(a2aGuardSubject(call), 1);
+    if (!refusal) {
+      return;
+    }
+    const reason = `over the rate limit of ${refusal.perMinute} messages per minute (${refusal.key})`;
+    if (refusal.isFirstInWindow) {
+      await this.pipeline.refuse(a2aHopOf(call, 'REQUEST', request), {
+        type: 'RATE_LIMIT',
+        action: 'BLOCK',
+        reason,
+        details: { key: refusal.key, perMinute: refusal.perMinute },
+      });
+    }
+    throw new HttpProblem(429, 'rate-limited', reason, undefined, {
+      'retry-after': String(refusal.retryAfterSeconds),
+    });
+  }
+}

@@ -1,0 +1,164 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Agent, Dispatcher, errors, request } from 'undici';
+
+import { EgressOptions, checkEgressUrl } from '../../common/egress-policy';
+import { EGRESS_OPTIONS } from '../../config/relay-config.module';
+import { guardedLookup } from '../mcp/mcp-upstream';
+
+/** The largest JSON-RPC answer (or streamed event) the relay reads whole. */
+export const MAX_A2A_MESSAGE_BYTES = 32 * 1024 * 1024;
+/** An agent card is a small document; anything larger is not one. */
+const MAX_CARD_BYTES = 1024 * 1024;
+const CARD_TIMEOUT_MS = 10_000;
+
+/** Headers of the A2A JSON-RPC binding the relay carries to the agent (D38). */
+const CARRIED_HEADERS = ['a2a-version', 'a2a-extensions'];
+
+/** Why an agent failed the relay, in words the caller's developer can act on. */
+export class A2aUpstreamFailure extends Error {
+  constructor(
+    readonly status: 502 | 504,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface A2aUpstreamRequest {
+  url: string;
+  body: string;
+  /** A streaming method asks for SSE, any other for JSON, as the SDK's own client does. */
+  isStreaming: boolean;
+  /** The caller's headers: only A2A's own are carried (D37: never its token). */
+  callerHeaders: Record<string, string | string[] | undefined>;
+  credential?: { header: string; value: string };
+  correlationId: string;
+  timeoutMs: number;
+  /** A stream's events may come far apart: the idle limit is then the timeout between them. */
+  signal: AbortSignal;
+  label: string;
+}
+
+/** The relay's HTTP client towards A2A agents: one pooled undici agent, egress checked (D37). */
+@Injectable()
+export class A2aUpstream implements OnApplicationShutdown {
+  private readonly dispatcher: Agent;
+
+  constructor(@Inject(EGRESS_OPTIONS) private readonly egress: EgressOptions) {
+    this.dispatcher = new Agent({
+      connections: 256,
+      keepAliveTimeout: 30_000,
+      connect: { timeout: 10_000, lookup: guardedLookup(egress) },
+    });
+  }
+
+  async send(call: A2aUpstreamRequest): Promise<Dispatcher.ResponseData> {
+    const headers: Record<string, string> = {
+      accept: call.isStreaming ? 'text/event-stream' : 'application/json',
+      'content-type': 'application/json',
+      'x-correlation-id': call.correlationId,
+    };
+    for (const name of CARRIED_HEADERS) {
+      const value = call.callerHeaders[name];
+      if (typeof value === 'string') {
+        headers[name] = value;
+      }
+    }
+    if (call.credential) {
+      headers[call.credential.header.toLowerCase()] = call.credential.value;
+    }
+    this.checkUrl(call.url, call.label);
+    try {
+      return await request(call.url, {
+        method: 'POST',
+        headers,
+        body: call.body,
+        signal: call.signal,
+        dispatcher: this.dispatcher,
+        headersTimeout: call.timeoutMs,
+        bodyTimeout: call.timeoutMs,
+      });
+    } catch (error) {
+      throw a2aFailureOf(error, call.label, call.timeoutMs);
+    }
+  }
+
+  /** D38: the agent's card from its `agentCardUrl`, as JSON (what it says is the caller's to check). */
+  async fetchCard(url: string, label: string): Promise<unknown> {
+    this.checkUrl(url, label);
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await request(url, {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        dispatcher: this.dispatcher,
+        headersTimeout: CARD_TIMEOUT_MS,
+        bodyTimeout: CARD_TIMEOUT_MS,
+        signal: AbortSignal.timeout(CARD_TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw a2aFailureOf(error, `the agent card of ${label}`, CARD_TIMEOUT_MS);
+    }
+    if (answer.statusCode !== 200) {
+      await answer.body.dump();
+      throw new A2aUpstreamFailure(
+        502,
+        `the agent card of ${label} answered HTTP ${answer.statusCode} at ${url}`,
+      );
+    }
+    let text: string;
+    try {
+      text = await readLimited(answer, MAX_CARD_BYTES, `the agent card of ${label}`);
+    } catch (error) {
+      throw a2aFailureOf(error, `the agent card of ${label}`, CARD_TIMEOUT_MS);
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new A2aUpstreamFailure(502, `the agent card of ${label} is not JSON`);
+    }
+  }
+
+  private checkUrl(url: string, label: string): void {
+    const refusal = checkEgressUrl(url, this.egress);
+    if (refusal) {
+      throw new A2aUpstreamFailure(502, `${label}: ${url} is not allowed (D37): ${refusal}`);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const closed = this.dispatcher.close().catch(() => undefined);
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+    await this.dispatcher.destroy();
+  }
+}
+
+/** A network error, a timeout or a cut stream as the failure the caller is told about. */
+export function a2aFailureOf(error: unknown, label: string, timeoutMs: number): A2aUpstreamFailure {
+  if (error instanceof A2aUpstreamFailure) {
+    return error;
+  }
+  if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
+    return new A2aUpstreamFailure(504, `${label} did not answer within ${timeoutMs} ms`);
+  }
+  const why = error instanceof Error ? error.message : String(error);
+  return new A2aUpstreamFailure(502, `${label} failed: ${why}`);
+}
+
+export async function readLimited(
+  answer: Dispatcher.ResponseData,
+  limit: number,
+  label: string,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of answer.body) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      answer.body.destroy();
+      throw new A2aUpstreamFailure(502, `${label} answered more than ${limit} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

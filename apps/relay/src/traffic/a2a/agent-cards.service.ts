@@ -1,0 +1,170 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Database, Tx } from '@agp/database';
+import { HttpProblem } from '@agp/http';
+import { RequestContext, actorOf } from '@agp/auth';
+import { EventOutbox } from '@agp/messaging';
+
+import { RELAY_ORIGIN } from '../../agents/agents.service';
+import { Row, str } from '../../common/sql';
+import { PUBLIC_BASE_URL } from '../../config/relay-config.module';
+import { RELAY_DATABASE, RELAY_OUTBOX } from '../../database/tokens';
+import { TrafficDirectory } from '../pipeline/traffic-directory';
+import { AgentCardJson, changedFields, endpointOf, invalidCard, proxiedCard } from './agent-card';
+import { A2aUpstream, A2aUpstreamFailure } from './a2a-upstream';
+
+/** D21: what a refresh of an agent's card found. */
+export interface CardRefresh {
+  status: 'unchanged' | 'updated';
+  changedFields: string[];
+}
+
+interface StoredAgent {
+  id: string;
+  name: string;
+  status: string;
+  agentCardUrl?: string;
+  card?: AgentCardJson;
+}
+
+/**
+ * Agent cards (D38, D21, T33): fetched from the agent's `agentCardUrl`, kept in the registry (every
+ * replica serves the same card, and a refresh compares against it), served rewritten to point at
+ * the relay. A fetched card that differs from the kept one records AGENT_LIFECYCLE, which also
+ * drops every replica's cached routes (T2).
+ */
+@Injectable()
+export class AgentCards {
+  constructor(
+    @Inject(RELAY_DATABASE) private readonly database: Database,
+    @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
+    @Inject(PUBLIC_BASE_URL) private readonly baseUrl: string,
+    private readonly upstream: A2aUpstream,
+    private readonly directory: TrafficDirectory,
+  ) {}
+
+  /** `{base_url}/relay/a2a/{agentId}`: where callers send the agent's JSON-RPC (D20). */
+  relayUrlOf(agentId: string): string {
+    return `${this.baseUrl}/relay/a2a/${agentId}`;
+  }
+
+  /** The card as callers see it: every interface on the relay, the platform's scheme (D38). */
+  served(agentId: string, card: AgentCardJson): AgentCardJson {
+    return proxiedCard(
+      card,
+      this.relayUrlOf(agentId),
+      `${this.baseUrl}/tenant-auth/v1/oauth/token`,
+    );
+  }
+
+  /**
+   * The kept card, or the first fetch of it. Throws A2aUpstreamFailure when the agent has no card
+   * URL or its card cannot be fetched or read: the caller is told why.
+   */
+  async cardOf(
+    tenantId: string,
+    correlationId: string,
+    target: { id: string; name: string; card?: AgentCardJson },
+  ): Promise<AgentCardJson> {
+    if (target.card) {
+      return target.card;
+    }
+    const refreshed = await this.fetchAndKeep(tenantId, correlationId, target.id, undefined);
+    return refreshed.card;
+  }
+
+  /** D21: `POST /relay/v1/agents/{agentId}/agent-card/refresh`. */
+  async refresh(ctx: RequestContext, agentId: string): Promise<CardRefresh> {
+    try {
+      const { refresh } = await this.fetchAndKeep(ctx.tenantId, ctx.correlationId, agentId, ctx);
+      return refresh;
+    } catch (error) {
+      if (error instanceof A2aUpstreamFailure) {
+        throw new HttpProblem(502, 'agent-card-unavailable', error.message);
+      }
+      throw error;
+    }
+  }
+
+  private async fetchAndKeep(
+    tenantId: string,
+    correlationId: string,
+    agentId: string,
+    ctx: RequestContext | undefined,
+  ): Promise<{ card: AgentCardJson; refresh: CardRefresh }> {
+    const agent = await this.database.inTenant(tenantId, (tx) => this.find(tx, tenantId, agentId));
+    if (!agent) {
+      throw HttpProblem.notFound(`agent ${agentId} not found`);
+    }
+    const label = `agent "${agent.name}" (${agent.id})`;
+    if (!agent.agentCardUrl) {
+      if (ctx) {
+        throw new HttpProblem(
+          409,
+          'no-agent-card-url',
+          `${label} has no agentCardUrl: set it with PATCH /relay/v1/agents/${agentId}`,
+        );
+      }
+      throw new A2aUpstreamFailure(502, `${label} has no agentCardUrl, so it cannot be called`);
+    }
+    const fetched = await this.upstream.fetchCard(agent.agentCardUrl, label);
+    const invalid = invalidCard(fetched);
+    if (invalid) {
+      throw new A2aUpstreamFailure(502, `the agent card of ${label}: ${invalid}`);
+    }
+    const card = fetched as AgentCardJson;
+    const changed = changedFields(agent.card, card);
+    const endpoint = endpointOf(card)!;
+    await this.database.inTenant(tenantId, async (tx) => {
+      await tx.query(
+        `UPDATE relay.agents SET agent_card = $3, agent_card_fetched_at = now()
+          WHERE tenant_id = $1 AND id = $2`,
+        [tenantId, agentId, JSON.stringify(card)],
+      );
+      if (changed.length > 0) {
+        await this.outbox.add(
+          tx,
+          'AGENT_LIFECYCLE',
+          { tenantId, correlationId },
+          {
+            ...(ctx ? { actor: actorOf(ctx) } : {}),
+            sink: { type: 'AGENT', id: agentId, label: agent.name },
+            summary: `agent ${agent.name} card ${agent.card ? 'updated' : 'fetched'}: ${changed.join(', ')}`,
+            details: {
+              origin: RELAY_ORIGIN,
+              agentCard: { changedFields: changed, url: agent.agentCardUrl, a2aUrl: endpoint.url },
+            },
+            agentId,
+            name: agent.name,
+            change: 'UPDATED',
+            status: agent.status,
+            permissions: [],
+          },
+        );
+      }
+    });
+    this.directory.forgetTenant(tenantId);
+    return {
+      card,
+      refresh: { status: changed.length > 0 ? 'updated' : 'unchanged', changedFields: changed },
+    };
+  }
+
+  private async find(tx: Tx, tenantId: string, agentId: string): Promise<StoredAgent | undefined> {
+    const rows: Row[] = await tx.query(
+      `SELECT id, name, status, agent_card_url, agent_card FROM relay.agents
+        WHERE tenant_id = $1 AND id = $2 AND status <> 'DELETED'`,
+      [tenantId, agentId],
+    );
+    const row = rows[0];
+    if (!row) {
+      return undefined;
+    }
+    return {
+      id: String(row.id),
+      name: String(row.name),
+      status: String(row.status),
+      agentCardUrl: str(row.agent_card_url),
+      ...(row.agent_card ? { card: row.agent_card as AgentCardJson } : {}),
+    };
+  }
+}
