@@ -12,6 +12,7 @@ import { DecisionsModule } from './decisions/decisions.module';
 import { EvaluationPacksModule } from './evaluation-packs/evaluation-packs.module';
 import { KillSwitchesModule } from './kill-switches/kill-switches.module';
 import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
+import { LlmProvidersModule } from './llm-providers/llm-providers.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { PoliciesModule } from './policies/policies.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
@@ -64,6 +65,7 @@ export class RelayModule {
         McpServersModule,
         ChannelsModule,
         LlmGatewaysModule,
+        LlmProvidersModule,
         PoliciesModule,
         SubscriptionsModule,
         TrafficModule,

@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Patch,
-  Post,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { RequirePermission } from '@agp/auth';
 import { Page } from '@agp/http';
 
@@ -17,21 +6,20 @@ import { Created } from '../common/created.decorator';
 import { Ctx, RequestContext } from '../common/request-context';
 import { uuidParam } from '../common/uuid-param';
 import { CatalogEntry } from '../registry/catalog.repository';
-import { CatalogService } from '../registry/catalog.service';
 import { ListCatalogQueryDto } from '../registry/list-catalog-query.dto';
 import { CreateLlmGatewayDto } from './dto/create-llm-gateway.dto';
 import { UpdateLlmGatewayDto } from './dto/update-llm-gateway.dto';
-import { LLM_GATEWAYS_CATALOG } from './llm-gateways.constants';
+import { LlmGatewaysService } from './llm-gateways.service';
 
 @Controller('relay/v1/llm-gateways')
 export class LlmGatewaysController {
-  constructor(@Inject(LLM_GATEWAYS_CATALOG) private readonly gateways: CatalogService) {}
+  constructor(private readonly gateways: LlmGatewaysService) {}
 
   @Post()
   @Created()
   @RequirePermission('LLM_GATEWAY', 'WRITE')
   create(@Ctx() ctx: RequestContext, @Body() dto: CreateLlmGatewayDto): Promise<CatalogEntry> {
-    return this.gateways.create(ctx, { ...dto });
+    return this.gateways.create(ctx, dto);
   }
 
   @Get()
@@ -59,7 +47,7 @@ export class LlmGatewaysController {
     @Param('gatewayId', uuidParam('gatewayId')) id: string,
     @Body() dto: UpdateLlmGatewayDto,
   ): Promise<CatalogEntry> {
-    return this.gateways.update(ctx, id, { ...dto });
+    return this.gateways.update(ctx, id, dto);
   }
 
   @Delete(':gatewayId')

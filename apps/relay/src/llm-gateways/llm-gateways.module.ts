@@ -7,19 +7,24 @@ import { CatalogRepository } from '../registry/catalog.repository';
 import { CatalogService } from '../registry/catalog.service';
 import { LLM_GATEWAYS_CATALOG } from './llm-gateways.constants';
 import { LlmGatewaysController } from './llm-gateways.controller';
+import { LlmGatewaysService } from './llm-gateways.service';
 
 const repository = new CatalogRepository({
   table: 'llm_gateways',
   columns: {
     name: 'name',
     description: 'description',
-    provider: 'provider',
-    baseUrl: 'base_url',
-    model: 'model',
+    providers: 'provider_ids',
+    modelMap: 'model_map',
   },
+  lists: ['providers'],
+  objects: ['modelMap'],
 });
 
-/** LLM gateways of the registry: CRUD under /relay/v1/llm-gateways, LLM_LIFECYCLE recorded. */
+/**
+ * LLM gateways of the registry (D39: providers in failover order, a model map): CRUD under
+ * /relay/v1/llm-gateways, LLM_LIFECYCLE recorded.
+ */
 @Module({
   controllers: [LlmGatewaysController],
   providers: [
@@ -33,6 +38,7 @@ const repository = new CatalogRepository({
           partyType: 'LLM_GATEWAY',
         }),
     },
+    LlmGatewaysService,
   ],
 })
 export class LlmGatewaysModule {}

@@ -1,7 +1,18 @@
-import { IsString, IsUrl, Length, MaxLength, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsString,
+  IsUUID,
+  Length,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 
-import { isPresent, isSet } from '../../common/patch-fields';
+import { IsModelMap, MAX_GATEWAY_PROVIDERS, isPresent, isSet } from './llm-gateway-fields';
 
+/** A partial update: absent keeps a field; `null` clears the optional ones only. */
 export class UpdateLlmGatewayDto {
   @ValidateIf(isPresent)
   @IsString()
@@ -13,19 +24,16 @@ export class UpdateLlmGatewayDto {
   @MaxLength(2_000)
   description?: string | null;
 
-  /** The upstream provider (`openai`, `anthropic`, `azure-openai` …). */
+  /** The whole list, in failover order, replaces the old one. */
   @ValidateIf(isPresent)
-  @IsString()
-  @Length(1, 100)
-  provider?: string;
-
-  /** The OpenAI-compatible base address the relay forwards to (D20). */
-  @ValidateIf(isPresent)
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
-  baseUrl?: string;
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_GATEWAY_PROVIDERS)
+  @ArrayUnique()
+  @IsUUID('all', { each: true })
+  providers?: string[];
 
   @ValidateIf(isSet)
-  @IsString()
-  @MaxLength(200)
-  model?: string | null;
+  @IsModelMap()
+  modelMap?: Record<string, string> | null;
 }
