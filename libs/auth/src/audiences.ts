@@ -10,9 +10,17 @@ export function audiencesFor(apiAudience: string): Audiences {
   return { api, mcp: `${api}/relay` };
 }
 
-/** D8: `/relay/mcp/...` takes only `mcp:call` tokens; every other path only API tokens. */
+/** The traffic paths of D20 whose callers hold `{base_url}/relay` tokens (D8). */
+const RELAY_AUDIENCE_PATHS = ['/relay/mcp', '/relay/llm'];
+
+/**
+ * D8: `/relay/mcp/...` takes only `mcp:call` tokens; so does the LLM path `/relay/llm/...` (T16:
+ * an agent's traffic token is one token whatever it talks to); every other path only API tokens.
+ */
 export function audienceForPath(audiences: Audiences, path: string): string {
-  return path === '/relay/mcp' || path.startsWith('/relay/mcp/') || path.startsWith('/relay/mcp?')
+  return RELAY_AUDIENCE_PATHS.some(
+    (prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`),
+  )
     ? audiences.mcp
     : audiences.api;
 }
