@@ -7,3 +7,4 @@ export * from './forged-tokens';
 export * from './route-catalogue';
 export * from './mcp-test-server';
 export * from './mcp-test-client';
+export * from './openai-test-provider';
