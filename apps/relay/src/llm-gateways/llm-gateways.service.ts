@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
+import { RequestContext } from '@agp/auth';
 import { Page } from '@agp/http';
 
-import { RequestContext } from '../common/request-context';
 import { Row } from '../common/sql';
 import { RELAY_DATABASE } from '../database/tokens';
 import { CatalogEntry } from '../registry/catalog.repository';

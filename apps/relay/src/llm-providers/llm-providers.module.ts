@@ -1,32 +1,14 @@
 import { Module } from '@nestjs/common';
-import { Database, Tx } from '@agp/database';
-import { EventOutbox } from '@agp/messaging';
+import { Tx } from '@agp/database';
 
 import { Row } from '../common/sql';
-import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { McpServersModule } from '../mcp-servers/mcp-servers.module';
-import { CatalogEntry, CatalogRepository } from '../registry/catalog.repository';
-import { CatalogService } from '../registry/catalog.service';
+import { CatalogEntry } from '../registry/catalog.repository';
+import { catalogProvider } from '../registry/catalog.provider';
 import { RegistryErrorCode, RegistryException } from '../registry/registry.exception';
 import { LLM_PROVIDERS_CATALOG } from './llm-providers.constants';
 import { LlmProvidersController } from './llm-providers.controller';
 import { LlmProvidersService } from './llm-providers.service';
-
-const repository = new CatalogRepository({
-  table: 'llm_providers',
-  columns: {
-    name: 'name',
-    description: 'description',
-    baseUrl: 'base_url',
-    apiKey: 'api_key_ciphertext',
-    models: 'models',
-    timeoutMs: 'timeout_ms',
-  },
-  integers: ['timeoutMs'],
-  lists: ['models'],
-  // D37: the sealed key never leaves the repository; responses say only that one is set.
-  writeOnly: ['apiKey'],
-});
 
 /** T16: a provider a gateway routes to cannot go (409 naming the gateways); take it out first. */
 async function refuseWhileRouted(tx: Tx, tenantId: string, entry: CatalogEntry): Promise<void> {
@@ -48,18 +30,31 @@ async function refuseWhileRouted(tx: Tx, tenantId: string, entry: CatalogEntry):
   imports: [McpServersModule],
   controllers: [LlmProvidersController],
   providers: [
-    {
-      provide: LLM_PROVIDERS_CATALOG,
-      inject: [RELAY_DATABASE, RELAY_OUTBOX],
-      useFactory: (database: Database, outbox: EventOutbox) =>
-        new CatalogService(database, outbox, repository, {
-          noun: 'LLM provider',
-          lifecycleEvent: 'LLM_LIFECYCLE',
-          partyType: 'LLM_PROVIDER',
-          idDetail: 'llmProviderId',
-          beforeRemove: refuseWhileRouted,
-        }),
-    },
+    catalogProvider(
+      LLM_PROVIDERS_CATALOG,
+      {
+        table: 'llm_providers',
+        columns: {
+          name: 'name',
+          description: 'description',
+          baseUrl: 'base_url',
+          apiKey: 'api_key_ciphertext',
+          models: 'models',
+          timeoutMs: 'timeout_ms',
+        },
+        integers: ['timeoutMs'],
+        lists: ['models'],
+        // D37: the sealed key never leaves the repository; responses say only that one is set.
+        writeOnly: ['apiKey'],
+      },
+      {
+        noun: 'LLM provider',
+        lifecycleEvent: 'LLM_LIFECYCLE',
+        partyType: 'LLM_PROVIDER',
+        idDetail: 'llmProviderId',
+        beforeRemove: refuseWhileRouted,
+      },
+    ),
     LlmProvidersService,
   ],
 })

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext } from '@agp/auth';
 import { Page } from '@agp/http';
 
 import { EgressOptions, checkEgressUrl } from '../common/egress-policy';
-import { RequestContext } from '../common/request-context';
 import { EGRESS_OPTIONS } from '../config/relay-config.module';
 import { CredentialCipher } from '../mcp-servers/credential-cipher';
 import { CatalogEntry } from '../registry/catalog.repository';

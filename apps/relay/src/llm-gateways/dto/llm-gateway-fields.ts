@@ -34,5 +34,3 @@ export function IsModelMap(options?: ValidationOptions): PropertyDecorator {
     options,
   );
 }
-
-export { isPresent, isSet } from '../../common/patch-fields';

@@ -13,6 +13,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
+import { isPresent } from '@agp/http';
 
 import {
   MAX_MODELS,
@@ -20,7 +21,11 @@ import {
   MAX_PROVIDER_TIMEOUT_MS,
   MIN_PROVIDER_TIMEOUT_MS,
 } from '../llm-providers.constants';
-import { API_KEY_MESSAGE, API_KEY_VALUE, isPresent } from './llm-provider-fields';
+
+/** D37: an API key travels as `Authorization: Bearer <apiKey>`, so it must be a header value. */
+const API_KEY_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+const API_KEY_MESSAGE =
+  'apiKey must be printable ASCII without leading or trailing spaces (it is sent as an HTTP header value)';
 
 /** D39: an OpenAI-compatible provider the relay forwards chat completions to. */
 export class CreateLlmProviderDto {

@@ -1,9 +1,8 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { RequestWithPrincipal } from '@agp/auth';
-import { correlationIdOf } from '@agp/http';
+import { correlationIdOf, uuidParam } from '@agp/http';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
-import { uuidParam } from '../../common/uuid-param';
 import { SseWriter } from '../mcp/sse-writer';
 import { LlmAnswer } from './llm-completions';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
