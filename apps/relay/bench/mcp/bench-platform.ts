@@ -121,6 +121,7 @@ export interface BenchTenant {
   adminToken: string;
   serverId: string;
   mcpToken: string;
+  agentId: string;
 }
 
 /**
@@ -196,5 +197,5 @@ export async function arrangeTenant(
     client_secret: agent.clientSecret,
     scope: 'mcp:call',
   });
-  return { adminToken, serverId: server.id, mcpToken };
+  return { adminToken, serverId: server.id, mcpToken, agentId: agent.id };
 }
