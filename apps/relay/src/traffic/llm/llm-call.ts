@@ -41,7 +41,7 @@ export function gatewayOf(call: LlmCall): EndpointRef {
 
 /**
  * D33 on the LLM path: agent → gateway is a REQUEST hop (the chat request), gateway → agent a
- * RESPONSE hop (the completion, or one window of a streamed one; T20). Protocol REST (R-decisions).
+ * RESPONSE hop (the completion, or one window of a streamed one; T20). Protocol REST (R12).
  */
 export function hopOf(
   call: LlmCall,
