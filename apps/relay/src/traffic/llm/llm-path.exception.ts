@@ -70,6 +70,7 @@ export class LlmPathException extends DomainException {
   ) {
     super(code, message, options.errors, options.headers);
     this.status = options.status ?? openAiError(code).status;
-    this.extensions = { ...data, error: openAiErrorOf(code, message) };
+    // The members go in `error` too: an OpenAI SDK keeps only `error` of a body (`APIError.error`).
+    this.extensions = { ...data, error: { ...openAiErrorOf(code, message), ...data } };
   }
 }
