@@ -8,7 +8,7 @@ import { BENCH_POLICIES } from './mcp/bench-policies';
 import { fixedRate } from './mcp/mcp-load';
 import { ServiceProcess, cpuSecondsOf } from './mcp/platform-processes';
 
-const RATE = Number(process.env.BENCH_RATE ?? 50);
+const RATE = Number(process.env.BENCH_RATE ?? 20);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 10);
 const LOOP_SECONDS = Number(process.env.BENCH_LOOP_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
