@@ -276,7 +276,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
     },
   );
 
-  it('should answer 502 when every provider fails, and record the call as an ERROR of the last', async () => {
+  it('should answer 502 when every provider fails, audit the fault as an ERROR hop and record the call as an ERROR of the last', async () => {
     const broken = await provider({ behaviour: { kind: 'status', status: 503 } });
     const lastId = await registered(broken);
     const gatewayId = await gateway([await registered('http://127.0.0.1:1/v1'), lastId]);
@@ -291,7 +291,13 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
     expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
     const trace = await world.trace(
       correlationId,
-      (items) => ofType(items, 'LLM_GATEWAY_CALL').length === 1,
+      (items) =>
+        ofType(items, 'LLM_GATEWAY_CALL').length === 1 &&
+        ofType(items, 'COMMUNICATION_AUDIT').some((e) => actionOf(e) === 'ERROR'),
+    );
+    const fault = ofType(trace, 'COMMUNICATION_AUDIT').find((e) => actionOf(e) === 'ERROR');
+    expect(details(fault)).toEqual(
+      expect.objectContaining({ direction: 'RESPONSE', outcome: 'ERROR', httpStatus: 502 }),
     );
     const call = ofType(trace, 'LLM_GATEWAY_CALL')[0];
     expect(details(call)).toEqual(

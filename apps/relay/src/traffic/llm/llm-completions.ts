@@ -99,7 +99,9 @@ export class LlmCompletions {
           ? { httpStatus: error.failures.at(-1)?.httpStatus }
           : {}),
       });
-      throw upstreamProblem(error, call);
+      const problem = upstreamProblem(error, call);
+      await this.auditFault(call, error.last, problem.status, problem.message);
+      throw problem;
     }
     const record = (
       fields: Omit<LlmCallRecord, keyof typeof base | 'provider' | 'attempts' | 'latencyMs'>,
@@ -116,7 +118,9 @@ export class LlmCompletions {
     if (answer.statusCode >= 400) {
       const said = await readLimited(answer, answered.provider);
       record({ outcome: 'ERROR', httpStatus: answer.statusCode, reason: said.slice(0, 300) });
-      return { kind: 'json', status: answer.statusCode, body: providerError(said), headers };
+      const body = providerError(said);
+      await this.auditFault(call, answered.provider, answer.statusCode, said.slice(0, 300), body);
+      return { kind: 'json', status: answer.statusCode, body, headers };
     }
     if (isStreamed && contentTypeOf(answer) === 'text/event-stream') {
       return this.stream(call, admitted, answered, abort, started, record, headers);
@@ -141,6 +145,7 @@ export class LlmCompletions {
           ? error.message
           : `${providerLabel(provider)} answered a body that is not JSON`;
       record({ outcome: 'ERROR', httpStatus: answer.statusCode, reason: why });
+      await this.auditFault(call, provider, 502, why);
       throw new LlmPathException(LlmPathErrorCode.UpstreamFailed, why);
     }
     const usage = usageOf(completion);
@@ -253,6 +258,9 @@ export class LlmCompletions {
         );
         try {
           const result = await stream.run(answer.body, abort.signal);
+          if (result.outcome === 'ERROR') {
+            await this.auditFault(call, provider, 502, result.reason ?? 'the stream failed');
+          }
           record({
             outcome: result.outcome === 'CANCELLED' ? 'ERROR' : result.outcome,
             action: result.action,
@@ -270,6 +278,32 @@ export class LlmCompletions {
         }
       },
     };
+  }
+
+  /**
+   * T6 on the LLM path: a provider's fault (every provider failed, an error answered, a broken
+   * body or stream) is a RESPONSE hop audited as ERROR with `details.outcome`, as on MCP, so the
+   * tenant's error counts see it beside the call's own LLM_GATEWAY_CALL.
+   */
+  private auditFault(
+    call: LlmCall,
+    provider: LlmProviderRoute,
+    httpStatus: number,
+    reason: string,
+    body: unknown = { error: { message: reason } },
+  ): Promise<void> {
+    const hop = hopOf(
+      call,
+      'RESPONSE',
+      { json: body, text: reason },
+      { llmProviderId: provider.id },
+    );
+    return this.pipeline.refuse(hop, {
+      type: 'COMMUNICATION_AUDIT',
+      action: 'ERROR',
+      reason,
+      details: { outcome: 'ERROR', httpStatus },
+    });
   }
 
   private async stopReason(call: LlmCall): Promise<string | undefined> {
