@@ -6,7 +6,7 @@ import { OpenAiTestProvider, startOpenAiTestProvider } from '@agp/testing';
 
 import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
-import { HOLD_TRANSFERS } from './llm/llm-policies';
+import { HOLD_REFUND_ANSWERS, HOLD_TRANSFERS } from './llm/llm-policies';
 
 /**
  * Issue 13 § 4 on the LLM path, with the official OpenAI SDK: a request held for human review and
@@ -93,6 +93,41 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay controls (%s)',
     expect(twice).toBeInstanceOf(OpenAI.PermissionDeniedError);
     expect(callsWith(marker)).toBe(1);
   });
+
+  it.each([false, true])(
+    'should hold a completion for review before the agent sees it, then answer the resend from the hold without calling the provider again (streamed resend: %s)',
+    async (isStreamedResend) => {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
+      const agent = await subscribedAgent(HOLD_REFUND_ANSWERS);
+      const marker = randomUUID();
+      const request = {
+        model: 'test-model',
+        messages: [{ role: 'user' as const, content: `refund ${marker}` }],
+      };
+
+      const held = await client(agent)
+        .chat.completions.create(request)
+        .catch((error: unknown) => error);
+      const hitlRequestId = String(
+        ((held as InstanceType<typeof OpenAI.APIError>).error as Json).hitlRequestId,
+      );
+      await world.ok('POST', `/relay/v1/hitl-requests/${hitlRequestId}/approve`, {}, 200);
+      const resend = client(agent, { 'x-agp-hitl-request-id': hitlRequestId });
+      let text = '';
+      if (isStreamedResend) {
+        const stream = await resend.chat.completions.create({ ...request, stream: true });
+        for await (const chunk of stream) {
+          text += chunk.choices[0]?.delta?.content ?? '';
+        }
+      } else {
+        text = (await resend.chat.completions.create(request)).choices[0].message.content ?? '';
+      }
+
+      expect(held).toBeInstanceOf(OpenAI.ConflictError);
+      expect(text).toBe(`Echo: refund ${marker}`);
+      expect(callsWith(marker)).toBe(1);
+    },
+  );
 
   it('should answer 429 with Retry-After over the agent rate limit, before the provider', async () => {
     await world.ok('PATCH', '/relay/v1/traffic-settings', { rateLimits: { agentPerMinute: 2 } });

@@ -39,3 +39,14 @@ decision := {"action": "HUMAN_REVIEW_REQUIRED", "reasons": ["wire transfers need
 	contains(lower(input.message.text), "wire transfer")
 }
 `;
+
+/** Holds every completion that mentions a refund for a person before the agent sees it (D34). */
+export const HOLD_REFUND_ANSWERS = `package llm.holdanswers
+
+import rego.v1
+
+decision := {"action": "HUMAN_REVIEW_REQUIRED", "reasons": ["refund answers need a reviewer"]} if {
+	input.direction == "RESPONSE"
+	contains(lower(input.message.text), "refund")
+}
+`;
