@@ -1,8 +1,9 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createHttpApp } from '@agp/http';
+import { createHttpApp, registerApiDocsRoutes } from '@agp/http';
 
 import { registerGatewayAuth } from './auth/gateway-auth';
 import { GatewayEnv } from './config/gateway.env';
+import { mergedOpenApiDocument } from './docs/merged-openapi';
 import { GatewayModule } from './gateway.module';
 import { registerProxy } from './proxy/register-proxy';
 import { upstreamRoutes } from './proxy/upstream-routes';
@@ -32,6 +33,8 @@ export async function createGatewayApp(
         registerGatewayAuth(adapter.getInstance(), env, logger);
       }
       registerProxy(adapter.getInstance(), { routes, timeoutMs: env.UPSTREAM_TIMEOUT_MS }, logger);
+      // Issue 18: the services' descriptions joined, and Swagger UI at /docs.
+      registerApiDocsRoutes(adapter.getInstance(), () => mergedOpenApiDocument(env), { ui: true });
     },
   });
 }

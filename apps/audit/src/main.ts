@@ -18,6 +18,10 @@ async function main(): Promise<void> {
   }
   const app = await createHttpApp({
     service: 'audit',
+    openApi: {
+      title: 'Agent Governance Platform — audit: events, integrity, monitors and alerts',
+      version: '1',
+    },
     logLevel: env.LOG_LEVEL,
     trustProxyHops: env.TRUST_PROXY_HOPS,
     imports: [

@@ -19,6 +19,10 @@ async function main(): Promise<void> {
   }
   const app = await createHttpApp({
     service: 'relay',
+    openApi: {
+      title: 'Agent Governance Platform — the relay: registry, policies, decisions, traffic',
+      version: '1',
+    },
     logLevel: env.LOG_LEVEL,
     trustProxyHops: env.TRUST_PROXY_HOPS,
     imports: [

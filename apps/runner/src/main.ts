@@ -28,6 +28,7 @@ async function main(): Promise<void> {
 
   const app = await createHttpApp({
     service: 'agp',
+    openApi: { title: 'Agent Governance Platform', version: '1', ui: true },
     logLevel: env.LOG_LEVEL,
     trustProxyHops: env.TRUST_PROXY_HOPS,
     imports: [

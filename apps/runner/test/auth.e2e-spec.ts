@@ -5,10 +5,14 @@ import { ForgedCase, TrustedSigner, eventually, forgedTokenCases, probePath } fr
 
 import { BASE_URL, Platform, startPlatform } from './auth/platform';
 
-/** The routes that answer without a token: health probes, D6's three and audit's checkpoint keys (A12). */
+/**
+ * The routes that answer without a token: health probes, each service's OpenAPI document (issue
+ * 18), D6's three and audit's checkpoint keys (A12).
+ */
 const PUBLIC_ROUTES = new Set([
   '/health/live',
   '/health/ready',
+  '/openapi.json',
   '/tenant-auth/v1/oauth/token',
   '/tenant-auth/v1/.well-known/jwks.json',
   '/tenant-auth/v1/.well-known/openid-configuration',

@@ -93,6 +93,23 @@ describe('embedded one-process platform', () => {
     expect(readFileSync(keyFile, 'utf8')).toBe(key);
   }, 240_000);
 
+  it('should describe its API at /openapi.json, browsable at /docs, and its events at /asyncapi.json', async () => {
+    const base = `http://127.0.0.1:${port}`;
+    const openApi = (await (await fetch(`${base}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
+    expect(openApi.openapi).toBe('3.1.0');
+    expect(Object.keys(openApi.paths)).toEqual(
+      expect.arrayContaining(['/tenant-auth/v1/agents', '/relay/v1/agents', '/audit/v1/events']),
+    );
+    const docs = await fetch(`${base}/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('swagger-ui-bundle.js');
+    const asyncApi = (await (await fetch(`${base}/asyncapi.json`)).json()) as { asyncapi: string };
+    expect(asyncApi.asyncapi).toBe('3.0.0');
+  });
+
   it('should govern an MCP call on the embedded PostgreSQL: grant filtered, both hops audited under the caller correlation id', async () => {
     const base = `http://127.0.0.1:${port}`;
     const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {

@@ -18,6 +18,10 @@ async function main(): Promise<void> {
   }
   const app = await createHttpApp({
     service: 'tenant-auth',
+    openApi: {
+      title: 'Agent Governance Platform — tenant-auth: tenants, identities and tokens',
+      version: '1',
+    },
     logLevel: env.LOG_LEVEL,
     trustProxyHops: env.TRUST_PROXY_HOPS,
     imports: [

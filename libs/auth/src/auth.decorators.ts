@@ -1,9 +1,11 @@
 import { ExecutionContext, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { Permission, PermissionEntity } from '@agp/contracts';
+import { REQUIRED_PERMISSION_KEY } from '@agp/http';
 
 import { Principal } from './principal';
 
-export const REQUIRED_PERMISSION_KEY = 'agp:requiredPermission';
+// Declared in @agp/http, whose OpenAPI document reads it.
+export { REQUIRED_PERMISSION_KEY };
 
 export interface RequiredPermission {
   entity: PermissionEntity;

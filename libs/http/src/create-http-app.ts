@@ -10,6 +10,8 @@ import { ProblemDetailsFilter } from './problem-details.filter';
 import { createLogger } from './logger';
 import { StartupHooksRunner } from './startup-hooks';
 import { createValidationPipe } from './validation';
+import { registerApiDocsRoutes } from './openapi/api-docs-routes';
+import { OpenApiInfo, buildOpenApiDocument } from './openapi/openapi-document';
 
 /** D12: 1 MiB unless a service says otherwise. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -26,6 +28,11 @@ export interface HttpAppOptions {
   unloggedPrefixes?: readonly string[];
   /** Proxies believed about the client's address (`TRUST_PROXY_HOPS`, F17); default none. */
   trustProxyHops?: number;
+  /**
+   * Serves the OpenAPI document of this application's routes at `/openapi.json` (issue 18), and
+   * Swagger UI at `/docs` with `ui` (the runner; the gateway serves the merged one itself).
+   */
+  openApi?: OpenApiInfo & { ui?: boolean };
   /** Runs on the fastify instance before Nest registers its routes (the gateway's proxy, hooks). */
   configureFastify?: (adapter: FastifyAdapter, logger: Logger) => void;
 }
@@ -74,5 +81,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
   app.useGlobalFilters(new ProblemDetailsFilter(logger));
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
+  const { openApi } = options;
+  if (openApi) {
+    registerApiDocsRoutes(fastify, () => buildOpenApiDocument(app, openApi), {
+      ui: openApi.ui ?? false,
+    });
+  }
   return app;
 }

@@ -49,6 +49,8 @@ async function startService(
   const app = await createHttpApp({
     service: name,
     logLevel: 'silent',
+    // As each service's main.ts: its own description at /openapi.json, joined by the gateway.
+    openApi: { title: name, version: '1' },
     configureFastify: (adapter) => {
       routes = catalogueRoutes(adapter.getInstance());
     },

@@ -1,0 +1,288 @@
+import { INestApplication, Type } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ModulesContainer } from '@nestjs/core';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+
+import { PUBLIC_ROUTE_KEY } from '../public-route';
+import { REQUIRED_PERMISSION_KEY } from '../required-permission';
+import { PROBLEM_SCHEMA, problemResponses } from './problem-responses';
+
+type JsonSchema = Record<string, unknown>;
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: JsonSchema;
+}
+/** The parts of an OpenAPI operation this module rewrites. */
+interface Operation {
+  operationId?: string;
+  description?: string;
+  tags?: string[];
+  security?: object[];
+  parameters?: Parameter[];
+  requestBody?: object;
+  responses?: Record<string, object>;
+  [extension: `x-${string}`]: unknown;
+}
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+interface Handler {
+  controller: Type<unknown>;
+  method: string;
+}
+
+const SCHEMA_REF = '#/components/schemas/';
+
+/**
+ * The OpenAPI 3.1 description of one application's routes (issue 18 § 1), from the code alone:
+ * routes, path and query parameters and bodies as NestJS's OpenAPI module finds them, DTO schemas
+ * from the same class-validator metadata the validation pipe enforces (so the document cannot
+ * promise what the pipe refuses), the permission of each route (D10), its bearer requirement
+ * (D8) and its problem+json errors (D12).
+ */
+export function buildOpenApiDocument(app: INestApplication, info: OpenApiInfo): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle(info.title)
+    .setVersion(info.version)
+    .setDescription(info.description ?? '')
+    .setOpenAPIVersion('3.1.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
+    .build();
+  const document = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (controller, method) => `${controller}_${method}`,
+  });
+  const handlers = handlersById(app);
+  const dtoSchemas = validationMetadatasToSchemas({
+    refPointerPrefix: SCHEMA_REF,
+    classTransformerMetadataStorage: defaultMetadataStorage,
+  }) as Record<string, JsonSchema>;
+  const used = new Set<string>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [verb, operation] of Object.entries(item as object) as [string, Operation][]) {
+      const handler = handlers.get(operation.operationId ?? '');
+      if (handler) {
+        describeOperation(operation, handler, path, verb, dtoSchemas, used);
+      }
+    }
+  }
+  document.components = {
+    ...document.components,
+    schemas: { ...referencedSchemas(used, dtoSchemas), Problem: PROBLEM_SCHEMA },
+  };
+  return document;
+}
+
+function describeOperation(
+  operation: Operation,
+  handler: Handler,
+  path: string,
+  verb: string,
+  dtoSchemas: Record<string, JsonSchema>,
+  used: Set<string>,
+): void {
+  const target = (handler.controller.prototype as Record<string, object>)[handler.method];
+  const isPublic = Boolean(
+    Reflect.getMetadata(PUBLIC_ROUTE_KEY, target) ??
+    Reflect.getMetadata(PUBLIC_ROUTE_KEY, handler.controller),
+  );
+  const permission = (Reflect.getMetadata(REQUIRED_PERMISSION_KEY, target) ??
+    Reflect.getMetadata(REQUIRED_PERMISSION_KEY, handler.controller)) as
+    { entity: string; permission: string } | undefined;
+  operation.tags = [tagOf(path)];
+  const protocol = TRAFFIC_PROTOCOLS.find(([prefix]) => path.startsWith(prefix))?.[1];
+  if (protocol) {
+    operation.description = protocol;
+  }
+  operation.security = isPublic ? [] : [{ bearer: [] }];
+  if (permission) {
+    const required = `${permission.entity}:${permission.permission}`;
+    operation['x-required-permission'] = required;
+    operation.description = [
+      operation.description,
+      `Requires the permission \`${required}\` (D10).`,
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+  }
+  const args = routeArguments(handler);
+  const parameters = operation.parameters ?? [];
+  for (const arg of args) {
+    if (arg.type === RouteParamtypes.BODY && arg.dto && dtoSchemas[arg.dto]) {
+      used.add(arg.dto);
+      operation.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: { $ref: `${SCHEMA_REF}${arg.dto}` } } },
+      };
+    }
+    if (arg.type === RouteParamtypes.QUERY && arg.dto && !arg.data && dtoSchemas[arg.dto]) {
+      parameters.push(...queryParameters(dtoSchemas[arg.dto], dtoSchemas));
+    }
+    if (arg.type === RouteParamtypes.PARAM && arg.data && arg.isUuid) {
+      const parameter = parameters.find((p) => p.in === 'path' && p.name === arg.data);
+      if (parameter) {
+        parameter.schema = { type: 'string', format: 'uuid' };
+      }
+    }
+  }
+  operation.parameters = dedupe(parameters);
+  const hasInput = operation.parameters.length > 0 || operation.requestBody !== undefined;
+  operation.responses = {
+    ...withoutEmptyDefaults(operation.responses),
+    ...problemResponses({
+      isPublic,
+      hasPermission: permission !== undefined,
+      hasInput,
+      hasPathIds: /\{[^}]+\}/.test(path),
+      verb,
+    }),
+  };
+}
+
+/** The traffic paths (D20) speak a protocol of their own; the document says which. */
+const TRAFFIC_PROTOCOLS: ReadonlyArray<readonly [string, string]> = [
+  [
+    '/relay/mcp/',
+    'MCP over Streamable HTTP (JSON-RPC 2.0, JSON or SSE answers; ' +
+      'https://modelcontextprotocol.io/specification), relayed to the MCP server with policy on ' +
+      'every message both ways (D20, D33). An `mcp:call` token with the audience ' +
+      '`{base_url}/relay` (D8) of an agent subscribed to the server (D32).',
+  ],
+  [
+    '/relay/a2a/',
+    'The A2A protocol (JSON-RPC 2.0 over HTTP, SSE for streams; https://a2a-protocol.org), ' +
+      'relayed to the target agent with policy on every message and event (D38). A token with ' +
+      'the audience `{base_url}/relay` of an agent subscribed to the target (D32).',
+  ],
+  [
+    '/relay/llm/',
+    'The OpenAI-compatible API (https://platform.openai.com/docs/api-reference/chat), relayed ' +
+      "to the gateway's providers in order with failover, policy on the request and the " +
+      'completion, streamed or not (D39). A token with the audience `{base_url}/relay` of an ' +
+      'agent subscribed to the LLM gateway (D32).',
+  ],
+];
+
+/** `/relay/v1/mcp-servers/{id}` → `relay: mcp-servers`, so the UI groups routes as people look. */
+function tagOf(path: string): string {
+  const [service, version, resource] = path.split('/').filter(Boolean);
+  return version?.startsWith('v') && resource ? `${service}: ${resource}` : (service ?? 'platform');
+}
+
+interface RouteArgument {
+  type: RouteParamtypes;
+  data?: string;
+  dto?: string;
+  isUuid: boolean;
+}
+
+function routeArguments(handler: Handler): RouteArgument[] {
+  const metadata = (Reflect.getMetadata(ROUTE_ARGS_METADATA, handler.controller, handler.method) ??
+    {}) as Record<string, { index: number; data?: unknown; pipes?: unknown[] }>;
+  const types = (Reflect.getMetadata(
+    'design:paramtypes',
+    handler.controller.prototype as object,
+    handler.method,
+  ) ?? []) as Array<Type<unknown> | undefined>;
+  return Object.entries(metadata).map(([key, arg]) => {
+    const type = Number(key.split(':')[0]) as RouteParamtypes;
+    const dto = types[arg.index];
+    return {
+      type,
+      data: typeof arg.data === 'string' ? arg.data : undefined,
+      dto: dto && dto !== Object && dto !== String ? dto.name : undefined,
+      isUuid: (arg.pipes ?? []).some((pipe) => pipe?.constructor?.name === 'ParseUUIDPipe'),
+    };
+  });
+}
+
+/** A query DTO's properties, each a query parameter (arrays as repeated parameters). */
+function queryParameters(schema: JsonSchema, all: Record<string, JsonSchema>): Parameter[] {
+  const required = new Set((schema.required ?? []) as string[]);
+  const properties = { ...(schema.properties as Record<string, JsonSchema> | undefined) };
+  for (const parent of (schema.allOf ?? []) as JsonSchema[]) {
+    const ref = typeof parent.$ref === 'string' ? parent.$ref.replace(SCHEMA_REF, '') : '';
+    Object.assign(properties, all[ref]?.properties ?? {});
+  }
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    schema: property,
+  }));
+}
+
+function dedupe(parameters: Parameter[]): Parameter[] {
+  const seen = new Set<string>();
+  return parameters.filter((parameter) => {
+    const key = `${parameter.in}:${parameter.name}`;
+    if (seen.has(key)) {
+      return false;
+    }
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The module's empty guesses (`201` with no content, say) are kept only as plain success codes. */
+function withoutEmptyDefaults(responses: Operation['responses']): Record<string, object> {
+  return Object.fromEntries(
+    Object.entries(responses ?? {}).map(([status, response]) => [
+      status,
+      { description: (response as { description?: string }).description || 'Success' },
+    ]),
+  );
+}
+
+/** The DTO schemas the operations reference, and what those reference in turn. */
+function referencedSchemas(
+  roots: Set<string>,
+  all: Record<string, JsonSchema>,
+): Record<string, JsonSchema> {
+  const kept: Record<string, JsonSchema> = {};
+  const pending = [...roots];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (kept[name] || !all[name]) {
+      continue;
+    }
+    kept[name] = all[name];
+    for (const [, referenced] of JSON.stringify(all[name]).matchAll(REF_PATTERN)) {
+      pending.push(referenced);
+    }
+  }
+  return kept;
+}
+
+const REF_PATTERN = /"#\/components\/schemas\/(\w+)"/g;
+
+function handlersById(app: INestApplication): Map<string, Handler> {
+  const handlers = new Map<string, Handler>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as Type<unknown> | undefined;
+      if (!controller) {
+        continue;
+      }
+      // Up the prototype chain: a factory-made controller inherits its handlers.
+      let proto: object | null = (controller as { prototype: object }).prototype;
+      while (proto && proto !== Object.prototype) {
+        for (const method of Object.getOwnPropertyNames(proto)) {
+          const key = `${controller.name}_${method}`;
+          if (method !== 'constructor' && !handlers.has(key)) {
+            handlers.set(key, { controller, method });
+          }
+        }
+        proto = Object.getPrototypeOf(proto) as object | null;
+      }
+    }
+  }
+  return handlers;
+}

@@ -1,0 +1,64 @@
+import { PROBLEM_CONTENT_TYPE, statusTitle } from '../problem-details';
+
+/** RFC 9457 problem details as every error of the platform answers them (D12). */
+export const PROBLEM_SCHEMA = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'instance', 'correlationId'],
+  properties: {
+    type: { type: 'string', description: 'A URN naming the kind of error.' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    instance: { type: 'string', description: 'The request path.' },
+    correlationId: { type: 'string' },
+    errors: {
+      type: 'array',
+      description: 'Each bad input field (400).',
+      items: {
+        type: 'object',
+        required: ['field', 'message'],
+        properties: { field: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+  },
+};
+
+const WHEN: Record<number, string> = {
+  400: 'The body, query, path or headers are not valid: `errors` lists each field (D12).',
+  401: 'No valid bearer token (D8).',
+  403: "The token lacks the permission of the route, or the resource is not the caller's (D10).",
+  404: "No such resource in the caller's tenant.",
+  409: 'The change conflicts with the current state.',
+  415: 'The body is not JSON.',
+  429: 'Too many requests.',
+};
+
+interface Route {
+  isPublic: boolean;
+  hasPermission: boolean;
+  hasInput: boolean;
+  hasPathIds: boolean;
+  verb: string;
+}
+
+/** The problem+json answers a route can give, from what it declares. */
+export function problemResponses(route: Route): Record<string, object> {
+  const statuses = [
+    ...(route.hasInput ? [400] : []),
+    ...(route.isPublic ? [] : [401]),
+    ...(route.hasPermission ? [403] : []),
+    ...(route.hasPathIds ? [404] : []),
+    ...(['post', 'put', 'patch'].includes(route.verb) ? [409, 415] : []),
+  ];
+  return Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      {
+        description: `${statusTitle(status)}. ${WHEN[status] ?? ''}`.trim(),
+        content: {
+          [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } },
+        },
+      },
+    ]),
+  );
+}
