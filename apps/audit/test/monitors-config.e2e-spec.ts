@@ -129,5 +129,5 @@ describe(MonitorConfigController.name, () => {
     }
     expect(detectors).toContain('AGENT_VOLUME_ANOMALY');
     expect(detectors).not.toContain('USER_VOLUME_ANOMALY');
-  }, 60_000);
+  }, 240_000);
 });

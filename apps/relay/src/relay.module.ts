@@ -20,6 +20,8 @@ import { TenantsModule } from './tenants/tenants.module';
 import { TrafficModule } from './traffic/traffic.module';
 import { TrafficSettingsModule } from './traffic-settings/traffic-settings.module';
 import { UsersModule } from './users/users.module';
+import { DEFAULT_RETRY_SCHEDULE } from './webhooks/webhook-schedule';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX' | 'SECRETS_KEY'> &
   Partial<
@@ -29,6 +31,11 @@ export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX' | 'SECRET
       | 'POLICY_EVAL_TIMEOUT_MS'
       | 'EVALUATION_RUN_POLL_MS'
       | 'EGRESS_ALLOW_PRIVATE'
+      | 'WEBHOOK_MAX_ATTEMPTS'
+      | 'WEBHOOK_RETRY_BASE_MS'
+      | 'WEBHOOK_TIMEOUT_MS'
+      | 'WEBHOOK_POLL_MS'
+      | 'WEBHOOK_RETENTION_DAYS'
     >
   > & { DATABASE_URL: string };
 
@@ -72,6 +79,17 @@ export class RelayModule {
         KillSwitchesModule,
         TrafficSettingsModule,
         EvaluationPacksModule.forRoot({ runPollIntervalMs: env.EVALUATION_RUN_POLL_MS ?? 1_000 }),
+        WebhooksModule.forRoot({
+          schedule: {
+            ...DEFAULT_RETRY_SCHEDULE,
+            maxAttempts: env.WEBHOOK_MAX_ATTEMPTS ?? DEFAULT_RETRY_SCHEDULE.maxAttempts,
+            baseDelayMs: env.WEBHOOK_RETRY_BASE_MS ?? DEFAULT_RETRY_SCHEDULE.baseDelayMs,
+          },
+          timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 10_000,
+          pollIntervalMs: env.WEBHOOK_POLL_MS ?? 1_000,
+          concurrency: 8,
+          retentionDays: env.WEBHOOK_RETENTION_DAYS ?? 30,
+        }),
       ],
     };
   }

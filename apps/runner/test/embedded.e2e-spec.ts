@@ -4,7 +4,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { connectMcpClient, eventually, startMcpTestServer, toolText } from '@agp/testing';
+import {
+  WebhookReceiver,
+  connectMcpClient,
+  eventually,
+  matchingSignatures,
+  startMcpTestServer,
+  toolText,
+} from '@agp/testing';
 
 const ENTRY = join(__dirname, '..', 'dist', 'main.js');
 
@@ -110,7 +117,7 @@ describe('embedded one-process platform', () => {
     expect(asyncApi.asyncapi).toBe('3.0.0');
   });
 
-  it('should govern an MCP call on the embedded PostgreSQL: grant filtered, both hops audited under the caller correlation id', async () => {
+  it('should govern an MCP call on the embedded PostgreSQL: grant filtered, both hops audited under the caller correlation id, the agent told of its subscription by a signed webhook', async () => {
     const base = `http://127.0.0.1:${port}`;
     const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       email: string;
@@ -123,6 +130,7 @@ describe('embedded one-process platform', () => {
       password: boot.password,
     });
     const tools = await startMcpTestServer();
+    const receiver = await WebhookReceiver.start();
     try {
       const agent = await call<{ id: string; clientSecret: string }>(
         base,
@@ -134,6 +142,14 @@ describe('embedded one-process platform', () => {
       await eventually(async () => {
         await call(base, admin, 'GET', `/relay/v1/agents/${agent.id}`);
       });
+      // D19 on PGlite: deliveries leased and sent from the one process.
+      const { webhookSecret } = await call<{ webhookSecret: string }>(
+        base,
+        admin,
+        'PATCH',
+        `/relay/v1/agents/${agent.id}`,
+        { webhookUrl: receiver.url('embedded') },
+      );
       const server = await call<{ id: string }>(base, admin, 'POST', '/relay/v1/mcp-servers', {
         name: 'embedded-tools',
         url: tools.url,
@@ -170,7 +186,15 @@ describe('embedded one-process platform', () => {
         return found;
       });
       expect(trace.items.every((e) => e.eventType === 'COMMUNICATION_AUDIT')).toBe(true);
+      const [told] = await eventually(() => {
+        const got = receiver.of('embedded').filter((r) => r.body.type === 'SUBSCRIPTION_CHANGED');
+        expect(got).toHaveLength(1);
+        return got;
+      });
+      expect(told.body).toMatchObject({ agentId: agent.id, data: { targetId: server.id } });
+      expect(matchingSignatures(told, webhookSecret)).toEqual([0]);
     } finally {
+      await receiver.close();
       await tools.close();
       expect(await stop(child!)).toBe('orderly');
     }

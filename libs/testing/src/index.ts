@@ -8,3 +8,4 @@ export * from './route-catalogue';
 export * from './mcp-test-server';
 export * from './mcp-test-client';
 export * from './openai-test-provider';
+export * from './webhook-receiver';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AgentVisibility } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
-import { Row, iso, str, text } from '../common/sql';
+import { Row, date, iso, str, text } from '../common/sql';
 
 export interface AgentIdentity {
   id: string;
@@ -28,6 +28,10 @@ export interface AgentResponse {
   visibility: AgentVisibility;
   owner?: { id: string; name?: string };
   riskTier?: string;
+  /** D19: where its webhooks go. */
+  webhookUrl?: string;
+  /** D19: while a rotated-out secret still signs beside the new one, until when. */
+  webhookPreviousSecretExpiresAt?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -111,7 +115,16 @@ function toAgent(row: Row): AgentResponse {
       ? { id: text(row.owner_user_id), name: str(row.owner_name) }
       : undefined,
     riskTier: str(row.risk_tier),
+    webhookUrl: str(row.webhook_url),
+    webhookPreviousSecretExpiresAt: isFuture(row.webhook_previous_secret_expires_at)
+      ? iso(row.webhook_previous_secret_expires_at)
+      : undefined,
     createdAt: iso(row.created_at)!,
     updatedAt: iso(row.updated_at)!,
   };
+}
+
+function isFuture(value: unknown): boolean {
+  const at = date(value);
+  return at !== undefined && at.getTime() > Date.now();
 }

@@ -7,6 +7,7 @@ import { actorOf, eventContext, RequestContext } from '@agp/auth';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { RegistryErrorCode, RegistryException } from '../registry/registry.exception';
 import { UsersRepository } from '../users/users.repository';
+import { WebhookSettingsService } from '../webhooks/webhook-settings.service';
 import { AgentResponse, AgentsRepository } from './agents.repository';
 import { ListAgentsQueryDto } from './dto/list-agents-query.dto';
 import { UpdateAgentDto } from './dto/update-agent.dto';
@@ -22,6 +23,7 @@ export class AgentsService {
     @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
     private readonly agents: AgentsRepository,
     private readonly users: UsersRepository,
+    private readonly webhooks: WebhookSettingsService,
   ) {}
 
   async list(ctx: RequestContext, query: ListAgentsQueryDto): Promise<Page<AgentResponse>> {
@@ -37,7 +39,13 @@ export class AgentsService {
     );
   }
 
-  async update(ctx: RequestContext, agentId: string, dto: UpdateAgentDto): Promise<AgentResponse> {
+  /** D19: the answer carries `webhookSecret` once, when setting the URL made the secret. */
+  async update(
+    ctx: RequestContext,
+    agentId: string,
+    dto: UpdateAgentDto,
+  ): Promise<AgentResponse & { webhookSecret?: string }> {
+    this.webhooks.checkUrl(dto.webhookUrl);
     return this.database.inTenant(ctx.tenantId, async (tx) => {
       const agent = this.mustFind(await this.agents.find(tx, ctx.tenantId, agentId), agentId);
       if (dto.ownerUserId && !(await this.users.find(tx, ctx.tenantId, dto.ownerUserId))) {
@@ -48,6 +56,10 @@ export class AgentsService {
         );
       }
       await this.agents.updateMetadata(tx, ctx.tenantId, agentId, dto);
+      const webhookSecret =
+        dto.webhookUrl === undefined
+          ? undefined
+          : await this.webhooks.setUrl(tx, ctx.tenantId, agentId, dto.webhookUrl);
       await this.outbox.add(tx, 'AGENT_LIFECYCLE', eventContext(ctx), {
         actor: actorOf(ctx),
         sink: { type: 'AGENT', id: agentId, label: agent.name },
@@ -59,7 +71,8 @@ export class AgentsService {
         status: agent.status,
         permissions: [],
       });
-      return (await this.agents.find(tx, ctx.tenantId, agentId))!;
+      const updated = (await this.agents.find(tx, ctx.tenantId, agentId))!;
+      return webhookSecret ? { ...updated, webhookSecret } : updated;
     });
   }
 

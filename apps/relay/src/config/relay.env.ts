@@ -44,4 +44,39 @@ export class RelayEnv extends CoreEnv {
   )
   @IsBoolean({ message: 'must be true or false' })
   EGRESS_ALLOW_PRIVATE: boolean = false;
+
+  /** D19: attempts of one delivery round before it is kept as FAILED (at least 6). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(6)
+  @Max(20)
+  WEBHOOK_MAX_ATTEMPTS: number = 8;
+
+  /** D19: the wait after a first failed attempt; each later wait is three times the previous. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(3_600_000)
+  WEBHOOK_RETRY_BASE_MS: number = 60_000;
+
+  /** D19: the budget of one attempt (connect, answer, body each). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  WEBHOOK_TIMEOUT_MS: number = 10_000;
+
+  /** How often each replica looks for due webhook deliveries. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(20)
+  @Max(60_000)
+  WEBHOOK_POLL_MS: number = 1_000;
+
+  /** Settled webhook deliveries (DELIVERED, FAILED) are deleted this many days after their last change. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3_650)
+  WEBHOOK_RETENTION_DAYS: number = 30;
 }

@@ -9,6 +9,7 @@ import { CreateTrafficTables1763790400000 } from './migrations/1763790400000-Cre
 import { CreateHitlRequestsTable1763790500000 } from './migrations/1763790500000-CreateHitlRequestsTable';
 import { CreateLlmProvidersTable1763790700000 } from './migrations/1763790700000-CreateLlmProvidersTable';
 import { MoveLlmGatewayUpstreamsToProviders1763790710000 } from './migrations/1763790710000-MoveLlmGatewayUpstreamsToProviders';
+import { CreateWebhookTables1763791400000 } from './migrations/1763791400000-CreateWebhookTables';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -30,6 +31,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateHitlRequestsTable1763790500000,
       CreateLlmProvidersTable1763790700000,
       MoveLlmGatewayUpstreamsToProviders1763790710000,
+      CreateWebhookTables1763791400000,
     ],
   };
 }

@@ -16,6 +16,8 @@ export interface RelayTestOptions {
   cacheTtlMs?: number;
   /** D37: EGRESS_ALLOW_PRIVATE (false by default, as standalone). */
   egressAllowPrivate?: boolean;
+  /** D19: RelayEnv's WEBHOOK_* (defaults as in production but a 100 ms poll). */
+  webhooks?: { retryBaseMs?: number; maxAttempts?: number; pollMs?: number; timeoutMs?: number };
 }
 
 /** SECRETS_KEY of every replica a test file starts (D37): what one seals, another opens. */
@@ -37,6 +39,10 @@ export async function startRelay(options: RelayTestOptions): Promise<NestFastify
         EVALUATION_RUN_POLL_MS: 200,
         SECRETS_KEY: TEST_SECRETS_KEY,
         EGRESS_ALLOW_PRIVATE: options.egressAllowPrivate ?? false,
+        WEBHOOK_RETRY_BASE_MS: options.webhooks?.retryBaseMs,
+        WEBHOOK_MAX_ATTEMPTS: options.webhooks?.maxAttempts,
+        WEBHOOK_POLL_MS: options.webhooks?.pollMs ?? 100,
+        WEBHOOK_TIMEOUT_MS: options.webhooks?.timeoutMs,
       }),
     ],
   });

@@ -5,9 +5,14 @@ import { AuditableEventData } from '../events/auditable-event.data';
 export const ROTATED_CREDENTIAL_KINDS = [
   'AGENT_CLIENT_SECRET',
   'SERVICE_ACCOUNT_CLIENT_SECRET',
+  /** The relay's signing secret of an agent's webhook (D19). */
+  'AGENT_WEBHOOK_SECRET',
 ] as const;
 
-/** Published by tenant-auth when a client secret is replaced; never carries the secret itself. */
+/**
+ * Published by tenant-auth when a client secret is replaced, and by the relay when an agent's
+ * webhook signing secret is (D19); never carries the secret itself.
+ */
 export class CredentialRotationData extends AuditableEventData {
   @IsIn(ROTATED_CREDENTIAL_KINDS)
   credential: (typeof ROTATED_CREDENTIAL_KINDS)[number];

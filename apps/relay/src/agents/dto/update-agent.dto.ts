@@ -31,6 +31,15 @@ export class UpdateAgentDto {
   @IsUUID()
   ownerUserId?: string | null;
 
+  /**
+   * D19: where the relay sends the agent's signed webhooks; `null` removes the webhook and its
+   * signing secrets. Checked against the egress rules (D37) by the service.
+   */
+  @ValidateIf(isSet)
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  @MaxLength(2_000)
+  webhookUrl?: string | null;
+
   /** Free text such as LOW, MEDIUM, HIGH; policies see it as `input.source.riskTier`. */
   @ValidateIf(isSet)
   @IsString()

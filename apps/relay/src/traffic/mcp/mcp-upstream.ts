@@ -1,12 +1,14 @@
-import { LookupAddress, LookupOptions, lookup } from 'node:dns';
 import { IncomingHttpHeaders } from 'node:http';
 
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Agent, Dispatcher, errors, request } from 'undici';
 
-import { EgressOptions, checkEgressAddress } from '../../common/egress-policy';
+import { EgressOptions } from '../../common/egress-policy';
+import { guardedLookup } from '../../common/guarded-lookup';
 import { EGRESS_OPTIONS } from '../../config/relay-config.module';
 import { McpServerRoute } from '../pipeline/traffic-directory';
+
+export { guardedLookup };
 
 /** Headers of the MCP Streamable HTTP transport that the relay carries both ways (D20). */
 const CARRIED_REQUEST_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
@@ -113,40 +115,4 @@ export function failureOf(error: unknown, server: McpServerRoute): UpstreamFailu
   }
   const why = error instanceof Error ? error.message : String(error);
   return new UpstreamFailure(502, `${serverLabel(server)} failed: ${why}`);
-}
-
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
-
-/**
- * D37 at connect time: a server's name is checked when registered, but what it resolves to is
- * checked on every connection, so a name that later points at a private or metadata address
- * (DNS rebinding) is refused too.
- */
-export function guardedLookup(
-  egress: EgressOptions,
-): (hostname: string, options: LookupOptions, callback: LookupCallback) => void {
-  return (hostname, options, callback) => {
-    lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) {
-        callback(error, []);
-        return;
-      }
-      const refusal = addresses
-        .map((a) => checkEgressAddress(a.address, egress))
-        .find((why) => why !== null);
-      if (refusal) {
-        callback(Object.assign(new Error(`egress refused: ${refusal}`), { code: 'EGRESS' }), []);
-        return;
-      }
-      if (options.all) {
-        callback(null, addresses);
-      } else {
-        callback(null, addresses[0].address, addresses[0].family);
-      }
-    });
-  };
 }

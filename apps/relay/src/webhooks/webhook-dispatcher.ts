@@ -1,0 +1,122 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Database } from '@agp/database';
+import { ROOT_LOGGER } from '@agp/http';
+import { Logger } from 'pino';
+
+import { RELAY_DATABASE } from '../database/tokens';
+import { CredentialCipher } from '../mcp-servers/credential-cipher';
+import { ClaimedDelivery } from './webhook-delivery.types';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { nextState } from './webhook-schedule';
+import { WebhookSender } from './webhook-sender';
+import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
+
+/**
+ * Sends due deliveries: every replica polls, and each due row is leased to one replica at a time
+ * (`SKIP LOCKED` and a lease in the row, as the evaluation runs do), so a delivery is sent once
+ * across replicas. The lease outlives the longest attempt; a replica that dies mid-send leaves it
+ * to expire, and another sends it again with the same delivery id (receivers deduplicate on it).
+ * Rows are the state: a restart loses nothing.
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private draining?: Promise<void>;
+  private isStopped = false;
+  private readonly leaseMs: number;
+
+  constructor(
+    @Inject(RELAY_DATABASE) private readonly database: Database,
+    @Inject(WEBHOOK_OPTIONS) private readonly options: WebhookOptions,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly sender: WebhookSender,
+    private readonly cipher: CredentialCipher,
+  ) {
+    // Connect, answer and body each have the timeout; the margin covers recording the outcome.
+    this.leaseMs = options.timeoutMs * 3 + 30_000;
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.kick(), this.options.pollIntervalMs);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.isStopped = true;
+    clearInterval(this.timer);
+    await this.draining;
+  }
+
+  /** Looks for due deliveries now (a redelivery asked on this replica), not at the next poll. */
+  kick(): void {
+    if (this.isStopped || this.draining) {
+      return;
+    }
+    this.draining = this.drain().finally(() => (this.draining = undefined));
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.isStopped) {
+      const claimed = await this.database
+        .asSystem((tx) => this.deliveries.claimDue(tx, this.options.concurrency, this.leaseMs))
+        .catch((error: unknown) => {
+          this.logger.error({ err: error }, 'webhooks: cannot claim due deliveries');
+          return [];
+        });
+      if (claimed.length === 0) {
+        return;
+      }
+      await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
+    }
+  }
+
+  private async deliver(claimed: ClaimedDelivery): Promise<void> {
+    try {
+      const unreachable = whyUndeliverable(claimed);
+      if (unreachable) {
+        await this.database.asSystem((tx) => this.deliveries.abandon(tx, claimed, unreachable));
+        return;
+      }
+      let secrets: string[];
+      try {
+        secrets = claimed.secretCiphertexts.map((sealed) => this.cipher.decrypt(sealed));
+      } catch (error) {
+        const why = `the signing secret cannot be opened: ${(error as Error).message}`;
+        await this.database.asSystem((tx) => this.deliveries.abandon(tx, claimed, why));
+        return;
+      }
+      const outcome = await this.sender.send({
+        url: claimed.url!,
+        deliveryId: claimed.id,
+        eventType: claimed.eventType,
+        correlationId: claimed.correlationId,
+        body: claimed.payload,
+        secrets,
+      });
+      const isDelivered = outcome.error === undefined;
+      const next = nextState(
+        isDelivered,
+        claimed.roundAttempts + 1,
+        this.options.schedule,
+        new Date(),
+      );
+      await this.database.asSystem((tx) =>
+        this.deliveries.recordAttempt(tx, claimed, outcome, next),
+      );
+    } catch (error) {
+      // The lease runs out and the delivery is tried again: nothing is lost.
+      this.logger.error({ err: error, deliveryId: claimed.id }, 'webhooks: delivery not recorded');
+    }
+  }
+}
+
+function whyUndeliverable(claimed: ClaimedDelivery): string | undefined {
+  if (claimed.agentStatus === undefined || claimed.agentStatus === 'DELETED') {
+    return 'the agent no longer exists';
+  }
+  if (!claimed.url || claimed.secretCiphertexts.length === 0) {
+    return 'the agent has no webhook any more';
+  }
+  return undefined;
+}
