@@ -194,6 +194,112 @@ describe('policy groups, versions and bindings', () => {
       }
     });
 
+    describe('policy tests (issue 15)', () => {
+      const words = `package acme.words
+
+decision := {"action": "BLOCK"} if {
+  some w in data.acme.words.banned
+  contains(input.message.text, w)
+}
+`;
+
+      it("should run the test module on creation and keep it with each test's outcome when all pass", async () => {
+        const g = await admin.call(app, 'POST', '/relay/v1/policy-groups', {
+          name: `words-${randomUUID().slice(0, 8)}`,
+          data: { banned: ['secret'] },
+        });
+        const testSource = `package acme.words_test
+
+import data.acme.words
+
+test_blocks_banned_word if {
+  words.decision.action == "BLOCK" with input as {"message": {"text": "a secret plan"}}
+}
+
+test_mocked_data if {
+  words.decision with input as {"message": {"text": "xyz"}} with data.acme.words.banned as ["xyz"]
+}
+
+test_lets_others_through if {
+  not words.decision with input as {"message": {"text": "a plan"}}
+}
+
+todo_later if false
+`;
+        const created = await version(g.body.id, { regoSource: words, testSource });
+        expect(created.testSource).toBe(testSource);
+        expect(created.testResults).toEqual([
+          { name: 'data.acme.words_test.test_blocks_banned_word', status: 'PASS' },
+          { name: 'data.acme.words_test.test_lets_others_through', status: 'PASS' },
+          { name: 'data.acme.words_test.test_mocked_data', status: 'PASS' },
+          { name: 'data.acme.words_test.todo_later', status: 'SKIP' },
+        ]);
+        const read = await admin.call<Json>(
+          app,
+          'GET',
+          `/relay/v1/policy-groups/${String(g.body.id)}/versions/${String(created.version)}`,
+        );
+        expect(read.body.testResults).toEqual(created.testResults);
+      });
+
+      it('should answer 400 listing each failing test with its line and column, and store nothing', async () => {
+        const g = await admin.call(app, 'POST', '/relay/v1/policy-groups', {
+          name: `words-${randomUUID().slice(0, 8)}`,
+          data: { banned: ['secret'] },
+        });
+        const testSource = `package acme.words_test
+
+import data.acme.words
+
+test_passes if words.decision with input as {"message": {"text": "secret"}}
+
+test_wrong_action if {
+  words.decision.action == "LOG" with input as {"message": {"text": "secret"}}
+}
+`;
+        const response = await admin.call<{ type: string; errors: Json[] }>(
+          app,
+          'POST',
+          `/relay/v1/policy-groups/${String(g.body.id)}/versions`,
+          { regoSource: words, testSource },
+        );
+        expect(response.status).toBe(400);
+        expect(response.body.type).toContain('policy-version-tests-failed');
+        expect(response.body.errors).toEqual([
+          {
+            field: 'testSource',
+            message: 'line 7, column 1: data.acme.words_test.test_wrong_action: FAIL (undefined)',
+          },
+        ]);
+        const list = await admin.call<{ items: Json[] }>(
+          app,
+          'GET',
+          `/relay/v1/policy-groups/${String(g.body.id)}/versions`,
+        );
+        expect(list.body.items).toEqual([]);
+      });
+
+      it("should answer 400 with the test module's compile errors under testSource", async () => {
+        const g = await group();
+        const response = await admin.call<{ type: string; errors: Json[] }>(
+          app,
+          'POST',
+          `/relay/v1/policy-groups/${String(g.id)}/versions`,
+          { regoSource: ALWAYS('LOG'), testSource: 'package t\n\ntest_x if {\n  y == 1\n}\n' },
+        );
+        expect(response.status).toBe(400);
+        expect(response.body.type).toContain('policy-version-does-not-compile');
+        expect(response.body.errors).toEqual([
+          expect.objectContaining({
+            field: 'testSource',
+            message: expect.stringMatching(
+              /^line 4, column \d+: rego_unsafe_var_error: var y is unsafe/,
+            ),
+          }),
+        ]);
+      });
+    });
+
     it('should answer 400 listing fields when the version body is invalid', async () => {
       const g = await group();
       const response = await admin.call<{ errors: Json[] }>(

@@ -24,21 +24,20 @@ export interface RevocationStore {
   close(): Promise<void>;
 }
 
-/** Reads revocations from a local map; the map is the whole truth in one process, a replica of the bucket otherwise. */
+/**
+ * Reads revocations from a local map (`entries()`): the whole truth in one process, a replica of
+ * the bucket otherwise.
+ */
 export abstract class MapRevocationStore implements RevocationStore {
-  protected readonly revoked = new Map<string, string>();
-
   reasonFor(principal: Principal): string | undefined {
+    const revoked = this.entries();
     return (
-      this.revoked.get(revocationKey('TENANT', principal.tenantId)) ??
-      this.revoked.get(revocationKey(principal.kind, principal.subject))
+      revoked.get(revocationKey('TENANT', principal.tenantId)) ??
+      revoked.get(revocationKey(principal.kind, principal.subject))
     );
   }
 
-  entries(): ReadonlyMap<string, string> {
-    return this.revoked;
-  }
-
+  abstract entries(): ReadonlyMap<string, string>;
   abstract revoke(key: string, reason: string): Promise<void>;
   abstract restore(key: string): Promise<void>;
   abstract close(): Promise<void>;
@@ -49,6 +48,12 @@ export abstract class MapRevocationStore implements RevocationStore {
  * one AuthModule, so a write is seen by every reader at once.
  */
 export class InProcessRevocationStore extends MapRevocationStore {
+  private readonly revoked = new Map<string, string>();
+
+  entries(): ReadonlyMap<string, string> {
+    return this.revoked;
+  }
+
   async revoke(key: string, reason: string): Promise<void> {
     this.revoked.set(key, reason);
   }

@@ -17,3 +17,4 @@ export * from './message-disposition';
 export * from './payload-validation';
 export * from './nats-connection';
 export * from './inbox-pruner';
+export * from './replicated-bucket';

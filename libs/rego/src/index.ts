@@ -8,3 +8,5 @@ export type { JsonValue } from './values/json';
 export { RegoObject, RegoSet } from './values/value';
 export type { Value } from './values/value';
 export { supportedBuiltins } from './builtins/registry';
+export { formatCompileErrors, formatTestReport, runPolicyTests } from './testing/test-runner';
+export type { PolicyTestOptions, PolicyTestResult } from './testing/test-runner';

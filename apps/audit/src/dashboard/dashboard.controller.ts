@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { CurrentPrincipal, Principal, RequirePermission } from '@agp/auth';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
 
 import { DashboardQueryDto } from './dto/dashboard-query.dto';
 import { DashboardService } from './dashboard.service';
@@ -11,10 +11,7 @@ export class DashboardController {
 
   @Get()
   @RequirePermission('AUDIT', 'READ')
-  get(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: DashboardQueryDto,
-  ): Promise<Dashboard> {
-    return this.dashboards.dashboard(principal.tenantId, query);
+  get(@Ctx() ctx: RequestContext, @Query() query: DashboardQueryDto): Promise<Dashboard> {
+    return this.dashboards.dashboard(ctx.tenantId, query);
   }
 }

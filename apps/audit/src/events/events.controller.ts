@@ -1,5 +1,6 @@
-import { Controller, Get, Inject, Param, ParseUUIDPipe, Query } from '@nestjs/common';
-import { CurrentPrincipal, Principal, RequirePermission } from '@agp/auth';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { uuidParam } from '@agp/http';
 
 import { AuditEventResponseDto } from './dto/audit-event-response.dto';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';
@@ -11,26 +12,23 @@ export class EventsController {
   constructor(@Inject(EventsService) private readonly events: EventsService) {}
 
   @Get('events')
-  list(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: ListEventsQueryDto,
-  ): Promise<EventPage> {
-    return this.events.list(principal.tenantId, query);
+  list(@Ctx() ctx: RequestContext, @Query() query: ListEventsQueryDto): Promise<EventPage> {
+    return this.events.list(ctx.tenantId, query);
   }
 
   @Get('events/:id')
   get(
-    @CurrentPrincipal() principal: Principal,
-    @Param('id', new ParseUUIDPipe()) id: string,
+    @Ctx() ctx: RequestContext,
+    @Param('id', uuidParam('id')) id: string,
   ): Promise<AuditEventResponseDto> {
-    return this.events.get(principal.tenantId, id);
+    return this.events.get(ctx.tenantId, id);
   }
 
   @Get('traces/:correlationId')
   trace(
-    @CurrentPrincipal() principal: Principal,
+    @Ctx() ctx: RequestContext,
     @Param('correlationId') correlationId: string,
   ): Promise<TraceResponse> {
-    return this.events.trace(principal.tenantId, correlationId);
+    return this.events.trace(ctx.tenantId, correlationId);
   }
 }

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
-import { CurrentPrincipal, Principal, RequirePermission } from '@agp/auth';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
 import { FastifyReply } from 'fastify';
 
 import { ExportEventsQueryDto } from './dto/export-events-query.dto';
@@ -13,11 +13,11 @@ export class ExportController {
   @Get('export')
   @RequirePermission('AUDIT', 'READ')
   async export(
-    @CurrentPrincipal() principal: Principal,
+    @Ctx() ctx: RequestContext,
     @Query() query: ExportEventsQueryDto,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const csv = await this.exports.export(principal.tenantId, query);
+    const csv = await this.exports.export(ctx.tenantId, query);
     await reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${csv.fileName}"`)

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { CurrentPrincipal, Principal, Public, RequirePermission } from '@agp/auth';
+import { Ctx, Public, RequestContext, RequirePermission } from '@agp/auth';
 import { JSONWebKeySet } from 'jose';
 
 import { CheckpointPage, CheckpointsQueryService } from './checkpoints-query.service';
@@ -18,12 +18,9 @@ export class IntegrityController {
 
   @Get('verify')
   @RequirePermission('AUDIT', 'READ')
-  verify(
-    @CurrentPrincipal() principal: Principal,
-    @Query() query: VerifyQueryDto,
-  ): Promise<VerificationResult> {
+  verify(@Ctx() ctx: RequestContext, @Query() query: VerifyQueryDto): Promise<VerificationResult> {
     return this.integrity.verify(
-      principal.tenantId,
+      ctx.tenantId,
       query.from ? new Date(query.from) : undefined,
       query.to ? new Date(query.to) : undefined,
     );
@@ -32,10 +29,10 @@ export class IntegrityController {
   @Get('checkpoints')
   @RequirePermission('AUDIT', 'READ')
   list(
-    @CurrentPrincipal() principal: Principal,
+    @Ctx() ctx: RequestContext,
     @Query() query: ListCheckpointsQueryDto,
   ): Promise<CheckpointPage> {
-    return this.checkpoints.list(principal.tenantId, query);
+    return this.checkpoints.list(ctx.tenantId, query);
   }
 
   /** A12: public, like any JWKS: an auditor checks checkpoint signatures without an account. */

@@ -16,15 +16,3 @@ export interface Finding {
   evidence: MonitorEvidence;
   detectedAt: Date;
 }
-
-/** Who changes something, as an audit label needs it (D14: `actorLabel`). */
-export interface Actor {
-  id: string;
-  label: string;
-  kind: string;
-}
-
-export interface RequestContext {
-  tenantId: string;
-  correlationId: string;
-}

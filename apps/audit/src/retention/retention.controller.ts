@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Inject, Put } from '@nestjs/common';
-import { CurrentPrincipal, Principal, RequirePermission } from '@agp/auth';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
 
-import { RequestCorrelationId } from '../common/correlation-id.decorator';
 import { UpdateRetentionDto } from './dto/update-retention.dto';
 import { RetentionService } from './retention.service';
 import { RetentionPolicy } from './retention.types';
@@ -12,17 +11,13 @@ export class RetentionController {
 
   @Get()
   @RequirePermission('AUDIT', 'READ')
-  get(@CurrentPrincipal() principal: Principal): Promise<RetentionPolicy> {
-    return this.retention.get(principal.tenantId);
+  get(@Ctx() ctx: RequestContext): Promise<RetentionPolicy> {
+    return this.retention.get(ctx.tenantId);
   }
 
   @Put()
   @RequirePermission('AUDIT', 'WRITE')
-  update(
-    @CurrentPrincipal() principal: Principal,
-    @Body() dto: UpdateRetentionDto,
-    @RequestCorrelationId() correlationId: string,
-  ): Promise<RetentionPolicy> {
-    return this.retention.update(principal, dto, correlationId);
+  update(@Ctx() ctx: RequestContext, @Body() dto: UpdateRetentionDto): Promise<RetentionPolicy> {
+    return this.retention.update(ctx, dto);
   }
 }

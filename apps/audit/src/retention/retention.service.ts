@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Principal } from '@agp/auth';
+import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { EventOutbox } from '@agp/messaging';
 
 import { AUDIT_OUTBOX } from '../database/tokens';
@@ -20,12 +20,8 @@ export class RetentionService {
   }
 
   /** The change and its RETENTION_POLICY_CHANGED audit event commit together (D5). */
-  update(
-    principal: Principal,
-    dto: UpdateRetentionDto,
-    correlationId: string,
-  ): Promise<RetentionPolicy> {
-    const tenantId = principal.tenantId;
+  update(ctx: RequestContext, dto: UpdateRetentionDto): Promise<RetentionPolicy> {
+    const { tenantId } = ctx;
     return this.repository.inTenant(tenantId, async (tx) => {
       const before = await this.repository.find(tx, tenantId, true);
       const after = await this.repository.save(
@@ -34,20 +30,15 @@ export class RetentionService {
         withDefaults({ ...dto.days }),
         dto.captureContent ?? before.captureContent,
       );
-      await this.outbox.add(
-        tx,
-        'RETENTION_POLICY_CHANGED',
-        { tenantId, correlationId },
-        {
-          actor: { type: principal.kind, id: principal.subject, label: principal.label },
-          protocol: 'REST',
-          summary: 'audit retention policy changed',
-          details: {
-            before: { days: before.days, captureContent: before.captureContent },
-            after: { days: after.days, captureContent: after.captureContent },
-          },
+      await this.outbox.add(tx, 'RETENTION_POLICY_CHANGED', eventContext(ctx), {
+        actor: actorOf(ctx),
+        protocol: 'REST',
+        summary: 'audit retention policy changed',
+        details: {
+          before: { days: before.days, captureContent: before.captureContent },
+          after: { days: after.days, captureContent: after.captureContent },
         },
-      );
+      });
       return after;
     });
   }

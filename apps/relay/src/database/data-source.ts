@@ -7,6 +7,7 @@ import { CreateEvaluationPackTables1763790200000 } from './migrations/1763790200
 import { CreateTenantsTable1763790300000 } from './migrations/1763790300000-CreateTenantsTable';
 import { CreateTrafficTables1763790400000 } from './migrations/1763790400000-CreateTrafficTables';
 import { CreateHitlRequestsTable1763790500000 } from './migrations/1763790500000-CreateHitlRequestsTable';
+import { AddPolicyVersionTests1763790600000 } from './migrations/1763790600000-AddPolicyVersionTests';
 import { CreateLlmProvidersTable1763790700000 } from './migrations/1763790700000-CreateLlmProvidersTable';
 import { MoveLlmGatewayUpstreamsToProviders1763790710000 } from './migrations/1763790710000-MoveLlmGatewayUpstreamsToProviders';
 import { CreateWebhookTables1763791400000 } from './migrations/1763791400000-CreateWebhookTables';
@@ -29,6 +30,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateTenantsTable1763790300000,
       CreateTrafficTables1763790400000,
       CreateHitlRequestsTable1763790500000,
+      AddPolicyVersionTests1763790600000,
       CreateLlmProvidersTable1763790700000,
       MoveLlmGatewayUpstreamsToProviders1763790710000,
       CreateWebhookTables1763791400000,

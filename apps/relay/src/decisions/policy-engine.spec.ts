@@ -63,6 +63,39 @@ describe(PolicyEngine.name, () => {
     }
   });
 
+  it('should run the test module against the version and the group data when tests are given', () => {
+    const source =
+      'package acme.words\ndecision := {"action": "BLOCK"} if { some w in data.acme.words.banned; contains(input.text, w) }\n';
+    const tests =
+      'package acme.words_test\nimport data.acme.words\ntest_block if words.decision with input as {"text": "a secret"}\ntest_wrong if words.decision with input as {"text": "fine"}\n';
+
+    const reports = sut.test(source, tests, { banned: ['secret'] });
+
+    expect(reports).toEqual([
+      { name: 'data.acme.words_test.test_block', status: 'PASS', row: 3, col: 1 },
+      {
+        name: 'data.acme.words_test.test_wrong',
+        status: 'FAIL',
+        detail: 'undefined',
+        row: 4,
+        col: 1,
+      },
+    ]);
+  });
+
+  it('should name the test module in compile problems of the tests', () => {
+    const attempt = () =>
+      sut.test('package x\ndecision := 1\n', 'package t\ntest_a if { z }\n', {});
+    expect(attempt).toThrow(PolicyCompileFailure);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as PolicyCompileFailure).problems[0]).toEqual(
+        expect.objectContaining({ file: 'policy_test.rego', row: 2 }),
+      );
+    }
+  });
+
   it('should yield an error result when evaluation fails', () => {
     const source =
       'package x\nimport rego.v1\ndecision := {"action": "LOG"} if { input.a }\ndecision := {"action": "BLOCK"} if { input.b }\n';

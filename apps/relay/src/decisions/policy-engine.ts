@@ -6,10 +6,13 @@ import {
   Value,
   compilePolicy,
   fromJson,
+  runPolicyTests,
 } from '@agp/rego';
 
 /** One compile error of a version's `regoSource`, with its line and column (D24). */
 export interface PolicyCompileProblem {
+  /** `policy.rego` (the version's `regoSource`) or `policy_test.rego` (its `testSource`). */
+  file: string;
   code: string;
   message: string;
   row: number;
@@ -41,6 +44,18 @@ export interface CompiledVersionPolicy {
 }
 
 const FILE_NAME = 'policy.rego';
+const TEST_FILE_NAME = 'policy_test.rego';
+/** Budget of one policy test (a hop has 50 ms, D22; a test may build larger fixtures). */
+const TEST_TIMEOUT_MS = 1_000;
+
+/** One `test_` rule's outcome (issue 15). */
+export interface PolicyTestReport {
+  name: string;
+  status: 'PASS' | 'FAIL' | 'ERROR' | 'SKIP';
+  detail?: string;
+  row: number;
+  col: number;
+}
 const PACKAGE_LINE =
   /^\s*package\s+([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*(?:#.*)?$/m;
 
@@ -50,33 +65,51 @@ const PACKAGE_LINE =
  */
 export class PolicyEngine {
   compile(regoSource: string, groupData: Record<string, unknown>): CompiledVersionPolicy {
-    let policy: CompiledPolicy;
     const packagePath = packagePathOf(regoSource);
-    try {
-      // POLICY.md: the group's data lives under data.<package path>, beside the module's rules.
-      policy = compilePolicy(
-        { [FILE_NAME]: regoSource },
-        { data: nestUnder(packagePath ?? [], groupData) },
-      );
-    } catch (error) {
-      if (error instanceof RegoCompileError) {
-        throw new PolicyCompileFailure(
-          error.errors.map((e) => ({
-            code: e.code,
-            message: e.message,
-            row: e.location.row,
-            col: e.location.col,
-          })),
-        );
-      }
-      throw error;
-    }
+    // POLICY.md: the group's data lives under data.<package path>, beside the module's rules.
+    const policy = compiling(() =>
+      compilePolicy({ [FILE_NAME]: regoSource }, { data: nestUnder(packagePath ?? [], groupData) }),
+    );
     if (!packagePath) {
       throw new PolicyCompileFailure([
-        { code: 'rego_parse_error', message: 'no package declaration', row: 1, col: 1 },
+        {
+          file: FILE_NAME,
+          code: 'rego_parse_error',
+          message: 'no package declaration',
+          row: 1,
+          col: 1,
+        },
       ]);
     }
     return new EngineVersionPolicy(policy, `data.${packagePath.join('.')}.decision`);
+  }
+
+  /**
+   * Runs the `test_` rules of `testSource` against `regoSource` and the group's data, as `opa test`
+   * does (issue 15). Throws `PolicyCompileFailure` when either module does not compile together.
+   */
+  test(
+    regoSource: string,
+    testSource: string,
+    groupData: Record<string, unknown>,
+  ): PolicyTestReport[] {
+    const packagePath = packagePathOf(regoSource) ?? [];
+    const results = compiling(() =>
+      runPolicyTests(
+        [
+          { file: FILE_NAME, source: regoSource },
+          { file: TEST_FILE_NAME, source: testSource },
+        ],
+        { data: nestUnder(packagePath, groupData), timeoutMs: TEST_TIMEOUT_MS },
+      ),
+    );
+    return results.map((r) => ({
+      name: r.name,
+      status: r.status,
+      ...(r.detail ? { detail: r.detail } : {}),
+      row: r.location.row,
+      col: r.location.col,
+    }));
   }
 
   prepareInput(input: unknown): PreparedInput {
@@ -104,6 +137,25 @@ class EngineVersionPolicy implements CompiledVersionPolicy {
       }
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
+  }
+}
+
+function compiling<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof RegoCompileError) {
+      throw new PolicyCompileFailure(
+        error.errors.map((e) => ({
+          file: e.location.file,
+          code: e.code,
+          message: e.message,
+          row: e.location.row,
+          col: e.location.col,
+        })),
+      );
+    }
+    throw error;
   }
 }
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
-import { RequestContext } from '@agp/auth';
 
 import { isUniqueViolation } from '../common/sql';
 import { RELAY_DATABASE } from '../database/tokens';

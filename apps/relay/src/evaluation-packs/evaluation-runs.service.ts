@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext } from '@agp/auth';
 import { EventParty } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
-import { RequestContext } from '@agp/auth';
 
 import { RELAY_DATABASE } from '../database/tokens';
 import { CreateRunDto } from './dto/create-run.dto';

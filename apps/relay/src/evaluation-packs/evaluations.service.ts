@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext } from '@agp/auth';
 import { Database } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
-import { RequestContext } from '@agp/auth';
 
 import { RELAY_DATABASE } from '../database/tokens';
 import { CreateEvaluationDto, HopDto, UpdateEvaluationDto } from './dto/evaluation.dto';

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext, actorOf } from '@agp/auth';
 import { Database } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
-import { actorOf, RequestContext } from '@agp/auth';
 
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { DecideHitlRequestDto } from './dto/decide-hitl-request.dto';

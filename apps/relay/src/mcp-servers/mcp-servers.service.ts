@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Page } from '@agp/http';
 import { RequestContext } from '@agp/auth';
+import { Page } from '@agp/http';
 
 import { EgressOptions, checkEgressUrl } from '../common/egress-policy';
 import { EGRESS_OPTIONS } from '../config/relay-config.module';

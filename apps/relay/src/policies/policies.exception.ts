@@ -7,6 +7,7 @@ export enum PoliciesErrorCode {
   GroupNameTaken = 'policy-group-name-taken',
   VersionNotIncreasing = 'policy-version-not-increasing',
   VersionDoesNotCompile = 'policy-version-does-not-compile',
+  VersionTestsFail = 'policy-version-tests-failed',
   VersionOutsideWindow = 'policy-version-outside-validity',
   VersionRetired = 'policy-version-retired',
   VersionBound = 'policy-version-bound',
@@ -32,6 +33,7 @@ function statusOf(code: PoliciesErrorCode): number {
     case PoliciesErrorCode.BindingNotFound:
       return 404;
     case PoliciesErrorCode.VersionDoesNotCompile:
+    case PoliciesErrorCode.VersionTestsFail:
     case PoliciesErrorCode.InvalidRequest:
       return 400;
     case PoliciesErrorCode.GroupNameTaken:

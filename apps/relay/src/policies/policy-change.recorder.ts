@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { PolicyLifecycleData } from '@agp/contracts';
 import { Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
-import { actorOf, eventContext, RequestContext } from '@agp/auth';
 
 import { RELAY_OUTBOX } from '../database/tokens';
 

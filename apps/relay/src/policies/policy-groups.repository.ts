@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Tx } from '@agp/database';
 
 import { Row, date, iso, str } from '../common/sql';
-import { PolicyGroupResponse, PolicyVersionResponse } from './dto/policy-responses';
+import {
+  PolicyGroupResponse,
+  PolicyTestOutcome,
+  PolicyVersionResponse,
+} from './dto/policy-responses';
 
 const S = 'relay';
 
@@ -17,6 +21,8 @@ export interface NewVersion {
   validFrom: Date;
   validTo?: Date;
   createdBy: string;
+  testSource?: string;
+  testResults?: PolicyTestOutcome[];
 }
 
 /** The few columns of a version that rules need (ordering, validity). */
@@ -33,7 +39,7 @@ const GROUP_COLUMNS = `g.id, g.name, g.description, g.data, g.created_at, g.upda
   (SELECT count(*) FROM ${S}.policy_group_versions v WHERE v.group_id = g.id)::int AS version_count,
   (SELECT v.version FROM ${S}.policy_group_versions v WHERE v.group_id = g.id ORDER BY v.sort_key DESC LIMIT 1) AS latest_version`;
 
-const VERSION_COLUMNS = `v.id, v.group_id, v.version, g.name, v.description, v.rego_source, v.rego_source_hash,
+const VERSION_COLUMNS = `v.id, v.group_id, v.version, g.name, v.description, v.rego_source, v.rego_source_hash, v.test_source, v.test_results,
   v.valid_from, v.valid_to, v.retired_at, v.created_at,
   (SELECT count(*) FROM ${S}.policy_bindings b WHERE b.version_id = v.id)::int AS binding_count`;
 
@@ -125,8 +131,8 @@ export class PolicyGroupsRepository {
   async insertVersion(tx: Tx, tenantId: string, v: NewVersion): Promise<void> {
     await tx.query(
       `INSERT INTO ${S}.policy_group_versions
-         (id, tenant_id, group_id, version, sort_key, description, rego_source, rego_source_hash, valid_from, valid_to, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+         (id, tenant_id, group_id, version, sort_key, description, rego_source, rego_source_hash, valid_from, valid_to, created_by, test_source, test_results)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         v.id,
         tenantId,
@@ -139,6 +145,8 @@ export class PolicyGroupsRepository {
         v.validFrom,
         v.validTo ?? null,
         v.createdBy,
+        v.testSource ?? null,
+        v.testResults ? JSON.stringify(v.testResults) : null,
       ],
     );
   }
@@ -273,6 +281,8 @@ function toVersion(row: Row): PolicyVersionResponse {
     description: str(row.description),
     regoSource: String(row.rego_source),
     regoSourceHash: String(row.rego_source_hash),
+    testSource: str(row.test_source),
+    testResults: (row.test_results ?? undefined) as PolicyTestOutcome[] | undefined,
     bindingCount: Number(row.binding_count),
     validFrom: iso(row.valid_from)!,
     validTo: iso(row.valid_to),

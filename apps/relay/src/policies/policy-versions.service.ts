@@ -1,15 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext } from '@agp/auth';
 import { Database } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
-import { RequestContext } from '@agp/auth';
 
 import { RELAY_DATABASE } from '../database/tokens';
 import { PolicyCompileFailure, PolicyEngine } from '../decisions/policy-engine';
 import { CreatePolicyVersionDto } from './dto/create-policy-version.dto';
 import { ListPolicyVersionsQueryDto } from './dto/list-policy-versions-query.dto';
-import { PolicyVersionResponse } from './dto/policy-responses';
+import { PolicyTestOutcome, PolicyVersionResponse } from './dto/policy-responses';
 import { PoliciesErrorCode, PoliciesException } from './policies.exception';
 import { PolicyChangeRecorder } from './policy-change.recorder';
 import { PolicyGroupsRepository } from './policy-groups.repository';
@@ -48,6 +48,10 @@ export class PolicyVersionsService {
         );
       }
       this.compileOrThrow(dto.regoSource, group.data);
+      const testResults =
+        dto.testSource === undefined
+          ? undefined
+          : this.testOrThrow(dto.regoSource, dto.testSource, group.data);
       const latest = await this.groups.latestVersionState(tx, ctx.tenantId, groupId);
       const version = dto.version ?? nextVersion(latest?.version);
       if (latest && compareVersions(version, latest.version) <= 0) {
@@ -68,6 +72,8 @@ export class PolicyVersionsService {
         validFrom,
         validTo,
         createdBy: ctx.principal.subject,
+        testSource: dto.testSource,
+        testResults,
       });
       await this.changes.record(tx, ctx, {
         change: 'VERSION_CREATED',
@@ -155,18 +161,37 @@ export class PolicyVersionsService {
     try {
       this.engine.compile(regoSource, data);
     } catch (error) {
-      if (error instanceof PolicyCompileFailure) {
-        throw new PoliciesException(
-          PoliciesErrorCode.VersionDoesNotCompile,
-          `regoSource does not compile: ${error.problems.length} error(s)`,
-          error.problems.map((p) => ({
-            field: 'regoSource',
-            message: `line ${p.row}, column ${p.col}: ${p.code}: ${p.message}`,
-          })),
-        );
-      }
-      throw error;
+      throw asCompileException(error, 'regoSource');
     }
+  }
+
+  /**
+   * Issue 15: the version's tests run on creation; each failing or erroring `test_` rule is listed
+   * like a compile error (D24), with the line and column of the test, and nothing is stored.
+   */
+  private testOrThrow(
+    regoSource: string,
+    testSource: string,
+    data: Record<string, unknown>,
+  ): PolicyTestOutcome[] {
+    let reports;
+    try {
+      reports = this.engine.test(regoSource, testSource, data);
+    } catch (error) {
+      throw asCompileException(error, 'testSource');
+    }
+    const failed = reports.filter((r) => r.status === 'FAIL' || r.status === 'ERROR');
+    if (failed.length > 0) {
+      throw new PoliciesException(
+        PoliciesErrorCode.VersionTestsFail,
+        `${failed.length} of ${reports.length} policy test(s) failed`,
+        failed.map((r) => ({
+          field: 'testSource',
+          message: `line ${r.row}, column ${r.col}: ${r.name}: ${r.status}${r.detail ? ` (${r.detail})` : ''}`,
+        })),
+      );
+    }
+    return reports.map((r) => ({ name: r.name, status: r.status === 'SKIP' ? 'SKIP' : 'PASS' }));
   }
 
   private async mustHaveGroup(
@@ -183,4 +208,19 @@ export class PolicyVersionsService {
     }
     return group;
   }
+}
+
+/** A compile failure as D24's 400: each error under the field of the module it is in. */
+function asCompileException(error: unknown, field: 'regoSource' | 'testSource'): unknown {
+  if (!(error instanceof PolicyCompileFailure)) {
+    return error;
+  }
+  return new PoliciesException(
+    PoliciesErrorCode.VersionDoesNotCompile,
+    `${field} does not compile: ${error.problems.length} error(s)`,
+    error.problems.map((p) => ({
+      field: p.file === 'policy_test.rego' ? 'testSource' : 'regoSource',
+      message: `line ${p.row}, column ${p.col}: ${p.code}: ${p.message}`,
+    })),
+  );
 }

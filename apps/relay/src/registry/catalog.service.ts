@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
+import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { AuditEventType } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
-import { actorOf, eventContext, RequestContext } from '@agp/auth';
 
 import { isUniqueViolation } from '../common/sql';
 import { CatalogEntry, CatalogRepository } from './catalog.repository';

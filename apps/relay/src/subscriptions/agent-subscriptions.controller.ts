@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { Page, PageQueryDto, uuidParam } from '@agp/http';
 import { Ctx, RequestContext } from '@agp/auth';
+import { Page, PageQueryDto, uuidParam } from '@agp/http';
 
 import { SubscriptionsService } from './subscriptions.service';
 import { AgentMcpServer, Subscription } from './subscription.types';

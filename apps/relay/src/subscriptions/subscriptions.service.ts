@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
-import { actorOf, allows, eventContext, RequestContext } from '@agp/auth';
+import { RequestContext, actorOf, allows, eventContext } from '@agp/auth';
 import { EndpointType } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
-import { actorOf, eventContext, RequestContext } from '@agp/auth';
 
 import { Row } from '../common/sql';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';

@@ -62,6 +62,7 @@ function sharedEnv(
   database: TestDatabase,
   prefix: string,
   natsUrl: string,
+  overrides: Record<string, string> = {},
 ): Record<string, string> {
   return {
     PUBLIC_BASE_URL: MCP_BASE_URL,
@@ -76,6 +77,7 @@ function sharedEnv(
     // D37: the test MCP server listens on 127.0.0.1, as the embedded default allows.
     EGRESS_ALLOW_PRIVATE: 'true',
     POLICY_CACHE_TTL_MS: '3600000',
+    ...overrides,
   };
 }
 
@@ -115,8 +117,12 @@ async function startService(
   return app;
 }
 
-async function startServices(database: TestDatabase, prefix: string): Promise<McpPlatform> {
-  const env = sharedEnv(database, prefix, TEST_NATS_URL);
+async function startServices(
+  database: TestDatabase,
+  prefix: string,
+  overrides: Record<string, string>,
+): Promise<McpPlatform> {
+  const env = sharedEnv(database, prefix, TEST_NATS_URL, overrides);
   const [tenantAuthPort, relayPort, auditPort] = [
     await freePort(),
     await freePort(),
@@ -192,9 +198,13 @@ async function startServices(database: TestDatabase, prefix: string): Promise<Mc
 }
 
 /** As apps/runner/src/main.ts composes them, with PostgreSQL given and no NATS. */
-async function startEmbedded(database: TestDatabase, prefix: string): Promise<McpPlatform> {
+async function startEmbedded(
+  database: TestDatabase,
+  prefix: string,
+  overrides: Record<string, string>,
+): Promise<McpPlatform> {
   const port = await freePort();
-  const env = { ...sharedEnv(database, prefix, ''), PORT: String(port) };
+  const env = { ...sharedEnv(database, prefix, '', overrides), PORT: String(port) };
   delete (env as Record<string, string | undefined>).NATS_URL;
   const tenantAuthEnv = loadEnv(TenantAuthEnv, env);
   const app = await createHttpApp({
@@ -224,14 +234,20 @@ async function startEmbedded(database: TestDatabase, prefix: string): Promise<Mc
   };
 }
 
-/** The platform in one of D2's shapes, on a database and NATS prefix of its own. */
-export async function startMcpPlatform(mode: PlatformMode): Promise<McpPlatform> {
+/**
+ * The platform in one of D2's shapes, on a database and NATS prefix of its own; `overrides` sets
+ * variables of every service (a short TOKEN_TTL_SEC, say).
+ */
+export async function startMcpPlatform(
+  mode: PlatformMode,
+  overrides: Record<string, string> = {},
+): Promise<McpPlatform> {
   const database = await createTestDatabase(`mcp_${mode}`);
   const prefix = uniqueNatsPrefix(`mcp${mode.slice(0, 3)}`);
   const platform =
     mode === 'services'
-      ? await startServices(database, prefix)
-      : await startEmbedded(database, prefix);
+      ? await startServices(database, prefix, overrides)
+      : await startEmbedded(database, prefix, overrides);
   return {
     ...platform,
     close: async () => {

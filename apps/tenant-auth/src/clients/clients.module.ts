@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
 
 import { RevocationsModule } from '../revocations/revocations.module';
-import { AgentsController } from './agents.controller';
+import { AgentsController, ServiceAccountsController } from './clients.controller';
 import { ClientsRepository } from './clients.repository';
 import { ClientsService } from './clients.service';
-import { ServiceAccountsController } from './service-accounts.controller';
 
 /** Agents and service accounts: the clients of the client_credentials grant (D7, D30). */
 @Module({

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { AGENT_LIFECYCLE_CHANGES } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { Page, pageOf } from '@agp/http';
@@ -11,7 +12,6 @@ import { assertCanGrant } from '../common/grants';
 import { IdentityException } from '../common/identity.exception';
 import { isUniqueViolation } from '../common/like';
 import { rolesOf } from '../common/permission-entry.dto';
-import { Caller, actorOf, eventContext } from '../common/request-context';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { RevocationsService } from '../revocations/revocations.service';
 import { ClientsRepository } from './clients.repository';
@@ -40,7 +40,7 @@ export class ClientsService {
 
   list(
     kind: ClientKind,
-    { principal }: Caller,
+    { principal }: RequestContext,
     query: ListClientsQueryDto,
   ): Promise<Page<ClientResponseDto>> {
     return this.database.inTenant(principal.tenantId, async (tx) => {
@@ -49,7 +49,7 @@ export class ClientsService {
     });
   }
 
-  get(kind: ClientKind, { principal }: Caller, id: string): Promise<ClientResponseDto> {
+  get(kind: ClientKind, { principal }: RequestContext, id: string): Promise<ClientResponseDto> {
     return this.database.inTenant(principal.tenantId, async (tx) =>
       ClientResponseDto.of(await this.found(tx, kind, principal.tenantId, id)),
     );
@@ -57,7 +57,7 @@ export class ClientsService {
 
   create(
     kind: ClientKind,
-    caller: Caller,
+    caller: RequestContext,
     dto: CreateClientDto,
   ): Promise<ClientWithSecretResponseDto> {
     const permissions = rolesOf(dto.permissions ?? []);
@@ -87,7 +87,7 @@ export class ClientsService {
 
   async update(
     kind: ClientKind,
-    caller: Caller,
+    caller: RequestContext,
     id: string,
     dto: UpdateClientDto,
   ): Promise<ClientResponseDto> {
@@ -122,7 +122,7 @@ export class ClientsService {
     return result;
   }
 
-  async remove(kind: ClientKind, caller: Caller, id: string): Promise<void> {
+  async remove(kind: ClientKind, caller: RequestContext, id: string): Promise<void> {
     await this.database.inTenant(caller.principal.tenantId, async (tx) => {
       const client = await this.found(tx, kind, caller.principal.tenantId, id);
       // identity.md I2: its tokens stop at once, in every process, until they would have expired.
@@ -133,7 +133,11 @@ export class ClientsService {
   }
 
   /** D30: a new secret, answered once; the old one stops working now. Records CREDENTIAL_ROTATION. */
-  rotateSecret(kind: ClientKind, caller: Caller, id: string): Promise<ClientWithSecretResponseDto> {
+  rotateSecret(
+    kind: ClientKind,
+    caller: RequestContext,
+    id: string,
+  ): Promise<ClientWithSecretResponseDto> {
     const secret = newClientSecret();
     return this.database.inTenant(caller.principal.tenantId, async (tx) => {
       const client = await this.found(tx, kind, caller.principal.tenantId, id);
@@ -141,7 +145,7 @@ export class ClientsService {
       client.secretRotatedAt = new Date();
       const saved = await this.clients.save(tx, client);
       await this.outbox.add(tx, 'CREDENTIAL_ROTATION', eventContext(caller), {
-        actor: actorOf(caller.principal),
+        actor: actorOf(caller),
         credential: kind === 'AGENT' ? 'AGENT_CLIENT_SECRET' : 'SERVICE_ACCOUNT_CLIENT_SECRET',
         subjectId: client.id,
         subjectName: client.name,
@@ -153,7 +157,7 @@ export class ClientsService {
 
   private async lifecycle(
     tx: Tx,
-    caller: Caller,
+    caller: RequestContext,
     client: Client,
     change: AgentChange,
   ): Promise<void> {
@@ -161,7 +165,7 @@ export class ClientsService {
       return;
     }
     await this.outbox.add(tx, 'AGENT_LIFECYCLE', eventContext(caller), {
-      actor: actorOf(caller.principal),
+      actor: actorOf(caller),
       agentId: client.id,
       name: client.name,
       change,

@@ -5,18 +5,16 @@ import {
   Get,
   HttpCode,
   Param,
-  ParseUUIDPipe,
   Patch,
   Post,
   Query,
   Res,
 } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
-import { Page, PageQueryDto } from '@agp/http';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { Page, PageQueryDto, uuidParam } from '@agp/http';
 import { FastifyReply } from 'fastify';
 
 import { created } from '../common/created';
-import { Caller, CurrentCaller } from '../common/request-context';
 import { AddMemberDto } from './dto/add-member.dto';
 import { CreateGroupDto } from './dto/create-group.dto';
 import { GroupMemberResponseDto, GroupResponseDto } from './dto/group-response.dto';
@@ -31,7 +29,7 @@ export class GroupsController {
   @Get()
   @RequirePermission('GROUPS', 'READ')
   list(
-    @CurrentCaller() caller: Caller,
+    @Ctx() caller: RequestContext,
     @Query() query: ListGroupsQueryDto,
   ): Promise<Page<GroupResponseDto>> {
     return this.groups.list(caller, query);
@@ -40,8 +38,8 @@ export class GroupsController {
   @Get(':groupId')
   @RequirePermission('GROUPS', 'READ')
   get(
-    @CurrentCaller() caller: Caller,
-    @Param('groupId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('groupId', uuidParam('groupId')) id: string,
   ): Promise<GroupResponseDto> {
     return this.groups.get(caller, id);
   }
@@ -49,7 +47,7 @@ export class GroupsController {
   @Post()
   @RequirePermission('GROUPS', 'WRITE')
   async create(
-    @CurrentCaller() caller: Caller,
+    @Ctx() caller: RequestContext,
     @Body() dto: CreateGroupDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<GroupResponseDto> {
@@ -59,8 +57,8 @@ export class GroupsController {
   @Patch(':groupId')
   @RequirePermission('GROUPS', 'WRITE')
   update(
-    @CurrentCaller() caller: Caller,
-    @Param('groupId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('groupId', uuidParam('groupId')) id: string,
     @Body() dto: UpdateGroupDto,
   ): Promise<GroupResponseDto> {
     return this.groups.update(caller, id, dto);
@@ -70,8 +68,8 @@ export class GroupsController {
   @HttpCode(204)
   @RequirePermission('GROUPS', 'DELETE')
   remove(
-    @CurrentCaller() caller: Caller,
-    @Param('groupId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('groupId', uuidParam('groupId')) id: string,
   ): Promise<void> {
     return this.groups.remove(caller, id);
   }
@@ -79,8 +77,8 @@ export class GroupsController {
   @Get(':groupId/members')
   @RequirePermission('GROUPS', 'READ')
   members(
-    @CurrentCaller() caller: Caller,
-    @Param('groupId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('groupId', uuidParam('groupId')) id: string,
     @Query() query: PageQueryDto,
   ): Promise<Page<GroupMemberResponseDto>> {
     return this.groups.members(caller, id, query);
@@ -89,8 +87,8 @@ export class GroupsController {
   @Post(':groupId/members')
   @RequirePermission('GROUPS', 'WRITE')
   async addMember(
-    @CurrentCaller() caller: Caller,
-    @Param('groupId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('groupId', uuidParam('groupId')) id: string,
     @Body() dto: AddMemberDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<GroupMemberResponseDto> {
@@ -105,9 +103,9 @@ export class GroupsController {
   @HttpCode(204)
   @RequirePermission('GROUPS', 'WRITE')
   removeMember(
-    @CurrentCaller() caller: Caller,
-    @Param('groupId', ParseUUIDPipe) id: string,
-    @Param('userId', ParseUUIDPipe) userId: string,
+    @Ctx() caller: RequestContext,
+    @Param('groupId', uuidParam('groupId')) id: string,
+    @Param('userId', uuidParam('userId')) userId: string,
   ): Promise<void> {
     return this.groups.removeMember(caller, id, userId);
   }

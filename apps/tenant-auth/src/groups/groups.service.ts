@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf } from '@agp/http';
 
 import { IdentityException } from '../common/identity.exception';
 import { isUniqueViolation } from '../common/like';
-import { Caller } from '../common/request-context';
 import { TENANT_AUTH_DATABASE } from '../database/tokens';
 import { assertAssignableRoles } from '../roles/role-grants';
 import { RolesRepository } from '../roles/roles.repository';
@@ -28,20 +28,20 @@ export class GroupsService {
     private readonly users: UsersRepository,
   ) {}
 
-  list({ principal }: Caller, query: ListGroupsQueryDto): Promise<Page<GroupResponseDto>> {
+  list({ principal }: RequestContext, query: ListGroupsQueryDto): Promise<Page<GroupResponseDto>> {
     return this.database.inTenant(principal.tenantId, async (tx) => {
       const [items, total] = await this.groups.list(tx, principal.tenantId, query);
       return pageOf(items.map(GroupResponseDto.of), total, query);
     });
   }
 
-  get({ principal }: Caller, id: string): Promise<GroupResponseDto> {
+  get({ principal }: RequestContext, id: string): Promise<GroupResponseDto> {
     return this.database.inTenant(principal.tenantId, async (tx) =>
       GroupResponseDto.of(await this.found(tx, principal.tenantId, id)),
     );
   }
 
-  create({ principal }: Caller, dto: CreateGroupDto): Promise<GroupResponseDto> {
+  create({ principal }: RequestContext, dto: CreateGroupDto): Promise<GroupResponseDto> {
     return this.unique(() =>
       this.database.inTenant(principal.tenantId, async (tx) => {
         await assertAssignableRoles(this.roles, tx, principal, dto.roleIds ?? []);
@@ -57,7 +57,11 @@ export class GroupsService {
     );
   }
 
-  update({ principal }: Caller, id: string, dto: UpdateGroupDto): Promise<GroupResponseDto> {
+  update(
+    { principal }: RequestContext,
+    id: string,
+    dto: UpdateGroupDto,
+  ): Promise<GroupResponseDto> {
     return this.unique(() =>
       this.database.inTenant(principal.tenantId, async (tx) => {
         const group = await this.found(tx, principal.tenantId, id);
@@ -72,7 +76,7 @@ export class GroupsService {
     );
   }
 
-  async remove({ principal }: Caller, id: string): Promise<void> {
+  async remove({ principal }: RequestContext, id: string): Promise<void> {
     await this.database.inTenant(principal.tenantId, async (tx) => {
       await this.found(tx, principal.tenantId, id);
       await this.groups.remove(tx, principal.tenantId, id);
@@ -80,7 +84,7 @@ export class GroupsService {
   }
 
   members(
-    { principal }: Caller,
+    { principal }: RequestContext,
     id: string,
     query: PageQueryDto,
   ): Promise<Page<GroupMemberResponseDto>> {
@@ -92,7 +96,11 @@ export class GroupsService {
   }
 
   /** Joining a group hands out its roles: the caller must hold them (identity.md I4). */
-  addMember({ principal }: Caller, id: string, dto: AddMemberDto): Promise<GroupMemberResponseDto> {
+  addMember(
+    { principal }: RequestContext,
+    id: string,
+    dto: AddMemberDto,
+  ): Promise<GroupMemberResponseDto> {
     return this.database.inTenant(principal.tenantId, async (tx) => {
       const group = await this.found(tx, principal.tenantId, id);
       const user = await this.users.findById(tx, principal.tenantId, dto.userId);
@@ -110,7 +118,7 @@ export class GroupsService {
     });
   }
 
-  async removeMember({ principal }: Caller, id: string, userId: string): Promise<void> {
+  async removeMember({ principal }: RequestContext, id: string, userId: string): Promise<void> {
     await this.database.inTenant(principal.tenantId, async (tx) => {
       await this.found(tx, principal.tenantId, id);
       if (!(await this.groups.removeMember(tx, principal.tenantId, id, userId))) {

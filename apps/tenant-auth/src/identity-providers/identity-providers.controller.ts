@@ -1,20 +1,9 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseUUIDPipe,
-  Patch,
-  Post,
-  Res,
-} from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { uuidParam } from '@agp/http';
 import { FastifyReply } from 'fastify';
 
 import { created } from '../common/created';
-import { Caller, CurrentCaller } from '../common/request-context';
 import { CreateIdentityProviderDto } from './dto/create-identity-provider.dto';
 import { IdentityProviderResponseDto } from './dto/identity-provider-response.dto';
 import { UpdateIdentityProviderDto } from './dto/update-identity-provider.dto';
@@ -27,15 +16,15 @@ export class IdentityProvidersController {
   /** Operation 5: the caller's tenant's providers, a plain array (D31). */
   @Get()
   @RequirePermission('IDENTITY_PROVIDERS', 'READ')
-  list(@CurrentCaller() caller: Caller): Promise<IdentityProviderResponseDto[]> {
+  list(@Ctx() caller: RequestContext): Promise<IdentityProviderResponseDto[]> {
     return this.providers.list(caller);
   }
 
   @Get(':providerId')
   @RequirePermission('IDENTITY_PROVIDERS', 'READ')
   get(
-    @CurrentCaller() caller: Caller,
-    @Param('providerId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('providerId', uuidParam('providerId')) id: string,
   ): Promise<IdentityProviderResponseDto> {
     return this.providers.get(caller, id);
   }
@@ -43,7 +32,7 @@ export class IdentityProvidersController {
   @Post()
   @RequirePermission('IDENTITY_PROVIDERS', 'WRITE')
   async create(
-    @CurrentCaller() caller: Caller,
+    @Ctx() caller: RequestContext,
     @Body() dto: CreateIdentityProviderDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<IdentityProviderResponseDto> {
@@ -53,8 +42,8 @@ export class IdentityProvidersController {
   @Patch(':providerId')
   @RequirePermission('IDENTITY_PROVIDERS', 'WRITE')
   update(
-    @CurrentCaller() caller: Caller,
-    @Param('providerId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('providerId', uuidParam('providerId')) id: string,
     @Body() dto: UpdateIdentityProviderDto,
   ): Promise<IdentityProviderResponseDto> {
     return this.providers.update(caller, id, dto);
@@ -64,8 +53,8 @@ export class IdentityProvidersController {
   @HttpCode(204)
   @RequirePermission('IDENTITY_PROVIDERS', 'DELETE')
   remove(
-    @CurrentCaller() caller: Caller,
-    @Param('providerId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('providerId', uuidParam('providerId')) id: string,
   ): Promise<void> {
     return this.providers.remove(caller, id);
   }
@@ -74,8 +63,8 @@ export class IdentityProvidersController {
   @HttpCode(200)
   @RequirePermission('IDENTITY_PROVIDERS', 'WRITE')
   verifyDomain(
-    @CurrentCaller() caller: Caller,
-    @Param('providerId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('providerId', uuidParam('providerId')) id: string,
     @Param('domain') domain: string,
   ): Promise<IdentityProviderResponseDto> {
     return this.providers.verifyDomain(caller, id, domain);

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext } from '@agp/auth';
 import { tokenIssuer } from '@agp/config';
 import { Database, Tx } from '@agp/database';
 
 import { IdentityException } from '../common/identity.exception';
 import { isUniqueViolation } from '../common/like';
-import { Caller } from '../common/request-context';
 import { SecretBox } from '../common/secret-box';
 import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
 import { TENANT_AUTH_DATABASE } from '../database/tokens';
@@ -33,20 +33,20 @@ export class IdentityProvidersService {
     private readonly groups: GroupsRepository,
   ) {}
 
-  list({ principal }: Caller): Promise<IdentityProviderResponseDto[]> {
+  list({ principal }: RequestContext): Promise<IdentityProviderResponseDto[]> {
     return this.database.inTenant(principal.tenantId, async (tx) =>
       (await this.providers.list(tx, principal.tenantId)).map(IdentityProviderResponseDto.of),
     );
   }
 
-  get({ principal }: Caller, id: string): Promise<IdentityProviderResponseDto> {
+  get({ principal }: RequestContext, id: string): Promise<IdentityProviderResponseDto> {
     return this.database.inTenant(principal.tenantId, async (tx) =>
       IdentityProviderResponseDto.of(await this.found(tx, principal.tenantId, id)),
     );
   }
 
   create(
-    { principal }: Caller,
+    { principal }: RequestContext,
     dto: CreateIdentityProviderDto,
   ): Promise<IdentityProviderResponseDto> {
     return this.unique(() =>
@@ -77,7 +77,7 @@ export class IdentityProvidersService {
   }
 
   update(
-    { principal }: Caller,
+    { principal }: RequestContext,
     id: string,
     dto: UpdateIdentityProviderDto,
   ): Promise<IdentityProviderResponseDto> {
@@ -95,8 +95,10 @@ export class IdentityProvidersService {
       provider.clientId = config.clientId ?? provider.clientId;
       provider.issuerUrl = config.issuer ?? provider.issuerUrl;
       if (config.clientSecret !== undefined) {
-        provider.clientSecretSealed =
-          config.clientSecret === '' ? null : this.box.seal(config.clientSecret);
+        // "" or null removes the secret (D26: it is never read back, only replaced or removed).
+        provider.clientSecretSealed = config.clientSecret
+          ? this.box.seal(config.clientSecret)
+          : null;
       }
       provider.displayName = dto.displayName ?? provider.displayName;
       provider.enabled = dto.enabled ?? provider.enabled;
@@ -105,7 +107,7 @@ export class IdentityProvidersService {
     });
   }
 
-  async remove({ principal }: Caller, id: string): Promise<void> {
+  async remove({ principal }: RequestContext, id: string): Promise<void> {
     await this.database.inTenant(principal.tenantId, async (tx) => {
       await this.found(tx, principal.tenantId, id);
       await this.providers.remove(tx, principal.tenantId, id);
@@ -114,7 +116,7 @@ export class IdentityProvidersService {
 
   /** Looks the TXT record up and records the outcome (verifiedAt, lastCheckedAt, lastCheckError). */
   async verifyDomain(
-    { principal }: Caller,
+    { principal }: RequestContext,
     id: string,
     domain: string,
   ): Promise<IdentityProviderResponseDto> {

@@ -5,17 +5,15 @@ import {
   Get,
   HttpCode,
   Param,
-  ParseUUIDPipe,
   Patch,
   Post,
   Query,
   Res,
 } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
-import { Page } from '@agp/http';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { Page, uuidParam } from '@agp/http';
 import { FastifyReply } from 'fastify';
 
-import { Caller, CurrentCaller } from '../common/request-context';
 import { created } from '../common/created';
 import { CreateRoleDto } from './dto/create-role.dto';
 import { ListRolesQueryDto } from './dto/list-roles-query.dto';
@@ -31,7 +29,7 @@ export class RolesController {
   @Get()
   @RequirePermission('TENANT', 'READ')
   list(
-    @CurrentCaller() caller: Caller,
+    @Ctx() caller: RequestContext,
     @Query() query: ListRolesQueryDto,
   ): Promise<Page<RoleResponseDto>> {
     return this.roles.list(caller, query);
@@ -40,8 +38,8 @@ export class RolesController {
   @Get(':roleId')
   @RequirePermission('TENANT', 'READ')
   get(
-    @CurrentCaller() caller: Caller,
-    @Param('roleId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('roleId', uuidParam('roleId')) id: string,
   ): Promise<RoleResponseDto> {
     return this.roles.get(caller, id);
   }
@@ -49,7 +47,7 @@ export class RolesController {
   @Post()
   @RequirePermission('TENANT', 'WRITE')
   async create(
-    @CurrentCaller() caller: Caller,
+    @Ctx() caller: RequestContext,
     @Body() dto: CreateRoleDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RoleResponseDto> {
@@ -59,8 +57,8 @@ export class RolesController {
   @Patch(':roleId')
   @RequirePermission('TENANT', 'WRITE')
   update(
-    @CurrentCaller() caller: Caller,
-    @Param('roleId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('roleId', uuidParam('roleId')) id: string,
     @Body() dto: UpdateRoleDto,
   ): Promise<RoleResponseDto> {
     return this.roles.update(caller, id, dto);
@@ -70,8 +68,8 @@ export class RolesController {
   @HttpCode(204)
   @RequirePermission('TENANT', 'DELETE')
   remove(
-    @CurrentCaller() caller: Caller,
-    @Param('roleId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('roleId', uuidParam('roleId')) id: string,
   ): Promise<void> {
     return this.roles.remove(caller, id);
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext } from '@agp/auth';
 import { Database } from '@agp/database';
 import { Page, pageOf } from '@agp/http';
 
@@ -8,7 +9,6 @@ import { assertCanGrant } from '../common/grants';
 import { IdentityException } from '../common/identity.exception';
 import { isUniqueViolation } from '../common/like';
 import { rolesOf } from '../common/permission-entry.dto';
-import { Caller } from '../common/request-context';
 import { TENANT_AUTH_DATABASE } from '../database/tokens';
 import { CreateRoleDto } from './dto/create-role.dto';
 import { ListRolesQueryDto } from './dto/list-roles-query.dto';
@@ -24,20 +24,20 @@ export class RolesService {
     private readonly roles: RolesRepository,
   ) {}
 
-  list({ principal }: Caller, query: ListRolesQueryDto): Promise<Page<RoleResponseDto>> {
+  list({ principal }: RequestContext, query: ListRolesQueryDto): Promise<Page<RoleResponseDto>> {
     return this.database.inTenant(principal.tenantId, async (tx) => {
       const [items, total] = await this.roles.list(tx, principal.tenantId, query);
       return pageOf(items.map(RoleResponseDto.of), total, query);
     });
   }
 
-  get({ principal }: Caller, id: string): Promise<RoleResponseDto> {
+  get({ principal }: RequestContext, id: string): Promise<RoleResponseDto> {
     return this.database.inTenant(principal.tenantId, async (tx) =>
       RoleResponseDto.of(await this.found(tx, principal.tenantId, id)),
     );
   }
 
-  async create({ principal }: Caller, dto: CreateRoleDto): Promise<RoleResponseDto> {
+  async create({ principal }: RequestContext, dto: CreateRoleDto): Promise<RoleResponseDto> {
     const permissions = rolesOf(dto.permissions);
     assertCanGrant(principal, permissions, 'permissions');
     return this.unique(() =>
@@ -54,7 +54,11 @@ export class RolesService {
     );
   }
 
-  async update({ principal }: Caller, id: string, dto: UpdateRoleDto): Promise<RoleResponseDto> {
+  async update(
+    { principal }: RequestContext,
+    id: string,
+    dto: UpdateRoleDto,
+  ): Promise<RoleResponseDto> {
     return this.unique(() =>
       this.database.inTenant(principal.tenantId, async (tx) => {
         const role = await this.found(tx, principal.tenantId, id);
@@ -71,7 +75,7 @@ export class RolesService {
     );
   }
 
-  async remove({ principal }: Caller, id: string): Promise<void> {
+  async remove({ principal }: RequestContext, id: string): Promise<void> {
     await this.database.inTenant(principal.tenantId, async (tx) => {
       const role = await this.found(tx, principal.tenantId, id);
       assertCanGrant(principal, role.permissions, 'permissions');

@@ -5,18 +5,16 @@ import {
   Get,
   HttpCode,
   Param,
-  ParseUUIDPipe,
   Patch,
   Post,
   Query,
   Res,
 } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
-import { Page } from '@agp/http';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { Page, uuidParam } from '@agp/http';
 import { FastifyReply } from 'fastify';
 
 import { created } from '../common/created';
-import { Caller, CurrentCaller } from '../common/request-context';
 import { CreateTenantDto } from './dto/create-tenant.dto';
 import { ListTenantsQueryDto } from './dto/list-tenants-query.dto';
 import { CreatedTenantResponseDto, TenantResponseDto } from './dto/tenant-response.dto';
@@ -30,7 +28,7 @@ export class TenantsController {
   @Get()
   @RequirePermission('TENANT', 'READ')
   list(
-    @CurrentCaller() caller: Caller,
+    @Ctx() caller: RequestContext,
     @Query() query: ListTenantsQueryDto,
   ): Promise<Page<TenantResponseDto>> {
     return this.tenants.list(caller, query);
@@ -39,8 +37,8 @@ export class TenantsController {
   @Get(':tenantId')
   @RequirePermission('TENANT', 'READ')
   get(
-    @CurrentCaller() caller: Caller,
-    @Param('tenantId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('tenantId', uuidParam('tenantId')) id: string,
   ): Promise<TenantResponseDto> {
     return this.tenants.get(caller, id);
   }
@@ -48,7 +46,7 @@ export class TenantsController {
   @Post()
   @RequirePermission('TENANT', 'ADMIN')
   async create(
-    @CurrentCaller() caller: Caller,
+    @Ctx() caller: RequestContext,
     @Body() dto: CreateTenantDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatedTenantResponseDto> {
@@ -58,8 +56,8 @@ export class TenantsController {
   @Patch(':tenantId')
   @RequirePermission('TENANT', 'WRITE')
   update(
-    @CurrentCaller() caller: Caller,
-    @Param('tenantId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('tenantId', uuidParam('tenantId')) id: string,
     @Body() dto: UpdateTenantDto,
   ): Promise<TenantResponseDto> {
     return this.tenants.update(caller, id, dto);
@@ -69,8 +67,8 @@ export class TenantsController {
   @HttpCode(204)
   @RequirePermission('TENANT', 'ADMIN')
   remove(
-    @CurrentCaller() caller: Caller,
-    @Param('tenantId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('tenantId', uuidParam('tenantId')) id: string,
   ): Promise<void> {
     return this.tenants.remove(caller, id);
   }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext, actorOf } from '@agp/auth';
 import { TENANT_LIFECYCLE_CHANGES } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { Page, pageOf } from '@agp/http';
@@ -6,7 +7,6 @@ import { EventOutbox } from '@agp/messaging';
 
 import { IdentityException, IdentityErrorCode } from '../common/identity.exception';
 import { isUniqueViolation } from '../common/like';
-import { Caller, actorOf } from '../common/request-context';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { RevocationsService } from '../revocations/revocations.service';
 import { CreateTenantDto } from './dto/create-tenant.dto';
@@ -33,7 +33,10 @@ export class TenantsService {
     private readonly revocations: RevocationsService,
   ) {}
 
-  list({ principal }: Caller, query: ListTenantsQueryDto): Promise<Page<TenantResponseDto>> {
+  list(
+    { principal }: RequestContext,
+    query: ListTenantsQueryDto,
+  ): Promise<Page<TenantResponseDto>> {
     return this.database.asSystem(async (tx) => {
       const onlyOwn = !(await this.isOperator(tx, principal.tenantId));
       const [items, total] = await this.tenants.list(
@@ -45,20 +48,20 @@ export class TenantsService {
     });
   }
 
-  get({ principal }: Caller, id: string): Promise<TenantResponseDto> {
+  get({ principal }: RequestContext, id: string): Promise<TenantResponseDto> {
     return this.database.asSystem(async (tx) =>
       TenantResponseDto.of(await this.visible(tx, principal.tenantId, id)),
     );
   }
 
-  async create(caller: Caller, dto: CreateTenantDto): Promise<CreatedTenantResponseDto> {
+  async create(caller: RequestContext, dto: CreateTenantDto): Promise<CreatedTenantResponseDto> {
     try {
       return await this.database.asSystem(async (tx) => {
         await this.assertOperator(tx, caller.principal.tenantId);
         const { tenant, admin } = await this.provisioner.provision(
           tx,
           { ...dto, isOperator: false },
-          actorOf(caller.principal),
+          actorOf(caller),
           caller.correlationId,
         );
         return { ...TenantResponseDto.of(tenant), initialAdministrator: admin };
@@ -71,7 +74,11 @@ export class TenantsService {
     }
   }
 
-  async update(caller: Caller, id: string, dto: UpdateTenantDto): Promise<TenantResponseDto> {
+  async update(
+    caller: RequestContext,
+    id: string,
+    dto: UpdateTenantDto,
+  ): Promise<TenantResponseDto> {
     let afterCommit: (() => Promise<void>) | undefined;
     const result = await this.database.asSystem(async (tx) => {
       const tenant = await this.visible(tx, caller.principal.tenantId, id);
@@ -98,7 +105,7 @@ export class TenantsService {
     return result;
   }
 
-  async remove(caller: Caller, id: string): Promise<void> {
+  async remove(caller: RequestContext, id: string): Promise<void> {
     await this.database.asSystem(async (tx) => {
       const tenant = await this.visible(tx, caller.principal.tenantId, id);
       await this.assertOperator(tx, caller.principal.tenantId);
@@ -111,7 +118,7 @@ export class TenantsService {
 
   private async lifecycle(
     tx: Tx,
-    caller: Caller,
+    caller: RequestContext,
     tenant: Tenant,
     change: TenantChange,
   ): Promise<void> {
@@ -120,7 +127,7 @@ export class TenantsService {
       'TENANT_LIFECYCLE',
       { tenantId: tenant.id, correlationId: caller.correlationId },
       {
-        actor: actorOf(caller.principal),
+        actor: actorOf(caller),
         tenantId: tenant.id,
         slug: tenant.slug,
         change,
@@ -151,7 +158,7 @@ export class TenantsService {
     }
   }
 
-  private assertNotOwn(caller: Caller, id: string): void {
+  private assertNotOwn(caller: RequestContext, id: string): void {
     if (caller.principal.tenantId === id) {
       throw new IdentityException(
         IdentityErrorCode.InvalidState,

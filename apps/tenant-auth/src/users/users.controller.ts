@@ -5,18 +5,16 @@ import {
   Get,
   HttpCode,
   Param,
-  ParseUUIDPipe,
   Patch,
   Post,
   Query,
   Res,
 } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
-import { Page } from '@agp/http';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { Page, uuidParam } from '@agp/http';
 import { FastifyReply } from 'fastify';
 
 import { created } from '../common/created';
-import { Caller, CurrentCaller } from '../common/request-context';
 import { CreateUserDto } from './dto/create-user.dto';
 import { ListUsersQueryDto } from './dto/list-users-query.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
@@ -30,7 +28,7 @@ export class UsersController {
   @Get()
   @RequirePermission('USERS', 'READ')
   list(
-    @CurrentCaller() caller: Caller,
+    @Ctx() caller: RequestContext,
     @Query() query: ListUsersQueryDto,
   ): Promise<Page<UserResponseDto>> {
     return this.users.list(caller, query);
@@ -39,8 +37,8 @@ export class UsersController {
   @Get(':userId')
   @RequirePermission('USERS', 'READ')
   get(
-    @CurrentCaller() caller: Caller,
-    @Param('userId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('userId', uuidParam('userId')) id: string,
   ): Promise<UserResponseDto> {
     return this.users.get(caller, id);
   }
@@ -48,7 +46,7 @@ export class UsersController {
   @Post()
   @RequirePermission('USERS', 'WRITE')
   async create(
-    @CurrentCaller() caller: Caller,
+    @Ctx() caller: RequestContext,
     @Body() dto: CreateUserDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<UserResponseDto> {
@@ -58,8 +56,8 @@ export class UsersController {
   @Patch(':userId')
   @RequirePermission('USERS', 'WRITE')
   update(
-    @CurrentCaller() caller: Caller,
-    @Param('userId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('userId', uuidParam('userId')) id: string,
     @Body() dto: UpdateUserDto,
   ): Promise<UserResponseDto> {
     return this.users.update(caller, id, dto);
@@ -69,8 +67,8 @@ export class UsersController {
   @HttpCode(204)
   @RequirePermission('USERS', 'DELETE')
   remove(
-    @CurrentCaller() caller: Caller,
-    @Param('userId', ParseUUIDPipe) id: string,
+    @Ctx() caller: RequestContext,
+    @Param('userId', uuidParam('userId')) id: string,
   ): Promise<void> {
     return this.users.remove(caller, id);
   }

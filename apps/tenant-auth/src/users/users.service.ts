@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 import { Page, pageOf } from '@agp/http';
@@ -8,7 +9,6 @@ import { Page, pageOf } from '@agp/http';
 import { hashPassword } from '../common/credentials';
 import { IdentityException, IdentityErrorCode } from '../common/identity.exception';
 import { isUniqueViolation } from '../common/like';
-import { Caller, actorOf, eventContext } from '../common/request-context';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { RevocationsService } from '../revocations/revocations.service';
 import { assertAssignableRoles } from '../roles/role-grants';
@@ -31,20 +31,20 @@ export class UsersService {
     private readonly revocations: RevocationsService,
   ) {}
 
-  list({ principal }: Caller, query: ListUsersQueryDto): Promise<Page<UserResponseDto>> {
+  list({ principal }: RequestContext, query: ListUsersQueryDto): Promise<Page<UserResponseDto>> {
     return this.database.inTenant(principal.tenantId, async (tx) => {
       const [items, total] = await this.users.list(tx, principal.tenantId, query);
       return pageOf(items.map(UserResponseDto.of), total, query);
     });
   }
 
-  get({ principal }: Caller, id: string): Promise<UserResponseDto> {
+  get({ principal }: RequestContext, id: string): Promise<UserResponseDto> {
     return this.database.inTenant(principal.tenantId, async (tx) =>
       UserResponseDto.of(await this.found(tx, principal.tenantId, id)),
     );
   }
 
-  async create(caller: Caller, dto: CreateUserDto): Promise<UserResponseDto> {
+  async create(caller: RequestContext, dto: CreateUserDto): Promise<UserResponseDto> {
     const { principal } = caller;
     const passwordHash = dto.password ? await hashPassword(dto.password) : null;
     return this.unique(() =>
@@ -64,14 +64,14 @@ export class UsersService {
           tx,
           'USER_LIFECYCLE',
           eventContext(caller),
-          userLifecycleData(saved, 'CREATED', actorOf(principal)),
+          userLifecycleData(saved, 'CREATED', actorOf(caller)),
         );
         return UserResponseDto.of(saved);
       }),
     );
   }
 
-  async update(caller: Caller, id: string, dto: UpdateUserDto): Promise<UserResponseDto> {
+  async update(caller: RequestContext, id: string, dto: UpdateUserDto): Promise<UserResponseDto> {
     const { principal } = caller;
     const passwordHash = dto.password ? await hashPassword(dto.password) : undefined;
     let afterCommit: (() => Promise<void>) | undefined;
@@ -99,7 +99,7 @@ export class UsersService {
         tx,
         'USER_LIFECYCLE',
         eventContext(caller),
-        userLifecycleData(saved, change, actorOf(principal)),
+        userLifecycleData(saved, change, actorOf(caller)),
       );
       return UserResponseDto.of(saved);
     });
@@ -107,7 +107,7 @@ export class UsersService {
     return result;
   }
 
-  async remove(caller: Caller, id: string): Promise<void> {
+  async remove(caller: RequestContext, id: string): Promise<void> {
     const { principal } = caller;
     this.assertNotSelf(principal.subject, id);
     await this.database.inTenant(principal.tenantId, async (tx) => {
@@ -116,7 +116,7 @@ export class UsersService {
         tx,
         'USER_LIFECYCLE',
         eventContext(caller),
-        userLifecycleData(user, 'DELETED', actorOf(principal)),
+        userLifecycleData(user, 'DELETED', actorOf(caller)),
       );
       await this.revocations.revoke(tx, 'USER', id, 'DELETED', true);
       await this.users.remove(tx, principal.tenantId, id);

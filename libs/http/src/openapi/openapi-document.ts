@@ -113,7 +113,7 @@ function describeOperation(
       .filter(Boolean)
       .join('\n\n');
   }
-  const args = routeArguments(handler);
+  const args = routeArguments(handler, dtoSchemas);
   const parameters = operation.parameters ?? [];
   for (const arg of args) {
     if (arg.type === RouteParamtypes.BODY && arg.dto && dtoSchemas[arg.dto]) {
@@ -184,7 +184,7 @@ interface RouteArgument {
   isUuid: boolean;
 }
 
-function routeArguments(handler: Handler): RouteArgument[] {
+function routeArguments(handler: Handler, schemas: Record<string, JsonSchema>): RouteArgument[] {
   const metadata = (Reflect.getMetadata(ROUTE_ARGS_METADATA, handler.controller, handler.method) ??
     {}) as Record<string, { index: number; data?: unknown; pipes?: unknown[] }>;
   const types = (Reflect.getMetadata(
@@ -198,10 +198,27 @@ function routeArguments(handler: Handler): RouteArgument[] {
     return {
       type,
       data: typeof arg.data === 'string' ? arg.data : undefined,
-      dto: dto && dto !== Object && dto !== String ? dto.name : undefined,
+      dto: dto && dto !== Object && dto !== String ? schemaNameOf(dto, schemas) : undefined,
       isUuid: (arg.pipes ?? []).some((pipe) => pipe?.constructor?.name === 'ParseUUIDPipe'),
     };
   });
+}
+
+/**
+ * The schema a DTO class is described by: its own, or its nearest ancestor's when it declares
+ * nothing itself (`class UpdateXDto extends PatchType(CreateXDto) {}`, F21).
+ */
+function schemaNameOf(type: Type<unknown>, schemas: Record<string, JsonSchema>): string {
+  for (
+    let current: unknown = type;
+    typeof current === 'function' && current !== Function.prototype;
+  ) {
+    if (schemas[(current as Type<unknown>).name]) {
+      return (current as Type<unknown>).name;
+    }
+    current = Object.getPrototypeOf(current);
+  }
+  return type.name;
 }
 
 /** A query DTO's properties, each a query parameter (arrays as repeated parameters). */

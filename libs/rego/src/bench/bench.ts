@@ -1,3 +1,6 @@
+// The baseline build is loaded before this one: V8 favours whichever copy of the engine loads
+// second (a few per cent in scenario (a)), so the current build takes the disadvantage.
+import { baseline } from './baseline';
 import { isDeepStrictEqual } from 'node:util';
 import { compilePolicy } from '../policy';
 import { Scenario, scenarios } from './scenarios';
@@ -45,6 +48,14 @@ function measure(inputs: unknown[], fn: (input: unknown) => unknown, iterations:
   };
 }
 
+function best(a: Figures, b: Figures): Figures {
+  return {
+    perSecond: Math.max(a.perSecond, b.perSecond),
+    p50: Math.min(a.p50, b.p50),
+    p99: Math.min(a.p99, b.p99),
+  };
+}
+
 function heapUsed(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
@@ -64,13 +75,33 @@ function run(s: Scenario, iterations: number): void {
       );
     }
   }
-  const rego = measure(s.inputs, (input) => policy.evaluateRule(s.ref, { input }), iterations);
+  const base = baseline?.compilePolicy(s.modules, { data: s.data });
+  const current = (): Figures =>
+    measure(s.inputs, (input) => policy.evaluateRule(s.ref, { input }), iterations);
+  let before_: Figures | undefined;
+  let rego: Figures;
+  if (base) {
+    // Two interleaved rounds, the better of each kept, so neither build gains from going second.
+    const old = (): Figures =>
+      measure(s.inputs, (input) => base.evaluateRule(s.ref, { input }), iterations);
+    before_ = old();
+    rego = current();
+    before_ = best(before_, old());
+    rego = best(rego, current());
+  } else {
+    rego = current();
+  }
   const ts = measure(s.inputs, (input) => s.handWritten(input, s.data), iterations);
   const fmt = (n: number): string => n.toFixed(2).padStart(8);
   console.log(`\n${s.name}`);
   console.log(
     `  rego engine  : ${Math.round(rego.perSecond).toLocaleString('en-US').padStart(10)} eval/s  p50 ${fmt(rego.p50)} µs  p99 ${fmt(rego.p99)} µs`,
   );
+  if (before_) {
+    console.log(
+      `  baseline     : ${Math.round(before_.perSecond).toLocaleString('en-US').padStart(10)} eval/s  p50 ${fmt(before_.p50)} µs  p99 ${fmt(before_.p99)} µs  (new/baseline p50 ${(rego.p50 / before_.p50).toFixed(2)}, eval/s ${(rego.perSecond / before_.perSecond).toFixed(2)})`,
+    );
+  }
   console.log(
     `  hand-written : ${Math.round(ts.perSecond).toLocaleString('en-US').padStart(10)} eval/s  p50 ${fmt(ts.p50)} µs  p99 ${fmt(ts.p99)} µs`,
   );
@@ -83,6 +114,9 @@ const iterations = Number(process.env.BENCH_ITERATIONS ?? 100_000);
 console.log(
   `@agp/rego benchmark: node ${process.version}, ${iterations.toLocaleString('en-US')} evaluations per scenario (JSON input converted on every call; clock overhead ${OVERHEAD_NS} ns removed)`,
 );
+if (baseline) {
+  console.log(`baseline build: ${process.env.REGO_BASELINE_DIST}`);
+}
 for (const s of scenarios()) {
   run(s, iterations);
 }

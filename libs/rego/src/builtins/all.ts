@@ -28,3 +28,21 @@ addBuiltins(TIME_BUILTINS);
 import { PATCH_BUILTINS } from './patch';
 
 addBuiltins(PATCH_BUILTINS);
+import { JWT_BUILTINS } from './jwt';
+
+addBuiltins(JWT_BUILTINS);
+import { AWS_BUILTINS } from './aws';
+
+addBuiltins(AWS_BUILTINS);
+import { GRAPHQL_BUILTINS } from './graphql';
+
+addBuiltins(GRAPHQL_BUILTINS);
+import { X509_BUILTINS } from './x509';
+
+addBuiltins(X509_BUILTINS);
+import { JSONSCHEMA_BUILTINS } from './jsonschema';
+
+addBuiltins(JSONSCHEMA_BUILTINS);
+import { TEMPLATE_BUILTINS } from './template';
+
+addBuiltins(TEMPLATE_BUILTINS);

@@ -1,7 +1,8 @@
-import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomInt, randomUUID } from 'node:crypto';
+import { normalizeBig } from '../values/json';
 import { RegoObject, Value } from '../values/value';
 import { BuiltinDef } from './types';
-import { def, str } from './helpers';
+import { def, int, str } from './helpers';
 
 function hash(alg: string): (args: Value[]) => Value {
   return ([s]) => createHash(alg).update(str(s, 1), 'utf8').digest('hex');
@@ -12,6 +13,35 @@ function hmac(alg: string): (args: Value[]) => Value {
     createHmac(alg, Buffer.from(str(k, 2), 'utf8'))
       .update(str(s, 1), 'utf8')
       .digest('hex');
+}
+
+const DOMAINS = ['Person', 'Group', 'Org'];
+
+/** Time-based UUIDs (versions 1 and 2): the fields Go's google/uuid exposes, as OPA returns them. */
+function timeFields(hex: string, version: number, out: RegoObject): void {
+  const low = BigInt('0x' + hex.slice(0, 8));
+  const mid = BigInt('0x' + hex.slice(8, 12));
+  const high = BigInt('0x' + hex.slice(12, 16)) & 0xfffn;
+  // 100-ns intervals since 1582-10-15, to Unix nanoseconds.
+  const t = (high << 48n) | (mid << 32n) | low;
+  const since = t - 122192928000000000n;
+  out.set(
+    'time',
+    normalizeBig((since / 10_000_000n) * 1_000_000_000n + (since % 10_000_000n) * 100n),
+  );
+  out.set('clocksequence', parseInt(hex.slice(16, 20), 16) & 0x3fff);
+  const node = hex.slice(20).match(/../g) ?? [];
+  out.set('nodeid', node.join('-'));
+  const first = parseInt(node[0] ?? '0', 16);
+  out.set(
+    'macvariables',
+    `${first & 2 ? 'local' : 'global'}:${first & 1 ? 'multicast' : 'unicast'}`,
+  );
+  if (version === 2) {
+    out.set('id', Number(low));
+    const d = parseInt(hex.slice(18, 20), 16);
+    out.set('domain', DOMAINS[d] ?? `Domain${d}`);
+  }
 }
 
 export const CRYPTO_BUILTINS: BuiltinDef[] = [
@@ -44,9 +74,27 @@ export const CRYPTO_BUILTINS: BuiltinDef[] = [
           : (variantBits & 0xe) === 0xc
             ? 'Reserved, Microsoft Corporation backward compatibility.'
             : 'Reserved, future definition.';
-    return RegoObject.from([
+    const out = RegoObject.from([
       ['version', version],
       ['variant', variant],
     ]);
+    if (version === 1 || version === 2) {
+      timeFields(hex, version, out);
+    }
+    return out;
+  }),
+  // OPA: the same result for the same arguments within one query (its per-query built-in cache).
+  def('rand.intn', 2, ([s, n], ctx) => {
+    const key = str(s, 1);
+    const bound = int(n, 2);
+    const abs = bound < 0 ? -bound : bound;
+    if (abs === 0 || abs === 0n) {
+      return 0;
+    }
+    return ctx.once(`rand.intn:${key}-${abs}`, () =>
+      typeof abs === 'bigint'
+        ? normalizeBig(BigInt(randomInt(2 ** 47)) % abs)
+        : Math.floor(Math.random() * abs),
+    );
   }),
 ];

@@ -65,7 +65,7 @@ function queryUnescape(s: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
-function unmarshal(s: string): Value {
+export function unmarshal(s: string): Value {
   try {
     return fromJson(JSON.parse(s) as unknown);
   } catch {
@@ -136,7 +136,7 @@ function marshalWithOptions(v: Value, o: RegoObject): string {
   return prefix + indentJson(v, prefix, indent, 0);
 }
 
-function jwtPart(s: string, what: string): Buffer {
+export function jwtPart(s: string, what: string): Buffer {
   try {
     return b64decode(s, true, false);
   } catch (e) {

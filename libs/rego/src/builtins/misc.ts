@@ -218,7 +218,13 @@ export const MISC_BUILTINS: BuiltinDef[] = [
     },
     { variadic: true },
   ),
+  // OPA answers {} when it is embedded without runtime information (topdown's `bctx.Runtime == nil`);
+  // this engine never exposes the host's environment or configuration.
   def('opa.runtime', 0, () => new RegoObject()),
+  // Calls in rules are replaced by the rule's annotations at compile time (compiler/annotations.ts);
+  // outside a rule (a query) there are none.
+  def('rego.metadata.rule', 0, () => new RegoObject()),
+  def('rego.metadata.chain', 0, () => []),
   def('internal.template_string', 1, ([parts]) =>
     (parts as Value[])
       .map((p) => {

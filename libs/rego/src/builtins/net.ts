@@ -1,4 +1,4 @@
-import { RegoSet, Value } from '../values/value';
+import { RegoObject, RegoSet, Value } from '../values/value';
 import { BuiltinDef } from './types';
 import { builtinErr, def, elems, str } from './helpers';
 
@@ -201,7 +201,51 @@ function merge(items: Value[]): Value {
   return RegoSet.from(out.map((c) => `${formatIp(c)}/${c.bits}`));
 }
 
+/** `[key, cidr]` pairs of an operand of net.cidr_contains_matches (OPA's getCIDRMatchTerms). */
+function matchTerms(v: Value, pos: number): [Value, string][] {
+  const term = (x: Value): string => {
+    if (typeof x === 'string') {
+      return x;
+    }
+    if (Array.isArray(x) && x.length > 0 && typeof x[0] === 'string') {
+      return x[0];
+    }
+    throw builtinErr(`operand ${pos}: element must be string or non-empty array`);
+  };
+  if (typeof v === 'string') {
+    return [[v, v]];
+  }
+  if (Array.isArray(v)) {
+    return v.map((x, i) => [i, term(x)]);
+  }
+  if (v instanceof RegoSet) {
+    return v.values().map((x) => [x, term(x)]);
+  }
+  if (v instanceof RegoObject) {
+    return [...v.entries()].map(([k, x]) => [k, term(x)]);
+  }
+  throw builtinErr(`operand ${pos}: must be one of {string, array, set, object}`);
+}
+
 export const NET_BUILTINS: BuiltinDef[] = [
+  def('net.cidr_contains_matches', 2, ([a, b]) => {
+    const cidrs = matchTerms(a, 1);
+    const addrs = matchTerms(b, 2);
+    const out = new RegoSet();
+    for (const [k1, c1] of cidrs) {
+      const outer = mustCidr(c1);
+      for (const [k2, c2] of addrs) {
+        const inner = cidrOrIp(c2);
+        if (!inner) {
+          throw builtinErr(`invalid CIDR address: ${c2}`);
+        }
+        if (contains(outer, inner)) {
+          out.add([k1, k2]);
+        }
+      }
+    }
+    return out;
+  }),
   def('net.cidr_contains', 2, ([a, b]) => {
     const outer = mustCidr(str(a, 1));
     const inner = cidrOrIp(str(b, 2));

@@ -184,11 +184,8 @@ export const OPERATOR_BUILTINS: BuiltinDef[] = [
   def('numbers.range', 2, ([a, b], ctx) => range(a, b, 1, ctx)),
   def('numbers.range_step', 3, ([a, b, s], ctx) => {
     const st = num(s, 3);
-    if (!isInt(st)) {
-      throw builtinErr('numbers.range_step: step must be a positive integer');
-    }
-    if (Number(st) <= 0) {
-      throw builtinErr('numbers.range_step: step must be a positive number above zero');
+    if (!isInt(st) || Number(st) <= 0) {
+      throw builtinErr('step must be a positive integer');
     }
     return range(a, b, st, ctx);
   }),

@@ -66,10 +66,30 @@ function toNs(c: Civil): bigint {
   return BigInt(fixed) * NS_PER_MS + BigInt(c.nanos);
 }
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** OPA's times are Go `time.Time`s read as int64 nanoseconds: results beyond that are errors. */
+function inRange(ns: bigint): Value {
+  if (ns < INT64_MIN || ns > INT64_MAX) {
+    throw builtinErr('time outside of valid range');
+  }
+  return normalizeBig(ns);
+}
+
+/** A nanosecond operand must fit an int64 (OPA: "timestamp too big"). */
+function timestamp(n: number | bigint): bigint {
+  const ns = toBig(truncate(n));
+  if (ns < INT64_MIN || ns > INT64_MAX) {
+    throw builtinErr('timestamp too big');
+  }
+  return ns;
+}
+
 /** `ns` or `[ns, tz]` or `[ns, tz, layout]` operands. */
 function nsAndZone(v: Value): [bigint, string, string | undefined] {
   if (Array.isArray(v)) {
-    const ns = toBig(truncate(num(v[0], 1)));
+    const ns = timestamp(num(v[0], 1));
     const tz = v.length > 1 ? str(v[1], 1) : 'UTC';
     const layout = v.length > 2 ? str(v[2], 1) : undefined;
     return [ns, tz, layout];
@@ -77,7 +97,7 @@ function nsAndZone(v: Value): [bigint, string, string | undefined] {
   if (typeof v !== 'number' && typeof v !== 'bigint') {
     throw typeErr(1, 'one of {number, array}', v);
   }
-  return [toBig(truncate(v)), 'UTC', undefined];
+  return [timestamp(v), 'UTC', undefined];
 }
 
 function truncate(n: number | bigint): number | bigint {
@@ -166,8 +186,8 @@ function diff(a: Civil, b: Civil): number[] {
 
 export const TIME_BUILTINS: BuiltinDef[] = [
   def('time.now_ns', 0, (_args, ctx) => normalizeBig(ctx.nowNs())),
-  def('time.parse_rfc3339_ns', 1, ([s]) => normalizeBig(parse(RFC3339, str(s, 1)))),
-  def('time.parse_ns', 2, ([l, s]) => normalizeBig(parse(str(l, 1), str(s, 2)))),
+  def('time.parse_rfc3339_ns', 1, ([s]) => inRange(parse(RFC3339, str(s, 1)))),
+  def('time.parse_ns', 2, ([l, s]) => inRange(parse(str(l, 1), str(s, 2)))),
   def('time.parse_duration_ns', 1, ([s]) => normalizeBig(parseDuration(str(s, 1)))),
   def('time.date', 1, ([v]) => {
     const c = civil(...(nsAndZone(v).slice(0, 2) as [bigint, string]));
@@ -187,7 +207,7 @@ export const TIME_BUILTINS: BuiltinDef[] = [
     return formatLayout(civil(ns, tz), NAMED[layout ?? ''] ?? layout ?? RFC3339_NANO);
   }),
   def('time.add_date', 4, ([v, y, m, d]) => {
-    const c = civil(toBig(truncate(num(v, 1))), 'UTC');
+    const c = civil(timestamp(num(v, 1)), 'UTC');
     const date = new Date(
       Date.UTC(
         c.year + smallInt(y, 2),
@@ -198,11 +218,15 @@ export const TIME_BUILTINS: BuiltinDef[] = [
         c.second,
       ),
     );
-    return normalizeBig(BigInt(date.getTime()) * NS_PER_MS + BigInt(c.nanos));
+    if (Number.isNaN(date.getTime())) {
+      throw builtinErr('time outside of valid range');
+    }
+    return inRange(BigInt(date.getTime()) * NS_PER_MS + BigInt(c.nanos));
   }),
   def('time.diff', 2, ([a, b]) => {
     const [x, tx] = nsAndZone(a);
-    const [y, ty] = nsAndZone(b);
-    return diff(civil(x, tx), civil(y, ty));
+    const [y] = nsAndZone(b);
+    // Go's implementation moves the second time into the first one's location.
+    return diff(civil(x, tx), civil(y, tx));
   }),
 ];

@@ -30,6 +30,8 @@ export interface BuiltinDef {
   relation?: (args: Value[], ctx: BuiltinContext) => Value[];
   /** Named built-ins we know but do not implement (usable only when mocked with `with`). */
   unsupported?: boolean;
+  /** Why an unsupported built-in is missing (named in the compile error). */
+  reason?: string;
   /** Calls are never cached or folded (non-deterministic). */
   variadic?: boolean;
 }

@@ -1,6 +1,7 @@
 import { Expr } from '../ast/ast';
 import { BuiltinDef } from '../builtins/types';
 import { RegoErrorDetail } from '../errors';
+import { DEPRECATED_BUILTINS } from '../builtins/opa-builtins';
 import { unsupportedRe2 } from '../builtins/regex';
 import { SIGNATURES } from './signatures';
 import { CompiledRule, DocNode } from './types';
@@ -65,19 +66,7 @@ const REGEX_PATTERN_ARG: Record<string, number> = {
 };
 
 /** Built-ins that Rego v1 rejects (OPA marks them deprecated). */
-const DEPRECATED = new Set([
-  'any',
-  'all',
-  're_match',
-  'net.cidr_overlap',
-  'set_diff',
-  'cast_array',
-  'cast_set',
-  'cast_string',
-  'cast_boolean',
-  'cast_null',
-  'cast_object',
-]);
+const DEPRECATED = DEPRECATED_BUILTINS;
 
 /** Built-in arity and built-ins we know by name but do not implement (unless mocked with `with`). */
 export function checkUnsupported(
@@ -134,7 +123,7 @@ export function checkUnsupported(
     if (def.unsupported && !mocked.has(def.name)) {
       errors.push({
         code: 'rego_type_error',
-        message: `unsupported built-in function ${def.name}`,
+        message: `unsupported built-in function ${def.name}: ${def.reason ?? 'not implemented'} (mock it with \`with\` to use it here)`,
         location: call.loc,
       });
     }
@@ -196,7 +185,7 @@ export function checkRecursion(
       if (t.type === 'call' && t.target?.kind === 'function') {
         set.add(['data', ...t.target.path].join('.'));
       } else if (t.type === 'ref' && t.terms[0].type === 'var' && t.terms[0].name === 'data') {
-        refDeps(root, t.terms.slice(1), set);
+        refDeps(root, t.terms.slice(1), 0, set);
       }
     });
   }
@@ -234,23 +223,29 @@ export function checkRecursion(
   }
 }
 
-function refDeps(root: DocNode, path: import('../ast/ast').Term[], out: Set<string>): void {
-  let node = root;
-  for (const t of path) {
-    if (node.rules.length > 0 || node.defaultRule) {
-      break;
-    }
-    if (t.type === 'scalar') {
-      const c = typeof t.value === 'string' ? node.children.get(t.value) : undefined;
-      if (!c) {
-        return;
-      }
-      node = c;
-    } else {
-      break;
-    }
+/**
+ * Rules a `data` ref can reach. A var (or any non-constant) element matches every child, as in OPA's
+ * rule-tree lookup, so `data[x].allow` depends on each package's `allow`, not on all of `data`.
+ */
+function refDeps(
+  node: DocNode,
+  path: import('../ast/ast').Term[],
+  i: number,
+  out: Set<string>,
+): void {
+  if (i === path.length || node.rules.length > 0 || node.defaultRule) {
+    addSubtree(node, out);
+    return;
   }
-  addSubtree(node, out);
+  const t = path[i];
+  if (t.type === 'scalar') {
+    const c = typeof t.value === 'string' ? node.children.get(t.value) : undefined;
+    if (c) {
+      refDeps(c, path, i + 1, out);
+    }
+    return;
+  }
+  node.children.forEach((c) => refDeps(c, path, i + 1, out));
 }
 
 function addSubtree(node: DocNode, out: Set<string>): void {

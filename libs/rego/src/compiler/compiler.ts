@@ -2,6 +2,7 @@ import { Module, Rule, Term } from '../ast/ast';
 import { BuiltinDef } from '../builtins/types';
 import { RegoCompileError, RegoErrorDetail } from '../errors';
 import { parseModule } from '../parser/module';
+import { Annotations, rewriteMetadataCalls } from './annotations';
 import { checkRecursion, checkTree, checkUnsupported } from './checks';
 import { constantValue } from './constant';
 import { indexTree } from './rule-index';
@@ -84,6 +85,11 @@ export function compileProgram(
   ): number | undefined =>
     t.kind === 'builtin' ? builtins.get(t.name)?.arity : functionArity.get(t.path.join('.'));
   const safety = new Safety(arityOf, errors);
+  const annotations = new Annotations(
+    modules.map((module, i) => ({ module, source: sources[i].source })),
+    (r) => [...r.module.packagePath, ...groundPrefix(r)],
+    errors,
+  );
   const compiled: CompiledRule[] = [];
   for (const m of modules) {
     const env: ResolveEnv = {
@@ -97,6 +103,7 @@ export function compileProgram(
     const resolver = new Resolver(env);
     for (const r of m.rules) {
       const cr = compileRule(r, m, resolver, safety);
+      rewriteMetadataCalls(cr, r, annotations, m.packagePath);
       compiled.push(cr);
       insert(root, functions, cr);
     }
@@ -190,6 +197,11 @@ function compileRule(
   argVars.forEach((v) => resolver.declareSame(scope, v));
   const rargs = args ?? r.head.args?.map((a) => resolver.term(a, scope));
   const body = resolver.body(r.body, scope);
+  if (rargs && !args) {
+    // OPA's rewriteExprTermsInHead: a call among a function's arguments (a template string is one)
+    // becomes a var unified with the call at the end of the body, so the body's vars reach it.
+    rargs.forEach((a, i) => (rargs[i] = liftCalls(a, body, argVars)));
+  }
   const prefix = groundPrefix(r);
   const tail = r.head.ref.slice(prefix.length).map((t) => resolver.term(t, scope));
   let value = r.head.key
@@ -265,6 +277,32 @@ function insert(root: DocNode, functions: Map<string, CompiledRule[]>, cr: Compi
 }
 
 let hoisted = 0;
+
+function liftCalls(t: Term, body: import('../ast/ast').Expr[], argVars: Set<string>): Term {
+  switch (t.type) {
+    case 'call': {
+      const v: Term = { type: 'var', name: `$h${++hoisted}`, loc: t.loc, slot: -1 };
+      argVars.add(v.name);
+      body.push({ kind: 'unify', left: v, right: t, negated: false, withs: [], loc: t.loc });
+      return v;
+    }
+    case 'array':
+    case 'set':
+      return { ...t, items: t.items.map((x) => liftCalls(x, body, argVars)) };
+    case 'object':
+      return {
+        ...t,
+        pairs: t.pairs.map(([k, v]) => [k, liftCalls(v, body, argVars)] as [Term, Term]),
+      };
+    case 'scalar':
+    case 'var':
+    case 'ref':
+    case 'arraycomp':
+    case 'setcomp':
+    case 'objectcomp':
+      return t;
+  }
+}
 
 /** A head term with vars the body never mentions (`q := xs[_]`) is evaluated in the body. */
 function hoist(t: Term, known: Set<string>, body: import('../ast/ast').Expr[]): Term {

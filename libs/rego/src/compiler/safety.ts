@@ -22,6 +22,7 @@ export class Safety {
 
   /** Reorders `body` in place; returns the set of vars safe after it. */
   body(body: Expr[], safe0: Set<string>, visible: Set<string>): Set<string> {
+    liftBindingRefs(body);
     const level = new Set<string>(visible);
     body.forEach((e) => exprVarsShallow(e, level));
     const safe = new Set(safe0);
@@ -270,6 +271,47 @@ export class Safety {
           });
         }
       }
+    }
+  }
+}
+
+let lifted = 0;
+
+/**
+ * `x == input.xs[x]`: OPA counts the vars of a ref among a call's arguments as outputs of the call
+ * (the ref enumerates them), so `x` is safe there. Such refs are evaluated first, as separate
+ * expressions `$r = input.xs[x]`, before the call reads `x`.
+ */
+function liftBindingRefs(body: Expr[]): void {
+  for (let i = 0; i < body.length; i++) {
+    const e = body[i];
+    if (e.kind !== 'term' || e.negated || e.term.type !== 'call') {
+      continue;
+    }
+    const call = e.term;
+    const plain = new Set(call.args.filter((a) => a.type === 'var').map((a) => a.name));
+    const before: Expr[] = [];
+    call.args.forEach((a, j) => {
+      if (a.type !== 'ref') {
+        return;
+      }
+      const bound = a.terms.slice(1).some((x) => x.type === 'var' && plain.has(x.name));
+      if (bound) {
+        const v: Term = { type: 'var', name: `$r${++lifted}`, loc: a.loc, slot: -1 };
+        before.push({
+          kind: 'unify',
+          left: v,
+          right: a,
+          negated: false,
+          withs: e.withs,
+          loc: e.loc,
+        });
+        call.args[j] = v;
+      }
+    });
+    if (before.length > 0) {
+      body.splice(i, 0, ...before);
+      i += before.length;
     }
   }
 }

@@ -37,9 +37,29 @@ export function repoRoot(from: string = __dirname): string {
   return dir;
 }
 
-/** Default case directory: `../shared/rego-conformance/cases` beside the repository. */
+/**
+ * Default case directory: `REGO_CONFORMANCE_DIR` when set, otherwise `shared/rego-conformance/cases`
+ * in the nearest ancestor of the repository that has one (`../shared/…` beside a clone; a git worktree
+ * one level deeper finds the same directory).
+ */
 export function defaultCasesDir(): string {
-  return path.resolve(repoRoot(), '..', 'shared', 'rego-conformance', 'cases');
+  const fromEnv = process.env.REGO_CONFORMANCE_DIR;
+  if (fromEnv) {
+    return path.resolve(fromEnv);
+  }
+  const beside = path.resolve(repoRoot(), '..', 'shared', 'rego-conformance', 'cases');
+  let dir = path.dirname(repoRoot());
+  for (;;) {
+    const candidate = path.join(dir, 'shared', 'rego-conformance', 'cases');
+    if (fs.existsSync(candidate)) {
+      return candidate;
+    }
+    const up = path.dirname(dir);
+    if (up === dir) {
+      return beside;
+    }
+    dir = up;
+  }
 }
 
 function listYaml(dir: string): string[] {
@@ -48,14 +68,18 @@ function listYaml(dir: string): string[] {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) {
       out.push(...listYaml(p));
-    } else if (/\.ya?ml$/.test(e.name)) {
+    } else if (/\.(ya?ml|json)$/.test(e.name)) {
       out.push(p);
     }
   }
   return out.sort();
 }
 
-/** Every case of every `.yaml`/`.yml` file under `dir` (integers read exactly as bigint). */
+/**
+ * Every case of every `.yaml`/`.yml` file under `dir` (integers read exactly as bigint). `.json` files
+ * are read too (JSON is YAML 1.2): OPA's generated export of the same cases (`generate-extended-cases`,
+ * kept e.g. by swift-opa) has that form, with extra plan fields that are ignored here.
+ */
 export function loadCases(dir: string): LoadedCase[] {
   const out: LoadedCase[] = [];
   for (const file of listYaml(dir)) {
@@ -65,7 +89,7 @@ export function loadCases(dir: string): LoadedCase[] {
     const rel = path.relative(dir, file);
     const category = rel.includes(path.sep)
       ? rel.split(path.sep)[0]
-      : path.basename(file).replace(/\.ya?ml$/, '');
+      : path.basename(file).replace(/\.(ya?ml|json)$/, '');
     (doc?.cases ?? []).forEach((spec, index) => out.push({ file: rel, category, index, spec }));
   }
   return out;

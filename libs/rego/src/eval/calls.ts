@@ -115,7 +115,9 @@ export function callFunction(ev: Evaluator, path: string[], args: Value[]): Valu
     const node = findNode(ev, path);
     const d = node?.defaultRule;
     if (d?.value) {
-      ev.term(d.value, new Array<Value | undefined>(d.nslots), (v) => ((result = v), true));
+      // The body holds the hoisted value of a comprehension default (`default f(_) := [x | …]`).
+      const df = new Array<Value | undefined>(d.nslots);
+      ev.body(d.body, 0, df, () => ev.term(d.value!, df, (v) => ((result = v), true)));
     }
   }
   if (memoKey !== undefined) {

@@ -197,7 +197,9 @@ function defaultValue(ev: Evaluator, node: DocNode): Value | undefined {
     return undefined;
   }
   let out: Value | undefined;
-  ev.term(d.value, new Array<Value | undefined>(d.nslots), (v) => ((out = v), true));
+  // The body holds the hoisted value of a comprehension default (`default p := [x | …]`).
+  const f = new Array<Value | undefined>(d.nslots);
+  ev.body(d.body, 0, f, () => ev.term(d.value!, f, (v) => ((out = v), true)));
   return out;
 }
 

@@ -244,6 +244,10 @@ export class Evaluator implements BuiltinContext {
         );
       case 'every':
         return this.term(e.domain, f, (coll) => {
+          // OPA's evalEvery: a domain that is not a collection makes `every` fail (not hold vacuously).
+          if (!Array.isArray(coll) && !(coll instanceof RegoObject) && !(coll instanceof RegoSet)) {
+            return false;
+          }
           const failed = this.iterate(coll, (key, val) => {
             const ok = this.bindVar(e.value, val, f, () =>
               e.key

@@ -265,6 +265,12 @@ function lexTemplate(
       row++;
       lineStart = i + 1;
     }
+    // In a raw template (`$\`…\``) only `\{` is an escape: a literal brace, not an expression.
+    if (raw && c === '\\' && src[i + 1] === '{') {
+      text += '{';
+      i += 2;
+      continue;
+    }
     if (!raw && c === '\\') {
       const e = src[i + 1];
       if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(src.slice(i + 2, i + 6))) {

@@ -30,6 +30,11 @@ export function parseModule(src: string, file: string): Module {
   }
   while (c.peek().kind !== 'eof') {
     mod.rules.push(parseRule(c, mod));
+    // A rule ends its line: `x := f(y) with f as g` is not a rule (`with` modifies body expressions).
+    const next = c.peek();
+    if (next.kind !== 'eof' && !next.newlineBefore) {
+      c.fail(`unexpected ${next.text} token`);
+    }
   }
   return mod;
 }

@@ -27,6 +27,12 @@ describe(parseModule.name, () => {
     expect(sut.rules[2].head.args).toHaveLength(1);
   });
 
+  it('should reject a with modifier in a rule head when the rule has no body', () => {
+    expect(() => parseModule('package p\nx := f(1) with f as g\n', 'p.rego')).toThrow(
+      'p.rego:2: rego_parse_error: unexpected with token',
+    );
+  });
+
   it('should chain else branches when a rule has else', () => {
     const sut = parseModule(
       'package a\nd := 1 if { false } else := 2 if { false } else := 3\n',

@@ -31,7 +31,7 @@ export function templateTerm(
     if (c.peek().kind !== 'eof') {
       c.fail('expected } to end template string expression');
     }
-    if (e.kind !== 'term' || e.negated || e.withs.length > 0) {
+    if (e.kind !== 'term' || e.negated) {
       throw compileError(
         'rego_parse_error',
         'unexpected expression in template-string expression',
@@ -40,7 +40,8 @@ export function templateTerm(
     }
     const v = makeVar(`$t${++generated}`, e.loc);
     const body: Expr[] = [
-      { kind: 'unify', left: v, right: e.term, negated: false, withs: [], loc: e.loc },
+      // `{a with input as {…}}`: the modifiers apply to the expression, as in OPA.
+      { kind: 'unify', left: v, right: e.term, negated: false, withs: e.withs, loc: e.loc },
     ];
     return { type: 'setcomp', term: v, body, loc: e.loc };
   });

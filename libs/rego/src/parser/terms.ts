@@ -159,9 +159,25 @@ function parseList(c: Cursor, end: string): Term[] {
   return items;
 }
 
+/**
+ * A numeric literal. OPA keeps the literal's decimal text, so a literal that denotes an integer
+ * (`1e30`, `1.5e3`, `10.00`) is that integer exactly; other values are doubles.
+ */
 function parseNumber(text: string): number | bigint {
   if (/^[0-9]+$/.test(text)) {
     return normalizeBig(BigInt(text));
+  }
+  const m = /^([0-9]+)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/.exec(text);
+  if (m) {
+    const frac = (m[2] ?? '').replace(/0+$/, '');
+    const exp = Number(m[3] ?? '0') - frac.length;
+    const digits = BigInt(m[1] + frac);
+    if (digits === 0n) {
+      return 0;
+    }
+    if (exp >= 0 && exp <= 10_000) {
+      return normalizeBig(digits * 10n ** BigInt(exp));
+    }
   }
   return Number(text);
 }

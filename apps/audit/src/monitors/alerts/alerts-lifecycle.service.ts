@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { DismissReason } from '@agp/contracts';
 import { Database } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
@@ -6,7 +7,6 @@ import { EventOutbox } from '@agp/messaging';
 import { AUDIT_DATABASE, AUDIT_OUTBOX } from '../../database/tokens';
 import { MonitorConfigService } from '../config/monitor-config.service';
 import { MonitorsException } from '../monitors.exception';
-import { Actor, RequestContext } from '../monitors.types';
 import { AlertResponse, toAlertResponse } from './alert-response';
 import { LifecycleOperation, lifecycleFields, nextState } from './alert-transitions';
 import { AlertsRepository } from './alerts.repository';
@@ -27,13 +27,12 @@ export class AlertsLifecycleService {
   ) {}
 
   change(
-    actor: Actor,
-    context: RequestContext,
+    ctx: RequestContext,
     alertId: string,
     operation: LifecycleOperation,
     request: LifecycleRequest,
   ): Promise<AlertResponse> {
-    const { tenantId } = context;
+    const { tenantId } = ctx;
     return this.database.inTenant(tenantId, async (tx) => {
       const alert = await this.alerts.find(tx, tenantId, alertId, true);
       if (!alert) {
@@ -53,7 +52,7 @@ export class AlertsLifecycleService {
       const settings = await this.config.settingsOf(tx, tenantId);
       const fields = lifecycleFields(operation, {
         at,
-        actorLabel: actor.label,
+        actorLabel: ctx.principal.label,
         reason: request.reason,
         suppressionHours: settings.dismissSuppressionHours,
       });
@@ -63,13 +62,13 @@ export class AlertsLifecycleService {
         alertId,
         at,
         action: next.action,
-        actorId: actor.id,
-        actorLabel: actor.label,
+        actorId: ctx.principal.subject,
+        actorLabel: ctx.principal.label,
         note,
       });
-      await this.outbox.add(tx, 'MONITOR_ALERT_LIFECYCLE_CHANGED', context, {
-        actor: { type: actor.kind, id: actor.id, label: actor.label },
-        summary: `${alert.detector} alert ${next.action.toLowerCase()} by ${actor.label}`,
+      await this.outbox.add(tx, 'MONITOR_ALERT_LIFECYCLE_CHANGED', eventContext(ctx), {
+        actor: actorOf(ctx),
+        summary: `${alert.detector} alert ${next.action.toLowerCase()} by ${ctx.principal.label}`,
         alertId,
         detector: alert.detector,
         subject: { type: alert.subjectType, id: alert.subjectId },

@@ -1,8 +1,6 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { CurrentPrincipal, Principal, RequirePermission } from '@agp/auth';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
 
-import { CorrelationId } from '../common/correlation-id.decorator';
-import { actorOf } from '../common/actor';
 import { UpdateMonitorConfigDto } from './dto/update-monitor-config.dto';
 import { MonitorConfigResponse, MonitorConfigService } from './monitor-config.service';
 
@@ -12,24 +10,16 @@ export class MonitorConfigController {
 
   @Get()
   @RequirePermission('AUDIT', 'READ')
-  get(
-    @CurrentPrincipal() principal: Principal,
-    @CorrelationId() correlationId: string,
-  ): Promise<MonitorConfigResponse> {
-    return this.configService.get({ tenantId: principal.tenantId, correlationId });
+  get(@Ctx() ctx: RequestContext): Promise<MonitorConfigResponse> {
+    return this.configService.get(ctx);
   }
 
   @Put()
   @RequirePermission('AUDIT', 'WRITE')
   update(
-    @CurrentPrincipal() principal: Principal,
-    @CorrelationId() correlationId: string,
+    @Ctx() ctx: RequestContext,
     @Body() dto: UpdateMonitorConfigDto,
   ): Promise<MonitorConfigResponse> {
-    return this.configService.update(
-      actorOf(principal),
-      { tenantId: principal.tenantId, correlationId },
-      dto,
-    );
+    return this.configService.update(ctx, dto);
   }
 }

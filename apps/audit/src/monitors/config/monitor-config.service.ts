@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
 import { AUDIT_DATABASE, AUDIT_OUTBOX } from '../../database/tokens';
-import { Actor, RequestContext } from '../monitors.types';
 import {
   DetectorSettings,
   MonitorSettings,
@@ -36,9 +36,9 @@ export class MonitorConfigService {
     return effectiveSettings((await this.configs.find(tx, tenantId))?.settings);
   }
 
-  get(context: RequestContext): Promise<MonitorConfigResponse> {
-    return this.database.inTenant(context.tenantId, async (tx) => {
-      const stored = await this.configs.find(tx, context.tenantId);
+  get(ctx: RequestContext): Promise<MonitorConfigResponse> {
+    return this.database.inTenant(ctx.tenantId, async (tx) => {
+      const stored = await this.configs.find(tx, ctx.tenantId);
       return toResponse(
         effectiveSettings(stored?.settings),
         stored?.updatedAt,
@@ -48,21 +48,17 @@ export class MonitorConfigService {
   }
 
   /** Replaces the tenant's configuration; records MONITOR_CONFIG_CHANGED when anything changed. */
-  update(
-    actor: Actor,
-    context: RequestContext,
-    dto: UpdateMonitorConfigDto,
-  ): Promise<MonitorConfigResponse> {
-    return this.database.inTenant(context.tenantId, async (tx) => {
-      await this.configs.lock(tx, context.tenantId);
-      const before = effectiveSettings((await this.configs.find(tx, context.tenantId))?.settings);
+  update(ctx: RequestContext, dto: UpdateMonitorConfigDto): Promise<MonitorConfigResponse> {
+    return this.database.inTenant(ctx.tenantId, async (tx) => {
+      await this.configs.lock(tx, ctx.tenantId);
+      const before = effectiveSettings((await this.configs.find(tx, ctx.tenantId))?.settings);
       const stored = toStored(dto);
       const after = effectiveSettings(stored);
-      await this.configs.save(tx, context.tenantId, stored, actor.label);
+      await this.configs.save(tx, ctx.tenantId, stored, ctx.principal.label);
       const changed = changedDetectors(before, after);
       if (changed.length > 0 || before.dismissSuppressionHours !== after.dismissSuppressionHours) {
-        await this.outbox.add(tx, 'MONITOR_CONFIG_CHANGED', context, {
-          actor: { type: actor.kind, id: actor.id, label: actor.label },
+        await this.outbox.add(tx, 'MONITOR_CONFIG_CHANGED', eventContext(ctx), {
+          actor: actorOf(ctx),
           summary: `monitor settings changed${changed.length ? ` for ${changed.join(', ')}` : ''}`,
           changedDetectors: changed,
           settings: {
@@ -71,7 +67,7 @@ export class MonitorConfigService {
           },
         });
       }
-      const saved = await this.configs.find(tx, context.tenantId);
+      const saved = await this.configs.find(tx, ctx.tenantId);
       return toResponse(after, saved?.updatedAt, saved?.updatedByLabel);
     });
   }

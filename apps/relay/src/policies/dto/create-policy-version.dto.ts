@@ -8,6 +8,15 @@ export class CreatePolicyVersionDto {
   @Length(1, 262_144)
   regoSource: string;
 
+  /**
+   * A Rego v1 test module for `regoSource` (issue 15): its `test_` rules run when the version is
+   * created, with `with` mocks as in `opa test`; a failing test is a 400 like a compile error (D24).
+   */
+  @IsOptional()
+  @IsString()
+  @Length(1, 262_144)
+  testSource?: string;
+
   /** Must be greater than every existing version of the group; default: the latest plus one (R4). */
   @IsOptional()
   @Matches(VERSION_PATTERN, { message: 'version must be 1 to 4 dot-separated numbers' })

@@ -20,11 +20,21 @@ export interface PolicyVersionResponse {
   description?: string;
   regoSource: string;
   regoSourceHash: string;
+  /** The version's test module, when one was attached (issue 15). */
+  testSource?: string;
+  /** What each test reported when the version was created (all passed or were skipped). */
+  testResults?: PolicyTestOutcome[];
   bindingCount: number;
   validFrom: string;
   validTo?: string;
   retiredAt?: string;
   createdAt: string;
+}
+
+/** One `test_` rule of a version's test module and its outcome at creation. */
+export interface PolicyTestOutcome {
+  name: string;
+  status: 'PASS' | 'SKIP';
 }
 
 export interface Reference {

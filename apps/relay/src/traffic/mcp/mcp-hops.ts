@@ -159,7 +159,8 @@ export class McpHops {
   /** The grant as it is now (D32: a change holds within a second, also in a running session). */
   private async currentGrant(call: McpCall): Promise<ToolGrant> {
     const route = await this.directory.mcpRoute(call.tenantId, call.agentId, call.serverId);
-    return route?.subscription?.tools ?? [];
+    // D32: a null grant is every tool; only a missing subscription offers none.
+    return route?.subscription ? route.subscription.tools : [];
   }
 }
 

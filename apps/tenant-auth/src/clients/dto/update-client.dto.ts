@@ -1,38 +1,13 @@
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
+import { PatchType } from '@agp/http';
 
-import { PermissionEntryDto } from '../../common/permission-entry.dto';
 import { CLIENT_STATUSES, ClientStatus } from '../entities/client.entity';
+import { CreateClientDto } from './create-client.dto';
 
-export class UpdateClientDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  name?: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(2_000)
-  description?: string;
-
+/** A partial update (D12): the registration's fields (`null` for the name is a 400) and the status. */
+export class UpdateClientDto extends PatchType(CreateClientDto) {
   /** SUSPENDED stops its tokens at once (identity.md I2). */
   @IsOptional()
   @IsIn(CLIENT_STATUSES)
   status?: ClientStatus;
-
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => PermissionEntryDto)
-  permissions?: PermissionEntryDto[];
 }

@@ -1,27 +1,6 @@
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Length,
-  MaxLength,
-} from 'class-validator';
+import { PatchType } from '@agp/http';
 
-export class UpdateGroupDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  name?: string;
+import { CreateGroupDto } from './create-group.dto';
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(2_000)
-  description?: string;
-
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsUUID('all', { each: true })
-  roleIds?: string[];
-}
+/** A partial update (D12): absent keeps a field; `null` for the name is a 400. */
+export class UpdateGroupDto extends PatchType(CreateGroupDto) {}

@@ -1,5 +1,6 @@
 import { IsIn, IsOptional, IsString, IsUrl, Length, MaxLength } from 'class-validator';
 import { IDENTITY_PROVIDER_TYPES, IdentityProviderType } from '@agp/contracts';
+import { PatchType } from '@agp/http';
 
 export class IdentityProviderConfigDto {
   /** D26. */
@@ -22,23 +23,5 @@ export class IdentityProviderConfigDto {
   issuer?: string;
 }
 
-export class UpdateIdentityProviderConfigDto {
-  @IsOptional()
-  @IsIn(IDENTITY_PROVIDER_TYPES)
-  type?: IdentityProviderType;
-
-  @IsOptional()
-  @IsString()
-  @Length(1, 500)
-  clientId?: string;
-
-  /** Omitted: unchanged; "" removes it. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(2_000)
-  clientSecret?: string;
-
-  @IsOptional()
-  @IsUrl({ require_protocol: true, protocols: ['https'] })
-  issuer?: string;
-}
+/** A partial config: omitted keeps a field; `clientSecret: ""` or `null` removes the secret. */
+export class UpdateIdentityProviderConfigDto extends PatchType(IdentityProviderConfigDto) {}

@@ -1,31 +1,6 @@
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsOptional,
-  IsString,
-  Length,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { PatchType } from '@agp/http';
 
-import { PermissionEntryDto } from '../../common/permission-entry.dto';
+import { CreateRoleDto } from './create-role.dto';
 
-export class UpdateRoleDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  name?: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(2_000)
-  description?: string;
-
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => PermissionEntryDto)
-  permissions?: PermissionEntryDto[];
-}
+/** A partial update (D12): absent keeps a field; `null` for the name or permissions is a 400. */
+export class UpdateRoleDto extends PatchType(CreateRoleDto) {}

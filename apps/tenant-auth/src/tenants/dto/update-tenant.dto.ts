@@ -1,12 +1,11 @@
-import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { TENANT_STATUSES, TenantStatus } from '@agp/contracts';
+import { PatchType, PickType } from '@agp/http';
 
-export class UpdateTenantDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  name?: string;
+import { CreateTenantDto } from './create-tenant.dto';
 
+/** A partial update (D12): the name (`null` is a 400) and the status. */
+export class UpdateTenantDto extends PatchType(PickType(CreateTenantDto, ['name'] as const)) {
   /** SUSPENDED stops every token of the tenant at once (identity.md I2); operator only. */
   @IsOptional()
   @IsIn(TENANT_STATUSES)

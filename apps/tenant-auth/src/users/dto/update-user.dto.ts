@@ -1,37 +1,9 @@
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Length,
-  MaxLength,
-  MinLength,
-} from 'class-validator';
+import { OmitType, PatchType } from '@agp/http';
 
-import { USER_STATUSES, UserStatus } from '../entities/user.entity';
+import { CreateUserDto } from './create-user.dto';
 
-export class UpdateUserDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  displayName?: string;
-
-  @IsOptional()
-  @IsString()
-  @MinLength(12)
-  @MaxLength(200)
-  password?: string;
-
-  /** DISABLED stops the user's tokens at once (identity.md I2). */
-  @IsOptional()
-  @IsIn(USER_STATUSES)
-  status?: UserStatus;
-
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsUUID('all', { each: true })
-  roleIds?: string[];
-}
+/**
+ * A partial update (D12) of everything but the e-mail: DISABLED stops the user's tokens at once
+ * (identity.md I2); `null` for the display name is a 400.
+ */
+export class UpdateUserDto extends PatchType(OmitType(CreateUserDto, ['email'] as const)) {}

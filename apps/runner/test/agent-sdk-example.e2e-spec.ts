@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { AgentRuntime } from '@agp/agent-sdk';
+import { McpTestServer, eventually, startMcpTestServer } from '@agp/testing';
+
+import { countingClient, registerAgent } from './agent-sdk/sdk-world';
+import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
+import { McpWorld } from './mcp/mcp-world';
+
+const run = promisify(execFile);
+const REPO_DIR = path.resolve(__dirname, '..', '..', '..');
+
+/**
+ * Issue 14 § 4: the example agent run as a new user runs it (`npm run example -w @agp/agent-sdk`)
+ * against the embedded default, given only the SVC_ variables of an agent subscribed to an MCP
+ * server: token, tools listed, a tool called through the relay, the call in the audit trace.
+ */
+describe('the example governed agent', () => {
+  let platform: McpPlatform;
+  let tools: McpTestServer;
+  let world: McpWorld;
+
+  beforeAll(async () => {
+    platform = await startMcpPlatform('embedded');
+    tools = await startMcpTestServer();
+    world = await McpWorld.create(platform);
+  });
+
+  afterAll(async () => {
+    await tools?.close();
+    await platform?.close();
+  });
+
+  it('should list the tools, call one through the relay and exit 0 when the agent is subscribed', async () => {
+    const agent = await registerAgent(world);
+    const serverId = await world.mcpServer(tools.url);
+    await world.subscribe(agent.id, serverId);
+    const marker = randomUUID();
+
+    const { stdout } = await run('npm', ['run', '--silent', 'example', '-w', '@agp/agent-sdk'], {
+      cwd: REPO_DIR,
+      timeout: 60_000,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        SVC_AGENT_ID: agent.id,
+        SVC_CLIENT_SECRET: agent.secret,
+        SVC_BASE_URL: `${platform.baseUrl}/`,
+        SVC_TOKEN_URL: `${platform.baseUrl}/tenant-auth/v1/oauth/token`,
+        EXAMPLE_TOOL: 'echo',
+        EXAMPLE_ARGS: JSON.stringify({ text: marker }),
+      },
+    });
+
+    const correlationId = /traces\/([0-9a-f-]{36})/.exec(stdout)?.[1];
+    expect(stdout).toContain('echo, lookup_customer');
+    expect(stdout).toContain(marker);
+    expect(
+      tools.calls.filter((c) => c.tool === 'echo' && c.arguments.text === marker),
+    ).toHaveLength(1);
+    const trace = await world.trace(correlationId ?? 'missing', (items) =>
+      items.some((item) => JSON.stringify(item).includes('tools/call')),
+    );
+    expect(trace.every((item) => item.correlationId === correlationId)).toBe(true);
+  });
+
+  it('should find a new subscription on its own when the directory refreshes on its interval', async () => {
+    const agent = await registerAgent(world);
+    const sut = new AgentRuntime({ config: agent.config, directoryRefreshIntervalMs: 200 });
+    await sut.start();
+    try {
+      const serverId = await world.mcpServer(tools.url);
+      await world.subscribe(agent.id, serverId);
+
+      await eventually(async () => {
+        expect(sut.directory.mcpServers.map((s) => s.mcpServerId)).toEqual([serverId]);
+      });
+    } finally {
+      sut.stop();
+    }
+  });
+
+  it('should exit 1 naming the variable when one is missing', async () => {
+    const failure = await run('npm', ['run', '--silent', 'example', '-w', '@agp/agent-sdk'], {
+      cwd: REPO_DIR,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, SVC_CLIENT_SECRET: 'x' },
+    }).catch((error: { code: number; stderr: string }) => error);
+
+    expect(failure).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('SVC_AGENT_ID is required'),
+    });
+  });
+});
+
+/** Specification, Limits: a token is renewed 60 s before it expires. */
+describe('the client library’s token expiry', () => {
+  let platform: McpPlatform;
+  let world: McpWorld;
+
+  beforeAll(async () => {
+    // Tokens of 60 s: with the 60 s buffer every token counts as expired as soon as it is issued.
+    platform = await startMcpPlatform('embedded', { TOKEN_TTL_SEC: '60' });
+    world = await McpWorld.create(platform);
+  });
+
+  afterAll(async () => {
+    await platform?.close();
+  });
+
+  it('should ask for a new token before each call when the token is within 60 s of expiry', async () => {
+    const agent = await registerAgent(world);
+    const { client: sut, tokenRequests } = countingClient(agent.config);
+
+    await sut.listSubscriptions();
+    await sut.listSubscriptions();
+    await sut.listMcpServers();
+
+    expect(tokenRequests['svc:api']).toBe(3);
+    expect(sut.tokens.cached('svc:api')?.expiresIn).toBe(60);
+  });
+});

@@ -1,0 +1,121 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Res,
+  Type,
+} from '@nestjs/common';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { PermissionEntity } from '@agp/contracts';
+import { Page, uuidParam } from '@agp/http';
+import { FastifyReply } from 'fastify';
+
+import { created } from '../common/created';
+import { ClientsService } from './clients.service';
+import { ClientResponseDto, ClientWithSecretResponseDto } from './dto/client-response.dto';
+import { CreateClientDto } from './dto/create-client.dto';
+import { ListClientsQueryDto } from './dto/list-clients-query.dto';
+import { UpdateClientDto } from './dto/update-client.dto';
+import { ClientKind } from './entities/client.entity';
+
+interface ClientsRoutes {
+  /** The class name Nest logs and reports. */
+  name: string;
+  /** The collection under /tenant-auth/v1 (`agents`). */
+  collection: string;
+  /** The path parameter of one client (`agentId`), parsed as a UUID (D12). */
+  idParam: string;
+  /** The entity of the roles the routes need (READ, WRITE, DELETE). */
+  permission: PermissionEntity;
+}
+
+/**
+ * The one controller of a kind of client of the client_credentials grant (D7, D30): list, get,
+ * create (201 with `Location` and the secret, once), update, delete and rotate-secret, each a line
+ * that hands the request context to ClientsService with the client's kind.
+ */
+function clientsController(kind: ClientKind, routes: ClientsRoutes): Type {
+  const byId = `:${routes.idParam}`;
+  const clientId = (): ParameterDecorator => Param(routes.idParam, uuidParam(routes.idParam));
+
+  @Controller(`tenant-auth/v1/${routes.collection}`)
+  class ClientsController {
+    constructor(private readonly clients: ClientsService) {}
+
+    @Get()
+    @RequirePermission(routes.permission, 'READ')
+    list(
+      @Ctx() ctx: RequestContext,
+      @Query() query: ListClientsQueryDto,
+    ): Promise<Page<ClientResponseDto>> {
+      return this.clients.list(kind, ctx, query);
+    }
+
+    @Get(byId)
+    @RequirePermission(routes.permission, 'READ')
+    get(@Ctx() ctx: RequestContext, @clientId() id: string): Promise<ClientResponseDto> {
+      return this.clients.get(kind, ctx, id);
+    }
+
+    @Post()
+    @RequirePermission(routes.permission, 'WRITE')
+    async create(
+      @Ctx() ctx: RequestContext,
+      @Body() dto: CreateClientDto,
+      @Res({ passthrough: true }) reply: FastifyReply,
+    ): Promise<ClientWithSecretResponseDto> {
+      return created(reply, routes.collection, await this.clients.create(kind, ctx, dto));
+    }
+
+    @Patch(byId)
+    @RequirePermission(routes.permission, 'WRITE')
+    update(
+      @Ctx() ctx: RequestContext,
+      @clientId() id: string,
+      @Body() dto: UpdateClientDto,
+    ): Promise<ClientResponseDto> {
+      return this.clients.update(kind, ctx, id, dto);
+    }
+
+    @Delete(byId)
+    @HttpCode(204)
+    @RequirePermission(routes.permission, 'DELETE')
+    remove(@Ctx() ctx: RequestContext, @clientId() id: string): Promise<void> {
+      return this.clients.remove(kind, ctx, id);
+    }
+
+    @Post(`${byId}/rotate-secret`)
+    @HttpCode(200)
+    @RequirePermission(routes.permission, 'WRITE')
+    rotateSecret(
+      @Ctx() ctx: RequestContext,
+      @clientId() id: string,
+    ): Promise<ClientWithSecretResponseDto> {
+      return this.clients.rotateSecret(kind, ctx, id);
+    }
+  }
+  Object.defineProperty(ClientsController, 'name', { value: routes.name });
+  return ClientsController;
+}
+
+/** Agents' identities (D30): REGISTRY permissions. */
+export const AgentsController = clientsController('AGENT', {
+  name: 'AgentsController',
+  collection: 'agents',
+  idParam: 'agentId',
+  permission: 'REGISTRY',
+});
+
+/** Service accounts (D30): API_KEYS permissions; they hold API credentials. */
+export const ServiceAccountsController = clientsController('SERVICE', {
+  name: 'ServiceAccountsController',
+  collection: 'service-accounts',
+  idParam: 'serviceAccountId',
+  permission: 'API_KEYS',
+});

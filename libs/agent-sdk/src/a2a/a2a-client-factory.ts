@@ -1,0 +1,64 @@
+import type { Client } from '@a2a-js/sdk/client';
+
+import { AgentClient } from '../api/agent-client';
+import { PollTaskOptions, pollTask } from './task-polling';
+
+/** Specification, Limits: an agent-to-agent call may take this long. */
+export const A2A_CLIENT_TIMEOUT_MS = 300_000;
+
+export interface A2AClientOptions {
+  /** Forward the served request's `X-Correlation-Id` (D13); on by default. */
+  forwardCorrelationId?: boolean;
+  timeoutMs?: number;
+}
+
+/**
+ * Official A2A clients (`@a2a-js/sdk`) for the agents this agent may call, through the relay
+ * (`{base_url}/relay/a2a/{agentId}`, D20, D38): the card read from the relay, every call with the
+ * agent's `svc:api` token, the library's request behaviour and a 300 s timeout. Cards of protocol
+ * 0.3 and 1.0 are both understood.
+ */
+export class A2AClientFactory {
+  constructor(
+    private readonly agent: AgentClient,
+    private readonly options: A2AClientOptions = {},
+  ) {}
+
+  /** The relay's address for an agent (its card is under `/.well-known/agent-card.json`). */
+  relayUrl(agentId: string): string {
+    return `${this.agent.config.baseUrl}/relay/a2a/${agentId}`;
+  }
+
+  /** A client for the agent `agentId`, built from its card as the relay serves it. */
+  async create(agentId: string): Promise<Client> {
+    const fetchImpl = this.agent.governedFetch(
+      'svc:api',
+      this.options.forwardCorrelationId ?? true,
+      this.options.timeoutMs ?? A2A_CLIENT_TIMEOUT_MS,
+    ) as typeof fetch;
+    const legacyCompat = { enabled: true };
+    // Loaded on first use: the SDK pulls in ESM-only modules that an agent using only MCP never needs.
+    const {
+      ClientFactory,
+      ClientFactoryOptions,
+      DefaultAgentCardResolver,
+      JsonRpcTransportFactory,
+    } = await import('@a2a-js/sdk/client');
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat })],
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat }),
+      }),
+    );
+    return factory.createFromUrl(this.relayUrl(agentId));
+  }
+
+  /** Polls a task of `client` with `tasks/get` until it is terminal (5 s interval, 600 s at most). */
+  waitForTask(
+    client: Client,
+    taskId: string,
+    options?: PollTaskOptions,
+  ): ReturnType<Client['getTask']> {
+    return pollTask(taskId, (id) => client.getTask({ id, tenant: '' }), options);
+  }
+}

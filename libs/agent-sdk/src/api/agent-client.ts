@@ -1,0 +1,157 @@
+import {
+  AgentConfig,
+  AgentConfigInput,
+  LoadConfigOptions,
+  loadConfig,
+  resolveConfig,
+} from '../config/agent-config';
+import { ApiError } from '../errors';
+import { TokenEvents, TokenProvider, TokenScope, readBody } from '../auth/token-provider';
+import { CORRELATION_HEADER, currentCorrelationId } from '../http/correlation';
+import { FetchLike, createGovernedFetch } from '../http/governed-fetch';
+import { McpRelayClient, McpRelayClientOptions } from '../mcp/mcp-relay-client';
+import {
+  AgentCardRefreshResult,
+  LlmGatewaySubscription,
+  McpServerInfo,
+  Subscription,
+  parseAgentCardRefreshResult,
+  parseLlmGatewaySubscription,
+  parseMcpServerInfo,
+  parsePage,
+  parseSubscription,
+} from '../models/models';
+
+/** Specification, Limits: the subscriptions listing reads pages of 100, at most 100 of them. */
+export const SUBSCRIPTIONS_PAGE_SIZE = 100;
+export const SUBSCRIPTIONS_MAX_PAGES = 100;
+
+export interface AgentClientOptions extends TokenEvents {
+  /** The fetch under the library's own (a proxy, an instrumented one); global fetch by default. */
+  fetch?: FetchLike;
+}
+
+/**
+ * The plain client of one agent: its tokens, the D21 reads about itself, and clients for the relay's
+ * traffic paths. Every request follows the specification's request behaviour (createGovernedFetch).
+ */
+export class AgentClient {
+  readonly config: AgentConfig;
+  readonly tokens: TokenProvider;
+  private readonly fetchImpl: FetchLike;
+  private readonly apiFetch: FetchLike;
+
+  constructor(config: AgentConfig | AgentConfigInput, options: AgentClientOptions = {}) {
+    this.config = resolveConfig(config);
+    this.fetchImpl = options.fetch ?? fetch;
+    this.tokens = new TokenProvider(this.config, options, this.fetchImpl);
+    this.apiFetch = this.governedFetch('svc:api');
+  }
+
+  /** A client configured from `<PREFIX>_…` variables (loadConfig). */
+  static fromEnv(options: LoadConfigOptions & AgentClientOptions = {}): AgentClient {
+    return new AgentClient(loadConfig(options), options);
+  }
+
+  get agentId(): string {
+    return this.config.agentId;
+  }
+
+  /**
+   * A fetch with this agent's token of `scope` and the request behaviour of the specification,
+   * forwarding the current request's `X-Correlation-Id` when `forwardCorrelationId` is on.
+   */
+  governedFetch(scope: TokenScope, forwardCorrelationId = true, timeoutMs?: number): FetchLike {
+    const headers = forwardCorrelationId ? correlationHeaders : undefined;
+    const config = timeoutMs ? { ...this.config, timeoutMs } : this.config;
+    return createGovernedFetch(config, this.tokens, scope, headers, this.fetchImpl);
+  }
+
+  /** A JSON request to `{base_url}{path}` with the `svc:api` token; any non-2xx is an ApiError. */
+  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await this.apiFetch(`${this.config.baseUrl}${path}`, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const answer = await readBody(response);
+    if (!response.ok) {
+      throw new ApiError(
+        `${method} ${path} answered ${response.status}${detailOf(answer)}`,
+        response.status,
+        answer,
+      );
+    }
+    return answer as T;
+  }
+
+  /**
+   * Every subscription of the agent (D21, D32), read in pages of 100 up to 100 pages. An agent
+   * token may read only its own agent's (403 otherwise, the specification's agent-id rule).
+   */
+  async listSubscriptions(agentId: string = this.agentId): Promise<Subscription[]> {
+    return this.readAllPages(`/relay/v1/agents/${agentId}/subscriptions`, parseSubscription);
+  }
+
+  /** The LLM gateways the agent is subscribed to (D21). */
+  async listLlmGatewaySubscriptions(
+    agentId: string = this.agentId,
+  ): Promise<LlmGatewaySubscription[]> {
+    return this.readAllPages(
+      `/relay/v1/agents/${agentId}/llm-gateway-subscriptions`,
+      parseLlmGatewaySubscription,
+    );
+  }
+
+  /** The MCP servers the agent is subscribed to, with their tool grants (D21). */
+  async listMcpServers(agentId: string = this.agentId): Promise<McpServerInfo[]> {
+    return this.readAllPages(`/relay/v1/agents/${agentId}/mcp-servers`, parseMcpServerInfo);
+  }
+
+  /** Asks the platform to fetch the agent's card again (D21, D38). */
+  async refreshAgentCard(agentId: string = this.agentId): Promise<AgentCardRefreshResult> {
+    return parseAgentCardRefreshResult(
+      await this.request('POST', `/relay/v1/agents/${agentId}/agent-card/refresh`),
+    );
+  }
+
+  /** An MCP client for one server, through the relay (`{base_url}/relay/mcp/{id}`, D20). */
+  mcp(mcpServerId: string, options: McpRelayClientOptions = {}): McpRelayClient {
+    return new McpRelayClient(
+      `${this.config.baseUrl}/relay/mcp/${mcpServerId}`,
+      mcpServerId,
+      this.governedFetch('mcp:call', options.forwardCorrelationId ?? true),
+      options,
+    );
+  }
+
+  private async readAllPages<T>(path: string, parse: (raw: unknown) => T): Promise<T[]> {
+    const items: T[] = [];
+    for (let page = 1; page <= SUBSCRIPTIONS_MAX_PAGES; page++) {
+      const answer = parsePage(
+        await this.request('GET', `${path}?page=${page}&pageSize=${SUBSCRIPTIONS_PAGE_SIZE}`),
+        parse,
+      );
+      items.push(...answer.items);
+      if (answer.items.length < SUBSCRIPTIONS_PAGE_SIZE || items.length >= answer.total) {
+        break;
+      }
+    }
+    return items;
+  }
+}
+
+function correlationHeaders(): Record<string, string> {
+  const id = currentCorrelationId();
+  return id ? { [CORRELATION_HEADER]: id } : {};
+}
+
+function detailOf(body: unknown): string {
+  if (body && typeof body === 'object' && 'detail' in body) {
+    return `: ${String(body.detail)}`;
+  }
+  return '';
+}

@@ -1,0 +1,28 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** D13: the header every request and response of the platform carries. */
+export const CORRELATION_HEADER = 'x-correlation-id';
+
+const current = new AsyncLocalStorage<string>();
+
+/**
+ * Runs `work` with `correlationId` as the current request's id: calls made inside it (agent to
+ * agent, MCP) forward it, so one conversation keeps one trace (D13).
+ */
+export function runWithCorrelationId<T>(correlationId: string | undefined, work: () => T): T {
+  return correlationId ? current.run(correlationId, work) : work();
+}
+
+/** The correlation id captured for the request being served, if any. */
+export function currentCorrelationId(): string | undefined {
+  return current.getStore();
+}
+
+/** The incoming correlation id of a Node request's headers (first value if repeated). */
+export function correlationIdOf(
+  headers: Record<string, string | string[] | undefined>,
+): string | undefined {
+  const value = headers[CORRELATION_HEADER];
+  const id = Array.isArray(value) ? value[0] : value;
+  return id && id.length <= 200 ? id : undefined;
+}

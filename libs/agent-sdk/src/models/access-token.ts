@@ -1,0 +1,36 @@
+import { asObject, optionalNumber, optionalString, requiredString } from './wire';
+
+/** Specification, Limits: a token is treated as expired this long before it really is. */
+export const TOKEN_EXPIRY_BUFFER_MS = 60_000;
+
+/** A token from the token endpoint (D7), with the moment it was issued. */
+export interface AccessToken {
+  accessToken: string;
+  tokenType: string;
+  /** Seconds, as the endpoint answered. */
+  expiresIn: number;
+  scope: string;
+  /** Epoch milliseconds at which the client received it. */
+  issuedAt: number;
+}
+
+export function parseAccessToken(value: unknown, issuedAt: number): AccessToken {
+  const raw = asObject(value, 'AccessToken');
+  return {
+    accessToken: requiredString(raw, 'AccessToken', 'access_token', 'accessToken'),
+    tokenType: optionalString(raw, 'token_type', 'tokenType') ?? 'Bearer',
+    // D9's default lifetime when the endpoint does not say.
+    expiresIn: optionalNumber(raw, 'expires_in', 'expiresIn') ?? 900,
+    scope: optionalString(raw, 'scope') ?? '',
+    issuedAt: optionalNumber(raw, 'issued_at', 'issuedAt') ?? issuedAt,
+  };
+}
+
+/** True when the token expires within `bufferMs` of `now` (or already has). */
+export function isTokenExpired(
+  token: AccessToken,
+  now: number = Date.now(),
+  bufferMs: number = TOKEN_EXPIRY_BUFFER_MS,
+): boolean {
+  return now >= token.issuedAt + token.expiresIn * 1000 - bufferMs;
+}
