@@ -13,6 +13,7 @@ import { EvaluationPacksModule } from './evaluation-packs/evaluation-packs.modul
 import { GovernanceModule } from './governance/governance.module';
 import { KillSwitchesModule } from './kill-switches/kill-switches.module';
 import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
+import { LlmProvidersModule } from './llm-providers/llm-providers.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { PoliciesModule } from './policies/policies.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
@@ -74,6 +75,7 @@ export class RelayModule {
         McpServersModule,
         ChannelsModule,
         LlmGatewaysModule,
+        LlmProvidersModule,
         PoliciesModule,
         SubscriptionsModule,
         TrafficModule,

@@ -63,8 +63,9 @@ describe('a guardrail evaluation pack over five policies', () => {
     });
     const gateway = await created('llm-gateways', {
       name: 'openai-prod',
-      provider: 'openai',
-      baseUrl: 'https://api.openai.com/v1',
+      providers: [
+        await created('llm-providers', { name: 'openai', baseUrl: 'https://api.openai.com/v1' }),
+      ],
     });
     const channel = await created('channels', { name: 'support-slack', kind: 'SLACK' });
     const group = async (name: string, regoSource: string, binding: Json, data: Json = {}) => {

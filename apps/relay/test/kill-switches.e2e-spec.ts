@@ -94,11 +94,15 @@ describe('kill switches', () => {
       },
       owner,
     );
-  const llmGateway = (): Promise<string> =>
+  const llmGateway = async (): Promise<string> =>
     entry('llm-gateways', {
       name: `llm-${randomUUID()}`,
-      provider: 'openai',
-      baseUrl: 'https://api.openai.com/v1',
+      providers: [
+        await entry('llm-providers', {
+          name: `openai-${randomUUID()}`,
+          baseUrl: 'https://api.openai.com/v1',
+        }),
+      ],
     });
   const channel = (): Promise<string> =>
     entry('channels', { name: `chan-${randomUUID()}`, kind: 'SLACK' });

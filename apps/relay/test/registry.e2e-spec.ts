@@ -280,18 +280,18 @@ describe('registry', () => {
       patch: { description: 'support desk' },
     },
     {
-      path: 'llm-gateways',
+      path: 'llm-providers',
       event: 'LLM_LIFECYCLE',
       perms: 'LLM_GATEWAY',
       valid: {
         name: 'openai-prod',
-        provider: 'openai',
         baseUrl: 'https://api.openai.com/v1',
-        model: 'gpt-4o',
+        models: ['gpt-4o', 'gpt-4o-mini'],
+        timeoutMs: 20_000,
       },
-      invalid: { name: 'x'.repeat(201), provider: '', baseUrl: 'ftp://x' },
-      invalidFields: ['baseUrl', 'name', 'provider'],
-      patch: { model: 'gpt-4.1' },
+      invalid: { name: 'x'.repeat(201), baseUrl: 'ftp://x', models: 'gpt-4o' },
+      invalidFields: ['baseUrl', 'models', 'name'],
+      patch: { models: ['gpt-4.1'] },
     },
   ];
 

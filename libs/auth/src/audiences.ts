@@ -10,8 +10,11 @@ export function audiencesFor(apiAudience: string): Audiences {
   return { api, mcp: `${api}/relay` };
 }
 
-/** The traffic paths whose callers hold relay-audience tokens (D8; A2A alike, issue 13). */
-const RELAY_AUDIENCE_PATHS = ['/relay/mcp', '/relay/a2a'];
+/**
+ * The traffic paths of D20 whose callers hold `{base_url}/relay` tokens (D8): MCP, A2A (issue 13)
+ * and the LLM path (T16: an agent's traffic token is one token whatever it talks to).
+ */
+const RELAY_AUDIENCE_PATHS = ['/relay/mcp', '/relay/a2a', '/relay/llm'];
 
 /** D8: the traffic paths take only `mcp:call` tokens; every other path only API tokens. */
 export function audienceForPath(audiences: Audiences, path: string): string {

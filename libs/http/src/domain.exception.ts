@@ -7,6 +7,12 @@ import { FieldError } from './problem-details';
 export abstract class DomainException extends Error {
   abstract readonly status: number;
 
+  /**
+   * Extension members of the body (RFC 9457 § 3.2), such as the `reasons` and `decisionId` of a
+   * refused hop (D33); the standard members always win over a name given here.
+   */
+  readonly extensions?: Readonly<Record<string, unknown>>;
+
   protected constructor(
     readonly code: string,
     message: string,

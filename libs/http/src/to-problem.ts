@@ -55,12 +55,14 @@ export function toProblem(
   let errors: FieldError[] | undefined;
   let headers: Record<string, string> = {};
   let isFault = true;
+  let extensions: Readonly<Record<string, unknown>> = {};
 
   if (error instanceof DomainException) {
     ({ status, code } = error);
     detail = error.message;
     errors = error.errors;
     headers = error.headers ?? {};
+    extensions = error.extensions ?? {};
     // A deliberate answer (even a 502 or 503): whoever raised it has logged what it knew.
     isFault = false;
   } else if (error instanceof HttpException) {
@@ -79,6 +81,7 @@ export function toProblem(
   }
 
   const body: ProblemDetails = {
+    ...extensions,
     type: problemType(code),
     title: statusTitle(status),
     status,

@@ -95,7 +95,7 @@ export async function forgedTokenCases(
   path: string,
 ): Promise<ForgedCase[]> {
   // D8: the traffic paths that take relay-audience tokens (MCP, and A2A since issue 13).
-  const isMcp = ['/relay/mcp', '/relay/a2a'].some(
+  const isMcp = ['/relay/mcp', '/relay/a2a', '/relay/llm'].some(
     (prefix) => path === prefix || path.startsWith(`${prefix}/`),
   );
   const mcpAudience = `${signer.apiAudience}/relay`;

@@ -8,4 +8,5 @@ export * from './route-catalogue';
 export * from './mcp-test-server';
 export * from './mcp-test-client';
 export * from './a2a-test-agent';
+export * from './openai-test-provider';
 export * from './webhook-receiver';

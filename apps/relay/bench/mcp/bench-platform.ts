@@ -121,6 +121,7 @@ export interface BenchTenant {
   adminToken: string;
   serverId: string;
   mcpToken: string;
+  agentId: string;
 }
 
 /** The `bench` tenant bootstrapped as an operator would (D11): its administrator's token. */
@@ -226,5 +227,10 @@ export async function arrangeTenant(
     targetId: server.id,
   });
   await bindAtTenant(gateway, adminToken, policies);
-  return { adminToken, serverId: server.id, mcpToken: await relayToken(gateway, agent) };
+  return {
+    adminToken,
+    serverId: server.id,
+    mcpToken: await relayToken(gateway, agent),
+    agentId: agent.id,
+  };
 }

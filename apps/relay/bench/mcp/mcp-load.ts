@@ -80,13 +80,15 @@ export class McpSessionClient {
 
 /**
  * Calls started at a fixed rate whatever the answers do (open loop): each latency runs from the
- * moment its call was due, so a stall shows in the percentiles instead of slowing the load.
+ * moment its call was due, so a stall shows in the percentiles instead of slowing the load. A call
+ * that resolves with a time (`process.hrtime.bigint()`, a stream's first token) ends its latency
+ * there instead of at its end.
  */
 export async function fixedRate(
   label: string,
   perSecond: number,
   seconds: number,
-  call: () => Promise<void>,
+  call: () => Promise<void | bigint>,
 ): Promise<Measurement> {
   const total = Math.round(perSecond * seconds);
   const intervalNs = 1e9 / perSecond;
@@ -100,8 +102,8 @@ export async function fixedRate(
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
     inFlight.push(
-      call().then(() => {
-        latencies.push(Number(process.hrtime.bigint() - due) / 1000);
+      call().then((at) => {
+        latencies.push(Number((at ?? process.hrtime.bigint()) - due) / 1000);
       }),
     );
   }

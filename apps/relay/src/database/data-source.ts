@@ -9,6 +9,8 @@ import { CreateTrafficTables1763790400000 } from './migrations/1763790400000-Cre
 import { CreateHitlRequestsTable1763790500000 } from './migrations/1763790500000-CreateHitlRequestsTable';
 import { AddPolicyVersionTests1763790600000 } from './migrations/1763790600000-AddPolicyVersionTests';
 import { AddAgentA2aColumns1763790650000 } from './migrations/1763790650000-AddAgentA2aColumns';
+import { CreateLlmProvidersTable1763790700000 } from './migrations/1763790700000-CreateLlmProvidersTable';
+import { MoveLlmGatewayUpstreamsToProviders1763790710000 } from './migrations/1763790710000-MoveLlmGatewayUpstreamsToProviders';
 import { CreateWebhookTables1763791400000 } from './migrations/1763791400000-CreateWebhookTables';
 import { CreateGovernanceTables1763791700000 } from './migrations/1763791700000-CreateGovernanceTables';
 import { RELAY_SCHEMA } from './tokens';
@@ -32,6 +34,8 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateHitlRequestsTable1763790500000,
       AddPolicyVersionTests1763790600000,
       AddAgentA2aColumns1763790650000,
+      CreateLlmProvidersTable1763790700000,
+      MoveLlmGatewayUpstreamsToProviders1763790710000,
       CreateWebhookTables1763791400000,
       CreateGovernanceTables1763791700000,
     ],

@@ -1,15 +1,18 @@
 import { catalogController } from '../registry/catalog.controller';
 import { CreateLlmGatewayDto } from './dto/create-llm-gateway.dto';
 import { UpdateLlmGatewayDto } from './dto/update-llm-gateway.dto';
-import { LLM_GATEWAYS_CATALOG } from './llm-gateways.constants';
+import { LlmGatewaysService } from './llm-gateways.service';
 
-/** CRUD of LLM gateways under /relay/v1/llm-gateways (the registry's one shape). */
+/**
+ * CRUD of LLM gateways under /relay/v1/llm-gateways (the registry's one shape), answered by the
+ * service that checks each provider is the tenant's (D39).
+ */
 export const LlmGatewaysController = catalogController({
   name: 'LlmGatewaysController',
   path: 'relay/v1/llm-gateways',
   idParam: 'gatewayId',
   permission: 'LLM_GATEWAY',
-  operations: LLM_GATEWAYS_CATALOG,
+  operations: LlmGatewaysService,
   createDto: CreateLlmGatewayDto,
   updateDto: UpdateLlmGatewayDto,
 });

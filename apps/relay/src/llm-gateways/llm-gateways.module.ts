@@ -3,8 +3,12 @@ import { Module } from '@nestjs/common';
 import { catalogProvider } from '../registry/catalog.provider';
 import { LLM_GATEWAYS_CATALOG } from './llm-gateways.constants';
 import { LlmGatewaysController } from './llm-gateways.controller';
+import { LlmGatewaysService } from './llm-gateways.service';
 
-/** LLM gateways of the registry: CRUD under /relay/v1/llm-gateways, LLM_LIFECYCLE recorded. */
+/**
+ * LLM gateways of the registry (D39: providers in failover order, a model map): CRUD under
+ * /relay/v1/llm-gateways, LLM_LIFECYCLE recorded.
+ */
 @Module({
   controllers: [LlmGatewaysController],
   providers: [
@@ -15,13 +19,15 @@ import { LlmGatewaysController } from './llm-gateways.controller';
         columns: {
           name: 'name',
           description: 'description',
-          provider: 'provider',
-          baseUrl: 'base_url',
-          model: 'model',
+          providers: 'provider_ids',
+          modelMap: 'model_map',
         },
+        lists: ['providers'],
+        objects: ['modelMap'],
       },
       { noun: 'LLM gateway', lifecycleEvent: 'LLM_LIFECYCLE', partyType: 'LLM_GATEWAY' },
     ),
+    LlmGatewaysService,
   ],
 })
 export class LlmGatewaysModule {}

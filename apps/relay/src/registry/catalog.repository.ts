@@ -8,6 +8,10 @@ export interface CatalogSpec {
   columns: Readonly<Record<string, string>>;
   /** Fields read back as numbers. */
   integers?: readonly string[];
+  /** Array columns (`text[]`, `uuid[]`), given and read back as arrays in their order. */
+  lists?: readonly string[];
+  /** `jsonb` columns, given and read back as objects. */
+  objects?: readonly string[];
   /**
    * Write-only fields (D26, D37): stored as the service gives them (sealed), read back as
    * `"********"` when set and absent otherwise, so no stored value ever leaves the repository.
@@ -20,7 +24,9 @@ export interface CatalogSpec {
 /** What a write-only field reads as when it is set. */
 export const WRITE_ONLY_MASK = '********';
 
-export type CatalogEntry = Record<string, string | number | undefined> & {
+export type CatalogValue = string | number | string[] | Record<string, unknown> | undefined;
+
+export type CatalogEntry = Record<string, CatalogValue> & {
   id: string;
   name: string;
   createdAt: string;
@@ -47,7 +53,7 @@ export class CatalogRepository {
     const placeholders = columns.map((_c, i) => `$${i + 3}`);
     await tx.query(
       `INSERT INTO relay.${this.spec.table} (${['id', 'tenant_id', ...columns].join(', ')}) VALUES (${['$1', '$2', ...placeholders].join(', ')})`,
-      [id, tenantId, ...given.map((f) => values[f])],
+      [id, tenantId, ...given.map((f) => this.param(f, values[f]))],
     );
   }
 
@@ -62,7 +68,7 @@ export class CatalogRepository {
     const sets = given.map((f, i) => `${this.spec.columns[f]} = $${i + 3}`);
     await tx.query(
       `UPDATE relay.${this.spec.table} SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, id, ...given.map((f) => values[f])],
+      [tenantId, id, ...given.map((f) => this.param(f, values[f]))],
     );
   }
 
@@ -100,8 +106,13 @@ export class CatalogRepository {
     ]);
   }
 
+  /** A value as its column takes it: objects as JSON text for `jsonb`. */
+  private param(field: string, value: unknown): unknown {
+    return this.spec.objects?.includes(field) && value !== null ? JSON.stringify(value) : value;
+  }
+
   private toEntry(row: Row): CatalogEntry {
-    const entry: Record<string, string | number | undefined> = {
+    const entry: Record<string, CatalogValue> = {
       id: str(row.id),
       createdAt: iso(row.created_at),
       updatedAt: iso(row.updated_at),
@@ -110,6 +121,11 @@ export class CatalogRepository {
       const value = row[this.spec.columns[field]];
       if (this.spec.writeOnly?.includes(field)) {
         entry[field] = value === null || value === undefined ? undefined : WRITE_ONLY_MASK;
+      } else if (this.spec.lists?.includes(field)) {
+        entry[field] = Array.isArray(value) ? value.map(String) : undefined;
+      } else if (this.spec.objects?.includes(field)) {
+        entry[field] =
+          value === null || value === undefined ? undefined : (value as Record<string, unknown>);
       } else if (this.spec.integers?.includes(field)) {
         entry[field] = value === null || value === undefined ? undefined : Number(value);
       } else {

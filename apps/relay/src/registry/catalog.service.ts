@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { AuditEventType } from '@agp/contracts';
-import { Database } from '@agp/database';
+import { Database, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
@@ -17,6 +17,13 @@ export interface CatalogOptions {
   lifecycleEvent?: Extract<AuditEventType, 'MCP_LIFECYCLE' | 'LLM_LIFECYCLE'>;
   /** Party type of an entry in events (`MCP_SERVER`). */
   partyType: string;
+  /** The detail naming the entry in its lifecycle event (`mcpServerId`, the default by type). */
+  idDetail?: string;
+  /**
+   * Runs in the removal's transaction before the row goes: throws when something still needs the
+   * entry (an LLM provider a gateway routes to).
+   */
+  beforeRemove?: (tx: Tx, tenantId: string, entry: CatalogEntry) => Promise<void>;
 }
 
 /**
@@ -81,6 +88,7 @@ export class CatalogService {
   async remove(ctx: RequestContext, id: string): Promise<void> {
     await this.database.inTenant(ctx.tenantId, async (tx) => {
       const entry = this.mustFind(await this.repository.find(tx, ctx.tenantId, id), id);
+      await this.options.beforeRemove?.(tx, ctx.tenantId, entry);
       await this.repository.delete(tx, ctx.tenantId, id);
       // D32: who may talk to an entry that is gone is gone with it.
       await tx.query(
@@ -107,7 +115,8 @@ export class CatalogService {
       summary: `${this.options.noun} ${entry.name} ${change.toLowerCase()}`,
       details: {
         change,
-        [`${this.options.partyType === 'MCP_SERVER' ? 'mcpServerId' : 'llmGatewayId'}`]: entry.id,
+        [this.options.idDetail ??
+        (this.options.partyType === 'MCP_SERVER' ? 'mcpServerId' : 'llmGatewayId')]: entry.id,
         name: entry.name,
         ...(fields ? { fields } : {}),
       },

@@ -4,6 +4,7 @@ export enum RegistryErrorCode {
   NotFound = 'registry-entry-not-found',
   NameTaken = 'registry-name-taken',
   InvalidReference = 'registry-invalid-reference',
+  InUse = 'registry-entry-in-use',
 }
 
 /** Errors of the relay's registry: agents, MCP servers, channels, LLM gateways (STYLE §8). */
@@ -24,6 +25,8 @@ function statusOf(code: RegistryErrorCode): number {
       return 409;
     case RegistryErrorCode.InvalidReference:
       return 400;
+    case RegistryErrorCode.InUse:
+      return 409;
     default:
       return assertUnreachable(code);
   }

@@ -10,6 +10,12 @@ import { A2aRelayService } from './a2a/a2a-relay.service';
 import { A2aUpstream } from './a2a/a2a-upstream';
 import { AgentCardRefreshController } from './a2a/agent-card-refresh.controller';
 import { AgentCards } from './a2a/agent-cards.service';
+import { LlmCompletions } from './llm/llm-completions';
+import { LlmController } from './llm/llm.controller';
+import { LlmForwarder } from './llm/llm-forwarder';
+import { LlmHolds } from './llm/llm-holds';
+import { LlmRelayService } from './llm/llm-relay.service';
+import { LlmUpstream } from './llm/llm-upstream';
 import { McpController } from './mcp/mcp.controller';
 import { McpExchange } from './mcp/mcp-exchange';
 import { McpHops } from './mcp/mcp-hops';
@@ -23,11 +29,11 @@ import { TrafficGuard } from './pipeline/traffic-guard';
 
 /**
  * The traffic paths of D20: the hop pipeline every protocol shares (pipeline/) and one folder per
- * protocol (mcp/, a2a/; LLM follows).
+ * protocol (mcp/, a2a/, llm/).
  */
 @Module({
   imports: [HitlModule, McpServersModule],
-  controllers: [McpController, A2aController, AgentCardRefreshController],
+  controllers: [McpController, A2aController, AgentCardRefreshController, LlmController],
   providers: [
     TrafficDirectory,
     RateLimiter,
@@ -44,6 +50,11 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     A2aHops,
     A2aExchange,
     A2aRelayService,
+    LlmUpstream,
+    LlmForwarder,
+    LlmHolds,
+    LlmCompletions,
+    LlmRelayService,
   ],
   exports: [HopPipeline, TrafficGuard, TrafficDirectory],
 })

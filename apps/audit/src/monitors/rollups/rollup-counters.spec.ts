@@ -121,6 +121,24 @@ describe('countersOf', () => {
     ).toEqual(['LLM_GATEWAY:LLM_FAILOVERS', 'TENANT:LLM_FAILOVERS'].sort());
   });
 
+  it('should count a failed call and an error for the provider a failover skipped', () => {
+    expect(
+      metricsOf(
+        event('LLM_GATEWAY_FAILOVER', {
+          sink: { type: 'LLM_GATEWAY', id: gateway },
+          details: { llmGatewayId: gateway, llmProviderId: provider },
+        }),
+      ),
+    ).toEqual(
+      [
+        'LLM_GATEWAY:LLM_FAILOVERS',
+        'LLM_PROVIDER:ERRORS',
+        'LLM_PROVIDER:LLM_CALLS',
+        'TENANT:LLM_FAILOVERS',
+      ].sort(),
+    );
+  });
+
   it('should record a tool sighting when an MCP tool is called', () => {
     const { sightings } = countersOf(
       event('COMMUNICATION_AUDIT', {

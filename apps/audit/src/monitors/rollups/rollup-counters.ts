@@ -140,6 +140,12 @@ export function countersOf(event: TrafficEvent): { counts: RollupCount[]; sighti
     for (const party of parties.filter((p) => p.type === 'LLM_GATEWAY')) {
       count('LLM_GATEWAY', party.id, 'LLM_FAILOVERS');
     }
+    // The provider skipped (`details.llmProviderId`) was called and failed: its error rate sees
+    // the attempt, while the gateway's and the tenant's LLM_CALLS stay one per call (M4).
+    if (provider) {
+      count('LLM_PROVIDER', provider, 'LLM_CALLS');
+      count('LLM_PROVIDER', provider, 'ERRORS');
+    }
     return { counts, sightings };
   }
 

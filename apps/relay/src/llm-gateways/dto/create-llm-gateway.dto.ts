@@ -1,5 +1,18 @@
-import { IsOptional, IsString, IsUrl, Length, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  MaxLength,
+} from 'class-validator';
 
+import { IsModelMap, MAX_GATEWAY_PROVIDERS } from './llm-gateway-fields';
+
+/** D39: a gateway is its providers in failover order and an optional model map. */
 export class CreateLlmGatewayDto {
   @IsString()
   @Length(1, 200)
@@ -10,17 +23,15 @@ export class CreateLlmGatewayDto {
   @MaxLength(2_000)
   description?: string;
 
-  /** The upstream provider (`openai`, `anthropic`, `azure-openai` …). */
-  @IsString()
-  @Length(1, 100)
-  provider: string;
-
-  /** The OpenAI-compatible base address the relay forwards to (D20). */
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
-  baseUrl: string;
+  /** Provider ids in failover order (D39). */
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_GATEWAY_PROVIDERS)
+  @ArrayUnique()
+  @IsUUID('all', { each: true })
+  providers: string[];
 
   @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  model?: string;
+  @IsModelMap()
+  modelMap?: Record<string, string>;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import { textOf } from '../../decisions/apply-masks';
+import { canonicalJson } from '../pipeline/canonical-json';
 import { JsonRpcMessage } from './json-rpc';
 
 /** A tool grant (D32): null allows every tool, a list only those names. */
@@ -28,20 +29,6 @@ export function resendDigestOf(message: JsonRpcMessage): string {
       canonicalJson({ method: message.method ?? null, params, result: message.result ?? null }),
     )
     .digest('hex');
-}
-
-/** JSON with object keys sorted, so equal messages give equal digests whatever their key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) {
-    return `[${value.map(canonicalJson).join(',')}]`;
-  }
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /**

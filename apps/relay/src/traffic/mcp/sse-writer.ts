@@ -41,6 +41,11 @@ export class SseWriter {
     return lines.length > 0 ? this.write(`${lines.join('\n')}\n\n`) : Promise.resolve();
   }
 
+  /** One `data:` event as OpenAI streams them (no event name; `[DONE]` ends a chat stream). */
+  data(payload: string): Promise<void> {
+    return this.write(`data: ${payload}\n\n`);
+  }
+
   /** A comment line: keeps idle proxies (the gateway's body timeout) from closing the stream. */
   keepAlive(): Promise<void> {
     return this.write(': keep-alive\n\n');

@@ -5,6 +5,7 @@ import { EVENT_TRANSPORT, EventTransport, StopListening } from '@agp/messaging';
 import { Row, str } from '../../common/sql';
 import { RELAY_DATABASE } from '../../database/tokens';
 import { ExpiringCache } from './expiring-cache';
+import { LlmRoute, readLlmRoute } from './llm-route';
 
 /** T2: the longest a change takes to reach a replica that missed its broadcast (D32, D35: 1 s). */
 export const TRAFFIC_CACHE_TTL_MS = 500;
@@ -78,6 +79,7 @@ const CHANGES = [
 @Injectable()
 export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly routes = new ExpiringCache<McpRoute | undefined>(TRAFFIC_CACHE_TTL_MS);
+  private readonly llmRoutes = new ExpiringCache<LlmRoute | undefined>(TRAFFIC_CACHE_TTL_MS);
   private readonly switches = new ExpiringCache<EngagedKillSwitch[]>(TRAFFIC_CACHE_TTL_MS);
   private readonly settingsCache = new ExpiringCache<TrafficSettings>(TRAFFIC_CACHE_TTL_MS);
   /** Caches of the protocol folders (a2a/ …), dropped with the directory's own (T2). */
@@ -95,6 +97,7 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
       onEvent: (envelope) => this.forgetTenant(envelope.tenantId),
       onGap: () => {
         this.routes.invalidate();
+        this.llmRoutes.invalidate();
         this.switches.invalidate();
         this.settingsCache.invalidate();
         this.protocolCaches.forEach((cache) => cache.invalidate());
@@ -128,6 +131,13 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
     );
   }
 
+  /** The LLM gateway, its providers in failover order, the agent and its subscription (D39). */
+  llmRoute(tenantId: string, agentId: string, gatewayId: string): Promise<LlmRoute | undefined> {
+    return this.llmRoutes.get(`${tenantId}:${agentId}:${gatewayId}`, () =>
+      this.database.inTenant(tenantId, (tx) => readLlmRoute(tx, tenantId, agentId, gatewayId)),
+    );
+  }
+
   /** The tenant's engaged kill switches (D35); few, so one read serves every target. */
   engagedKillSwitches(tenantId: string): Promise<EngagedKillSwitch[]> {
     return this.switches.get(tenantId, () =>
@@ -151,6 +161,7 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
   forgetTenant(tenantId: string): void {
     const ofTenant = (key: string): boolean => key === tenantId || key.startsWith(`${tenantId}:`);
     this.routes.invalidate(ofTenant);
+    this.llmRoutes.invalidate(ofTenant);
     this.switches.invalidate(ofTenant);
     this.settingsCache.invalidate(ofTenant);
     this.protocolCaches.forEach((cache) => cache.invalidate(ofTenant));

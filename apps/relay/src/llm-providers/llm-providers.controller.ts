@@ -1,0 +1,19 @@
+import { catalogController } from '../registry/catalog.controller';
+import { CreateLlmProviderDto } from './dto/create-llm-provider.dto';
+import { UpdateLlmProviderDto } from './dto/update-llm-provider.dto';
+import { LlmProvidersService } from './llm-providers.service';
+
+/**
+ * CRUD of LLM providers under /relay/v1/llm-providers (the registry's one shape), under the
+ * LLM_GATEWAY permission as the gateways are, answered by the service that checks the base URL
+ * against the egress rules and seals the API key (D37, D39).
+ */
+export const LlmProvidersController = catalogController({
+  name: 'LlmProvidersController',
+  path: 'relay/v1/llm-providers',
+  idParam: 'providerId',
+  permission: 'LLM_GATEWAY',
+  operations: LlmProvidersService,
+  createDto: CreateLlmProviderDto,
+  updateDto: UpdateLlmProviderDto,
+});

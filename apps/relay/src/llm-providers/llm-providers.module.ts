@@ -1,0 +1,61 @@
+import { Module } from '@nestjs/common';
+import { Tx } from '@agp/database';
+
+import { Row } from '../common/sql';
+import { McpServersModule } from '../mcp-servers/mcp-servers.module';
+import { CatalogEntry } from '../registry/catalog.repository';
+import { catalogProvider } from '../registry/catalog.provider';
+import { RegistryErrorCode, RegistryException } from '../registry/registry.exception';
+import { LLM_PROVIDERS_CATALOG } from './llm-providers.constants';
+import { LlmProvidersController } from './llm-providers.controller';
+import { LlmProvidersService } from './llm-providers.service';
+
+/** T16: a provider a gateway routes to cannot go (409 naming the gateways); take it out first. */
+async function refuseWhileRouted(tx: Tx, tenantId: string, entry: CatalogEntry): Promise<void> {
+  const rows: Row[] = await tx.query(
+    `SELECT name FROM relay.llm_gateways WHERE tenant_id = $1 AND $2 = ANY(provider_ids) ORDER BY name`,
+    [tenantId, entry.id],
+  );
+  if (rows.length > 0) {
+    const names = rows.map((r) => String(r.name)).join(', ');
+    throw new RegistryException(
+      RegistryErrorCode.InUse,
+      `LLM provider ${entry.name} is used by the LLM gateways ${names}; remove it from them first`,
+    );
+  }
+}
+
+/** LLM providers of the registry (D39): CRUD under /relay/v1/llm-providers, LLM_LIFECYCLE recorded. */
+@Module({
+  imports: [McpServersModule],
+  controllers: [LlmProvidersController],
+  providers: [
+    catalogProvider(
+      LLM_PROVIDERS_CATALOG,
+      {
+        table: 'llm_providers',
+        columns: {
+          name: 'name',
+          description: 'description',
+          baseUrl: 'base_url',
+          apiKey: 'api_key_ciphertext',
+          models: 'models',
+          timeoutMs: 'timeout_ms',
+        },
+        integers: ['timeoutMs'],
+        lists: ['models'],
+        // D37: the sealed key never leaves the repository; responses say only that one is set.
+        writeOnly: ['apiKey'],
+      },
+      {
+        noun: 'LLM provider',
+        lifecycleEvent: 'LLM_LIFECYCLE',
+        partyType: 'LLM_PROVIDER',
+        idDetail: 'llmProviderId',
+        beforeRemove: refuseWhileRouted,
+      },
+    ),
+    LlmProvidersService,
+  ],
+})
+export class LlmProvidersModule {}

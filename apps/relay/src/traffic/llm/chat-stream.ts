@@ -1,0 +1,507 @@
+import { performance } from 'node:perf_hooks';
+
+import { Action } from '@agp/contracts';
+import { EventSourceMessage, createParser } from 'eventsource-parser';
+
+import { severityOf } from '../../decisions/combine-decisions';
+import { HopDecision } from '../../decisions/decision.types';
+import { SseWriter } from '../mcp/sse-writer';
+import { TokenUsage, usageOf } from './chat-messages';
+import { LlmPathErrorCode, LlmPathException, openAiErrorOf } from './llm-path.exception';
+import { MAX_COMPLETION_BYTES } from './llm-upstream';
+import {
+  ChoiceBuffer,
+  ToolCallParts,
+  maskedChoices,
+  releasableEnd,
+  windowCompletion,
+} from './stream-window';
+
+/** T20: after the first, a window closes at this much held-back text, or this long after it began. */
+export const WINDOW_CHARS = 64;
+export const WINDOW_MS = 250;
+
+/** What a window's judgement says may go on: the decision, or the refusal the agent gets. */
+export type WindowVerdict =
+  | { kind: 'deliver'; decision: HopDecision; decisionId: string }
+  | { kind: 'refuse'; refusal: LlmPathException; action: Action; outcome: 'BLOCKED' | 'HELD' };
+
+export interface ChatStreamHooks {
+  /** Judges one window (a RESPONSE hop, audited before anything of it is written, T1). */
+  judge(window: unknown, text: string, windowNo: number): Promise<WindowVerdict>;
+  /**
+   * D34: a window held for review; the rest of the stream was read and is held with it (T20).
+   * Released, the completion as the hold stored it goes to the agent.
+   */
+  hold(held: unknown, decision: HopDecision, decisionId: string): Promise<HeldVerdict>;
+  /** Why the stream must stop now (a kill switch, a withdrawn subscription), if it must (T2). */
+  stopReason(): Promise<string | undefined>;
+}
+
+export type HeldVerdict =
+  { kind: 'released'; completion: unknown } | Extract<WindowVerdict, { kind: 'refuse' }>;
+
+export interface ChatStreamResult {
+  outcome: 'SUCCESS' | 'BLOCKED' | 'HELD' | 'ERROR' | 'CANCELLED';
+  action: Action;
+  usage?: TokenUsage;
+  upstreamModel?: string;
+  firstTokenAt?: number;
+  windows: number;
+  reason?: string;
+}
+
+interface StreamMeta {
+  id?: string;
+  created?: number;
+  model?: string;
+  systemFingerprint?: string;
+}
+
+/** The provider sent something that is not an OpenAI chat stream. */
+class GarbledChatStream extends Error {}
+
+/**
+ * T20: a streamed completion carried to the agent in judged windows. The provider's chunks are
+ * read into per-choice buffers; a window (the held-back text, as a completion) is judged and
+ * audited, then what the decision lets through (masked) is written as the relay's own chunks, up
+ * to the last whitespace so a value still growing is never released before it is judged whole.
+ * Tool calls and the finish reason go with the last window; usage at the end, when asked for.
+ * Reading waits for each judgement, so a fast provider makes larger windows, not more of them.
+ */
+export class ChatStream {
+  private readonly choices = new Map<number, ChoiceBuffer & { finishReason: unknown }>();
+  private readonly meta: StreamMeta = {};
+  private usage?: TokenUsage;
+  private windowStartedAt?: number;
+  private windows = 0;
+  private isOpen = false;
+  private isDone = false;
+  private action: Action = 'LOG';
+  private firstTokenAt?: number;
+  private writer?: SseWriter;
+  /** Set when a window was held for review: the rest is read, then held with it. */
+  private heldFor?: { decision: HopDecision; decisionId: string };
+
+  /** `start` takes the response over and writes its headers: called once, before the first event. */
+  constructor(
+    private readonly start: () => SseWriter,
+    private readonly hooks: ChatStreamHooks,
+    private readonly agentWantsUsage: boolean,
+  ) {}
+
+  /** Runs the stream to its end; throws an LlmPathException only while nothing was written yet. */
+  async run(body: AsyncIterable<Buffer | string>, signal: AbortSignal): Promise<ChatStreamResult> {
+    try {
+      await this.read(body);
+      const ended = await this.flush(true);
+      if (ended) {
+        return ended;
+      }
+      await this.finish();
+      return this.result('SUCCESS');
+    } catch (error) {
+      if (error instanceof StreamEnded) {
+        return error.result;
+      }
+      if (error instanceof LlmPathException && !this.isOpen) {
+        throw error;
+      }
+      if (signal.aborted) {
+        return this.result('CANCELLED', 'the agent went away');
+      }
+      const reason =
+        error instanceof GarbledChatStream || error instanceof Error
+          ? error.message
+          : String(error);
+      await this.fail(LlmPathErrorCode.UpstreamFailed, reason);
+      return this.result('ERROR', reason);
+    }
+  }
+
+  private async read(body: AsyncIterable<Buffer | string>): Promise<void> {
+    const events: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (event) => events.push(event) });
+    const decoder = new TextDecoder();
+    let buffered = 0;
+    for await (const chunk of body) {
+      const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+      buffered += text.length;
+      if (buffered > MAX_COMPLETION_BYTES) {
+        throw new GarbledChatStream(`an event larger than ${MAX_COMPLETION_BYTES} bytes`);
+      }
+      parser.feed(text);
+      if (events.length > 0) {
+        buffered = 0;
+        events.splice(0).forEach((event) => this.take(event));
+        const ended = await this.flush(false);
+        if (ended) {
+          throw new StreamEnded(ended);
+        }
+      }
+      if (this.isDone) {
+        return;
+      }
+    }
+  }
+
+  /** One provider event into the buffers. */
+  private take(event: EventSourceMessage): void {
+    if (event.data === '[DONE]') {
+      this.isDone = true;
+      return;
+    }
+    let chunk: Record<string, unknown>;
+    try {
+      chunk = JSON.parse(event.data) as Record<string, unknown>;
+    } catch {
+      throw new GarbledChatStream('the provider sent an event that is not JSON');
+    }
+    const error = chunk.error as { message?: unknown } | undefined;
+    if (error) {
+      const said = typeof error.message === 'string' ? error.message : 'unknown error';
+      throw new GarbledChatStream(`the provider failed mid-stream: ${said}`);
+    }
+    this.meta.id ??= typeof chunk.id === 'string' ? chunk.id : undefined;
+    this.meta.created ??= typeof chunk.created === 'number' ? chunk.created : undefined;
+    this.meta.model ??= typeof chunk.model === 'string' ? chunk.model : undefined;
+    this.meta.systemFingerprint ??=
+      typeof chunk.system_fingerprint === 'string' ? chunk.system_fingerprint : undefined;
+    this.usage = usageOf(chunk) ?? this.usage;
+    for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
+      this.takeChoice(choice as Record<string, unknown>);
+    }
+  }
+
+  private takeChoice(choice: Record<string, unknown>): void {
+    const index = typeof choice.index === 'number' ? choice.index : 0;
+    const buffer = this.choices.get(index) ?? {
+      index,
+      pending: '',
+      toolCalls: [],
+      finishReason: null,
+    };
+    this.choices.set(index, buffer);
+    const delta = (choice.delta ?? {}) as Record<string, unknown>;
+    for (const text of [delta.content, delta.refusal]) {
+      if (typeof text === 'string' && text.length > 0) {
+        this.windowStartedAt ??= performance.now();
+        buffer.pending += text;
+      }
+    }
+    for (const part of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
+      mergeToolCall(buffer.toolCalls, part as Record<string, unknown>);
+    }
+    if (choice.finish_reason !== undefined && choice.finish_reason !== null) {
+      buffer.finishReason = choice.finish_reason;
+    }
+  }
+
+  /** Judges and releases a window when one is due; the result when the stream must end now. */
+  private async flush(isFinal: boolean): Promise<ChatStreamResult | undefined> {
+    const buffers = [...this.choices.values()].sort((a, b) => a.index - b.index);
+    if (this.heldFor) {
+      return isFinal ? this.holdTheRest(buffers, this.heldFor) : undefined;
+    }
+    const held = buffers.reduce((n, b) => n + b.pending.length, 0);
+    const hasTools = isFinal && buffers.some((b) => b.toolCalls.length > 0);
+    if (held === 0 && !hasTools) {
+      return undefined;
+    }
+    if (!isFinal && !this.isDue(buffers, held)) {
+      return undefined;
+    }
+    const stop = await this.hooks.stopReason();
+    if (stop) {
+      await this.refuse(new LlmPathException(LlmPathErrorCode.KillSwitch, stop));
+      return this.result('BLOCKED', stop);
+    }
+    const window = windowCompletion(
+      this.meta.model,
+      buffers.map((b) => ({
+        index: b.index,
+        content: b.pending,
+        toolCalls: isFinal ? b.toolCalls : [],
+      })),
+    );
+    this.windows += 1;
+    const verdict = await this.hooks.judge(
+      window,
+      buffers.map((b) => b.pending).join('\n'),
+      this.windows,
+    );
+    if (verdict.kind === 'refuse') {
+      return this.refused(verdict);
+    }
+    this.raise(verdict.decision.action);
+    if (verdict.decision.action === 'HUMAN_REVIEW_REQUIRED') {
+      this.heldFor = { decision: verdict.decision, decisionId: verdict.decisionId };
+      return isFinal ? this.holdTheRest(buffers, this.heldFor) : undefined;
+    }
+    await this.release(buffers, verdict.decision, isFinal, window);
+    return undefined;
+  }
+
+  private async refused(
+    verdict: Extract<WindowVerdict, { kind: 'refuse' }>,
+  ): Promise<ChatStreamResult> {
+    this.raise(verdict.action);
+    await this.refuse(verdict.refusal);
+    return this.result(verdict.outcome, verdict.refusal.message);
+  }
+
+  private isDue(buffers: ChoiceBuffer[], held: number): boolean {
+    const hasReleasable = buffers.some((b) => releasableEnd(b.pending, [], false) > 0);
+    if (!hasReleasable) {
+      return false;
+    }
+    return (
+      this.windows === 0 ||
+      held >= WINDOW_CHARS ||
+      performance.now() - (this.windowStartedAt ?? 0) >= WINDOW_MS
+    );
+  }
+
+  /** Writes what a delivered window lets through, masked as its decision says. */
+  private async release(
+    buffers: Array<ChoiceBuffer & { finishReason: unknown }>,
+    decision: HopDecision,
+    isFinal: boolean,
+    judged: { choices: unknown[] },
+  ): Promise<void> {
+    const heads = buffers.map((b) => {
+      const end = releasableEnd(b.pending, decision.mask, isFinal);
+      const head = b.pending.slice(0, end);
+      b.pending = b.pending.slice(end);
+      return head;
+    });
+    const isMasked = decision.maskedFields.length > 0;
+    const headWindow = windowCompletion(
+      this.meta.model,
+      buffers.map((b, i) => ({
+        index: b.index,
+        content: heads[i],
+        toolCalls: isFinal ? b.toolCalls : [],
+      })),
+    );
+    const masked = isMasked ? maskedChoices(headWindow, decision.mask) : undefined;
+    for (const [i, buffer] of buffers.entries()) {
+      const content = masked ? masked[i].content : heads[i];
+      if (content.length > 0) {
+        await this.chunk({ index: buffer.index, delta: { content } });
+      }
+      if (isFinal && buffer.toolCalls.length > 0) {
+        const toolCalls =
+          masked?.[i].toolCalls ?? (judged.choices[i] as ToolCallHolder).message.tool_calls;
+        await this.chunk({
+          index: buffer.index,
+          delta: { tool_calls: toolCalls.map((call, n) => ({ index: n, ...(call as object) })) },
+        });
+        buffer.toolCalls = [];
+      }
+    }
+    this.windowStartedAt = buffers.some((b) => b.pending.length > 0)
+      ? performance.now()
+      : undefined;
+  }
+
+  /**
+   * D34 inside a stream: what was held back when the window was held, and the rest read since, is
+   * held as one completion (masked as the window's decision says); released, it goes on whole.
+   */
+  private async holdTheRest(
+    buffers: Array<ChoiceBuffer & { finishReason: unknown }>,
+    { decision, decisionId }: { decision: HopDecision; decisionId: string },
+  ): Promise<ChatStreamResult | undefined> {
+    const whole = windowCompletion(
+      this.meta.model,
+      buffers.map((b) => ({ index: b.index, content: b.pending, toolCalls: b.toolCalls })),
+    );
+    const held = maskedChoices(whole, decision.mask);
+    const stored = {
+      ...whole,
+      choices: held.map((c, i) => ({
+        index: buffers[i].index,
+        message: {
+          role: 'assistant',
+          content: c.content,
+          ...(c.toolCalls ? { tool_calls: c.toolCalls } : {}),
+        },
+      })),
+    };
+    const verdict = await this.hooks.hold(stored, decision, decisionId);
+    if (verdict.kind === 'refuse') {
+      return this.refused(verdict);
+    }
+    const released = releasedChoices(verdict.completion);
+    for (const [i, buffer] of buffers.entries()) {
+      const choice = released[i] ?? { content: '' };
+      if (choice.content.length > 0) {
+        await this.chunk({ index: buffer.index, delta: { content: choice.content } });
+      }
+      if (choice.toolCalls && choice.toolCalls.length > 0) {
+        await this.chunk({
+          index: buffer.index,
+          delta: {
+            tool_calls: choice.toolCalls.map((call, n) => ({ index: n, ...(call as object) })),
+          },
+        });
+      }
+      buffer.pending = '';
+      buffer.toolCalls = [];
+    }
+    return undefined;
+  }
+
+  private async finish(): Promise<void> {
+    for (const buffer of [...this.choices.values()].sort((a, b) => a.index - b.index)) {
+      await this.chunk({
+        index: buffer.index,
+        delta: {},
+        finish_reason: buffer.finishReason ?? 'stop',
+      });
+    }
+    if (this.agentWantsUsage && this.usage) {
+      await this.write({ ...this.envelope(), choices: [], usage: usageBody(this.usage) });
+    }
+    await this.ensureOpen().data('[DONE]');
+  }
+
+  private async chunk(choice: {
+    index: number;
+    delta: Record<string, unknown>;
+    finish_reason?: unknown;
+  }): Promise<void> {
+    const isFirst = !this.isOpen;
+    this.firstTokenAt ??= 'content' in choice.delta ? performance.now() : undefined;
+    await this.write({
+      ...this.envelope(),
+      choices: [
+        {
+          index: choice.index,
+          delta: isFirst ? { role: 'assistant', ...choice.delta } : choice.delta,
+          logprobs: null,
+          finish_reason: choice.finish_reason ?? null,
+        },
+      ],
+    });
+  }
+
+  private envelope(): Record<string, unknown> {
+    return {
+      id: this.meta.id ?? 'chatcmpl-relay',
+      object: 'chat.completion.chunk',
+      created: this.meta.created ?? Math.floor(Date.now() / 1000),
+      model: this.meta.model ?? 'unknown',
+      ...(this.meta.systemFingerprint ? { system_fingerprint: this.meta.systemFingerprint } : {}),
+    };
+  }
+
+  private async write(payload: unknown): Promise<void> {
+    await this.ensureOpen().data(JSON.stringify(payload));
+  }
+
+  private ensureOpen(): SseWriter {
+    if (!this.writer) {
+      this.isOpen = true;
+      this.writer = this.start();
+    }
+    return this.writer;
+  }
+
+  /** A refusal before anything was written is the HTTP answer; after, the stream's last event. */
+  private async refuse(refusal: LlmPathException): Promise<void> {
+    if (!this.isOpen) {
+      throw refusal;
+    }
+    await this.ensureOpen().data(
+      JSON.stringify({ error: refusal.extensions.error, ...dataOf(refusal) }),
+    );
+  }
+
+  private async fail(code: LlmPathErrorCode, reason: string): Promise<void> {
+    if (!this.isOpen) {
+      throw new LlmPathException(code, reason);
+    }
+    await this.ensureOpen().data(JSON.stringify({ error: openAiErrorOf(code, reason) }));
+  }
+
+  private raise(action: Action): void {
+    if (severityOf(action) > severityOf(this.action)) {
+      this.action = action;
+    }
+  }
+
+  private result(outcome: ChatStreamResult['outcome'], reason?: string): ChatStreamResult {
+    return {
+      outcome,
+      action: this.action,
+      windows: this.windows,
+      ...(this.usage ? { usage: this.usage } : {}),
+      ...(this.meta.model ? { upstreamModel: this.meta.model } : {}),
+      ...(this.firstTokenAt !== undefined ? { firstTokenAt: this.firstTokenAt } : {}),
+      ...(reason ? { reason } : {}),
+    };
+  }
+}
+
+/** Ends the read loop with the result of a window that stopped the stream. */
+class StreamEnded extends Error {
+  constructor(readonly result: ChatStreamResult) {
+    super(result.reason ?? result.outcome);
+  }
+}
+
+interface ToolCallHolder {
+  message: { tool_calls: unknown[] };
+}
+
+function mergeToolCall(calls: ToolCallParts[], part: Record<string, unknown>): void {
+  const index = typeof part.index === 'number' ? part.index : calls.length;
+  let call = calls.find((c) => c.index === index);
+  if (!call) {
+    call = { index, function: { arguments: '' } };
+    calls.push(call);
+  }
+  if (typeof part.id === 'string') {
+    call.id = part.id;
+  }
+  if (typeof part.type === 'string') {
+    call.type = part.type;
+  }
+  const fn = (part.function ?? {}) as { name?: unknown; arguments?: unknown };
+  if (typeof fn.name === 'string') {
+    call.function.name = (call.function.name ?? '') + fn.name;
+  }
+  if (typeof fn.arguments === 'string') {
+    call.function.arguments += fn.arguments;
+  }
+}
+
+function usageBody(usage: TokenUsage): Record<string, number | undefined> {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.totalTokens,
+  };
+}
+
+/** The content and tool calls of each choice of a released completion. */
+function releasedChoices(completion: unknown): Array<{ content: string; toolCalls?: unknown[] }> {
+  const choices = (completion as { choices?: unknown } | null)?.choices;
+  return (Array.isArray(choices) ? choices : []).map((choice) => {
+    const message = ((choice as { message?: unknown } | null)?.message ?? {}) as {
+      content?: unknown;
+      tool_calls?: unknown;
+    };
+    return {
+      content: typeof message.content === 'string' ? message.content : '',
+      ...(Array.isArray(message.tool_calls) ? { toolCalls: message.tool_calls } : {}),
+    };
+  });
+}
+
+function dataOf(refusal: LlmPathException): Record<string, unknown> {
+  const { error: _error, ...data } = refusal.extensions;
+  return data;
+}

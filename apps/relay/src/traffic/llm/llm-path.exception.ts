@@ -1,0 +1,76 @@
+import { DomainException, FieldError, assertUnreachable } from '@agp/http';
+
+export enum LlmPathErrorCode {
+  InvalidRequest = 'validation-error',
+  NotSubscribed = 'forbidden',
+  KillSwitch = 'kill-switch',
+  Blocked = 'blocked-by-policy',
+  EvaluationFailed = 'policy-evaluation-failed',
+  Rejected = 'rejected-by-reviewer',
+  Held = 'held-for-review',
+  ModelNotFound = 'model-not-found',
+  RateLimited = 'rate-limited',
+  UpstreamFailed = 'upstream-failed',
+  UpstreamTimeout = 'upstream-timeout',
+}
+
+/** OpenAI's error `type` and `code` for each of ours, so its SDKs raise the right error class. */
+function openAiError(code: LlmPathErrorCode): { status: number; type: string; code: string } {
+  switch (code) {
+    case LlmPathErrorCode.InvalidRequest:
+      return { status: 400, type: 'invalid_request_error', code: 'invalid_request' };
+    case LlmPathErrorCode.NotSubscribed:
+      return { status: 403, type: 'permission_error', code: 'not_subscribed' };
+    case LlmPathErrorCode.KillSwitch:
+      return { status: 403, type: 'permission_error', code: 'kill_switch' };
+    case LlmPathErrorCode.Blocked:
+      return { status: 403, type: 'policy_violation', code: 'blocked_by_policy' };
+    case LlmPathErrorCode.EvaluationFailed:
+      return { status: 403, type: 'policy_violation', code: 'policy_evaluation_failed' };
+    case LlmPathErrorCode.Rejected:
+      return { status: 403, type: 'policy_violation', code: 'rejected_by_reviewer' };
+    case LlmPathErrorCode.Held:
+      return { status: 409, type: 'policy_violation', code: 'held_for_review' };
+    case LlmPathErrorCode.ModelNotFound:
+      return { status: 404, type: 'invalid_request_error', code: 'model_not_found' };
+    case LlmPathErrorCode.RateLimited:
+      return { status: 429, type: 'rate_limit_error', code: 'rate_limited' };
+    case LlmPathErrorCode.UpstreamFailed:
+      return { status: 502, type: 'api_error', code: 'upstream_failed' };
+    case LlmPathErrorCode.UpstreamTimeout:
+      return { status: 504, type: 'api_error', code: 'upstream_timeout' };
+    default:
+      return assertUnreachable(code);
+  }
+}
+
+/** The OpenAI error object of a refusal: the one shape an SDK reads, in a body or a stream. */
+export function openAiErrorOf(
+  code: LlmPathErrorCode,
+  message: string,
+): { message: string; type: string; code: string; param: null } {
+  const { type, code: openAiCode } = openAiError(code);
+  return { message, type, code: openAiCode, param: null };
+}
+
+/**
+ * T19: every refusal on the LLM path is problem+json (D12, D33) that also carries OpenAI's `error`
+ * object, so an OpenAI SDK raises its own error class with our message, and `data`'s members
+ * (`reasons`, `decisionId`, `hitlRequestId` …) sit beside the standard ones.
+ */
+export class LlmPathException extends DomainException {
+  readonly status: number;
+  override readonly extensions: Readonly<Record<string, unknown>>;
+
+  constructor(
+    code: LlmPathErrorCode,
+    message: string,
+    data: Record<string, unknown> = {},
+    options: { errors?: FieldError[]; headers?: Record<string, string>; status?: number } = {},
+  ) {
+    super(code, message, options.errors, options.headers);
+    this.status = options.status ?? openAiError(code).status;
+    // The members go in `error` too: an OpenAI SDK keeps only `error` of a body (`APIError.error`).
+    this.extensions = { ...data, error: { ...openAiErrorOf(code, message), ...data } };
+  }
+}

@@ -1,0 +1,87 @@
+import { Tx } from '@agp/database';
+
+import { Row, str } from '../../common/sql';
+
+/** One provider of a gateway as the LLM path calls it (D39); the key stays sealed until then. */
+export interface LlmProviderRoute {
+  id: string;
+  name: string;
+  baseUrl: string;
+  apiKeySealed?: string;
+  /** The models it serves; null: whatever the caller names. */
+  models: string[] | null;
+  timeoutMs: number;
+}
+
+/** What the relay needs to carry one agent's chat completions through one LLM gateway. */
+export interface LlmRoute {
+  tenantSlug?: string;
+  agent?: { name: string; riskTier?: string };
+  gateway: {
+    id: string;
+    name: string;
+    /** In failover order; an id whose provider is gone is left out. */
+    providers: LlmProviderRoute[];
+    modelMap: Record<string, string>;
+  };
+  /** The AGENT_TO_LLM_GATEWAY subscription (D32), absent when the agent has none. */
+  subscription?: { id: string };
+}
+
+const S = 'relay';
+
+/** The gateway, its providers in order, the agent and its subscription, in two reads. */
+export async function readLlmRoute(
+  tx: Tx,
+  tenantId: string,
+  agentId: string,
+  gatewayId: string,
+): Promise<LlmRoute | undefined> {
+  const rows: Row[] = await tx.query(
+    `SELECT g.id, g.name, g.provider_ids, g.model_map, a.name AS agent_name, a.risk_tier,
+            sub.id AS subscription_id, t.slug
+       FROM ${S}.llm_gateways g
+       LEFT JOIN ${S}.agents a ON a.tenant_id = g.tenant_id AND a.id = $2
+       LEFT JOIN ${S}.subscriptions sub ON sub.tenant_id = g.tenant_id
+            AND sub.kind = 'AGENT_TO_LLM_GATEWAY' AND sub.source_id = $2 AND sub.target_id = g.id
+       LEFT JOIN ${S}.tenants t ON t.tenant_id = g.tenant_id
+      WHERE g.tenant_id = $1 AND g.id = $3`,
+    [tenantId, agentId, gatewayId],
+  );
+  const row = rows[0];
+  if (!row) {
+    return undefined;
+  }
+  const order = ((row.provider_ids as string[] | null) ?? []).map(String);
+  const providerRows: Row[] = await tx.query(
+    `SELECT id, name, base_url, api_key_ciphertext, models, timeout_ms FROM ${S}.llm_providers
+      WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+    [tenantId, order],
+  );
+  const byId = new Map(providerRows.map((p) => [String(p.id), toProvider(p)]));
+  const agentName = str(row.agent_name);
+  const riskTier = str(row.risk_tier);
+  const subscriptionId = str(row.subscription_id);
+  return {
+    tenantSlug: str(row.slug),
+    ...(agentName ? { agent: { name: agentName, ...(riskTier ? { riskTier } : {}) } } : {}),
+    gateway: {
+      id: String(row.id),
+      name: String(row.name),
+      providers: order.flatMap((id) => byId.get(id) ?? []),
+      modelMap: (row.model_map as Record<string, string> | null) ?? {},
+    },
+    ...(subscriptionId ? { subscription: { id: subscriptionId } } : {}),
+  };
+}
+
+function toProvider(row: Row): LlmProviderRoute {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    baseUrl: String(row.base_url),
+    apiKeySealed: str(row.api_key_ciphertext),
+    models: Array.isArray(row.models) ? row.models.map(String) : null,
+    timeoutMs: Number(row.timeout_ms),
+  };
+}

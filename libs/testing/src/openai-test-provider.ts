@@ -1,0 +1,173 @@
+import { IncomingHttpHeaders, IncomingMessage, ServerResponse, createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+/** What a test provider does with a chat completion request. */
+export type ProviderBehaviour =
+  | { kind: 'answer' }
+  /** Answers this status with an OpenAI error body, before any byte of a completion. */
+  | { kind: 'status'; status: number }
+  /** Waits this long before its headers (a provider too slow for the relay's timeout). */
+  | { kind: 'slow'; delayMs: number };
+
+export interface ProviderCall {
+  body: Record<string, unknown>;
+  headers: IncomingHttpHeaders;
+}
+
+export interface OpenAiTestProvider {
+  /** The OpenAI-compatible base URL (`http://127.0.0.1:<port>/v1`). */
+  baseUrl: string;
+  /** Every chat completion request it received, in order. */
+  calls: ProviderCall[];
+  behave(behaviour: ProviderBehaviour): void;
+  close(): Promise<void>;
+}
+
+export interface OpenAiTestProviderOptions {
+  /** The assistant's text for a request; by default `Echo: <last user message>`. */
+  reply?: (body: Record<string, unknown>) => string;
+  behaviour?: ProviderBehaviour;
+  /** Pause between streamed chunks (0: back to back). */
+  chunkDelayMs?: number;
+  model?: string;
+}
+
+function lastUserText(body: Record<string, unknown>): string {
+  const messages = Array.isArray(body.messages)
+    ? (body.messages as Array<Record<string, unknown>>)
+    : [];
+  const user = [...messages].reverse().find((m) => m.role === 'user');
+  return typeof user?.content === 'string' ? user.content : '';
+}
+
+function words(text: string): string[] {
+  return text.match(/\s*\S+/g) ?? [];
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) {
+    chunks.push(chunk as Buffer);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+}
+
+/**
+ * An OpenAI-compatible provider for tests and benchmarks: `POST /v1/chat/completions` whole or
+ * streamed (SSE as OpenAI streams: a chunk per word, the finish, usage when asked, `[DONE]`) and
+ * `GET /v1/models`; it can be told to fail (a status) or be slow, as D39's failover cases need.
+ */
+export async function startOpenAiTestProvider(
+  options: OpenAiTestProviderOptions = {},
+): Promise<OpenAiTestProvider> {
+  const calls: ProviderCall[] = [];
+  let behaviour: ProviderBehaviour = options.behaviour ?? { kind: 'answer' };
+  const reply = options.reply ?? ((body) => `Echo: ${lastUserText(body)}`);
+  const chunkDelayMs = options.chunkDelayMs ?? 0;
+
+  const server = createServer((request, response) => {
+    void handle(request, response).catch(() => response.destroy());
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (request.method === 'GET' && request.url === '/v1/models') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          object: 'list',
+          data: [{ id: options.model ?? 'test-model', object: 'model' }],
+        }),
+      );
+      return;
+    }
+    if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
+      response.writeHead(404).end();
+      return;
+    }
+    const body = await readJson(request);
+    calls.push({ body, headers: request.headers });
+    if (behaviour.kind === 'slow') {
+      await new Promise((resolve) =>
+        setTimeout(resolve, (behaviour as { delayMs: number }).delayMs),
+      );
+      if (response.destroyed) {
+        return;
+      }
+    }
+    if (behaviour.kind === 'status') {
+      response.writeHead(behaviour.status, {
+        'content-type': 'application/json',
+        'retry-after': '1',
+      });
+      response.end(
+        JSON.stringify({
+          error: { message: `test provider says ${behaviour.status}`, type: 'server_error' },
+        }),
+      );
+      return;
+    }
+    const text = reply(body);
+    const model = typeof body.model === 'string' ? body.model : 'test-model';
+    const pieces = words(text);
+    const usage = {
+      prompt_tokens: words(lastUserText(body)).length,
+      completion_tokens: pieces.length,
+      total_tokens: words(lastUserText(body)).length + pieces.length,
+    };
+    const envelope = { id: 'chatcmpl-test', created: 1_764_000_000, model };
+    if (body.stream !== true) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          ...envelope,
+          object: 'chat.completion',
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: text },
+              finish_reason: 'stop',
+              logprobs: null,
+            },
+          ],
+          usage,
+        }),
+      );
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const send = (payload: unknown): boolean =>
+      response.write(`data: ${JSON.stringify(payload)}\n\n`);
+    const chunk = (delta: Record<string, unknown>, finish: string | null): unknown => ({
+      ...envelope,
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    });
+    send(chunk({ role: 'assistant', content: '' }, null));
+    for (const piece of pieces) {
+      if (chunkDelayMs > 0) {
+        await new Promise((resolve) => setTimeout(resolve, chunkDelayMs));
+      }
+      send(chunk({ content: piece }, null));
+    }
+    send(chunk({}, 'stop'));
+    const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
+    if (streamOptions?.include_usage) {
+      send({ ...envelope, object: 'chat.completion.chunk', choices: [], usage });
+    }
+    response.end('data: [DONE]\n\n');
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    calls,
+    behave: (next) => {
+      behaviour = next;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
