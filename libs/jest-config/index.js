@@ -34,6 +34,12 @@ const swcTransform = [
   },
 ];
 
+/**
+ * ESM-only packages (openid-client and what it imports) that the app loads with Node's
+ * require(esm); jest's own loader cannot, so SWC compiles them to CommonJS like our sources.
+ */
+const ESM_ONLY = ['openid-client', 'oauth4webapi', 'jose'];
+
 /** @param {{ kind?: 'unit' | 'e2e', testTimeout?: number }} [options] */
 function createJestConfig(options = {}) {
   const kind = options.kind ?? 'unit';
@@ -41,6 +47,7 @@ function createJestConfig(options = {}) {
     testEnvironment: 'node',
     setupFiles: [require.resolve('reflect-metadata')],
     transform: { '^.+\\.(t|j)s$': swcTransform },
+    transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
     moduleNameMapper: sourceMapper(),
     testRegex: kind === 'e2e' ? 'test/.*\\.e2e-spec\\.ts$' : 'src/.*\\.spec\\.ts$',
     rootDir: process.cwd(),

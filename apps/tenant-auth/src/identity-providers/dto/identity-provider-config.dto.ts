@@ -1,5 +1,7 @@
-import { IsIn, IsOptional, IsString, IsUrl, Length, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { IDENTITY_PROVIDER_TYPES, IdentityProviderType } from '@agp/contracts';
+
+import { IsIssuerUrl } from './issuer-url.validator';
 
 export class IdentityProviderConfigDto {
   /** D26. */
@@ -18,7 +20,7 @@ export class IdentityProviderConfigDto {
 
   /** The provider's OpenID issuer (an Okta org, an Entra tenant); Google's is fixed. */
   @IsOptional()
-  @IsUrl({ require_protocol: true, protocols: ['https'] })
+  @IsIssuerUrl()
   issuer?: string;
 }
 
@@ -39,6 +41,6 @@ export class UpdateIdentityProviderConfigDto {
   clientSecret?: string;
 
   @IsOptional()
-  @IsUrl({ require_protocol: true, protocols: ['https'] })
+  @IsIssuerUrl()
   issuer?: string;
 }
