@@ -2,3 +2,6 @@ export * from './config/audit.env';
 export * from './database/data-source';
 export * from './database/tokens';
 export * from './audit.module';
+// The response shapes the console's typed API client is checked against (issue 16).
+export type { Dashboard, CountBy, TopEntry, TopLists } from './dashboard/dashboard.types';
+export type { AlertResponse } from './monitors/alerts/alert-response';
