@@ -5,3 +5,6 @@ export * from './audit.module';
 // The response shapes the console's typed API client is checked against (issue 16).
 export type { Dashboard, CountBy, TopEntry, TopLists } from './dashboard/dashboard.types';
 export type { AlertResponse } from './monitors/alerts/alert-response';
+export type { AuditEventResponseDto } from './events/dto/audit-event-response.dto';
+export type { EventPage, TraceResponse } from './events/events.service';
+export type { VerificationResult } from './integrity/integrity.service';

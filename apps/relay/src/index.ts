@@ -4,3 +4,11 @@ export * from './database/data-source';
 export * from './database/tokens';
 export * from './relay.module';
 export * from './mcp-servers/credential-cipher';
+// The response shapes the console's typed API client is checked against (issue 16).
+export type { HitlRequestResponse, HitlStatus } from './hitl/hitl.types';
+export type {
+  PolicyBindingResponse,
+  PolicyGroupResponse,
+  PolicyVersionResponse,
+} from './policies/dto/policy-responses';
+export type { HopDecision } from './decisions/decision.types';

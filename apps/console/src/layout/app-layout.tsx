@@ -11,6 +11,9 @@ import { PermissionsContext, can } from './permissions';
 const PAGES = [
   { to: '/', label: 'Overview', entity: 'AUDIT' },
   { to: '/alerts', label: 'Alerts', entity: 'AUDIT' },
+  { to: '/audit', label: 'Audit', entity: 'AUDIT' },
+  { to: '/review', label: 'Human review', entity: 'HITL_REQUESTS' },
+  { to: '/policies', label: 'Policies', entity: 'TENANT' },
 ];
 
 /** The frame of every page: navigation (only what the caller may read), the user's sign-out. */
@@ -70,7 +73,9 @@ export function AppLayout() {
               component={Link}
               to={page.to}
               label={page.label}
-              active={location.pathname === page.to}
+              active={
+                page.to === '/' ? location.pathname === '/' : location.pathname.startsWith(page.to)
+              }
             />
           ))}
           {granted.length === 0 ? (
