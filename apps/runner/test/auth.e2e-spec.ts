@@ -5,13 +5,21 @@ import { ForgedCase, TrustedSigner, eventually, forgedTokenCases, probePath } fr
 
 import { BASE_URL, Platform, startPlatform } from './auth/platform';
 
-/** The routes that answer without a token: health probes, D6's three and audit's checkpoint keys (A12). */
+/**
+ * The routes that answer without a token: health probes, D6's three, browser sign-in
+ * (identity.md I14) and audit's checkpoint keys (A12).
+ */
 const PUBLIC_ROUTES = new Set([
   '/health/live',
   '/health/ready',
   '/tenant-auth/v1/oauth/token',
   '/tenant-auth/v1/.well-known/jwks.json',
   '/tenant-auth/v1/.well-known/openid-configuration',
+  '/tenant-auth/v1/oauth/authorize',
+  '/tenant-auth/v1/oauth/authorize/password',
+  '/tenant-auth/v1/oauth/authorize/federated',
+  '/tenant-auth/v1/oauth/logout',
+  '/tenant-auth/v1/identity-providers/:id/callback',
   '/audit/v1/integrity/keys',
 ]);
 

@@ -69,6 +69,7 @@ export function AppLayout() {
         <AppShell.Navbar p="xs" aria-label="Pages">
           {PAGES.filter((page) => can(granted, page.entity, 'READ')).map((page) => (
             <NavLink
+              variant="filled"
               key={page.to}
               component={Link}
               to={page.to}

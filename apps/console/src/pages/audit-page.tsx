@@ -17,7 +17,7 @@ import type { AuditEventResponseDto } from '@agp/audit';
 
 import { ACTIONS, AUDIT_EVENT_TYPES, PROTOCOLS } from '../api/enums';
 import { EventFilters, downloadExport, platform } from '../api/platform';
-import { SeverityBadge } from '../components/action-badge';
+import { SUCCESS_COLOR, SeverityBadge } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';
 
 /** The audit event explorer: every filter, paging by cursor, CSV export, integrity check. */
@@ -107,7 +107,7 @@ export function AuditPage() {
           Verify integrity
         </Button>
         {verified.data ? (
-          <Text role="status" c={verified.data.verified ? 'green.9' : 'red.9'} fw={600}>
+          <Text role="status" c={verified.data.verified ? SUCCESS_COLOR : 'red.9'} fw={600}>
             {verified.data.verified
               ? `Chain intact: ${verified.data.checkedCount} events, ${verified.data.checkpointsChecked} signed checkpoints checked.`
               : `Chain broken at event ${verified.data.firstBrokenEventId ?? '?'}: ${verified.data.reason ?? 'unknown reason'}.`}
@@ -131,7 +131,7 @@ export function AuditPage() {
           {rows.map((event) => (
             <Table.Tr key={event.id}>
               <Table.Td>
-                <Button variant="subtle" size="compact-sm" onClick={() => setOpen(event)}>
+                <Button variant="default" size="compact-sm" onClick={() => setOpen(event)}>
                   {new Date(event.occurredAt).toLocaleString()}
                 </Button>
               </Table.Td>

@@ -37,9 +37,9 @@ export function PoliciesPage() {
             <nav aria-label="Policy groups">
               {groups.data?.items.map((g) => (
                 <NavLink
+                  variant="filled"
                   key={g.id}
                   label={g.name}
-                  description={g.latestVersion ? `latest ${g.latestVersion}` : 'no version yet'}
                   active={g.id === groupId}
                   onClick={() => setGroupId(g.id)}
                 />
@@ -72,6 +72,10 @@ export function PoliciesPage() {
           {group ? (
             <Stack>
               <Title order={3}>{group.name}</Title>
+              <Text size="sm">
+                {group.latestVersion ? `Latest version ${group.latestVersion}` : 'No version yet'} ·{' '}
+                {group.versionCount} version(s)
+              </Text>
               <Tabs defaultValue="versions" keepMounted={false}>
                 <Tabs.List>
                   <Tabs.Tab value="versions">Versions</Tabs.Tab>

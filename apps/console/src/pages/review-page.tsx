@@ -18,6 +18,7 @@ import { useState } from 'react';
 import type { HitlRequestResponse, HitlStatus } from '@agp/relay';
 
 import { platform } from '../api/platform';
+import { SUCCESS_COLOR } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';
 import { useCan } from '../layout/permissions';
 
@@ -60,10 +61,10 @@ export function ReviewPage() {
               </Table.Thead>
               <Table.Tbody>
                 {requests.data.items.map((request) => (
-                  <Table.Tr key={request.id} bg={request.id === selectedId ? 'blue.0' : undefined}>
+                  <Table.Tr key={request.id} bg={request.id === selectedId ? 'gray.1' : undefined}>
                     <Table.Td>
                       <Button
-                        variant="subtle"
+                        variant="default"
                         size="compact-sm"
                         onClick={() => setSelectedId(request.id)}
                       >
@@ -149,7 +150,7 @@ function HeldMessage({ request }: { request: HitlRequestResponse }) {
             />
             <Group>
               <Button
-                color="green.9"
+                color={SUCCESS_COLOR}
                 onClick={() => decide.mutate('approve')}
                 loading={decide.isPending}
               >

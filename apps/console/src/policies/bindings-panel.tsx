@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { PolicyBindingResponse } from '@agp/relay';
 
 import { platform } from '../api/platform';
+import { SUCCESS_COLOR, WARNING_COLOR } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';
 import { useCan } from '../layout/permissions';
 
@@ -71,9 +72,9 @@ function BindingRow({ binding }: { binding: PolicyBindingResponse }) {
         <Group gap="xs">
           {binding.groupVersion}
           {binding.isLatestGroupVersion ? (
-            <Badge color="green.9">latest</Badge>
+            <Badge color={SUCCESS_COLOR}>latest</Badge>
           ) : (
-            <Badge color="orange.9">newer exists</Badge>
+            <Badge color={WARNING_COLOR}>newer exists</Badge>
           )}
         </Group>
       </Table.Td>

@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 
 import { platform } from '../api/platform';
+import { SUCCESS_COLOR } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';
 
 const SAMPLE = JSON.stringify(
@@ -52,7 +53,7 @@ export function TestPanel() {
         <Stack role="status">
           <Group>
             <Text fw={600}>Decision</Text>
-            <Badge color={decision.isBlocked ? 'red.9' : 'green.9'}>{decision.action}</Badge>
+            <Badge color={decision.isBlocked ? 'red.9' : SUCCESS_COLOR}>{decision.action}</Badge>
           </Group>
           {decision.reasons.length ? (
             <List size="sm">

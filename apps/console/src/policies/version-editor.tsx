@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 
 import { ApiError } from '../api/client';
 import { platform } from '../api/platform';
+import { SUCCESS_COLOR } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';
 import { RegoEditor } from './rego-editor';
 import { CompileProblem, compileProblems } from './rego-language';
@@ -75,7 +76,7 @@ export function VersionEditor({ groupId }: { groupId: string }) {
         <ErrorAlert error={publish.error} />
       )}
       {publish.data ? (
-        <Text role="status" c="green.9">
+        <Text role="status" c={SUCCESS_COLOR}>
           Published version {publish.data.version}.
         </Text>
       ) : null}

@@ -27,3 +27,26 @@ export function launchChromium(): Promise<Browser> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
+
+/** WCAG 2.1 A and AA rules of axe-core (injected: the context bypasses the console's CSP). */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    // Runs in the page (this file is compiled without the DOM's types).
+    const { axe, document } = globalThis as unknown as {
+      document: unknown;
+      axe: {
+        run: (...args: unknown[]) => Promise<{
+          violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+        }>;
+      };
+    };
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
