@@ -8,3 +8,6 @@ export type { AlertResponse } from './monitors/alerts/alert-response';
 export type { AuditEventResponseDto } from './events/dto/audit-event-response.dto';
 export type { EventPage, TraceResponse } from './events/events.service';
 export type { VerificationResult } from './integrity/integrity.service';
+// For compositions that raise a finding themselves (the runner's event contract test).
+export * from './monitors/alerts/alert-raiser.service';
+export type { Finding } from './monitors/monitors.types';

@@ -5,7 +5,7 @@ import { AuthModule, authOptionsFromEnv } from '@agp/auth';
 import { loadEnv, loadEnvOrExit } from '@agp/config';
 import { EmbeddedPostgres, startEmbeddedPostgres } from '@agp/database';
 import { createHttpApp } from '@agp/http';
-import { EventBusModule } from '@agp/messaging';
+import { AsyncApiModule, EventBusModule } from '@agp/messaging';
 import { RelayEnv, RelayModule, embeddedSecretsKey } from '@agp/relay';
 import { TenantAuthEnv, TenantAuthModule, bootstrapDefaultTenant } from '@agp/tenant-auth';
 
@@ -50,6 +50,8 @@ async function main(): Promise<void> {
       TenantAuthModule.forRoot({ ...loadEnv(TenantAuthEnv, shared), DATABASE_URL: databaseUrl }),
       RelayModule.forRoot({ ...relayEnv, SECRETS_KEY: secretsKey, DATABASE_URL: databaseUrl }),
       AuditModule.forRoot({ ...loadEnv(AuditEnv, shared), DATABASE_URL: databaseUrl }),
+      // GET /asyncapi.json, as the gateway serves it in the multi-process setup.
+      AsyncApiModule,
     ],
   });
   if (embedded) {

@@ -10,3 +10,4 @@ export * from './auth-options';
 export * from './revocations';
 export * from './nats-revocation.store';
 export * from './revocation-check';
+export * from './request-context';

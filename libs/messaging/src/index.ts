@@ -1,3 +1,5 @@
+export * from './asyncapi';
+export * from './asyncapi.controller';
 export * from './batch-consumption';
 export * from './envelope-validation';
 export * from './event-broadcast';

@@ -17,11 +17,13 @@ import {
   MAX,
   MAX_LENGTH,
   MIN,
+  ValidationTypes,
   getMetadataStorage,
   isUUID,
   validateSync,
 } from 'class-validator';
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+
+import { JsonSchema, contractJsonSchemas } from './contract-schemas';
 
 type PayloadClass = new () => object;
 
@@ -48,7 +50,7 @@ export function invalidPayloadProperties(type: EventType, data: object): string[
 
 const compiled = new Map<PayloadClass, ValidateFunction | undefined>();
 let ajv: Ajv | undefined;
-let schemas: ReturnType<typeof validationMetadatasToSchemas> | undefined;
+let schemas: Record<string, JsonSchema> | undefined;
 
 /** The compiled accept-only validator of a payload class, or undefined when it has none. */
 export function compiledValidatorOf(payloadClass: PayloadClass): ValidateFunction | undefined {
@@ -78,36 +80,8 @@ function compile(payloadClass: PayloadClass): ValidateFunction {
     unicodeRegExp: false,
     formats: { uuid: { type: 'string', validate: (value: string) => isUUID(value) } },
   });
-  schemas ??= validationMetadatasToSchemas({
-    classTransformerMetadataStorage: defaultMetadataStorage,
-    refPointerPrefix: '#/definitions/',
-  });
-  return ajv.compile({
-    $ref: `#/definitions/${payloadClass.name}`,
-    definitions: acceptingNull(schemas),
-  });
-}
-
-/**
- * `@IsOptional` skips every other constraint of a property whose value is null or undefined; the
- * derived schema only leaves such properties out of `required`, so null is let through here.
- */
-function acceptingNull(
-  definitions: Record<string, { properties?: object; required?: string[] }>,
-): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(definitions).map(([name, schema]) => {
-      const required = new Set(schema.required ?? []);
-      const properties = schema.properties ?? {};
-      const withNull = Object.fromEntries(
-        Object.entries(properties).map(([key, property]) => [
-          key,
-          required.has(key) ? property : { anyOf: [{ type: 'null' }, property] },
-        ]),
-      );
-      return [name, { ...schema, properties: withNull }];
-    }),
-  );
+  schemas ??= contractJsonSchemas('#/definitions/');
+  return ajv.compile({ $ref: `#/definitions/${payloadClass.name}`, definitions: schemas });
 }
 
 /**
@@ -133,6 +107,9 @@ function translatableConstraint(meta: ValidationMetadata, seen: Set<PayloadClass
   switch (meta.type) {
     case 'conditionalValidation':
       return meta.name === IS_OPTIONAL;
+    // A required property: left in `required`, and its nested or typed schema refuses null.
+    case ValidationTypes.IS_DEFINED:
+      return true;
     case 'nestedValidation': {
       const typeMetadata = defaultMetadataStorage.findTypeMetadata(
         meta.target as PayloadClass,

@@ -1,44 +1,19 @@
-import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
-import { Page } from '@agp/http';
-
-import { Ctx, RequestContext } from '../common/request-context';
-import { uuidParam } from '../common/uuid-param';
-import { AgentResponse } from './agents.repository';
-import { AgentsService } from './agents.service';
+import { catalogController } from '../registry/catalog.controller';
 import { ListAgentsQueryDto } from './dto/list-agents-query.dto';
 import { UpdateAgentDto } from './dto/update-agent.dto';
+import { AgentsService } from './agents.service';
 
-/** Agents are created and deleted in tenant-auth (D30); the relay lists them and keeps their metadata (R11). */
-@Controller('relay/v1/agents')
-export class AgentsController {
-  constructor(private readonly agents: AgentsService) {}
-
-  @Get()
-  @RequirePermission('REGISTRY', 'READ')
-  list(
-    @Ctx() ctx: RequestContext,
-    @Query() query: ListAgentsQueryDto,
-  ): Promise<Page<AgentResponse>> {
-    return this.agents.list(ctx, query);
-  }
-
-  @Get(':agentId')
-  @RequirePermission('REGISTRY', 'READ')
-  get(
-    @Ctx() ctx: RequestContext,
-    @Param('agentId', uuidParam('agentId')) agentId: string,
-  ): Promise<AgentResponse> {
-    return this.agents.get(ctx, agentId);
-  }
-
-  @Patch(':agentId')
-  @RequirePermission('REGISTRY', 'WRITE')
-  update(
-    @Ctx() ctx: RequestContext,
-    @Param('agentId', uuidParam('agentId')) agentId: string,
-    @Body() dto: UpdateAgentDto,
-  ): Promise<AgentResponse> {
-    return this.agents.update(ctx, agentId, dto);
-  }
-}
+/**
+ * Agents under /relay/v1/agents: created and deleted in tenant-auth (D30), so the relay lists them,
+ * reads one and keeps their metadata (R11), with the registry's one shape.
+ */
+export const AgentsController = catalogController({
+  name: 'AgentsController',
+  path: 'relay/v1/agents',
+  idParam: 'agentId',
+  permission: 'REGISTRY',
+  operations: AgentsService,
+  updateDto: UpdateAgentDto,
+  listQuery: ListAgentsQueryDto,
+  routes: ['list', 'get', 'update'],
+});

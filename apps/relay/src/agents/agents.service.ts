@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
+import { actorOf, eventContext, RequestContext } from '@agp/auth';
 
-import { RequestContext, actorOf, eventContext } from '../common/request-context';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { RegistryErrorCode, RegistryException } from '../registry/registry.exception';
 import { UsersRepository } from '../users/users.repository';

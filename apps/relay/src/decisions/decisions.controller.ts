@@ -1,7 +1,6 @@
 import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
 
-import { Ctx, RequestContext } from '../common/request-context';
 import { HopDecision } from './decision.types';
 import { DecisionsService, PolicySettingsResponse } from './decisions.service';
 import { DecideHopDto } from './dto/decide-hop.dto';

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 
-import { RequestContext, actorOf, eventContext } from '../common/request-context';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { EventOutbox } from '@agp/messaging';
+import { actorOf, eventContext, RequestContext } from '@agp/auth';
 import { textOf } from './apply-masks';
 import { DecisionInput, EndpointRef, HopDecision } from './decision.types';
 import { DecideHopDto, EndpointRefDto } from './dto/decide-hop.dto';

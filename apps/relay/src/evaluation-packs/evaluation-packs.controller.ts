@@ -1,10 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
-import { Page } from '@agp/http';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { Page, uuidParam } from '@agp/http';
 
 import { Created } from '../common/created.decorator';
-import { Ctx, RequestContext } from '../common/request-context';
-import { uuidParam } from '../common/uuid-param';
 import { CreateEvaluationPackDto } from './dto/create-evaluation-pack.dto';
 import { ListEvaluationPacksQueryDto } from './dto/list-evaluation-packs-query.dto';
 import { EvaluationPackResponse } from './dto/pack-responses';

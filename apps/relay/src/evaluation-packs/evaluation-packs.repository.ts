@@ -59,12 +59,13 @@ export class EvaluationPacksRepository {
     tx: Tx,
     tenantId: string,
     id: string,
+    // An absent or null field keeps its value (coalesce).
     changes: {
       name?: string;
-      description?: string;
+      description?: string | null;
       ownerUserId?: string;
       ownerLabel?: string;
-      enabled?: boolean;
+      enabled?: boolean | null;
     },
   ): Promise<void> {
     await tx.query(

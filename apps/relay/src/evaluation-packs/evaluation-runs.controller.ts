@@ -1,10 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
-import { Page, PageQueryDto } from '@agp/http';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { Page, PageQueryDto, uuidParam } from '@agp/http';
 
 import { Created } from '../common/created.decorator';
-import { Ctx, RequestContext } from '../common/request-context';
-import { uuidParam } from '../common/uuid-param';
 import { CreateRunDto } from './dto/create-run.dto';
 import { RunResponse } from './dto/pack-responses';
 import { EvaluationRunsService } from './evaluation-runs.service';

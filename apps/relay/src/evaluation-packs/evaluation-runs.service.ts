@@ -4,8 +4,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EventParty } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
+import { RequestContext } from '@agp/auth';
 
-import { RequestContext } from '../common/request-context';
 import { RELAY_DATABASE } from '../database/tokens';
 import { CreateRunDto } from './dto/create-run.dto';
 import { RunResponse } from './dto/pack-responses';

@@ -1,10 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
-import { Page, PageQueryDto } from '@agp/http';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { Page, PageQueryDto, uuidParam } from '@agp/http';
 
 import { Created } from '../common/created.decorator';
-import { Ctx, RequestContext } from '../common/request-context';
-import { uuidParam } from '../common/uuid-param';
 import { CreateEvaluationDto, UpdateEvaluationDto } from './dto/evaluation.dto';
 import { EvaluationResponse } from './dto/pack-responses';
 import { EvaluationsService } from './evaluations.service';

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
+import { RequestContext } from '@agp/auth';
 
-import { RequestContext } from '../common/request-context';
 import { RELAY_DATABASE } from '../database/tokens';
 import { CreateEvaluationDto, HopDto, UpdateEvaluationDto } from './dto/evaluation.dto';
 import { EvaluationResponse, Hop } from './dto/pack-responses';

@@ -1,9 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
-import { Page } from '@agp/http';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { Page, uuidParam } from '@agp/http';
 
-import { Ctx, RequestContext } from '../common/request-context';
-import { uuidParam } from '../common/uuid-param';
 import { DecideHitlRequestDto } from './dto/decide-hitl-request.dto';
 import { ListHitlRequestsQueryDto } from './dto/list-hitl-requests-query.dto';
 import { HitlService } from './hitl.service';

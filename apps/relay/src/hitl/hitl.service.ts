@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
+import { actorOf, RequestContext } from '@agp/auth';
 
-import { RequestContext, actorOf } from '../common/request-context';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { DecideHitlRequestDto } from './dto/decide-hitl-request.dto';
 import { ListHitlRequestsQueryDto } from './dto/list-hitl-requests-query.dto';

@@ -1,10 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
-import { Page } from '@agp/http';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { Page, uuidParam } from '@agp/http';
 
 import { Created } from '../common/created.decorator';
-import { Ctx, RequestContext } from '../common/request-context';
-import { uuidParam } from '../common/uuid-param';
 import { EngageKillSwitchDto } from './dto/engage-kill-switch.dto';
 import { ListKillSwitchesQueryDto } from './dto/list-kill-switches-query.dto';
 import { KillSwitch } from './kill-switch.types';

@@ -4,8 +4,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Database, Tx } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
+import { actorOf, eventContext, RequestContext } from '@agp/auth';
 
-import { RequestContext, actorOf, eventContext } from '../common/request-context';
 import { isUniqueViolation } from '../common/sql';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { TrafficDirectory } from '../traffic/pipeline/traffic-directory';

@@ -1,38 +1,27 @@
 import { Module } from '@nestjs/common';
-import { Database } from '@agp/database';
-import { EventOutbox } from '@agp/messaging';
 
-import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
-import { CatalogRepository } from '../registry/catalog.repository';
-import { CatalogService } from '../registry/catalog.service';
+import { catalogProvider } from '../registry/catalog.provider';
 import { LLM_GATEWAYS_CATALOG } from './llm-gateways.constants';
 import { LlmGatewaysController } from './llm-gateways.controller';
-
-const repository = new CatalogRepository({
-  table: 'llm_gateways',
-  columns: {
-    name: 'name',
-    description: 'description',
-    provider: 'provider',
-    baseUrl: 'base_url',
-    model: 'model',
-  },
-});
 
 /** LLM gateways of the registry: CRUD under /relay/v1/llm-gateways, LLM_LIFECYCLE recorded. */
 @Module({
   controllers: [LlmGatewaysController],
   providers: [
-    {
-      provide: LLM_GATEWAYS_CATALOG,
-      inject: [RELAY_DATABASE, RELAY_OUTBOX],
-      useFactory: (database: Database, outbox: EventOutbox) =>
-        new CatalogService(database, outbox, repository, {
-          noun: 'LLM gateway',
-          lifecycleEvent: 'LLM_LIFECYCLE',
-          partyType: 'LLM_GATEWAY',
-        }),
-    },
+    catalogProvider(
+      LLM_GATEWAYS_CATALOG,
+      {
+        table: 'llm_gateways',
+        columns: {
+          name: 'name',
+          description: 'description',
+          provider: 'provider',
+          baseUrl: 'base_url',
+          model: 'model',
+        },
+      },
+      { noun: 'LLM gateway', lifecycleEvent: 'LLM_LIFECYCLE', partyType: 'LLM_GATEWAY' },
+    ),
   ],
 })
 export class LlmGatewaysModule {}

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Page } from '@agp/http';
+import { RequestContext } from '@agp/auth';
 
 import { EgressOptions, checkEgressUrl } from '../common/egress-policy';
-import { RequestContext } from '../common/request-context';
 import { EGRESS_OPTIONS } from '../config/relay-config.module';
 import { CatalogEntry } from '../registry/catalog.repository';
 import { CatalogService } from '../registry/catalog.service';

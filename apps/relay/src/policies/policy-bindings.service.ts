@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Database, Tx } from '@agp/database';
 import { FieldError, Page, pageOf, pageOffset } from '@agp/http';
+import { RequestContext } from '@agp/auth';
 
-import { RequestContext } from '../common/request-context';
 import { RELAY_DATABASE } from '../database/tokens';
 import { CreatePolicyBindingDto } from './dto/create-policy-binding.dto';
 import { ListPolicyBindingsQueryDto } from './dto/list-policy-bindings-query.dto';

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PolicyLifecycleData } from '@agp/contracts';
 import { Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
+import { actorOf, eventContext, RequestContext } from '@agp/auth';
 
-import { RequestContext, actorOf, eventContext } from '../common/request-context';
 import { RELAY_OUTBOX } from '../database/tokens';
 
 /**

@@ -58,7 +58,8 @@ export class PolicyGroupsRepository {
     tx: Tx,
     tenantId: string,
     id: string,
-    changes: { name?: string; description?: string; data?: object },
+    // An absent or null field keeps its value (coalesce).
+    changes: { name?: string; description?: string | null; data?: object | null },
   ): Promise<void> {
     await tx.query(
       `UPDATE ${S}.policy_groups SET name = coalesce($3, name), description = coalesce($4, description),

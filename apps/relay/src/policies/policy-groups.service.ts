@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
+import { RequestContext } from '@agp/auth';
 
-import { RequestContext } from '../common/request-context';
 import { isUniqueViolation } from '../common/sql';
 import { RELAY_DATABASE } from '../database/tokens';
 import { CreatePolicyGroupDto } from './dto/create-policy-group.dto';

@@ -3,8 +3,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
+import { RequestContext } from '@agp/auth';
 
-import { RequestContext } from '../common/request-context';
 import { RELAY_DATABASE } from '../database/tokens';
 import { PolicyCompileFailure, PolicyEngine } from '../decisions/policy-engine';
 import { CreatePolicyVersionDto } from './dto/create-policy-version.dto';

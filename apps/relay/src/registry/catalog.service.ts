@@ -4,8 +4,8 @@ import { AuditEventType } from '@agp/contracts';
 import { Database } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
+import { actorOf, eventContext, RequestContext } from '@agp/auth';
 
-import { RequestContext, actorOf, eventContext } from '../common/request-context';
 import { isUniqueViolation } from '../common/sql';
 import { CatalogEntry, CatalogRepository } from './catalog.repository';
 import { RegistryErrorCode, RegistryException } from './registry.exception';

@@ -1,8 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { Page, PageQueryDto } from '@agp/http';
+import { Page, PageQueryDto, uuidParam } from '@agp/http';
+import { Ctx, RequestContext } from '@agp/auth';
 
-import { Ctx, RequestContext } from '../common/request-context';
-import { uuidParam } from '../common/uuid-param';
 import { SubscriptionsService } from './subscriptions.service';
 import { AgentMcpServer, Subscription } from './subscription.types';
 

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
-import { allows } from '@agp/auth';
+import { actorOf, allows, eventContext, RequestContext } from '@agp/auth';
 import { EndpointType } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
-import { RequestContext, actorOf, eventContext } from '../common/request-context';
 import { isUniqueViolation } from '../common/sql';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';

@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
-import { RequirePermission } from '@agp/auth';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
 
-import { Ctx, RequestContext } from '../common/request-context';
 import { UpdateTrafficSettingsDto } from './dto/update-traffic-settings.dto';
 import { TrafficSettingsResponse, TrafficSettingsService } from './traffic-settings.service';
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
+import { actorOf, eventContext, RequestContext } from '@agp/auth';
 
-import { RequestContext, actorOf, eventContext } from '../common/request-context';
 import { Row } from '../common/sql';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import {

@@ -40,6 +40,10 @@ export interface McpPlatform {
   tenantAuth: NestFastifyApplication;
   /** The platform's own database: what a test reads to check what was stored (at rest). */
   databaseUrl: string;
+  /** NATS_PREFIX of the run: services publish on its events stream (embedded: in-process only). */
+  natsPrefix: string;
+  /** Services only: the audit service's application (what raises alerts). */
+  audit?: NestFastifyApplication;
   /**
    * Services only: one more relay replica on the same database and NATS prefix, reached directly
    * (not through the gateway), for what must hold on every replica (D32, D35).
@@ -176,7 +180,9 @@ async function startServices(database: TestDatabase, prefix: string): Promise<Mc
     },
     baseUrl: baseUrlOf(gateway),
     tenantAuth,
+    audit,
     databaseUrl: database.url,
+    natsPrefix: prefix,
     close: async () => {
       for (const app of [gateway, ...replicas, audit, relay, tenantAuth]) {
         await closeNow(app);
@@ -213,6 +219,7 @@ async function startEmbedded(database: TestDatabase, prefix: string): Promise<Mc
     baseUrl: baseUrlOf(app),
     tenantAuth: app,
     databaseUrl: database.url,
+    natsPrefix: prefix,
     close: () => closeNow(app),
   };
 }

@@ -31,6 +31,7 @@ export class McpWorld {
     readonly platform: McpPlatform,
     readonly tenant: string,
     private readonly adminToken: string,
+    readonly tenantId: string,
   ) {}
 
   static async create(
@@ -46,7 +47,7 @@ export class McpWorld {
       username: admin.email,
       password: admin.password,
     });
-    return new McpWorld(platform, slug, token);
+    return new McpWorld(platform, slug, token, admin.tenantId);
   }
 
   static async token(baseUrl: string, form: Record<string, string>): Promise<string> {

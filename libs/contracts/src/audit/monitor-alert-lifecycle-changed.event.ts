@@ -1,5 +1,13 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import {
+  IsDefined,
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 
 import {
   ALERT_LIFECYCLE_ACTIONS,
@@ -22,6 +30,8 @@ export class MonitorAlertLifecycleChangedData extends AuditableEventData {
   @IsIn(DETECTORS)
   detector: Detector;
 
+  // ValidateNested alone lets a missing object through; the subject is required (D28).
+  @IsDefined()
   @ValidateNested()
   @Type(() => MonitorSubject)
   subject: MonitorSubject;

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsDateString, IsIn, IsObject, IsUUID, ValidateNested } from 'class-validator';
+import { IsDateString, IsDefined, IsIn, IsObject, IsUUID, ValidateNested } from 'class-validator';
 
 import {
   ANOMALY_DIRECTIONS,
@@ -33,6 +33,8 @@ export class MonitorAlertTriggeredData extends AuditableEventData {
   @IsIn(ANOMALY_DIRECTIONS)
   direction: AnomalyDirection;
 
+  // ValidateNested alone lets a missing object through; the subject is required (D28).
+  @IsDefined()
   @ValidateNested()
   @Type(() => MonitorSubject)
   subject: MonitorSubject;

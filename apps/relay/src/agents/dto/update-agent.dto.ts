@@ -9,8 +9,7 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
-
-const isSet = (_o: object, value: unknown): boolean => value !== null && value !== undefined;
+import { isSet } from '@agp/http';
 
 /** The relay's own metadata of an agent; `null` clears a field. Identity fields are tenant-auth's. */
 export class UpdateAgentDto {

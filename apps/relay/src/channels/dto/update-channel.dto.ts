@@ -1,20 +1,6 @@
-import { IsIn, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
+import { PatchType } from '@agp/http';
 
-import { isPresent, isSet } from '../../common/patch-fields';
-import { CHANNEL_KINDS, ChannelKind } from '../channels.constants';
+import { CreateChannelDto } from './create-channel.dto';
 
-export class UpdateChannelDto {
-  @ValidateIf(isPresent)
-  @IsString()
-  @Length(1, 200)
-  name?: string;
-
-  @ValidateIf(isSet)
-  @IsString()
-  @MaxLength(2_000)
-  description?: string | null;
-
-  @ValidateIf(isPresent)
-  @IsIn(CHANNEL_KINDS)
-  kind?: ChannelKind;
-}
+/** A partial update: absent keeps a field; `null` clears the optional ones only (D12). */
+export class UpdateChannelDto extends PatchType(CreateChannelDto) {}

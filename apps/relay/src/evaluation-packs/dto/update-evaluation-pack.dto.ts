@@ -1,21 +1,6 @@
-import { IsBoolean, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
+import { PatchType } from '@agp/http';
 
-export class UpdateEvaluationPackDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  name?: string;
+import { CreateEvaluationPackDto } from './create-evaluation-pack.dto';
 
-  @IsOptional()
-  @IsUUID()
-  ownerUserId?: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(2_000)
-  description?: string;
-
-  @IsOptional()
-  @IsBoolean()
-  enabled?: boolean;
-}
+/** A partial update: absent or `null` keeps an optional field; `null` for the name is a 400 (D12). */
+export class UpdateEvaluationPackDto extends PatchType(CreateEvaluationPackDto) {}

@@ -11,6 +11,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
+import { isPresent } from '@agp/http';
 
 import {
   MAX_TIMEOUT_MS,
@@ -19,12 +20,7 @@ import {
   McpTransport,
   TRANSPORT_MESSAGE,
 } from '../mcp-servers.constants';
-import {
-  HEADER_VALUE,
-  HEADER_VALUE_MESSAGE,
-  IsCredentialHeader,
-  isPresent,
-} from './mcp-server-fields';
+import { HEADER_VALUE, HEADER_VALUE_MESSAGE, IsCredentialHeader } from './mcp-server-fields';
 
 export class CreateMcpServerDto {
   @IsString()

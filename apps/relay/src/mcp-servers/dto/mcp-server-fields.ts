@@ -30,5 +30,3 @@ export function IsCredentialHeader(options?: ValidationOptions): PropertyDecorat
     options,
   );
 }
-
-export { isPresent, isSet } from '../../common/patch-fields';

@@ -1,17 +1,6 @@
-import { IsObject, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { PatchType } from '@agp/http';
 
-export class UpdatePolicyGroupDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  name?: string;
+import { CreatePolicyGroupDto } from './create-policy-group.dto';
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(2_000)
-  description?: string;
-
-  @IsOptional()
-  @IsObject()
-  data?: Record<string, unknown>;
-}
+/** A partial update: absent or `null` keeps an optional field; `null` for the name is a 400 (D12). */
+export class UpdatePolicyGroupDto extends PatchType(CreatePolicyGroupDto) {}

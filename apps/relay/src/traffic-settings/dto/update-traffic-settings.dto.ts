@@ -9,9 +9,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-
-/** Absent keeps the current value; present (null included) must be valid: these cannot be cleared. */
-const isPresent = (_object: object, value: unknown): boolean => value !== undefined;
+import { isPresent } from '@agp/http';
 
 /** D36: messages per minute; null removes the limit. */
 export class RateLimitsDto {
@@ -37,6 +35,7 @@ export class RateLimitsDto {
   subscriptionPerMinute?: number | null;
 }
 
+/** Absent keeps the current value; present (null included) must be valid: these cannot be cleared. */
 export class UpdateTrafficSettingsDto {
   @ValidateIf(isPresent)
   @IsObject()

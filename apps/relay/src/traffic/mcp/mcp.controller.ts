@@ -1,9 +1,8 @@
 import { Controller, Delete, Get, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import { RequestWithPrincipal } from '@agp/auth';
-import { HttpProblem, correlationIdOf } from '@agp/http';
+import { correlationIdOf, HttpProblem, uuidParam } from '@agp/http';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
-import { uuidParam } from '../../common/uuid-param';
 import { McpAnswer } from './mcp-exchange';
 import { McpCaller, McpRelayService } from './mcp-relay.service';
 import { SseWriter } from './sse-writer';

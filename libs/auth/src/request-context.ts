@@ -1,10 +1,16 @@
-import { ExecutionContext, createParamDecorator } from '@nestjs/common';
-import { RequestWithPrincipal, Principal } from '@agp/auth';
-import { EventParty } from '@agp/contracts';
-import { correlationIdOf } from '@agp/http';
 import { IncomingMessage } from 'node:http';
 
-/** Who calls and under which correlation id (D13): what every service method of the relay takes. */
+import { ExecutionContext, createParamDecorator } from '@nestjs/common';
+import { EventParty } from '@agp/contracts';
+import { correlationIdOf } from '@agp/http';
+
+import { RequestWithPrincipal } from './auth.decorators';
+import { Principal } from './principal';
+
+/**
+ * Who calls, for which tenant and under which correlation id (D13): what every service method
+ * that answers a request takes, in every app.
+ */
 export interface RequestContext {
   principal: Principal;
   tenantId: string;
@@ -28,11 +34,12 @@ export const Ctx = createParamDecorator(
   },
 );
 
-/** The audit actor of an event caused by this request. */
+/** The audit actor of an event caused by this request (D14: the principal's label). */
 export function actorOf(ctx: RequestContext): EventParty {
   return { type: ctx.principal.kind, id: ctx.principal.subject, label: ctx.principal.label };
 }
 
+/** The tenant and correlation id an event caused by this request carries (D5, D13). */
 export function eventContext(ctx: RequestContext): { tenantId: string; correlationId: string } {
   return { tenantId: ctx.tenantId, correlationId: ctx.correlationId };
 }

@@ -1,7 +1,11 @@
 import { ParseUUIDPipe } from '@nestjs/common';
-import { HttpProblem } from '@agp/http';
 
-/** A path id that is not a UUID is a 400 naming the parameter (D12). */
+import { HttpProblem } from './http-problem.exception';
+
+/**
+ * The pipe of every path id: a value that is not a UUID is a 400 naming the parameter (D12),
+ * `@Param('agentId', uuidParam('agentId'))`.
+ */
 export function uuidParam(name: string): ParseUUIDPipe {
   return new ParseUUIDPipe({
     exceptionFactory: () =>

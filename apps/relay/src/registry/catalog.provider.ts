@@ -1,0 +1,22 @@
+import { FactoryProvider } from '@nestjs/common';
+import { Database } from '@agp/database';
+import { EventOutbox } from '@agp/messaging';
+
+import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
+import { CatalogSpec, CatalogRepository } from './catalog.repository';
+import { CatalogOptions, CatalogService } from './catalog.service';
+
+/** The CatalogService of one registry table, provided under `provide` (the registry's one shape). */
+export function catalogProvider(
+  provide: symbol,
+  spec: CatalogSpec,
+  options: CatalogOptions,
+): FactoryProvider<CatalogService> {
+  const repository = new CatalogRepository(spec);
+  return {
+    provide,
+    inject: [RELAY_DATABASE, RELAY_OUTBOX],
+    useFactory: (database: Database, outbox: EventOutbox) =>
+      new CatalogService(database, outbox, repository, options),
+  };
+}

@@ -1,0 +1,24 @@
+import { Controller, Get, Header, Module } from '@nestjs/common';
+import { PublicRoute } from '@agp/http';
+
+import { asyncApiDocument } from './asyncapi';
+
+/**
+ * `GET /asyncapi.json`: the events' description (issue 18 § 4), public like the OpenAPI document
+ * beside it. Served by the gateway and by the one-process runner.
+ */
+@PublicRoute()
+@Controller()
+export class AsyncApiController {
+  private readonly document = JSON.stringify(asyncApiDocument());
+
+  @Get('asyncapi.json')
+  @Header('content-type', 'application/json; charset=utf-8')
+  @Header('cache-control', 'public, max-age=300')
+  asyncApi(): string {
+    return this.document;
+  }
+}
+
+@Module({ controllers: [AsyncApiController] })
+export class AsyncApiModule {}
