@@ -2,6 +2,8 @@
 // `npm start`'s build: transpile every lib's and app's src/ to dist/ with SWC (same layout and
 // output as tsc: CommonJS, decorators with metadata), in a couple of seconds. Type checking is
 // `npm test`'s job (tsc through turbo); this only makes the code runnable.
+import { spawnSync } from 'node:child_process';
+
 import { transformFile } from '@swc/core';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -32,9 +34,35 @@ function* sources(dir) {
   }
 }
 
-const packages = ['libs', 'apps']
+const all = ['libs', 'apps']
   .flatMap((group) => readdirSync(join(root, group)).map((name) => join(root, group, name)))
   .filter((dir) => !CONFIG_ONLY.has(dir.split('/').at(-1)) && existsSync(join(dir, 'src')));
+// A browser application (the console) is bundled by Vite, not transpiled file by file.
+const isBrowserApp = (dir) => existsSync(join(dir, 'vite.config.ts'));
+const packages = all.filter((dir) => !isBrowserApp(dir));
+
+function newestChange(dir) {
+  let newest = 0;
+  for (const file of sources(dir)) {
+    newest = Math.max(newest, statSync(file).mtimeMs);
+  }
+  return newest;
+}
+
+for (const dir of all.filter(isBrowserApp)) {
+  const built = join(dir, 'dist', 'index.html');
+  if (existsSync(built) && statSync(built).mtimeMs >= newestChange(join(dir, 'src'))) {
+    continue;
+  }
+  console.log(`agp: bundling ${relative(root, dir)} with Vite …`);
+  const vite = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
+  if (vite.status !== 0) {
+    process.exit(vite.status ?? 1);
+  }
+}
 
 const started = Date.now();
 let count = 0;

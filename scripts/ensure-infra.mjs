@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The tests talk to a real PostgreSQL (127.0.0.1:5432, user postgres, trust) and a real NATS with
 // JetStream (127.0.0.1:4222). Start them when installed but stopped; install them from Debian's
-// packages when absent. Skipped when TEST_DATABASE_URL / TEST_NATS_URL point elsewhere.
+// packages when absent. Skipped when TEST_DATABASE_URL / TEST_NATS_URL point elsewhere. Debian's
+// Chromium, for the console's browser tests, likewise.
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -90,9 +91,22 @@ async function ensureNats() {
   await waitFor(4222, 'NATS');
 }
 
+/**
+ * The console's browser tests drive Debian's Chromium (issue 16): installed from Debian's
+ * packages when absent, never a browser build downloaded by a test tool.
+ */
+function ensureChromium() {
+  if (!existsSync(CHROMIUM)) {
+    aptInstall('chromium');
+  }
+}
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
 if (!process.env.TEST_DATABASE_URL) {
   await ensurePostgres();
 }
+ensureChromium();
 if (!process.env.TEST_NATS_URL) {
   await ensureNats();
 }

@@ -34,6 +34,12 @@ const swcTransform = [
   },
 ];
 
+/**
+ * ESM-only packages (openid-client and what it imports) that the app loads with Node's
+ * require(esm); jest's own loader cannot, so SWC compiles them to CommonJS like our sources.
+ */
+const ESM_ONLY = ['openid-client', 'oauth4webapi', 'jose'];
+
 /** @param {{ kind?: 'unit' | 'e2e', testTimeout?: number }} [options] */
 function createJestConfig(options = {}) {
   const kind = options.kind ?? 'unit';
@@ -41,8 +47,11 @@ function createJestConfig(options = {}) {
     testEnvironment: 'node',
     setupFiles: [require.resolve('reflect-metadata')],
     transform: { '^.+\\.(t|j)s$': swcTransform },
-    // The A2A SDK's CommonJS build requires jose 6, which ships ES modules only: compiled like ours.
-    transformIgnorePatterns: ['^(?!.*/@a2a-js/sdk/node_modules/jose/).*/node_modules/'],
+    // ES-module-only packages are compiled like ours; the A2A SDK's CommonJS build requires its own
+    // jose 6, which ships ES modules only.
+    transformIgnorePatterns: [
+      `/node_modules/(?!(${[...ESM_ONLY, '@a2a-js/sdk/node_modules/jose'].join('|')})/)`,
+    ],
     moduleNameMapper: sourceMapper(),
     testRegex: kind === 'e2e' ? 'test/.*\\.e2e-spec\\.ts$' : 'src/.*\\.spec\\.ts$',
     rootDir: process.cwd(),

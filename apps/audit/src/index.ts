@@ -2,6 +2,12 @@ export * from './config/audit.env';
 export * from './database/data-source';
 export * from './database/tokens';
 export * from './audit.module';
+// The response shapes the console's typed API client is checked against (issue 16).
+export type { Dashboard, CountBy, TopEntry, TopLists } from './dashboard/dashboard.types';
+export type { AlertResponse } from './monitors/alerts/alert-response';
+export type { AuditEventResponseDto } from './events/dto/audit-event-response.dto';
+export type { EventPage, TraceResponse } from './events/events.service';
+export type { VerificationResult } from './integrity/integrity.service';
 // For compositions that raise a finding themselves (the runner's event contract test) or tick.
 export * from './monitors/alerts/alert-raiser.service';
 export { DetectorTickService } from './monitors/detectors/detector-tick.service';

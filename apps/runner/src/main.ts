@@ -10,6 +10,7 @@ import { RelayEnv, RelayModule, embeddedSecretsKey } from '@agp/relay';
 import { TenantAuthEnv, TenantAuthModule, bootstrapDefaultTenant } from '@agp/tenant-auth';
 
 import { RunnerEnv } from './config/runner.env';
+import { consoleDirectory, serveConsole } from './console/serve-console';
 
 /**
  * The one-process platform (D2): the three services' modules composed in one Nest application on
@@ -26,11 +27,18 @@ async function main(): Promise<void> {
   const relayEnv = loadEnv(RelayEnv, { EGRESS_ALLOW_PRIVATE: 'true', ...shared });
   const secretsKey = relayEnv.SECRETS_KEY ?? embeddedSecretsKey(env.DATA_DIR);
 
+  const consoleDir = consoleDirectory(env.CONSOLE_DIR);
   const app = await createHttpApp({
     service: 'agp',
     openApi: { title: 'Agent Governance Platform', version: '1', ui: true },
     logLevel: env.LOG_LEVEL,
     trustProxyHops: env.TRUST_PROXY_HOPS,
+    // Issue 16: the console at `/`, beside the services' prefixes.
+    configureFastify: (adapter) => {
+      if (consoleDir) {
+        serveConsole(adapter.getInstance(), consoleDir);
+      }
+    },
     imports: [
       // The JWKS is served by this same process.
       AuthModule.forRoot(

@@ -7,7 +7,7 @@ import { BASE_URL, Platform, startPlatform } from './auth/platform';
 
 /**
  * The routes that answer without a token: health probes, each service's OpenAPI document (issue
- * 18), D6's three and audit's checkpoint keys (A12).
+ * 18), D6's three, browser sign-in (identity.md I14) and audit's checkpoint keys (A12).
  */
 const PUBLIC_ROUTES = new Set([
   '/health/live',
@@ -16,6 +16,11 @@ const PUBLIC_ROUTES = new Set([
   '/tenant-auth/v1/oauth/token',
   '/tenant-auth/v1/.well-known/jwks.json',
   '/tenant-auth/v1/.well-known/openid-configuration',
+  '/tenant-auth/v1/oauth/authorize',
+  '/tenant-auth/v1/oauth/authorize/password',
+  '/tenant-auth/v1/oauth/authorize/federated',
+  '/tenant-auth/v1/oauth/logout',
+  '/tenant-auth/v1/identity-providers/:id/callback',
   '/audit/v1/integrity/keys',
 ]);
 

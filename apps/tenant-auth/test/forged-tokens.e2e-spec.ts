@@ -18,6 +18,12 @@ const PUBLIC_ROUTES = new Set([
   '/tenant-auth/v1/oauth/token',
   '/tenant-auth/v1/.well-known/jwks.json',
   '/tenant-auth/v1/.well-known/openid-configuration',
+  // identity.md I14: browser sign-in, reached before the browser has a token.
+  '/tenant-auth/v1/oauth/authorize',
+  '/tenant-auth/v1/oauth/authorize/password',
+  '/tenant-auth/v1/oauth/authorize/federated',
+  '/tenant-auth/v1/oauth/logout',
+  '/tenant-auth/v1/identity-providers/:id/callback',
 ]);
 
 describe('forged-token matrix on every tenant-auth route', () => {

@@ -204,7 +204,10 @@ describe('token endpoint (D6–D9)', () => {
   describe('request errors', () => {
     it('should answer invalid_request without grant_type and unsupported_grant_type for another grant', async () => {
       const none = await requestToken(harness, {});
-      const other = await requestToken(harness, { grant_type: 'authorization_code', code: 'x' });
+      const other = await requestToken(harness, {
+        grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+        device_code: 'x',
+      });
       expect([none.status, none.body.error]).toEqual([400, 'invalid_request']);
       expect([other.status, other.body.error]).toEqual([400, 'unsupported_grant_type']);
     });
@@ -291,7 +294,12 @@ describe('token endpoint (D6–D9)', () => {
         issuer: 'http://agp.test/tenant-auth/v1',
         token_endpoint: 'http://agp.test/tenant-auth/v1/oauth/token',
         jwks_uri: 'http://agp.test/tenant-auth/v1/.well-known/jwks.json',
-        grant_types_supported: ['client_credentials', 'password'],
+        grant_types_supported: [
+          'client_credentials',
+          'password',
+          'authorization_code',
+          'refresh_token',
+        ],
       });
     });
   });

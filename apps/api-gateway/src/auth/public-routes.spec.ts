@@ -8,12 +8,23 @@ describe(needsToken.name, () => {
     expect(needsToken('/tenant-auth/v1/oauth/token')).toBe(false);
     expect(needsToken('/tenant-auth/v1/.well-known/jwks.json?x=1')).toBe(false);
     expect(needsToken('/tenant-auth/v1/.well-known/openid-configuration')).toBe(false);
+    expect(needsToken('/tenant-auth/v1/oauth/authorize?client_id=agp-console')).toBe(false);
+    expect(needsToken('/tenant-auth/v1/oauth/logout')).toBe(false);
+    expect(
+      needsToken(
+        '/tenant-auth/v1/identity-providers/0b9e1a4c-1d2f-4e5a-9b7c-1234567890ab/callback?code=x',
+      ),
+    ).toBe(false);
   });
 
   it('should not treat a look-alike of a public path as public', () => {
     expect(needsToken('/tenant-auth/v1/oauth/token/../users')).toBe(true);
     expect(needsToken('/tenant-auth/v1/oauth/tokens')).toBe(true);
     expect(needsToken('/tenant-auth/v1/.well-known/jwks.json/x')).toBe(true);
+    expect(
+      needsToken('/tenant-auth/v1/identity-providers/0b9e1a4c-1d2f-4e5a-9b7c-1234567890ab'),
+    ).toBe(true);
+    expect(needsToken('/tenant-auth/v1/identity-providers/x/../users/callback')).toBe(true);
   });
 
   it('should leave the gateway health probes to the gateway', () => {

@@ -1,5 +1,6 @@
 /**
- * The only proxied routes that need no bearer token: D6's three (token, JWKS, discovery) and the
+ * The only proxied routes that need no bearer token: D6's three (token, JWKS, discovery), browser
+ * sign-in (identity.md I14) and the
  * audit checkpoint keys, public like any JWKS (audit's A12). The owning services mark the same
  * routes @Public(); everything else is refused without a valid token here and there (D1).
  */
@@ -8,7 +9,15 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   '/tenant-auth/v1/.well-known/jwks.json',
   '/tenant-auth/v1/.well-known/openid-configuration',
   '/audit/v1/integrity/keys',
+  // identity.md I14: browser sign-in, reached before the browser holds a token.
+  '/tenant-auth/v1/oauth/authorize',
+  '/tenant-auth/v1/oauth/authorize/password',
+  '/tenant-auth/v1/oauth/authorize/federated',
+  '/tenant-auth/v1/oauth/logout',
 ]);
+
+/** I14: where an identity provider sends the browser back (`{issuer}/identity-providers/{id}/callback`, I9). */
+const IDP_CALLBACK = /^\/tenant-auth\/v1\/identity-providers\/[0-9a-f-]{36}\/callback$/i;
 
 /** The prefixes the gateway proxies (D1); everything under them needs a token unless public. */
 export const PROTECTED_PREFIXES: readonly string[] = ['/tenant-auth/', '/relay/', '/audit/'];
@@ -21,5 +30,9 @@ export function pathOf(url: string): string {
 /** Whether the gateway verifies a token before forwarding this request. */
 export function needsToken(url: string): boolean {
   const path = pathOf(url);
-  return PROTECTED_PREFIXES.some((prefix) => path.startsWith(prefix)) && !PUBLIC_PATHS.has(path);
+  return (
+    PROTECTED_PREFIXES.some((prefix) => path.startsWith(prefix)) &&
+    !PUBLIC_PATHS.has(path) &&
+    !IDP_CALLBACK.test(path)
+  );
 }

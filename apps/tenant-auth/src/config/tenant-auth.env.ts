@@ -44,6 +44,30 @@ export class TenantAuthEnv extends CoreEnv {
   @Max(3_600)
   TOKEN_RATE_WINDOW_SEC: number = 60;
 
+  /**
+   * identity.md I14: further origins the console is served from (comma-separated, e.g. the Vite
+   * dev server); PUBLIC_BASE_URL is always one. Each may receive sign-in codes at /auth/callback.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s,/]+(,https?:\/\/[^\s,/]+)*$/, {
+    message: 'must be comma-separated origins such as http://localhost:5173',
+  })
+  CONSOLE_ORIGINS?: string;
+
+  /** I15: how long a browser stays signed in at tenant-auth (the sign-in session cookie). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(300)
+  @Max(604_800)
+  SIGN_IN_SESSION_TTL_SEC: number = 43_200;
+
+  /** I16: a refresh token family's whole life, however often it is rotated. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(300)
+  @Max(2_592_000)
+  REFRESH_TOKEN_TTL_SEC: number = 43_200;
+
   /** DNS server for e-mail domain verification, `host` or `host:port`; the system's when unset. */
   @IsOptional()
   @Matches(/^[A-Za-z0-9.:[\]-]+$/, { message: 'must be host or host:port' })

@@ -10,6 +10,7 @@ import { Tenant } from '../tenants/entities/tenant.entity';
 import { User } from '../users/entities/user.entity';
 import { CreateMessagingTables1763780000000 } from './migrations/1763780000000-CreateMessagingTables';
 import { CreateIdentityTables1763790000000 } from './migrations/1763790000000-CreateIdentityTables';
+import { CreateSignInTables1764300000000 } from './migrations/1764300000000-CreateSignInTables';
 import { TENANT_AUTH_SCHEMA } from './tokens';
 
 export const TENANT_AUTH_ENTITIES = [
@@ -29,6 +30,10 @@ export function tenant_authDataSourceOptions(url: string): SchemaDataSourceOptio
     url,
     schema: TENANT_AUTH_SCHEMA,
     entities: TENANT_AUTH_ENTITIES,
-    migrations: [CreateMessagingTables1763780000000, CreateIdentityTables1763790000000],
+    migrations: [
+      CreateMessagingTables1763780000000,
+      CreateIdentityTables1763790000000,
+      CreateSignInTables1764300000000,
+    ],
   };
 }

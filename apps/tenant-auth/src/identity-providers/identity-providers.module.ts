@@ -9,5 +9,6 @@ import { IdentityProvidersService } from './identity-providers.service';
   imports: [GroupsModule],
   controllers: [IdentityProvidersController],
   providers: [IdentityProvidersRepository, IdentityProvidersService],
+  exports: [IdentityProvidersRepository],
 })
 export class IdentityProvidersModule {}

@@ -5,7 +5,12 @@ import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
 
 export interface DiscoveryDocument {
   issuer: string;
+  authorization_endpoint: string;
   token_endpoint: string;
+  end_session_endpoint: string;
+  code_challenge_methods_supported: string[];
+  response_modes_supported: string[];
+  authorization_response_iss_parameter_supported: boolean;
   jwks_uri: string;
   grant_types_supported: string[];
   token_endpoint_auth_methods_supported: string[];
@@ -17,7 +22,7 @@ export interface DiscoveryDocument {
   claims_supported: string[];
 }
 
-/** D6: the discovery document (OpenID Connect Discovery / RFC 8414 fields that apply). */
+/** D6: the discovery document (OpenID Connect Discovery / RFC 8414), with browser sign-in's endpoints (I14). */
 @Injectable()
 export class DiscoveryService {
   private readonly cached: DiscoveryDocument;
@@ -26,14 +31,26 @@ export class DiscoveryService {
     const issuer = tokenIssuer(env);
     this.cached = {
       issuer,
+      authorization_endpoint: `${issuer}/oauth/authorize`,
       token_endpoint: `${issuer}/oauth/token`,
+      end_session_endpoint: `${issuer}/oauth/logout`,
+      // identity.md I14: PKCE S256 only, the code in the query, `iss` beside it (RFC 9207).
+      code_challenge_methods_supported: ['S256'],
+      response_modes_supported: ['query'],
+      authorization_response_iss_parameter_supported: true,
       jwks_uri: `${issuer}/.well-known/jwks.json`,
-      grant_types_supported: ['client_credentials', 'password'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-      scopes_supported: ['svc:api', 'mcp:call'],
+      grant_types_supported: [
+        'client_credentials',
+        'password',
+        'authorization_code',
+        'refresh_token',
+      ],
+      // `none`: the console, a public client that proves itself with PKCE.
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      scopes_supported: ['openid', 'offline_access', 'svc:api', 'mcp:call'],
       id_token_signing_alg_values_supported: ['ES256'],
       token_endpoint_auth_signing_alg_values_supported: ['ES256'],
-      response_types_supported: ['token'],
+      response_types_supported: ['code'],
       subject_types_supported: ['public'],
       claims_supported: [
         'iss',
@@ -49,6 +66,9 @@ export class DiscoveryService {
         'perms',
         'name',
         'email',
+        'nonce',
+        'auth_time',
+        'sid',
       ],
     };
   }

@@ -17,6 +17,17 @@ export interface TokenSubject {
   email?: string;
 }
 
+export interface IdTokenClaims {
+  subject: string;
+  tenantId: string;
+  clientId: string;
+  nonce: string | null;
+  authTime: Date;
+  sessionId: string;
+  name: string;
+  email: string;
+}
+
 export interface IssuedToken {
   access_token: string;
   token_type: 'Bearer';
@@ -64,5 +75,26 @@ export class TokenSigner {
       .setJti(randomUUID())
       .sign(key.privateKey);
     return { access_token: token, token_type: 'Bearer', expires_in: ttl, scope };
+  }
+
+  /** OpenID Connect Core §2: the ID token of a browser sign-in, signed by the same key (one JWKS). */
+  async issueIdToken(claims: IdTokenClaims): Promise<string> {
+    const key = await this.keys.activeKey();
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({
+      tid: claims.tenantId,
+      name: claims.name,
+      email: claims.email,
+      sid: claims.sessionId,
+      auth_time: Math.floor(claims.authTime.getTime() / 1000),
+      ...(claims.nonce ? { nonce: claims.nonce } : {}),
+    })
+      .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'JWT' })
+      .setIssuer(this.issuer)
+      .setSubject(claims.subject)
+      .setAudience(claims.clientId)
+      .setIssuedAt(now)
+      .setExpirationTime(now + this.env.TOKEN_TTL_SEC)
+      .sign(key.privateKey);
   }
 }

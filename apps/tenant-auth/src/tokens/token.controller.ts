@@ -14,6 +14,7 @@ import { FastifyReply } from 'fastify';
 import { JSONWebKeySet } from 'jose';
 
 import { SigningKeysService } from '../keys/signing-keys.service';
+import { BrowserTokens } from '../sign-in/code-grants';
 import { DiscoveryDocument, DiscoveryService } from './discovery.service';
 import { OAuthErrorFilter } from './oauth-error.filter';
 import { TokenService } from './token.service';
@@ -37,7 +38,7 @@ export class TokenController {
     @Headers('authorization') authorization: string | undefined,
     @Ip() address: string,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<IssuedToken> {
+  ): Promise<IssuedToken | BrowserTokens> {
     void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     return this.tokens.token({ body, authorization, address });
   }

@@ -3,11 +3,12 @@ import { Database, Tx } from '@agp/database';
 import { HttpProblem } from '@agp/http';
 
 import { ClientsRepository } from '../clients/clients.repository';
-import { verifyClientSecret, verifyPassword } from '../common/credentials';
+import { BrowserTokens, CodeGrants } from '../sign-in/code-grants';
+import { verifyClientSecret } from '../common/credentials';
 import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
 import { TENANT_AUTH_DATABASE } from '../database/tokens';
 import { TenantsRepository } from '../tenants/tenants.repository';
-import { UsersRepository } from '../users/users.repository';
+import { LocalUsers } from './local-users';
 import { OAuthError } from './oauth.error';
 import { scopeOf } from './scopes';
 import { TokenRateLimiter } from './token-rate-limiter';
@@ -24,7 +25,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BAD_CLIENT = 'client authentication failed';
 const BAD_USER = 'the user name, password or tenant is wrong';
 
-/** D7: the token endpoint's two grants. */
+/** D7: the token endpoint's grants; the browser ones (I14, I16) are CodeGrants'. */
 @Injectable()
 export class TokenService {
   constructor(
@@ -32,12 +33,13 @@ export class TokenService {
     @Inject(TENANT_AUTH_ENV) private readonly env: TenantAuthEnv,
     private readonly clients: ClientsRepository,
     private readonly tenants: TenantsRepository,
-    private readonly users: UsersRepository,
+    private readonly localUsers: LocalUsers,
     private readonly limiter: TokenRateLimiter,
     private readonly signer: TokenSigner,
+    private readonly codeGrants: CodeGrants,
   ) {}
 
-  async token(request: TokenRequest): Promise<IssuedToken> {
+  async token(request: TokenRequest): Promise<IssuedToken | BrowserTokens> {
     const params = paramsOf(request.body);
     const grant = required(params, 'grant_type');
     switch (grant) {
@@ -45,6 +47,10 @@ export class TokenService {
         return this.clientCredentials(params, request);
       case 'password':
         return this.password(params, request);
+      case 'authorization_code':
+        return this.codeGrants.authorizationCode(params);
+      case 'refresh_token':
+        return this.codeGrants.refreshToken(params);
       default:
         throw new OAuthError('unsupported_grant_type', `grant type ${grant} is not supported`);
     }
@@ -91,37 +97,27 @@ export class TokenService {
 
   /** Local users: username = e-mail, plus `tenant` = slug or id (D7). */
   private async password(params: TokenParams, request: TokenRequest): Promise<IssuedToken> {
-    const username = required(params, 'username').toLowerCase();
+    const username = required(params, 'username');
     const password = required(params, 'password');
-    const tenantRef = required(params, 'tenant').toLowerCase();
+    const tenantRef = required(params, 'tenant');
     const scope = scopeOf(params.scope);
-    const found = await this.database.asSystem(async (tx) => {
-      const limited = await this.limit(tx, `user:${tenantRef}/${username}`, request.address);
-      const tenant = limited ? null : await this.tenants.findBySlugOrId(tx, tenantRef);
-      const user = tenant ? await this.users.findByEmail(tx, tenant.id, username) : null;
-      const perms = tenant && user ? await this.users.permissionsOf(tx, tenant.id, user.id) : [];
-      return { limited, tenant, user, perms };
-    });
-    if (found.limited) {
-      throw found.limited;
+    const answer = await this.localUsers.signIn(tenantRef, username, password, request.address);
+    if (answer.kind === 'limited') {
+      throw answer.problem;
     }
-    const { tenant, user, perms } = found;
-    const isPasswordRight = await verifyPassword(password, user?.passwordHash);
-    if (
-      !tenant ||
-      !user ||
-      !isPasswordRight ||
-      user.status !== 'ACTIVE' ||
-      tenant.status !== 'ACTIVE'
-    ) {
+    if (answer.kind === 'refused') {
+      throw new OAuthError('invalid_grant', BAD_USER);
+    }
+    const user = await this.localUsers.current(answer.user.tenantId, answer.user.userId);
+    if (!user) {
       throw new OAuthError('invalid_grant', BAD_USER);
     }
     return this.signer.issue(
       {
         kind: 'USER',
-        subject: user.id,
-        tenantId: tenant.id,
-        perms,
+        subject: user.userId,
+        tenantId: user.tenantId,
+        perms: user.perms,
         name: user.displayName,
         email: user.email,
       },

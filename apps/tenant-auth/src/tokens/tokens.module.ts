@@ -1,19 +1,47 @@
 import { Module } from '@nestjs/common';
 
 import { ClientsModule } from '../clients/clients.module';
+import { GroupsModule } from '../groups/groups.module';
+import { IdentityProvidersModule } from '../identity-providers/identity-providers.module';
 import { KeysModule } from '../keys/keys.module';
+import { CodeGrants } from '../sign-in/code-grants';
+import { FederationService } from '../sign-in/federation.service';
+import { SignInController } from '../sign-in/sign-in.controller';
+import { SignInRepository } from '../sign-in/sign-in.repository';
+import { SignInService } from '../sign-in/sign-in.service';
 import { TenantsModule } from '../tenants/tenants.module';
 import { UsersModule } from '../users/users.module';
 import { DiscoveryService } from './discovery.service';
+import { LocalUsers } from './local-users';
 import { TokenController } from './token.controller';
 import { TokenRateLimiter } from './token-rate-limiter';
 import { TokenService } from './token.service';
 import { TokenSigner } from './token-signer';
 
-/** D6–D9: the token endpoint, the JWKS and the discovery document. */
+/**
+ * D6–D9 and identity.md I14–I17: the authorization server. The token endpoint, the JWKS and the
+ * discovery document, and browser sign-in (sign-in/), which shares the token endpoint and signer.
+ */
 @Module({
-  imports: [ClientsModule, TenantsModule, UsersModule, KeysModule],
-  controllers: [TokenController],
-  providers: [TokenRateLimiter, TokenSigner, TokenService, DiscoveryService],
+  imports: [
+    ClientsModule,
+    TenantsModule,
+    UsersModule,
+    KeysModule,
+    GroupsModule,
+    IdentityProvidersModule,
+  ],
+  controllers: [TokenController, SignInController],
+  providers: [
+    TokenRateLimiter,
+    TokenSigner,
+    TokenService,
+    DiscoveryService,
+    LocalUsers,
+    SignInRepository,
+    SignInService,
+    FederationService,
+    CodeGrants,
+  ],
 })
 export class TokensModule {}

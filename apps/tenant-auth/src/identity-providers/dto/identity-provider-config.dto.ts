@@ -1,6 +1,8 @@
-import { IsIn, IsOptional, IsString, IsUrl, Length, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { IDENTITY_PROVIDER_TYPES, IdentityProviderType } from '@agp/contracts';
 import { PatchType } from '@agp/http';
+
+import { IsIssuerUrl } from './issuer-url.validator';
 
 export class IdentityProviderConfigDto {
   /** D26. */
@@ -19,7 +21,7 @@ export class IdentityProviderConfigDto {
 
   /** The provider's OpenID issuer (an Okta org, an Entra tenant); Google's is fixed. */
   @IsOptional()
-  @IsUrl({ require_protocol: true, protocols: ['https'] })
+  @IsIssuerUrl()
   issuer?: string;
 }
 

@@ -1,0 +1,94 @@
+import { AppShell, Burger, Button, Group, Loader, NavLink, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, Outlet, useLocation } from 'react-router-dom';
+
+import { platform } from '../api/platform';
+import { isSignedIn, signIn, signOut } from '../auth/session';
+import { PermissionsContext, can } from './permissions';
+
+const PAGES = [
+  { to: '/', label: 'Overview', entity: 'AUDIT' },
+  { to: '/alerts', label: 'Alerts', entity: 'AUDIT' },
+  { to: '/audit', label: 'Audit', entity: 'AUDIT' },
+  { to: '/review', label: 'Human review', entity: 'HITL_REQUESTS' },
+  { to: '/policies', label: 'Policies', entity: 'TENANT' },
+];
+
+/** The frame of every page: navigation (only what the caller may read), the user's sign-out. */
+export function AppLayout() {
+  const [ready, setReady] = useState(isSignedIn());
+  const [opened, { toggle }] = useDisclosure();
+  const location = useLocation();
+
+  useEffect(() => {
+    if (!isSignedIn()) {
+      void signIn();
+    } else {
+      setReady(true);
+    }
+  }, []);
+
+  const permissions = useQuery({
+    queryKey: ['permissions'],
+    queryFn: platform.permissions,
+    enabled: ready,
+  });
+
+  if (!ready || !permissions.data) {
+    return <Loader m="xl" aria-label="Loading" />;
+  }
+  const granted = permissions.data;
+  return (
+    <PermissionsContext.Provider value={granted}>
+      <AppShell
+        header={{ height: 56 }}
+        navbar={{ width: 220, breakpoint: 'md', collapsed: { mobile: !opened } }}
+        padding="md"
+      >
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between">
+            <Group>
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                hiddenFrom="md"
+                size="sm"
+                aria-label="Menu"
+              />
+              <Title order={1} size="h4">
+                Agent Governance Platform
+              </Title>
+            </Group>
+            <Button variant="default" onClick={() => void signOut()}>
+              Sign out
+            </Button>
+          </Group>
+        </AppShell.Header>
+        <AppShell.Navbar p="xs" aria-label="Pages">
+          {PAGES.filter((page) => can(granted, page.entity, 'READ')).map((page) => (
+            <NavLink
+              variant="filled"
+              key={page.to}
+              component={Link}
+              to={page.to}
+              label={page.label}
+              active={
+                page.to === '/' ? location.pathname === '/' : location.pathname.startsWith(page.to)
+              }
+            />
+          ))}
+          {granted.length === 0 ? (
+            <Text size="sm" p="xs">
+              Your account has no permissions yet.
+            </Text>
+          ) : null}
+        </AppShell.Navbar>
+        <AppShell.Main>
+          <Outlet />
+        </AppShell.Main>
+      </AppShell>
+    </PermissionsContext.Provider>
+  );
+}

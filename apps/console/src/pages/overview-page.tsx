@@ -1,0 +1,190 @@
+import { AreaChart, BarChart } from '@mantine/charts';
+import {
+  Alert,
+  Badge,
+  Card,
+  Group,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { TimeWindow } from '@agp/contracts';
+
+import { platform } from '../api/platform';
+
+const WINDOWS: TimeWindow[] = ['LAST_1H', 'LAST_24H', 'LAST_7D'];
+const WINDOW_LABELS: Record<string, string> = {
+  LAST_1H: '1 hour',
+  LAST_24H: '24 hours',
+  LAST_7D: '7 days',
+};
+
+/** The audit dashboard as charts, the open alerts and the messages waiting for a human. */
+export function OverviewPage() {
+  const [window, setWindow] = useState<TimeWindow>('LAST_24H');
+  const dashboard = useQuery({
+    queryKey: ['dashboard', window],
+    queryFn: () => platform.dashboard(window),
+  });
+  const alerts = useQuery({
+    queryKey: ['alerts', 'OPEN'],
+    queryFn: () => platform.alerts({ status: 'OPEN', pageSize: 5 }),
+  });
+  const data = dashboard.data;
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Overview</Title>
+        <SegmentedControl
+          aria-label="Time window"
+          value={window}
+          onChange={(value) => setWindow(value)}
+          data={WINDOWS.map((value) => ({ value, label: WINDOW_LABELS[value] }))}
+        />
+      </Group>
+      {dashboard.error ? (
+        <Alert color="red" title="The dashboard could not be loaded">
+          {dashboard.error.message}
+        </Alert>
+      ) : null}
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <Stat label="Audit events" value={data?.total} />
+        <Stat label="Open alerts" value={alerts.data?.total} to="/alerts" />
+        <Stat label="Pending human reviews" value={data?.pendingHitlRequests} />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <Card withBorder>
+          <Title order={3} size="h5" mb="sm">
+            Volume over the window
+          </Title>
+          <AreaChart
+            h={220}
+            data={(data?.series ?? []).map((point) => ({
+              ...point,
+              at: new Date(point.at).toLocaleString(),
+            }))}
+            dataKey="at"
+            series={[
+              { name: 'total', label: 'All events', color: 'blue.8' },
+              { name: 'blocks', label: 'Blocked', color: 'red.8' },
+            ]}
+            withLegend
+          />
+        </Card>
+        <Card withBorder>
+          <Title order={3} size="h5" mb="sm">
+            Events by action
+          </Title>
+          <BarChart
+            h={220}
+            data={(data?.byAction ?? []).map((entry) => ({
+              action: entry.key,
+              count: entry.count,
+            }))}
+            dataKey="action"
+            series={[{ name: 'count', label: 'Events', color: 'blue.8' }]}
+          />
+        </Card>
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <TopTable title="Top agents by blocks" rows={data?.topAgents.byBlocks ?? []} />
+        <TopTable title="Top MCP servers by blocks" rows={data?.topMcpServers.byBlocks ?? []} />
+      </SimpleGrid>
+      <Card withBorder>
+        <Title order={3} size="h5" mb="sm">
+          Open alerts
+        </Title>
+        {alerts.data?.items.length ? (
+          <Table>
+            <Table.Tbody>
+              {alerts.data.items.map((alert) => (
+                <Table.Tr key={alert.id}>
+                  <Table.Td>
+                    <Badge
+                      color={
+                        alert.severity === 'CRITICAL' || alert.severity === 'HIGH'
+                          ? 'red.9'
+                          : 'gray.8'
+                      }
+                    >
+                      {alert.severity}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{alert.detector}</Table.Td>
+                  <Table.Td>{alert.summary}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        ) : (
+          <Text c="dimmed">No open alerts.</Text>
+        )}
+      </Card>
+    </Stack>
+  );
+}
+
+function Stat({ label, value, to }: { label: string; value: number | undefined; to?: string }) {
+  const body = (
+    <Card withBorder>
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text fz={28} fw={700}>
+        {value ?? '–'}
+      </Text>
+    </Card>
+  );
+  return to ? (
+    <Link to={to} style={{ textDecoration: 'none', color: 'inherit' }}>
+      {body}
+    </Link>
+  ) : (
+    body
+  );
+}
+
+function TopTable({
+  title,
+  rows,
+}: {
+  title: string;
+  rows: Array<{ id: string; label: string | null; events: number; blocks: number }>;
+}) {
+  return (
+    <Card withBorder>
+      <Title order={3} size="h5" mb="sm">
+        {title}
+      </Title>
+      {rows.length ? (
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Events</Table.Th>
+              <Table.Th>Blocked</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => (
+              <Table.Tr key={row.id}>
+                <Table.Td>{row.label ?? row.id}</Table.Td>
+                <Table.Td>{row.events}</Table.Td>
+                <Table.Td>{row.blocks}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : (
+        <Text c="dimmed">Nothing in this window.</Text>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,26 @@
+import { createBrowserRouter } from 'react-router-dom';
+
+import { AppLayout } from './layout/app-layout';
+import { AlertsPage } from './pages/alerts-page';
+import { AuditPage } from './pages/audit-page';
+import { CallbackPage } from './pages/callback-page';
+import { OverviewPage } from './pages/overview-page';
+import { PoliciesPage } from './pages/policies-page';
+import { ReviewPage } from './pages/review-page';
+import { TracePage } from './pages/trace-page';
+
+export const router = createBrowserRouter([
+  { path: '/auth/callback', element: <CallbackPage /> },
+  {
+    path: '/',
+    element: <AppLayout />,
+    children: [
+      { index: true, element: <OverviewPage /> },
+      { path: 'alerts', element: <AlertsPage /> },
+      { path: 'audit', element: <AuditPage /> },
+      { path: 'audit/traces/:correlationId', element: <TracePage /> },
+      { path: 'review', element: <ReviewPage /> },
+      { path: 'policies', element: <PoliciesPage /> },
+    ],
+  },
+]);

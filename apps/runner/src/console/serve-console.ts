@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+import fastifyStatic from '@fastify/static';
+import { FastifyInstance } from 'fastify';
+
+/** The API prefixes the services own (D1): never answered with the console's page. */
+const API_PREFIXES = ['/tenant-auth/', '/relay/', '/audit/', '/health/'];
+
+/**
+ * identity.md I15 and issue 16: the console's own policy. Scripts only from this origin (no
+ * 'unsafe-inline'); Mantine sets style attributes, so styles allow them. Calls go to this origin.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join('; ');
+
+/** Where the console's build is: CONSOLE_DIR, or @agp/console's dist/ beside this package. */
+export function consoleDirectory(configured: string | undefined): string | undefined {
+  if (configured) {
+    return configured;
+  }
+  try {
+    const dir = join(dirname(require.resolve('@agp/console/package.json')), 'dist');
+    return existsSync(join(dir, 'index.html')) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Serves the console at `/` (D2's embedded default): its files, and index.html for every other
+ * GET outside the API prefixes, so the single-page application's own routes load on reload.
+ */
+export function serveConsole(fastify: FastifyInstance, root: string): void {
+  void fastify.register(fastifyStatic, { root, serve: false });
+  fastify.get('/*', (request, reply) => {
+    const path = request.url.split('?')[0];
+    if (API_PREFIXES.some((prefix) => path.startsWith(prefix))) {
+      return reply.callNotFound();
+    }
+    void reply
+      .header('content-security-policy', CONSOLE_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('x-frame-options', 'DENY')
+      .header('referrer-policy', 'same-origin');
+    const file = path.replace(/^\/+/, '');
+    if (file.startsWith('assets/') && !file.includes('..') && existsSync(join(root, file))) {
+      // Vite names assets by their content: they never change under one name.
+      return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(file);
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+
+import { Browser, Page, chromium } from 'playwright-core';
+
+/** Where the screenshots of the console's README are written (apps/console/docs/screenshots). */
+export const SCREENSHOTS = join(__dirname, '..', '..', '..', 'console', 'docs', 'screenshots');
+
+/**
+ * Debian's Chromium (scripts/ensure-infra.mjs installs it), driven by playwright-core: no browser
+ * is downloaded. The flags keep it off the network this machine does not have.
+ */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** WCAG 2.1 A and AA rules of axe-core (injected: the context bypasses the console's CSP). */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    // Runs in the page (this file is compiled without the DOM's types).
+    const { axe, document } = globalThis as unknown as {
+      document: unknown;
+      axe: {
+        run: (...args: unknown[]) => Promise<{
+          violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+        }>;
+      };
+    };
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}

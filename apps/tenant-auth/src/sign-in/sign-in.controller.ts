@@ -1,0 +1,115 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Ip,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import { Public } from '@agp/auth';
+import { FastifyReply, FastifyRequest } from 'fastify';
+
+import { FederationService } from './federation.service';
+import { SIGN_IN_PAGE_CSP } from './sign-in-page';
+import { SignInService } from './sign-in.service';
+import { BrowserRequest, SignInOutcome } from './sign-in.types';
+
+type Fields = Record<string, unknown>;
+
+/**
+ * Browser sign-in (identity.md I14–I17): public like D6's routes, since the browser that comes
+ * here has no token yet. Pages and redirects, never JSON.
+ */
+@Controller('tenant-auth/v1')
+export class SignInController {
+  constructor(
+    private readonly signIn: SignInService,
+    private readonly federation: FederationService,
+  ) {}
+
+  @Public()
+  @Get('oauth/authorize')
+  async authorize(
+    @Query() query: Fields,
+    @Req() req: FastifyRequest,
+    @Ip() ip: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    send(reply, await this.signIn.authorize(browser(req, ip, query)));
+  }
+
+  @Public()
+  @Post('oauth/authorize/password')
+  async password(
+    @Body() body: Fields,
+    @Req() req: FastifyRequest,
+    @Ip() ip: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    send(reply, await this.signIn.signInWithPassword(browser(req, ip, body)));
+  }
+
+  @Public()
+  @Post('oauth/authorize/federated')
+  async federated(
+    @Body() body: Fields,
+    @Req() req: FastifyRequest,
+    @Ip() ip: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    send(reply, await this.federation.start(browser(req, ip, body)));
+  }
+
+  @Public()
+  @Get('identity-providers/:id/callback')
+  async callback(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Req() req: FastifyRequest,
+    @Ip() ip: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+    send(reply, await this.federation.callback(id, query, browser(req, ip, {})));
+  }
+
+  @Public()
+  @Get('oauth/logout')
+  async logout(
+    @Query() query: Fields,
+    @Req() req: FastifyRequest,
+    @Ip() ip: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    send(reply, await this.signIn.signOut(browser(req, ip, query)));
+  }
+}
+
+function browser(req: FastifyRequest, address: string, fields: unknown): BrowserRequest {
+  return {
+    cookieHeader: req.headers.cookie,
+    address,
+    fields: fields && typeof fields === 'object' ? (fields as Fields) : {},
+  };
+}
+
+function send(reply: FastifyReply, outcome: SignInOutcome): void {
+  void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+  if (outcome.cookies.length > 0) {
+    void reply.header('set-cookie', outcome.cookies);
+  }
+  if (outcome.kind === 'redirect') {
+    void reply.status(303).header('location', outcome.location).send();
+    return;
+  }
+  void reply
+    .status(outcome.status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', SIGN_IN_PAGE_CSP)
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .send(outcome.html);
+}

@@ -1,0 +1,303 @@
+import { randomUUID } from 'node:crypto';
+
+import { Inject, Injectable } from '@nestjs/common';
+import { tokenIssuer } from '@agp/config';
+import { Database, Tx } from '@agp/database';
+
+import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
+import { TENANT_AUTH_DATABASE } from '../database/tokens';
+import { TenantsRepository } from '../tenants/tenants.repository';
+import { LocalUsers } from '../tokens/local-users';
+import { TokenRateLimiter } from '../tokens/token-rate-limiter';
+import { AuthorizeParams, parseAuthorize, redirectWith } from './authorize-params';
+import { BrowserClient, browserClients } from './browser-clients';
+import {
+  REQUEST_COOKIE,
+  SESSION_COOKIE,
+  clearCookie,
+  isLoopbackUrl,
+  readCookie,
+  serializeCookie,
+} from './cookies';
+import { hashHandle, newHandle } from './handles';
+import { renderMessagePage, renderSignInPage } from './sign-in-page';
+import { AuthorizationRequestRow, SessionRow, SignInRepository } from './sign-in.repository';
+import { BrowserRequest, SignInOutcome } from './sign-in.types';
+
+/** I14: an authorization request is open for ten minutes; its code for one. */
+const REQUEST_TTL_SEC = 600;
+const CODE_TTL_SEC = 60;
+const BAD_USER = 'The organisation, e-mail or password is wrong.';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface SignedInUser {
+  tenantId: string;
+  userId: string;
+  identityProviderId: string | null;
+}
+
+/**
+ * Browser sign-in at tenant-auth (identity.md I14–I15): the authorization endpoint, the local
+ * sign-in page, the sign-in session and sign-out. The identity-provider leg is FederationService's.
+ */
+@Injectable()
+export class SignInService {
+  private readonly clients: ReadonlyMap<string, BrowserClient>;
+  private readonly issuer: string;
+  private readonly isSecure: boolean;
+
+  constructor(
+    @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
+    @Inject(TENANT_AUTH_ENV) private readonly env: TenantAuthEnv,
+    private readonly repository: SignInRepository,
+    private readonly tenants: TenantsRepository,
+    private readonly localUsers: LocalUsers,
+    private readonly limiter: TokenRateLimiter,
+  ) {
+    this.clients = browserClients(env);
+    this.issuer = tokenIssuer(env);
+    this.isSecure = !isLoopbackUrl(env.PUBLIC_BASE_URL);
+  }
+
+  /** GET /oauth/authorize. */
+  async authorize(request: BrowserRequest): Promise<SignInOutcome> {
+    const parsed = parseAuthorize(request.fields, this.clients);
+    if (parsed.kind === 'page-error') {
+      return this.message(400, 'Sign-in request refused', parsed.description);
+    }
+    if (parsed.kind === 'redirect-error') {
+      const { redirectUri, state, error, description } = parsed;
+      return this.redirect(
+        redirectWith(redirectUri, {
+          error,
+          error_description: description,
+          state,
+          iss: this.issuer,
+        }),
+      );
+    }
+    const params = parsed.params;
+    const session = await this.currentSession(request.cookieHeader);
+    const requestId = randomUUID();
+    // Each request stores a row before anyone signs in: counted per address like the token
+    // endpoint (I6), and old rows go on the way.
+    const limited = await this.database.asSystem(async (tx) => {
+      const problem = await this.limiter.count(tx, [
+        { key: `authorize:${request.address}`, limit: this.env.TOKEN_RATE_LIMIT_PER_ADDRESS },
+      ]);
+      if (!problem) {
+        await this.repository.pruneExpired(tx);
+        await this.repository.insertRequest(tx, requestId, params, this.inSeconds(REQUEST_TTL_SEC));
+      }
+      return problem;
+    });
+    if (limited) {
+      return this.message(429, 'Too many sign-in attempts', 'Wait a minute and try again.');
+    }
+    if (session && params.prompt !== 'login' && (await this.isHintFor(params, session))) {
+      // I15: a browser already signed in here is answered at once (single sign-on, silent renewal).
+      return this.database.asSystem(async (tx) => {
+        const open = await this.repository.findOpenRequest(tx, requestId);
+        return this.issueCode(tx, open!, session, []);
+      });
+    }
+    if (params.prompt === 'none') {
+      return this.redirect(
+        redirectWith(params.redirectUri, {
+          error: 'login_required',
+          state: params.state,
+          iss: this.issuer,
+        }),
+      );
+    }
+    return this.signInPage(200, requestId, params.tenantHint ?? '', '', undefined, [
+      serializeCookie(REQUEST_COOKIE, requestId, {
+        maxAgeSec: REQUEST_TTL_SEC,
+        isSecure: this.isSecure,
+      }),
+    ]);
+  }
+
+  /** POST /oauth/authorize/password: the local user's form. */
+  async signInWithPassword(request: BrowserRequest): Promise<SignInOutcome> {
+    const fields = textFields(request.fields, ['request', 'tenant', 'email', 'password']);
+    const open = await this.openRequest(request.cookieHeader, fields.request);
+    if (!open) {
+      return this.expired();
+    }
+    const answer = await this.localUsers.signIn(
+      fields.tenant,
+      fields.email,
+      fields.password,
+      request.address,
+    );
+    if (answer.kind !== 'signed-in') {
+      const status = answer.kind === 'limited' ? 429 : 401;
+      const error =
+        answer.kind === 'limited' ? 'Too many attempts; wait a minute and try again.' : BAD_USER;
+      return this.signInPage(status, open.id, fields.tenant, fields.email, error);
+    }
+    return this.complete(open.id, { ...answer.user, identityProviderId: null });
+  }
+
+  /**
+   * Ends the sign-in of the request `requestId` for `user`: a new sign-in session, a one-time
+   * code, and the redirect back to the client.
+   */
+  async complete(requestId: string, user: SignedInUser): Promise<SignInOutcome> {
+    const handle = newHandle('agp_ss_');
+    const session: SessionRow = {
+      sessionId: randomUUID(),
+      tenantId: user.tenantId,
+      userId: user.userId,
+      identityProviderId: user.identityProviderId,
+      authTime: new Date(),
+    };
+    return this.database.asSystem(async (tx) => {
+      const open = await this.repository.findOpenRequest(tx, requestId);
+      if (!open) {
+        return this.expired();
+      }
+      await this.repository.insertSession(
+        tx,
+        hashHandle(handle),
+        session,
+        this.inSeconds(this.env.SIGN_IN_SESSION_TTL_SEC),
+      );
+      return this.issueCode(tx, open, session, [
+        serializeCookie(SESSION_COOKIE, handle, {
+          maxAgeSec: this.env.SIGN_IN_SESSION_TTL_SEC,
+          isSecure: this.isSecure,
+        }),
+      ]);
+    });
+  }
+
+  /** GET /oauth/logout (RP-initiated logout): the session and its refresh tokens end here. */
+  async signOut(request: BrowserRequest): Promise<SignInOutcome> {
+    const handle = readCookie(request.cookieHeader, SESSION_COOKIE);
+    if (handle) {
+      await this.database.asSystem(async (tx) => {
+        const session = await this.repository.findSession(tx, hashHandle(handle));
+        if (session) {
+          await this.repository.removeSession(tx, session.sessionId);
+        }
+      });
+    }
+    const cleared = [clearCookie(SESSION_COOKIE, this.isSecure)];
+    const target = request.fields.post_logout_redirect_uri;
+    const clientId = request.fields.client_id;
+    const client = typeof clientId === 'string' ? this.clients.get(clientId) : undefined;
+    if (typeof target === 'string' && client?.postLogoutRedirectUris.has(target)) {
+      const state = typeof request.fields.state === 'string' ? request.fields.state : null;
+      return this.redirect(redirectWith(target, { state }), cleared);
+    }
+    return { ...this.message(200, 'Signed out', 'You are signed out.'), cookies: cleared };
+  }
+
+  /** The open request the form names, only if this browser started it (its request cookie). */
+  async openRequest(
+    cookieHeader: string | undefined,
+    requestId: string,
+  ): Promise<AuthorizationRequestRow | null> {
+    if (!UUID.test(requestId) || readCookie(cookieHeader, REQUEST_COOKIE) !== requestId) {
+      return null;
+    }
+    return this.database.asSystem((tx) => this.repository.findOpenRequest(tx, requestId));
+  }
+
+  signInPage(
+    status: number,
+    requestId: string,
+    tenant: string,
+    email: string,
+    error?: string,
+    cookies: string[] = [],
+  ): SignInOutcome {
+    const action = `${new URL(this.issuer).pathname}/oauth/authorize`;
+    const html = renderSignInPage({ action, requestId, tenant, email, error });
+    return { kind: 'page', status, html, cookies };
+  }
+
+  message(status: number, title: string, text: string): SignInOutcome {
+    return { kind: 'page', status, html: renderMessagePage(title, text), cookies: [] };
+  }
+
+  expired(): SignInOutcome {
+    return this.message(
+      400,
+      'Sign-in expired',
+      'This sign-in page has expired or was opened in another browser. Go back to the console and sign in again.',
+    );
+  }
+
+  private async issueCode(
+    tx: Tx,
+    open: AuthorizationRequestRow,
+    session: SessionRow,
+    cookies: string[],
+  ): Promise<SignInOutcome> {
+    const code = newHandle('agp_ac_');
+    await this.repository.complete(
+      tx,
+      open.id,
+      hashHandle(code),
+      session,
+      this.inSeconds(CODE_TTL_SEC),
+    );
+    const location = redirectWith(open.params.redirectUri, {
+      code,
+      state: open.params.state,
+      iss: this.issuer,
+    });
+    return this.redirect(location, [...cookies, clearCookie(REQUEST_COOKIE, this.isSecure)]);
+  }
+
+  private async currentSession(cookieHeader: string | undefined): Promise<SessionRow | null> {
+    const handle = readCookie(cookieHeader, SESSION_COOKIE);
+    if (!handle) {
+      return null;
+    }
+    const session = await this.database.asSystem((tx) =>
+      this.repository.findSession(tx, hashHandle(handle)),
+    );
+    // A disabled user or suspended tenant has no session any more (I2).
+    return session && (await this.localUsers.current(session.tenantId, session.userId))
+      ? session
+      : null;
+  }
+
+  /** A tenant hint other than the session's tenant asks for a new sign-in. */
+  private async isHintFor(params: AuthorizeParams, session: SessionRow): Promise<boolean> {
+    if (!params.tenantHint) {
+      return true;
+    }
+    const tenant = await this.database.asSystem((tx) =>
+      this.tenants.findBySlugOrId(tx, params.tenantHint!),
+    );
+    return tenant?.id === session.tenantId;
+  }
+
+  private redirect(location: string, cookies: string[] = []): SignInOutcome {
+    return { kind: 'redirect', location, cookies };
+  }
+
+  private inSeconds(seconds: number): Date {
+    return new Date(Date.now() + seconds * 1000);
+  }
+}
+
+/** The named form fields as strings (a missing or repeated one is empty: the page asks again). */
+export function textFields<K extends string>(
+  fields: Record<string, unknown>,
+  names: readonly K[],
+): Record<K, string> {
+  const out = {} as Record<K, string>;
+  for (const name of names) {
+    const value = fields[name];
+    const text = typeof value === 'string' ? value.slice(0, 500) : '';
+    // A password is taken as typed; everything else without stray blanks.
+    out[name] = name === 'password' ? text : text.trim();
+  }
+  return out;
+}
