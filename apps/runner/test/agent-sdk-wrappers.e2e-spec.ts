@@ -23,7 +23,12 @@ async function probe(
   const { stdout } = await run(process.execPath, ['--import', 'tsx', PROBE, which, text], {
     cwd: path.join(__dirname, '..'),
     timeout: 60_000,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TSX_TSCONFIG_PATH: path.join(__dirname, 'agent-sdk', 'tsconfig.probe.json'),
+      ...env,
+    },
   });
   return JSON.parse(stdout) as Probe;
 }
