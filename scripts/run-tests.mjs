@@ -29,18 +29,24 @@ const turbo = spawnSync(
 );
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
 const runs = existsSync(resultsDir) ? readdirSync(resultsDir) : [];
 for (const file of runs) {
   const result = JSON.parse(readFileSync(join(resultsDir, file), 'utf8'));
   totals.passed += result.passed;
   totals.failed += result.failed;
   totals.skipped += result.skipped;
+  for (const failure of result.failures ?? [])
+    failures.push({ package: result.package, ...failure });
 }
 const status = turbo.status ?? 1;
 if (status !== 0 && totals.failed === 0) {
   // Lint, typecheck or build failed: no test failed, but the run did.
   totals.failed += 1;
   console.error('agp: a build, lint or typecheck task failed (see above)');
+}
+for (const failure of failures) {
+  console.error(`\nFAILED ${failure.package} ${failure.file} › ${failure.test}\n${failure.error}`);
 }
 console.log(`\n${runs.length} test runs`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
