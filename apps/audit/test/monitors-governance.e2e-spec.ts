@@ -173,7 +173,8 @@ describe('governance detectors', () => {
           riskTier: 'HIGH',
         },
       });
-      expect(probe.of('MONITOR_ALERT_TRIGGERED', alert.id)).toHaveLength(1);
+      // The announcement travels outbox → NATS → probe: it follows the tick, it is not part of it.
+      await eventually(() => expect(probe.of('MONITOR_ALERT_TRIGGERED', alert.id)).toHaveLength(1));
       // A repeat tick keeps one alert (D14).
       await ticksOf(app).tick(nextTick());
       expect(await alertsOf(tenantId, detector)).toHaveLength(1);
