@@ -1,74 +1,28 @@
 import { randomUUID } from 'node:crypto';
 
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import {
-  TestDatabase,
-  TestTokenIssuer,
-  createTestDatabase,
-  deleteNatsStreams,
-  eventually,
-  uniqueNatsPrefix,
-} from '@agp/testing';
+import { eventually } from '@agp/testing';
 
-import { EventPublisher, EventTap } from './support/event-tools';
-import { ADMIN_PERMS, TestCaller, startRelay } from './support/relay-test-app';
+import { RelayBed } from './support/relay-bed';
+import { ADMIN_PERMS, TestCaller } from './support/relay-test-app';
 
 type Json = Record<string, unknown>;
 type Problem = { detail: string; errors?: Array<{ field: string; message: string }> };
 
 /** Issue 17: governance records, risk tiers, reviews, attestations and incidents. */
 describe('governance records', () => {
-  let db: TestDatabase;
-  let prefix: string;
-  let app: NestFastifyApplication;
-  let publisher: EventPublisher;
-  let tap: EventTap;
-  let issuer: TestTokenIssuer;
-  let admin: TestCaller;
-  let stranger: TestCaller;
+  const relay = RelayBed.use('governance');
+  const { tenantId } = relay;
   let mcpOnly: TestCaller;
   let reader: TestCaller;
-  const tenantId = randomUUID();
 
   beforeAll(async () => {
-    db = await createTestDatabase('relay_governance');
-    prefix = uniqueNatsPrefix('relaygov');
-    issuer = await TestTokenIssuer.create();
-    app = await startRelay({ databaseUrl: db.url, prefix, issuer });
-    publisher = await EventPublisher.connect(prefix);
-    tap = await EventTap.open(prefix);
-    admin = await TestCaller.create(issuer, tenantId, ADMIN_PERMS);
-    stranger = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
-    mcpOnly = await TestCaller.create(issuer, tenantId, ['MCP_REGISTRY:WRITE']);
-    reader = await TestCaller.create(issuer, tenantId, ['REGISTRY:READ']);
+    mcpOnly = await relay.caller(['MCP_REGISTRY:WRITE']);
+    reader = await relay.caller(['REGISTRY:READ']);
   });
-
-  afterAll(async () => {
-    await tap?.close();
-    await publisher?.close();
-    await app?.close();
-    await db?.drop();
-    await deleteNatsStreams(prefix);
-  });
-
-  async function agent(): Promise<string> {
-    const agentId = randomUUID();
-    await publisher.publish('AGENT_LIFECYCLE', tenantId, {
-      agentId,
-      name: `agent-${agentId.slice(0, 8)}`,
-      change: 'CREATED',
-      status: 'ACTIVE',
-      permissions: [],
-    });
-    await eventually(async () =>
-      expect((await admin.call(app, 'GET', `/relay/v1/agents/${agentId}`)).status).toBe(200),
-    );
-    return agentId;
-  }
 
   async function user(status = 'ACTIVE'): Promise<string> {
     const userId = randomUUID();
-    await publisher.publish('USER_LIFECYCLE', tenantId, {
+    await relay.publisher.publish('USER_LIFECYCLE', tenantId, {
       userId,
       email: `${userId.slice(0, 8)}@acme.example`,
       change: 'CREATED',
@@ -79,7 +33,7 @@ describe('governance records', () => {
   }
 
   async function mcpServer(): Promise<string> {
-    const created = await admin.call(app, 'POST', '/relay/v1/mcp-servers', {
+    const created = await relay.call('POST', '/relay/v1/mcp-servers', {
       name: `tools-${randomUUID()}`,
       url: 'https://tools.acme.example/mcp',
       transport: 'STREAMABLE_HTTP',
@@ -90,7 +44,7 @@ describe('governance records', () => {
 
   async function record(body: Json): Promise<Json> {
     const created = await eventually(async () => {
-      const response = await admin.call(app, 'POST', '/relay/v1/governance/records', body);
+      const response = await relay.call('POST', '/relay/v1/governance/records', body);
       expect(response.status).toBe(201);
       return response;
     });
@@ -101,7 +55,7 @@ describe('governance records', () => {
   }
 
   function governanceEvents(recordId: string): Json[] {
-    return tap
+    return relay.tap
       .ofType('GOVERNANCE_LIFECYCLE')
       .filter((e) => (e.data.record as Json | undefined)?.recordId === recordId)
       .map((e) => e.data);
@@ -109,7 +63,7 @@ describe('governance records', () => {
 
   it('should answer the default risk tiers when the tenant defined none', async () => {
     const response = await reader.call<{ tiers: Json[] }>(
-      app,
+      relay.app,
       'GET',
       '/relay/v1/governance/risk-tiers',
     );
@@ -118,7 +72,7 @@ describe('governance records', () => {
   });
 
   it('should create a record with its review due date and record GOVERNANCE_LIFECYCLE with the snapshot', async () => {
-    const agentId = await agent();
+    const agentId = await relay.agent();
     const ownerUserId = await user();
     const before = Date.now();
     const created = await record({
@@ -144,7 +98,7 @@ describe('governance records', () => {
       expect(governanceEvents(String(created.id))).toEqual([
         expect.objectContaining({
           change: 'RECORD_CREATED',
-          actor: expect.objectContaining({ id: admin.subject }),
+          actor: expect.objectContaining({ id: relay.admin.subject }),
           record: expect.objectContaining({
             revision: 1,
             riskTier: 'HIGH',
@@ -159,7 +113,7 @@ describe('governance records', () => {
   });
 
   it('should list every bad field when a create is invalid, and change nothing', async () => {
-    const response = await admin.call<Problem>(app, 'POST', '/relay/v1/governance/records', {
+    const response = await relay.call<Problem>('POST', '/relay/v1/governance/records', {
       subjectType: 'AGENT',
       subjectId: randomUUID(),
       riskTier: 'SEVERE',
@@ -171,7 +125,7 @@ describe('governance records', () => {
       'riskTier',
       'subjectId',
     ]);
-    const shape = await admin.call<Problem>(app, 'POST', '/relay/v1/governance/records', {
+    const shape = await relay.call<Problem>('POST', '/relay/v1/governance/records', {
       subjectType: 'TENANT',
       subjectId: 'x',
       extra: 1,
@@ -185,9 +139,9 @@ describe('governance records', () => {
   });
 
   it('should answer 409 for a second record of the same subject', async () => {
-    const agentId = await agent();
+    const agentId = await relay.agent();
     await record({ subjectType: 'AGENT', subjectId: agentId });
-    const again = await admin.call(app, 'POST', '/relay/v1/governance/records', {
+    const again = await relay.call('POST', '/relay/v1/governance/records', {
       subjectType: 'AGENT',
       subjectId: agentId,
     });
@@ -195,30 +149,42 @@ describe('governance records', () => {
   });
 
   it('should guard a record by its subject’s registry role and hide it from another tenant', async () => {
-    const agentId = await agent();
+    const agentId = await relay.agent();
     const created = await record({ subjectType: 'AGENT', subjectId: agentId });
-    const forbidden = await mcpOnly.call<Problem>(app, 'POST', '/relay/v1/governance/records', {
-      subjectType: 'AGENT',
-      subjectId: agentId,
-    });
+    const forbidden = await mcpOnly.call<Problem>(
+      relay.app,
+      'POST',
+      '/relay/v1/governance/records',
+      {
+        subjectType: 'AGENT',
+        subjectId: agentId,
+      },
+    );
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.detail).toContain('REGISTRY:WRITE');
     expect(
-      (await mcpOnly.call(app, 'GET', `/relay/v1/governance/records/${String(created.id)}`)).status,
+      (await mcpOnly.call(relay.app, 'GET', `/relay/v1/governance/records/${String(created.id)}`))
+        .status,
     ).toBe(403);
     expect(
-      (await reader.call(app, 'GET', `/relay/v1/governance/records/${String(created.id)}`)).status,
+      (await reader.call(relay.app, 'GET', `/relay/v1/governance/records/${String(created.id)}`))
+        .status,
     ).toBe(200);
     expect(
-      (await reader.call(app, 'DELETE', `/relay/v1/governance/records/${String(created.id)}`))
+      (await reader.call(relay.app, 'DELETE', `/relay/v1/governance/records/${String(created.id)}`))
         .status,
     ).toBe(403);
     expect(
-      (await stranger.call(app, 'GET', `/relay/v1/governance/records/${String(created.id)}`))
-        .status,
+      (
+        await relay.stranger.call(
+          relay.app,
+          'GET',
+          `/relay/v1/governance/records/${String(created.id)}`,
+        )
+      ).status,
     ).toBe(404);
-    const strangerList = await stranger.call<{ total: number }>(
-      app,
+    const strangerList = await relay.stranger.call<{ total: number }>(
+      relay.app,
       'GET',
       '/relay/v1/governance/records',
     );
@@ -231,24 +197,23 @@ describe('governance records', () => {
       riskTier: 'LOW',
     });
     const listed = await mcpOnly.call<{ items: Json[] }>(
-      app,
+      relay.app,
       'GET',
       '/relay/v1/governance/records',
     );
     expect(listed.body.items.map((r) => r.id)).toEqual([serverRecord.id]);
     expect(
-      (await mcpOnly.call(app, 'GET', '/relay/v1/governance/records?subjectType=AGENT')).status,
+      (await mcpOnly.call(relay.app, 'GET', '/relay/v1/governance/records?subjectType=AGENT'))
+        .status,
     ).toBe(403);
-    expect((await admin.call(app, 'GET', '/relay/v1/governance/records/not-a-uuid')).status).toBe(
-      400,
-    );
+    expect((await relay.call('GET', '/relay/v1/governance/records/not-a-uuid')).status).toBe(400);
   });
 
   it('should update tier and owner, move the review due date, and clear with null', async () => {
-    const agentId = await agent();
+    const agentId = await relay.agent();
     const created = await record({ subjectType: 'AGENT', subjectId: agentId, riskTier: 'LOW' });
     const id = String(created.id);
-    const patched = await admin.call(app, 'PATCH', `/relay/v1/governance/records/${id}`, {
+    const patched = await relay.call('PATCH', `/relay/v1/governance/records/${id}`, {
       riskTier: 'CRITICAL',
     });
     expect(patched.status).toBe(200);
@@ -257,7 +222,7 @@ describe('governance records', () => {
       new Date(String(patched.body.reviewDueAt)).getTime() -
       new Date(String(created.createdAt)).getTime();
     expect(dueGap).toBe(30 * 86_400_000);
-    const cleared = await admin.call(app, 'PATCH', `/relay/v1/governance/records/${id}`, {
+    const cleared = await relay.call('PATCH', `/relay/v1/governance/records/${id}`, {
       riskTier: null,
     });
     expect(cleared.body).toMatchObject({
@@ -265,30 +230,25 @@ describe('governance records', () => {
       reviewDueAt: null,
       attestationStaleAt: null,
     });
-    const bad = await admin.call<Problem>(app, 'PATCH', `/relay/v1/governance/records/${id}`, {
+    const bad = await relay.call<Problem>('PATCH', `/relay/v1/governance/records/${id}`, {
       riskTier: 'NOPE',
       ownerUserId: 'x',
     });
     expect(bad.status).toBe(400);
     expect(bad.body.errors?.map((e) => e.field)).toEqual(['ownerUserId']);
-    const unknownTier = await admin.call<Problem>(
-      app,
-      'PATCH',
-      `/relay/v1/governance/records/${id}`,
-      { riskTier: 'NOPE' },
-    );
+    const unknownTier = await relay.call<Problem>('PATCH', `/relay/v1/governance/records/${id}`, {
+      riskTier: 'NOPE',
+    });
     expect(unknownTier.status).toBe(400);
     expect(unknownTier.body.errors?.[0]?.field).toBe('riskTier');
-    expect((await admin.call(app, 'GET', `/relay/v1/governance/records/${id}`)).body.revision).toBe(
-      3,
-    );
+    expect((await relay.call('GET', `/relay/v1/governance/records/${id}`)).body.revision).toBe(3);
   });
 
   it('should review, attest and take incident reports, each recorded', async () => {
-    const agentId = await agent();
+    const agentId = await relay.agent();
     const created = await record({ subjectType: 'AGENT', subjectId: agentId, riskTier: 'MEDIUM' });
     const id = String(created.id);
-    const reviewed = await admin.call(app, 'POST', `/relay/v1/governance/records/${id}/reviews`, {
+    const reviewed = await relay.call('POST', `/relay/v1/governance/records/${id}/reviews`, {
       note: 'ok',
     });
     expect(reviewed.status).toBe(200);
@@ -298,26 +258,23 @@ describe('governance records', () => {
         new Date(String(reviewed.body.lastReviewedAt)).getTime(),
     ).toBe(180 * 86_400_000);
 
-    const attested = await admin.call(
-      app,
-      'POST',
-      `/relay/v1/governance/records/${id}/attestations`,
-      { statement: 'controls in place' },
-    );
+    const attested = await relay.call('POST', `/relay/v1/governance/records/${id}/attestations`, {
+      statement: 'controls in place',
+    });
     expect(attested.status).toBe(201);
     const attestations = await reader.call<{ items: Json[] }>(
-      app,
+      relay.app,
       'GET',
       `/relay/v1/governance/records/${id}/attestations`,
     );
     expect(attestations.body.items).toEqual([
-      expect.objectContaining({ statement: 'controls in place', attestedBy: admin.subject }),
+      expect.objectContaining({ statement: 'controls in place', attestedBy: relay.admin.subject }),
     ]);
     expect(
-      (await admin.call(app, 'POST', `/relay/v1/governance/records/${id}/attestations`, {})).status,
+      (await relay.call('POST', `/relay/v1/governance/records/${id}/attestations`, {})).status,
     ).toBe(400);
 
-    const opened = await admin.call(app, 'POST', `/relay/v1/governance/records/${id}/incidents`, {
+    const opened = await relay.call('POST', `/relay/v1/governance/records/${id}/incidents`, {
       title: 'data leak',
       severity: 'HIGH',
     });
@@ -326,33 +283,29 @@ describe('governance records', () => {
       new Date(String(opened.body.reportDueAt)).getTime() -
         new Date(String(opened.body.createdAt)).getTime(),
     ).toBeGreaterThan(14 * 86_400_000 - 2_000);
-    const past = await admin.call<Problem>(
-      app,
-      'POST',
-      `/relay/v1/governance/records/${id}/incidents`,
-      {
-        title: 't',
-        severity: 'HIGH',
-        reportDueAt: '2020-01-01T00:00:00Z',
-      },
-    );
+    const past = await relay.call<Problem>('POST', `/relay/v1/governance/records/${id}/incidents`, {
+      title: 't',
+      severity: 'HIGH',
+      reportDueAt: '2020-01-01T00:00:00Z',
+    });
     expect(past.status).toBe(400);
     expect(past.body.errors?.[0]?.field).toBe('reportDueAt');
     const incidentId = String(opened.body.id);
-    expect(
-      (await admin.call(app, 'GET', `/relay/v1/governance/records/${id}`)).body.openIncidents,
-    ).toBe(1);
+    expect((await relay.call('GET', `/relay/v1/governance/records/${id}`)).body.openIncidents).toBe(
+      1,
+    );
     const report = `/relay/v1/governance/records/${id}/incidents/${incidentId}/report`;
-    const filed = await admin.call(app, 'POST', report, { report: 'root cause found' });
+    const filed = await relay.call('POST', report, { report: 'root cause found' });
     expect(filed.status).toBe(200);
     expect(filed.body).toMatchObject({ status: 'REPORTED', report: 'root cause found' });
-    expect((await admin.call(app, 'POST', report, { report: 'again' })).status).toBe(409);
+    expect((await relay.call('POST', report, { report: 'again' })).status).toBe(409);
     expect(
-      (await admin.call(app, 'GET', `/relay/v1/governance/records/${id}/incidents/${randomUUID()}`))
+      (await relay.call('GET', `/relay/v1/governance/records/${id}/incidents/${randomUUID()}`))
         .status,
     ).toBe(404);
     expect(
-      (await stranger.call(app, 'GET', `/relay/v1/governance/records/${id}/incidents`)).status,
+      (await relay.stranger.call(relay.app, 'GET', `/relay/v1/governance/records/${id}/incidents`))
+        .status,
     ).toBe(404);
 
     await eventually(() =>
@@ -370,7 +323,7 @@ describe('governance records', () => {
   });
 
   it('should record OWNER_ORPHANED when the owner is disabled and OWNER_RESTORED when reactivated', async () => {
-    const agentId = await agent();
+    const agentId = await relay.agent();
     const ownerUserId = await user();
     const created = await record({
       subjectType: 'AGENT',
@@ -383,7 +336,7 @@ describe('governance records', () => {
       status: string,
       kind: 'SUSPENDED' | 'ACTIVATED' | 'DELETED',
     ): Promise<unknown> =>
-      publisher.publish('USER_LIFECYCLE', tenantId, {
+      relay.publisher.publish('USER_LIFECYCLE', tenantId, {
         userId: ownerUserId,
         email: 'owner@acme.example',
         change: kind,
@@ -391,15 +344,15 @@ describe('governance records', () => {
       });
     await change('DISABLED', 'SUSPENDED');
     await eventually(async () =>
-      expect(
-        (await admin.call(app, 'GET', `/relay/v1/governance/records/${id}`)).body.ownerStatus,
-      ).toBe('DISABLED'),
+      expect((await relay.call('GET', `/relay/v1/governance/records/${id}`)).body.ownerStatus).toBe(
+        'DISABLED',
+      ),
     );
     await change('ACTIVE', 'ACTIVATED');
     await eventually(async () =>
-      expect(
-        (await admin.call(app, 'GET', `/relay/v1/governance/records/${id}`)).body.ownerStatus,
-      ).toBe('ACTIVE'),
+      expect((await relay.call('GET', `/relay/v1/governance/records/${id}`)).body.ownerStatus).toBe(
+        'ACTIVE',
+      ),
     );
     await change('DELETED', 'DELETED');
     await eventually(() =>
@@ -413,12 +366,9 @@ describe('governance records', () => {
     // A disabled user cannot be made an owner.
     const suspended = await user('DISABLED');
     await eventually(async () => {
-      const response = await admin.call<Problem>(
-        app,
-        'PATCH',
-        `/relay/v1/governance/records/${id}`,
-        { ownerUserId: suspended },
-      );
+      const response = await relay.call<Problem>('PATCH', `/relay/v1/governance/records/${id}`, {
+        ownerUserId: suspended,
+      });
       expect(response.body.errors?.[0]?.message).toContain('DISABLED');
     });
   });
@@ -426,7 +376,7 @@ describe('governance records', () => {
   it('should replace the risk tiers, refuse to drop a tier in use and move due dates of a redefined tier', async () => {
     const tiersUrl = '/relay/v1/governance/risk-tiers';
     const tenant = randomUUID();
-    const owner = await TestCaller.create(issuer, tenant, ADMIN_PERMS);
+    const owner = await TestCaller.create(relay.issuer, tenant, ADMIN_PERMS);
     const custom = [
       {
         name: 'minor',
@@ -443,38 +393,40 @@ describe('governance records', () => {
         incidentReportDays: 2,
       },
     ];
-    const put = await owner.call(app, 'PUT', tiersUrl, { tiers: custom });
+    const put = await owner.call(relay.app, 'PUT', tiersUrl, { tiers: custom });
     expect(put.status).toBe(200);
-    expect((await owner.call<{ tiers: Json[] }>(app, 'GET', tiersUrl)).body.tiers).toEqual(custom);
-    expect((await admin.call<{ tiers: Json[] }>(app, 'GET', tiersUrl)).body.tiers).toHaveLength(4);
-    expect((await reader.call(app, 'PUT', tiersUrl, { tiers: custom })).status).toBe(403);
-    const invalid = await owner.call<Problem>(app, 'PUT', tiersUrl, {
+    expect((await owner.call<{ tiers: Json[] }>(relay.app, 'GET', tiersUrl)).body.tiers).toEqual(
+      custom,
+    );
+    expect((await relay.call<{ tiers: Json[] }>('GET', tiersUrl)).body.tiers).toHaveLength(4);
+    expect((await reader.call(relay.app, 'PUT', tiersUrl, { tiers: custom })).status).toBe(403);
+    const invalid = await owner.call<Problem>(relay.app, 'PUT', tiersUrl, {
       tiers: [{ ...custom[0], reviewCadenceDays: 0 }, custom[0]],
     });
     expect(invalid.status).toBe(400);
-    const duplicate = await owner.call<Problem>(app, 'PUT', tiersUrl, {
+    const duplicate = await owner.call<Problem>(relay.app, 'PUT', tiersUrl, {
       tiers: [custom[0], custom[0]],
     });
     expect(duplicate.status).toBe(400);
 
-    const created = await owner.call(app, 'POST', '/relay/v1/mcp-servers', {
+    const created = await owner.call(relay.app, 'POST', '/relay/v1/mcp-servers', {
       name: 'srv',
       url: 'https://tools.acme.example/mcp',
       transport: 'STREAMABLE_HTTP',
     });
-    const rec = await owner.call(app, 'POST', '/relay/v1/governance/records', {
+    const rec = await owner.call(relay.app, 'POST', '/relay/v1/governance/records', {
       subjectType: 'MCP_SERVER',
       subjectId: created.body.id,
       riskTier: 'major',
     });
     expect(rec.status).toBe(201);
-    expect((await owner.call(app, 'PUT', tiersUrl, { tiers: [custom[0]] })).status).toBe(409);
-    const redefined = await owner.call(app, 'PUT', tiersUrl, {
+    expect((await owner.call(relay.app, 'PUT', tiersUrl, { tiers: [custom[0]] })).status).toBe(409);
+    const redefined = await owner.call(relay.app, 'PUT', tiersUrl, {
       tiers: [custom[0], { ...custom[1], reviewCadenceDays: 5 }],
     });
     expect(redefined.status).toBe(200);
     const after = await owner.call(
-      app,
+      relay.app,
       'GET',
       `/relay/v1/governance/records/${String(rec.body.id)}`,
     );
@@ -484,7 +436,7 @@ describe('governance records', () => {
     ).toBe(5 * 86_400_000);
     await eventually(() =>
       expect(
-        tap
+        relay.tap
           .ofType('GOVERNANCE_LIFECYCLE')
           .filter((e) => e.tenantId === tenant)
           .map((e) => e.data.change),
@@ -493,16 +445,12 @@ describe('governance records', () => {
   });
 
   it('should delete a record with a last snapshot that marks it deleted', async () => {
-    const agentId = await agent();
+    const agentId = await relay.agent();
     const created = await record({ subjectType: 'AGENT', subjectId: agentId, riskTier: 'LOW' });
     const id = String(created.id);
-    expect((await admin.call(app, 'DELETE', `/relay/v1/governance/records/${id}`)).status).toBe(
-      204,
-    );
-    expect((await admin.call(app, 'GET', `/relay/v1/governance/records/${id}`)).status).toBe(404);
-    expect((await admin.call(app, 'DELETE', `/relay/v1/governance/records/${id}`)).status).toBe(
-      404,
-    );
+    expect((await relay.call('DELETE', `/relay/v1/governance/records/${id}`)).status).toBe(204);
+    expect((await relay.call('GET', `/relay/v1/governance/records/${id}`)).status).toBe(404);
+    expect((await relay.call('DELETE', `/relay/v1/governance/records/${id}`)).status).toBe(404);
     await eventually(() =>
       expect(governanceEvents(id).at(-1)).toMatchObject({
         change: 'RECORD_DELETED',

@@ -1,71 +1,22 @@
 import { randomUUID } from 'node:crypto';
 
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import {
-  TestDatabase,
-  TestTokenIssuer,
-  createTestDatabase,
-  deleteNatsStreams,
-  eventually,
-  uniqueNatsPrefix,
-} from '@agp/testing';
+import { eventually } from '@agp/testing';
 
-import { EventPublisher, EventTap } from './support/event-tools';
-import { ADMIN_PERMS, TestCaller, startRelay } from './support/relay-test-app';
+import { RelayBed } from './support/relay-bed';
+import { ADMIN_PERMS, TestCaller } from './support/relay-test-app';
 
 type Json = Record<string, unknown>;
 type Problem = { type: string; detail: string; errors?: Array<{ field: string; message: string }> };
 
 /** D35: engaging, listing and releasing kill switches, with the lifecycle event of each kind. */
 describe('kill switches', () => {
-  let db: TestDatabase;
-  let prefix: string;
-  let app: NestFastifyApplication;
-  let publisher: EventPublisher;
-  let tap: EventTap;
-  let issuer: TestTokenIssuer;
-  let admin: TestCaller;
-  let stranger: TestCaller;
-  const tenantId = randomUUID();
-
-  beforeAll(async () => {
-    db = await createTestDatabase('relay_kill_switches');
-    prefix = uniqueNatsPrefix('relayks');
-    issuer = await TestTokenIssuer.create();
-    app = await startRelay({ databaseUrl: db.url, prefix, issuer });
-    publisher = await EventPublisher.connect(prefix);
-    tap = await EventTap.open(prefix);
-    admin = await TestCaller.create(issuer, tenantId, ADMIN_PERMS);
-    stranger = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
-  });
-
-  afterAll(async () => {
-    await tap?.close();
-    await publisher?.close();
-    await app?.close();
-    await db?.drop();
-    await deleteNatsStreams(prefix);
-  });
-
-  async function agent(owner = admin): Promise<string> {
-    const agentId = randomUUID();
-    await publisher.publish('AGENT_LIFECYCLE', owner.tenantId, {
-      agentId,
-      name: `agent-${agentId.slice(0, 8)}`,
-      change: 'CREATED',
-      status: 'ACTIVE',
-      permissions: [],
-    });
-    await eventually(async () =>
-      expect((await owner.call(app, 'GET', `/relay/v1/agents/${agentId}`)).status).toBe(200),
-    );
-    return agentId;
-  }
+  const relay = RelayBed.use('kill_switches');
+  const { tenantId } = relay;
 
   /** An agent tenant-auth deleted: the projection keeps it as DELETED (GET answers 404). */
   async function deletedAgent(): Promise<string> {
-    const agentId = await agent();
-    await publisher.publish('AGENT_LIFECYCLE', tenantId, {
+    const agentId = await relay.agent();
+    await relay.publisher.publish('AGENT_LIFECYCLE', tenantId, {
       agentId,
       name: 'gone',
       change: 'DELETED',
@@ -73,18 +24,18 @@ describe('kill switches', () => {
       permissions: [],
     });
     await eventually(async () =>
-      expect((await admin.call(app, 'GET', `/relay/v1/agents/${agentId}`)).status).toBe(404),
+      expect((await relay.call('GET', `/relay/v1/agents/${agentId}`)).status).toBe(404),
     );
     return agentId;
   }
 
-  async function entry(path: string, body: Json, owner = admin): Promise<string> {
-    const created = await owner.call(app, 'POST', `/relay/v1/${path}`, body);
+  async function entry(path: string, body: Json, owner = relay.admin): Promise<string> {
+    const created = await owner.call(relay.app, 'POST', `/relay/v1/${path}`, body);
     expect(created.status).toBe(201);
     return String(created.body.id);
   }
 
-  const mcpServer = (owner = admin): Promise<string> =>
+  const mcpServer = (owner = relay.admin): Promise<string> =>
     entry(
       'mcp-servers',
       {
@@ -108,7 +59,7 @@ describe('kill switches', () => {
     entry('channels', { name: `chan-${randomUUID()}`, kind: 'SLACK' });
 
   function switchEvents(type: string, switchId: string): Json[] {
-    return tap
+    return relay.tap
       .ofType(type)
       .filter((e) => (e.data.details as Json | undefined)?.killSwitchId === switchId)
       .map((e) => e.data);
@@ -123,7 +74,7 @@ describe('kill switches', () => {
   ])('should engage and release a %s switch and record %s both times', async (scope, eventType) => {
     const targetId =
       scope === 'AGENT'
-        ? await agent()
+        ? await relay.agent()
         : scope === 'MCP_SERVER'
           ? await mcpServer()
           : scope === 'LLM_GATEWAY'
@@ -132,15 +83,15 @@ describe('kill switches', () => {
               ? await channel()
               : tenantId;
 
-    const engaged = await admin.call(app, 'POST', '/relay/v1/kill-switches', {
+    const engaged = await relay.call('POST', '/relay/v1/kill-switches', {
       scope,
       targetId,
       reason: 'incident 42',
     });
     const id = String(engaged.body.id);
-    const read = await admin.call(app, 'GET', `/relay/v1/kill-switches/${id}`);
-    const released = await admin.call(app, 'DELETE', `/relay/v1/kill-switches/${id}`);
-    const after = await admin.call(app, 'GET', `/relay/v1/kill-switches/${id}`);
+    const read = await relay.call('GET', `/relay/v1/kill-switches/${id}`);
+    const released = await relay.call('DELETE', `/relay/v1/kill-switches/${id}`);
+    const after = await relay.call('GET', `/relay/v1/kill-switches/${id}`);
 
     expect(engaged.status).toBe(201);
     expect(engaged.headers.location).toBe(`/relay/v1/kill-switches/${id}`);
@@ -150,14 +101,14 @@ describe('kill switches', () => {
         targetId,
         reason: 'incident 42',
         status: 'ENGAGED',
-        engagedBy: admin.subject,
+        engagedBy: relay.admin.subject,
       }),
     );
     expect(engaged.body).toEqual(expect.objectContaining({ releasedAt: null, releasedBy: null }));
     expect(read.body).toEqual(engaged.body);
     expect(released.status).toBe(204);
     expect(after.body).toEqual(
-      expect.objectContaining({ status: 'RELEASED', releasedBy: admin.subject }),
+      expect.objectContaining({ status: 'RELEASED', releasedBy: relay.admin.subject }),
     );
     expect(Date.parse(String(after.body.releasedAt))).not.toBeNaN();
     const events = await eventually(() => {
@@ -171,7 +122,7 @@ describe('kill switches', () => {
     ]);
     expect(events[0]).toEqual(
       expect.objectContaining({
-        actor: expect.objectContaining({ id: admin.subject }),
+        actor: expect.objectContaining({ id: relay.admin.subject }),
         sink: expect.objectContaining({ type: scope, id: targetId }),
         summary: expect.stringContaining('incident 42'),
       }),
@@ -179,8 +130,8 @@ describe('kill switches', () => {
   });
 
   it('should keep the agents projection unchanged when an agent switch is recorded', async () => {
-    const agentId = await agent();
-    const engaged = await admin.call(app, 'POST', '/relay/v1/kill-switches', {
+    const agentId = await relay.agent();
+    const engaged = await relay.call('POST', '/relay/v1/kill-switches', {
       scope: 'AGENT',
       targetId: agentId,
       reason: 'stop',
@@ -195,14 +146,12 @@ describe('kill switches', () => {
       expect.objectContaining({ agentId, change: 'UPDATED', status: 'ACTIVE' }),
     );
     expect((events[0].details as Json).origin).toBe('relay');
-    expect((await admin.call(app, 'GET', `/relay/v1/agents/${agentId}`)).body.status).toBe(
-      'ACTIVE',
-    );
+    expect((await relay.call('GET', `/relay/v1/agents/${agentId}`)).body.status).toBe('ACTIVE');
   });
 
   it('should carry the agent status when a switch on a suspended agent is recorded', async () => {
-    const agentId = await agent();
-    await publisher.publish('AGENT_LIFECYCLE', tenantId, {
+    const agentId = await relay.agent();
+    await relay.publisher.publish('AGENT_LIFECYCLE', tenantId, {
       agentId,
       name: 'suspended-agent',
       change: 'SUSPENDED',
@@ -210,12 +159,12 @@ describe('kill switches', () => {
       permissions: [],
     });
     await eventually(async () =>
-      expect((await admin.call(app, 'GET', `/relay/v1/agents/${agentId}`)).body.status).toBe(
+      expect((await relay.call('GET', `/relay/v1/agents/${agentId}`)).body.status).toBe(
         'SUSPENDED',
       ),
     );
 
-    const engaged = await admin.call(app, 'POST', '/relay/v1/kill-switches', {
+    const engaged = await relay.call('POST', '/relay/v1/kill-switches', {
       scope: 'AGENT',
       targetId: agentId,
       reason: 'stop',
@@ -232,11 +181,11 @@ describe('kill switches', () => {
   it('should answer 409 naming the target when its target is engaged again, and engage anew once released', async () => {
     const serverId = await mcpServer();
     const body = { scope: 'MCP_SERVER', targetId: serverId, reason: 'first' };
-    const first = await admin.call(app, 'POST', '/relay/v1/kill-switches', body);
+    const first = await relay.call('POST', '/relay/v1/kill-switches', body);
 
-    const second = await admin.call<Problem>(app, 'POST', '/relay/v1/kill-switches', body);
-    await admin.call(app, 'DELETE', `/relay/v1/kill-switches/${String(first.body.id)}`);
-    const third = await admin.call(app, 'POST', '/relay/v1/kill-switches', body);
+    const second = await relay.call<Problem>('POST', '/relay/v1/kill-switches', body);
+    await relay.call('DELETE', `/relay/v1/kill-switches/${String(first.body.id)}`);
+    const third = await relay.call('POST', '/relay/v1/kill-switches', body);
 
     expect(second.status).toBe(409);
     expect(second.body.detail).toContain(serverId);
@@ -250,12 +199,11 @@ describe('kill switches', () => {
     const body = { scope: 'MCP_SERVER', targetId: serverId, reason: 'race' };
 
     const answers = await Promise.all(
-      Array.from({ length: 4 }, () => admin.call(app, 'POST', '/relay/v1/kill-switches', body)),
+      Array.from({ length: 4 }, () => relay.call('POST', '/relay/v1/kill-switches', body)),
     );
 
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
-    const engaged = await admin.call<{ total: number }>(
-      app,
+    const engaged = await relay.call<{ total: number }>(
       'GET',
       `/relay/v1/kill-switches?targetId=${serverId}&engaged=true`,
     );
@@ -263,15 +211,15 @@ describe('kill switches', () => {
   });
 
   it('should answer 409 naming the state when a released switch is released again', async () => {
-    const created = await admin.call(app, 'POST', '/relay/v1/kill-switches', {
+    const created = await relay.call('POST', '/relay/v1/kill-switches', {
       scope: 'CHANNEL',
       targetId: await channel(),
       reason: 'x',
     });
     const url = `/relay/v1/kill-switches/${String(created.body.id)}`;
-    await admin.call(app, 'DELETE', url);
+    await relay.call('DELETE', url);
 
-    const again = await admin.call<Problem>(app, 'DELETE', url);
+    const again = await relay.call<Problem>('DELETE', url);
 
     expect(again.status).toBe(409);
     expect(again.body.detail).toContain('RELEASED');
@@ -279,8 +227,8 @@ describe('kill switches', () => {
   });
 
   it('should filter by scope, target and engaged, newest first, paged', async () => {
-    const lister = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
-    const agents = [await agent(lister), await agent(lister)];
+    const lister = await TestCaller.create(relay.issuer, randomUUID(), ADMIN_PERMS);
+    const agents = [await relay.agent(lister), await relay.agent(lister)];
     const serverId = await mcpServer(lister);
     const ids: string[] = [];
     for (const [scope, targetId] of [
@@ -288,17 +236,17 @@ describe('kill switches', () => {
       ['AGENT', agents[1]],
       ['MCP_SERVER', serverId],
     ]) {
-      const created = await lister.call(app, 'POST', '/relay/v1/kill-switches', {
+      const created = await lister.call(relay.app, 'POST', '/relay/v1/kill-switches', {
         scope,
         targetId,
         reason: 'r',
       });
       ids.push(String(created.body.id));
     }
-    await lister.call(app, 'DELETE', `/relay/v1/kill-switches/${ids[0]}`);
+    await lister.call(relay.app, 'DELETE', `/relay/v1/kill-switches/${ids[0]}`);
     type ListPage = { items: Json[]; total: number; page: number; pageSize: number };
     const list = (query: string) =>
-      lister.call<ListPage>(app, 'GET', `/relay/v1/kill-switches${query}`);
+      lister.call<ListPage>(relay.app, 'GET', `/relay/v1/kill-switches${query}`);
 
     const all = await list('');
     const agentsOnly = await list('?scope=AGENT');
@@ -324,19 +272,18 @@ describe('kill switches', () => {
   });
 
   it('should answer 400 listing every bad field when the body or query is invalid', async () => {
-    const bad = await admin.call<Problem>(app, 'POST', '/relay/v1/kill-switches', {
+    const bad = await relay.call<Problem>('POST', '/relay/v1/kill-switches', {
       scope: 'PLANET',
       targetId: 'nope',
       reason: '',
       extra: 1,
     });
-    const missing = await admin.call<Problem>(app, 'POST', '/relay/v1/kill-switches', {});
-    const query = await admin.call<Problem>(
-      app,
+    const missing = await relay.call<Problem>('POST', '/relay/v1/kill-switches', {});
+    const query = await relay.call<Problem>(
       'GET',
       '/relay/v1/kill-switches?engaged=maybe&scope=X&targetId=1&pageSize=101',
     );
-    const path = await admin.call<Problem>(app, 'GET', '/relay/v1/kill-switches/not-a-uuid');
+    const path = await relay.call<Problem>('GET', '/relay/v1/kill-switches/not-a-uuid');
 
     expect(bad.status).toBe(400);
     expect(bad.body.errors!.map((e) => e.field).sort()).toEqual([
@@ -362,12 +309,12 @@ describe('kill switches', () => {
   });
 
   it('should answer 400 naming targetId when the target is not in the caller tenant', async () => {
-    const foreignServer = await mcpServer(stranger);
+    const foreignServer = await mcpServer(relay.stranger);
     const deletedServer = await mcpServer();
-    await admin.call(app, 'DELETE', `/relay/v1/mcp-servers/${deletedServer}`);
+    await relay.call('DELETE', `/relay/v1/mcp-servers/${deletedServer}`);
     const cases = [
       { scope: 'TENANT', targetId: randomUUID() },
-      { scope: 'TENANT', targetId: stranger.tenantId },
+      { scope: 'TENANT', targetId: relay.stranger.tenantId },
       { scope: 'AGENT', targetId: randomUUID() },
       { scope: 'AGENT', targetId: await deletedAgent() },
       { scope: 'MCP_SERVER', targetId: foreignServer },
@@ -378,7 +325,10 @@ describe('kill switches', () => {
 
     const answers = await Promise.all(
       cases.map((c) =>
-        admin.call<Problem>(app, 'POST', '/relay/v1/kill-switches', { ...c, reason: 'r' }),
+        relay.call<Problem>('POST', '/relay/v1/kill-switches', {
+          ...c,
+          reason: 'r',
+        }),
       ),
     );
 
@@ -391,58 +341,54 @@ describe('kill switches', () => {
   });
 
   it('should answer 404 when the switch is unknown or belongs to another tenant', async () => {
-    const foreign = await stranger.call(app, 'POST', '/relay/v1/kill-switches', {
+    const foreign = await relay.stranger.call(relay.app, 'POST', '/relay/v1/kill-switches', {
       scope: 'TENANT',
-      targetId: stranger.tenantId,
+      targetId: relay.stranger.tenantId,
       reason: 'theirs',
     });
     const foreignUrl = `/relay/v1/kill-switches/${String(foreign.body.id)}`;
 
-    const unknown = await admin.call(app, 'GET', `/relay/v1/kill-switches/${randomUUID()}`);
-    const unknownRelease = await admin.call(
-      app,
-      'DELETE',
-      `/relay/v1/kill-switches/${randomUUID()}`,
-    );
-    const read = await admin.call(app, 'GET', foreignUrl);
-    const release = await admin.call(app, 'DELETE', foreignUrl);
-    const listed = await admin.call<{ items: Json[] }>(app, 'GET', '/relay/v1/kill-switches');
+    const unknown = await relay.call('GET', `/relay/v1/kill-switches/${randomUUID()}`);
+    const unknownRelease = await relay.call('DELETE', `/relay/v1/kill-switches/${randomUUID()}`);
+    const read = await relay.call('GET', foreignUrl);
+    const release = await relay.call('DELETE', foreignUrl);
+    const listed = await relay.call<{ items: Json[] }>('GET', '/relay/v1/kill-switches');
 
     expect(foreign.status).toBe(201);
     expect([unknown.status, unknownRelease.status, read.status, release.status]).toEqual([
       404, 404, 404, 404,
     ]);
     expect(listed.body.items.map((s) => s.id)).not.toContain(foreign.body.id);
-    expect((await stranger.call(app, 'GET', foreignUrl)).body.status).toBe('ENGAGED');
+    expect((await relay.stranger.call(relay.app, 'GET', foreignUrl)).body.status).toBe('ENGAGED');
   });
 
   it('should answer 403 naming the role when the caller is not a tenant administrator', async () => {
-    const writer = await TestCaller.create(issuer, tenantId, [
+    const writer = await TestCaller.create(relay.issuer, tenantId, [
       'TENANT:WRITE',
       'REGISTRY:ADMIN',
       'MCP_REGISTRY:ADMIN',
     ]);
-    const created = await admin.call(app, 'POST', '/relay/v1/kill-switches', {
+    const created = await relay.call('POST', '/relay/v1/kill-switches', {
       scope: 'AGENT',
-      targetId: await agent(),
+      targetId: await relay.agent(),
       reason: 'r',
     });
     const url = `/relay/v1/kill-switches/${String(created.body.id)}`;
 
     const answers = [
-      await writer.call<Problem>(app, 'POST', '/relay/v1/kill-switches', {
+      await writer.call<Problem>(relay.app, 'POST', '/relay/v1/kill-switches', {
         scope: 'TENANT',
         targetId: tenantId,
         reason: 'r',
       }),
-      await writer.call<Problem>(app, 'GET', '/relay/v1/kill-switches'),
-      await writer.call<Problem>(app, 'GET', url),
-      await writer.call<Problem>(app, 'DELETE', url),
+      await writer.call<Problem>(relay.app, 'GET', '/relay/v1/kill-switches'),
+      await writer.call<Problem>(relay.app, 'GET', url),
+      await writer.call<Problem>(relay.app, 'DELETE', url),
     ];
 
     expect(answers.map((a) => a.status)).toEqual([403, 403, 403, 403]);
     expect(answers[0].body.detail).toContain('TENANT:ADMIN');
-    expect((await admin.call(app, 'GET', url)).body.status).toBe('ENGAGED');
+    expect((await relay.call('GET', url)).body.status).toBe('ENGAGED');
   });
 
   it('should answer 401 when no token is given', async () => {
@@ -451,7 +397,7 @@ describe('kill switches', () => {
         { method: 'POST' as const, url: '/relay/v1/kill-switches' },
         { method: 'GET' as const, url: '/relay/v1/kill-switches' },
         { method: 'DELETE' as const, url: `/relay/v1/kill-switches/${randomUUID()}` },
-      ].map((r) => app.inject(r)),
+      ].map((r) => relay.app.inject(r)),
     );
 
     expect(answers.map((a) => a.statusCode)).toEqual([401, 401, 401]);

@@ -1,54 +1,20 @@
 import { randomUUID } from 'node:crypto';
 
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import {
-  TestDatabase,
-  TestTokenIssuer,
-  createTestDatabase,
-  deleteNatsStreams,
-  eventually,
-  uniqueNatsPrefix,
-} from '@agp/testing';
+import { eventually } from '@agp/testing';
 
-import { EventPublisher, EventTap } from './support/event-tools';
-import { ADMIN_PERMS, TestCaller, startRelay } from './support/relay-test-app';
+import { RelayBed } from './support/relay-bed';
+import { TestCaller } from './support/relay-test-app';
 
 type Json = Record<string, unknown>;
 
 describe('registry', () => {
-  let db: TestDatabase;
-  let prefix: string;
-  let app: NestFastifyApplication;
-  let publisher: EventPublisher;
-  let tap: EventTap;
-  let issuer: TestTokenIssuer;
-  let admin: TestCaller;
-  let stranger: TestCaller;
-  const tenantId = randomUUID();
-
-  beforeAll(async () => {
-    db = await createTestDatabase('relay_registry');
-    prefix = uniqueNatsPrefix('relayreg');
-    issuer = await TestTokenIssuer.create();
-    app = await startRelay({ databaseUrl: db.url, prefix, issuer });
-    publisher = await EventPublisher.connect(prefix);
-    tap = await EventTap.open(prefix);
-    admin = await TestCaller.create(issuer, tenantId, ADMIN_PERMS);
-    stranger = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
-  });
-
-  afterAll(async () => {
-    await tap?.close();
-    await publisher?.close();
-    await app?.close();
-    await db?.drop();
-    await deleteNatsStreams(prefix);
-  });
+  const relay = RelayBed.use('registry');
+  const { tenantId } = relay;
 
   describe('agents', () => {
     it('should project an agent from tenant-auth and keep it once when the event is redelivered', async () => {
       const agentId = randomUUID();
-      const event = await publisher.publish('AGENT_LIFECYCLE', tenantId, {
+      const event = await relay.publisher.publish('AGENT_LIFECYCLE', tenantId, {
         agentId,
         name: 'billing-agent',
         change: 'CREATED',
@@ -56,7 +22,7 @@ describe('registry', () => {
         permissions: [],
       });
       const agent = await eventually(async () => {
-        const response = await admin.call(app, 'GET', `/relay/v1/agents/${agentId}`);
+        const response = await relay.call('GET', `/relay/v1/agents/${agentId}`);
         expect(response.status).toBe(200);
         return response.body;
       });
@@ -68,32 +34,32 @@ describe('registry', () => {
           status: 'ACTIVE',
         }),
       );
-      await publisher.publish('AGENT_LIFECYCLE', tenantId, {
+      await relay.publisher.publish('AGENT_LIFECYCLE', tenantId, {
         ...event.data,
         name: 'renamed',
         change: 'UPDATED',
       });
       await eventually(async () =>
-        expect((await admin.call(app, 'GET', `/relay/v1/agents/${agentId}`)).body.name).toBe(
-          'renamed',
-        ),
+        expect((await relay.call('GET', `/relay/v1/agents/${agentId}`)).body.name).toBe('renamed'),
       );
-      const list = await admin.call<{ items: Json[] }>(app, 'GET', '/relay/v1/agents?name=renamed');
+      const list = await relay.call<{ items: Json[] }>('GET', '/relay/v1/agents?name=renamed');
       expect(list.body.items.map((a) => a.id)).toEqual([agentId]);
-      expect((await stranger.call(app, 'GET', `/relay/v1/agents/${agentId}`)).status).toBe(404);
+      expect(
+        (await relay.stranger.call(relay.app, 'GET', `/relay/v1/agents/${agentId}`)).status,
+      ).toBe(404);
     });
 
     it('should update metadata, check the owner and record AGENT_LIFECYCLE when patched', async () => {
       const agentId = randomUUID();
       const userId = randomUUID();
-      await publisher.publish('USER_LIFECYCLE', tenantId, {
+      await relay.publisher.publish('USER_LIFECYCLE', tenantId, {
         userId,
         email: 'owner@acme.example',
         displayName: 'Owner',
         change: 'CREATED',
         status: 'ACTIVE',
       });
-      await publisher.publish('AGENT_LIFECYCLE', tenantId, {
+      await relay.publisher.publish('AGENT_LIFECYCLE', tenantId, {
         agentId,
         name: 'crm-agent',
         change: 'CREATED',
@@ -101,29 +67,27 @@ describe('registry', () => {
         permissions: [],
       });
       await eventually(async () =>
-        expect((await admin.call(app, 'GET', `/relay/v1/agents/${agentId}`)).status).toBe(200),
+        expect((await relay.call('GET', `/relay/v1/agents/${agentId}`)).status).toBe(200),
       );
-      const unknownOwner = await admin.call<{ errors: Json[] }>(
-        app,
+      const unknownOwner = await relay.call<{ errors: Json[] }>(
         'PATCH',
         `/relay/v1/agents/${agentId}`,
         { ownerUserId: randomUUID() },
       );
       expect(unknownOwner.status).toBe(400);
       expect(unknownOwner.body.errors.map((e) => e.field)).toEqual(['ownerUserId']);
-      const bad = await admin.call<{ errors: Json[] }>(
-        app,
-        'PATCH',
-        `/relay/v1/agents/${agentId}`,
-        { visibility: 'SECRET', agentCardUrl: 'nope', riskTier: '' },
-      );
+      const bad = await relay.call<{ errors: Json[] }>('PATCH', `/relay/v1/agents/${agentId}`, {
+        visibility: 'SECRET',
+        agentCardUrl: 'nope',
+        riskTier: '',
+      });
       expect(bad.body.errors.map((e) => e.field).sort()).toEqual([
         'agentCardUrl',
         'riskTier',
         'visibility',
       ]);
       const patched = await eventually(async () => {
-        const response = await admin.call(app, 'PATCH', `/relay/v1/agents/${agentId}`, {
+        const response = await relay.call('PATCH', `/relay/v1/agents/${agentId}`, {
           description: 'talks to the CRM',
           agentCardUrl: 'https://agents.acme.example/crm/card.json',
           visibility: 'INTERNAL',
@@ -142,7 +106,7 @@ describe('registry', () => {
       );
       await eventually(() =>
         expect(
-          tap
+          relay.tap
             .ofType('AGENT_LIFECYCLE')
             .some(
               (e) =>
@@ -152,18 +116,19 @@ describe('registry', () => {
         ).toBe(true),
       );
       // The relay's own event does not overwrite the projection.
-      expect((await admin.call(app, 'GET', `/relay/v1/agents/${agentId}`)).body.name).toBe(
-        'crm-agent',
-      );
+      expect((await relay.call('GET', `/relay/v1/agents/${agentId}`)).body.name).toBe('crm-agent');
       expect(
-        (await stranger.call(app, 'PATCH', `/relay/v1/agents/${agentId}`, { riskTier: 'LOW' }))
-          .status,
+        (
+          await relay.stranger.call(relay.app, 'PATCH', `/relay/v1/agents/${agentId}`, {
+            riskTier: 'LOW',
+          })
+        ).status,
       ).toBe(404);
     });
 
     it('should hide a deleted agent but keep its name on the bindings that name it', async () => {
       const agentId = randomUUID();
-      await publisher.publish('AGENT_LIFECYCLE', tenantId, {
+      await relay.publisher.publish('AGENT_LIFECYCLE', tenantId, {
         agentId,
         name: 'short-lived',
         change: 'CREATED',
@@ -171,21 +136,21 @@ describe('registry', () => {
         permissions: [],
       });
       await eventually(async () =>
-        expect((await admin.call(app, 'GET', `/relay/v1/agents/${agentId}`)).status).toBe(200),
+        expect((await relay.call('GET', `/relay/v1/agents/${agentId}`)).status).toBe(200),
       );
-      const group = await admin.call(app, 'POST', '/relay/v1/policy-groups', {
+      const group = await relay.call('POST', '/relay/v1/policy-groups', {
         name: `g-${agentId}`,
       });
-      await admin.call(app, 'POST', `/relay/v1/policy-groups/${String(group.body.id)}/versions`, {
+      await relay.call('POST', `/relay/v1/policy-groups/${String(group.body.id)}/versions`, {
         regoSource: 'package a.b\nimport rego.v1\ndecision := {"action": "LOG"}\n',
       });
-      const binding = await admin.call(app, 'POST', '/relay/v1/policy-bindings', {
+      const binding = await relay.call('POST', '/relay/v1/policy-bindings', {
         groupId: group.body.id,
         bindingLevel: 'AGENT',
         agentId,
       });
       expect(binding.body.agent).toEqual({ id: agentId, name: 'short-lived' });
-      await publisher.publish('AGENT_LIFECYCLE', tenantId, {
+      await relay.publisher.publish('AGENT_LIFECYCLE', tenantId, {
         agentId,
         name: 'short-lived',
         change: 'DELETED',
@@ -193,34 +158,29 @@ describe('registry', () => {
         permissions: [],
       });
       await eventually(async () =>
-        expect((await admin.call(app, 'GET', `/relay/v1/agents/${agentId}`)).status).toBe(404),
+        expect((await relay.call('GET', `/relay/v1/agents/${agentId}`)).status).toBe(404),
       );
       expect(
-        (await admin.call<{ items: Json[] }>(app, 'GET', '/relay/v1/agents?name=short-lived')).body
+        (await relay.call<{ items: Json[] }>('GET', '/relay/v1/agents?name=short-lived')).body
           .items,
       ).toEqual([]);
       expect(
-        (
-          await admin.call(
-            app,
-            'GET',
-            `/relay/v1/policy-bindings/${String(binding.body.bindingId)}`,
-          )
-        ).body.agent,
+        (await relay.call('GET', `/relay/v1/policy-bindings/${String(binding.body.bindingId)}`))
+          .body.agent,
       ).toEqual({ id: agentId, name: 'short-lived' });
     });
 
     it('should forget a deleted user so that it can no longer own anything', async () => {
       const agentId = randomUUID();
       const userId = randomUUID();
-      await publisher.publish('AGENT_LIFECYCLE', tenantId, {
+      await relay.publisher.publish('AGENT_LIFECYCLE', tenantId, {
         agentId,
         name: 'owned-agent',
         change: 'CREATED',
         status: 'ACTIVE',
         permissions: [],
       });
-      await publisher.publish('USER_LIFECYCLE', tenantId, {
+      await relay.publisher.publish('USER_LIFECYCLE', tenantId, {
         userId,
         email: 'gone@acme.example',
         change: 'CREATED',
@@ -228,11 +188,14 @@ describe('registry', () => {
       });
       await eventually(async () =>
         expect(
-          (await admin.call(app, 'PATCH', `/relay/v1/agents/${agentId}`, { ownerUserId: userId }))
-            .status,
+          (
+            await relay.call('PATCH', `/relay/v1/agents/${agentId}`, {
+              ownerUserId: userId,
+            })
+          ).status,
         ).toBe(200),
       );
-      await publisher.publish('USER_LIFECYCLE', tenantId, {
+      await relay.publisher.publish('USER_LIFECYCLE', tenantId, {
         userId,
         email: 'gone@acme.example',
         change: 'DELETED',
@@ -240,17 +203,23 @@ describe('registry', () => {
       });
       await eventually(async () =>
         expect(
-          (await admin.call(app, 'PATCH', `/relay/v1/agents/${agentId}`, { ownerUserId: userId }))
-            .status,
+          (
+            await relay.call('PATCH', `/relay/v1/agents/${agentId}`, {
+              ownerUserId: userId,
+            })
+          ).status,
         ).toBe(400),
       );
     });
 
     it('should answer 403 when the caller lacks REGISTRY:WRITE', async () => {
-      const reader = await TestCaller.create(issuer, tenantId, ['REGISTRY:READ']);
+      const reader = await TestCaller.create(relay.issuer, tenantId, ['REGISTRY:READ']);
       expect(
-        (await reader.call(app, 'PATCH', `/relay/v1/agents/${randomUUID()}`, { riskTier: 'LOW' }))
-          .status,
+        (
+          await reader.call(relay.app, 'PATCH', `/relay/v1/agents/${randomUUID()}`, {
+            riskTier: 'LOW',
+          })
+        ).status,
       ).toBe(403);
     });
   });
@@ -299,23 +268,23 @@ describe('registry', () => {
     '$path',
     ({ path, event, perms, valid, invalid, invalidFields, patch }) => {
       it('should refuse null for a required field on update with a 400 naming it, and clear an optional one with null', async () => {
-        const created = await admin.call(app, 'POST', `/relay/v1/${path}`, {
+        const created = await relay.call('POST', `/relay/v1/${path}`, {
           ...valid,
           name: `${String(valid.name)}-nulls`,
           description: 'to be cleared',
         });
         const id = String(created.body.id);
 
-        const nullName = await admin.call<{ errors?: Array<{ field: string }> }>(
-          app,
+        const nullName = await relay.admin.call<{ errors?: Array<{ field: string }> }>(
+          relay.app,
           'PATCH',
           `/relay/v1/${path}/${id}`,
           { name: null },
         );
-        const cleared = await admin.call(app, 'PATCH', `/relay/v1/${path}/${id}`, {
+        const cleared = await relay.call('PATCH', `/relay/v1/${path}/${id}`, {
           description: null,
         });
-        await admin.call(app, 'DELETE', `/relay/v1/${path}/${id}`);
+        await relay.call('DELETE', `/relay/v1/${path}/${id}`);
 
         expect(nullName.status).toBe(400);
         expect([...new Set(nullName.body.errors?.map((e) => e.field))]).toEqual(['name']);
@@ -324,27 +293,24 @@ describe('registry', () => {
       });
 
       it('should create, read, list, update and delete an entry and record its lifecycle', async () => {
-        const created = await admin.call(app, 'POST', `/relay/v1/${path}`, valid);
+        const created = await relay.call('POST', `/relay/v1/${path}`, valid);
         expect(created.status).toBe(201);
         const id = String(created.body.id);
         expect(created.headers.location).toBe(`/relay/v1/${path}/${id}`);
         expect(created.body).toEqual(expect.objectContaining(valid));
-        expect((await admin.call(app, 'GET', `/relay/v1/${path}/${id}`)).body).toEqual(
-          created.body,
-        );
-        const list = await admin.call<{ items: Json[]; total: number }>(
-          app,
+        expect((await relay.call('GET', `/relay/v1/${path}/${id}`)).body).toEqual(created.body);
+        const list = await relay.call<{ items: Json[]; total: number }>(
           'GET',
           `/relay/v1/${path}?pageSize=10`,
         );
         expect(list.body).toEqual(expect.objectContaining({ page: 1, pageSize: 10, total: 1 }));
-        const updated = await admin.call(app, 'PATCH', `/relay/v1/${path}/${id}`, patch);
+        const updated = await relay.call('PATCH', `/relay/v1/${path}/${id}`, patch);
         expect(updated.body).toEqual(expect.objectContaining({ ...valid, ...patch }));
-        expect((await admin.call(app, 'DELETE', `/relay/v1/${path}/${id}`)).status).toBe(204);
-        expect((await admin.call(app, 'GET', `/relay/v1/${path}/${id}`)).status).toBe(404);
+        expect((await relay.call('DELETE', `/relay/v1/${path}/${id}`)).status).toBe(204);
+        expect((await relay.call('GET', `/relay/v1/${path}/${id}`)).status).toBe(404);
         if (event) {
           await eventually(() => {
-            const changes = tap
+            const changes = relay.tap
               .ofType(event)
               .filter((e) => Object.values(e.data.details as Json).includes(id))
               .map((e) => (e.data.details as Json).change);
@@ -354,12 +320,7 @@ describe('registry', () => {
       });
 
       it('should list every bad field when the body is invalid', async () => {
-        const response = await admin.call<{ errors: Json[] }>(
-          app,
-          'POST',
-          `/relay/v1/${path}`,
-          invalid,
-        );
+        const response = await relay.call<{ errors: Json[] }>('POST', `/relay/v1/${path}`, invalid);
         expect(response.status).toBe(400);
         expect([...new Set(response.body.errors.map((e) => e.field))].sort()).toEqual(
           invalidFields,
@@ -368,26 +329,31 @@ describe('registry', () => {
 
       it('should answer 409 on a duplicate name and 404 across tenants', async () => {
         const body = { ...valid, name: `${valid.name}-${randomUUID().slice(0, 6)}` };
-        const created = await admin.call(app, 'POST', `/relay/v1/${path}`, body);
-        expect((await admin.call(app, 'POST', `/relay/v1/${path}`, body)).status).toBe(409);
+        const created = await relay.call('POST', `/relay/v1/${path}`, body);
+        expect((await relay.call('POST', `/relay/v1/${path}`, body)).status).toBe(409);
         const id = String(created.body.id);
-        expect((await stranger.call(app, 'GET', `/relay/v1/${path}/${id}`)).status).toBe(404);
-        expect((await stranger.call(app, 'PATCH', `/relay/v1/${path}/${id}`, patch)).status).toBe(
-          404,
-        );
-        expect((await stranger.call(app, 'DELETE', `/relay/v1/${path}/${id}`)).status).toBe(404);
-        expect((await admin.call(app, 'GET', `/relay/v1/${path}/not-a-uuid`)).status).toBe(400);
+        expect(
+          (await relay.stranger.call(relay.app, 'GET', `/relay/v1/${path}/${id}`)).status,
+        ).toBe(404);
+        expect(
+          (await relay.stranger.call(relay.app, 'PATCH', `/relay/v1/${path}/${id}`, patch)).status,
+        ).toBe(404);
+        expect(
+          (await relay.stranger.call(relay.app, 'DELETE', `/relay/v1/${path}/${id}`)).status,
+        ).toBe(404);
+        expect((await relay.call('GET', `/relay/v1/${path}/not-a-uuid`)).status).toBe(400);
       });
 
       it('should answer 403 when the caller may read but not delete', async () => {
-        const writer = await TestCaller.create(issuer, tenantId, [`${perms}:WRITE`]);
-        const created = await writer.call(app, 'POST', `/relay/v1/${path}`, {
+        const writer = await TestCaller.create(relay.issuer, tenantId, [`${perms}:WRITE`]);
+        const created = await writer.call(relay.app, 'POST', `/relay/v1/${path}`, {
           ...valid,
           name: `${valid.name}-${randomUUID().slice(0, 6)}`,
         });
         expect(created.status).toBe(201);
         expect(
-          (await writer.call(app, 'DELETE', `/relay/v1/${path}/${String(created.body.id)}`)).status,
+          (await writer.call(relay.app, 'DELETE', `/relay/v1/${path}/${String(created.body.id)}`))
+            .status,
         ).toBe(403);
       });
     },

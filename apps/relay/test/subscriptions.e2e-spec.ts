@@ -1,17 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import {
-  TestDatabase,
-  TestTokenIssuer,
-  createTestDatabase,
-  deleteNatsStreams,
-  eventually,
-  uniqueNatsPrefix,
-} from '@agp/testing';
+import { eventually } from '@agp/testing';
 
-import { EventPublisher, EventTap } from './support/event-tools';
-import { ADMIN_PERMS, TestCaller, startRelay } from './support/relay-test-app';
+import { RelayBed } from './support/relay-bed';
+import { TestCaller } from './support/relay-test-app';
 
 type Json = Record<string, unknown>;
 type Problem = { detail: string; errors?: Array<{ field: string; message: string }> };
@@ -25,52 +17,11 @@ interface Subscription {
 
 /** D32 and D21: subscriptions, tool grants, the client library's reads, their events. */
 describe('subscriptions', () => {
-  let db: TestDatabase;
-  let prefix: string;
-  let app: NestFastifyApplication;
-  let publisher: EventPublisher;
-  let tap: EventTap;
-  let issuer: TestTokenIssuer;
-  let admin: TestCaller;
-  let stranger: TestCaller;
-  const tenantId = randomUUID();
+  const relay = RelayBed.use('subscriptions');
+  const { tenantId } = relay;
 
-  beforeAll(async () => {
-    db = await createTestDatabase('relay_subscriptions');
-    prefix = uniqueNatsPrefix('relaysub');
-    issuer = await TestTokenIssuer.create();
-    app = await startRelay({ databaseUrl: db.url, prefix, issuer });
-    publisher = await EventPublisher.connect(prefix);
-    tap = await EventTap.open(prefix);
-    admin = await TestCaller.create(issuer, tenantId, ADMIN_PERMS);
-    stranger = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
-  });
-
-  afterAll(async () => {
-    await tap?.close();
-    await publisher?.close();
-    await app?.close();
-    await db?.drop();
-    await deleteNatsStreams(prefix);
-  });
-
-  async function agent(owner = admin): Promise<string> {
-    const agentId = randomUUID();
-    await publisher.publish('AGENT_LIFECYCLE', owner.tenantId, {
-      agentId,
-      name: `agent-${agentId.slice(0, 8)}`,
-      change: 'CREATED',
-      status: 'ACTIVE',
-      permissions: [],
-    });
-    await eventually(async () =>
-      expect((await owner.call(app, 'GET', `/relay/v1/agents/${agentId}`)).status).toBe(200),
-    );
-    return agentId;
-  }
-
-  async function mcpServer(owner = admin): Promise<string> {
-    const created = await owner.call<{ id: string }>(app, 'POST', '/relay/v1/mcp-servers', {
+  async function mcpServer(owner = relay.admin): Promise<string> {
+    const created = await owner.call<{ id: string }>(relay.app, 'POST', '/relay/v1/mcp-servers', {
       name: `tools-${randomUUID().slice(0, 8)}`,
       url: 'https://tools.example.com/mcp',
       transport: 'STREAMABLE_HTTP',
@@ -79,42 +30,44 @@ describe('subscriptions', () => {
     return created.body.id;
   }
 
-  async function subscribe(body: Json, owner = admin): Promise<Subscription> {
-    const created = await owner.call<Subscription>(app, 'POST', '/relay/v1/subscriptions', body);
+  async function subscribe(body: Json, owner = relay.admin): Promise<Subscription> {
+    const created = await owner.call<Subscription>(
+      relay.app,
+      'POST',
+      '/relay/v1/subscriptions',
+      body,
+    );
     expect(created.status).toBe(201);
     return created.body;
   }
 
   it('should create a grant, read it, list it by filters, change it and delete it, publishing each change', async () => {
-    const agentId = await agent();
+    const agentId = await relay.agent();
     const serverId = await mcpServer();
 
-    const created = await admin.call<Subscription>(app, 'POST', '/relay/v1/subscriptions', {
+    const created = await relay.call<Subscription>('POST', '/relay/v1/subscriptions', {
       kind: 'AGENT_TO_MCP_SERVER',
       sourceId: agentId,
       targetId: serverId,
       tools: ['echo'],
     });
-    const read = await admin.call<Subscription>(
-      app,
+    const read = await relay.call<Subscription>(
       'GET',
       `/relay/v1/subscriptions/${created.body.id}`,
     );
-    const listed = await admin.call<{ items: Subscription[]; total: number }>(
-      app,
+    const listed = await relay.call<{ items: Subscription[]; total: number }>(
       'GET',
       `/relay/v1/subscriptions?kind=AGENT_TO_MCP_SERVER&sourceId=${agentId}&targetId=${serverId}`,
     );
-    const patched = await admin.call<Subscription>(
-      app,
+    const patched = await relay.call<Subscription>(
       'PATCH',
       `/relay/v1/subscriptions/${created.body.id}`,
       {
         tools: null,
       },
     );
-    const removed = await admin.call(app, 'DELETE', `/relay/v1/subscriptions/${created.body.id}`);
-    const gone = await admin.call(app, 'GET', `/relay/v1/subscriptions/${created.body.id}`);
+    const removed = await relay.call('DELETE', `/relay/v1/subscriptions/${created.body.id}`);
+    const gone = await relay.call('GET', `/relay/v1/subscriptions/${created.body.id}`);
 
     expect(created.status).toBe(201);
     expect(created.headers.location).toBe(`/relay/v1/subscriptions/${created.body.id}`);
@@ -128,15 +81,15 @@ describe('subscriptions', () => {
     expect(removed.status).toBe(204);
     expect(gone.status).toBe(404);
     await eventually(() => {
-      const changes = tap
+      const changes = relay.tap
         .ofType('SUBSCRIPTION_CHANGED')
         .filter((e) => e.data.subscriptionId === created.body.id);
       expect(changes.map((e) => e.data.change)).toEqual(['CREATED', 'UPDATED', 'DELETED']);
-      const grants = tap
+      const grants = relay.tap
         .ofType('MCP_GRANTS_CHANGED')
         .filter((e) => e.data.subscriptionId === created.body.id);
       expect(grants.map((e) => e.data.tools)).toEqual([['echo'], null, []]);
-      const lifecycle = tap
+      const lifecycle = relay.tap
         .ofType('AGENT_LIFECYCLE')
         .filter(
           (e) =>
@@ -148,28 +101,28 @@ describe('subscriptions', () => {
   });
 
   it('should refuse bad bodies with every field listed and unknown ends of the wrong kind', async () => {
-    const agentId = await agent();
+    const agentId = await relay.agent();
     const serverId = await mcpServer();
 
-    const bad = await admin.call<Problem>(app, 'POST', '/relay/v1/subscriptions', {
+    const bad = await relay.call<Problem>('POST', '/relay/v1/subscriptions', {
       kind: 'AGENT_TO_PRINTER',
       sourceId: 'nope',
       targetId: serverId,
       tools: 'echo',
       extra: true,
     });
-    const wrongEnd = await admin.call<Problem>(app, 'POST', '/relay/v1/subscriptions', {
+    const wrongEnd = await relay.call<Problem>('POST', '/relay/v1/subscriptions', {
       kind: 'AGENT_TO_LLM_GATEWAY',
       sourceId: agentId,
       targetId: serverId,
     });
-    const grantOnWrongKind = await admin.call<Problem>(app, 'POST', '/relay/v1/subscriptions', {
+    const grantOnWrongKind = await relay.call<Problem>('POST', '/relay/v1/subscriptions', {
       kind: 'AGENT_TO_AGENT',
       sourceId: agentId,
       targetId: agentId,
       tools: ['echo'],
     });
-    const duplicateTools = await admin.call<Problem>(app, 'POST', '/relay/v1/subscriptions', {
+    const duplicateTools = await relay.call<Problem>('POST', '/relay/v1/subscriptions', {
       kind: 'AGENT_TO_MCP_SERVER',
       sourceId: agentId,
       targetId: serverId,
@@ -189,7 +142,7 @@ describe('subscriptions', () => {
   });
 
   it('should answer 409 for a second subscription between the same ends, 404 across tenants and 400 for a non-UUID id', async () => {
-    const agentId = await agent();
+    const agentId = await relay.agent();
     const serverId = await mcpServer();
     const first = await subscribe({
       kind: 'AGENT_TO_MCP_SERVER',
@@ -197,22 +150,40 @@ describe('subscriptions', () => {
       targetId: serverId,
     });
 
-    const again = await admin.call(app, 'POST', '/relay/v1/subscriptions', {
+    const again = await relay.call('POST', '/relay/v1/subscriptions', {
       kind: 'AGENT_TO_MCP_SERVER',
       sourceId: agentId,
       targetId: serverId,
     });
-    const foreign = await stranger.call(app, 'GET', `/relay/v1/subscriptions/${first.id}`);
-    const foreignPatch = await stranger.call(app, 'PATCH', `/relay/v1/subscriptions/${first.id}`, {
-      tools: [],
-    });
-    const foreignDelete = await stranger.call(app, 'DELETE', `/relay/v1/subscriptions/${first.id}`);
-    const notUuid = await admin.call(app, 'GET', '/relay/v1/subscriptions/not-a-uuid');
-    const foreignEnds = await stranger.call<Problem>(app, 'POST', '/relay/v1/subscriptions', {
-      kind: 'AGENT_TO_MCP_SERVER',
-      sourceId: agentId,
-      targetId: serverId,
-    });
+    const foreign = await relay.stranger.call(
+      relay.app,
+      'GET',
+      `/relay/v1/subscriptions/${first.id}`,
+    );
+    const foreignPatch = await relay.stranger.call(
+      relay.app,
+      'PATCH',
+      `/relay/v1/subscriptions/${first.id}`,
+      {
+        tools: [],
+      },
+    );
+    const foreignDelete = await relay.stranger.call(
+      relay.app,
+      'DELETE',
+      `/relay/v1/subscriptions/${first.id}`,
+    );
+    const notUuid = await relay.call('GET', '/relay/v1/subscriptions/not-a-uuid');
+    const foreignEnds = await relay.stranger.call<Problem>(
+      relay.app,
+      'POST',
+      '/relay/v1/subscriptions',
+      {
+        kind: 'AGENT_TO_MCP_SERVER',
+        sourceId: agentId,
+        targetId: serverId,
+      },
+    );
 
     expect(again.status).toBe(409);
     expect([foreign.status, foreignPatch.status, foreignDelete.status]).toEqual([404, 404, 404]);
@@ -222,15 +193,15 @@ describe('subscriptions', () => {
   });
 
   it('should need REGISTRY permissions and a token', async () => {
-    const reader = await TestCaller.create(issuer, tenantId, ['REGISTRY:READ']);
+    const reader = await TestCaller.create(relay.issuer, tenantId, ['REGISTRY:READ']);
 
-    const write = await reader.call(app, 'POST', '/relay/v1/subscriptions', {
+    const write = await reader.call(relay.app, 'POST', '/relay/v1/subscriptions', {
       kind: 'AGENT_TO_AGENT',
       sourceId: randomUUID(),
       targetId: randomUUID(),
     });
-    const read = await reader.call(app, 'GET', '/relay/v1/subscriptions');
-    const anonymous = await app.inject({ method: 'GET', url: '/relay/v1/subscriptions' });
+    const read = await reader.call(relay.app, 'GET', '/relay/v1/subscriptions');
+    const anonymous = await relay.app.inject({ method: 'GET', url: '/relay/v1/subscriptions' });
 
     expect(write.status).toBe(403);
     expect(read.status).toBe(200);
@@ -238,8 +209,8 @@ describe('subscriptions', () => {
   });
 
   it('should give an agent its own subscriptions, LLM gateway subscriptions and MCP servers with grants, and 403 for another agent (D21)', async () => {
-    const agentId = await agent();
-    const otherId = await agent();
+    const agentId = await relay.agent();
+    const otherId = await relay.agent();
     const serverId = await mcpServer();
     await subscribe({
       kind: 'AGENT_TO_MCP_SERVER',
@@ -248,31 +219,30 @@ describe('subscriptions', () => {
       tools: ['a'],
     });
     await subscribe({ kind: 'AGENT_TO_AGENT', sourceId: agentId, targetId: otherId });
-    const self = await TestCaller.create(issuer, tenantId, [], 'AGENT', agentId);
+    const self = await TestCaller.create(relay.issuer, tenantId, [], 'AGENT', agentId);
 
     const all = await self.call<{ items: Subscription[]; pageSize: number; total: number }>(
-      app,
+      relay.app,
       'GET',
       `/relay/v1/agents/${agentId}/subscriptions?pageSize=100`,
     );
     const servers = await self.call<{ items: Json[] }>(
-      app,
+      relay.app,
       'GET',
       `/relay/v1/agents/${agentId}/mcp-servers`,
     );
     const gateways = await self.call<{ items: Json[] }>(
-      app,
+      relay.app,
       'GET',
       `/relay/v1/agents/${agentId}/llm-gateway-subscriptions`,
     );
-    const other = await self.call(app, 'GET', `/relay/v1/agents/${otherId}/subscriptions`);
+    const other = await self.call(relay.app, 'GET', `/relay/v1/agents/${otherId}/subscriptions`);
     const tooBig = await self.call(
-      app,
+      relay.app,
       'GET',
       `/relay/v1/agents/${agentId}/subscriptions?pageSize=101`,
     );
-    const byAdmin = await admin.call<{ total: number }>(
-      app,
+    const byAdmin = await relay.call<{ total: number }>(
       'GET',
       `/relay/v1/agents/${agentId}/subscriptions`,
     );
@@ -288,7 +258,7 @@ describe('subscriptions', () => {
   });
 
   it('should remove the subscriptions of an MCP server that is deleted', async () => {
-    const agentId = await agent();
+    const agentId = await relay.agent();
     const serverId = await mcpServer();
     const subscription = await subscribe({
       kind: 'AGENT_TO_MCP_SERVER',
@@ -296,8 +266,8 @@ describe('subscriptions', () => {
       targetId: serverId,
     });
 
-    const removed = await admin.call(app, 'DELETE', `/relay/v1/mcp-servers/${serverId}`);
-    const gone = await admin.call(app, 'GET', `/relay/v1/subscriptions/${subscription.id}`);
+    const removed = await relay.call('DELETE', `/relay/v1/mcp-servers/${serverId}`);
+    const gone = await relay.call('GET', `/relay/v1/subscriptions/${subscription.id}`);
 
     expect(removed.status).toBe(204);
     expect(gone.status).toBe(404);

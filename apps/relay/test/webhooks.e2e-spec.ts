@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { RELAY_DATABASE } from '../src/database/tokens';
 import { Database } from '@agp/database';
 import {
   ReceivedWebhook,
-  TestDatabase,
-  TestTokenIssuer,
   createTestDatabase,
   deleteNatsStreams,
   eventually,
@@ -15,8 +12,9 @@ import {
   uniqueNatsPrefix,
 } from '@agp/testing';
 
-import { EventPublisher, EventTap } from './support/event-tools';
-import { ADMIN_PERMS, RelayTestOptions, TestCaller, startRelay } from './support/relay-test-app';
+import { EventPublisher } from './support/event-tools';
+import { RelayBed } from './support/relay-bed';
+import { ADMIN_PERMS, TestCaller, startRelay } from './support/relay-test-app';
 
 type Problem = { status: number; detail: string; errors?: Array<{ field: string }> };
 interface Attempt {
@@ -48,72 +46,34 @@ const PATIENCE = [600, 50] as const;
 
 /** D19 through the relay's HTTP API and a real receiver, over real PostgreSQL and NATS. */
 describe('webhooks', () => {
-  let db: TestDatabase;
-  let prefix: string;
-  let issuer: TestTokenIssuer;
-  let options: RelayTestOptions;
-  let app: NestFastifyApplication;
-  let publisher: EventPublisher;
-  let tap: EventTap;
+  const relay = RelayBed.use('webhooks', {
+    // The receivers listen on 127.0.0.1, which D37 allows only with EGRESS_ALLOW_PRIVATE.
+    egressAllowPrivate: true,
+    webhooks: { retryBaseMs: RETRY_BASE_MS, maxAttempts: MAX_ATTEMPTS, pollMs: 50 },
+  });
+  const { tenantId } = relay;
   let receiver: WebhookReceiver;
-  let admin: TestCaller;
-  const tenantId = randomUUID();
 
   beforeAll(async () => {
-    db = await createTestDatabase('relay_webhooks');
-    prefix = uniqueNatsPrefix('relayhook');
-    issuer = await TestTokenIssuer.create();
-    options = {
-      databaseUrl: db.url,
-      prefix,
-      issuer,
-      // The receivers listen on 127.0.0.1, which D37 allows only with EGRESS_ALLOW_PRIVATE.
-      egressAllowPrivate: true,
-      webhooks: { retryBaseMs: RETRY_BASE_MS, maxAttempts: MAX_ATTEMPTS, pollMs: 50 },
-    };
-    app = await startRelay(options);
-    publisher = await EventPublisher.connect(prefix);
-    tap = await EventTap.open(prefix);
     receiver = await WebhookReceiver.start();
-    admin = await TestCaller.create(issuer, tenantId, ADMIN_PERMS);
   });
 
   afterAll(async () => {
     await receiver?.close();
-    await tap?.close();
-    await publisher?.close();
-    await app?.close();
-    await db?.drop();
-    await deleteNatsStreams(prefix);
   });
 
-  async function agent(owner = admin): Promise<string> {
-    const agentId = randomUUID();
-    await publisher.publish('AGENT_LIFECYCLE', owner.tenantId, {
-      agentId,
-      name: `agent-${agentId.slice(0, 8)}`,
-      change: 'CREATED',
-      status: 'ACTIVE',
-      permissions: [],
-    });
-    await eventually(async () =>
-      expect((await owner.call(app, 'GET', `/relay/v1/agents/${agentId}`)).status).toBe(200),
-    );
-    return agentId;
-  }
-
   /** An agent whose webhook goes to the receiver's `/<name>`; its first secret. */
-  async function agentWithWebhook(name: string, owner = admin): Promise<[string, string]> {
-    const agentId = await agent(owner);
-    const set = await owner.call<Agent>(app, 'PATCH', `/relay/v1/agents/${agentId}`, {
+  async function agentWithWebhook(name: string, owner = relay.admin): Promise<[string, string]> {
+    const agentId = await relay.agent(owner);
+    const set = await owner.call<Agent>(relay.app, 'PATCH', `/relay/v1/agents/${agentId}`, {
       webhookUrl: receiver.url(name),
     });
     expect(set.status).toBe(200);
     return [agentId, set.body.webhookSecret!];
   }
 
-  async function mcpServer(owner = admin): Promise<string> {
-    const created = await owner.call<{ id: string }>(app, 'POST', '/relay/v1/mcp-servers', {
+  async function mcpServer(owner = relay.admin): Promise<string> {
+    const created = await owner.call<{ id: string }>(relay.app, 'POST', '/relay/v1/mcp-servers', {
       name: `tools-${randomUUID().slice(0, 8)}`,
       url: 'https://tools.example.com/mcp',
       transport: 'STREAMABLE_HTTP',
@@ -122,15 +82,20 @@ describe('webhooks', () => {
     return created.body.id;
   }
 
-  async function subscribe(body: Record<string, unknown>, owner = admin): Promise<string> {
-    const created = await owner.call<{ id: string }>(app, 'POST', '/relay/v1/subscriptions', body);
+  async function subscribe(body: Record<string, unknown>, owner = relay.admin): Promise<string> {
+    const created = await owner.call<{ id: string }>(
+      relay.app,
+      'POST',
+      '/relay/v1/subscriptions',
+      body,
+    );
     expect(created.status).toBe(201);
     return created.body.id;
   }
 
-  async function deliveries(agentId: string, owner = admin): Promise<Delivery[]> {
+  async function deliveries(agentId: string, owner = relay.admin): Promise<Delivery[]> {
     const listed = await owner.call<{ items: Delivery[] }>(
-      app,
+      relay.app,
       'GET',
       `/relay/v1/agents/${agentId}/webhook-deliveries?pageSize=100`,
     );
@@ -163,7 +128,9 @@ describe('webhooks', () => {
       return got;
     });
     // A later change, delivered after the first change's audit-only AGENT_LIFECYCLE was consumed.
-    await admin.call(app, 'PATCH', `/relay/v1/subscriptions/${subscriptionId}`, { tools: null });
+    await relay.call('PATCH', `/relay/v1/subscriptions/${subscriptionId}`, {
+      tools: null,
+    });
     await eventually(() => expect(ofType('created', 'MCP_GRANTS_CHANGED')).toHaveLength(2));
     const listed = await eventually(async () => {
       const items = await deliveries(agentId);
@@ -217,14 +184,14 @@ describe('webhooks', () => {
   it('should answer the secret once, when a URL is first set, never on reads or later changes', async () => {
     const [agentId, secret] = await agentWithWebhook('once');
 
-    const read = await admin.call<Agent>(app, 'GET', `/relay/v1/agents/${agentId}`);
-    const moved = await admin.call<Agent>(app, 'PATCH', `/relay/v1/agents/${agentId}`, {
+    const read = await relay.call<Agent>('GET', `/relay/v1/agents/${agentId}`);
+    const moved = await relay.call<Agent>('PATCH', `/relay/v1/agents/${agentId}`, {
       webhookUrl: receiver.url('once-moved'),
     });
-    const cleared = await admin.call<Agent>(app, 'PATCH', `/relay/v1/agents/${agentId}`, {
+    const cleared = await relay.call<Agent>('PATCH', `/relay/v1/agents/${agentId}`, {
       webhookUrl: null,
     });
-    const again = await admin.call<Agent>(app, 'PATCH', `/relay/v1/agents/${agentId}`, {
+    const again = await relay.call<Agent>('PATCH', `/relay/v1/agents/${agentId}`, {
       webhookUrl: receiver.url('once'),
     });
 
@@ -242,7 +209,7 @@ describe('webhooks', () => {
   it('should retry a failing receiver with growing waits, keep the delivery as FAILED after six attempts, and redeliver it once the endpoint is back', async () => {
     receiver.answer('down', 500);
     const [agentId, secret] = await agentWithWebhook('down');
-    const peer = await agent();
+    const peer = await relay.agent();
     await subscribe({ kind: 'AGENT_TO_AGENT', sourceId: agentId, targetId: peer });
 
     const failed = await eventually(
@@ -255,8 +222,7 @@ describe('webhooks', () => {
     );
     const tries = [...receiver.of('down')];
     receiver.answer('down', 204);
-    const redelivered = await admin.call<Delivery>(
-      app,
+    const redelivered = await relay.call<Delivery>(
       'POST',
       `/relay/v1/agents/${agentId}/webhook-deliveries/${failed.id}/redeliver`,
     );
@@ -292,12 +258,11 @@ describe('webhooks', () => {
   it('should sign with both secrets during a rotation, the new one first', async () => {
     const [agentId, oldSecret] = await agentWithWebhook('rotated');
 
-    const rotated = await admin.call<{ webhookSecret: string; previousSecretExpiresAt: string }>(
-      app,
-      'POST',
-      `/relay/v1/agents/${agentId}/webhook-secret/rotate`,
-    );
-    const read = await admin.call<Agent>(app, 'GET', `/relay/v1/agents/${agentId}`);
+    const rotated = await relay.call<{
+      webhookSecret: string;
+      previousSecretExpiresAt: string;
+    }>('POST', `/relay/v1/agents/${agentId}/webhook-secret/rotate`);
+    const read = await relay.call<Agent>('GET', `/relay/v1/agents/${agentId}`);
     await subscribe({
       kind: 'AGENT_TO_MCP_SERVER',
       sourceId: agentId,
@@ -309,7 +274,9 @@ describe('webhooks', () => {
       return list;
     });
     const recorded = await eventually(() => {
-      const events = tap.ofType('CREDENTIAL_ROTATION').filter((e) => e.data.subjectId === agentId);
+      const events = relay.tap
+        .ofType('CREDENTIAL_ROTATION')
+        .filter((e) => e.data.subjectId === agentId);
       expect(events).toHaveLength(1);
       return events[0];
     });
@@ -330,17 +297,15 @@ describe('webhooks', () => {
   });
 
   it('should refuse to rotate without a webhook (409) or for an agent of another tenant (404)', async () => {
-    const bare = await agent();
-    const stranger = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
+    const bare = await relay.agent();
     const [hooked] = await agentWithWebhook('foreign');
 
-    const none = await admin.call<Problem>(
-      app,
+    const none = await relay.call<Problem>(
       'POST',
       `/relay/v1/agents/${bare}/webhook-secret/rotate`,
     );
-    const foreign = await stranger.call<Problem>(
-      app,
+    const foreign = await relay.stranger.call<Problem>(
+      relay.app,
       'POST',
       `/relay/v1/agents/${hooked}/webhook-secret/rotate`,
     );
@@ -351,19 +316,19 @@ describe('webhooks', () => {
   });
 
   it('should tell every agent of a tenant about the tenant, and an agent and its callers about the agent', async () => {
-    const owner = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
+    const owner = await TestCaller.create(relay.issuer, randomUUID(), ADMIN_PERMS);
     const [first] = await agentWithWebhook('tenant-a', owner);
     const [second] = await agentWithWebhook('tenant-b', owner);
     const [elsewhere] = await agentWithWebhook('tenant-elsewhere');
     await subscribe({ kind: 'AGENT_TO_AGENT', sourceId: second, targetId: first }, owner);
     await eventually(() => expect(ofType('tenant-b', 'SUBSCRIPTION_CHANGED')).toHaveLength(1));
 
-    await publisher.publish('TENANT_LIFECYCLE', owner.tenantId, {
+    await relay.publisher.publish('TENANT_LIFECYCLE', owner.tenantId, {
       tenantId: owner.tenantId,
       slug: 'acme',
       change: 'UPDATED',
     });
-    await publisher.publish('AGENT_LIFECYCLE', owner.tenantId, {
+    await relay.publisher.publish('AGENT_LIFECYCLE', owner.tenantId, {
       agentId: first,
       name: 'first',
       change: 'SUSPENDED',
@@ -403,18 +368,18 @@ describe('webhooks', () => {
   });
 
   it('should make one delivery of an event that reaches the relay twice (inbox)', async () => {
-    const owner = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
+    const owner = await TestCaller.create(relay.issuer, randomUUID(), ADMIN_PERMS);
     const [agentId] = await agentWithWebhook('redelivered-event', owner);
-    const event = await publisher.publish('TENANT_LIFECYCLE', owner.tenantId, {
+    const event = await relay.publisher.publish('TENANT_LIFECYCLE', owner.tenantId, {
       tenantId: owner.tenantId,
       slug: 'twice',
       change: 'UPDATED',
     });
     await eventually(() => expect(ofType('redelivered-event', 'TENANT_LIFECYCLE')).toHaveLength(1));
 
-    await publisher.redeliver(prefix, event);
+    await relay.publisher.redeliver(relay.prefix, event);
     // A later event is consumed after the replayed one: the consumer keeps stream order.
-    await publisher.publish('TENANT_LIFECYCLE', owner.tenantId, {
+    await relay.publisher.publish('TENANT_LIFECYCLE', owner.tenantId, {
       tenantId: owner.tenantId,
       slug: 'after',
       change: 'UPDATED',
@@ -430,7 +395,7 @@ describe('webhooks', () => {
   });
 
   it('should refuse a webhook URL that D37 forbids with a 400 naming webhookUrl, changing nothing', async () => {
-    const agentId = await agent();
+    const agentId = await relay.agent();
 
     const refused = await Promise.all(
       [
@@ -441,10 +406,12 @@ describe('webhooks', () => {
         'ftp://hooks.example.com/hook',
         'not a url',
       ].map((webhookUrl) =>
-        admin.call<Problem>(app, 'PATCH', `/relay/v1/agents/${agentId}`, { webhookUrl }),
+        relay.call<Problem>('PATCH', `/relay/v1/agents/${agentId}`, {
+          webhookUrl,
+        }),
       ),
     );
-    const read = await admin.call<Agent>(app, 'GET', `/relay/v1/agents/${agentId}`);
+    const read = await relay.call<Agent>('GET', `/relay/v1/agents/${agentId}`);
 
     for (const answer of refused) {
       expect(answer.status).toBe(400);
@@ -459,7 +426,7 @@ describe('webhooks', () => {
   it('should refuse at send time a webhook URL the egress policy forbids, sending nothing', async () => {
     const [agentId] = await agentWithWebhook('egress');
     // As if stored before the policy refused it: D37 is checked again on every attempt.
-    const database = app.get<Database>(RELAY_DATABASE);
+    const database = relay.app.get<Database>(RELAY_DATABASE);
     await database.asSystem((tx) =>
       tx.query(
         `UPDATE relay.agents SET webhook_url = 'http://169.254.169.254/hook' WHERE id = $1`,
@@ -491,7 +458,11 @@ describe('webhooks', () => {
   it('should refuse private addresses when the operator does not allow them', async () => {
     const strictDb = await createTestDatabase('relay_webhooks_strict');
     const strictPrefix = uniqueNatsPrefix('relayhookstrict');
-    const strict = await startRelay({ databaseUrl: strictDb.url, prefix: strictPrefix, issuer });
+    const strict = await startRelay({
+      databaseUrl: strictDb.url,
+      prefix: strictPrefix,
+      issuer: relay.issuer,
+    });
     try {
       const strictPublisher = await EventPublisher.connect(strictPrefix);
       const agentId = randomUUID();
@@ -504,16 +475,28 @@ describe('webhooks', () => {
       });
       await strictPublisher.close();
       await eventually(async () =>
-        expect((await admin.call(strict, 'GET', `/relay/v1/agents/${agentId}`)).status).toBe(200),
+        expect((await relay.admin.call(strict, 'GET', `/relay/v1/agents/${agentId}`)).status).toBe(
+          200,
+        ),
       );
 
-      const loopback = await admin.call<Problem>(strict, 'PATCH', `/relay/v1/agents/${agentId}`, {
-        webhookUrl: receiver.url('strict'),
-      });
-      const local = await admin.call<Problem>(strict, 'PATCH', `/relay/v1/agents/${agentId}`, {
-        webhookUrl: 'http://localhost:9/hook',
-      });
-      const privateRange = await admin.call<Problem>(
+      const loopback = await relay.admin.call<Problem>(
+        strict,
+        'PATCH',
+        `/relay/v1/agents/${agentId}`,
+        {
+          webhookUrl: receiver.url('strict'),
+        },
+      );
+      const local = await relay.admin.call<Problem>(
+        strict,
+        'PATCH',
+        `/relay/v1/agents/${agentId}`,
+        {
+          webhookUrl: 'http://localhost:9/hook',
+        },
+      );
+      const privateRange = await relay.admin.call<Problem>(
         strict,
         'PATCH',
         `/relay/v1/agents/${agentId}`,
@@ -521,9 +504,14 @@ describe('webhooks', () => {
           webhookUrl: 'https://10.1.2.3/hook',
         },
       );
-      const publicHost = await admin.call<Agent>(strict, 'PATCH', `/relay/v1/agents/${agentId}`, {
-        webhookUrl: 'https://hooks.example.com/agp',
-      });
+      const publicHost = await relay.admin.call<Agent>(
+        strict,
+        'PATCH',
+        `/relay/v1/agents/${agentId}`,
+        {
+          webhookUrl: 'https://hooks.example.com/agp',
+        },
+      );
 
       for (const answer of [loopback, local, privateRange]) {
         expect(answer.status).toBe(400);
@@ -552,9 +540,9 @@ describe('webhooks', () => {
     });
     await eventually(() => expect(receiver.of('restart').length).toBeGreaterThan(0));
 
-    await app.close();
+    await relay.app.close();
     receiver.answer('restart', 200);
-    app = await startRelay(options);
+    relay.app = await relay.replica();
     const delivered = await eventually(
       async () => {
         const items = await deliveries(agentId);
@@ -570,7 +558,7 @@ describe('webhooks', () => {
   });
 
   it('should send each delivery once with two replicas on one database', async () => {
-    const second = await startRelay(options);
+    const second = await relay.replica();
     try {
       receiver.slowDown(100);
       const [agentId] = await agentWithWebhook('replicas');
@@ -602,22 +590,22 @@ describe('webhooks', () => {
   describe('access and validation', () => {
     it('should let a user with REGISTRY:READ list, and the agent itself, but not another agent or a user without it', async () => {
       const [agentId] = await agentWithWebhook('access');
-      const reader = await TestCaller.create(issuer, tenantId, ['REGISTRY:READ']);
-      const nobody = await TestCaller.create(issuer, tenantId, ['AUDIT:READ']);
-      const self = await TestCaller.create(issuer, tenantId, [], 'AGENT', agentId);
-      const other = await TestCaller.create(issuer, tenantId, [], 'AGENT', randomUUID());
+      const reader = await TestCaller.create(relay.issuer, tenantId, ['REGISTRY:READ']);
+      const nobody = await TestCaller.create(relay.issuer, tenantId, ['AUDIT:READ']);
+      const self = await TestCaller.create(relay.issuer, tenantId, [], 'AGENT', agentId);
+      const other = await TestCaller.create(relay.issuer, tenantId, [], 'AGENT', randomUUID());
       const path = `/relay/v1/agents/${agentId}/webhook-deliveries`;
 
       const [byReader, byNobody, bySelf, byOther] = await Promise.all(
-        [reader, nobody, self, other].map((caller) => caller.call<Problem>(app, 'GET', path)),
+        [reader, nobody, self, other].map((caller) => caller.call<Problem>(relay.app, 'GET', path)),
       );
       const redeliverByReader = await reader.call<Problem>(
-        app,
+        relay.app,
         'POST',
         `${path}/${randomUUID()}/redeliver`,
       );
       const rotateBySelf = await self.call<Problem>(
-        app,
+        relay.app,
         'POST',
         `/relay/v1/agents/${agentId}/webhook-secret/rotate`,
       );
@@ -634,28 +622,24 @@ describe('webhooks', () => {
 
     it('should answer 404 for another tenant, an unknown agent or delivery, and 400 listing every bad parameter', async () => {
       const [agentId] = await agentWithWebhook('validation');
-      const stranger = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
       const base = `/relay/v1/agents/${agentId}/webhook-deliveries`;
 
-      const foreign = await stranger.call<Problem>(app, 'GET', base);
-      const unknownAgent = await admin.call<Problem>(
-        app,
+      const foreign = await relay.stranger.call<Problem>(relay.app, 'GET', base);
+      const unknownAgent = await relay.call<Problem>(
         'GET',
         `/relay/v1/agents/${randomUUID()}/webhook-deliveries`,
       );
-      const unknownDelivery = await admin.call<Problem>(app, 'GET', `${base}/${randomUUID()}`);
-      const unknownRedelivery = await admin.call<Problem>(
-        app,
+      const unknownDelivery = await relay.call<Problem>('GET', `${base}/${randomUUID()}`);
+      const unknownRedelivery = await relay.call<Problem>(
         'POST',
         `${base}/${randomUUID()}/redeliver`,
       );
-      const badQuery = await admin.call<Problem>(
-        app,
+      const badQuery = await relay.call<Problem>(
         'GET',
         `${base}?status=LOST&eventType=POLICY_LIFECYCLE&pageSize=500`,
       );
-      const badId = await admin.call<Problem>(app, 'GET', `${base}/not-a-uuid`);
-      const badBody = await admin.call<Problem>(app, 'PATCH', `/relay/v1/agents/${agentId}`, {
+      const badId = await relay.call<Problem>('GET', `${base}/not-a-uuid`);
+      const badBody = await relay.call<Problem>('PATCH', `/relay/v1/agents/${agentId}`, {
         webhookUrl: 42,
         webhookSecret: 'mine',
       });
@@ -691,10 +675,11 @@ describe('webhooks', () => {
         expect(items.filter((d) => d.status === 'DELIVERED')).toHaveLength(2);
         return items;
       });
-      await admin.call(app, 'PATCH', `/relay/v1/agents/${agentId}`, { webhookUrl: null });
+      await relay.call('PATCH', `/relay/v1/agents/${agentId}`, {
+        webhookUrl: null,
+      });
 
-      const refused = await admin.call<Problem>(
-        app,
+      const refused = await relay.call<Problem>(
         'POST',
         `/relay/v1/agents/${agentId}/webhook-deliveries/${delivery.id}/redeliver`,
       );
