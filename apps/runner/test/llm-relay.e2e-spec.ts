@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import OpenAI from 'openai';
 
-import { OpenAiTestProvider, startOpenAiTestProvider } from '@agp/testing';
+import { OpenAiTestProvider, ProviderBehaviour, startOpenAiTestProvider } from '@agp/testing';
 
 import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
@@ -104,6 +104,22 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
       usage = chunk.usage ?? usage;
     }
     return { text, usage };
+  }
+
+  /** The completion's text as the agent got it, streamed or whole. */
+  async function answerText(
+    sut: OpenAI,
+    content: string,
+    isStreamed: boolean,
+  ): Promise<string | null> {
+    if (isStreamed) {
+      return (await streamed(sut, content)).text;
+    }
+    const completion = await sut.chat.completions.create({
+      model: 'test-model',
+      messages: [{ role: 'user', content }],
+    });
+    return completion.choices[0].message.content;
   }
 
   function ofType(items: Json[], type: string): Json[] {
@@ -210,14 +226,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
       const correlationId = randomUUID();
       const sut = client(agent, gatewayId, correlationId);
 
-      const text = isStreamed
-        ? (await streamed(sut, 'who is it')).text
-        : (
-            await sut.chat.completions.create({
-              model: 'test-model',
-              messages: [{ role: 'user', content: 'who is it' }],
-            })
-          ).choices[0].message.content;
+      const text = await answerText(sut, 'who is it', isStreamed);
 
       expect(text).toBe('The customer SSN is [MASKED:SSN] on file.');
       const trace = await world.trace(
@@ -275,6 +284,84 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
       );
     },
   );
+
+  it.each<[string, ProviderBehaviour, boolean, string]>([
+    ['breaks its stream', { kind: 'break', afterWords: 1 }, true, 'BROKEN'],
+    ['stalls its stream', { kind: 'stall', afterWords: 1 }, true, 'TIMEOUT'],
+    ['breaks its whole answer', { kind: 'break', afterWords: 0 }, false, 'BROKEN'],
+  ])(
+    'should fail over when the first provider %s before any byte reaches the agent, and record LLM_GATEWAY_FAILOVER',
+    async (_case, behaviour, isStreamed, failure) => {
+      const failing = await provider({ behaviour });
+      const failingId = await registered(failing, { timeoutMs: 500 });
+      const healthy = await provider();
+      const healthyId = await registered(healthy);
+      const gatewayId = await gateway([failingId, healthyId]);
+      const agent = await subscribedAgent(gatewayId);
+      const correlationId = randomUUID();
+      const sut = client(agent, gatewayId, correlationId);
+
+      const text = await answerText(sut, 'still there?', isStreamed);
+
+      expect(text).toBe('Echo: still there?');
+      expect([failing.calls.length, healthy.calls.length]).toEqual([1, 1]);
+      const trace = await world.trace(
+        correlationId,
+        (items) =>
+          ofType(items, 'LLM_GATEWAY_CALL').length === 1 &&
+          ofType(items, 'LLM_GATEWAY_FAILOVER').length === 1,
+      );
+      expect(details(ofType(trace, 'LLM_GATEWAY_FAILOVER')[0])).toEqual(
+        expect.objectContaining({ llmProviderId: failingId, toLlmProviderId: healthyId, failure }),
+      );
+      expect(details(ofType(trace, 'LLM_GATEWAY_CALL')[0])).toEqual(
+        expect.objectContaining({ llmProviderId: healthyId, outcome: 'SUCCESS', attempts: 2 }),
+      );
+    },
+  );
+
+  it('should end the stream with an error event when its provider breaks after text reached the agent, without failover, and audit the fault', async () => {
+    const failing = await provider({
+      reply: () => 'one two three four five',
+      behaviour: { kind: 'break', afterWords: 3 },
+    });
+    const failingId = await registered(failing);
+    const healthy = await provider();
+    const gatewayId = await gateway([failingId, await registered(healthy)]);
+    const agent = await subscribedAgent(gatewayId);
+    const correlationId = randomUUID();
+    let text = '';
+
+    const broken = await (async () => {
+      const stream = await client(agent, gatewayId, correlationId).chat.completions.create({
+        model: 'test-model',
+        messages: [{ role: 'user', content: 'count' }],
+        stream: true,
+      });
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta?.content ?? '';
+      }
+    })().catch((error: unknown) => error);
+
+    expect(broken).toBeInstanceOf(OpenAI.APIError);
+    expect(text.length).toBeGreaterThan(0);
+    expect('one two three'.startsWith(text)).toBe(true);
+    expect(healthy.calls).toHaveLength(0);
+    const trace = await world.trace(
+      correlationId,
+      (items) =>
+        ofType(items, 'LLM_GATEWAY_CALL').length === 1 &&
+        ofType(items, 'COMMUNICATION_AUDIT').some((e) => actionOf(e) === 'ERROR'),
+    );
+    expect(ofType(trace, 'LLM_GATEWAY_FAILOVER')).toHaveLength(0);
+    const fault = ofType(trace, 'COMMUNICATION_AUDIT').find((e) => actionOf(e) === 'ERROR');
+    expect(details(fault)).toEqual(
+      expect.objectContaining({ direction: 'RESPONSE', outcome: 'ERROR', httpStatus: 502 }),
+    );
+    expect(details(ofType(trace, 'LLM_GATEWAY_CALL')[0])).toEqual(
+      expect.objectContaining({ llmProviderId: failingId, outcome: 'ERROR', attempts: 1 }),
+    );
+  });
 
   it('should answer 502 when every provider fails, audit the fault as an ERROR hop and record the call as an ERROR of the last', async () => {
     const broken = await provider({ behaviour: { kind: 'status', status: 503 } });

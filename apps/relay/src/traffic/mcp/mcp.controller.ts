@@ -1,13 +1,16 @@
 import { Controller, Delete, Get, Logger, Param, Post, Req, Res } from '@nestjs/common';
-import { RequestWithPrincipal } from '@agp/auth';
-import { correlationIdOf, HttpProblem, uuidParam } from '@agp/http';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpProblem, uuidParam } from '@agp/http';
+import { FastifyReply } from 'fastify';
 
+import {
+  TrafficCaller,
+  TrafficRequest,
+  agentCallerOf,
+  goneSignal,
+  sendStream,
+} from '../pipeline/traffic-intake';
 import { McpAnswer } from './mcp-exchange';
-import { McpCaller, McpRelayService } from './mcp-relay.service';
-import { SseWriter } from './sse-writer';
-
-type AgentRequest = FastifyRequest & RequestWithPrincipal;
+import { McpRelayService } from './mcp-relay.service';
 
 /**
  * D20: the MCP traffic path, `{base_url}/relay/mcp/{mcpServerId}`, MCP Streamable HTTP both ways.
@@ -22,7 +25,7 @@ export class McpController {
 
   @Post(':mcpServerId')
   async post(
-    @Req() request: AgentRequest,
+    @Req() request: TrafficRequest,
     @Res() reply: FastifyReply,
     @Param('mcpServerId', uuidParam('mcpServerId')) serverId: string,
   ): Promise<void> {
@@ -32,7 +35,7 @@ export class McpController {
 
   @Get(':mcpServerId')
   async listen(
-    @Req() request: AgentRequest,
+    @Req() request: TrafficRequest,
     @Res() reply: FastifyReply,
     @Param('mcpServerId', uuidParam('mcpServerId')) serverId: string,
   ): Promise<void> {
@@ -41,7 +44,7 @@ export class McpController {
 
   @Delete(':mcpServerId')
   async end(
-    @Req() request: AgentRequest,
+    @Req() request: TrafficRequest,
     @Res() reply: FastifyReply,
     @Param('mcpServerId', uuidParam('mcpServerId')) serverId: string,
   ): Promise<void> {
@@ -56,43 +59,14 @@ export class McpController {
         : reply.send());
       return;
     }
-    // The stream writes the raw response itself, so Fastify's own headers are carried over.
-    const base = Object.fromEntries(
-      Object.entries(reply.getHeaders()).map(([name, value]) => [name, String(value)]),
-    );
-    reply.hijack();
-    reply.raw.on('close', () => answer.cancel());
-    const writer = new SseWriter(reply.raw, base);
-    try {
-      await answer.run(writer);
-    } catch (error) {
-      this.logger.error({ err: error }, 'MCP stream failed');
-      writer.end();
-    }
+    await sendStream(reply, answer, this.logger);
   }
-}
-
-/** Aborted when the agent's connection closes before the answer is complete. */
-function goneSignal(reply: FastifyReply): AbortSignal {
-  const gone = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) {
-      gone.abort();
-    }
-  });
-  return gone.signal;
 }
 
 /** Only an agent calls MCP servers through the relay (D20, D32). */
-function callerOf(request: AgentRequest): McpCaller {
-  const principal = request.principal;
-  if (!principal || principal.kind !== 'AGENT') {
-    throw new HttpProblem(403, 'forbidden', 'only an agent token may call an MCP server');
-  }
-  return {
-    tenantId: principal.tenantId,
-    agentId: principal.subject,
-    correlationId: correlationIdOf(request.raw),
-    headers: request.headers,
-  };
+function callerOf(request: TrafficRequest): TrafficCaller {
+  return agentCallerOf(
+    request,
+    () => new HttpProblem(403, 'forbidden', 'only an agent token may call an MCP server'),
+  );
 }
