@@ -63,10 +63,7 @@ class GarbledChatStream extends Error {}
 
 /** The provider's stream failed before any byte of it reached the agent (T23: fail over). */
 export class StreamFailedEarly extends Error {
-  constructor(
-    readonly fault: unknown,
-    readonly windows: number,
-  ) {
+  constructor(readonly fault: unknown) {
     super(fault instanceof Error ? fault.message : String(fault));
   }
 }
@@ -126,7 +123,7 @@ export class ChatStream {
       }
       if (!this.isOpen) {
         // D39, T23: nothing has reached the agent yet, so the gateway may still fail over.
-        throw new StreamFailedEarly(error, this.windows);
+        throw new StreamFailedEarly(error);
       }
       const reason =
         error instanceof GarbledChatStream || error instanceof Error
