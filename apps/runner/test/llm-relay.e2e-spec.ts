@@ -242,30 +242,44 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
     },
   );
 
-  it.each<[string, () => Promise<string>]>([
-    ['down', () => Promise.resolve('http://127.0.0.1:1/v1')],
-    ['slow', async () => (await provider({ behaviour: { kind: 'slow', delayMs: 3_000 } })).baseUrl],
+  /** A provider that fails as `behaviour` says, at its base URL. */
+  const failingWith = (behaviour: ProviderBehaviour) => async (): Promise<string> =>
+    (await provider({ behaviour })).baseUrl;
+
+  it.each<[string, () => Promise<string>, boolean, string]>([
+    ['down', () => Promise.resolve('http://127.0.0.1:1/v1'), true, 'UNREACHABLE'],
+    ['slow', failingWith({ kind: 'slow', delayMs: 3_000 }), true, 'TIMEOUT'],
+    ['answering 429', failingWith({ kind: 'status', status: 429 }), true, 'STATUS'],
+    ['answering 500', failingWith({ kind: 'status', status: 500 }), true, 'STATUS'],
+    // T23: a provider that fails after its status but before any byte reaches the agent.
     [
-      'answering 429',
-      async () => (await provider({ behaviour: { kind: 'status', status: 429 } })).baseUrl,
+      'breaking its stream before a word',
+      failingWith({ kind: 'break', afterWords: 1 }),
+      true,
+      'BROKEN',
     ],
     [
-      'answering 500',
-      async () => (await provider({ behaviour: { kind: 'status', status: 500 } })).baseUrl,
+      'stalling its stream before a word',
+      failingWith({ kind: 'stall', afterWords: 1 }),
+      true,
+      'TIMEOUT',
     ],
+    ['breaking its whole answer', failingWith({ kind: 'break', afterWords: 0 }), false, 'BROKEN'],
   ])(
     'should fail over to the next provider when the first is %s, and record LLM_GATEWAY_FAILOVER',
-    async (_case, first) => {
+    async (_case, first, isStreamed, failure) => {
       const failing = await registered(await first(), { timeoutMs: 500 });
       const healthy = await provider();
       const healthyId = await registered(healthy);
       const gatewayId = await gateway([failing, healthyId]);
       const agent = await subscribedAgent(gatewayId);
       const correlationId = randomUUID();
+      const sut = client(agent, gatewayId, correlationId);
 
-      const sut = await streamed(client(agent, gatewayId, correlationId), 'still there?');
+      const text = await answerText(sut, 'still there?', isStreamed);
 
-      expect(sut.text).toBe('Echo: still there?');
+      expect(text).toBe('Echo: still there?');
+      expect(healthy.calls).toHaveLength(1);
       const trace = await world.trace(
         correlationId,
         (items) =>
@@ -277,42 +291,8 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
           llmGatewayId: gatewayId,
           llmProviderId: failing,
           toLlmProviderId: healthyId,
+          failure,
         }),
-      );
-      expect(details(ofType(trace, 'LLM_GATEWAY_CALL')[0])).toEqual(
-        expect.objectContaining({ llmProviderId: healthyId, outcome: 'SUCCESS', attempts: 2 }),
-      );
-    },
-  );
-
-  it.each<[string, ProviderBehaviour, boolean, string]>([
-    ['breaks its stream', { kind: 'break', afterWords: 1 }, true, 'BROKEN'],
-    ['stalls its stream', { kind: 'stall', afterWords: 1 }, true, 'TIMEOUT'],
-    ['breaks its whole answer', { kind: 'break', afterWords: 0 }, false, 'BROKEN'],
-  ])(
-    'should fail over when the first provider %s before any byte reaches the agent, and record LLM_GATEWAY_FAILOVER',
-    async (_case, behaviour, isStreamed, failure) => {
-      const failing = await provider({ behaviour });
-      const failingId = await registered(failing, { timeoutMs: 500 });
-      const healthy = await provider();
-      const healthyId = await registered(healthy);
-      const gatewayId = await gateway([failingId, healthyId]);
-      const agent = await subscribedAgent(gatewayId);
-      const correlationId = randomUUID();
-      const sut = client(agent, gatewayId, correlationId);
-
-      const text = await answerText(sut, 'still there?', isStreamed);
-
-      expect(text).toBe('Echo: still there?');
-      expect([failing.calls.length, healthy.calls.length]).toEqual([1, 1]);
-      const trace = await world.trace(
-        correlationId,
-        (items) =>
-          ofType(items, 'LLM_GATEWAY_CALL').length === 1 &&
-          ofType(items, 'LLM_GATEWAY_FAILOVER').length === 1,
-      );
-      expect(details(ofType(trace, 'LLM_GATEWAY_FAILOVER')[0])).toEqual(
-        expect.objectContaining({ llmProviderId: failingId, toLlmProviderId: healthyId, failure }),
       );
       expect(details(ofType(trace, 'LLM_GATEWAY_CALL')[0])).toEqual(
         expect.objectContaining({ llmProviderId: healthyId, outcome: 'SUCCESS', attempts: 2 }),

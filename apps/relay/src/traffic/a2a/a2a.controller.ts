@@ -1,14 +1,8 @@
 import { Controller, Get, Logger, Param, Post, Req, Res } from '@nestjs/common';
-import { HttpProblem, uuidParam } from '@agp/http';
+import { uuidParam } from '@agp/http';
 import { FastifyReply } from 'fastify';
 
-import {
-  TrafficCaller,
-  TrafficRequest,
-  agentCallerOf,
-  goneSignal,
-  sendStream,
-} from '../pipeline/traffic-intake';
+import { TrafficRequest, agentCallerOf, goneSignal, sendStream } from '../pipeline/traffic-intake';
 import { AgentCardJson } from './agent-card';
 import { A2aAnswer } from './a2a-exchange';
 import { A2aRelayService } from './a2a-relay.service';
@@ -16,7 +10,8 @@ import { A2aRelayService } from './a2a-relay.service';
 /**
  * D20, D38: the A2A traffic path, `{base_url}/relay/a2a/{agentId}` (JSON-RPC, answers as JSON or
  * SSE) and the agent's card beside it. The global guard has verified a token of the relay
- * audience (D8); the handlers only translate HTTP into a call of the relay and back.
+ * audience (D8), and only an agent's may call (T38: A2A is agent to agent); the handlers only
+ * translate HTTP into a call of the relay and back.
  */
 @Controller('relay/a2a')
 export class A2aController {
@@ -30,7 +25,7 @@ export class A2aController {
     @Res() reply: FastifyReply,
     @Param('agentId', uuidParam('agentId')) agentId: string,
   ): Promise<void> {
-    const caller = { ...callerOf(request), signal: goneSignal(reply) };
+    const caller = { ...agentCallerOf(request, 'an agent over A2A'), signal: goneSignal(reply) };
     await this.send(reply, await this.relay.post(caller, agentId, request.body));
   }
 
@@ -39,7 +34,7 @@ export class A2aController {
     @Req() request: TrafficRequest,
     @Param('agentId', uuidParam('agentId')) agentId: string,
   ): Promise<AgentCardJson> {
-    return this.relay.card(callerOf(request), agentId);
+    return this.relay.card(agentCallerOf(request, 'an agent over A2A'), agentId);
   }
 
   private async send(reply: FastifyReply, answer: A2aAnswer): Promise<void> {
@@ -49,12 +44,4 @@ export class A2aController {
     }
     await sendStream(reply, answer, this.logger);
   }
-}
-
-/** Only an agent calls another agent through the relay (D20, D32 AGENT_TO_AGENT; T38). */
-function callerOf(request: TrafficRequest): TrafficCaller {
-  return agentCallerOf(
-    request,
-    () => new HttpProblem(403, 'forbidden', 'only an agent token may call an agent over A2A'),
-  );
 }

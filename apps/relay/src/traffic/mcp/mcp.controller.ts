@@ -1,21 +1,15 @@
 import { Controller, Delete, Get, Logger, Param, Post, Req, Res } from '@nestjs/common';
-import { HttpProblem, uuidParam } from '@agp/http';
+import { uuidParam } from '@agp/http';
 import { FastifyReply } from 'fastify';
 
-import {
-  TrafficCaller,
-  TrafficRequest,
-  agentCallerOf,
-  goneSignal,
-  sendStream,
-} from '../pipeline/traffic-intake';
+import { TrafficRequest, agentCallerOf, goneSignal, sendStream } from '../pipeline/traffic-intake';
 import { McpAnswer } from './mcp-exchange';
 import { McpRelayService } from './mcp-relay.service';
 
 /**
  * D20: the MCP traffic path, `{base_url}/relay/mcp/{mcpServerId}`, MCP Streamable HTTP both ways.
- * The global guard has verified an `mcp:call` token (D8: audience `{base_url}/relay`); the handlers
- * only translate HTTP into a call of the relay and its answer back.
+ * The global guard has verified an `mcp:call` token (D8: audience `{base_url}/relay`), and only an
+ * agent's may call (D32, T38); the handlers only translate HTTP into a call of the relay and back.
  */
 @Controller('relay/mcp')
 export class McpController {
@@ -29,7 +23,7 @@ export class McpController {
     @Res() reply: FastifyReply,
     @Param('mcpServerId', uuidParam('mcpServerId')) serverId: string,
   ): Promise<void> {
-    const caller = { ...callerOf(request), signal: goneSignal(reply) };
+    const caller = { ...agentCallerOf(request, 'an MCP server'), signal: goneSignal(reply) };
     await this.send(reply, await this.relay.post(caller, serverId, request.body));
   }
 
@@ -39,7 +33,10 @@ export class McpController {
     @Res() reply: FastifyReply,
     @Param('mcpServerId', uuidParam('mcpServerId')) serverId: string,
   ): Promise<void> {
-    await this.send(reply, await this.relay.listen(callerOf(request), serverId));
+    await this.send(
+      reply,
+      await this.relay.listen(agentCallerOf(request, 'an MCP server'), serverId),
+    );
   }
 
   @Delete(':mcpServerId')
@@ -48,7 +45,7 @@ export class McpController {
     @Res() reply: FastifyReply,
     @Param('mcpServerId', uuidParam('mcpServerId')) serverId: string,
   ): Promise<void> {
-    await this.send(reply, await this.relay.end(callerOf(request), serverId));
+    await this.send(reply, await this.relay.end(agentCallerOf(request, 'an MCP server'), serverId));
   }
 
   private async send(reply: FastifyReply, answer: McpAnswer): Promise<void> {
@@ -61,12 +58,4 @@ export class McpController {
     }
     await sendStream(reply, answer, this.logger);
   }
-}
-
-/** Only an agent calls MCP servers through the relay (D20, D32). */
-function callerOf(request: TrafficRequest): TrafficCaller {
-  return agentCallerOf(
-    request,
-    () => new HttpProblem(403, 'forbidden', 'only an agent token may call an MCP server'),
-  );
 }

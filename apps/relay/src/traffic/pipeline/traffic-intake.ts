@@ -2,7 +2,7 @@ import { IncomingHttpHeaders } from 'node:http';
 
 import { Logger } from '@nestjs/common';
 import { RequestWithPrincipal } from '@agp/auth';
-import { correlationIdOf } from '@agp/http';
+import { HttpProblem, correlationIdOf } from '@agp/http';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
 import { SseWriter } from './sse-writer';
@@ -26,13 +26,19 @@ export interface StreamAnswer {
 }
 
 /**
- * D20, D32: the traffic paths carry agents' traffic, so the token (verified by the global guard
- * for the relay audience, D8) must be an agent's; any other is answered by `refusal`.
+ * D20, D32, T38: the traffic paths carry agents' traffic, so the token (verified by the global
+ * guard for the relay audience, D8) must be an agent's. Any other is refused: a 403 saying that
+ * only an agent token may call `target` (`an MCP server`), or the path's own `refusal`.
  */
-export function agentCallerOf(request: TrafficRequest, refusal: () => Error): TrafficCaller {
+export function agentCallerOf(
+  request: TrafficRequest,
+  refusal: string | (() => Error),
+): TrafficCaller {
   const principal = request.principal;
   if (!principal || principal.kind !== 'AGENT') {
-    throw refusal();
+    throw typeof refusal === 'string'
+      ? new HttpProblem(403, 'forbidden', `only an agent token may call ${refusal}`)
+      : refusal();
   }
   return {
     tenantId: principal.tenantId,
