@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import OpenAI from 'openai';
 
-import { OpenAiTestProvider, startOpenAiTestProvider } from '@agp/testing';
+import { OpenAiTestProvider, ProviderBehaviour, startOpenAiTestProvider } from '@agp/testing';
 
 import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
@@ -104,6 +104,22 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
       usage = chunk.usage ?? usage;
     }
     return { text, usage };
+  }
+
+  /** The completion's text as the agent got it, streamed or whole. */
+  async function answerText(
+    sut: OpenAI,
+    content: string,
+    isStreamed: boolean,
+  ): Promise<string | null> {
+    if (isStreamed) {
+      return (await streamed(sut, content)).text;
+    }
+    const completion = await sut.chat.completions.create({
+      model: 'test-model',
+      messages: [{ role: 'user', content }],
+    });
+    return completion.choices[0].message.content;
   }
 
   function ofType(items: Json[], type: string): Json[] {
@@ -210,14 +226,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
       const correlationId = randomUUID();
       const sut = client(agent, gatewayId, correlationId);
 
-      const text = isStreamed
-        ? (await streamed(sut, 'who is it')).text
-        : (
-            await sut.chat.completions.create({
-              model: 'test-model',
-              messages: [{ role: 'user', content: 'who is it' }],
-            })
-          ).choices[0].message.content;
+      const text = await answerText(sut, 'who is it', isStreamed);
 
       expect(text).toBe('The customer SSN is [MASKED:SSN] on file.');
       const trace = await world.trace(
@@ -233,30 +242,44 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
     },
   );
 
-  it.each<[string, () => Promise<string>]>([
-    ['down', () => Promise.resolve('http://127.0.0.1:1/v1')],
-    ['slow', async () => (await provider({ behaviour: { kind: 'slow', delayMs: 3_000 } })).baseUrl],
+  /** A provider that fails as `behaviour` says, at its base URL. */
+  const failingWith = (behaviour: ProviderBehaviour) => async (): Promise<string> =>
+    (await provider({ behaviour })).baseUrl;
+
+  it.each<[string, () => Promise<string>, boolean, string]>([
+    ['down', () => Promise.resolve('http://127.0.0.1:1/v1'), true, 'UNREACHABLE'],
+    ['slow', failingWith({ kind: 'slow', delayMs: 3_000 }), true, 'TIMEOUT'],
+    ['answering 429', failingWith({ kind: 'status', status: 429 }), true, 'STATUS'],
+    ['answering 500', failingWith({ kind: 'status', status: 500 }), true, 'STATUS'],
+    // T23: a provider that fails after its status but before any byte reaches the agent.
     [
-      'answering 429',
-      async () => (await provider({ behaviour: { kind: 'status', status: 429 } })).baseUrl,
+      'breaking its stream before a word',
+      failingWith({ kind: 'break', afterWords: 1 }),
+      true,
+      'BROKEN',
     ],
     [
-      'answering 500',
-      async () => (await provider({ behaviour: { kind: 'status', status: 500 } })).baseUrl,
+      'stalling its stream before a word',
+      failingWith({ kind: 'stall', afterWords: 1 }),
+      true,
+      'TIMEOUT',
     ],
+    ['breaking its whole answer', failingWith({ kind: 'break', afterWords: 0 }), false, 'BROKEN'],
   ])(
     'should fail over to the next provider when the first is %s, and record LLM_GATEWAY_FAILOVER',
-    async (_case, first) => {
+    async (_case, first, isStreamed, failure) => {
       const failing = await registered(await first(), { timeoutMs: 500 });
       const healthy = await provider();
       const healthyId = await registered(healthy);
       const gatewayId = await gateway([failing, healthyId]);
       const agent = await subscribedAgent(gatewayId);
       const correlationId = randomUUID();
+      const sut = client(agent, gatewayId, correlationId);
 
-      const sut = await streamed(client(agent, gatewayId, correlationId), 'still there?');
+      const text = await answerText(sut, 'still there?', isStreamed);
 
-      expect(sut.text).toBe('Echo: still there?');
+      expect(text).toBe('Echo: still there?');
+      expect(healthy.calls).toHaveLength(1);
       const trace = await world.trace(
         correlationId,
         (items) =>
@@ -268,6 +291,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
           llmGatewayId: gatewayId,
           llmProviderId: failing,
           toLlmProviderId: healthyId,
+          failure,
         }),
       );
       expect(details(ofType(trace, 'LLM_GATEWAY_CALL')[0])).toEqual(
@@ -275,6 +299,49 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
       );
     },
   );
+
+  it('should end the stream with an error event when its provider breaks after text reached the agent, without failover, and audit the fault', async () => {
+    const failing = await provider({
+      reply: () => 'one two three four five',
+      behaviour: { kind: 'break', afterWords: 3 },
+    });
+    const failingId = await registered(failing);
+    const healthy = await provider();
+    const gatewayId = await gateway([failingId, await registered(healthy)]);
+    const agent = await subscribedAgent(gatewayId);
+    const correlationId = randomUUID();
+    let text = '';
+
+    const broken = await (async () => {
+      const stream = await client(agent, gatewayId, correlationId).chat.completions.create({
+        model: 'test-model',
+        messages: [{ role: 'user', content: 'count' }],
+        stream: true,
+      });
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta?.content ?? '';
+      }
+    })().catch((error: unknown) => error);
+
+    expect(broken).toBeInstanceOf(OpenAI.APIError);
+    expect(text.length).toBeGreaterThan(0);
+    expect('one two three'.startsWith(text)).toBe(true);
+    expect(healthy.calls).toHaveLength(0);
+    const trace = await world.trace(
+      correlationId,
+      (items) =>
+        ofType(items, 'LLM_GATEWAY_CALL').length === 1 &&
+        ofType(items, 'COMMUNICATION_AUDIT').some((e) => actionOf(e) === 'ERROR'),
+    );
+    expect(ofType(trace, 'LLM_GATEWAY_FAILOVER')).toHaveLength(0);
+    const fault = ofType(trace, 'COMMUNICATION_AUDIT').find((e) => actionOf(e) === 'ERROR');
+    expect(details(fault)).toEqual(
+      expect.objectContaining({ direction: 'RESPONSE', outcome: 'ERROR', httpStatus: 502 }),
+    );
+    expect(details(ofType(trace, 'LLM_GATEWAY_CALL')[0])).toEqual(
+      expect.objectContaining({ llmProviderId: failingId, outcome: 'ERROR', attempts: 1 }),
+    );
+  });
 
   it('should answer 502 when every provider fails, audit the fault as an ERROR hop and record the call as an ERROR of the last', async () => {
     const broken = await provider({ behaviour: { kind: 'status', status: 503 } });

@@ -7,7 +7,14 @@ export type ProviderBehaviour =
   /** Answers this status with an OpenAI error body, before any byte of a completion. */
   | { kind: 'status'; status: number }
   /** Waits this long before its headers (a provider too slow for the relay's timeout). */
-  | { kind: 'slow'; delayMs: number };
+  | { kind: 'slow'; delayMs: number }
+  /**
+   * Answers 200, sends the first `afterWords` words (streamed: as chunks; whole: the body cut
+   * short), waits `pauseMs` (default 300), then cuts the connection: a provider failing mid-answer.
+   */
+  | { kind: 'break'; afterWords: number; pauseMs?: number }
+  /** Answers 200 and the first `afterWords` words, then sends nothing more (a provider that hangs). */
+  | { kind: 'stall'; afterWords: number };
 
 export interface ProviderCall {
   body: Record<string, unknown>;
@@ -40,6 +47,39 @@ function lastUserText(body: Record<string, unknown>): string {
   return typeof user?.content === 'string' ? user.content : '';
 }
 
+/** The `break` and `stall` behaviours: a 200 and the start of an answer, then a cut or silence. */
+async function failMidAnswer(
+  response: ServerResponse,
+  behaviour: Extract<ProviderBehaviour, { kind: 'break' | 'stall' }>,
+  isStreamed: boolean,
+  envelope: Record<string, unknown>,
+  pieces: string[],
+): Promise<void> {
+  const sent = pieces.slice(0, behaviour.afterWords);
+  if (isStreamed) {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const content of [
+      { role: 'assistant', content: '' },
+      ...sent.map((c) => ({ content: c })),
+    ]) {
+      const choice = { index: 0, delta: content, finish_reason: null, logprobs: null };
+      response.write(
+        `data: ${JSON.stringify({ ...envelope, object: 'chat.completion.chunk', choices: [choice] })}\n\n`,
+      );
+    }
+  } else {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    const whole = JSON.stringify({ ...envelope, object: 'chat.completion', choices: [] });
+    response.write(whole.slice(0, Math.max(1, Math.floor(whole.length / 2))));
+  }
+  if (behaviour.kind === 'stall') {
+    await new Promise((resolve) => response.once('close', resolve));
+    return;
+  }
+  await new Promise((resolve) => setTimeout(resolve, behaviour.pauseMs ?? 300));
+  response.socket?.destroy();
+}
+
 function words(text: string): string[] {
   return text.match(/\s*\S+/g) ?? [];
 }
@@ -55,7 +95,8 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
 /**
  * An OpenAI-compatible provider for tests and benchmarks: `POST /v1/chat/completions` whole or
  * streamed (SSE as OpenAI streams: a chunk per word, the finish, usage when asked, `[DONE]`) and
- * `GET /v1/models`; it can be told to fail (a status) or be slow, as D39's failover cases need.
+ * `GET /v1/models`; it can be told to fail (a status), be slow, or break or hang mid-answer, as
+ * D39's failover cases need.
  */
 export async function startOpenAiTestProvider(
   options: OpenAiTestProviderOptions = {},
@@ -115,6 +156,10 @@ export async function startOpenAiTestProvider(
       total_tokens: words(lastUserText(body)).length + pieces.length,
     };
     const envelope = { id: 'chatcmpl-test', created: 1_764_000_000, model };
+    if (behaviour.kind === 'break' || behaviour.kind === 'stall') {
+      await failMidAnswer(response, behaviour, body.stream === true, envelope, pieces);
+      return;
+    }
     if (body.stream !== true) {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(

@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
-import { Page, uuidParam } from '@agp/http';
+import { Created, Page, uuidParam } from '@agp/http';
 
-import { Created } from '../common/created.decorator';
 import { CreateEvaluationPackDto } from './dto/create-evaluation-pack.dto';
 import { ListEvaluationPacksQueryDto } from './dto/list-evaluation-packs-query.dto';
 import { EvaluationPackResponse } from './dto/pack-responses';

@@ -1,8 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
-import { Page, PageQueryDto, uuidParam } from '@agp/http';
+import { Created, Page, PageQueryDto, uuidParam } from '@agp/http';
 
-import { Created } from '../common/created.decorator';
 import { CreateRunDto } from './dto/create-run.dto';
 import { RunResponse } from './dto/pack-responses';
 import { EvaluationRunsService } from './evaluation-runs.service';

@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
-import { Page, PageQueryDto, uuidParam } from '@agp/http';
+import { Created, Page, PageQueryDto, uuidParam } from '@agp/http';
 
-import { Created } from '../common/created.decorator';
 import { CreateEvaluationDto, UpdateEvaluationDto } from './dto/evaluation.dto';
 import { EvaluationResponse } from './dto/pack-responses';
 import { EvaluationsService } from './evaluations.service';

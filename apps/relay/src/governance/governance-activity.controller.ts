@@ -1,8 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { Ctx, RequestContext } from '@agp/auth';
-import { Page, PageQueryDto, uuidParam } from '@agp/http';
+import { Created, Page, PageQueryDto, uuidParam } from '@agp/http';
 
-import { Created } from '../common/created.decorator';
 import { CreateAttestationDto } from './dto/create-attestation.dto';
 import { ListIncidentsQueryDto } from './dto/list-incidents-query.dto';
 import { OpenIncidentDto } from './dto/open-incident.dto';

@@ -11,9 +11,8 @@ import {
   Query,
 } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
-import { Page, uuidParam } from '@agp/http';
+import { Created, Page, uuidParam } from '@agp/http';
 
-import { Created } from '../common/created.decorator';
 import { CreateGovernanceRecordDto } from './dto/create-governance-record.dto';
 import { ListGovernanceRecordsQueryDto } from './dto/list-governance-records-query.dto';
 import { PutRiskTiersDto } from './dto/put-risk-tiers.dto';

@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
-import { Page, uuidParam } from '@agp/http';
+import { Created, Page, uuidParam } from '@agp/http';
 
-import { Created } from '../common/created.decorator';
 import { EngageKillSwitchDto } from './dto/engage-kill-switch.dto';
 import { ListKillSwitchesQueryDto } from './dto/list-kill-switches-query.dto';
 import { KillSwitch } from './kill-switch.types';

@@ -1,7 +1,7 @@
 import { catalogController } from '../registry/catalog.controller';
 import { CreateLlmProviderDto } from './dto/create-llm-provider.dto';
 import { UpdateLlmProviderDto } from './dto/update-llm-provider.dto';
-import { LlmProvidersService } from './llm-providers.service';
+import { LLM_PROVIDERS_CATALOG } from './llm-providers.constants';
 
 /**
  * CRUD of LLM providers under /relay/v1/llm-providers (the registry's one shape), under the
@@ -13,7 +13,7 @@ export const LlmProvidersController = catalogController({
   path: 'relay/v1/llm-providers',
   idParam: 'providerId',
   permission: 'LLM_GATEWAY',
-  operations: LlmProvidersService,
+  operations: LLM_PROVIDERS_CATALOG,
   createDto: CreateLlmProviderDto,
   updateDto: UpdateLlmProviderDto,
 });

@@ -4,11 +4,10 @@ import { Tx } from '@agp/database';
 import { Row } from '../common/sql';
 import { McpServersModule } from '../mcp-servers/mcp-servers.module';
 import { CatalogEntry } from '../registry/catalog.repository';
-import { catalogProvider } from '../registry/catalog.provider';
 import { RegistryErrorCode, RegistryException } from '../registry/registry.exception';
+import { upstreamCatalogProvider } from '../registry/upstream-catalog.service';
 import { LLM_PROVIDERS_CATALOG } from './llm-providers.constants';
 import { LlmProvidersController } from './llm-providers.controller';
-import { LlmProvidersService } from './llm-providers.service';
 
 /** T16: a provider a gateway routes to cannot go (409 naming the gateways); take it out first. */
 async function refuseWhileRouted(tx: Tx, tenantId: string, entry: CatalogEntry): Promise<void> {
@@ -30,7 +29,7 @@ async function refuseWhileRouted(tx: Tx, tenantId: string, entry: CatalogEntry):
   imports: [McpServersModule],
   controllers: [LlmProvidersController],
   providers: [
-    catalogProvider(
+    upstreamCatalogProvider(
       LLM_PROVIDERS_CATALOG,
       {
         table: 'llm_providers',
@@ -54,8 +53,9 @@ async function refuseWhileRouted(tx: Tx, tenantId: string, entry: CatalogEntry):
         idDetail: 'llmProviderId',
         beforeRemove: refuseWhileRouted,
       },
+      // D37, D39: the base URL checked against the egress rules, the API key sealed.
+      { url: 'baseUrl', secret: 'apiKey' },
     ),
-    LlmProvidersService,
   ],
 })
 export class LlmProvidersModule {}

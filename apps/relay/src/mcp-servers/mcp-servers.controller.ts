@@ -1,7 +1,7 @@
 import { catalogController } from '../registry/catalog.controller';
 import { CreateMcpServerDto } from './dto/create-mcp-server.dto';
 import { UpdateMcpServerDto } from './dto/update-mcp-server.dto';
-import { McpServersService } from './mcp-servers.service';
+import { MCP_SERVERS_CATALOG } from './mcp-servers.constants';
 
 /**
  * CRUD of MCP servers under /relay/v1/mcp-servers (the registry's one shape), answered by the
@@ -12,7 +12,7 @@ export const McpServersController = catalogController({
   path: 'relay/v1/mcp-servers',
   idParam: 'mcpServerId',
   permission: 'MCP_REGISTRY',
-  operations: McpServersService,
+  operations: MCP_SERVERS_CATALOG,
   createDto: CreateMcpServerDto,
   updateDto: UpdateMcpServerDto,
 });

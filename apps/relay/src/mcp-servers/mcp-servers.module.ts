@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 
-import { catalogProvider } from '../registry/catalog.provider';
+import { upstreamCatalogProvider } from '../registry/upstream-catalog.service';
 import { CredentialCipher } from './credential-cipher';
 import { DEFAULT_CREDENTIAL_HEADER } from './upstream-credential';
 import { MCP_SERVERS_CATALOG } from './mcp-servers.constants';
 import { McpServersController } from './mcp-servers.controller';
-import { McpServersService } from './mcp-servers.service';
 
-const catalog = catalogProvider(
+const catalog = upstreamCatalogProvider(
   MCP_SERVERS_CATALOG,
   {
     table: 'mcp_servers',
@@ -27,6 +26,8 @@ const catalog = catalogProvider(
     defaults: { credentialHeader: DEFAULT_CREDENTIAL_HEADER },
   },
   { noun: 'MCP server', lifecycleEvent: 'MCP_LIFECYCLE', partyType: 'MCP_SERVER' },
+  // D37: the URL checked against the egress rules, the credential sealed before it is stored.
+  { url: 'url', secret: 'credential' },
 );
 
 /**
@@ -35,7 +36,7 @@ const catalog = catalogProvider(
  */
 @Module({
   controllers: [McpServersController],
-  providers: [catalog, CredentialCipher, McpServersService],
+  providers: [catalog, CredentialCipher],
   exports: [CredentialCipher],
 })
 export class McpServersModule {}

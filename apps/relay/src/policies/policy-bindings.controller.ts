@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
-import { Page, uuidParam } from '@agp/http';
+import { Created, Page, uuidParam } from '@agp/http';
 
-import { Created } from '../common/created.decorator';
 import { CreatePolicyBindingDto } from './dto/create-policy-binding.dto';
 import { ListPolicyBindingsQueryDto } from './dto/list-policy-bindings-query.dto';
 import { PolicyBindingResponse, PolicyVersionResponse } from './dto/policy-responses';

@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
-import { Page, uuidParam } from '@agp/http';
+import { Created, Page, uuidParam } from '@agp/http';
 
-import { Created } from '../common/created.decorator';
 import { CreatePolicyGroupDto } from './dto/create-policy-group.dto';
 import { CreatePolicyVersionDto } from './dto/create-policy-version.dto';
 import { ListPolicyGroupsQueryDto } from './dto/list-policy-groups-query.dto';

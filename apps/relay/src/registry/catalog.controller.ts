@@ -14,9 +14,8 @@ import {
 } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
 import { PermissionEntity } from '@agp/contracts';
-import { Page, PageQueryDto, uuidParam } from '@agp/http';
+import { Created, Page, PageQueryDto, uuidParam } from '@agp/http';
 
-import { Created } from '../common/created.decorator';
 import { ListCatalogQueryDto } from './list-catalog-query.dto';
 
 /** What answers a registry resource's routes: a CatalogService, or a service with its methods. */
@@ -39,7 +38,7 @@ export interface CatalogControllerOptions {
   idParam: string;
   /** The entity of the roles the routes need: READ to read, WRITE to change, DELETE to remove. */
   permission: PermissionEntity;
-  /** The provider that answers: `CHANNELS_CATALOG`, `McpServersService` … */
+  /** The provider that answers: `CHANNELS_CATALOG`, `MCP_SERVERS_CATALOG` … */
   operations: InjectionToken;
   /** The body of create; without one, the resource has no create route. */
   createDto?: Type;

@@ -12,11 +12,18 @@ export function catalogProvider(
   spec: CatalogSpec,
   options: CatalogOptions,
 ): FactoryProvider<CatalogService> {
-  const repository = new CatalogRepository(spec);
   return {
     provide,
     inject: [RELAY_DATABASE, RELAY_OUTBOX],
-    useFactory: (database: Database, outbox: EventOutbox) =>
-      new CatalogService(database, outbox, repository, options),
+    useFactory: catalogFactory(spec, options),
   };
+}
+
+/** What makes the CatalogService of one registry table from the relay's database and outbox. */
+export function catalogFactory(
+  spec: CatalogSpec,
+  options: CatalogOptions,
+): (database: Database, outbox: EventOutbox) => CatalogService {
+  const repository = new CatalogRepository(spec);
+  return (database, outbox) => new CatalogService(database, outbox, repository, options);
 }

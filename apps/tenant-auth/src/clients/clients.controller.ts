@@ -8,15 +8,12 @@ import {
   Patch,
   Post,
   Query,
-  Res,
   Type,
 } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
 import { PermissionEntity } from '@agp/contracts';
-import { Page, uuidParam } from '@agp/http';
-import { FastifyReply } from 'fastify';
+import { Created, Page, uuidParam } from '@agp/http';
 
-import { created } from '../common/created';
 import { ClientsService } from './clients.service';
 import { ClientResponseDto, ClientWithSecretResponseDto } from './dto/client-response.dto';
 import { CreateClientDto } from './dto/create-client.dto';
@@ -64,13 +61,13 @@ function clientsController(kind: ClientKind, routes: ClientsRoutes): Type {
     }
 
     @Post()
+    @Created()
     @RequirePermission(routes.permission, 'WRITE')
-    async create(
+    create(
       @Ctx() ctx: RequestContext,
       @Body() dto: CreateClientDto,
-      @Res({ passthrough: true }) reply: FastifyReply,
     ): Promise<ClientWithSecretResponseDto> {
-      return created(reply, routes.collection, await this.clients.create(kind, ctx, dto));
+      return this.clients.create(kind, ctx, dto);
     }
 
     @Patch(byId)

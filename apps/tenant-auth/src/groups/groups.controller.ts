@@ -1,20 +1,7 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
-import { Page, PageQueryDto, uuidParam } from '@agp/http';
-import { FastifyReply } from 'fastify';
+import { Created, Page, PageQueryDto, uuidParam } from '@agp/http';
 
-import { created } from '../common/created';
 import { AddMemberDto } from './dto/add-member.dto';
 import { CreateGroupDto } from './dto/create-group.dto';
 import { GroupMemberResponseDto, GroupResponseDto } from './dto/group-response.dto';
@@ -45,13 +32,10 @@ export class GroupsController {
   }
 
   @Post()
+  @Created()
   @RequirePermission('GROUPS', 'WRITE')
-  async create(
-    @Ctx() caller: RequestContext,
-    @Body() dto: CreateGroupDto,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<GroupResponseDto> {
-    return created(reply, 'groups', await this.groups.create(caller, dto));
+  create(@Ctx() caller: RequestContext, @Body() dto: CreateGroupDto): Promise<GroupResponseDto> {
+    return this.groups.create(caller, dto);
   }
 
   @Patch(':groupId')
@@ -85,18 +69,14 @@ export class GroupsController {
   }
 
   @Post(':groupId/members')
+  @Created('userId')
   @RequirePermission('GROUPS', 'WRITE')
-  async addMember(
+  addMember(
     @Ctx() caller: RequestContext,
     @Param('groupId', uuidParam('groupId')) id: string,
     @Body() dto: AddMemberDto,
-    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<GroupMemberResponseDto> {
-    const member = await this.groups.addMember(caller, id, dto);
-    void reply
-      .status(201)
-      .header('location', `/tenant-auth/v1/groups/${id}/members/${member.userId}`);
-    return member;
+    return this.groups.addMember(caller, id, dto);
   }
 
   @Delete(':groupId/members/:userId')

@@ -1,9 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
-import { uuidParam } from '@agp/http';
-import { FastifyReply } from 'fastify';
+import { Created, uuidParam } from '@agp/http';
 
-import { created } from '../common/created';
 import { CreateIdentityProviderDto } from './dto/create-identity-provider.dto';
 import { IdentityProviderResponseDto } from './dto/identity-provider-response.dto';
 import { UpdateIdentityProviderDto } from './dto/update-identity-provider.dto';
@@ -30,13 +28,13 @@ export class IdentityProvidersController {
   }
 
   @Post()
+  @Created()
   @RequirePermission('IDENTITY_PROVIDERS', 'WRITE')
-  async create(
+  create(
     @Ctx() caller: RequestContext,
     @Body() dto: CreateIdentityProviderDto,
-    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<IdentityProviderResponseDto> {
-    return created(reply, 'identity-providers', await this.providers.create(caller, dto));
+    return this.providers.create(caller, dto);
   }
 
   @Patch(':providerId')

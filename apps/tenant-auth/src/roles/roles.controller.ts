@@ -1,20 +1,7 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
-import { Page, uuidParam } from '@agp/http';
-import { FastifyReply } from 'fastify';
+import { Created, Page, uuidParam } from '@agp/http';
 
-import { created } from '../common/created';
 import { CreateRoleDto } from './dto/create-role.dto';
 import { ListRolesQueryDto } from './dto/list-roles-query.dto';
 import { RoleResponseDto } from './dto/role-response.dto';
@@ -45,13 +32,10 @@ export class RolesController {
   }
 
   @Post()
+  @Created()
   @RequirePermission('TENANT', 'WRITE')
-  async create(
-    @Ctx() caller: RequestContext,
-    @Body() dto: CreateRoleDto,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<RoleResponseDto> {
-    return created(reply, 'roles', await this.roles.create(caller, dto));
+  create(@Ctx() caller: RequestContext, @Body() dto: CreateRoleDto): Promise<RoleResponseDto> {
+    return this.roles.create(caller, dto);
   }
 
   @Patch(':roleId')

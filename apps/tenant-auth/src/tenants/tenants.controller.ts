@@ -1,20 +1,7 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
-import { Page, uuidParam } from '@agp/http';
-import { FastifyReply } from 'fastify';
+import { Created, Page, uuidParam } from '@agp/http';
 
-import { created } from '../common/created';
 import { CreateTenantDto } from './dto/create-tenant.dto';
 import { ListTenantsQueryDto } from './dto/list-tenants-query.dto';
 import { CreatedTenantResponseDto, TenantResponseDto } from './dto/tenant-response.dto';
@@ -44,13 +31,13 @@ export class TenantsController {
   }
 
   @Post()
+  @Created()
   @RequirePermission('TENANT', 'ADMIN')
-  async create(
+  create(
     @Ctx() caller: RequestContext,
     @Body() dto: CreateTenantDto,
-    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatedTenantResponseDto> {
-    return created(reply, 'tenants', await this.tenants.create(caller, dto));
+    return this.tenants.create(caller, dto);
   }
 
   @Patch(':tenantId')

@@ -1,20 +1,7 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
-import { Page, uuidParam } from '@agp/http';
-import { FastifyReply } from 'fastify';
+import { Created, Page, uuidParam } from '@agp/http';
 
-import { created } from '../common/created';
 import { CreateUserDto } from './dto/create-user.dto';
 import { ListUsersQueryDto } from './dto/list-users-query.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
@@ -44,13 +31,10 @@ export class UsersController {
   }
 
   @Post()
+  @Created()
   @RequirePermission('USERS', 'WRITE')
-  async create(
-    @Ctx() caller: RequestContext,
-    @Body() dto: CreateUserDto,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<UserResponseDto> {
-    return created(reply, 'users', await this.users.create(caller, dto));
+  create(@Ctx() caller: RequestContext, @Body() dto: CreateUserDto): Promise<UserResponseDto> {
+    return this.users.create(caller, dto);
   }
 
   @Patch(':userId')

@@ -15,7 +15,7 @@ import {
   kindOf,
   rpcError,
 } from '../mcp/json-rpc';
-import { SseWriter } from '../mcp/sse-writer';
+import { SseWriter } from '../pipeline/sse-writer';
 import { A2aCall, a2aGuardSubject, a2aHopOf, a2aLabel } from './a2a-call';
 import { A2aDirectory } from './a2a-directory';
 import { A2aHops } from './a2a-hops';

@@ -1,5 +1,3 @@
-import { IncomingHttpHeaders } from 'node:http';
-
 import { Injectable } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
 import { isUUID } from 'class-validator';
@@ -7,6 +5,7 @@ import { isUUID } from 'class-validator';
 import { HitlHolds } from '../../hitl/hitl-holds.service';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
+import { TrafficCaller } from '../pipeline/traffic-intake';
 import { TrafficGuard } from '../pipeline/traffic-guard';
 import {
   JsonRpcMessage,
@@ -26,14 +25,8 @@ import { AgentCardJson } from './agent-card';
 import { AgentCards } from './agent-cards.service';
 import { A2aUpstreamFailure } from './a2a-upstream';
 
-/** Who calls the A2A path: a verified agent of a tenant, under the request's correlation id. */
-export interface A2aCaller {
-  tenantId: string;
-  agentId: string;
-  correlationId: string;
-  headers: IncomingHttpHeaders;
-  signal?: AbortSignal;
-}
+/** Who calls the path (T38: an agent). */
+export type A2aCaller = TrafficCaller;
 
 /** D34: the header a resend names its hold by. */
 const HITL_HEADER = 'x-agp-hitl-request-id';

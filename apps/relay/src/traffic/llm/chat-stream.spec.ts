@@ -1,6 +1,6 @@
 import { HopDecision } from '../../decisions/decision.types';
-import { SseWriter } from '../mcp/sse-writer';
-import { ChatStream, ChatStreamHooks, WindowVerdict } from './chat-stream';
+import { SseWriter } from '../pipeline/sse-writer';
+import { ChatStream, ChatStreamHooks, StreamFailedEarly, WindowVerdict } from './chat-stream';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 
 function decision(action: HopDecision['action'], mask: HopDecision['mask'] = []): HopDecision {
@@ -23,15 +23,19 @@ function sse(words: string[]): string[] {
   return [...words.map((w) => chunk({ content: w })), chunk({}, 'stop'), 'data: [DONE]\n\n'];
 }
 
-async function* body(events: string[]): AsyncIterable<string> {
+async function* body(events: string[], cut?: Error): AsyncIterable<string> {
   for (const event of events) {
     yield event;
+  }
+  if (cut) {
+    throw cut;
   }
 }
 
 function run(
   events: string[],
   judge: (text: string, n: number) => WindowVerdict,
+  cut?: Error,
 ): Promise<{ written: string[]; result: Awaited<ReturnType<ChatStream['run']>> }> {
   const written: string[] = [];
   const writer = { data: (payload: string) => Promise.resolve(void written.push(payload)) };
@@ -42,7 +46,7 @@ function run(
   };
   const sut = new ChatStream(() => writer as unknown as SseWriter, hooks, false);
   return sut
-    .run(body(events), new AbortController().signal)
+    .run(body(events, cut), new AbortController().signal)
     .then((result) => ({ written, result }));
 }
 
@@ -103,5 +107,32 @@ describe(ChatStream.name, () => {
     expect(textOf(sut.written)).not.toContain('AKIA');
     expect(JSON.parse(sut.written.at(-1)!)).toMatchObject({ error: { code: 'blocked_by_policy' } });
     expect(sut.result.outcome).toBe('BLOCKED');
+  });
+
+  it('should throw StreamFailedEarly and write nothing when the provider breaks before a word is released', async () => {
+    const cut = new Error('other side closed');
+
+    const sut = run(
+      sse(['Hel']).slice(0, 1),
+      () => ({ kind: 'deliver', decision: decision('LOG'), decisionId: 'd' }),
+      cut,
+    );
+
+    await expect(sut).rejects.toEqual(expect.any(StreamFailedEarly));
+    await expect(sut).rejects.toMatchObject({ fault: cut });
+  });
+
+  it('should end with an error event, and no failover, when the provider breaks after text was written', async () => {
+    const events = sse(['one', ' two', ' three']).slice(0, 3);
+
+    const sut = await run(
+      events,
+      () => ({ kind: 'deliver', decision: decision('LOG'), decisionId: 'd' }),
+      new Error('other side closed'),
+    );
+
+    expect(textOf(sut.written)).toBe('one ');
+    expect(JSON.parse(sut.written.at(-1)!)).toMatchObject({ error: { code: 'upstream_failed' } });
+    expect(sut.result).toMatchObject({ outcome: 'ERROR', reason: 'other side closed' });
   });
 });

@@ -5,7 +5,7 @@ import { EventSourceMessage, createParser } from 'eventsource-parser';
 
 import { severityOf } from '../../decisions/combine-decisions';
 import { HopDecision } from '../../decisions/decision.types';
-import { SseWriter } from '../mcp/sse-writer';
+import { SseWriter } from '../pipeline/sse-writer';
 import { TokenUsage, usageOf } from './chat-messages';
 import { LlmPathErrorCode, LlmPathException, openAiErrorOf } from './llm-path.exception';
 import { MAX_COMPLETION_BYTES } from './llm-upstream';
@@ -61,6 +61,13 @@ interface StreamMeta {
 /** The provider sent something that is not an OpenAI chat stream. */
 class GarbledChatStream extends Error {}
 
+/** The provider's stream failed before any byte of it reached the agent (T23: fail over). */
+export class StreamFailedEarly extends Error {
+  constructor(readonly fault: unknown) {
+    super(fault instanceof Error ? fault.message : String(fault));
+  }
+}
+
 /**
  * T20: a streamed completion carried to the agent in judged windows. The provider's chunks are
  * read into per-choice buffers; a window (the held-back text, as a completion) is judged and
@@ -90,7 +97,11 @@ export class ChatStream {
     private readonly agentWantsUsage: boolean,
   ) {}
 
-  /** Runs the stream to its end; throws an LlmPathException only while nothing was written yet. */
+  /**
+   * Runs the stream to its end. While nothing was written yet, a refusal is thrown as its
+   * LlmPathException and a fault of the provider as StreamFailedEarly; after, both end the stream
+   * with an error event.
+   */
   async run(body: AsyncIterable<Buffer | string>, signal: AbortSignal): Promise<ChatStreamResult> {
     try {
       await this.read(body);
@@ -110,11 +121,17 @@ export class ChatStream {
       if (signal.aborted) {
         return this.result('CANCELLED', 'the agent went away');
       }
+      if (!this.isOpen) {
+        // D39, T23: nothing has reached the agent yet, so the gateway may still fail over.
+        throw new StreamFailedEarly(error);
+      }
       const reason =
         error instanceof GarbledChatStream || error instanceof Error
           ? error.message
           : String(error);
-      await this.fail(LlmPathErrorCode.UpstreamFailed, reason);
+      await this.ensureOpen().data(
+        JSON.stringify({ error: openAiErrorOf(LlmPathErrorCode.UpstreamFailed, reason) }),
+      );
       return this.result('ERROR', reason);
     }
   }
@@ -417,13 +434,6 @@ export class ChatStream {
     await this.ensureOpen().data(
       JSON.stringify({ error: refusal.extensions.error, ...dataOf(refusal) }),
     );
-  }
-
-  private async fail(code: LlmPathErrorCode, reason: string): Promise<void> {
-    if (!this.isOpen) {
-      throw new LlmPathException(code, reason);
-    }
-    await this.ensureOpen().data(JSON.stringify({ error: openAiErrorOf(code, reason) }));
   }
 
   private raise(action: Action): void {

@@ -45,6 +45,7 @@ export function completionAsStream(completion: unknown, wantsUsage: boolean): Ll
       }
       await writer.data('[DONE]');
       writer.end();
+      return undefined;
     },
   };
 }

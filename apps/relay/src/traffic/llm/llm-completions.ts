@@ -7,8 +7,8 @@ import { HopPipeline } from '../pipeline/hop-pipeline';
 import { LlmProviderRoute } from '../pipeline/llm-route';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficGuard } from '../pipeline/traffic-guard';
-import { SseWriter } from '../mcp/sse-writer';
-import { ChatStream, ChatStreamHooks } from './chat-stream';
+import { SseWriter } from '../pipeline/sse-writer';
+import { ChatStream, ChatStreamHooks, ChatStreamResult, StreamFailedEarly } from './chat-stream';
 import {
   ChatRequest,
   completionText,
@@ -21,16 +21,32 @@ import { LlmCall, guardSubjectOf, hopOf } from './llm-call';
 import { AllProvidersFailed, Answered, LlmForwarder } from './llm-forwarder';
 import { LlmHolds, heldRefusal, refusalOf } from './llm-holds';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
-import { MAX_COMPLETION_BYTES, ProviderAnswer, providerLabel } from './llm-upstream';
+import {
+  MAX_COMPLETION_BYTES,
+  ProviderAnswer,
+  ProviderFailure,
+  providerFailureOf,
+  providerLabel,
+} from './llm-upstream';
+
+export interface LlmJsonAnswer {
+  kind: 'json';
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
 
 /** What the controller sends the agent: a JSON body, or a stream it starts on the first event. */
 export type LlmAnswer =
-  | { kind: 'json'; status: number; body: unknown; headers: Record<string, string> }
+  | LlmJsonAnswer
   | {
       kind: 'stream';
       headers: Record<string, string>;
-      /** `start` takes the response over; a refusal before it is thrown as a problem (T20). */
-      run(start: () => SseWriter): Promise<void>;
+      /**
+       * `start` takes the response over; a refusal before it is thrown as a problem (T20). A
+       * failover before it (T23) may end in a JSON answer instead, which is returned.
+       */
+      run(start: () => SseWriter): Promise<LlmJsonAnswer | undefined>;
     };
 
 /** The agent's request, what goes upstream after its decision, and what to tell the agent. */
@@ -38,6 +54,29 @@ export interface Admitted {
   original: ChatRequest;
   toSend: ChatRequest;
   warnings: string[];
+}
+
+/** One call on its way through the gateway's providers (D39). */
+interface Attempt {
+  call: LlmCall;
+  admitted: Admitted;
+  /** The providers that serve the model, in the gateway's order. */
+  providers: LlmProviderRoute[];
+  abort: AbortController;
+  started: number;
+  base: Pick<LlmCallRecord, 'model' | 'upstreamModel' | 'isStreamed'>;
+  /** The chat request as every provider is sent it. */
+  body: string;
+}
+
+type CallFields = Pick<LlmCallRecord, 'outcome'> & Partial<LlmCallRecord>;
+
+/** The provider that answered, with what records the call and what fails it over (T23). */
+interface Taken {
+  answered: Answered;
+  record(fields: CallFields): void;
+  headers: Record<string, string>;
+  failOver(failure: ProviderFailure): Promise<LlmAnswer>;
 }
 
 /**
@@ -72,81 +111,128 @@ export class LlmCompletions {
     }
     const abort = new AbortController();
     call.signal?.addEventListener('abort', () => abort.abort(), { once: true });
-    const started = performance.now();
-    const isStreamed = admitted.original.stream === true;
-    const base = { model, upstreamModel, isStreamed };
+    return this.answerFrom(
+      {
+        call,
+        admitted,
+        providers,
+        abort,
+        started: performance.now(),
+        base: { model, upstreamModel, isStreamed: admitted.original.stream === true },
+        body: JSON.stringify(upstreamRequest(admitted.toSend, upstreamModel)),
+      },
+      0,
+      [],
+    );
+  }
+
+  /**
+   * D39's failover from the provider at `from` on (`failed`: what the ones before it did), and the
+   * answer of the first that answers carried to the agent. T23: a provider whose answer breaks,
+   * stalls or is not a completion before any byte of it has reached the agent is skipped too.
+   */
+  private async answerFrom(
+    attempt: Attempt,
+    from: number,
+    failed: ProviderFailure[],
+  ): Promise<LlmAnswer> {
+    const { call, admitted } = attempt;
     let answered: Answered;
     try {
-      answered = await this.forwarder.firstAnswering(call, providers, {
-        method: 'POST',
-        path: 'chat/completions',
-        body: JSON.stringify(upstreamRequest(admitted.toSend, upstreamModel)),
-        correlationId: call.correlationId,
-        signal: abort.signal,
-      });
+      answered = await this.forwarder.firstAnswering(
+        call,
+        attempt.providers.slice(from),
+        {
+          method: 'POST',
+          path: 'chat/completions',
+          body: attempt.body,
+          correlationId: call.correlationId,
+          signal: attempt.abort.signal,
+        },
+        from,
+      );
     } catch (error) {
       if (!(error instanceof AllProvidersFailed)) {
         throw error;
       }
-      this.record(call, {
-        ...base,
-        provider: error.last,
-        outcome: 'ERROR',
-        latencyMs: performance.now() - started,
-        attempts: error.failures.length,
-        reason: error.message,
-        ...(error.failures.at(-1)?.httpStatus
-          ? { httpStatus: error.failures.at(-1)?.httpStatus }
-          : {}),
-      });
-      const problem = upstreamProblem(error, call);
-      await this.auditFault(call, error.last, problem.status, problem.message);
-      throw problem;
+      return this.allFailed(attempt, error.last, [...failed, ...error.failures]);
     }
-    const record = (
-      fields: Omit<LlmCallRecord, keyof typeof base | 'provider' | 'attempts' | 'latencyMs'>,
-    ): void =>
+    const index = from + answered.attempts - 1;
+    const record = (fields: CallFields): void =>
       this.record(call, {
-        ...base,
+        ...attempt.base,
         ...fields,
         provider: answered.provider,
-        attempts: answered.attempts,
-        latencyMs: performance.now() - started,
+        attempts: index + 1,
+        latencyMs: performance.now() - attempt.started,
       });
     const headers = warningHeaders(admitted.warnings);
-    const { answer } = answered;
+    const { answer, provider } = answered;
     if (answer.statusCode >= 400) {
-      const said = await readLimited(answer, answered.provider);
+      const said = await readLimited(answer, provider);
       record({ outcome: 'ERROR', httpStatus: answer.statusCode, reason: said.slice(0, 300) });
       const body = providerError(said);
-      await this.auditFault(call, answered.provider, answer.statusCode, said.slice(0, 300), body);
+      await this.auditFault(call, provider, answer.statusCode, said.slice(0, 300), body);
       return { kind: 'json', status: answer.statusCode, body, headers };
     }
-    if (isStreamed && contentTypeOf(answer) === 'text/event-stream') {
-      return this.stream(call, admitted, answered, abort, started, record, headers);
+    const failOver = async (failure: ProviderFailure): Promise<LlmAnswer> => {
+      answer.body.destroy();
+      const next = attempt.providers[index + 1];
+      if (!next) {
+        return this.allFailed(attempt, provider, [...failed, failure]);
+      }
+      await this.forwarder.failedOver(call, provider, next, failure, index + 1);
+      return this.answerFrom(attempt, index + 1, [...failed, failure]);
+    };
+    const taken = { answered, record, headers, failOver };
+    if (attempt.base.isStreamed && contentTypeOf(answer) === 'text/event-stream') {
+      return this.stream(attempt, taken);
     }
-    return this.whole(call, admitted, answered, record, headers);
+    return this.whole(attempt, taken);
+  }
+
+  /** T17: no provider answered: 502, 504 or 429, the call recorded as an ERROR of the last. */
+  private async allFailed(
+    { call, base, started }: Attempt,
+    last: LlmProviderRoute,
+    failures: ProviderFailure[],
+  ): Promise<never> {
+    const httpStatus = failures.at(-1)?.httpStatus;
+    this.record(call, {
+      ...base,
+      provider: last,
+      outcome: 'ERROR',
+      latencyMs: performance.now() - started,
+      attempts: failures.length,
+      reason: failures.at(-1)?.message,
+      ...(httpStatus ? { httpStatus } : {}),
+    });
+    const problem = upstreamProblem(failures, call);
+    await this.auditFault(call, last, problem.status, problem.message);
+    throw problem;
   }
 
   /** A completion answered whole: one RESPONSE hop (D33), then the agent gets it (T1). */
   private async whole(
-    call: LlmCall,
-    admitted: Admitted,
-    { answer, provider }: Answered,
-    record: (fields: Pick<LlmCallRecord, 'outcome'> & Partial<LlmCallRecord>) => void,
-    headers: Record<string, string>,
+    { call, admitted, abort }: Attempt,
+    { answered: { answer, provider }, record, headers, failOver }: Taken,
   ): Promise<LlmAnswer> {
     let completion: unknown;
     try {
       completion = JSON.parse(await readLimited(answer, provider));
     } catch (error) {
-      const why =
-        error instanceof LlmPathException
-          ? error.message
-          : `${providerLabel(provider)} answered a body that is not JSON`;
-      record({ outcome: 'ERROR', httpStatus: answer.statusCode, reason: why });
-      await this.auditFault(call, provider, 502, why);
-      throw new LlmPathException(LlmPathErrorCode.UpstreamFailed, why);
+      if (abort.signal.aborted) {
+        record({ outcome: 'ERROR', httpStatus: answer.statusCode, reason: 'the agent went away' });
+        throw new LlmPathException(LlmPathErrorCode.UpstreamFailed, 'the agent went away');
+      }
+      return failOver(
+        error instanceof SyntaxError
+          ? new ProviderFailure(
+              'BROKEN',
+              `${providerLabel(provider)} answered a body that is not JSON`,
+            )
+          : providerFailureOf(error, provider, 'BROKEN'),
+      );
     }
     const usage = usageOf(completion);
     const upstreamModel = (completion as { model?: unknown }).model;
@@ -194,13 +280,8 @@ export class LlmCompletions {
 
   /** A streamed completion, judged in windows (T20). */
   private stream(
-    call: LlmCall,
-    admitted: Admitted,
-    { answer, provider }: Answered,
-    abort: AbortController,
-    started: number,
-    record: (fields: Pick<LlmCallRecord, 'outcome'> & Partial<LlmCallRecord>) => void,
-    headers: Record<string, string>,
+    { call, admitted, abort, started }: Attempt,
+    { answered: { answer, provider }, record, headers, failOver }: Taken,
   ): LlmAnswer {
     const hooks: ChatStreamHooks = {
       judge: async (window, text, windowNo) => {
@@ -256,8 +337,19 @@ export class LlmCompletions {
           hooks,
           admitted.original.stream_options?.include_usage === true,
         );
+        let result: ChatStreamResult;
         try {
-          const result = await stream.run(answer.body, abort.signal);
+          result = await stream.run(answer.body, abort.signal);
+        } catch (error) {
+          if (!(error instanceof StreamFailedEarly)) {
+            abort.abort();
+            throw error;
+          }
+          // T23: the agent has nothing of this provider yet: the next one answers instead.
+          const next = await failOver(providerFailureOf(error.fault, provider, 'BROKEN'));
+          return next.kind === 'json' ? next : next.run(start);
+        }
+        try {
           if (result.outcome === 'ERROR') {
             await this.auditFault(call, provider, 502, result.reason ?? 'the stream failed');
           }
@@ -276,6 +368,7 @@ export class LlmCompletions {
         } finally {
           abort.abort();
         }
+        return undefined;
       },
     };
   }
@@ -357,11 +450,11 @@ function providerError(said: string): unknown {
 }
 
 /** T19: every provider failed: 504 when the last timed out, 429 when all were rate limited, else 502. */
-function upstreamProblem(error: AllProvidersFailed, call: LlmCall): LlmPathException {
-  const last = error.failures[error.failures.length - 1];
-  const data = { correlationId: call.correlationId, attempts: error.failures.length };
-  const message = `every provider of LLM gateway "${call.route.gateway.name}" failed; the last: ${error.message}`;
-  if (error.failures.every((f) => f.httpStatus === 429)) {
+function upstreamProblem(failures: ProviderFailure[], call: LlmCall): LlmPathException {
+  const last = failures[failures.length - 1];
+  const data = { correlationId: call.correlationId, attempts: failures.length };
+  const message = `every provider of LLM gateway "${call.route.gateway.name}" failed; the last: ${last.message}`;
+  if (failures.every((f) => f.httpStatus === 429)) {
     return new LlmPathException(LlmPathErrorCode.RateLimited, message, data, {
       ...(last.retryAfter ? { headers: { 'retry-after': last.retryAfter } } : {}),
     });

@@ -13,7 +13,7 @@ import {
   providerLabel,
 } from './llm-upstream';
 
-/** The provider that answered, and how many were tried to get there. */
+/** The provider that answered, and how many of those given were tried to get there. */
 export interface Answered {
   provider: LlmProviderRoute;
   answer: ProviderAnswer;
@@ -51,6 +51,8 @@ export class LlmForwarder {
     call: LlmCall,
     providers: LlmProviderRoute[],
     request: Omit<ProviderRequest, 'apiKey'>,
+    /** Providers of the gateway tried before these (the audit counts attempts from the first). */
+    tried = 0,
   ): Promise<Answered> {
     const failures: ProviderFailure[] = [];
     const failovers: Array<Promise<void>> = [];
@@ -66,7 +68,7 @@ export class LlmForwarder {
         failures.push(error);
         const next = providers[i + 1];
         if (next) {
-          const recorded = this.auditor.record([failoverEvent(call, provider, next, error, i + 1)]);
+          const recorded = this.failedOver(call, provider, next, error, tried + i + 1);
           recorded.catch(() => undefined);
           failovers.push(recorded);
         }
@@ -74,6 +76,17 @@ export class LlmForwarder {
     }
     await Promise.all(failovers);
     throw new AllProvidersFailed(providers[providers.length - 1], failures);
+  }
+
+  /** LLM_GATEWAY_FAILOVER: `failed` was skipped for `next`; `attempt` counts from 1. */
+  failedOver(
+    call: LlmCall,
+    failed: LlmProviderRoute,
+    next: LlmProviderRoute,
+    failure: ProviderFailure,
+    attempt: number,
+  ): Promise<void> {
+    return this.auditor.record([failoverEvent(call, failed, next, failure, attempt)]);
   }
 
   private async open(

@@ -1,5 +1,3 @@
-import { IncomingHttpHeaders } from 'node:http';
-
 import { Injectable } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
 import { isUUID } from 'class-validator';
@@ -7,6 +5,7 @@ import { isUUID } from 'class-validator';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { Hop } from '../pipeline/hop.types';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
+import { TrafficCaller } from '../pipeline/traffic-intake';
 import { TrafficGuard } from '../pipeline/traffic-guard';
 import { traceIdOf } from '../mcp/mcp-call';
 import { ChatRequest, parseChatRequest, requestText, resendDigestOf } from './chat-messages';
@@ -16,15 +15,8 @@ import { LlmHolds, heldRefusal, refusalOf } from './llm-holds';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 import { completionAsStream } from './completion-as-stream';
 
-/** Who calls the LLM path: a verified agent of a tenant, under the request's correlation id. */
-export interface LlmCaller {
-  tenantId: string;
-  agentId: string;
-  correlationId: string;
-  headers: IncomingHttpHeaders;
-  /** Aborted when the agent disconnects. */
-  signal?: AbortSignal;
-}
+/** Who calls the path (T38: an agent). */
+export type LlmCaller = TrafficCaller;
 
 /** D34: the header a resend names its hold by. */
 const HITL_HEADER = 'x-agp-hitl-request-id';

@@ -11,10 +11,13 @@ export const MAX_COMPLETION_BYTES = 32 * 1024 * 1024;
 
 export type ProviderAnswer = Dispatcher.ResponseData;
 
-/** Why a provider could not be used (D39: the next one is tried). */
+/**
+ * Why a provider could not be used (D39: the next one is tried). BROKEN (T23): its answer began
+ * but broke, stalled into TIMEOUT, or was not a completion before any byte reached the agent.
+ */
 export class ProviderFailure extends Error {
   constructor(
-    readonly kind: 'UNREACHABLE' | 'TIMEOUT' | 'STATUS',
+    readonly kind: 'UNREACHABLE' | 'TIMEOUT' | 'STATUS' | 'BROKEN',
     message: string,
     readonly httpStatus?: number,
     readonly retryAfter?: string,
@@ -82,7 +85,11 @@ export class LlmUpstream implements OnApplicationShutdown {
 }
 
 /** A network error or a timeout as the failure the trail and the agent are told about. */
-export function providerFailureOf(error: unknown, provider: LlmProviderRoute): ProviderFailure {
+export function providerFailureOf(
+  error: unknown,
+  provider: LlmProviderRoute,
+  otherwise: 'UNREACHABLE' | 'BROKEN' = 'UNREACHABLE',
+): ProviderFailure {
   if (error instanceof ProviderFailure) {
     return error;
   }
@@ -98,7 +105,7 @@ export function providerFailureOf(error: unknown, provider: LlmProviderRoute): P
     .filter(Boolean)
     .join(': ');
   return new ProviderFailure(
-    'UNREACHABLE',
+    otherwise,
     `${providerLabel(provider)} failed: ${why || String(error)}`,
   );
 }

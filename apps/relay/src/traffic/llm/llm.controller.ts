@@ -1,14 +1,17 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { RequestWithPrincipal } from '@agp/auth';
-import { correlationIdOf, uuidParam } from '@agp/http';
-import { FastifyReply, FastifyRequest } from 'fastify';
+import { uuidParam } from '@agp/http';
+import { FastifyReply } from 'fastify';
 
-import { SseWriter } from '../mcp/sse-writer';
+import { SseWriter } from '../pipeline/sse-writer';
+import {
+  TrafficRequest,
+  agentCallerOf,
+  goneSignal,
+  hijackForEvents,
+} from '../pipeline/traffic-intake';
 import { LlmAnswer } from './llm-completions';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 import { LlmCaller, LlmRelayService } from './llm-relay.service';
-
-type AgentRequest = FastifyRequest & RequestWithPrincipal;
 
 /**
  * D20, D39: the LLM path, `{base_url}/relay/llm/{gatewayId}/v1/...`, OpenAI-compatible. The global
@@ -21,7 +24,7 @@ export class LlmController {
 
   @Post(':gatewayId/v1/chat/completions')
   async complete(
-    @Req() request: AgentRequest,
+    @Req() request: TrafficRequest,
     @Res() reply: FastifyReply,
     @Param('gatewayId', uuidParam('gatewayId')) gatewayId: string,
   ): Promise<void> {
@@ -31,7 +34,7 @@ export class LlmController {
 
   @Get(':gatewayId/v1/models')
   async models(
-    @Req() request: AgentRequest,
+    @Req() request: TrafficRequest,
     @Res() reply: FastifyReply,
     @Param('gatewayId', uuidParam('gatewayId')) gatewayId: string,
   ): Promise<void> {
@@ -52,45 +55,29 @@ async function send(reply: FastifyReply, answer: LlmAnswer): Promise<void> {
   // T20: the response is taken over only when its first event is ready; a refusal before that is
   // thrown here and answered as problem+json by the filter.
   const start = (): SseWriter => {
-    const base = Object.fromEntries(
-      Object.entries(reply.getHeaders()).map(([name, value]) => [name, String(value)]),
-    );
-    reply.hijack();
-    writer = new SseWriter(reply.raw, base);
+    writer = hijackForEvents(reply);
     writer.open(answer.headers);
     return writer;
   };
+  let instead: LlmAnswer | undefined;
   try {
-    await answer.run(start);
+    instead = await answer.run(start);
   } finally {
     writer?.end();
   }
-}
-
-/** Aborted when the agent's connection closes before the answer is complete. */
-function goneSignal(reply: FastifyReply): AbortSignal {
-  const gone = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) {
-      gone.abort();
-    }
-  });
-  return gone.signal;
+  if (instead) {
+    await send(reply, instead);
+  }
 }
 
 /** Only an agent calls a model through an LLM gateway (D20, D32). */
-function callerOf(request: AgentRequest): LlmCaller {
-  const principal = request.principal;
-  if (!principal || principal.kind !== 'AGENT') {
-    throw new LlmPathException(
-      LlmPathErrorCode.NotSubscribed,
-      'only an agent token may call an LLM gateway',
-    );
-  }
-  return {
-    tenantId: principal.tenantId,
-    agentId: principal.subject,
-    correlationId: correlationIdOf(request.raw),
-    headers: request.headers,
-  };
+function callerOf(request: TrafficRequest): LlmCaller {
+  return agentCallerOf(
+    request,
+    () =>
+      new LlmPathException(
+        LlmPathErrorCode.NotSubscribed,
+        'only an agent token may call an LLM gateway',
+      ),
+  );
 }

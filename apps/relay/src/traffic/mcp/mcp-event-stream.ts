@@ -5,7 +5,7 @@ import { McpCall } from './mcp-call';
 import { McpHops } from './mcp-hops';
 import { AskedFor } from './mcp-messages';
 import { MAX_UPSTREAM_MESSAGE_BYTES } from './mcp-upstream';
-import { SseWriter } from './sse-writer';
+import { SseWriter } from '../pipeline/sse-writer';
 
 /** The server sent something that is not MCP (T6): the stream ends, the agent is told why. */
 export class GarbledStream extends Error {}

@@ -28,7 +28,7 @@ import {
   failureOf,
   serverLabel,
 } from './mcp-upstream';
-import { SseWriter } from './sse-writer';
+import { SseWriter } from '../pipeline/sse-writer';
 
 /** What the controller sends the agent: a JSON body, a bare status, or a stream it runs. */
 export type McpAnswer =

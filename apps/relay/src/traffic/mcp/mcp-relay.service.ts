@@ -1,5 +1,3 @@
-import { IncomingHttpHeaders } from 'node:http';
-
 import { Injectable } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
 import { isUUID } from 'class-validator';
@@ -9,6 +7,7 @@ import { HitlHolds } from '../../hitl/hitl-holds.service';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { TrafficGuard } from '../pipeline/traffic-guard';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
+import { TrafficCaller } from '../pipeline/traffic-intake';
 import {
   JsonRpcId,
   JsonRpcMessage,
@@ -23,15 +22,8 @@ import { guardSubject } from './mcp-guard-subject';
 import { McpHops, heldOutcome } from './mcp-hops';
 import { AskedFor, resendDigestOf, toolOf } from './mcp-messages';
 
-/** Who calls the relay: a verified agent of a tenant, under the request's correlation id. */
-export interface McpCaller {
-  tenantId: string;
-  agentId: string;
-  correlationId: string;
-  headers: IncomingHttpHeaders;
-  /** Aborted when the agent disconnects. */
-  signal?: AbortSignal;
-}
+/** Who calls the path (T38: an agent). */
+export type McpCaller = TrafficCaller;
 
 /** D34: the header a resend names its hold by. */
 const HITL_HEADER = 'x-agp-hitl-request-id';

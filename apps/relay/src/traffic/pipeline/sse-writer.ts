@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { ServerResponse } from 'node:http';
 
-import { JsonRpcMessage } from './json-rpc';
+import { JsonRpcMessage } from '../mcp/json-rpc';
 
 /** Server-sent events towards the agent, with backpressure (a slow agent slows the relay's read). */
 export class SseWriter {

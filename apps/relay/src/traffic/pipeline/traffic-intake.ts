@@ -1,0 +1,88 @@
+import { IncomingHttpHeaders } from 'node:http';
+
+import { Logger } from '@nestjs/common';
+import { RequestWithPrincipal } from '@agp/auth';
+import { HttpProblem, correlationIdOf } from '@agp/http';
+import { FastifyReply, FastifyRequest } from 'fastify';
+
+import { SseWriter } from './sse-writer';
+
+export type TrafficRequest = FastifyRequest & RequestWithPrincipal;
+
+/** Who calls a traffic path: a verified agent of a tenant, under the request's correlation id. */
+export interface TrafficCaller {
+  tenantId: string;
+  agentId: string;
+  correlationId: string;
+  headers: IncomingHttpHeaders;
+  /** Aborted when the agent disconnects. */
+  signal?: AbortSignal;
+}
+
+/** A streamed answer of a JSON-RPC path: written through the writer, cancelled when the caller goes. */
+export interface StreamAnswer {
+  run(writer: SseWriter): Promise<void>;
+  cancel(): void;
+}
+
+/**
+ * D20, D32, T38: the traffic paths carry agents' traffic, so the token (verified by the global
+ * guard for the relay audience, D8) must be an agent's. Any other is refused: a 403 saying that
+ * only an agent token may call `target` (`an MCP server`), or the path's own `refusal`.
+ */
+export function agentCallerOf(
+  request: TrafficRequest,
+  refusal: string | (() => Error),
+): TrafficCaller {
+  const principal = request.principal;
+  if (!principal || principal.kind !== 'AGENT') {
+    throw typeof refusal === 'string'
+      ? new HttpProblem(403, 'forbidden', `only an agent token may call ${refusal}`)
+      : refusal();
+  }
+  return {
+    tenantId: principal.tenantId,
+    agentId: principal.subject,
+    correlationId: correlationIdOf(request.raw),
+    headers: request.headers,
+  };
+}
+
+/** Aborted when the caller's connection closes before the answer is complete. */
+export function goneSignal(reply: FastifyReply): AbortSignal {
+  const gone = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) {
+      gone.abort();
+    }
+  });
+  return gone.signal;
+}
+
+/**
+ * Takes the response over for server-sent events. The stream writes the raw response itself, so
+ * the headers Fastify has set (the correlation id, D13) are carried over.
+ */
+export function hijackForEvents(reply: FastifyReply): SseWriter {
+  const base = Object.fromEntries(
+    Object.entries(reply.getHeaders()).map(([name, value]) => [name, String(value)]),
+  );
+  reply.hijack();
+  return new SseWriter(reply.raw, base);
+}
+
+/** A streamed answer to its end; the caller going away cancels it, a failure ends the response. */
+export async function sendStream(
+  reply: FastifyReply,
+  answer: StreamAnswer,
+  logger: Logger,
+): Promise<void> {
+  const writer = hijackForEvents(reply);
+  reply.raw.on('close', () => answer.cancel());
+  try {
+    await answer.run(writer);
+  } catch (error) {
+    logger.error({ err: error }, 'stream failed');
+    writer.end();
+  }
+}
