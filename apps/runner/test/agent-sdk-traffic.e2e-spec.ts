@@ -17,7 +17,12 @@ import {
 } from '@agp/testing';
 
 import { A2aWorld, userMessage } from './a2a/a2a-world';
-import { SdkAgent, countingClient, registerAgent } from './agent-sdk/sdk-world';
+import {
+  SdkAgent,
+  countingClient,
+  registerAgent,
+  subscribeToLlmGateway,
+} from './agent-sdk/sdk-world';
 import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
 import { McpWorld } from './mcp/mcp-world';
 
@@ -65,25 +70,6 @@ describe.each<PlatformMode>(['services', 'embedded'])('agent-sdk traffic (%s)', 
     const caller = await registerAgent(world);
     await a2a.subscribe(caller.id, entry.id);
     return { caller, targetId: entry.id };
-  }
-
-  /** D39: the provider behind a gateway, the agent subscribed to it (D32). */
-  async function gatewayFor(agent: SdkAgent): Promise<string> {
-    const created = await world.ok<{ id: string }>('POST', '/relay/v1/llm-providers', {
-      name: `provider-${randomUUID().slice(0, 8)}`,
-      baseUrl: provider.baseUrl,
-      apiKey: 'sk-provider-key',
-    });
-    const gateway = await world.ok<{ id: string }>('POST', '/relay/v1/llm-gateways', {
-      name: `gateway-${randomUUID().slice(0, 8)}`,
-      providers: [created.id],
-    });
-    await world.ok('POST', '/relay/v1/subscriptions', {
-      kind: 'AGENT_TO_LLM_GATEWAY',
-      sourceId: agent.id,
-      targetId: gateway.id,
-    });
-    return gateway.id;
   }
 
   function openAi(client: AgentClient, gatewayId: string): OpenAI {
@@ -182,7 +168,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('agent-sdk traffic (%s)', 
 
   it('should call the model through the LLM gateway with the agent token, whole and streamed', async () => {
     const agent = await registerAgent(world);
-    const gatewayId = await gatewayFor(agent);
+    const gatewayId = await subscribeToLlmGateway(world, agent.id, provider.baseUrl);
     const { client, tokenRequests } = countingClient(agent.config);
     const sut = openAi(client, gatewayId);
     const marker = randomUUID();
@@ -217,7 +203,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('agent-sdk traffic (%s)', 
 
   it('should retry a model call with backoff when the provider fails and succeed once it recovers', async () => {
     const agent = await registerAgent(world);
-    const gatewayId = await gatewayFor(agent);
+    const gatewayId = await subscribeToLlmGateway(world, agent.id, provider.baseUrl);
     const sut = openAi(new AgentClient(agent.config), gatewayId);
     const marker = randomUUID();
     const before = provider.calls.length;
@@ -234,7 +220,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('agent-sdk traffic (%s)', 
 
   it('should give up after the maximum of retries with the relay’s 502 when the provider keeps failing', async () => {
     const agent = await registerAgent(world);
-    const gatewayId = await gatewayFor(agent);
+    const gatewayId = await subscribeToLlmGateway(world, agent.id, provider.baseUrl);
     const sut = openAi(new AgentClient({ ...agent.config, maxRetries: 2 }), gatewayId);
     const before = provider.calls.length;
     provider.behave({ kind: 'status', status: 503, times: 10 });

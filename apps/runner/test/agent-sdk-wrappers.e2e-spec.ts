@@ -10,7 +10,7 @@ import {
   startOpenAiTestProvider,
 } from '@agp/testing';
 
-import { SdkAgent, registerAgent } from './agent-sdk/sdk-world';
+import { SdkAgent, registerAgent, subscribeToLlmGateway } from './agent-sdk/sdk-world';
 import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
 import { McpWorld } from './mcp/mcp-world';
 
@@ -118,22 +118,7 @@ describe('framework wrappers', () => {
 
   it('should reach the model through the subscribed LLM gateway, whole and streamed, when both wrappers are governed', async () => {
     const modelAgent = await registerAgent(world);
-    const providerId = (
-      await world.ok<{ id: string }>('POST', '/relay/v1/llm-providers', {
-        name: `provider-${randomUUID().slice(0, 8)}`,
-        baseUrl: provider.baseUrl,
-        apiKey: 'sk-provider-key',
-      })
-    ).id;
-    const gateway = await world.ok<{ id: string }>('POST', '/relay/v1/llm-gateways', {
-      name: `gateway-${randomUUID().slice(0, 8)}`,
-      providers: [providerId],
-    });
-    await world.ok('POST', '/relay/v1/subscriptions', {
-      kind: 'AGENT_TO_LLM_GATEWAY',
-      sourceId: modelAgent.id,
-      targetId: gateway.id,
-    });
+    await subscribeToLlmGateway(world, modelAgent.id, provider.baseUrl);
     const marker = randomUUID();
 
     const sut = await probe(
