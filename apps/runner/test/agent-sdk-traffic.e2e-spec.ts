@@ -166,6 +166,33 @@ describe.each<PlatformMode>(['services', 'embedded'])('agent-sdk traffic (%s)', 
     }
   });
 
+  it('should let a service account refresh a card only when it holds REGISTRY:WRITE', async () => {
+    const { targetId } = await callerAndTarget();
+    const refresh = async (permission: 'READ' | 'WRITE'): Promise<number> => {
+      const account = await world.ok<{ id: string; clientSecret: string }>(
+        'POST',
+        '/tenant-auth/v1/service-accounts',
+        {
+          name: `ops-${randomUUID().slice(0, 8)}`,
+          permissions: [{ entity: 'REGISTRY', permission }],
+        },
+      );
+      const token = await McpWorld.token(platform.baseUrl, {
+        grant_type: 'client_credentials',
+        client_id: account.id,
+        client_secret: account.clientSecret,
+        scope: 'svc:api',
+      });
+      const response = await fetch(
+        `${platform.baseUrl}/relay/v1/agents/${targetId}/agent-card/refresh`,
+        { method: 'POST', headers: { authorization: `Bearer ${token}` } },
+      );
+      return response.status;
+    };
+
+    expect([await refresh('READ'), await refresh('WRITE')]).toEqual([403, 200]);
+  });
+
   it('should call the model through the LLM gateway with the agent token, whole and streamed', async () => {
     const agent = await registerAgent(world);
     const gatewayId = await subscribeToLlmGateway(world, agent.id, provider.baseUrl);
