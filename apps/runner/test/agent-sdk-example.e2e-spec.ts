@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { AgentRuntime } from '@agp/agent-sdk';
+import { AgentRuntime, TokenRefreshError } from '@agp/agent-sdk';
 import { McpTestServer, eventually, startMcpTestServer } from '@agp/testing';
 
 import { countingClient, registerAgent } from './agent-sdk/sdk-world';
@@ -96,7 +96,10 @@ describe('the example governed agent', () => {
   });
 });
 
-/** Specification, Limits: a token is renewed 60 s before it expires. */
+/**
+ * Specification, Limits: a token is renewed 60 s before it expires; so with tokens of 60 s each call
+ * asks for one, and a revoked secret is felt at the next call.
+ */
 describe('the client library’s token expiry', () => {
   let platform: McpPlatform;
   let world: McpWorld;
@@ -121,5 +124,33 @@ describe('the client library’s token expiry', () => {
 
     expect(tokenRequests['svc:api']).toBe(3);
     expect(sut.tokens.cached('svc:api')?.expiresIn).toBe(60);
+  });
+
+  it('should raise TokenRefreshError once the secret is rotated, and work again when configured with the new one', async () => {
+    const agent = await registerAgent(world);
+    const sut = new AgentRuntime({ config: agent.config });
+    await sut.client.listSubscriptions();
+
+    const rotated = await world.ok<{ clientSecret: string }>(
+      'POST',
+      `/tenant-auth/v1/agents/${agent.id}/rotate-secret`,
+      undefined,
+      200,
+    );
+    const refused = await sut.client.listSubscriptions().catch((e: unknown) => e);
+    const configured = await sut.admin.handle({
+      method: 'POST',
+      path: '/configure',
+      headers: { 'content-type': 'application/json' },
+      rawBody: Buffer.from(
+        JSON.stringify({ agent_id: agent.id, client_secret: rotated.clientSecret }),
+      ),
+    });
+    const after = await sut.client.listSubscriptions();
+
+    expect(refused).toBeInstanceOf(TokenRefreshError);
+    expect(refused).toMatchObject({ statusCode: 401 });
+    expect(configured.status).toBe(200);
+    expect(after).toEqual([]);
   });
 });

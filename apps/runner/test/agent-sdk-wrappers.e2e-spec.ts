@@ -3,9 +3,14 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { McpTestServer, startMcpTestServer } from '@agp/testing';
+import {
+  McpTestServer,
+  OpenAiTestProvider,
+  startMcpTestServer,
+  startOpenAiTestProvider,
+} from '@agp/testing';
 
-import { SdkAgent, registerAgent } from './agent-sdk/sdk-world';
+import { SdkAgent, registerAgent, subscribeToLlmGateway } from './agent-sdk/sdk-world';
 import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
 import { McpWorld } from './mcp/mcp-world';
 
@@ -16,7 +21,7 @@ type Probe = Record<string, unknown> & { governed: boolean; names: string[] };
 
 /** Runs the probe in a process of its own, as an agent runs, configured by `env` only. */
 async function probe(
-  which: 'vercel-ai' | 'openai-agents' | 'server',
+  which: 'vercel-ai' | 'openai-agents' | 'server' | 'models',
   env: Record<string, string>,
   text = '',
 ): Promise<Probe> {
@@ -41,6 +46,7 @@ async function probe(
 describe('framework wrappers', () => {
   let platform: McpPlatform;
   let tools: McpTestServer;
+  let provider: OpenAiTestProvider;
   let world: McpWorld;
   let agent: SdkAgent;
   let serverId: string;
@@ -49,6 +55,7 @@ describe('framework wrappers', () => {
   beforeAll(async () => {
     platform = await startMcpPlatform('embedded');
     tools = await startMcpTestServer();
+    provider = await startOpenAiTestProvider();
     world = await McpWorld.create(platform);
     agent = await registerAgent(world);
     serverId = await world.mcpServer(tools.url);
@@ -58,6 +65,7 @@ describe('framework wrappers', () => {
   });
 
   afterAll(async () => {
+    await provider?.close();
     await tools?.close();
     await platform?.close();
   });
@@ -106,6 +114,36 @@ describe('framework wrappers', () => {
       code: 1,
       stderr: expect.stringContaining('subscribed to no LLM gateway'),
     });
+  });
+
+  it('should reach the model through the subscribed LLM gateway, whole and streamed, when both wrappers are governed', async () => {
+    const modelAgent = await registerAgent(world);
+    await subscribeToLlmGateway(world, modelAgent.id, provider.baseUrl);
+    const marker = randomUUID();
+
+    const sut = await probe(
+      'models',
+      {
+        ...runtimeEnv(),
+        SVC_AGENT_ID: modelAgent.id,
+        SVC_CLIENT_SECRET: modelAgent.secret,
+        LLM_MODEL: 'test-model',
+      },
+      marker,
+    );
+
+    expect(sut).toMatchObject({
+      governed: true,
+      whole: `Echo: whole ${marker}`,
+      streamed: `Echo: streamed ${marker}`,
+      agents: `Echo: agents ${marker}`,
+    });
+    expect(sut.parts).toBeGreaterThan(1);
+    expect(provider.calls.map((c) => c.headers.authorization)).toEqual([
+      'Bearer sk-provider-key',
+      'Bearer sk-provider-key',
+      'Bearer sk-provider-key',
+    ]);
   });
 
   it('should answer an official A2A client with its responder when the server helper serves an agent', async () => {

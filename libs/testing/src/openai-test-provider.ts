@@ -4,8 +4,11 @@ import { AddressInfo } from 'node:net';
 /** What a test provider does with a chat completion request. */
 export type ProviderBehaviour =
   | { kind: 'answer' }
-  /** Answers this status with an OpenAI error body, before any byte of a completion. */
-  | { kind: 'status'; status: number }
+  /**
+   * Answers this status with an OpenAI error body, before any byte of a completion; with `times`,
+   * only the next `times` requests, then it answers again (a provider that recovers).
+   */
+  | { kind: 'status'; status: number; times?: number }
   /** Waits this long before its headers (a provider too slow for the relay's timeout). */
   | { kind: 'slow'; delayMs: number }
   /**
@@ -136,13 +139,17 @@ export async function startOpenAiTestProvider(
       }
     }
     if (behaviour.kind === 'status') {
-      response.writeHead(behaviour.status, {
+      const { status, times } = behaviour;
+      if (times !== undefined) {
+        behaviour = times > 1 ? { kind: 'status', status, times: times - 1 } : { kind: 'answer' };
+      }
+      response.writeHead(status, {
         'content-type': 'application/json',
         'retry-after': '1',
       });
       response.end(
         JSON.stringify({
-          error: { message: `test provider says ${behaviour.status}`, type: 'server_error' },
+          error: { message: `test provider says ${status}`, type: 'server_error' },
         }),
       );
       return;

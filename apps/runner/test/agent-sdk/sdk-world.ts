@@ -48,6 +48,29 @@ export async function registerAgent(world: McpWorld): Promise<SdkAgent> {
   };
 }
 
+/** D39: an OpenAI-compatible provider behind a new gateway, the agent subscribed to it (D32). */
+export async function subscribeToLlmGateway(
+  world: McpWorld,
+  agentId: string,
+  providerBaseUrl: string,
+): Promise<string> {
+  const provider = await world.ok<{ id: string }>('POST', '/relay/v1/llm-providers', {
+    name: `provider-${randomUUID().slice(0, 8)}`,
+    baseUrl: providerBaseUrl,
+    apiKey: 'sk-provider-key',
+  });
+  const gateway = await world.ok<{ id: string }>('POST', '/relay/v1/llm-gateways', {
+    name: `gateway-${randomUUID().slice(0, 8)}`,
+    providers: [provider.id],
+  });
+  await world.ok('POST', '/relay/v1/subscriptions', {
+    kind: 'AGENT_TO_LLM_GATEWAY',
+    sourceId: agentId,
+    targetId: gateway.id,
+  });
+  return gateway.id;
+}
+
 /** A client that counts its token requests per scope. */
 export function countingClient(
   config: AgentConfig,

@@ -48,6 +48,36 @@ async function probeOpenAiAgents(text: string): Promise<Record<string, unknown>>
   }
 }
 
+/** Both wrappers' models through the platform's LLM gateway: one run each, and one AI SDK stream. */
+async function probeModels(text: string): Promise<Record<string, unknown>> {
+  // `ai` is an ES module only; this probe is compiled as CommonJS.
+  const { streamText } = await import('ai');
+  const ai = await createGovernedAiAgent({ name: 'probe-ai' });
+  const openai = await createGovernedOpenAIAgent({ name: 'probe-openai' });
+  try {
+    const whole = await ai.generate(`whole ${text}`);
+    let streamed = '';
+    let parts = 0;
+    for await (const part of streamText({ model: ai.model, prompt: `streamed ${text}` })
+      .textStream) {
+      streamed += part;
+      parts += 1;
+    }
+    const agents = await openai.run(`agents ${text}`);
+    return {
+      governed: ai.runtime !== undefined && openai.runtime !== undefined,
+      names: [],
+      whole,
+      streamed,
+      parts,
+      agents,
+    };
+  } finally {
+    await ai.close();
+    await openai.close();
+  }
+}
+
 /** The server helper answering an official A2A client (protocol 1.0) with its responder's text. */
 async function probeServer(text: string): Promise<Record<string, unknown>> {
   const { ClientFactory } = await import('@a2a-js/sdk/client');
@@ -73,8 +103,13 @@ async function probeServer(text: string): Promise<Record<string, unknown>> {
 
 async function main(): Promise<void> {
   const [which, text = ''] = process.argv.slice(2);
-  const probe =
-    which === 'vercel-ai' ? probeVercelAi : which === 'server' ? probeServer : probeOpenAiAgents;
+  const probes: Record<string, (text: string) => Promise<Record<string, unknown>>> = {
+    'vercel-ai': probeVercelAi,
+    'openai-agents': probeOpenAiAgents,
+    server: probeServer,
+    models: probeModels,
+  };
+  const probe = probes[which ?? ''] ?? probeOpenAiAgents;
   process.stdout.write(`${JSON.stringify(await probe(text))}\n`);
 }
 

@@ -15,8 +15,8 @@ export interface A2AClientOptions {
 /**
  * Official A2A clients (`@a2a-js/sdk`) for the agents this agent may call, through the relay
  * (`{base_url}/relay/a2a/{agentId}`, D20, D38): the card read from the relay, every call with the
- * agent's `svc:api` token, the library's request behaviour and a 300 s timeout. Cards of protocol
- * 0.3 and 1.0 are both understood.
+ * agent's `mcp:call` token (D8: the traffic paths take the relay audience only), the library's
+ * request behaviour and a 300 s timeout. Cards of protocol 0.3 and 1.0 are both understood.
  */
 export class A2AClientFactory {
   constructor(
@@ -32,7 +32,7 @@ export class A2AClientFactory {
   /** A client for the agent `agentId`, built from its card as the relay serves it. */
   async create(agentId: string): Promise<Client> {
     const fetchImpl = this.agent.governedFetch(
-      'svc:api',
+      'mcp:call',
       this.options.forwardCorrelationId ?? true,
       this.options.timeoutMs ?? A2A_CLIENT_TIMEOUT_MS,
     ) as typeof fetch;
@@ -50,7 +50,17 @@ export class A2AClientFactory {
         cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat }),
       }),
     );
-    return factory.createFromUrl(this.relayUrl(agentId));
+    const relayUrl = this.relayUrl(agentId);
+    // The trailing slash keeps the agent id: the card path resolves relative to the address.
+    const card = await new DefaultAgentCardResolver({ fetchImpl, legacyCompat }).resolve(
+      `${relayUrl}/`,
+    );
+    // S12: the card names the relay under the platform's public address; the calls go to the relay
+    // at the configured base address, so they are governed whatever the card says.
+    const pinned = card.supportedInterfaces
+      .filter((i) => i.protocolBinding.toUpperCase() === 'JSONRPC')
+      .map((i) => ({ ...i, url: relayUrl }));
+    return factory.createFromAgentCard({ ...card, supportedInterfaces: pinned });
   }
 
   /** Polls a task of `client` with `tasks/get` until it is terminal (5 s interval, 600 s at most). */

@@ -26,6 +26,18 @@ import {
 export const SUBSCRIPTIONS_PAGE_SIZE = 100;
 export const SUBSCRIPTIONS_MAX_PAGES = 100;
 
+/** An LLM gateway as an OpenAI-compatible client needs it: its base address and a fetch. */
+export interface LlmGatewayConnection {
+  /** `{base_url}/relay/llm/{gatewayId}/v1` (D20, D39). */
+  baseUrl: string;
+  /**
+   * Carries the agent's `mcp:call` token and the request behaviour; the provider key stays in the
+   * relay (D37). Typed as the global fetch, which OpenAI-compatible clients take (they call it
+   * with a URL and options, never a Request).
+   */
+  fetch: typeof fetch;
+}
+
 export interface AgentClientOptions extends TokenEvents {
   /** The fetch under the library's own (a proxy, an instrumented one); global fetch by default. */
   fetch?: FetchLike;
@@ -126,6 +138,17 @@ export class AgentClient {
       this.governedFetch('mcp:call', options.forwardCorrelationId ?? true),
       options,
     );
+  }
+
+  /**
+   * An LLM gateway the agent is subscribed to, for any OpenAI-compatible client (`new OpenAI({
+   * baseURL, fetch, apiKey: 'unused' })`): the relay path takes `mcp:call` tokens only (D8).
+   */
+  llm(gatewayId: string, options: { forwardCorrelationId?: boolean } = {}): LlmGatewayConnection {
+    return {
+      baseUrl: `${this.config.baseUrl}/relay/llm/${gatewayId}/v1`,
+      fetch: this.governedFetch('mcp:call', options.forwardCorrelationId ?? true) as typeof fetch,
+    };
   }
 
   private async readAllPages<T>(path: string, parse: (raw: unknown) => T): Promise<T[]> {

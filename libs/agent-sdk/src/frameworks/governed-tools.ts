@@ -69,7 +69,10 @@ export interface GovernedConnection {
   catalog: GovernedToolCatalog;
   /** `{base_url}/relay/llm/{gatewayId}/v1`: the OpenAI-compatible base of the gateway (D20, D39). */
   llmBaseUrl: string;
-  /** Carries the agent's `svc:api` token and the request behaviour (D37: no provider key here). */
+  /**
+   * Carries the agent's `mcp:call` token (D8: `/relay/llm` takes the relay audience only) and the
+   * request behaviour (D37: no provider key here).
+   */
   fetch: typeof fetch;
 }
 
@@ -92,11 +95,12 @@ export async function connectGoverned(
       'LLM_GATEWAY_ID',
     );
   }
+  const llm = runtime.client.llm(gateway);
   return {
     runtime,
     catalog: await governedToolCatalog(runtime),
-    llmBaseUrl: `${runtime.client.config.baseUrl}/relay/llm/${gateway}/v1`,
-    fetch: runtime.client.governedFetch('svc:api') as typeof fetch,
+    llmBaseUrl: llm.baseUrl,
+    fetch: llm.fetch,
   };
 }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Database, Tx } from '@agp/database';
 import { HttpProblem } from '@agp/http';
-import { RequestContext, actorOf } from '@agp/auth';
+import { RequestContext, actorOf, allows } from '@agp/auth';
 import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_ORIGIN } from '../../agents/agents.service';
@@ -74,6 +74,7 @@ export class AgentCards {
 
   /** D21: `POST /relay/v1/agents/{agentId}/agent-card/refresh`. */
   async refresh(ctx: RequestContext, agentId: string): Promise<CardRefresh> {
+    checkMayRefresh(ctx, agentId);
     try {
       const { refresh } = await this.fetchAndKeep(ctx.tenantId, ctx.correlationId, agentId, ctx);
       return refresh;
@@ -166,5 +167,19 @@ export class AgentCards {
       agentCardUrl: str(row.agent_card_url),
       ...(row.agent_card ? { card: row.agent_card as AgentCardJson } : {}),
     };
+  }
+}
+
+/** The client library's agent refreshes its own card (D21); a user needs REGISTRY:WRITE. */
+function checkMayRefresh(ctx: RequestContext, agentId: string): void {
+  const { principal } = ctx;
+  if (principal.kind === 'AGENT') {
+    if (principal.subject !== agentId) {
+      throw new HttpProblem(403, 'forbidden', "an agent may refresh only its own agent's card");
+    }
+    return;
+  }
+  if (!allows(principal.permissions, 'REGISTRY', 'WRITE')) {
+    throw HttpProblem.forbidden('REGISTRY:WRITE');
   }
 }
