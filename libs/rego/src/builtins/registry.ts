@@ -12,7 +12,6 @@ const UNSUPPORTED: [string, number, string][] = [
   ['http.send', 1, 'needs the network (HTTP requests)'],
   ['net.lookup_ip_addr', 1, 'needs the network (DNS lookups)'],
   ['rego.parse_module', 2, PENDING],
-  ['regex.globs_match', 2, PENDING],
   ['set_diff', 2, 'deprecated'],
   ['net.cidr_overlap', 2, 'deprecated'],
   ['cast_array', 1, 'deprecated'],
