@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
-import { RegoEvalError } from '../errors';
-import { fromJson, normalizeBig, regoText, toJson } from '../values/json';
+import { RegoCompileError, RegoEvalError, formatDetail } from '../errors';
+import { parseModule } from '../parser/module';
+import { moduleToOpaJson } from './rego-ast-json';
+import { fromJson, fromJsonDeep, normalizeBig, regoText, toJson } from '../values/json';
 import { RegoObject, RegoSet, Value } from '../values/value';
 import { BuiltinContext, BuiltinDef, BuiltinError } from './types';
 import { builtinErr, def, elems, int, obj, oneOf, str, toBig } from './helpers';
@@ -221,6 +223,23 @@ export const MISC_BUILTINS: BuiltinDef[] = [
   // OPA answers {} when it is embedded without runtime information (topdown's `bctx.Runtime == nil`);
   // this engine never exposes the host's environment or configuration.
   def('opa.runtime', 0, () => new RegoObject()),
+  def('rego.parse_module', 2, ([f, src]) => {
+    const file = str(f, 1);
+    const text = str(src, 2);
+    let module;
+    try {
+      module = parseModule(text, file);
+    } catch (e) {
+      if (e instanceof RegoCompileError) {
+        // OPA returns the parser's ast.Errors, whose text starts "1 error occurred: ".
+        throw builtinErr(
+          e.errors.length === 1 ? `1 error occurred: ${formatDetail(e.errors[0])}` : e.message,
+        );
+      }
+      throw e;
+    }
+    return fromJsonDeep(moduleToOpaJson(module));
+  }),
   // Calls in rules are replaced by the rule's annotations at compile time (compiler/annotations.ts);
   // outside a rule (a query) there are none.
   def('rego.metadata.rule', 0, () => new RegoObject()),
