@@ -71,6 +71,12 @@ function edgesOf(g: RegoObject, node: Value): Value[] | undefined {
   return Array.isArray(e) ? e : e instanceof RegoSet ? e.values() : [];
 }
 
+/**
+ * OPA's `pathBuilder` (topdown/graphs.go), step for step: `reached` is one set shared by the whole
+ * walk from an initial neighbour (a node reached on one branch ends the paths of later branches), and
+ * the paths a call ends accumulate in one list, so a call that meets two reached neighbours commits
+ * its path, then that path twice over.
+ */
 function pathBuilder(
   g: RegoObject,
   root: Value,
@@ -78,23 +84,26 @@ function pathBuilder(
   out: RegoSet,
   reached: RegoSet,
 ): void {
+  const paths: Value[] = [];
   const edges = edgesOf(g, root);
   if (edges === undefined) {
-    out.add(path);
+    paths.push(...path);
+    out.add([...paths]);
     return;
   }
   const next = [...path, root];
   if (edges.length === 0) {
-    out.add(next);
+    paths.push(...next);
+    out.add([...paths]);
     return;
   }
-  const seen = RegoSet.from(reached.values());
-  seen.add(root);
   for (const n of edges) {
-    if (seen.has(n)) {
-      out.add(next);
+    if (reached.has(n)) {
+      paths.push(...next);
+      out.add([...paths]);
     } else {
-      pathBuilder(g, n, next, out, seen);
+      reached.add(root);
+      pathBuilder(g, n, next, out, reached);
     }
   }
 }
