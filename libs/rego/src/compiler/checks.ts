@@ -1,11 +1,11 @@
-import { Expr } from '../ast/ast';
+import { Expr, Term } from '../ast/ast';
 import { BuiltinDef } from '../builtins/types';
 import { RegoErrorDetail } from '../errors';
 import { DEPRECATED_BUILTINS } from '../builtins/opa-builtins';
 import { unsupportedRe2 } from '../builtins/regex';
-import { SIGNATURES } from './signatures';
+import { RESULT_TYPES, SIGNATURES } from './signatures';
 import { CompiledRule, DocNode } from './types';
-import { walkBody, walkRule } from './walk';
+import { walkBody, walkRule, walkTerm } from './walk';
 
 /** Conflicting rule kinds, duplicate defaults and function arity mismatches. */
 export function checkTree(node: DocNode, errors: RegoErrorDetail[]): void {
@@ -35,8 +35,13 @@ export function checkTree(node: DocNode, errors: RegoErrorDetail[]): void {
   }
 }
 
-/** Type of a term known without evaluation (literals and comprehensions), else 'any'. */
-function staticType(t: import('../ast/ast').Term): string {
+type Env = Map<string, string>;
+
+/**
+ * Type of a term known without evaluation, else 'any': literals, comprehensions, calls of built-ins
+ * with a single result type, and locals that `:=` binds to such a term (`env`).
+ */
+function staticType(t: Term, env: Env): string {
   switch (t.type) {
     case 'scalar':
       return t.value === null ? 'null' : typeof t.value === 'bigint' ? 'number' : typeof t.value;
@@ -50,10 +55,87 @@ function staticType(t: import('../ast/ast').Term): string {
     case 'objectcomp':
       return 'object';
     case 'var':
-    case 'ref':
+      return env.get(t.name) ?? 'any';
     case 'call':
+      return (t.target?.kind === 'builtin' && RESULT_TYPES[t.target.name]) || 'any';
+    case 'ref':
       return 'any';
   }
+}
+
+/** Every body of a rule or query, nested ones (comprehensions, `every`) included. */
+function bodiesOf(roots: Expr[][]): Expr[][] {
+  const out: Expr[][] = [];
+  const visitBody = (body: Expr[]): void => {
+    out.push(body);
+    for (const e of body) {
+      if (e.kind === 'every') {
+        visitBody(e.body);
+      }
+    }
+    walkBody(body, (t) => {
+      if (t.type === 'arraycomp' || t.type === 'setcomp' || t.type === 'objectcomp') {
+        out.push(t.body);
+      }
+    });
+  };
+  roots.forEach(visitBody);
+  return out;
+}
+
+/**
+ * Types of the locals that `:=` binds to a term of known type. A name bound any other way in the
+ * rule (function argument, `some`, `every`, a second `:=` with another type) is left untyped, so the
+ * check never rejects what OPA's checker accepts.
+ */
+function localTypes(bodies: Expr[][], args: Term[]): Env {
+  const env: Env = new Map();
+  const untyped = new Set<string>();
+  const vars = (t: Term | undefined): void => {
+    if (t) {
+      walkTerm(t, (x) => {
+        if (x.type === 'var') {
+          untyped.add(x.name);
+        }
+      });
+    }
+  };
+  args.forEach(vars);
+  for (const body of bodies) {
+    for (const e of body) {
+      if (e.kind === 'some') {
+        e.vars.forEach(vars);
+      } else if (e.kind === 'somein') {
+        vars(e.key);
+        vars(e.value);
+      } else if (e.kind === 'every') {
+        vars(e.key);
+        vars(e.value);
+      } else if (e.kind === 'assign' && e.left.type !== 'var') {
+        vars(e.left);
+      }
+    }
+  }
+  // Two passes: a local may be typed from one assigned later in the text.
+  for (let pass = 0; pass < 2; pass++) {
+    for (const body of bodies) {
+      for (const e of body) {
+        if (e.kind !== 'assign' || e.left.type !== 'var' || untyped.has(e.left.name)) {
+          continue;
+        }
+        const type = staticType(e.right, env);
+        const name = e.left.name;
+        const before = env.get(name);
+        if (type === 'any' || (before !== undefined && before !== type)) {
+          env.delete(name);
+          untyped.add(name);
+        } else {
+          env.set(name, type);
+        }
+      }
+    }
+  }
+  return env;
 }
 
 /** Operand index of the pattern for regex built-ins: literal patterns are checked when compiling. */
@@ -100,6 +182,7 @@ export function checkUnsupported(
   if (query) {
     visitWiths(query);
   }
+  let env: Env = new Map();
   const check = (t: { type: string }): void => {
     if (t.type !== 'call') {
       return;
@@ -151,7 +234,7 @@ export function checkUnsupported(
     }
     const want = SIGNATURES[def.name];
     if (want) {
-      const have = call.args.slice(0, want.length).map(staticType);
+      const have = call.args.slice(0, want.length).map((a) => staticType(a, env));
       if (
         have.some((h, i) => h !== 'any' && want[i] !== 'any' && !want[i].split('|').includes(h))
       ) {
@@ -163,8 +246,39 @@ export function checkUnsupported(
       }
     }
   };
-  rules.forEach((r) => walkRule(r, check));
+  // OPA's checkExprEq: `a = b` where both sides have known, different types is a "match error".
+  const checkUnify = (bodies: Expr[][]): void => {
+    for (const body of bodies) {
+      for (const e of body) {
+        if (e.kind !== 'unify') {
+          continue;
+        }
+        const left = staticType(e.left, env);
+        const right = staticType(e.right, env);
+        if (left !== 'any' && right !== 'any' && left !== right) {
+          errors.push({
+            code: 'rego_type_error',
+            message: `match error\n\tleft  : ${left}\n\tright : ${right}`,
+            location: e.loc,
+          });
+        }
+      }
+    }
+  };
+  rules.forEach((r) => {
+    for (let x: CompiledRule | undefined = r; x; x = x.elseRule) {
+      const bodies = bodiesOf([x.body]);
+      env = localTypes(bodies, x.args ?? []);
+      checkUnify(bodies);
+      const { elseRule, ...one } = x;
+      void elseRule;
+      walkRule(one, check);
+    }
+  });
   if (query) {
+    const bodies = bodiesOf([query]);
+    env = localTypes(bodies, []);
+    checkUnify(bodies);
     walkBody(query, check);
   }
 }

@@ -1,0 +1,49 @@
+import { builtinRegistry } from '../builtins/registry';
+import '../builtins/all';
+import { RegoCompileError } from '../errors';
+import { compileProgram } from './compiler';
+
+function typeErrors(body: string): string[] {
+  try {
+    compileProgram([{ file: 'm.rego', source: `package a\n${body}\n` }], builtinRegistry());
+  } catch (e) {
+    if (e instanceof RegoCompileError) {
+      return e.errors.map((x) => `${x.code}: ${x.message}`);
+    }
+    throw e;
+  }
+  return [];
+}
+
+describe('compile-time type checks', () => {
+  it('should type a nested built-in call by its result type', () => {
+    expect(typeErrors('x := upper(count(input.a))')).toEqual([
+      'rego_type_error: upper: invalid argument(s)\n\thave: (number)\n\twant: (string)',
+    ]);
+  });
+
+  it('should type a local assigned with := from a literal or a built-in', () => {
+    expect(typeErrors('p if { n := count(input.a); lower(n) }')).toEqual([
+      'rego_type_error: lower: invalid argument(s)\n\thave: (number)\n\twant: (string)',
+    ]);
+    expect(typeErrors('p if { s := "a"; s + 1 > 0 }')).toEqual([
+      'rego_type_error: plus: invalid argument(s)\n\thave: (string, number)\n\twant: (number, number)',
+    ]);
+  });
+
+  it('should report a match error when = unifies values of different types', () => {
+    expect(typeErrors('p if { x := 1; x = "a" }')).toEqual([
+      'rego_type_error: match error\n\tleft  : number\n\tright : string',
+    ]);
+  });
+
+  it('should accept what OPA accepts: untyped operands, set operators, shadowed and re-bound names', () => {
+    expect(typeErrors('p if { n := input.n; lower(n) }')).toEqual([]);
+    expect(typeErrors('x := y if { y := {1} | {2}; count(y) > 0 }')).toEqual([]);
+    expect(typeErrors('s := {1, 2} - {1}')).toEqual([]);
+    expect(typeErrors('f(a) := b if { b := a + 1 }\nx := f(1)')).toEqual([]);
+    expect(typeErrors('x := [y | y := "a"; lower(y)]')).toEqual([]);
+    expect(typeErrors('p if { [a, b] = [1, "x"]; a + 1 > 0; lower(b) }')).toEqual([]);
+    expect(typeErrors('p if { x := 1; y := [x | some x in ["a"]; lower(x)] }')).toEqual([]);
+  });
+});
