@@ -46,4 +46,21 @@ describe('compile-time type checks', () => {
     expect(typeErrors('p if { [a, b] = [1, "x"]; a + 1 > 0; lower(b) }')).toEqual([]);
     expect(typeErrors('p if { x := 1; y := [x | some x in ["a"]; lower(x)] }')).toEqual([]);
   });
+
+  it('should type a reference to a complete rule by the type of its values', () => {
+    expect(typeErrors('n := 5\np if { lower(n) }')).toEqual([
+      'rego_type_error: lower: invalid argument(s)\n\thave: (number)\n\twant: (string)',
+    ]);
+    expect(typeErrors('s contains 1 if { true }\np if { upper(data.a.s) }')).toEqual([
+      'rego_type_error: upper: invalid argument(s)\n\thave: (set)\n\twant: (string)',
+    ]);
+    expect(
+      typeErrors('default m := "x"\nm := y if { y := count(input.a) }\np if { lower(m) }'),
+    ).toEqual([]);
+    expect(typeErrors('r := input.x\np if { lower(r) }')).toEqual([]);
+    // A cycle is typed 'any' (the recursion error is the only one).
+    expect(typeErrors('a := b\nb := a\np if { lower(a) }')).toEqual([
+      expect.stringContaining('rego_recursion_error'),
+    ]);
+  });
 });

@@ -41,7 +41,7 @@ type Env = Map<string, string>;
  * Type of a term known without evaluation, else 'any': literals, comprehensions, calls of built-ins
  * with a single result type, and locals that `:=` binds to such a term (`env`).
  */
-function staticType(t: Term, env: Env): string {
+function staticType(t: Term, env: Env, docs?: DocTyper): string {
   switch (t.type) {
     case 'scalar':
       return t.value === null ? 'null' : typeof t.value === 'bigint' ? 'number' : typeof t.value;
@@ -59,7 +59,77 @@ function staticType(t: Term, env: Env): string {
     case 'call':
       return (t.target?.kind === 'builtin' && RESULT_TYPES[t.target.name]) || 'any';
     case 'ref':
+      return docs ? docs.type(t) : 'any';
+  }
+}
+
+/**
+ * Types of rule documents (`data.pkg.p`, or `p` inside its package): a complete rule whose every
+ * definition (default and else included) has one known value type has that type; a partial set is a
+ * set. Anything else (ref heads, functions, nodes with children, recursion) is 'any'.
+ */
+class DocTyper {
+  private readonly cache = new Map<DocNode, string>();
+  private readonly active = new Set<DocNode>();
+
+  constructor(private readonly root: DocNode) {}
+
+  type(t: import('../ast/ast').RefTerm): string {
+    const head = t.terms[0];
+    if (head.type !== 'var' || head.name !== 'data') {
       return 'any';
+    }
+    let node = this.root;
+    for (const x of t.terms.slice(1)) {
+      const c =
+        x.type === 'scalar' && typeof x.value === 'string' ? node.children.get(x.value) : undefined;
+      if (!c) {
+        return 'any';
+      }
+      node = c;
+    }
+    return this.nodeType(node);
+  }
+
+  private nodeType(node: DocNode): string {
+    const cached = this.cache.get(node);
+    if (cached !== undefined) {
+      return cached;
+    }
+    if (this.active.has(node)) {
+      return 'any';
+    }
+    this.active.add(node);
+    const type = this.rulesType(node);
+    this.active.delete(node);
+    this.cache.set(node, type);
+    return type;
+  }
+
+  private rulesType(node: DocNode): string {
+    if (node.children.size > 0 || node.funcs.length > 0) {
+      return 'any';
+    }
+    const rules = node.defaultRule ? [...node.rules, node.defaultRule] : node.rules;
+    let type: string | undefined;
+    for (const r of rules) {
+      for (let x: CompiledRule | undefined = r; x; x = x.elseRule) {
+        if (x.tail.length > 0 || x.kind === 'func') {
+          return 'any';
+        }
+        const t =
+          x.kind === 'multi'
+            ? 'set'
+            : x.value
+              ? staticType(x.value, localTypes(bodiesOf([x.body]), [], this), this)
+              : 'any';
+        if (t === 'any' || (type !== undefined && type !== t)) {
+          return 'any';
+        }
+        type = t;
+      }
+    }
+    return type ?? 'any';
   }
 }
 
@@ -88,7 +158,7 @@ function bodiesOf(roots: Expr[][]): Expr[][] {
  * rule (function argument, `some`, `every`, a second `:=` with another type) is left untyped, so the
  * check never rejects what OPA's checker accepts.
  */
-function localTypes(bodies: Expr[][], args: Term[]): Env {
+function localTypes(bodies: Expr[][], args: Term[], docs?: DocTyper): Env {
   const env: Env = new Map();
   const untyped = new Set<string>();
   const vars = (t: Term | undefined): void => {
@@ -120,10 +190,14 @@ function localTypes(bodies: Expr[][], args: Term[]): Env {
   for (let pass = 0; pass < 2; pass++) {
     for (const body of bodies) {
       for (const e of body) {
-        if (e.kind !== 'assign' || e.left.type !== 'var' || untyped.has(e.left.name)) {
+        // `:=`, or the compiler's own `$h = value` (a head value hoisted into the body).
+        const binds =
+          e.kind === 'assign' ||
+          (e.kind === 'unify' && e.left.type === 'var' && e.left.name.startsWith('$h'));
+        if (!binds || e.left.type !== 'var' || untyped.has(e.left.name)) {
           continue;
         }
-        const type = staticType(e.right, env);
+        const type = staticType(e.right, env, docs);
         const name = e.left.name;
         const before = env.get(name);
         if (type === 'any' || (before !== undefined && before !== type)) {
@@ -156,7 +230,9 @@ export function checkUnsupported(
   builtins: Map<string, BuiltinDef>,
   errors: RegoErrorDetail[],
   query?: Expr[],
+  root?: DocNode,
 ): void {
+  const docs = root ? new DocTyper(root) : undefined;
   const mocked = new Set<string>();
   const visitWiths = (body: Expr[]): void => {
     walkBody(body, () => undefined);
@@ -234,7 +310,7 @@ export function checkUnsupported(
     }
     const want = SIGNATURES[def.name];
     if (want) {
-      const have = call.args.slice(0, want.length).map((a) => staticType(a, env));
+      const have = call.args.slice(0, want.length).map((a) => staticType(a, env, docs));
       if (
         have.some((h, i) => h !== 'any' && want[i] !== 'any' && !want[i].split('|').includes(h))
       ) {
@@ -253,8 +329,8 @@ export function checkUnsupported(
         if (e.kind !== 'unify') {
           continue;
         }
-        const left = staticType(e.left, env);
-        const right = staticType(e.right, env);
+        const left = staticType(e.left, env, docs);
+        const right = staticType(e.right, env, docs);
         if (left !== 'any' && right !== 'any' && left !== right) {
           errors.push({
             code: 'rego_type_error',
@@ -268,7 +344,7 @@ export function checkUnsupported(
   rules.forEach((r) => {
     for (let x: CompiledRule | undefined = r; x; x = x.elseRule) {
       const bodies = bodiesOf([x.body]);
-      env = localTypes(bodies, x.args ?? []);
+      env = localTypes(bodies, x.args ?? [], docs);
       checkUnify(bodies);
       const { elseRule, ...one } = x;
       void elseRule;
@@ -277,7 +353,7 @@ export function checkUnsupported(
   });
   if (query) {
     const bodies = bodiesOf([query]);
-    env = localTypes(bodies, []);
+    env = localTypes(bodies, [], docs);
     checkUnify(bodies);
     walkBody(query, check);
   }

@@ -116,7 +116,7 @@ export function compileProgram(
   indexTree(root);
   checkTree(root, errors);
   checkRecursion(root, compiled, errors);
-  checkUnsupported(compiled, builtins, errors);
+  checkUnsupported(compiled, builtins, errors, undefined, root);
   if (errors.length > 0) {
     throw new RegoCompileError(dedupe(errors));
   }
