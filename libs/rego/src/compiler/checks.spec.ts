@@ -22,6 +22,14 @@ describe('compile-time type checks', () => {
     ]);
   });
 
+  it('should check the operands of built-ins beyond the string and collection ones', () => {
+    expect(typeErrors('x := time.add_date(0, "1", 0, 0)')).toEqual([
+      'rego_type_error: time.add_date: invalid argument(s)\n\thave: (number, string, number, number)\n\twant: (number, number, number, number)',
+    ]);
+    expect(typeErrors('x := strings.any_prefix_match(["a"], {"b"})')).toEqual([]);
+    expect(typeErrors('x := union(input.s)')).toEqual([]);
+  });
+
   it('should type a local assigned with := from a literal or a built-in', () => {
     expect(typeErrors('p if { n := count(input.a); lower(n) }')).toEqual([
       'rego_type_error: lower: invalid argument(s)\n\thave: (number)\n\twant: (string)',
