@@ -66,6 +66,10 @@ describe('compile-time type checks', () => {
       typeErrors('default m := "x"\nm := y if { y := count(input.a) }\np if { lower(m) }'),
     ).toEqual([]);
     expect(typeErrors('r := input.x\np if { lower(r) }')).toEqual([]);
+    expect(
+      typeErrors('f(x) := 1 if { x > 0 }\nf(x) := 2 if { x <= 0 }\np if { lower(f(1)) }'),
+    ).toEqual(['rego_type_error: lower: invalid argument(s)\n\thave: (number)\n\twant: (string)']);
+    expect(typeErrors('g(x) := x\np if { lower(g("a")) }')).toEqual([]);
     // A cycle is typed 'any' (the recursion error is the only one).
     expect(typeErrors('a := b\nb := a\np if { lower(a) }')).toEqual([
       expect.stringContaining('rego_recursion_error'),

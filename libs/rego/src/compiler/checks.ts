@@ -57,6 +57,9 @@ function staticType(t: Term, env: Env, docs?: DocTyper): string {
     case 'var':
       return env.get(t.name) ?? 'any';
     case 'call':
+      if (t.target?.kind === 'function') {
+        return docs ? docs.functionType(t.target.path) : 'any';
+      }
       return (t.target?.kind === 'builtin' && RESULT_TYPES[t.target.name]) || 'any';
     case 'ref':
       return docs ? docs.type(t) : 'any';
@@ -91,6 +94,18 @@ class DocTyper {
     return this.nodeType(node);
   }
 
+  /** Result type of a user function: one known type across all its definitions, else 'any'. */
+  functionType(path: string[]): string {
+    let node: DocNode | undefined = this.root;
+    for (const p of path) {
+      node = node?.children.get(p);
+    }
+    if (!node || node.funcs.length === 0) {
+      return 'any';
+    }
+    return this.nodeType(node);
+  }
+
   private nodeType(node: DocNode): string {
     const cached = this.cache.get(node);
     if (cached !== undefined) {
@@ -107,21 +122,23 @@ class DocTyper {
   }
 
   private rulesType(node: DocNode): string {
-    if (node.children.size > 0 || node.funcs.length > 0) {
+    const isFunction = node.funcs.length > 0;
+    if (node.children.size > 0 || (isFunction && node.rules.length > 0)) {
       return 'any';
     }
-    const rules = node.defaultRule ? [...node.rules, node.defaultRule] : node.rules;
+    const defined = isFunction ? node.funcs : node.rules;
+    const rules = node.defaultRule ? [...defined, node.defaultRule] : defined;
     let type: string | undefined;
     for (const r of rules) {
       for (let x: CompiledRule | undefined = r; x; x = x.elseRule) {
-        if (x.tail.length > 0 || x.kind === 'func') {
+        if (x.tail.length > 0 || (x.kind === 'func') !== isFunction) {
           return 'any';
         }
         const t =
           x.kind === 'multi'
             ? 'set'
             : x.value
-              ? staticType(x.value, localTypes(bodiesOf([x.body]), [], this), this)
+              ? staticType(x.value, localTypes(bodiesOf([x.body]), x.args ?? [], this), this)
               : 'any';
         if (t === 'any' || (type !== undefined && type !== t)) {
           return 'any';
