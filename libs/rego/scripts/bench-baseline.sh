@@ -9,6 +9,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git -C "$root" archive "$ref" libs/rego package.json | tar -x -C "$tmp"
 ln -s "$root/node_modules" "$tmp/node_modules"
+# Packages npm installs under the workspace (a version that differs from the root's, e.g. ajv 8).
+if [ -d "$here/node_modules" ] && [ ! -e "$tmp/libs/rego/node_modules" ]; then
+  ln -s "$here/node_modules" "$tmp/libs/rego/node_modules"
+fi
 (cd "$tmp/libs/rego" && npx tsc -p tsconfig.build.json)
 cd "$here"
 npx tsc -p tsconfig.build.json

@@ -144,12 +144,16 @@ export class CompiledPolicy {
 /** Compiles modules (and base `data`) once; throws `RegoCompileError` listing every error. */
 export function compilePolicy(
   modules: ModulesInput,
-  options: { data?: unknown } = {},
+  options: {
+    data?: unknown;
+    /** OPA's strict mode: unused assignments, `some` declarations, function arguments and imports are errors. */
+    strict?: boolean;
+  } = {},
 ): CompiledPolicy {
   const sources: ModuleSource[] = Array.isArray(modules)
     ? modules
     : Object.entries(modules).map(([file, source]) => ({ file, source }));
-  const program = compileProgram(sources, builtinRegistry());
+  const program = compileProgram(sources, builtinRegistry(), { strict: options.strict });
   const data = options.data === undefined ? new RegoObject() : fromJsonDeep(options.data);
   return new CompiledPolicy(program, data);
 }

@@ -8,6 +8,32 @@ function value(expr: string, input?: unknown): unknown {
 }
 
 describe('builtins', () => {
+  it('should share the reached set across branches when reachable_paths walks a cycle, as OPA does', () => {
+    // OPA's pathBuilder: "seven" reached under five→seven ends the path five→six at six.
+    const graph = {
+      one: ['two', 'five'],
+      two: ['four'],
+      four: ['three'],
+      three: [''],
+      five: ['seven', 'six'],
+      six: ['nine', 'seven'],
+      seven: ['eight'],
+      eight: ['three'],
+      nine: [''],
+    };
+    expect(value('graph.reachable_paths(input.g, {"one"})', { g: graph })).toEqual([
+      ['one', 'five', 'seven', 'eight', 'three'],
+      ['one', 'five', 'six'],
+      ['one', 'five', 'six', 'nine'],
+      ['one', 'two', 'four', 'three'],
+    ]);
+    // Two reached neighbours: the path is committed, then committed twice over.
+    expect(value('graph.reachable_paths({"a": ["b"], "b": ["a", "a"]}, ["a"])')).toEqual([
+      ['a', 'b'],
+      ['a', 'b', 'a', 'b'],
+    ]);
+  });
+
   it('should format Go verbs when sprintf gets mixed values', () => {
     expect(
       value(

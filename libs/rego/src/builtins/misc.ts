@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
-import { RegoEvalError } from '../errors';
-import { fromJson, normalizeBig, regoText, toJson } from '../values/json';
+import { RegoCompileError, RegoEvalError, formatDetail } from '../errors';
+import { parseModule } from '../parser/module';
+import { moduleToOpaJson } from './rego-ast-json';
+import { fromJson, fromJsonDeep, normalizeBig, regoText, toJson } from '../values/json';
 import { RegoObject, RegoSet, Value } from '../values/value';
 import { BuiltinContext, BuiltinDef, BuiltinError } from './types';
 import { builtinErr, def, elems, int, obj, oneOf, str, toBig } from './helpers';
@@ -69,6 +71,12 @@ function edgesOf(g: RegoObject, node: Value): Value[] | undefined {
   return Array.isArray(e) ? e : e instanceof RegoSet ? e.values() : [];
 }
 
+/**
+ * OPA's `pathBuilder` (topdown/graphs.go), step for step: `reached` is one set shared by the whole
+ * walk from an initial neighbour (a node reached on one branch ends the paths of later branches), and
+ * the paths a call ends accumulate in one list, so a call that meets two reached neighbours commits
+ * its path, then that path twice over.
+ */
 function pathBuilder(
   g: RegoObject,
   root: Value,
@@ -76,23 +84,26 @@ function pathBuilder(
   out: RegoSet,
   reached: RegoSet,
 ): void {
+  const paths: Value[] = [];
   const edges = edgesOf(g, root);
   if (edges === undefined) {
-    out.add(path);
+    paths.push(...path);
+    out.add([...paths]);
     return;
   }
   const next = [...path, root];
   if (edges.length === 0) {
-    out.add(next);
+    paths.push(...next);
+    out.add([...paths]);
     return;
   }
-  const seen = RegoSet.from(reached.values());
-  seen.add(root);
   for (const n of edges) {
-    if (seen.has(n)) {
-      out.add(next);
+    if (reached.has(n)) {
+      paths.push(...next);
+      out.add([...paths]);
     } else {
-      pathBuilder(g, n, next, out, seen);
+      reached.add(root);
+      pathBuilder(g, n, next, out, reached);
     }
   }
 }
@@ -221,6 +232,23 @@ export const MISC_BUILTINS: BuiltinDef[] = [
   // OPA answers {} when it is embedded without runtime information (topdown's `bctx.Runtime == nil`);
   // this engine never exposes the host's environment or configuration.
   def('opa.runtime', 0, () => new RegoObject()),
+  def('rego.parse_module', 2, ([f, src]) => {
+    const file = str(f, 1);
+    const text = str(src, 2);
+    let module;
+    try {
+      module = parseModule(text, file);
+    } catch (e) {
+      if (e instanceof RegoCompileError) {
+        // OPA returns the parser's ast.Errors, whose text starts "1 error occurred: ".
+        throw builtinErr(
+          e.errors.length === 1 ? `1 error occurred: ${formatDetail(e.errors[0])}` : e.message,
+        );
+      }
+      throw e;
+    }
+    return fromJsonDeep(moduleToOpaJson(module));
+  }),
   // Calls in rules are replaced by the rule's annotations at compile time (compiler/annotations.ts);
   // outside a rule (a query) there are none.
   def('rego.metadata.rule', 0, () => new RegoObject()),

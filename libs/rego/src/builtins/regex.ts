@@ -2,6 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { RegoEvalError } from '../errors';
 import { Value } from '../values/value';
 import { BuiltinDef } from './types';
+import { GlobSyntaxError, globsIntersect } from './glob-intersection';
 import { builtinErr, def, smallInt, str } from './helpers';
 
 const cache = new Map<string, RegExp>();
@@ -275,6 +276,18 @@ export const REGEX_BUILTINS: BuiltinDef[] = [
       throw builtinErr('operand 2 must be one of {array, null}');
     }
     return globRegex(str(p, 1), delims).test(str(s, 3));
+  }),
+  def('regex.globs_match', 2, ([a, b]) => {
+    const g1 = str(a, 1);
+    const g2 = str(b, 2);
+    try {
+      return globsIntersect(g1, g2);
+    } catch (e) {
+      if (e instanceof GlobSyntaxError) {
+        throw builtinErr(e.message);
+      }
+      throw e;
+    }
   }),
   def('glob.quote_meta', 1, ([p]) => str(p, 1).replace(/[*?[\]{}\\]/g, '\\$&')),
 ];

@@ -2,8 +2,6 @@ import { AGGREGATE_BUILTINS } from './aggregates';
 import { OPERATOR_BUILTINS } from './operators';
 import { BuiltinDef } from './types';
 
-const PENDING = 'not implemented yet';
-
 /**
  * Built-ins OPA has that this engine knows by name only: a call is a compile error giving the reason
  * (see OUT_OF_SCOPE in opa-builtins.ts), unless `with` mocks it.
@@ -11,8 +9,6 @@ const PENDING = 'not implemented yet';
 const UNSUPPORTED: [string, number, string][] = [
   ['http.send', 1, 'needs the network (HTTP requests)'],
   ['net.lookup_ip_addr', 1, 'needs the network (DNS lookups)'],
-  ['rego.parse_module', 2, PENDING],
-  ['regex.globs_match', 2, PENDING],
   ['set_diff', 2, 'deprecated'],
   ['net.cidr_overlap', 2, 'deprecated'],
   ['cast_array', 1, 'deprecated'],

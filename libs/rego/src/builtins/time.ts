@@ -141,7 +141,7 @@ const UNITS: Record<string, number> = {
   h: 3600e9,
 };
 
-function parseDuration(s: string): bigint {
+export function parseDuration(s: string): bigint {
   const m = /^([+-]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.exec(s);
   if (!m && s !== '0') {
     throw builtinErr(`time: invalid duration ${JSON.stringify(s)}`);

@@ -4,10 +4,11 @@ import { parse as parseYaml } from 'yaml';
 import { RegoCompileError } from '../errors';
 import { formatCompileErrors, formatTestReport, runPolicyTests } from '../testing/test-runner';
 
-const USAGE = `usage: agp-rego test [-v] [--run REGEX] <path>...
+const USAGE = `usage: agp-rego test [-v] [-S|--strict] [--run REGEX] <path>...
 
 Runs the test_ rules of every .rego file under the paths (as \`opa test\`). Files named data.json,
 data.yaml or data.yml are loaded as base documents under their directory's path.
+--strict compiles in OPA's strict mode (unused assignments, arguments and imports are errors).
 Exit status: 0 all tests pass, 2 a test fails or errors, 1 the modules do not compile.`;
 
 interface Loaded {
@@ -67,11 +68,14 @@ function main(argv: string[]): number {
   }
   let verbose = false;
   let run: RegExp | undefined;
+  let strict = false;
   const paths: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     if (a === '-v' || a === '--verbose') {
       verbose = true;
+    } else if (a === '-S' || a === '--strict') {
+      strict = true;
     } else if (a === '--run' || a === '-r') {
       run = new RegExp(rest[++i] ?? '');
     } else {
@@ -87,6 +91,7 @@ function main(argv: string[]): number {
     const results = runPolicyTests(modules, {
       data,
       run,
+      strict,
       print: (line) => process.stdout.write(line + '\n'),
     });
     process.stdout.write(formatTestReport(results, verbose) + '\n');

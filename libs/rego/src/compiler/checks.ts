@@ -1,11 +1,11 @@
-import { Expr } from '../ast/ast';
+import { Expr, Term } from '../ast/ast';
 import { BuiltinDef } from '../builtins/types';
 import { RegoErrorDetail } from '../errors';
 import { DEPRECATED_BUILTINS } from '../builtins/opa-builtins';
 import { unsupportedRe2 } from '../builtins/regex';
-import { SIGNATURES } from './signatures';
+import { RESULT_TYPES, SIGNATURES } from './signatures';
 import { CompiledRule, DocNode } from './types';
-import { walkBody, walkRule } from './walk';
+import { walkBody, walkRule, walkTerm } from './walk';
 
 /** Conflicting rule kinds, duplicate defaults and function arity mismatches. */
 export function checkTree(node: DocNode, errors: RegoErrorDetail[]): void {
@@ -35,8 +35,13 @@ export function checkTree(node: DocNode, errors: RegoErrorDetail[]): void {
   }
 }
 
-/** Type of a term known without evaluation (literals and comprehensions), else 'any'. */
-function staticType(t: import('../ast/ast').Term): string {
+type Env = Map<string, string>;
+
+/**
+ * Type of a term known without evaluation, else 'any': literals, comprehensions, calls of built-ins
+ * with a single result type, and locals that `:=` binds to such a term (`env`).
+ */
+function staticType(t: Term, env: Env, docs?: DocTyper): string {
   switch (t.type) {
     case 'scalar':
       return t.value === null ? 'null' : typeof t.value === 'bigint' ? 'number' : typeof t.value;
@@ -50,10 +55,178 @@ function staticType(t: import('../ast/ast').Term): string {
     case 'objectcomp':
       return 'object';
     case 'var':
-    case 'ref':
+      return env.get(t.name) ?? 'any';
     case 'call':
-      return 'any';
+      if (t.target?.kind === 'function') {
+        return docs ? docs.functionType(t.target.path) : 'any';
+      }
+      return (t.target?.kind === 'builtin' && RESULT_TYPES[t.target.name]) || 'any';
+    case 'ref':
+      return docs ? docs.type(t) : 'any';
   }
+}
+
+/**
+ * Types of rule documents (`data.pkg.p`, or `p` inside its package): a complete rule whose every
+ * definition (default and else included) has one known value type has that type; a partial set is a
+ * set. Anything else (ref heads, functions, nodes with children, recursion) is 'any'.
+ */
+class DocTyper {
+  private readonly cache = new Map<DocNode, string>();
+  private readonly active = new Set<DocNode>();
+
+  constructor(private readonly root: DocNode) {}
+
+  type(t: import('../ast/ast').RefTerm): string {
+    const head = t.terms[0];
+    if (head.type !== 'var' || head.name !== 'data') {
+      return 'any';
+    }
+    let node = this.root;
+    for (const x of t.terms.slice(1)) {
+      const c =
+        x.type === 'scalar' && typeof x.value === 'string' ? node.children.get(x.value) : undefined;
+      if (!c) {
+        return 'any';
+      }
+      node = c;
+    }
+    return this.nodeType(node);
+  }
+
+  /** Result type of a user function: one known type across all its definitions, else 'any'. */
+  functionType(path: string[]): string {
+    let node: DocNode | undefined = this.root;
+    for (const p of path) {
+      node = node?.children.get(p);
+    }
+    if (!node || node.funcs.length === 0) {
+      return 'any';
+    }
+    return this.nodeType(node);
+  }
+
+  private nodeType(node: DocNode): string {
+    const cached = this.cache.get(node);
+    if (cached !== undefined) {
+      return cached;
+    }
+    if (this.active.has(node)) {
+      return 'any';
+    }
+    this.active.add(node);
+    const type = this.rulesType(node);
+    this.active.delete(node);
+    this.cache.set(node, type);
+    return type;
+  }
+
+  private rulesType(node: DocNode): string {
+    const isFunction = node.funcs.length > 0;
+    if (node.children.size > 0 || (isFunction && node.rules.length > 0)) {
+      return 'any';
+    }
+    const defined = isFunction ? node.funcs : node.rules;
+    const rules = node.defaultRule ? [...defined, node.defaultRule] : defined;
+    let type: string | undefined;
+    for (const r of rules) {
+      for (let x: CompiledRule | undefined = r; x; x = x.elseRule) {
+        if (x.tail.length > 0 || (x.kind === 'func') !== isFunction) {
+          return 'any';
+        }
+        const t =
+          x.kind === 'multi'
+            ? 'set'
+            : x.value
+              ? staticType(x.value, localTypes(bodiesOf([x.body]), x.args ?? [], this), this)
+              : 'any';
+        if (t === 'any' || (type !== undefined && type !== t)) {
+          return 'any';
+        }
+        type = t;
+      }
+    }
+    return type ?? 'any';
+  }
+}
+
+/** Every body of a rule or query, nested ones (comprehensions, `every`) included. */
+function bodiesOf(roots: Expr[][]): Expr[][] {
+  const out: Expr[][] = [];
+  const visitBody = (body: Expr[]): void => {
+    out.push(body);
+    for (const e of body) {
+      if (e.kind === 'every') {
+        visitBody(e.body);
+      }
+    }
+    walkBody(body, (t) => {
+      if (t.type === 'arraycomp' || t.type === 'setcomp' || t.type === 'objectcomp') {
+        out.push(t.body);
+      }
+    });
+  };
+  roots.forEach(visitBody);
+  return out;
+}
+
+/**
+ * Types of the locals that `:=` binds to a term of known type. A name bound any other way in the
+ * rule (function argument, `some`, `every`, a second `:=` with another type) is left untyped, so the
+ * check never rejects what OPA's checker accepts.
+ */
+function localTypes(bodies: Expr[][], args: Term[], docs?: DocTyper): Env {
+  const env: Env = new Map();
+  const untyped = new Set<string>();
+  const vars = (t: Term | undefined): void => {
+    if (t) {
+      walkTerm(t, (x) => {
+        if (x.type === 'var') {
+          untyped.add(x.name);
+        }
+      });
+    }
+  };
+  args.forEach(vars);
+  for (const body of bodies) {
+    for (const e of body) {
+      if (e.kind === 'some') {
+        e.vars.forEach(vars);
+      } else if (e.kind === 'somein') {
+        vars(e.key);
+        vars(e.value);
+      } else if (e.kind === 'every') {
+        vars(e.key);
+        vars(e.value);
+      } else if (e.kind === 'assign' && e.left.type !== 'var') {
+        vars(e.left);
+      }
+    }
+  }
+  // Two passes: a local may be typed from one assigned later in the text.
+  for (let pass = 0; pass < 2; pass++) {
+    for (const body of bodies) {
+      for (const e of body) {
+        // `:=`, or the compiler's own `$h = value` (a head value hoisted into the body).
+        const binds =
+          e.kind === 'assign' ||
+          (e.kind === 'unify' && e.left.type === 'var' && e.left.name.startsWith('$h'));
+        if (!binds || e.left.type !== 'var' || untyped.has(e.left.name)) {
+          continue;
+        }
+        const type = staticType(e.right, env, docs);
+        const name = e.left.name;
+        const before = env.get(name);
+        if (type === 'any' || (before !== undefined && before !== type)) {
+          env.delete(name);
+          untyped.add(name);
+        } else {
+          env.set(name, type);
+        }
+      }
+    }
+  }
+  return env;
 }
 
 /** Operand index of the pattern for regex built-ins: literal patterns are checked when compiling. */
@@ -74,7 +247,9 @@ export function checkUnsupported(
   builtins: Map<string, BuiltinDef>,
   errors: RegoErrorDetail[],
   query?: Expr[],
+  root?: DocNode,
 ): void {
+  const docs = root ? new DocTyper(root) : undefined;
   const mocked = new Set<string>();
   const visitWiths = (body: Expr[]): void => {
     walkBody(body, () => undefined);
@@ -100,6 +275,7 @@ export function checkUnsupported(
   if (query) {
     visitWiths(query);
   }
+  let env: Env = new Map();
   const check = (t: { type: string }): void => {
     if (t.type !== 'call') {
       return;
@@ -151,7 +327,7 @@ export function checkUnsupported(
     }
     const want = SIGNATURES[def.name];
     if (want) {
-      const have = call.args.slice(0, want.length).map(staticType);
+      const have = call.args.slice(0, want.length).map((a) => staticType(a, env, docs));
       if (
         have.some((h, i) => h !== 'any' && want[i] !== 'any' && !want[i].split('|').includes(h))
       ) {
@@ -163,8 +339,39 @@ export function checkUnsupported(
       }
     }
   };
-  rules.forEach((r) => walkRule(r, check));
+  // OPA's checkExprEq: `a = b` where both sides have known, different types is a "match error".
+  const checkUnify = (bodies: Expr[][]): void => {
+    for (const body of bodies) {
+      for (const e of body) {
+        if (e.kind !== 'unify') {
+          continue;
+        }
+        const left = staticType(e.left, env, docs);
+        const right = staticType(e.right, env, docs);
+        if (left !== 'any' && right !== 'any' && left !== right) {
+          errors.push({
+            code: 'rego_type_error',
+            message: `match error\n\tleft  : ${left}\n\tright : ${right}`,
+            location: e.loc,
+          });
+        }
+      }
+    }
+  };
+  rules.forEach((r) => {
+    for (let x: CompiledRule | undefined = r; x; x = x.elseRule) {
+      const bodies = bodiesOf([x.body]);
+      env = localTypes(bodies, x.args ?? [], docs);
+      checkUnify(bodies);
+      const { elseRule, ...one } = x;
+      void elseRule;
+      walkRule(one, check);
+    }
+  });
   if (query) {
+    const bodies = bodiesOf([query]);
+    env = localTypes(bodies, [], docs);
+    checkUnify(bodies);
     walkBody(query, check);
   }
 }

@@ -4,6 +4,7 @@ import { RegoCompileError, RegoErrorDetail } from '../errors';
 import { parseModule } from '../parser/module';
 import { Annotations, rewriteMetadataCalls } from './annotations';
 import { checkRecursion, checkTree, checkUnsupported } from './checks';
+import { checkStrict } from './strict';
 import { constantValue } from './constant';
 import { indexTree } from './rule-index';
 import { ResolveEnv, Resolver } from './resolve';
@@ -32,6 +33,7 @@ export interface Program {
 export function compileProgram(
   sources: ModuleSource[],
   builtins: Map<string, BuiltinDef>,
+  options: { strict?: boolean } = {},
 ): Program {
   const errors: RegoErrorDetail[] = [];
   const modules: Module[] = [];
@@ -48,6 +50,9 @@ export function compileProgram(
   }
   if (errors.length > 0) {
     throw new RegoCompileError(errors);
+  }
+  if (options.strict) {
+    checkStrict(modules, errors);
   }
   const roots = new Map<string, Set<string>>();
   const functionArity = new Map<string, number>();
@@ -111,7 +116,7 @@ export function compileProgram(
   indexTree(root);
   checkTree(root, errors);
   checkRecursion(root, compiled, errors);
-  checkUnsupported(compiled, builtins, errors);
+  checkUnsupported(compiled, builtins, errors, undefined, root);
   if (errors.length > 0) {
     throw new RegoCompileError(dedupe(errors));
   }

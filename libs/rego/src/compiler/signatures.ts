@@ -115,3 +115,113 @@ export const SIGNATURES: Record<string, string[]> = {
   'rand.intn': [S, N],
   'net.cidr_contains_matches': ['string|array|set|object', 'string|array|set|object'],
 };
+
+/** More declarations from OPA's `ast/builtins.go` (operand types of the remaining typed built-ins). */
+const TIME = 'number|array';
+Object.assign(SIGNATURES, {
+  'bits.and': [N, N],
+  'bits.or': [N, N],
+  'bits.xor': [N, N],
+  'bits.lsh': [N, N],
+  'bits.rsh': [N, N],
+  'bits.negate': [N],
+  'numbers.range_step': [N, N, N],
+  'time.add_date': [N, N, N, N],
+  'time.date': [TIME],
+  'time.clock': [TIME],
+  'time.weekday': [TIME],
+  'time.format': [TIME],
+  'time.diff': [TIME, TIME],
+  'uuid.parse': [S],
+  'uuid.rfc4122': [S],
+  'net.cidr_is_valid': [S],
+  'net.cidr_merge': [COLL],
+  'yaml.unmarshal': [S],
+  'json.is_valid': [S],
+  'yaml.is_valid': [S],
+  'base64.is_valid': [S],
+  'base64url.encode_no_pad': [S],
+  'urlquery.decode_object': [S],
+  'glob.quote_meta': [S],
+  'regex.template_match': [S, S, S, S],
+  'regex.globs_match': [S, S],
+  'rego.parse_module': [S, S],
+  'strings.any_prefix_match': ['string|array|set', 'string|array|set'],
+  'strings.any_suffix_match': ['string|array|set', 'string|array|set'],
+  'object.subset': ['object|array|set', 'object|array|set'],
+  'json.patch': [ANY, A],
+  'json.marshal_with_options': [ANY, O],
+  'crypto.hmac.equal': [S, S],
+  'graph.reachable': [O, COLL],
+  'graph.reachable_paths': [O, COLL],
+  intersection: ['set'],
+  union: ['set'],
+  trace: [S],
+});
+
+/** Infix operators (`+ - * / % & |`) take these operand types. */
+Object.assign(SIGNATURES, {
+  plus: [N, N],
+  mul: [N, N],
+  div: [N, N],
+  rem: [N, N],
+  minus: ['number|set', 'number|set'],
+  and: ['set', 'set'],
+  or: ['set', 'set'],
+});
+
+const names = (type: string, list: string): [string, string][] =>
+  list
+    .trim()
+    .split(/\s+/)
+    .map((n) => [n, type]);
+
+/**
+ * Result type of built-ins whose result has one type (OPA's declarations), so that a nested call or
+ * a local assigned from one is typed: `upper(count(x))` and `n := count(x); lower(n)` are type
+ * errors at compile time, as in OPA.
+ */
+export const RESULT_TYPES: Record<string, string> = Object.fromEntries([
+  ...names(
+    N,
+    `count sum product abs round ceil floor plus mul div rem to_number indexof strings.count
+     semver.compare time.now_ns time.parse_rfc3339_ns time.parse_ns time.parse_duration_ns
+     time.add_date units.parse units.parse_bytes bits.and bits.or bits.xor bits.negate bits.lsh
+     bits.rsh rand.intn`,
+  ),
+  ...names(
+    S,
+    `concat lower upper sprintf substring trim trim_left trim_right trim_prefix trim_suffix
+     trim_space replace strings.reverse strings.replace_n format_int base64.encode base64.decode
+     base64url.encode base64url.decode base64url.encode_no_pad hex.encode hex.decode
+     urlquery.encode urlquery.decode urlquery.encode_object crypto.sha256 crypto.sha1 crypto.md5
+     crypto.hmac.sha256 crypto.hmac.sha1 crypto.hmac.sha512 crypto.hmac.md5 json.marshal
+     yaml.marshal type_name regex.replace glob.quote_meta strings.render_template
+     io.jwt.encode_sign io.jwt.encode_sign_raw uuid.rfc4122 time.format time.weekday`,
+  ),
+  ...names(
+    'boolean',
+    `contains startswith endswith regex.match glob.match is_string is_number is_boolean is_array
+     is_set is_object is_null net.cidr_contains net.cidr_intersects regex.is_valid semver.is_valid
+     json.is_valid yaml.is_valid base64.is_valid strings.any_prefix_match
+     strings.any_suffix_match crypto.hmac.equal equal neq lt lte gt gte object.subset
+     regex.template_match regex.globs_match net.cidr_is_valid trace`,
+  ),
+  ...names(
+    A,
+    `split regex.split regex.find_n regex.find_all_string_submatch_n sort array.concat
+     array.slice array.reverse array.flatten numbers.range time.date time.clock time.diff
+     io.jwt.decode numbers.range_step`,
+  ),
+  ...names(
+    O,
+    `object.union object.remove object.filter object.union_n json.filter json.remove
+     urlquery.decode_object`,
+  ),
+  ...names(
+    'set',
+    `net.cidr_expand net.cidr_merge graph.reachable graph.reachable_paths and or
+     intersection union`,
+  ),
+  ...names(O, `uuid.parse rego.parse_module`),
+]);

@@ -7,6 +7,9 @@ import { compilePolicy } from '../policy';
 import { fromJson, toJsonExact } from '../values/json';
 import { RegoObject, Value, canonical, compareValues } from '../values/value';
 import { LoadedCase } from './cases';
+import { registerHarnessBuiltins } from './harness-builtins';
+
+registerHarnessBuiltins();
 
 export interface CaseResult {
   case: LoadedCase;

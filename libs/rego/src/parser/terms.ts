@@ -112,6 +112,15 @@ export function parsePostfix(c: Cursor): Term {
       c.next();
       const name = c.next();
       t = extendRef(t, { type: 'scalar', value: name.text, loc: c.loc(name) });
+    } else if (
+      c.isOp('.') &&
+      c.peek(1).kind !== 'ident' &&
+      (c.peek(1).kind === 'eof' || !c.peek(1).spaceBefore)
+    ) {
+      // OPA's parseRef: a dot must be followed by a name.
+      const after = c.peek(1);
+      c.next();
+      c.fail(`unexpected ${after.kind === 'eof' ? 'eof' : after.text} token: expected ident`);
     } else if (c.isOp('[')) {
       c.next();
       const idx = parseTerm(c);

@@ -24,6 +24,8 @@ export interface PolicyTestOptions {
   timeoutMs?: number;
   /** Receives `print` output of the tests. */
   print?: (line: string) => void;
+  /** Compile in OPA's strict mode (`opa test --strict`). */
+  strict?: boolean;
 }
 
 /**
@@ -35,7 +37,7 @@ export function runPolicyTests(
   modules: ModulesInput,
   options: PolicyTestOptions = {},
 ): PolicyTestResult[] {
-  const policy = compilePolicy(modules, { data: options.data ?? {} });
+  const policy = compilePolicy(modules, { data: options.data ?? {}, strict: options.strict });
   return testRules(policy)
     .filter((t) => !options.run || options.run.test(t.name))
     .map((t) => runOne(policy, t, options));
