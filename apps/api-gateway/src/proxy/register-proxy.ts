@@ -32,17 +32,9 @@ export function registerProxy(
   options: ProxyOptions,
   logger: Logger,
 ): void {
-  // The gateway forwards bytes; the owning service parses and limits them. A small body with a
-  // declared length is read whole first (never parsed), so it goes upstream in one write with its
-  // headers; anything else stays a stream.
+  // Bodies stay streams: the gateway forwards bytes; the owning service parses and limits them.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', (request, payload, done) => {
-    if (isSmallBody(request.headers)) {
-      readWhole(payload).then((body) => done(null, body), done);
-    } else {
-      done(null, payload);
-    }
-  });
+  fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   const api = options.routes.filter((route) => !route.isTraffic);
   const traffic = options.routes.filter((route) => route.isTraffic);
   // T15: a held message waits up to 300 s for a person (D34) and a traffic call holds its
@@ -96,22 +88,13 @@ async function forward(
           reply,
         );
       }
-      const body = request.body;
       return reply.from(`${route.upstream}${request.url}`, {
-        // A body read whole goes as it came: `contentType` keeps reply-from from re-encoding it.
-        ...(Buffer.isBuffer(body)
-          ? { body, contentType: request.headers['content-type'] ?? 'application/octet-stream' }
-          : {}),
-        rewriteRequestHeaders: (original, headers) => {
-          // reply-from hands over a copy of the request's headers: changed in place.
-          for (const name of HOP_BY_HOP) {
-            delete headers[name];
-          }
-          headers['x-forwarded-for'] = original.ip;
-          headers['x-forwarded-proto'] = original.protocol;
-          headers['x-forwarded-host'] = original.headers.host ?? '';
-          return headers;
-        },
+        rewriteRequestHeaders: (original, headers) => ({
+          ...dropHopByHop(headers),
+          'x-forwarded-for': original.ip,
+          'x-forwarded-proto': original.protocol,
+          'x-forwarded-host': original.headers.host ?? '',
+        }),
         onError: (_failed, { error }) => {
           logger.warn(
             { err: error, upstream: route.upstream, url: request.url },
@@ -134,23 +117,12 @@ function isParsedBody(contentType: string | undefined): boolean {
   );
 }
 
-/** Bodies up to this size, with a declared length, are read whole before going upstream. */
-export const SMALL_BODY_BYTES = 64 * 1024;
-
-export function isSmallBody(headers: Record<string, string | string[] | undefined>): boolean {
-  const declared = Number(headers['content-length']);
-  return (
-    headers['transfer-encoding'] === undefined &&
-    Number.isInteger(declared) &&
-    declared > 0 &&
-    declared <= SMALL_BODY_BYTES
-  );
-}
-
-async function readWhole(payload: AsyncIterable<Buffer>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of payload) {
-    chunks.push(chunk);
+function dropHopByHop(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string | string[] | undefined> {
+  const kept = { ...headers };
+  for (const name of HOP_BY_HOP) {
+    delete kept[name];
   }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  return kept;
 }
