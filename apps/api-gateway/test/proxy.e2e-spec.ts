@@ -76,6 +76,25 @@ describe('gateway proxy', () => {
     });
   });
 
+  it('should forward a small JSON body on a traffic path byte for byte, with its type and length', async () => {
+    // Not re-serialised: spacing and key order as the client sent them.
+    const payload = Buffer.from(
+      '{ "jsonrpc":"2.0", "id": 7,"method":"tools/call", "params":{"b":1,"a":"é"} }',
+    );
+    const response = await request(`${base}/relay/mcp/digest`, {
+      method: 'POST',
+      body: payload,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await response.body.json()).toEqual({
+      bytes: payload.length,
+      sha256: createHash('sha256').update(payload).digest('hex'),
+      contentType: 'application/json',
+      contentLength: String(payload.length),
+    });
+  });
+
   it('should stream a multi-megabyte response body back unchanged', async () => {
     const size = 20 * MB + 123;
     const response = await request(`${base}/relay/v1/large?bytes=${size}`);

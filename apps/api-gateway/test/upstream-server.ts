@@ -10,6 +10,8 @@ import Fastify, { FastifyInstance } from 'fastify';
  */
 export async function startUpstream(): Promise<{ url: string; server: FastifyInstance }> {
   const server = Fastify();
+  // Every body a stream, JSON included: what arrived is hashed as bytes.
+  server.removeAllContentTypeParsers();
   server.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
   server.get('/audit/v1/echo', async (request, reply) => {
@@ -25,6 +27,21 @@ export async function startUpstream(): Promise<{ url: string; server: FastifyIns
       bytes += chunk.length;
     }
     return { bytes, sha256: hash.digest('hex') };
+  });
+
+  server.post('/relay/mcp/digest', async (request) => {
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for await (const chunk of request.body as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      bytes += chunk.length;
+    }
+    return {
+      bytes,
+      sha256: hash.digest('hex'),
+      contentType: request.headers['content-type'],
+      contentLength: request.headers['content-length'],
+    };
   });
 
   server.get('/relay/v1/large', async (request, reply) => {

@@ -7,7 +7,7 @@ import {
   ownerLoginUrl,
   testSchemaDataSource,
 } from '../test/support/database-test-schema';
-import { Database } from './database';
+import { Database, isPGliteVersion } from './database';
 import { migrate } from './migrations';
 
 describe(Database.name, () => {
@@ -136,5 +136,33 @@ describe(Database.name, () => {
 
     expect(await bodiesIn(asSuperuser, tenantB)).toEqual([]);
     expect(await bodiesIn(asSuperuser, tenantA)).toEqual(['super a']);
+  });
+  it('should commit one statement on its own, with no transaction around it, on PostgreSQL', async () => {
+    const tenantId = randomUUID();
+
+    const [scope] = await asSuperuser.commitStatement<Array<{ system: string | null }>>(
+      `SELECT current_setting('app.system', true) AS system`,
+      [],
+    );
+    await asSuperuser.commitStatement(
+      `INSERT INTO ${TEST_SCHEMA}.notes (tenant_id, body) VALUES ($1, $2)`,
+      [tenantId, 'bare'],
+    );
+
+    expect(await asSuperuser.isMultiplexedSession()).toBe(false);
+    // A bare statement: asSystem would have set the system scope for its transaction.
+    expect(scope.system ?? '').toBe('');
+    // Committed: another pool sees it at once.
+    expect(await bodiesIn(sut, tenantId)).toEqual(['bare']);
+  });
+
+  it('should tell the embedded PGlite from PostgreSQL by its version', () => {
+    // What PGlite 0.5 answers to `SELECT version()`, and what the test server does.
+    const pglite =
+      'PostgreSQL 18.6 (PGlite 0.5.14) on wasm32-unknown-emscripten, compiled by emcc 6.0.5, 32-bit';
+    const postgres = 'PostgreSQL 15.20 (Debian 15.20-0+deb12u1) on x86_64-pc-linux-gnu, 64-bit';
+
+    expect(isPGliteVersion(pglite)).toBe(true);
+    expect(isPGliteVersion(postgres)).toBe(false);
   });
 });

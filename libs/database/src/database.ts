@@ -11,6 +11,8 @@ export type Tx = EntityManager;
  * next request on a pooled connection) and switches to a role that row-level security applies to.
  */
 export class Database {
+  private isMultiplexed?: Promise<boolean>;
+
   constructor(
     readonly dataSource: DataSource,
     readonly schema: string,
@@ -35,6 +37,37 @@ export class Database {
     });
   }
 
+  /**
+   * One statement that commits on its own, durable when the promise resolves: on PostgreSQL it
+   * runs bare (autocommit), one round trip instead of four (`BEGIN`, scope, statement, `COMMIT`).
+   * The embedded PGlite (D2) multiplexes one session over its connections, and only a transaction
+   * keeps a statement's parse, bind and execute together there, so it gets one. For tables without
+   * row-level security only (the outbox): the bare statement sets no tenant and no system scope.
+   */
+  async commitStatement<T = unknown>(sql: string, parameters: unknown[]): Promise<T> {
+    if (await this.isMultiplexedSession()) {
+      return this.asSystem((tx) => tx.query(sql, parameters));
+    }
+    return this.dataSource.query(sql, parameters);
+  }
+
+  /** True on the embedded PGlite (one session behind its socket server); asked once. */
+  isMultiplexedSession(): Promise<boolean> {
+    if (!this.isMultiplexed) {
+      const probe = this.dataSource
+        .query(`SELECT version() AS version`)
+        .then((rows: Array<{ version: string }>) => isPGliteVersion(rows[0]?.version ?? ''));
+      // A failed probe is asked again next time rather than remembered.
+      probe.catch(() => {
+        if (this.isMultiplexed === probe) {
+          this.isMultiplexed = undefined;
+        }
+      });
+      this.isMultiplexed = probe;
+    }
+    return this.isMultiplexed;
+  }
+
   async ping(): Promise<void> {
     await this.dataSource.query('SELECT 1');
   }
@@ -49,4 +82,9 @@ export class Database {
       await this.dataSource.destroy();
     }
   }
+}
+
+/** `SELECT version()` of the embedded PGlite names it (`PostgreSQL 18.6 (PGlite 0.5.14) on wasm32…`). */
+export function isPGliteVersion(version: string): boolean {
+  return /\(PGlite \d/.test(version);
 }

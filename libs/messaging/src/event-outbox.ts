@@ -90,26 +90,21 @@ export class EventOutbox {
   }
 
   /**
-   * Events built with `buildEvent` stored in one statement and a transaction of their own:
-   * committed when the promise resolves. What a caller that must not answer before its events are
-   * durable batches many callers into (the relay's traffic hops, group commit). A transaction, not
-   * a bare statement: the embedded PGlite multiplexes one session, and only a transaction keeps a
-   * statement's parse, bind and execute together on it.
+   * Events built with `buildEvent` stored in one statement that commits on its own: durable when
+   * the promise resolves. What a caller that must not answer before its events are durable batches
+   * many callers into (the relay's traffic hops, group commit). One round trip on PostgreSQL; a
+   * transaction of its own on the embedded PGlite (`Database.commitStatement`).
    */
   async addCommitted(envelopes: ReadonlyArray<EventEnvelope<EventType, unknown>>): Promise<void> {
     if (envelopes.length === 0) {
       return;
     }
-    await this.database.asSystem((tx) =>
-      tx.query(
-        `INSERT INTO ${this.database.schema}.outbox (id, type, envelope)
-         SELECT * FROM unnest($1::uuid[], $2::text[], $3::jsonb[])`,
-        [
-          envelopes.map((e) => e.id),
-          envelopes.map((e) => e.type),
-          envelopes.map((e) => JSON.stringify(e)),
-        ],
-      ),
+    // One JSON array, not three array parameters: the driver would escape every envelope again.
+    await this.database.commitStatement(
+      `INSERT INTO ${this.database.schema}.outbox (id, type, envelope)
+       SELECT (e->>'id')::uuid, e->>'type', e
+         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS batch(e, n) ORDER BY n`,
+      [JSON.stringify(envelopes)],
     );
     this.committed(envelopes);
   }

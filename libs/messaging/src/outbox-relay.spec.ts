@@ -11,9 +11,10 @@ import {
   placeOrder,
   silentLogger,
 } from '../test/support/messaging-test-schema';
-import { EventOutbox } from './event-outbox';
+import { EventOutbox, buildEvent } from './event-outbox';
+import { EventTransport } from './event-transport';
 import { InProcessTransport } from './in-process.transport';
-import { OutboxRelay } from './outbox-relay';
+import { OutboxRelay, compareSeq } from './outbox-relay';
 
 describe(OutboxRelay.name, () => {
   let testDatabase: TestDatabase;
@@ -127,5 +128,74 @@ describe(OutboxRelay.name, () => {
     } finally {
       await sut.stop();
     }
+  });
+  it('should publish a cross-process batch in outbox order, delete it in one go, and keep it when a publish fails', async () => {
+    const outbox = new EventOutbox(replicaA);
+    const tenantId = randomUUID();
+    const events = Array.from({ length: 12 }, () =>
+      buildEvent('HITL', { tenantId, correlationId: randomUUID() }, {}),
+    );
+    await outbox.addCommitted(events);
+    let isFailing = true;
+    const published: string[] = [];
+    // A bus that acknowledges out of order, like JetStream under load; the relay must still
+    // hand the events over in outbox order.
+    const bus = {
+      publish: async (envelope: EventEnvelope) => {
+        if (isFailing && envelope.id === events[7].id) {
+          throw new Error('no acknowledgement');
+        }
+        published.push(envelope.id);
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
+      },
+    } as unknown as EventTransport;
+    const sut = new OutboxRelay(replicaA, bus, silentLogger, { batchSize: 5 });
+
+    await sut.drainOnce();
+    await expect(sut.drainOnce()).rejects.toThrow('no acknowledgement');
+    expect(await outboxSize(replicaA)).toBe(7);
+    isFailing = false;
+    published.length = 0;
+    while ((await sut.drainOnce()) > 0) {
+      // until the outbox is empty
+    }
+
+    expect(published).toEqual(events.slice(5).map((e) => e.id));
+    expect(await outboxSize(replicaA)).toBe(0);
+  });
+
+  it('should delete what went out and keep the rest when an in-process publish fails mid-batch', async () => {
+    const outbox = new EventOutbox(replicaA);
+    const tenantId = randomUUID();
+    const events = Array.from({ length: 4 }, () =>
+      buildEvent('HITL', { tenantId, correlationId: randomUUID() }, {}),
+    );
+    await outbox.addCommitted(events);
+    const delivered: string[] = [];
+    const transport = new InProcessTransport(silentLogger);
+    await transport.subscribe({ name: 'count', types: ['HITL'] }, async (envelope) => {
+      delivered.push(envelope.id);
+    });
+    const publish = transport.publish.bind(transport);
+    let isFailing = true;
+    transport.publish = async (envelope) => {
+      if (isFailing && envelope.id === events[2].id) {
+        isFailing = false;
+        throw new Error('consumer down');
+      }
+      return publish(envelope);
+    };
+    const sut = new OutboxRelay(replicaA, transport, silentLogger);
+
+    await expect(sut.drainOnce()).rejects.toThrow('consumer down');
+    expect(await outboxSize(replicaA)).toBe(2);
+    await sut.drainOnce();
+
+    expect(delivered).toEqual(events.map((e) => e.id));
+    expect(await outboxSize(replicaA)).toBe(0);
+  });
+
+  it('should order bigserial values as numbers', () => {
+    expect(['10', '9', '100', '11'].sort(compareSeq)).toEqual(['9', '10', '11', '100']);
   });
 });

@@ -27,7 +27,7 @@ export async function startService(
   const child = spawn(
     process.execPath,
     [
-      ...(process.env.BENCH_CPU_PROFILE === app
+      ...((process.env.BENCH_CPU_PROFILE ?? '').split(',').includes(app)
         ? ['--cpu-prof', '--cpu-prof-dir=bench-profiles']
         : []),
       entry,
