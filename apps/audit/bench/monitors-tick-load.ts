@@ -198,8 +198,8 @@ export async function writeGovernance(tx: Tx, tenant: BenchTenant, now: Date): P
        attestation_stale_at, open_incidents)
      SELECT $1, gen_random_uuid(), 1, s.type, s.id, s.type || ' ' || s.n, tier, tier, $4::uuid,
        CASE WHEN s.n % 50 = 0 THEN 'DISABLED' ELSE 'ACTIVE' END,
-       $2::timestamptz + make_interval(days => (s.n % 90) - 10), $2::timestamptz - interval '100 days',
-       $2::timestamptz + make_interval(days => (s.n % 120) - 8),
+       $2::timestamptz + make_interval(days => ((s.n % 90) - 10)::int), $2::timestamptz - interval '100 days',
+       $2::timestamptz + make_interval(days => ((s.n % 120) - 8)::int),
        CASE WHEN s.n % 100 = 0 THEN jsonb_build_array(jsonb_build_object('incidentId', gen_random_uuid(),
          'title', 'late report', 'reportDueAt', $2::timestamptz - interval '2 days')) ELSE '[]'::jsonb END
      FROM unnest($3::text[], $5::uuid[]) WITH ORDINALITY AS s(type, id, n)
@@ -252,7 +252,9 @@ export async function writeMonitors(
       window: WINDOWS[(i * 5) % WINDOWS.length],
       groupBy,
       comparison: 'ABOVE',
-      threshold: monitorType === 'THRESHOLD' ? 50 : monitorType === 'CHANGE' ? 100 : 4,
+      // Set as a tenant would: a monitor that fires on thousands of groups at once is mis-set, and
+      // the alerts it opens would measure the raiser, not the evaluation.
+      threshold: monitorType === 'THRESHOLD' ? 2_000 : monitorType === 'CHANGE' ? 400 : 8,
       minVolume: 5,
       severity: 'MEDIUM',
       enabled: true,
