@@ -182,25 +182,25 @@ async function insertEvents(
 
 /**
  * Governance records (the relay's snapshots as the audit projection keeps them, M20) for every
- * MCP server, LLM gateway and channel and 2,000 agents; the other agents stay unclassified. Review
- * and attestation dates fall on both sides of `now`; a few owners are disabled, a few incidents late.
+ * agent, MCP server, LLM gateway and channel, as a tenant that adopted governance keeps them: about
+ * 1 % of reviews and attestations overdue, 1 in 500 owners disabled, 1 in 1,000 reports late.
  */
 export async function writeGovernance(tx: Tx, tenant: BenchTenant, now: Date): Promise<number> {
   const subjects: Array<[string, string]> = [
     ...tenant.servers.map((id): [string, string] => ['MCP_SERVER', id]),
     ...tenant.gateways.map((id): [string, string] => ['LLM_GATEWAY', id]),
     ...tenant.channels.map((id): [string, string] => ['CHANNEL', id]),
-    ...tenant.agents.slice(0, 2_000).map((id): [string, string] => ['AGENT', id]),
+    ...tenant.agents.map((id): [string, string] => ['AGENT', id]),
   ];
   await tx.query(
     `INSERT INTO ${AUDIT_SCHEMA}.monitor_governance (tenant_id, record_id, revision, subject_type, subject_id,
        subject_name, risk_tier, tier_severity, owner_user_id, owner_status, review_due_at, attested_at,
        attestation_stale_at, open_incidents)
      SELECT $1, gen_random_uuid(), 1, s.type, s.id, s.type || ' ' || s.n, tier, tier, $4::uuid,
-       CASE WHEN s.n % 50 = 0 THEN 'DISABLED' ELSE 'ACTIVE' END,
-       $2::timestamptz + make_interval(days => ((s.n % 90) - 10)::int), $2::timestamptz - interval '100 days',
-       $2::timestamptz + make_interval(days => ((s.n % 120) - 8)::int),
-       CASE WHEN s.n % 100 = 0 THEN jsonb_build_array(jsonb_build_object('incidentId', gen_random_uuid(),
+       CASE WHEN s.n % 500 = 0 THEN 'DISABLED' ELSE 'ACTIVE' END,
+       $2::timestamptz + make_interval(days => ((s.n % 100) - 1)::int), $2::timestamptz - interval '100 days',
+       $2::timestamptz + make_interval(days => ((s.n % 100) - 1)::int),
+       CASE WHEN s.n % 1000 = 0 THEN jsonb_build_array(jsonb_build_object('incidentId', gen_random_uuid(),
          'title', 'late report', 'reportDueAt', $2::timestamptz - interval '2 days')) ELSE '[]'::jsonb END
      FROM unnest($3::text[], $5::uuid[]) WITH ORDINALITY AS s(type, id, n)
      CROSS JOIN LATERAL (SELECT (ARRAY['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'])[1 + s.n % 4] AS tier) t`,
@@ -255,7 +255,8 @@ export async function writeMonitors(
       // Set as a tenant would: a monitor that fires on thousands of groups at once is mis-set, and
       // the alerts it opens would measure the raiser, not the evaluation.
       threshold: monitorType === 'THRESHOLD' ? 2_000 : monitorType === 'CHANGE' ? 400 : 8,
-      minVolume: 5,
+      // Small groups are not judged (a CHANGE from nothing fires at minVolume): still read, not raised.
+      minVolume: 1_000,
       severity: 'MEDIUM',
       enabled: true,
       updatedByLabel: 'bench',
