@@ -3,11 +3,11 @@ import { DatabaseModule, Database } from '@agp/database';
 import { createHttpApp } from '@agp/http';
 import { EventBusModule, MessagingModule } from '@agp/messaging';
 
-import { CreateMessagingTables1763780000000 } from '../src/database/migrations/1763780000000-CreateMessagingTables';
-import { CreateMonitorTables1763800000000 } from '../src/database/migrations/1763800000000-CreateMonitorTables';
+import { auditDataSourceOptions } from '../src/database/data-source';
 import { AUDIT_DATABASE, AUDIT_SCHEMA, AUDIT_SERVICE } from '../src/database/tokens';
 import { DetectorTickService } from '../src/monitors/detectors/detector-tick.service';
 import { MonitorsModule } from '../src/monitors/monitors.module';
+import { MonitorsOptions } from '../src/monitors/monitors.options';
 import { RollupsRepository } from '../src/monitors/rollups/rollups.repository';
 import { RollupWriter } from '../tools/simulator/simulation';
 
@@ -18,8 +18,14 @@ export interface MonitorsBench {
   writer: RollupWriter;
 }
 
-/** The monitors feature alone (its own migrations, in-process events, no timer) on a bench database. */
-export async function startMonitorsBench(databaseUrl: string): Promise<MonitorsBench> {
+/**
+ * The monitors feature alone (the audit schema's migrations, in-process events, no timer) on a
+ * bench database; `options` can pick where custom monitors read (M26).
+ */
+export async function startMonitorsBench(
+  databaseUrl: string,
+  options: MonitorsOptions = {},
+): Promise<MonitorsBench> {
   const app = await createHttpApp({
     service: 'audit-monitors-bench',
     logLevel: 'warn',
@@ -30,11 +36,11 @@ export async function startMonitorsBench(databaseUrl: string): Promise<MonitorsB
         url: databaseUrl,
         schema: AUDIT_SCHEMA,
         entities: [],
-        migrations: [CreateMessagingTables1763780000000, CreateMonitorTables1763800000000],
+        migrations: auditDataSourceOptions(databaseUrl).migrations,
         poolSize: 4,
       }),
       MessagingModule.forService({ service: AUDIT_SERVICE, databaseToken: AUDIT_DATABASE }),
-      MonitorsModule.forRoot({ schedule: false }),
+      MonitorsModule.forRoot({ ...options, schedule: false }),
     ],
   });
   await app.init();

@@ -9,6 +9,7 @@ import { startMonitorsBench } from './monitors-bench-app';
 import { scoreQuality } from './monitors-quality';
 import { measureRollupIngest } from './monitors-ingest';
 import { measureTickSpeed } from './monitors-speed';
+import { measureFullTick } from './monitors-tick';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -85,6 +86,9 @@ async function main(): Promise<void> {
     }
     if (!process.env.BENCH_PART || process.env.BENCH_PART === 'speed') {
       await measureTickSpeed(db.url);
+    }
+    if (!process.env.BENCH_PART || process.env.BENCH_PART === 'tick') {
+      await measureFullTick(db.url);
     }
   } finally {
     await db.drop();

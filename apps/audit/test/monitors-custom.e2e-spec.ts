@@ -1,14 +1,25 @@
 import { randomUUID } from 'node:crypto';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AuditableEventData, TimeWindow, WINDOW_MINUTES } from '@agp/contracts';
+import {
+  Aggregation,
+  AuditableEventData,
+  GROUP_BYS,
+  MONITOR_METRICS,
+  TimeWindow,
+  WINDOW_MINUTES,
+} from '@agp/contracts';
 import { TestDatabase, TestTokenIssuer, createTestDatabase, eventually } from '@agp/testing';
 
 import { IngestService } from '../src/ingest/ingest.service';
 import { AlertResponse } from '../src/monitors/alerts/alert-response';
 import { CustomMonitorsController } from '../src/monitors/custom/custom-monitors.controller';
+import { CustomMonitorsRepository } from '../src/monitors/custom/custom-monitors.repository';
+import { GroupSeries, aggregate } from '../src/monitors/custom/metric-semantics';
 import { MonitorResponse } from '../src/monitors/custom/monitor-definition';
-import { EventProbe, ticksOf } from './monitors-test-kit';
+import { RollupSeriesRepository } from '../src/monitors/custom/rollup-series.repository';
+import { rollupSourceOf } from '../src/monitors/custom/rollup-source';
+import { EventProbe, databaseOf, ticksOf } from './monitors-test-kit';
 import { auditEnvelope, startAudit } from './support/audit-test-app';
 
 const MINUTE_MS = 60_000;
@@ -518,6 +529,53 @@ describe(CustomMonitorsController.name, () => {
         status: 'RESOLVED',
         resolvedByLabel: 'audit monitors',
       });
+    });
+
+    it('should read from the rollups what the events give for every pair the rollups hold (M26)', async () => {
+      const database = databaseOf(app);
+      const [events, rollups] = [
+        app.get(CustomMonitorsRepository),
+        app.get(RollupSeriesRepository),
+      ];
+      const aggregations: Aggregation[] = ['SUM', 'AVG', 'MAX', 'P95'];
+      let compared = 0;
+      for (const metric of MONITOR_METRICS) {
+        for (const groupBy of GROUP_BYS) {
+          const source = rollupSourceOf(metric, groupBy);
+          if (!source) {
+            continue;
+          }
+          for (const window of WINDOWS) {
+            const [from, to] = [new Date(windowStart(window)), new Date(windowEnd)];
+            const startMinute = windowStart(window) / MINUTE_MS;
+            const minutes = WINDOW_MINUTES[window];
+            const [raw, totals, byMinute] = await database.inTenant(tenantId, async (tx) => [
+              await events.minuteSeries(tx, tenantId, metric, groupBy, from, to),
+              await rollups.totals(tx, tenantId, source, from, to),
+              await rollups.minutes(tx, tenantId, source, from, to),
+            ]);
+            const valuesOf = (list: GroupSeries[], of: Aggregation[]): Json =>
+              Object.fromEntries(
+                list.map((g) => [
+                  g.group,
+                  of.map((a) => aggregate(metric, a, g, minutes, startMinute)),
+                ]),
+              );
+            const label = { metric, groupBy, window };
+            expect({ ...label, v: valuesOf(totals, ['SUM', 'AVG']) }).toEqual({
+              ...label,
+              v: valuesOf(raw, ['SUM', 'AVG']),
+            });
+            expect({ ...label, v: valuesOf(byMinute, aggregations) }).toEqual({
+              ...label,
+              v: valuesOf(raw, aggregations),
+            });
+            compared += raw.length;
+          }
+        }
+      }
+      // Requests by tenant, agent, user and MCP server over six windows: not a comparison of nothing.
+      expect(compared).toBeGreaterThanOrEqual(60);
     });
   });
 });

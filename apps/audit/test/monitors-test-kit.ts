@@ -110,7 +110,7 @@ export class MonitorsCaller {
 
   async call<T = Record<string, unknown>>(
     app: NestFastifyApplication,
-    method: 'GET' | 'POST' | 'PUT',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
     body?: unknown,
   ): Promise<{ status: number; body: T }> {
@@ -123,6 +123,7 @@ export class MonitorsCaller {
       },
       ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
     });
-    return { status: response.statusCode, body: response.json<T>() };
+    // A 204 has no body.
+    return { status: response.statusCode, body: (response.body ? response.json() : {}) as T };
   }
 }

@@ -4,6 +4,7 @@ import { CreateMessagingTables1763780000000 } from './migrations/1763780000000-C
 import { CreateAuditTables1763790000000 } from './migrations/1763790000000-CreateAuditTables';
 import { CreateMonitorTables1763800000000 } from './migrations/1763800000000-CreateMonitorTables';
 import { CreateGovernanceAndCustomMonitorTables1763801700000 } from './migrations/1763801700000-CreateGovernanceAndCustomMonitorTables';
+import { AddMuteExpiryRecorded1763802500000 } from './migrations/1763802500000-AddMuteExpiryRecorded';
 import { AUDIT_SCHEMA } from './tokens';
 
 /** Entities and migrations of the audit schema: shared by the runtime and the migrate command. */
@@ -17,6 +18,7 @@ export function auditDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateAuditTables1763790000000,
       CreateMonitorTables1763800000000,
       CreateGovernanceAndCustomMonitorTables1763801700000,
+      AddMuteExpiryRecorded1763802500000,
     ],
   };
 }

@@ -16,6 +16,7 @@ import { CustomMonitorsController } from './custom/custom-monitors.controller';
 import { CustomMonitorsEvaluatorService } from './custom/custom-monitors-evaluator.service';
 import { CustomMonitorsRepository } from './custom/custom-monitors.repository';
 import { CustomMonitorsService } from './custom/custom-monitors.service';
+import { RollupSeriesRepository } from './custom/rollup-series.repository';
 import { GovernanceEvaluatorService } from './governance/governance-evaluator.service';
 import { GovernanceListener } from './governance/governance.listener';
 import { GovernanceProjectionRepository } from './governance/governance-projection.repository';
@@ -66,6 +67,7 @@ export class MonitorsModule {
         CustomMonitorsRepository,
         CustomMonitorsService,
         CustomMonitorsEvaluatorService,
+        RollupSeriesRepository,
         QuietRepository,
         QuietService,
       ],

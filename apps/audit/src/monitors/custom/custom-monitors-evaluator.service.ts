@@ -5,10 +5,13 @@ import { Database } from '@agp/database';
 import { AUDIT_DATABASE } from '../../database/tokens';
 import { EVALUATION_DELAY_MINUTES } from '../detectors/detector-evaluator.service';
 import { Finding } from '../monitors.types';
+import { MONITORS_OPTIONS, MonitorsOptions } from '../monitors.options';
 import { CustomMonitorsRepository } from './custom-monitors.repository';
 import { GroupSeries } from './metric-semantics';
 import { MonitorDefinition } from './monitor-definition';
 import { comparisonOffsetMinutes, evaluateMonitor } from './monitor-evaluation';
+import { RollupSeriesRepository } from './rollup-series.repository';
+import { needsMinutes, rollupSourceOf } from './rollup-source';
 
 const MINUTE_MS = 60_000;
 
@@ -35,7 +38,9 @@ export function isDue(monitor: MonitorDefinition, tick: Date): boolean {
 export class CustomMonitorsEvaluatorService {
   constructor(
     @Inject(AUDIT_DATABASE) private readonly database: Database,
+    @Inject(MONITORS_OPTIONS) private readonly options: MonitorsOptions,
     private readonly monitors: CustomMonitorsRepository,
+    private readonly rollups: RollupSeriesRepository,
   ) {}
 
   async evaluate(
@@ -52,13 +57,23 @@ export class CustomMonitorsEvaluatorService {
     const endMinute = Math.floor(tick.getTime() / MINUTE_MS) - EVALUATION_DELAY_MINUTES;
     const reads = new Map<string, Promise<GroupSeries[]>>();
     const read = (monitor: MonitorDefinition, startMinute: number): Promise<GroupSeries[]> => {
-      const key = `${monitor.metric}|${monitor.groupBy}|${monitor.window}|${startMinute}`;
+      // M26: a count the rollups hold exactly is read from them, the rest from the events.
+      const source =
+        this.options.customMetricSource === 'EVENTS'
+          ? undefined
+          : rollupSourceOf(monitor.metric, monitor.groupBy);
+      const shape = source ? (needsMinutes(monitor.aggregation) ? 'minutes' : 'totals') : 'events';
+      const key = `${monitor.metric}|${monitor.groupBy}|${monitor.window}|${startMinute}|${shape}`;
       let series = reads.get(key);
       if (!series) {
         const from = new Date(startMinute * MINUTE_MS);
         const to = new Date((startMinute + WINDOW_MINUTES[monitor.window]) * MINUTE_MS);
         series = this.database.inTenant(tenantId, (tx) =>
-          this.monitors.minuteSeries(tx, tenantId, monitor.metric, monitor.groupBy, from, to),
+          !source
+            ? this.monitors.minuteSeries(tx, tenantId, monitor.metric, monitor.groupBy, from, to)
+            : shape === 'totals'
+              ? this.rollups.totals(tx, tenantId, source, from, to)
+              : this.rollups.minutes(tx, tenantId, source, from, to),
         );
         reads.set(key, series);
       }

@@ -46,6 +46,11 @@ export interface GroupSeries {
   samples: number;
   /** DISTINCT metrics: distinct ids over the whole window. */
   distinct?: number;
+  /**
+   * A count's window total when it was read without its minutes (M26: from the rollups, for the
+   * aggregations that need nothing more); `minutes` is then empty.
+   */
+  total?: number;
 }
 
 /** Nearest-rank percentile (M21): the value at rank ceil(p·n) of the sorted values. */
@@ -74,9 +79,17 @@ export function aggregate(
       values.push(0);
     }
   }
-  const total = [...series.minutes.entries()]
-    .filter(([minute]) => minute >= windowStartMinute && minute < windowStartMinute + windowMinutes)
-    .reduce((sum, [, n]) => sum + n, 0);
+  const total =
+    series.total ??
+    [...series.minutes.entries()]
+      .filter(
+        ([minute]) => minute >= windowStartMinute && minute < windowStartMinute + windowMinutes,
+      )
+      .reduce((sum, [, n]) => sum + n, 0);
+  if (aggregation === 'AVG' && kind === 'COUNT') {
+    // Every minute of the window counts, 0 where nothing happened: the mean is total / minutes.
+    return total / windowMinutes;
+  }
   switch (aggregation) {
     case 'SUM':
       return kind === 'DISTINCT' ? (series.distinct ?? 0) : total;

@@ -4,6 +4,7 @@ import { deterministicUuid } from '../common/deterministic-uuid';
 import { CUSTOM_MONITOR, Finding } from '../monitors.types';
 import { GroupSeries, aggregate } from './metric-semantics';
 import { MonitorDefinition } from './monitor-definition';
+import { leaveOneOutSpreads } from './robust-spread';
 
 /** M21: a CHANGE monitor compares its window with the same window this long before. */
 export function comparisonOffsetMinutes(window: MonitorDefinition['window']): number {
@@ -31,23 +32,6 @@ interface Judged {
 
 function round(value: number): number {
   return Math.round(value * 1_000) / 1_000;
-}
-
-/** Median and scaled median absolute deviation (a robust z denominator, M21). */
-function robustSpread(values: readonly number[]): { median: number; scale: number } {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = (list: number[]): number =>
-    list.length % 2
-      ? list[(list.length - 1) / 2]
-      : (list[list.length / 2 - 1] + list[list.length / 2]) / 2;
-  const median = mid(sorted);
-  const mad = mid(sorted.map((v) => Math.abs(v - median)).sort((a, b) => a - b));
-  if (mad > 0) {
-    return { median, scale: 1.4826 * mad };
-  }
-  // More than half the peers share one value: fall back to the mean absolute deviation.
-  const meanAbs = sorted.reduce((sum, v) => sum + Math.abs(v - median), 0) / sorted.length;
-  return { median, scale: 1.2533 * meanAbs };
 }
 
 /** One custom monitor's findings at one tick: each group that crosses its condition. */
@@ -103,9 +87,10 @@ export function evaluateMonitor(monitor: MonitorDefinition, windows: MonitorWind
       if (judged.length < MIN_PEERS) {
         break;
       }
-      for (const item of judged) {
-        const peers = judged.filter((other) => other.group !== item.group).map((p) => p.observed);
-        const { median, scale } = robustSpread(peers);
+      // Each group against all the others (thousands of agents: one sort per spread, not per group).
+      const spreads = leaveOneOutSpreads(judged.map((item) => item.observed));
+      for (const [index, item] of judged.entries()) {
+        const { median, scale } = spreads[index];
         const z = scale > 0 ? (item.observed - median) / scale : 0;
         if (above ? z >= monitor.threshold : z <= -monitor.threshold) {
           crossing.push({ ...item, comparison: median, score: z });

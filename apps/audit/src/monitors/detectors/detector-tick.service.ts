@@ -27,6 +27,8 @@ export interface TickReport extends RaiseOutcome {
   minute: Date;
   tenants: number;
   findings: Array<Finding & { tenantId: string }>;
+  /** Mutes that ran out and had their MONITOR_UNMUTED recorded at this tick (M25). */
+  unmuted: number;
 }
 
 /** The minute tick: claims the minute, evaluates every active tenant, raises alerts (D14). */
@@ -58,6 +60,14 @@ export class DetectorTickService {
     if (!claimed) {
       return undefined;
     }
+    const correlationId = randomUUID();
+    // M25: mutes that ran out record MONITOR_UNMUTED here, on the one replica that owns the minute.
+    const unmuted = await this.quiet
+      .recordExpiries(minute, correlationId)
+      .catch((error: unknown) => {
+        this.logger.error({ err: error, minute }, 'recording expired mutes failed');
+        return 0;
+      });
     const since = new Date(minute.getTime() - ROLLUP_RETENTION_DAYS * DAY_MS);
     // Tenants with traffic, governance records or custom monitors: each has something to evaluate.
     const tenants = await this.database.asSystem(async (tx) => [
@@ -77,8 +87,8 @@ export class DetectorTickService {
       rejected: 0,
       muted: 0,
       resolved: 0,
+      unmuted,
     };
-    const correlationId = randomUUID();
     for (const tenantId of tenants) {
       try {
         // Reads, then the alerts' writes: separate transactions, never nested (PGlite: one session).

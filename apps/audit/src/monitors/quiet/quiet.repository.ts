@@ -162,6 +162,31 @@ export class QuietRepository {
     return { items, total: Number(count?.n ?? 0) };
   }
 
+  /** M25: tenants with a mute that ran out by `at` and whose end is not recorded yet (system scope). */
+  async tenantsWithExpiredMutes(tx: Tx, at: Date): Promise<string[]> {
+    const rows: Array<{ tenantId: string }> = await tx.query(
+      `SELECT DISTINCT tenant_id AS "tenantId" FROM ${MU}
+       WHERE unmuted_at IS NULL AND expiry_recorded_at IS NULL AND ends_at IS NOT NULL AND ends_at <= $1`,
+      [at],
+    );
+    return rows.map((row) => row.tenantId);
+  }
+
+  /**
+   * M25: marks the tenant's mutes that ran out by `at` as recorded and returns them. The condition
+   * is checked again under each row's lock, so two callers can never both get the same mute.
+   */
+  async claimExpiredMutes(tx: Tx, tenantId: string, at: Date): Promise<Mute[]> {
+    const result: unknown = await tx.query(
+      `UPDATE ${MU} SET expiry_recorded_at = now(), updated_at = now()
+       WHERE tenant_id = $1 AND unmuted_at IS NULL AND expiry_recorded_at IS NULL
+         AND ends_at IS NOT NULL AND ends_at <= $2
+       RETURNING ${MUTE_COLUMNS}`,
+      [tenantId, at],
+    );
+    return rowsOf<Mute>(result);
+  }
+
   /** What a tick needs: mutes not ended by `at` and downtimes not cancelled (M22). */
   async inForce(
     tx: Tx,

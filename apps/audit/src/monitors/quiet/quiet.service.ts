@@ -26,6 +26,8 @@ const SCOPE_FIELDS = {
   SUBJECT: ['subjectType', 'subjectId'],
 } as const;
 const TARGET_FIELDS = ['monitorId', 'detector', 'subjectType', 'subjectId'] as const;
+/** Who ends a mute that runs out by itself (M25). */
+const EXPIRY_ACTOR: EventParty = { type: 'SERVICE', label: 'audit monitors' };
 const PERIOD_MINUTES = { NONE: Infinity, DAILY: 1_440, WEEKLY: 10_080 } as const;
 
 /** Mutes and scheduled downtimes (M22), each change recorded with its audit type. */
@@ -42,6 +44,35 @@ export class QuietService {
   async lookupAt(tx: Tx, tenantId: string, at: Date): Promise<SuppressionLookup> {
     const { mutes, downtimes } = await this.quiet.inForce(tx, tenantId, at);
     return suppressionLookup(mutes, downtimes, at, detectorOfTemplate);
+  }
+
+  /**
+   * M25: every mute whose `until` has passed by `at` records `MONITOR_UNMUTED` once. Called by the
+   * minute tick, which one replica runs (M12); the claim in the repository makes it once even if
+   * two callers met. Returns how many were recorded.
+   */
+  async recordExpiries(at: Date, correlationId: string): Promise<number> {
+    const tenants = await this.database.asSystem((tx) =>
+      this.quiet.tenantsWithExpiredMutes(tx, at),
+    );
+    let recorded = 0;
+    for (const tenantId of tenants) {
+      recorded += await this.database.inTenant(tenantId, async (tx) => {
+        const expired = await this.quiet.claimExpiredMutes(tx, tenantId, at);
+        for (const mute of expired) {
+          await this.record(
+            tx,
+            EXPIRY_ACTOR,
+            { tenantId, correlationId },
+            'MONITOR_UNMUTED',
+            mute,
+            `mute of ${describe(mute)} ran out at ${mute.endsAt?.toISOString() ?? ''}`,
+          );
+        }
+        return expired.length;
+      });
+    }
+    return recorded;
   }
 
   async mute(ctx: RequestContext, dto: CreateMuteDto): Promise<Mute> {

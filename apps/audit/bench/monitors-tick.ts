@@ -1,0 +1,178 @@
+import { cpus, loadavg } from 'node:os';
+
+import { GOVERNANCE_DETECTORS } from '../src/monitors/config/detector-settings';
+import { MonitorConfigRepository } from '../src/monitors/config/monitor-config.repository';
+import { CustomMonitorsEvaluatorService } from '../src/monitors/custom/custom-monitors-evaluator.service';
+import { CustomMonitorsRepository } from '../src/monitors/custom/custom-monitors.repository';
+import { Finding } from '../src/monitors/monitors.types';
+import { rollupSourceOf } from '../src/monitors/custom/rollup-source';
+import { RollupsService } from '../src/monitors/rollups/rollups.service';
+import { MonitorsBench, startMonitorsBench } from './monitors-bench-app';
+import { benchTenant, writeGovernance, writeMonitors, writeTraffic } from './monitors-tick-load';
+
+const DAYS = 7;
+const END = new Date('2026-06-01T12:00:00Z');
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
+const MONITORS = 200;
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const MINUTE_MS = 60_000;
+
+function ms(since: bigint): number {
+  return Number(process.hrtime.bigint() - since) / 1e6;
+}
+
+function summary(durations: number[]): string {
+  const sorted = [...durations].sort((a, b) => a - b);
+  return `median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(0)} ms, max ${sorted[sorted.length - 1]?.toFixed(0)} ms`;
+}
+
+/** What a custom monitor's findings say, to compare the two read paths. */
+function fingerprint(findings: Finding[]): string[] {
+  return findings
+    .map((f) => {
+      const evidence = f.evidence as { observedValue?: number; comparisonValue?: number | null };
+      return `${f.monitorId}|${f.subject.type}:${f.subject.id}|${evidence.observedValue}|${evidence.comparisonValue ?? ''}`;
+    })
+    .sort();
+}
+
+/**
+ * Issue 17's tick: 24 detectors and 200 custom monitors over 10,000 subjects and 7 days, beside
+ * the 19-detector tick of before, on one trace written as the ingest writes it (events and, in the
+ * same transactions, their rollups). Custom monitors read their counts from the rollups where the
+ * rollups hold them (M26) or, in the second app, every metric from the events.
+ */
+export async function measureFullTick(databaseUrl: string): Promise<void> {
+  const bench = await startMonitorsBench(databaseUrl);
+  const raw = await startMonitorsBench(databaseUrl, { customMetricSource: 'EVENTS' });
+  try {
+    const tenant = benchTenant();
+    const { tenantId } = tenant;
+    const from = new Date(END.getTime() - DAYS * 86_400_000);
+    const started = Date.now();
+    await writeTraffic(bench.database, bench.app.get(RollupsService), tenant, from, END, EVENTS);
+    const split = await bench.database.inTenant(tenantId, async (tx) => {
+      await writeGovernance(tx, tenant, END);
+      return writeMonitors(tx, bench.app.get(CustomMonitorsRepository), tenantId, MONITORS);
+    });
+    await bench.database.asSystem(async (tx) => {
+      await tx.query('ANALYZE audit.monitor_rollups');
+      await tx.query('ANALYZE audit.events');
+    });
+    const [rows] = await bench.database.asSystem((tx) =>
+      tx.query<Array<{ n: string }>>(
+        'SELECT count(*) AS n FROM audit.monitor_rollups WHERE tenant_id = $1',
+        [tenantId],
+      ),
+    );
+    process.stdout.write(
+      `\nTick with 24 detectors and ${MONITORS} custom monitors: 10,000 subjects, ${DAYS} days, ${EVENTS} events ` +
+        `(${rows?.n} rollup hour rows), written in ${((Date.now() - started) / 1000).toFixed(0)} s\n` +
+        `custom monitors: ${split.fromRollups} read from the rollups (M26), ${split.fromEvents} only answerable from the events\n`,
+    );
+    let minute = END.getTime() - 60 * MINUTE_MS;
+    const ticks = async (app: MonitorsBench, label: string): Promise<void> => {
+      const durations: number[] = [];
+      let findings = 0;
+      for (let run = 0; run <= RUNS; run += 1) {
+        minute += MINUTE_MS;
+        // Every custom monitor due at every tick: the worst minute (M21's cadences spread them).
+        await app.database.inTenant(tenantId, (tx) =>
+          tx.query(
+            'UPDATE audit.monitor_definitions SET last_evaluated_at = NULL WHERE tenant_id = $1',
+            [tenantId],
+          ),
+        );
+        const t0 = process.hrtime.bigint();
+        const report = await app.ticks.tick(new Date(minute));
+        if (run > 0) {
+          durations.push(ms(t0));
+        }
+        findings = report?.findings.length ?? 0;
+      }
+      process.stdout.write(`${label.padEnd(62)} ${summary(durations)} (${findings} findings)\n`);
+    };
+    const setMode = async (isToday: boolean): Promise<void> => {
+      await bench.database.inTenant(tenantId, async (tx) => {
+        const off = Object.fromEntries(GOVERNANCE_DETECTORS.map((d) => [d, { enabled: false }]));
+        await bench.app
+          .get(MonitorConfigRepository)
+          .save(tx, tenantId, isToday ? { detectors: off } : {}, 'bench');
+        await tx.query('UPDATE audit.monitor_definitions SET enabled = $2 WHERE tenant_id = $1', [
+          tenantId,
+          !isToday,
+        ]);
+      });
+    };
+    if (RUNS > 0) {
+      process.stdout.write(`whole tick, first one warm-up, then ${RUNS} at successive minutes:\n`);
+      await setMode(true);
+      await ticks(bench, '19 traffic detectors (the tick before issue 17)');
+      await setMode(false);
+      await ticks(bench, `24 detectors + ${MONITORS} monitors, rollups where they hold (M26)`);
+      await ticks(raw, `24 detectors + ${MONITORS} monitors, every metric from the events`);
+    } else {
+      await setMode(false);
+    }
+
+    // The custom monitors alone, both paths at the same minute: same findings, how long.
+    const at = new Date(minute + MINUTE_MS);
+    const evaluate = async (app: MonitorsBench): Promise<[number, string[]]> => {
+      await app.database.inTenant(tenantId, (tx) =>
+        tx.query(
+          'UPDATE audit.monitor_definitions SET last_evaluated_at = NULL WHERE tenant_id = $1',
+          [tenantId],
+        ),
+      );
+      const t0 = process.hrtime.bigint();
+      const result = await app.app.get(CustomMonitorsEvaluatorService).evaluate(tenantId, at);
+      return [ms(t0), fingerprint(result.findings)];
+    };
+    await compare(evaluate, bench, raw, `all ${MONITORS} custom monitors alone at one minute`);
+    // The monitors the rollups hold, alone: where M26 changes the read (the others scan either way).
+    await bench.database.inTenant(tenantId, async (tx) => {
+      const all = await bench.app.get(CustomMonitorsRepository).enabledOf(tx, tenantId);
+      const rawOnly = all.filter((m) => !rollupSourceOf(m.metric, m.groupBy)).map((m) => m.id);
+      await tx.query(
+        'UPDATE audit.monitor_definitions SET enabled = false WHERE id = ANY($1::uuid[])',
+        [rawOnly],
+      );
+    });
+    await compare(
+      evaluate,
+      bench,
+      raw,
+      `the ${split.fromRollups} monitors the rollups hold, alone`,
+    );
+  } finally {
+    await raw.app.close();
+    await bench.app.close();
+  }
+}
+
+async function compare(
+  evaluate: (app: MonitorsBench) => Promise<[number, string[]]>,
+  bench: MonitorsBench,
+  raw: MonitorsBench,
+  label: string,
+): Promise<void> {
+  const [rollupMs, rollupFindings] = await evaluate(bench);
+  const [eventsMs, eventsFindings] = await evaluate(raw);
+  const same =
+    rollupFindings.length === eventsFindings.length &&
+    rollupFindings.every((f, i) => f === eventsFindings[i]);
+  process.stdout.write(
+    `${label}: rollups ${rollupMs.toFixed(0)} ms, events ${eventsMs.toFixed(0)} ms; ` +
+      `findings ${rollupFindings.length} and ${eventsFindings.length}, ${same ? 'identical' : 'DIFFERENT'}\n` +
+      `machine: ${cpus().length} CPUs, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} (other processes share them); goal < 1000 ms\n`,
+  );
+  if (!same) {
+    const only = (a: string[], b: string[]): string[] => a.filter((x) => !b.includes(x));
+    process.stdout.write(
+      `  only from rollups: ${only(rollupFindings, eventsFindings).slice(0, 5).join(', ')}\n` +
+        `  only from events: ${only(eventsFindings, rollupFindings).slice(0, 5).join(', ')}\n`,
+    );
+  }
+}
