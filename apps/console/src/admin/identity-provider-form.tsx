@@ -56,7 +56,7 @@ export function IdentityProviderForm() {
         label="Type"
         data={IDENTITY_PROVIDER_TYPES}
         value={type}
-        onChange={(v) => setType((v) ?? 'OKTA')}
+        onChange={(v) => setType(v ?? 'OKTA')}
         allowDeselect={false}
       />
       <TextInput

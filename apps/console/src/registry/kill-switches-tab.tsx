@@ -72,7 +72,7 @@ export function KillSwitchesTab() {
           data={SCOPES}
           value={scope}
           onChange={(v) => {
-            setScope((v) ?? 'AGENT');
+            setScope(v ?? 'AGENT');
             setTargetId(null);
           }}
           allowDeselect={false}

@@ -79,7 +79,7 @@ export function SubscriptionsTab() {
             data={KINDS}
             value={kind}
             onChange={(v) => {
-              setKind((v) ?? 'AGENT_TO_MCP_SERVER');
+              setKind(v ?? 'AGENT_TO_MCP_SERVER');
               setTargetId(null);
             }}
             allowDeselect={false}
