@@ -258,7 +258,7 @@ describe('console in a browser', () => {
 
   it('should show every administration tab, verify the provider domain and change retention', async () => {
     await nav('Administration').click();
-    await page.getByRole('cell', { name: platform.admin.email }).waitFor();
+    await page.getByRole('cell', { name: platform.admin.email, exact: true }).first().waitFor();
     await checkPage('admin-users');
     await tab('Groups').click();
     await page.getByRole('cell', { name: 'Security team' }).waitFor();
@@ -303,7 +303,7 @@ describe('console in a browser', () => {
     await page.getByText('“looking into it”').waitFor();
     await page.getByRole('button', { name: 'Resolve' }).waitFor();
     await checkPage('alert-detail');
-  });
+  }, 240_000);
 
   it('should come back signed in after a reload, without the sign-in page', async () => {
     await page.reload();
@@ -321,7 +321,11 @@ describe('console in a browser', () => {
   });
 
   it('should refuse a return to the console whose state it did not issue', async () => {
-    await page.goto(`${platform.url}/auth/callback?code=forged&state=not-the-one-issued`);
+    // The issuer is named (RFC 9207), so the state is what gives the forgery away.
+    const iss = encodeURIComponent(`${platform.url}/tenant-auth/v1`);
+    await page.goto(
+      `${platform.url}/auth/callback?code=forged&state=not-the-one-issued&iss=${iss}`,
+    );
 
     await page.getByRole('alert').getByText('Sign-in failed').waitFor();
     expect(await page.getByRole('alert').textContent()).toMatch(/state/);

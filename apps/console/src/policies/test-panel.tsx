@@ -64,7 +64,6 @@ export function TestPanel({ groupId }: { groupId: string }) {
         autosize
         minRows={10}
         validationError="Not valid JSON"
-        formatOnBlur
       />
       <Group>
         <Button onClick={() => run.mutate()} loading={run.isPending}>
