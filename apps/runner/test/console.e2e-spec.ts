@@ -261,7 +261,7 @@ describe('console in a browser', () => {
     await page.getByRole('cell', { name: platform.admin.email, exact: true }).first().waitFor();
     await checkPage('admin-users');
     await tab('Groups').click();
-    await page.getByRole('cell', { name: 'Security team' }).waitFor();
+    await page.getByRole('cell', { name: 'Security team', exact: true }).waitFor();
     await checkPage('admin-groups');
     await tab('Roles').click();
     await page.getByRole('cell', { name: 'AUDIT:READ', exact: true }).waitFor();
