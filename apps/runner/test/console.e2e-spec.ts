@@ -1,34 +1,49 @@
+import { TestDnsServer, TestIdentityProvider } from '@agp/testing';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { launchChromium, screenshot, seriousA11yViolations } from './console/browser';
 import { EmbeddedPlatform, startEmbeddedPlatform } from './console/embedded-platform';
-import { GovernedWorld, REVIEW_POLICY, governedWorld } from './console/governed-world';
+import { AUDITOR, federate } from './console/federation';
+import { GovernedWorld, REVIEW_POLICY, call, governedWorld } from './console/governed-world';
 
 const BROKEN = REVIEW_POLICY.replace(
   '} else := {"action": "LOG"}',
   '} else := {"action": "LOG"\n\nbroken rule here',
 );
 const FIXED = REVIEW_POLICY.replace('"needs a human"', '"a person must look at this"');
+const SIGN_IN_PAGE = /\/tenant-auth\/v1\/oauth\/authorize\?/;
 
 /**
  * Issue 16, as a person uses it: the console served by `npm start`, signed in to through
- * tenant-auth's OpenID Connect flow in a real Chromium; a held message decided, a blocked hop
- * traced, a policy fixed, published, tested and rolled out. Few and sturdy: one browser, one
- * platform, one page walked through in order.
+ * tenant-auth's OpenID Connect flow in a real Chromium, locally and through the tenant's own
+ * identity provider; a held message decided, a blocked hop traced, a policy fixed, published,
+ * tested and rolled out, an evaluation pack run, the registry and administration used, an alert
+ * acknowledged. Few and sturdy: one browser, one platform, one page walked through in order; axe
+ * on every page and tab, a screenshot of each (CONSOLE_SCREENSHOTS=update writes the README's).
  */
 describe('console in a browser', () => {
   let platform: EmbeddedPlatform;
   let world: GovernedWorld;
+  let dns: TestDnsServer;
+  let idp: TestIdentityProvider;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
 
   const nav = (name: string) =>
     page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name });
+  const tab = (name: string) => page.getByRole('tab', { name, exact: true });
+  /** Screenshot, then axe: no serious or critical WCAG 2.1 AA violation. */
+  const checkPage = async (name: string) => {
+    await screenshot(page, name);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  };
 
   beforeAll(async () => {
-    platform = await startEmbeddedPlatform();
+    dns = await TestDnsServer.start();
+    platform = await startEmbeddedPlatform({ DNS_RESOLVER: dns.address });
     world = await governedWorld(platform.url, platform.admin);
+    idp = await federate(platform.url, world.token, dns);
     browser = await launchChromium();
     // axe is injected as a script: only the test's context sets the console's CSP aside.
     context = await browser.newContext({ viewport: { width: 1280, height: 860 }, bypassCSP: true });
@@ -37,13 +52,15 @@ describe('console in a browser', () => {
 
   afterAll(async () => {
     await browser?.close();
+    await idp?.stop();
     await world?.close();
     await platform?.stop();
+    await dns?.stop();
   });
 
   it('should send a visitor to the sign-in page and, signed in, show the overview', async () => {
-    await page.goto(platform.url);
-    await page.waitForURL(/\/tenant-auth\/v1\/oauth\/authorize\?/);
+    const served = await page.goto(platform.url);
+    await page.waitForURL(SIGN_IN_PAGE);
     await screenshot(page, 'sign-in');
 
     await page.getByLabel('Organisation').first().fill(platform.admin.tenant);
@@ -53,12 +70,14 @@ describe('console in a browser', () => {
 
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
+    const csp = served?.headers()['content-security-policy'] ?? '';
+    expect(csp.split(';').map((d) => d.trim())).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     await page.waitForLoadState('networkidle');
-    await screenshot(page, 'overview');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await checkPage('overview');
   });
 
-  it('should keep tokens out of web storage and its cookies HttpOnly and SameSite', async () => {
+  it('should keep tokens out of web storage and its cookies HttpOnly, SameSite and (on localhost) not Secure', async () => {
     const storage = await page.evaluate(() => {
       // Runs in the page (this file is compiled without the DOM's types).
       const web = globalThis as unknown as Record<'localStorage' | 'sessionStorage', object>;
@@ -69,7 +88,12 @@ describe('console in a browser', () => {
     expect(storage).not.toMatch(/eyJ|agp_rt_/);
     expect(cookies.map((c) => c.name)).toContain('agp_session');
     for (const cookie of cookies) {
-      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/tenant-auth/v1' });
+      expect(cookie).toMatchObject({
+        httpOnly: true,
+        sameSite: 'Lax',
+        path: '/tenant-auth/v1',
+        secure: false,
+      });
     }
   });
 
@@ -83,8 +107,7 @@ describe('console in a browser', () => {
     await row.click();
     await page.getByText('needs a human').waitFor();
     await page.getByLabel('Note').fill('checked with the customer');
-    await screenshot(page, 'human-review');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await checkPage('human-review');
     await page.getByRole('button', { name: 'Approve' }).click();
 
     expect(await held).toContain('needs-review please');
@@ -108,19 +131,18 @@ describe('console in a browser', () => {
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.getByRole('link', { name: 'Trace' }).first().waitFor({ timeout: 4_000 });
     });
-    await screenshot(page, 'audit');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await checkPage('audit');
     await page.getByRole('link', { name: 'Trace' }).first().click();
 
     await page.getByRole('heading', { name: 'Trace' }).waitFor();
     await page.getByText('BLOCK', { exact: true }).first().waitFor();
-    await screenshot(page, 'trace');
+    await checkPage('trace');
   });
 
-  it('should show a compile error at its line, then publish the fix, diff, test it and move the binding', async () => {
+  it('should show a compile error at its line, then publish the fix, diff it, test one version alone and move the binding', async () => {
     await nav('Policies').click();
     await page.getByRole('navigation', { name: 'Policy groups' }).getByText('guardrails').click();
-    await page.getByRole('tab', { name: 'New version' }).click();
+    await tab('New version').click();
     const editor = page.locator('.cm-content');
     await editor.click();
     await page.keyboard.press('Control+A');
@@ -136,52 +158,215 @@ describe('console in a browser', () => {
     await page.getByRole('button', { name: 'Publish version' }).click();
     await page.getByText('Published version 2.').waitFor();
 
-    await page.getByRole('tab', { name: 'Versions' }).click();
+    await tab('Versions').click();
     await page.getByLabel('Compare version 1').check();
     await page.getByLabel('Compare version 2').check();
     await page.getByText('a person must look at this').waitFor();
     await screenshot(page, 'policy-diff');
 
-    await page.getByRole('tab', { name: 'Test' }).click();
+    // R20: version 2 is bound nowhere yet, and still decides alone.
+    await tab('Test').click();
+    await page.getByRole('combobox', { name: 'Policies to test' }).click();
+    await page.getByRole('option', { name: 'Version 2 alone' }).click();
+    await page
+      .getByLabel('Hop')
+      .fill(JSON.stringify({ ...SAMPLE_HOP, message: { json: { text: 'needs-review now' } } }));
     await page.getByRole('button', { name: 'Run test' }).click();
-    await page.getByText('Decision', { exact: true }).waitFor();
+    await page.getByRole('status').getByText('a person must look at this').first().waitFor();
+    await checkPage('policy-test');
 
-    await page.getByRole('tab', { name: 'Bindings' }).click();
+    await tab('Bindings').click();
     await page.getByText('newer exists').waitFor();
     await page.getByRole('button', { name: 'Move' }).click();
     await page.getByText('latest', { exact: true }).waitFor();
-    await screenshot(page, 'policy-bindings');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await checkPage('policy-bindings');
   });
 
-  it('should list alerts with their filters', async () => {
-    await nav('Alerts').click();
+  it('should create an evaluation pack and run it, showing its verdicts', async () => {
+    await tab('Evaluation packs').click();
+    await page.getByLabel('Pack name').fill('regressions');
+    await page.getByRole('button', { name: 'Create pack' }).click();
+    await page.getByRole('button', { name: 'regressions' }).waitFor();
+    const packs = await call<{ items: Array<{ id: string; name: string }> }>(
+      platform.url,
+      world.token,
+      'GET',
+      '/relay/v1/evaluation-packs',
+    );
+    const pack = packs.items.find((p) => p.name === 'regressions')!;
+    await call(
+      platform.url,
+      world.token,
+      'POST',
+      `/relay/v1/evaluation-packs/${pack.id}/evaluations`,
+      {
+        name: 'forbidden words are blocked',
+        source: { type: 'AGENT', id: world.agentId },
+        target: { type: 'MCP_SERVER', id: world.serverId },
+        input: 'forbidden words here',
+        hops: [
+          {
+            source: { type: 'AGENT', id: world.agentId },
+            sink: { type: 'MCP_SERVER', id: world.serverId },
+            expectedAction: 'BLOCK',
+          },
+        ],
+      },
+    );
+    await page.reload();
+    await tab('Evaluation packs').click();
+    await page.getByRole('button', { name: 'regressions' }).click();
 
-    await page.getByRole('heading', { name: 'Alerts' }).waitFor();
+    await page.getByRole('button', { name: 'Run pack' }).click();
     await page
-      .getByText(/No alerts match these filters|Acknowledge/)
+      .getByText(/^COMPLETED · 1 passed, 0 failed$/)
       .first()
-      .waitFor();
-    await page.waitForLoadState('networkidle');
-    await screenshot(page, 'alerts');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+      .waitFor({ timeout: 30_000 });
+    await page.getByText('forbidden words are blocked').last().waitFor();
+    await checkPage('evaluation-packs');
   });
+
+  it('should show every registry tab, register an agent with its secret shown once, and engage then release a kill switch', async () => {
+    await nav('Registry').click();
+    for (const [name, shot] of [
+      ['MCP servers', 'registry-mcp-servers'],
+      ['LLM gateways', 'registry-llm-gateways'],
+      ['Subscriptions and grants', 'registry-subscriptions'],
+    ]) {
+      await tab(name).click();
+      await page.waitForLoadState('networkidle');
+      await checkPage(shot);
+    }
+    await page.getByRole('cell', { name: 'every tool' }).waitFor();
+
+    await tab('Agents').click();
+    await page.getByLabel('Agent name').fill('support-bot');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByText('Agent support-bot registered').waitFor();
+    await checkPage('registry-agents');
+
+    await tab('Kill switches').click();
+    await page.getByRole('combobox', { name: 'Target' }).click();
+    await page.getByRole('option', { name: 'console-agent' }).click();
+    await page.getByLabel('Reason').fill('leaking data');
+    await page.getByRole('button', { name: 'Engage' }).click();
+    await page.getByText('ENGAGED', { exact: true }).waitFor();
+    await checkPage('registry-kill-switches');
+    await page.getByRole('button', { name: 'Release AGENT console-agent' }).click();
+    await page.getByText('RELEASED', { exact: true }).waitFor();
+  });
+
+  it('should show every administration tab, verify the provider domain and change retention', async () => {
+    await nav('Administration').click();
+    await page.getByRole('cell', { name: platform.admin.email, exact: true }).first().waitFor();
+    await checkPage('admin-users');
+    await tab('Groups').click();
+    await page.getByRole('cell', { name: 'Security team', exact: true }).waitFor();
+    await checkPage('admin-groups');
+    await tab('Roles').click();
+    await page.getByRole('cell', { name: 'AUDIT:READ', exact: true }).waitFor();
+    await checkPage('admin-roles');
+
+    await tab('Identity providers').click();
+    await page.getByRole('button', { name: 'Verify example.org' }).click();
+    await page.getByText('verified', { exact: true }).waitFor();
+    await checkPage('admin-identity-providers');
+
+    await tab('Retention').click();
+    await page.getByLabel('TRAFFIC events, days kept').fill('45');
+    await page.getByRole('button', { name: 'Save retention' }).click();
+    await page.getByText('Saved.').waitFor();
+    await checkPage('admin-retention');
+    const retention = await call<{ days: { TRAFFIC: number } }>(
+      platform.url,
+      world.token,
+      'GET',
+      '/audit/v1/retention',
+    );
+    expect(retention.days.TRAFFIC).toBe(45);
+  });
+
+  it('should open an alert with its evidence, acknowledge it with a note and show that in its history', async () => {
+    await nav('Alerts').click();
+    // The blocked hop above raises the monitor's alert at a minute tick.
+    const alert = page.getByRole('link', { name: /blocked traffic|BLOCKS/i }).first();
+    await expectEventually(async () => {
+      await page.reload();
+      await alert.waitFor({ timeout: 10_000 });
+    }, 15);
+    await checkPage('alerts');
+    await alert.click();
+    await page.getByText(/Evidence \(custom query\)/).waitFor();
+
+    await page.getByLabel('Note').fill('looking into it');
+    await page.getByRole('button', { name: 'Acknowledge' }).click();
+    await page.getByText('“looking into it”').waitFor();
+    await page.getByRole('button', { name: 'Resolve' }).waitFor();
+    await checkPage('alert-detail');
+  }, 240_000);
 
   it('should come back signed in after a reload, without the sign-in page', async () => {
     await page.reload();
 
-    await page.getByRole('heading', { name: 'Alerts' }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/alerts');
+    await page.getByRole('heading', { name: 'History' }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/alerts\//);
   });
 
   it('should sign out and ask for the password again', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
 
-    await page.waitForURL(/\/tenant-auth\/v1\/oauth\/authorize\?/);
+    await page.waitForURL(SIGN_IN_PAGE);
     await page.getByLabel('Password').waitFor();
     expect((await context.cookies()).map((c) => c.name)).not.toContain('agp_session');
   });
+
+  it('should refuse a return to the console whose state it did not issue', async () => {
+    // The issuer is named (RFC 9207), so the state is what gives the forgery away.
+    const iss = encodeURIComponent(`${platform.url}/tenant-auth/v1`);
+    await page.goto(
+      `${platform.url}/auth/callback?code=forged&state=not-the-one-issued&iss=${iss}`,
+    );
+
+    await page.getByRole('alert').getByText('Sign-in failed').waitFor();
+    expect(await page.getByRole('alert').textContent()).toMatch(/state/);
+    await page.getByRole('button', { name: 'Sign in again' }).click();
+    await page.waitForURL(SIGN_IN_PAGE);
+  });
+
+  it('should sign in through the tenant identity provider, its group mapping giving only the audit pages and no alert action', async () => {
+    await page.getByLabel('Organisation').last().fill(platform.admin.tenant);
+    await page.getByLabel('Work e-mail').fill(AUDITOR.email);
+    await page.getByRole('button', { name: 'Continue with your identity provider' }).click();
+
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    const offered = await page
+      .getByRole('navigation', { name: 'Pages' })
+      .getByRole('link')
+      .allTextContents();
+    // AUDIT:READ also reads retention, the one administration tab offered.
+    expect(offered).toEqual(['Overview', 'Alerts', 'Audit', 'Administration']);
+    await nav('Alerts').click();
+    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'ACKNOWLEDGED' }).click();
+    await page
+      .getByRole('link', { name: /blocked traffic|BLOCKS/i })
+      .first()
+      .click();
+    await page.getByText('“looking into it”').waitFor();
+    expect(await page.getByRole('button', { name: /Resolve|Dismiss|Acknowledge/ }).count()).toBe(0);
+    await checkPage('signed-in-through-provider');
+  });
 });
+
+/** A hop of POLICY.md's input for the test runs: the agent calling the echo tool. */
+const SAMPLE_HOP = {
+  protocol: 'MCP',
+  direction: 'REQUEST',
+  source: { type: 'AGENT', id: '00000000-0000-4000-8000-000000000001' },
+  sink: { type: 'MCP_SERVER', id: '00000000-0000-4000-8000-000000000002' },
+  method: 'tools/call',
+  tool: { name: 'echo' },
+};
 
 /** Retries a step that waits on the platform (events reach the audit asynchronously). */
 async function expectEventually(step: () => Promise<void>, attempts = 15): Promise<void> {

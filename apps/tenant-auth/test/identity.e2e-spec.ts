@@ -1,10 +1,9 @@
 import { EVENT_TYPES } from '@agp/contracts';
 import { JetStreamTransport } from '@agp/messaging';
-import { TEST_NATS_URL, eventually } from '@agp/testing';
+import { TEST_NATS_URL, TestDnsServer, eventually } from '@agp/testing';
 import pino from 'pino';
 
 import { BootstrapResult } from '../src';
-import { TestDnsServer } from './dns-server';
 import {
   Api,
   TenantAuthHarness,

@@ -1,8 +1,8 @@
+import { TestDnsServer, TestIdentityProvider } from '@agp/testing';
 import { decodeJwt } from 'jose';
 
 import { BootstrapResult } from '../src';
-import { TestDnsServer } from './dns-server';
-import { CONSOLE_REDIRECT, TestBrowser, TestIdentityProvider, codeOf } from './sign-in-client';
+import { CONSOLE_REDIRECT, TestBrowser, codeOf } from './sign-in-client';
 import {
   Api,
   TenantAuthHarness,

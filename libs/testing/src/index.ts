@@ -10,3 +10,5 @@ export * from './mcp-test-client';
 export * from './a2a-test-agent';
 export * from './openai-test-provider';
 export * from './webhook-receiver';
+export * from './test-dns-server';
+export * from './test-identity-provider';

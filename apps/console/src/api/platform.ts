@@ -104,6 +104,12 @@ export const platform = {
       `/relay/v1/policy-bindings/${bindingId}/upgrade${query({ targetVersion })}`,
     ),
   decide: (hop: unknown) => post<HopDecision>('/relay/v1/policy-decisions', hop),
+  /** R20: the same decision from one version alone, bound or not. */
+  testVersion: (groupId: string, version: string, hop: unknown) =>
+    post<HopDecision>(
+      `/relay/v1/policy-groups/${groupId}/versions/${encodeURIComponent(version)}/test-runs`,
+      hop,
+    ),
 };
 
 /** Operation 6 with the explorer's filters: fetched with the token, saved as a file. */

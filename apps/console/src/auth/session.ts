@@ -136,6 +136,16 @@ async function refresh(): Promise<void> {
   }
 }
 
+/** The signed-in user's tenant: the access token's `tid` (read, not verified: the API verifies). */
+export function currentTenantId(): string | undefined {
+  const payload = tokens?.accessToken.split('.')[1];
+  if (!payload) {
+    return undefined;
+  }
+  const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+  return (JSON.parse(json) as { tid?: string }).tid;
+}
+
 export function isSignedIn(): boolean {
   return tokens !== undefined;
 }

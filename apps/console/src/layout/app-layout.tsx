@@ -5,15 +5,21 @@ import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 
 import { platform } from '../api/platform';
+import type { PermissionTab } from '../components/permission-tabs';
+import { ADMIN_TABS } from '../pages/admin-page';
+import { REGISTRY_TABS } from '../pages/registry-page';
 import { isSignedIn, signIn, signOut } from '../auth/session';
 import { PermissionsContext, can } from './permissions';
 
-const PAGES = [
-  { to: '/', label: 'Overview', entity: 'AUDIT' },
-  { to: '/alerts', label: 'Alerts', entity: 'AUDIT' },
-  { to: '/audit', label: 'Audit', entity: 'AUDIT' },
-  { to: '/review', label: 'Human review', entity: 'HITL_REQUESTS' },
-  { to: '/policies', label: 'Policies', entity: 'TENANT' },
+/** Each page and what lets the caller read it (any one of its tabs, for the tabbed pages). */
+const PAGES: Array<{ to: string; label: string; needs: PermissionTab['needs'][] }> = [
+  { to: '/', label: 'Overview', needs: [['AUDIT', 'READ']] },
+  { to: '/alerts', label: 'Alerts', needs: [['AUDIT', 'READ']] },
+  { to: '/audit', label: 'Audit', needs: [['AUDIT', 'READ']] },
+  { to: '/review', label: 'Human review', needs: [['HITL_REQUESTS', 'READ']] },
+  { to: '/policies', label: 'Policies', needs: [['TENANT', 'READ']] },
+  { to: '/registry', label: 'Registry', needs: REGISTRY_TABS.map((t) => t.needs) },
+  { to: '/admin', label: 'Administration', needs: ADMIN_TABS.map((t) => t.needs) },
 ];
 
 /** The frame of every page: navigation (only what the caller may read), the user's sign-out. */
@@ -67,7 +73,7 @@ export function AppLayout() {
           </Group>
         </AppShell.Header>
         <AppShell.Navbar p="xs" aria-label="Pages">
-          {PAGES.filter((page) => can(granted, page.entity, 'READ')).map((page) => (
+          {PAGES.filter((page) => page.needs.some((n) => can(granted, ...n))).map((page) => (
             <NavLink
               variant="filled"
               key={page.to}

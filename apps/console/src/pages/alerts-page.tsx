@@ -1,29 +1,23 @@
-import { Alert, Badge, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Anchor, Group, Select, Stack, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { AlertStatus, Severity } from '@agp/contracts';
+import { Link } from 'react-router-dom';
+import { ALERT_STATUSES, AlertStatus, SEVERITIES, Severity } from '@agp/contracts/enums';
 
 import { platform } from '../api/platform';
-import { useCan } from '../layout/permissions';
+import { SeverityBadge } from '../components/action-badge';
+import { ErrorAlert } from '../components/error-alert';
+import { ResourceTable } from '../components/resource-table';
+import { When } from '../components/when';
 
-const STATUSES: AlertStatus[] = ['OPEN', 'ACKNOWLEDGED', 'RESOLVED', 'DISMISSED'];
-const SEVERITIES: Severity[] = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
-
-/** D14: the alert list with its filters and the lifecycle actions the caller may take. */
+/** D14: the alert list with its filters; each alert opens its detail and lifecycle actions. */
 export function AlertsPage() {
   const [status, setStatus] = useState<AlertStatus | null>('OPEN');
   const [severity, setSeverity] = useState<Severity | null>(null);
-  const mayWrite = useCan('AUDIT', 'WRITE');
-  const client = useQueryClient();
   const alerts = useQuery({
     queryKey: ['alerts', status, severity],
     queryFn: () =>
       platform.alerts({ status: status ?? undefined, severity: severity ?? undefined }),
-  });
-  const act = useMutation({
-    mutationFn: ({ id, action }: { id: string; action: 'acknowledge' | 'resolve' | 'reopen' }) =>
-      platform.alertAction(id, action),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['alerts'] }),
   });
 
   return (
@@ -32,7 +26,7 @@ export function AlertsPage() {
       <Group>
         <Select
           label="Status"
-          data={STATUSES}
+          data={ALERT_STATUSES}
           value={status}
           onChange={(v) => setStatus(v)}
           clearable
@@ -45,80 +39,26 @@ export function AlertsPage() {
           clearable
         />
       </Group>
-      {act.error ? (
-        <Alert color="red" title="The action failed">
-          {act.error.message}
-        </Alert>
-      ) : null}
-      {alerts.data?.items.length ? (
-        <Table striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Severity</Table.Th>
-              <Table.Th>Detector</Table.Th>
-              <Table.Th>Summary</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Detected</Table.Th>
-              <Table.Th>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {alerts.data.items.map((alert) => (
-              <Table.Tr key={alert.id}>
-                <Table.Td>
-                  <Badge
-                    color={
-                      alert.severity === 'CRITICAL' || alert.severity === 'HIGH'
-                        ? 'red.9'
-                        : 'gray.8'
-                    }
-                  >
-                    {alert.severity}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{alert.detector}</Table.Td>
-                <Table.Td>{alert.summary}</Table.Td>
-                <Table.Td>{alert.status}</Table.Td>
-                <Table.Td>{new Date(alert.detectedAt).toLocaleString()}</Table.Td>
-                <Table.Td>
-                  {mayWrite ? (
-                    <Group gap="xs">
-                      {alert.status === 'OPEN' ? (
-                        <Button
-                          size="xs"
-                          onClick={() => act.mutate({ id: alert.id, action: 'acknowledge' })}
-                        >
-                          Acknowledge
-                        </Button>
-                      ) : null}
-                      {alert.status === 'OPEN' || alert.status === 'ACKNOWLEDGED' ? (
-                        <Button
-                          size="xs"
-                          variant="default"
-                          onClick={() => act.mutate({ id: alert.id, action: 'resolve' })}
-                        >
-                          Resolve
-                        </Button>
-                      ) : null}
-                      {alert.status === 'RESOLVED' || alert.status === 'DISMISSED' ? (
-                        <Button
-                          size="xs"
-                          variant="default"
-                          onClick={() => act.mutate({ id: alert.id, action: 'reopen' })}
-                        >
-                          Reopen
-                        </Button>
-                      ) : null}
-                    </Group>
-                  ) : null}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      ) : (
-        <Text c="dimmed">{alerts.isLoading ? 'Loading…' : 'No alerts match these filters.'}</Text>
-      )}
+      <ErrorAlert error={alerts.error} />
+      <ResourceTable
+        rows={alerts.data?.items}
+        empty="No alerts match these filters."
+        nameOf={(a) => a.summary}
+        columns={[
+          { label: 'Severity', render: (a) => <SeverityBadge value={a.severity} /> },
+          { label: 'Detector', render: (a) => a.detector ?? 'custom monitor' },
+          {
+            label: 'Summary',
+            render: (a) => (
+              <Anchor component={Link} to={`/alerts/${a.id}`}>
+                {a.summary}
+              </Anchor>
+            ),
+          },
+          { label: 'Status', render: (a) => a.status },
+          { label: 'Detected', render: (a) => <When at={a.detectedAt} /> },
+        ]}
+      />
     </Stack>
   );
 }

@@ -15,7 +15,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { AuditEventResponseDto } from '@agp/audit';
 
-import { ACTIONS, AUDIT_EVENT_TYPES, PROTOCOLS } from '../api/enums';
+import { ACTIONS, AUDIT_EVENT_TYPES, PROTOCOLS } from '@agp/contracts/enums';
 import { EventFilters, downloadExport, platform } from '../api/platform';
 import { SUCCESS_COLOR, SeverityBadge } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';

@@ -1,107 +1,25 @@
-import { Button, Grid, Group, NavLink, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Stack, Tabs, Title } from '@mantine/core';
 
-import { platform } from '../api/platform';
-import { ErrorAlert } from '../components/error-alert';
-import { useCan } from '../layout/permissions';
-import { BindingsPanel } from '../policies/bindings-panel';
-import { TestPanel } from '../policies/test-panel';
-import { VersionEditor } from '../policies/version-editor';
-import { VersionsPanel } from '../policies/versions-panel';
+import { PacksPanel } from '../evaluations/packs-panel';
+import { GroupsPanel } from '../policies/groups-panel';
 
-/** Policy groups and their versions, the Rego editor, diffs, test runs and bindings. */
+/** Policies: groups with their versions, tests and bindings; evaluation packs and their runs. */
 export function PoliciesPage() {
-  const [groupId, setGroupId] = useState<string>();
-  const [name, setName] = useState('');
-  const mayWrite = useCan('TENANT', 'WRITE');
-  const client = useQueryClient();
-  const groups = useQuery({ queryKey: ['policy-groups'], queryFn: platform.policyGroups });
-  const create = useMutation({
-    mutationFn: () => platform.createPolicyGroup(name),
-    onSuccess: async (group) => {
-      setName('');
-      setGroupId(group.id);
-      await client.invalidateQueries({ queryKey: ['policy-groups'] });
-    },
-  });
-  const group = groups.data?.items.find((g) => g.id === groupId);
-
   return (
     <Stack>
       <Title order={2}>Policies</Title>
-      <ErrorAlert error={groups.error} />
-      <Grid>
-        <Grid.Col span={{ base: 12, md: 3 }}>
-          <Stack gap="xs">
-            <nav aria-label="Policy groups">
-              {groups.data?.items.map((g) => (
-                <NavLink
-                  variant="filled"
-                  key={g.id}
-                  label={g.name}
-                  active={g.id === groupId}
-                  onClick={() => setGroupId(g.id)}
-                />
-              ))}
-            </nav>
-            {mayWrite ? (
-              <form
-                onSubmit={(event) => {
-                  event.preventDefault();
-                  create.mutate();
-                }}
-              >
-                <Group align="end" gap="xs">
-                  <TextInput
-                    label="New group"
-                    value={name}
-                    onChange={(e) => setName(e.currentTarget.value)}
-                    required
-                  />
-                  <Button type="submit" loading={create.isPending}>
-                    Create
-                  </Button>
-                </Group>
-              </form>
-            ) : null}
-            <ErrorAlert error={create.error} />
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 9 }}>
-          {group ? (
-            <Stack>
-              <Title order={3}>{group.name}</Title>
-              <Text size="sm">
-                {group.latestVersion ? `Latest version ${group.latestVersion}` : 'No version yet'} ·{' '}
-                {group.versionCount} version(s)
-              </Text>
-              <Tabs defaultValue="versions" keepMounted={false}>
-                <Tabs.List>
-                  <Tabs.Tab value="versions">Versions</Tabs.Tab>
-                  {mayWrite ? <Tabs.Tab value="editor">New version</Tabs.Tab> : null}
-                  <Tabs.Tab value="test">Test</Tabs.Tab>
-                  <Tabs.Tab value="bindings">Bindings</Tabs.Tab>
-                </Tabs.List>
-                <Tabs.Panel value="versions" pt="md">
-                  <VersionsPanel groupId={group.id} />
-                </Tabs.Panel>
-                <Tabs.Panel value="editor" pt="md">
-                  <VersionEditor groupId={group.id} />
-                </Tabs.Panel>
-                <Tabs.Panel value="test" pt="md">
-                  <TestPanel />
-                </Tabs.Panel>
-                <Tabs.Panel value="bindings" pt="md">
-                  <BindingsPanel groupId={group.id} />
-                </Tabs.Panel>
-              </Tabs>
-            </Stack>
-          ) : (
-            <Text c="dimmed">Choose a policy group.</Text>
-          )}
-        </Grid.Col>
-      </Grid>
+      <Tabs defaultValue="groups" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="groups">Policy groups</Tabs.Tab>
+          <Tabs.Tab value="packs">Evaluation packs</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="groups" pt="md">
+          <GroupsPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="packs" pt="md">
+          <PacksPanel />
+        </Tabs.Panel>
+      </Tabs>
     </Stack>
   );
 }

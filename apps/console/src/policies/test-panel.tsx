@@ -1,10 +1,10 @@
-import { Badge, Button, Code, Group, JsonInput, List, Stack, Table, Text } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { Button, Group, JsonInput, Select, Stack, Text } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 
 import { platform } from '../api/platform';
-import { SUCCESS_COLOR } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';
+import { DecisionView } from './decision-view';
 
 const SAMPLE = JSON.stringify(
   {
@@ -19,21 +19,44 @@ const SAMPLE = JSON.stringify(
   null,
   2,
 );
+const EVERYTHING_BOUND = 'bound';
 
 /**
- * A test run: one hop (POLICY.md's input) through the decision service, which evaluates every
- * policy bound for it (D22, D23) without any traffic.
+ * A test run: one hop (POLICY.md's input) through the decision service, either every policy bound
+ * for it (D22, D23) or one version of this group alone (R20); no traffic, nothing stored.
  */
-export function TestPanel() {
+export function TestPanel({ groupId }: { groupId: string }) {
   const [input, setInput] = useState(SAMPLE);
-  const run = useMutation({ mutationFn: () => platform.decide(JSON.parse(input) as unknown) });
-  const decision = run.data;
+  const [target, setTarget] = useState<string>(EVERYTHING_BOUND);
+  const versions = useQuery({
+    queryKey: ['policy-versions', groupId],
+    queryFn: () => platform.policyVersions(groupId),
+  });
+  const run = useMutation({
+    mutationFn: () => {
+      const hop = JSON.parse(input) as unknown;
+      return target === EVERYTHING_BOUND
+        ? platform.decide(hop)
+        : platform.testVersion(groupId, target, hop);
+    },
+  });
 
   return (
     <Stack>
-      <Text size="sm">
-        Evaluates the policies bound for this hop, as the relay would, and shows what it decided.
-      </Text>
+      <Select
+        label="Policies to test"
+        data={[
+          { value: EVERYTHING_BOUND, label: 'Everything bound for this hop' },
+          ...(versions.data?.items ?? []).map((v) => ({
+            value: v.version,
+            label: `Version ${v.version} alone`,
+          })),
+        ]}
+        value={target}
+        onChange={(v) => setTarget(v ?? EVERYTHING_BOUND)}
+        allowDeselect={false}
+        maw={360}
+      />
       <JsonInput
         label="Hop"
         value={input}
@@ -41,7 +64,6 @@ export function TestPanel() {
         autosize
         minRows={10}
         validationError="Not valid JSON"
-        formatOnBlur
       />
       <Group>
         <Button onClick={() => run.mutate()} loading={run.isPending}>
@@ -49,46 +71,9 @@ export function TestPanel() {
         </Button>
       </Group>
       <ErrorAlert error={run.error} />
-      {decision ? (
-        <Stack role="status">
-          <Group>
-            <Text fw={600}>Decision</Text>
-            <Badge color={decision.isBlocked ? 'red.9' : SUCCESS_COLOR}>{decision.action}</Badge>
-          </Group>
-          {decision.reasons.length ? (
-            <List size="sm">
-              {decision.reasons.map((r) => (
-                <List.Item key={r}>{r}</List.Item>
-              ))}
-            </List>
-          ) : null}
-          {decision.bindings.length ? (
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Binding</Table.Th>
-                  <Table.Th>Result</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {decision.bindings.map((b, i) => (
-                  <Table.Tr key={i}>
-                    <Table.Td>
-                      <Code>{JSON.stringify(b)}</Code>
-                    </Table.Td>
-                    <Table.Td />
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          ) : (
-            <Text size="sm" c="dimmed">
-              No policy is bound for this hop.
-            </Text>
-          )}
-          <Text fw={600}>The message after masking</Text>
-          <Code block>{JSON.stringify(decision.maskedMessage.json, null, 2)}</Code>
-        </Stack>
+      {run.data ? <DecisionView decision={run.data} /> : null}
+      {!run.data && !run.error ? (
+        <Text size="sm">Shows what the relay would decide, and the message after masking.</Text>
       ) : null}
     </Stack>
   );

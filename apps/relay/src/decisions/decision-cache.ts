@@ -142,6 +142,11 @@ export class DecisionCache implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
+  /** A row made ready to evaluate without keeping it (a version's test run, R20). */
+  prepare(row: BoundVersionRow): CachedBinding {
+    return this.toCached(row, new Map(), new Map());
+  }
+
   private toCached(
     row: BoundVersionRow,
     previous: Map<string, CompiledVersionPolicy | { error: string }>,

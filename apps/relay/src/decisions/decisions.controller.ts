@@ -1,5 +1,6 @@
-import { Body, Controller, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
+import { uuidParam } from '@agp/http';
 
 import { HopDecision } from './decision.types';
 import { DecisionsService, PolicySettingsResponse } from './decisions.service';
@@ -16,6 +17,19 @@ export class DecisionsController {
   @RequirePermission('TENANT', 'READ')
   decide(@Ctx() ctx: RequestContext, @Body() dto: DecideHopDto): Promise<HopDecision> {
     return this.decisions.decide(ctx, dto);
+  }
+
+  /** R20: the same decision from one version of a group alone, bound or not. */
+  @Post('policy-groups/:groupId/versions/:version/test-runs')
+  @HttpCode(200)
+  @RequirePermission('TENANT', 'READ')
+  testVersion(
+    @Ctx() ctx: RequestContext,
+    @Param('groupId', uuidParam('groupId')) groupId: string,
+    @Param('version') version: string,
+    @Body() dto: DecideHopDto,
+  ): Promise<HopDecision> {
+    return this.decisions.testVersion(ctx, groupId, version, dto);
   }
 
   @Get('policy-settings')

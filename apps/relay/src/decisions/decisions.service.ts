@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
-import { Database } from '@agp/database';
+import { Database, Tx } from '@agp/database';
 
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { EventOutbox } from '@agp/messaging';
+import { PoliciesErrorCode, PoliciesException } from '../policies/policies.exception';
 import { textOf } from './apply-masks';
+import { DecisionCache } from './decision-cache';
 import { DecisionInput, EndpointRef, HopDecision } from './decision.types';
 import { DecideHopDto, EndpointRefDto } from './dto/decide-hop.dto';
 import { UpdatePolicySettingsDto } from './dto/update-policy-settings.dto';
@@ -25,14 +27,47 @@ export class DecisionsService {
     private readonly directory: EndpointDirectoryRepository,
     private readonly settings: PolicySnapshotRepository,
     private readonly decisions: PolicyDecisionService,
+    private readonly cache: DecisionCache,
   ) {}
 
   async decide(ctx: RequestContext, dto: DecideHopDto): Promise<HopDecision> {
-    const [source, sink] = await this.database.inTenant(ctx.tenantId, async (tx) => {
-      const known = await this.directory.describeAll(tx, ctx.tenantId, [dto.source, dto.sink]);
-      return [this.enrich(dto.source, known[0]), this.enrich(dto.sink, known[1])];
-    });
-    const input: DecisionInput = {
+    const input = await this.database.inTenant(ctx.tenantId, (tx) => this.inputOf(tx, ctx, dto));
+    return this.decisions.decide(input);
+  }
+
+  /**
+   * R20: a test run of one version of a group against a hop, as if that version alone were bound
+   * for the whole tenant; nothing is stored and no binding is needed.
+   */
+  async testVersion(
+    ctx: RequestContext,
+    groupId: string,
+    version: string,
+    dto: DecideHopDto,
+  ): Promise<HopDecision> {
+    const { input, slug, row, failOpen } = await this.database.inTenant(
+      ctx.tenantId,
+      async (tx) => ({
+        input: await this.inputOf(tx, ctx, dto),
+        slug: await this.settings.tenantSlug(tx, ctx.tenantId),
+        row: await this.settings.versionAsBinding(tx, ctx.tenantId, groupId, version),
+        failOpen: await this.settings.isFailOpen(tx, ctx.tenantId),
+      }),
+    );
+    if (!row) {
+      throw new PoliciesException(
+        PoliciesErrorCode.VersionNotFound,
+        `version ${version} of policy group ${groupId} not found`,
+      );
+    }
+    const document = slug ? { ...input, tenant: { id: ctx.tenantId, slug } } : input;
+    return this.decisions.decideWith(document, [this.cache.prepare(row)], failOpen);
+  }
+
+  private async inputOf(tx: Tx, ctx: RequestContext, dto: DecideHopDto): Promise<DecisionInput> {
+    const known = await this.directory.describeAll(tx, ctx.tenantId, [dto.source, dto.sink]);
+    const [source, sink] = [this.enrich(dto.source, known[0]), this.enrich(dto.sink, known[1])];
+    return {
       tenant: { id: ctx.tenantId },
       protocol: dto.protocol,
       direction: dto.direction,
@@ -47,7 +82,6 @@ export class DecisionsService {
       correlationId: ctx.correlationId,
       time: dto.time ?? new Date().toISOString(),
     };
-    return this.decisions.decide(input);
   }
 
   async getSettings(ctx: RequestContext): Promise<PolicySettingsResponse> {

@@ -38,9 +38,19 @@ export class PolicyDecisionService {
       snapshot.tenantSlug && !input.tenant.slug
         ? { ...input, tenant: { id: input.tenant.id, slug: snapshot.tenantSlug } }
         : input;
-    const prepared = applicable.length > 0 ? this.engine.prepareInput(document) : undefined;
-    const results = applicable.map((binding) => this.evaluate(binding, prepared!, new Date(at)));
-    const combined = combineDecisions(results, snapshot.failOpen);
+    return this.decideWith(document, applicable, snapshot.failOpen);
+  }
+
+  /**
+   * The decision of exactly these bindings, whatever their scope: a version's test run (R20) gives
+   * one, its version, as if bound for the whole tenant.
+   */
+  decideWith(input: DecisionInput, bindings: CachedBinding[], failOpen: boolean): HopDecision {
+    const now = Date.parse(input.time);
+    const at = Number.isNaN(now) ? Date.now() : now;
+    const prepared = bindings.length > 0 ? this.engine.prepareInput(input) : undefined;
+    const results = bindings.map((binding) => this.evaluate(binding, prepared!, new Date(at)));
+    const combined = combineDecisions(results, failOpen);
     const masked =
       combined.mask.length > 0
         ? applyMasks(input.message.json, combined.mask, input.message.text)
@@ -48,7 +58,7 @@ export class PolicyDecisionService {
     return {
       action: combined.action,
       isBlocked: combined.isBlocked,
-      failOpen: snapshot.failOpen,
+      failOpen,
       reasons: combined.reasons,
       mask: combined.mask,
       detections: combined.detections,

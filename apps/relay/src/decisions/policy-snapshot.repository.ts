@@ -57,6 +57,40 @@ export class PolicySnapshotRepository {
     }));
   }
 
+  /**
+   * One version of a group as a binding of the whole tenant, for a test run of that version alone
+   * (R20): no stored binding is involved, so the binding's id is the version's.
+   */
+  async versionAsBinding(
+    tx: Tx,
+    tenantId: string,
+    groupId: string,
+    version: string,
+  ): Promise<BoundVersionRow | undefined> {
+    const rows: Row[] = await tx.query(
+      `SELECT g.id AS group_id, g.name AS group_name, g.data, v.id AS version_id, v.version, v.rego_source
+       FROM ${S}.policy_group_versions v
+       JOIN ${S}.policy_groups g ON g.id = v.group_id
+       WHERE g.tenant_id = $1 AND g.id = $2 AND v.version = $3`,
+      [tenantId, groupId, version],
+    );
+    const row = rows[0];
+    return row
+      ? {
+          bindingId: String(row.version_id),
+          bindingLevel: 'TENANT',
+          priority: 0,
+          validFrom: new Date(0),
+          groupId: String(row.group_id),
+          groupName: String(row.group_name),
+          groupData: (row.data ?? {}) as Record<string, unknown>,
+          versionId: String(row.version_id),
+          version: String(row.version),
+          regoSource: String(row.rego_source),
+        }
+      : undefined;
+  }
+
   async tenantSlug(tx: Tx, tenantId: string): Promise<string | undefined> {
     const rows: Row[] = await tx.query(`SELECT slug FROM ${S}.tenants WHERE tenant_id = $1`, [
       tenantId,

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import fastifyStatic from '@fastify/static';
@@ -8,21 +8,13 @@ import { FastifyInstance } from 'fastify';
 const API_PREFIXES = ['/tenant-auth/', '/relay/', '/audit/', '/health/'];
 
 /**
- * identity.md I15 and issue 16: the console's own policy. Scripts only from this origin (no
- * 'unsafe-inline'); Mantine sets style attributes, so styles allow them. Calls go to this origin.
+ * identity.md I15 and issue 16: the console's own headers, one file for every server of it (this
+ * one and the console's nginx image): scripts only from this origin (no 'unsafe-inline'); Mantine
+ * sets style attributes, so styles allow them; calls go to this origin.
  */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
+export const SECURITY_HEADERS = JSON.parse(
+  readFileSync(require.resolve('@agp/console/security-headers.json'), 'utf8'),
+) as Record<string, string>;
 
 /** Where the console's build is: CONSOLE_DIR, or @agp/console's dist/ beside this package. */
 export function consoleDirectory(configured: string | undefined): string | undefined {
@@ -48,11 +40,7 @@ export function serveConsole(fastify: FastifyInstance, root: string): void {
     if (API_PREFIXES.some((prefix) => path.startsWith(prefix))) {
       return reply.callNotFound();
     }
-    void reply
-      .header('content-security-policy', CONSOLE_CSP)
-      .header('x-content-type-options', 'nosniff')
-      .header('x-frame-options', 'DENY')
-      .header('referrer-policy', 'same-origin');
+    void reply.headers(SECURITY_HEADERS);
     const file = path.replace(/^\/+/, '');
     if (file.startsWith('assets/') && !file.includes('..') && existsSync(join(root, file))) {
       // Vite names assets by their content: they never change under one name.

@@ -1,9 +1,18 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Browser, Page, chromium } from 'playwright-core';
 
-/** Where the screenshots of the console's README are written (apps/console/docs/screenshots). */
-export const SCREENSHOTS = join(__dirname, '..', '..', '..', 'console', 'docs', 'screenshots');
+/**
+ * Where screenshots go: the console README's own (apps/console/docs/screenshots) only when
+ * CONSOLE_SCREENSHOTS=update asks for them; otherwise a temporary directory, so a test run leaves
+ * the committed files alone.
+ */
+export const SCREENSHOTS =
+  process.env.CONSOLE_SCREENSHOTS === 'update'
+    ? join(__dirname, '..', '..', '..', 'console', 'docs', 'screenshots')
+    : mkdtempSync(join(tmpdir(), 'agp-console-screenshots-'));
 
 /**
  * Debian's Chromium (scripts/ensure-infra.mjs installs it), driven by playwright-core: no browser

@@ -15,7 +15,9 @@ export interface EmbeddedPlatform {
 }
 
 /** `npm start` as a newcomer runs it (D2): its own process, PGlite, the console at `/`. */
-export async function startEmbeddedPlatform(): Promise<EmbeddedPlatform> {
+export async function startEmbeddedPlatform(
+  env: Record<string, string> = {},
+): Promise<EmbeddedPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'agp-console-'));
   const port = 18_900 + Math.floor(Math.random() * 500);
   // The console's origin is the issuer's: the browser goes to the same name PUBLIC_BASE_URL gives.
@@ -30,6 +32,7 @@ export async function startEmbeddedPlatform(): Promise<EmbeddedPlatform> {
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       NATS_URL: '',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

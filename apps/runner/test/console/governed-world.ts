@@ -14,6 +14,9 @@ decision := {"action": "BLOCK", "reasons": ["forbidden words"]} if {
 `;
 
 export interface GovernedWorld {
+  token: string;
+  agentId: string;
+  serverId: string;
   groupId: string;
   bindingId: string;
   /** Calls the echo tool as the agent; answers the tool's text or the JSON-RPC error's message. */
@@ -77,7 +80,22 @@ export async function governedWorld(
     client_secret: agent.clientSecret,
     scope: 'mcp:call',
   });
+  // Issue 17: any blocked hop in five minutes raises an alert, for the console's alert steps.
+  await call(base, token, 'POST', '/audit/v1/monitors', {
+    name: 'blocked traffic',
+    monitorType: 'THRESHOLD',
+    metric: 'BLOCKS',
+    aggregation: 'SUM',
+    window: 'LAST_5M',
+    groupBy: 'NONE',
+    comparison: 'ABOVE',
+    threshold: 0,
+    severity: 'HIGH',
+  });
   return {
+    token,
+    agentId: agent.id,
+    serverId: server.id,
     groupId: group.id,
     bindingId: binding.bindingId,
     echo: async (text) => {
@@ -106,7 +124,7 @@ export async function governedWorld(
   };
 }
 
-async function tokenOf(base: string, form: Record<string, string>): Promise<string> {
+export async function tokenOf(base: string, form: Record<string, string>): Promise<string> {
   const response = await fetch(`${base}/tenant-auth/v1/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -118,7 +136,7 @@ async function tokenOf(base: string, form: Record<string, string>): Promise<stri
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-async function call<T = unknown>(
+export async function call<T = unknown>(
   base: string,
   token: string,
   method: string,

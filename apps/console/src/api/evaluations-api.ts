@@ -1,0 +1,26 @@
+import type { EvaluationPackResponse, EvaluationResponse, RunResponse } from '@agp/relay';
+
+import { Page, api, query } from './client';
+
+const LIST = query({ pageSize: 100 });
+
+/** Evaluation packs (D27) and their runs (D15: a run starts PENDING and is polled). */
+export const evaluations = {
+  packs: () => api<Page<EvaluationPackResponse>>(`/relay/v1/evaluation-packs${LIST}`),
+  createPack: (body: { name: string; description?: string }) =>
+    api<EvaluationPackResponse>('/relay/v1/evaluation-packs', {
+      method: 'POST',
+      body: JSON.stringify({ ...body, enabled: true }),
+    }),
+  evaluations: (packId: string) =>
+    api<Page<EvaluationResponse>>(`/relay/v1/evaluation-packs/${packId}/evaluations${LIST}`),
+  runs: (packId: string) =>
+    api<Page<RunResponse>>(`/relay/v1/evaluation-packs/${packId}/runs${LIST}`),
+  run: (packId: string, runId: string) =>
+    api<RunResponse>(`/relay/v1/evaluation-packs/${packId}/runs/${runId}`),
+  startRun: (packId: string) =>
+    api<RunResponse>(`/relay/v1/evaluation-packs/${packId}/runs`, {
+      method: 'POST',
+      body: JSON.stringify({}),
+    }),
+};

@@ -1,0 +1,56 @@
+import type {
+  AgentResponse,
+  CatalogEntry,
+  KillSwitch,
+  KillSwitchScope,
+  Subscription,
+} from '@agp/relay';
+import type { ClientWithSecretResponseDto } from '@agp/tenant-auth';
+import type { SubscriptionKind } from '@agp/contracts';
+
+import { Page, api, query } from './client';
+
+const LIST = query({ pageSize: 100 });
+
+const post = <T>(path: string, body: unknown = {}) =>
+  api<T>(path, { method: 'POST', body: JSON.stringify(body) });
+const remove = (path: string) => api<void>(path, { method: 'DELETE' });
+
+/** The registry (D30, D32, D35, D37, D39): response types are the relay's and tenant-auth's own. */
+export const registry = {
+  agents: () => api<Page<AgentResponse>>(`/relay/v1/agents${LIST}`),
+  // D30: an agent is a client of tenant-auth; its secret is shown once, here.
+  createAgent: (name: string, description?: string) =>
+    post<ClientWithSecretResponseDto>('/tenant-auth/v1/agents', { name, description }),
+  deleteAgent: (id: string) => remove(`/tenant-auth/v1/agents/${id}`),
+
+  mcpServers: () => api<Page<CatalogEntry>>(`/relay/v1/mcp-servers${LIST}`),
+  createMcpServer: (body: { name: string; url: string; description?: string }) =>
+    post<CatalogEntry>('/relay/v1/mcp-servers', { ...body, transport: 'STREAMABLE_HTTP' }),
+  deleteMcpServer: (id: string) => remove(`/relay/v1/mcp-servers/${id}`),
+
+  llmGateways: () => api<Page<CatalogEntry>>(`/relay/v1/llm-gateways${LIST}`),
+  llmProviders: () => api<Page<CatalogEntry>>(`/relay/v1/llm-providers${LIST}`),
+  createLlmGateway: (body: { name: string; providers: string[]; description?: string }) =>
+    post<CatalogEntry>('/relay/v1/llm-gateways', body),
+  deleteLlmGateway: (id: string) => remove(`/relay/v1/llm-gateways/${id}`),
+
+  subscriptions: () => api<Page<Subscription>>(`/relay/v1/subscriptions${LIST}`),
+  createSubscription: (body: {
+    kind: SubscriptionKind;
+    sourceId: string;
+    targetId: string;
+    tools?: string[] | null;
+  }) => post<Subscription>('/relay/v1/subscriptions', body),
+  updateGrant: (id: string, tools: string[] | null) =>
+    api<Subscription>(`/relay/v1/subscriptions/${id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ tools }),
+    }),
+  deleteSubscription: (id: string) => remove(`/relay/v1/subscriptions/${id}`),
+
+  killSwitches: () => api<Page<KillSwitch>>(`/relay/v1/kill-switches${LIST}`),
+  engageKillSwitch: (body: { scope: KillSwitchScope; targetId: string; reason: string }) =>
+    post<KillSwitch>('/relay/v1/kill-switches', body),
+  releaseKillSwitch: (id: string) => remove(`/relay/v1/kill-switches/${id}`),
+};
