@@ -3,7 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, Max, MaxLength, ValidateNested } from 'class-validator';
 
-import { createHttpApp } from './create-http-app';
+import { MAX_BODY_DEPTH, createHttpApp, nestsDeeperThan } from './create-http-app';
 
 class OwnerDto {
   @IsString()
@@ -29,6 +29,11 @@ class ThingsController {
   @Post()
   create(@Body() body: CreateThingDto): CreateThingDto {
     return body;
+  }
+
+  @Get(':thingId')
+  get(): string {
+    return 'thing';
   }
 
   @Get('boom')
@@ -121,6 +126,39 @@ describe(createHttpApp.name, () => {
     expect((await post('{bad')).statusCode).toBe(400);
   });
 
+  it('should answer 400 problem+json when the body nests deeper than the limit (found by the fuzz suite)', async () => {
+    const deep = (levels: number): string => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+    const response = await post(`{"owner":${deep(50_000)}}`);
+    const within = await post(
+      `{"name":"ok","count":1,"owner":{"name":"a","x":${deep(MAX_BODY_DEPTH - 3)}}}`,
+    );
+
+    expect([response.statusCode, response.headers['content-type']]).toEqual([
+      400,
+      expect.stringContaining('application/problem+json'),
+    ]);
+    expect(response.json().detail).toContain(`deeper than ${MAX_BODY_DEPTH}`);
+    expect(response.json().correlationId).toBe(response.headers['x-correlation-id']);
+    expect(within.statusCode).toBe(400);
+    expect(within.json().type).toBe('urn:agp:problem:validation-error');
+  });
+
+  it.each([
+    ['a parameter over 100 characters', `/things/${'a'.repeat(300)}`, 414],
+    ['a bad percent-encoding', '/things/%ED%A0%80', 400],
+  ])(
+    'should answer problem+json with a correlation id when the URL has %s (found by the fuzz suite)',
+    async (_, url, status) => {
+      const response = await sut.inject({ url });
+
+      expect(response.statusCode).toBe(status);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.json()).toMatchObject({ status, instance: url });
+      expect(response.json().correlationId).toBe(response.headers['x-correlation-id']);
+    },
+  );
+
   it('should answer 404 problem+json when no route matches', async () => {
     const response = await sut.inject({ url: '/nothing/here' });
     expect(response.statusCode).toBe(404);
@@ -164,4 +202,16 @@ describe(createHttpApp.name, () => {
       expect(response.json()).toEqual({ ip: expected });
     },
   );
+});
+
+describe(nestsDeeperThan.name, () => {
+  it.each([
+    [1, 0, false],
+    [{}, 0, true],
+    [{ a: [1] }, 2, false],
+    [{ a: [{}] }, 2, true],
+    [[[[]]], 3, false],
+  ])('should tell whether %j nests deeper than %i', (value, limit, expected) => {
+    expect(nestsDeeperThan(value, limit)).toBe(expected);
+  });
 });

@@ -1,12 +1,14 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import pino, { Logger } from 'pino';
 
 import { CORRELATION_HEADER, assignCorrelationId } from './correlation-id';
 import { HttpCoreModule } from './http-core.module';
-import { ProblemDetailsFilter } from './problem-details.filter';
+import { HttpProblem } from './http-problem.exception';
+import { ProblemDetailsFilter, sendProblem } from './problem-details.filter';
 import { createLogger } from './logger';
 import { StartupHooksRunner } from './startup-hooks';
 import { createValidationPipe } from './validation';
@@ -15,6 +17,12 @@ import { OpenApiInfo, buildOpenApiDocument } from './openapi/openapi-document';
 
 /** D12: 1 MiB unless a service says otherwise. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * F23: how deeply a JSON body may nest. Deeper bodies are refused with a 400 before any code walks
+ * them recursively (class-transformer, the validation pipe), which would overflow the stack (a 500).
+ */
+export const MAX_BODY_DEPTH = 64;
 
 export interface HttpAppOptions {
   service: string;
@@ -55,6 +63,12 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     trustProxy: options.trustProxyHops ?? 0,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // A URL the router refuses (bad percent-encoding, a parameter over 100 characters) is answered
+    // before any hook runs: problem+json and a correlation id all the same (D12, D13).
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      void reply.header(CORRELATION_HEADER, assignCorrelationId(request.raw));
+      sendProblem(logger, error, request, reply);
+    },
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -64,6 +78,22 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
   if (options.parseBodies !== false) {
     // D12: bodies are JSON (and forms, for the token endpoint, D7); anything else is a 415.
     fastify.removeContentTypeParser('text/plain');
+    fastify.addHook('preValidation', (request, reply, done) => {
+      if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) {
+        sendProblem(
+          logger,
+          new HttpProblem(
+            400,
+            'bad-request',
+            `the body nests deeper than ${MAX_BODY_DEPTH} levels`,
+          ),
+          request,
+          reply,
+        );
+        return;
+      }
+      done();
+    });
   }
   options.configureFastify?.(adapter, logger);
 
@@ -88,4 +118,22 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     });
   }
   return app;
+}
+
+/** Whether arrays and objects nest deeper than `limit`, found without recursion. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') {
+      continue;
+    }
+    if (depth >= limit) {
+      return true;
+    }
+    for (const child of Object.values(item)) {
+      pending.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
