@@ -8,6 +8,7 @@ import pino, { Logger } from 'pino';
 import { CORRELATION_HEADER, assignCorrelationId } from './correlation-id';
 import { HttpCoreModule } from './http-core.module';
 import { HttpProblem } from './http-problem.exception';
+import { unacceptableInput } from './input-guard';
 import { ProblemDetailsFilter, sendProblem } from './problem-details.filter';
 import { createLogger } from './logger';
 import { StartupHooksRunner } from './startup-hooks';
@@ -17,12 +18,6 @@ import { OpenApiInfo, buildOpenApiDocument } from './openapi/openapi-document';
 
 /** D12: 1 MiB unless a service says otherwise. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
-/**
- * F23: how deeply a JSON body may nest. Deeper bodies are refused with a 400 before any code walks
- * them recursively (class-transformer, the validation pipe), which would overflow the stack (a 500).
- */
-export const MAX_BODY_DEPTH = 64;
 
 export interface HttpAppOptions {
   service: string;
@@ -78,18 +73,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
   if (options.parseBodies !== false) {
     // D12: bodies are JSON (and forms, for the token endpoint, D7); anything else is a 415.
     fastify.removeContentTypeParser('text/plain');
+    // F23: input no handler should have to survive is refused before any handler sees it.
     fastify.addHook('preValidation', (request, reply, done) => {
-      if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) {
-        sendProblem(
-          logger,
-          new HttpProblem(
-            400,
-            'bad-request',
-            `the body nests deeper than ${MAX_BODY_DEPTH} levels`,
-          ),
-          request,
-          reply,
-        );
+      const bad = unacceptableInput(request.body) ?? unacceptableInput(request.query);
+      if (bad) {
+        sendProblem(logger, HttpProblem.validation([bad]), request, reply);
         return;
       }
       done();
@@ -118,22 +106,4 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     });
   }
   return app;
-}
-
-/** Whether arrays and objects nest deeper than `limit`, found without recursion. */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const pending: Array<[unknown, number]> = [[value, 0]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [item, depth] = next;
-    if (item === null || typeof item !== 'object') {
-      continue;
-    }
-    if (depth >= limit) {
-      return true;
-    }
-    for (const child of Object.values(item)) {
-      pending.push([child, depth + 1]);
-    }
-  }
-  return false;
 }
