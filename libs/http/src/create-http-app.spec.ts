@@ -156,6 +156,16 @@ describe(createHttpApp.name, () => {
     ]);
   });
 
+  it.each(['/things/%00', '/things/x?name=%00'])(
+    'should answer 400 when a path parameter or query value holds NUL, as %s (found by the fuzz suite: PostgreSQL refused it, a 500)',
+    async (url) => {
+      const response = await sut.inject({ url });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors[0].message).toContain('NUL');
+    },
+  );
+
   it.each([
     ['a parameter over 100 characters', `/things/${'a'.repeat(300)}`, 414],
     ['a bad percent-encoding', '/things/%ED%A0%80', 400],

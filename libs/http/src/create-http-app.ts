@@ -75,7 +75,10 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     fastify.removeContentTypeParser('text/plain');
     // F23: input no handler should have to survive is refused before any handler sees it.
     fastify.addHook('preValidation', (request, reply, done) => {
-      const bad = unacceptableInput(request.body) ?? unacceptableInput(request.query);
+      const bad =
+        unacceptableInput(request.body) ??
+        unacceptableInput(request.query) ??
+        unacceptableInput(request.params);
       if (bad) {
         sendProblem(logger, HttpProblem.validation([bad]), request, reply);
         return;

@@ -11,7 +11,7 @@ export const MAX_BODY_DEPTH = 64;
 const UNSTORABLE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|\u0000/;
 
 /**
- * The first thing in parsed input (a JSON body, a query) that no handler should have to survive
+ * The first thing in parsed input (a JSON body, a query, path parameters) that no handler should have to survive
  * (F23): nesting deeper than `maxDepth`, or a string or key holding a lone surrogate or NUL
  * (validator's isEmail throws on the first, PostgreSQL refuses both). Found without recursion.
  */
