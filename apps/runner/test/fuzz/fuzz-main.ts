@@ -1,12 +1,15 @@
 import 'reflect-metadata';
 
+import { writeFileSync } from 'node:fs';
+
 import { recordFindings } from './regressions';
 import { FuzzReport } from './fuzz-runner';
 import { startFuzzSession } from './fuzz-session';
 
 /**
  * `npm run fuzz` (issue 18 § 3): FUZZ_SEED (default: the clock, printed), FUZZ_RUNS (default
- * 50,000 generated requests across every operation), FUZZ_ONLY (an operation key prefix). Prints
+ * 50,000 generated requests across every operation), FUZZ_ONLY (an operation key prefix),
+ * FUZZ_CONCURRENCY (resource groups at once, default 4), FUZZ_REPORT (a file for the JSON report). Prints
  * the figures, records every new counterexample in regressions.json, exits 1 on any finding.
  */
 async function main(): Promise<void> {
@@ -24,6 +27,7 @@ async function main(): Promise<void> {
       seed,
       runs,
       only: process.env.FUZZ_ONLY,
+      concurrency: Number(process.env.FUZZ_CONCURRENCY ?? 4),
       onFinding: (finding) =>
         process.stdout.write(
           `  FOUND ${finding.kind} on ${finding.operation}: ${finding.detail}\n` +
@@ -32,6 +36,9 @@ async function main(): Promise<void> {
         ),
     });
     printReport(report);
+    if (process.env.FUZZ_REPORT) {
+      writeFileSync(process.env.FUZZ_REPORT, `${JSON.stringify(report, null, 2)}\n`);
+    }
     const added = recordFindings(report.findings, seed);
     process.stdout.write(
       `recorded ${added} new regression case(s) in test/fuzz/regressions.json\n`,
@@ -44,11 +51,16 @@ async function main(): Promise<void> {
 
 function printReport(report: FuzzReport): void {
   const seconds = report.durationMs / 1000;
+  const perOperation = Object.values(report.perOperation).map((statuses) =>
+    Object.values(statuses).reduce((sum, n) => sum + n, 0),
+  );
   const lines = [
     '',
     `seed                 ${report.seed}`,
     `requests             ${report.requests} (${Math.round(report.requests / seconds)}/s) + ${report.seedRequests} to create resources`,
-    `operations           ${report.operationsExercised} of ${report.operations}`,
+    `operations           ${report.operationsExercised} of ${report.operations}, ${report.operationsWithSuccess} answered 2xx at least once`,
+    `seeded collections   tenant A ${report.seededCollections.a}, tenant B ${report.seededCollections.b}`,
+    `per operation        ${Math.min(...perOperation)} to ${Math.max(...perOperation)} requests`,
     `per caller kind      ${Object.entries(report.perCaller)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,

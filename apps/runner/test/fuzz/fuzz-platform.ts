@@ -51,6 +51,8 @@ export async function startFuzzPlatform(): Promise<FuzzPlatform> {
     SECRETS_KEY: randomBytes(32).toString('base64'),
     // The fuzzer signs in a handful of callers, then hammers the token endpoint with bad forms.
     TOKEN_RATE_LIMIT_PER_ADDRESS: '1000000',
+    // D9's longest: a full run outlasts the default 15 minutes, and its callers sign in once.
+    TOKEN_TTL_SEC: '86400',
   };
   const errorLog: string[] = [];
   const tenantAuthEnv = loadEnv(TenantAuthEnv, env);

@@ -26,7 +26,13 @@ export interface FuzzReport {
   perCaller: Record<CallerKind, number>;
   perMutation: Record<string, number>;
   perStatus: Record<string, number>;
+  /** Operation key → status → answers. */
+  perOperation: Record<string, Record<string, number>>;
   seedRequests: number;
+  /** Collections holding resources created through the API, per tenant (what path ids can name). */
+  seededCollections: Record<'a' | 'b', number>;
+  /** Operations that answered a 2xx at least once: how deep past validation the run reached. */
+  operationsWithSuccess: number;
   stateChecks: number;
   findings: Finding[];
   durationMs: number;
@@ -38,6 +44,8 @@ export interface FuzzOptions {
   runs: number;
   /** Only these operations (a key prefix such as `POST /relay/v1/agents`). */
   only?: string;
+  /** Resource groups fuzzed at once (default 4). */
+  concurrency?: number;
   onFinding?: (finding: Finding) => void;
 }
 
@@ -61,6 +69,7 @@ export class FuzzRunner {
   private readonly gets: Set<string>;
   private report!: FuzzReport;
   private seeded?: number;
+  private readonly succeeded = new Set<string>();
 
   constructor(
     private readonly platform: FuzzPlatform,
@@ -132,6 +141,9 @@ export class FuzzRunner {
     const answer = await this.platform.send(request);
     this.count(fuzzCase, answer);
     const defects = answerDefects(operation, fuzzCase, request, answer, this.world);
+    if (answer.status < 300) {
+      this.succeeded.add(operation.key);
+    }
     const tenant = FuzzWorld.tenantOf(fuzzCase.caller);
     if (
       tenant &&
@@ -154,16 +166,31 @@ export class FuzzRunner {
       (o) => !options.only || o.key.startsWith(options.only),
     );
     const perOperation = Math.max(4, Math.ceil(options.runs / operations.length));
-    for (const [index, operation] of operations.entries()) {
-      const seed = options.seed + index;
-      const probes = WRITES.has(operation.method) ? this.probesOf(operation) : [];
-      const invalidRuns = probes.length ? Math.floor(perOperation / 3) : 0;
-      await this.check(operation, perOperation - invalidRuns, seed, false, options);
-      if (invalidRuns > 0) {
-        await this.checkState(operation, probes, invalidRuns, seed, options);
+    const seedOf = (operation: FuzzOperation): number =>
+      options.seed + this.operations.indexOf(operation);
+    const stateChecked = operations.filter((o) => this.stateProbesOf(o).length > 0);
+    const invalidRuns = Math.floor(perOperation / 3);
+    // Mixed requests: resource groups side by side (the database waits, not the CPU), each
+    // group's operations one after another.
+    await inParallel(groupsOf(operations), options.concurrency ?? 4, async (group) => {
+      for (const operation of group) {
+        const runs = perOperation - (stateChecked.includes(operation) ? invalidRuns : 0);
+        await this.check(operation, runs, seedOf(operation), false, options);
       }
+    });
+    // Violations only, one operation at a time: nothing else may write while a list is compared.
+    for (const operation of stateChecked) {
+      await this.checkState(
+        operation,
+        this.stateProbesOf(operation),
+        invalidRuns,
+        seedOf(operation),
+        options,
+      );
     }
     this.report.operationsExercised = operations.length;
+    this.report.operationsWithSuccess = this.succeeded.size;
+    this.report.seededCollections = this.world.seededCollections();
     this.report.durationMs = Date.now() - started;
     return this.report;
   }
@@ -248,7 +275,10 @@ export class FuzzRunner {
   }
 
   /** What tenant A's lists and the resource itself read as before a write: GETs as its administrator. */
-  private probesOf(operation: FuzzOperation): string[] {
+  private stateProbesOf(operation: FuzzOperation): string[] {
+    if (!WRITES.has(operation.method) || operation.isTraffic) {
+      return [];
+    }
     const candidates = [operation.path];
     for (let path = operation.path; path.lastIndexOf('/') > 0;) {
       path = path.slice(0, path.lastIndexOf('/'));
@@ -322,6 +352,8 @@ export class FuzzRunner {
     report.perMutation[fuzzCase.mutation] = (report.perMutation[fuzzCase.mutation] ?? 0) + 1;
     const status = String(answer.status);
     report.perStatus[status] = (report.perStatus[status] ?? 0) + 1;
+    const operation = (report.perOperation[fuzzCase.operation] ??= {});
+    operation[status] = (operation[status] ?? 0) + 1;
   }
 
   private resetReport(seed: number): void {
@@ -336,7 +368,10 @@ export class FuzzRunner {
       >,
       perMutation: {},
       perStatus: {},
+      perOperation: {},
       seedRequests: 0,
+      seededCollections: { a: 0, b: 0 },
+      operationsWithSuccess: 0,
       stateChecks: 0,
       findings: [],
       durationMs: 0,
@@ -351,4 +386,28 @@ function firstDifference(before: string, after: string): string {
     at += 1;
   }
   return `…${before.slice(Math.max(0, at - 60), at + 60)}… became …${after.slice(Math.max(0, at - 60), at + 60)}…`;
+}
+
+/** Operations by resource (`/relay/v1/policy-groups…`), in the document's order. */
+function groupsOf(operations: FuzzOperation[]): FuzzOperation[][] {
+  const groups = new Map<string, FuzzOperation[]>();
+  for (const operation of operations) {
+    const key = operation.path.split('/').slice(0, 4).join('/');
+    groups.set(key, [...(groups.get(key) ?? []), operation]);
+  }
+  return [...groups.values()];
+}
+
+async function inParallel<T>(
+  items: T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  const queue = [...items];
+  const worker = async (): Promise<void> => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
 }
