@@ -132,10 +132,13 @@ export function answerDefects(
 ): Defect[] {
   const defects: Defect[] = [];
   const sent = `${request.url}\n${request.payload ?? ''}`;
-  if (answer.status >= 500) {
+  // The readiness probe answers 503 with its checks when a dependency does not answer in time:
+  // its documented answer to an orchestrator, not an error (nor problem+json).
+  const isProbe = operation.path.startsWith('/health/');
+  if (answer.status >= 500 && !(isProbe && answer.status === 503)) {
     defects.push({ kind: 'server-error', detail: `${answer.status} ${answer.body.slice(0, 300)}` });
   }
-  if (answer.status >= 400) {
+  if (answer.status >= 400 && !isProbe) {
     defects.push(...errorFormatDefects(operation, answer));
   }
   for (const [what, pattern] of INTERNALS) {
