@@ -50,6 +50,9 @@ export function recordFindings(findings: Finding[], runSeed: number): number {
       added += 1;
     }
   }
-  writeFileSync(REGRESSIONS_FILE, `${JSON.stringify(recorded, null, 2)}\n`);
+  if (added > 0) {
+    // Run prettier on it before committing: the hook formats JSON too.
+    writeFileSync(REGRESSIONS_FILE, `${JSON.stringify(recorded, null, 2)}\n`);
+  }
   return added;
 }
