@@ -4,6 +4,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsString, Max, MaxLength, ValidateNested } from 'class-validator';
 
 import { createHttpApp } from './create-http-app';
+import { MAX_BODY_DEPTH } from './input-guard';
 
 class OwnerDto {
   @IsString()
@@ -29,6 +30,11 @@ class ThingsController {
   @Post()
   create(@Body() body: CreateThingDto): CreateThingDto {
     return body;
+  }
+
+  @Get(':thingId')
+  get(): string {
+    return 'thing';
   }
 
   @Get('boom')
@@ -120,6 +126,60 @@ describe(createHttpApp.name, () => {
   it('should answer 400 when the JSON does not parse', async () => {
     expect((await post('{bad')).statusCode).toBe(400);
   });
+
+  it('should answer 400 problem+json when the body nests deeper than the limit (found by the fuzz suite)', async () => {
+    const deep = (levels: number): string => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+    const response = await post(`{"owner":${deep(50_000)}}`);
+    const within = await post(
+      `{"name":"ok","count":1,"owner":{"name":"a","x":${deep(MAX_BODY_DEPTH - 3)}}}`,
+    );
+
+    expect([response.statusCode, response.headers['content-type']]).toEqual([
+      400,
+      expect.stringContaining('application/problem+json'),
+    ]);
+    expect(response.json().errors).toEqual([
+      { field: expect.stringMatching(/^owner\.a/), message: expect.stringContaining('deeper') },
+    ]);
+    expect(response.json().correlationId).toBe(response.headers['x-correlation-id']);
+    expect(within.statusCode).toBe(400);
+    expect(within.json().type).toBe('urn:agp:problem:validation-error');
+  });
+
+  it('should answer 400 naming the field when a string holds a lone surrogate (found by the fuzz suite: isEmail threw, a 500)', async () => {
+    const response = await post('{"name":"ok","count":1,"owner":{"name":"\\udfff"}}');
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual([
+      { field: 'owner.name', message: expect.stringContaining('surrogate') },
+    ]);
+  });
+
+  it.each(['/things/%00', '/things/x?name=%00'])(
+    'should answer 400 when a path parameter or query value holds NUL, as %s (found by the fuzz suite: PostgreSQL refused it, a 500)',
+    async (url) => {
+      const response = await sut.inject({ url });
+
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors[0].message).toContain('NUL');
+    },
+  );
+
+  it.each([
+    ['a parameter over 100 characters', `/things/${'a'.repeat(300)}`, 414],
+    ['a bad percent-encoding', '/things/%ED%A0%80', 400],
+  ])(
+    'should answer problem+json with a correlation id when the URL has %s (found by the fuzz suite)',
+    async (_, url, status) => {
+      const response = await sut.inject({ url });
+
+      expect(response.statusCode).toBe(status);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.json()).toMatchObject({ status, instance: url });
+      expect(response.json().correlationId).toBe(response.headers['x-correlation-id']);
+    },
+  );
 
   it('should answer 404 problem+json when no route matches', async () => {
     const response = await sut.inject({ url: '/nothing/here' });

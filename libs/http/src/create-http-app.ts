@@ -1,12 +1,15 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import pino, { Logger } from 'pino';
 
 import { CORRELATION_HEADER, assignCorrelationId } from './correlation-id';
 import { HttpCoreModule } from './http-core.module';
-import { ProblemDetailsFilter } from './problem-details.filter';
+import { HttpProblem } from './http-problem.exception';
+import { unacceptableInput } from './input-guard';
+import { ProblemDetailsFilter, sendProblem } from './problem-details.filter';
 import { createLogger } from './logger';
 import { StartupHooksRunner } from './startup-hooks';
 import { createValidationPipe } from './validation';
@@ -55,6 +58,12 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     trustProxy: options.trustProxyHops ?? 0,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // A URL the router refuses (bad percent-encoding, a parameter over 100 characters) is answered
+    // before any hook runs: problem+json and a correlation id all the same (D12, D13).
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      void reply.header(CORRELATION_HEADER, assignCorrelationId(request.raw));
+      sendProblem(logger, error, request, reply);
+    },
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -64,6 +73,18 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
   if (options.parseBodies !== false) {
     // D12: bodies are JSON (and forms, for the token endpoint, D7); anything else is a 415.
     fastify.removeContentTypeParser('text/plain');
+    // F23: input no handler should have to survive is refused before any handler sees it.
+    fastify.addHook('preValidation', (request, reply, done) => {
+      const bad =
+        unacceptableInput(request.body) ??
+        unacceptableInput(request.query) ??
+        unacceptableInput(request.params);
+      if (bad) {
+        sendProblem(logger, HttpProblem.validation([bad]), request, reply);
+        return;
+      }
+      done();
+    });
   }
   options.configureFastify?.(adapter, logger);
 

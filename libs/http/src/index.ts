@@ -3,6 +3,7 @@ export * from './create-http-app';
 export * from './domain.exception';
 export * from './http-core.module';
 export * from './http-problem.exception';
+export * from './input-guard';
 export * from './logger';
 export * from './openapi/api-docs-routes';
 export * from './openapi/openapi-document';

@@ -2,6 +2,7 @@ import { DomainException, FieldError, assertUnreachable } from '@agp/http';
 
 export enum SubscriptionsErrorCode {
   NotFound = 'subscription-not-found',
+  AgentNotFound = 'agent-not-found',
   Duplicate = 'subscription-exists',
   InvalidReference = 'subscription-invalid-reference',
   ForeignAgent = 'forbidden',
@@ -20,6 +21,7 @@ export class SubscriptionsException extends DomainException {
 function statusOf(code: SubscriptionsErrorCode): number {
   switch (code) {
     case SubscriptionsErrorCode.NotFound:
+    case SubscriptionsErrorCode.AgentNotFound:
       return 404;
     case SubscriptionsErrorCode.Duplicate:
       return 409;

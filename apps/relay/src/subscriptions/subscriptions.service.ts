@@ -125,7 +125,17 @@ export class SubscriptionsService {
     kind?: Subscription['kind'],
   ): Promise<Page<Subscription>> {
     this.checkMayReadAgent(ctx, agentId);
-    return this.page(ctx, { sourceId: agentId, ...(kind ? { kind } : {}) }, query);
+    const { items, total } = await this.database.inTenant(ctx.tenantId, async (tx) => {
+      await this.mustHaveAgent(tx, ctx.tenantId, agentId);
+      return this.subscriptions.list(
+        tx,
+        ctx.tenantId,
+        { sourceId: agentId, ...(kind ? { kind } : {}) },
+        query.pageSize,
+        pageOffset(query),
+      );
+    });
+    return pageOf(items, total, query);
   }
 
   /** D21: the MCP servers an agent may call, each with its grant and relay path. */
@@ -135,10 +145,27 @@ export class SubscriptionsService {
     query: PageQueryDto,
   ): Promise<Page<AgentMcpServer>> {
     this.checkMayReadAgent(ctx, agentId);
-    const { items, total } = await this.database.inTenant(ctx.tenantId, (tx) =>
-      this.subscriptions.mcpServersOf(tx, ctx.tenantId, agentId, query.pageSize, pageOffset(query)),
-    );
+    const { items, total } = await this.database.inTenant(ctx.tenantId, async (tx) => {
+      await this.mustHaveAgent(tx, ctx.tenantId, agentId);
+      return this.subscriptions.mcpServersOf(
+        tx,
+        ctx.tenantId,
+        agentId,
+        query.pageSize,
+        pageOffset(query),
+      );
+    });
     return pageOf(items, total, query);
+  }
+
+  /** D12: an agent of another tenant, like an unknown one, is a 404, not an empty page. */
+  private async mustHaveAgent(tx: Tx, tenantId: string, agentId: string): Promise<void> {
+    if (!(await this.subscriptions.exists(tx, tenantId, TABLE_OF.AGENT, agentId))) {
+      throw new SubscriptionsException(
+        SubscriptionsErrorCode.AgentNotFound,
+        `agent ${agentId} not found`,
+      );
+    }
   }
 
   /** Removes the subscriptions naming a registry entry that is being removed (same transaction). */
