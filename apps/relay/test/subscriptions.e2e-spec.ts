@@ -260,11 +260,15 @@ describe('subscriptions', () => {
   it.each(['subscriptions', 'llm-gateway-subscriptions', 'mcp-servers'])(
     "should answer 404 for another tenant's agent and an unknown one on %s, not an empty page (found by the fuzz suite)",
     async (read) => {
-      const agentId = await agent();
+      const agentId = await relay.agent();
 
-      const foreign = await stranger.call(app, 'GET', `/relay/v1/agents/${agentId}/${read}`);
-      const unknown = await admin.call(app, 'GET', `/relay/v1/agents/${randomUUID()}/${read}`);
-      const own = await admin.call(app, 'GET', `/relay/v1/agents/${agentId}/${read}`);
+      const foreign = await relay.stranger.call(
+        relay.app,
+        'GET',
+        `/relay/v1/agents/${agentId}/${read}`,
+      );
+      const unknown = await relay.call('GET', `/relay/v1/agents/${randomUUID()}/${read}`);
+      const own = await relay.call('GET', `/relay/v1/agents/${agentId}/${read}`);
 
       expect([foreign.status, unknown.status, own.status]).toEqual([404, 404, 200]);
     },
