@@ -6,9 +6,12 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
+import { PROBLEM_CONTENT_TYPE } from '../problem-details';
 import { PUBLIC_ROUTE_KEY } from '../public-route';
 import { REQUIRED_PERMISSION_KEY } from '../required-permission';
 import { PROBLEM_SCHEMA, problemResponses } from './problem-responses';
+import { ResponseSchemas } from './response-schemas';
+import HTTP_RESPONSE_SCHEMAS from './response-schemas.json';
 
 type JsonSchema = Record<string, unknown>;
 interface Parameter {
@@ -33,6 +36,11 @@ export interface OpenApiInfo {
   title: string;
   version: string;
   description?: string;
+  /**
+   * The schemas of the handlers' answers, generated from their return types (F23): one per
+   * application the document describes (the runner's holds three).
+   */
+  responses?: readonly ResponseSchemas[];
 }
 
 interface Handler {
@@ -65,18 +73,28 @@ export function buildOpenApiDocument(app: INestApplication, info: OpenApiInfo): 
     refPointerPrefix: SCHEMA_REF,
     classTransformerMetadataStorage: defaultMetadataStorage,
   }) as Record<string, JsonSchema>;
+  const answers = mergedResponses([HTTP_RESPONSE_SCHEMAS, ...(info.responses ?? [])]);
   const used = new Set<string>();
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [verb, operation] of Object.entries(item as object) as [string, Operation][]) {
       const handler = handlers.get(operation.operationId ?? '');
       if (handler) {
         describeOperation(operation, handler, path, verb, dtoSchemas, used);
+        describeAnswer(operation, answers.operations[operation.operationId ?? '']);
       }
     }
   }
+  const requestSchemas = referencedSchemas(used, dtoSchemas);
+  const clash = Object.keys(answers.schemas).find(
+    (name) => name in requestSchemas || name === 'Problem',
+  );
+  if (clash) {
+    // One name, two shapes: a reader could not tell which one a $ref means.
+    throw new Error(`the schema name ${clash} is both a request DTO and a response type`);
+  }
   document.components = {
     ...document.components,
-    schemas: { ...referencedSchemas(used, dtoSchemas), Problem: PROBLEM_SCHEMA },
+    schemas: { ...requestSchemas, ...answers.schemas, Problem: PROBLEM_SCHEMA },
   };
   return document;
 }
@@ -144,6 +162,30 @@ function describeOperation(
       hasPathIds: /\{[^}]+\}/.test(path),
       verb,
     }),
+  };
+}
+
+/**
+ * The answers the code declares (the success status Nest gives the route, or what `@ApiResponse`
+ * adds, as `/health/ready`'s 503) get the schema of what the handler returns (F23); a problem
+ * answer keeps its own.
+ */
+function describeAnswer(operation: Operation, schema: object | undefined): void {
+  for (const [status, response] of Object.entries(operation.responses ?? {})) {
+    const isProblem = JSON.stringify(response).includes(PROBLEM_CONTENT_TYPE);
+    if (schema && status !== '204' && !isProblem) {
+      operation.responses![status] = {
+        ...response,
+        content: { 'application/json': { schema } },
+      };
+    }
+  }
+}
+
+function mergedResponses(all: readonly ResponseSchemas[]): ResponseSchemas {
+  return {
+    operations: Object.assign({}, ...all.map((r) => r.operations)) as ResponseSchemas['operations'],
+    schemas: Object.assign({}, ...all.map((r) => r.schemas)) as ResponseSchemas['schemas'],
   };
 }
 
