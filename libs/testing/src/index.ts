@@ -10,3 +10,4 @@ export * from './mcp-test-client';
 export * from './a2a-test-agent';
 export * from './openai-test-provider';
 export * from './webhook-receiver';
+export * from './response-contract';
