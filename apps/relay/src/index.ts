@@ -12,3 +12,4 @@ export type {
   PolicyVersionResponse,
 } from './policies/dto/policy-responses';
 export type { HopDecision } from './decisions/decision.types';
+export * from './openapi/response-schemas';
