@@ -12,3 +12,4 @@ export type { VerificationResult } from './integrity/integrity.service';
 export * from './monitors/alerts/alert-raiser.service';
 export { DetectorTickService } from './monitors/detectors/detector-tick.service';
 export type { Finding } from './monitors/monitors.types';
+export * from './openapi/response-schemas';
