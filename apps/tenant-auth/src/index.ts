@@ -5,3 +5,4 @@ export * from './database/data-source';
 export * from './database/tokens';
 export * from './keys/signing-keys.service';
 export * from './tenant-auth.module';
+export * from './openapi/response-schemas';
