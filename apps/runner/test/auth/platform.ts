@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 
 import { DynamicModule } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AuditEnv, AuditModule } from '@agp/audit';
+import { AUDIT_RESPONSE_SCHEMAS, AuditEnv, AuditModule } from '@agp/audit';
 import { AuthModule, authOptionsFromEnv } from '@agp/auth';
 import { CoreEnv, loadEnv } from '@agp/config';
-import { createHttpApp } from '@agp/http';
+import { ResponseSchemas, createHttpApp } from '@agp/http';
 import { EventBusModule } from '@agp/messaging';
-import { RelayEnv, RelayModule } from '@agp/relay';
-import { TenantAuthEnv, TenantAuthModule } from '@agp/tenant-auth';
+import { RELAY_RESPONSE_SCHEMAS, RelayEnv, RelayModule } from '@agp/relay';
+import { TENANT_AUTH_RESPONSE_SCHEMAS, TenantAuthEnv, TenantAuthModule } from '@agp/tenant-auth';
 import {
   CatalogueRoute,
   TEST_NATS_URL,
@@ -44,13 +44,14 @@ async function startService(
   env: CoreEnv,
   jwksUrl: string,
   module: DynamicModule,
+  responses: ResponseSchemas,
 ): Promise<ServiceUnderTest> {
   let routes: CatalogueRoute[] = [];
   const app = await createHttpApp({
     service: name,
     logLevel: 'silent',
     // As each service's main.ts: its own description at /openapi.json, joined by the gateway.
-    openApi: { title: name, version: '1' },
+    openApi: { title: name, version: '1', responses: [responses] },
     configureFastify: (adapter) => {
       routes = catalogueRoutes(adapter.getInstance());
     },
@@ -94,6 +95,7 @@ export async function startPlatform(): Promise<Platform> {
     tenantAuthEnv,
     jwksUrl,
     TenantAuthModule.forRoot({ ...tenantAuthEnv, DATABASE_URL: database.url }),
+    TENANT_AUTH_RESPONSE_SCHEMAS,
   );
   const relay = await startService(
     'relay',
@@ -101,6 +103,7 @@ export async function startPlatform(): Promise<Platform> {
     relayEnv,
     jwksUrl,
     RelayModule.forRoot({ ...relayEnv, DATABASE_URL: database.url }),
+    RELAY_RESPONSE_SCHEMAS,
   );
   const audit = await startService(
     'audit',
@@ -108,6 +111,7 @@ export async function startPlatform(): Promise<Platform> {
     auditEnv,
     jwksUrl,
     AuditModule.forRoot({ ...auditEnv, DATABASE_URL: database.url }),
+    AUDIT_RESPONSE_SCHEMAS,
   );
   const gateway = await createGatewayApp(
     loadEnv(GatewayEnv, {
