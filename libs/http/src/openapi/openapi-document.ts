@@ -73,24 +73,26 @@ export function buildOpenApiDocument(app: INestApplication, info: OpenApiInfo): 
     refPointerPrefix: SCHEMA_REF,
     classTransformerMetadataStorage: defaultMetadataStorage,
   }) as Record<string, JsonSchema>;
-  const answers = mergedResponses([HTTP_RESPONSE_SCHEMAS, ...(info.responses ?? [])]);
   const used = new Set<string>();
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [verb, operation] of Object.entries(item as object) as [string, Operation][]) {
       const handler = handlers.get(operation.operationId ?? '');
       if (handler) {
         describeOperation(operation, handler, path, verb, dtoSchemas, used);
-        describeAnswer(operation, answers.operations[operation.operationId ?? '']);
       }
     }
   }
   const requestSchemas = referencedSchemas(used, dtoSchemas);
-  const clash = Object.keys(answers.schemas).find(
-    (name) => name in requestSchemas || name === 'Problem',
+  const answers = withoutClashes(
+    mergedResponses([HTTP_RESPONSE_SCHEMAS, ...(info.responses ?? [])]),
+    new Set([...Object.keys(requestSchemas), 'Problem']),
   );
-  if (clash) {
-    // One name, two shapes: a reader could not tell which one a $ref means.
-    throw new Error(`the schema name ${clash} is both a request DTO and a response type`);
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item as object) as Operation[]) {
+      if (handlers.has(operation.operationId ?? '')) {
+        describeAnswer(operation, answers.operations[operation.operationId ?? '']);
+      }
+    }
   }
   document.components = {
     ...document.components,
@@ -180,6 +182,23 @@ function describeAnswer(operation: Operation, schema: object | undefined): void 
       };
     }
   }
+}
+
+/**
+ * The answers' schemas with a name a request DTO already has renamed `<name>Response`: one class
+ * can be a body and part of an answer, and the two descriptions (class-validator's, the
+ * compiler's) need not be equal.
+ */
+function withoutClashes(answers: ResponseSchemas, taken: Set<string>): ResponseSchemas {
+  let text = JSON.stringify(answers);
+  for (const name of Object.keys(answers.schemas).filter((n) => taken.has(n))) {
+    text = text
+      .split(`"${SCHEMA_REF}${name}"`)
+      .join(`"${SCHEMA_REF}${name}Response"`)
+      .split(`"${name}":`)
+      .join(`"${name}Response":`);
+  }
+  return JSON.parse(text) as ResponseSchemas;
 }
 
 function mergedResponses(all: readonly ResponseSchemas[]): ResponseSchemas {
