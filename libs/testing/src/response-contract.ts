@@ -32,17 +32,19 @@ interface Injectable {
  * gives that status (problem+json errors included, D12), checked with Ajv's JSON Schema 2020-12.
  * A request to no documented path may only be a problem+json 404 or 405. A mismatch rejects the
  * `inject` call with what differs, so the test that made it fails there. `document` is read once,
- * on the first response.
+ * on the first response; it is handed the unchecked `inject` (to read `/openapi.json` with).
  */
 export function checkResponsesAgainst(
   target: Injectable,
-  document: () => Promise<object> | object,
+  document: (inject: FastifyInstance['inject']) => Promise<object> | object,
 ): void {
   let checker: Promise<ResponseChecker> | undefined;
   const inject = target.inject.bind(target) as (options: InjectOptions | string) => unknown;
   const checked = async (options: InjectOptions | string): Promise<LightMyRequestResponse> => {
     const response = (await inject(options)) as LightMyRequestResponse;
-    checker ??= Promise.resolve(document()).then((d) => new ResponseChecker(d as OpenApiDocument));
+    checker ??= Promise.resolve(document(inject as FastifyInstance['inject'])).then(
+      (d) => new ResponseChecker(d as OpenApiDocument),
+    );
     // As the app saw the request: light-my-request accepts a URL as a string or as its parts.
     const { method = 'GET', url = '/' } = response.raw.req;
     (await checker).check(method, url, response);
