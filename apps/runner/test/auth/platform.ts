@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { DynamicModule } from '@nestjs/common';
+import type { FastifyInstance } from 'fastify';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AUDIT_RESPONSE_SCHEMAS, AuditEnv, AuditModule } from '@agp/audit';
 import { AuthModule, authOptionsFromEnv } from '@agp/auth';
@@ -14,6 +15,7 @@ import {
   TEST_NATS_URL,
   TestDatabase,
   catalogueRoutes,
+  checkResponsesAgainst,
   createTestDatabase,
   deleteNatsStreams,
   freePort,
@@ -62,6 +64,8 @@ async function startService(
     ],
   });
   await app.listen({ port, host: '127.0.0.1' });
+  // Issue 18 § 2: what a test reads from a service is checked against its own document.
+  checkResponsesAgainst(app.getHttpAdapter().getInstance(), servedDocument);
   return { name, app, routes };
 }
 
@@ -122,6 +126,7 @@ export async function startPlatform(): Promise<Platform> {
     }),
   );
   await gateway.listen({ port: 0, host: '127.0.0.1' });
+  checkResponsesAgainst(gateway.getHttpAdapter().getInstance(), servedDocument);
   const services = [tenantAuth, relay, audit];
   return {
     tenantAuth,
@@ -136,4 +141,13 @@ export async function startPlatform(): Promise<Platform> {
       await deleteNatsStreams(prefix);
     },
   };
+}
+
+/** The document an app serves at `/openapi.json` (the gateway's: the three services' joined). */
+async function servedDocument(inject: FastifyInstance['inject']): Promise<object> {
+  const answer = await inject({ method: 'GET', url: '/openapi.json' });
+  if (answer.statusCode !== 200) {
+    throw new Error(`/openapi.json answered ${answer.statusCode}: ${answer.body}`);
+  }
+  return answer.json<object>();
 }
