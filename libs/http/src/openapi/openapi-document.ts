@@ -6,10 +6,9 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
-import { PROBLEM_CONTENT_TYPE } from '../problem-details';
 import { PUBLIC_ROUTE_KEY } from '../public-route';
 import { REQUIRED_PERMISSION_KEY } from '../required-permission';
-import { PROBLEM_SCHEMA, problemResponses } from './problem-responses';
+import { PROBLEM_SCHEMA, problemContent, problemResponses } from './problem-responses';
 import { ResponseSchemas } from './response-schemas';
 import HTTP_RESPONSE_SCHEMAS from './response-schemas.json';
 
@@ -156,14 +155,15 @@ function describeOperation(
   operation.parameters = dedupe(parameters);
   const hasInput = operation.parameters.length > 0 || operation.requestBody !== undefined;
   operation.responses = {
-    ...withoutEmptyDefaults(operation.responses),
     ...problemResponses({
       isPublic,
-      hasPermission: permission !== undefined,
       hasInput,
+      hasBody: operation.requestBody !== undefined,
       hasPathIds: /\{[^}]+\}/.test(path),
       verb,
     }),
+    // What the code declares (`@ApiResponse`) wins over what the route's shape suggests.
+    ...declaredResponses(operation.responses),
   };
 }
 
@@ -174,8 +174,8 @@ function describeOperation(
  */
 function describeAnswer(operation: Operation, schema: object | undefined): void {
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
-    const isProblem = JSON.stringify(response).includes(PROBLEM_CONTENT_TYPE);
-    if (schema && status !== '204' && !isProblem) {
+    const isDeclared = 'content' in response || Number(status) >= 400;
+    if (schema && status !== '204' && !isDeclared) {
       operation.responses![status] = {
         ...response,
         content: { 'application/json': { schema } },
@@ -310,13 +310,23 @@ function dedupe(parameters: Parameter[]): Parameter[] {
   });
 }
 
-/** The module's empty guesses (`201` with no content, say) are kept only as plain success codes. */
-function withoutEmptyDefaults(responses: Operation['responses']): Record<string, object> {
+/**
+ * The module's responses: its guesses (`201` with no content, say) as plain success codes, and what
+ * an `@ApiResponse` declares kept; a declared error without content is a problem (D12).
+ */
+function declaredResponses(responses: Operation['responses']): Record<string, object> {
   return Object.fromEntries(
-    Object.entries(responses ?? {}).map(([status, response]) => [
-      status,
-      { description: (response as { description?: string }).description || 'Success' },
-    ]),
+    Object.entries(responses ?? {}).map(([status, response]) => {
+      const { description, content } = response as { description?: string; content?: object };
+      const problem = Number(status) >= 400 ? problemContent() : undefined;
+      return [
+        status,
+        {
+          description: description || 'Success',
+          ...((content ?? problem) ? { content: content ?? problem } : {}),
+        },
+      ];
+    }),
   );
 }
 
