@@ -135,7 +135,8 @@ export class ResponseChecker {
         `content type ${mediaType || '(none)'} is not documented (documented: ${Object.keys(content).join(', ')})`,
       );
     }
-    if (content[mediaType].schema) {
+    // A page or a stream (text/html, text/csv) is checked for its media type only.
+    if (content[mediaType].schema && /[/+]json$/.test(mediaType)) {
       const pointer = [
         'paths',
         route.path,
