@@ -36,6 +36,11 @@ const HTML = { 'text/html': {} };
   description: 'The sign-in page again, the credentials refused.',
   content: HTML,
 })
+@ApiResponse({
+  status: 403,
+  description: 'A page refusing an address whose domain the tenant has not verified.',
+  content: HTML,
+})
 @ApiResponse({ status: 429, description: 'Too many sign-in attempts (a page).', content: HTML })
 @Controller('tenant-auth/v1')
 export class SignInController {
