@@ -14,6 +14,19 @@ function sourceMapper() {
     for (const name of fs.readdirSync(path.join(repoDir, group))) {
       if (!CONFIG_ONLY.has(name)) {
         mapper[`^@agp/${name}$`] = path.join(repoDir, group, name, 'src');
+        // Subpath exports (`@agp/http/openapi-generator`) → the source of the file they name.
+        const manifest = require(path.join(repoDir, group, name, 'package.json'));
+        for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
+          const file = typeof target === 'string' ? target : target.default;
+          if (subpath !== '.' && typeof file === 'string') {
+            mapper[`^@agp/${name}/${subpath.slice(2)}$`] = path.join(
+              repoDir,
+              group,
+              name,
+              file.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'),
+            );
+          }
+        }
       }
     }
   }

@@ -13,3 +13,4 @@ export * from './monitors/alerts/alert-raiser.service';
 export { DetectorTickService } from './monitors/detectors/detector-tick.service';
 export type { Finding } from './monitors/monitors.types';
 export type { RetentionPolicy } from './retention/retention.types';
+export * from './openapi/response-schemas';

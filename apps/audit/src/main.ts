@@ -7,6 +7,7 @@ import { EventBusModule } from '@agp/messaging';
 
 import { AuditEnv } from './config/audit.env';
 import { AuditModule } from './audit.module';
+import { AUDIT_RESPONSE_SCHEMAS } from './openapi/response-schemas';
 
 async function main(): Promise<void> {
   const env = loadEnvOrExit(AuditEnv);
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     openApi: {
       title: 'Agent Governance Platform — audit: events, integrity, monitors and alerts',
       version: '1',
+      responses: [AUDIT_RESPONSE_SCHEMAS],
     },
     logLevel: env.LOG_LEVEL,
     trustProxyHops: env.TRUST_PROXY_HOPS,

@@ -21,3 +21,4 @@ export type {
   EvaluationResponse,
   RunResponse,
 } from './evaluation-packs/dto/pack-responses';
+export * from './openapi/response-schemas';

@@ -7,6 +7,7 @@ import { EventBusModule } from '@agp/messaging';
 
 import { RelayEnv } from './config/relay.env';
 import { RelayModule } from './relay.module';
+import { RELAY_RESPONSE_SCHEMAS } from './openapi/response-schemas';
 
 async function main(): Promise<void> {
   const env = loadEnvOrExit(RelayEnv);
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
     openApi: {
       title: 'Agent Governance Platform — the relay: registry, policies, decisions, traffic',
       version: '1',
+      responses: [RELAY_RESPONSE_SCHEMAS],
     },
     logLevel: env.LOG_LEVEL,
     trustProxyHops: env.TRUST_PROXY_HOPS,

@@ -1,13 +1,18 @@
 import 'reflect-metadata';
 
-import { AuditEnv, AuditModule } from '@agp/audit';
+import { AUDIT_RESPONSE_SCHEMAS, AuditEnv, AuditModule } from '@agp/audit';
 import { AuthModule, authOptionsFromEnv } from '@agp/auth';
 import { loadEnv, loadEnvOrExit } from '@agp/config';
 import { EmbeddedPostgres, startEmbeddedPostgres } from '@agp/database';
 import { createHttpApp } from '@agp/http';
 import { AsyncApiModule, EventBusModule } from '@agp/messaging';
-import { RelayEnv, RelayModule, embeddedSecretsKey } from '@agp/relay';
-import { TenantAuthEnv, TenantAuthModule, bootstrapDefaultTenant } from '@agp/tenant-auth';
+import { RELAY_RESPONSE_SCHEMAS, RelayEnv, RelayModule, embeddedSecretsKey } from '@agp/relay';
+import {
+  TENANT_AUTH_RESPONSE_SCHEMAS,
+  TenantAuthEnv,
+  TenantAuthModule,
+  bootstrapDefaultTenant,
+} from '@agp/tenant-auth';
 
 import { RunnerEnv } from './config/runner.env';
 import { consoleDirectory, serveConsole } from './console/serve-console';
@@ -30,7 +35,12 @@ async function main(): Promise<void> {
   const consoleDir = consoleDirectory(env.CONSOLE_DIR);
   const app = await createHttpApp({
     service: 'agp',
-    openApi: { title: 'Agent Governance Platform', version: '1', ui: true },
+    openApi: {
+      title: 'Agent Governance Platform',
+      version: '1',
+      ui: true,
+      responses: [TENANT_AUTH_RESPONSE_SCHEMAS, RELAY_RESPONSE_SCHEMAS, AUDIT_RESPONSE_SCHEMAS],
+    },
     logLevel: env.LOG_LEVEL,
     trustProxyHops: env.TRUST_PROXY_HOPS,
     // Issue 16: the console at `/`, beside the services' prefixes.

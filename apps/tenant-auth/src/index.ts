@@ -11,3 +11,4 @@ export type { GroupMemberResponseDto, GroupResponseDto } from './groups/dto/grou
 export type { RoleResponseDto } from './roles/dto/role-response.dto';
 export type { IdentityProviderResponseDto } from './identity-providers/dto/identity-provider-response.dto';
 export type { ClientWithSecretResponseDto } from './clients/dto/client-response.dto';
+export * from './openapi/response-schemas';

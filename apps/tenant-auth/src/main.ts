@@ -7,6 +7,7 @@ import { EventBusModule } from '@agp/messaging';
 
 import { TenantAuthEnv } from './config/tenant-auth.env';
 import { TenantAuthModule } from './tenant-auth.module';
+import { TENANT_AUTH_RESPONSE_SCHEMAS } from './openapi/response-schemas';
 
 async function main(): Promise<void> {
   const env = loadEnvOrExit(TenantAuthEnv);
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     openApi: {
       title: 'Agent Governance Platform — tenant-auth: tenants, identities and tokens',
       version: '1',
+      responses: [TENANT_AUTH_RESPONSE_SCHEMAS],
     },
     logLevel: env.LOG_LEVEL,
     trustProxyHops: env.TRUST_PROXY_HOPS,

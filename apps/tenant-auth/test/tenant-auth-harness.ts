@@ -4,20 +4,27 @@ import { Writable } from 'node:stream';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AuthModule, authOptionsFromEnv } from '@agp/auth';
 import { loadEnv } from '@agp/config';
-import { createHttpApp } from '@agp/http';
+import { buildOpenApiDocument, createHttpApp } from '@agp/http';
 import { EventBusModule } from '@agp/messaging';
 import {
   CatalogueRoute,
   TEST_NATS_URL,
   TestDatabase,
   catalogueRoutes,
+  checkResponsesAgainst,
   createTestDatabase,
   deleteNatsStreams,
   freePort,
   uniqueNatsPrefix,
 } from '@agp/testing';
 
-import { BootstrapResult, BootstrapService, TenantAuthEnv, TenantAuthModule } from '../src';
+import {
+  BootstrapResult,
+  BootstrapService,
+  TENANT_AUTH_RESPONSE_SCHEMAS,
+  TenantAuthEnv,
+  TenantAuthModule,
+} from '../src';
 
 export const BASE_URL = 'http://agp.test';
 
@@ -88,6 +95,14 @@ export async function startTenantAuth(
     ],
   });
   await app.listen({ port, host: '127.0.0.1' });
+  // Issue 18 § 2: every answer a test reads through inject is checked against the document.
+  checkResponsesAgainst(app.getHttpAdapter().getInstance(), () =>
+    buildOpenApiDocument(app, {
+      title: 'tenant-auth',
+      version: '1',
+      responses: [TENANT_AUTH_RESPONSE_SCHEMAS],
+    }),
+  );
   return {
     app,
     env,

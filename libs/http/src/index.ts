@@ -20,3 +20,4 @@ export * from './to-problem';
 export * from './uuid-param';
 export * from './validation';
 export * from './created.decorator';
+export * from './openapi/response-schemas';

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 
 export type ReadinessCheck = () => Promise<void>;
 
+export type ReadinessState = 'up' | 'down';
+
 /**
  * Dependencies register how to check themselves (the database, the event bus); `/health/ready`
  * runs them all. A registry, because Nest has no multi-providers.
@@ -14,7 +16,7 @@ export class ReadinessRegistry {
     this.checks.set(name, check);
   }
 
-  async run(timeoutMs = 2_000): Promise<Record<string, 'up' | 'down'>> {
+  async run(timeoutMs = 2_000): Promise<Record<string, ReadinessState>> {
     const entries = await Promise.all(
       [...this.checks].map(async ([name, check]) => [name, await probe(check, timeoutMs)] as const),
     );
@@ -22,7 +24,7 @@ export class ReadinessRegistry {
   }
 }
 
-async function probe(check: ReadinessCheck, timeoutMs: number): Promise<'up' | 'down'> {
+async function probe(check: ReadinessCheck, timeoutMs: number): Promise<ReadinessState> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'down'>((resolve) => {
     timer = setTimeout(() => resolve('down'), timeoutMs);

@@ -12,3 +12,4 @@ export * from './openai-test-provider';
 export * from './webhook-receiver';
 export * from './test-dns-server';
 export * from './test-identity-provider';
+export * from './response-contract';

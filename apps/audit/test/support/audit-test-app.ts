@@ -3,12 +3,13 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AuthModule } from '@agp/auth';
 import { AuditEventType, AuditableEventData, EVENT_VERSION, EventEnvelope } from '@agp/contracts';
 import { loadEnv } from '@agp/config';
-import { createHttpApp } from '@agp/http';
+import { buildOpenApiDocument, createHttpApp } from '@agp/http';
 import { EventBusModule } from '@agp/messaging';
-import { TEST_NATS_URL, TestTokenIssuer } from '@agp/testing';
+import { TEST_NATS_URL, TestTokenIssuer, checkResponsesAgainst } from '@agp/testing';
 
 import { AuditModule } from '../../src/audit.module';
 import { AuditEnv } from '../../src/config/audit.env';
+import { AUDIT_RESPONSE_SCHEMAS } from '../../src/openapi/response-schemas';
 
 export interface AuditTestOptions {
   databaseUrl: string;
@@ -39,6 +40,14 @@ export async function startAudit(options: AuditTestOptions): Promise<NestFastify
   });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
+  // Issue 18 § 2: every answer a test reads is checked against the document.
+  checkResponsesAgainst(app.getHttpAdapter().getInstance(), () =>
+    buildOpenApiDocument(app, {
+      title: 'audit',
+      version: '1',
+      responses: [AUDIT_RESPONSE_SCHEMAS],
+    }),
+  );
   return app;
 }
 

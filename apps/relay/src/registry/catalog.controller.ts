@@ -16,6 +16,7 @@ import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
 import { PermissionEntity } from '@agp/contracts';
 import { Created, Page, PageQueryDto, uuidParam } from '@agp/http';
 
+import type { CatalogService } from './catalog.service';
 import { ListCatalogQueryDto } from './list-catalog-query.dto';
 
 /** What answers a registry resource's routes: a CatalogService, or a service with its methods. */
@@ -29,7 +30,13 @@ export interface CatalogOperations<Entry = unknown> {
 
 export type CatalogRoute = keyof CatalogOperations;
 
-export interface CatalogControllerOptions {
+/**
+ * The routes of a controller `catalogController` makes, typed by what `Operations` answers: the
+ * compiler's view of them is what the OpenAPI document says each route returns (F24).
+ */
+export type CatalogRoutes<Operations> = Pick<Operations, CatalogRoute & keyof Operations>;
+
+export interface CatalogControllerOptions<Operations = CatalogService> {
   /** The class name Nest logs and reports (`ChannelsController`). */
   name: string;
   /** `relay/v1/channels` */
@@ -38,8 +45,8 @@ export interface CatalogControllerOptions {
   idParam: string;
   /** The entity of the roles the routes need: READ to read, WRITE to change, DELETE to remove. */
   permission: PermissionEntity;
-  /** The provider that answers: `CHANNELS_CATALOG`, `MCP_SERVERS_CATALOG` … */
-  operations: InjectionToken;
+  /** The provider that answers: `CHANNELS_CATALOG`, `MCP_SERVERS_CATALOG` (CatalogServices) … */
+  operations: Type<Operations> | Exclude<InjectionToken, Type>;
   /** The body of create; without one, the resource has no create route. */
   createDto?: Type;
   updateDto: Type;
@@ -54,7 +61,9 @@ export interface CatalogControllerOptions {
  * `GET` list, `GET`, `PATCH` and `DELETE` (204) by id under `path`, each a line that hands the
  * request context and the validated body to `operations`. Returns a named controller class.
  */
-export function catalogController(options: CatalogControllerOptions): Type {
+export function catalogController<Operations = CatalogService>(
+  options: CatalogControllerOptions<Operations>,
+): Type<CatalogRoutes<Operations>> {
   const { permission, idParam } = options;
   const served = new Set(options.routes ?? ['create', 'list', 'get', 'update', 'remove']);
   if (!options.createDto) {
@@ -139,5 +148,5 @@ export function catalogController(options: CatalogControllerOptions): Type {
     [Object, String],
   );
   Object.defineProperty(CatalogController, 'name', { value: options.name });
-  return CatalogController;
+  return CatalogController as unknown as Type<CatalogRoutes<Operations>>;
 }

@@ -2,10 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AuthModule } from '@agp/auth';
-import { createHttpApp } from '@agp/http';
+import { buildOpenApiDocument, createHttpApp } from '@agp/http';
 import { EventBusModule } from '@agp/messaging';
-import { TEST_NATS_URL, TestTokenIssuer } from '@agp/testing';
+import { TEST_NATS_URL, TestTokenIssuer, checkResponsesAgainst } from '@agp/testing';
 
+import { RELAY_RESPONSE_SCHEMAS } from '../../src/openapi/response-schemas';
 import { RelayModule } from '../../src/relay.module';
 
 export interface RelayTestOptions {
@@ -48,6 +49,14 @@ export async function startRelay(options: RelayTestOptions): Promise<NestFastify
   });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
+  // Issue 18 § 2: every answer a test reads is checked against the document.
+  checkResponsesAgainst(app.getHttpAdapter().getInstance(), () =>
+    buildOpenApiDocument(app, {
+      title: 'relay',
+      version: '1',
+      responses: [RELAY_RESPONSE_SCHEMAS],
+    }),
+  );
   return app;
 }
 

@@ -1,19 +1,21 @@
 import { randomBytes } from 'node:crypto';
 
 import { DynamicModule } from '@nestjs/common';
+import type { FastifyInstance } from 'fastify';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AuditEnv, AuditModule } from '@agp/audit';
+import { AUDIT_RESPONSE_SCHEMAS, AuditEnv, AuditModule } from '@agp/audit';
 import { AuthModule, authOptionsFromEnv } from '@agp/auth';
 import { CoreEnv, loadEnv } from '@agp/config';
-import { createHttpApp } from '@agp/http';
+import { ResponseSchemas, createHttpApp } from '@agp/http';
 import { EventBusModule } from '@agp/messaging';
-import { RelayEnv, RelayModule } from '@agp/relay';
-import { TenantAuthEnv, TenantAuthModule } from '@agp/tenant-auth';
+import { RELAY_RESPONSE_SCHEMAS, RelayEnv, RelayModule } from '@agp/relay';
+import { TENANT_AUTH_RESPONSE_SCHEMAS, TenantAuthEnv, TenantAuthModule } from '@agp/tenant-auth';
 import {
   CatalogueRoute,
   TEST_NATS_URL,
   TestDatabase,
   catalogueRoutes,
+  checkResponsesAgainst,
   createTestDatabase,
   deleteNatsStreams,
   freePort,
@@ -44,13 +46,14 @@ async function startService(
   env: CoreEnv,
   jwksUrl: string,
   module: DynamicModule,
+  responses: ResponseSchemas,
 ): Promise<ServiceUnderTest> {
   let routes: CatalogueRoute[] = [];
   const app = await createHttpApp({
     service: name,
     logLevel: 'silent',
     // As each service's main.ts: its own description at /openapi.json, joined by the gateway.
-    openApi: { title: name, version: '1' },
+    openApi: { title: name, version: '1', responses: [responses] },
     configureFastify: (adapter) => {
       routes = catalogueRoutes(adapter.getInstance());
     },
@@ -61,6 +64,8 @@ async function startService(
     ],
   });
   await app.listen({ port, host: '127.0.0.1' });
+  // Issue 18 § 2: what a test reads from a service is checked against its own document.
+  checkResponsesAgainst(app.getHttpAdapter().getInstance(), servedDocument);
   return { name, app, routes };
 }
 
@@ -94,6 +99,7 @@ export async function startPlatform(): Promise<Platform> {
     tenantAuthEnv,
     jwksUrl,
     TenantAuthModule.forRoot({ ...tenantAuthEnv, DATABASE_URL: database.url }),
+    TENANT_AUTH_RESPONSE_SCHEMAS,
   );
   const relay = await startService(
     'relay',
@@ -101,6 +107,7 @@ export async function startPlatform(): Promise<Platform> {
     relayEnv,
     jwksUrl,
     RelayModule.forRoot({ ...relayEnv, DATABASE_URL: database.url }),
+    RELAY_RESPONSE_SCHEMAS,
   );
   const audit = await startService(
     'audit',
@@ -108,6 +115,7 @@ export async function startPlatform(): Promise<Platform> {
     auditEnv,
     jwksUrl,
     AuditModule.forRoot({ ...auditEnv, DATABASE_URL: database.url }),
+    AUDIT_RESPONSE_SCHEMAS,
   );
   const gateway = await createGatewayApp(
     loadEnv(GatewayEnv, {
@@ -118,6 +126,7 @@ export async function startPlatform(): Promise<Platform> {
     }),
   );
   await gateway.listen({ port: 0, host: '127.0.0.1' });
+  checkResponsesAgainst(gateway.getHttpAdapter().getInstance(), servedDocument);
   const services = [tenantAuth, relay, audit];
   return {
     tenantAuth,
@@ -132,4 +141,13 @@ export async function startPlatform(): Promise<Platform> {
       await deleteNatsStreams(prefix);
     },
   };
+}
+
+/** The document an app serves at `/openapi.json` (the gateway's: the three services' joined). */
+async function servedDocument(inject: FastifyInstance['inject']): Promise<object> {
+  const answer = await inject({ method: 'GET', url: '/openapi.json' });
+  if (answer.statusCode !== 200) {
+    throw new Error(`/openapi.json answered ${answer.statusCode}: ${answer.body}`);
+  }
+  return answer.json<object>();
 }

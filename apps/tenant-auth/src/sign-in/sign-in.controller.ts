@@ -10,6 +10,7 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import { Public } from '@agp/auth';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -20,10 +21,27 @@ import { BrowserRequest, SignInOutcome } from './sign-in.types';
 
 type Fields = Record<string, unknown>;
 
+/** The browser routes answer pages and redirects, never JSON (D6). */
+const HTML = { 'text/html': {} };
+
 /**
  * Browser sign-in (identity.md I14–I17): public like D6's routes, since the browser that comes
  * here has no token yet. Pages and redirects, never JSON.
  */
+@ApiResponse({ status: 200, description: 'A sign-in page.', content: HTML })
+@ApiResponse({ status: 303, description: 'On to the client, the IdP or the next page.' })
+@ApiResponse({ status: 400, description: 'A page naming the bad request.', content: HTML })
+@ApiResponse({
+  status: 401,
+  description: 'The sign-in page again, the credentials refused.',
+  content: HTML,
+})
+@ApiResponse({
+  status: 403,
+  description: 'A page refusing an address whose domain the tenant has not verified.',
+  content: HTML,
+})
+@ApiResponse({ status: 429, description: 'Too many sign-in attempts (a page).', content: HTML })
 @Controller('tenant-auth/v1')
 export class SignInController {
   constructor(

@@ -1,10 +1,24 @@
 /** RFC 6749 §5.2 error codes (D7). */
-export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'invalid_scope'
-  | 'unsupported_grant_type';
+export const OAUTH_ERROR_CODES = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'invalid_scope',
+  'unsupported_grant_type',
+] as const;
+
+export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
+
+/** The body OAuthErrorFilter sends, for the OpenAPI document (F24). */
+export const OAUTH_ERROR_SCHEMA = {
+  type: 'object',
+  required: ['error', 'error_description'],
+  properties: {
+    error: { enum: [...OAUTH_ERROR_CODES] },
+    error_description: { type: 'string' },
+  },
+  additionalProperties: false,
+};
 
 /** A token-endpoint error, rendered as `{error, error_description}` rather than problem+json (D7). */
 export class OAuthError extends Error {

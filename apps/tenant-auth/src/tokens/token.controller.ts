@@ -9,6 +9,7 @@ import {
   Res,
   UseFilters,
 } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import { Public } from '@agp/auth';
 import { FastifyReply } from 'fastify';
 import { JSONWebKeySet } from 'jose';
@@ -17,6 +18,7 @@ import { SigningKeysService } from '../keys/signing-keys.service';
 import { BrowserTokens } from '../sign-in/code-grants';
 import { DiscoveryDocument, DiscoveryService } from './discovery.service';
 import { OAuthErrorFilter } from './oauth-error.filter';
+import { OAUTH_ERROR_SCHEMA } from './oauth.error';
 import { TokenService } from './token.service';
 import { IssuedToken } from './token-signer';
 
@@ -33,6 +35,18 @@ export class TokenController {
   @Post('oauth/token')
   @HttpCode(200)
   @UseFilters(OAuthErrorFilter)
+  @ApiResponse({ status: 200, description: 'The token (D7, D9).' })
+  @ApiResponse({
+    status: 400,
+    description: 'RFC 6749 §5.2: a bad request, grant or scope (D7).',
+    content: { 'application/json': { schema: OAUTH_ERROR_SCHEMA } },
+  })
+  @ApiResponse({
+    status: 401,
+    description: 'RFC 6749 §5.2: invalid_client, with a Basic challenge (D7).',
+    content: { 'application/json': { schema: OAUTH_ERROR_SCHEMA } },
+  })
+  @ApiResponse({ status: 429, description: 'Too many token requests; see Retry-After (F17).' })
   async token(
     @Body() body: unknown,
     @Headers('authorization') authorization: string | undefined,

@@ -8,7 +8,9 @@ import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
 import { PUBLIC_ROUTE_KEY } from '../public-route';
 import { REQUIRED_PERMISSION_KEY } from '../required-permission';
-import { PROBLEM_SCHEMA, problemResponses } from './problem-responses';
+import { PROBLEM_SCHEMA, problemContent, problemResponses } from './problem-responses';
+import { ResponseSchemas } from './response-schemas';
+import HTTP_RESPONSE_SCHEMAS from './response-schemas.json';
 
 type JsonSchema = Record<string, unknown>;
 interface Parameter {
@@ -33,6 +35,11 @@ export interface OpenApiInfo {
   title: string;
   version: string;
   description?: string;
+  /**
+   * The schemas of the handlers' answers, generated from their return types (F24): one per
+   * application the document describes (the runner's holds three).
+   */
+  responses?: readonly ResponseSchemas[];
 }
 
 interface Handler {
@@ -74,9 +81,21 @@ export function buildOpenApiDocument(app: INestApplication, info: OpenApiInfo): 
       }
     }
   }
+  const requestSchemas = referencedSchemas(used, dtoSchemas);
+  const answers = withoutClashes(
+    mergedResponses([HTTP_RESPONSE_SCHEMAS, ...(info.responses ?? [])]),
+    new Set([...Object.keys(requestSchemas), 'Problem']),
+  );
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item as object) as Operation[]) {
+      if (handlers.has(operation.operationId ?? '')) {
+        describeAnswer(operation, answers.operations[operation.operationId ?? '']);
+      }
+    }
+  }
   document.components = {
     ...document.components,
-    schemas: { ...referencedSchemas(used, dtoSchemas), Problem: PROBLEM_SCHEMA },
+    schemas: { ...requestSchemas, ...answers.schemas, Problem: PROBLEM_SCHEMA },
   };
   return document;
 }
@@ -136,14 +155,56 @@ function describeOperation(
   operation.parameters = dedupe(parameters);
   const hasInput = operation.parameters.length > 0 || operation.requestBody !== undefined;
   operation.responses = {
-    ...withoutEmptyDefaults(operation.responses),
     ...problemResponses({
       isPublic,
-      hasPermission: permission !== undefined,
       hasInput,
+      hasBody: operation.requestBody !== undefined,
       hasPathIds: /\{[^}]+\}/.test(path),
       verb,
     }),
+    // What the code declares (`@ApiResponse`) wins over what the route's shape suggests.
+    ...declaredResponses(operation.responses),
+  };
+}
+
+/**
+ * The answers the code declares (the success status Nest gives the route, or what `@ApiResponse`
+ * adds, as `/health/ready`'s 503) get the schema of what the handler returns (F24); a problem
+ * answer keeps its own.
+ */
+function describeAnswer(operation: Operation, schema: object | undefined): void {
+  for (const [status, response] of Object.entries(operation.responses ?? {})) {
+    const isDeclared = 'content' in response || Number(status) >= 400;
+    if (schema && status !== '204' && !isDeclared) {
+      operation.responses![status] = {
+        ...response,
+        content: { 'application/json': { schema } },
+      };
+    }
+  }
+}
+
+/**
+ * The answers' schemas with a name a request DTO already has renamed `<name>Response`: one class
+ * can be a body and part of an answer, and the two descriptions (class-validator's, the
+ * compiler's) need not be equal.
+ */
+function withoutClashes(answers: ResponseSchemas, taken: Set<string>): ResponseSchemas {
+  let text = JSON.stringify(answers);
+  for (const name of Object.keys(answers.schemas).filter((n) => taken.has(n))) {
+    text = text
+      .split(`"${SCHEMA_REF}${name}"`)
+      .join(`"${SCHEMA_REF}${name}Response"`)
+      .split(`"${name}":`)
+      .join(`"${name}Response":`);
+  }
+  return JSON.parse(text) as ResponseSchemas;
+}
+
+function mergedResponses(all: readonly ResponseSchemas[]): ResponseSchemas {
+  return {
+    operations: Object.assign({}, ...all.map((r) => r.operations)) as ResponseSchemas['operations'],
+    schemas: Object.assign({}, ...all.map((r) => r.schemas)) as ResponseSchemas['schemas'],
   };
 }
 
@@ -249,13 +310,23 @@ function dedupe(parameters: Parameter[]): Parameter[] {
   });
 }
 
-/** The module's empty guesses (`201` with no content, say) are kept only as plain success codes. */
-function withoutEmptyDefaults(responses: Operation['responses']): Record<string, object> {
+/**
+ * The module's responses: its guesses (`201` with no content, say) as plain success codes, and what
+ * an `@ApiResponse` declares kept; a declared error without content is a problem (D12).
+ */
+function declaredResponses(responses: Operation['responses']): Record<string, object> {
   return Object.fromEntries(
-    Object.entries(responses ?? {}).map(([status, response]) => [
-      status,
-      { description: (response as { description?: string }).description || 'Success' },
-    ]),
+    Object.entries(responses ?? {}).map(([status, response]) => {
+      const { description, content } = response as { description?: string; content?: object };
+      const problem = Number(status) >= 400 ? problemContent() : undefined;
+      return [
+        status,
+        {
+          description: description || 'Success',
+          ...((content ?? problem) ? { content: content ?? problem } : {}),
+        },
+      ];
+    }),
   );
 }
 

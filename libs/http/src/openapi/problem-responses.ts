@@ -35,8 +35,9 @@ const WHEN: Record<number, string> = {
 
 interface Route {
   isPublic: boolean;
-  hasPermission: boolean;
   hasInput: boolean;
+  /** A body, which may name other resources of the tenant (a binding's policy group). */
+  hasBody: boolean;
   hasPathIds: boolean;
   verb: string;
 }
@@ -45,20 +46,24 @@ interface Route {
 export function problemResponses(route: Route): Record<string, object> {
   const statuses = [
     ...(route.hasInput ? [400] : []),
-    ...(route.isPublic ? [] : [401]),
-    ...(route.hasPermission ? [403] : []),
-    ...(route.hasPathIds ? [404] : []),
-    ...(['post', 'put', 'patch'].includes(route.verb) ? [409, 415] : []),
+    // Beside the route's permission, a service may refuse what is not the caller's (D10, D21).
+    ...(route.isPublic ? [] : [401, 403]),
+    ...(route.hasPathIds || route.hasBody ? [404] : []),
+    ...(['post', 'put', 'patch', 'delete'].includes(route.verb) ? [409] : []),
+    ...(['post', 'put', 'patch'].includes(route.verb) ? [415] : []),
   ];
   return Object.fromEntries(
     statuses.map((status) => [
       String(status),
       {
         description: `${statusTitle(status)}. ${WHEN[status] ?? ''}`.trim(),
-        content: {
-          [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } },
-        },
+        content: problemContent(),
       },
     ]),
   );
+}
+
+/** The content of every problem answer (D12). */
+export function problemContent(): object {
+  return { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } };
 }
