@@ -99,10 +99,16 @@ export class OutboxRelay {
    */
   private async drainInline(): Promise<number> {
     const { schema } = this.database;
+    // Rows another relay of this process is publishing are left out of the read, not out of the
+    // batch after it: otherwise a relay whose first rows are claimed would read nothing else.
+    const inFlight = [...INLINE_CLAIMS]
+      .filter((claim) => claim.startsWith(`${schema}:`))
+      .map((claim) => claim.slice(schema.length + 1));
     const rows: OutboxRow[] = await this.database.asSystem((tx) =>
-      tx.query(`SELECT id, envelope FROM ${schema}.outbox ORDER BY seq LIMIT $1`, [
-        this.options.batchSize,
-      ]),
+      tx.query(
+        `SELECT id, envelope FROM ${schema}.outbox WHERE id <> ALL($2::uuid[]) ORDER BY seq LIMIT $1`,
+        [this.options.batchSize, inFlight],
+      ),
     );
     const claimed = rows.filter((row) => !INLINE_CLAIMS.has(`${schema}:${row.id}`));
     if (claimed.length === 0) {
