@@ -1,5 +1,6 @@
-// Checks that every image a manifest names is one docker/Dockerfile builds, and builds safely:
-// non-root, production dependencies only, the service's own entry point and port.
+// Checks that every image a manifest names is one we build: each service's by docker/Dockerfile,
+// safely (non-root, production dependencies only, the service's own entry point and port), and
+// the console's static pages by docker/console.Dockerfile (issue 16).
 import type { Stage } from './support/dockerfile';
 import { execForm, expand, parseDockerfile, stageChain } from './support/dockerfile';
 import {
@@ -58,10 +59,12 @@ function instructions(chain: Stage[], keyword: string): string[] {
 }
 
 const THIRD_PARTY = /^(postgres|nats):/;
+/** Images that are not a Node service: the console's single-page application behind nginx. */
+const WEB_IMAGES: Record<string, string> = { console: 'docker/console.Dockerfile' };
 
 describe('images named by the manifests', () => {
   const images = namedImages().filter(({ image }) => !THIRD_PARTY.test(image));
-  const services = [
+  const named = [
     ...new Set(
       images.map(
         ({ image }) =>
@@ -69,10 +72,23 @@ describe('images named by the manifests', () => {
       ),
     ),
   ];
+  const services = named.filter((name) => !(name in WEB_IMAGES));
 
-  it('should be agp/<service> images for the four services', () => {
+  it('should be agp/<service> images for the four services and the console', () => {
     expect(services.sort()).toEqual([...SERVICE_NAMES].sort());
+    expect(named.filter((name) => name in WEB_IMAGES).sort()).toEqual(Object.keys(WEB_IMAGES));
   });
+
+  it.each(Object.entries(WEB_IMAGES))(
+    '%s should be built by %s, exposing the port its deployment names',
+    (name, file) => {
+      const web = parseDockerfile(readText(file));
+      const chain = stageChain(web, web.stages[web.stages.length - 1]);
+      const deployment = readText(`k8s/${name}/deployment.yaml`);
+      const port = Number(/containerPort:\s*(\d+)/.exec(deployment)?.[1]);
+      expect(instructions(chain, 'EXPOSE').map(Number)).toContain(port);
+    },
+  );
 
   it.each(services)('%s should be a workspace app with a build script', (service) => {
     expect(exists(`apps/${service}/package.json`)).toBe(true);

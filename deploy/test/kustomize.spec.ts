@@ -233,7 +233,7 @@ const hasKubectl = ((): boolean => {
       objectsOfKind(located, 'Deployment')
         .map(({ object }) => object.metadata?.name)
         .sort(),
-    ).toEqual([...SERVICE_NAMES].sort());
+    ).toEqual([...SERVICE_NAMES, 'console'].sort());
   });
 
   it('should carry the overlay base address, audience and image tags', () => {
