@@ -129,6 +129,8 @@ export function answerDefects(
   request: FuzzRequest,
   answer: FuzzAnswer,
   world: FuzzWorld,
+  /** Whether the URL sent names a resource of the other tenant (not merely the case's wish). */
+  namesForeignResource: boolean,
 ): Defect[] {
   const defects: Defect[] = [];
   const sent = `${request.url}\n${request.payload ?? ''}`;
@@ -167,10 +169,7 @@ export function answerDefects(
     if (leaked.length) {
       defects.push({ kind: 'cross-tenant-read', detail: `${answer.status} names ${leaked[0]}` });
     }
-    const foreign = Object.values(fuzzCase.path).some(
-      (arg) => 'tenant' in arg && arg.tenant !== tenant,
-    );
-    if (isSuccess && foreign && !operation.isTraffic) {
+    if (isSuccess && namesForeignResource && !operation.isTraffic) {
       defects.push({
         kind: 'cross-tenant-read',
         detail: `${answer.status} for a resource of the other tenant (D12: 404)`,

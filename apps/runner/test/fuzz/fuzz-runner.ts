@@ -137,10 +137,10 @@ export class FuzzRunner {
   async sendCase(
     fuzzCase: FuzzCase,
   ): Promise<{ answer: FuzzAnswer; defects: Defect[]; request: FuzzRequest }> {
-    const { request, operation } = this.materialize(fuzzCase);
+    const { request, operation, foreign } = this.materialize(fuzzCase);
     const answer = await this.platform.send(request);
     this.count(fuzzCase, answer);
-    const defects = answerDefects(operation, fuzzCase, request, answer, this.world);
+    const defects = answerDefects(operation, fuzzCase, request, answer, this.world, foreign);
     if (answer.status < 300) {
       this.succeeded.add(operation.key);
     }
