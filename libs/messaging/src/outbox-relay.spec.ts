@@ -41,22 +41,27 @@ describe(OutboxRelay.name, () => {
       ids.push((await placeOrder(replicaA, outbox, tenantId, `order ${i}`)).id);
     }
     const published: Array<{ relay: string; id: string }> = [];
-    const bPublished = gate();
+    // Each relay, once publishing, waits until the other publishes too: it can only happen if the
+    // second reads rows the first holds no claim on, and a relay that took everything at once (or
+    // waited behind the other's batch) leaves the test waiting instead of passing by luck.
+    const aPublishing = gate();
+    const bPublishing = gate();
     const transportA = new InProcessTransport(silentLogger);
     const transportB = new InProcessTransport(silentLogger);
     await transportA.subscribe(
       { name: 'count', types: ['HITL'] },
       async (envelope: EventEnvelope) => {
-        // A holds its claimed batch until B has published: B can only have taken rows A skipped.
-        await bPublished.promise;
+        aPublishing.open();
+        await bPublishing.promise;
         published.push({ relay: 'a', id: envelope.id });
       },
     );
     await transportB.subscribe(
       { name: 'count', types: ['HITL'] },
       async (envelope: EventEnvelope) => {
+        bPublishing.open();
+        await aPublishing.promise;
         published.push({ relay: 'b', id: envelope.id });
-        bPublished.open();
       },
     );
     const relayA = new OutboxRelay(replicaA, transportA, silentLogger, {
