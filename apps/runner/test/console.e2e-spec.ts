@@ -125,10 +125,13 @@ describe('console in a browser', () => {
     const action = page.getByRole('combobox', { name: 'Action' });
     await expectEventually(async () => {
       if ((await action.inputValue()) !== 'BLOCK') {
-        await action.click();
-        await page.getByRole('option', { name: 'BLOCK', exact: true }).click();
+        // A dropdown left open by a failed attempt would close on this click: start from closed,
+        // and give up on an attempt in seconds rather than Playwright's 30 s per action.
+        await page.keyboard.press('Escape');
+        await action.click({ timeout: 5_000 });
+        await page.getByRole('option', { name: 'BLOCK', exact: true }).click({ timeout: 5_000 });
       }
-      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.getByRole('button', { name: 'Apply filters' }).click({ timeout: 5_000 });
       await page.getByRole('link', { name: 'Trace' }).first().waitFor({ timeout: 4_000 });
     });
     await checkPage('audit');
