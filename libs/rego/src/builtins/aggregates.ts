@@ -1,29 +1,55 @@
+import {
+  AnyNum,
+  BigNum,
+  BinFloat,
+  binAdd,
+  binMul,
+  numberFromBin,
+  toBinFloat,
+} from '../values/decimal';
 import { normalizeBig } from '../values/json';
 import { RegoObject, RegoSet, Value, compareValues } from '../values/value';
 import { BuiltinDef } from './types';
 import { Num, def, elems, intOp, isInt, oneOf, typeErr } from './helpers';
 
-function numbersOf(v: Value, pos: number): Num[] {
+function numbersOf(v: Value, pos: number): AnyNum[] {
   const xs = elems(v, pos, 'one of {array, set}');
   return xs.map((x) => {
-    if (typeof x !== 'number' && typeof x !== 'bigint') {
+    if (typeof x !== 'number' && typeof x !== 'bigint' && !(x instanceof BigNum)) {
       throw typeErr(pos, 'one of {array, set} of numbers', v);
     }
     return x;
   });
 }
 
+/**
+ * sum and product as OPA computes them: exactly while every element is an integer, otherwise in
+ * one big.Float of 64 bits accumulated over all elements (E5).
+ */
 function fold(
-  xs: Num[],
+  xs: AnyNum[],
   init: Num,
   op: (a: bigint, b: bigint) => bigint,
   fast: (a: number, b: number) => number,
-): Num {
+  float: (a: BinFloat, b: BinFloat) => BinFloat,
+): AnyNum {
   let acc: Num = init;
-  for (const x of xs) {
-    acc = isInt(acc) && isInt(x) ? intOp(acc, x, op, fast) : fast(Number(acc), Number(x));
+  let i = 0;
+  for (; i < xs.length; i++) {
+    const x = xs[i];
+    if (x instanceof BigNum ? !x.isInteger : !isInt(x)) {
+      break;
+    }
+    acc = intOp(acc, x instanceof BigNum ? x.toBigInt() : x, op, fast);
   }
-  return typeof acc === 'bigint' ? normalizeBig(acc) : acc;
+  if (i === xs.length) {
+    return typeof acc === 'bigint' ? normalizeBig(acc) : acc;
+  }
+  let f = toBinFloat(init);
+  for (const x of xs) {
+    f = float(f, toBinFloat(x));
+  }
+  return numberFromBin(f);
 }
 
 function count(v: Value): number {
@@ -55,6 +81,7 @@ export const AGGREGATE_BUILTINS: BuiltinDef[] = [
       0,
       (a, b) => a + b,
       (a, b) => a + b,
+      binAdd,
     ),
   ),
   def('product', 1, ([v]) =>
@@ -63,6 +90,7 @@ export const AGGREGATE_BUILTINS: BuiltinDef[] = [
       1,
       (a, b) => a * b,
       (a, b) => a * b,
+      binMul,
     ),
   ),
   def('max', 1, ([v]) => extreme(v, 1)),

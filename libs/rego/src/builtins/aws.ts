@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { jsonText } from '../values/json';
 import { RegoObject, Value } from '../values/value';
 import { BuiltinError, BuiltinDef } from './types';
-import { def, isNum, obj } from './helpers';
+import { def, isNum, num, obj } from './helpers';
 
 // providers.aws.sign_req: AWS Signature Version 4 as OPA's internal/providers/aws/signing_v4.go
 // computes it, with the operand checks of OPA's v1/topdown/providers.go.
@@ -57,7 +57,8 @@ function signRequest(reqV: Value, cfgV: Value, timeV: Value): Value {
   if (!isNum(timeV)) {
     throw typeError('operand 3 must be a number');
   }
-  const ns = typeof timeV === 'bigint' ? timeV : BigInt(Math.trunc(timeV));
+  const t = num(timeV, 3);
+  const ns = typeof t === 'bigint' ? t : BigInt(Math.trunc(t));
   if (ns < 0n) {
     throw typeError('operand 3 could not convert time_ns value into a unix timestamp');
   }

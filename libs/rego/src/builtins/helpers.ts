@@ -1,3 +1,4 @@
+import { BigNum } from '../values/decimal';
 import { normalizeBig } from '../values/json';
 import { RegoObject, RegoSet, Value, typeName } from '../values/value';
 import { BuiltinContext, BuiltinDef, BuiltinError } from './types';
@@ -22,15 +23,23 @@ export function str(v: Value, pos: number): string {
   return v;
 }
 
+/**
+ * A number operand as a JS number or bigint. A BigNum (E5) becomes its integer or nearest double:
+ * built-ins other than arithmetic and comparison read numbers as Go's int or float64, as OPA's do.
+ */
 export function num(v: Value, pos: number): Num {
   if (typeof v !== 'number' && typeof v !== 'bigint') {
+    if (v instanceof BigNum) {
+      return v.isInteger ? normalizeBig(v.toBigInt()) : v.toNumber();
+    }
     throw typeErr(pos, 'number', v);
   }
   return v;
 }
 
-export function isNum(v: Value): v is Num {
-  return typeof v === 'number' || typeof v === 'bigint';
+/** A number of any representation (number, bigint or BigNum). */
+export function isNum(v: Value): v is Num | BigNum {
+  return typeof v === 'number' || typeof v === 'bigint' || v instanceof BigNum;
 }
 
 export function isInt(v: Num): boolean {

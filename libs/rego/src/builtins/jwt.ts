@@ -11,7 +11,7 @@ import {
 } from 'node:crypto';
 import { jsonText } from '../values/json';
 import { RegoObject, RegoSet, Value, compareNumbers } from '../values/value';
-import { builtinErr, def, isNum, obj, str } from './helpers';
+import { builtinErr, def, isNum, num, obj, str } from './helpers';
 import { BuiltinDef } from './types';
 import { jwtPart, unmarshal } from './encoding';
 
@@ -177,7 +177,7 @@ function constraintsOf(v: Value): Constraints {
         if (!isNum(val)) {
           throw builtinErr('time: must be a number');
         }
-        c.time = val;
+        c.time = num(val, 2);
         break;
       default:
         throw builtinErr(`unknown token validation constraint: ${name}`);

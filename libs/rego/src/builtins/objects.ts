@@ -1,6 +1,6 @@
 import { RegoObject, RegoSet, Value, typeName, valuesEqual } from '../values/value';
 import { BuiltinDef } from './types';
-import { arr, builtinErr, def, elems, obj, oneOf, typeErr } from './helpers';
+import { arr, builtinErr, def, elems, isNum, num, obj, oneOf, typeErr } from './helpers';
 
 function union(a: RegoObject, b: RegoObject): RegoObject {
   const out = RegoObject.from(a.entries());
@@ -217,14 +217,8 @@ export const OBJECT_BUILTINS: BuiltinDef[] = [
   def('array.concat', 2, ([a, b]) => [...arr(a, 1), ...arr(b, 2)]),
   def('array.slice', 3, ([a, s, e]) => {
     const xs = arr(a, 1);
-    if (typeof s !== 'number' && typeof s !== 'bigint') {
-      throw typeErr(2, 'number', s);
-    }
-    if (typeof e !== 'number' && typeof e !== 'bigint') {
-      throw typeErr(3, 'number', e);
-    }
-    const start = Math.max(0, Math.floor(Number(s)));
-    const end = Math.min(xs.length, Math.floor(Number(e)));
+    const start = Math.max(0, Math.floor(Number(num(s, 2))));
+    const end = Math.min(xs.length, Math.floor(Number(num(e, 3))));
     return start >= end ? [] : xs.slice(start, end);
   }),
   def('array.reverse', 1, ([a]) => [...arr(a, 1)].reverse()),
@@ -253,7 +247,7 @@ export const OBJECT_BUILTINS: BuiltinDef[] = [
     return out;
   }),
   def('type_name', 1, ([v]) => typeName(v)),
-  def('is_number', 1, ([v]) => typeof v === 'number' || typeof v === 'bigint'),
+  def('is_number', 1, ([v]) => isNum(v)),
   def('is_string', 1, ([v]) => typeof v === 'string'),
   def('is_boolean', 1, ([v]) => typeof v === 'boolean'),
   def('is_array', 1, ([v]) => Array.isArray(v)),

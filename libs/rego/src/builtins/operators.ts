@@ -1,51 +1,145 @@
 import { normalizeBig } from '../values/json';
+import {
+  AnyNum,
+  BigNum,
+  BinFloat,
+  binAdd,
+  binCmp,
+  binFromInt,
+  binMul,
+  binNeg,
+  binQuo,
+  binTrunc,
+  numberFromBin,
+  toBinFloat,
+} from '../values/decimal';
 import { RegoObject, RegoSet, Value, compareValues, valuesEqual } from '../values/value';
 import { BuiltinContext, BuiltinDef } from './types';
-import { Num, builtinErr, def, int, intOp, isInt, num, oneOf, typeErr } from './helpers';
+import { Num, builtinErr, def, int, isInt, num, oneOf, toBig, typeErr } from './helpers';
 
+/** A number operand in any representation. */
+function anyNum(v: Value, pos: number): AnyNum {
+  if (typeof v === 'number' || typeof v === 'bigint' || v instanceof BigNum) {
+    return v;
+  }
+  throw typeErr(pos, 'number', v);
+}
+
+function isIntegral(n: AnyNum): boolean {
+  return typeof n === 'bigint' || (typeof n === 'number' ? Number.isInteger(n) : n.isInteger);
+}
+
+function bigOf(n: AnyNum): bigint {
+  return typeof n === 'bigint' ? n : typeof n === 'number' ? BigInt(n) : n.toBigInt();
+}
+
+/**
+ * OPA's arithmetic (topdown/arithmetic.go): integers exactly (safe integers without leaving JS
+ * numbers), anything else through Go's big.Float at 64 bits and back through its text (E5).
+ */
 function arith(
   name: string,
   ints: (x: bigint, y: bigint) => bigint,
   fast: (x: number, y: number) => number,
+  float: (x: BinFloat, y: BinFloat) => BinFloat,
 ): BuiltinDef {
   return def(name, 2, ([a, b]) => {
-    const x = num(a, 1);
-    const y = num(b, 2);
-    if (isInt(x) && isInt(y)) {
-      return intOp(x, y, ints, fast);
+    if (
+      typeof a === 'number' &&
+      typeof b === 'number' &&
+      Number.isInteger(a) &&
+      Number.isInteger(b)
+    ) {
+      const r = fast(a, b);
+      if (Number.isSafeInteger(r)) {
+        return r;
+      }
     }
-    return fast(Number(x), Number(y));
+    const x = anyNum(a, 1);
+    const y = anyNum(b, 2);
+    if (isIntegral(x) && isIntegral(y)) {
+      return normalizeBig(ints(bigOf(x), bigOf(y)));
+    }
+    return numberFromBin(float(toBinFloat(x), toBinFloat(y)));
   });
 }
 
 function div(a: Value, b: Value): Value {
-  const x = num(a, 1);
-  const y = num(b, 2);
-  if (Number(y) === 0) {
-    throw builtinErr('divide by zero');
-  }
-  if (typeof x === 'bigint' || typeof y === 'bigint') {
-    const bx = BigInt(x);
-    const by = BigInt(y);
-    if (isInt(x) && isInt(y) && bx % by === 0n) {
-      return normalizeBig(bx / by);
+  if (
+    typeof a === 'number' &&
+    typeof b === 'number' &&
+    Number.isSafeInteger(a) &&
+    Number.isSafeInteger(b)
+  ) {
+    if (b === 0) {
+      throw builtinErr('divide by zero');
+    }
+    if (a !== 0 && a % b === 0) {
+      return a / b;
     }
   }
-  return Number(x) / Number(y);
+  const x = toBinFloat(anyNum(a, 1));
+  const y = toBinFloat(anyNum(b, 2));
+  if (y.m === 0n) {
+    throw builtinErr('divide by zero');
+  }
+  // Big integers too: OPA divides them as 64-bit floats.
+  return numberFromBin(binQuo(x, y));
 }
 
 function rem(a: Value, b: Value): Value {
-  const x = num(a, 1);
-  const y = num(b, 2);
-  if (!isInt(x) || !isInt(y)) {
+  const x = anyNum(a, 1);
+  const y = anyNum(b, 2);
+  if (!isIntegral(x) || !isIntegral(y)) {
     throw builtinErr('modulo on floating-point number');
   }
-  if (Number(y) === 0) {
+  if (typeof x === 'number' && typeof y === 'number') {
+    if (y === 0) {
+      throw builtinErr('modulo by zero');
+    }
+    return x % y;
+  }
+  const by = bigOf(y);
+  if (by === 0n) {
     throw builtinErr('modulo by zero');
   }
-  return typeof x === 'number' && typeof y === 'number'
-    ? x % y
-    : normalizeBig(BigInt(x) % BigInt(y));
+  return normalizeBig(bigOf(x) % by);
+}
+
+/** abs, round, ceil, floor: identity on integers, Go's big.Float operations on a BigNum. */
+function unary(
+  name: string,
+  onNumber: (n: number) => number,
+  onBin: (f: BinFloat) => BinFloat,
+): BuiltinDef {
+  return def(name, 1, ([a]) => {
+    const n = anyNum(a, 1);
+    if (typeof n === 'number') {
+      return onNumber(n);
+    }
+    if (typeof n === 'bigint' || n.isInteger) {
+      const i = bigOf(n);
+      return normalizeBig(name === 'abs' && i < 0n ? -i : i);
+    }
+    return numberFromBin(onBin(toBinFloat(n)));
+  });
+}
+
+const HALF: BinFloat = { m: 1n, e: -1 };
+const ONE: BinFloat = { m: 1n, e: 0 };
+
+function binRound(f: BinFloat): BinFloat {
+  return binFromInt(binTrunc(binAdd(f, f.m < 0n ? binNeg(HALF) : HALF)));
+}
+
+function binFloor(f: BinFloat): BinFloat {
+  const t = binFromInt(binTrunc(f));
+  return f.m >= 0n || binCmp(f, t) === 0 ? t : binAdd(t, binNeg(ONE));
+}
+
+function binCeil(f: BinFloat): BinFloat {
+  const t = binFromInt(binTrunc(f));
+  return f.m < 0n || binCmp(f, t) === 0 ? t : binAdd(t, ONE);
 }
 
 function setOp(name: string, op: (a: RegoSet, b: RegoSet) => RegoSet): BuiltinDef {
@@ -93,10 +187,7 @@ function member3(k: Value, x: Value, coll: Value): boolean {
   return false;
 }
 
-function round(n: Num): Num {
-  if (typeof n === 'bigint') {
-    return n;
-  }
+function round(n: number): number {
   // Go's math.Round: half away from zero.
   return Math.sign(n) * Math.round(Math.abs(n));
 }
@@ -104,8 +195,11 @@ function round(n: Num): Num {
 function range(a: Value, b: Value, step: Num, ctx: BuiltinContext): Value[] {
   const x = int(a, 1);
   const y = int(b, 2);
-  const lo = Number(x);
-  const hi = Number(y);
+  if (typeof x === 'bigint' || typeof y === 'bigint' || typeof step === 'bigint') {
+    return bigRange(toBig(x), toBig(y), toBig(step), ctx);
+  }
+  const lo = x;
+  const hi = y;
   const s = Number(step);
   const out: Value[] = [];
   // Charge the budget before allocating so a huge range cannot stall the caller.
@@ -122,6 +216,25 @@ function range(a: Value, b: Value, step: Num, ctx: BuiltinContext): Value[] {
   return out;
 }
 
+const MINUS = arith(
+  'minus',
+  (x, y) => x - y,
+  (x, y) => x - y,
+  (x, y) => binAdd(x, binNeg(y)),
+);
+
+/** A range with a bound beyond 2^53: exact integers, as OPA's big.Int ranges. */
+function bigRange(lo: bigint, hi: bigint, step: bigint, ctx: BuiltinContext): Value[] {
+  const span = (hi >= lo ? hi - lo : lo - hi) / step + 1n;
+  ctx.tick(span > 1_000_000_000n ? 1_000_000_000 : Number(span));
+  const out: Value[] = [];
+  const dir = hi >= lo ? step : -step;
+  for (let i = lo; dir > 0n ? i <= hi : i >= hi; i += dir) {
+    out.push(normalizeBig(i));
+  }
+  return out;
+}
+
 export const OPERATOR_BUILTINS: BuiltinDef[] = [
   def('equal', 2, ([a, b]) => valuesEqual(a, b)),
   def('neq', 2, ([a, b]) => !valuesEqual(a, b)),
@@ -133,6 +246,7 @@ export const OPERATOR_BUILTINS: BuiltinDef[] = [
     'plus',
     (x, y) => x + y,
     (x, y) => x + y,
+    binAdd,
   ),
   def('minus', 2, ([a, b]) => {
     if (a instanceof RegoSet || b instanceof RegoSet) {
@@ -146,21 +260,13 @@ export const OPERATOR_BUILTINS: BuiltinDef[] = [
       }
       return RegoSet.from(a.values().filter((v) => !b.has(v)));
     }
-    const x = num(a, 1);
-    const y = num(b, 2);
-    return isInt(x) && isInt(y)
-      ? intOp(
-          x,
-          y,
-          (p, q) => p - q,
-          (p, q) => p - q,
-        )
-      : Number(x) - Number(y);
+    return MINUS.fn([a, b], undefined as never);
   }),
   arith(
     'mul',
     (x, y) => x * y,
     (x, y) => x * y,
+    binMul,
   ),
   def('div', 2, ([a, b]) => div(a, b)),
   def('rem', 2, ([a, b]) => rem(a, b)),
@@ -168,19 +274,10 @@ export const OPERATOR_BUILTINS: BuiltinDef[] = [
   setOp('or', (a, b) => RegoSet.from([...a.values(), ...b.values()])),
   def('internal.member_2', 2, ([x, c]) => member(x, c)),
   def('internal.member_3', 3, ([k, x, c]) => member3(k, x, c)),
-  def('abs', 1, ([a]) => {
-    const n = num(a, 1);
-    return typeof n === 'bigint' ? (n < 0n ? normalizeBig(-n) : n) : Math.abs(n);
-  }),
-  def('round', 1, ([a]) => round(num(a, 1))),
-  def('ceil', 1, ([a]) => {
-    const n = num(a, 1);
-    return typeof n === 'bigint' ? n : Math.ceil(n);
-  }),
-  def('floor', 1, ([a]) => {
-    const n = num(a, 1);
-    return typeof n === 'bigint' ? n : Math.floor(n);
-  }),
+  unary('abs', Math.abs, (f) => ({ m: f.m < 0n ? -f.m : f.m, e: f.e })),
+  unary('round', round, binRound),
+  unary('ceil', Math.ceil, binCeil),
+  unary('floor', Math.floor, binFloor),
   def('numbers.range', 2, ([a, b], ctx) => range(a, b, 1, ctx)),
   def('numbers.range_step', 3, ([a, b, s], ctx) => {
     const st = num(s, 3);

@@ -1,9 +1,11 @@
+import { BigNum } from '../values/decimal';
 import { formatNumber, regoText } from '../values/json';
 import { Value } from '../values/value';
 import { isInt } from './helpers';
 
 /** Go's `fmt.Sprintf` for the verbs policies use (%s %v %d %f %e %g %x %X %o %b %q %t %c %%). */
-export function sprintf(format: string, args: Value[]): string {
+export function sprintf(format: string, values: Value[]): string {
+  const args = values.map(goArg);
   let out = '';
   let ai = 0;
   for (let i = 0; i < format.length; i++) {
@@ -40,6 +42,18 @@ export function sprintf(format: string, args: Value[]): string {
       ')';
   }
   return out;
+}
+
+/**
+ * OPA hands a number whose text has a fraction or exponent to Go as float64, or as its text when
+ * float64 cannot hold it (`2e308`); a BigNum (E5) is such a number.
+ */
+function goArg(v: Value): Value {
+  if (v instanceof BigNum) {
+    const f = v.toNumber();
+    return Number.isFinite(f) ? f : v.text;
+  }
+  return v;
 }
 
 function goType(v: Value): string {

@@ -1,7 +1,20 @@
+import { numberFromText } from '../values/decimal';
 import { jsonText } from '../values/json';
 import { RegoObject, RegoSet, Value, typeName } from '../values/value';
 import { BuiltinDef, BuiltinError } from './types';
-import { arr, builtinErr, def, elems, num, obj, oneOf, smallInt, str, typeErr } from './helpers';
+import {
+  arr,
+  builtinErr,
+  def,
+  elems,
+  isNum,
+  num,
+  obj,
+  oneOf,
+  smallInt,
+  str,
+  typeErr,
+} from './helpers';
 import { sprintf } from './sprintf';
 
 function runes(s: string): string[] {
@@ -181,7 +194,7 @@ export const STRING_BUILTINS: BuiltinDef[] = [
     if (typeof v === 'boolean') {
       return v ? 1 : 0;
     }
-    if (typeof v === 'number' || typeof v === 'bigint') {
+    if (isNum(v)) {
       return v;
     }
     const s = str(v, 1);
@@ -192,11 +205,11 @@ export const STRING_BUILTINS: BuiltinDef[] = [
         `strconv.ParseFloat: parsing ${JSON.stringify(s)}: invalid syntax`,
       );
     }
-    if (/^-?\d+$/.test(s)) {
-      const b = BigInt(s);
-      return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
+    if (!Number.isFinite(Number(s))) {
+      throw builtinErr(`strconv.ParseFloat: parsing ${JSON.stringify(s)}: value out of range`);
     }
-    return Number(s);
+    // OPA keeps the string as the number's text (json.Number): exact at any size (E5).
+    return numberFromText(s);
   }),
   def('json.marshal', 1, ([v]) => jsonText(v)),
 ];

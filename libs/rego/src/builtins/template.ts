@@ -1,3 +1,4 @@
+import { BigNum } from '../values/decimal';
 import { formatNumber } from '../values/json';
 import { RegoObject, RegoSet, Value, compareValues, valuesEqual } from '../values/value';
 import { builtinErr, def, obj, str } from './helpers';
@@ -117,6 +118,9 @@ function goText(v: V): string {
   }
   if (typeof v === 'number' || typeof v === 'bigint') {
     return formatNumber(v);
+  }
+  if (v instanceof BigNum) {
+    return v.text;
   }
   if (typeof v === 'boolean') {
     return String(v);

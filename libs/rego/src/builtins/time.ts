@@ -1,7 +1,7 @@
 import { normalizeBig } from '../values/json';
 import { Value } from '../values/value';
 import { BuiltinDef } from './types';
-import { builtinErr, def, num, smallInt, str, toBig, typeErr } from './helpers';
+import { builtinErr, def, isNum, num, smallInt, str, toBig, typeErr } from './helpers';
 import { Civil, DAYS, formatLayout, parseLayout } from './time-layout';
 
 const NS_PER_MS = 1_000_000n;
@@ -94,10 +94,10 @@ function nsAndZone(v: Value): [bigint, string, string | undefined] {
     const layout = v.length > 2 ? str(v[2], 1) : undefined;
     return [ns, tz, layout];
   }
-  if (typeof v !== 'number' && typeof v !== 'bigint') {
+  if (!isNum(v)) {
     throw typeErr(1, 'one of {number, array}', v);
   }
-  return [timestamp(v), 'UTC', undefined];
+  return [timestamp(num(v, 1)), 'UTC', undefined];
 }
 
 function truncate(n: number | bigint): number | bigint {

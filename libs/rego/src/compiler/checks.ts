@@ -1,4 +1,5 @@
 import { Expr, Term } from '../ast/ast';
+import { BigNum } from '../values/decimal';
 import { BuiltinDef } from '../builtins/types';
 import { RegoErrorDetail } from '../errors';
 import { DEPRECATED_BUILTINS } from '../builtins/opa-builtins';
@@ -44,7 +45,11 @@ type Env = Map<string, string>;
 function staticType(t: Term, env: Env, docs?: DocTyper): string {
   switch (t.type) {
     case 'scalar':
-      return t.value === null ? 'null' : typeof t.value === 'bigint' ? 'number' : typeof t.value;
+      return t.value === null
+        ? 'null'
+        : typeof t.value === 'bigint' || t.value instanceof BigNum
+          ? 'number'
+          : typeof t.value;
     case 'array':
     case 'arraycomp':
       return 'array';

@@ -1,4 +1,5 @@
 import { Expr, Location, RefTerm, Term, VarTerm } from '../ast/ast';
+import { AnyNum, numberFromText } from '../values/decimal';
 import { normalizeBig } from '../values/json';
 import { TemplatePart } from '../lexer/token';
 import { Cursor } from './cursor';
@@ -169,26 +170,15 @@ function parseList(c: Cursor, end: string): Term[] {
 }
 
 /**
- * A numeric literal. OPA keeps the literal's decimal text, so a literal that denotes an integer
- * (`1e30`, `1.5e3`, `10.00`) is that integer exactly; other values are doubles.
+ * A numeric literal. OPA keeps the literal's decimal text, so a literal denotes its exact value:
+ * integers exactly, other values as the double of the same shortest text or a BigNum (E5).
  */
-function parseNumber(text: string): number | bigint {
-  if (/^[0-9]+$/.test(text)) {
-    return normalizeBig(BigInt(text));
-  }
-  const m = /^([0-9]+)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/.exec(text);
-  if (m) {
-    const frac = (m[2] ?? '').replace(/0+$/, '');
-    const exp = Number(m[3] ?? '0') - frac.length;
-    const digits = BigInt(m[1] + frac);
-    if (digits === 0n) {
-      return 0;
-    }
-    if (exp >= 0 && exp <= 10_000) {
-      return normalizeBig(digits * 10n ** BigInt(exp));
-    }
-  }
-  return Number(text);
+function parseNumber(text: string): AnyNum {
+  return numberFromText(text);
+}
+
+function negate(n: AnyNum): AnyNum {
+  return typeof n === 'bigint' ? normalizeBig(-n) : typeof n === 'number' ? -n : n.negate();
 }
 
 function parsePrimary(c: Cursor): Term {
@@ -211,8 +201,7 @@ function parsePrimary(c: Cursor): Term {
   }
   if (t.kind === 'op' && t.text === '-' && c.peek(1).kind === 'number') {
     c.next();
-    const n = parseNumber(c.next().text);
-    return { type: 'scalar', value: typeof n === 'bigint' ? normalizeBig(-n) : -n, loc };
+    return { type: 'scalar', value: negate(parseNumber(c.next().text)), loc };
   }
   if (t.kind === 'op' && t.text === '-' && c.peek(1).kind === 'ident') {
     // Unary minus on a reference: -ref is minus(0, ref), as in OPA.

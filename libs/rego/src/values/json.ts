@@ -1,3 +1,4 @@
+import { BigNum, normalizeInt } from './decimal';
 import { RegoObject, RegoSet, Value, canonical } from './value';
 
 /** Plain JSON as JavaScript holds it (bigint allowed for exact large integers). */
@@ -33,7 +34,7 @@ export function fromJson(v: unknown): Value {
     }
     return v as Value[];
   }
-  if (v instanceof RegoObject || v instanceof RegoSet) {
+  if (v instanceof RegoObject || v instanceof RegoSet || v instanceof BigNum) {
     return v;
   }
   return RegoObject.lazy(v as Record<string, unknown>);
@@ -57,7 +58,7 @@ export function fromJsonDeep(v: unknown): Value {
 
 /** Integers that fit in a double exactly are kept as `number`. */
 export function normalizeBig(v: bigint): number | bigint {
-  return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
+  return normalizeInt(v);
 }
 
 /**
@@ -77,6 +78,10 @@ export function toJsonExact(v: Value): JsonValue {
 function plain(v: Value, exact: boolean): JsonValue {
   if (typeof v === 'bigint') {
     return exact ? v : Number(v);
+  }
+  if (v instanceof BigNum) {
+    // JavaScript has no decimal: the nearest double (an exact integer stays exact in toJsonExact).
+    return exact && v.isInteger ? v.toBigInt() : v.toNumber();
   }
   if (v === null || typeof v !== 'object') {
     return v;
@@ -120,6 +125,10 @@ export function jsonText(v: Value): string {
   }
   if (v instanceof RegoSet) {
     return '[' + v.values().map(jsonText).join(',') + ']';
+  }
+  if (v instanceof BigNum) {
+    // OPA marshals a number as its json.Number text.
+    return v.text;
   }
   return (
     '{' +

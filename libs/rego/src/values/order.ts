@@ -1,3 +1,4 @@
+import { AnyNum, BigNum, compareAnyNum } from './decimal';
 import { RegoObject, RegoSet, Value } from './value';
 
 /** Canonical text of a value: equal values give equal text. */
@@ -9,7 +10,12 @@ export function canonical(v: Value): string {
     case 'boolean':
       return v ? 'true' : 'false';
     case 'number':
-      return Object.is(v, -0) ? '0' : String(v);
+      // Large integral doubles (JSON input) read as the equal bigint does.
+      return Object.is(v, -0)
+        ? '0'
+        : Number.isInteger(v) && !Number.isSafeInteger(v)
+          ? BigInt(v).toString()
+          : String(v);
     case 'bigint':
       return v.toString();
     case 'string':
@@ -23,6 +29,9 @@ export function canonical(v: Value): string {
   }
   if (Array.isArray(v)) {
     return '[' + v.map(canonical).join(',') + ']';
+  }
+  if (v instanceof BigNum) {
+    return v.canonical();
   }
   if (v instanceof RegoSet) {
     return 's{' + v.values().map(canonical).join(',') + '}';
@@ -70,7 +79,7 @@ export function typeName(v: Value): string {
   if (Array.isArray(v)) {
     return 'array';
   }
-  return v instanceof RegoSet ? 'set' : 'object';
+  return v instanceof RegoSet ? 'set' : v instanceof BigNum ? 'number' : 'object';
 }
 
 /** OPA's total order: null < boolean < number < string < array < object < set. */
@@ -86,7 +95,7 @@ export function compareValues(a: Value, b: Value): number {
     case 'boolean':
       return a === b ? 0 : a ? 1 : -1;
     case 'number':
-      return compareNumbers(a as number | bigint, b as number | bigint);
+      return compareNumbers(a as AnyNum, b as AnyNum);
     case 'string':
       return a === b ? 0 : (a as string) < (b as string) ? -1 : 1;
     case 'array':
@@ -98,7 +107,10 @@ export function compareValues(a: Value, b: Value): number {
   }
 }
 
-export function compareNumbers(a: number | bigint, b: number | bigint): number {
+export function compareNumbers(a: AnyNum, b: AnyNum): number {
+  if (typeof a === 'object' || typeof b === 'object') {
+    return compareAnyNum(a, b);
+  }
   if (typeof a === typeof b) {
     return a < b ? -1 : a > b ? 1 : 0;
   }
@@ -149,8 +161,8 @@ export function valuesEqual(a: Value, b: Value): boolean {
   }
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
     if (
-      (typeof a === 'number' || typeof a === 'bigint') &&
-      (typeof b === 'number' || typeof b === 'bigint')
+      (typeof a === 'number' || typeof a === 'bigint' || a instanceof BigNum) &&
+      (typeof b === 'number' || typeof b === 'bigint' || b instanceof BigNum)
     ) {
       return compareNumbers(a, b) === 0;
     }

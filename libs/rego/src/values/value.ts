@@ -1,16 +1,17 @@
+import { BigNum } from './decimal';
 import { canonical, compareValues } from './order';
 
 /**
  * Rego values. Scalars are JS primitives (integers beyond 2^53 are `bigint`), arrays are JS
  * arrays, objects and sets are the classes below so that keys of any type keep Rego equality.
  */
-export type Scalar = null | boolean | number | bigint | string;
+export type Scalar = null | boolean | number | bigint | string | BigNum;
 export type Value = Scalar | Value[] | RegoObject | RegoSet;
 
 type PrimKey = null | boolean | number | bigint | string;
 
 /** Key used in hash maps: primitives stand for themselves, composites use a canonical string. */
-function isPrim(v: Value): v is Scalar {
+function isPrim(v: Value): v is null | boolean | number | bigint | string {
   return v === null || typeof v !== 'object';
 }
 
@@ -194,17 +195,25 @@ export class RegoSet {
   }
 }
 
-function primKey(v: Scalar): PrimKey {
+function primKey(v: null | boolean | number | bigint | string): PrimKey {
   // Strings and composites share no key space: composite keys are prefixed with a NUL marker
   // that a canonical string never starts with for primitives handled here.
   if (typeof v === 'string') {
     return v.length > 0 && v.charCodeAt(0) === 0 ? '\u0000s' + v : v;
   }
+  if (typeof v === 'number' && !Number.isSafeInteger(v) && Number.isInteger(v)) {
+    // A large integral double (from JSON input) keys as the equal bigint does.
+    return BigInt(v);
+  }
   return v;
 }
 
 function otherKey(v: Value): PrimKey {
-  return isPrim(v) ? primKey(v) : '\u0000' + canonical(v);
+  if (isPrim(v)) {
+    return primKey(v);
+  }
+  return v instanceof BigNum ? v.key() : '\u0000' + canonical(v);
 }
 
 export { canonical, compareNumbers, compareValues, typeName, valuesEqual } from './order';
+export { BigNum } from './decimal';

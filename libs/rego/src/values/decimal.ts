@@ -1,0 +1,403 @@
+/**
+ * Numbers as OPA holds them: a number is its JSON text (`json.Number`), compared by the value the
+ * text denotes, and computed with Go's `big.Float` at 64 bits of mantissa (OPA's
+ * `builtins.NumberToFloat`). This engine keeps the common numbers as JS values (doubles and
+ * `bigint`s) and uses `BigNum` only for a number neither can stand for (docs/decisions/rego.md E5).
+ */
+
+/** An exact decimal: `coef × 10^exp`, `coef` not divisible by 10 unless it is 0 (then exp 0). */
+export interface Dec {
+  coef: bigint;
+  exp: number;
+}
+
+const DEC_RE = /^(-?)([0-9]+)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
+
+/** Exact value of a JSON number text, or undefined when it is not one. */
+export function parseDec(text: string): Dec | undefined {
+  const m = DEC_RE.exec(text);
+  if (!m) {
+    return undefined;
+  }
+  const frac = m[3] ?? '';
+  let coef = BigInt(m[2] + frac);
+  if (m[1] === '-') {
+    coef = -coef;
+  }
+  return normDec(coef, Number(m[4] ?? '0') - frac.length);
+}
+
+function normDec(coef: bigint, exp: number): Dec {
+  if (coef === 0n) {
+    return { coef: 0n, exp: 0 };
+  }
+  let s = (coef < 0n ? -coef : coef).toString();
+  let e = exp;
+  let end = s.length;
+  while (end > 1 && s.charCodeAt(end - 1) === 48) {
+    end--;
+    e++;
+  }
+  if (end !== s.length) {
+    s = s.slice(0, end);
+    return { coef: coef < 0n ? -BigInt(s) : BigInt(s), exp: e };
+  }
+  return { coef, exp: e };
+}
+
+/** True when OPA's text of a number has a fraction or an exponent (sprintf formats it as a float). */
+export function isFloatText(text: string): boolean {
+  return /[.eE]/.test(text);
+}
+
+/**
+ * A number that is neither a double nor an exact integer of this engine: a non-integer that no
+ * double's shortest text denotes (`1e-400`, `0.1234567890123456789`, `1e400`), or an integer of
+ * 1e21 or more written with a fraction or an exponent (`1e30`, `2e308`), whose text OPA's
+ * `sprintf` prints as a float. Equal to the other numbers by value.
+ */
+export class BigNum {
+  private keyCache: bigint | number | string | undefined;
+
+  constructor(
+    /** OPA's text of the number (literal, JSON, or `big.Float` result). */
+    readonly text: string,
+    readonly dec: Dec,
+  ) {}
+
+  get isInteger(): boolean {
+    return this.dec.exp >= 0;
+  }
+
+  toBigInt(): bigint {
+    return this.dec.coef * 10n ** BigInt(this.dec.exp);
+  }
+
+  toNumber(): number {
+    return Number(this.text);
+  }
+
+  /** Hash key shared with every equal number: integers key as the integer, others by decimal. */
+  key(): bigint | number | string {
+    if (this.keyCache === undefined) {
+      this.keyCache = this.isInteger
+        ? normalizeInt(this.toBigInt())
+        : `\u0000n${this.dec.coef}e${this.dec.exp}`;
+    }
+    return this.keyCache;
+  }
+
+  /** Canonical text: equal numbers give equal text (integers as digits). */
+  canonical(): string {
+    return this.isInteger ? this.toBigInt().toString() : `${this.dec.coef}e${this.dec.exp}`;
+  }
+
+  negate(): BigNum {
+    const t = this.text.startsWith('-') ? this.text.slice(1) : '-' + this.text;
+    return new BigNum(t, { coef: -this.dec.coef, exp: this.dec.exp });
+  }
+}
+
+/** Integers that fit in a double exactly are kept as `number`. */
+export function normalizeInt(v: bigint): number | bigint {
+  return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
+}
+
+export type AnyNum = number | bigint | BigNum;
+
+/**
+ * The engine's value for a number text, one representation per value: safe integers as numbers,
+ * other integers as bigint (or BigNum to keep a float text of 1e21 and more), non-integers as the
+ * double whose shortest text denotes exactly that value, otherwise a BigNum.
+ */
+export function numberFromText(text: string): AnyNum {
+  const d = parseDec(text);
+  if (!d) {
+    return Number(text);
+  }
+  if (d.exp >= 0) {
+    if (d.coef !== 0n && d.exp > 0 && isFloatText(text) && adjusted(d) > 21) {
+      return new BigNum(text, d);
+    }
+    return normalizeInt(d.coef * 10n ** BigInt(d.exp));
+  }
+  const n = Number(text);
+  if (n !== 0 && Number.isFinite(n)) {
+    const back = parseDec(String(n));
+    if (back && back.coef === d.coef && back.exp === d.exp) {
+      return n;
+    }
+  }
+  return new BigNum(text, d);
+}
+
+/** Exact decimal value of a number of this engine (a double denotes its shortest text). */
+export function decOf(n: AnyNum): Dec {
+  if (typeof n === 'bigint') {
+    return normDec(n, 0);
+  }
+  if (typeof n === 'number') {
+    if (Number.isSafeInteger(n)) {
+      return normDec(BigInt(n), 0);
+    }
+    return parseDec(String(n)) ?? { coef: 0n, exp: 0 };
+  }
+  return n.dec;
+}
+
+/** Number of digits before the decimal point when written without exponent (magnitude). */
+function adjusted(d: Dec): number {
+  const digits = d.coef < 0n ? d.coef.toString().length - 1 : d.coef.toString().length;
+  return digits + d.exp;
+}
+
+/** Exact comparison of two decimals. */
+export function compareDec(a: Dec, b: Dec): number {
+  const sa = a.coef < 0n ? -1 : a.coef > 0n ? 1 : 0;
+  const sb = b.coef < 0n ? -1 : b.coef > 0n ? 1 : 0;
+  if (sa !== sb || sa === 0) {
+    return sa < sb ? -1 : sa > sb ? 1 : 0;
+  }
+  const ma = adjusted(a);
+  const mb = adjusted(b);
+  if (ma !== mb) {
+    return (ma < mb ? -1 : 1) * sa;
+  }
+  // Same magnitude: the exponents differ by at most the digit counts, so scaling is cheap.
+  const e = Math.min(a.exp, b.exp);
+  const x = a.coef * 10n ** BigInt(a.exp - e);
+  const y = b.coef * 10n ** BigInt(b.exp - e);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Exact comparison of any two numbers of this engine. */
+export function compareAnyNum(a: AnyNum, b: AnyNum): number {
+  return compareDec(decOf(a), decOf(b));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Go's big.Float at 64 bits of mantissa, rounding to nearest even (OPA's arithmetic on floats).
+
+const PREC = 64;
+
+/** A binary float: `m × 2^e`, |m| < 2^64. */
+export interface BinFloat {
+  m: bigint;
+  e: number;
+}
+
+function bitLen(x: bigint): number {
+  return x === 0n ? 0 : x.toString(2).length;
+}
+
+/** Rounds `±mag × 2^e` (plus a sticky bit for a discarded non-zero remainder) to 64 bits. */
+function roundBits(mag: bigint, e: number, sticky: boolean, neg: boolean): BinFloat {
+  const len = bitLen(mag);
+  if (len <= PREC) {
+    return { m: neg ? -mag : mag, e };
+  }
+  let shift = len - PREC;
+  let q = mag >> BigInt(shift);
+  const r = mag - (q << BigInt(shift));
+  const half = 1n << BigInt(shift - 1);
+  if (r > half || (r === half && (sticky || (q & 1n) === 1n))) {
+    q += 1n;
+    if (bitLen(q) > PREC) {
+      q >>= 1n;
+      shift++;
+    }
+  }
+  return { m: neg ? -q : q, e: e + shift };
+}
+
+function quotient(num: bigint, den: bigint, e: number): BinFloat {
+  const neg = num < 0n !== den < 0n;
+  const n = num < 0n ? -num : num;
+  const d = den < 0n ? -den : den;
+  const s = Math.max(0, PREC + 2 + bitLen(d) - bitLen(n));
+  const scaled = n << BigInt(s);
+  const q = scaled / d;
+  return roundBits(q, e - s, q * d !== scaled, neg);
+}
+
+/** OPA's `NumberToFloat`: the number's value rounded to 64 bits. */
+export function toBinFloat(n: AnyNum): BinFloat {
+  const d = decOf(n);
+  if (d.exp >= 0) {
+    const v = d.coef * 10n ** BigInt(d.exp);
+    return roundBits(v < 0n ? -v : v, 0, false, v < 0n);
+  }
+  return quotient(d.coef, 10n ** BigInt(-d.exp), 0);
+}
+
+export function binAdd(a: BinFloat, b: BinFloat): BinFloat {
+  const e = Math.min(a.e, b.e);
+  const s = (a.m << BigInt(a.e - e)) + (b.m << BigInt(b.e - e));
+  return roundBits(s < 0n ? -s : s, e, false, s < 0n);
+}
+
+export function binNeg(a: BinFloat): BinFloat {
+  return { m: -a.m, e: a.e };
+}
+
+export function binMul(a: BinFloat, b: BinFloat): BinFloat {
+  const p = a.m * b.m;
+  return roundBits(p < 0n ? -p : p, a.e + b.e, false, p < 0n);
+}
+
+/** Quotient; the caller rejects a zero divisor. */
+export function binQuo(a: BinFloat, b: BinFloat): BinFloat {
+  return quotient(a.m, b.m, a.e - b.e);
+}
+
+export function binIsInt(a: BinFloat): boolean {
+  if (a.e >= 0 || a.m === 0n) {
+    return true;
+  }
+  const mag = a.m < 0n ? -a.m : a.m;
+  return (mag & ((1n << BigInt(-a.e)) - 1n)) === 0n;
+}
+
+/** Integer part, truncated toward zero (big.Float.Int). */
+export function binTrunc(a: BinFloat): bigint {
+  if (a.e >= 0) {
+    return a.m << BigInt(a.e);
+  }
+  return a.m / (1n << BigInt(-a.e));
+}
+
+export function binCmp(a: BinFloat, b: BinFloat): number {
+  const e = Math.min(a.e, b.e);
+  const x = a.m << BigInt(a.e - e);
+  const y = b.m << BigInt(b.e - e);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export function binFromInt(i: bigint): BinFloat {
+  return roundBits(i < 0n ? -i : i, 0, false, i < 0n);
+}
+
+/**
+ * OPA's `FloatToNumber`: `Text('f', -1)` for an integer, else `Text('g', -1)`: the shortest
+ * decimal that rounds back to the same 64-bit float, as Go's `big.Float` writes it.
+ */
+export function binText(a: BinFloat): string {
+  if (a.m === 0n) {
+    return '0';
+  }
+  const neg = a.m < 0n;
+  const { digits, dp } = shortest(neg ? -a.m : a.m, a.e);
+  const sign = neg ? '-' : '';
+  if (binIsInt(a)) {
+    return sign + digits + '0'.repeat(Math.max(0, dp - digits.length));
+  }
+  const exp = dp - 1;
+  if (exp < -4 || exp >= 6) {
+    const mant = digits.length > 1 ? digits[0] + '.' + digits.slice(1) : digits;
+    const ae = Math.abs(exp);
+    return `${sign}${mant}e${exp < 0 ? '-' : '+'}${ae < 10 ? '0' : ''}${ae}`;
+  }
+  if (dp <= 0) {
+    return `${sign}0.${'0'.repeat(-dp)}${digits}`;
+  }
+  if (dp >= digits.length) {
+    return sign + digits + '0'.repeat(dp - digits.length);
+  }
+  return `${sign}${digits.slice(0, dp)}.${digits.slice(dp)}`;
+}
+
+/** Exact decimal digits of `mag × 2^e`: value = 0.digits × 10^dp. */
+function exactDecimal(mag: bigint, e: number): { digits: string; dp: number } {
+  let s: string;
+  let dp: number;
+  if (e >= 0) {
+    s = (mag << BigInt(e)).toString();
+    dp = s.length;
+  } else {
+    s = (mag * 5n ** BigInt(-e)).toString();
+    dp = s.length + e;
+  }
+  let end = s.length;
+  while (end > 1 && s.charCodeAt(end - 1) === 48) {
+    end--;
+  }
+  return { digits: s.slice(0, end), dp };
+}
+
+/** Compares the decimal 0.digits × 10^dp with `m × 2^e` exactly. */
+function cmpDecBin(digits: string, dp: number, m: bigint, e: number): number {
+  // digits × 10^(dp - n) vs m × 2^e, all positive.
+  let x = BigInt(digits);
+  let y = m;
+  const k = dp - digits.length;
+  if (k >= 0) {
+    x *= 10n ** BigInt(k);
+  } else {
+    y *= 10n ** BigInt(-k);
+  }
+  if (e >= 0) {
+    y <<= BigInt(e);
+  } else {
+    x <<= BigInt(-e);
+  }
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Go's `roundShortest` for a positive float of 64-bit precision. */
+function shortest(mag: bigint, e: number): { digits: string; dp: number } {
+  // mant has PREC + 1 bits, its lsb being half an ulp of the float.
+  const shift = PREC + 1 - bitLen(mag);
+  const mant = mag << BigInt(shift);
+  const exp = e - shift;
+  const lower = mant - 1n;
+  const upper = mant + 1n;
+  const inclusive = (mant & 2n) === 0n;
+  const d = exactDecimal(mant, exp);
+  for (let n = 1; n < d.digits.length; n++) {
+    const down = { digits: d.digits.slice(0, n), dp: d.dp };
+    const up = roundUp(down.digits, d.dp);
+    const cl = cmpDecBin(down.digits, down.dp, lower, exp);
+    const cu = cmpDecBin(up.digits, up.dp, upper, exp);
+    const okDown = cl > 0 || (inclusive && cl === 0);
+    const okUp = cu < 0 || (inclusive && cu === 0);
+    if (okDown && okUp) {
+      return roundNearest(d.digits, d.dp, n);
+    }
+    if (okDown) {
+      return trimDigits(down.digits, down.dp);
+    }
+    if (okUp) {
+      return up;
+    }
+  }
+  return d;
+}
+
+function trimDigits(digits: string, dp: number): { digits: string; dp: number } {
+  let end = digits.length;
+  while (end > 1 && digits.charCodeAt(end - 1) === 48) {
+    end--;
+  }
+  return { digits: digits.slice(0, end), dp };
+}
+
+function roundUp(digits: string, dp: number): { digits: string; dp: number } {
+  const s = (BigInt(digits) + 1n).toString();
+  return s.length > digits.length
+    ? trimDigits(s.slice(0, digits.length), dp + 1)
+    : trimDigits(s, dp);
+}
+
+/** Go's decimal.round: half up, except an exact half rounds to even. */
+function roundNearest(digits: string, dp: number, n: number): { digits: string; dp: number } {
+  const next = digits.charCodeAt(n) - 48;
+  const exactHalf = next === 5 && n + 1 === digits.length;
+  const odd = ((digits.charCodeAt(n - 1) - 48) & 1) === 1;
+  const up = exactHalf ? odd : next >= 5;
+  return up ? roundUp(digits.slice(0, n), dp) : trimDigits(digits.slice(0, n), dp);
+}
+
+/** The engine's number for a 64-bit float result (through its OPA text). */
+export function numberFromBin(a: BinFloat): AnyNum {
+  return numberFromText(binText(a));
+}
