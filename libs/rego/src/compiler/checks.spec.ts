@@ -75,4 +75,32 @@ describe('compile-time type checks', () => {
       expect.stringContaining('rego_recursion_error'),
     ]);
   });
+
+  it('should type the variables of some … in from the element and key types of the domain', () => {
+    const lower = 'rego_type_error: lower: invalid argument(s)\n\thave: (number)\n\twant: (string)';
+    expect(typeErrors('p if { some x in [1, 2]; lower(x) }')).toEqual([lower]);
+    expect(typeErrors('p if { some i, x in ["a", "b"]; lower(i) }')).toEqual([lower]);
+    expect(typeErrors('p if { some x in {1, 2}; lower(x) }')).toEqual([lower]);
+    expect(typeErrors('p if { some k, v in {"a": 1}; lower(v) }')).toEqual([lower]);
+    expect(typeErrors('p if { xs := [n | some n in [1, 2]]; some x in xs; lower(x) }')).toEqual([
+      lower,
+    ]);
+    expect(typeErrors('p if { xs := [1, 2]; x := xs[_]; lower(x) }')).toEqual([lower]);
+    expect(typeErrors('p if { xs := {1, 2}; lower(xs[1]) }')).toEqual([lower]);
+  });
+
+  it('should leave element types unknown where OPA would need unions or input', () => {
+    expect(typeErrors('p if { some x in [1, "a"]; lower(x) }')).toEqual([]);
+    expect(typeErrors('p if { some x in input.xs; lower(x) }')).toEqual([]);
+    expect(typeErrors('p if { some x in ["a"]; lower(x) }')).toEqual([]);
+    expect(typeErrors('p if { some k, v in {"a": 1, 2: 3}; lower(k) }')).toEqual([]);
+    expect(typeErrors('p if { some x in [1]; x > 0 }\nq if { some x in ["a"]; lower(x) }')).toEqual(
+      [],
+    );
+    // The comprehension's x shadows the outer one: each keeps its own type.
+    expect(typeErrors('p if { x := "a"; y := [x | some x in [1]]; lower(x); y[0] > 0 }')).toEqual(
+      [],
+    );
+    expect(typeErrors('p if { o := {"a": 1}; lower(o.b) }')).toEqual([]);
+  });
 });

@@ -66,9 +66,63 @@ function staticType(t: Term, env: Env, docs?: DocTyper): string {
         return docs ? docs.functionType(t.target.path) : 'any';
       }
       return (t.target?.kind === 'builtin' && RESULT_TYPES[t.target.name]) || 'any';
-    case 'ref':
+    case 'ref': {
+      // `xs[i]` into a local whose elements have one known type (OPA types refs into composites).
+      const head = t.terms[0];
+      if (head.type === 'var' && t.terms.length === 2 && env.has(head.name + '[]')) {
+        return env.get(head.name + '[]') ?? 'any';
+      }
       return docs ? docs.type(t) : 'any';
+    }
   }
+}
+
+/**
+ * The one type of every element (values of an object) of a collection term, else 'any': literals
+ * whose elements all have the same known type, comprehensions whose head has a known type, and
+ * locals typed so (OPA's array/set/object element types, without unions).
+ */
+function elementType(t: Term, env: Env, docs?: DocTyper): string {
+  const same = (ts: Term[]): string => {
+    const types = new Set(ts.map((x) => staticType(x, env, docs)));
+    const [only] = types;
+    return types.size === 1 && only !== undefined ? only : 'any';
+  };
+  switch (t.type) {
+    case 'array':
+    case 'set':
+      return t.items.length > 0 ? same(t.items) : 'any';
+    case 'object':
+      return t.pairs.length > 0 ? same(t.pairs.map((e) => e[1])) : 'any';
+    case 'arraycomp':
+    case 'setcomp':
+      return staticType(t.term, env, docs);
+    case 'objectcomp':
+      return staticType(t.value, env, docs);
+    case 'var':
+      return env.get(t.name + '[]') ?? 'any';
+    case 'call':
+    case 'ref':
+    case 'scalar':
+      return 'any';
+  }
+}
+
+/** Type of the keys of a collection: array indexes are numbers, set keys are the elements. */
+function keyType(t: Term, env: Env, docs?: DocTyper): string {
+  const kind = staticType(t, env, docs);
+  if (kind === 'array') {
+    return 'number';
+  }
+  if (kind === 'set') {
+    return elementType(t, env, docs);
+  }
+  if (t.type === 'object' && t.pairs.length > 0) {
+    const types = new Set(t.pairs.map((e) => staticType(e[0], env, docs)));
+    const [only] = types;
+    return types.size === 1 && only !== undefined ? only : 'any';
+  }
+  return 'any';
 }
 
 /**
@@ -183,6 +237,11 @@ function bodiesOf(roots: Expr[][]): Expr[][] {
 function localTypes(bodies: Expr[][], args: Term[], docs?: DocTyper): Env {
   const env: Env = new Map();
   const untyped = new Set<string>();
+  // How many times each name is bound: only a name bound once is typed from its binding.
+  const bindings = new Map<string, number>();
+  const bound = (name: string): void => {
+    bindings.set(name, (bindings.get(name) ?? 0) + 1);
+  };
   const vars = (t: Term | undefined): void => {
     if (t) {
       walkTerm(t, (x) => {
@@ -192,24 +251,50 @@ function localTypes(bodies: Expr[][], args: Term[], docs?: DocTyper): Env {
       });
     }
   };
+  // `some k, v in xs`: typed from the domain's key and element types when bound only there.
+  const members: { key?: Term; value: Term; domain: Term }[] = [];
   args.forEach(vars);
   for (const body of bodies) {
     for (const e of body) {
       if (e.kind === 'some') {
         e.vars.forEach(vars);
       } else if (e.kind === 'somein') {
-        vars(e.key);
-        vars(e.value);
+        for (const t of [e.key, e.value]) {
+          if (t?.type === 'var') {
+            bound(t.name);
+          } else {
+            vars(t);
+          }
+        }
+        members.push(e);
       } else if (e.kind === 'every') {
         vars(e.key);
         vars(e.value);
       } else if (e.kind === 'assign' && e.left.type !== 'var') {
         vars(e.left);
+      } else if (e.kind === 'assign' && e.left.type === 'var') {
+        bound(e.left.name);
       }
     }
   }
-  // Two passes: a local may be typed from one assigned later in the text.
-  for (let pass = 0; pass < 2; pass++) {
+  for (const m of members) {
+    for (const t of [m.key, m.value]) {
+      if (t?.type === 'var' && (bindings.get(t.name) ?? 0) > 1) {
+        untyped.add(t.name);
+      }
+    }
+  }
+  // Passes: a local may be typed from one bound later in the text.
+  for (let pass = 0; pass < 3; pass++) {
+    for (const m of members) {
+      const typeOf = (t: Term | undefined, type: string): void => {
+        if (t?.type === 'var' && !untyped.has(t.name) && type !== 'any') {
+          env.set(t.name, type);
+        }
+      };
+      typeOf(m.value, elementType(m.domain, env, docs));
+      typeOf(m.key, keyType(m.domain, env, docs));
+    }
     for (const body of bodies) {
       for (const e of body) {
         // `:=`, or the compiler's own `$h = value` (a head value hoisted into the body).
@@ -224,9 +309,14 @@ function localTypes(bodies: Expr[][], args: Term[], docs?: DocTyper): Env {
         const before = env.get(name);
         if (type === 'any' || (before !== undefined && before !== type)) {
           env.delete(name);
+          env.delete(name + '[]');
           untyped.add(name);
         } else {
           env.set(name, type);
+          const elem = elementType(e.right, env, docs);
+          if (elem !== 'any' && type !== 'object') {
+            env.set(name + '[]', elem);
+          }
         }
       }
     }
