@@ -57,6 +57,10 @@ describe('arithmetic and comparison in policies', () => {
     expect(text('1 / 3')).toBe('0.3333333333333333');
     expect(jsonText(value('1 / 3') as BigNum)).toBe('0.33333333333333333334');
     expect(jsonText(value('0.3 - 0.1') as BigNum)).toBe('0.20000000000000000002');
+    expect(jsonText(value('2 / 3') as BigNum)).toBe('0.6666666666666666667');
+    expect(value('1.1 * 1.1')).toBe(1.21);
+    expect(value('3.3 / 3')).toBe(1.1);
+    expect(value('0.1 + 0.7')).toBe(0.8);
   });
 
   it('is exact on integers beyond 2^53', () => {

@@ -222,7 +222,24 @@ function quotient(num: bigint, den: bigint, e: number): BinFloat {
 
 /** OPA's `NumberToFloat`: the number's value rounded to 64 bits. */
 export function toBinFloat(n: AnyNum): BinFloat {
-  const d = decOf(n);
+  if (typeof n === 'number') {
+    // Policy constants recur on every evaluation: remember their conversion (bounded).
+    let f = BIN_CACHE.get(n);
+    if (f === undefined) {
+      f = decToBin(decOf(n));
+      if (BIN_CACHE.size >= 4096) {
+        BIN_CACHE.clear();
+      }
+      BIN_CACHE.set(n, f);
+    }
+    return f;
+  }
+  return decToBin(decOf(n));
+}
+
+const BIN_CACHE = new Map<number, BinFloat>();
+
+function decToBin(d: Dec): BinFloat {
   if (d.exp >= 0) {
     const v = d.coef * 10n ** BigInt(d.exp);
     return roundBits(v < 0n ? -v : v, 0, false, v < 0n);
@@ -306,95 +323,97 @@ export function binText(a: BinFloat): string {
   return `${sign}${digits.slice(0, dp)}.${digits.slice(dp)}`;
 }
 
-/** Exact decimal digits of `mag × 2^e`: value = 0.digits × 10^dp. */
-function exactDecimal(mag: bigint, e: number): { digits: string; dp: number } {
-  let s: string;
-  let dp: number;
-  if (e >= 0) {
-    s = (mag << BigInt(e)).toString();
-    dp = s.length;
-  } else {
-    s = (mag * 5n ** BigInt(-e)).toString();
-    dp = s.length + e;
+/** Decimal digits of `m × 2^e` scaled by 10^scale to an integer (e < 0: scale = -e). */
+function scaledDigits(m: bigint, e: number): string {
+  return e >= 0 ? (m << BigInt(e)).toString() : (m * pow5(-e)).toString();
+}
+
+const POW5 = new Map<number, bigint>();
+
+function pow5(n: number): bigint {
+  let p = POW5.get(n);
+  if (p === undefined) {
+    p = 5n ** BigInt(n);
+    if (POW5.size < 2048) {
+      POW5.set(n, p);
+    }
   }
+  return p;
+}
+
+/** Length of a digit string without its trailing zeros. */
+function trimmedLength(s: string): number {
   let end = s.length;
-  while (end > 1 && s.charCodeAt(end - 1) === 48) {
+  while (end > 0 && s.charCodeAt(end - 1) === 48) {
     end--;
   }
-  return { digits: s.slice(0, end), dp };
+  return end;
 }
 
-/** Compares the decimal 0.digits × 10^dp with `m × 2^e` exactly. */
-function cmpDecBin(digits: string, dp: number, m: bigint, e: number): number {
-  // digits × 10^(dp - n) vs m × 2^e, all positive.
-  let x = BigInt(digits);
-  let y = m;
-  const k = dp - digits.length;
-  if (k >= 0) {
-    x *= 10n ** BigInt(k);
-  } else {
-    y *= 10n ** BigInt(-k);
-  }
-  if (e >= 0) {
-    y <<= BigInt(e);
-  } else {
-    x <<= BigInt(-e);
-  }
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/** Go's `roundShortest` for a positive float of 64-bit precision. */
+/**
+ * Go's `roundShortest` (math/big/ftoa.go) for a positive float of 64-bit precision: walks the
+ * digits of the value and of its half-ulp neighbours (aligned on one decimal point) until the
+ * value has distinguished itself from both. Returns value = 0.digits × 10^dp.
+ */
 function shortest(mag: bigint, e: number): { digits: string; dp: number } {
   // mant has PREC + 1 bits, its lsb being half an ulp of the float.
   const shift = PREC + 1 - bitLen(mag);
   const mant = mag << BigInt(shift);
   const exp = e - shift;
-  const lower = mant - 1n;
-  const upper = mant + 1n;
+  const hi0 = scaledDigits(mant + 1n, exp);
+  const width = hi0.length;
+  const x = scaledDigits(mant, exp).padStart(width, '0');
+  const lo = scaledDigits(mant - 1n, exp).padStart(width, '0');
+  const hi = hi0;
+  // The three are integers scaled by the same power of ten: one decimal point for all.
+  const point = width - (exp < 0 ? -exp : 0);
+  const lowerLen = trimmedLength(lo);
+  const upperLen = trimmedLength(hi);
   const inclusive = (mant & 2n) === 0n;
-  const d = exactDecimal(mant, exp);
-  for (let n = 1; n < d.digits.length; n++) {
-    const down = { digits: d.digits.slice(0, n), dp: d.dp };
-    const up = roundUp(down.digits, d.dp);
-    const cl = cmpDecBin(down.digits, down.dp, lower, exp);
-    const cu = cmpDecBin(up.digits, up.dp, upper, exp);
-    const okDown = cl > 0 || (inclusive && cl === 0);
-    const okUp = cu < 0 || (inclusive && cu === 0);
+  for (let i = 0; i < width; i++) {
+    const m = x.charCodeAt(i);
+    const l = lo.charCodeAt(i);
+    const u = hi.charCodeAt(i);
+    const okDown = l !== m || (inclusive && i + 1 === lowerLen);
+    const okUp = m !== u && (inclusive || m + 1 < u || i + 1 < upperLen);
     if (okDown && okUp) {
-      return roundNearest(d.digits, d.dp, n);
+      return finish(roundDigits(x, i + 1), point, i + 1);
     }
     if (okDown) {
-      return trimDigits(down.digits, down.dp);
+      return finish(x.slice(0, i + 1), point, i + 1);
     }
     if (okUp) {
-      return up;
+      return finish(incrementDigits(x.slice(0, i + 1)), point, i + 1);
     }
   }
-  return d;
+  return finish(x, point, width);
 }
 
-function trimDigits(digits: string, dp: number): { digits: string; dp: number } {
-  let end = digits.length;
-  while (end > 1 && digits.charCodeAt(end - 1) === 48) {
-    end--;
-  }
-  return { digits: digits.slice(0, end), dp };
-}
-
-function roundUp(digits: string, dp: number): { digits: string; dp: number } {
-  const s = (BigInt(digits) + 1n).toString();
-  return s.length > digits.length
-    ? trimDigits(s.slice(0, digits.length), dp + 1)
-    : trimDigits(s, dp);
-}
-
-/** Go's decimal.round: half up, except an exact half rounds to even. */
-function roundNearest(digits: string, dp: number, n: number): { digits: string; dp: number } {
-  const next = digits.charCodeAt(n) - 48;
-  const exactHalf = next === 5 && n + 1 === digits.length;
-  const odd = ((digits.charCodeAt(n - 1) - 48) & 1) === 1;
+/** Go's decimal.round at n digits: half up, except an exact half rounds to even. */
+function roundDigits(d: string, n: number): string {
+  const next = d.charCodeAt(n) - 48;
+  const exactHalf = next === 5 && n + 1 === trimmedLength(d);
+  const odd = ((d.charCodeAt(n - 1) - 48) & 1) === 1;
   const up = exactHalf ? odd : next >= 5;
-  return up ? roundUp(digits.slice(0, n), dp) : trimDigits(digits.slice(0, n), dp);
+  return up ? incrementDigits(d.slice(0, n)) : d.slice(0, n);
+}
+
+/** Adds one in the last place (a carry out of the first digit makes the string longer). */
+function incrementDigits(d: string): string {
+  const s = (BigInt(d) + 1n).toString();
+  return s.length < d.length ? s.padStart(d.length, '0') : s;
+}
+
+/** `d` holds the first `n` aligned digits (one more after a carry): 0.digits × 10^dp. */
+function finish(d: string, point: number, n: number): { digits: string; dp: number } {
+  let dp = point + (d.length - n);
+  let start = 0;
+  while (start < d.length - 1 && d.charCodeAt(start) === 48) {
+    start++;
+    dp--;
+  }
+  const end = Math.max(start + 1, trimmedLength(d));
+  return { digits: d.slice(start, end), dp };
 }
 
 /** The engine's number for a 64-bit float result (through its OPA text). */

@@ -79,12 +79,12 @@ function plain(v: Value, exact: boolean): JsonValue {
   if (typeof v === 'bigint') {
     return exact ? v : Number(v);
   }
+  if (v === null || typeof v !== 'object') {
+    return v;
+  }
   if (v instanceof BigNum) {
     // JavaScript has no decimal: the nearest double (an exact integer stays exact in toJsonExact).
     return exact && v.isInteger ? v.toBigInt() : v.toNumber();
-  }
-  if (v === null || typeof v !== 'object') {
-    return v;
   }
   if (Array.isArray(v)) {
     return v.map((x) => plain(x, exact));
