@@ -13,6 +13,7 @@ import {
   numberFromBin,
   toBinFloat,
 } from '../values/decimal';
+import { ExactOp, exactDoubleOp, isTextExact } from '../values/exact-double';
 import { RegoObject, RegoSet, Value, compareValues, valuesEqual } from '../values/value';
 import { BuiltinContext, BuiltinDef } from './types';
 import { Num, builtinErr, def, int, isInt, num, oneOf, toBig, typeErr } from './helpers';
@@ -38,7 +39,7 @@ function bigOf(n: AnyNum): bigint {
  * numbers), anything else through Go's big.Float at 64 bits and back through its text (E5).
  */
 function arith(
-  name: string,
+  name: ExactOp,
   ints: (x: bigint, y: bigint) => bigint,
   fast: (x: number, y: number) => number,
   float: (x: BinFloat, y: BinFloat) => BinFloat,
@@ -55,6 +56,10 @@ function arith(
         return r;
       }
     }
+    const exact = exactDoubles(name, a, b);
+    if (exact !== undefined) {
+      return exact;
+    }
     const x = anyNum(a, 1);
     const y = anyNum(b, 2);
     if (isIntegral(x) && isIntegral(y)) {
@@ -62,6 +67,14 @@ function arith(
     }
     return numberFromBin(float(toBinFloat(x), toBinFloat(y)));
   });
+}
+
+/** The double answer when both operands and the result are exact doubles (exact-double.ts). */
+function exactDoubles(op: ExactOp, a: Value, b: Value): number | undefined {
+  if (typeof a !== 'number' || typeof b !== 'number' || !isTextExact(a) || !isTextExact(b)) {
+    return undefined;
+  }
+  return exactDoubleOp(op, a, b);
 }
 
 function div(a: Value, b: Value): Value {
@@ -77,6 +90,10 @@ function div(a: Value, b: Value): Value {
     if (a !== 0 && a % b === 0) {
       return a / b;
     }
+  }
+  const exact = exactDoubles('div', a, b);
+  if (exact !== undefined) {
+    return exact;
   }
   const x = toBinFloat(anyNum(a, 1));
   const y = toBinFloat(anyNum(b, 2));
