@@ -4,8 +4,15 @@ import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
 import { GroupSeries } from './metric-semantics';
-import { METRIC_FILTER, METRIC_VALUE, distinctLateral, groupLateral } from './metric-query';
+import {
+  METRIC_FILTER,
+  METRIC_VALUE,
+  distinctLateral,
+  filteredValue,
+  groupLateral,
+} from './metric-query';
 import { MonitorDefinition } from './monitor-definition';
+import { MinuteRange } from './rollup-series.repository';
 
 const M = `${AUDIT_SCHEMA}.monitor_definitions`;
 const E = `${AUDIT_SCHEMA}.events`;
@@ -159,4 +166,79 @@ export class CustomMonitorsRepository {
     }
     return [...byGroup.values()];
   }
+
+  /**
+   * M27: `minuteSeries` of several (non-distinct) metrics of one grouping over several windows, from
+   * one pass over the events the windows span: each (group, minute) row carries every metric's
+   * value and sample count, and each window takes its minutes. Answers `[metric][range]`.
+   */
+  async minuteSeriesOver(
+    tx: Tx,
+    tenantId: string,
+    groupBy: GroupBy,
+    metrics: readonly MonitorMetric[],
+    ranges: readonly MinuteRange[],
+  ): Promise<GroupSeries[][][]> {
+    // Metrics with the same filter have the same samples: one count for each filter.
+    const filters = [...new Set(metrics.map((metric) => METRIC_FILTER[metric]))];
+    const spans = mergedSpans(ranges);
+    const columns = [
+      ...metrics.map((metric, i) => `${filteredValue(metric)} AS v${i}`),
+      ...filters.map((filter, i) => `count(DISTINCT e.id) FILTER (WHERE ${filter}) AS s${i}`),
+    ];
+    const inSpans = spans
+      .map((_s, i) => `(e.occurred_at >= $${2 * i + 2} AND e.occurred_at < $${2 * i + 3})`)
+      .join(' OR ');
+    const rows: Array<Record<string, string | number | null>> = await tx.query(
+      `SELECT g.key AS "group", floor(extract(epoch FROM e.occurred_at) / 60)::bigint AS minute,
+              ${columns.join(', ')}
+       FROM ${E} e CROSS JOIN LATERAL ${groupLateral(groupBy)}
+       WHERE e.tenant_id = $1 AND (${inSpans}) AND (${filters.map((f) => `(${f})`).join(' OR ')})
+       GROUP BY 1, 2`,
+      [
+        tenantId,
+        ...spans.flatMap((span) => [
+          new Date(span.fromMinute * MINUTE_MS),
+          new Date(span.toMinute * MINUTE_MS),
+        ]),
+      ],
+    );
+    return metrics.map((metric, i) => {
+      const samplesColumn = `s${filters.indexOf(METRIC_FILTER[metric])}`;
+      return ranges.map(({ fromMinute, toMinute }) => {
+        const byGroup = new Map<string, GroupSeries>();
+        for (const row of rows) {
+          const minute = Number(row.minute);
+          const samples = Number(row[samplesColumn]);
+          // A (group, minute) without this metric's events is not one of its rows.
+          if (samples === 0 || minute < fromMinute || minute >= toMinute) {
+            continue;
+          }
+          const group = String(row.group);
+          const series = byGroup.get(group) ?? { group, minutes: new Map(), samples: 0 };
+          series.minutes.set(minute, Number(row[`v${i}`]));
+          series.samples += samples;
+          byGroup.set(group, series);
+        }
+        return [...byGroup.values()];
+      });
+    });
+  }
+}
+
+const MINUTE_MS = 60_000;
+
+/** The ranges' union as disjoint spans, so a pass reads no event twice and none between them. */
+function mergedSpans(ranges: readonly MinuteRange[]): MinuteRange[] {
+  const sorted = [...ranges].sort((a, b) => a.fromMinute - b.fromMinute);
+  const spans: MinuteRange[] = [];
+  for (const range of sorted) {
+    const last = spans[spans.length - 1];
+    if (last && range.fromMinute <= last.toMinute) {
+      last.toMinute = Math.max(last.toMinute, range.toMinute);
+    } else {
+      spans.push({ ...range });
+    }
+  }
+  return spans;
 }

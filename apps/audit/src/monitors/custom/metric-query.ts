@@ -92,3 +92,20 @@ export function distinctLateral(metric: MonitorMetric): string | undefined {
     ? `(SELECT DISTINCT lower(u) FROM unnest(ARRAY[${parties(type)}]) u WHERE u IS NOT NULL) d(id)`
     : undefined;
 }
+
+/**
+ * M27: a metric's per-minute value when one pass reads the events of several metrics: the value of
+ * METRIC_VALUE over the rows its METRIC_FILTER keeps, as an aggregate FILTER. Distinct metrics are
+ * not batched this way (their id lateral multiplies the rows the others count).
+ */
+export function filteredValue(metric: MonitorMetric): string {
+  const only = `FILTER (WHERE ${METRIC_FILTER[metric]})`;
+  if (metric === 'ERROR_RATE_PCT') {
+    return `100.0 * count(*) FILTER (WHERE ${METRIC_FILTER[metric]} AND ${ERROR}) / nullif(count(*) ${only}, 0)`;
+  }
+  if (distinctLateral(metric)) {
+    throw new Error(`${metric} is read on its own`);
+  }
+  // count(*), avg(…) or percentile_disc(…) WITHIN GROUP (…): each takes the filter as it is.
+  return `${METRIC_VALUE[metric]} ${only}`;
+}
