@@ -3,12 +3,12 @@ import { GroupBy, MonitorMetric } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
-import { GroupSeries } from './metric-semantics';
+import { GroupSeries, percentile } from './metric-semantics';
 import {
   METRIC_FILTER,
   METRIC_VALUE,
   distinctLateral,
-  filteredValue,
+  filteredColumn,
   groupLateral,
 } from './metric-query';
 import { MonitorDefinition } from './monitor-definition';
@@ -179,19 +179,25 @@ export class CustomMonitorsRepository {
     metrics: readonly MonitorMetric[],
     ranges: readonly MinuteRange[],
   ): Promise<GroupSeries[][][]> {
-    // Metrics with the same filter have the same samples: one count for each filter.
+    // Metrics with the same filter have the same samples, percentiles the same latencies: one
+    // column each. Every event is one row per group (the group lateral is DISTINCT) and its id is
+    // unique (the ingest deduplicates on it), so count(*) is the count(DISTINCT e.id) of
+    // `minuteSeries` without a sort per group.
     const filters = [...new Set(metrics.map((metric) => METRIC_FILTER[metric]))];
+    const columns = [...new Set(metrics.map((metric) => filteredColumn(metric).sql))];
     const spans = mergedSpans(ranges);
-    const columns = [
-      ...metrics.map((metric, i) => `${filteredValue(metric)} AS v${i}`),
-      ...filters.map((filter, i) => `count(DISTINCT e.id) FILTER (WHERE ${filter}) AS s${i}`),
+    const select = [
+      ...columns.map((sql, i) => `${sql} AS v${i}`),
+      ...filters.map((filter, i) => `count(*) FILTER (WHERE ${filter}) AS s${i}`),
     ];
     const inSpans = spans
       .map((_s, i) => `(e.occurred_at >= $${2 * i + 2} AND e.occurred_at < $${2 * i + 3})`)
       .join(' OR ');
-    const rows: Array<Record<string, string | number | null>> = await tx.query(
+    // A pass over a large tenant has as many groups as (group, minute) pairs: aggregate in memory.
+    await tx.query(`SET LOCAL work_mem = '64MB'`);
+    const rows: Array<Record<string, string | number | number[] | null>> = await tx.query(
       `SELECT g.key AS "group", floor(extract(epoch FROM e.occurred_at) / 60)::bigint AS minute,
-              ${columns.join(', ')}
+              ${select.join(', ')}
        FROM ${E} e CROSS JOIN LATERAL ${groupLateral(groupBy)}
        WHERE e.tenant_id = $1 AND (${inSpans}) AND (${filters.map((f) => `(${f})`).join(' OR ')})
        GROUP BY 1, 2`,
@@ -203,8 +209,14 @@ export class CustomMonitorsRepository {
         ]),
       ],
     );
-    return metrics.map((metric, i) => {
+    return metrics.map((metric) => {
       const samplesColumn = `s${filters.indexOf(METRIC_FILTER[metric])}`;
+      const column = filteredColumn(metric);
+      const valueColumn = `v${columns.indexOf(column.sql)}`;
+      const valueOf = (row: (typeof rows)[number]): number =>
+        column.percentile !== undefined
+          ? percentile(row[valueColumn] as number[], column.percentile)
+          : Number(row[valueColumn]);
       return ranges.map(({ fromMinute, toMinute }) => {
         const byGroup = new Map<string, GroupSeries>();
         for (const row of rows) {
@@ -216,7 +228,7 @@ export class CustomMonitorsRepository {
           }
           const group = String(row.group);
           const series = byGroup.get(group) ?? { group, minutes: new Map(), samples: 0 };
-          series.minutes.set(minute, Number(row[`v${i}`]));
+          series.minutes.set(minute, valueOf(row));
           series.samples += samples;
           byGroup.set(group, series);
         }
