@@ -175,6 +175,26 @@ describe('custom monitors, batched reads (M27)', () => {
     expect(compared).toBeGreaterThan(1_000);
   });
 
+  it('should answer for a distinct metric in one statement what the single read answers', async () => {
+    const repository = app.get(CustomMonitorsRepository);
+    let compared = 0;
+    for (const metric of MONITOR_METRICS.filter((m) => METRIC_KIND[m] === 'DISTINCT')) {
+      for (const groupBy of GROUP_BYS) {
+        for (const [k, range] of ranges.entries()) {
+          const [from, to] = [range.fromMinute, range.toMinute].map((m) => new Date(m * MINUTE_MS));
+          const [hashed, alone] = await databaseOf(app).inTenant(tenantId, async (tx) => [
+            await repository.distinctSeries(tx, tenantId, metric, groupBy, from, to),
+            await repository.minuteSeries(tx, tenantId, metric, groupBy, from, to),
+          ]);
+          const label = { metric, groupBy, range: k };
+          expect({ ...label, series: plain(hashed) }).toEqual({ ...label, series: plain(alone) });
+          compared += alone.filter((s) => (s.distinct ?? 0) > 0).length;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+
   it('should give each window of one rollup read the requests the test counts itself', async () => {
     const rollups = app.get(RollupSeriesRepository);
     const source = rollupSourceOf('REQUESTS', 'AGENT')!;

@@ -138,7 +138,7 @@ export class CustomMonitorsEvaluatorService {
       case 'distinct': {
         const [r] = batch.reads;
         return [
-          await this.monitors.minuteSeries(
+          await this.monitors.distinctSeries(
             tx,
             tenantId,
             r.metric,

@@ -168,6 +168,56 @@ export class CustomMonitorsRepository {
   }
 
   /**
+   * M27: `minuteSeries` of a distinct metric (USER_DISTINCT, AGENT_DISTINCT) in one statement, its
+   * distinct counts made of hashed (group, minute, id) rows instead of a `count(DISTINCT)` that
+   * sorts every group on its own: per minute the distinct ids and the events behind them, and (a
+   * row whose minute is null) the distinct ids of the whole window.
+   */
+  async distinctSeries(
+    tx: Tx,
+    tenantId: string,
+    metric: MonitorMetric,
+    groupBy: GroupBy,
+    from: Date,
+    to: Date,
+  ): Promise<GroupSeries[]> {
+    const distinct = distinctLateral(metric);
+    if (!distinct) {
+      throw new Error(`${metric} is not a distinct metric`);
+    }
+    await tx.query(`SET LOCAL work_mem = '64MB'`);
+    const rows: Array<{ group: string; minute: string | null; value: string; samples: string }> =
+      await tx.query(
+        `WITH x AS MATERIALIZED (
+           SELECT g.key, floor(extract(epoch FROM e.occurred_at) / 60)::bigint AS minute, e.id AS event, d.id AS party
+           FROM ${E} e CROSS JOIN LATERAL ${groupLateral(groupBy)} CROSS JOIN LATERAL ${distinct}
+           WHERE e.tenant_id = $1 AND e.occurred_at >= $2 AND e.occurred_at < $3 AND ${METRIC_FILTER[metric]})
+         SELECT v.key AS "group", v.minute, v.value, s.samples
+         FROM (SELECT key, minute, count(*) AS value FROM (SELECT DISTINCT key, minute, party FROM x) p
+               GROUP BY 1, 2) v
+         JOIN (SELECT key, minute, count(*) AS samples FROM (SELECT DISTINCT key, minute, event FROM x) q
+               GROUP BY 1, 2) s USING (key, minute)
+         UNION ALL
+         SELECT key, NULL, count(*), NULL FROM (SELECT DISTINCT key, party FROM x) w GROUP BY 1`,
+        [tenantId, from, to],
+      );
+    const byGroup = new Map<string, GroupSeries>();
+    for (const row of rows.filter((r) => r.minute !== null)) {
+      const series = byGroup.get(row.group) ?? { group: row.group, minutes: new Map(), samples: 0 };
+      series.minutes.set(Number(row.minute), Number(row.value));
+      series.samples += Number(row.samples);
+      byGroup.set(row.group, series);
+    }
+    for (const row of rows.filter((r) => r.minute === null)) {
+      const series = byGroup.get(row.group);
+      if (series) {
+        series.distinct = Number(row.value);
+      }
+    }
+    return [...byGroup.values()];
+  }
+
+  /**
    * M27: `minuteSeries` of several (non-distinct) metrics of one grouping over several windows, from
    * one pass over the events the windows span: each (group, minute) row carries every metric's
    * value and sample count, and each window takes its minutes. Answers `[metric][range]`.
