@@ -10,6 +10,15 @@ import { StartupHooks } from './startup-hooks';
 /** The process's pino logger, for code that logs outside a request (relays, consumers). */
 export const ROOT_LOGGER = Symbol.for('agp:root-logger');
 
+/**
+ * pino-http binds the request (headers included, redacted) to the logger of its "request
+ * completed" line when the request arrives, serialising it at once. That line is written at
+ * `info`; below it nothing reads the binding, so it is not built.
+ */
+function requestSerialisation(logger: Logger): { serializers?: { req: () => undefined } } {
+  return logger.isLevelEnabled('info') ? {} : { serializers: { req: () => undefined } };
+}
+
 /** Logging with correlation ids (D13), health probes and the readiness registry: once per process. */
 @Global()
 @Module({})
@@ -27,11 +36,15 @@ export class HttpCoreModule {
           pinoHttp: {
             logger,
             genReqId: (req) => correlationIdOf(req),
-            customProps: (req) => ({ correlationId: correlationIdOf(req) }),
+            // The request id is the correlation id (D13), bound under that name by the one child
+            // logger a request gets (a custom property of the same value was a third child per
+            // request, and a serialisation of it at every answer).
+            customAttributeKeys: { reqId: 'correlationId' },
             autoLogging: {
               ignore: (req) => (req.url ?? '').startsWith('/health/'),
             },
             quietReqLogger: true,
+            ...requestSerialisation(logger),
           },
           exclude: unloggedPrefixes.map((prefix) => ({
             method: RequestMethod.ALL,

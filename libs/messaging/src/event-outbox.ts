@@ -4,6 +4,13 @@ import { EVENT_VERSION, EventData, EventEnvelope, EventType } from '@agp/contrac
 import { Database, Tx } from '@agp/database';
 import { EntitySubscriberInterface, QueryRunner } from 'typeorm';
 
+import { EventTransport } from './event-transport';
+
+/** How long a direct publish waits for JetStream's acknowledgement before the outbox takes over. */
+const DIRECT_ACK_TIMEOUT_MS = 1_000;
+/** After a direct publish failed, events go to the outbox for this long before NATS is tried again. */
+const DIRECT_PAUSE_MS = 5_000;
+
 export interface EventContext {
   tenantId: string;
   correlationId: string;
@@ -37,6 +44,9 @@ export class EventOutbox {
    * hear the events, when it commits, not before.
    */
   private readonly uncommitted = new WeakMap<QueryRunner, UncommittedEvents>();
+  /** The bus `addDurable` publishes to directly (JetStream), when it can acknowledge. */
+  private durableBus?: Required<Pick<EventTransport, 'publishAcknowledged'>>;
+  private directPausedUntil = 0;
 
   constructor(private readonly database: Database) {
     const subscriber: EntitySubscriberInterface = {
@@ -107,6 +117,39 @@ export class EventOutbox {
       [JSON.stringify(envelopes)],
     );
     this.committed(envelopes);
+  }
+
+  /**
+   * Events that change no state of this service, durable when the promise resolves (the traffic
+   * hops' audit, T39): acknowledged by JetStream, which stores them (the same acknowledgement on
+   * which the outbox relay deletes a row, so they are exactly as durable as an outbox row once
+   * published), or, when the bus cannot acknowledge in time or is in-process, committed to the
+   * outbox (`addCommitted`). A publish that timed out may still have been stored: the outbox
+   * then publishes the same event id again, which JetStream's duplicate window and the
+   * consumers' inboxes drop (D5). Listeners of this replica hear a directly published event from
+   * the bus, as every other replica does.
+   */
+  async addDurable(envelopes: ReadonlyArray<EventEnvelope<EventType, unknown>>): Promise<void> {
+    if (envelopes.length === 0) {
+      return;
+    }
+    if (this.durableBus && Date.now() >= this.directPausedUntil) {
+      try {
+        await this.durableBus.publishAcknowledged(envelopes, DIRECT_ACK_TIMEOUT_MS);
+        return;
+      } catch {
+        this.directPausedUntil = Date.now() + DIRECT_PAUSE_MS;
+      }
+    }
+    await this.addCommitted(envelopes);
+  }
+
+  /** `addDurable` publishes through this bus first when it acknowledges what it stores. */
+  publishDurablyThrough(transport: EventTransport): void {
+    const { publishAcknowledged } = transport;
+    this.durableBus = publishAcknowledged
+      ? { publishAcknowledged: publishAcknowledged.bind(transport) }
+      : undefined;
   }
 
   /**

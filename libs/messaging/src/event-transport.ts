@@ -53,6 +53,12 @@ export interface EventTransport {
    */
   readonly deliversInline?: boolean;
   publish(envelope: EventEnvelope): Promise<void>;
+  /**
+   * Publishes a batch and resolves once the stream has stored every envelope (JetStream's publish
+   * acknowledgement), within `timeoutMs`; rejects at once while the connection is down. Absent
+   * on the in-process bus, which stores nothing (`EventOutbox.addDurable`).
+   */
+  publishAcknowledged?(envelopes: ReadonlyArray<EventEnvelope>, timeoutMs: number): Promise<void>;
   subscribe(spec: ConsumerSpec, deliver: Deliver): Promise<void>;
   /**
    * A durable subscription delivering batches (JetStream) or single events (in-process): for a

@@ -95,6 +95,7 @@ export class JetStreamTransport implements EventTransport {
     const timeout = options.publishTimeoutMs ?? 5_000;
     const jsm = await jetstreamManager(nc, { timeout });
     const transport = new JetStreamTransport(nc, jetstream(nc, { timeout }), jsm, options, logger);
+    transport.watchStatus();
     await transport.ensureStreams();
     return transport;
   }
@@ -112,6 +113,29 @@ export class JetStreamTransport implements EventTransport {
       {
         msgID: envelope.id,
       },
+    );
+  }
+
+  async publishAcknowledged(
+    envelopes: ReadonlyArray<EventEnvelope>,
+    timeoutMs: number,
+  ): Promise<void> {
+    if (!this.isConnected || this.nc.isClosed()) {
+      throw new Error('NATS is not connected');
+    }
+    // Pipelined on the one connection, as the outbox relay publishes; the id is the message id,
+    // so a later publish of the same event (the outbox after a timeout here) is dropped (D5).
+    await Promise.all(
+      envelopes.map((envelope) =>
+        this.js.publish(
+          eventSubject(this.options.prefix, envelope.type),
+          JSON.stringify(envelope),
+          {
+            msgID: envelope.id,
+            timeout: timeoutMs,
+          },
+        ),
+      ),
     );
   }
 
@@ -194,7 +218,6 @@ export class JetStreamTransport implements EventTransport {
       }),
     );
     this.gapListeners.add(listener);
-    this.watchReconnects();
     await this.nc.flush();
     return () => {
       subscriptions.forEach((subscription) => subscription.unsubscribe());
@@ -203,16 +226,16 @@ export class JetStreamTransport implements EventTransport {
   }
 
   private readonly gapListeners = new Set<BroadcastListener>();
-  private isWatchingReconnects = false;
+  /** False between a disconnect and the reconnect: `publishAcknowledged` refuses at once. */
+  private isConnected = true;
 
-  private watchReconnects(): void {
-    if (this.isWatchingReconnects) {
-      return;
-    }
-    this.isWatchingReconnects = true;
+  private watchStatus(): void {
     void (async () => {
       for await (const status of this.nc.status()) {
-        if (status.type === 'reconnect') {
+        if (status.type === 'disconnect') {
+          this.isConnected = false;
+        } else if (status.type === 'reconnect') {
+          this.isConnected = true;
           this.logger.warn('NATS reconnected: broadcast listeners may have missed events');
           this.gapListeners.forEach((listener) => listener.onGap());
         }

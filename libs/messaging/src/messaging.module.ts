@@ -137,10 +137,15 @@ export class MessagingModule {
       providers: [
         {
           provide: outbox,
-          inject: [options.databaseToken, EVENT_BROADCAST],
-          useFactory: (database: Database, broadcast: ReplicaBroadcast) => {
+          inject: [options.databaseToken, EVENT_BROADCAST, EVENT_TRANSPORT],
+          useFactory: (
+            database: Database,
+            broadcast: ReplicaBroadcast,
+            transport: EventTransport,
+          ) => {
             const eventOutbox = new EventOutbox(database);
             eventOutbox.notifyOnCommit((envelopes) => broadcast.committed(envelopes));
+            eventOutbox.publishDurablyThrough(transport);
             return eventOutbox;
           },
         },

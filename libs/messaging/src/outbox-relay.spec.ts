@@ -134,6 +134,33 @@ describe(OutboxRelay.name, () => {
       await sut.stop();
     }
   });
+  it('should drain within its kick delay while commits keep waking the relay', async () => {
+    // Fake clocks for the relay's timers only; the drains still read the real outbox.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    const sut = new OutboxRelay(replicaA, new InProcessTransport(silentLogger), silentLogger, {
+      idleMs: 60_000,
+    });
+    const drains = jest.spyOn(sut, 'drainOnce');
+    try {
+      sut.start();
+      jest.advanceTimersByTime(0);
+      expect(drains).toHaveBeenCalledTimes(1);
+      await drains.mock.results[0].value;
+      await new Promise((resolve) => setImmediate(resolve));
+
+      // Steady traffic: a commit every 2 ms for 50 ms, each waking the relay (5 ms delay).
+      for (let elapsed = 0; elapsed < 50; elapsed += 2) {
+        sut.kick();
+        jest.advanceTimersByTime(2);
+      }
+
+      expect(drains).toHaveBeenCalledTimes(2);
+    } finally {
+      jest.useRealTimers();
+      await sut.stop();
+    }
+  });
+
   it('should publish a cross-process batch in outbox order, delete it in one go, and keep it when a publish fails', async () => {
     const outbox = new EventOutbox(replicaA);
     const tenantId = randomUUID();

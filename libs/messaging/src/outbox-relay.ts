@@ -10,6 +10,9 @@ export interface OutboxRelayOptions {
   maxBackoffMs: number;
 }
 
+/** How soon after a kick the relay drains: commits within it share one drain. */
+const KICK_DELAY_MS = 5;
+
 const DEFAULTS: OutboxRelayOptions = { batchSize: 200, idleMs: 250, maxBackoffMs: 5_000 };
 
 /** Outbox rows being published in this process (in-process bus only; see drainInline). */
@@ -24,9 +27,13 @@ const INLINE_CLAIMS = new Set<string>();
 export class OutboxRelay {
   private readonly options: OutboxRelayOptions;
   private timer?: NodeJS.Timeout;
+  /** When the pending timer fires (ms since the epoch): a later wake-up never postpones it. */
+  private timerDueAt = 0;
   private running?: Promise<void>;
   private isStopped = true;
   private failures = 0;
+  /** A kick that came while a drain ran: its rows may have missed that drain's read. */
+  private isKickedWhileRunning = false;
 
   constructor(
     private readonly database: Database,
@@ -45,22 +52,36 @@ export class OutboxRelay {
   /** Drain soon: something was just added (in this replica). */
   kick(): void {
     if (!this.isStopped && this.failures === 0) {
-      this.schedule(5);
+      if (this.running) {
+        this.isKickedWhileRunning = true;
+      }
+      this.schedule(KICK_DELAY_MS);
     }
   }
 
   async stop(): Promise<void> {
     this.isStopped = true;
     clearTimeout(this.timer);
+    this.timer = undefined;
     await this.running;
   }
 
+  /**
+   * A pending wake-up that comes sooner is kept: restarting it on every kick would let a steady
+   * stream of commits (one every few milliseconds) postpone the drain for as long as it lasts.
+   */
   private schedule(delayMs: number): void {
     if (this.isStopped || this.running) {
       return;
     }
+    const dueAt = Date.now() + delayMs;
+    if (this.timer && this.timerDueAt <= dueAt) {
+      return;
+    }
     clearTimeout(this.timer);
+    this.timerDueAt = dueAt;
     this.timer = setTimeout(() => {
+      this.timer = undefined;
       this.running = this.tick().finally(() => {
         this.running = undefined;
       });
@@ -69,10 +90,16 @@ export class OutboxRelay {
 
   private async tick(): Promise<void> {
     let next = this.options.idleMs;
+    this.isKickedWhileRunning = false;
     try {
       const published = await this.drainOnce();
       this.failures = 0;
-      next = published === this.options.batchSize ? 0 : this.options.idleMs;
+      next =
+        published === this.options.batchSize
+          ? 0
+          : this.isKickedWhileRunning
+            ? KICK_DELAY_MS
+            : this.options.idleMs;
     } catch (error) {
       this.failures += 1;
       next = Math.min(this.options.idleMs * 2 ** this.failures, this.options.maxBackoffMs);

@@ -43,7 +43,7 @@ export async function startService(
     errors = (errors + chunk.toString()).slice(-4_000);
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 300; attempt += 1) {
+  for (let attempt = 0; attempt < 1_200; attempt += 1) {
     if (child.exitCode !== null) {
       throw new Error(`${app} exited with ${child.exitCode}: ${errors}`);
     }

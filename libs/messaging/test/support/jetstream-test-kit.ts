@@ -1,10 +1,17 @@
 import { jetstream, jetstreamManager, JetStreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { TEST_NATS_URL } from '@agp/testing';
+import { Database } from '@agp/database';
+import {
+  createTestDatabase,
+  deleteNatsStreams,
+  TEST_NATS_URL,
+  TestDatabase,
+  uniqueNatsPrefix,
+} from '@agp/testing';
 
 import { JetStreamOptions, JetStreamTransport } from '../../src/jetstream.transport';
 import { eventsStreamName } from '../../src/subjects';
-import { silentLogger } from './messaging-test-schema';
+import { openTestSchema, silentLogger } from './messaging-test-schema';
 
 /** Test settings: short waits so redelivery and parking happen within a test. */
 export function testJetStreamOptions(
@@ -97,4 +104,44 @@ export async function publishRaw(
   } finally {
     await nc.close();
   }
+}
+
+/**
+ * A spec file's PostgreSQL test schema and NATS prefixes, made before its tests and dropped after
+ * them; `cleanups` run after each test, last first.
+ */
+export function jetStreamTestbed(name: string): {
+  database: () => Database;
+  newPrefix: () => string;
+  cleanups: Array<() => Promise<unknown>>;
+} {
+  let testDatabase: TestDatabase;
+  let database: Database;
+  const prefixes: string[] = [];
+  const cleanups: Array<() => Promise<unknown>> = [];
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase(name);
+    database = await openTestSchema(testDatabase.url, 8);
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      await cleanup();
+    }
+  });
+  afterAll(async () => {
+    await database?.close();
+    await testDatabase?.drop();
+    for (const prefix of prefixes) {
+      await deleteNatsStreams(prefix);
+    }
+  });
+  return {
+    database: () => database,
+    newPrefix: () => {
+      const prefix = uniqueNatsPrefix(name.slice(0, 4));
+      prefixes.push(prefix);
+      return prefix;
+    },
+    cleanups,
+  };
 }

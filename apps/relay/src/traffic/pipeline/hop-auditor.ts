@@ -14,8 +14,9 @@ interface Pending {
 const MAX_BATCH_EVENTS = 2_000;
 
 /**
- * Group commit of the hops' audit events (issue 11 § 6, T1): a hop's events are durable (committed
- * to the outbox, which publishes them to the audit trail) before its message reaches the agent.
+ * Group commit of the hops' audit events (issue 11 § 6, T1, T39): a hop's events are durable
+ * (acknowledged by JetStream, or committed to the outbox when NATS cannot acknowledge) before its
+ * message reaches the agent.
  * Hops of concurrent calls that arrive while a commit is under way wait for the next one and share
  * it, so the cost per hop falls as traffic rises and no hop waits on a timer.
  */
@@ -42,7 +43,7 @@ export class HopAuditor implements OnApplicationShutdown {
     while (this.queue.length > 0) {
       const batch = this.takeBatch();
       try {
-        await this.outbox.addCommitted(batch.flatMap((p) => p.envelopes));
+        await this.outbox.addDurable(batch.flatMap((p) => p.envelopes));
         batch.forEach((p) => p.resolve());
       } catch (error) {
         batch.forEach((p) => p.reject(error));
