@@ -1,47 +1,16 @@
 import { randomUUID } from 'node:crypto';
 
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import {
-  TestDatabase,
-  TestTokenIssuer,
-  createTestDatabase,
-  deleteNatsStreams,
-  eventually,
-  uniqueNatsPrefix,
-} from '@agp/testing';
+import { eventually } from '@agp/testing';
 
-import { EventPublisher } from './support/event-tools';
 import { ALWAYS } from './support/policies';
-import { ADMIN_PERMS, TestCaller, startRelay } from './support/relay-test-app';
+import { RelayBed } from './support/relay-bed';
+import { ADMIN_PERMS, TestCaller } from './support/relay-test-app';
 
 type Json = Record<string, unknown>;
 
 describe('evaluation packs', () => {
-  let db: TestDatabase;
-  let prefix: string;
-  let issuer: TestTokenIssuer;
-  let app: NestFastifyApplication;
-  let publisher: EventPublisher;
-  let admin: TestCaller;
-  let stranger: TestCaller;
-  const tenantId = randomUUID();
-
-  beforeAll(async () => {
-    db = await createTestDatabase('relay_packs');
-    prefix = uniqueNatsPrefix('relaypack');
-    issuer = await TestTokenIssuer.create();
-    app = await startRelay({ databaseUrl: db.url, prefix, issuer });
-    publisher = await EventPublisher.connect(prefix);
-    admin = await TestCaller.create(issuer, tenantId, ADMIN_PERMS);
-    stranger = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
-  });
-
-  afterAll(async () => {
-    await publisher?.close();
-    await app?.close();
-    await db?.drop();
-    await deleteNatsStreams(prefix);
-  });
+  const relay = RelayBed.use('packs');
+  const { tenantId } = relay;
 
   const evaluation = (extra: Json = {}): Json => ({
     name: 'clean message',
@@ -60,7 +29,7 @@ describe('evaluation packs', () => {
 
   describe('operation 3', () => {
     it('should answer 201 with a Location and default the owner to the calling user', async () => {
-      const response = await admin.call(app, 'POST', '/relay/v1/evaluation-packs', {
+      const response = await relay.admin.call(relay.app, 'POST', '/relay/v1/evaluation-packs', {
         name: 'smoke',
         description: 'first',
       });
@@ -74,7 +43,7 @@ describe('evaluation packs', () => {
           description: 'first',
           enabled: true,
           evaluations: [],
-          owner: { id: admin.subject, name: expect.any(String) },
+          owner: { id: relay.admin.subject, name: expect.any(String) },
         }),
       );
       expect(response.body.lastRun).toBeUndefined();
@@ -82,7 +51,7 @@ describe('evaluation packs', () => {
 
     it('should accept an owner who is a user of the tenant', async () => {
       const userId = randomUUID();
-      await publisher.publish('USER_LIFECYCLE', tenantId, {
+      await relay.publisher.publish('USER_LIFECYCLE', tenantId, {
         userId,
         email: 'lead@acme.example',
         displayName: 'Lead',
@@ -90,7 +59,7 @@ describe('evaluation packs', () => {
         status: 'ACTIVE',
       });
       const pack = await eventually(async () => {
-        const response = await admin.call(app, 'POST', '/relay/v1/evaluation-packs', {
+        const response = await relay.admin.call(relay.app, 'POST', '/relay/v1/evaluation-packs', {
           name: 'owned',
           ownerUserId: userId,
           enabled: false,
@@ -105,15 +74,15 @@ describe('evaluation packs', () => {
 
     it('should answer 400 when the owner is not a user of the tenant', async () => {
       const otherTenantUser = randomUUID();
-      await publisher.publish('USER_LIFECYCLE', randomUUID(), {
+      await relay.publisher.publish('USER_LIFECYCLE', randomUUID(), {
         userId: otherTenantUser,
         email: 'x@other.example',
         change: 'CREATED',
         status: 'ACTIVE',
       });
       for (const ownerUserId of [randomUUID(), otherTenantUser]) {
-        const response = await admin.call<{ errors: Json[] }>(
-          app,
+        const response = await relay.admin.call<{ errors: Json[] }>(
+          relay.app,
           'POST',
           '/relay/v1/evaluation-packs',
           { name: `p-${randomUUID()}`, ownerUserId },
@@ -126,8 +95,8 @@ describe('evaluation packs', () => {
     });
 
     it('should list every bad field when the body is invalid', async () => {
-      const response = await admin.call<{ errors: Json[] }>(
-        app,
+      const response = await relay.admin.call<{ errors: Json[] }>(
+        relay.app,
         'POST',
         '/relay/v1/evaluation-packs',
         {
@@ -147,18 +116,22 @@ describe('evaluation packs', () => {
         'ownerUserId',
       ]);
       expect(
-        (await admin.call(app, 'POST', '/relay/v1/evaluation-packs', { name: 'x'.repeat(201) }))
-          .status,
+        (
+          await relay.admin.call(relay.app, 'POST', '/relay/v1/evaluation-packs', {
+            name: 'x'.repeat(201),
+          })
+        ).status,
       ).toBe(400);
     });
 
     it('should answer 409 on a duplicate name and 403 without TENANT:WRITE', async () => {
-      await admin.call(app, 'POST', '/relay/v1/evaluation-packs', { name: 'dup' });
+      await relay.admin.call(relay.app, 'POST', '/relay/v1/evaluation-packs', { name: 'dup' });
       expect(
-        (await admin.call(app, 'POST', '/relay/v1/evaluation-packs', { name: 'dup' })).status,
+        (await relay.admin.call(relay.app, 'POST', '/relay/v1/evaluation-packs', { name: 'dup' }))
+          .status,
       ).toBe(409);
-      const reader = await TestCaller.create(issuer, tenantId, ['TENANT:READ']);
-      const denied = await reader.call(app, 'POST', '/relay/v1/evaluation-packs', {
+      const reader = await TestCaller.create(relay.issuer, tenantId, ['TENANT:READ']);
+      const denied = await reader.call(relay.app, 'POST', '/relay/v1/evaluation-packs', {
         name: 'denied',
       });
       expect(denied.status).toBe(403);
@@ -166,9 +139,9 @@ describe('evaluation packs', () => {
     });
 
     it('should require an owner when the caller is not a user', async () => {
-      const service = await TestCaller.create(issuer, tenantId, ['TENANT:WRITE'], 'SERVICE');
+      const service = await TestCaller.create(relay.issuer, tenantId, ['TENANT:WRITE'], 'SERVICE');
       const response = await service.call<{ errors: Json[] }>(
-        app,
+        relay.app,
         'POST',
         '/relay/v1/evaluation-packs',
         { name: 'by-service' },
@@ -181,19 +154,26 @@ describe('evaluation packs', () => {
   describe('packs, evaluations and runs', () => {
     it('should list, get, update and delete packs, and hide them from other tenants', async () => {
       const created = (
-        await admin.call(app, 'POST', '/relay/v1/evaluation-packs', { name: 'crud-pack' })
+        await relay.admin.call(relay.app, 'POST', '/relay/v1/evaluation-packs', {
+          name: 'crud-pack',
+        })
       ).body;
       const id = String(created.id);
-      const list = await admin.call<{ items: Json[]; total: number }>(
-        app,
+      const list = await relay.admin.call<{ items: Json[]; total: number }>(
+        relay.app,
         'GET',
         '/relay/v1/evaluation-packs?name=crud-pack',
       );
       expect(list.body.items.map((p) => p.id)).toEqual([id]);
-      const updated = await admin.call(app, 'PATCH', `/relay/v1/evaluation-packs/${id}`, {
-        description: 'now described',
-        enabled: false,
-      });
+      const updated = await relay.admin.call(
+        relay.app,
+        'PATCH',
+        `/relay/v1/evaluation-packs/${id}`,
+        {
+          description: 'now described',
+          enabled: false,
+        },
+      );
       expect(updated.body).toEqual(
         expect.objectContaining({ description: 'now described', enabled: false }),
       );
@@ -205,26 +185,29 @@ describe('evaluation packs', () => {
         ['POST', '/runs'],
         ['GET', '/runs'],
       ] as const) {
-        const response = await stranger.call(
-          app,
+        const response = await relay.stranger.call(
+          relay.app,
           method,
           `/relay/v1/evaluation-packs/${id}${url}`,
           method === 'PATCH' ? { enabled: true } : method === 'POST' ? {} : undefined,
         );
         expect([method, url, response.status]).toEqual([method, url, 404]);
       }
-      expect((await admin.call(app, 'DELETE', `/relay/v1/evaluation-packs/${id}`)).status).toBe(
-        204,
-      );
-      expect((await admin.call(app, 'GET', `/relay/v1/evaluation-packs/${id}`)).status).toBe(404);
+      expect(
+        (await relay.admin.call(relay.app, 'DELETE', `/relay/v1/evaluation-packs/${id}`)).status,
+      ).toBe(204);
+      expect(
+        (await relay.admin.call(relay.app, 'GET', `/relay/v1/evaluation-packs/${id}`)).status,
+      ).toBe(404);
     });
 
     it('should create, list, update and delete evaluations with their hops', async () => {
-      const pack = (await admin.call(app, 'POST', '/relay/v1/evaluation-packs', { name: 'evals' }))
-        .body;
+      const pack = (
+        await relay.admin.call(relay.app, 'POST', '/relay/v1/evaluation-packs', { name: 'evals' })
+      ).body;
       const base = `/relay/v1/evaluation-packs/${String(pack.id)}/evaluations`;
-      const created = await admin.call(
-        app,
+      const created = await relay.admin.call(
+        relay.app,
         'POST',
         base,
         evaluation({
@@ -243,31 +226,39 @@ describe('evaluation packs', () => {
       expect(hop.assertions).toEqual([{ checkId: 'check-1', kind: 'ACTION', expected: 'LOG' }]);
       expect((hop.expectedPatterns as Json[])[0].patternId).toEqual(expect.any(String));
       const id = String(created.body.id);
-      expect((await admin.call(app, 'GET', `${base}/${id}`)).body).toEqual(created.body);
-      const patched = await admin.call(app, 'PATCH', `${base}/${id}`, {
+      expect((await relay.admin.call(relay.app, 'GET', `${base}/${id}`)).body).toEqual(
+        created.body,
+      );
+      const patched = await relay.admin.call(relay.app, 'PATCH', `${base}/${id}`, {
         enabled: false,
         name: 'renamed',
       });
       expect(patched.body).toEqual(
         expect.objectContaining({ enabled: false, name: 'renamed', hops: created.body.hops }),
       );
-      expect((await admin.call<{ total: number }>(app, 'GET', base)).body.total).toBe(1);
+      expect((await relay.admin.call<{ total: number }>(relay.app, 'GET', base)).body.total).toBe(
+        1,
+      );
       expect(
-        (await admin.call(app, 'GET', `/relay/v1/evaluation-packs/${String(pack.id)}`)).body
-          .evaluations,
+        (await relay.admin.call(relay.app, 'GET', `/relay/v1/evaluation-packs/${String(pack.id)}`))
+          .body.evaluations,
       ).toEqual([patched.body]);
-      expect((await stranger.call(app, 'GET', `${base}/${id}`)).status).toBe(404);
-      expect((await admin.call(app, 'DELETE', `${base}/${id}`)).status).toBe(204);
-      expect((await admin.call(app, 'GET', `${base}/${id}`)).status).toBe(404);
+      expect((await relay.stranger.call(relay.app, 'GET', `${base}/${id}`)).status).toBe(404);
+      expect((await relay.admin.call(relay.app, 'DELETE', `${base}/${id}`)).status).toBe(204);
+      expect((await relay.admin.call(relay.app, 'GET', `${base}/${id}`)).status).toBe(404);
     });
 
     it('should answer 400, 404 and 409 on pack and evaluation updates', async () => {
       const pack = (
-        await admin.call(app, 'POST', '/relay/v1/evaluation-packs', { name: 'updates-a' })
+        await relay.admin.call(relay.app, 'POST', '/relay/v1/evaluation-packs', {
+          name: 'updates-a',
+        })
       ).body;
-      await admin.call(app, 'POST', '/relay/v1/evaluation-packs', { name: 'updates-b' });
+      await relay.admin.call(relay.app, 'POST', '/relay/v1/evaluation-packs', {
+        name: 'updates-b',
+      });
       const url = `/relay/v1/evaluation-packs/${String(pack.id)}`;
-      const bad = await admin.call<{ errors: Json[] }>(app, 'PATCH', url, {
+      const bad = await relay.admin.call<{ errors: Json[] }>(relay.app, 'PATCH', url, {
         name: '',
         enabled: 'no',
         ownerUserId: 'x',
@@ -278,23 +269,36 @@ describe('evaluation packs', () => {
         'name',
         'ownerUserId',
       ]);
-      expect((await admin.call(app, 'PATCH', url, { name: 'updates-b' })).status).toBe(409);
-      expect((await admin.call(app, 'PATCH', url, { ownerUserId: randomUUID() })).status).toBe(400);
-      const created = await admin.call(app, 'POST', `${url}/evaluations`, evaluation());
+      expect((await relay.admin.call(relay.app, 'PATCH', url, { name: 'updates-b' })).status).toBe(
+        409,
+      );
+      expect(
+        (await relay.admin.call(relay.app, 'PATCH', url, { ownerUserId: randomUUID() })).status,
+      ).toBe(400);
+      const created = await relay.admin.call(relay.app, 'POST', `${url}/evaluations`, evaluation());
       const evaluationUrl = `${url}/evaluations/${String(created.body.id)}`;
-      const badEvaluation = await admin.call<{ errors: Json[] }>(app, 'PATCH', evaluationUrl, {
-        hops: [],
-        input: '',
-      });
+      const badEvaluation = await relay.admin.call<{ errors: Json[] }>(
+        relay.app,
+        'PATCH',
+        evaluationUrl,
+        {
+          hops: [],
+          input: '',
+        },
+      );
       expect(badEvaluation.status).toBe(400);
       expect(badEvaluation.body.errors.map((e) => e.field).sort()).toEqual(['hops', 'input']);
-      expect((await stranger.call(app, 'PATCH', evaluationUrl, { name: 'x' })).status).toBe(404);
-      expect((await stranger.call(app, 'DELETE', evaluationUrl)).status).toBe(404);
-      expect((await admin.call(app, 'GET', `${url}/evaluations/${randomUUID()}`)).status).toBe(404);
+      expect(
+        (await relay.stranger.call(relay.app, 'PATCH', evaluationUrl, { name: 'x' })).status,
+      ).toBe(404);
+      expect((await relay.stranger.call(relay.app, 'DELETE', evaluationUrl)).status).toBe(404);
+      expect(
+        (await relay.admin.call(relay.app, 'GET', `${url}/evaluations/${randomUUID()}`)).status,
+      ).toBe(404);
       expect(
         (
-          await admin.call(
-            app,
+          await relay.admin.call(
+            relay.app,
             'POST',
             `/relay/v1/evaluation-packs/${randomUUID()}/evaluations`,
             evaluation(),
@@ -305,10 +309,12 @@ describe('evaluation packs', () => {
 
     it('should list every bad field of an evaluation, down to its hops', async () => {
       const pack = (
-        await admin.call(app, 'POST', '/relay/v1/evaluation-packs', { name: 'bad-evals' })
+        await relay.admin.call(relay.app, 'POST', '/relay/v1/evaluation-packs', {
+          name: 'bad-evals',
+        })
       ).body;
-      const response = await admin.call<{ errors: Json[] }>(
-        app,
+      const response = await relay.admin.call<{ errors: Json[] }>(
+        relay.app,
         'POST',
         `/relay/v1/evaluation-packs/${String(pack.id)}/evaluations`,
         {
@@ -342,28 +348,29 @@ describe('evaluation packs', () => {
     });
 
     it('should run a pack started by a user and by the API, and record lastRun', async () => {
-      const caller = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
+      const caller = await TestCaller.create(relay.issuer, randomUUID(), ADMIN_PERMS);
       const group = (
-        await caller.call(app, 'POST', '/relay/v1/policy-groups', { name: 'warn-all' })
+        await caller.call(relay.app, 'POST', '/relay/v1/policy-groups', { name: 'warn-all' })
       ).body;
-      await caller.call(app, 'POST', `/relay/v1/policy-groups/${String(group.id)}/versions`, {
+      await caller.call(relay.app, 'POST', `/relay/v1/policy-groups/${String(group.id)}/versions`, {
         regoSource: ALWAYS('WARN'),
       });
-      await caller.call(app, 'POST', '/relay/v1/policy-bindings', {
+      await caller.call(relay.app, 'POST', '/relay/v1/policy-bindings', {
         groupId: group.id,
         bindingLevel: 'TENANT',
       });
-      const pack = (await caller.call(app, 'POST', '/relay/v1/evaluation-packs', { name: 'runs' }))
-        .body;
+      const pack = (
+        await caller.call(relay.app, 'POST', '/relay/v1/evaluation-packs', { name: 'runs' })
+      ).body;
       await caller.call(
-        app,
+        relay.app,
         'POST',
         `/relay/v1/evaluation-packs/${String(pack.id)}/evaluations`,
         evaluation({ hops: [{ ...(evaluation().hops as Json[])[0], expectedAction: 'WARN' }] }),
       );
 
       const started = await caller.call(
-        app,
+        relay.app,
         'POST',
         `/relay/v1/evaluation-packs/${String(pack.id)}/runs`,
         {},
@@ -382,7 +389,7 @@ describe('evaluation packs', () => {
       );
       const done = await eventually(async () => {
         const run = await caller.call(
-          app,
+          relay.app,
           'GET',
           `/relay/v1/evaluation-packs/${String(pack.id)}/runs/${String(started.body.runId)}`,
         );
@@ -402,13 +409,18 @@ describe('evaluation packs', () => {
       );
       expect(done.triggeredBy).toEqual({ id: caller.subject, name: expect.any(String) });
       expect(
-        (await caller.call(app, 'GET', `/relay/v1/evaluation-packs/${String(pack.id)}`)).body
+        (await caller.call(relay.app, 'GET', `/relay/v1/evaluation-packs/${String(pack.id)}`)).body
           .lastRun,
       ).toEqual(expect.objectContaining({ runId: started.body.runId, status: 'COMPLETED' }));
 
-      const service = await TestCaller.create(issuer, caller.tenantId, ['TENANT:WRITE'], 'SERVICE');
+      const service = await TestCaller.create(
+        relay.issuer,
+        caller.tenantId,
+        ['TENANT:WRITE'],
+        'SERVICE',
+      );
       const byApi = await service.call(
-        app,
+        relay.app,
         'POST',
         `/relay/v1/evaluation-packs/${String(pack.id)}/runs`,
         { executionMode: 'LIVE' },
@@ -416,7 +428,7 @@ describe('evaluation packs', () => {
       expect(byApi.body.triggerSource).toBe('API');
       const failed = await eventually(async () => {
         const run = await caller.call(
-          app,
+          relay.app,
           'GET',
           `/relay/v1/evaluation-packs/${String(pack.id)}/runs/${String(byApi.body.runId)}`,
         );
@@ -425,7 +437,7 @@ describe('evaluation packs', () => {
       });
       expect(failed.errorMessage).toContain('LIVE');
       const runs = await caller.call<{ items: Json[]; total: number }>(
-        app,
+        relay.app,
         'GET',
         `/relay/v1/evaluation-packs/${String(pack.id)}/runs`,
       );
@@ -433,7 +445,7 @@ describe('evaluation packs', () => {
       expect(
         (
           await caller.call(
-            app,
+            relay.app,
             'GET',
             `/relay/v1/evaluation-packs/${String(pack.id)}/runs/${randomUUID()}`,
           )
@@ -441,9 +453,14 @@ describe('evaluation packs', () => {
       ).toBe(404);
       expect(
         (
-          await caller.call(app, 'POST', `/relay/v1/evaluation-packs/${String(pack.id)}/runs`, {
-            executionMode: 'DREAM',
-          })
+          await caller.call(
+            relay.app,
+            'POST',
+            `/relay/v1/evaluation-packs/${String(pack.id)}/runs`,
+            {
+              executionMode: 'DREAM',
+            },
+          )
         ).status,
       ).toBe(400);
     });

@@ -1,50 +1,18 @@
 import { randomUUID } from 'node:crypto';
 
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import {
-  TestDatabase,
-  TestTokenIssuer,
-  createTestDatabase,
-  deleteNatsStreams,
-  eventually,
-  uniqueNatsPrefix,
-} from '@agp/testing';
+import { eventually } from '@agp/testing';
 import { Client } from 'pg';
 
-import { EventTap } from './support/event-tools';
-import { ADMIN_PERMS, TestCaller, startRelay } from './support/relay-test-app';
+import { RelayBed } from './support/relay-bed';
 
 type Json = Record<string, unknown>;
 
 /** D39: providers with a write-only API key, gateways as ordered provider lists with a model map. */
 describe('LLM providers and gateways', () => {
-  let db: TestDatabase;
-  let prefix: string;
-  let app: NestFastifyApplication;
-  let tap: EventTap;
-  let admin: TestCaller;
-  let stranger: TestCaller;
-  const tenantId = randomUUID();
-
-  beforeAll(async () => {
-    db = await createTestDatabase('relay_llm_registry');
-    prefix = uniqueNatsPrefix('relayllm');
-    const issuer = await TestTokenIssuer.create();
-    app = await startRelay({ databaseUrl: db.url, prefix, issuer });
-    tap = await EventTap.open(prefix);
-    admin = await TestCaller.create(issuer, tenantId, ADMIN_PERMS);
-    stranger = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
-  });
-
-  afterAll(async () => {
-    await tap?.close();
-    await app?.close();
-    await db?.drop();
-    await deleteNatsStreams(prefix);
-  });
+  const relay = RelayBed.use('llm_registry');
 
   async function provider(extra: Json = {}): Promise<string> {
-    const created = await admin.call(app, 'POST', '/relay/v1/llm-providers', {
+    const created = await relay.admin.call(relay.app, 'POST', '/relay/v1/llm-providers', {
       name: `provider-${randomUUID().slice(0, 8)}`,
       baseUrl: 'https://llm.acme.example/v1',
       ...extra,
@@ -56,11 +24,11 @@ describe('LLM providers and gateways', () => {
   it('should store the API key sealed and answer it only as "********"', async () => {
     const id = await provider({ apiKey: 'sk-test-secret-1234' });
 
-    const read = await admin.call(app, 'GET', `/relay/v1/llm-providers/${id}`);
-    const cleared = await admin.call(app, 'PATCH', `/relay/v1/llm-providers/${id}`, {
+    const read = await relay.admin.call(relay.app, 'GET', `/relay/v1/llm-providers/${id}`);
+    const cleared = await relay.admin.call(relay.app, 'PATCH', `/relay/v1/llm-providers/${id}`, {
       apiKey: null,
     });
-    const client = new Client({ connectionString: db.url });
+    const client = new Client({ connectionString: relay.db.url });
     await client.connect();
     const { rows } = await client.query<{ api_key_ciphertext: string | null }>(
       'SELECT api_key_ciphertext FROM relay.llm_providers WHERE id = $1',
@@ -75,10 +43,15 @@ describe('LLM providers and gateways', () => {
   });
 
   it('should refuse a base URL the egress rules forbid (D37)', async () => {
-    const refused = await admin.call<{ errors: Json[] }>(app, 'POST', '/relay/v1/llm-providers', {
-      name: 'metadata',
-      baseUrl: 'http://169.254.169.254/v1',
-    });
+    const refused = await relay.admin.call<{ errors: Json[] }>(
+      relay.app,
+      'POST',
+      '/relay/v1/llm-providers',
+      {
+        name: 'metadata',
+        baseUrl: 'http://169.254.169.254/v1',
+      },
+    );
 
     expect(refused.status).toBe(400);
     expect(refused.body.errors.map((e) => e.field)).toEqual(['baseUrl']);
@@ -87,13 +60,13 @@ describe('LLM providers and gateways', () => {
   it('should create a gateway with its providers in order and a model map, and record LLM_LIFECYCLE', async () => {
     const [first, second] = [await provider(), await provider()];
 
-    const created = await admin.call(app, 'POST', '/relay/v1/llm-gateways', {
+    const created = await relay.admin.call(relay.app, 'POST', '/relay/v1/llm-gateways', {
       name: 'prod',
       providers: [second, first],
       modelMap: { fast: 'gpt-4o-mini' },
     });
     const id = String(created.body.id);
-    const patched = await admin.call(app, 'PATCH', `/relay/v1/llm-gateways/${id}`, {
+    const patched = await relay.admin.call(relay.app, 'PATCH', `/relay/v1/llm-gateways/${id}`, {
       providers: [first],
       modelMap: null,
     });
@@ -105,7 +78,7 @@ describe('LLM providers and gateways', () => {
     expect(patched.body.providers).toEqual([first]);
     expect(patched.body.modelMap).toBeUndefined();
     await eventually(() => {
-      const changes = tap
+      const changes = relay.tap
         .ofType('LLM_LIFECYCLE')
         .filter((e) =>
           [id, first].includes(
@@ -126,20 +99,30 @@ describe('LLM providers and gateways', () => {
   });
 
   it('should answer 400 naming the providers that are not the tenant own, and every bad field', async () => {
-    const foreign = await stranger.call(app, 'POST', '/relay/v1/llm-providers', {
+    const foreign = await relay.stranger.call(relay.app, 'POST', '/relay/v1/llm-providers', {
       name: 'theirs',
       baseUrl: 'https://llm.other.example/v1',
     });
 
-    const unknown = await admin.call<{ errors: Json[] }>(app, 'POST', '/relay/v1/llm-gateways', {
-      name: 'borrowing',
-      providers: [String(foreign.body.id)],
-    });
-    const invalid = await admin.call<{ errors: Json[] }>(app, 'POST', '/relay/v1/llm-gateways', {
-      name: '',
-      providers: [],
-      modelMap: { fast: 42 },
-    });
+    const unknown = await relay.admin.call<{ errors: Json[] }>(
+      relay.app,
+      'POST',
+      '/relay/v1/llm-gateways',
+      {
+        name: 'borrowing',
+        providers: [String(foreign.body.id)],
+      },
+    );
+    const invalid = await relay.admin.call<{ errors: Json[] }>(
+      relay.app,
+      'POST',
+      '/relay/v1/llm-gateways',
+      {
+        name: '',
+        providers: [],
+        modelMap: { fast: 42 },
+      },
+    );
 
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.body.errors)).toContain(String(foreign.body.id));
@@ -154,16 +137,21 @@ describe('LLM providers and gateways', () => {
   it('should refuse to delete a provider a gateway routes to with 409, and delete it once unused', async () => {
     const used = await provider();
     const other = await provider();
-    const gateway = await admin.call(app, 'POST', '/relay/v1/llm-gateways', {
+    const gateway = await relay.admin.call(relay.app, 'POST', '/relay/v1/llm-gateways', {
       name: `gw-${randomUUID().slice(0, 8)}`,
       providers: [used, other],
     });
 
-    const refused = await admin.call(app, 'DELETE', `/relay/v1/llm-providers/${used}`);
-    await admin.call(app, 'PATCH', `/relay/v1/llm-gateways/${String(gateway.body.id)}`, {
-      providers: [other],
-    });
-    const removed = await admin.call(app, 'DELETE', `/relay/v1/llm-providers/${used}`);
+    const refused = await relay.admin.call(relay.app, 'DELETE', `/relay/v1/llm-providers/${used}`);
+    await relay.admin.call(
+      relay.app,
+      'PATCH',
+      `/relay/v1/llm-gateways/${String(gateway.body.id)}`,
+      {
+        providers: [other],
+      },
+    );
+    const removed = await relay.admin.call(relay.app, 'DELETE', `/relay/v1/llm-providers/${used}`);
 
     expect(refused.status).toBe(409);
     expect(String(refused.body.detail)).toContain(String(gateway.body.name));

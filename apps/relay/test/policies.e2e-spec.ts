@@ -1,51 +1,24 @@
 import { randomUUID } from 'node:crypto';
 
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import {
-  TestDatabase,
-  TestTokenIssuer,
-  createTestDatabase,
-  deleteNatsStreams,
-  eventually,
-  uniqueNatsPrefix,
-} from '@agp/testing';
+import { eventually } from '@agp/testing';
 
-import { EventTap } from './support/event-tools';
-import { ADMIN_PERMS, TestCaller, startRelay } from './support/relay-test-app';
+import { RelayBed } from './support/relay-bed';
+import { TestCaller } from './support/relay-test-app';
 import { ALWAYS } from './support/policies';
 
 type Json = Record<string, unknown>;
 
 describe('policy groups, versions and bindings', () => {
-  let db: TestDatabase;
-  let prefix: string;
-  let app: NestFastifyApplication;
-  let admin: TestCaller;
+  const relay = RelayBed.use('policies');
+
   let reader: TestCaller;
-  let stranger: TestCaller;
-  let tap: EventTap;
 
   beforeAll(async () => {
-    db = await createTestDatabase('relay_policies');
-    prefix = uniqueNatsPrefix('relaypol');
-    const issuer = await TestTokenIssuer.create();
-    app = await startRelay({ databaseUrl: db.url, prefix, issuer });
-    tap = await EventTap.open(prefix);
-    const tenantId = randomUUID();
-    admin = await TestCaller.create(issuer, tenantId, ADMIN_PERMS);
-    reader = await TestCaller.create(issuer, tenantId, ['TENANT:READ']);
-    stranger = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
-  });
-
-  afterAll(async () => {
-    await tap?.close();
-    await app?.close();
-    await db?.drop();
-    await deleteNatsStreams(prefix);
+    reader = await relay.caller(['TENANT:READ']);
   });
 
   async function group(name = `g-${randomUUID().slice(0, 8)}`): Promise<Json> {
-    const response = await admin.call(app, 'POST', '/relay/v1/policy-groups', {
+    const response = await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-groups', {
       name,
       description: 'test group',
     });
@@ -54,8 +27,8 @@ describe('policy groups, versions and bindings', () => {
   }
 
   async function version(groupId: unknown, body: Json): Promise<Json> {
-    const response = await admin.call(
-      app,
+    const response = await relay.admin.call(
+      relay.app,
       'POST',
       `/relay/v1/policy-groups/${String(groupId)}/versions`,
       body,
@@ -66,7 +39,7 @@ describe('policy groups, versions and bindings', () => {
 
   describe('policy groups', () => {
     it('should create a group with a Location when the body is valid', async () => {
-      const response = await admin.call(app, 'POST', '/relay/v1/policy-groups', {
+      const response = await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-groups', {
         name: 'guardrails-a',
         data: { banned: ['x'] },
       });
@@ -78,8 +51,8 @@ describe('policy groups, versions and bindings', () => {
     });
 
     it('should list every bad field when the body is invalid', async () => {
-      const response = await admin.call<{ errors: Json[] }>(
-        app,
+      const response = await relay.admin.call<{ errors: Json[] }>(
+        relay.app,
         'POST',
         '/relay/v1/policy-groups',
         { name: '', description: 7, data: 'no', extra: 1 },
@@ -93,53 +66,82 @@ describe('policy groups, versions and bindings', () => {
     it('should answer 409 when the name is taken', async () => {
       const created = await group();
       expect(
-        (await admin.call(app, 'POST', '/relay/v1/policy-groups', { name: created.name })).status,
+        (
+          await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-groups', {
+            name: created.name,
+          })
+        ).status,
       ).toBe(409);
     });
 
     it('should answer 404 when the group belongs to another tenant', async () => {
       const created = await group();
       expect(
-        (await stranger.call(app, 'GET', `/relay/v1/policy-groups/${String(created.id)}`)).status,
-      ).toBe(404);
-      expect(
         (
-          await stranger.call(app, 'PATCH', `/relay/v1/policy-groups/${String(created.id)}`, {
-            description: 'x',
-          })
+          await relay.stranger.call(
+            relay.app,
+            'GET',
+            `/relay/v1/policy-groups/${String(created.id)}`,
+          )
         ).status,
       ).toBe(404);
       expect(
-        (await stranger.call(app, 'DELETE', `/relay/v1/policy-groups/${String(created.id)}`))
-          .status,
+        (
+          await relay.stranger.call(
+            relay.app,
+            'PATCH',
+            `/relay/v1/policy-groups/${String(created.id)}`,
+            {
+              description: 'x',
+            },
+          )
+        ).status,
+      ).toBe(404);
+      expect(
+        (
+          await relay.stranger.call(
+            relay.app,
+            'DELETE',
+            `/relay/v1/policy-groups/${String(created.id)}`,
+          )
+        ).status,
       ).toBe(404);
     });
 
     it('should update, list and delete a group when asked', async () => {
       const created = await group();
-      const updated = await admin.call(
-        app,
+      const updated = await relay.admin.call(
+        relay.app,
         'PATCH',
         `/relay/v1/policy-groups/${String(created.id)}`,
         { description: 'changed' },
       );
       expect(updated.body.description).toBe('changed');
       const list = await reader.call<{ items: Json[]; total: number }>(
-        app,
+        relay.app,
         'GET',
         `/relay/v1/policy-groups?name=${String(created.name)}`,
       );
       expect(list.body.items.map((g) => g.id)).toEqual([created.id]);
       expect(
-        (await admin.call(app, 'DELETE', `/relay/v1/policy-groups/${String(created.id)}`)).status,
+        (
+          await relay.admin.call(
+            relay.app,
+            'DELETE',
+            `/relay/v1/policy-groups/${String(created.id)}`,
+          )
+        ).status,
       ).toBe(204);
       expect(
-        (await admin.call(app, 'GET', `/relay/v1/policy-groups/${String(created.id)}`)).status,
+        (await relay.admin.call(relay.app, 'GET', `/relay/v1/policy-groups/${String(created.id)}`))
+          .status,
       ).toBe(404);
     });
 
     it('should answer 403 naming the role when a reader writes', async () => {
-      const response = await reader.call(app, 'POST', '/relay/v1/policy-groups', { name: 'nope' });
+      const response = await reader.call(relay.app, 'POST', '/relay/v1/policy-groups', {
+        name: 'nope',
+      });
       expect(response.status).toBe(403);
       expect(String(response.body.detail)).toContain('TENANT:WRITE');
     });
@@ -158,7 +160,7 @@ describe('policy groups, versions and bindings', () => {
       const next = await version(g.id, { regoSource: ALWAYS('WARN') });
       expect(next.version).toBe('1.6');
       const list = await reader.call<{ items: Json[] }>(
-        app,
+        relay.app,
         'GET',
         `/relay/v1/policy-groups/${String(g.id)}/versions`,
       );
@@ -168,8 +170,8 @@ describe('policy groups, versions and bindings', () => {
     it('should answer 409 when the version does not increase', async () => {
       const g = await group();
       await version(g.id, { regoSource: ALWAYS('LOG'), version: '2' });
-      const response = await admin.call(
-        app,
+      const response = await relay.admin.call(
+        relay.app,
         'POST',
         `/relay/v1/policy-groups/${String(g.id)}/versions`,
         { regoSource: ALWAYS('LOG'), version: '1.9' },
@@ -180,8 +182,8 @@ describe('policy groups, versions and bindings', () => {
     it('should answer 400 with every error line and column when the module does not compile', async () => {
       const g = await group();
       const source = 'package bad\n\nimport rego.v1\n\ndecision := {"action": x} if { y == 1 }\n';
-      const response = await admin.call<{ errors: Json[] }>(
-        app,
+      const response = await relay.admin.call<{ errors: Json[] }>(
+        relay.app,
         'POST',
         `/relay/v1/policy-groups/${String(g.id)}/versions`,
         { regoSource: source },
@@ -204,7 +206,7 @@ decision := {"action": "BLOCK"} if {
 `;
 
       it("should run the test module on creation and keep it with each test's outcome when all pass", async () => {
-        const g = await admin.call(app, 'POST', '/relay/v1/policy-groups', {
+        const g = await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-groups', {
           name: `words-${randomUUID().slice(0, 8)}`,
           data: { banned: ['secret'] },
         });
@@ -234,8 +236,8 @@ todo_later if false
           { name: 'data.acme.words_test.test_mocked_data', status: 'PASS' },
           { name: 'data.acme.words_test.todo_later', status: 'SKIP' },
         ]);
-        const read = await admin.call<Json>(
-          app,
+        const read = await relay.admin.call<Json>(
+          relay.app,
           'GET',
           `/relay/v1/policy-groups/${String(g.body.id)}/versions/${String(created.version)}`,
         );
@@ -243,7 +245,7 @@ todo_later if false
       });
 
       it('should answer 400 listing each failing test with its line and column, and store nothing', async () => {
-        const g = await admin.call(app, 'POST', '/relay/v1/policy-groups', {
+        const g = await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-groups', {
           name: `words-${randomUUID().slice(0, 8)}`,
           data: { banned: ['secret'] },
         });
@@ -257,8 +259,8 @@ test_wrong_action if {
   words.decision.action == "LOG" with input as {"message": {"text": "secret"}}
 }
 `;
-        const response = await admin.call<{ type: string; errors: Json[] }>(
-          app,
+        const response = await relay.admin.call<{ type: string; errors: Json[] }>(
+          relay.app,
           'POST',
           `/relay/v1/policy-groups/${String(g.body.id)}/versions`,
           { regoSource: words, testSource },
@@ -271,8 +273,8 @@ test_wrong_action if {
             message: 'line 7, column 1: data.acme.words_test.test_wrong_action: FAIL (undefined)',
           },
         ]);
-        const list = await admin.call<{ items: Json[] }>(
-          app,
+        const list = await relay.admin.call<{ items: Json[] }>(
+          relay.app,
           'GET',
           `/relay/v1/policy-groups/${String(g.body.id)}/versions`,
         );
@@ -281,8 +283,8 @@ test_wrong_action if {
 
       it("should answer 400 with the test module's compile errors under testSource", async () => {
         const g = await group();
-        const response = await admin.call<{ type: string; errors: Json[] }>(
-          app,
+        const response = await relay.admin.call<{ type: string; errors: Json[] }>(
+          relay.app,
           'POST',
           `/relay/v1/policy-groups/${String(g.id)}/versions`,
           { regoSource: ALWAYS('LOG'), testSource: 'package t\n\ntest_x if {\n  y == 1\n}\n' },
@@ -302,8 +304,8 @@ test_wrong_action if {
 
     it('should answer 400 listing fields when the version body is invalid', async () => {
       const g = await group();
-      const response = await admin.call<{ errors: Json[] }>(
-        app,
+      const response = await relay.admin.call<{ errors: Json[] }>(
+        relay.app,
         'POST',
         `/relay/v1/policy-groups/${String(g.id)}/versions`,
         { version: 'v1', validFrom: 'yesterday' },
@@ -318,26 +320,36 @@ test_wrong_action if {
       const g = await group();
       await version(g.id, { regoSource: ALWAYS('LOG') });
       await version(g.id, { regoSource: ALWAYS('WARN') });
-      const binding = await admin.call(app, 'POST', '/relay/v1/policy-bindings', {
+      const binding = await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-bindings', {
         groupId: g.id,
         bindingLevel: 'TENANT',
         groupVersion: '2',
       });
       expect(binding.status).toBe(201);
       expect(
-        (await admin.call(app, 'POST', `/relay/v1/policy-groups/${String(g.id)}/versions/2/retire`))
-          .status,
+        (
+          await relay.admin.call(
+            relay.app,
+            'POST',
+            `/relay/v1/policy-groups/${String(g.id)}/versions/2/retire`,
+          )
+        ).status,
       ).toBe(409);
-      const retired = await admin.call(
-        app,
+      const retired = await relay.admin.call(
+        relay.app,
         'POST',
         `/relay/v1/policy-groups/${String(g.id)}/versions/1/retire`,
       );
       expect(retired.status).toBe(200);
       expect(retired.body.retiredAt).toBeDefined();
       expect(
-        (await stranger.call(app, 'GET', `/relay/v1/policy-groups/${String(g.id)}/versions/1`))
-          .status,
+        (
+          await relay.stranger.call(
+            relay.app,
+            'GET',
+            `/relay/v1/policy-groups/${String(g.id)}/versions/1`,
+          )
+        ).status,
       ).toBe(404);
     });
   });
@@ -347,7 +359,7 @@ test_wrong_action if {
       const g = await group();
       await version(g.id, { regoSource: ALWAYS('LOG') });
       await version(g.id, { regoSource: ALWAYS('WARN') });
-      const response = await admin.call(app, 'POST', '/relay/v1/policy-bindings', {
+      const response = await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-bindings', {
         groupId: g.id,
         bindingLevel: 'TENANT',
         priority: 5,
@@ -371,8 +383,8 @@ test_wrong_action if {
     it('should list every bad field when the binding does not fit its level', async () => {
       const g = await group();
       await version(g.id, { regoSource: ALWAYS('LOG') });
-      const response = await admin.call<{ errors: Json[] }>(
-        app,
+      const response = await relay.admin.call<{ errors: Json[] }>(
+        relay.app,
         'POST',
         '/relay/v1/policy-bindings',
         {
@@ -391,11 +403,16 @@ test_wrong_action if {
     });
 
     it('should answer 400 for bad fields and 404 for another tenant group', async () => {
-      const bad = await admin.call<{ errors: Json[] }>(app, 'POST', '/relay/v1/policy-bindings', {
-        groupId: 'x',
-        bindingLevel: 'PLANET',
-        priority: -1,
-      });
+      const bad = await relay.admin.call<{ errors: Json[] }>(
+        relay.app,
+        'POST',
+        '/relay/v1/policy-bindings',
+        {
+          groupId: 'x',
+          bindingLevel: 'PLANET',
+          priority: -1,
+        },
+      );
       expect(bad.status).toBe(400);
       expect(bad.body.errors.map((e) => e.field)).toEqual(
         expect.arrayContaining(['groupId', 'bindingLevel', 'priority']),
@@ -404,7 +421,7 @@ test_wrong_action if {
       await version(g.id, { regoSource: ALWAYS('LOG') });
       expect(
         (
-          await stranger.call(app, 'POST', '/relay/v1/policy-bindings', {
+          await relay.stranger.call(relay.app, 'POST', '/relay/v1/policy-bindings', {
             groupId: g.id,
             bindingLevel: 'TENANT',
           })
@@ -415,34 +432,51 @@ test_wrong_action if {
     it('should update, list, and delete a binding when asked, and hide it from other tenants', async () => {
       const g = await group();
       await version(g.id, { regoSource: ALWAYS('LOG') });
-      const created = await admin.call(app, 'POST', '/relay/v1/policy-bindings', {
+      const created = await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-bindings', {
         groupId: g.id,
         bindingLevel: 'TENANT',
       });
       const id = String(created.body.bindingId);
-      const updated = await admin.call(app, 'PATCH', `/relay/v1/policy-bindings/${id}`, {
-        priority: 7,
-        validTo: '2999-01-01T00:00:00Z',
-      });
+      const updated = await relay.admin.call(
+        relay.app,
+        'PATCH',
+        `/relay/v1/policy-bindings/${id}`,
+        {
+          priority: 7,
+          validTo: '2999-01-01T00:00:00Z',
+        },
+      );
       expect(updated.body).toEqual(
         expect.objectContaining({ priority: 7, version: '2', validTo: '2999-01-01T00:00:00.000Z' }),
       );
       const list = await reader.call<{ items: Json[] }>(
-        app,
+        relay.app,
         'GET',
         `/relay/v1/policy-bindings?groupId=${String(g.id)}`,
       );
       expect(list.body.items.map((b) => b.bindingId)).toEqual([id]);
-      expect((await stranger.call(app, 'GET', `/relay/v1/policy-bindings/${id}`)).status).toBe(404);
       expect(
-        (await stranger.call(app, 'GET', `/relay/v1/policy-bindings/${id}/available-versions`))
+        (await relay.stranger.call(relay.app, 'GET', `/relay/v1/policy-bindings/${id}`)).status,
+      ).toBe(404);
+      expect(
+        (
+          await relay.stranger.call(
+            relay.app,
+            'GET',
+            `/relay/v1/policy-bindings/${id}/available-versions`,
+          )
+        ).status,
+      ).toBe(404);
+      expect(
+        (await relay.stranger.call(relay.app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade`))
           .status,
       ).toBe(404);
       expect(
-        (await stranger.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade`)).status,
+        (await relay.admin.call(relay.app, 'DELETE', `/relay/v1/policy-bindings/${id}`)).status,
+      ).toBe(204);
+      expect(
+        (await relay.admin.call(relay.app, 'GET', `/relay/v1/policy-bindings/${id}`)).status,
       ).toBe(404);
-      expect((await admin.call(app, 'DELETE', `/relay/v1/policy-bindings/${id}`)).status).toBe(204);
-      expect((await admin.call(app, 'GET', `/relay/v1/policy-bindings/${id}`)).status).toBe(404);
     });
 
     it('should list the other valid versions newest first when asked for available versions (operation 4)', async () => {
@@ -460,15 +494,19 @@ test_wrong_action if {
       });
       await version(g.id, { regoSource: ALWAYS('LOG') });
       await version(g.id, { regoSource: ALWAYS('LOG'), version: '10' });
-      await admin.call(app, 'POST', `/relay/v1/policy-groups/${String(g.id)}/versions/1/retire`);
-      const binding = await admin.call(app, 'POST', '/relay/v1/policy-bindings', {
+      await relay.admin.call(
+        relay.app,
+        'POST',
+        `/relay/v1/policy-groups/${String(g.id)}/versions/1/retire`,
+      );
+      const binding = await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-bindings', {
         groupId: g.id,
         bindingLevel: 'TENANT',
         groupVersion: '2',
       });
       await new Promise((resolve) => setTimeout(resolve, 1_100));
       const response = await reader.call<Json[]>(
-        app,
+        relay.app,
         'GET',
         `/relay/v1/policy-bindings/${String(binding.body.bindingId)}/available-versions`,
       );
@@ -488,12 +526,16 @@ test_wrong_action if {
     it('should move to the latest valid version when upgraded without targetVersion (operation 7)', async () => {
       const g = await group();
       await version(g.id, { regoSource: ALWAYS('LOG') });
-      const binding = await admin.call(app, 'POST', '/relay/v1/policy-bindings', {
+      const binding = await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-bindings', {
         groupId: g.id,
         bindingLevel: 'TENANT',
       });
       const id = String(binding.body.bindingId);
-      const same = await admin.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade`);
+      const same = await relay.admin.call(
+        relay.app,
+        'POST',
+        `/relay/v1/policy-bindings/${id}/upgrade`,
+      );
       expect(same.status).toBe(200);
       expect(same.body).toEqual(binding.body);
       await version(g.id, { regoSource: ALWAYS('WARN') });
@@ -502,9 +544,14 @@ test_wrong_action if {
         validFrom: new Date(Date.now() + 3_600_000).toISOString(),
       });
       expect(
-        (await admin.call(app, 'GET', `/relay/v1/policy-bindings/${id}`)).body.isLatestGroupVersion,
+        (await relay.admin.call(relay.app, 'GET', `/relay/v1/policy-bindings/${id}`)).body
+          .isLatestGroupVersion,
       ).toBe(false);
-      const moved = await admin.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade`);
+      const moved = await relay.admin.call(
+        relay.app,
+        'POST',
+        `/relay/v1/policy-bindings/${id}/upgrade`,
+      );
       expect(moved.status).toBe(200);
       expect(moved.body).toEqual(
         expect.objectContaining({ groupVersion: '2', isLatestGroupVersion: true, version: '2' }),
@@ -512,23 +559,23 @@ test_wrong_action if {
       // D18: the move records POLICY_LIFECYCLE; the unchanged upgrade before it recorded nothing.
       await eventually(() =>
         expect(
-          tap
+          relay.tap
             .ofType('POLICY_LIFECYCLE')
             .filter((e) => e.data.bindingId === id)
             .map((e) => e.data.change),
         ).toEqual(['BINDING_CREATED', 'BINDING_UPGRADED']),
       );
-      const event = tap
+      const event = relay.tap
         .ofType('POLICY_LIFECYCLE')
         .find((e) => e.data.bindingId === id && e.data.change === 'BINDING_UPGRADED')!;
-      expect(event.tenantId).toBe(admin.tenantId);
+      expect(event.tenantId).toBe(relay.admin.tenantId);
       expect(event.data).toEqual(
         expect.objectContaining({
           groupId: g.id,
           version: '2',
           previousVersion: '1',
           policyIds: [g.id],
-          actor: expect.objectContaining({ type: 'USER', id: admin.subject }),
+          actor: expect.objectContaining({ type: 'USER', id: relay.admin.subject }),
         }),
       );
     });
@@ -541,14 +588,14 @@ test_wrong_action if {
         regoSource: ALWAYS('BLOCK'),
         validFrom: new Date(Date.now() + 3_600_000).toISOString(),
       });
-      const binding = await admin.call(app, 'POST', '/relay/v1/policy-bindings', {
+      const binding = await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-bindings', {
         groupId: g.id,
         bindingLevel: 'TENANT',
         groupVersion: '2',
       });
       const id = String(binding.body.bindingId);
-      const back = await admin.call(
-        app,
+      const back = await relay.admin.call(
+        relay.app,
         'POST',
         `/relay/v1/policy-bindings/${id}/upgrade?targetVersion=1`,
       );
@@ -557,31 +604,47 @@ test_wrong_action if {
         expect.objectContaining({ groupVersion: '1', isLatestGroupVersion: false }),
       );
       expect(
-        (await admin.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade?targetVersion=9`))
-          .status,
+        (
+          await relay.admin.call(
+            relay.app,
+            'POST',
+            `/relay/v1/policy-bindings/${id}/upgrade?targetVersion=9`,
+          )
+        ).status,
       ).toBe(404);
       expect(
-        (await admin.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade?targetVersion=3`))
-          .status,
+        (
+          await relay.admin.call(
+            relay.app,
+            'POST',
+            `/relay/v1/policy-bindings/${id}/upgrade?targetVersion=3`,
+          )
+        ).status,
       ).toBe(409);
       expect(
-        (await admin.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade?targetVersion=abc`))
-          .status,
+        (
+          await relay.admin.call(
+            relay.app,
+            'POST',
+            `/relay/v1/policy-bindings/${id}/upgrade?targetVersion=abc`,
+          )
+        ).status,
       ).toBe(400);
       expect(
-        (await reader.call(app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade`)).status,
+        (await reader.call(relay.app, 'POST', `/relay/v1/policy-bindings/${id}/upgrade`)).status,
       ).toBe(403);
     });
 
     it('should answer 409 when a group with bindings is deleted', async () => {
       const g = await group();
       await version(g.id, { regoSource: ALWAYS('LOG') });
-      await admin.call(app, 'POST', '/relay/v1/policy-bindings', {
+      await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-bindings', {
         groupId: g.id,
         bindingLevel: 'TENANT',
       });
       expect(
-        (await admin.call(app, 'DELETE', `/relay/v1/policy-groups/${String(g.id)}`)).status,
+        (await relay.admin.call(relay.app, 'DELETE', `/relay/v1/policy-groups/${String(g.id)}`))
+          .status,
       ).toBe(409);
     });
   });
@@ -590,8 +653,8 @@ test_wrong_action if {
     it('should answer 400, 404 and 409 on group updates and version routes', async () => {
       const g = await group();
       const other = await group();
-      const bad = await admin.call<{ errors: Json[] }>(
-        app,
+      const bad = await relay.admin.call<{ errors: Json[] }>(
+        relay.app,
         'PATCH',
         `/relay/v1/policy-groups/${String(g.id)}`,
         { name: '', data: [1], colour: 'red' },
@@ -600,7 +663,7 @@ test_wrong_action if {
       expect(bad.body.errors.map((e) => e.field).sort()).toEqual(['colour', 'data', 'name']);
       expect(
         (
-          await admin.call(app, 'PATCH', `/relay/v1/policy-groups/${String(g.id)}`, {
+          await relay.admin.call(relay.app, 'PATCH', `/relay/v1/policy-groups/${String(g.id)}`, {
             name: other.name,
           })
         ).status,
@@ -608,14 +671,19 @@ test_wrong_action if {
       await version(g.id, { regoSource: ALWAYS('LOG') });
       const versions = `/relay/v1/policy-groups/${String(g.id)}/versions`;
       expect(
-        (await stranger.call(app, 'POST', versions, { regoSource: ALWAYS('LOG') })).status,
+        (await relay.stranger.call(relay.app, 'POST', versions, { regoSource: ALWAYS('LOG') }))
+          .status,
       ).toBe(404);
-      expect((await stranger.call(app, 'GET', versions)).status).toBe(404);
-      expect((await stranger.call(app, 'POST', `${versions}/1/retire`)).status).toBe(404);
-      expect((await admin.call(app, 'GET', `${versions}/7`)).status).toBe(404);
-      expect((await admin.call(app, 'POST', `${versions}/7/retire`)).status).toBe(404);
-      expect((await admin.call(app, 'GET', '/relay/v1/policy-groups/not-a-uuid')).status).toBe(400);
-      const window = await admin.call<{ errors: Json[] }>(app, 'POST', versions, {
+      expect((await relay.stranger.call(relay.app, 'GET', versions)).status).toBe(404);
+      expect((await relay.stranger.call(relay.app, 'POST', `${versions}/1/retire`)).status).toBe(
+        404,
+      );
+      expect((await relay.admin.call(relay.app, 'GET', `${versions}/7`)).status).toBe(404);
+      expect((await relay.admin.call(relay.app, 'POST', `${versions}/7/retire`)).status).toBe(404);
+      expect(
+        (await relay.admin.call(relay.app, 'GET', '/relay/v1/policy-groups/not-a-uuid')).status,
+      ).toBe(400);
+      const window = await relay.admin.call<{ errors: Json[] }>(relay.app, 'POST', versions, {
         regoSource: ALWAYS('LOG'),
         validFrom: '2030-01-02T00:00:00Z',
         validTo: '2030-01-01T00:00:00Z',
@@ -627,12 +695,12 @@ test_wrong_action if {
     it('should answer 400 and 404 on binding updates and deletes', async () => {
       const g = await group();
       await version(g.id, { regoSource: ALWAYS('LOG') });
-      const binding = await admin.call(app, 'POST', '/relay/v1/policy-bindings', {
+      const binding = await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-bindings', {
         groupId: g.id,
         bindingLevel: 'TENANT',
       });
       const url = `/relay/v1/policy-bindings/${String(binding.body.bindingId)}`;
-      const bad = await admin.call<{ errors: Json[] }>(app, 'PATCH', url, {
+      const bad = await relay.admin.call<{ errors: Json[] }>(relay.app, 'PATCH', url, {
         priority: 'high',
         validFrom: 'soon',
         groupVersion: '2',
@@ -643,18 +711,21 @@ test_wrong_action if {
         'priority',
         'validFrom',
       ]);
-      const backwards = await admin.call<{ errors: Json[] }>(app, 'PATCH', url, {
+      const backwards = await relay.admin.call<{ errors: Json[] }>(relay.app, 'PATCH', url, {
         validTo: '2000-01-01T00:00:00Z',
       });
       expect(backwards.status).toBe(400);
       expect(backwards.body.errors.map((e) => e.field)).toEqual(['validTo']);
-      expect((await stranger.call(app, 'PATCH', url, { priority: 1 })).status).toBe(404);
-      expect((await stranger.call(app, 'DELETE', url)).status).toBe(404);
+      expect((await relay.stranger.call(relay.app, 'PATCH', url, { priority: 1 })).status).toBe(
+        404,
+      );
+      expect((await relay.stranger.call(relay.app, 'DELETE', url)).status).toBe(404);
       expect(
-        (await admin.call(app, 'DELETE', `/relay/v1/policy-bindings/${randomUUID()}`)).status,
+        (await relay.admin.call(relay.app, 'DELETE', `/relay/v1/policy-bindings/${randomUUID()}`))
+          .status,
       ).toBe(404);
-      const unknownRefs = await admin.call<{ errors: Json[] }>(
-        app,
+      const unknownRefs = await relay.admin.call<{ errors: Json[] }>(
+        relay.app,
         'POST',
         '/relay/v1/policy-bindings',
         {
@@ -673,7 +744,7 @@ test_wrong_action if {
       });
       expect(
         (
-          await admin.call(app, 'POST', '/relay/v1/policy-bindings', {
+          await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-bindings', {
             groupId: futureOnly.id,
             bindingLevel: 'TENANT',
           })
@@ -681,7 +752,7 @@ test_wrong_action if {
       ).toBe(409);
       expect(
         (
-          await admin.call(app, 'POST', '/relay/v1/policy-bindings', {
+          await relay.admin.call(relay.app, 'POST', '/relay/v1/policy-bindings', {
             groupId: futureOnly.id,
             bindingLevel: 'TENANT',
             groupVersion: '1',
@@ -691,15 +762,21 @@ test_wrong_action if {
     });
 
     it('should answer 400 on a bad settings body and 403 to a reader', async () => {
-      const bad = await admin.call<{ errors: Json[] }>(app, 'PATCH', '/relay/v1/policy-settings', {
-        failOpen: 'sometimes',
-      });
+      const bad = await relay.admin.call<{ errors: Json[] }>(
+        relay.app,
+        'PATCH',
+        '/relay/v1/policy-settings',
+        {
+          failOpen: 'sometimes',
+        },
+      );
       expect(bad.status).toBe(400);
       expect(bad.body.errors.map((e) => e.field)).toEqual(['failOpen']);
       expect(
-        (await reader.call(app, 'PATCH', '/relay/v1/policy-settings', { failOpen: true })).status,
+        (await reader.call(relay.app, 'PATCH', '/relay/v1/policy-settings', { failOpen: true }))
+          .status,
       ).toBe(403);
-      expect((await reader.call(app, 'GET', '/relay/v1/policy-settings')).body).toEqual({
+      expect((await reader.call(relay.app, 'GET', '/relay/v1/policy-settings')).body).toEqual({
         failOpen: false,
       });
     });

@@ -1,17 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import {
-  TestDatabase,
-  TestTokenIssuer,
-  createTestDatabase,
-  deleteNatsStreams,
-  eventually,
-  uniqueNatsPrefix,
-} from '@agp/testing';
+import { eventually } from '@agp/testing';
 
-import { EventTap } from './support/event-tools';
-import { TestCaller, startRelay } from './support/relay-test-app';
+import { RelayBed } from './support/relay-bed';
+import { TestCaller } from './support/relay-test-app';
 
 type Json = Record<string, unknown>;
 type Problem = { type: string; detail: string; errors?: Array<{ field: string; message: string }> };
@@ -26,45 +18,26 @@ const DEFAULTS = {
 
 /** D34, D36, D40: the tenant's traffic settings, read with TENANT:READ and changed with TENANT:WRITE. */
 describe('traffic settings', () => {
-  let db: TestDatabase;
-  let prefix: string;
-  let app: NestFastifyApplication;
-  let tap: EventTap;
-  let issuer: TestTokenIssuer;
-
-  beforeAll(async () => {
-    db = await createTestDatabase('relay_traffic_settings');
-    prefix = uniqueNatsPrefix('relayts');
-    issuer = await TestTokenIssuer.create();
-    app = await startRelay({ databaseUrl: db.url, prefix, issuer });
-    tap = await EventTap.open(prefix);
-  });
-
-  afterAll(async () => {
-    await tap?.close();
-    await app?.close();
-    await db?.drop();
-    await deleteNatsStreams(prefix);
-  });
+  const relay = RelayBed.use('traffic_settings');
 
   /** A tenant of its own per test, so that no test sees another's settings. */
   const writer = (tenantId = randomUUID()): Promise<TestCaller> =>
-    TestCaller.create(issuer, tenantId, ['TENANT:WRITE']);
+    TestCaller.create(relay.issuer, tenantId, ['TENANT:WRITE']);
 
   const fieldsOf = (problem: Problem): string[] =>
     [...new Set((problem.errors ?? []).map((e) => e.field))].sort();
 
   function settingsEvents(tenantId: string): Json[] {
-    return tap
+    return relay.tap
       .ofType('GOVERNANCE_LIFECYCLE')
       .filter((e) => e.tenantId === tenantId)
       .map((e) => e.data);
   }
 
   it('should answer the defaults when the tenant has changed nothing', async () => {
-    const reader = await TestCaller.create(issuer, randomUUID(), ['TENANT:READ']);
+    const reader = await TestCaller.create(relay.issuer, randomUUID(), ['TENANT:READ']);
 
-    const read = await reader.call(app, 'GET', PATH);
+    const read = await reader.call(relay.app, 'GET', PATH);
 
     expect(read.status).toBe(200);
     expect(read.body).toEqual(DEFAULTS);
@@ -73,16 +46,16 @@ describe('traffic settings', () => {
   it('should change only the fields given, keep the rest, and record GOVERNANCE_LIFECYCLE with before and after', async () => {
     const sut = await writer();
 
-    const first = await sut.call(app, 'PATCH', PATH, {
+    const first = await sut.call(relay.app, 'PATCH', PATH, {
       rateLimits: { tenantPerMinute: 1_000, agentPerMinute: 100 },
       contentCapture: true,
     });
-    const second = await sut.call(app, 'PATCH', PATH, {
+    const second = await sut.call(relay.app, 'PATCH', PATH, {
       rateLimits: { subscriptionPerMinute: 10, tenantPerMinute: null },
       hitlWaitSeconds: 300,
       hitlExpirySeconds: 60,
     });
-    const read = await sut.call(app, 'GET', PATH);
+    const read = await sut.call(relay.app, 'GET', PATH);
 
     const expected = {
       rateLimits: { tenantPerMinute: null, agentPerMinute: 100, subscriptionPerMinute: 10 },
@@ -118,18 +91,18 @@ describe('traffic settings', () => {
   it('should accept the bounds and answer 400 naming each field just outside them', async () => {
     const sut = await writer();
 
-    const edges = await sut.call(app, 'PATCH', PATH, {
+    const edges = await sut.call(relay.app, 'PATCH', PATH, {
       rateLimits: { tenantPerMinute: 1_000_000, agentPerMinute: 1, subscriptionPerMinute: 1 },
       hitlWaitSeconds: 1,
       hitlExpirySeconds: 2_592_000,
     });
-    const outside = await sut.call<Problem>(app, 'PATCH', PATH, {
+    const outside = await sut.call<Problem>(relay.app, 'PATCH', PATH, {
       rateLimits: { tenantPerMinute: 1_000_001, agentPerMinute: 0, subscriptionPerMinute: 1.5 },
       hitlWaitSeconds: 301,
       hitlExpirySeconds: 59,
       contentCapture: 'yes',
     });
-    const below = await sut.call<Problem>(app, 'PATCH', PATH, {
+    const below = await sut.call<Problem>(relay.app, 'PATCH', PATH, {
       hitlWaitSeconds: 0,
       hitlExpirySeconds: 2_592_001,
       rateLimits: { agentPerMinute: -5 },
@@ -150,24 +123,24 @@ describe('traffic settings', () => {
       'hitlWaitSeconds',
       'rateLimits.agentPerMinute',
     ]);
-    expect((await sut.call(app, 'GET', PATH)).body).toEqual(edges.body);
+    expect((await sut.call(relay.app, 'GET', PATH)).body).toEqual(edges.body);
   });
 
   it('should answer 400 when a field that cannot be cleared is null, or the body is unknown or malformed', async () => {
     const sut = await writer();
 
-    const nulls = await sut.call<Problem>(app, 'PATCH', PATH, {
+    const nulls = await sut.call<Problem>(relay.app, 'PATCH', PATH, {
       contentCapture: null,
       hitlWaitSeconds: null,
       hitlExpirySeconds: null,
       rateLimits: null,
     });
-    const unknown = await sut.call<Problem>(app, 'PATCH', PATH, {
+    const unknown = await sut.call<Problem>(relay.app, 'PATCH', PATH, {
       rateLimits: { perHour: 5 },
       failOpen: true,
     });
-    const notObject = await sut.call<Problem>(app, 'PATCH', PATH, { rateLimits: [] });
-    const strings = await sut.call<Problem>(app, 'PATCH', PATH, {
+    const notObject = await sut.call<Problem>(relay.app, 'PATCH', PATH, { rateLimits: [] });
+    const strings = await sut.call<Problem>(relay.app, 'PATCH', PATH, {
       rateLimits: { tenantPerMinute: '10' },
       hitlWaitSeconds: '30',
     });
@@ -183,16 +156,16 @@ describe('traffic settings', () => {
     expect(fieldsOf(unknown.body)).toEqual(['failOpen', 'rateLimits.perHour']);
     expect(fieldsOf(notObject.body)).toEqual(['rateLimits']);
     expect(fieldsOf(strings.body)).toEqual(['hitlWaitSeconds', 'rateLimits.tenantPerMinute']);
-    expect((await sut.call(app, 'GET', PATH)).body).toEqual(DEFAULTS);
+    expect((await sut.call(relay.app, 'GET', PATH)).body).toEqual(DEFAULTS);
   });
 
   it('should record nothing when a PATCH changes nothing', async () => {
     const sut = await writer();
-    await sut.call(app, 'PATCH', PATH, { hitlWaitSeconds: 45 });
+    await sut.call(relay.app, 'PATCH', PATH, { hitlWaitSeconds: 45 });
 
-    const empty = await sut.call(app, 'PATCH', PATH, {});
-    const same = await sut.call(app, 'PATCH', PATH, { hitlWaitSeconds: 45 });
-    const marker = await sut.call(app, 'PATCH', PATH, { hitlWaitSeconds: 46 });
+    const empty = await sut.call(relay.app, 'PATCH', PATH, {});
+    const same = await sut.call(relay.app, 'PATCH', PATH, { hitlWaitSeconds: 45 });
+    const marker = await sut.call(relay.app, 'PATCH', PATH, { hitlWaitSeconds: 46 });
 
     expect([empty.status, same.status, marker.status]).toEqual([200, 200, 200]);
     expect(same.body).toEqual({ ...DEFAULTS, hitlWaitSeconds: 45 });
@@ -210,15 +183,15 @@ describe('traffic settings', () => {
     const sut = await writer();
 
     const answers = await Promise.all([
-      sut.call(app, 'PATCH', PATH, { rateLimits: { tenantPerMinute: 500 } }),
-      sut.call(app, 'PATCH', PATH, { rateLimits: { agentPerMinute: 50 } }),
-      sut.call(app, 'PATCH', PATH, { contentCapture: true }),
-      sut.call(app, 'PATCH', PATH, { hitlWaitSeconds: 120 }),
-      sut.call(app, 'PATCH', PATH, { hitlExpirySeconds: 3_600 }),
+      sut.call(relay.app, 'PATCH', PATH, { rateLimits: { tenantPerMinute: 500 } }),
+      sut.call(relay.app, 'PATCH', PATH, { rateLimits: { agentPerMinute: 50 } }),
+      sut.call(relay.app, 'PATCH', PATH, { contentCapture: true }),
+      sut.call(relay.app, 'PATCH', PATH, { hitlWaitSeconds: 120 }),
+      sut.call(relay.app, 'PATCH', PATH, { hitlExpirySeconds: 3_600 }),
     ]);
 
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
-    expect((await sut.call(app, 'GET', PATH)).body).toEqual({
+    expect((await sut.call(relay.app, 'GET', PATH)).body).toEqual({
       rateLimits: { tenantPerMinute: 500, agentPerMinute: 50, subscriptionPerMinute: null },
       contentCapture: true,
       hitlWaitSeconds: 120,
@@ -230,22 +203,27 @@ describe('traffic settings', () => {
     const one = await writer();
     const other = await writer();
 
-    await one.call(app, 'PATCH', PATH, { rateLimits: { agentPerMinute: 7 }, contentCapture: true });
+    await one.call(relay.app, 'PATCH', PATH, {
+      rateLimits: { agentPerMinute: 7 },
+      contentCapture: true,
+    });
 
-    expect((await other.call(app, 'GET', PATH)).body).toEqual(DEFAULTS);
-    expect(((await one.call(app, 'GET', PATH)).body.rateLimits as Json).agentPerMinute).toBe(7);
+    expect((await other.call(relay.app, 'GET', PATH)).body).toEqual(DEFAULTS);
+    expect(((await one.call(relay.app, 'GET', PATH)).body.rateLimits as Json).agentPerMinute).toBe(
+      7,
+    );
   });
 
   it('should answer 403 naming the role without TENANT:WRITE (or TENANT:READ to read), and 401 without a token', async () => {
     const tenantId = randomUUID();
-    const reader = await TestCaller.create(issuer, tenantId, ['TENANT:READ']);
-    const nobody = await TestCaller.create(issuer, tenantId, ['REGISTRY:ADMIN']);
+    const reader = await TestCaller.create(relay.issuer, tenantId, ['TENANT:READ']);
+    const nobody = await TestCaller.create(relay.issuer, tenantId, ['REGISTRY:ADMIN']);
 
-    const patch = await reader.call<Problem>(app, 'PATCH', PATH, { contentCapture: true });
-    const read = await nobody.call<Problem>(app, 'GET', PATH);
+    const patch = await reader.call<Problem>(relay.app, 'PATCH', PATH, { contentCapture: true });
+    const read = await nobody.call<Problem>(relay.app, 'GET', PATH);
     const anonymous = await Promise.all([
-      app.inject({ method: 'GET', url: PATH }),
-      app.inject({ method: 'PATCH', url: PATH, payload: { contentCapture: true } }),
+      relay.app.inject({ method: 'GET', url: PATH }),
+      relay.app.inject({ method: 'PATCH', url: PATH, payload: { contentCapture: true } }),
     ]);
 
     expect(patch.status).toBe(403);
@@ -253,6 +231,6 @@ describe('traffic settings', () => {
     expect(read.status).toBe(403);
     expect(read.body.detail).toContain('TENANT:READ');
     expect(anonymous.map((a) => a.statusCode)).toEqual([401, 401]);
-    expect((await reader.call(app, 'GET', PATH)).body).toEqual(DEFAULTS);
+    expect((await reader.call(relay.app, 'GET', PATH)).body).toEqual(DEFAULTS);
   });
 });

@@ -27,3 +27,35 @@ export abstract class DomainException extends Error {
 export function assertUnreachable(value: never): never {
   throw new Error(`unhandled case: ${String(value)}`);
 }
+
+/** The exception class `domainException` makes: a feature's codes in, a `DomainException` out. */
+export type DomainExceptionClass<Code extends string> = new (
+  code: Code,
+  message: string,
+  errors?: FieldError[],
+  headers?: Record<string, string>,
+) => DomainException & { readonly status: number };
+
+/**
+ * The one shape of a feature's exception (STYLE § 8): `class XException extends
+ * domainException<XErrorCode>({ [XErrorCode.NotFound]: 404, … }) {}`. The table is a `Record` of
+ * every code, so a code added without its status does not compile, as the exhaustive switch
+ * each feature used to write did. Named factories (`static invalid(…)`) go in the subclass.
+ */
+export function domainException<Code extends string>(
+  statuses: Readonly<Record<Code, number>>,
+): DomainExceptionClass<Code> {
+  return class extends DomainException {
+    readonly status: number;
+
+    constructor(
+      code: Code,
+      message: string,
+      errors?: FieldError[],
+      headers?: Record<string, string>,
+    ) {
+      super(code, message, errors, headers);
+      this.status = statuses[code];
+    }
+  };
+}

@@ -1,3 +1,4 @@
+export * from './class-schemas';
 export * from './correlation-id';
 export * from './create-http-app';
 export * from './domain.exception';

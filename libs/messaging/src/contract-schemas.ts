@@ -1,19 +1,15 @@
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { classJsonSchemas } from '@agp/http';
 
 export type JsonSchema = Record<string, unknown>;
 
 /**
  * JSON Schemas derived from the class-validator metadata of every registered class (the contract
- * classes among them), keyed by class name, with references under `refPointerPrefix`. The one
- * derivation behind the consumers' compiled validation and the AsyncAPI document.
+ * classes among them), keyed by class name, with references under `refPointerPrefix` (the
+ * derivation of `libs/http`, null let through where `@IsOptional` lets it), behind the consumers'
+ * compiled validation and the AsyncAPI document.
  */
 export function contractJsonSchemas(refPointerPrefix: string): Record<string, JsonSchema> {
-  const schemas = validationMetadatasToSchemas({
-    classTransformerMetadataStorage: defaultMetadataStorage,
-    refPointerPrefix,
-  }) as Record<string, { properties?: object; required?: string[] }>;
-  return acceptingNull(schemas);
+  return acceptingNull(classJsonSchemas(refPointerPrefix));
 }
 
 /**

@@ -6,7 +6,7 @@ import { eventually } from '@agp/testing';
 
 import {
   eventsStreamFacts,
-  jetStreamTestbed,
+  jetStreamBed,
   replicaTransport,
   testJetStreamOptions,
 } from '../test/support/jetstream-test-kit';
@@ -25,11 +25,11 @@ import { OutboxRelay } from './outbox-relay';
 
 /** `addDurable` (T39): JetStream's acknowledgement, the outbox when NATS cannot give one. */
 describe(`${EventOutbox.name}.addDurable`, () => {
-  const testbed = jetStreamTestbed('durable');
+  const bed = jetStreamBed('durable', 8);
   let database: Database;
 
   beforeAll(() => {
-    database = testbed.database();
+    database = bed.database;
   });
 
   afterEach(async () => {
@@ -37,13 +37,11 @@ describe(`${EventOutbox.name}.addDurable`, () => {
   });
 
   function jetStreamOptions() {
-    return testJetStreamOptions(testbed.newPrefix());
+    return testJetStreamOptions(bed.prefix());
   }
 
-  async function transportFor(options: ReturnType<typeof testJetStreamOptions>) {
-    const transport = await JetStreamTransport.connect(options, silentLogger);
-    testbed.cleanups.push(() => transport.close());
-    return transport;
+  function transportFor(options: ReturnType<typeof testJetStreamOptions>) {
+    return bed.transport(options);
   }
 
   /** An outbox publishing straight to a JetStream transport of its own. */

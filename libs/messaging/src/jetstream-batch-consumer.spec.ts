@@ -1,26 +1,18 @@
 import { randomUUID } from 'node:crypto';
 
 import { EventEnvelope } from '@agp/contracts';
-import { Database } from '@agp/database';
-import {
-  createTestDatabase,
-  deleteNatsStreams,
-  eventually,
-  TestDatabase,
-  uniqueNatsPrefix,
-} from '@agp/testing';
+import { eventually } from '@agp/testing';
 
 import {
   consumerFacts,
+  jetStreamBed,
   deleteConsumer,
   testJetStreamOptions,
 } from '../test/support/jetstream-test-kit';
 import {
   countsById,
   gate,
-  openTestSchema,
   recordEffect,
-  silentLogger,
   storedEffects,
 } from '../test/support/messaging-test-schema';
 import { buildEvent } from './event-outbox';
@@ -29,36 +21,11 @@ import { JetStreamBatchConsumer } from './jetstream-batch-consumer';
 import { JetStreamOptions, JetStreamTransport } from './jetstream.transport';
 
 describe(JetStreamBatchConsumer.name, () => {
-  let testDatabase: TestDatabase;
-  let database: Database;
-  const prefixes: string[] = [];
-  const cleanups: Array<() => Promise<unknown>> = [];
-
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase('batch');
-    database = await openTestSchema(testDatabase.url, 6);
-  });
-
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) {
-      await cleanup();
-    }
-  });
-
-  afterAll(async () => {
-    await database?.close();
-    await testDatabase?.drop();
-    for (const prefix of prefixes) {
-      await deleteNatsStreams(prefix);
-    }
-  });
+  const bed = jetStreamBed('batch', 6);
 
   async function publisher(): Promise<{ prefix: string; transport: JetStreamTransport }> {
-    const prefix = uniqueNatsPrefix('batch');
-    prefixes.push(prefix);
-    const transport = await JetStreamTransport.connect(testJetStreamOptions(prefix), silentLogger);
-    cleanups.push(() => transport.close());
-    return { prefix, transport };
+    const prefix = bed.prefix();
+    return { prefix, transport: await bed.transport(testJetStreamOptions(prefix)) };
   }
 
   /** A replica of the batch consumer: its own transport, whose batched subscription is under test. */
@@ -71,11 +38,7 @@ describe(JetStreamBatchConsumer.name, () => {
     retireConsumer: (name: string) => Promise<boolean>;
   }> {
     const { maxBatch, concurrentBatches, ...transportOverrides } = overrides;
-    const transport = await JetStreamTransport.connect(
-      testJetStreamOptions(prefix, transportOverrides),
-      silentLogger,
-    );
-    cleanups.push(() => transport.close());
+    const transport = await bed.transport(testJetStreamOptions(prefix, transportOverrides));
     return {
       subscribe: (spec, deliver) =>
         transport.subscribeBatches(spec, { maxBatch, concurrentBatches }, deliver),
@@ -91,7 +54,7 @@ describe(JetStreamBatchConsumer.name, () => {
   }
 
   async function storeAll(batch: EventEnvelope[], replica: string): Promise<void> {
-    await database.asSystem(async (tx) => {
+    await bed.database.asSystem(async (tx) => {
       for (const event of batch) {
         await recordEffect(tx, event, 'batch', replica);
       }
@@ -100,7 +63,7 @@ describe(JetStreamBatchConsumer.name, () => {
 
   async function effectsOf(list: EventEnvelope[]) {
     const ids = list.map((e) => e.id);
-    return (await storedEffects(database)).filter((e) => ids.includes(e.eventId));
+    return (await storedEffects(bed.database)).filter((e) => ids.includes(e.eventId));
   }
 
   it('should hand every event of its types over in batches and ack them after the handler resolved', async () => {

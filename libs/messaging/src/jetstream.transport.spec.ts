@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
 
 import { EventEnvelope } from '@agp/contracts';
-import { Database } from '@agp/database';
-import {
-  createTestDatabase,
-  deleteNatsStreams,
-  eventually,
-  TestDatabase,
-  uniqueNatsPrefix,
-} from '@agp/testing';
+import { eventually } from '@agp/testing';
 
 import {
   consumerFacts,
+  jetStreamBed,
   eventsStreamFacts,
   publishRaw,
   replicaTransport,
@@ -35,45 +29,13 @@ import { OutboxRelay } from './outbox-relay';
 import { eventSubject } from './subjects';
 
 describe(JetStreamTransport.name, () => {
-  let testDatabase: TestDatabase;
-  let database: Database;
-  const prefixes: string[] = [];
-  const cleanups: Array<() => Promise<unknown>> = [];
-
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase('jetstream');
-    database = await openTestSchema(testDatabase.url, 8);
-  });
-
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) {
-      await cleanup();
-    }
-  });
-
-  afterAll(async () => {
-    await database?.close();
-    await testDatabase?.drop();
-    for (const prefix of prefixes) {
-      await deleteNatsStreams(prefix);
-    }
-  });
-
-  function newPrefix(): string {
-    const prefix = uniqueNatsPrefix('jst');
-    prefixes.push(prefix);
-    return prefix;
-  }
-
-  async function transportFor(options: JetStreamOptions): Promise<JetStreamTransport> {
-    const transport = await JetStreamTransport.connect(options, silentLogger);
-    cleanups.push(() => transport.close());
-    return transport;
-  }
+  const bed = jetStreamBed('jst', 8);
+  const newPrefix = () => bed.prefix();
+  const transportFor = (options: JetStreamOptions) => bed.transport(options);
 
   async function replica(options: JetStreamOptions) {
     const made = await replicaTransport(options);
-    cleanups.push(() => made.transport.close());
+    bed.onCleanup(() => made.transport.close());
     return made;
   }
 
@@ -82,25 +44,25 @@ describe(JetStreamTransport.name, () => {
   }
 
   async function effectsOf(ids: readonly string[]) {
-    return (await storedEffects(database)).filter((e) => ids.includes(e.eventId));
+    return (await storedEffects(bed.database)).filter((e) => ids.includes(e.eventId));
   }
 
   it('should deliver an event committed with a state change to a consumer when the relay publishes it', async () => {
     const options = testJetStreamOptions(newPrefix());
     const transport = await transportFor(options);
-    const outbox = new EventOutbox(database);
-    const relay = new OutboxRelay(database, transport, silentLogger, { idleMs: 20 });
-    const consumers = new EventConsumers('svc', database, transport);
+    const outbox = new EventOutbox(bed.database);
+    const relay = new OutboxRelay(bed.database, transport, silentLogger, { idleMs: 20 });
+    const consumers = new EventConsumers('svc', bed.database, transport);
     consumers.register('effects', ['HITL'], (event, tx) => recordEffect(tx, event, 'effects', 'a'));
     await consumers.start();
     relay.start();
-    cleanups.push(() => relay.stop());
+    bed.onCleanup(() => relay.stop());
 
-    const event = await placeOrder(database, outbox, randomUUID(), 'delivered');
+    const event = await placeOrder(bed.database, outbox, randomUUID(), 'delivered');
 
     await eventually(async () => {
       expect(await effectsOf([event.id])).toHaveLength(1);
-      expect(await outboxSize(database)).toBe(0);
+      expect(await outboxSize(bed.database)).toBe(0);
     });
     expect(await eventsStreamFacts(options.prefix)).toEqual({ messages: 1 });
   });
@@ -159,7 +121,7 @@ describe(JetStreamTransport.name, () => {
     const a = await replica(options);
     const held = gate();
     const committing = gate();
-    const consumersA = new EventConsumers('svc', database, a.transport);
+    const consumersA = new EventConsumers('svc', bed.database, a.transport);
     consumersA.register('effects', ['HITL'], async (event, tx) => {
       await recordEffect(tx, event, 'effects', 'a');
       committing.open();
@@ -173,7 +135,7 @@ describe(JetStreamTransport.name, () => {
     await a.crash();
     held.open();
     await eventually(async () => expect(await effectsOf([event.id])).toHaveLength(1));
-    const consumersB = new EventConsumers('svc', database, (await replica(options)).transport);
+    const consumersB = new EventConsumers('svc', bed.database, (await replica(options)).transport);
     consumersB.register('effects', ['HITL'], (redelivered, tx) =>
       recordEffect(tx, redelivered, 'effects', 'b'),
     );
@@ -194,7 +156,7 @@ describe(JetStreamTransport.name, () => {
     const a = await replica(options);
     const held = gate();
     const started = gate();
-    const consumersA = new EventConsumers('svc', database, a.transport);
+    const consumersA = new EventConsumers('svc', bed.database, a.transport);
     consumersA.register('effects', ['HITL'], async (event, tx) => {
       await recordEffect(tx, event, 'effects', 'a');
       started.open();
@@ -208,7 +170,7 @@ describe(JetStreamTransport.name, () => {
 
     await a.crash();
     held.open();
-    const consumersB = new EventConsumers('svc', database, (await replica(options)).transport);
+    const consumersB = new EventConsumers('svc', bed.database, (await replica(options)).transport);
     consumersB.register('effects', ['HITL'], (redelivered, tx) =>
       recordEffect(tx, redelivered, 'effects', 'b'),
     );
@@ -229,7 +191,7 @@ describe(JetStreamTransport.name, () => {
     const options = testJetStreamOptions(newPrefix());
     const sut = await transportFor(options);
     const attempts = new Map<string, number>();
-    const consumers = new EventConsumers('svc', database, sut);
+    const consumers = new EventConsumers('svc', bed.database, sut);
     consumers.register('effects', ['HITL'], async (event, tx) => {
       attempts.set(event.id, (attempts.get(event.id) ?? 0) + 1);
       if (event.data.summary === 'poison') {
@@ -270,7 +232,7 @@ describe(JetStreamTransport.name, () => {
     const options = testJetStreamOptions(newPrefix());
     const sut = await transportFor(options);
     let calls = 0;
-    const consumers = new EventConsumers('svc', database, sut);
+    const consumers = new EventConsumers('svc', bed.database, sut);
     consumers.register('effects', ['HITL'], async () => {
       calls += 1;
     });
@@ -299,7 +261,7 @@ describe(JetStreamTransport.name, () => {
     const options = testJetStreamOptions(newPrefix());
     const sut = await transportFor(options);
     const seen: string[] = [];
-    const consumers = new EventConsumers('svc', database, sut);
+    const consumers = new EventConsumers('svc', bed.database, sut);
     consumers.register('two-types', ['HITL', 'PROMPT_INJECTION_DETECTION'], async (event) => {
       seen.push(event.type);
     });
@@ -334,11 +296,11 @@ describe(JetStreamTransport.name, () => {
 
   it('should process each event once across two replicas on the same durable consumer, both doing work', async () => {
     const options = testJetStreamOptions(newPrefix(), { batchSize: 1 });
-    const replicaDatabaseB = await openTestSchema(testDatabase.url, 4);
-    cleanups.push(() => replicaDatabaseB.close());
+    const replicaDatabaseB = await openTestSchema(bed.databaseUrl, 4);
+    bed.onCleanup(() => replicaDatabaseB.close());
     const a = await replica(options);
     const b = await replica(options);
-    const consumersA = new EventConsumers('svc', database, a.transport);
+    const consumersA = new EventConsumers('svc', bed.database, a.transport);
     const consumersB = new EventConsumers('svc', replicaDatabaseB, b.transport);
     let heldOnce = false;
     consumersA.register('effects', ['HITL'], async (event, tx) => {
@@ -346,7 +308,7 @@ describe(JetStreamTransport.name, () => {
         heldOnce = true;
         // A holds its first event until B has stored an effect: B must have received work.
         await eventually(async () =>
-          expect((await storedEffects(database)).some((e) => e.replica === 'b')).toBe(true),
+          expect((await storedEffects(bed.database)).some((e) => e.replica === 'b')).toBe(true),
         );
       }
       await recordEffect(tx, event, 'effects', 'a');
@@ -356,14 +318,14 @@ describe(JetStreamTransport.name, () => {
     );
     await consumersA.start();
     await consumersB.start();
-    const outbox = new EventOutbox(database);
+    const outbox = new EventOutbox(bed.database);
     const tenantId = randomUUID();
     const ids: string[] = [];
 
     for (let i = 0; i < 30; i += 1) {
-      ids.push((await placeOrder(database, outbox, tenantId, `order ${i}`)).id);
+      ids.push((await placeOrder(bed.database, outbox, tenantId, `order ${i}`)).id);
     }
-    await new OutboxRelay(database, a.transport, silentLogger).drainOnce();
+    await new OutboxRelay(bed.database, a.transport, silentLogger).drainOnce();
 
     await eventually(async () => expect(await effectsOf(ids)).toHaveLength(30));
     const effects = await effectsOf(ids);
@@ -381,7 +343,7 @@ describe(JetStreamTransport.name, () => {
     }
     const held = gate();
     const started = gate();
-    const consumersA = new EventConsumers('svc', database, a.transport);
+    const consumersA = new EventConsumers('svc', bed.database, a.transport);
     consumersA.register('effects', ['HITL'], async (event, tx) => {
       started.open();
       await held.promise;
@@ -398,7 +360,7 @@ describe(JetStreamTransport.name, () => {
     await stopping;
 
     expect((await effectsOf(events.map((e) => e.id))).map((e) => e.replica)).toEqual(['a']);
-    const consumersB = new EventConsumers('svc', database, (await replica(options)).transport);
+    const consumersB = new EventConsumers('svc', bed.database, (await replica(options)).transport);
     consumersB.register('effects', ['HITL'], (event, tx) =>
       recordEffect(tx, event, 'effects', 'b'),
     );

@@ -1,7 +1,7 @@
 import { EventType, payloadClassOf } from '@agp/contracts';
+import { typeMetadataOf } from '@agp/http';
 import Ajv, { ValidateFunction } from 'ajv';
 import { plainToInstance } from 'class-transformer';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import {
   ARRAY_MAX_SIZE,
@@ -111,10 +111,7 @@ function translatableConstraint(meta: ValidationMetadata, seen: Set<PayloadClass
     case ValidationTypes.IS_DEFINED:
       return true;
     case 'nestedValidation': {
-      const typeMetadata = defaultMetadataStorage.findTypeMetadata(
-        meta.target as PayloadClass,
-        meta.propertyName,
-      );
+      const typeMetadata = typeMetadataOf(meta.target as PayloadClass, meta.propertyName);
       const nested =
         typeMetadata && !typeMetadata.options?.discriminator
           ? (typeMetadata.typeFunction() as unknown)

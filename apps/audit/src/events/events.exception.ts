@@ -1,4 +1,4 @@
-import { DomainException, assertUnreachable } from '@agp/http';
+import { domainException } from '@agp/http';
 
 export enum EventsErrorCode {
   EVENT_NOT_FOUND = 'event-not-found',
@@ -6,27 +6,16 @@ export enum EventsErrorCode {
   INVALID_CURSOR = 'invalid-cursor',
 }
 
-function statusOf(code: EventsErrorCode): number {
-  switch (code) {
-    case EventsErrorCode.EVENT_NOT_FOUND:
-    case EventsErrorCode.TRACE_NOT_FOUND:
-      return 404;
-    case EventsErrorCode.INVALID_CURSOR:
-      return 400;
-    default:
-      return assertUnreachable(code);
-  }
-}
-
-export class EventsException extends DomainException {
-  readonly status: number;
-
+export class EventsException extends domainException<EventsErrorCode>({
+  [EventsErrorCode.EVENT_NOT_FOUND]: 404,
+  [EventsErrorCode.TRACE_NOT_FOUND]: 404,
+  [EventsErrorCode.INVALID_CURSOR]: 400,
+}) {
   constructor(code: EventsErrorCode, message: string) {
     super(
       code,
       message,
       code === EventsErrorCode.INVALID_CURSOR ? [{ field: 'cursor', message }] : undefined,
     );
-    this.status = statusOf(code);
   }
 }

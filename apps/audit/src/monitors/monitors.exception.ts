@@ -1,5 +1,5 @@
 import { AlertStatus } from '@agp/contracts';
-import { DomainException, FieldError, assertUnreachable } from '@agp/http';
+import { FieldError, domainException } from '@agp/http';
 
 export enum MonitorsErrorCode {
   ALERT_NOT_FOUND = 'alert-not-found',
@@ -15,35 +15,19 @@ export enum MonitorsErrorCode {
   INVALID = 'monitor-invalid',
 }
 
-function statusOf(code: MonitorsErrorCode): number {
-  switch (code) {
-    case MonitorsErrorCode.ALERT_NOT_FOUND:
-    case MonitorsErrorCode.MONITOR_NOT_FOUND:
-    case MonitorsErrorCode.MUTE_NOT_FOUND:
-    case MonitorsErrorCode.DOWNTIME_NOT_FOUND:
-      return 404;
-    case MonitorsErrorCode.TRANSITION_NOT_ALLOWED:
-    case MonitorsErrorCode.ANOTHER_ALERT_ACTIVE:
-    case MonitorsErrorCode.MONITOR_NAME_TAKEN:
-    case MonitorsErrorCode.SYSTEM_TEMPLATE_READ_ONLY:
-    case MonitorsErrorCode.MUTE_ENDED:
-    case MonitorsErrorCode.DOWNTIME_CANCELLED:
-      return 409;
-    case MonitorsErrorCode.INVALID:
-      return 400;
-    default:
-      return assertUnreachable(code);
-  }
-}
-
-export class MonitorsException extends DomainException {
-  readonly status: number;
-
-  constructor(code: MonitorsErrorCode, message: string, errors?: FieldError[]) {
-    super(code, message, errors);
-    this.status = statusOf(code);
-  }
-
+export class MonitorsException extends domainException<MonitorsErrorCode>({
+  [MonitorsErrorCode.ALERT_NOT_FOUND]: 404,
+  [MonitorsErrorCode.MONITOR_NOT_FOUND]: 404,
+  [MonitorsErrorCode.MUTE_NOT_FOUND]: 404,
+  [MonitorsErrorCode.DOWNTIME_NOT_FOUND]: 404,
+  [MonitorsErrorCode.TRANSITION_NOT_ALLOWED]: 409,
+  [MonitorsErrorCode.ANOTHER_ALERT_ACTIVE]: 409,
+  [MonitorsErrorCode.MONITOR_NAME_TAKEN]: 409,
+  [MonitorsErrorCode.SYSTEM_TEMPLATE_READ_ONLY]: 409,
+  [MonitorsErrorCode.MUTE_ENDED]: 409,
+  [MonitorsErrorCode.DOWNTIME_CANCELLED]: 409,
+  [MonitorsErrorCode.INVALID]: 400,
+}) {
   static alertNotFound(alertId: string): MonitorsException {
     return new MonitorsException(MonitorsErrorCode.ALERT_NOT_FOUND, `alert ${alertId} not found`);
   }

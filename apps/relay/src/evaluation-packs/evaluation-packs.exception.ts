@@ -1,4 +1,4 @@
-import { DomainException, FieldError, assertUnreachable } from '@agp/http';
+import { domainException } from '@agp/http';
 
 export enum EvaluationPacksErrorCode {
   PackNotFound = 'evaluation-pack-not-found',
@@ -9,26 +9,10 @@ export enum EvaluationPacksErrorCode {
 }
 
 /** Errors of evaluation packs, their evaluations and runs (STYLE §8). */
-export class EvaluationPacksException extends DomainException {
-  readonly status: number;
-
-  constructor(code: EvaluationPacksErrorCode, message: string, errors?: FieldError[]) {
-    super(code, message, errors);
-    this.status = statusOf(code);
-  }
-}
-
-function statusOf(code: EvaluationPacksErrorCode): number {
-  switch (code) {
-    case EvaluationPacksErrorCode.PackNotFound:
-    case EvaluationPacksErrorCode.EvaluationNotFound:
-    case EvaluationPacksErrorCode.RunNotFound:
-      return 404;
-    case EvaluationPacksErrorCode.NameTaken:
-      return 409;
-    case EvaluationPacksErrorCode.InvalidOwner:
-      return 400;
-    default:
-      return assertUnreachable(code);
-  }
-}
+export class EvaluationPacksException extends domainException<EvaluationPacksErrorCode>({
+  [EvaluationPacksErrorCode.PackNotFound]: 404,
+  [EvaluationPacksErrorCode.EvaluationNotFound]: 404,
+  [EvaluationPacksErrorCode.RunNotFound]: 404,
+  [EvaluationPacksErrorCode.NameTaken]: 409,
+  [EvaluationPacksErrorCode.InvalidOwner]: 400,
+}) {}

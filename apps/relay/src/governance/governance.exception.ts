@@ -1,4 +1,4 @@
-import { DomainException, FieldError, assertUnreachable } from '@agp/http';
+import { FieldError, domainException } from '@agp/http';
 
 export enum GovernanceErrorCode {
   RecordNotFound = 'governance-record-not-found',
@@ -10,14 +10,14 @@ export enum GovernanceErrorCode {
 }
 
 /** Errors of governance records (issue 17, STYLE § 8). */
-export class GovernanceException extends DomainException {
-  readonly status: number;
-
-  constructor(code: GovernanceErrorCode, message: string, errors?: FieldError[]) {
-    super(code, message, errors);
-    this.status = statusOf(code);
-  }
-
+export class GovernanceException extends domainException<GovernanceErrorCode>({
+  [GovernanceErrorCode.RecordNotFound]: 404,
+  [GovernanceErrorCode.IncidentNotFound]: 404,
+  [GovernanceErrorCode.AlreadyGoverned]: 409,
+  [GovernanceErrorCode.IncidentNotOpen]: 409,
+  [GovernanceErrorCode.TierInUse]: 409,
+  [GovernanceErrorCode.Invalid]: 400,
+}) {
   /** D12: a 400 listing what was wrong. */
   static invalid(errors: FieldError[]): GovernanceException {
     return new GovernanceException(
@@ -25,21 +25,5 @@ export class GovernanceException extends DomainException {
       `invalid request: ${errors.map((e) => e.field).join(', ')}`,
       errors,
     );
-  }
-}
-
-function statusOf(code: GovernanceErrorCode): number {
-  switch (code) {
-    case GovernanceErrorCode.RecordNotFound:
-    case GovernanceErrorCode.IncidentNotFound:
-      return 404;
-    case GovernanceErrorCode.AlreadyGoverned:
-    case GovernanceErrorCode.IncidentNotOpen:
-    case GovernanceErrorCode.TierInUse:
-      return 409;
-    case GovernanceErrorCode.Invalid:
-      return 400;
-    default:
-      return assertUnreachable(code);
   }
 }

@@ -1,4 +1,4 @@
-import { DomainException, assertUnreachable } from '@agp/http';
+import { domainException } from '@agp/http';
 
 export enum HitlErrorCode {
   NotFound = 'hitl-request-not-found',
@@ -6,22 +6,7 @@ export enum HitlErrorCode {
 }
 
 /** Errors of human review (D34, STYLE § 8). */
-export class HitlException extends DomainException {
-  readonly status: number;
-
-  constructor(code: HitlErrorCode, message: string) {
-    super(code, message);
-    this.status = statusOf(code);
-  }
-}
-
-function statusOf(code: HitlErrorCode): number {
-  switch (code) {
-    case HitlErrorCode.NotFound:
-      return 404;
-    case HitlErrorCode.InvalidTransition:
-      return 409;
-    default:
-      return assertUnreachable(code);
-  }
-}
+export class HitlException extends domainException<HitlErrorCode>({
+  [HitlErrorCode.NotFound]: 404,
+  [HitlErrorCode.InvalidTransition]: 409,
+}) {}

@@ -1,4 +1,4 @@
-import { DomainException, FieldError, assertUnreachable } from '@agp/http';
+import { domainException } from '@agp/http';
 
 export enum PoliciesErrorCode {
   GroupNotFound = 'policy-group-not-found',
@@ -17,34 +17,18 @@ export enum PoliciesErrorCode {
 }
 
 /** Errors of policy groups, versions and bindings; one exhaustive code → status mapping (STYLE §8). */
-export class PoliciesException extends DomainException {
-  readonly status: number;
-
-  constructor(code: PoliciesErrorCode, message: string, errors?: FieldError[]) {
-    super(code, message, errors);
-    this.status = statusOf(code);
-  }
-}
-
-function statusOf(code: PoliciesErrorCode): number {
-  switch (code) {
-    case PoliciesErrorCode.GroupNotFound:
-    case PoliciesErrorCode.VersionNotFound:
-    case PoliciesErrorCode.BindingNotFound:
-      return 404;
-    case PoliciesErrorCode.VersionDoesNotCompile:
-    case PoliciesErrorCode.VersionTestsFail:
-    case PoliciesErrorCode.InvalidRequest:
-      return 400;
-    case PoliciesErrorCode.GroupNameTaken:
-    case PoliciesErrorCode.VersionNotIncreasing:
-    case PoliciesErrorCode.VersionOutsideWindow:
-    case PoliciesErrorCode.VersionRetired:
-    case PoliciesErrorCode.VersionBound:
-    case PoliciesErrorCode.GroupHasBindings:
-    case PoliciesErrorCode.NoValidVersion:
-      return 409;
-    default:
-      return assertUnreachable(code);
-  }
-}
+export class PoliciesException extends domainException<PoliciesErrorCode>({
+  [PoliciesErrorCode.GroupNotFound]: 404,
+  [PoliciesErrorCode.VersionNotFound]: 404,
+  [PoliciesErrorCode.BindingNotFound]: 404,
+  [PoliciesErrorCode.VersionDoesNotCompile]: 400,
+  [PoliciesErrorCode.VersionTestsFail]: 400,
+  [PoliciesErrorCode.InvalidRequest]: 400,
+  [PoliciesErrorCode.GroupNameTaken]: 409,
+  [PoliciesErrorCode.VersionNotIncreasing]: 409,
+  [PoliciesErrorCode.VersionOutsideWindow]: 409,
+  [PoliciesErrorCode.VersionRetired]: 409,
+  [PoliciesErrorCode.VersionBound]: 409,
+  [PoliciesErrorCode.GroupHasBindings]: 409,
+  [PoliciesErrorCode.NoValidVersion]: 409,
+}) {}

@@ -1,4 +1,4 @@
-import { DomainException, FieldError, assertUnreachable } from '@agp/http';
+import { domainException } from '@agp/http';
 
 export enum RegistryErrorCode {
   NotFound = 'registry-entry-not-found',
@@ -8,26 +8,9 @@ export enum RegistryErrorCode {
 }
 
 /** Errors of the relay's registry: agents, MCP servers, channels, LLM gateways (STYLE §8). */
-export class RegistryException extends DomainException {
-  readonly status: number;
-
-  constructor(code: RegistryErrorCode, message: string, errors?: FieldError[]) {
-    super(code, message, errors);
-    this.status = statusOf(code);
-  }
-}
-
-function statusOf(code: RegistryErrorCode): number {
-  switch (code) {
-    case RegistryErrorCode.NotFound:
-      return 404;
-    case RegistryErrorCode.NameTaken:
-      return 409;
-    case RegistryErrorCode.InvalidReference:
-      return 400;
-    case RegistryErrorCode.InUse:
-      return 409;
-    default:
-      return assertUnreachable(code);
-  }
-}
+export class RegistryException extends domainException<RegistryErrorCode>({
+  [RegistryErrorCode.NotFound]: 404,
+  [RegistryErrorCode.NameTaken]: 409,
+  [RegistryErrorCode.InvalidReference]: 400,
+  [RegistryErrorCode.InUse]: 409,
+}) {}

@@ -1,4 +1,4 @@
-import { DomainException, FieldError, assertUnreachable } from '@agp/http';
+import { domainException } from '@agp/http';
 
 export enum SubscriptionsErrorCode {
   NotFound = 'subscription-not-found',
@@ -9,27 +9,10 @@ export enum SubscriptionsErrorCode {
 }
 
 /** Errors of subscriptions and tool grants (D32, STYLE § 8). */
-export class SubscriptionsException extends DomainException {
-  readonly status: number;
-
-  constructor(code: SubscriptionsErrorCode, message: string, errors?: FieldError[]) {
-    super(code, message, errors);
-    this.status = statusOf(code);
-  }
-}
-
-function statusOf(code: SubscriptionsErrorCode): number {
-  switch (code) {
-    case SubscriptionsErrorCode.NotFound:
-    case SubscriptionsErrorCode.AgentNotFound:
-      return 404;
-    case SubscriptionsErrorCode.Duplicate:
-      return 409;
-    case SubscriptionsErrorCode.InvalidReference:
-      return 400;
-    case SubscriptionsErrorCode.ForeignAgent:
-      return 403;
-    default:
-      return assertUnreachable(code);
-  }
-}
+export class SubscriptionsException extends domainException<SubscriptionsErrorCode>({
+  [SubscriptionsErrorCode.NotFound]: 404,
+  [SubscriptionsErrorCode.AgentNotFound]: 404,
+  [SubscriptionsErrorCode.Duplicate]: 409,
+  [SubscriptionsErrorCode.InvalidReference]: 400,
+  [SubscriptionsErrorCode.ForeignAgent]: 403,
+}) {}

@@ -1,4 +1,4 @@
-import { DomainException, FieldError, assertUnreachable } from '@agp/http';
+import { domainException } from '@agp/http';
 
 export enum WebhooksErrorCode {
   AgentNotFound = 'webhook-agent-not-found',
@@ -9,27 +9,10 @@ export enum WebhooksErrorCode {
 }
 
 /** Errors of agents' webhooks (D19, STYLE § 8). */
-export class WebhooksException extends DomainException {
-  readonly status: number;
-
-  constructor(code: WebhooksErrorCode, message: string, errors?: FieldError[]) {
-    super(code, message, errors);
-    this.status = statusOf(code);
-  }
-}
-
-function statusOf(code: WebhooksErrorCode): number {
-  switch (code) {
-    case WebhooksErrorCode.AgentNotFound:
-    case WebhooksErrorCode.DeliveryNotFound:
-      return 404;
-    case WebhooksErrorCode.NoWebhook:
-      return 409;
-    case WebhooksErrorCode.InvalidUrl:
-      return 400;
-    case WebhooksErrorCode.Forbidden:
-      return 403;
-    default:
-      return assertUnreachable(code);
-  }
-}
+export class WebhooksException extends domainException<WebhooksErrorCode>({
+  [WebhooksErrorCode.AgentNotFound]: 404,
+  [WebhooksErrorCode.DeliveryNotFound]: 404,
+  [WebhooksErrorCode.NoWebhook]: 409,
+  [WebhooksErrorCode.InvalidUrl]: 400,
+  [WebhooksErrorCode.Forbidden]: 403,
+}) {}

@@ -1,4 +1,4 @@
-import { DomainException, assertUnreachable } from '@agp/http';
+import { domainException } from '@agp/http';
 
 export enum IdentityErrorCode {
   NotFound = 'not-found',
@@ -9,30 +9,17 @@ export enum IdentityErrorCode {
   InvalidState = 'invalid-state',
 }
 
-function statusOf(code: IdentityErrorCode): number {
-  switch (code) {
-    case IdentityErrorCode.NotFound:
-      return 404;
-    case IdentityErrorCode.Duplicate:
-    case IdentityErrorCode.InvalidState:
-      return 409;
-    case IdentityErrorCode.InvalidReference:
-      return 400;
-    case IdentityErrorCode.Escalation:
-    case IdentityErrorCode.OperatorOnly:
-      return 403;
-    default:
-      return assertUnreachable(code);
-  }
-}
-
 /** The errors of tenant-auth's resources (D12): an unknown id and another tenant's id are both 404. */
-export class IdentityException extends DomainException {
-  readonly status: number;
-
+export class IdentityException extends domainException<IdentityErrorCode>({
+  [IdentityErrorCode.NotFound]: 404,
+  [IdentityErrorCode.Duplicate]: 409,
+  [IdentityErrorCode.InvalidState]: 409,
+  [IdentityErrorCode.InvalidReference]: 400,
+  [IdentityErrorCode.Escalation]: 403,
+  [IdentityErrorCode.OperatorOnly]: 403,
+}) {
   constructor(code: IdentityErrorCode, detail: string, field?: string) {
     super(code, detail, field ? [{ field, message: detail }] : undefined);
-    this.status = statusOf(code);
   }
 
   static notFound(what: string, id: string): IdentityException {

@@ -1,17 +1,7 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Ip,
-  Param,
-  ParseUUIDPipe,
-  Post,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Get, Ip, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { Public } from '@agp/auth';
+import { uuidParam } from '@agp/http';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
 import { FederationService } from './federation.service';
@@ -85,7 +75,7 @@ export class SignInController {
   @Public()
   @Get('identity-providers/:id/callback')
   async callback(
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', uuidParam('id')) id: string,
     @Req() req: FastifyRequest,
     @Ip() ip: string,
     @Res() reply: FastifyReply,

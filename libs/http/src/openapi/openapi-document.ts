@@ -3,9 +3,8 @@ import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
+import { classJsonSchemas } from '../class-schemas';
 import { PUBLIC_ROUTE_KEY } from '../public-route';
 import { REQUIRED_PERMISSION_KEY } from '../required-permission';
 import { PROBLEM_SCHEMA, problemContent, problemResponses } from './problem-responses';
@@ -68,10 +67,7 @@ export function buildOpenApiDocument(app: INestApplication, info: OpenApiInfo): 
     operationIdFactory: (controller, method) => `${controller}_${method}`,
   });
   const handlers = handlersById(app);
-  const dtoSchemas = validationMetadatasToSchemas({
-    refPointerPrefix: SCHEMA_REF,
-    classTransformerMetadataStorage: defaultMetadataStorage,
-  }) as Record<string, JsonSchema>;
+  const dtoSchemas = classJsonSchemas(SCHEMA_REF);
   const used = new Set<string>();
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [verb, operation] of Object.entries(item as object) as [string, Operation][]) {

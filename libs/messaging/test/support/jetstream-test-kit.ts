@@ -2,10 +2,10 @@ import { jetstream, jetstreamManager, JetStreamManager } from '@nats-io/jetstrea
 import { connect } from '@nats-io/transport-node';
 import { Database } from '@agp/database';
 import {
-  createTestDatabase,
-  deleteNatsStreams,
   TEST_NATS_URL,
   TestDatabase,
+  createTestDatabase,
+  deleteNatsStreams,
   uniqueNatsPrefix,
 } from '@agp/testing';
 
@@ -25,6 +25,72 @@ export function testJetStreamOptions(
     ackWaitMs: 1_000,
     publishTimeoutMs: 1_000,
     ...overrides,
+  };
+}
+
+/** What a JetStream spec sets up around its tests: a database, NATS prefixes and what to close. */
+export interface JetStreamBed {
+  /** The test schema's database (open from `beforeAll`). */
+  readonly database: Database;
+  /** Its URL, for a second replica's pool. */
+  readonly databaseUrl: string;
+  /** A fresh prefix (its streams deleted after all tests). */
+  prefix(): string;
+  /** Run after the current test, in reverse order of registration. */
+  onCleanup(cleanup: () => Promise<unknown>): void;
+  /** A transport on a connection of its own, closed after the current test. */
+  transport(options: JetStreamOptions): Promise<JetStreamTransport>;
+}
+
+/**
+ * Registers the spec's hooks: a database named after `tag` with a pool of `poolSize`, cleanups
+ * after each test, and the database and every prefix's streams dropped after all of them.
+ */
+export function jetStreamBed(tag: string, poolSize: number): JetStreamBed {
+  let testDatabase: TestDatabase | undefined;
+  let database: Database | undefined;
+  const prefixes: string[] = [];
+  const cleanups: Array<() => Promise<unknown>> = [];
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase(tag);
+    database = await openTestSchema(testDatabase.url, poolSize);
+  });
+
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      await cleanup();
+    }
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await testDatabase?.drop();
+    for (const prefix of prefixes) {
+      await deleteNatsStreams(prefix);
+    }
+  });
+
+  return {
+    get database() {
+      return database!;
+    },
+    get databaseUrl() {
+      return testDatabase!.url;
+    },
+    prefix() {
+      const prefix = uniqueNatsPrefix(tag);
+      prefixes.push(prefix);
+      return prefix;
+    },
+    onCleanup(cleanup) {
+      cleanups.push(cleanup);
+    },
+    async transport(options) {
+      const transport = await JetStreamTransport.connect(options, silentLogger);
+      cleanups.push(() => transport.close());
+      return transport;
+    },
   };
 }
 
@@ -104,44 +170,4 @@ export async function publishRaw(
   } finally {
     await nc.close();
   }
-}
-
-/**
- * A spec file's PostgreSQL test schema and NATS prefixes, made before its tests and dropped after
- * them; `cleanups` run after each test, last first.
- */
-export function jetStreamTestbed(name: string): {
-  database: () => Database;
-  newPrefix: () => string;
-  cleanups: Array<() => Promise<unknown>>;
-} {
-  let testDatabase: TestDatabase;
-  let database: Database;
-  const prefixes: string[] = [];
-  const cleanups: Array<() => Promise<unknown>> = [];
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase(name);
-    database = await openTestSchema(testDatabase.url, 8);
-  });
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) {
-      await cleanup();
-    }
-  });
-  afterAll(async () => {
-    await database?.close();
-    await testDatabase?.drop();
-    for (const prefix of prefixes) {
-      await deleteNatsStreams(prefix);
-    }
-  });
-  return {
-    database: () => database,
-    newPrefix: () => {
-      const prefix = uniqueNatsPrefix(name.slice(0, 4));
-      prefixes.push(prefix);
-      return prefix;
-    },
-    cleanups,
-  };
 }

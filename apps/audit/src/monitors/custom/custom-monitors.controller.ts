@@ -1,26 +1,12 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseUUIDPipe,
-  Patch,
-  Post,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
-import { Page } from '@agp/http';
+import { Created, Page, uuidParam } from '@agp/http';
 
-import { Created } from '@agp/http';
 import { CreateMonitorDto } from './dto/create-monitor.dto';
 import { ListMonitorsQueryDto } from './dto/list-monitors-query.dto';
 import { UpdateMonitorDto } from './dto/update-monitor.dto';
 import { CustomMonitorsService } from './custom-monitors.service';
 import { MonitorResponse } from './monitor-definition';
-
-const MONITOR_ID = new ParseUUIDPipe({ version: undefined });
 
 /** `/audit/v1/monitors` (issue 17): custom monitors beside the built-in SYSTEM_TEMPLATE ones. */
 @Controller('audit/v1/monitors')
@@ -47,7 +33,7 @@ export class CustomMonitorsController {
   @RequirePermission('AUDIT', 'READ')
   get(
     @Ctx() ctx: RequestContext,
-    @Param('monitorId', MONITOR_ID) id: string,
+    @Param('monitorId', uuidParam('monitorId')) id: string,
   ): Promise<MonitorResponse> {
     return this.monitors.get(ctx, id);
   }
@@ -56,7 +42,7 @@ export class CustomMonitorsController {
   @RequirePermission('AUDIT', 'WRITE')
   update(
     @Ctx() ctx: RequestContext,
-    @Param('monitorId', MONITOR_ID) id: string,
+    @Param('monitorId', uuidParam('monitorId')) id: string,
     @Body() dto: UpdateMonitorDto,
   ): Promise<MonitorResponse> {
     return this.monitors.update(ctx, id, dto);
@@ -65,7 +51,10 @@ export class CustomMonitorsController {
   @Delete(':monitorId')
   @HttpCode(204)
   @RequirePermission('AUDIT', 'DELETE')
-  remove(@Ctx() ctx: RequestContext, @Param('monitorId', MONITOR_ID) id: string): Promise<void> {
+  remove(
+    @Ctx() ctx: RequestContext,
+    @Param('monitorId', uuidParam('monitorId')) id: string,
+  ): Promise<void> {
     return this.monitors.remove(ctx, id);
   }
 }

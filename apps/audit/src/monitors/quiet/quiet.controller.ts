@@ -1,24 +1,12 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseUUIDPipe,
-  Post,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
-import { Created, Page } from '@agp/http';
+import { Created, Page, uuidParam } from '@agp/http';
 
 import { CreateDowntimeDto } from './dto/create-downtime.dto';
 import { CreateMuteDto } from './dto/create-mute.dto';
 import { ListQuietQueryDto } from './dto/list-quiet-query.dto';
 import { QuietService } from './quiet.service';
 import { Downtime, Mute } from './quiet.types';
-
-const ID = new ParseUUIDPipe({ version: undefined });
 
 /** `/audit/v1/monitors/mutes` and `/downtimes` (M22): quiet when asked, with its audit trail. */
 @Controller('audit/v1/monitors')
@@ -40,7 +28,10 @@ export class QuietController {
 
   @Get('mutes/:muteId')
   @RequirePermission('AUDIT', 'READ')
-  getMute(@Ctx() ctx: RequestContext, @Param('muteId', ID) id: string): Promise<Mute> {
+  getMute(
+    @Ctx() ctx: RequestContext,
+    @Param('muteId', uuidParam('muteId')) id: string,
+  ): Promise<Mute> {
     return this.quiet.getMute(ctx, id);
   }
 
@@ -48,7 +39,10 @@ export class QuietController {
   @Delete('mutes/:muteId')
   @HttpCode(204)
   @RequirePermission('AUDIT', 'WRITE')
-  async unmute(@Ctx() ctx: RequestContext, @Param('muteId', ID) id: string): Promise<void> {
+  async unmute(
+    @Ctx() ctx: RequestContext,
+    @Param('muteId', uuidParam('muteId')) id: string,
+  ): Promise<void> {
     await this.quiet.unmute(ctx, id);
   }
 
@@ -72,7 +66,7 @@ export class QuietController {
   @RequirePermission('AUDIT', 'READ')
   getDowntime(
     @Ctx() ctx: RequestContext,
-    @Param('downtimeId', ID) id: string,
+    @Param('downtimeId', uuidParam('downtimeId')) id: string,
   ): Promise<Downtime & { inEffect: boolean }> {
     return this.quiet.getDowntime(ctx, id);
   }
@@ -81,7 +75,10 @@ export class QuietController {
   @Delete('downtimes/:downtimeId')
   @HttpCode(204)
   @RequirePermission('AUDIT', 'WRITE')
-  async cancel(@Ctx() ctx: RequestContext, @Param('downtimeId', ID) id: string): Promise<void> {
+  async cancel(
+    @Ctx() ctx: RequestContext,
+    @Param('downtimeId', uuidParam('downtimeId')) id: string,
+  ): Promise<void> {
     await this.quiet.cancel(ctx, id);
   }
 }

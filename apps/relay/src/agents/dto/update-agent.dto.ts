@@ -1,45 +1,30 @@
 import { AGENT_VISIBILITIES, AgentVisibility } from '@agp/contracts';
-import {
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUUID,
-  IsUrl,
-  Length,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateIf,
-} from 'class-validator';
-import { isPresent, isSet } from '@agp/http';
+import { IsIn, IsOptional, IsString, IsUUID, Length, ValidateIf } from 'class-validator';
+import { isSet } from '@agp/http';
 
 import {
-  HEADER_VALUE,
-  HEADER_VALUE_MESSAGE,
   IsCredentialHeader,
-} from '../../mcp-servers/dto/mcp-server-fields';
+  IsDescription,
+  IsHeaderValue,
+  IsTimeoutMs,
+  IsUpstreamUrl,
+} from '../../common/upstream-fields';
 import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../../mcp-servers/mcp-servers.constants';
 
 /** The relay's own metadata of an agent; `null` clears a field. Identity fields are tenant-auth's. */
 export class UpdateAgentDto {
   @ValidateIf(isSet)
-  @IsString()
-  @MaxLength(2_000)
+  @IsDescription()
   description?: string | null;
 
   /** D38: where the relay fetches the agent's A2A card; also checked against egress (D37). */
   @ValidateIf(isSet)
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
-  @MaxLength(2_000)
+  @IsUpstreamUrl()
   agentCardUrl?: string | null;
 
   /** D37: the token the relay sends the agent on A2A calls; write-only, sealed; null removes it. */
   @ValidateIf(isSet)
-  @IsString()
-  @Length(1, 8_192)
-  @Matches(HEADER_VALUE, { message: HEADER_VALUE_MESSAGE.replace('credential', 'a2aCredential') })
+  @IsHeaderValue('a2aCredential')
   a2aCredential?: string | null;
 
   /** The header it travels in; `Authorization` (as `Bearer <token>`) by default; null resets. */
@@ -48,10 +33,7 @@ export class UpdateAgentDto {
   a2aCredentialHeader?: string | null;
 
   /** How long the relay waits for the agent's answer, or between streamed events (ms). */
-  @ValidateIf(isPresent)
-  @IsInt()
-  @Min(MIN_TIMEOUT_MS)
-  @Max(MAX_TIMEOUT_MS)
+  @IsTimeoutMs(MIN_TIMEOUT_MS, MAX_TIMEOUT_MS)
   a2aTimeoutMs?: number;
 
   @IsOptional()
@@ -68,8 +50,7 @@ export class UpdateAgentDto {
    * signing secrets. Checked against the egress rules (D37) by the service.
    */
   @ValidateIf(isSet)
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
-  @MaxLength(2_000)
+  @IsUpstreamUrl()
   webhookUrl?: string | null;
 
   /** Free text such as LOW, MEDIUM, HIGH; policies see it as `input.source.riskTier`. */

@@ -12,6 +12,7 @@ import {
   PatternMode,
   Protocol,
 } from '@agp/contracts';
+import { PatchType } from '@agp/http';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -190,41 +191,5 @@ export class CreateEvaluationDto {
   enabled?: boolean;
 }
 
-export class UpdateEvaluationDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
-  name?: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(2_000)
-  description?: string;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => EndpointReferenceDto)
-  source?: EndpointReferenceDto;
-
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => EndpointReferenceDto)
-  target?: EndpointReferenceDto;
-
-  @IsOptional()
-  @IsString()
-  @Length(1, 262_144)
-  input?: string;
-
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => HopDto)
-  hops?: HopDto[];
-
-  @IsOptional()
-  @IsBoolean()
-  enabled?: boolean;
-}
+/** PATCH: any field of the create body; `null` for a required one is a 400 (F21). */
+export class UpdateEvaluationDto extends PatchType(CreateEvaluationDto) {}

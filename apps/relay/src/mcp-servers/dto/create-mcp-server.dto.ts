@@ -1,17 +1,4 @@
-import {
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Length,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateIf,
-} from 'class-validator';
-import { isPresent } from '@agp/http';
+import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 
 import {
   MAX_TIMEOUT_MS,
@@ -20,7 +7,13 @@ import {
   McpTransport,
   TRANSPORT_MESSAGE,
 } from '../mcp-servers.constants';
-import { HEADER_VALUE, HEADER_VALUE_MESSAGE, IsCredentialHeader } from './mcp-server-fields';
+import {
+  IsCredentialHeader,
+  IsDescription,
+  IsHeaderValue,
+  IsTimeoutMs,
+  IsUpstreamUrl,
+} from '../../common/upstream-fields';
 
 export class CreateMcpServerDto {
   @IsString()
@@ -28,13 +21,11 @@ export class CreateMcpServerDto {
   name: string;
 
   @IsOptional()
-  @IsString()
-  @MaxLength(2_000)
+  @IsDescription()
   description?: string;
 
   /** D37: also checked against the egress rules (common/egress-policy.ts) by the service. */
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
-  @MaxLength(2_000)
+  @IsUpstreamUrl()
   url: string;
 
   @IsIn(MCP_TRANSPORTS, { message: TRANSPORT_MESSAGE })
@@ -48,9 +39,7 @@ export class CreateMcpServerDto {
 
   /** D37: write-only; stored sealed (AES-256-GCM), answered as `"********"`. */
   @IsOptional()
-  @IsString()
-  @Length(1, 8_192)
-  @Matches(HEADER_VALUE, { message: HEADER_VALUE_MESSAGE })
+  @IsHeaderValue('credential')
   credential?: string;
 
   /** The header the credential travels in; `Authorization` (as `Bearer <credential>`) by default. */
@@ -59,9 +48,6 @@ export class CreateMcpServerDto {
   credentialHeader?: string;
 
   /** How long the relay waits for the server's answer (D37, T6); null is not a timeout. */
-  @ValidateIf(isPresent)
-  @IsInt()
-  @Min(MIN_TIMEOUT_MS)
-  @Max(MAX_TIMEOUT_MS)
+  @IsTimeoutMs(MIN_TIMEOUT_MS, MAX_TIMEOUT_MS)
   timeoutMs?: number;
 }

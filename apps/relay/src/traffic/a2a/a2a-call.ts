@@ -4,25 +4,17 @@ import { MessageDirection } from '@agp/contracts';
 
 import { EndpointRef } from '../../decisions/decision.types';
 import { Hop } from '../pipeline/hop.types';
+import { CallBasis } from '../pipeline/traffic-call';
 import { GuardSubject } from '../pipeline/traffic-guard';
 import { JsonRpcMessage } from '../mcp/json-rpc';
 import { A2aRoute } from './a2a-directory';
 import { a2aText, taskFacts, withoutFileBytes } from './a2a-messages';
 
 /** One JSON-RPC call of an agent to another agent through the relay. */
-export interface A2aCall {
-  tenantId: string;
-  correlationId: string;
+export interface A2aCall extends CallBasis<A2aRoute> {
   callerId: string;
   targetId: string;
-  route: A2aRoute;
   headers: IncomingHttpHeaders;
-  captureContent: boolean;
-  /** D34: how long a held message's sender waits, and how long the hold stays decidable. */
-  hitl: { waitSeconds: number; expirySeconds: number };
-  /** Aborted when the caller goes away. */
-  signal?: AbortSignal;
-  traceId?: string;
 }
 
 export function callerOf(call: A2aCall): EndpointRef {

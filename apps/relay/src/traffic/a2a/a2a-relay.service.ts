@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
-import { isUUID } from 'class-validator';
 
 import { HitlHolds } from '../../hitl/hitl-holds.service';
 import { HopPipeline } from '../pipeline/hop-pipeline';
+import { callBasisOf, resendHoldOf } from '../pipeline/traffic-call';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficCaller } from '../pipeline/traffic-intake';
 import { TrafficGuard } from '../pipeline/traffic-guard';
@@ -15,7 +15,6 @@ import {
   kindOf,
   rpcError,
 } from '../mcp/json-rpc';
-import { traceIdOf } from '../mcp/mcp-call';
 import { resendDigestOf } from '../mcp/mcp-messages';
 import { A2aCall, a2aGuardSubject, a2aHopOf } from './a2a-call';
 import { A2aDirectory } from './a2a-directory';
@@ -27,9 +26,6 @@ import { A2aUpstreamFailure } from './a2a-upstream';
 
 /** Who calls the path (T38: an agent). */
 export type A2aCaller = TrafficCaller;
-
-/** D34: the header a resend names its hold by. */
-const HITL_HEADER = 'x-agp-hitl-request-id';
 
 /**
  * The A2A relay (D20, D38): `POST /relay/a2a/{agentId}`, one JSON-RPC request per POST. Before
@@ -71,10 +67,10 @@ export class A2aRelayService {
     }
     await this.enforceRateLimit(call, request);
     const askedFor = { method: request.method!, resendDigest: resendDigestOf(request) };
-    const hitlRequestId = caller.headers[HITL_HEADER];
+    const hitlRequestId = resendHoldOf(caller.headers);
     let forward: JsonRpcMessage;
     if (hitlRequestId !== undefined) {
-      const released = await this.resend(call, String(hitlRequestId), request);
+      const released = await this.resend(call, hitlRequestId, request);
       if (released.kind === 'answer') {
         return { kind: 'json', status: 200, body: released.body };
       }
@@ -125,9 +121,6 @@ export class A2aRelayService {
     hitlRequestId: string,
     request: JsonRpcMessage,
   ): Promise<{ kind: 'forward' | 'answer'; body: JsonRpcMessage }> {
-    if (!isUUID(hitlRequestId)) {
-      throw HttpProblem.validation([{ field: HITL_HEADER, message: 'must be a UUID' }]);
-    }
     const outcome = await this.holds.releaseOnResend(
       call.tenantId,
       call.callerId,
@@ -148,26 +141,13 @@ export class A2aRelayService {
   }
 
   private async callFor(caller: A2aCaller, targetId: string): Promise<A2aCall> {
-    const [route, settings] = await Promise.all([
+    const basis = await callBasisOf(
+      this.directory,
+      caller,
       this.routes.route(caller.tenantId, caller.agentId, targetId),
-      this.directory.settings(caller.tenantId),
-    ]);
-    if (!route) {
-      throw HttpProblem.notFound(`no agent ${targetId} in this tenant`);
-    }
-    const traceId = traceIdOf(caller.headers);
-    return {
-      tenantId: caller.tenantId,
-      correlationId: caller.correlationId,
-      callerId: caller.agentId,
-      targetId,
-      route,
-      headers: caller.headers,
-      captureContent: settings.contentCapture,
-      hitl: { waitSeconds: settings.hitlWaitSeconds, expirySeconds: settings.hitlExpirySeconds },
-      ...(caller.signal ? { signal: caller.signal } : {}),
-      ...(traceId ? { traceId } : {}),
-    };
+      `no agent ${targetId} in this tenant`,
+    );
+    return { ...basis, callerId: caller.agentId, targetId, headers: caller.headers };
   }
 
   /** D32: no AGENT_TO_AGENT subscription, no traffic: 403 before anything reaches the target. */

@@ -4,6 +4,7 @@ import { MessageDirection } from '@agp/contracts';
 
 import { EndpointRef } from '../../decisions/decision.types';
 import { Hop } from '../pipeline/hop.types';
+import { CallBasis } from '../pipeline/traffic-call';
 import { LlmRoute } from '../pipeline/llm-route';
 import { GuardSubject } from '../pipeline/traffic-guard';
 
@@ -11,19 +12,10 @@ import { GuardSubject } from '../pipeline/traffic-guard';
 export const CHAT_METHOD = 'chat/completions';
 
 /** One chat completion of an agent through an LLM gateway. */
-export interface LlmCall {
-  tenantId: string;
-  correlationId: string;
+export interface LlmCall extends CallBasis<LlmRoute> {
   agentId: string;
   gatewayId: string;
-  route: LlmRoute;
   agentHeaders: IncomingHttpHeaders;
-  captureContent: boolean;
-  /** D34: how long a held message's sender waits, and how long the hold stays decidable. */
-  hitl: { waitSeconds: number; expirySeconds: number };
-  /** Aborted when the agent goes away: the provider's request is cut, a waiting hold stops waiting. */
-  signal?: AbortSignal;
-  traceId?: string;
 }
 
 export function agentOf(call: LlmCall): EndpointRef {

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
-import { isUUID } from 'class-validator';
 
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { Hop } from '../pipeline/hop.types';
+import { HITL_HEADER, callBasisOf, resendHoldOf } from '../pipeline/traffic-call';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficCaller } from '../pipeline/traffic-intake';
 import { TrafficGuard } from '../pipeline/traffic-guard';
-import { traceIdOf } from '../mcp/mcp-call';
 import { ChatRequest, parseChatRequest, requestText, resendDigestOf } from './chat-messages';
 import { Admitted, LlmAnswer, LlmCompletions } from './llm-completions';
 import { LlmCall, guardSubjectOf, hopOf } from './llm-call';
@@ -17,9 +16,6 @@ import { completionAsStream } from './completion-as-stream';
 
 /** Who calls the path (T38: an agent). */
 export type LlmCaller = TrafficCaller;
-
-/** D34: the header a resend names its hold by. */
-const HITL_HEADER = 'x-agp-hitl-request-id';
 
 /**
  * The LLM path (D20, D39): `POST /relay/llm/{gatewayId}/v1/chat/completions` and `GET .../v1/models`.
@@ -52,9 +48,18 @@ export class LlmRelayService {
     const request = parsed.request;
     const hop = hopOf(call, 'REQUEST', { json: request, text: requestText(request) });
     await this.admit(call, [hop]);
-    const hitlRequestId = caller.headers[HITL_HEADER];
+    const hitlRequestId = resendHoldOf(
+      caller.headers,
+      () =>
+        new LlmPathException(
+          LlmPathErrorCode.InvalidRequest,
+          `invalid request: ${HITL_HEADER}`,
+          {},
+          { errors: [{ field: HITL_HEADER, message: 'must be a UUID' }] },
+        ),
+    );
     if (hitlRequestId !== undefined) {
-      return this.resend(call, String(hitlRequestId), request);
+      return this.resend(call, hitlRequestId, request);
     }
     return this.completions.forward(call, await this.judgeRequest(call, hop, request));
   }
@@ -124,14 +129,6 @@ export class LlmRelayService {
     hitlRequestId: string,
     request: ChatRequest,
   ): Promise<LlmAnswer> {
-    if (!isUUID(hitlRequestId)) {
-      throw new LlmPathException(
-        LlmPathErrorCode.InvalidRequest,
-        `invalid request: ${HITL_HEADER}`,
-        {},
-        { errors: [{ field: HITL_HEADER, message: 'must be a UUID' }] },
-      );
-    }
     const outcome = await this.holds.releaseOnResend(call, hitlRequestId, resendDigestOf(request));
     if (!outcome) {
       throw HttpProblem.notFound(`no HITL request ${hitlRequestId} of this agent`);
@@ -151,26 +148,13 @@ export class LlmRelayService {
   }
 
   private async callFor(caller: LlmCaller, gatewayId: string): Promise<LlmCall> {
-    const [route, settings] = await Promise.all([
+    const basis = await callBasisOf(
+      this.directory,
+      caller,
       this.directory.llmRoute(caller.tenantId, caller.agentId, gatewayId),
-      this.directory.settings(caller.tenantId),
-    ]);
-    if (!route) {
-      throw HttpProblem.notFound(`no LLM gateway ${gatewayId} in this tenant`);
-    }
-    const traceId = traceIdOf(caller.headers);
-    return {
-      tenantId: caller.tenantId,
-      correlationId: caller.correlationId,
-      agentId: caller.agentId,
-      gatewayId,
-      route,
-      agentHeaders: caller.headers,
-      captureContent: settings.contentCapture,
-      hitl: { waitSeconds: settings.hitlWaitSeconds, expirySeconds: settings.hitlExpirySeconds },
-      ...(caller.signal ? { signal: caller.signal } : {}),
-      ...(traceId ? { traceId } : {}),
-    };
+      `no LLM gateway ${gatewayId} in this tenant`,
+    );
+    return { ...basis, agentId: caller.agentId, gatewayId, agentHeaders: caller.headers };
   }
 
   /**

@@ -4,24 +4,16 @@ import { MessageDirection } from '@agp/contracts';
 
 import { EndpointRef } from '../../decisions/decision.types';
 import { Hop } from '../pipeline/hop.types';
+import { CallBasis } from '../pipeline/traffic-call';
 import { McpRoute } from '../pipeline/traffic-directory';
 import { JsonRpcMessage } from './json-rpc';
 import { AskedFor, payloadText, toolOf } from './mcp-messages';
 
 /** One HTTP exchange of an agent with an MCP server through the relay. */
-export interface McpCall {
-  tenantId: string;
-  correlationId: string;
+export interface McpCall extends CallBasis<McpRoute> {
   agentId: string;
   serverId: string;
-  route: McpRoute;
   agentHeaders: IncomingHttpHeaders;
-  captureContent: boolean;
-  /** D34: how long a held message's sender waits, and how long the hold stays decidable. */
-  hitl: { waitSeconds: number; expirySeconds: number };
-  /** Aborted when the agent goes away: a waiting hold stops waiting (the hold stays). */
-  signal?: AbortSignal;
-  traceId?: string;
 }
 
 export function agentOf(call: McpCall): EndpointRef {
@@ -71,11 +63,4 @@ export function hopOf(
     ...(call.traceId ? { traceId: call.traceId } : {}),
     captureContent: call.captureContent,
   };
-}
-
-/** W3C `traceparent`: the trace id the audit events carry, when the agent sent one. */
-export function traceIdOf(headers: IncomingHttpHeaders): string | undefined {
-  const value = headers.traceparent;
-  const match = typeof value === 'string' ? /^[0-9a-f]{2}-([0-9a-f]{32})-/.exec(value) : null;
-  return match?.[1];
 }

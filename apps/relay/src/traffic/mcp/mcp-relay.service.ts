@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
-import { isUUID } from 'class-validator';
 
 import { HitlHolds } from '../../hitl/hitl-holds.service';
 
 import { HopPipeline } from '../pipeline/hop-pipeline';
+import { HITL_HEADER, callBasisOf, resendHoldOf } from '../pipeline/traffic-call';
 import { TrafficGuard } from '../pipeline/traffic-guard';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficCaller } from '../pipeline/traffic-intake';
@@ -16,7 +16,7 @@ import {
   parseBody,
   rpcError,
 } from './json-rpc';
-import { McpCall, hopOf, traceIdOf } from './mcp-call';
+import { McpCall, hopOf } from './mcp-call';
 import { McpAnswer, McpExchange } from './mcp-exchange';
 import { guardSubject } from './mcp-guard-subject';
 import { McpHops, heldOutcome } from './mcp-hops';
@@ -24,9 +24,6 @@ import { AskedFor, resendDigestOf, toolOf } from './mcp-messages';
 
 /** Who calls the path (T38: an agent). */
 export type McpCaller = TrafficCaller;
-
-/** D34: the header a resend names its hold by. */
-const HITL_HEADER = 'x-agp-hitl-request-id';
 
 /** MCP revisions from which a JSON-RPC batch is no longer allowed (2025-06-18 removed them). */
 const FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';
@@ -65,9 +62,9 @@ export class McpRelayService {
       return refused;
     }
     await this.enforceRateLimit(call, messages);
-    const hitlRequestId = caller.headers[HITL_HEADER];
+    const hitlRequestId = resendHoldOf(caller.headers);
     if (hitlRequestId !== undefined) {
-      return this.resend(call, String(hitlRequestId), messages, isBatch);
+      return this.resend(call, hitlRequestId, messages, isBatch);
     }
 
     const judged = await Promise.all(messages.map((m) => this.hops.judgeFromAgent(call, m)));
@@ -129,9 +126,6 @@ export class McpRelayService {
     isBatch: boolean,
   ): Promise<McpAnswer> {
     const message = messages[0];
-    if (!isUUID(hitlRequestId)) {
-      throw HttpProblem.validation([{ field: HITL_HEADER, message: 'must be a UUID' }]);
-    }
     if (isBatch || kindOf(message) !== 'request') {
       throw HttpProblem.validation([
         { field: 'body', message: `a resend with ${HITL_HEADER} carries the one held request` },
@@ -166,26 +160,13 @@ export class McpRelayService {
   }
 
   private async callFor(caller: McpCaller, serverId: string): Promise<McpCall> {
-    const [route, settings] = await Promise.all([
+    const basis = await callBasisOf(
+      this.directory,
+      caller,
       this.directory.mcpRoute(caller.tenantId, caller.agentId, serverId),
-      this.directory.settings(caller.tenantId),
-    ]);
-    if (!route) {
-      throw HttpProblem.notFound(`no MCP server ${serverId} in this tenant`);
-    }
-    const traceId = traceIdOf(caller.headers);
-    return {
-      tenantId: caller.tenantId,
-      correlationId: caller.correlationId,
-      agentId: caller.agentId,
-      serverId,
-      route,
-      agentHeaders: caller.headers,
-      captureContent: settings.contentCapture,
-      hitl: { waitSeconds: settings.hitlWaitSeconds, expirySeconds: settings.hitlExpirySeconds },
-      ...(caller.signal ? { signal: caller.signal } : {}),
-      ...(traceId ? { traceId } : {}),
-    };
+      `no MCP server ${serverId} in this tenant`,
+    );
+    return { ...basis, agentId: caller.agentId, serverId, agentHeaders: caller.headers };
   }
 
   /** D32: no subscription, no traffic: 403 before anything reaches the server, and audited. */

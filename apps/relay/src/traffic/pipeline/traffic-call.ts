@@ -1,0 +1,77 @@
+import { IncomingHttpHeaders } from 'node:http';
+
+import { HttpProblem } from '@agp/http';
+import { isUUID } from 'class-validator';
+
+import { TrafficDirectory } from './traffic-directory';
+import { TrafficCaller } from './traffic-intake';
+
+/** D34: the header a resend names its hold by. */
+export const HITL_HEADER = 'x-agp-hitl-request-id';
+
+/** What every protocol's call carries besides its route and its parties. */
+export interface CallBasis<Route> {
+  tenantId: string;
+  correlationId: string;
+  route: Route;
+  captureContent: boolean;
+  /** D34: how long a held message's sender waits, and how long the hold stays decidable. */
+  hitl: { waitSeconds: number; expirySeconds: number };
+  /** Aborted when the caller goes away. */
+  signal?: AbortSignal;
+  traceId?: string;
+}
+
+/**
+ * The first step of every traffic path: the caller's route (`findRoute`, 404 `missing` when the
+ * tenant has none) and the tenant's traffic settings, read together.
+ */
+export async function callBasisOf<Route>(
+  directory: TrafficDirectory,
+  caller: TrafficCaller,
+  findRoute: Promise<Route | undefined>,
+  missing: string,
+): Promise<CallBasis<Route>> {
+  const [route, settings] = await Promise.all([findRoute, directory.settings(caller.tenantId)]);
+  if (!route) {
+    throw HttpProblem.notFound(missing);
+  }
+  const traceId = traceIdOf(caller.headers);
+  return {
+    tenantId: caller.tenantId,
+    correlationId: caller.correlationId,
+    route,
+    captureContent: settings.contentCapture,
+    hitl: { waitSeconds: settings.hitlWaitSeconds, expirySeconds: settings.hitlExpirySeconds },
+    ...(caller.signal ? { signal: caller.signal } : {}),
+    ...(traceId ? { traceId } : {}),
+  };
+}
+
+/** W3C `traceparent`: the trace id the audit events carry, when the agent sent one. */
+export function traceIdOf(headers: IncomingHttpHeaders): string | undefined {
+  const value = headers.traceparent;
+  const match = typeof value === 'string' ? /^[0-9a-f]{2}-([0-9a-f]{32})-/.exec(value) : null;
+  return match?.[1];
+}
+
+/**
+ * D34: the hold a resend names in `X-Agp-Hitl-Request-Id`, undefined when the request is no
+ * resend. A value that is not a UUID is refused with `invalid` (D12's 400 naming the header
+ * unless the path answers in its own dialect).
+ */
+export function resendHoldOf(
+  headers: IncomingHttpHeaders,
+  invalid: () => Error = () =>
+    HttpProblem.validation([{ field: HITL_HEADER, message: 'must be a UUID' }]),
+): string | undefined {
+  const value = headers[HITL_HEADER];
+  if (value === undefined) {
+    return undefined;
+  }
+  const id = String(value);
+  if (!isUUID(id)) {
+    throw invalid();
+  }
+  return id;
+}
