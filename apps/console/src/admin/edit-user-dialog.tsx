@@ -52,7 +52,7 @@ export function EditUserDialog({
         label="Status"
         data={STATUSES}
         value={status}
-        onChange={(v) => setStatus((v) ?? status)}
+        onChange={(v) => setStatus(v ?? status)}
         allowDeselect={false}
       />
       <MultiSelect label="Roles" data={roles.options} value={roleIds} onChange={setRoleIds} />

@@ -18,7 +18,13 @@ interface Props {
  */
 export function EditDialog({ title, pending, error, onSave, onClose, children }: Props) {
   return (
-    <Modal opened onClose={onClose} title={title} size="lg">
+    <Modal
+      opened
+      onClose={onClose}
+      title={title}
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form
         onSubmit={(event) => {
           event.preventDefault();

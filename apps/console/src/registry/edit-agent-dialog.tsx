@@ -39,7 +39,7 @@ export function EditAgentDialog({ agent, onClose }: { agent: AgentResponse; onCl
         label="Visibility"
         data={AGENT_VISIBILITIES}
         value={visibility}
-        onChange={(v) => setVisibility((v) ?? visibility)}
+        onChange={(v) => setVisibility(v ?? visibility)}
         allowDeselect={false}
       />
       <TextInput
