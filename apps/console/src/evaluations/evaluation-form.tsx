@@ -82,7 +82,7 @@ export function EvaluationForm({ packId }: { packId: string }) {
         label="Expected action"
         data={EXPECTED_ACTIONS}
         value={expectedAction}
-        onChange={(v) => setExpectedAction((v ?? 'BLOCK'))}
+        onChange={(v) => setExpectedAction(v ?? 'BLOCK')}
         allowDeselect={false}
       />
     </CreateForm>

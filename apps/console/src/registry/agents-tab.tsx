@@ -18,8 +18,16 @@ export function AgentsTab() {
   const [editing, setEditing] = useState<AgentResponse | null>(null);
   const mayWrite = useCan('REGISTRY', 'WRITE');
   const mayDelete = useCan('REGISTRY', 'DELETE');
-  const agents = useQuery({ queryKey: ['agents'], queryFn: registry.agents });
   const create = useAction(() => registry.createAgent(name), ['agents']);
+  const registered = create.data?.id;
+  const agents = useQuery({
+    queryKey: ['agents'],
+    queryFn: registry.agents,
+    // D30: the relay learns of an agent from tenant-auth's event, a moment after it is created;
+    // until the new one is listed, the list is asked for again.
+    refetchInterval: (query) =>
+      registered && !query.state.data?.items.some((a) => a.id === registered) ? 1_000 : false,
+  });
   const remove = useAction((id: string) => registry.deleteAgent(id), ['agents']);
 
   return (
