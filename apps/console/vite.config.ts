@@ -7,7 +7,7 @@ const platform = process.env.AGP_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 1500 },
+  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 600 },
   server: {
     port: 5173,
     proxy: Object.fromEntries(

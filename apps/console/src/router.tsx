@@ -1,32 +1,54 @@
 import { createBrowserRouter } from 'react-router-dom';
 
 import { AppLayout } from './layout/app-layout';
-import { AdminPage } from './pages/admin-page';
-import { AlertPage } from './pages/alert-page';
-import { AlertsPage } from './pages/alerts-page';
-import { AuditPage } from './pages/audit-page';
-import { CallbackPage } from './pages/callback-page';
-import { OverviewPage } from './pages/overview-page';
-import { PoliciesPage } from './pages/policies-page';
-import { RegistryPage } from './pages/registry-page';
-import { ReviewPage } from './pages/review-page';
-import { TracePage } from './pages/trace-page';
 
+// Each page is its own chunk, loaded when its route is first visited: the first page loads the
+// layout and the overview only, not the Rego editor (CodeMirror) or another page's code.
 export const router = createBrowserRouter([
-  { path: '/auth/callback', element: <CallbackPage /> },
+  {
+    path: '/auth/callback',
+    lazy: () => import('./pages/callback-page').then((m) => ({ Component: m.CallbackPage })),
+  },
   {
     path: '/',
     element: <AppLayout />,
     children: [
-      { index: true, element: <OverviewPage /> },
-      { path: 'alerts', element: <AlertsPage /> },
-      { path: 'alerts/:alertId', element: <AlertPage /> },
-      { path: 'audit', element: <AuditPage /> },
-      { path: 'audit/traces/:correlationId', element: <TracePage /> },
-      { path: 'review', element: <ReviewPage /> },
-      { path: 'policies', element: <PoliciesPage /> },
-      { path: 'registry', element: <RegistryPage /> },
-      { path: 'admin', element: <AdminPage /> },
+      {
+        index: true,
+        lazy: () => import('./pages/overview-page').then((m) => ({ Component: m.OverviewPage })),
+      },
+      {
+        path: 'alerts',
+        lazy: () => import('./pages/alerts-page').then((m) => ({ Component: m.AlertsPage })),
+      },
+      {
+        path: 'alerts/:alertId',
+        lazy: () => import('./pages/alert-page').then((m) => ({ Component: m.AlertPage })),
+      },
+      {
+        path: 'audit',
+        lazy: () => import('./pages/audit-page').then((m) => ({ Component: m.AuditPage })),
+      },
+      {
+        path: 'audit/traces/:correlationId',
+        lazy: () => import('./pages/trace-page').then((m) => ({ Component: m.TracePage })),
+      },
+      {
+        path: 'review',
+        lazy: () => import('./pages/review-page').then((m) => ({ Component: m.ReviewPage })),
+      },
+      {
+        path: 'policies',
+        lazy: () => import('./pages/policies-page').then((m) => ({ Component: m.PoliciesPage })),
+      },
+      {
+        path: 'registry',
+        lazy: () => import('./pages/registry-page').then((m) => ({ Component: m.RegistryPage })),
+      },
+      {
+        path: 'admin',
+        lazy: () => import('./pages/admin-page').then((m) => ({ Component: m.AdminPage })),
+      },
     ],
   },
 ]);

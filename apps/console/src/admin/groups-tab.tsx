@@ -1,6 +1,7 @@
 import { MultiSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { GroupResponseDto } from '@agp/tenant-auth';
 
 import { admin } from '../api/admin-api';
 import { useAction } from '../api/use-action';
@@ -8,12 +9,15 @@ import { CreateForm } from '../components/create-form';
 import { ErrorAlert } from '../components/error-alert';
 import { ResourceTable } from '../components/resource-table';
 import { useCan } from '../layout/permissions';
+import { EditGroupDialog } from './edit-group-dialog';
 import { useRoleOptions } from './use-role-options';
 
 /** D29: groups give their members roles; a provider's group mapping fills them at sign-in. */
 export function GroupsTab() {
   const [name, setName] = useState('');
   const [roleIds, setRoleIds] = useState<string[]>([]);
+  const [editing, setEditing] = useState<GroupResponseDto | null>(null);
+  const mayChooseMembers = useCan('USERS', 'READ');
   const mayWrite = useCan('GROUPS', 'WRITE');
   const mayDelete = useCan('GROUPS', 'DELETE');
   const roles = useRoleOptions();
@@ -33,8 +37,17 @@ export function GroupsTab() {
           { label: 'Roles', render: (g) => g.roleIds.map(roles.nameOf).join(', ') || '—' },
           { label: 'Members', render: (g) => <Members groupId={g.id} /> },
         ]}
+        onEdit={mayWrite ? setEditing : undefined}
         onDelete={mayDelete ? (g) => remove.mutate(g.id) : undefined}
       />
+      {editing ? (
+        <EditGroupDialog
+          group={editing}
+          roles={roles}
+          mayChooseMembers={mayChooseMembers}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
       {mayWrite ? (
         <CreateForm
           legend="Add a group"

@@ -1,5 +1,6 @@
 import { Badge, Button, Card, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { IdentityProviderResponseDto } from '@agp/tenant-auth';
 
 import { admin } from '../api/admin-api';
@@ -8,12 +9,14 @@ import { SUCCESS_COLOR } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';
 import { When } from '../components/when';
 import { useCan } from '../layout/permissions';
+import { EditIdentityProviderDialog } from './edit-identity-provider-dialog';
 import { IdentityProviderForm } from './identity-provider-form';
 
 /** Operation 5 and D26: the tenant's providers, each e-mail domain verified by a DNS TXT record. */
 export function IdentityProvidersTab() {
   const mayWrite = useCan('IDENTITY_PROVIDERS', 'WRITE');
   const mayDelete = useCan('IDENTITY_PROVIDERS', 'DELETE');
+  const [editing, setEditing] = useState<IdentityProviderResponseDto | null>(null);
   const providers = useQuery({
     queryKey: ['identity-providers'],
     queryFn: admin.identityProviders,
@@ -34,16 +37,28 @@ export function IdentityProvidersTab() {
               <Title order={3} size="h4">
                 {p.displayName} ({p.alias})
               </Title>
-              {mayDelete ? (
-                <Button
-                  size="xs"
-                  variant="default"
-                  aria-label={`Delete ${p.displayName}`}
-                  onClick={() => remove.mutate(p.id)}
-                >
-                  Delete
-                </Button>
-              ) : null}
+              <Group gap="xs">
+                {mayWrite ? (
+                  <Button
+                    size="xs"
+                    variant="default"
+                    aria-label={`Edit ${p.displayName}`}
+                    onClick={() => setEditing(p)}
+                  >
+                    Edit
+                  </Button>
+                ) : null}
+                {mayDelete ? (
+                  <Button
+                    size="xs"
+                    variant="default"
+                    aria-label={`Delete ${p.displayName}`}
+                    onClick={() => remove.mutate(p.id)}
+                  >
+                    Delete
+                  </Button>
+                ) : null}
+              </Group>
             </Group>
             <Text size="sm">
               {p.config.type} · client {p.config.clientId} · {p.enabled ? 'enabled' : 'disabled'}
@@ -62,6 +77,9 @@ export function IdentityProvidersTab() {
           </Stack>
         </Card>
       ))}
+      {editing ? (
+        <EditIdentityProviderDialog provider={editing} onClose={() => setEditing(null)} />
+      ) : null}
       {mayWrite ? <IdentityProviderForm /> : null}
     </Stack>
   );

@@ -1,30 +1,22 @@
 import { MultiSelect, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { PERMISSIONS, PERMISSION_ENTITIES } from '@agp/contracts/enums';
+import type { RoleResponseDto } from '@agp/tenant-auth';
 
 import { admin } from '../api/admin-api';
-import type { PermissionEntry } from '../api/platform';
 import { useAction } from '../api/use-action';
 import { CreateForm } from '../components/create-form';
 import { ErrorAlert } from '../components/error-alert';
 import { ResourceTable } from '../components/resource-table';
 import { useCan } from '../layout/permissions';
-
-/** Every `ENTITY:PERMISSION` a role may hold (D10). */
-const CHOICES = PERMISSION_ENTITIES.flatMap((entity) =>
-  PERMISSIONS.map((permission) => `${entity}:${permission}`),
-);
-
-function entryOf(role: string): PermissionEntry {
-  const [entity, permission] = role.split(':');
-  return { entity, permission: permission as PermissionEntry['permission'] };
-}
+import { EditRoleDialog } from './edit-role-dialog';
+import { PERMISSION_CHOICES, entryOf } from './permission-choices';
 
 /** Roles (D10): named sets of permissions, given to users directly or through groups. */
 export function RolesTab() {
   const [name, setName] = useState('');
   const [permissions, setPermissions] = useState<string[]>([]);
+  const [editing, setEditing] = useState<RoleResponseDto | null>(null);
   const mayWrite = useCan('TENANT', 'WRITE');
   const mayDelete = useCan('TENANT', 'DELETE');
   const roles = useQuery({ queryKey: ['roles'], queryFn: admin.roles });
@@ -48,8 +40,10 @@ export function RolesTab() {
             render: (r) => r.permissions.map((p) => `${p.entity}:${p.permission}`).join(', '),
           },
         ]}
+        onEdit={mayWrite ? setEditing : undefined}
         onDelete={mayDelete ? (r) => remove.mutate(r.id) : undefined}
       />
+      {editing ? <EditRoleDialog role={editing} onClose={() => setEditing(null)} /> : null}
       {mayWrite ? (
         <CreateForm
           legend="Add a role"
@@ -66,7 +60,7 @@ export function RolesTab() {
           />
           <MultiSelect
             label="Permissions"
-            data={CHOICES}
+            data={PERMISSION_CHOICES}
             value={permissions}
             onChange={setPermissions}
             searchable

@@ -1,6 +1,7 @@
 import { MultiSelect, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { UserResponseDto } from '@agp/tenant-auth';
 
 import { admin } from '../api/admin-api';
 import { useAction } from '../api/use-action';
@@ -9,6 +10,7 @@ import { ErrorAlert } from '../components/error-alert';
 import { ResourceTable } from '../components/resource-table';
 import { When } from '../components/when';
 import { useCan } from '../layout/permissions';
+import { EditUserDialog } from './edit-user-dialog';
 import { useRoleOptions } from './use-role-options';
 
 /** The tenant's users; a password only for local sign-in (a provider's users have none). */
@@ -17,6 +19,7 @@ export function UsersTab() {
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState('');
   const [roleIds, setRoleIds] = useState<string[]>([]);
+  const [editing, setEditing] = useState<UserResponseDto | null>(null);
   const mayWrite = useCan('USERS', 'WRITE');
   const mayDelete = useCan('USERS', 'DELETE');
   const roles = useRoleOptions();
@@ -42,8 +45,12 @@ export function UsersTab() {
           { label: 'Roles', render: (u) => u.roleIds.map(roles.nameOf).join(', ') || '—' },
           { label: 'Created', render: (u) => <When at={u.createdAt} /> },
         ]}
+        onEdit={mayWrite ? setEditing : undefined}
         onDelete={mayDelete ? (u) => remove.mutate(u.id) : undefined}
       />
+      {editing ? (
+        <EditUserDialog user={editing} roles={roles} onClose={() => setEditing(null)} />
+      ) : null}
       {mayWrite ? (
         <CreateForm
           legend="Add a user"

@@ -1,8 +1,28 @@
 import type { EvaluationPackResponse, EvaluationResponse, RunResponse } from '@agp/relay';
+import type { EvaluationEndpointType, ExpectedAction } from '@agp/contracts/enums';
 
 import { Page, api, query } from './client';
 
 const LIST = query({ pageSize: 100 });
+
+interface Endpoint {
+  type: EvaluationEndpointType;
+  id: string;
+}
+
+/** What the console's form sends of operation D27's evaluation: hops with an expected action. */
+export interface NewEvaluation {
+  name: string;
+  source: Endpoint;
+  target: Endpoint;
+  input: string;
+  hops: Array<{
+    source: Endpoint;
+    sink: Endpoint;
+    expectedAction: ExpectedAction;
+    toolName?: string;
+  }>;
+}
 
 /** Evaluation packs (D27) and their runs (D15: a run starts PENDING and is polled). */
 export const evaluations = {
@@ -14,6 +34,11 @@ export const evaluations = {
     }),
   evaluations: (packId: string) =>
     api<Page<EvaluationResponse>>(`/relay/v1/evaluation-packs/${packId}/evaluations${LIST}`),
+  createEvaluation: (packId: string, evaluation: NewEvaluation) =>
+    api<EvaluationResponse>(`/relay/v1/evaluation-packs/${packId}/evaluations`, {
+      method: 'POST',
+      body: JSON.stringify(evaluation),
+    }),
   runs: (packId: string) =>
     api<Page<RunResponse>>(`/relay/v1/evaluation-packs/${packId}/runs${LIST}`),
   run: (packId: string, runId: string) =>

@@ -1,14 +1,14 @@
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { ComponentType, useContext } from 'react';
 
-import type { PermissionEntry } from '../api/platform';
 import { PermissionsContext, can } from '../layout/permissions';
+import type { TabNeeds } from '../layout/tab-needs';
 
 export interface PermissionTab {
   value: string;
   label: string;
   /** What the caller must hold to see this tab at all. */
-  needs: [entity: string, permission: PermissionEntry['permission']];
+  needs: TabNeeds;
   panel: ComponentType;
 }
 

@@ -1,4 +1,4 @@
-import { Button, Table, Text } from '@mantine/core';
+import { Button, Group, Table, Text } from '@mantine/core';
 import { ReactNode } from 'react';
 
 export interface Column<Row> {
@@ -9,8 +9,12 @@ export interface Column<Row> {
 interface Props<Row extends { id: string }> {
   rows: Row[] | undefined;
   columns: Column<Row>[];
-  /** What a row is called in its delete button's accessible name ("Delete agent x"). */
+  /** What a row is called in its buttons' accessible names ("Edit x", "Delete x"). */
   nameOf: (row: Row) => string;
+  /** Absent when the caller may not change entries: the button is then not offered. */
+  onEdit?: (row: Row) => void;
+  /** Whether one row offers the edit action (only an MCP subscription has a grant to change). */
+  canEdit?: (row: Row) => boolean;
   /** Absent when the caller may not delete: the button is then not offered. */
   onDelete?: (row: Row) => void;
   deleteLabel?: string;
@@ -19,9 +23,11 @@ interface Props<Row extends { id: string }> {
   empty: string;
 }
 
-/** The list of a registry or administration page: Mantine's table, a delete action when allowed. */
+/** The list of a registry or administration page: Mantine's table, edit and delete when allowed. */
 export function ResourceTable<Row extends { id: string }>(props: Props<Row>) {
-  const { rows, columns, nameOf, onDelete, deleteLabel = 'Delete', canDelete, empty } = props;
+  const { rows, columns, nameOf, onEdit, canEdit, onDelete, canDelete, empty } = props;
+  const deleteLabel = props.deleteLabel ?? 'Delete';
+  const withActions = Boolean(onEdit ?? onDelete);
   if (!rows?.length) {
     return <Text c="dimmed">{rows ? empty : 'Loading…'}</Text>;
   }
@@ -33,7 +39,7 @@ export function ResourceTable<Row extends { id: string }>(props: Props<Row>) {
             {columns.map((c) => (
               <Table.Th key={c.label}>{c.label}</Table.Th>
             ))}
-            {onDelete ? <Table.Th>Actions</Table.Th> : null}
+            {withActions ? <Table.Th>Actions</Table.Th> : null}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -42,18 +48,30 @@ export function ResourceTable<Row extends { id: string }>(props: Props<Row>) {
               {columns.map((c) => (
                 <Table.Td key={c.label}>{c.render(row)}</Table.Td>
               ))}
-              {onDelete ? (
+              {withActions ? (
                 <Table.Td>
-                  {canDelete && !canDelete(row) ? null : (
-                    <Button
-                      size="xs"
-                      variant="default"
-                      aria-label={`${deleteLabel} ${nameOf(row)}`}
-                      onClick={() => onDelete(row)}
-                    >
-                      {deleteLabel}
-                    </Button>
-                  )}
+                  <Group gap="xs" wrap="nowrap">
+                    {onEdit && (!canEdit || canEdit(row)) ? (
+                      <Button
+                        size="xs"
+                        variant="default"
+                        aria-label={`Edit ${nameOf(row)}`}
+                        onClick={() => onEdit(row)}
+                      >
+                        Edit
+                      </Button>
+                    ) : null}
+                    {onDelete && (!canDelete || canDelete(row)) ? (
+                      <Button
+                        size="xs"
+                        variant="default"
+                        aria-label={`${deleteLabel} ${nameOf(row)}`}
+                        onClick={() => onDelete(row)}
+                      >
+                        {deleteLabel}
+                      </Button>
+                    ) : null}
+                  </Group>
                 </Table.Td>
               ) : null}
             </Table.Tr>

@@ -9,6 +9,7 @@ import { ErrorAlert } from '../components/error-alert';
 import { ResourceTable } from '../components/resource-table';
 import { When } from '../components/when';
 import { useCan } from '../layout/permissions';
+import { EvaluationForm } from './evaluation-form';
 import { RunResults } from './run-results';
 import { RunStatusBadge } from './run-status-badge';
 
@@ -32,7 +33,7 @@ export function PackDetail({ pack }: { pack: EvaluationPackResponse }) {
       {pack.description ? <Text size="sm">{pack.description}</Text> : null}
       <ResourceTable
         rows={pack.evaluations}
-        empty="This pack has no evaluations yet (add them through the API)."
+        empty="This pack has no evaluations yet."
         nameOf={(e) => e.name}
         columns={[
           { label: 'Evaluation', render: (e) => e.name },
@@ -42,6 +43,7 @@ export function PackDetail({ pack }: { pack: EvaluationPackResponse }) {
           { label: 'Enabled', render: (e) => (e.enabled ? 'yes' : 'no') },
         ]}
       />
+      {mayRun ? <EvaluationForm packId={pack.id} /> : null}
       <Group>
         <Title order={4}>Runs</Title>
         {mayRun ? (

@@ -5,21 +5,19 @@ import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 
 import { platform } from '../api/platform';
-import type { PermissionTab } from '../components/permission-tabs';
-import { ADMIN_TABS } from '../pages/admin-page';
-import { REGISTRY_TABS } from '../pages/registry-page';
 import { isSignedIn, signIn, signOut } from '../auth/session';
 import { PermissionsContext, can } from './permissions';
+import { ADMIN_NEEDS, REGISTRY_NEEDS, TabNeeds } from './tab-needs';
 
 /** Each page and what lets the caller read it (any one of its tabs, for the tabbed pages). */
-const PAGES: Array<{ to: string; label: string; needs: PermissionTab['needs'][] }> = [
+const PAGES: Array<{ to: string; label: string; needs: TabNeeds[] }> = [
   { to: '/', label: 'Overview', needs: [['AUDIT', 'READ']] },
   { to: '/alerts', label: 'Alerts', needs: [['AUDIT', 'READ']] },
   { to: '/audit', label: 'Audit', needs: [['AUDIT', 'READ']] },
   { to: '/review', label: 'Human review', needs: [['HITL_REQUESTS', 'READ']] },
   { to: '/policies', label: 'Policies', needs: [['TENANT', 'READ']] },
-  { to: '/registry', label: 'Registry', needs: REGISTRY_TABS.map((t) => t.needs) },
-  { to: '/admin', label: 'Administration', needs: ADMIN_TABS.map((t) => t.needs) },
+  { to: '/registry', label: 'Registry', needs: Object.values(REGISTRY_NEEDS) },
+  { to: '/admin', label: 'Administration', needs: Object.values(ADMIN_NEEDS) },
 ];
 
 /** The frame of every page: navigation (only what the caller may read), the user's sign-out. */

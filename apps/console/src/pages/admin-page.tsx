@@ -4,19 +4,19 @@ import { RetentionTab } from '../admin/retention-tab';
 import { RolesTab } from '../admin/roles-tab';
 import { UsersTab } from '../admin/users-tab';
 import { PermissionTab, PermissionTabs } from '../components/permission-tabs';
+import { ADMIN_NEEDS } from '../layout/tab-needs';
 
-/** The entities each tab reads are those tenant-auth's and the audit's routes require. */
-export const ADMIN_TABS: PermissionTab[] = [
-  { value: 'users', label: 'Users', needs: ['USERS', 'READ'], panel: UsersTab },
-  { value: 'groups', label: 'Groups', needs: ['GROUPS', 'READ'], panel: GroupsTab },
-  { value: 'roles', label: 'Roles', needs: ['TENANT', 'READ'], panel: RolesTab },
+const ADMIN_TABS: PermissionTab[] = [
+  { value: 'users', label: 'Users', needs: ADMIN_NEEDS.users, panel: UsersTab },
+  { value: 'groups', label: 'Groups', needs: ADMIN_NEEDS.groups, panel: GroupsTab },
+  { value: 'roles', label: 'Roles', needs: ADMIN_NEEDS.roles, panel: RolesTab },
   {
     value: 'idp',
     label: 'Identity providers',
-    needs: ['IDENTITY_PROVIDERS', 'READ'],
+    needs: ADMIN_NEEDS.idp,
     panel: IdentityProvidersTab,
   },
-  { value: 'retention', label: 'Retention', needs: ['AUDIT', 'READ'], panel: RetentionTab },
+  { value: 'retention', label: 'Retention', needs: ADMIN_NEEDS.retention, panel: RetentionTab },
 ];
 
 export function AdminPage() {

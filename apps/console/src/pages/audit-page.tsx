@@ -115,45 +115,50 @@ export function AuditPage() {
         ) : null}
       </Group>
       <ErrorAlert error={events.error ?? exported.error ?? verified.error} />
-      <Table striped highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>When</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Action</Table.Th>
-            <Table.Th>Actor</Table.Th>
-            <Table.Th>From → to</Table.Th>
-            <Table.Th>Summary</Table.Th>
-            <Table.Th>Trace</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((event) => (
-            <Table.Tr key={event.id}>
-              <Table.Td>
-                <Button variant="default" size="compact-sm" onClick={() => setOpen(event)}>
-                  {new Date(event.occurredAt).toLocaleString()}
-                </Button>
-              </Table.Td>
-              <Table.Td>{event.eventType}</Table.Td>
-              <Table.Td>
-                <SeverityBadge value={event.action} />
-              </Table.Td>
-              <Table.Td>{event.actor?.label ?? event.actor?.id ?? '—'}</Table.Td>
-              <Table.Td>
-                {event.source?.name ?? event.source?.type ?? '—'} →{' '}
-                {event.sink?.name ?? event.sink?.type ?? '—'}
-              </Table.Td>
-              <Table.Td>{event.summary}</Table.Td>
-              <Table.Td>
-                {event.correlationId ? (
-                  <Link to={`/audit/traces/${encodeURIComponent(event.correlationId)}`}>Trace</Link>
-                ) : null}
-              </Table.Td>
+      {/* A tablet scrolls the table, not the page. */}
+      <Table.ScrollContainer minWidth={900}>
+        <Table striped highlightOnHover>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>When</Table.Th>
+              <Table.Th>Type</Table.Th>
+              <Table.Th>Action</Table.Th>
+              <Table.Th>Actor</Table.Th>
+              <Table.Th>From → to</Table.Th>
+              <Table.Th>Summary</Table.Th>
+              <Table.Th>Trace</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((event) => (
+              <Table.Tr key={event.id}>
+                <Table.Td>
+                  <Button variant="default" size="compact-sm" onClick={() => setOpen(event)}>
+                    {new Date(event.occurredAt).toLocaleString()}
+                  </Button>
+                </Table.Td>
+                <Table.Td>{event.eventType}</Table.Td>
+                <Table.Td>
+                  <SeverityBadge value={event.action} />
+                </Table.Td>
+                <Table.Td>{event.actor?.label ?? event.actor?.id ?? '—'}</Table.Td>
+                <Table.Td>
+                  {event.source?.name ?? event.source?.type ?? '—'} →{' '}
+                  {event.sink?.name ?? event.sink?.type ?? '—'}
+                </Table.Td>
+                <Table.Td>{event.summary}</Table.Td>
+                <Table.Td>
+                  {event.correlationId ? (
+                    <Link to={`/audit/traces/${encodeURIComponent(event.correlationId)}`}>
+                      Trace
+                    </Link>
+                  ) : null}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       {rows.length === 0 && !events.isLoading ? (
         <Text c="dimmed">No events match these filters.</Text>
       ) : null}

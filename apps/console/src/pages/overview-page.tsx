@@ -1,4 +1,3 @@
-import { AreaChart, BarChart } from '@mantine/charts';
 import {
   Alert,
   Badge,
@@ -6,17 +5,26 @@ import {
   Group,
   SegmentedControl,
   SimpleGrid,
+  Skeleton,
   Stack,
   Table,
   Text,
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { TimeWindow } from '@agp/contracts';
 
 import { platform } from '../api/platform';
+
+// The charts (recharts) are their own chunk: the page's figures and lists show before they load.
+const VolumeChart = lazy(() =>
+  import('../overview/overview-charts').then((m) => ({ default: m.VolumeChart })),
+);
+const ActionsChart = lazy(() =>
+  import('../overview/overview-charts').then((m) => ({ default: m.ActionsChart })),
+);
 
 const WINDOWS: TimeWindow[] = ['LAST_1H', 'LAST_24H', 'LAST_7D'];
 const WINDOW_LABELS: Record<string, string> = {
@@ -64,33 +72,17 @@ export function OverviewPage() {
           <Title order={3} size="h5" mb="sm">
             Volume over the window
           </Title>
-          <AreaChart
-            h={220}
-            data={(data?.series ?? []).map((point) => ({
-              ...point,
-              at: new Date(point.at).toLocaleString(),
-            }))}
-            dataKey="at"
-            series={[
-              { name: 'total', label: 'All events', color: 'blue.8' },
-              { name: 'blocks', label: 'Blocked', color: 'red.8' },
-            ]}
-            withLegend
-          />
+          <Suspense fallback={<Skeleton h={220} />}>
+            <VolumeChart series={data?.series ?? []} />
+          </Suspense>
         </Card>
         <Card withBorder>
           <Title order={3} size="h5" mb="sm">
             Events by action
           </Title>
-          <BarChart
-            h={220}
-            data={(data?.byAction ?? []).map((entry) => ({
-              action: entry.key,
-              count: entry.count,
-            }))}
-            dataKey="action"
-            series={[{ name: 'count', label: 'Events', color: 'blue.8' }]}
-          />
+          <Suspense fallback={<Skeleton h={220} />}>
+            <ActionsChart byAction={data?.byAction ?? []} />
+          </Suspense>
         </Card>
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, lg: 2 }}>

@@ -4,19 +4,19 @@ import { KillSwitchesTab } from '../registry/kill-switches-tab';
 import { LlmGatewaysTab } from '../registry/llm-gateways-tab';
 import { McpServersTab } from '../registry/mcp-servers-tab';
 import { SubscriptionsTab } from '../registry/subscriptions-tab';
+import { REGISTRY_NEEDS } from '../layout/tab-needs';
 
-/** The entities each tab reads are those the relay's and tenant-auth's routes require. */
-export const REGISTRY_TABS: PermissionTab[] = [
-  { value: 'agents', label: 'Agents', needs: ['REGISTRY', 'READ'], panel: AgentsTab },
-  { value: 'mcp', label: 'MCP servers', needs: ['MCP_REGISTRY', 'READ'], panel: McpServersTab },
-  { value: 'llm', label: 'LLM gateways', needs: ['LLM_GATEWAY', 'READ'], panel: LlmGatewaysTab },
+const REGISTRY_TABS: PermissionTab[] = [
+  { value: 'agents', label: 'Agents', needs: REGISTRY_NEEDS.agents, panel: AgentsTab },
+  { value: 'mcp', label: 'MCP servers', needs: REGISTRY_NEEDS.mcp, panel: McpServersTab },
+  { value: 'llm', label: 'LLM gateways', needs: REGISTRY_NEEDS.llm, panel: LlmGatewaysTab },
   {
     value: 'subscriptions',
     label: 'Subscriptions and grants',
-    needs: ['REGISTRY', 'READ'],
+    needs: REGISTRY_NEEDS.subscriptions,
     panel: SubscriptionsTab,
   },
-  { value: 'kill', label: 'Kill switches', needs: ['TENANT', 'ADMIN'], panel: KillSwitchesTab },
+  { value: 'kill', label: 'Kill switches', needs: REGISTRY_NEEDS.kill, panel: KillSwitchesTab },
 ];
 
 export function RegistryPage() {

@@ -2,7 +2,8 @@ import { Diagnostic, linter, lintGutter } from '@codemirror/lint';
 import CodeMirror from '@uiw/react-codemirror';
 import { useMemo } from 'react';
 
-import { CompileProblem, rego } from './rego-language';
+import type { CompileProblem } from './compile-problems';
+import { rego } from './rego-language';
 
 /** The Rego editor: highlighting, and D24's compile errors underlined at their line and column. */
 export function RegoEditor({

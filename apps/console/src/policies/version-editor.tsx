@@ -1,13 +1,15 @@
-import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 
 import { ApiError } from '../api/client';
 import { platform } from '../api/platform';
 import { SUCCESS_COLOR } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';
-import { RegoEditor } from './rego-editor';
-import { CompileProblem, compileProblems } from './rego-language';
+import { CompileProblem, compileProblems } from './compile-problems';
+
+// CodeMirror is a third of the policies page: its chunk loads when an editor is first shown.
+const RegoEditor = lazy(() => import('./rego-editor').then((m) => ({ default: m.RegoEditor })));
 
 const STARTER = `package agp.policies.example
 
@@ -55,15 +57,17 @@ export function VersionEditor({ groupId }: { groupId: string }) {
         Starts from {latest ? `version ${latest.version}` : 'an example'}. Versions never change
         once published.
       </Text>
-      <RegoEditor
-        label="Rego source"
-        value={source ?? ''}
-        onChange={(value) => {
-          setSource(value);
-          setProblems([]);
-        }}
-        problems={problems}
-      />
+      <Suspense fallback={<Loader aria-label="Loading the editor" />}>
+        <RegoEditor
+          label="Rego source"
+          value={source ?? ''}
+          onChange={(value) => {
+            setSource(value);
+            setProblems([]);
+          }}
+          problems={problems}
+        />
+      </Suspense>
       {problems.length ? (
         <Alert color="red" title={`${problems.length} compile error(s)`} role="alert">
           {problems.map((p) => (

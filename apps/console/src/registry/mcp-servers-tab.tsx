@@ -1,6 +1,7 @@
 import { Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { CatalogEntry } from '@agp/relay';
 
 import { registry } from '../api/registry-api';
 import { useAction } from '../api/use-action';
@@ -10,13 +11,14 @@ import { ResourceTable } from '../components/resource-table';
 import { When } from '../components/when';
 import { useCan } from '../layout/permissions';
 
-/** A catalog field that holds text (the relay's registry entries are loosely typed). */
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+import { text } from './catalog-text';
+import { EditMcpServerDialog } from './edit-mcp-server-dialog';
 
 /** MCP servers (D37): their address checked against the egress rules by the relay. */
 export function McpServersTab() {
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
+  const [editing, setEditing] = useState<CatalogEntry | null>(null);
   const mayWrite = useCan('MCP_REGISTRY', 'WRITE');
   const mayDelete = useCan('MCP_REGISTRY', 'DELETE');
   const servers = useQuery({ queryKey: ['mcp-servers'], queryFn: registry.mcpServers });
@@ -37,8 +39,10 @@ export function McpServersTab() {
           { label: 'Credential', render: (s) => (s.credential ? 'set' : 'none') },
           { label: 'Created', render: (s) => <When at={s.createdAt} /> },
         ]}
+        onEdit={mayWrite ? setEditing : undefined}
         onDelete={mayDelete ? (s) => remove.mutate(s.id) : undefined}
       />
+      {editing ? <EditMcpServerDialog server={editing} onClose={() => setEditing(null)} /> : null}
       {mayWrite ? (
         <CreateForm
           legend="Add an MCP server"

@@ -10,6 +10,7 @@ import { CreateForm } from '../components/create-form';
 import { ErrorAlert } from '../components/error-alert';
 import { ResourceTable } from '../components/resource-table';
 import { useCan } from '../layout/permissions';
+import { EditGrantDialog } from './edit-grant-dialog';
 import { EndpointOption, useEndpoints } from './use-endpoint-names';
 
 type OfferedKind = Extract<
@@ -24,6 +25,7 @@ export function SubscriptionsTab() {
   const [sourceId, setSourceId] = useState<string | null>(null);
   const [targetId, setTargetId] = useState<string | null>(null);
   const [tools, setTools] = useState<string[]>([]);
+  const [editing, setEditing] = useState<Subscription | null>(null);
   const mayWrite = useCan('REGISTRY', 'WRITE');
   const mayDelete = useCan('REGISTRY', 'DELETE');
   const endpoints = useEndpoints();
@@ -64,8 +66,17 @@ export function SubscriptionsTab() {
               s.kind !== 'AGENT_TO_MCP_SERVER' ? '—' : s.tools ? s.tools.join(', ') : 'every tool',
           },
         ]}
+        onEdit={mayWrite ? setEditing : undefined}
+        canEdit={(s) => s.kind === 'AGENT_TO_MCP_SERVER'}
         onDelete={mayDelete ? (s) => remove.mutate(s.id) : undefined}
       />
+      {editing ? (
+        <EditGrantDialog
+          subscription={editing}
+          title={describe(editing)}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
       {mayWrite ? (
         <CreateForm
           legend="Subscribe an agent"

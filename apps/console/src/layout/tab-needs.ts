@@ -1,0 +1,23 @@
+import type { PermissionEntry } from '../api/platform';
+
+/** What the caller must hold to see a tab: the entity and permission its routes require. */
+export type TabNeeds = [entity: string, permission: PermissionEntry['permission']];
+
+// Apart from the pages' code, so the navigation knows which pages to offer without loading them.
+/** The registry's tabs: the relay's and tenant-auth's routes. */
+export const REGISTRY_NEEDS = {
+  agents: ['REGISTRY', 'READ'],
+  mcp: ['MCP_REGISTRY', 'READ'],
+  llm: ['LLM_GATEWAY', 'READ'],
+  subscriptions: ['REGISTRY', 'READ'],
+  kill: ['TENANT', 'ADMIN'],
+} satisfies Record<string, TabNeeds>;
+
+/** The administration's tabs: tenant-auth's and the audit's routes. */
+export const ADMIN_NEEDS = {
+  users: ['USERS', 'READ'],
+  groups: ['GROUPS', 'READ'],
+  roles: ['TENANT', 'READ'],
+  idp: ['IDENTITY_PROVIDERS', 'READ'],
+  retention: ['AUDIT', 'READ'],
+} satisfies Record<string, TabNeeds>;

@@ -1,0 +1,54 @@
+import { TextInput, Textarea } from '@mantine/core';
+import { useState } from 'react';
+import type { CatalogEntry } from '@agp/relay';
+
+import { registry } from '../api/registry-api';
+import { useAction } from '../api/use-action';
+import { EditDialog } from '../components/edit-dialog';
+import { text } from './catalog-text';
+
+/** An MCP server's name, address and description changed in place (D37: the relay checks the URL). */
+export function EditMcpServerDialog({
+  server,
+  onClose,
+}: {
+  server: CatalogEntry;
+  onClose: () => void;
+}) {
+  const [name, setName] = useState(server.name);
+  const [url, setUrl] = useState(text(server.url));
+  const [description, setDescription] = useState(text(server.description));
+  const save = useAction(
+    () => registry.updateMcpServer(server.id, { name, url, description }),
+    ['mcp-servers'],
+  );
+  return (
+    <EditDialog
+      title={`Edit MCP server ${server.name}`}
+      pending={save.isPending}
+      error={save.error}
+      onSave={() => save.mutate(undefined, { onSuccess: onClose })}
+      onClose={onClose}
+    >
+      <TextInput
+        label="Server name"
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        required
+      />
+      <TextInput
+        label="URL"
+        type="url"
+        value={url}
+        onChange={(e) => setUrl(e.currentTarget.value)}
+        required
+      />
+      <Textarea
+        label="Description"
+        value={description}
+        onChange={(e) => setDescription(e.currentTarget.value)}
+        autosize
+      />
+    </EditDialog>
+  );
+}
