@@ -333,9 +333,11 @@ describe('console in a browser', () => {
   });
 
   it('should open an alert with its evidence, acknowledge it with a note and show that in its history', async () => {
-    await nav('Alerts').click();
     // Raised by the hop blocked in beforeAll, which the monitor's tick sees minutes later: a slow
-    // run finds it at once, a fast one still waits here for the rest (up to about four minutes).
+    // run finds it at once. A second blocked hop now keeps the monitor's five-minute window full,
+    // so a run that came here early or late waits at most the two ticks that hop needs.
+    expect(await world.echo('forbidden words here')).toMatch(/blocked/i);
+    await nav('Alerts').click();
     const alert = page.getByRole('link', { name: /blocked traffic|BLOCKS/i }).first();
     await expectEventually(async () => {
       await page.reload();
