@@ -3,7 +3,7 @@ import { SubjectType } from '@agp/contracts';
 import { deterministicUuid } from '../common/deterministic-uuid';
 import { Finding } from '../monitors.types';
 import { RollupMetric } from '../rollups/rollup-counters';
-import { assessErrorRate, round, severityOf } from './baseline';
+import { assessShare, round, severityOf } from './baseline';
 import { RateInput, baselineDaysOf, seriesKey, seriesOfKind } from './detector-input';
 
 interface ErrorRateSpec {
@@ -33,14 +33,14 @@ export function errorRateFindings(detector: ErrorRateDetector, input: RateInput)
     const errors =
       input.series.get(seriesKey(calls.subjectType, calls.subjectId, 'ERRORS'))?.days ?? [];
     const days = daysOf(calls.subjectType, calls.subjectId);
-    const sum = (values: number[]): number =>
-      days.reduce((total, day) => total + (values[day] ?? 0), 0);
-    const deviation = assessErrorRate(
+    if (days.length === 0) {
+      continue;
+    }
+    const deviation = assessShare(
       errors[0] ?? 0,
       calls.days[0] ?? 0,
-      sum(errors),
-      sum(calls.days),
-      input.settings,
+      days.map((day) => ({ hits: errors[day] ?? 0, trials: calls.days[day] ?? 0 })),
+      { ...input.settings, dropRatio: 0 },
     );
     if (!deviation) {
       continue;
