@@ -41,7 +41,8 @@ export function assessCount(
   settings: DetectorSettings,
   exposure = 1,
 ): Deviation | undefined {
-  const baseline = seasonalBaseline(days, exposure);
+  const pieces = days[0]?.pieces?.length ?? 0;
+  const baseline = seasonalBaseline(days, exposure, pieces > 1 ? exposure / pieces : exposure);
   if (!baseline) {
     return undefined;
   }

@@ -10,6 +10,8 @@ export interface SeriesOf {
   subjectId: string;
   metric: RollupMetric;
   days: number[];
+  /** M18: each baseline day's count in its consecutive pieces (`parts[0]` is `[days[0]]`). */
+  parts?: number[][];
 }
 
 export function seriesOfKind(input: RateInput, subjectType: string, metric: string): SeriesOf[] {

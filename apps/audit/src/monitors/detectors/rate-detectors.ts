@@ -109,11 +109,15 @@ export function rateFindings(detector: RateDetector, input: RateInput): Finding[
         )
       : assessCount(
           series.days[0] ?? 0,
-          days.map(({ day, sameKind }) => ({
-            age: day,
-            perWindow: (series.days[day] ?? 0) / input.exposure,
-            sameKind,
-          })),
+          days.map(({ day, sameKind }) => {
+            const pieces = series.parts?.[day] ?? [];
+            return {
+              age: day,
+              perWindow: (series.days[day] ?? 0) / input.exposure,
+              sameKind,
+              pieces: pieces.map((n) => (n * pieces.length) / input.exposure),
+            };
+          }),
           settings,
           input.exposure,
         );

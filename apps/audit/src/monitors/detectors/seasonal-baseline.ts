@@ -7,6 +7,11 @@ export interface BaselineDay {
   perWindow: number;
   /** Of the same kind as the window judged (weekday or weekend, M6): the level comes from these. */
   sameKind: boolean;
+  /**
+   * The day's window read in consecutive pieces (each scaled to one window): they show how much
+   * the subject varies from one window to the next, which the day's total averages away.
+   */
+  pieces?: number[];
 }
 
 /** What a subject's own history predicts for the window: level, trend and dispersion (M18). */
@@ -15,12 +20,11 @@ export interface SeasonalBaseline {
   level: number;
   /** The level projected to today along the subject's trend (equal to `level` without one). */
   projected: number;
-  /**
-   * Squared coefficient of variation of one window beyond Poisson: the subject's own burstiness
-   * (pessimistic: every extra variance of a day counted as the window's) plus the uncertainty of
-   * the level itself.
-   */
+  /** Squared coefficient of variation of one window beyond Poisson: the subject's own burstiness. */
   dispersion: number;
+  /** Squared coefficients of variation of the level and of the projection as estimates. */
+  levelUncertainty: number;
+  projectionUncertainty: number;
 }
 
 /**
@@ -51,6 +55,7 @@ export function varianceBoundFactor(dof: number): number {
 export function seasonalBaseline(
   days: readonly BaselineDay[],
   exposure: number,
+  pieceExposure = exposure,
 ): SeasonalBaseline | undefined {
   const same = days.filter((d) => d.sameKind);
   if (same.length === 0) {
@@ -62,26 +67,31 @@ export function seasonalBaseline(
     meanAge: g.reduce((s, d) => s + d.age, 0) / g.length,
     mean: g.reduce((s, d) => s + d.perWindow, 0) / g.length,
   }));
+  // The slope is relative (a share of each kind's own level per day of age): a weekend at a
+  // third of the weekdays grows by the same share, not by the same count.
   let sxx = 0;
   let sxy = 0;
   for (const g of stats) {
     for (const d of g.days) {
       sxx += (d.age - g.meanAge) ** 2;
-      sxy += (d.age - g.meanAge) * (d.perWindow - g.mean);
+      sxy += g.mean > 0 ? (d.age - g.meanAge) * (d.perWindow / g.mean - 1) : 0;
     }
   }
   const dofTrend = days.length - groups.length - 1;
   const slope = sxx > 0 && dofTrend >= 1 ? sxy / sxx : 0;
-  const fitted = (d: BaselineDay, g: (typeof stats)[number]): number =>
-    Math.max(0, g.mean + slope * (d.age - g.meanAge));
+  const fitted = (d: BaselineDay, g: KindStats): number =>
+    Math.max(0, g.mean * (1 + slope * (d.age - g.meanAge)));
   const dof = days.length - groups.length - (slope !== 0 ? 1 : 0);
   const target = stats[0];
   if (!target) {
     return undefined;
   }
-  const level = target.mean;
+  // With nothing counted, half an event over the baseline's windows: silence is not a rate of 0.
+  const level = Math.max(target.mean, 0.5 / (exposure * target.days.length));
   // Age 0 is today: the projection of the same-kind level along the slope.
-  const projected = Math.max(0, level - slope * target.meanAge);
+  const projected = Math.max(0, target.mean * (1 - slope * target.meanAge));
+  const dispersion = extraDispersion(stats, fitted, dof, exposure, pieceExposure);
+  // Day-to-day variation of a day's total beyond Poisson, relative to its level, over all days.
   let residual = 0;
   let poisson = 0;
   let scale = 0;
@@ -93,23 +103,66 @@ export function seasonalBaseline(
       scale += fit * fit;
     }
   }
-  const residualVariance = dof > 0 ? residual / dof : 0;
-  const extra =
-    dof > 0 && scale > 0
-      ? (Math.max(0, residual - poisson) / scale) * exposure * varianceBoundFactor(dof)
-      : 0;
-  const centre = Math.max(level, projected, 1e-9);
-  // Variance of the projected level: σ²(1/n + (age distance)² / Sxx), relative to the level.
-  const levelVariance =
-    dof > 0
-      ? residualVariance *
-        (1 / target.days.length + (slope !== 0 && sxx > 0 ? target.meanAge ** 2 / sxx : 0))
-      : centre / (exposure * target.days.length);
+  const dayVariation =
+    dof > 0 && scale > 0 ? (Math.max(0, residual - poisson) / scale) * (days.length / dof) : 0;
+  const events = target.days.reduce((sum, d) => sum + d.perWindow, 0) * exposure;
+  // The level's relative variance: day-to-day variation over n days plus the Poisson uncertainty
+  // of the events it rests on (a gamma of shape events + ½); a projection's grows with the
+  // distance from the days it rests on, (1/n + age distance² / Σxx).
+  const distance = slope !== 0 && sxx > 0 ? target.meanAge ** 2 / sxx : 0;
+  const n = target.days.length;
   return {
     level,
     projected,
-    dispersion: Math.max(extra, MIN_DISPERSION) + levelVariance / centre ** 2,
+    dispersion: Math.max(dispersion, MIN_DISPERSION),
+    levelUncertainty: dayVariation / n + 1 / (events + 0.5),
+    projectionUncertainty: (dayVariation + n / (events + 0.5)) * (1 / n + distance),
   };
+}
+
+interface KindStats {
+  days: BaselineDay[];
+  meanAge: number;
+  mean: number;
+}
+
+/**
+ * Squared coefficient of variation of one window beyond Poisson, around the fitted levels: from
+ * the days' pieces when read (window-sized samples, many degrees of freedom), else from the days'
+ * totals counted as if all their extra variance belonged to one window (pessimistic: a total
+ * holds `exposure` windows). Bounded from above for the degrees of freedom.
+ */
+function extraDispersion(
+  stats: KindStats[],
+  fitted: (d: BaselineDay, g: KindStats) => number,
+  dayDof: number,
+  exposure: number,
+  pieceExposure: number,
+): number {
+  const withPieces = stats.every((g) => g.days.every((d) => (d.pieces?.length ?? 0) > 1));
+  let residual = 0;
+  let poisson = 0;
+  let scale = 0;
+  let samples = 0;
+  for (const g of stats) {
+    for (const d of g.days) {
+      const fit = fitted(d, g);
+      const values = withPieces ? (d.pieces ?? []) : [d.perWindow];
+      const each = withPieces ? pieceExposure : exposure;
+      for (const value of values) {
+        residual += (value - fit) ** 2;
+        poisson += fit / each;
+        scale += fit * fit;
+        samples += 1;
+      }
+    }
+  }
+  const dof = withPieces ? samples - (stats.length + (samples > 0 ? 1 : 0)) : dayDof;
+  if (dof <= 0 || scale <= 0) {
+    return 0;
+  }
+  const perSample = Math.max(0, residual - poisson) / scale;
+  return perSample * Math.max(1, withPieces ? pieceExposure : exposure) * varianceBoundFactor(dof);
 }
 
 /** The count the window should hold, pessimistic for the direction tested. */
@@ -119,9 +172,11 @@ export function expectedCount(
 ): NegativeBinomial {
   // A growing subject is judged against its projection, a shrinking one against its level (and
   // the other way round for drops): a trend can excuse a change, never make one.
-  const mean =
+  const useProjection =
     direction === 'SPIKE'
-      ? Math.max(baseline.level, baseline.projected)
-      : Math.min(baseline.level, baseline.projected);
-  return { mean, size: 1 / baseline.dispersion };
+      ? baseline.projected > baseline.level
+      : baseline.projected < baseline.level;
+  const mean = useProjection ? baseline.projected : baseline.level;
+  const uncertainty = useProjection ? baseline.projectionUncertainty : baseline.levelUncertainty;
+  return { mean, size: 1 / (baseline.dispersion + uncertainty) };
 }
