@@ -78,6 +78,8 @@ export function assessCount(
 export interface ShareDay {
   hits: number;
   trials: number;
+  /** Of the window's kind (M6): the share comes from these, its variation from every day. */
+  sameKind?: boolean;
 }
 
 /**
@@ -96,13 +98,20 @@ export function assessShare(
   settings: DetectorSettings,
 ): Deviation | undefined {
   const calls = Math.max(trials, hits);
-  const baseHits = days.reduce((s, d) => s + d.hits, 0);
-  const baseTrials = days.reduce((s, d) => s + Math.max(d.trials, d.hits), 0);
+  const same = days.filter((d) => d.sameKind !== false);
+  const baseHits = same.reduce((s, d) => s + d.hits, 0);
+  const baseTrials = same.reduce((s, d) => s + Math.max(d.trials, d.hits), 0);
   if (calls === 0 || baseTrials === 0) {
     return undefined;
   }
   const share = (baseHits + 0.5) / (baseTrials + 1);
-  const rho = shareDispersion(days, share);
+  // Two weekend days alone cannot show how much the share varies: every day of the lookback does.
+  const allHits = days.reduce((s, d) => s + d.hits, 0);
+  const allTrials = days.reduce((s, d) => s + Math.max(d.trials, d.hits), 0);
+  const rho = Math.max(
+    shareDispersion(days, (allHits + 0.5) / (allTrials + 1)),
+    (MIN_DISPERSION * share) / (1 - share),
+  );
   // Var(share) / (p(1 − p)) = 1 / (κ + 1): its day-to-day variation plus the baseline's uncertainty.
   const kappa = 1 / (rho + 1 / (baseTrials + 1)) - 1;
   if (kappa <= 0) {

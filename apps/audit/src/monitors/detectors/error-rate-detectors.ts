@@ -4,7 +4,7 @@ import { deterministicUuid } from '../common/deterministic-uuid';
 import { Finding } from '../monitors.types';
 import { RollupMetric } from '../rollups/rollup-counters';
 import { assessShare, round, severityOf } from './baseline';
-import { RateInput, baselineDaysOf, seriesKey, seriesOfKind } from './detector-input';
+import { RateInput, seasonalDaysOf, seriesKey, seriesOfKind } from './detector-input';
 
 interface ErrorRateSpec {
   subjectType: SubjectType;
@@ -28,7 +28,7 @@ export function errorRateMetrics(detectors: readonly ErrorRateDetector[]): Rollu
 export function errorRateFindings(detector: ErrorRateDetector, input: RateInput): Finding[] {
   const spec: ErrorRateSpec = ERROR_RATE_SPECS[detector];
   const findings: Finding[] = [];
-  const daysOf = baselineDaysOf(input);
+  const daysOf = seasonalDaysOf(input);
   for (const calls of seriesOfKind(input, spec.subjectType, spec.calls)) {
     const errors =
       input.series.get(seriesKey(calls.subjectType, calls.subjectId, 'ERRORS'))?.days ?? [];
@@ -39,7 +39,11 @@ export function errorRateFindings(detector: ErrorRateDetector, input: RateInput)
     const deviation = assessShare(
       errors[0] ?? 0,
       calls.days[0] ?? 0,
-      days.map((day) => ({ hits: errors[day] ?? 0, trials: calls.days[day] ?? 0 })),
+      days.map(({ day, sameKind }) => ({
+        hits: errors[day] ?? 0,
+        trials: calls.days[day] ?? 0,
+        sameKind,
+      })),
       { ...input.settings, dropRatio: 0 },
     );
     if (!deviation) {

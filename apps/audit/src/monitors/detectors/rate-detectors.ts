@@ -102,9 +102,11 @@ export function rateFindings(detector: RateDetector, input: RateInput): Finding[
       ? assessShare(
           series.days[0] ?? 0,
           calls[0] ?? 0,
-          days
-            .filter((d) => d.sameKind)
-            .map(({ day }) => ({ hits: series.days[day] ?? 0, trials: calls[day] ?? 0 })),
+          days.map(({ day, sameKind }) => ({
+            hits: series.days[day] ?? 0,
+            trials: calls[day] ?? 0,
+            sameKind,
+          })),
           settings,
         )
       : assessCount(
