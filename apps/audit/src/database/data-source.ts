@@ -5,6 +5,7 @@ import { CreateAuditTables1763790000000 } from './migrations/1763790000000-Creat
 import { CreateMonitorTables1763800000000 } from './migrations/1763800000000-CreateMonitorTables';
 import { CreateGovernanceAndCustomMonitorTables1763801700000 } from './migrations/1763801700000-CreateGovernanceAndCustomMonitorTables';
 import { AddMuteExpiryRecorded1763802500000 } from './migrations/1763802500000-AddMuteExpiryRecorded';
+import { AddRollupSeriesIndex1763803300000 } from './migrations/1763803300000-AddRollupSeriesIndex';
 import { AUDIT_SCHEMA } from './tokens';
 
 /** Entities and migrations of the audit schema: shared by the runtime and the migrate command. */
@@ -19,6 +20,7 @@ export function auditDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateMonitorTables1763800000000,
       CreateGovernanceAndCustomMonitorTables1763801700000,
       AddMuteExpiryRecorded1763802500000,
+      AddRollupSeriesIndex1763803300000,
     ],
   };
 }

@@ -10,7 +10,7 @@ import { AUDIT_OUTBOX } from '../../database/tokens';
 import { Finding } from '../monitors.types';
 import { AlertRecord } from './alert.record';
 import { sourceOf } from './alert-source';
-import { AlertsRepository, Suppression } from './alerts.repository';
+import { AlertsRepository, Suppression, sourceKey } from './alerts.repository';
 import { evidenceProblems } from './evidence-validation';
 
 export interface RaiseOutcome {
@@ -52,6 +52,7 @@ export class AlertRaiserService {
       muted: 0,
       resolved: 0,
     };
+    const valid: Finding[] = [];
     for (const finding of findings) {
       const problems = evidenceProblems(finding.evidence);
       if (problems.length > 0) {
@@ -61,33 +62,40 @@ export class AlertRaiserService {
           'monitor finding with invalid evidence dropped',
         );
         outcome.rejected += 1;
-        continue;
+      } else {
+        valid.push(finding);
       }
-      if (await this.alerts.isSuppressed(tx, tenantId, finding)) {
-        outcome.suppressed += 1;
-        continue;
-      }
-      const suppression = suppressionOf(finding);
-      const before = await this.alerts.findActiveFor(tx, tenantId, finding);
-      const { alert, isNew } = await this.alerts.upsertFinding(
+    }
+    // M28: a few statements per tick, not three per finding. Upserts never dismiss, so which
+    // findings a dismissal suppresses (M9) is known before any of them is written.
+    const suppressed = await this.alerts.suppressedAmong(tx, tenantId, valid);
+    outcome.suppressed += suppressed.size;
+    for (const round of rounds(valid.filter((_f, i) => !suppressed.has(i)))) {
+      const before = await this.alerts.activeForAll(tx, tenantId, round);
+      const suppressions = round.map((finding) => suppressionOf(finding));
+      const written = await this.alerts.upsertFindings(
         tx,
         tenantId,
-        randomUUID(),
-        finding,
-        suppression,
+        round.map((finding, i) => ({
+          alertId: randomUUID(),
+          finding,
+          suppression: suppressions[i],
+        })),
       );
-      if (suppression) {
-        outcome.muted += 1;
-        continue;
+      for (const [i, { alert, isNew }] of written.entries()) {
+        if (suppressions[i]) {
+          outcome.muted += 1;
+          continue;
+        }
+        // M22: an alert that was kept quiet is announced once its mute or downtime is over.
+        const wasQuiet = before[i] !== undefined && before[i].suppressedByKind !== null;
+        if (!isNew && !wasQuiet) {
+          outcome.updated += 1;
+          continue;
+        }
+        outcome.opened += 1;
+        await this.announce(tx, tenantId, alert, correlationId);
       }
-      // M22: an alert that was kept quiet is announced once its mute or downtime is over.
-      const wasQuiet = before !== undefined && before.suppressedByKind !== null;
-      if (!isNew && !wasQuiet) {
-        outcome.updated += 1;
-        continue;
-      }
-      outcome.opened += 1;
-      await this.announce(tx, tenantId, alert, correlationId);
     }
     return outcome;
   }
@@ -178,4 +186,26 @@ function keyOf(
   item: Pick<Finding, 'detector' | 'subject'> & { monitorId?: string | null },
 ): string {
   return `${item.detector}|${item.monitorId ?? ''}|${item.subject.type}|${item.subject.id}`;
+}
+
+/**
+ * Findings split so that no round holds two of the same source and subject (one statement cannot
+ * write a row twice): the n-th finding of each alert goes to round n, in the findings' order, as
+ * one finding after the other would have updated it.
+ */
+export function rounds(findings: Finding[]): Finding[][] {
+  const result: Finding[][] = [];
+  const seen = new Map<string, number>();
+  for (const finding of findings) {
+    const key = sourceKey(
+      finding.detector,
+      finding.monitorId,
+      finding.subject.type,
+      finding.subject.id,
+    );
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    (result[n] ??= []).push(finding);
+  }
+  return result;
 }

@@ -18,7 +18,53 @@ export interface Suppression {
 }
 
 const NO_MONITOR = `'00000000-0000-0000-0000-000000000000'::uuid`;
+/** D14: what a repeat finding changes on its active alert (severity only rises). */
+const UPSERT_SET = `
+         suppressed_by_kind = excluded.suppressed_by_kind,
+         suppressed_by_id = excluded.suppressed_by_id,
+         suppressed_until = excluded.suppressed_until,
+         finding_id = excluded.finding_id,
+         severity = CASE WHEN array_position(ARRAY['LOW','MEDIUM','HIGH','CRITICAL'], excluded.severity)
+                             > array_position(ARRAY['LOW','MEDIUM','HIGH','CRITICAL'], a.severity)
+                        THEN excluded.severity ELSE a.severity END,
+         direction = excluded.direction,
+         summary = excluded.summary,
+         evidence = excluded.evidence,
+         last_detected_at = GREATEST(a.last_detected_at, excluded.last_detected_at),
+         occurrences = a.occurrences + CASE WHEN a.finding_id = excluded.finding_id THEN 0 ELSE 1 END,
+         updated_at = now()`;
+
 const SAME_SOURCE = `detector = $2 AND coalesce(monitor_id, ${NO_MONITOR}) = coalesce($3::uuid, ${NO_MONITOR})`;
+
+/** The source and subject an alert is unique by (D14's index), as one string. */
+export function sourceKey(
+  detector: string,
+  monitorId: string | null | undefined,
+  subjectType: string,
+  subjectId: string,
+): string {
+  return `${detector}|${monitorId ?? ''}|${subjectType}|${subjectId.toLowerCase()}`;
+}
+
+/** Findings as rows `f` (f_detector, f_monitor, f_type, f_subject, f_at, i), params `$2`..`$6`. */
+const FINDING_KEYS = `unnest($2::text[], $3::uuid[], $4::text[], $5::uuid[], $6::timestamptz[])
+  WITH ORDINALITY AS f(f_detector, f_monitor, f_type, f_subject, f_at, i)`;
+
+function sameKeyAs(a: string): string {
+  return `${a}.detector = f.f_detector
+    AND coalesce(${a}.monitor_id, ${NO_MONITOR}) = coalesce(f.f_monitor, ${NO_MONITOR})
+    AND ${a}.subject_type = f.f_type AND ${a}.subject_id = f.f_subject`;
+}
+
+function keyParams(findings: Finding[]): unknown[] {
+  return [
+    findings.map((f) => f.detector),
+    findings.map((f) => f.monitorId ?? null),
+    findings.map((f) => f.subject.type),
+    findings.map((f) => f.subject.id),
+    findings.map((f) => f.detectedAt),
+  ];
+}
 
 export interface AlertFilter {
   statuses?: AlertStatus[];
@@ -159,43 +205,6 @@ export class AlertsRepository {
     return rows[0]?.id;
   }
 
-  /** Whether a dismissed alert of this detector and subject still suppresses findings at `at` (M9). */
-  async isSuppressed(tx: Tx, tenantId: string, finding: Finding): Promise<boolean> {
-    const rows: unknown[] = await tx.query(
-      `SELECT 1 FROM ${T} WHERE tenant_id = $1 AND ${SAME_SOURCE} AND subject_type = $4 AND subject_id = $5
-         AND status = 'DISMISSED' AND suppressed_until > $6 LIMIT 1`,
-      [
-        tenantId,
-        finding.detector,
-        finding.monitorId ?? null,
-        finding.subject.type,
-        finding.subject.id,
-        finding.detectedAt,
-      ],
-    );
-    return rows.length > 0;
-  }
-
-  /** The OPEN or ACKNOWLEDGED alert a finding would update, if any. */
-  async findActiveFor(
-    tx: Tx,
-    tenantId: string,
-    finding: Finding,
-  ): Promise<AlertRecord | undefined> {
-    const rows: AlertRecord[] = await tx.query(
-      `SELECT ${ALERT_COLUMNS} FROM ${T} WHERE tenant_id = $1 AND ${SAME_SOURCE} AND subject_type = $4
-         AND subject_id = $5 AND status IN ('OPEN', 'ACKNOWLEDGED')`,
-      [
-        tenantId,
-        finding.detector,
-        finding.monitorId ?? null,
-        finding.subject.type,
-        finding.subject.id,
-      ],
-    );
-    return rows[0];
-  }
-
   /** The OPEN or ACKNOWLEDGED alerts of some detectors and custom monitors (for self-resolution). */
   async activeOf(
     tx: Tx,
@@ -211,58 +220,99 @@ export class AlertsRepository {
   }
 
   /**
-   * D14: a finding opens a new alert, or updates the OPEN or ACKNOWLEDGED one of its detector and
-   * subject (the partial unique index decides, so two writers cannot both open one). Severity only
-   * rises; evidence, summary and direction are the latest.
+   * M9: the findings (their 0-based indexes) that a DISMISSED alert of the same source and
+   * subject still suppresses; one statement for a whole tick (M28).
    */
-  async upsertFinding(
+  async suppressedAmong(tx: Tx, tenantId: string, findings: Finding[]): Promise<Set<number>> {
+    if (findings.length === 0) {
+      return new Set();
+    }
+    const rows: Array<{ i: string }> = await tx.query(
+      `SELECT f.i FROM ${FINDING_KEYS} WHERE EXISTS (
+         SELECT 1 FROM ${T} a WHERE a.tenant_id = $1 AND ${sameKeyAs('a')}
+           AND a.status = 'DISMISSED' AND a.suppressed_until > f.f_at)`,
+      [tenantId, ...keyParams(findings)],
+    );
+    return new Set(rows.map((row) => Number(row.i) - 1));
+  }
+
+  /** The OPEN or ACKNOWLEDGED alert each finding would update, in the findings' order (M28). */
+  async activeForAll(
     tx: Tx,
     tenantId: string,
-    alertId: string,
-    finding: Finding,
-    suppression?: Suppression,
-  ): Promise<{ alert: AlertRecord; isNew: boolean }> {
+    findings: Finding[],
+  ): Promise<Array<AlertRecord | undefined>> {
+    if (findings.length === 0) {
+      return [];
+    }
+    const rows: Array<AlertRecord & { i: string }> = await tx.query(
+      `SELECT f.i, ${ALERT_COLUMNS} FROM ${FINDING_KEYS}
+       JOIN ${T} a ON a.tenant_id = $1 AND ${sameKeyAs('a')} AND a.status IN ('OPEN', 'ACKNOWLEDGED')`,
+      [tenantId, ...keyParams(findings)],
+    );
+    const byIndex = new Map(rows.map(({ i, ...alert }) => [Number(i) - 1, alert]));
+    return findings.map((_f, i) => byIndex.get(i));
+  }
+
+  /**
+   * D14: each finding opens a new alert, or updates the OPEN or ACKNOWLEDGED one of its source and
+   * subject (the partial unique index decides, so two writers cannot both open one). Severity only
+   * rises; evidence, summary and direction are the latest. One statement for all (M28), answered
+   * in the given order; no two may share source and subject (a statement touches a row once).
+   */
+  async upsertFindings(
+    tx: Tx,
+    tenantId: string,
+    items: Array<{ alertId: string; finding: Finding; suppression?: Suppression }>,
+  ): Promise<Array<{ alert: AlertRecord; isNew: boolean }>> {
+    if (items.length === 0) {
+      return [];
+    }
+    const column = <T>(of: (item: (typeof items)[number]) => T): T[] => items.map(of);
     const rows: Array<AlertRecord & { isNew: boolean }> = await tx.query(
       `INSERT INTO ${T} AS a (id, tenant_id, finding_id, detector, severity, direction, status, subject_type,
          subject_id, detected_at, last_detected_at, summary, evidence, monitor_id, suppressed_by_kind,
          suppressed_by_id, suppressed_until)
-       VALUES ($1, $2, $3, $4, $5, $6, 'OPEN', $7, $8, $9, $9, $10, $11, $12, $13, $14, $15)
+       SELECT u.id, $1, u.finding_id, u.detector, u.severity, u.direction, 'OPEN', u.subject_type, u.subject_id,
+         u.detected_at, u.detected_at, u.summary, u.evidence::jsonb, u.monitor_id, u.kind, u.by_id, u.until
+       FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::uuid[],
+         $9::timestamptz[], $10::text[], $11::text[], $12::uuid[], $13::text[], $14::uuid[], $15::timestamptz[])
+         AS u(id, finding_id, detector, severity, direction, subject_type, subject_id, detected_at, summary,
+           evidence, monitor_id, kind, by_id, until)
        ON CONFLICT (tenant_id, detector, (coalesce(monitor_id, ${NO_MONITOR})), subject_type, subject_id)
          WHERE status IN ('OPEN', 'ACKNOWLEDGED')
-       DO UPDATE SET
-         suppressed_by_kind = excluded.suppressed_by_kind,
-         suppressed_by_id = excluded.suppressed_by_id,
-         suppressed_until = excluded.suppressed_until,
-         finding_id = excluded.finding_id,
-         severity = CASE WHEN array_position(ARRAY['LOW','MEDIUM','HIGH','CRITICAL'], excluded.severity)
-                             > array_position(ARRAY['LOW','MEDIUM','HIGH','CRITICAL'], a.severity)
-                        THEN excluded.severity ELSE a.severity END,
-         direction = excluded.direction,
-         summary = excluded.summary,
-         evidence = excluded.evidence,
-         last_detected_at = GREATEST(a.last_detected_at, excluded.last_detected_at),
-         occurrences = a.occurrences + CASE WHEN a.finding_id = excluded.finding_id THEN 0 ELSE 1 END,
-         updated_at = now()
+       DO UPDATE SET ${UPSERT_SET}
        RETURNING ${ALERT_COLUMNS}, (xmax = 0) AS "isNew"`,
       [
-        alertId,
         tenantId,
-        finding.findingId,
-        finding.detector,
-        finding.severity,
-        finding.direction,
-        finding.subject.type,
-        finding.subject.id,
-        finding.detectedAt,
-        finding.summary,
-        JSON.stringify(finding.evidence),
-        finding.monitorId ?? null,
-        suppression?.kind ?? null,
-        suppression?.id ?? null,
-        suppression?.until ?? null,
+        column((x) => x.alertId),
+        column((x) => x.finding.findingId),
+        column((x) => x.finding.detector),
+        column((x) => x.finding.severity),
+        column((x) => x.finding.direction),
+        column((x) => x.finding.subject.type),
+        column((x) => x.finding.subject.id),
+        column((x) => x.finding.detectedAt),
+        column((x) => x.finding.summary),
+        column((x) => JSON.stringify(x.finding.evidence)),
+        column((x) => x.finding.monitorId ?? null),
+        column((x) => x.suppression?.kind ?? null),
+        column((x) => x.suppression?.id ?? null),
+        column((x) => x.suppression?.until ?? null),
       ],
     );
-    const { isNew, ...alert } = rows[0];
-    return { alert, isNew };
+    const byKey = new Map(
+      rows.map(({ isNew, ...alert }) => [
+        sourceKey(alert.detector, alert.monitorId, alert.subjectType, alert.subjectId),
+        { alert, isNew },
+      ]),
+    );
+    return items.map(({ finding: f }) => {
+      const row = byKey.get(sourceKey(f.detector, f.monitorId, f.subject.type, f.subject.id));
+      if (!row) {
+        throw new Error(`no alert written for finding ${f.findingId}`);
+      }
+      return row;
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TimeWindow, WINDOW_MINUTES } from '@agp/contracts';
-import { Database } from '@agp/database';
+import { Database, Tx } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../../database/tokens';
 import { EVALUATION_DELAY_MINUTES } from '../detectors/detector-evaluator.service';
@@ -10,8 +10,8 @@ import { CustomMonitorsRepository } from './custom-monitors.repository';
 import { GroupSeries } from './metric-semantics';
 import { MonitorDefinition } from './monitor-definition';
 import { comparisonOffsetMinutes, evaluateMonitor } from './monitor-evaluation';
+import { MetricReadPlan, ReadBatch, rangeKey } from './metric-read-plan';
 import { RollupSeriesRepository } from './rollup-series.repository';
-import { needsMinutes, rollupSourceOf } from './rollup-source';
 
 const MINUTE_MS = 60_000;
 
@@ -33,7 +33,7 @@ export function isDue(monitor: MonitorDefinition, tick: Date): boolean {
   );
 }
 
-/** One tenant's custom monitors at one tick: those due, with one read per metric, grouping and window. */
+/** One tenant's custom monitors at one tick: those due, their reads batched (M27). */
 @Injectable()
 export class CustomMonitorsEvaluatorService {
   constructor(
@@ -55,47 +55,27 @@ export class CustomMonitorsEvaluatorService {
       return { findings: [], evaluated: [] };
     }
     const endMinute = Math.floor(tick.getTime() / MINUTE_MS) - EVALUATION_DELAY_MINUTES;
-    const reads = new Map<string, Promise<GroupSeries[]>>();
-    const read = (monitor: MonitorDefinition, startMinute: number): Promise<GroupSeries[]> => {
-      // M26: a count the rollups hold exactly is read from them, the rest from the events.
-      const source =
-        this.options.customMetricSource === 'EVENTS'
-          ? undefined
-          : rollupSourceOf(monitor.metric, monitor.groupBy);
-      const shape = source ? (needsMinutes(monitor.aggregation) ? 'minutes' : 'totals') : 'events';
-      const key = `${monitor.metric}|${monitor.groupBy}|${monitor.window}|${startMinute}|${shape}`;
-      let series = reads.get(key);
-      if (!series) {
-        const from = new Date(startMinute * MINUTE_MS);
-        const to = new Date((startMinute + WINDOW_MINUTES[monitor.window]) * MINUTE_MS);
-        series = this.database.inTenant(tenantId, (tx) =>
-          !source
-            ? this.monitors.minuteSeries(tx, tenantId, monitor.metric, monitor.groupBy, from, to)
-            : shape === 'totals'
-              ? this.rollups.totals(tx, tenantId, source, from, to)
-              : this.rollups.minutes(tx, tenantId, source, from, to),
-        );
-        reads.set(key, series);
-      }
-      return series;
-    };
-    const findings: Finding[] = [];
-    // One after the other: the embedded PGlite serves one session at a time.
-    for (const monitor of due) {
+    const plan = new MetricReadPlan(this.options.customMetricSource === 'EVENTS');
+    const windows = due.map((monitor) => {
       const startMinute = endMinute - WINDOW_MINUTES[monitor.window];
-      const current = [...(await read(monitor, startMinute))];
+      const current = plan.need(monitor, startMinute);
+      const previous =
+        monitor.monitorType === 'CHANGE'
+          ? plan.need(monitor, startMinute - comparisonOffsetMinutes(monitor.window))
+          : undefined;
+      return { monitor, startMinute, current, previous };
+    });
+    const series = await this.readAll(tenantId, plan);
+    const findings: Finding[] = [];
+    for (const { monitor, startMinute, current: currentKey, previous: previousKey } of windows) {
+      const current = [...(series.get(currentKey) ?? [])];
       if (monitor.groupBy === 'NONE' && current.length === 0) {
         // The tenant as a whole always has a value: nothing happened is 0.
         current.push({ group: tenantId, minutes: new Map(), samples: 0 });
       }
-      const previous =
-        monitor.monitorType === 'CHANGE'
-          ? new Map(
-              (await read(monitor, startMinute - comparisonOffsetMinutes(monitor.window))).map(
-                (series) => [series.group, series],
-              ),
-            )
-          : undefined;
+      const previous = previousKey
+        ? new Map((series.get(previousKey) ?? []).map((s) => [s.group, s]))
+        : undefined;
       findings.push(
         ...evaluateMonitor(monitor, { tenantId, tick, startMinute, current, previous }),
       );
@@ -105,5 +85,69 @@ export class CustomMonitorsEvaluatorService {
       this.monitors.markEvaluated(tx, tenantId, evaluated, tick),
     );
     return { findings, evaluated };
+  }
+
+  /**
+   * Every batch of the plan in a short transaction of its own, two at a time: two database
+   * processes share the work (on PGlite, one session, they simply run one after the other).
+   */
+  private async readAll(
+    tenantId: string,
+    plan: MetricReadPlan,
+  ): Promise<Map<string, GroupSeries[]>> {
+    const series = new Map<string, GroupSeries[]>();
+    const batches = plan.batches();
+    const next = async (): Promise<void> => {
+      for (let batch = batches.shift(); batch; batch = batches.shift()) {
+        const read = batch;
+        const answers = await this.database.inTenant(tenantId, (tx) =>
+          this.readBatch(tx, tenantId, read),
+        );
+        read.reads.forEach((r, i) => series.set(r.key, answers[i]));
+      }
+    };
+    await Promise.all([next(), next()]);
+    return series;
+  }
+
+  /** One batch's statement(s): the answer of each of its reads, in order. */
+  private async readBatch(tx: Tx, tenantId: string, batch: ReadBatch): Promise<GroupSeries[][]> {
+    const ranges = batch.reads.map((r) => r.range);
+    switch (batch.kind) {
+      case 'totals':
+        return this.rollups.totalsOver(tx, tenantId, batch.source, ranges);
+      case 'minutes':
+        return this.rollups.minutesOver(tx, tenantId, batch.source, ranges);
+      case 'events': {
+        const metrics = [...new Set(batch.reads.map((r) => r.metric))];
+        const spans = [...new Map(batch.reads.map((r) => [rangeKey(r.range), r.range])).values()];
+        const answers = await this.monitors.minuteSeriesOver(
+          tx,
+          tenantId,
+          batch.groupBy,
+          metrics,
+          spans,
+        );
+        return batch.reads.map(
+          (r) =>
+            answers[metrics.indexOf(r.metric)][
+              spans.findIndex((s) => rangeKey(s) === rangeKey(r.range))
+            ],
+        );
+      }
+      case 'distinct': {
+        const [r] = batch.reads;
+        return [
+          await this.monitors.distinctSeries(
+            tx,
+            tenantId,
+            r.metric,
+            batch.groupBy,
+            new Date(r.range.fromMinute * MINUTE_MS),
+            new Date(r.range.toMinute * MINUTE_MS),
+          ),
+        ];
+      }
+    }
   }
 }

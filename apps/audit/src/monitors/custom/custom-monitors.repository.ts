@@ -3,9 +3,16 @@ import { GroupBy, MonitorMetric } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
-import { GroupSeries } from './metric-semantics';
-import { METRIC_FILTER, METRIC_VALUE, distinctLateral, groupLateral } from './metric-query';
+import { GroupSeries, percentile } from './metric-semantics';
+import {
+  METRIC_FILTER,
+  METRIC_VALUE,
+  distinctLateral,
+  filteredColumn,
+  groupLateral,
+} from './metric-query';
 import { MonitorDefinition } from './monitor-definition';
+import { MinuteRange } from './rollup-series.repository';
 
 const M = `${AUDIT_SCHEMA}.monitor_definitions`;
 const E = `${AUDIT_SCHEMA}.events`;
@@ -159,4 +166,141 @@ export class CustomMonitorsRepository {
     }
     return [...byGroup.values()];
   }
+
+  /**
+   * M27: `minuteSeries` of a distinct metric (USER_DISTINCT, AGENT_DISTINCT) in one statement, its
+   * distinct counts made of hashed (group, minute, id) rows instead of a `count(DISTINCT)` that
+   * sorts every group on its own: per minute the distinct ids and the events behind them, and (a
+   * row whose minute is null) the distinct ids of the whole window.
+   */
+  async distinctSeries(
+    tx: Tx,
+    tenantId: string,
+    metric: MonitorMetric,
+    groupBy: GroupBy,
+    from: Date,
+    to: Date,
+  ): Promise<GroupSeries[]> {
+    const distinct = distinctLateral(metric);
+    if (!distinct) {
+      throw new Error(`${metric} is not a distinct metric`);
+    }
+    await tx.query(`SET LOCAL work_mem = '64MB'`);
+    const rows: Array<{ group: string; minute: string | null; value: string; samples: string }> =
+      await tx.query(
+        `WITH x AS MATERIALIZED (
+           SELECT g.key, floor(extract(epoch FROM e.occurred_at) / 60)::bigint AS minute, e.id AS event, d.id AS party
+           FROM ${E} e CROSS JOIN LATERAL ${groupLateral(groupBy)} CROSS JOIN LATERAL ${distinct}
+           WHERE e.tenant_id = $1 AND e.occurred_at >= $2 AND e.occurred_at < $3 AND ${METRIC_FILTER[metric]})
+         SELECT v.key AS "group", v.minute, v.value, s.samples
+         FROM (SELECT key, minute, count(*) AS value FROM (SELECT DISTINCT key, minute, party FROM x) p
+               GROUP BY 1, 2) v
+         JOIN (SELECT key, minute, count(*) AS samples FROM (SELECT DISTINCT key, minute, event FROM x) q
+               GROUP BY 1, 2) s USING (key, minute)
+         UNION ALL
+         SELECT key, NULL, count(*), NULL FROM (SELECT DISTINCT key, party FROM x) w GROUP BY 1`,
+        [tenantId, from, to],
+      );
+    const byGroup = new Map<string, GroupSeries>();
+    for (const row of rows.filter((r) => r.minute !== null)) {
+      const series = byGroup.get(row.group) ?? { group: row.group, minutes: new Map(), samples: 0 };
+      series.minutes.set(Number(row.minute), Number(row.value));
+      series.samples += Number(row.samples);
+      byGroup.set(row.group, series);
+    }
+    for (const row of rows.filter((r) => r.minute === null)) {
+      const series = byGroup.get(row.group);
+      if (series) {
+        series.distinct = Number(row.value);
+      }
+    }
+    return [...byGroup.values()];
+  }
+
+  /**
+   * M27: `minuteSeries` of several (non-distinct) metrics of one grouping over several windows, from
+   * one pass over the events the windows span: each (group, minute) row carries every metric's
+   * value and sample count, and each window takes its minutes. Answers `[metric][range]`.
+   */
+  async minuteSeriesOver(
+    tx: Tx,
+    tenantId: string,
+    groupBy: GroupBy,
+    metrics: readonly MonitorMetric[],
+    ranges: readonly MinuteRange[],
+  ): Promise<GroupSeries[][][]> {
+    // Metrics with the same filter have the same samples, percentiles the same latencies: one
+    // column each. Every event is one row per group (the group lateral is DISTINCT) and its id is
+    // unique (the ingest deduplicates on it), so count(*) is the count(DISTINCT e.id) of
+    // `minuteSeries` without a sort per group.
+    const filters = [...new Set(metrics.map((metric) => METRIC_FILTER[metric]))];
+    const columns = [...new Set(metrics.map((metric) => filteredColumn(metric).sql))];
+    const spans = mergedSpans(ranges);
+    const select = [
+      ...columns.map((sql, i) => `${sql} AS v${i}`),
+      ...filters.map((filter, i) => `count(*) FILTER (WHERE ${filter}) AS s${i}`),
+    ];
+    const inSpans = spans
+      .map((_s, i) => `(e.occurred_at >= $${2 * i + 2} AND e.occurred_at < $${2 * i + 3})`)
+      .join(' OR ');
+    // A pass over a large tenant has as many groups as (group, minute) pairs: aggregate in memory.
+    await tx.query(`SET LOCAL work_mem = '64MB'`);
+    const rows: Array<Record<string, string | number | number[] | null>> = await tx.query(
+      `SELECT g.key AS "group", floor(extract(epoch FROM e.occurred_at) / 60)::bigint AS minute,
+              ${select.join(', ')}
+       FROM ${E} e CROSS JOIN LATERAL ${groupLateral(groupBy)}
+       WHERE e.tenant_id = $1 AND (${inSpans}) AND (${filters.map((f) => `(${f})`).join(' OR ')})
+       GROUP BY 1, 2`,
+      [
+        tenantId,
+        ...spans.flatMap((span) => [
+          new Date(span.fromMinute * MINUTE_MS),
+          new Date(span.toMinute * MINUTE_MS),
+        ]),
+      ],
+    );
+    return metrics.map((metric) => {
+      const samplesColumn = `s${filters.indexOf(METRIC_FILTER[metric])}`;
+      const column = filteredColumn(metric);
+      const valueColumn = `v${columns.indexOf(column.sql)}`;
+      const valueOf = (row: (typeof rows)[number]): number =>
+        column.percentile !== undefined
+          ? percentile(row[valueColumn] as number[], column.percentile)
+          : Number(row[valueColumn]);
+      return ranges.map(({ fromMinute, toMinute }) => {
+        const byGroup = new Map<string, GroupSeries>();
+        for (const row of rows) {
+          const minute = Number(row.minute);
+          const samples = Number(row[samplesColumn]);
+          // A (group, minute) without this metric's events is not one of its rows.
+          if (samples === 0 || minute < fromMinute || minute >= toMinute) {
+            continue;
+          }
+          const group = String(row.group);
+          const series = byGroup.get(group) ?? { group, minutes: new Map(), samples: 0 };
+          series.minutes.set(minute, valueOf(row));
+          series.samples += samples;
+          byGroup.set(group, series);
+        }
+        return [...byGroup.values()];
+      });
+    });
+  }
+}
+
+const MINUTE_MS = 60_000;
+
+/** The ranges' union as disjoint spans, so a pass reads no event twice and none between them. */
+function mergedSpans(ranges: readonly MinuteRange[]): MinuteRange[] {
+  const sorted = [...ranges].sort((a, b) => a.fromMinute - b.fromMinute);
+  const spans: MinuteRange[] = [];
+  for (const range of sorted) {
+    const last = spans[spans.length - 1];
+    if (last && range.fromMinute <= last.toMinute) {
+      last.toMinute = Math.max(last.toMinute, range.toMinute);
+    } else {
+      spans.push({ ...range });
+    }
+  }
+  return spans;
 }

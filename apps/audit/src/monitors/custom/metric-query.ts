@@ -92,3 +92,42 @@ export function distinctLateral(metric: MonitorMetric): string | undefined {
     ? `(SELECT DISTINCT lower(u) FROM unnest(ARRAY[${parties(type)}]) u WHERE u IS NOT NULL) d(id)`
     : undefined;
 }
+
+/** M27: a metric's column in a pass over several metrics, and how its per-minute value is made. */
+export interface FilteredColumn {
+  /** An aggregate over the rows of one (group, minute), restricted to the metric's events. */
+  sql: string;
+  /** The column holds the minute's latencies (unordered); the value is their nearest-rank p. */
+  percentile?: number;
+}
+
+const PERCENTILE_OF: Partial<Record<MonitorMetric, number>> = {
+  LATENCY_P50_MS: 0.5,
+  LATENCY_P95_MS: 0.95,
+  LATENCY_P99_MS: 0.99,
+};
+
+/**
+ * M27: a metric's per-minute value when one pass reads the events of several metrics: METRIC_VALUE
+ * over the rows its METRIC_FILTER keeps, as an aggregate FILTER. Percentiles come back as the
+ * minute's latencies, whose nearest rank the caller takes (`percentile_disc` sorted every group
+ * on its own, most of such a pass's time). Distinct metrics are not batched this way (their id
+ * lateral multiplies the rows the others count).
+ */
+export function filteredColumn(metric: MonitorMetric): FilteredColumn {
+  const only = `FILTER (WHERE ${METRIC_FILTER[metric]})`;
+  const percentile = PERCENTILE_OF[metric];
+  if (percentile !== undefined) {
+    return { sql: `array_agg(${LATENCY}) ${only}`, percentile };
+  }
+  if (metric === 'ERROR_RATE_PCT') {
+    return {
+      sql: `100.0 * count(*) FILTER (WHERE ${METRIC_FILTER[metric]} AND ${ERROR}) / nullif(count(*) ${only}, 0)`,
+    };
+  }
+  if (distinctLateral(metric)) {
+    throw new Error(`${metric} is read on its own`);
+  }
+  // count(*) or avg(…): each takes the filter as it is.
+  return { sql: `${METRIC_VALUE[metric]} ${only}` };
+}

@@ -1,0 +1,79 @@
+import { GroupBy, MonitorMetric, WINDOW_MINUTES } from '@agp/contracts';
+
+import { METRIC_KIND } from './metric-semantics';
+import { MonitorDefinition } from './monitor-definition';
+import { RollupSource, needsMinutes, rollupSourceOf } from './rollup-source';
+import { MinuteRange } from './rollup-series.repository';
+
+/** One metric of one grouping over one window: what a monitor (or its CHANGE comparison) reads. */
+export interface MetricRead {
+  key: string;
+  metric: MonitorMetric;
+  groupBy: GroupBy;
+  range: MinuteRange;
+}
+
+/**
+ * M27: reads answered by one statement. `totals` and `minutes`: every window of one rollup counter
+ * (M26); `events`: every non-distinct metric and window of one grouping, one pass over the events;
+ * `distinct`: one read alone (its id lateral multiplies the rows the others count).
+ */
+export type ReadBatch =
+  | { kind: 'totals' | 'minutes'; source: RollupSource; reads: MetricRead[] }
+  | { kind: 'events' | 'distinct'; groupBy: GroupBy; reads: MetricRead[] };
+
+export function rangeKey(range: MinuteRange): string {
+  return `${range.fromMinute}-${range.toMinute}`;
+}
+
+/** The reads a tick's due monitors need, each once, grouped into batches. */
+export class MetricReadPlan {
+  private readonly byBatch = new Map<string, ReadBatch>();
+  private readonly known = new Set<string>();
+
+  /** `eventsOnly`: `customMetricSource = 'EVENTS'`, every metric from the events (M26). */
+  constructor(private readonly eventsOnly = false) {}
+
+  /** Adds the read of `monitor`'s metric over its window from `startMinute`; answers its key. */
+  need(monitor: MonitorDefinition, startMinute: number): string {
+    const { metric, groupBy } = monitor;
+    const range = {
+      fromMinute: startMinute,
+      toMinute: startMinute + WINDOW_MINUTES[monitor.window],
+    };
+    // M26: a count the rollups hold exactly is read from them, the rest from the events.
+    const source = this.eventsOnly ? undefined : rollupSourceOf(metric, groupBy);
+    const kind = source
+      ? needsMinutes(monitor.aggregation)
+        ? 'minutes'
+        : 'totals'
+      : METRIC_KIND[metric] === 'DISTINCT'
+        ? 'distinct'
+        : 'events';
+    const key = `${metric}|${groupBy}|${rangeKey(range)}|${kind}`;
+    if (this.known.has(key)) {
+      return key;
+    }
+    this.known.add(key);
+    const read: MetricRead = { key, metric, groupBy, range };
+    const batchKey = source
+      ? `${kind}|${source.subjectType}|${source.metric}`
+      : kind === 'events'
+        ? `events|${groupBy}`
+        : key;
+    const batch = this.byBatch.get(batchKey);
+    if (batch) {
+      batch.reads.push(read);
+    } else if (source) {
+      this.byBatch.set(batchKey, { kind: kind as 'totals' | 'minutes', source, reads: [read] });
+    } else {
+      this.byBatch.set(batchKey, { kind: kind as 'events' | 'distinct', groupBy, reads: [read] });
+    }
+    return key;
+  }
+
+  /** The batches, the largest first (two run at a time: the long ones should not come last). */
+  batches(): ReadBatch[] {
+    return [...this.byBatch.values()].sort((a, b) => b.reads.length - a.reads.length);
+  }
+}
