@@ -1,6 +1,6 @@
 import { DEFAULT_DETECTOR_SETTINGS } from '../config/detector-settings';
-import { ShareDay, assessCount, assessShare, severityOf } from './baseline';
-import { BaselineDay } from './seasonal-baseline';
+import { ShareDay, assessCount, assessShare, severityOf, shareDispersion } from './baseline';
+import { BaselineDay, MIN_DISPERSION } from './seasonal-baseline';
 
 const volume = DEFAULT_DETECTOR_SETTINGS.AGENT_VOLUME_ANOMALY;
 const warns = DEFAULT_DETECTOR_SETTINGS.POLICY_WARN_ANOMALY;
@@ -140,6 +140,33 @@ describe('assessShare', () => {
     expect(assessShare(10, 20, days, errorRate)).toMatchObject({ direction: 'SPIKE' });
   });
 
+  it('should find a SPIKE of 11 errors in 81 calls on a Saturday against a 2 % error rate', () => {
+    // The e2e trace's MCP server: two weekend days alone left the share too uncertain, and binomial
+    // noise on a few errors a day was counted as over-dispersion (p 5e-4 before, above zScore 4).
+    const days: ShareDay[] = [
+      { hits: 16, trials: 757, sameKind: false },
+      { hits: 16, trials: 728, sameKind: false },
+      { hits: 20, trials: 888, sameKind: false },
+      { hits: 22, trials: 777, sameKind: false },
+      { hits: 9, trials: 830, sameKind: false },
+      { hits: 8, trials: 229, sameKind: true },
+      { hits: 5, trials: 257, sameKind: true },
+    ];
+    expect(assessShare(11, 81, days, errorRate)).toMatchObject({
+      direction: 'SPIKE',
+      observed: 11,
+    });
+  });
+
+  it('should find nothing when a weekend share that always differs from the weekdays holds', () => {
+    const days: ShareDay[] = [
+      ...Array.from({ length: 5 }, (): ShareDay => ({ hits: 8, trials: 400, sameKind: false })),
+      { hits: 40, trials: 200, sameKind: true },
+      { hits: 44, trials: 200, sameKind: true },
+    ];
+    expect(assessShare(30, 150, days, warns)).toBeUndefined();
+  });
+
   it('should find nothing when the rate is below minRatePct', () => {
     const days = shares(Array.from({ length: 5 }, (): [number, number] => [0, 4000]));
     expect(assessShare(4, 100, days, errorRate)).toBeUndefined();
@@ -163,5 +190,32 @@ describe('severityOf', () => {
       'HIGH',
       'CRITICAL',
     ]);
+  });
+});
+
+describe('shareDispersion', () => {
+  it('should count binomial noise on about one outcome a day as no over-dispersion', () => {
+    const days = shares([
+      [0, 80],
+      [2, 80],
+      [0, 80],
+      [1, 80],
+      [3, 80],
+      [0, 80],
+      [1, 80],
+    ]);
+    const share = 7.5 / 561;
+    expect(shareDispersion(days, share)).toBeCloseTo((MIN_DISPERSION * share) / (1 - share), 12);
+  });
+
+  it('should find over-dispersion when the share swings far beyond binomial noise', () => {
+    const days = shares([
+      [0, 400],
+      [40, 400],
+      [2, 400],
+      [36, 400],
+      [1, 400],
+    ]);
+    expect(shareDispersion(days, 79.5 / 2001)).toBeGreaterThan(0.01);
   });
 });

@@ -98,13 +98,10 @@ export function assessShare(
   settings: DetectorSettings,
 ): Deviation | undefined {
   const calls = Math.max(trials, hits);
-  const same = days.filter((d) => d.sameKind !== false);
-  const baseHits = same.reduce((s, d) => s + d.hits, 0);
-  const baseTrials = same.reduce((s, d) => s + Math.max(d.trials, d.hits), 0);
+  const { share, baseTrials } = baselineShare(days);
   if (calls === 0 || baseTrials === 0) {
     return undefined;
   }
-  const share = (baseHits + 0.5) / (baseTrials + 1);
   // Two weekend days alone cannot show how much the share varies: every day of the lookback does.
   const allHits = days.reduce((s, d) => s + d.hits, 0);
   const allTrials = days.reduce((s, d) => s + Math.max(d.trials, d.hits), 0);
@@ -147,15 +144,52 @@ export function shareDispersion(days: readonly ShareDay[], share: number): numbe
   if (used.length < 2) {
     return floor;
   }
-  const pearson = used.reduce(
-    (s, d) => s + (d.hits - share * d.trials) ** 2 / (share * (1 - share) * d.trials),
-    0,
-  );
+  const pq = share * (1 - share);
+  const pearson = used.reduce((s, d) => s + (d.hits - share * d.trials) ** 2 / (pq * d.trials), 0);
   const dof = used.length - 1;
-  const phi = (pearson / dof) * varianceBoundFactor(dof);
+  // Under the binomial each day adds 2 + (1 − 6pq)/(npq) to Pearson's variance: with few expected
+  // outcomes a day the statistic is mostly noise. Only its excess beyond one standard deviation of
+  // that noise counts as over-dispersion (shrunk toward the binomial), and only that excess is
+  // bounded from above for the few days: the bound must not turn binomial noise into dispersion.
+  const noise =
+    used.reduce((s, d) => s + 2 + (1 - 6 * pq) / (pq * d.trials), 0) * (dof / used.length);
+  const excess = Math.max(0, pearson - dof - Math.sqrt(Math.max(noise, 0)));
+  const phi = 1 + (excess / dof) * varianceBoundFactor(dof);
   const meanTrials = used.reduce((s, d) => s + d.trials, 0) / used.length;
-  const rho = meanTrials > 1 ? Math.max(0, (phi - 1) / (meanTrials - 1)) : 0;
+  const rho = meanTrials > 1 ? (phi - 1) / (meanTrials - 1) : 0;
   return Math.max(rho, floor);
+}
+
+/**
+ * Two-proportion z above which the window's kind of day (M6) keeps its own share; below it the
+ * kinds do not differ beyond chance and every lookback day gives the share.
+ */
+const SHARE_POOL_Z = 2;
+
+/**
+ * M19: the baseline share and the calls it rests on. The same-kind days (M6) give it when their
+ * share differs from the other days' beyond chance; otherwise every day does, so two weekend days'
+ * few calls do not leave an error rate too uncertain to test.
+ */
+export function baselineShare(days: readonly ShareDay[]): { share: number; baseTrials: number } {
+  const sum = (ds: readonly ShareDay[]) => ({
+    hits: ds.reduce((s, d) => s + d.hits, 0),
+    trials: ds.reduce((s, d) => s + Math.max(d.trials, d.hits), 0),
+  });
+  const same = sum(days.filter((d) => d.sameKind !== false));
+  const other = sum(days.filter((d) => d.sameKind === false));
+  const all = { hits: same.hits + other.hits, trials: same.trials + other.trials };
+  const of = (c: { hits: number; trials: number }) => ({
+    share: (c.hits + 0.5) / (c.trials + 1),
+    baseTrials: c.trials,
+  });
+  if (same.trials === 0 || other.trials === 0) {
+    return of(same);
+  }
+  const pooled = (all.hits + 0.5) / (all.trials + 1);
+  const sd = Math.sqrt(pooled * (1 - pooled) * (1 / same.trials + 1 / other.trials));
+  const z = Math.abs(same.hits / same.trials - other.hits / other.trials) / sd;
+  return z > SHARE_POOL_Z ? of(same) : of(all);
 }
 
 /** M7: severity from the size of the deviation. */
