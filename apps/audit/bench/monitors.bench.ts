@@ -5,6 +5,7 @@ import { createTestDatabase } from '@agp/testing';
 import { Finding } from '../src/monitors/monitors.types';
 import { ANOMALY_KIND_NAMES } from '../tools/simulator/anomalies';
 import { planSimulation } from '../tools/simulator/simulation';
+import { SHAPES, TrafficShapes } from '../tools/simulator/traffic-shapes';
 import { startMonitorsBench } from './monitors-bench-app';
 import { scoreQuality } from './monitors-quality';
 import { measureRollupIngest } from './monitors-ingest';
@@ -17,6 +18,8 @@ const MINUTE_MS = 60_000;
 const TRACE_END = new Date('2026-03-02T00:00:00Z');
 const SEED = Number(process.env.BENCH_SEED ?? 7);
 const TICK_EVERY = Number(process.env.BENCH_TICK_MINUTES ?? 1);
+/** The simulator's traffic shapes (M17–M19): classic (issue 7), shaped, held-out. */
+const SHAPES_NAME = process.env.BENCH_SHAPES ?? 'classic';
 
 function line(label: string, value: string): void {
   process.stdout.write(`${label.padEnd(44)} ${value}\n`);
@@ -32,6 +35,7 @@ async function quality(databaseUrl: string): Promise<void> {
       end: TRACE_END,
       anomalyDays: 7,
       anomalies: [...ANOMALY_KIND_NAMES, ...ANOMALY_KIND_NAMES],
+      shapes: shapesNamed(SHAPES_NAME),
     });
     const evaluationStart = new Date(TRACE_END.getTime() - 7 * DAY_MS);
     const started = Date.now();
@@ -48,7 +52,7 @@ async function quality(databaseUrl: string): Promise<void> {
     const subjects = simulation.model.subjects.length;
     const report = scoreQuality(simulation.anomalies, findings, subjects, 7 * 24);
     process.stdout.write(
-      `\nDetection quality (seed ${SEED}, ${subjects} subjects, ${ticks} ticks, ${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
+      `\nDetection quality (seed ${SEED}, shapes ${SHAPES_NAME}, ${subjects} subjects, ${ticks} ticks, ${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
     );
     line('anomalies requested / placed', `${2 * ANOMALY_KIND_NAMES.length} / ${report.injected}`);
     line(
@@ -73,6 +77,14 @@ async function quality(databaseUrl: string): Promise<void> {
   } finally {
     await bench.app.close();
   }
+}
+
+function shapesNamed(name: string): TrafficShapes {
+  const shapes = SHAPES[name];
+  if (!shapes) {
+    throw new Error(`BENCH_SHAPES: one of ${Object.keys(SHAPES).join(', ')}`);
+  }
+  return shapes;
 }
 
 async function main(): Promise<void> {

@@ -131,6 +131,13 @@ export const ANOMALY_KINDS = {
     metric: 'ERRORS',
     factor: 15,
   },
+  /** A policy that warned on a small share of its invocations warns on 40 % of them. */
+  POLICY_WARN_RARE_TO_COMMON: {
+    detector: 'POLICY_WARN_ANOMALY',
+    subjectType: 'POLICY',
+    metric: 'WARNS',
+    factor: 0,
+  },
   DORMANT_AGENT: {
     detector: 'DORMANT_AGENT_REACTIVATION',
     subjectType: 'AGENT',

@@ -2,7 +2,14 @@ import { DEFAULT_DETECTOR_SETTINGS } from '../../src/monitors/config/detector-se
 import { RollupMetric } from '../../src/monitors/rollups/rollup-counters';
 import { ANOMALY_KINDS, Anomaly, AnomalyKind } from './anomalies';
 import { Random } from './random';
-import { Stream, TenantModel, rhythm } from './traffic-model';
+import {
+  NegativeBinomial,
+  betaBinomialTail,
+  negativeBinomialLower,
+  negativeBinomialUpper,
+} from '../../src/monitors/detectors/count-tests';
+import { Stream, TenantModel, rhythm, trendOf } from './traffic-model';
+import { TrafficShapes } from './traffic-shapes';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -17,7 +24,17 @@ export interface PlanOptions {
   from: Date;
   to: Date;
   kinds: AnomalyKind[];
+  shapes: TrafficShapes;
 }
+
+/**
+ * With `anyHour` shapes an anomaly is kept only where the subject's own variation (its Poisson
+ * counts, bursts and day noise at that hour) would reach the anomalous mean in a 15-minute window
+ * less often than this: anything milder is not an anomaly of that subject, whatever its ratio.
+ */
+const DETECTABLE_TAIL = 1e-9;
+/** Day-to-day level noise of the generator (M11), part of every stream's variation. */
+const DAY_NOISE = 0.08;
 
 /**
  * Places the requested anomalies (M11): each on a subject busy enough, at that time of day, for the
@@ -42,6 +59,8 @@ export function planAnomalies(model: TenantModel, options: PlanOptions, random: 
             metric: 'REQUESTS',
             peak: 0,
             tenantMetrics: [],
+            burstCv: 0,
+            trendPerDay: 0,
           });
         }
         planned.push(anomaly);
@@ -65,9 +84,16 @@ function tryPlace(
   const earliest = dormant
     ? Math.max(options.from.getTime(), options.traceStart.getTime() + 10 * DAY_MS)
     : options.from.getTime();
-  const day =
-    Math.floor(random.between(earliest, options.to.getTime() - DAY_MS / 2) / DAY_MS) * DAY_MS;
-  const start = new Date(day + Math.round(random.between(8 * 60, 18 * 60)) * MINUTE_MS);
+  const start = options.shapes.anyHour
+    ? new Date(
+        Math.floor(
+          random.between(earliest, options.to.getTime() - 2 * 60 * MINUTE_MS) / MINUTE_MS,
+        ) * MINUTE_MS,
+      )
+    : new Date(
+        Math.floor(random.between(earliest, options.to.getTime() - DAY_MS / 2) / DAY_MS) * DAY_MS +
+          Math.round(random.between(8 * 60, 18 * 60)) * MINUTE_MS,
+      );
   const isDrop = spec.factor > 0 && spec.factor < 1;
   const minutes = isDrop ? random.int(60, 91) : random.int(30, 61);
   const base = {
@@ -82,6 +108,7 @@ function tryPlace(
     (s) => s.subjectType === spec.subjectType && s.metric === spec.metric && !used.has(s.subjectId),
   );
   const level = rhythm(start);
+  const shaped = options.shapes.anyHour;
   const detectors = DEFAULT_DETECTOR_SETTINGS;
   // eslint-disable-next-line @typescript-eslint/switch-exhaustiveness-check -- the rest are plain rate anomalies
   switch (kind) {
@@ -137,7 +164,12 @@ function tryPlace(
     case 'TENANT_HITL': {
       const tenantRate = tenantPeak(model, spec.metric) * level;
       const settings = detectors[spec.detector];
-      if (tenantRate * WINDOW * spec.factor < 2 * settings.minVolume) {
+      const tenantStreams = model.streams.filter((s) => s.tenantMetrics.includes(spec.metric));
+      if (
+        shaped
+          ? !countDetectable(tenantStreams, start, options, spec.factor)
+          : tenantRate * WINDOW * spec.factor < 2 * settings.minVolume
+      ) {
         return undefined;
       }
       const policy = pick(candidates, random);
@@ -165,8 +197,30 @@ function tryPlace(
         }
       );
     }
+    case 'POLICY_WARN_RARE_TO_COMMON': {
+      const rare = Math.min(...candidates.map((s) => s.share ?? 1));
+      const policy = pick(
+        candidates.filter(
+          (s) =>
+            (s.share ?? 1) <= rare &&
+            shareDetectable(invocationsOf(model, s), s.share ?? 1, 0.4, start, options),
+        ),
+        random,
+      );
+      return (
+        policy && {
+          ...base,
+          factor: 0.4 / (policy.share ?? 1),
+          subject: { type: 'POLICY', id: policy.subjectId },
+          target: { type: 'POLICY', id: policy.subjectId, metric: 'WARNS' },
+          affected: [policy.subjectId, model.tenantId],
+        }
+      );
+    }
     default:
-      return placeRate(kind, base, candidates, model, level, random);
+      return shaped
+        ? placeDetectable(kind, base, candidates, model, options, random)
+        : placeRate(kind, base, candidates, model, level, random);
   }
 }
 
@@ -206,6 +260,92 @@ function placeRate(
     target: { type: stream.subjectType, id: stream.subjectId, metric: stream.metric },
     affected: touchesTenant ? [stream.subjectId, model.tenantId] : [stream.subjectId],
   };
+}
+
+/** `anyHour` shapes: spikes, drops and error bursts kept where the subject cannot produce them itself. */
+function placeDetectable(
+  kind: AnomalyKind,
+  base: Pick<Anomaly, 'kind' | 'detector' | 'start' | 'minutes' | 'factor' | 'extraPerMinute'>,
+  candidates: Stream[],
+  model: TenantModel,
+  options: PlanOptions,
+  random: Random,
+): Anomaly | undefined {
+  const spec = ANOMALY_KINDS[kind];
+  const qualifying = candidates.filter((s) =>
+    s.share !== undefined && s.metric === 'ERRORS' && s.subjectType !== 'POLICY'
+      ? shareDetectable(callsOf(model, s), s.share, s.share * spec.factor, base.start, options)
+      : countDetectable([s], base.start, options, spec.factor),
+  );
+  const stream = pick(qualifying, random);
+  if (!stream) {
+    return undefined;
+  }
+  const touchesTenant = stream.tenantMetrics.length > 0 || stream.subjectType === 'POLICY';
+  return {
+    ...base,
+    subject: { type: stream.subjectType, id: stream.subjectId },
+    target: { type: stream.subjectType, id: stream.subjectId, metric: stream.metric },
+    affected: touchesTenant ? [stream.subjectId, model.tenantId] : [stream.subjectId],
+  };
+}
+
+/** A stream's expected count in a 15-minute window at `at`, and its variation beyond Poisson. */
+function windowOf(streams: Stream[], at: Date, options: PlanOptions): NegativeBinomial {
+  let mean = 0;
+  let variance = 0;
+  for (const s of streams) {
+    const m = s.peak * rhythm(at) * trendOf(s, at, options.traceStart) * WINDOW;
+    const blocks = Math.max(1, WINDOW / options.shapes.burstBlockMinutes);
+    mean += m;
+    variance += m * m * (s.burstCv ** 2 / blocks + DAY_NOISE ** 2);
+  }
+  return { mean, size: mean > 0 ? (mean * mean) / Math.max(variance, 1e-12) : 1 };
+}
+
+/** A rate multiplied by `factor` reaches a count its streams alone would not. */
+function countDetectable(
+  streams: Stream[],
+  at: Date,
+  options: PlanOptions,
+  factor: number,
+): boolean {
+  const usual = windowOf(streams, at, options);
+  if (usual.mean <= 0) {
+    return false;
+  }
+  return factor < 1
+    ? negativeBinomialLower(Math.floor(usual.mean * factor), usual) <= DETECTABLE_TAIL
+    : negativeBinomialUpper(Math.ceil(usual.mean * factor), usual) <= DETECTABLE_TAIL;
+}
+
+/** A share rising from `usual` to `changed` among the calls of a window is beyond chance. */
+function shareDetectable(
+  calls: Stream | undefined,
+  usual: number,
+  changed: number,
+  at: Date,
+  options: PlanOptions,
+): boolean {
+  const trials = calls ? Math.round(windowOf([calls], at, options).mean) : 0;
+  return (
+    trials > 0 &&
+    betaBinomialTail(
+      Math.ceil(trials * changed),
+      { trials, alpha: usual * 1e6, beta: (1 - usual) * 1e6 },
+      true,
+    ) <= DETECTABLE_TAIL
+  );
+}
+
+function invocationsOf(model: TenantModel, outcome: Stream): Stream | undefined {
+  return model.streams.find((s) => s.subjectId === outcome.subjectId && s.metric === 'INVOCATIONS');
+}
+
+/** The calls behind an error stream: an MCP server's requests, a provider's LLM calls. */
+function callsOf(model: TenantModel, errors: Stream): Stream | undefined {
+  const metric = errors.subjectType === 'MCP_SERVER' ? 'REQUESTS' : 'LLM_CALLS';
+  return model.streams.find((s) => s.subjectId === errors.subjectId && s.metric === metric);
 }
 
 function tenantPeak(model: TenantModel, metric: RollupMetric): number {

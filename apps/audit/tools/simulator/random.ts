@@ -45,6 +45,25 @@ export class Random {
     return k;
   }
 
+  /** Gamma draw of the given shape and mean 1 (Marsaglia and Tsang; shape < 1 boosted). */
+  gammaMeanOne(shape: number): number {
+    if (shape < 1) {
+      return this.gammaMeanOne(shape + 1) * ((shape + 1) / shape) * this.next() ** (1 / shape);
+    }
+    const d = shape - 1 / 3;
+    const c = 1 / Math.sqrt(9 * d);
+    for (;;) {
+      const x = this.normal();
+      const v = (1 + c * x) ** 3;
+      if (
+        v > 0 &&
+        Math.log(Math.max(this.next(), 1e-300)) < x * x * 0.5 + d - d * v + d * Math.log(v)
+      ) {
+        return (d * v) / shape;
+      }
+    }
+  }
+
   uuid(): string {
     const hex = Array.from({ length: 32 }, () => this.int(0, 16).toString(16)).join('');
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[this.int(0, 4)]}${hex.slice(17, 20)}-${hex.slice(20)}`;

@@ -10,9 +10,11 @@ import { auditDataSourceOptions } from '../../src/database/data-source';
 import { RollupsRepository } from '../../src/monitors/rollups/rollups.repository';
 import { ANOMALY_KIND_NAMES, AnomalyKind } from './anomalies';
 import { RollupWriter, planSimulation } from './simulation';
+import { SHAPES } from './traffic-shapes';
 
 const USAGE = `npm run simulate -w @agp/audit -- [--tenant <uuid>] [--days 7] [--seed 1]
   [--anomalies ${ANOMALY_KIND_NAMES.slice(0, 3).join(',')},…|all] [--anomaly-days 2] [--end <ISO time>]
+  [--shapes ${Object.keys(SHAPES).join('|')}]
 Writes a tenant's multi-day traffic rollups (daily rhythm, weekends, noise) into DATABASE_URL,
 with the named anomalies injected, and prints the plan (subjects and anomalies) as JSON.`;
 
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
       anomalies: { type: 'string' },
       'anomaly-days': { type: 'string' },
       end: { type: 'string' },
+      shapes: { type: 'string', default: 'classic' },
       help: { type: 'boolean' },
     },
   });
@@ -58,7 +61,12 @@ async function main(): Promise<void> {
   await dataSource.initialize();
   try {
     await migrate(dataSource, options.schema);
+    const shapes = SHAPES[values.shapes];
+    if (!shapes) {
+      throw new Error(`--shapes: one of ${Object.keys(SHAPES).join(', ')}`);
+    }
     const simulation = planSimulation({
+      shapes,
       tenantId: values.tenant,
       seed: Number(values.seed),
       days: Number(values.days),

@@ -7,6 +7,7 @@ import { Anomaly, AnomalyKind } from './anomalies';
 import { planAnomalies } from './anomaly-planner';
 import { Random } from './random';
 import { HourBatch, TrafficGenerator, hoursBetween } from './traffic-generator';
+import { CLASSIC_SHAPES, TrafficShapes } from './traffic-shapes';
 import { DEFAULT_POPULATION, Population, TenantModel, buildTenantModel } from './traffic-model';
 
 const DAY_MS = 86_400_000;
@@ -22,6 +23,8 @@ export interface SimulationOptions {
   /** Anomalies to inject, placed in the last `anomalyDays` days of the trace. */
   anomalies?: AnomalyKind[];
   anomalyDays?: number;
+  /** The traffic's shapes (default CLASSIC_SHAPES, the simulator of issue 7). */
+  shapes?: TrafficShapes;
 }
 
 export interface Simulation {
@@ -37,10 +40,12 @@ export function planSimulation(options: SimulationOptions): Simulation {
   const random = new Random(options.seed ?? 1);
   const end = options.end ?? new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
   const start = new Date(end.getTime() - options.days * DAY_MS);
+  const shapes = options.shapes ?? CLASSIC_SHAPES;
   const model = buildTenantModel(
     options.tenantId ?? randomUUID(),
     options.population ?? DEFAULT_POPULATION,
     random,
+    shapes,
   );
   const anomalyDays = Math.min(options.anomalyDays ?? options.days, options.days);
   const anomalies = planAnomalies(
@@ -50,6 +55,7 @@ export function planSimulation(options: SimulationOptions): Simulation {
       from: new Date(end.getTime() - anomalyDays * DAY_MS),
       to: end,
       kinds: options.anomalies ?? [],
+      shapes,
     },
     random,
   );
@@ -58,7 +64,7 @@ export function planSimulation(options: SimulationOptions): Simulation {
     anomalies,
     start,
     end,
-    generator: new TrafficGenerator(model, anomalies, random),
+    generator: new TrafficGenerator(model, anomalies, random, start, shapes.burstBlockMinutes),
   };
 }
 

@@ -4,7 +4,7 @@ import { RollupMetric, Sighting } from '../../src/monitors/rollups/rollup-counte
 import { HourRow } from '../../src/monitors/rollups/rollups.repository';
 import { Anomaly, isActive } from './anomalies';
 import { Random } from './random';
-import { Stream, TenantModel, rhythm } from './traffic-model';
+import { Stream, TenantModel, rhythm, trendOf } from './traffic-model';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
@@ -23,10 +23,15 @@ export class TrafficGenerator {
   private readonly dayNoise = new Map<string, number>();
   private readonly anomaliesByStream = new Map<string, Anomaly[]>();
 
+  /** This hour's burst multipliers, per subject and block (bursty subjects only). */
+  private bursts = new Map<string, number>();
+
   constructor(
     private readonly model: TenantModel,
     private readonly anomalies: Anomaly[],
     private readonly random: Random,
+    private readonly traceStart = new Date(0),
+    private readonly burstBlockMinutes = 10,
   ) {
     for (const anomaly of anomalies) {
       const key = `${anomaly.target.type}:${anomaly.target.id}:${anomaly.target.metric}`;
@@ -36,6 +41,7 @@ export class TrafficGenerator {
 
   hour(hour: Date): HourBatch {
     const rows: HourRow[] = [];
+    this.bursts = new Map();
     const tenantTotals = new Map<RollupMetric, number[]>();
     const activity = new Map<string, { type: SubjectType; id: string; minutes: number[] }>();
     for (const stream of this.model.streams) {
@@ -75,11 +81,11 @@ export class TrafficGenerator {
     const anomalies =
       this.anomaliesByStream.get(`${stream.subjectType}:${stream.subjectId}:${stream.metric}`) ??
       [];
-    const noise = this.noiseOf(stream.subjectId, hour);
+    const noise = this.noiseOf(stream.subjectId, hour) * trendOf(stream, hour, this.traceStart);
     const minutes = new Array<number>(60);
     for (let m = 0; m < 60; m += 1) {
       const at = new Date(hour.getTime() + m * MINUTE_MS);
-      let lambda = stream.peak * rhythm(at) * noise;
+      let lambda = stream.peak * rhythm(at) * noise * this.burstOf(stream, m);
       for (const anomaly of anomalies) {
         if (isActive(anomaly, at)) {
           lambda = lambda * anomaly.factor + anomaly.extraPerMinute;
@@ -90,6 +96,20 @@ export class TrafficGenerator {
       minutes[m] = this.random.poisson(lambda);
     }
     return minutes;
+  }
+
+  /** The same multiplier for every stream of a subject in a block: outcomes burst with calls. */
+  private burstOf(stream: Stream, minute: number): number {
+    if (stream.burstCv <= 0) {
+      return 1;
+    }
+    const key = `${stream.subjectId}:${Math.floor(minute / this.burstBlockMinutes)}`;
+    let burst = this.bursts.get(key);
+    if (burst === undefined) {
+      burst = this.random.gammaMeanOne(1 / stream.burstCv ** 2);
+      this.bursts.set(key, burst);
+    }
+    return burst;
   }
 
   private noiseOf(subjectId: string, hour: Date): number {

@@ -2,6 +2,7 @@ import { SubjectType } from '@agp/contracts';
 
 import { RollupMetric } from '../../src/monitors/rollups/rollup-counters';
 import { Random } from './random';
+import { CLASSIC_SHAPES, TrafficShapes } from './traffic-shapes';
 
 /** How many subjects of each kind a simulated tenant has. */
 export interface Population {
@@ -32,6 +33,12 @@ export interface Stream {
   peak: number;
   /** What the tenant's own counters add this stream's counts to. */
   tenantMetrics: RollupMetric[];
+  /** Outcome streams: their share of the subject's calls (the stream's peak is calls × share). */
+  share?: number;
+  /** The subject's burstiness: coefficient of variation of its rate per block (0: smooth). */
+  burstCv: number;
+  /** The subject's steady change of level per day (0.05: 5 % more every day). */
+  trendPerDay: number;
 }
 
 export interface SimulatedSubject {
@@ -69,9 +76,11 @@ export function buildTenantModel(
   tenantId: string,
   population: Population,
   random: Random,
+  shapes: TrafficShapes = CLASSIC_SHAPES,
 ): TenantModel {
   const subjects: SimulatedSubject[] = [];
-  const streams: Stream[] = [];
+  const rawStreams: Array<Omit<Stream, 'burstCv' | 'trendPerDay'>> = [];
+  const streams = rawStreams;
   const add = (
     type: SubjectType,
     count: number,
@@ -109,6 +118,7 @@ export function buildTenantModel(
       metric: 'ERRORS',
       peak: peak * 0.02,
       tenantMetrics: ['ERRORS', 'UNATTRIBUTED_ERRORS'],
+      share: 0.02,
     });
   });
   add('LLM_GATEWAY', population.llmGateways, 6, (id, peak) => {
@@ -144,6 +154,7 @@ export function buildTenantModel(
       metric: 'ERRORS',
       peak: peak * 0.01,
       tenantMetrics: ['ERRORS', 'UNATTRIBUTED_ERRORS'],
+      share: 0.01,
     });
   }
   for (let i = 0; i < population.policies; i += 1) {
@@ -157,13 +168,16 @@ export function buildTenantModel(
       peak,
       tenantMetrics: [],
     });
-    for (const [metric, share, tenantMetrics] of POLICY_SHARES) {
+    const rareWarns = shapes.rareWarnShare > 0 && random.next() < shapes.rareWarnShare;
+    for (const [metric, usual, tenantMetrics] of POLICY_SHARES) {
+      const share = metric === 'WARNS' && rareWarns ? shapes.rareWarnRate : usual;
       streams.push({
         subjectType: 'POLICY',
         subjectId: id,
         metric,
         peak: peak * share,
         tenantMetrics,
+        share,
       });
     }
   }
@@ -189,7 +203,42 @@ export function buildTenantModel(
     peak: 0.1,
     tenantMetrics: ['ERRORS'],
   });
-  return { tenantId, subjects, streams };
+  return { tenantId, subjects, streams: shapeStreams(rawStreams, shapes, random) };
+}
+
+/** Gives each subject (all its streams alike) its burstiness and trend; none under CLASSIC. */
+function shapeStreams(
+  streams: Array<Omit<Stream, 'burstCv' | 'trendPerDay'>>,
+  shapes: TrafficShapes,
+  random: Random,
+): Stream[] {
+  const bySubject = new Map<string, { burstCv: number; trendPerDay: number }>();
+  const shapeOf = (
+    subjectType: string,
+    subjectId: string,
+  ): { burstCv: number; trendPerDay: number } => {
+    let shape = bySubject.get(subjectId);
+    if (!shape) {
+      shape = { burstCv: 0, trendPerDay: 0 };
+      if (
+        subjectType !== 'TENANT' &&
+        shapes.burstyShare > 0 &&
+        random.next() < shapes.burstyShare
+      ) {
+        shape.burstCv = random.between(...shapes.burstCv);
+      }
+      if (
+        subjectType !== 'TENANT' &&
+        shapes.trendingShare > 0 &&
+        random.next() < shapes.trendingShare
+      ) {
+        shape.trendPerDay = random.between(...shapes.trendPerDay);
+      }
+      bySubject.set(subjectId, shape);
+    }
+    return shape;
+  };
+  return streams.map((stream) => ({ ...stream, ...shapeOf(stream.subjectType, stream.subjectId) }));
 }
 
 /**
@@ -202,4 +251,9 @@ export function rhythm(at: Date): number {
   const level = 0.08 + 0.92 * day;
   const weekday = at.getUTCDay();
   return weekday === 0 || weekday === 6 ? level * 0.33 : level;
+}
+
+/** A subject's level at `at` from its trend, 1 at the start of the trace. */
+export function trendOf(stream: Stream, at: Date, traceStart: Date): number {
+  return Math.exp(stream.trendPerDay * ((at.getTime() - traceStart.getTime()) / 86_400_000));
 }

@@ -52,11 +52,14 @@ export type DetectorSettings = {
   spikeRatio: number;
   /** DROP when observed / baseline is at most this; 0 turns DROP off. */
   dropRatio: number;
-  /** Deviation, in standard deviations of the baseline, that a finding needs at least. */
+  /**
+   * Significance a finding needs, as a normal's standard deviations: the window's count (or share)
+   * must be at most as likely under the subject's own baseline as a normal this far out (M17).
+   */
   zScore: number;
-  /** SPIKE guard: at least this many events in the window (errors, for error-rate detectors). */
+  /** Novelty and dormancy: events needed. Count and share tests no longer read it (M17). */
   minVolume: number;
-  /** DROP guard: the baseline expects at least this many in the window (calls, for error rates). */
+  /** Kept for the configuration API; count and share tests no longer read it (M17). */
   minBaselineVolume: number;
   /** Error-rate detectors: the observed error rate must reach this percentage. */
   minRatePct: number;

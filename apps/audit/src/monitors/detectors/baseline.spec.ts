@@ -1,40 +1,90 @@
 import { DEFAULT_DETECTOR_SETTINGS } from '../config/detector-settings';
-import { assessCount, assessErrorRate, severityOf } from './baseline';
+import { ShareDay, assessCount, assessShare, severityOf, shareDispersion } from './baseline';
+import { BaselineDay, MIN_DISPERSION } from './seasonal-baseline';
 
 const volume = DEFAULT_DETECTOR_SETTINGS.AGENT_VOLUME_ANOMALY;
+const warns = DEFAULT_DETECTOR_SETTINGS.POLICY_WARN_ANOMALY;
 const errorRate = DEFAULT_DETECTOR_SETTINGS.MCP_SERVER_ERROR_RATE_SPIKE;
+
+/** Baseline days 1, 2, … ago, all of the window's kind, counts already per window. */
+function sameKind(perWindow: number[]): BaselineDay[] {
+  return perWindow.map((count, i) => ({ age: i + 1, perWindow: count, sameKind: true }));
+}
+
+function shares(days: Array<[number, number]>): ShareDay[] {
+  return days.map(([hits, trials]) => ({ hits, trials }));
+}
 
 describe('assessCount', () => {
   it('should find a SPIKE when the window is four times its steady baseline', () => {
-    expect(assessCount(400, [100, 95, 105, 98, 102], volume)).toMatchObject({
+    expect(assessCount(400, sameKind([100, 95, 105, 98, 102]), volume)).toMatchObject({
       direction: 'SPIKE',
       expected: 100,
       ratio: 4,
     });
   });
 
+  it('should find a SPIKE of 180 events against 9 expected', () => {
+    const deviation = assessCount(180, sameKind([9, 9, 9, 9, 9]), volume);
+    expect(deviation).toMatchObject({ direction: 'SPIKE', expected: 9, ratio: 20 });
+    expect(deviation?.z).toBeGreaterThan(volume.zScore);
+  });
+
+  it('should find the same twentyfold SPIKE at a tenth of the volume (a night, a quiet subject)', () => {
+    // 18 against 0.9, the baseline days holding 3.6 events each (four windows' worth): the
+    // volume guard (minVolume 30) kept this silent before M17.
+    expect(assessCount(18, sameKind([0.9, 0.9, 0.9, 0.9, 0.9]), volume, 4)).toMatchObject({
+      direction: 'SPIKE',
+      ratio: 18,
+    });
+  });
+
+  it('should find nothing when a naturally bursty subject triples', () => {
+    // Mean 98, days from 60 to 150: three times the mean is within what this subject does.
+    expect(assessCount(294, sameKind([60, 150, 80, 130, 70]), volume)).toBeUndefined();
+    // The same three times on a steady subject is a spike.
+    expect(assessCount(294, sameKind([98, 97, 99, 98, 98]), volume)).toMatchObject({
+      direction: 'SPIKE',
+    });
+  });
+
+  it('should find a SPIKE when a bursty subject jumps far beyond its own bursts', () => {
+    expect(assessCount(980, sameKind([60, 150, 80, 130, 70]), volume)).toMatchObject({
+      direction: 'SPIKE',
+      ratio: 10,
+    });
+  });
+
+  it('should find nothing when a subject grows steadily through the week', () => {
+    // 30 % more every day: on a Monday the weekdays 3 to 7 days ago held 100 × 1.3^-age and the
+    // weekend a third of that; today's 100 is 3.5 times the weekdays' mean but on the trend.
+    const growing = [1, 2, 3, 4, 5, 6, 7].map((age) => ({
+      age,
+      perWindow: (age <= 2 ? 1 / 3 : 1) * 100 * 1.3 ** -age,
+      sameKind: age > 2,
+    }));
+    expect(assessCount(100, growing, volume)).toBeUndefined();
+    expect(assessCount(500, growing, volume)).toMatchObject({ direction: 'SPIKE' });
+  });
+
   it('should find a DROP when a busy subject goes almost silent', () => {
-    expect(assessCount(5, [100, 95, 105, 98, 102], volume)).toMatchObject({
+    expect(assessCount(5, sameKind([100, 95, 105, 98, 102]), volume)).toMatchObject({
       direction: 'DROP',
-      ratio: 0.05,
     });
   });
 
   it('should find nothing when the window is within ordinary noise', () => {
-    expect(assessCount(125, [100, 95, 105, 98, 102], volume)).toBeUndefined();
-    expect(assessCount(80, [100, 95, 105, 98, 102], volume)).toBeUndefined();
+    expect(assessCount(125, sameKind([100, 95, 105, 98, 102]), volume)).toBeUndefined();
+    expect(assessCount(80, sameKind([100, 95, 105, 98, 102]), volume)).toBeUndefined();
   });
 
-  it('should find nothing when a quiet subject is below the volume guard', () => {
-    expect(assessCount(25, [1, 0, 2, 1, 0], volume)).toBeUndefined();
-  });
-
-  it('should find no DROP when the baseline is below its volume guard', () => {
-    expect(assessCount(0, [30, 28, 35], volume)).toBeUndefined();
+  it('should find no DROP when so few events were expected that silence is ordinary', () => {
+    // P(0 | 2 expected) is e^-2, 14 %.
+    expect(assessCount(0, sameKind([2, 2, 1, 3, 2]), volume, 4)).toBeUndefined();
   });
 
   it('should find nothing when the baseline swings as much as the window does', () => {
-    expect(assessCount(400, [100, 450, 90, 380, 120], volume)).toBeUndefined();
+    expect(assessCount(400, sameKind([100, 450, 90, 380, 120]), volume)).toBeUndefined();
   });
 
   it('should find nothing when there is no baseline day', () => {
@@ -42,21 +92,84 @@ describe('assessCount', () => {
   });
 });
 
-describe('assessErrorRate', () => {
+describe('assessShare', () => {
+  it('should find a SPIKE when a policy that warned on 2 % of its invocations warns on 40 %', () => {
+    // 12 warnings among 30 invocations; the baseline days 12 of 600 (2 %). As a count, 12 was
+    // under minVolume (20) and no finding was possible.
+    const days = shares([
+      [3, 120],
+      [2, 120],
+      [3, 120],
+      [2, 120],
+      [2, 120],
+    ]);
+    const deviation = assessShare(12, 30, days, warns);
+    expect(deviation).toMatchObject({ direction: 'SPIKE', observed: 12 });
+    // The baseline share with half an event added above and below: 12.5 / 601.
+    expect(deviation?.ratio).toBeCloseTo(0.4 / (12.5 / 601), 6);
+    expect(assessShare(2, 30, days, warns)).toBeUndefined();
+  });
+
+  it('should find nothing when the share itself swings from day to day as much', () => {
+    const days = shares([
+      [0, 120],
+      [30, 120],
+      [1, 120],
+      [28, 120],
+      [0, 120],
+    ]);
+    expect(assessShare(12, 30, days, warns)).toBeUndefined();
+  });
+
   it('should find a SPIKE when the error rate jumps from 2 % to 30 %', () => {
-    expect(assessErrorRate(60, 200, 40, 2_000, errorRate)).toMatchObject({
+    const days = shares(Array.from({ length: 5 }, (): [number, number] => [8, 400]));
+    expect(assessShare(60, 200, days, errorRate)).toMatchObject({
       direction: 'SPIKE',
-      expected: 4,
-      ratio: 15,
+      observed: 60,
     });
   });
 
   it('should find nothing when errors rise only with the traffic', () => {
-    expect(assessErrorRate(12, 600, 40, 2_000, errorRate)).toBeUndefined();
+    const days = shares(Array.from({ length: 5 }, (): [number, number] => [8, 400]));
+    expect(assessShare(12, 600, days, errorRate)).toBeUndefined();
   });
 
-  it('should find nothing when too few calls were made', () => {
-    expect(assessErrorRate(10, 20, 40, 2_000, errorRate)).toBeUndefined();
+  it('should find a SPIKE at few calls when half of them fail against a 2 % baseline', () => {
+    // 10 errors in 20 calls: before M19 the call guard (minBaselineVolume 30) kept this silent.
+    const days = shares(Array.from({ length: 5 }, (): [number, number] => [8, 400]));
+    expect(assessShare(10, 20, days, errorRate)).toMatchObject({ direction: 'SPIKE' });
+  });
+
+  it('should find a SPIKE of 11 errors in 81 calls on a Saturday against a 2 % error rate', () => {
+    // The e2e trace's MCP server: two weekend days alone left the share too uncertain, and binomial
+    // noise on a few errors a day was counted as over-dispersion (p 5e-4 before, above zScore 4).
+    const days: ShareDay[] = [
+      { hits: 16, trials: 757, sameKind: false },
+      { hits: 16, trials: 728, sameKind: false },
+      { hits: 20, trials: 888, sameKind: false },
+      { hits: 22, trials: 777, sameKind: false },
+      { hits: 9, trials: 830, sameKind: false },
+      { hits: 8, trials: 229, sameKind: true },
+      { hits: 5, trials: 257, sameKind: true },
+    ];
+    expect(assessShare(11, 81, days, errorRate)).toMatchObject({
+      direction: 'SPIKE',
+      observed: 11,
+    });
+  });
+
+  it('should find nothing when a weekend share that always differs from the weekdays holds', () => {
+    const days: ShareDay[] = [
+      ...Array.from({ length: 5 }, (): ShareDay => ({ hits: 8, trials: 400, sameKind: false })),
+      { hits: 40, trials: 200, sameKind: true },
+      { hits: 44, trials: 200, sameKind: true },
+    ];
+    expect(assessShare(30, 150, days, warns)).toBeUndefined();
+  });
+
+  it('should find nothing when the rate is below minRatePct', () => {
+    const days = shares(Array.from({ length: 5 }, (): [number, number] => [0, 4000]));
+    expect(assessShare(4, 100, days, errorRate)).toBeUndefined();
   });
 });
 
@@ -77,5 +190,32 @@ describe('severityOf', () => {
       'HIGH',
       'CRITICAL',
     ]);
+  });
+});
+
+describe('shareDispersion', () => {
+  it('should count binomial noise on about one outcome a day as no over-dispersion', () => {
+    const days = shares([
+      [0, 80],
+      [2, 80],
+      [0, 80],
+      [1, 80],
+      [3, 80],
+      [0, 80],
+      [1, 80],
+    ]);
+    const share = 7.5 / 561;
+    expect(shareDispersion(days, share)).toBeCloseTo((MIN_DISPERSION * share) / (1 - share), 12);
+  });
+
+  it('should find over-dispersion when the share swings far beyond binomial noise', () => {
+    const days = shares([
+      [0, 400],
+      [40, 400],
+      [2, 400],
+      [36, 400],
+      [1, 400],
+    ]);
+    expect(shareDispersion(days, 79.5 / 2001)).toBeGreaterThan(0.01);
   });
 });

@@ -1,6 +1,20 @@
 import { AnomalyDirection, Severity } from '@agp/contracts';
 
 import { DetectorSettings } from '../config/detector-settings';
+import {
+  betaBinomialTail,
+  negativeBinomialLower,
+  negativeBinomialUpper,
+  normalEquivalent,
+  normalUpper,
+} from './count-tests';
+import {
+  BaselineDay,
+  MIN_DISPERSION,
+  expectedCount,
+  seasonalBaseline,
+  varianceBoundFactor,
+} from './seasonal-baseline';
 
 /** How far the recent window is from its baseline. */
 export interface Deviation {
@@ -9,88 +23,173 @@ export interface Deviation {
   /** Expected count in the window (for error rates: expected errors at the baseline rate). */
   expected: number;
   ratio: number;
+  /** The tail probability as a normal's standard deviations (negative for a DROP). */
   z: number;
 }
 
-/** Day-to-day variation that the few baseline days cannot show: 15 % of the level (M6). */
-const LEVEL_NOISE = 0.15;
-
-export function meanAndVariance(values: readonly number[]): { mean: number; variance: number } {
-  const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
-  const variance =
-    values.length > 1
-      ? values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1)
-      : 0;
-  return { mean, variance };
-}
-
 /**
- * M6: a count in the window against the same window on the baseline days. `baseline` holds each
- * day's count scaled to the window; `exposure` is how many windows' worth each day covered (the
- * widened baseline window). The test is on square roots (Anscombe: a Poisson count's square root
- * has a standard deviation of one half, also for small counts) against a pessimistic bound of the
- * baseline: the Poisson confidence bound of its mean or one day-to-day standard deviation away,
- * whichever is further, plus the level noise. SPIKE also needs the volume guard and the ratio;
- * DROP the baseline volume guard and the ratio.
+ * M17: the window's count against the subject's own seasonal baseline (M18), judged by how
+ * unlikely it is: a negative binomial tail with the subject's dispersion, so 180 events against 9
+ * expected is an anomaly at any volume and three times the usual on a naturally bursty subject is
+ * not. A finding needs the tail probability at most that of a normal `zScore` standard deviations
+ * out, and the size of the change (`spikeRatio`, `dropRatio`); `minVolume` and `minBaselineVolume`
+ * no longer gate counts (the significance test answers what they guessed at).
  */
 export function assessCount(
   observed: number,
-  baseline: readonly number[],
+  days: readonly BaselineDay[],
   settings: DetectorSettings,
   exposure = 1,
 ): Deviation | undefined {
-  if (baseline.length === 0) {
+  const pieces = days[0]?.pieces?.length ?? 0;
+  const baseline = seasonalBaseline(days, exposure, pieces > 1 ? exposure / pieces : exposure);
+  if (!baseline) {
     return undefined;
   }
-  const { mean, variance } = meanAndVariance(baseline);
-  const spread = Math.sqrt(variance);
-  const windows = baseline.length * exposure;
-  const events = mean * windows;
-  const upper = (events + 1 + 2 * Math.sqrt(events + 1)) / windows;
-  const lower = Math.max(0, events - 2 * Math.sqrt(events)) / windows;
-  const high = Math.max(upper, mean + spread) * (1 + LEVEL_NOISE);
-  const low = Math.max(0, Math.min(lower, mean - spread)) * (1 - LEVEL_NOISE);
-  const ratio = observed / Math.max(mean, 1);
-  const zUp = 2 * (Math.sqrt(observed) - Math.sqrt(high));
-  if (observed >= settings.minVolume && ratio >= settings.spikeRatio && zUp >= settings.zScore) {
-    return { direction: 'SPIKE', observed, expected: mean, ratio, z: zUp };
+  const cut = normalUpper(settings.zScore);
+  const up = expectedCount(baseline, 'SPIKE');
+  const ratio = observed / Math.max(up.mean, 1);
+  if (ratio >= settings.spikeRatio) {
+    const p = negativeBinomialUpper(observed, up);
+    if (p <= cut) {
+      return { direction: 'SPIKE', observed, expected: up.mean, ratio, z: normalEquivalent(p) };
+    }
   }
-  const dropRatio = observed / Math.max(mean, 1e-9);
-  const zDown = 2 * (Math.sqrt(observed) - Math.sqrt(low));
-  if (
-    settings.dropRatio > 0 &&
-    mean >= settings.minBaselineVolume &&
-    dropRatio <= settings.dropRatio &&
-    -zDown >= settings.zScore
-  ) {
-    return { direction: 'DROP', observed, expected: mean, ratio: dropRatio, z: zDown };
+  if (settings.dropRatio > 0) {
+    const down = expectedCount(baseline, 'DROP');
+    const dropRatio = observed / Math.max(down.mean, 1e-9);
+    if (dropRatio <= settings.dropRatio) {
+      const p = negativeBinomialLower(observed, down);
+      if (p <= cut) {
+        return {
+          direction: 'DROP',
+          observed,
+          expected: down.mean,
+          ratio: dropRatio,
+          z: -normalEquivalent(p),
+        };
+      }
+    }
   }
   return undefined;
 }
 
-/** Below this the baseline error rate counts as this (a clean history still has some errors). */
-const MIN_BASE_ERROR_RATE = 0.01;
+/** One baseline day of a share: outcomes (`hits`) among calls (`trials`). */
+export interface ShareDay {
+  hits: number;
+  trials: number;
+  /** Of the window's kind (M6): the share comes from these, its variation from every day. */
+  sameKind?: boolean;
+}
 
-/** M6: errors among calls now against the baseline error rate (binomial z-score). SPIKE only. */
-export function assessErrorRate(
-  errors: number,
-  calls: number,
-  baselineErrors: number,
-  baselineCalls: number,
+/**
+ * M19: a share among calls (errors among an MCP server's requests, warnings among a policy's
+ * invocations) against the subject's baseline share, judged by a beta-binomial tail: the binomial
+ * of the window's calls, with the share itself varying as much as it did from day to day (and at
+ * least `MIN_DISPERSION` relative) and as uncertain as the baseline's calls leave it. A rare
+ * outcome becoming common (2 % of a policy's traffic warned, now 40 %) is found however few calls
+ * there are; `spikeRatio` and `dropRatio` compare the shares; `minRatePct` (error rates) is the
+ * share the window must reach.
+ */
+export function assessShare(
+  hits: number,
+  trials: number,
+  days: readonly ShareDay[],
   settings: DetectorSettings,
 ): Deviation | undefined {
-  if (calls < settings.minBaselineVolume || errors < settings.minVolume || baselineCalls <= 0) {
+  const calls = Math.max(trials, hits);
+  const { share, baseTrials } = baselineShare(days);
+  if (calls === 0 || baseTrials === 0) {
     return undefined;
   }
-  const baseRate = Math.max(baselineErrors / baselineCalls, MIN_BASE_ERROR_RATE);
-  const rate = errors / calls;
-  const expected = calls * baseRate;
-  const z = (errors - expected) / Math.sqrt(expected * (1 - baseRate));
-  const ratio = rate / baseRate;
-  if (rate * 100 >= settings.minRatePct && ratio >= settings.spikeRatio && z >= settings.zScore) {
-    return { direction: 'SPIKE', observed: errors, expected, ratio, z };
+  // Two weekend days alone cannot show how much the share varies: every day of the lookback does.
+  const allHits = days.reduce((s, d) => s + d.hits, 0);
+  const allTrials = days.reduce((s, d) => s + Math.max(d.trials, d.hits), 0);
+  const rho = Math.max(
+    shareDispersion(days, (allHits + 0.5) / (allTrials + 1)),
+    (MIN_DISPERSION * share) / (1 - share),
+  );
+  // Var(share) / (p(1 − p)) = 1 / (κ + 1): its day-to-day variation plus the baseline's uncertainty.
+  const kappa = 1 / (rho + 1 / (baseTrials + 1)) - 1;
+  if (kappa <= 0) {
+    return undefined;
+  }
+  const dist = { trials: calls, alpha: share * kappa, beta: (1 - share) * kappa };
+  const expected = calls * share;
+  const ratio = hits / calls / share;
+  const cut = normalUpper(settings.zScore);
+  if (ratio >= settings.spikeRatio && (100 * hits) / calls >= settings.minRatePct) {
+    const p = betaBinomialTail(hits, dist, true);
+    if (p <= cut) {
+      return { direction: 'SPIKE', observed: hits, expected, ratio, z: normalEquivalent(p) };
+    }
+  }
+  if (settings.dropRatio > 0 && ratio <= settings.dropRatio) {
+    const p = betaBinomialTail(hits, dist, false);
+    if (p <= cut) {
+      return { direction: 'DROP', observed: hits, expected, ratio, z: -normalEquivalent(p) };
+    }
   }
   return undefined;
+}
+
+/**
+ * Intra-class correlation ρ of the baseline days' shares (beta-binomial: Var(hits) =
+ * n p (1 − p)(1 + (n − 1) ρ)) from Pearson's dispersion statistic, bounded from above for the few
+ * days, and at least the share's `MIN_DISPERSION` relative variation.
+ */
+export function shareDispersion(days: readonly ShareDay[], share: number): number {
+  const used = days.filter((d) => d.trials > 0);
+  const floor = (MIN_DISPERSION * share) / (1 - share);
+  if (used.length < 2) {
+    return floor;
+  }
+  const pq = share * (1 - share);
+  const pearson = used.reduce((s, d) => s + (d.hits - share * d.trials) ** 2 / (pq * d.trials), 0);
+  const dof = used.length - 1;
+  // Under the binomial each day adds 2 + (1 − 6pq)/(npq) to Pearson's variance: with few expected
+  // outcomes a day the statistic is mostly noise. Only its excess beyond one standard deviation of
+  // that noise counts as over-dispersion (shrunk toward the binomial), and only that excess is
+  // bounded from above for the few days: the bound must not turn binomial noise into dispersion.
+  const noise =
+    used.reduce((s, d) => s + 2 + (1 - 6 * pq) / (pq * d.trials), 0) * (dof / used.length);
+  const excess = Math.max(0, pearson - dof - Math.sqrt(Math.max(noise, 0)));
+  const phi = 1 + (excess / dof) * varianceBoundFactor(dof);
+  const meanTrials = used.reduce((s, d) => s + d.trials, 0) / used.length;
+  const rho = meanTrials > 1 ? (phi - 1) / (meanTrials - 1) : 0;
+  return Math.max(rho, floor);
+}
+
+/**
+ * Two-proportion z above which the window's kind of day (M6) keeps its own share; below it the
+ * kinds do not differ beyond chance and every lookback day gives the share.
+ */
+const SHARE_POOL_Z = 2;
+
+/**
+ * M19: the baseline share and the calls it rests on. The same-kind days (M6) give it when their
+ * share differs from the other days' beyond chance; otherwise every day does, so two weekend days'
+ * few calls do not leave an error rate too uncertain to test.
+ */
+export function baselineShare(days: readonly ShareDay[]): { share: number; baseTrials: number } {
+  const sum = (ds: readonly ShareDay[]) => ({
+    hits: ds.reduce((s, d) => s + d.hits, 0),
+    trials: ds.reduce((s, d) => s + Math.max(d.trials, d.hits), 0),
+  });
+  const same = sum(days.filter((d) => d.sameKind !== false));
+  const other = sum(days.filter((d) => d.sameKind === false));
+  const all = { hits: same.hits + other.hits, trials: same.trials + other.trials };
+  const of = (c: { hits: number; trials: number }) => ({
+    share: (c.hits + 0.5) / (c.trials + 1),
+    baseTrials: c.trials,
+  });
+  if (same.trials === 0 || other.trials === 0) {
+    return of(same);
+  }
+  const pooled = (all.hits + 0.5) / (all.trials + 1);
+  const sd = Math.sqrt(pooled * (1 - pooled) * (1 / same.trials + 1 / other.trials));
+  const z = Math.abs(same.hits / same.trials - other.hits / other.trials) / sd;
+  return z > SHARE_POOL_Z ? of(same) : of(all);
 }
 
 /** M7: severity from the size of the deviation. */

@@ -22,6 +22,8 @@ import { DAY_MS, MINUTE_MS, windowSegments } from './time-window';
 export const EVALUATION_DELAY_MINUTES = 1;
 /** M6: baseline windows are widened by this on each side (four times the samples of 15 minutes). */
 export const BASELINE_EXTEND_MINUTES = 22;
+/** M18: each widened baseline window is read in this many pieces, about one window each. */
+export const BASELINE_PARTS = 4;
 
 /** Runs every enabled detector of one tenant at one tick, from rollups and sightings only. */
 @Injectable()
@@ -62,20 +64,28 @@ export class DetectorEvaluatorService {
       const metrics: RollupMetric[] = [
         ...new Set([...rateMetrics(group.rate), ...errorRateMetrics(group.errorRate)]),
       ];
+      const slots = lookback + 1;
       const counts = await this.readWindows(
         tenantId,
-        windowSegments(windowEnd, windowMinutes, days, BASELINE_EXTEND_MINUTES),
+        windowSegments(windowEnd, windowMinutes, days, BASELINE_EXTEND_MINUTES, BASELINE_PARTS),
         metrics,
-        lookback,
+        BASELINE_PARTS * slots - 1,
       );
       const series = new Map<string, SeriesOf>();
       const byKind = new Map<string, SeriesOf[]>();
       for (const row of counts) {
+        // Slot part × slots + day (time-window.ts): a day's count is the sum of its pieces.
+        const parts = days.map((day) =>
+          Array.from({ length: day === 0 ? 1 : BASELINE_PARTS }, (_, part) =>
+            Number(row.counts[part * slots + day] ?? 0),
+          ),
+        );
         const entry: SeriesOf = {
           subjectType: row.subjectType,
           subjectId: row.subjectId,
           metric: row.metric,
-          days: row.counts,
+          days: parts.map((pieces) => pieces.reduce((sum, n) => sum + n, 0)),
+          parts,
         };
         series.set(seriesKey(row.subjectType, row.subjectId, row.metric), entry);
         const kind = `${row.subjectType}:${row.metric}`;
@@ -133,7 +143,7 @@ export class DetectorEvaluatorService {
     tenantId: string,
     segments: WindowSegment[],
     metrics: RollupMetric[],
-    lookback: number,
+    lastSlot: number,
   ): Promise<WindowCounts[]> {
     const read = (parity: number): Promise<WindowCounts[]> =>
       this.database.inTenant(tenantId, (tx) =>
@@ -142,7 +152,7 @@ export class DetectorEvaluatorService {
           tenantId,
           segments.filter((s) => s.day % 2 === parity),
           metrics,
-          lookback,
+          lastSlot,
         ),
       );
     const [even, odd] = await Promise.all([read(0), read(1)]);

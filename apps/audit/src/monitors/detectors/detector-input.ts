@@ -10,6 +10,8 @@ export interface SeriesOf {
   subjectId: string;
   metric: RollupMetric;
   days: number[];
+  /** M18: each baseline day's count in its consecutive pieces (`parts[0]` is `[days[0]]`). */
+  parts?: number[][];
 }
 
 export function seriesOfKind(input: RateInput, subjectType: string, metric: string): SeriesOf[] {
@@ -30,6 +32,37 @@ export function baselineDaysOf(
     return !firstSeen || firstSeen.getTime() <= oldEnough
       ? common
       : baselineDays(input.windowStart, input.settings.lookbackDays, firstSeen);
+  };
+}
+
+/** A baseline day of M6 and whether it is of the window's own kind (M18 takes the others too). */
+export interface DayOfBaseline {
+  day: number;
+  sameKind: boolean;
+}
+
+/**
+ * M18: every day of the lookback since the subject was first seen, marked whether it is one of its
+ * M6 baseline days (the level comes from those; the trend and dispersion from all). None when M6
+ * has no baseline.
+ */
+export function seasonalDaysOf(
+  input: RateInput,
+): (subjectType: string, subjectId: string) => DayOfBaseline[] {
+  const chosenOf = baselineDaysOf(input);
+  return (subjectType, subjectId) => {
+    const chosen = new Set(chosenOf(subjectType, subjectId));
+    if (chosen.size === 0) {
+      return [];
+    }
+    const firstSeen = input.firstSeen.get(`${subjectType}:${subjectId}`);
+    const days: DayOfBaseline[] = [];
+    for (let day = 1; day <= input.settings.lookbackDays; day += 1) {
+      if (!firstSeen || input.windowStart.getTime() - day * DAY_MS >= firstSeen.getTime()) {
+        days.push({ day, sameKind: chosen.has(day) });
+      }
+    }
+    return days;
   };
 }
 

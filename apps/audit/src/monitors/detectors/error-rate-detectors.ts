@@ -3,8 +3,8 @@ import { SubjectType } from '@agp/contracts';
 import { deterministicUuid } from '../common/deterministic-uuid';
 import { Finding } from '../monitors.types';
 import { RollupMetric } from '../rollups/rollup-counters';
-import { assessErrorRate, round, severityOf } from './baseline';
-import { RateInput, baselineDaysOf, seriesKey, seriesOfKind } from './detector-input';
+import { assessShare, round, severityOf } from './baseline';
+import { RateInput, seasonalDaysOf, seriesKey, seriesOfKind } from './detector-input';
 
 interface ErrorRateSpec {
   subjectType: SubjectType;
@@ -28,19 +28,23 @@ export function errorRateMetrics(detectors: readonly ErrorRateDetector[]): Rollu
 export function errorRateFindings(detector: ErrorRateDetector, input: RateInput): Finding[] {
   const spec: ErrorRateSpec = ERROR_RATE_SPECS[detector];
   const findings: Finding[] = [];
-  const daysOf = baselineDaysOf(input);
+  const daysOf = seasonalDaysOf(input);
   for (const calls of seriesOfKind(input, spec.subjectType, spec.calls)) {
     const errors =
       input.series.get(seriesKey(calls.subjectType, calls.subjectId, 'ERRORS'))?.days ?? [];
     const days = daysOf(calls.subjectType, calls.subjectId);
-    const sum = (values: number[]): number =>
-      days.reduce((total, day) => total + (values[day] ?? 0), 0);
-    const deviation = assessErrorRate(
+    if (days.length === 0) {
+      continue;
+    }
+    const deviation = assessShare(
       errors[0] ?? 0,
       calls.days[0] ?? 0,
-      sum(errors),
-      sum(calls.days),
-      input.settings,
+      days.map(({ day, sameKind }) => ({
+        hits: errors[day] ?? 0,
+        trials: calls.days[day] ?? 0,
+        sameKind,
+      })),
+      { ...input.settings, dropRatio: 0 },
     );
     if (!deviation) {
       continue;

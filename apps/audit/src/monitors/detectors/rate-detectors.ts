@@ -4,8 +4,8 @@ import { deterministicUuid } from '../common/deterministic-uuid';
 import { TrafficDetector } from '../config/detector-settings';
 import { Finding } from '../monitors.types';
 import { RollupMetric } from '../rollups/rollup-counters';
-import { Deviation, assessCount, round, severityOf } from './baseline';
-import { RateInput, SeriesOf, baselineDaysOf, seriesKey, seriesOfKind } from './detector-input';
+import { Deviation, assessCount, assessShare, round, severityOf } from './baseline';
+import { RateInput, SeriesOf, seasonalDaysOf, seriesKey, seriesOfKind } from './detector-input';
 
 type EvidenceShape =
   | { kind: 'POLICY_METRIC'; policyMetric: PolicyMetric }
@@ -18,14 +18,16 @@ interface RateSpec {
   metric: RollupMetric;
   spikeOnly: boolean;
   evidence: EvidenceShape;
+  /** M19: judged as a share of this metric's count (the calls behind the outcome) when recorded. */
+  shareOf?: RollupMetric;
 }
 
 /** The count-based detectors: which subject and metric each watches (M4) and its evidence kind. */
 export const RATE_SPECS = {
   POLICY_INVOCATION_ANOMALY: policy('INVOCATIONS', 'INVOCATIONS'),
-  POLICY_BLOCK_ANOMALY: policy('BLOCKS', 'BLOCKS'),
-  POLICY_WARN_ANOMALY: policy('WARNS', 'WARNS'),
-  POLICY_HITL_HOLD_ANOMALY: policy('HITL_HOLDS', 'HITL_HOLDS'),
+  POLICY_BLOCK_ANOMALY: { ...policy('BLOCKS', 'BLOCKS'), shareOf: 'INVOCATIONS' },
+  POLICY_WARN_ANOMALY: { ...policy('WARNS', 'WARNS'), shareOf: 'INVOCATIONS' },
+  POLICY_HITL_HOLD_ANOMALY: { ...policy('HITL_HOLDS', 'HITL_HOLDS'), shareOf: 'INVOCATIONS' },
   AGENT_VOLUME_ANOMALY: volume('AGENT'),
   USER_VOLUME_ANOMALY: volume('USER'),
   MCP_SERVER_VOLUME_ANOMALY: volume('MCP_SERVER'),
@@ -72,6 +74,9 @@ export function rateMetrics(detectors: readonly RateDetector[]): RollupMetric[] 
   for (const detector of detectors) {
     const spec: RateSpec = RATE_SPECS[detector];
     metrics.add(spec.metric);
+    if (spec.shareOf) {
+      metrics.add(spec.shareOf);
+    }
     if (spec.evidence.kind === 'TENANT_ACTION_SPIKE') {
       metrics.add(spec.evidence.unattributed);
     }
@@ -84,15 +89,40 @@ export function rateFindings(detector: RateDetector, input: RateInput): Finding[
   const spec: RateSpec = RATE_SPECS[detector];
   const settings = spec.spikeOnly ? { ...input.settings, dropRatio: 0 } : input.settings;
   const findings: Finding[] = [];
-  const daysOf = baselineDaysOf({ ...input, settings });
+  const daysOf = seasonalDaysOf({ ...input, settings });
   for (const series of seriesOfKind(input, spec.subjectType, spec.metric)) {
     const days = daysOf(series.subjectType, series.subjectId);
-    const deviation = assessCount(
-      series.days[0] ?? 0,
-      days.map((day) => (series.days[day] ?? 0) / input.exposure),
-      settings,
-      input.exposure,
-    );
+    if (days.length === 0) {
+      continue;
+    }
+    const calls = spec.shareOf
+      ? input.series.get(seriesKey(series.subjectType, series.subjectId, spec.shareOf))?.days
+      : undefined;
+    const deviation = calls
+      ? assessShare(
+          series.days[0] ?? 0,
+          calls[0] ?? 0,
+          days.map(({ day, sameKind }) => ({
+            hits: series.days[day] ?? 0,
+            trials: calls[day] ?? 0,
+            sameKind,
+          })),
+          settings,
+        )
+      : assessCount(
+          series.days[0] ?? 0,
+          days.map(({ day, sameKind }) => {
+            const pieces = series.parts?.[day] ?? [];
+            return {
+              age: day,
+              perWindow: (series.days[day] ?? 0) / input.exposure,
+              sameKind,
+              pieces: pieces.map((n) => (n * pieces.length) / input.exposure),
+            };
+          }),
+          settings,
+          input.exposure,
+        );
     if (deviation) {
       findings.push(toFinding(detector, spec, series, deviation, input));
     }

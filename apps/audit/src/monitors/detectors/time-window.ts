@@ -17,31 +17,47 @@ export function isWeekend(at: Date): boolean {
 /**
  * The hour-row pieces of the window [end - minutes, end) and of the same window `day` days
  * earlier, for each day in `days` (0 is the recent window itself), baseline days widened by
- * `extendMinutes` on each side.
+ * `extendMinutes` on each side. M18: each baseline day's widened window is cut into `parts`
+ * consecutive pieces, read as slot `part × (last day + 1) + day` (so with one part, slot = day):
+ * the pieces show the subject's variation from one window to the next.
  */
 export function windowSegments(
   end: Date,
   minutes: number,
   days: readonly number[],
   extendMinutes = 0,
+  parts = 1,
 ): WindowSegment[] {
   const segments: WindowSegment[] = [];
+  const slots = Math.max(0, ...days) + 1;
   for (const day of days) {
     // M6: a baseline day's window is widened on both sides (a linear trend cancels out).
     const extend = day === 0 ? 0 : extendMinutes * MINUTE_MS;
     const stop = end.getTime() - day * DAY_MS + extend;
-    let start = stop - minutes * MINUTE_MS - 2 * extend;
-    while (start < stop) {
-      const hour = Math.floor(start / HOUR_MS) * HOUR_MS;
-      const pieceEnd = Math.min(stop, hour + HOUR_MS);
-      segments.push({
-        hour: new Date(hour),
-        lo: (start - hour) / MINUTE_MS + 1,
-        hi: (pieceEnd - hour) / MINUTE_MS,
-        day,
-      });
-      start = pieceEnd;
+    const start = stop - minutes * MINUTE_MS - 2 * extend;
+    const pieces = day === 0 ? 1 : parts;
+    const width = (stop - start) / MINUTE_MS;
+    for (let part = 0; part < pieces; part += 1) {
+      const from = start + Math.round((width * part) / pieces) * MINUTE_MS;
+      const to = start + Math.round((width * (part + 1)) / pieces) * MINUTE_MS;
+      segments.push(...hourPieces(from, to, part * slots + day));
     }
+  }
+  return segments;
+}
+
+function hourPieces(start: number, stop: number, day: number): WindowSegment[] {
+  const segments: WindowSegment[] = [];
+  while (start < stop) {
+    const hour = Math.floor(start / HOUR_MS) * HOUR_MS;
+    const pieceEnd = Math.min(stop, hour + HOUR_MS);
+    segments.push({
+      hour: new Date(hour),
+      lo: (start - hour) / MINUTE_MS + 1,
+      hi: (pieceEnd - hour) / MINUTE_MS,
+      day,
+    });
+    start = pieceEnd;
   }
   return segments;
 }

@@ -1,0 +1,102 @@
+import {
+  BaselineDay,
+  MIN_DISPERSION,
+  expectedCount,
+  seasonalBaseline,
+  varianceBoundFactor,
+} from './seasonal-baseline';
+
+function day(age: number, perWindow: number, sameKind = true): BaselineDay {
+  return { age, perWindow, sameKind };
+}
+
+describe('seasonalBaseline', () => {
+  it('should keep the minimum dispersion for a steady Poisson subject', () => {
+    // Five identical days: no variance beyond Poisson, no trend; the level's own uncertainty is
+    // that of the 45 events it rests on, 1 / (45 + ½).
+    const baseline = seasonalBaseline(
+      [1, 2, 3, 4, 5].map((age) => day(age, 9)),
+      1,
+    );
+    expect(baseline).toEqual({
+      level: 9,
+      projected: 9,
+      dispersion: MIN_DISPERSION,
+      levelUncertainty: 1 / 45.5,
+      projectionUncertainty: 1 / 45.5,
+    });
+  });
+
+  it('should not take silence for a rate of zero', () => {
+    // Nothing in five days of four windows each: half an event over those 20 windows.
+    const baseline = seasonalBaseline(
+      [1, 2, 3, 4, 5].map((age) => day(age, 0)),
+      4,
+    );
+    expect(baseline?.level).toBeCloseTo(0.025, 12);
+    expect(baseline?.dispersion).toBe(MIN_DISPERSION);
+    expect(baseline?.levelUncertainty).toBeCloseTo(2, 12);
+  });
+
+  it('should see the bursts inside steady days in the pieces of each day', () => {
+    // Every day totals 100 per window, but its four windows swing 20, 180, 20, 180: residuals of
+    // 80² per piece (20 pieces less level and slope: 18 degrees of freedom), Poisson part 100 each.
+    const bursty = [1, 2, 3, 4, 5].map((age) => ({ ...day(age, 100), pieces: [20, 180, 20, 180] }));
+    const smooth = [1, 2, 3, 4, 5].map((age) => ({
+      ...day(age, 100),
+      pieces: [100, 100, 100, 100],
+    }));
+    const perPiece = ((20 * 6_400 - 20 * 100) / (20 * 100 ** 2)) * varianceBoundFactor(18);
+    expect(seasonalBaseline(bursty, 4, 1)?.dispersion).toBeCloseTo(perPiece, 10);
+    expect(seasonalBaseline(smooth, 4, 1)?.dispersion).toBe(MIN_DISPERSION);
+  });
+
+  it('should carry a bursty subject’s own dispersion, bounded for five days', () => {
+    // Mean 98, no slope (Σ(age − 3)(x − 98) = 76 − 52 + 32 − 56 = 0), squared residuals 6,280
+    // over 4 degrees of freedom, Poisson part 5 × 98, scale 5 × 98².
+    const values = [60, 150, 80, 130, 70];
+    const baseline = seasonalBaseline(
+      values.map((v, i) => day(i + 1, v)),
+      1,
+    );
+    const extra = ((6_280 - 490) / 48_020) * varianceBoundFactor(4);
+    // The level's uncertainty: the days' relative extra variance over five days, plus Poisson.
+    const levelUncertainty = (((6_280 - 490) / 48_020) * (5 / 4)) / 5 + 1 / 490.5;
+    expect(baseline?.level).toBe(98);
+    expect(baseline?.projected).toBe(98);
+    expect(baseline?.dispersion).toBeCloseTo(extra, 10);
+    expect(baseline?.levelUncertainty).toBeCloseTo(levelUncertainty, 10);
+  });
+
+  it('should project a steady trend to today, with weekdays giving the weekend its slope', () => {
+    // Weekdays 1..5 days ago at 50, 45, 40, 35, 30: 12.5 % of their level (40) less per day of
+    // age. Last weekend's two days sit at a level of their own (12.5) on the same relative slope.
+    // Today's weekday level, 40 at a mean age of 3, projects to 40 × (1 + 3 × 0.125) = 55.
+    const days = [
+      day(1, 50),
+      day(2, 45),
+      day(3, 40),
+      day(4, 35),
+      day(5, 30),
+      day(6, 12.5 * 1.0625, false),
+      day(7, 12.5 * 0.9375, false),
+    ];
+    const baseline = seasonalBaseline(days, 4);
+    expect(baseline?.level).toBeCloseTo(40, 10);
+    expect(baseline?.projected).toBeCloseTo(55, 10);
+    expect(expectedCount(baseline!, 'SPIKE').mean).toBeCloseTo(55, 10);
+    expect(expectedCount(baseline!, 'DROP').mean).toBeCloseTo(40, 10);
+  });
+
+  it('should have no baseline without a day of the same kind', () => {
+    expect(seasonalBaseline([day(1, 5, false)], 1)).toBeUndefined();
+  });
+});
+
+describe('varianceBoundFactor', () => {
+  it('should be the 80 % upper bound of a variance: about 2.4 for four degrees of freedom', () => {
+    // χ²(0.2, 4) = 1.649, so 4 / 1.649 = 2.43 (Wilson–Hilferty within 1 %).
+    expect(varianceBoundFactor(4)).toBeCloseTo(2.43, 1);
+    expect(varianceBoundFactor(30)).toBeLessThan(1.3);
+  });
+});

@@ -1,0 +1,182 @@
+import { NegativeBinomial } from './count-tests';
+
+/** One baseline day of a subject: the same clock window `age` days ago, scaled to one window. */
+export interface BaselineDay {
+  age: number;
+  /** Count of the widened baseline window divided by `exposure` (windows' worth). */
+  perWindow: number;
+  /** Of the same kind as the window judged (weekday or weekend, M6): the level comes from these. */
+  sameKind: boolean;
+  /**
+   * The day's window read in consecutive pieces (each scaled to one window): they show how much
+   * the subject varies from one window to the next, which the day's total averages away.
+   */
+  pieces?: number[];
+}
+
+/** What a subject's own history predicts for the window: level, trend and dispersion (M18). */
+export interface SeasonalBaseline {
+  /** The mean of the same-kind days (what the evidence calls the baseline). */
+  level: number;
+  /** The level projected to today along the subject's trend (equal to `level` without one). */
+  projected: number;
+  /** Squared coefficient of variation of one window beyond Poisson: the subject's own burstiness. */
+  dispersion: number;
+  /** Squared coefficients of variation of the level and of the projection as estimates. */
+  levelUncertainty: number;
+  projectionUncertainty: number;
+}
+
+/**
+ * Extra variance every subject is assumed to have at least: 15 % from window to window (day-to-day
+ * level noise the few baseline days cannot show, M6's "level noise").
+ */
+export const MIN_DISPERSION = 0.15 ** 2;
+
+/**
+ * Upper 80 % bound of a variance estimated with `dof` degrees of freedom, as a factor of the
+ * estimate: dof / χ²(0.2, dof), χ² by Wilson–Hilferty. Five baseline days cannot show a bursty
+ * subject's variability exactly; a pessimistic estimate keeps its ordinary bursts quiet.
+ */
+export function varianceBoundFactor(dof: number): number {
+  const h = 2 / (9 * dof);
+  const chi = dof * Math.max(0.01, 1 - h - 0.8416 * Math.sqrt(h)) ** 3;
+  return dof / chi;
+}
+
+/**
+ * M18: the subject's expected count in the window from its baseline days. Level: the mean of the
+ * same-kind days. Trend: one slope per day shared by both kinds (each kind keeps its own level), by
+ * least squares over every baseline day, so weekdays also give the trend of a weekend. Dispersion:
+ * the residual variance around that fit beyond what Poisson counts explain, relative to the level,
+ * pooled over all days, bounded from above for the few degrees of freedom, and the level's own
+ * uncertainty (a projection far from the days it rests on is less certain) added on top.
+ */
+export function seasonalBaseline(
+  days: readonly BaselineDay[],
+  exposure: number,
+  pieceExposure = exposure,
+): SeasonalBaseline | undefined {
+  const same = days.filter((d) => d.sameKind);
+  if (same.length === 0) {
+    return undefined;
+  }
+  const groups = [same, days.filter((d) => !d.sameKind)].filter((g) => g.length > 0);
+  const stats = groups.map((g) => ({
+    days: g,
+    meanAge: g.reduce((s, d) => s + d.age, 0) / g.length,
+    mean: g.reduce((s, d) => s + d.perWindow, 0) / g.length,
+  }));
+  // The slope is relative (a share of each kind's own level per day of age): a weekend at a
+  // third of the weekdays grows by the same share, not by the same count.
+  let sxx = 0;
+  let sxy = 0;
+  for (const g of stats) {
+    for (const d of g.days) {
+      sxx += (d.age - g.meanAge) ** 2;
+      sxy += g.mean > 0 ? (d.age - g.meanAge) * (d.perWindow / g.mean - 1) : 0;
+    }
+  }
+  const dofTrend = days.length - groups.length - 1;
+  const slope = sxx > 0 && dofTrend >= 1 ? sxy / sxx : 0;
+  const fitted = (d: BaselineDay, g: KindStats): number =>
+    Math.max(0, g.mean * (1 + slope * (d.age - g.meanAge)));
+  const dof = days.length - groups.length - (slope !== 0 ? 1 : 0);
+  const target = stats[0];
+  if (!target) {
+    return undefined;
+  }
+  // With nothing counted, half an event over the baseline's windows: silence is not a rate of 0.
+  const level = Math.max(target.mean, 0.5 / (exposure * target.days.length));
+  // Age 0 is today: the projection of the same-kind level along the slope.
+  const projected = Math.max(0, target.mean * (1 - slope * target.meanAge));
+  const dispersion = extraDispersion(stats, fitted, dof, exposure, pieceExposure);
+  // Day-to-day variation of a day's total beyond Poisson, relative to its level, over all days.
+  let residual = 0;
+  let poisson = 0;
+  let scale = 0;
+  for (const g of stats) {
+    for (const d of g.days) {
+      const fit = fitted(d, g);
+      residual += (d.perWindow - fit) ** 2;
+      poisson += fit / exposure;
+      scale += fit * fit;
+    }
+  }
+  const dayVariation =
+    dof > 0 && scale > 0 ? (Math.max(0, residual - poisson) / scale) * (days.length / dof) : 0;
+  const events = target.days.reduce((sum, d) => sum + d.perWindow, 0) * exposure;
+  // The level's relative variance: day-to-day variation over n days plus the Poisson uncertainty
+  // of the events it rests on (a gamma of shape events + ½); a projection's grows with the
+  // distance from the days it rests on, (1/n + age distance² / Σxx).
+  const distance = slope !== 0 && sxx > 0 ? target.meanAge ** 2 / sxx : 0;
+  const n = target.days.length;
+  return {
+    level,
+    projected,
+    dispersion: Math.max(dispersion, MIN_DISPERSION),
+    levelUncertainty: dayVariation / n + 1 / (events + 0.5),
+    projectionUncertainty: (dayVariation + n / (events + 0.5)) * (1 / n + distance),
+  };
+}
+
+interface KindStats {
+  days: BaselineDay[];
+  meanAge: number;
+  mean: number;
+}
+
+/**
+ * Squared coefficient of variation of one window beyond Poisson, around the fitted levels: from
+ * the days' pieces when read (window-sized samples, many degrees of freedom), else from the days'
+ * totals counted as if all their extra variance belonged to one window (pessimistic: a total
+ * holds `exposure` windows). Bounded from above for the degrees of freedom.
+ */
+function extraDispersion(
+  stats: KindStats[],
+  fitted: (d: BaselineDay, g: KindStats) => number,
+  dayDof: number,
+  exposure: number,
+  pieceExposure: number,
+): number {
+  const withPieces = stats.every((g) => g.days.every((d) => (d.pieces?.length ?? 0) > 1));
+  let residual = 0;
+  let poisson = 0;
+  let scale = 0;
+  let samples = 0;
+  for (const g of stats) {
+    for (const d of g.days) {
+      const fit = fitted(d, g);
+      const values = withPieces ? (d.pieces ?? []) : [d.perWindow];
+      const each = withPieces ? pieceExposure : exposure;
+      for (const value of values) {
+        residual += (value - fit) ** 2;
+        poisson += fit / each;
+        scale += fit * fit;
+        samples += 1;
+      }
+    }
+  }
+  const dof = withPieces ? samples - (stats.length + (samples > 0 ? 1 : 0)) : dayDof;
+  if (dof <= 0 || scale <= 0) {
+    return 0;
+  }
+  const perSample = Math.max(0, residual - poisson) / scale;
+  return perSample * Math.max(1, withPieces ? pieceExposure : exposure) * varianceBoundFactor(dof);
+}
+
+/** The count the window should hold, pessimistic for the direction tested. */
+export function expectedCount(
+  baseline: SeasonalBaseline,
+  direction: 'SPIKE' | 'DROP',
+): NegativeBinomial {
+  // A growing subject is judged against its projection, a shrinking one against its level (and
+  // the other way round for drops): a trend can excuse a change, never make one.
+  const useProjection =
+    direction === 'SPIKE'
+      ? baseline.projected > baseline.level
+      : baseline.projected < baseline.level;
+  const mean = useProjection ? baseline.projected : baseline.level;
+  const uncertainty = useProjection ? baseline.projectionUncertainty : baseline.levelUncertainty;
+  return { mean, size: 1 / (baseline.dispersion + uncertainty) };
+}
