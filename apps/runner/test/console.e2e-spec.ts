@@ -371,7 +371,15 @@ describe('console in a browser', () => {
         await page.getByRole('heading', { level: 2, name, exact: true }).waitFor();
         await page.waitForLoadState('networkidle');
         const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          // Runs in the page: the DOM's document, which the test's Node typings do not declare.
+          () => {
+            const { documentElement: root } = (
+              globalThis as unknown as {
+                document: { documentElement: { scrollWidth: number; clientWidth: number } };
+              }
+            ).document;
+            return root.scrollWidth - root.clientWidth;
+          },
         );
         expect({ page: name, overflow }).toEqual({ page: name, overflow: 0 });
         expect(await seriousA11yViolations(page)).toEqual([]);
