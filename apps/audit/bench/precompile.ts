@@ -1,4 +1,12 @@
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { transformFileSync } from '@swc/core';
 
@@ -19,7 +27,10 @@ function* sources(dir: string): Generator<string> {
     }
     if (statSync(path).isDirectory()) {
       yield* sources(path);
-    } else if (name.endsWith('.ts') && !name.endsWith('.d.ts') && !name.endsWith('.spec.ts')) {
+    } else if (
+      (name.endsWith('.ts') && !name.endsWith('.d.ts') && !name.endsWith('.spec.ts')) ||
+      name.endsWith('.json')
+    ) {
       yield path;
     }
   }
@@ -34,6 +45,13 @@ export function precompile(): string {
   const out = join(REPO, 'apps', 'audit', 'dist-bench', `precompiled-${process.pid}`);
   for (const tree of TREES) {
     for (const file of sources(join(REPO, tree))) {
+      if (file.endsWith('.json')) {
+        // Data the sources read beside them (libs/http's response schemas).
+        const target = join(out, relative(REPO, file));
+        mkdirSync(dirname(target), { recursive: true });
+        copyFileSync(file, target);
+        continue;
+      }
       const { code } = transformFileSync(file, {
         jsc: {
           parser: { syntax: 'typescript', decorators: true },
@@ -51,6 +69,15 @@ export function precompile(): string {
       const target = join(out, relative(REPO, file)).replace(/\.ts$/, '.js');
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, code);
+    }
+  }
+  // A library's own dependencies (libs/testing's ajv 8) resolve from its folder, as they do from
+  // the sources.
+  for (const lib of readdirSync(join(REPO, 'libs'))) {
+    const modules = join(REPO, 'libs', lib, 'node_modules');
+    const mirror = join(out, 'libs', lib, 'node_modules');
+    if (existsSync(modules) && existsSync(dirname(mirror)) && !existsSync(mirror)) {
+      symlinkSync(modules, mirror, 'dir');
     }
   }
   return out;
