@@ -342,7 +342,7 @@ describe('console in a browser', () => {
     await expectEventually(async () => {
       await page.reload();
       await alert.waitFor({ timeout: 10_000 });
-    }, 24);
+    }, 40);
     await checkPage('alerts');
     await alert.click();
     await page.getByText(/Evidence \(custom query\)/).waitFor();
@@ -352,7 +352,7 @@ describe('console in a browser', () => {
     await page.getByText('“looking into it”').waitFor();
     await page.getByRole('button', { name: 'Resolve' }).waitFor();
     await checkPage('alert-detail');
-  }, 360_000);
+  }, 600_000);
 
   it('should come back signed in after a reload, without the sign-in page', async () => {
     await page.reload();

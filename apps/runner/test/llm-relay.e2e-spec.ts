@@ -229,9 +229,13 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
       const text = await answerText(sut, 'who is it', isStreamed);
 
       expect(text).toBe('The customer SSN is [MASKED:SSN] on file.');
+      // The hop's events reach the audit in no set order (T39): wait for each kind asserted.
       const trace = await world.trace(
         correlationId,
-        (items) => ofType(items, 'LLM_GATEWAY_CALL').length === 1,
+        (items) =>
+          ofType(items, 'LLM_GATEWAY_CALL').length === 1 &&
+          ofType(items, 'PII_DETECTION').length >= 1 &&
+          ofType(items, 'COMMUNICATION_AUDIT').some((e) => details(e).direction === 'RESPONSE'),
       );
       const responses = ofType(trace, 'COMMUNICATION_AUDIT').filter(
         (e) => details(e).direction === 'RESPONSE',
