@@ -19,26 +19,13 @@ export async function startUpstream(): Promise<{ url: string; server: FastifyIns
     return { url: request.url, headers: request.headers };
   });
 
-  server.post('/relay/v1/digest', async (request) => {
-    const hash = createHash('sha256');
-    let bytes = 0;
-    for await (const chunk of request.body as AsyncIterable<Buffer>) {
-      hash.update(chunk);
-      bytes += chunk.length;
-    }
-    return { bytes, sha256: hash.digest('hex') };
-  });
+  server.post('/relay/v1/digest', (request) => digestOf(request.body));
 
   server.post('/relay/mcp/digest', async (request) => {
-    const hash = createHash('sha256');
-    let bytes = 0;
-    for await (const chunk of request.body as AsyncIterable<Buffer>) {
-      hash.update(chunk);
-      bytes += chunk.length;
-    }
+    const { bytes, sha256 } = await digestOf(request.body);
     return {
       bytes,
-      sha256: hash.digest('hex'),
+      sha256,
       contentType: request.headers['content-type'],
       contentLength: request.headers['content-length'],
     };
@@ -64,4 +51,15 @@ export async function startUpstream(): Promise<{ url: string; server: FastifyIns
   await server.listen({ port: 0, host: '127.0.0.1' });
   const { port } = server.server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, server };
+}
+
+/** The size and SHA-256 of a streamed body, as the upstream received it. */
+async function digestOf(body: unknown): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { bytes, sha256: hash.digest('hex') };
 }
