@@ -11,6 +11,7 @@ import { GroupSeries } from './metric-semantics';
 import { MonitorDefinition } from './monitor-definition';
 import { comparisonOffsetMinutes, evaluateMonitor } from './monitor-evaluation';
 import { MetricReadPlan, ReadBatch, rangeKey } from './metric-read-plan';
+import { MetricSeriesRepository } from './metric-series.repository';
 import { RollupSeriesRepository } from './rollup-series.repository';
 
 const MINUTE_MS = 60_000;
@@ -41,21 +42,27 @@ export class CustomMonitorsEvaluatorService {
     @Inject(MONITORS_OPTIONS) private readonly options: MonitorsOptions,
     private readonly monitors: CustomMonitorsRepository,
     private readonly rollups: RollupSeriesRepository,
+    private readonly series: MetricSeriesRepository,
   ) {}
 
   async evaluate(
     tenantId: string,
     tick: Date,
   ): Promise<{ findings: Finding[]; evaluated: string[] }> {
-    const enabled = await this.database.inTenant(tenantId, (tx) =>
-      this.monitors.enabledOf(tx, tenantId),
+    const source = this.options.customMetricSource ?? 'SERIES';
+    const [enabled, seriesStart] = await this.database.inTenant(
+      tenantId,
+      async (tx): Promise<[MonitorDefinition[], number]> => [
+        await this.monitors.enabledOf(tx, tenantId),
+        source === 'SERIES' ? await this.series.startMinute(tx) : 0,
+      ],
     );
     const due = enabled.filter((monitor) => isDue(monitor, tick));
     if (due.length === 0) {
       return { findings: [], evaluated: [] };
     }
     const endMinute = Math.floor(tick.getTime() / MINUTE_MS) - EVALUATION_DELAY_MINUTES;
-    const plan = new MetricReadPlan(this.options.customMetricSource === 'EVENTS');
+    const plan = new MetricReadPlan(source === 'EVENTS', source === 'SERIES', seriesStart);
     const windows = due.map((monitor) => {
       const startMinute = endMinute - WINDOW_MINUTES[monitor.window];
       const current = plan.need(monitor, startMinute);
@@ -118,6 +125,8 @@ export class CustomMonitorsEvaluatorService {
         return this.rollups.totalsOver(tx, tenantId, batch.source, ranges);
       case 'minutes':
         return this.rollups.minutesOver(tx, tenantId, batch.source, ranges);
+      case 'series':
+        return this.series.seriesOver(tx, tenantId, batch.groupBy, batch.reads);
       case 'events': {
         const metrics = [...new Set(batch.reads.map((r) => r.metric))];
         const spans = [...new Map(batch.reads.map((r) => [rangeKey(r.range), r.range])).values()];
