@@ -188,7 +188,23 @@ describe('custom monitors, batched reads (M27)', () => {
       const answers = await databaseOf(app).inTenant(tenantId, (tx) =>
         series.seriesOver(tx, tenantId, groupBy, reads),
       );
+      // Only the groups of some volume wanted: the same series, of those groups.
+      const minSamples = 5;
+      const wanted = await databaseOf(app).inTenant(tenantId, (tx) =>
+        series.seriesOver(
+          tx,
+          tenantId,
+          groupBy,
+          reads,
+          reads.map((_read, k) => [{ read: k, minSamples }]),
+        ),
+      );
       for (const [i, { metric, range }] of reads.entries()) {
+        expect({ metric, groupBy, series: plain(wanted[i]) }).toEqual({
+          metric,
+          groupBy,
+          series: plain(answers[i].filter((s) => s.samples >= minSamples)),
+        });
         const [from, to] = [range.fromMinute, range.toMinute].map((m) => new Date(m * MINUTE_MS));
         const alone = await databaseOf(app).inTenant(tenantId, (tx) =>
           repository.minuteSeries(tx, tenantId, metric, groupBy, from, to),

@@ -72,7 +72,16 @@ export class CustomMonitorsEvaluatorService {
           : undefined;
       return { monitor, startMinute, current, previous };
     });
-    const series = await this.readAll(tenantId, plan);
+    // M29: which groups each read must give, as its monitors judge only groups of minVolume.
+    const judging = new Map<string, Array<{ key: string; minSamples: number }>>();
+    for (const { monitor, current, previous } of windows) {
+      for (const key of previous ? [current, previous] : [current]) {
+        const list = judging.get(key) ?? [];
+        list.push({ key: current, minSamples: monitor.minVolume });
+        judging.set(key, list);
+      }
+    }
+    const series = await this.readAll(tenantId, plan, judging);
     const findings: Finding[] = [];
     for (const { monitor, startMinute, current: currentKey, previous: previousKey } of windows) {
       const current = [...(series.get(currentKey) ?? [])];
@@ -101,6 +110,7 @@ export class CustomMonitorsEvaluatorService {
   private async readAll(
     tenantId: string,
     plan: MetricReadPlan,
+    judging: ReadonlyMap<string, ReadonlyArray<{ key: string; minSamples: number }>>,
   ): Promise<Map<string, GroupSeries[]>> {
     const series = new Map<string, GroupSeries[]>();
     const batches = plan.batches();
@@ -108,7 +118,7 @@ export class CustomMonitorsEvaluatorService {
       for (let batch = batches.shift(); batch; batch = batches.shift()) {
         const read = batch;
         const answers = await this.database.inTenant(tenantId, (tx) =>
-          this.readBatch(tx, tenantId, read),
+          this.readBatch(tx, tenantId, read, judging),
         );
         read.reads.forEach((r, i) => series.set(r.key, answers[i]));
       }
@@ -118,15 +128,29 @@ export class CustomMonitorsEvaluatorService {
   }
 
   /** One batch's statement(s): the answer of each of its reads, in order. */
-  private async readBatch(tx: Tx, tenantId: string, batch: ReadBatch): Promise<GroupSeries[][]> {
+  private async readBatch(
+    tx: Tx,
+    tenantId: string,
+    batch: ReadBatch,
+    judging: ReadonlyMap<string, ReadonlyArray<{ key: string; minSamples: number }>>,
+  ): Promise<GroupSeries[][]> {
     const ranges = batch.reads.map((r) => r.range);
     switch (batch.kind) {
       case 'totals':
         return this.rollups.totalsOver(tx, tenantId, batch.source, ranges);
       case 'minutes':
         return this.rollups.minutesOver(tx, tenantId, batch.source, ranges);
-      case 'series':
-        return this.series.seriesOver(tx, tenantId, batch.groupBy, batch.reads);
+      case 'series': {
+        const index = new Map(batch.reads.map((r, i) => [r.key, i]));
+        const wanted = batch.reads.map((r) =>
+          (judging.get(r.key) ?? []).map(({ key, minSamples }) => ({
+            // A monitor whose current window is read elsewhere (before the cells began) needs all.
+            read: index.get(key) ?? -1,
+            minSamples: index.has(key) ? minSamples : 0,
+          })),
+        );
+        return this.series.seriesOver(tx, tenantId, batch.groupBy, batch.reads, wanted);
+      }
       case 'events': {
         const metrics = [...new Set(batch.reads.map((r) => r.metric))];
         const spans = [...new Map(batch.reads.map((r) => [rangeKey(r.range), r.range])).values()];

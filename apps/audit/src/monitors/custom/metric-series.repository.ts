@@ -46,6 +46,27 @@ const SELECT_OF: Readonly<Record<SeriesField, string>> = {
   agents: 'agents',
 };
 
+/** A metric's samples in a cell (`samplesOf`), in SQL. */
+const SAMPLES_SQL: Readonly<Record<MonitorMetric, string>> = {
+  REQUESTS: 'requests',
+  BLOCKS: 'blocks',
+  WARNS: 'warns',
+  MASKS: 'masks',
+  HITL_HOLDS: 'hitl_holds',
+  ERRORS: 'errors',
+  ERROR_RATE_PCT: 'traffic',
+  LATENCY_AVG_MS: 'cardinality(latencies)',
+  LATENCY_P50_MS: 'cardinality(latencies)',
+  LATENCY_P95_MS: 'cardinality(latencies)',
+  LATENCY_P99_MS: 'cardinality(latencies)',
+  LLM_CALLS: 'llm_calls',
+  LLM_FAILOVERS: 'llm_failovers',
+  TOOL_CALLS: 'tool_calls',
+  MCP_REQUESTS: 'mcp_requests',
+  USER_DISTINCT: 'user_events',
+  AGENT_DISTINCT: 'agent_events',
+};
+
 /** The union of two id sets, each id once. */
 function union(column: string): string {
   return `CASE WHEN cardinality(excluded.${column}) = 0 THEN s.${column}
@@ -113,15 +134,21 @@ export class MetricSeriesRepository {
   }
 
   /**
-   * M29: every read of one grouping from one index range scan of its cells over the reads' span;
-   * each read's groups with the metric's value in each minute that has samples (what M21's query
-   * over the events gives: `CustomMonitorsRepository.minuteSeries`).
+   * M29: every read of one grouping from one range read of its cells over the reads' span; each
+   * read's groups with the metric's value in each minute that has samples (what M21's query over
+   * the events gives: `CustomMonitorsRepository.minuteSeries`). `wanted[k]`, when given, says which
+   * groups read k must give: those with at least `minSamples` samples in read `read`'s window for
+   * one of its entries (a monitor judges only groups of its minVolume, and compares a CHANGE only
+   * for those). Other groups may come too. When every read wants groups of some volume, the
+   * statement first sums each group's samples in the database and fetches only the cells of the
+   * groups wanted.
    */
   async seriesOver(
     tx: Tx,
     tenantId: string,
     groupBy: GroupBy,
     reads: readonly SeriesRead[],
+    wanted?: ReadonlyArray<ReadonlyArray<{ read: number; minSamples: number }>>,
   ): Promise<GroupSeries[][]> {
     if (reads.length === 0) {
       return [];
@@ -131,13 +158,27 @@ export class MetricSeriesRepository {
     const inSpans = spans
       .map((_s, i) => `(minute >= $${2 * i + 3} AND minute < $${2 * i + 4})`)
       .join(' OR ');
+    const params = [
+      tenantId,
+      groupBy,
+      ...spans.flatMap((span) => [span.fromMinute, span.toMinute]),
+    ];
+    const needed = wanted ? await this.groupsWanted(tx, params, inSpans, reads, wanted) : undefined;
+    const keys = needed?.every((set) => set !== undefined)
+      ? [...new Set(needed.flatMap((set) => [...(set ?? [])]))]
+      : undefined;
+    if (keys?.length === 0) {
+      return reads.map(() => []);
+    }
     const rows: SeriesRow[] = await tx.query(
       `SELECT group_key AS key, minute, ${fields.map((field) => SELECT_OF[field]).join(', ')}
        FROM ${T} WHERE tenant_id = $1 AND group_by = $2 AND (${inSpans})
+         ${keys ? `AND group_key = ANY($${params.length + 1}::text[])` : ''}
        ORDER BY minute`,
-      [tenantId, groupBy, ...spans.flatMap((span) => [span.fromMinute, span.toMinute])],
+      keys ? [...params, keys] : params,
     );
-    return reads.map(({ metric, range }) => {
+    return reads.map(({ metric, range }, k) => {
+      const only = needed?.[k];
       const byGroup = new Map<string, GroupSeries>();
       const ids = new Map<string, Set<string>>();
       for (let i = firstAtOrAfter(rows, range.fromMinute); i < rows.length; i += 1) {
@@ -147,7 +188,7 @@ export class MetricSeriesRepository {
         }
         const samples = samplesOf(metric, row);
         // A (group, minute) without this metric's events is not one of its minutes.
-        if (samples === 0) {
+        if (samples === 0 || (only && !only.has(row.key))) {
           continue;
         }
         let series = byGroup.get(row.key);
@@ -171,6 +212,50 @@ export class MetricSeriesRepository {
         }
       }
       return [...byGroup.values()];
+    });
+  }
+
+  /**
+   * The groups each read must give (undefined: all of them): one aggregate over the cells, each
+   * group's samples in the window of every read some entry names.
+   */
+  private async groupsWanted(
+    tx: Tx,
+    params: unknown[],
+    inSpans: string,
+    reads: readonly SeriesRead[],
+    wanted: ReadonlyArray<ReadonlyArray<{ read: number; minSamples: number }>>,
+  ): Promise<Array<Set<string> | undefined>> {
+    const all = wanted.map(
+      (entries) => entries.length === 0 || entries.some((e) => e.read < 0 || e.minSamples <= 0),
+    );
+    if (all.every(Boolean)) {
+      return wanted.map(() => undefined);
+    }
+    const named = [
+      ...new Set(wanted.flatMap((entries, k) => (all[k] ? [] : entries.map((e) => e.read)))),
+    ];
+    const sums = named.map((j, i) => {
+      const { metric } = reads[j];
+      const at = params.length + 2 * i;
+      return `sum(${SAMPLES_SQL[metric]}) FILTER (WHERE minute >= $${at + 1} AND minute < $${at + 2}) AS s${i}`;
+    });
+    const rows: Array<Record<string, string | null>> = await tx.query(
+      `SELECT group_key AS key, ${sums.join(', ')}
+       FROM ${T} WHERE tenant_id = $1 AND group_by = $2 AND (${inSpans}) GROUP BY group_key`,
+      [...params, ...named.flatMap((j) => [reads[j].range.fromMinute, reads[j].range.toMinute])],
+    );
+    return wanted.map((entries, k) => {
+      if (all[k]) {
+        return undefined;
+      }
+      const groups = new Set<string>();
+      for (const row of rows) {
+        if (entries.some((e) => Number(row[`s${named.indexOf(e.read)}`] ?? 0) >= e.minSamples)) {
+          groups.add(String(row.key));
+        }
+      }
+      return groups;
     });
   }
 
