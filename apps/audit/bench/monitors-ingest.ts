@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { EVENT_VERSION, EventEnvelope } from '@agp/contracts';
 
+import { MetricSeriesService } from '../src/monitors/custom/metric-series.service';
 import { RollupsService } from '../src/monitors/rollups/rollups.service';
 import { startMonitorsBench } from './monitors-bench-app';
 
@@ -52,10 +53,19 @@ export async function measureRollupIngest(databaseUrl: string): Promise<void> {
       );
     }
     const batchSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
+    // M29: the custom monitors' cells, the other observer of the ingest, on the same batches.
+    const series = bench.app.get(MetricSeriesService);
+    const cells = envelopes.map((e) => ({ ...e, id: randomUUID() }));
+    const t2 = process.hrtime.bigint();
+    for (let i = 0; i < cells.length; i += BATCH) {
+      await bench.database.asSystem((tx) => series.recordIngested(tx, cells.slice(i, i + BATCH)));
+    }
+    const seriesSeconds = Number(process.hrtime.bigint() - t2) / 1e9;
     process.stdout.write(
       `\nRollups in the ingest transaction (COMMUNICATION_AUDIT events, each ~10 counters and ~6 sightings):\n` +
         `  one event per transaction (in-process bus): ${single.length} in ${seconds.toFixed(1)} s = ${(single.length / seconds).toFixed(0)} events/s\n` +
-        `  batches of ${BATCH} (the JetStream path): ${batched.length} in ${batchSeconds.toFixed(1)} s = ${(batched.length / batchSeconds).toFixed(0)} events/s\n`,
+        `  batches of ${BATCH} (the JetStream path): ${batched.length} in ${batchSeconds.toFixed(1)} s = ${(batched.length / batchSeconds).toFixed(0)} events/s\n` +
+        `  custom monitors' cells (M29), batches of ${BATCH}: ${cells.length} in ${seriesSeconds.toFixed(1)} s = ${(cells.length / seriesSeconds).toFixed(0)} events/s\n`,
     );
   } finally {
     await bench.app.close();

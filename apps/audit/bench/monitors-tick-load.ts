@@ -18,7 +18,6 @@ import { CustomMonitorsRepository } from '../src/monitors/custom/custom-monitors
 import { aggregationAllowed } from '../src/monitors/custom/metric-semantics';
 import { CustomMonitorType } from '../src/monitors/custom/monitor-definition';
 import { rollupSourceOf } from '../src/monitors/custom/rollup-source';
-import { RollupsService } from '../src/monitors/rollups/rollups.service';
 
 /** The tenant of the tick bench: 10,000 subjects, as the detector speed part has them. */
 export interface BenchTenant {
@@ -62,12 +61,15 @@ const BATCH = 2_000;
 
 /**
  * `count` traffic events spread over [from, to), written as the ingest writes them: the rows of
- * `audit.events` (what raw custom-monitor reads scan) and, in the same transaction, the rollups
- * and sightings through the real `RollupsService` (M16). Busy subjects are few (a squared draw).
+ * `audit.events` (what raw custom-monitor reads scan) and, in the same transaction, what the
+ * ingest's observers derive (the real `RollupsService`, M16, and `MetricSeriesService`, M29).
+ * Busy subjects are few (a squared draw).
  */
 export async function writeTraffic(
   database: Database,
-  rollups: RollupsService,
+  observers: ReadonlyArray<{
+    recordIngested(tx: Tx, envelopes: EventEnvelope[]): Promise<void>;
+  }>,
   tenant: BenchTenant,
   from: Date,
   to: Date,
@@ -136,7 +138,9 @@ export async function writeTraffic(
     }
     await database.inTenant(tenant.tenantId, async (tx) => {
       await insertEvents(tx, tenant.tenantId, start, envelopes);
-      await rollups.recordIngested(tx, envelopes);
+      for (const observer of observers) {
+        await observer.recordIngested(tx, envelopes);
+      }
     });
   }
 }

@@ -12,7 +12,7 @@ import { MonitorConfigRepository } from '../src/monitors/config/monitor-config.r
 import { CustomMonitorsEvaluatorService } from '../src/monitors/custom/custom-monitors-evaluator.service';
 import { CustomMonitorsRepository } from '../src/monitors/custom/custom-monitors.repository';
 import { Finding } from '../src/monitors/monitors.types';
-import { rollupSourceOf } from '../src/monitors/custom/rollup-source';
+import { MetricSeriesService } from '../src/monitors/custom/metric-series.service';
 import { RollupsService } from '../src/monitors/rollups/rollups.service';
 import { MonitorsBench, startMonitorsBench } from './monitors-bench-app';
 import { evaluatePerMonitor } from './monitors-tick-per-monitor';
@@ -47,36 +47,50 @@ function fingerprint(findings: Finding[]): string[] {
 /**
  * Issue 17's tick: 24 detectors and 200 custom monitors over 10,000 subjects and 7 days, beside
  * the 19-detector tick of before, on one trace written as the ingest writes it (events and, in the
- * same transactions, their rollups). Custom monitors read their counts from the rollups where the
- * rollups hold them (M26) or, in the second app, every metric from the events.
+ * same transactions, their rollups and the custom monitors' cells). Custom monitors read their
+ * metrics from the cells (M29, the default); a second app reads them as before M29 (rollups where
+ * they hold, M26, the events otherwise, M27), a third every metric from the events.
  */
 export async function measureFullTick(databaseUrl: string): Promise<void> {
   const bench = await startMonitorsBench(databaseUrl);
+  const before = await startMonitorsBench(databaseUrl, { customMetricSource: 'ROLLUPS' });
   const raw = await startMonitorsBench(databaseUrl, { customMetricSource: 'EVENTS' });
   try {
     const tenant = benchTenant();
     const { tenantId } = tenant;
     const from = new Date(END.getTime() - DAYS * 86_400_000);
     const started = Date.now();
-    await writeTraffic(bench.database, bench.app.get(RollupsService), tenant, from, END, EVENTS);
+    await writeTraffic(
+      bench.database,
+      [bench.app.get(RollupsService), bench.app.get(MetricSeriesService)],
+      tenant,
+      from,
+      END,
+      EVENTS,
+    );
     const split = await bench.database.inTenant(tenantId, async (tx) => {
       await writeGovernance(tx, tenant, END);
       return writeMonitors(tx, bench.app.get(CustomMonitorsRepository), tenantId, MONITORS);
     });
     await bench.database.asSystem(async (tx) => {
+      // Every event of this database went through the ingest's observers, so the cells hold all
+      // of them from the start; in a deployment they begin with their migration (M29).
+      await tx.query(`UPDATE audit.monitor_series_start SET started_at = 'epoch'`);
       await tx.query('ANALYZE audit.monitor_rollups');
+      await tx.query('ANALYZE audit.monitor_series');
       await tx.query('ANALYZE audit.events');
     });
     const [rows] = await bench.database.asSystem((tx) =>
-      tx.query<Array<{ n: string }>>(
-        'SELECT count(*) AS n FROM audit.monitor_rollups WHERE tenant_id = $1',
+      tx.query<Array<{ n: string; cells: string }>>(
+        `SELECT (SELECT count(*) FROM audit.monitor_rollups WHERE tenant_id = $1) AS n,
+                (SELECT count(*) FROM audit.monitor_series WHERE tenant_id = $1) AS cells`,
         [tenantId],
       ),
     );
     process.stdout.write(
       `\nTick with 24 detectors and ${MONITORS} custom monitors: 10,000 subjects, ${DAYS} days, ${EVENTS} events ` +
-        `(${rows?.n} rollup hour rows), written in ${((Date.now() - started) / 1000).toFixed(0)} s\n` +
-        `custom monitors: ${split.fromRollups} read from the rollups (M26), ${split.fromEvents} only answerable from the events\n`,
+        `(${rows?.n} rollup hour rows, ${rows?.cells} custom-monitor cells), written in ${((Date.now() - started) / 1000).toFixed(0)} s\n` +
+        `custom monitors: ${split.fromRollups} held by the rollups (M26), ${split.fromEvents} read from the events before M29\n`,
     );
     let minute = END.getTime() - 60 * MINUTE_MS;
     const ticks = async (app: MonitorsBench, label: string): Promise<void> => {
@@ -98,7 +112,9 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
         }
         findings = report?.findings.length ?? 0;
       }
-      process.stdout.write(`${label.padEnd(62)} ${summary(durations)} (${findings} findings)\n`);
+      process.stdout.write(
+        `${label.padEnd(62)} ${summary(durations)} (${findings} findings), load ${load()}\n`,
+      );
     };
     const setMode = async (isToday: boolean): Promise<void> => {
       await bench.database.inTenant(tenantId, async (tx) => {
@@ -117,16 +133,18 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
       await setMode(true);
       await ticks(bench, '19 traffic detectors (the tick before issue 17)');
       await setMode(false);
-      await ticks(bench, `24 detectors + ${MONITORS} monitors, rollups where they hold (M26)`);
-      await ticks(raw, `24 detectors + ${MONITORS} monitors, every metric from the events`);
+      await ticks(bench, `24 detectors + ${MONITORS} monitors, cells (M29)`);
+      if (process.env.BENCH_BEFORE !== '0') {
+        await ticks(before, `24 detectors + ${MONITORS} monitors, before M29 (M26, M27)`);
+      }
     } else {
       await setMode(false);
     }
 
-    // Where a whole tick's time goes: each part of it alone, at one minute (M27).
+    // Where a whole tick's time goes: each part of it alone, at one minute.
     await breakdown(bench, tenantId, new Date((minute += MINUTE_MS)));
 
-    // The custom monitors alone, both paths at the same minute: same findings, how long.
+    // The custom monitors alone, every read path at the same minute: same findings, how long.
     const at = new Date(minute + MINUTE_MS);
     const evaluate = async (app: MonitorsBench): Promise<[number, string[]]> => {
       await app.database.inTenant(tenantId, (tx) =>
@@ -139,10 +157,18 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
       const result = await app.app.get(CustomMonitorsEvaluatorService).evaluate(tenantId, at);
       return [ms(t0), fingerprint(result.findings)];
     };
-    await compare(evaluate, bench, raw, `all ${MONITORS} custom monitors alone at one minute`);
-    if (process.env.BENCH_BASELINE !== '0') {
+    await compare(
+      evaluate,
+      [
+        ['cells (M29)', bench],
+        ['before M29', before],
+        ['events', raw],
+      ],
+      `all ${MONITORS} custom monitors alone at one minute`,
+    );
+    if (process.env.BENCH_BASELINE === '1') {
       // The baseline of M27 at the same minute: one read per monitor, as before the batching.
-      const [batchedMs, batched] = await evaluate(bench);
+      const [batchedMs, batched] = await evaluate(before);
       await bench.database.inTenant(tenantId, (tx) =>
         tx.query(
           'UPDATE audit.monitor_definitions SET last_evaluated_at = NULL WHERE tenant_id = $1',
@@ -160,25 +186,17 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
           `findings ${batched.length} and ${perMonitor.length}, ${same ? 'identical' : 'DIFFERENT'}\n`,
       );
     }
-    // The monitors the rollups hold, alone: where M26 changes the read (the others scan either way).
-    await bench.database.inTenant(tenantId, async (tx) => {
-      const all = await bench.app.get(CustomMonitorsRepository).enabledOf(tx, tenantId);
-      const rawOnly = all.filter((m) => !rollupSourceOf(m.metric, m.groupBy)).map((m) => m.id);
-      await tx.query(
-        'UPDATE audit.monitor_definitions SET enabled = false WHERE id = ANY($1::uuid[])',
-        [rawOnly],
-      );
-    });
-    await compare(
-      evaluate,
-      bench,
-      raw,
-      `the ${split.fromRollups} monitors the rollups hold, alone`,
-    );
   } finally {
     await raw.app.close();
+    await before.app.close();
     await bench.app.close();
   }
+}
+
+function load(): string {
+  return loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
 }
 
 /** The parts of the tick of `at`, each timed alone, as `DetectorTickService.tick` runs them. */
@@ -194,7 +212,7 @@ async function breakdown(app: MonitorsBench, tenantId: string, at: Date): Promis
     process.stdout.write(`  ${label.padEnd(60)} ${ms(t0).toFixed(0)} ms\n`);
     return result;
   };
-  process.stdout.write(`where the tick's time goes (each part alone, rollups where they hold):\n`);
+  process.stdout.write(`where the tick's time goes (each part alone, cells, M29):\n`);
   const settings = await timed('settings', () =>
     app.database.inTenant(tenantId, (tx) =>
       app.app.get(MonitorConfigService).settingsOf(tx, tenantId),
@@ -230,27 +248,31 @@ async function breakdown(app: MonitorsBench, tenantId: string, at: Date): Promis
 
 async function compare(
   evaluate: (app: MonitorsBench) => Promise<[number, string[]]>,
-  bench: MonitorsBench,
-  raw: MonitorsBench,
+  paths: ReadonlyArray<[string, MonitorsBench]>,
   label: string,
 ): Promise<void> {
-  const [rollupMs, rollupFindings] = await evaluate(bench);
-  const [eventsMs, eventsFindings] = await evaluate(raw);
-  const same =
-    rollupFindings.length === eventsFindings.length &&
-    rollupFindings.every((f, i) => f === eventsFindings[i]);
+  const results: Array<[string, number, string[]]> = [];
+  for (const [name, app] of paths) {
+    const [took, findings] = await evaluate(app);
+    results.push([name, took, findings]);
+  }
+  const [, , first] = results[0];
+  const same = results.every(
+    ([, , findings]) =>
+      findings.length === first.length && findings.every((f, i) => f === first[i]),
+  );
   process.stdout.write(
-    `${label}: rollups ${rollupMs.toFixed(0)} ms, events ${eventsMs.toFixed(0)} ms; ` +
-      `findings ${rollupFindings.length} and ${eventsFindings.length}, ${same ? 'identical' : 'DIFFERENT'}\n` +
-      `machine: ${cpus().length} CPUs, load average ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' / ')} (other processes share them); goal < 1000 ms\n`,
+    `${label}: ${results.map(([name, took, findings]) => `${name} ${took.toFixed(0)} ms (${findings.length} findings)`).join(', ')}; ` +
+      `${same ? 'identical' : 'DIFFERENT'}\n` +
+      `machine: ${cpus().length} CPUs, load average ${load()} (other processes share them); goal < 1000 ms\n`,
   );
   if (!same) {
-    const only = (a: string[], b: string[]): string[] => a.filter((x) => !b.includes(x));
-    process.stdout.write(
-      `  only from rollups: ${only(rollupFindings, eventsFindings).slice(0, 5).join(', ')}\n` +
-        `  only from events: ${only(eventsFindings, rollupFindings).slice(0, 5).join(', ')}\n`,
-    );
+    for (const [name, , findings] of results.slice(1)) {
+      const only = (a: string[], b: string[]): string[] => a.filter((x) => !b.includes(x));
+      process.stdout.write(
+        `  only from ${results[0][0]}: ${only(first, findings).slice(0, 5).join(', ')}\n` +
+          `  only from ${name}: ${only(findings, first).slice(0, 5).join(', ')}\n`,
+      );
+    }
   }
 }

@@ -103,7 +103,12 @@ async function main(): Promise<void> {
       await measureFullTick(db.url);
     }
   } finally {
-    await db.drop();
+    if (process.env.BENCH_KEEP_DB === '1') {
+      // Kept for EXPLAIN ANALYZE of the tick's statements; drop it by hand afterwards.
+      process.stdout.write(`database kept: ${db.url}\n`);
+    } else {
+      await db.drop();
+    }
   }
 }
 

@@ -21,6 +21,7 @@ import {
   aggregationAllowed,
 } from '../src/monitors/custom/metric-semantics';
 import { CustomMonitorType } from '../src/monitors/custom/monitor-definition';
+import { MetricSeriesRepository } from '../src/monitors/custom/metric-series.repository';
 import { comparisonOffsetMinutes } from '../src/monitors/custom/monitor-evaluation';
 import { RollupSeriesRepository } from '../src/monitors/custom/rollup-series.repository';
 import { rollupSourceOf } from '../src/monitors/custom/rollup-source';
@@ -73,11 +74,12 @@ describe('custom monitors, batched reads (M27)', () => {
   const policies = Array.from({ length: 3 }, () => randomUUID());
   /** Every request hop the test sends to its tenant: when and from which agent. */
   const requests: Array<{ at: number; agentId: string }> = [];
+  /** Every event the test ingests, as sent. */
+  const envelopes: Array<ReturnType<typeof auditEnvelope>> = [];
 
   beforeAll(async () => {
     db = await createTestDatabase('monitors_custom_batch');
     app = await startAudit({ databaseUrl: db.url, issuer: await TestTokenIssuer.create() });
-    const envelopes = [];
     const actions = ['LOG', 'BLOCK', 'WARN', 'MASK', 'HUMAN_REVIEW_REQUIRED', 'ERROR'] as const;
     // Hops at offsets inside every window, a day and a week earlier (CHANGE), of every kind.
     const offsets = [2, 3, 9, 40, 100, 200, 700, 1_500, 3_000, 9_000];
@@ -169,6 +171,47 @@ describe('custom monitors, batched reads (M27)', () => {
           });
           compared += alone.length;
         }
+      }
+    }
+    // Not a comparison of nothing: most reads have groups.
+    expect(compared).toBeGreaterThan(1_000);
+  });
+
+  it('should answer from the per-minute cells (M29) what the events give, for every metric, grouping and window', async () => {
+    // A redelivered batch is stored no second time, and counted in no cell a second time.
+    expect(await app.get(IngestService).ingest(envelopes.slice(0, 200))).toBe(0);
+    const series = app.get(MetricSeriesRepository);
+    const repository = app.get(CustomMonitorsRepository);
+    let compared = 0;
+    for (const groupBy of GROUP_BYS) {
+      const reads = MONITOR_METRICS.flatMap((metric) => ranges.map((range) => ({ metric, range })));
+      const answers = await databaseOf(app).inTenant(tenantId, (tx) =>
+        series.seriesOver(tx, tenantId, groupBy, reads),
+      );
+      // Only the groups of some volume wanted: the same series, of those groups.
+      const minSamples = 5;
+      const wanted = await databaseOf(app).inTenant(tenantId, (tx) =>
+        series.seriesOver(
+          tx,
+          tenantId,
+          groupBy,
+          reads,
+          reads.map((_read, k) => [{ read: k, minSamples }]),
+        ),
+      );
+      for (const [i, { metric, range }] of reads.entries()) {
+        expect({ metric, groupBy, series: plain(wanted[i]) }).toEqual({
+          metric,
+          groupBy,
+          series: plain(answers[i].filter((s) => s.samples >= minSamples)),
+        });
+        const [from, to] = [range.fromMinute, range.toMinute].map((m) => new Date(m * MINUTE_MS));
+        const alone = await databaseOf(app).inTenant(tenantId, (tx) =>
+          repository.minuteSeries(tx, tenantId, metric, groupBy, from, to),
+        );
+        const label = { metric, groupBy, range: ranges.indexOf(range) };
+        expect({ ...label, series: plain(answers[i]) }).toEqual({ ...label, series: plain(alone) });
+        compared += alone.length;
       }
     }
     // Not a comparison of nothing: most reads have groups.

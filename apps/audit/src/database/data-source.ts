@@ -6,6 +6,7 @@ import { CreateMonitorTables1763800000000 } from './migrations/1763800000000-Cre
 import { CreateGovernanceAndCustomMonitorTables1763801700000 } from './migrations/1763801700000-CreateGovernanceAndCustomMonitorTables';
 import { AddMuteExpiryRecorded1763802500000 } from './migrations/1763802500000-AddMuteExpiryRecorded';
 import { AddRollupSeriesIndex1763803300000 } from './migrations/1763803300000-AddRollupSeriesIndex';
+import { CreateMonitorSeries1763804100000 } from './migrations/1763804100000-CreateMonitorSeries';
 import { AUDIT_SCHEMA } from './tokens';
 
 /** Entities and migrations of the audit schema: shared by the runtime and the migrate command. */
@@ -21,6 +22,7 @@ export function auditDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateGovernanceAndCustomMonitorTables1763801700000,
       AddMuteExpiryRecorded1763802500000,
       AddRollupSeriesIndex1763803300000,
+      CreateMonitorSeries1763804100000,
     ],
   };
 }

@@ -30,7 +30,8 @@ function endpointOf(party: EventParty | undefined): EndpointRef | null {
   return party ? { id: party.id ?? null, name: party.label ?? null, type: party.type } : null;
 }
 
-function detailsOf(data: Record<string, unknown>): Record<string, unknown> | null {
+/** The `details` column: the payload's own members beyond the common ones, then `details` over them. */
+export function detailsOf(data: Record<string, unknown>): Record<string, unknown> | null {
   const specific = Object.fromEntries(
     Object.entries(data).filter(([key]) => !COMMON_FIELDS.has(key)),
   );

@@ -16,6 +16,9 @@ import { CustomMonitorsController } from './custom/custom-monitors.controller';
 import { CustomMonitorsEvaluatorService } from './custom/custom-monitors-evaluator.service';
 import { CustomMonitorsRepository } from './custom/custom-monitors.repository';
 import { CustomMonitorsService } from './custom/custom-monitors.service';
+import { MetricSeriesListener } from './custom/metric-series.listener';
+import { MetricSeriesRepository } from './custom/metric-series.repository';
+import { MetricSeriesService } from './custom/metric-series.service';
 import { RollupSeriesRepository } from './custom/rollup-series.repository';
 import { GovernanceEvaluatorService } from './governance/governance-evaluator.service';
 import { GovernanceListener } from './governance/governance.listener';
@@ -68,10 +71,13 @@ export class MonitorsModule {
         CustomMonitorsService,
         CustomMonitorsEvaluatorService,
         RollupSeriesRepository,
+        MetricSeriesRepository,
+        MetricSeriesService,
+        MetricSeriesListener,
         QuietRepository,
         QuietService,
       ],
-      exports: [DetectorTickService, RollupsService, RollupsRepository],
+      exports: [DetectorTickService, RollupsService, RollupsRepository, MetricSeriesService],
     };
   }
 }

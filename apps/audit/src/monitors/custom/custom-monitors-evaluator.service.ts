@@ -11,6 +11,7 @@ import { GroupSeries } from './metric-semantics';
 import { MonitorDefinition } from './monitor-definition';
 import { comparisonOffsetMinutes, evaluateMonitor } from './monitor-evaluation';
 import { MetricReadPlan, ReadBatch, rangeKey } from './metric-read-plan';
+import { MetricSeriesRepository } from './metric-series.repository';
 import { RollupSeriesRepository } from './rollup-series.repository';
 
 const MINUTE_MS = 60_000;
@@ -41,21 +42,27 @@ export class CustomMonitorsEvaluatorService {
     @Inject(MONITORS_OPTIONS) private readonly options: MonitorsOptions,
     private readonly monitors: CustomMonitorsRepository,
     private readonly rollups: RollupSeriesRepository,
+    private readonly series: MetricSeriesRepository,
   ) {}
 
   async evaluate(
     tenantId: string,
     tick: Date,
   ): Promise<{ findings: Finding[]; evaluated: string[] }> {
-    const enabled = await this.database.inTenant(tenantId, (tx) =>
-      this.monitors.enabledOf(tx, tenantId),
+    const source = this.options.customMetricSource ?? 'SERIES';
+    const [enabled, seriesStart] = await this.database.inTenant(
+      tenantId,
+      async (tx): Promise<[MonitorDefinition[], number]> => [
+        await this.monitors.enabledOf(tx, tenantId),
+        source === 'SERIES' ? await this.series.startMinute(tx) : 0,
+      ],
     );
     const due = enabled.filter((monitor) => isDue(monitor, tick));
     if (due.length === 0) {
       return { findings: [], evaluated: [] };
     }
     const endMinute = Math.floor(tick.getTime() / MINUTE_MS) - EVALUATION_DELAY_MINUTES;
-    const plan = new MetricReadPlan(this.options.customMetricSource === 'EVENTS');
+    const plan = new MetricReadPlan(source === 'EVENTS', source === 'SERIES', seriesStart);
     const windows = due.map((monitor) => {
       const startMinute = endMinute - WINDOW_MINUTES[monitor.window];
       const current = plan.need(monitor, startMinute);
@@ -65,7 +72,16 @@ export class CustomMonitorsEvaluatorService {
           : undefined;
       return { monitor, startMinute, current, previous };
     });
-    const series = await this.readAll(tenantId, plan);
+    // M29: which groups each read must give, as its monitors judge only groups of minVolume.
+    const judging = new Map<string, Array<{ key: string; minSamples: number }>>();
+    for (const { monitor, current, previous } of windows) {
+      for (const key of previous ? [current, previous] : [current]) {
+        const list = judging.get(key) ?? [];
+        list.push({ key: current, minSamples: monitor.minVolume });
+        judging.set(key, list);
+      }
+    }
+    const series = await this.readAll(tenantId, plan, judging);
     const findings: Finding[] = [];
     for (const { monitor, startMinute, current: currentKey, previous: previousKey } of windows) {
       const current = [...(series.get(currentKey) ?? [])];
@@ -94,6 +110,7 @@ export class CustomMonitorsEvaluatorService {
   private async readAll(
     tenantId: string,
     plan: MetricReadPlan,
+    judging: ReadonlyMap<string, ReadonlyArray<{ key: string; minSamples: number }>>,
   ): Promise<Map<string, GroupSeries[]>> {
     const series = new Map<string, GroupSeries[]>();
     const batches = plan.batches();
@@ -101,7 +118,7 @@ export class CustomMonitorsEvaluatorService {
       for (let batch = batches.shift(); batch; batch = batches.shift()) {
         const read = batch;
         const answers = await this.database.inTenant(tenantId, (tx) =>
-          this.readBatch(tx, tenantId, read),
+          this.readBatch(tx, tenantId, read, judging),
         );
         read.reads.forEach((r, i) => series.set(r.key, answers[i]));
       }
@@ -111,13 +128,29 @@ export class CustomMonitorsEvaluatorService {
   }
 
   /** One batch's statement(s): the answer of each of its reads, in order. */
-  private async readBatch(tx: Tx, tenantId: string, batch: ReadBatch): Promise<GroupSeries[][]> {
+  private async readBatch(
+    tx: Tx,
+    tenantId: string,
+    batch: ReadBatch,
+    judging: ReadonlyMap<string, ReadonlyArray<{ key: string; minSamples: number }>>,
+  ): Promise<GroupSeries[][]> {
     const ranges = batch.reads.map((r) => r.range);
     switch (batch.kind) {
       case 'totals':
         return this.rollups.totalsOver(tx, tenantId, batch.source, ranges);
       case 'minutes':
         return this.rollups.minutesOver(tx, tenantId, batch.source, ranges);
+      case 'series': {
+        const index = new Map(batch.reads.map((r, i) => [r.key, i]));
+        const wanted = batch.reads.map((r) =>
+          (judging.get(r.key) ?? []).map(({ key, minSamples }) => ({
+            // A monitor whose current window is read elsewhere (before the cells began) needs all.
+            read: index.get(key) ?? -1,
+            minSamples: index.has(key) ? minSamples : 0,
+          })),
+        );
+        return this.series.seriesOver(tx, tenantId, batch.groupBy, batch.reads, wanted);
+      }
       case 'events': {
         const metrics = [...new Set(batch.reads.map((r) => r.metric))];
         const spans = [...new Map(batch.reads.map((r) => [rangeKey(r.range), r.range])).values()];

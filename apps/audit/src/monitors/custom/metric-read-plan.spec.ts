@@ -73,4 +73,23 @@ describe(MetricReadPlan.name, () => {
 
     expect(sut.batches().map((batch) => [batch.kind, batch.reads.length])).toEqual([['events', 2]]);
   });
+
+  it('should read every metric of a grouping from its cells, and windows before the cells as before (M29)', () => {
+    const sut = new MetricReadPlan(false, true, 1_000);
+    sut.need(monitor({ metric: 'REQUESTS' }), 1_000);
+    sut.need(monitor({ metric: 'LATENCY_P95_MS', aggregation: 'MAX' }), 1_000);
+    sut.need(monitor({ metric: 'USER_DISTINCT', aggregation: 'COUNT_DISTINCT' }), 2_000);
+    sut.need(monitor({ metric: 'REQUESTS', groupBy: 'USER' }), 1_000);
+    sut.need(monitor({ metric: 'REQUESTS' }), 999);
+
+    expect(
+      sut
+        .batches()
+        .map((batch) => [batch.kind, 'groupBy' in batch ? batch.groupBy : '', batch.reads.length]),
+    ).toEqual([
+      ['series', 'AGENT', 3],
+      ['series', 'USER', 1],
+      ['totals', '', 1],
+    ]);
+  });
 });

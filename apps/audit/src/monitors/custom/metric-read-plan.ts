@@ -16,11 +16,12 @@ export interface MetricRead {
 /**
  * M27: reads answered by one statement. `totals` and `minutes`: every window of one rollup counter
  * (M26); `events`: every non-distinct metric and window of one grouping, one pass over the events;
- * `distinct`: one read alone (its id lateral multiplies the rows the others count).
+ * `distinct`: one read alone (its id lateral multiplies the rows the others count). M29: `series`,
+ * every metric and window of one grouping from its per-minute cells.
  */
 export type ReadBatch =
   | { kind: 'totals' | 'minutes'; source: RollupSource; reads: MetricRead[] }
-  | { kind: 'events' | 'distinct'; groupBy: GroupBy; reads: MetricRead[] };
+  | { kind: 'events' | 'distinct' | 'series'; groupBy: GroupBy; reads: MetricRead[] };
 
 export function rangeKey(range: MinuteRange): string {
   return `${range.fromMinute}-${range.toMinute}`;
@@ -31,8 +32,16 @@ export class MetricReadPlan {
   private readonly byBatch = new Map<string, ReadBatch>();
   private readonly known = new Set<string>();
 
-  /** `eventsOnly`: `customMetricSource = 'EVENTS'`, every metric from the events (M26). */
-  constructor(private readonly eventsOnly = false) {}
+  /**
+   * `eventsOnly`: `customMetricSource = 'EVENTS'`, every metric from the events (M26);
+   * `fromSeries`: `customMetricSource = 'SERIES'`, every metric from the per-minute cells (M29)
+   * for the windows that start at or after `seriesStartMinute` (when the cells began).
+   */
+  constructor(
+    private readonly eventsOnly = false,
+    private readonly fromSeries = false,
+    private readonly seriesStartMinute = 0,
+  ) {}
 
   /** Adds the read of `monitor`'s metric over its window from `startMinute`; answers its key. */
   need(monitor: MonitorDefinition, startMinute: number): string {
@@ -41,6 +50,10 @@ export class MetricReadPlan {
       fromMinute: startMinute,
       toMinute: startMinute + WINDOW_MINUTES[monitor.window],
     };
+    if (this.fromSeries && !this.eventsOnly && range.fromMinute >= this.seriesStartMinute) {
+      const key = `${metric}|${groupBy}|${rangeKey(range)}|series`;
+      return this.add(`series|${groupBy}`, { key, metric, groupBy, range }, 'series');
+    }
     // M26: a count the rollups hold exactly is read from them, the rest from the events.
     const source = this.eventsOnly ? undefined : rollupSourceOf(metric, groupBy);
     const kind = source
@@ -70,6 +83,19 @@ export class MetricReadPlan {
       this.byBatch.set(batchKey, { kind: kind as 'events' | 'distinct', groupBy, reads: [read] });
     }
     return key;
+  }
+
+  private add(batchKey: string, read: MetricRead, kind: 'series'): string {
+    if (!this.known.has(read.key)) {
+      this.known.add(read.key);
+      const batch = this.byBatch.get(batchKey);
+      if (batch) {
+        batch.reads.push(read);
+      } else {
+        this.byBatch.set(batchKey, { kind, groupBy: read.groupBy, reads: [read] });
+      }
+    }
+    return read.key;
   }
 
   /** The batches, the largest first (two run at a time: the long ones should not come last). */

@@ -61,6 +61,19 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 /**
+ * Nearest rank among `zeros` zeros and `values` (all ≥ 0), without writing the zeros out: a week's
+ * window has 10,080 minutes, most of them empty for most groups.
+ */
+function percentileWithZeros(values: readonly number[], zeros: number, p: number): number {
+  const rank = Math.max(1, Math.ceil(p * (zeros + values.length)));
+  if (rank <= zeros) {
+    return 0;
+  }
+  const sorted = Float64Array.from(values).sort();
+  return sorted[rank - zeros - 1];
+}
+
+/**
  * M21: the window value of one group. Counts fill the window's empty minutes with 0; ratios and
  * latencies use the minutes that have samples. Undefined when the group has nothing to aggregate.
  */
@@ -73,12 +86,9 @@ export function aggregate(
 ): number | undefined {
   const kind = METRIC_KIND[metric];
   const values = [...series.minutes.values()];
-  if (kind === 'COUNT' || kind === 'DISTINCT') {
-    // A count is zero in every minute without events.
-    for (let m = values.length; m < windowMinutes; m += 1) {
-      values.push(0);
-    }
-  }
+  // A count is zero in every minute without events (counted here, not written out).
+  const zeros =
+    kind === 'COUNT' || kind === 'DISTINCT' ? Math.max(0, windowMinutes - values.length) : 0;
   const total =
     series.total ??
     [...series.minutes.entries()]
@@ -111,21 +121,25 @@ export function aggregate(
     case 'P99':
       break;
   }
-  if (values.length === 0) {
+  if (values.length + zeros === 0) {
     return undefined;
+  }
+  if (values.length === 0) {
+    // Only empty minutes: every statistic of them is 0.
+    return 0;
   }
   switch (aggregation) {
     case 'AVG':
-      return values.reduce((sum, v) => sum + v, 0) / values.length;
+      return values.reduce((sum, v) => sum + v, 0) / (values.length + zeros);
     case 'MIN':
-      return Math.min(...values);
+      return zeros > 0 ? Math.min(0, ...values) : Math.min(...values);
     case 'MAX':
-      return Math.max(...values);
+      return zeros > 0 ? Math.max(0, ...values) : Math.max(...values);
     case 'P50':
-      return percentile(values, 0.5);
+      return percentileWithZeros(values, zeros, 0.5);
     case 'P95':
-      return percentile(values, 0.95);
+      return percentileWithZeros(values, zeros, 0.95);
     case 'P99':
-      return percentile(values, 0.99);
+      return percentileWithZeros(values, zeros, 0.99);
   }
 }

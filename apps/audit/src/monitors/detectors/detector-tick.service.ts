@@ -11,6 +11,7 @@ import { GOVERNANCE_DETECTORS } from '../config/detector-settings';
 import { MonitorConfigService } from '../config/monitor-config.service';
 import { CustomMonitorsEvaluatorService } from '../custom/custom-monitors-evaluator.service';
 import { CustomMonitorsRepository } from '../custom/custom-monitors.repository';
+import { MetricSeriesRepository } from '../custom/metric-series.repository';
 import { GovernanceEvaluatorService } from '../governance/governance-evaluator.service';
 import { GovernanceProjectionRepository } from '../governance/governance-projection.repository';
 import { QuietService } from '../quiet/quiet.service';
@@ -22,6 +23,8 @@ import { DAY_MS, floorMinute } from './time-window';
 
 /** Rollups are kept for the longest lookback (28 days) and a week more. */
 const ROLLUP_RETENTION_DAYS = 35;
+/** Custom monitors reach back 14 days and a minute (CHANGE over LAST_7D, M21): a day more. */
+const SERIES_RETENTION_DAYS = 15;
 
 export interface TickReport extends RaiseOutcome {
   minute: Date;
@@ -49,6 +52,7 @@ export class DetectorTickService {
     private readonly custom: CustomMonitorsEvaluatorService,
     private readonly customMonitors: CustomMonitorsRepository,
     private readonly quiet: QuietService,
+    private readonly series: MetricSeriesRepository,
   ) {}
 
   /** Runs the tick of `now`'s minute, or returns undefined when another replica already ran it. */
@@ -138,6 +142,10 @@ export class DetectorTickService {
       if (minute.getUTCMinutes() === 0) {
         await this.leases.prune(tx, new Date(minute.getTime() - DAY_MS));
         await this.rollups.prune(tx, since);
+        await this.series.prune(
+          tx,
+          Math.floor((minute.getTime() - SERIES_RETENTION_DAYS * DAY_MS) / 60_000),
+        );
       }
     });
     return report;
