@@ -48,15 +48,26 @@ export function sprintf(format: string, values: Value[]): string {
  * OPA hands a number whose text has a fraction or exponent to Go as float64, or as its text when
  * float64 cannot hold it (`2e308`); a BigNum (E5) is such a number.
  */
-function goArg(v: Value): Value {
+function goArg(v: Value): GoArg {
   if (v instanceof BigNum) {
     const f = v.toNumber();
-    return Number.isFinite(f) ? f : v.text;
+    // `1.0` or `1e3` is a float64 in Go even though its value is whole: `%d` refuses it.
+    return !Number.isFinite(f) ? v.text : Number.isInteger(f) ? new GoFloat(f) : f;
   }
   return v;
 }
 
-function goType(v: Value): string {
+/** A float64 operand whose value is whole (a JS number that is an integer reads as Go's int). */
+class GoFloat {
+  constructor(readonly value: number) {}
+}
+
+type GoArg = Value | GoFloat;
+
+function goType(v: GoArg): string {
+  if (v instanceof GoFloat) {
+    return 'float64';
+  }
   if (typeof v === 'string') {
     return 'string';
   }
@@ -81,7 +92,10 @@ function pad(s: string, width: number, flags: string): string {
 }
 
 /** %v rendering: strings bare, numbers as Go prints them, composites as Rego text. */
-export function plain(v: Value): string {
+export function plain(v: GoArg): string {
+  if (v instanceof GoFloat) {
+    return goFloat(v.value);
+  }
   if (typeof v === 'string') {
     return v;
   }
@@ -108,7 +122,14 @@ function goFloat(n: number): string {
   return String(n);
 }
 
-function formatOne(verb: string, v: Value, prec: number | undefined, flags: string): string {
+function formatOne(verb: string, arg: GoArg, prec: number | undefined, flags: string): string {
+  if (arg instanceof GoFloat) {
+    if ('fFeEgG'.includes(verb)) {
+      return formatOne(verb, arg.value, prec, flags);
+    }
+    return verb === 'v' ? plain(arg) : `%!${verb}(float64=${plain(arg)})`;
+  }
+  const v = arg;
   const isNumber = typeof v === 'number' || typeof v === 'bigint';
   switch (verb) {
     case 's':
