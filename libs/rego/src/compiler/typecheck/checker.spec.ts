@@ -39,6 +39,78 @@ describe(TypeChecker.name, () => {
     }
   });
 
+  // The cases of OPA's check_test.go (and its match-error documentation) as Rego v1 modules, with the
+  // number of type errors OPA reports for each (README, Conformance: main passed 9 of these 27).
+  const OPA_CASES: [string, string, number][] = [
+    ['TestCheckBuiltinErrors/trivial', 'x := true + 1', 1],
+    ['TestCheckBuiltinErrors/refs', 'p if { x := [null]; x[0] + 1 > 0 }', 1],
+    ['TestCheckBuiltinErrors/array comprehensions', 'x := sum([null | true])', 1],
+    ['TestCheckBuiltinErrors/arrays-any', 'x := sum([1, 2, "3", 4])', 1],
+    ['TestCheckBuiltinErrors/arrays-bad-input', 'p if { contains([1, 2, 3], "x") }', 1],
+    ['TestCheckBuiltinErrors/objects-bad-input', 'x := sum({"a": 1, "b": 2})', 1],
+    ['TestCheckBuiltinErrors/sets-any', 'x := sum({1, 2, "3", 4})', 1],
+    ['TestCheckBuiltinErrors/virtual-ref', 'p := "foo"\nq if { data.a.p + 1 > 0 }', 1],
+    ['TestCheckMatchErrors/null', 'p if { null = true }', 1],
+    ['TestCheckMatchErrors/array-nested', 'p if { [1, 2, 3] = [1, 2, "3"] }', 1],
+    ['TestCheckMatchErrors/array-nested-2', 'p if { [1, 2] = [1, 2, 3] }', 1],
+    [
+      'TestCheckMatchErrors/array-dynamic',
+      'p if { [true | true] = [x | a = [1, "foo"]; x = a[_]] }',
+      1,
+    ],
+    ['TestCheckMatchErrors/object-nested', 'p if { {"a": 1, "b": "2"} = {"a": 1, "b": 2} }', 1],
+    ['TestCheckMatchErrors/object-nested-2', 'p if { {"a": 1} = {"a": 1, "b": "2"} }', 1],
+    ['TestCheckMatchErrors/any', 'p if { x = ["str", 1]; x[_] = null }', 1],
+    ['TestCheckInference/sets-nested (no error)', 'p if { {"a", 1, 2} = {1, 2, 3} }', 0],
+    [
+      'TestCheckInference/type unioning: arrays (no error)',
+      'p if { x = [[1], ["foo"]]; x[_] = [y] }',
+      0,
+    ],
+    ['TestCheckRefErrUnsupported', 'p if { arr = [[1, 2], [3, 4]]; arr[1][0].deadbeef }', 1],
+    [
+      'TestCheckRefErrInvalid/bad leaf var',
+      'q := {"foo": 1, "bar": 2}\np if { x = 1; data.a.q[x] }',
+      1,
+    ],
+    [
+      'TestCheckRefErrInvalid/bad object key value',
+      'p if { arr = [{"a": 1, "c": 3}, {"b": 2}]; arr[0].b }',
+      1,
+    ],
+    [
+      'TestCheckRefErrInvalid/composite ref type error 1',
+      'p if { a = {[1], [2], [3]}; a[["foo"]] }',
+      1,
+    ],
+    ['TestCheckRefErrInvalid/composite ref type error 3', 'p if { a = [1, 2, 3]; a[{}] = b }', 1],
+    [
+      'TestCheckValidErrors/undefined_reference_error',
+      'x := {"a": 1}\ny if { z }\nz if { x[1] == 1 }',
+      1,
+    ],
+    [
+      'TestFunctionsTypeInference/0',
+      'foo([a, b]) := y if { split(a, b, y) }\nfn(_) := y if { foo(["hello", 5], y) }',
+      1,
+    ],
+    [
+      'TestFunctionsTypeInference/1 (no error)',
+      'foo([a, b]) := y if { split(a, b, y) }\nfn(_) := y if { foo(["hello", "ll"], y) }',
+      0,
+    ],
+    ['docs errors/match-error', 'same if 1 == "1"', 1],
+    [
+      'docs errors/match-error objects',
+      'user1 := {"name": "joe", "age": 55}\nuser2 := {"name": "jane"}\nsame_user if user1 == user2',
+      1,
+    ],
+  ];
+
+  it.each(OPA_CASES)('should report what OPA reports for %s', (_name, rules, count) => {
+    expect(typeErrors(rules).filter((e) => e.startsWith('rego_type_error'))).toHaveLength(count);
+  });
+
   describe('built-in arguments (TestCheckBuiltinErrors)', () => {
     it('should print have and want as OPA does when a nested call has the wrong type', () => {
       // OPA moves `count(…)` into its own expression; `upper` gets its output var and one of its own.
