@@ -1,4 +1,4 @@
-import { Expr } from '../ast/ast';
+import { CallTerm, Expr } from '../ast/ast';
 import { BuiltinDef } from '../builtins/types';
 import { RegoErrorDetail } from '../errors';
 import { DEPRECATED_BUILTINS } from '../builtins/opa-builtins';
@@ -58,9 +58,16 @@ export function checkUnsupported(
   root?: DocNode,
 ): void {
   const mocked = new Set<string>();
+  // Calls that are a whole expression; any other call gets an output variable in OPA, so it must
+  // have exactly the function's arity.
+  const statements = new Set<CallTerm>();
   const visitWiths = (body: Expr[]): void => {
-    walkBody(body, () => undefined);
     for (const e of body) {
+      if (e.kind === 'term' && e.term.type === 'call') {
+        statements.add(e.term);
+      } else if (e.kind === 'every') {
+        visitWiths(e.body);
+      }
       for (const w of e.withs) {
         if (w.resolved?.fnKey) {
           mocked.add(w.resolved.fnKey);
@@ -86,7 +93,21 @@ export function checkUnsupported(
     if (t.type !== 'call') {
       return;
     }
-    const call = t as import('../ast/ast').CallTerm;
+    const call = t as CallTerm;
+    const statement = statements.has(call);
+    if (call.target?.kind === 'function' && root) {
+      const arity = functionArity(root, call.target.path);
+      const n = call.args.length;
+      if (arity !== undefined && n !== arity && !(statement && n === arity + 1)) {
+        // OPA's checkUndefinedFuncs (ast/compile.go).
+        errors.push({
+          code: 'rego_type_error',
+          message: `function ${['data', ...call.target.path].join('.')} has arity ${arity}, got ${n} argument${n === 1 ? '' : 's'}`,
+          location: call.loc,
+        });
+      }
+      return;
+    }
     if (call.target?.kind !== 'builtin') {
       return;
     }
@@ -109,10 +130,11 @@ export function checkUnsupported(
         location: call.loc,
       });
     }
-    if (!def.variadic && call.args.length !== def.arity && call.args.length !== def.arity + 1) {
+    const n = call.args.length;
+    if (!def.variadic && n !== def.arity && !(statement && n === def.arity + 1)) {
       errors.push({
         code: 'rego_type_error',
-        message: arityMismatch(def.name, call.args),
+        message: arityMismatch(def.name, call.args, !statement),
         location: call.loc,
       });
       return;
@@ -193,4 +215,13 @@ export function checkRecursion(
       visit(n);
     }
   }
+}
+
+/** Arity of the user function at a path (its first definition's), if there is one. */
+function functionArity(root: DocNode, path: string[]): number | undefined {
+  let node: DocNode | undefined = root;
+  for (const p of path) {
+    node = node?.children.get(p);
+  }
+  return node?.funcs[0]?.args?.length ?? node?.defaultRule?.args?.length;
 }

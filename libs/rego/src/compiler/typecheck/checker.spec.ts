@@ -153,6 +153,23 @@ describe(TypeChecker.name, () => {
       ]);
     });
 
+    it('should report a nested call with an output argument too many (checkUndefinedFuncs)', () => {
+      expect(typeErrors('x := count([1], 2)')).toEqual([
+        'rego_type_error: count: arity mismatch\n\thave: (array<number>, number, ???)\n\twant: (collection: any<string, array[any], object[any: any], set[any]>)',
+      ]);
+      expect(typeErrors('f(x) := x\np if { f(1, 2, 3) }')).toEqual([
+        'rego_type_error: function data.a.f has arity 1, got 3 arguments',
+      ]);
+      expect(typeErrors('f(x) := x\np if { f(1, y); y == 1 }')).toEqual([]);
+    });
+
+    it('should report a with that replaces a function by one of another arity (checkExprWith)', () => {
+      expect(typeErrors('f(x, y) := x + y\np if { count([1]) with count as f }')).toEqual([
+        'rego_type_error: count: arity mismatch\n\thave: (number, number)\n\twant: (collection: any<string, array[any], object[any: any], set[any]>)',
+      ]);
+      expect(typeErrors('mock(x) := 1\np if { count([1]) with count as mock }')).toEqual([]);
+    });
+
     it('should accept what OPA accepts: any, unions that include the wanted type, set operators', () => {
       expect(typeErrors('p if { n := input.n; lower(n) }')).toEqual([]);
       expect(typeErrors('x := y if { y := {1} | {2}; count(y) > 0 }')).toEqual([]);

@@ -1,4 +1,4 @@
-import { CallTerm, Expr, Term, VarTerm } from '../../ast/ast';
+import { CallTarget, CallTerm, Expr, Term, VarTerm, WithModifier } from '../../ast/ast';
 import { Value } from '../../values/value';
 import { constantValue } from '../constant';
 import { CompiledRule } from '../types';
@@ -17,7 +17,7 @@ import {
   T_ANY,
   typeText,
 } from './types';
-import { unify1, unify2 } from './unify';
+import { unifies, unify1, unify2 } from './unify';
 
 let synthetic = 0;
 
@@ -135,6 +135,12 @@ export class TypeChecker implements ClosureTyper {
     synth: { key: Term; ref: Term } | undefined,
   ): TypeErrorDetail[] {
     const errors: TypeErrorDetail[] = [];
+    for (const w of e.withs) {
+      pushIf(errors, this.checkWith(env, w));
+    }
+    if (errors.length > 0) {
+      return errors;
+    }
     const calls = (t: Term): void => this.checkNestedCalls(env, t, errors);
     switch (e.kind) {
       case 'term':
@@ -217,6 +223,42 @@ export class TypeChecker implements ClosureTyper {
       location: e.loc,
       nilCause: isNil(typeA) || isNil(typeB),
     };
+  }
+
+  /**
+   * OPA's `checkExprWith`: a function replaced by a function must be replaced by one that takes the
+   * same number of arguments of types that can meet.
+   */
+  private checkWith(env: TypeEnv, w: WithModifier): TypeErrorDetail | undefined {
+    const target = w.resolved?.target;
+    const mock = w.resolved?.mock;
+    if (!target || !mock) {
+      return undefined;
+    }
+    const want = this.targetType(env, target);
+    const have = this.targetType(env, mock);
+    if (!want || !have || unifies(want, have)) {
+      return undefined;
+    }
+    const name = target.kind === 'builtin' ? target.name : ['data', ...target.path].join('.');
+    return {
+      message: `${name}: arity mismatch\n\thave: ${argsText({ ...have, names: undefined })}\n\twant: ${argsText(want)}`,
+      location: w.loc,
+      nilCause: false,
+    };
+  }
+
+  /** The declared type of a built-in or the inferred type of a user function. */
+  private targetType(env: TypeEnv, target: CallTarget): FunctionType | undefined {
+    if (target.kind === 'builtin') {
+      return builtinDecl(target.name);
+    }
+    const loc = { file: '', row: 0, col: 0 };
+    const t = env.getRef([
+      { type: 'var', name: 'data', loc, slot: -1 },
+      ...target.path.map((p): Term => ({ type: 'scalar', value: p, loc })),
+    ]);
+    return t?.kind === 'function' ? t : undefined;
   }
 
   /** OPA's `checkExprBuiltin` for a built-in or user function call. */
@@ -331,13 +373,17 @@ export class TypeChecker implements ClosureTyper {
  * OPA's `arityMismatchError` for a built-in called with the wrong number of operands: the operand
  * types known before type checking and the declared arguments.
  */
-export function arityMismatch(name: string, args: Term[]): string {
+export function arityMismatch(name: string, args: Term[], output = false): string {
   const decl = builtinDecl(name);
   if (!decl) {
     return `${name}: arity mismatch`;
   }
   const env = new TypeChecker().env();
   const have = args.map((a) => typeText(a.type === 'var' ? undefined : env.get(a)));
+  if (output) {
+    // A nested call's generated output variable.
+    have.push(typeText(undefined));
+  }
   return `${name}: arity mismatch\n\thave: (${have.join(', ')})\n\twant: ${argsText(decl)}`;
 }
 
