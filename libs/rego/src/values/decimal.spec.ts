@@ -119,6 +119,17 @@ describe('arithmetic and comparison in policies', () => {
     expect(value('sprintf("%d", [1.0])')).toBe('%!d(float64=1)');
     expect(value('sprintf("%.1f|%s", [1.0, 2e0])')).toBe('1.0|%!s(float64=2)');
     expect(value('format_int(1.0, 10)')).toBe('1');
+    // An integer is Go's int (%f refuses it); booleans and null reach Go as their text.
+    expect(value('sprintf("%.2f|%e|%.2f", [1, 2, 1.5])')).toBe('%!f(int=1)|%!e(int=2)|1.50');
+    expect(value('sprintf("%t|%v|%d", [true, null, 123456789123456789123])')).toBe(
+      '%!t(string=true)|null|123456789123456789123',
+    );
+  });
+
+  it('refuses a float-texted operand where OPA wants an integer (builtins.IntOperand)', () => {
+    // A built-in error makes the expression undefined when strict built-in errors are off.
+    expect(value('numbers.range(1.0, 3)')).toBeUndefined();
+    expect(value('numbers.range(1, 3)')).toEqual([1, 2, 3]);
   });
 
   it('marshals a number as its text and reads json back exactly', () => {
