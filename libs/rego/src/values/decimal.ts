@@ -431,5 +431,22 @@ function finish(d: string, point: number, n: number): { digits: string; dp: numb
 
 /** The engine's number for a 64-bit float result (through its OPA text). */
 export function numberFromBin(a: BinFloat): AnyNum {
-  return numberFromText(binText(a));
+  return numberFromValue(binText(a));
+}
+
+/**
+ * The engine's value for a computed number's text, by value only (the text is not kept): a result
+ * is the double or integer that denotes it, so arithmetic stays on JS values.
+ */
+function numberFromValue(text: string): AnyNum {
+  const d = parseDec(text);
+  if (!d) {
+    return Number(text);
+  }
+  if (d.exp >= 0) {
+    return d.coef !== 0n && d.exp > 0 && isFloatText(text) && adjusted(d) > 21
+      ? new BigNum(text, d)
+      : normalizeInt(d.coef * 10n ** BigInt(d.exp));
+  }
+  return exactDouble(d) ?? new BigNum(text, d);
 }
