@@ -122,6 +122,8 @@ export interface ResolvedWith {
   fnKey?: string;
   /** When the replacement is itself a function or built-in. */
   mock?: CallTarget;
+  /** The replaced function or built-in (kind 'func'). */
+  target?: CallTarget;
 }
 
 export type ExprBody =

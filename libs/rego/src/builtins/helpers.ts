@@ -49,7 +49,8 @@ export function isInt(v: Num): boolean {
 /** An integer operand (OPA: "operand N must be integer number but got floating-point number"). */
 export function int(v: Value, pos: number): Num {
   const n = num(v, pos);
-  if (!isInt(n)) {
+  // A BigNum's text has a fraction or an exponent (`1.0`, `1e3`): Go's Int() refuses it.
+  if (!isInt(n) || v instanceof BigNum) {
     throw new BuiltinError(
       'eval_type_error',
       `operand ${pos} must be integer number but got floating-point number`,

@@ -48,22 +48,47 @@ export function sprintf(format: string, values: Value[]): string {
  * OPA hands a number whose text has a fraction or exponent to Go as float64, or as its text when
  * float64 cannot hold it (`2e308`); a BigNum (E5) is such a number.
  */
-function goArg(v: Value): Value {
+function goArg(v: Value): GoArg {
   if (v instanceof BigNum) {
     const f = v.toNumber();
-    return Number.isFinite(f) ? f : v.text;
+    // `1.0` or `1e3` is a float64 in Go even though its value is whole: `%d` refuses it.
+    return !Number.isFinite(f) ? v.text : Number.isInteger(f) ? new GoFloat(f) : f;
   }
-  return v;
+  // Anything but a number or string reaches Go as its Rego text (a string): `%t` refuses `true`.
+  return typeof v === 'number' || typeof v === 'bigint' || typeof v === 'string' ? v : regoText(v);
 }
 
-function goType(v: Value): string {
+/** A float64 operand whose value is whole (a JS number that is an integer reads as Go's int). */
+class GoFloat {
+  constructor(readonly value: number) {}
+}
+
+type GoArg = Value | GoFloat;
+
+/**
+ * A Go float64 operand. OPA hands a whole number written without fraction or exponent to Go as an
+ * int, and Go's %f, %e and %g refuse an int (`%!f(int=1)`).
+ */
+function isFloat(v: GoArg): v is number {
+  return typeof v === 'number' && !Number.isInteger(v);
+}
+
+function goType(v: GoArg): string {
+  if (v instanceof GoFloat) {
+    return 'float64';
+  }
   if (typeof v === 'string') {
     return 'string';
   }
-  if (typeof v === 'number' || typeof v === 'bigint') {
-    return typeof v === 'number' && !Number.isInteger(v) ? 'float64' : 'int';
+  if (typeof v === 'number' && !Number.isInteger(v)) {
+    return 'float64';
   }
-  return 'ast.Value';
+  if (typeof v === 'number' || typeof v === 'bigint') {
+    // Go's int64; beyond it OPA passes a *big.Int.
+    const i = BigInt(v);
+    return i >= -(2n ** 63n) && i < 2n ** 63n ? 'int' : '*big.Int';
+  }
+  return 'string';
 }
 
 function pad(s: string, width: number, flags: string): string {
@@ -81,7 +106,10 @@ function pad(s: string, width: number, flags: string): string {
 }
 
 /** %v rendering: strings bare, numbers as Go prints them, composites as Rego text. */
-export function plain(v: Value): string {
+export function plain(v: GoArg): string {
+  if (v instanceof GoFloat) {
+    return goFloat(v.value);
+  }
   if (typeof v === 'string') {
     return v;
   }
@@ -108,7 +136,16 @@ function goFloat(n: number): string {
   return String(n);
 }
 
-function formatOne(verb: string, v: Value, prec: number | undefined, flags: string): string {
+function formatOne(verb: string, arg: GoArg, prec: number | undefined, flags: string): string {
+  if (arg instanceof GoFloat && !'fFeEgGv'.includes(verb)) {
+    return `%!${verb}(float64=${plain(arg)})`;
+  }
+  // The float64 operand, if it is one.
+  const f = arg instanceof GoFloat ? arg.value : isFloat(arg) ? arg : undefined;
+  const v = arg instanceof GoFloat ? arg.value : arg;
+  if (arg instanceof GoFloat && verb === 'v') {
+    return plain(arg);
+  }
   const isNumber = typeof v === 'number' || typeof v === 'bigint';
   switch (verb) {
     case 's':
@@ -124,19 +161,17 @@ function formatOne(verb: string, v: Value, prec: number | undefined, flags: stri
       return `%!d(${goType(v)}=${plain(v)})`;
     case 'f':
     case 'F':
-      return isNumber ? Number(v).toFixed(prec ?? 6) : `%!f(${goType(v)}=${plain(v)})`;
+      return f !== undefined ? f.toFixed(prec ?? 6) : `%!${verb}(${goType(v)}=${plain(v)})`;
     case 'e':
-      return isNumber
-        ? Number(v)
-            .toExponential(prec ?? 6)
-            .replace(/e([+-])(\d)$/, 'e$10$2')
-        : `%!e(${plain(v)})`;
+      return f !== undefined
+        ? f.toExponential(prec ?? 6).replace(/e([+-])(\d)$/, 'e$10$2')
+        : `%!e(${goType(v)}=${plain(v)})`;
     case 'g':
-      return isNumber
+      return f !== undefined
         ? prec === undefined
           ? goFloat(Number(v))
           : String(Number(Number(v).toPrecision(prec)))
-        : `%!g(${plain(v)})`;
+        : `%!g(${goType(v)}=${plain(v)})`;
     case 'x':
     case 'X': {
       let s: string;
@@ -145,21 +180,21 @@ function formatOne(verb: string, v: Value, prec: number | undefined, flags: stri
       } else if (typeof v === 'string') {
         s = Buffer.from(v, 'utf8').toString('hex');
       } else {
-        return `%!${verb}(${plain(v)})`;
+        return `%!${verb}(${goType(v)}=${plain(v)})`;
       }
       return verb === 'X' ? s.toUpperCase() : s;
     }
     case 'o':
-      return isNumber && isInt(v) ? BigInt(v).toString(8) : `%!o(${plain(v)})`;
+      return isNumber && isInt(v) ? BigInt(v).toString(8) : `%!o(${goType(v)}=${plain(v)})`;
     case 'b':
-      return isNumber && isInt(v) ? BigInt(v).toString(2) : `%!b(${plain(v)})`;
+      return isNumber && isInt(v) ? BigInt(v).toString(2) : `%!b(${goType(v)}=${plain(v)})`;
     case 'q':
-      return typeof v === 'string' ? JSON.stringify(v) : `%!q(${plain(v)})`;
+      return typeof v === 'string' ? JSON.stringify(v) : `%!q(${goType(v)}=${plain(v)})`;
     case 't':
-      return typeof v === 'boolean' ? String(v) : `%!t(${plain(v)})`;
+      return typeof v === 'boolean' ? String(v) : `%!t(${goType(v)}=${plain(v)})`;
     case 'c':
-      return isNumber ? String.fromCodePoint(Number(v)) : `%!c(${plain(v)})`;
+      return isNumber ? String.fromCodePoint(Number(v)) : `%!c(${goType(v)}=${plain(v)})`;
     default:
-      return `%!${verb}(${plain(v)})`;
+      return `%!${verb}(${goType(v)}=${plain(v)})`;
   }
 }

@@ -58,7 +58,12 @@ describe(compileProgram.name, () => {
   it('should report an arity mismatch when a built-in gets too many operands', () => {
     const errs = errorsOf('package a\np if { count(1, 2, 3) }\n');
 
-    expect(errs[0]).toMatchObject({ code: 'rego_type_error', message: 'count: arity mismatch' });
+    // OPA's arityMismatchError (ast/compile.go): operand types and the declared arguments.
+    expect(errs[0]).toMatchObject({
+      code: 'rego_type_error',
+      message:
+        'count: arity mismatch\n\thave: (number, number, number)\n\twant: (collection: any<string, array[any], object[any: any], set[any]>)',
+    });
   });
 
   it('should report an unsupported built-in by name when it is not mocked', () => {

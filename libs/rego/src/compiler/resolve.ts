@@ -268,7 +268,7 @@ export class Resolver {
       return w;
     }
     const fnKey = target.kind === 'builtin' ? target.name : target.path.join('.');
-    return { ...w, value, resolved: { kind: 'func', path: [], fnKey, mock } };
+    return { ...w, value, resolved: { kind: 'func', path: [], fnKey, mock, target } };
   }
 }
 

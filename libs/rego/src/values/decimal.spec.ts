@@ -16,9 +16,17 @@ function text(expr: string): unknown {
 describe('numberFromText (one representation per value, as OPA keeps json.Number)', () => {
   it('keeps integers exact and non-integers as the double of the same text', () => {
     expect(numberFromText('12345678901234567890')).toBe(12345678901234567890n);
-    expect(numberFromText('10.00')).toBe(10);
-    expect(numberFromText('1.5e3')).toBe(1500);
+    expect(numberFromText('7')).toBe(7);
     expect(numberFromText('0.1')).toBe(0.1);
+    expect(numberFromText('-2.5')).toBe(-2.5);
+  });
+
+  it('keeps the text of a number written other than as its shortest form (json.Number)', () => {
+    for (const t of ['10.00', '1.5e3', '1.0', '2.50', '0.10', '1e3']) {
+      const n = numberFromText(t);
+      expect(n).toBeInstanceOf(BigNum);
+      expect((n as BigNum).text).toBe(t);
+    }
   });
 
   it('keeps a BigNum where no double denotes the text', () => {
@@ -89,6 +97,41 @@ describe('arithmetic and comparison in policies', () => {
     expect(o.get(10n ** 30n)).toBe('a');
     expect(value('1e-400 in {1e-400}')).toBe(true);
     expect(value('{1e30: "a"}[1000000000000000000000000000000]')).toBe('a');
+  });
+
+  it('marshals a literal as its text, as OPA marshals a json.Number (topdown/encoding.go)', () => {
+    expect(value('json.marshal([1.0, 2.50, 1e3, 0.1, 7])')).toBe('[1.0,2.50,1e3,0.1,7]');
+    expect(value('json.marshal(to_number("1.0"))')).toBe('1.0');
+    expect(value('json.marshal(1.0 + 1)')).toBe('2');
+    // A computed number is its value: Go's text of the result (1.05893234625e+08) is not kept.
+    expect(value('106208904.625 - 315670')).toBe(105893234.625);
+    expect(value('json.marshal({"a": 1.0})')).toBe('{"a":1.0}');
+  });
+
+  it('treats a number by its value whatever its text', () => {
+    expect(value('1.0 == 1')).toBe(true);
+    expect((value('{1.0, 1, 2.50, 2.5}') as RegoSet).size).toBe(2);
+    expect(value('{2.50: "a"}[2.5]')).toBe('a');
+    expect(value('[x | some x in [1.0, 2]; x > 1]')).toEqual([2]);
+    expect(value('count({1.0: "a", 1: "b"})')).toBe(1);
+  });
+
+  it('passes a float-texted whole number to sprintf as Go float64 (topdown/strings.go)', () => {
+    expect(value('sprintf("%v %v %d", [1.0, 1, 1])')).toBe('1 1 1');
+    expect(value('sprintf("%d", [1.0])')).toBe('%!d(float64=1)');
+    expect(value('sprintf("%.1f|%s", [1.0, 2e0])')).toBe('1.0|%!s(float64=2)');
+    expect(value('format_int(1.0, 10)')).toBe('1');
+    // An integer is Go's int (%f refuses it); booleans and null reach Go as their text.
+    expect(value('sprintf("%.2f|%e|%.2f", [1, 2, 1.5])')).toBe('%!f(int=1)|%!e(int=2)|1.50');
+    expect(value('sprintf("%t|%v|%d", [true, null, 123456789123456789123])')).toBe(
+      '%!t(string=true)|null|123456789123456789123',
+    );
+  });
+
+  it('refuses a float-texted operand where OPA wants an integer (builtins.IntOperand)', () => {
+    // A built-in error makes the expression undefined when strict built-in errors are off.
+    expect(value('numbers.range(1.0, 3)')).toBeUndefined();
+    expect(value('numbers.range(1, 3)')).toEqual([1, 2, 3]);
   });
 
   it('marshals a number as its text and reads json back exactly', () => {

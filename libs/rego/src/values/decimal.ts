@@ -77,25 +77,43 @@ export class BigNum {
     return Number(this.text);
   }
 
-  /** Hash key shared with every equal number: integers key as the integer, others by decimal. */
+  /**
+   * Hash key shared with every equal number: integers key as the integer, a value some double
+   * denotes (`2.50`) as that double, others by decimal.
+   */
   key(): bigint | number | string {
     if (this.keyCache === undefined) {
+      const d = this.isInteger ? undefined : exactDouble(this.dec);
       this.keyCache = this.isInteger
         ? normalizeInt(this.toBigInt())
-        : `\u0000n${this.dec.coef}e${this.dec.exp}`;
+        : (d ?? `\u0000n${this.dec.coef}e${this.dec.exp}`);
     }
     return this.keyCache;
   }
 
-  /** Canonical text: equal numbers give equal text (integers as digits). */
+  /** Canonical text: equal numbers give equal text (integers as digits, doubles as JS prints). */
   canonical(): string {
-    return this.isInteger ? this.toBigInt().toString() : `${this.dec.coef}e${this.dec.exp}`;
+    if (this.isInteger) {
+      return this.toBigInt().toString();
+    }
+    const d = exactDouble(this.dec);
+    return d !== undefined ? String(d) : `${this.dec.coef}e${this.dec.exp}`;
   }
 
   negate(): BigNum {
     const t = this.text.startsWith('-') ? this.text.slice(1) : '-' + this.text;
     return new BigNum(t, { coef: -this.dec.coef, exp: this.dec.exp });
   }
+}
+
+/** The double whose shortest text denotes exactly this non-zero decimal, if there is one. */
+function exactDouble(d: Dec): number | undefined {
+  const n = Number(`${d.coef}e${d.exp}`);
+  if (n === 0 || !Number.isFinite(n)) {
+    return undefined;
+  }
+  const back = parseDec(String(n));
+  return back && back.coef === d.coef && back.exp === d.exp ? n : undefined;
 }
 
 /** Integers that fit in a double exactly are kept as `number`. */
@@ -116,17 +134,12 @@ export function numberFromText(text: string): AnyNum {
     return Number(text);
   }
   if (d.exp >= 0) {
-    if (d.coef !== 0n && d.exp > 0 && isFloatText(text) && adjusted(d) > 21) {
-      return new BigNum(text, d);
-    }
-    return normalizeInt(d.coef * 10n ** BigInt(d.exp));
+    // OPA keeps a number's text (`json.Number`): `1.0` and `1e3` marshal as written.
+    return isFloatText(text) ? new BigNum(text, d) : normalizeInt(d.coef * 10n ** BigInt(d.exp));
   }
-  const n = Number(text);
-  if (n !== 0 && Number.isFinite(n)) {
-    const back = parseDec(String(n));
-    if (back && back.coef === d.coef && back.exp === d.exp) {
-      return n;
-    }
+  const n = exactDouble(d);
+  if (n !== undefined && String(n) === text) {
+    return n;
   }
   return new BigNum(text, d);
 }
@@ -418,5 +431,22 @@ function finish(d: string, point: number, n: number): { digits: string; dp: numb
 
 /** The engine's number for a 64-bit float result (through its OPA text). */
 export function numberFromBin(a: BinFloat): AnyNum {
-  return numberFromText(binText(a));
+  return numberFromValue(binText(a));
+}
+
+/**
+ * The engine's value for a computed number's text, by value only (the text is not kept): a result
+ * is the double or integer that denotes it, so arithmetic stays on JS values.
+ */
+function numberFromValue(text: string): AnyNum {
+  const d = parseDec(text);
+  if (!d) {
+    return Number(text);
+  }
+  if (d.exp >= 0) {
+    return d.coef !== 0n && d.exp > 0 && isFloatText(text) && adjusted(d) > 21
+      ? new BigNum(text, d)
+      : normalizeInt(d.coef * 10n ** BigInt(d.exp));
+  }
+  return exactDouble(d) ?? new BigNum(text, d);
 }

@@ -1,0 +1,482 @@
+import { CallTarget, CallTerm, Expr, Term, VarTerm, WithModifier } from '../../ast/ast';
+import { Value } from '../../values/value';
+import { constantValue } from '../constant';
+import { CompiledRule } from '../types';
+import { ClosureTyper, TypeEnv, TypeNode } from './env';
+import { builtinDecl } from './notation';
+import { checkRefsInExpr, refText, TypeErrorDetail } from './refs';
+import { insertType, putType } from './tree';
+import {
+  argsText,
+  arrayOf,
+  FunctionType,
+  isNil,
+  MaybeType,
+  objectOf,
+  setOf,
+  T_ANY,
+  typeText,
+} from './types';
+import { unifies, unify1, unify2 } from './unify';
+
+let synthetic = 0;
+
+/**
+ * OPA's type checker (`ast/check.go`) over compiled rules and queries: infers the types of
+ * variables, rule documents and user functions, and reports built-in calls whose arguments cannot
+ * have the declared types (`invalid argument(s)`), `=` between terms that cannot unify (`match
+ * error`) and references to members a type cannot have (`undefined ref`). Types it cannot know
+ * (`input`, base `data`) are `any`, which never fails.
+ */
+export class TypeChecker implements ClosureTyper {
+  readonly data = new TypeNode(undefined);
+  private readonly callTypes = new Map<CallTerm, MaybeType>();
+  private readonly closureTypes = new Map<Term, MaybeType>();
+
+  /** Forgets the types of calls and comprehensions once a rule set or query is checked. */
+  forgetTerms(): void {
+    this.callTypes.clear();
+    this.closureTypes.clear();
+  }
+
+  /** The environment of a rule or query body: a fresh scope over the rule documents. */
+  env(): TypeEnv {
+    return new TypeEnv(this.data, this, this.callTypes);
+  }
+
+  /** Checks a body in `env`; returns the errors (OPA's `CheckBody`). */
+  checkBody(env: TypeEnv, body: Expr[]): TypeErrorDetail[] {
+    const errors: TypeErrorDetail[] = [];
+    for (const e of body) {
+      const closureErrors = this.checkClosures(env, e);
+      const synth = e.kind === 'somein' ? someInRef(e) : undefined;
+      const refErrors = checkRefsInExpr(env, e, synth ? [synth.ref] : []);
+      errors.push(...closureErrors, ...refErrors);
+      for (const err of this.checkExpr(env, e, synth)) {
+        // OPA drops an error caused by an unknown type when a closure or reference in the same
+        // expression already has a more specific one.
+        if (!((closureErrors.length > 0 || refErrors.length > 0) && err.nilCause)) {
+          errors.push(err);
+        }
+      }
+    }
+    return errors;
+  }
+
+  /** The type of a comprehension: its body is checked in a scope of its own. */
+  comprehensionType(env: TypeEnv, t: Term): MaybeType {
+    return this.closureTypes.has(t) ? this.closureTypes.get(t) : this.closure(env, t).type;
+  }
+
+  /** Checks a comprehension's body (OPA's `checkClosures`) and records its type. */
+  private closure(env: TypeEnv, t: Term): { type: MaybeType; errors: TypeErrorDetail[] } {
+    const inner = env.wrap();
+    const errors = this.checkBody(inner, (t as { body: Expr[] }).body);
+    // OPA moves the calls of a comprehension's head into its body (rewriteExprTermsInBody).
+    const head =
+      t.type === 'objectcomp'
+        ? [t.key, t.value]
+        : t.type === 'arraycomp' || t.type === 'setcomp'
+          ? [t.term]
+          : [];
+    head.forEach((x) => this.checkNestedCalls(inner, x, errors));
+    let type: MaybeType;
+    if (errors.length === 0) {
+      if (t.type === 'arraycomp') {
+        type = arrayOf([], inner.get(t.term));
+      } else if (t.type === 'setcomp') {
+        type = setOf(inner.get(t.term));
+      } else if (t.type === 'objectcomp') {
+        type = objectOf([], { key: inner.get(t.key), value: inner.get(t.value) });
+      }
+    }
+    this.closureTypes.set(t, type);
+    return { type, errors };
+  }
+
+  private checkClosures(env: TypeEnv, e: Expr): TypeErrorDetail[] {
+    const errors: TypeErrorDetail[] = [];
+    const visit = (t: Term): void => {
+      switch (t.type) {
+        case 'arraycomp':
+        case 'setcomp':
+        case 'objectcomp':
+          errors.push(...this.closure(env, t).errors);
+          return;
+        case 'ref':
+          t.terms.forEach(visit);
+          return;
+        case 'array':
+        case 'set':
+          t.items.forEach(visit);
+          return;
+        case 'object':
+          t.pairs.forEach(([k, v]) => {
+            visit(k);
+            visit(v);
+          });
+          return;
+        case 'call':
+          t.args.forEach(visit);
+          return;
+        case 'scalar':
+        case 'var':
+        default:
+          return;
+      }
+    };
+    exprTerms(e).forEach(visit);
+    return errors;
+  }
+
+  private checkExpr(
+    env: TypeEnv,
+    e: Expr,
+    synth: { key: Term; ref: Term } | undefined,
+  ): TypeErrorDetail[] {
+    const errors: TypeErrorDetail[] = [];
+    for (const w of e.withs) {
+      pushIf(errors, this.checkWith(env, w));
+    }
+    if (errors.length > 0) {
+      return errors;
+    }
+    const calls = (t: Term): void => this.checkNestedCalls(env, t, errors);
+    switch (e.kind) {
+      case 'term':
+        if (e.term.type === 'call' && isDoubleEquals(e.term)) {
+          // OPA's rewriteEquals: a `==` expression is checked as `=` (a match error when the two
+          // sides cannot be equal).
+          e.term.args.forEach(calls);
+          pushIf(errors, this.checkEq(env, e.term.args[0], e.term.args[1], e));
+        } else if (e.term.type === 'call') {
+          e.term.args.forEach(calls);
+          const err = this.checkCall(env, e.term, false);
+          if (err) {
+            errors.push(err);
+          }
+        } else {
+          calls(e.term);
+        }
+        break;
+      case 'unify':
+      case 'assign':
+        calls(e.left);
+        calls(e.right);
+        pushIf(errors, this.checkEq(env, e.left, e.right, e));
+        break;
+      case 'somein':
+        // OPA rewrites `some k, v in xs` to `v = xs[k]` (a fresh key when none is given).
+        calls(e.domain);
+        if (synth) {
+          pushIf(errors, this.checkEq(env, e.value, synth.ref, e));
+        }
+        break;
+      case 'every':
+        calls(e.domain);
+        break;
+      case 'some':
+        break;
+    }
+    return errors;
+  }
+
+  /** Checks the calls nested in a term (innermost first), as OPA's rewritten expressions. */
+  private checkNestedCalls(env: TypeEnv, t: Term, errors: TypeErrorDetail[]): void {
+    switch (t.type) {
+      case 'call': {
+        t.args.forEach((a) => this.checkNestedCalls(env, a, errors));
+        pushIf(errors, this.checkCall(env, t, true));
+        return;
+      }
+      case 'ref':
+        t.terms.forEach((x) => this.checkNestedCalls(env, x, errors));
+        return;
+      case 'array':
+      case 'set':
+        t.items.forEach((x) => this.checkNestedCalls(env, x, errors));
+        return;
+      case 'object':
+        t.pairs.forEach(([k, v]) => {
+          this.checkNestedCalls(env, k, errors);
+          this.checkNestedCalls(env, v, errors);
+        });
+        return;
+      case 'arraycomp':
+      case 'objectcomp':
+      case 'scalar':
+      case 'setcomp':
+      case 'var':
+      default:
+        return;
+    }
+  }
+
+  private checkEq(env: TypeEnv, a: Term, b: Term, e: Expr): TypeErrorDetail | undefined {
+    const typeA = env.get(a);
+    const typeB = env.get(b);
+    if (unify2(env, a, typeA, b, typeB)) {
+      return undefined;
+    }
+    return {
+      message: `match error\n\tleft  : ${typeText(typeA)}\n\tright : ${typeText(typeB)}`,
+      location: e.loc,
+      nilCause: isNil(typeA) || isNil(typeB),
+    };
+  }
+
+  /**
+   * OPA's `checkExprWith`: a function replaced by a function must be replaced by one that takes the
+   * same number of arguments of types that can meet.
+   */
+  private checkWith(env: TypeEnv, w: WithModifier): TypeErrorDetail | undefined {
+    const target = w.resolved?.target;
+    const mock = w.resolved?.mock;
+    if (!target || !mock) {
+      return undefined;
+    }
+    const want = this.targetType(env, target);
+    const have = this.targetType(env, mock);
+    if (!want || !have || unifies(want, have)) {
+      return undefined;
+    }
+    const name = target.kind === 'builtin' ? target.name : ['data', ...target.path].join('.');
+    return {
+      message: `${name}: arity mismatch\n\thave: ${argsText({ ...have, names: undefined })}\n\twant: ${argsText(want)}`,
+      location: w.loc,
+      nilCause: false,
+    };
+  }
+
+  /** The declared type of a built-in or the inferred type of a user function. */
+  private targetType(env: TypeEnv, target: CallTarget): FunctionType | undefined {
+    if (target.kind === 'builtin') {
+      return builtinDecl(target.name);
+    }
+    const loc = { file: '', row: 0, col: 0 };
+    const t = env.getRef([
+      { type: 'var', name: 'data', loc, slot: -1 },
+      ...target.path.map((p): Term => ({ type: 'scalar', value: p, loc })),
+    ]);
+    return t?.kind === 'function' ? t : undefined;
+  }
+
+  /** OPA's `checkExprBuiltin` for a built-in or user function call. */
+  private checkCall(env: TypeEnv, call: CallTerm, output: boolean): TypeErrorDetail | undefined {
+    const target = call.target;
+    let decl: FunctionType | undefined;
+    let name: string;
+    if (target?.kind === 'builtin') {
+      decl = builtinDecl(target.name);
+      name = target.name;
+    } else if (target?.kind === 'function') {
+      const t = env.getRef([
+        { type: 'var', name: 'data', loc: call.loc, slot: -1 },
+        ...pathTerms(target.path, call),
+      ]);
+      decl = t?.kind === 'function' ? t : undefined;
+      name = ['data', ...target.path].join('.');
+    } else {
+      name = refText(call.op.terms);
+    }
+    if (!decl) {
+      // No declaration (or a function whose rules had errors): the result is unknown.
+      this.callTypes.set(call, T_ANY);
+      return undefined;
+    }
+    const args: (Term | undefined)[] = output ? [...call.args, undefined] : call.args;
+    const formal: MaybeType[] = decl.result ? [...decl.args, decl.result] : decl.args;
+    const have = (): MaybeType[] => args.map((a) => (a ? env.get(a) : undefined));
+    const fail = (msg: string): TypeErrorDetail => {
+      const types = have();
+      return {
+        message: `${name}: ${msg}\n\thave: (${types.map(typeText).join(', ')})\n\twant: ${argsText(decl, true)}`,
+        location: call.loc,
+        nilCause: types.some(isNil),
+      };
+    };
+    if (args.length > formal.length || args.length < decl.args.length) {
+      // Reported before type checking, as OPA's "arity mismatch" (see checks.ts).
+      this.callTypes.set(call, T_ANY);
+      return undefined;
+    }
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      const want = i < formal.length ? formal[i] : decl.variadic;
+      if (a && !unify1(env, a, want, false)) {
+        return fail('invalid argument(s)');
+      }
+    }
+    this.callTypes.set(call, decl.result);
+    return undefined;
+  }
+
+  /** OPA's `checkRule`: checks the body, then records the rule's document or function type. */
+  checkRule(rule: CompiledRule): TypeErrorDetail[] {
+    const env = this.env();
+    const errors = this.checkBody(env, rule.body);
+    // OPA moves the calls and comprehensions of a rule head into its body (rewriteExprTermsInHead).
+    for (const t of [
+      ...rule.tail,
+      ...(rule.value ? [rule.value] : []),
+      ...(rule.key ? [rule.key] : []),
+    ]) {
+      errors.push(
+        ...this.checkClosures(env, {
+          kind: 'term',
+          term: t,
+          negated: false,
+          withs: [],
+          loc: rule.loc,
+        }),
+      );
+      this.checkNestedCalls(env, t, errors);
+    }
+    let path: Value[] = rule.path;
+    if (errors.length > 0) {
+      putType(this.data, path, T_ANY);
+      return errors;
+    }
+    let type: MaybeType;
+    if (rule.kind === 'func') {
+      const args = rule.args ?? [];
+      // Arguments the body never constrains are `any`.
+      args.forEach((a) =>
+        forEachVar(a, (v) => {
+          if (!env.getVar(v.name)) {
+            env.putVar(v.name, T_ANY);
+          }
+        }),
+      );
+      type = {
+        kind: 'function',
+        args: args.map((a) => env.get(a)),
+        result: rule.value ? env.get(rule.value) : undefined,
+      };
+    } else if (rule.kind === 'single') {
+      const value = rule.value ? env.get(rule.value) : undefined;
+      const ground = groundPrefixLength(rule.tail);
+      path = [...path, ...rule.tail.slice(0, ground).map((t) => constantValue(t) as Value)];
+      type = ground < rule.tail.length ? nestedObject(env, rule.tail.slice(ground), value) : value;
+    } else if (rule.tail.length === 0) {
+      const key = rule.key ? env.get(rule.key) : undefined;
+      type = key ? setOf(key) : undefined;
+    }
+    if (type) {
+      insertType(this.data, path, type);
+    }
+    return [];
+  }
+}
+
+/**
+ * OPA's `arityMismatchError` for a built-in called with the wrong number of operands: the operand
+ * types known before type checking and the declared arguments.
+ */
+export function arityMismatch(name: string, args: Term[], output = false): string {
+  const decl = builtinDecl(name);
+  if (!decl) {
+    return `${name}: arity mismatch`;
+  }
+  const env = new TypeChecker().env();
+  const have = args.map((a) => typeText(a.type === 'var' ? undefined : env.get(a)));
+  if (output) {
+    // A nested call's generated output variable.
+    have.push(typeText(undefined));
+  }
+  return `${name}: arity mismatch\n\thave: (${have.join(', ')})\n\twant: ${argsText(decl)}`;
+}
+
+function isDoubleEquals(t: Term): boolean {
+  return (
+    t.type === 'call' &&
+    t.target?.kind === 'builtin' &&
+    t.target.name === 'equal' &&
+    t.args.length === 2
+  );
+}
+
+function pushIf(errors: TypeErrorDetail[], e: TypeErrorDetail | undefined): void {
+  if (e) {
+    errors.push(e);
+  }
+}
+
+function pathTerms(path: string[], call: CallTerm): Term[] {
+  return path.map((p) => ({ type: 'scalar', value: p, loc: call.loc }));
+}
+
+/** The terms of an expression that closures can sit in. */
+function exprTerms(e: Expr): Term[] {
+  switch (e.kind) {
+    case 'term':
+      return [e.term];
+    case 'unify':
+    case 'assign':
+      return [e.left, e.right];
+    case 'somein':
+      return [...(e.key ? [e.key] : []), e.value, e.domain];
+    case 'every':
+      // OPA walks into an `every` body for closures (its expressions are not checked).
+      return [e.domain, ...e.body.flatMap(exprTerms)];
+    case 'some':
+      return [];
+  }
+}
+
+/** `some k, v in xs` as OPA checks it: the reference `xs[k]` (fresh `k` when none is given). */
+function someInRef(e: Extract<Expr, { kind: 'somein' }>): { key: Term; ref: Term } {
+  const key: Term = e.key ?? { type: 'var', name: `$k${++synthetic}`, loc: e.loc, slot: -1 };
+  const ref: Term =
+    e.domain.type === 'ref'
+      ? { type: 'ref', terms: [...e.domain.terms, key], loc: e.domain.loc }
+      : { type: 'ref', terms: [e.domain, key], loc: e.domain.loc };
+  return { key, ref };
+}
+
+function forEachVar(t: Term, f: (v: VarTerm) => void): void {
+  switch (t.type) {
+    case 'var':
+      f(t);
+      return;
+    case 'array':
+    case 'set':
+      t.items.forEach((x) => forEachVar(x, f));
+      return;
+    case 'object':
+      t.pairs.forEach(([k, v]) => {
+        forEachVar(k, f);
+        forEachVar(v, f);
+      });
+      return;
+    case 'arraycomp':
+    case 'call':
+    case 'objectcomp':
+    case 'ref':
+    case 'scalar':
+    case 'setcomp':
+    default:
+      return;
+  }
+}
+
+function groundPrefixLength(tail: Term[]): number {
+  let i = 0;
+  while (i < tail.length && tail[i].type === 'scalar') {
+    i++;
+  }
+  return i;
+}
+
+/** OPA's `nestedObject`: each element of a ref head's dynamic part is one level of object. */
+function nestedObject(env: TypeEnv, path: Term[], value: MaybeType): MaybeType {
+  if (path.length === 0) {
+    return value;
+  }
+  const inner = nestedObject(env, path.slice(1), value);
+  const key = env.get(path[0]);
+  if (!inner || !key) {
+    return undefined;
+  }
+  return objectOf([], { key, value: inner });
+}
