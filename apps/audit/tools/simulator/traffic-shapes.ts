@@ -76,7 +76,7 @@ export const HELD_OUT: TrafficShapes = {
 };
 
 /**
- * Held out a second time (issue 17, M29–M32): fixed and committed before the methods of M29–M32
+ * Held out a second time (issue 17, M29–M31): fixed and committed before the methods of M29–M31
  * were measured on it, measured once. Other proportions and ranges again, and a shape none of the
  * earlier traces had: a third of the subjects in other time zones (their day and weekend shifted
  * by −9 to +9 hours), so the hour-of-day season differs from subject to subject.
