@@ -61,6 +61,7 @@ export function planAnomalies(model: TenantModel, options: PlanOptions, random: 
             tenantMetrics: [],
             burstCv: 0,
             trendPerDay: 0,
+            shiftHours: 0,
           });
         }
         planned.push(anomaly);
@@ -162,9 +163,13 @@ function tryPlace(
     case 'TENANT_ERRORS':
     case 'TENANT_WARNS':
     case 'TENANT_HITL': {
-      const tenantRate = tenantPeak(model, spec.metric) * level;
       const settings = detectors[spec.detector];
       const tenantStreams = model.streams.filter((s) => s.tenantMetrics.includes(spec.metric));
+      // Subjects in other time zones are at their own hour of the day (held-out-2).
+      const tenantRate =
+        options.shapes.shiftedShare > 0
+          ? tenantStreams.reduce((sum, s) => sum + s.peak * rhythm(start, s.shiftHours), 0)
+          : tenantPeak(model, spec.metric) * level;
       if (
         shaped
           ? !countDetectable(tenantStreams, start, options, spec.factor)
@@ -295,7 +300,7 @@ function windowOf(streams: Stream[], at: Date, options: PlanOptions): NegativeBi
   let mean = 0;
   let variance = 0;
   for (const s of streams) {
-    const m = s.peak * rhythm(at) * trendOf(s, at, options.traceStart) * WINDOW;
+    const m = s.peak * rhythm(at, s.shiftHours) * trendOf(s, at, options.traceStart) * WINDOW;
     const blocks = Math.max(1, WINDOW / options.shapes.burstBlockMinutes);
     mean += m;
     variance += m * m * (s.burstCv ** 2 / blocks + DAY_NOISE ** 2);

@@ -85,7 +85,7 @@ export class TrafficGenerator {
     const minutes = new Array<number>(60);
     for (let m = 0; m < 60; m += 1) {
       const at = new Date(hour.getTime() + m * MINUTE_MS);
-      let lambda = stream.peak * rhythm(at) * noise * this.burstOf(stream, m);
+      let lambda = stream.peak * rhythm(at, stream.shiftHours) * noise * this.burstOf(stream, m);
       for (const anomaly of anomalies) {
         if (isActive(anomaly, at)) {
           lambda = lambda * anomaly.factor + anomaly.extraPerMinute;

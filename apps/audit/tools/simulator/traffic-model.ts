@@ -39,6 +39,8 @@ export interface Stream {
   burstCv: number;
   /** The subject's steady change of level per day (0.05: 5 % more every day). */
   trendPerDay: number;
+  /** The subject's time zone: its rhythm and weekend this many hours after UTC's (0: UTC). */
+  shiftHours: number;
 }
 
 export interface SimulatedSubject {
@@ -79,7 +81,7 @@ export function buildTenantModel(
   shapes: TrafficShapes = CLASSIC_SHAPES,
 ): TenantModel {
   const subjects: SimulatedSubject[] = [];
-  const rawStreams: Array<Omit<Stream, 'burstCv' | 'trendPerDay'>> = [];
+  const rawStreams: Array<Omit<Stream, 'burstCv' | 'trendPerDay' | 'shiftHours'>> = [];
   const streams = rawStreams;
   const add = (
     type: SubjectType,
@@ -206,20 +208,18 @@ export function buildTenantModel(
   return { tenantId, subjects, streams: shapeStreams(rawStreams, shapes, random) };
 }
 
-/** Gives each subject (all its streams alike) its burstiness and trend; none under CLASSIC. */
+/** Gives each subject (all its streams alike) its burstiness, trend and time zone; none under CLASSIC. */
 function shapeStreams(
-  streams: Array<Omit<Stream, 'burstCv' | 'trendPerDay'>>,
+  streams: Array<Omit<Stream, 'burstCv' | 'trendPerDay' | 'shiftHours'>>,
   shapes: TrafficShapes,
   random: Random,
 ): Stream[] {
-  const bySubject = new Map<string, { burstCv: number; trendPerDay: number }>();
-  const shapeOf = (
-    subjectType: string,
-    subjectId: string,
-  ): { burstCv: number; trendPerDay: number } => {
+  type Shape = { burstCv: number; trendPerDay: number; shiftHours: number };
+  const bySubject = new Map<string, Shape>();
+  const shapeOf = (subjectType: string, subjectId: string): Shape => {
     let shape = bySubject.get(subjectId);
     if (!shape) {
-      shape = { burstCv: 0, trendPerDay: 0 };
+      shape = { burstCv: 0, trendPerDay: 0, shiftHours: 0 };
       if (
         subjectType !== 'TENANT' &&
         shapes.burstyShare > 0 &&
@@ -234,6 +234,14 @@ function shapeStreams(
       ) {
         shape.trendPerDay = random.between(...shapes.trendPerDay);
       }
+      // Drawn only by shapes that shift subjects, so the earlier shapes' traces stay as they were.
+      if (
+        subjectType !== 'TENANT' &&
+        shapes.shiftedShare > 0 &&
+        random.next() < shapes.shiftedShare
+      ) {
+        shape.shiftHours = Math.round(random.between(...shapes.shiftHours));
+      }
       bySubject.set(subjectId, shape);
     }
     return shape;
@@ -243,13 +251,14 @@ function shapeStreams(
 
 /**
  * M11: the daily rhythm in UTC: a working-day bell from 07:00 to 20:00 over a night floor, weekends
- * at a third of a weekday.
+ * at a third of a weekday; for a subject `shiftHours` from UTC, the same in its own time zone.
  */
-export function rhythm(at: Date): number {
-  const hour = at.getUTCHours() + at.getUTCMinutes() / 60;
+export function rhythm(at: Date, shiftHours = 0): number {
+  const local = new Date(at.getTime() + shiftHours * 3_600_000);
+  const hour = local.getUTCHours() + local.getUTCMinutes() / 60;
   const day = Math.exp(-((hour - 13.5) ** 2) / (2 * 3.2 ** 2));
   const level = 0.08 + 0.92 * day;
-  const weekday = at.getUTCDay();
+  const weekday = local.getUTCDay();
   return weekday === 0 || weekday === 6 ? level * 0.33 : level;
 }
 

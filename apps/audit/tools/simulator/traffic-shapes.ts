@@ -19,6 +19,12 @@ export interface TrafficShapes {
   rareWarnRate: number;
   /** Anomalies at any minute of any day (else 08:00–18:00), kept only where detectable in principle. */
   anyHour: boolean;
+  /**
+   * Share of subjects living in another time zone: their daily rhythm and weekend shifted by a
+   * whole number of hours drawn from `shiftHours` (0 and [0, 0]: every subject on UTC).
+   */
+  shiftedShare: number;
+  shiftHours: [number, number];
 }
 
 /** The simulator of issue 7 (M11): smooth Poisson traffic, anomalies in working hours. */
@@ -32,6 +38,8 @@ export const CLASSIC_SHAPES: TrafficShapes = {
   rareWarnShare: 0,
   rareWarnRate: 0.06,
   anyHour: false,
+  shiftedShare: 0,
+  shiftHours: [0, 0],
 };
 
 /** The shapes the detectors of M17–M19 were developed on. */
@@ -45,6 +53,8 @@ export const SHAPED: TrafficShapes = {
   rareWarnShare: 0.4,
   rareWarnRate: 0.02,
   anyHour: true,
+  shiftedShare: 0,
+  shiftHours: [0, 0],
 };
 
 /**
@@ -61,10 +71,33 @@ export const HELD_OUT: TrafficShapes = {
   rareWarnShare: 0.3,
   rareWarnRate: 0.015,
   anyHour: true,
+  shiftedShare: 0,
+  shiftHours: [0, 0],
+};
+
+/**
+ * Held out a second time (issue 17, M30–M32): fixed and committed before the methods of M30–M32
+ * were measured on it, measured once. Other proportions and ranges again, and a shape none of the
+ * earlier traces had: a third of the subjects in other time zones (their day and weekend shifted
+ * by −9 to +9 hours), so the hour-of-day season differs from subject to subject.
+ */
+export const HELD_OUT_2: TrafficShapes = {
+  name: 'held-out-2',
+  burstyShare: 0.3,
+  burstCv: [0.5, 1.0],
+  burstBlockMinutes: 8,
+  trendingShare: 0.2,
+  trendPerDay: [-0.08, 0.08],
+  rareWarnShare: 0.5,
+  rareWarnRate: 0.01,
+  anyHour: true,
+  shiftedShare: 0.33,
+  shiftHours: [-9, 9],
 };
 
 export const SHAPES: Record<string, TrafficShapes> = {
   classic: CLASSIC_SHAPES,
   shaped: SHAPED,
   'held-out': HELD_OUT,
+  'held-out-2': HELD_OUT_2,
 };

@@ -1,5 +1,12 @@
 import { DEFAULT_DETECTOR_SETTINGS } from '../config/detector-settings';
-import { ShareDay, assessCount, assessShare, severityOf, shareDispersion } from './baseline';
+import {
+  ShareDay,
+  assessCount,
+  assessShare,
+  severityOf,
+  shareDispersion,
+  sharePrior,
+} from './baseline';
 import { BaselineDay, MIN_DISPERSION } from './seasonal-baseline';
 
 const volume = DEFAULT_DETECTOR_SETTINGS.AGENT_VOLUME_ANOMALY;
@@ -217,5 +224,57 @@ describe('shareDispersion', () => {
       [1, 400],
     ]);
     expect(shareDispersion(days, 79.5 / 2001)).toBeGreaterThan(0.01);
+  });
+});
+
+describe('sharePrior', () => {
+  it('should pool the peers’ share and trust it as far as their shares agree', () => {
+    // Five servers failing on 2 % of their calls, within binomial noise of each other: the prior
+    // is the pooled 2 %, as strong as the median server's calls (its cap).
+    const prior = sharePrior([
+      { hits: 8, trials: 400 },
+      { hits: 9, trials: 400 },
+      { hits: 7, trials: 400 },
+      { hits: 8, trials: 420 },
+      { hits: 8, trials: 380 },
+    ]);
+    expect(prior?.share).toBeCloseTo(40.5 / 2001, 10);
+    expect(prior?.strength).toBe(400);
+  });
+
+  it('should be weak when the peers’ shares differ far beyond noise', () => {
+    const prior = sharePrior([
+      { hits: 4, trials: 400 },
+      { hits: 80, trials: 400 },
+      { hits: 8, trials: 400 },
+      { hits: 40, trials: 400 },
+    ]);
+    expect(prior?.strength).toBeLessThan(40);
+  });
+
+  it('should need three peers with calls', () => {
+    expect(
+      sharePrior([
+        { hits: 1, trials: 10 },
+        { hits: 0, trials: 0 },
+        { hits: 1, trials: 10 },
+      ]),
+    ).toBeUndefined();
+  });
+});
+
+describe('assessShare with a prior from the peers (M31)', () => {
+  // A quiet night: no error in 150 calls over the baseline days, so the server's own share reads
+  // 0.33 %, while every server of the tenant fails on about 2 %.
+  const night = shares(Array.from({ length: 5 }, (): [number, number] => [0, 30]));
+  const peers = { share: 0.02, strength: 150 };
+
+  it('should find nothing when 3 of 6 calls fail against the 2 % its peers show', () => {
+    expect(assessShare(3, 6, night, errorRate)).toMatchObject({ direction: 'SPIKE' });
+    expect(assessShare(3, 6, night, errorRate, peers)).toBeUndefined();
+  });
+
+  it('should still find the error rate jumping from 2 % to 30 %', () => {
+    expect(assessShare(12, 40, night, errorRate, peers)).toMatchObject({ direction: 'SPIKE' });
   });
 });

@@ -40,9 +40,15 @@ export function assessCount(
   days: readonly BaselineDay[],
   settings: DetectorSettings,
   exposure = 1,
+  robustDays = false,
 ): Deviation | undefined {
   const pieces = days[0]?.pieces?.length ?? 0;
-  const baseline = seasonalBaseline(days, exposure, pieces > 1 ? exposure / pieces : exposure);
+  const baseline = seasonalBaseline(
+    days,
+    exposure,
+    pieces > 1 ? exposure / pieces : exposure,
+    robustDays,
+  );
   if (!baseline) {
     return undefined;
   }
@@ -96,9 +102,10 @@ export function assessShare(
   trials: number,
   days: readonly ShareDay[],
   settings: DetectorSettings,
+  prior?: SharePrior,
 ): Deviation | undefined {
   const calls = Math.max(trials, hits);
-  const { share, baseTrials } = baselineShare(days);
+  const { share, baseTrials } = baselineShare(days, prior);
   if (calls === 0 || baseTrials === 0) {
     return undefined;
   }
@@ -171,7 +178,10 @@ const SHARE_POOL_Z = 2;
  * share differs from the other days' beyond chance; otherwise every day does, so two weekend days'
  * few calls do not leave an error rate too uncertain to test.
  */
-export function baselineShare(days: readonly ShareDay[]): { share: number; baseTrials: number } {
+export function baselineShare(
+  days: readonly ShareDay[],
+  prior?: SharePrior,
+): { share: number; baseTrials: number } {
   const sum = (ds: readonly ShareDay[]) => ({
     hits: ds.reduce((s, d) => s + d.hits, 0),
     trials: ds.reduce((s, d) => s + Math.max(d.trials, d.hits), 0),
@@ -179,10 +189,13 @@ export function baselineShare(days: readonly ShareDay[]): { share: number; baseT
   const same = sum(days.filter((d) => d.sameKind !== false));
   const other = sum(days.filter((d) => d.sameKind === false));
   const all = { hits: same.hits + other.hits, trials: same.trials + other.trials };
-  const of = (c: { hits: number; trials: number }) => ({
-    share: (c.hits + 0.5) / (c.trials + 1),
-    baseTrials: c.trials,
-  });
+  const of = (c: { hits: number; trials: number }) =>
+    prior && c.trials > 0
+      ? {
+          share: (c.hits + prior.strength * prior.share) / (c.trials + prior.strength),
+          baseTrials: c.trials + prior.strength,
+        }
+      : { share: (c.hits + 0.5) / (c.trials + 1), baseTrials: c.trials };
   if (same.trials === 0 || other.trials === 0) {
     return of(same);
   }
@@ -190,6 +203,37 @@ export function baselineShare(days: readonly ShareDay[]): { share: number; baseT
   const sd = Math.sqrt(pooled * (1 - pooled) * (1 / same.trials + 1 / other.trials));
   const z = Math.abs(same.hits / same.trials - other.hits / other.trials) / sd;
   return z > SHARE_POOL_Z ? of(same) : of(all);
+}
+
+/**
+ * M31: what the other subjects of the same kind say about a subject's share before its own calls
+ * do (empirical Bayes): a beta prior whose mean is their pooled share and whose strength
+ * (pseudo-calls) comes from how much their shares differ beyond binomial noise (moments:
+ * Σ Tᵢ (sᵢ − p)² ≈ (n − 1) p (1 − p) + V (T − Σ Tᵢ² / T), strength p (1 − p) / V − 1), never more
+ * than the median subject's own calls, so a subject's data always counts at least as much.
+ */
+export interface SharePrior {
+  share: number;
+  strength: number;
+}
+
+export function sharePrior(
+  subjects: ReadonlyArray<{ hits: number; trials: number }>,
+): SharePrior | undefined {
+  const used = subjects.filter((s) => s.trials > 0);
+  if (used.length < 3) {
+    return undefined;
+  }
+  const total = used.reduce((sum, s) => sum + s.trials, 0);
+  const share = (used.reduce((sum, s) => sum + s.hits, 0) + 0.5) / (total + 1);
+  const pq = share * (1 - share);
+  const spread = used.reduce((sum, s) => sum + s.trials * (s.hits / s.trials - share) ** 2, 0);
+  const weight = total - used.reduce((sum, s) => sum + s.trials ** 2, 0) / total;
+  const between = weight > 0 ? (spread - (used.length - 1) * pq) / weight : 0;
+  const sorted = used.map((s) => s.trials).sort((a, b) => a - b);
+  const cap = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  const strength = between > 0 ? Math.min(cap, pq / between - 1) : cap;
+  return strength > 0 ? { share, strength } : undefined;
 }
 
 /** M7: severity from the size of the deviation. */

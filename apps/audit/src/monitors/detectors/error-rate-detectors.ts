@@ -3,10 +3,18 @@ import { SubjectType } from '@agp/contracts';
 import { deterministicUuid } from '../common/deterministic-uuid';
 import { Finding } from '../monitors.types';
 import { RollupMetric } from '../rollups/rollup-counters';
-import { assessShare, round, severityOf } from './baseline';
-import { RateInput, seasonalDaysOf, seriesKey, seriesOfKind } from './detector-input';
+import { DetectorSettings } from '../config/detector-settings';
+import { Deviation, SharePrior, assessShare, round, severityOf, sharePrior } from './baseline';
+import {
+  DayOfBaseline,
+  RateInput,
+  SeriesOf,
+  seasonalDaysOf,
+  seriesKey,
+  seriesOfKind,
+} from './detector-input';
 
-interface ErrorRateSpec {
+export interface ErrorRateSpec {
   subjectType: SubjectType;
   calls: RollupMetric;
 }
@@ -29,22 +37,16 @@ export function errorRateFindings(detector: ErrorRateDetector, input: RateInput)
   const spec: ErrorRateSpec = ERROR_RATE_SPECS[detector];
   const findings: Finding[] = [];
   const daysOf = seasonalDaysOf(input);
+  const prior = errorRatePrior(spec, daysOf, input);
   for (const calls of seriesOfKind(input, spec.subjectType, spec.calls)) {
     const errors =
       input.series.get(seriesKey(calls.subjectType, calls.subjectId, 'ERRORS'))?.days ?? [];
-    const days = daysOf(calls.subjectType, calls.subjectId);
-    if (days.length === 0) {
-      continue;
-    }
-    const deviation = assessShare(
-      errors[0] ?? 0,
-      calls.days[0] ?? 0,
-      days.map(({ day, sameKind }) => ({
-        hits: errors[day] ?? 0,
-        trials: calls.days[day] ?? 0,
-        sameKind,
-      })),
+    const deviation = assessErrorRate(
+      calls,
+      daysOf,
+      input,
       { ...input.settings, dropRatio: 0 },
+      prior,
     );
     if (!deviation) {
       continue;
@@ -83,4 +85,50 @@ export function errorRateFindings(detector: ErrorRateDetector, input: RateInput)
     });
   }
   return findings;
+}
+
+/** One subject's errors among its calls against its baseline share (M19), under `settings`. */
+export function assessErrorRate(
+  calls: SeriesOf,
+  daysOf: (subjectType: string, subjectId: string) => DayOfBaseline[],
+  input: RateInput,
+  settings: DetectorSettings,
+  prior?: SharePrior,
+): Deviation | undefined {
+  const errors =
+    input.series.get(seriesKey(calls.subjectType, calls.subjectId, 'ERRORS'))?.days ?? [];
+  const days = daysOf(calls.subjectType, calls.subjectId);
+  if (days.length === 0) {
+    return undefined;
+  }
+  return assessShare(
+    errors[0] ?? 0,
+    calls.days[0] ?? 0,
+    days.map(({ day, sameKind }) => ({
+      hits: errors[day] ?? 0,
+      trials: calls.days[day] ?? 0,
+      sameKind,
+    })),
+    settings,
+    prior,
+  );
+}
+
+/** M31: the error rate the detector's other subjects had over their baseline days. */
+export function errorRatePrior(
+  spec: ErrorRateSpec,
+  daysOf: (subjectType: string, subjectId: string) => DayOfBaseline[],
+  input: RateInput,
+): SharePrior | undefined {
+  return sharePrior(
+    seriesOfKind(input, spec.subjectType, spec.calls).map((calls) => {
+      const errors =
+        input.series.get(seriesKey(calls.subjectType, calls.subjectId, 'ERRORS'))?.days ?? [];
+      const days = daysOf(calls.subjectType, calls.subjectId);
+      return {
+        hits: days.reduce((sum, { day }) => sum + (errors[day] ?? 0), 0),
+        trials: days.reduce((sum, { day }) => sum + (calls.days[day] ?? 0), 0),
+      };
+    }),
+  );
 }

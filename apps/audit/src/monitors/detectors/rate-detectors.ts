@@ -1,11 +1,18 @@
 import { Action, IncidentType, MonitorEvidence, PolicyMetric, SubjectType } from '@agp/contracts';
 
 import { deterministicUuid } from '../common/deterministic-uuid';
-import { TrafficDetector } from '../config/detector-settings';
+import { DetectorSettings, TrafficDetector } from '../config/detector-settings';
 import { Finding } from '../monitors.types';
 import { RollupMetric } from '../rollups/rollup-counters';
 import { Deviation, assessCount, assessShare, round, severityOf } from './baseline';
-import { RateInput, SeriesOf, seasonalDaysOf, seriesKey, seriesOfKind } from './detector-input';
+import {
+  DayOfBaseline,
+  RateInput,
+  SeriesOf,
+  seasonalDaysOf,
+  seriesKey,
+  seriesOfKind,
+} from './detector-input';
 
 type EvidenceShape =
   | { kind: 'POLICY_METRIC'; policyMetric: PolicyMetric }
@@ -91,43 +98,60 @@ export function rateFindings(detector: RateDetector, input: RateInput): Finding[
   const findings: Finding[] = [];
   const daysOf = seasonalDaysOf({ ...input, settings });
   for (const series of seriesOfKind(input, spec.subjectType, spec.metric)) {
-    const days = daysOf(series.subjectType, series.subjectId);
-    if (days.length === 0) {
-      continue;
-    }
-    const calls = spec.shareOf
-      ? input.series.get(seriesKey(series.subjectType, series.subjectId, spec.shareOf))?.days
-      : undefined;
-    const deviation = calls
-      ? assessShare(
-          series.days[0] ?? 0,
-          calls[0] ?? 0,
-          days.map(({ day, sameKind }) => ({
-            hits: series.days[day] ?? 0,
-            trials: calls[day] ?? 0,
-            sameKind,
-          })),
-          settings,
-        )
-      : assessCount(
-          series.days[0] ?? 0,
-          days.map(({ day, sameKind }) => {
-            const pieces = series.parts?.[day] ?? [];
-            return {
-              age: day,
-              perWindow: (series.days[day] ?? 0) / input.exposure,
-              sameKind,
-              pieces: pieces.map((n) => (n * pieces.length) / input.exposure),
-            };
-          }),
-          settings,
-          input.exposure,
-        );
+    const deviation = assessSeries(detector, series, daysOf, input, settings);
     if (deviation) {
       findings.push(toFinding(detector, spec, series, deviation, input));
     }
   }
   return findings;
+}
+
+/**
+ * One subject's series against its baseline (a share of its calls when the detector has them,
+ * M19, else a count, M17), under `settings`: the bench's replay also asks it with relaxed ones.
+ */
+export function assessSeries(
+  detector: RateDetector,
+  series: SeriesOf,
+  daysOf: (subjectType: string, subjectId: string) => DayOfBaseline[],
+  input: RateInput,
+  settings: DetectorSettings,
+): Deviation | undefined {
+  const spec: RateSpec = RATE_SPECS[detector];
+  const days = daysOf(series.subjectType, series.subjectId);
+  if (days.length === 0) {
+    return undefined;
+  }
+  const calls = spec.shareOf
+    ? input.series.get(seriesKey(series.subjectType, series.subjectId, spec.shareOf))?.days
+    : undefined;
+  return calls
+    ? assessShare(
+        series.days[0] ?? 0,
+        calls[0] ?? 0,
+        days.map(({ day, sameKind }) => ({
+          hits: series.days[day] ?? 0,
+          trials: calls[day] ?? 0,
+          sameKind,
+        })),
+        settings,
+      )
+    : assessCount(
+        series.days[0] ?? 0,
+        days.map(({ day, sameKind }) => {
+          const pieces = series.parts?.[day] ?? [];
+          return {
+            age: day,
+            perWindow: (series.days[day] ?? 0) / input.exposure,
+            sameKind,
+            pieces: pieces.map((n) => (n * pieces.length) / input.exposure),
+          };
+        }),
+        settings,
+        input.exposure,
+        // M30: a tenant's count sums its subjects', whose earlier anomalies it carries.
+        spec.subjectType === 'TENANT',
+      );
 }
 
 function toFinding(

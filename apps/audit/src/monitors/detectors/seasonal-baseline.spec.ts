@@ -4,6 +4,7 @@ import {
   expectedCount,
   seasonalBaseline,
   varianceBoundFactor,
+  withoutOutlierDays,
 } from './seasonal-baseline';
 
 function day(age: number, perWindow: number, sameKind = true): BaselineDay {
@@ -98,5 +99,32 @@ describe('varianceBoundFactor', () => {
     // χ²(0.2, 4) = 1.649, so 4 / 1.649 = 2.43 (Wilson–Hilferty within 1 %).
     expect(varianceBoundFactor(4)).toBeCloseTo(2.43, 1);
     expect(varianceBoundFactor(30)).toBeLessThan(1.3);
+  });
+});
+
+describe('withoutOutlierDays', () => {
+  it('should leave out a day that an earlier anomaly lifted far above the other days', () => {
+    // The tenant's warnings at 06:00 on five weekdays, one lifted by a policy's spike (M30).
+    const days = [77, 44, 47, 45, 48].map((v, i) => day(i + 1, v));
+    expect(withoutOutlierDays(days, 4).map((d) => d.perWindow)).toEqual([44, 47, 45, 48]);
+    // Without the lifted day the level is the other days' and a later spike stands out.
+    expect(seasonalBaseline(days, 4, 4, true)?.level).toBe(46);
+    expect(seasonalBaseline(days, 4)?.level).toBeCloseTo(52.2, 10);
+  });
+
+  it('should keep days that differ no more than a day’s Poisson noise', () => {
+    // Days close by chance make the MAD 1, which would call a day 7 away an outlier (0.6745 × 7
+    // = 4.7); a day's Poisson noise, √(45 × 4) / 4 ≈ 3.4, says 7 is ordinary (modified z 2.1).
+    const days = [44, 45, 45, 46, 52].map((v, i) => day(i + 1, v));
+    expect(withoutOutlierDays(days, 4)).toBe(days);
+  });
+
+  it('should leave a kind with two days alone', () => {
+    const days = [
+      day(1, 10, false),
+      day(2, 90, false),
+      ...[45, 44, 46].map((v, i) => day(i + 3, v)),
+    ];
+    expect(withoutOutlierDays(days, 4)).toBe(days);
   });
 });

@@ -53,10 +53,12 @@ export function varianceBoundFactor(dof: number): number {
  * uncertainty (a projection far from the days it rests on is less certain) added on top.
  */
 export function seasonalBaseline(
-  days: readonly BaselineDay[],
+  allDays: readonly BaselineDay[],
   exposure: number,
   pieceExposure = exposure,
+  robustDays = false,
 ): SeasonalBaseline | undefined {
+  const days = robustDays ? withoutOutlierDays(allDays, exposure) : allDays;
   const same = days.filter((d) => d.sameKind);
   if (same.length === 0) {
     return undefined;
@@ -118,6 +120,48 @@ export function seasonalBaseline(
     levelUncertainty: dayVariation / n + 1 / (events + 0.5),
     projectionUncertainty: (dayVariation + n / (events + 0.5)) * (1 / n + distance),
   };
+}
+
+/**
+ * M30: a baseline day far from the other days of its kind is an earlier anomaly, not the
+ * subject's normal traffic, and is left out: far means a modified z-score 0.6745 (x − median) / MAD
+ * above 3.5 (Iglewicz and Hoaglin's rule), the MAD taken at least as large as a day's Poisson
+ * noise (so that days equal by chance do not make every other day an outlier). A kind needs three
+ * days for the rule (a weekend's two cannot outvote each other); of five, at most two go. The
+ * rule assumes days that vary about symmetrically: the count detectors apply it to the tenant's
+ * counters, sums of many subjects (where one policy's earlier spike is such a day), not to a
+ * single bursty subject, whose heavy-tailed bursts would be cut away as outliers and its
+ * dispersion underestimated.
+ */
+export function withoutOutlierDays(
+  days: readonly BaselineDay[],
+  exposure: number,
+): readonly BaselineDay[] {
+  const kept = days.filter((day) => {
+    const kind = days.filter((d) => d.sameKind === day.sameKind);
+    if (kind.length < 3) {
+      return true;
+    }
+    const values = kind.map((d) => d.perWindow);
+    const center = median(values);
+    const mad = median(values.map((v) => Math.abs(v - center)));
+    // A day's count is perWindow × exposure: its Poisson noise, in per-window units.
+    const poisson = Math.sqrt(Math.max(center, 0) * exposure) / exposure;
+    const scale = Math.max(mad, 0.6745 * poisson);
+    return scale <= 0 || (0.6745 * Math.abs(day.perWindow - center)) / scale <= OUTLIER_Z;
+  });
+  return kept.length < days.length ? kept : days;
+}
+
+/** Iglewicz and Hoaglin's cut on the modified z-score (M30). */
+const OUTLIER_Z = 3.5;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? 0)
+    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 interface KindStats {

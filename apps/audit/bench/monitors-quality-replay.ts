@@ -1,0 +1,360 @@
+import 'reflect-metadata';
+
+import {
+  DEFAULT_DETECTOR_SETTINGS,
+  DetectorSettings,
+} from '../src/monitors/config/detector-settings';
+import { Deviation } from '../src/monitors/detectors/baseline';
+import {
+  BASELINE_EXTEND_MINUTES,
+  BASELINE_PARTS,
+  EVALUATION_DELAY_MINUTES,
+} from '../src/monitors/detectors/detector-evaluator.service';
+import {
+  RateInput,
+  SeriesOf,
+  seasonalDaysOf,
+  seriesKey,
+} from '../src/monitors/detectors/detector-input';
+import {
+  ERROR_RATE_DETECTORS,
+  ERROR_RATE_SPECS,
+  ErrorRateDetector,
+  assessErrorRate,
+  errorRateFindings,
+  errorRatePrior,
+} from '../src/monitors/detectors/error-rate-detectors';
+import {
+  RATE_DETECTORS,
+  RATE_SPECS,
+  RateDetector,
+  assessSeries,
+  rateFindings,
+} from '../src/monitors/detectors/rate-detectors';
+import { windowSegments } from '../src/monitors/detectors/time-window';
+import { seasonalBaseline } from '../src/monitors/detectors/seasonal-baseline';
+import { Finding } from '../src/monitors/monitors.types';
+import { ANOMALY_KIND_NAMES, Anomaly } from '../tools/simulator/anomalies';
+import { planSimulation } from '../tools/simulator/simulation';
+import { hoursBetween } from '../tools/simulator/traffic-generator';
+import { SHAPES } from '../tools/simulator/traffic-shapes';
+import { scoreQuality } from './monitors-quality';
+
+/**
+ * The quality bench's count and share detectors replayed in memory (a development tool, not the
+ * bench): the same simulated trace, the same window reads (M6, M18) computed from the generated
+ * minutes instead of the rollups, the same detector functions, and for every miss and false alarm
+ * what the detector saw (observed, expected, tail probability as z). Novelty detectors are left
+ * to the real bench (they read sightings). Figures reported anywhere come from the real bench.
+ *
+ * node -r ./scripts/register-ts.js bench/monitors-quality-replay.ts (BENCH_SEED, BENCH_SHAPES,
+ * BENCH_TICK_MINUTES as in the bench).
+ */
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+const TRACE_END = new Date('2026-03-02T00:00:00Z');
+const SEED = Number(process.env.BENCH_SEED ?? 7);
+const TICK_EVERY = Number(process.env.BENCH_TICK_MINUTES ?? 5);
+const SHAPES_NAME = process.env.BENCH_SHAPES ?? 'shaped';
+const WINDOW = 15;
+const LOOKBACK = 7;
+/** BENCH_Z: every count and share detector's zScore (default: their default settings). */
+const Z = process.env.BENCH_Z ? Number(process.env.BENCH_Z) : undefined;
+
+function settingsOf(detector: RateDetector | ErrorRateDetector): DetectorSettings {
+  const settings = DEFAULT_DETECTOR_SETTINGS[detector];
+  return Z === undefined ? settings : { ...settings, zScore: Z };
+}
+
+interface Stored {
+  subjectType: SeriesOf['subjectType'];
+  subjectId: string;
+  metric: SeriesOf['metric'];
+  /** Running sum of the minutes from the trace start (index m: minutes before m). */
+  running: Float64Array;
+  /** Whether an hour row exists (the hour's total is not 0). */
+  hours: Uint8Array;
+}
+
+function main(): void {
+  const shapes = SHAPES[SHAPES_NAME];
+  if (!shapes) {
+    throw new Error(`BENCH_SHAPES: one of ${Object.keys(SHAPES).join(', ')}`);
+  }
+  const simulation = planSimulation({
+    seed: SEED,
+    days: 14,
+    end: TRACE_END,
+    anomalyDays: 7,
+    anomalies: [...ANOMALY_KIND_NAMES, ...ANOMALY_KIND_NAMES],
+    shapes,
+  });
+  const start = simulation.start.getTime();
+  const hourList = hoursBetween(simulation.start, simulation.end);
+  const minutes = hourList.length * 60;
+  const stored = new Map<string, Stored & { raw: Float64Array }>();
+  const firstSeen = new Map<string, Date>();
+  for (const [h, hour] of hourList.entries()) {
+    const batch = simulation.generator.hour(hour);
+    for (const row of batch.rows) {
+      const key = seriesKey(row.subjectType, row.subjectId, row.metric);
+      let entry = stored.get(key);
+      if (!entry) {
+        entry = {
+          subjectType: row.subjectType,
+          subjectId: row.subjectId,
+          metric: row.metric,
+          running: new Float64Array(0),
+          raw: new Float64Array(minutes),
+          hours: new Uint8Array(hourList.length),
+        };
+        stored.set(key, entry);
+      }
+      entry.hours[h] = 1;
+      const raw = entry.raw;
+      row.minutes.forEach((n, m) => {
+        raw[h * 60 + m] = (raw[h * 60 + m] ?? 0) + n;
+      });
+    }
+    for (const s of batch.sightings) {
+      if (s.observation !== 'ACTIVITY') {
+        continue;
+      }
+      const key = `${s.subjectType}:${s.subjectId}`;
+      const seen = firstSeen.get(key);
+      if (!seen || s.at < seen) {
+        firstSeen.set(key, s.at);
+      }
+    }
+  }
+  for (const entry of stored.values()) {
+    entry.running = new Float64Array(minutes + 1);
+    for (let m = 0; m < minutes; m += 1) {
+      entry.running[m + 1] = (entry.running[m] ?? 0) + (entry.raw[m] ?? 0);
+    }
+  }
+  const evaluationStart = TRACE_END.getTime() - 7 * DAY_MS;
+  const findings: Finding[] = [];
+  const inputs = new Map<number, RateInput>();
+  const days = Array.from({ length: LOOKBACK + 1 }, (_, day) => day);
+  const slots = LOOKBACK + 1;
+  const inputAt = (tick: number): RateInput => {
+    const cached = inputs.get(tick);
+    if (cached) {
+      return cached;
+    }
+    const windowEnd = new Date(tick - EVALUATION_DELAY_MINUTES * MINUTE_MS);
+    const segments = windowSegments(
+      windowEnd,
+      WINDOW,
+      days,
+      BASELINE_EXTEND_MINUTES,
+      BASELINE_PARTS,
+    );
+    const series = new Map<string, SeriesOf>();
+    const byKind = new Map<string, SeriesOf[]>();
+    for (const [key, entry] of stored) {
+      const counts = new Array<number>(BASELINE_PARTS * slots).fill(0);
+      let present = false;
+      for (const segment of segments) {
+        const h = Math.round((segment.hour.getTime() - start) / HOUR_MS);
+        if (h < 0 || h >= hourList.length || !entry.hours[h]) {
+          continue;
+        }
+        present = true;
+        const from = h * 60 + segment.lo - 1;
+        const to = h * 60 + segment.hi;
+        counts[segment.day] =
+          (counts[segment.day] ?? 0) + (entry.running[to] ?? 0) - (entry.running[from] ?? 0);
+      }
+      if (!present) {
+        continue;
+      }
+      const parts = days.map((day) =>
+        Array.from(
+          { length: day === 0 ? 1 : BASELINE_PARTS },
+          (_, part) => counts[part * slots + day] ?? 0,
+        ),
+      );
+      const value: SeriesOf = {
+        subjectType: entry.subjectType,
+        subjectId: entry.subjectId,
+        metric: entry.metric,
+        days: parts.map((p) => p.reduce((sum, n) => sum + n, 0)),
+        parts,
+      };
+      series.set(key, value);
+      const kind = `${entry.subjectType}:${entry.metric}`;
+      byKind.set(kind, [...(byKind.get(kind) ?? []), value]);
+    }
+    const since = windowEnd.getTime() - (LOOKBACK + 1) * DAY_MS;
+    const input: RateInput = {
+      tenantId: simulation.model.tenantId,
+      tick: new Date(tick),
+      windowStart: new Date(windowEnd.getTime() - WINDOW * MINUTE_MS),
+      windowMinutes: WINDOW,
+      exposure: (WINDOW + 2 * BASELINE_EXTEND_MINUTES) / WINDOW,
+      series,
+      byKind,
+      firstSeen: new Map([...firstSeen].filter(([, at]) => at.getTime() > since)),
+      settings: DEFAULT_DETECTOR_SETTINGS.AGENT_VOLUME_ANOMALY,
+    };
+    inputs.set(tick, input);
+    return input;
+  };
+  if (process.env.DEBUG_AT) {
+    const input = inputAt(new Date(process.env.DEBUG_AT).getTime());
+    for (const [key, series] of input.series) {
+      if (key.includes(process.env.DEBUG_SUBJECT ?? '-')) {
+        process.stdout.write(
+          `${key} days ${series.days.join(',')} parts ${JSON.stringify(series.parts)}\n`,
+        );
+        const pieces = series.parts?.[1]?.length ?? 0;
+        const days = seasonalDaysOf(input)(series.subjectType, series.subjectId).map(
+          ({ day, sameKind }) => ({
+            age: day,
+            perWindow: (series.days[day] ?? 0) / input.exposure,
+            sameKind,
+            pieces: (series.parts?.[day] ?? []).map((n) => (n * pieces) / input.exposure),
+          }),
+        );
+        const baseline = seasonalBaseline(days, input.exposure, input.exposure / pieces);
+        process.stdout.write(`${JSON.stringify(baseline)}\n`);
+      }
+    }
+    return;
+  }
+  const started = Date.now();
+  for (let tick = evaluationStart; tick < TRACE_END.getTime(); tick += TICK_EVERY * MINUTE_MS) {
+    const input = inputAt(tick);
+    for (const detector of RATE_DETECTORS) {
+      findings.push(...rateFindings(detector, { ...input, settings: settingsOf(detector) }));
+    }
+    for (const detector of ERROR_RATE_DETECTORS) {
+      findings.push(...errorRateFindings(detector, { ...input, settings: settingsOf(detector) }));
+    }
+    inputs.delete(tick);
+  }
+  const isScored = (a: Anomaly): boolean =>
+    (RATE_DETECTORS as string[]).includes(a.detector) || a.detector in ERROR_RATE_SPECS;
+  const subjects = simulation.model.subjects.length;
+  // Every anomaly explains the findings on what it touches; only the count and share ones are scored.
+  const all = scoreQuality(simulation.anomalies, findings, subjects, 7 * 24);
+  const scoredReport = scoreQuality(
+    simulation.anomalies.filter(isScored),
+    findings,
+    subjects,
+    7 * 24,
+  );
+  const report = { ...scoredReport, falseAlarms: all.falseAlarms };
+  const out = (text: string): boolean => process.stdout.write(`${text}\n`);
+  out(
+    `replay: seed ${SEED}, shapes ${SHAPES_NAME}, ticks every ${TICK_EVERY} min, ${subjects} subjects, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  out(
+    `count and share anomalies found ${report.found} / ${report.injected} (${((100 * report.found) / report.injected).toFixed(1)} %); false alarms ${report.falseAlarms.length} (${((report.falseAlarms.length * 10_000) / report.subjectHours).toFixed(2)} per 10k subject-hours)`,
+  );
+  for (const [family, entry] of Object.entries(report.byFamily)) {
+    out(`  ${family}: ${entry.found} / ${entry.injected}`);
+  }
+  for (const missed of report.missed) {
+    out(`MISSED ${describeAnomaly(missed)}`);
+    out(`   best: ${bestDuring(missed, inputAt)}`);
+  }
+  for (const alarm of report.falseAlarms) {
+    const tick = new Date(alarm.at).getTime();
+    const [type, id] = alarm.subject.split(':');
+    out(`FALSE ${alarm.at} ${alarm.detector} ${alarm.subject} ${dayHour(tick)}`);
+    out(`   ${judgeText(alarm.detector as RateDetector, type ?? '', id ?? '', inputAt(tick))}`);
+  }
+}
+
+function describeAnomaly(a: Anomaly): string {
+  return `${a.kind} ${a.detector} ${a.subject.type}:${a.subject.id.slice(0, 8)} ${a.start.toISOString()} ${dayHour(a.start.getTime())} ${a.minutes} min factor ${a.factor.toFixed(2)} extra ${a.extraPerMinute.toFixed(2)}/min`;
+}
+
+function dayHour(t: number): string {
+  const d = new Date(t);
+  return `${['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][d.getUTCDay()]} ${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+}
+
+/** The most extreme tail probability the anomaly's detector gave its subject while it lasted. */
+function bestDuring(a: Anomaly, inputAt: (tick: number) => RateInput): string {
+  let best: { z: number; text: string } | undefined;
+  const first = Math.ceil(a.start.getTime() / (TICK_EVERY * MINUTE_MS)) * TICK_EVERY * MINUTE_MS;
+  for (
+    let tick = first;
+    tick <= a.start.getTime() + (a.minutes + 20) * MINUTE_MS;
+    tick += TICK_EVERY * MINUTE_MS
+  ) {
+    const input = inputAt(tick);
+    const deviation = judge(
+      a.detector,
+      a.subject.type,
+      a.subject.id,
+      input,
+      a.factor < 1 && a.factor > 0,
+    );
+    const drop = a.factor < 1 && a.factor > 0;
+    if (deviation && (!best || (drop ? deviation.z < best.z : deviation.z > best.z))) {
+      best = { z: deviation.z, text: `${dayHour(tick)} ${show(deviation)}` };
+    }
+  }
+  return best?.text ?? 'no baseline';
+}
+
+function show(d: Deviation): string {
+  return `${d.direction} observed ${d.observed} expected ${d.expected.toFixed(2)} ratio ${d.ratio.toFixed(2)} z ${d.z.toFixed(2)}`;
+}
+
+function judgeText(detector: RateDetector, type: string, id: string, input: RateInput): string {
+  const up = judge(detector, type, id, input, false);
+  const down = judge(detector, type, id, input, true);
+  const series = seriesFor(detector, type, id, input);
+  return `${up ? show(up) : '-'} | ${down ? show(down) : '-'} | days ${series?.days.join(',') ?? '?'}`;
+}
+
+function seriesFor(
+  detector: string,
+  type: string,
+  id: string,
+  input: RateInput,
+): SeriesOf | undefined {
+  const metric =
+    detector in ERROR_RATE_SPECS
+      ? ERROR_RATE_SPECS[detector as ErrorRateDetector].calls
+      : RATE_SPECS[detector as RateDetector].metric;
+  return input.series.get(seriesKey(type, id, metric));
+}
+
+/** The detector's deviation with no cut at all, in one direction. */
+function judge(
+  detector: string,
+  type: string,
+  id: string,
+  input: RateInput,
+  drop: boolean,
+): Deviation | undefined {
+  const base = DEFAULT_DETECTOR_SETTINGS[detector as RateDetector];
+  const relaxed: DetectorSettings = drop
+    ? { ...base, zScore: -40, spikeRatio: Infinity, dropRatio: Infinity }
+    : { ...base, zScore: -40, spikeRatio: 0, dropRatio: 0, minRatePct: 0 };
+  const series = seriesFor(detector, type, id, input);
+  if (!series) {
+    return undefined;
+  }
+  const withSettings = { ...input, settings: relaxed };
+  const daysOf = seasonalDaysOf(withSettings);
+  return detector in ERROR_RATE_SPECS
+    ? assessErrorRate(
+        series,
+        daysOf,
+        withSettings,
+        relaxed,
+        errorRatePrior(ERROR_RATE_SPECS[detector as ErrorRateDetector], daysOf, withSettings),
+      )
+    : assessSeries(detector as RateDetector, series, daysOf, withSettings, relaxed);
+}
+
+main();
