@@ -280,6 +280,58 @@ describe('audit events (GET /audit/v1/events, /events/{id}, /traces/{correlation
     expect((await reader.call(app, 'GET', '/audit/v1/dashboard?window=LAST_2H')).status).toBe(400);
   });
 
+  it('should rank policies by the hops their own verdict blocked when the dashboard is read', async () => {
+    const caller = await TestCaller.create(issuer, randomUUID(), ['AUDIT:READ']);
+    const [guardrails, pii] = [randomUUID(), randomUUID()];
+    const verdict = (groupId: string, groupName: string, action: string) => ({
+      bindingId: randomUUID(),
+      groupId,
+      groupName,
+      version: 1,
+      action,
+    });
+    const hop = (action: 'BLOCK' | 'LOG', verdicts: Array<ReturnType<typeof verdict>>) =>
+      auditEnvelope(
+        caller.tenantId,
+        'COMMUNICATION_AUDIT',
+        {
+          protocol: 'MCP',
+          action,
+          policyIds: verdicts.map((v) => v.groupId),
+          details: { direction: 'REQUEST', verdicts },
+        },
+        { occurredAt: new Date(Date.now() - 60_000).toISOString() },
+      );
+    // Published as the relay does, through JetStream to the ingest consumer.
+    const transport = app.get<EventTransport>(EVENT_TRANSPORT);
+    for (const envelope of [
+      hop('BLOCK', [verdict(guardrails, 'guardrails', 'BLOCK'), verdict(pii, 'pii', 'LOG')]),
+      hop('BLOCK', [verdict(guardrails, 'guardrails', 'BLOCK'), verdict(pii, 'pii', 'BLOCK')]),
+      hop('LOG', [verdict(guardrails, 'guardrails', 'LOG'), verdict(pii, 'pii', 'LOG')]),
+    ]) {
+      await transport.publish(envelope);
+    }
+
+    const topPolicies = await eventually(async () => {
+      const response = await caller.call<{
+        topPolicies: Record<'byVolume' | 'byBlocks', Array<Record<string, unknown>>>;
+      }>(app, 'GET', '/audit/v1/dashboard?window=LAST_1H');
+      expect(response.status).toBe(200);
+      expect(response.body.topPolicies.byVolume.map((entry) => entry.events)).toEqual([3, 3]);
+      return response.body.topPolicies;
+    });
+    expect(topPolicies.byBlocks).toEqual([
+      { id: guardrails, label: 'guardrails', events: 3, blocks: 2 },
+      { id: pii, label: 'pii', events: 3, blocks: 1 },
+    ]);
+    const other = await otherTenant.call<{ topPolicies: { byVolume: unknown[] } }>(
+      app,
+      'GET',
+      '/audit/v1/dashboard?window=LAST_1H',
+    );
+    expect(JSON.stringify(other.body.topPolicies)).not.toContain(guardrails);
+  });
+
   describe('tenant isolation', () => {
     it.each([
       [

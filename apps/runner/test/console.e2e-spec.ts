@@ -1,4 +1,4 @@
-import { TestDnsServer, TestIdentityProvider } from '@agp/testing';
+import { TestDnsServer, TestIdentityProvider, eventually } from '@agp/testing';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { launchChromium, screenshot, seriousA11yViolations } from './console/browser';
@@ -29,6 +29,8 @@ describe('console in a browser', () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
+  /** The secret support-bot was registered with, shown once by the registry step. */
+  let supportBotSecret = '';
 
   const nav = (name: string) =>
     page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name });
@@ -152,6 +154,25 @@ describe('console in a browser', () => {
     await checkPage('trace');
   });
 
+  it('should show on the overview the policy that blocked a hop, among the top policies by blocks', async () => {
+    await nav('Overview').click();
+    const policies = page.getByRole('region', { name: 'Top policies by blocks' });
+
+    // The blocked hops' audit events are in (the audit step found one); the page asks on mount.
+    await expectEventually(async () => {
+      await page.reload();
+      await policies
+        .getByRole('cell', { name: 'guardrails', exact: true })
+        .waitFor({ timeout: 4_000 });
+    });
+    // The chart names it too: its bar's label on the axis.
+    await policies.locator('svg text', { hasText: 'guardrails' }).first().waitFor();
+    const row = policies.getByRole('row', { name: /guardrails/ });
+    expect(Number(await row.getByRole('cell').nth(2).textContent())).toBeGreaterThanOrEqual(2);
+    await page.waitForLoadState('networkidle');
+    await checkPage('overview-top-policies');
+  });
+
   it('should show a compile error at its line, then publish the fix, diff it, test one version alone and move the binding', async () => {
     await nav('Policies').click();
     await page.getByRole('navigation', { name: 'Policy groups' }).getByText('guardrails').click();
@@ -263,7 +284,11 @@ describe('console in a browser', () => {
     await tab('Agents').click();
     await page.getByLabel('Agent name').fill('support-bot');
     await page.getByRole('button', { name: 'Register' }).click();
-    await page.getByText('Agent support-bot registered').waitFor();
+    const registered = page.getByRole('dialog', { name: 'Agent support-bot registered' });
+    supportBotSecret = (await registered.locator('pre').textContent()) ?? '';
+    expect(supportBotSecret).toMatch(/^agp_/);
+    await registered.getByRole('button', { name: 'Done' }).click();
+    await registered.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Edit support-bot' }).click();
     await field('Risk tier').fill('high');
     await save();
@@ -279,6 +304,135 @@ describe('console in a browser', () => {
     await checkPage('registry-kill-switches');
     await page.getByRole('button', { name: 'Release AGENT console-agent' }).click();
     await page.getByText('RELEASED', { exact: true }).waitFor();
+  });
+
+  it('should add an LLM provider, edit it in place with its API key never shown and only replaced, and delete it', async () => {
+    await tab('LLM providers').click();
+    await page.getByLabel('Provider name').fill('openai-compatible');
+    // A required field's label ends with Mantine's asterisk: not an exact match.
+    await page.getByLabel('Base URL').fill('https://llm.example.test/v1');
+    await page.getByLabel('API key', { exact: true }).fill('sk-console-first-key');
+    // Its label also names the suggestions' listbox: the field is the combobox.
+    await page.getByRole('combobox', { name: 'Models' }).fill('gpt-4o-mini');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+
+    await page.getByRole('cell', { name: 'openai-compatible', exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'set', exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'gpt-4o-mini', exact: true }).waitFor();
+    expect(await page.content()).not.toContain('sk-console-first-key');
+    await checkPage('registry-llm-providers');
+
+    await page.getByRole('button', { name: 'Edit openai-compatible' }).click();
+    // D37: write-only; the field starts empty although a key is set.
+    expect(await field('New API key').inputValue()).toBe('');
+    await field('Provider name').fill('primary-llm');
+    await checkPage('registry-llm-provider-edit');
+    const kept = page.waitForRequest(
+      (r) => r.method() === 'PATCH' && r.url().includes('/relay/v1/llm-providers/'),
+    );
+    await save();
+    expect((await kept).postDataJSON()).not.toHaveProperty('apiKey');
+    await page.getByRole('cell', { name: 'primary-llm', exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit primary-llm' }).click();
+    await field('New API key').fill('sk-console-second-key');
+    const replaced = page.waitForRequest(
+      (r) => r.method() === 'PATCH' && r.url().includes('/relay/v1/llm-providers/'),
+    );
+    await save();
+    expect((await replaced).postDataJSON()).toMatchObject({ apiKey: 'sk-console-second-key' });
+    const providers = await call<{ items: Array<Record<string, unknown>> }>(
+      platform.url,
+      world.token,
+      'GET',
+      '/relay/v1/llm-providers',
+    );
+    expect(providers.items).toEqual([
+      expect.objectContaining({
+        name: 'primary-llm',
+        baseUrl: 'https://llm.example.test/v1',
+        apiKey: '********',
+        models: ['gpt-4o-mini'],
+      }),
+    ]);
+    expect(await page.content()).not.toContain('sk-console-second-key');
+
+    await page.getByRole('button', { name: 'Delete primary-llm' }).click();
+    await page.getByText('No LLM providers yet.').waitFor();
+  });
+
+  it('should rename an agent and rotate its secret, shown once with a copy button, the old secret then refused', async () => {
+    const tokenStatus = async (clientId: string, secret: string): Promise<number> =>
+      (
+        await fetch(`${platform.url}/tenant-auth/v1/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: 'client_credentials',
+            client_id: clientId,
+            client_secret: secret,
+            scope: 'mcp:call',
+          }).toString(),
+        })
+      ).status;
+    await tab('Agents').click();
+    await page.getByRole('button', { name: 'Edit support-bot' }).click();
+    await field('Agent name').fill('helpdesk-bot');
+    await save();
+    // D30: the relay's list takes the name from tenant-auth's event; the tab asks until it has it.
+    await page.getByRole('cell', { name: 'helpdesk-bot', exact: true }).waitFor();
+    const agents = await call<{ items: Array<{ id: string; name: string; riskTier: string }> }>(
+      platform.url,
+      world.token,
+      'GET',
+      '/relay/v1/agents?name=helpdesk-bot',
+    );
+    const agent = agents.items.find((a) => a.name === 'helpdesk-bot')!;
+    expect(agent.riskTier).toBe('high');
+    expect(await tokenStatus(agent.id, supportBotSecret)).toBe(200);
+
+    await page.getByRole('button', { name: 'Rotate secret of helpdesk-bot' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Rotate secret' }).click();
+    const shown = page.getByRole('dialog', { name: 'New client secret of helpdesk-bot' });
+    const secret = (await shown.locator('pre').textContent()) ?? '';
+    expect(secret).toMatch(/^agp_/);
+    expect(secret).not.toBe(supportBotSecret);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: platform.url,
+    });
+    await shown.getByRole('button', { name: 'Copy secret' }).click();
+    await shown.getByRole('button', { name: 'Copied' }).waitFor();
+    const copied = await page.evaluate(() =>
+      // Runs in the page (this file is compiled without the DOM's types).
+      (
+        globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+      ).navigator.clipboard.readText(),
+    );
+    expect(copied).toBe(secret);
+    await checkPage('registry-agent-secret');
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await shown.waitFor({ state: 'detached' });
+    expect(await page.content()).not.toContain(secret);
+
+    expect(await tokenStatus(agent.id, supportBotSecret)).toBe(401);
+    expect(await tokenStatus(agent.id, secret)).toBe(200);
+    // Recorded like tenant-auth's other changes: CREDENTIAL_ROTATION, through the outbox.
+    await eventually(
+      async () => {
+        const rotations = await call<{ items: Array<{ summary: string }> }>(
+          platform.url,
+          world.token,
+          'GET',
+          '/audit/v1/events?eventType=CREDENTIAL_ROTATION',
+        );
+        expect(rotations.items.map((e) => e.summary)).toContain(
+          'client secret of agent helpdesk-bot rotated',
+        );
+      },
+      100,
+      200,
+    );
   });
 
   it('should show every administration tab, edit a user, a group and its members, a role and the provider in place, verify the provider domain and change retention', async () => {

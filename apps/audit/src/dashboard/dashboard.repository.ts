@@ -69,6 +69,44 @@ export class DashboardRepository {
     }));
   }
 
+  /**
+   * The policy groups that decided COMMUNICATION_AUDIT hops, from the verdicts the relay records
+   * with each hop (`details.verdicts`: groupId, groupName, action per binding). A hop counts once
+   * per group, as blocked when the group's own verdict was BLOCK, whatever the others said (A16).
+   */
+  async topPolicies(
+    tx: Tx,
+    tenantId: string,
+    from: Date,
+    to: Date,
+    orderBy: 'events' | 'blocks',
+  ): Promise<TopEntry[]> {
+    const rows: Array<{ id: string; label: string | null; events: string; blocks: string }> =
+      await tx.query(
+        `WITH verdicts AS (
+         SELECT e.id AS event_id, e.occurred_at, lower(v->>'groupId') AS id, max(v->>'groupName') AS label,
+           bool_or(v->>'action' = 'BLOCK') AS blocked
+         FROM ${this.schema}.events e
+         CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(e.details->'verdicts') = 'array'
+           THEN e.details->'verdicts' ELSE '[]'::jsonb END) AS v
+         WHERE e.tenant_id = $1 AND e.occurred_at >= $2 AND e.occurred_at < $3
+           AND e.event_type = 'COMMUNICATION_AUDIT' AND jsonb_typeof(v->'groupId') = 'string'
+         GROUP BY 1, 2, 3)
+       SELECT id, (array_agg(label ORDER BY occurred_at DESC) FILTER (WHERE label IS NOT NULL))[1] AS label,
+         count(*) AS events, count(*) FILTER (WHERE blocked) AS blocks
+       FROM verdicts GROUP BY id
+       HAVING $4 = 'events' OR count(*) FILTER (WHERE blocked) > 0
+       ORDER BY ${orderBy === 'events' ? 'events' : 'blocks'} DESC, id LIMIT ${TOP_SIZE}`,
+        [tenantId, from, to, orderBy],
+      );
+    return rows.map((row) => ({
+      id: row.id,
+      label: row.label,
+      events: Number(row.events),
+      blocks: Number(row.blocks),
+    }));
+  }
+
   async series(
     tx: Tx,
     tenantId: string,

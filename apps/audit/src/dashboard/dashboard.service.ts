@@ -41,6 +41,10 @@ export class DashboardService {
         topAgents: await this.topOf(tx, tenantId, 'AGENT', from, to),
         topUsers: await this.topOf(tx, tenantId, 'USER', from, to),
         topMcpServers: await this.topOf(tx, tenantId, 'MCP_SERVER', from, to),
+        topPolicies: {
+          byVolume: await this.repository.topPolicies(tx, tenantId, from, to, 'events'),
+          byBlocks: await this.repository.topPolicies(tx, tenantId, from, to, 'blocks'),
+        },
         pendingHitlRequests: await this.repository.pendingHitlRequests(tx, tenantId),
         series,
       };

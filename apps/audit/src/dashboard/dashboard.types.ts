@@ -29,6 +29,11 @@ export interface Dashboard {
   topAgents: TopLists;
   topUsers: TopLists;
   topMcpServers: TopLists;
+  /**
+   * Policy groups by the hops they evaluated and by the hops their own verdict blocked (A16):
+   * `label` is the group's name, `events` the hops, `blocks` those it blocked.
+   */
+  topPolicies: TopLists;
   /** Messages held for human review that nobody has decided yet (now, whatever the window). */
   pendingHitlRequests: number;
   series: Array<{ at: string; total: number; blocks: number }>;

@@ -25,6 +25,17 @@ export interface AgentChanges {
   riskTier: string | null;
 }
 
+/** An LLM provider as the console writes it (D39): `apiKey` only when it is set or replaced. */
+export interface LlmProviderChanges {
+  name: string;
+  baseUrl: string;
+  description?: string | null;
+  /** Write-only (D37): sent to set or replace the key, never read back. */
+  apiKey?: string;
+  /** `null` (on update) or absent: any model the caller names. */
+  models?: string[] | null;
+}
+
 /** The registry (D30, D32, D35, D37, D39): response types are the relay's and tenant-auth's own. */
 export const registry = {
   agents: () => api<Page<AgentResponse>>(`/relay/v1/agents${LIST}`),
@@ -33,6 +44,14 @@ export const registry = {
     post<ClientWithSecretResponseDto>('/tenant-auth/v1/agents', { name, description }),
   updateAgent: (id: string, changes: AgentChanges) =>
     patch<AgentResponse>(`/relay/v1/agents/${id}`, changes),
+  // D30: the name is the identity's, in tenant-auth; the relay's list follows its event.
+  renameAgent: (id: string, name: string) =>
+    patch<Omit<ClientWithSecretResponseDto, 'clientSecret'>>(`/tenant-auth/v1/agents/${id}`, {
+      name,
+    }),
+  // D30: a new secret, shown once; the old one stops working at once.
+  rotateAgentSecret: (id: string) =>
+    post<ClientWithSecretResponseDto>(`/tenant-auth/v1/agents/${id}/rotate-secret`),
   deleteAgent: (id: string) => remove(`/tenant-auth/v1/agents/${id}`),
 
   mcpServers: () => api<Page<CatalogEntry>>(`/relay/v1/mcp-servers${LIST}`),
@@ -44,6 +63,11 @@ export const registry = {
 
   llmGateways: () => api<Page<CatalogEntry>>(`/relay/v1/llm-gateways${LIST}`),
   llmProviders: () => api<Page<CatalogEntry>>(`/relay/v1/llm-providers${LIST}`),
+  createLlmProvider: (body: LlmProviderChanges) =>
+    post<CatalogEntry>('/relay/v1/llm-providers', body),
+  updateLlmProvider: (id: string, changes: Partial<LlmProviderChanges>) =>
+    patch<CatalogEntry>(`/relay/v1/llm-providers/${id}`, changes),
+  deleteLlmProvider: (id: string) => remove(`/relay/v1/llm-providers/${id}`),
   createLlmGateway: (body: { name: string; providers: string[]; description?: string }) =>
     post<CatalogEntry>('/relay/v1/llm-gateways', body),
   updateLlmGateway: (id: string, changes: { name: string; providers: string[] }) =>

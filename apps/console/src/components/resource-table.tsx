@@ -6,6 +6,14 @@ export interface Column<Row> {
   render: (row: Row) => ReactNode;
 }
 
+/** A further action on one row (rotating an agent's secret), offered only when allowed. */
+export interface RowAction<Row> {
+  label: string;
+  /** Its accessible name for one row ("Rotate secret of x"). */
+  nameFor: (row: Row) => string;
+  run: (row: Row) => void;
+}
+
 interface Props<Row extends { id: string }> {
   rows: Row[] | undefined;
   columns: Column<Row>[];
@@ -20,6 +28,8 @@ interface Props<Row extends { id: string }> {
   deleteLabel?: string;
   /** Whether one row offers the delete action (a released kill switch does not). */
   canDelete?: (row: Row) => boolean;
+  /** Absent or empty when the caller may take none: no button is then offered. */
+  actions?: RowAction<Row>[];
   empty: string;
 }
 
@@ -27,7 +37,8 @@ interface Props<Row extends { id: string }> {
 export function ResourceTable<Row extends { id: string }>(props: Props<Row>) {
   const { rows, columns, nameOf, onEdit, canEdit, onDelete, canDelete, empty } = props;
   const deleteLabel = props.deleteLabel ?? 'Delete';
-  const withActions = Boolean(onEdit ?? onDelete);
+  const actions = props.actions ?? [];
+  const withActions = Boolean(onEdit ?? onDelete) || actions.length > 0;
   if (!rows?.length) {
     return <Text c="dimmed">{rows ? empty : 'Loading…'}</Text>;
   }
@@ -61,6 +72,17 @@ export function ResourceTable<Row extends { id: string }>(props: Props<Row>) {
                         Edit
                       </Button>
                     ) : null}
+                    {actions.map((action) => (
+                      <Button
+                        key={action.label}
+                        size="xs"
+                        variant="default"
+                        aria-label={action.nameFor(row)}
+                        onClick={() => action.run(row)}
+                      >
+                        {action.label}
+                      </Button>
+                    ))}
                     {onDelete && (!canDelete || canDelete(row)) ? (
                       <Button
                         size="xs"

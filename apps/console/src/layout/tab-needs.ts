@@ -8,6 +8,8 @@ export type TabNeeds = [entity: string, permission: PermissionEntry['permission'
 export const REGISTRY_NEEDS = {
   agents: ['REGISTRY', 'READ'],
   mcp: ['MCP_REGISTRY', 'READ'],
+  // D39: providers are under the gateways' permission, as the relay's routes are.
+  llmProviders: ['LLM_GATEWAY', 'READ'],
   llm: ['LLM_GATEWAY', 'READ'],
   subscriptions: ['REGISTRY', 'READ'],
   kill: ['TENANT', 'ADMIN'],

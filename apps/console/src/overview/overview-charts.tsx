@@ -1,5 +1,5 @@
 import { AreaChart, BarChart } from '@mantine/charts';
-import type { CountBy, Dashboard } from '@agp/audit';
+import type { CountBy, Dashboard, TopEntry } from '@agp/audit';
 
 /** The audit's volume and blocks over the window, one point per bucket. */
 export function VolumeChart({ series }: { series: Dashboard['series'] }) {
@@ -25,6 +25,21 @@ export function ActionsChart({ byAction }: { byAction: CountBy[] }) {
       data={byAction.map((entry) => ({ action: entry.key, count: entry.count }))}
       dataKey="action"
       series={[{ name: 'count', label: 'Events', color: 'blue.8' }]}
+    />
+  );
+}
+
+/** The policy groups whose own verdict blocked the most hops over the window (audit A16). */
+export function PoliciesChart({ rows }: { rows: TopEntry[] }) {
+  return (
+    <BarChart
+      h={Math.max(120, 40 + rows.length * 32)}
+      data={rows.map((row) => ({ policy: row.label ?? row.id, blocks: row.blocks }))}
+      dataKey="policy"
+      orientation="vertical"
+      xAxisProps={{ allowDecimals: false }}
+      yAxisProps={{ width: 180 }}
+      series={[{ name: 'blocks', label: 'Blocked hops', color: 'red.8' }]}
     />
   );
 }

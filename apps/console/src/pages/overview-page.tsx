@@ -10,10 +10,12 @@ import {
   Table,
   Text,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, lazy, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
+import type { TopEntry } from '@agp/audit';
 import type { TimeWindow } from '@agp/contracts';
 
 import { platform } from '../api/platform';
@@ -24,6 +26,9 @@ const VolumeChart = lazy(() =>
 );
 const ActionsChart = lazy(() =>
   import('../overview/overview-charts').then((m) => ({ default: m.ActionsChart })),
+);
+const PoliciesChart = lazy(() =>
+  import('../overview/overview-charts').then((m) => ({ default: m.PoliciesChart })),
 );
 
 const WINDOWS: TimeWindow[] = ['LAST_1H', 'LAST_24H', 'LAST_7D'];
@@ -89,6 +94,7 @@ export function OverviewPage() {
         <TopTable title="Top agents by blocks" rows={data?.topAgents.byBlocks ?? []} />
         <TopTable title="Top MCP servers by blocks" rows={data?.topMcpServers.byBlocks ?? []} />
       </SimpleGrid>
+      <TopPolicies rows={data?.topPolicies.byBlocks ?? []} />
       <Card withBorder>
         <Title order={3} size="h5" mb="sm">
           Open alerts
@@ -140,6 +146,47 @@ function Stat({ label, value, to }: { label: string; value: number | undefined; 
     </Link>
   ) : (
     body
+  );
+}
+
+/** The policies whose own verdict blocked the most hops: a chart, its figures for screen readers. */
+function TopPolicies({ rows }: { rows: TopEntry[] }) {
+  const titleId = useId();
+  return (
+    <Card withBorder component="section" aria-labelledby={titleId}>
+      <Title order={3} size="h5" mb="sm" id={titleId}>
+        Top policies by blocks
+      </Title>
+      {rows.length ? (
+        <>
+          <Suspense fallback={<Skeleton h={120} />}>
+            <PoliciesChart rows={rows} />
+          </Suspense>
+          <VisuallyHidden>
+            <Table>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Policy</Table.Th>
+                  <Table.Th>Hops decided</Table.Th>
+                  <Table.Th>Blocked</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((row) => (
+                  <Table.Tr key={row.id}>
+                    <Table.Td>{row.label ?? row.id}</Table.Td>
+                    <Table.Td>{row.events}</Table.Td>
+                    <Table.Td>{row.blocks}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </VisuallyHidden>
+        </>
+      ) : (
+        <Text c="dimmed">No policy blocked anything in this window.</Text>
+      )}
+    </Card>
   );
 }
 

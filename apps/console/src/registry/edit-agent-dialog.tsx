@@ -7,20 +7,36 @@ import { registry } from '../api/registry-api';
 import { useAction } from '../api/use-action';
 import { EditDialog } from '../components/edit-dialog';
 
-/** An agent's relay metadata changed in place (its name and secret are tenant-auth's, D30). */
-export function EditAgentDialog({ agent, onClose }: { agent: AgentResponse; onClose: () => void }) {
+/**
+ * An agent changed in place: its name in tenant-auth (the identity's, D30), then the relay's
+ * metadata. The relay's list takes the new name from tenant-auth's event, so `onRenamed` lets the
+ * list wait for it.
+ */
+export function EditAgentDialog({
+  agent,
+  onRenamed,
+  onClose,
+}: {
+  agent: AgentResponse;
+  onRenamed: (name: string) => void;
+  onClose: () => void;
+}) {
+  const [name, setName] = useState(agent.name);
   const [description, setDescription] = useState(agent.description ?? '');
   const [visibility, setVisibility] = useState<AgentVisibility>(agent.visibility);
   const [riskTier, setRiskTier] = useState(agent.riskTier ?? '');
-  const save = useAction(
-    () =>
-      registry.updateAgent(agent.id, {
-        description: description || null,
-        visibility,
-        riskTier: riskTier || null,
-      }),
-    ['agents'],
-  );
+  const save = useAction(async () => {
+    // The name first: a duplicate is refused before anything else changed.
+    if (name !== agent.name) {
+      await registry.renameAgent(agent.id, name);
+      onRenamed(name);
+    }
+    return registry.updateAgent(agent.id, {
+      description: description || null,
+      visibility,
+      riskTier: riskTier || null,
+    });
+  }, ['agents']);
   return (
     <EditDialog
       title={`Edit agent ${agent.name}`}
@@ -29,6 +45,12 @@ export function EditAgentDialog({ agent, onClose }: { agent: AgentResponse; onCl
       onSave={() => save.mutate(undefined, { onSuccess: onClose })}
       onClose={onClose}
     >
+      <TextInput
+        label="Agent name"
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        required
+      />
       <Textarea
         label="Description"
         value={description}
