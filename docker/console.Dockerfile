@@ -15,7 +15,8 @@ ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
 RUN npm install --global "npm@${NPM_VERSION}"
 WORKDIR /app
 COPY . .
-# The console's types come from the services it calls, so turbo builds those first (`...`).
+# The console's types are generated files of its own (F27): it builds with the libraries it
+# uses (`...`: @agp/contracts), not the services it calls.
 RUN --mount=type=cache,target=/root/.npm npm ci \
  && npx turbo run build --filter="@agp/console..."
 

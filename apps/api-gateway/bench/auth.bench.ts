@@ -5,13 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { TokenVerifier } from '@agp/auth';
-import {
-  TEST_NATS_URL,
-  TestTokenIssuer,
-  createTestDatabase,
-  deleteNatsStreams,
-  uniqueNatsPrefix,
-} from '@agp/testing';
+import { deleteNatsStreams } from '@agp/messaging/testing';
+import { TEST_NATS_URL, TestTokenIssuer, createTestDatabase, uniqueNatsPrefix } from '@agp/testing';
 import { Pool } from 'undici';
 
 import { LatencyReport, fixedRate, maxThroughput } from './load';
@@ -257,6 +252,6 @@ export async function runAuthBench(
     rmSync(out, { force: true });
     await new Promise((resolve) => setTimeout(resolve, 500));
     await database.drop();
-    await deleteNatsStreams(prefix);
+    await deleteNatsStreams(prefix, TEST_NATS_URL);
   }
 }

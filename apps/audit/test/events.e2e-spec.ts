@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EVENT_TRANSPORT, EventTransport } from '@agp/messaging';
+import { deleteNatsStreams } from '@agp/messaging/testing';
 import {
+  TEST_NATS_URL,
   TestDatabase,
   TestTokenIssuer,
   createTestDatabase,
-  deleteNatsStreams,
   eventually,
   uniqueNatsPrefix,
 } from '@agp/testing';
@@ -65,7 +66,7 @@ describe('audit events (GET /audit/v1/events, /events/{id}, /traces/{correlation
   afterAll(async () => {
     await app?.close();
     await db?.drop();
-    await deleteNatsStreams(prefix);
+    await deleteNatsStreams(prefix, TEST_NATS_URL);
   });
 
   it('should store an event once when it is published on JetStream twice', async () => {

@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { GovernanceRecordSnapshot } from '@agp/contracts';
 import { EVENT_TRANSPORT, EventTransport } from '@agp/messaging';
+import { deleteNatsStreams } from '@agp/messaging/testing';
 import {
+  TEST_NATS_URL,
   TestDatabase,
   TestTokenIssuer,
   createTestDatabase,
-  deleteNatsStreams,
   eventually,
   uniqueNatsPrefix,
 } from '@agp/testing';
@@ -57,7 +58,7 @@ describe('governance detectors', () => {
   afterAll(async () => {
     await app?.close();
     await db?.drop();
-    await deleteNatsStreams(prefix);
+    await deleteNatsStreams(prefix, TEST_NATS_URL);
   });
 
   function nextTick(): Date {

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EVENT_TRANSPORT, EventTransport } from '@agp/messaging';
+import { deleteNatsStreams } from '@agp/messaging/testing';
 import {
+  TEST_NATS_URL,
   TestDatabase,
   TestTokenIssuer,
   createTestDatabase,
-  deleteNatsStreams,
   eventually,
   uniqueNatsPrefix,
 } from '@agp/testing';
@@ -32,7 +33,7 @@ describe('monitor rollups, kept by the ingest (M16)', () => {
   afterAll(async () => {
     await app?.close();
     await db?.drop();
-    await deleteNatsStreams(prefix);
+    await deleteNatsStreams(prefix, TEST_NATS_URL);
   });
 
   async function counts(): Promise<Record<string, number>> {

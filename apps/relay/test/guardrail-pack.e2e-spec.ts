@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { deleteNatsStreams } from '@agp/messaging/testing';
 import {
+  TEST_NATS_URL,
   TestDatabase,
   TestTokenIssuer,
   createTestDatabase,
-  deleteNatsStreams,
   eventually,
   uniqueNatsPrefix,
 } from '@agp/testing';
@@ -112,7 +113,7 @@ describe('a guardrail evaluation pack over five policies', () => {
     await publisher?.close();
     await app?.close();
     await db?.drop();
-    await deleteNatsStreams(prefix);
+    await deleteNatsStreams(prefix, TEST_NATS_URL);
   });
 
   async function pack(name: string, evaluations: Json[], enabled = true): Promise<string> {

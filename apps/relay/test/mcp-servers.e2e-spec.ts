@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { deleteNatsStreams } from '@agp/messaging/testing';
 import {
+  TEST_NATS_URL,
   TestDatabase,
   TestTokenIssuer,
   createTestDatabase,
-  deleteNatsStreams,
   eventually,
   uniqueNatsPrefix,
 } from '@agp/testing';
@@ -53,7 +54,7 @@ describe('MCP servers (D37)', () => {
     await lenient?.close();
     await app?.close();
     await db?.drop();
-    await deleteNatsStreams(prefix);
+    await deleteNatsStreams(prefix, TEST_NATS_URL);
   });
 
   const server = (extra: Json = {}): Json => ({

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 
 import { RELAY_DATABASE } from '../src/database/tokens';
 import { Database } from '@agp/database';
+import { deleteNatsStreams } from '@agp/messaging/testing';
 import {
+  TEST_NATS_URL,
   ReceivedWebhook,
   createTestDatabase,
-  deleteNatsStreams,
   eventually,
   WebhookReceiver,
   matchingSignatures,
@@ -526,7 +527,7 @@ describe('webhooks', () => {
     } finally {
       await strict.close();
       await strictDb.drop();
-      await deleteNatsStreams(strictPrefix);
+      await deleteNatsStreams(strictPrefix, TEST_NATS_URL);
     }
   });
 

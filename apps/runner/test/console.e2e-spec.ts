@@ -487,6 +487,16 @@ describe('console in a browser', () => {
   });
 
   it('should open an alert with its evidence, acknowledge it with a note and show that in its history', async () => {
+    /** What the audit knows of the alert step's chain: BLOCK events, the monitor's tick, its alerts. */
+    const monitorState = async (): Promise<string> => {
+      const get = (path: string) => call(platform.url, world.token, 'GET', path).catch(String);
+      return JSON.stringify({
+        now: new Date().toISOString(),
+        blockEvents: await get('/audit/v1/events?action=BLOCK&pageSize=20'),
+        monitors: await get('/audit/v1/monitors?pageSize=100'),
+        alerts: await get('/audit/v1/monitors/alerts?pageSize=100'),
+      }).slice(0, 6_000);
+    };
     // Raised by the hop blocked in beforeAll, which the monitor's tick sees minutes later: a slow
     // run finds it at once. A second blocked hop now keeps the monitor's five-minute window full,
     // so a run that came here early or late waits at most the two ticks that hop needs.
@@ -496,7 +506,11 @@ describe('console in a browser', () => {
     await expectEventually(async () => {
       await page.reload();
       await alert.waitFor({ timeout: 10_000 });
-    }, 40);
+    }, 40).catch(async (error: unknown) => {
+      // A run that saw no alert says where the chain stopped: the hop's audit event (its rollup
+      // lands with it), the monitor's last tick, or an alert that is there but not OPEN.
+      throw new Error(`${String(error)}\nmonitor state: ${await monitorState()}`);
+    });
     await checkPage('alerts');
     await alert.click();
     await page.getByText(/Evidence \(custom query\)/).waitFor();

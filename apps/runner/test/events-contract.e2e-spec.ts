@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { AUDIT_DATABASE, AlertRaiserService } from '@agp/audit';
 import { Database } from '@agp/database';
 import { asyncApiDocument } from '@agp/messaging';
+import { readStreamEvents } from '@agp/messaging/testing';
 import {
+  TEST_NATS_URL,
   McpTestServer,
   connectMcpClient,
   eventually,
-  readStreamEvents,
   startMcpTestServer,
 } from '@agp/testing';
 import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
@@ -84,7 +85,7 @@ describe('the events contract (services)', () => {
     }
 
     const events = await eventually(async () => {
-      const read = await readStreamEvents(platform.natsPrefix);
+      const read = await readStreamEvents(platform.natsPrefix, TEST_NATS_URL);
       const types = new Set(read.map((event) => (event.envelope as { type: string }).type));
       for (const type of [
         'AGENT_LIFECYCLE',

@@ -6,6 +6,7 @@ import { AuthModule, authOptionsFromEnv } from '@agp/auth';
 import { loadEnv } from '@agp/config';
 import { buildOpenApiDocument, createHttpApp } from '@agp/http';
 import { EventBusModule } from '@agp/messaging';
+import { deleteNatsStreams } from '@agp/messaging/testing';
 import {
   CatalogueRoute,
   TEST_NATS_URL,
@@ -13,7 +14,6 @@ import {
   catalogueRoutes,
   checkResponsesAgainst,
   createTestDatabase,
-  deleteNatsStreams,
   freePort,
   uniqueNatsPrefix,
 } from '@agp/testing';
@@ -118,7 +118,7 @@ export async function startTenantAuth(
         await database.drop();
       }
       if (!options.natsPrefix) {
-        await deleteNatsStreams(natsPrefix);
+        await deleteNatsStreams(natsPrefix, TEST_NATS_URL);
       }
     },
   };

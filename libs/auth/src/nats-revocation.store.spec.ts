@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
-import { TEST_NATS_URL, deleteNatsStreams, eventually, uniqueNatsPrefix } from '@agp/testing';
+import { deleteNatsStreams } from '@agp/messaging/testing';
+import { TEST_NATS_URL, eventually, uniqueNatsPrefix } from '@agp/testing';
 
 import { NatsRevocationStore } from './nats-revocation.store';
 import { Principal } from './principal';
@@ -30,7 +31,7 @@ describe(NatsRevocationStore.name, () => {
     for (const store of stores) {
       await store.close();
     }
-    await deleteNatsStreams(prefix);
+    await deleteNatsStreams(prefix, TEST_NATS_URL);
   });
 
   it('should show a revocation written by one process to another, and its lifting too', async () => {

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { EventEnvelope } from '@agp/contracts';
 import { Database } from '@agp/database';
 import {
+  TEST_NATS_URL,
   createTestDatabase,
-  deleteNatsStreams,
   eventually,
   startNatsServer,
   TestDatabase,
@@ -12,6 +12,7 @@ import {
   uniqueNatsPrefix,
 } from '@agp/testing';
 
+import { deleteNatsStreams } from './testing';
 import { testJetStreamOptions } from '../test/support/jetstream-test-kit';
 import {
   TEST_SCHEMA,
@@ -59,7 +60,7 @@ describe(ReplicaBroadcast.name, () => {
     await database?.close();
     await testDatabase?.drop();
     for (const prefix of prefixes) {
-      await deleteNatsStreams(prefix);
+      await deleteNatsStreams(prefix, TEST_NATS_URL);
     }
   });
 

@@ -1,5 +1,6 @@
-import { TEST_NATS_URL, deleteNatsStreams, eventually, uniqueNatsPrefix } from '@agp/testing';
+import { TEST_NATS_URL, eventually, uniqueNatsPrefix } from '@agp/testing';
 
+import { deleteNatsStreams } from './testing';
 import { ReplicatedBucket } from './replicated-bucket';
 
 describe(ReplicatedBucket.name, () => {
@@ -20,7 +21,7 @@ describe(ReplicatedBucket.name, () => {
     for (const bucket of buckets) {
       await bucket.close();
     }
-    await deleteNatsStreams(prefix);
+    await deleteNatsStreams(prefix, TEST_NATS_URL);
   });
 
   it('should show a put and a delete of one replica to another', async () => {

@@ -1,72 +1,12 @@
 import { randomBytes } from 'node:crypto';
 
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
-
+/**
+ * The NATS server tests use. Clearing a run's streams and reading its events stream need a NATS
+ * client, which only `libs/messaging` uses (F27): `@agp/messaging/testing`.
+ */
 export const TEST_NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 
 /** A stream and subject prefix of its own for one test run (`NATS_PREFIX`). */
 export function uniqueNatsPrefix(label = 't'): string {
   return `${label.replace(/[^a-z0-9]/gi, '').toLowerCase()}_${randomBytes(4).toString('hex')}`;
-}
-
-/** Removes the streams and key-value buckets a test run created under its prefix. */
-export async function deleteNatsStreams(prefix: string, url = TEST_NATS_URL): Promise<void> {
-  const nc = await connect({ servers: url });
-  try {
-    const jsm = await jetstreamManager(nc);
-    for await (const stream of jsm.streams.list()) {
-      const name = stream.config.name.toLowerCase();
-      // Key-value buckets under the prefix too (the revocation bucket, KV_<prefix>_revocations).
-      if (
-        name.startsWith(`${prefix.toLowerCase()}_`) ||
-        name.startsWith(`kv_${prefix.toLowerCase()}_`)
-      ) {
-        await jsm.streams.delete(stream.config.name);
-      }
-    }
-  } finally {
-    await nc.close();
-  }
-}
-
-export interface StreamEvent {
-  subject: string;
-  /** The message's NATS headers (`Nats-Msg-Id` among them). */
-  headers: Record<string, string>;
-  /** The parsed body: an event envelope, if the publisher kept the contract. */
-  envelope: unknown;
-}
-
-/**
- * Every message on a run's events stream (`<PREFIX>_EVENTS`) from the first, as a subscriber
- * would read them: what the contract tests compare with the AsyncAPI document (issue 18).
- */
-export async function readStreamEvents(
-  prefix: string,
-  url = TEST_NATS_URL,
-): Promise<StreamEvent[]> {
-  const nc = await connect({ servers: url });
-  try {
-    const stream = `${prefix.toUpperCase()}_EVENTS`;
-    const { state } = await (await jetstreamManager(nc)).streams.info(stream);
-    const consumer = await jetstream(nc).consumers.get(stream);
-    const events: StreamEvent[] = [];
-    if (state.messages === 0) {
-      return events;
-    }
-    for await (const message of await consumer.consume()) {
-      const headers: Record<string, string> = {};
-      for (const key of message.headers?.keys() ?? []) {
-        headers[key] = message.headers?.values(key).join(', ') ?? '';
-      }
-      events.push({ subject: message.subject, headers, envelope: message.json() });
-      if (message.info.pending === 0) {
-        break;
-      }
-    }
-    return events;
-  } finally {
-    await nc.close();
-  }
 }

@@ -1,8 +1,8 @@
 import { Loader, MultiSelect, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { GroupResponseDto } from '@agp/tenant-auth';
 
+import type { GroupResponseDto } from '../api/contracts/tenant-auth';
 import { admin } from '../api/admin-api';
 import { useAction } from '../api/use-action';
 import { EditDialog } from '../components/edit-dialog';

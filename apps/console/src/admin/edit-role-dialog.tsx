@@ -1,7 +1,7 @@
 import { MultiSelect, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import type { RoleResponseDto } from '@agp/tenant-auth';
 
+import type { RoleResponseDto } from '../api/contracts/tenant-auth';
 import { admin } from '../api/admin-api';
 import { useAction } from '../api/use-action';
 import { EditDialog } from '../components/edit-dialog';

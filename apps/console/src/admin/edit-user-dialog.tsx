@@ -1,7 +1,7 @@
 import { MultiSelect, PasswordInput, Select, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import type { UserResponseDto } from '@agp/tenant-auth';
 
+import type { UserResponseDto } from '../api/contracts/tenant-auth';
 import { admin } from '../api/admin-api';
 import { useAction } from '../api/use-action';
 import { EditDialog } from '../components/edit-dialog';

@@ -1,8 +1,8 @@
 import { Badge, Button, Card, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { IdentityProviderResponseDto } from '@agp/tenant-auth';
 
+import type { IdentityProviderResponseDto } from '../api/contracts/tenant-auth';
 import { admin } from '../api/admin-api';
 import { useAction } from '../api/use-action';
 import { SUCCESS_COLOR } from '../components/action-badge';

@@ -1,8 +1,8 @@
 import { Button, Group, NumberInput, Stack, Switch, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { RetentionPolicy } from '@agp/audit';
 
+import type { RetentionPolicy } from '../api/contracts/audit';
 import { admin } from '../api/admin-api';
 import { useAction } from '../api/use-action';
 import { ErrorAlert } from '../components/error-alert';

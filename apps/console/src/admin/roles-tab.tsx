@@ -1,8 +1,8 @@
 import { MultiSelect, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { RoleResponseDto } from '@agp/tenant-auth';
 
+import type { RoleResponseDto } from '../api/contracts/tenant-auth';
 import { admin } from '../api/admin-api';
 import { useAction } from '../api/use-action';
 import { CreateForm } from '../components/create-form';

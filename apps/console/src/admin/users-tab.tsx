@@ -1,8 +1,8 @@
 import { MultiSelect, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { UserResponseDto } from '@agp/tenant-auth';
 
+import type { UserResponseDto } from '../api/contracts/tenant-auth';
 import { admin } from '../api/admin-api';
 import { useAction } from '../api/use-action';
 import { CreateForm } from '../components/create-form';

@@ -1,8 +1,8 @@
 import { Button, Group, Select, Stack, Textarea } from '@mantine/core';
 import { useState } from 'react';
-import type { AlertResponse } from '@agp/audit';
 import { DISMISS_REASONS, DismissReason } from '@agp/contracts/enums';
 
+import type { AlertResponse } from '../api/contracts/audit';
 import { AlertAction, platform } from '../api/platform';
 import { useAction } from '../api/use-action';
 import { ErrorAlert } from '../components/error-alert';

@@ -1,6 +1,6 @@
 import { Text, Timeline } from '@mantine/core';
-import type { AlertResponse } from '@agp/audit';
 
+import type { AlertResponse } from '../api/contracts/audit';
 import { When } from '../components/when';
 
 /** The alert's lifecycle events, oldest first: who did what, when, and their note. */

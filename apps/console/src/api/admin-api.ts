@@ -1,13 +1,13 @@
-import type { RetentionPolicy } from '@agp/audit';
+import type { IdentityProviderType } from '@agp/contracts';
+
+import type { RetentionPolicy } from './contracts/audit';
 import type {
   GroupMemberResponseDto,
   GroupResponseDto,
   IdentityProviderResponseDto,
   RoleResponseDto,
   UserResponseDto,
-} from '@agp/tenant-auth';
-import type { IdentityProviderType } from '@agp/contracts';
-
+} from './contracts/tenant-auth';
 import { Page, api, query } from './client';
 import type { PermissionEntry } from './platform';
 

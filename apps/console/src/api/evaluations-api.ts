@@ -1,6 +1,6 @@
-import type { EvaluationPackResponse, EvaluationResponse, RunResponse } from '@agp/relay';
 import type { EvaluationEndpointType, ExpectedAction } from '@agp/contracts/enums';
 
+import type { EvaluationPackResponse, EvaluationResponse, RunResponse } from './contracts/relay';
 import { Page, api, query } from './client';
 
 const LIST = query({ pageSize: 100 });

@@ -1,3 +1,5 @@
+import type { AlertStatus, Severity, TimeWindow } from '@agp/contracts';
+
 import type {
   AlertResponse,
   AuditEventResponseDto,
@@ -5,8 +7,7 @@ import type {
   EventPage,
   TraceResponse,
   VerificationResult,
-} from '@agp/audit';
-import type { AlertStatus, Severity, TimeWindow } from '@agp/contracts';
+} from './contracts/audit';
 import type {
   HitlRequestResponse,
   HitlStatus,
@@ -14,14 +15,14 @@ import type {
   PolicyBindingResponse,
   PolicyGroupResponse,
   PolicyVersionResponse,
-} from '@agp/relay';
-
+} from './contracts/relay';
 import { accessToken } from '../auth/session';
 import { Page, api, query } from './client';
 
 /**
- * The typed API of the pages: response types are the services' own (`@agp/audit`,
- * `@agp/relay`, `@agp/contracts`), so a change of a response shape fails the console's build.
+ * The typed API of the pages: response types are generated from the services' published answer
+ * schemas (`./contracts`, F27), so a change of a response shape fails the console's build once
+ * the contracts are regenerated, and their spec fails until they are.
  */
 export interface PermissionEntry {
   entity: string;

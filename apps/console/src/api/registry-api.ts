@@ -1,13 +1,13 @@
+import type { SubscriptionKind } from '@agp/contracts';
+
 import type {
   AgentResponse,
   CatalogEntry,
   KillSwitch,
   KillSwitchScope,
   Subscription,
-} from '@agp/relay';
-import type { ClientWithSecretResponseDto } from '@agp/tenant-auth';
-import type { SubscriptionKind } from '@agp/contracts';
-
+} from './contracts/relay';
+import type { ClientWithSecretResponseDto } from './contracts/tenant-auth';
 import { Page, api, query } from './client';
 
 const LIST = query({ pageSize: 100 });
@@ -36,7 +36,7 @@ export interface LlmProviderChanges {
   models?: string[] | null;
 }
 
-/** The registry (D30, D32, D35, D37, D39): response types are the relay's and tenant-auth's own. */
+/** The registry (D30, D32, D35, D37, D39): response types from the relay's and tenant-auth's contracts. */
 export const registry = {
   agents: () => api<Page<AgentResponse>>(`/relay/v1/agents${LIST}`),
   // D30: an agent is a client of tenant-auth; its secret is shown once, here.

@@ -1,8 +1,8 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { EvaluationPackResponse } from '@agp/relay';
 
+import type { EvaluationPackResponse } from '../api/contracts/relay';
 import { evaluations } from '../api/evaluations-api';
 import { useAction } from '../api/use-action';
 import { ErrorAlert } from '../components/error-alert';

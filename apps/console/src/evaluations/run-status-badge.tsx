@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
-import type { RunResponse } from '@agp/relay';
 
+import type { RunResponse } from '../api/contracts/relay';
 import { SUCCESS_COLOR } from '../components/action-badge';
 
 /** A run's status, and once finished how many evaluations passed and failed. */

@@ -1,5 +1,6 @@
 import { AreaChart, BarChart } from '@mantine/charts';
-import type { CountBy, Dashboard, TopEntry } from '@agp/audit';
+
+import type { CountBy, Dashboard, TopEntry } from '../api/contracts/audit';
 
 /** The audit's volume and blocks over the window, one point per bucket. */
 export function VolumeChart({ series }: { series: Dashboard['series'] }) {

@@ -13,9 +13,9 @@ import {
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { AuditEventResponseDto } from '@agp/audit';
 
 import { ACTIONS, AUDIT_EVENT_TYPES, PROTOCOLS } from '@agp/contracts/enums';
+import type { AuditEventResponseDto } from '../api/contracts/audit';
 import { EventFilters, downloadExport, platform } from '../api/platform';
 import { SUCCESS_COLOR, SeverityBadge } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';

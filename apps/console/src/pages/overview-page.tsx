@@ -15,7 +15,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { TopEntry } from '@agp/audit';
+import type { TopEntry } from '../api/contracts/audit';
 import type { TimeWindow } from '@agp/contracts';
 
 import { platform } from '../api/platform';

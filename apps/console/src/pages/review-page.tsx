@@ -15,8 +15,8 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { HitlRequestResponse, HitlStatus } from '@agp/relay';
 
+import type { HitlRequestResponse, HitlStatus } from '../api/contracts/relay';
 import { platform } from '../api/platform';
 import { SUCCESS_COLOR } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';

@@ -1,8 +1,8 @@
 import { Badge, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { PolicyBindingResponse } from '@agp/relay';
 
+import type { PolicyBindingResponse } from '../api/contracts/relay';
 import { platform } from '../api/platform';
 import { SUCCESS_COLOR, WARNING_COLOR } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';

@@ -1,6 +1,6 @@
 import { Badge, Code, Group, List, Stack, Text } from '@mantine/core';
-import type { HopDecision } from '@agp/relay';
 
+import type { HopDecision } from '../api/contracts/relay';
 import { SUCCESS_COLOR, SeverityBadge } from '../components/action-badge';
 import { ResourceTable } from '../components/resource-table';
 

@@ -1,8 +1,8 @@
 import { Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { AgentResponse } from '@agp/relay';
 
+import type { AgentResponse } from '../api/contracts/relay';
 import { registry } from '../api/registry-api';
 import { useAction } from '../api/use-action';
 import { ConfirmDialog } from '../components/confirm-dialog';

@@ -1,8 +1,8 @@
 import { Select, TextInput, Textarea } from '@mantine/core';
 import { useState } from 'react';
-import type { AgentResponse } from '@agp/relay';
 import { AGENT_VISIBILITIES, AgentVisibility } from '@agp/contracts/enums';
 
+import type { AgentResponse } from '../api/contracts/relay';
 import { registry } from '../api/registry-api';
 import { useAction } from '../api/use-action';
 import { EditDialog } from '../components/edit-dialog';

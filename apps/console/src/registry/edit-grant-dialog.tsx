@@ -1,7 +1,7 @@
 import { TagsInput } from '@mantine/core';
 import { useState } from 'react';
-import type { Subscription } from '@agp/relay';
 
+import type { Subscription } from '../api/contracts/relay';
 import { registry } from '../api/registry-api';
 import { useAction } from '../api/use-action';
 import { EditDialog } from '../components/edit-dialog';

@@ -1,7 +1,7 @@
 import { MultiSelect, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import type { CatalogEntry } from '@agp/relay';
 
+import type { CatalogEntry } from '../api/contracts/relay';
 import { registry } from '../api/registry-api';
 import { useAction } from '../api/use-action';
 import { EditDialog } from '../components/edit-dialog';

@@ -1,6 +1,6 @@
 import { PasswordInput, TagsInput, TextInput, Textarea } from '@mantine/core';
 import { useState } from 'react';
-import type { CatalogEntry } from '@agp/relay';
+import type { CatalogEntry } from '../api/contracts/relay';
 
 import { registry } from '../api/registry-api';
 import { useAction } from '../api/use-action';

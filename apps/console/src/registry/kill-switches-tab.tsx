@@ -1,8 +1,8 @@
 import { Badge, Select, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { KillSwitchScope } from '@agp/relay';
 
+import type { KillSwitchScope } from '../api/contracts/relay';
 import { registry } from '../api/registry-api';
 import { useAction } from '../api/use-action';
 import { currentTenantId } from '../auth/session';

@@ -1,7 +1,7 @@
 import { PasswordInput, Stack, TagsInput, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { CatalogEntry } from '@agp/relay';
+import type { CatalogEntry } from '../api/contracts/relay';
 
 import { registry } from '../api/registry-api';
 import { useAction } from '../api/use-action';

@@ -1,8 +1,8 @@
 import { Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { CatalogEntry } from '@agp/relay';
 
+import type { CatalogEntry } from '../api/contracts/relay';
 import { registry } from '../api/registry-api';
 import { useAction } from '../api/use-action';
 import { CreateForm } from '../components/create-form';

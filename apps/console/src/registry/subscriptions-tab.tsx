@@ -1,9 +1,9 @@
 import { Select, Stack, TagsInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Subscription } from '@agp/relay';
 import type { SubscriptionKind } from '@agp/contracts';
 
+import type { Subscription } from '../api/contracts/relay';
 import { registry } from '../api/registry-api';
 import { useAction } from '../api/use-action';
 import { CreateForm } from '../components/create-form';

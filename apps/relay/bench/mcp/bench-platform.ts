@@ -3,11 +3,11 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { deleteNatsStreams } from '@agp/messaging/testing';
 import {
   TEST_NATS_URL,
   TestDatabase,
   createTestDatabase,
-  deleteNatsStreams,
   freePort,
   uniqueNatsPrefix,
 } from '@agp/testing';
@@ -57,7 +57,7 @@ export async function startBenchPlatform(name: string): Promise<BenchPlatform> {
       await stopService(service);
     }
     await database.drop();
-    await deleteNatsStreams(prefix);
+    await deleteNatsStreams(prefix, TEST_NATS_URL);
   };
   try {
     services.push(await startService('tenant-auth', authPort, env));

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { deleteNatsStreams } from '@agp/messaging/testing';
 import {
+  TEST_NATS_URL,
   TestDatabase,
   TestTokenIssuer,
   createTestDatabase,
-  deleteNatsStreams,
   eventually,
   uniqueNatsPrefix,
 } from '@agp/testing';
@@ -106,7 +107,7 @@ export class RelayBed {
     await this.app?.close();
     await this.db?.drop();
     if (this.prefix) {
-      await deleteNatsStreams(this.prefix);
+      await deleteNatsStreams(this.prefix, TEST_NATS_URL);
     }
   }
 }

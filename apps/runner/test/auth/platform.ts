@@ -10,6 +10,7 @@ import { ResponseSchemas, createHttpApp } from '@agp/http';
 import { EventBusModule } from '@agp/messaging';
 import { RELAY_RESPONSE_SCHEMAS, RelayEnv, RelayModule } from '@agp/relay';
 import { TENANT_AUTH_RESPONSE_SCHEMAS, TenantAuthEnv, TenantAuthModule } from '@agp/tenant-auth';
+import { deleteNatsStreams } from '@agp/messaging/testing';
 import {
   CatalogueRoute,
   TEST_NATS_URL,
@@ -17,7 +18,6 @@ import {
   catalogueRoutes,
   checkResponsesAgainst,
   createTestDatabase,
-  deleteNatsStreams,
   freePort,
   uniqueNatsPrefix,
 } from '@agp/testing';
@@ -138,7 +138,7 @@ export async function startPlatform(): Promise<Platform> {
         await service.app.close();
       }
       await database.drop();
-      await deleteNatsStreams(prefix);
+      await deleteNatsStreams(prefix, TEST_NATS_URL);
     },
   };
 }

@@ -10,11 +10,11 @@ import { createHttpApp } from '@agp/http';
 import { EventBusModule } from '@agp/messaging';
 import { RelayEnv, RelayModule } from '@agp/relay';
 import { BootstrapService, TenantAuthEnv, TenantAuthModule } from '@agp/tenant-auth';
+import { deleteNatsStreams } from '@agp/messaging/testing';
 import {
   TEST_NATS_URL,
   TestDatabase,
   createTestDatabase,
-  deleteNatsStreams,
   freePort,
   uniqueNatsPrefix,
 } from '@agp/testing';
@@ -255,7 +255,7 @@ export async function startMcpPlatform(
       await platform.close();
       await database.drop();
       if (mode === 'services') {
-        await deleteNatsStreams(prefix);
+        await deleteNatsStreams(prefix, TEST_NATS_URL);
       }
     },
   };

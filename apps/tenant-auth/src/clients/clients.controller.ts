@@ -33,16 +33,29 @@ interface ClientsRoutes {
 }
 
 /**
+ * The routes of a clients controller and what each answers: the compiler's view of them is what
+ * the OpenAPI document says each route returns (F24), as for the relay's `catalogController`.
+ */
+export interface ClientsRouteHandlers {
+  list(ctx: RequestContext, query: ListClientsQueryDto): Promise<Page<ClientResponseDto>>;
+  get(ctx: RequestContext, id: string): Promise<ClientResponseDto>;
+  create(ctx: RequestContext, dto: CreateClientDto): Promise<ClientWithSecretResponseDto>;
+  update(ctx: RequestContext, id: string, dto: UpdateClientDto): Promise<ClientResponseDto>;
+  remove(ctx: RequestContext, id: string): Promise<void>;
+  rotateSecret(ctx: RequestContext, id: string): Promise<ClientWithSecretResponseDto>;
+}
+
+/**
  * The one controller of a kind of client of the client_credentials grant (D7, D30): list, get,
  * create (201 with `Location` and the secret, once), update, delete and rotate-secret, each a line
  * that hands the request context to ClientsService with the client's kind.
  */
-function clientsController(kind: ClientKind, routes: ClientsRoutes): Type {
+function clientsController(kind: ClientKind, routes: ClientsRoutes): Type<ClientsRouteHandlers> {
   const byId = `:${routes.idParam}`;
   const clientId = (): ParameterDecorator => Param(routes.idParam, uuidParam(routes.idParam));
 
   @Controller(`tenant-auth/v1/${routes.collection}`)
-  class ClientsController {
+  class ClientsController implements ClientsRouteHandlers {
     constructor(private readonly clients: ClientsService) {}
 
     @Get()

@@ -48,7 +48,7 @@ export function generateResponseSchemas(tsconfigPath: string): ResponseSchemas {
   for (const file of controllerFiles) {
     const source = scan.getSourceFile(file);
     if (source) {
-      collectHandlers(source, sourceRoot, imports, handlers);
+      collectHandlers(source, sourceRoot, scan.getTypeChecker(), imports, handlers);
     }
   }
   const virtualPath = join(sourceRoot, VIRTUAL_FILE);
@@ -88,6 +88,7 @@ function isEmptyAnswer(type: ts.Type): boolean {
 function collectHandlers(
   source: ts.SourceFile,
   sourceRoot: string,
+  checker: ts.TypeChecker,
   imports: string[],
   handlers: Handler[],
 ): void {
@@ -114,20 +115,25 @@ function collectHandlers(
         }
       }
     }
-    // `export const ChannelsController = catalogController<ChannelResponse>({...})` (F21).
+    // A controller a factory makes: `export const ChannelsController = catalogController({...})`
+    // (F21), `export const AgentsController = clientsController('AGENT', {...})`.
     if (ts.isVariableStatement(statement)) {
       for (const declaration of statement.declarationList.declarations) {
         const call = declaration.initializer;
         if (
           ts.isIdentifier(declaration.name) &&
+          declaration.name.text.endsWith('Controller') &&
           call &&
           ts.isCallExpression(call) &&
-          ts.isIdentifier(call.expression) &&
-          call.expression.text === 'catalogController'
+          ts.isIdentifier(call.expression)
         ) {
           const alias = `C${imports.length}`;
           imports.push(`import { ${declaration.name.text} as ${alias} } from '${module}';`);
-          for (const route of catalogRoutes(call)) {
+          const routes =
+            call.expression.text === 'catalogController'
+              ? catalogRoutes(call)
+              : factoryRoutes(checker, declaration.name);
+          for (const route of routes) {
             handlers.push({
               operationId: `${declaration.name.text}_${route}`,
               answer: `ReturnType<InstanceType<typeof ${alias}>['${route}']>`,
@@ -137,6 +143,31 @@ function collectHandlers(
       }
     }
   }
+}
+
+/**
+ * The routes of a controller another factory makes: the methods of the class type it is declared
+ * to return (`Type<ClientsRouteHandlers>`). A factory typed `Type` (any) would leave its routes
+ * out of the document without a word, so it stops the generation instead.
+ */
+function factoryRoutes(checker: ts.TypeChecker, name: ts.Identifier): string[] {
+  const instances = checker
+    .getTypeAtLocation(name)
+    .getConstructSignatures()
+    .map((signature) => signature.getReturnType());
+  const routes = instances.flatMap((instance) =>
+    checker
+      .getPropertiesOfType(instance)
+      .filter((p) => checker.getTypeOfSymbol(p).getCallSignatures().length > 0)
+      .map((p) => p.name),
+  );
+  if (routes.length === 0) {
+    throw new Error(
+      `${name.text} (${name.getSourceFile().fileName}) is made by a factory whose return type ` +
+        'names no routes: declare it as Type<Routes>, Routes an interface of its handlers',
+    );
+  }
+  return [...new Set(routes)];
 }
 
 const CATALOG_ROUTES = ['create', 'list', 'get', 'update', 'remove'];

@@ -1,14 +1,9 @@
 import { jetstream, jetstreamManager, JetStreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { Database } from '@agp/database';
-import {
-  TEST_NATS_URL,
-  TestDatabase,
-  createTestDatabase,
-  deleteNatsStreams,
-  uniqueNatsPrefix,
-} from '@agp/testing';
+import { TEST_NATS_URL, TestDatabase, createTestDatabase, uniqueNatsPrefix } from '@agp/testing';
 
+import { deleteNatsStreams } from '../../src/testing';
 import { JetStreamOptions, JetStreamTransport } from '../../src/jetstream.transport';
 import { eventsStreamName } from '../../src/subjects';
 import { openTestSchema, silentLogger } from './messaging-test-schema';
@@ -67,7 +62,7 @@ export function jetStreamBed(tag: string, poolSize: number): JetStreamBed {
     await database?.close();
     await testDatabase?.drop();
     for (const prefix of prefixes) {
-      await deleteNatsStreams(prefix);
+      await deleteNatsStreams(prefix, TEST_NATS_URL);
     }
   });
 
