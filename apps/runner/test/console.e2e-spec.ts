@@ -495,22 +495,34 @@ describe('console in a browser', () => {
         blockEvents: await get('/audit/v1/events?action=BLOCK&pageSize=20'),
         monitors: await get('/audit/v1/monitors?pageSize=100'),
         alerts: await get('/audit/v1/monitors/alerts?pageSize=100'),
-      }).slice(0, 6_000);
+      }).slice(0, 20_000);
     };
     // Raised by the hop blocked in beforeAll, which the monitor's tick sees minutes later: a slow
     // run finds it at once. A second blocked hop now keeps the monitor's five-minute window full,
     // so a run that came here early or late waits at most the two ticks that hop needs.
     expect(await world.echo('forbidden words here')).toMatch(/blocked/i);
-    await nav('Alerts').click();
-    const alert = page.getByRole('link', { name: /blocked traffic|BLOCKS/i }).first();
+    // The monitor's alert is awaited through the API, so that the page is loaded once, when it is
+    // there: reloading the page every few seconds meanwhile signs in again on each reload.
     await expectEventually(async () => {
-      await page.reload();
-      await alert.waitFor({ timeout: 10_000 });
+      const alerts = await call<{ items: Array<{ monitorId?: string | null }> }>(
+        platform.url,
+        world.token,
+        'GET',
+        '/audit/v1/monitors/alerts?status=OPEN&pageSize=100',
+      );
+      if (!alerts.items.some((a) => a.monitorId)) {
+        // About 8 minutes in all: the monitor ticks once a minute.
+        await new Promise((resolve) => setTimeout(resolve, 12_000));
+        throw new Error('no OPEN alert of the custom monitor yet');
+      }
     }, 40).catch(async (error: unknown) => {
       // A run that saw no alert says where the chain stopped: the hop's audit event (its rollup
       // lands with it), the monitor's last tick, or an alert that is there but not OPEN.
       throw new Error(`${String(error)}\nmonitor state: ${await monitorState()}`);
     });
+    await nav('Alerts').click();
+    const alert = page.getByRole('link', { name: /blocked traffic|BLOCKS/i }).first();
+    await alert.waitFor({ timeout: 30_000 });
     await checkPage('alerts');
     await alert.click();
     await page.getByText(/Evidence \(custom query\)/).waitFor();

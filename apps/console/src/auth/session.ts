@@ -8,6 +8,8 @@ import * as oauth from 'oauth4webapi';
  */
 const CLIENT: oauth.Client = { client_id: 'agp-console', token_endpoint_auth_method: 'none' };
 const PENDING_KEY = 'agp.sign-in';
+/** Where a sign-in whose code is being traded returns to, kept until it is done. */
+const RETURNING_KEY = 'agp.sign-in.return';
 const ISSUER = new URL('/tenant-auth/v1', window.location.origin);
 const REDIRECT_URI = `${window.location.origin}/auth/callback`;
 // Plain http only where the console itself is on plain http (localhost, the embedded default).
@@ -72,8 +74,12 @@ export async function completeSignIn(currentUrl: URL): Promise<string> {
   const pending = JSON.parse(sessionStorage.getItem(PENDING_KEY) ?? 'null') as Pending | null;
   sessionStorage.removeItem(PENDING_KEY);
   if (!pending) {
-    throw new Error('No sign-in was under way in this tab.');
+    // This return was already used: the callback reloaded while its code was being traded, or
+    // opened again from history. A code is good once, so a fresh sign-in (its own state, nonce and
+    // verifier) replaces it, back to the page the first one was for; no dead end on a reload.
+    return signIn(sessionStorage.getItem(RETURNING_KEY) ?? '/');
   }
+  sessionStorage.setItem(RETURNING_KEY, pending.returnTo);
   const as = await authorizationServer();
   const params = oauth.validateAuthResponse(as, CLIENT, currentUrl, pending.state);
   const response = await oauth.authorizationCodeGrantRequest(
@@ -90,6 +96,7 @@ export async function completeSignIn(currentUrl: URL): Promise<string> {
     requireIdToken: true,
   });
   keep(result);
+  sessionStorage.removeItem(RETURNING_KEY);
   return pending.returnTo;
 }
 
