@@ -12,6 +12,7 @@ import {
   groupLateral,
 } from './metric-query';
 import { MonitorDefinition } from './monitor-definition';
+import { mergedSpans } from './metric-series.repository';
 import { MinuteRange } from './rollup-series.repository';
 
 const M = `${AUDIT_SCHEMA}.monitor_definitions`;
@@ -289,18 +290,3 @@ export class CustomMonitorsRepository {
 }
 
 const MINUTE_MS = 60_000;
-
-/** The ranges' union as disjoint spans, so a pass reads no event twice and none between them. */
-function mergedSpans(ranges: readonly MinuteRange[]): MinuteRange[] {
-  const sorted = [...ranges].sort((a, b) => a.fromMinute - b.fromMinute);
-  const spans: MinuteRange[] = [];
-  for (const range of sorted) {
-    const last = spans[spans.length - 1];
-    if (last && range.fromMinute <= last.toMinute) {
-      last.toMinute = Math.max(last.toMinute, range.toMinute);
-    } else {
-      spans.push({ ...range });
-    }
-  }
-  return spans;
-}
