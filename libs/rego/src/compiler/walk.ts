@@ -32,33 +32,52 @@ export function walkBody(body: Expr[], visit: (t: Term) => void): void {
 }
 
 export function walkTerm(t: Term, visit: (t: Term) => void): void {
+  walkTermOutsideClosures(t, visit, (closure) => {
+    if (closure.type === 'objectcomp') {
+      walkTerm(closure.key, visit);
+      walkTerm(closure.value, visit);
+    } else {
+      walkTerm(closure.term, visit);
+    }
+    walkBody(closure.body, visit);
+  });
+}
+
+type ClosureTerm = Extract<Term, { type: 'arraycomp' | 'setcomp' | 'objectcomp' }>;
+
+/**
+ * Visits a term and its parts, pre-order, without entering comprehensions: each comprehension is
+ * visited itself and then handed to `intoClosure` (nothing by default), since a comprehension has
+ * a scope of its own (the type checker checks it apart, as OPA's does).
+ */
+export function walkTermOutsideClosures(
+  t: Term,
+  visit: (t: Term) => void,
+  intoClosure: (closure: ClosureTerm) => void = () => undefined,
+): void {
+  const walk = (x: Term) => walkTermOutsideClosures(x, visit, intoClosure);
   visit(t);
   switch (t.type) {
     case 'ref':
-      t.terms.forEach((x) => walkTerm(x, visit));
+      t.terms.forEach(walk);
       break;
     case 'array':
     case 'set':
-      t.items.forEach((x) => walkTerm(x, visit));
+      t.items.forEach(walk);
       break;
     case 'object':
       t.pairs.forEach(([k, v]) => {
-        walkTerm(k, visit);
-        walkTerm(v, visit);
+        walk(k);
+        walk(v);
       });
       break;
     case 'call':
-      t.args.forEach((x) => walkTerm(x, visit));
+      t.args.forEach(walk);
       break;
     case 'arraycomp':
     case 'setcomp':
-      walkTerm(t.term, visit);
-      walkBody(t.body, visit);
-      break;
     case 'objectcomp':
-      walkTerm(t.key, visit);
-      walkTerm(t.value, visit);
-      walkBody(t.body, visit);
+      intoClosure(t);
       break;
     case 'scalar':
     case 'var':

@@ -1,6 +1,7 @@
 import { CallTarget, CallTerm, Expr, Term, VarTerm, WithModifier } from '../../ast/ast';
 import { Value } from '../../values/value';
 import { constantValue } from '../constant';
+import { walkTermOutsideClosures } from '../walk';
 import { CompiledRule } from '../types';
 import { ClosureTyper, TypeEnv, TypeNode } from './env';
 import { builtinDecl } from './notation';
@@ -18,6 +19,8 @@ import {
   typeText,
 } from './types';
 import { unifies, unify1, unify2 } from './unify';
+
+const noVisit = (): void => undefined;
 
 let synthetic = 0;
 
@@ -96,36 +99,11 @@ export class TypeChecker implements ClosureTyper {
 
   private checkClosures(env: TypeEnv, e: Expr): TypeErrorDetail[] {
     const errors: TypeErrorDetail[] = [];
-    const visit = (t: Term): void => {
-      switch (t.type) {
-        case 'arraycomp':
-        case 'setcomp':
-        case 'objectcomp':
-          errors.push(...this.closure(env, t).errors);
-          return;
-        case 'ref':
-          t.terms.forEach(visit);
-          return;
-        case 'array':
-        case 'set':
-          t.items.forEach(visit);
-          return;
-        case 'object':
-          t.pairs.forEach(([k, v]) => {
-            visit(k);
-            visit(v);
-          });
-          return;
-        case 'call':
-          t.args.forEach(visit);
-          return;
-        case 'scalar':
-        case 'var':
-        default:
-          return;
-      }
-    };
-    exprTerms(e).forEach(visit);
+    exprTerms(e).forEach((t) =>
+      walkTermOutsideClosures(t, noVisit, (closure) => {
+        errors.push(...this.closure(env, closure).errors);
+      }),
+    );
     return errors;
   }
 

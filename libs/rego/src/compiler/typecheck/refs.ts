@@ -3,6 +3,7 @@ import { compareValues } from '../../values/order';
 import { regoText } from '../../values/json';
 import { Value } from '../../values/value';
 import { displayName } from '../vars';
+import { walkTermOutsideClosures } from '../walk';
 import { extent, TypeEnv, TypeNode } from './env';
 import { keysOf, MaybeType, select, T_ANY, T_STRING, Type, typeText, valuesOf } from './types';
 import { unifies, unify1 } from './unify';
@@ -22,38 +23,15 @@ export interface TypeErrorDetail {
  */
 export function checkRefsInExpr(env: TypeEnv, e: Expr, extra: Term[] = []): TypeErrorDetail[] {
   const errors: TypeErrorDetail[] = [];
-  const visit = (t: Term): void => {
-    switch (t.type) {
-      case 'ref': {
+  const visit = (term: Term): void =>
+    walkTermOutsideClosures(term, (t) => {
+      if (t.type === 'ref') {
         const err = checkRef(env, t.terms);
         if (err) {
           errors.push(err);
         }
-        t.terms.forEach(visit);
-        return;
       }
-      case 'array':
-      case 'set':
-        t.items.forEach(visit);
-        return;
-      case 'object':
-        t.pairs.forEach(([k, v]) => {
-          visit(k);
-          visit(v);
-        });
-        return;
-      case 'call':
-        t.args.forEach(visit);
-        return;
-      case 'arraycomp':
-      case 'objectcomp':
-      case 'scalar':
-      case 'setcomp':
-      case 'var':
-      default:
-        return;
-    }
-  };
+    });
   const visitExpr = (x: Expr): void => {
     switch (x.kind) {
       case 'term':
