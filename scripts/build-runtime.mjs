@@ -49,21 +49,6 @@ function newestChange(dir) {
   return newest;
 }
 
-for (const dir of all.filter(isBrowserApp)) {
-  const built = join(dir, 'dist', 'index.html');
-  if (existsSync(built) && statSync(built).mtimeMs >= newestChange(join(dir, 'src'))) {
-    continue;
-  }
-  console.log(`agp: bundling ${relative(root, dir)} with Vite …`);
-  const vite = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
-    cwd: dir,
-    stdio: 'inherit',
-  });
-  if (vite.status !== 0) {
-    process.exit(vite.status ?? 1);
-  }
-}
-
 const started = Date.now();
 let count = 0;
 await Promise.all(
@@ -84,3 +69,19 @@ await Promise.all(
   ),
 );
 console.log(`agp: transpiled ${count} files in ${Date.now() - started} ms`);
+
+// After the transpile: a browser app imports libraries (`@agp/contracts/enums`) from their dist/.
+for (const dir of all.filter(isBrowserApp)) {
+  const built = join(dir, 'dist', 'index.html');
+  if (existsSync(built) && statSync(built).mtimeMs >= newestChange(join(dir, 'src'))) {
+    continue;
+  }
+  console.log(`agp: bundling ${relative(root, dir)} with Vite …`);
+  const vite = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
+  if (vite.status !== 0) {
+    process.exit(vite.status ?? 1);
+  }
+}
