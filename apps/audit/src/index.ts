@@ -11,6 +11,8 @@ export type { VerificationResult } from './integrity/integrity.service';
 // For compositions that raise a finding themselves (the runner's event contract test) or tick.
 export * from './monitors/alerts/alert-raiser.service';
 export { DetectorTickService } from './monitors/detectors/detector-tick.service';
+// For compositions that replay recorded hops as a subject's past (the runner's detector test).
+export { RollupsService } from './monitors/rollups/rollups.service';
 export type { Finding } from './monitors/monitors.types';
 export type { RetentionPolicy } from './retention/retention.types';
 export * from './openapi/response-schemas';

@@ -13,6 +13,7 @@ import {
 } from '@agp/testing';
 
 import { auditEnvelope, startAudit } from './support/audit-test-app';
+import { RollupsRepository } from '../src/monitors/rollups/rollups.repository';
 import { databaseOf } from './monitors-test-kit';
 
 describe('monitor rollups, kept by the ingest (M16)', () => {
@@ -151,5 +152,112 @@ describe('monitor rollups, kept by the ingest (M16)', () => {
       return rows[0];
     });
     expect(row?.reappearedAt).toEqual(new Date('2026-01-17T10:15:30.000Z'));
+  });
+
+  describe('sightings that arrive older than what is stored (M39)', () => {
+    const HOUR = 3_600_000;
+    const DAY = 24 * HOUR;
+    const now = new Date('2026-03-10T12:00:00.000Z').getTime();
+
+    interface Streak {
+      firstSeenAt: Date;
+      lastSeenAt: Date;
+      reappearedAt: Date;
+      gapMinutes: number | null;
+      count: number;
+    }
+
+    /** One batch of an agent's activity, each time once, as one ingest transaction adds it. */
+    async function see(agent: string, times: number[]): Promise<void> {
+      await databaseOf(app).inTenant(tenantId, (tx) =>
+        app.get(RollupsRepository).addSightings(
+          tx,
+          tenantId,
+          times.map((t) => ({
+            observation: 'ACTIVITY' as const,
+            subjectType: 'AGENT' as const,
+            subjectId: agent,
+            key: '',
+            at: new Date(t),
+          })),
+        ),
+      );
+    }
+
+    async function streakOf(agent: string): Promise<Streak> {
+      const rows: Streak[] = await databaseOf(app).asSystem((tx) =>
+        tx.query(
+          `SELECT first_seen_at AS "firstSeenAt", last_seen_at AS "lastSeenAt", reappeared_at AS "reappearedAt",
+                  gap_minutes AS "gapMinutes", count_since_reappeared AS count
+             FROM audit.monitor_sightings
+            WHERE tenant_id = $1 AND observation = 'ACTIVITY' AND subject_id = $2`,
+          [tenantId, agent],
+        ),
+      );
+      return rows[0];
+    }
+
+    const minutes = (from: number, to: number): number[] =>
+      Array.from({ length: Math.floor((to - from) / 60_000) }, (_, i) => from + i * 60_000);
+
+    it('should start the streak with the older sightings when they run up to it', async () => {
+      const agent = randomUUID();
+      await see(agent, [now]);
+      await see(agent, minutes(now - 2 * DAY, now - 30 * 60_000));
+      expect(await streakOf(agent)).toEqual({
+        firstSeenAt: new Date(now - 2 * DAY),
+        lastSeenAt: new Date(now),
+        reappearedAt: new Date(now - 2 * DAY),
+        gapMinutes: null,
+        count: 2 * 24 * 60 - 30 + 1,
+      });
+    });
+
+    it('should learn the silence before the streak when the older sightings end long before it', async () => {
+      const agent = randomUUID();
+      await see(agent, [now, now + 60_000]);
+      await see(agent, minutes(now - 12 * DAY, now - 9 * DAY));
+      expect(await streakOf(agent)).toMatchObject({
+        firstSeenAt: new Date(now - 12 * DAY),
+        reappearedAt: new Date(now),
+        gapMinutes: 9 * 24 * 60 + 1,
+        count: 2,
+      });
+    });
+
+    it('should shorten a known silence when older sightings fall inside it, and move the reappearance back when they touch the streak', async () => {
+      const agent = randomUUID();
+      await see(agent, [now - 10 * DAY]);
+      await see(agent, [now]);
+      expect(await streakOf(agent)).toMatchObject({
+        reappearedAt: new Date(now),
+        gapMinutes: 14_400,
+      });
+      await see(agent, [now - 4 * DAY]);
+      expect(await streakOf(agent)).toMatchObject({
+        reappearedAt: new Date(now),
+        gapMinutes: 4 * 24 * 60,
+        count: 1,
+      });
+      await see(agent, [now - 2 * DAY, now - 20 * 60_000]);
+      expect(await streakOf(agent)).toMatchObject({
+        reappearedAt: new Date(now - 2 * DAY),
+        gapMinutes: 2 * 24 * 60,
+        count: 3,
+      });
+    });
+
+    it('should leave the streak alone when the older sightings are older than the silence before it', async () => {
+      const agent = randomUUID();
+      await see(agent, [now - 10 * DAY]);
+      await see(agent, [now]);
+      await see(agent, [now - 11 * DAY]);
+      expect(await streakOf(agent)).toMatchObject({
+        firstSeenAt: new Date(now - 11 * DAY),
+        reappearedAt: new Date(now),
+        gapMinutes: 10 * 24 * 60,
+        count: 1,
+      });
+    });
   });
 });

@@ -134,7 +134,20 @@ export class RollupsRepository {
     if (rows.length === 0) {
       return;
     }
+    // M39: a batch older than the current streak (a replay, a backfill, ingest batches committed
+    // out of order) is placed where it belongs instead of being read as the newest sightings.
     const reappears = `excluded.first_seen_at - s.last_seen_at >= ${REAPPEARANCE_GAP}`;
+    const isOlder = `excluded.first_seen_at < s.reappeared_at`;
+    const previousLast = `(s.reappeared_at - make_interval(mins => s.gap_minutes))`;
+    // The batch ends a full gap before the streak: only the silence before the streak can shrink.
+    const endsBefore = `${isOlder} AND s.reappeared_at - excluded.last_seen_at >= ${REAPPEARANCE_GAP}`;
+    const fillsGap = `${endsBefore} AND s.gap_minutes IS NOT NULL AND excluded.last_seen_at > ${previousLast}`;
+    // Otherwise it touches the streak, which then began with it: after the same or a shorter
+    // silence, or after none known (no earlier streak, or the batch bridges to it).
+    const touches = `${isOlder} AND s.reappeared_at - excluded.last_seen_at < ${REAPPEARANCE_GAP}`;
+    const stillAGap = `s.gap_minutes IS NOT NULL AND excluded.first_seen_at - ${previousLast} >= ${REAPPEARANCE_GAP}`;
+    const minutesBetween = (later: string, earlier: string): string =>
+      `floor(extract(epoch FROM ${later} - ${earlier}) / 60)::int`;
     await tx.query(
       `INSERT INTO ${S} AS s (tenant_id, observation, subject_type, subject_id, key, first_seen_at, last_seen_at,
          reappeared_at, gap_minutes, count_since_reappeared)
@@ -142,11 +155,22 @@ export class RollupsRepository {
        FROM unnest($2::text[], $3::text[], $4::uuid[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[])
          AS u(observation, subject_type, subject_id, key, first_at, last_at, n)
        ON CONFLICT (tenant_id, observation, subject_type, subject_id, key) DO UPDATE SET
-         reappeared_at = CASE WHEN ${reappears} THEN excluded.first_seen_at ELSE s.reappeared_at END,
-         gap_minutes = CASE WHEN ${reappears}
-           THEN floor(extract(epoch FROM excluded.first_seen_at - s.last_seen_at) / 60)::int ELSE s.gap_minutes END,
-         count_since_reappeared = CASE WHEN ${reappears}
-           THEN excluded.count_since_reappeared ELSE s.count_since_reappeared + excluded.count_since_reappeared END,
+         reappeared_at = CASE
+           WHEN ${reappears} THEN excluded.first_seen_at
+           WHEN ${touches} AND (s.gap_minutes IS NULL OR ${stillAGap}) THEN excluded.first_seen_at
+           WHEN ${touches} THEN LEAST(s.first_seen_at, excluded.first_seen_at)
+           ELSE s.reappeared_at END,
+         gap_minutes = CASE
+           WHEN ${reappears} THEN ${minutesBetween('excluded.first_seen_at', 's.last_seen_at')}
+           WHEN ${touches} AND ${stillAGap} THEN ${minutesBetween('excluded.first_seen_at', previousLast)}
+           WHEN ${touches} THEN NULL
+           WHEN ${fillsGap} THEN ${minutesBetween('s.reappeared_at', 'excluded.last_seen_at')}
+           WHEN ${endsBefore} AND s.gap_minutes IS NULL THEN ${minutesBetween('s.reappeared_at', 'excluded.last_seen_at')}
+           ELSE s.gap_minutes END,
+         count_since_reappeared = CASE
+           WHEN ${reappears} THEN excluded.count_since_reappeared
+           WHEN ${endsBefore} THEN s.count_since_reappeared
+           ELSE s.count_since_reappeared + excluded.count_since_reappeared END,
          first_seen_at = LEAST(s.first_seen_at, excluded.first_seen_at),
          last_seen_at = GREATEST(s.last_seen_at, excluded.last_seen_at)`,
       [
