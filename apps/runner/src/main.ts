@@ -22,11 +22,18 @@ import { consoleDirectory, serveConsole } from './console/serve-console';
  * PORT, serving every prefix itself, so no proxy hop is needed.
  */
 async function main(): Promise<void> {
-  const env = loadEnvOrExit(RunnerEnv);
+  // Unset, the public address follows PORT: `PORT=8090 npm start` issues tokens, console sign-in
+  // and bootstrap.json's instructions for :8090, not the default :8080.
+  const { PORT } = loadEnvOrExit(RunnerEnv);
+  const source = {
+    ...process.env,
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || `http://localhost:${PORT}`,
+  };
+  const env = loadEnvOrExit(RunnerEnv, source);
   let embedded: EmbeddedPostgres | undefined;
   const databaseUrl =
     env.DATABASE_URL ?? (embedded = await startEmbeddedPostgres(env.DATA_DIR)).url;
-  const shared = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(env.PORT) };
+  const shared = { ...source, DATABASE_URL: databaseUrl, PORT: String(env.PORT) };
   // D37: the embedded default reaches MCP servers on this machine or network unless told not to,
   // and seals their credentials with a key it keeps in DATA_DIR (0600) unless SECRETS_KEY is set.
   const relayEnv = loadEnv(RelayEnv, { EGRESS_ALLOW_PRIVATE: 'true', ...shared });

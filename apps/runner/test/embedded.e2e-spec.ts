@@ -122,7 +122,10 @@ describe('embedded one-process platform', () => {
     const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       email: string;
       password: string;
+      tokenUrl: string;
     };
+    // PUBLIC_BASE_URL unset: the platform's address follows PORT.
+    expect(boot.tokenUrl).toBe(`http://localhost:${port}/tenant-auth/v1/oauth/token`);
     const admin = await tokenOf(base, {
       grant_type: 'password',
       tenant: 'default',
