@@ -1,6 +1,9 @@
 import { parse as parseYaml } from 'yaml';
 import { Location, Module, Rule, Term } from '../ast/ast';
-import { RegoErrorDetail } from '../errors';
+import { RegoCompileError, RegoErrorDetail } from '../errors';
+import { tokenize } from '../lexer/lexer';
+import { Cursor } from '../parser/cursor';
+import { parseTerm } from '../parser/terms';
 import { CompiledRule } from './types';
 import { walkRule } from './walk';
 
@@ -11,12 +14,103 @@ import { walkRule } from './walk';
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Annotation = { [k: string]: Json };
 
+/**
+ * A `schemas` entry of an annotation (OPA's `SchemaAnnotation`): the document it types (`input.x`,
+ * `data.acl`) and either a schema of the caller's schema set (`schema.input`, `schema["acl"]`) or
+ * a schema written inline.
+ */
+export interface SchemaAnnotation {
+  path: Term[];
+  schema?: Term[];
+  definition?: unknown;
+}
+
+/** One METADATA block: its YAML, where it starts and its parsed `schemas`. */
+interface Block {
+  doc: Annotation;
+  location: Location;
+  schemas: SchemaAnnotation[];
+}
+
+/** A reference written in an annotation (OPA's `ParseRef`), or undefined when it is not one. */
+function parseRef(text: string): Term[] | undefined {
+  try {
+    const c = new Cursor(tokenize(text, 'annotation'), 'annotation');
+    const t = parseTerm(c);
+    if (c.peek().kind !== 'eof') {
+      return undefined;
+    }
+    return t.type === 'ref' ? t.terms : t.type === 'var' ? [t] : undefined;
+  } catch (e) {
+    if (e instanceof RegoCompileError) {
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+/** OPA's `parseSchemaRef`: `schema` or a reference below it. */
+export function parseSchemaRef(text: string): Term[] | undefined {
+  const ref = parseRef(text);
+  const head = ref?.[0];
+  return head?.type === 'var' && head.name === 'schema' ? ref : undefined;
+}
+
+/** The `schemas` of an annotation as OPA's metadata parser reads them, or OPA's error text. */
+function parseSchemas(doc: Annotation): SchemaAnnotation[] | string {
+  const raw = doc.schemas;
+  if (raw === undefined || raw === null) {
+    return [];
+  }
+  if (!Array.isArray(raw)) {
+    return 'yaml: unmarshal errors: schemas must be a list';
+  }
+  const out: SchemaAnnotation[] = [];
+  for (const pair of raw) {
+    const [k, v] =
+      pair !== null && typeof pair === 'object' && !Array.isArray(pair)
+        ? (Object.entries(pair)[0] ?? ['', null])
+        : ['', null];
+    const path = parseRef(k);
+    if (!path) {
+      return 'invalid document reference';
+    }
+    if (typeof v === 'string') {
+      const schema = parseSchemaRef(v);
+      if (!schema) {
+        return 'invalid schema reference';
+      }
+      out.push({ path, schema });
+    } else if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      out.push({ path, definition: v });
+    } else {
+      return `invalid schema declaration for path ${JSON.stringify(k)}`;
+    }
+  }
+  return out;
+}
+
+/** OPA's `Ref.toArray`: a reference as the strings `rego.metadata` shows. */
+function refStrings(ref: Term[]): Json[] {
+  return ref.map((t) =>
+    t.type === 'scalar' && typeof t.value === 'string' ? t.value : refTermText(t),
+  );
+}
+
+function refTermText(t: Term): string {
+  if (t.type === 'var') {
+    return t.name;
+  }
+  return t.type === 'scalar' ? JSON.stringify(t.value) : '?';
+}
+
 /** Annotation blocks of a module, by the row of the statement each one precedes. */
-function blocks(source: string, file: string, errors: RegoErrorDetail[]): Map<number, Annotation> {
+function blocks(source: string, file: string, errors: RegoErrorDetail[]): Map<number, Block> {
   const lines = source.split('\n');
-  const out = new Map<number, Annotation>();
+  const out = new Map<number, Block>();
   for (let i = 0; i < lines.length; i++) {
-    if (!/^\s*#\s*METADATA\s*$/.test(lines[i])) {
+    // OPA starts a block at a comment whose text begins with METADATA (`# METADATA for p` too).
+    if (!/^\s*#\s*METADATA/.test(lines[i])) {
       continue;
     }
     const start = i + 1;
@@ -30,7 +124,13 @@ function blocks(source: string, file: string, errors: RegoErrorDetail[]): Map<nu
     }
     try {
       const doc = (parseYaml(yaml.join('\n')) ?? {}) as Annotation;
-      out.set(j + 1, normalize(doc));
+      const location = { file, row: start, col: 1 };
+      const schemas = parseSchemas(doc);
+      if (typeof schemas === 'string') {
+        errors.push({ code: 'rego_parse_error', message: schemas, location });
+      } else {
+        out.set(j + 1, { doc: normalize(doc, schemas), location, schemas });
+      }
     } catch (e) {
       errors.push({
         code: 'rego_parse_error',
@@ -52,8 +152,15 @@ function author(a: Json): Json {
   return m ? (m[1] ? { name: m[1], email: m[2] } : { email: m[2] }) : { name: a.trim() };
 }
 
-function normalize(doc: Annotation): Annotation {
+function normalize(doc: Annotation, schemas: SchemaAnnotation[]): Annotation {
   const out: Annotation = { ...doc };
+  if (schemas.length > 0) {
+    out.schemas = schemas.map((x) => ({
+      path: refStrings(x.path),
+      ...(x.schema ? { schema: refStrings(x.schema) } : {}),
+      ...(x.definition !== undefined ? { definition: x.definition as Json } : {}),
+    }));
+  }
   if (Array.isArray(doc.authors)) {
     out.authors = doc.authors.map(author);
   }
@@ -65,74 +172,136 @@ function normalize(doc: Annotation): Annotation {
   return out;
 }
 
-/** Where each annotation applies, across modules. */
+/** An annotation with the scope it applies in. */
+interface Scoped {
+  doc: Annotation;
+  location: Location;
+  schemas: SchemaAnnotation[];
+}
+
+const SEP = '\u0000';
+
+/**
+ * Where each annotation applies, across modules (OPA's `AnnotationSet`): rule scope by rule,
+ * package scope by package, document and subpackages scope in one tree of paths.
+ */
 export class Annotations {
-  private readonly byRule = new Map<Rule, Annotation>();
-  private readonly documents = new Map<string, Annotation[]>();
-  private readonly packages = new Map<string, Annotation[]>();
-  private readonly subpackages = new Map<string, Annotation[]>();
+  private readonly byRule = new Map<Rule, Scoped>();
+  private readonly packages = new Map<string, Scoped>();
+  private readonly byPath = new Map<string, Scoped & { scope: string }>();
 
   constructor(
     modules: { module: Module; source: string }[],
     rulePath: (r: Rule) => string[],
     errors: RegoErrorDetail[],
   ) {
-    for (const { module, source } of modules) {
+    // OPA builds the set from the modules sorted by name, so a redeclaration is reported on the
+    // module that sorts last.
+    const sorted = [...modules].sort((a, b) =>
+      a.module.file < b.module.file ? -1 : a.module.file > b.module.file ? 1 : 0,
+    );
+    for (const { module, source } of sorted) {
       if (!source.includes('METADATA')) {
         continue;
       }
       const found = blocks(source, module.file, errors);
+      const pkgPath = ['data', ...module.packagePath];
       const pkg = found.get(module.packageLoc.row);
       if (pkg) {
-        const scope = typeof pkg.scope === 'string' ? pkg.scope : 'package';
-        const map = scope === 'subpackages' ? this.subpackages : this.packages;
-        add(map, module.packagePath.join('.'), { ...pkg, scope });
+        const scope = typeof pkg.doc.scope === 'string' ? pkg.doc.scope : 'package';
+        const a = { ...pkg, doc: { ...pkg.doc, scope } };
+        if (scope === 'subpackages') {
+          this.addPath(pkgPath, a, scope, errors);
+        } else {
+          const key = pkgPath.join(SEP);
+          const exist = this.packages.get(key);
+          if (exist) {
+            errors.push(redeclared(scope, a.location, exist.location));
+          } else {
+            this.packages.set(key, a);
+          }
+        }
       }
       for (const r of module.rules) {
-        const a = found.get(r.loc.row);
-        if (!a) {
+        const b = found.get(r.loc.row);
+        if (!b) {
           continue;
         }
-        const scope = typeof a.scope === 'string' ? a.scope : 'rule';
+        const scope = typeof b.doc.scope === 'string' ? b.doc.scope : 'rule';
+        const a = { ...b, doc: { ...b.doc, scope } };
         if (scope === 'document') {
-          add(this.documents, rulePath(r).join('.'), { ...a, scope });
+          this.addPath(['data', ...rulePath(r)], a, scope, errors);
         } else {
-          this.byRule.set(r, { ...a, scope });
+          this.byRule.set(r, a);
         }
       }
     }
   }
 
+  private addPath(path: string[], a: Scoped, scope: string, errors: RegoErrorDetail[]): void {
+    const key = path.join(SEP);
+    const exist = this.byPath.get(key);
+    if (exist) {
+      errors.push(redeclared(scope, a.location, exist.location));
+      return;
+    }
+    this.byPath.set(key, { ...a, scope });
+  }
+
   get empty(): boolean {
-    return (
-      this.byRule.size + this.documents.size + this.packages.size + this.subpackages.size === 0
-    );
+    return this.byRule.size + this.packages.size + this.byPath.size === 0;
   }
 
   rule(r: Rule): Annotation {
-    return this.byRule.get(r) ?? {};
+    return this.byRule.get(r)?.doc ?? {};
   }
 
   chain(r: Rule, path: string[], pkg: string[]): Json[] {
     const own = this.byRule.get(r);
-    const out: Json[] = [own ? { path, annotations: own } : { path }];
-    for (const a of this.documents.get(path.join('.')) ?? []) {
-      out.push({ path, annotations: a });
+    const out: Json[] = [own ? { path, annotations: own.doc } : { path }];
+    const doc = this.byPath.get(['data', ...path].join(SEP));
+    if (doc?.scope === 'document') {
+      out.push({ path, annotations: doc.doc });
     }
-    for (const a of this.packages.get(pkg.join('.')) ?? []) {
-      out.push({ path: pkg, annotations: a });
+    const p = this.packages.get(['data', ...pkg].join(SEP));
+    if (p) {
+      out.push({ path: pkg, annotations: p.doc });
     }
     for (let n = pkg.length; n >= 0; n--) {
-      for (const a of this.subpackages.get(pkg.slice(0, n).join('.')) ?? []) {
-        out.push({ path: pkg.slice(0, n), annotations: a });
+      const sub = this.byPath.get(['data', ...pkg.slice(0, n)].join(SEP));
+      if (sub?.scope === 'subpackages') {
+        out.push({ path: pkg.slice(0, n), annotations: sub.doc });
       }
+    }
+    return out;
+  }
+
+  /**
+   * The schema annotations that apply to a rule, in the order OPA applies them (each overriding
+   * the ones before): subpackages from the root down, package, document, then the rule's own (an
+   * `else` branch has none of its own, as in OPA).
+   */
+  schemasFor(r: Rule, path: string[], pkg: string[], own: boolean): SchemaAnnotation[] {
+    const out: SchemaAnnotation[] = [];
+    const pkgPath = ['data', ...pkg];
+    for (let n = 1; n <= pkgPath.length; n++) {
+      out.push(...(this.byPath.get(pkgPath.slice(0, n).join(SEP))?.schemas ?? []));
+    }
+    out.push(...(this.packages.get(pkgPath.join(SEP))?.schemas ?? []));
+    out.push(...(this.byPath.get(['data', ...path].join(SEP))?.schemas ?? []));
+    if (own) {
+      out.push(...(this.byRule.get(r)?.schemas ?? []));
     }
     return out;
   }
 }
 
-function add(map: Map<string, Annotation[]>, key: string, a: Annotation): void {
-  map.set(key, [...(map.get(key) ?? []), a]);
+function redeclared(scope: string, at: Location, other: Location): RegoErrorDetail {
+  return {
+    code: 'rego_type_error',
+    message: `${scope} annotation redeclared: ${other.file}:${other.row}`,
+    location: at,
+  };
 }
 
 function constantTerm(v: Json, loc: Location): Term {
