@@ -6,8 +6,19 @@ import { RegoObject, Value } from './value';
 export class JsonTextError extends SyntaxError {}
 
 // A number whose text may not be its value's shortest form (a fraction, an exponent) or that may
-// not fit a double exactly (16 digits or more). Text without one parses exactly with JSON.parse.
-const NEEDS_TEXT = /[0-9][.eE]|[0-9]{16}/;
+// not fit a double exactly (16 digits or more), or an escaped surrogate. Text without any of them
+// parses exactly with JSON.parse. (Three scans are faster in V8 than one alternation.)
+const FRACTION_OR_EXPONENT = /\d[.eE]/;
+const LONG_INTEGER = /\d{16}/;
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+function needsOwnParser(text: string): boolean {
+  return (
+    FRACTION_OR_EXPONENT.test(text) ||
+    LONG_INTEGER.test(text) ||
+    (text.includes('\\u') && SURROGATE_ESCAPE.test(text))
+  );
+}
 
 /**
  * Parses JSON text into Rego values as OPA decodes it (`encoding/json` with `UseNumber`): every
@@ -17,7 +28,7 @@ const NEEDS_TEXT = /[0-9][.eE]|[0-9]{16}/;
  * Text with no such number takes `JSON.parse`'s path.
  */
 export function fromJsonText(text: string): Value {
-  if (!NEEDS_TEXT.test(text) && !/\\u[dD][89a-fA-F]/.test(text)) {
+  if (!needsOwnParser(text)) {
     return fromJson(JSON.parse(text) as unknown);
   }
   return new JsonTextParser(text).document();
@@ -68,6 +79,8 @@ const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 // Characters a JSON string holds as they are: not a quote, a backslash or a control character.
 // eslint-disable-next-line no-control-regex
 const PLAIN = /[^"\\\u0000-\u001f]*/y;
+// eslint-disable-next-line no-control-regex
+const ESCAPE_OR_CONTROL = /[\\\u0000-\u001f]/;
 
 /** A recursive-descent JSON parser that builds Rego values directly. */
 class JsonTextParser {
@@ -130,16 +143,25 @@ class JsonTextParser {
       this.fail('looking for beginning of value');
     }
     this.i += m[0].length;
-    return numberFromText(m[0]);
+    const text = m[0];
+    // Most numbers are their double's shortest text: that double is the engine's value for them
+    // (an integer only while it is safe; past that, numberFromText makes it a bigint).
+    const n = Number(text);
+    if (String(n) === text && (Number.isSafeInteger(n) || !Number.isInteger(n))) {
+      return n;
+    }
+    return numberFromText(text);
   }
 
   private object(): Value {
     this.i++;
-    const o = new RegoObject();
+    // Members go into a prototype-less object (a `__proto__` key is a key like any other; a
+    // repeated key keeps its last value), wrapped as lazily as JSON.parse results are.
+    const o = Object.create(null) as Record<string, Value>;
     this.ws();
     if (this.s[this.i] === '}') {
       this.i++;
-      return o;
+      return RegoObject.lazy(o);
     }
     for (;;) {
       this.ws();
@@ -152,11 +174,11 @@ class JsonTextParser {
         this.fail('after object key');
       }
       this.i++;
-      o.set(k, this.value());
+      o[k] = this.value();
       this.ws();
       const c = this.s[this.i++];
       if (c === '}') {
-        return o;
+        return RegoObject.lazy(o);
       }
       if (c !== ',') {
         this.fail('after object key:value pair');
@@ -187,6 +209,15 @@ class JsonTextParser {
 
   private string(): string {
     this.i++;
+    // Most strings hold no escape and no control character: take them whole.
+    const end = this.s.indexOf('"', this.i);
+    if (end >= 0) {
+      const whole = this.s.slice(this.i, end);
+      if (!ESCAPE_OR_CONTROL.test(whole)) {
+        this.i = end + 1;
+        return whole;
+      }
+    }
     let out = '';
     for (;;) {
       PLAIN.lastIndex = this.i;
