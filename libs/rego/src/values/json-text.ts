@@ -65,7 +65,8 @@ function plainOf(v: Value): unknown {
 }
 
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
-const ESCAPES: Record<string, string> = {
+/** The one-character escapes of a JSON string (`\\u` aside), also those of Rego strings. */
+export const JSON_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
   '\\': '\\',
   '/': '/',
@@ -248,7 +249,7 @@ class JsonTextParser {
         out += unit >= 0xd800 && unit < 0xe000 ? '\ufffd' : String.fromCharCode(unit);
         continue;
       }
-      const x = e === undefined ? undefined : ESCAPES[e];
+      const x = e === undefined ? undefined : JSON_ESCAPES[e];
       if (x === undefined) {
         this.fail('in string escape code');
       }
