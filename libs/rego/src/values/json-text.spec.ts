@@ -60,3 +60,13 @@ describe('json.unmarshal', () => {
     );
   });
 });
+
+describe('yaml.unmarshal', () => {
+  it('should keep integers exact up to uint64 and no number text, as OPA through YAMLToJSON', () => {
+    const run = (expr: string): unknown =>
+      compilePolicy({ 'p.rego': `package p\n\nx := ${expr}\n` }).evaluateRule('data.p.x');
+    expect(run('json.marshal(yaml.unmarshal(`[12345678901234567890, 1.0, 7]`))')).toBe(
+      '[12345678901234567890,1,7]',
+    );
+  });
+});
