@@ -622,6 +622,35 @@ q if {
     ]);
   });
 
+  it("should show schemas in rego.metadata.rule() as OPA's annotation object does", () => {
+    const policy = compilePolicy({
+      'p.rego': `package p
+
+# METADATA
+# schemas:
+#   - input.x: {"type": "string"}
+#   - data.acl: schema["acl-schema"]
+x := rego.metadata.rule()
+`,
+    });
+    expect(policy.evaluateRule('data.p.x')).toEqual({
+      scope: 'rule',
+      schemas: [
+        { path: ['input', 'x'], definition: { type: 'string' } },
+        { path: ['data', 'acl'], schema: ['schema', 'acl-schema'] },
+      ],
+    });
+  });
+
+  it("should refuse a schema reference outside the schema set as OPA's metadata parser does", () => {
+    expect(errorsOf([rule(['input: data.x'], '  input.x == 1')])).toEqual([
+      'test1.rego:8: rego_parse_error: invalid schema reference',
+    ]);
+    expect(errorsOf([rule(['input: 7'], '  input.x == 1')])).toEqual([
+      'test1.rego:8: rego_parse_error: invalid schema declaration for path "input"',
+    ]);
+  });
+
   it('should ignore references to a schema set when the caller gives none, as OPA without --schema', () => {
     expect(errorsOf([rule(['input: schema.missing'], '  input.x == 1')], null)).toEqual([]);
   });
