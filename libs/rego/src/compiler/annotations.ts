@@ -210,7 +210,10 @@ export class Annotations {
       if (pkg) {
         const scope = typeof pkg.doc.scope === 'string' ? pkg.doc.scope : 'package';
         const a = { ...pkg, doc: { ...pkg.doc, scope } };
-        if (scope === 'subpackages') {
+        const misplaced = attachmentError(scope, 'package', a.location);
+        if (misplaced) {
+          errors.push(misplaced);
+        } else if (scope === 'subpackages') {
           this.addPath(pkgPath, a, scope, errors);
         } else {
           const key = pkgPath.join(SEP);
@@ -227,9 +230,18 @@ export class Annotations {
         if (!b) {
           continue;
         }
-        const scope = typeof b.doc.scope === 'string' ? b.doc.scope : 'rule';
+        // OPA: an entrypoint's annotation is document-scoped unless it says otherwise.
+        const scope =
+          typeof b.doc.scope === 'string'
+            ? b.doc.scope
+            : b.doc.entrypoint === true
+              ? 'document'
+              : 'rule';
         const a = { ...b, doc: { ...b.doc, scope } };
-        if (scope === 'document') {
+        const misplaced = attachmentError(scope, 'rule', a.location);
+        if (misplaced) {
+          errors.push(misplaced);
+        } else if (scope === 'document') {
           this.addPath(['data', ...rulePath(r)], a, scope, errors);
         } else {
           this.byRule.set(r, a);
@@ -294,6 +306,30 @@ export class Annotations {
     }
     return out;
   }
+}
+
+/** OPA's `validateAnnotationScopeAttachment`: rule and document scopes on rules, the others on packages. */
+function attachmentError(
+  scope: string,
+  node: 'rule' | 'package',
+  location: Location,
+): RegoErrorDetail | undefined {
+  const want =
+    scope === 'rule' || scope === 'document'
+      ? 'rule'
+      : scope === 'package' || scope === 'subpackages'
+        ? 'package'
+        : undefined;
+  if (want === node) {
+    return undefined;
+  }
+  return {
+    code: 'rego_parse_error',
+    message: want
+      ? `annotation scope '${scope}' must be applied to ${want} (have ${node})`
+      : `invalid annotation scope '${scope}'. Use one of 'rule', 'document', 'package', or 'subpackages'`,
+    location,
+  };
 }
 
 function redeclared(scope: string, at: Location, other: Location): RegoErrorDetail {

@@ -642,6 +642,18 @@ x := rego.metadata.rule()
     });
   });
 
+  it('should refuse an annotation scope on the wrong statement as OPA does', () => {
+    expect(errorsOf(['# METADATA\n# scope: rule\npackage test\n\np := 1'])).toEqual([
+      "test1.rego:1: rego_parse_error: annotation scope 'rule' must be applied to rule (have package)",
+    ]);
+    expect(errorsOf(['package test\n\n# METADATA\n# scope: subpackages\np := 1'])).toEqual([
+      "test1.rego:3: rego_parse_error: annotation scope 'subpackages' must be applied to package (have rule)",
+    ]);
+    expect(errorsOf(['package test\n\n# METADATA\n# scope: everywhere\np := 1'])).toEqual([
+      "test1.rego:3: rego_parse_error: invalid annotation scope 'everywhere'. Use one of 'rule', 'document', 'package', or 'subpackages'",
+    ]);
+  });
+
   it("should refuse a schema reference outside the schema set as OPA's metadata parser does", () => {
     expect(errorsOf([rule(['input: data.x'], '  input.x == 1')])).toEqual([
       'test1.rego:8: rego_parse_error: invalid schema reference',
