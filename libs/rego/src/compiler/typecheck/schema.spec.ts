@@ -96,6 +96,10 @@ ${head} {
 ${body}
 }`;
 
+/** A METADATA block of one schema declaration (four lines, as in OPA's test modules). */
+const block = (scope: string, decl: string): string =>
+  `# METADATA\n# scope: ${scope}\n# schemas:\n# - ${decl}`;
+
 const ACCESS = `  access = data.acl[input.user]
   access[_] == input.operation`;
 
@@ -347,10 +351,7 @@ whocan contains user if {
         'document scope',
         [
           `package test
-# METADATA
-# scope: document
-# schemas:
-# - input.foo: schema.number
+${block('document', 'input.foo: schema.number')}
 p if { input.foo = 7 }
 
 p if { input.foo = [] }`,
@@ -362,16 +363,10 @@ p if { input.foo = [] }`,
         [
           `package test
 
-# METADATA
-# scope: document
-# schemas:
-# - input.foo: schema.number
+${block('document', 'input.foo: schema.number')}
 p if { input.foo = 7 }
 
-# METADATA
-# scope: rule
-# schemas:
-# - input.foo: schema.string
+${block('rule', 'input.foo: schema.string')}
 p if { input.foo = "str" }`,
         ],
         '',
@@ -381,16 +376,10 @@ p if { input.foo = "str" }`,
         [
           `package test
 
-# METADATA
-# scope: document
-# schemas:
-# - input.bar: schema.number
+${block('document', 'input.bar: schema.number')}
 p if { input.bar = 7 }
 
-# METADATA
-# scope: rule
-# schemas:
-# - input.foo: schema.string
+${block('rule', 'input.foo: schema.string')}
 p if {
 \tinput.foo = "str"
 \tinput.bar = "str"
@@ -403,16 +392,10 @@ p if {
         [
           `package test
 
-# METADATA
-# scope: document
-# schemas:
-# - input.foo: schema.number
+${block('document', 'input.foo: schema.number')}
 p if { input.foo = 7 }
 
-# METADATA
-# scope: document
-# schemas:
-# - input.foo: schema.string
+${block('document', 'input.foo: schema.string')}
 p if { input.foo = "str" }`,
         ],
         'test1.rego:9: rego_type_error: document annotation redeclared: test1.rego:3',
@@ -420,10 +403,7 @@ p if { input.foo = "str" }`,
       [
         'package scope in other module',
         [
-          `# METADATA
-# scope: package
-# schemas:
-# - input.foo: schema.number
+          `${block('package', 'input.foo: schema.number')}
 package test`,
           `package test
 
@@ -434,10 +414,7 @@ p if { input.foo = 7 }`,
       [
         'package scope in other module type conflict',
         [
-          `# METADATA
-# scope: package
-# schemas:
-# - input.foo: schema.string
+          `${block('package', 'input.foo: schema.string')}
 package test`,
           `package test
 
@@ -448,15 +425,9 @@ p if { input.foo = 7 }`,
       [
         'package scope conflict',
         [
-          `# METADATA
-# scope: package
-# schemas:
-# - input.foo: schema.string
+          `${block('package', 'input.foo: schema.string')}
 package test`,
-          `# METADATA
-# scope: package
-# schemas:
-# - input.foo: schema.number
+          `${block('package', 'input.foo: schema.number')}
 package test
 
 p if { input.foo = 7 }`,
@@ -466,10 +437,7 @@ p if { input.foo = 7 }`,
       [
         'subpackages scope',
         [
-          `# METADATA
-# scope: subpackages
-# schemas:
-# - input: schema.number
+          `${block('subpackages', 'input: schema.number')}
 package test
 
 p if { input = "str" }`,
@@ -479,16 +447,10 @@ p if { input = "str" }`,
       [
         'document scope overrides subpackages scope',
         [
-          `# METADATA
-# scope: subpackages
-# schemas:
-# - input: schema.number
+          `${block('subpackages', 'input: schema.number')}
 package test
 
-# METADATA
-# scope: document
-# schemas:
-# - input: schema.string
+${block('document', 'input: schema.string')}
 p if { input = "str" }`,
         ],
         '',
@@ -496,16 +458,10 @@ p if { input = "str" }`,
       [
         'document scope overrides subpackages scope and finds error',
         [
-          `# METADATA
-# scope: subpackages
-# schemas:
-# - input: schema.string
+          `${block('subpackages', 'input: schema.string')}
 package test
 
-# METADATA
-# scope: rule
-# schemas:
-# - input: schema.number
+${block('rule', 'input: schema.number')}
 p if { input = "str" }`,
         ],
         'test1.rego:11: rego_type_error: match error',
@@ -513,10 +469,7 @@ p if { input = "str" }`,
       [
         'package scope',
         [
-          `# METADATA
-# scope: package
-# schemas:
-# - input: schema.string
+          `${block('package', 'input: schema.string')}
 package test
 
 p if { input = 7 }`,
@@ -526,16 +479,10 @@ p if { input = 7 }`,
       [
         'rule scope overrides package scope',
         [
-          `# METADATA
-# scope: package
-# schemas:
-# - input: schema.string
+          `${block('package', 'input: schema.string')}
 package test
 
-# METADATA
-# scope: rule
-# schemas:
-# - input: schema.number
+${block('rule', 'input: schema.number')}
 p if { input = 7 }`,
         ],
         '',
@@ -545,10 +492,7 @@ p if { input = 7 }`,
         [
           `package test
 
-# METADATA
-# scope: rule
-# schemas:
-# - input: {"type": "string"}
+${block('rule', 'input: {"type": "string"}')}
 p if { input = 7 }`,
         ],
         'test1.rego:7: rego_type_error: match error',
@@ -560,10 +504,7 @@ p if { input = 7 }`,
 
 p if { input = 7 }
 
-# METADATA
-# scope: document
-# schemas:
-# - input: schema.string
+${block('document', 'input: schema.string')}
 p if { input = "foo" }`,
         ],
         'test1.rego:3: rego_type_error: match error',
@@ -586,10 +527,7 @@ p if { input = "foo" }`,
   it('should give a rule the type its input schema gives its value (TestCheckAnnotationInference)', () => {
     const module = `package test
 
-# METADATA
-# scope: rule
-# schemas:
-# - input: schema.foo
+${block('rule', 'input: schema.foo')}
 p := x if { input = x }
 
 q := p
