@@ -1,9 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { Location, Module, Rule, Term } from '../ast/ast';
-import { RegoCompileError, RegoErrorDetail } from '../errors';
-import { tokenize } from '../lexer/lexer';
-import { Cursor } from '../parser/cursor';
-import { parseTerm } from '../parser/terms';
+import { RegoErrorDetail } from '../errors';
+import { parseSchemas, refStrings, SchemaAnnotation } from './schema-annotations';
 import { CompiledRule } from './types';
 import { walkRule } from './walk';
 
@@ -14,94 +12,11 @@ import { walkRule } from './walk';
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Annotation = { [k: string]: Json };
 
-/**
- * A `schemas` entry of an annotation (OPA's `SchemaAnnotation`): the document it types (`input.x`,
- * `data.acl`) and either a schema of the caller's schema set (`schema.input`, `schema["acl"]`) or
- * a schema written inline.
- */
-export interface SchemaAnnotation {
-  path: Term[];
-  schema?: Term[];
-  definition?: unknown;
-}
-
 /** One METADATA block: its YAML, where it starts and its parsed `schemas`. */
 interface Block {
   doc: Annotation;
   location: Location;
   schemas: SchemaAnnotation[];
-}
-
-/** A reference written in an annotation (OPA's `ParseRef`), or undefined when it is not one. */
-function parseRef(text: string): Term[] | undefined {
-  try {
-    const c = new Cursor(tokenize(text, 'annotation'), 'annotation');
-    const t = parseTerm(c);
-    if (c.peek().kind !== 'eof') {
-      return undefined;
-    }
-    return t.type === 'ref' ? t.terms : t.type === 'var' ? [t] : undefined;
-  } catch (e) {
-    if (e instanceof RegoCompileError) {
-      return undefined;
-    }
-    throw e;
-  }
-}
-
-/** OPA's `parseSchemaRef`: `schema` or a reference below it. */
-export function parseSchemaRef(text: string): Term[] | undefined {
-  const ref = parseRef(text);
-  const head = ref?.[0];
-  return head?.type === 'var' && head.name === 'schema' ? ref : undefined;
-}
-
-/** The `schemas` of an annotation as OPA's metadata parser reads them, or OPA's error text. */
-function parseSchemas(doc: Annotation): SchemaAnnotation[] | string {
-  const raw = doc.schemas;
-  if (raw === undefined || raw === null) {
-    return [];
-  }
-  if (!Array.isArray(raw)) {
-    return 'yaml: unmarshal errors: schemas must be a list';
-  }
-  const out: SchemaAnnotation[] = [];
-  for (const pair of raw) {
-    const [k, v] =
-      pair !== null && typeof pair === 'object' && !Array.isArray(pair)
-        ? (Object.entries(pair)[0] ?? ['', null])
-        : ['', null];
-    const path = parseRef(k);
-    if (!path) {
-      return 'invalid document reference';
-    }
-    if (typeof v === 'string') {
-      const schema = parseSchemaRef(v);
-      if (!schema) {
-        return 'invalid schema reference';
-      }
-      out.push({ path, schema });
-    } else if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-      out.push({ path, definition: v });
-    } else {
-      return `invalid schema declaration for path ${JSON.stringify(k)}`;
-    }
-  }
-  return out;
-}
-
-/** OPA's `Ref.toArray`: a reference as the strings `rego.metadata` shows. */
-function refStrings(ref: Term[]): Json[] {
-  return ref.map((t) =>
-    t.type === 'scalar' && typeof t.value === 'string' ? t.value : refTermText(t),
-  );
-}
-
-function refTermText(t: Term): string {
-  if (t.type === 'var') {
-    return t.name;
-  }
-  return t.type === 'scalar' ? JSON.stringify(t.value) : '?';
 }
 
 /** Annotation blocks of a module, by the row of the statement each one precedes. */

@@ -1,7 +1,7 @@
 import { Location, Term } from '../../ast/ast';
 import { compareValues } from '../../values/order';
 import { Value } from '../../values/value';
-import { parseSchemaRef, SchemaAnnotation } from '../annotations';
+import { parseSchemaRef, SchemaAnnotation } from '../schema-annotations';
 import { CompiledRule } from '../types';
 import { TypeEnv } from './env';
 import { refText, TypeErrorDetail } from './refs';
