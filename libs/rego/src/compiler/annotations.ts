@@ -19,10 +19,13 @@ interface Block {
   schemas: SchemaAnnotation[];
 }
 
-/** Annotation blocks of a module, by the row of the statement each one precedes. */
-function blocks(source: string, file: string, errors: RegoErrorDetail[]): Map<number, Block> {
+/**
+ * Annotation blocks of a module, by the row of the statement each one precedes (OPA attaches a
+ * block to the first statement after it, so several blocks may precede one rule), in file order.
+ */
+function blocks(source: string, file: string, errors: RegoErrorDetail[]): Map<number, Block[]> {
   const lines = source.split('\n');
-  const out = new Map<number, Block>();
+  const out = new Map<number, Block[]>();
   for (let i = 0; i < lines.length; i++) {
     // OPA starts a block at a comment whose text begins with METADATA (`# METADATA for p` too).
     if (!/^\s*#\s*METADATA/.test(lines[i])) {
@@ -34,8 +37,9 @@ function blocks(source: string, file: string, errors: RegoErrorDetail[]): Map<nu
     for (; j < lines.length && /^\s*#/.test(lines[j]); j++) {
       yaml.push(lines[j].replace(/^\s*# ?/, ''));
     }
-    while (j < lines.length && lines[j].trim() === '') {
-      j++;
+    let target = j;
+    while (target < lines.length && (lines[target].trim() === '' || /^\s*#/.test(lines[target]))) {
+      target++;
     }
     try {
       const doc = (parseYaml(yaml.join('\n')) ?? {}) as Annotation;
@@ -44,7 +48,9 @@ function blocks(source: string, file: string, errors: RegoErrorDetail[]): Map<nu
       if (typeof schemas === 'string') {
         errors.push({ code: 'rego_parse_error', message: schemas, location });
       } else {
-        out.set(j + 1, { doc: normalize(doc, schemas), location, schemas });
+        const list = out.get(target + 1) ?? [];
+        list.push({ doc: normalize(doc, schemas), location, schemas });
+        out.set(target + 1, list);
       }
     } catch (e) {
       errors.push({
@@ -101,7 +107,8 @@ const SEP = '\u0000';
  * package scope by package, document and subpackages scope in one tree of paths.
  */
 export class Annotations {
-  private readonly byRule = new Map<Rule, Scoped>();
+  /** Rule-scoped annotations of each rule, in file order. */
+  private readonly byRule = new Map<Rule, Scoped[]>();
   private readonly packages = new Map<string, Scoped>();
   private readonly byPath = new Map<string, Scoped & { scope: string }>();
 
@@ -121,8 +128,7 @@ export class Annotations {
       }
       const found = blocks(source, module.file, errors);
       const pkgPath = ['data', ...module.packagePath];
-      const pkg = found.get(module.packageLoc.row);
-      if (pkg) {
+      for (const pkg of found.get(module.packageLoc.row) ?? []) {
         const scope = typeof pkg.doc.scope === 'string' ? pkg.doc.scope : 'package';
         const a = { ...pkg, doc: { ...pkg.doc, scope } };
         const misplaced = attachmentError(scope, 'package', a.location);
@@ -141,27 +147,34 @@ export class Annotations {
         }
       }
       for (const r of module.rules) {
-        const b = found.get(r.loc.row);
-        if (!b) {
-          continue;
-        }
-        // OPA: an entrypoint's annotation is document-scoped unless it says otherwise.
-        const scope =
-          typeof b.doc.scope === 'string'
-            ? b.doc.scope
-            : b.doc.entrypoint === true
-              ? 'document'
-              : 'rule';
-        const a = { ...b, doc: { ...b.doc, scope } };
-        const misplaced = attachmentError(scope, 'rule', a.location);
-        if (misplaced) {
-          errors.push(misplaced);
-        } else if (scope === 'document') {
-          this.addPath(['data', ...rulePath(r)], a, scope, errors);
-        } else {
-          this.byRule.set(r, a);
+        for (const b of found.get(r.loc.row) ?? []) {
+          this.addRuleBlock(r, b, rulePath, errors);
         }
       }
+    }
+  }
+
+  private addRuleBlock(
+    r: Rule,
+    b: Block,
+    rulePath: (r: Rule) => string[],
+    errors: RegoErrorDetail[],
+  ): void {
+    // OPA: an entrypoint's annotation is document-scoped unless it says otherwise.
+    const scope =
+      typeof b.doc.scope === 'string'
+        ? b.doc.scope
+        : b.doc.entrypoint === true
+          ? 'document'
+          : 'rule';
+    const a = { ...b, doc: { ...b.doc, scope } };
+    const misplaced = attachmentError(scope, 'rule', a.location);
+    if (misplaced) {
+      errors.push(misplaced);
+    } else if (scope === 'document') {
+      this.addPath(['data', ...rulePath(r)], a, scope, errors);
+    } else {
+      this.byRule.set(r, [...(this.byRule.get(r) ?? []), a]);
     }
   }
 
@@ -179,13 +192,15 @@ export class Annotations {
     return this.byRule.size + this.packages.size + this.byPath.size === 0;
   }
 
+  /** OPA's `rego.metadata.rule()`: the rule-scoped block closest to the rule. */
   rule(r: Rule): Annotation {
-    return this.byRule.get(r)?.doc ?? {};
+    return this.byRule.get(r)?.at(-1)?.doc ?? {};
   }
 
   chain(r: Rule, path: string[], pkg: string[]): Json[] {
-    const own = this.byRule.get(r);
-    const out: Json[] = [own ? { path, annotations: own.doc } : { path }];
+    const own = [...(this.byRule.get(r) ?? [])].reverse();
+    const out: Json[] =
+      own.length > 0 ? own.map((a) => ({ path, annotations: a.doc })) : [{ path }];
     const doc = this.byPath.get(['data', ...path].join(SEP));
     if (doc?.scope === 'document') {
       out.push({ path, annotations: doc.doc });
@@ -217,7 +232,7 @@ export class Annotations {
     out.push(...(this.packages.get(pkgPath.join(SEP))?.schemas ?? []));
     out.push(...(this.byPath.get(['data', ...path].join(SEP))?.schemas ?? []));
     if (own) {
-      out.push(...(this.byRule.get(r)?.schemas ?? []));
+      (this.byRule.get(r) ?? []).forEach((a) => out.push(...a.schemas));
     }
     return out;
   }

@@ -580,6 +580,27 @@ x := rego.metadata.rule()
     });
   });
 
+  it('should attach every METADATA block before a rule to it, as OPA does', () => {
+    const module = `package test
+
+${block('document', 'input.foo: schema.number')}
+
+${block('rule', 'input.bar: schema.string')}
+p if {
+\tinput.foo = "x"
+\tinput.bar = 7
+}`;
+    expect(errorsOf([module])).toEqual([
+      'test1.rego:13: rego_type_error: match error\n\tleft  : number\n\tright : string',
+      'test1.rego:14: rego_type_error: match error\n\tleft  : string\n\tright : number',
+    ]);
+    const policy = compilePolicy({
+      'p.rego':
+        'package p\n\n# METADATA\n# title: far\n\n# METADATA\n# title: near\nx := rego.metadata.rule()\n',
+    });
+    expect(policy.evaluateRule('data.p.x')).toEqual({ scope: 'rule', title: 'near' });
+  });
+
   it('should refuse an annotation scope on the wrong statement as OPA does', () => {
     expect(errorsOf(['# METADATA\n# scope: rule\npackage test\n\np := 1'])).toEqual([
       "test1.rego:1: rego_parse_error: annotation scope 'rule' must be applied to rule (have package)",
