@@ -31,6 +31,10 @@ export class RegoEvalError extends Error {
 }
 
 export function formatDetail(e: RegoErrorDetail): string {
+  // An error without a place (a bad root schema) prints as OPA prints one without a location.
+  if (e.location.file === '' && e.location.row === 0) {
+    return `${e.code}: ${e.message}`;
+  }
   return `${e.location.file}:${e.location.row}: ${e.code}: ${e.message}`;
 }
 

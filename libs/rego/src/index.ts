@@ -5,6 +5,7 @@ export type { RegoErrorDetail } from './errors';
 export type { Location } from './ast/ast';
 export { fromJson, jsonText, toJson, toJsonExact } from './values/json';
 export type { JsonValue } from './values/json';
+export { fromJsonText } from './values/json-text';
 export { RegoObject, RegoSet } from './values/value';
 export type { Value } from './values/value';
 export { supportedBuiltins } from './builtins/registry';

@@ -148,12 +148,22 @@ export function compilePolicy(
     data?: unknown;
     /** OPA's strict mode: unused assignments, `some` declarations, function arguments and imports are errors. */
     strict?: boolean;
+    /**
+     * JSON schemas for type checking (OPA's `--schema`), by reference: `schema` types `input` in
+     * every rule and query; `schema.input`, `schema["acl-schema"]` … (or `input`, `kubernetes/pod`,
+     * as `--schema DIR` names its files) are what `# METADATA` `schemas` annotations refer to.
+     * Without it, annotations that refer to a schema are ignored, as OPA ignores them.
+     */
+    schemas?: Record<string, unknown>;
   } = {},
 ): CompiledPolicy {
   const sources: ModuleSource[] = Array.isArray(modules)
     ? modules
     : Object.entries(modules).map(([file, source]) => ({ file, source }));
-  const program = compileProgram(sources, builtinRegistry(), { strict: options.strict });
+  const program = compileProgram(sources, builtinRegistry(), {
+    strict: options.strict,
+    schemas: options.schemas,
+  });
   const data = options.data === undefined ? new RegoObject() : fromJsonDeep(options.data);
   return new CompiledPolicy(program, data);
 }

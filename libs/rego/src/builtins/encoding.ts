@@ -1,4 +1,5 @@
-import { fromJson, jsonText } from '../values/json';
+import { fromJsonText } from '../values/json-text';
+import { jsonText } from '../values/json';
 import { RegoObject, RegoSet, Value } from '../values/value';
 import { BuiltinDef, BuiltinError } from './types';
 import { builtinErr, def, obj, str, typeErr } from './helpers';
@@ -67,7 +68,8 @@ function queryUnescape(s: string): string {
 
 export function unmarshal(s: string): Value {
   try {
-    return fromJson(JSON.parse(s) as unknown);
+    // OPA decodes with json.Number: number texts and big integers are kept (E9).
+    return fromJsonText(s);
   } catch {
     throw builtinErr('invalid JSON');
   }

@@ -16,8 +16,19 @@ function yaml(): YamlLib {
   return yamlLib;
 }
 
+const INT64_MIN = -(2n ** 63n);
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/**
+ * OPA reads YAML through `YAMLToJSON` (E9): no number keeps its text, integers are exact while
+ * they fit Go's int64 or uint64, and larger ones become float64.
+ */
 function parseYaml(s: string): unknown {
-  return yaml().parse(s);
+  return yaml().parse(
+    s,
+    (_key, v) => (typeof v === 'bigint' && (v < INT64_MIN || v > UINT64_MAX) ? Number(v) : v),
+    { intAsBigInt: true },
+  );
 }
 
 function bitOp(name: string, op: (a: bigint, b: bigint) => bigint): BuiltinDef {

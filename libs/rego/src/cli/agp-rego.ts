@@ -2,13 +2,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { RegoCompileError } from '../errors';
+import { parseJsonText } from '../values/json-text';
 import { formatCompileErrors, formatTestReport, runPolicyTests } from '../testing/test-runner';
 
-const USAGE = `usage: agp-rego test [-v] [-S|--strict] [--run REGEX] <path>...
+const USAGE = `usage: agp-rego test [-v] [-S|--strict] [-s|--schema PATH] [--run REGEX] <path>...
 
 Runs the test_ rules of every .rego file under the paths (as \`opa test\`). Files named data.json,
 data.yaml or data.yml are loaded as base documents under their directory's path.
 --strict compiles in OPA's strict mode (unused assignments, arguments and imports are errors).
+--schema types input with the JSON schema in a file, or gives the schemas of a directory to
+\`# METADATA\` schemas annotations (dir/input.json is schema.input, dir/k8s/pod.json schema.k8s.pod).
 Exit status: 0 all tests pass, 2 a test fails or errors, 1 the modules do not compile.`;
 
 interface Loaded {
@@ -37,7 +40,8 @@ function load(roots: string[]): Loaded {
       });
     } else if (/^data\.(json|ya?ml)$/.test(base)) {
       const text = fs.readFileSync(p, 'utf8');
-      const doc: unknown = base.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+      // OPA decodes JSON data with json.Number (texts kept); YAML goes through float64 (E9).
+      const doc: unknown = base.endsWith('.json') ? parseJsonText(text) : parseYaml(text);
       const dir = path.relative(
         fs.statSync(root).isDirectory() ? root : path.dirname(root),
         path.dirname(p),
@@ -60,6 +64,28 @@ function mergeAt(target: Record<string, unknown>, at: string[], doc: unknown): v
   }
 }
 
+/** OPA's `loader.Schemas`: one file types `input`, a directory names each file by its path. */
+function loadSchemas(p: string): Record<string, unknown> {
+  const read = (file: string): unknown => parseYaml(fs.readFileSync(file, 'utf8')) as unknown;
+  if (!fs.statSync(p).isDirectory()) {
+    return { schema: read(p) };
+  }
+  const out: Record<string, unknown> = {};
+  const visit = (dir: string): void => {
+    for (const name of fs.readdirSync(dir).sort()) {
+      const full = path.join(dir, name);
+      if (fs.statSync(full).isDirectory()) {
+        visit(full);
+      } else {
+        const rel = path.relative(p, full).split(path.sep).join('/');
+        out[rel.slice(0, rel.length - path.extname(rel).length)] = read(full);
+      }
+    }
+  };
+  visit(p);
+  return out;
+}
+
 function main(argv: string[]): number {
   const [command, ...rest] = argv;
   if (command !== 'test') {
@@ -69,6 +95,7 @@ function main(argv: string[]): number {
   let verbose = false;
   let run: RegExp | undefined;
   let strict = false;
+  let schemas: Record<string, unknown> | undefined;
   const paths: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
@@ -76,6 +103,8 @@ function main(argv: string[]): number {
       verbose = true;
     } else if (a === '-S' || a === '--strict') {
       strict = true;
+    } else if (a === '--schema' || a === '-s') {
+      schemas = loadSchemas(rest[++i] ?? '');
     } else if (a === '--run' || a === '-r') {
       run = new RegExp(rest[++i] ?? '');
     } else {
@@ -92,6 +121,7 @@ function main(argv: string[]): number {
       data,
       run,
       strict,
+      schemas,
       print: (line) => process.stdout.write(line + '\n'),
     });
     process.stdout.write(formatTestReport(results, verbose) + '\n');

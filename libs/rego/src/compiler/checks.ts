@@ -5,6 +5,7 @@ import { DEPRECATED_BUILTINS } from '../builtins/opa-builtins';
 import { unsupportedRe2 } from '../builtins/regex';
 import { refDeps } from './ref-deps';
 import { checkTypes } from './typecheck/check-types';
+import { SchemaContext } from './typecheck/schema-env';
 import { arityMismatch } from './typecheck/checker';
 import { CompiledRule, DocNode } from './types';
 import { walkBody, walkRule } from './walk';
@@ -56,6 +57,7 @@ export function checkUnsupported(
   errors: RegoErrorDetail[],
   query?: Expr[],
   root?: DocNode,
+  schemas?: SchemaContext,
 ): void {
   const mocked = new Set<string>();
   // Calls that are a whole expression; any other call gets an output variable in OPA, so it must
@@ -159,7 +161,7 @@ export function checkUnsupported(
     walkBody(query, check);
   }
   if (root) {
-    checkTypes(rules, root, errors, query);
+    checkTypes(rules, root, errors, query, schemas);
   }
 }
 

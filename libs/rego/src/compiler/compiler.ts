@@ -10,6 +10,8 @@ import { indexTree } from './rule-index';
 import { ResolveEnv, Resolver } from './resolve';
 import { Safety } from './safety';
 import { SlotMap } from './slots';
+import { SchemaError, schemaType } from './typecheck/schema';
+import { SchemaContext, schemaSetOf } from './typecheck/schema-env';
 import { CompiledRule, DocNode } from './types';
 import { exprVarsShallow, termVarsDeep } from './vars';
 
@@ -27,13 +29,26 @@ export interface Program {
   functionArity: Map<string, number>;
   /** Package path of each module, in the order given. */
   packages: string[][];
+  /** JSON schemas for the type checker (`schemas` annotations, the caller's schema set). */
+  schemas?: SchemaContext;
+}
+
+/** Options of `compileProgram`. */
+export interface CompileOptions {
+  /** OPA's strict mode. */
+  strict?: boolean;
+  /**
+   * JSON schemas by reference (OPA's `--schema`): `schema` types `input` everywhere, the others are
+   * what `# METADATA` `schemas` annotations name (`schema.input`, `schema["acl-schema"]`).
+   */
+  schemas?: Record<string, unknown>;
 }
 
 /** Parses and compiles modules together; throws `RegoCompileError` listing every problem. */
 export function compileProgram(
   sources: ModuleSource[],
   builtins: Map<string, BuiltinDef>,
-  options: { strict?: boolean } = {},
+  options: CompileOptions = {},
 ): Program {
   const errors: RegoErrorDetail[] = [];
   const modules: Module[] = [];
@@ -90,11 +105,15 @@ export function compileProgram(
   ): number | undefined =>
     t.kind === 'builtin' ? builtins.get(t.name)?.arity : functionArity.get(t.path.join('.'));
   const safety = new Safety(arityOf, errors);
+  const errorsBefore = errors.length;
   const annotations = new Annotations(
     modules.map((module, i) => ({ module, source: sources[i].source })),
     (r) => [...r.module.packagePath, ...groundPrefix(r)],
     errors,
   );
+  // OPA stops before type checking when the annotation set does not build: no schema applies.
+  const useSchemas = !annotations.empty && errors.length === errorsBefore;
+  const schemas = schemaContext(options.schemas, errors);
   const compiled: CompiledRule[] = [];
   for (const m of modules) {
     const env: ResolveEnv = {
@@ -109,6 +128,12 @@ export function compileProgram(
     for (const r of m.rules) {
       const cr = compileRule(r, m, resolver, safety);
       rewriteMetadataCalls(cr, r, annotations, m.packagePath);
+      if (useSchemas) {
+        const path = [...m.packagePath, ...groundPrefix(r)];
+        for (let x: CompiledRule | undefined = cr; x; x = x.elseRule) {
+          schemas.byRule.set(x, annotations.schemasFor(r, path, m.packagePath, x === cr));
+        }
+      }
       compiled.push(cr);
       insert(root, functions, cr);
     }
@@ -116,11 +141,46 @@ export function compileProgram(
   indexTree(root);
   checkTree(root, errors);
   checkRecursion(root, compiled, errors);
-  checkUnsupported(compiled, builtins, errors, undefined, root);
+  checkUnsupported(compiled, builtins, errors, undefined, root, schemas);
   if (errors.length > 0) {
     throw new RegoCompileError(dedupe(errors));
   }
-  return { root, functions, builtins, functionArity, packages: modules.map((m) => m.packagePath) };
+  return {
+    root,
+    functions,
+    builtins,
+    functionArity,
+    packages: modules.map((m) => m.packagePath),
+    schemas,
+  };
+}
+
+/** The schema set and the type of `input` from its root schema (OPA's `Compiler.init`). */
+function schemaContext(
+  given: Record<string, unknown> | undefined,
+  errors: RegoErrorDetail[],
+): SchemaContext {
+  const ctx: SchemaContext = { byRule: new Map() };
+  if (!given) {
+    return ctx;
+  }
+  ctx.set = schemaSetOf(given);
+  const root = ctx.set.get('schema');
+  if (root !== undefined) {
+    try {
+      ctx.input = schemaType(root);
+    } catch (e) {
+      if (!(e instanceof SchemaError)) {
+        throw e;
+      }
+      errors.push({
+        code: 'rego_type_error',
+        message: e.message,
+        location: { file: '', row: 0, col: 0 },
+      });
+    }
+  }
+  return ctx;
 }
 
 function dedupe(errors: RegoErrorDetail[]): RegoErrorDetail[] {

@@ -39,7 +39,7 @@ export function compileQuery(program: Program, query: string, file = 'query'): C
     errors,
   );
   safety.body(body, new Set(), new Set());
-  checkUnsupported([], program.builtins, errors, body, program.root);
+  checkUnsupported([], program.builtins, errors, body, program.root, program.schemas);
   if (errors.length > 0) {
     throw new RegoCompileError(errors);
   }

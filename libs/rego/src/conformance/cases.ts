@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
+import { parseJsonText } from '../values/json-text';
 
 /** One OPA test case (fields as in OPA's `v1/test/cases/cases.go`). */
 export interface ConformanceCase {
@@ -83,7 +84,11 @@ function listYaml(dir: string): string[] {
 export function loadCases(dir: string): LoadedCase[] {
   const out: LoadedCase[] = [];
   for (const file of listYaml(dir)) {
-    const doc = parse(fs.readFileSync(file, 'utf8'), { intAsBigInt: true }) as {
+    const text = fs.readFileSync(file, 'utf8');
+    // OPA's JSON export keeps number texts (json.Number); YAML numbers are YAML's.
+    const doc = (
+      file.endsWith('.json') ? parseJsonText(text) : parse(text, { intAsBigInt: true })
+    ) as {
       cases?: ConformanceCase[];
     } | null;
     const rel = path.relative(dir, file);

@@ -1,4 +1,5 @@
 import { compileError } from '../errors';
+import { JSON_ESCAPES } from '../values/json-text';
 import { TemplatePart, Token } from './token';
 
 const OPS = [
@@ -224,18 +225,7 @@ interface TemplateScan {
   lineStart: number;
 }
 
-const ESCAPES: Record<string, string> = {
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  '{': '{',
-  '}': '}',
-};
+const ESCAPES: Record<string, string> = { ...JSON_ESCAPES, '{': '{', '}': '}' };
 
 /** Scans a template string body from `i` (after `$"` or `$\``) to its closing quote. */
 function lexTemplate(

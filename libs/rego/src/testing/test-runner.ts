@@ -26,6 +26,8 @@ export interface PolicyTestOptions {
   print?: (line: string) => void;
   /** Compile in OPA's strict mode (`opa test --strict`). */
   strict?: boolean;
+  /** JSON schemas for type checking (`opa test --schema`; see `compilePolicy`). */
+  schemas?: Record<string, unknown>;
 }
 
 /**
@@ -37,7 +39,11 @@ export function runPolicyTests(
   modules: ModulesInput,
   options: PolicyTestOptions = {},
 ): PolicyTestResult[] {
-  const policy = compilePolicy(modules, { data: options.data ?? {}, strict: options.strict });
+  const policy = compilePolicy(modules, {
+    data: options.data ?? {},
+    strict: options.strict,
+    schemas: options.schemas,
+  });
   return testRules(policy)
     .filter((t) => !options.run || options.run.test(t.name))
     .map((t) => runOne(policy, t, options));

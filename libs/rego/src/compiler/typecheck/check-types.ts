@@ -5,6 +5,7 @@ import { CompiledRule, DocNode } from '../types';
 import { walkRule } from '../walk';
 import { TypeChecker } from './checker';
 import { TypeErrorDetail } from './refs';
+import { SchemaContext } from './schema-env';
 
 /** The checker holding the rule documents' types of each compiled program (for its queries). */
 const checkers = new WeakMap<DocNode, TypeChecker>();
@@ -18,11 +19,12 @@ export function checkTypes(
   root: DocNode,
   errors: RegoErrorDetail[],
   query?: Expr[],
+  schemas?: SchemaContext,
 ): void {
   const found: TypeErrorDetail[] = [];
   let checker = checkers.get(root);
   if (!checker || rules.length > 0) {
-    checker = new TypeChecker();
+    checker = new TypeChecker(schemas);
     for (const r of dependencyOrder(rules, root)) {
       for (let x: CompiledRule | undefined = r; x; x = x.elseRule) {
         found.push(...checker.checkRule(x));

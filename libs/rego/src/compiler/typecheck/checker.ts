@@ -6,6 +6,7 @@ import { CompiledRule } from '../types';
 import { ClosureTyper, TypeEnv, TypeNode } from './env';
 import { builtinDecl } from './notation';
 import { checkRefsInExpr, refText, TypeErrorDetail } from './refs';
+import { applySchemas, SchemaContext } from './schema-env';
 import { insertType, putType } from './tree';
 import {
   argsText,
@@ -16,6 +17,7 @@ import {
   objectOf,
   setOf,
   T_ANY,
+  Type,
   typeText,
 } from './types';
 import { unifies, unify1, unify2 } from './unify';
@@ -35,6 +37,10 @@ export class TypeChecker implements ClosureTyper {
   readonly data = new TypeNode(undefined);
   private readonly callTypes = new Map<CallTerm, MaybeType>();
   private readonly closureTypes = new Map<Term, MaybeType>();
+  /** Types of the schemas of the schema set, converted once (OPA's `schemaTypes`). */
+  private readonly schemaTypes = new Map<string, Type>();
+
+  constructor(private readonly schemas?: SchemaContext) {}
 
   /** Forgets the types of calls and comprehensions once a rule set or query is checked. */
   forgetTerms(): void {
@@ -44,7 +50,11 @@ export class TypeChecker implements ClosureTyper {
 
   /** The environment of a rule or query body: a fresh scope over the rule documents. */
   env(): TypeEnv {
-    return new TypeEnv(this.data, this, this.callTypes);
+    const env = new TypeEnv(this.data, this, this.callTypes);
+    if (this.schemas?.input) {
+      env.setRoot('input', this.schemas.input);
+    }
+    return env;
   }
 
   /** Checks a body in `env`; returns the errors (OPA's `CheckBody`). */
@@ -292,6 +302,15 @@ export class TypeChecker implements ClosureTyper {
   /** OPA's `checkRule`: checks the body, then records the rule's document or function type. */
   checkRule(rule: CompiledRule): TypeErrorDetail[] {
     const env = this.env();
+    const annotations = this.schemas?.byRule.get(rule);
+    const schemaErrors =
+      annotations && this.schemas
+        ? applySchemas(env, annotations, this.schemas, this.schemaTypes, rule.loc)
+        : [];
+    return [...schemaErrors, ...this.checkRuleBody(env, rule)];
+  }
+
+  private checkRuleBody(env: TypeEnv, rule: CompiledRule): TypeErrorDetail[] {
     const errors = this.checkBody(env, rule.body);
     // OPA moves the calls and comprehensions of a rule head into its body (rewriteExprTermsInHead).
     for (const t of [

@@ -60,6 +60,8 @@ export interface ClosureTyper {
  */
 export class TypeEnv {
   private readonly vars = new Map<string, Type>();
+  /** Types that schemas give `input` or `data` in this scope (OPA's tree entries for them). */
+  private readonly roots = new Map<'input' | 'data', Type>();
 
   constructor(
     readonly data: TypeNode,
@@ -80,6 +82,25 @@ export class TypeEnv {
     if (t !== undefined) {
       this.vars.set(name, t);
     }
+  }
+
+  /** The type a schema gives `input` or `data` here, if one does. */
+  getRoot(name: 'input' | 'data'): Type | undefined {
+    return this.roots.get(name) ?? this.next?.getRoot(name);
+  }
+
+  setRoot(name: 'input' | 'data', t: Type): void {
+    this.roots.set(name, t);
+  }
+
+  /** The type of the whole of `input` or `data` (OPA's `GetByRef` of the root). */
+  rootType(name: 'input' | 'data'): Type {
+    const t = this.getRoot(name);
+    if (t) {
+      return t;
+    }
+    // Before any rule document has a type, OPA's tree has no `data` node: all is `any`.
+    return name === 'data' && this.data.children.size > 0 ? (extent(this.data) ?? T_ANY) : T_ANY;
   }
 
   /** OPA's `GetByValue`: the type of a term, or undefined when unknown. */
@@ -134,10 +155,11 @@ export class TypeEnv {
     const tail = terms.slice(1);
     if (head.type === 'var') {
       if (head.name === 'data') {
-        return this.getDataRef(this.data, tail);
+        const typed = this.getRoot('data');
+        return typed ? selectRef(typed, tail) : this.getDataRef(this.data, tail);
       }
       if (head.name === 'input') {
-        return T_ANY;
+        return selectRef(this.getRoot('input') ?? T_ANY, tail);
       }
       return selectRef(this.getVar(head.name), tail);
     }

@@ -72,13 +72,17 @@ function checkRef(env: TypeEnv, ref: Term[]): TypeErrorDetail | undefined {
   }
   if (head.type === 'var') {
     if (head.name === 'data') {
+      const typed = env.getRoot('data');
+      if (typed) {
+        return checkLeaf(env, typed, ref, 1);
+      }
       // Before any rule document has a type, OPA's tree has no `data` node: all is `any`.
       return env.data.children.size === 0
         ? checkLeaf(env, T_ANY, ref, 1)
         : checkData(env, env.data, ref, 1);
     }
     if (head.name === 'input') {
-      return checkLeaf(env, T_ANY, ref, 1);
+      return checkLeaf(env, env.getRoot('input') ?? T_ANY, ref, 1);
     }
     const t = env.getVar(head.name);
     return t ? checkLeaf(env, t, ref, 1) : checkLeaf(env, T_ANY, ref, 0);
