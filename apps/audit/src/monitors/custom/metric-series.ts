@@ -206,6 +206,27 @@ export function seriesCellsOf(events: readonly StoredTraffic[]): SeriesCell[] {
   return [...cells.values()];
 }
 
+/** M33: one group's traffic events in a batch's cells (each cell's traffic and failovers). */
+export interface GroupTotal {
+  groupBy: GroupBy;
+  key: string;
+  events: number;
+}
+
+/** M33: the batch's events per group, sorted by grouping and key (the order rows are locked in). */
+export function totalsOf(cells: readonly SeriesCell[]): GroupTotal[] {
+  const totals = new Map<string, GroupTotal>();
+  for (const cell of cells) {
+    const id = `${cell.groupBy}|${cell.key}`;
+    const total = totals.get(id) ?? { groupBy: cell.groupBy, key: cell.key, events: 0 };
+    total.events += cell.traffic + cell.llmFailovers;
+    totals.set(id, total);
+  }
+  return [...totals.values()].sort((a, b) =>
+    a.groupBy === b.groupBy ? (a.key < b.key ? -1 : 1) : a.groupBy < b.groupBy ? -1 : 1,
+  );
+}
+
 /** A cell as the tick reads it: only the columns its metrics need are filled. */
 export type SeriesRow = Partial<Omit<SeriesCell, 'groupBy' | 'key' | 'minute'>> & {
   key: string;

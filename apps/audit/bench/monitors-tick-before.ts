@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+
+import { GroupBy, MonitorMetric } from '@agp/contracts';
+import { Tx } from '@agp/database';
+
+import { AUDIT_SCHEMA } from '../src/database/tokens';
+import { AlertRaiserService } from '../src/monitors/alerts/alert-raiser.service';
+import { GOVERNANCE_DETECTORS } from '../src/monitors/config/detector-settings';
+import { MonitorConfigService } from '../src/monitors/config/monitor-config.service';
+import { CustomMonitorsEvaluatorService } from '../src/monitors/custom/custom-monitors-evaluator.service';
+import { CustomMonitorsRepository } from '../src/monitors/custom/custom-monitors.repository';
+import { RollupSeriesRepository } from '../src/monitors/custom/rollup-series.repository';
+import { DetectorEvaluatorService } from '../src/monitors/detectors/detector-evaluator.service';
+import { TickLeasesRepository } from '../src/monitors/detectors/tick-leases.repository';
+import { GovernanceEvaluatorService } from '../src/monitors/governance/governance-evaluator.service';
+import { GovernanceProjectionRepository } from '../src/monitors/governance/governance-projection.repository';
+import { QuietService } from '../src/monitors/quiet/quiet.service';
+import { RollupsRepository } from '../src/monitors/rollups/rollups.repository';
+import { GroupSeries } from '../src/monitors/custom/metric-semantics';
+import {
+  SERIES_FIELDS,
+  SeriesRow,
+  idsOfRow,
+  samplesOf,
+  valueOf,
+} from '../src/monitors/custom/metric-series';
+import {
+  MetricSeriesRepository,
+  SELECT_OF,
+  SeriesRead,
+  firstAtOrAfter,
+  mergedSpans,
+} from '../src/monitors/custom/metric-series.repository';
+import { MonitorsBench } from './monitors-bench-app';
+
+const CELLS = `${AUDIT_SCHEMA}.monitor_series`;
+
+/** A metric's samples in a cell (`samplesOf`), in SQL. */
+const SAMPLES_SQL: Readonly<Record<MonitorMetric, string>> = {
+  REQUESTS: 'requests',
+  BLOCKS: 'blocks',
+  WARNS: 'warns',
+  MASKS: 'masks',
+  HITL_HOLDS: 'hitl_holds',
+  ERRORS: 'errors',
+  ERROR_RATE_PCT: 'traffic',
+  LATENCY_AVG_MS: 'cardinality(latencies)',
+  LATENCY_P50_MS: 'cardinality(latencies)',
+  LATENCY_P95_MS: 'cardinality(latencies)',
+  LATENCY_P99_MS: 'cardinality(latencies)',
+  LLM_CALLS: 'llm_calls',
+  LLM_FAILOVERS: 'llm_failovers',
+  TOOL_CALLS: 'tool_calls',
+  MCP_REQUESTS: 'mcp_requests',
+  USER_DISTINCT: 'user_events',
+  AGENT_DISTINCT: 'agent_events',
+};
+
+/**
+ * The bench's baseline of M33: the custom monitors' cells read as `main` read them before it (M29),
+ * so that before and after run in one process on one database. When every read wants groups of
+ * some volume, one aggregate over the grouping's cells first sums each group's samples per window
+ * (a parallel scan of the whole wide table), then the cells of the groups wanted are fetched.
+ */
+export class SeriesReadsBeforeM33 extends MetricSeriesRepository {
+  override async seriesOver(
+    tx: Tx,
+    tenantId: string,
+    groupBy: GroupBy,
+    reads: readonly SeriesRead[],
+    wanted?: ReadonlyArray<ReadonlyArray<{ read: number; minSamples: number }>>,
+  ): Promise<GroupSeries[][]> {
+    if (reads.length === 0) {
+      return [];
+    }
+    const fields = [...new Set(reads.flatMap((read) => SERIES_FIELDS[read.metric]))];
+    const spans = mergedSpans(reads.map((read) => read.range));
+    const inSpans = spans
+      .map((_s, i) => `(minute >= $${2 * i + 3} AND minute < $${2 * i + 4})`)
+      .join(' OR ');
+    const params = [
+      tenantId,
+      groupBy,
+      ...spans.flatMap((span) => [span.fromMinute, span.toMinute]),
+    ];
+    const needed = wanted
+      ? await this.groupsWantedBefore(tx, params, inSpans, reads, wanted)
+      : undefined;
+    const keys = needed?.every((set) => set !== undefined)
+      ? [...new Set(needed.flatMap((set) => [...(set ?? [])]))]
+      : undefined;
+    if (keys?.length === 0) {
+      return reads.map(() => []);
+    }
+    const rows: SeriesRow[] = await tx.query(
+      `SELECT group_key AS key, minute, ${fields.map((field) => SELECT_OF[field]).join(', ')}
+       FROM ${CELLS} WHERE tenant_id = $1 AND group_by = $2 AND (${inSpans})
+         ${keys ? `AND group_key = ANY($${params.length + 1}::text[])` : ''}
+       ORDER BY minute`,
+      keys ? [...params, keys] : params,
+    );
+    return reads.map(({ metric, range }, k) => {
+      const only = needed?.[k];
+      const byGroup = new Map<string, GroupSeries>();
+      const ids = new Map<string, Set<string>>();
+      for (let i = firstAtOrAfter(rows, range.fromMinute); i < rows.length; i += 1) {
+        const row = rows[i];
+        if (row.minute >= range.toMinute) {
+          break;
+        }
+        const samples = samplesOf(metric, row);
+        // A (group, minute) without this metric's events is not one of its minutes.
+        if (samples === 0 || (only && !only.has(row.key))) {
+          continue;
+        }
+        let series = byGroup.get(row.key);
+        if (!series) {
+          series = { group: row.key, minutes: new Map(), samples: 0 };
+          byGroup.set(row.key, series);
+        }
+        series.minutes.set(row.minute, valueOf(metric, row));
+        series.samples += samples;
+        const rowIds = idsOfRow(metric, row);
+        if (rowIds) {
+          const seen = ids.get(row.key) ?? new Set<string>();
+          rowIds.forEach((id) => seen.add(id));
+          ids.set(row.key, seen);
+        }
+      }
+      for (const [group, seen] of ids) {
+        const series = byGroup.get(group);
+        if (series) {
+          series.distinct = seen.size;
+        }
+      }
+      return [...byGroup.values()];
+    });
+  }
+
+  /**
+   * The groups each read must give (undefined: all of them): one aggregate over the cells, each
+   * group's samples in the window of every read some entry names.
+   */
+  private async groupsWantedBefore(
+    tx: Tx,
+    params: unknown[],
+    inSpans: string,
+    reads: readonly SeriesRead[],
+    wanted: ReadonlyArray<ReadonlyArray<{ read: number; minSamples: number }>>,
+  ): Promise<Array<Set<string> | undefined>> {
+    const all = wanted.map(
+      (entries) => entries.length === 0 || entries.some((e) => e.read < 0 || e.minSamples <= 0),
+    );
+    if (all.every(Boolean)) {
+      return wanted.map(() => undefined);
+    }
+    const named = [
+      ...new Set(wanted.flatMap((entries, k) => (all[k] ? [] : entries.map((e) => e.read)))),
+    ];
+    const sums = named.map((j, i) => {
+      const { metric } = reads[j];
+      const at = params.length + 2 * i;
+      return `sum(${SAMPLES_SQL[metric]}) FILTER (WHERE minute >= $${at + 1} AND minute < $${at + 2}) AS s${i}`;
+    });
+    const rows: Array<Record<string, string | null>> = await tx.query(
+      `SELECT group_key AS key, ${sums.join(', ')}
+       FROM ${CELLS} WHERE tenant_id = $1 AND group_by = $2 AND (${inSpans}) GROUP BY group_key`,
+      [...params, ...named.flatMap((j) => [reads[j].range.fromMinute, reads[j].range.toMinute])],
+    );
+    return wanted.map((entries, k) => {
+      if (all[k]) {
+        return undefined;
+      }
+      const groups = new Set<string>();
+      for (const row of rows) {
+        if (entries.some((e) => Number(row[`s${named.indexOf(e.read)}`] ?? 0) >= e.minSamples)) {
+          groups.add(String(row.key));
+        }
+      }
+      return groups;
+    });
+  }
+}
+
+/**
+ * The whole tick as `main` ran it before M33 and M34, for the bench's before/after in one run: the
+ * same services, with the custom monitors reading as before M33, and the three evaluations of a
+ * tenant one after the other.
+ */
+export class TickBeforeM33 {
+  readonly custom: CustomMonitorsEvaluatorService;
+  private readonly replica = randomUUID();
+
+  constructor(private readonly bench: MonitorsBench) {
+    const { app, database } = bench;
+    this.custom = new CustomMonitorsEvaluatorService(
+      database,
+      {},
+      app.get(CustomMonitorsRepository),
+      app.get(RollupSeriesRepository),
+      new SeriesReadsBeforeM33(),
+    );
+  }
+
+  /** The tick of `minute`; how many findings it raised. */
+  async tick(minute: Date): Promise<number> {
+    const { app, database } = this.bench;
+    const leases = app.get(TickLeasesRepository);
+    if (!(await database.asSystem((tx) => leases.claim(tx, minute, this.replica)))) {
+      return 0;
+    }
+    const correlationId = randomUUID();
+    await app.get(QuietService).recordExpiries(minute, correlationId);
+    const since = new Date(minute.getTime() - 35 * 86_400_000);
+    const tenants = await database.asSystem(async (tx) => [
+      ...new Set([
+        ...(await app.get(RollupsRepository).activeTenants(tx, since)),
+        ...(await app.get(GovernanceProjectionRepository).tenants(tx)),
+        ...(await app.get(CustomMonitorsRepository).tenants(tx)),
+      ]),
+    ]);
+    let found = 0;
+    for (const tenantId of tenants) {
+      const settings = await database.inTenant(tenantId, (tx) =>
+        app.get(MonitorConfigService).settingsOf(tx, tenantId),
+      );
+      const traffic = await app.get(DetectorEvaluatorService).evaluate(tenantId, minute, settings);
+      const governance = await app
+        .get(GovernanceEvaluatorService)
+        .evaluate(tenantId, minute, settings);
+      const custom = await this.custom.evaluate(tenantId, minute);
+      const selfResolving = [...governance, ...custom.findings];
+      const findings = [...traffic, ...selfResolving];
+      await database.inTenant(tenantId, async (tx) => {
+        const raiser = app.get(AlertRaiserService);
+        const suppressionOf = await app.get(QuietService).lookupAt(tx, tenantId, minute);
+        await raiser.raise(tx, tenantId, findings, correlationId, suppressionOf);
+        await raiser.resolveClosed(
+          tx,
+          tenantId,
+          GOVERNANCE_DETECTORS.filter((d) => settings.detectors[d].enabled),
+          custom.evaluated,
+          selfResolving,
+          correlationId,
+          minute,
+        );
+      });
+      found += findings.length;
+    }
+    await database.asSystem((tx) => leases.finish(tx, minute, found));
+    return found;
+  }
+}
