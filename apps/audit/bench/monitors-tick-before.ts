@@ -15,12 +15,17 @@ import { TickLeasesRepository } from '../src/monitors/detectors/tick-leases.repo
 import { GovernanceEvaluatorService } from '../src/monitors/governance/governance-evaluator.service';
 import { GovernanceProjectionRepository } from '../src/monitors/governance/governance-projection.repository';
 import { QuietService } from '../src/monitors/quiet/quiet.service';
-import { RollupsRepository } from '../src/monitors/rollups/rollups.repository';
+import { RollupMetric } from '../src/monitors/rollups/rollup-counters';
+import {
+  RollupsRepository,
+  WindowCounts,
+  WindowSegment,
+} from '../src/monitors/rollups/rollups.repository';
 import { GroupSeries } from '../src/monitors/custom/metric-semantics';
 import {
   SERIES_FIELDS,
+  SeriesField,
   SeriesRow,
-  idsOfRow,
   samplesOf,
   valueOf,
 } from '../src/monitors/custom/metric-series';
@@ -34,6 +39,22 @@ import {
 import { MonitorsBench } from './monitors-bench-app';
 
 const CELLS = `${AUDIT_SCHEMA}.monitor_series`;
+
+/** The cells' fields of each metric as read before M35: a distinct metric's ids themselves. */
+const FIELDS_BEFORE: Readonly<Record<MonitorMetric, readonly SeriesField[]>> = {
+  ...SERIES_FIELDS,
+  USER_DISTINCT: ['users', 'userEvents'],
+  AGENT_DISTINCT: ['agents', 'agentEvents'],
+};
+
+/** The ids a distinct metric counts in a cell. */
+function idsOfRow(metric: MonitorMetric, row: SeriesRow): readonly string[] | undefined {
+  return metric === 'USER_DISTINCT'
+    ? (row.users ?? [])
+    : metric === 'AGENT_DISTINCT'
+      ? (row.agents ?? [])
+      : undefined;
+}
 
 /** A metric's samples in a cell (`samplesOf`), in SQL. */
 const SAMPLES_SQL: Readonly<Record<MonitorMetric, string>> = {
@@ -73,7 +94,7 @@ export class SeriesReadsBeforeM33 extends MetricSeriesRepository {
     if (reads.length === 0) {
       return [];
     }
-    const fields = [...new Set(reads.flatMap((read) => SERIES_FIELDS[read.metric]))];
+    const fields = [...new Set(reads.flatMap((read) => FIELDS_BEFORE[read.metric]))];
     const spans = mergedSpans(reads.map((read) => read.range));
     const inSpans = spans
       .map((_s, i) => `(minute >= $${2 * i + 3} AND minute < $${2 * i + 4})`)
@@ -183,12 +204,61 @@ export class SeriesReadsBeforeM33 extends MetricSeriesRepository {
 }
 
 /**
- * The whole tick as `main` ran it before M33 and M34, for the bench's before/after in one run: the
+ * The detectors' reads of `main` before M35: the window counts as integer arrays grouped over the
+ * hour rows themselves, the young subjects' first sightings as timestamps.
+ */
+export class RollupReadsBeforeM35 extends RollupsRepository {
+  override async windowCounts(
+    tx: Tx,
+    tenantId: string,
+    segments: WindowSegment[],
+    metrics: readonly RollupMetric[],
+    lastDay = Math.max(0, ...segments.map((s) => s.day)),
+  ): Promise<WindowCounts[]> {
+    const byDay = Array.from(
+      { length: lastDay + 1 },
+      (_, day) =>
+        `coalesce(sum(r.running[w.hi] - coalesce(r.running[w.lo - 1], 0)) FILTER (WHERE w.day = ${day}), 0)`,
+    ).join(', ');
+    await tx.query(`SET LOCAL work_mem = '64MB'`);
+    return tx.query(
+      `SELECT r.subject_type AS "subjectType", r.subject_id AS "subjectId", r.metric,
+              ARRAY[${byDay}]::int[] AS counts
+       FROM unnest($2::timestamptz[], $3::int[], $4::int[], $5::int[]) AS w(hour, lo, hi, day)
+       JOIN ${AUDIT_SCHEMA}.monitor_rollups r ON r.tenant_id = $1 AND r.hour = w.hour
+       WHERE r.hour = ANY($2::timestamptz[]) AND r.metric = ANY($6::text[])
+       GROUP BY 1, 2, 3`,
+      [
+        tenantId,
+        segments.map((s) => s.hour),
+        segments.map((s) => s.lo),
+        segments.map((s) => s.hi),
+        segments.map((s) => s.day),
+        metrics,
+      ],
+    );
+  }
+
+  override async firstSeenAfter(tx: Tx, tenantId: string, since: Date): Promise<Map<string, Date>> {
+    const rows: Array<{ subjectType: string; subjectId: string; firstSeenAt: Date }> =
+      await tx.query(
+        `SELECT subject_type AS "subjectType", subject_id AS "subjectId", first_seen_at AS "firstSeenAt"
+         FROM ${AUDIT_SCHEMA}.monitor_sightings
+         WHERE tenant_id = $1 AND observation = 'ACTIVITY' AND first_seen_at > $2`,
+        [tenantId, since],
+      );
+    return new Map(rows.map((row) => [`${row.subjectType}:${row.subjectId}`, row.firstSeenAt]));
+  }
+}
+
+/**
+ * The whole tick as `main` ran it before M33, M34 and M35, for the bench's before/after in one run: the
  * same services, with the custom monitors reading as before M33, and the three evaluations of a
  * tenant one after the other.
  */
 export class TickBeforeM33 {
   readonly custom: CustomMonitorsEvaluatorService;
+  readonly traffic: DetectorEvaluatorService;
   private readonly replica = randomUUID();
 
   constructor(private readonly bench: MonitorsBench) {
@@ -200,6 +270,7 @@ export class TickBeforeM33 {
       app.get(RollupSeriesRepository),
       new SeriesReadsBeforeM33(),
     );
+    this.traffic = new DetectorEvaluatorService(database, new RollupReadsBeforeM35());
   }
 
   /** The tick of `minute`; how many findings it raised. */
@@ -224,7 +295,7 @@ export class TickBeforeM33 {
       const settings = await database.inTenant(tenantId, (tx) =>
         app.get(MonitorConfigService).settingsOf(tx, tenantId),
       );
-      const traffic = await app.get(DetectorEvaluatorService).evaluate(tenantId, minute, settings);
+      const traffic = await this.traffic.evaluate(tenantId, minute, settings);
       const governance = await app
         .get(GovernanceEvaluatorService)
         .evaluate(tenantId, minute, settings);

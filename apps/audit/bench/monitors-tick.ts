@@ -146,13 +146,13 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
       );
       await setMode(true);
       await ticks([
-        ['19 traffic detectors, before M33 and M34', (at) => beforeM33.tick(at)],
+        ['19 traffic detectors, before M33–M35', (at) => beforeM33.tick(at)],
         ['19 traffic detectors (the tick before issue 17), now', tickOf(bench)],
       ]);
       await setMode(false);
       await ticks([
-        [`24 detectors + ${MONITORS} monitors, before M33 and M34`, (at) => beforeM33.tick(at)],
-        [`24 detectors + ${MONITORS} monitors, now (M33, M34)`, tickOf(bench)],
+        [`24 detectors + ${MONITORS} monitors, before M33–M35`, (at) => beforeM33.tick(at)],
+        [`24 detectors + ${MONITORS} monitors, now (M33–M35)`, tickOf(bench)],
         ...(process.env.BENCH_BEFORE === '1'
           ? [
               [`24 detectors + ${MONITORS} monitors, before M29 (M26, M27)`, tickOf(before)] as [

@@ -3,13 +3,12 @@ import { GroupBy, MonitorMetric } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
-import { GroupSeries } from './metric-semantics';
+import { GroupSeries, METRIC_KIND } from './metric-semantics';
 import {
   SERIES_FIELDS,
   SeriesCell,
   SeriesField,
   SeriesRow,
-  idsOfRow,
   samplesOf,
   totalsOf,
   valueOf,
@@ -47,6 +46,8 @@ export const SELECT_OF: Readonly<Record<SeriesField, string>> = {
   latencies: 'latencies',
   users: 'users',
   agents: 'agents',
+  userCount: `cardinality(users) AS "userCount"`,
+  agentCount: `cardinality(agents) AS "agentCount"`,
 };
 
 /** The union of two id sets, each id once. */
@@ -176,6 +177,7 @@ export class MetricSeriesRepository {
        ORDER BY minute`,
       keys ? [...params, keys] : params,
     );
+    const distinct = await this.distinctOver(tx, tenantId, groupBy, reads, keys);
     const samples = new Map<number, Map<string, number>>();
     const samplesIn = (j: number): Map<string, number> => {
       let byGroup = samples.get(j);
@@ -190,7 +192,6 @@ export class MetricSeriesRepository {
       const isWanted = (group: string): boolean =>
         entries.some((e) => (samplesIn(e.read).get(group) ?? 0) >= e.minSamples);
       const byGroup = new Map<string, GroupSeries>();
-      const ids = new Map<string, Set<string>>();
       const skipped = new Set<string>();
       for (let i = firstAtOrAfter(rows, range.fromMinute); i < rows.length; i += 1) {
         const row = rows[i];
@@ -209,25 +210,58 @@ export class MetricSeriesRepository {
             continue;
           }
           series = { group: row.key, minutes: new Map(), samples: 0 };
+          const ids = distinct.get(k);
+          if (ids) {
+            series.distinct = ids.get(row.key) ?? 0;
+          }
           byGroup.set(row.key, series);
         }
         series.minutes.set(row.minute, valueOf(metric, row));
         series.samples += rowSamples;
-        const rowIds = idsOfRow(metric, row);
-        if (rowIds) {
-          const seen = ids.get(row.key) ?? new Set<string>();
-          rowIds.forEach((id) => seen.add(id));
-          ids.set(row.key, seen);
-        }
-      }
-      for (const [group, seen] of ids) {
-        const series = byGroup.get(group);
-        if (series) {
-          series.distinct = seen.size;
-        }
       }
       return [...byGroup.values()];
     });
+  }
+
+  /**
+   * M35: each distinct read's distinct ids per group over its window, counted in the database
+   * (the ids never leave it); by read index, for the reads of a DISTINCT metric.
+   */
+  private async distinctOver(
+    tx: Tx,
+    tenantId: string,
+    groupBy: GroupBy,
+    reads: readonly SeriesRead[],
+    keys: readonly string[] | undefined,
+  ): Promise<Map<number, Map<string, number>>> {
+    const counted = reads.flatMap((read, k) =>
+      METRIC_KIND[read.metric] === 'DISTINCT' ? [k] : [],
+    );
+    const distinct = new Map<number, Map<string, number>>(counted.map((k) => [k, new Map()]));
+    if (counted.length === 0) {
+      return distinct;
+    }
+    const rows: Array<{ read: number; key: string; n: number }> = await tx.query(
+      `SELECT r.k AS read, c.group_key AS key, count(DISTINCT id COLLATE "C")::integer AS n
+       FROM unnest($3::integer[], $4::integer[], $5::integer[], $6::boolean[]) AS r(k, f, t, is_user)
+       JOIN ${T} c ON c.tenant_id = $1 AND c.group_by = $2 AND c.minute >= r.f AND c.minute < r.t
+         ${keys ? 'AND c.group_key = ANY($7::text[])' : ''}
+       CROSS JOIN LATERAL unnest(CASE WHEN r.is_user THEN c.users ELSE c.agents END) AS id
+       GROUP BY 1, 2`,
+      [
+        tenantId,
+        groupBy,
+        counted,
+        counted.map((k) => reads[k].range.fromMinute),
+        counted.map((k) => reads[k].range.toMinute),
+        counted.map((k) => reads[k].metric === 'USER_DISTINCT'),
+        ...(keys ? [keys] : []),
+      ],
+    );
+    for (const row of rows) {
+      distinct.get(row.read)?.set(row.key, row.n);
+    }
+    return distinct;
   }
 
   /** M33: the groups whose cells hold at least `events` traffic events in all. */

@@ -233,6 +233,9 @@ export type SeriesRow = Partial<Omit<SeriesCell, 'groupBy' | 'key' | 'minute'>> 
   minute: number;
   /** How many latencies the cell holds (read without the latencies when only their mean is needed). */
   latencyCount?: number;
+  /** M35: how many distinct user and agent ids the cell holds (read without the ids). */
+  userCount?: number;
+  agentCount?: number;
 };
 
 export type SeriesField = keyof Omit<SeriesRow, 'key' | 'minute'>;
@@ -254,8 +257,9 @@ export const SERIES_FIELDS: Readonly<Record<MonitorMetric, readonly SeriesField[
   LLM_FAILOVERS: ['llmFailovers'],
   TOOL_CALLS: ['toolCalls'],
   MCP_REQUESTS: ['mcpRequests'],
-  USER_DISTINCT: ['users', 'userEvents'],
-  AGENT_DISTINCT: ['agents', 'agentEvents'],
+  // M35: a minute's distinct count; a window's comes from the database (`distinctOver`).
+  USER_DISTINCT: ['userCount', 'userEvents'],
+  AGENT_DISTINCT: ['agentCount', 'agentEvents'],
 };
 
 const COUNTER_OF: Partial<Record<MonitorMetric, SeriesField>> = {
@@ -317,14 +321,9 @@ export function valueOf(metric: MonitorMetric, row: SeriesRow): number {
   if (metric === 'LATENCY_AVG_MS') {
     return (row.latencySum ?? 0) / (row.latencyCount ?? 1);
   }
-  return (metric === 'USER_DISTINCT' ? row.users : row.agents)?.length ?? 0;
-}
-
-/** The ids a distinct metric counts in a cell. */
-export function idsOfRow(metric: MonitorMetric, row: SeriesRow): readonly string[] | undefined {
-  return metric === 'USER_DISTINCT'
-    ? (row.users ?? [])
-    : metric === 'AGENT_DISTINCT'
-      ? (row.agents ?? [])
-      : undefined;
+  return (
+    (metric === 'USER_DISTINCT'
+      ? (row.userCount ?? row.users?.length)
+      : (row.agentCount ?? row.agents?.length)) ?? 0
+  );
 }
