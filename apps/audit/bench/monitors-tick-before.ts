@@ -24,15 +24,18 @@ import {
 import { GroupSeries } from '../src/monitors/custom/metric-semantics';
 import {
   SERIES_FIELDS,
+  SeriesCell,
   SeriesField,
   SeriesRow,
   samplesOf,
   valueOf,
 } from '../src/monitors/custom/metric-series';
 import {
+  CELLS_UPSERT,
   MetricSeriesRepository,
   SELECT_OF,
   SeriesRead,
+  cellsParameter,
   firstAtOrAfter,
   mergedSpans,
 } from '../src/monitors/custom/metric-series.repository';
@@ -78,12 +81,19 @@ const SAMPLES_SQL: Readonly<Record<MonitorMetric, string>> = {
 };
 
 /**
- * The bench's baseline of M33: the custom monitors' cells read as `main` read them before it (M29),
- * so that before and after run in one process on one database. When every read wants groups of
+ * The bench's baseline of M33: the custom monitors' cells written and read as `main` did before it
+ * (M29), so that before and after run in one process on one database. When every read wants groups of
  * some volume, one aggregate over the grouping's cells first sums each group's samples per window
  * (a parallel scan of the whole wide table), then the cells of the groups wanted are fetched.
  */
-export class SeriesReadsBeforeM33 extends MetricSeriesRepository {
+export class SeriesBeforeM33 extends MetricSeriesRepository {
+  /** The cells alone, without M33's totals. */
+  override async add(tx: Tx, tenantId: string, cells: readonly SeriesCell[]): Promise<void> {
+    if (cells.length > 0) {
+      await tx.query(CELLS_UPSERT, [tenantId, cellsParameter(cells)]);
+    }
+  }
+
   override async seriesOver(
     tx: Tx,
     tenantId: string,
@@ -268,7 +278,7 @@ export class TickBeforeM33 {
       {},
       app.get(CustomMonitorsRepository),
       app.get(RollupSeriesRepository),
-      new SeriesReadsBeforeM33(),
+      new SeriesBeforeM33(),
     );
     this.traffic = new DetectorEvaluatorService(database, new RollupReadsBeforeM35());
   }

@@ -56,6 +56,52 @@ function union(column: string): string {
     ELSE ARRAY(SELECT DISTINCT x FROM unnest(s.${column} || excluded.${column}) x) END`;
 }
 
+const COLUMNS = COUNTERS.map(([, column]) => column);
+
+/**
+ * The cells' upsert (M29), `$1` the tenant and `$2` the cells (`cellsParameter`): counters added,
+ * latencies appended, id sets united.
+ */
+export const CELLS_UPSERT = `
+  INSERT INTO ${T} AS s (tenant_id, group_by, group_key, minute, ${COLUMNS.join(', ')},
+    latency_sum, latencies, users, agents)
+  SELECT $1, c.g, c.k, c.m, ${COLUMNS.map((column) => `coalesce(c.${column}, 0)`).join(', ')},
+    coalesce(c.ls, 0), coalesce(c.l, '{}'), coalesce(c.u, '{}'), coalesce(c.a, '{}')
+  FROM jsonb_to_recordset($2::jsonb) AS c(g text, k text, m integer,
+    ${COLUMNS.map((column) => `${column} integer`).join(', ')},
+    ls double precision, l double precision[], u text[], a text[])
+  ON CONFLICT (tenant_id, group_by, minute, group_key) DO UPDATE SET
+    ${COLUMNS.map((column) => `${column} = s.${column} + excluded.${column}`).join(', ')},
+    latency_sum = s.latency_sum + excluded.latency_sum,
+    latencies = s.latencies || excluded.latencies,
+    users = ${union('users')},
+    agents = ${union('agents')}`;
+
+/** The cells as the upsert's JSON: zero counters and empty lists (most of a cell's) left out. */
+export function cellsParameter(cells: readonly SeriesCell[]): string {
+  return JSON.stringify(
+    cells.map((cell) => {
+      const row: Record<string, unknown> = { g: cell.groupBy, k: cell.key, m: cell.minute };
+      for (const [field, column] of COUNTERS) {
+        if (cell[field] !== 0) {
+          row[column] = cell[field];
+        }
+      }
+      if (cell.latencies.length > 0) {
+        row.ls = cell.latencySum;
+        row.l = cell.latencies;
+      }
+      if (cell.users.length > 0) {
+        row.u = cell.users;
+      }
+      if (cell.agents.length > 0) {
+        row.a = cell.agents;
+      }
+      return row;
+    }),
+  );
+}
+
 /** One read of a batch: a metric over a window. */
 export interface SeriesRead {
   metric: MonitorMetric;
@@ -73,52 +119,16 @@ export class MetricSeriesRepository {
     if (cells.length === 0) {
       return;
     }
-    const counters = COUNTERS.map(([, column]) => column);
     const totals = totalsOf(cells);
     // M33: the groups' totals in the same statement, sorted so that two batches lock them in order.
     await tx.query(
-      `WITH cells AS (
-         INSERT INTO ${T} AS s (tenant_id, group_by, group_key, minute, ${counters.join(', ')},
-           latency_sum, latencies, users, agents)
-         SELECT $1, c.g, c.k, c.m, ${counters.map((column) => `coalesce(c.${column}, 0)`).join(', ')},
-           coalesce(c.ls, 0), coalesce(c.l, '{}'), coalesce(c.u, '{}'), coalesce(c.a, '{}')
-         FROM jsonb_to_recordset($2::jsonb) AS c(g text, k text, m integer,
-           ${counters.map((column) => `${column} integer`).join(', ')},
-           ls double precision, l double precision[], u text[], a text[])
-         ON CONFLICT (tenant_id, group_by, minute, group_key) DO UPDATE SET
-           ${counters.map((column) => `${column} = s.${column} + excluded.${column}`).join(', ')},
-           latency_sum = s.latency_sum + excluded.latency_sum,
-           latencies = s.latencies || excluded.latencies,
-           users = ${union('users')},
-           agents = ${union('agents')}
-       )
+      `WITH cells AS (${CELLS_UPSERT})
        INSERT INTO ${TOTALS} AS t (tenant_id, group_by, group_key, events)
        SELECT $1, u.g, u.k, u.n FROM unnest($3::text[], $4::text[], $5::bigint[]) AS u(g, k, n)
        ON CONFLICT (tenant_id, group_by, group_key) DO UPDATE SET events = t.events + excluded.events`,
       [
         tenantId,
-        // Zero counters and empty lists are left out (most of a cell's): the SELECT fills them in.
-        JSON.stringify(
-          cells.map((cell) => {
-            const row: Record<string, unknown> = { g: cell.groupBy, k: cell.key, m: cell.minute };
-            for (const [field, column] of COUNTERS) {
-              if (cell[field] !== 0) {
-                row[column] = cell[field];
-              }
-            }
-            if (cell.latencies.length > 0) {
-              row.ls = cell.latencySum;
-              row.l = cell.latencies;
-            }
-            if (cell.users.length > 0) {
-              row.u = cell.users;
-            }
-            if (cell.agents.length > 0) {
-              row.a = cell.agents;
-            }
-            return row;
-          }),
-        ),
+        cellsParameter(cells),
         totals.map((total) => total.groupBy),
         totals.map((total) => total.key),
         totals.map((total) => total.events),
