@@ -20,6 +20,7 @@ import {
   RollupsRepository,
   WindowCounts,
   WindowSegment,
+  windowParameters,
 } from '../src/monitors/rollups/rollups.repository';
 import { GroupSeries } from '../src/monitors/custom/metric-semantics';
 import {
@@ -37,7 +38,7 @@ import {
   SeriesRead,
   cellsParameter,
   firstAtOrAfter,
-  mergedSpans,
+  spansOf,
 } from '../src/monitors/custom/metric-series.repository';
 import { MonitorsBench } from './monitors-bench-app';
 
@@ -105,15 +106,7 @@ export class SeriesBeforeM33 extends MetricSeriesRepository {
       return [];
     }
     const fields = [...new Set(reads.flatMap((read) => FIELDS_BEFORE[read.metric]))];
-    const spans = mergedSpans(reads.map((read) => read.range));
-    const inSpans = spans
-      .map((_s, i) => `(minute >= $${2 * i + 3} AND minute < $${2 * i + 4})`)
-      .join(' OR ');
-    const params = [
-      tenantId,
-      groupBy,
-      ...spans.flatMap((span) => [span.fromMinute, span.toMinute]),
-    ];
+    const { inSpans, params } = spansOf(tenantId, groupBy, reads);
     const needed = wanted
       ? await this.groupsWantedBefore(tx, params, inSpans, reads, wanted)
       : undefined;
@@ -238,14 +231,7 @@ export class RollupReadsBeforeM35 extends RollupsRepository {
        JOIN ${AUDIT_SCHEMA}.monitor_rollups r ON r.tenant_id = $1 AND r.hour = w.hour
        WHERE r.hour = ANY($2::timestamptz[]) AND r.metric = ANY($6::text[])
        GROUP BY 1, 2, 3`,
-      [
-        tenantId,
-        segments.map((s) => s.hour),
-        segments.map((s) => s.lo),
-        segments.map((s) => s.hi),
-        segments.map((s) => s.day),
-        metrics,
-      ],
+      windowParameters(tenantId, segments, metrics),
     );
   }
 

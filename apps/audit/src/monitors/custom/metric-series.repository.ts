@@ -156,15 +156,7 @@ export class MetricSeriesRepository {
       return [];
     }
     const fields = [...new Set(reads.flatMap((read) => SERIES_FIELDS[read.metric]))];
-    const spans = mergedSpans(reads.map((read) => read.range));
-    const inSpans = spans
-      .map((_s, i) => `(minute >= $${2 * i + 3} AND minute < $${2 * i + 4})`)
-      .join(' OR ');
-    const params = [
-      tenantId,
-      groupBy,
-      ...spans.flatMap((span) => [span.fromMinute, span.toMinute]),
-    ];
+    const { inSpans, params } = spansOf(tenantId, groupBy, reads);
     const wantsAll = reads.map((_read, k) => {
       const entries = wanted?.[k] ?? [];
       return entries.length === 0 || entries.some((e) => e.read < 0 || e.minSamples <= 0);
@@ -346,6 +338,24 @@ export function firstAtOrAfter(rows: readonly SeriesRow[], minute: number): numb
     }
   }
   return lo;
+}
+
+/**
+ * The condition on `minute` for the reads' span (`$1` the tenant, `$2` the grouping, then each
+ * disjoint span's bounds) and its parameters.
+ */
+export function spansOf(
+  tenantId: string,
+  groupBy: GroupBy,
+  reads: readonly SeriesRead[],
+): { inSpans: string; params: unknown[] } {
+  const spans = mergedSpans(reads.map((read) => read.range));
+  return {
+    inSpans: spans
+      .map((_s, i) => `(minute >= $${2 * i + 3} AND minute < $${2 * i + 4})`)
+      .join(' OR '),
+    params: [tenantId, groupBy, ...spans.flatMap((span) => [span.fromMinute, span.toMinute])],
+  };
 }
 
 /** The ranges' union as disjoint spans, so a read takes no cell twice and none between them. */

@@ -90,6 +90,22 @@ function foldHourRows(rows: HourRow[]): HourRow[] {
   return [...folded.values()];
 }
 
+/** A window read's parameters: `$1` the tenant, `$2`–`$5` the pieces, `$6` the metrics. */
+export function windowParameters(
+  tenantId: string,
+  segments: readonly WindowSegment[],
+  metrics: readonly RollupMetric[],
+): unknown[] {
+  return [
+    tenantId,
+    segments.map((s) => s.hour),
+    segments.map((s) => s.lo),
+    segments.map((s) => s.hi),
+    segments.map((s) => s.day),
+    metrics,
+  ];
+}
+
 @Injectable()
 export class RollupsRepository {
   /** `count = count + excluded.count`, minute by minute (M3). */
@@ -195,14 +211,7 @@ export class RollupsRepository {
        SELECT coalesce(json_agg(json_build_array(c.subject_type, c.subject_id, c.metric, c.counts)), '[]')::text AS rows
        FROM (SELECT p.subject_type, p.subject_id, p.metric, ARRAY[${byDay}]::int[] AS counts
              FROM p GROUP BY 1, 2, 3) c`,
-      [
-        tenantId,
-        segments.map((s) => s.hour),
-        segments.map((s) => s.lo),
-        segments.map((s) => s.hi),
-        segments.map((s) => s.day),
-        metrics,
-      ],
+      windowParameters(tenantId, segments, metrics),
     );
     return (JSON.parse(rows) as Array<[SubjectType, string, RollupMetric, number[]]>).map(
       ([subjectType, subjectId, metric, counts]) => ({ subjectType, subjectId, metric, counts }),
