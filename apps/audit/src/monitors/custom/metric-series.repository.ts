@@ -106,6 +106,11 @@ export function cellsParameter(cells: readonly SeriesCell[]): string {
 export interface SeriesRead {
   metric: MonitorMetric;
   range: MinuteRange;
+  /**
+   * M36: false when the read's monitors need no per-minute values: each group then comes with
+   * its samples, a count's `total` and a distinct metric's `distinct`, and no minutes.
+   */
+  minutes?: boolean;
 }
 
 /**
@@ -189,7 +194,8 @@ export class MetricSeriesRepository {
       }
       return byGroup;
     };
-    return reads.map(({ metric, range }, k) => {
+    return reads.map(({ metric, range, minutes }, k) => {
+      const isCount = METRIC_KIND[metric] === 'COUNT';
       const entries = wanted?.[k] ?? [];
       const isWanted = (group: string): boolean =>
         entries.some((e) => (samplesIn(e.read).get(group) ?? 0) >= e.minSamples);
@@ -212,13 +218,21 @@ export class MetricSeriesRepository {
             continue;
           }
           series = { group: row.key, minutes: new Map(), samples: 0 };
+          if (minutes === false && isCount) {
+            series.total = 0;
+          }
           const ids = distinct.get(k);
           if (ids) {
             series.distinct = ids.get(row.key) ?? 0;
           }
           byGroup.set(row.key, series);
         }
-        series.minutes.set(row.minute, valueOf(metric, row));
+        if (series.total !== undefined) {
+          // A count's value in a minute is its samples (M21): the window's total is their sum.
+          series.total += rowSamples;
+        } else if (minutes !== false) {
+          series.minutes.set(row.minute, valueOf(metric, row));
+        }
         series.samples += rowSamples;
       }
       return [...byGroup.values()];
