@@ -248,7 +248,7 @@ export class RollupReadsBeforeM35 extends RollupsRepository {
 }
 
 /**
- * The whole tick as `main` ran it before M33, M34 and M35, for the bench's before/after in one run: the
+ * The whole tick as `main` ran it before M33–M36, for the bench's before/after in one run: the
  * same services, with the custom monitors reading as before M33, and the three evaluations of a
  * tenant one after the other.
  */

@@ -146,13 +146,13 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
       );
       await setMode(true);
       await ticks([
-        ['19 traffic detectors, before M33–M35', (at) => beforeM33.tick(at)],
+        ['19 traffic detectors, before M33–M36', (at) => beforeM33.tick(at)],
         ['19 traffic detectors (the tick before issue 17), now', tickOf(bench)],
       ]);
       await setMode(false);
       await ticks([
-        [`24 detectors + ${MONITORS} monitors, before M33–M35`, (at) => beforeM33.tick(at)],
-        [`24 detectors + ${MONITORS} monitors, now (M33–M35)`, tickOf(bench)],
+        [`24 detectors + ${MONITORS} monitors, before M33–M36`, (at) => beforeM33.tick(at)],
+        [`24 detectors + ${MONITORS} monitors, now (M33–M36)`, tickOf(bench)],
         ...(process.env.BENCH_BEFORE === '1'
           ? [
               [`24 detectors + ${MONITORS} monitors, before M29 (M26, M27)`, tickOf(before)] as [
@@ -189,7 +189,7 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
       app.app.get(CustomMonitorsEvaluatorService);
     await compare(
       [
-        ['cells (M29, M33)', () => evaluate(evaluatorOf(bench))],
+        ['cells (M29, M33–M36)', () => evaluate(evaluatorOf(bench))],
         ['cells before M33', () => evaluate(beforeM33.custom)],
         ['before M29', () => evaluate(evaluatorOf(before), before)],
         ['events', () => evaluate(evaluatorOf(raw), raw)],
