@@ -37,7 +37,8 @@ export async function startMonitorsBench(
         schema: AUDIT_SCHEMA,
         entities: [],
         migrations: auditDataSourceOptions(databaseUrl).migrations,
-        poolSize: 4,
+        // A tick reads in up to five transactions at once (M34); a service's pool is 10.
+        poolSize: 6,
       }),
       MessagingModule.forService({ service: AUDIT_SERVICE, databaseToken: AUDIT_DATABASE }),
       MonitorsModule.forRoot({ ...options, schedule: false }),

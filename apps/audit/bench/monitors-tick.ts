@@ -17,6 +17,7 @@ import { RollupsService } from '../src/monitors/rollups/rollups.service';
 import { MonitorsBench, startMonitorsBench } from './monitors-bench-app';
 import { evaluatePerMonitor } from './monitors-tick-per-monitor';
 import { benchTenant, writeGovernance, writeMonitors, writeTraffic } from './monitors-tick-load';
+import { TickBeforeM33 } from './monitors-tick-before';
 
 const DAYS = 7;
 const END = new Date('2026-06-01T12:00:00Z');
@@ -93,28 +94,39 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
         `custom monitors: ${split.fromRollups} held by the rollups (M26), ${split.fromEvents} read from the events before M29\n`,
     );
     let minute = END.getTime() - 60 * MINUTE_MS;
-    const ticks = async (app: MonitorsBench, label: string): Promise<void> => {
-      const durations: number[] = [];
-      let findings = 0;
+    const beforeM33 = new TickBeforeM33(bench);
+    type Tick = (at: Date) => Promise<number>;
+    const tickOf =
+      (app: MonitorsBench): Tick =>
+      async (at) =>
+        (await app.ticks.tick(at))?.findings.length ?? 0;
+    // The paths' ticks take turns at successive minutes, so that the machine's load, which moves
+    // from minute to minute, weighs on each alike.
+    const ticks = async (paths: ReadonlyArray<[string, Tick]>): Promise<void> => {
+      const durations = paths.map((): number[] => []);
+      const findings = paths.map(() => 0);
       for (let run = 0; run <= RUNS; run += 1) {
-        minute += MINUTE_MS;
-        // Every custom monitor due at every tick: the worst minute (M21's cadences spread them).
-        await app.database.inTenant(tenantId, (tx) =>
-          tx.query(
-            'UPDATE audit.monitor_definitions SET last_evaluated_at = NULL WHERE tenant_id = $1',
-            [tenantId],
-          ),
-        );
-        const t0 = process.hrtime.bigint();
-        const report = await app.ticks.tick(new Date(minute));
-        if (run > 0) {
-          durations.push(ms(t0));
+        for (const [i, [, tick]] of paths.entries()) {
+          minute += MINUTE_MS;
+          // Every custom monitor due at every tick: the worst minute (M21's cadences spread them).
+          await bench.database.inTenant(tenantId, (tx) =>
+            tx.query(
+              'UPDATE audit.monitor_definitions SET last_evaluated_at = NULL WHERE tenant_id = $1',
+              [tenantId],
+            ),
+          );
+          const t0 = process.hrtime.bigint();
+          findings[i] = await tick(new Date(minute));
+          if (run > 0) {
+            durations[i].push(ms(t0));
+          }
         }
-        findings = report?.findings.length ?? 0;
       }
-      process.stdout.write(
-        `${label.padEnd(62)} ${summary(durations)} (${findings} findings), load ${load()}\n`,
-      );
+      for (const [i, [label]] of paths.entries()) {
+        process.stdout.write(
+          `${label.padEnd(62)} ${summary(durations[i])} (${findings[i]} findings), load ${load()}\n`,
+        );
+      }
     };
     const setMode = async (isToday: boolean): Promise<void> => {
       await bench.database.inTenant(tenantId, async (tx) => {
@@ -129,14 +141,27 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
       });
     };
     if (RUNS > 0) {
-      process.stdout.write(`whole tick, first one warm-up, then ${RUNS} at successive minutes:\n`);
+      process.stdout.write(
+        `whole tick, first one warm-up, then ${RUNS} at successive minutes, the paths taking turns:\n`,
+      );
       await setMode(true);
-      await ticks(bench, '19 traffic detectors (the tick before issue 17)');
+      await ticks([
+        ['19 traffic detectors, before M33–M36', (at) => beforeM33.tick(at)],
+        ['19 traffic detectors (the tick before issue 17), now', tickOf(bench)],
+      ]);
       await setMode(false);
-      await ticks(bench, `24 detectors + ${MONITORS} monitors, cells (M29)`);
-      if (process.env.BENCH_BEFORE !== '0') {
-        await ticks(before, `24 detectors + ${MONITORS} monitors, before M29 (M26, M27)`);
-      }
+      await ticks([
+        [`24 detectors + ${MONITORS} monitors, before M33–M36`, (at) => beforeM33.tick(at)],
+        [`24 detectors + ${MONITORS} monitors, now (M33–M36)`, tickOf(bench)],
+        ...(process.env.BENCH_BEFORE === '1'
+          ? [
+              [`24 detectors + ${MONITORS} monitors, before M29 (M26, M27)`, tickOf(before)] as [
+                string,
+                Tick,
+              ],
+            ]
+          : []),
+      ]);
     } else {
       await setMode(false);
     }
@@ -146,7 +171,10 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
 
     // The custom monitors alone, every read path at the same minute: same findings, how long.
     const at = new Date(minute + MINUTE_MS);
-    const evaluate = async (app: MonitorsBench): Promise<[number, string[]]> => {
+    const evaluate = async (
+      evaluator: CustomMonitorsEvaluatorService,
+      app: MonitorsBench = bench,
+    ): Promise<[number, string[]]> => {
       await app.database.inTenant(tenantId, (tx) =>
         tx.query(
           'UPDATE audit.monitor_definitions SET last_evaluated_at = NULL WHERE tenant_id = $1',
@@ -154,21 +182,23 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
         ),
       );
       const t0 = process.hrtime.bigint();
-      const result = await app.app.get(CustomMonitorsEvaluatorService).evaluate(tenantId, at);
+      const result = await evaluator.evaluate(tenantId, at);
       return [ms(t0), fingerprint(result.findings)];
     };
+    const evaluatorOf = (app: MonitorsBench): CustomMonitorsEvaluatorService =>
+      app.app.get(CustomMonitorsEvaluatorService);
     await compare(
-      evaluate,
       [
-        ['cells (M29)', bench],
-        ['before M29', before],
-        ['events', raw],
+        ['cells (M29, M33–M36)', () => evaluate(evaluatorOf(bench))],
+        ['cells before M33', () => evaluate(beforeM33.custom)],
+        ['before M29', () => evaluate(evaluatorOf(before), before)],
+        ['events', () => evaluate(evaluatorOf(raw), raw)],
       ],
       `all ${MONITORS} custom monitors alone at one minute`,
     );
     if (process.env.BENCH_BASELINE === '1') {
       // The baseline of M27 at the same minute: one read per monitor, as before the batching.
-      const [batchedMs, batched] = await evaluate(before);
+      const [batchedMs, batched] = await evaluate(evaluatorOf(before), before);
       await bench.database.inTenant(tenantId, (tx) =>
         tx.query(
           'UPDATE audit.monitor_definitions SET last_evaluated_at = NULL WHERE tenant_id = $1',
@@ -247,13 +277,12 @@ async function breakdown(app: MonitorsBench, tenantId: string, at: Date): Promis
 }
 
 async function compare(
-  evaluate: (app: MonitorsBench) => Promise<[number, string[]]>,
-  paths: ReadonlyArray<[string, MonitorsBench]>,
+  paths: ReadonlyArray<[string, () => Promise<[number, string[]]>]>,
   label: string,
 ): Promise<void> {
   const results: Array<[string, number, string[]]> = [];
-  for (const [name, app] of paths) {
-    const [took, findings] = await evaluate(app);
+  for (const [name, evaluate] of paths) {
+    const [took, findings] = await evaluate();
     results.push([name, took, findings]);
   }
   const [, , first] = results[0];

@@ -321,4 +321,34 @@ describe('custom monitors, batched reads (M27)', () => {
     // Every metric and grouping is a monitor; those with traffic (64 of 136 here) find something.
     expect(new Set(alone.map((f) => f.monitorId)).size).toBeGreaterThan(ids.length / 3);
   });
+
+  // Last: the prune deletes cells of every tenant.
+  it('should keep each group total (M33) equal to the events of its cells, through a prune', async () => {
+    const database = databaseOf(app);
+    const compared = (): Promise<Array<{ events: number; cells: number }>> =>
+      database.asSystem((tx) =>
+        tx.query(
+          `SELECT group_by, group_key, coalesce(t.events, 0)::int AS events, coalesce(c.n, 0)::int AS cells
+           FROM audit.monitor_series_totals t
+           FULL JOIN (SELECT tenant_id, group_by, group_key, sum(traffic + llm_failovers) AS n
+                      FROM audit.monitor_series GROUP BY 1, 2, 3) c USING (tenant_id, group_by, group_key)
+           WHERE tenant_id = $1`,
+          [tenantId],
+        ),
+      );
+    const sum = (rows: Array<{ events: number }>): number =>
+      rows.reduce((total, row) => total + row.events, 0);
+    const before = await compared();
+    // The cells of the CHANGE comparison a week back (and older) are pruned.
+    await database.asSystem((tx) =>
+      app.get(MetricSeriesRepository).prune(tx, endMinute - 2 * 1_440),
+    );
+    const after = await compared();
+
+    expect(before.length).toBeGreaterThan(10);
+    expect(before.filter((row) => row.events !== row.cells)).toEqual([]);
+    expect(after.filter((row) => row.events !== row.cells || row.events <= 0)).toEqual([]);
+    expect(sum(after)).toBeLessThan(sum(before));
+    expect(sum(after)).toBeGreaterThan(0);
+  });
 });

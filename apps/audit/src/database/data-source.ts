@@ -7,6 +7,8 @@ import { CreateGovernanceAndCustomMonitorTables1763801700000 } from './migration
 import { AddMuteExpiryRecorded1763802500000 } from './migrations/1763802500000-AddMuteExpiryRecorded';
 import { AddRollupSeriesIndex1763803300000 } from './migrations/1763803300000-AddRollupSeriesIndex';
 import { CreateMonitorSeries1763804100000 } from './migrations/1763804100000-CreateMonitorSeries';
+import { CreateMonitorSeriesTotals1763804900000 } from './migrations/1763804900000-CreateMonitorSeriesTotals';
+import { BackfillMonitorSeriesTotals1763804950000 } from './migrations/1763804950000-BackfillMonitorSeriesTotals';
 import { AUDIT_SCHEMA } from './tokens';
 
 /** Entities and migrations of the audit schema: shared by the runtime and the migrate command. */
@@ -23,6 +25,8 @@ export function auditDataSourceOptions(url: string): SchemaDataSourceOptions {
       AddMuteExpiryRecorded1763802500000,
       AddRollupSeriesIndex1763803300000,
       CreateMonitorSeries1763804100000,
+      CreateMonitorSeriesTotals1763804900000,
+      BackfillMonitorSeriesTotals1763804950000,
     ],
   };
 }

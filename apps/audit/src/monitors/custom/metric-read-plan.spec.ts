@@ -1,5 +1,5 @@
 import { MonitorDefinition } from './monitor-definition';
-import { MetricReadPlan } from './metric-read-plan';
+import { MetricReadPlan, needsMinuteValues } from './metric-read-plan';
 
 function monitor(fields: Partial<MonitorDefinition>): MonitorDefinition {
   return {
@@ -91,5 +91,32 @@ describe(MetricReadPlan.name, () => {
       ['series', 'USER', 1],
       ['totals', '', 1],
     ]);
+  });
+
+  it('should ask a cells read for its minutes only when one of its monitors needs them (M36)', () => {
+    const sut = new MetricReadPlan(false, true, 0);
+    sut.need(monitor({ aggregation: 'SUM' }), 1_000);
+    sut.need(monitor({ aggregation: 'RATE_PER_MIN' }), 1_000);
+    sut.need(monitor({ metric: 'ERRORS', aggregation: 'AVG' }), 1_000);
+    sut.need(monitor({ metric: 'ERROR_RATE_PCT', aggregation: 'COUNT' }), 1_000);
+    sut.need(monitor({ metric: 'USER_DISTINCT', aggregation: 'COUNT_DISTINCT' }), 1_000);
+    sut.need(monitor({ metric: 'USER_DISTINCT', aggregation: 'MAX' }), 1_000);
+
+    expect(sut.batches().flatMap((batch) => batch.reads.map((r) => [r.metric, r.minutes]))).toEqual(
+      [
+        ['REQUESTS', false],
+        ['ERRORS', false],
+        ['ERROR_RATE_PCT', false],
+        ['USER_DISTINCT', true],
+      ],
+    );
+  });
+
+  it('should need the minutes for every statistic over minutes and for ratios and latencies', () => {
+    expect(needsMinuteValues({ metric: 'REQUESTS', aggregation: 'P95' })).toBe(true);
+    expect(needsMinuteValues({ metric: 'REQUESTS', aggregation: 'AVG' })).toBe(false);
+    expect(needsMinuteValues({ metric: 'LATENCY_P95_MS', aggregation: 'AVG' })).toBe(true);
+    expect(needsMinuteValues({ metric: 'LATENCY_P95_MS', aggregation: 'COUNT' })).toBe(false);
+    expect(needsMinuteValues({ metric: 'AGENT_DISTINCT', aggregation: 'SUM' })).toBe(false);
   });
 });

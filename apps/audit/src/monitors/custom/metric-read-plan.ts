@@ -11,6 +11,8 @@ export interface MetricRead {
   metric: MonitorMetric;
   groupBy: GroupBy;
   range: MinuteRange;
+  /** M36 (cells only): false when no monitor reading it needs its per-minute values. */
+  minutes?: boolean;
 }
 
 /**
@@ -52,7 +54,8 @@ export class MetricReadPlan {
     };
     if (this.fromSeries && !this.eventsOnly && range.fromMinute >= this.seriesStartMinute) {
       const key = `${metric}|${groupBy}|${rangeKey(range)}|series`;
-      return this.add(`series|${groupBy}`, { key, metric, groupBy, range }, 'series');
+      const minutes = needsMinuteValues(monitor);
+      return this.add(`series|${groupBy}`, { key, metric, groupBy, range, minutes }, 'series');
     }
     // M26: a count the rollups hold exactly is read from them, the rest from the events.
     const source = this.eventsOnly ? undefined : rollupSourceOf(metric, groupBy);
@@ -86,14 +89,17 @@ export class MetricReadPlan {
   }
 
   private add(batchKey: string, read: MetricRead, kind: 'series'): string {
-    if (!this.known.has(read.key)) {
+    const batch = this.byBatch.get(batchKey);
+    const known = batch?.reads.find((r) => r.key === read.key);
+    if (known) {
+      // M36: one monitor that needs the minutes is enough for the read to give them.
+      known.minutes = known.minutes === true || read.minutes === true;
+    } else if (batch) {
       this.known.add(read.key);
-      const batch = this.byBatch.get(batchKey);
-      if (batch) {
-        batch.reads.push(read);
-      } else {
-        this.byBatch.set(batchKey, { kind, groupBy: read.groupBy, reads: [read] });
-      }
+      batch.reads.push(read);
+    } else {
+      this.known.add(read.key);
+      this.byBatch.set(batchKey, { kind, groupBy: read.groupBy, reads: [read] });
     }
     return read.key;
   }
@@ -102,4 +108,22 @@ export class MetricReadPlan {
   batches(): ReadBatch[] {
     return [...this.byBatch.values()].sort((a, b) => b.reads.length - a.reads.length);
   }
+}
+
+/**
+ * M36: whether a monitor's window value needs the metric's per-minute values (M21): a count's sum,
+ * count, rate and mean need its total only, any other metric's COUNT its samples only, a distinct
+ * metric's SUM, COUNT and COUNT_DISTINCT its window's distinct ids only.
+ */
+export function needsMinuteValues(
+  monitor: Pick<MonitorDefinition, 'metric' | 'aggregation'>,
+): boolean {
+  const kind = METRIC_KIND[monitor.metric];
+  if (kind === 'COUNT') {
+    return needsMinutes(monitor.aggregation);
+  }
+  if (kind === 'DISTINCT') {
+    return !['SUM', 'COUNT', 'COUNT_DISTINCT'].includes(monitor.aggregation);
+  }
+  return monitor.aggregation !== 'COUNT';
 }

@@ -3,19 +3,21 @@ import { GroupBy, MonitorMetric } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
-import { GroupSeries } from './metric-semantics';
+import { GroupSeries, METRIC_KIND } from './metric-semantics';
 import {
   SERIES_FIELDS,
   SeriesCell,
   SeriesField,
   SeriesRow,
-  idsOfRow,
   samplesOf,
+  totalsOf,
   valueOf,
 } from './metric-series';
 import { MinuteRange } from './rollup-series.repository';
 
 const T = `${AUDIT_SCHEMA}.monitor_series`;
+/** M33: each group's traffic events over all its cells, an upper bound of any window's samples. */
+const TOTALS = `${AUDIT_SCHEMA}.monitor_series_totals`;
 
 /** Counters: added on conflict. */
 const COUNTERS: ReadonlyArray<[keyof SeriesCell, string]> = [
@@ -35,7 +37,7 @@ const COUNTERS: ReadonlyArray<[keyof SeriesCell, string]> = [
 ];
 
 /** What a read selects for each field. */
-const SELECT_OF: Readonly<Record<SeriesField, string>> = {
+export const SELECT_OF: Readonly<Record<SeriesField, string>> = {
   ...(Object.fromEntries(
     COUNTERS.map(([field, column]) => [field, `${column} AS "${field}"`]),
   ) as Record<(typeof COUNTERS)[number][0], string>),
@@ -44,27 +46,8 @@ const SELECT_OF: Readonly<Record<SeriesField, string>> = {
   latencies: 'latencies',
   users: 'users',
   agents: 'agents',
-};
-
-/** A metric's samples in a cell (`samplesOf`), in SQL. */
-const SAMPLES_SQL: Readonly<Record<MonitorMetric, string>> = {
-  REQUESTS: 'requests',
-  BLOCKS: 'blocks',
-  WARNS: 'warns',
-  MASKS: 'masks',
-  HITL_HOLDS: 'hitl_holds',
-  ERRORS: 'errors',
-  ERROR_RATE_PCT: 'traffic',
-  LATENCY_AVG_MS: 'cardinality(latencies)',
-  LATENCY_P50_MS: 'cardinality(latencies)',
-  LATENCY_P95_MS: 'cardinality(latencies)',
-  LATENCY_P99_MS: 'cardinality(latencies)',
-  LLM_CALLS: 'llm_calls',
-  LLM_FAILOVERS: 'llm_failovers',
-  TOOL_CALLS: 'tool_calls',
-  MCP_REQUESTS: 'mcp_requests',
-  USER_DISTINCT: 'user_events',
-  AGENT_DISTINCT: 'agent_events',
+  userCount: `cardinality(users) AS "userCount"`,
+  agentCount: `cardinality(agents) AS "agentCount"`,
 };
 
 /** The union of two id sets, each id once. */
@@ -73,10 +56,61 @@ function union(column: string): string {
     ELSE ARRAY(SELECT DISTINCT x FROM unnest(s.${column} || excluded.${column}) x) END`;
 }
 
+const COLUMNS = COUNTERS.map(([, column]) => column);
+
+/**
+ * The cells' upsert (M29), `$1` the tenant and `$2` the cells (`cellsParameter`): counters added,
+ * latencies appended, id sets united.
+ */
+export const CELLS_UPSERT = `
+  INSERT INTO ${T} AS s (tenant_id, group_by, group_key, minute, ${COLUMNS.join(', ')},
+    latency_sum, latencies, users, agents)
+  SELECT $1, c.g, c.k, c.m, ${COLUMNS.map((column) => `coalesce(c.${column}, 0)`).join(', ')},
+    coalesce(c.ls, 0), coalesce(c.l, '{}'), coalesce(c.u, '{}'), coalesce(c.a, '{}')
+  FROM jsonb_to_recordset($2::jsonb) AS c(g text, k text, m integer,
+    ${COLUMNS.map((column) => `${column} integer`).join(', ')},
+    ls double precision, l double precision[], u text[], a text[])
+  ON CONFLICT (tenant_id, group_by, minute, group_key) DO UPDATE SET
+    ${COLUMNS.map((column) => `${column} = s.${column} + excluded.${column}`).join(', ')},
+    latency_sum = s.latency_sum + excluded.latency_sum,
+    latencies = s.latencies || excluded.latencies,
+    users = ${union('users')},
+    agents = ${union('agents')}`;
+
+/** The cells as the upsert's JSON: zero counters and empty lists (most of a cell's) left out. */
+export function cellsParameter(cells: readonly SeriesCell[]): string {
+  return JSON.stringify(
+    cells.map((cell) => {
+      const row: Record<string, unknown> = { g: cell.groupBy, k: cell.key, m: cell.minute };
+      for (const [field, column] of COUNTERS) {
+        if (cell[field] !== 0) {
+          row[column] = cell[field];
+        }
+      }
+      if (cell.latencies.length > 0) {
+        row.ls = cell.latencySum;
+        row.l = cell.latencies;
+      }
+      if (cell.users.length > 0) {
+        row.u = cell.users;
+      }
+      if (cell.agents.length > 0) {
+        row.a = cell.agents;
+      }
+      return row;
+    }),
+  );
+}
+
 /** One read of a batch: a metric over a window. */
 export interface SeriesRead {
   metric: MonitorMetric;
   range: MinuteRange;
+  /**
+   * M36: false when the read's monitors need no per-minute values: each group then comes with
+   * its samples, a count's `total` and a distinct metric's `distinct`, and no minutes.
+   */
+  minutes?: boolean;
 }
 
 /**
@@ -90,45 +124,19 @@ export class MetricSeriesRepository {
     if (cells.length === 0) {
       return;
     }
-    const counters = COUNTERS.map(([, column]) => column);
+    const totals = totalsOf(cells);
+    // M33: the groups' totals in the same statement, sorted so that two batches lock them in order.
     await tx.query(
-      `INSERT INTO ${T} AS s (tenant_id, group_by, group_key, minute, ${counters.join(', ')},
-         latency_sum, latencies, users, agents)
-       SELECT $1, c.g, c.k, c.m, ${counters.map((column) => `coalesce(c.${column}, 0)`).join(', ')},
-         coalesce(c.ls, 0), coalesce(c.l, '{}'), coalesce(c.u, '{}'), coalesce(c.a, '{}')
-       FROM jsonb_to_recordset($2::jsonb) AS c(g text, k text, m integer,
-         ${counters.map((column) => `${column} integer`).join(', ')},
-         ls double precision, l double precision[], u text[], a text[])
-       ON CONFLICT (tenant_id, group_by, minute, group_key) DO UPDATE SET
-         ${counters.map((column) => `${column} = s.${column} + excluded.${column}`).join(', ')},
-         latency_sum = s.latency_sum + excluded.latency_sum,
-         latencies = s.latencies || excluded.latencies,
-         users = ${union('users')},
-         agents = ${union('agents')}`,
+      `WITH cells AS (${CELLS_UPSERT})
+       INSERT INTO ${TOTALS} AS t (tenant_id, group_by, group_key, events)
+       SELECT $1, u.g, u.k, u.n FROM unnest($3::text[], $4::text[], $5::bigint[]) AS u(g, k, n)
+       ON CONFLICT (tenant_id, group_by, group_key) DO UPDATE SET events = t.events + excluded.events`,
       [
         tenantId,
-        // Zero counters and empty lists are left out (most of a cell's): the SELECT fills them in.
-        JSON.stringify(
-          cells.map((cell) => {
-            const row: Record<string, unknown> = { g: cell.groupBy, k: cell.key, m: cell.minute };
-            for (const [field, column] of COUNTERS) {
-              if (cell[field] !== 0) {
-                row[column] = cell[field];
-              }
-            }
-            if (cell.latencies.length > 0) {
-              row.ls = cell.latencySum;
-              row.l = cell.latencies;
-            }
-            if (cell.users.length > 0) {
-              row.u = cell.users;
-            }
-            if (cell.agents.length > 0) {
-              row.a = cell.agents;
-            }
-            return row;
-          }),
-        ),
+        cellsParameter(cells),
+        totals.map((total) => total.groupBy),
+        totals.map((total) => total.key),
+        totals.map((total) => total.events),
       ],
     );
   }
@@ -137,11 +145,10 @@ export class MetricSeriesRepository {
    * M29: every read of one grouping from one range read of its cells over the reads' span; each
    * read's groups with the metric's value in each minute that has samples (what M21's query over
    * the events gives: `CustomMonitorsRepository.minuteSeries`). `wanted[k]`, when given, says which
-   * groups read k must give: those with at least `minSamples` samples in read `read`'s window for
-   * one of its entries (a monitor judges only groups of its minVolume, and compares a CHANGE only
-   * for those). Other groups may come too. When every read wants groups of some volume, the
-   * statement first sums each group's samples in the database and fetches only the cells of the
-   * groups wanted.
+   * groups read k gives: those with at least `minSamples` samples in read `read`'s window for one
+   * of its entries (a monitor judges only groups of its minVolume, and compares a CHANGE only for
+   * those). M33: when every read wants groups of some volume, only the cells of the groups whose
+   * totals reach the smallest volume asked are fetched; the samples are then counted here.
    */
   async seriesOver(
     tx: Tx,
@@ -154,19 +161,19 @@ export class MetricSeriesRepository {
       return [];
     }
     const fields = [...new Set(reads.flatMap((read) => SERIES_FIELDS[read.metric]))];
-    const spans = mergedSpans(reads.map((read) => read.range));
-    const inSpans = spans
-      .map((_s, i) => `(minute >= $${2 * i + 3} AND minute < $${2 * i + 4})`)
-      .join(' OR ');
-    const params = [
-      tenantId,
-      groupBy,
-      ...spans.flatMap((span) => [span.fromMinute, span.toMinute]),
-    ];
-    const needed = wanted ? await this.groupsWanted(tx, params, inSpans, reads, wanted) : undefined;
-    const keys = needed?.every((set) => set !== undefined)
-      ? [...new Set(needed.flatMap((set) => [...(set ?? [])]))]
-      : undefined;
+    const { inSpans, params } = spansOf(tenantId, groupBy, reads);
+    const wantsAll = reads.map((_read, k) => {
+      const entries = wanted?.[k] ?? [];
+      return entries.length === 0 || entries.some((e) => e.read < 0 || e.minSamples <= 0);
+    });
+    const keys = wantsAll.some(Boolean)
+      ? undefined
+      : await this.groupsOfAtLeast(
+          tx,
+          tenantId,
+          groupBy,
+          Math.min(...(wanted ?? []).flat().map((e) => e.minSamples)),
+        );
     if (keys?.length === 0) {
       return reads.map(() => []);
     }
@@ -177,86 +184,114 @@ export class MetricSeriesRepository {
        ORDER BY minute`,
       keys ? [...params, keys] : params,
     );
-    return reads.map(({ metric, range }, k) => {
-      const only = needed?.[k];
+    const distinct = await this.distinctOver(tx, tenantId, groupBy, reads, keys);
+    const samples = new Map<number, Map<string, number>>();
+    const samplesIn = (j: number): Map<string, number> => {
+      let byGroup = samples.get(j);
+      if (!byGroup) {
+        byGroup = samplesByGroup(rows, reads[j]);
+        samples.set(j, byGroup);
+      }
+      return byGroup;
+    };
+    return reads.map(({ metric, range, minutes }, k) => {
+      const isCount = METRIC_KIND[metric] === 'COUNT';
+      const entries = wanted?.[k] ?? [];
+      const isWanted = (group: string): boolean =>
+        entries.some((e) => (samplesIn(e.read).get(group) ?? 0) >= e.minSamples);
       const byGroup = new Map<string, GroupSeries>();
-      const ids = new Map<string, Set<string>>();
+      const skipped = new Set<string>();
       for (let i = firstAtOrAfter(rows, range.fromMinute); i < rows.length; i += 1) {
         const row = rows[i];
         if (row.minute >= range.toMinute) {
           break;
         }
-        const samples = samplesOf(metric, row);
+        const rowSamples = samplesOf(metric, row);
         // A (group, minute) without this metric's events is not one of its minutes.
-        if (samples === 0 || (only && !only.has(row.key))) {
+        if (rowSamples === 0 || skipped.has(row.key)) {
           continue;
         }
         let series = byGroup.get(row.key);
         if (!series) {
+          if (!wantsAll[k] && !isWanted(row.key)) {
+            skipped.add(row.key);
+            continue;
+          }
           series = { group: row.key, minutes: new Map(), samples: 0 };
+          if (minutes === false && isCount) {
+            series.total = 0;
+          }
+          const ids = distinct.get(k);
+          if (ids) {
+            series.distinct = ids.get(row.key) ?? 0;
+          }
           byGroup.set(row.key, series);
         }
-        series.minutes.set(row.minute, valueOf(metric, row));
-        series.samples += samples;
-        const rowIds = idsOfRow(metric, row);
-        if (rowIds) {
-          const seen = ids.get(row.key) ?? new Set<string>();
-          rowIds.forEach((id) => seen.add(id));
-          ids.set(row.key, seen);
+        if (series.total !== undefined) {
+          // A count's value in a minute is its samples (M21): the window's total is their sum.
+          series.total += rowSamples;
+        } else if (minutes !== false) {
+          series.minutes.set(row.minute, valueOf(metric, row));
         }
-      }
-      for (const [group, seen] of ids) {
-        const series = byGroup.get(group);
-        if (series) {
-          series.distinct = seen.size;
-        }
+        series.samples += rowSamples;
       }
       return [...byGroup.values()];
     });
   }
 
   /**
-   * The groups each read must give (undefined: all of them): one aggregate over the cells, each
-   * group's samples in the window of every read some entry names.
+   * M35: each distinct read's distinct ids per group over its window, counted in the database
+   * (the ids never leave it); by read index, for the reads of a DISTINCT metric.
    */
-  private async groupsWanted(
+  private async distinctOver(
     tx: Tx,
-    params: unknown[],
-    inSpans: string,
+    tenantId: string,
+    groupBy: GroupBy,
     reads: readonly SeriesRead[],
-    wanted: ReadonlyArray<ReadonlyArray<{ read: number; minSamples: number }>>,
-  ): Promise<Array<Set<string> | undefined>> {
-    const all = wanted.map(
-      (entries) => entries.length === 0 || entries.some((e) => e.read < 0 || e.minSamples <= 0),
+    keys: readonly string[] | undefined,
+  ): Promise<Map<number, Map<string, number>>> {
+    const counted = reads.flatMap((read, k) =>
+      METRIC_KIND[read.metric] === 'DISTINCT' ? [k] : [],
     );
-    if (all.every(Boolean)) {
-      return wanted.map(() => undefined);
+    const distinct = new Map<number, Map<string, number>>(counted.map((k) => [k, new Map()]));
+    if (counted.length === 0) {
+      return distinct;
     }
-    const named = [
-      ...new Set(wanted.flatMap((entries, k) => (all[k] ? [] : entries.map((e) => e.read)))),
-    ];
-    const sums = named.map((j, i) => {
-      const { metric } = reads[j];
-      const at = params.length + 2 * i;
-      return `sum(${SAMPLES_SQL[metric]}) FILTER (WHERE minute >= $${at + 1} AND minute < $${at + 2}) AS s${i}`;
-    });
-    const rows: Array<Record<string, string | null>> = await tx.query(
-      `SELECT group_key AS key, ${sums.join(', ')}
-       FROM ${T} WHERE tenant_id = $1 AND group_by = $2 AND (${inSpans}) GROUP BY group_key`,
-      [...params, ...named.flatMap((j) => [reads[j].range.fromMinute, reads[j].range.toMinute])],
+    const rows: Array<{ read: number; key: string; n: number }> = await tx.query(
+      `SELECT r.k AS read, c.group_key AS key, count(DISTINCT id COLLATE "C")::integer AS n
+       FROM unnest($3::integer[], $4::integer[], $5::integer[], $6::boolean[]) AS r(k, f, t, is_user)
+       JOIN ${T} c ON c.tenant_id = $1 AND c.group_by = $2 AND c.minute >= r.f AND c.minute < r.t
+         ${keys ? 'AND c.group_key = ANY($7::text[])' : ''}
+       CROSS JOIN LATERAL unnest(CASE WHEN r.is_user THEN c.users ELSE c.agents END) AS id
+       GROUP BY 1, 2`,
+      [
+        tenantId,
+        groupBy,
+        counted,
+        counted.map((k) => reads[k].range.fromMinute),
+        counted.map((k) => reads[k].range.toMinute),
+        counted.map((k) => reads[k].metric === 'USER_DISTINCT'),
+        ...(keys ? [keys] : []),
+      ],
     );
-    return wanted.map((entries, k) => {
-      if (all[k]) {
-        return undefined;
-      }
-      const groups = new Set<string>();
-      for (const row of rows) {
-        if (entries.some((e) => Number(row[`s${named.indexOf(e.read)}`] ?? 0) >= e.minSamples)) {
-          groups.add(String(row.key));
-        }
-      }
-      return groups;
-    });
+    for (const row of rows) {
+      distinct.get(row.read)?.set(row.key, row.n);
+    }
+    return distinct;
+  }
+
+  /** M33: the groups whose cells hold at least `events` traffic events in all. */
+  private async groupsOfAtLeast(
+    tx: Tx,
+    tenantId: string,
+    groupBy: GroupBy,
+    events: number,
+  ): Promise<string[]> {
+    const rows: Array<{ key: string }> = await tx.query(
+      `SELECT group_key AS key FROM ${TOTALS} WHERE tenant_id = $1 AND group_by = $2 AND events >= $3`,
+      [tenantId, groupBy, events],
+    );
+    return rows.map((row) => row.key);
   }
 
   /**
@@ -270,14 +305,43 @@ export class MetricSeriesRepository {
     return rows[0]?.minute ?? Number.MAX_SAFE_INTEGER;
   }
 
-  /** Cells older than any window can reach are deleted (system scope). */
+  /**
+   * Cells older than any window can reach are deleted (system scope), and M33's totals lowered by
+   * what they held, in one statement (a group left with none loses its row). An ingest meeting it
+   * can only leave a total higher than its cells, never lower: still a bound.
+   */
   async prune(tx: Tx, beforeMinute: number): Promise<void> {
-    await tx.query(`DELETE FROM ${T} WHERE minute < $1`, [beforeMinute]);
+    const same = `t.tenant_id = g.tenant_id AND t.group_by = g.group_by AND t.group_key = g.group_key`;
+    await tx.query(
+      `WITH gone AS (
+         DELETE FROM ${T} WHERE minute < $1
+         RETURNING tenant_id, group_by, group_key, traffic + llm_failovers AS n
+       ), g AS (
+         SELECT tenant_id, group_by, group_key, sum(n) AS n FROM gone GROUP BY 1, 2, 3
+       ), lowered AS (
+         UPDATE ${TOTALS} t SET events = t.events - g.n FROM g WHERE ${same} AND t.events > g.n
+       )
+       DELETE FROM ${TOTALS} t USING g WHERE ${same} AND t.events <= g.n`,
+      [beforeMinute],
+    );
   }
 }
 
+/** Each group's samples of `read`'s metric in its window. */
+function samplesByGroup(rows: readonly SeriesRow[], read: SeriesRead): Map<string, number> {
+  const byGroup = new Map<string, number>();
+  for (let i = firstAtOrAfter(rows, read.range.fromMinute); i < rows.length; i += 1) {
+    const row = rows[i];
+    if (row.minute >= read.range.toMinute) {
+      break;
+    }
+    byGroup.set(row.key, (byGroup.get(row.key) ?? 0) + samplesOf(read.metric, row));
+  }
+  return byGroup;
+}
+
 /** Index of the first row at or after `minute` (rows sorted by minute). */
-function firstAtOrAfter(rows: readonly SeriesRow[], minute: number): number {
+export function firstAtOrAfter(rows: readonly SeriesRow[], minute: number): number {
   let [lo, hi] = [0, rows.length];
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
@@ -288,6 +352,24 @@ function firstAtOrAfter(rows: readonly SeriesRow[], minute: number): number {
     }
   }
   return lo;
+}
+
+/**
+ * The condition on `minute` for the reads' span (`$1` the tenant, `$2` the grouping, then each
+ * disjoint span's bounds) and its parameters.
+ */
+export function spansOf(
+  tenantId: string,
+  groupBy: GroupBy,
+  reads: readonly SeriesRead[],
+): { inSpans: string; params: unknown[] } {
+  const spans = mergedSpans(reads.map((read) => read.range));
+  return {
+    inSpans: spans
+      .map((_s, i) => `(minute >= $${2 * i + 3} AND minute < $${2 * i + 4})`)
+      .join(' OR '),
+    params: [tenantId, groupBy, ...spans.flatMap((span) => [span.fromMinute, span.toMinute])],
+  };
 }
 
 /** The ranges' union as disjoint spans, so a read takes no cell twice and none between them. */

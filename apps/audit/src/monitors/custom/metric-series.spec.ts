@@ -1,4 +1,4 @@
-import { StoredTraffic, seriesCellsOf, valueOf } from './metric-series';
+import { StoredTraffic, seriesCellsOf, totalsOf, valueOf } from './metric-series';
 
 const TENANT = 'A0000000-0000-4000-8000-000000000000';
 const AT = '2026-06-01T10:07:30.000Z';
@@ -83,5 +83,29 @@ describe('valueOf', () => {
     expect(valueOf('LATENCY_P50_MS', row)).toBe(3);
     expect(valueOf('LATENCY_P95_MS', row)).toBe(9);
     expect(valueOf('ERROR_RATE_PCT', row)).toBe(25);
+  });
+});
+
+describe('totalsOf', () => {
+  it('should count every event of a group once, at least as many as any metric samples', () => {
+    const cells = seriesCellsOf([
+      event({}),
+      event({ occurredAt: '2026-06-01T10:09:00.000Z', action: 'BLOCK' }),
+      event({ eventType: 'LLM_GATEWAY_FAILOVER', parties: [], details: { llmProviderId: 'p' } }),
+    ]);
+
+    const totals = totalsOf(cells);
+
+    expect(totals.filter((t) => t.groupBy === 'NONE')).toEqual([
+      { groupBy: 'NONE', key: TENANT.toLowerCase(), events: 3 },
+    ]);
+    expect(totals.find((t) => t.groupBy === 'AGENT')).toEqual({
+      groupBy: 'AGENT',
+      key: 'a1',
+      events: 2,
+    });
+    // Sorted by grouping and key: two batches lock the rows they share in the same order.
+    const order = totals.map((t) => `${t.groupBy}|${t.key}`);
+    expect(order).toEqual([...order].sort());
   });
 });

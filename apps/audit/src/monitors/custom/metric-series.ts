@@ -206,12 +206,36 @@ export function seriesCellsOf(events: readonly StoredTraffic[]): SeriesCell[] {
   return [...cells.values()];
 }
 
+/** M33: one group's traffic events in a batch's cells (each cell's traffic and failovers). */
+export interface GroupTotal {
+  groupBy: GroupBy;
+  key: string;
+  events: number;
+}
+
+/** M33: the batch's events per group, sorted by grouping and key (the order rows are locked in). */
+export function totalsOf(cells: readonly SeriesCell[]): GroupTotal[] {
+  const totals = new Map<string, GroupTotal>();
+  for (const cell of cells) {
+    const id = `${cell.groupBy}|${cell.key}`;
+    const total = totals.get(id) ?? { groupBy: cell.groupBy, key: cell.key, events: 0 };
+    total.events += cell.traffic + cell.llmFailovers;
+    totals.set(id, total);
+  }
+  return [...totals.values()].sort((a, b) =>
+    a.groupBy === b.groupBy ? (a.key < b.key ? -1 : 1) : a.groupBy < b.groupBy ? -1 : 1,
+  );
+}
+
 /** A cell as the tick reads it: only the columns its metrics need are filled. */
 export type SeriesRow = Partial<Omit<SeriesCell, 'groupBy' | 'key' | 'minute'>> & {
   key: string;
   minute: number;
   /** How many latencies the cell holds (read without the latencies when only their mean is needed). */
   latencyCount?: number;
+  /** M35: how many distinct user and agent ids the cell holds (read without the ids). */
+  userCount?: number;
+  agentCount?: number;
 };
 
 export type SeriesField = keyof Omit<SeriesRow, 'key' | 'minute'>;
@@ -233,8 +257,9 @@ export const SERIES_FIELDS: Readonly<Record<MonitorMetric, readonly SeriesField[
   LLM_FAILOVERS: ['llmFailovers'],
   TOOL_CALLS: ['toolCalls'],
   MCP_REQUESTS: ['mcpRequests'],
-  USER_DISTINCT: ['users', 'userEvents'],
-  AGENT_DISTINCT: ['agents', 'agentEvents'],
+  // M35: a minute's distinct count; a window's comes from the database (`distinctOver`).
+  USER_DISTINCT: ['userCount', 'userEvents'],
+  AGENT_DISTINCT: ['agentCount', 'agentEvents'],
 };
 
 const COUNTER_OF: Partial<Record<MonitorMetric, SeriesField>> = {
@@ -296,14 +321,9 @@ export function valueOf(metric: MonitorMetric, row: SeriesRow): number {
   if (metric === 'LATENCY_AVG_MS') {
     return (row.latencySum ?? 0) / (row.latencyCount ?? 1);
   }
-  return (metric === 'USER_DISTINCT' ? row.users : row.agents)?.length ?? 0;
-}
-
-/** The ids a distinct metric counts in a cell. */
-export function idsOfRow(metric: MonitorMetric, row: SeriesRow): readonly string[] | undefined {
-  return metric === 'USER_DISTINCT'
-    ? (row.users ?? [])
-    : metric === 'AGENT_DISTINCT'
-      ? (row.agents ?? [])
-      : undefined;
+  return (
+    (metric === 'USER_DISTINCT'
+      ? (row.userCount ?? row.users?.length)
+      : (row.agentCount ?? row.agents?.length)) ?? 0
+  );
 }

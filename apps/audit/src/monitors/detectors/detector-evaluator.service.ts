@@ -74,17 +74,12 @@ export class DetectorEvaluatorService {
       const series = new Map<string, SeriesOf>();
       const byKind = new Map<string, SeriesOf[]>();
       for (const row of counts) {
-        // Slot part × slots + day (time-window.ts): a day's count is the sum of its pieces.
-        const parts = days.map((day) =>
-          Array.from({ length: day === 0 ? 1 : BASELINE_PARTS }, (_, part) =>
-            Number(row.counts[part * slots + day] ?? 0),
-          ),
-        );
+        const { days: totals, parts } = daysOf(row.counts, slots);
         const entry: SeriesOf = {
           subjectType: row.subjectType,
           subjectId: row.subjectId,
           metric: row.metric,
-          days: parts.map((pieces) => pieces.reduce((sum, n) => sum + n, 0)),
+          days: totals,
           parts,
         };
         series.set(seriesKey(row.subjectType, row.subjectId, row.metric), entry);
@@ -157,13 +152,18 @@ export class DetectorEvaluatorService {
       );
     const [even, odd] = await Promise.all([read(0), read(1)]);
     const merged = new Map<string, WindowCounts>();
-    for (const row of [...even, ...odd]) {
-      const key = seriesKey(row.subjectType, row.subjectId, row.metric);
-      const seen = merged.get(key);
-      if (seen) {
-        seen.counts = seen.counts.map((n, day) => n + (row.counts[day] ?? 0));
-      } else {
-        merged.set(key, row);
+    for (const rows of [even, odd]) {
+      for (const row of rows) {
+        const key = seriesKey(row.subjectType, row.subjectId, row.metric);
+        const seen = merged.get(key);
+        if (seen) {
+          // Each slot is one day's (M18): the halves' counts are added in place.
+          for (let slot = 0; slot < seen.counts.length; slot += 1) {
+            seen.counts[slot] += row.counts[slot] ?? 0;
+          }
+        } else {
+          merged.set(key, row);
+        }
       }
     }
     return [...merged.values()];
@@ -187,4 +187,25 @@ export class DetectorEvaluatorService {
     }
     return groups;
   }
+}
+
+/**
+ * A subject's counts by day from its slots (part × slots + day, time-window.ts): the recent window
+ * (day 0) is one piece, each baseline day `BASELINE_PARTS` pieces, and a day's count their sum.
+ */
+function daysOf(counts: readonly number[], slots: number): { days: number[]; parts: number[][] } {
+  const days: number[] = [];
+  const parts: number[][] = [];
+  for (let day = 0; day < slots; day += 1) {
+    const pieces: number[] = [];
+    let total = 0;
+    for (let part = 0; part < (day === 0 ? 1 : BASELINE_PARTS); part += 1) {
+      const n = Number(counts[part * slots + day] ?? 0);
+      pieces.push(n);
+      total += n;
+    }
+    days.push(total);
+    parts.push(pieces);
+  }
+  return { days, parts };
 }
