@@ -259,8 +259,9 @@ export async function writeMonitors(
       // Set as a tenant would: a monitor that fires on thousands of groups at once is mis-set, and
       // the alerts it opens would measure the raiser, not the evaluation.
       threshold: monitorType === 'THRESHOLD' ? 2_000 : monitorType === 'CHANGE' ? 400 : 8,
-      // Small groups are not judged (a CHANGE from nothing fires at minVolume): still read, not raised.
-      minVolume: 1_000,
+      // Small groups are not judged (a CHANGE from nothing fires at minVolume): still read, not
+      // raised. BENCH_MIN_VOLUME=0 measures every group judged, the API's default.
+      minVolume: Number(process.env.BENCH_MIN_VOLUME ?? 1_000),
       severity: 'MEDIUM',
       enabled: true,
       updatedByLabel: 'bench',
