@@ -14,6 +14,7 @@ import {
   errorRateFindings,
   errorRateMetrics,
 } from './error-rate-detectors';
+import { HistoryDispersionService } from './history-dispersion.service';
 import { NOVELTY_DETECTORS, noveltyFindings } from './novelty-detectors';
 import { RATE_DETECTORS, RateDetector, rateFindings, rateMetrics } from './rate-detectors';
 import { DAY_MS, MINUTE_MS, windowSegments } from './time-window';
@@ -31,6 +32,7 @@ export class DetectorEvaluatorService {
   constructor(
     @Inject(AUDIT_DATABASE) private readonly database: Database,
     private readonly rollups: RollupsRepository,
+    private readonly history: HistoryDispersionService,
   ) {}
 
   /**
@@ -105,6 +107,7 @@ export class DetectorEvaluatorService {
         series,
         byKind,
         firstSeen,
+        historyPairs: await this.history.pairsBefore(tenantId, windowEnd, lookback, metrics),
       };
       for (const detector of group.rate) {
         findings.push(

@@ -2,6 +2,7 @@ import { SubjectType } from '@agp/contracts';
 
 import { DetectorSettings } from '../config/detector-settings';
 import { RollupMetric } from '../rollups/rollup-counters';
+import { QuarterPairs } from './history-dispersion';
 import { DAY_MS, baselineDays } from './time-window';
 
 /** Counts of one subject and metric: index 0 the recent window, index d the same window d days ago. */
@@ -83,4 +84,6 @@ export interface RateInput {
   byKind: Map<string, SeriesOf[]>;
   firstSeen: Map<string, Date>;
   settings: DetectorSettings;
+  /** M40: each series' quarter pairs per day of its lookback, by `seriesKey` (none: no estimate). */
+  historyPairs?: Map<string, QuarterPairs[]>;
 }

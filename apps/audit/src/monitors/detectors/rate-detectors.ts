@@ -13,6 +13,7 @@ import {
   seriesKey,
   seriesOfKind,
 } from './detector-input';
+import { historyDispersion } from './history-dispersion';
 
 type EvidenceShape =
   | { kind: 'POLICY_METRIC'; policyMetric: PolicyMetric }
@@ -151,6 +152,14 @@ export function assessSeries(
         input.exposure,
         // M30: a tenant's count sums its subjects', whose earlier anomalies it carries.
         spec.subjectType === 'TENANT',
+        {
+          dispersion: historyDispersion(
+            input.historyPairs?.get(seriesKey(series.subjectType, series.subjectId, spec.metric)) ??
+              [],
+            input.windowMinutes,
+          ),
+          weekday: input.windowStart.getUTCDay(),
+        },
       );
 }
 

@@ -109,16 +109,27 @@ export function seasonalBaseline(
     dof > 0 && scale > 0 ? (Math.max(0, residual - poisson) / scale) * (days.length / dof) : 0;
   const events = target.days.reduce((sum, d) => sum + d.perWindow, 0) * exposure;
   // The level's relative variance: day-to-day variation over n days plus the Poisson uncertainty
-  // of the events it rests on (a gamma of shape events + ½); a projection's grows with the
-  // distance from the days it rests on, (1/n + age distance² / Σxx).
-  const distance = slope !== 0 && sxx > 0 ? target.meanAge ** 2 / sxx : 0;
+  // of the events it rests on (a gamma of shape events + ½). A projection adds the slope's
+  // variance times the distance², age of the level's days²; M42 (issue 17): the slope rests on
+  // every day, each with its own kind's Poisson noise, Σ (age − kind's mean age)² (day variation +
+  // 1 / a day's events) / Σxx², not on the level's few days (two weekend days made a weekend
+  // window's projection four times as uncertain as its days say).
+  let poissonSxx = 0;
+  for (const g of stats) {
+    for (const d of g.days) {
+      poissonSxx += (d.age - g.meanAge) ** 2 / (g.mean * exposure + 0.5);
+    }
+  }
+  const slopeVariance = sxx > 0 ? (dayVariation * sxx + poissonSxx) / sxx ** 2 : 0;
+  const distance = slope !== 0 ? target.meanAge ** 2 : 0;
   const n = target.days.length;
+  const levelUncertainty = dayVariation / n + 1 / (events + 0.5);
   return {
     level,
     projected,
     dispersion: Math.max(dispersion, MIN_DISPERSION),
-    levelUncertainty: dayVariation / n + 1 / (events + 0.5),
-    projectionUncertainty: (dayVariation + n / (events + 0.5)) * (1 / n + distance),
+    levelUncertainty,
+    projectionUncertainty: levelUncertainty + distance * slopeVariance,
   };
 }
 
@@ -131,12 +142,13 @@ export function seasonalBaseline(
  * rule assumes days that vary about symmetrically: the count detectors apply it to the tenant's
  * counters, sums of many subjects (where one policy's earlier spike is such a day), not to a
  * single bursty subject, whose heavy-tailed bursts would be cut away as outliers and its
- * dispersion underestimated.
+ * dispersion underestimated. M41 also leaves such days out when it weighs which week a subject
+ * lives by (the level itself keeps them).
  */
-export function withoutOutlierDays(
-  days: readonly BaselineDay[],
+export function withoutOutlierDays<T extends Pick<BaselineDay, 'perWindow' | 'sameKind'>>(
+  days: readonly T[],
   exposure: number,
-): readonly BaselineDay[] {
+): readonly T[] {
   const kept = days.filter((day) => {
     const kind = days.filter((d) => d.sameKind === day.sameKind);
     if (kind.length < 3) {
