@@ -45,39 +45,37 @@ describe(HistoryDispersionRepository.name, () => {
     };
   }
 
-  it('should sum the quarter pairs of the hours in range, per series and tenant only', async () => {
+  it('should sum the quarter pairs of the hours in range per day, series and tenant', async () => {
     const tenantId = randomUUID();
     const other = randomUUID();
     const agent = randomUUID();
-    const quarters = [
+    const earlier = [
       [3, 9, 1, 4],
       [0, 12, 7, 7],
       [20, 2, 5, 0],
-      [8, 8, 8, 8],
     ];
+    const lastDay = [8, 1, 8, 30];
     await database.inTenant(tenantId, (tx) =>
-      rollups.addCounts(
-        tx,
-        tenantId,
-        quarters.map((q, hour) => hourRow(agent, hour, q)),
-      ),
+      rollups.addCounts(tx, tenantId, [
+        ...earlier.map((q, hour) => hourRow(agent, hour, q)),
+        hourRow(agent, 26, lastDay),
+        // At the range's end: left out.
+        hourRow(agent, 27, [50, 0, 50, 0]),
+      ]),
     );
     await database.inTenant(other, (tx) =>
       rollups.addCounts(tx, other, [hourRow(randomUUID(), 1, [50, 0, 50, 0])]),
     );
 
-    // The first three hours: the fourth is at the range's end, excluded.
     const rows = await database.inTenant(tenantId, (tx) =>
-      sut.quarterPairs(tx, tenantId, start, new Date(start.getTime() + 3 * HOUR_MS), ['REQUESTS']),
+      sut.quarterPairs(tx, tenantId, start, new Date(start.getTime() + 27 * HOUR_MS), ['REQUESTS']),
     );
 
-    expect(rows).toEqual([
-      {
-        subjectType: 'AGENT',
-        subjectId: agent,
-        metric: 'REQUESTS',
-        ...quarterPairsOf(quarters.slice(0, 3)),
-      },
+    // Day 0 is the last 24 hours before the range's end (hour 26), day 1 the 24 before (0–2).
+    const series = { subjectType: 'AGENT', subjectId: agent, metric: 'REQUESTS' };
+    expect([...rows].sort((a, b) => a.day - b.day)).toEqual([
+      { ...series, day: 0, ...quarterPairsOf([lastDay]) },
+      { ...series, day: 1, ...quarterPairsOf(earlier) },
     ]);
   });
 });
