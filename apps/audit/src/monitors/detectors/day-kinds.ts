@@ -1,4 +1,4 @@
-import { MIN_DISPERSION, withoutOutlierDays } from './seasonal-baseline';
+import { MIN_DISPERSION, fitKinds, withoutOutlierDays } from './seasonal-baseline';
 
 /** A baseline day as M41 reads it: its age, its count per window, and M6's kind for it. */
 export interface KindDay {
@@ -85,20 +85,7 @@ export function weekFit<T extends KindDay>(
   dispersion: number,
 ): number {
   const groups = [days.filter(inKind), days.filter((d) => !inKind(d))].filter((g) => g.length > 0);
-  const stats = groups.map((g) => ({
-    days: g,
-    meanAge: g.reduce((s, d) => s + d.age, 0) / g.length,
-    mean: g.reduce((s, d) => s + d.perWindow, 0) / g.length,
-  }));
-  let sxx = 0;
-  let sxy = 0;
-  for (const g of stats) {
-    for (const d of g.days) {
-      sxx += (d.age - g.meanAge) ** 2;
-      sxy += g.mean > 0 ? (d.age - g.meanAge) * (d.perWindow / g.mean - 1) : 0;
-    }
-  }
-  const slope = sxx > 0 && days.length - stats.length - 1 >= 1 ? sxy / sxx : 0;
+  const { stats, slope } = fitKinds(groups);
   const extra = dispersion / Math.max(exposure, 1) + MIN_DISPERSION;
   let chi = 0;
   for (const g of stats) {

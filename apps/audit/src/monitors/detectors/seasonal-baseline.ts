@@ -64,23 +64,7 @@ export function seasonalBaseline(
     return undefined;
   }
   const groups = [same, days.filter((d) => !d.sameKind)].filter((g) => g.length > 0);
-  const stats = groups.map((g) => ({
-    days: g,
-    meanAge: g.reduce((s, d) => s + d.age, 0) / g.length,
-    mean: g.reduce((s, d) => s + d.perWindow, 0) / g.length,
-  }));
-  // The slope is relative (a share of each kind's own level per day of age): a weekend at a
-  // third of the weekdays grows by the same share, not by the same count.
-  let sxx = 0;
-  let sxy = 0;
-  for (const g of stats) {
-    for (const d of g.days) {
-      sxx += (d.age - g.meanAge) ** 2;
-      sxy += g.mean > 0 ? (d.age - g.meanAge) * (d.perWindow / g.mean - 1) : 0;
-    }
-  }
-  const dofTrend = days.length - groups.length - 1;
-  const slope = sxx > 0 && dofTrend >= 1 ? sxy / sxx : 0;
+  const { stats, slope, sxx } = fitKinds(groups);
   const fitted = (d: BaselineDay, g: KindStats): number =>
     Math.max(0, g.mean * (1 + slope * (d.age - g.meanAge)));
   const dof = days.length - groups.length - (slope !== 0 ? 1 : 0);
@@ -176,10 +160,37 @@ function median(values: readonly number[]): number {
     : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-interface KindStats {
-  days: BaselineDay[];
+export interface KindStats<T = BaselineDay> {
+  days: T[];
   meanAge: number;
   mean: number;
+}
+
+/**
+ * M18's fit of baseline days in kinds: a mean per kind and one slope shared by the kinds, relative
+ * (a share of each kind's own level per day of age: a weekend at a third of the weekdays grows by
+ * the same share, not by the same count), by least squares; none without a degree of freedom
+ * left for it.
+ */
+export function fitKinds<T extends Pick<BaselineDay, 'age' | 'perWindow'>>(
+  groups: readonly T[][],
+): { stats: Array<KindStats<T>>; slope: number; sxx: number } {
+  const stats = groups.map((g) => ({
+    days: g,
+    meanAge: g.reduce((s, d) => s + d.age, 0) / g.length,
+    mean: g.reduce((s, d) => s + d.perWindow, 0) / g.length,
+  }));
+  let sxx = 0;
+  let sxy = 0;
+  for (const g of stats) {
+    for (const d of g.days) {
+      sxx += (d.age - g.meanAge) ** 2;
+      sxy += g.mean > 0 ? (d.age - g.meanAge) * (d.perWindow / g.mean - 1) : 0;
+    }
+  }
+  const days = groups.reduce((n, g) => n + g.length, 0);
+  const slope = sxx > 0 && days - groups.length - 1 >= 1 ? sxy / sxx : 0;
+  return { stats, slope, sxx };
 }
 
 /**
