@@ -48,9 +48,13 @@ export function assessCount(
 ): Deviation | undefined {
   const historyDispersion = own.dispersion;
   const pieces = days[0]?.pieces?.length ?? 0;
+  // M41: the subject's own week decides which days are of the window's kind; M43: the tenant's
+  // holidays are no baseline (unless nothing of the window's kind is left without them).
+  const kinds =
+    own.weekday >= 0 ? learnedDayKinds(days, exposure, historyDispersion, own.weekday) : days;
+  const workdays = kinds.filter((d) => !d.isHoliday);
   const seasonal = seasonalBaseline(
-    // M41: the subject's own week decides which days are of the window's kind.
-    own.weekday >= 0 ? learnedDayKinds(days, exposure, historyDispersion, own.weekday) : days,
+    workdays.some((d) => d.sameKind) ? workdays : kinds,
     exposure,
     pieces > 1 ? exposure / pieces : exposure,
     robustDays,

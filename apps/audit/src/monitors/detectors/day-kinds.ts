@@ -5,6 +5,8 @@ export interface KindDay {
   age: number;
   perWindow: number;
   sameKind: boolean;
+  /** M43: the tenant's holiday: no evidence of the subject's week. */
+  isHoliday?: boolean;
 }
 
 const WEEK = 7;
@@ -41,8 +43,10 @@ export function learnedDayKinds<T extends KindDay>(
   if (positions.size < WEEK) {
     return days;
   }
-  // An earlier anomaly's day is no evidence of a week: M30's rule leaves it out of the scores.
-  const scored = withoutOutlierDays(days, exposure);
+  // An earlier anomaly's day is no evidence of a week: M30's rule leaves it out of the scores, and
+  // so does a holiday of the tenant's (M43).
+  const workdays = days.filter((d) => !d.isHoliday);
+  const scored = withoutOutlierDays(workdays, exposure);
   const penalty = Math.log(scored.length);
   const score = (inPair: (d: T) => boolean): number => {
     const kinds = new Set(scored.map(inPair)).size;
@@ -56,6 +60,10 @@ export function learnedDayKinds<T extends KindDay>(
   const sunday = ((weekday % WEEK) + WEEK) % WEEK;
   for (const p of [sunday - 1, sunday, sunday + 1].map((x) => (x + WEEK) % WEEK)) {
     const inPair = (d: T): boolean => d.age % WEEK === p || d.age % WEEK === (p + 1) % WEEK;
+    if (workdays.filter(inPair).length < 2) {
+      // A weekend of one day (the other the tenant's holiday) is no evidence of a week.
+      continue;
+    }
     const s = score(inPair);
     if (s < best.score) {
       best = { score: s, inPair, today: p === 0 || p === WEEK - 1 };

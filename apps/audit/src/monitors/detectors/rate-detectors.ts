@@ -139,12 +139,13 @@ export function assessSeries(
       )
     : assessCount(
         series.days[0] ?? 0,
-        days.map(({ day, sameKind }) => {
+        days.map(({ day, sameKind, isHoliday }) => {
           const pieces = series.parts?.[day] ?? [];
           return {
             age: day,
             perWindow: (series.days[day] ?? 0) / input.exposure,
             sameKind,
+            isHoliday,
             pieces: pieces.map((n) => (n * pieces.length) / input.exposure),
           };
         }),

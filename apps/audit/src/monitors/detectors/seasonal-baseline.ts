@@ -7,6 +7,8 @@ export interface BaselineDay {
   perWindow: number;
   /** Of the same kind as the window judged (weekday or weekend, M6): the level comes from these. */
   sameKind: boolean;
+  /** M43: a tenant's holiday at this clock time, left out of the subject's baseline. */
+  isHoliday?: boolean;
   /**
    * The day's window read in consecutive pieces (each scaled to one window): they show how much
    * the subject varies from one window to the next, which the day's total averages away.
@@ -133,20 +135,38 @@ export function withoutOutlierDays<T extends Pick<BaselineDay, 'perWindow' | 'sa
   days: readonly T[],
   exposure: number,
 ): readonly T[] {
-  const kept = days.filter((day) => {
-    const kind = days.filter((d) => d.sameKind === day.sameKind);
-    if (kind.length < 3) {
-      return true;
-    }
-    const values = kind.map((d) => d.perWindow);
-    const center = median(values);
-    const mad = median(values.map((v) => Math.abs(v - center)));
-    // A day's count is perWindow × exposure: its Poisson noise, in per-window units.
-    const poisson = Math.sqrt(Math.max(center, 0) * exposure) / exposure;
-    const scale = Math.max(mad, 0.6745 * poisson);
-    return scale <= 0 || (0.6745 * Math.abs(day.perWindow - center)) / scale <= OUTLIER_Z;
-  });
+  const kept = days.filter((day) => Math.abs(modifiedZ(day, days, exposure)) <= OUTLIER_Z);
   return kept.length < days.length ? kept : days;
+}
+
+/**
+ * M43: the days far below the other days of their kind by M30's rule (a tenant's holiday: a
+ * weekday at a weekend's level).
+ */
+export function lowOutlierDays<T extends Pick<BaselineDay, 'perWindow' | 'sameKind'>>(
+  days: readonly T[],
+  exposure: number,
+): T[] {
+  return days.filter((day) => modifiedZ(day, days, exposure) < -OUTLIER_Z);
+}
+
+/** M30's modified z-score of a day among the days of its kind (0 for a kind of fewer than three). */
+function modifiedZ<T extends Pick<BaselineDay, 'perWindow' | 'sameKind'>>(
+  day: T,
+  days: readonly T[],
+  exposure: number,
+): number {
+  const kind = days.filter((d) => d.sameKind === day.sameKind);
+  if (kind.length < 3) {
+    return 0;
+  }
+  const values = kind.map((d) => d.perWindow);
+  const center = median(values);
+  const mad = median(values.map((v) => Math.abs(v - center)));
+  // A day's count is perWindow × exposure: its Poisson noise, in per-window units.
+  const poisson = Math.sqrt(Math.max(center, 0) * exposure) / exposure;
+  const scale = Math.max(mad, 0.6745 * poisson);
+  return scale <= 0 ? 0 : (0.6745 * (day.perWindow - center)) / scale;
 }
 
 /** Iglewicz and Hoaglin's cut on the modified z-score (M30). */
