@@ -31,6 +31,13 @@ import {
   assessSeries,
   rateFindings,
 } from '../src/monitors/detectors/rate-detectors';
+import { learnedDayKinds } from '../src/monitors/detectors/day-kinds';
+import {
+  NO_PAIRS,
+  QuarterPairs,
+  historyDispersion,
+  quarterPairsOf,
+} from '../src/monitors/detectors/history-dispersion';
 import { windowSegments } from '../src/monitors/detectors/time-window';
 import { seasonalBaseline } from '../src/monitors/detectors/seasonal-baseline';
 import { Finding } from '../src/monitors/monitors.types';
@@ -75,6 +82,8 @@ interface Stored {
   running: Float64Array;
   /** Whether an hour row exists (the hour's total is not 0). */
   hours: Uint8Array;
+  /** M40's quarter pairs summed over the hour rows before hour h (index h). */
+  pairs: Float64Array[];
 }
 
 function main(): void {
@@ -106,6 +115,7 @@ function main(): void {
           subjectId: row.subjectId,
           metric: row.metric,
           running: new Float64Array(0),
+          pairs: [],
           raw: new Float64Array(minutes),
           hours: new Uint8Array(hourList.length),
         };
@@ -133,6 +143,20 @@ function main(): void {
     for (let m = 0; m < minutes; m += 1) {
       entry.running[m + 1] = (entry.running[m] ?? 0) + (entry.raw[m] ?? 0);
     }
+    // M40's sums as the database computes them: the hour rows that exist, four quarters each.
+    entry.pairs = [0, 1, 2].map(() => new Float64Array(hourList.length + 1));
+    for (let h = 0; h < hourList.length; h += 1) {
+      const quarters = [0, 1, 2, 3].map(
+        (q) => (entry.running[h * 60 + (q + 1) * 15] ?? 0) - (entry.running[h * 60 + q * 15] ?? 0),
+      );
+      const sums = entry.hours[h] ? quarterPairsOf([quarters]) : NO_PAIRS;
+      [sums.pairs, sums.excess, sums.scale].forEach((value, i) => {
+        const column = entry.pairs[i];
+        if (column) {
+          column[h + 1] = (column[h] ?? 0) + value;
+        }
+      });
+    }
   }
   const evaluationStart = TRACE_END.getTime() - 7 * DAY_MS;
   const findings: Finding[] = [];
@@ -154,6 +178,7 @@ function main(): void {
     );
     const series = new Map<string, SeriesOf>();
     const byKind = new Map<string, SeriesOf[]>();
+    const historyPairs = new Map<string, QuarterPairs[]>();
     for (const [key, entry] of stored) {
       const counts = new Array<number>(BASELINE_PARTS * slots).fill(0);
       let present = false;
@@ -185,6 +210,18 @@ function main(): void {
         parts,
       };
       series.set(key, value);
+      // M40: the whole hours of the lookback before the window's hour, per 24 hours back.
+      const to = Math.floor((windowEnd.getTime() - start) / HOUR_MS);
+      const perDay: QuarterPairs[] = [];
+      for (let day = 0; day < LOOKBACK; day += 1) {
+        const hi = Math.max(0, to - day * 24);
+        const lo = Math.max(0, hi - 24);
+        const [pairs, excess, scale] = entry.pairs.map((c) => (c[hi] ?? 0) - (c[lo] ?? 0));
+        if ((pairs ?? 0) > 0) {
+          perDay.push({ pairs: pairs ?? 0, excess: excess ?? 0, scale: scale ?? 0 });
+        }
+      }
+      historyPairs.set(key, perDay);
       const kind = `${entry.subjectType}:${entry.metric}`;
       byKind.set(kind, [...(byKind.get(kind) ?? []), value]);
     }
@@ -199,6 +236,7 @@ function main(): void {
       byKind,
       firstSeen: new Map([...firstSeen].filter(([, at]) => at.getTime() > since)),
       settings: DEFAULT_DETECTOR_SETTINGS.AGENT_VOLUME_ANOMALY,
+      historyPairs,
     };
     inputs.set(tick, input);
     return input;
@@ -219,8 +257,12 @@ function main(): void {
             pieces: (series.parts?.[day] ?? []).map((n) => (n * pieces) / input.exposure),
           }),
         );
-        const baseline = seasonalBaseline(days, input.exposure, input.exposure / pieces);
-        process.stdout.write(`${JSON.stringify(baseline)}\n`);
+        const phi = historyDispersion(input.historyPairs?.get(key) ?? [], WINDOW);
+        const kinds = learnedDayKinds(days, input.exposure, phi, input.windowStart.getUTCDay());
+        const baseline = seasonalBaseline(kinds, input.exposure, input.exposure / pieces);
+        process.stdout.write(
+          `history φ ${phi.toFixed(3)} kinds ${kinds.map((d) => (d.sameKind ? 1 : 0)).join('')} ${JSON.stringify(baseline)}\n`,
+        );
       }
     }
     return;

@@ -1,4 +1,4 @@
-import { TrafficDetector } from '../src/monitors/config/detector-settings';
+import { GovernanceDetector, TrafficDetector } from '../src/monitors/config/detector-settings';
 import { Finding } from '../src/monitors/monitors.types';
 import { Anomaly } from '../tools/simulator/anomalies';
 
@@ -8,7 +8,7 @@ const AFTERMATH_MS = 20 * MINUTE_MS;
 /** Findings of one detector and subject closer than this are one episode (one alert to a person). */
 const EPISODE_GAP_MS = 30 * MINUTE_MS;
 
-export const FAMILIES: Record<string, TrafficDetector[]> = {
+export const FAMILIES: Record<string, Array<TrafficDetector | GovernanceDetector>> = {
   policy: [
     'POLICY_INVOCATION_ANOMALY',
     'POLICY_BLOCK_ANOMALY',
@@ -34,18 +34,35 @@ export const FAMILIES: Record<string, TrafficDetector[]> = {
     'NOVEL_TOOL_CALL',
     'NEW_MCP_SERVER_BINDING',
   ],
+  governance: [
+    'GOVERNANCE_REVIEW_DUE',
+    'GOVERNANCE_ORPHANED_OWNER',
+    'GOVERNANCE_UNCLASSIFIED_ACTIVE',
+    'GOVERNANCE_STALE_ATTESTATION',
+    'GOVERNANCE_INCIDENT_REPORT_DUE',
+  ],
 };
 
-export interface QualityReport {
+/** What the scoring needs of an anomaly: a traffic anomaly, or a governance gap (issue 17). */
+export interface ScoredAnomaly {
+  kind: string;
+  detector: TrafficDetector | GovernanceDetector;
+  subject: { type: string; id: string };
+  start: Date;
+  minutes: number;
+  affected: string[];
+}
+
+export interface QualityReport<A extends ScoredAnomaly = Anomaly> {
   injected: number;
   found: number;
-  missed: Anomaly[];
+  missed: A[];
   byFamily: Record<string, { injected: number; found: number }>;
   falseAlarms: Array<{ detector: string; subject: string; at: string; summary: string }>;
   subjectHours: number;
 }
 
-function during(anomaly: Anomaly, at: Date): boolean {
+function during(anomaly: ScoredAnomaly, at: Date): boolean {
   const t = at.getTime();
   return (
     t >= anomaly.start.getTime() &&
@@ -57,14 +74,14 @@ function during(anomaly: Anomaly, at: Date): boolean {
  * Found: an anomaly with a finding of its detector on its subject while it lasts (or just after).
  * False alarm: an episode of findings on a subject that no anomaly touched at the time.
  */
-export function scoreQuality(
-  anomalies: Anomaly[],
+export function scoreQuality<A extends ScoredAnomaly>(
+  anomalies: A[],
   findings: Finding[],
   subjects: number,
   hours: number,
-): QualityReport {
+): QualityReport<A> {
   const byFamily: QualityReport['byFamily'] = {};
-  const missed: Anomaly[] = [];
+  const missed: A[] = [];
   for (const anomaly of anomalies) {
     const family =
       Object.keys(FAMILIES).find((f) => FAMILIES[f]?.includes(anomaly.detector)) ?? 'other';

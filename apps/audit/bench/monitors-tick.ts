@@ -4,6 +4,8 @@ import { cpus, loadavg } from 'node:os';
 import { AlertRaiserService } from '../src/monitors/alerts/alert-raiser.service';
 import { MonitorConfigService } from '../src/monitors/config/monitor-config.service';
 import { DetectorEvaluatorService } from '../src/monitors/detectors/detector-evaluator.service';
+import { HistoryDispersionRepository } from '../src/monitors/detectors/history-dispersion.repository';
+import { RATE_DETECTORS, rateMetrics } from '../src/monitors/detectors/rate-detectors';
 import { GovernanceEvaluatorService } from '../src/monitors/governance/governance-evaluator.service';
 import { QuietService } from '../src/monitors/quiet/quiet.service';
 
@@ -246,6 +248,21 @@ async function breakdown(app: MonitorsBench, tenantId: string, at: Date): Promis
   const settings = await timed('settings', () =>
     app.database.inTenant(tenantId, (tx) =>
       app.app.get(MonitorConfigService).settingsOf(tx, tenantId),
+    ),
+  );
+  // M40: the lookback's quarter pairs, read once an hour per tenant (the ticks above shared it).
+  const hour = new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
+  await timed('M40 quarter pairs of the lookback (once an hour)', () =>
+    app.database.inTenant(tenantId, (tx) =>
+      app.app
+        .get(HistoryDispersionRepository)
+        .quarterPairs(
+          tx,
+          tenantId,
+          new Date(hour.getTime() - DAYS * 86_400_000),
+          hour,
+          rateMetrics(RATE_DETECTORS),
+        ),
     ),
   );
   const traffic = await timed('19 traffic detectors', () =>

@@ -2,11 +2,19 @@ import 'reflect-metadata';
 
 import { createTestDatabase } from '@agp/testing';
 
+import { GovernanceProjectionRepository } from '../src/monitors/governance/governance-projection.repository';
 import { Finding } from '../src/monitors/monitors.types';
 import { ANOMALY_KIND_NAMES } from '../tools/simulator/anomalies';
+import {
+  GovernanceGap,
+  governanceSnapshots,
+  isGapOpen,
+  planGovernanceGaps,
+} from '../tools/simulator/governance-gaps';
 import { planSimulation } from '../tools/simulator/simulation';
+import { TenantModel } from '../tools/simulator/traffic-model';
 import { SHAPES, TrafficShapes } from '../tools/simulator/traffic-shapes';
-import { startMonitorsBench } from './monitors-bench-app';
+import { MonitorsBench, startMonitorsBench } from './monitors-bench-app';
 import { scoreQuality } from './monitors-quality';
 import { measureRollupIngest } from './monitors-ingest';
 import { measureTickSpeed } from './monitors-speed';
@@ -38,23 +46,40 @@ async function quality(databaseUrl: string): Promise<void> {
       shapes: shapesNamed(SHAPES_NAME),
     });
     const evaluationStart = new Date(TRACE_END.getTime() - 7 * DAY_MS);
+    // Issue 17: governance gaps opened and closed in the evaluated week (BENCH_GOVERNANCE=0: none).
+    const gaps =
+      process.env.BENCH_GOVERNANCE === '0'
+        ? []
+        : planGovernanceGaps(simulation.model, simulation.start, evaluationStart, TRACE_END, SEED);
+    const governance = new GovernanceRecords(bench, simulation.model, gaps);
     const started = Date.now();
     await bench.writer.writeHours(simulation, simulation.start, evaluationStart);
+    await governance.applyAt(evaluationStart);
     const findings: Finding[] = [];
     let ticks = 0;
     await bench.writer.writeHours(simulation, evaluationStart, TRACE_END, async (hour) => {
       for (let minute = 0; minute < 60; minute += TICK_EVERY) {
-        const report = await bench.ticks.tick(new Date(hour.getTime() + minute * MINUTE_MS));
+        const at = new Date(hour.getTime() + minute * MINUTE_MS);
+        await governance.applyAt(at);
+        const report = await bench.ticks.tick(at);
         ticks += 1;
         findings.push(...(report?.findings ?? []));
       }
     });
     const subjects = simulation.model.subjects.length;
-    const report = scoreQuality(simulation.anomalies, findings, subjects, 7 * 24);
+    const report = scoreQuality([...simulation.anomalies, ...gaps], findings, subjects, 7 * 24);
+    const traffic = scoreQuality(simulation.anomalies, findings, subjects, 7 * 24);
     process.stdout.write(
       `\nDetection quality (seed ${SEED}, shapes ${SHAPES_NAME}, ${subjects} subjects, ${ticks} ticks, ${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
     );
-    line('anomalies requested / placed', `${2 * ANOMALY_KIND_NAMES.length} / ${report.injected}`);
+    line(
+      'anomalies requested / placed',
+      `${2 * ANOMALY_KIND_NAMES.length} / ${simulation.anomalies.length}, governance gaps ${gaps.length}`,
+    );
+    line(
+      'traffic anomalies found (as before issue 17)',
+      `${traffic.found} / ${traffic.injected} (${((100 * traffic.found) / traffic.injected).toFixed(1)} %)`,
+    );
     line(
       'anomalies injected / found',
       `${report.injected} / ${report.found} (${((100 * report.found) / report.injected).toFixed(1)} %)`,
@@ -68,7 +93,7 @@ async function quality(databaseUrl: string): Promise<void> {
     for (const missed of report.missed) {
       line(
         '  missed',
-        `${missed.kind} ${missed.subject.type}:${missed.subject.id} at ${missed.start.toISOString()} (${missed.minutes} min)`,
+        `${missed.kind} ${missed.detector} ${missed.subject.type}:${missed.subject.id} at ${missed.start.toISOString()} (${missed.minutes} min)`,
       );
     }
     for (const alarm of report.falseAlarms) {
@@ -76,6 +101,37 @@ async function quality(databaseUrl: string): Promise<void> {
     }
   } finally {
     await bench.app.close();
+  }
+}
+
+/** The governance records of the simulated subjects, written as the gaps open and close. */
+class GovernanceRecords {
+  private revision = 0;
+  private last: Date | undefined;
+
+  constructor(
+    private readonly bench: MonitorsBench,
+    private readonly model: TenantModel,
+    private readonly gaps: readonly GovernanceGap[],
+  ) {}
+
+  /** Every record the first time, then those whose gap opened or closed since the last call. */
+  async applyAt(at: Date): Promise<void> {
+    const last = this.last;
+    this.last = at;
+    const changed = last
+      ? new Set(
+          this.gaps.filter((g) => isGapOpen(g, at) !== isGapOpen(g, last)).map((g) => g.subject.id),
+        )
+      : undefined;
+    if (changed?.size === 0) {
+      return;
+    }
+    this.revision += 1;
+    const snapshots = governanceSnapshots(this.model, this.gaps, at, this.revision, changed);
+    await this.bench.database.inTenant(this.model.tenantId, (tx) =>
+      this.bench.app.get(GovernanceProjectionRepository).apply(tx, this.model.tenantId, snapshots),
+    );
   }
 }
 

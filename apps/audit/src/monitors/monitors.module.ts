@@ -10,6 +10,8 @@ import { MonitorConfigRepository } from './config/monitor-config.repository';
 import { MonitorConfigService } from './config/monitor-config.service';
 import { DetectorEvaluatorService } from './detectors/detector-evaluator.service';
 import { DetectorTickService } from './detectors/detector-tick.service';
+import { HistoryDispersionRepository } from './detectors/history-dispersion.repository';
+import { HistoryDispersionService } from './detectors/history-dispersion.service';
 import { MonitorsScheduler } from './detectors/monitors.scheduler';
 import { TickLeasesRepository } from './detectors/tick-leases.repository';
 import { CustomMonitorsController } from './custom/custom-monitors.controller';
@@ -61,6 +63,8 @@ export class MonitorsModule {
         RollupsService,
         RollupsListener,
         DetectorEvaluatorService,
+        HistoryDispersionRepository,
+        HistoryDispersionService,
         TickLeasesRepository,
         DetectorTickService,
         MonitorsScheduler,

@@ -8,7 +8,7 @@ import {
   negativeBinomialLower,
   negativeBinomialUpper,
 } from '../../src/monitors/detectors/count-tests';
-import { Stream, TenantModel, rhythm, trendOf } from './traffic-model';
+import { Stream, TenantModel, rhythm, rhythmOf, stepOf, trendOf } from './traffic-model';
 import { TrafficShapes } from './traffic-shapes';
 
 const MINUTE_MS = 60_000;
@@ -25,6 +25,8 @@ export interface PlanOptions {
   to: Date;
   kinds: AnomalyKind[];
   shapes: TrafficShapes;
+  /** The tenant's holidays (`TenantModel.holidays`). */
+  holidays?: readonly number[];
 }
 
 /**
@@ -168,7 +170,10 @@ function tryPlace(
       // Subjects in other time zones are at their own hour of the day (held-out-2).
       const tenantRate =
         options.shapes.shiftedShare > 0
-          ? tenantStreams.reduce((sum, s) => sum + s.peak * rhythm(start, s.shiftHours), 0)
+          ? tenantStreams.reduce(
+              (sum, s) => sum + s.peak * rhythmOf(s, start, options.holidays) * stepOf(s, start),
+              0,
+            )
           : tenantPeak(model, spec.metric) * level;
       if (
         shaped
@@ -300,7 +305,8 @@ function windowOf(streams: Stream[], at: Date, options: PlanOptions): NegativeBi
   let mean = 0;
   let variance = 0;
   for (const s of streams) {
-    const m = s.peak * rhythm(at, s.shiftHours) * trendOf(s, at, options.traceStart) * WINDOW;
+    const m =
+      s.peak * rhythmOf(s, at, options.holidays) * trendOf(s, at, options.traceStart) * WINDOW;
     const blocks = Math.max(1, WINDOW / options.shapes.burstBlockMinutes);
     mean += m;
     variance += m * m * (s.burstCv ** 2 / blocks + DAY_NOISE ** 2);

@@ -46,6 +46,7 @@ export function planSimulation(options: SimulationOptions): Simulation {
     options.population ?? DEFAULT_POPULATION,
     random,
     shapes,
+    { start, end },
   );
   const anomalyDays = Math.min(options.anomalyDays ?? options.days, options.days);
   const anomalies = planAnomalies(
@@ -56,6 +57,7 @@ export function planSimulation(options: SimulationOptions): Simulation {
       to: end,
       kinds: options.anomalies ?? [],
       shapes,
+      holidays: model.holidays,
     },
     random,
   );

@@ -4,7 +4,7 @@ import { RollupMetric, Sighting } from '../../src/monitors/rollups/rollup-counte
 import { HourRow } from '../../src/monitors/rollups/rollups.repository';
 import { Anomaly, isActive } from './anomalies';
 import { Random } from './random';
-import { Stream, TenantModel, rhythm, trendOf } from './traffic-model';
+import { Stream, TenantModel, rhythmOf, trendOf } from './traffic-model';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
@@ -85,7 +85,8 @@ export class TrafficGenerator {
     const minutes = new Array<number>(60);
     for (let m = 0; m < 60; m += 1) {
       const at = new Date(hour.getTime() + m * MINUTE_MS);
-      let lambda = stream.peak * rhythm(at, stream.shiftHours) * noise * this.burstOf(stream, m);
+      let lambda =
+        stream.peak * rhythmOf(stream, at, this.model.holidays) * noise * this.burstOf(stream, m);
       for (const anomaly of anomalies) {
         if (isActive(anomaly, at)) {
           lambda = lambda * anomaly.factor + anomaly.extraPerMinute;

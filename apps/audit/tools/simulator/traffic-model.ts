@@ -41,6 +41,10 @@ export interface Stream {
   trendPerDay: number;
   /** The subject's time zone: its rhythm and weekend this many hours after UTC's (0: UTC). */
   shiftHours: number;
+  /** Its weekend's (and holidays') level as a share of a weekday's (absent: a third, M11). */
+  weekendLevel?: number;
+  /** Its level multiplied by `factor` from `at` (ms) on: a step that is not an anomaly. */
+  step?: { at: number; factor: number };
 }
 
 export interface SimulatedSubject {
@@ -54,6 +58,8 @@ export interface TenantModel {
   tenantId: string;
   subjects: SimulatedSubject[];
   streams: Stream[];
+  /** Holidays as days after the trace's start (each subject's local date, `TrafficShapes`). */
+  holidays?: number[];
 }
 
 /** Shares of a policy's invocations (M11). */
@@ -79,6 +85,7 @@ export function buildTenantModel(
   population: Population,
   random: Random,
   shapes: TrafficShapes = CLASSIC_SHAPES,
+  span?: { start: Date; end: Date },
 ): TenantModel {
   const subjects: SimulatedSubject[] = [];
   const rawStreams: Array<Omit<Stream, 'burstCv' | 'trendPerDay' | 'shiftHours'>> = [];
@@ -205,7 +212,13 @@ export function buildTenantModel(
     peak: 0.1,
     tenantMetrics: ['ERRORS'],
   });
-  return { tenantId, subjects, streams: shapeStreams(rawStreams, shapes, random) };
+  const start = span?.start.getTime() ?? 0;
+  return {
+    tenantId,
+    subjects,
+    streams: shapeStreams(rawStreams, shapes, random, span),
+    holidays: (shapes.holidays ?? []).map((day) => Math.floor(start / 86_400_000) + day),
+  };
 }
 
 /** Gives each subject (all its streams alike) its burstiness, trend and time zone; none under CLASSIC. */
@@ -213,8 +226,9 @@ function shapeStreams(
   streams: Array<Omit<Stream, 'burstCv' | 'trendPerDay' | 'shiftHours'>>,
   shapes: TrafficShapes,
   random: Random,
+  span?: { start: Date; end: Date },
 ): Stream[] {
-  type Shape = { burstCv: number; trendPerDay: number; shiftHours: number };
+  type Shape = Pick<Stream, 'burstCv' | 'trendPerDay' | 'shiftHours' | 'weekendLevel' | 'step'>;
   const bySubject = new Map<string, Shape>();
   const shapeOf = (subjectType: string, subjectId: string): Shape => {
     let shape = bySubject.get(subjectId);
@@ -242,6 +256,20 @@ function shapeStreams(
       ) {
         shape.shiftHours = Math.round(random.between(...shapes.shiftHours));
       }
+      // Held-out-3's shapes, drawn only by shapes that have them (the same reason).
+      const weekly = shapes.weeklyShare ?? 0;
+      if (subjectType !== 'TENANT' && weekly > 0 && random.next() < weekly) {
+        shape.weekendLevel = random.between(...(shapes.weekendLevel ?? [WEEKEND, WEEKEND]));
+      }
+      const steps = shapes.stepShare ?? 0;
+      if (subjectType !== 'TENANT' && steps > 0 && random.next() < steps) {
+        const [low, high] = shapes.stepFactor ?? [1, 1];
+        const [from, to] = [span?.start.getTime() ?? 0, span?.end.getTime() ?? 0];
+        shape.step = {
+          at: from + random.next() * (to - from),
+          factor: Math.exp(random.between(Math.log(low), Math.log(high))),
+        };
+      }
       bySubject.set(subjectId, shape);
     }
     return shape;
@@ -249,20 +277,42 @@ function shapeStreams(
   return streams.map((stream) => ({ ...stream, ...shapeOf(stream.subjectType, stream.subjectId) }));
 }
 
+/** A weekend's level as a share of a weekday's (M11). */
+const WEEKEND = 0.33;
+
 /**
  * M11: the daily rhythm in UTC: a working-day bell from 07:00 to 20:00 over a night floor, weekends
- * at a third of a weekday; for a subject `shiftHours` from UTC, the same in its own time zone.
+ * at a third of a weekday; for a subject `shiftHours` from UTC, the same in its own time zone; with
+ * a weekly shape of its own, its weekend at `weekendLevel`; on a holiday (UTC day numbers of the
+ * subject's local date) at its weekend level.
  */
-export function rhythm(at: Date, shiftHours = 0): number {
+export function rhythm(
+  at: Date,
+  shiftHours = 0,
+  weekendLevel = WEEKEND,
+  holidays: readonly number[] = [],
+): number {
   const local = new Date(at.getTime() + shiftHours * 3_600_000);
   const hour = local.getUTCHours() + local.getUTCMinutes() / 60;
   const day = Math.exp(-((hour - 13.5) ** 2) / (2 * 3.2 ** 2));
   const level = 0.08 + 0.92 * day;
   const weekday = local.getUTCDay();
-  return weekday === 0 || weekday === 6 ? level * 0.33 : level;
+  const isHoliday = holidays.includes(Math.floor(local.getTime() / 86_400_000));
+  return weekday === 0 || weekday === 6 || isHoliday ? level * weekendLevel : level;
 }
 
-/** A subject's level at `at` from its trend, 1 at the start of the trace. */
+/** A subject's level at `at` from its trend, 1 at the start of the trace, and its step if any. */
 export function trendOf(stream: Stream, at: Date, traceStart: Date): number {
-  return Math.exp(stream.trendPerDay * ((at.getTime() - traceStart.getTime()) / 86_400_000));
+  const trend = Math.exp(stream.trendPerDay * ((at.getTime() - traceStart.getTime()) / 86_400_000));
+  return trend * stepOf(stream, at);
+}
+
+/** The factor of a subject's step at `at` (1 before it, or without one). */
+export function stepOf(stream: Stream, at: Date): number {
+  return stream.step && at.getTime() >= stream.step.at ? stream.step.factor : 1;
+}
+
+/** A stream's rhythm at `at`, in its time zone, with its weekly shape and the tenant's holidays. */
+export function rhythmOf(stream: Stream, at: Date, holidays: readonly number[] = []): number {
+  return rhythm(at, stream.shiftHours, stream.weekendLevel, holidays);
 }

@@ -25,6 +25,21 @@ export interface TrafficShapes {
    */
   shiftedShare: number;
   shiftHours: [number, number];
+  /**
+   * Share of subjects with a weekly shape of their own: their weekend (or a holiday) at a level
+   * drawn from `weekendLevel` of a weekday's, from a quiet weekend to a busier one (absent: every
+   * subject's weekend at a third of its weekdays, M11).
+   */
+  weeklyShare?: number;
+  weekendLevel?: [number, number];
+  /**
+   * Share of subjects whose level changes once, at a time drawn over the whole trace, by a factor
+   * drawn (log-uniformly) from `stepFactor`: a new deployment, not an anomaly (absent: none).
+   */
+  stepShare?: number;
+  stepFactor?: [number, number];
+  /** Days of the trace (0: its first) that are holidays: every subject at its weekend level. */
+  holidays?: number[];
 }
 
 /** The simulator of issue 7 (M11): smooth Poisson traffic, anomalies in working hours. */
@@ -95,9 +110,38 @@ export const HELD_OUT_2: TrafficShapes = {
   shiftHours: [-9, 9],
 };
 
+/**
+ * Held out a third time (issue 17, M40–): fixed and committed before any change of M40 on was
+ * written or measured, run once on the final code. Other proportions and ranges again, and shapes
+ * no earlier trace had: 30 % of subjects with a weekly shape of their own (a weekend from a tenth
+ * of their weekdays to busier than them), 12 % stepping once to between half and twice their level
+ * (not an anomaly: the ratio guards do not call a doubling a spike), a holiday on the history's
+ * Friday (every subject at its weekend level, in the lookback of most evaluated days), time zones
+ * from −11 to +11 hours, 12-minute bursts.
+ */
+export const HELD_OUT_3: TrafficShapes = {
+  name: 'held-out-3',
+  burstyShare: 0.27,
+  burstCv: [0.45, 0.95],
+  burstBlockMinutes: 12,
+  trendingShare: 0.18,
+  trendPerDay: [-0.07, 0.09],
+  rareWarnShare: 0.45,
+  rareWarnRate: 0.012,
+  anyHour: true,
+  shiftedShare: 0.25,
+  shiftHours: [-11, 11],
+  weeklyShare: 0.3,
+  weekendLevel: [0.1, 1.2],
+  stepShare: 0.12,
+  stepFactor: [0.5, 2],
+  holidays: [4],
+};
+
 export const SHAPES: Record<string, TrafficShapes> = {
   classic: CLASSIC_SHAPES,
   shaped: SHAPED,
   'held-out': HELD_OUT,
   'held-out-2': HELD_OUT_2,
+  'held-out-3': HELD_OUT_3,
 };

@@ -97,6 +97,26 @@ describe('assessCount', () => {
   it('should find nothing when there is no baseline day', () => {
     expect(assessCount(400, [], volume)).toBeUndefined();
   });
+
+  it('should find nothing when the whole lookback shows the subject triples by itself (M40)', () => {
+    // Steady days at this clock time, but a squared coefficient of variation of 1 per window
+    // over the whole week: three times the usual is one of its ordinary bursts.
+    const days = sameKind([100, 95, 105, 98, 102]);
+    expect(assessCount(300, days, volume)).toMatchObject({ direction: 'SPIKE' });
+    expect(
+      assessCount(300, days, volume, 1, false, { dispersion: 1, weekday: -1 }),
+    ).toBeUndefined();
+  });
+
+  it('should leave the tenant’s holiday out of a subject’s weekdays (M43)', () => {
+    // A weekday at a weekend's level: left out, the drop is judged against the other four days
+    // (95–102, a slight slope); kept, it lowers the level and swells the day-to-day variation
+    // until the drop is not significant (held-out-3's misses).
+    const plain = sameKind([100, 95, 33, 98, 102]);
+    const days = plain.map((d) => ({ ...d, isHoliday: d.age === 3 }));
+    expect(assessCount(5, days, volume)?.expected).toBeGreaterThan(95);
+    expect(assessCount(5, plain, volume)).toBeUndefined();
+  });
 });
 
 describe('assessShare', () => {

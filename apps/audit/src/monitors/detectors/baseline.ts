@@ -8,6 +8,7 @@ import {
   normalEquivalent,
   normalUpper,
 } from './count-tests';
+import { learnedDayKinds } from './day-kinds';
 import {
   BaselineDay,
   MIN_DISPERSION,
@@ -33,7 +34,9 @@ export interface Deviation {
  * expected is an anomaly at any volume and three times the usual on a naturally bursty subject is
  * not. A finding needs the tail probability at most that of a normal `zScore` standard deviations
  * out, and the size of the change (`spikeRatio`, `dropRatio`); `minVolume` and `minBaselineVolume`
- * no longer gate counts (the significance test answers what they guessed at).
+ * no longer gate counts (the significance test answers what they guessed at). `own` is the
+ * subject's burstiness over its whole lookback (M40) and the window's UTC weekday, from which its
+ * own week is learned (M41).
  */
 export function assessCount(
   observed: number,
@@ -41,17 +44,26 @@ export function assessCount(
   settings: DetectorSettings,
   exposure = 1,
   robustDays = false,
+  own: { dispersion: number; weekday: number } = { dispersion: 0, weekday: -1 },
 ): Deviation | undefined {
+  const historyDispersion = own.dispersion;
   const pieces = days[0]?.pieces?.length ?? 0;
-  const baseline = seasonalBaseline(
-    days,
+  // M41: the subject's own week decides which days are of the window's kind; M43: the tenant's
+  // holidays are no baseline (unless nothing of the window's kind is left without them).
+  const kinds =
+    own.weekday >= 0 ? learnedDayKinds(days, exposure, historyDispersion, own.weekday) : days;
+  const workdays = kinds.filter((d) => !d.isHoliday);
+  const seasonal = seasonalBaseline(
+    workdays.some((d) => d.sameKind) ? workdays : kinds,
     exposure,
     pieces > 1 ? exposure / pieces : exposure,
     robustDays,
   );
-  if (!baseline) {
+  if (!seasonal) {
     return undefined;
   }
+  // M40: one clock window's pieces can miss a subject's bursts; its whole lookback does not.
+  const baseline = { ...seasonal, dispersion: Math.max(seasonal.dispersion, historyDispersion) };
   const cut = normalUpper(settings.zScore);
   const up = expectedCount(baseline, 'SPIKE');
   const ratio = observed / Math.max(up.mean, 1);

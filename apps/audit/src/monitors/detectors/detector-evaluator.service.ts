@@ -14,6 +14,7 @@ import {
   errorRateFindings,
   errorRateMetrics,
 } from './error-rate-detectors';
+import { HistoryDispersionService } from './history-dispersion.service';
 import { NOVELTY_DETECTORS, noveltyFindings } from './novelty-detectors';
 import { RATE_DETECTORS, RateDetector, rateFindings, rateMetrics } from './rate-detectors';
 import { DAY_MS, MINUTE_MS, windowSegments } from './time-window';
@@ -31,6 +32,7 @@ export class DetectorEvaluatorService {
   constructor(
     @Inject(AUDIT_DATABASE) private readonly database: Database,
     private readonly rollups: RollupsRepository,
+    private readonly history: HistoryDispersionService,
   ) {}
 
   /**
@@ -65,12 +67,16 @@ export class DetectorEvaluatorService {
         ...new Set([...rateMetrics(group.rate), ...errorRateMetrics(group.errorRate)]),
       ];
       const slots = lookback + 1;
-      const counts = await this.readWindows(
-        tenantId,
-        windowSegments(windowEnd, windowMinutes, days, BASELINE_EXTEND_MINUTES, BASELINE_PARTS),
-        metrics,
-        BASELINE_PARTS * slots - 1,
-      );
+      // M40's read (once an hour per tenant) runs beside the windows' reads, not after them.
+      const [counts, historyPairs] = await Promise.all([
+        this.readWindows(
+          tenantId,
+          windowSegments(windowEnd, windowMinutes, days, BASELINE_EXTEND_MINUTES, BASELINE_PARTS),
+          metrics,
+          BASELINE_PARTS * slots - 1,
+        ),
+        this.history.pairsBefore(tenantId, windowEnd, lookback, metrics),
+      ]);
       const series = new Map<string, SeriesOf>();
       const byKind = new Map<string, SeriesOf[]>();
       for (const row of counts) {
@@ -100,6 +106,7 @@ export class DetectorEvaluatorService {
         series,
         byKind,
         firstSeen,
+        historyPairs,
       };
       for (const detector of group.rate) {
         findings.push(

@@ -2,6 +2,8 @@ import { SubjectType } from '@agp/contracts';
 
 import { DetectorSettings } from '../config/detector-settings';
 import { RollupMetric } from '../rollups/rollup-counters';
+import { QuarterPairs } from './history-dispersion';
+import { lowOutlierDays } from './seasonal-baseline';
 import { DAY_MS, baselineDays } from './time-window';
 
 /** Counts of one subject and metric: index 0 the recent window, index d the same window d days ago. */
@@ -39,6 +41,8 @@ export function baselineDaysOf(
 export interface DayOfBaseline {
   day: number;
   sameKind: boolean;
+  /** M43: a day the tenant's own traffic says was a holiday at this clock time. */
+  isHoliday?: boolean;
 }
 
 /**
@@ -50,6 +54,7 @@ export function seasonalDaysOf(
   input: RateInput,
 ): (subjectType: string, subjectId: string) => DayOfBaseline[] {
   const chosenOf = baselineDaysOf(input);
+  const holidays = tenantHolidays(input, chosenOf);
   return (subjectType, subjectId) => {
     const chosen = new Set(chosenOf(subjectType, subjectId));
     if (chosen.size === 0) {
@@ -59,11 +64,33 @@ export function seasonalDaysOf(
     const days: DayOfBaseline[] = [];
     for (let day = 1; day <= input.settings.lookbackDays; day += 1) {
       if (!firstSeen || input.windowStart.getTime() - day * DAY_MS >= firstSeen.getTime()) {
-        days.push({ day, sameKind: chosen.has(day) });
+        days.push({ day, sameKind: chosen.has(day), isHoliday: holidays.has(day) });
       }
     }
     return days;
   };
+}
+
+/**
+ * M43: the baseline days on which the tenant's requests at this clock time fell far below the
+ * other days of their kind (M30's rule): a holiday, when every subject ran at its weekend level,
+ * is no baseline of a weekday for any of them.
+ */
+function tenantHolidays(
+  input: RateInput,
+  chosenOf: (subjectType: string, subjectId: string) => number[],
+): Set<number> {
+  const requests = input.series.get(seriesKey('TENANT', input.tenantId, 'REQUESTS'));
+  const chosen = new Set(chosenOf('TENANT', input.tenantId));
+  if (!requests || chosen.size === 0) {
+    return new Set();
+  }
+  const days = Array.from({ length: input.settings.lookbackDays }, (_, i) => ({
+    day: i + 1,
+    perWindow: (requests.days[i + 1] ?? 0) / input.exposure,
+    sameKind: chosen.has(i + 1),
+  }));
+  return new Set(lowOutlierDays(days, input.exposure).map((d) => d.day));
 }
 
 export function seriesKey(subjectType: string, subjectId: string, metric: string): string {
@@ -83,4 +110,6 @@ export interface RateInput {
   byKind: Map<string, SeriesOf[]>;
   firstSeen: Map<string, Date>;
   settings: DetectorSettings;
+  /** M40: each series' quarter pairs per day of its lookback, by `seriesKey` (none: no estimate). */
+  historyPairs?: Map<string, QuarterPairs[]>;
 }

@@ -13,6 +13,7 @@ import {
   seriesKey,
   seriesOfKind,
 } from './detector-input';
+import { historyDispersion } from './history-dispersion';
 
 type EvidenceShape =
   | { kind: 'POLICY_METRIC'; policyMetric: PolicyMetric }
@@ -138,12 +139,13 @@ export function assessSeries(
       )
     : assessCount(
         series.days[0] ?? 0,
-        days.map(({ day, sameKind }) => {
+        days.map(({ day, sameKind, isHoliday }) => {
           const pieces = series.parts?.[day] ?? [];
           return {
             age: day,
             perWindow: (series.days[day] ?? 0) / input.exposure,
             sameKind,
+            isHoliday,
             pieces: pieces.map((n) => (n * pieces.length) / input.exposure),
           };
         }),
@@ -151,6 +153,14 @@ export function assessSeries(
         input.exposure,
         // M30: a tenant's count sums its subjects', whose earlier anomalies it carries.
         spec.subjectType === 'TENANT',
+        {
+          dispersion: historyDispersion(
+            input.historyPairs?.get(seriesKey(series.subjectType, series.subjectId, spec.metric)) ??
+              [],
+            input.windowMinutes,
+          ),
+          weekday: input.windowStart.getUTCDay(),
+        },
       );
 }
 

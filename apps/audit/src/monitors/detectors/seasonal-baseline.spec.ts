@@ -4,6 +4,7 @@ import {
   expectedCount,
   seasonalBaseline,
   varianceBoundFactor,
+  lowOutlierDays,
   withoutOutlierDays,
 } from './seasonal-baseline';
 
@@ -126,5 +127,16 @@ describe('withoutOutlierDays', () => {
       ...[45, 44, 46].map((v, i) => day(i + 3, v)),
     ];
     expect(withoutOutlierDays(days, 4)).toBe(days);
+  });
+});
+
+describe('lowOutlierDays', () => {
+  it('should find a weekday at a weekend’s level, not a day lifted by an anomaly', () => {
+    // The tenant's requests on five weekdays at this clock time: a holiday at a third (M43), and
+    // a day lifted by a spike, which is an outlier too but not a holiday.
+    const days = [300, 310, 100, 295, 305].map((v, i) => day(i + 1, v));
+    expect(lowOutlierDays(days, 4).map((d) => d.age)).toEqual([3]);
+    const lifted = [300, 310, 900, 295, 305].map((v, i) => day(i + 1, v));
+    expect(lowOutlierDays(lifted, 4)).toEqual([]);
   });
 });

@@ -7,6 +7,8 @@ export interface BaselineDay {
   perWindow: number;
   /** Of the same kind as the window judged (weekday or weekend, M6): the level comes from these. */
   sameKind: boolean;
+  /** M43: a tenant's holiday at this clock time, left out of the subject's baseline. */
+  isHoliday?: boolean;
   /**
    * The day's window read in consecutive pieces (each scaled to one window): they show how much
    * the subject varies from one window to the next, which the day's total averages away.
@@ -64,23 +66,7 @@ export function seasonalBaseline(
     return undefined;
   }
   const groups = [same, days.filter((d) => !d.sameKind)].filter((g) => g.length > 0);
-  const stats = groups.map((g) => ({
-    days: g,
-    meanAge: g.reduce((s, d) => s + d.age, 0) / g.length,
-    mean: g.reduce((s, d) => s + d.perWindow, 0) / g.length,
-  }));
-  // The slope is relative (a share of each kind's own level per day of age): a weekend at a
-  // third of the weekdays grows by the same share, not by the same count.
-  let sxx = 0;
-  let sxy = 0;
-  for (const g of stats) {
-    for (const d of g.days) {
-      sxx += (d.age - g.meanAge) ** 2;
-      sxy += g.mean > 0 ? (d.age - g.meanAge) * (d.perWindow / g.mean - 1) : 0;
-    }
-  }
-  const dofTrend = days.length - groups.length - 1;
-  const slope = sxx > 0 && dofTrend >= 1 ? sxy / sxx : 0;
+  const { stats, slope, sxx } = fitKinds(groups);
   const fitted = (d: BaselineDay, g: KindStats): number =>
     Math.max(0, g.mean * (1 + slope * (d.age - g.meanAge)));
   const dof = days.length - groups.length - (slope !== 0 ? 1 : 0);
@@ -109,16 +95,27 @@ export function seasonalBaseline(
     dof > 0 && scale > 0 ? (Math.max(0, residual - poisson) / scale) * (days.length / dof) : 0;
   const events = target.days.reduce((sum, d) => sum + d.perWindow, 0) * exposure;
   // The level's relative variance: day-to-day variation over n days plus the Poisson uncertainty
-  // of the events it rests on (a gamma of shape events + ½); a projection's grows with the
-  // distance from the days it rests on, (1/n + age distance² / Σxx).
-  const distance = slope !== 0 && sxx > 0 ? target.meanAge ** 2 / sxx : 0;
+  // of the events it rests on (a gamma of shape events + ½). A projection adds the slope's
+  // variance times the distance², age of the level's days²; M42 (issue 17): the slope rests on
+  // every day, each with its own kind's Poisson noise, Σ (age − kind's mean age)² (day variation +
+  // 1 / a day's events) / Σxx², not on the level's few days (two weekend days made a weekend
+  // window's projection four times as uncertain as its days say).
+  let poissonSxx = 0;
+  for (const g of stats) {
+    for (const d of g.days) {
+      poissonSxx += (d.age - g.meanAge) ** 2 / (g.mean * exposure + 0.5);
+    }
+  }
+  const slopeVariance = sxx > 0 ? (dayVariation * sxx + poissonSxx) / sxx ** 2 : 0;
+  const distance = slope !== 0 ? target.meanAge ** 2 : 0;
   const n = target.days.length;
+  const levelUncertainty = dayVariation / n + 1 / (events + 0.5);
   return {
     level,
     projected,
     dispersion: Math.max(dispersion, MIN_DISPERSION),
-    levelUncertainty: dayVariation / n + 1 / (events + 0.5),
-    projectionUncertainty: (dayVariation + n / (events + 0.5)) * (1 / n + distance),
+    levelUncertainty,
+    projectionUncertainty: levelUncertainty + distance * slopeVariance,
   };
 }
 
@@ -131,26 +128,45 @@ export function seasonalBaseline(
  * rule assumes days that vary about symmetrically: the count detectors apply it to the tenant's
  * counters, sums of many subjects (where one policy's earlier spike is such a day), not to a
  * single bursty subject, whose heavy-tailed bursts would be cut away as outliers and its
- * dispersion underestimated.
+ * dispersion underestimated. M41 also leaves such days out when it weighs which week a subject
+ * lives by (the level itself keeps them).
  */
-export function withoutOutlierDays(
-  days: readonly BaselineDay[],
+export function withoutOutlierDays<T extends Pick<BaselineDay, 'perWindow' | 'sameKind'>>(
+  days: readonly T[],
   exposure: number,
-): readonly BaselineDay[] {
-  const kept = days.filter((day) => {
-    const kind = days.filter((d) => d.sameKind === day.sameKind);
-    if (kind.length < 3) {
-      return true;
-    }
-    const values = kind.map((d) => d.perWindow);
-    const center = median(values);
-    const mad = median(values.map((v) => Math.abs(v - center)));
-    // A day's count is perWindow × exposure: its Poisson noise, in per-window units.
-    const poisson = Math.sqrt(Math.max(center, 0) * exposure) / exposure;
-    const scale = Math.max(mad, 0.6745 * poisson);
-    return scale <= 0 || (0.6745 * Math.abs(day.perWindow - center)) / scale <= OUTLIER_Z;
-  });
+): readonly T[] {
+  const kept = days.filter((day) => Math.abs(modifiedZ(day, days, exposure)) <= OUTLIER_Z);
   return kept.length < days.length ? kept : days;
+}
+
+/**
+ * M43: the days far below the other days of their kind by M30's rule (a tenant's holiday: a
+ * weekday at a weekend's level).
+ */
+export function lowOutlierDays<T extends Pick<BaselineDay, 'perWindow' | 'sameKind'>>(
+  days: readonly T[],
+  exposure: number,
+): T[] {
+  return days.filter((day) => modifiedZ(day, days, exposure) < -OUTLIER_Z);
+}
+
+/** M30's modified z-score of a day among the days of its kind (0 for a kind of fewer than three). */
+function modifiedZ<T extends Pick<BaselineDay, 'perWindow' | 'sameKind'>>(
+  day: T,
+  days: readonly T[],
+  exposure: number,
+): number {
+  const kind = days.filter((d) => d.sameKind === day.sameKind);
+  if (kind.length < 3) {
+    return 0;
+  }
+  const values = kind.map((d) => d.perWindow);
+  const center = median(values);
+  const mad = median(values.map((v) => Math.abs(v - center)));
+  // A day's count is perWindow × exposure: its Poisson noise, in per-window units.
+  const poisson = Math.sqrt(Math.max(center, 0) * exposure) / exposure;
+  const scale = Math.max(mad, 0.6745 * poisson);
+  return scale <= 0 ? 0 : (0.6745 * (day.perWindow - center)) / scale;
 }
 
 /** Iglewicz and Hoaglin's cut on the modified z-score (M30). */
@@ -164,10 +180,37 @@ function median(values: readonly number[]): number {
     : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-interface KindStats {
-  days: BaselineDay[];
+export interface KindStats<T = BaselineDay> {
+  days: T[];
   meanAge: number;
   mean: number;
+}
+
+/**
+ * M18's fit of baseline days in kinds: a mean per kind and one slope shared by the kinds, relative
+ * (a share of each kind's own level per day of age: a weekend at a third of the weekdays grows by
+ * the same share, not by the same count), by least squares; none without a degree of freedom
+ * left for it.
+ */
+export function fitKinds<T extends Pick<BaselineDay, 'age' | 'perWindow'>>(
+  groups: readonly T[][],
+): { stats: Array<KindStats<T>>; slope: number; sxx: number } {
+  const stats = groups.map((g) => ({
+    days: g,
+    meanAge: g.reduce((s, d) => s + d.age, 0) / g.length,
+    mean: g.reduce((s, d) => s + d.perWindow, 0) / g.length,
+  }));
+  let sxx = 0;
+  let sxy = 0;
+  for (const g of stats) {
+    for (const d of g.days) {
+      sxx += (d.age - g.meanAge) ** 2;
+      sxy += g.mean > 0 ? (d.age - g.meanAge) * (d.perWindow / g.mean - 1) : 0;
+    }
+  }
+  const days = groups.reduce((n, g) => n + g.length, 0);
+  const slope = sxx > 0 && days - groups.length - 1 >= 1 ? sxy / sxx : 0;
+  return { stats, slope, sxx };
 }
 
 /**

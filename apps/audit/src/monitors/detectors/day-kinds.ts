@@ -1,0 +1,109 @@
+import { MIN_DISPERSION, fitKinds, withoutOutlierDays } from './seasonal-baseline';
+
+/** A baseline day as M41 reads it: its age, its count per window, and M6's kind for it. */
+export interface KindDay {
+  age: number;
+  perWindow: number;
+  sameKind: boolean;
+  /** M43: the tenant's holiday: no evidence of the subject's week. */
+  isHoliday?: boolean;
+}
+
+const WEEK = 7;
+
+/**
+ * How much better (in −2 log-likelihood, penalties included) another week must fit a subject's
+ * days than M6's before it replaces it: a likelihood ratio of e^4.5 ≈ 90, so noise does not move
+ * a subject's weekend from one pair of days to another.
+ */
+const SWITCH_EVIDENCE = 9;
+
+/**
+ * M41: which baseline days are of the window's own kind, learned from the subject's days rather
+ * than from the weekday in UTC (M6). At one clock time a subject's weekend, in its own time zone
+ * and whatever its weekly shape, is UTC's Saturday and Sunday or the pair a day before or after
+ * (a time zone moves the local date by at most a day), or it has none (a flat week); a day `age`
+ * days back falls on weekday position `age mod 7` (0: the window's own weekday, `weekday` in UTC,
+ * which the day seven days back shares). Any other pair would be a step, not a week (a subject
+ * silent for the last five days is not one whose weekend is its two oldest days), and a day far
+ * from the others of its M6 kind (M30's rule) is an earlier anomaly, not evidence of a week. The three pairs
+ * and the flat week are fitted as M18 fits its kinds (a mean
+ * per kind and one relative slope), judged by a normal likelihood with each day's variance (Poisson over the
+ * day's windows, the subject's own burstiness `dispersion` of M40 spread over them, and M18's
+ * 15 % level noise) and a BIC penalty per parameter; M6's UTC kinds stay unless another week fits
+ * better by `SWITCH_EVIDENCE`. Needs every weekday position among the days (a week of lookback).
+ */
+export function learnedDayKinds<T extends KindDay>(
+  days: readonly T[],
+  exposure: number,
+  dispersion: number,
+  weekday: number,
+): readonly T[] {
+  const positions = new Set(days.map((d) => d.age % WEEK));
+  if (positions.size < WEEK) {
+    return days;
+  }
+  // An earlier anomaly's day is no evidence of a week: M30's rule leaves it out of the scores, and
+  // so does a holiday of the tenant's (M43).
+  const workdays = days.filter((d) => !d.isHoliday);
+  const scored = withoutOutlierDays(workdays, exposure);
+  const penalty = Math.log(scored.length);
+  const score = (inPair: (d: T) => boolean): number => {
+    const kinds = new Set(scored.map(inPair)).size;
+    return weekFit(scored, inPair, exposure, dispersion) + (kinds + 1) * penalty;
+  };
+  // M6's kinds as given: a day is of the window's kind or not.
+  const utc = score((d) => d.sameKind);
+  let best = { score: utc, inPair: (d: T): boolean => d.sameKind, today: true };
+  // Saturday and Sunday in UTC, and a day either side of them: a time zone moves the local date
+  // by at most one day at any clock time.
+  const sunday = ((weekday % WEEK) + WEEK) % WEEK;
+  for (const p of [sunday - 1, sunday, sunday + 1].map((x) => (x + WEEK) % WEEK)) {
+    const inPair = (d: T): boolean => d.age % WEEK === p || d.age % WEEK === (p + 1) % WEEK;
+    if (workdays.filter(inPair).length < 2) {
+      // A weekend of one day (the other the tenant's holiday) is no evidence of a week.
+      continue;
+    }
+    const s = score(inPair);
+    if (s < best.score) {
+      best = { score: s, inPair, today: p === 0 || p === WEEK - 1 };
+    }
+  }
+  const flat = score(() => true);
+  if (flat < best.score) {
+    best = { score: flat, inPair: () => true, today: true };
+  }
+  if (best.score > utc - SWITCH_EVIDENCE) {
+    return days;
+  }
+  const { inPair, today } = best;
+  return days.map((d) => ({ ...d, sameKind: inPair(d) === today }));
+}
+
+/**
+ * −2 log-likelihood (normal, up to a constant) of the days around a fit with one mean per kind
+ * and one relative slope (as M18's), each day's variance its Poisson part over `exposure` windows
+ * plus its extra variance (the burstiness of a window spread over the day's windows, and the level
+ * noise).
+ */
+export function weekFit<T extends KindDay>(
+  days: readonly T[],
+  inKind: (d: T) => boolean,
+  exposure: number,
+  dispersion: number,
+): number {
+  const groups = [days.filter(inKind), days.filter((d) => !inKind(d))].filter((g) => g.length > 0);
+  const { stats, slope } = fitKinds(groups);
+  const extra = dispersion / Math.max(exposure, 1) + MIN_DISPERSION;
+  let chi = 0;
+  for (const g of stats) {
+    for (const d of g.days) {
+      const fit = Math.max(0, g.mean * (1 + slope * (d.age - g.meanAge)));
+      // Half an event over the day's windows at least: a silent day still has Poisson noise.
+      const variance = Math.max(fit, 0.5 / exposure) / exposure + extra * fit * fit;
+      // −2 log-likelihood of a normal: the log-variance keeps a fit from winning by running high.
+      chi += (d.perWindow - fit) ** 2 / variance + Math.log(variance);
+    }
+  }
+  return chi;
+}
