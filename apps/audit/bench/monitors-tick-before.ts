@@ -11,6 +11,7 @@ import { CustomMonitorsEvaluatorService } from '../src/monitors/custom/custom-mo
 import { CustomMonitorsRepository } from '../src/monitors/custom/custom-monitors.repository';
 import { RollupSeriesRepository } from '../src/monitors/custom/rollup-series.repository';
 import { DetectorEvaluatorService } from '../src/monitors/detectors/detector-evaluator.service';
+import { HistoryDispersionService } from '../src/monitors/detectors/history-dispersion.service';
 import { TickLeasesRepository } from '../src/monitors/detectors/tick-leases.repository';
 import { GovernanceEvaluatorService } from '../src/monitors/governance/governance-evaluator.service';
 import { GovernanceProjectionRepository } from '../src/monitors/governance/governance-projection.repository';
@@ -266,7 +267,12 @@ export class TickBeforeM33 {
       app.get(RollupSeriesRepository),
       new SeriesBeforeM33(),
     );
-    this.traffic = new DetectorEvaluatorService(database, new RollupReadsBeforeM35());
+    // M40's history read is the same on both paths: only the reads M33–M36 changed differ.
+    this.traffic = new DetectorEvaluatorService(
+      database,
+      new RollupReadsBeforeM35(),
+      app.get(HistoryDispersionService),
+    );
   }
 
   /** The tick of `minute`; how many findings it raised. */
