@@ -138,10 +138,35 @@ export const HELD_OUT_3: TrafficShapes = {
   holidays: [4],
 };
 
+/**
+ * Held out a fourth time (issue 17, after M43): written after M43 was measured on held-out-3, to
+ * judge M40–M43 on a trace nobody had seen; run once. The same kinds of shape as held-out-3 with
+ * other proportions and ranges, and its holiday on another day of the history (day 2).
+ */
+export const HELD_OUT_4: TrafficShapes = {
+  name: 'held-out-4',
+  burstyShare: 0.35,
+  burstCv: [0.4, 1.1],
+  burstBlockMinutes: 10,
+  trendingShare: 0.25,
+  trendPerDay: [-0.06, 0.1],
+  rareWarnShare: 0.4,
+  rareWarnRate: 0.015,
+  anyHour: true,
+  shiftedShare: 0.3,
+  shiftHours: [-8, 10],
+  weeklyShare: 0.25,
+  weekendLevel: [0.2, 1.5],
+  stepShare: 0.1,
+  stepFactor: [0.6, 1.8],
+  holidays: [2],
+};
+
 export const SHAPES: Record<string, TrafficShapes> = {
   classic: CLASSIC_SHAPES,
   shaped: SHAPED,
   'held-out': HELD_OUT,
   'held-out-2': HELD_OUT_2,
   'held-out-3': HELD_OUT_3,
+  'held-out-4': HELD_OUT_4,
 };
