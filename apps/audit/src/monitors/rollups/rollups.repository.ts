@@ -155,9 +155,10 @@ export class RollupsRepository {
     const reappears = `excluded.first_seen_at - s.last_seen_at >= ${REAPPEARANCE_GAP}`;
     const isOlder = `excluded.first_seen_at < s.reappeared_at`;
     const previousLast = `(s.reappeared_at - make_interval(mins => s.gap_minutes))`;
-    // The batch ends a full gap before the streak: only the silence before the streak can shrink.
+    // The batch ends a full gap before the streak: only the silence before the streak can change,
+    // learnt when unknown, shortened when the batch falls inside it.
     const endsBefore = `${isOlder} AND s.reappeared_at - excluded.last_seen_at >= ${REAPPEARANCE_GAP}`;
-    const fillsGap = `${endsBefore} AND s.gap_minutes IS NOT NULL AND excluded.last_seen_at > ${previousLast}`;
+    const silenceChanges = `${endsBefore} AND (s.gap_minutes IS NULL OR excluded.last_seen_at > ${previousLast})`;
     // Otherwise it touches the streak, which then began with it: after the same or a shorter
     // silence, or after none known (no earlier streak, or the batch bridges to it).
     const touches = `${isOlder} AND s.reappeared_at - excluded.last_seen_at < ${REAPPEARANCE_GAP}`;
@@ -180,8 +181,7 @@ export class RollupsRepository {
            WHEN ${reappears} THEN ${minutesBetween('excluded.first_seen_at', 's.last_seen_at')}
            WHEN ${touches} AND ${stillAGap} THEN ${minutesBetween('excluded.first_seen_at', previousLast)}
            WHEN ${touches} THEN NULL
-           WHEN ${fillsGap} THEN ${minutesBetween('s.reappeared_at', 'excluded.last_seen_at')}
-           WHEN ${endsBefore} AND s.gap_minutes IS NULL THEN ${minutesBetween('s.reappeared_at', 'excluded.last_seen_at')}
+           WHEN ${silenceChanges} THEN ${minutesBetween('s.reappeared_at', 'excluded.last_seen_at')}
            ELSE s.gap_minutes END,
          count_since_reappeared = CASE
            WHEN ${reappears} THEN excluded.count_since_reappeared
