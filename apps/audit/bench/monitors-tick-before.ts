@@ -35,6 +35,7 @@ import {
 import {
   CELLS_UPSERT,
   MetricSeriesRepository,
+  SAMPLES_SQL,
   SELECT_OF,
   SeriesRead,
   cellsParameter,
@@ -60,27 +61,6 @@ function idsOfRow(metric: MonitorMetric, row: SeriesRow): readonly string[] | un
       ? (row.agents ?? [])
       : undefined;
 }
-
-/** A metric's samples in a cell (`samplesOf`), in SQL. */
-const SAMPLES_SQL: Readonly<Record<MonitorMetric, string>> = {
-  REQUESTS: 'requests',
-  BLOCKS: 'blocks',
-  WARNS: 'warns',
-  MASKS: 'masks',
-  HITL_HOLDS: 'hitl_holds',
-  ERRORS: 'errors',
-  ERROR_RATE_PCT: 'traffic',
-  LATENCY_AVG_MS: 'cardinality(latencies)',
-  LATENCY_P50_MS: 'cardinality(latencies)',
-  LATENCY_P95_MS: 'cardinality(latencies)',
-  LATENCY_P99_MS: 'cardinality(latencies)',
-  LLM_CALLS: 'llm_calls',
-  LLM_FAILOVERS: 'llm_failovers',
-  TOOL_CALLS: 'tool_calls',
-  MCP_REQUESTS: 'mcp_requests',
-  USER_DISTINCT: 'user_events',
-  AGENT_DISTINCT: 'agent_events',
-};
 
 /**
  * The bench's baseline of M33: the custom monitors' cells written and read as `main` did before it

@@ -1,4 +1,4 @@
-import { GroupBy, MonitorMetric, WINDOW_MINUTES } from '@agp/contracts';
+import { Aggregation, GroupBy, MonitorMetric, WINDOW_MINUTES } from '@agp/contracts';
 
 import { METRIC_KIND } from './metric-semantics';
 import { MonitorDefinition } from './monitor-definition';
@@ -13,6 +13,11 @@ export interface MetricRead {
   range: MinuteRange;
   /** M36 (cells only): false when no monitor reading it needs its per-minute values. */
   minutes?: boolean;
+  /**
+   * M44 (cells only): the statistics over minutes (AVG, MIN, MAX, percentiles) its monitors take,
+   * each once; the database computes them per group and window.
+   */
+  statistics?: Aggregation[];
 }
 
 /**
@@ -55,7 +60,12 @@ export class MetricReadPlan {
     if (this.fromSeries && !this.eventsOnly && range.fromMinute >= this.seriesStartMinute) {
       const key = `${metric}|${groupBy}|${rangeKey(range)}|series`;
       const minutes = needsMinuteValues(monitor);
-      return this.add(`series|${groupBy}`, { key, metric, groupBy, range, minutes }, 'series');
+      const statistics = minutes ? [monitor.aggregation] : [];
+      return this.add(
+        `series|${groupBy}`,
+        { key, metric, groupBy, range, minutes, statistics },
+        'series',
+      );
     }
     // M26: a count the rollups hold exactly is read from them, the rest from the events.
     const source = this.eventsOnly ? undefined : rollupSourceOf(metric, groupBy);
@@ -94,6 +104,7 @@ export class MetricReadPlan {
     if (known) {
       // M36: one monitor that needs the minutes is enough for the read to give them.
       known.minutes = known.minutes === true || read.minutes === true;
+      known.statistics = [...new Set([...(known.statistics ?? []), ...(read.statistics ?? [])])];
     } else if (batch) {
       this.known.add(read.key);
       batch.reads.push(read);

@@ -51,6 +51,11 @@ export interface GroupSeries {
    * aggregations that need nothing more); `minutes` is then empty.
    */
   total?: number;
+  /**
+   * M44: the window's statistics over minutes (AVG, MIN, MAX, percentiles) computed in the
+   * database; `minutes` is then empty and `aggregate` answers these as they are.
+   */
+  values?: Partial<Record<Aggregation, number>>;
 }
 
 /** Nearest-rank percentile (M21): the value at rank ceil(p·n) of the sorted values. */
@@ -84,6 +89,10 @@ export function aggregate(
   windowMinutes: number,
   windowStartMinute: number,
 ): number | undefined {
+  const given = series.values?.[aggregation];
+  if (given !== undefined) {
+    return given;
+  }
   const kind = METRIC_KIND[metric];
   const values = [...series.minutes.values()];
   // A count is zero in every minute without events (counted here, not written out).

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GroupBy, MonitorMetric } from '@agp/contracts';
+import { Aggregation, GroupBy, MonitorMetric } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
@@ -111,6 +111,93 @@ export interface SeriesRead {
    * its samples, a count's `total` and a distinct metric's `distinct`, and no minutes.
    */
   minutes?: boolean;
+  /**
+   * M44 (`windowValuesOver`): the statistics over minutes (AVG, MIN, MAX, P50, P95, P99) its
+   * monitors take, computed in the database.
+   */
+  statistics?: readonly Aggregation[];
+}
+
+/** A metric's samples in a cell (`samplesOf`), in SQL. */
+export const SAMPLES_SQL: Readonly<Record<MonitorMetric, string>> = {
+  REQUESTS: 'requests',
+  BLOCKS: 'blocks',
+  WARNS: 'warns',
+  MASKS: 'masks',
+  HITL_HOLDS: 'hitl_holds',
+  ERRORS: 'errors',
+  ERROR_RATE_PCT: 'traffic',
+  LATENCY_AVG_MS: 'cardinality(latencies)',
+  LATENCY_P50_MS: 'cardinality(latencies)',
+  LATENCY_P95_MS: 'cardinality(latencies)',
+  LATENCY_P99_MS: 'cardinality(latencies)',
+  LLM_CALLS: 'llm_calls',
+  LLM_FAILOVERS: 'llm_failovers',
+  TOOL_CALLS: 'tool_calls',
+  MCP_REQUESTS: 'mcp_requests',
+  USER_DISTINCT: 'user_events',
+  AGENT_DISTINCT: 'agent_events',
+};
+
+/** The nearest rank (M21) of a cell's latencies: `percentile_disc` takes rank ⌈p·n⌉ (at least 1). */
+function latencyRank(p: number): string {
+  return `(SELECT percentile_disc(${p}::float8) WITHIN GROUP (ORDER BY x) FROM unnest(latencies) x)`;
+}
+
+/**
+ * A metric's value in a cell with samples (`valueOf`), in SQL, as a double computed as the
+ * process computes it (IEEE division of the same integers and doubles).
+ */
+export const VALUE_SQL: Readonly<Record<MonitorMetric, string>> = {
+  ...SAMPLES_SQL,
+  ERROR_RATE_PCT: 'CASE WHEN traffic > 0 THEN (100 * errors)::float8 / traffic END',
+  LATENCY_AVG_MS: 'latency_sum / nullif(cardinality(latencies), 0)',
+  LATENCY_P50_MS: latencyRank(0.5),
+  LATENCY_P95_MS: latencyRank(0.95),
+  LATENCY_P99_MS: latencyRank(0.99),
+  USER_DISTINCT: 'cardinality(users)',
+  AGENT_DISTINCT: 'cardinality(agents)',
+};
+
+const PERCENTILE: Partial<Record<Aggregation, number>> = { P50: 0.5, P95: 0.95, P99: 0.99 };
+
+/**
+ * M44: the SQL of one statistic over the minutes of a window of `width` minutes, as `aggregate`
+ * computes it from the minutes: `s` a cell's samples (a minute without samples is none of the
+ * metric's minutes), `v` its value. A count or distinct count is 0 in the window's other minutes
+ * (`width − n` zeros, never written out); a ratio or latency has only the minutes with samples.
+ */
+export function statisticSql(
+  metric: MonitorMetric,
+  aggregation: Aggregation,
+  width: number,
+  s: string,
+  v: string,
+): string {
+  const has = `FILTER (WHERE ${s} > 0)`;
+  const n = `count(*) ${has}`;
+  const zeroFilled = METRIC_KIND[metric] === 'COUNT' || METRIC_KIND[metric] === 'DISTINCT';
+  const p = PERCENTILE[aggregation];
+  if (aggregation === 'AVG') {
+    // In the minutes' order, as the process adds them up: a float sum depends on its order.
+    return `sum(${v}::float8 ORDER BY minute) ${has} / ${zeroFilled ? width : n}`;
+  }
+  if (aggregation === 'MIN' || aggregation === 'MAX') {
+    const [own, withZero] = aggregation === 'MIN' ? ['min', 'least'] : ['max', 'greatest'];
+    return zeroFilled
+      ? `CASE WHEN ${n} < ${width} THEN ${withZero}(0, ${own}(${v}) ${has}) ELSE ${own}(${v}) ${has} END`
+      : `${own}(${v}) ${has}`;
+  }
+  if (p === undefined) {
+    throw new Error(`${aggregation} is no statistic over minutes`);
+  }
+  if (!zeroFilled) {
+    return `percentile_disc(${p}::float8) WITHIN GROUP (ORDER BY ${v}) ${has}`;
+  }
+  // Rank ⌈p·width⌉ among the zeros (first) and the n values: 0, or the value at rank − zeros.
+  const rank = Math.max(1, Math.ceil(p * width));
+  return `CASE WHEN ${rank} <= ${width} - ${n} THEN 0
+    ELSE (array_agg(${v} ORDER BY ${v}) ${has})[${rank} - ${width} + ${n}] END`;
 }
 
 /**
@@ -162,18 +249,7 @@ export class MetricSeriesRepository {
     }
     const fields = [...new Set(reads.flatMap((read) => SERIES_FIELDS[read.metric]))];
     const { inSpans, params } = spansOf(tenantId, groupBy, reads);
-    const wantsAll = reads.map((_read, k) => {
-      const entries = wanted?.[k] ?? [];
-      return entries.length === 0 || entries.some((e) => e.read < 0 || e.minSamples <= 0);
-    });
-    const keys = wantsAll.some(Boolean)
-      ? undefined
-      : await this.groupsOfAtLeast(
-          tx,
-          tenantId,
-          groupBy,
-          Math.min(...(wanted ?? []).flat().map((e) => e.minSamples)),
-        );
+    const { wantsAll, keys } = await this.groupsToFetch(tx, tenantId, groupBy, reads, wanted);
     if (keys?.length === 0) {
       return reads.map(() => []);
     }
@@ -240,6 +316,100 @@ export class MetricSeriesRepository {
   }
 
   /**
+   * M44: what `seriesOver` gives each read, with its window's values computed in the database:
+   * per read and group its samples, a count's total, a distinct metric's distinct ids and the
+   * statistics over minutes its monitors take (`SeriesRead.statistics`); no minutes leave the
+   * database. One aggregate per window over the grouping's cells in it (a window's reads share
+   * it); the groups given are those `seriesOver` gives (`wanted`, M33's bound), and `aggregate`
+   * answers from them what it answers from the minutes.
+   */
+  async windowValuesOver(
+    tx: Tx,
+    tenantId: string,
+    groupBy: GroupBy,
+    reads: readonly SeriesRead[],
+    wanted?: ReadonlyArray<ReadonlyArray<{ read: number; minSamples: number }>>,
+  ): Promise<GroupSeries[][]> {
+    if (reads.length === 0) {
+      return [];
+    }
+    const { wantsAll, keys } = await this.groupsToFetch(tx, tenantId, groupBy, reads, wanted);
+    if (keys?.length === 0) {
+      return reads.map(() => []);
+    }
+    const distinct = await this.distinctOver(tx, tenantId, groupBy, reads, keys);
+    // Every read's groups with samples in its window, each group's series without minutes.
+    const all = reads.map(() => new Map<string, GroupSeries>());
+    const byRange = new Map<string, number[]>();
+    reads.forEach((read, k) => {
+      const id = `${read.range.fromMinute}-${read.range.toMinute}`;
+      byRange.set(id, [...(byRange.get(id) ?? []), k]);
+    });
+    for (const ks of byRange.values()) {
+      const { fromMinute, toMinute } = reads[ks[0]].range;
+      const width = toMinute - fromMinute;
+      const inner = ks.flatMap((k, j) => {
+        const { metric, statistics = [] } = reads[k];
+        return [
+          `${SAMPLES_SQL[metric]} AS s${j}`,
+          ...(statistics.length > 0 ? [`${VALUE_SQL[metric]} AS v${j}`] : []),
+        ];
+      });
+      const outer = ks.flatMap((k, j) => {
+        const { metric, statistics = [] } = reads[k];
+        return [
+          `sum(s${j})::float8 AS s${j}`,
+          ...statistics.map(
+            (a) => `(${statisticSql(metric, a, width, `s${j}`, `v${j}`)})::float8 AS "${a}${j}"`,
+          ),
+        ];
+      });
+      const rows: Array<Record<string, number | string | null>> = await tx.query(
+        `SELECT key, ${outer.join(', ')}
+         FROM (SELECT group_key AS key, minute, ${inner.join(', ')}
+               FROM ${T} WHERE tenant_id = $1 AND group_by = $2 AND minute >= $3 AND minute < $4
+                 ${keys ? 'AND group_key = ANY($5::text[])' : ''}) c
+         GROUP BY key`,
+        [tenantId, groupBy, fromMinute, toMinute, ...(keys ? [keys] : [])],
+      );
+      for (const [j, k] of ks.entries()) {
+        const { metric, statistics = [] } = reads[k];
+        const isCount = METRIC_KIND[metric] === 'COUNT';
+        const ids = distinct.get(k);
+        for (const row of rows) {
+          const samples = Number(row[`s${j}`] ?? 0);
+          if (samples === 0) {
+            continue;
+          }
+          const group = String(row.key);
+          const series: GroupSeries = { group, minutes: new Map(), samples };
+          if (isCount) {
+            // A count's value in a minute is its samples (M21): the window's total is their sum.
+            series.total = samples;
+          }
+          if (ids) {
+            series.distinct = ids.get(group) ?? 0;
+          }
+          if (statistics.length > 0) {
+            series.values = Object.fromEntries(statistics.map((a) => [a, Number(row[`${a}${j}`])]));
+          }
+          all[k].set(group, series);
+        }
+      }
+    }
+    return reads.map((_read, k) => {
+      const list = [...all[k].values()];
+      if (wantsAll[k]) {
+        return list;
+      }
+      const entries = wanted?.[k] ?? [];
+      return list.filter((series) =>
+        entries.some((e) => (all[e.read].get(series.group)?.samples ?? 0) >= e.minSamples),
+      );
+    });
+  }
+
+  /**
    * M35: each distinct read's distinct ids per group over its window, counted in the database
    * (the ids never leave it); by read index, for the reads of a DISTINCT metric.
    */
@@ -278,6 +448,33 @@ export class MetricSeriesRepository {
       distinct.get(row.read)?.set(row.key, row.n);
     }
     return distinct;
+  }
+
+  /**
+   * Which reads want every group (some monitor judges groups of any volume), and otherwise (M33)
+   * the only groups whose cells are worth fetching: those whose totals reach the smallest volume
+   * asked.
+   */
+  private async groupsToFetch(
+    tx: Tx,
+    tenantId: string,
+    groupBy: GroupBy,
+    reads: readonly SeriesRead[],
+    wanted?: ReadonlyArray<ReadonlyArray<{ read: number; minSamples: number }>>,
+  ): Promise<{ wantsAll: boolean[]; keys: string[] | undefined }> {
+    const wantsAll = reads.map((_read, k) => {
+      const entries = wanted?.[k] ?? [];
+      return entries.length === 0 || entries.some((e) => e.read < 0 || e.minSamples <= 0);
+    });
+    const keys = wantsAll.some(Boolean)
+      ? undefined
+      : await this.groupsOfAtLeast(
+          tx,
+          tenantId,
+          groupBy,
+          Math.min(...(wanted ?? []).flat().map((e) => e.minSamples)),
+        );
+    return { wantsAll, keys };
   }
 
   /** M33: the groups whose cells hold at least `events` traffic events in all. */
