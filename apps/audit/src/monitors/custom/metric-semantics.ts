@@ -152,3 +152,60 @@ export function aggregate(
       return percentileWithZeros(values, zeros, 0.99);
   }
 }
+
+/** M44: what the database gives of one group's minutes with samples in a window. */
+export interface MinutesSummary {
+  /** Minutes with samples. */
+  n: number;
+  /** The smallest and largest of their values. */
+  lo: number;
+  hi: number;
+  /** The values' sum, added in the minutes' order (a float sum depends on its order). */
+  sum: number;
+  /**
+   * Per percentile asked, the value at its rank among the n values (the zeros of a count left
+   * out: rank ⌈p·width⌉ − zeros), or null when the rank falls among the zeros.
+   */
+  ranked: Partial<Record<Aggregation, number | null>>;
+}
+
+export const PERCENTILE_OF: Partial<Record<Aggregation, number>> = {
+  P50: 0.5,
+  P95: 0.95,
+  P99: 0.99,
+};
+
+/**
+ * M44: a statistic over minutes (AVG, MIN, MAX, P50, P95, P99) from the minutes' summary, exactly
+ * as `aggregate` computes it from the minutes themselves (M21): a count and a distinct count are
+ * 0 in the window's other minutes, a ratio or latency has only the minutes with samples.
+ */
+export function statisticOfSummary(
+  metric: MonitorMetric,
+  aggregation: Aggregation,
+  windowMinutes: number,
+  { n, lo, hi, sum, ranked }: MinutesSummary,
+): number | undefined {
+  const kind = METRIC_KIND[metric];
+  const zeros = kind === 'COUNT' || kind === 'DISTINCT' ? Math.max(0, windowMinutes - n) : 0;
+  if (n === 0) {
+    return zeros > 0 ? 0 : undefined;
+  }
+  if (aggregation === 'AVG') {
+    return kind === 'COUNT' ? sum / windowMinutes : sum / (n + zeros);
+  }
+  if (aggregation === 'MIN') {
+    return zeros > 0 ? Math.min(0, lo) : lo;
+  }
+  if (aggregation === 'MAX') {
+    return zeros > 0 ? Math.max(0, hi) : hi;
+  }
+  const p = PERCENTILE_OF[aggregation];
+  if (p === undefined) {
+    // SUM, COUNT, RATE_PER_MIN and COUNT_DISTINCT take no minutes (M36).
+    return undefined;
+  }
+  // Nearest rank among the zeros (first: every value is ≥ 0) and the n values.
+  const rank = Math.max(1, Math.ceil(p * (zeros + n)));
+  return rank <= zeros ? 0 : (ranked[aggregation] ?? undefined);
+}

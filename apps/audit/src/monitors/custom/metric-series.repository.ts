@@ -3,7 +3,13 @@ import { Aggregation, GroupBy, MonitorMetric } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
-import { GroupSeries, METRIC_KIND } from './metric-semantics';
+import {
+  GroupSeries,
+  METRIC_KIND,
+  MinutesSummary,
+  PERCENTILE_OF,
+  statisticOfSummary,
+} from './metric-semantics';
 import {
   SERIES_FIELDS,
   SeriesCell,
@@ -139,9 +145,33 @@ export const SAMPLES_SQL: Readonly<Record<MonitorMetric, string>> = {
   AGENT_DISTINCT: 'agent_events',
 };
 
-/** The nearest rank (M21) of a cell's latencies: `percentile_disc` takes rank ⌈p·n⌉ (at least 1). */
+/**
+ * The nearest rank (M21: rank ⌈p·n⌉, at least 1) of a cell's latencies, as `percentile_disc` takes
+ * it; one or two latencies (most cells) without a sort.
+ */
 function latencyRank(p: number): string {
-  return `(SELECT percentile_disc(${p}::float8) WITHIN GROUP (ORDER BY x) FROM unnest(latencies) x)`;
+  return `CASE cardinality(latencies) WHEN 0 THEN NULL WHEN 1 THEN latencies[1]
+    WHEN 2 THEN ${Math.ceil(p * 2) <= 1 ? 'least' : 'greatest'}(latencies[1], latencies[2])
+    ELSE (SELECT percentile_disc(${p}::float8) WITHIN GROUP (ORDER BY x) FROM unnest(latencies) x) END`;
+}
+
+/**
+ * M44: the rank (1-based) among a window's n values with samples of a percentile's value, in SQL:
+ * M21's nearest rank ⌈p·count⌉ (at least 1), a count's `width − n` zeros counted first (below 1:
+ * among the zeros).
+ */
+function rankSql(
+  metric: MonitorMetric,
+  aggregation: Aggregation,
+  width: number,
+  n: string,
+): string {
+  const p = PERCENTILE_OF[aggregation] ?? 0;
+  const kind = METRIC_KIND[metric];
+  if (kind === 'COUNT' || kind === 'DISTINCT') {
+    return `${Math.max(1, Math.ceil(p * width))} - ${width} + ${n}`;
+  }
+  return `greatest(1, ceil(${p}::float8 * ${n}))::integer`;
 }
 
 /**
@@ -158,47 +188,6 @@ export const VALUE_SQL: Readonly<Record<MonitorMetric, string>> = {
   USER_DISTINCT: 'cardinality(users)',
   AGENT_DISTINCT: 'cardinality(agents)',
 };
-
-const PERCENTILE: Partial<Record<Aggregation, number>> = { P50: 0.5, P95: 0.95, P99: 0.99 };
-
-/**
- * M44: the SQL of one statistic over the minutes of a window of `width` minutes, as `aggregate`
- * computes it from the minutes: `s` a cell's samples (a minute without samples is none of the
- * metric's minutes), `v` its value. A count or distinct count is 0 in the window's other minutes
- * (`width − n` zeros, never written out); a ratio or latency has only the minutes with samples.
- */
-export function statisticSql(
-  metric: MonitorMetric,
-  aggregation: Aggregation,
-  width: number,
-  s: string,
-  v: string,
-): string {
-  const has = `FILTER (WHERE ${s} > 0)`;
-  const n = `count(*) ${has}`;
-  const zeroFilled = METRIC_KIND[metric] === 'COUNT' || METRIC_KIND[metric] === 'DISTINCT';
-  const p = PERCENTILE[aggregation];
-  if (aggregation === 'AVG') {
-    // In the minutes' order, as the process adds them up: a float sum depends on its order.
-    return `sum(${v}::float8 ORDER BY minute) ${has} / ${zeroFilled ? width : n}`;
-  }
-  if (aggregation === 'MIN' || aggregation === 'MAX') {
-    const [own, withZero] = aggregation === 'MIN' ? ['min', 'least'] : ['max', 'greatest'];
-    return zeroFilled
-      ? `CASE WHEN ${n} < ${width} THEN ${withZero}(0, ${own}(${v}) ${has}) ELSE ${own}(${v}) ${has} END`
-      : `${own}(${v}) ${has}`;
-  }
-  if (p === undefined) {
-    throw new Error(`${aggregation} is no statistic over minutes`);
-  }
-  if (!zeroFilled) {
-    return `percentile_disc(${p}::float8) WITHIN GROUP (ORDER BY ${v}) ${has}`;
-  }
-  // Rank ⌈p·width⌉ among the zeros (first) and the n values: 0, or the value at rank − zeros.
-  const rank = Math.max(1, Math.ceil(p * width));
-  return `CASE WHEN ${rank} <= ${width} - ${n} THEN 0
-    ELSE (array_agg(${v} ORDER BY ${v}) ${has})[${rank} - ${width} + ${n}] END`;
-}
 
 /**
  * M29: the custom monitors' per-minute cells (`monitor_series`), written in the ingest's
@@ -316,12 +305,14 @@ export class MetricSeriesRepository {
   }
 
   /**
-   * M44: what `seriesOver` gives each read, with its window's values computed in the database:
-   * per read and group its samples, a count's total, a distinct metric's distinct ids and the
+   * M44: what `seriesOver` gives each read, with its window's values computed in the database: per
+   * read and group its samples, a count's total, a distinct metric's distinct ids and the
    * statistics over minutes its monitors take (`SeriesRead.statistics`); no minutes leave the
-   * database. One aggregate per window over the grouping's cells in it (a window's reads share
-   * it); the groups given are those `seriesOver` gives (`wanted`, M33's bound), and `aggregate`
-   * answers from them what it answers from the minutes.
+   * database. One statement: the grouping's cells over the reads' span read once into a narrow
+   * table (each metric's samples and value per cell, the ids where a distinct metric is read),
+   * then per window one aggregate per group over it (`summariesOver`); `statisticOfSummary` takes
+   * each statistic from that as `aggregate` takes it from the minutes. The groups given are those
+   * `seriesOver` gives (`wanted`, M33's bound).
    */
   async windowValuesOver(
     tx: Tx,
@@ -337,66 +328,30 @@ export class MetricSeriesRepository {
     if (keys?.length === 0) {
       return reads.map(() => []);
     }
-    const distinct = await this.distinctOver(tx, tenantId, groupBy, reads, keys);
-    // Every read's groups with samples in its window, each group's series without minutes.
-    const all = reads.map(() => new Map<string, GroupSeries>());
-    const byRange = new Map<string, number[]>();
-    reads.forEach((read, k) => {
-      const id = `${read.range.fromMinute}-${read.range.toMinute}`;
-      byRange.set(id, [...(byRange.get(id) ?? []), k]);
-    });
-    for (const ks of byRange.values()) {
-      const { fromMinute, toMinute } = reads[ks[0]].range;
-      const width = toMinute - fromMinute;
-      const inner = ks.flatMap((k, j) => {
-        const { metric, statistics = [] } = reads[k];
-        return [
-          `${SAMPLES_SQL[metric]} AS s${j}`,
-          ...(statistics.length > 0 ? [`${VALUE_SQL[metric]} AS v${j}`] : []),
-        ];
-      });
-      const outer = ks.flatMap((k, j) => {
-        const { metric, statistics = [] } = reads[k];
-        return [
-          `sum(s${j})::float8 AS s${j}`,
-          ...statistics.map(
-            (a) => `(${statisticSql(metric, a, width, `s${j}`, `v${j}`)})::float8 AS "${a}${j}"`,
-          ),
-        ];
-      });
-      const rows: Array<Record<string, number | string | null>> = await tx.query(
-        `SELECT key, ${outer.join(', ')}
-         FROM (SELECT group_key AS key, minute, ${inner.join(', ')}
-               FROM ${T} WHERE tenant_id = $1 AND group_by = $2 AND minute >= $3 AND minute < $4
-                 ${keys ? 'AND group_key = ANY($5::text[])' : ''}) c
-         GROUP BY key`,
-        [tenantId, groupBy, fromMinute, toMinute, ...(keys ? [keys] : [])],
-      );
-      for (const [j, k] of ks.entries()) {
-        const { metric, statistics = [] } = reads[k];
-        const isCount = METRIC_KIND[metric] === 'COUNT';
-        const ids = distinct.get(k);
-        for (const row of rows) {
-          const samples = Number(row[`s${j}`] ?? 0);
-          if (samples === 0) {
-            continue;
-          }
-          const group = String(row.key);
-          const series: GroupSeries = { group, minutes: new Map(), samples };
-          if (isCount) {
-            // A count's value in a minute is its samples (M21): the window's total is their sum.
-            series.total = samples;
-          }
-          if (ids) {
-            series.distinct = ids.get(group) ?? 0;
-          }
-          if (statistics.length > 0) {
-            series.values = Object.fromEntries(statistics.map((a) => [a, Number(row[`${a}${j}`])]));
-          }
-          all[k].set(group, series);
+    const { summaries, distinct } = await this.summariesOver(tx, tenantId, groupBy, reads, keys);
+    const all = reads.map(({ metric, range, statistics = [] }, k) => {
+      const width = range.toMinute - range.fromMinute;
+      const isCount = METRIC_KIND[metric] === 'COUNT';
+      const ids = distinct.get(k);
+      const byGroup = new Map<string, GroupSeries>();
+      for (const [group, summary] of summaries[k]) {
+        const series: GroupSeries = { group, minutes: new Map(), samples: summary.samples };
+        if (isCount) {
+          // A count's value in a minute is its samples (M21): the window's total is their sum.
+          series.total = summary.samples;
         }
+        if (ids) {
+          series.distinct = ids.get(group) ?? 0;
+        }
+        if (statistics.length > 0) {
+          series.values = Object.fromEntries(
+            statistics.map((a) => [a, statisticOfSummary(metric, a, width, summary)]),
+          );
+        }
+        byGroup.set(group, series);
       }
-    }
+      return byGroup;
+    });
     return reads.map((_read, k) => {
       const list = [...all[k].values()];
       if (wantsAll[k]) {
@@ -407,6 +362,142 @@ export class MetricSeriesRepository {
         entries.some((e) => (all[e.read].get(series.group)?.samples ?? 0) >= e.minSamples),
       );
     });
+  }
+
+  /**
+   * M44: per read, each group with samples in its window: its samples and, for a read with
+   * statistics, over its minutes with samples how many there are, the values' smallest, largest,
+   * sum (in the minutes' order) and the value at each percentile's rank; per distinct read (M35),
+   * each group's distinct ids in the window. The grouping's cells over the reads' span are read
+   * once, narrow; each window's groups come back as one JSON text (parsed natively, M35).
+   */
+  private async summariesOver(
+    tx: Tx,
+    tenantId: string,
+    groupBy: GroupBy,
+    reads: readonly SeriesRead[],
+    keys: readonly string[] | undefined,
+  ): Promise<{
+    summaries: Array<Map<string, MinutesSummary & { samples: number }>>;
+    distinct: Map<number, Map<string, number>>;
+  }> {
+    const metrics = [...new Set(reads.map((read) => read.metric))];
+    const statisticsOf = (k: number): readonly Aggregation[] => reads[k].statistics ?? [];
+    const withValues = new Set(
+      reads.filter((_read, k) => statisticsOf(k).length > 0).map((read) => read.metric),
+    );
+    const counted = reads.flatMap((read, k) =>
+      METRIC_KIND[read.metric] === 'DISTINCT' ? [k] : [],
+    );
+    const idsOf = (k: number): string => (reads[k].metric === 'USER_DISTINCT' ? 'users' : 'agents');
+    const ids = [...new Set(counted.map(idsOf))];
+    const { inSpans, params } = spansOf(tenantId, groupBy, reads);
+    const cells = [
+      ...metrics.flatMap((metric, m) => [
+        `${SAMPLES_SQL[metric]} AS s${m}`,
+        ...(withValues.has(metric) ? [`${VALUE_SQL[metric]} AS v${m}`] : []),
+      ]),
+      ...ids,
+    ];
+    const windows = [
+      ...reads
+        .reduce((byRange, read, k) => {
+          const id = `${read.range.fromMinute}-${read.range.toMinute}`;
+          return byRange.set(id, [...(byRange.get(id) ?? []), k]);
+        }, new Map<string, number[]>())
+        .values(),
+    ];
+    const values: unknown[] = [...params, ...(keys ? [keys] : [])];
+    const inRange = (k: number): string => {
+      values.push(reads[k].range.fromMinute, reads[k].range.toMinute);
+      return `minute >= $${values.length - 1} AND minute < $${values.length}`;
+    };
+    const selects = windows.map((ks, w) => {
+      // Per read: the aggregates over its minutes, then the values at the percentiles' ranks.
+      const aggregates = ks.flatMap((k, j) => {
+        const { metric } = reads[k];
+        const m = metrics.indexOf(metric);
+        const has = `FILTER (WHERE s${m} > 0)`;
+        const statistics = statisticsOf(k);
+        const isFloat = !['COUNT', 'DISTINCT'].includes(METRIC_KIND[metric]);
+        // Only a sum of fractions depends on its order: the process adds the minutes in order.
+        const inOrder = isFloat && statistics.includes('AVG') ? ' ORDER BY minute' : '';
+        return [
+          `sum(s${m}) AS s${j}`,
+          ...(statistics.length > 0
+            ? [
+                `count(*) ${has} AS n${j}`,
+                `min(v${m}) ${has} AS lo${j}`,
+                `max(v${m}) ${has} AS hi${j}`,
+                `sum(v${m}${inOrder}) ${has} AS sum${j}`,
+              ]
+            : []),
+          ...(statistics.some((a) => PERCENTILE_OF[a] !== undefined)
+            ? [`array_agg(v${m} ORDER BY v${m}) ${has} AS sorted${j}`]
+            : []),
+        ];
+      });
+      const fields = ks.map((k, j) => {
+        const { metric, range } = reads[k];
+        const width = range.toMinute - range.fromMinute;
+        const ranked = statisticsOf(k)
+          .filter((a) => PERCENTILE_OF[a] !== undefined)
+          .map((a) => `sorted${j}[${rankSql(metric, a, width, `n${j}`)}]`);
+        // One array per read (a function takes at most 100 arguments).
+        return `json_build_array(${[
+          `s${j}`,
+          ...(statisticsOf(k).length > 0 ? [`n${j}`, `lo${j}`, `hi${j}`, `sum${j}`] : []),
+          ...ranked,
+        ].join(', ')})`;
+      });
+      return `SELECT ${w} AS w, coalesce(json_agg(json_build_array(key, ${fields.join(', ')})), '[]') AS groups
+         FROM (SELECT key, ${aggregates.join(', ')} FROM c WHERE ${inRange(ks[0])} GROUP BY key) g`;
+    });
+    // M35: a distinct metric's window count in the database; the ids never leave it.
+    const distinctSelects = counted.map(
+      (k, d) => `SELECT ${windows.length + d} AS w, coalesce(json_agg(g.a), '[]') AS groups FROM (
+           SELECT json_build_array(key, count(DISTINCT id COLLATE "C")) AS a
+           FROM c CROSS JOIN LATERAL unnest(c.${idsOf(k)}) AS id
+           WHERE ${inRange(k)} GROUP BY key) g`,
+    );
+    await tx.query(`SET LOCAL work_mem = '64MB'`);
+    // A window's groups: [key, [samples, n, min, max, sum, ...ranked] per read]; a distinct
+    // read's: [key, distinct ids].
+    const rows: Array<{ w: number; groups: Array<[string, ...unknown[]]> }> = await tx.query(
+      `WITH c AS MATERIALIZED (
+           SELECT group_key COLLATE "C" AS key, minute, ${cells.join(', ')}
+           FROM ${T} WHERE tenant_id = $1 AND group_by = $2 AND (${inSpans})
+             ${keys ? `AND group_key = ANY($${params.length + 1}::text[])` : ''})
+         ${[...selects, ...distinctSelects].join(' UNION ALL ')}`,
+      values,
+    );
+    const summaries = reads.map(() => new Map<string, MinutesSummary & { samples: number }>());
+    const distinct = new Map<number, Map<string, number>>(counted.map((k) => [k, new Map()]));
+    for (const { w, groups } of rows) {
+      if (w >= windows.length) {
+        const byGroup = distinct.get(counted[w - windows.length]);
+        groups.forEach(([key, n]) => byGroup?.set(key, Number(n)));
+        continue;
+      }
+      for (const [key, ...fields] of groups) {
+        for (const [j, k] of windows[w].entries()) {
+          const [samples, n, lo, hi, sum, ...ranked] = fields[j] as Array<number | null>;
+          const percentiles = statisticsOf(k).filter((a) => PERCENTILE_OF[a] !== undefined);
+          // A (group, minute) without this metric's events is not one of its minutes.
+          if (Number(samples) > 0) {
+            summaries[k].set(key, {
+              samples: Number(samples),
+              n: Number(n ?? 0),
+              lo: Number(lo ?? 0),
+              hi: Number(hi ?? 0),
+              sum: Number(sum ?? 0),
+              ranked: Object.fromEntries(percentiles.map((a, i) => [a, ranked[i] ?? null])),
+            });
+          }
+        }
+      }
+    }
+    return { summaries, distinct };
   }
 
   /**
