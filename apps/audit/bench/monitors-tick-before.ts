@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
 import { GroupBy, MonitorMetric } from '@agp/contracts';
-import { Tx } from '@agp/database';
+import { Database, Tx } from '@agp/database';
+import { ROOT_LOGGER } from '@agp/http';
+import { Logger } from 'pino';
 
 import { AUDIT_SCHEMA } from '../src/database/tokens';
 import { AlertRaiserService } from '../src/monitors/alerts/alert-raiser.service';
@@ -11,6 +13,10 @@ import { CustomMonitorsEvaluatorService } from '../src/monitors/custom/custom-mo
 import { CustomMonitorsRepository } from '../src/monitors/custom/custom-monitors.repository';
 import { RollupSeriesRepository } from '../src/monitors/custom/rollup-series.repository';
 import { DetectorEvaluatorService } from '../src/monitors/detectors/detector-evaluator.service';
+import { seriesKey } from '../src/monitors/detectors/detector-input';
+import { DetectorTickService } from '../src/monitors/detectors/detector-tick.service';
+import { QuarterPairs } from '../src/monitors/detectors/history-dispersion';
+import { HistoryDispersionRepository } from '../src/monitors/detectors/history-dispersion.repository';
 import { HistoryDispersionService } from '../src/monitors/detectors/history-dispersion.service';
 import { TickLeasesRepository } from '../src/monitors/detectors/tick-leases.repository';
 import { GovernanceEvaluatorService } from '../src/monitors/governance/governance-evaluator.service';
@@ -303,4 +309,102 @@ export class TickBeforeM33 {
     await database.asSystem((tx) => leases.finish(tx, minute, found));
     return found;
   }
+}
+
+/**
+ * The custom monitors' cells read as `main` read them before M44: every cell of the judged groups
+ * over the windows fetched (M33's bound), and the window values made in the process from the
+ * minutes, or from totals where no monitor needs minutes (M36).
+ */
+export class SeriesBeforeM44 extends MetricSeriesRepository {
+  override windowValuesOver(
+    tx: Tx,
+    tenantId: string,
+    groupBy: GroupBy,
+    reads: readonly SeriesRead[],
+    wanted?: ReadonlyArray<ReadonlyArray<{ read: number; minSamples: number }>>,
+  ): Promise<GroupSeries[][]> {
+    return this.seriesOver(tx, tenantId, groupBy, reads, wanted);
+  }
+}
+
+/** M40's history as `main` read it before M45: the whole lookback once an hour per tenant. */
+export class HistoryBeforeM45 extends HistoryDispersionService {
+  private readonly lastRead = new Map<
+    string,
+    { key: string; pairs: Map<string, QuarterPairs[]> }
+  >();
+
+  constructor(
+    private readonly db: Database,
+    private readonly reads: HistoryDispersionRepository,
+  ) {
+    super(db, reads);
+  }
+
+  override async pairsBefore(
+    tenantId: string,
+    windowEnd: Date,
+    lookbackDays: number,
+    metrics: readonly RollupMetric[],
+  ): Promise<Map<string, QuarterPairs[]>> {
+    const to = new Date(Math.floor(windowEnd.getTime() / 3_600_000) * 3_600_000);
+    const from = new Date(to.getTime() - lookbackDays * 86_400_000);
+    const sorted = [...metrics].sort();
+    const key = `${to.toISOString()}|${lookbackDays}|${sorted.join(',')}`;
+    const cached = this.lastRead.get(tenantId);
+    if (cached?.key === key) {
+      return cached.pairs;
+    }
+    const rows = await this.db.inTenant(tenantId, (tx) =>
+      this.reads.quarterPairs(tx, tenantId, from, to, sorted),
+    );
+    const pairs = new Map<string, QuarterPairs[]>();
+    for (const row of rows) {
+      const series = seriesKey(row.subjectType, row.subjectId, row.metric);
+      pairs.set(series, [
+        ...(pairs.get(series) ?? []),
+        { pairs: row.pairs, excess: row.excess, scale: row.scale },
+      ]);
+    }
+    this.lastRead.set(tenantId, { key, pairs });
+    return pairs;
+  }
+}
+
+/**
+ * The whole tick as `main` ran it before M44–M45, for the bench's before/after in one run: the
+ * service's own tick (M34's evaluations at once) built with the custom monitors' reads of before
+ * M44 and the history read of before M45.
+ */
+export function tickBeforeM44(bench: MonitorsBench): {
+  tick: DetectorTickService;
+  custom: CustomMonitorsEvaluatorService;
+  history: HistoryBeforeM45;
+} {
+  const { app, database } = bench;
+  const custom = new CustomMonitorsEvaluatorService(
+    database,
+    {},
+    app.get(CustomMonitorsRepository),
+    app.get(RollupSeriesRepository),
+    new SeriesBeforeM44(),
+  );
+  const history = new HistoryBeforeM45(database, app.get(HistoryDispersionRepository));
+  const tick = new DetectorTickService(
+    database,
+    app.get<Logger>(ROOT_LOGGER),
+    app.get(TickLeasesRepository),
+    app.get(RollupsRepository),
+    app.get(MonitorConfigService),
+    new DetectorEvaluatorService(database, app.get(RollupsRepository), history),
+    app.get(AlertRaiserService),
+    app.get(GovernanceEvaluatorService),
+    app.get(GovernanceProjectionRepository),
+    custom,
+    app.get(CustomMonitorsRepository),
+    app.get(QuietService),
+    app.get(MetricSeriesRepository),
+  );
+  return { tick, custom, history };
 }

@@ -5,6 +5,7 @@ import { AlertRaiserService } from '../src/monitors/alerts/alert-raiser.service'
 import { MonitorConfigService } from '../src/monitors/config/monitor-config.service';
 import { DetectorEvaluatorService } from '../src/monitors/detectors/detector-evaluator.service';
 import { HistoryDispersionRepository } from '../src/monitors/detectors/history-dispersion.repository';
+import { HistoryDispersionService } from '../src/monitors/detectors/history-dispersion.service';
 import { RATE_DETECTORS, rateMetrics } from '../src/monitors/detectors/rate-detectors';
 import { GovernanceEvaluatorService } from '../src/monitors/governance/governance-evaluator.service';
 import { QuietService } from '../src/monitors/quiet/quiet.service';
@@ -19,7 +20,7 @@ import { RollupsService } from '../src/monitors/rollups/rollups.service';
 import { MonitorsBench, startMonitorsBench } from './monitors-bench-app';
 import { evaluatePerMonitor } from './monitors-tick-per-monitor';
 import { benchTenant, writeGovernance, writeMonitors, writeTraffic } from './monitors-tick-load';
-import { TickBeforeM33 } from './monitors-tick-before';
+import { TickBeforeM33, tickBeforeM44 } from './monitors-tick-before';
 
 const DAYS = 7;
 const END = new Date('2026-06-01T12:00:00Z');
@@ -97,6 +98,7 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
     );
     let minute = END.getTime() - 60 * MINUTE_MS;
     const beforeM33 = new TickBeforeM33(bench);
+    const beforeM44 = tickBeforeM44(bench);
     type Tick = (at: Date) => Promise<number>;
     const tickOf =
       (app: MonitorsBench): Tick =>
@@ -104,12 +106,16 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
         (await app.ticks.tick(at))?.findings.length ?? 0;
     // The paths' ticks take turns at successive minutes, so that the machine's load, which moves
     // from minute to minute, weighs on each alike.
-    const ticks = async (paths: ReadonlyArray<[string, Tick]>): Promise<void> => {
+    // `at`: the next tick's time (successive minutes by default).
+    const ticks = async (
+      paths: ReadonlyArray<[string, Tick]>,
+      at: () => number = () => (minute += MINUTE_MS),
+    ): Promise<void> => {
       const durations = paths.map((): number[] => []);
       const findings = paths.map(() => 0);
       for (let run = 0; run <= RUNS; run += 1) {
         for (const [i, [, tick]] of paths.entries()) {
-          minute += MINUTE_MS;
+          const when = at();
           // Every custom monitor due at every tick: the worst minute (M21's cadences spread them).
           await bench.database.inTenant(tenantId, (tx) =>
             tx.query(
@@ -118,7 +124,7 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
             ),
           );
           const t0 = process.hrtime.bigint();
-          findings[i] = await tick(new Date(minute));
+          findings[i] = await tick(new Date(when));
           if (run > 0) {
             durations[i].push(ms(t0));
           }
@@ -142,19 +148,42 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
         ]);
       });
     };
+    const beforeM44Tick: Tick = async (at) => (await beforeM44.tick.tick(at))?.findings.length ?? 0;
     if (RUNS > 0) {
+      // M45: ticks at minute :00 of successive hours of the trace's last day (each path's first
+      // tick of an hour, its history read), the paths taking turns, before the minute ticks.
+      let hour = END.getTime() - 12 * 3_600_000;
+      await setMode(false);
+      process.stdout.write(
+        `first tick of an hour (:00 of successive hours from ${new Date(hour).toISOString()}), one warm-up, then ${RUNS}, the paths taking turns:\n`,
+      );
+      await ticks(
+        [
+          [`24 detectors + ${MONITORS} monitors at :00, before M44–M45`, beforeM44Tick],
+          [`24 detectors + ${MONITORS} monitors at :00, now (M44–M45)`, tickOf(bench)],
+        ],
+        () => (hour += 3_600_000) - 3_600_000,
+      );
       process.stdout.write(
         `whole tick, first one warm-up, then ${RUNS} at successive minutes, the paths taking turns:\n`,
       );
       await setMode(true);
       await ticks([
-        ['19 traffic detectors, before M33–M36', (at) => beforeM33.tick(at)],
+        ['19 traffic detectors, before M44–M45', beforeM44Tick],
         ['19 traffic detectors (the tick before issue 17), now', tickOf(bench)],
       ]);
       await setMode(false);
       await ticks([
-        [`24 detectors + ${MONITORS} monitors, before M33–M36`, (at) => beforeM33.tick(at)],
-        [`24 detectors + ${MONITORS} monitors, now (M33–M36)`, tickOf(bench)],
+        ...(process.env.BENCH_BEFORE_M33 === '1'
+          ? [
+              [
+                `24 detectors + ${MONITORS} monitors, before M33–M36`,
+                (at: Date) => beforeM33.tick(at),
+              ] as [string, Tick],
+            ]
+          : []),
+        [`24 detectors + ${MONITORS} monitors, before M44–M45`, beforeM44Tick],
+        [`24 detectors + ${MONITORS} monitors, now (M44–M45)`, tickOf(bench)],
         ...(process.env.BENCH_BEFORE === '1'
           ? [
               [`24 detectors + ${MONITORS} monitors, before M29 (M26, M27)`, tickOf(before)] as [
@@ -191,7 +220,8 @@ export async function measureFullTick(databaseUrl: string): Promise<void> {
       app.app.get(CustomMonitorsEvaluatorService);
     await compare(
       [
-        ['cells (M29, M33–M36)', () => evaluate(evaluatorOf(bench))],
+        ['cells, values in the database (M44)', () => evaluate(evaluatorOf(bench))],
+        ['cells before M44', () => evaluate(beforeM44.custom)],
         ['cells before M33', () => evaluate(beforeM33.custom)],
         ['before M29', () => evaluate(evaluatorOf(before), before)],
         ['events', () => evaluate(evaluatorOf(raw), raw)],
@@ -264,6 +294,14 @@ async function breakdown(app: MonitorsBench, tenantId: string, at: Date): Promis
           rateMetrics(RATE_DETECTORS),
         ),
     ),
+  );
+  // M45: the same at the next hour's first tick, the past days kept (the ticks above read them).
+  const history = app.app.get(HistoryDispersionService);
+  const next = new Date(hour.getTime() + 3_600_000 + MINUTE_MS);
+  await history.pairsBefore(tenantId, at, DAYS, rateMetrics(RATE_DETECTORS));
+  await timed(
+    `M45 the same at ${next.toISOString().slice(11, 16)}, past days kept (hours since midnight)`,
+    () => history.pairsBefore(tenantId, next, DAYS, rateMetrics(RATE_DETECTORS)),
   );
   const traffic = await timed('19 traffic detectors', () =>
     app.app.get(DetectorEvaluatorService).evaluate(tenantId, at, settings),
