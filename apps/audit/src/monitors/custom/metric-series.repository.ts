@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Aggregation, GroupBy, MonitorMetric } from '@agp/contracts';
+import { Aggregation, GROUP_BYS, GroupBy, MonitorMetric } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
@@ -595,14 +595,18 @@ export class MetricSeriesRepository {
 
   /**
    * Cells older than any window can reach are deleted (system scope), and M33's totals lowered by
-   * what they held, in one statement (a group left with none loses its row). An ingest meeting it
+   * what they held, in one statement (a group left with none loses its row). M45: found through
+   * the key's (tenant, grouping, minute) ranges of the tenants with totals (every tenant with
+   * cells has some), not by a scan of the whole wide table at every hour's first tick. An ingest meeting it
    * can only leave a total higher than its cells, never lower: still a bound.
    */
   async prune(tx: Tx, beforeMinute: number): Promise<void> {
     const same = `t.tenant_id = g.tenant_id AND t.group_by = g.group_by AND t.group_key = g.group_key`;
     await tx.query(
       `WITH gone AS (
-         DELETE FROM ${T} WHERE minute < $1
+         DELETE FROM ${T}
+         WHERE tenant_id = ANY(ARRAY(SELECT DISTINCT tenant_id FROM ${TOTALS}))
+           AND group_by = ANY($2::text[]) AND minute < $1
          RETURNING tenant_id, group_by, group_key, traffic + llm_failovers AS n
        ), g AS (
          SELECT tenant_id, group_by, group_key, sum(n) AS n FROM gone GROUP BY 1, 2, 3
@@ -610,7 +614,7 @@ export class MetricSeriesRepository {
          UPDATE ${TOTALS} t SET events = t.events - g.n FROM g WHERE ${same} AND t.events > g.n
        )
        DELETE FROM ${TOTALS} t USING g WHERE ${same} AND t.events <= g.n`,
-      [beforeMinute],
+      [beforeMinute, GROUP_BYS],
     );
   }
 }
