@@ -69,12 +69,29 @@ function idsOfRow(metric: MonitorMetric, row: SeriesRow): readonly string[] | un
 }
 
 /**
+ * The custom monitors' cells read as `main` read them before M44: every cell of the judged groups
+ * over the windows fetched (M33's bound), and the window values made in the process from the
+ * minutes, or from totals where no monitor needs minutes (M36).
+ */
+export class SeriesBeforeM44 extends MetricSeriesRepository {
+  override windowValuesOver(
+    tx: Tx,
+    tenantId: string,
+    groupBy: GroupBy,
+    reads: readonly SeriesRead[],
+    wanted?: ReadonlyArray<ReadonlyArray<{ read: number; minSamples: number }>>,
+  ): Promise<GroupSeries[][]> {
+    return this.seriesOver(tx, tenantId, groupBy, reads, wanted);
+  }
+}
+
+/**
  * The bench's baseline of M33: the custom monitors' cells written and read as `main` did before it
  * (M29), so that before and after run in one process on one database. When every read wants groups of
  * some volume, one aggregate over the grouping's cells first sums each group's samples per window
  * (a parallel scan of the whole wide table), then the cells of the groups wanted are fetched.
  */
-export class SeriesBeforeM33 extends MetricSeriesRepository {
+export class SeriesBeforeM33 extends SeriesBeforeM44 {
   /** The cells alone, without M33's totals. */
   override async add(tx: Tx, tenantId: string, cells: readonly SeriesCell[]): Promise<void> {
     if (cells.length > 0) {
@@ -308,23 +325,6 @@ export class TickBeforeM33 {
     }
     await database.asSystem((tx) => leases.finish(tx, minute, found));
     return found;
-  }
-}
-
-/**
- * The custom monitors' cells read as `main` read them before M44: every cell of the judged groups
- * over the windows fetched (M33's bound), and the window values made in the process from the
- * minutes, or from totals where no monitor needs minutes (M36).
- */
-export class SeriesBeforeM44 extends MetricSeriesRepository {
-  override windowValuesOver(
-    tx: Tx,
-    tenantId: string,
-    groupBy: GroupBy,
-    reads: readonly SeriesRead[],
-    wanted?: ReadonlyArray<ReadonlyArray<{ read: number; minSamples: number }>>,
-  ): Promise<GroupSeries[][]> {
-    return this.seriesOver(tx, tenantId, groupBy, reads, wanted);
   }
 }
 
