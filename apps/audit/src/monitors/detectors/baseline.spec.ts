@@ -119,6 +119,42 @@ describe('assessCount', () => {
   });
 });
 
+describe('assessCount on a subject eight hours behind UTC with the tenant’s holiday (M47)', () => {
+  // Held-out-4's policy at 03:09 UTC on a Tuesday, its Monday evening: its weekend is UTC's
+  // Sunday and Monday (ages 2, 1), its holiday on its own Wednesday, UTC's Thursday (age 5); the
+  // tenant's holiday is UTC's Wednesday (age 6). 55 in the window was taken for 4× the usual.
+  const exposure = 59 / 15;
+  // Each day's window in its four pieces, as read (M18).
+  const pieces = [
+    [14, 9, 14, 13],
+    [7, 13, 7, 7],
+    [24, 33, 27, 26],
+    [41, 24, 34, 37],
+    [9, 9, 8, 8],
+    [29, 35, 24, 22],
+    [37, 16, 23, 22],
+  ];
+  const days = pieces.map((parts, i) => ({
+    age: i + 1,
+    perWindow: parts.reduce((sum, n) => sum + n, 0) / exposure,
+    sameKind: i + 1 !== 2 && i + 1 !== 3,
+    isHoliday: i + 1 === 6,
+    pieces: parts.map((n) => (n * parts.length) / exposure),
+  }));
+  const own = { dispersion: 0.004, weekday: 2 };
+  const policy = DEFAULT_DETECTOR_SETTINGS.POLICY_INVOCATION_ANOMALY;
+
+  it('should judge its weekday against its weekdays', () => {
+    expect(assessCount(55, days, policy, exposure, false, own)).toBeUndefined();
+  });
+
+  it('should still find five times its weekday level', () => {
+    expect(assessCount(150, days, policy, exposure, false, own)).toMatchObject({
+      direction: 'SPIKE',
+    });
+  });
+});
+
 describe('assessShare', () => {
   it('should find a SPIKE when a policy that warned on 2 % of its invocations warns on 40 %', () => {
     // 12 warnings among 30 invocations; the baseline days 12 of 600 (2 %). As a count, 12 was
