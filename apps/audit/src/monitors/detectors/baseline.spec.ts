@@ -155,6 +155,41 @@ describe('assessCount on a subject eight hours behind UTC with the tenant’s ho
   });
 });
 
+describe('assessCount on a bursty subject whose busiest day a moved holiday would drop (M47)', () => {
+  // Held-out-4 (its first simulator) at 09:04 UTC on a Monday: a bursty policy (φ 0.335) whose
+  // busiest day, Thursday (age 4), is one day off the tenant's Wednesday holiday (age 5). Moving
+  // the holiday there let a week of Sunday and Monday drop that day and judge 75 against 6.5.
+  const exposure = 59 / 15;
+  const pieces = [
+    [2, 1, 5, 1],
+    [8, 9, 12, 15],
+    [33, 19, 23, 5],
+    [52, 41, 27, 34],
+    [3, 18, 6, 12],
+    [34, 36, 12, 7],
+    [5, 13, 12, 12],
+  ];
+  const days = pieces.map((parts, i) => ({
+    age: i + 1,
+    perWindow: parts.reduce((sum, n) => sum + n, 0) / exposure,
+    sameKind: i + 1 >= 3,
+    isHoliday: i + 1 === 5,
+    pieces: parts.map((n) => (n * parts.length) / exposure),
+  }));
+  const own = { dispersion: 0.335, weekday: 1 };
+  const policy = DEFAULT_DETECTOR_SETTINGS.POLICY_INVOCATION_ANOMALY;
+
+  it('should not take a busy day for its holiday', () => {
+    expect(assessCount(75, days, policy, exposure, false, own)).toBeUndefined();
+  });
+
+  it('should still find a burst far beyond its burstiness', () => {
+    expect(assessCount(800, days, policy, exposure, false, own)).toMatchObject({
+      direction: 'SPIKE',
+    });
+  });
+});
+
 describe('assessShare', () => {
   it('should find a SPIKE when a policy that warned on 2 % of its invocations warns on 40 %', () => {
     // 12 warnings among 30 invocations; the baseline days 12 of 600 (2 %). As a count, 12 was

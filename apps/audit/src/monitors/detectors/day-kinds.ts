@@ -1,4 +1,4 @@
-import { MIN_DISPERSION, fitKinds, withoutOutlierDays } from './seasonal-baseline';
+import { MIN_DISPERSION, fitKinds, median, withoutOutlierDays } from './seasonal-baseline';
 
 /** A baseline day as M41 reads it: its age, its count per window, and M6's kind for it. */
 export interface KindDay {
@@ -47,10 +47,16 @@ export function learnedDayKinds<T extends KindDay>(
   // so does a holiday of the tenant's (M43), on the subject's own date (M47): a week one day off
   // UTC's has its holiday one day off the tenant's too.
   const holidays = new Set(days.filter((d) => d.isHoliday).map((d) => d.age));
-  const shifted = (offset: number): readonly T[] =>
-    offset === 0 || holidays.size === 0
-      ? days
-      : days.map((d) => ({ ...d, isHoliday: holidays.has(d.age - offset) }));
+  // A holiday moved onto a day is one only where that day is low among the week's workdays: the
+  // move must not let a week drop whichever busy day it fits worst.
+  const shifted = (offset: number, inPair: (d: T) => boolean): readonly T[] => {
+    if (offset === 0 || holidays.size === 0) {
+      return days;
+    }
+    const moved = (d: T): boolean => holidays.has(d.age - offset) && !inPair(d);
+    const usual = median(days.filter((d) => !inPair(d) && !moved(d)).map((d) => d.perWindow));
+    return days.map((d) => ({ ...d, isHoliday: moved(d) && d.perWindow < usual }));
+  };
   const scoredOf = (of: readonly T[]): readonly T[] =>
     withoutOutlierDays(
       of.filter((d) => !d.isHoliday),
@@ -76,8 +82,8 @@ export function learnedDayKinds<T extends KindDay>(
   const sunday = ((weekday % WEEK) + WEEK) % WEEK;
   for (const offset of [-1, 0, 1]) {
     const p = (sunday + offset + WEEK) % WEEK;
-    const of = shifted(offset);
     const inPair = (d: T): boolean => d.age % WEEK === p || d.age % WEEK === (p + 1) % WEEK;
+    const of = shifted(offset, inPair);
     if (of.filter((d) => !d.isHoliday && inPair(d)).length < 2) {
       // A weekend of one day (the other a holiday) is no evidence of a week.
       continue;
