@@ -22,6 +22,25 @@ function shares(days: Array<[number, number]>): ShareDay[] {
   return days.map(([hits, trials]) => ({ hits, trials }));
 }
 
+/**
+ * Baseline days 1, 2, … ago from each day's window read in pieces (M18), as the tick scales them
+ * (a widened window of `exposure` windows), with M6's kind and the tenant's holiday (M43).
+ */
+function fromPieces(
+  pieces: number[][],
+  exposure: number,
+  sameKindOf: (age: number) => boolean,
+  holiday: number,
+): BaselineDay[] {
+  return pieces.map((parts, i) => ({
+    age: i + 1,
+    perWindow: parts.reduce((sum, n) => sum + n, 0) / exposure,
+    sameKind: sameKindOf(i + 1),
+    isHoliday: i + 1 === holiday,
+    pieces: parts.map((n) => (n * parts.length) / exposure),
+  }));
+}
+
 describe('assessCount', () => {
   it('should find a SPIKE when the window is four times its steady baseline', () => {
     expect(assessCount(400, sameKind([100, 95, 105, 98, 102]), volume)).toMatchObject({
@@ -134,13 +153,7 @@ describe('assessCount on a subject eight hours behind UTC with the tenant’s ho
     [29, 35, 24, 22],
     [37, 16, 23, 22],
   ];
-  const days = pieces.map((parts, i) => ({
-    age: i + 1,
-    perWindow: parts.reduce((sum, n) => sum + n, 0) / exposure,
-    sameKind: i + 1 !== 2 && i + 1 !== 3,
-    isHoliday: i + 1 === 6,
-    pieces: parts.map((n) => (n * parts.length) / exposure),
-  }));
+  const days = fromPieces(pieces, exposure, (age) => age !== 2 && age !== 3, 6);
   const own = { dispersion: 0.004, weekday: 2 };
   const policy = DEFAULT_DETECTOR_SETTINGS.POLICY_INVOCATION_ANOMALY;
 
@@ -169,13 +182,7 @@ describe('assessCount on a bursty subject whose busiest day a moved holiday woul
     [34, 36, 12, 7],
     [5, 13, 12, 12],
   ];
-  const days = pieces.map((parts, i) => ({
-    age: i + 1,
-    perWindow: parts.reduce((sum, n) => sum + n, 0) / exposure,
-    sameKind: i + 1 >= 3,
-    isHoliday: i + 1 === 5,
-    pieces: parts.map((n) => (n * parts.length) / exposure),
-  }));
+  const days = fromPieces(pieces, exposure, (age) => age >= 3, 5);
   const own = { dispersion: 0.335, weekday: 1 };
   const policy = DEFAULT_DETECTOR_SETTINGS.POLICY_INVOCATION_ANOMALY;
 
