@@ -250,18 +250,28 @@ function main(): void {
         );
         const pieces = series.parts?.[1]?.length ?? 0;
         const days = seasonalDaysOf(input)(series.subjectType, series.subjectId).map(
-          ({ day, sameKind }) => ({
+          ({ day, sameKind, isHoliday }) => ({
             age: day,
             perWindow: (series.days[day] ?? 0) / input.exposure,
             sameKind,
+            isHoliday,
             pieces: (series.parts?.[day] ?? []).map((n) => (n * pieces) / input.exposure),
           }),
         );
         const phi = historyDispersion(input.historyPairs?.get(key) ?? [], WINDOW);
         const kinds = learnedDayKinds(days, input.exposure, phi, input.windowStart.getUTCDay());
-        const baseline = seasonalBaseline(kinds, input.exposure, input.exposure / pieces);
+        const workdays = kinds.filter((d) => !d.isHoliday);
+        const baseline = seasonalBaseline(
+          workdays.some((d) => d.sameKind) ? workdays : kinds,
+          input.exposure,
+          input.exposure / pieces,
+        );
         process.stdout.write(
-          `history φ ${phi.toFixed(3)} kinds ${kinds.map((d) => (d.sameKind ? 1 : 0)).join('')} ${JSON.stringify(baseline)}\n`,
+          `window ${input.windowStart.toISOString()} holidays ${days
+            .filter((d) => d.isHoliday)
+            .map((d) => d.age)
+            .join(',')} ` +
+            `history φ ${phi.toFixed(3)} kinds ${kinds.map((d) => (d.sameKind ? 1 : 0)).join('')} ${JSON.stringify(baseline)}\n`,
         );
       }
     }

@@ -263,7 +263,7 @@ function placeRate(
   if (!stream) {
     return undefined;
   }
-  const touchesTenant = stream.tenantMetrics.length > 0 || stream.subjectType === 'POLICY';
+  const touchesTenant = touchesTenantOf(model, stream);
   return {
     ...base,
     subject: { type: stream.subjectType, id: stream.subjectId },
@@ -291,7 +291,7 @@ function placeDetectable(
   if (!stream) {
     return undefined;
   }
-  const touchesTenant = stream.tenantMetrics.length > 0 || stream.subjectType === 'POLICY';
+  const touchesTenant = touchesTenantOf(model, stream);
   return {
     ...base,
     subject: { type: stream.subjectType, id: stream.subjectId },
@@ -346,6 +346,22 @@ function shareDetectable(
       { trials, alpha: usual * 1e6, beta: (1 - usual) * 1e6 },
       true,
     ) <= DETECTABLE_TAIL
+  );
+}
+
+/**
+ * Whether the stream's anomaly moves a tenant counter: its own, or its subject's outcomes that the
+ * tenant counts (a server's errors follow its calls).
+ */
+function touchesTenantOf(model: TenantModel, stream: Stream): boolean {
+  return (
+    stream.subjectType === 'POLICY' ||
+    model.streams.some(
+      (s) =>
+        s.subjectId === stream.subjectId &&
+        s.tenantMetrics.length > 0 &&
+        (s === stream || s.of === stream.metric),
+    )
   );
 }
 

@@ -45,6 +45,20 @@ export class Random {
     return k;
   }
 
+  /** Binomial draw: `trials` draws of probability `p`. */
+  binomial(trials: number, p: number): number {
+    if (p <= 0) {
+      return 0;
+    }
+    let k = 0;
+    for (let i = 0; i < trials; i += 1) {
+      if (this.next() < p) {
+        k += 1;
+      }
+    }
+    return k;
+  }
+
   /** Gamma draw of the given shape and mean 1 (Marsaglia and Tsang; shape < 1 boosted). */
   gammaMeanOne(shape: number): number {
     if (shape < 1) {

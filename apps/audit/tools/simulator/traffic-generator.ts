@@ -44,8 +44,23 @@ export class TrafficGenerator {
     this.bursts = new Map();
     const tenantTotals = new Map<RollupMetric, number[]>();
     const activity = new Map<string, { type: SubjectType; id: string; minutes: number[] }>();
+    // Calls first, then their outcomes, each call one draw of them (an outcome's extra events are
+    // extra calls too): an error or a warning is always one of the subject's calls.
+    const drawn = new Map<string, number[]>();
+    const keyOf = (stream: Stream, metric = stream.metric): string =>
+      `${stream.subjectType}:${stream.subjectId}:${metric}`;
+    for (const stream of this.model.streams.filter((s) => !s.of)) {
+      drawn.set(keyOf(stream), this.minutesOf(stream, hour));
+    }
+    for (const stream of this.model.streams.filter((s) => s.of)) {
+      const calls = drawn.get(keyOf(stream, stream.of));
+      drawn.set(
+        keyOf(stream),
+        calls ? this.outcomesOf(stream, hour, calls) : new Array<number>(60).fill(0),
+      );
+    }
     for (const stream of this.model.streams) {
-      const minutes = this.minutesOf(stream, hour);
+      const minutes = drawn.get(keyOf(stream)) ?? [];
       const total = minutes.reduce((sum, n) => sum + n, 0);
       if (total === 0) {
         continue;
@@ -95,6 +110,32 @@ export class TrafficGenerator {
         }
       }
       minutes[m] = this.random.poisson(lambda);
+    }
+    return minutes;
+  }
+
+  /**
+   * An outcome stream's minutes: each of the minute's calls is one with the stream's share (an
+   * anomaly's factor multiplies it, at most 1); an anomaly's extra events are calls of their own
+   * (added to `calls`) that all have the outcome.
+   */
+  private outcomesOf(stream: Stream, hour: Date, calls: number[]): number[] {
+    const anomalies = this.anomaliesByStream.get(
+      `${stream.subjectType}:${stream.subjectId}:${stream.metric}`,
+    );
+    const minutes = new Array<number>(60);
+    for (let m = 0; m < 60; m += 1) {
+      const at = new Date(hour.getTime() + m * MINUTE_MS);
+      let share = stream.share ?? 0;
+      let extra = 0;
+      for (const anomaly of anomalies ?? []) {
+        if (isActive(anomaly, at)) {
+          share *= anomaly.factor;
+          extra += this.random.poisson(anomaly.extraPerMinute);
+        }
+      }
+      minutes[m] = this.random.binomial(calls[m] ?? 0, Math.min(1, share)) + extra;
+      calls[m] = (calls[m] ?? 0) + extra;
     }
     return minutes;
   }

@@ -35,6 +35,8 @@ export interface Stream {
   tenantMetrics: RollupMetric[];
   /** Outcome streams: their share of the subject's calls (the stream's peak is calls × share). */
   share?: number;
+  /** Outcome streams: the subject's metric whose calls they are outcomes of (each call one draw). */
+  of?: RollupMetric;
   /** The subject's burstiness: coefficient of variation of its rate per block (0: smooth). */
   burstCv: number;
   /** The subject's steady change of level per day (0.05: 5 % more every day). */
@@ -128,6 +130,7 @@ export function buildTenantModel(
       peak: peak * 0.02,
       tenantMetrics: ['ERRORS', 'UNATTRIBUTED_ERRORS'],
       share: 0.02,
+      of: 'REQUESTS',
     });
   });
   add('LLM_GATEWAY', population.llmGateways, 6, (id, peak) => {
@@ -164,6 +167,7 @@ export function buildTenantModel(
       peak: peak * 0.01,
       tenantMetrics: ['ERRORS', 'UNATTRIBUTED_ERRORS'],
       share: 0.01,
+      of: 'LLM_CALLS',
     });
   }
   for (let i = 0; i < population.policies; i += 1) {
@@ -187,6 +191,7 @@ export function buildTenantModel(
         peak: peak * share,
         tenantMetrics,
         share,
+        of: 'INVOCATIONS',
       });
     }
   }

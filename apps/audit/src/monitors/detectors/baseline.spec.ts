@@ -22,6 +22,25 @@ function shares(days: Array<[number, number]>): ShareDay[] {
   return days.map(([hits, trials]) => ({ hits, trials }));
 }
 
+/**
+ * Baseline days 1, 2, … ago from each day's window read in pieces (M18), as the tick scales them
+ * (a widened window of `exposure` windows), with M6's kind and the tenant's holiday (M43).
+ */
+function fromPieces(
+  pieces: number[][],
+  exposure: number,
+  sameKindOf: (age: number) => boolean,
+  holiday: number,
+): BaselineDay[] {
+  return pieces.map((parts, i) => ({
+    age: i + 1,
+    perWindow: parts.reduce((sum, n) => sum + n, 0) / exposure,
+    sameKind: sameKindOf(i + 1),
+    isHoliday: i + 1 === holiday,
+    pieces: parts.map((n) => (n * parts.length) / exposure),
+  }));
+}
+
 describe('assessCount', () => {
   it('should find a SPIKE when the window is four times its steady baseline', () => {
     expect(assessCount(400, sameKind([100, 95, 105, 98, 102]), volume)).toMatchObject({
@@ -116,6 +135,65 @@ describe('assessCount', () => {
     const days = plain.map((d) => ({ ...d, isHoliday: d.age === 3 }));
     expect(assessCount(5, days, volume)?.expected).toBeGreaterThan(95);
     expect(assessCount(5, plain, volume)).toBeUndefined();
+  });
+});
+
+describe('assessCount on a subject eight hours behind UTC with the tenant’s holiday (M47)', () => {
+  // Held-out-4's policy at 03:09 UTC on a Tuesday, its Monday evening: its weekend is UTC's
+  // Sunday and Monday (ages 2, 1), its holiday on its own Wednesday, UTC's Thursday (age 5); the
+  // tenant's holiday is UTC's Wednesday (age 6). 55 in the window was taken for 4× the usual.
+  const exposure = 59 / 15;
+  // Each day's window in its four pieces, as read (M18).
+  const pieces = [
+    [14, 9, 14, 13],
+    [7, 13, 7, 7],
+    [24, 33, 27, 26],
+    [41, 24, 34, 37],
+    [9, 9, 8, 8],
+    [29, 35, 24, 22],
+    [37, 16, 23, 22],
+  ];
+  const days = fromPieces(pieces, exposure, (age) => age !== 2 && age !== 3, 6);
+  const own = { dispersion: 0.004, weekday: 2 };
+  const policy = DEFAULT_DETECTOR_SETTINGS.POLICY_INVOCATION_ANOMALY;
+
+  it('should judge its weekday against its weekdays', () => {
+    expect(assessCount(55, days, policy, exposure, false, own)).toBeUndefined();
+  });
+
+  it('should still find five times its weekday level', () => {
+    expect(assessCount(150, days, policy, exposure, false, own)).toMatchObject({
+      direction: 'SPIKE',
+    });
+  });
+});
+
+describe('assessCount on a bursty subject whose busiest day a moved holiday would drop (M47)', () => {
+  // Held-out-4 (its first simulator) at 09:04 UTC on a Monday: a bursty policy (φ 0.335) whose
+  // busiest day, Thursday (age 4), is one day off the tenant's Wednesday holiday (age 5). Moving
+  // the holiday there let a week of Sunday and Monday drop that day and judge 75 against 6.5.
+  const exposure = 59 / 15;
+  const pieces = [
+    [2, 1, 5, 1],
+    [8, 9, 12, 15],
+    [33, 19, 23, 5],
+    [52, 41, 27, 34],
+    [3, 18, 6, 12],
+    [34, 36, 12, 7],
+    [5, 13, 12, 12],
+  ];
+  const days = fromPieces(pieces, exposure, (age) => age >= 3, 5);
+  const own = { dispersion: 0.335, weekday: 1 };
+  const policy = DEFAULT_DETECTOR_SETTINGS.POLICY_INVOCATION_ANOMALY;
+
+  it('should not take a busy day for its holiday', () => {
+    expect(assessCount(75, days, policy, exposure, false, own)).toBeUndefined();
+  });
+
+  it('should still find a burst far beyond its burstiness', () => {
+    expect(assessCount(800, days, policy, exposure, false, own)).toMatchObject({
+      direction: 'SPIKE',
+    });
   });
 });
 

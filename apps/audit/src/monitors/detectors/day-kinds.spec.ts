@@ -48,6 +48,40 @@ describe('learnedDayKinds', () => {
     expect(learnedDayKinds(days, 4, 1, SATURDAY)).toBe(days);
   });
 
+  it('should move the tenant’s holiday with a week one day ahead of UTC (M47)', () => {
+    // Held-out-4's LLM gateway at 00:15 UTC on a Saturday (window from Friday 23:59): for it,
+    // hours ahead of UTC, it is already Saturday, its weekend UTC's Friday and Saturday evenings
+    // (ages 7 and 6), and the tenant's Friday holiday (age 7) is its Thursday (age 8, outside).
+    // Kept at age 7, the holiday left its weekend one day, no weekend, and it was judged against
+    // its weekdays: 8 requests against 46.9 expected.
+    const exposure = 59 / 15;
+    const days = [226, 219, 217, 217, 239, 76, 61].map((count, i) => ({
+      age: i + 1,
+      perWindow: count / exposure,
+      sameKind: i + 1 !== 5 && i + 1 !== 6,
+      isHoliday: i + 1 === 7,
+    }));
+    const learned = learnedDayKinds(days, exposure, 0.006, 5);
+    expect(learned.filter((d) => d.sameKind).map((d) => d.age)).toEqual([6, 7]);
+    expect(learned.some((d) => d.isHoliday)).toBe(false);
+  });
+
+  it('should move the tenant’s holiday with a week one day behind UTC (M47)', () => {
+    // Held-out-4's policy eight hours behind UTC, at 03:09 UTC on a Tuesday (its Monday
+    // evening): its weekend is UTC's Sunday and Monday (ages 2 and 1), and its Wednesday holiday
+    // UTC's Thursday (age 5), not the tenant's Wednesday (age 6).
+    const exposure = 59 / 15;
+    const days = [50, 34, 110, 136, 34, 110, 98].map((count, i) => ({
+      age: i + 1,
+      perWindow: count / exposure,
+      sameKind: i + 1 !== 2 && i + 1 !== 3,
+      isHoliday: i + 1 === 6,
+    }));
+    const learned = learnedDayKinds(days, exposure, 0.004, 2);
+    expect(learned.filter((d) => d.sameKind).map((d) => d.age)).toEqual([3, 4, 5, 6, 7]);
+    expect(learned.filter((d) => d.isHoliday).map((d) => d.age)).toEqual([5]);
+  });
+
   it('should keep M6 without a whole week of days', () => {
     const days = saturday([100, 96, 104, 99, 33, 34, 101]).slice(0, 6);
     expect(learnedDayKinds(days, 4, 0, SATURDAY)).toBe(days);

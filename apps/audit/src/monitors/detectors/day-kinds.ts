@@ -1,4 +1,4 @@
-import { MIN_DISPERSION, fitKinds, withoutOutlierDays } from './seasonal-baseline';
+import { MIN_DISPERSION, fitKinds, median, withoutOutlierDays } from './seasonal-baseline';
 
 /** A baseline day as M41 reads it: its age, its count per window, and M6's kind for it. */
 export interface KindDay {
@@ -44,40 +44,64 @@ export function learnedDayKinds<T extends KindDay>(
     return days;
   }
   // An earlier anomaly's day is no evidence of a week: M30's rule leaves it out of the scores, and
-  // so does a holiday of the tenant's (M43).
-  const workdays = days.filter((d) => !d.isHoliday);
-  const scored = withoutOutlierDays(workdays, exposure);
-  const penalty = Math.log(scored.length);
-  const score = (inPair: (d: T) => boolean): number => {
+  // so does a holiday of the tenant's (M43), on the subject's own date (M47): a week one day off
+  // UTC's has its holiday one day off the tenant's too.
+  const holidays = new Set(days.filter((d) => d.isHoliday).map((d) => d.age));
+  // A holiday moved onto a day is one only where that day is low among the week's workdays: the
+  // move must not let a week drop whichever busy day it fits worst.
+  const shifted = (offset: number, inPair: (d: T) => boolean): readonly T[] => {
+    if (offset === 0 || holidays.size === 0) {
+      return days;
+    }
+    const moved = (d: T): boolean => holidays.has(d.age - offset) && !inPair(d);
+    const usual = median(days.filter((d) => !inPair(d) && !moved(d)).map((d) => d.perWindow));
+    return days.map((d) => ({ ...d, isHoliday: moved(d) && d.perWindow < usual }));
+  };
+  const scoredOf = (of: readonly T[]): readonly T[] =>
+    withoutOutlierDays(
+      of.filter((d) => !d.isHoliday),
+      exposure,
+    );
+  // Scores are scaled to as many days as M6's: a holiday shifted out of the lookback leaves a
+  // week one more day to fit, which must not count against it.
+  const reference = scoredOf(days).length;
+  const penalty = Math.log(reference);
+  const score = (of: readonly T[], inPair: (d: T) => boolean): number => {
+    const scored = scoredOf(of);
     const kinds = new Set(scored.map(inPair)).size;
-    return weekFit(scored, inPair, exposure, dispersion) + (kinds + 1) * penalty;
+    return (
+      (weekFit(scored, inPair, exposure, dispersion) * reference) / scored.length +
+      (kinds + 1) * penalty
+    );
   };
   // M6's kinds as given: a day is of the window's kind or not.
-  const utc = score((d) => d.sameKind);
-  let best = { score: utc, inPair: (d: T): boolean => d.sameKind, today: true };
+  const utc = score(days, (d) => d.sameKind);
+  let best = { score: utc, of: days, inPair: (d: T): boolean => d.sameKind, today: true };
   // Saturday and Sunday in UTC, and a day either side of them: a time zone moves the local date
-  // by at most one day at any clock time.
+  // by at most one day at any clock time (and the holidays with it).
   const sunday = ((weekday % WEEK) + WEEK) % WEEK;
-  for (const p of [sunday - 1, sunday, sunday + 1].map((x) => (x + WEEK) % WEEK)) {
+  for (const offset of [-1, 0, 1]) {
+    const p = (sunday + offset + WEEK) % WEEK;
     const inPair = (d: T): boolean => d.age % WEEK === p || d.age % WEEK === (p + 1) % WEEK;
-    if (workdays.filter(inPair).length < 2) {
-      // A weekend of one day (the other the tenant's holiday) is no evidence of a week.
+    const of = shifted(offset, inPair);
+    if (of.filter((d) => !d.isHoliday && inPair(d)).length < 2) {
+      // A weekend of one day (the other a holiday) is no evidence of a week.
       continue;
     }
-    const s = score(inPair);
+    const s = score(of, inPair);
     if (s < best.score) {
-      best = { score: s, inPair, today: p === 0 || p === WEEK - 1 };
+      best = { score: s, of, inPair, today: p === 0 || p === WEEK - 1 };
     }
   }
-  const flat = score(() => true);
+  const flat = score(days, () => true);
   if (flat < best.score) {
-    best = { score: flat, inPair: () => true, today: true };
+    best = { score: flat, of: days, inPair: () => true, today: true };
   }
   if (best.score > utc - SWITCH_EVIDENCE) {
     return days;
   }
-  const { inPair, today } = best;
-  return days.map((d) => ({ ...d, sameKind: inPair(d) === today }));
+  const { of, inPair, today } = best;
+  return of.map((d) => ({ ...d, sameKind: inPair(d) === today }));
 }
 
 /**

@@ -172,7 +172,7 @@ function modifiedZ<T extends Pick<BaselineDay, 'perWindow' | 'sameKind'>>(
 /** Iglewicz and Hoaglin's cut on the modified z-score (M30). */
 const OUTLIER_Z = 3.5;
 
-function median(values: readonly number[]): number {
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((x, y) => x - y);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1
