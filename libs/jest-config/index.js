@@ -66,7 +66,7 @@ function createJestConfig(options = {}) {
       `/node_modules/(?!(${[...ESM_ONLY, '@a2a-js/sdk/node_modules/jose'].join('|')})/)`,
     ],
     moduleNameMapper: sourceMapper(),
-    testRegex: kind === 'e2e' ? 'test/.*\\.e2e-spec\\.ts$' : 'src/.*\\.spec\\.ts$',
+    testRegex: kind === 'e2e' ? 'test/.*\\.e2e-spec\\.ts$' : '(src|tools)/.*\\.spec\\.ts$',
     rootDir: process.cwd(),
     testTimeout: options.testTimeout ?? (kind === 'e2e' ? 60_000 : 20_000),
     maxWorkers: kind === 'e2e' ? 1 : '50%',

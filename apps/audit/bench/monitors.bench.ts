@@ -11,7 +11,8 @@ import {
   isGapOpen,
   planGovernanceGaps,
 } from '../tools/simulator/governance-gaps';
-import { planSimulation } from '../tools/simulator/simulation';
+import { DrawnAnomalyHours, planSimulation } from '../tools/simulator/simulation';
+import { isDrawnDetectable } from '../tools/simulator/anomaly-planner';
 import { TenantModel } from '../tools/simulator/traffic-model';
 import { SHAPES, TrafficShapes } from '../tools/simulator/traffic-shapes';
 import { MonitorsBench, startMonitorsBench } from './monitors-bench-app';
@@ -53,11 +54,17 @@ async function quality(databaseUrl: string): Promise<void> {
         : planGovernanceGaps(simulation.model, simulation.start, evaluationStart, TRACE_END, SEED);
     const governance = new GovernanceRecords(bench, simulation.model, gaps);
     const started = Date.now();
-    await bench.writer.writeHours(simulation, simulation.start, evaluationStart);
+    // M50: the drawn minutes of the anomalies' hours, to score only what the trace holds as well.
+    const drawn = new DrawnAnomalyHours(simulation.anomalies);
+    await bench.writer.writeHours(simulation, simulation.start, evaluationStart, (_hour, batch) => {
+      drawn.record(batch);
+      return Promise.resolve();
+    });
     await governance.applyAt(evaluationStart);
     const findings: Finding[] = [];
     let ticks = 0;
-    await bench.writer.writeHours(simulation, evaluationStart, TRACE_END, async (hour) => {
+    await bench.writer.writeHours(simulation, evaluationStart, TRACE_END, async (hour, batch) => {
+      drawn.record(batch);
       for (let minute = 0; minute < 60; minute += TICK_EVERY) {
         const at = new Date(hour.getTime() + minute * MINUTE_MS);
         await governance.applyAt(at);
@@ -69,6 +76,23 @@ async function quality(databaseUrl: string): Promise<void> {
     const subjects = simulation.model.subjects.length;
     const report = scoreQuality([...simulation.anomalies, ...gaps], findings, subjects, 7 * 24);
     const traffic = scoreQuality(simulation.anomalies, findings, subjects, 7 * 24);
+    const planOptions = {
+      traceStart: simulation.start,
+      from: simulation.start,
+      to: simulation.end,
+      kinds: [],
+      shapes: shapesNamed(SHAPES_NAME),
+      holidays: simulation.model.holidays,
+    };
+    const undrawn = simulation.anomalies.filter(
+      (a) => !isDrawnDetectable(a, simulation.model, planOptions, drawn.count),
+    );
+    const drawnTraffic = scoreQuality(
+      simulation.anomalies.filter((a) => !undrawn.includes(a)),
+      findings,
+      subjects,
+      7 * 24,
+    );
     process.stdout.write(
       `\nDetection quality (seed ${SEED}, shapes ${SHAPES_NAME}, ${subjects} subjects, ${ticks} ticks, ${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
     );
@@ -80,6 +104,16 @@ async function quality(databaseUrl: string): Promise<void> {
       'traffic anomalies found (as before issue 17)',
       `${traffic.found} / ${traffic.injected} (${((100 * traffic.found) / traffic.injected).toFixed(1)} %)`,
     );
+    line(
+      'traffic anomalies drawn / found (M50)',
+      `${drawnTraffic.injected} / ${drawnTraffic.found} (${((100 * drawnTraffic.found) / drawnTraffic.injected).toFixed(1)} %)`,
+    );
+    for (const a of undrawn) {
+      line(
+        '  not drawn (M50)',
+        `${a.kind} ${a.detector} ${a.subject.type}:${a.subject.id} at ${a.start.toISOString()} (${a.minutes} min)`,
+      );
+    }
     line(
       'anomalies injected / found',
       `${report.injected} / ${report.found} (${((100 * report.found) / report.injected).toFixed(1)} %)`,

@@ -384,3 +384,109 @@ function tenantPeak(model: TenantModel, metric: RollupMetric): number {
 function pick<T>(items: T[], random: Random): T | undefined {
   return items.length > 0 ? items[random.int(0, items.length)] : undefined;
 }
+
+/** Kinds without a usual count to exceed: novelty, dormancy, failovers (the plan places them as they come). */
+const UNJUDGED_KINDS: readonly AnomalyKind[] = [
+  'NEW_MCP_SERVER',
+  'NOVEL_TOOL',
+  'DORMANT_AGENT',
+  'DORMANT_USER',
+  'LLM_GATEWAY_FAILOVERS',
+];
+
+/** A drawn count: the series' events in [from, to) (a tenant's counter for `TENANT`). */
+export type DrawnCount = (
+  subjectType: string,
+  subjectId: string,
+  metric: RollupMetric,
+  from: Date,
+  to: Date,
+) => number;
+
+/**
+ * M50: whether the drawn trace holds the anomaly the plan meant, judged as the plan judges an
+ * anomaly's expected size (`tryPlace`) and independently of any detector: some 15-minute window
+ * inside it whose drawn count is beyond the subject's own usual variation (`windowOf`, the
+ * generator's model without the anomaly) at `DETECTABLE_TAIL`, or, for an error burst the plan
+ * placed by its share, whose drawn errors among the drawn calls are beyond the usual share. The
+ * plan keeps an anomaly on its mean; the binomial outcomes of M48 (and the Poisson minutes) can
+ * draw it within ordinary variation. Only `anyHour` shapes' rate anomalies are judged (the classic
+ * planner places by volume guards, and novelty, dormancy and failovers have no usual count to
+ * exceed): the rest always count as drawn.
+ */
+export function isDrawnDetectable(
+  anomaly: Anomaly,
+  model: TenantModel,
+  options: PlanOptions,
+  drawn: DrawnCount,
+): boolean {
+  return drawnTail(anomaly, model, options, drawn) <= DETECTABLE_TAIL;
+}
+
+/**
+ * The smallest tail probability of the anomaly's drawn 15-minute windows under the subject's usual
+ * variation (`isDrawnDetectable`); 0 for an anomaly not judged so.
+ */
+export function drawnTail(
+  anomaly: Anomaly,
+  model: TenantModel,
+  options: PlanOptions,
+  drawn: DrawnCount,
+): number {
+  const spec = ANOMALY_KINDS[anomaly.kind];
+  const judged = options.shapes.anyHour && !UNJUDGED_KINDS.includes(anomaly.kind);
+  if (!judged || anomaly.minutes < WINDOW) {
+    return 0;
+  }
+  const tenant = anomaly.subject.type === 'TENANT';
+  const target = model.streams.find(
+    (s) =>
+      s.subjectType === anomaly.target.type &&
+      s.subjectId === anomaly.target.id &&
+      s.metric === anomaly.target.metric,
+  );
+  if (!target) {
+    return 0;
+  }
+  const streams = tenant
+    ? model.streams.filter((s) => s.tenantMetrics.includes(spec.metric))
+    : [target];
+  // The plan's own test of each kind: an error burst and a rare warning becoming common by share.
+  const rare = anomaly.kind === 'POLICY_WARN_RARE_TO_COMMON';
+  const byShare =
+    rare ||
+    (!tenant &&
+      target.share !== undefined &&
+      target.metric === 'ERRORS' &&
+      target.subjectType !== 'POLICY');
+  const calls = rare ? invocationsOf(model, target) : byShare ? callsOf(model, target) : undefined;
+  const isDrop = anomaly.factor > 0 && anomaly.factor < 1;
+  let best = 1;
+  for (let m = 0; m + WINDOW <= anomaly.minutes; m += 1) {
+    const from = new Date(anomaly.start.getTime() + m * MINUTE_MS);
+    const to = new Date(from.getTime() + WINDOW * MINUTE_MS);
+    const count = tenant
+      ? drawn('TENANT', anomaly.subject.id, spec.metric, from, to)
+      : drawn(target.subjectType, target.subjectId, target.metric, from, to);
+    let tail: number;
+    if (calls) {
+      const trials = Math.max(
+        drawn(calls.subjectType, calls.subjectId, calls.metric, from, to),
+        count,
+      );
+      const usual = target.share ?? 0;
+      tail =
+        trials > 0
+          ? betaBinomialTail(count, { trials, alpha: usual * 1e6, beta: (1 - usual) * 1e6 }, true)
+          : 1;
+    } else {
+      const usual = windowOf(streams, from, options);
+      if (usual.mean <= 0) {
+        return 0;
+      }
+      tail = isDrop ? negativeBinomialLower(count, usual) : negativeBinomialUpper(count, usual);
+    }
+    best = Math.min(best, tail);
+  }
+  return best;
+}

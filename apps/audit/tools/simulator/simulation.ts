@@ -4,13 +4,15 @@ import { Database } from '@agp/database';
 
 import { RollupsRepository } from '../../src/monitors/rollups/rollups.repository';
 import { Anomaly, AnomalyKind } from './anomalies';
-import { planAnomalies } from './anomaly-planner';
+import { DrawnCount, planAnomalies } from './anomaly-planner';
 import { Random } from './random';
 import { HourBatch, TrafficGenerator, hoursBetween } from './traffic-generator';
 import { CLASSIC_SHAPES, TrafficShapes } from './traffic-shapes';
 import { DEFAULT_POPULATION, Population, TenantModel, buildTenantModel } from './traffic-model';
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
 
 export interface SimulationOptions {
   tenantId?: string;
@@ -89,11 +91,46 @@ export class RollupWriter {
     simulation: Simulation,
     from: Date,
     to: Date,
-    after?: (hour: Date) => Promise<void>,
+    after?: (hour: Date, batch: HourBatch) => Promise<void>,
   ): Promise<void> {
     for (const hour of hoursBetween(from, to)) {
-      await this.write(simulation.model.tenantId, simulation.generator.hour(hour));
-      await after?.(hour);
+      const batch = simulation.generator.hour(hour);
+      await this.write(simulation.model.tenantId, batch);
+      await after?.(hour, batch);
     }
   }
+}
+
+/**
+ * M50: the drawn minutes of the hours an anomaly falls in (every series of those hours), kept as
+ * the trace is written, so that the bench can ask `isDrawnDetectable` what the trace holds.
+ */
+export class DrawnAnomalyHours {
+  private readonly minutes = new Map<string, number[]>();
+
+  constructor(private readonly anomalies: readonly Anomaly[]) {}
+
+  record(batch: HourBatch): void {
+    const from = batch.hour.getTime();
+    const touched = this.anomalies.some(
+      (a) => a.start.getTime() < from + HOUR_MS && a.start.getTime() + a.minutes * MINUTE_MS > from,
+    );
+    if (!touched) {
+      return;
+    }
+    for (const row of batch.rows) {
+      this.minutes.set(`${row.subjectType}:${row.subjectId}:${row.metric}:${from}`, row.minutes);
+    }
+  }
+
+  /** The events of a series in [from, to) (minutes of hours not kept count as none). */
+  readonly count: DrawnCount = (subjectType, subjectId, metric, from, to) => {
+    let total = 0;
+    for (let t = from.getTime(); t < to.getTime(); t += MINUTE_MS) {
+      const hour = Math.floor(t / HOUR_MS) * HOUR_MS;
+      const row = this.minutes.get(`${subjectType}:${subjectId}:${metric}:${hour}`);
+      total += row?.[(t - hour) / MINUTE_MS] ?? 0;
+    }
+    return total;
+  };
 }
