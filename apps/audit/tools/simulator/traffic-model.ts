@@ -45,6 +45,8 @@ export interface Stream {
   shiftHours: number;
   /** Its weekend's (and holidays') level as a share of a weekday's (absent: a third, M11). */
   weekendLevel?: number;
+  /** Its night's level as a share of its afternoon peak (absent: M11's 8 %). */
+  nightLevel?: number;
   /** Its level multiplied by `factor` from `at` (ms) on: a step that is not an anomaly. */
   step?: { at: number; factor: number };
 }
@@ -233,7 +235,10 @@ function shapeStreams(
   random: Random,
   span?: { start: Date; end: Date },
 ): Stream[] {
-  type Shape = Pick<Stream, 'burstCv' | 'trendPerDay' | 'shiftHours' | 'weekendLevel' | 'step'>;
+  type Shape = Pick<
+    Stream,
+    'burstCv' | 'trendPerDay' | 'shiftHours' | 'weekendLevel' | 'step' | 'nightLevel'
+  >;
   const bySubject = new Map<string, Shape>();
   const shapeOf = (subjectType: string, subjectId: string): Shape => {
     let shape = bySubject.get(subjectId);
@@ -275,6 +280,11 @@ function shapeStreams(
           factor: Math.exp(random.between(Math.log(low), Math.log(high))),
         };
       }
+      // Held-out-5's round-the-clock subjects, drawn only by shapes that have them.
+      const roundTheClock = shapes.roundTheClockShare ?? 0;
+      if (subjectType !== 'TENANT' && roundTheClock > 0 && random.next() < roundTheClock) {
+        shape.nightLevel = random.between(...(shapes.nightLevel ?? [NIGHT, NIGHT]));
+      }
       bySubject.set(subjectId, shape);
     }
     return shape;
@@ -285,22 +295,26 @@ function shapeStreams(
 /** A weekend's level as a share of a weekday's (M11). */
 const WEEKEND = 0.33;
 
+/** The night's level as a share of the afternoon peak (M11). */
+const NIGHT = 0.08;
+
 /**
  * M11: the daily rhythm in UTC: a working-day bell from 07:00 to 20:00 over a night floor, weekends
  * at a third of a weekday; for a subject `shiftHours` from UTC, the same in its own time zone; with
  * a weekly shape of its own, its weekend at `weekendLevel`; on a holiday (UTC day numbers of the
- * subject's local date) at its weekend level.
+ * subject's local date) at its weekend level; running round the clock, its night at `nightLevel`.
  */
 export function rhythm(
   at: Date,
   shiftHours = 0,
   weekendLevel = WEEKEND,
   holidays: readonly number[] = [],
+  nightLevel = NIGHT,
 ): number {
   const local = new Date(at.getTime() + shiftHours * 3_600_000);
   const hour = local.getUTCHours() + local.getUTCMinutes() / 60;
   const day = Math.exp(-((hour - 13.5) ** 2) / (2 * 3.2 ** 2));
-  const level = 0.08 + 0.92 * day;
+  const level = nightLevel + (1 - nightLevel) * day;
   const weekday = local.getUTCDay();
   const isHoliday = holidays.includes(Math.floor(local.getTime() / 86_400_000));
   return weekday === 0 || weekday === 6 || isHoliday ? level * weekendLevel : level;
@@ -319,5 +333,5 @@ export function stepOf(stream: Stream, at: Date): number {
 
 /** A stream's rhythm at `at`, in its time zone, with its weekly shape and the tenant's holidays. */
 export function rhythmOf(stream: Stream, at: Date, holidays: readonly number[] = []): number {
-  return rhythm(at, stream.shiftHours, stream.weekendLevel, holidays);
+  return rhythm(at, stream.shiftHours, stream.weekendLevel, holidays, stream.nightLevel);
 }

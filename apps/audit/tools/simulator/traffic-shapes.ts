@@ -40,6 +40,12 @@ export interface TrafficShapes {
   stepFactor?: [number, number];
   /** Days of the trace (0: its first) that are holidays: every subject at its weekend level. */
   holidays?: number[];
+  /**
+   * Share of subjects running round the clock: their night at a level drawn from `nightLevel` of
+   * their afternoon peak instead of M11's 8 % (absent: none).
+   */
+  roundTheClockShare?: number;
+  nightLevel?: [number, number];
 }
 
 /** The simulator of issue 7 (M11): smooth Poisson traffic, anomalies in working hours. */
@@ -162,6 +168,34 @@ export const HELD_OUT_4: TrafficShapes = {
   holidays: [2],
 };
 
+/**
+ * Held out a fifth time (issue 17, after M44–M50): written by the lead while the methods of
+ * M47–M50 were being developed, kept out of the tree until they were merged, then committed and run
+ * once. Other proportions and ranges again, two holidays in the history (days 1 and 5), and a shape
+ * no earlier trace had: a fifth of the subjects running round the clock (their night at 20–70 % of
+ * their afternoon instead of 8 %), so a quiet night is no longer every subject's.
+ */
+export const HELD_OUT_5: TrafficShapes = {
+  name: 'held-out-5',
+  burstyShare: 0.3,
+  burstCv: [0.5, 1.2],
+  burstBlockMinutes: 15,
+  trendingShare: 0.2,
+  trendPerDay: [-0.05, 0.11],
+  rareWarnShare: 0.35,
+  rareWarnRate: 0.018,
+  anyHour: true,
+  shiftedShare: 0.2,
+  shiftHours: [-10, 6],
+  weeklyShare: 0.2,
+  weekendLevel: [0.15, 1.3],
+  stepShare: 0.08,
+  stepFactor: [0.55, 1.9],
+  holidays: [1, 5],
+  roundTheClockShare: 0.2,
+  nightLevel: [0.2, 0.7],
+};
+
 export const SHAPES: Record<string, TrafficShapes> = {
   classic: CLASSIC_SHAPES,
   shaped: SHAPED,
@@ -169,4 +203,5 @@ export const SHAPES: Record<string, TrafficShapes> = {
   'held-out-2': HELD_OUT_2,
   'held-out-3': HELD_OUT_3,
   'held-out-4': HELD_OUT_4,
+  'held-out-5': HELD_OUT_5,
 };
