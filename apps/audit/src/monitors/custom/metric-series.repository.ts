@@ -383,6 +383,10 @@ export class MetricSeriesRepository {
   }> {
     const metrics = [...new Set(reads.map((read) => read.metric))];
     const statisticsOf = (k: number): readonly Aggregation[] => reads[k].statistics ?? [];
+    // Each read's percentiles, in the order their values come back.
+    const percentilesOf = reads.map((_read, k) =>
+      statisticsOf(k).filter((a) => PERCENTILE_OF[a] !== undefined),
+    );
     const withValues = new Set(
       reads.filter((_read, k) => statisticsOf(k).length > 0).map((read) => read.metric),
     );
@@ -432,7 +436,7 @@ export class MetricSeriesRepository {
                 `sum(v${m}${inOrder}) ${has} AS sum${j}`,
               ]
             : []),
-          ...(statistics.some((a) => PERCENTILE_OF[a] !== undefined)
+          ...(percentilesOf[k].length > 0
             ? [`array_agg(v${m} ORDER BY v${m}) ${has} AS sorted${j}`]
             : []),
         ];
@@ -440,9 +444,9 @@ export class MetricSeriesRepository {
       const fields = ks.map((k, j) => {
         const { metric, range } = reads[k];
         const width = range.toMinute - range.fromMinute;
-        const ranked = statisticsOf(k)
-          .filter((a) => PERCENTILE_OF[a] !== undefined)
-          .map((a) => `sorted${j}[${rankSql(metric, a, width, `n${j}`)}]`);
+        const ranked = percentilesOf[k].map(
+          (a) => `sorted${j}[${rankSql(metric, a, width, `n${j}`)}]`,
+        );
         // One array per read (a function takes at most 100 arguments).
         return `json_build_array(${[
           `s${j}`,
@@ -482,7 +486,6 @@ export class MetricSeriesRepository {
       for (const [key, ...fields] of groups) {
         for (const [j, k] of windows[w].entries()) {
           const [samples, n, lo, hi, sum, ...ranked] = fields[j] as Array<number | null>;
-          const percentiles = statisticsOf(k).filter((a) => PERCENTILE_OF[a] !== undefined);
           // A (group, minute) without this metric's events is not one of its minutes.
           if (Number(samples) > 0) {
             summaries[k].set(key, {
@@ -491,7 +494,7 @@ export class MetricSeriesRepository {
               lo: Number(lo ?? 0),
               hi: Number(hi ?? 0),
               sum: Number(sum ?? 0),
-              ranked: Object.fromEntries(percentiles.map((a, i) => [a, ranked[i] ?? null])),
+              ranked: Object.fromEntries(percentilesOf[k].map((a, i) => [a, ranked[i] ?? null])),
             });
           }
         }
