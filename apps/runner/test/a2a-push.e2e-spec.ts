@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { TaskState } from '@a2a-js/sdk';
 import { Client } from '@a2a-js/sdk/client';
+import { Client as PgClient } from 'pg';
 
 import {
   A2A_TEST_SECRET,
@@ -81,6 +82,21 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         secret: hook.webhookSecret,
         sut: await a2a.client(caller, target.id),
       };
+    }
+
+    /** The relay's own record of the caller's configurations of a task (T40), as stored. */
+    async function storedConfigs(taskId: string): Promise<Json[]> {
+      const sql = new PgClient({ connectionString: platform.databaseUrl });
+      await sql.connect();
+      try {
+        const rows = await sql.query<Json>(
+          'SELECT config_id, url, credentials_ciphertext FROM relay.a2a_push_configs WHERE task_id = $1 ORDER BY created_at',
+          [taskId],
+        );
+        return rows.rows;
+      } finally {
+        await sql.end();
+      }
     }
 
     /** A message that keeps its task working until the agent is released, with pushes to `url`. */
@@ -236,6 +252,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         id: 'second',
       });
 
+      const kept = await storedConfigs(started.id);
       await sut.deleteTaskPushNotificationConfig({ tenant: '', taskId: started.id, id: 'second' });
       const after = await sut.listTaskPushNotificationConfig({
         tenant: '',
@@ -243,8 +260,13 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         pageSize: 0,
         pageToken: '',
       });
+      const left = await storedConfigs(started.id);
       agent.release();
 
+      // T40: the relay keeps the caller's URL, its token sealed; the agent was given the relay's.
+      expect(kept.map((row) => row.url)).toEqual([receiver.url('unused'), receiver.url('second')]);
+      expect(JSON.stringify(kept)).not.toContain('second-token');
+      expect(left.map((row) => row.config_id)).not.toContain('second');
       expect(set).toMatchObject({
         id: 'second',
         url: receiver.url('second'),
