@@ -131,12 +131,14 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       });
 
       agent.release();
+      // Three pushes (the task, its artifact, its completion), in no promised order (W8).
       const pushes = await eventually(() => {
         const got = receiver.of(name);
-        expect(got.map(stateOf)).toContain('TASK_STATE_COMPLETED');
+        expect(got.length).toBe(3);
         return got;
       });
 
+      expect(pushes.map(stateOf)).toContain('TASK_STATE_COMPLETED');
       expect(started.status?.state).toBe(TaskState.TASK_STATE_WORKING);
       // T42: the caller is answered its own URL and token, never the relay's callback.
       expect(listed.configs).toEqual([
@@ -179,9 +181,10 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       await sut.sendMessage(withPushes(`wait secret ${name}`, receiver.url(name), 'tok'));
 
       agent.release();
+      // The task and its completion; the artifact, which carries the key, is blocked.
       const pushes = await eventually(() => {
         const got = receiver.of(name);
-        expect(got.map(stateOf)).toContain('TASK_STATE_COMPLETED');
+        expect(got.map(stateOf).sort()).toEqual(['TASK_STATE_COMPLETED', 'TASK_STATE_WORKING']);
         return got;
       });
 
@@ -231,6 +234,96 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       expect(linkLocal.message).toContain('link-local');
       expect(inMessage.message).toContain('push notification URL refused');
       expect(agent.requestCount()).toBe(before);
+    });
+
+    it('should refuse the issue reproduction, a 0.3 set naming the metadata address, without forwarding it', async () => {
+      const { caller, target } = await pair();
+      const before = agent.requestCount();
+      const correlationId = randomUUID();
+
+      const sut = await a2a.post(
+        caller,
+        target.id,
+        {
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'tasks/pushNotificationConfig/set',
+          params: {
+            taskId: 'task-1',
+            pushNotificationConfig: { url: 'http://169.254.169.254/latest/meta-data/' },
+          },
+        },
+        { 'a2a-version': '0.3', 'x-correlation-id': correlationId },
+      );
+
+      expect(sut.status).toBe(200);
+      expect(sut.body).toMatchObject({
+        id: 9,
+        error: { code: -32602, message: expect.stringContaining('cloud metadata address') },
+      });
+      expect(agent.requestCount()).toBe(before);
+      const trace = await world.trace(correlationId, 1);
+      expect(trace[0]).toMatchObject({
+        action: 'BLOCK',
+        details: expect.objectContaining({ method: 'tasks/pushNotificationConfig/set' }),
+      });
+    });
+
+    it('should refuse pushes to a caller without a webhook, saying how to get one', async () => {
+      const target = await a2a.target(agent.cardUrl);
+      const caller = await world.agent();
+      await a2a.subscribe(caller.id, target.id);
+      const sut = await a2a.client(caller, target.id);
+
+      const refusal = await a2aRefusalOf(
+        sut.sendMessage(withPushes('hello', receiver.url('nowhere'), 'x')),
+      );
+
+      expect(refusal).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('set its webhookUrl'),
+      });
+    });
+
+    it('should refuse every push while a kill switch on the target is engaged', async () => {
+      const { caller, target, sut } = await pair();
+      const name = `push-${randomUUID()}`;
+      const started = (await sut.sendMessage(
+        withPushes(`wait ${name}`, receiver.url(name), 'tok'),
+      )) as { id: string };
+      await eventually(() =>
+        expect(receiver.of(name).map(stateOf)).toEqual(['TASK_STATE_WORKING']),
+      );
+      const engaged = await world.ok<{ id: string }>('POST', '/relay/v1/kill-switches', {
+        scope: 'AGENT',
+        targetId: target.id,
+        reason: 'incident 43',
+      });
+      try {
+        // Engaged on every replica once a call of the caller's is refused (D35).
+        await eventually(() =>
+          a2aRefusalOf(sut.getTask({ tenant: '', id: started.id, historyLength: undefined })),
+        );
+        agent.release();
+
+        const refused = await eventually(async () => {
+          const page = await world.ok<{ items: Json[] }>(
+            'GET',
+            `/audit/v1/events?sourceId=${target.id}&sinkId=${caller.id}`,
+          );
+          const found = page.items.filter(
+            (e) => e.action === 'BLOCK' && (e.details as Json).method === 'tasks/pushNotification',
+          );
+          expect(found.length).toBeGreaterThanOrEqual(2);
+          return found;
+        });
+
+        expect(JSON.stringify(refused[0])).toContain('incident 43');
+        // Only the push sent before the switch (the task starting) arrived.
+        expect(receiver.of(name).map(stateOf)).toEqual(['TASK_STATE_WORKING']);
+      } finally {
+        await world.ok('DELETE', `/relay/v1/kill-switches/${engaged.id}`);
+      }
     });
 
     it('should answer get with the caller own URL and remove the configuration on delete', async () => {

@@ -26,6 +26,12 @@ import { AgentCards } from './agent-cards.service';
 import { A2aUpstreamFailure } from './a2a-upstream';
 import { PushGovernance } from './push/push-governance';
 
+/** The hop an admission refusal is audited as. */
+interface AdmittedHop {
+  direction: MessageDirection;
+  method?: string;
+}
+
 /** Who calls the path (T38: an agent). */
 export type A2aCaller = TrafficCaller;
 
@@ -105,19 +111,22 @@ export class A2aRelayService {
   /**
    * What every message on the path passes before any policy: the AGENT_TO_AGENT subscription
    * (D32, a 403), the kill switches (D35, the answer given in the message's place) and the rate
-   * limits (D36, a 429), each refusal audited as a hop of `direction`. Undefined when it may go on.
+   * limits (D36, a 429), each refusal audited as a hop of `direction` (a message that is no
+   * request names the method it stands for in `method`). Undefined when it may go on.
    */
   async admit(
     call: A2aCall,
     message: JsonRpcMessage,
     direction: MessageDirection,
+    method?: string,
   ): Promise<A2aAnswer | undefined> {
-    await this.checkSubscribed(call, message, direction);
-    const stopped = await this.refuseIfStopped(call, message, direction);
+    const hop = { direction, method };
+    await this.checkSubscribed(call, message, hop);
+    const stopped = await this.refuseIfStopped(call, message, hop);
     if (stopped) {
       return stopped;
     }
-    await this.enforceRateLimit(call, message, direction);
+    await this.enforceRateLimit(call, message, hop);
     return undefined;
   }
 
@@ -179,14 +188,14 @@ export class A2aRelayService {
   private async checkSubscribed(
     call: A2aCall,
     request?: JsonRpcMessage,
-    direction: MessageDirection = 'REQUEST',
+    hop: AdmittedHop = { direction: 'REQUEST' },
   ): Promise<void> {
     if (call.route.subscription) {
       return;
     }
     const reason = `agent ${call.callerId} is not subscribed to agent ${call.targetId}`;
     if (request) {
-      await this.pipeline.refuse(a2aHopOf(call, direction, request), {
+      await this.pipeline.refuse(a2aHopOf(call, hop.direction, request, hop.method), {
         type: 'COMMUNICATION_AUDIT',
         action: 'BLOCK',
         reason,
@@ -199,19 +208,22 @@ export class A2aRelayService {
   private async refuseIfStopped(
     call: A2aCall,
     request: JsonRpcMessage,
-    direction: MessageDirection,
+    hop: AdmittedHop,
   ): Promise<A2aAnswer | undefined> {
     const engaged = await this.guard.killSwitchFor(a2aGuardSubject(call));
     if (!engaged) {
       return undefined;
     }
     const reason = `kill switch ${engaged.id} (${engaged.scope}): ${engaged.reason}`;
-    const { decisionId, audited } = this.pipeline.refusing(a2aHopOf(call, direction, request), {
-      type: 'COMMUNICATION_AUDIT',
-      action: 'BLOCK',
-      reason,
-      details: { killSwitchId: engaged.id },
-    });
+    const { decisionId, audited } = this.pipeline.refusing(
+      a2aHopOf(call, hop.direction, request, hop.method),
+      {
+        type: 'COMMUNICATION_AUDIT',
+        action: 'BLOCK',
+        reason,
+        details: { killSwitchId: engaged.id },
+      },
+    );
     await audited;
     const data = {
       reasons: [reason],
@@ -230,7 +242,7 @@ export class A2aRelayService {
   private async enforceRateLimit(
     call: A2aCall,
     request: JsonRpcMessage,
-    direction: MessageDirection,
+    hop: AdmittedHop,
   ): Promise<void> {
     const refusal = await this.guard.rateLimitFor(a2aGuardSubject(call), 1);
     if (!refusal) {
@@ -238,7 +250,7 @@ export class A2aRelayService {
     }
     const reason = `over the rate limit of ${refusal.perMinute} messages per minute (${refusal.key})`;
     if (refusal.isFirstInWindow) {
-      await this.pipeline.refuse(a2aHopOf(call, direction, request), {
+      await this.pipeline.refuse(a2aHopOf(call, hop.direction, request, hop.method), {
         type: 'RATE_LIMIT',
         action: 'BLOCK',
         reason,

@@ -72,7 +72,7 @@ export class PushReceiver {
     );
     // T41: a push is judged as the target's answer would be: the push is its result.
     const message: JsonRpcMessage = { jsonrpc: '2.0', id: null, result: push.body };
-    const stopped = await this.relay.admit(call, message, 'RESPONSE');
+    const stopped = await this.relay.admit(call, message, 'RESPONSE', PUSH_HOP_METHOD);
     if (stopped) {
       throw new HttpProblem(
         403,
