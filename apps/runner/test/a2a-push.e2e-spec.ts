@@ -20,6 +20,17 @@ import { MCP_BASE_URL, McpPlatform, PlatformMode, startMcpPlatform } from './mcp
 import { BLOCK_POLICY, MASK_POLICY } from './mcp/mcp-policies';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
 
+/** Holds the target's pushes whose text is an echo (D34). */
+const HOLD_PUSH_POLICY = `package a2a.holdpush
+
+import rego.v1
+
+decision := {"action": "HUMAN_REVIEW_REQUIRED", "reasons": ["pushes need a reviewer"]} if {
+	input.method == "tasks/pushNotification"
+	contains(input.message.text, "echo:")
+}
+`;
+
 function stateOf(push: ReceivedWebhook): string | undefined {
   const body = push.body as unknown as Json;
   const status = ((body.task ?? body.statusUpdate) as Json | undefined)?.status as Json | undefined;
@@ -323,6 +334,41 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         expect(receiver.of(name).map(stateOf)).toEqual(['TASK_STATE_WORKING']);
       } finally {
         await world.ok('DELETE', `/relay/v1/kill-switches/${engaged.id}`);
+      }
+    });
+
+    it('should hold a push for a person and not deliver it while the hold is pending', async () => {
+      const { caller, sut } = await pair(HOLD_PUSH_POLICY);
+      await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
+      try {
+        const name = `push-${randomUUID()}`;
+        await sut.sendMessage(withPushes(`wait ${name}`, receiver.url(name), 'tok'));
+        await eventually(() =>
+          expect(receiver.of(name).map(stateOf)).toEqual(['TASK_STATE_WORKING']),
+        );
+
+        agent.release();
+        const held = await eventually(async () => {
+          const page = await world.ok<{ items: Json[] }>(
+            'GET',
+            `/relay/v1/hitl-requests?agentId=${caller.id}&status=PENDING`,
+          );
+          expect(page.items).toHaveLength(1);
+          return page.items[0];
+        });
+        await eventually(() =>
+          expect(receiver.of(name).map(stateOf).sort()).toEqual([
+            'TASK_STATE_COMPLETED',
+            'TASK_STATE_WORKING',
+          ]),
+        );
+
+        expect(held).toMatchObject({ method: 'tasks/pushNotification', direction: 'RESPONSE' });
+        expect(receiver.of(name).some((p) => 'artifactUpdate' in (p.body as unknown as Json))).toBe(
+          false,
+        );
+      } finally {
+        await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 30 });
       }
     });
 
