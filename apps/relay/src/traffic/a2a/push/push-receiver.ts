@@ -9,7 +9,7 @@ import { RELAY_DATABASE } from '../../../database/tokens';
 import { CredentialCipher } from '../../../mcp-servers/credential-cipher';
 import { WebhookDeliveriesRepository } from '../../../webhooks/webhook-deliveries.repository';
 import { A2A_PUSH_EVENT_TYPE } from '../../../webhooks/webhook-delivery.types';
-import { JsonRpcMessage, RPC_HELD } from '../../mcp/json-rpc';
+import { JsonRpcMessage, RPC_EVALUATION_FAILED, RPC_HELD, RPC_REJECTED } from '../../mcp/json-rpc';
 import { resendDigestOf } from '../../mcp/mcp-messages';
 import { A2aHops } from '../a2a-hops';
 import { A2aRelayService } from '../a2a-relay.service';
@@ -25,6 +25,13 @@ export interface ReceivedPush {
   body: unknown;
   correlationId: string;
 }
+
+/** How the target is told that its push was not delivered (T41); anything else is a 403 `blocked`. */
+const REFUSALS: ReadonlyMap<number, [number, string]> = new Map([
+  [RPC_HELD, [409, 'held']],
+  [RPC_REJECTED, [403, 'rejected']],
+  [RPC_EVALUATION_FAILED, [403, 'policy-error']],
+]);
 
 /** The content types an A2A push comes in: 1.0 `application/a2a+json`, 0.3 `application/json`. */
 const PUSH_CONTENT_TYPES = new Set(['application/json', 'application/a2a+json']);
@@ -86,12 +93,8 @@ export class PushReceiver {
     });
     await judged.audited;
     if (judged.kind === 'refused') {
-      const isHeld = judged.answer.error?.code === RPC_HELD;
-      throw new HttpProblem(
-        isHeld ? 409 : 403,
-        isHeld ? 'held' : 'blocked',
-        reasonOf(judged.answer),
-      );
+      const [status, code] = REFUSALS.get(judged.answer.error?.code ?? 0) ?? [403, 'blocked'];
+      throw new HttpProblem(status, code, reasonOf(judged.answer));
     }
     return this.enqueue(config, contentType, judged.message.result, call.correlationId, message);
   }
