@@ -95,7 +95,6 @@ export class A2aRelayService {
       }
       forward = judged.message;
     }
-    forward = await push.plan.forward(forward);
     let card: AgentCardJson;
     try {
       card = await this.cards.cardOf(call.tenantId, call.correlationId, call.route.target);
@@ -105,6 +104,7 @@ export class A2aRelayService {
       }
       throw error;
     }
+    forward = await push.plan.forward(forward);
     return this.exchange.forward(call, card, forward, askedFor, push.plan.answerView);
   }
 
