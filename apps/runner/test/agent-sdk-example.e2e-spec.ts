@@ -7,6 +7,7 @@ import { AgentRuntime, TokenRefreshError } from '@agp/agent-sdk';
 import { McpTestServer, eventually, startMcpTestServer } from '@agp/testing';
 
 import { countingClient, registerAgent } from './agent-sdk/sdk-world';
+import { EmbeddedPlatform, startEmbeddedPlatform } from './console/embedded-platform';
 import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
 import { McpWorld } from './mcp/mcp-world';
 
@@ -14,65 +15,97 @@ const run = promisify(execFile);
 const REPO_DIR = path.resolve(__dirname, '..', '..', '..');
 
 /**
- * Issue 14 § 4: the example agent run as a new user runs it (`npm run example -w @agp/agent-sdk`)
- * against the embedded default, given only the SVC_ variables of an agent subscribed to an MCP
- * server: token, tools listed, a tool called through the relay, the call in the audit trace.
+ * The example as its header says to run it: `npm run example -w @agp/agent-sdk` from the
+ * repository, with only the documented variables. The child is stopped after 45 s, below the MCP
+ * SDK's 60 s request timeout and the test's own, so a request that never answers fails the test
+ * with what the example printed instead of a test timeout.
  */
-describe('the example governed agent', () => {
-  let platform: McpPlatform;
-  let tools: McpTestServer;
+function runExample(env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
+  return run('npm', ['run', '--silent', 'example', '-w', '@agp/agent-sdk'], {
+    cwd: REPO_DIR,
+    timeout: 45_000,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+  });
+}
+
+type ServerShape = 'stateful' | 'statelessSse' | 'statelessJson';
+
+/**
+ * Issue 14 § 4 and issue 30 § 5: the example run as its header says and a newcomer runs it. The
+ * platform is `npm start`'s own process (its entry, PGlite under a DATA_DIR of its own); the
+ * agent, the MCP server and the subscription are registered by the bootstrapped administrator as
+ * the root README says; then `npm run example -w @agp/agent-sdk` with only the SVC_ variables:
+ * token, tools listed, a tool called through the relay, the call in the audit trace. The servers
+ * are built with the official SDK in the shapes an agent developer meets: sessions, and its
+ * stateless mode (a server and transport per POST) answering SSE by default or JSON.
+ */
+describe('the example governed agent, run as its header says', () => {
+  let platform: EmbeddedPlatform;
   let world: McpWorld;
+  const servers = new Map<ServerShape, McpTestServer>();
+  const server = (shape: ServerShape): McpTestServer => {
+    const started = servers.get(shape);
+    if (!started) {
+      throw new Error(`no ${shape} MCP server started`);
+    }
+    return started;
+  };
 
   beforeAll(async () => {
-    platform = await startMcpPlatform('embedded');
-    tools = await startMcpTestServer();
-    world = await McpWorld.create(platform);
-  });
+    platform = await startEmbeddedPlatform();
+    world = await McpWorld.signIn({ baseUrl: platform.url }, platform.admin);
+    servers.set('stateful', await startMcpTestServer());
+    servers.set('statelessSse', await startMcpTestServer({ stateless: true }));
+    servers.set('statelessJson', await startMcpTestServer({ stateless: true, jsonResponse: true }));
+  }, 300_000);
 
   afterAll(async () => {
-    await tools?.close();
-    await platform?.close();
+    for (const started of servers.values()) {
+      await started.close();
+    }
+    await platform?.stop();
   });
 
-  it('should list the tools, call one through the relay and exit 0 when the agent is subscribed', async () => {
-    const agent = await registerAgent(world);
-    const serverId = await world.mcpServer(tools.url);
-    await world.subscribe(agent.id, serverId);
-    const marker = randomUUID();
+  it.each([
+    { shape: 'stateful' as const, label: 'a session, SSE answers' },
+    { shape: 'statelessSse' as const, label: 'stateless, SSE answers' },
+    { shape: 'statelessJson' as const, label: 'stateless, JSON answers' },
+  ])(
+    'should list the tools, call one through the relay and exit 0 when its MCP server is $label',
+    async ({ shape }) => {
+      const tools = server(shape);
+      const agent = await registerAgent(world);
+      await world.subscribe(agent.id, await world.mcpServer(tools.url));
+      const marker = randomUUID();
 
-    const { stdout } = await run('npm', ['run', '--silent', 'example', '-w', '@agp/agent-sdk'], {
-      cwd: REPO_DIR,
-      timeout: 60_000,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
+      const { stdout } = await runExample({
         SVC_AGENT_ID: agent.id,
         SVC_CLIENT_SECRET: agent.secret,
-        SVC_BASE_URL: `${platform.baseUrl}/`,
-        SVC_TOKEN_URL: `${platform.baseUrl}/tenant-auth/v1/oauth/token`,
+        SVC_BASE_URL: `${platform.url}/`,
+        SVC_TOKEN_URL: `${platform.url}/tenant-auth/v1/oauth/token`,
         EXAMPLE_TOOL: 'echo',
         EXAMPLE_ARGS: JSON.stringify({ text: marker }),
-      },
-    });
+      });
 
-    const correlationId = /traces\/([0-9a-f-]{36})/.exec(stdout)?.[1];
-    expect(stdout).toContain('echo, lookup_customer');
-    expect(stdout).toContain(marker);
-    expect(
-      tools.calls.filter((c) => c.tool === 'echo' && c.arguments.text === marker),
-    ).toHaveLength(1);
-    const trace = await world.trace(correlationId ?? 'missing', (items) =>
-      items.some((item) => JSON.stringify(item).includes('tools/call')),
-    );
-    expect(trace.every((item) => item.correlationId === correlationId)).toBe(true);
-  });
+      const correlationId = /traces\/([0-9a-f-]{36})/.exec(stdout)?.[1];
+      expect(stdout).toContain('echo, lookup_customer');
+      expect(stdout).toContain(marker);
+      expect(
+        tools.calls.filter((c) => c.tool === 'echo' && c.arguments.text === marker),
+      ).toHaveLength(1);
+      const trace = await world.trace(correlationId ?? 'missing', (items) =>
+        items.some((item) => JSON.stringify(item).includes('tools/call')),
+      );
+      expect(trace.every((item) => item.correlationId === correlationId)).toBe(true);
+    },
+  );
 
   it('should find a new subscription on its own when the directory refreshes on its interval', async () => {
     const agent = await registerAgent(world);
     const sut = new AgentRuntime({ config: agent.config, directoryRefreshIntervalMs: 200 });
     await sut.start();
     try {
-      const serverId = await world.mcpServer(tools.url);
+      const serverId = await world.mcpServer(server('stateful').url);
       await world.subscribe(agent.id, serverId);
 
       await eventually(async () => {
@@ -84,10 +117,9 @@ describe('the example governed agent', () => {
   });
 
   it('should exit 1 naming the variable when one is missing', async () => {
-    const failure = await run('npm', ['run', '--silent', 'example', '-w', '@agp/agent-sdk'], {
-      cwd: REPO_DIR,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, SVC_CLIENT_SECRET: 'x' },
-    }).catch((error: { code: number; stderr: string }) => error);
+    const failure = await runExample({ SVC_CLIENT_SECRET: 'x' }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
 
     expect(failure).toMatchObject({
       code: 1,
