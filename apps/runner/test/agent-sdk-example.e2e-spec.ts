@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import path from 'node:path';
-import { promisify } from 'node:util';
 
 import { AgentRuntime, TokenRefreshError } from '@agp/agent-sdk';
 import { McpTestServer, eventually, startMcpTestServer } from '@agp/testing';
@@ -11,21 +11,48 @@ import { EmbeddedPlatform, startEmbeddedPlatform } from './console/embedded-plat
 import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
 import { McpWorld } from './mcp/mcp-world';
 
-const run = promisify(execFile);
 const REPO_DIR = path.resolve(__dirname, '..', '..', '..');
+
+/** How the example ended: its exit code (null when stopped), and what it printed. */
+interface ExampleRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /**
  * The example as its header says to run it: `npm run example -w @agp/agent-sdk` from the
- * repository, with only the documented variables. The child is stopped after 45 s, below the MCP
- * SDK's 60 s request timeout and the test's own, so a request that never answers fails the test
- * with what the example printed instead of a test timeout.
+ * repository, with only the documented variables. It is stopped after 45 s, below the MCP SDK's
+ * 60 s request timeout and the test's own, so a request that never answers fails the test with
+ * what the example printed; in a process group of its own, so npm's child (node) stops too.
  */
-function runExample(env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
-  return run('npm', ['run', '--silent', 'example', '-w', '@agp/agent-sdk'], {
+async function runExample(env: Record<string, string>): Promise<ExampleRun> {
+  const child = spawn('npm', ['run', '--silent', 'example', '-w', '@agp/agent-sdk'], {
     cwd: REPO_DIR,
-    timeout: 45_000,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  const stop = setTimeout(() => {
+    if (child.pid) {
+      process.kill(-child.pid, 'SIGKILL');
+    }
+  }, 45_000);
+  const [code] = (await once(child, 'close')) as [number | null];
+  clearTimeout(stop);
+  return { code, ...output };
+}
+
+/** The example's output when it exited 0; its whole run in the failure otherwise. */
+async function exampleOutput(env: Record<string, string>): Promise<string> {
+  const result = await runExample(env);
+  if (result.code !== 0) {
+    throw new Error(`the example ended with ${result.code}: ${JSON.stringify(result)}`);
+  }
+  return result.stdout;
 }
 
 type ServerShape = 'stateful' | 'statelessSse' | 'statelessJson';
@@ -78,7 +105,7 @@ describe('the example governed agent, run as its header says', () => {
       await world.subscribe(agent.id, await world.mcpServer(tools.url));
       const marker = randomUUID();
 
-      const { stdout } = await runExample({
+      const stdout = await exampleOutput({
         SVC_AGENT_ID: agent.id,
         SVC_CLIENT_SECRET: agent.secret,
         SVC_BASE_URL: `${platform.url}/`,
@@ -117,9 +144,7 @@ describe('the example governed agent, run as its header says', () => {
   });
 
   it('should exit 1 naming the variable when one is missing', async () => {
-    const failure = await runExample({ SVC_CLIENT_SECRET: 'x' }).catch(
-      (error: { code: number; stderr: string }) => error,
-    );
+    const failure = await runExample({ SVC_CLIENT_SECRET: 'x' });
 
     expect(failure).toMatchObject({
       code: 1,
