@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   }
   const correlationId = randomUUID(); // every message of this run shares one audit trace
   const mcp = agent.mcp(server.mcpServerId, { correlationId });
+  console.log(`MCP server "${server.name}" (${server.mcpServerId}) through ${mcp.url}`);
   try {
     const tools = await mcp.listTools();
     console.log(

@@ -8,6 +8,7 @@ import {
 import { ApiError } from '../errors';
 import { TokenEvents, TokenProvider, TokenScope, readBody } from '../auth/token-provider';
 import { CORRELATION_HEADER, currentCorrelationId } from '../http/correlation';
+import { requestBudgetMs } from '../http/backoff';
 import { FetchLike, createGovernedFetch } from '../http/governed-fetch';
 import { McpRelayClient, McpRelayClientOptions } from '../mcp/mcp-relay-client';
 import {
@@ -136,7 +137,7 @@ export class AgentClient {
       `${this.config.baseUrl}/relay/mcp/${mcpServerId}`,
       mcpServerId,
       this.governedFetch('mcp:call', options.forwardCorrelationId ?? true),
-      options,
+      { requestTimeoutMs: requestBudgetMs(this.config), ...options },
     );
   }
 
