@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 import { AgentRuntime, TokenRefreshError } from '@agp/agent-sdk';
@@ -126,6 +128,38 @@ describe('the example governed agent, run as its header says', () => {
       expect(trace.every((item) => item.correlationId === correlationId)).toBe(true);
     },
   );
+
+  // S14: the relay's 504 after the server's timeout, retried as the request behaviour says, is
+  // what the example reports, never the MCP SDK's own 60 s "Request timed out" (-32001).
+  it("should exit 1 naming the server and the relay's 504 when its MCP server never answers", async () => {
+    const silent = createServer(() => undefined);
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const agent = await registerAgent(world);
+      const serverId = await world.mcpServer(`http://127.0.0.1:${port}/mcp`, { timeoutMs: 1_000 });
+      await world.subscribe(agent.id, serverId);
+
+      const result = await runExample({
+        SVC_AGENT_ID: agent.id,
+        SVC_CLIENT_SECRET: agent.secret,
+        SVC_BASE_URL: platform.url,
+        SVC_TOKEN_URL: `${platform.url}/tenant-auth/v1/oauth/token`,
+      });
+
+      expect(result).toMatchObject({
+        code: 1,
+        stdout: expect.stringContaining(`(${serverId}) through ${platform.url}/relay/mcp/`),
+        stderr: expect.stringContaining(`answered 504: MCP server`),
+      });
+      expect(result.stderr).toContain('did not answer within 1000 ms');
+      expect(result.stderr).not.toContain('-32001');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
 
   it('should find a new subscription on its own when the directory refreshes on its interval', async () => {
     const agent = await registerAgent(world);
