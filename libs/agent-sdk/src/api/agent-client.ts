@@ -27,6 +27,12 @@ import {
 export const SUBSCRIPTIONS_PAGE_SIZE = 100;
 export const SUBSCRIPTIONS_MAX_PAGES = 100;
 
+/**
+ * S14: what the relay adds to an MCP server's wait before its 504 reaches the agent (the server's
+ * `timeoutMs` is the relay's, 30 s by default like SVC_TIMEOUT; judging and auditing come on top).
+ */
+export const RELAY_ANSWER_MARGIN_MS = 10_000;
+
 /** An LLM gateway as an OpenAI-compatible client needs it: its base address and a fetch. */
 export interface LlmGatewayConnection {
   /** `{base_url}/relay/llm/{gatewayId}/v1` (D20, D39). */
@@ -137,7 +143,7 @@ export class AgentClient {
       `${this.config.baseUrl}/relay/mcp/${mcpServerId}`,
       mcpServerId,
       this.governedFetch('mcp:call', options.forwardCorrelationId ?? true),
-      { requestTimeoutMs: requestBudgetMs(this.config), ...options },
+      { requestTimeoutMs: requestBudgetMs(this.config, RELAY_ANSWER_MARGIN_MS), ...options },
     );
   }
 

@@ -16,17 +16,19 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * The longest one request may take under the request behaviour: every attempt at its timeout and
- * the longest wait before each retry (jitter included). A caller with a deadline of its own (the
- * MCP SDK's request timeout) is given this one, so the retries end before it and their outcome,
- * not the deadline, is what the caller sees (S14).
+ * The longest one request may take under the request behaviour: every attempt at its timeout plus
+ * `answerMarginMs` (what a proxy adds to its own wait before it answers), and the longest wait
+ * before each retry (jitter included). A caller with a deadline of its own (the MCP SDK's request
+ * timeout) is given this one, so the retries end before it and their outcome, not the deadline,
+ * is what the caller sees (S14).
  */
 export function requestBudgetMs(
   config: Pick<AgentConfig, 'timeoutMs' | 'maxRetries' | 'retryBaseDelayMs'>,
+  answerMarginMs = 0,
 ): number {
   let waits = 0;
   for (let retry = 0; retry < config.maxRetries; retry++) {
     waits += backoffDelayMs(retry, config.retryBaseDelayMs, () => 1);
   }
-  return (config.maxRetries + 1) * config.timeoutMs + waits;
+  return (config.maxRetries + 1) * (config.timeoutMs + answerMarginMs) + waits;
 }

@@ -1,4 +1,4 @@
-import { AgentClient } from '../api/agent-client';
+import { AgentClient, RELAY_ANSWER_MARGIN_MS } from '../api/agent-client';
 import { ApiError } from '../errors';
 import { requestBudgetMs } from '../http/backoff';
 import { FetchLike } from '../http/governed-fetch';
@@ -7,6 +7,8 @@ const BASE_URL = 'http://agp.test';
 const SERVER_ID = '7d4f4c8e-0d0b-4f59-9a39-2f1d6c3b8a01';
 /** The relay's default wait for an MCP server (`timeoutMs` of a registered server). */
 const SERVER_TIMEOUT_MS = 30_000;
+/** What the relay took beyond it in a run of the example (`npm start`, a server that never answers). */
+const RELAY_OVERHEAD_MS = 900;
 
 /**
  * The platform as the agent sees it when its MCP server never answers: tokens at once, and every
@@ -28,7 +30,7 @@ function relayOfASilentServer(): { fetch: FetchLike; posts: () => number } {
     return new Promise((resolve, reject) => {
       const answer = setTimeout(
         () => resolve(Response.json(problem, { status: 504 })),
-        SERVER_TIMEOUT_MS,
+        SERVER_TIMEOUT_MS + RELAY_OVERHEAD_MS,
       );
       init?.signal?.addEventListener('abort', () => {
         clearTimeout(answer);
@@ -65,7 +67,7 @@ describe('McpRelayClient', () => {
     const sut = new AgentClient(config, { fetch: relay.fetch }).mcp(SERVER_ID);
 
     const outcome = sut.listTools().catch((error: unknown) => error);
-    await jest.advanceTimersByTimeAsync(requestBudgetMs(config));
+    await jest.advanceTimersByTimeAsync(requestBudgetMs(config, RELAY_ANSWER_MARGIN_MS));
     const error = await outcome;
     await sut.close();
 
@@ -80,10 +82,12 @@ describe('McpRelayClient', () => {
 });
 
 describe(requestBudgetMs.name, () => {
-  it('should add every attempt at its timeout and the longest wait before each retry', () => {
-    const budget = requestBudgetMs({ timeoutMs: 30_000, maxRetries: 3, retryBaseDelayMs: 500 });
+  it('should add every attempt at its timeout and margin and the longest wait before each retry', () => {
+    const config = { timeoutMs: 30_000, maxRetries: 3, retryBaseDelayMs: 500 };
 
-    // 4 attempts of 30 s, then waits of 0.5, 1 and 2 s with their 20 % jitter.
-    expect(budget).toBe(4 * 30_000 + 600 + 1_200 + 2_400);
+    const budget = requestBudgetMs(config, 10_000);
+
+    // 4 attempts of 30 + 10 s, and waits of 0.5, 1 and 2 s with their 20 % jitter.
+    expect(budget).toBe(4 * 40_000 + 600 + 1_200 + 2_400);
   });
 });
