@@ -14,7 +14,17 @@ import {
  * lifecycle events carry, so a projection seeded from a snapshot and fed by events applies only
  * what is newer than what it holds (an older or repeated event changes nothing).
  */
-export class AgentSnapshot {
+abstract class IdentitySnapshot {
+  @IsString()
+  @MaxLength(32)
+  status: string;
+
+  @IsInt()
+  @Min(1)
+  revision: number;
+}
+
+export class AgentSnapshot extends IdentitySnapshot {
   @IsUUID()
   agentId: string;
 
@@ -22,20 +32,12 @@ export class AgentSnapshot {
   @MaxLength(200)
   name: string;
 
-  @IsString()
-  @MaxLength(32)
-  status: string;
-
   @IsArray()
   @IsString({ each: true })
   permissions: string[];
-
-  @IsInt()
-  @Min(1)
-  revision: number;
 }
 
-export class UserSnapshot {
+export class UserSnapshot extends IdentitySnapshot {
   @IsUUID()
   userId: string;
 
@@ -47,29 +49,13 @@ export class UserSnapshot {
   @IsString()
   @MaxLength(200)
   displayName?: string;
-
-  @IsString()
-  @MaxLength(32)
-  status: string;
-
-  @IsInt()
-  @Min(1)
-  revision: number;
 }
 
-export class TenantSnapshot {
+export class TenantSnapshot extends IdentitySnapshot {
   @IsUUID()
   tenantId: string;
 
   @IsString()
   @MaxLength(100)
   slug: string;
-
-  @IsString()
-  @MaxLength(32)
-  status: string;
-
-  @IsInt()
-  @Min(1)
-  revision: number;
 }
