@@ -17,6 +17,7 @@ import { LlmProvidersModule } from './llm-providers/llm-providers.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { PoliciesModule } from './policies/policies.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { ProjectionsModule } from './projections/projections.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { TrafficModule } from './traffic/traffic.module';
 import { TrafficSettingsModule } from './traffic-settings/traffic-settings.module';
@@ -69,6 +70,7 @@ export class RelayModule {
           cacheTtlMs: env.POLICY_CACHE_TTL_MS ?? 60_000,
           evaluationTimeoutMs: env.POLICY_EVAL_TIMEOUT_MS ?? 50,
         }),
+        ProjectionsModule,
         TenantsModule,
         UsersModule,
         AgentsModule,

@@ -12,6 +12,7 @@ import { TENANT_AUTH_DATABASE, TENANT_AUTH_SERVICE } from './database/tokens';
 import { GroupsModule } from './groups/groups.module';
 import { DomainVerifier } from './identity-providers/domain-verification';
 import { IdentityProvidersModule } from './identity-providers/identity-providers.module';
+import { IdentityQueriesModule } from './identity-queries/identity-queries.module';
 import { DOMAIN_VERIFIER } from './identity-providers/identity-providers.service';
 import { KeysModule } from './keys/keys.module';
 import { SECRET_BOX } from './keys/signing-keys.service';
@@ -70,6 +71,7 @@ export class TenantAuthModule {
         RolesModule,
         ClientsModule,
         IdentityProvidersModule,
+        IdentityQueriesModule,
         KeysModule,
         BootstrapModule,
       ],
