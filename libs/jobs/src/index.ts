@@ -2,3 +2,4 @@ export * from './claim-loop';
 export * from './clock';
 export * from './job-runs';
 export * from './scheduled-job';
+export * from './scheduler';
