@@ -32,11 +32,23 @@ export class CreateMessagingTestTables1700000000000 implements MigrationInterfac
         consumer text NOT NULL,
         replica text NOT NULL
       )`);
+    // What every service's schema has for its scheduled jobs (`@agp/jobs`), the inbox pruning's too.
+    await runner.query(`
+      CREATE TABLE ${TEST_SCHEMA}.job_runs (
+        job text NOT NULL,
+        slot timestamptz NOT NULL,
+        replica text NOT NULL,
+        started_at timestamptz NOT NULL DEFAULT now(),
+        heartbeat_at timestamptz NOT NULL DEFAULT now(),
+        finished_at timestamptz,
+        PRIMARY KEY (job, slot)
+      )`);
     await enableTenantRls(runner, `${TEST_SCHEMA}.orders`);
     await enableTenantRls(runner, `${TEST_SCHEMA}.effects`);
   }
 
   async down(runner: QueryRunner): Promise<void> {
+    await runner.query(`DROP TABLE ${TEST_SCHEMA}.job_runs`);
     await runner.query(`DROP TABLE ${TEST_SCHEMA}.effects`);
     await runner.query(`DROP TABLE ${TEST_SCHEMA}.orders`);
     await dropMessagingTables(runner, TEST_SCHEMA);
