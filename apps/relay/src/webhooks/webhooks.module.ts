@@ -40,7 +40,7 @@ export class WebhooksModule {
         WebhookDispatcher,
         WebhookRetentionJob,
       ],
-      exports: [WebhookSettingsService],
+      exports: [WebhookSettingsService, WebhookRetentionJob],
     };
   }
 }
