@@ -16,7 +16,9 @@ import { DOMAIN_VERIFIER } from './identity-providers/identity-providers.service
 import { KeysModule } from './keys/keys.module';
 import { SECRET_BOX } from './keys/signing-keys.service';
 import { PermissionsModule } from './permissions/permissions.module';
+import { RevocationsModule } from './revocations/revocations.module';
 import { RolesModule } from './roles/roles.module';
+import { TenantAuthJobs } from './tenant-auth-jobs';
 import { TenantsModule } from './tenants/tenants.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsersModule } from './users/users.module';
@@ -71,8 +73,10 @@ export class TenantAuthModule {
         ClientsModule,
         IdentityProvidersModule,
         KeysModule,
+        RevocationsModule,
         BootstrapModule,
       ],
+      providers: [TenantAuthJobs],
       exports: [BootstrapModule, KeysModule],
     };
   }
