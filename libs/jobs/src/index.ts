@@ -3,3 +3,4 @@ export * from './clock';
 export * from './job-runs';
 export * from './scheduled-job';
 export * from './scheduler';
+export * from './scheduler.provider';

@@ -5,7 +5,10 @@ import { Clock } from './clock';
 import { JobRuns } from './job-runs';
 import { ScheduledJob } from './scheduled-job';
 
-/** A service's scheduled jobs, claimed in its schema's `job_runs`, started and stopped together. */
+/**
+ * A service's scheduled jobs, claimed in its schema's `job_runs`, started and stopped together;
+ * as a Nest provider (`schedulerProvider`) with the application.
+ */
 export class Scheduler {
   private readonly jobs: Array<ScheduledJob<unknown>> = [];
   private readonly runs: JobRuns;
@@ -46,5 +49,13 @@ export class Scheduler {
 
   async stop(): Promise<void> {
     await Promise.all(this.jobs.map((job) => job.stop()));
+  }
+
+  onApplicationBootstrap(): void {
+    this.start();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stop();
   }
 }

@@ -2,24 +2,14 @@ import { Database, createSchemaDataSource, migrate } from '@agp/database';
 import pino, { Logger } from 'pino';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
+import { createJobRunsTable } from '../src/testing';
+
 export const TEST_SCHEMA = 'jobs_test';
 
 /** The table every service's schema has for its scheduled jobs (each service's own migration). */
 export class CreateJobsTestTables1700000000000 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
-    await runner.query(`
-      CREATE TABLE ${TEST_SCHEMA}.job_runs (
-        job text NOT NULL,
-        slot timestamptz NOT NULL,
-        replica text NOT NULL,
-        started_at timestamptz NOT NULL DEFAULT now(),
-        heartbeat_at timestamptz NOT NULL DEFAULT now(),
-        finished_at timestamptz,
-        PRIMARY KEY (job, slot)
-      )`);
-    await runner.query(
-      `CREATE INDEX job_runs_running ON ${TEST_SCHEMA}.job_runs (job) WHERE finished_at IS NULL`,
-    );
+    await createJobRunsTable(runner, TEST_SCHEMA);
   }
 
   async down(runner: QueryRunner): Promise<void> {
