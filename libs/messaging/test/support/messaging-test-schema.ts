@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { EventEnvelope } from '@agp/contracts';
 import { Database, Tx, createSchemaDataSource, enableTenantRls, migrate } from '@agp/database';
+import { createJobRunsTable } from '@agp/jobs/testing';
 import pino, { Logger } from 'pino';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
@@ -33,16 +34,7 @@ export class CreateMessagingTestTables1700000000000 implements MigrationInterfac
         replica text NOT NULL
       )`);
     // What every service's schema has for its scheduled jobs (`@agp/jobs`), the inbox pruning's too.
-    await runner.query(`
-      CREATE TABLE ${TEST_SCHEMA}.job_runs (
-        job text NOT NULL,
-        slot timestamptz NOT NULL,
-        replica text NOT NULL,
-        started_at timestamptz NOT NULL DEFAULT now(),
-        heartbeat_at timestamptz NOT NULL DEFAULT now(),
-        finished_at timestamptz,
-        PRIMARY KEY (job, slot)
-      )`);
+    await createJobRunsTable(runner, TEST_SCHEMA);
     await enableTenantRls(runner, `${TEST_SCHEMA}.orders`);
     await enableTenantRls(runner, `${TEST_SCHEMA}.effects`);
   }
