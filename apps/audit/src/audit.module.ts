@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@agp/database';
 import { MessagingModule } from '@agp/messaging';
 
-import { AuditJobs } from './audit-jobs';
+import { auditJobs } from './audit-jobs';
 import { AuditCommonModule } from './common/common.module';
 import { AuditEnv } from './config/audit.env';
 import { DashboardModule } from './dashboard/dashboard.module';
@@ -39,7 +39,7 @@ export class AuditModule {
         DashboardModule,
         MonitorsModule.forRoot(),
       ],
-      providers: [AuditJobs],
+      providers: [auditJobs],
     };
   }
 }

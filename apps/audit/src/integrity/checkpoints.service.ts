@@ -25,7 +25,7 @@ export class CheckpointsService {
     @Inject(SigningKeysService) private readonly keys: SigningKeysService,
   ) {}
 
-  /** Returns how many checkpoints were made (one replica at a time: `AuditJobs`, F28). */
+  /** Returns how many checkpoints were made (one replica at a time: `auditJobs`, F28). */
   async createCheckpoints(now = new Date()): Promise<number> {
     await this.keys.prepare();
     return this.database.asSystem(async (tx) => {

@@ -37,7 +37,7 @@ export class RetentionJobService {
     @Inject(AUDIT_ENV) private readonly env: AuditEnv,
   ) {}
 
-  /** One pass; one replica at a time (`AuditJobs`, F28). */
+  /** One pass; one replica at a time (`auditJobs`, F28). */
   async runOnce(now = new Date()): Promise<RetentionRun> {
     const removedEvents = await this.database.asSystem(async (tx) => {
       let removed = 0;
