@@ -17,7 +17,7 @@ import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
 import { LlmProvidersModule } from './llm-providers/llm-providers.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { PoliciesModule } from './policies/policies.module';
-import { RelayJobs } from './relay-jobs';
+import { relayJobs } from './relay-jobs';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { TrafficModule } from './traffic/traffic.module';
@@ -98,7 +98,7 @@ export class RelayModule {
           retentionDays: env.WEBHOOK_RETENTION_DAYS ?? 30,
         }),
       ],
-      providers: [RelayJobs],
+      providers: [relayJobs],
     };
   }
 }

@@ -10,7 +10,7 @@ import { HitlWaiters } from './hitl-waiters';
 const BATCH = 500;
 
 /**
- * D34 expiry, run by `RelayJobs` on one replica per tick (F28): each expired hold records
+ * D34 expiry, run by `relayJobs` on one replica per tick (F28): each expired hold records
  * HITL_GUARD in the transaction that expired it, and wakes a call waiting on it here.
  */
 @Injectable()

@@ -9,7 +9,7 @@ const BATCH = 5_000;
 
 /**
  * Settled deliveries (DELIVERED or FAILED) are kept `retentionDays` after their last change, then
- * deleted with their attempts; PENDING ones never. Run by `RelayJobs` on one replica per tick (F28).
+ * deleted with their attempts; PENDING ones never. Run by `relayJobs` on one replica per tick (F28).
  */
 @Injectable()
 export class WebhookRetentionJob {
