@@ -1,13 +1,4 @@
-import {
-  BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
-import { Database } from '@agp/database';
-import { ROOT_LOGGER } from '@agp/http';
-import { Scheduler } from '@agp/jobs';
-import { Logger } from 'pino';
+import { schedulerProvider } from '@agp/jobs';
 
 import { TENANT_AUTH_DATABASE } from './database/tokens';
 import { SigningKeysService } from './keys/signing-keys.service';
@@ -19,28 +10,20 @@ import { RECONCILE_EVERY_MS, RevocationsService } from './revocations/revocation
  * it for all), the signing key's age checked every hour (D9). Both also run on every replica at
  * start, in their services.
  */
-@Injectable()
-export class TenantAuthJobs implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly scheduler: Scheduler;
-
-  constructor(
-    @Inject(TENANT_AUTH_DATABASE) database: Database,
-    @Inject(ROOT_LOGGER) logger: Logger,
-    revocations: RevocationsService,
-    signingKeys: SigningKeysService,
-  ) {
-    this.scheduler = new Scheduler(database, logger);
-    this.scheduler.every('tenant-auth-revocations', RECONCILE_EVERY_MS, () =>
-      revocations.reconcile(),
-    );
-    this.scheduler.every('tenant-auth-signing-key-age', 3_600_000, () => signingKeys.rotateIfOld());
-  }
-
-  onApplicationBootstrap(): void {
-    this.scheduler.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.scheduler.stop();
-  }
-}
+export const tenantAuthJobs = schedulerProvider({
+  provide: Symbol.for('agp:tenant-auth:jobs'),
+  database: TENANT_AUTH_DATABASE,
+  inject: [RevocationsService, SigningKeysService],
+  jobs: (revocations: RevocationsService, signingKeys: SigningKeysService) => [
+    {
+      name: 'tenant-auth-revocations',
+      intervalMs: RECONCILE_EVERY_MS,
+      work: () => revocations.reconcile(),
+    },
+    {
+      name: 'tenant-auth-signing-key-age',
+      intervalMs: 3_600_000,
+      work: () => signingKeys.rotateIfOld(),
+    },
+  ],
+});

@@ -18,7 +18,7 @@ import { SECRET_BOX } from './keys/signing-keys.service';
 import { PermissionsModule } from './permissions/permissions.module';
 import { RevocationsModule } from './revocations/revocations.module';
 import { RolesModule } from './roles/roles.module';
-import { TenantAuthJobs } from './tenant-auth-jobs';
+import { tenantAuthJobs } from './tenant-auth-jobs';
 import { TenantsModule } from './tenants/tenants.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsersModule } from './users/users.module';
@@ -76,7 +76,7 @@ export class TenantAuthModule {
         RevocationsModule,
         BootstrapModule,
       ],
-      providers: [TenantAuthJobs],
+      providers: [tenantAuthJobs],
       exports: [BootstrapModule, KeysModule],
     };
   }

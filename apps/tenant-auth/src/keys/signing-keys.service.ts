@@ -41,7 +41,7 @@ export class SigningKeysService implements OnApplicationBootstrap {
     private readonly keys: SigningKeysRepository,
   ) {}
 
-  /** At start; then every hour on one replica (`TenantAuthJobs`, F28). */
+  /** At start; then every hour on one replica (`tenantAuthJobs`, F28). */
   async onApplicationBootstrap(): Promise<void> {
     await this.rotateIfOld();
   }

@@ -6,14 +6,14 @@ import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
 import { TENANT_AUTH_DATABASE } from '../database/tokens';
 import { RevocationsRepository } from './revocations.repository';
 
-/** How often `TenantAuthJobs` reconciles, on one replica per interval (F28). */
+/** How often `tenantAuthJobs` reconciles, on one replica per interval (F28). */
 export const RECONCILE_EVERY_MS = 60_000;
 
 /**
  * identity.md I2. A revocation is written to the `revocations` table in the caller's transaction and
  * to the shared store *before* the commit (a failure after that leaves the subject refused, never
  * wrongly allowed); lifting one reaches the store only after the commit. The store is reconciled
- * from the table at start and every minute (`TenantAuthJobs`, F28), so any drift heals.
+ * from the table at start and every minute (`tenantAuthJobs`, F28), so any drift heals.
  */
 @Injectable()
 export class RevocationsService implements OnApplicationBootstrap {
