@@ -11,11 +11,13 @@ import { ChannelsModule } from './channels/channels.module';
 import { DecisionsModule } from './decisions/decisions.module';
 import { EvaluationPacksModule } from './evaluation-packs/evaluation-packs.module';
 import { GovernanceModule } from './governance/governance.module';
+import { HitlModule } from './hitl/hitl.module';
 import { KillSwitchesModule } from './kill-switches/kill-switches.module';
 import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
 import { LlmProvidersModule } from './llm-providers/llm-providers.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { PoliciesModule } from './policies/policies.module';
+import { relayJobs } from './relay-jobs';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { TenantsModule } from './tenants/tenants.module';
@@ -82,6 +84,7 @@ export class RelayModule {
         SubscriptionsModule,
         TrafficModule,
         KillSwitchesModule,
+        HitlModule,
         GovernanceModule,
         TrafficSettingsModule,
         EvaluationPacksModule.forRoot({ runPollIntervalMs: env.EVALUATION_RUN_POLL_MS ?? 1_000 }),
@@ -97,6 +100,7 @@ export class RelayModule {
           retentionDays: env.WEBHOOK_RETENTION_DAYS ?? 30,
         }),
       ],
+      providers: [relayJobs],
     };
   }
 }

@@ -17,7 +17,9 @@ import { DOMAIN_VERIFIER } from './identity-providers/identity-providers.service
 import { KeysModule } from './keys/keys.module';
 import { SECRET_BOX } from './keys/signing-keys.service';
 import { PermissionsModule } from './permissions/permissions.module';
+import { RevocationsModule } from './revocations/revocations.module';
 import { RolesModule } from './roles/roles.module';
+import { tenantAuthJobs } from './tenant-auth-jobs';
 import { TenantsModule } from './tenants/tenants.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsersModule } from './users/users.module';
@@ -73,8 +75,10 @@ export class TenantAuthModule {
         IdentityProvidersModule,
         IdentityQueriesModule,
         KeysModule,
+        RevocationsModule,
         BootstrapModule,
       ],
+      providers: [tenantAuthJobs],
       exports: [BootstrapModule, KeysModule],
     };
   }
