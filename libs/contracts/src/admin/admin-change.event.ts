@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import {
   IsArray,
+  IsDefined,
   IsIn,
   IsObject,
   IsOptional,
@@ -42,6 +43,7 @@ export interface FieldChange {
  * carries it as its own members; the specification's lifecycle types carry it in `details`.
  */
 export class ChangedFields {
+  @IsDefined()
   @ValidateNested()
   @Type(() => ChangeTarget)
   target: ChangeTarget;
@@ -65,6 +67,7 @@ export class AdminChangeData extends AuditableEventData {
   @IsIn(ADMIN_CHANGES)
   change: AdminChange;
 
+  @IsDefined()
   @ValidateNested()
   @Type(() => ChangeTarget)
   target: ChangeTarget;
