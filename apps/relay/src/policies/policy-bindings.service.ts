@@ -60,15 +60,21 @@ export class PolicyBindingsService {
         validFrom,
         validTo,
       });
-      await this.changes.record(tx, ctx, {
-        change: 'BINDING_CREATED',
-        bindingId: id,
-        groupId: group.id,
-        groupName: group.name,
-        versionId: version.id,
-        version: version.version,
-      });
-      return (await this.bindings.find(tx, ctx.tenantId, id))!;
+      const created = (await this.bindings.find(tx, ctx.tenantId, id))!;
+      await this.changes.record(
+        tx,
+        ctx,
+        {
+          change: 'BINDING_CREATED',
+          bindingId: id,
+          groupId: group.id,
+          groupName: group.name,
+          versionId: version.id,
+          version: version.version,
+        },
+        { after: strip(created) },
+      );
+      return created;
     });
     return strip(created);
   }
@@ -113,15 +119,21 @@ export class PolicyBindingsService {
         validFrom,
         validTo,
       });
-      await this.changes.record(tx, ctx, {
-        change: 'BINDING_UPDATED',
-        bindingId,
-        groupId: binding.groupId,
-        groupName: binding.groupName,
-        versionId: binding.versionId,
-        version: binding.groupVersion,
-      });
-      return (await this.bindings.find(tx, ctx.tenantId, bindingId))!;
+      const updated = (await this.bindings.find(tx, ctx.tenantId, bindingId))!;
+      await this.changes.record(
+        tx,
+        ctx,
+        {
+          change: 'BINDING_UPDATED',
+          bindingId,
+          groupId: binding.groupId,
+          groupName: binding.groupName,
+          versionId: binding.versionId,
+          version: binding.groupVersion,
+        },
+        { before: strip(binding), after: strip(updated) },
+      );
+      return updated;
     });
     return strip(updated);
   }
@@ -130,14 +142,19 @@ export class PolicyBindingsService {
     await this.database.inTenant(ctx.tenantId, async (tx) => {
       const binding = await this.mustFind(tx, ctx.tenantId, bindingId, true);
       await this.bindings.delete(tx, ctx.tenantId, bindingId);
-      await this.changes.record(tx, ctx, {
-        change: 'BINDING_DELETED',
-        bindingId,
-        groupId: binding.groupId,
-        groupName: binding.groupName,
-        versionId: binding.versionId,
-        version: binding.groupVersion,
-      });
+      await this.changes.record(
+        tx,
+        ctx,
+        {
+          change: 'BINDING_DELETED',
+          bindingId,
+          groupId: binding.groupId,
+          groupName: binding.groupName,
+          versionId: binding.versionId,
+          version: binding.groupVersion,
+        },
+        { before: strip(binding) },
+      );
     });
   }
 
@@ -179,16 +196,22 @@ export class PolicyBindingsService {
       }
       this.usable(target, target.version);
       await this.bindings.moveToVersion(tx, ctx.tenantId, bindingId, target.id);
-      await this.changes.record(tx, ctx, {
-        change: 'BINDING_UPGRADED',
-        bindingId,
-        groupId: binding.groupId,
-        groupName: binding.groupName,
-        versionId: target.id,
-        version: target.version,
-        previousVersion: binding.groupVersion,
-      });
-      return (await this.bindings.find(tx, ctx.tenantId, bindingId))!;
+      const upgraded = (await this.bindings.find(tx, ctx.tenantId, bindingId))!;
+      await this.changes.record(
+        tx,
+        ctx,
+        {
+          change: 'BINDING_UPGRADED',
+          bindingId,
+          groupId: binding.groupId,
+          groupName: binding.groupName,
+          versionId: target.id,
+          version: target.version,
+          previousVersion: binding.groupVersion,
+        },
+        { before: strip(binding), after: strip(upgraded) },
+      );
+      return upgraded;
     });
     return strip(result);
   }
