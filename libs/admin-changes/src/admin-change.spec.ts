@@ -14,7 +14,7 @@ describe(adminChangeData.name, () => {
     expect(sut).toEqual({
       actor,
       sink: { type: 'IDENTITY_PROVIDER', id: 'p1', label: 'Okta' },
-      summary: 'identity provider Okta updated',
+      summary: 'identity provider Okta updated: clientSecret',
       change: 'UPDATED',
       target: { kind: 'IDENTITY_PROVIDER', id: 'p1', name: 'Okta' },
       fields: ['clientSecret'],

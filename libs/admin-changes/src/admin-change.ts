@@ -34,11 +34,15 @@ export function adminChangeData(
   input: ChangeInput,
 ): AdminChangeData {
   const { target } = input;
+  const changed = changedFields(input);
+  // The export's columns are D17's: the summary is where a CSV reader sees which fields changed.
+  const what =
+    change === 'UPDATED' && changed.fields.length ? `: ${changed.fields.join(', ')}` : '';
   return {
     actor,
     sink: { type: target.kind, id: target.id, ...(target.name ? { label: target.name } : {}) },
-    summary: `${target.kind.toLowerCase().replace(/_/g, ' ')} ${target.name ?? target.id} ${change.toLowerCase()}`,
+    summary: `${target.kind.toLowerCase().replace(/_/g, ' ')} ${target.name ?? target.id} ${change.toLowerCase()}${what}`,
     change,
-    ...changedFields(input),
+    ...changed,
   };
 }

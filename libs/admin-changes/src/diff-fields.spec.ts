@@ -97,4 +97,17 @@ describe(diffFields.name, () => {
       },
     });
   });
+
+  it('should list a write-only secret that was replaced when it reads back masked on both sides', () => {
+    const sut = diffFields(
+      { name: 'tools', credential: '********' },
+      { name: 'tools', credential: '********' },
+      { changed: ['credential'] },
+    );
+
+    expect(sut).toEqual({
+      fields: ['credential'],
+      changes: { credential: { before: REDACTED, after: REDACTED } },
+    });
+  });
 });

@@ -7,6 +7,11 @@ export interface DiffOptions {
   secrets?: readonly string[];
   /** Fields that are not administered (`id`, `tenantId`, `createdAt`, `updatedAt` always). */
   ignore?: readonly string[];
+  /**
+   * Fields the change wrote although before and after read the same: a write-only secret reads
+   * back masked (D37), so a new one compares equal to the old. Listed as changed all the same.
+   */
+  changed?: readonly string[];
 }
 
 export interface FieldDiff {
@@ -33,13 +38,14 @@ export function diffFields(
   const ignored = new Set([...NOT_ADMINISTERED, ...(options.ignore ?? [])]);
   const old = (toJson(before ?? {}) ?? {}) as Record<string, unknown>;
   const next = (toJson(after ?? {}) ?? {}) as Record<string, unknown>;
-  const names = [...new Set([...Object.keys(old), ...Object.keys(next)])].filter(
+  const written = new Set(options.changed ?? []);
+  const names = [...new Set([...Object.keys(old), ...Object.keys(next), ...written])].filter(
     (name) => !ignored.has(name),
   );
   const fields: string[] = [];
   const changes: Record<string, FieldChange> = {};
   for (const name of names) {
-    if (canonical(old[name]) === canonical(next[name])) {
+    if (canonical(old[name]) === canonical(next[name]) && !written.has(name)) {
       continue;
     }
     const isSecret = secrets.has(name) || isSecretField(name);
