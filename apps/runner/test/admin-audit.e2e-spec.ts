@@ -1,0 +1,408 @@
+import { randomUUID } from 'node:crypto';
+
+import { eventually } from '@agp/testing';
+
+import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
+import { Json, McpWorld } from './mcp/mcp-world';
+
+const REDACTED = '[redacted]';
+
+interface Changed {
+  /** The target's id: the `sinkId` its events are found by. */
+  id: string;
+  /** Fields the change step changed: one event lists each of them. */
+  updated: string[];
+  /** A field holding a secret that the change step replaced: recorded redacted, never its value. */
+  secretField?: string;
+  /** Every secret value sent: none may appear in any event. */
+  secrets: string[];
+  /** Events the steps record for the target. */
+  count: number;
+}
+
+interface AdministeredKind {
+  eventType: string;
+  /** The target kind: the event's `sinkType`. */
+  targetKind: string;
+  /** Creates, changes and deletes one resource of the kind as the tenant administrator. */
+  change(world: McpWorld): Promise<Changed>;
+}
+
+function sequenceOf(event: Json): number {
+  return Number((event.chain as { sequence: number }).sequence);
+}
+
+const name = (prefix: string): string => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+/** What an auditor of issue 30 tries for each administered resource kind (D42). */
+const KINDS: Record<string, AdministeredKind> = {
+  user: {
+    eventType: 'ADMIN_CHANGE',
+    targetKind: 'USER',
+    change: async (world) => {
+      const [first, second] = [`Pw-${randomUUID()}`, `Pw-${randomUUID()}`];
+      const user = await world.ok<Json>('POST', '/tenant-auth/v1/users', {
+        email: `${name('u')}@acme.example`,
+        displayName: 'Ada',
+        password: first,
+      });
+      const id = String(user.id);
+      await world.ok('PATCH', `/tenant-auth/v1/users/${id}`, {
+        displayName: 'Ada L.',
+        password: second,
+        status: 'DISABLED',
+      });
+      await world.ok('DELETE', `/tenant-auth/v1/users/${id}`);
+      return {
+        id,
+        updated: ['displayName', 'passwordHash', 'status'],
+        secretField: 'passwordHash',
+        secrets: [first, second],
+        count: 3,
+      };
+    },
+  },
+  group: {
+    eventType: 'ADMIN_CHANGE',
+    targetKind: 'GROUP',
+    change: async (world) => {
+      const group = await world.ok<Json>('POST', '/tenant-auth/v1/groups', { name: name('g') });
+      const id = String(group.id);
+      await world.ok('PATCH', `/tenant-auth/v1/groups/${id}`, { description: 'on call' });
+      await world.ok('DELETE', `/tenant-auth/v1/groups/${id}`);
+      return { id, updated: ['description'], secrets: [], count: 3 };
+    },
+  },
+  'group member': {
+    eventType: 'ADMIN_CHANGE',
+    targetKind: 'GROUP_MEMBER',
+    change: async (world) => {
+      const group = await world.ok<Json>('POST', '/tenant-auth/v1/groups', { name: name('g') });
+      const user = await world.ok<Json>('POST', '/tenant-auth/v1/users', {
+        email: `${name('m')}@acme.example`,
+        displayName: 'Mo',
+      });
+      const path = `/tenant-auth/v1/groups/${String(group.id)}/members`;
+      await world.ok('POST', path, { userId: user.id });
+      await world.ok('DELETE', `${path}/${String(user.id)}`);
+      return { id: String(user.id), updated: [], secrets: [], count: 2 };
+    },
+  },
+  role: {
+    eventType: 'ADMIN_CHANGE',
+    targetKind: 'ROLE',
+    change: async (world) => {
+      const role = await world.ok<Json>('POST', '/tenant-auth/v1/roles', {
+        name: name('r'),
+        permissions: [{ entity: 'AUDIT', permission: 'READ' }],
+      });
+      const id = String(role.id);
+      await world.ok('PATCH', `/tenant-auth/v1/roles/${id}`, {
+        permissions: [
+          { entity: 'AUDIT', permission: 'READ' },
+          { entity: 'TENANT', permission: 'ADMIN' },
+        ],
+      });
+      await world.ok('DELETE', `/tenant-auth/v1/roles/${id}`);
+      return { id, updated: ['permissions'], secrets: [], count: 3 };
+    },
+  },
+  'identity provider': {
+    eventType: 'ADMIN_CHANGE',
+    targetKind: 'IDENTITY_PROVIDER',
+    change: async (world) => {
+      const [first, second] = [`idp-${randomUUID()}`, `idp-${randomUUID()}`];
+      const provider = await world.ok<Json>('POST', '/tenant-auth/v1/identity-providers', {
+        alias: name('okta'),
+        displayName: 'Okta',
+        config: { type: 'OKTA', clientId: 'c-1', clientSecret: first, issuer: 'https://a.example' },
+      });
+      const id = String(provider.id);
+      await world.ok('PATCH', `/tenant-auth/v1/identity-providers/${id}`, {
+        displayName: 'Okta SSO',
+        config: { clientSecret: second },
+      });
+      await world.ok('DELETE', `/tenant-auth/v1/identity-providers/${id}`);
+      return {
+        id,
+        updated: ['displayName', 'clientSecretSealed'],
+        secretField: 'clientSecretSealed',
+        secrets: [first, second],
+        count: 3,
+      };
+    },
+  },
+  'service account': {
+    eventType: 'ADMIN_CHANGE',
+    targetKind: 'SERVICE_ACCOUNT',
+    change: async (world) => {
+      const account = await world.ok<Json>('POST', '/tenant-auth/v1/service-accounts', {
+        name: name('ci'),
+      });
+      const id = String(account.id);
+      await world.ok('PATCH', `/tenant-auth/v1/service-accounts/${id}`, {
+        status: 'SUSPENDED',
+        description: 'paused',
+      });
+      await world.ok('DELETE', `/tenant-auth/v1/service-accounts/${id}`);
+      return {
+        id,
+        updated: ['description', 'status'],
+        secrets: [String(account.clientSecret)],
+        count: 3,
+      };
+    },
+  },
+  agent: {
+    eventType: 'AGENT_LIFECYCLE',
+    targetKind: 'AGENT',
+    change: async (world) => {
+      const agent = await world.ok<Json>('POST', '/tenant-auth/v1/agents', { name: name('a') });
+      const id = String(agent.id);
+      await world.ok('PATCH', `/tenant-auth/v1/agents/${id}`, { description: 'triage' });
+      await world.ok('DELETE', `/tenant-auth/v1/agents/${id}`);
+      return { id, updated: ['description'], secrets: [String(agent.clientSecret)], count: 3 };
+    },
+  },
+  'agent credential': {
+    eventType: 'CREDENTIAL_ROTATION',
+    targetKind: 'AGENT',
+    change: async (world) => {
+      const agent = await world.ok<Json>('POST', '/tenant-auth/v1/agents', { name: name('a') });
+      const id = String(agent.id);
+      const rotated = await world.ok<Json>(
+        'POST',
+        `/tenant-auth/v1/agents/${id}/rotate-secret`,
+        undefined,
+        200,
+      );
+      return {
+        id,
+        updated: ['secretHash', 'secretRotatedAt'],
+        secretField: 'secretHash',
+        secrets: [String(agent.clientSecret), String(rotated.clientSecret)],
+        count: 1,
+      };
+    },
+  },
+  tenant: {
+    eventType: 'ADMIN_CHANGE',
+    targetKind: 'TENANT',
+    change: async (world) => {
+      await world.ok('PATCH', `/tenant-auth/v1/tenants/${world.tenantId}`, { name: name('Acme') });
+      return { id: world.tenantId, updated: ['name'], secrets: [], count: 1 };
+    },
+  },
+  channel: {
+    eventType: 'ADMIN_CHANGE',
+    targetKind: 'CHANNEL',
+    change: async (world) => {
+      const channel = await world.ok<Json>('POST', '/relay/v1/channels', {
+        name: name('support'),
+        kind: 'SLACK',
+      });
+      const id = String(channel.id);
+      await world.ok('PATCH', `/relay/v1/channels/${id}`, { kind: 'TEAMS' });
+      await world.ok('DELETE', `/relay/v1/channels/${id}`);
+      return { id, updated: ['kind'], secrets: [], count: 3 };
+    },
+  },
+  'MCP server': {
+    eventType: 'MCP_LIFECYCLE',
+    targetKind: 'MCP_SERVER',
+    change: async (world) => {
+      const [first, second] = [`mcp-${randomUUID()}`, `mcp-${randomUUID()}`];
+      const id = await world.mcpServer('https://tools.acme.example/mcp', { credential: first });
+      await world.ok('PATCH', `/relay/v1/mcp-servers/${id}`, { credential: second });
+      await world.ok('DELETE', `/relay/v1/mcp-servers/${id}`);
+      return {
+        id,
+        updated: ['credential'],
+        secretField: 'credential',
+        secrets: [first, second],
+        count: 3,
+      };
+    },
+  },
+  'LLM provider': {
+    eventType: 'LLM_LIFECYCLE',
+    targetKind: 'LLM_PROVIDER',
+    change: async (world) => {
+      const [first, second] = [`sk-${randomUUID()}`, `sk-${randomUUID()}`];
+      const provider = await world.ok<Json>('POST', '/relay/v1/llm-providers', {
+        name: name('openai'),
+        baseUrl: 'https://llm.acme.example/v1',
+        apiKey: first,
+      });
+      const id = String(provider.id);
+      await world.ok('PATCH', `/relay/v1/llm-providers/${id}`, {
+        apiKey: second,
+        timeoutMs: 5_000,
+      });
+      await world.ok('DELETE', `/relay/v1/llm-providers/${id}`);
+      return {
+        id,
+        updated: ['apiKey', 'timeoutMs'],
+        secretField: 'apiKey',
+        secrets: [first, second],
+        count: 3,
+      };
+    },
+  },
+  'traffic settings': {
+    eventType: 'ADMIN_CHANGE',
+    targetKind: 'TRAFFIC_SETTINGS',
+    change: async (world) => {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', {
+        rateLimits: { agentPerMinute: 77 },
+        contentCapture: true,
+      });
+      return {
+        id: world.tenantId,
+        updated: ['rateLimits', 'contentCapture'],
+        secrets: [],
+        count: 1,
+      };
+    },
+  },
+  'policy group': {
+    eventType: 'POLICY_LIFECYCLE',
+    targetKind: 'POLICY_GROUP',
+    change: async (world) => {
+      const group = await world.ok<Json>('POST', '/relay/v1/policy-groups', { name: name('pii') });
+      const id = String(group.id);
+      await world.ok('PATCH', `/relay/v1/policy-groups/${id}`, { description: 'masks PII' });
+      await world.ok('DELETE', `/relay/v1/policy-groups/${id}`);
+      return { id, updated: ['description'], secrets: [], count: 3 };
+    },
+  },
+  'evaluation pack': {
+    eventType: 'ADMIN_CHANGE',
+    targetKind: 'EVALUATION_PACK',
+    change: async (world) => {
+      const pack = await world.ok<Json>('POST', '/relay/v1/evaluation-packs', {
+        name: name('smoke'),
+      });
+      const id = String(pack.id);
+      await world.ok('PATCH', `/relay/v1/evaluation-packs/${id}`, { enabled: false });
+      await world.ok('DELETE', `/relay/v1/evaluation-packs/${id}`);
+      return { id, updated: ['enabled'], secrets: [], count: 3 };
+    },
+  },
+  'retention policy': {
+    eventType: 'RETENTION_POLICY_CHANGED',
+    targetKind: 'RETENTION_POLICY',
+    change: async (world) => {
+      await world.ok('PUT', '/audit/v1/retention', {
+        days: { TRAFFIC: 30 },
+        captureContent: true,
+      });
+      return { id: world.tenantId, updated: ['days', 'captureContent'], secrets: [], count: 1 };
+    },
+  },
+  'monitor settings': {
+    eventType: 'MONITOR_CONFIG_CHANGED',
+    targetKind: 'MONITOR_CONFIG',
+    change: async (world) => {
+      await world.ok('PUT', '/audit/v1/monitors/config', {
+        dismissSuppressionHours: 12,
+      });
+      return { id: world.tenantId, updated: ['dismissSuppressionHours'], secrets: [], count: 1 };
+    },
+  },
+};
+
+/**
+ * Issue 30 item 1 (D42), in the one-process platform: each administered resource kind changed
+ * through the public API, its events found in the audit trail by type and target, with the
+ * administrator as actor, the changed fields, secrets as "[redacted]" and never their values,
+ * in a chain that verifies, and in the export.
+ */
+describe('administrative changes in the audit trail', () => {
+  let platform: McpPlatform;
+  let world: McpWorld;
+  let adminId: string;
+
+  beforeAll(async () => {
+    platform = await startMcpPlatform('embedded');
+    world = await McpWorld.create(platform);
+    const users = await world.ok<{ items: Json[] }>('GET', '/tenant-auth/v1/users?pageSize=100');
+    adminId = String(users.items.find((u) => u.email === `admin@${world.tenant}.example`)?.id);
+  });
+
+  afterAll(async () => {
+    await platform?.close();
+  });
+
+  async function eventsOf(kind: AdministeredKind, id: string, count: number): Promise<Json[]> {
+    const query = new URLSearchParams({
+      eventType: kind.eventType,
+      sinkType: kind.targetKind,
+      sinkId: id,
+      pageSize: '100',
+    });
+    return eventually(
+      async () => {
+        const page = await world.ok<{ items: Json[] }>(
+          'GET',
+          `/audit/v1/events?${query.toString()}`,
+        );
+        expect(page.items).toHaveLength(count);
+        return page.items;
+      },
+      300,
+      50,
+    );
+  }
+
+  it.each(Object.keys(KINDS))(
+    'should record who changed which fields of a %s, secrets redacted, in a chain that verifies',
+    async (label) => {
+      const kind = KINDS[label];
+
+      const changed = await kind.change(world);
+
+      const events = await eventsOf(kind, changed.id, changed.count);
+      for (const event of events) {
+        expect(event.actor).toEqual(expect.objectContaining({ type: 'USER', id: adminId }));
+        expect(event.sink).toEqual(
+          expect.objectContaining({ type: kind.targetKind, id: changed.id }),
+        );
+        expect((event.details as Json).fields).toEqual(expect.any(Array));
+      }
+      // In the order of the chain: the change step's event comes after the create's.
+      const ordered = [...events].sort((a, b) => sequenceOf(a) - sequenceOf(b));
+      const update = ordered[changed.count === 3 ? 1 : 0];
+      expect((update.details as Json).fields).toEqual(expect.arrayContaining(changed.updated));
+      const changes = (update.details as { changes: Record<string, Json> }).changes;
+      if (changed.secretField) {
+        expect(changes[changed.secretField]).toEqual({ before: REDACTED, after: REDACTED });
+      }
+      const text = JSON.stringify(events);
+      for (const secret of changed.secrets) {
+        expect(text).not.toContain(secret);
+      }
+      const verified = await world.ok<Json>('GET', '/audit/v1/integrity/verify');
+      expect(verified).toEqual(expect.objectContaining({ verified: true }));
+    },
+  );
+
+  it('should export the ADMIN_CHANGE events, their fields named in the summary', async () => {
+    const channel = await world.ok<Json>('POST', '/relay/v1/channels', {
+      name: name('export'),
+      kind: 'WEB',
+    });
+    await world.ok('PATCH', `/relay/v1/channels/${String(channel.id)}`, { description: 'help' });
+    await eventsOf(KINDS.channel, String(channel.id), 2);
+
+    const answer = await world.api<string>('GET', '/audit/v1/events/export?eventType=ADMIN_CHANGE');
+
+    expect(answer.status).toBe(200);
+    const rows = answer.body
+      .split('\r\n')
+      .filter((line) => line.includes(`,CHANNEL,${String(channel.id)},`));
+    expect(rows).toHaveLength(2);
+    expect(rows.every((row) => row.includes(',ADMIN_CHANGE,'))).toBe(true);
+    expect(rows.some((row) => row.endsWith('updated: description'))).toBe(true);
+  });
+});
