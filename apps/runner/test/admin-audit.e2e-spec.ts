@@ -405,4 +405,47 @@ describe('administrative changes in the audit trail', () => {
     expect(rows.every((row) => row.includes(',ADMIN_CHANGE,'))).toBe(true);
     expect(rows.some((row) => row.endsWith('updated: description'))).toBe(true);
   });
+
+  it("should list only one person's changes when the trail is filtered by actor", async () => {
+    const role = await world.ok<Json>('POST', '/tenant-auth/v1/roles', {
+      name: name('registrars'),
+      permissions: [{ entity: 'CHANNELS', permission: 'WRITE' }],
+    });
+    const password = `Pw-${randomUUID()}`;
+    const colleague = await world.ok<Json>('POST', '/tenant-auth/v1/users', {
+      email: `${name('bo')}@acme.example`,
+      displayName: 'Bo',
+      password,
+      roleIds: [role.id],
+    });
+    const token = await McpWorld.token(platform.baseUrl, {
+      grant_type: 'password',
+      tenant: world.tenant,
+      username: String(colleague.email),
+      password,
+    });
+    const theirs = await fetch(`${platform.baseUrl}/relay/v1/channels`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: name('theirs'), kind: 'WEB' }),
+    });
+    expect(theirs.status).toBe(201);
+    await world.ok('POST', '/relay/v1/channels', { name: name('mine'), kind: 'WEB' });
+    const query = (actorId: string): string =>
+      `/audit/v1/events?eventType=ADMIN_CHANGE&sinkType=CHANNEL&actorId=${actorId}&pageSize=100`;
+
+    const [mine, bos] = await eventually(async () => {
+      const answers = await Promise.all([
+        world.ok<{ items: Json[] }>('GET', query(adminId)),
+        world.ok<{ items: Json[] }>('GET', query(String(colleague.id))),
+      ]);
+      const summaries = answers.map((page) => page.items.map((e) => String(e.summary)));
+      expect(summaries[0].some((summary) => summary.startsWith('channel mine-'))).toBe(true);
+      expect(summaries[1]).toHaveLength(1);
+      return summaries;
+    });
+
+    expect(mine.some((summary) => summary.startsWith('channel theirs-'))).toBe(false);
+    expect(bos).toEqual([expect.stringMatching(/^channel theirs-.* created$/)]);
+  });
 });
