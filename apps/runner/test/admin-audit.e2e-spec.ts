@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { eventually } from '@agp/testing';
 
 import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
+import { LOG_POLICY } from './mcp/mcp-policies';
 import { Json, McpWorld } from './mcp/mcp-world';
 
 const REDACTED = '[redacted]';
@@ -18,6 +19,8 @@ interface Changed {
   secrets: string[];
   /** Events the steps record for the target. */
   count: number;
+  /** Which of them, in chain order, records the change step (the middle one of three by default). */
+  changeIndex?: number;
 }
 
 interface AdministeredKind {
@@ -276,6 +279,97 @@ const KINDS: Record<string, AdministeredKind> = {
       return { id, updated: ['description'], secrets: [], count: 3 };
     },
   },
+  'policy version': {
+    eventType: 'POLICY_LIFECYCLE',
+    targetKind: 'POLICY_VERSION',
+    change: async (world) => {
+      const group = await world.ok<Json>('POST', '/relay/v1/policy-groups', { name: name('v') });
+      const path = `/relay/v1/policy-groups/${String(group.id)}/versions`;
+      const version = await world.ok<Json>('POST', path, { regoSource: LOG_POLICY });
+      await world.ok('POST', `${path}/${String(version.version)}/retire`, undefined, 200);
+      return {
+        id: String(version.id),
+        updated: ['retiredAt'],
+        secrets: [],
+        count: 2,
+        changeIndex: 1,
+      };
+    },
+  },
+  'policy binding': {
+    eventType: 'POLICY_LIFECYCLE',
+    targetKind: 'POLICY_BINDING',
+    change: async (world) => {
+      const group = await world.ok<Json>('POST', '/relay/v1/policy-groups', { name: name('b') });
+      await world.ok('POST', `/relay/v1/policy-groups/${String(group.id)}/versions`, {
+        regoSource: LOG_POLICY,
+      });
+      const binding = await world.ok<Json>('POST', '/relay/v1/policy-bindings', {
+        groupId: group.id,
+        bindingLevel: 'TENANT',
+      });
+      const id = String(binding.bindingId);
+      await world.ok('PATCH', `/relay/v1/policy-bindings/${id}`, { priority: 7 });
+      await world.ok('DELETE', `/relay/v1/policy-bindings/${id}`);
+      return { id, updated: ['priority'], secrets: [], count: 3 };
+    },
+  },
+  'policy settings': {
+    eventType: 'POLICY_LIFECYCLE',
+    targetKind: 'POLICY_SETTINGS',
+    change: async (world) => {
+      await world.ok('PATCH', '/relay/v1/policy-settings', { failOpen: true });
+      return { id: world.tenantId, updated: ['failOpen'], secrets: [], count: 1 };
+    },
+  },
+  'kill switch': {
+    eventType: 'GOVERNANCE_LIFECYCLE',
+    targetKind: 'CHANNEL',
+    change: async (world) => {
+      const channel = await world.ok<Json>('POST', '/relay/v1/channels', {
+        name: name('halt'),
+        kind: 'WEB',
+      });
+      const engaged = await world.ok<Json>('POST', '/relay/v1/kill-switches', {
+        scope: 'CHANNEL',
+        targetId: channel.id,
+        reason: 'incident 42',
+      });
+      await world.ok('DELETE', `/relay/v1/kill-switches/${String(engaged.id)}`);
+      return {
+        id: String(channel.id),
+        updated: ['status', 'releasedAt'],
+        secrets: [],
+        count: 2,
+        changeIndex: 1,
+      };
+    },
+  },
+  subscription: {
+    eventType: 'AGENT_LIFECYCLE',
+    targetKind: 'AGENT',
+    change: async (world) => {
+      const agent = await world.agent();
+      const server = await world.mcpServer('https://tools.acme.example/mcp');
+      const id = await world.subscribe(agent.id, server, ['search']);
+      await world.ok('PATCH', `/relay/v1/subscriptions/${id}`, { tools: ['search', 'fetch'] });
+      await world.ok('DELETE', `/relay/v1/subscriptions/${id}`);
+      // The agent's own creation, then the subscription's three changes, as the agent's lifecycle.
+      return { id: agent.id, updated: ['tools'], secrets: [], count: 4, changeIndex: 2 };
+    },
+  },
+  'monitor mute': {
+    eventType: 'MONITOR_MUTED',
+    targetKind: 'MONITOR_MUTE',
+    change: async (world) => {
+      const mute = await world.ok<Json>('POST', '/audit/v1/monitors/mutes', {
+        scope: 'DETECTOR',
+        detector: 'AGENT_VOLUME_ANOMALY',
+        reason: 'load test tonight',
+      });
+      return { id: String(mute.id), updated: ['reason', 'detector'], secrets: [], count: 1 };
+    },
+  },
   'evaluation pack': {
     eventType: 'ADMIN_CHANGE',
     targetKind: 'EVALUATION_PACK',
@@ -372,7 +466,7 @@ describe('administrative changes in the audit trail', () => {
       }
       // In the order of the chain: the change step's event comes after the create's.
       const ordered = [...events].sort((a, b) => sequenceOf(a) - sequenceOf(b));
-      const update = ordered[changed.count === 3 ? 1 : 0];
+      const update = ordered[changed.changeIndex ?? (changed.count === 3 ? 1 : 0)];
       expect((update.details as Json).fields).toEqual(expect.arrayContaining(changed.updated));
       const changes = (update.details as { changes: Record<string, Json> }).changes;
       if (changed.secretField) {
