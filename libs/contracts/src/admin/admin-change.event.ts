@@ -41,8 +41,9 @@ export interface FieldChange {
  * What an administrative change did (D42): the target, the names of the fields it changed and
  * each one's values before and after, secrets and credentials as `"[redacted]"`. ADMIN_CHANGE
  * carries it as its own members; the specification's lifecycle types carry it in `details`.
+ * It extends the auditable fields (all optional) so that ADMIN_CHANGE's payload is it plus `change`.
  */
-export class ChangedFields {
+export class ChangedFields extends AuditableEventData {
   @IsDefined()
   @ValidateNested()
   @Type(() => ChangeTarget)
@@ -63,20 +64,7 @@ export class ChangedFields {
  * the transaction of the change; the target is also the event's `sink`, so the audit trail's
  * `sinkType`/`sinkId` filters find a resource's changes.
  */
-export class AdminChangeData extends AuditableEventData {
+export class AdminChangeData extends ChangedFields {
   @IsIn(ADMIN_CHANGES)
   change: AdminChange;
-
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => ChangeTarget)
-  target: ChangeTarget;
-
-  @IsArray()
-  @IsString({ each: true })
-  @MaxLength(200, { each: true })
-  fields: string[];
-
-  @IsObject()
-  changes: Record<string, FieldChange>;
 }
