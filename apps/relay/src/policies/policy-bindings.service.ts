@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
 import { RequestContext } from '@agp/auth';
+import { PolicyLifecycleChange, PolicyLifecycleData } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { FieldError, Page, pageOf, pageOffset } from '@agp/http';
 
@@ -120,19 +121,10 @@ export class PolicyBindingsService {
         validTo,
       });
       const updated = (await this.bindings.find(tx, ctx.tenantId, bindingId))!;
-      await this.changes.record(
-        tx,
-        ctx,
-        {
-          change: 'BINDING_UPDATED',
-          bindingId,
-          groupId: binding.groupId,
-          groupName: binding.groupName,
-          versionId: binding.versionId,
-          version: binding.groupVersion,
-        },
-        { before: strip(binding), after: strip(updated) },
-      );
+      await this.changes.record(tx, ctx, bindingChange(binding, 'BINDING_UPDATED'), {
+        before: strip(binding),
+        after: strip(updated),
+      });
       return updated;
     });
     return strip(updated);
@@ -142,19 +134,9 @@ export class PolicyBindingsService {
     await this.database.inTenant(ctx.tenantId, async (tx) => {
       const binding = await this.mustFind(tx, ctx.tenantId, bindingId, true);
       await this.bindings.delete(tx, ctx.tenantId, bindingId);
-      await this.changes.record(
-        tx,
-        ctx,
-        {
-          change: 'BINDING_DELETED',
-          bindingId,
-          groupId: binding.groupId,
-          groupName: binding.groupName,
-          versionId: binding.versionId,
-          version: binding.groupVersion,
-        },
-        { before: strip(binding) },
-      );
+      await this.changes.record(tx, ctx, bindingChange(binding, 'BINDING_DELETED'), {
+        before: strip(binding),
+      });
     });
   }
 
@@ -201,10 +183,7 @@ export class PolicyBindingsService {
         tx,
         ctx,
         {
-          change: 'BINDING_UPGRADED',
-          bindingId,
-          groupId: binding.groupId,
-          groupName: binding.groupName,
+          ...bindingChange(binding, 'BINDING_UPGRADED'),
           versionId: target.id,
           version: target.version,
           previousVersion: binding.groupVersion,
@@ -305,6 +284,21 @@ function invalid(errors: FieldError[]): PoliciesException {
     `invalid binding: ${errors.map((e) => e.field).join(', ')}`,
     errors,
   );
+}
+
+/** POLICY_LIFECYCLE's data for a change of a stored binding (D18). */
+function bindingChange(
+  binding: PolicyBindingResponse & { versionId: string },
+  change: PolicyLifecycleChange,
+): Omit<PolicyLifecycleData, 'actor'> {
+  return {
+    change,
+    bindingId: binding.bindingId,
+    groupId: binding.groupId,
+    groupName: binding.groupName,
+    versionId: binding.versionId,
+    version: binding.groupVersion,
+  };
 }
 
 function strip(binding: PolicyBindingResponse & { versionId?: string }): PolicyBindingResponse {
