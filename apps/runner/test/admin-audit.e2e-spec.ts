@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { eventually } from '@agp/testing';
 
-import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
+import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
 import { LOG_POLICY } from './mcp/mcp-policies';
 import { Json, McpWorld } from './mcp/mcp-world';
 
@@ -252,6 +252,42 @@ const KINDS: Record<string, AdministeredKind> = {
       };
     },
   },
+  'LLM gateway': {
+    eventType: 'LLM_LIFECYCLE',
+    targetKind: 'LLM_GATEWAY',
+    change: async (world) => {
+      const provider = await world.ok<Json>('POST', '/relay/v1/llm-providers', {
+        name: name('upstream'),
+        baseUrl: 'https://llm.acme.example/v1',
+      });
+      const gateway = await world.ok<Json>('POST', '/relay/v1/llm-gateways', {
+        name: name('gw'),
+        providers: [provider.id],
+      });
+      const id = String(gateway.id);
+      await world.ok('PATCH', `/relay/v1/llm-gateways/${id}`, { description: 'chat' });
+      await world.ok('DELETE', `/relay/v1/llm-gateways/${id}`);
+      return { id, updated: ['description'], secrets: [], count: 3 };
+    },
+  },
+  'governance record': {
+    eventType: 'GOVERNANCE_LIFECYCLE',
+    targetKind: 'AGENT',
+    change: async (world) => {
+      const agent = await world.agent();
+      const record = await eventually(() =>
+        world.ok<Json>('POST', '/relay/v1/governance/records', {
+          subjectType: 'AGENT',
+          subjectId: agent.id,
+          riskTier: 'LOW',
+        }),
+      );
+      const path = `/relay/v1/governance/records/${String(record.id)}`;
+      await world.ok('PATCH', path, { riskTier: 'CRITICAL' });
+      await world.ok('DELETE', path);
+      return { id: agent.id, updated: ['riskTier'], secrets: [], count: 3 };
+    },
+  },
   'traffic settings': {
     eventType: 'ADMIN_CHANGE',
     targetKind: 'TRAFFIC_SETTINGS',
@@ -407,139 +443,145 @@ const KINDS: Record<string, AdministeredKind> = {
 };
 
 /**
- * Issue 30 item 1 (D42), in the one-process platform: each administered resource kind changed
- * through the public API, its events found in the audit trail by type and target, with the
- * administrator as actor, the changed fields, secrets as "[redacted]" and never their values,
- * in a chain that verifies, and in the export.
+ * Issue 30 item 1 (D42), in both of D2's deployments (events through JetStream in `services`):
+ * each administered resource kind changed through the public API, its events found in the audit
+ * trail by type and target, with the administrator as actor, the changed fields, secrets as
+ * "[redacted]" and never their values, in a chain that verifies, and in the export.
  */
-describe('administrative changes in the audit trail', () => {
-  let platform: McpPlatform;
-  let world: McpWorld;
-  let adminId: string;
+describe.each<PlatformMode>(['embedded', 'services'])(
+  'administrative changes in the audit trail (%s)',
+  (mode) => {
+    let platform: McpPlatform;
+    let world: McpWorld;
+    let adminId: string;
 
-  beforeAll(async () => {
-    platform = await startMcpPlatform('embedded');
-    world = await McpWorld.create(platform);
-    const users = await world.ok<{ items: Json[] }>('GET', '/tenant-auth/v1/users?pageSize=100');
-    adminId = String(users.items.find((u) => u.email === `admin@${world.tenant}.example`)?.id);
-  });
-
-  afterAll(async () => {
-    await platform?.close();
-  });
-
-  async function eventsOf(kind: AdministeredKind, id: string, count: number): Promise<Json[]> {
-    const query = new URLSearchParams({
-      eventType: kind.eventType,
-      sinkType: kind.targetKind,
-      sinkId: id,
-      pageSize: '100',
+    beforeAll(async () => {
+      platform = await startMcpPlatform(mode);
+      world = await McpWorld.create(platform);
+      const users = await world.ok<{ items: Json[] }>('GET', '/tenant-auth/v1/users?pageSize=100');
+      adminId = String(users.items.find((u) => u.email === `admin@${world.tenant}.example`)?.id);
     });
-    return eventually(
-      async () => {
-        const page = await world.ok<{ items: Json[] }>(
-          'GET',
-          `/audit/v1/events?${query.toString()}`,
-        );
-        expect(page.items).toHaveLength(count);
-        return page.items;
+
+    afterAll(async () => {
+      await platform?.close();
+    });
+
+    async function eventsOf(kind: AdministeredKind, id: string, count: number): Promise<Json[]> {
+      const query = new URLSearchParams({
+        eventType: kind.eventType,
+        sinkType: kind.targetKind,
+        sinkId: id,
+        pageSize: '100',
+      });
+      return eventually(
+        async () => {
+          const page = await world.ok<{ items: Json[] }>(
+            'GET',
+            `/audit/v1/events?${query.toString()}`,
+          );
+          expect(page.items).toHaveLength(count);
+          return page.items;
+        },
+        300,
+        50,
+      );
+    }
+
+    it.each(Object.keys(KINDS))(
+      'should record who changed which fields of a %s, secrets redacted, in a chain that verifies',
+      async (label) => {
+        const kind = KINDS[label];
+
+        const changed = await kind.change(world);
+
+        const events = await eventsOf(kind, changed.id, changed.count);
+        for (const event of events) {
+          expect(event.actor).toEqual(expect.objectContaining({ type: 'USER', id: adminId }));
+          expect(event.sink).toEqual(
+            expect.objectContaining({ type: kind.targetKind, id: changed.id }),
+          );
+          expect((event.details as Json).fields).toEqual(expect.any(Array));
+        }
+        // In the order of the chain: the change step's event comes after the create's.
+        const ordered = [...events].sort((a, b) => sequenceOf(a) - sequenceOf(b));
+        const update = ordered[changed.changeIndex ?? (changed.count === 3 ? 1 : 0)];
+        expect((update.details as Json).fields).toEqual(expect.arrayContaining(changed.updated));
+        const changes = (update.details as { changes: Record<string, Json> }).changes;
+        if (changed.secretField) {
+          expect(changes[changed.secretField]).toEqual({ before: REDACTED, after: REDACTED });
+        }
+        const text = JSON.stringify(events);
+        for (const secret of changed.secrets) {
+          expect(text).not.toContain(secret);
+        }
+        const verified = await world.ok<Json>('GET', '/audit/v1/integrity/verify');
+        expect(verified).toEqual(expect.objectContaining({ verified: true }));
       },
-      300,
-      50,
     );
-  }
 
-  it.each(Object.keys(KINDS))(
-    'should record who changed which fields of a %s, secrets redacted, in a chain that verifies',
-    async (label) => {
-      const kind = KINDS[label];
+    it('should export the ADMIN_CHANGE events, their fields named in the summary', async () => {
+      const channel = await world.ok<Json>('POST', '/relay/v1/channels', {
+        name: name('export'),
+        kind: 'WEB',
+      });
+      await world.ok('PATCH', `/relay/v1/channels/${String(channel.id)}`, { description: 'help' });
+      await eventsOf(KINDS.channel, String(channel.id), 2);
 
-      const changed = await kind.change(world);
+      const answer = await world.api<string>(
+        'GET',
+        '/audit/v1/events/export?eventType=ADMIN_CHANGE',
+      );
 
-      const events = await eventsOf(kind, changed.id, changed.count);
-      for (const event of events) {
-        expect(event.actor).toEqual(expect.objectContaining({ type: 'USER', id: adminId }));
-        expect(event.sink).toEqual(
-          expect.objectContaining({ type: kind.targetKind, id: changed.id }),
-        );
-        expect((event.details as Json).fields).toEqual(expect.any(Array));
-      }
-      // In the order of the chain: the change step's event comes after the create's.
-      const ordered = [...events].sort((a, b) => sequenceOf(a) - sequenceOf(b));
-      const update = ordered[changed.changeIndex ?? (changed.count === 3 ? 1 : 0)];
-      expect((update.details as Json).fields).toEqual(expect.arrayContaining(changed.updated));
-      const changes = (update.details as { changes: Record<string, Json> }).changes;
-      if (changed.secretField) {
-        expect(changes[changed.secretField]).toEqual({ before: REDACTED, after: REDACTED });
-      }
-      const text = JSON.stringify(events);
-      for (const secret of changed.secrets) {
-        expect(text).not.toContain(secret);
-      }
-      const verified = await world.ok<Json>('GET', '/audit/v1/integrity/verify');
-      expect(verified).toEqual(expect.objectContaining({ verified: true }));
-    },
-  );
-
-  it('should export the ADMIN_CHANGE events, their fields named in the summary', async () => {
-    const channel = await world.ok<Json>('POST', '/relay/v1/channels', {
-      name: name('export'),
-      kind: 'WEB',
-    });
-    await world.ok('PATCH', `/relay/v1/channels/${String(channel.id)}`, { description: 'help' });
-    await eventsOf(KINDS.channel, String(channel.id), 2);
-
-    const answer = await world.api<string>('GET', '/audit/v1/events/export?eventType=ADMIN_CHANGE');
-
-    expect(answer.status).toBe(200);
-    const rows = answer.body
-      .split('\r\n')
-      .filter((line) => line.includes(`,CHANNEL,${String(channel.id)},`));
-    expect(rows).toHaveLength(2);
-    expect(rows.every((row) => row.includes(',ADMIN_CHANGE,'))).toBe(true);
-    expect(rows.some((row) => row.endsWith('updated: description'))).toBe(true);
-  });
-
-  it("should list only one person's changes when the trail is filtered by actor", async () => {
-    const role = await world.ok<Json>('POST', '/tenant-auth/v1/roles', {
-      name: name('registrars'),
-      permissions: [{ entity: 'CHANNELS', permission: 'WRITE' }],
-    });
-    const password = `Pw-${randomUUID()}`;
-    const colleague = await world.ok<Json>('POST', '/tenant-auth/v1/users', {
-      email: `${name('bo')}@acme.example`,
-      displayName: 'Bo',
-      password,
-      roleIds: [role.id],
-    });
-    const token = await McpWorld.token(platform.baseUrl, {
-      grant_type: 'password',
-      tenant: world.tenant,
-      username: String(colleague.email),
-      password,
-    });
-    const theirs = await fetch(`${platform.baseUrl}/relay/v1/channels`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: name('theirs'), kind: 'WEB' }),
-    });
-    expect(theirs.status).toBe(201);
-    await world.ok('POST', '/relay/v1/channels', { name: name('mine'), kind: 'WEB' });
-    const query = (actorId: string): string =>
-      `/audit/v1/events?eventType=ADMIN_CHANGE&sinkType=CHANNEL&actorId=${actorId}&pageSize=100`;
-
-    const [mine, bos] = await eventually(async () => {
-      const answers = await Promise.all([
-        world.ok<{ items: Json[] }>('GET', query(adminId)),
-        world.ok<{ items: Json[] }>('GET', query(String(colleague.id))),
-      ]);
-      const summaries = answers.map((page) => page.items.map((e) => String(e.summary)));
-      expect(summaries[0].some((summary) => summary.startsWith('channel mine-'))).toBe(true);
-      expect(summaries[1]).toHaveLength(1);
-      return summaries;
+      expect(answer.status).toBe(200);
+      const rows = answer.body
+        .split('\r\n')
+        .filter((line) => line.includes(`,CHANNEL,${String(channel.id)},`));
+      expect(rows).toHaveLength(2);
+      expect(rows.every((row) => row.includes(',ADMIN_CHANGE,'))).toBe(true);
+      expect(rows.some((row) => row.endsWith('updated: description'))).toBe(true);
     });
 
-    expect(mine.some((summary) => summary.startsWith('channel theirs-'))).toBe(false);
-    expect(bos).toEqual([expect.stringMatching(/^channel theirs-.* created$/)]);
-  });
-});
+    it("should list only one person's changes when the trail is filtered by actor", async () => {
+      const role = await world.ok<Json>('POST', '/tenant-auth/v1/roles', {
+        name: name('registrars'),
+        permissions: [{ entity: 'CHANNELS', permission: 'WRITE' }],
+      });
+      const password = `Pw-${randomUUID()}`;
+      const colleague = await world.ok<Json>('POST', '/tenant-auth/v1/users', {
+        email: `${name('bo')}@acme.example`,
+        displayName: 'Bo',
+        password,
+        roleIds: [role.id],
+      });
+      const token = await McpWorld.token(platform.baseUrl, {
+        grant_type: 'password',
+        tenant: world.tenant,
+        username: String(colleague.email),
+        password,
+      });
+      const theirs = await fetch(`${platform.baseUrl}/relay/v1/channels`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: name('theirs'), kind: 'WEB' }),
+      });
+      expect(theirs.status).toBe(201);
+      await world.ok('POST', '/relay/v1/channels', { name: name('mine'), kind: 'WEB' });
+      const query = (actorId: string): string =>
+        `/audit/v1/events?eventType=ADMIN_CHANGE&sinkType=CHANNEL&actorId=${actorId}&pageSize=100`;
+
+      const [mine, bos] = await eventually(async () => {
+        const answers = await Promise.all([
+          world.ok<{ items: Json[] }>('GET', query(adminId)),
+          world.ok<{ items: Json[] }>('GET', query(String(colleague.id))),
+        ]);
+        const summaries = answers.map((page) => page.items.map((e) => String(e.summary)));
+        expect(summaries[0].some((summary) => summary.startsWith('channel mine-'))).toBe(true);
+        expect(summaries[1]).toHaveLength(1);
+        return summaries;
+      });
+
+      expect(mine.some((summary) => summary.startsWith('channel theirs-'))).toBe(false);
+      expect(bos).toEqual([expect.stringMatching(/^channel theirs-.* created$/)]);
+    });
+  },
+);
