@@ -196,6 +196,48 @@ const KINDS: Record<string, AdministeredKind> = {
       return { id: world.tenantId, updated: ['name'], secrets: [], count: 1 };
     },
   },
+  'other tenant': {
+    eventType: 'ADMIN_CHANGE',
+    targetKind: 'TENANT',
+    // The operator's administrators manage other tenants; the record is in the operator's trail.
+    change: async (world) => {
+      const password = `Pw-${randomUUID()}`;
+      const slug = name('t');
+      const tenant = await world.ok<Json>('POST', '/tenant-auth/v1/tenants', {
+        slug,
+        name: 'Beta',
+        adminEmail: `admin@${slug}.example`,
+        adminPassword: password,
+      });
+      const id = String(tenant.id);
+      await world.ok('PATCH', `/tenant-auth/v1/tenants/${id}`, { status: 'SUSPENDED' });
+      await world.ok('DELETE', `/tenant-auth/v1/tenants/${id}`);
+      return { id, updated: ['status'], secrets: [password], count: 3 };
+    },
+  },
+  'agent webhook secret': {
+    eventType: 'CREDENTIAL_ROTATION',
+    targetKind: 'AGENT',
+    change: async (world) => {
+      const agent = await world.agent();
+      const set = await world.ok<Json>('PATCH', `/relay/v1/agents/${agent.id}`, {
+        webhookUrl: 'https://hooks.acme.example/agp',
+      });
+      const rotated = await world.ok<Json>(
+        'POST',
+        `/relay/v1/agents/${agent.id}/webhook-secret/rotate`,
+        undefined,
+        200,
+      );
+      return {
+        id: agent.id,
+        updated: ['webhookSecret'],
+        secretField: 'webhookSecret',
+        secrets: [String(set.webhookSecret), String(rotated.webhookSecret)],
+        count: 1,
+      };
+    },
+  },
   channel: {
     eventType: 'ADMIN_CHANGE',
     targetKind: 'CHANNEL',
@@ -488,7 +530,7 @@ describe.each<PlatformMode>(['embedded', 'services'])(
     }
 
     it.each(Object.keys(KINDS))(
-      'should record who changed which fields of a %s, secrets redacted, in a chain that verifies',
+      'should record who changed which fields of the %s, secrets redacted, in a chain that verifies',
       async (label) => {
         const kind = KINDS[label];
 
