@@ -29,7 +29,7 @@ describe('traffic settings', () => {
 
   function settingsEvents(tenantId: string): Json[] {
     return relay.tap
-      .ofType('GOVERNANCE_LIFECYCLE')
+      .ofType('ADMIN_CHANGE')
       .filter((e) => e.tenantId === tenantId)
       .map((e) => e.data);
   }
@@ -43,7 +43,7 @@ describe('traffic settings', () => {
     expect(read.body).toEqual(DEFAULTS);
   });
 
-  it('should change only the fields given, keep the rest, and record GOVERNANCE_LIFECYCLE with before and after', async () => {
+  it('should change only the fields given, keep the rest, and record ADMIN_CHANGE with the changed fields before and after', async () => {
     const sut = await writer();
 
     const first = await sut.call(relay.app, 'PATCH', PATH, {
@@ -79,11 +79,14 @@ describe('traffic settings', () => {
     expect(events[1]).toEqual(
       expect.objectContaining({
         actor: expect.objectContaining({ id: sut.subject }),
-        details: expect.objectContaining({
-          change: 'TRAFFIC_SETTINGS_UPDATED',
-          before: first.body,
-          after: expected,
-        }),
+        change: 'UPDATED',
+        target: { kind: 'TRAFFIC_SETTINGS', id: sut.tenantId },
+        fields: ['rateLimits', 'hitlWaitSeconds', 'hitlExpirySeconds'],
+        changes: {
+          rateLimits: { before: first.body.rateLimits, after: expected.rateLimits },
+          hitlWaitSeconds: { before: first.body.hitlWaitSeconds, after: 300 },
+          hitlExpirySeconds: { before: first.body.hitlExpirySeconds, after: 60 },
+        },
       }),
     );
   });
@@ -172,7 +175,7 @@ describe('traffic settings', () => {
     const events = await eventually(() => {
       const found = settingsEvents(sut.tenantId);
       expect(
-        found.some((e) => (e.details as Json & { after: Json }).after.hitlWaitSeconds === 46),
+        found.some((e) => (e.changes as Record<string, Json>).hitlWaitSeconds?.after === 46),
       ).toBe(true);
       return found;
     });

@@ -486,6 +486,34 @@ describe('console in a browser', () => {
     expect(retention.days.TRAFFIC).toBe(45);
   });
 
+  it("should find the administration step's changes on the audit page, filtered by type and target kind", async () => {
+    await nav('Audit').click();
+    const eventType = page.getByRole('combobox', { name: 'Event type' });
+
+    // D42: the role renamed by the administration step, recorded as ADMIN_CHANGE with its target;
+    // each attempt makes sure of the filters (the event may still be on its way).
+    await expectEventually(async () => {
+      if ((await eventType.inputValue()) !== 'ADMIN_CHANGE') {
+        await page.keyboard.press('Escape');
+        await eventType.click({ timeout: 5_000 });
+        await page
+          .getByRole('option', { name: 'ADMIN_CHANGE', exact: true })
+          .click({ timeout: 5_000 });
+      }
+      await page.getByLabel('Target kind').fill('role');
+      await page.getByRole('button', { name: 'Apply filters' }).click({ timeout: 5_000 });
+      await page
+        .getByRole('cell', { name: 'role Read-only auditors updated: name', exact: true })
+        .waitFor({ timeout: 4_000 });
+    });
+
+    await checkPage('audit-admin-changes');
+    const rows = await page.getByRole('row').allInnerTexts();
+    // The user edited in the same step is another target kind: filtered out.
+    expect(rows.some((row) => row.includes('updated: displayName'))).toBe(false);
+    expect(rows.slice(1).every((row) => row.includes('ADMIN_CHANGE'))).toBe(true);
+  });
+
   it('should open an alert with its evidence, acknowledge it with a note and show that in its history', async () => {
     /** What the audit knows of the alert step's chain: BLOCK events, the monitor's tick, its alerts. */
     const monitorState = async (): Promise<string> => {

@@ -93,6 +93,30 @@ describe('the OpenAPI document (services behind the gateway)', () => {
     expect(token.security).toEqual([]);
   });
 
+  it('should mark ADMIN_CHANGE as beyond the specification wherever an enum holds it (D42)', () => {
+    const holding: Array<Record<string, unknown>> = [];
+    const walk = (node: unknown): void => {
+      if (node !== null && typeof node === 'object') {
+        const schema = node as Record<string, unknown>;
+        if (Array.isArray(schema.enum) && schema.enum.includes('ADMIN_CHANGE')) {
+          holding.push(schema);
+        }
+        Object.values(schema).forEach(walk);
+      }
+    };
+
+    walk(document);
+
+    // The event answers' type at least (list, one event, trace).
+    expect(holding.length).toBeGreaterThanOrEqual(1);
+    for (const schema of holding) {
+      expect(schema['x-beyond-specification']).toEqual({
+        ADMIN_CHANGE: expect.stringMatching(/^Beyond the specification \(D42\)/),
+      });
+      expect(schema.description).toContain('ADMIN_CHANGE: beyond the specification');
+    }
+  });
+
   it('should say which protocol each traffic path speaks', () => {
     const traffic = Object.entries(document.paths).filter(([path]) =>
       /^\/relay\/(mcp|a2a|llm)\//.test(path),

@@ -1,3 +1,4 @@
+export * from './admin/admin-change.event';
 export * from './audit/monitor-alert-lifecycle-changed.event';
 export * from './audit/monitor-alert-triggered.event';
 export * from './audit/monitor-config-changed.event';

@@ -91,4 +91,32 @@ describe('asyncApiDocument', () => {
     const validate = envelopeValidator('AGENT_LIFECYCLE');
     expect(validate(envelope('TENANT_LIFECYCLE', {}))).toBe(false);
   });
+
+  it('marks ADMIN_CHANGE as beyond the specification on its channel and message, and no specified type', () => {
+    const channels = document.channels as Record<string, Record<string, unknown>>;
+    const messages = (document.components as { messages: Record<string, Record<string, unknown>> })
+      .messages;
+    expect(channels.ADMIN_CHANGE).toMatchObject({
+      'x-beyond-specification': true,
+      description: expect.stringMatching(/^Beyond the specification \(D42\)/),
+    });
+    expect(messages.ADMIN_CHANGE['x-beyond-specification']).toBe(true);
+    expect(channels.AGENT_LIFECYCLE).not.toHaveProperty('x-beyond-specification');
+  });
+
+  it('accepts an ADMIN_CHANGE with its target and changed fields, and parks one without a target', () => {
+    const validate = envelopeValidator('ADMIN_CHANGE');
+    const data = {
+      actor: { type: 'USER', id: 'u-1' },
+      change: 'UPDATED',
+      target: { kind: 'CHANNEL', id: 'c-1', name: 'support' },
+      fields: ['name'],
+      changes: { name: { before: 'a', after: 'b' } },
+    };
+    expect(() => assertValidEnvelope(envelope('ADMIN_CHANGE', data))).not.toThrow();
+    expect(validate(envelope('ADMIN_CHANGE', data))).toBe(true);
+    const parked = envelope('ADMIN_CHANGE', { ...data, target: undefined });
+    expect(() => assertValidEnvelope(parked)).toThrow();
+    expect(validate(parked)).toBe(false);
+  });
 });

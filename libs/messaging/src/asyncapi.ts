@@ -1,4 +1,5 @@
 import {
+  BEYOND_SPECIFICATION,
   EVENT_TYPES,
   EVENT_VERSION,
   EVIDENCE_CLASSES,
@@ -29,15 +30,21 @@ export function asyncApiDocument(options: { version?: string } = {}): Record<str
   for (const type of EVENT_TYPES) {
     const payloadName = payloadClassOf(type).name;
     schemas[`${type}Envelope`] = envelopeSchema(type, `${SCHEMA_REF}${payloadName}`);
+    // D42: a type the specification does not list says so on its channel and its message.
+    const beyond = BEYOND_SPECIFICATION[type]
+      ? { description: BEYOND_SPECIFICATION[type], 'x-beyond-specification': true }
+      : {};
     messages[type] = {
       name: type,
       title: type,
+      ...beyond,
       contentType: 'application/json',
       headers: { $ref: '#/components/schemas/NatsHeaders' },
       payload: { $ref: `${SCHEMA_REF}${type}Envelope` },
     };
     channels[type] = {
       address: eventSubject(PREFIX_PARAMETER, type),
+      ...beyond,
       parameters: { prefix: { $ref: '#/components/parameters/prefix' } },
       messages: { [type]: { $ref: `#/components/messages/${type}` } },
     };

@@ -66,4 +66,36 @@ describe(toAuditEvent.name, () => {
     expect(event.sink).toEqual({ type: 'MCP_SERVER', id: null, name: 'Files' });
     expect(event.source).toBeNull();
   });
+
+  it('should take an administrative change target as its sink when the producer named no sink', () => {
+    const target = { kind: 'POLICY_GROUP', id: 'g-1', name: 'pii' };
+
+    const lifecycle = toAuditEvent(
+      envelope('POLICY_LIFECYCLE', { details: { target, fields: ['name'], changes: {} } }),
+      recordedAt,
+      false,
+    );
+    const adminChange = toAuditEvent(
+      envelope('ADMIN_CHANGE', {
+        change: 'UPDATED',
+        target: { kind: 'CHANNEL', id: 'c-1' },
+        fields: [],
+        changes: {},
+      }),
+      recordedAt,
+      false,
+    );
+    const named = toAuditEvent(
+      envelope('AGENT_LIFECYCLE', { sink: { type: 'AGENT', id: 'a-1' }, details: { target } }),
+      recordedAt,
+      false,
+    );
+
+    expect(lifecycle.sink).toEqual({ type: 'POLICY_GROUP', id: 'g-1', name: 'pii' });
+    expect(adminChange.sink).toEqual({ type: 'CHANNEL', id: 'c-1', name: null });
+    expect(adminChange.details).toEqual(
+      expect.objectContaining({ change: 'UPDATED', target: { kind: 'CHANNEL', id: 'c-1' } }),
+    );
+    expect(named.sink).toEqual({ type: 'AGENT', id: 'a-1', name: null });
+  });
 });

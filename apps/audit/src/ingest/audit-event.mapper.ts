@@ -30,6 +30,26 @@ function endpointOf(party: EventParty | undefined): EndpointRef | null {
   return party ? { id: party.id ?? null, name: party.label ?? null, type: party.type } : null;
 }
 
+/**
+ * D42: the sink of an administrative change is its target, so that `sinkType`/`sinkId` find a
+ * resource's changes: the producer's sink when it named one, else the changed fields' `target`.
+ */
+function sinkOf(data: AuditableEventData): EventParty | undefined {
+  if (data.sink) {
+    return data.sink;
+  }
+  const target = ((data as { target?: unknown }).target ?? data.details?.target) as
+    { kind?: unknown; id?: unknown; name?: unknown } | undefined;
+  if (typeof target?.kind !== 'string' || typeof target.id !== 'string') {
+    return undefined;
+  }
+  return {
+    type: target.kind,
+    id: target.id,
+    ...(typeof target.name === 'string' ? { label: target.name } : {}),
+  };
+}
+
 /** The `details` column: the payload's own members beyond the common ones, then `details` over them. */
 export function detailsOf(data: Record<string, unknown>): Record<string, unknown> | null {
   const specific = Object.fromEntries(
@@ -69,7 +89,7 @@ export function toAuditEvent(
     action: data.action ?? null,
     actor: actorOf(data.actor),
     source: endpointOf(data.source),
-    sink: endpointOf(data.sink),
+    sink: endpointOf(sinkOf(data)),
     policyIds: (data.policyIds ?? []).map((id) => id.toLowerCase()),
     decision: data.decision
       ? (JSON.parse(JSON.stringify(data.decision)) as AuditEvent['decision'])

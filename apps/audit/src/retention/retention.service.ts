@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { changedFields } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { EventOutbox } from '@agp/messaging';
 
@@ -37,6 +38,12 @@ export class RetentionService {
         details: {
           before: { days: before.days, captureContent: before.captureContent },
           after: { days: after.days, captureContent: after.captureContent },
+          // D42: the changed fields, as every administrative change records them.
+          ...changedFields({
+            target: { kind: 'RETENTION_POLICY', id: tenantId },
+            before: { days: before.days, captureContent: before.captureContent },
+            after: { days: after.days, captureContent: after.captureContent },
+          }),
         },
       });
       return after;

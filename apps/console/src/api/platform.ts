@@ -41,6 +41,9 @@ export interface EventFilters {
   to?: string;
   correlationId?: string;
   actorId?: string;
+  /** D42: an administrative change's target is its sink (`USER`, `CHANNEL` … and the id). */
+  sinkType?: string;
+  sinkId?: string;
 }
 
 export interface NewPolicyVersion {

@@ -96,6 +96,23 @@ export function AuditPage() {
             value={draft.correlationId ?? ''}
             onChange={(e) => set('correlationId')(e.currentTarget.value || null)}
           />
+          <TextInput
+            label="Actor id"
+            value={draft.actorId ?? ''}
+            onChange={(e) => set('actorId')(e.currentTarget.value.trim() || null)}
+          />
+          {/* D42: who changed what: an administrative change's target is the event's sink. */}
+          <TextInput
+            label="Target kind"
+            placeholder="USER, ROLE, CHANNEL …"
+            value={draft.sinkType ?? ''}
+            onChange={(e) => set('sinkType')(e.currentTarget.value.trim().toUpperCase() || null)}
+          />
+          <TextInput
+            label="Target id"
+            value={draft.sinkId ?? ''}
+            onChange={(e) => set('sinkId')(e.currentTarget.value.trim() || null)}
+          />
           <Button type="submit">Apply filters</Button>
         </Group>
       </form>

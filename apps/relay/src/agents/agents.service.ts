@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { changedFields } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { Database } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
@@ -82,18 +83,27 @@ export class AgentsService {
         dto.webhookUrl === undefined
           ? undefined
           : await this.webhooks.setUrl(tx, ctx.tenantId, agentId, dto.webhookUrl);
+      const updated = (await this.agents.find(tx, ctx.tenantId, agentId))!;
       await this.outbox.add(tx, 'AGENT_LIFECYCLE', eventContext(ctx), {
         actor: actorOf(ctx),
         sink: { type: 'AGENT', id: agentId, label: agent.name },
         summary: `agent ${agent.name} registry metadata updated`,
-        details: { origin: RELAY_ORIGIN, fields: Object.keys(dto) },
+        details: {
+          origin: RELAY_ORIGIN,
+          // D42: what changed, a new A2A credential too although it reads back masked (D37).
+          ...changedFields({
+            target: { kind: 'AGENT', id: agentId, name: agent.name },
+            before: agent,
+            after: updated,
+            changed: dto.a2aCredential === undefined ? [] : ['a2aCredential'],
+          }),
+        },
         agentId,
         name: agent.name,
         change: 'UPDATED',
         status: agent.status,
         permissions: [],
       });
-      const updated = (await this.agents.find(tx, ctx.tenantId, agentId))!;
       return webhookSecret ? { ...updated, webhookSecret } : updated;
     });
   }

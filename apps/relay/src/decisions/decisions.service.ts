@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { changedFields } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
 
@@ -96,12 +97,21 @@ export class DecisionsService {
     dto: UpdatePolicySettingsDto,
   ): Promise<PolicySettingsResponse> {
     await this.database.inTenant(ctx.tenantId, async (tx) => {
+      const before = { failOpen: await this.settings.isFailOpen(tx, ctx.tenantId) };
       await this.settings.setFailOpen(tx, ctx.tenantId, dto.failOpen);
       await this.outbox.add(tx, 'POLICY_LIFECYCLE', eventContext(ctx), {
         actor: actorOf(ctx),
         change: 'SETTINGS_UPDATED',
         summary: `policy evaluation errors now ${dto.failOpen ? 'fail open' : 'fail closed'}`,
-        details: { failOpen: dto.failOpen },
+        details: {
+          failOpen: dto.failOpen,
+          // D42: the settings' changed fields.
+          ...changedFields({
+            target: { kind: 'POLICY_SETTINGS', id: ctx.tenantId },
+            before,
+            after: { failOpen: dto.failOpen },
+          }),
+        },
       });
     });
     // The decision cache drops the tenant on hearing POLICY_LIFECYCLE (decision-cache.ts).

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext } from '@agp/auth';
+import { AdminChange } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
+import { EventOutbox } from '@agp/messaging';
 
 import { isUniqueViolation } from '../common/sql';
-import { RELAY_DATABASE } from '../database/tokens';
+import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { UsersRepository } from '../users/users.repository';
 import { IdentityProjections } from '../projections/identity-projections.service';
 import { CreateEvaluationPackDto } from './dto/create-evaluation-pack.dto';
@@ -22,6 +25,7 @@ import { EvaluationRunsRepository } from './evaluation-runs.repository';
 export class EvaluationPacksService {
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
+    @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
     private readonly packs: EvaluationPacksRepository,
     private readonly runs: EvaluationRunsRepository,
     private readonly users: UsersRepository,
@@ -42,9 +46,9 @@ export class EvaluationPacksService {
           ownerLabel: owner.label,
           enabled: dto.enabled ?? true,
         });
-        return this.toResponses(tx, ctx.tenantId, [
-          (await this.packs.findPack(tx, ctx.tenantId, id))!,
-        ]).then((r) => r[0]);
+        const created = (await this.packs.findPack(tx, ctx.tenantId, id))!;
+        await this.record(tx, ctx, 'CREATED', { after: created });
+        return (await this.toResponses(tx, ctx.tenantId, [created]))[0];
       }),
     );
   }
@@ -80,26 +84,41 @@ export class EvaluationPacksService {
     await this.identities.ensure(ctx.tenantId, { users: [dto.ownerUserId] });
     return this.uniquely(dto.name ?? '', () =>
       this.database.inTenant(ctx.tenantId, async (tx) => {
-        await this.mustFind(tx, ctx.tenantId, packId);
+        const before = await this.mustFind(tx, ctx.tenantId, packId);
         const owner = dto.ownerUserId ? await this.owner(tx, ctx, dto.ownerUserId) : undefined;
         await this.packs.updatePack(tx, ctx.tenantId, packId, {
           ...dto,
           ownerUserId: owner?.id,
           ownerLabel: owner?.label,
         });
-        return (
-          await this.toResponses(tx, ctx.tenantId, [
-            (await this.packs.findPack(tx, ctx.tenantId, packId))!,
-          ])
-        )[0];
+        const updated = (await this.packs.findPack(tx, ctx.tenantId, packId))!;
+        await this.record(tx, ctx, 'UPDATED', { before, after: updated });
+        return (await this.toResponses(tx, ctx.tenantId, [updated]))[0];
       }),
     );
   }
 
   async remove(ctx: RequestContext, packId: string): Promise<void> {
     await this.database.inTenant(ctx.tenantId, async (tx) => {
-      await this.mustFind(tx, ctx.tenantId, packId);
+      const pack = await this.mustFind(tx, ctx.tenantId, packId);
       await this.packs.deletePack(tx, ctx.tenantId, packId);
+      await this.record(tx, ctx, 'DELETED', { before: pack });
+    });
+  }
+
+  /** D42: a pack's change, with its changed fields (runs are not administrative changes). */
+  private async record(
+    tx: Tx,
+    ctx: RequestContext,
+    change: AdminChange,
+    values: { before?: PackRow; after?: PackRow },
+  ): Promise<void> {
+    const pack = (values.after ?? values.before)!;
+    await recordAdminChange(this.outbox, tx, ctx, change, {
+      target: { kind: 'EVALUATION_PACK', id: pack.id, name: pack.name },
+      // The last run moves with every run; it is not administered.
+      ignore: ['lastRunId'],
+      ...values,
     });
   }
 

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext } from '@agp/auth';
+import { ChangeTarget } from '@agp/contracts';
 import { Database } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
+import { EventOutbox } from '@agp/messaging';
 
-import { RELAY_DATABASE } from '../database/tokens';
+import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { CreateEvaluationDto, HopDto, UpdateEvaluationDto } from './dto/evaluation.dto';
 import { EvaluationResponse, Hop } from './dto/pack-responses';
 import { EvaluationPacksErrorCode, EvaluationPacksException } from './evaluation-packs.exception';
@@ -17,6 +20,7 @@ import { EvaluationPacksService } from './evaluation-packs.service';
 export class EvaluationsService {
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
+    @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
     private readonly packs: EvaluationPacksRepository,
     private readonly packService: EvaluationPacksService,
   ) {}
@@ -40,7 +44,12 @@ export class EvaluationsService {
         hops: dto.hops.map(toHop),
         enabled: dto.enabled ?? true,
       });
-      return (await this.packs.findEvaluation(tx, ctx.tenantId, packId, id))!;
+      const created = (await this.packs.findEvaluation(tx, ctx.tenantId, packId, id))!;
+      await recordAdminChange(this.outbox, tx, ctx, 'CREATED', {
+        target: evaluationTarget(created),
+        after: created,
+      });
+      return created;
     });
   }
 
@@ -97,17 +106,27 @@ export class EvaluationsService {
         hops: dto.hops ? dto.hops.map(toHop) : current.hops,
         enabled: dto.enabled ?? current.enabled,
       });
-      return (await this.packs.findEvaluation(tx, ctx.tenantId, packId, evaluationId))!;
+      const updated = (await this.packs.findEvaluation(tx, ctx.tenantId, packId, evaluationId))!;
+      await recordAdminChange(this.outbox, tx, ctx, 'UPDATED', {
+        target: evaluationTarget(updated),
+        before: current,
+        after: updated,
+      });
+      return updated;
     });
   }
 
   async remove(ctx: RequestContext, packId: string, evaluationId: string): Promise<void> {
     await this.database.inTenant(ctx.tenantId, async (tx) => {
-      this.mustFind(
+      const current = this.mustFind(
         await this.packs.findEvaluation(tx, ctx.tenantId, packId, evaluationId),
         evaluationId,
       );
       await this.packs.deleteEvaluation(tx, ctx.tenantId, evaluationId);
+      await recordAdminChange(this.outbox, tx, ctx, 'DELETED', {
+        target: evaluationTarget(current),
+        before: current,
+      });
     });
   }
 
@@ -123,6 +142,11 @@ export class EvaluationsService {
     }
     return evaluation;
   }
+}
+
+/** An evaluation as the target of its ADMIN_CHANGE (D42). */
+function evaluationTarget(evaluation: EvaluationResponse): ChangeTarget {
+  return { kind: 'EVALUATION', id: evaluation.id, name: evaluation.name };
 }
 
 /** Stored shape of a hop: every id assigned, every list present. */

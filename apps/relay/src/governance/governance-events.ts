@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { changedFields } from '@agp/admin-changes';
 import { EventParty, GovernanceChange } from '@agp/contracts';
 import { Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
@@ -34,6 +35,7 @@ export class GovernanceEvents {
     summary: string,
     extra: Record<string, unknown> = {},
     isDeleted = false,
+    values?: { before?: GovernanceRecordRow; after?: GovernanceRecordRow },
   ): Promise<void> {
     const attested = await this.repository.latestAttestedAt(tx, context.tenantId, [record.id]);
     const incidents = await this.repository.openIncidents(tx, context.tenantId, [record.id]);
@@ -52,7 +54,19 @@ export class GovernanceEvents {
         actor: context.actor,
         sink: { type: record.subjectType, id: record.subjectId, label: record.subjectName },
         summary: `${record.subjectType} ${record.subjectName}: ${summary}`,
-        details: { change, recordId: record.id, ...extra },
+        details: {
+          change,
+          recordId: record.id,
+          ...extra,
+          // D42: the record's changed fields, when the change is an administrator's edit.
+          ...(values
+            ? changedFields({
+                target: { kind: 'GOVERNANCE_RECORD', id: record.id, name: record.subjectName },
+                ignore: ['revision'],
+                ...values,
+              })
+            : {}),
+        },
         change,
         record: snapshot,
       },
@@ -62,6 +76,7 @@ export class GovernanceEvents {
   async recordTiersChanged(
     tx: Tx,
     context: ChangeContext,
+    before: readonly RiskTier[],
     tiers: readonly RiskTier[],
   ): Promise<void> {
     await this.outbox.add(
@@ -71,7 +86,15 @@ export class GovernanceEvents {
       {
         actor: context.actor,
         summary: `risk tiers set: ${tiers.map((tier) => tier.name).join(', ')}`,
-        details: { change: 'RISK_TIERS_CHANGED', tiers },
+        details: {
+          change: 'RISK_TIERS_CHANGED',
+          tiers,
+          ...changedFields({
+            target: { kind: 'RISK_TIERS', id: context.tenantId },
+            before: { tiers: before },
+            after: { tiers },
+          }),
+        },
         change: 'RISK_TIERS_CHANGED',
       },
     );

@@ -79,6 +79,9 @@ export class GovernanceRecordsService {
           tiers,
           record,
           'governance record created',
+          {},
+          false,
+          { after: record },
         );
         return this.toResponse(tx, ctx.tenantId, record);
       });
@@ -167,6 +170,8 @@ export class GovernanceRecordsService {
           previousRiskTier: current.riskTier ?? null,
           previousOwnerUserId: current.ownerUserId ?? null,
         },
+        false,
+        { before: current, after: updated },
       );
       return this.toResponse(tx, ctx.tenantId, updated);
     });
@@ -185,6 +190,7 @@ export class GovernanceRecordsService {
         'governance record deleted',
         {},
         true,
+        { before: current },
       );
       await this.repository.deleteRecord(tx, ctx.tenantId, id);
     });
@@ -223,6 +229,8 @@ export class GovernanceRecordsService {
         {
           ...(dto.note ? { note: dto.note } : {}),
         },
+        false,
+        { before: current, after: updated },
       );
       return this.toResponse(tx, ctx.tenantId, updated);
     });

@@ -92,7 +92,7 @@ export class RiskTiersService {
           `risk tier ${record.riskTier} redefined`,
         );
       }
-      await this.events.recordTiersChanged(tx, context, after);
+      await this.events.recordTiersChanged(tx, context, before, after);
       return { tiers: after };
     });
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { changedFields } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
@@ -51,7 +52,7 @@ export class KillSwitchesService {
           reason: dto.reason,
           engagedBy: ctx.principal.subject,
         });
-        await this.record(tx, ctx, created, target, 'KILL_SWITCH_ENGAGED');
+        await this.record(tx, ctx, created, target, 'KILL_SWITCH_ENGAGED', undefined);
         return created;
       });
       this.directory.forgetTenant(ctx.tenantId);
@@ -93,7 +94,7 @@ export class KillSwitchesService {
       const target = await this.target(tx, ctx, released, true).catch(() => ({
         name: released.targetId,
       }));
-      await this.record(tx, ctx, released, target, 'KILL_SWITCH_RELEASED');
+      await this.record(tx, ctx, released, target, 'KILL_SWITCH_RELEASED', current);
     });
     this.directory.forgetTenant(ctx.tenantId);
   }
@@ -149,6 +150,7 @@ export class KillSwitchesService {
     killSwitch: KillSwitch,
     target: Target,
     change: 'KILL_SWITCH_ENGAGED' | 'KILL_SWITCH_RELEASED',
+    before: KillSwitch | undefined,
   ): Promise<void> {
     const targetName = target.name;
     const verb = change === 'KILL_SWITCH_ENGAGED' ? 'engaged' : 'released';
@@ -165,6 +167,12 @@ export class KillSwitchesService {
         ...(killSwitch.scope === 'MCP_SERVER' ? { mcpServerId: killSwitch.targetId } : {}),
         ...(killSwitch.scope === 'LLM_GATEWAY' ? { llmGatewayId: killSwitch.targetId } : {}),
         ...(killSwitch.scope === 'CHANNEL' ? { channelId: killSwitch.targetId } : {}),
+        // D42: the switch's changed fields (its status, who released it and when).
+        ...changedFields({
+          target: { kind: 'KILL_SWITCH', id: killSwitch.id, name: targetName },
+          before,
+          after: killSwitch,
+        }),
       },
     };
     const context = eventContext(ctx);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
 import { RequestContext } from '@agp/auth';
+import { PolicyLifecycleChange, PolicyLifecycleData } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { FieldError, Page, pageOf, pageOffset } from '@agp/http';
 
@@ -65,15 +66,21 @@ export class PolicyBindingsService {
         validFrom,
         validTo,
       });
-      await this.changes.record(tx, ctx, {
-        change: 'BINDING_CREATED',
-        bindingId: id,
-        groupId: group.id,
-        groupName: group.name,
-        versionId: version.id,
-        version: version.version,
-      });
-      return (await this.bindings.find(tx, ctx.tenantId, id))!;
+      const created = (await this.bindings.find(tx, ctx.tenantId, id))!;
+      await this.changes.record(
+        tx,
+        ctx,
+        {
+          change: 'BINDING_CREATED',
+          bindingId: id,
+          groupId: group.id,
+          groupName: group.name,
+          versionId: version.id,
+          version: version.version,
+        },
+        { after: strip(created) },
+      );
+      return created;
     });
     return strip(created);
   }
@@ -118,15 +125,12 @@ export class PolicyBindingsService {
         validFrom,
         validTo,
       });
-      await this.changes.record(tx, ctx, {
-        change: 'BINDING_UPDATED',
-        bindingId,
-        groupId: binding.groupId,
-        groupName: binding.groupName,
-        versionId: binding.versionId,
-        version: binding.groupVersion,
+      const updated = (await this.bindings.find(tx, ctx.tenantId, bindingId))!;
+      await this.changes.record(tx, ctx, bindingChange(binding, 'BINDING_UPDATED'), {
+        before: strip(binding),
+        after: strip(updated),
       });
-      return (await this.bindings.find(tx, ctx.tenantId, bindingId))!;
+      return updated;
     });
     return strip(updated);
   }
@@ -135,13 +139,8 @@ export class PolicyBindingsService {
     await this.database.inTenant(ctx.tenantId, async (tx) => {
       const binding = await this.mustFind(tx, ctx.tenantId, bindingId, true);
       await this.bindings.delete(tx, ctx.tenantId, bindingId);
-      await this.changes.record(tx, ctx, {
-        change: 'BINDING_DELETED',
-        bindingId,
-        groupId: binding.groupId,
-        groupName: binding.groupName,
-        versionId: binding.versionId,
-        version: binding.groupVersion,
+      await this.changes.record(tx, ctx, bindingChange(binding, 'BINDING_DELETED'), {
+        before: strip(binding),
       });
     });
   }
@@ -184,16 +183,19 @@ export class PolicyBindingsService {
       }
       this.usable(target, target.version);
       await this.bindings.moveToVersion(tx, ctx.tenantId, bindingId, target.id);
-      await this.changes.record(tx, ctx, {
-        change: 'BINDING_UPGRADED',
-        bindingId,
-        groupId: binding.groupId,
-        groupName: binding.groupName,
-        versionId: target.id,
-        version: target.version,
-        previousVersion: binding.groupVersion,
-      });
-      return (await this.bindings.find(tx, ctx.tenantId, bindingId))!;
+      const upgraded = (await this.bindings.find(tx, ctx.tenantId, bindingId))!;
+      await this.changes.record(
+        tx,
+        ctx,
+        {
+          ...bindingChange(binding, 'BINDING_UPGRADED'),
+          versionId: target.id,
+          version: target.version,
+          previousVersion: binding.groupVersion,
+        },
+        { before: strip(binding), after: strip(upgraded) },
+      );
+      return upgraded;
     });
     return strip(result);
   }
@@ -287,6 +289,21 @@ function invalid(errors: FieldError[]): PoliciesException {
     `invalid binding: ${errors.map((e) => e.field).join(', ')}`,
     errors,
   );
+}
+
+/** POLICY_LIFECYCLE's data for a change of a stored binding (D18). */
+function bindingChange(
+  binding: PolicyBindingResponse & { versionId: string },
+  change: PolicyLifecycleChange,
+): Omit<PolicyLifecycleData, 'actor'> {
+  return {
+    change,
+    bindingId: binding.bindingId,
+    groupId: binding.groupId,
+    groupName: binding.groupName,
+    versionId: binding.versionId,
+    version: binding.groupVersion,
+  };
 }
 
 function strip(binding: PolicyBindingResponse & { versionId?: string }): PolicyBindingResponse {

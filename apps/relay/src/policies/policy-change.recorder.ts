@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { changedFields } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
-import { PolicyLifecycleData } from '@agp/contracts';
+import { ChangeTarget, PolicyLifecycleData } from '@agp/contracts';
 import { Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
@@ -14,10 +15,12 @@ import { RELAY_OUTBOX } from '../database/tokens';
 export class PolicyChangeRecorder {
   constructor(@Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox) {}
 
+  /** `values`: the group, version, binding or settings before and after, for D42's changed fields. */
   async record(
     tx: Tx,
     ctx: RequestContext,
     data: Omit<PolicyLifecycleData, 'actor'>,
+    values: { before?: object; after?: object } = {},
   ): Promise<void> {
     await this.outbox.add(tx, 'POLICY_LIFECYCLE', eventContext(ctx), {
       actor: actorOf(ctx),
@@ -25,8 +28,30 @@ export class PolicyChangeRecorder {
       // The audit export's policyId column (D17): a policy is a policy group (R12).
       ...(data.groupId ? { policyIds: [data.groupId] } : {}),
       ...data,
+      details: {
+        ...data.details,
+        ...changedFields({ target: targetOf(data, ctx.tenantId), ...values }),
+      },
     });
   }
+}
+
+/** What a policy change was made to: a binding, a version, a group, or the tenant's settings. */
+function targetOf(data: Omit<PolicyLifecycleData, 'actor'>, tenantId: string): ChangeTarget {
+  if (data.bindingId) {
+    return { kind: 'POLICY_BINDING', id: data.bindingId, name: data.groupName };
+  }
+  if (data.versionId) {
+    return {
+      kind: 'POLICY_VERSION',
+      id: data.versionId,
+      name: `${data.groupName} v${data.version}`,
+    };
+  }
+  if (data.groupId) {
+    return { kind: 'POLICY_GROUP', id: data.groupId, name: data.groupName };
+  }
+  return { kind: 'POLICY_SETTINGS', id: tenantId };
 }
 
 function summaryOf(data: Omit<PolicyLifecycleData, 'actor'>): string {

@@ -36,12 +36,14 @@ export class PolicyGroupsService {
           dto.description,
           dto.data ?? {},
         );
-        await this.changes.record(tx, ctx, {
-          change: 'GROUP_CREATED',
-          groupId: id,
-          groupName: dto.name,
-        });
-        return (await this.groups.findGroup(tx, ctx.tenantId, id))!;
+        const created = (await this.groups.findGroup(tx, ctx.tenantId, id))!;
+        await this.changes.record(
+          tx,
+          ctx,
+          { change: 'GROUP_CREATED', groupId: id, groupName: dto.name },
+          { after: created },
+        );
+        return created;
       }),
     );
     return group;
@@ -70,15 +72,19 @@ export class PolicyGroupsService {
   ): Promise<PolicyGroupResponse> {
     const group = await this.uniquely(dto.name ?? '', () =>
       this.database.inTenant(ctx.tenantId, async (tx) => {
-        this.mustFind(await this.groups.findGroup(tx, ctx.tenantId, groupId, true), groupId);
+        const before = this.mustFind(
+          await this.groups.findGroup(tx, ctx.tenantId, groupId, true),
+          groupId,
+        );
         await this.groups.updateGroup(tx, ctx.tenantId, groupId, dto);
         const updated = (await this.groups.findGroup(tx, ctx.tenantId, groupId))!;
         // The group's data is compiled into every version: its change is a policy change (R3).
-        await this.changes.record(tx, ctx, {
-          change: 'GROUP_UPDATED',
-          groupId,
-          groupName: updated.name,
-        });
+        await this.changes.record(
+          tx,
+          ctx,
+          { change: 'GROUP_UPDATED', groupId, groupName: updated.name },
+          { before, after: updated },
+        );
         return updated;
       }),
     );
@@ -99,11 +105,12 @@ export class PolicyGroupsService {
         );
       }
       await this.groups.deleteGroup(tx, ctx.tenantId, groupId);
-      await this.changes.record(tx, ctx, {
-        change: 'GROUP_DELETED',
-        groupId,
-        groupName: group.name,
-      });
+      await this.changes.record(
+        tx,
+        ctx,
+        { change: 'GROUP_DELETED', groupId, groupName: group.name },
+        { before: group },
+      );
     });
   }
 

@@ -75,14 +75,14 @@ export class PolicyVersionsService {
         testSource: dto.testSource,
         testResults,
       });
-      await this.changes.record(tx, ctx, {
-        change: 'VERSION_CREATED',
-        groupId,
-        groupName: group.name,
-        versionId: id,
-        version,
-      });
-      return (await this.groups.findVersion(tx, ctx.tenantId, groupId, version))!;
+      const created = (await this.groups.findVersion(tx, ctx.tenantId, groupId, version))!;
+      await this.changes.record(
+        tx,
+        ctx,
+        { change: 'VERSION_CREATED', groupId, groupName: group.name, versionId: id, version },
+        { after: created },
+      );
+      return created;
     });
     return created;
   }
@@ -144,14 +144,14 @@ export class PolicyVersionsService {
         );
       }
       await this.groups.retireVersion(tx, ctx.tenantId, found.id);
-      await this.changes.record(tx, ctx, {
-        change: 'VERSION_RETIRED',
-        groupId,
-        groupName: group.name,
-        versionId: found.id,
-        version,
-      });
-      return (await this.groups.findVersion(tx, ctx.tenantId, groupId, version))!;
+      const retired = (await this.groups.findVersion(tx, ctx.tenantId, groupId, version))!;
+      await this.changes.record(
+        tx,
+        ctx,
+        { change: 'VERSION_RETIRED', groupId, groupName: group.name, versionId: found.id, version },
+        { before: found, after: retired },
+      );
+      return retired;
     });
     return retired;
   }

@@ -1,19 +1,23 @@
 import { randomUUID } from 'node:crypto';
 
+import { ChangeInput, changedFields, recordAdminChange } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
-import { AuditEventType } from '@agp/contracts';
+import { AdminChange, AuditEventType } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
 import { isUniqueViolation } from '../common/sql';
-import { CatalogEntry, CatalogRepository } from './catalog.repository';
+import { CatalogEntry, CatalogRepository, WRITE_ONLY_MASK } from './catalog.repository';
 import { RegistryErrorCode, RegistryException } from './registry.exception';
 
 export interface CatalogOptions {
   /** What one entry is called in messages (`MCP server`). */
   noun: string;
-  /** The lifecycle audit event of this catalog, when it has one (MCP_LIFECYCLE, LLM_LIFECYCLE). */
+  /**
+   * The lifecycle audit event of this catalog, when it has one (MCP_LIFECYCLE, LLM_LIFECYCLE);
+   * without one, changes are ADMIN_CHANGE (D42).
+   */
   lifecycleEvent?: Extract<AuditEventType, 'MCP_LIFECYCLE' | 'LLM_LIFECYCLE'>;
   /** Party type of an entry in events (`MCP_SERVER`). */
   partyType: string;
@@ -47,7 +51,7 @@ export class CatalogService {
       this.database.inTenant(ctx.tenantId, async (tx) => {
         await this.repository.insert(tx, ctx.tenantId, id, values);
         const entry = (await this.repository.find(tx, ctx.tenantId, id))!;
-        await this.record(tx, ctx, entry, 'CREATED');
+        await this.record(tx, ctx, 'CREATED', { after: entry, given: values });
         return entry;
       }),
     );
@@ -76,10 +80,10 @@ export class CatalogService {
   ): Promise<CatalogEntry> {
     return this.uniquely(typeof values.name === 'string' ? values.name : '', () =>
       this.database.inTenant(ctx.tenantId, async (tx) => {
-        this.mustFind(await this.repository.find(tx, ctx.tenantId, id), id);
+        const before = this.mustFind(await this.repository.find(tx, ctx.tenantId, id), id);
         await this.repository.update(tx, ctx.tenantId, id, values);
         const entry = (await this.repository.find(tx, ctx.tenantId, id))!;
-        await this.record(tx, ctx, entry, 'UPDATED', Object.keys(values));
+        await this.record(tx, ctx, 'UPDATED', { before, after: entry, given: values });
         return entry;
       }),
     );
@@ -95,18 +99,29 @@ export class CatalogService {
         'DELETE FROM relay.subscriptions WHERE tenant_id = $1 AND (source_id = $2 OR target_id = $2)',
         [ctx.tenantId, id],
       );
-      await this.record(tx, ctx, entry, 'DELETED');
+      await this.record(tx, ctx, 'DELETED', { before: entry });
     });
   }
 
+  /** The change with its changed fields (D42), in the lifecycle type of the catalog or ADMIN_CHANGE. */
   private async record(
     tx: Parameters<CatalogRepository['find']>[0],
     ctx: RequestContext,
-    entry: CatalogEntry,
-    change: string,
-    fields?: string[],
+    change: AdminChange,
+    values: { before?: CatalogEntry; after?: CatalogEntry; given?: Record<string, unknown> },
   ): Promise<void> {
+    const entry = (values.after ?? values.before)!;
+    const changes: ChangeInput = {
+      target: { kind: this.options.partyType, id: entry.id, name: entry.name },
+      before: values.before,
+      after: values.after,
+      // D37: a write-only secret reads back masked, so a new one looks like the old one.
+      changed: Object.keys(values.given ?? {}).filter(
+        (field) => values.after?.[field] === WRITE_ONLY_MASK,
+      ),
+    };
     if (!this.options.lifecycleEvent) {
+      await recordAdminChange(this.outbox, tx, ctx, change, changes);
       return;
     }
     await this.outbox.add(tx, this.options.lifecycleEvent, eventContext(ctx), {
@@ -118,7 +133,7 @@ export class CatalogService {
         [this.options.idDetail ??
         (this.options.partyType === 'MCP_SERVER' ? 'mcpServerId' : 'llmGatewayId')]: entry.id,
         name: entry.name,
-        ...(fields ? { fields } : {}),
+        ...changedFields(changes),
       },
     });
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { changedFields } from '@agp/admin-changes';
 import { RequestContext, actorOf, allows, eventContext } from '@agp/auth';
 import { EndpointType } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
@@ -273,7 +274,7 @@ export class SubscriptionsService {
         ...(before ? { previousTools: before.tools } : {}),
       });
     }
-    await this.recordAgentLifecycle(tx, ctx, subscription, change, summary);
+    await this.recordAgentLifecycle(tx, ctx, subscription, change, summary, before);
   }
 
   /** D32: a subscription change is part of the agent's lifecycle in the audit trail. */
@@ -283,6 +284,7 @@ export class SubscriptionsService {
     subscription: Subscription,
     change: Change,
     summary: string,
+    before: Subscription | undefined,
   ): Promise<void> {
     const agentId =
       ENDS_OF[subscription.kind].source === 'AGENT' ? subscription.sourceId : subscription.targetId;
@@ -300,6 +302,12 @@ export class SubscriptionsService {
         ...(subscription.kind === 'AGENT_TO_MCP_SERVER'
           ? { mcpServerId: subscription.targetId }
           : {}),
+        // D42: the subscription's changed fields; the agent is the event's sink.
+        ...changedFields({
+          target: { kind: 'SUBSCRIPTION', id: subscription.id, name: subscription.kind },
+          before: change === 'CREATED' ? undefined : before,
+          after: change === 'DELETED' ? undefined : subscription,
+        }),
       },
       agentId,
       name: agent.name,

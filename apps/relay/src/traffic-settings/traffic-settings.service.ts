@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RequestContext, actorOf, eventContext } from '@agp/auth';
+import { recordAdminChange } from '@agp/admin-changes';
+import { RequestContext } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
@@ -90,14 +91,11 @@ export class TrafficSettingsService {
           next.hitlExpirySeconds,
         ],
       );
-      await this.outbox.add(tx, 'GOVERNANCE_LIFECYCLE', eventContext(ctx), {
-        actor: actorOf(ctx),
-        summary: 'traffic settings updated',
-        details: {
-          change: 'TRAFFIC_SETTINGS_UPDATED',
-          before: toResponse(current),
-          after: toResponse(next),
-        },
+      // D42: settings that govern traffic are administered; no specification type names them.
+      await recordAdminChange(this.outbox, tx, ctx, 'UPDATED', {
+        target: { kind: 'TRAFFIC_SETTINGS', id: ctx.tenantId },
+        before: toResponse(current),
+        after: toResponse(next),
       });
       return next;
     });

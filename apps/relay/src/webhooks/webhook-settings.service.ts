@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { REDACTED, changedFields } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
@@ -86,6 +87,15 @@ export class WebhookSettingsService {
         credential: 'AGENT_WEBHOOK_SECRET',
         subjectId: agentId,
         subjectName: agent.name,
+        // D42: the secret is listed as changed, never shown.
+        details: {
+          ...changedFields({
+            target: { kind: 'AGENT', id: agentId, name: agent.name },
+            before: { webhookSecret: REDACTED },
+            after: { webhookSecret: REDACTED, previousSecretExpiresAt: overlapEndsAt },
+            changed: ['webhookSecret'],
+          }),
+        },
       });
       return { webhookSecret: secret, previousSecretExpiresAt: overlapEndsAt.toISOString() };
     });

@@ -86,7 +86,7 @@ export class McpWorld {
   }
 
   async api<T = Json>(
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
@@ -101,16 +101,18 @@ export class McpWorld {
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const text = await response.text();
+    const isJson = /json/.test(response.headers.get('content-type') ?? 'json');
     return {
       status: response.status,
-      body: (text ? JSON.parse(text) : undefined) as T,
+      // A CSV export is answered as the text it is.
+      body: (text && isJson ? JSON.parse(text) : text || undefined) as T,
       headers: response.headers,
     };
   }
 
   /** Like api(), but any answer other than `expected` fails the test with the body in the message. */
   async ok<T = Json>(
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
     body?: unknown,
     expected = method === 'POST' ? 201 : method === 'DELETE' ? 204 : 200,

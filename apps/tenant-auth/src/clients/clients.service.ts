@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { changedFields, recordAdminChange } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
-import { AGENT_LIFECYCLE_CHANGES } from '@agp/contracts';
+import { AGENT_LIFECYCLE_CHANGES, AdminChange, ChangeTarget } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { Page, pageOf } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
@@ -25,6 +26,23 @@ import { Client, ClientKind } from './entities/client.entity';
 type AgentChange = (typeof AGENT_LIFECYCLE_CHANGES)[number];
 
 const LABEL: Record<ClientKind, string> = { AGENT: 'agent', SERVICE: 'service account' };
+
+const ADMIN_CHANGE_OF: Record<AgentChange, AdminChange> = {
+  CREATED: 'CREATED',
+  UPDATED: 'UPDATED',
+  SUSPENDED: 'UPDATED',
+  ACTIVATED: 'UPDATED',
+  DELETED: 'DELETED',
+};
+
+/** An agent or a service account as the target of its change (D42). */
+function clientTarget(client: Client): ChangeTarget {
+  return {
+    kind: client.kind === 'AGENT' ? 'AGENT' : 'SERVICE_ACCOUNT',
+    id: client.id,
+    name: client.name,
+  };
+}
 
 /**
  * Agents and service accounts: the two kinds of client of the client_credentials grant (D7). Their
@@ -80,7 +98,7 @@ export class ClientsService {
             permissions,
           }),
         );
-        await this.lifecycle(tx, caller, client, 'CREATED');
+        await this.lifecycle(tx, caller, client, 'CREATED', { after: client });
         return { ...ClientResponseDto.of(client), clientSecret: secret };
       }),
     );
@@ -97,6 +115,7 @@ export class ClientsService {
     const result = await this.unique(kind, () =>
       this.database.inTenant(principal.tenantId, async (tx) => {
         const client = await this.found(tx, kind, principal.tenantId, id);
+        const before = { ...client };
         let change: AgentChange = 'UPDATED';
         if (dto.permissions) {
           client.permissions = rolesOf(dto.permissions);
@@ -115,7 +134,7 @@ export class ClientsService {
         client.name = dto.name ?? client.name;
         client.description = dto.description ?? client.description;
         const saved = await this.clients.save(tx, client);
-        await this.lifecycle(tx, caller, saved, change);
+        await this.lifecycle(tx, caller, saved, change, { before, after: saved });
         return ClientResponseDto.of(saved);
       }),
     );
@@ -129,7 +148,7 @@ export class ClientsService {
       // identity.md I2: its tokens stop at once, in every process, until they would have expired.
       await this.revocations.revoke(tx, kind, id, 'DELETED', true);
       await this.clients.remove(tx, caller.principal.tenantId, id);
-      await this.lifecycle(tx, caller, client, 'DELETED');
+      await this.lifecycle(tx, caller, client, 'DELETED', { before: client });
     });
   }
 
@@ -142,6 +161,7 @@ export class ClientsService {
     const secret = newClientSecret();
     return this.database.inTenant(caller.principal.tenantId, async (tx) => {
       const client = await this.found(tx, kind, caller.principal.tenantId, id);
+      const before = { ...client };
       client.secretHash = hashClientSecret(secret);
       client.secretRotatedAt = new Date();
       const saved = await this.clients.save(tx, client);
@@ -151,21 +171,31 @@ export class ClientsService {
         subjectId: client.id,
         subjectName: client.name,
         summary: `client secret of ${LABEL[kind]} ${client.name} rotated`,
+        details: { ...changedFields({ target: clientTarget(saved), before, after: saved }) },
       });
       return { ...ClientResponseDto.of(saved), clientSecret: secret };
     });
   }
 
+  /**
+   * D42: an agent's change is AGENT_LIFECYCLE, a service account's ADMIN_CHANGE; both carry the
+   * changed fields (the secret's hash as "[redacted]").
+   */
   private async lifecycle(
     tx: Tx,
     caller: RequestContext,
     client: Client,
     change: AgentChange,
+    values: { before?: Client; after?: Client },
   ): Promise<void> {
+    const changes = { target: clientTarget(client), ...values };
     if (client.kind !== 'AGENT') {
+      await recordAdminChange(this.outbox, tx, caller, ADMIN_CHANGE_OF[change], changes);
       return;
     }
     await this.outbox.add(tx, 'AGENT_LIFECYCLE', eventContext(caller), {
+      sink: { type: 'AGENT', id: client.id, label: client.name },
+      details: { ...changedFields(changes) },
       actor: actorOf(caller),
       agentId: client.id,
       name: client.name,

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext } from '@agp/auth';
+import { ChangeTarget } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf } from '@agp/http';
+import { EventOutbox } from '@agp/messaging';
 
 import { IdentityException } from '../common/identity.exception';
 import { isUniqueViolation } from '../common/like';
-import { TENANT_AUTH_DATABASE } from '../database/tokens';
+import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { assertAssignableRoles } from '../roles/role-grants';
 import { RolesRepository } from '../roles/roles.repository';
 import { UsersRepository } from '../users/users.repository';
@@ -19,10 +22,16 @@ import { UpdateGroupDto } from './dto/update-group.dto';
 import { Group } from './entities/group.entity';
 import { GroupsRepository } from './groups.repository';
 
+/** A group as the target of its ADMIN_CHANGE (D42). */
+function groupTarget(group: Group): ChangeTarget {
+  return { kind: 'GROUP', id: group.id, name: group.name };
+}
+
 @Injectable()
 export class GroupsService {
   constructor(
     @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
+    @Inject(TENANT_AUTH_OUTBOX) private readonly outbox: EventOutbox,
     private readonly groups: GroupsRepository,
     private readonly roles: RolesRepository,
     private readonly users: UsersRepository,
@@ -41,7 +50,8 @@ export class GroupsService {
     );
   }
 
-  create({ principal }: RequestContext, dto: CreateGroupDto): Promise<GroupResponseDto> {
+  create(caller: RequestContext, dto: CreateGroupDto): Promise<GroupResponseDto> {
+    const { principal } = caller;
     return this.unique(() =>
       this.database.inTenant(principal.tenantId, async (tx) => {
         await assertAssignableRoles(this.roles, tx, principal, dto.roleIds ?? []);
@@ -52,34 +62,48 @@ export class GroupsService {
           description: dto.description ?? '',
           roleIds: [...new Set(dto.roleIds ?? [])],
         });
-        return GroupResponseDto.of(await this.groups.save(tx, group));
+        const saved = await this.groups.save(tx, group);
+        await recordAdminChange(this.outbox, tx, caller, 'CREATED', {
+          target: groupTarget(saved),
+          after: saved,
+        });
+        return GroupResponseDto.of(saved);
       }),
     );
   }
 
-  update(
-    { principal }: RequestContext,
-    id: string,
-    dto: UpdateGroupDto,
-  ): Promise<GroupResponseDto> {
+  update(caller: RequestContext, id: string, dto: UpdateGroupDto): Promise<GroupResponseDto> {
+    const { principal } = caller;
     return this.unique(() =>
       this.database.inTenant(principal.tenantId, async (tx) => {
         const group = await this.found(tx, principal.tenantId, id);
+        const before = { ...group };
         if (dto.roleIds) {
           await assertAssignableRoles(this.roles, tx, principal, dto.roleIds);
           group.roleIds = [...new Set(dto.roleIds)];
         }
         group.name = dto.name ?? group.name;
         group.description = dto.description ?? group.description;
-        return GroupResponseDto.of(await this.groups.save(tx, group));
+        const saved = await this.groups.save(tx, group);
+        await recordAdminChange(this.outbox, tx, caller, 'UPDATED', {
+          target: groupTarget(saved),
+          before,
+          after: saved,
+        });
+        return GroupResponseDto.of(saved);
       }),
     );
   }
 
-  async remove({ principal }: RequestContext, id: string): Promise<void> {
+  async remove(caller: RequestContext, id: string): Promise<void> {
+    const { principal } = caller;
     await this.database.inTenant(principal.tenantId, async (tx) => {
-      await this.found(tx, principal.tenantId, id);
+      const group = await this.found(tx, principal.tenantId, id);
       await this.groups.remove(tx, principal.tenantId, id);
+      await recordAdminChange(this.outbox, tx, caller, 'DELETED', {
+        target: groupTarget(group),
+        before: group,
+      });
     });
   }
 
@@ -97,10 +121,11 @@ export class GroupsService {
 
   /** Joining a group hands out its roles: the caller must hold them (identity.md I4). */
   addMember(
-    { principal }: RequestContext,
+    caller: RequestContext,
     id: string,
     dto: AddMemberDto,
   ): Promise<GroupMemberResponseDto> {
+    const { principal } = caller;
     return this.database.inTenant(principal.tenantId, async (tx) => {
       const group = await this.found(tx, principal.tenantId, id);
       const user = await this.users.findById(tx, principal.tenantId, dto.userId);
@@ -109,6 +134,16 @@ export class GroupsService {
       }
       await assertAssignableRoles(this.roles, tx, principal, group.roleIds, 'userId');
       await this.groups.addMember(tx, principal.tenantId, id, user.id);
+      // D42: joining a group grants its roles, so it is audited like a role grant.
+      await recordAdminChange(this.outbox, tx, caller, 'CREATED', {
+        target: { kind: 'GROUP_MEMBER', id: user.id, name: user.email },
+        after: {
+          groupId: group.id,
+          groupName: group.name,
+          userId: user.id,
+          roleIds: group.roleIds,
+        },
+      });
       return {
         userId: user.id,
         email: user.email,
@@ -118,12 +153,17 @@ export class GroupsService {
     });
   }
 
-  async removeMember({ principal }: RequestContext, id: string, userId: string): Promise<void> {
+  async removeMember(caller: RequestContext, id: string, userId: string): Promise<void> {
+    const { principal } = caller;
     await this.database.inTenant(principal.tenantId, async (tx) => {
-      await this.found(tx, principal.tenantId, id);
+      const group = await this.found(tx, principal.tenantId, id);
       if (!(await this.groups.removeMember(tx, principal.tenantId, id, userId))) {
         throw IdentityException.notFound('member', userId);
       }
+      await recordAdminChange(this.outbox, tx, caller, 'DELETED', {
+        target: { kind: 'GROUP_MEMBER', id: userId },
+        before: { groupId: group.id, groupName: group.name, userId, roleIds: group.roleIds },
+      });
     });
   }
 

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext } from '@agp/auth';
 import { tokenIssuer } from '@agp/config';
+import { ChangeTarget } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
+import { EventOutbox } from '@agp/messaging';
 
 import { IdentityException } from '../common/identity.exception';
 import { isUniqueViolation } from '../common/like';
 import { SecretBox } from '../common/secret-box';
 import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
-import { TENANT_AUTH_DATABASE } from '../database/tokens';
+import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { GroupsRepository } from '../groups/groups.repository';
 import { SECRET_BOX } from '../keys/signing-keys.service';
 import { DomainVerifier, newDomainToken, normaliseDomain } from './domain-verification';
@@ -19,6 +22,11 @@ import { UpdateIdentityProviderDto } from './dto/update-identity-provider.dto';
 import { EmailDomainRecord, IdentityProvider } from './entities/identity-provider.entity';
 import { IdentityProvidersRepository } from './identity-providers.repository';
 
+/** A provider as the target of its ADMIN_CHANGE (D42); its client secret is recorded redacted. */
+function providerTarget(provider: IdentityProvider): ChangeTarget {
+  return { kind: 'IDENTITY_PROVIDER', id: provider.id, name: provider.alias };
+}
+
 export const DOMAIN_VERIFIER = Symbol.for('agp:tenant-auth:domain-verifier');
 
 /** Identity providers (D26, D29) and their e-mail domains' verification. Operation 5 is `list`. */
@@ -26,6 +34,7 @@ export const DOMAIN_VERIFIER = Symbol.for('agp:tenant-auth:domain-verifier');
 export class IdentityProvidersService {
   constructor(
     @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
+    @Inject(TENANT_AUTH_OUTBOX) private readonly outbox: EventOutbox,
     @Inject(TENANT_AUTH_ENV) private readonly env: TenantAuthEnv,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(DOMAIN_VERIFIER) private readonly verifier: DomainVerifier,
@@ -46,9 +55,10 @@ export class IdentityProvidersService {
   }
 
   create(
-    { principal }: RequestContext,
+    caller: RequestContext,
     dto: CreateIdentityProviderDto,
   ): Promise<IdentityProviderResponseDto> {
+    const { principal } = caller;
     return this.unique(() =>
       this.database.inTenant(principal.tenantId, async (tx) => {
         await this.assertGroups(tx, principal.tenantId, dto.groupMappings ?? {});
@@ -71,18 +81,25 @@ export class IdentityProvidersService {
             dto.redirectUri ?? `${tokenIssuer(this.env)}/identity-providers/${id}/callback`,
           createdBy: principal.subject,
         });
-        return IdentityProviderResponseDto.of(await this.providers.save(tx, provider));
+        const saved = await this.providers.save(tx, provider);
+        await recordAdminChange(this.outbox, tx, caller, 'CREATED', {
+          target: providerTarget(saved),
+          after: saved,
+        });
+        return IdentityProviderResponseDto.of(saved);
       }),
     );
   }
 
   update(
-    { principal }: RequestContext,
+    caller: RequestContext,
     id: string,
     dto: UpdateIdentityProviderDto,
   ): Promise<IdentityProviderResponseDto> {
+    const { principal } = caller;
     return this.database.inTenant(principal.tenantId, async (tx) => {
       const provider = await this.found(tx, principal.tenantId, id);
+      const before = { ...provider };
       if (dto.groupMappings) {
         await this.assertGroups(tx, principal.tenantId, dto.groupMappings);
         provider.groupMappings = dto.groupMappings;
@@ -103,23 +120,29 @@ export class IdentityProvidersService {
       provider.displayName = dto.displayName ?? provider.displayName;
       provider.enabled = dto.enabled ?? provider.enabled;
       provider.redirectUri = dto.redirectUri ?? provider.redirectUri;
-      return IdentityProviderResponseDto.of(await this.providers.save(tx, provider));
+      return this.saved(tx, caller, before, provider);
     });
   }
 
-  async remove({ principal }: RequestContext, id: string): Promise<void> {
+  async remove(caller: RequestContext, id: string): Promise<void> {
+    const { principal } = caller;
     await this.database.inTenant(principal.tenantId, async (tx) => {
-      await this.found(tx, principal.tenantId, id);
+      const provider = await this.found(tx, principal.tenantId, id);
       await this.providers.remove(tx, principal.tenantId, id);
+      await recordAdminChange(this.outbox, tx, caller, 'DELETED', {
+        target: providerTarget(provider),
+        before: provider,
+      });
     });
   }
 
   /** Looks the TXT record up and records the outcome (verifiedAt, lastCheckedAt, lastCheckError). */
   async verifyDomain(
-    { principal }: RequestContext,
+    caller: RequestContext,
     id: string,
     domain: string,
   ): Promise<IdentityProviderResponseDto> {
+    const { principal } = caller;
     const name = normaliseDomain(domain);
     const record = await this.database.inTenant(principal.tenantId, async (tx) =>
       this.domainOf(await this.found(tx, principal.tenantId, id), name),
@@ -128,14 +151,30 @@ export class IdentityProvidersService {
     const outcome = await this.verifier.check(record.domain, record.token);
     return this.database.inTenant(principal.tenantId, async (tx) => {
       const provider = await this.found(tx, principal.tenantId, id);
+      const before = { ...provider };
       const current = this.domainOf(provider, name);
       const now = new Date().toISOString();
       current.lastCheckedAt = now;
       current.lastCheckError = outcome.isVerified ? null : outcome.error;
       current.verifiedAt = outcome.isVerified ? now : current.verifiedAt;
       provider.emailDomains = provider.emailDomains.map((d) => (d.domain === name ? current : d));
-      return IdentityProviderResponseDto.of(await this.providers.save(tx, provider));
+      return this.saved(tx, caller, before, provider);
     });
+  }
+
+  private async saved(
+    tx: Tx,
+    caller: RequestContext,
+    before: IdentityProvider,
+    provider: IdentityProvider,
+  ): Promise<IdentityProviderResponseDto> {
+    const saved = await this.providers.save(tx, provider);
+    await recordAdminChange(this.outbox, tx, caller, 'UPDATED', {
+      target: providerTarget(saved),
+      before,
+      after: saved,
+    });
+    return IdentityProviderResponseDto.of(saved);
   }
 
   private domainOf(provider: IdentityProvider, domain: string): EmailDomainRecord {

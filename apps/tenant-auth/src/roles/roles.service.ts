@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext } from '@agp/auth';
+import { ChangeTarget } from '@agp/contracts';
 import { Database } from '@agp/database';
 import { Page, pageOf } from '@agp/http';
+import { EventOutbox } from '@agp/messaging';
 
 import { assertCanGrant } from '../common/grants';
 import { IdentityException } from '../common/identity.exception';
 import { isUniqueViolation } from '../common/like';
 import { rolesOf } from '../common/permission-entry.dto';
-import { TENANT_AUTH_DATABASE } from '../database/tokens';
+import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { CreateRoleDto } from './dto/create-role.dto';
 import { ListRolesQueryDto } from './dto/list-roles-query.dto';
 import { RoleResponseDto } from './dto/role-response.dto';
@@ -17,10 +20,16 @@ import { UpdateRoleDto } from './dto/update-role.dto';
 import { Role } from './entities/role.entity';
 import { RolesRepository } from './roles.repository';
 
+/** A role as the target of its ADMIN_CHANGE (D42): its permissions are the grants it hands out. */
+function roleTarget(role: Role): ChangeTarget {
+  return { kind: 'ROLE', id: role.id, name: role.name };
+}
+
 @Injectable()
 export class RolesService {
   constructor(
     @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
+    @Inject(TENANT_AUTH_OUTBOX) private readonly outbox: EventOutbox,
     private readonly roles: RolesRepository,
   ) {}
 
@@ -37,7 +46,8 @@ export class RolesService {
     );
   }
 
-  async create({ principal }: RequestContext, dto: CreateRoleDto): Promise<RoleResponseDto> {
+  async create(caller: RequestContext, dto: CreateRoleDto): Promise<RoleResponseDto> {
+    const { principal } = caller;
     const permissions = rolesOf(dto.permissions);
     assertCanGrant(principal, permissions, 'permissions');
     return this.unique(() =>
@@ -49,19 +59,22 @@ export class RolesService {
           description: dto.description ?? '',
           permissions,
         });
-        return RoleResponseDto.of(await this.roles.save(tx, role));
+        const saved = await this.roles.save(tx, role);
+        await recordAdminChange(this.outbox, tx, caller, 'CREATED', {
+          target: roleTarget(saved),
+          after: saved,
+        });
+        return RoleResponseDto.of(saved);
       }),
     );
   }
 
-  async update(
-    { principal }: RequestContext,
-    id: string,
-    dto: UpdateRoleDto,
-  ): Promise<RoleResponseDto> {
+  async update(caller: RequestContext, id: string, dto: UpdateRoleDto): Promise<RoleResponseDto> {
+    const { principal } = caller;
     return this.unique(() =>
       this.database.inTenant(principal.tenantId, async (tx) => {
         const role = await this.found(tx, principal.tenantId, id);
+        const before = { ...role };
         // Changing a role changes what everyone holding it may do: the caller must hold both sets.
         assertCanGrant(principal, role.permissions, 'permissions');
         if (dto.permissions) {
@@ -70,16 +83,27 @@ export class RolesService {
         }
         role.name = dto.name ?? role.name;
         role.description = dto.description ?? role.description;
-        return RoleResponseDto.of(await this.roles.save(tx, role));
+        const saved = await this.roles.save(tx, role);
+        await recordAdminChange(this.outbox, tx, caller, 'UPDATED', {
+          target: roleTarget(saved),
+          before,
+          after: saved,
+        });
+        return RoleResponseDto.of(saved);
       }),
     );
   }
 
-  async remove({ principal }: RequestContext, id: string): Promise<void> {
+  async remove(caller: RequestContext, id: string): Promise<void> {
+    const { principal } = caller;
     await this.database.inTenant(principal.tenantId, async (tx) => {
       const role = await this.found(tx, principal.tenantId, id);
       assertCanGrant(principal, role.permissions, 'permissions');
       await this.roles.remove(tx, principal.tenantId, id);
+      await recordAdminChange(this.outbox, tx, caller, 'DELETED', {
+        target: roleTarget(role),
+        before: role,
+      });
     });
   }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext, actorOf } from '@agp/auth';
-import { TENANT_LIFECYCLE_CHANGES } from '@agp/contracts';
+import { AdminChange, TENANT_LIFECYCLE_CHANGES } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { Page, pageOf } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
@@ -65,6 +66,7 @@ export class TenantsService {
           actorOf(caller),
           caller.correlationId,
         );
+        await this.audited(tx, caller, 'CREATED', { after: tenant });
         return { ...TenantResponseDto.of(tenant), initialAdministrator: admin };
       });
     } catch (error) {
@@ -83,6 +85,7 @@ export class TenantsService {
     let afterCommit: (() => Promise<void>) | undefined;
     const result = await this.database.asSystem(async (tx) => {
       const tenant = await this.visible(tx, caller.principal.tenantId, id);
+      const before = { ...tenant };
       let change: TenantChange = 'UPDATED';
       if (dto.status && dto.status !== tenant.status) {
         await this.assertOperator(tx, caller.principal.tenantId);
@@ -100,6 +103,7 @@ export class TenantsService {
       tenant.name = dto.name ?? tenant.name;
       const saved = await this.tenants.save(tx, tenant);
       await this.lifecycle(tx, caller, saved, change);
+      await this.audited(tx, caller, 'UPDATED', { before, after: saved });
       return TenantResponseDto.of(saved);
     });
     await afterCommit?.();
@@ -114,6 +118,24 @@ export class TenantsService {
       await this.revocations.revoke(tx, 'TENANT', id, 'DELETED', true);
       await this.tenants.remove(tx, id);
       await this.lifecycle(tx, caller, tenant, 'DELETED');
+      await this.audited(tx, caller, 'DELETED', { before: tenant });
+    });
+  }
+
+  /**
+   * D42: ADMIN_CHANGE in the trail of the administrator's tenant (the operator's, when it manages
+   * another), where the actor is accountable; TENANT_LIFECYCLE tells the changed tenant's services.
+   */
+  private async audited(
+    tx: Tx,
+    caller: RequestContext,
+    change: AdminChange,
+    values: { before?: Tenant; after?: Tenant },
+  ): Promise<void> {
+    const tenant = (values.after ?? values.before)!;
+    await recordAdminChange(this.outbox, tx, caller, change, {
+      target: { kind: 'TENANT', id: tenant.id, name: tenant.slug },
+      ...values,
     });
   }
 

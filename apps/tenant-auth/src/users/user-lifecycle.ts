@@ -1,4 +1,4 @@
-import { EventParty, UserLifecycleChange, UserLifecycleData } from '@agp/contracts';
+import { ChangeTarget, EventParty, UserLifecycleChange, UserLifecycleData } from '@agp/contracts';
 
 import { revisionAfter } from '../common/revisions';
 import { User } from './entities/user.entity';
@@ -27,4 +27,9 @@ export function statusChange(before: string, after: string): UserLifecycleChange
     return 'UPDATED';
   }
   return after === 'ACTIVE' ? 'ACTIVATED' : 'SUSPENDED';
+}
+
+/** A user as the target of its ADMIN_CHANGE (D42). */
+export function userTarget(user: User): ChangeTarget {
+  return { kind: 'USER', id: user.id, name: user.email };
 }

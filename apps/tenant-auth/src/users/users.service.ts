@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
@@ -18,7 +19,7 @@ import { ListUsersQueryDto } from './dto/list-users-query.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserResponseDto } from './dto/user-response.dto';
 import { User } from './entities/user.entity';
-import { statusChange, userLifecycleData } from './user-lifecycle';
+import { statusChange, userLifecycleData, userTarget } from './user-lifecycle';
 import { UsersRepository } from './users.repository';
 
 @Injectable()
@@ -66,6 +67,10 @@ export class UsersService {
           eventContext(caller),
           userLifecycleData(saved, 'CREATED', actorOf(caller)),
         );
+        await recordAdminChange(this.outbox, tx, caller, 'CREATED', {
+          target: userTarget(saved),
+          after: saved,
+        });
         return UserResponseDto.of(saved);
       }),
     );
@@ -77,7 +82,7 @@ export class UsersService {
     let afterCommit: (() => Promise<void>) | undefined;
     const result = await this.database.inTenant(principal.tenantId, async (tx) => {
       const user = await this.found(tx, principal.tenantId, id);
-      const statusBefore = user.status;
+      const before = { ...user };
       if (dto.roleIds) {
         await assertAssignableRoles(this.roles, tx, principal, dto.roleIds);
         user.roleIds = [...new Set(dto.roleIds)];
@@ -94,13 +99,18 @@ export class UsersService {
       user.displayName = dto.displayName ?? user.displayName;
       user.passwordHash = passwordHash ?? user.passwordHash;
       const saved = await this.users.save(tx, user);
-      const change = statusChange(statusBefore, saved.status);
+      const change = statusChange(before.status, saved.status);
       await this.outbox.add(
         tx,
         'USER_LIFECYCLE',
         eventContext(caller),
         userLifecycleData(saved, change, actorOf(caller)),
       );
+      await recordAdminChange(this.outbox, tx, caller, 'UPDATED', {
+        target: userTarget(saved),
+        before,
+        after: saved,
+      });
       return UserResponseDto.of(saved);
     });
     await afterCommit?.();
@@ -118,6 +128,10 @@ export class UsersService {
         eventContext(caller),
         userLifecycleData(user, 'DELETED', actorOf(caller)),
       );
+      await recordAdminChange(this.outbox, tx, caller, 'DELETED', {
+        target: userTarget(user),
+        before: user,
+      });
       await this.revocations.revoke(tx, 'USER', id, 'DELETED', true);
       await this.users.remove(tx, principal.tenantId, id);
     });

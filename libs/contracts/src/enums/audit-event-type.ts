@@ -1,4 +1,7 @@
-/** Every audit event type of the specification (operation 6), with D25's detection kinds. */
+/**
+ * Every audit event type of the specification (operation 6), with D25's detection kinds, then the
+ * types the platform records beyond it (each named in BEYOND_SPECIFICATION).
+ */
 export const AUDIT_EVENT_TYPES = [
   'COMMUNICATION_AUDIT',
   'VALIDATION_RESULT',
@@ -36,5 +39,17 @@ export const AUDIT_EVENT_TYPES = [
   'RETENTION_POLICY_CHANGED',
   'AI_DISCLOSURE',
   'SYNTHETIC_CONTENT_MARKING',
+  'ADMIN_CHANGE',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+/**
+ * Names the platform adds to the specification's value sets, each with the decision that adds
+ * it: the OpenAPI and AsyncAPI documents mark them as beyond the specification (D42).
+ */
+export const BEYOND_SPECIFICATION: Readonly<Record<string, string>> = {
+  ADMIN_CHANGE:
+    'Beyond the specification (D42): an administrative change (users, tenants, groups, roles, ' +
+    'identity providers, service accounts, channels, traffic and other settings) with its actor, ' +
+    'target and changed fields, secrets as "[redacted]".',
+};

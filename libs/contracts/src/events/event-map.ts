@@ -1,3 +1,4 @@
+import { AdminChangeData } from '../admin/admin-change.event';
 import { MonitorAlertLifecycleChangedData } from '../audit/monitor-alert-lifecycle-changed.event';
 import { MonitorAlertTriggeredData } from '../audit/monitor-alert-triggered.event';
 import { MonitorConfigChangedData } from '../audit/monitor-config-changed.event';
@@ -27,6 +28,7 @@ const SPECIFIC_PAYLOADS = {
   MONITOR_ALERT_TRIGGERED: MonitorAlertTriggeredData,
   MONITOR_ALERT_LIFECYCLE_CHANGED: MonitorAlertLifecycleChangedData,
   MONITOR_CONFIG_CHANGED: MonitorConfigChangedData,
+  ADMIN_CHANGE: AdminChangeData,
 } satisfies Record<string, PayloadClass>;
 
 type SpecificEventType = keyof typeof SPECIFIC_PAYLOADS;

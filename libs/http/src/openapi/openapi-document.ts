@@ -7,6 +7,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { classJsonSchemas } from '../class-schemas';
 import { PUBLIC_ROUTE_KEY } from '../public-route';
 import { REQUIRED_PERMISSION_KEY } from '../required-permission';
+import { markBeyondSpecification } from './beyond-specification';
 import { PROBLEM_SCHEMA, problemContent, problemResponses } from './problem-responses';
 import { ResponseSchemas } from './response-schemas';
 import HTTP_RESPONSE_SCHEMAS from './response-schemas.json';
@@ -93,6 +94,8 @@ export function buildOpenApiDocument(app: INestApplication, info: OpenApiInfo): 
     ...document.components,
     schemas: { ...requestSchemas, ...answers.schemas, Problem: PROBLEM_SCHEMA },
   };
+  // D42: what the platform adds to the specification's value sets is marked where it appears.
+  markBeyondSpecification(document);
   return document;
 }
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { changedFields } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { Detector } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
@@ -64,6 +65,17 @@ export class MonitorConfigService {
           settings: {
             dismissSuppressionHours: { hours: after.dismissSuppressionHours },
             ...after.detectors,
+          },
+          // D42: the changed settings before and after.
+          details: {
+            ...changedFields({
+              target: { kind: 'MONITOR_CONFIG', id: ctx.tenantId },
+              before: {
+                dismissSuppressionHours: before.dismissSuppressionHours,
+                ...before.detectors,
+              },
+              after: { dismissSuppressionHours: after.dismissSuppressionHours, ...after.detectors },
+            }),
           },
         });
       }

@@ -1,7 +1,9 @@
-import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { changedFields } from '@agp/admin-changes';
+import { RequestContext, actorOf, eventContext } from '@agp/auth';
+import { ChangedFields } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
@@ -90,7 +92,11 @@ export class CustomMonitorsService {
         await this.outbox.add(tx, 'MONITOR_CREATED', context, {
           actor: actor,
           summary: `monitor ${created.name} created (${describe(created)})`,
-          details: { monitorId: created.id, monitor: toMonitorResponse(created) },
+          details: {
+            monitorId: created.id,
+            monitor: toMonitorResponse(created),
+            ...monitorChanges({ after: toMonitorResponse(created) }),
+          },
         });
         return toMonitorResponse(created);
       }),
@@ -117,7 +123,14 @@ export class CustomMonitorsService {
           summary: `monitor ${updated.name} changed (${describe(updated)})`,
           changedDetectors: [],
           settings: { monitor: { ...toMonitorResponse(updated) } },
-          details: { monitorId: id, changed: Object.keys(given) },
+          details: {
+            monitorId: id,
+            changed: Object.keys(given),
+            ...monitorChanges({
+              before: toMonitorResponse(current),
+              after: toMonitorResponse(updated),
+            }),
+          },
         });
         return toMonitorResponse(updated);
       }),
@@ -143,7 +156,11 @@ export class CustomMonitorsService {
       await this.outbox.add(tx, 'MONITOR_DELETED', context, {
         actor: actor,
         summary: `monitor ${current.name} deleted`,
-        details: { monitorId: id, monitor: toMonitorResponse(current) },
+        details: {
+          monitorId: id,
+          monitor: toMonitorResponse(current),
+          ...monitorChanges({ before: toMonitorResponse(current) }),
+        },
       });
     });
   }
@@ -195,4 +212,17 @@ export class CustomMonitorsService {
 
 function describe(monitor: MonitorDefinition): string {
   return `${monitor.monitorType} ${monitor.aggregation} of ${monitor.metric} over ${monitor.window} by ${monitor.groupBy}, ${monitor.comparison} ${monitor.threshold}`;
+}
+
+/** D42: a custom monitor's changed fields (its last editor and timestamps are not administered). */
+function monitorChanges(values: {
+  before?: MonitorResponse;
+  after?: MonitorResponse;
+}): ChangedFields {
+  const monitor = (values.after ?? values.before)!;
+  return changedFields({
+    target: { kind: 'MONITOR', id: monitor.id, name: monitor.name },
+    ignore: ['updatedByLabel'],
+    ...values,
+  });
 }

@@ -1,3 +1,4 @@
+import { changedFields } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { EventParty } from '@agp/contracts';
 import { randomUUID } from 'node:crypto';
@@ -117,7 +118,15 @@ export class QuietService {
         throw new MonitorsException(MonitorsErrorCode.MUTE_ENDED, `mute ${id} has already ended`);
       }
       const ended = await this.quiet.endMute(tx, context.tenantId, id, now, ctx.principal.label);
-      await this.record(tx, actor, context, 'MONITOR_UNMUTED', ended, `unmuted ${describe(ended)}`);
+      await this.record(
+        tx,
+        actor,
+        context,
+        'MONITOR_UNMUTED',
+        ended,
+        `unmuted ${describe(ended)}`,
+        mute,
+      );
       return ended;
     });
   }
@@ -214,6 +223,7 @@ export class QuietService {
         'MONITOR_DOWNTIME_CANCELLED',
         cancelled,
         `downtime for ${describe(cancelled)} cancelled`,
+        downtime,
       );
       return cancelled;
     });
@@ -300,13 +310,21 @@ export class QuietService {
       | 'MONITOR_DOWNTIME_CANCELLED',
     item: Mute | Downtime,
     summary: string,
+    before?: Mute | Downtime,
   ): Promise<void> {
+    const isDowntime = type.startsWith('MONITOR_DOWNTIME');
     await this.outbox.add(tx, type, context, {
       actor: actor,
       summary,
       details: {
-        ...(type.startsWith('MONITOR_DOWNTIME') ? { downtimeId: item.id } : { muteId: item.id }),
+        ...(isDowntime ? { downtimeId: item.id } : { muteId: item.id }),
         ...(JSON.parse(JSON.stringify(item)) as Record<string, unknown>),
+        // D42: what the mute or downtime was and became.
+        ...changedFields({
+          target: { kind: isDowntime ? 'MONITOR_DOWNTIME' : 'MONITOR_MUTE', id: item.id },
+          before,
+          after: item,
+        }),
       },
     });
   }

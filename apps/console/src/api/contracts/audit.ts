@@ -81,7 +81,8 @@ export interface AuditOperations {
       | 'MONITOR_DELETED'
       | 'RETENTION_POLICY_CHANGED'
       | 'AI_DISCLOSURE'
-      | 'SYNTHETIC_CONTENT_MARKING';
+      | 'SYNTHETIC_CONTENT_MARKING'
+      | 'ADMIN_CHANGE';
     protocol: null | 'REST' | 'JSONRPC' | 'GRPC' | 'CHANNEL' | 'MCP';
     action: null | 'LOG' | 'MASK' | 'BLOCK' | 'WARN' | 'HUMAN_REVIEW_REQUIRED' | 'ERROR';
     actor: null | ActorRef;
@@ -723,7 +724,8 @@ export interface AuditEventResponseDto {
     | 'MONITOR_DELETED'
     | 'RETENTION_POLICY_CHANGED'
     | 'AI_DISCLOSURE'
-    | 'SYNTHETIC_CONTENT_MARKING';
+    | 'SYNTHETIC_CONTENT_MARKING'
+    | 'ADMIN_CHANGE';
   protocol: null | 'REST' | 'JSONRPC' | 'GRPC' | 'CHANNEL' | 'MCP';
   action: null | 'LOG' | 'MASK' | 'BLOCK' | 'WARN' | 'HUMAN_REVIEW_REQUIRED' | 'ERROR';
   actor: null | ActorRef;
