@@ -4,14 +4,17 @@ import { constantValue } from '../constant';
 import { TypeEnv } from './env';
 import {
   ArrayType,
+  arrayOf,
   compareTypes,
   isAnyAll,
   isNil,
   keysOf,
   MaybeType,
   ObjectType,
+  objectOf,
   or,
   select,
+  setOf,
   T_ANY,
   Type,
   valuesOf,
@@ -149,6 +152,10 @@ export function unify2(
   if (!nilA && !nilB) {
     return unifies(typeA, typeB);
   }
+  return unify2Structural(env, a, b) || unifyUnknownAsAny(env, a, typeA, b, typeB);
+}
+
+function unify2Structural(env: TypeEnv, a: Term, b: Term): boolean {
   if (a.type === 'array') {
     return unify2Array(env, a, b);
   }
@@ -167,6 +174,61 @@ export function unify2(
     }
   }
   return false;
+}
+
+/**
+ * Both sides hold unknown parts and no rule above matches them member by member: typically a
+ * comprehension, a set or a reference built from a function argument that the body leaves untyped
+ * (`g(t, typ) := [{"type": typ} | …]`). OPA types such an argument `any` (its `checkRule` does it
+ * once the body is checked; OPA issue 5234 made it hold here too), so the unknown parts are `any`:
+ * a variable takes the other side's type with them, anything else must still unify with it, and
+ * what is known on either side is still checked (`[[t, 1] | true] = [["a", "b"]]` is an error).
+ */
+function unifyUnknownAsAny(
+  env: TypeEnv,
+  a: Term,
+  typeA: MaybeType,
+  b: Term,
+  typeB: MaybeType,
+): boolean {
+  if (typeA === undefined && isVarLike(a)) {
+    return unify1(env, a, unknownAsAny(typeB), false);
+  }
+  if (typeB === undefined && isVarLike(b)) {
+    return unify1(env, b, unknownAsAny(typeA), false);
+  }
+  return unifies(unknownAsAny(typeA), unknownAsAny(typeB));
+}
+
+/** The type with every unknown part (OPA's nil) made `any`. */
+export function unknownAsAny(t: MaybeType): Type {
+  if (!t) {
+    return T_ANY;
+  }
+  switch (t.kind) {
+    case 'array':
+      return arrayOf(t.static.map(unknownAsAny), t.dynamic && unknownAsAny(t.dynamic));
+    case 'object':
+      return objectOf(
+        t.static.map((p) => ({ key: p.key, value: unknownAsAny(p.value) })),
+        t.dynamic && { key: unknownAsAny(t.dynamic.key), value: unknownAsAny(t.dynamic.value) },
+      );
+    case 'set':
+      return setOf(unknownAsAny(t.of));
+    case 'function':
+      return {
+        ...t,
+        args: t.args.map(unknownAsAny),
+        result: t.result && unknownAsAny(t.result),
+      };
+    case 'any':
+    case 'boolean':
+    case 'null':
+    case 'number':
+    case 'string':
+    default:
+      return t;
+  }
 }
 
 function unify2Array(env: TypeEnv, a: Extract<Term, { type: 'array' }>, b: Term): boolean {
