@@ -307,4 +307,56 @@ describe(TypeChecker.name, () => {
       expect(typeErrors('p if { every x in [1] { lower(x) } }')).toEqual([]);
     });
   });
+
+  // Issue 38 (OPA issue 5234): a function argument the body leaves untyped is `any` where it flows
+  // into a comprehension, a set or a reference into them; what is known is still checked.
+  describe('function arguments flowing into composites (issue 38, OPA issue 5234)', () => {
+    const helper = 'g(t, typ) := [{"type": typ, "v": x} | some x in split(t, ",")]';
+
+    it('should accept an argument the body leaves untyped inside a comprehension or a set', () => {
+      expect(typeErrors(helper)).toEqual([]);
+      expect(typeErrors('f(p, xs) := y if { y := [[p, x] | some x in xs] }')).toEqual([]);
+      expect(typeErrors('f(p, xs) := {[p, x] | some x in xs}')).toEqual([]);
+      expect(typeErrors('f(k) := y if { y := {k: n | some n in [1]} }')).toEqual([]);
+      expect(typeErrors('f(a) := y if { y := {a} }')).toEqual([]);
+      expect(typeErrors('f(a) := y if { {a, 3} = y }')).toEqual([]);
+      expect(typeErrors('f(t) := [[t, x] | some x in [1, 2]][1]')).toEqual([]);
+      expect(typeErrors('f(a) := [{"k": {a}} | true]')).toEqual([]);
+    });
+
+    it('should give the helper a result type that callers are checked against', () => {
+      expect(typeErrors(`${helper}\np := abs(g("a", "b")[0].v)`)).toEqual([
+        argError('abs', '(string, ???)', '(x: number, y: number)'),
+      ]);
+      expect(typeErrors(`${helper}\np if { some e in g("a", 1); lower(e.type) }`)).toEqual([]);
+      expect(
+        typeErrors(
+          'g(typ) := [{"type": typ, "n": n} | some n in [1]]\np if { some e in g("t"); lower(e.n) }',
+        ),
+      ).toEqual([LOWER_NUMBER]);
+      expect(
+        typeErrors(
+          'shape(a, "set") := {a}\nshape(a, "array") := [[a, n] | some n in [1]]\np := lower(shape(1, "set"))',
+        ),
+      ).toEqual([
+        argError(
+          'lower',
+          '(any<array[array<any, number>], set[any]>, ???)',
+          '(x: string, y: string)',
+        ),
+      ]);
+    });
+
+    it('should still report a match error where the known parts cannot be equal', () => {
+      expect(typeErrors('f(t) := y if { [[t, 1] | true] = [["a", "b"]]; y := 1 }')).toEqual([
+        'rego_type_error: match error\n\tleft  : array[array<???, number>]\n\tright : array<array<string, string>>',
+      ]);
+      expect(typeErrors('f(a) := y if { y := {a}; y == [1] }')).toEqual([
+        'rego_type_error: match error\n\tleft  : set[any]\n\tright : array<number>',
+      ]);
+      expect(typeErrors('f(a) := y if { y := {[a, 1] | true}; lower(y) }')).toEqual([
+        argError('lower', '(set[array<any, number>])', '(x: string, y: string)'),
+      ]);
+    });
+  });
 });
