@@ -4,19 +4,17 @@ import { constantValue } from '../constant';
 import { TypeEnv } from './env';
 import {
   ArrayType,
-  arrayOf,
   compareTypes,
   isAnyAll,
   isNil,
   keysOf,
   MaybeType,
   ObjectType,
-  objectOf,
   or,
   select,
-  setOf,
   T_ANY,
   Type,
+  unknownAsAny,
   valuesOf,
 } from './types';
 
@@ -51,11 +49,15 @@ export function unify1(env: TypeEnv, term: Term, tpe: MaybeType, union: boolean)
       const t = env.callTypes.get(term);
       return t === undefined ? true : unifies(t, tpe);
     }
-    case 'scalar':
-    case 'ref':
     case 'arraycomp':
     case 'setcomp':
-    case 'objectcomp':
+    case 'objectcomp': {
+      // A comprehension over an argument the body leaves untyped (E11).
+      const t = env.get(term);
+      return unifies(t && unknownAsAny(t), tpe);
+    }
+    case 'scalar':
+    case 'ref':
       return unifies(env.get(term), tpe);
   }
 }
@@ -198,37 +200,6 @@ function unifyUnknownAsAny(
     return unify1(env, b, unknownAsAny(typeA), false);
   }
   return unifies(unknownAsAny(typeA), unknownAsAny(typeB));
-}
-
-/** The type with every unknown part (OPA's nil) made `any`. */
-export function unknownAsAny(t: MaybeType): Type {
-  if (!t) {
-    return T_ANY;
-  }
-  switch (t.kind) {
-    case 'array':
-      return arrayOf(t.static.map(unknownAsAny), t.dynamic && unknownAsAny(t.dynamic));
-    case 'object':
-      return objectOf(
-        t.static.map((p) => ({ key: p.key, value: unknownAsAny(p.value) })),
-        t.dynamic && { key: unknownAsAny(t.dynamic.key), value: unknownAsAny(t.dynamic.value) },
-      );
-    case 'set':
-      return setOf(unknownAsAny(t.of));
-    case 'function':
-      return {
-        ...t,
-        args: t.args.map(unknownAsAny),
-        result: t.result && unknownAsAny(t.result),
-      };
-    case 'any':
-    case 'boolean':
-    case 'null':
-    case 'number':
-    case 'string':
-    default:
-      return t;
-  }
 }
 
 function unify2Array(env: TypeEnv, a: Extract<Term, { type: 'array' }>, b: Term): boolean {
