@@ -324,6 +324,22 @@ describe(TypeChecker.name, () => {
       expect(typeErrors('f(a) := [{"k": {a}} | true]')).toEqual([]);
     });
 
+    it('should accept such comprehensions as arguments and references into such composites', () => {
+      expect(typeErrors('f(t) := concat(",", {t | true})')).toEqual([]);
+      expect(typeErrors('f(t) := count({t | true})')).toEqual([]);
+      expect(typeErrors('n(xs) := count(xs)\nf(t) := n({t | true})')).toEqual([]);
+      expect(typeErrors('f(x) := lower(x.y)')).toEqual([]);
+      expect(typeErrors('f(a, b) if { some x in {a, b}; x == 1 }')).toEqual([]);
+      expect(typeErrors('f(t) := {y | y := [t, 1][0]}')).toEqual([]);
+      expect(typeErrors('f(t) := concat(",", {[t] | true})')).toEqual([
+        argError(
+          'concat',
+          '(string, set[array<???>], ???)',
+          '(delimiter: string, collection: any<array[string], set[string]>, output: string)',
+        ),
+      ]);
+    });
+
     it('should give the helper a result type that callers are checked against', () => {
       expect(typeErrors(`${helper}\np := abs(g("a", "b")[0].v)`)).toEqual([
         argError('abs', '(string, ???)', '(x: number, y: number)'),
