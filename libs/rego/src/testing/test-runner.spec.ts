@@ -91,12 +91,17 @@ import data.tags
 test_g if tags.g("a,b", "tag") == [{"type": "tag", "v": "a"}, {"type": "tag", "v": "b"}]
 
 test_items if tags.items == [{"type": "tag", "v": "x"}] with input as {"tags": "x"}
+
+test_mocked if tags.items == [{"type": "tag", "v": "A,B"}] with tags.g as mock with input.tags as "a,b"
+
+mock(t, typ) := [{"type": typ, "v": upper(t)} | true]
 `,
     });
 
     expect(results.map((r) => [r.name, r.status])).toEqual([
       ['data.tags_test.test_g', 'PASS'],
       ['data.tags_test.test_items', 'PASS'],
+      ['data.tags_test.test_mocked', 'PASS'],
     ]);
   });
 });
