@@ -472,30 +472,22 @@ export function unknownAsAny(t: MaybeType): Type {
   if (!t) {
     return T_ANY;
   }
-  switch (t.kind) {
-    case 'array':
-      return arrayOf(t.static.map(unknownAsAny), t.dynamic && unknownAsAny(t.dynamic));
-    case 'object':
-      return objectOf(
-        t.static.map((p) => ({ key: p.key, value: unknownAsAny(p.value) })),
-        t.dynamic && { key: unknownAsAny(t.dynamic.key), value: unknownAsAny(t.dynamic.value) },
-      );
-    case 'set':
-      return setOf(unknownAsAny(t.of));
-    case 'function':
-      return {
-        ...t,
-        args: t.args.map(unknownAsAny),
-        result: t.result && unknownAsAny(t.result),
-      };
-    case 'any':
-    case 'boolean':
-    case 'null':
-    case 'number':
-    case 'string':
-    default:
-      return t;
+  if (t.kind === 'array') {
+    return arrayOf(t.static.map(unknownAsAny), t.dynamic && unknownAsAny(t.dynamic));
   }
+  if (t.kind === 'object') {
+    return objectOf(
+      t.static.map((p) => ({ key: p.key, value: unknownAsAny(p.value) })),
+      t.dynamic && { key: unknownAsAny(t.dynamic.key), value: unknownAsAny(t.dynamic.value) },
+    );
+  }
+  if (t.kind === 'set') {
+    return setOf(unknownAsAny(t.of));
+  }
+  if (t.kind === 'function') {
+    return { ...t, args: t.args.map(unknownAsAny), result: t.result && unknownAsAny(t.result) };
+  }
+  return t;
 }
 
 export { isAnyAll };

@@ -154,7 +154,22 @@ export function unify2(
   if (!nilA && !nilB) {
     return unifies(typeA, typeB);
   }
-  return unify2Structural(env, a, b) || unifyUnknownAsAny(env, a, typeA, b, typeB);
+  if (unify2Structural(env, a, b)) {
+    return true;
+  }
+  // Both sides hold unknown parts and no rule above matches them member by member: typically a
+  // comprehension, a set or a reference built from a function argument the body leaves untyped
+  // (`g(t, typ) := [{"type": typ} | …]`). OPA types such an argument `any` (its `checkRule` does
+  // it once the body is checked; OPA issue 5234 made it hold here too), so the unknown parts are
+  // `any` (E11): a variable takes the other side's type with them, anything else must still unify
+  // with it, and what is known is still checked (`[[t, 1] | true] = [["a", "b"]]` is an error).
+  if (typeA === undefined && isVarLike(a)) {
+    return unify1(env, a, unknownAsAny(typeB), false);
+  }
+  if (typeB === undefined && isVarLike(b)) {
+    return unify1(env, b, unknownAsAny(typeA), false);
+  }
+  return unifies(unknownAsAny(typeA), unknownAsAny(typeB));
 }
 
 function unify2Structural(env: TypeEnv, a: Term, b: Term): boolean {
@@ -176,30 +191,6 @@ function unify2Structural(env: TypeEnv, a: Term, b: Term): boolean {
     }
   }
   return false;
-}
-
-/**
- * Both sides hold unknown parts and no rule above matches them member by member: typically a
- * comprehension, a set or a reference built from a function argument that the body leaves untyped
- * (`g(t, typ) := [{"type": typ} | …]`). OPA types such an argument `any` (its `checkRule` does it
- * once the body is checked; OPA issue 5234 made it hold here too), so the unknown parts are `any`:
- * a variable takes the other side's type with them, anything else must still unify with it, and
- * what is known on either side is still checked (`[[t, 1] | true] = [["a", "b"]]` is an error).
- */
-function unifyUnknownAsAny(
-  env: TypeEnv,
-  a: Term,
-  typeA: MaybeType,
-  b: Term,
-  typeB: MaybeType,
-): boolean {
-  if (typeA === undefined && isVarLike(a)) {
-    return unify1(env, a, unknownAsAny(typeB), false);
-  }
-  if (typeB === undefined && isVarLike(b)) {
-    return unify1(env, b, unknownAsAny(typeA), false);
-  }
-  return unifies(unknownAsAny(typeA), unknownAsAny(typeB));
 }
 
 function unify2Array(env: TypeEnv, a: Extract<Term, { type: 'array' }>, b: Term): boolean {
