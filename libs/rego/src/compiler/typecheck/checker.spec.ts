@@ -333,6 +333,8 @@ describe(TypeChecker.name, () => {
       expect(typeErrors('f(x) := lower(x.y)')).toEqual([]);
       expect(typeErrors('f(a, b) if { some x in {a, b}; x == 1 }')).toEqual([]);
       expect(typeErrors('f(t) := {y | y := [t, 1][0]}')).toEqual([]);
+      expect(typeErrors('f(a, b) := y if { y := {a: b}[a] }')).toEqual([]);
+      expect(typeErrors('f(a) := y if { y := {"k": a}.k }')).toEqual([]);
       expect(typeErrors('f(t) := concat(",", {[t] | true})')).toEqual([
         argError(
           'concat',
