@@ -75,4 +75,33 @@ todo_later if false
     const results = runPolicyTests({ 't.rego': 'package t\ntest_a := true\ntest_b := false\n' });
     expect(formatTestReport(results)).toMatch(/test_b: FAIL .*\n-{80}\nPASS: 1\/2\nFAIL: 1\/2$/);
   });
+
+  it('should run the tests of a helper whose comprehension uses its arguments (issue 38)', () => {
+    const results = runPolicyTests({
+      'tags.rego': `package tags
+
+g(t, typ) := [{"type": typ, "v": x} | some x in split(t, ",")]
+
+items := g(input.tags, "tag")
+`,
+      'tags_test.rego': `package tags_test
+
+import data.tags
+
+test_g if tags.g("a,b", "tag") == [{"type": "tag", "v": "a"}, {"type": "tag", "v": "b"}]
+
+test_items if tags.items == [{"type": "tag", "v": "x"}] with input as {"tags": "x"}
+
+test_mocked if tags.items == [{"type": "tag", "v": "A,B"}] with tags.g as mock with input.tags as "a,b"
+
+mock(t, typ) := [{"type": typ, "v": upper(t)} | true]
+`,
+    });
+
+    expect(results.map((r) => [r.name, r.status])).toEqual([
+      ['data.tags_test.test_g', 'PASS'],
+      ['data.tags_test.test_items', 'PASS'],
+      ['data.tags_test.test_mocked', 'PASS'],
+    ]);
+  });
 });

@@ -23,6 +23,8 @@ function typeErrors(rules: string): string[] {
 
 const argError = (name: string, have: string, want: string): string =>
   `rego_type_error: ${name}: invalid argument(s)\n\thave: ${have}\n\twant: ${want}`;
+const matchError = (left: string, right: string): string =>
+  `rego_type_error: match error\n\tleft  : ${left}\n\tright : ${right}`;
 const LOWER_NUMBER = argError('lower', '(number)', '(x: string, y: string)');
 
 // Each case cites the OPA test (v1/ast/check_test.go unless said otherwise) whose behaviour it holds.
@@ -305,6 +307,76 @@ describe(TypeChecker.name, () => {
     it('should check an every domain but not the calls of its body (OPA checks no every body)', () => {
       expect(typeErrors('p if { o := {"a": [1]}; every x in o.b { x > 0 } }')).toHaveLength(1);
       expect(typeErrors('p if { every x in [1] { lower(x) } }')).toEqual([]);
+    });
+  });
+
+  // Issue 38 (OPA issue 5234): a function argument the body leaves untyped is `any` where it flows
+  // into a comprehension, a set or a reference into them; what is known is still checked.
+  describe('function arguments flowing into composites (issue 38, OPA issue 5234)', () => {
+    const helper = 'g(t, typ) := [{"type": typ, "v": x} | some x in split(t, ",")]';
+
+    it('should accept an argument the body leaves untyped inside a comprehension or a set', () => {
+      expect(typeErrors(helper)).toEqual([]);
+      expect(typeErrors('f(p, xs) := y if { y := [[p, x] | some x in xs] }')).toEqual([]);
+      expect(typeErrors('f(p, xs) := {[p, x] | some x in xs}')).toEqual([]);
+      expect(typeErrors('f(k) := y if { y := {k: n | some n in [1]} }')).toEqual([]);
+      expect(typeErrors('f(a) := y if { y := {a} }')).toEqual([]);
+      expect(typeErrors('f(a) := y if { {a, 3} = y }')).toEqual([]);
+      expect(typeErrors('f(t) := [[t, x] | some x in [1, 2]][1]')).toEqual([]);
+      expect(typeErrors('f(a) := [{"k": {a}} | true]')).toEqual([]);
+    });
+
+    it('should accept such comprehensions as arguments and references into such composites', () => {
+      expect(typeErrors('f(t) := concat(",", {t | true})')).toEqual([]);
+      expect(typeErrors('f(t) := count({t | true})')).toEqual([]);
+      expect(typeErrors('n(xs) := count(xs)\nf(t) := n({t | true})')).toEqual([]);
+      expect(typeErrors('f(x) := lower(x.y)')).toEqual([]);
+      expect(typeErrors('f(a, b) if { some x in {a, b}; x == 1 }')).toEqual([]);
+      expect(typeErrors('f(t) := {y | y := [t, 1][0]}')).toEqual([]);
+      expect(typeErrors('f(a, b) := y if { y := {a: b}[a] }')).toEqual([]);
+      expect(typeErrors('f(a) := y if { y := {"k": a}.k }')).toEqual([]);
+      expect(typeErrors('f(t) := concat(",", {[t] | true})')).toEqual([
+        argError(
+          'concat',
+          '(string, set[array<???>], ???)',
+          '(delimiter: string, collection: any<array[string], set[string]>, output: string)',
+        ),
+      ]);
+    });
+
+    it('should give the helper a result type that callers are checked against', () => {
+      expect(typeErrors(`${helper}\np := abs(g("a", "b")[0].v)`)).toEqual([
+        argError('abs', '(string, ???)', '(x: number, y: number)'),
+      ]);
+      expect(typeErrors(`${helper}\np if { some e in g("a", 1); lower(e.type) }`)).toEqual([]);
+      expect(
+        typeErrors(
+          'g(typ) := [{"type": typ, "n": n} | some n in [1]]\np if { some e in g("t"); lower(e.n) }',
+        ),
+      ).toEqual([LOWER_NUMBER]);
+      expect(
+        typeErrors(
+          'shape(a, "set") := {a}\nshape(a, "array") := [[a, n] | some n in [1]]\np := lower(shape(1, "set"))',
+        ),
+      ).toEqual([
+        argError(
+          'lower',
+          '(any<array[array<any, number>], set[any]>, ???)',
+          '(x: string, y: string)',
+        ),
+      ]);
+    });
+
+    it('should still report a match error where the known parts cannot be equal', () => {
+      const known = 'f(t) := y if { [[t, 1] | true] = [["a", "b"]]; y := 1 }';
+      expect(typeErrors(known)).toEqual([
+        matchError('array[array<???, number>]', 'array<array<string, string>>'),
+      ]);
+      const set = 'f(a) := y if { y := {a}; y == [1] }';
+      expect(typeErrors(set)).toEqual([matchError('set[any]', 'array<number>')]);
+      expect(typeErrors('f(a) := y if { y := {[a, 1] | true}; lower(y) }')).toEqual([
+        argError('lower', '(set[array<any, number>])', '(x: string, y: string)'),
+      ]);
     });
   });
 });

@@ -318,15 +318,9 @@ export class TypeChecker implements ClosureTyper {
       ...(rule.value ? [rule.value] : []),
       ...(rule.key ? [rule.key] : []),
     ]) {
-      errors.push(
-        ...this.checkClosures(env, {
-          kind: 'term',
-          term: t,
-          negated: false,
-          withs: [],
-          loc: rule.loc,
-        }),
-      );
+      const e: Expr = { kind: 'term', term: t, negated: false, withs: [], loc: rule.loc };
+      // Their references are checked there too: `f(x) := lower(x.y)` types `x` as `any`.
+      errors.push(...this.checkClosures(env, e), ...checkRefsInExpr(env, e));
       this.checkNestedCalls(env, t, errors);
     }
     let path: Value[] = rule.path;

@@ -19,6 +19,7 @@ import {
   T_STRING,
   Type,
   typeOfValue,
+  unknownAsAny,
   valuesOf,
 } from './types';
 
@@ -163,7 +164,10 @@ export class TypeEnv {
       }
       return selectRef(this.getVar(head.name), tail);
     }
-    return selectRef(this.get(head), tail);
+    // A composite or comprehension head is a local bound by `=` in OPA (rewriteDynamicTerms):
+    // its unknown parts are `any` there (E11).
+    const t = this.get(head);
+    return selectRef(t && tail.length > 0 ? unknownAsAny(t) : t, tail);
   }
 
   private getDataRef(node: TypeNode, tail: Term[]): MaybeType {

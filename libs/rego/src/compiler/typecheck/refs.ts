@@ -5,7 +5,17 @@ import { Value } from '../../values/value';
 import { displayName } from '../vars';
 import { walkTermOutsideClosures } from '../walk';
 import { extent, TypeEnv, TypeNode } from './env';
-import { keysOf, MaybeType, select, T_ANY, T_STRING, Type, typeText, valuesOf } from './types';
+import {
+  keysOf,
+  MaybeType,
+  select,
+  T_ANY,
+  T_STRING,
+  Type,
+  typeText,
+  unknownAsAny,
+  valuesOf,
+} from './types';
 import { unifies, unify1 } from './unify';
 
 /** A type error before it gets its code: message (with detail lines) and where. */
@@ -87,8 +97,9 @@ function checkRef(env: TypeEnv, ref: Term[]): TypeErrorDetail | undefined {
     const t = env.getVar(head.name);
     return t ? checkLeaf(env, t, ref, 1) : checkLeaf(env, T_ANY, ref, 0);
   }
-  // OPA binds a composite or call head to a local first; it has the head's type.
-  return checkLeaf(env, env.get(head) ?? T_ANY, ref, 1);
+  // OPA binds a composite or call head to a local first; it has the head's type, unknown parts
+  // made `any` as `=` gives them (E11).
+  return checkLeaf(env, unknownAsAny(env.get(head)), ref, 1);
 }
 
 function checkData(

@@ -467,6 +467,29 @@ export function isNil(a: MaybeType): boolean {
   }
 }
 
+/** The type with every unknown part (OPA's nil) made `any` (docs/decisions/rego.md E11). */
+export function unknownAsAny(t: MaybeType): Type {
+  if (!t) {
+    return T_ANY;
+  }
+  if (t.kind === 'array') {
+    return arrayOf(t.static.map(unknownAsAny), t.dynamic && unknownAsAny(t.dynamic));
+  }
+  if (t.kind === 'object') {
+    return objectOf(
+      t.static.map((p) => ({ key: p.key, value: unknownAsAny(p.value) })),
+      t.dynamic && { key: unknownAsAny(t.dynamic.key), value: unknownAsAny(t.dynamic.value) },
+    );
+  }
+  if (t.kind === 'set') {
+    return setOf(unknownAsAny(t.of));
+  }
+  if (t.kind === 'function') {
+    return { ...t, args: t.args.map(unknownAsAny), result: t.result && unknownAsAny(t.result) };
+  }
+  return t;
+}
+
 export { isAnyAll };
 
 /** The type as OPA prints it (`array[number]`, `object<a: string>[string: any]`, `any<…>`). */

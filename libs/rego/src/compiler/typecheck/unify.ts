@@ -14,6 +14,7 @@ import {
   select,
   T_ANY,
   Type,
+  unknownAsAny,
   valuesOf,
 } from './types';
 
@@ -48,11 +49,15 @@ export function unify1(env: TypeEnv, term: Term, tpe: MaybeType, union: boolean)
       const t = env.callTypes.get(term);
       return t === undefined ? true : unifies(t, tpe);
     }
-    case 'scalar':
-    case 'ref':
     case 'arraycomp':
     case 'setcomp':
-    case 'objectcomp':
+    case 'objectcomp': {
+      // A comprehension over an argument the body leaves untyped (E11).
+      const t = env.get(term);
+      return unifies(t && unknownAsAny(t), tpe);
+    }
+    case 'scalar':
+    case 'ref':
       return unifies(env.get(term), tpe);
   }
 }
@@ -149,6 +154,25 @@ export function unify2(
   if (!nilA && !nilB) {
     return unifies(typeA, typeB);
   }
+  if (unify2Structural(env, a, b)) {
+    return true;
+  }
+  // Both sides hold unknown parts and no rule above matches them member by member: typically a
+  // comprehension, a set or a reference built from a function argument the body leaves untyped
+  // (`g(t, typ) := [{"type": typ} | …]`). OPA types such an argument `any` (its `checkRule` does
+  // it once the body is checked; OPA issue 5234 made it hold here too), so the unknown parts are
+  // `any` (E11): a variable takes the other side's type with them, anything else must still unify
+  // with it, and what is known is still checked (`[[t, 1] | true] = [["a", "b"]]` is an error).
+  if (typeA === undefined && isVarLike(a)) {
+    return unify1(env, a, unknownAsAny(typeB), false);
+  }
+  if (typeB === undefined && isVarLike(b)) {
+    return unify1(env, b, unknownAsAny(typeA), false);
+  }
+  return unifies(unknownAsAny(typeA), unknownAsAny(typeB));
+}
+
+function unify2Structural(env: TypeEnv, a: Term, b: Term): boolean {
   if (a.type === 'array') {
     return unify2Array(env, a, b);
   }
