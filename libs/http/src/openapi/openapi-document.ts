@@ -30,9 +30,15 @@ interface Operation {
   [extension: `x-${string}`]: unknown;
 }
 
+/**
+ * The specification's label of the interface description (Versioning 1: "labelled version v0"),
+ * in every OpenAPI document's `info.version`, the gateway's joined one included. The paths keep
+ * their `v1` segment: that is the path's major version, not this label.
+ */
+export const OPENAPI_INTERFACE_VERSION = 'v0';
+
 export interface OpenApiInfo {
   title: string;
-  version: string;
   description?: string;
   /**
    * The schemas of the handlers' answers, generated from their return types (F24): one per
@@ -58,7 +64,7 @@ const SCHEMA_REF = '#/components/schemas/';
 export function buildOpenApiDocument(app: INestApplication, info: OpenApiInfo): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle(info.title)
-    .setVersion(info.version)
+    .setVersion(OPENAPI_INTERFACE_VERSION)
     .setDescription(info.description ?? '')
     .setOpenAPIVersion('3.1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
