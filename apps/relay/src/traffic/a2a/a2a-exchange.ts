@@ -280,11 +280,12 @@ export class A2aExchange implements BeforeApplicationShutdown {
       },
     );
     await audited;
-    return rpcRefusal(id, refusal, {
-      reasons: [reason],
-      decisionId,
-      correlationId: call.correlationId,
-    });
+    return rpcRefusal(
+      id,
+      refusal,
+      { reasons: [reason], decisionId, correlationId: call.correlationId },
+      reason,
+    );
   }
 
   private requestOf(
