@@ -71,7 +71,7 @@ const send = (text: string): Json => ({
 /**
  * Issue 13 § 4: an agent that is down, slow, answers garbage or cuts its stream is answered as
  * a JSON-RPC error naming it (−31011 upstream_failed, −31010 stream_incomplete inside a stream;
- * D41, D61, T40), audited as ERROR, and never leaves the caller waiting.
+ * D41, D61, T45), audited as ERROR, and never leaves the caller waiting.
  */
 describe.each<PlatformMode>(['services', 'embedded'])('A2A relay faults (%s)', (mode) => {
   let platform: McpPlatform;

@@ -22,6 +22,8 @@ const PUBLIC_ROUTES = new Set([
   '/tenant-auth/v1/oauth/logout',
   '/tenant-auth/v1/identity-providers/:id/callback',
   '/audit/v1/integrity/keys',
+  // traffic.md T40: a target agent's pushes, authenticated by the token the relay issued.
+  '/relay/a2a-push/:pushId',
 ]);
 
 type Inject = Platform['gateway']['inject'];

@@ -147,7 +147,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('Traffic path framing (%s)
       });
 
       // The SDK's 1.0 server answers every malformed request with 200 too, but −32602, where
-      // JSON-RPC, A2A 1.0 § 9 and the kit say −32600; the relay answers what they say (T41).
+      // JSON-RPC, A2A 1.0 § 9 and the kit say −32600; the relay answers what they say (T46).
       expect(shapeOf(relayed)).toMatchObject({
         status: direct.status,
         contentType: shapeOf(direct).contentType,

@@ -11,8 +11,10 @@ import { AgentCard, Part, TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
   AgentExecutor,
+  DefaultPushNotificationSender,
   DefaultRequestHandler,
   ExecutionEventBus,
+  InMemoryPushNotificationStore,
   InMemoryTaskStore,
   JsonRpcTransportHandler,
   RequestContext,
@@ -29,6 +31,12 @@ export interface ReceivedA2aMessage {
 export interface A2aTestAgentOptions {
   /** Keep no record of messages (the benchmark, whose messages would otherwise pile up). */
   record?: boolean;
+  /**
+   * Send push notifications (the card says so, and the SDK's own store and sender send them).
+   * `reach` turns the URL a push goes to into one this machine reaches (a public base URL that
+   * names no host here); the agent still reports the configuration as it was given.
+   */
+  pushNotifications?: { reach: (url: string) => string };
 }
 
 export interface A2aTestAgent {
@@ -157,7 +165,27 @@ class TestExecutor implements AgentExecutor {
   }
 }
 
-function cardOf(base: string): AgentCard {
+/**
+ * The SDK's in-memory store, with the URL a push is sent to made reachable: the sender reads
+ * configurations through `loadWithMetadata`, while get and list answer them from `load` as given.
+ */
+class ReachingPushStore extends InMemoryPushNotificationStore {
+  constructor(private readonly reach: (url: string) => string) {
+    super();
+  }
+
+  override async loadWithMetadata(
+    ...args: Parameters<InMemoryPushNotificationStore['loadWithMetadata']>
+  ): ReturnType<InMemoryPushNotificationStore['loadWithMetadata']> {
+    const stored = await super.loadWithMetadata(...args);
+    return stored.map((entry) => ({
+      ...entry,
+      config: { ...entry.config, url: this.reach(entry.config.url) },
+    }));
+  }
+}
+
+function cardOf(base: string, pushNotifications: boolean): AgentCard {
   return {
     name: 'a2a-test-agent',
     description: 'answers, echoes and keeps tasks working for the relay tests',
@@ -168,7 +196,7 @@ function cardOf(base: string): AgentCard {
     provider: undefined,
     capabilities: {
       streaming: true,
-      pushNotifications: false,
+      pushNotifications,
       extensions: [],
       extendedAgentCard: false,
     },
@@ -252,9 +280,19 @@ export async function startA2aTestAgent(options: A2aTestAgentOptions = {}): Prom
   }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.card = cardOf(base);
+  state.card = cardOf(base, options.pushNotifications !== undefined);
+  const pushStore = options.pushNotifications
+    ? new ReachingPushStore(options.pushNotifications.reach)
+    : undefined;
   state.transport = new JsonRpcTransportHandler(
-    new DefaultRequestHandler(state.card, new InMemoryTaskStore(), executor),
+    new DefaultRequestHandler(
+      state.card,
+      new InMemoryTaskStore(),
+      executor,
+      undefined,
+      pushStore,
+      pushStore ? new DefaultPushNotificationSender(pushStore) : undefined,
+    ),
   );
   return {
     cardUrl: `${base}/.well-known/agent-card.json`,

@@ -9,14 +9,16 @@ import {
 } from './mcp-test-server';
 
 describe.each([
-  { jsonResponse: false, label: 'SSE responses' },
-  { jsonResponse: true, label: 'JSON responses' },
-])('startMcpTestServer with $label', ({ jsonResponse }) => {
+  { jsonResponse: false, stateless: false, label: 'SSE responses' },
+  { jsonResponse: true, stateless: false, label: 'JSON responses' },
+  { jsonResponse: false, stateless: true, label: 'SSE responses, stateless' },
+  { jsonResponse: true, stateless: true, label: 'JSON responses, stateless' },
+])('startMcpTestServer with $label', ({ jsonResponse, stateless }) => {
   let sut: McpTestServer;
   let agent: McpTestClient;
 
   beforeAll(async () => {
-    sut = await startMcpTestServer({ jsonResponse });
+    sut = await startMcpTestServer({ jsonResponse, stateless });
     agent = await connectMcpClient(sut.url, { headers: { 'x-probe': 'kept' } });
   });
 
@@ -49,6 +51,10 @@ describe.each([
     const bytes = 500 * 1024;
     const result = await agent.client.callTool({ name: 'large_report', arguments: { bytes } });
     expect(sha256(firstText(result))).toBe(sha256(mcpLargeText(bytes)));
+  });
+
+  it('should give a session id only when it is stateful', () => {
+    expect(agent.transport.sessionId === undefined).toBe(stateless);
   });
 
   it('should send one progress notification per step when the caller asks for progress', async () => {

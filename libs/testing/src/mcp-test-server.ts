@@ -25,6 +25,11 @@ export interface McpTestServerOptions {
   jsonResponse?: boolean;
   /** Keep no record of calls (the benchmark, whose calls would otherwise pile up). */
   record?: boolean;
+  /**
+   * The SDK's stateless mode (`sessionIdGenerator: undefined`), as its stateless example serves
+   * it: a new server and transport per POST, no `Mcp-Session-Id`, GET and DELETE answered 405.
+   */
+  stateless?: boolean;
 }
 
 export interface McpTestServer {
@@ -201,9 +206,32 @@ function plain(response: ServerResponse, status: number, message: string): void 
   response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
+async function handleStateless(
+  request: IncomingMessage,
+  response: ServerResponse,
+  record: (call: ReceivedToolCall) => void,
+  jsonResponse: boolean,
+): Promise<void> {
+  if (request.method !== 'POST') {
+    return plain(response, 405, 'method not allowed');
+  }
+  const body = await readJson(request);
+  const server = buildServer(record);
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: jsonResponse,
+  });
+  response.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(request, response, body);
+}
+
 /**
  * A real MCP server built with the official SDK (`McpServer` over `StreamableHTTPServerTransport`),
- * stateful (`Mcp-Session-Id`), on 127.0.0.1 and a free port, for the relay's interoperability
+ * stateful (`Mcp-Session-Id`) unless asked to be stateless, on 127.0.0.1 and a free port, for the relay's interoperability
  * tests and benchmark. Its tools cover what the relay must carry: plain calls, results that
  * policies mask or block, progress notifications, a large result and a server-to-client request.
  */
@@ -220,6 +248,9 @@ export async function startMcpTestServer(
     requests += 1;
     if (!request.url?.startsWith('/mcp')) {
       return plain(response, 404, 'not found');
+    }
+    if (options.stateless) {
+      return handleStateless(request, response, record, options.jsonResponse ?? false);
     }
     const sessionId = request.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;

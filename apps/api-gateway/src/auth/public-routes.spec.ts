@@ -15,6 +15,7 @@ describe(needsToken.name, () => {
         '/tenant-auth/v1/identity-providers/0b9e1a4c-1d2f-4e5a-9b7c-1234567890ab/callback?code=x',
       ),
     ).toBe(false);
+    expect(needsToken('/relay/a2a-push/0b9e1a4c-1d2f-4e5a-9b7c-1234567890ab')).toBe(false);
   });
 
   it('should not treat a look-alike of a public path as public', () => {
@@ -25,6 +26,8 @@ describe(needsToken.name, () => {
       needsToken('/tenant-auth/v1/identity-providers/0b9e1a4c-1d2f-4e5a-9b7c-1234567890ab'),
     ).toBe(true);
     expect(needsToken('/tenant-auth/v1/identity-providers/x/../users/callback')).toBe(true);
+    expect(needsToken('/relay/a2a-push/0b9e1a4c-1d2f-4e5a-9b7c-1234567890ab/x')).toBe(true);
+    expect(needsToken('/relay/a2a-push/../v1/agents')).toBe(true);
   });
 
   it('should leave the gateway health probes to the gateway', () => {

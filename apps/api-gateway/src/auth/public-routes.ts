@@ -19,6 +19,12 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
 /** I14: where an identity provider sends the browser back (`{issuer}/identity-providers/{id}/callback`, I9). */
 const IDP_CALLBACK = /^\/tenant-auth\/v1\/identity-providers\/[0-9a-f-]{36}\/callback$/i;
 
+/**
+ * traffic.md T40: where a target agent sends the pushes of a configuration given through the
+ * relay. It holds no platform token; the relay checks the token it issued for the callback.
+ */
+const A2A_PUSH_CALLBACK = /^\/relay\/a2a-push\/[0-9a-f-]{36}$/i;
+
 /** The prefixes the gateway proxies (D1); everything under them needs a token unless public. */
 export const PROTECTED_PREFIXES: readonly string[] = ['/tenant-auth/', '/relay/', '/audit/'];
 
@@ -33,6 +39,7 @@ export function needsToken(url: string): boolean {
   return (
     PROTECTED_PREFIXES.some((prefix) => path.startsWith(prefix)) &&
     !PUBLIC_PATHS.has(path) &&
-    !IDP_CALLBACK.test(path)
+    !IDP_CALLBACK.test(path) &&
+    !A2A_PUSH_CALLBACK.test(path)
   );
 }

@@ -14,7 +14,7 @@ export interface UpstreamRoute {
 export function upstreamRoutes(env: GatewayEnv): UpstreamRoute[] {
   const relay = stripTrailingSlash(env.RELAY_URL);
   return [
-    ...['/relay/mcp/', '/relay/a2a/', '/relay/llm/'].map((prefix) => ({
+    ...['/relay/mcp/', '/relay/a2a/', '/relay/a2a-push/', '/relay/llm/'].map((prefix) => ({
       prefix,
       upstream: relay,
       isTraffic: true,

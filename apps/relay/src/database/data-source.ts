@@ -13,6 +13,7 @@ import { CreateLlmProvidersTable1763790700000 } from './migrations/1763790700000
 import { MoveLlmGatewayUpstreamsToProviders1763790710000 } from './migrations/1763790710000-MoveLlmGatewayUpstreamsToProviders';
 import { CreateWebhookTables1763791400000 } from './migrations/1763791400000-CreateWebhookTables';
 import { CreateGovernanceTables1763791700000 } from './migrations/1763791700000-CreateGovernanceTables';
+import { CreateA2aPushConfigs1763792600000 } from './migrations/1763792600000-CreateA2aPushConfigs';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -38,6 +39,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       MoveLlmGatewayUpstreamsToProviders1763790710000,
       CreateWebhookTables1763791400000,
       CreateGovernanceTables1763791700000,
+      CreateA2aPushConfigs1763792600000,
     ],
   };
 }

@@ -12,6 +12,10 @@ import { A2aRelayService } from './a2a/a2a-relay.service';
 import { A2aUpstream } from './a2a/a2a-upstream';
 import { AgentCardRefreshController } from './a2a/agent-card-refresh.controller';
 import { AgentCards } from './a2a/agent-cards.service';
+import { PushConfigsRepository } from './a2a/push/push-configs.repository';
+import { PushGovernance } from './a2a/push/push-governance';
+import { PushReceiver } from './a2a/push/push-receiver';
+import { PushController } from './a2a/push/push.controller';
 import { LlmCompletions } from './llm/llm-completions';
 import { LlmController } from './llm/llm.controller';
 import { LlmForwarder } from './llm/llm-forwarder';
@@ -36,7 +40,13 @@ import { TrafficGuard } from './pipeline/traffic-guard';
  */
 @Module({
   imports: [HitlModule, McpServersModule],
-  controllers: [McpController, A2aController, AgentCardRefreshController, LlmController],
+  controllers: [
+    McpController,
+    A2aController,
+    AgentCardRefreshController,
+    PushController,
+    LlmController,
+  ],
   providers: [
     TrafficDirectory,
     RateLimiter,
@@ -53,6 +63,9 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     A2aHops,
     A2aExchange,
     A2aRelayService,
+    PushConfigsRepository,
+    PushGovernance,
+    PushReceiver,
     LlmUpstream,
     LlmForwarder,
     LlmHolds,

@@ -21,6 +21,10 @@ export interface NewDelivery {
   id: string;
   agentId: string;
   payload: string;
+  /** Where to send it instead of the agent's webhook URL (an A2A push: the caller's URL, T43). */
+  url?: string;
+  /** Sealed JSON of headers to send besides D19's. */
+  headersCiphertext?: string;
 }
 
 export interface DeliveryFilter {
@@ -70,9 +74,9 @@ export class WebhookDeliveriesRepository {
       return;
     }
     await tx.query(
-      `INSERT INTO ${D} (id, tenant_id, agent_id, event_id, event_type, correlation_id, payload, next_attempt_at)
-       SELECT d.id, $1, d.agent_id, $2, $3, $4, d.payload, now()
-       FROM unnest($5::uuid[], $6::uuid[], $7::text[]) AS d(id, agent_id, payload)
+      `INSERT INTO ${D} (id, tenant_id, agent_id, event_id, event_type, correlation_id, payload, url, headers_ciphertext, next_attempt_at)
+       SELECT d.id, $1, d.agent_id, $2, $3, $4, d.payload, d.url, d.headers, now()
+       FROM unnest($5::uuid[], $6::uuid[], $7::text[], $8::text[], $9::text[]) AS d(id, agent_id, payload, url, headers)
        ON CONFLICT (agent_id, event_id) DO NOTHING`,
       [
         tenantId,
@@ -82,6 +86,8 @@ export class WebhookDeliveriesRepository {
         deliveries.map((d) => d.id),
         deliveries.map((d) => d.agentId),
         deliveries.map((d) => d.payload),
+        deliveries.map((d) => d.url ?? null),
+        deliveries.map((d) => d.headersCiphertext ?? null),
       ],
     );
   }
@@ -98,8 +104,10 @@ export class WebhookDeliveriesRepository {
          WHERE d.id IN (SELECT id FROM ${D}
            WHERE status = 'PENDING' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
            ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING d.id, d.tenant_id, d.agent_id, d.event_type, d.correlation_id, d.payload, d.round_attempts)
-       SELECT c.*, a.status AS agent_status, a.webhook_url, a.webhook_secret_ciphertext,
+         RETURNING d.id, d.tenant_id, d.agent_id, d.event_type, d.correlation_id, d.payload, d.round_attempts,
+           d.url, d.headers_ciphertext)
+       SELECT c.*, a.status AS agent_status, coalesce(c.url, a.webhook_url) AS webhook_url,
+              a.webhook_secret_ciphertext,
               CASE WHEN a.webhook_previous_secret_expires_at > now() THEN a.webhook_previous_secret_ciphertext END AS previous_secret
        FROM claimed c LEFT JOIN relay.agents a ON a.id = c.agent_id AND a.tenant_id = c.tenant_id`,
       [limit, leaseToken, leaseMs],
@@ -118,6 +126,7 @@ export class WebhookDeliveriesRepository {
       secretCiphertexts: [row.webhook_secret_ciphertext, row.previous_secret]
         .filter((value) => value !== null && value !== undefined)
         .map(String),
+      headersCiphertext: str(row.headers_ciphertext),
     }));
   }
 

@@ -1,3 +1,9 @@
+/**
+ * The event type of a delivery that carries an A2A push (traffic.md T43): the push's body as
+ * the target sent it (judged), to the URL the caller gave, signed as D19 signs webhooks.
+ */
+export const A2A_PUSH_EVENT_TYPE = 'A2A_PUSH_NOTIFICATION';
+
 export const WEBHOOK_DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
@@ -47,6 +53,8 @@ export interface ClaimedDelivery {
   agentStatus?: string;
   url?: string;
   secretCiphertexts: string[];
+  /** Sealed JSON of headers sent besides D19's (an A2A push: its content type and the caller's token). */
+  headersCiphertext?: string;
 }
 
 /** What one attempt came to. */

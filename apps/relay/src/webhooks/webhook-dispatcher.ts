@@ -79,8 +79,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         return;
       }
       let secrets: string[];
+      let headers: Record<string, string> | undefined;
       try {
         secrets = claimed.secretCiphertexts.map((sealed) => this.cipher.decrypt(sealed));
+        headers = claimed.headersCiphertext
+          ? (JSON.parse(this.cipher.decrypt(claimed.headersCiphertext)) as Record<string, string>)
+          : undefined;
       } catch (error) {
         const why = `the signing secret cannot be opened: ${(error as Error).message}`;
         await this.database.asSystem((tx) => this.deliveries.abandon(tx, claimed, why));
@@ -93,6 +97,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         correlationId: claimed.correlationId,
         body: claimed.payload,
         secrets,
+        ...(headers ? { headers } : {}),
       });
       const isDelivered = outcome.error === undefined;
       const next = nextState(

@@ -17,6 +17,8 @@ export interface SignedRequest {
   correlationId: string;
   body: string;
   secrets: string[];
+  /** Sent besides D19's headers, which they never replace (an A2A push's content type and token). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -64,6 +66,7 @@ export class WebhookSender implements OnApplicationShutdown {
           'content-type': 'application/json',
           'user-agent': 'agp-webhooks/1',
           'x-correlation-id': signed.correlationId,
+          ...signed.headers,
           [WEBHOOK_HEADERS.eventType]: signed.eventType,
           [WEBHOOK_HEADERS.deliveryId]: signed.deliveryId,
           [WEBHOOK_HEADERS.timestamp]: String(timestamp),

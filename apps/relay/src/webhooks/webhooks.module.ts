@@ -40,7 +40,8 @@ export class WebhooksModule {
         WebhookDispatcher,
         WebhookRetentionJob,
       ],
-      exports: [WebhookSettingsService],
+      // The A2A push receiver (traffic.md T43) queues its deliveries through the repository.
+      exports: [WebhookSettingsService, WebhookDeliveriesRepository],
     };
   }
 }

@@ -10,7 +10,7 @@ const ENTRY = join(__dirname, '..', '..', 'dist', 'main.js');
 export interface EmbeddedPlatform {
   url: string;
   /** The bootstrapped administrator (D11). */
-  admin: { tenant: string; email: string; password: string };
+  admin: { tenant: string; tenantId: string; email: string; password: string };
   stop(): Promise<void>;
 }
 

@@ -28,7 +28,7 @@ export interface TestAgent {
  */
 export class McpWorld {
   private constructor(
-    readonly platform: McpPlatform,
+    readonly platform: Pick<McpPlatform, 'baseUrl'>,
     readonly tenant: string,
     private readonly adminToken: string,
     readonly tenantId: string,
@@ -48,6 +48,23 @@ export class McpWorld {
       password: admin.password,
     });
     return new McpWorld(platform, slug, token, admin.tenantId);
+  }
+
+  /**
+   * A tenant that already exists, driven by its administrator's password as the README says
+   * (`npm start`'s `default` tenant, whose credentials are in DATA_DIR/bootstrap.json).
+   */
+  static async signIn(
+    platform: Pick<McpPlatform, 'baseUrl'>,
+    admin: { tenant: string; tenantId: string; email: string; password: string },
+  ): Promise<McpWorld> {
+    const token = await McpWorld.token(platform.baseUrl, {
+      grant_type: 'password',
+      tenant: admin.tenant,
+      username: admin.email,
+      password: admin.password,
+    });
+    return new McpWorld(platform, admin.tenant, token, admin.tenantId);
   }
 
   static async token(baseUrl: string, form: Record<string, string>): Promise<string> {

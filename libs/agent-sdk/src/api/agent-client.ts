@@ -8,6 +8,7 @@ import {
 import { ApiError } from '../errors';
 import { TokenEvents, TokenProvider, TokenScope, readBody } from '../auth/token-provider';
 import { CORRELATION_HEADER, currentCorrelationId } from '../http/correlation';
+import { requestBudgetMs } from '../http/backoff';
 import { FetchLike, createGovernedFetch } from '../http/governed-fetch';
 import { McpRelayClient, McpRelayClientOptions } from '../mcp/mcp-relay-client';
 import {
@@ -25,6 +26,12 @@ import {
 /** Specification, Limits: the subscriptions listing reads pages of 100, at most 100 of them. */
 export const SUBSCRIPTIONS_PAGE_SIZE = 100;
 export const SUBSCRIPTIONS_MAX_PAGES = 100;
+
+/**
+ * S14: what the relay adds to an MCP server's wait before its 504 reaches the agent (the server's
+ * `timeoutMs` is the relay's, 30 s by default like SVC_TIMEOUT; judging and auditing come on top).
+ */
+export const RELAY_ANSWER_MARGIN_MS = 10_000;
 
 /** An LLM gateway as an OpenAI-compatible client needs it: its base address and a fetch. */
 export interface LlmGatewayConnection {
@@ -136,7 +143,7 @@ export class AgentClient {
       `${this.config.baseUrl}/relay/mcp/${mcpServerId}`,
       mcpServerId,
       this.governedFetch('mcp:call', options.forwardCorrelationId ?? true),
-      options,
+      { requestTimeoutMs: requestBudgetMs(this.config, RELAY_ANSWER_MARGIN_MS), ...options },
     );
   }
 

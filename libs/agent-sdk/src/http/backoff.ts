@@ -1,4 +1,4 @@
-import { MAX_BACKOFF_MS } from '../config/agent-config';
+import { AgentConfig, MAX_BACKOFF_MS } from '../config/agent-config';
 
 /** Exponential backoff: `base · 2^attempt`, capped, with up to 20 % jitter so replicas spread out. */
 export function backoffDelayMs(attempt: number, baseMs: number, random = Math.random): number {
@@ -13,4 +13,22 @@ export function sleep(ms: number): Promise<void> {
 /** 5xx and network failures are retried; other answers are final (specification, request behaviour). */
 export function isRetryableStatus(status: number): boolean {
   return status >= 500 && status <= 599;
+}
+
+/**
+ * The longest one request may take under the request behaviour: every attempt at its timeout plus
+ * `answerMarginMs` (what a proxy adds to its own wait before it answers), and the longest wait
+ * before each retry (jitter included). A caller with a deadline of its own (the MCP SDK's request
+ * timeout) is given this one, so the retries end before it and their outcome, not the deadline,
+ * is what the caller sees (S14).
+ */
+export function requestBudgetMs(
+  config: Pick<AgentConfig, 'timeoutMs' | 'maxRetries' | 'retryBaseDelayMs'>,
+  answerMarginMs = 0,
+): number {
+  let waits = 0;
+  for (let retry = 0; retry < config.maxRetries; retry++) {
+    waits += backoffDelayMs(retry, config.retryBaseDelayMs, () => 1);
+  }
+  return (config.maxRetries + 1) * (config.timeoutMs + answerMarginMs) + waits;
 }

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolResult,
   CallToolResultSchema,
@@ -20,6 +21,11 @@ export interface McpRelayClientOptions {
   correlationId?: string;
   /** Forward the id of the request being served (runWithCorrelationId); on by default. */
   forwardCorrelationId?: boolean;
+  /**
+   * How long one MCP request may take, retries included; the SDK's own 60 s otherwise.
+   * `AgentClient.mcp` gives the request behaviour's whole budget (requestBudgetMs, S14).
+   */
+  requestTimeoutMs?: number;
 }
 
 export type { CallToolResult, Tool };
@@ -47,7 +53,9 @@ export class McpRelayClient {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.mapErrors(() => client.listTools(cursor ? { cursor } : undefined));
+      const page = await this.mapErrors(() =>
+        client.listTools(cursor ? { cursor } : undefined, this.requestOptions()),
+      );
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
@@ -59,7 +67,11 @@ export class McpRelayClient {
     const client = await this.connected();
     return this.mapErrors(
       async () =>
-        (await client.callTool({ name, arguments: args }, CallToolResultSchema)) as CallToolResult,
+        (await client.callTool(
+          { name, arguments: args },
+          CallToolResultSchema,
+          this.requestOptions(),
+        )) as CallToolResult,
     );
   }
 
@@ -70,7 +82,11 @@ export class McpRelayClient {
   ): Promise<Record<string, unknown>> {
     const client = await this.connected();
     return this.mapErrors(() =>
-      client.request({ method, ...(params ? { params } : {}) }, ResultSchema),
+      client.request(
+        { method, ...(params ? { params } : {}) },
+        ResultSchema,
+        this.requestOptions(),
+      ),
     );
   }
 
@@ -108,10 +124,15 @@ export class McpRelayClient {
       fetch: (input, init) => this.refusalsAsErrors(input, init),
       ...(headers ? { requestInit: { headers } } : {}),
     });
-    await this.mapErrors(() => client.connect(transport));
+    await this.mapErrors(() => client.connect(transport, this.requestOptions()));
     this.client = client;
     this.transport = transport;
     return client;
+  }
+
+  private requestOptions(): RequestOptions | undefined {
+    const timeout = this.options.requestTimeoutMs;
+    return timeout ? { timeout } : undefined;
   }
 
   /** Turns the relay's refusals of a POST into the library's errors before the SDK sees them. */
@@ -124,7 +145,13 @@ export class McpRelayClient {
     if (response.status === 403) {
       throw new McpNotSubscribedError(this.mcpServerId, body);
     }
-    throw new ApiError(`MCP ${this.url} answered ${response.status}`, response.status, body);
+    const detail =
+      body && typeof body === 'object' && 'detail' in body ? `: ${String(body.detail)}` : '';
+    throw new ApiError(
+      `MCP ${this.url} answered ${response.status}${detail}`,
+      response.status,
+      body,
+    );
   }
 
   private async mapErrors<T>(work: () => Promise<T>): Promise<T> {

@@ -50,7 +50,7 @@ export const REFUSALS = {
     message: 'the stream ended before its answer',
   },
   /**
-   * Beside D41 (the project's docs/decisions/traffic.md, T40): the upstream gave no usable answer at all
+   * Beside D41 (the project's docs/decisions/traffic.md, T45): the upstream gave no usable answer at all
    * (refused, timed out, not JSON-RPC); on the A2A path with HTTP 502 or 504 (T35).
    */
   upstreamFailed: { code: -31011, agpCode: 'upstream_failed', message: 'upstream failed' },

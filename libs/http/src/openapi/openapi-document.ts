@@ -231,6 +231,13 @@ const TRAFFIC_PROTOCOLS: ReadonlyArray<readonly [string, string]> = [
       'that is not a JSON-RPC request gets HTTP 200 with -32700 or -32600 (A2A 1.0 § 9, D61).',
   ],
   [
+    '/relay/a2a-push/',
+    'Where a target agent posts the A2A push notifications (https://a2a-protocol.org) of a ' +
+      'configuration a caller gave through `/relay/a2a/`: no platform token, the token the relay ' +
+      'issued for this callback (`X-A2A-Notification-Token`). Each push is judged as a hop and ' +
+      "delivered to the caller's URL signed as webhooks are (D19; traffic.md T40-T43).",
+  ],
+  [
     '/relay/llm/',
     'The OpenAI-compatible API (https://platform.openai.com/docs/api-reference/chat), relayed ' +
       "to the gateway's providers in order with failover, policy on the request and the " +

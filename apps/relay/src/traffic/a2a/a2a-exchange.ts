@@ -34,6 +34,16 @@ export type A2aAnswer =
       cancel(): void;
     };
 
+/**
+ * How an answer is seen on its way back when the relay stands in for something the caller gave
+ * (T42: push configurations): `seen` is what the pipeline judges and the trail keeps, `delivered`
+ * turns the judged answer into what the caller gets.
+ */
+export interface A2aAnswerView {
+  seen(answer: JsonRpcMessage): Promise<JsonRpcMessage>;
+  delivered(judged: JsonRpcMessage): JsonRpcMessage;
+}
+
 export interface AskedFor {
   method: string;
   resendDigest: string;
@@ -78,6 +88,7 @@ export class A2aExchange implements BeforeApplicationShutdown {
     card: AgentCardJson,
     message: JsonRpcMessage,
     askedFor: AskedFor,
+    view?: A2aAnswerView,
   ): Promise<A2aAnswer> {
     const id = message.id!;
     const abort = new AbortController();
@@ -108,13 +119,17 @@ export class A2aExchange implements BeforeApplicationShutdown {
         await readLimited(answer, MAX_A2A_MESSAGE_BYTES, a2aLabel(call)),
         id,
       );
-      const judged = await this.hops.judgeAnswer(call, reply, askedFor);
+      const judged = await this.hops.judgeAnswer(
+        call,
+        view ? await view.seen(reply) : reply,
+        askedFor,
+      );
       await judged.audited;
-      return {
-        kind: 'json',
-        status: answer.statusCode,
-        body: judged.kind === 'forward' ? judged.message : judged.answer,
-      };
+      let body: JsonRpcMessage = judged.kind === 'refused' ? judged.answer : judged.message;
+      if (judged.kind === 'forward' && view) {
+        body = view.delivered(judged.message);
+      }
+      return { kind: 'json', status: answer.statusCode, body };
     } catch (error) {
       const failure =
         error instanceof GarbledAnswer

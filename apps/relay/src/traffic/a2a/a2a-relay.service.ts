@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MessageDirection } from '@agp/contracts';
 import { HttpProblem } from '@agp/http';
 
 import { HitlHolds } from '../../hitl/hitl-holds.service';
@@ -18,6 +19,13 @@ import { A2aHops, heldOutcome } from './a2a-hops';
 import { AgentCardJson } from './agent-card';
 import { AgentCards } from './agent-cards.service';
 import { A2aUpstreamFailure } from './a2a-upstream';
+import { PushGovernance } from './push/push-governance';
+
+/** The hop an admission refusal is audited as. */
+interface AdmittedHop {
+  direction: MessageDirection;
+  method?: string;
+}
 
 /** Who calls the path (T38: an agent). */
 export type A2aCaller = TrafficCaller;
@@ -39,6 +47,7 @@ export class A2aRelayService {
     private readonly exchange: A2aExchange,
     private readonly cards: AgentCards,
     private readonly holds: HitlHolds,
+    private readonly pushes: PushGovernance,
   ) {}
 
   async post(caller: A2aCaller, targetId: string, body: unknown): Promise<A2aAnswer> {
@@ -49,11 +58,13 @@ export class A2aRelayService {
       return { kind: 'json', status: 200, body: framing };
     }
     const request = body as JsonRpcMessage;
-    await this.checkSubscribed(call, request);
-    const refused =
-      (await this.refuseIfStopped(call, request)) ?? (await this.enforceRateLimit(call, request));
+    const refused = await this.admit(call, request, 'REQUEST');
     if (refused) {
       return refused;
+    }
+    const push = await this.pushes.admit(call, request);
+    if (push.kind === 'refused') {
+      return { kind: 'json', status: 200, body: push.answer };
     }
     const askedFor = { method: request.method!, resendDigest: resendDigestOf(request) };
     const hitlRequestId = resendHoldOf(caller.headers);
@@ -65,7 +76,7 @@ export class A2aRelayService {
       }
       forward = released.body;
     } else {
-      const judged = await this.hops.judgeRequest(call, request);
+      const judged = await this.hops.judgeRequest(call, push.plan.hopMessage);
       // T1: the target acts on what it receives, so the trail holds the hop before it is sent.
       await judged.audited;
       if (judged.kind === 'refused') {
@@ -82,7 +93,28 @@ export class A2aRelayService {
       }
       throw error;
     }
-    return this.exchange.forward(call, card, forward, askedFor);
+    forward = await push.plan.forward(forward);
+    return this.exchange.forward(call, card, forward, askedFor, push.plan.answerView);
+  }
+
+  /**
+   * What every message on the path passes before any policy: the AGENT_TO_AGENT subscription
+   * (D32, a 403), the kill switches (D35, −31005 in the message's place) and the rate limits
+   * (D36, a 429 with −31029), each refusal audited as a hop of `direction` (a message that is no
+   * request names the method it stands for in `method`). Undefined when it may go on.
+   */
+  async admit(
+    call: A2aCall,
+    message: JsonRpcMessage,
+    direction: MessageDirection,
+    method?: string,
+  ): Promise<A2aAnswer | undefined> {
+    const hop = { direction, method };
+    await this.checkSubscribed(call, message, hop);
+    return (
+      (await this.refuseIfStopped(call, message, hop)) ??
+      (await this.enforceRateLimit(call, message, hop))
+    );
   }
 
   /** The agent card as callers see it (D38): the subscription decides, as for every call. */
@@ -129,7 +161,7 @@ export class A2aRelayService {
       : { kind: 'answer', body: settled.message };
   }
 
-  private async callFor(caller: A2aCaller, targetId: string): Promise<A2aCall> {
+  async callFor(caller: A2aCaller, targetId: string): Promise<A2aCall> {
     const basis = await callBasisOf(
       this.directory,
       caller,
@@ -140,13 +172,17 @@ export class A2aRelayService {
   }
 
   /** D32: no AGENT_TO_AGENT subscription, no traffic: 403 before anything reaches the target. */
-  private async checkSubscribed(call: A2aCall, request?: JsonRpcMessage): Promise<void> {
+  private async checkSubscribed(
+    call: A2aCall,
+    request?: JsonRpcMessage,
+    hop: AdmittedHop = { direction: 'REQUEST' },
+  ): Promise<void> {
     if (call.route.subscription) {
       return;
     }
     const reason = `agent ${call.callerId} is not subscribed to agent ${call.targetId}`;
     if (request) {
-      await this.pipeline.refuse(a2aHopOf(call, 'REQUEST', request), {
+      await this.pipeline.refuse(a2aHopOf(call, hop.direction, request, hop.method), {
         type: 'COMMUNICATION_AUDIT',
         action: 'BLOCK',
         reason,
@@ -159,18 +195,22 @@ export class A2aRelayService {
   private async refuseIfStopped(
     call: A2aCall,
     request: JsonRpcMessage,
+    hop: AdmittedHop,
   ): Promise<A2aAnswer | undefined> {
     const engaged = await this.guard.killSwitchFor(a2aGuardSubject(call));
     if (!engaged) {
       return undefined;
     }
     const reason = `kill switch ${engaged.id} (${engaged.scope}): ${engaged.reason}`;
-    const { decisionId, audited } = this.pipeline.refusing(a2aHopOf(call, 'REQUEST', request), {
-      type: 'COMMUNICATION_AUDIT',
-      action: 'BLOCK',
-      reason,
-      details: { killSwitchId: engaged.id },
-    });
+    const { decisionId, audited } = this.pipeline.refusing(
+      a2aHopOf(call, hop.direction, request, hop.method),
+      {
+        type: 'COMMUNICATION_AUDIT',
+        action: 'BLOCK',
+        reason,
+        details: { killSwitchId: engaged.id },
+      },
+    );
     await audited;
     const data = {
       reasons: [reason],
@@ -192,6 +232,7 @@ export class A2aRelayService {
   private async enforceRateLimit(
     call: A2aCall,
     request: JsonRpcMessage,
+    hop: AdmittedHop,
   ): Promise<A2aAnswer | undefined> {
     const refusal = await this.guard.rateLimitFor(a2aGuardSubject(call), 1);
     if (!refusal) {
@@ -199,7 +240,7 @@ export class A2aRelayService {
     }
     const reason = `over the rate limit of ${refusal.perMinute} messages per minute (${refusal.key})`;
     if (refusal.isFirstInWindow) {
-      await this.pipeline.refuse(a2aHopOf(call, 'REQUEST', request), {
+      await this.pipeline.refuse(a2aHopOf(call, hop.direction, request, hop.method), {
         type: 'RATE_LIMIT',
         action: 'BLOCK',
         reason,

@@ -31,6 +31,18 @@ describe('agent card', () => {
     expect(endpointOf(v03)).toEqual({ url: 'http://agent.example/rpc', protocolVersion: '0.3.0' });
   });
 
+  it('should advertise pushes only when the agent sends them (T44)', () => {
+    const pushing = proxiedCard(
+      { ...v1, capabilities: { streaming: true, pushNotifications: true } },
+      relayUrl,
+      tokenUrl,
+    );
+    const silent = proxiedCard({ ...v03, capabilities: { streaming: true } }, relayUrl, tokenUrl);
+
+    expect(pushing.capabilities).toEqual({ streaming: true, pushNotifications: true });
+    expect(silent.capabilities).toEqual({ streaming: true, pushNotifications: false });
+  });
+
   it('should refuse a card without a JSON-RPC interface or a name', () => {
     expect(invalidCard({ name: 'x', url: 'http://a', preferredTransport: 'GRPC' })).toMatch(
       /JSON-RPC/,

@@ -85,6 +85,13 @@ export function proxiedCard(
   const flows = { clientCredentials: { tokenUrl, scopes } };
   const copy: AgentCardJson = { ...card };
   delete copy.signatures;
+  if (isRecord(card.capabilities)) {
+    // T44: pushes reach callers only through the relay, which carries them when the agent sends them.
+    copy.capabilities = {
+      ...card.capabilities,
+      pushNotifications: card.capabilities.pushNotifications === true,
+    };
+  }
   if (Array.isArray(card.skills)) {
     copy.skills = (card.skills as unknown[]).map((skill): unknown => {
       if (!isRecord(skill)) {

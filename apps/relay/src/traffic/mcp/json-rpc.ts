@@ -20,6 +20,7 @@ export type MessageKind = 'request' | 'notification' | 'response';
 
 export const RPC_PARSE_ERROR = -32700;
 export const RPC_INVALID_REQUEST = -32600;
+export const RPC_INVALID_PARAMS = -32602;
 export const RPC_INTERNAL_ERROR = -32603;
 
 export function kindOf(message: JsonRpcMessage): MessageKind {

@@ -1,7 +1,11 @@
 import { PageQueryDto } from '@agp/http';
 import { IsIn, IsOptional } from 'class-validator';
 
-import { WEBHOOK_DELIVERY_STATUSES, WebhookDeliveryStatus } from '../webhook-delivery.types';
+import {
+  A2A_PUSH_EVENT_TYPE,
+  WEBHOOK_DELIVERY_STATUSES,
+  WebhookDeliveryStatus,
+} from '../webhook-delivery.types';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '../webhook-events';
 
 export class ListWebhookDeliveriesQueryDto extends PageQueryDto {
@@ -10,6 +14,6 @@ export class ListWebhookDeliveriesQueryDto extends PageQueryDto {
   status?: WebhookDeliveryStatus;
 
   @IsOptional()
-  @IsIn(WEBHOOK_EVENT_TYPES)
-  eventType?: WebhookEventType;
+  @IsIn([...WEBHOOK_EVENT_TYPES, A2A_PUSH_EVENT_TYPE])
+  eventType?: WebhookEventType | typeof A2A_PUSH_EVENT_TYPE;
 }
