@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@agp/database';
 import { MessagingModule } from '@agp/messaging';
 
+import { auditJobs } from './audit-jobs';
 import { AuditCommonModule } from './common/common.module';
 import { AuditEnv } from './config/audit.env';
 import { DashboardModule } from './dashboard/dashboard.module';
@@ -38,6 +39,7 @@ export class AuditModule {
         DashboardModule,
         MonitorsModule.forRoot(),
       ],
+      providers: [auditJobs],
     };
   }
 }

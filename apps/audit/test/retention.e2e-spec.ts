@@ -3,7 +3,6 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Database, findTablesWithoutForcedRls } from '@agp/database';
 import { TestDatabase, TestTokenIssuer, createTestDatabase } from '@agp/testing';
 
-import { JobRunsRepository } from '../src/common/job-runs.repository';
 import { AUDIT_DATABASE } from '../src/database/tokens';
 import { EventPartitionsService } from '../src/events/event-partitions.service';
 import { addDays, dayStart, partitionName } from '../src/events/partitions';
@@ -77,13 +76,5 @@ describe('audit retention and partitions', () => {
       verified: true,
       checkedCount: 1,
     });
-  });
-
-  it('should let one replica claim a tick when two ask for it in the same interval', async () => {
-    const sut = app.get(JobRunsRepository);
-    const job = `job-${randomUUID()}`;
-    const claims = await Promise.all([sut.claim(job, 60_000), sut.claim(job, 60_000)]);
-    expect(claims.filter(Boolean)).toHaveLength(1);
-    expect(await sut.claim(job, 60_000)).toBe(false);
   });
 });

@@ -11,12 +11,15 @@ import { ChannelsModule } from './channels/channels.module';
 import { DecisionsModule } from './decisions/decisions.module';
 import { EvaluationPacksModule } from './evaluation-packs/evaluation-packs.module';
 import { GovernanceModule } from './governance/governance.module';
+import { HitlModule } from './hitl/hitl.module';
 import { KillSwitchesModule } from './kill-switches/kill-switches.module';
 import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
 import { LlmProvidersModule } from './llm-providers/llm-providers.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { PoliciesModule } from './policies/policies.module';
+import { relayJobs } from './relay-jobs';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { ProjectionsModule } from './projections/projections.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { TrafficModule } from './traffic/traffic.module';
 import { TrafficSettingsModule } from './traffic-settings/traffic-settings.module';
@@ -69,6 +72,7 @@ export class RelayModule {
           cacheTtlMs: env.POLICY_CACHE_TTL_MS ?? 60_000,
           evaluationTimeoutMs: env.POLICY_EVAL_TIMEOUT_MS ?? 50,
         }),
+        ProjectionsModule,
         TenantsModule,
         UsersModule,
         AgentsModule,
@@ -80,6 +84,7 @@ export class RelayModule {
         SubscriptionsModule,
         TrafficModule,
         KillSwitchesModule,
+        HitlModule,
         GovernanceModule,
         TrafficSettingsModule,
         EvaluationPacksModule.forRoot({ runPollIntervalMs: env.EVALUATION_RUN_POLL_MS ?? 1_000 }),
@@ -95,6 +100,7 @@ export class RelayModule {
           retentionDays: env.WEBHOOK_RETENTION_DAYS ?? 30,
         }),
       ],
+      providers: [relayJobs],
     };
   }
 }

@@ -12,11 +12,14 @@ import { TENANT_AUTH_DATABASE, TENANT_AUTH_SERVICE } from './database/tokens';
 import { GroupsModule } from './groups/groups.module';
 import { DomainVerifier } from './identity-providers/domain-verification';
 import { IdentityProvidersModule } from './identity-providers/identity-providers.module';
+import { IdentityQueriesModule } from './identity-queries/identity-queries.module';
 import { DOMAIN_VERIFIER } from './identity-providers/identity-providers.service';
 import { KeysModule } from './keys/keys.module';
 import { SECRET_BOX } from './keys/signing-keys.service';
 import { PermissionsModule } from './permissions/permissions.module';
+import { RevocationsModule } from './revocations/revocations.module';
 import { RolesModule } from './roles/roles.module';
+import { tenantAuthJobs } from './tenant-auth-jobs';
 import { TenantsModule } from './tenants/tenants.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsersModule } from './users/users.module';
@@ -70,9 +73,12 @@ export class TenantAuthModule {
         RolesModule,
         ClientsModule,
         IdentityProvidersModule,
+        IdentityQueriesModule,
         KeysModule,
+        RevocationsModule,
         BootstrapModule,
       ],
+      providers: [tenantAuthJobs],
       exports: [BootstrapModule, KeysModule],
     };
   }

@@ -32,6 +32,23 @@ export interface BroadcastListener {
 /** Stops a broadcast listener. */
 export type StopListening = () => void;
 
+/** Answers one query (a JSON request body) with a JSON reply body (`OwnerQueries`, owner-queries.ts). */
+export type AnswerQuery = (body: string) => Promise<string>;
+
+/** Why an owner gave no answer: none listens, none answered in time, or the bus is unreachable. */
+export type QueryFailureReason = 'no-answerer' | 'timeout' | 'unreachable';
+
+/** A request that reached no owner, or whose answer did not come back in time. */
+export class QueryFailure extends Error {
+  constructor(
+    readonly reason: QueryFailureReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'QueryFailure';
+  }
+}
+
 /** Why a message was parked instead of delivered again. */
 export interface ParkedMessage {
   consumer: string;
@@ -76,6 +93,13 @@ export interface EventTransport {
    * Apps inject `EVENT_BROADCAST`, which also hears this replica's commits at once.
    */
   listen(types: readonly string[], listener: BroadcastListener): Promise<StopListening>;
+  /**
+   * Request-reply (issue 30): `ask` sends a query to one replica of whichever service `answer`s its
+   * type and resolves with the reply body, or rejects with `QueryFailure` (no answerer, no answer
+   * within `timeoutMs`). Apps inject `OWNER_QUERIES`, which types and validates both ends.
+   */
+  ask(type: string, body: string, timeoutMs: number): Promise<string>;
+  answer(type: string, handler: AnswerQuery): Promise<StopListening>;
   /** Stops pulling, lets in-flight deliveries finish and hands un-acked messages back. */
   stopConsumers(): Promise<void>;
   close(): Promise<void>;

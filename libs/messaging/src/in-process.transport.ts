@@ -2,6 +2,7 @@ import { EventEnvelope } from '@agp/contracts';
 import { Logger } from 'pino';
 
 import {
+  AnswerQuery,
   BatchSubscriptionOptions,
   BroadcastListener,
   ConsumerSpec,
@@ -10,6 +11,7 @@ import {
   EventTransport,
   ParkedMessage,
   PoisonMessageError,
+  QueryFailure,
   StopListening,
 } from './event-transport';
 import { RedeliveryPolicy, redeliveryDelay } from './redelivery';
@@ -27,6 +29,7 @@ export class InProcessTransport implements EventTransport {
   private readonly listeners = new Set<{ types: readonly string[]; listener: BroadcastListener }>();
   readonly parked: ParkedMessage[] = [];
   private isStopped = false;
+  private readonly answerers = new Map<string, AnswerQuery>();
 
   constructor(
     private readonly logger: Logger,
@@ -54,6 +57,37 @@ export class InProcessTransport implements EventTransport {
     const entry = { types, listener };
     this.listeners.add(entry);
     return () => void this.listeners.delete(entry);
+  }
+
+  /**
+   * One process, one owner per query type (D2): `ask` calls its answerer directly, through the same
+   * JSON bodies and the same timeout as NATS request-reply, so both deployments behave alike.
+   */
+  async ask(type: string, body: string, timeoutMs: number): Promise<string> {
+    const answerer = this.answerers.get(type);
+    if (!answerer) {
+      throw new QueryFailure('no-answerer', `no answerer of ${type} in this process`);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new QueryFailure('timeout', `no answer to ${type} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([answerer(body), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async answer(type: string, handler: AnswerQuery): Promise<StopListening> {
+    if (this.answerers.has(type)) {
+      throw new Error(`${type} is answered already in this process`);
+    }
+    this.answerers.set(type, handler);
+    return () => void this.answerers.delete(type);
   }
 
   private async deliverWithRetry(

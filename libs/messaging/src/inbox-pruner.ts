@@ -1,4 +1,5 @@
 import { Database } from '@agp/database';
+import { JobRuns, ScheduledJob } from '@agp/jobs';
 import { Logger } from 'pino';
 
 import { DAY_MS, EVENTS_MAX_AGE_MS } from './streams';
@@ -21,59 +22,43 @@ const DEFAULTS: InboxPrunerOptions = {
 };
 
 /**
- * Keeps a service's inbox from growing for ever: every hour, the rows older than the retention go,
- * in batches so that no transaction holds many locks. One replica prunes at a time (a transaction
- * advisory lock per schema); a replica whose turn comes later in the hour finds almost nothing
- * left. Rows are appended in time order, so the oldest are found at the start of the table.
+ * Keeps a service's inbox from growing for ever: every hour, on one replica (the service schema's
+ * `job_runs`, F30), the rows older than the retention go, in batches so that no transaction holds
+ * many locks. Rows are appended in time order, so the oldest are found at the start of the table.
  */
 export class InboxPruner {
   private readonly options: InboxPrunerOptions;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private readonly job: ScheduledJob<number>;
 
   constructor(
     private readonly database: Database,
-    private readonly logger: Logger,
+    logger: Logger,
     options: Partial<InboxPrunerOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
+    this.job = new ScheduledJob({
+      name: 'inbox-prune',
+      intervalMs: this.options.intervalMs,
+      runs: new JobRuns(database),
+      work: () => this.prune(),
+      logger,
+    });
   }
 
   start(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.prune()
-        .catch((error: unknown) => {
-          this.logger.warn(
-            { err: error, schema: this.database.schema },
-            'inbox pruning failed; next hour',
-          );
-          return 0;
-        })
-        .finally(() => {
-          this.running = undefined;
-        });
-    }, this.options.intervalMs);
-    this.timer.unref();
+    this.job.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
-  /** Deletes the expired rows; returns how many (0 when another replica holds the turn). */
+  /** Deletes the expired rows; returns how many. */
   async prune(): Promise<number> {
     const { schema } = this.database;
     let deleted = 0;
     for (;;) {
       const batch = await this.database.asSystem(async (tx) => {
-        const [turn]: Array<{ mine: boolean }> = await tx.query(
-          `SELECT pg_try_advisory_xact_lock(hashtext($1)) AS mine`,
-          [`${schema}.inbox-prune`],
-        );
-        if (!turn?.mine) {
-          return undefined;
-        }
         const [gone]: Array<{ count: number }> = await tx.query(
           `WITH gone AS (
              DELETE FROM ${schema}.inbox WHERE ctid = ANY(ARRAY(
@@ -84,9 +69,6 @@ export class InboxPruner {
         );
         return gone?.count ?? 0;
       });
-      if (batch === undefined) {
-        return deleted;
-      }
       deleted += batch;
       if (batch < this.options.batchSize) {
         return deleted;

@@ -18,3 +18,4 @@ export * from './payload-validation';
 export * from './nats-connection';
 export * from './inbox-pruner';
 export * from './replicated-bucket';
+export * from './owner-queries';

@@ -15,6 +15,7 @@ import { EventEnvelope } from '@agp/contracts';
 import { Logger } from 'pino';
 
 import {
+  AnswerQuery,
   BatchSubscriptionOptions,
   BroadcastListener,
   ConsumerSpec,
@@ -33,9 +34,16 @@ import {
 import { JetStreamBatchConsumer } from './jetstream-batch-consumer';
 import { MessageDisposition } from './message-disposition';
 import { natsConnectionOptions } from './nats-connection';
+import { answerOverNats, askOverNats } from './nats-queries';
 import { RedeliveryPolicy } from './redelivery';
 import { deadLetterStream, ensureStream, eventsStream } from './streams';
-import { deadLetterStreamName, eventSubject, eventsStreamName, typeOfSubject } from './subjects';
+import {
+  deadLetterStreamName,
+  eventSubject,
+  eventsStreamName,
+  querySubject,
+  typeOfSubject,
+} from './subjects';
 
 export interface JetStreamOptions {
   url: string;
@@ -223,6 +231,15 @@ export class JetStreamTransport implements EventTransport {
       subscriptions.forEach((subscription) => subscription.unsubscribe());
       this.gapListeners.delete(listener);
     };
+  }
+
+  /** Core NATS request-reply on this transport's connection (nats-queries.ts). */
+  ask(type: string, body: string, timeoutMs: number): Promise<string> {
+    return askOverNats(this.nc, querySubject(this.options.prefix, type), body, timeoutMs);
+  }
+
+  answer(type: string, handler: AnswerQuery): Promise<StopListening> {
+    return answerOverNats(this.nc, querySubject(this.options.prefix, type), handler, this.logger);
   }
 
   private readonly gapListeners = new Set<BroadcastListener>();

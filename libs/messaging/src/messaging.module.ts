@@ -19,6 +19,7 @@ import { InProcessTransport } from './in-process.transport';
 import { InboxPruner } from './inbox-pruner';
 import { JetStreamTransport } from './jetstream.transport';
 import { OutboxRelay } from './outbox-relay';
+import { OWNER_QUERIES, OwnerQueries } from './owner-queries';
 import { DEFAULT_REDELIVERY, RedeliveryPolicy } from './redelivery';
 
 export interface EventBusOptions {
@@ -27,6 +28,8 @@ export interface EventBusOptions {
   prefix: string;
   redelivery?: RedeliveryPolicy;
   ackWaitMs?: number;
+  /** How long `OWNER_QUERIES.ask` waits for an owner (default `DEFAULT_QUERY_TIMEOUT_MS`). */
+  queryTimeoutMs?: number;
 }
 
 @Injectable()
@@ -81,9 +84,16 @@ export class EventBusModule {
           useFactory: (transport: EventTransport, logger: Logger): EventBroadcast =>
             new ReplicaBroadcast(transport, logger),
         },
+        {
+          // Request-reply to the owner of an id (issue 30), over the same transport.
+          provide: OWNER_QUERIES,
+          inject: [EVENT_TRANSPORT, ROOT_LOGGER],
+          useFactory: (transport: EventTransport, logger: Logger): OwnerQueries =>
+            new OwnerQueries(transport, logger, options.queryTimeoutMs),
+        },
         EventBusLifecycle,
       ],
-      exports: [EVENT_TRANSPORT, EVENT_BROADCAST],
+      exports: [EVENT_TRANSPORT, EVENT_BROADCAST, OWNER_QUERIES],
     };
   }
 }

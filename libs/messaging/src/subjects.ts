@@ -18,3 +18,8 @@ export function deadLetterSubject(prefix: string, consumer: string): string {
 export function typeOfSubject(prefix: string, subject: string): string {
   return subject.slice(`${prefix}.events.`.length);
 }
+
+/** Where a query type is asked and answered (core NATS request-reply, not stored). */
+export function querySubject(prefix: string, type: string): string {
+  return `${prefix}.query.${type}`;
+}

@@ -9,6 +9,7 @@ import { AddRollupSeriesIndex1763803300000 } from './migrations/1763803300000-Ad
 import { CreateMonitorSeries1763804100000 } from './migrations/1763804100000-CreateMonitorSeries';
 import { CreateMonitorSeriesTotals1763804900000 } from './migrations/1763804900000-CreateMonitorSeriesTotals';
 import { BackfillMonitorSeriesTotals1763804950000 } from './migrations/1763804950000-BackfillMonitorSeriesTotals';
+import { ReplaceTickTablesWithJobRuns1765065600000 } from './migrations/1765065600000-ReplaceTickTablesWithJobRuns';
 import { AUDIT_SCHEMA } from './tokens';
 
 /** Entities and migrations of the audit schema: shared by the runtime and the migrate command. */
@@ -27,6 +28,7 @@ export function auditDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateMonitorSeries1763804100000,
       CreateMonitorSeriesTotals1763804900000,
       BackfillMonitorSeriesTotals1763804950000,
+      ReplaceTickTablesWithJobRuns1765065600000,
     ],
   };
 }

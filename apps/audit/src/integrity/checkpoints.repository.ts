@@ -39,16 +39,6 @@ export class CheckpointsRepository {
     this.schema = database.schema;
   }
 
-  /** The scheduled work across tenants, once per tick across replicas (false: another has it). */
-  asLeader<T>(work: (tx: Tx) => Promise<T>): Promise<T | undefined> {
-    return this.database.asSystem(async (tx) => {
-      const [lock]: Array<{ acquired: boolean }> = await tx.query(
-        `SELECT pg_try_advisory_xact_lock(hashtext('agp:audit:checkpoints')) AS acquired`,
-      );
-      return lock?.acquired ? work(tx) : undefined;
-    });
-  }
-
   async allHeads(tx: Tx): Promise<Map<string, CheckpointHead[]>> {
     const rows: Array<{
       tenant_id: string;

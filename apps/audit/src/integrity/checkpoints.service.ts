@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
 
+import { AUDIT_DATABASE } from '../database/tokens';
 import { canonicalJson } from './canonical-json';
 import { CheckpointHead } from './checkpoint.types';
 import { CheckpointsRepository } from './checkpoints.repository';
@@ -18,14 +20,15 @@ function sameHeads(a: CheckpointHead[] | undefined, b: CheckpointHead[]): boolea
 @Injectable()
 export class CheckpointsService {
   constructor(
+    @Inject(AUDIT_DATABASE) private readonly database: Database,
     @Inject(CheckpointsRepository) private readonly repository: CheckpointsRepository,
     @Inject(SigningKeysService) private readonly keys: SigningKeysService,
   ) {}
 
-  /** Returns how many checkpoints were made; 0 when another replica holds this tick. */
+  /** Returns how many checkpoints were made (one replica at a time: `auditJobs`, F30). */
   async createCheckpoints(now = new Date()): Promise<number> {
     await this.keys.prepare();
-    const made = await this.repository.asLeader(async (tx) => {
+    return this.database.asSystem(async (tx) => {
       const heads = await this.repository.allHeads(tx);
       const previous = await this.repository.latestHeadsPerTenant(tx);
       let count = 0;
@@ -46,6 +49,5 @@ export class CheckpointsService {
       }
       return count;
     });
-    return made ?? 0;
   }
 }

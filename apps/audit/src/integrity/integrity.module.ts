@@ -6,7 +6,6 @@ import { CheckpointsRepository } from './checkpoints.repository';
 import { CheckpointsService } from './checkpoints.service';
 import { IntegrityController } from './integrity.controller';
 import { IntegrityRepository } from './integrity.repository';
-import { IntegrityScheduler } from './integrity.scheduler';
 import { IntegrityService } from './integrity.service';
 import { SigningKeysRepository } from './signing-keys.repository';
 import { SigningKeysService } from './signing-keys.service';
@@ -22,7 +21,6 @@ import { SigningKeysService } from './signing-keys.service';
     IntegrityRepository,
     ChainWalkers,
     IntegrityService,
-    IntegrityScheduler,
   ],
   exports: [CheckpointsRepository, CheckpointsService, IntegrityService],
 })

@@ -13,7 +13,6 @@ import { DetectorTickService } from './detectors/detector-tick.service';
 import { HistoryDispersionRepository } from './detectors/history-dispersion.repository';
 import { HistoryDispersionService } from './detectors/history-dispersion.service';
 import { MonitorsScheduler } from './detectors/monitors.scheduler';
-import { TickLeasesRepository } from './detectors/tick-leases.repository';
 import { CustomMonitorsController } from './custom/custom-monitors.controller';
 import { CustomMonitorsEvaluatorService } from './custom/custom-monitors-evaluator.service';
 import { CustomMonitorsRepository } from './custom/custom-monitors.repository';
@@ -65,7 +64,6 @@ export class MonitorsModule {
         DetectorEvaluatorService,
         HistoryDispersionRepository,
         HistoryDispersionService,
-        TickLeasesRepository,
         DetectorTickService,
         MonitorsScheduler,
         GovernanceProjectionRepository,

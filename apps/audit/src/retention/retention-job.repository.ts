@@ -13,16 +13,6 @@ export class RetentionJobRepository {
     this.schema = database.schema;
   }
 
-  /** Runs `work` unless another replica is running the job right now. */
-  asLeader<T>(work: (tx: Tx) => Promise<T>): Promise<T | undefined> {
-    return this.database.asSystem(async (tx) => {
-      const [lock]: Array<{ acquired: boolean }> = await tx.query(
-        `SELECT pg_try_advisory_xact_lock(hashtext('agp:audit:retention')) AS acquired`,
-      );
-      return lock?.acquired ? work(tx) : undefined;
-    });
-  }
-
   async anchorSeq(tx: Tx, tenantId: string, family: EventFamily): Promise<number> {
     const rows: Array<{ seq: string }> = await tx.query(
       `SELECT seq FROM ${this.schema}.chain_anchors WHERE tenant_id = $1 AND family = $2`,

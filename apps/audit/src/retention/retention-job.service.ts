@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
 
 import { AUDIT_ENV } from '../common/audit-env.token';
 import { AuditEnv } from '../config/audit.env';
+import { AUDIT_DATABASE } from '../database/tokens';
 import { EVENT_FAMILIES, EventFamily } from '../events/event-families';
 import { EventPartitionsService } from '../events/event-partitions.service';
 import { addDays } from '../events/partitions';
@@ -27,6 +29,7 @@ const DAY_MS = 86_400_000;
 @Injectable()
 export class RetentionJobService {
   constructor(
+    @Inject(AUDIT_DATABASE) private readonly database: Database,
     @Inject(RetentionJobRepository) private readonly repository: RetentionJobRepository,
     @Inject(RetentionRepository) private readonly policies: RetentionRepository,
     @Inject(CheckpointsRepository) private readonly checkpoints: CheckpointsRepository,
@@ -34,8 +37,9 @@ export class RetentionJobService {
     @Inject(AUDIT_ENV) private readonly env: AuditEnv,
   ) {}
 
-  async runOnce(now = new Date()): Promise<RetentionRun | undefined> {
-    const removedEvents = await this.repository.asLeader(async (tx) => {
+  /** One pass; one replica at a time (`auditJobs`, F30). */
+  async runOnce(now = new Date()): Promise<RetentionRun> {
+    const removedEvents = await this.database.asSystem(async (tx) => {
       let removed = 0;
       for (const { tenantId, policy } of await this.policies.allTenantPolicies(tx)) {
         const tenantCheckpoints = await this.checkpoints.allOf(tx, tenantId);
@@ -49,9 +53,6 @@ export class RetentionJobService {
       }
       return removed;
     });
-    if (removedEvents === undefined) {
-      return undefined;
-    }
     await this.partitions.createAhead(this.env.AUDIT_PARTITIONS_AHEAD_DAYS, now);
     const droppedPartitions = await this.partitions.dropEmptyBefore(addDays(now, -1));
     return { removedEvents, droppedPartitions };

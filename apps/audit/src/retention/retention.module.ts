@@ -6,19 +6,12 @@ import { RetentionJobRepository } from './retention-job.repository';
 import { RetentionJobService } from './retention-job.service';
 import { RetentionController } from './retention.controller';
 import { RetentionRepository } from './retention.repository';
-import { RetentionScheduler } from './retention.scheduler';
 import { RetentionService } from './retention.service';
 
 @Module({
   imports: [EventsModule, IntegrityModule],
   controllers: [RetentionController],
-  providers: [
-    RetentionRepository,
-    RetentionService,
-    RetentionJobRepository,
-    RetentionJobService,
-    RetentionScheduler,
-  ],
+  providers: [RetentionRepository, RetentionService, RetentionJobRepository, RetentionJobService],
   exports: [RetentionJobService],
 })
 export class RetentionModule {}

@@ -7,7 +7,10 @@ import { RELAY_CONSUMERS } from '../database/tokens';
 import { AgentsRepository } from './agents.repository';
 import { RELAY_ORIGIN } from './agents.service';
 
-/** Keeps the agents projection from tenant-auth's AGENT_LIFECYCLE events (idempotent through the inbox). */
+/**
+ * Keeps the agents projection from tenant-auth's AGENT_LIFECYCLE events (idempotent through the
+ * inbox, ordered by tenant-auth's revision: an older event never undoes a newer state, issue 30).
+ */
 @Injectable()
 export class AgentsListener implements OnModuleInit {
   constructor(
@@ -34,6 +37,7 @@ export class AgentsListener implements OnModuleInit {
       name: data.name,
       status,
       permissions: data.permissions,
+      revision: data.revision,
     });
   }
 }

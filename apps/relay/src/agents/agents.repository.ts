@@ -3,12 +3,15 @@ import { AgentVisibility } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
 import { Row, date, iso, str, text } from '../common/sql';
+import { missingOf, newerRevision } from '../projections/revisions';
 
 export interface AgentIdentity {
   id: string;
   name: string;
   status: string;
   permissions: string[];
+  /** tenant-auth's revision of it (issue 30); absent from producers without one. */
+  revision?: number;
 }
 
 export interface AgentMetadata {
@@ -45,18 +48,34 @@ export interface AgentResponse {
 }
 
 const SELECT = `SELECT a.*, coalesce(u.display_name, u.email) AS owner_name FROM relay.agents a
-  LEFT JOIN relay.users u ON u.id = a.owner_user_id`;
+  LEFT JOIN relay.users u ON u.id = a.owner_user_id AND u.status <> 'DELETED'`;
 
 /** The agents projection (tenant-auth identity) with the relay's own metadata. */
 @Injectable()
 export class AgentsRepository {
+  /** From AGENT_LIFECYCLE or tenant-auth's answer; only what is newer than the row (issue 30). */
   async upsertIdentity(tx: Tx, tenantId: string, agent: AgentIdentity): Promise<void> {
     await tx.query(
-      `INSERT INTO relay.agents (id, tenant_id, name, status, permissions) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, permissions = excluded.permissions, updated_at = now()
-       WHERE relay.agents.tenant_id = excluded.tenant_id`,
-      [agent.id, tenantId, agent.name, agent.status, JSON.stringify(agent.permissions)],
+      `INSERT INTO relay.agents (id, tenant_id, name, status, permissions, source_revision)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status,
+         permissions = excluded.permissions, updated_at = now(),
+         source_revision = coalesce(excluded.source_revision, relay.agents.source_revision)
+       WHERE relay.agents.tenant_id = excluded.tenant_id AND ${newerRevision('relay.agents')}`,
+      [
+        agent.id,
+        tenantId,
+        agent.name,
+        agent.status,
+        JSON.stringify(agent.permissions),
+        agent.revision ?? null,
+      ],
     );
+  }
+
+  /** The ids of `ids` this projection does not hold (in the tenant). */
+  async missing(tx: Tx, tenantId: string, ids: readonly string[]): Promise<string[]> {
+    return missingOf(tx, 'relay.agents', tenantId, ids);
   }
 
   async updateMetadata(

@@ -8,6 +8,7 @@ import { EgressOptions, checkEgressUrl } from '../common/egress-policy';
 import { EGRESS_OPTIONS } from '../config/relay-config.module';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { CredentialCipher } from '../mcp-servers/credential-cipher';
+import { IdentityProjections } from '../projections/identity-projections.service';
 import { RegistryErrorCode, RegistryException } from '../registry/registry.exception';
 import { UsersRepository } from '../users/users.repository';
 import { WebhookSettingsService } from '../webhooks/webhook-settings.service';
@@ -29,6 +30,7 @@ export class AgentsService {
     private readonly cipher: CredentialCipher,
     @Inject(EGRESS_OPTIONS) private readonly egress: EgressOptions,
     private readonly webhooks: WebhookSettingsService,
+    private readonly identities: IdentityProjections,
   ) {}
 
   async list(ctx: RequestContext, query: ListAgentsQueryDto): Promise<Page<AgentResponse>> {
@@ -39,6 +41,7 @@ export class AgentsService {
   }
 
   async get(ctx: RequestContext, agentId: string): Promise<AgentResponse> {
+    await this.identities.ensure(ctx.tenantId, { agents: [agentId] });
     return this.database.inTenant(ctx.tenantId, async (tx) =>
       this.mustFind(await this.agents.find(tx, ctx.tenantId, agentId), agentId),
     );
@@ -64,6 +67,7 @@ export class AgentsService {
       typeof dto.a2aCredential === 'string'
         ? { ...dto, a2aCredential: this.cipher.encrypt(dto.a2aCredential) }
         : dto;
+    await this.identities.ensure(ctx.tenantId, { agents: [agentId], users: [dto.ownerUserId] });
     return this.database.inTenant(ctx.tenantId, async (tx) => {
       const agent = this.mustFind(await this.agents.find(tx, ctx.tenantId, agentId), agentId);
       if (dto.ownerUserId && !(await this.users.find(tx, ctx.tenantId, dto.ownerUserId))) {

@@ -14,6 +14,8 @@ import { MoveLlmGatewayUpstreamsToProviders1763790710000 } from './migrations/17
 import { CreateWebhookTables1763791400000 } from './migrations/1763791400000-CreateWebhookTables';
 import { CreateGovernanceTables1763791700000 } from './migrations/1763791700000-CreateGovernanceTables';
 import { CreateA2aPushConfigs1763792600000 } from './migrations/1763792600000-CreateA2aPushConfigs';
+import { AddProjectionRevisions1765000000000 } from './migrations/1765000000000-AddProjectionRevisions';
+import { CreateJobRunsTable1765065600000 } from './migrations/1765065600000-CreateJobRunsTable';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -40,6 +42,8 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateWebhookTables1763791400000,
       CreateGovernanceTables1763791700000,
       CreateA2aPushConfigs1763792600000,
+      AddProjectionRevisions1765000000000,
+      CreateJobRunsTable1765065600000,
     ],
   };
 }

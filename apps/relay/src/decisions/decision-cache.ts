@@ -5,6 +5,7 @@ import { Database } from '@agp/database';
 import { EVENT_BROADCAST, EventBroadcast, StopListening } from '@agp/messaging';
 
 import { RELAY_DATABASE } from '../database/tokens';
+import { IdentityProjections } from '../projections/identity-projections.service';
 import { BindingScope } from './binding-matcher';
 import { DECISION_OPTIONS, DecisionOptions } from './decision-options';
 import { CompiledVersionPolicy, PolicyCompileFailure, PolicyEngine } from './policy-engine';
@@ -56,6 +57,7 @@ export class DecisionCache implements OnApplicationBootstrap, OnApplicationShutd
     private readonly engine: PolicyEngine,
     @Inject(DECISION_OPTIONS) private readonly options: DecisionOptions,
     @Inject(EVENT_BROADCAST) private readonly broadcast: EventBroadcast,
+    private readonly identities: IdentityProjections,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -117,6 +119,8 @@ export class DecisionCache implements OnApplicationBootstrap, OnApplicationShutd
   private async load(tenantId: string, entry: TenantEntry): Promise<TenantPolicySnapshot> {
     const generation = entry.generation;
     try {
+      // R15's slug of a tenant created a moment ago is asked of tenant-auth (issue 30).
+      await this.identities.ensure(tenantId, { tenant: true });
       const { rows, failOpen, tenantSlug } = await this.database.inTenant(tenantId, async (tx) => ({
         rows: await this.repository.boundVersions(tx, tenantId),
         failOpen: await this.repository.isFailOpen(tx, tenantId),

@@ -30,7 +30,8 @@ export interface NewEvaluation {
 
 const PACK_COLUMNS = `p.id, p.name, p.description, p.owner_user_id, coalesce(u.display_name, u.email, p.owner_label) AS owner_label,
   p.enabled, p.last_run_id, p.created_at, p.updated_at`;
-const PACK_FROM = `relay.evaluation_packs p LEFT JOIN relay.users u ON u.id = p.owner_user_id`;
+const PACK_FROM = `relay.evaluation_packs p
+  LEFT JOIN relay.users u ON u.id = p.owner_user_id AND u.status <> 'DELETED'`;
 
 /** Every query on evaluation packs and their evaluations; each takes the tenant id (D4). */
 @Injectable()

@@ -8,6 +8,7 @@ import { Page, pageOf, pageOffset } from '@agp/http';
 import { isUniqueViolation } from '../common/sql';
 import { RELAY_DATABASE } from '../database/tokens';
 import { UsersRepository } from '../users/users.repository';
+import { IdentityProjections } from '../projections/identity-projections.service';
 import { CreateEvaluationPackDto } from './dto/create-evaluation-pack.dto';
 import { ListEvaluationPacksQueryDto } from './dto/list-evaluation-packs-query.dto';
 import { EvaluationPackResponse } from './dto/pack-responses';
@@ -24,10 +25,12 @@ export class EvaluationPacksService {
     private readonly packs: EvaluationPacksRepository,
     private readonly runs: EvaluationRunsRepository,
     private readonly users: UsersRepository,
+    private readonly identities: IdentityProjections,
   ) {}
 
   async create(ctx: RequestContext, dto: CreateEvaluationPackDto): Promise<EvaluationPackResponse> {
     const id = randomUUID();
+    await this.identities.ensure(ctx.tenantId, { users: [dto.ownerUserId] });
     return this.uniquely(dto.name, () =>
       this.database.inTenant(ctx.tenantId, async (tx) => {
         const owner = await this.owner(tx, ctx, dto.ownerUserId);
@@ -74,6 +77,7 @@ export class EvaluationPacksService {
     packId: string,
     dto: UpdateEvaluationPackDto,
   ): Promise<EvaluationPackResponse> {
+    await this.identities.ensure(ctx.tenantId, { users: [dto.ownerUserId] });
     return this.uniquely(dto.name ?? '', () =>
       this.database.inTenant(ctx.tenantId, async (tx) => {
         await this.mustFind(tx, ctx.tenantId, packId);

@@ -1,7 +1,13 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { ExecutionMode } from '@agp/contracts';
 import { Database } from '@agp/database';
 import { ROOT_LOGGER } from '@agp/http';
+import { ClaimLoop } from '@agp/jobs';
 import { Logger } from 'pino';
 
 import { RELAY_DATABASE } from '../database/tokens';
@@ -15,16 +21,17 @@ import { simulateEvaluation } from './simulate-evaluation';
 
 export const RUN_POLL_INTERVAL = Symbol('relay:run-poll-interval');
 
+type ClaimedRun = NonNullable<Awaited<ReturnType<EvaluationRunsRepository['claimPending']>>>;
+
 /**
- * Takes PENDING runs (D27: PENDING → RUNNING → COMPLETED | FAILED) and runs them. Woken at once by a
- * run started here, and polling for runs started elsewhere (by a POLICY_CHANGE listener on another
- * replica, or left behind by a replica that stopped); `SKIP LOCKED` keeps two replicas apart.
+ * Takes PENDING runs (D27: PENDING → RUNNING → COMPLETED | FAILED) and runs them, one at a time, in
+ * a claim loop (F30): woken at once by a run started here, and polling for runs started elsewhere
+ * (by a POLICY_CHANGE listener on another replica, or left behind by a replica that stopped);
+ * `SKIP LOCKED` keeps two replicas apart.
  */
 @Injectable()
-export class RunExecutor implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private draining?: Promise<void>;
-  private isStopped = false;
+export class RunExecutor implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly loop: ClaimLoop<ClaimedRun>;
 
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
@@ -32,52 +39,39 @@ export class RunExecutor implements OnApplicationBootstrap, OnApplicationShutdow
     private readonly packs: EvaluationPacksRepository,
     private readonly directory: EndpointDirectoryRepository,
     private readonly decisions: PolicyDecisionService,
-    @Inject(RUN_POLL_INTERVAL) private readonly pollIntervalMs: number,
-    @Inject(ROOT_LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.kick(), this.pollIntervalMs);
-    this.timer.unref();
+    @Inject(RUN_POLL_INTERVAL) pollIntervalMs: number,
+    @Inject(ROOT_LOGGER) logger: Logger,
+  ) {
+    this.loop = new ClaimLoop({
+      name: 'evaluation-runs',
+      pollIntervalMs,
+      claim: async () => {
+        const claimed = await this.database.asSystem((tx) => this.runs.claimPending(tx));
+        return claimed ? [claimed] : [];
+      },
+      handle: (claimed) => this.run(claimed),
+      logger,
+    });
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.isStopped = true;
-    clearInterval(this.timer);
-    await this.draining;
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   kick(): void {
-    if (this.isStopped || this.draining) {
-      return;
-    }
-    this.draining = this.drain().finally(() => (this.draining = undefined));
+    this.loop.kick();
   }
 
-  private async drain(): Promise<void> {
-    for (;;) {
-      const claimed = await this.database
-        .asSystem((tx) => this.runs.claimPending(tx))
-        .catch((error: unknown) => {
-          this.logger.error({ err: error }, 'evaluation runs: cannot claim');
-          return undefined;
-        });
-      if (!claimed || this.isStopped) {
-        return;
-      }
-      const outcome = await this.execute(claimed.tenantId, claimed.packId, claimed.executionMode);
-      await this.database
-        .inTenant(claimed.tenantId, async (tx) => {
-          await this.runs.finish(tx, claimed.tenantId, claimed.runId, outcome);
-          await this.packs.setLastRun(tx, claimed.tenantId, claimed.packId, claimed.runId);
-        })
-        .catch((error: unknown) =>
-          this.logger.error(
-            { err: error, runId: claimed.runId },
-            'evaluation run: cannot record its outcome',
-          ),
-        );
-    }
+  private async run(claimed: ClaimedRun): Promise<void> {
+    const outcome = await this.execute(claimed.tenantId, claimed.packId, claimed.executionMode);
+    await this.database.inTenant(claimed.tenantId, async (tx) => {
+      await this.runs.finish(tx, claimed.tenantId, claimed.runId, outcome);
+      await this.packs.setLastRun(tx, claimed.tenantId, claimed.packId, claimed.runId);
+    });
   }
 
   private async execute(

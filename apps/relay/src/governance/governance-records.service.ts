@@ -9,6 +9,7 @@ import { FieldError, Page, pageOf, pageOffset } from '@agp/http';
 import { isUniqueViolation } from '../common/sql';
 import { RELAY_DATABASE } from '../database/tokens';
 import { UsersRepository } from '../users/users.repository';
+import { IdentityProjections } from '../projections/identity-projections.service';
 import { CreateGovernanceRecordDto } from './dto/create-governance-record.dto';
 import { ListGovernanceRecordsQueryDto } from './dto/list-governance-records-query.dto';
 import { ReviewGovernanceRecordDto } from './dto/review-governance-record.dto';
@@ -30,10 +31,15 @@ export class GovernanceRecordsService {
     private readonly users: UsersRepository,
     private readonly tiers: RiskTiersService,
     private readonly events: GovernanceEvents,
+    private readonly identities: IdentityProjections,
   ) {}
 
   async create(ctx: RequestContext, dto: CreateGovernanceRecordDto): Promise<GovernanceRecord> {
     requireOn(ctx.principal, dto.subjectType, 'WRITE');
+    await this.identities.ensure(ctx.tenantId, {
+      agents: dto.subjectType === 'AGENT' ? [dto.subjectId] : [],
+      users: [dto.ownerUserId],
+    });
     try {
       return await this.database.inTenant(ctx.tenantId, async (tx) => {
         const tiers = await this.tiers.tiersOf(tx, ctx.tenantId);
@@ -119,6 +125,7 @@ export class GovernanceRecordsService {
     id: string,
     dto: UpdateGovernanceRecordDto,
   ): Promise<GovernanceRecord> {
+    await this.identities.ensure(ctx.tenantId, { users: [dto.ownerUserId] });
     return this.database.inTenant(ctx.tenantId, async (tx) => {
       const current = await this.mustFind(tx, ctx, id, 'WRITE', true);
       const tiers = await this.tiers.tiersOf(tx, ctx.tenantId);

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
@@ -7,19 +7,14 @@ import { hitlEventData } from './hitl-events';
 import { HitlRepository } from './hitl.repository';
 import { HitlWaiters } from './hitl-waiters';
 
-const TICK_MS = 5_000;
 const BATCH = 500;
 
 /**
- * D34 expiry, once per tick across replicas: every replica ticks, the one that takes the
- * transaction-scoped advisory lock does the work; each expired hold records HITL_GUARD in the
- * transaction that expired it.
+ * D34 expiry, run by `relayJobs` on one replica per tick (F30): each expired hold records
+ * HITL_GUARD in the transaction that expired it, and wakes a call waiting on it here.
  */
 @Injectable()
-export class HitlExpiryJob implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-
+export class HitlExpiryJob {
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
     @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
@@ -27,31 +22,9 @@ export class HitlExpiryJob implements OnApplicationBootstrap, OnApplicationShutd
     private readonly waiters: HitlWaiters,
   ) {}
 
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.tick()
-        .then(() => undefined)
-        .catch(() => undefined)
-        .finally(() => {
-          this.running = undefined;
-        });
-    }, TICK_MS);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  /** Expires what is due; the number expired by this replica in this tick. */
+  /** Expires what is due; the number expired. */
   async tick(): Promise<number> {
     const expired = await this.database.asSystem(async (tx) => {
-      const [lock] = await tx.query<Array<{ taken: boolean }>>(
-        `SELECT pg_try_advisory_xact_lock(hashtext('relay.hitl-expiry')) AS taken`,
-      );
-      if (!lock?.taken) {
-        return [];
-      }
       const due = await this.holds.expireDue(tx, BATCH);
       for (const request of due) {
         await this.outbox.add(

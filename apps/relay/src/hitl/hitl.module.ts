@@ -11,6 +11,6 @@ import { HitlWaiters } from './hitl-waiters';
 @Module({
   controllers: [HitlController],
   providers: [HitlRepository, HitlWaiters, HitlHolds, HitlService, HitlExpiryJob],
-  exports: [HitlHolds, HitlRepository],
+  exports: [HitlHolds, HitlRepository, HitlExpiryJob],
 })
 export class HitlModule {}

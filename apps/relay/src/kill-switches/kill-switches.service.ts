@@ -8,6 +8,7 @@ import { EventOutbox } from '@agp/messaging';
 
 import { isUniqueViolation } from '../common/sql';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
+import { IdentityProjections } from '../projections/identity-projections.service';
 import { TrafficDirectory } from '../traffic/pipeline/traffic-directory';
 import { EngageKillSwitchDto } from './dto/engage-kill-switch.dto';
 import { ListKillSwitchesQueryDto } from './dto/list-kill-switches-query.dto';
@@ -33,9 +34,13 @@ export class KillSwitchesService {
     @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
     private readonly switches: KillSwitchesRepository,
     private readonly directory: TrafficDirectory,
+    private readonly identities: IdentityProjections,
   ) {}
 
   async engage(ctx: RequestContext, dto: EngageKillSwitchDto): Promise<KillSwitch> {
+    await this.identities.ensure(ctx.tenantId, {
+      agents: dto.scope === 'AGENT' ? [dto.targetId] : [],
+    });
     try {
       const engaged = await this.database.inTenant(ctx.tenantId, async (tx) => {
         const target = await this.target(tx, ctx, dto);

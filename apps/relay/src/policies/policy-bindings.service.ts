@@ -6,6 +6,7 @@ import { Database, Tx } from '@agp/database';
 import { FieldError, Page, pageOf, pageOffset } from '@agp/http';
 
 import { RELAY_DATABASE } from '../database/tokens';
+import { IdentityProjections } from '../projections/identity-projections.service';
 import { CreatePolicyBindingDto } from './dto/create-policy-binding.dto';
 import { ListPolicyBindingsQueryDto } from './dto/list-policy-bindings-query.dto';
 import { PolicyBindingResponse, PolicyVersionResponse } from './dto/policy-responses';
@@ -26,11 +27,15 @@ export class PolicyBindingsService {
     private readonly bindings: PolicyBindingsRepository,
     private readonly groups: PolicyGroupsRepository,
     private readonly changes: PolicyChangeRecorder,
+    private readonly identities: IdentityProjections,
   ) {}
 
   async create(ctx: RequestContext, dto: CreatePolicyBindingDto): Promise<PolicyBindingResponse> {
     const validFrom = dto.validFrom ? new Date(dto.validFrom) : new Date();
     const validTo = dto.validTo ? new Date(dto.validTo) : undefined;
+    await this.identities.ensure(ctx.tenantId, {
+      agents: [dto.agentId, dto.sourceAgentId, dto.sinkAgentId],
+    });
     const created = await this.database.inTenant(ctx.tenantId, async (tx) => {
       await this.assertValid(tx, ctx.tenantId, dto, validFrom, validTo);
       const group = await this.groups.findGroup(tx, ctx.tenantId, dto.groupId);

@@ -6,6 +6,7 @@ import { Row, iso, returning } from '../common/sql';
 import { AgentMcpServer, Subscription } from './subscription.types';
 
 const S = 'relay';
+const IDENTITY_TABLES = new Set(['agents', 'users']);
 const COLUMNS = 'id, kind, source_id, target_id, tools, created_at, updated_at';
 
 export interface SubscriptionFilter {
@@ -121,8 +122,10 @@ export class SubscriptionsRepository {
 
   /** Whether the registry of the given table holds the id in this tenant. */
   async exists(tx: Tx, tenantId: string, table: string, id: string): Promise<boolean> {
+    // Projected identities stay as DELETED tombstones (R11, issue 30); those are gone too.
+    const live = IDENTITY_TABLES.has(table) ? ` AND status <> 'DELETED'` : '';
     const rows: Row[] = await tx.query(
-      `SELECT 1 FROM ${S}.${table} WHERE tenant_id = $1 AND id = $2`,
+      `SELECT 1 FROM ${S}.${table} WHERE tenant_id = $1 AND id = $2${live}`,
       [tenantId, id],
     );
     return rows.length > 0;

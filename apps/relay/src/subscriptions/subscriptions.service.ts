@@ -9,6 +9,7 @@ import { EventOutbox } from '@agp/messaging';
 
 import { isUniqueViolation } from '../common/sql';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
+import { IdentityProjections, IdentityRefs } from '../projections/identity-projections.service';
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { ListSubscriptionsQueryDto } from './dto/list-subscriptions-query.dto';
 import { UpdateSubscriptionDto } from './dto/update-subscription.dto';
@@ -37,6 +38,7 @@ export class SubscriptionsService {
     @Inject(RELAY_DATABASE) private readonly database: Database,
     @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
     private readonly subscriptions: SubscriptionsRepository,
+    private readonly identities: IdentityProjections,
   ) {}
 
   async create(ctx: RequestContext, dto: CreateSubscriptionDto): Promise<Subscription> {
@@ -52,6 +54,7 @@ export class SubscriptionsService {
         ],
       );
     }
+    await this.identities.ensure(ctx.tenantId, identitiesOf(dto));
     try {
       return await this.database.inTenant(ctx.tenantId, async (tx) => {
         await this.checkEnds(tx, ctx.tenantId, dto);
@@ -125,6 +128,7 @@ export class SubscriptionsService {
     kind?: Subscription['kind'],
   ): Promise<Page<Subscription>> {
     this.checkMayReadAgent(ctx, agentId);
+    await this.identities.ensure(ctx.tenantId, { agents: [agentId] });
     const { items, total } = await this.database.inTenant(ctx.tenantId, async (tx) => {
       await this.mustHaveAgent(tx, ctx.tenantId, agentId);
       return this.subscriptions.list(
@@ -145,6 +149,7 @@ export class SubscriptionsService {
     query: PageQueryDto,
   ): Promise<Page<AgentMcpServer>> {
     this.checkMayReadAgent(ctx, agentId);
+    await this.identities.ensure(ctx.tenantId, { agents: [agentId] });
     const { items, total } = await this.database.inTenant(ctx.tenantId, async (tx) => {
       await this.mustHaveAgent(tx, ctx.tenantId, agentId);
       return this.subscriptions.mcpServersOf(
@@ -313,4 +318,15 @@ export class SubscriptionsService {
     }
     return subscription;
   }
+}
+
+/** The ends of a new subscription that tenant-auth owns (D32's kinds), to check with it (issue 30). */
+function identitiesOf(dto: CreateSubscriptionDto): IdentityRefs {
+  const ends = ENDS_OF[dto.kind];
+  const ids = (type: EndpointType): string[] =>
+    [
+      ends.source === type ? dto.sourceId : undefined,
+      ends.target === type ? dto.targetId : undefined,
+    ].filter((id): id is string => id !== undefined);
+  return { agents: ids('AGENT'), users: ids('USER') };
 }

@@ -4,16 +4,20 @@ import { Tx } from '@agp/database';
 import { EventConsumers } from '@agp/messaging';
 
 import { RELAY_CONSUMERS } from '../database/tokens';
+import { TenantsRepository } from './tenants.repository';
 
 /**
  * Keeps the tenants projection (slug and status) from tenant-auth's TENANT_LIFECYCLE, so the
  * decision input carries `tenant.slug` (POLICY.md). The projection is read with the tenant's
- * policies, so a slug change reaches decisions
- * within the cache's TTL (R15).
+ * policies, so a slug change reaches decisions within the cache's TTL (R15). Ordered by
+ * tenant-auth's revision (issue 30).
  */
 @Injectable()
 export class TenantsListener implements OnModuleInit {
-  constructor(@Inject(RELAY_CONSUMERS) private readonly consumers: EventConsumers) {}
+  constructor(
+    @Inject(RELAY_CONSUMERS) private readonly consumers: EventConsumers,
+    private readonly tenants: TenantsRepository,
+  ) {}
 
   onModuleInit(): void {
     this.consumers.register('tenants', ['TENANT_LIFECYCLE'], (event, tx) => this.apply(event, tx));
@@ -26,10 +30,11 @@ export class TenantsListener implements OnModuleInit {
     const { data } = event;
     const status =
       data.change === 'DELETED' ? 'DELETED' : data.change === 'SUSPENDED' ? 'SUSPENDED' : 'ACTIVE';
-    await tx.query(
-      `INSERT INTO relay.tenants (tenant_id, slug, status) VALUES ($1, $2, $3)
-       ON CONFLICT (tenant_id) DO UPDATE SET slug = excluded.slug, status = excluded.status, updated_at = now()`,
-      [data.tenantId, data.slug, status],
-    );
+    await this.tenants.upsert(tx, {
+      tenantId: data.tenantId,
+      slug: data.slug,
+      status,
+      revision: data.revision,
+    });
   }
 }

@@ -6,7 +6,11 @@ import { EventConsumers } from '@agp/messaging';
 import { RELAY_CONSUMERS } from '../database/tokens';
 import { UsersRepository } from './users.repository';
 
-/** Keeps the users projection from tenant-auth's USER_LIFECYCLE events (idempotent through the inbox). */
+/**
+ * Keeps the users projection from tenant-auth's USER_LIFECYCLE events (idempotent through the
+ * inbox, ordered by tenant-auth's revision). A deleted user stays as a DELETED tombstone: a late
+ * event of its life before the deletion must not bring it back (issue 30).
+ */
 @Injectable()
 export class UsersListener implements OnModuleInit {
   constructor(
@@ -23,15 +27,12 @@ export class UsersListener implements OnModuleInit {
     tx: Tx,
   ): Promise<void> {
     const { data } = event;
-    if (data.change === 'DELETED') {
-      await this.users.delete(tx, event.tenantId, data.userId);
-      return;
-    }
     await this.users.upsert(tx, event.tenantId, {
       id: data.userId,
       email: data.email,
       displayName: data.displayName,
-      status: data.status,
+      status: data.change === 'DELETED' ? 'DELETED' : data.status,
+      revision: data.revision,
     });
   }
 }

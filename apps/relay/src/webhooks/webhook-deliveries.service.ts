@@ -4,6 +4,7 @@ import { Database, Tx } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 
 import { RELAY_DATABASE } from '../database/tokens';
+import { IdentityProjections } from '../projections/identity-projections.service';
 import { ListWebhookDeliveriesQueryDto } from './dto/list-webhook-deliveries-query.dto';
 import { WebhookDelivery } from './webhook-delivery.types';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -23,6 +24,7 @@ export class WebhookDeliveriesService {
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly settings: WebhookSettingsRepository,
     private readonly dispatcher: WebhookDispatcher,
+    private readonly identities: IdentityProjections,
   ) {}
 
   async list(
@@ -31,6 +33,7 @@ export class WebhookDeliveriesService {
     query: ListWebhookDeliveriesQueryDto,
   ): Promise<Page<WebhookDelivery>> {
     this.checkMay(ctx, agentId, 'READ');
+    await this.identities.ensure(ctx.tenantId, { agents: [agentId] });
     const { items, total } = await this.database.inTenant(ctx.tenantId, async (tx) => {
       await this.mustFindAgent(tx, ctx.tenantId, agentId);
       return this.deliveries.list(

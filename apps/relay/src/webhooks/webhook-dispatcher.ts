@@ -1,6 +1,12 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { Database } from '@agp/database';
 import { ROOT_LOGGER } from '@agp/http';
+import { ClaimLoop } from '@agp/jobs';
 import { Logger } from 'pino';
 
 import { RELAY_DATABASE } from '../database/tokens';
@@ -12,18 +18,15 @@ import { WebhookSender } from './webhook-sender';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
 
 /**
- * Sends due deliveries: every replica polls, and each due row is leased to one replica at a time
- * (`SKIP LOCKED` and a lease in the row, as the evaluation runs do), so a delivery is sent once
- * across replicas. The lease outlives the longest attempt; a replica that dies mid-send leaves it
+ * Sends due deliveries in a claim loop (F30): every replica polls, and each due row is leased to
+ * one replica at a time (`SKIP LOCKED` and a lease in the row, as the evaluation runs do), so a
+ * delivery is sent once across replicas. The lease outlives the longest attempt; a replica that dies mid-send leaves it
  * to expire, and another sends it again with the same delivery id (receivers deduplicate on it).
  * Rows are the state: a restart loses nothing.
  */
 @Injectable()
-export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private draining?: Promise<void>;
-  private isStopped = false;
-  private readonly leaseMs: number;
+export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly loop: ClaimLoop<ClaimedDelivery>;
 
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
@@ -34,41 +37,28 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly cipher: CredentialCipher,
   ) {
     // Connect, answer and body each have the timeout; the margin covers recording the outcome.
-    this.leaseMs = options.timeoutMs * 3 + 30_000;
+    const leaseMs = options.timeoutMs * 3 + 30_000;
+    this.loop = new ClaimLoop({
+      name: 'webhooks',
+      pollIntervalMs: options.pollIntervalMs,
+      claim: () =>
+        this.database.asSystem((tx) => this.deliveries.claimDue(tx, options.concurrency, leaseMs)),
+      handle: (delivery) => this.deliver(delivery),
+      logger,
+    });
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.kick(), this.options.pollIntervalMs);
-    this.timer.unref();
+    this.loop.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.isStopped = true;
-    clearInterval(this.timer);
-    await this.draining;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Looks for due deliveries now (a redelivery asked on this replica), not at the next poll. */
   kick(): void {
-    if (this.isStopped || this.draining) {
-      return;
-    }
-    this.draining = this.drain().finally(() => (this.draining = undefined));
-  }
-
-  private async drain(): Promise<void> {
-    while (!this.isStopped) {
-      const claimed = await this.database
-        .asSystem((tx) => this.deliveries.claimDue(tx, this.options.concurrency, this.leaseMs))
-        .catch((error: unknown) => {
-          this.logger.error({ err: error }, 'webhooks: cannot claim due deliveries');
-          return [];
-        });
-      if (claimed.length === 0) {
-        return;
-      }
-      await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
-    }
+    this.loop.kick();
   }
 
   private async deliver(claimed: ClaimedDelivery): Promise<void> {

@@ -40,8 +40,9 @@ export class WebhooksModule {
         WebhookDispatcher,
         WebhookRetentionJob,
       ],
-      // The A2A push receiver (traffic.md T43) queues its deliveries through the repository.
-      exports: [WebhookSettingsService, WebhookDeliveriesRepository],
+      // The A2A push receiver (traffic.md T43) queues its deliveries through the repository;
+      // relay-jobs.ts schedules the retention.
+      exports: [WebhookSettingsService, WebhookDeliveriesRepository, WebhookRetentionJob],
     };
   }
 }

@@ -9,6 +9,7 @@ import { EventOutbox } from '@agp/messaging';
 
 import { hashClientSecret, newClientSecret } from '../common/credentials';
 import { assertCanGrant } from '../common/grants';
+import { revisionAfter } from '../common/revisions';
 import { IdentityException } from '../common/identity.exception';
 import { isUniqueViolation } from '../common/like';
 import { rolesOf } from '../common/permission-entry.dto';
@@ -171,6 +172,7 @@ export class ClientsService {
       change,
       status: change === 'DELETED' ? 'DELETED' : client.status,
       permissions: client.permissions,
+      revision: revisionAfter(client, change),
       summary: `agent ${client.name} ${change.toLowerCase()}`,
     });
   }

@@ -11,6 +11,8 @@ import { User } from '../users/entities/user.entity';
 import { CreateMessagingTables1763780000000 } from './migrations/1763780000000-CreateMessagingTables';
 import { CreateIdentityTables1763790000000 } from './migrations/1763790000000-CreateIdentityTables';
 import { CreateSignInTables1764300000000 } from './migrations/1764300000000-CreateSignInTables';
+import { AddIdentityRevisions1765000000000 } from './migrations/1765000000000-AddIdentityRevisions';
+import { CreateJobRunsTable1765065600000 } from './migrations/1765065600000-CreateJobRunsTable';
 import { TENANT_AUTH_SCHEMA } from './tokens';
 
 export const TENANT_AUTH_ENTITIES = [
@@ -34,6 +36,8 @@ export function tenant_authDataSourceOptions(url: string): SchemaDataSourceOptio
       CreateMessagingTables1763780000000,
       CreateIdentityTables1763790000000,
       CreateSignInTables1764300000000,
+      AddIdentityRevisions1765000000000,
+      CreateJobRunsTable1765065600000,
     ],
   };
 }

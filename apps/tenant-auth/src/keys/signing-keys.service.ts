@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { Database } from '@agp/database';
 import { ROOT_LOGGER } from '@agp/http';
 import { JSONWebKeySet, JWK, KeyLike, exportJWK, generateKeyPair, importJWK } from 'jose';
@@ -23,7 +23,6 @@ export interface ActiveKey {
 const SKEW_SEC = 30;
 /** A replica picks up another replica's rotation within this time (it signs with the retired key meanwhile, which still verifies). */
 const ACTIVE_KEY_CACHE_MS = 30_000;
-const AGE_CHECK_EVERY_MS = 3_600_000;
 
 /**
  * ES256 signing keys (D9): sealed at rest with KEY_ENCRYPTION_SECRET, rotated by a command
@@ -31,9 +30,8 @@ const AGE_CHECK_EVERY_MS = 3_600_000;
  * has expired.
  */
 @Injectable()
-export class SigningKeysService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SigningKeysService implements OnApplicationBootstrap {
   private cached?: { key: ActiveKey; until: number };
-  private timer?: NodeJS.Timeout;
 
   constructor(
     @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
@@ -43,18 +41,9 @@ export class SigningKeysService implements OnApplicationBootstrap, OnApplication
     private readonly keys: SigningKeysRepository,
   ) {}
 
+  /** At start; then every hour on one replica (`tenantAuthJobs`, F30). */
   async onApplicationBootstrap(): Promise<void> {
     await this.rotateIfOld();
-    this.timer = setInterval(() => {
-      this.rotateIfOld().catch((error: unknown) =>
-        this.logger.warn({ err: error }, 'signing key age check failed'),
-      );
-    }, AGE_CHECK_EVERY_MS);
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
   }
 
   /** The key new tokens are signed with. */

@@ -1,32 +1,29 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { REVOCATION_STORE, RevocationStore, RevokedSubjectKind, revocationKey } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
-import { ROOT_LOGGER } from '@agp/http';
-import { Logger } from 'pino';
 
 import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
 import { TENANT_AUTH_DATABASE } from '../database/tokens';
 import { RevocationsRepository } from './revocations.repository';
 
-const RECONCILE_EVERY_MS = 60_000;
+/** How often `tenantAuthJobs` reconciles, on one replica per interval (F30). */
+export const RECONCILE_EVERY_MS = 60_000;
 
 /**
  * identity.md I2. A revocation is written to the `revocations` table in the caller's transaction and
  * to the shared store *before* the commit (a failure after that leaves the subject refused, never
  * wrongly allowed); lifting one reaches the store only after the commit. The store is reconciled
- * from the table at start and every minute, so any drift heals.
+ * from the table at start and every minute (`tenantAuthJobs`, F30), so any drift heals.
  */
 @Injectable()
-export class RevocationsService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  /** Keys in the store but not in the table at the last pass: lifted only if still so a pass later. */
-  private unbacked = new Set<string>();
+export class RevocationsService implements OnApplicationBootstrap {
+  /** Keys in the store but not in the table at this replica's last pass, and when that was. */
+  private unbacked = { keys: new Set<string>(), at: 0 };
 
   constructor(
     @Inject(REVOCATION_STORE) private readonly store: RevocationStore,
     @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
     @Inject(TENANT_AUTH_ENV) private readonly env: TenantAuthEnv,
-    @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly repository: RevocationsRepository,
   ) {}
 
@@ -53,7 +50,7 @@ export class RevocationsService implements OnApplicationBootstrap, OnApplication
     return () => this.store.restore(key);
   }
 
-  async reconcile(): Promise<void> {
+  async reconcile(now = Date.now()): Promise<void> {
     const expected = await this.database.asSystem((tx) => this.repository.current(tx));
     for (const [key, reason] of expected) {
       if (this.store.entries().get(key) !== reason) {
@@ -62,27 +59,21 @@ export class RevocationsService implements OnApplicationBootstrap, OnApplication
     }
     // A key can be in the store before its transaction commits (revoke runs first): lift only
     // what stayed unbacked for a whole pass, never one that another replica is committing now.
+    // Other replicas may have run the passes since this one's last (F30): a pass of more than two
+    // intervals ago says nothing about the key now.
+    const previous =
+      now - this.unbacked.at <= 2 * RECONCILE_EVERY_MS ? this.unbacked.keys : new Set<string>();
     const unbacked = new Set([...this.store.entries().keys()].filter((key) => !expected.has(key)));
     for (const key of unbacked) {
-      if (this.unbacked.has(key)) {
+      if (previous.has(key)) {
         await this.store.restore(key);
         unbacked.delete(key);
       }
     }
-    this.unbacked = unbacked;
+    this.unbacked = { keys: unbacked, at: now };
   }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.reconcile();
-    this.timer = setInterval(() => {
-      this.reconcile().catch((error: unknown) =>
-        this.logger.warn({ err: error }, 'revocation reconcile failed'),
-      );
-    }, RECONCILE_EVERY_MS);
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
   }
 }

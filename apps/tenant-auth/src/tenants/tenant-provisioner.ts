@@ -98,6 +98,7 @@ export class TenantProvisioner {
         tenantId: tenant.id,
         slug: tenant.slug,
         change: 'CREATED',
+        revision: tenant.revision,
         summary: `tenant ${tenant.slug} created with administrator ${admin.email}`,
       },
     );

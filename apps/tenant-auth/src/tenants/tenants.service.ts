@@ -8,6 +8,7 @@ import { EventOutbox } from '@agp/messaging';
 import { IdentityException, IdentityErrorCode } from '../common/identity.exception';
 import { isUniqueViolation } from '../common/like';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
+import { revisionAfter } from '../common/revisions';
 import { RevocationsService } from '../revocations/revocations.service';
 import { CreateTenantDto } from './dto/create-tenant.dto';
 import { ListTenantsQueryDto } from './dto/list-tenants-query.dto';
@@ -131,6 +132,7 @@ export class TenantsService {
         tenantId: tenant.id,
         slug: tenant.slug,
         change,
+        revision: revisionAfter(tenant, change),
         summary: `tenant ${tenant.slug} ${change.toLowerCase()}`,
       },
     );

@@ -1,5 +1,6 @@
 import { EventParty, UserLifecycleChange, UserLifecycleData } from '@agp/contracts';
 
+import { revisionAfter } from '../common/revisions';
 import { User } from './entities/user.entity';
 
 /** USER_LIFECYCLE's payload: other services keep their tenant's users from it (D4, D15). */
@@ -15,6 +16,7 @@ export function userLifecycleData(
     displayName: user.displayName ?? undefined,
     change,
     status: change === 'DELETED' ? 'DELETED' : user.status,
+    revision: revisionAfter(user, change),
     summary: `user ${user.email} ${change.toLowerCase()}`,
   };
 }

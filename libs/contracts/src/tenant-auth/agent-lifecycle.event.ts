@@ -1,4 +1,13 @@
-import { IsArray, IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
+import {
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  Min,
+} from 'class-validator';
 
 import { AuditableEventData } from '../events/auditable-event.data';
 
@@ -28,4 +37,14 @@ export class AgentLifecycleData extends AuditableEventData {
   @IsArray()
   @IsString({ each: true })
   permissions: string[];
+
+  /**
+   * The owner's revision of the identity after this change (issue 30): projections apply an event
+   * only when it is newer than what they hold, so a late or redelivered event never undoes a newer
+   * state. Absent from producers that predate it (applied as before).
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  revision?: number;
 }

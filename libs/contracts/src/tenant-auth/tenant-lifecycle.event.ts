@@ -1,4 +1,4 @@
-import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, MaxLength, Min } from 'class-validator';
 
 import { AuditableEventData } from '../events/auditable-event.data';
 
@@ -20,4 +20,14 @@ export class TenantLifecycleData extends AuditableEventData {
 
   @IsIn(TENANT_LIFECYCLE_CHANGES)
   change: (typeof TENANT_LIFECYCLE_CHANGES)[number];
+
+  /**
+   * The owner's revision of the identity after this change (issue 30): projections apply an event
+   * only when it is newer than what they hold, so a late or redelivered event never undoes a newer
+   * state. Absent from producers that predate it (applied as before).
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  revision?: number;
 }

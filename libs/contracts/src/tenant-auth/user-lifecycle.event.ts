@@ -1,4 +1,13 @@
-import { IsEmail, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import {
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  Min,
+} from 'class-validator';
 
 import { AuditableEventData } from '../events/auditable-event.data';
 
@@ -36,4 +45,14 @@ export class UserLifecycleData extends AuditableEventData {
   @IsString()
   @MaxLength(32)
   status: string;
+
+  /**
+   * The owner's revision of the identity after this change (issue 30): projections apply an event
+   * only when it is newer than what they hold, so a late or redelivered event never undoes a newer
+   * state. Absent from producers that predate it (applied as before).
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  revision?: number;
 }

@@ -31,6 +31,7 @@ const WHEN: Record<number, string> = {
   409: 'The change conflicts with the current state.',
   415: 'The body is not JSON.',
   429: 'Too many requests.',
+  503: 'An id the request names could not be checked with the service that owns it; retry after `Retry-After` (issue 30).',
 };
 
 interface Route {
@@ -48,7 +49,8 @@ export function problemResponses(route: Route): Record<string, object> {
     ...(route.hasInput ? [400] : []),
     // Beside the route's permission, a service may refuse what is not the caller's (D10, D21).
     ...(route.isPublic ? [] : [401, 403]),
-    ...(route.hasPathIds || route.hasBody ? [404] : []),
+    // An id another service owns is checked with that service when this one does not hold it yet.
+    ...(route.hasPathIds || route.hasBody ? [404, 503] : []),
     ...(['post', 'put', 'patch', 'delete'].includes(route.verb) ? [409] : []),
     ...(['post', 'put', 'patch'].includes(route.verb) ? [415] : []),
   ];

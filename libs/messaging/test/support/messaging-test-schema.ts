@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { EventEnvelope } from '@agp/contracts';
 import { Database, Tx, createSchemaDataSource, enableTenantRls, migrate } from '@agp/database';
+import { createJobRunsTable } from '@agp/jobs/testing';
 import pino, { Logger } from 'pino';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
@@ -32,11 +33,14 @@ export class CreateMessagingTestTables1700000000000 implements MigrationInterfac
         consumer text NOT NULL,
         replica text NOT NULL
       )`);
+    // What every service's schema has for its scheduled jobs (`@agp/jobs`), the inbox pruning's too.
+    await createJobRunsTable(runner, TEST_SCHEMA);
     await enableTenantRls(runner, `${TEST_SCHEMA}.orders`);
     await enableTenantRls(runner, `${TEST_SCHEMA}.effects`);
   }
 
   async down(runner: QueryRunner): Promise<void> {
+    await runner.query(`DROP TABLE ${TEST_SCHEMA}.job_runs`);
     await runner.query(`DROP TABLE ${TEST_SCHEMA}.effects`);
     await runner.query(`DROP TABLE ${TEST_SCHEMA}.orders`);
     await dropMessagingTables(runner, TEST_SCHEMA);

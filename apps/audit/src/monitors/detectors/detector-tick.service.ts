@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 import { ROOT_LOGGER } from '@agp/http';
+import { JobRuns, ScheduledJob } from '@agp/jobs';
 import { Logger } from 'pino';
 
 import { AUDIT_DATABASE } from '../../database/tokens';
@@ -18,8 +19,7 @@ import { QuietService } from '../quiet/quiet.service';
 import { Finding } from '../monitors.types';
 import { RollupsRepository } from '../rollups/rollups.repository';
 import { DetectorEvaluatorService } from './detector-evaluator.service';
-import { TickLeasesRepository } from './tick-leases.repository';
-import { DAY_MS, floorMinute } from './time-window';
+import { DAY_MS, MINUTE_MS } from './time-window';
 
 /** Rollups are kept for the longest lookback (28 days) and a week more. */
 const ROLLUP_RETENTION_DAYS = 35;
@@ -34,15 +34,17 @@ export interface TickReport extends RaiseOutcome {
   unmuted: number;
 }
 
-/** The minute tick: claims the minute, evaluates every active tenant, raises alerts (D14). */
+/**
+ * The minute tick: claims the minute (M12, F30), evaluates every active tenant, raises alerts
+ * (D14). Every replica wakes a second after each minute; the one that claims it works.
+ */
 @Injectable()
 export class DetectorTickService {
-  readonly replica = randomUUID();
+  readonly schedule: ScheduledJob<TickReport>;
 
   constructor(
     @Inject(AUDIT_DATABASE) private readonly database: Database,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
-    private readonly leases: TickLeasesRepository,
     private readonly rollups: RollupsRepository,
     private readonly config: MonitorConfigService,
     private readonly evaluator: DetectorEvaluatorService,
@@ -53,17 +55,23 @@ export class DetectorTickService {
     private readonly customMonitors: CustomMonitorsRepository,
     private readonly quiet: QuietService,
     private readonly series: MetricSeriesRepository,
-  ) {}
+  ) {
+    this.schedule = new ScheduledJob({
+      name: 'audit-monitors',
+      intervalMs: MINUTE_MS,
+      offsetMs: 1_000,
+      runs: new JobRuns(database),
+      work: (minute) => this.evaluate(minute),
+      logger,
+    });
+  }
 
   /** Runs the tick of `now`'s minute, or returns undefined when another replica already ran it. */
-  async tick(now: Date = new Date()): Promise<TickReport | undefined> {
-    const minute = floorMinute(now);
-    const claimed = await this.database.asSystem((tx) =>
-      this.leases.claim(tx, minute, this.replica),
-    );
-    if (!claimed) {
-      return undefined;
-    }
+  tick(now: Date = new Date()): Promise<TickReport | undefined> {
+    return this.schedule.runAt(now);
+  }
+
+  private async evaluate(minute: Date): Promise<TickReport> {
     const correlationId = randomUUID();
     // M25: mutes that ran out record MONITOR_UNMUTED here, on the one replica that owns the minute.
     const unmuted = await this.quiet
@@ -142,17 +150,15 @@ export class DetectorTickService {
         this.logger.error({ err: error, tenantId, minute }, 'monitor tick failed for a tenant');
       }
     }
-    await this.database.asSystem(async (tx) => {
-      await this.leases.finish(tx, minute, report.findings.length);
-      if (minute.getUTCMinutes() === 0) {
-        await this.leases.prune(tx, new Date(minute.getTime() - DAY_MS));
+    if (minute.getUTCMinutes() === 0) {
+      await this.database.asSystem(async (tx) => {
         await this.rollups.prune(tx, since);
         await this.series.prune(
           tx,
           Math.floor((minute.getTime() - SERIES_RETENTION_DAYS * DAY_MS) / 60_000),
         );
-      }
-    });
+      });
+    }
     return report;
   }
 }

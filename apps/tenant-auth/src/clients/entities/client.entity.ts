@@ -1,4 +1,11 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  PrimaryColumn,
+  UpdateDateColumn,
+  VersionColumn,
+} from 'typeorm';
 
 /** Who may use the client_credentials grant (D7): an agent or a service account. */
 export const CLIENT_KINDS = ['AGENT', 'SERVICE'] as const;
@@ -43,4 +50,8 @@ export class Client {
 
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt: Date;
+
+  /** Raised by every change; carried by its lifecycle events and owner answers (issue 30). */
+  @VersionColumn()
+  revision: number;
 }

@@ -1,4 +1,11 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  PrimaryColumn,
+  UpdateDateColumn,
+  VersionColumn,
+} from 'typeorm';
 import { TenantStatus } from '@agp/contracts';
 
 /** A tenant (issue 4): its id is the `tid` of every token of its users, agents and service accounts. */
@@ -25,4 +32,8 @@ export class Tenant {
 
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt: Date;
+
+  /** Raised by every change; carried by its lifecycle events and owner answers (issue 30). */
+  @VersionColumn()
+  revision: number;
 }

@@ -1,0 +1,25 @@
+import { schedulerProvider } from '@agp/jobs';
+
+import { RELAY_DATABASE } from './database/tokens';
+import { HitlExpiryJob } from './hitl/hitl-expiry.job';
+import { WebhookRetentionJob } from './webhooks/webhook-retention.job';
+
+/**
+ * The relay's scheduled work, each once per interval across replicas (F30): holds past their
+ * `expiresAt` (D34) every 5 seconds, settled webhook deliveries past their retention every hour.
+ * The evaluation runs and webhook deliveries are claim loops of their own (`RunExecutor`,
+ * `WebhookDispatcher`).
+ */
+export const relayJobs = schedulerProvider({
+  provide: Symbol.for('agp:relay:jobs'),
+  database: RELAY_DATABASE,
+  inject: [HitlExpiryJob, WebhookRetentionJob],
+  jobs: (hitlExpiry: HitlExpiryJob, webhookRetention: WebhookRetentionJob) => [
+    { name: 'relay-hitl-expiry', intervalMs: 5_000, work: () => hitlExpiry.tick() },
+    {
+      name: 'relay-webhook-retention',
+      intervalMs: 3_600_000,
+      work: () => webhookRetention.tick(),
+    },
+  ],
+});

@@ -1,0 +1,61 @@
+import {
+  IsArray,
+  IsEmail,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  Min,
+} from 'class-validator';
+
+/**
+ * An identity as its owner holds it now, with the owner's `revision` of it: the same number its
+ * lifecycle events carry, so a projection seeded from a snapshot and fed by events applies only
+ * what is newer than what it holds (an older or repeated event changes nothing).
+ */
+abstract class IdentitySnapshot {
+  @IsString()
+  @MaxLength(32)
+  status: string;
+
+  @IsInt()
+  @Min(1)
+  revision: number;
+}
+
+export class AgentSnapshot extends IdentitySnapshot {
+  @IsUUID()
+  agentId: string;
+
+  @IsString()
+  @MaxLength(200)
+  name: string;
+
+  @IsArray()
+  @IsString({ each: true })
+  permissions: string[];
+}
+
+export class UserSnapshot extends IdentitySnapshot {
+  @IsUUID()
+  userId: string;
+
+  @IsEmail({ require_tld: false })
+  @MaxLength(320)
+  email: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  displayName?: string;
+}
+
+export class TenantSnapshot extends IdentitySnapshot {
+  @IsUUID()
+  tenantId: string;
+
+  @IsString()
+  @MaxLength(100)
+  slug: string;
+}
