@@ -21,7 +21,6 @@ async function main(): Promise<void> {
     service: 'audit',
     openApi: {
       title: 'Agent Governance Platform — audit: events, integrity, monitors and alerts',
-      version: '1',
       responses: [AUDIT_RESPONSE_SCHEMAS],
     },
     logLevel: env.LOG_LEVEL,

@@ -22,7 +22,6 @@ async function main(): Promise<void> {
     service: 'relay',
     openApi: {
       title: 'Agent Governance Platform — the relay: registry, policies, decisions, traffic',
-      version: '1',
       responses: [RELAY_RESPONSE_SCHEMAS],
     },
     logLevel: env.LOG_LEVEL,

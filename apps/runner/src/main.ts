@@ -44,7 +44,6 @@ async function main(): Promise<void> {
     service: 'agp',
     openApi: {
       title: 'Agent Governance Platform',
-      version: '1',
       ui: true,
       responses: [TENANT_AUTH_RESPONSE_SCHEMAS, RELAY_RESPONSE_SCHEMAS, AUDIT_RESPONSE_SCHEMAS],
     },

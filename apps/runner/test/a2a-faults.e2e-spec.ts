@@ -70,7 +70,8 @@ const send = (text: string): Json => ({
 
 /**
  * Issue 13 § 4: an agent that is down, slow, answers garbage or cuts its stream is answered as
- * a JSON-RPC error (-32010) naming it, audited as ERROR, and never leaves the caller waiting.
+ * a JSON-RPC error naming it (−31011 upstream_failed, −31010 stream_incomplete inside a stream;
+ * D41, D61, T45), audited as ERROR, and never leaves the caller waiting.
  */
 describe.each<PlatformMode>(['services', 'embedded'])('A2A relay faults (%s)', (mode) => {
   let platform: McpPlatform;
@@ -123,7 +124,11 @@ describe.each<PlatformMode>(['services', 'embedded'])('A2A relay faults (%s)', (
       expect(sut.body).toMatchObject({
         jsonrpc: '2.0',
         id: 1,
-        error: { code: -32010, message: expect.stringMatching(why) },
+        error: {
+          code: -31011,
+          message: expect.stringMatching(why),
+          data: { agpCode: 'upstream_failed' },
+        },
       });
       expect(await errorHop(correlationId)).toMatchObject({
         protocol: 'JSONRPC',
@@ -148,8 +153,9 @@ describe.each<PlatformMode>(['services', 'embedded'])('A2A relay faults (%s)', (
 
     expect(events).toHaveLength(1);
     expect(refusal).toMatchObject({
-      code: -32010,
+      code: -31010,
       message: expect.stringContaining('closed the stream before the task ended'),
+      data: { agpCode: 'stream_incomplete' },
     });
     expect(await errorHop(correlationId)).toMatchObject({
       details: expect.objectContaining({ outcome: 'ERROR' }),

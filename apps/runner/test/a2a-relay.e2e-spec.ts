@@ -261,16 +261,16 @@ describe.each<PlatformMode>(['services', 'embedded'])('A2A relay (%s)', (mode) =
     );
 
     expect(inbound).toMatchObject({
-      code: -32001,
+      code: -31001,
       data: { reasons: ['prompt injection'], correlationId, decisionId: expect.any(String) },
     });
     expect(received(`${marker}:`)).toEqual([]);
     expect(outbound).toMatchObject({
-      code: -32001,
+      code: -31001,
       data: { reasons: ['AWS access key in message'] },
     });
     expect(streamed).toMatchObject({
-      code: -32001,
+      code: -31001,
       data: { reasons: ['AWS access key in message'] },
     });
     const trace = await world.trace(
@@ -429,14 +429,14 @@ describe.each<PlatformMode>(['services', 'embedded'])('A2A relay (%s)', (mode) =
         },
       );
 
-      expect(held.body).toMatchObject({ id: 1, error: { code: -32004 } });
+      expect(held.body).toMatchObject({ id: 1, error: { code: -31004 } });
       expect(before).toBe(0);
       expect(released.body).toMatchObject({
         id: 2,
         result: { task: { status: { state: 'TASK_STATE_COMPLETED' } } },
       });
       expect(received(marker)).toEqual([`wire transfer ${marker}`]);
-      expect(again.body).toMatchObject({ id: 3, error: { code: -32001 } });
+      expect(again.body).toMatchObject({ id: 3, error: { code: -31001 } });
     } finally {
       await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 30 });
     }
@@ -453,7 +453,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('A2A relay (%s)', (mode) =
     try {
       const refusal = await eventually(() => a2aRefusalOf(sut.sendMessage(userMessage('hi'))));
 
-      expect(refusal).toMatchObject({ code: -32005, data: { killSwitchId: engaged.id } });
+      expect(refusal).toMatchObject({ code: -31005, data: { killSwitchId: engaged.id } });
     } finally {
       await world.ok('DELETE', `/relay/v1/kill-switches/${engaged.id}`);
     }

@@ -46,7 +46,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay controls (%s)',
     return connectMcpClient(url, { token: agent.mcpToken });
   }
 
-  it('should refuse every call with -32005 while a kill switch on the agent is engaged, and serve again once it is released', async () => {
+  it('should refuse every call with -31005 while a kill switch on the agent is engaged, and serve again once it is released', async () => {
     const agent = await subscribedAgent();
     const sut = await connect(agent);
     try {
@@ -63,7 +63,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay controls (%s)',
         sut.client.callTool({ name: 'echo', arguments: { text: 'back' } }),
       );
 
-      expect(refusal.rpcCode).toBe(-32005);
+      expect(refusal.rpcCode).toBe(-31005);
       expect(JSON.stringify(refusal.data)).toContain('incident 42');
       expect(toolText(answer)).toContain('back');
     } finally {
@@ -81,7 +81,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay controls (%s)',
     try {
       const refusal = await refusalOf(connect(agent));
 
-      expect(refusal.rpcCode ?? refusal.httpStatus).toBe(-32005);
+      expect(refusal.rpcCode ?? refusal.httpStatus).toBe(-31005);
     } finally {
       await world.ok('DELETE', `/relay/v1/kill-switches/${engaged.id}`);
     }
@@ -112,6 +112,12 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay controls (%s)',
       expect(limited.status).toBe(429);
       expect(again.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      // D41, D61: the refusal is JSON-RPC, answering the request by its id.
+      expect(await limited.json()).toMatchObject({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -31029, data: { agpCode: 'rate_limited', retryAfter: expect.any(Number) } },
+      });
       const events = await eventually(async () => {
         const page = await world.api<{
           items: Array<{ eventType: string; actor: { id: string } }>;
@@ -151,7 +157,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay controls (%s)',
 
       expect(before.tools.map((t) => t.name).sort()).toEqual(['echo', 'lookup_customer']);
       expect(after.tools).toHaveLength(1);
-      expect(refusal.rpcCode).toBe(-32001);
+      expect(refusal.rpcCode).toBe(-31001);
     } finally {
       await sut.close();
     }
@@ -173,7 +179,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay controls (%s)',
         const stopped = await eventually(
           async () => {
             const refusal = await refusalOf(sut.client.callTool({ name: 'echo', arguments: {} }));
-            expect(refusal.rpcCode).toBe(-32005);
+            expect(refusal.rpcCode).toBe(-31005);
             return refusal;
           },
           ONE_SECOND.attempts,
@@ -191,7 +197,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay controls (%s)',
           ONE_SECOND.intervalMs,
         );
 
-        expect(stopped.rpcCode).toBe(-32005);
+        expect(stopped.rpcCode).toBe(-31005);
         expect(unsubscribed.httpStatus).toBe(403);
       } finally {
         await sut.close().catch(() => undefined);

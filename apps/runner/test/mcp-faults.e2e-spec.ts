@@ -121,7 +121,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay upstream faults
     });
   });
 
-  it('should give the waiting request a -32010 error when the server cuts its SSE stream mid-event', async () => {
+  it('should give the waiting request a -31010 error when the server cuts its SSE stream mid-event', async () => {
     const { agent, serverId } = await agentCalling((_request, _body, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.write('event: message\ndata: {"jsonrpc":"2.0","id":');
@@ -131,12 +131,12 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay upstream faults
 
     const refusal = await callTool(agent, serverId, correlationId);
 
-    expect(refusal.rpcCode).toBe(-32010);
+    expect(refusal.rpcCode).toBe(-31010);
     expect(refusal.message).toContain('MCP server');
     expect((await errorHop(correlationId)).details).toMatchObject({ outcome: 'ERROR' });
   });
 
-  it('should give -32010 when an SSE event carries something that is not JSON-RPC', async () => {
+  it('should give -31010 when an SSE event carries something that is not JSON-RPC', async () => {
     const { agent, serverId } = await agentCalling((_request, _body, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.end('event: message\ndata: {"hello": "world"}\n\n');
@@ -145,7 +145,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay upstream faults
 
     const refusal = await callTool(agent, serverId, correlationId);
 
-    expect(refusal.rpcCode).toBe(-32010);
+    expect(refusal.rpcCode).toBe(-31010);
     expect(refusal.message).toContain('not a JSON-RPC message');
   });
 

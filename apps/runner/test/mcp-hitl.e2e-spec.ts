@@ -115,7 +115,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP human review (%s)', (
     }
   });
 
-  it('should answer -32003 and never reach the server when the reviewer rejects the call', async () => {
+  it('should answer -31003 and never reach the server when the reviewer rejects the call', async () => {
     const agent = await heldAgent();
     const sut = await connectMcpClient(world.mcpUrl(serverId), { token: agent.mcpToken });
     const marker = randomUUID();
@@ -127,7 +127,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP human review (%s)', (
       await world.ok('POST', `/relay/v1/hitl-requests/${held.id}/reject`, { note: 'no' }, 200);
       const refusal = await call;
 
-      expect(refusal.rpcCode).toBe(-32003);
+      expect(refusal.rpcCode).toBe(-31003);
       expect(refusal.data).toMatchObject({ hitlRequestId: held.id });
       expect(callsWith(marker)).toBe(0);
     } finally {
@@ -135,7 +135,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP human review (%s)', (
     }
   });
 
-  it('should answer -32004 after the wait, then release the approved call once on the resend and refuse a second or a changed one', async () => {
+  it('should answer -31004 after the wait, then release the approved call once on the resend and refuse a second or a changed one', async () => {
     await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
     try {
       const agent = await heldAgent();
@@ -145,7 +145,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP human review (%s)', (
       const first = await eventually(
         async () => {
           const answer = await session.callTool('lookup_customer', { customerId: marker });
-          expect(answer.message?.error).toMatchObject({ code: -32004 });
+          expect(answer.message?.error).toMatchObject({ code: -31004 });
           return answer;
         },
         3,
@@ -163,9 +163,9 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP human review (%s)', (
       const twice = await session.callTool('lookup_customer', { customerId: marker }, header);
 
       expect(retryAfter).toEqual(expect.any(Number));
-      expect(changed.message?.error).toMatchObject({ code: -32001 });
+      expect(changed.message?.error).toMatchObject({ code: -31001 });
       expect(JSON.stringify(released.message?.result)).toContain(marker);
-      expect(twice.message?.error).toMatchObject({ code: -32001 });
+      expect(twice.message?.error).toMatchObject({ code: -31001 });
       expect(callsWith(marker)).toBe(1);
       const trace = await world.trace(await correlationOf(String(hitlRequestId)), (items) =>
         ['HITL', 'HITL_RESOLUTION', 'HITL_RELEASED', 'HITL_GUARD'].every((t) =>
@@ -197,7 +197,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP human review (%s)', (
       });
       const approve = await world.api('POST', `/relay/v1/hitl-requests/${id}/approve`, {});
 
-      expect(refusal.rpcCode).toBe(-32004);
+      expect(refusal.rpcCode).toBe(-31004);
       expect(expired.status).toBe('EXPIRED');
       expect(approve.status).toBe(409);
       expect(JSON.stringify(approve.body)).toContain('EXPIRED');

@@ -110,7 +110,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay (%s)', (mode) =
         sut.client.callTool({ name: 'lookup_customer', arguments: { customerId: correlationId } }),
       );
 
-      expect(refusal.rpcCode).toBe(-32001);
+      expect(refusal.rpcCode).toBe(-31001);
       expect(callsOf('lookup_customer', correlationId)).toEqual([]);
       const trace = await world.trace(correlationId, (items) =>
         items.some((e) => e.eventType === 'SKILL_RESTRICTION'),
@@ -185,11 +185,11 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay (%s)', (mode) =
       );
       const outbound = await refusalOf(sut.client.callTool({ name: 'get_config', arguments: {} }));
 
-      expect(inbound.rpcCode).toBe(-32001);
+      expect(inbound.rpcCode).toBe(-31001);
       expect(inbound.data).toMatchObject({ reasons: ['prompt injection'], correlationId });
       expect(inbound.data?.decisionId).toEqual(expect.any(String));
       expect(callsOf('echo', marker)).toEqual([]);
-      expect(outbound.rpcCode).toBe(-32001);
+      expect(outbound.rpcCode).toBe(-31001);
       expect(outbound.data).toMatchObject({ reasons: ['AWS access key in message'] });
       const trace = await world.trace(
         correlationId,
@@ -206,7 +206,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay (%s)', (mode) =
     }
   });
 
-  it('should refuse with -32002 and forward nothing when the policy fails to evaluate (fail closed)', async () => {
+  it('should refuse with -31002 and forward nothing when the policy fails to evaluate (fail closed)', async () => {
     const agent = await subscribedAgent(null, FAILING_POLICY);
     const marker = randomUUID();
     const sut = await connect(agent);
@@ -215,7 +215,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay (%s)', (mode) =
         sut.client.callTool({ name: 'echo', arguments: { text: marker } }),
       );
 
-      expect(refusal.rpcCode).toBe(-32002);
+      expect(refusal.rpcCode).toBe(-31002);
       expect(callsOf('echo', marker)).toEqual([]);
     } finally {
       await sut.close();
@@ -304,9 +304,21 @@ describe.each<PlatformMode>(['services', 'embedded'])('MCP relay (%s)', (mode) =
       }),
     );
 
+    // D61: framing errors as the MCP SDK's Streamable HTTP server answers them, never problem+json.
     expect(malformed.status).toBe(400);
+    expect(malformed.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await malformed.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error: Invalid JSON' },
+    });
     expect(notRpc.status).toBe(400);
-    expect(((await notRpc.json()) as Json).error).toMatchObject({ code: -32600 });
+    expect(notRpc.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await notRpc.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' },
+    });
     expect(badId.status).toBe(400);
     expect(unknown.status).toBe(404);
     expect(oversize.status).toBe(413);

@@ -7,6 +7,7 @@ import { Platform, startPlatform } from './auth/platform';
 
 type Document = {
   openapi: string;
+  info: { title: string; version: string };
   paths: Record<string, Record<string, { description?: string; security?: unknown[] } & object>>;
 };
 
@@ -53,6 +54,11 @@ describe('the OpenAPI document (services behind the gateway)', () => {
     expect(validate(document)).toBe(true);
     expect(validate.errors ?? []).toEqual([]);
     expect(document.openapi).toBe('3.1.0');
+  });
+
+  it('should label the interface v0 while its paths keep the v1 segment (Versioning 1)', () => {
+    expect(document.info.version).toBe('v0');
+    expect(Object.keys(document.paths)).toContain('/relay/v1/agents');
   });
 
   it('should describe every route of every service, and nothing else', () => {

@@ -21,7 +21,6 @@ async function main(): Promise<void> {
     service: 'tenant-auth',
     openApi: {
       title: 'Agent Governance Platform — tenant-auth: tenants, identities and tokens',
-      version: '1',
       responses: [TENANT_AUTH_RESPONSE_SCHEMAS],
     },
     logLevel: env.LOG_LEVEL,

@@ -99,7 +99,6 @@ export async function startTenantAuth(
   checkResponsesAgainst(app.getHttpAdapter().getInstance(), () =>
     buildOpenApiDocument(app, {
       title: 'tenant-auth',
-      version: '1',
       responses: [TENANT_AUTH_RESPONSE_SCHEMAS],
     }),
   );

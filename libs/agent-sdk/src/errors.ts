@@ -57,14 +57,82 @@ export class McpNotSubscribedError extends ApiError {
   }
 }
 
-/** A JSON-RPC response carried `error` (a policy block of D33, an unknown tool, …). */
+/**
+ * The platform's refusals on the traffic paths (D41, D60, D61), by their stable name: the JSON-RPC
+ * `error.code` on the MCP and A2A paths, with the name in `error.data.agpCode` (and `agpCode` in
+ * the LLM path's problem+json). Outside JSON-RPC's reserved range, so the MCP SDK's −32001
+ * (request timed out) and A2A's −32001 … −32009 (task not found, …) always mean what their SDKs
+ * say. The relay answers from the same table (`@agp/contracts/enums`, checked equal in its tests).
+ */
+export const REFUSAL_CODES = {
+  blocked_by_policy: -31001,
+  policy_error: -31002,
+  review_rejected: -31003,
+  review_pending: -31004,
+  kill_switch: -31005,
+  budget_exceeded: -31006,
+  payment_refused: -31007,
+  licence_invalid: -31008,
+  installation_suspended: -31009,
+  stream_incomplete: -31010,
+  upstream_failed: -31011,
+  rate_limited: -31029,
+} as const;
+
+/** The stable name of a platform refusal (`data.agpCode`). */
+export type RefusalCode = keyof typeof REFUSAL_CODES;
+
+function isRefusalCode(value: unknown): value is RefusalCode {
+  return typeof value === 'string' && Object.hasOwn(REFUSAL_CODES, value);
+}
+
+function memberOf(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object'
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
+/**
+ * Which refusal of the platform an error is, or undefined when it is none: read from a JSON-RPC
+ * error's `data.agpCode` ({@link McpJsonRpcError}, the A2A SDK's `JsonRpcTransportError`), from an
+ * answer's body ({@link ApiError}: a JSON-RPC error body, or the LLM path's problem+json or its
+ * OpenAI `error`), or from the error's `cause`.
+ */
+export function refusalCodeOf(error: unknown): RefusalCode | undefined {
+  const body = memberOf(error, 'responseBody');
+  const candidates = [
+    memberOf(memberOf(error, 'data'), 'agpCode'),
+    memberOf(memberOf(memberOf(body, 'error'), 'data'), 'agpCode'),
+    memberOf(body, 'agpCode'),
+    memberOf(memberOf(body, 'error'), 'agpCode'),
+    memberOf(memberOf(error, 'error'), 'agpCode'),
+  ];
+  const found = candidates.find(isRefusalCode);
+  if (found) {
+    return found;
+  }
+  const cause = memberOf(error, 'cause');
+  return cause === undefined || cause === error ? undefined : refusalCodeOf(cause);
+}
+
+/**
+ * A JSON-RPC response carried `error`: a refusal of the platform (D41: `code` −31001 blocked by
+ * policy … with {@link McpJsonRpcError.agpCode}), or the server's own (an unknown tool, …).
+ */
 export class McpJsonRpcError extends AgentSdkError {
+  /** The platform refusal's stable name, when the relay refused the message (D41). */
+  readonly agpCode?: RefusalCode;
+
   constructor(
     message: string,
     readonly code: number,
     readonly data?: unknown,
   ) {
     super(message);
+    const agpCode = refusalCodeOf(this);
+    if (agpCode) {
+      this.agpCode = agpCode;
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import { GatewayEnv } from '../config/gateway.env';
 import { stripTrailingSlash } from '@agp/config';
+import { OPENAPI_INTERFACE_VERSION } from '@agp/http';
 
 type OpenApiDocument = {
   paths?: Record<string, unknown>;
@@ -31,7 +32,7 @@ export async function mergedOpenApiDocument(env: GatewayEnv): Promise<object> {
     openapi: '3.1.0',
     info: {
       title: 'Agent Governance Platform',
-      version: '1',
+      version: OPENAPI_INTERFACE_VERSION,
       description:
         'Every route of tenant-auth, the relay and audit as the gateway serves them (D1). ' +
         'Traffic paths (`/relay/mcp`, `/relay/a2a`, `/relay/llm`) speak their protocols; see ' +

@@ -44,7 +44,6 @@ export async function startAudit(options: AuditTestOptions): Promise<NestFastify
   checkResponsesAgainst(app.getHttpAdapter().getInstance(), () =>
     buildOpenApiDocument(app, {
       title: 'audit',
-      version: '1',
       responses: [AUDIT_RESPONSE_SCHEMAS],
     }),
   );

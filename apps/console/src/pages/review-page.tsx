@@ -20,6 +20,7 @@ import type { HitlRequestResponse, HitlStatus } from '../api/contracts/relay';
 import { platform } from '../api/platform';
 import { SUCCESS_COLOR } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';
+import { refusalText } from '../components/refusal-text';
 import { useCan } from '../layout/permissions';
 
 const STATUSES: HitlStatus[] = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED', 'RELEASED'];
@@ -129,6 +130,11 @@ function HeldMessage({ request }: { request: HitlRequestResponse }) {
             Policies: {request.policyIds.join(', ') || '—'}
           </Text>
         </div>
+        <Text size="sm" c="dimmed">
+          A sender still waiting when its wait ends gets <Code>{refusalText('reviewPending')}</Code>{' '}
+          and may resend once you approve; a rejection answers it{' '}
+          <Code>{refusalText('reviewRejected')}</Code> (on the LLM path HTTP 409 and 403).
+        </Text>
         <div>
           <Text fw={600}>The message (as it would be delivered)</Text>
           <Code block>{JSON.stringify(request.message, null, 2)}</Code>

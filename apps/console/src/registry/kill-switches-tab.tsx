@@ -1,4 +1,4 @@
-import { Badge, Select, Stack, TextInput } from '@mantine/core';
+import { Badge, Code, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 
@@ -7,6 +7,7 @@ import { registry } from '../api/registry-api';
 import { useAction } from '../api/use-action';
 import { currentTenantId } from '../auth/session';
 import { CreateForm } from '../components/create-form';
+import { refusalText } from '../components/refusal-text';
 import { ErrorAlert } from '../components/error-alert';
 import { ResourceTable } from '../components/resource-table';
 import { When } from '../components/when';
@@ -39,6 +40,11 @@ export function KillSwitchesTab() {
   return (
     <Stack>
       <ErrorAlert error={switches.error ?? release.error} />
+      <Text size="sm" c="dimmed">
+        While a switch is engaged, every hop touching its target is refused: MCP and A2A callers
+        get the JSON-RPC error <Code>{refusalText('killSwitch')}</Code>, LLM callers an HTTP 403
+        with the same name.
+      </Text>
       <ResourceTable
         rows={switches.data?.items}
         empty="No kill switch has been engaged."

@@ -83,7 +83,7 @@ export class HitlWaiters implements OnApplicationBootstrap, BeforeApplicationShu
     return total;
   }
 
-  /** Before the HTTP server closes (it waits for open calls): waiters answer -32004 (T14). */
+  /** Before the HTTP server closes (it waits for open calls): waiters answer −31004 (T14, D41). */
   beforeApplicationShutdown(): void {
     this.stopListening?.();
     for (const id of [...this.waiting.keys()]) {

@@ -1,4 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { FastifyInstance } from 'fastify';
 
 import { HitlModule } from '../hitl/hitl.module';
 import { McpServersModule } from '../mcp-servers/mcp-servers.module';
@@ -27,6 +29,7 @@ import { McpRelayService } from './mcp/mcp-relay.service';
 import { McpUpstream } from './mcp/mcp-upstream';
 import { HopAuditor } from './pipeline/hop-auditor';
 import { HopPipeline } from './pipeline/hop-pipeline';
+import { keepUnreadableJsonRpcBodies } from './pipeline/json-rpc-body';
 import { RateLimiter } from './pipeline/rate-limiter';
 import { TrafficDirectory } from './pipeline/traffic-directory';
 import { TrafficGuard } from './pipeline/traffic-guard';
@@ -71,4 +74,15 @@ import { TrafficGuard } from './pipeline/traffic-guard';
   ],
   exports: [HopPipeline, TrafficGuard, TrafficDirectory],
 })
-export class TrafficModule {}
+export class TrafficModule implements OnModuleInit {
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  /** D61: before the server is ready, so it holds in every deployment (D2) that mounts the paths. */
+  onModuleInit(): void {
+    const { httpAdapter } = this.adapterHost;
+    // An application context without HTTP (a command) has no adapter and no traffic paths.
+    if (httpAdapter) {
+      keepUnreadableJsonRpcBodies(httpAdapter.getInstance<FastifyInstance>());
+    }
+  }
+}

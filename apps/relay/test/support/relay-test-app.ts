@@ -53,7 +53,6 @@ export async function startRelay(options: RelayTestOptions): Promise<NestFastify
   checkResponsesAgainst(app.getHttpAdapter().getInstance(), () =>
     buildOpenApiDocument(app, {
       title: 'relay',
-      version: '1',
       responses: [RELAY_RESPONSE_SCHEMAS],
     }),
   );

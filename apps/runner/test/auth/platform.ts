@@ -53,7 +53,7 @@ async function startService(
     service: name,
     logLevel: 'silent',
     // As each service's main.ts: its own description at /openapi.json, joined by the gateway.
-    openApi: { title: name, version: '1', responses: [responses] },
+    openApi: { title: name, responses: [responses] },
     configureFastify: (adapter) => {
       routes = catalogueRoutes(adapter.getInstance());
     },

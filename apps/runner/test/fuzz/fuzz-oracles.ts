@@ -42,13 +42,40 @@ function contentTypeOf(answer: FuzzAnswer): string {
 }
 
 /**
- * Two kinds of route answer errors in the form their protocol prescribes rather than D12's: the
- * token endpoint as RFC 6749 § 5.2 (D7), and browser sign-in (its form, the federated redirect and
- * callback, logout) as an HTML page a person can read.
+ * Three kinds of route answer errors in the form their protocol prescribes rather than D12's: the
+ * token endpoint as RFC 6749 § 5.2 (D7), browser sign-in (its form, the federated redirect and
+ * callback, logout) as an HTML page a person can read, and the JSON-RPC traffic paths as JSON-RPC
+ * errors (D41, D61; the token and the address stay D12's, T46).
  */
 const OAUTH_ERRORS = new Set(['POST /tenant-auth/v1/oauth/token']);
 const BROWSER_PAGES =
   /^(GET|POST) \/tenant-auth\/v1\/(oauth\/authorize|oauth\/logout|identity-providers\/\{id\}\/callback)/;
+const JSON_RPC_PATHS = /^(GET|POST|DELETE) \/relay\/(mcp|a2a)\//;
+
+/** A JSON-RPC error answer (one, or a batch of them): `{jsonrpc: "2.0", id, error: {code, message}}`. */
+function isJsonRpcError(answer: FuzzAnswer): boolean {
+  if (!contentTypeOf(answer).startsWith('application/json')) {
+    return false;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(answer.body);
+  } catch {
+    return false;
+  }
+  const errors = Array.isArray(value) ? (value as unknown[]) : [value];
+  return (
+    errors.length > 0 &&
+    errors.every((item) => {
+      const error = (item as { jsonrpc?: unknown; error?: Record<string, unknown> } | null)?.error;
+      return (
+        (item as { jsonrpc?: unknown }).jsonrpc === '2.0' &&
+        typeof error?.code === 'number' &&
+        typeof error.message === 'string'
+      );
+    })
+  );
+}
 
 function errorFormatDefects(operation: FuzzOperation, answer: FuzzAnswer): Defect[] {
   if (OAUTH_ERRORS.has(operation.key)) {
@@ -63,6 +90,11 @@ function errorFormatDefects(operation: FuzzOperation, answer: FuzzAnswer): Defec
   }
   if (BROWSER_PAGES.test(operation.key) && contentTypeOf(answer).startsWith('text/html')) {
     return [];
+  }
+  if (JSON_RPC_PATHS.test(operation.key) && isJsonRpcError(answer)) {
+    return answer.status === 429 && answer.headers['retry-after'] === undefined
+      ? [{ kind: 'not-problem-json', detail: '429 without Retry-After' }]
+      : [];
   }
   return problemDefects(answer);
 }

@@ -65,7 +65,7 @@ export async function startFuzzPlatform(): Promise<FuzzPlatform> {
         errorLog.splice(0, Math.max(0, errorLog.length - 200));
       },
     },
-    openApi: { title: 'Agent Governance Platform', version: '1' },
+    openApi: { title: 'Agent Governance Platform' },
     imports: [
       AuthModule.forRoot(
         authOptionsFromEnv(

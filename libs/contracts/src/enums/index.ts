@@ -5,3 +5,4 @@ export * from './evaluation-pack';
 export * from './identity';
 export * from './monitor';
 export * from './policy';
+export * from './refusal-codes';

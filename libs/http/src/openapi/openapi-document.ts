@@ -31,9 +31,15 @@ interface Operation {
   [extension: `x-${string}`]: unknown;
 }
 
+/**
+ * The specification's label of the interface description (Versioning 1: "labelled version v0"),
+ * in every OpenAPI document's `info.version`, the gateway's joined one included. The paths keep
+ * their `v1` segment: that is the path's major version, not this label.
+ */
+export const OPENAPI_INTERFACE_VERSION = 'v0';
+
 export interface OpenApiInfo {
   title: string;
-  version: string;
   description?: string;
   /**
    * The schemas of the handlers' answers, generated from their return types (F24): one per
@@ -59,7 +65,7 @@ const SCHEMA_REF = '#/components/schemas/';
 export function buildOpenApiDocument(app: INestApplication, info: OpenApiInfo): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle(info.title)
-    .setVersion(info.version)
+    .setVersion(OPENAPI_INTERFACE_VERSION)
     .setDescription(info.description ?? '')
     .setOpenAPIVersion('3.1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
@@ -214,13 +220,18 @@ const TRAFFIC_PROTOCOLS: ReadonlyArray<readonly [string, string]> = [
     'MCP over Streamable HTTP (JSON-RPC 2.0, JSON or SSE answers; ' +
       'https://modelcontextprotocol.io/specification), relayed to the MCP server with policy on ' +
       'every message both ways (D20, D33). An `mcp:call` token with the audience ' +
-      '`{base_url}/relay` (D8) of an agent subscribed to the server (D32).',
+      '`{base_url}/relay` (D8) of an agent subscribed to the server (D32). Refusals are ' +
+      'JSON-RPC errors with codes of their own (D41: -31001 blocked_by_policy … -31029 ' +
+      'rate_limited, the name in `data.agpCode`); a body that is not JSON-RPC is answered as ' +
+      "the MCP SDK's server answers it (HTTP 400, -32700 or -32600; D61).",
   ],
   [
     '/relay/a2a/',
     'The A2A protocol (JSON-RPC 2.0 over HTTP, SSE for streams; https://a2a-protocol.org), ' +
       'relayed to the target agent with policy on every message and event (D38). A token with ' +
-      'the audience `{base_url}/relay` of an agent subscribed to the target (D32).',
+      'the audience `{base_url}/relay` of an agent subscribed to the target (D32). Refusals ' +
+      'are JSON-RPC errors with codes of their own (D41, the name in `data.agpCode`); a body ' +
+      'that is not a JSON-RPC request gets HTTP 200 with -32700 or -32600 (A2A 1.0 § 9, D61).',
   ],
   [
     '/relay/a2a-push/',
@@ -234,7 +245,9 @@ const TRAFFIC_PROTOCOLS: ReadonlyArray<readonly [string, string]> = [
     'The OpenAI-compatible API (https://platform.openai.com/docs/api-reference/chat), relayed ' +
       "to the gateway's providers in order with failover, policy on the request and the " +
       'completion, streamed or not (D39). A token with the audience `{base_url}/relay` of an ' +
-      'agent subscribed to the LLM gateway (D32).',
+      'agent subscribed to the LLM gateway (D32). ' +
+      "Refusals are problem+json with OpenAI's " +
+      '`error` and the stable `agpCode` of D41 in both.',
   ],
 ];
 

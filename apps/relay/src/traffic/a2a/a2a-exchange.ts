@@ -6,15 +6,9 @@ import { CredentialCipher } from '../../mcp-servers/credential-cipher';
 import { upstreamCredentialHeader } from '../../mcp-servers/upstream-credential';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { TrafficGuard } from '../pipeline/traffic-guard';
-import {
-  JsonRpcId,
-  JsonRpcMessage,
-  RPC_KILL_SWITCH,
-  RPC_UPSTREAM_FAILED,
-  invalidMessage,
-  kindOf,
-  rpcError,
-} from '../mcp/json-rpc';
+import { JsonRpcId, JsonRpcMessage, invalidMessage, kindOf, rpcRefusal } from '../mcp/json-rpc';
+import { StreamEnding } from '../pipeline/refusal-answers';
+import { REFUSALS, Refusal } from '../pipeline/refusal-codes';
 import { SseWriter } from '../pipeline/sse-writer';
 import { A2aCall, a2aGuardSubject, a2aHopOf, a2aLabel } from './a2a-call';
 import { A2aDirectory } from './a2a-directory';
@@ -32,7 +26,7 @@ import { AgentCardJson, endpointOf } from './agent-card';
 
 /** What the controller sends the caller: a JSON-RPC answer, or a stream it runs. */
 export type A2aAnswer =
-  | { kind: 'json'; status: number; body: unknown }
+  | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
   | {
       kind: 'stream';
       run(writer: SseWriter): Promise<void>;
@@ -71,7 +65,7 @@ class GarbledAnswer extends Error {}
  */
 @Injectable()
 export class A2aExchange implements BeforeApplicationShutdown {
-  private readonly stopping = new Set<(code: number, reason: string) => void>();
+  private readonly stopping = new Set<(refusal: Refusal, reason: string) => void>();
 
   constructor(
     private readonly upstream: A2aUpstream,
@@ -85,7 +79,7 @@ export class A2aExchange implements BeforeApplicationShutdown {
   /** Open streams end with an error event telling the caller to send again. */
   beforeApplicationShutdown(): void {
     for (const stop of this.stopping) {
-      stop(RPC_UPSTREAM_FAILED, 'the relay is shutting down; send again');
+      stop(REFUSALS.streamIncomplete, 'the relay is shutting down; send again');
     }
   }
 
@@ -156,7 +150,7 @@ export class A2aExchange implements BeforeApplicationShutdown {
       call,
       id,
       askedFor,
-      RPC_UPSTREAM_FAILED,
+      REFUSALS.upstreamFailed,
       failure.message,
       {
         httpStatus: failure.status,
@@ -177,20 +171,20 @@ export class A2aExchange implements BeforeApplicationShutdown {
       cancel: () => abort.abort(),
       run: async (writer) => {
         writer.open({});
-        let stoppedFor: { code: number; reason: string } | undefined;
-        const stopOn = (code: number, reason: string): void => {
-          stoppedFor ??= { code, reason };
+        let stoppedFor: StreamEnding | undefined;
+        const stopOn = (refusal: Refusal, reason: string): void => {
+          stoppedFor ??= { refusal, reason };
           abort.abort();
         };
         this.stopping.add(stopOn);
         const watch = setInterval(() => {
           void this.stopReason(call).then(
-            (reason) => reason && stopOn(RPC_KILL_SWITCH, reason),
+            (reason) => reason && stopOn(REFUSALS.killSwitch, reason),
             () => undefined,
           );
         }, STOP_CHECK_MS);
         const keepAlive = setInterval(() => void writer.keepAlive(), KEEP_ALIVE_MS);
-        let ending: { code: number; reason: string } | undefined;
+        let ending: StreamEnding | undefined;
         let isDone = false;
         try {
           isDone = await this.relayEvents(call, answer.body, writer, id, askedFor, stopOn);
@@ -200,7 +194,7 @@ export class A2aExchange implements BeforeApplicationShutdown {
               error instanceof GarbledAnswer
                 ? `${a2aLabel(call)} ${error.message}`
                 : a2aFailureOf(error, a2aLabel(call), this.timeoutOf(call)).message;
-            ending = { code: RPC_UPSTREAM_FAILED, reason: why };
+            ending = { refusal: REFUSALS.streamIncomplete, reason: why };
           }
         } finally {
           clearInterval(watch);
@@ -210,10 +204,10 @@ export class A2aExchange implements BeforeApplicationShutdown {
         ending = stoppedFor ?? ending;
         if (!isDone && (ending || !abort.signal.aborted) && !writer.isClosed) {
           ending ??= {
-            code: RPC_UPSTREAM_FAILED,
+            refusal: REFUSALS.streamIncomplete,
             reason: `${a2aLabel(call)} closed the stream before the task ended`,
           };
-          const error = await this.auditedError(call, id, askedFor, ending.code, ending.reason);
+          const error = await this.auditedError(call, id, askedFor, ending.refusal, ending.reason);
           await writer.message(error);
         }
         abort.abort();
@@ -232,7 +226,7 @@ export class A2aExchange implements BeforeApplicationShutdown {
     writer: SseWriter,
     id: JsonRpcId,
     askedFor: AskedFor,
-    stopOn: (code: number, reason: string) => void,
+    stopOn: (refusal: Refusal, reason: string) => void,
   ): Promise<boolean> {
     const events: EventSourceMessage[] = [];
     const parser = createParser({ onEvent: (event) => events.push(event) });
@@ -259,7 +253,7 @@ export class A2aExchange implements BeforeApplicationShutdown {
             action: 'BLOCK',
             reason: stop,
           });
-          stopOn(RPC_KILL_SWITCH, stop);
+          stopOn(REFUSALS.killSwitch, stop);
           return false;
         }
         const judged = await this.hops.judgeAnswer(call, reply, askedFor);
@@ -285,12 +279,12 @@ export class A2aExchange implements BeforeApplicationShutdown {
     call: A2aCall,
     id: JsonRpcId,
     askedFor: AskedFor,
-    code: number,
+    refusal: Refusal,
     reason: string,
     details: Record<string, unknown> = {},
   ): Promise<JsonRpcMessage> {
-    const isStop = code === RPC_KILL_SWITCH;
-    const error = rpcError(id, code, reason);
+    const isStop = refusal === REFUSALS.killSwitch;
+    const error = rpcRefusal(id, refusal, {}, reason);
     const { decisionId, audited } = this.pipeline.refusing(
       a2aHopOf(call, 'RESPONSE', error, askedFor.method),
       {
@@ -301,11 +295,12 @@ export class A2aExchange implements BeforeApplicationShutdown {
       },
     );
     await audited;
-    return rpcError(id, code, reason, {
-      reasons: [reason],
-      decisionId,
-      correlationId: call.correlationId,
-    });
+    return rpcRefusal(
+      id,
+      refusal,
+      { reasons: [reason], decisionId, correlationId: call.correlationId },
+      reason,
+    );
   }
 
   private requestOf(

@@ -4,14 +4,8 @@ import { HopDecision } from '../../decisions/decision.types';
 import { HitlHolds, HoldOutcome } from '../../hitl/hitl-holds.service';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { Hop, HopVerdict } from '../pipeline/hop.types';
-import {
-  JsonRpcMessage,
-  RPC_BLOCKED,
-  RPC_EVALUATION_FAILED,
-  RPC_HELD,
-  RPC_REJECTED,
-  rpcError,
-} from '../mcp/json-rpc';
+import { decisionRefusal, holdRefusal } from '../pipeline/refusal-answers';
+import { JsonRpcMessage, rpcRefusal } from '../mcp/json-rpc';
 import { asMasked, resendDigestOf } from '../mcp/mcp-messages';
 import { A2aCall, a2aHopOf } from './a2a-call';
 import { withA2aWarnings, withFileBytes, withoutFileBytes } from './a2a-messages';
@@ -65,16 +59,16 @@ export class A2aHops {
         audited: verdict.audited,
       };
     }
-    const data = {
-      reasons: verdict.decision.reasons,
-      decisionId: verdict.decisionId,
-      correlationId: call.correlationId,
+    const {
+      refusal,
+      message: why,
+      data,
+    } = decisionRefusal(verdict.decision, verdict.decisionId, call.correlationId);
+    return {
+      kind: 'refused',
+      answer: rpcRefusal(message.id, refusal, data, why),
+      audited: verdict.audited,
     };
-    const answer =
-      verdict.decision.action === 'ERROR'
-        ? rpcError(message.id, RPC_EVALUATION_FAILED, 'policy evaluation failed', data)
-        : rpcError(message.id, RPC_BLOCKED, 'blocked by policy', data);
-    return { kind: 'refused', answer, audited: verdict.audited };
   }
 
   /** D34: held, durable with its HITL event, and waited for up to the tenant's hitlWaitSeconds. */
@@ -123,35 +117,10 @@ export function heldOutcome(
   outcome: HoldOutcome,
   call: A2aCall,
 ): { kind: 'forward'; message: JsonRpcMessage } | { kind: 'refused'; answer: JsonRpcMessage } {
-  const data = {
-    reasons: outcome.request?.reasons ?? [],
-    ...(outcome.request
-      ? { decisionId: outcome.request.decisionId, hitlRequestId: outcome.request.id }
-      : {}),
-    correlationId: call.correlationId,
-  };
-  switch (outcome.kind) {
-    case 'RELEASED': {
-      const released = outcome.request.message as JsonRpcMessage;
-      return { kind: 'forward', message: { ...released, id: message.id } };
-    }
-    case 'REJECTED':
-      return {
-        kind: 'refused',
-        answer: rpcError(message.id, RPC_REJECTED, 'rejected by a reviewer', data),
-      };
-    case 'PENDING':
-      return {
-        kind: 'refused',
-        answer: rpcError(message.id, RPC_HELD, 'held for human review', {
-          ...data,
-          retryAfter: outcome.retryAfterSeconds,
-        }),
-      };
-    case 'REFUSED':
-      return {
-        kind: 'refused',
-        answer: rpcError(message.id, RPC_BLOCKED, `release refused: ${outcome.why}`, data),
-      };
+  if (outcome.kind === 'RELEASED') {
+    const released = outcome.request.message as JsonRpcMessage;
+    return { kind: 'forward', message: { ...released, id: message.id } };
   }
+  const { refusal, message: why, data } = holdRefusal(outcome, call.correlationId);
+  return { kind: 'refused', answer: rpcRefusal(message.id, refusal, data, why) };
 }

@@ -8,14 +8,9 @@ import { callBasisOf, resendHoldOf } from '../pipeline/traffic-call';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficCaller } from '../pipeline/traffic-intake';
 import { TrafficGuard } from '../pipeline/traffic-guard';
-import {
-  JsonRpcMessage,
-  RPC_INVALID_REQUEST,
-  RPC_KILL_SWITCH,
-  invalidMessage,
-  kindOf,
-  rpcError,
-} from '../mcp/json-rpc';
+import { REFUSALS } from '../pipeline/refusal-codes';
+import { JsonRpcMessage, rpcRefusal } from '../mcp/json-rpc';
+import { a2aFramingError } from './a2a-framing';
 import { resendDigestOf } from '../mcp/mcp-messages';
 import { A2aCall, a2aGuardSubject, a2aHopOf } from './a2a-call';
 import { A2aDirectory } from './a2a-directory';
@@ -57,16 +52,10 @@ export class A2aRelayService {
 
   async post(caller: A2aCaller, targetId: string, body: unknown): Promise<A2aAnswer> {
     const call = await this.callFor(caller, targetId);
-    const invalid = Array.isArray(body)
-      ? 'the A2A path takes one JSON-RPC request per POST, not a batch'
-      : (invalidMessage(body) ??
-        (kindOf(body as JsonRpcMessage) === 'request'
-          ? undefined
-          : 'a JSON-RPC request is expected'));
-    if (invalid) {
-      const id = (body as { id?: unknown } | null)?.id;
-      const answerId = typeof id === 'string' || typeof id === 'number' ? id : null;
-      return { kind: 'json', status: 400, body: rpcError(answerId, RPC_INVALID_REQUEST, invalid) };
+    const framing = a2aFramingError(body);
+    if (framing) {
+      // D61, A2A 1.0 § 9: a framing error is a JSON-RPC answer with HTTP 200, as the SDK's is.
+      return { kind: 'json', status: 200, body: framing };
     }
     const request = body as JsonRpcMessage;
     const refused = await this.admit(call, request, 'REQUEST');
@@ -110,8 +99,8 @@ export class A2aRelayService {
 
   /**
    * What every message on the path passes before any policy: the AGENT_TO_AGENT subscription
-   * (D32, a 403), the kill switches (D35, the answer given in the message's place) and the rate
-   * limits (D36, a 429), each refusal audited as a hop of `direction` (a message that is no
+   * (D32, a 403), the kill switches (D35, −31005 in the message's place) and the rate limits
+   * (D36, a 429 with −31029), each refusal audited as a hop of `direction` (a message that is no
    * request names the method it stands for in `method`). Undefined when it may go on.
    */
   async admit(
@@ -122,12 +111,10 @@ export class A2aRelayService {
   ): Promise<A2aAnswer | undefined> {
     const hop = { direction, method };
     await this.checkSubscribed(call, message, hop);
-    const stopped = await this.refuseIfStopped(call, message, hop);
-    if (stopped) {
-      return stopped;
-    }
-    await this.enforceRateLimit(call, message, hop);
-    return undefined;
+    return (
+      (await this.refuseIfStopped(call, message, hop)) ??
+      (await this.enforceRateLimit(call, message, hop))
+    );
   }
 
   /** The agent card as callers see it (D38): the subscription decides, as for every call. */
@@ -204,7 +191,7 @@ export class A2aRelayService {
     throw new HttpProblem(403, 'forbidden', reason);
   }
 
-  /** D35: a switch on the tenant, the caller or the target: -32005, audited as BLOCK. */
+  /** D35: a switch on the tenant, the caller or the target: −31005 (D41), audited as BLOCK. */
   private async refuseIfStopped(
     call: A2aCall,
     request: JsonRpcMessage,
@@ -234,19 +221,22 @@ export class A2aRelayService {
     return {
       kind: 'json',
       status: 200,
-      body: rpcError(request.id, RPC_KILL_SWITCH, 'kill switch engaged', data),
+      body: rpcRefusal(request.id, REFUSALS.killSwitch, data),
     };
   }
 
-  /** D36: 429 with Retry-After; RATE_LIMIT recorded once per key per minute. */
+  /**
+   * D36: 429 with Retry-After and JSON-RPC −31029 (D41), which the A2A SDK's client reads from
+   * the body; RATE_LIMIT recorded once per key per minute.
+   */
   private async enforceRateLimit(
     call: A2aCall,
     request: JsonRpcMessage,
     hop: AdmittedHop,
-  ): Promise<void> {
+  ): Promise<A2aAnswer | undefined> {
     const refusal = await this.guard.rateLimitFor(a2aGuardSubject(call), 1);
     if (!refusal) {
-      return;
+      return undefined;
     }
     const reason = `over the rate limit of ${refusal.perMinute} messages per minute (${refusal.key})`;
     if (refusal.isFirstInWindow) {
@@ -257,8 +247,16 @@ export class A2aRelayService {
         details: { key: refusal.key, perMinute: refusal.perMinute },
       });
     }
-    throw new HttpProblem(429, 'rate-limited', reason, undefined, {
-      'retry-after': String(refusal.retryAfterSeconds),
-    });
+    const data = {
+      reasons: [reason],
+      retryAfter: refusal.retryAfterSeconds,
+      correlationId: call.correlationId,
+    };
+    return {
+      kind: 'json',
+      status: 429,
+      headers: { 'retry-after': String(refusal.retryAfterSeconds) },
+      body: rpcRefusal(request.id, REFUSALS.rateLimited, data),
+    };
   }
 }

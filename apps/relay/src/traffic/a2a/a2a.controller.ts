@@ -39,7 +39,11 @@ export class A2aController {
 
   private async send(reply: FastifyReply, answer: A2aAnswer): Promise<void> {
     if (answer.kind === 'json') {
-      await reply.status(answer.status).type('application/json').send(answer.body);
+      await reply
+        .status(answer.status)
+        .headers(answer.headers ?? {})
+        .type('application/json')
+        .send(answer.body);
       return;
     }
     await sendStream(reply, answer, this.logger);

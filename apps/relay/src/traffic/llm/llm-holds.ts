@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { HopDecision } from '../../decisions/decision.types';
 import { HitlHolds, HoldOutcome } from '../../hitl/hitl-holds.service';
 import { Hop, HopVerdict } from '../pipeline/hop.types';
+import { decisionRefusal, holdRefusal } from '../pipeline/refusal-answers';
 import { CHAT_METHOD, LlmCall } from './llm-call';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 
@@ -12,7 +13,7 @@ export function refusalOf(
   decisionId: string,
   call: LlmCall,
 ): LlmPathException {
-  const data = { reasons: decision.reasons, decisionId, correlationId: call.correlationId };
+  const { data } = decisionRefusal(decision, decisionId, call.correlationId);
   return decision.action === 'ERROR'
     ? new LlmPathException(LlmPathErrorCode.EvaluationFailed, 'policy evaluation failed', data)
     : new LlmPathException(
@@ -75,30 +76,21 @@ export class LlmHolds {
 
 /** What the sender of a held hop gets when its hold did not end in a release. */
 export function heldRefusal(outcome: HoldOutcome, call: LlmCall): LlmPathException | undefined {
-  const data = {
-    reasons: outcome.request?.reasons ?? [],
-    ...(outcome.request
-      ? { decisionId: outcome.request.decisionId, hitlRequestId: outcome.request.id }
-      : {}),
-    correlationId: call.correlationId,
-  };
+  if (outcome.kind === 'RELEASED') {
+    return undefined;
+  }
+  const { message, data } = holdRefusal(outcome, call.correlationId);
   switch (outcome.kind) {
-    case 'RELEASED':
-      return undefined;
     case 'REJECTED':
-      return new LlmPathException(LlmPathErrorCode.Rejected, 'rejected by a reviewer', data);
+      return new LlmPathException(LlmPathErrorCode.Rejected, message, data);
     case 'PENDING':
       return new LlmPathException(
         LlmPathErrorCode.Held,
         `held for human review; send the same request again with X-Agp-Hitl-Request-Id: ${outcome.request.id} once approved`,
-        { ...data, retryAfter: outcome.retryAfterSeconds },
+        data,
         { headers: { 'retry-after': String(outcome.retryAfterSeconds) } },
       );
     case 'REFUSED':
-      return new LlmPathException(
-        LlmPathErrorCode.Blocked,
-        `release refused: ${outcome.why}`,
-        data,
-      );
+      return new LlmPathException(LlmPathErrorCode.Blocked, message, data);
   }
 }

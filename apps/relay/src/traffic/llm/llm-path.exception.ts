@@ -1,5 +1,7 @@
 import { DomainException, FieldError, assertUnreachable } from '@agp/http';
 
+import { REFUSALS, Refusal } from '../pipeline/refusal-codes';
+
 export enum LlmPathErrorCode {
   InvalidRequest = 'validation-error',
   NotSubscribed = 'forbidden',
@@ -14,31 +16,82 @@ export enum LlmPathErrorCode {
   UpstreamTimeout = 'upstream-timeout',
 }
 
-/** OpenAI's error `type` and `code` for each of ours, so its SDKs raise the right error class. */
-function openAiError(code: LlmPathErrorCode): { status: number; type: string; code: string } {
+interface LlmPathError {
+  status: number;
+  type: string;
+  code: string;
+  /** D41: the platform's refusal, whose `agpCode` the body carries as JSON-RPC paths do. */
+  refusal?: Refusal;
+}
+
+/**
+ * OpenAI's error `type` and `code` for each of ours, so its SDKs raise the right error class
+ * (T19's codes, unchanged for them), and the refusal of D41 behind it.
+ */
+function openAiError(code: LlmPathErrorCode): LlmPathError {
   switch (code) {
     case LlmPathErrorCode.InvalidRequest:
       return { status: 400, type: 'invalid_request_error', code: 'invalid_request' };
     case LlmPathErrorCode.NotSubscribed:
       return { status: 403, type: 'permission_error', code: 'not_subscribed' };
     case LlmPathErrorCode.KillSwitch:
-      return { status: 403, type: 'permission_error', code: 'kill_switch' };
+      return {
+        status: 403,
+        type: 'permission_error',
+        code: 'kill_switch',
+        refusal: REFUSALS.killSwitch,
+      };
     case LlmPathErrorCode.Blocked:
-      return { status: 403, type: 'policy_violation', code: 'blocked_by_policy' };
+      return {
+        status: 403,
+        type: 'policy_violation',
+        code: 'blocked_by_policy',
+        refusal: REFUSALS.blockedByPolicy,
+      };
     case LlmPathErrorCode.EvaluationFailed:
-      return { status: 403, type: 'policy_violation', code: 'policy_evaluation_failed' };
+      return {
+        status: 403,
+        type: 'policy_violation',
+        code: 'policy_evaluation_failed',
+        refusal: REFUSALS.policyError,
+      };
     case LlmPathErrorCode.Rejected:
-      return { status: 403, type: 'policy_violation', code: 'rejected_by_reviewer' };
+      return {
+        status: 403,
+        type: 'policy_violation',
+        code: 'rejected_by_reviewer',
+        refusal: REFUSALS.reviewRejected,
+      };
     case LlmPathErrorCode.Held:
-      return { status: 409, type: 'policy_violation', code: 'held_for_review' };
+      return {
+        status: 409,
+        type: 'policy_violation',
+        code: 'held_for_review',
+        refusal: REFUSALS.reviewPending,
+      };
     case LlmPathErrorCode.ModelNotFound:
       return { status: 404, type: 'invalid_request_error', code: 'model_not_found' };
     case LlmPathErrorCode.RateLimited:
-      return { status: 429, type: 'rate_limit_error', code: 'rate_limited' };
+      return {
+        status: 429,
+        type: 'rate_limit_error',
+        code: 'rate_limited',
+        refusal: REFUSALS.rateLimited,
+      };
     case LlmPathErrorCode.UpstreamFailed:
-      return { status: 502, type: 'api_error', code: 'upstream_failed' };
+      return {
+        status: 502,
+        type: 'api_error',
+        code: 'upstream_failed',
+        refusal: REFUSALS.upstreamFailed,
+      };
     case LlmPathErrorCode.UpstreamTimeout:
-      return { status: 504, type: 'api_error', code: 'upstream_timeout' };
+      return {
+        status: 504,
+        type: 'api_error',
+        code: 'upstream_timeout',
+        refusal: REFUSALS.upstreamFailed,
+      };
     default:
       return assertUnreachable(code);
   }
@@ -48,9 +101,14 @@ function openAiError(code: LlmPathErrorCode): { status: number; type: string; co
 export function openAiErrorOf(
   code: LlmPathErrorCode,
   message: string,
-): { message: string; type: string; code: string; param: null } {
-  const { type, code: openAiCode } = openAiError(code);
-  return { message, type, code: openAiCode, param: null };
+): { message: string; type: string; code: string; param: null; agpCode?: string } {
+  const { type, code: openAiCode, refusal } = openAiError(code);
+  return { message, type, code: openAiCode, param: null, ...agpCodeOf(refusal) };
+}
+
+/** D41: the refusal's stable name, for a body's members and its `error`. */
+function agpCodeOf(refusal: Refusal | undefined): { agpCode?: string } {
+  return refusal ? { agpCode: refusal.agpCode } : {};
 }
 
 /**
@@ -71,6 +129,11 @@ export class LlmPathException extends DomainException {
     super(code, message, options.errors, options.headers);
     this.status = options.status ?? openAiError(code).status;
     // The members go in `error` too: an OpenAI SDK keeps only `error` of a body (`APIError.error`).
-    this.extensions = { ...data, error: { ...openAiErrorOf(code, message), ...data } };
+    const { refusal } = openAiError(code);
+    this.extensions = {
+      ...agpCodeOf(refusal),
+      ...data,
+      error: { ...openAiErrorOf(code, message), ...data },
+    };
   }
 }

@@ -1,3 +1,4 @@
+import { UnreadableBody } from '../pipeline/json-rpc-body';
 import { invalidMessage, kindOf, parseBody } from './json-rpc';
 
 describe('parseBody', () => {
@@ -16,7 +17,7 @@ describe('parseBody', () => {
     expect('isBatch' in sut && sut.isBatch).toBe(true);
   });
 
-  it('should answer an Invalid Request error naming the message when one of a batch is wrong', () => {
+  it('should answer a parse error naming the message, as the MCP SDK server does, when one of a batch is wrong', () => {
     const sut = parseBody([
       { jsonrpc: '2.0', id: 1, method: 'ping' },
       { jsonrpc: '1.0', id: 7 },
@@ -25,14 +26,28 @@ describe('parseBody', () => {
     expect(sut).toEqual({
       invalid: {
         jsonrpc: '2.0',
-        id: 7,
-        error: { code: -32600, message: 'message 1: jsonrpc must be "2.0"' },
+        id: null,
+        error: {
+          code: -32700,
+          message: 'Parse error: Invalid JSON-RPC message',
+          data: { reason: 'message 1: jsonrpc must be "2.0"' },
+        },
       },
     });
   });
 
   it('should refuse an empty batch', () => {
     expect(parseBody([])).toMatchObject({ invalid: { error: { code: -32600 } } });
+  });
+
+  it('should answer the MCP SDK server parse error when the body was not JSON', () => {
+    expect(parseBody(new UnreadableBody('Unexpected end of JSON input'))).toEqual({
+      invalid: {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error: Invalid JSON' },
+      },
+    });
   });
 });
 

@@ -1,6 +1,9 @@
+import { UnreadableBody } from '../pipeline/json-rpc-body';
+import { Refusal, refusalData } from '../pipeline/refusal-codes';
+
 /**
- * JSON-RPC 2.0 as MCP carries it: what a message is, how to tell its kinds apart, and the error
- * codes the relay answers with (D33, D34, D35, D36; T3 in docs/decisions/traffic.md).
+ * JSON-RPC 2.0 as MCP and A2A carry it: what a message is, how to tell its kinds apart, and the
+ * protocol's own error codes; the platform's refusals are the table of D41 (refusal-codes.ts).
  */
 export type JsonRpcId = string | number;
 
@@ -19,20 +22,6 @@ export const RPC_PARSE_ERROR = -32700;
 export const RPC_INVALID_REQUEST = -32600;
 export const RPC_INVALID_PARAMS = -32602;
 export const RPC_INTERNAL_ERROR = -32603;
-/** D33: blocked by policy (and a tool outside the agent's grant, T4). */
-export const RPC_BLOCKED = -32001;
-/** D33: the policy evaluation failed and the tenant fails closed. */
-export const RPC_EVALUATION_FAILED = -32002;
-/** D34: a person rejected the held message. */
-export const RPC_REJECTED = -32003;
-/** D34: held for human review and still pending. */
-export const RPC_HELD = -32004;
-/** D35: a kill switch is engaged. */
-export const RPC_KILL_SWITCH = -32005;
-/** T6: the MCP server failed (down, slow, garbage, cut mid-stream). */
-export const RPC_UPSTREAM_FAILED = -32010;
-/** D36: over a rate limit, inside a stream. */
-export const RPC_RATE_LIMITED = -32029;
 
 export function kindOf(message: JsonRpcMessage): MessageKind {
   if (typeof message.method === 'string') {
@@ -86,24 +75,43 @@ export interface ParsedBody {
   isBatch: boolean;
 }
 
-/** A POST body as one message or a batch; throws a JSON-RPC error response when it is neither. */
+/**
+ * D61: a POST body on the MCP path as one message or a batch, or the answer the MCP SDK's
+ * Streamable HTTP server gives when it is neither (HTTP 400, `id: null`): −32700 for a body that
+ * is not JSON or not JSON-RPC (the SDK's two "Parse error" answers; our reason in `data`),
+ * −32600 for an empty batch.
+ */
 export function parseBody(body: unknown): ParsedBody | { invalid: JsonRpcMessage } {
+  if (body instanceof UnreadableBody) {
+    return { invalid: rpcError(null, RPC_PARSE_ERROR, 'Parse error: Invalid JSON') };
+  }
   const isBatch = Array.isArray(body);
   const values = isBatch ? (body as unknown[]) : [body];
   if (values.length === 0) {
-    return { invalid: rpcError(null, RPC_INVALID_REQUEST, 'an empty batch is not a request') };
+    return {
+      invalid: rpcError(
+        null,
+        RPC_INVALID_REQUEST,
+        'Invalid Request: an empty batch is not a request',
+      ),
+    };
   }
   for (const [index, value] of values.entries()) {
     const why = invalidMessage(value);
     if (why) {
       const where = isBatch ? `message ${index}: ` : '';
-      return { invalid: rpcError(idOf(value), RPC_INVALID_REQUEST, `${where}${why}`) };
+      return {
+        invalid: rpcError(null, RPC_PARSE_ERROR, 'Parse error: Invalid JSON-RPC message', {
+          reason: `${where}${why}`,
+        }),
+      };
     }
   }
   return { messages: values as JsonRpcMessage[], isBatch };
 }
 
-function idOf(value: unknown): JsonRpcId | null {
+/** The id to answer a request by, or null when it has none a JSON-RPC answer could carry. */
+export function idOf(value: unknown): JsonRpcId | null {
   const id = (value as { id?: unknown } | null)?.id;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
@@ -119,4 +127,14 @@ export function rpcError(
     id: id ?? null,
     error: { code, message, ...(data ? { data } : {}) },
   };
+}
+
+/** A refusal of the platform (D41) as a JSON-RPC error: its code, `data.agpCode` beside `data`. */
+export function rpcRefusal(
+  id: JsonRpcId | null | undefined,
+  refusal: Refusal,
+  data: Record<string, unknown> = {},
+  message: string = refusal.message,
+): JsonRpcMessage {
+  return rpcError(id, refusal.code, message, refusalData(refusal, data));
 }

@@ -6,14 +6,9 @@ import { upstreamCredentialHeader } from '../../mcp-servers/upstream-credential'
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { McpServerRoute, TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficGuard } from '../pipeline/traffic-guard';
-import {
-  JsonRpcId,
-  JsonRpcMessage,
-  RPC_KILL_SWITCH,
-  RPC_UPSTREAM_FAILED,
-  invalidMessage,
-  rpcError,
-} from './json-rpc';
+import { StreamEnding } from '../pipeline/refusal-answers';
+import { REFUSALS, Refusal } from '../pipeline/refusal-codes';
+import { JsonRpcId, JsonRpcMessage, invalidMessage, rpcRefusal } from './json-rpc';
 import { McpCall, hopOf } from './mcp-call';
 import { GarbledStream, relayEventStream } from './mcp-event-stream';
 import { McpHops } from './mcp-hops';
@@ -67,7 +62,10 @@ const CARRIED_RESPONSE_HEADERS = ['mcp-session-id', 'mcp-protocol-version'];
 export class McpExchange implements BeforeApplicationShutdown {
   /** Open streams, each ended on shutdown so the process can stop. */
   private readonly streams = new Set<AbortController>();
-  private readonly stopping = new Map<AbortController, (code: number, reason: string) => void>();
+  private readonly stopping = new Map<
+    AbortController,
+    (refusal: Refusal, reason: string) => void
+  >();
 
   constructor(
     private readonly upstream: McpUpstream,
@@ -81,7 +79,10 @@ export class McpExchange implements BeforeApplicationShutdown {
   /** Before the HTTP server closes: it waits for open responses, and a stream never ends alone. */
   beforeApplicationShutdown(): void {
     for (const abort of this.streams) {
-      this.stopping.get(abort)?.(RPC_UPSTREAM_FAILED, 'the relay is shutting down; send again');
+      this.stopping.get(abort)?.(
+        REFUSALS.streamIncomplete,
+        'the relay is shutting down; send again',
+      );
     }
   }
 
@@ -178,21 +179,21 @@ export class McpExchange implements BeforeApplicationShutdown {
       run: async (writer) => {
         await open(writer);
         this.streams.add(abort);
-        let stoppedFor: { code: number; reason: string } | undefined;
-        const stopOn = (code: number, reason: string): void => {
-          stoppedFor ??= { code, reason };
+        let stoppedFor: StreamEnding | undefined;
+        const stopOn = (refusal: Refusal, reason: string): void => {
+          stoppedFor ??= { refusal, reason };
           abort.abort();
         };
         this.stopping.set(abort, stopOn);
         // An idle stream learns of a kill switch or a withdrawn subscription too (T2).
         const watch = setInterval(() => {
           void this.stopReason(call).then(
-            (reason) => reason && stopOn(RPC_KILL_SWITCH, reason),
+            (reason) => reason && stopOn(REFUSALS.killSwitch, reason),
             () => undefined,
           );
         }, STOP_CHECK_MS);
         const keepAlive = setInterval(() => void writer.keepAlive(), KEEP_ALIVE_MS);
-        let ending: { code: number; reason: string } | undefined;
+        let ending: StreamEnding | undefined;
         try {
           const stop = await relayEventStream(answer.body, {
             call,
@@ -204,7 +205,7 @@ export class McpExchange implements BeforeApplicationShutdown {
             refuseStopped: (messages, reason) => this.refuseStopped(call, messages, reason),
           });
           if (stop) {
-            ending = { code: RPC_KILL_SWITCH, reason: stop };
+            ending = { refusal: REFUSALS.killSwitch, reason: stop };
           }
         } catch (error) {
           if (!abort.signal.aborted) {
@@ -212,7 +213,7 @@ export class McpExchange implements BeforeApplicationShutdown {
               error instanceof GarbledStream
                 ? `${serverLabel(call.route.server)} sent ${error.message}`
                 : failureOf(error, call.route.server).message;
-            ending = { code: RPC_UPSTREAM_FAILED, reason: why };
+            ending = { refusal: REFUSALS.streamIncomplete, reason: why };
           }
         } finally {
           clearInterval(keepAlive);
@@ -223,7 +224,7 @@ export class McpExchange implements BeforeApplicationShutdown {
         ending = stoppedFor ?? ending;
         if (!abort.signal.aborted || stoppedFor) {
           ending ??= {
-            code: RPC_UPSTREAM_FAILED,
+            refusal: REFUSALS.streamIncomplete,
             reason: `${serverLabel(call.route.server)} closed the stream before answering`,
           };
           await this.answerPending(call, writer, pending, ending);
@@ -239,15 +240,21 @@ export class McpExchange implements BeforeApplicationShutdown {
     call: McpCall,
     writer: SseWriter,
     pending: Map<JsonRpcId, AskedFor>,
-    ending: { code: number; reason: string },
+    ending: StreamEnding,
   ): Promise<void> {
+    const isStop = ending.refusal === REFUSALS.killSwitch;
     for (const [id, askedFor] of pending) {
-      const error = rpcError(id, ending.code, ending.reason, { correlationId: call.correlationId });
+      const error = rpcRefusal(
+        id,
+        ending.refusal,
+        { reasons: [ending.reason], correlationId: call.correlationId },
+        ending.reason,
+      );
       await this.pipeline.refuse(hopOf(call, 'RESPONSE', error, askedFor), {
         type: 'COMMUNICATION_AUDIT',
-        action: ending.code === RPC_KILL_SWITCH ? 'BLOCK' : 'ERROR',
+        action: isStop ? 'BLOCK' : 'ERROR',
         reason: ending.reason,
-        ...(ending.code === RPC_KILL_SWITCH ? {} : { details: { outcome: 'ERROR' } }),
+        ...(isStop ? {} : { details: { outcome: 'ERROR' } }),
       });
       await writer.message(error);
     }
@@ -333,7 +340,12 @@ export class McpExchange implements BeforeApplicationShutdown {
   ): Promise<HttpProblem> {
     const refusals = [...pending].map(([id, askedFor]) =>
       this.pipeline.refuse(
-        hopOf(call, 'RESPONSE', rpcError(id, RPC_UPSTREAM_FAILED, failure.message), askedFor),
+        hopOf(
+          call,
+          'RESPONSE',
+          rpcRefusal(id, REFUSALS.upstreamFailed, {}, failure.message),
+          askedFor,
+        ),
         {
           type: 'COMMUNICATION_AUDIT',
           action: 'ERROR',

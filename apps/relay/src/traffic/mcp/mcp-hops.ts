@@ -5,15 +5,9 @@ import { HitlHolds, HoldOutcome } from '../../hitl/hitl-holds.service';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { Hop, HopVerdict } from '../pipeline/hop.types';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
-import {
-  JsonRpcMessage,
-  RPC_BLOCKED,
-  RPC_EVALUATION_FAILED,
-  RPC_HELD,
-  RPC_REJECTED,
-  kindOf,
-  rpcError,
-} from './json-rpc';
+import { decisionRefusal, holdRefusal } from '../pipeline/refusal-answers';
+import { REFUSALS } from '../pipeline/refusal-codes';
+import { JsonRpcMessage, kindOf, rpcRefusal } from './json-rpc';
 import { McpCall, hopOf } from './mcp-call';
 import {
   AskedFor,
@@ -61,11 +55,12 @@ export class McpHops {
         details: { subscriptionId: call.route.subscription?.id, grantedTools: grant },
       });
       return {
-        answer: rpcError(message.id, RPC_BLOCKED, reason, {
-          reasons: [reason],
-          decisionId,
-          correlationId: call.correlationId,
-        }),
+        answer: rpcRefusal(
+          message.id,
+          REFUSALS.blockedByPolicy,
+          { reasons: [reason], decisionId, correlationId: call.correlationId },
+          reason,
+        ),
         audited,
       };
     }
@@ -124,7 +119,7 @@ export class McpHops {
   /**
    * D34: the hop becomes a HITL request (durable, with its HITL event) and the sender waits up to
    * the tenant's `hitlWaitSeconds`: approved in time, the message as its decision left it goes
-   * on (released exactly once); rejected, -32003; still pending, -32004 with the request's id.
+   * on (released exactly once); rejected, -31003; still pending, -31004 with the request's id.
    */
   private async holdAndWait(
     call: McpCall,
@@ -177,10 +172,8 @@ function refusalOf(
   decisionId: string,
   call: McpCall,
 ): JsonRpcMessage {
-  const data = { reasons: decision.reasons, decisionId, correlationId: call.correlationId };
-  return decision.action === 'ERROR'
-    ? rpcError(message.id, RPC_EVALUATION_FAILED, 'policy evaluation failed', data)
-    : rpcError(message.id, RPC_BLOCKED, 'blocked by policy', data);
+  const { refusal, message: why, data } = decisionRefusal(decision, decisionId, call.correlationId);
+  return rpcRefusal(message.id, refusal, data, why);
 }
 
 /** What the sender of a held message gets, by how its hold ended (D34). */
@@ -189,36 +182,15 @@ export function heldOutcome(
   outcome: HoldOutcome,
   call: McpCall,
 ): Omit<JudgedMessage, 'audited'> {
-  const data = {
-    reasons: outcome.request?.reasons ?? [],
-    ...(outcome.request
-      ? { decisionId: outcome.request.decisionId, hitlRequestId: outcome.request.id }
-      : {}),
-    correlationId: call.correlationId,
-  };
-  const answerOrForward = (reply: JsonRpcMessage): Omit<JudgedMessage, 'audited'> =>
-    kindOf(message) === 'request'
-      ? { answer: reply }
-      : kindOf(message) === 'response'
-        ? { forward: reply }
-        : {};
-  switch (outcome.kind) {
-    case 'RELEASED': {
-      const released = outcome.request.message as JsonRpcMessage;
-      return { forward: message.id === undefined ? released : { ...released, id: message.id } };
-    }
-    case 'REJECTED':
-      return answerOrForward(rpcError(message.id, RPC_REJECTED, 'rejected by a reviewer', data));
-    case 'PENDING':
-      return answerOrForward(
-        rpcError(message.id, RPC_HELD, 'held for human review', {
-          ...data,
-          retryAfter: outcome.retryAfterSeconds,
-        }),
-      );
-    case 'REFUSED':
-      return answerOrForward(
-        rpcError(message.id, RPC_BLOCKED, `release refused: ${outcome.why}`, data),
-      );
+  if (outcome.kind === 'RELEASED') {
+    const released = outcome.request.message as JsonRpcMessage;
+    return { forward: message.id === undefined ? released : { ...released, id: message.id } };
   }
+  const { refusal, message: why, data } = holdRefusal(outcome, call.correlationId);
+  const reply = rpcRefusal(message.id, refusal, data, why);
+  return kindOf(message) === 'request'
+    ? { answer: reply }
+    : kindOf(message) === 'response'
+      ? { forward: reply }
+      : {};
 }

@@ -8,13 +8,15 @@ import { HITL_HEADER, callBasisOf, resendHoldOf } from '../pipeline/traffic-call
 import { TrafficGuard } from '../pipeline/traffic-guard';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficCaller } from '../pipeline/traffic-intake';
+import { REFUSALS, Refusal } from '../pipeline/refusal-codes';
 import {
   JsonRpcId,
   JsonRpcMessage,
-  RPC_KILL_SWITCH,
+  RPC_INVALID_REQUEST,
   kindOf,
   parseBody,
   rpcError,
+  rpcRefusal,
 } from './json-rpc';
 import { McpCall, hopOf } from './mcp-call';
 import { McpAnswer, McpExchange } from './mcp-exchange';
@@ -54,14 +56,17 @@ export class McpRelayService {
     const version = caller.headers['mcp-protocol-version'];
     if (isBatch && typeof version === 'string' && version >= FIRST_REVISION_WITHOUT_BATCHES) {
       const why = `MCP revision ${version} does not allow JSON-RPC batches`;
-      return { kind: 'json', status: 400, body: rpcError(null, -32600, why) };
+      return { kind: 'json', status: 400, body: rpcError(null, RPC_INVALID_REQUEST, why) };
     }
     await this.checkSubscribed(call, messages);
     const refused = await this.refuseIfStopped(call, messages);
     if (refused) {
       return refused;
     }
-    await this.enforceRateLimit(call, messages);
+    const limited = await this.enforceRateLimit(call, messages);
+    if (limited) {
+      return limited;
+    }
     const hitlRequestId = resendHoldOf(caller.headers);
     if (hitlRequestId !== undefined) {
       return this.resend(call, hitlRequestId, messages, isBatch);
@@ -102,16 +107,14 @@ export class McpRelayService {
   async listen(caller: McpCaller, serverId: string): Promise<McpAnswer> {
     const call = await this.callFor(caller, serverId);
     await this.checkSubscribed(call, []);
-    await this.refuseIfStopped(call, []);
-    return this.exchange.listen(call);
+    return (await this.refuseIfStopped(call, [])) ?? this.exchange.listen(call);
   }
 
   /** DELETE ends the session at the server. */
   async end(caller: McpCaller, serverId: string): Promise<McpAnswer> {
     const call = await this.callFor(caller, serverId);
     await this.checkSubscribed(call, []);
-    await this.refuseIfStopped(call, []);
-    return this.exchange.endSession(call);
+    return (await this.refuseIfStopped(call, [])) ?? this.exchange.endSession(call);
   }
 
   /**
@@ -189,7 +192,8 @@ export class McpRelayService {
 
   /**
    * D35: an engaged kill switch on the tenant, the agent or the server refuses every hop, audited
-   * as BLOCK with the switch as reason: JSON-RPC -32005 for requests, 403 problem+json otherwise.
+   * as BLOCK with the switch as reason: JSON-RPC −31005 (D41) for each request (HTTP 200), or one
+   * with `id: null` and HTTP 403 when there is none to answer (notifications, GET, DELETE; D61).
    */
   private async refuseIfStopped(
     call: McpCall,
@@ -210,22 +214,21 @@ export class McpRelayService {
         }),
       ),
     );
-    const requests = messages.filter((m) => kindOf(m) === 'request');
-    if (requests.length === 0) {
-      throw new HttpProblem(403, 'kill-switch', reason);
-    }
     const data = { reasons: [reason], killSwitchId: engaged.id, correlationId: call.correlationId };
-    const errors = requests.map((m) =>
-      rpcError(m.id, RPC_KILL_SWITCH, 'kill switch engaged', data),
-    );
-    return { kind: 'json', status: 200, body: messages.length > 1 ? errors : errors[0] };
+    return refusalAnswer(messages, REFUSALS.killSwitch, data, { status: 200, orElse: 403 });
   }
 
-  /** D36: 429 with Retry-After; RATE_LIMIT recorded once per key per minute. */
-  private async enforceRateLimit(call: McpCall, messages: JsonRpcMessage[]): Promise<void> {
+  /**
+   * D36: 429 with Retry-After and a JSON-RPC −31029 (D41) per request; RATE_LIMIT recorded once
+   * per key per minute.
+   */
+  private async enforceRateLimit(
+    call: McpCall,
+    messages: JsonRpcMessage[],
+  ): Promise<McpAnswer | undefined> {
     const refusal = await this.guard.rateLimitFor(guardSubject(call), messages.length);
     if (!refusal) {
-      return;
+      return undefined;
     }
     const reason = `over the rate limit of ${refusal.perMinute} messages per minute (${refusal.key})`;
     if (refusal.isFirstInWindow) {
@@ -236,10 +239,34 @@ export class McpRelayService {
         details: { key: refusal.key, perMinute: refusal.perMinute },
       });
     }
-    throw new HttpProblem(429, 'rate-limited', reason, undefined, {
-      'retry-after': String(refusal.retryAfterSeconds),
-    });
+    const data = {
+      reasons: [reason],
+      retryAfter: refusal.retryAfterSeconds,
+      correlationId: call.correlationId,
+    };
+    return {
+      ...refusalAnswer(messages, REFUSALS.rateLimited, data, { status: 429, orElse: 429 }),
+      headers: { 'retry-after': String(refusal.retryAfterSeconds) },
+    };
   }
+}
+
+/**
+ * A refusal of a whole POST as JSON-RPC (D41, D61): an error per request, by its id (a batch gets
+ * an array), at `status`; with no request to answer, one error with `id: null` at `orElse`.
+ */
+function refusalAnswer(
+  messages: JsonRpcMessage[],
+  refusal: Refusal,
+  data: Record<string, unknown>,
+  statuses: { status: number; orElse: number },
+): McpAnswer & { kind: 'json' } {
+  const requests = messages.filter((m) => kindOf(m) === 'request');
+  if (requests.length === 0) {
+    return { kind: 'json', status: statuses.orElse, body: rpcRefusal(null, refusal, data) };
+  }
+  const errors = requests.map((m) => rpcRefusal(m.id, refusal, data));
+  return { kind: 'json', status: statuses.status, body: messages.length > 1 ? errors : errors[0] };
 }
 
 function optionalTool(message: JsonRpcMessage): { tool?: string } {

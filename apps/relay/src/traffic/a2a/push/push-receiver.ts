@@ -9,8 +9,9 @@ import { RELAY_DATABASE } from '../../../database/tokens';
 import { CredentialCipher } from '../../../mcp-servers/credential-cipher';
 import { WebhookDeliveriesRepository } from '../../../webhooks/webhook-deliveries.repository';
 import { A2A_PUSH_EVENT_TYPE } from '../../../webhooks/webhook-delivery.types';
-import { JsonRpcMessage, RPC_EVALUATION_FAILED, RPC_HELD, RPC_REJECTED } from '../../mcp/json-rpc';
+import { JsonRpcMessage } from '../../mcp/json-rpc';
 import { resendDigestOf } from '../../mcp/mcp-messages';
+import { REFUSALS } from '../../pipeline/refusal-codes';
 import { A2aHops } from '../a2a-hops';
 import { A2aRelayService } from '../a2a-relay.service';
 import { taskFacts } from '../a2a-messages';
@@ -26,11 +27,16 @@ export interface ReceivedPush {
   correlationId: string;
 }
 
-/** How the target is told that its push was not delivered (T41); anything else is a 403 `blocked`. */
-const REFUSALS: ReadonlyMap<number, [number, string]> = new Map([
-  [RPC_HELD, [409, 'held']],
-  [RPC_REJECTED, [403, 'rejected']],
-  [RPC_EVALUATION_FAILED, [403, 'policy-error']],
+/**
+ * How the target is told that its push was not delivered (T41), by the refusal of D41 the
+ * pipeline gave it; anything else is a 403 `blocked`.
+ */
+const PUSH_REFUSALS: ReadonlyMap<number, [number, string]> = new Map([
+  [REFUSALS.reviewPending.code, [409, 'held']],
+  [REFUSALS.reviewRejected.code, [403, 'rejected']],
+  [REFUSALS.policyError.code, [403, 'policy-error']],
+  [REFUSALS.killSwitch.code, [403, 'kill-switch']],
+  [REFUSALS.rateLimited.code, [429, 'rate-limited']],
 ]);
 
 /** The content types an A2A push comes in: 1.0 `application/a2a+json`, 0.3 `application/json`. */
@@ -81,11 +87,9 @@ export class PushReceiver {
     const message: JsonRpcMessage = { jsonrpc: '2.0', id: null, result: push.body };
     const stopped = await this.relay.admit(call, message, 'RESPONSE', PUSH_HOP_METHOD);
     if (stopped) {
-      throw new HttpProblem(
-        403,
-        'kill-switch',
-        reasonOf(stopped.kind === 'json' ? stopped.body : undefined),
-      );
+      throw stopped.kind === 'json'
+        ? refusedPush(stopped.body, stopped.headers)
+        : refusedPush(undefined);
     }
     const judged = await this.hops.judgeAnswer(call, message, {
       method: PUSH_HOP_METHOD,
@@ -93,8 +97,7 @@ export class PushReceiver {
     });
     await judged.audited;
     if (judged.kind === 'refused') {
-      const [status, code] = REFUSALS.get(judged.answer.error?.code ?? 0) ?? [403, 'blocked'];
-      throw new HttpProblem(status, code, reasonOf(judged.answer));
+      throw refusedPush(judged.answer);
     }
     return this.enqueue(config, contentType, judged.message.result, call.correlationId, message);
   }
@@ -162,6 +165,13 @@ function isTokenOf(config: StoredPushConfig, token: string | undefined): boolean
 
 function contentTypeOf(headers: IncomingHttpHeaders): string {
   return (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** The problem the target gets for a refused push, with `Retry-After` when the answer had one. */
+function refusedPush(answer: unknown, headers?: Record<string, string>): HttpProblem {
+  const code = (answer as JsonRpcMessage | undefined)?.error?.code ?? 0;
+  const [status, slug] = PUSH_REFUSALS.get(code) ?? [403, 'blocked'];
+  return new HttpProblem(status, slug, reasonOf(answer), undefined, headers);
 }
 
 function reasonOf(answer: unknown): string {
