@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 
 import {
+  AdminChangeData,
   AgentLifecycleData,
   AuditableEventData,
   CredentialRotationData,
@@ -97,6 +98,19 @@ const SAMPLES = new Map<PayloadClass, Record<string, unknown>>([
       mcpServerId: UUID,
       tools: ['echo'],
       previousTools: null,
+    },
+  ],
+  [
+    AdminChangeData,
+    {
+      ...COMMON,
+      change: 'UPDATED',
+      target: { kind: 'ROLE', id: UUID, name: 'auditors' },
+      fields: ['permissions', 'clientSecret'],
+      changes: {
+        permissions: { before: ['AUDIT:READ'], after: ['AUDIT:READ', 'AUDIT:WRITE'] },
+        clientSecret: { before: '[redacted]', after: '[redacted]' },
+      },
     },
   ],
   [

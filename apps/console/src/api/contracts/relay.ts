@@ -292,6 +292,9 @@ export interface RelayOperations {
   };
   PolicyGroupsController_retireVersion: PolicyVersionResponse;
   PolicyGroupsController_update: PolicyGroupResponse;
+  PushController_receive: {
+    deliveryId: string;
+  };
   SubscriptionsController_create: Subscription;
   SubscriptionsController_get: Subscription;
   SubscriptionsController_list: {
