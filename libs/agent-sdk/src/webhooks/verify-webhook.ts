@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 import { WebhookVerificationError } from '../errors';
 import {
+  A2A_PUSH_EVENT_TYPE,
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   HeaderBag,
   WEBHOOK_HEADERS,
@@ -96,14 +97,19 @@ function parseEvent(rawBody: Buffer): WebhookEvent {
   return event as WebhookEvent;
 }
 
+/** What a verified signature vouches for: the signed timestamp and the raw body it covered. */
+export interface VerifiedSignature {
+  /** Unix seconds, as signed. */
+  timestamp: number;
+  rawBody: Buffer;
+}
+
 /**
- * Verifies a delivery as the specification (Webhooks 2–3) and D19 say: the HMAC-SHA256 of
+ * D19's signature check, shared by {@link verifyWebhook} and `verifyPush`: the HMAC-SHA256 of
  * `"<timestamp>.<raw body>"` compared in constant time with every `v1=` value, the timestamp a
- * Unix-seconds integer within `toleranceSeconds` of now. The unsigned headers must agree with the
- * signed body (event type with `type`, delivery id with `id`), so no header can be altered either.
- * Throws {@link WebhookVerificationError}.
+ * Unix-seconds integer within `toleranceSeconds` of now. Throws {@link WebhookVerificationError}.
  */
-export function verifyWebhook(input: VerifyWebhookInput): VerifiedWebhook {
+export function verifySignature(input: VerifyWebhookInput): VerifiedSignature {
   const tolerance = input.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
   const timestampText = single(input.headers, WEBHOOK_HEADERS.timestamp);
   if (!/^\d{1,12}$/.test(timestampText)) {
@@ -125,8 +131,30 @@ export function verifyWebhook(input: VerifyWebhookInput): VerifiedWebhook {
   if (!matches) {
     throw new WebhookVerificationError('signature mismatch');
   }
+  return { timestamp, rawBody };
+}
+
+/** A header that must appear exactly once (D19's event type and delivery id). */
+export function singleHeader(headers: HeaderBag, name: string): string {
+  return single(headers, name);
+}
+
+/**
+ * Verifies a delivery as the specification (Webhooks 2–3) and D19 say (see
+ * {@link verifySignature}). The unsigned headers must agree with the signed body (event type with
+ * `type`, delivery id with `id`), so no header can be altered either. An A2A push the relay
+ * delivers (`A2A_PUSH_NOTIFICATION`) has no such envelope: read it with `verifyPush`.
+ * Throws {@link WebhookVerificationError}.
+ */
+export function verifyWebhook(input: VerifyWebhookInput): VerifiedWebhook {
+  const { timestamp, rawBody } = verifySignature(input);
   const eventType = single(input.headers, WEBHOOK_HEADERS.eventType);
   const deliveryId = single(input.headers, WEBHOOK_HEADERS.deliveryId);
+  if (eventType === A2A_PUSH_EVENT_TYPE) {
+    throw new WebhookVerificationError(
+      `an ${A2A_PUSH_EVENT_TYPE} delivery carries the A2A push itself, not an event: verify it with verifyPush`,
+    );
+  }
   const event = parseEvent(rawBody);
   if (event.type !== eventType || event.id !== deliveryId) {
     throw new WebhookVerificationError('headers disagree with the signed body');
