@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { TaskState } from '@a2a-js/sdk';
 import { Client } from '@a2a-js/sdk/client';
+import { VerifiedPush, verifyPush } from '@agp/agent-sdk';
 import { Client as PgClient } from 'pg';
 
 import {
@@ -35,6 +36,17 @@ function stateOf(push: ReceivedWebhook): string | undefined {
   const body = push.body as unknown as Json;
   const status = ((body.task ?? body.statusUpdate) as Json | undefined)?.status as Json | undefined;
   return status?.state as string | undefined;
+}
+
+/** The task state a verified 1.0 push reports, as the A2A SDK types it. */
+function verifiedState(push: VerifiedPush): TaskState | undefined {
+  if (push.protocol !== '1.0') {
+    return undefined;
+  }
+  const payload = push.event.payload;
+  return payload?.$case === 'task' || payload?.$case === 'statusUpdate'
+    ? payload.value.status?.state
+    : undefined;
 }
 
 /**
@@ -149,6 +161,14 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         return got;
       });
 
+      // As the caller reads them: the agent library checks D19's signature and types the push.
+      const verified = pushes.map((push) =>
+        verifyPush({ secret, headers: push.headers, rawBody: push.raw }),
+      );
+      expect(verified.map((push) => push.protocol)).toEqual(['1.0', '1.0', '1.0']);
+      expect(verified.map((push) => push.taskId)).toEqual([started.id, started.id, started.id]);
+      expect(verified.map(verifiedState)).toContain(TaskState.TASK_STATE_COMPLETED);
+      expect(new Set(verified.map((push) => push.deliveryId)).size).toBe(3);
       expect(pushes.map(stateOf)).toContain('TASK_STATE_COMPLETED');
       expect(started.status?.state).toBe(TaskState.TASK_STATE_WORKING);
       // T42: the caller is answered its own URL and token, never the relay's callback.
@@ -370,6 +390,143 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       } finally {
         await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 30 });
       }
+    });
+
+    /** A push held past its target's wait (hitlWaitSeconds 1): the artifact, which echoes. */
+    async function heldPastTheWait(): Promise<{
+      caller: TestAgent;
+      secret: string;
+      name: string;
+      hold: Json;
+    }> {
+      const { caller, secret, sut } = await pair(HOLD_PUSH_POLICY);
+      const name = `push-${randomUUID()}`;
+      await sut.sendMessage(withPushes(`wait ${name}`, receiver.url(name), 'tok'));
+      await eventually(() =>
+        expect(receiver.of(name).map(stateOf)).toEqual(['TASK_STATE_WORKING']),
+      );
+      agent.release();
+      const hold = await eventually(async () => {
+        const page = await world.ok<{ items: Json[] }>(
+          'GET',
+          `/relay/v1/hitl-requests?agentId=${caller.id}&status=PENDING`,
+        );
+        expect(page.items).toHaveLength(1);
+        return page.items[0];
+      });
+      // The target's POST stopped waiting (409): the task's completion came after it.
+      await eventually(() =>
+        expect(receiver.of(name).map(stateOf).sort()).toEqual([
+          'TASK_STATE_COMPLETED',
+          'TASK_STATE_WORKING',
+        ]),
+      );
+      return { caller, secret, name, hold };
+    }
+
+    function artifactsOf(name: string): ReturnType<WebhookReceiver['of']> {
+      return receiver.of(name).filter((p) => 'artifactUpdate' in (p.body as unknown as Json));
+    }
+
+    it('should deliver a held push once when a person approves it after its target stopped waiting', async () => {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
+      try {
+        const { caller, secret, name, hold } = await heldPastTheWait();
+        expect(artifactsOf(name)).toHaveLength(0);
+
+        const approved = await world.ok<Json>(
+          'POST',
+          `/relay/v1/hitl-requests/${String(hold.id)}/approve`,
+          { note: 'fine' },
+          200,
+        );
+        const [delivered] = await eventually(() => {
+          const got = artifactsOf(name);
+          expect(got).toHaveLength(1);
+          return got;
+        });
+        // Once: a second approval is refused and nothing else arrives.
+        const again = await world.api(
+          'POST',
+          `/relay/v1/hitl-requests/${String(hold.id)}/approve`,
+          {},
+        );
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+
+        expect(approved).toMatchObject({ status: 'RELEASED', releasedAt: expect.any(String) });
+        expect(again.status).toBe(409);
+        expect(artifactsOf(name)).toHaveLength(1);
+        const verified = verifyPush({ secret, headers: delivered.headers, rawBody: delivered.raw });
+        expect(verified.protocol === '1.0' && verified.event.payload?.$case).toBe('artifactUpdate');
+        expect(delivered.headers['x-a2a-notification-token']).toBe('tok');
+        const trace = await world.trace(String(hold.correlationId), (items) =>
+          items.some((e) => e.eventType === 'HITL_RELEASED'),
+        );
+        expect(trace.find((e) => e.eventType === 'HITL_RELEASED')).toMatchObject({
+          details: expect.objectContaining({ via: 'APPROVAL', deliveryId: verified.deliveryId }),
+        });
+        const deliveries = await world.ok<{ items: Json[] }>(
+          'GET',
+          `/relay/v1/agents/${caller.id}/webhook-deliveries?eventType=A2A_PUSH_NOTIFICATION`,
+        );
+        expect(deliveries.items.map((d) => d.id)).toContain(verified.deliveryId);
+      } finally {
+        await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 30 });
+      }
+    });
+
+    it('should never deliver a held push a person rejects', async () => {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
+      try {
+        const { name, hold } = await heldPastTheWait();
+
+        const rejected = await world.ok<Json>(
+          'POST',
+          `/relay/v1/hitl-requests/${String(hold.id)}/reject`,
+          { note: 'no' },
+          200,
+        );
+        const trace = await world.trace(String(hold.correlationId), (items) =>
+          items.some((e) => e.eventType === 'HITL_RESOLUTION'),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+
+        expect(rejected).toMatchObject({ status: 'REJECTED' });
+        expect(artifactsOf(name)).toHaveLength(0);
+        expect(trace.map((e) => e.eventType)).not.toContain('HITL_RELEASED');
+      } finally {
+        await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 30 });
+      }
+    });
+
+    it('should deliver a held push approved while its target waits, once, with no release refused', async () => {
+      const { caller, sut } = await pair(HOLD_PUSH_POLICY);
+      const name = `push-${randomUUID()}`;
+      await sut.sendMessage(withPushes(`wait ${name}`, receiver.url(name), 'tok'));
+      await eventually(() =>
+        expect(receiver.of(name).map(stateOf)).toEqual(['TASK_STATE_WORKING']),
+      );
+      agent.release();
+      const hold = await eventually(async () => {
+        const page = await world.ok<{ items: Json[] }>(
+          'GET',
+          `/relay/v1/hitl-requests?agentId=${caller.id}&status=PENDING`,
+        );
+        expect(page.items).toHaveLength(1);
+        return page.items[0];
+      });
+
+      await world.ok('POST', `/relay/v1/hitl-requests/${String(hold.id)}/approve`, {}, 200);
+      await eventually(() => expect(artifactsOf(name)).toHaveLength(1));
+      await eventually(() => expect(receiver.of(name)).toHaveLength(3));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+
+      expect(artifactsOf(name)).toHaveLength(1);
+      const trace = await world.trace(String(hold.correlationId), (items) =>
+        items.some((e) => e.eventType === 'HITL_RELEASED'),
+      );
+      expect(trace.filter((e) => e.eventType === 'HITL_RELEASED')).toHaveLength(1);
+      expect(trace.map((e) => e.eventType)).not.toContain('HITL_GUARD');
     });
 
     it('should answer get with the caller own URL and remove the configuration on delete', async () => {

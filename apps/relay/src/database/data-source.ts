@@ -14,6 +14,7 @@ import { MoveLlmGatewayUpstreamsToProviders1763790710000 } from './migrations/17
 import { CreateWebhookTables1763791400000 } from './migrations/1763791400000-CreateWebhookTables';
 import { CreateGovernanceTables1763791700000 } from './migrations/1763791700000-CreateGovernanceTables';
 import { CreateA2aPushConfigs1763792600000 } from './migrations/1763792600000-CreateA2aPushConfigs';
+import { CreateA2aHeldPushes1763793000000 } from './migrations/1763793000000-CreateA2aHeldPushes';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -40,6 +41,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateWebhookTables1763791400000,
       CreateGovernanceTables1763791700000,
       CreateA2aPushConfigs1763792600000,
+      CreateA2aHeldPushes1763793000000,
     ],
   };
 }
