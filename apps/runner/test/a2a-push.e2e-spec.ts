@@ -61,6 +61,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
   (mode) => {
     let platform: McpPlatform;
     let agent: A2aTestAgent;
+    let legacyAgent: A2aTestAgent;
     let world: McpWorld;
     let a2a: A2aWorld;
     let receiver: WebhookReceiver;
@@ -76,11 +77,16 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       world = await McpWorld.create(platform);
       a2a = new A2aWorld(world);
       receiver = await WebhookReceiver.start();
+      legacyAgent = await startA2aTestAgent({
+        pushNotifications: { reach: (url) => url.replace(MCP_BASE_URL, platform.baseUrl) },
+        legacyCompat: true,
+      });
     });
 
     afterAll(async () => {
       await receiver?.close();
       await agent?.close();
+      await legacyAgent?.close();
       await platform?.close();
     });
 
@@ -527,6 +533,130 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       );
       expect(trace.filter((e) => e.eventType === 'HITL_RELEASED')).toHaveLength(1);
       expect(trace.map((e) => e.eventType)).not.toContain('HITL_GUARD');
+    });
+
+    it('should govern the protocol 0.3 push flow against the SDK 0.3 server: set and message/send configurations, 0.3 pushes delivered signed and masked', async () => {
+      const target = await a2a.target(legacyAgent.cardUrl);
+      const caller = await world.agent();
+      const hook = await world.ok<{ webhookSecret: string }>(
+        'PATCH',
+        `/relay/v1/agents/${caller.id}`,
+        { webhookUrl: receiver.url(`hooks-${caller.id}`) },
+      );
+      await a2a.subscribe(caller.id, target.id);
+      await world.bindToAgent(caller.id, MASK_POLICY);
+      const v03 = { 'a2a-version': '0.3' };
+      const name = `legacy-${randomUUID()}`;
+      const before = legacyAgent.received.length;
+
+      const sent = await a2a.post(
+        caller,
+        target.id,
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'message/send',
+          params: {
+            message: {
+              kind: 'message',
+              role: 'user',
+              messageId: randomUUID(),
+              parts: [{ kind: 'text', text: `wait customer ${name}` }],
+            },
+            configuration: {
+              blocking: false,
+              pushNotificationConfig: { url: receiver.url(name), token: 'legacy-token' },
+            },
+          },
+        },
+        v03,
+      );
+      const task = sent.body.result as Json;
+      const set = await a2a.post(
+        caller,
+        target.id,
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tasks/pushNotificationConfig/set',
+          params: {
+            taskId: task.id,
+            pushNotificationConfig: {
+              id: 'second',
+              url: receiver.url(`${name}-2`),
+              token: 'second-token',
+            },
+          },
+        },
+        v03,
+      );
+      const refused = await a2a.post(
+        caller,
+        target.id,
+        {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tasks/pushNotificationConfig/set',
+          params: {
+            taskId: task.id,
+            pushNotificationConfig: { url: 'http://169.254.169.254/latest/meta-data/' },
+          },
+        },
+        v03,
+      );
+      const kept = await storedConfigs(String(task.id));
+      legacyAgent.release();
+      const pushes = await eventually(() => {
+        const got = receiver.of(name);
+        expect(got.map((p) => JSON.stringify(p.body))).toEqual(
+          expect.arrayContaining([expect.stringContaining('"state":"completed"')]),
+        );
+        return got;
+      });
+      const second = await eventually(() => {
+        const got = receiver.of(`${name}-2`);
+        expect(got.map((p) => JSON.stringify(p.body))).toEqual(
+          expect.arrayContaining([expect.stringContaining('"state":"completed"')]),
+        );
+        return got;
+      });
+
+      expect(sent.status).toBe(200);
+      expect(task).toMatchObject({ kind: 'task', status: { state: 'working' } });
+      // T42: the caller is answered its own configuration in 0.3's shape.
+      expect(set.body.result).toMatchObject({
+        taskId: task.id,
+        pushNotificationConfig: {
+          id: 'second',
+          url: receiver.url(`${name}-2`),
+          token: 'second-token',
+        },
+      });
+      expect(refused.body.error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('cloud metadata address'),
+      });
+      // T40: the relay keeps the caller's URLs; the agent was given the relay's callback.
+      expect(kept.map((row) => row.url)).toEqual([receiver.url(name), receiver.url(`${name}-2`)]);
+      expect(legacyAgent.received.length).toBe(before + 1);
+      for (const push of [...pushes, ...second]) {
+        const verified = verifyPush({
+          secret: hook.webhookSecret,
+          headers: push.headers,
+          rawBody: push.raw,
+        });
+        expect(verified).toMatchObject({ protocol: '0.3', taskId: task.id });
+        expect(push.headers['content-type']).toBe('application/json');
+      }
+      expect(pushes.every((p) => p.headers['x-a2a-notification-token'] === 'legacy-token')).toBe(
+        true,
+      );
+      expect(second.every((p) => p.headers['x-a2a-notification-token'] === 'second-token')).toBe(
+        true,
+      );
+      const all = [...pushes, ...second].map((p) => p.raw.toString('utf8')).join('\n');
+      expect(all).toContain('Ada Example, SSN [MASKED:SSN]');
+      expect(all).not.toContain(A2A_TEST_SSN);
     });
 
     it('should answer get with the caller own URL and remove the configuration on delete', async () => {
