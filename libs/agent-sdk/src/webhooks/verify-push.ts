@@ -2,7 +2,8 @@ import { StreamResponse } from '@a2a-js/sdk';
 
 import { WebhookVerificationError } from '../errors';
 import { A2A_PUSH_EVENT_TYPE, WEBHOOK_HEADERS, headerValues } from './webhook-headers';
-import { VerifyWebhookInput, singleHeader, verifySignature } from './verify-webhook';
+import { parseJsonObject, single, verifySignature } from './signed-delivery';
+import { VerifyWebhookInput } from './verify-webhook';
 
 /** The kinds of a protocol 0.3 push body (A2A 0.3: the event itself, named by `kind`). */
 export const LEGACY_PUSH_KINDS = ['task', 'message', 'status-update', 'artifact-update'] as const;
@@ -44,19 +45,6 @@ export type VerifiedPush = A2aPush & {
 };
 
 const ONE_OF_1_0 = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
-
-function parseBody(rawBody: Buffer): Record<string, unknown> {
-  let body: unknown;
-  try {
-    body = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    throw new WebhookVerificationError('body is not JSON');
-  }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new WebhookVerificationError('body is not a JSON object');
-  }
-  return body as Record<string, unknown>;
-}
 
 function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -108,14 +96,14 @@ function taskIdOf(push: A2aPush): string | undefined {
  */
 export function verifyPush(input: VerifyWebhookInput): VerifiedPush {
   const { timestamp, rawBody } = verifySignature(input);
-  const eventType = singleHeader(input.headers, WEBHOOK_HEADERS.eventType);
+  const eventType = single(input.headers, WEBHOOK_HEADERS.eventType);
   if (eventType !== A2A_PUSH_EVENT_TYPE) {
     throw new WebhookVerificationError(
       `not an A2A push but a ${eventType} delivery: verify it with verifyWebhook`,
     );
   }
-  const deliveryId = singleHeader(input.headers, WEBHOOK_HEADERS.deliveryId);
-  const body = parseBody(rawBody);
+  const deliveryId = single(input.headers, WEBHOOK_HEADERS.deliveryId);
+  const body = parseJsonObject(rawBody);
   const contentType = (headerValues(input.headers, 'content-type')[0] ?? '')
     .split(';')[0]
     .trim()
