@@ -416,15 +416,18 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       }
     });
 
-    it('should deliver a held push once when a person approves it after its target stopped waiting', async () => {
+    it('should deliver a held push once when a person approves it after its target stopped waiting, on any replica', async () => {
       await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
+      let replica: string | undefined;
       try {
         const { caller, secret, name, hold } = await heldPush(true);
         expect(artifactsOf(name)).toHaveLength(0);
+        // Services: approved on another relay replica than the one that held it (D34).
+        replica = platform.startRelayReplica ? await platform.startRelayReplica() : undefined;
 
         const approved = await world.ok<Json>(
           'POST',
-          `/relay/v1/hitl-requests/${String(hold.id)}/approve`,
+          `${replica ?? ''}/relay/v1/hitl-requests/${String(hold.id)}/approve`,
           { note: 'fine' },
           200,
         );
@@ -459,6 +462,9 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         );
         expect(deliveries.items.map((d) => d.id)).toContain(verified.deliveryId);
       } finally {
+        if (replica) {
+          await platform.stopRelayReplica!(replica);
+        }
         await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 30 });
       }
     });
