@@ -93,8 +93,9 @@ describe.each<PlatformMode>(['services', 'embedded'])(
     /** A caller with a webhook (its signing secret, D19), subscribed to a fresh target. */
     async function pair(
       policy?: string,
+      cardUrl = agent.cardUrl,
     ): Promise<{ caller: TestAgent; target: TestAgent; secret: string; sut: Client }> {
-      const target = await a2a.target(agent.cardUrl);
+      const target = await a2a.target(cardUrl);
       const caller = await world.agent();
       const hook = await world.ok<{ webhookSecret: string }>(
         'PATCH',
@@ -510,15 +511,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
     });
 
     it('should govern the protocol 0.3 push flow against the SDK 0.3 server: set and message/send configurations, 0.3 pushes delivered signed and masked', async () => {
-      const target = await a2a.target(legacyAgent.cardUrl);
-      const caller = await world.agent();
-      const hook = await world.ok<{ webhookSecret: string }>(
-        'PATCH',
-        `/relay/v1/agents/${caller.id}`,
-        { webhookUrl: receiver.url(`hooks-${caller.id}`) },
-      );
-      await a2a.subscribe(caller.id, target.id);
-      await world.bindToAgent(caller.id, MASK_POLICY);
+      const { caller, target, secret } = await pair(MASK_POLICY, legacyAgent.cardUrl);
       const v03 = { 'a2a-version': '0.3' };
       const name = `legacy-${randomUUID()}`;
       const before = legacyAgent.received.length;
@@ -615,7 +608,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       expect(legacyAgent.received.length).toBe(before + 1);
       for (const push of [...pushes, ...second]) {
         const verified = verifyPush({
-          secret: hook.webhookSecret,
+          secret,
           headers: push.headers,
           rawBody: push.raw,
         });
