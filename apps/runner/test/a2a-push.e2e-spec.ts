@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { TaskState } from '@a2a-js/sdk';
 import { Client } from '@a2a-js/sdk/client';
+import { VerifiedPush, verifyPush } from '@agp/agent-sdk';
 import { Client as PgClient } from 'pg';
 
 import {
@@ -37,6 +38,17 @@ function stateOf(push: ReceivedWebhook): string | undefined {
   return status?.state as string | undefined;
 }
 
+/** The task state a verified 1.0 push reports, as the A2A SDK types it. */
+function verifiedState(push: VerifiedPush): TaskState | undefined {
+  if (push.protocol !== '1.0') {
+    return undefined;
+  }
+  const payload = push.event.payload;
+  return payload?.$case === 'task' || payload?.$case === 'statusUpdate'
+    ? payload.value.status?.state
+    : undefined;
+}
+
 /**
  * Issue 30 § 4 "Must show": the push flow end to end. An agent built on the official A2A SDK's
  * server classes with push notifications on is called through the relay by the SDK's client; the
@@ -49,6 +61,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
   (mode) => {
     let platform: McpPlatform;
     let agent: A2aTestAgent;
+    let legacyAgent: A2aTestAgent;
     let world: McpWorld;
     let a2a: A2aWorld;
     let receiver: WebhookReceiver;
@@ -64,19 +77,25 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       world = await McpWorld.create(platform);
       a2a = new A2aWorld(world);
       receiver = await WebhookReceiver.start();
+      legacyAgent = await startA2aTestAgent({
+        pushNotifications: { reach: (url) => url.replace(MCP_BASE_URL, platform.baseUrl) },
+        legacyCompat: true,
+      });
     });
 
     afterAll(async () => {
       await receiver?.close();
       await agent?.close();
+      await legacyAgent?.close();
       await platform?.close();
     });
 
     /** A caller with a webhook (its signing secret, D19), subscribed to a fresh target. */
     async function pair(
       policy?: string,
+      cardUrl = agent.cardUrl,
     ): Promise<{ caller: TestAgent; target: TestAgent; secret: string; sut: Client }> {
-      const target = await a2a.target(agent.cardUrl);
+      const target = await a2a.target(cardUrl);
       const caller = await world.agent();
       const hook = await world.ok<{ webhookSecret: string }>(
         'PATCH',
@@ -149,6 +168,14 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         return got;
       });
 
+      // As the caller reads them: the agent library checks D19's signature and types the push.
+      const verified = pushes.map((push) =>
+        verifyPush({ secret, headers: push.headers, rawBody: push.raw }),
+      );
+      expect(verified.map((push) => push.protocol)).toEqual(['1.0', '1.0', '1.0']);
+      expect(verified.map((push) => push.taskId)).toEqual([started.id, started.id, started.id]);
+      expect(verified.map(verifiedState)).toContain(TaskState.TASK_STATE_COMPLETED);
+      expect(new Set(verified.map((push) => push.deliveryId)).size).toBe(3);
       expect(pushes.map(stateOf)).toContain('TASK_STATE_COMPLETED');
       expect(started.status?.state).toBe(TaskState.TASK_STATE_WORKING);
       // T42: the caller is answered its own URL and token, never the relay's callback.
@@ -337,39 +364,266 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       }
     });
 
-    it('should hold a push for a person and not deliver it while the hold is pending', async () => {
-      const { caller, sut } = await pair(HOLD_PUSH_POLICY);
-      await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
-      try {
-        const name = `push-${randomUUID()}`;
-        await sut.sendMessage(withPushes(`wait ${name}`, receiver.url(name), 'tok'));
-        await eventually(() =>
-          expect(receiver.of(name).map(stateOf)).toEqual(['TASK_STATE_WORKING']),
+    /**
+     * A push held for a person (HOLD_PUSH_POLICY: the artifact, which echoes). `pastTheWait`: the
+     * target's POST has stopped waiting (hitlWaitSeconds 1, set by the test), seen by the task's
+     * completion arriving after it.
+     */
+    async function heldPush(pastTheWait: boolean): Promise<{
+      caller: TestAgent;
+      secret: string;
+      name: string;
+      hold: Json;
+    }> {
+      const { caller, secret, sut } = await pair(HOLD_PUSH_POLICY);
+      const name = `push-${randomUUID()}`;
+      await sut.sendMessage(withPushes(`wait ${name}`, receiver.url(name), 'tok'));
+      await eventually(() =>
+        expect(receiver.of(name).map(stateOf)).toEqual(['TASK_STATE_WORKING']),
+      );
+      agent.release();
+      const hold = await eventually(async () => {
+        const page = await world.ok<{ items: Json[] }>(
+          'GET',
+          `/relay/v1/hitl-requests?agentId=${caller.id}&status=PENDING`,
         );
-
-        agent.release();
-        const held = await eventually(async () => {
-          const page = await world.ok<{ items: Json[] }>(
-            'GET',
-            `/relay/v1/hitl-requests?agentId=${caller.id}&status=PENDING`,
-          );
-          expect(page.items).toHaveLength(1);
-          return page.items[0];
-        });
+        expect(page.items).toHaveLength(1);
+        return page.items[0];
+      });
+      if (pastTheWait) {
         await eventually(() =>
           expect(receiver.of(name).map(stateOf).sort()).toEqual([
             'TASK_STATE_COMPLETED',
             'TASK_STATE_WORKING',
           ]),
         );
+      }
+      return { caller, secret, name, hold };
+    }
 
-        expect(held).toMatchObject({ method: 'tasks/pushNotification', direction: 'RESPONSE' });
-        expect(receiver.of(name).some((p) => 'artifactUpdate' in (p.body as unknown as Json))).toBe(
-          false,
-        );
+    function artifactsOf(name: string): ReturnType<WebhookReceiver['of']> {
+      return receiver.of(name).filter((p) => 'artifactUpdate' in (p.body as unknown as Json));
+    }
+
+    it('should hold a push for a person and not deliver it while the hold is pending', async () => {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
+      try {
+        const { name, hold } = await heldPush(true);
+
+        expect(hold).toMatchObject({ method: 'tasks/pushNotification', direction: 'RESPONSE' });
+        expect(artifactsOf(name)).toHaveLength(0);
       } finally {
         await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 30 });
       }
+    });
+
+    it('should deliver a held push once when a person approves it after its target stopped waiting, on any replica', async () => {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
+      let replica: string | undefined;
+      try {
+        const { caller, secret, name, hold } = await heldPush(true);
+        expect(artifactsOf(name)).toHaveLength(0);
+        // Services: approved on another relay replica than the one that held it (D34).
+        replica = platform.startRelayReplica ? await platform.startRelayReplica() : undefined;
+
+        const approved = await world.ok<Json>(
+          'POST',
+          `${replica ?? ''}/relay/v1/hitl-requests/${String(hold.id)}/approve`,
+          { note: 'fine' },
+          200,
+        );
+        const [delivered] = await eventually(() => {
+          const got = artifactsOf(name);
+          expect(got).toHaveLength(1);
+          return got;
+        });
+        // Once: a second approval is refused and nothing else arrives.
+        const again = await world.api(
+          'POST',
+          `/relay/v1/hitl-requests/${String(hold.id)}/approve`,
+          {},
+        );
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+
+        expect(approved).toMatchObject({ status: 'RELEASED', releasedAt: expect.any(String) });
+        expect(again.status).toBe(409);
+        expect(artifactsOf(name)).toHaveLength(1);
+        const verified = verifyPush({ secret, headers: delivered.headers, rawBody: delivered.raw });
+        expect(verified.protocol === '1.0' && verified.event.payload?.$case).toBe('artifactUpdate');
+        expect(delivered.headers['x-a2a-notification-token']).toBe('tok');
+        const trace = await world.trace(String(hold.correlationId), (items) =>
+          items.some((e) => e.eventType === 'HITL_RELEASED'),
+        );
+        expect(trace.find((e) => e.eventType === 'HITL_RELEASED')).toMatchObject({
+          details: expect.objectContaining({ via: 'APPROVAL', deliveryId: verified.deliveryId }),
+        });
+        const deliveries = await world.ok<{ items: Json[] }>(
+          'GET',
+          `/relay/v1/agents/${caller.id}/webhook-deliveries?eventType=A2A_PUSH_NOTIFICATION`,
+        );
+        expect(deliveries.items.map((d) => d.id)).toContain(verified.deliveryId);
+      } finally {
+        if (replica) {
+          await platform.stopRelayReplica!(replica);
+        }
+        await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 30 });
+      }
+    });
+
+    it('should never deliver a held push a person rejects', async () => {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
+      try {
+        const { name, hold } = await heldPush(true);
+
+        const rejected = await world.ok<Json>(
+          'POST',
+          `/relay/v1/hitl-requests/${String(hold.id)}/reject`,
+          { note: 'no' },
+          200,
+        );
+        const trace = await world.trace(String(hold.correlationId), (items) =>
+          items.some((e) => e.eventType === 'HITL_RESOLUTION'),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+
+        expect(rejected).toMatchObject({ status: 'REJECTED' });
+        expect(artifactsOf(name)).toHaveLength(0);
+        expect(trace.map((e) => e.eventType)).not.toContain('HITL_RELEASED');
+      } finally {
+        await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 30 });
+      }
+    });
+
+    it('should deliver a held push approved while its target waits, once, with no release refused', async () => {
+      const { name, hold } = await heldPush(false);
+
+      await world.ok('POST', `/relay/v1/hitl-requests/${String(hold.id)}/approve`, {}, 200);
+      await eventually(() => expect(artifactsOf(name)).toHaveLength(1));
+      await eventually(() => expect(receiver.of(name)).toHaveLength(3));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+
+      expect(artifactsOf(name)).toHaveLength(1);
+      const trace = await world.trace(String(hold.correlationId), (items) =>
+        items.some((e) => e.eventType === 'HITL_RELEASED'),
+      );
+      expect(trace.filter((e) => e.eventType === 'HITL_RELEASED')).toHaveLength(1);
+      expect(trace.map((e) => e.eventType)).not.toContain('HITL_GUARD');
+    });
+
+    it('should govern the protocol 0.3 push flow against the SDK 0.3 server: set and message/send configurations, 0.3 pushes delivered signed and masked', async () => {
+      const { caller, target, secret } = await pair(MASK_POLICY, legacyAgent.cardUrl);
+      const v03 = { 'a2a-version': '0.3' };
+      const name = `legacy-${randomUUID()}`;
+      const before = legacyAgent.received.length;
+
+      const sent = await a2a.post(
+        caller,
+        target.id,
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'message/send',
+          params: {
+            message: {
+              kind: 'message',
+              role: 'user',
+              messageId: randomUUID(),
+              parts: [{ kind: 'text', text: `wait customer ${name}` }],
+            },
+            configuration: {
+              blocking: false,
+              pushNotificationConfig: { url: receiver.url(name), token: 'legacy-token' },
+            },
+          },
+        },
+        v03,
+      );
+      const task = sent.body.result as Json;
+      const set = await a2a.post(
+        caller,
+        target.id,
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tasks/pushNotificationConfig/set',
+          params: {
+            taskId: task.id,
+            pushNotificationConfig: {
+              id: 'second',
+              url: receiver.url(`${name}-2`),
+              token: 'second-token',
+            },
+          },
+        },
+        v03,
+      );
+      const refused = await a2a.post(
+        caller,
+        target.id,
+        {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tasks/pushNotificationConfig/set',
+          params: {
+            taskId: task.id,
+            pushNotificationConfig: { url: 'http://169.254.169.254/latest/meta-data/' },
+          },
+        },
+        v03,
+      );
+      const kept = await storedConfigs(String(task.id));
+      legacyAgent.release();
+      const pushes = await eventually(() => {
+        const got = receiver.of(name);
+        expect(got.map((p) => JSON.stringify(p.body))).toEqual(
+          expect.arrayContaining([expect.stringContaining('"state":"completed"')]),
+        );
+        return got;
+      });
+      const second = await eventually(() => {
+        const got = receiver.of(`${name}-2`);
+        expect(got.map((p) => JSON.stringify(p.body))).toEqual(
+          expect.arrayContaining([expect.stringContaining('"state":"completed"')]),
+        );
+        return got;
+      });
+
+      expect(sent.status).toBe(200);
+      expect(task).toMatchObject({ kind: 'task', status: { state: 'working' } });
+      // T42: the caller is answered its own configuration in 0.3's shape.
+      expect(set.body.result).toMatchObject({
+        taskId: task.id,
+        pushNotificationConfig: {
+          id: 'second',
+          url: receiver.url(`${name}-2`),
+          token: 'second-token',
+        },
+      });
+      expect(refused.body.error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('cloud metadata address'),
+      });
+      // T40: the relay keeps the caller's URLs; the agent was given the relay's callback.
+      expect(kept.map((row) => row.url)).toEqual([receiver.url(name), receiver.url(`${name}-2`)]);
+      expect(legacyAgent.received.length).toBe(before + 1);
+      for (const push of [...pushes, ...second]) {
+        const verified = verifyPush({
+          secret,
+          headers: push.headers,
+          rawBody: push.raw,
+        });
+        expect(verified).toMatchObject({ protocol: '0.3', taskId: task.id });
+        expect(push.headers['content-type']).toBe('application/json');
+      }
+      expect(pushes.every((p) => p.headers['x-a2a-notification-token'] === 'legacy-token')).toBe(
+        true,
+      );
+      expect(second.every((p) => p.headers['x-a2a-notification-token'] === 'second-token')).toBe(
+        true,
+      );
+      const all = [...pushes, ...second].map((p) => p.raw.toString('utf8')).join('\n');
+      expect(all).toContain('Ada Example, SSN [MASKED:SSN]');
+      expect(all).not.toContain(A2A_TEST_SSN);
     });
 
     it('should answer get with the caller own URL and remove the configuration on delete', async () => {

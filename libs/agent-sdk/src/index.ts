@@ -20,6 +20,7 @@ export * from './a2a/a2a-client-factory';
 export * from './directory/agent-directory';
 export * from './webhooks/webhook-headers';
 export * from './webhooks/verify-webhook';
+export * from './webhooks/verify-push';
 export * from './admin/admin-surface';
 export { adminRequestListener, ADMIN_MOUNT_PATH } from './admin/node-adapter';
 export { adminFastifyPlugin } from './admin/fastify-plugin';

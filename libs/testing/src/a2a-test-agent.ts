@@ -20,6 +20,10 @@ import {
   RequestContext,
   ServerCallContext,
 } from '@a2a-js/sdk/server';
+import {
+  LegacyJsonRpcTransportHandler,
+  createLegacyAwarePushNotificationSender,
+} from '@a2a-js/sdk/compat/v0_3/server';
 
 /** What the agent received for one message, as its executor saw it (after the relay). */
 export interface ReceivedA2aMessage {
@@ -37,6 +41,12 @@ export interface A2aTestAgentOptions {
    * names no host here); the agent still reports the configuration as it was given.
    */
   pushNotifications?: { reach: (url: string) => string };
+  /**
+   * Also speak protocol 0.3, with the SDK's own compat handler, to requests whose `A2A-Version`
+   * is 0.3 or absent (as the SDK's `legacyCompat` routes them), and send a configuration set in
+   * 0.3 its pushes as 0.3 bodies (the SDK's legacy-aware sender).
+   */
+  legacyCompat?: boolean;
 }
 
 export interface A2aTestAgent {
@@ -242,7 +252,11 @@ export async function startA2aTestAgent(options: A2aTestAgentOptions = {}): Prom
   );
   let requests = 0;
   // Both need the port, known once the server listens.
-  const state: { card?: AgentCard; transport?: JsonRpcTransportHandler } = {};
+  const state: {
+    card?: AgentCard;
+    transport?: JsonRpcTransportHandler;
+    legacy?: LegacyJsonRpcTransportHandler;
+  } = {};
   const server: Server = createServer((request, response) => {
     requests += 1;
     void serve(request, response).catch(() => {
@@ -262,12 +276,16 @@ export async function startA2aTestAgent(options: A2aTestAgentOptions = {}): Prom
       response.writeHead(404).end();
       return;
     }
-    const version = request.headers['a2a-version'];
+    const header = request.headers['a2a-version'];
+    const isLegacy =
+      options.legacyCompat === true && (header === undefined || /^0\.3(\.|$)/.test(String(header)));
+    const version = isLegacy ? '0.3' : header;
     const context = new ServerCallContext({
       ...(typeof version === 'string' ? { requestedVersion: version } : {}),
     });
     headersByContext.set(context, request.headers);
-    const result = await state.transport!.handle(await bodyOf(request), context);
+    const transport = isLegacy ? state.legacy! : state.transport!;
+    const result = await transport.handle(await bodyOf(request), context);
     if (Symbol.asyncIterator in result) {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for await (const event of result) {
@@ -284,16 +302,21 @@ export async function startA2aTestAgent(options: A2aTestAgentOptions = {}): Prom
   const pushStore = options.pushNotifications
     ? new ReachingPushStore(options.pushNotifications.reach)
     : undefined;
-  state.transport = new JsonRpcTransportHandler(
-    new DefaultRequestHandler(
-      state.card,
-      new InMemoryTaskStore(),
-      executor,
-      undefined,
-      pushStore,
-      pushStore ? new DefaultPushNotificationSender(pushStore) : undefined,
-    ),
+  const sender = !pushStore
+    ? undefined
+    : options.legacyCompat
+      ? createLegacyAwarePushNotificationSender(pushStore)
+      : new DefaultPushNotificationSender(pushStore);
+  const handler = new DefaultRequestHandler(
+    state.card,
+    new InMemoryTaskStore(),
+    executor,
+    undefined,
+    pushStore,
+    sender,
   );
+  state.transport = new JsonRpcTransportHandler(handler);
+  state.legacy = options.legacyCompat ? new LegacyJsonRpcTransportHandler(handler) : undefined;
   return {
     cardUrl: `${base}/.well-known/agent-card.json`,
     url: `${base}/a2a`,

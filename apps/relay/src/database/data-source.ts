@@ -16,6 +16,7 @@ import { CreateGovernanceTables1763791700000 } from './migrations/1763791700000-
 import { CreateA2aPushConfigs1763792600000 } from './migrations/1763792600000-CreateA2aPushConfigs';
 import { AddProjectionRevisions1765000000000 } from './migrations/1765000000000-AddProjectionRevisions';
 import { CreateJobRunsTable1765065600000 } from './migrations/1765065600000-CreateJobRunsTable';
+import { CreateA2aHeldPushes1765100000000 } from './migrations/1765100000000-CreateA2aHeldPushes';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -44,6 +45,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateA2aPushConfigs1763792600000,
       AddProjectionRevisions1765000000000,
       CreateJobRunsTable1765065600000,
+      CreateA2aHeldPushes1765100000000,
     ],
   };
 }

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database } from '@agp/database';
+import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { hitlEventData } from './hitl-events';
 import { HitlRepository, StoredHitlRequest } from './hitl.repository';
 import { HitlWaiters } from './hitl-waiters';
-import { HoldInput } from './hitl.types';
+import { HitlStatus, HoldInput } from './hitl.types';
 
 /** How a hold ended for the caller that waited on it (D34). */
 export type HoldOutcome =
@@ -25,10 +25,17 @@ export class HitlHolds {
     private readonly waiters: HitlWaiters,
   ) {}
 
-  /** Stores the hold and its HITL event in one transaction: durable before the caller waits. */
-  async hold(input: HoldInput): Promise<StoredHitlRequest> {
+  /**
+   * Stores the hold and its HITL event in one transaction: durable before the caller waits.
+   * `alongside` stores, in that transaction, what the path needs to deliver the hold itself.
+   */
+  async hold(
+    input: HoldInput,
+    alongside?: (tx: Tx, request: StoredHitlRequest) => Promise<void>,
+  ): Promise<StoredHitlRequest> {
     return this.database.inTenant(input.tenantId, async (tx) => {
       const request = await this.holds.insert(tx, input);
+      await alongside?.(tx, request);
       await this.outbox.add(
         tx,
         'HITL',
@@ -56,6 +63,18 @@ export class HitlHolds {
       return { kind: 'REFUSED', request, why: `the hold is ${status}` };
     }
     return { kind: 'PENDING', request, retryAfterSeconds: Math.min(30, Math.max(1, seconds)) };
+  }
+
+  /**
+   * Waits up to `seconds` for a hold the relay delivers itself on approval (`HitlDeliveries`):
+   * its status once decided (RELEASED or APPROVED when approved), or TIMEOUT. Releases nothing.
+   */
+  awaitStatus(
+    request: StoredHitlRequest,
+    seconds: number,
+    signal?: AbortSignal,
+  ): Promise<HitlStatus | 'TIMEOUT'> {
+    return this.waiters.wait(request.id, seconds, signal);
   }
 
   /**

@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RequestContext, actorOf } from '@agp/auth';
-import { Database } from '@agp/database';
+import { Database, Tx } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { DecideHitlRequestDto } from './dto/decide-hitl-request.dto';
 import { ListHitlRequestsQueryDto } from './dto/list-hitl-requests-query.dto';
+import { HitlDeliveries } from './hitl-deliveries';
 import { HitlErrorCode, HitlException } from './hitl.exception';
 import { hitlEventData } from './hitl-events';
 import { HitlRepository, StoredHitlRequest } from './hitl.repository';
@@ -34,6 +35,7 @@ export class HitlService {
     @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
     private readonly holds: HitlRepository,
     private readonly waiters: HitlWaiters,
+    private readonly deliveries: HitlDeliveries,
   ) {}
 
   async list(
@@ -98,10 +100,47 @@ export class HitlService {
           actorOf(ctx),
         ),
       );
-      return updated;
+      return status === 'APPROVED' ? this.deliverApproved(tx, updated) : updated;
     });
     this.waiters.notify(id, status);
     return toResponse(decided);
+  }
+
+  /**
+   * A held hop no sender resends (a push, traffic.md "A held push is delivered when approved") is
+   * delivered by its approval, in the same transaction: RELEASED with HITL_RELEASED, or, when it
+   * can no longer be delivered, left APPROVED with HITL_GUARD saying why. Others wait for their
+   * sender.
+   */
+  private async deliverApproved(tx: Tx, approved: StoredHitlRequest): Promise<StoredHitlRequest> {
+    const delivery = this.deliveries.of(approved);
+    if (!delivery) {
+      return approved;
+    }
+    const { tenantId, correlationId } = approved;
+    const outcome = await delivery.deliver(tx, approved);
+    const released =
+      'deliveryId' in outcome ? await this.holds.release(tx, tenantId, approved.id) : undefined;
+    if (!released || 'refused' in outcome) {
+      const why = 'refused' in outcome ? outcome.refused : 'the hold was already released';
+      await this.outbox.add(
+        tx,
+        'HITL_GUARD',
+        { tenantId, correlationId },
+        hitlEventData(approved, `release refused: ${why}`, { guard: 'RELEASE_REFUSED', why }),
+      );
+      return approved;
+    }
+    await this.outbox.add(
+      tx,
+      'HITL_RELEASED',
+      { tenantId, correlationId },
+      hitlEventData(released, 'delivered after approval', {
+        via: 'APPROVAL',
+        deliveryId: outcome.deliveryId,
+      }),
+    );
+    return released;
   }
 
   private mustFind(request: StoredHitlRequest | undefined, id: string): StoredHitlRequest {

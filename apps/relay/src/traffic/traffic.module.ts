@@ -12,6 +12,7 @@ import { A2aRelayService } from './a2a/a2a-relay.service';
 import { A2aUpstream } from './a2a/a2a-upstream';
 import { AgentCardRefreshController } from './a2a/agent-card-refresh.controller';
 import { AgentCards } from './a2a/agent-cards.service';
+import { HeldPushesRepository } from './a2a/push/held-pushes.repository';
 import { PushConfigsRepository } from './a2a/push/push-configs.repository';
 import { PushGovernance } from './a2a/push/push-governance';
 import { PushReceiver } from './a2a/push/push-receiver';
@@ -64,6 +65,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     A2aExchange,
     A2aRelayService,
     PushConfigsRepository,
+    HeldPushesRepository,
     PushGovernance,
     PushReceiver,
     LlmUpstream,

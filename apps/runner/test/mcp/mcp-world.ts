@@ -91,7 +91,9 @@ export class McpWorld {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<ApiAnswer<T>> {
-    const response = await fetch(`${this.platform.baseUrl}${path}`, {
+    // A path on the platform, or a whole URL (another relay replica, reached directly).
+    const url = /^https?:\/\//.test(path) ? path : `${this.platform.baseUrl}${path}`;
+    const response = await fetch(url, {
       method,
       headers: {
         authorization: `Bearer ${this.adminToken}`,

@@ -6,6 +6,9 @@ export const WEBHOOK_HEADERS = {
   signature: 'x-svc-signature',
 } as const;
 
+/** The event type of an A2A push the relay delivers to the calling agent (traffic.md T43). */
+export const A2A_PUSH_EVENT_TYPE = 'A2A_PUSH_NOTIFICATION';
+
 /** Specification, Limits: the symmetric window around now in which a timestamp is accepted. */
 export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
 

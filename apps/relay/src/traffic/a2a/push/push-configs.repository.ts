@@ -57,6 +57,14 @@ export class PushConfigsRepository {
     return rows[0] ? toConfig(rows[0]) : undefined;
   }
 
+  async findById(tx: Tx, tenantId: string, id: string): Promise<StoredPushConfig | undefined> {
+    const rows: Row[] = await tx.query(`SELECT * FROM ${T} WHERE tenant_id = $1 AND id = $2`, [
+      tenantId,
+      id,
+    ]);
+    return rows[0] ? toConfig(rows[0]) : undefined;
+  }
+
   /** The caller's configurations for the target among `ids`. */
   async findMany(
     tx: Tx,

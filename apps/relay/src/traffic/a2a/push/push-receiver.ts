@@ -1,11 +1,14 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { IncomingHttpHeaders } from 'node:http';
 
-import { Inject, Injectable } from '@nestjs/common';
-import { Database } from '@agp/database';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Database, Tx } from '@agp/database';
 import { HttpProblem } from '@agp/http';
 
 import { RELAY_DATABASE } from '../../../database/tokens';
+import { HeldHopDelivery, HitlDeliveries } from '../../../hitl/hitl-deliveries';
+import { HitlHolds } from '../../../hitl/hitl-holds.service';
+import { StoredHitlRequest } from '../../../hitl/hitl.repository';
 import { CredentialCipher } from '../../../mcp-servers/credential-cipher';
 import { WebhookDeliveriesRepository } from '../../../webhooks/webhook-deliveries.repository';
 import { A2A_PUSH_EVENT_TYPE } from '../../../webhooks/webhook-delivery.types';
@@ -17,6 +20,7 @@ import { A2aRelayService } from '../a2a-relay.service';
 import { taskFacts } from '../a2a-messages';
 import { PUSH_HOP_METHOD, callerAuthHeaders } from './push-configs';
 import { PushGovernance, sha256 } from './push-governance';
+import { HeldPushesRepository } from './held-pushes.repository';
 import { PushConfigsRepository, StoredPushConfig } from './push-configs.repository';
 
 /** One push as the target agent sent it to the relay's callback. */
@@ -51,7 +55,7 @@ const PUSH_CONTENT_TYPES = new Set(['application/json', 'application/a2a+json'])
  * is never delivered; the target is answered why.
  */
 @Injectable()
-export class PushReceiver {
+export class PushReceiver implements OnModuleInit, HeldHopDelivery {
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
     private readonly configs: PushConfigsRepository,
@@ -60,6 +64,9 @@ export class PushReceiver {
     private readonly hops: A2aHops,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly cipher: CredentialCipher,
+    private readonly held: HeldPushesRepository,
+    private readonly hitl: HitlHolds,
+    private readonly heldDeliveries: HitlDeliveries,
   ) {}
 
   async receive(push: ReceivedPush): Promise<{ deliveryId: string }> {
@@ -91,19 +98,111 @@ export class PushReceiver {
         ? refusedPush(stopped.body, stopped.headers)
         : refusedPush(undefined);
     }
-    const judged = await this.hops.judgeAnswer(call, message, {
-      method: PUSH_HOP_METHOD,
-      resendDigest: resendDigestOf(message),
-    });
+    const judged = await this.hops.judgePush(
+      call,
+      message,
+      { method: PUSH_HOP_METHOD, resendDigest: resendDigestOf(message) },
+      (tx, request) =>
+        this.held.insert(tx, {
+          hitlRequestId: request.id,
+          tenantId: config.tenantId,
+          pushConfigId: config.id,
+          contentType,
+        }),
+    );
     await judged.audited;
+    if (judged.kind === 'held') {
+      return this.awaitApproval(call.hitl.waitSeconds, judged.request, call.signal);
+    }
     if (judged.kind === 'refused') {
       throw refusedPush(judged.answer);
     }
-    return this.enqueue(config, contentType, judged.message.result, call.correlationId, message);
+    const delivered = judged.message.result;
+    return this.database.inTenant(config.tenantId, (tx) =>
+      this.enqueue(tx, config, contentType, delivered, call.correlationId, message),
+    );
+  }
+
+  /**
+   * A held push (D34) is delivered by its approval, on whichever replica and whenever it comes
+   * (traffic.md "A held push is delivered when approved"); the target's POST waits up to
+   * `hitlWaitSeconds` only to be told what became of it.
+   */
+  private async awaitApproval(
+    seconds: number,
+    request: StoredHitlRequest,
+    signal?: AbortSignal,
+  ): Promise<{ deliveryId: string }> {
+    const status = await this.hitl.awaitStatus(request, seconds, signal);
+    const named = `HITL request ${request.id}`;
+    switch (status) {
+      case 'APPROVED':
+      case 'RELEASED': {
+        const held = await this.database.inTenant(request.tenantId, (tx) =>
+          this.held.find(tx, request.tenantId, request.id),
+        );
+        if (held?.deliveryId) {
+          return { deliveryId: held.deliveryId };
+        }
+        throw new HttpProblem(
+          403,
+          'release-refused',
+          `the push was approved (${named}) but could not be delivered`,
+        );
+      }
+      case 'REJECTED':
+        throw new HttpProblem(
+          403,
+          'rejected',
+          `the push was not delivered: rejected by a reviewer (${named})`,
+        );
+      case 'EXPIRED':
+        throw new HttpProblem(403, 'expired', `the push was not delivered: ${named} expired`);
+      case 'PENDING':
+      case 'TIMEOUT':
+        throw new HttpProblem(
+          409,
+          'held',
+          `the push is held for human review (${named}): it is delivered to the caller once approved`,
+        );
+    }
+  }
+
+  /** Delivers an approved held push, in the approval's transaction (`HitlDeliveries`). */
+  async deliver(
+    tx: Tx,
+    request: StoredHitlRequest,
+  ): Promise<{ deliveryId: string } | { refused: string }> {
+    const held = await this.held.find(tx, request.tenantId, request.id);
+    if (!held) {
+      return { refused: 'no push is held under this request' };
+    }
+    const config = await this.configs.findById(tx, request.tenantId, held.pushConfigId);
+    if (!config) {
+      return { refused: 'the caller deleted the push notification configuration' };
+    }
+    const message = request.message as JsonRpcMessage;
+    const { deliveryId } = await this.enqueue(
+      tx,
+      config,
+      held.contentType,
+      message.result,
+      request.correlationId,
+      message,
+    );
+    if (!(await this.held.delivered(tx, request.tenantId, request.id, deliveryId))) {
+      throw new Error(`held push ${request.id} was already delivered`);
+    }
+    return { deliveryId };
+  }
+
+  onModuleInit(): void {
+    this.heldDeliveries.register(PUSH_HOP_METHOD, this);
   }
 
   /** A webhook delivery (D19) of the judged push to the caller's URL, with the caller's credentials. */
   private async enqueue(
+    tx: Tx,
     config: StoredPushConfig,
     contentType: string,
     delivered: unknown,
@@ -116,25 +215,23 @@ export class PushReceiver {
     };
     const deliveryId = randomUUID();
     const taskId = taskFacts(received).a2aTaskId;
-    await this.database.inTenant(config.tenantId, async (tx) => {
-      await this.deliveries.insert(
-        tx,
-        config.tenantId,
-        { id: randomUUID(), type: A2A_PUSH_EVENT_TYPE, correlationId },
-        [
-          {
-            id: deliveryId,
-            agentId: config.callerId,
-            payload: JSON.stringify(delivered),
-            url: config.url,
-            headersCiphertext: this.cipher.encrypt(JSON.stringify(headers)),
-          },
-        ],
-      );
-      if (taskId && !config.taskId) {
-        await this.configs.learn(tx, config.tenantId, config.id, { taskId });
-      }
-    });
+    await this.deliveries.insert(
+      tx,
+      config.tenantId,
+      { id: randomUUID(), type: A2A_PUSH_EVENT_TYPE, correlationId },
+      [
+        {
+          id: deliveryId,
+          agentId: config.callerId,
+          payload: JSON.stringify(delivered),
+          url: config.url,
+          headersCiphertext: this.cipher.encrypt(JSON.stringify(headers)),
+        },
+      ],
+    );
+    if (taskId && !config.taskId) {
+      await this.configs.learn(tx, config.tenantId, config.id, { taskId });
+    }
     return { deliveryId };
   }
 }
