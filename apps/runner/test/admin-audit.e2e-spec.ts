@@ -544,8 +544,14 @@ describe.each<PlatformMode>(['embedded', 'services'])(
           );
           expect((event.details as Json).fields).toEqual(expect.any(Array));
         }
-        // In the order of the chain: the change step's event comes after the create's.
-        const ordered = [...events].sort((a, b) => sequenceOf(a) - sequenceOf(b));
+        // In the order the steps happened: the change step's event comes after the create's. The
+        // chain's order is the ingest's, which across NATS need not be the producer's (a
+        // redelivered or later-acknowledged event is chained later), so it only breaks ties.
+        const ordered = [...events].sort(
+          (a, b) =>
+            Date.parse(String(a.occurredAt)) - Date.parse(String(b.occurredAt)) ||
+            sequenceOf(a) - sequenceOf(b),
+        );
         const update = ordered[changed.changeIndex ?? (changed.count === 3 ? 1 : 0)];
         expect((update.details as Json).fields).toEqual(expect.arrayContaining(changed.updated));
         const changes = (update.details as { changes: Record<string, Json> }).changes;
