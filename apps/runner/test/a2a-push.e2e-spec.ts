@@ -677,6 +677,8 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       });
 
       expect(answer.status).toBe(401);
+      // RFC 6750 § 3: a 401 names the scheme it wants, as every other 401 of the platform does.
+      expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer /);
     });
   },
 );

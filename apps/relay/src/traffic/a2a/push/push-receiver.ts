@@ -75,7 +75,7 @@ export class PushReceiver implements OnModuleInit, HeldHopDelivery {
     );
     if (!config || !isTokenOf(config, tokenOf(push.headers))) {
       // One answer for both: a callback id alone says nothing about whether it exists.
-      throw new HttpProblem(401, 'invalid-token', 'no push callback with this id and token');
+      throw HttpProblem.unauthorized('no push callback with this id and token');
     }
     const contentType = contentTypeOf(push.headers);
     if (!PUSH_CONTENT_TYPES.has(contentType) || !isRecord(push.body)) {
