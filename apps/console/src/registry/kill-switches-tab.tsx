@@ -41,9 +41,9 @@ export function KillSwitchesTab() {
     <Stack>
       <ErrorAlert error={switches.error ?? release.error} />
       <Text size="sm" c="dimmed">
-        While a switch is engaged, every hop touching its target is refused: MCP and A2A callers
-        get the JSON-RPC error <Code>{refusalText('killSwitch')}</Code>, LLM callers an HTTP 403
-        with the same name.
+        While a switch is engaged, every hop touching its target is refused: MCP and A2A callers get
+        the JSON-RPC error <Code>{refusalText('killSwitch')}</Code>, LLM callers an HTTP 403 with
+        the same name.
       </Text>
       <ResourceTable
         rows={switches.data?.items}
