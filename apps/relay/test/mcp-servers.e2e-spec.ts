@@ -104,7 +104,7 @@ describe('MCP servers (D37)', () => {
       expect(read.body).toEqual(created.body);
       expect(list.body.items).toEqual([created.body]);
       expect(String(row.credential_ciphertext)).not.toContain('sk-live');
-      expect(String(row.credential_ciphertext)).toMatch(/^v1\./);
+      expect(String(row.credential_ciphertext)).toMatch(/^v2\./);
       expect(cipher.decrypt(String(row.credential_ciphertext))).toBe('sk-live-123 456');
       expect(JSON.stringify([created.body, read.body, list.body])).not.toContain('sk-live');
     });

@@ -3,9 +3,8 @@ import { DatabaseModule } from '@agp/database';
 import { MessagingModule } from '@agp/messaging';
 
 import { BootstrapModule } from './bootstrap/bootstrap.module';
-import { keyEncryptionSecret } from './bootstrap/key-encryption-secret';
+import { keyEncryptionSealer } from './bootstrap/key-encryption-secret';
 import { ClientsModule } from './clients/clients.module';
-import { SecretBox } from './common/secret-box';
 import { TENANT_AUTH_ENV, TenantAuthEnv } from './config/tenant-auth.env';
 import { tenant_authDataSourceOptions } from './database/data-source';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_SERVICE } from './database/tokens';
@@ -15,7 +14,7 @@ import { IdentityProvidersModule } from './identity-providers/identity-providers
 import { IdentityQueriesModule } from './identity-queries/identity-queries.module';
 import { DOMAIN_VERIFIER } from './identity-providers/identity-providers.service';
 import { KeysModule } from './keys/keys.module';
-import { SECRET_BOX } from './keys/signing-keys.service';
+import { SECRET_SEALER } from './keys/signing-keys.service';
 import { PermissionsModule } from './permissions/permissions.module';
 import { RevocationsModule } from './revocations/revocations.module';
 import { RolesModule } from './roles/roles.module';
@@ -31,8 +30,8 @@ class TenantAuthConfigModule {
     const providers = [
       { provide: TENANT_AUTH_ENV, useValue: env },
       {
-        provide: SECRET_BOX,
-        useValue: new SecretBox(keyEncryptionSecret(env.KEY_ENCRYPTION_SECRET, env.DATA_DIR)),
+        provide: SECRET_SEALER,
+        useValue: keyEncryptionSealer(env.KEY_ENCRYPTION_SECRET, env.DATA_DIR),
       },
       { provide: DOMAIN_VERIFIER, useValue: new DomainVerifier(env.DNS_RESOLVER) },
     ];

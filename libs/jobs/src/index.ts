@@ -1,4 +1,5 @@
 export * from './claim-loop';
+export * from './claim-loop-worker';
 export * from './clock';
 export * from './job-runs';
 export * from './scheduled-job';

@@ -5,6 +5,7 @@ import { compileQuery } from './compiler/query';
 import { CompiledQuery } from './compiler/types';
 import { RegoCompileError } from './errors';
 import { Evaluator } from './eval/evaluator';
+import { evalRef } from './eval/refs';
 import { ENUM, direct } from './eval/direct';
 import { Frame } from './eval/state';
 import { JsonValue, fromJson, fromJsonDeep, toJson } from './values/json';
@@ -113,7 +114,7 @@ export class CompiledPolicy {
       return v;
     }
     let result: Value | undefined;
-    ev.ref(r, [], (x) => ((result = x), true));
+    evalRef(ev, r, [], (x) => ((result = x), true));
     return result;
   }
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ROOT_LOGGER } from '@agp/http';
+import { SecretSealer } from '@agp/sealing';
 import {
   CompactSign,
   JWK,
@@ -17,10 +18,12 @@ import { Logger } from 'pino';
 
 import { AUDIT_ENV } from '../common/audit-env.token';
 import { AuditEnv } from '../config/audit.env';
-import { decryptPrivateKey, encryptPrivateKey } from './key-encryption';
 import { SigningKeysRepository } from './signing-keys.repository';
 
 export const CHECKPOINT_JWS_TYPE = 'agp-audit-checkpoint+jws';
+
+/** The salt the stored key was first sealed with (F37 keeps it: a new one would lose the key). */
+const SIGNING_KEY_SALT = 'agp-audit-signing-key-v1';
 
 interface ActiveKey {
   kid: string;
@@ -111,12 +114,15 @@ export class SigningKeysService {
 
   private async loadOrCreate(): Promise<ActiveKey> {
     const secret = this.env.AUDIT_SIGNING_KEY_SECRET;
+    const sealer = secret
+      ? SecretSealer.fromSecret(secret, SIGNING_KEY_SALT, { keyName: 'AUDIT_SIGNING_KEY_SECRET' })
+      : undefined;
     return this.repository.withKeyLock(async (tx) => {
-      if (secret) {
+      if (sealer) {
         const stored = await this.repository.latestStored(tx);
         if (stored?.privateKeyEncrypted) {
           try {
-            const pem = decryptPrivateKey(stored.privateKeyEncrypted, secret);
+            const pem = sealer.decrypt(stored.privateKeyEncrypted);
             return { kid: stored.kid, privateKey: await importPKCS8(pem, 'ES256') };
           } catch {
             this.logger.error(
@@ -133,7 +139,7 @@ export class SigningKeysService {
       const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
       const publicJwk: JWK = await exportJWK(publicKey);
       const kid = await calculateJwkThumbprint(publicJwk);
-      const sealed = secret ? encryptPrivateKey(await exportPKCS8(privateKey), secret) : null;
+      const sealed = sealer ? sealer.encrypt(await exportPKCS8(privateKey)) : null;
       await this.repository.insert(tx, kid, publicJwk, sealed);
       return { kid, privateKey };
     });

@@ -1,13 +1,8 @@
-import {
-  BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ExecutionMode } from '@agp/contracts';
 import { Database } from '@agp/database';
 import { ROOT_LOGGER } from '@agp/http';
-import { ClaimLoop } from '@agp/jobs';
+import { ClaimLoop, ClaimLoopWorker } from '@agp/jobs';
 import { Logger } from 'pino';
 
 import { RELAY_DATABASE } from '../database/tokens';
@@ -30,8 +25,8 @@ type ClaimedRun = NonNullable<Awaited<ReturnType<EvaluationRunsRepository['claim
  * `SKIP LOCKED` keeps two replicas apart.
  */
 @Injectable()
-export class RunExecutor implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly loop: ClaimLoop<ClaimedRun>;
+export class RunExecutor extends ClaimLoopWorker<ClaimedRun> {
+  protected readonly loop: ClaimLoop<ClaimedRun>;
 
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
@@ -42,6 +37,7 @@ export class RunExecutor implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(RUN_POLL_INTERVAL) pollIntervalMs: number,
     @Inject(ROOT_LOGGER) logger: Logger,
   ) {
+    super();
     this.loop = new ClaimLoop({
       name: 'evaluation-runs',
       pollIntervalMs,
@@ -52,18 +48,6 @@ export class RunExecutor implements OnApplicationBootstrap, BeforeApplicationShu
       handle: (claimed) => this.run(claimed),
       logger,
     });
-  }
-
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  kick(): void {
-    this.loop.kick();
   }
 
   private async run(claimed: ClaimedRun): Promise<void> {

@@ -1,12 +1,7 @@
-import {
-  BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 import { ROOT_LOGGER } from '@agp/http';
-import { ClaimLoop } from '@agp/jobs';
+import { ClaimLoop, ClaimLoopWorker } from '@agp/jobs';
 import { Logger } from 'pino';
 
 import { RELAY_DATABASE } from '../database/tokens';
@@ -25,8 +20,8 @@ import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
  * Rows are the state: a restart loses nothing.
  */
 @Injectable()
-export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly loop: ClaimLoop<ClaimedDelivery>;
+export class WebhookDispatcher extends ClaimLoopWorker<ClaimedDelivery> {
+  protected readonly loop: ClaimLoop<ClaimedDelivery>;
 
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
@@ -36,6 +31,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     private readonly sender: WebhookSender,
     private readonly cipher: CredentialCipher,
   ) {
+    super();
     // Connect, answer and body each have the timeout; the margin covers recording the outcome.
     const leaseMs = options.timeoutMs * 3 + 30_000;
     this.loop = new ClaimLoop({
@@ -46,19 +42,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       handle: (delivery) => this.deliver(delivery),
       logger,
     });
-  }
-
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  /** Looks for due deliveries now (a redelivery asked on this replica), not at the next poll. */
-  kick(): void {
-    this.loop.kick();
   }
 
   private async deliver(claimed: ClaimedDelivery): Promise<void> {

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { SecretSealer } from '@agp/sealing';
+
 /**
  * The embedded default (D2) needs no configuration: without KEY_ENCRYPTION_SECRET it keeps one in
  * DATA_DIR/key-encryption.secret (0600), generated on first start.
@@ -22,4 +24,16 @@ export function keyEncryptionSecret(configured: string | undefined, dataDir: str
     }
   }
   return readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * What seals signing keys and identity-provider client secrets at rest (F37). The salt is the one
+ * the values were first sealed with; changing it would make every stored value unreadable.
+ */
+export function keyEncryptionSealer(configured: string | undefined, dataDir: string): SecretSealer {
+  return SecretSealer.fromSecret(
+    keyEncryptionSecret(configured, dataDir),
+    'agp/tenant-auth/secret-box',
+    { keyName: 'KEY_ENCRYPTION_SECRET' },
+  );
 }

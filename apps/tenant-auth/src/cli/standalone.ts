@@ -3,8 +3,7 @@ import { EventOutbox } from '@agp/messaging';
 import pino from 'pino';
 
 import { BootstrapService } from '../bootstrap/bootstrap.service';
-import { keyEncryptionSecret } from '../bootstrap/key-encryption-secret';
-import { SecretBox } from '../common/secret-box';
+import { keyEncryptionSealer } from '../bootstrap/key-encryption-secret';
 import { TenantAuthEnv } from '../config/tenant-auth.env';
 import { tenant_authDataSourceOptions } from '../database/data-source';
 import { SigningKeysRepository } from '../keys/signing-keys.repository';
@@ -39,11 +38,11 @@ export async function openCommands(
     new RolesRepository(),
     new UsersRepository(),
   );
-  const box = new SecretBox(keyEncryptionSecret(env.KEY_ENCRYPTION_SECRET, env.DATA_DIR));
+  const sealer = keyEncryptionSealer(env.KEY_ENCRYPTION_SECRET, env.DATA_DIR);
   const logger = pino({ level: 'warn' });
   return {
     bootstrap: new BootstrapService(database, env, tenants, provisioner),
-    keys: new SigningKeysService(database, env, box, logger, new SigningKeysRepository()),
+    keys: new SigningKeysService(database, env, sealer, logger, new SigningKeysRepository()),
     close: () => database.close(),
   };
 }

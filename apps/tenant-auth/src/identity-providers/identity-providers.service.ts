@@ -7,14 +7,14 @@ import { tokenIssuer } from '@agp/config';
 import { ChangeTarget } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
+import { SecretSealer } from '@agp/sealing';
 
 import { IdentityException } from '../common/identity.exception';
 import { isUniqueViolation } from '../common/like';
-import { SecretBox } from '../common/secret-box';
 import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { GroupsRepository } from '../groups/groups.repository';
-import { SECRET_BOX } from '../keys/signing-keys.service';
+import { SECRET_SEALER } from '../keys/signing-keys.service';
 import { DomainVerifier, newDomainToken, normaliseDomain } from './domain-verification';
 import { CreateIdentityProviderDto } from './dto/create-identity-provider.dto';
 import { IdentityProviderResponseDto } from './dto/identity-provider-response.dto';
@@ -36,7 +36,7 @@ export class IdentityProvidersService {
     @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
     @Inject(TENANT_AUTH_OUTBOX) private readonly outbox: EventOutbox,
     @Inject(TENANT_AUTH_ENV) private readonly env: TenantAuthEnv,
-    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(SECRET_SEALER) private readonly sealer: SecretSealer,
     @Inject(DOMAIN_VERIFIER) private readonly verifier: DomainVerifier,
     private readonly providers: IdentityProvidersRepository,
     private readonly groups: GroupsRepository,
@@ -72,7 +72,7 @@ export class IdentityProvidersService {
           type: dto.config.type,
           clientId: dto.config.clientId,
           clientSecretSealed: dto.config.clientSecret
-            ? this.box.seal(dto.config.clientSecret)
+            ? this.sealer.encrypt(dto.config.clientSecret)
             : null,
           issuerUrl: dto.config.issuer ?? null,
           groupMappings: dto.groupMappings ?? {},
@@ -114,7 +114,7 @@ export class IdentityProvidersService {
       if (config.clientSecret !== undefined) {
         // "" or null removes the secret (D26: it is never read back, only replaced or removed).
         provider.clientSecretSealed = config.clientSecret
-          ? this.box.seal(config.clientSecret)
+          ? this.sealer.encrypt(config.clientSecret)
           : null;
       }
       provider.displayName = dto.displayName ?? provider.displayName;

@@ -5,14 +5,14 @@ import { Database } from '@agp/database';
 import { ROOT_LOGGER } from '@agp/http';
 import { JSONWebKeySet, JWK, KeyLike, exportJWK, generateKeyPair, importJWK } from 'jose';
 import { Logger } from 'pino';
+import { SecretSealer } from '@agp/sealing';
 
-import { SecretBox } from '../common/secret-box';
 import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
 import { TENANT_AUTH_DATABASE } from '../database/tokens';
 import { SigningKey } from './entities/signing-key.entity';
 import { SigningKeysRepository } from './signing-keys.repository';
 
-export const SECRET_BOX = Symbol.for('agp:tenant-auth:secret-box');
+export const SECRET_SEALER = Symbol.for('agp:tenant-auth:secret-sealer');
 
 export interface ActiveKey {
   kid: string;
@@ -36,7 +36,7 @@ export class SigningKeysService implements OnApplicationBootstrap {
   constructor(
     @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
     @Inject(TENANT_AUTH_ENV) private readonly env: TenantAuthEnv,
-    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(SECRET_SEALER) private readonly sealer: SecretSealer,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly keys: SigningKeysRepository,
   ) {}
@@ -60,7 +60,7 @@ export class SigningKeysService implements OnApplicationBootstrap {
       throw new Error('no signing key');
     }
     const privateKey = (await importJWK(
-      JSON.parse(this.box.open(row.privateKeySealed)) as JWK,
+      JSON.parse(this.sealer.decrypt(row.privateKeySealed)) as JWK,
       'ES256',
     )) as KeyLike;
     const key = { kid: row.kid, privateKey };
@@ -83,7 +83,7 @@ export class SigningKeysService implements OnApplicationBootstrap {
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
     const kid = randomUUID();
     const publicJwk = await exportJWK(publicKey);
-    const sealed = this.box.seal(JSON.stringify(await exportJWK(privateKey)));
+    const sealed = this.sealer.encrypt(JSON.stringify(await exportJWK(privateKey)));
     const rotated = await this.database.asSystem(async (tx) => {
       await this.keys.lock(tx);
       // Replicas serialise here; the condition is re-checked under the lock so only one rotates.

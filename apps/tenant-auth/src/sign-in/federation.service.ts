@@ -5,13 +5,13 @@ import { Database } from '@agp/database';
 import { ROOT_LOGGER } from '@agp/http';
 import * as oidc from 'openid-client';
 import { Logger } from 'pino';
+import { SecretSealer } from '@agp/sealing';
 
-import { SecretBox } from '../common/secret-box';
 import { TENANT_AUTH_DATABASE } from '../database/tokens';
 import { GroupsRepository } from '../groups/groups.repository';
 import { IdentityProvider } from '../identity-providers/entities/identity-provider.entity';
 import { IdentityProvidersRepository } from '../identity-providers/identity-providers.repository';
-import { SECRET_BOX } from '../keys/signing-keys.service';
+import { SECRET_SEALER } from '../keys/signing-keys.service';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { User } from '../users/entities/user.entity';
 import { UsersRepository } from '../users/users.repository';
@@ -45,7 +45,7 @@ export class FederationService {
 
   constructor(
     @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
-    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(SECRET_SEALER) private readonly sealer: SecretSealer,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly signIn: SignInService,
     private readonly repository: SignInRepository,
@@ -233,7 +233,7 @@ export class FederationService {
         return Promise.reject(new Error(`identity provider ${provider.id} has no issuer`));
       }
       const secret = provider.clientSecretSealed
-        ? this.box.open(provider.clientSecretSealed)
+        ? this.sealer.decrypt(provider.clientSecretSealed)
         : undefined;
       // Plain http only to a provider on this machine (development and tests); https elsewhere.
       const options = isLoopbackUrl(issuer) ? { execute: [oidc.allowInsecureRequests] } : undefined;

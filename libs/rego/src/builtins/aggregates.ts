@@ -1,12 +1,5 @@
-import {
-  AnyNum,
-  BigNum,
-  BinFloat,
-  binAdd,
-  binMul,
-  numberFromBin,
-  toBinFloat,
-} from '../values/decimal';
+import { AnyNum, BigNum } from '../values/decimal';
+import { BinFloat, binAdd, binMul, numberFromBin, toBinFloat } from '../values/big-float';
 import { normalizeBig } from '../values/json';
 import { RegoObject, RegoSet, Value, compareValues } from '../values/value';
 import { BuiltinDef } from './types';

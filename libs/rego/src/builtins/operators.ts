@@ -1,7 +1,6 @@
 import { normalizeBig } from '../values/json';
+import { AnyNum, BigNum } from '../values/decimal';
 import {
-  AnyNum,
-  BigNum,
   BinFloat,
   binAdd,
   binCmp,
@@ -12,7 +11,7 @@ import {
   binTrunc,
   numberFromBin,
   toBinFloat,
-} from '../values/decimal';
+} from '../values/big-float';
 import { ExactOp, exactDoubleOp, isTextExact } from '../values/exact-double';
 import { RegoObject, RegoSet, Value, compareValues, valuesEqual } from '../values/value';
 import { BuiltinContext, BuiltinDef } from './types';

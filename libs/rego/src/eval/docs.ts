@@ -3,6 +3,7 @@ import { CompiledRule, DocNode } from '../compiler/types';
 import { RegoObject, Value, valuesEqual } from '../values/value';
 import { conflict, DocBuilder } from './builder';
 import type { Evaluator } from './evaluator';
+import { walkPath } from './refs';
 import { dataOverride } from './with';
 import { ENUM, direct } from './direct';
 import { Frame, UNDEF, VK } from './state';
@@ -20,16 +21,16 @@ export function walkData(
   if (ev.state.overrides.length > 0) {
     const o = dataOverride(ev, node.path);
     if (o.kind === 'replace') {
-      return o.value !== undefined && ev.walk(o.value, path, i, f, vk);
+      return o.value !== undefined && walkPath(ev, o.value, path, i, f, vk);
     }
     if (o.kind === 'below' && (i === path.length || node.rules.length > 0 || node.defaultRule)) {
       const doc = o.patch(nodeDoc(ev, node, base));
-      return doc !== undefined && ev.walk(doc, path, i, f, vk);
+      return doc !== undefined && walkPath(ev, doc, path, i, f, vk);
     }
   }
   if (i === path.length || node.rules.length > 0 || node.defaultRule || !node.hasRules) {
     const doc = nodeDoc(ev, node, base);
-    return doc !== undefined && ev.walk(doc, path, i, f, vk, !node.hasRules);
+    return doc !== undefined && walkPath(ev, doc, path, i, f, vk, !node.hasRules);
   }
   const p = path[i];
   const step = (k: Value): boolean => {
@@ -45,14 +46,14 @@ export function walkData(
     if (ev.state.overrides.length > 0) {
       const o = dataOverride(ev, [...node.path, key]);
       if (o.kind === 'replace') {
-        return o.value !== undefined && ev.walk(o.value, path, i + 1, f, vk);
+        return o.value !== undefined && walkPath(ev, o.value, path, i + 1, f, vk);
       }
       if (o.kind === 'below') {
         const d = o.patch(b);
-        return d !== undefined && ev.walk(d, path, i + 1, f, vk);
+        return d !== undefined && walkPath(ev, d, path, i + 1, f, vk);
       }
     }
-    return b !== undefined && ev.walk(b, path, i + 1, f, vk, true);
+    return b !== undefined && walkPath(ev, b, path, i + 1, f, vk, true);
   };
   if (p.type === 'var' && f[p.slot] === undefined) {
     const keys = new Set<string>();

@@ -1,10 +1,9 @@
-import { CallTerm, Expr, RefTerm, Term, VarTerm } from '../ast/ast';
+import { CallTerm, Expr, Term, VarTerm } from '../ast/ast';
 import { Program } from '../compiler/compiler';
 import { RegoEvalError } from '../errors';
 import { RegoObject, RegoSet, Value, valuesEqual } from '../values/value';
 import { BuiltinContext } from '../builtins/types';
 import { callTarget } from './calls';
-import { walkData } from './docs';
 import { EvalState, Frame, K, NO_MOCKS, VK } from './state';
 
 const NO_OVERRIDES: EvalState['overrides'] = [];
@@ -12,7 +11,8 @@ import { applyWiths } from './with';
 import { comprehension, printCall } from './comprehension';
 import { hasUnbound, unify, unifyValue } from './unify';
 import { ENUM, direct } from './direct';
-import { lookup } from './lookup';
+import { evalRef } from './refs';
+import { someIn } from './some-in';
 
 export interface EvalLimits {
   /** Wall-clock budget in ms; the clock is first read at the first budget check (step 1,024). */
@@ -124,7 +124,8 @@ export class Evaluator implements BuiltinContext {
         f[e.value.slot] === undefined &&
         (!e.key || (e.key.type === 'var' && f[e.key.slot] === undefined))
       ) {
-        return this.someIn(
+        return someIn(
+          this,
           body,
           i,
           e.value.slot,
@@ -152,60 +153,6 @@ export class Evaluator implements BuiltinContext {
       return this.exprInner(e, f, () => true) ? false : k();
     }
     return this.exprInner(e, f, k);
-  }
-
-  /** `some [k,] v in domain` with fresh vars: loops without continuations per element. */
-  private someIn(
-    body: Expr[],
-    i: number,
-    vslot: number,
-    kslot: number,
-    domain: Term,
-    f: Frame,
-    k: K,
-  ): boolean {
-    this.tick();
-    const d = direct(this, domain, f);
-    if (d === ENUM) {
-      return this.term(domain, f, (coll) => this.loopIn(coll, body, i, vslot, kslot, f, k));
-    }
-    return d !== undefined && this.loopIn(d, body, i, vslot, kslot, f, k);
-  }
-
-  private loopIn(
-    coll: Value,
-    body: Expr[],
-    i: number,
-    vslot: number,
-    kslot: number,
-    f: Frame,
-    k: K,
-  ): boolean {
-    if (kslot < 0 && Array.isArray(coll)) {
-      // Hot path: `some x in array` without a continuation per element.
-      for (let n = 0; n < coll.length; n++) {
-        this.tick();
-        f[vslot] = coll[n];
-        const r = this.body(body, i + 1, f, k);
-        f[vslot] = undefined;
-        if (r) {
-          return true;
-        }
-      }
-      return false;
-    }
-    return this.iterate(coll, (key, val) => {
-      f[vslot] = val;
-      if (kslot >= 0) {
-        f[kslot] = key;
-      }
-      const r = this.body(body, i + 1, f, k);
-      f[vslot] = undefined;
-      if (kslot >= 0) {
-        f[kslot] = undefined;
-      }
-      return r;
-    });
   }
 
   exprInner(e: Expr, f: Frame, k: K): boolean {
@@ -343,7 +290,7 @@ export class Evaluator implements BuiltinContext {
         return v !== undefined && vk(v);
       }
       case 'ref':
-        return this.ref(t, f, vk);
+        return evalRef(this, t, f, vk);
       case 'array':
         return this.items(t.items, 0, [], f, (xs) => vk(xs));
       case 'set':
@@ -381,46 +328,5 @@ export class Evaluator implements BuiltinContext {
         return r;
       }),
     );
-  }
-
-  ref(t: RefTerm, f: Frame, vk: VK): boolean {
-    const head = t.terms[0];
-    if (head.type === 'var') {
-      if (head.name === 'data') {
-        return walkData(this, this.program.root, this.data, t.terms, 1, f, vk);
-      }
-      if (head.name === 'input') {
-        const inp = this.state.input;
-        return inp !== undefined && this.walk(inp, t.terms, 1, f, vk);
-      }
-      const v = f[head.slot];
-      return v !== undefined && this.walk(v, t.terms, 1, f, vk);
-    }
-    return this.term(head, f, (v) => this.walk(v, t.terms, 1, f, vk));
-  }
-
-  /** Follows the remaining path elements of a ref through a value. */
-  walk(v: Value, path: Term[], i: number, f: Frame, vk: VK, dataKeys = false): boolean {
-    if (i === path.length) {
-      return vk(v);
-    }
-    const p = path[i];
-    if (p.type === 'var' && f[p.slot] === undefined) {
-      return this.iterate(v, (key, val) =>
-        this.bindVar(p, key, f, () => this.walk(val, path, i + 1, f, vk, dataKeys)),
-      );
-    }
-    if ((p.type === 'array' || p.type === 'object') && this.hasUnbound(p, f)) {
-      return this.iterate(v, (key, val) =>
-        this.unifyValue(p, key, f, () => this.walk(val, path, i + 1, f, vk)),
-      );
-    }
-    return this.term(p, f, (key) => {
-      const next =
-        dataKeys && typeof key === 'number' && v instanceof RegoObject
-          ? v.get(String(key))
-          : lookup(v, key);
-      return next !== undefined && this.walk(next, path, i + 1, f, vk, dataKeys);
-    });
   }
 }

@@ -6,6 +6,8 @@ import { Token } from '../lexer/token';
 export class Cursor {
   pos = 0;
   private gen = 0;
+  /** `not { … }` negates a body: the module imports `future.keywords.not` or `rego.v2` (E12). */
+  notBodies = false;
 
   constructor(
     readonly toks: Token[],

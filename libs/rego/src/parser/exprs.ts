@@ -36,7 +36,7 @@ export function parseExpr(c: Cursor): Expr {
     c.next();
     negated = true;
   }
-  const body = parseExprBody(c);
+  const body = negated && c.notBodies && c.isOp('{') ? parseNotBody(c) : parseExprBody(c);
   const withs: WithModifier[] = [];
   while (c.isIdent('with') && !c.isOp('.', 1)) {
     const wloc = c.loc();
@@ -52,6 +52,26 @@ export function parseExpr(c: Cursor): Expr {
     withs.push({ target: ref, value, loc: wloc });
   }
   return { ...body, negated, withs, loc };
+}
+
+/**
+ * The body of `not { … }` (E12): it holds when the body has no solution, which is what negating
+ * `[true | …][0]` gives, so it is read as that term. Like a comprehension's, the body sees the
+ * variables bound before it and binds its own only inside.
+ */
+function parseNotBody(c: Cursor): ExprBody {
+  const loc = c.loc();
+  c.next();
+  const body = parseBody(c, '}');
+  const term: Term = {
+    type: 'ref',
+    terms: [
+      { type: 'arraycomp', term: { type: 'scalar', value: true, loc }, body, loc },
+      { type: 'scalar', value: 0, loc },
+    ],
+    loc,
+  };
+  return { kind: 'term', term };
 }
 
 function parseExprBody(c: Cursor): ExprBody {

@@ -5,7 +5,7 @@ import { Cursor } from './cursor';
 import { parseBody, parseExpr } from './exprs';
 import { makeVar, parsePostfix, parseTerm } from './terms';
 
-/** Parses one Rego module (v1 syntax; `rego.v1` / `future.keywords` imports are accepted). */
+/** Parses one Rego module (v1 syntax; `rego.v1`, `rego.v2` and `future.keywords` imports are accepted). */
 export function parseModule(src: string, file: string): Module {
   const c = new Cursor(tokenize(src, file), file);
   if (!c.isIdent('package')) {
@@ -27,6 +27,7 @@ export function parseModule(src: string, file: string): Module {
     const ref: RefTerm = path.type === 'ref' ? path : { type: 'ref', terms: [path], loc: path.loc };
     checkImport(ref, loc);
     mod.imports.push({ path: ref, alias, loc } satisfies Import);
+    c.notBodies ||= enablesNotBodies(ref);
   }
   while (c.peek().kind !== 'eof') {
     mod.rules.push(parseRule(c, mod));
@@ -39,7 +40,17 @@ export function parseModule(src: string, file: string): Module {
   return mod;
 }
 
-/** OPA accepts imports of input, data, `future.keywords[.kw]` and `rego.v1`. */
+/** `future.keywords`, `future.keywords.not` and `rego.v2` turn on OPA's `not { … }` bodies. */
+function enablesNotBodies(ref: RefTerm): boolean {
+  const text = ref.terms.map((t) => (t.type === 'var' ? t.name : String(importPart(t)))).join('.');
+  return text === 'future.keywords' || text === 'future.keywords.not' || text === 'rego.v2';
+}
+
+function importPart(t: Term): unknown {
+  return t.type === 'scalar' ? t.value : undefined;
+}
+
+/** OPA accepts imports of input, data, `future.keywords[.kw]`, `rego.v1` and `rego.v2`. */
 function checkImport(ref: RefTerm, loc: Location): void {
   const parts = ref.terms.map((t, i) =>
     i === 0 && t.type === 'var'
@@ -51,7 +62,10 @@ function checkImport(ref: RefTerm, loc: Location): void {
   const text = parts.map((p) => p ?? '?').join('.');
   const root = parts[0];
   if (root === 'future' || root === 'rego') {
-    const ok = root === 'rego' ? text === 'rego.v1' : parts[1] === 'keywords' && parts.length <= 3;
+    const ok =
+      root === 'rego'
+        ? text === 'rego.v1' || text === 'rego.v2'
+        : parts[1] === 'keywords' && parts.length <= 3;
     if (!ok) {
       throw compileError('rego_parse_error', `invalid import ${text}`, loc);
     }

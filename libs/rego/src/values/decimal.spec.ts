@@ -1,5 +1,6 @@
 import { compilePolicy } from '../policy';
-import { BigNum, binText, compareAnyNum, numberFromText, toBinFloat } from './decimal';
+import { BigNum, compareAnyNum, numberFromText } from './decimal';
+import { binText, toBinFloat } from './big-float';
 import { jsonText } from './json';
 import { RegoObject, RegoSet } from './value';
 

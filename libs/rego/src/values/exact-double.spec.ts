@@ -1,13 +1,5 @@
-import {
-  AnyNum,
-  BinFloat,
-  binAdd,
-  binMul,
-  binNeg,
-  binQuo,
-  numberFromBin,
-  toBinFloat,
-} from './decimal';
+import { AnyNum } from './decimal';
+import { BinFloat, binAdd, binMul, binNeg, binQuo, numberFromBin, toBinFloat } from './big-float';
 import { ExactOp, exactDoubleOp, isTextExact } from './exact-double';
 
 /** The big.Float path every answer of the shortcut must agree with. */

@@ -6,7 +6,7 @@ import { BUILTIN_DECLS } from '../../builtins/decls';
 import { OPA_BUILTINS, DEPRECATED_BUILTINS } from '../../builtins/opa-builtins';
 import { TypeChecker } from './checker';
 import { builtinDecl } from './notation';
-import { argsText } from './types';
+import { argsText } from './type-text';
 
 /** Compile errors of a module `package a` with the given rules, as `code: message`. */
 function typeErrors(rules: string): string[] {

@@ -1,26 +1,18 @@
-import { CallTarget, CallTerm, Expr, Term, VarTerm, WithModifier } from '../../ast/ast';
+import { CallTerm, Expr, Term, VarTerm } from '../../ast/ast';
 import { Value } from '../../values/value';
 import { constantValue } from '../constant';
 import { walkTermOutsideClosures } from '../walk';
 import { CompiledRule } from '../types';
 import { ClosureTyper, TypeEnv, TypeNode } from './env';
 import { builtinDecl } from './notation';
-import { checkRefsInExpr, refText, TypeErrorDetail } from './refs';
+import { checkRefsInExpr, TypeErrorDetail } from './refs';
 import { applySchemas, SchemaContext } from './schema-env';
 import { insertType, putType } from './tree';
-import {
-  argsText,
-  arrayOf,
-  FunctionType,
-  isNil,
-  MaybeType,
-  objectOf,
-  setOf,
-  T_ANY,
-  Type,
-  typeText,
-} from './types';
-import { unifies, unify1, unify2 } from './unify';
+import { arrayOf, MaybeType, objectOf, setOf, T_ANY, Type } from './types';
+import { isNil } from './type-select';
+import { argsText, typeText } from './type-text';
+import { unify2 } from './unify';
+import { checkCall, checkWith } from './calls';
 
 const noVisit = (): void => undefined;
 
@@ -124,7 +116,7 @@ export class TypeChecker implements ClosureTyper {
   ): TypeErrorDetail[] {
     const errors: TypeErrorDetail[] = [];
     for (const w of e.withs) {
-      pushIf(errors, this.checkWith(env, w));
+      pushIf(errors, checkWith(env, w));
     }
     if (errors.length > 0) {
       return errors;
@@ -139,7 +131,7 @@ export class TypeChecker implements ClosureTyper {
           pushIf(errors, this.checkEq(env, e.term.args[0], e.term.args[1], e));
         } else if (e.term.type === 'call') {
           e.term.args.forEach(calls);
-          const err = this.checkCall(env, e.term, false);
+          const err = checkCall(env, e.term, false, this.callTypes);
           if (err) {
             errors.push(err);
           }
@@ -174,7 +166,7 @@ export class TypeChecker implements ClosureTyper {
     switch (t.type) {
       case 'call': {
         t.args.forEach((a) => this.checkNestedCalls(env, a, errors));
-        pushIf(errors, this.checkCall(env, t, true));
+        pushIf(errors, checkCall(env, t, true, this.callTypes));
         return;
       }
       case 'ref':
@@ -211,92 +203,6 @@ export class TypeChecker implements ClosureTyper {
       location: e.loc,
       nilCause: isNil(typeA) || isNil(typeB),
     };
-  }
-
-  /**
-   * OPA's `checkExprWith`: a function replaced by a function must be replaced by one that takes the
-   * same number of arguments of types that can meet.
-   */
-  private checkWith(env: TypeEnv, w: WithModifier): TypeErrorDetail | undefined {
-    const target = w.resolved?.target;
-    const mock = w.resolved?.mock;
-    if (!target || !mock) {
-      return undefined;
-    }
-    const want = this.targetType(env, target);
-    const have = this.targetType(env, mock);
-    if (!want || !have || unifies(want, have)) {
-      return undefined;
-    }
-    const name = target.kind === 'builtin' ? target.name : ['data', ...target.path].join('.');
-    return {
-      message: `${name}: arity mismatch\n\thave: ${argsText({ ...have, names: undefined })}\n\twant: ${argsText(want)}`,
-      location: w.loc,
-      nilCause: false,
-    };
-  }
-
-  /** The declared type of a built-in or the inferred type of a user function. */
-  private targetType(env: TypeEnv, target: CallTarget): FunctionType | undefined {
-    if (target.kind === 'builtin') {
-      return builtinDecl(target.name);
-    }
-    const loc = { file: '', row: 0, col: 0 };
-    const t = env.getRef([
-      { type: 'var', name: 'data', loc, slot: -1 },
-      ...target.path.map((p): Term => ({ type: 'scalar', value: p, loc })),
-    ]);
-    return t?.kind === 'function' ? t : undefined;
-  }
-
-  /** OPA's `checkExprBuiltin` for a built-in or user function call. */
-  private checkCall(env: TypeEnv, call: CallTerm, output: boolean): TypeErrorDetail | undefined {
-    const target = call.target;
-    let decl: FunctionType | undefined;
-    let name: string;
-    if (target?.kind === 'builtin') {
-      decl = builtinDecl(target.name);
-      name = target.name;
-    } else if (target?.kind === 'function') {
-      const t = env.getRef([
-        { type: 'var', name: 'data', loc: call.loc, slot: -1 },
-        ...pathTerms(target.path, call),
-      ]);
-      decl = t?.kind === 'function' ? t : undefined;
-      name = ['data', ...target.path].join('.');
-    } else {
-      name = refText(call.op.terms);
-    }
-    if (!decl) {
-      // No declaration (or a function whose rules had errors): the result is unknown.
-      this.callTypes.set(call, T_ANY);
-      return undefined;
-    }
-    const args: (Term | undefined)[] = output ? [...call.args, undefined] : call.args;
-    const formal: MaybeType[] = decl.result ? [...decl.args, decl.result] : decl.args;
-    const have = (): MaybeType[] => args.map((a) => (a ? env.get(a) : undefined));
-    const fail = (msg: string): TypeErrorDetail => {
-      const types = have();
-      return {
-        message: `${name}: ${msg}\n\thave: (${types.map(typeText).join(', ')})\n\twant: ${argsText(decl, true)}`,
-        location: call.loc,
-        nilCause: types.some(isNil),
-      };
-    };
-    if (args.length > formal.length || args.length < decl.args.length) {
-      // Reported before type checking, as OPA's "arity mismatch" (see checks.ts).
-      this.callTypes.set(call, T_ANY);
-      return undefined;
-    }
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      const want = i < formal.length ? formal[i] : decl.variadic;
-      if (a && !unify1(env, a, want, false)) {
-        return fail('invalid argument(s)');
-      }
-    }
-    this.callTypes.set(call, decl.result);
-    return undefined;
   }
 
   /** OPA's `checkRule`: checks the body, then records the rule's document or function type. */
@@ -391,10 +297,6 @@ function pushIf(errors: TypeErrorDetail[], e: TypeErrorDetail | undefined): void
   if (e) {
     errors.push(e);
   }
-}
-
-function pathTerms(path: string[], call: CallTerm): Term[] {
-  return path.map((p) => ({ type: 'scalar', value: p, loc: call.loc }));
 }
 
 /** The terms of an expression that closures can sit in. */

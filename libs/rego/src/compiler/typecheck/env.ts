@@ -5,11 +5,9 @@ import { Value } from '../../values/value';
 import { constantValue } from '../constant';
 import {
   arrayOf,
-  isNil,
   MaybeType,
   objectOf,
   or,
-  select,
   setOf,
   StaticProperty,
   T_ANY,
@@ -18,10 +16,8 @@ import {
   T_NUMBER,
   T_STRING,
   Type,
-  typeOfValue,
-  unknownAsAny,
-  valuesOf,
 } from './types';
+import { isNil, select, typeOfValue, unknownAsAny, valuesOf } from './type-select';
 
 /** A node of the type tree of `data` (OPA's `typeTreeNode`): rule documents by path. */
 export class TypeNode {

@@ -5,17 +5,9 @@ import { Value } from '../../values/value';
 import { displayName } from '../vars';
 import { walkTermOutsideClosures } from '../walk';
 import { extent, TypeEnv, TypeNode } from './env';
-import {
-  keysOf,
-  MaybeType,
-  select,
-  T_ANY,
-  T_STRING,
-  Type,
-  typeText,
-  unknownAsAny,
-  valuesOf,
-} from './types';
+import { MaybeType, T_ANY, T_STRING, Type } from './types';
+import { keysOf, select, unknownAsAny, valuesOf } from './type-select';
+import { typeText } from './type-text';
 import { unifies, unify1 } from './unify';
 
 /** A type error before it gets its code: message (with detail lines) and where. */

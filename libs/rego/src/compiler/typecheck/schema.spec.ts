@@ -4,17 +4,8 @@ import { formatDetail, RegoCompileError } from '../../errors';
 import { compilePolicy } from '../../policy';
 import { compileProgram } from '../compiler';
 import { schemaType, SchemaError } from './schema';
-import {
-  arrayOf,
-  objectOf,
-  or,
-  T_ANY,
-  T_BOOLEAN,
-  T_NUMBER,
-  T_STRING,
-  Type,
-  typeText,
-} from './types';
+import { arrayOf, objectOf, or, T_ANY, T_BOOLEAN, T_NUMBER, T_STRING, Type } from './types';
+import { typeText } from './type-text';
 
 // Transcribed from OPA's v1/ast/check_test.go (TestCheckAnnotationRules, TestCheckAnnotationInference,
 // TestInlinedSchemaAnnotationIgnoredByCache) with the modules in Rego v1 syntax (`if`, `contains`,

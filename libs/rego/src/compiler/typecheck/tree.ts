@@ -1,6 +1,7 @@
 import { Value } from '../../values/value';
 import { TypeNode } from './env';
-import { MaybeType, ObjectType, objectOf, or, Type, typeOfValue } from './types';
+import { MaybeType, ObjectType, objectOf, or, Type } from './types';
+import { typeOfValue } from './type-select';
 
 /** OPA's `typeTreeNode.Put`: sets the type at a path, replacing what was there. */
 export function putType(root: TypeNode, path: Value[], t: MaybeType): void {

@@ -2,21 +2,8 @@ import { Term } from '../../ast/ast';
 import { canonical } from '../../values/order';
 import { constantValue } from '../constant';
 import { TypeEnv } from './env';
-import {
-  ArrayType,
-  compareTypes,
-  isAnyAll,
-  isNil,
-  keysOf,
-  MaybeType,
-  ObjectType,
-  or,
-  select,
-  T_ANY,
-  Type,
-  unknownAsAny,
-  valuesOf,
-} from './types';
+import { ArrayType, compareTypes, isAnyAll, MaybeType, ObjectType, or, T_ANY, Type } from './types';
+import { isNil, keysOf, select, unknownAsAny, valuesOf } from './type-select';
 
 /**
  * Unification of terms with types, as OPA's `ast/check.go` does it: a variable without a type takes

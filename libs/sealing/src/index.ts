@@ -1,0 +1,1 @@
+export { SecretSealer, SecretSealerOptions } from './secret-sealer';
