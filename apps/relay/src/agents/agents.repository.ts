@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AgentVisibility } from '@agp/contracts';
-import { Tx } from '@agp/database';
+import { date, iso, Row, str, text, Tx } from '@agp/database';
 
-import { Row, date, iso, str, text } from '../common/sql';
 import { missingOf, newerRevision } from '../projections/revisions';
 
 export interface AgentIdentity {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { iso, Row, str, Tx } from '@agp/database';
 
-import { Row, iso, str } from '../common/sql';
 import { EndpointReference, EvaluationResponse, Hop } from './dto/pack-responses';
 
 export interface PackRow {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ExecutionMode, RunStatus, TriggerSource } from '@agp/contracts';
-import { Tx } from '@agp/database';
+import { iso, Row, str, Tx } from '@agp/database';
 
-import { Row, iso, str } from '../common/sql';
 import { EvaluationVerdict, RunResponse } from './dto/pack-responses';
 
 export interface NewRun {

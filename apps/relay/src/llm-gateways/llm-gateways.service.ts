@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database } from '@agp/database';
+import { Database, Row } from '@agp/database';
 import { RequestContext } from '@agp/auth';
 import { Page } from '@agp/http';
 
-import { Row } from '../common/sql';
 import { RELAY_DATABASE } from '../database/tokens';
 import { CatalogEntry } from '../registry/catalog.repository';
 import { CatalogService } from '../registry/catalog.service';

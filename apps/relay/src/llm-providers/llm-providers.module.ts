@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { Row, Tx } from '@agp/database';
 
-import { Row } from '../common/sql';
 import { McpServersModule } from '../mcp-servers/mcp-servers.module';
 import { CatalogEntry } from '../registry/catalog.repository';
 import { RegistryErrorCode, RegistryException } from '../registry/registry.exception';

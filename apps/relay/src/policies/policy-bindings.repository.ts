@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BindingLevel } from '@agp/contracts';
-import { Tx } from '@agp/database';
+import { iso, Row, str, text, Tx } from '@agp/database';
 
-import { Row, iso, str, text } from '../common/sql';
 import { PolicyBindingResponse, Reference } from './dto/policy-responses';
 
 const S = 'relay';

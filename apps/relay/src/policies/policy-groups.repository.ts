@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { date, iso, Row, str, Tx } from '@agp/database';
 
-import { Row, date, iso, str } from '../common/sql';
 import {
   PolicyGroupResponse,
   PolicyTestOutcome,

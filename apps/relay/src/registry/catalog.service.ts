@@ -3,11 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { ChangeInput, changedFields, recordAdminChange } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { AdminChange, AuditEventType } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
-import { isUniqueViolation } from '../common/sql';
 import { CatalogEntry, CatalogRepository, WRITE_ONLY_MASK } from './catalog.repository';
 import { RegistryErrorCode, RegistryException } from './registry.exception';
 

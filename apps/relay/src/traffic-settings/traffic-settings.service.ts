@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext } from '@agp/auth';
-import { Database, Tx } from '@agp/database';
+import { Database, Row, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
-import { Row } from '../common/sql';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import {
   DEFAULT_TRAFFIC_SETTINGS,

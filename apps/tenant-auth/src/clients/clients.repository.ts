@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { containsPattern, Tx } from '@agp/database';
 import { pageOffset } from '@agp/http';
 
-import { containsPattern } from '../common/like';
 import { ListClientsQueryDto } from './dto/list-clients-query.dto';
 import { Client, ClientKind } from './entities/client.entity';
 

@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { changedFields, recordAdminChange } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { AGENT_LIFECYCLE_CHANGES, AdminChange, ChangeTarget } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { Page, pageOf } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
@@ -12,7 +12,6 @@ import { hashClientSecret, newClientSecret } from '../common/credentials';
 import { assertCanGrant } from '../common/grants';
 import { revisionAfter } from '../common/revisions';
 import { IdentityException } from '../common/identity.exception';
-import { isUniqueViolation } from '../common/like';
 import { rolesOf } from '../common/permission-entry.dto';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { RevocationsService } from '../revocations/revocations.service';

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { containsPattern, Tx } from '@agp/database';
 import { PageQueryDto, pageOffset } from '@agp/http';
 
-import { containsPattern } from '../common/like';
 import { ListGroupsQueryDto } from './dto/list-groups-query.dto';
 import { GroupMember } from './entities/group-member.entity';
 import { Group } from './entities/group.entity';

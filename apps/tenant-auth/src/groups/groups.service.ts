@@ -4,12 +4,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext } from '@agp/auth';
 import { ChangeTarget } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
 import { IdentityException } from '../common/identity.exception';
-import { isUniqueViolation } from '../common/like';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { assertAssignableRoles } from '../roles/role-grants';
 import { RolesRepository } from '../roles/roles.repository';

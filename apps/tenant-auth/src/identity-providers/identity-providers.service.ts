@@ -5,11 +5,10 @@ import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext } from '@agp/auth';
 import { tokenIssuer } from '@agp/config';
 import { ChangeTarget } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
 import { IdentityException } from '../common/identity.exception';
-import { isUniqueViolation } from '../common/like';
 import { SecretBox } from '../common/secret-box';
 import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';

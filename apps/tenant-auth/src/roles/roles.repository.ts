@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { containsPattern, Tx } from '@agp/database';
 import { pageOffset } from '@agp/http';
 import { In } from 'typeorm';
 
-import { containsPattern } from '../common/like';
 import { ListRolesQueryDto } from './dto/list-roles-query.dto';
 import { Role } from './entities/role.entity';
 

@@ -4,13 +4,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext } from '@agp/auth';
 import { ChangeTarget } from '@agp/contracts';
-import { Database } from '@agp/database';
+import { Database, isUniqueViolation } from '@agp/database';
 import { Page, pageOf } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
 import { assertCanGrant } from '../common/grants';
 import { IdentityException } from '../common/identity.exception';
-import { isUniqueViolation } from '../common/like';
 import { rolesOf } from '../common/permission-entry.dto';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { CreateRoleDto } from './dto/create-role.dto';

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { containsPattern, Tx } from '@agp/database';
 import { PageQueryDto, pageOffset } from '@agp/http';
 
-import { containsPattern } from '../common/like';
 import { Tenant } from './entities/tenant.entity';
 import { ListTenantsQueryDto } from './dto/list-tenants-query.dto';
 

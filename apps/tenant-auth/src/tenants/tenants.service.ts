@@ -2,12 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext, actorOf } from '@agp/auth';
 import { AdminChange, TENANT_LIFECYCLE_CHANGES } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { Page, pageOf } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
 import { IdentityException, IdentityErrorCode } from '../common/identity.exception';
-import { isUniqueViolation } from '../common/like';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { revisionAfter } from '../common/revisions';
 import { RevocationsService } from '../revocations/revocations.service';

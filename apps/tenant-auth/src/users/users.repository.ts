@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { containsPattern, Tx } from '@agp/database';
 import { pageOffset } from '@agp/http';
 
-import { containsPattern } from '../common/like';
 import { ListUsersQueryDto } from './dto/list-users-query.dto';
 import { User } from './entities/user.entity';
 

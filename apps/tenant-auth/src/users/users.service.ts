@@ -3,13 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 import { Page, pageOf } from '@agp/http';
 
 import { hashPassword } from '../common/credentials';
 import { IdentityException, IdentityErrorCode } from '../common/identity.exception';
-import { isUniqueViolation } from '../common/like';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { RevocationsService } from '../revocations/revocations.service';
 import { assertAssignableRoles } from '../roles/role-grants';

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database, Tx } from '@agp/database';
+import { Database, Row, str, Tx } from '@agp/database';
 import { HttpProblem } from '@agp/http';
 import { RequestContext, actorOf, allows } from '@agp/auth';
 import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_ORIGIN } from '../../agents/agents.service';
-import { Row, str } from '../../common/sql';
 import { PUBLIC_BASE_URL } from '../../config/relay-config.module';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../../database/tokens';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
