@@ -6,6 +6,7 @@ import {
   isRetryableSqlError,
   isUniqueViolation,
   returning,
+  saveRow,
   sqlState,
 } from './sql';
 
@@ -62,5 +63,44 @@ describe('sql helpers', () => {
     );
 
     expect(rows.map((row) => row.name)).toEqual(['50%_off']);
+  });
+});
+
+describe(saveRow.name, () => {
+  let testDatabase: TestDatabase;
+  let dataSource: DataSource;
+  const table = 'things';
+  const save = (values: Record<string, unknown>) =>
+    saveRow(dataSource, table, values, { key: ['id'], isVersioned: true });
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase('database_save_row');
+    dataSource = new DataSource({ type: 'postgres', url: testDatabase.url });
+    await dataSource.initialize();
+    await dataSource.query(
+      `CREATE TABLE things (id int PRIMARY KEY, name text UNIQUE, tags text[] NOT NULL,
+         updated_at timestamptz NOT NULL DEFAULT now(), revision int NOT NULL DEFAULT 1)`,
+    );
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await testDatabase.drop();
+  });
+
+  it('should insert, then raise the revision only when a value really changes', async () => {
+    const inserted = await save({ id: 1, name: 'a', tags: ['x'] });
+    const unchanged = await save({ id: 1, name: 'a', tags: ['x'] });
+    const renamed = await save({ id: 1, name: 'b', tags: ['x'] });
+
+    expect([inserted.revision, unchanged.revision, renamed.revision]).toEqual([1, 1, 2]);
+    expect(renamed.name).toBe('b');
+  });
+
+  it('should leave a clash on another unique column to the caller as a unique violation', async () => {
+    await save({ id: 2, name: 'c', tags: [] });
+    const clash = await save({ id: 3, name: 'c', tags: [] }).catch((error: unknown) => error);
+
+    expect(isUniqueViolation(clash)).toBe(true);
   });
 });

@@ -72,3 +72,70 @@ export function isRetryableSqlError(error: unknown): boolean {
   const code = sqlState(error);
   return code !== undefined && RETRYABLE_CLASSES.has(code.slice(0, 2));
 }
+
+export interface SaveRowOptions {
+  /** The primary key's columns (the conflict target). */
+  key: readonly string[];
+  /** Raise `revision` with every real change (issue 30's owner revisions). */
+  isVersioned?: boolean;
+}
+
+/**
+ * Inserts the row or, when its key is taken, updates the columns given; `updated_at` (and
+ * `revision`) move only when a value really changed, so a save that changes nothing is no change.
+ * Answers the row as stored. `values` maps column → parameter (`jsonb` values as JSON text).
+ */
+export async function saveRow(
+  tx: { query: (sql: string, params?: unknown[]) => Promise<unknown> },
+  table: string,
+  values: Readonly<Record<string, unknown>>,
+  options: SaveRowOptions,
+): Promise<Row> {
+  const columns = Object.keys(values);
+  const changing = columns.filter((column) => !options.key.includes(column));
+  const sets = [
+    ...changing.map((column) => `${column} = EXCLUDED.${column}`),
+    'updated_at = now()',
+    ...(options.isVersioned ? [`revision = ${table}.revision + 1`] : []),
+  ];
+  const differs = `(${changing.map((c) => `${table}.${c}`).join(', ')}) IS DISTINCT FROM (${changing.map((c) => `EXCLUDED.${c}`).join(', ')})`;
+  const rows = (await tx.query(
+    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_c, i) => `$${i + 1}`).join(', ')})
+     ON CONFLICT (${options.key.join(', ')}) DO UPDATE SET ${sets.join(', ')} WHERE ${differs}
+     RETURNING *`,
+    columns.map((column) => values[column]),
+  )) as Row[];
+  if (rows[0]) {
+    return rows[0];
+  }
+  const [unchanged] = (await tx.query(
+    `SELECT * FROM ${table} WHERE ${options.key.map((c, i) => `${c} = $${i + 1}`).join(' AND ')}`,
+    options.key.map((column) => values[column]),
+  )) as Row[];
+  return unchanged;
+}
+
+/** What a save writes: the row without what the database sets (timestamps, revision). */
+export type Unsaved<T> = Omit<T, 'createdAt' | 'updatedAt' | 'revision'>;
+
+/**
+ * One page of `SELECT * FROM <from> WHERE <where>` and the filter's total, two statements in the
+ * caller's transaction (a total read from the page itself would be 0 past the last page).
+ */
+export async function selectPage(
+  tx: { query: (sql: string, params?: unknown[]) => Promise<unknown> },
+  sql: { from: string; where: string; orderBy: string },
+  params: unknown[],
+  page: { limit: number; offset: number },
+): Promise<[Row[], number]> {
+  const n = params.length;
+  const rows = (await tx.query(
+    `SELECT * FROM ${sql.from} WHERE ${sql.where} ORDER BY ${sql.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...params, page.limit, page.offset],
+  )) as Row[];
+  const [count] = (await tx.query(
+    `SELECT count(*)::int AS n FROM ${sql.from} WHERE ${sql.where}`,
+    params,
+  )) as Row[];
+  return [rows, Number(count?.n ?? 0)];
+}

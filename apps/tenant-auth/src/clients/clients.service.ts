@@ -20,7 +20,7 @@ import { ClientResponseDto, ClientWithSecretResponseDto } from './dto/client-res
 import { CreateClientDto } from './dto/create-client.dto';
 import { ListClientsQueryDto } from './dto/list-clients-query.dto';
 import { UpdateClientDto } from './dto/update-client.dto';
-import { Client, ClientKind } from './entities/client.entity';
+import { Client, ClientKind } from './client.types';
 
 type AgentChange = (typeof AGENT_LIFECYCLE_CHANGES)[number];
 
@@ -83,20 +83,17 @@ export class ClientsService {
     const secret = newClientSecret();
     return this.unique(kind, () =>
       this.database.inTenant(caller.principal.tenantId, async (tx) => {
-        const client = await this.clients.save(
-          tx,
-          Object.assign(new Client(), {
-            id: randomUUID(),
-            tenantId: caller.principal.tenantId,
-            kind,
-            name: dto.name,
-            description: dto.description ?? '',
-            status: 'ACTIVE',
-            secretHash: hashClientSecret(secret),
-            secretRotatedAt: new Date(),
-            permissions,
-          }),
-        );
+        const client = await this.clients.save(tx, {
+          id: randomUUID(),
+          tenantId: caller.principal.tenantId,
+          kind,
+          name: dto.name,
+          description: dto.description ?? '',
+          status: 'ACTIVE',
+          secretHash: hashClientSecret(secret),
+          secretRotatedAt: new Date(),
+          permissions,
+        });
         await this.lifecycle(tx, caller, client, 'CREATED', { after: client });
         return { ...ClientResponseDto.of(client), clientSecret: secret };
       }),

@@ -18,7 +18,7 @@ import { DomainVerifier, newDomainToken, normaliseDomain } from './domain-verifi
 import { CreateIdentityProviderDto } from './dto/create-identity-provider.dto';
 import { IdentityProviderResponseDto } from './dto/identity-provider-response.dto';
 import { UpdateIdentityProviderDto } from './dto/update-identity-provider.dto';
-import { EmailDomainRecord, IdentityProvider } from './entities/identity-provider.entity';
+import { EmailDomainRecord, IdentityProvider } from './identity-provider.types';
 import { IdentityProvidersRepository } from './identity-providers.repository';
 
 /** A provider as the target of its ADMIN_CHANGE (D42); its client secret is recorded redacted. */
@@ -62,7 +62,7 @@ export class IdentityProvidersService {
       this.database.inTenant(principal.tenantId, async (tx) => {
         await this.assertGroups(tx, principal.tenantId, dto.groupMappings ?? {});
         const id = randomUUID();
-        const provider = Object.assign(new IdentityProvider(), {
+        const provider = {
           id,
           tenantId: principal.tenantId,
           alias: dto.alias,
@@ -79,7 +79,7 @@ export class IdentityProvidersService {
           redirectUri:
             dto.redirectUri ?? `${tokenIssuer(this.env)}/identity-providers/${id}/callback`,
           createdBy: principal.subject,
-        });
+        };
         const saved = await this.providers.save(tx, provider);
         await recordAdminChange(this.outbox, tx, caller, 'CREATED', {
           target: providerTarget(saved),

@@ -14,7 +14,7 @@ import { CreateTenantDto } from './dto/create-tenant.dto';
 import { ListTenantsQueryDto } from './dto/list-tenants-query.dto';
 import { CreatedTenantResponseDto, TenantResponseDto } from './dto/tenant-response.dto';
 import { UpdateTenantDto } from './dto/update-tenant.dto';
-import { Tenant } from './entities/tenant.entity';
+import { Tenant } from './tenant.types';
 import { TenantProvisioner } from './tenant-provisioner';
 import { TenantsRepository } from './tenants.repository';
 

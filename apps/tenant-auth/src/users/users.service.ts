@@ -17,7 +17,7 @@ import { CreateUserDto } from './dto/create-user.dto';
 import { ListUsersQueryDto } from './dto/list-users-query.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserResponseDto } from './dto/user-response.dto';
-import { User } from './entities/user.entity';
+import { User } from './user.types';
 import { statusChange, userLifecycleData, userTarget } from './user-lifecycle';
 import { UsersRepository } from './users.repository';
 
@@ -50,7 +50,7 @@ export class UsersService {
     return this.unique(() =>
       this.database.inTenant(principal.tenantId, async (tx) => {
         await assertAssignableRoles(this.roles, tx, principal, dto.roleIds ?? []);
-        const user = Object.assign(new User(), {
+        const user = {
           id: randomUUID(),
           tenantId: principal.tenantId,
           email: dto.email.toLowerCase(),
@@ -58,7 +58,7 @@ export class UsersService {
           passwordHash,
           status: dto.status ?? 'ACTIVE',
           roleIds: [...new Set(dto.roleIds ?? [])],
-        });
+        };
         const saved = await this.users.save(tx, user);
         await this.outbox.add(
           tx,
