@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { iso, Row, str, Tx } from '@agp/database';
 
-import { EndpointReference, EvaluationResponse, Hop } from './dto/pack-responses';
+import { EndpointReference, Evaluation, Hop } from './evaluation-pack.types';
 
 export interface PackRow {
   id: string;
@@ -191,7 +191,7 @@ export class EvaluationPacksRepository {
     tenantId: string,
     packId: string,
     id: string,
-  ): Promise<EvaluationResponse | undefined> {
+  ): Promise<Evaluation | undefined> {
     const rows: Row[] = await tx.query(
       `SELECT * FROM relay.evaluations WHERE tenant_id = $1 AND pack_id = $2 AND id = $3`,
       [tenantId, packId, id],
@@ -205,7 +205,7 @@ export class EvaluationPacksRepository {
     packIds: string[],
     limit = 10_000,
     offset = 0,
-  ): Promise<EvaluationResponse[]> {
+  ): Promise<Evaluation[]> {
     const rows: Row[] = await tx.query(
       `SELECT * FROM relay.evaluations WHERE tenant_id = $1 AND pack_id = ANY($2::uuid[]) ORDER BY created_at, id LIMIT $3 OFFSET $4`,
       [tenantId, packIds, limit, offset],
@@ -236,7 +236,7 @@ function toPack(row: Row): PackRow {
   };
 }
 
-function toEvaluation(row: Row): EvaluationResponse {
+function toEvaluation(row: Row): Evaluation {
   return {
     id: String(row.id),
     packId: String(row.pack_id),
