@@ -15,17 +15,7 @@ export interface PackRow {
   updatedAt: string;
 }
 
-export interface NewEvaluation {
-  id: string;
-  packId: string;
-  name: string;
-  description?: string;
-  source: EndpointReference;
-  target: EndpointReference;
-  input: string;
-  hops: Hop[];
-  enabled: boolean;
-}
+export type NewEvaluation = Omit<Evaluation, 'createdAt' | 'updatedAt'>;
 
 const PACK_COLUMNS = `p.id, p.name, p.description, p.owner_user_id, coalesce(u.display_name, u.email, p.owner_label) AS owner_label,
   p.enabled, p.last_run_id, p.created_at, p.updated_at`;
