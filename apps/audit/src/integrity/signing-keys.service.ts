@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
 import { ROOT_LOGGER } from '@agp/http';
 import {
   CompactSign,
@@ -17,6 +18,7 @@ import { Logger } from 'pino';
 
 import { AUDIT_ENV } from '../common/audit-env.token';
 import { AuditEnv } from '../config/audit.env';
+import { AUDIT_DATABASE } from '../database/tokens';
 import { decryptPrivateKey, encryptPrivateKey } from './key-encryption';
 import { SigningKeysRepository } from './signing-keys.repository';
 
@@ -40,6 +42,7 @@ export class SigningKeysService {
 
   constructor(
     @Inject(SigningKeysRepository) private readonly repository: SigningKeysRepository,
+    @Inject(AUDIT_DATABASE) private readonly database: Database,
     @Inject(AUDIT_ENV) private readonly env: AuditEnv,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
@@ -77,7 +80,7 @@ export class SigningKeysService {
   }
 
   async jwks(): Promise<JSONWebKeySet> {
-    const keys = await this.repository.publicKeys();
+    const keys = await this.database.asSystem((tx) => this.repository.publicKeys(tx));
     return {
       keys: keys.map((key) => ({ ...key.publicJwk, kid: key.kid, alg: 'ES256', use: 'sig' })),
     };
@@ -86,13 +89,15 @@ export class SigningKeysService {
   private verifyKey(kid: string): Promise<KeyLike | Uint8Array> {
     let key = this.verifyKeys.get(kid);
     if (!key) {
-      key = this.repository.publicKeys().then((keys) => {
-        const found = keys.find((k) => k.kid === kid);
-        if (!found) {
-          throw new Error(`unknown signing key ${kid}`);
-        }
-        return importJWK(found.publicJwk, 'ES256');
-      });
+      key = this.database
+        .asSystem((tx) => this.repository.publicKeys(tx))
+        .then((keys) => {
+          const found = keys.find((k) => k.kid === kid);
+          if (!found) {
+            throw new Error(`unknown signing key ${kid}`);
+          }
+          return importJWK(found.publicJwk, 'ES256');
+        });
       key.catch(() => this.verifyKeys.delete(kid));
       this.verifyKeys.set(kid, key);
     }
@@ -111,7 +116,8 @@ export class SigningKeysService {
 
   private async loadOrCreate(): Promise<ActiveKey> {
     const secret = this.env.AUDIT_SIGNING_KEY_SECRET;
-    return this.repository.withKeyLock(async (tx) => {
+    return this.database.asSystem(async (tx) => {
+      await this.repository.lock(tx);
       if (secret) {
         const stored = await this.repository.latestStored(tx);
         if (stored?.privateKeyEncrypted) {
