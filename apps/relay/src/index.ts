@@ -12,7 +12,7 @@ export type {
   PolicyVersionResponse,
 } from './policies/dto/policy-responses';
 export type { HopDecision } from './decisions/decision.types';
-export type { AgentResponse } from './agents/agents.repository';
+export type { AgentResponse } from './agents/dto/agent-response';
 export type { CatalogEntry } from './registry/catalog.repository';
 export type { Subscription } from './subscriptions/subscription.types';
 export type { KillSwitch, KillSwitchScope } from './kill-switches/kill-switch.types';

@@ -7,3 +7,4 @@ export * from './snake-naming.strategy';
 export * from './tenant-rls';
 export * from './tenant-rls-check';
 export * from './migration-round-trip';
+export * from './sql';

@@ -11,12 +11,8 @@ export const TOP_SIZE = 10;
 export class DashboardRepository {
   private readonly schema: string;
 
-  constructor(@Inject(AUDIT_DATABASE) private readonly database: Database) {
+  constructor(@Inject(AUDIT_DATABASE) database: Database) {
     this.schema = database.schema;
-  }
-
-  inTenant<T>(tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.database.inTenant(tenantId, work);
   }
 
   async countBy(

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { Database, Tx } from '@agp/database';
 
+import { AUDIT_DATABASE } from '../database/tokens';
 import { frameOf } from './dashboard-window';
 import { DashboardQueryDto } from './dto/dashboard-query.dto';
 import { DashboardRepository } from './dashboard.repository';
@@ -9,7 +10,10 @@ import { Dashboard, TopLists } from './dashboard.types';
 /** `GET /audit/v1/dashboard` (issue 5, item 7). */
 @Injectable()
 export class DashboardService {
-  constructor(@Inject(DashboardRepository) private readonly repository: DashboardRepository) {}
+  constructor(
+    @Inject(DashboardRepository) private readonly repository: DashboardRepository,
+    @Inject(AUDIT_DATABASE) private readonly database: Database,
+  ) {}
 
   async dashboard(
     tenantId: string,
@@ -18,7 +22,7 @@ export class DashboardService {
   ): Promise<Dashboard> {
     const frame = frameOf(query.window, now);
     const { from, to } = frame;
-    return this.repository.inTenant(tenantId, async (tx) => {
+    return this.database.inTenant(tenantId, async (tx) => {
       const byAction = await this.repository.countBy(tx, tenantId, 'action', from, to);
       const byEventType = await this.repository.countBy(tx, tenantId, 'event_type', from, to);
       const byProtocol = await this.repository.countBy(tx, tenantId, 'protocol', from, to);

@@ -2,13 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../database/tokens';
-import {
-  addDays,
-  createPartitionStatements,
-  dayOfPartition,
-  dayStart,
-  partitionName,
-} from './partitions';
+import { EventPartitionsRepository } from './event-partitions.repository';
+import { addDays, dayOfPartition, dayStart, partitionName } from './partitions';
 
 /**
  * Daily partitions of `audit.events`: created ahead by the scheduled job and, for an event whose
@@ -19,7 +14,10 @@ import {
 export class EventPartitionsService {
   private readonly known = new Set<string>();
 
-  constructor(@Inject(AUDIT_DATABASE) private readonly database: Database) {}
+  constructor(
+    @Inject(AUDIT_DATABASE) private readonly database: Database,
+    private readonly repository: EventPartitionsRepository,
+  ) {}
 
   async ensureDays(days: Date[]): Promise<void> {
     // Retention may drop a past partition on any replica (dropEmptyBefore): only days from
@@ -42,21 +40,13 @@ export class EventPartitionsService {
 
   /** Drops past partitions that hold no row any more (retention emptied them). */
   async dropEmptyBefore(before: Date): Promise<string[]> {
-    const schema = this.database.schema;
     const dropped: string[] = [];
     for (const name of await this.names()) {
       const day = dayOfPartition(name);
       if (!day || addDays(day, 1) > dayStart(before)) {
         continue;
       }
-      const isDropped = await this.database.asSystem(async (tx) => {
-        const rows: unknown[] = await tx.query(`SELECT 1 FROM ${schema}.${name} LIMIT 1`);
-        if (rows.length > 0) {
-          return false;
-        }
-        await tx.query(`DROP TABLE ${schema}.${name}`);
-        return true;
-      });
+      const isDropped = await this.database.asSystem((tx) => this.repository.dropIfEmpty(tx, name));
       if (isDropped) {
         this.known.delete(name);
         dropped.push(name);
@@ -65,33 +55,14 @@ export class EventPartitionsService {
     return dropped;
   }
 
-  async names(): Promise<string[]> {
-    const rows: Array<{ name: string }> = await this.database.dataSource.query(
-      `SELECT c.relname AS name FROM pg_inherits i
-       JOIN pg_class c ON c.oid = i.inhrelid
-       JOIN pg_class p ON p.oid = i.inhparent
-       JOIN pg_namespace n ON n.oid = p.relnamespace
-       WHERE n.nspname = $1 AND p.relname = 'events' ORDER BY 1`,
-      [this.database.schema],
-    );
-    return rows.map((row) => row.name);
+  names(): Promise<string[]> {
+    return this.database.asSystem((tx) => this.repository.names(tx));
   }
 
   private async create(day: Date): Promise<void> {
-    const schema = this.database.schema;
     const name = partitionName(dayStart(day));
     try {
-      await this.database.asSystem(async (tx) => {
-        const [found]: Array<{ exists: boolean }> = await tx.query(
-          `SELECT to_regclass($1) IS NOT NULL AS exists`,
-          [`${schema}.${name}`],
-        );
-        if (!found?.exists) {
-          for (const statement of createPartitionStatements(schema, day)) {
-            await tx.query(statement);
-          }
-        }
-      });
+      await this.database.asSystem((tx) => this.repository.ensure(tx, name, day));
     } catch (error) {
       // Another replica created it at the same moment.
       if (!(await this.names()).includes(name)) {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 
+import { EventPartitionsRepository } from './event-partitions.repository';
 import { EventPartitionsService } from './event-partitions.service';
 import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
@@ -7,7 +8,7 @@ import { EventsService } from './events.service';
 
 @Module({
   controllers: [EventsController],
-  providers: [EventsRepository, EventsService, EventPartitionsService],
+  providers: [EventsRepository, EventsService, EventPartitionsService, EventPartitionsRepository],
   exports: [EventPartitionsService],
 })
 export class EventsModule {}

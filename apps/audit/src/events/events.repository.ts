@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database } from '@agp/database';
+import { Database, Tx } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../database/tokens';
 import { EVENT_COLUMNS, EventRow, eventOfRow } from './audit-event.row';
@@ -16,12 +16,13 @@ export interface EventKey {
 export class EventsRepository {
   private readonly schema: string;
 
-  constructor(@Inject(AUDIT_DATABASE) private readonly database: Database) {
+  constructor(@Inject(AUDIT_DATABASE) database: Database) {
     this.schema = database.schema;
   }
 
   /** Newest first, keyset-paged on (occurred_at, id). */
   async list(
+    tx: Tx,
     tenantId: string,
     filter: EventFilter,
     limit: number,
@@ -33,34 +34,33 @@ export class EventsRepository {
     if (after) {
       where += ` AND (occurred_at, id) < (${param(after.occurredAt)}::timestamptz, ${param(after.id)}::uuid)`;
     }
-    const rows: EventRow[] = await this.database.inTenant(tenantId, (tx) =>
-      tx.query(
-        `SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events WHERE ${where}
-         ORDER BY occurred_at DESC, id DESC LIMIT ${param(limit)}`,
-        params,
-      ),
+    const rows: EventRow[] = await tx.query(
+      `SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events WHERE ${where}
+       ORDER BY occurred_at DESC, id DESC LIMIT ${param(limit)}`,
+      params,
     );
     return rows.map(eventOfRow);
   }
 
-  async findById(tenantId: string, id: string): Promise<ChainedEvent | undefined> {
-    const rows: EventRow[] = await this.database.inTenant(tenantId, (tx) =>
-      tx.query(
-        `SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events WHERE tenant_id = $1 AND id = $2 LIMIT 1`,
-        [tenantId, id],
-      ),
+  async findById(tx: Tx, tenantId: string, id: string): Promise<ChainedEvent | undefined> {
+    const rows: EventRow[] = await tx.query(
+      `SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events WHERE tenant_id = $1 AND id = $2 LIMIT 1`,
+      [tenantId, id],
     );
     return rows[0] ? eventOfRow(rows[0]) : undefined;
   }
 
   /** Every hop of one conversation in the order they happened (recorded order breaks ties). */
-  async trace(tenantId: string, correlationId: string, limit: number): Promise<ChainedEvent[]> {
-    const rows: EventRow[] = await this.database.inTenant(tenantId, (tx) =>
-      tx.query(
-        `SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events WHERE tenant_id = $1 AND correlation_id = $2
-         ORDER BY occurred_at, recorded_at, family, seq LIMIT $3`,
-        [tenantId, correlationId, limit],
-      ),
+  async trace(
+    tx: Tx,
+    tenantId: string,
+    correlationId: string,
+    limit: number,
+  ): Promise<ChainedEvent[]> {
+    const rows: EventRow[] = await tx.query(
+      `SELECT ${EVENT_COLUMNS} FROM ${this.schema}.events WHERE tenant_id = $1 AND correlation_id = $2
+       ORDER BY occurred_at, recorded_at, family, seq LIMIT $3`,
+      [tenantId, correlationId, limit],
     );
     return rows.map(eventOfRow);
   }

@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
 
+import { AUDIT_DATABASE } from '../database/tokens';
 import { AuditEventResponseDto, toEventResponse } from './dto/audit-event-response.dto';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';
 import { EventFilter } from './event-filter';
@@ -63,11 +65,16 @@ export function filterOf(query: Omit<ListEventsQueryDto, 'pageSize'>): EventFilt
 
 @Injectable()
 export class EventsService {
-  constructor(@Inject(EventsRepository) private readonly repository: EventsRepository) {}
+  constructor(
+    @Inject(EventsRepository) private readonly repository: EventsRepository,
+    @Inject(AUDIT_DATABASE) private readonly database: Database,
+  ) {}
 
   async list(tenantId: string, query: ListEventsQueryDto): Promise<EventPage> {
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
-    const events = await this.repository.list(tenantId, filterOf(query), query.pageSize + 1, after);
+    const events = await this.database.inTenant(tenantId, (tx) =>
+      this.repository.list(tx, tenantId, filterOf(query), query.pageSize + 1, after),
+    );
     const page = events.slice(0, query.pageSize);
     const last = page[page.length - 1];
     return {
@@ -80,7 +87,9 @@ export class EventsService {
   }
 
   async get(tenantId: string, id: string): Promise<AuditEventResponseDto> {
-    const event = await this.repository.findById(tenantId, id.toLowerCase());
+    const event = await this.database.inTenant(tenantId, (tx) =>
+      this.repository.findById(tx, tenantId, id.toLowerCase()),
+    );
     if (!event) {
       throw new EventsException(EventsErrorCode.EVENT_NOT_FOUND, `audit event ${id} not found`);
     }
@@ -88,7 +97,9 @@ export class EventsService {
   }
 
   async trace(tenantId: string, correlationId: string): Promise<TraceResponse> {
-    const events = await this.repository.trace(tenantId, correlationId, MAX_TRACE_EVENTS + 1);
+    const events = await this.database.inTenant(tenantId, (tx) =>
+      this.repository.trace(tx, tenantId, correlationId, MAX_TRACE_EVENTS + 1),
+    );
     if (events.length === 0) {
       throw new EventsException(
         EventsErrorCode.TRACE_NOT_FOUND,

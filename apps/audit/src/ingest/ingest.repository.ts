@@ -37,12 +37,8 @@ export function headKey(tenantId: string, family: string): string {
 export class IngestRepository {
   private readonly schema: string;
 
-  constructor(@Inject(AUDIT_DATABASE) private readonly database: Database) {
+  constructor(@Inject(AUDIT_DATABASE) database: Database) {
     this.schema = database.schema;
-  }
-
-  inSystemTx<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.database.asSystem(work);
   }
 
   async tenantsCapturingContent(tx: Tx, tenantIds: string[]): Promise<Set<string>> {

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
 import { EventEnvelope, isAuditEventType } from '@agp/contracts';
 import { PoisonMessageError, assertValidEnvelope } from '@agp/messaging';
 
+import { AUDIT_DATABASE } from '../database/tokens';
 import { AuditEvent, ChainedEvent } from '../events/audit-event.types';
 import { EventPartitionsService } from '../events/event-partitions.service';
 import { dayStart } from '../events/partitions';
@@ -18,6 +20,7 @@ import { AuditEnvelope, IngestedEvents } from './ingested-events';
 @Injectable()
 export class IngestService {
   constructor(
+    @Inject(AUDIT_DATABASE) private readonly database: Database,
     @Inject(IngestRepository) private readonly repository: IngestRepository,
     @Inject(EventPartitionsService) private readonly partitions: EventPartitionsService,
     @Inject(IngestedEvents) private readonly ingested: IngestedEvents,
@@ -35,7 +38,7 @@ export class IngestService {
     );
     const from = new Date(Math.min(...times)).toISOString();
     const to = new Date(Math.max(...times)).toISOString();
-    return this.repository.inSystemTx(async (tx) => {
+    return this.database.asSystem(async (tx) => {
       const recordedAt = new Date();
       const capturing = await this.repository.tenantsCapturingContent(tx, [
         ...new Set(batch.map((e) => e.tenantId)),

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuditEventType, AuditableEventData, EventEnvelope } from '@agp/contracts';
-import { Tx } from '@agp/database';
+import { isRetryableSqlError, Tx } from '@agp/database';
 import { ROOT_LOGGER } from '@agp/http';
 import { Logger } from 'pino';
 
@@ -8,17 +8,6 @@ export type AuditEnvelope = EventEnvelope<AuditEventType, AuditableEventData>;
 
 /** Derives something from the events one ingest transaction stores, inside that transaction. */
 export type IngestedEventsObserver = (tx: Tx, envelopes: AuditEnvelope[]) => Promise<void>;
-
-/**
- * SQLSTATE classes that say "try the whole transaction again" (connection lost, serialization
- * failure or deadlock, resources, operator intervention): such a failure fails the batch.
- */
-const RETRYABLE_CLASSES = new Set(['08', '40', '53', '57']);
-
-function isRetryable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && RETRYABLE_CLASSES.has(code.slice(0, 2));
-}
 
 /**
  * What is kept in step with the audit trail (M16): observers run inside the ingest's transaction
@@ -44,7 +33,7 @@ export class IngestedEvents {
         await observe(tx, envelopes);
         await tx.query('RELEASE SAVEPOINT ingested_events');
       } catch (error) {
-        if (isRetryable(error)) {
+        if (isRetryableSqlError(error)) {
           throw error;
         }
         await tx.query('ROLLBACK TO SAVEPOINT ingested_events');

@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
 
+import { AUDIT_DATABASE } from '../database/tokens';
 import { Checkpoint } from './checkpoint.types';
 import { CheckpointsRepository } from './checkpoints.repository';
 import { ListCheckpointsQueryDto } from './dto/list-checkpoints-query.dto';
@@ -35,15 +37,20 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 /** `GET /audit/v1/integrity/checkpoints`: what an auditor copies out of our database. */
 @Injectable()
 export class CheckpointsQueryService {
-  constructor(@Inject(CheckpointsRepository) private readonly repository: CheckpointsRepository) {}
+  constructor(
+    @Inject(CheckpointsRepository) private readonly repository: CheckpointsRepository,
+    @Inject(AUDIT_DATABASE) private readonly database: Database,
+  ) {}
 
   async list(tenantId: string, query: ListCheckpointsQueryDto): Promise<CheckpointPage> {
-    const rows = await this.repository.list(tenantId, {
-      from: query.from ? new Date(query.from) : undefined,
-      to: query.to ? new Date(query.to) : undefined,
-      limit: query.pageSize + 1,
-      after: query.cursor ? decodeCursor(query.cursor) : undefined,
-    });
+    const rows = await this.database.inTenant(tenantId, (tx) =>
+      this.repository.list(tx, tenantId, {
+        from: query.from ? new Date(query.from) : undefined,
+        to: query.to ? new Date(query.to) : undefined,
+        limit: query.pageSize + 1,
+        after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      }),
+    );
     const items = rows.slice(0, query.pageSize);
     const last = items[items.length - 1];
     return {

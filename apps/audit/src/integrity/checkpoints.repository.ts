@@ -79,24 +79,22 @@ export class CheckpointsRepository {
     );
   }
 
-  async list(tenantId: string, query: CheckpointListQuery): Promise<Checkpoint[]> {
-    return this.database.inTenant(tenantId, async (tx) => {
-      const rows: CheckpointRow[] = await tx.query(
-        `SELECT id, tenant_id, created_at, kid, heads, jws FROM ${this.schema}.checkpoints
-         WHERE tenant_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3)
-           AND ($4::timestamptz IS NULL OR (created_at, id) > ($4, $5::uuid))
-         ORDER BY created_at, id LIMIT $6`,
-        [
-          tenantId,
-          query.from ?? null,
-          query.to ?? null,
-          query.after?.createdAt ?? null,
-          query.after?.id ?? null,
-          query.limit,
-        ],
-      );
-      return rows.map(checkpointOf);
-    });
+  async list(tx: Tx, tenantId: string, query: CheckpointListQuery): Promise<Checkpoint[]> {
+    const rows: CheckpointRow[] = await tx.query(
+      `SELECT id, tenant_id, created_at, kid, heads, jws FROM ${this.schema}.checkpoints
+       WHERE tenant_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3)
+         AND ($4::timestamptz IS NULL OR (created_at, id) > ($4, $5::uuid))
+       ORDER BY created_at, id LIMIT $6`,
+      [
+        tenantId,
+        query.from ?? null,
+        query.to ?? null,
+        query.after?.createdAt ?? null,
+        query.after?.id ?? null,
+        query.limit,
+      ],
+    );
+    return rows.map(checkpointOf);
   }
 
   /** Every checkpoint of a tenant, oldest first (verification reads them all). */

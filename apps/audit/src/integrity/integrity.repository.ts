@@ -20,12 +20,8 @@ export interface ChainPoint {
 export class IntegrityRepository {
   private readonly schema: string;
 
-  constructor(@Inject(AUDIT_DATABASE) private readonly database: Database) {
+  constructor(@Inject(AUDIT_DATABASE) database: Database) {
     this.schema = database.schema;
-  }
-
-  inTenant<T>(tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.database.inTenant(tenantId, work);
   }
 
   async heads(tx: Tx, tenantId: string): Promise<ChainPoint[]> {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { Database, Tx } from '@agp/database';
 
+import { AUDIT_DATABASE } from '../database/tokens';
 import { EventFamily } from '../events/event-families';
 import { canonicalJson } from './canonical-json';
 import { GENESIS_HASH } from './chain-hash';
@@ -37,6 +38,7 @@ const SEGMENT_BYTES = 1 << 20;
 @Injectable()
 export class IntegrityService {
   constructor(
+    @Inject(AUDIT_DATABASE) private readonly database: Database,
     @Inject(IntegrityRepository) private readonly repository: IntegrityRepository,
     @Inject(CheckpointsRepository) private readonly checkpoints: CheckpointsRepository,
     @Inject(SigningKeysService) private readonly keys: SigningKeysService,
@@ -44,7 +46,7 @@ export class IntegrityService {
   ) {}
 
   async verify(tenantId: string, from?: Date, to?: Date): Promise<VerificationResult> {
-    const snapshot = await this.repository.inTenant(tenantId, async (tx) => {
+    const snapshot = await this.database.inTenant(tenantId, async (tx) => {
       // Checkpoints before heads: a head read later is never behind a checkpoint read earlier.
       const all = await this.checkpoints.allOf(tx, tenantId);
       const checkpoints = to ? all.filter((c) => new Date(c.createdAt) < to) : all;

@@ -14,14 +14,15 @@ export interface SigningKeyRow {
 /** Signing keys are the service's, not a tenant's: no tenant id, read in the system scope. */
 @Injectable()
 export class SigningKeysRepository {
-  constructor(@Inject(AUDIT_DATABASE) private readonly database: Database) {}
+  private readonly schema: string;
 
-  /** Serialises key creation across replicas for the transaction's duration. */
-  withKeyLock<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.database.asSystem(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('agp:audit:signing-key'))`);
-      return work(tx);
-    });
+  constructor(@Inject(AUDIT_DATABASE) database: Database) {
+    this.schema = database.schema;
+  }
+
+  /** Serialises key creation across replicas for the rest of the transaction. */
+  async lock(tx: Tx): Promise<void> {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('agp:audit:signing-key'))`);
   }
 
   async latestStored(tx: Tx): Promise<SigningKeyRow | undefined> {
@@ -31,7 +32,7 @@ export class SigningKeysRepository {
       private_key_encrypted: string | null;
       created_at: Date;
     }> = await tx.query(
-      `SELECT kid, public_jwk, private_key_encrypted, created_at FROM ${this.database.schema}.signing_keys
+      `SELECT kid, public_jwk, private_key_encrypted, created_at FROM ${this.schema}.signing_keys
        WHERE private_key_encrypted IS NOT NULL ORDER BY created_at DESC LIMIT 1`,
     );
     const row = rows[0];
@@ -52,19 +53,16 @@ export class SigningKeysRepository {
     privateKeyEncrypted: string | null,
   ): Promise<void> {
     await tx.query(
-      `INSERT INTO ${this.database.schema}.signing_keys (kid, public_jwk, private_key_encrypted) VALUES ($1, $2, $3)
+      `INSERT INTO ${this.schema}.signing_keys (kid, public_jwk, private_key_encrypted) VALUES ($1, $2, $3)
        ON CONFLICT (kid) DO NOTHING`,
       [kid, JSON.stringify(publicJwk), privateKeyEncrypted],
     );
   }
 
-  async publicKeys(): Promise<Array<{ kid: string; publicJwk: JWK; createdAt: Date }>> {
-    const rows: Array<{ kid: string; public_jwk: JWK; created_at: Date }> =
-      await this.database.asSystem((tx) =>
-        tx.query(
-          `SELECT kid, public_jwk, created_at FROM ${this.database.schema}.signing_keys ORDER BY created_at`,
-        ),
-      );
+  async publicKeys(tx: Tx): Promise<Array<{ kid: string; publicJwk: JWK; createdAt: Date }>> {
+    const rows: Array<{ kid: string; public_jwk: JWK; created_at: Date }> = await tx.query(
+      `SELECT kid, public_jwk, created_at FROM ${this.schema}.signing_keys ORDER BY created_at`,
+    );
     return rows.map((row) => ({
       kid: row.kid,
       publicJwk: row.public_jwk,

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
 import { ROOT_LOGGER } from '@agp/http';
 import { SecretSealer } from '@agp/sealing';
 import {
@@ -18,6 +19,7 @@ import { Logger } from 'pino';
 
 import { AUDIT_ENV } from '../common/audit-env.token';
 import { AuditEnv } from '../config/audit.env';
+import { AUDIT_DATABASE } from '../database/tokens';
 import { SigningKeysRepository } from './signing-keys.repository';
 
 export const CHECKPOINT_JWS_TYPE = 'agp-audit-checkpoint+jws';
@@ -43,6 +45,7 @@ export class SigningKeysService {
 
   constructor(
     @Inject(SigningKeysRepository) private readonly repository: SigningKeysRepository,
+    @Inject(AUDIT_DATABASE) private readonly database: Database,
     @Inject(AUDIT_ENV) private readonly env: AuditEnv,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
@@ -80,7 +83,7 @@ export class SigningKeysService {
   }
 
   async jwks(): Promise<JSONWebKeySet> {
-    const keys = await this.repository.publicKeys();
+    const keys = await this.database.asSystem((tx) => this.repository.publicKeys(tx));
     return {
       keys: keys.map((key) => ({ ...key.publicJwk, kid: key.kid, alg: 'ES256', use: 'sig' })),
     };
@@ -89,13 +92,15 @@ export class SigningKeysService {
   private verifyKey(kid: string): Promise<KeyLike | Uint8Array> {
     let key = this.verifyKeys.get(kid);
     if (!key) {
-      key = this.repository.publicKeys().then((keys) => {
-        const found = keys.find((k) => k.kid === kid);
-        if (!found) {
-          throw new Error(`unknown signing key ${kid}`);
-        }
-        return importJWK(found.publicJwk, 'ES256');
-      });
+      key = this.database
+        .asSystem((tx) => this.repository.publicKeys(tx))
+        .then((keys) => {
+          const found = keys.find((k) => k.kid === kid);
+          if (!found) {
+            throw new Error(`unknown signing key ${kid}`);
+          }
+          return importJWK(found.publicJwk, 'ES256');
+        });
       key.catch(() => this.verifyKeys.delete(kid));
       this.verifyKeys.set(kid, key);
     }
@@ -117,7 +122,8 @@ export class SigningKeysService {
     const sealer = secret
       ? SecretSealer.fromSecret(secret, SIGNING_KEY_SALT, { keyName: 'AUDIT_SIGNING_KEY_SECRET' })
       : undefined;
-    return this.repository.withKeyLock(async (tx) => {
+    return this.database.asSystem(async (tx) => {
+      await this.repository.lock(tx);
       if (sealer) {
         const stored = await this.repository.latestStored(tx);
         if (stored?.privateKeyEncrypted) {

@@ -33,12 +33,8 @@ function policyOf(row: PolicyRow | undefined): RetentionPolicy {
 export class RetentionRepository {
   private readonly schema: string;
 
-  constructor(@Inject(AUDIT_DATABASE) private readonly database: Database) {
+  constructor(@Inject(AUDIT_DATABASE) database: Database) {
     this.schema = database.schema;
-  }
-
-  inTenant<T>(tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.database.inTenant(tenantId, work);
   }
 
   async find(tx: Tx, tenantId: string, forUpdate = false): Promise<RetentionPolicy> {

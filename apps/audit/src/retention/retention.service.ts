@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
 import { changedFields } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { EventOutbox } from '@agp/messaging';
 
-import { AUDIT_OUTBOX } from '../database/tokens';
+import { AUDIT_DATABASE, AUDIT_OUTBOX } from '../database/tokens';
 import { UpdateRetentionDto } from './dto/update-retention.dto';
 import { RetentionRepository, withDefaults } from './retention.repository';
 import { RetentionPolicy } from './retention.types';
@@ -12,18 +13,19 @@ import { RetentionPolicy } from './retention.types';
 @Injectable()
 export class RetentionService {
   constructor(
+    @Inject(AUDIT_DATABASE) private readonly database: Database,
     @Inject(RetentionRepository) private readonly repository: RetentionRepository,
     @Inject(AUDIT_OUTBOX) private readonly outbox: EventOutbox,
   ) {}
 
   get(tenantId: string): Promise<RetentionPolicy> {
-    return this.repository.inTenant(tenantId, (tx) => this.repository.find(tx, tenantId));
+    return this.database.inTenant(tenantId, (tx) => this.repository.find(tx, tenantId));
   }
 
   /** The change and its RETENTION_POLICY_CHANGED audit event commit together (D5). */
   update(ctx: RequestContext, dto: UpdateRetentionDto): Promise<RetentionPolicy> {
     const { tenantId } = ctx;
-    return this.repository.inTenant(tenantId, async (tx) => {
+    return this.database.inTenant(tenantId, async (tx) => {
       const before = await this.repository.find(tx, tenantId, true);
       const after = await this.repository.save(
         tx,

@@ -1,51 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AgentVisibility } from '@agp/contracts';
-import { Tx } from '@agp/database';
+import { date, iso, Row, str, text, Tx } from '@agp/database';
 
-import { Row, date, iso, str, text } from '../common/sql';
 import { missingOf, newerRevision } from '../projections/revisions';
-
-export interface AgentIdentity {
-  id: string;
-  name: string;
-  status: string;
-  permissions: string[];
-  /** tenant-auth's revision of it (issue 30); absent from producers without one. */
-  revision?: number;
-}
-
-export interface AgentMetadata {
-  description?: string | null;
-  agentCardUrl?: string | null;
-  visibility?: AgentVisibility;
-  ownerUserId?: string | null;
-  riskTier?: string | null;
-  /** Sealed already (D37). */
-  a2aCredential?: string | null;
-  a2aCredentialHeader?: string | null;
-  a2aTimeoutMs?: number;
-}
-
-export interface AgentResponse {
-  id: string;
-  name: string;
-  status: string;
-  description?: string;
-  agentCardUrl?: string;
-  visibility: AgentVisibility;
-  owner?: { id: string; name?: string };
-  riskTier?: string;
-  /** D37: write-only; `"********"` when one is set. */
-  a2aCredential?: string;
-  a2aCredentialHeader?: string;
-  a2aTimeoutMs: number;
-  /** D19: where its webhooks go. */
-  webhookUrl?: string;
-  /** D19: while a rotated-out secret still signs beside the new one, until when. */
-  webhookPreviousSecretExpiresAt?: string;
-  createdAt: string;
-  updatedAt: string;
-}
+import { Agent, AgentIdentity, AgentMetadata } from './agent.types';
 
 const SELECT = `SELECT a.*, coalesce(u.display_name, u.email) AS owner_name FROM relay.agents a
   LEFT JOIN relay.users u ON u.id = a.owner_user_id AND u.status <> 'DELETED'`;
@@ -106,7 +64,7 @@ export class AgentsRepository {
     );
   }
 
-  async find(tx: Tx, tenantId: string, id: string): Promise<AgentResponse | undefined> {
+  async find(tx: Tx, tenantId: string, id: string): Promise<Agent | undefined> {
     const rows: Row[] = await tx.query(`${SELECT} WHERE a.tenant_id = $1 AND a.id = $2`, [
       tenantId,
       id,
@@ -120,7 +78,7 @@ export class AgentsRepository {
     filter: { name?: string; visibility?: AgentVisibility },
     limit: number,
     offset: number,
-  ): Promise<{ items: AgentResponse[]; total: number }> {
+  ): Promise<{ items: Agent[]; total: number }> {
     const where = `a.tenant_id = $1 AND a.status <> 'DELETED' AND ($2::text IS NULL OR a.name ILIKE '%' || $2 || '%') AND ($3::text IS NULL OR a.visibility = $3)`;
     const params = [tenantId, filter.name ?? null, filter.visibility ?? null];
     const rows: Row[] = await tx.query(
@@ -135,7 +93,7 @@ export class AgentsRepository {
   }
 }
 
-function toAgent(row: Row): AgentResponse {
+function toAgent(row: Row): Agent {
   return {
     id: String(row.id),
     name: String(row.name),
@@ -147,19 +105,12 @@ function toAgent(row: Row): AgentResponse {
       ? { id: text(row.owner_user_id), name: str(row.owner_name) }
       : undefined,
     riskTier: str(row.risk_tier),
-    ...(row.a2a_credential_ciphertext ? { a2aCredential: '********' } : {}),
+    hasA2aCredential: Boolean(row.a2a_credential_ciphertext),
     a2aCredentialHeader: str(row.a2a_credential_header),
     a2aTimeoutMs: Number(row.a2a_timeout_ms),
     webhookUrl: str(row.webhook_url),
-    webhookPreviousSecretExpiresAt: isFuture(row.webhook_previous_secret_expires_at)
-      ? iso(row.webhook_previous_secret_expires_at)
-      : undefined,
+    webhookPreviousSecretExpiresAt: date(row.webhook_previous_secret_expires_at),
     createdAt: iso(row.created_at)!,
     updatedAt: iso(row.updated_at)!,
   };
-}
-
-function isFuture(value: unknown): boolean {
-  const at = date(value);
-  return at !== undefined && at.getTime() > Date.now();
 }

@@ -13,7 +13,9 @@ import { IdentityProjections } from '../projections/identity-projections.service
 import { RegistryErrorCode, RegistryException } from '../registry/registry.exception';
 import { UsersRepository } from '../users/users.repository';
 import { WebhookSettingsService } from '../webhooks/webhook-settings.service';
-import { AgentResponse, AgentsRepository } from './agents.repository';
+import { Agent } from './agent.types';
+import { AgentsRepository } from './agents.repository';
+import { AgentResponse, toAgentResponse } from './dto/agent-response';
 import { ListAgentsQueryDto } from './dto/list-agents-query.dto';
 import { UpdateAgentDto } from './dto/update-agent.dto';
 
@@ -38,13 +40,17 @@ export class AgentsService {
     const { items, total } = await this.database.inTenant(ctx.tenantId, (tx) =>
       this.agents.list(tx, ctx.tenantId, query, query.pageSize, pageOffset(query)),
     );
-    return pageOf(items, total, query);
+    return pageOf(
+      items.map((agent) => toAgentResponse(agent)),
+      total,
+      query,
+    );
   }
 
   async get(ctx: RequestContext, agentId: string): Promise<AgentResponse> {
     await this.identities.ensure(ctx.tenantId, { agents: [agentId] });
     return this.database.inTenant(ctx.tenantId, async (tx) =>
-      this.mustFind(await this.agents.find(tx, ctx.tenantId, agentId), agentId),
+      toAgentResponse(this.mustFind(await this.agents.find(tx, ctx.tenantId, agentId), agentId)),
     );
   }
 
@@ -83,7 +89,8 @@ export class AgentsService {
         dto.webhookUrl === undefined
           ? undefined
           : await this.webhooks.setUrl(tx, ctx.tenantId, agentId, dto.webhookUrl);
-      const updated = (await this.agents.find(tx, ctx.tenantId, agentId))!;
+      const before = toAgentResponse(agent);
+      const updated = toAgentResponse((await this.agents.find(tx, ctx.tenantId, agentId))!);
       await this.outbox.add(tx, 'AGENT_LIFECYCLE', eventContext(ctx), {
         actor: actorOf(ctx),
         sink: { type: 'AGENT', id: agentId, label: agent.name },
@@ -93,7 +100,7 @@ export class AgentsService {
           // D42: what changed, a new A2A credential too although it reads back masked (D37).
           ...changedFields({
             target: { kind: 'AGENT', id: agentId, name: agent.name },
-            before: agent,
+            before,
             after: updated,
             changed: dto.a2aCredential === undefined ? [] : ['a2aCredential'],
           }),
@@ -108,7 +115,7 @@ export class AgentsService {
     });
   }
 
-  private mustFind(agent: AgentResponse | undefined, agentId: string): AgentResponse {
+  private mustFind(agent: Agent | undefined, agentId: string): Agent {
     if (!agent || agent.status === 'DELETED') {
       throw new RegistryException(RegistryErrorCode.NotFound, `agent ${agentId} not found`);
     }

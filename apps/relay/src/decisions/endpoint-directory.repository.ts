@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EndpointType } from '@agp/contracts';
-import { Tx } from '@agp/database';
-
-import { Row, str } from '../common/sql';
+import { Row, str, Tx } from '@agp/database';
 
 const S = 'relay';
 

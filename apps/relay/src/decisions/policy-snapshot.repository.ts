@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BindingLevel } from '@agp/contracts';
-import { Tx } from '@agp/database';
-
-import { Row, date, str } from '../common/sql';
+import { date, Row, str, Tx } from '@agp/database';
 
 const S = 'relay';
 

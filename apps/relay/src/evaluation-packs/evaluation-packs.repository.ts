@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { iso, Row, str, Tx } from '@agp/database';
 
-import { Row, iso, str } from '../common/sql';
-import { EndpointReference, EvaluationResponse, Hop } from './dto/pack-responses';
+import { EndpointReference, Evaluation, Hop } from './evaluation-pack.types';
 
 export interface PackRow {
   id: string;
@@ -16,17 +15,7 @@ export interface PackRow {
   updatedAt: string;
 }
 
-export interface NewEvaluation {
-  id: string;
-  packId: string;
-  name: string;
-  description?: string;
-  source: EndpointReference;
-  target: EndpointReference;
-  input: string;
-  hops: Hop[];
-  enabled: boolean;
-}
+export type NewEvaluation = Omit<Evaluation, 'createdAt' | 'updatedAt'>;
 
 const PACK_COLUMNS = `p.id, p.name, p.description, p.owner_user_id, coalesce(u.display_name, u.email, p.owner_label) AS owner_label,
   p.enabled, p.last_run_id, p.created_at, p.updated_at`;
@@ -192,7 +181,7 @@ export class EvaluationPacksRepository {
     tenantId: string,
     packId: string,
     id: string,
-  ): Promise<EvaluationResponse | undefined> {
+  ): Promise<Evaluation | undefined> {
     const rows: Row[] = await tx.query(
       `SELECT * FROM relay.evaluations WHERE tenant_id = $1 AND pack_id = $2 AND id = $3`,
       [tenantId, packId, id],
@@ -206,7 +195,7 @@ export class EvaluationPacksRepository {
     packIds: string[],
     limit = 10_000,
     offset = 0,
-  ): Promise<EvaluationResponse[]> {
+  ): Promise<Evaluation[]> {
     const rows: Row[] = await tx.query(
       `SELECT * FROM relay.evaluations WHERE tenant_id = $1 AND pack_id = ANY($2::uuid[]) ORDER BY created_at, id LIMIT $3 OFFSET $4`,
       [tenantId, packIds, limit, offset],
@@ -237,7 +226,7 @@ function toPack(row: Row): PackRow {
   };
 }
 
-function toEvaluation(row: Row): EvaluationResponse {
+function toEvaluation(row: Row): Evaluation {
   return {
     id: String(row.id),
     packId: String(row.pack_id),

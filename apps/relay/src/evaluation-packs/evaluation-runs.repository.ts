@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ExecutionMode, RunStatus, TriggerSource } from '@agp/contracts';
-import { Tx } from '@agp/database';
+import { iso, Row, str, Tx } from '@agp/database';
 
-import { Row, iso, str } from '../common/sql';
-import { EvaluationVerdict, RunResponse } from './dto/pack-responses';
+import { EvaluationVerdict, EvaluationRun } from './evaluation-pack.types';
 
 export interface NewRun {
   id: string;
@@ -52,7 +51,7 @@ export class EvaluationRunsRepository {
     tenantId: string,
     packId: string,
     runId: string,
-  ): Promise<RunResponse | undefined> {
+  ): Promise<EvaluationRun | undefined> {
     const rows: Row[] = await tx.query(
       `SELECT ${SUMMARY}, results FROM relay.evaluation_runs WHERE tenant_id = $1 AND pack_id = $2 AND id = $3`,
       [tenantId, packId, runId],
@@ -62,7 +61,7 @@ export class EvaluationRunsRepository {
       : undefined;
   }
 
-  async findSummaries(tx: Tx, tenantId: string, runIds: string[]): Promise<RunResponse[]> {
+  async findSummaries(tx: Tx, tenantId: string, runIds: string[]): Promise<EvaluationRun[]> {
     const rows: Row[] = await tx.query(
       `SELECT ${SUMMARY} FROM relay.evaluation_runs WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
       [tenantId, runIds],
@@ -76,7 +75,7 @@ export class EvaluationRunsRepository {
     packId: string,
     limit: number,
     offset: number,
-  ): Promise<{ items: RunResponse[]; total: number }> {
+  ): Promise<{ items: EvaluationRun[]; total: number }> {
     const rows: Row[] = await tx.query(
       `SELECT ${SUMMARY} FROM relay.evaluation_runs WHERE tenant_id = $1 AND pack_id = $2 ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`,
       [tenantId, packId, limit, offset],
@@ -139,13 +138,13 @@ export class EvaluationRunsRepository {
   }
 }
 
-function toRun(row: Row): RunResponse {
+function toRun(row: Row): EvaluationRun {
   return {
     runId: String(row.id),
     packId: String(row.pack_id),
     packName: String(row.pack_name),
     status: String(row.status) as RunStatus,
-    triggeredBy: (row.triggered_by ?? undefined) as RunResponse['triggeredBy'],
+    triggeredBy: (row.triggered_by ?? undefined) as EvaluationRun['triggeredBy'],
     triggerSource: String(row.trigger_source) as TriggerSource,
     evaluationCount: Number(row.evaluation_count),
     passed: Number(row.passed),
@@ -156,6 +155,6 @@ function toRun(row: Row): RunResponse {
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
     errorMessage: str(row.error_message),
-    executionMode: String(row.execution_mode) as RunResponse['executionMode'],
+    executionMode: String(row.execution_mode) as EvaluationRun['executionMode'],
   };
 }

@@ -3,10 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { OwnerStatus } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { FieldError, Page, pageOf, pageOffset } from '@agp/http';
 
-import { isUniqueViolation } from '../common/sql';
 import { RELAY_DATABASE } from '../database/tokens';
 import { UsersRepository } from '../users/users.repository';
 import { IdentityProjections } from '../projections/identity-projections.service';

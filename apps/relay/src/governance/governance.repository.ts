@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GovernedSubjectType, OwnerStatus, Severity } from '@agp/contracts';
-import { Tx } from '@agp/database';
+import { date, iso, returning, Row, str, Tx } from '@agp/database';
 
-import { Row, date, iso, returning, str } from '../common/sql';
 import { GovernanceRecordRow, OpenIncident } from './governance-snapshot';
 import { Attestation, Incident, IncidentStatus } from './governance.types';
 import { RiskTier } from './risk-tiers';

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
 import { MessageDirection, Protocol } from '@agp/contracts';
-import { Tx } from '@agp/database';
+import { iso, returning, Row, str, Tx } from '@agp/database';
 
-import { Row, iso, returning, str } from '../common/sql';
 import { EndpointRef } from '../decisions/decision.types';
 import { HitlRequest, HitlStatus, HoldInput } from './hitl.types';
 

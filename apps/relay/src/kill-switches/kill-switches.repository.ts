@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { iso, returning, Row, str, Tx } from '@agp/database';
 
-import { Row, iso, returning, str } from '../common/sql';
 import { KillSwitch, KillSwitchScope } from './kill-switch.types';
 
 const S = 'relay';

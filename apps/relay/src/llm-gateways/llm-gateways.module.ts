@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { catalogProvider } from '../registry/catalog.provider';
 import { LLM_GATEWAYS_CATALOG } from './llm-gateways.constants';
 import { LlmGatewaysController } from './llm-gateways.controller';
+import { LlmGatewaysRepository } from './llm-gateways.repository';
 import { LlmGatewaysService } from './llm-gateways.service';
 
 /**
@@ -28,6 +29,7 @@ import { LlmGatewaysService } from './llm-gateways.service';
       { noun: 'LLM gateway', lifecycleEvent: 'LLM_LIFECYCLE', partyType: 'LLM_GATEWAY' },
     ),
     LlmGatewaysService,
+    LlmGatewaysRepository,
   ],
 })
 export class LlmGatewaysModule {}

@@ -3,7 +3,6 @@ import { Database } from '@agp/database';
 import { RequestContext } from '@agp/auth';
 import { Page } from '@agp/http';
 
-import { Row } from '../common/sql';
 import { RELAY_DATABASE } from '../database/tokens';
 import { CatalogEntry } from '../registry/catalog.repository';
 import { CatalogService } from '../registry/catalog.service';
@@ -12,6 +11,7 @@ import { RegistryErrorCode, RegistryException } from '../registry/registry.excep
 import { CreateLlmGatewayDto } from './dto/create-llm-gateway.dto';
 import { UpdateLlmGatewayDto } from './dto/update-llm-gateway.dto';
 import { LLM_GATEWAYS_CATALOG } from './llm-gateways.constants';
+import { LlmGatewaysRepository } from './llm-gateways.repository';
 
 /** LLM gateways (D39): each provider it names must be a provider of the tenant (400 otherwise). */
 @Injectable()
@@ -19,6 +19,7 @@ export class LlmGatewaysService {
   constructor(
     @Inject(LLM_GATEWAYS_CATALOG) private readonly catalog: CatalogService,
     @Inject(RELAY_DATABASE) private readonly database: Database,
+    private readonly repository: LlmGatewaysRepository,
   ) {}
 
   async create(ctx: RequestContext, dto: CreateLlmGatewayDto): Promise<CatalogEntry> {
@@ -50,13 +51,9 @@ export class LlmGatewaysService {
    * provider; the LLM path skips ids it cannot find, so nothing is routed anywhere unexpected.
    */
   private async checkProviders(tenantId: string, providers: string[]): Promise<void> {
-    const rows: Row[] = await this.database.inTenant(tenantId, (tx) =>
-      tx.query(`SELECT id FROM relay.llm_providers WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [
-        tenantId,
-        providers,
-      ]),
+    const found = await this.database.inTenant(tenantId, (tx) =>
+      this.repository.knownProviderIds(tx, tenantId, providers),
     );
-    const found = new Set(rows.map((r) => String(r.id)));
     const unknown = providers.filter((id) => !found.has(id.toLowerCase()));
     if (unknown.length > 0) {
       throw new RegistryException(

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { Tx } from '@agp/database';
 
-import { Row } from '../common/sql';
+import { LlmGatewaysRepository } from '../llm-gateways/llm-gateways.repository';
 import { McpServersModule } from '../mcp-servers/mcp-servers.module';
 import { CatalogEntry } from '../registry/catalog.repository';
 import { RegistryErrorCode, RegistryException } from '../registry/registry.exception';
@@ -9,14 +9,12 @@ import { upstreamCatalogProvider } from '../registry/upstream-catalog.service';
 import { LLM_PROVIDERS_CATALOG } from './llm-providers.constants';
 import { LlmProvidersController } from './llm-providers.controller';
 
+const gateways = new LlmGatewaysRepository();
+
 /** T16: a provider a gateway routes to cannot go (409 naming the gateways); take it out first. */
 async function refuseWhileRouted(tx: Tx, tenantId: string, entry: CatalogEntry): Promise<void> {
-  const rows: Row[] = await tx.query(
-    `SELECT name FROM relay.llm_gateways WHERE tenant_id = $1 AND $2 = ANY(provider_ids) ORDER BY name`,
-    [tenantId, entry.id],
-  );
-  if (rows.length > 0) {
-    const names = rows.map((r) => String(r.name)).join(', ');
+  const names = (await gateways.routingTo(tx, tenantId, entry.id)).join(', ');
+  if (names) {
     throw new RegistryException(
       RegistryErrorCode.InUse,
       `LLM provider ${entry.name} is used by the LLM gateways ${names}; remove it from them first`,

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { BindingLevel } from '@agp/contracts';
-import { Tx } from '@agp/database';
+import { iso, Row, str, text, Tx } from '@agp/database';
 
-import { Row, iso, str, text } from '../common/sql';
-import { PolicyBindingResponse, Reference } from './dto/policy-responses';
+import { PolicyBinding, Reference } from './policy.types';
 
 const S = 'relay';
 
@@ -74,7 +73,7 @@ export class PolicyBindingsRepository {
     tenantId: string,
     id: string,
     lock = false,
-  ): Promise<(PolicyBindingResponse & { versionId: string }) | undefined> {
+  ): Promise<(PolicyBinding & { versionId: string }) | undefined> {
     if (lock) {
       await tx.query(
         `SELECT id FROM ${S}.policy_bindings WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
@@ -95,7 +94,7 @@ export class PolicyBindingsRepository {
     filter: BindingFilter,
     limit: number,
     offset: number,
-  ): Promise<{ items: PolicyBindingResponse[]; total: number }> {
+  ): Promise<{ items: PolicyBinding[]; total: number }> {
     const where = `b.tenant_id = $1 AND ($2::uuid IS NULL OR b.group_id = $2) AND ($3::text IS NULL OR b.binding_level = $3)
       AND ($4::uuid IS NULL OR $4 IN (b.agent_id, b.source_agent_id, b.sink_agent_id))`;
     const params = [
@@ -164,7 +163,7 @@ function reference(id: unknown, name: unknown): Reference | undefined {
   return id ? { id: text(id), name: str(name) ?? '' } : undefined;
 }
 
-function toBinding(row: Row): PolicyBindingResponse {
+function toBinding(row: Row): PolicyBinding {
   return {
     bindingId: String(row.id),
     version: String(row.revision),

@@ -1,12 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { date, iso, Row, str, Tx } from '@agp/database';
 
-import { Row, date, iso, str } from '../common/sql';
-import {
-  PolicyGroupResponse,
-  PolicyTestOutcome,
-  PolicyVersionResponse,
-} from './dto/policy-responses';
+import { PolicyGroup, PolicyTestOutcome, PolicyVersion } from './policy.types';
 
 const S = 'relay';
 
@@ -93,7 +88,7 @@ export class PolicyGroupsRepository {
     tenantId: string,
     id: string,
     lock = false,
-  ): Promise<PolicyGroupResponse | undefined> {
+  ): Promise<PolicyGroup | undefined> {
     const rows: Row[] = await tx.query(
       `SELECT ${GROUP_COLUMNS} FROM ${S}.policy_groups g WHERE g.tenant_id = $1 AND g.id = $2${lock ? ' FOR UPDATE OF g' : ''}`,
       [tenantId, id],
@@ -107,7 +102,7 @@ export class PolicyGroupsRepository {
     name: string | undefined,
     limit: number,
     offset: number,
-  ): Promise<{ items: PolicyGroupResponse[]; total: number }> {
+  ): Promise<{ items: PolicyGroup[]; total: number }> {
     const filter = `g.tenant_id = $1 AND ($2::text IS NULL OR g.name ILIKE '%' || $2 || '%')`;
     const rows: Row[] = await tx.query(
       `SELECT ${GROUP_COLUMNS} FROM ${S}.policy_groups g WHERE ${filter} ORDER BY g.name LIMIT $3 OFFSET $4`,
@@ -156,7 +151,7 @@ export class PolicyGroupsRepository {
     tenantId: string,
     groupId: string,
     version: string,
-  ): Promise<PolicyVersionResponse | undefined> {
+  ): Promise<PolicyVersion | undefined> {
     const rows: Row[] = await tx.query(
       `SELECT ${VERSION_COLUMNS} FROM ${S}.policy_group_versions v JOIN ${S}.policy_groups g ON g.id = v.group_id
        WHERE v.tenant_id = $1 AND v.group_id = $2 AND v.version = $3`,
@@ -172,7 +167,7 @@ export class PolicyGroupsRepository {
     includeRetired: boolean,
     limit: number,
     offset: number,
-  ): Promise<{ items: PolicyVersionResponse[]; total: number }> {
+  ): Promise<{ items: PolicyVersion[]; total: number }> {
     const filter = `v.tenant_id = $1 AND v.group_id = $2 AND ($3 OR v.retired_at IS NULL)`;
     const rows: Row[] = await tx.query(
       `SELECT ${VERSION_COLUMNS} FROM ${S}.policy_group_versions v JOIN ${S}.policy_groups g ON g.id = v.group_id
@@ -192,7 +187,7 @@ export class PolicyGroupsRepository {
     tenantId: string,
     groupId: string,
     exceptVersionId: string,
-  ): Promise<PolicyVersionResponse[]> {
+  ): Promise<PolicyVersion[]> {
     const rows: Row[] = await tx.query(
       `SELECT ${VERSION_COLUMNS} FROM ${S}.policy_group_versions v JOIN ${S}.policy_groups g ON g.id = v.group_id
        WHERE v.tenant_id = $1 AND v.group_id = $2 AND v.id <> $3 AND v.retired_at IS NULL
@@ -259,7 +254,7 @@ export class PolicyGroupsRepository {
   }
 }
 
-function toGroup(row: Row): PolicyGroupResponse {
+function toGroup(row: Row): PolicyGroup {
   return {
     id: String(row.id),
     name: String(row.name),
@@ -272,7 +267,7 @@ function toGroup(row: Row): PolicyGroupResponse {
   };
 }
 
-function toVersion(row: Row): PolicyVersionResponse {
+function toVersion(row: Row): PolicyVersion {
   return {
     id: String(row.id),
     groupId: String(row.group_id),

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
 import { RequestContext } from '@agp/auth';
-import { Database } from '@agp/database';
+import { Database, isUniqueViolation } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 
-import { isUniqueViolation } from '../common/sql';
 import { RELAY_DATABASE } from '../database/tokens';
 import { CreatePolicyGroupDto } from './dto/create-policy-group.dto';
 import { ListPolicyGroupsQueryDto } from './dto/list-policy-groups-query.dto';

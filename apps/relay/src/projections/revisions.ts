@@ -1,6 +1,4 @@
-import { Tx } from '@agp/database';
-
-import { Row } from '../common/sql';
+import { Row, Tx } from '@agp/database';
 
 /**
  * The condition under which an incoming identity (`excluded`) replaces the projected row (issue

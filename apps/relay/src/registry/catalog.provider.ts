@@ -3,6 +3,7 @@ import { Database } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
+import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
 import { CatalogSpec, CatalogRepository } from './catalog.repository';
 import { CatalogOptions, CatalogService } from './catalog.service';
 
@@ -25,5 +26,7 @@ export function catalogFactory(
   options: CatalogOptions,
 ): (database: Database, outbox: EventOutbox) => CatalogService {
   const repository = new CatalogRepository(spec);
-  return (database, outbox) => new CatalogService(database, outbox, repository, options);
+  const subscriptions = new SubscriptionsRepository();
+  return (database, outbox) =>
+    new CatalogService(database, outbox, repository, subscriptions, options);
 }

@@ -1,6 +1,4 @@
-import { Tx } from '@agp/database';
-
-import { Row, iso, str } from '../common/sql';
+import { iso, Row, str, Tx } from '@agp/database';
 
 /** A catalog table of the registry: its name and its own columns (camelCase field → column). */
 export interface CatalogSpec {

@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { ChangeInput, changedFields, recordAdminChange } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { AdminChange, AuditEventType } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
-import { isUniqueViolation } from '../common/sql';
+import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
 import { CatalogEntry, CatalogRepository, WRITE_ONLY_MASK } from './catalog.repository';
 import { RegistryErrorCode, RegistryException } from './registry.exception';
 
@@ -39,6 +39,7 @@ export class CatalogService {
     private readonly database: Database,
     private readonly outbox: EventOutbox,
     private readonly repository: CatalogRepository,
+    private readonly subscriptions: SubscriptionsRepository,
     private readonly options: CatalogOptions,
   ) {}
 
@@ -95,10 +96,7 @@ export class CatalogService {
       await this.options.beforeRemove?.(tx, ctx.tenantId, entry);
       await this.repository.delete(tx, ctx.tenantId, id);
       // D32: who may talk to an entry that is gone is gone with it.
-      await tx.query(
-        'DELETE FROM relay.subscriptions WHERE tenant_id = $1 AND (source_id = $2 OR target_id = $2)',
-        [ctx.tenantId, id],
-      );
+      await this.subscriptions.deleteNaming(tx, ctx.tenantId, id);
       await this.record(tx, ctx, 'DELETED', { before: entry });
     });
   }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SubscriptionKind } from '@agp/contracts';
-import { Tx } from '@agp/database';
+import { iso, returning, Row, Tx } from '@agp/database';
 
-import { Row, iso, returning } from '../common/sql';
 import { AgentMcpServer, Subscription } from './subscription.types';
 
 const S = 'relay';

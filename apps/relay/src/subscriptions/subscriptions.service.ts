@@ -4,11 +4,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { changedFields } from '@agp/admin-changes';
 import { RequestContext, actorOf, allows, eventContext } from '@agp/auth';
 import { EndpointType } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
-import { isUniqueViolation } from '../common/sql';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { IdentityProjections, IdentityRefs } from '../projections/identity-projections.service';
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';

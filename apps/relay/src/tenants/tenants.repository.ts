@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { Row, Tx } from '@agp/database';
 
-import { Row } from '../common/sql';
 import { newerRevision } from '../projections/revisions';
 
 export interface ProjectedTenant {

@@ -4,14 +4,10 @@ import { RequestContext } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
-import { Row } from '../common/sql';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
-import {
-  DEFAULT_TRAFFIC_SETTINGS,
-  TrafficDirectory,
-  TrafficSettings,
-} from '../traffic/pipeline/traffic-directory';
+import { TrafficDirectory, TrafficSettings } from '../traffic/pipeline/traffic-directory';
 import { UpdateTrafficSettingsDto } from './dto/update-traffic-settings.dto';
+import { TrafficSettingsRepository } from './traffic-settings.repository';
 
 /** The tenant's traffic settings as the API shows them. */
 export interface TrafficSettingsResponse {
@@ -45,11 +41,12 @@ export class TrafficSettingsService {
     @Inject(RELAY_DATABASE) private readonly database: Database,
     @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
     private readonly directory: TrafficDirectory,
+    private readonly repository: TrafficSettingsRepository,
   ) {}
 
   async get(ctx: RequestContext): Promise<TrafficSettingsResponse> {
     return toResponse(
-      await this.database.inTenant(ctx.tenantId, (tx) => this.read(tx, ctx.tenantId)),
+      await this.database.inTenant(ctx.tenantId, (tx) => this.repository.read(tx, ctx.tenantId)),
     );
   }
 
@@ -74,23 +71,7 @@ export class TrafficSettingsService {
       if (JSON.stringify(toResponse(next)) === JSON.stringify(toResponse(current))) {
         return current;
       }
-      await tx.query(
-        `INSERT INTO relay.traffic_settings (tenant_id, tenant_per_minute, agent_per_minute,
-           subscription_per_minute, content_capture, hitl_wait_seconds, hitl_expiry_seconds)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (tenant_id) DO UPDATE SET tenant_per_minute = $2, agent_per_minute = $3,
-           subscription_per_minute = $4, content_capture = $5, hitl_wait_seconds = $6,
-           hitl_expiry_seconds = $7, updated_at = now()`,
-        [
-          ctx.tenantId,
-          next.tenantPerMinute,
-          next.agentPerMinute,
-          next.subscriptionPerMinute,
-          next.contentCapture,
-          next.hitlWaitSeconds,
-          next.hitlExpirySeconds,
-        ],
-      );
+      await this.repository.write(tx, ctx.tenantId, next);
       // D42: settings that govern traffic are administered; no specification type names them.
       await recordAdminChange(this.outbox, tx, ctx, 'UPDATED', {
         target: { kind: 'TRAFFIC_SETTINGS', id: ctx.tenantId },
@@ -109,31 +90,8 @@ export class TrafficSettingsService {
    * earlier.
    */
   private async lockAndRead(tx: Tx, tenantId: string): Promise<TrafficSettings> {
-    await tx.query(
-      `INSERT INTO relay.traffic_settings (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO NOTHING`,
-      [tenantId],
-    );
-    return this.read(tx, tenantId, true);
-  }
-
-  private async read(tx: Tx, tenantId: string, forUpdate = false): Promise<TrafficSettings> {
-    const rows: Row[] = await tx.query(
-      `SELECT * FROM relay.traffic_settings WHERE tenant_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-      [tenantId],
-    );
-    const row = rows[0];
-    if (!row) {
-      return DEFAULT_TRAFFIC_SETTINGS;
-    }
-    const limit = (value: unknown): number | null => (value === null ? null : Number(value));
-    return {
-      tenantPerMinute: limit(row.tenant_per_minute),
-      agentPerMinute: limit(row.agent_per_minute),
-      subscriptionPerMinute: limit(row.subscription_per_minute),
-      contentCapture: row.content_capture === true,
-      hitlWaitSeconds: Number(row.hitl_wait_seconds),
-      hitlExpirySeconds: Number(row.hitl_expiry_seconds),
-    };
+    await this.repository.ensure(tx, tenantId);
+    return this.repository.read(tx, tenantId, true);
   }
 }
 

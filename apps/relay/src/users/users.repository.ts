@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { Row, str, Tx } from '@agp/database';
 
-import { Row, str } from '../common/sql';
 import { missingOf, newerRevision } from '../projections/revisions';
 
 export interface ProjectedUser {

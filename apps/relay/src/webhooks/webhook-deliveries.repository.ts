@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { iso, returning, Row, str, Tx } from '@agp/database';
 
-import { Row, iso, returning, str } from '../common/sql';
 import {
   AttemptOutcome,
   ClaimedDelivery,

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
-
-import { Row, date, str } from '../common/sql';
+import { date, Row, str, Tx } from '@agp/database';
 
 /** An agent's webhook as stored: the URL and its sealed signing secrets (D19, D37). */
 export interface WebhookSettings {

@@ -40,7 +40,7 @@ export class BootstrapService {
 
   bootstrap(input: BootstrapInput): Promise<BootstrapResult> {
     return this.database.asSystem(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('tenant_auth.bootstrap'))`);
+      await this.tenants.lockBootstrap(tx);
       const isOperator = (await this.tenants.count(tx)) === 0;
       const { tenant, admin } = await this.provisioner.provision(
         tx,

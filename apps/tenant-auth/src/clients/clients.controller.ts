@@ -19,7 +19,7 @@ import { ClientResponseDto, ClientWithSecretResponseDto } from './dto/client-res
 import { CreateClientDto } from './dto/create-client.dto';
 import { ListClientsQueryDto } from './dto/list-clients-query.dto';
 import { UpdateClientDto } from './dto/update-client.dto';
-import { ClientKind } from './entities/client.entity';
+import { ClientKind } from './client.types';
 
 interface ClientsRoutes {
   /** The class name Nest logs and reports. */

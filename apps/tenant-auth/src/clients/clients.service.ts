@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { changedFields, recordAdminChange } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { AGENT_LIFECYCLE_CHANGES, AdminChange, ChangeTarget } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { Page, pageOf } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
@@ -12,7 +12,6 @@ import { hashClientSecret, newClientSecret } from '../common/credentials';
 import { assertCanGrant } from '../common/grants';
 import { revisionAfter } from '../common/revisions';
 import { IdentityException } from '../common/identity.exception';
-import { isUniqueViolation } from '../common/like';
 import { rolesOf } from '../common/permission-entry.dto';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { RevocationsService } from '../revocations/revocations.service';
@@ -21,7 +20,7 @@ import { ClientResponseDto, ClientWithSecretResponseDto } from './dto/client-res
 import { CreateClientDto } from './dto/create-client.dto';
 import { ListClientsQueryDto } from './dto/list-clients-query.dto';
 import { UpdateClientDto } from './dto/update-client.dto';
-import { Client, ClientKind } from './entities/client.entity';
+import { Client, ClientKind } from './client.types';
 
 type AgentChange = (typeof AGENT_LIFECYCLE_CHANGES)[number];
 
@@ -84,20 +83,17 @@ export class ClientsService {
     const secret = newClientSecret();
     return this.unique(kind, () =>
       this.database.inTenant(caller.principal.tenantId, async (tx) => {
-        const client = await this.clients.save(
-          tx,
-          Object.assign(new Client(), {
-            id: randomUUID(),
-            tenantId: caller.principal.tenantId,
-            kind,
-            name: dto.name,
-            description: dto.description ?? '',
-            status: 'ACTIVE',
-            secretHash: hashClientSecret(secret),
-            secretRotatedAt: new Date(),
-            permissions,
-          }),
-        );
+        const client = await this.clients.save(tx, {
+          id: randomUUID(),
+          tenantId: caller.principal.tenantId,
+          kind,
+          name: dto.name,
+          description: dto.description ?? '',
+          status: 'ACTIVE',
+          secretHash: hashClientSecret(secret),
+          secretRotatedAt: new Date(),
+          permissions,
+        });
         await this.lifecycle(tx, caller, client, 'CREATED', { after: client });
         return { ...ClientResponseDto.of(client), clientSecret: secret };
       }),

@@ -4,12 +4,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext } from '@agp/auth';
 import { ChangeTarget } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
 import { IdentityException } from '../common/identity.exception';
-import { isUniqueViolation } from '../common/like';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { assertAssignableRoles } from '../roles/role-grants';
 import { RolesRepository } from '../roles/roles.repository';
@@ -19,7 +18,7 @@ import { CreateGroupDto } from './dto/create-group.dto';
 import { GroupMemberResponseDto, GroupResponseDto } from './dto/group-response.dto';
 import { ListGroupsQueryDto } from './dto/list-groups-query.dto';
 import { UpdateGroupDto } from './dto/update-group.dto';
-import { Group } from './entities/group.entity';
+import { Group } from './group.types';
 import { GroupsRepository } from './groups.repository';
 
 /** A group as the target of its ADMIN_CHANGE (D42). */
@@ -55,13 +54,13 @@ export class GroupsService {
     return this.unique(() =>
       this.database.inTenant(principal.tenantId, async (tx) => {
         await assertAssignableRoles(this.roles, tx, principal, dto.roleIds ?? []);
-        const group = Object.assign(new Group(), {
+        const group = {
           id: randomUUID(),
           tenantId: principal.tenantId,
           name: dto.name,
           description: dto.description ?? '',
           roleIds: [...new Set(dto.roleIds ?? [])],
-        });
+        };
         const saved = await this.groups.save(tx, group);
         await recordAdminChange(this.outbox, tx, caller, 'CREATED', {
           target: groupTarget(saved),

@@ -5,12 +5,11 @@ import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext } from '@agp/auth';
 import { tokenIssuer } from '@agp/config';
 import { ChangeTarget } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 import { SecretSealer } from '@agp/sealing';
 
 import { IdentityException } from '../common/identity.exception';
-import { isUniqueViolation } from '../common/like';
 import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { GroupsRepository } from '../groups/groups.repository';
@@ -19,7 +18,7 @@ import { DomainVerifier, newDomainToken, normaliseDomain } from './domain-verifi
 import { CreateIdentityProviderDto } from './dto/create-identity-provider.dto';
 import { IdentityProviderResponseDto } from './dto/identity-provider-response.dto';
 import { UpdateIdentityProviderDto } from './dto/update-identity-provider.dto';
-import { EmailDomainRecord, IdentityProvider } from './entities/identity-provider.entity';
+import { EmailDomainRecord, IdentityProvider } from './identity-provider.types';
 import { IdentityProvidersRepository } from './identity-providers.repository';
 
 /** A provider as the target of its ADMIN_CHANGE (D42); its client secret is recorded redacted. */
@@ -63,7 +62,7 @@ export class IdentityProvidersService {
       this.database.inTenant(principal.tenantId, async (tx) => {
         await this.assertGroups(tx, principal.tenantId, dto.groupMappings ?? {});
         const id = randomUUID();
-        const provider = Object.assign(new IdentityProvider(), {
+        const provider = {
           id,
           tenantId: principal.tenantId,
           alias: dto.alias,
@@ -80,7 +79,7 @@ export class IdentityProvidersService {
           redirectUri:
             dto.redirectUri ?? `${tokenIssuer(this.env)}/identity-providers/${id}/callback`,
           createdBy: principal.subject,
-        });
+        };
         const saved = await this.providers.save(tx, provider);
         await recordAdminChange(this.outbox, tx, caller, 'CREATED', {
           target: providerTarget(saved),

@@ -9,7 +9,7 @@ import { SecretSealer } from '@agp/sealing';
 
 import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
 import { TENANT_AUTH_DATABASE } from '../database/tokens';
-import { SigningKey } from './entities/signing-key.entity';
+import { SigningKey } from './signing-key.types';
 import { SigningKeysRepository } from './signing-keys.repository';
 
 export const SECRET_SEALER = Symbol.for('agp:tenant-auth:secret-sealer');
@@ -94,16 +94,11 @@ export class SigningKeysService implements OnApplicationBootstrap {
         tx,
         new Date(Date.now() + (this.env.TOKEN_TTL_SEC + SKEW_SEC) * 1000),
       );
-      await this.keys.insert(
-        tx,
-        Object.assign(new SigningKey(), {
-          kid,
-          privateKeySealed: sealed,
-          publicJwk,
-          retiredAt: null,
-          publishedUntil: null,
-        }),
-      );
+      await this.keys.insert(tx, {
+        kid,
+        privateKeySealed: sealed,
+        publicJwk,
+      });
       await this.keys.pruneExpired(tx);
       return true;
     });

@@ -4,20 +4,19 @@ import { Inject, Injectable } from '@nestjs/common';
 import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext } from '@agp/auth';
 import { ChangeTarget } from '@agp/contracts';
-import { Database } from '@agp/database';
+import { Database, isUniqueViolation } from '@agp/database';
 import { Page, pageOf } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
 import { assertCanGrant } from '../common/grants';
 import { IdentityException } from '../common/identity.exception';
-import { isUniqueViolation } from '../common/like';
 import { rolesOf } from '../common/permission-entry.dto';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { CreateRoleDto } from './dto/create-role.dto';
 import { ListRolesQueryDto } from './dto/list-roles-query.dto';
 import { RoleResponseDto } from './dto/role-response.dto';
 import { UpdateRoleDto } from './dto/update-role.dto';
-import { Role } from './entities/role.entity';
+import { Role } from './role.types';
 import { RolesRepository } from './roles.repository';
 
 /** A role as the target of its ADMIN_CHANGE (D42): its permissions are the grants it hands out. */
@@ -52,13 +51,13 @@ export class RolesService {
     assertCanGrant(principal, permissions, 'permissions');
     return this.unique(() =>
       this.database.inTenant(principal.tenantId, async (tx) => {
-        const role = Object.assign(new Role(), {
+        const role = {
           id: randomUUID(),
           tenantId: principal.tenantId,
           name: dto.name,
           description: dto.description ?? '',
           permissions,
-        });
+        };
         const saved = await this.roles.save(tx, role);
         await recordAdminChange(this.outbox, tx, caller, 'CREATED', {
           target: roleTarget(saved),

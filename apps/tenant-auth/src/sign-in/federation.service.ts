@@ -9,11 +9,11 @@ import { SecretSealer } from '@agp/sealing';
 
 import { TENANT_AUTH_DATABASE } from '../database/tokens';
 import { GroupsRepository } from '../groups/groups.repository';
-import { IdentityProvider } from '../identity-providers/entities/identity-provider.entity';
+import { IdentityProvider } from '../identity-providers/identity-provider.types';
 import { IdentityProvidersRepository } from '../identity-providers/identity-providers.repository';
 import { SECRET_SEALER } from '../keys/signing-keys.service';
 import { TenantsRepository } from '../tenants/tenants.repository';
-import { User } from '../users/entities/user.entity';
+import { User } from '../users/user.types';
 import { UsersRepository } from '../users/users.repository';
 import { REQUEST_COOKIE, isLoopbackUrl, readCookie } from './cookies';
 import { UpstreamClaims, groupChanges, readUpstreamClaims } from './upstream-claims';
@@ -128,12 +128,9 @@ export class FederationService {
     if (!open || !leg || leg.providerId !== providerId) {
       return this.signIn.expired();
     }
-    const provider = await this.database.asSystem(async (tx) => {
-      const rows: IdentityProvider[] = await tx
-        .getRepository(IdentityProvider)
-        .find({ where: { id: providerId, enabled: true } });
-      return rows[0] ?? null;
-    });
+    const provider = await this.database.asSystem((tx) =>
+      this.providers.findEnabled(tx, providerId),
+    );
     if (!provider) {
       return this.signIn.expired();
     }
@@ -197,19 +194,17 @@ export class FederationService {
       }
       user = await this.users.save(
         tx,
-        Object.assign(user ?? new User(), {
-          ...(user
-            ? {}
-            : {
-                id: randomUUID(),
-                tenantId,
-                email: claims.email,
-                passwordHash: null,
-                status: 'ACTIVE',
-                roleIds: [],
-              }),
-          displayName: claims.name,
-        }),
+        user
+          ? { ...user, displayName: claims.name }
+          : {
+              id: randomUUID(),
+              tenantId,
+              email: claims.email,
+              displayName: claims.name,
+              passwordHash: null,
+              status: 'ACTIVE',
+              roleIds: [],
+            },
       );
       const mapped = Object.values(provider.groupMappings).flat();
       const existing = await this.groups.existingIds(tx, tenantId, [...new Set(mapped)]);

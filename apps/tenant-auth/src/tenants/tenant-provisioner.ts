@@ -7,12 +7,12 @@ import { EventOutbox } from '@agp/messaging';
 
 import { hashPassword, newPassword } from '../common/credentials';
 import { TENANT_AUTH_OUTBOX } from '../database/tokens';
-import { Role } from '../roles/entities/role.entity';
+import { Role } from '../roles/role.types';
 import { RolesRepository } from '../roles/roles.repository';
-import { User } from '../users/entities/user.entity';
+import { User } from '../users/user.types';
 import { userLifecycleData } from '../users/user-lifecycle';
 import { UsersRepository } from '../users/users.repository';
-import { Tenant } from './entities/tenant.entity';
+import { Tenant } from './tenant.types';
 import { TenantsRepository } from './tenants.repository';
 
 export interface ProvisionInput {
@@ -51,38 +51,29 @@ export class TenantProvisioner {
   ): Promise<Provisioned> {
     const password = input.adminPassword ?? newPassword();
     const passwordHash = await hashPassword(password);
-    const tenant = await this.tenants.save(
-      tx,
-      Object.assign(new Tenant(), {
-        id: randomUUID(),
-        slug: input.slug,
-        name: input.name,
-        status: 'ACTIVE',
-        isOperator: input.isOperator,
-      }),
-    );
-    const role = await this.roles.save(
-      tx,
-      Object.assign(new Role(), {
-        id: randomUUID(),
-        tenantId: tenant.id,
-        name: 'Administrators',
-        description: 'Every entity, ADMIN (D11)',
-        permissions: ADMINISTRATOR_PERMISSIONS,
-      }),
-    );
-    const admin = await this.users.save(
-      tx,
-      Object.assign(new User(), {
-        id: randomUUID(),
-        tenantId: tenant.id,
-        email: input.adminEmail.toLowerCase(),
-        displayName: input.adminDisplayName ?? input.adminEmail,
-        passwordHash,
-        status: 'ACTIVE',
-        roleIds: [role.id],
-      }),
-    );
+    const tenant = await this.tenants.save(tx, {
+      id: randomUUID(),
+      slug: input.slug,
+      name: input.name,
+      status: 'ACTIVE',
+      isOperator: input.isOperator,
+    });
+    const role = await this.roles.save(tx, {
+      id: randomUUID(),
+      tenantId: tenant.id,
+      name: 'Administrators',
+      description: 'Every entity, ADMIN (D11)',
+      permissions: ADMINISTRATOR_PERMISSIONS,
+    });
+    const admin = await this.users.save(tx, {
+      id: randomUUID(),
+      tenantId: tenant.id,
+      email: input.adminEmail.toLowerCase(),
+      displayName: input.adminDisplayName ?? input.adminEmail,
+      passwordHash,
+      status: 'ACTIVE',
+      roleIds: [role.id],
+    });
     await this.outbox.add(
       tx,
       'USER_LIFECYCLE',

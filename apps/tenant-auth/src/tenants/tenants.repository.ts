@@ -1,27 +1,39 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { containsPattern, Row, saveRow, selectPage, Tx, Unsaved } from '@agp/database';
 import { PageQueryDto, pageOffset } from '@agp/http';
 
-import { containsPattern } from '../common/like';
-import { Tenant } from './entities/tenant.entity';
 import { ListTenantsQueryDto } from './dto/list-tenants-query.dto';
+import { Tenant } from './tenant.types';
+
+const TABLE = 'tenant_auth.tenants';
 
 /** Tenants are not rows of a tenant: these queries run in system scope; the service decides who sees what. */
 @Injectable()
 export class TenantsRepository {
-  findById(tx: Tx, id: string): Promise<Tenant | null> {
-    return tx.getRepository(Tenant).findOneBy({ id });
+  async findById(tx: Tx, id: string): Promise<Tenant | null> {
+    const rows: Row[] = await tx.query(`SELECT * FROM ${TABLE} WHERE id = $1`, [id]);
+    return rows[0] ? toTenant(rows[0]) : null;
   }
 
-  findBySlugOrId(tx: Tx, slugOrId: string): Promise<Tenant | null> {
+  async findBySlugOrId(tx: Tx, slugOrId: string): Promise<Tenant | null> {
     const isId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(slugOrId);
-    return tx
-      .getRepository(Tenant)
-      .findOneBy(isId ? { id: slugOrId } : { slug: slugOrId.toLowerCase() });
+    if (isId) {
+      return this.findById(tx, slugOrId);
+    }
+    const rows: Row[] = await tx.query(`SELECT * FROM ${TABLE} WHERE slug = $1`, [
+      slugOrId.toLowerCase(),
+    ]);
+    return rows[0] ? toTenant(rows[0]) : null;
   }
 
   async count(tx: Tx): Promise<number> {
-    return tx.getRepository(Tenant).count();
+    const [row]: Row[] = await tx.query(`SELECT count(*)::int AS n FROM ${TABLE}`);
+    return Number(row.n);
+  }
+
+  /** Serialises first-run bootstraps across replicas for the rest of the transaction. */
+  async lockBootstrap(tx: Tx): Promise<void> {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('tenant_auth.bootstrap'))`);
   }
 
   async list(
@@ -29,24 +41,50 @@ export class TenantsRepository {
     query: ListTenantsQueryDto & PageQueryDto,
     onlyId?: string,
   ): Promise<[Tenant[], number]> {
-    const qb = tx.getRepository(Tenant).createQueryBuilder('t').orderBy('t.slug', 'ASC');
-    if (onlyId) {
-      qb.andWhere('t.id = :onlyId', { onlyId });
-    }
-    if (query.status) {
-      qb.andWhere('t.status = :status', { status: query.status });
-    }
-    if (query.q) {
-      qb.andWhere('(t.slug ILIKE :q OR t.name ILIKE :q)', { q: containsPattern(query.q) });
-    }
-    return qb.skip(pageOffset(query)).take(query.pageSize).getManyAndCount();
+    const where = `($1::uuid IS NULL OR id = $1) AND ($2::text IS NULL OR status = $2)
+      AND ($3::text IS NULL OR slug ILIKE $3 OR name ILIKE $3)`;
+    const params = [
+      onlyId ?? null,
+      query.status ?? null,
+      query.q ? containsPattern(query.q) : null,
+    ];
+    const [rows, total] = await selectPage(tx, { from: TABLE, where, orderBy: 'slug' }, params, {
+      limit: query.pageSize,
+      offset: pageOffset(query),
+    });
+    return [rows.map(toTenant), total];
   }
 
-  save(tx: Tx, tenant: Tenant): Promise<Tenant> {
-    return tx.getRepository(Tenant).save(tenant);
+  async save(tx: Tx, tenant: Unsaved<Tenant>): Promise<Tenant> {
+    const row = await saveRow(
+      tx,
+      TABLE,
+      {
+        id: tenant.id,
+        slug: tenant.slug,
+        name: tenant.name,
+        status: tenant.status,
+        is_operator: tenant.isOperator,
+      },
+      { key: ['id'], isVersioned: true },
+    );
+    return toTenant(row);
   }
 
   async remove(tx: Tx, id: string): Promise<void> {
-    await tx.getRepository(Tenant).delete({ id });
+    await tx.query(`DELETE FROM ${TABLE} WHERE id = $1`, [id]);
   }
+}
+
+function toTenant(row: Row): Tenant {
+  return {
+    id: row.id as string,
+    slug: row.slug as string,
+    name: row.name as string,
+    status: row.status as Tenant['status'],
+    isOperator: row.is_operator as boolean,
+    createdAt: row.created_at as Date,
+    updatedAt: row.updated_at as Date,
+    revision: row.revision as number,
+  };
 }

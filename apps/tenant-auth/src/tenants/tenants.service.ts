@@ -2,12 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext, actorOf } from '@agp/auth';
 import { AdminChange, TENANT_LIFECYCLE_CHANGES } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { Page, pageOf } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
 import { IdentityException, IdentityErrorCode } from '../common/identity.exception';
-import { isUniqueViolation } from '../common/like';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { revisionAfter } from '../common/revisions';
 import { RevocationsService } from '../revocations/revocations.service';
@@ -15,7 +14,7 @@ import { CreateTenantDto } from './dto/create-tenant.dto';
 import { ListTenantsQueryDto } from './dto/list-tenants-query.dto';
 import { CreatedTenantResponseDto, TenantResponseDto } from './dto/tenant-response.dto';
 import { UpdateTenantDto } from './dto/update-tenant.dto';
-import { Tenant } from './entities/tenant.entity';
+import { Tenant } from './tenant.types';
 import { TenantProvisioner } from './tenant-provisioner';
 import { TenantsRepository } from './tenants.repository';
 

@@ -3,6 +3,7 @@ import { Tx } from '@agp/database';
 import { HttpProblem } from '@agp/http';
 
 import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
+import { TokenRateWindowsRepository } from './token-rate-windows.repository';
 
 /**
  * identity.md I6: fixed windows counted in PostgreSQL, so every replica shares one count per client
@@ -10,7 +11,10 @@ import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
  */
 @Injectable()
 export class TokenRateLimiter {
-  constructor(@Inject(TENANT_AUTH_ENV) private readonly env: TenantAuthEnv) {}
+  constructor(
+    @Inject(TENANT_AUTH_ENV) private readonly env: TenantAuthEnv,
+    private readonly windows: TokenRateWindowsRepository,
+  ) {}
 
   /**
    * Counts one request against each key, in the caller's transaction (which must commit even when
@@ -23,17 +27,13 @@ export class TokenRateLimiter {
     const windowSec = this.env.TOKEN_RATE_WINDOW_SEC;
     const nowSec = Math.floor(Date.now() / 1000);
     const windowStart = new Date((nowSec - (nowSec % windowSec)) * 1000);
-    const counts: Array<{ key: string; count: number }> = await tx.query(
-      `INSERT INTO tenant_auth.token_rate_windows (key, window_start, count)
-       SELECT key, $2, 1 FROM unnest($1::text[]) AS key
-       ON CONFLICT (key, window_start) DO UPDATE SET count = token_rate_windows.count + 1
-       RETURNING key, count`,
-      [limits.map((l) => l.key), windowStart],
+    const counts = await this.windows.increment(
+      tx,
+      limits.map((l) => l.key),
+      windowStart,
     );
     if (Math.random() < 0.01) {
-      await tx.query(`DELETE FROM tenant_auth.token_rate_windows WHERE window_start < $1`, [
-        new Date(windowStart.getTime() - windowSec * 1000),
-      ]);
+      await this.windows.pruneBefore(tx, new Date(windowStart.getTime() - windowSec * 1000));
     }
     const over = counts.some(
       ({ key, count }) => count > (limits.find((l) => l.key === key)?.limit ?? Infinity),

@@ -15,6 +15,7 @@ import { DiscoveryService } from './discovery.service';
 import { LocalUsers } from './local-users';
 import { TokenController } from './token.controller';
 import { TokenRateLimiter } from './token-rate-limiter';
+import { TokenRateWindowsRepository } from './token-rate-windows.repository';
 import { TokenService } from './token.service';
 import { TokenSigner } from './token-signer';
 
@@ -34,6 +35,7 @@ import { TokenSigner } from './token-signer';
   controllers: [TokenController, SignInController],
   providers: [
     TokenRateLimiter,
+    TokenRateWindowsRepository,
     TokenSigner,
     TokenService,
     DiscoveryService,

@@ -1,7 +1,7 @@
 import { ChangeTarget, EventParty, UserLifecycleChange, UserLifecycleData } from '@agp/contracts';
 
 import { revisionAfter } from '../common/revisions';
-import { User } from './entities/user.entity';
+import { User } from './user.types';
 
 /** USER_LIFECYCLE's payload: other services keep their tenant's users from it (D4, D15). */
 export function userLifecycleData(

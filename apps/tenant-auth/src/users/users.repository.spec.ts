@@ -3,11 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { Database } from '@agp/database';
 
 import { openTestSchema } from '../../test/schema';
-import { GroupMember } from '../groups/entities/group-member.entity';
-import { Group } from '../groups/entities/group.entity';
-import { Role } from '../roles/entities/role.entity';
-import { Tenant } from '../tenants/entities/tenant.entity';
-import { User } from './entities/user.entity';
 import { UsersRepository } from './users.repository';
 
 describe(UsersRepository.name, () => {
@@ -24,41 +19,30 @@ describe(UsersRepository.name, () => {
         [tenantA, 'a'],
         [tenantB, 'b'],
       ] as const) {
-        await tx
-          .getRepository(Tenant)
-          .insert({ id, slug: `repo-${slug}`, name: slug, status: 'ACTIVE', isOperator: false });
+        await tx.query(
+          `INSERT INTO tenant_auth.tenants (id, slug, name, status) VALUES ($1, $2, $3, 'ACTIVE')`,
+          [id, `repo-${slug}`, slug],
+        );
       }
-      const direct = {
-        id: randomUUID(),
-        tenantId: tenantA,
-        name: 'direct',
-        description: '',
-        permissions: ['USERS:READ'],
-      };
-      const viaGroup = {
-        id: randomUUID(),
-        tenantId: tenantA,
-        name: 'via-group',
-        description: '',
-        permissions: ['AUDIT:WRITE', 'USERS:READ'],
-      };
-      await tx.getRepository(Role).insert([direct, viaGroup]);
-      const base = { displayName: 'x', passwordHash: null, status: 'ACTIVE' as const };
-      await tx.getRepository(User).insert([
-        { ...base, id: userA, tenantId: tenantA, email: 'a@a.example', roleIds: [direct.id] },
-        { ...base, id: userB, tenantId: tenantB, email: 'b@b.example', roleIds: [] },
-      ]);
-      const group = {
-        id: randomUUID(),
-        tenantId: tenantA,
-        name: 'g',
-        description: '',
-        roleIds: [viaGroup.id],
-      };
-      await tx.getRepository(Group).insert(group);
-      await tx
-        .getRepository(GroupMember)
-        .insert({ groupId: group.id, userId: userA, tenantId: tenantA });
+      const [direct, viaGroup, group] = [randomUUID(), randomUUID(), randomUUID()];
+      await tx.query(
+        `INSERT INTO tenant_auth.roles (id, tenant_id, name, permissions)
+         VALUES ($1, $3, 'direct', $4), ($2, $3, 'via-group', $5)`,
+        [direct, viaGroup, tenantA, ['USERS:READ'], ['AUDIT:WRITE', 'USERS:READ']],
+      );
+      await tx.query(
+        `INSERT INTO tenant_auth.users (id, tenant_id, email, display_name, status, role_ids)
+         VALUES ($1, $2, 'a@a.example', 'x', 'ACTIVE', $3), ($4, $5, 'b@b.example', 'x', 'ACTIVE', '{}')`,
+        [userA, tenantA, [direct], userB, tenantB],
+      );
+      await tx.query(
+        `INSERT INTO tenant_auth.groups (id, tenant_id, name, role_ids) VALUES ($1, $2, 'g', $3)`,
+        [group, tenantA, [viaGroup]],
+      );
+      await tx.query(
+        `INSERT INTO tenant_auth.group_members (group_id, user_id, tenant_id) VALUES ($1, $2, $3)`,
+        [group, userA, tenantA],
+      );
     });
   });
 

@@ -3,13 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 import { Page, pageOf } from '@agp/http';
 
 import { hashPassword } from '../common/credentials';
 import { IdentityException, IdentityErrorCode } from '../common/identity.exception';
-import { isUniqueViolation } from '../common/like';
 import { TENANT_AUTH_DATABASE, TENANT_AUTH_OUTBOX } from '../database/tokens';
 import { RevocationsService } from '../revocations/revocations.service';
 import { assertAssignableRoles } from '../roles/role-grants';
@@ -18,7 +17,7 @@ import { CreateUserDto } from './dto/create-user.dto';
 import { ListUsersQueryDto } from './dto/list-users-query.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UserResponseDto } from './dto/user-response.dto';
-import { User } from './entities/user.entity';
+import { User } from './user.types';
 import { statusChange, userLifecycleData, userTarget } from './user-lifecycle';
 import { UsersRepository } from './users.repository';
 
@@ -51,7 +50,7 @@ export class UsersService {
     return this.unique(() =>
       this.database.inTenant(principal.tenantId, async (tx) => {
         await assertAssignableRoles(this.roles, tx, principal, dto.roleIds ?? []);
-        const user = Object.assign(new User(), {
+        const user = {
           id: randomUUID(),
           tenantId: principal.tenantId,
           email: dto.email.toLowerCase(),
@@ -59,7 +58,7 @@ export class UsersService {
           passwordHash,
           status: dto.status ?? 'ACTIVE',
           roleIds: [...new Set(dto.roleIds ?? [])],
-        });
+        };
         const saved = await this.users.save(tx, user);
         await this.outbox.add(
           tx,

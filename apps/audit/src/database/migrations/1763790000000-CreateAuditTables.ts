@@ -1,10 +1,10 @@
 import { disableTenantRls, enableTenantRls } from '@agp/database';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-import { addDays, createPartitionStatements, dayStart } from '../../events/partitions';
 import { AUDIT_SCHEMA } from '../tokens';
 
 const S = AUDIT_SCHEMA;
+const DAY_MS = 86_400_000;
 const TENANT_TABLES = [
   'events',
   'chain_heads',
@@ -64,11 +64,17 @@ export class CreateAuditTables1763790000000 implements MigrationInterface {
     await runner.query(
       `CREATE INDEX events_tenant_correlation ON ${S}.events (tenant_id, correlation_id)`,
     );
-    const today = dayStart(new Date());
+    // Daily partitions from yesterday to a week ahead, written out here rather than imported from
+    // the runtime's partitions.ts: a migration keeps the shape it had when it was written (F36).
+    const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
     for (let day = -1; day <= 7; day += 1) {
-      for (const statement of createPartitionStatements(S, addDays(today, day))) {
-        await runner.query(statement);
-      }
+      const from = new Date(today + day * DAY_MS);
+      const to = new Date(from.getTime() + DAY_MS);
+      const partition = `${S}.events_p${from.toISOString().slice(0, 10).replace(/-/g, '')}`;
+      await runner.query(
+        `CREATE TABLE ${partition} PARTITION OF ${S}.events FOR VALUES FROM ('${from.toISOString()}') TO ('${to.toISOString()}')`,
+      );
+      await enableTenantRls(runner, partition);
     }
     await runner.query(`
       CREATE TABLE ${S}.chain_heads (

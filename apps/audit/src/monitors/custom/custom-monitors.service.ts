@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { changedFields } from '@agp/admin-changes';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { ChangedFields } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
+import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { Page, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
@@ -28,11 +28,6 @@ const OPTIONAL_DEFAULTS = {
   severity: 'MEDIUM',
   enabled: true,
 } as const;
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = (error as { code?: string; driverError?: { code?: string } } | null) ?? {};
-  return e.code === '23505' || e.driverError?.code === '23505';
-}
 
 /** Custom monitors and the SYSTEM_TEMPLATE view of the built-in detectors (issue 17, M23). */
 @Injectable()

@@ -1,63 +1,12 @@
-import { BindingLevel } from '@agp/contracts';
+import { PolicyBinding, PolicyGroup, PolicyVersion } from '../policy.types';
 
-export interface PolicyGroupResponse {
-  id: string;
-  name: string;
-  description?: string;
-  data: Record<string, unknown>;
-  latestVersion?: string;
-  versionCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { PolicyTestOutcome, Reference } from '../policy.types';
+
+/** The specification's policy group: the record as the repository reads it. */
+export type PolicyGroupResponse = PolicyGroup;
 
 /** The specification's policy group version, plus its own `id` and `retiredAt`. */
-export interface PolicyVersionResponse {
-  id: string;
-  groupId: string;
-  version: string;
-  name: string;
-  description?: string;
-  regoSource: string;
-  regoSourceHash: string;
-  /** The version's test module, when one was attached (issue 15). */
-  testSource?: string;
-  /** What each test reported when the version was created (all passed or were skipped). */
-  testResults?: PolicyTestOutcome[];
-  bindingCount: number;
-  validFrom: string;
-  validTo?: string;
-  retiredAt?: string;
-  createdAt: string;
-}
-
-/** One `test_` rule of a version's test module and its outcome at creation. */
-export interface PolicyTestOutcome {
-  name: string;
-  status: 'PASS' | 'SKIP';
-}
-
-export interface Reference {
-  id: string;
-  name: string;
-}
+export type PolicyVersionResponse = PolicyVersion;
 
 /** The specification's policy binding; `version` is the binding's own revision (R5). */
-export interface PolicyBindingResponse {
-  bindingId: string;
-  version: string;
-  groupId: string;
-  groupName: string;
-  groupVersion: string;
-  isLatestGroupVersion: boolean;
-  bindingLevel: BindingLevel;
-  agent?: Reference;
-  sourceAgent?: Reference;
-  sinkAgent?: Reference;
-  channel?: Reference;
-  priority: number;
-  validFrom: string;
-  validTo?: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type PolicyBindingResponse = PolicyBinding;

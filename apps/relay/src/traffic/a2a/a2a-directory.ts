@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database } from '@agp/database';
+import { Database, Row, str } from '@agp/database';
 
-import { Row, str } from '../../common/sql';
 import { RELAY_DATABASE } from '../../database/tokens';
 import { ExpiringCache } from '../pipeline/expiring-cache';
 import { TrafficDirectory } from '../pipeline/traffic-directory';

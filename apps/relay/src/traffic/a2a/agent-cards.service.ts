@@ -1,29 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database, Tx } from '@agp/database';
+import { Database } from '@agp/database';
 import { HttpProblem } from '@agp/http';
 import { RequestContext, actorOf, allows } from '@agp/auth';
 import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_ORIGIN } from '../../agents/agents.service';
-import { Row, str } from '../../common/sql';
 import { PUBLIC_BASE_URL } from '../../config/relay-config.module';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../../database/tokens';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { AgentCardJson, changedFields, endpointOf, invalidCard, proxiedCard } from './agent-card';
 import { A2aUpstream, A2aUpstreamFailure } from './a2a-upstream';
+import { AgentCardsRepository } from './agent-cards.repository';
 
 /** D21: what a refresh of an agent's card found. */
 export interface CardRefresh {
   status: 'unchanged' | 'updated';
   changedFields: string[];
-}
-
-interface StoredAgent {
-  id: string;
-  name: string;
-  status: string;
-  agentCardUrl?: string;
-  card?: AgentCardJson;
 }
 
 /**
@@ -34,6 +26,9 @@ interface StoredAgent {
  */
 @Injectable()
 export class AgentCards {
+  // Stateless: made here rather than provided, so the traffic module's wiring is untouched.
+  private readonly agents = new AgentCardsRepository();
+
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
     @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
@@ -92,7 +87,9 @@ export class AgentCards {
     agentId: string,
     ctx: RequestContext | undefined,
   ): Promise<{ card: AgentCardJson; refresh: CardRefresh }> {
-    const agent = await this.database.inTenant(tenantId, (tx) => this.find(tx, tenantId, agentId));
+    const agent = await this.database.inTenant(tenantId, (tx) =>
+      this.agents.find(tx, tenantId, agentId),
+    );
     if (!agent) {
       throw HttpProblem.notFound(`agent ${agentId} not found`);
     }
@@ -116,11 +113,7 @@ export class AgentCards {
     const changed = changedFields(agent.card, card);
     const endpoint = endpointOf(card)!;
     await this.database.inTenant(tenantId, async (tx) => {
-      await tx.query(
-        `UPDATE relay.agents SET agent_card = $3, agent_card_fetched_at = now()
-          WHERE tenant_id = $1 AND id = $2`,
-        [tenantId, agentId, JSON.stringify(card)],
-      );
+      await this.agents.keepCard(tx, tenantId, agentId, card);
       if (changed.length > 0) {
         await this.outbox.add(
           tx,
@@ -147,25 +140,6 @@ export class AgentCards {
     return {
       card,
       refresh: { status: changed.length > 0 ? 'updated' : 'unchanged', changedFields: changed },
-    };
-  }
-
-  private async find(tx: Tx, tenantId: string, agentId: string): Promise<StoredAgent | undefined> {
-    const rows: Row[] = await tx.query(
-      `SELECT id, name, status, agent_card_url, agent_card FROM relay.agents
-        WHERE tenant_id = $1 AND id = $2 AND status <> 'DELETED'`,
-      [tenantId, agentId],
-    );
-    const row = rows[0];
-    if (!row) {
-      return undefined;
-    }
-    return {
-      id: String(row.id),
-      name: String(row.name),
-      status: String(row.status),
-      agentCardUrl: str(row.agent_card_url),
-      ...(row.agent_card ? { card: row.agent_card as AgentCardJson } : {}),
     };
   }
 }

@@ -1,6 +1,4 @@
-import { Tx } from '@agp/database';
-
-import { Row, str } from '../../common/sql';
+import { Row, str, Tx } from '@agp/database';
 
 /** One provider of a gateway as the LLM path calls it (D39); the key stays sealed until then. */
 export interface LlmProviderRoute {

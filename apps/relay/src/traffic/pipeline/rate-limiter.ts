@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database } from '@agp/database';
+import { Database, returning, Row } from '@agp/database';
 
-import { Row, returning } from '../../common/sql';
 import { RELAY_DATABASE } from '../../database/tokens';
 
 /** One counted key (D36): the tenant, an agent, or a subscription, with its per-minute limit. */

@@ -1,8 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Database } from '@agp/database';
+import { Database, Row, str } from '@agp/database';
 import { EVENT_TRANSPORT, EventTransport, StopListening } from '@agp/messaging';
 
-import { Row, str } from '../../common/sql';
 import { RELAY_DATABASE } from '../../database/tokens';
 import { ExpiringCache } from './expiring-cache';
 import { LlmRoute, readLlmRoute } from './llm-route';

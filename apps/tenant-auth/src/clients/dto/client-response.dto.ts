@@ -1,5 +1,5 @@
 import { PermissionEntryDto, entriesOf } from '../../common/permission-entry.dto';
-import { Client, ClientStatus } from '../entities/client.entity';
+import { Client, ClientStatus } from '../client.types';
 
 /** An agent or service account; `clientId` is what the token endpoint takes (D7). Never the secret. */
 export class ClientResponseDto {

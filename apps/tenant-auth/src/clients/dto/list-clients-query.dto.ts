@@ -1,7 +1,7 @@
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto } from '@agp/http';
 
-import { CLIENT_STATUSES, ClientStatus } from '../entities/client.entity';
+import { CLIENT_STATUSES, ClientStatus } from '../client.types';
 
 export class ListClientsQueryDto extends PageQueryDto {
   @IsOptional()

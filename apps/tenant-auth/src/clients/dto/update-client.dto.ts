@@ -1,7 +1,7 @@
 import { IsIn, IsOptional } from 'class-validator';
 import { PatchType } from '@agp/http';
 
-import { CLIENT_STATUSES, ClientStatus } from '../entities/client.entity';
+import { CLIENT_STATUSES, ClientStatus } from '../client.types';
 import { CreateClientDto } from './create-client.dto';
 
 /** A partial update (D12): the registration's fields (`null` for the name is a 400) and the status. */

@@ -1,5 +1,5 @@
-import { MemberRow } from '../groups.repository';
-import { Group } from '../entities/group.entity';
+import { GroupMember } from '../group.types';
+import { Group } from '../group.types';
 
 export class GroupResponseDto {
   id: string;
@@ -27,7 +27,7 @@ export class GroupMemberResponseDto {
   displayName: string;
   addedAt: string;
 
-  static of(row: MemberRow): GroupMemberResponseDto {
+  static of(row: GroupMember): GroupMemberResponseDto {
     return { ...row, addedAt: new Date(row.addedAt).toISOString() };
   }
 }

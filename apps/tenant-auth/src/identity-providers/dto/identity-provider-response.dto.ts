@@ -1,6 +1,6 @@
 import { IdentityProviderType } from '@agp/contracts';
 
-import { EmailDomainRecord, IdentityProvider } from '../entities/identity-provider.entity';
+import { EmailDomainRecord, IdentityProvider } from '../identity-provider.types';
 import { txtRecordName, txtRecordValue } from '../domain-verification';
 
 export interface EmailDomainResponse {

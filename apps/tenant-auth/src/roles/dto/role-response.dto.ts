@@ -1,5 +1,5 @@
 import { PermissionEntryDto, entriesOf } from '../../common/permission-entry.dto';
-import { Role } from '../entities/role.entity';
+import { Role } from '../role.types';
 
 export class RoleResponseDto {
   id: string;

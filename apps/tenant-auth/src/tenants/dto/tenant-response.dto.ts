@@ -1,6 +1,6 @@
 import { TenantStatus } from '@agp/contracts';
 
-import { Tenant } from '../entities/tenant.entity';
+import { Tenant } from '../tenant.types';
 
 export class TenantResponseDto {
   id: string;

@@ -11,7 +11,7 @@ import {
   MinLength,
 } from 'class-validator';
 
-import { USER_STATUSES, UserStatus } from '../entities/user.entity';
+import { USER_STATUSES, UserStatus } from '../user.types';
 
 export class CreateUserDto {
   @IsEmail()

@@ -1,7 +1,7 @@
 import { IsEmail, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { PageQueryDto } from '@agp/http';
 
-import { USER_STATUSES, UserStatus } from '../entities/user.entity';
+import { USER_STATUSES, UserStatus } from '../user.types';
 
 export class ListUsersQueryDto extends PageQueryDto {
   @IsOptional()

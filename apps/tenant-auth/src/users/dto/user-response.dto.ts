@@ -1,4 +1,4 @@
-import { User, UserStatus } from '../entities/user.entity';
+import { User, UserStatus } from '../user.types';
 
 /** Never carries the password or its hash. */
 export class UserResponseDto {

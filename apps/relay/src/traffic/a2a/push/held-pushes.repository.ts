@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
-
-import { Row, returning, str } from '../../../common/sql';
+import { returning, Row, str, Tx } from '@agp/database';
 
 const T = 'relay.a2a_held_pushes';
 

@@ -1,0 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Database, Tx } from '@agp/database';
+
+import { AUDIT_DATABASE } from '../database/tokens';
+import { createPartitionStatements } from './partitions';
+
+/** The catalogue side of the daily partitions of `audit.events`; the service decides which. */
+@Injectable()
+export class EventPartitionsRepository {
+  private readonly schema: string;
+
+  constructor(@Inject(AUDIT_DATABASE) database: Database) {
+    this.schema = database.schema;
+  }
+
+  async names(tx: Tx): Promise<string[]> {
+    const rows: Array<{ name: string }> = await tx.query(
+      `SELECT c.relname AS name FROM pg_inherits i
+       JOIN pg_class c ON c.oid = i.inhrelid
+       JOIN pg_class p ON p.oid = i.inhparent
+       JOIN pg_namespace n ON n.oid = p.relnamespace
+       WHERE n.nspname = $1 AND p.relname = 'events' ORDER BY 1`,
+      [this.schema],
+    );
+    return rows.map((row) => row.name);
+  }
+
+  /** Creates the day's partition unless it is there already. */
+  async ensure(tx: Tx, name: string, day: Date): Promise<void> {
+    const [found]: Array<{ exists: boolean }> = await tx.query(
+      `SELECT to_regclass($1) IS NOT NULL AS exists`,
+      [`${this.schema}.${name}`],
+    );
+    if (!found?.exists) {
+      for (const statement of createPartitionStatements(this.schema, day)) {
+        await tx.query(statement);
+      }
+    }
+  }
+
+  /** Drops the partition if it holds no row; whether it did. */
+  async dropIfEmpty(tx: Tx, name: string): Promise<boolean> {
+    const rows: unknown[] = await tx.query(`SELECT 1 FROM ${this.schema}.${name} LIMIT 1`);
+    if (rows.length > 0) {
+      return false;
+    }
+    await tx.query(`DROP TABLE ${this.schema}.${name}`);
+    return true;
+  }
+}

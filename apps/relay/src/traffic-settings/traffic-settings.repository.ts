@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { Row, Tx } from '@agp/database';
+
+import { DEFAULT_TRAFFIC_SETTINGS, TrafficSettings } from '../traffic/pipeline/traffic-directory';
+
+/** The tenant's row of `relay.traffic_settings` (D36, D40, D34). */
+@Injectable()
+export class TrafficSettingsRepository {
+  /** Creates the row with the defaults when missing. */
+  async ensure(tx: Tx, tenantId: string): Promise<void> {
+    await tx.query(
+      `INSERT INTO relay.traffic_settings (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO NOTHING`,
+      [tenantId],
+    );
+  }
+
+  async read(tx: Tx, tenantId: string, forUpdate = false): Promise<TrafficSettings> {
+    const rows: Row[] = await tx.query(
+      `SELECT * FROM relay.traffic_settings WHERE tenant_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+      [tenantId],
+    );
+    const row = rows[0];
+    if (!row) {
+      return DEFAULT_TRAFFIC_SETTINGS;
+    }
+    const limit = (value: unknown): number | null => (value === null ? null : Number(value));
+    return {
+      tenantPerMinute: limit(row.tenant_per_minute),
+      agentPerMinute: limit(row.agent_per_minute),
+      subscriptionPerMinute: limit(row.subscription_per_minute),
+      contentCapture: row.content_capture === true,
+      hitlWaitSeconds: Number(row.hitl_wait_seconds),
+      hitlExpirySeconds: Number(row.hitl_expiry_seconds),
+    };
+  }
+
+  async write(tx: Tx, tenantId: string, settings: TrafficSettings): Promise<void> {
+    await tx.query(
+      `INSERT INTO relay.traffic_settings (tenant_id, tenant_per_minute, agent_per_minute,
+         subscription_per_minute, content_capture, hitl_wait_seconds, hitl_expiry_seconds)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (tenant_id) DO UPDATE SET tenant_per_minute = $2, agent_per_minute = $3,
+         subscription_per_minute = $4, content_capture = $5, hitl_wait_seconds = $6,
+         hitl_expiry_seconds = $7, updated_at = now()`,
+      [
+        tenantId,
+        settings.tenantPerMinute,
+        settings.agentPerMinute,
+        settings.subscriptionPerMinute,
+        settings.contentCapture,
+        settings.hitlWaitSeconds,
+        settings.hitlExpirySeconds,
+      ],
+    );
+  }
+}
