@@ -1,11 +1,9 @@
 import { Module } from '@nestjs/common';
 
-import { TrafficModule } from '../traffic/traffic.module';
 import { TrafficSettingsController } from './traffic-settings.controller';
 import { TrafficSettingsService } from './traffic-settings.service';
 
 @Module({
-  imports: [TrafficModule],
   controllers: [TrafficSettingsController],
   providers: [TrafficSettingsService],
 })

@@ -7,10 +7,10 @@ import { EventOutbox } from '@agp/messaging';
 import { Row } from '../common/sql';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import {
-  DEFAULT_TRAFFIC_SETTINGS,
-  TrafficDirectory,
+  TRAFFIC_SETTINGS_KIND,
   TrafficSettings,
-} from '../traffic/pipeline/traffic-directory';
+  trafficSettingsOf,
+} from './traffic-settings.types';
 import { UpdateTrafficSettingsDto } from './dto/update-traffic-settings.dto';
 
 /** The tenant's traffic settings as the API shows them. */
@@ -44,7 +44,6 @@ export class TrafficSettingsService {
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
     @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
-    private readonly directory: TrafficDirectory,
   ) {}
 
   async get(ctx: RequestContext): Promise<TrafficSettingsResponse> {
@@ -92,14 +91,14 @@ export class TrafficSettingsService {
         ],
       );
       // D42: settings that govern traffic are administered; no specification type names them.
+      // The event is also how every replica's traffic paths hear of the change (T2, T50).
       await recordAdminChange(this.outbox, tx, ctx, 'UPDATED', {
-        target: { kind: 'TRAFFIC_SETTINGS', id: ctx.tenantId },
+        target: { kind: TRAFFIC_SETTINGS_KIND, id: ctx.tenantId },
         before: toResponse(current),
         after: toResponse(next),
       });
       return next;
     });
-    this.directory.forgetTenant(ctx.tenantId);
     return toResponse(updated);
   }
 
@@ -121,19 +120,7 @@ export class TrafficSettingsService {
       `SELECT * FROM relay.traffic_settings WHERE tenant_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
       [tenantId],
     );
-    const row = rows[0];
-    if (!row) {
-      return DEFAULT_TRAFFIC_SETTINGS;
-    }
-    const limit = (value: unknown): number | null => (value === null ? null : Number(value));
-    return {
-      tenantPerMinute: limit(row.tenant_per_minute),
-      agentPerMinute: limit(row.agent_per_minute),
-      subscriptionPerMinute: limit(row.subscription_per_minute),
-      contentCapture: row.content_capture === true,
-      hitlWaitSeconds: Number(row.hitl_wait_seconds),
-      hitlExpirySeconds: Number(row.hitl_expiry_seconds),
-    };
+    return trafficSettingsOf(rows[0]);
   }
 }
 
