@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 
-import { TrafficModule } from '../traffic/traffic.module';
 import { KillSwitchesController } from './kill-switches.controller';
 import { KillSwitchesRepository } from './kill-switches.repository';
 import { KillSwitchesService } from './kill-switches.service';
 
-/** D35: kill switches; the traffic paths read the engaged ones through TrafficDirectory (T2). */
+/**
+ * D35: kill switches. Each change is announced by its lifecycle event; the traffic paths hear it
+ * on the broadcast and read the engaged switches again (T2, T50).
+ */
 @Module({
-  imports: [TrafficModule],
   controllers: [KillSwitchesController],
   providers: [KillSwitchesRepository, KillSwitchesService],
 })

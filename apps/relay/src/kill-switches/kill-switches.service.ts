@@ -9,7 +9,6 @@ import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { IdentityProjections } from '../projections/identity-projections.service';
-import { TrafficDirectory } from '../traffic/pipeline/traffic-directory';
 import { EngageKillSwitchDto } from './dto/engage-kill-switch.dto';
 import { ListKillSwitchesQueryDto } from './dto/list-kill-switches-query.dto';
 import { KillSwitch } from './kill-switch.types';
@@ -25,7 +24,8 @@ interface Target {
 
 /**
  * Kill switches (D35): engaged, every hop touching the target is refused on every replica within
- * a second (T2); engaging and releasing record the lifecycle event of the target's kind.
+ * a second (T2); engaging and releasing record the lifecycle event of the target's kind, which is
+ * also how the traffic paths hear of it (T50): this module calls nothing of theirs.
  */
 @Injectable()
 export class KillSwitchesService {
@@ -33,7 +33,6 @@ export class KillSwitchesService {
     @Inject(RELAY_DATABASE) private readonly database: Database,
     @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
     private readonly switches: KillSwitchesRepository,
-    private readonly directory: TrafficDirectory,
     private readonly identities: IdentityProjections,
   ) {}
 
@@ -54,7 +53,6 @@ export class KillSwitchesService {
         await this.record(tx, ctx, created, target, 'KILL_SWITCH_ENGAGED', undefined);
         return created;
       });
-      this.directory.forgetTenant(ctx.tenantId);
       return engaged;
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -95,7 +93,6 @@ export class KillSwitchesService {
       }));
       await this.record(tx, ctx, released, target, 'KILL_SWITCH_RELEASED', current);
     });
-    this.directory.forgetTenant(ctx.tenantId);
   }
 
   private async mustFind(tx: Tx, ctx: RequestContext, id: string): Promise<KillSwitch> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Row, Tx } from '@agp/database';
 
-import { DEFAULT_TRAFFIC_SETTINGS, TrafficSettings } from '../traffic/pipeline/traffic-directory';
+import { TrafficSettings, trafficSettingsOf } from './traffic-settings.types';
 
 /** The tenant's row of `relay.traffic_settings` (D36, D40, D34). */
 @Injectable()
@@ -19,19 +19,7 @@ export class TrafficSettingsRepository {
       `SELECT * FROM relay.traffic_settings WHERE tenant_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
       [tenantId],
     );
-    const row = rows[0];
-    if (!row) {
-      return DEFAULT_TRAFFIC_SETTINGS;
-    }
-    const limit = (value: unknown): number | null => (value === null ? null : Number(value));
-    return {
-      tenantPerMinute: limit(row.tenant_per_minute),
-      agentPerMinute: limit(row.agent_per_minute),
-      subscriptionPerMinute: limit(row.subscription_per_minute),
-      contentCapture: row.content_capture === true,
-      hitlWaitSeconds: Number(row.hitl_wait_seconds),
-      hitlExpirySeconds: Number(row.hitl_expiry_seconds),
-    };
+    return trafficSettingsOf(rows[0]);
   }
 
   async write(tx: Tx, tenantId: string, settings: TrafficSettings): Promise<void> {

@@ -5,7 +5,7 @@ import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
-import { TrafficDirectory, TrafficSettings } from '../traffic/pipeline/traffic-directory';
+import { TRAFFIC_SETTINGS_KIND, TrafficSettings } from './traffic-settings.types';
 import { UpdateTrafficSettingsDto } from './dto/update-traffic-settings.dto';
 import { TrafficSettingsRepository } from './traffic-settings.repository';
 
@@ -40,7 +40,6 @@ export class TrafficSettingsService {
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
     @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
-    private readonly directory: TrafficDirectory,
     private readonly repository: TrafficSettingsRepository,
   ) {}
 
@@ -73,14 +72,14 @@ export class TrafficSettingsService {
       }
       await this.repository.write(tx, ctx.tenantId, next);
       // D42: settings that govern traffic are administered; no specification type names them.
+      // The event is also how every replica's traffic paths hear of the change (T2, T50).
       await recordAdminChange(this.outbox, tx, ctx, 'UPDATED', {
-        target: { kind: 'TRAFFIC_SETTINGS', id: ctx.tenantId },
+        target: { kind: TRAFFIC_SETTINGS_KIND, id: ctx.tenantId },
         before: toResponse(current),
         after: toResponse(next),
       });
       return next;
     });
-    this.directory.forgetTenant(ctx.tenantId);
     return toResponse(updated);
   }
 

@@ -20,18 +20,20 @@ import { PushController } from './a2a/push/push.controller';
 import { LlmCompletions } from './llm/llm-completions';
 import { LlmController } from './llm/llm.controller';
 import { LlmForwarder } from './llm/llm-forwarder';
-import { LlmHolds } from './llm/llm-holds';
+import { CompletionAnswers } from './llm/completion-answers';
 import { LlmRelayService } from './llm/llm-relay.service';
 import { LlmUpstream } from './llm/llm-upstream';
 import { McpController } from './mcp/mcp.controller';
 import { McpExchange } from './mcp/mcp-exchange';
 import { McpHops } from './mcp/mcp-hops';
+import { McpOpenStreams } from './mcp/mcp-open-stream';
 import { McpRelayService } from './mcp/mcp-relay.service';
 import { McpUpstream } from './mcp/mcp-upstream';
 import { HopAuditor } from './pipeline/hop-auditor';
 import { HopPipeline } from './pipeline/hop-pipeline';
 import { keepUnreadableJsonRpcBodies } from './pipeline/json-rpc-body';
 import { RateLimiter } from './pipeline/rate-limiter';
+import { StreamWatch } from './pipeline/stream-watch';
 import { TrafficDirectory } from './pipeline/traffic-directory';
 import { TrafficGuard } from './pipeline/traffic-guard';
 
@@ -54,8 +56,10 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     TrafficGuard,
     HopAuditor,
     HopPipeline,
+    StreamWatch,
     McpUpstream,
     McpHops,
+    McpOpenStreams,
     McpExchange,
     McpRelayService,
     A2aDirectory,
@@ -70,7 +74,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     PushReceiver,
     LlmUpstream,
     LlmForwarder,
-    LlmHolds,
+    CompletionAnswers,
     LlmCompletions,
     LlmRelayService,
   ],

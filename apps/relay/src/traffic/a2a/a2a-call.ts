@@ -5,9 +5,9 @@ import { MessageDirection } from '@agp/contracts';
 import { EndpointRef } from '../../decisions/decision.types';
 import { Hop } from '../pipeline/hop.types';
 import { CallBasis } from '../pipeline/traffic-call';
-import { GuardSubject } from '../pipeline/traffic-guard';
+import { Admission, admissionOf } from '../pipeline/admission';
 import { JsonRpcMessage } from '../mcp/json-rpc';
-import { A2aRoute } from './a2a-directory';
+import { A2aDirectory, A2aRoute } from './a2a-directory';
 import { a2aText, taskFacts, withoutFileBytes } from './a2a-messages';
 
 /** One JSON-RPC call of an agent to another agent through the relay. */
@@ -15,6 +15,7 @@ export interface A2aCall extends CallBasis<A2aRoute> {
   callerId: string;
   targetId: string;
   headers: IncomingHttpHeaders;
+  admission: Admission;
 }
 
 export function callerOf(call: A2aCall): EndpointRef {
@@ -70,16 +71,20 @@ export function a2aHopOf(
   };
 }
 
-/** D35, D36: what a kill switch or a rate limit may name on an A2A call. */
-export function a2aGuardSubject(call: A2aCall): GuardSubject {
-  return {
-    tenantId: call.tenantId,
-    agentId: call.callerId,
-    ...(call.route.subscription ? { subscriptionId: call.route.subscription.id } : {}),
-    targets: [
-      { scope: 'TENANT', id: call.tenantId },
-      { scope: 'AGENT', id: call.callerId },
-      { scope: 'AGENT', id: call.targetId },
-    ],
-  };
+/** D32, D35, D36: what admits an A2A call, and what a kill switch may name on it. */
+export function a2aAdmission(
+  routes: A2aDirectory,
+  basis: { tenantId: string; correlationId: string; route: A2aRoute },
+  callerId: string,
+  targetId: string,
+): Admission {
+  const target = {
+    scope: 'AGENT',
+    id: targetId,
+    label: `agent ${targetId}`,
+    noun: 'this agent',
+  } as const;
+  return admissionOf(basis, callerId, target, () =>
+    routes.route(basis.tenantId, callerId, targetId),
+  );
 }

@@ -1,17 +1,16 @@
-import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { EventSourceMessage, createParser } from 'eventsource-parser';
 import { Dispatcher } from 'undici';
 
 import { CredentialCipher } from '../../mcp-servers/credential-cipher';
 import { upstreamCredentialHeader } from '../../mcp-servers/upstream-credential';
 import { HopPipeline } from '../pipeline/hop-pipeline';
-import { TrafficGuard } from '../pipeline/traffic-guard';
+import { StreamWatch } from '../pipeline/stream-watch';
 import { JsonRpcId, JsonRpcMessage, invalidMessage, kindOf, rpcRefusal } from '../mcp/json-rpc';
 import { StreamEnding } from '../pipeline/refusal-answers';
 import { REFUSALS, Refusal } from '../pipeline/refusal-codes';
 import { SseWriter } from '../pipeline/sse-writer';
-import { A2aCall, a2aGuardSubject, a2aHopOf, a2aLabel } from './a2a-call';
-import { A2aDirectory } from './a2a-directory';
+import { A2aCall, a2aHopOf, a2aLabel } from './a2a-call';
 import { A2aHops } from './a2a-hops';
 import { isFinalEvent, isStreamingMethod } from './a2a-messages';
 import {
@@ -49,8 +48,6 @@ export interface AskedFor {
   resendDigest: string;
 }
 
-/** How often an open stream checks that it may go on (kill switches, subscriptions; T2). */
-const STOP_CHECK_MS = 1_000;
 /** How often an idle stream gets a comment line (under the gateway's idle timeout, T15). */
 const KEEP_ALIVE_MS = 15_000;
 
@@ -64,24 +61,14 @@ class GarbledAnswer extends Error {}
  * before the task ended) into a JSON-RPC error audited as ERROR, so no caller waits for ever (T35).
  */
 @Injectable()
-export class A2aExchange implements BeforeApplicationShutdown {
-  private readonly stopping = new Set<(refusal: Refusal, reason: string) => void>();
-
+export class A2aExchange {
   constructor(
     private readonly upstream: A2aUpstream,
     private readonly hops: A2aHops,
     private readonly pipeline: HopPipeline,
-    private readonly guard: TrafficGuard,
-    private readonly routes: A2aDirectory,
+    private readonly watch: StreamWatch,
     private readonly cipher: CredentialCipher,
   ) {}
-
-  /** Open streams end with an error event telling the caller to send again. */
-  beforeApplicationShutdown(): void {
-    for (const stop of this.stopping) {
-      stop(REFUSALS.streamIncomplete, 'the relay is shutting down; send again');
-    }
-  }
 
   async forward(
     call: A2aCall,
@@ -172,17 +159,11 @@ export class A2aExchange implements BeforeApplicationShutdown {
       run: async (writer) => {
         writer.open({});
         let stoppedFor: StreamEnding | undefined;
-        const stopOn = (refusal: Refusal, reason: string): void => {
-          stoppedFor ??= { refusal, reason };
+        const stopOn = (ending: StreamEnding): void => {
+          stoppedFor ??= ending;
           abort.abort();
         };
-        this.stopping.add(stopOn);
-        const watch = setInterval(() => {
-          void this.stopReason(call).then(
-            (reason) => reason && stopOn(REFUSALS.killSwitch, reason),
-            () => undefined,
-          );
-        }, STOP_CHECK_MS);
+        const unwatch = this.watch.watch(call.admission, stopOn);
         const keepAlive = setInterval(() => void writer.keepAlive(), KEEP_ALIVE_MS);
         let ending: StreamEnding | undefined;
         let isDone = false;
@@ -197,9 +178,8 @@ export class A2aExchange implements BeforeApplicationShutdown {
             ending = { refusal: REFUSALS.streamIncomplete, reason: why };
           }
         } finally {
-          clearInterval(watch);
+          unwatch();
           clearInterval(keepAlive);
-          this.stopping.delete(stopOn);
         }
         ending = stoppedFor ?? ending;
         if (!isDone && (ending || !abort.signal.aborted) && !writer.isClosed) {
@@ -226,7 +206,7 @@ export class A2aExchange implements BeforeApplicationShutdown {
     writer: SseWriter,
     id: JsonRpcId,
     askedFor: AskedFor,
-    stopOn: (refusal: Refusal, reason: string) => void,
+    stopOn: (ending: StreamEnding) => void,
   ): Promise<boolean> {
     const events: EventSourceMessage[] = [];
     const parser = createParser({ onEvent: (event) => events.push(event) });
@@ -246,14 +226,14 @@ export class A2aExchange implements BeforeApplicationShutdown {
           continue;
         }
         const reply = parseAnswer(event.data, id);
-        const stop = await this.stopReason(call);
+        const stop = await this.watch.stopReason(call.admission);
         if (stop) {
           await this.pipeline.refuse(a2aHopOf(call, 'RESPONSE', reply, askedFor.method), {
             type: 'COMMUNICATION_AUDIT',
             action: 'BLOCK',
             reason: stop,
           });
-          stopOn(REFUSALS.killSwitch, stop);
+          stopOn({ refusal: REFUSALS.killSwitch, reason: stop });
           return false;
         }
         const judged = await this.hops.judgeAnswer(call, reply, askedFor);
@@ -345,15 +325,6 @@ export class A2aExchange implements BeforeApplicationShutdown {
 
   private timeoutOf(call: A2aCall): number {
     return call.route.target.timeoutMs;
-  }
-
-  private async stopReason(call: A2aCall): Promise<string | undefined> {
-    const engaged = await this.guard.killSwitchFor(a2aGuardSubject(call));
-    if (engaged) {
-      return `kill switch ${engaged.id} (${engaged.scope}): ${engaged.reason}`;
-    }
-    const route = await this.routes.route(call.tenantId, call.callerId, call.targetId);
-    return route?.subscription ? undefined : 'the agent is no longer subscribed to this agent';
   }
 }
 

@@ -2,30 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { MessageDirection } from '@agp/contracts';
 import { HttpProblem } from '@agp/http';
 
-import { HitlHolds } from '../../hitl/hitl-holds.service';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { callBasisOf, resendHoldOf } from '../pipeline/traffic-call';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficCaller } from '../pipeline/traffic-intake';
-import { TrafficGuard } from '../pipeline/traffic-guard';
-import { REFUSALS } from '../pipeline/refusal-codes';
 import { JsonRpcMessage, rpcRefusal } from '../mcp/json-rpc';
 import { a2aFramingError } from './a2a-framing';
 import { resendDigestOf } from '../mcp/mcp-messages';
-import { A2aCall, a2aGuardSubject, a2aHopOf } from './a2a-call';
+import { A2aCall, a2aAdmission, a2aHopOf } from './a2a-call';
 import { A2aDirectory } from './a2a-directory';
 import { A2aAnswer, A2aExchange } from './a2a-exchange';
-import { A2aHops, heldOutcome } from './a2a-hops';
+import { A2aHops, asA2a } from './a2a-hops';
 import { AgentCardJson } from './agent-card';
 import { AgentCards } from './agent-cards.service';
 import { A2aUpstreamFailure } from './a2a-upstream';
 import { PushGovernance } from './push/push-governance';
-
-/** The hop an admission refusal is audited as. */
-interface AdmittedHop {
-  direction: MessageDirection;
-  method?: string;
-}
 
 /** Who calls the path (T38: an agent). */
 export type A2aCaller = TrafficCaller;
@@ -41,12 +32,10 @@ export class A2aRelayService {
   constructor(
     private readonly routes: A2aDirectory,
     private readonly directory: TrafficDirectory,
-    private readonly guard: TrafficGuard,
     private readonly pipeline: HopPipeline,
     private readonly hops: A2aHops,
     private readonly exchange: A2aExchange,
     private readonly cards: AgentCards,
-    private readonly holds: HitlHolds,
     private readonly pushes: PushGovernance,
   ) {}
 
@@ -98,29 +87,47 @@ export class A2aRelayService {
   }
 
   /**
-   * What every message on the path passes before any policy: the AGENT_TO_AGENT subscription
-   * (D32, a 403), the kill switches (D35, −31005 in the message's place) and the rate limits
-   * (D36, a 429 with −31029), each refusal audited as a hop of `direction` (a message that is no
-   * request names the method it stands for in `method`). Undefined when it may go on.
+   * The pipeline's admission written as A2A: no AGENT_TO_AGENT subscription is a 403 (D32); a
+   * kill switch −31005 in the message's place (D35); a rate limit a 429 with −31029, which the A2A
+   * SDK's client reads from the body (D36). Each refusal is audited as a hop of `direction` (a
+   * message that is no request names the method it stands for in `method`). Undefined when it
+   * may go on.
    */
   async admit(
     call: A2aCall,
-    message: JsonRpcMessage,
+    message: JsonRpcMessage | undefined,
     direction: MessageDirection,
     method?: string,
   ): Promise<A2aAnswer | undefined> {
-    const hop = { direction, method };
-    await this.checkSubscribed(call, message, hop);
-    return (
-      (await this.refuseIfStopped(call, message, hop)) ??
-      (await this.enforceRateLimit(call, message, hop))
-    );
+    const hops = message ? [a2aHopOf(call, direction, message, method)] : [];
+    const refused = await this.pipeline.admit(call.admission, hops, 1);
+    switch (refused?.kind) {
+      case undefined:
+        return undefined;
+      case 'NOT_SUBSCRIBED':
+        throw new HttpProblem(403, 'forbidden', refused.reason);
+      case 'KILL_SWITCH':
+        return {
+          kind: 'json',
+          status: 200,
+          body: rpcRefusal(message?.id, refused.answer.refusal, refused.answer.data),
+        };
+      case 'RATE_LIMITED':
+        return {
+          kind: 'json',
+          status: 429,
+          headers: { 'retry-after': String(refused.retryAfterSeconds) },
+          body: rpcRefusal(message?.id, refused.answer.refusal, refused.answer.data),
+        };
+    }
   }
 
   /** The agent card as callers see it (D38): the subscription decides, as for every call. */
   async card(caller: A2aCaller, targetId: string): Promise<AgentCardJson> {
     const call = await this.callFor(caller, targetId);
-    await this.checkSubscribed(call);
+    if (!call.route.subscription) {
+      throw new HttpProblem(403, 'forbidden', notSubscribed(call));
+    }
     try {
       const card = await this.cards.cardOf(call.tenantId, call.correlationId, call.route.target);
       return this.cards.served(targetId, card);
@@ -142,21 +149,21 @@ export class A2aRelayService {
     hitlRequestId: string,
     request: JsonRpcMessage,
   ): Promise<{ kind: 'forward' | 'answer'; body: JsonRpcMessage }> {
-    const outcome = await this.holds.releaseOnResend(
-      call.tenantId,
-      call.callerId,
+    const outcome = await this.pipeline.release<JsonRpcMessage>({
+      tenantId: call.tenantId,
+      agentId: call.callerId,
+      correlationId: call.correlationId,
       hitlRequestId,
-      resendDigestOf(request),
-      call.correlationId,
-    );
+      resendDigest: resendDigestOf(request),
+    });
     if (!outcome) {
       throw HttpProblem.notFound(`no HITL request ${hitlRequestId} of this agent`);
     }
-    const settled = heldOutcome(request, outcome, call);
+    const settled = asA2a(request, outcome);
     if (settled.kind === 'refused') {
       return { kind: 'answer', body: settled.answer };
     }
-    return outcome.request?.direction === 'REQUEST'
+    return outcome.kind === 'RELEASED' && outcome.direction === 'REQUEST'
       ? { kind: 'forward', body: settled.message }
       : { kind: 'answer', body: settled.message };
   }
@@ -168,95 +175,17 @@ export class A2aRelayService {
       this.routes.route(caller.tenantId, caller.agentId, targetId),
       `no agent ${targetId} in this tenant`,
     );
-    return { ...basis, callerId: caller.agentId, targetId, headers: caller.headers };
-  }
-
-  /** D32: no AGENT_TO_AGENT subscription, no traffic: 403 before anything reaches the target. */
-  private async checkSubscribed(
-    call: A2aCall,
-    request?: JsonRpcMessage,
-    hop: AdmittedHop = { direction: 'REQUEST' },
-  ): Promise<void> {
-    if (call.route.subscription) {
-      return;
-    }
-    const reason = `agent ${call.callerId} is not subscribed to agent ${call.targetId}`;
-    if (request) {
-      await this.pipeline.refuse(a2aHopOf(call, hop.direction, request, hop.method), {
-        type: 'COMMUNICATION_AUDIT',
-        action: 'BLOCK',
-        reason,
-      });
-    }
-    throw new HttpProblem(403, 'forbidden', reason);
-  }
-
-  /** D35: a switch on the tenant, the caller or the target: −31005 (D41), audited as BLOCK. */
-  private async refuseIfStopped(
-    call: A2aCall,
-    request: JsonRpcMessage,
-    hop: AdmittedHop,
-  ): Promise<A2aAnswer | undefined> {
-    const engaged = await this.guard.killSwitchFor(a2aGuardSubject(call));
-    if (!engaged) {
-      return undefined;
-    }
-    const reason = `kill switch ${engaged.id} (${engaged.scope}): ${engaged.reason}`;
-    const { decisionId, audited } = this.pipeline.refusing(
-      a2aHopOf(call, hop.direction, request, hop.method),
-      {
-        type: 'COMMUNICATION_AUDIT',
-        action: 'BLOCK',
-        reason,
-        details: { killSwitchId: engaged.id },
-      },
-    );
-    await audited;
-    const data = {
-      reasons: [reason],
-      killSwitchId: engaged.id,
-      decisionId,
-      correlationId: call.correlationId,
-    };
     return {
-      kind: 'json',
-      status: 200,
-      body: rpcRefusal(request.id, REFUSALS.killSwitch, data),
+      ...basis,
+      callerId: caller.agentId,
+      targetId,
+      headers: caller.headers,
+      admission: a2aAdmission(this.routes, basis, caller.agentId, targetId),
     };
   }
+}
 
-  /**
-   * D36: 429 with Retry-After and JSON-RPC −31029 (D41), which the A2A SDK's client reads from
-   * the body; RATE_LIMIT recorded once per key per minute.
-   */
-  private async enforceRateLimit(
-    call: A2aCall,
-    request: JsonRpcMessage,
-    hop: AdmittedHop,
-  ): Promise<A2aAnswer | undefined> {
-    const refusal = await this.guard.rateLimitFor(a2aGuardSubject(call), 1);
-    if (!refusal) {
-      return undefined;
-    }
-    const reason = `over the rate limit of ${refusal.perMinute} messages per minute (${refusal.key})`;
-    if (refusal.isFirstInWindow) {
-      await this.pipeline.refuse(a2aHopOf(call, hop.direction, request, hop.method), {
-        type: 'RATE_LIMIT',
-        action: 'BLOCK',
-        reason,
-        details: { key: refusal.key, perMinute: refusal.perMinute },
-      });
-    }
-    const data = {
-      reasons: [reason],
-      retryAfter: refusal.retryAfterSeconds,
-      correlationId: call.correlationId,
-    };
-    return {
-      kind: 'json',
-      status: 429,
-      headers: { 'retry-after': String(refusal.retryAfterSeconds) },
-      body: rpcRefusal(request.id, REFUSALS.rateLimited, data),
-    };
-  }
+/** D32's refusal of a caller without an AGENT_TO_AGENT subscription to the target. */
+function notSubscribed(call: A2aCall): string {
+  return `agent ${call.callerId} is not subscribed to agent ${call.targetId}`;
 }

@@ -136,7 +136,6 @@ export class AgentCards {
         );
       }
     });
-    this.directory.forgetTenant(tenantId);
     return {
       card,
       refresh: { status: changed.length > 0 ? 'updated' : 'unchanged', changedFields: changed },

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { FieldError } from '@agp/http';
 
 import { canonicalJson } from '../pipeline/canonical-json';
+import type { TokenUsage } from '../pipeline/gateway-call-events';
 
 /** An OpenAI chat completion request as the agent sent it; fields the relay does not read pass. */
 export interface ChatRequest {
@@ -14,11 +15,7 @@ export interface ChatRequest {
 }
 
 /** Token counts as a provider reports them (`usage`). */
-export interface TokenUsage {
-  promptTokens?: number;
-  completionTokens?: number;
-  totalTokens?: number;
-}
+export type { TokenUsage };
 
 const MAX_MODEL_NAME = 200;
 const MAX_MESSAGES = 10_000;

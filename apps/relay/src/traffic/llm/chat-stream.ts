@@ -6,16 +6,11 @@ import { EventSourceMessage, createParser } from 'eventsource-parser';
 import { severityOf } from '../../decisions/combine-decisions';
 import { HopDecision } from '../../decisions/decision.types';
 import { SseWriter } from '../pipeline/sse-writer';
-import { TokenUsage, usageOf } from './chat-messages';
+import { TokenUsage } from './chat-messages';
+import { AgentChunks, ChoiceState, GarbledChatStream, ProviderChunks } from './chat-chunks';
 import { LlmPathErrorCode, LlmPathException, openAiErrorOf } from './llm-path.exception';
 import { MAX_COMPLETION_BYTES } from './llm-upstream';
-import {
-  ChoiceBuffer,
-  ToolCallParts,
-  maskedChoices,
-  releasableEnd,
-  windowCompletion,
-} from './stream-window';
+import { ChoiceBuffer, maskedChoices, releasableEnd, windowCompletion } from './stream-window';
 
 /** T20: after the first, a window closes at this much held-back text, or this long after it began. */
 export const WINDOW_CHARS = 64;
@@ -51,16 +46,6 @@ export interface ChatStreamResult {
   reason?: string;
 }
 
-interface StreamMeta {
-  id?: string;
-  created?: number;
-  model?: string;
-  systemFingerprint?: string;
-}
-
-/** The provider sent something that is not an OpenAI chat stream. */
-class GarbledChatStream extends Error {}
-
 /** The provider's stream failed before any byte of it reached the agent (T23: fail over). */
 export class StreamFailedEarly extends Error {
   constructor(readonly fault: unknown) {
@@ -77,25 +62,21 @@ export class StreamFailedEarly extends Error {
  * Reading waits for each judgement, so a fast provider makes larger windows, not more of them.
  */
 export class ChatStream {
-  private readonly choices = new Map<number, ChoiceBuffer & { finishReason: unknown }>();
-  private readonly meta: StreamMeta = {};
-  private usage?: TokenUsage;
-  private windowStartedAt?: number;
+  private readonly provider = new ProviderChunks();
+  private readonly agent: AgentChunks;
   private windows = 0;
-  private isOpen = false;
-  private isDone = false;
   private action: Action = 'LOG';
-  private firstTokenAt?: number;
-  private writer?: SseWriter;
   /** Set when a window was held for review: the rest is read, then held with it. */
   private heldFor?: { decision: HopDecision; decisionId: string };
 
   /** `start` takes the response over and writes its headers: called once, before the first event. */
   constructor(
-    private readonly start: () => SseWriter,
+    start: () => SseWriter,
     private readonly hooks: ChatStreamHooks,
     private readonly agentWantsUsage: boolean,
-  ) {}
+  ) {
+    this.agent = new AgentChunks(start, this.provider.meta);
+  }
 
   /**
    * Runs the stream to its end. While nothing was written yet, a refusal is thrown as its
@@ -109,19 +90,22 @@ export class ChatStream {
       if (ended) {
         return ended;
       }
-      await this.finish();
+      await this.agent.finish(
+        this.provider.sorted(),
+        this.agentWantsUsage ? this.provider.usage : undefined,
+      );
       return this.result('SUCCESS');
     } catch (error) {
       if (error instanceof StreamEnded) {
         return error.result;
       }
-      if (error instanceof LlmPathException && !this.isOpen) {
+      if (error instanceof LlmPathException && !this.agent.isOpen) {
         throw error;
       }
       if (signal.aborted) {
         return this.result('CANCELLED', 'the agent went away');
       }
-      if (!this.isOpen) {
+      if (!this.agent.isOpen) {
         // D39, T23: nothing has reached the agent yet, so the gateway may still fail over.
         throw new StreamFailedEarly(error);
       }
@@ -129,9 +113,9 @@ export class ChatStream {
         error instanceof GarbledChatStream || error instanceof Error
           ? error.message
           : String(error);
-      await this.ensureOpen().data(
-        JSON.stringify({ error: openAiErrorOf(LlmPathErrorCode.UpstreamFailed, reason) }),
-      );
+      await this.agent
+        .open()
+        .data(JSON.stringify({ error: openAiErrorOf(LlmPathErrorCode.UpstreamFailed, reason) }));
       return this.result('ERROR', reason);
     }
   }
@@ -150,73 +134,21 @@ export class ChatStream {
       parser.feed(text);
       if (events.length > 0) {
         buffered = 0;
-        events.splice(0).forEach((event) => this.take(event));
+        events.splice(0).forEach((event) => this.provider.take(event));
         const ended = await this.flush(false);
         if (ended) {
           throw new StreamEnded(ended);
         }
       }
-      if (this.isDone) {
+      if (this.provider.isDone) {
         return;
       }
     }
   }
 
-  /** One provider event into the buffers. */
-  private take(event: EventSourceMessage): void {
-    if (event.data === '[DONE]') {
-      this.isDone = true;
-      return;
-    }
-    let chunk: Record<string, unknown>;
-    try {
-      chunk = JSON.parse(event.data) as Record<string, unknown>;
-    } catch {
-      throw new GarbledChatStream('the provider sent an event that is not JSON');
-    }
-    const error = chunk.error as { message?: unknown } | undefined;
-    if (error) {
-      const said = typeof error.message === 'string' ? error.message : 'unknown error';
-      throw new GarbledChatStream(`the provider failed mid-stream: ${said}`);
-    }
-    this.meta.id ??= typeof chunk.id === 'string' ? chunk.id : undefined;
-    this.meta.created ??= typeof chunk.created === 'number' ? chunk.created : undefined;
-    this.meta.model ??= typeof chunk.model === 'string' ? chunk.model : undefined;
-    this.meta.systemFingerprint ??=
-      typeof chunk.system_fingerprint === 'string' ? chunk.system_fingerprint : undefined;
-    this.usage = usageOf(chunk) ?? this.usage;
-    for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
-      this.takeChoice(choice as Record<string, unknown>);
-    }
-  }
-
-  private takeChoice(choice: Record<string, unknown>): void {
-    const index = typeof choice.index === 'number' ? choice.index : 0;
-    const buffer = this.choices.get(index) ?? {
-      index,
-      pending: '',
-      toolCalls: [],
-      finishReason: null,
-    };
-    this.choices.set(index, buffer);
-    const delta = (choice.delta ?? {}) as Record<string, unknown>;
-    for (const text of [delta.content, delta.refusal]) {
-      if (typeof text === 'string' && text.length > 0) {
-        this.windowStartedAt ??= performance.now();
-        buffer.pending += text;
-      }
-    }
-    for (const part of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
-      mergeToolCall(buffer.toolCalls, part as Record<string, unknown>);
-    }
-    if (choice.finish_reason !== undefined && choice.finish_reason !== null) {
-      buffer.finishReason = choice.finish_reason;
-    }
-  }
-
   /** Judges and releases a window when one is due; the result when the stream must end now. */
   private async flush(isFinal: boolean): Promise<ChatStreamResult | undefined> {
-    const buffers = [...this.choices.values()].sort((a, b) => a.index - b.index);
+    const buffers = this.provider.sorted();
     if (this.heldFor) {
       return isFinal ? this.holdTheRest(buffers, this.heldFor) : undefined;
     }
@@ -230,11 +162,11 @@ export class ChatStream {
     }
     const stop = await this.hooks.stopReason();
     if (stop) {
-      await this.refuse(new LlmPathException(LlmPathErrorCode.KillSwitch, stop));
+      await this.agent.refuse(new LlmPathException(LlmPathErrorCode.KillSwitch, stop));
       return this.result('BLOCKED', stop);
     }
     const window = windowCompletion(
-      this.meta.model,
+      this.provider.meta.model,
       buffers.map((b) => ({
         index: b.index,
         content: b.pending,
@@ -263,7 +195,7 @@ export class ChatStream {
     verdict: Extract<WindowVerdict, { kind: 'refuse' }>,
   ): Promise<ChatStreamResult> {
     this.raise(verdict.action);
-    await this.refuse(verdict.refusal);
+    await this.agent.refuse(verdict.refusal);
     return this.result(verdict.outcome, verdict.refusal.message);
   }
 
@@ -275,13 +207,13 @@ export class ChatStream {
     return (
       this.windows === 0 ||
       held >= WINDOW_CHARS ||
-      performance.now() - (this.windowStartedAt ?? 0) >= WINDOW_MS
+      performance.now() - (this.provider.windowStartedAt ?? 0) >= WINDOW_MS
     );
   }
 
   /** Writes what a delivered window lets through, masked as its decision says. */
   private async release(
-    buffers: Array<ChoiceBuffer & { finishReason: unknown }>,
+    buffers: ChoiceState[],
     decision: HopDecision,
     isFinal: boolean,
     judged: { choices: unknown[] },
@@ -294,7 +226,7 @@ export class ChatStream {
     });
     const isMasked = decision.maskedFields.length > 0;
     const headWindow = windowCompletion(
-      this.meta.model,
+      this.provider.meta.model,
       buffers.map((b, i) => ({
         index: b.index,
         content: heads[i],
@@ -305,19 +237,19 @@ export class ChatStream {
     for (const [i, buffer] of buffers.entries()) {
       const content = masked ? masked[i].content : heads[i];
       if (content.length > 0) {
-        await this.chunk({ index: buffer.index, delta: { content } });
+        await this.agent.chunk({ index: buffer.index, delta: { content } });
       }
       if (isFinal && buffer.toolCalls.length > 0) {
         const toolCalls =
           masked?.[i].toolCalls ?? (judged.choices[i] as ToolCallHolder).message.tool_calls;
-        await this.chunk({
+        await this.agent.chunk({
           index: buffer.index,
           delta: { tool_calls: toolCalls.map((call, n) => ({ index: n, ...(call as object) })) },
         });
         buffer.toolCalls = [];
       }
     }
-    this.windowStartedAt = buffers.some((b) => b.pending.length > 0)
+    this.provider.windowStartedAt = buffers.some((b) => b.pending.length > 0)
       ? performance.now()
       : undefined;
   }
@@ -327,11 +259,11 @@ export class ChatStream {
    * held as one completion (masked as the window's decision says); released, it goes on whole.
    */
   private async holdTheRest(
-    buffers: Array<ChoiceBuffer & { finishReason: unknown }>,
+    buffers: ChoiceState[],
     { decision, decisionId }: { decision: HopDecision; decisionId: string },
   ): Promise<ChatStreamResult | undefined> {
     const whole = windowCompletion(
-      this.meta.model,
+      this.provider.meta.model,
       buffers.map((b) => ({ index: b.index, content: b.pending, toolCalls: b.toolCalls })),
     );
     const held = maskedChoices(whole, decision.mask);
@@ -354,10 +286,10 @@ export class ChatStream {
     for (const [i, buffer] of buffers.entries()) {
       const choice = released[i] ?? { content: '' };
       if (choice.content.length > 0) {
-        await this.chunk({ index: buffer.index, delta: { content: choice.content } });
+        await this.agent.chunk({ index: buffer.index, delta: { content: choice.content } });
       }
       if (choice.toolCalls && choice.toolCalls.length > 0) {
-        await this.chunk({
+        await this.agent.chunk({
           index: buffer.index,
           delta: {
             tool_calls: choice.toolCalls.map((call, n) => ({ index: n, ...(call as object) })),
@@ -368,72 +300,6 @@ export class ChatStream {
       buffer.toolCalls = [];
     }
     return undefined;
-  }
-
-  private async finish(): Promise<void> {
-    for (const buffer of [...this.choices.values()].sort((a, b) => a.index - b.index)) {
-      await this.chunk({
-        index: buffer.index,
-        delta: {},
-        finish_reason: buffer.finishReason ?? 'stop',
-      });
-    }
-    if (this.agentWantsUsage && this.usage) {
-      await this.write({ ...this.envelope(), choices: [], usage: usageBody(this.usage) });
-    }
-    await this.ensureOpen().data('[DONE]');
-  }
-
-  private async chunk(choice: {
-    index: number;
-    delta: Record<string, unknown>;
-    finish_reason?: unknown;
-  }): Promise<void> {
-    const isFirst = !this.isOpen;
-    this.firstTokenAt ??= 'content' in choice.delta ? performance.now() : undefined;
-    await this.write({
-      ...this.envelope(),
-      choices: [
-        {
-          index: choice.index,
-          delta: isFirst ? { role: 'assistant', ...choice.delta } : choice.delta,
-          logprobs: null,
-          finish_reason: choice.finish_reason ?? null,
-        },
-      ],
-    });
-  }
-
-  private envelope(): Record<string, unknown> {
-    return {
-      id: this.meta.id ?? 'chatcmpl-relay',
-      object: 'chat.completion.chunk',
-      created: this.meta.created ?? Math.floor(Date.now() / 1000),
-      model: this.meta.model ?? 'unknown',
-      ...(this.meta.systemFingerprint ? { system_fingerprint: this.meta.systemFingerprint } : {}),
-    };
-  }
-
-  private async write(payload: unknown): Promise<void> {
-    await this.ensureOpen().data(JSON.stringify(payload));
-  }
-
-  private ensureOpen(): SseWriter {
-    if (!this.writer) {
-      this.isOpen = true;
-      this.writer = this.start();
-    }
-    return this.writer;
-  }
-
-  /** A refusal before anything was written is the HTTP answer; after, the stream's last event. */
-  private async refuse(refusal: LlmPathException): Promise<void> {
-    if (!this.isOpen) {
-      throw refusal;
-    }
-    await this.ensureOpen().data(
-      JSON.stringify({ error: refusal.extensions.error, ...dataOf(refusal) }),
-    );
   }
 
   private raise(action: Action): void {
@@ -447,18 +313,11 @@ export class ChatStream {
       outcome,
       action: this.action,
       windows: this.windows,
-      ...(this.usage ? { usage: this.usage } : {}),
-      ...(this.meta.model ? { upstreamModel: this.meta.model } : {}),
-      ...(this.firstTokenAt !== undefined ? { firstTokenAt: this.firstTokenAt } : {}),
+      ...(this.provider.usage ? { usage: this.provider.usage } : {}),
+      ...(this.provider.meta.model ? { upstreamModel: this.provider.meta.model } : {}),
+      ...(this.agent.firstTokenAt !== undefined ? { firstTokenAt: this.agent.firstTokenAt } : {}),
       ...(reason ? { reason } : {}),
     };
-  }
-}
-
-/** Ends the read loop with the result of a window that stopped the stream. */
-class StreamEnded extends Error {
-  constructor(readonly result: ChatStreamResult) {
-    super(result.reason ?? result.outcome);
   }
 }
 
@@ -466,34 +325,11 @@ interface ToolCallHolder {
   message: { tool_calls: unknown[] };
 }
 
-function mergeToolCall(calls: ToolCallParts[], part: Record<string, unknown>): void {
-  const index = typeof part.index === 'number' ? part.index : calls.length;
-  let call = calls.find((c) => c.index === index);
-  if (!call) {
-    call = { index, function: { arguments: '' } };
-    calls.push(call);
+/** Ends the read loop with the result of a window that stopped the stream. */
+class StreamEnded extends Error {
+  constructor(readonly result: ChatStreamResult) {
+    super(result.reason ?? result.outcome);
   }
-  if (typeof part.id === 'string') {
-    call.id = part.id;
-  }
-  if (typeof part.type === 'string') {
-    call.type = part.type;
-  }
-  const fn = (part.function ?? {}) as { name?: unknown; arguments?: unknown };
-  if (typeof fn.name === 'string') {
-    call.function.name = (call.function.name ?? '') + fn.name;
-  }
-  if (typeof fn.arguments === 'string') {
-    call.function.arguments += fn.arguments;
-  }
-}
-
-function usageBody(usage: TokenUsage): Record<string, number | undefined> {
-  return {
-    prompt_tokens: usage.promptTokens,
-    completion_tokens: usage.completionTokens,
-    total_tokens: usage.totalTokens,
-  };
 }
 
 /** The content and tool calls of each choice of a released completion. */
@@ -509,9 +345,4 @@ function releasedChoices(completion: unknown): Array<{ content: string; toolCall
       ...(Array.isArray(message.tool_calls) ? { toolCalls: message.tool_calls } : {}),
     };
   });
-}
-
-function dataOf(refusal: LlmPathException): Record<string, unknown> {
-  const { error: _error, ...data } = refusal.extensions;
-  return data;
 }

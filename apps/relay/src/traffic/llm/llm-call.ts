@@ -3,10 +3,12 @@ import { IncomingHttpHeaders } from 'node:http';
 import { MessageDirection } from '@agp/contracts';
 
 import { EndpointRef } from '../../decisions/decision.types';
+import { Admission, admissionOf } from '../pipeline/admission';
+import { GatewayCallParties } from '../pipeline/gateway-call-events';
 import { Hop } from '../pipeline/hop.types';
 import { CallBasis } from '../pipeline/traffic-call';
 import { LlmRoute } from '../pipeline/llm-route';
-import { GuardSubject } from '../pipeline/traffic-guard';
+import { TrafficDirectory } from '../pipeline/traffic-directory';
 
 /** T18: the `method` of every chat hop, as the path names it. */
 export const CHAT_METHOD = 'chat/completions';
@@ -16,6 +18,7 @@ export interface LlmCall extends CallBasis<LlmRoute> {
   agentId: string;
   gatewayId: string;
   agentHeaders: IncomingHttpHeaders;
+  admission: Admission;
 }
 
 export function agentOf(call: LlmCall): EndpointRef {
@@ -60,16 +63,31 @@ export function hopOf(
   };
 }
 
-/** D35, D36: what a kill switch or a rate limit may name on an agent's call to a gateway. */
-export function guardSubjectOf(call: LlmCall): GuardSubject {
+/** D32, D35, D36: what admits an agent's call to a gateway, and what a switch may name. */
+export function llmAdmission(
+  directory: TrafficDirectory,
+  basis: { tenantId: string; correlationId: string; route: LlmRoute },
+  agentId: string,
+  gatewayId: string,
+): Admission {
+  const target = {
+    scope: 'LLM_GATEWAY',
+    id: gatewayId,
+    label: `LLM gateway ${gatewayId}`,
+    noun: 'this LLM gateway',
+  } as const;
+  return admissionOf(basis, agentId, target, () =>
+    directory.llmRoute(basis.tenantId, agentId, gatewayId),
+  );
+}
+
+/** Who an LLM_GATEWAY_CALL or LLM_GATEWAY_FAILOVER is between (D39). */
+export function partiesOf(call: LlmCall): GatewayCallParties {
   return {
     tenantId: call.tenantId,
-    agentId: call.agentId,
-    ...(call.route.subscription ? { subscriptionId: call.route.subscription.id } : {}),
-    targets: [
-      { scope: 'TENANT', id: call.tenantId },
-      { scope: 'AGENT', id: call.agentId },
-      { scope: 'LLM_GATEWAY', id: call.gatewayId },
-    ],
+    correlationId: call.correlationId,
+    ...(call.traceId ? { traceId: call.traceId } : {}),
+    agent: agentOf(call),
+    gateway: { ...gatewayOf(call), name: call.route.gateway.name },
   };
 }

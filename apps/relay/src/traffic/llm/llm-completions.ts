@@ -2,82 +2,25 @@ import { performance } from 'node:perf_hooks';
 
 import { Injectable, Logger } from '@nestjs/common';
 
-import { HopAuditor } from '../pipeline/hop-auditor';
 import { HopPipeline } from '../pipeline/hop-pipeline';
+import { LlmCallRecord } from '../pipeline/gateway-call-events';
 import { LlmProviderRoute } from '../pipeline/llm-route';
-import { TrafficDirectory } from '../pipeline/traffic-directory';
-import { TrafficGuard } from '../pipeline/traffic-guard';
-import { SseWriter } from '../pipeline/sse-writer';
-import { ChatStream, ChatStreamHooks, ChatStreamResult, StreamFailedEarly } from './chat-stream';
+import { upstreamRequest } from './chat-messages';
+import { CompletionAnswers } from './completion-answers';
 import {
-  ChatRequest,
-  completionText,
-  resendDigestOf,
-  upstreamRequest,
-  usageOf,
-} from './chat-messages';
-import { LlmCallRecord, gatewayCallEvent } from './llm-call-events';
-import { LlmCall, guardSubjectOf, hopOf } from './llm-call';
+  Admitted,
+  Attempt,
+  CallFields,
+  LlmAnswer,
+  readLimited,
+  warningHeaders,
+} from './llm-answer';
+import { LlmCall, partiesOf } from './llm-call';
 import { AllProvidersFailed, Answered, LlmForwarder } from './llm-forwarder';
-import { LlmHolds, heldRefusal, refusalOf } from './llm-holds';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
-import {
-  MAX_COMPLETION_BYTES,
-  ProviderAnswer,
-  ProviderFailure,
-  providerFailureOf,
-  providerLabel,
-} from './llm-upstream';
+import { ProviderAnswer, ProviderFailure } from './llm-upstream';
 
-export interface LlmJsonAnswer {
-  kind: 'json';
-  status: number;
-  body: unknown;
-  headers: Record<string, string>;
-}
-
-/** What the controller sends the agent: a JSON body, or a stream it starts on the first event. */
-export type LlmAnswer =
-  | LlmJsonAnswer
-  | {
-      kind: 'stream';
-      headers: Record<string, string>;
-      /**
-       * `start` takes the response over; a refusal before it is thrown as a problem (T20). A
-       * failover before it (T23) may end in a JSON answer instead, which is returned.
-       */
-      run(start: () => SseWriter): Promise<LlmJsonAnswer | undefined>;
-    };
-
-/** The agent's request, what goes upstream after its decision, and what to tell the agent. */
-export interface Admitted {
-  original: ChatRequest;
-  toSend: ChatRequest;
-  warnings: string[];
-}
-
-/** One call on its way through the gateway's providers (D39). */
-interface Attempt {
-  call: LlmCall;
-  admitted: Admitted;
-  /** The providers that serve the model, in the gateway's order. */
-  providers: LlmProviderRoute[];
-  abort: AbortController;
-  started: number;
-  base: Pick<LlmCallRecord, 'model' | 'upstreamModel' | 'isStreamed'>;
-  /** The chat request as every provider is sent it. */
-  body: string;
-}
-
-type CallFields = Pick<LlmCallRecord, 'outcome'> & Partial<LlmCallRecord>;
-
-/** The provider that answered, with what records the call and what fails it over (T23). */
-interface Taken {
-  answered: Answered;
-  record(fields: CallFields): void;
-  headers: Record<string, string>;
-  failOver(failure: ProviderFailure): Promise<LlmAnswer>;
-}
+export type { Admitted, LlmAnswer } from './llm-answer';
 
 /**
  * The upstream half of the LLM path (D39): the model mapped and the providers that serve it, the
@@ -91,10 +34,7 @@ export class LlmCompletions {
   constructor(
     private readonly forwarder: LlmForwarder,
     private readonly pipeline: HopPipeline,
-    private readonly holds: LlmHolds,
-    private readonly auditor: HopAuditor,
-    private readonly guard: TrafficGuard,
-    private readonly directory: TrafficDirectory,
+    private readonly answers: CompletionAnswers,
   ) {}
 
   async forward(call: LlmCall, admitted: Admitted): Promise<LlmAnswer> {
@@ -172,7 +112,7 @@ export class LlmCompletions {
       const said = await readLimited(answer, provider);
       record({ outcome: 'ERROR', httpStatus: answer.statusCode, reason: said.slice(0, 300) });
       const body = providerError(said);
-      await this.auditFault(call, provider, answer.statusCode, said.slice(0, 300), body);
+      await this.answers.fault(call, provider, answer.statusCode, said.slice(0, 300), body);
       return { kind: 'json', status: answer.statusCode, body, headers };
     }
     const failOver = async (failure: ProviderFailure): Promise<LlmAnswer> => {
@@ -186,9 +126,9 @@ export class LlmCompletions {
     };
     const taken = { answered, record, headers, failOver };
     if (attempt.base.isStreamed && contentTypeOf(answer) === 'text/event-stream') {
-      return this.stream(attempt, taken);
+      return this.answers.stream(attempt, taken);
     }
-    return this.whole(attempt, taken);
+    return this.answers.whole(attempt, taken);
   }
 
   /** T17: no provider answered: 502, 504 or 429, the call recorded as an ERROR of the last. */
@@ -208,225 +148,19 @@ export class LlmCompletions {
       ...(httpStatus ? { httpStatus } : {}),
     });
     const problem = upstreamProblem(failures, call);
-    await this.auditFault(call, last, problem.status, problem.message);
+    await this.answers.fault(call, last, problem.status, problem.message);
     throw problem;
-  }
-
-  /** A completion answered whole: one RESPONSE hop (D33), then the agent gets it (T1). */
-  private async whole(
-    { call, admitted, abort }: Attempt,
-    { answered: { answer, provider }, record, headers, failOver }: Taken,
-  ): Promise<LlmAnswer> {
-    let completion: unknown;
-    try {
-      completion = JSON.parse(await readLimited(answer, provider));
-    } catch (error) {
-      if (abort.signal.aborted) {
-        record({ outcome: 'ERROR', httpStatus: answer.statusCode, reason: 'the agent went away' });
-        throw new LlmPathException(LlmPathErrorCode.UpstreamFailed, 'the agent went away');
-      }
-      return failOver(
-        error instanceof SyntaxError
-          ? new ProviderFailure(
-              'BROKEN',
-              `${providerLabel(provider)} answered a body that is not JSON`,
-            )
-          : providerFailureOf(error, provider, 'BROKEN'),
-      );
-    }
-    const usage = usageOf(completion);
-    const upstreamModel = (completion as { model?: unknown }).model;
-    const seen = {
-      ...(usage ? { usage } : {}),
-      ...(typeof upstreamModel === 'string' ? { upstreamModel } : {}),
-      httpStatus: answer.statusCode,
-    };
-    const hop = hopOf(
-      call,
-      'RESPONSE',
-      { json: completion, text: completionText(completion) },
-      {
-        llmProviderId: provider.id,
-      },
-    );
-    const verdict = await this.pipeline.judge(hop);
-    const { decision } = verdict;
-    await verdict.audited;
-    if (!verdict.isDelivered) {
-      record({ ...seen, outcome: 'BLOCKED', action: decision.action });
-      throw refusalOf(decision, verdict.decisionId, call);
-    }
-    const decided = decision.maskedFields.length > 0 ? decision.maskedMessage.json : completion;
-    if (decision.action === 'HUMAN_REVIEW_REQUIRED') {
-      const outcome = await this.holds.holdAndWait(
-        call,
-        hop,
-        decided,
-        verdict,
-        resendDigestOf(admitted.original),
-      );
-      const refusal = heldRefusal(outcome, call);
-      record({ ...seen, outcome: refusal ? 'HELD' : 'SUCCESS', action: decision.action });
-      if (refusal) {
-        throw refusal;
-      }
-      return { kind: 'json', status: 200, body: outcome.request?.message, headers };
-    }
-    record({ ...seen, outcome: 'SUCCESS', action: decision.action });
-    const warned =
-      decision.action === 'WARN' ? [...admitted.warnings, ...decision.reasons] : admitted.warnings;
-    return { kind: 'json', status: 200, body: decided, headers: warningHeaders(warned) };
-  }
-
-  /** A streamed completion, judged in windows (T20). */
-  private stream(
-    { call, admitted, abort, started }: Attempt,
-    { answered: { answer, provider }, record, headers, failOver }: Taken,
-  ): LlmAnswer {
-    const hooks: ChatStreamHooks = {
-      judge: async (window, text, windowNo) => {
-        const hop = hopOf(
-          call,
-          'RESPONSE',
-          { json: window, text },
-          {
-            llmProviderId: provider.id,
-            streamWindow: windowNo,
-          },
-        );
-        const verdict = await this.pipeline.judge(hop);
-        await verdict.audited;
-        return verdict.isDelivered
-          ? { kind: 'deliver', decision: verdict.decision, decisionId: verdict.decisionId }
-          : {
-              kind: 'refuse',
-              refusal: refusalOf(verdict.decision, verdict.decisionId, call),
-              action: verdict.decision.action,
-              outcome: 'BLOCKED',
-            };
-      },
-      hold: async (held, decision, decisionId) => {
-        const hop = hopOf(
-          call,
-          'RESPONSE',
-          { json: held, text: completionText(held) },
-          {
-            llmProviderId: provider.id,
-          },
-        );
-        const outcome = await this.holds.holdAndWait(
-          call,
-          hop,
-          held,
-          { decision, decisionId },
-          resendDigestOf(admitted.original),
-        );
-        const refusal = heldRefusal(outcome, call);
-        return refusal
-          ? { kind: 'refuse', refusal, action: 'HUMAN_REVIEW_REQUIRED', outcome: 'HELD' }
-          : { kind: 'released', completion: outcome.request?.message };
-      },
-      stopReason: () => this.stopReason(call),
-    };
-    return {
-      kind: 'stream',
-      headers,
-      run: async (start) => {
-        const stream = new ChatStream(
-          start,
-          hooks,
-          admitted.original.stream_options?.include_usage === true,
-        );
-        let result: ChatStreamResult;
-        try {
-          result = await stream.run(answer.body, abort.signal);
-        } catch (error) {
-          if (!(error instanceof StreamFailedEarly)) {
-            abort.abort();
-            throw error;
-          }
-          // T23: the agent has nothing of this provider yet: the next one answers instead.
-          const next = await failOver(providerFailureOf(error.fault, provider, 'BROKEN'));
-          return next.kind === 'json' ? next : next.run(start);
-        }
-        try {
-          if (result.outcome === 'ERROR') {
-            await this.auditFault(call, provider, 502, result.reason ?? 'the stream failed');
-          }
-          record({
-            outcome: result.outcome === 'CANCELLED' ? 'ERROR' : result.outcome,
-            action: result.action,
-            windows: result.windows,
-            httpStatus: answer.statusCode,
-            ...(result.usage ? { usage: result.usage } : {}),
-            ...(result.upstreamModel ? { upstreamModel: result.upstreamModel } : {}),
-            ...(result.firstTokenAt !== undefined
-              ? { firstTokenMs: result.firstTokenAt - started }
-              : {}),
-            ...(result.reason ? { reason: result.reason } : {}),
-          });
-        } finally {
-          abort.abort();
-        }
-        return undefined;
-      },
-    };
-  }
-
-  /**
-   * T6 on the LLM path: a provider's fault (every provider failed, an error answered, a broken
-   * body or stream) is a RESPONSE hop audited as ERROR with `details.outcome`, as on MCP, so the
-   * tenant's error counts see it beside the call's own LLM_GATEWAY_CALL.
-   */
-  private auditFault(
-    call: LlmCall,
-    provider: LlmProviderRoute,
-    httpStatus: number,
-    reason: string,
-    body: unknown = { error: { message: reason } },
-  ): Promise<void> {
-    const hop = hopOf(
-      call,
-      'RESPONSE',
-      { json: body, text: reason },
-      { llmProviderId: provider.id },
-    );
-    return this.pipeline.refuse(hop, {
-      type: 'COMMUNICATION_AUDIT',
-      action: 'ERROR',
-      reason,
-      details: { outcome: 'ERROR', httpStatus },
-    });
-  }
-
-  private async stopReason(call: LlmCall): Promise<string | undefined> {
-    const engaged = await this.guard.killSwitchFor(guardSubjectOf(call));
-    if (engaged) {
-      return `kill switch ${engaged.id} (${engaged.scope}): ${engaged.reason}`;
-    }
-    const route = await this.directory.llmRoute(call.tenantId, call.agentId, call.gatewayId);
-    return route?.subscription
-      ? undefined
-      : 'the agent is no longer subscribed to this LLM gateway';
   }
 
   /** LLM_GATEWAY_CALL, committed with the hops' group commit; the agent does not wait for it. */
   private record(call: LlmCall, record: LlmCallRecord): void {
-    this.auditor.record([gatewayCallEvent(call, record)]).catch((error: unknown) => {
+    this.pipeline.recordGatewayCall(partiesOf(call), record).catch((error: unknown) => {
       this.logger.error(
         { err: error, correlationId: call.correlationId },
         'LLM_GATEWAY_CALL not recorded',
       );
     });
   }
-}
-
-/** D33: WARN's reasons in `X-Agp-Warning`, as printable ASCII (a header carries nothing else). */
-function warningHeaders(warnings: string[]): Record<string, string> {
-  if (warnings.length === 0) {
-    return {};
-  }
-  return { 'x-agp-warning': warnings.join('; ').replace(/[^\x20-\x7e]/g, '?') };
 }
 
 function contentTypeOf(answer: ProviderAnswer): string {
@@ -464,21 +198,4 @@ function upstreamProblem(failures: ProviderFailure[], call: LlmCall): LlmPathExc
     message,
     data,
   );
-}
-
-async function readLimited(answer: ProviderAnswer, provider: LlmProviderRoute): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of answer.body) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_COMPLETION_BYTES) {
-      answer.body.destroy();
-      throw new LlmPathException(
-        LlmPathErrorCode.UpstreamFailed,
-        `${providerLabel(provider)} answered more than ${MAX_COMPLETION_BYTES} bytes`,
-      );
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

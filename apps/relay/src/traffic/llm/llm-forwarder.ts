@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 
 import { CredentialCipher } from '../../mcp-servers/credential-cipher';
-import { HopAuditor } from '../pipeline/hop-auditor';
+import { HopPipeline } from '../pipeline/hop-pipeline';
 import { LlmProviderRoute } from '../pipeline/llm-route';
-import { failoverEvent } from './llm-call-events';
-import { LlmCall } from './llm-call';
+import { LlmCall, partiesOf } from './llm-call';
 import {
   LlmUpstream,
   ProviderAnswer,
@@ -44,7 +43,7 @@ export class LlmForwarder {
   constructor(
     private readonly upstream: LlmUpstream,
     private readonly cipher: CredentialCipher,
-    private readonly auditor: HopAuditor,
+    private readonly pipeline: HopPipeline,
   ) {}
 
   async firstAnswering(
@@ -86,7 +85,7 @@ export class LlmForwarder {
     failure: ProviderFailure,
     attempt: number,
   ): Promise<void> {
-    return this.auditor.record([failoverEvent(call, failed, next, failure, attempt)]);
+    return this.pipeline.recordFailover(partiesOf(call), failed, next, failure, attempt);
   }
 
   private async open(

@@ -3,14 +3,13 @@ import { HttpProblem } from '@agp/http';
 
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { Hop } from '../pipeline/hop.types';
-import { HITL_HEADER, callBasisOf, resendHoldOf } from '../pipeline/traffic-call';
+import { HITL_HEADER, callBasisOf, holdTermsOf, resendHoldOf } from '../pipeline/traffic-call';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficCaller } from '../pipeline/traffic-intake';
-import { TrafficGuard } from '../pipeline/traffic-guard';
 import { ChatRequest, parseChatRequest, requestText, resendDigestOf } from './chat-messages';
 import { Admitted, LlmAnswer, LlmCompletions } from './llm-completions';
-import { LlmCall, guardSubjectOf, hopOf } from './llm-call';
-import { LlmHolds, heldRefusal, refusalOf } from './llm-holds';
+import { LlmCall, hopOf, llmAdmission } from './llm-call';
+import { admissionRefused, outcomeRefused } from './llm-refusals';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 import { completionAsStream } from './completion-as-stream';
 
@@ -27,9 +26,7 @@ export type LlmCaller = TrafficCaller;
 export class LlmRelayService {
   constructor(
     private readonly directory: TrafficDirectory,
-    private readonly guard: TrafficGuard,
     private readonly pipeline: HopPipeline,
-    private readonly holds: LlmHolds,
     private readonly completions: LlmCompletions,
   ) {}
 
@@ -67,7 +64,7 @@ export class LlmRelayService {
   /** D39: the models the gateway offers: its map's names and what its providers list. */
   async models(caller: LlmCaller, gatewayId: string): Promise<LlmAnswer> {
     const call = await this.callFor(caller, gatewayId);
-    await this.admit(call, []);
+    await this.admit(call, [], 1);
     const { gateway } = call.route;
     const names = new Set([
       ...Object.keys(gateway.modelMap),
@@ -84,39 +81,29 @@ export class LlmRelayService {
 
   /** D33: the request's decision; MASK sends the masked request, WARN says so in a header. */
   private async judgeRequest(call: LlmCall, hop: Hop, request: ChatRequest): Promise<Admitted> {
-    const verdict = await this.pipeline.judge(hop);
-    const { decision } = verdict;
-    await verdict.audited;
-    if (!verdict.isDelivered) {
-      throw refusalOf(decision, verdict.decisionId, call);
-    }
-    const decided =
-      decision.maskedFields.length > 0
-        ? keepEnvelope(decision.maskedMessage.json, request)
-        : request;
-    if (decision.action === 'HUMAN_REVIEW_REQUIRED') {
-      const outcome = await this.holds.holdAndWait(
-        call,
-        hop,
-        decided,
-        verdict,
-        resendDigestOf(request),
-      );
-      const refusal = heldRefusal(outcome, call);
-      if (refusal) {
-        throw refusal;
+    const outcome = await this.pipeline.pass(hop, {
+      applied: (decision) =>
+        decision.maskedFields.length > 0
+          ? keepEnvelope(decision.maskedMessage.json, request)
+          : request,
+      ...holdTermsOf(call, resendDigestOf(request)),
+    });
+    await outcome.audited;
+    switch (outcome.kind) {
+      case 'DELIVERED': {
+        const { decision } = outcome;
+        return {
+          original: request,
+          toSend: outcome.message,
+          warnings: decision.action === 'WARN' ? decision.reasons : [],
+        };
       }
-      return {
-        original: request,
-        toSend: keepEnvelope(outcome.request?.message, request),
-        warnings: [],
-      };
+      case 'RELEASED':
+        return { original: request, toSend: keepEnvelope(outcome.message, request), warnings: [] };
+      case 'REFUSED':
+      case 'HELD':
+        throw outcomeRefused(outcome);
     }
-    return {
-      original: request,
-      toSend: decided,
-      warnings: decision.action === 'WARN' ? decision.reasons : [],
-    };
   }
 
   /**
@@ -129,19 +116,24 @@ export class LlmRelayService {
     hitlRequestId: string,
     request: ChatRequest,
   ): Promise<LlmAnswer> {
-    const outcome = await this.holds.releaseOnResend(call, hitlRequestId, resendDigestOf(request));
+    const outcome = await this.pipeline.release({
+      tenantId: call.tenantId,
+      agentId: call.agentId,
+      correlationId: call.correlationId,
+      hitlRequestId,
+      resendDigest: resendDigestOf(request),
+    });
     if (!outcome) {
       throw HttpProblem.notFound(`no HITL request ${hitlRequestId} of this agent`);
     }
-    const refusal = heldRefusal(outcome, call);
-    if (refusal) {
-      throw refusal;
+    if (outcome.kind !== 'RELEASED') {
+      throw outcomeRefused(outcome);
     }
-    if (outcome.request?.direction === 'REQUEST') {
-      const toSend = keepEnvelope(outcome.request.message, request);
+    if (outcome.direction === 'REQUEST') {
+      const toSend = keepEnvelope(outcome.message, request);
       return this.completions.forward(call, { original: request, toSend, warnings: [] });
     }
-    const completion = outcome.request?.message;
+    const completion = outcome.message;
     return request.stream === true
       ? completionAsStream(completion, request.stream_options?.include_usage === true)
       : { kind: 'json', status: 200, body: completion, headers: {} };
@@ -154,67 +146,24 @@ export class LlmRelayService {
       this.directory.llmRoute(caller.tenantId, caller.agentId, gatewayId),
       `no LLM gateway ${gatewayId} in this tenant`,
     );
-    return { ...basis, agentId: caller.agentId, gatewayId, agentHeaders: caller.headers };
+    return {
+      ...basis,
+      agentId: caller.agentId,
+      gatewayId,
+      agentHeaders: caller.headers,
+      admission: llmAdmission(this.directory, basis, caller.agentId, gatewayId),
+    };
   }
 
   /**
-   * Before any policy: the subscription (D32: 403, audited as BLOCK), an engaged kill switch on the
-   * tenant, the agent or the gateway (D35: 403 `kill-switch`, audited as BLOCK), the rate limits
-   * (D36: 429 with Retry-After, RATE_LIMIT once per key per minute).
+   * Before any policy (D32, D35, D36), in the OpenAI error shape; `count` messages count against
+   * the rate limits (a listing of models counts as one).
    */
-  private async admit(call: LlmCall, hops: Hop[]): Promise<void> {
-    if (!call.route.subscription) {
-      const reason = `agent ${call.agentId} is not subscribed to LLM gateway ${call.gatewayId}`;
-      await this.refuseAll(hops, 'COMMUNICATION_AUDIT', reason);
-      throw new LlmPathException(LlmPathErrorCode.NotSubscribed, reason, {
-        correlationId: call.correlationId,
-      });
+  private async admit(call: LlmCall, hops: Hop[], count = hops.length): Promise<void> {
+    const refused = await this.pipeline.admit(call.admission, hops, count);
+    if (refused) {
+      throw admissionRefused(refused, call.correlationId);
     }
-    const subject = guardSubjectOf(call);
-    const engaged = await this.guard.killSwitchFor(subject);
-    if (engaged) {
-      const reason = `kill switch ${engaged.id} (${engaged.scope}): ${engaged.reason}`;
-      await this.refuseAll(hops, 'COMMUNICATION_AUDIT', reason, { killSwitchId: engaged.id });
-      throw new LlmPathException(LlmPathErrorCode.KillSwitch, reason, {
-        reasons: [reason],
-        killSwitchId: engaged.id,
-        correlationId: call.correlationId,
-      });
-    }
-    const limited = await this.guard.rateLimitFor(subject, Math.max(hops.length, 1));
-    if (limited) {
-      const reason = `over the rate limit of ${limited.perMinute} messages per minute (${limited.key})`;
-      if (limited.isFirstInWindow) {
-        await this.refuseAll(hops.slice(0, 1), 'RATE_LIMIT', reason, {
-          key: limited.key,
-          perMinute: limited.perMinute,
-        });
-      }
-      throw new LlmPathException(
-        LlmPathErrorCode.RateLimited,
-        reason,
-        { correlationId: call.correlationId },
-        { headers: { 'retry-after': String(limited.retryAfterSeconds) } },
-      );
-    }
-  }
-
-  private async refuseAll(
-    hops: Hop[],
-    type: 'COMMUNICATION_AUDIT' | 'RATE_LIMIT',
-    reason: string,
-    details?: Record<string, unknown>,
-  ): Promise<void> {
-    await Promise.all(
-      hops.map((hop) =>
-        this.pipeline.refuse(hop, {
-          type,
-          action: 'BLOCK',
-          reason,
-          ...(details ? { details } : {}),
-        }),
-      ),
-    );
   }
 }
 

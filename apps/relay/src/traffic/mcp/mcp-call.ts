@@ -3,9 +3,10 @@ import { IncomingHttpHeaders } from 'node:http';
 import { MessageDirection } from '@agp/contracts';
 
 import { EndpointRef } from '../../decisions/decision.types';
+import { Admission, admissionOf } from '../pipeline/admission';
 import { Hop } from '../pipeline/hop.types';
 import { CallBasis } from '../pipeline/traffic-call';
-import { McpRoute } from '../pipeline/traffic-directory';
+import { McpRoute, TrafficDirectory } from '../pipeline/traffic-directory';
 import { JsonRpcMessage } from './json-rpc';
 import { AskedFor, payloadText, toolOf } from './mcp-messages';
 
@@ -14,6 +15,25 @@ export interface McpCall extends CallBasis<McpRoute> {
   agentId: string;
   serverId: string;
   agentHeaders: IncomingHttpHeaders;
+  admission: Admission;
+}
+
+/** D32, D35, D36: what admits an agent's call to an MCP server, and what a switch may name. */
+export function mcpAdmission(
+  directory: TrafficDirectory,
+  basis: { tenantId: string; correlationId: string; route: McpRoute },
+  agentId: string,
+  serverId: string,
+): Admission {
+  const target = {
+    scope: 'MCP_SERVER',
+    id: serverId,
+    label: `MCP server ${serverId}`,
+    noun: 'this server',
+  } as const;
+  return admissionOf(basis, agentId, target, () =>
+    directory.mcpRoute(basis.tenantId, agentId, serverId),
+  );
 }
 
 export function agentOf(call: McpCall): EndpointRef {

@@ -1,19 +1,16 @@
-import { Injectable, BeforeApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
 
 import { CredentialCipher } from '../../mcp-servers/credential-cipher';
 import { upstreamCredentialHeader } from '../../mcp-servers/upstream-credential';
 import { HopPipeline } from '../pipeline/hop-pipeline';
-import { McpServerRoute, TrafficDirectory } from '../pipeline/traffic-directory';
-import { TrafficGuard } from '../pipeline/traffic-guard';
-import { StreamEnding } from '../pipeline/refusal-answers';
-import { REFUSALS, Refusal } from '../pipeline/refusal-codes';
+import { McpServerRoute } from '../pipeline/traffic-directory';
+import { REFUSALS } from '../pipeline/refusal-codes';
 import { JsonRpcId, JsonRpcMessage, invalidMessage, rpcRefusal } from './json-rpc';
 import { McpCall, hopOf } from './mcp-call';
-import { GarbledStream, relayEventStream } from './mcp-event-stream';
 import { McpHops } from './mcp-hops';
 import { AskedFor } from './mcp-messages';
-import { guardSubject } from './mcp-guard-subject';
+import { McpOpenStreams, OpenStream } from './mcp-open-stream';
 import {
   MAX_UPSTREAM_MESSAGE_BYTES,
   McpUpstream,
@@ -46,12 +43,6 @@ export interface PostToForward {
   localAnswers: JsonRpcMessage[];
 }
 
-/** How often an open stream checks that it may go on (kill switches, subscriptions; T2). */
-const STOP_CHECK_MS = 1_000;
-
-/** How often an idle stream gets a comment line (the gateway's idle timeout is longer). */
-const KEEP_ALIVE_MS = 15_000;
-
 const CARRIED_RESPONSE_HEADERS = ['mcp-session-id', 'mcp-protocol-version'];
 
 /**
@@ -59,32 +50,14 @@ const CARRIED_RESPONSE_HEADERS = ['mcp-session-id', 'mcp-protocol-version'];
  * the server sends back, and turns every upstream fault into an answer the agent can act on (T6).
  */
 @Injectable()
-export class McpExchange implements BeforeApplicationShutdown {
-  /** Open streams, each ended on shutdown so the process can stop. */
-  private readonly streams = new Set<AbortController>();
-  private readonly stopping = new Map<
-    AbortController,
-    (refusal: Refusal, reason: string) => void
-  >();
-
+export class McpExchange {
   constructor(
     private readonly upstream: McpUpstream,
     private readonly hops: McpHops,
     private readonly pipeline: HopPipeline,
-    private readonly guard: TrafficGuard,
-    private readonly directory: TrafficDirectory,
+    private readonly streams: McpOpenStreams,
     private readonly cipher: CredentialCipher,
   ) {}
-
-  /** Before the HTTP server closes: it waits for open responses, and a stream never ends alone. */
-  beforeApplicationShutdown(): void {
-    for (const abort of this.streams) {
-      this.stopping.get(abort)?.(
-        REFUSALS.streamIncomplete,
-        'the relay is shutting down; send again',
-      );
-    }
-  }
 
   async forwardPost(call: McpCall, post: PostToForward): Promise<McpAnswer> {
     const abort = new AbortController();
@@ -172,93 +145,20 @@ export class McpExchange implements BeforeApplicationShutdown {
     pending: Map<JsonRpcId, AskedFor>,
     open: (writer: SseWriter) => Promise<void>,
   ): McpAnswer {
+    const stream: OpenStream = {
+      call,
+      answer,
+      abort,
+      pending,
+      open,
+      requestOf: (signal) => this.requestOf(call, 'POST', signal),
+    };
     return {
       kind: 'stream',
       headers,
       cancel: () => abort.abort(),
-      run: async (writer) => {
-        await open(writer);
-        this.streams.add(abort);
-        let stoppedFor: StreamEnding | undefined;
-        const stopOn = (refusal: Refusal, reason: string): void => {
-          stoppedFor ??= { refusal, reason };
-          abort.abort();
-        };
-        this.stopping.set(abort, stopOn);
-        // An idle stream learns of a kill switch or a withdrawn subscription too (T2).
-        const watch = setInterval(() => {
-          void this.stopReason(call).then(
-            (reason) => reason && stopOn(REFUSALS.killSwitch, reason),
-            () => undefined,
-          );
-        }, STOP_CHECK_MS);
-        const keepAlive = setInterval(() => void writer.keepAlive(), KEEP_ALIVE_MS);
-        let ending: StreamEnding | undefined;
-        try {
-          const stop = await relayEventStream(answer.body, {
-            call,
-            hops: this.hops,
-            writer,
-            pending,
-            answerServer: (reply) => this.answerServer(call, reply),
-            stopReason: () => this.stopReason(call),
-            refuseStopped: (messages, reason) => this.refuseStopped(call, messages, reason),
-          });
-          if (stop) {
-            ending = { refusal: REFUSALS.killSwitch, reason: stop };
-          }
-        } catch (error) {
-          if (!abort.signal.aborted) {
-            const why =
-              error instanceof GarbledStream
-                ? `${serverLabel(call.route.server)} sent ${error.message}`
-                : failureOf(error, call.route.server).message;
-            ending = { refusal: REFUSALS.streamIncomplete, reason: why };
-          }
-        } finally {
-          clearInterval(keepAlive);
-          clearInterval(watch);
-          this.streams.delete(abort);
-          this.stopping.delete(abort);
-        }
-        ending = stoppedFor ?? ending;
-        if (!abort.signal.aborted || stoppedFor) {
-          ending ??= {
-            refusal: REFUSALS.streamIncomplete,
-            reason: `${serverLabel(call.route.server)} closed the stream before answering`,
-          };
-          await this.answerPending(call, writer, pending, ending);
-          abort.abort();
-        }
-        writer.end();
-      },
+      run: (writer) => this.streams.run(stream, writer),
     };
-  }
-
-  /** Requests the server never answered get an error each, audited, so no agent waits forever. */
-  private async answerPending(
-    call: McpCall,
-    writer: SseWriter,
-    pending: Map<JsonRpcId, AskedFor>,
-    ending: StreamEnding,
-  ): Promise<void> {
-    const isStop = ending.refusal === REFUSALS.killSwitch;
-    for (const [id, askedFor] of pending) {
-      const error = rpcRefusal(
-        id,
-        ending.refusal,
-        { reasons: [ending.reason], correlationId: call.correlationId },
-        ending.reason,
-      );
-      await this.pipeline.refuse(hopOf(call, 'RESPONSE', error, askedFor), {
-        type: 'COMMUNICATION_AUDIT',
-        action: isStop ? 'BLOCK' : 'ERROR',
-        reason: ending.reason,
-        ...(isStop ? {} : { details: { outcome: 'ERROR' } }),
-      });
-      await writer.message(error);
-    }
-    pending.clear();
   }
 
   private async send(
@@ -357,39 +257,6 @@ export class McpExchange implements BeforeApplicationShutdown {
     await Promise.all(refusals);
     const slug = failure.status === 504 ? 'upstream-timeout' : 'upstream-failed';
     return new HttpProblem(failure.status, slug, failure.message);
-  }
-
-  private answerServer(call: McpCall, reply: JsonRpcMessage): void {
-    const request = this.requestOf(call, 'POST', AbortSignal.timeout(call.route.server.timeoutMs));
-    this.upstream
-      .send({ ...request, body: JSON.stringify(reply) })
-      .then((answer) => answer.body.dump())
-      .catch(() => undefined);
-  }
-
-  private async stopReason(call: McpCall): Promise<string | undefined> {
-    const engaged = await this.guard.killSwitchFor(guardSubject(call));
-    if (engaged) {
-      return `kill switch ${engaged.id} (${engaged.scope}): ${engaged.reason}`;
-    }
-    const route = await this.directory.mcpRoute(call.tenantId, call.agentId, call.serverId);
-    return route?.subscription ? undefined : 'the agent is no longer subscribed to this server';
-  }
-
-  private async refuseStopped(
-    call: McpCall,
-    messages: JsonRpcMessage[],
-    reason: string,
-  ): Promise<void> {
-    await Promise.all(
-      messages.map((m) =>
-        this.pipeline.refuse(hopOf(call, 'RESPONSE', m), {
-          type: 'COMMUNICATION_AUDIT',
-          action: 'BLOCK',
-          reason,
-        }),
-      ),
-    );
   }
 }
 

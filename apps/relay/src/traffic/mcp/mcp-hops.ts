@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 
 import { HopDecision } from '../../decisions/decision.types';
-import { HitlHolds, HoldOutcome } from '../../hitl/hitl-holds.service';
 import { HopPipeline } from '../pipeline/hop-pipeline';
-import { Hop, HopVerdict } from '../pipeline/hop.types';
+import { HopOutcome } from '../pipeline/hop.types';
+import { holdTermsOf } from '../pipeline/traffic-call';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
-import { decisionRefusal, holdRefusal } from '../pipeline/refusal-answers';
 import { REFUSALS } from '../pipeline/refusal-codes';
 import { JsonRpcMessage, kindOf, rpcRefusal } from './json-rpc';
 import { McpCall, hopOf } from './mcp-call';
@@ -30,15 +29,14 @@ export interface JudgedMessage {
 }
 
 /**
- * MCP's side of the hop pipeline: the grant (D32), the decision applied to a JSON-RPC message
- * (D33) and what a refused message becomes, for each message in either direction.
+ * MCP's side of the hop pipeline: the tool grant (D32), and each message's outcome written as
+ * JSON-RPC, in either direction. The pipeline decides, holds and audits.
  */
 @Injectable()
 export class McpHops {
   constructor(
     private readonly pipeline: HopPipeline,
     private readonly directory: TrafficDirectory,
-    private readonly hitl: HitlHolds,
   ) {}
 
   /** An agent's message on its way to the server (REQUEST hop). */
@@ -64,21 +62,11 @@ export class McpHops {
         audited,
       };
     }
-    const verdict = await this.pipeline.judge(hop);
-    if (verdict.isDelivered && verdict.decision.action === 'HUMAN_REVIEW_REQUIRED') {
-      return this.holdAndWait(call, hop, message, verdict, resendDigestOf(message));
-    }
-    if (verdict.isDelivered) {
-      return { forward: applied(message, verdict.decision), audited: verdict.audited };
-    }
-    const refusal = refusalOf(message, verdict.decision, verdict.decisionId, call);
-    // A refused answer to the server's own request still answers it, so the server never hangs.
-    return kindOf(message) === 'response'
-      ? { forward: refusal, audited: verdict.audited }
-      : {
-          ...(kindOf(message) === 'request' ? { answer: refusal } : {}),
-          audited: verdict.audited,
-        };
+    const outcome = await this.pipeline.pass(hop, {
+      applied: (decision) => applied(message, decision),
+      ...holdTermsOf(call, resendDigestOf(message)),
+    });
+    return asJsonRpc(message, outcome);
   }
 
   /**
@@ -94,61 +82,11 @@ export class McpHops {
     if (askedFor?.method === 'tools/list') {
       shown = filterToolList(message, await this.currentGrant(call));
     }
-    const hop = hopOf(call, 'RESPONSE', shown, askedFor);
-    const verdict = await this.pipeline.judge(hop);
-    if (verdict.isDelivered && verdict.decision.action === 'HUMAN_REVIEW_REQUIRED') {
-      const digest = askedFor?.resendDigest ?? resendDigestOf(message);
-      return this.holdAndWait(call, hop, shown, verdict, digest);
-    }
-    if (verdict.isDelivered) {
-      return { forward: applied(shown, verdict.decision), audited: verdict.audited };
-    }
-    const refusal = refusalOf(message, verdict.decision, verdict.decisionId, call);
-    switch (kindOf(message)) {
-      case 'response':
-        // D33: a blocked response never reaches the agent; its error does.
-        return { forward: refusal, audited: verdict.audited };
-      case 'request':
-        // The server asked the agent; the relay answers the server in the agent's place.
-        return { answer: refusal, audited: verdict.audited };
-      case 'notification':
-        return { audited: verdict.audited };
-    }
-  }
-
-  /**
-   * D34: the hop becomes a HITL request (durable, with its HITL event) and the sender waits up to
-   * the tenant's `hitlWaitSeconds`: approved in time, the message as its decision left it goes
-   * on (released exactly once); rejected, -31003; still pending, -31004 with the request's id.
-   */
-  private async holdAndWait(
-    call: McpCall,
-    hop: Hop,
-    message: JsonRpcMessage,
-    verdict: HopVerdict,
-    resendDigest: string,
-  ): Promise<JudgedMessage> {
-    await verdict.audited;
-    const decided = applied(message, verdict.decision);
-    const held = await this.hitl.hold({
-      tenantId: call.tenantId,
-      protocol: 'MCP',
-      direction: hop.direction,
-      agent: hop.agent,
-      source: hop.source,
-      sink: hop.sink,
-      ...(hop.method ? { method: hop.method } : {}),
-      ...(hop.tool ? { tool: hop.tool } : {}),
-      message: decided,
-      resendDigest,
-      reasons: verdict.decision.reasons,
-      policyIds: [...new Set(verdict.decision.bindings.map((b) => b.groupId))],
-      decisionId: verdict.decisionId,
-      correlationId: call.correlationId,
-      expirySeconds: call.hitl.expirySeconds,
+    const outcome = await this.pipeline.pass(hopOf(call, 'RESPONSE', shown, askedFor), {
+      applied: (decision) => applied(shown, decision),
+      ...holdTermsOf(call, askedFor?.resendDigest ?? resendDigestOf(message)),
     });
-    const outcome = await this.hitl.awaitDecision(held, call.hitl.waitSeconds, call.signal);
-    return { ...heldOutcome(message, outcome, call), audited: Promise.resolve() };
+    return asJsonRpc(message, outcome);
   }
 
   /** The grant as it is now (D32: a change holds within a second, also in a running session). */
@@ -166,31 +104,37 @@ function applied(message: JsonRpcMessage, decision: HopDecision): JsonRpcMessage
   return decision.action === 'WARN' ? withWarnings(masked, decision.reasons) : masked;
 }
 
-function refusalOf(
+/**
+ * A hop's outcome in JSON-RPC: what goes on, and what answers whom in a refused message's place
+ * (D33, D34). A released hold goes on under the id of the message that released it.
+ */
+export function asJsonRpc(
   message: JsonRpcMessage,
-  decision: HopDecision,
-  decisionId: string,
-  call: McpCall,
-): JsonRpcMessage {
-  const { refusal, message: why, data } = decisionRefusal(decision, decisionId, call.correlationId);
-  return rpcRefusal(message.id, refusal, data, why);
-}
-
-/** What the sender of a held message gets, by how its hold ended (D34). */
-export function heldOutcome(
-  message: JsonRpcMessage,
-  outcome: HoldOutcome,
-  call: McpCall,
-): Omit<JudgedMessage, 'audited'> {
-  if (outcome.kind === 'RELEASED') {
-    const released = outcome.request.message as JsonRpcMessage;
-    return { forward: message.id === undefined ? released : { ...released, id: message.id } };
+  outcome: HopOutcome<JsonRpcMessage>,
+): JudgedMessage {
+  const { audited } = outcome;
+  switch (outcome.kind) {
+    case 'DELIVERED':
+      return { forward: outcome.message, audited };
+    case 'RELEASED': {
+      const released = outcome.message as JsonRpcMessage;
+      const forward = message.id === undefined ? released : { ...released, id: message.id };
+      return { forward, audited };
+    }
+    case 'REFUSED':
+    case 'HELD': {
+      const { refusal, message: why, data } = outcome.answer;
+      const reply = rpcRefusal(message.id, refusal, data, why);
+      switch (kindOf(message)) {
+        case 'request':
+          // A refused request is answered in its place (the server asked: the server is).
+          return { answer: reply, audited };
+        case 'response':
+          // D33: a blocked response never reaches its asker; its error does, so none hangs.
+          return { forward: reply, audited };
+        case 'notification':
+          return { audited };
+      }
+    }
   }
-  const { refusal, message: why, data } = holdRefusal(outcome, call.correlationId);
-  const reply = rpcRefusal(message.id, refusal, data, why);
-  return kindOf(message) === 'request'
-    ? { answer: reply }
-    : kindOf(message) === 'response'
-      ? { forward: reply }
-      : {};
 }

@@ -1,14 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
 
-import { HitlHolds } from '../../hitl/hitl-holds.service';
-
 import { HopPipeline } from '../pipeline/hop-pipeline';
+import { RefusalAnswer } from '../pipeline/refusal-answers';
 import { HITL_HEADER, callBasisOf, resendHoldOf } from '../pipeline/traffic-call';
-import { TrafficGuard } from '../pipeline/traffic-guard';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficCaller } from '../pipeline/traffic-intake';
-import { REFUSALS, Refusal } from '../pipeline/refusal-codes';
 import {
   JsonRpcId,
   JsonRpcMessage,
@@ -18,10 +15,9 @@ import {
   rpcError,
   rpcRefusal,
 } from './json-rpc';
-import { McpCall, hopOf } from './mcp-call';
+import { McpCall, hopOf, mcpAdmission } from './mcp-call';
 import { McpAnswer, McpExchange } from './mcp-exchange';
-import { guardSubject } from './mcp-guard-subject';
-import { McpHops, heldOutcome } from './mcp-hops';
+import { McpHops, asJsonRpc } from './mcp-hops';
 import { AskedFor, resendDigestOf, toolOf } from './mcp-messages';
 
 /** Who calls the path (T38: an agent). */
@@ -39,11 +35,9 @@ const FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';
 export class McpRelayService {
   constructor(
     private readonly directory: TrafficDirectory,
-    private readonly guard: TrafficGuard,
     private readonly pipeline: HopPipeline,
     private readonly hops: McpHops,
     private readonly exchange: McpExchange,
-    private readonly holds: HitlHolds,
   ) {}
 
   async post(caller: McpCaller, serverId: string, body: unknown): Promise<McpAnswer> {
@@ -58,14 +52,9 @@ export class McpRelayService {
       const why = `MCP revision ${version} does not allow JSON-RPC batches`;
       return { kind: 'json', status: 400, body: rpcError(null, RPC_INVALID_REQUEST, why) };
     }
-    await this.checkSubscribed(call, messages);
-    const refused = await this.refuseIfStopped(call, messages);
+    const refused = await this.admit(call, messages);
     if (refused) {
       return refused;
-    }
-    const limited = await this.enforceRateLimit(call, messages);
-    if (limited) {
-      return limited;
     }
     const hitlRequestId = resendHoldOf(caller.headers);
     if (hitlRequestId !== undefined) {
@@ -106,15 +95,13 @@ export class McpRelayService {
   /** GET opens the server's own stream (notifications and requests to the agent). */
   async listen(caller: McpCaller, serverId: string): Promise<McpAnswer> {
     const call = await this.callFor(caller, serverId);
-    await this.checkSubscribed(call, []);
-    return (await this.refuseIfStopped(call, [])) ?? this.exchange.listen(call);
+    return (await this.admit(call, [], false)) ?? this.exchange.listen(call);
   }
 
   /** DELETE ends the session at the server. */
   async end(caller: McpCaller, serverId: string): Promise<McpAnswer> {
     const call = await this.callFor(caller, serverId);
-    await this.checkSubscribed(call, []);
-    return (await this.refuseIfStopped(call, [])) ?? this.exchange.endSession(call);
+    return (await this.admit(call, [], false)) ?? this.exchange.endSession(call);
   }
 
   /**
@@ -134,18 +121,18 @@ export class McpRelayService {
         { field: 'body', message: `a resend with ${HITL_HEADER} carries the one held request` },
       ]);
     }
-    const outcome = await this.holds.releaseOnResend(
-      call.tenantId,
-      call.agentId,
+    const outcome = await this.pipeline.release<JsonRpcMessage>({
+      tenantId: call.tenantId,
+      agentId: call.agentId,
+      correlationId: call.correlationId,
       hitlRequestId,
-      resendDigestOf(message),
-      call.correlationId,
-    );
+      resendDigest: resendDigestOf(message),
+    });
     if (!outcome) {
       throw HttpProblem.notFound(`no HITL request ${hitlRequestId} of this agent`);
     }
-    if (outcome.kind === 'RELEASED' && outcome.request.direction === 'REQUEST') {
-      const released = { ...(outcome.request.message as JsonRpcMessage), id: message.id };
+    if (outcome.kind === 'RELEASED' && outcome.direction === 'REQUEST') {
+      const released = { ...(outcome.message as JsonRpcMessage), id: message.id };
       const askedFor = {
         method: released.method!,
         ...optionalTool(released),
@@ -158,7 +145,7 @@ export class McpRelayService {
         localAnswers: [],
       });
     }
-    const settled = heldOutcome(message, outcome, call);
+    const settled = asJsonRpc(message, outcome);
     return { kind: 'json', status: 200, body: settled.forward ?? settled.answer };
   }
 
@@ -169,85 +156,41 @@ export class McpRelayService {
       this.directory.mcpRoute(caller.tenantId, caller.agentId, serverId),
       `no MCP server ${serverId} in this tenant`,
     );
-    return { ...basis, agentId: caller.agentId, serverId, agentHeaders: caller.headers };
-  }
-
-  /** D32: no subscription, no traffic: 403 before anything reaches the server, and audited. */
-  private async checkSubscribed(call: McpCall, messages: JsonRpcMessage[]): Promise<void> {
-    if (call.route.subscription) {
-      return;
-    }
-    const reason = `agent ${call.agentId} is not subscribed to MCP server ${call.serverId}`;
-    await Promise.all(
-      messages.map((m) =>
-        this.pipeline.refuse(hopOf(call, 'REQUEST', m), {
-          type: 'COMMUNICATION_AUDIT',
-          action: 'BLOCK',
-          reason,
-        }),
-      ),
-    );
-    throw new HttpProblem(403, 'forbidden', reason);
-  }
-
-  /**
-   * D35: an engaged kill switch on the tenant, the agent or the server refuses every hop, audited
-   * as BLOCK with the switch as reason: JSON-RPC −31005 (D41) for each request (HTTP 200), or one
-   * with `id: null` and HTTP 403 when there is none to answer (notifications, GET, DELETE; D61).
-   */
-  private async refuseIfStopped(
-    call: McpCall,
-    messages: JsonRpcMessage[],
-  ): Promise<McpAnswer | undefined> {
-    const engaged = await this.guard.killSwitchFor(guardSubject(call));
-    if (!engaged) {
-      return undefined;
-    }
-    const reason = `kill switch ${engaged.id} (${engaged.scope}): ${engaged.reason}`;
-    await Promise.all(
-      messages.map((m) =>
-        this.pipeline.refuse(hopOf(call, 'REQUEST', m), {
-          type: 'COMMUNICATION_AUDIT',
-          action: 'BLOCK',
-          reason,
-          details: { killSwitchId: engaged.id },
-        }),
-      ),
-    );
-    const data = { reasons: [reason], killSwitchId: engaged.id, correlationId: call.correlationId };
-    return refusalAnswer(messages, REFUSALS.killSwitch, data, { status: 200, orElse: 403 });
-  }
-
-  /**
-   * D36: 429 with Retry-After and a JSON-RPC −31029 (D41) per request; RATE_LIMIT recorded once
-   * per key per minute.
-   */
-  private async enforceRateLimit(
-    call: McpCall,
-    messages: JsonRpcMessage[],
-  ): Promise<McpAnswer | undefined> {
-    const refusal = await this.guard.rateLimitFor(guardSubject(call), messages.length);
-    if (!refusal) {
-      return undefined;
-    }
-    const reason = `over the rate limit of ${refusal.perMinute} messages per minute (${refusal.key})`;
-    if (refusal.isFirstInWindow) {
-      await this.pipeline.refuse(hopOf(call, 'REQUEST', messages[0]), {
-        type: 'RATE_LIMIT',
-        action: 'BLOCK',
-        reason,
-        details: { key: refusal.key, perMinute: refusal.perMinute },
-      });
-    }
-    const data = {
-      reasons: [reason],
-      retryAfter: refusal.retryAfterSeconds,
-      correlationId: call.correlationId,
-    };
     return {
-      ...refusalAnswer(messages, REFUSALS.rateLimited, data, { status: 429, orElse: 429 }),
-      headers: { 'retry-after': String(refusal.retryAfterSeconds) },
+      ...basis,
+      agentId: caller.agentId,
+      serverId,
+      agentHeaders: caller.headers,
+      admission: mcpAdmission(this.directory, basis, caller.agentId, serverId),
     };
+  }
+
+  /**
+   * The pipeline's admission written as MCP (D32, D35, D36, D61): no subscription is a 403; a kill
+   * switch −31005 for each request (HTTP 200), or one with `id: null` and HTTP 403 when there is
+   * none to answer (notifications, GET, DELETE); a rate limit 429 with Retry-After and −31029.
+   * `counted`: whether the messages count against the rate limits (a GET or DELETE does not).
+   */
+  private async admit(
+    call: McpCall,
+    messages: JsonRpcMessage[],
+    counted = true,
+  ): Promise<McpAnswer | undefined> {
+    const hops = messages.map((m) => hopOf(call, 'REQUEST', m));
+    const refused = await this.pipeline.admit(call.admission, hops, counted ? hops.length : 0);
+    switch (refused?.kind) {
+      case undefined:
+        return undefined;
+      case 'NOT_SUBSCRIBED':
+        throw new HttpProblem(403, 'forbidden', refused.reason);
+      case 'KILL_SWITCH':
+        return refusalAnswer(messages, refused.answer, { status: 200, orElse: 403 });
+      case 'RATE_LIMITED':
+        return {
+          ...refusalAnswer(messages, refused.answer, { status: 429, orElse: 429 }),
+          headers: { 'retry-after': String(refused.retryAfterSeconds) },
+        };
+    }
   }
 }
 
@@ -257,8 +200,7 @@ export class McpRelayService {
  */
 function refusalAnswer(
   messages: JsonRpcMessage[],
-  refusal: Refusal,
-  data: Record<string, unknown>,
+  { refusal, data }: RefusalAnswer,
   statuses: { status: number; orElse: number },
 ): McpAnswer & { kind: 'json' } {
   const requests = messages.filter((m) => kindOf(m) === 'request');

@@ -4,22 +4,109 @@ import { Injectable } from '@nestjs/common';
 
 import { DecisionInput } from '../../decisions/decision.types';
 import { PolicyDecisionService } from '../../decisions/policy-decision.service';
+import { HitlHolds, HoldOutcome } from '../../hitl/hitl-holds.service';
+import { Admission, AdmissionRefusal } from './admission';
+import {
+  GatewayCallParties,
+  LlmCallRecord,
+  ProviderFault,
+  failoverEvent,
+  gatewayCallEvent,
+} from './gateway-call-events';
 import { decidedHopEvents, refusedHopEvent } from './hop-audit-events';
 import { HopAuditor } from './hop-auditor';
-import { Hop, HopVerdict, Refusal } from './hop.types';
+import { Hop, HopOutcome, HopVerdict, PassTerms, Refusal, ReleaseOutcome } from './hop.types';
+import { LlmProviderRoute } from './llm-route';
+import { decisionRefusal, holdRefusal } from './refusal-answers';
+import { REFUSALS } from './refusal-codes';
+import { TrafficGuard, killSwitchReason } from './traffic-guard';
+
+/** Who resends a held message (D34), by the id of its hold. */
+export interface Resend {
+  tenantId: string;
+  agentId: string;
+  correlationId: string;
+  hitlRequestId: string;
+  resendDigest: string;
+}
 
 /**
- * The one place every protocol's hops go through (STYLE § 14): decide (D22, in-process), audit
- * (D33, D40, group commit) and say whether the message may go on. Protocol code parses, applies
- * the verdict to its own message shape and forwards; it never decides or audits by itself.
+ * The one lifecycle of every traffic hop (issue 31, STYLE § 14): admit (subscription D32, kill
+ * switches D35, rate limits D36) → decide (D22, in-process) → hold or wait (D34) → audit (D33,
+ * D40, group commit), ending in a protocol-neutral outcome. Protocol code parses, writes the
+ * outcome in its dialect and forwards; it never admits, decides, holds or audits by itself.
+ * README.md beside this file says how a new path plugs in.
  */
 @Injectable()
 export class HopPipeline {
   constructor(
     private readonly decisions: PolicyDecisionService,
     private readonly auditor: HopAuditor,
+    private readonly guard: TrafficGuard,
+    private readonly hitl: HitlHolds,
   ) {}
 
+  /**
+   * Before any policy: the subscription, the kill switches, then `count` messages against the
+   * rate limits (0: not counted). Each refusal is durable before it is returned: every one of
+   * `hops` is audited as BLOCK (a rate limit records RATE_LIMIT once per key per minute).
+   */
+  async admit(
+    admission: Admission,
+    hops: Hop[],
+    count = hops.length,
+  ): Promise<AdmissionRefusal | undefined> {
+    const { correlationId } = admission;
+    if (!admission.subscriptionId) {
+      const reason = `agent ${admission.agentId} is not subscribed to ${admission.targetLabel}`;
+      await this.refuseAll(hops, { type: 'COMMUNICATION_AUDIT', action: 'BLOCK', reason });
+      return { kind: 'NOT_SUBSCRIBED', reason };
+    }
+    const engaged = await this.guard.killSwitchFor(admission);
+    if (engaged) {
+      const reason = killSwitchReason(engaged);
+      const decisionId = await this.refuseAll(hops, {
+        type: 'COMMUNICATION_AUDIT',
+        action: 'BLOCK',
+        reason,
+        details: { killSwitchId: engaged.id },
+      });
+      const data = {
+        reasons: [reason],
+        killSwitchId: engaged.id,
+        ...(decisionId ? { decisionId } : {}),
+        correlationId,
+      };
+      const answer = { refusal: REFUSALS.killSwitch, message: REFUSALS.killSwitch.message, data };
+      return { kind: 'KILL_SWITCH', reason, killSwitchId: engaged.id, answer };
+    }
+    const limited = count > 0 ? await this.guard.rateLimitFor(admission, count) : undefined;
+    if (!limited) {
+      return undefined;
+    }
+    const reason = `over the rate limit of ${limited.perMinute} messages per minute (${limited.key})`;
+    if (limited.isFirstInWindow) {
+      await this.refuseAll(hops.slice(0, 1), {
+        type: 'RATE_LIMIT',
+        action: 'BLOCK',
+        reason,
+        details: { key: limited.key, perMinute: limited.perMinute },
+      });
+    }
+    const data = { reasons: [reason], retryAfter: limited.retryAfterSeconds, correlationId };
+    const answer = { refusal: REFUSALS.rateLimited, message: REFUSALS.rateLimited.message, data };
+    return { kind: 'RATE_LIMITED', reason, retryAfterSeconds: limited.retryAfterSeconds, answer };
+  }
+
+  /** Decide and audit a hop, then deliver it, refuse it, or hold it for a person (D33, D34). */
+  async pass<M>(hop: Hop, terms: PassTerms<M>): Promise<HopOutcome<M>> {
+    return this.settle(hop, await this.judge(hop), terms);
+  }
+
+  /**
+   * Decide and audit a hop, no more: what a stream judges window by window (T20) before it knows
+   * whether to hold. The records are durable once `audited` resolves.
+   */
   async judge(hop: Hop): Promise<HopVerdict> {
     const started = performance.now();
     const decision = await this.decisions.decide(inputOf(hop));
@@ -31,7 +118,75 @@ export class HopPipeline {
     return { decision, isDelivered: !decision.isBlocked, decisionId: events[0].id, audited };
   }
 
-  /** Records a hop refused before policy; resolves once the record is durable. */
+  /** What a decided hop comes to: delivered, refused, or held (D34: wait for a person). */
+  async settle<M>(hop: Hop, verdict: HopVerdict, terms: PassTerms<M>): Promise<HopOutcome<M>> {
+    const { decision, decisionId, audited } = verdict;
+    if (!verdict.isDelivered) {
+      const answer = decisionRefusal(decision, decisionId, hop.correlationId);
+      return { kind: 'REFUSED', cause: 'DECISION', answer, decision, audited };
+    }
+    if (decision.action === 'HUMAN_REVIEW_REQUIRED') {
+      return this.hold(hop, verdict, terms.applied(decision), terms);
+    }
+    return { kind: 'DELIVERED', message: terms.applied(decision), decision, decisionId, audited };
+  }
+
+  /**
+   * D34, the one hold-and-wait: the hop's records durable, then the hold (with its HITL event) in
+   * one transaction, then the sender waits up to `hitl.waitSeconds`: approved in time, the held
+   * message goes on (released exactly once); rejected, refused; still pending, HELD.
+   */
+  async hold<M>(
+    hop: Hop,
+    verdict: Pick<HopVerdict, 'decision' | 'decisionId' | 'audited'>,
+    held: unknown,
+    terms: Omit<PassTerms<M>, 'applied'>,
+  ): Promise<ReleaseOutcome<M>> {
+    await verdict.audited;
+    const request = await this.hitl.hold(
+      {
+        tenantId: hop.tenantId,
+        protocol: hop.protocol,
+        direction: hop.direction,
+        agent: hop.agent,
+        source: hop.source,
+        sink: hop.sink,
+        ...(hop.method ? { method: hop.method } : {}),
+        ...(hop.tool ? { tool: hop.tool } : {}),
+        message: held,
+        resendDigest: terms.resendDigest,
+        reasons: verdict.decision.reasons,
+        policyIds: [...new Set(verdict.decision.bindings.map((b) => b.groupId))],
+        decisionId: verdict.decisionId,
+        correlationId: hop.correlationId,
+        expirySeconds: terms.hitl.expirySeconds,
+      },
+      terms.deliverOnApproval,
+    );
+    if (terms.deliverOnApproval) {
+      const pending = { kind: 'PENDING', request, retryAfterSeconds: 30 } as const;
+      return stillHeld(pending, hop.correlationId);
+    }
+    const outcome = await this.hitl.awaitDecision(request, terms.hitl.waitSeconds, terms.signal);
+    return outcomeOfHold(outcome, hop.correlationId);
+  }
+
+  /**
+   * D34: a resend with `X-Agp-Hitl-Request-Id` releases an approved hold of the same message by
+   * the same agent once; undefined when the agent has no such hold (a 404 in every dialect).
+   */
+  async release<M>(resend: Resend): Promise<ReleaseOutcome<M> | undefined> {
+    const outcome = await this.hitl.releaseOnResend(
+      resend.tenantId,
+      resend.agentId,
+      resend.hitlRequestId,
+      resend.resendDigest,
+      resend.correlationId,
+    );
+    return outcome && outcomeOfHold(outcome, resend.correlationId);
+  }
+
+  /** Records a hop refused outside policy (an upstream fault, a stream's end); durable on return. */
   refuse(hop: Hop, refusal: Refusal): Promise<void> {
     return this.refusing(hop, refusal).audited;
   }
@@ -43,6 +198,66 @@ export class HopPipeline {
     audited.catch(() => undefined);
     return { decisionId: event.id, audited };
   }
+
+  /** D39: LLM_GATEWAY_CALL, committed with the hops' group commit. */
+  recordGatewayCall(parties: GatewayCallParties, record: LlmCallRecord): Promise<void> {
+    return this.auditor.record([gatewayCallEvent(parties, record)]);
+  }
+
+  /** D39: LLM_GATEWAY_FAILOVER, `failed` skipped for `next`; `attempt` counts from 1. */
+  recordFailover(
+    parties: GatewayCallParties,
+    failed: LlmProviderRoute,
+    next: LlmProviderRoute,
+    fault: ProviderFault,
+    attempt: number,
+  ): Promise<void> {
+    return this.auditor.record([failoverEvent(parties, failed, next, fault, attempt)]);
+  }
+
+  /** Audits each hop as refused; the first one's event id (undefined when there was none). */
+  private async refuseAll(hops: Hop[], refusal: Refusal): Promise<string | undefined> {
+    const refused = hops.map((hop) => this.refusing(hop, refusal));
+    await Promise.all(refused.map((r) => r.audited));
+    return refused[0]?.decisionId;
+  }
+}
+
+/** A hold's end as an outcome: released, refused (rejected, not releasable) or still held. */
+function outcomeOfHold<M>(outcome: HoldOutcome, correlationId: string): ReleaseOutcome<M> {
+  const audited = Promise.resolve();
+  switch (outcome.kind) {
+    case 'RELEASED':
+      return {
+        kind: 'RELEASED',
+        message: outcome.request.message,
+        direction: outcome.request.direction,
+        audited,
+      };
+    case 'PENDING':
+      return stillHeld(outcome, correlationId);
+    case 'REJECTED':
+    case 'REFUSED':
+      return {
+        kind: 'REFUSED',
+        cause: 'REVIEW',
+        answer: holdRefusal(outcome, correlationId),
+        audited,
+      };
+  }
+}
+
+function stillHeld<M>(
+  outcome: Extract<HoldOutcome, { kind: 'PENDING' }>,
+  correlationId: string,
+): ReleaseOutcome<M> {
+  return {
+    kind: 'HELD',
+    answer: holdRefusal(outcome, correlationId),
+    request: outcome.request,
+    retryAfterSeconds: outcome.retryAfterSeconds,
+    audited: Promise.resolve(),
+  };
 }
 
 function inputOf(hop: Hop): DecisionInput {

@@ -1,6 +1,10 @@
 import { Action, AuditEventType, MessageDirection, Protocol } from '@agp/contracts';
 
+import { Tx } from '@agp/database';
+
 import { EndpointRef, HopDecision } from '../../decisions/decision.types';
+import { StoredHitlRequest } from '../../hitl/hitl.repository';
+import { RefusalAnswer } from './refusal-answers';
 
 /** One message crossing a traffic path (D33): who sent it to whom, and what it says. */
 export interface Hop {
@@ -41,3 +45,62 @@ export interface HopVerdict {
   /** Resolves once the hop's audit events are durable; nothing reaches the agent before. */
   audited: Promise<void>;
 }
+
+/** What a hop may be held under (D34), and the message as its decision leaves it. */
+export interface PassTerms<M> {
+  /** The message as a decision leaves it (masked, warned): what goes on, and what a hold keeps. */
+  applied(decision: HopDecision): M;
+  /** D34: how a resend of the same message is recognised (the digest of what the sender sent). */
+  resendDigest: string;
+  /** D34: how long the sender waits for a person, and how long the hold stays decidable. */
+  hitl: { waitSeconds: number; expirySeconds: number };
+  /** Aborted when the sender goes away: it stops waiting. */
+  signal?: AbortSignal;
+  /**
+   * T41: the hold is delivered by its approval, not by a waiting sender: stored with what this
+   * keeps (in the hold's transaction) and answered HELD at once.
+   */
+  deliverOnApproval?: (tx: Tx, request: StoredHitlRequest) => Promise<void>;
+}
+
+/**
+ * What the pipeline made of a hop, whatever the protocol: each protocol only writes it in its
+ * dialect (a JSON-RPC message or error, problem+json, the OpenAI error shape). `audited` resolves
+ * once the hop's records are durable; nothing it answers reaches anyone before (T1).
+ */
+export type HopOutcome<M> =
+  | {
+      kind: 'DELIVERED';
+      /** The message as its decision left it. */
+      message: M;
+      decision: HopDecision;
+      decisionId: string;
+      audited: Promise<void>;
+    }
+  | {
+      kind: 'REFUSED';
+      /** DECISION: blocked or failed by policy (D33); REVIEW: rejected or not releasable (D34). */
+      cause: 'DECISION' | 'REVIEW';
+      answer: RefusalAnswer;
+      /** The decision, when the refusal is the decision's own. */
+      decision?: HopDecision;
+      audited: Promise<void>;
+    }
+  | {
+      kind: 'HELD';
+      /** D34: still pending (−31004, a 409): the request to name in a resend, and when to. */
+      answer: RefusalAnswer;
+      request: StoredHitlRequest;
+      retryAfterSeconds: number;
+      audited: Promise<void>;
+    }
+  | {
+      kind: 'RELEASED';
+      /** The held message as its decision left it, approved by a person: it goes on as it is. */
+      message: unknown;
+      direction: MessageDirection;
+      audited: Promise<void>;
+    };
+
+/** What a resend of a held message comes to (D34): never a fresh decision. */
+export type ReleaseOutcome<M> = Exclude<HopOutcome<M>, { kind: 'DELIVERED' }>;

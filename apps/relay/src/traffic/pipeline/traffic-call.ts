@@ -75,3 +75,11 @@ export function resendHoldOf(
   }
   return id;
 }
+
+/** D34: what a hop of `call` is held under: its resend digest, the tenant's waits, the caller. */
+export function holdTermsOf(
+  call: Pick<CallBasis<unknown>, 'hitl' | 'signal'>,
+  resendDigest: string,
+): { resendDigest: string; hitl: CallBasis<unknown>['hitl']; signal?: AbortSignal } {
+  return { resendDigest, hitl: call.hitl, ...(call.signal ? { signal: call.signal } : {}) };
+}

@@ -1,8 +1,14 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Database, Row, str } from '@agp/database';
-import { EVENT_TRANSPORT, EventTransport, StopListening } from '@agp/messaging';
+import { EventEnvelope } from '@agp/contracts';
+import { EVENT_BROADCAST, EventBroadcast, StopListening } from '@agp/messaging';
 
 import { RELAY_DATABASE } from '../../database/tokens';
+import {
+  TRAFFIC_SETTINGS_KIND,
+  TrafficSettings,
+  trafficSettingsOf,
+} from '../../traffic-settings/traffic-settings.types';
 import { ExpiringCache } from './expiring-cache';
 import { LlmRoute, readLlmRoute } from './llm-route';
 
@@ -38,34 +44,14 @@ export interface EngagedKillSwitch {
   reason: string;
 }
 
-export interface TrafficSettings {
-  tenantPerMinute: number | null;
-  agentPerMinute: number | null;
-  subscriptionPerMinute: number | null;
-  contentCapture: boolean;
-  hitlWaitSeconds: number;
-  hitlExpirySeconds: number;
-}
-
-export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = {
-  tenantPerMinute: null,
-  agentPerMinute: null,
-  subscriptionPerMinute: null,
-  contentCapture: false,
-  hitlWaitSeconds: 30,
-  hitlExpirySeconds: 86_400,
-};
+export type { TrafficSettings };
 
 const S = 'relay';
 
-function limit(value: unknown): number | null {
-  return value === null || value === undefined ? null : Number(value);
-}
-
-/** The per-hop reads of the traffic paths, each cached briefly (T2). */
 /**
- * What changes a hop's route, switches or settings: a replica hearing one drops the tenant's
- * entries at once (T2); the short TTL stays as the net under a missed broadcast.
+ * What changes a hop's route, switches or settings, as the module that made the change announces
+ * it: registry and subscription changes, kill switches (the lifecycle event of the switch's
+ * target, D35) and traffic settings (their ADMIN_CHANGE, D42).
  */
 const CHANGES = [
   'SUBSCRIPTION_CHANGED',
@@ -73,8 +59,25 @@ const CHANGES = [
   'MCP_LIFECYCLE',
   'LLM_LIFECYCLE',
   'GOVERNANCE_LIFECYCLE',
+  'ADMIN_CHANGE',
 ] as const;
 
+/** An ADMIN_CHANGE changes traffic only when it names the traffic settings. */
+function changesTraffic(envelope: EventEnvelope): boolean {
+  if (envelope.type !== 'ADMIN_CHANGE') {
+    return true;
+  }
+  const sink = (envelope.data as { sink?: { type?: unknown } } | undefined)?.sink;
+  return sink?.type === TRAFFIC_SETTINGS_KIND;
+}
+
+/**
+ * The per-hop reads of the traffic paths (routes, kill switches, settings), cached per replica.
+ * T2, T50: one invalidation path, as DecisionCache's: a change heard on the broadcast drops the
+ * tenant's entries (on the replica that made it, before its commit returns; on the others when it
+ * is published); a gap drops everything; the short TTL is only the net under a missed broadcast.
+ * Nothing calls in to drop entries.
+ */
 @Injectable()
 export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly routes = new ExpiringCache<McpRoute | undefined>(TRAFFIC_CACHE_TTL_MS);
@@ -88,12 +91,16 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
 
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
-    @Inject(EVENT_TRANSPORT) private readonly transport: EventTransport,
+    @Inject(EVENT_BROADCAST) private readonly broadcast: EventBroadcast,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.stopListening = await this.transport.listen(CHANGES, {
-      onEvent: (envelope) => this.forgetTenant(envelope.tenantId),
+    this.stopListening = await this.broadcast.listen(CHANGES, {
+      onEvent: (envelope) => {
+        if (changesTraffic(envelope)) {
+          this.forgetTenant(envelope.tenantId);
+        }
+      },
       onGap: () => {
         this.routes.invalidate();
         this.llmRoutes.invalidate();
@@ -156,8 +163,7 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
     );
   }
 
-  /** What this replica changed itself holds here at once; other replicas follow within T2. */
-  forgetTenant(tenantId: string): void {
+  private forgetTenant(tenantId: string): void {
     const ofTenant = (key: string): boolean => key === tenantId || key.startsWith(`${tenantId}:`);
     this.routes.invalidate(ofTenant);
     this.llmRoutes.invalidate(ofTenant);
@@ -183,18 +189,7 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
           `SELECT * FROM ${S}.traffic_settings WHERE tenant_id = $1`,
           [tenantId],
         );
-        const row = rows[0];
-        if (!row) {
-          return DEFAULT_TRAFFIC_SETTINGS;
-        }
-        return {
-          tenantPerMinute: limit(row.tenant_per_minute),
-          agentPerMinute: limit(row.agent_per_minute),
-          subscriptionPerMinute: limit(row.subscription_per_minute),
-          contentCapture: row.content_capture === true,
-          hitlWaitSeconds: Number(row.hitl_wait_seconds),
-          hitlExpirySeconds: Number(row.hitl_expiry_seconds),
-        };
+        return trafficSettingsOf(rows[0]);
       }),
     );
   }

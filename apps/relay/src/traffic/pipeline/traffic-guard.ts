@@ -1,15 +1,8 @@
 import { Injectable } from '@nestjs/common';
 
+import { Admission } from './admission';
 import { RateLimitKey, RateLimitRefusal, RateLimiter } from './rate-limiter';
-import { EngagedKillSwitch, KillSwitchScope, TrafficDirectory } from './traffic-directory';
-
-export interface GuardSubject {
-  tenantId: string;
-  /** Every target the hop touches, each with the scope a kill switch would name it by (D35). */
-  targets: Array<{ scope: KillSwitchScope; id: string }>;
-  agentId: string;
-  subscriptionId?: string;
-}
+import { EngagedKillSwitch, TrafficDirectory } from './traffic-directory';
 
 /** What stops a hop before any policy runs: an engaged kill switch (D35), a rate limit (D36). */
 @Injectable()
@@ -19,7 +12,7 @@ export class TrafficGuard {
     private readonly limiter: RateLimiter,
   ) {}
 
-  async killSwitchFor(subject: GuardSubject): Promise<EngagedKillSwitch | undefined> {
+  async killSwitchFor(subject: Admission): Promise<EngagedKillSwitch | undefined> {
     const engaged = await this.directory.engagedKillSwitches(subject.tenantId);
     if (engaged.length === 0) {
       return undefined;
@@ -30,7 +23,7 @@ export class TrafficGuard {
   }
 
   /** Counts `hops` messages against the tenant's limits (D36); the refusal when one is exceeded. */
-  async rateLimitFor(subject: GuardSubject, hops: number): Promise<RateLimitRefusal | undefined> {
+  async rateLimitFor(subject: Admission, hops: number): Promise<RateLimitRefusal | undefined> {
     const settings = await this.directory.settings(subject.tenantId);
     const keys: RateLimitKey[] = [];
     if (settings.tenantPerMinute !== null) {
@@ -47,4 +40,9 @@ export class TrafficGuard {
     }
     return this.limiter.consume(subject.tenantId, keys, hops);
   }
+}
+
+/** D35: how every refusal names an engaged switch. */
+export function killSwitchReason(engaged: EngagedKillSwitch): string {
+  return `kill switch ${engaged.id} (${engaged.scope}): ${engaged.reason}`;
 }

@@ -8,12 +8,32 @@ import {
 import { buildEvent } from '@agp/messaging';
 
 import { EndpointRef } from '../../decisions/decision.types';
-import { LlmProviderRoute } from '../pipeline/llm-route';
-import { TokenUsage } from './chat-messages';
-import { LlmCall, agentOf, gatewayOf } from './llm-call';
-import { ProviderFailure } from './llm-upstream';
+import { LlmProviderRoute } from './llm-route';
 
 type CallEvent = EventEnvelope<AuditEventType, AuditableEventData>;
+
+/** Who a call through an LLM gateway is between (D39), and what ties its events together. */
+export interface GatewayCallParties {
+  tenantId: string;
+  correlationId: string;
+  traceId?: string;
+  agent: EndpointRef;
+  /** The gateway (its `name` is the gateway's name). */
+  gateway: EndpointRef & { name: string };
+}
+
+export interface TokenUsage {
+  promptTokens?: number;
+  completionTokens?: number;
+  totalTokens?: number;
+}
+
+/** Why a provider was skipped (D39, T23). */
+export interface ProviderFault {
+  kind: string;
+  message: string;
+  httpStatus?: number;
+}
 
 /**
  * How a call through the gateway ended (T21): SUCCESS (the completion reached the agent, masked
@@ -55,8 +75,8 @@ function round(ms: number): number {
 }
 
 /** D39: LLM_GATEWAY_CALL, the call's provider, model, tokens, latency and outcome (monitors M4). */
-export function gatewayCallEvent(call: LlmCall, record: LlmCallRecord): CallEvent {
-  const agent = agentOf(call);
+export function gatewayCallEvent(call: GatewayCallParties, record: LlmCallRecord): CallEvent {
+  const agent = call.agent;
   const tokens = record.usage?.totalTokens;
   return buildEvent(
     'LLM_GATEWAY_CALL',
@@ -64,14 +84,14 @@ export function gatewayCallEvent(call: LlmCall, record: LlmCallRecord): CallEven
     {
       actor: party(agent),
       source: party(agent),
-      sink: party(gatewayOf(call)),
+      sink: party(call.gateway),
       protocol: 'REST',
       action: record.outcome === 'ERROR' ? 'ERROR' : (record.action ?? 'LOG'),
       summary:
-        `LLM call through ${call.route.gateway.name} to ${record.provider.name} (${record.upstreamModel}): ` +
+        `LLM call through ${call.gateway.name} to ${record.provider.name} (${record.upstreamModel}): ` +
         `${record.outcome} in ${Math.round(record.latencyMs)} ms${tokens !== undefined ? `, ${tokens} tokens` : ''}`,
       details: {
-        llmGatewayId: call.gatewayId,
+        llmGatewayId: call.gateway.id,
         llmProviderId: record.provider.id,
         providerName: record.provider.name,
         model: record.model,
@@ -95,26 +115,26 @@ export function gatewayCallEvent(call: LlmCall, record: LlmCallRecord): CallEven
 
 /** D39: LLM_GATEWAY_FAILOVER, one per provider skipped (`llmProviderId` is the one that failed). */
 export function failoverEvent(
-  call: LlmCall,
+  call: GatewayCallParties,
   failed: LlmProviderRoute,
   next: LlmProviderRoute,
-  failure: ProviderFailure,
+  failure: ProviderFault,
   attempt: number,
 ): CallEvent {
-  const agent = agentOf(call);
+  const agent = call.agent;
   return buildEvent(
     'LLM_GATEWAY_FAILOVER',
     { tenantId: call.tenantId, correlationId: call.correlationId },
     {
       actor: party(agent),
       source: party(agent),
-      sink: party(gatewayOf(call)),
+      sink: party(call.gateway),
       protocol: 'REST',
       action: 'ERROR',
-      summary: `LLM gateway ${call.route.gateway.name} failed over from ${failed.name} to ${next.name}: ${failure.message}`,
+      summary: `LLM gateway ${call.gateway.name} failed over from ${failed.name} to ${next.name}: ${failure.message}`,
       decision: { reasons: [failure.message] },
       details: {
-        llmGatewayId: call.gatewayId,
+        llmGatewayId: call.gateway.id,
         llmProviderId: failed.id,
         providerName: failed.name,
         toLlmProviderId: next.id,

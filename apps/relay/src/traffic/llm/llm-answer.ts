@@ -1,0 +1,91 @@
+import { LlmCallRecord } from '../pipeline/gateway-call-events';
+import { LlmProviderRoute } from '../pipeline/llm-route';
+import { SseWriter } from '../pipeline/sse-writer';
+import { ChatRequest } from './chat-messages';
+import { LlmCall } from './llm-call';
+import { Answered } from './llm-forwarder';
+import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
+import {
+  MAX_COMPLETION_BYTES,
+  ProviderAnswer,
+  ProviderFailure,
+  providerLabel,
+} from './llm-upstream';
+
+export interface LlmJsonAnswer {
+  kind: 'json';
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/** What the controller sends the agent: a JSON body, or a stream it starts on the first event. */
+export type LlmAnswer =
+  | LlmJsonAnswer
+  | {
+      kind: 'stream';
+      headers: Record<string, string>;
+      /**
+       * `start` takes the response over; a refusal before it is thrown as a problem (T20). A
+       * failover before it (T23) may end in a JSON answer instead, which is returned.
+       */
+      run(start: () => SseWriter): Promise<LlmJsonAnswer | undefined>;
+    };
+
+/** The agent's request, what goes upstream after its decision, and what to tell the agent. */
+export interface Admitted {
+  original: ChatRequest;
+  toSend: ChatRequest;
+  warnings: string[];
+}
+
+/** One call on its way through the gateway's providers (D39). */
+export interface Attempt {
+  call: LlmCall;
+  admitted: Admitted;
+  /** The providers that serve the model, in the gateway's order. */
+  providers: LlmProviderRoute[];
+  abort: AbortController;
+  started: number;
+  base: Pick<LlmCallRecord, 'model' | 'upstreamModel' | 'isStreamed'>;
+  /** The chat request as every provider is sent it. */
+  body: string;
+}
+
+export type CallFields = Pick<LlmCallRecord, 'outcome'> & Partial<LlmCallRecord>;
+
+/** The provider that answered, with what records the call and what fails it over (T23). */
+export interface Taken {
+  answered: Answered;
+  record(fields: CallFields): void;
+  headers: Record<string, string>;
+  failOver(failure: ProviderFailure): Promise<LlmAnswer>;
+}
+
+/** D33: WARN's reasons in `X-Agp-Warning`, as printable ASCII (a header carries nothing else). */
+export function warningHeaders(warnings: string[]): Record<string, string> {
+  if (warnings.length === 0) {
+    return {};
+  }
+  return { 'x-agp-warning': warnings.join('; ').replace(/[^\x20-\x7e]/g, '?') };
+}
+
+export async function readLimited(
+  answer: ProviderAnswer,
+  provider: LlmProviderRoute,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of answer.body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_COMPLETION_BYTES) {
+      answer.body.destroy();
+      throw new LlmPathException(
+        LlmPathErrorCode.UpstreamFailed,
+        `${providerLabel(provider)} answered more than ${MAX_COMPLETION_BYTES} bytes`,
+      );
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

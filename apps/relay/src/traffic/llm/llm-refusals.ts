@@ -1,0 +1,75 @@
+import { HopDecision } from '../../decisions/decision.types';
+import { AdmissionRefusal } from '../pipeline/admission';
+import { HopOutcome } from '../pipeline/hop.types';
+import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
+
+/**
+ * The pipeline's outcomes in the OpenAI error shape the LLM path answers in (T19, T22): each
+ * refusal a problem with OpenAI's `error` and the `data` of D33, D34, D35, D36.
+ */
+
+/** D33: a blocked or failed decision as the 403 its sender gets. */
+export function decisionRefused(
+  decision: Pick<HopDecision, 'action' | 'reasons'>,
+  data: Record<string, unknown>,
+): LlmPathException {
+  return decision.action === 'ERROR'
+    ? new LlmPathException(LlmPathErrorCode.EvaluationFailed, 'policy evaluation failed', data)
+    : new LlmPathException(
+        LlmPathErrorCode.Blocked,
+        `blocked by policy: ${decision.reasons.join('; ') || 'no reason given'}`,
+        data,
+      );
+}
+
+/** A hop's outcome that does not go on. */
+export type NotDelivered<M> = Extract<HopOutcome<M>, { kind: 'REFUSED' | 'HELD' }>;
+
+/**
+ * What the sender of a hop that did not go on gets: refused by its decision (403), rejected by a
+ * reviewer (403), its release refused (403), still held (409 with `hitlRequestId`, Retry-After).
+ */
+export function outcomeRefused<M>(outcome: NotDelivered<M>): LlmPathException {
+  switch (outcome.kind) {
+    case 'HELD':
+      return new LlmPathException(
+        LlmPathErrorCode.Held,
+        `held for human review; send the same request again with X-Agp-Hitl-Request-Id: ${outcome.request.id} once approved`,
+        outcome.answer.data,
+        { headers: { 'retry-after': String(outcome.retryAfterSeconds) } },
+      );
+    case 'REFUSED': {
+      const { answer } = outcome;
+      if (outcome.decision) {
+        return decisionRefused(outcome.decision, answer.data);
+      }
+      const code =
+        answer.refusal.agpCode === 'review_rejected'
+          ? LlmPathErrorCode.Rejected
+          : LlmPathErrorCode.Blocked;
+      return new LlmPathException(code, answer.message, answer.data);
+    }
+  }
+}
+
+/** D32, D35, D36 before any policy: 403 `not_subscribed`, 403 `kill_switch`, 429 with Retry-After. */
+export function admissionRefused(
+  refused: AdmissionRefusal,
+  correlationId: string,
+): LlmPathException {
+  switch (refused.kind) {
+    case 'NOT_SUBSCRIBED':
+      return new LlmPathException(LlmPathErrorCode.NotSubscribed, refused.reason, {
+        correlationId,
+      });
+    case 'KILL_SWITCH':
+      return new LlmPathException(LlmPathErrorCode.KillSwitch, refused.reason, refused.answer.data);
+    case 'RATE_LIMITED':
+      return new LlmPathException(
+        LlmPathErrorCode.RateLimited,
+        refused.reason,
+        { correlationId },
+        { headers: { 'retry-after': String(refused.retryAfterSeconds) } },
+      );
+  }
+}
