@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ExecutionMode, RunStatus, TriggerSource } from '@agp/contracts';
-import { iso, Row, str, Tx } from '@agp/database';
+import { iso, returning, Row, str, Tx } from '@agp/database';
 
 import { EvaluationVerdict, EvaluationRun } from './evaluation-pack.types';
 
@@ -97,8 +97,8 @@ export class EvaluationRunsRepository {
   ): Promise<
     { runId: string; tenantId: string; packId: string; executionMode: ExecutionMode } | undefined
   > {
-    // TypeORM answers an UPDATE … RETURNING with [rows, affected].
-    const [rows] = await tx.query<[Row[], number]>(
+    const rows = await returning(
+      tx,
       `UPDATE relay.evaluation_runs SET status = 'RUNNING', started_at = now()
        WHERE id = (SELECT id FROM relay.evaluation_runs
          WHERE status = 'PENDING' OR (status = 'RUNNING' AND started_at < now() - $1::interval)

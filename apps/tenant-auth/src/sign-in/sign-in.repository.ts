@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Tx } from '@agp/database';
+import { returning, Tx } from '@agp/database';
 
 import { TENANT_AUTH_SCHEMA } from '../database/tokens';
 import { AuthorizeParams } from './authorize-params';
@@ -129,8 +129,8 @@ export class SignInRepository {
 
   /** Marks the code used and answers the row as it was; a second use sees `wasConsumed`. */
   async consumeCode(tx: Tx, codeHash: string): Promise<CodeRow | null> {
-    // TypeORM answers an UPDATE … RETURNING on PostgreSQL as [rows, affected].
-    const [rows]: [Array<Record<string, unknown>>, number] = await tx.query(
+    const rows = await returning(
+      tx,
       `UPDATE ${S}.authorization_requests r SET consumed_at = coalesce(r.consumed_at, now())
          FROM (SELECT id, consumed_at FROM ${S}.authorization_requests WHERE code_hash = $1 FOR UPDATE) old
         WHERE r.id = old.id
@@ -223,7 +223,8 @@ export class SignInRepository {
 
   /** Marks the token rotated and answers it as it was, locked: two refreshes with one token serialise here. */
   async rotateRefresh(tx: Tx, tokenHash: string): Promise<RefreshRow | null> {
-    const [rows]: [Array<Record<string, unknown>>, number] = await tx.query(
+    const rows = await returning(
+      tx,
       `UPDATE ${S}.refresh_tokens t SET rotated_at = coalesce(t.rotated_at, now())
          FROM (SELECT token_hash, rotated_at FROM ${S}.refresh_tokens WHERE token_hash = $1 FOR UPDATE) old
         WHERE t.token_hash = old.token_hash AND t.expires_at > now()

@@ -10,11 +10,12 @@ export type {
   EvaluationVerdict,
 } from '../evaluation-pack.types';
 
-/** An evaluation as the API shows it: the record as stored. */
-export type EvaluationResponse = Evaluation;
+// The API shows these records as the repositories read them; the interfaces give the OpenAPI
+// schemas (F24) and the console's contracts their names.
+/* eslint-disable @typescript-eslint/no-empty-object-type -- a named schema, nothing to add */
+export interface EvaluationResponse extends Evaluation {}
 
-/** A run as the API shows it: the record as stored. */
-export type RunResponse = EvaluationRun;
+export interface RunResponse extends EvaluationRun {}
 
 export interface EvaluationPackResponse {
   id: string;
