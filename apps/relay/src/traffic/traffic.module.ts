@@ -32,6 +32,7 @@ import { McpUpstream } from './mcp/mcp-upstream';
 import { HopAuditor } from './pipeline/hop-auditor';
 import { HopPipeline } from './pipeline/hop-pipeline';
 import { keepUnreadableJsonRpcBodies } from './pipeline/json-rpc-body';
+import { OpenedCredentials } from './pipeline/opened-credentials';
 import { RateLimiter } from './pipeline/rate-limiter';
 import { StreamWatch } from './pipeline/stream-watch';
 import { TrafficDirectory } from './pipeline/traffic-directory';
@@ -57,6 +58,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     HopAuditor,
     HopPipeline,
     StreamWatch,
+    OpenedCredentials,
     McpUpstream,
     McpHops,
     McpOpenStreams,

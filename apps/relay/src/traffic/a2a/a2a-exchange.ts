@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { EventSourceMessage, createParser } from 'eventsource-parser';
 import { Dispatcher } from 'undici';
 
-import { CredentialCipher } from '../../mcp-servers/credential-cipher';
 import { upstreamCredentialHeader } from '../../mcp-servers/upstream-credential';
 import { HopPipeline } from '../pipeline/hop-pipeline';
+import { OpenedCredentials } from '../pipeline/opened-credentials';
 import { StreamWatch } from '../pipeline/stream-watch';
 import { JsonRpcId, JsonRpcMessage, invalidMessage, kindOf, rpcRefusal } from '../mcp/json-rpc';
 import { StreamEnding } from '../pipeline/refusal-answers';
@@ -67,7 +67,7 @@ export class A2aExchange {
     private readonly hops: A2aHops,
     private readonly pipeline: HopPipeline,
     private readonly watch: StreamWatch,
-    private readonly cipher: CredentialCipher,
+    private readonly credentials: OpenedCredentials,
   ) {}
 
   async forward(
@@ -312,7 +312,7 @@ export class A2aExchange {
     }
     let plain: string;
     try {
-      plain = this.cipher.decrypt(sealed);
+      plain = this.credentials.open(sealed);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       throw new A2aUpstreamFailure(

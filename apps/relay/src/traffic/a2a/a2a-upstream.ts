@@ -4,12 +4,15 @@ import { Agent, Dispatcher, errors, request } from 'undici';
 import { EgressOptions, checkEgressUrl } from '../../common/egress-policy';
 import { EGRESS_OPTIONS } from '../../config/relay-config.module';
 import { guardedLookup } from '../mcp/mcp-upstream';
+import { readBodyWithin } from '../pipeline/upstream-body';
 
 /** The largest JSON-RPC answer (or streamed event) the relay reads whole. */
 export const MAX_A2A_MESSAGE_BYTES = 32 * 1024 * 1024;
 /** An agent card is a small document; anything larger is not one. */
 const MAX_CARD_BYTES = 1024 * 1024;
 const CARD_TIMEOUT_MS = 10_000;
+/** URLs whose egress verdict is kept; far more than the agents a relay calls. */
+const MAX_CHECKED_URLS = 10_000;
 
 /** Headers of the A2A JSON-RPC binding the relay carries to the agent (D38). */
 const CARRIED_HEADERS = ['a2a-version', 'a2a-extensions'];
@@ -43,6 +46,8 @@ export interface A2aUpstreamRequest {
 @Injectable()
 export class A2aUpstream implements OnApplicationShutdown {
   private readonly dispatcher: Agent;
+  /** D37's verdict on each URL called (null: allowed). */
+  private readonly checkedUrls = new Map<string, string | null>();
 
   constructor(@Inject(EGRESS_OPTIONS) private readonly egress: EgressOptions) {
     this.dispatcher = new Agent({
@@ -119,8 +124,19 @@ export class A2aUpstream implements OnApplicationShutdown {
     }
   }
 
+  /**
+   * D37 on the URL itself (its address is checked at every connection by `guardedLookup`). The
+   * answer depends only on the URL and this process's egress options, so it is kept per URL.
+   */
   private checkUrl(url: string, label: string): void {
-    const refusal = checkEgressUrl(url, this.egress);
+    let refusal = this.checkedUrls.get(url);
+    if (refusal === undefined) {
+      refusal = checkEgressUrl(url, this.egress);
+      if (this.checkedUrls.size >= MAX_CHECKED_URLS) {
+        this.checkedUrls.clear();
+      }
+      this.checkedUrls.set(url, refusal);
+    }
     if (refusal) {
       throw new A2aUpstreamFailure(502, `${label}: ${url} is not allowed (D37): ${refusal}`);
     }
@@ -145,20 +161,15 @@ export function a2aFailureOf(error: unknown, label: string, timeoutMs: number): 
   return new A2aUpstreamFailure(502, `${label} failed: ${why}`);
 }
 
-export async function readLimited(
+/** At most `limit` bytes of an answer, as text; more is the target's fault. */
+export function readLimited(
   answer: Dispatcher.ResponseData,
   limit: number,
   label: string,
 ): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of answer.body) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      answer.body.destroy();
-      throw new A2aUpstreamFailure(502, `${label} answered more than ${limit} bytes`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return readBodyWithin(
+    answer,
+    limit,
+    () => new A2aUpstreamFailure(502, `${label} answered more than ${limit} bytes`),
+  );
 }

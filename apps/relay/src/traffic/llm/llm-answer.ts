@@ -1,6 +1,7 @@
 import { LlmCallRecord } from '../pipeline/gateway-call-events';
 import { LlmProviderRoute } from '../pipeline/llm-route';
 import { SseWriter } from '../pipeline/sse-writer';
+import { readBodyWithin } from '../pipeline/upstream-body';
 import { ChatRequest } from './chat-messages';
 import { LlmCall } from './llm-call';
 import { Answered } from './llm-forwarder';
@@ -37,6 +38,8 @@ export interface Admitted {
   original: ChatRequest;
   toSend: ChatRequest;
   warnings: string[];
+  /** The request's records; durable before it goes on or before its answer does (T52). */
+  audited?: Promise<void>;
 }
 
 /** One call on its way through the gateway's providers (D39). */
@@ -70,22 +73,14 @@ export function warningHeaders(warnings: string[]): Record<string, string> {
   return { 'x-agp-warning': warnings.join('; ').replace(/[^\x20-\x7e]/g, '?') };
 }
 
-export async function readLimited(
-  answer: ProviderAnswer,
-  provider: LlmProviderRoute,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of answer.body) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_COMPLETION_BYTES) {
-      answer.body.destroy();
-      throw new LlmPathException(
+export function readLimited(answer: ProviderAnswer, provider: LlmProviderRoute): Promise<string> {
+  return readBodyWithin(
+    answer,
+    MAX_COMPLETION_BYTES,
+    () =>
+      new LlmPathException(
         LlmPathErrorCode.UpstreamFailed,
         `${providerLabel(provider)} answered more than ${MAX_COMPLETION_BYTES} bytes`,
-      );
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+      ),
+  );
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import { CredentialCipher } from '../../mcp-servers/credential-cipher';
+import { OpenedCredentials } from '../pipeline/opened-credentials';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { LlmProviderRoute } from '../pipeline/llm-route';
 import { LlmCall, partiesOf } from './llm-call';
@@ -42,7 +42,7 @@ const MAX_REASON_CHARS = 300;
 export class LlmForwarder {
   constructor(
     private readonly upstream: LlmUpstream,
-    private readonly cipher: CredentialCipher,
+    private readonly credentials: OpenedCredentials,
     private readonly pipeline: HopPipeline,
   ) {}
 
@@ -116,7 +116,7 @@ export class LlmForwarder {
       return undefined;
     }
     try {
-      return this.cipher.decrypt(provider.apiKeySealed);
+      return this.credentials.open(provider.apiKeySealed);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       throw new ProviderFailure(

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
 
-import { CredentialCipher } from '../../mcp-servers/credential-cipher';
 import { upstreamCredentialHeader } from '../../mcp-servers/upstream-credential';
 import { HopPipeline } from '../pipeline/hop-pipeline';
+import { OpenedCredentials } from '../pipeline/opened-credentials';
+import { readBodyWithin } from '../pipeline/upstream-body';
 import { McpServerRoute } from '../pipeline/traffic-directory';
 import { REFUSALS } from '../pipeline/refusal-codes';
 import { JsonRpcId, JsonRpcMessage, invalidMessage, rpcRefusal } from './json-rpc';
@@ -56,7 +57,7 @@ export class McpExchange {
     private readonly hops: McpHops,
     private readonly pipeline: HopPipeline,
     private readonly streams: McpOpenStreams,
-    private readonly cipher: CredentialCipher,
+    private readonly credentials: OpenedCredentials,
   ) {}
 
   async forwardPost(call: McpCall, post: PostToForward): Promise<McpAnswer> {
@@ -181,7 +182,7 @@ export class McpExchange {
     }
     let plain: string;
     try {
-      plain = this.cipher.decrypt(server.credentialSealed);
+      plain = this.credentials.open(server.credentialSealed);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       throw new UpstreamFailure(
@@ -214,7 +215,11 @@ export class McpExchange {
   ): Promise<JsonRpcMessage[]> {
     let value: unknown;
     try {
-      const text = await readLimited(answer);
+      const text = await readBodyWithin(
+        answer,
+        MAX_UPSTREAM_MESSAGE_BYTES,
+        () => new UpstreamFailure(502, `an answer larger than ${MAX_UPSTREAM_MESSAGE_BYTES} bytes`),
+      );
       value = JSON.parse(text);
     } catch (error) {
       const why =
@@ -294,18 +299,4 @@ function upstreamStatusFailure(call: McpCall, answer: UpstreamAnswer): UpstreamF
     502,
     `${serverLabel(call.route.server)} answered HTTP ${answer.statusCode} without a JSON-RPC message`,
   );
-}
-
-async function readLimited(answer: UpstreamAnswer): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of answer.body) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_UPSTREAM_MESSAGE_BYTES) {
-      answer.body.destroy();
-      throw new UpstreamFailure(502, `an answer larger than ${MAX_UPSTREAM_MESSAGE_BYTES} bytes`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
