@@ -30,8 +30,8 @@ export interface Rule {
 /** Inputs beyond this are scanned in their first MAX_SCAN_CHARS only (GR2: bounded cost per call). */
 export const MAX_SCAN_CHARS = 1_048_576;
 
-/** Runs the rules over `text`; findings sorted by start, overlapping ones of one type merged. */
-export function runRules(rules: readonly Rule[], text: string): Finding[] {
+/** Runs the rules over `text`; findings sorted by start and merged (GR6 merges secrets itself). */
+export function runRules(rules: readonly Rule[], text: string, merge = true): Finding[] {
   const input = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
   const found: Finding[] = [];
   for (const rule of rules) {
@@ -50,7 +50,7 @@ export function runRules(rules: readonly Rule[], text: string): Finding[] {
       }
     }
   }
-  return sortAndMerge(found);
+  return merge ? sortAndMerge(found) : found;
 }
 
 export function sortAndMerge(found: Finding[]): Finding[] {

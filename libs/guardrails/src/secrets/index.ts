@@ -8,7 +8,7 @@ const SECRET_RULES = [...PREFIXED_RULES, ...STRUCTURED_RULES];
 /** D50 `agp.detect.secrets`: credentials in `text`, sorted by start. */
 export function detectSecrets(text: string): Finding[] {
   const input = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
-  const all = [...runRules(SECRET_RULES, input), ...privateKeys(input)];
+  const all = [...runRules(SECRET_RULES, input, false), ...privateKeys(input)];
   const specific = all.filter((f) => f.type !== 'GENERIC_SECRET');
   // A generic assignment is reported only where no issuer-specific rule claimed the value.
   return sortAndMerge([
