@@ -39,3 +39,4 @@ export function warmUpDetectors(): void {
     detect(sample);
   }
 }
+export { CompiledPattern, TenantPattern, compileLinear, detectPatterns } from './patterns';
