@@ -60,7 +60,7 @@ export function scoreSpans(
   return scores;
 }
 
-/** Ordinary text: the repository's documentation and product source (not its tests), one array of lines. */
+/** Ordinary text: the repository's documentation and product source (not its tests, nor the guardrails' own samples). */
 export function ordinaryLines(): string[] {
   const lines: string[] = [];
   const walk = (dir: string): void => {
@@ -74,7 +74,8 @@ export function ordinaryLines(): string[] {
       } else if (
         /\.(?:md|ts)$/.test(name) &&
         !/\.(?:spec|e2e-spec)\.ts$/.test(name) &&
-        !path.includes('corpus')
+        !path.includes('corpus') &&
+        !path.includes('/guardrails/')
       ) {
         lines.push(...readFileSync(path, 'utf8').split('\n'));
       }
