@@ -10,6 +10,7 @@ import { AgentsModule } from './agents/agents.module';
 import { ChannelsModule } from './channels/channels.module';
 import { DecisionsModule } from './decisions/decisions.module';
 import { EvaluationPacksModule } from './evaluation-packs/evaluation-packs.module';
+import { GuardrailsModule } from './guardrails/guardrails.module';
 import { GovernanceModule } from './governance/governance.module';
 import { HitlModule } from './hitl/hitl.module';
 import { KillSwitchesModule } from './kill-switches/kill-switches.module';
@@ -88,6 +89,7 @@ export class RelayModule {
         GovernanceModule,
         TrafficSettingsModule,
         EvaluationPacksModule.forRoot({ runPollIntervalMs: env.EVALUATION_RUN_POLL_MS ?? 1_000 }),
+        GuardrailsModule,
         WebhooksModule.forRoot({
           schedule: {
             ...DEFAULT_RETRY_SCHEDULE,

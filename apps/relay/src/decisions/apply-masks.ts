@@ -1,4 +1,5 @@
 import { MaskEntry } from './decision.types';
+import { detectorReplacer } from './detector-masks';
 
 export interface MaskedMessage {
   json: unknown;
@@ -116,7 +117,8 @@ function rewriteAt(
  * POLICY.md masks: `path` alone replaces the whole value with `[MASKED:<label>]`; with `pattern`
  * each match inside the string values at the path is replaced. Paths are dot paths into
  * `message.json`; `""` is the whole message (R8). A pattern that cannot be compiled masks the
- * whole value: a broken mask must not leak what it was meant to hide.
+ * whole value: a broken mask must not leak what it was meant to hide. With `detector` the engine's
+ * findings are replaced by their type labels (GR8).
  */
 export function applyMasks(
   json: unknown,
@@ -127,16 +129,24 @@ export function applyMasks(
   const maskedFields: string[] = [];
   for (const mask of masks) {
     const replacement = `[MASKED:${mask.label ?? DEFAULT_LABEL}]`;
+    const detector = detectorReplacer(mask);
     const regex = mask.pattern === undefined ? null : toRegExp(mask.pattern);
-    const whole = mask.pattern === undefined || regex === null;
+    const whole = !detector && (mask.pattern === undefined || regex === null);
     let hasChanged = false;
     const result = rewriteAt(current, segmentsOf(mask.path), (value) => {
+      if (detector) {
+        return replaceStrings(value, (s) => {
+          const next = detector(s);
+          hasChanged ||= next !== s;
+          return next;
+        });
+      }
       if (whole) {
         hasChanged = value !== replacement;
         return replacement;
       }
       return replaceStrings(value, (s) => {
-        const next = s.replace(regex, replacement);
+        const next = s.replace(regex as RegExp, replacement);
         hasChanged ||= next !== s;
         return next;
       });

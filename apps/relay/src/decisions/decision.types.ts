@@ -33,12 +33,18 @@ export interface MaskEntry {
   path: string;
   pattern?: string;
   label?: string;
+  /** GR8: mask what this engine finds in the strings at `path`, each span by its type label. */
+  detector?: 'PII' | 'SECRETS' | 'PROMPT_INJECTION';
+  /** GR8: only these finding types (all when absent). */
+  types?: string[];
 }
 
 export interface Detection {
   kind: string;
   label: string;
   path?: string;
+  /** GR9: how many findings of this label; the audit records counts, never the matched text. */
+  count?: number;
 }
 
 /** A well-formed decision of one policy (D22), defaults filled in. */

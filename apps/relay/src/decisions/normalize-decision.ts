@@ -2,6 +2,7 @@ import { DECISION_ACTIONS, DecisionAction } from '@agp/contracts';
 import { JsonValue } from '@agp/rego';
 
 import { Detection, MaskEntry, PolicyDecision } from './decision.types';
+import { isDetectorName } from './detector-masks';
 
 export type Normalized = { ok: true; decision: PolicyDecision } | { ok: false; error: string };
 
@@ -35,26 +36,35 @@ export function normalizeDecision(value: JsonValue | undefined): Normalized {
   }
   const mask = value.mask ?? [];
   if (!Array.isArray(mask) || !mask.every(isMaskEntry)) {
-    return { ok: false, error: 'decision.mask must be an array of {path, pattern?, label?}' };
+    return {
+      ok: false,
+      error: 'decision.mask must be an array of {path, pattern?, label?, detector?, types?}',
+    };
   }
   const detections = value.detections ?? [];
   if (!Array.isArray(detections) || !detections.every(isDetection)) {
-    return { ok: false, error: 'decision.detections must be an array of {kind, label, path?}' };
+    return {
+      ok: false,
+      error: 'decision.detections must be an array of {kind, label, path?, count?}',
+    };
   }
   return {
     ok: true,
     decision: {
       action: action as DecisionAction,
       reasons: reasons,
-      mask: (mask as unknown as MaskEntry[]).map(({ path, pattern, label }) => ({
+      mask: (mask as unknown as MaskEntry[]).map(({ path, pattern, label, detector, types }) => ({
         path,
         ...(pattern !== undefined ? { pattern } : {}),
         ...(label !== undefined ? { label } : {}),
+        ...(detector !== undefined ? { detector } : {}),
+        ...(types !== undefined ? { types } : {}),
       })),
-      detections: (detections as unknown as Detection[]).map(({ kind, label, path }) => ({
+      detections: (detections as unknown as Detection[]).map(({ kind, label, path, count }) => ({
         kind,
         label,
         ...(path !== undefined ? { path } : {}),
+        ...(count !== undefined ? { count } : {}),
       })),
     },
   };
@@ -65,7 +75,10 @@ function isMaskEntry(value: unknown): boolean {
     isObject(value) &&
     typeof value.path === 'string' &&
     (value.pattern === undefined || typeof value.pattern === 'string') &&
-    (value.label === undefined || typeof value.label === 'string')
+    (value.label === undefined || typeof value.label === 'string') &&
+    (value.detector === undefined || isDetectorName(value.detector)) &&
+    (value.types === undefined ||
+      (Array.isArray(value.types) && value.types.every((t) => typeof t === 'string')))
   );
 }
 
@@ -74,6 +87,8 @@ function isDetection(value: unknown): boolean {
     isObject(value) &&
     typeof value.kind === 'string' &&
     typeof value.label === 'string' &&
-    (value.path === undefined || typeof value.path === 'string')
+    (value.path === undefined || typeof value.path === 'string') &&
+    (value.count === undefined ||
+      (typeof value.count === 'number' && Number.isInteger(value.count) && value.count >= 0))
   );
 }

@@ -17,6 +17,10 @@ export class EvaluationPacksModule {
   static forRoot(options: { runPollIntervalMs: number }): DynamicModule {
     return {
       module: EvaluationPacksModule,
+      // Global so the ready-made guardrail policies (GR11) reach the packs' services without a
+      // second instance of this configured module.
+      global: true,
+      exports: [EvaluationPacksService, EvaluationsService],
       controllers: [EvaluationPacksController, EvaluationsController, EvaluationRunsController],
       providers: [
         { provide: RUN_POLL_INTERVAL, useValue: options.runPollIntervalMs },

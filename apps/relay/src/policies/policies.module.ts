@@ -20,5 +20,7 @@ import { PolicyVersionsService } from './policy-versions.service';
     PolicyVersionsService,
     PolicyBindingsService,
   ],
+  // The ready-made guardrail policies install through these (GR11).
+  exports: [PolicyGroupsService, PolicyVersionsService, PolicyBindingsService],
 })
 export class PoliciesModule {}

@@ -46,3 +46,9 @@ addBuiltins(JSONSCHEMA_BUILTINS);
 import { TEMPLATE_BUILTINS } from './template';
 
 addBuiltins(TEMPLATE_BUILTINS);
+import { AGP_DETECT_BUILTINS, AGP_DETECT_DECLS } from './agp-detect';
+import { BUILTIN_DECLS } from './decls';
+
+// The platform's own built-ins (E16): registered with their types, beside OPA's.
+addBuiltins(AGP_DETECT_BUILTINS);
+Object.assign(BUILTIN_DECLS, AGP_DETECT_DECLS);

@@ -165,6 +165,12 @@ export interface RelayOperations {
   };
   GovernanceController_review: GovernanceRecord;
   GovernanceController_update: GovernanceRecord;
+  GuardrailPresetsController_install: {
+    items: InstalledPreset[];
+  };
+  GuardrailPresetsController_list: {
+    items: GuardrailPresetSummary[];
+  };
   HitlController_approve: HitlRequestResponse;
   HitlController_get: HitlRequestResponse;
   HitlController_list: {
@@ -448,6 +454,14 @@ export interface MaskEntry {
   path: string;
   pattern?: string;
   label?: string;
+  /**
+   * GR8: mask what this engine finds in the strings at `path`, each span by its type label.
+   */
+  detector?: 'PII' | 'SECRETS' | 'PROMPT_INJECTION';
+  /**
+   * GR8: only these finding types (all when absent).
+   */
+  types?: string[];
 }
 /**
  * This interface was referenced by `RelayOperations`'s JSON-Schema
@@ -457,6 +471,10 @@ export interface Detection {
   kind: string;
   label: string;
   path?: string;
+  /**
+   * GR9: how many findings of this label; the audit records counts, never the matched text.
+   */
+  count?: number;
 }
 /**
  * What one binding's bound version said about the hop: its decision, or ERROR and why.
@@ -724,6 +742,29 @@ export interface RiskTier {
    * An incident's report is due this many days after it was opened (unless given).
    */
   incidentReportDays: number;
+}
+/**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "InstalledPreset".
+ */
+export interface InstalledPreset {
+  preset: 'PII' | 'SECRETS' | 'PROMPT_INJECTION';
+  groupId: string;
+  groupName: string;
+  version: string;
+  bindingId?: string;
+  packId: string;
+}
+/**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "GuardrailPresetSummary".
+ */
+export interface GuardrailPresetSummary {
+  name: 'PII' | 'SECRETS' | 'PROMPT_INJECTION';
+  groupName: string;
+  description: string;
+  regoSource: string;
+  evaluations: number;
 }
 /**
  * The API's view: the request and how long its sender has waited (or waited until decided).

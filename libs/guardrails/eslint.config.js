@@ -1,0 +1,1 @@
+module.exports = require('@agp/eslint-config').createEslintConfig(__dirname);

@@ -1,0 +1,50 @@
+import { performance } from 'node:perf_hooks';
+
+import { compileLinear, detectPatterns } from './patterns';
+
+describe('tenant patterns on the linear-time engine (GR13)', () => {
+  it('should refuse back-references, look-around and flags the engine lacks, with the reason', () => {
+    const refused = ['(a)\\1', '(?<=a)b', '(?!x)y'].map((p) => compileLinear(p));
+    expect(refused.map((r) => r.ok)).toEqual([false, false, false]);
+    expect(refused[0]).toMatchObject({ reason: expect.stringContaining('back-references') });
+    expect(compileLinear('abc', 'i')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('flags'),
+    });
+    expect(compileLinear('(')).toMatchObject({ ok: false });
+    expect(compileLinear('')).toMatchObject({ ok: false });
+  });
+
+  it('should find every match labelled by its pattern', () => {
+    const ticket = compileLinear('TCK-\\d{6}');
+    const project = compileLinear('^project [A-Z][a-z]+$', 'm');
+    if (!ticket.ok || !project.ok) {
+      throw new Error('patterns should compile');
+    }
+    const text = 'see TCK-123456 and TCK-654321\nproject Falcon';
+    const found = detectPatterns(text, [
+      { label: 'TICKET', regex: ticket.regex },
+      { label: 'PROJECT', regex: project.regex },
+    ]);
+    expect(found.map((f) => [f.type, text.slice(f.start, f.end)])).toEqual([
+      ['TICKET', 'TCK-123456'],
+      ['TICKET', 'TCK-654321'],
+      ['PROJECT', 'project Falcon'],
+    ]);
+  });
+
+  it('should run a pattern that backtracks catastrophically elsewhere in linear time', () => {
+    const compiled = compileLinear('(a|aa)+b');
+    if (!compiled.ok) {
+      throw new Error(compiled.reason);
+    }
+    const label = [{ label: 'X', regex: compiled.regex }];
+    // The backtracking engine takes seconds on 30 characters of this input; doubling them doubles it.
+    const t0 = performance.now();
+    expect(detectPatterns('a'.repeat(8_192), label)).toEqual([]);
+    const small = performance.now() - t0;
+    const t1 = performance.now();
+    expect(detectPatterns('a'.repeat(32_768), label)).toEqual([]);
+    expect(performance.now() - t1).toBeLessThan(Math.max(8 * small, 100));
+  });
+});

@@ -1,0 +1,71 @@
+import { setFlagsFromString } from 'node:v8';
+
+import { Finding, MAX_SCAN_CHARS, sortAndMerge } from './finding';
+
+/** D53: a tenant's pattern as its set holds it. */
+export interface TenantPattern {
+  label: string;
+  pattern: string;
+  flags?: string;
+}
+
+export type CompiledPattern = { ok: true; regex: RegExp } | { ok: false; reason: string };
+
+export const MAX_PATTERN_CHARS = 1_000;
+const ALLOWED_FLAGS = /^[ms]*$/;
+
+let linearEngine = false;
+
+/**
+ * GR13: tenants' patterns run on V8's linear-time regular-expression engine (the `l` flag), which
+ * simulates the automaton instead of backtracking: `(a|aa)+b` over 64 KB is a linear scan, where
+ * the backtracking engine needs seconds for 30 characters. The engine refuses what it cannot run
+ * in linear time (back-references, look-around) and does not support the `i`, `u` and `d` flags;
+ * each refusal is the reason the API answers with (D53's 400). Turned on once, before the first
+ * pattern compiles; it only adds the `l` flag and changes no other expression.
+ */
+export function compileLinear(pattern: string, flags = ''): CompiledPattern {
+  if (pattern.length === 0 || pattern.length > MAX_PATTERN_CHARS) {
+    return { ok: false, reason: `pattern must be 1 to ${MAX_PATTERN_CHARS} characters` };
+  }
+  if (!ALLOWED_FLAGS.test(flags)) {
+    return {
+      ok: false,
+      reason:
+        'flags may only be m and s: the linear-time engine has no case-insensitive or Unicode mode (write [Aa] for either case)',
+    };
+  }
+  if (!linearEngine) {
+    setFlagsFromString('--enable-experimental-regexp-engine');
+    linearEngine = true;
+  }
+  try {
+    return { ok: true, regex: new RegExp(pattern, `g${flags}l`) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      reason: message.includes('linear time')
+        ? 'the pattern needs backtracking (back-references or look-around), which the linear-time engine refuses'
+        : message,
+    };
+  }
+}
+
+/** D50 `agp.detect.patterns`: every match of a tenant's compiled patterns, labelled by its pattern. */
+export function detectPatterns(
+  text: string,
+  patterns: readonly { label: string; regex: RegExp }[],
+): Finding[] {
+  const input = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
+  const found: Finding[] = [];
+  for (const { label, regex } of patterns) {
+    regex.lastIndex = 0;
+    for (const m of input.matchAll(regex)) {
+      if (m[0].length > 0) {
+        found.push({ type: label, start: m.index, end: m.index + m[0].length, score: 1 });
+      }
+    }
+  }
+  return sortAndMerge(found);
+}

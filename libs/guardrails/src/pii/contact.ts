@@ -1,0 +1,106 @@
+import { isIPv4, isIPv6 } from 'node:net';
+
+import { CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js';
+
+import { Rule, before } from '../finding';
+
+// GR2: every quantifier is bounded and every rule starts behind a one-character look-behind, so a
+// match attempt costs a bounded number of steps at each position and a scan is linear.
+
+const EMAIL: Rule = {
+  type: 'EMAIL',
+  regex:
+    /(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}[A-Za-z]{2,24}(?![\w-]|\.[A-Za-z0-9])/g,
+  score: 0.95,
+};
+
+const PHONE_CONTEXT =
+  /\b(?:phone|tel|telephone|mobile|cell|call|fax|whatsapp|sms|text me|contact|reach|ph|phone_number|phoneNumber)\b/;
+const NOT_PHONE_CONTEXT =
+  /\b(?:order|invoice|ticket|ref|reference|id|account|acct|version|build|serial|tracking|sku|po|case)\b[\s#:no.]{0,6}$/;
+const NATIONAL_COUNTRIES: CountryCode[] = [
+  'US',
+  'GB',
+  'DE',
+  'FR',
+  'IN',
+  'BR',
+  'JP',
+  'CN',
+  'ES',
+  'IT',
+];
+const US_FORMAT = /^\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}$/;
+
+/**
+ * GR3: numbers in international form (`+` or `00`) are checked against libphonenumber's metadata;
+ * national forms count only in US layout or after a phone context word, since bare digit groups
+ * are far more often order numbers, dates and amounts.
+ */
+function phoneScore(value: string, text: string, start: number): number {
+  const digits = value.replace(/\D/g, '');
+  if (digits.length < 7 || digits.length > 15) {
+    return 0;
+  }
+  const left = before(text, start, 40);
+  const hasContext = PHONE_CONTEXT.test(left);
+  if (!hasContext && NOT_PHONE_CONTEXT.test(left)) {
+    return 0;
+  }
+  if (value.startsWith('+') || value.startsWith('00')) {
+    const parsed = parsePhoneNumberFromString(
+      value.startsWith('00') ? `+${value.slice(2)}` : value,
+    );
+    if (!parsed) {
+      return 0;
+    }
+    if (parsed.isValid()) {
+      return 0.95;
+    }
+    return parsed.isPossible() && /[ ().-]/.test(value) ? 0.75 : 0;
+  }
+  if (!hasContext && !US_FORMAT.test(value)) {
+    return 0;
+  }
+  const countries = hasContext ? NATIONAL_COUNTRIES : (['US'] as CountryCode[]);
+  for (const country of countries) {
+    const parsed = parsePhoneNumberFromString(value, country);
+    if (parsed?.isValid()) {
+      return hasContext ? 0.9 : 0.8;
+    }
+  }
+  return hasContext && US_FORMAT.test(value) ? 0.7 : 0;
+}
+
+const PHONE: Rule = {
+  type: 'PHONE',
+  regex: /(?<![\w+.\-/])(?:\+|00)?\(?\d[\d ().\-\u00a0]{5,20}\d(?![\w]|[.\-/]\d)/g,
+  score: 0,
+  validate: (value, text, start) => phoneScore(value, text, start),
+};
+
+const NOT_IP_CONTEXT =
+  /\b(?:version|ver|v|release|oid|build|chapter|section|figure|table|§)[\s:]{0,3}$/;
+
+const IPV4: Rule = {
+  type: 'IP_ADDRESS',
+  regex:
+    /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)/g,
+  score: 0.9,
+  validate: (value, text, start) =>
+    isIPv4(value) && !NOT_IP_CONTEXT.test(before(text, start, 12)) ? 0.9 : 0,
+};
+
+const IPV6: Rule = {
+  type: 'IP_ADDRESS',
+  regex:
+    /(?<![\w:.])(?=[0-9A-Fa-f]{0,4}:[0-9A-Fa-f]{0,4}:)[0-9A-Fa-f:]{2,39}(?:\d{1,3}(?:\.\d{1,3}){3})?(?![\w:])/g,
+  score: 0.9,
+  validate: (value) => {
+    const colons = value.split(':').length - 1;
+    const enough = colons >= 3 || (value.includes('::') && value.length >= 6);
+    return enough && /[0-9]/.test(value) && isIPv6(value) ? 0.9 : 0;
+  },
+};
+
+export const CONTACT_RULES: Rule[] = [EMAIL, PHONE, IPV4, IPV6];

@@ -1,0 +1,91 @@
+import { Rule, before } from '../finding';
+
+// Dates of birth, names and addresses are found only where context words make them likely (GR5);
+// the finding's span is the value (capture group 1, `d` flag), never the context word.
+
+const MONTH =
+  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const DATE = `(\\d{4}[-/.]\\d{1,2}[-/.]\\d{1,2}|\\d{1,2}[-/.]\\d{1,2}[-/.](?:\\d{4}|\\d{2})|\\d{1,2}(?:st|nd|rd|th)? (?:of )?${MONTH},? \\d{4}|${MONTH} \\d{1,2}(?:st|nd|rd|th)?,? \\d{4})(?![\\w]|[-/.]\\d)`;
+const DOB_WORDS =
+  '(?:dob|d\\.o\\.b\\.?|date[ _]?of[ _]?birth|dateofbirth|birth[ _]?date|birthdate|birthday|born(?: on)?|geboren(?: am)?|née? le|fecha de nacimiento|data de nascimento)';
+
+const DATE_OF_BIRTH: Rule = {
+  type: 'DATE_OF_BIRTH',
+  regex: new RegExp(`(?<![\\w])${DOB_WORDS}(?![\\w])[^\\n\\d]{0,24}?${DATE}`, 'gid'),
+  group: 1,
+  score: 0.9,
+};
+
+const CAP = "[A-Z][a-z]{1,20}(?![a-z])(?:[-'][A-Z]?[a-z]{1,20}(?![a-z]))?";
+const NAME = `(${CAP}(?: (?:[A-Z]\\. )?${CAP}){0,2})`;
+const NOT_NAMES = new Set(
+  'The This That These Those It Is Are Was Were Be Please Thanks Thank Hi Hello Dear Team All Sir Madam Customer Support Service User Admin Unknown None Null True False Yes No And Or But Not New Old Our Your My His Her Their We You They Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April June July August September October November December Street Avenue Road Inc Ltd Corp Company String Number Boolean Object Array Date Promise Request Response Error Map Set In Out Headers Record'.split(
+    ' ',
+  ),
+);
+
+function nameScore(value: string): number {
+  const words = value.split(' ');
+  if (words.some((w) => NOT_NAMES.has(w))) {
+    return 0;
+  }
+  return words.length >= 2 ? 0.85 : 0.6;
+}
+
+const PERSON_CUE =
+  '(?:(?<![\\w])(?:[Mm]y name is|[Nn]ame is|[Nn]ame:|[Ff]ull name:|[Pp]atient:|[Pp]atient|[Cc]ustomer:|[Ee]mployee:|[Cc]ontact:|[Cc]ardholder:|[Bb]eneficiary:|[Aa]ccount holder:|[Ss]igned,?|[Ss]incerely,|[Rr]egards,|[Dd]ear|(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\\.?)|"(?:full_?[Nn]ame|first_?[Nn]ame|last_?[Nn]ame|name|customer_?[Nn]ame|patient_?[Nn]ame|holder_?[Nn]ame|displayName|contact_?[Nn]ame)"\\s{0,3}:\\s{0,3}")';
+
+const PERSON: Rule = {
+  type: 'PERSON',
+  regex: new RegExp(
+    `${PERSON_CUE}(?:(?<=")|[ \\t]{1,3}\\n?[ \\t]{0,3}|\\n[ \\t]{0,3})${NAME}(?![\\w(])`,
+    'gd',
+  ),
+  group: 1,
+  score: 0,
+  validate: (value, text, start) => {
+    const cue = text.slice(Math.max(0, start - 6), start);
+    const honorific = /(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.? ?$/.test(cue);
+    const score = nameScore(value);
+    return honorific && score > 0 ? Math.max(score, 0.8) : score;
+  },
+};
+
+const STREET_SUFFIX =
+  '(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Parkway|Pkwy|Highway|Hwy|Square|Sq|Circle|Cir|Close|Crescent|Row)';
+const US_TAIL =
+  '(?:,? (?:Apt|Apartment|Suite|Ste|Unit|Floor|Fl|#) ?[A-Za-z0-9-]{1,6})?(?:, [A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){0,2})?(?:,? [A-Z]{2} \\d{5}(?:-\\d{4})?)?';
+
+const STREET_ADDRESS: Rule = {
+  type: 'ADDRESS',
+  regex: new RegExp(
+    `(?<![\\w.,-])\\d{1,5}[A-Za-z]? (?:[A-Z][a-z]{1,20} |[NSEW]\\.? |\\d{1,3}(?:st|nd|rd|th) ){1,3}${STREET_SUFFIX}\\.?(?![\\w])${US_TAIL}`,
+    'g',
+  ),
+  score: 0.85,
+};
+
+const EU_ADDRESS: Rule = {
+  type: 'ADDRESS',
+  regex:
+    /(?<![\w])(?:[A-ZÄÖÜ][a-zäöüß]{1,24}(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm) \d{1,4}[a-z]?|\d{1,4},? (?:rue|avenue|boulevard|place|chemin|allée|impasse) (?:d[eu]s? |de la |de l'|l')?[A-Za-zÀ-ÿ'-]{2,24}(?: [A-Za-zÀ-ÿ'-]{2,24}){0,3}|(?:Calle|Avenida|Via|Viale|Piazza|Rua) (?:de |del |della |da |do )?[A-ZÀ-Ý][a-zà-ÿ]{1,24}(?: [A-ZÀ-Ý][a-zà-ÿ]{1,24}){0,2},? \d{1,4})(?:,? \d{4,5} [A-ZÀ-Ý][a-zà-ÿ]{1,24})?(?![\w])/g,
+  score: 0.85,
+};
+
+const POSTCODE_CONTEXT =
+  /\b(?:address|addr|lives at|ship to|deliver to|postcode|post code|located at)\b/;
+
+const UK_POSTCODE: Rule = {
+  type: 'ADDRESS',
+  regex: /(?<![A-Za-z0-9])[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}(?![A-Za-z0-9])/g,
+  score: 0,
+  validate: (_v, text, start) => (POSTCODE_CONTEXT.test(before(text, start, 80)) ? 0.85 : 0),
+};
+
+export const IN_CONTEXT_RULES: Rule[] = [
+  DATE_OF_BIRTH,
+  PERSON,
+  STREET_ADDRESS,
+  EU_ADDRESS,
+  UK_POSTCODE,
+];
