@@ -41,7 +41,13 @@ export class IngestRepository {
     this.schema = database.schema;
   }
 
-  inSystemTx<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  /** Whether the database is the embedded PGlite: asked before a transaction, never inside one. */
+  private isEmbedded = false;
+
+  async inSystemTx<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    // PGlite is one session: a query on another connection from inside the transaction below
+    // would wait for the transaction, which waits for it. The answer is remembered after the first.
+    this.isEmbedded = await this.database.isMultiplexedSession();
     return this.database.asSystem(work);
   }
 
@@ -111,7 +117,7 @@ export class IngestRepository {
     }
     // The embedded PGlite takes batches too since the in-process bus hands over a drain at once
     // (F32), but its socket carries no COPY.
-    if (events.length < COPY_MIN_BATCH || (await this.database.isMultiplexedSession())) {
+    if (events.length < COPY_MIN_BATCH || this.isEmbedded) {
       return this.insertRows(tx, events);
     }
     const client = (tx.queryRunner as unknown as { databaseConnection: PoolClient })
