@@ -41,7 +41,9 @@ function main(): void {
   profile.samples.forEach((id, i) => {
     const node = byId.get(id);
     const us = profile.timeDeltas[i] ?? 0;
-    if (!node || node.callFrame.functionName === '(idle)') {
+    // `(program)` is V8's own bookkeeping; under the inspector it is mostly the profiler's, even
+    // in an idle process (measured: a whole idle window), so it is left out like `(idle)`.
+    if (!node || ['(idle)', '(program)'].includes(node.callFrame.functionName)) {
       return;
     }
     total += us;
