@@ -3,7 +3,6 @@ import { AddressInfo } from 'node:net';
 
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadEnv } from '@agp/config';
-import { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 
 import { GatewayEnv } from '../src/config/gateway.env';
@@ -13,7 +12,7 @@ import { startUpstream } from './upstream-server';
 const MB = 1024 * 1024;
 
 describe('gateway proxy', () => {
-  let upstream: { url: string; server: FastifyInstance };
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
   let sut: NestFastifyApplication;
   let base: string;
 
@@ -112,6 +111,22 @@ describe('gateway proxy', () => {
     expect(response.statusCode).toBe(504);
     expect(response.headers['content-type']).toContain('application/problem+json');
     expect(body).toMatchObject({ status: 504, type: 'urn:agp:problem:gateway-timeout' });
+  });
+
+  it('should cancel the upstream call when the client goes away while it is held', async () => {
+    const cancelled = new AbortController();
+    const call = request(`${base}/relay/mcp/hold`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      signal: cancelled.signal,
+    }).catch(() => 'gone');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    cancelled.abort();
+
+    expect(await call).toBe('gone');
+    await expect(upstream.holdAbandoned).resolves.toBeUndefined();
   });
 
   it('should answer 404 problem+json when the path belongs to no service', async () => {

@@ -8,8 +8,25 @@ import Fastify, { FastifyInstance } from 'fastify';
  * A stand-in for a service behind the gateway: it echoes what it received and can stream a large
  * body or answer slowly. It is the thing proxied, not a mock of PostgreSQL or NATS.
  */
-export async function startUpstream(): Promise<{ url: string; server: FastifyInstance }> {
+export async function startUpstream(): Promise<{
+  url: string;
+  server: FastifyInstance;
+  /** Resolves when a caller of `/relay/mcp/hold` has gone away before its answer. */
+  holdAbandoned: Promise<void>;
+}> {
   const server = Fastify();
+  let abandoned: () => void = () => undefined;
+  const holdAbandoned = new Promise<void>((resolve) => {
+    abandoned = resolve;
+  });
+  // A traffic call held for a person (D34): it answers only when its caller is still there.
+  server.post('/relay/mcp/hold', (request, reply) => {
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) {
+        abandoned();
+      }
+    });
+  });
   // Every body a stream, JSON included: what arrived is hashed as bytes.
   server.removeAllContentTypeParsers();
   server.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
@@ -50,7 +67,7 @@ export async function startUpstream(): Promise<{ url: string; server: FastifyIns
 
   await server.listen({ port: 0, host: '127.0.0.1' });
   const { port } = server.server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, server };
+  return { url: `http://127.0.0.1:${port}`, server, holdAbandoned };
 }
 
 /** The size and SHA-256 of a streamed body, as the upstream received it. */

@@ -1,10 +1,13 @@
-import { startOpenAiTestProvider } from '@agp/testing';
+import { freePort, startOpenAiTestProvider } from '@agp/testing';
 import { Client } from 'pg';
 
+import { startComparedProcesses } from './floor/compared-processes';
 import { ChatStreamClient } from './llm/chat-load';
-import { api, arrangeTenant, startBenchPlatform } from './mcp/bench-platform';
+import { portkeyHeaders, startPortkey } from './llm/portkey';
+import { BenchTarget, api, arrangeTenant } from './mcp/bench-platform';
 import { BENCH_POLICIES } from './mcp/bench-policies';
-import { compareThroughRelay, comparisonSettings } from './relay-comparison';
+import { stopService } from './mcp/platform-processes';
+import { ComparedRow, compareThroughRelay, comparisonSettings } from './relay-comparison';
 
 /** The provider's pause between streamed chunks (a model emitting tokens); 0: back to back. */
 const CHUNK_DELAY_MS = Number(process.env.BENCH_CHUNK_DELAY_MS ?? 0);
@@ -42,66 +45,129 @@ async function whereTheTimeGoes(trail: Client): Promise<string[]> {
   ];
 }
 
+/** An LLM gateway over the provider at `baseUrl`, an agent subscribed to it: its path and token. */
+async function arrangeLlm(
+  target: BenchTarget,
+  baseUrl: string,
+): Promise<{ path: string; token: string }> {
+  const tenant = await arrangeTenant(target, 'http://127.0.0.1:1/mcp', BENCH_POLICIES);
+  const gateway = target.gatewayUrl;
+  const registered = await api<{ id: string }>(
+    gateway,
+    tenant.adminToken,
+    'POST',
+    '/relay/v1/llm-providers',
+    { name: 'bench-provider', baseUrl, apiKey: 'sk-bench' },
+  );
+  const llmGateway = await api<{ id: string }>(
+    gateway,
+    tenant.adminToken,
+    'POST',
+    '/relay/v1/llm-gateways',
+    { name: 'bench-gateway', providers: [registered.id] },
+  );
+  await api(gateway, tenant.adminToken, 'POST', '/relay/v1/subscriptions', {
+    kind: 'AGENT_TO_LLM_GATEWAY',
+    sourceId: tenant.agentId,
+    targetId: llmGateway.id,
+  });
+  return { path: `/relay/llm/${llmGateway.id}/v1`, token: tenant.mcpToken };
+}
+
+/** Which completions: `streamed`, `plain` or both (default), one comparison each. */
+const MODES = (process.env.BENCH_LLM_MODES ?? 'streamed,plain').split(',');
+
 async function main(): Promise<void> {
   const provider = await startOpenAiTestProvider({
     reply: () => ANSWER,
     chunkDelayMs: CHUNK_DELAY_MS,
   });
-  const bench = await startBenchPlatform('llm');
+  const processes = await startComparedProcesses('llm', provider.baseUrl);
+  const { bench, oneProcess, bareHop } = processes;
+  const portkey = await startPortkey(await freePort());
   try {
-    const tenant = await arrangeTenant(bench, 'http://127.0.0.1:1/mcp', BENCH_POLICIES);
-    const gateway = bench.gatewayUrl;
-    const registered = await api<{ id: string }>(
-      gateway,
-      tenant.adminToken,
-      'POST',
-      '/relay/v1/llm-providers',
+    const services = await arrangeLlm(bench, provider.baseUrl);
+    const embedded = await arrangeLlm(oneProcess, provider.baseUrl);
+    const rows = (): ComparedRow<ChatStreamClient>[] => [
       {
-        name: 'bench-provider',
-        baseUrl: provider.baseUrl,
-        apiKey: 'sk-bench',
+        kind: 'direct',
+        label: 'direct to the provider',
+        client: new ChatStreamClient(provider.baseUrl, 'sk-bench'),
       },
-    );
-    const llmGateway = await api<{ id: string }>(
-      gateway,
-      tenant.adminToken,
-      'POST',
-      '/relay/v1/llm-gateways',
       {
-        name: 'bench-gateway',
-        providers: [registered.id],
+        kind: 'floor',
+        label: 'bare fastify + undici hop',
+        client: new ChatStreamClient(
+          `${bareHop.url}${new URL(provider.baseUrl).pathname}`,
+          'sk-bench',
+        ),
       },
-    );
-    await api(gateway, tenant.adminToken, 'POST', '/relay/v1/subscriptions', {
-      kind: 'AGENT_TO_LLM_GATEWAY',
-      sourceId: tenant.agentId,
-      targetId: llmGateway.id,
-    });
-    const path = `/relay/llm/${llmGateway.id}/v1`;
-    const direct = new ChatStreamClient(provider.baseUrl, 'sk-bench');
-    const relayOnly = new ChatStreamClient(`${bench.relayUrl}${path}`, tenant.mcpToken);
-    const platform = new ChatStreamClient(`${gateway}${path}`, tenant.mcpToken);
+      {
+        kind: 'relay',
+        label: 'relay only (no gateway)',
+        client: new ChatStreamClient(`${bench.relayUrl}${services.path}`, services.token),
+      },
+      {
+        kind: 'services',
+        label: 'gateway + relay',
+        client: new ChatStreamClient(`${bench.gatewayUrl}${services.path}`, services.token),
+      },
+      {
+        kind: 'oneProcess',
+        label: 'one process (npm start, PGlite)',
+        client: new ChatStreamClient(`${oneProcess.gatewayUrl}${embedded.path}`, embedded.token),
+      },
+      {
+        kind: 'peer',
+        label: 'Portkey gateway (OSS, Node)',
+        client: new ChatStreamClient(
+          `${portkey.url}/v1`,
+          'sk-bench',
+          64,
+          portkeyHeaders(provider.baseUrl),
+        ),
+      },
+    ];
     const question = 'summarise the quarterly numbers for the board';
-    await compareThroughRelay(
-      {
-        bench,
-        clients: { direct, relayOnly, platform },
-        rateCall: (client) => client.stream(question),
-        loopCall: (client) => client.complete(question),
-        warmup: 200,
-        title: `LLM streamed chat completion (${ANSWER.split(' ').length} words, chunk delay ${CHUNK_DELAY_MS} ms): 5 bindings on the request and on each window, audit durable before each goes on`,
-        upstream: 'the provider',
-        rateSuffix: ' (first token)',
-        loopSuffix: ' (whole stream)',
-        addedBy: 'added to the first token by gateway + relay',
-        benchProcess: 'bench (load + provider)',
-        perWhat: 'completion',
-        whereTheTimeGoes,
-      },
-      comparisonSettings(20),
-    );
+    const common = {
+      bench,
+      oneProcess,
+      others: [bareHop, portkey],
+      warmup: 100,
+      benchProcess: 'bench (load + provider)',
+      perWhat: 'completion',
+    };
+    if (MODES.includes('streamed')) {
+      await compareThroughRelay(
+        {
+          ...common,
+          // Portkey 1.15 answers every streamed completion 500 on node 20 ("TypeError: immutable"
+          // in its updateHeaders, appending to a fetch Response's headers): plain rows only.
+          rows: rows().filter((row) => row.kind !== 'peer'),
+          rateCall: (client) => client.stream(question),
+          loopCall: (client) => client.complete(question),
+          title: `LLM streamed chat completion (${ANSWER.split(' ').length} words, chunk delay ${CHUNK_DELAY_MS} ms): 5 bindings on the request and on each window, audit durable before each goes on`,
+          rateSuffix: ' (first token)',
+          loopSuffix: ' (whole stream)',
+          whereTheTimeGoes,
+        },
+        comparisonSettings(20),
+      );
+    }
+    if (MODES.includes('plain')) {
+      await compareThroughRelay(
+        {
+          ...common,
+          rows: rows(),
+          rateCall: (client) => client.plain(question),
+          title: `LLM chat completion, not streamed (${ANSWER.split(' ').length} words): 5 bindings on the request and on the answer, audit durable before each goes on`,
+        },
+        comparisonSettings(20),
+      );
+    }
   } finally {
-    await bench.stop();
+    await stopService(portkey);
+    await processes.stop();
     await provider.close();
   }
 }

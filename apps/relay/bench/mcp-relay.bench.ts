@@ -1,44 +1,67 @@
 import { startMcpTestServer } from '@agp/testing';
 
-import { arrangeTenant, startBenchPlatform } from './mcp/bench-platform';
+import { startComparedProcesses } from './floor/compared-processes';
+import { BenchTarget, arrangeTenant } from './mcp/bench-platform';
 import { BENCH_POLICIES } from './mcp/bench-policies';
 import { McpSessionClient } from './mcp/mcp-load';
 import { compareThroughRelay, comparisonSettings, policyTimePerHop } from './relay-comparison';
 
 async function main(): Promise<void> {
   const tools = await startMcpTestServer({ jsonResponse: true, record: false });
-  const bench = await startBenchPlatform('mcp');
+  const processes = await startComparedProcesses('mcp', tools.url);
+  const { bench, oneProcess, bareHop } = processes;
   try {
-    const gatewayUrl = bench.gatewayUrl;
-    const { serverId, mcpToken } = await arrangeTenant(bench, tools.url, BENCH_POLICIES);
-
-    const direct = new McpSessionClient(new URL(tools.url));
-    const relayOnly = new McpSessionClient(
-      new URL(`${bench.relayUrl}/relay/mcp/${serverId}`),
-      mcpToken,
-    );
-    const platform = new McpSessionClient(new URL(`${gatewayUrl}/relay/mcp/${serverId}`), mcpToken);
-    for (const client of [direct, relayOnly, platform]) {
-      await client.initialize();
+    const arrange = (target: BenchTarget) => arrangeTenant(target, tools.url, BENCH_POLICIES);
+    const at = (origin: string, { serverId, mcpToken }: Awaited<ReturnType<typeof arrange>>) =>
+      new McpSessionClient(new URL(`${origin}/relay/mcp/${serverId}`), mcpToken);
+    const services = await arrange(bench);
+    const rows = [
+      {
+        kind: 'direct' as const,
+        label: 'direct to the MCP server',
+        client: new McpSessionClient(new URL(tools.url)),
+      },
+      {
+        kind: 'floor' as const,
+        label: 'bare fastify + undici hop',
+        client: new McpSessionClient(new URL(`${bareHop.url}${new URL(tools.url).pathname}`)),
+      },
+      {
+        kind: 'relay' as const,
+        label: 'relay only (no gateway)',
+        client: at(bench.relayUrl, services),
+      },
+      {
+        kind: 'services' as const,
+        label: 'gateway + relay',
+        client: at(bench.gatewayUrl, services),
+      },
+      {
+        kind: 'oneProcess' as const,
+        label: 'one process (npm start, PGlite)',
+        client: at(oneProcess.gatewayUrl, await arrange(oneProcess)),
+      },
+    ];
+    for (const row of rows) {
+      await row.client.initialize();
     }
-    const call = (client: McpSessionClient): Promise<void> =>
-      client.callTool('echo', { text: 'quarterly numbers for the board' });
     await compareThroughRelay(
       {
         bench,
-        clients: { direct, relayOnly, platform },
-        rateCall: call,
-        warmup: 300,
+        oneProcess,
+        others: [bareHop],
+        rows,
+        rateCall: (client) => client.callTool('echo', { text: 'quarterly numbers for the board' }),
+        warmup: 200,
         title: 'MCP tools/call: 5 bindings evaluated both ways, audit durable before the answer',
-        upstream: 'the MCP server',
         benchProcess: 'bench (load + MCP server)',
         whereTheTimeGoes: (trail) =>
           policyTimePerHop(trail, 'hops', `event_type = 'COMMUNICATION_AUDIT'`),
       },
-      comparisonSettings(300),
+      comparisonSettings(100),
     );
   } finally {
-    await bench.stop();
+    await processes.stop();
     await tools.close();
   }
 }

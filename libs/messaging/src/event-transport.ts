@@ -71,6 +71,12 @@ export interface EventTransport {
   readonly deliversInline?: boolean;
   publish(envelope: EventEnvelope): Promise<void>;
   /**
+   * In-process only: publishes committed events in their order, handing a batch subscriber all
+   * of its events at once (one transaction for the lot instead of one each, F32). Resolves, like
+   * `publish`, once every subscriber has processed or parked every event.
+   */
+  publishInline?(envelopes: ReadonlyArray<EventEnvelope>): Promise<void>;
+  /**
    * Publishes a batch and resolves once the stream has stored every envelope (JetStream's publish
    * acknowledgement), within `timeoutMs`; rejects at once while the connection is down. Absent
    * on the in-process bus, which stores nothing (`EventOutbox.addDurable`).
@@ -78,8 +84,8 @@ export interface EventTransport {
   publishAcknowledged?(envelopes: ReadonlyArray<EventEnvelope>, timeoutMs: number): Promise<void>;
   subscribe(spec: ConsumerSpec, deliver: Deliver): Promise<void>;
   /**
-   * A durable subscription delivering batches (JetStream) or single events (in-process): for a
-   * consumer whose volume one transaction per event cannot carry.
+   * A durable subscription delivering batches (JetStream, and in-process what one outbox drain
+   * publishes, F32): for a consumer whose volume one transaction per event cannot carry.
    */
   subscribeBatches(
     spec: ConsumerSpec,

@@ -13,6 +13,7 @@ import {
   storedEffects,
 } from '../test/support/messaging-test-schema';
 import { EventConsumers } from './event-consumers';
+import { PoisonMessageError } from './event-transport';
 import { EventOutbox, buildEvent } from './event-outbox';
 import { InProcessTransport } from './in-process.transport';
 import { OutboxRelay } from './outbox-relay';
@@ -166,5 +167,49 @@ describe(InProcessTransport.name, () => {
     );
 
     expect(heard).toEqual([event.id]);
+  });
+
+  it('should hand a batch subscriber what one drain publishes in one delivery', async () => {
+    const { sut, outbox, relay } = setUp();
+    const batches: string[][] = [];
+    await sut.subscribeBatches(
+      { name: `batch${randomUUID().slice(0, 8)}`, types: ['HITL'] },
+      {},
+      async (batch) => {
+        batches.push(batch.map((e) => e.id));
+      },
+    );
+    const context = { tenantId: randomUUID(), correlationId: randomUUID() };
+    const events = [1, 2, 3].map(() => buildEvent('HITL', context, {}));
+    await outbox.addCommitted(events);
+
+    await relay.drainOnce();
+
+    expect(batches).toEqual([events.map((e) => e.id)]);
+    expect(await outboxSize(database)).toBe(0);
+  });
+
+  it('should park only the poison event of a batch and deliver the others', async () => {
+    const { sut } = setUp();
+    const delivered: string[] = [];
+    const context = { tenantId: randomUUID(), correlationId: randomUUID() };
+    const [good, poison, alsoGood] = [1, 2, 3].map(() => buildEvent('HITL', context, {}));
+    await sut.subscribeBatches({ name: 'strict-batch', types: ['HITL'] }, {}, async (batch) => {
+      if (batch.some((e) => e.id === poison.id)) {
+        throw new PoisonMessageError('cannot be stored');
+      }
+      delivered.push(...batch.map((e) => e.id));
+    });
+
+    await sut.publishInline([good, poison, alsoGood]);
+
+    expect(delivered).toEqual([good.id, alsoGood.id]);
+    expect(sut.parked).toEqual([
+      expect.objectContaining({
+        consumer: 'strict-batch',
+        deliveries: 1,
+        reason: 'cannot be stored',
+      }),
+    ]);
   });
 });

@@ -25,7 +25,12 @@ const IN_PROCESS_REDELIVERY: RedeliveryPolicy = { maxDeliveries: 4, backoffMs: [
  */
 export class InProcessTransport implements EventTransport {
   readonly deliversInline = true;
-  private readonly subscribers: Array<{ spec: ConsumerSpec; deliver: Deliver }> = [];
+  private readonly subscribers: Array<{
+    spec: ConsumerSpec;
+    deliver: Deliver;
+    /** A batch subscriber's own delivery: what `publishInline` hands its events to at once. */
+    deliverBatch?: DeliverBatch;
+  }> = [];
   private readonly listeners = new Set<{ types: readonly string[]; listener: BroadcastListener }>();
   readonly parked: ParkedMessage[] = [];
   private isStopped = false;
@@ -37,18 +42,42 @@ export class InProcessTransport implements EventTransport {
   ) {}
 
   async publish(envelope: EventEnvelope): Promise<void> {
+    await this.runConsumers([envelope]);
+  }
+
+  /**
+   * F32: every listener hears each event in order; then each subscriber gets its events, a batch
+   * subscriber all of them in one delivery (one transaction), the others one by one. A batch that
+   * keeps failing is retried one event at a time, so only what cannot be processed is parked.
+   */
+  publishInline(envelopes: ReadonlyArray<EventEnvelope>): Promise<void> {
+    return this.runConsumers(envelopes);
+  }
+
+  private async runConsumers(envelopes: ReadonlyArray<EventEnvelope>): Promise<void> {
     if (this.isStopped) {
-      // Consumers are gone: refusing keeps the outbox row for the next start instead of losing it.
+      // Consumers are gone: refusing keeps the outbox rows for the next start instead of losing them.
       throw new Error('in-process transport stopped');
     }
-    for (const { types, listener } of this.listeners) {
-      if (types.includes(envelope.type)) {
-        listener.onEvent(envelope);
+    for (const envelope of envelopes) {
+      for (const { types, listener } of this.listeners) {
+        if (types.includes(envelope.type)) {
+          listener.onEvent(envelope);
+        }
       }
     }
-    const targets = this.subscribers.filter(({ spec }) => spec.types.includes(envelope.type));
-    for (const { spec, deliver } of targets) {
-      await this.deliverWithRetry(spec, deliver, envelope);
+    for (const { spec, deliver, deliverBatch } of [...this.subscribers]) {
+      const mine = envelopes.filter((envelope) => spec.types.includes(envelope.type));
+      if (
+        mine.length > 1 &&
+        deliverBatch &&
+        (await this.deliverBatchOnce(spec, deliverBatch, mine))
+      ) {
+        continue;
+      }
+      for (const envelope of mine) {
+        await this.deliverWithRetry(spec, deliver, envelope);
+      }
     }
   }
 
@@ -123,13 +152,47 @@ export class InProcessTransport implements EventTransport {
     this.subscribers.push({ spec, deliver });
   }
 
-  /** In-process events come one at a time: each is a batch of one. */
-  subscribeBatches(
+  /** A batch is what one `publishInline` carries of the subscriber's types (F32). */
+  async subscribeBatches(
     spec: ConsumerSpec,
     _options: BatchSubscriptionOptions,
     deliver: DeliverBatch,
   ): Promise<void> {
-    return this.subscribe(spec, (envelope) => deliver([envelope]));
+    this.subscribers.push({
+      spec,
+      deliver: (envelope) => deliver([envelope]),
+      deliverBatch: deliver,
+    });
+  }
+
+  /**
+   * True once the whole batch was processed. A failed batch is tried again after the usual
+   * backoff; after the last try, or at once for a poison message, false: its events then go one
+   * by one, and only the ones that fail alone are parked.
+   */
+  private async deliverBatchOnce(
+    spec: ConsumerSpec,
+    deliverBatch: DeliverBatch,
+    envelopes: EventEnvelope[],
+  ): Promise<boolean> {
+    for (let attempt = 1; attempt < this.redelivery.maxDeliveries; attempt += 1) {
+      try {
+        await deliverBatch(envelopes);
+        return true;
+      } catch (error) {
+        if (error instanceof PoisonMessageError) {
+          return false;
+        }
+        this.logger.warn(
+          { consumer: spec.name, events: envelopes.length, err: error },
+          'event batch failed; retrying',
+        );
+        await new Promise((resolve) =>
+          setTimeout(resolve, redeliveryDelay(this.redelivery, attempt)),
+        );
+      }
+    }
+    return false;
   }
 
   /** Nothing durable to retire in one process. */

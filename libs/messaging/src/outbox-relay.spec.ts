@@ -92,6 +92,7 @@ describe(OutboxRelay.name, () => {
     unreachable.publish = async () => {
       throw new Error('bus unreachable');
     };
+    unreachable.publishInline = unreachable.publish;
     const delivered: string[] = [];
     const reachable = new InProcessTransport(silentLogger);
     await reachable.subscribe({ name: 'count', types: ['HITL'] }, async (envelope) => {
@@ -205,6 +206,8 @@ describe(OutboxRelay.name, () => {
     await outbox.addCommitted(events);
     const delivered: string[] = [];
     const transport = new InProcessTransport(silentLogger);
+    // A bus that publishes one event at a time (publishInline delivers a drain all or nothing).
+    Object.assign(transport, { publishInline: undefined });
     await transport.subscribe({ name: 'count', types: ['HITL'] }, async (envelope) => {
       delivered.push(envelope.id);
     });

@@ -122,7 +122,9 @@ export class OutboxRelay {
    * transaction. Rows are claimed in this process (the only one an in-process bus has) and
    * re-checked after the claim, so two relays of one schema never deliver a row twice. A crash
    * between publish and delete republishes the rows on restart; idempotent consumers make that
-   * harmless. Three statements per batch, whatever its size.
+   * harmless. Three statements per batch, whatever its size, each in a transaction of its own
+   * (the embedded PGlite needs one per statement) with no scope set: the outbox has no row-level
+   * security.
    */
   private async drainInline(): Promise<number> {
     const { schema } = this.database;
@@ -131,7 +133,7 @@ export class OutboxRelay {
     const inFlight = [...INLINE_CLAIMS]
       .filter((claim) => claim.startsWith(`${schema}:`))
       .map((claim) => claim.slice(schema.length + 1));
-    const rows: OutboxRow[] = await this.database.asSystem((tx) =>
+    const rows: OutboxRow[] = await this.database.dataSource.transaction((tx) =>
       tx.query(
         `SELECT id, envelope FROM ${schema}.outbox WHERE id <> ALL($2::uuid[]) ORDER BY seq LIMIT $1`,
         [this.options.batchSize, inFlight],
@@ -145,16 +147,21 @@ export class OutboxRelay {
     claims.forEach((claim) => INLINE_CLAIMS.add(claim));
     const published: string[] = [];
     try {
-      const present: Array<{ id: string }> = await this.database.asSystem((tx) =>
+      const present: Array<{ id: string }> = await this.database.dataSource.transaction((tx) =>
         tx.query(`SELECT id FROM ${schema}.outbox WHERE id = ANY($1::uuid[])`, [
           claimed.map((row) => row.id),
         ]),
       );
       const stillThere = new Set(present.map((row) => row.id));
       try {
-        // One at a time, in outbox order: in-process consumers run inside publish.
-        for (const row of claimed) {
-          if (stillThere.has(row.id)) {
+        const due = claimed.filter((row) => stillThere.has(row.id));
+        if (this.transport.publishInline) {
+          // F32: the batch at once, in outbox order; a batch consumer takes it in one transaction.
+          await this.transport.publishInline(due.map((row) => row.envelope));
+          published.push(...due.map((row) => row.id));
+        } else {
+          // One at a time, in outbox order: in-process consumers run inside publish.
+          for (const row of due) {
             await this.transport.publish(row.envelope);
             published.push(row.id);
           }
@@ -162,7 +169,7 @@ export class OutboxRelay {
       } finally {
         // What went out is deleted even when a later row failed, so it is not published twice.
         if (published.length > 0) {
-          await this.database.asSystem((tx) =>
+          await this.database.dataSource.transaction((tx) =>
             tx.query(`DELETE FROM ${schema}.outbox WHERE id = ANY($1::uuid[])`, [published]),
           );
         }

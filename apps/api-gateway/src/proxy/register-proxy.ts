@@ -1,11 +1,9 @@
-import replyFrom, { FastifyReplyFromOptions } from '@fastify/reply-from';
 import { DEFAULT_BODY_LIMIT, HttpProblem, sendProblem } from '@agp/http';
 import { FastifyInstance } from 'fastify';
 import { Logger } from 'pino';
 
+import { UpstreamPool, UpstreamPoolOptions } from './upstream-pool';
 import { UpstreamRoute } from './upstream-routes';
-
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'];
 
 export interface ProxyOptions {
   routes: UpstreamRoute[];
@@ -15,12 +13,6 @@ export interface ProxyOptions {
    * mid-upload resets the stream, which a proxy could only report as 502.
    */
   bodyLimit?: number;
-}
-
-function upstreamProblem(error: { statusCode?: number }): HttpProblem {
-  return error.statusCode === 504
-    ? new HttpProblem(504, 'gateway-timeout', 'the service did not answer in time')
-    : new HttpProblem(502, 'bad-gateway', 'the service is unreachable');
 }
 
 /**
@@ -60,21 +52,16 @@ async function forward(
   fastify: FastifyInstance,
   options: ProxyOptions,
   logger: Logger,
-  pool: { connections: number; timeoutMs: number },
+  pool: UpstreamPoolOptions,
 ): Promise<void> {
-  const pluginOptions: FastifyReplyFromOptions = {
-    undici: {
-      connections: pool.connections,
-      pipelining: 1,
-      keepAliveTimeout: 30_000,
-      headersTimeout: pool.timeoutMs,
-      bodyTimeout: pool.timeoutMs,
-    },
-    retryMethods: [],
-  };
-  await fastify.register(replyFrom, pluginOptions);
+  const pools = new Map<string, UpstreamPool>();
+  fastify.addHook('onClose', async () => {
+    await Promise.all([...pools.values()].map((upstream) => upstream.close()));
+  });
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   for (const route of options.routes) {
+    const upstream = pools.get(route.upstream) ?? new UpstreamPool(route.upstream, pool);
+    pools.set(route.upstream, upstream);
     fastify.all(`${route.prefix}*`, (request, reply) => {
       if (
         isParsedBody(request.headers['content-type']) &&
@@ -88,20 +75,9 @@ async function forward(
           reply,
         );
       }
-      return reply.from(`${route.upstream}${request.url}`, {
-        rewriteRequestHeaders: (original, headers) => ({
-          ...dropHopByHop(headers),
-          'x-forwarded-for': original.ip,
-          'x-forwarded-proto': original.protocol,
-          'x-forwarded-host': original.headers.host ?? '',
-        }),
-        onError: (_failed, { error }) => {
-          logger.warn(
-            { err: error, upstream: route.upstream, url: request.url },
-            'upstream failed',
-          );
-          sendProblem(logger, upstreamProblem(error as { statusCode?: number }), request, reply);
-        },
+      return upstream.forward(request, reply, (problem, error) => {
+        logger.warn({ err: error, upstream: route.upstream, url: request.url }, 'upstream failed');
+        sendProblem(logger, problem, request, reply);
       });
     });
   }
@@ -115,14 +91,4 @@ function isParsedBody(contentType: string | undefined): boolean {
     type.endsWith('+json') ||
     type === 'application/x-www-form-urlencoded'
   );
-}
-
-function dropHopByHop(
-  headers: Record<string, string | string[] | undefined>,
-): Record<string, string | string[] | undefined> {
-  const kept = { ...headers };
-  for (const name of HOP_BY_HOP) {
-    delete kept[name];
-  }
-  return kept;
 }

@@ -12,9 +12,9 @@ import { EventFamily } from '../events/event-families';
 import { COPY_COLUMNS, copyRow, isWellFormed } from './copy-rows';
 
 /**
- * Batches at least this large are written with COPY; smaller ones (the in-process bus of the
- * embedded runner delivers one event at a time) with one INSERT, because PGlite's socket does not
- * carry COPY FROM STDIN (electric-sql/pglite#1028) and one row gains nothing from it.
+ * Batches at least this large are written with COPY; smaller ones, and every batch on the embedded
+ * PGlite, with one INSERT: PGlite's socket does not carry COPY FROM STDIN (electric-sql/pglite#1028)
+ * and one row gains nothing from it.
  */
 export const COPY_MIN_BATCH = 32;
 
@@ -37,8 +37,20 @@ export function headKey(tenantId: string, family: string): string {
 export class IngestRepository {
   private readonly schema: string;
 
-  constructor(@Inject(AUDIT_DATABASE) database: Database) {
+  constructor(@Inject(AUDIT_DATABASE) private readonly database: Database) {
     this.schema = database.schema;
+  }
+
+  /** Whether the database is the embedded PGlite (A18: it is written with INSERT, not COPY). */
+  private isEmbedded = false;
+
+  /**
+   * Asks the database what it is. Called before the ingest's transaction, never inside it: PGlite
+   * is one session, and a query on another connection from inside the transaction would wait for
+   * the transaction, which waits for it.
+   */
+  async learnSession(): Promise<void> {
+    this.isEmbedded = await this.database.isMultiplexedSession();
   }
 
   async tenantsCapturingContent(tx: Tx, tenantIds: string[]): Promise<Set<string>> {
@@ -105,7 +117,9 @@ export class IngestRepository {
         `invalid event ${malformed.id}: text with a lone UTF-16 surrogate`,
       );
     }
-    if (events.length < COPY_MIN_BATCH) {
+    // The embedded PGlite takes batches too since the in-process bus hands over a drain at once
+    // (F32), but its socket carries no COPY.
+    if (events.length < COPY_MIN_BATCH || this.isEmbedded) {
       return this.insertRows(tx, events);
     }
     const client = (tx.queryRunner as unknown as { databaseConnection: PoolClient })

@@ -38,6 +38,7 @@ export class IngestService {
     );
     const from = new Date(Math.min(...times)).toISOString();
     const to = new Date(Math.max(...times)).toISOString();
+    await this.repository.learnSession();
     return this.database.asSystem(async (tx) => {
       const recordedAt = new Date();
       const capturing = await this.repository.tenantsCapturingContent(tx, [

@@ -1,9 +1,9 @@
 import { Pool } from 'undici';
 
 /**
- * Streamed chat completions over plain HTTP (the load generator must cost less than what it
- * measures): resolves with the moment the first content arrived, after reading the stream to its
- * end and checking it ended with `[DONE]`.
+ * Chat completions over plain HTTP (the load generator must cost less than what it measures):
+ * streamed, resolving with the moment the first content arrived after reading the stream to its
+ * end and checking it ended with `[DONE]`; or plain, one JSON answer.
  */
 export class ChatStreamClient {
   private readonly pool: Pool;
@@ -13,6 +13,8 @@ export class ChatStreamClient {
     baseUrl: string,
     private readonly token: string,
     connections = 64,
+    /** Sent with every call (a peer gateway's routing headers). */
+    private readonly extraHeaders: Record<string, string> = {},
   ) {
     const url = new URL(`${baseUrl.replace(/\/+$/, '')}/chat/completions`);
     this.path = url.pathname;
@@ -20,20 +22,7 @@ export class ChatStreamClient {
   }
 
   async stream(content: string): Promise<bigint> {
-    const answer = await this.pool.request({
-      method: 'POST',
-      path: this.path,
-      headers: {
-        authorization: `Bearer ${this.token}`,
-        'content-type': 'application/json',
-        accept: 'text/event-stream',
-      },
-      body: JSON.stringify({
-        model: 'bench-model',
-        stream: true,
-        messages: [{ role: 'user', content }],
-      }),
-    });
+    const answer = await this.post(content, true);
     if (answer.statusCode !== 200) {
       throw new Error(`chat completion answered ${answer.statusCode}: ${await answer.body.text()}`);
     }
@@ -55,7 +44,34 @@ export class ChatStreamClient {
     await this.stream(content);
   }
 
+  /** One completion not streamed: the answer is one JSON document. */
+  async plain(content: string): Promise<void> {
+    const answer = await this.post(content, false);
+    const body = await answer.body.text();
+    if (answer.statusCode !== 200 || !body.includes('"choices"')) {
+      throw new Error(`chat completion answered ${answer.statusCode}: ${body.slice(0, 300)}`);
+    }
+  }
+
   close(): Promise<void> {
     return this.pool.close();
+  }
+
+  private post(content: string, stream: boolean): ReturnType<Pool['request']> {
+    return this.pool.request({
+      method: 'POST',
+      path: this.path,
+      headers: {
+        ...this.extraHeaders,
+        authorization: `Bearer ${this.token}`,
+        'content-type': 'application/json',
+        accept: stream ? 'text/event-stream' : 'application/json',
+      },
+      body: JSON.stringify({
+        model: 'bench-model',
+        stream,
+        messages: [{ role: 'user', content }],
+      }),
+    });
   }
 }

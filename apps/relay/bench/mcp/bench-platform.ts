@@ -18,8 +18,16 @@ export type Json = Record<string, unknown>;
 
 const BASE = 'http://agp.bench';
 
+/** Where a bench arranges its tenant and sends its calls: the services, or the one process. */
+export interface BenchTarget {
+  /** What the agent calls: the gateway, or the one process that serves every prefix itself. */
+  gatewayUrl: string;
+  /** A token of the bench tenant's administrator. */
+  adminToken(): Promise<string>;
+}
+
 /** The platform as production runs it: every service its own process, the gateway in front. */
-export interface BenchPlatform {
+export interface BenchPlatform extends BenchTarget {
   gatewayUrl: string;
   relayUrl: string;
   services: ServiceProcess[];
@@ -75,13 +83,15 @@ export async function startBenchPlatform(name: string): Promise<BenchPlatform> {
     await stop();
     throw error;
   }
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   return {
-    gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+    gatewayUrl,
     relayUrl: `http://127.0.0.1:${relayPort}`,
     services,
     database,
     env,
     stop,
+    adminToken: () => bootstrappedAdmin(env, gatewayUrl),
   };
 }
 
@@ -124,13 +134,18 @@ export interface BenchTenant {
   agentId: string;
 }
 
+/** The bench tenant's administrator's token. */
+export function arrangeAdmin(target: BenchTarget): Promise<string> {
+  return target.adminToken();
+}
+
 /** The `bench` tenant bootstrapped as an operator would (D11): its administrator's token. */
-export async function arrangeAdmin(platform: BenchPlatform): Promise<string> {
+async function bootstrappedAdmin(env: Record<string, string>, gatewayUrl: string): Promise<string> {
   const out = join(tmpdir(), `agp-bench-${randomUUID()}.json`);
-  await bootstrapTenant(platform.env, 'bench', out);
+  await bootstrapTenant(env, 'bench', out);
   const admin = JSON.parse(readFileSync(out, 'utf8')) as { email: string; password: string };
   rmSync(out);
-  return token(platform.gatewayUrl, {
+  return token(gatewayUrl, {
     grant_type: 'password',
     tenant: 'bench',
     username: admin.email,
@@ -209,7 +224,7 @@ export function relayToken(
  * `serverUrl`, and each policy bound at TENANT level (every hop, both ways).
  */
 export async function arrangeTenant(
-  platform: BenchPlatform,
+  platform: BenchTarget,
   serverUrl: string,
   policies: string[],
 ): Promise<BenchTenant> {

@@ -2,6 +2,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { freePort } from '@agp/testing';
+
 /** The repository root, from apps/relay/dist-bench/bench/mcp. */
 export const REPO_ROOT = join(__dirname, '..', '..', '..', '..', '..');
 
@@ -9,6 +11,8 @@ export interface ServiceProcess {
   name: string;
   url: string;
   child: ChildProcess;
+  /** Its inspector's port when BENCH_INSPECT names it: profiled during the steady phase. */
+  inspectPort?: number;
 }
 
 /**
@@ -19,14 +23,19 @@ export async function startService(
   app: string,
   port: number,
   env: Record<string, string>,
+  inherited: NodeJS.ProcessEnv = process.env,
 ): Promise<ServiceProcess> {
   const entry = join(REPO_ROOT, 'apps', app, 'dist', 'main.js');
   if (!existsSync(entry)) {
     throw new Error(`${entry} is missing: run \`npm run build\` first`);
   }
+  const inspectPort = (process.env.BENCH_INSPECT ?? '').split(',').includes(app)
+    ? await freePort()
+    : undefined;
   const child = spawn(
     process.execPath,
     [
+      ...(inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
       ...((process.env.BENCH_CPU_PROFILE ?? '').split(',').includes(app)
         ? ['--cpu-prof', '--cpu-prof-dir=bench-profiles']
         : []),
@@ -34,30 +43,40 @@ export async function startService(
     ],
     {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...env, PORT: String(port) },
+      env: { ...inherited, ...env, PORT: String(port) },
       stdio: ['ignore', 'ignore', 'pipe'],
     },
   );
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(app, child, `${url}/health/ready`);
+  return { name: app, url, child, inspectPort };
+}
+
+/** Waits up to 120 s for `readyUrl` to answer 2xx; throws with the process's stderr otherwise. */
+export async function waitUntilAnswering(
+  name: string,
+  child: ChildProcess,
+  readyUrl: string,
+): Promise<void> {
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     errors = (errors + chunk.toString()).slice(-4_000);
   });
-  const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 1_200; attempt += 1) {
     if (child.exitCode !== null) {
-      throw new Error(`${app} exited with ${child.exitCode}: ${errors}`);
+      throw new Error(`${name} exited with ${child.exitCode}: ${errors}`);
     }
-    const ready = await fetch(`${url}/health/ready`).then(
+    const ready = await fetch(readyUrl).then(
       (r) => r.ok,
       () => false,
     );
     if (ready) {
-      return { name: app, url, child };
+      return;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill('SIGKILL');
-  throw new Error(`${app} did not get ready: ${errors}`);
+  throw new Error(`${name} did not get ready: ${errors}`);
 }
 
 export async function stopService(service: ServiceProcess): Promise<void> {
