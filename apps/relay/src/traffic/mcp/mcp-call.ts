@@ -9,14 +9,25 @@ import { McpRoute } from '../pipeline/traffic-directory';
 import { JsonRpcMessage } from './json-rpc';
 import { AskedFor, payloadText, toolOf } from './mcp-messages';
 
-/** One HTTP exchange of an agent with an MCP server through the relay. */
+/** One HTTP exchange of an agent, or of a person's own MCP client, with an MCP server. */
 export interface McpCall extends CallBasis<McpRoute> {
+  /** The calling party's id: the agent's, or the person's (relay.md R28, D43). */
   agentId: string;
   serverId: string;
   agentHeaders: IncomingHttpHeaders;
+  /** D43: a person calls through their own MCP client; the hop's party is the user. */
+  user?: { id: string; name?: string; email?: string };
+}
+
+/** Which subscription kind a call's route reads (D32, D43). */
+export function partyOf(call: McpCall): 'AGENT' | 'USER' {
+  return call.user ? 'USER' : 'AGENT';
 }
 
 export function agentOf(call: McpCall): EndpointRef {
+  if (call.user) {
+    return { type: 'USER', id: call.user.id, ...(call.user.name ? { name: call.user.name } : {}) };
+  }
   return {
     type: 'AGENT',
     id: call.agentId,
@@ -53,6 +64,9 @@ export function hopOf(
     source: direction === 'REQUEST' ? agent : server,
     sink: direction === 'REQUEST' ? server : agent,
     agent,
+    ...(call.user
+      ? { user: { id: call.user.id, ...(call.user.email ? { email: call.user.email } : {}) } }
+      : {}),
     ...(method ? { method } : {}),
     ...(tool ? { tool } : {}),
     message: { json: message, text: payloadText(message) },

@@ -9,7 +9,7 @@ import { TrafficGuard } from '../pipeline/traffic-guard';
 import { StreamEnding } from '../pipeline/refusal-answers';
 import { REFUSALS, Refusal } from '../pipeline/refusal-codes';
 import { JsonRpcId, JsonRpcMessage, invalidMessage, rpcRefusal } from './json-rpc';
-import { McpCall, hopOf } from './mcp-call';
+import { McpCall, hopOf, partyOf } from './mcp-call';
 import { GarbledStream, relayEventStream } from './mcp-event-stream';
 import { McpHops } from './mcp-hops';
 import { AskedFor } from './mcp-messages';
@@ -372,7 +372,12 @@ export class McpExchange implements BeforeApplicationShutdown {
     if (engaged) {
       return `kill switch ${engaged.id} (${engaged.scope}): ${engaged.reason}`;
     }
-    const route = await this.directory.mcpRoute(call.tenantId, call.agentId, call.serverId);
+    const route = await this.directory.mcpRoute(
+      call.tenantId,
+      call.agentId,
+      call.serverId,
+      partyOf(call),
+    );
     return route?.subscription ? undefined : 'the agent is no longer subscribed to this server';
   }
 

@@ -24,8 +24,8 @@ import { guardSubject } from './mcp-guard-subject';
 import { McpHops, heldOutcome } from './mcp-hops';
 import { AskedFor, resendDigestOf, toolOf } from './mcp-messages';
 
-/** Who calls the path (T38: an agent). */
-export type McpCaller = TrafficCaller;
+/** Who calls the path (T38: an agent; D43: or a person through their own MCP client). */
+export type McpCaller = TrafficCaller & { user?: McpCall['user'] };
 
 /** MCP revisions from which a JSON-RPC batch is no longer allowed (2025-06-18 removed them). */
 const FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';
@@ -166,10 +166,21 @@ export class McpRelayService {
     const basis = await callBasisOf(
       this.directory,
       caller,
-      this.directory.mcpRoute(caller.tenantId, caller.agentId, serverId),
+      this.directory.mcpRoute(
+        caller.tenantId,
+        caller.agentId,
+        serverId,
+        caller.user ? 'USER' : 'AGENT',
+      ),
       `no MCP server ${serverId} in this tenant`,
     );
-    return { ...basis, agentId: caller.agentId, serverId, agentHeaders: caller.headers };
+    return {
+      ...basis,
+      agentId: caller.agentId,
+      serverId,
+      agentHeaders: caller.headers,
+      ...(caller.user ? { user: caller.user } : {}),
+    };
   }
 
   /** D32: no subscription, no traffic: 403 before anything reaches the server, and audited. */
@@ -177,7 +188,7 @@ export class McpRelayService {
     if (call.route.subscription) {
       return;
     }
-    const reason = `agent ${call.agentId} is not subscribed to MCP server ${call.serverId}`;
+    const reason = `${call.user ? 'user' : 'agent'} ${call.agentId} is not subscribed to MCP server ${call.serverId}`;
     await Promise.all(
       messages.map((m) =>
         this.pipeline.refuse(hopOf(call, 'REQUEST', m), {
