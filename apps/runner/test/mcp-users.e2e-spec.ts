@@ -3,10 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpTestServer, startMcpTestServer } from '@agp/testing';
+import { McpTestServer, eventually, freePort, startMcpTestServer } from '@agp/testing';
 
 import { BootstrapService, McpPlatform, OWN_ADDRESS, startMcpPlatform } from './mcp/mcp-platform';
 import { Json, McpWorld } from './mcp/mcp-world';
+import { exitOf, startConformance } from './mcp-users/conformance-cli';
 import { PersonBrowser, pkcePair } from './mcp-users/person-browser';
 import { InMemoryOAuthProvider } from './mcp-users/sdk-oauth-provider';
 
@@ -242,5 +243,50 @@ describe("people's own MCP clients through the relay (MCP authorization)", () =>
 
     expect(sut.status).toBe(404);
     expect(tools.requestCount()).toBe(before);
+  });
+
+  it('should pass the official MCP conformance suite authorization-server scenarios (metadata, authorization code grant)', async () => {
+    const port = await freePort();
+    const callback = `http://127.0.0.1:${port}/callback`;
+    const registered = await fetch(`${platform.baseUrl}/tenant-auth/v1/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'MCP conformance suite', redirect_uris: [callback] }),
+    });
+    const clientId = ((await registered.json()) as { client_id: string }).client_id;
+    const issuer = `${platform.baseUrl}/tenant-auth/v1`;
+    const suite = startConformance([
+      'authorization',
+      '--url',
+      issuer,
+      '--client-id',
+      clientId,
+      '--resource',
+      `${platform.baseUrl}/relay/mcp/${serverId}`,
+      '--port',
+      String(port),
+    ]);
+    try {
+      const authorizationUrl = await eventually(() => {
+        const line = suite
+          .output()
+          .split('\n')
+          .find((l) => l.startsWith(`${issuer}/oauth/authorize?`));
+        expect(line).toBeDefined();
+        return line!;
+      }, 600);
+      const back = await new PersonBrowser(person, callback).authorize(authorizationUrl);
+      await fetch(back);
+
+      const code = await exitOf(suite.child);
+
+      expect({ code, output: suite.output() }).toEqual({ code: 0, output: expect.any(String) });
+      expect(suite.output()).toMatch(
+        /✓ authorization-server-metadata-endpoint: [1-9]\d* passed, 0 failed/,
+      );
+      expect(suite.output()).toMatch(/✓ authorization-code-grant: [1-9]\d* passed, 0 failed/);
+    } finally {
+      suite.child.kill();
+    }
   });
 });
