@@ -245,6 +245,27 @@ describe("people's own MCP clients through the relay (MCP authorization)", () =>
     expect(tools.requestCount()).toBe(before);
   });
 
+  it('should refuse a person with -31005 while a kill switch on the MCP server is engaged, as an agent would be', async () => {
+    const resource = `${platform.baseUrl}/relay/mcp/${serverId}`;
+    const token = await tokenFor(person, resource);
+    const engaged = await person.world.ok<{ id: string }>('POST', '/relay/v1/kill-switches', {
+      scope: 'MCP_SERVER',
+      targetId: serverId,
+      reason: 'person test switch',
+    });
+    try {
+      const sut = await eventually(async () => {
+        const answer = (await (await initialize(resource, token)).json()) as Json;
+        expect((answer.error as Json | undefined)?.code).toBe(-31005);
+        return answer;
+      });
+
+      expect(JSON.stringify(sut)).toContain('person test switch');
+    } finally {
+      await person.world.ok('DELETE', `/relay/v1/kill-switches/${engaged.id}`);
+    }
+  });
+
   it('should pass the official MCP conformance suite authorization-server scenarios (metadata, authorization code grant)', async () => {
     const port = await freePort();
     const callback = `http://127.0.0.1:${port}/callback`;

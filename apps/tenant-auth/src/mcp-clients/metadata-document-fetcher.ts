@@ -101,7 +101,7 @@ export class MetadataDocumentFetcher {
       !url.hash &&
       !url.username &&
       !url.password &&
-      !/\/\.\.?(\/|$)/.test(url.pathname) &&
+      !/\/\.\.?(\/|$|[?#])/.test(clientId) &&
       clientId.length <= 500
     );
   }
