@@ -1,12 +1,12 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createHttpApp, registerApiDocsRoutes } from '@agp/http';
+import { HttpProblem, createHttpApp, registerApiDocsRoutes, sendProblem } from '@agp/http';
 
 import { registerGatewayAuth } from './auth/gateway-auth';
 import { GatewayEnv } from './config/gateway.env';
 import { mergedOpenApiDocument } from './docs/merged-openapi';
 import { GatewayModule } from './gateway.module';
 import { registerProxy } from './proxy/register-proxy';
-import { upstreamRoutes } from './proxy/upstream-routes';
+import { WELL_KNOWN, upstreamRoutes } from './proxy/upstream-routes';
 
 /** The public entry (D1): health probes, then every service prefix forwarded as a stream. */
 export interface GatewayAppOptions {
@@ -33,6 +33,10 @@ export async function createGatewayApp(
         registerGatewayAuth(adapter.getInstance(), env, logger);
       }
       registerProxy(adapter.getInstance(), { routes, timeoutMs: env.UPSTREAM_TIMEOUT_MS }, logger);
+      // D43: a well-known path nobody serves is 404 problem+json, so discovery moves on.
+      adapter.getInstance().all(`${WELL_KNOWN}*`, (request, reply) => {
+        sendProblem(logger, HttpProblem.notFound(`nothing at ${request.url}`), request, reply);
+      });
       // Issue 18: the services' descriptions joined, and Swagger UI at /docs.
       registerApiDocsRoutes(adapter.getInstance(), () => mergedOpenApiDocument(env), { ui: true });
     },

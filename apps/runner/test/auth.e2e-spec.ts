@@ -24,6 +24,12 @@ const PUBLIC_ROUTES = new Set([
   '/audit/v1/integrity/keys',
   // traffic.md T40: a target agent's pushes, authenticated by the token the relay issued.
   '/relay/a2a-push/:pushId',
+  // D43 (identity.md I23-I25, relay.md R28): what a person's MCP client reaches before any token.
+  '/tenant-auth/v1/oauth/register',
+  '/tenant-auth/v1/oauth/authorize/consent',
+  '/.well-known/oauth-authorization-server/tenant-auth/v1',
+  '/.well-known/openid-configuration/tenant-auth/v1',
+  '/.well-known/oauth-protected-resource/relay/mcp/:mcpServerId',
 ]);
 
 type Inject = Platform['gateway']['inject'];

@@ -24,6 +24,12 @@ const PUBLIC_ROUTES = new Set([
   '/tenant-auth/v1/oauth/authorize/federated',
   '/tenant-auth/v1/oauth/logout',
   '/tenant-auth/v1/identity-providers/:id/callback',
+  // identity.md I23-I25: a person's MCP client registers, finds the issuer and the person consents
+  // before anyone holds a token.
+  '/tenant-auth/v1/oauth/register',
+  '/tenant-auth/v1/oauth/authorize/consent',
+  '/.well-known/oauth-authorization-server/tenant-auth/v1',
+  '/.well-known/openid-configuration/tenant-auth/v1',
 ]);
 
 describe('forged-token matrix on every tenant-auth route', () => {
@@ -138,6 +144,8 @@ describe('forged-token matrix on every tenant-auth route', () => {
     for (const url of [
       '/tenant-auth/v1/.well-known/jwks.json',
       '/tenant-auth/v1/.well-known/openid-configuration',
+      '/.well-known/oauth-authorization-server/tenant-auth/v1',
+      '/.well-known/openid-configuration/tenant-auth/v1',
       '/health/live',
     ]) {
       expect((await harness.app.inject({ url })).statusCode).toBe(200);

@@ -33,3 +33,26 @@ export function bearerToken(authorization: string | string[] | undefined): strin
   );
   return match?.[1];
 }
+
+const MCP_SERVER_PATH = /^\/relay\/mcp\/([0-9a-f-]{36})(?:[/?]|$)/i;
+
+/** The MCP server path of D43 a request is on, as `{base_url}/relay/mcp/{serverId}`, or undefined. */
+export function mcpResourceOf(audiences: Audiences, path: string): string | undefined {
+  const serverId = MCP_SERVER_PATH.exec(path)?.[1];
+  return serverId ? `${audiences.mcp}/mcp/${serverId.toLowerCase()}` : undefined;
+}
+
+/**
+ * RFC 6750 §3 and RFC 9728 §5.1 (D43, relay.md R28): a 401's challenge. On an MCP server's path it
+ * names the server's protected-resource metadata and the scope to ask for, so a person's MCP
+ * client can start the authorization flow by itself; `error` only when a token came and failed.
+ */
+export function bearerChallenge(audiences: Audiences, path: string, hadToken: boolean): string {
+  const resource = mcpResourceOf(audiences, path);
+  if (!resource) {
+    return 'Bearer error="invalid_token"';
+  }
+  const metadata = `${audiences.api}/.well-known/oauth-protected-resource${resource.slice(audiences.api.length)}`;
+  const error = hadToken ? ', error="invalid_token"' : '';
+  return `Bearer resource_metadata="${metadata}", scope="mcp:call"${error}`;
+}

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { HttpProblem } from '@agp/http';
 import { FastifyRequest } from 'fastify';
 
-import { Audiences, audienceForPath, bearerToken } from './audiences';
+import { Audiences, audienceForPath, bearerChallenge, bearerToken } from './audiences';
 import {
   REQUIRED_PERMISSION_KEY,
   RequestWithPrincipal,
@@ -35,17 +35,19 @@ export async function authenticate(
 ): Promise<Principal> {
   const token = bearerToken(request.headers.authorization);
   if (!token) {
-    throw HttpProblem.unauthorized(INVALID);
+    throw HttpProblem.unauthorized(INVALID, bearerChallenge(audiences, request.url, false));
   }
+  const refused = () =>
+    HttpProblem.unauthorized(INVALID, bearerChallenge(audiences, request.url, true));
   let principal: Principal;
   try {
     principal = await verifier.verify(token, audienceForPath(audiences, request.url));
   } catch {
-    throw HttpProblem.unauthorized(INVALID);
+    throw refused();
   }
   const refusal = check ? await check(principal) : undefined;
   if (refusal) {
-    throw HttpProblem.unauthorized(INVALID);
+    throw refused();
   }
   return principal;
 }

@@ -13,4 +13,6 @@ export interface Principal {
   label: string;
   tokenId: string;
   expiresAt: number;
+  /** `aud`: a person's MCP token names the one MCP server beside the relay (D43, identity.md I22). */
+  audiences?: readonly string[];
 }

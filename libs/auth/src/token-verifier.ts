@@ -68,7 +68,7 @@ export function requireKid(getKey: JWTVerifyGetKey): JWTVerifyGetKey {
 
 /** The principal of a verified payload; throws when `sub`, `tid` or `kind` are not what D9 says. */
 export function principalOf(payload: JWTPayload): Principal {
-  const { sub, tid, kind, perms, scope, jti, exp, name, email } = payload as JWTPayload &
+  const { sub, tid, kind, perms, scope, jti, exp, name, email, aud } = payload as JWTPayload &
     Record<string, unknown>;
   if (typeof sub !== 'string' || !UUID.test(sub)) {
     throw new InvalidTokenError('sub is not an id');
@@ -91,6 +91,7 @@ export function principalOf(payload: JWTPayload): Principal {
     label: typeof name === 'string' ? name : typeof email === 'string' ? email : sub,
     tokenId: String(jti),
     expiresAt: Number(exp),
+    audiences: Array.isArray(aud) ? aud.map(String) : typeof aud === 'string' ? [aud] : [],
   };
 }
 

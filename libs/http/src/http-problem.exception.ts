@@ -22,9 +22,10 @@ export class HttpProblem extends DomainException {
     return new HttpProblem(404, 'not-found', detail);
   }
 
-  static unauthorized(detail: string): HttpProblem {
+  /** `challenge`: the WWW-Authenticate value (RFC 6750 §3); MCP server paths name more (D43). */
+  static unauthorized(detail: string, challenge = 'Bearer error="invalid_token"'): HttpProblem {
     return new HttpProblem(401, 'invalid-token', detail, undefined, {
-      'www-authenticate': 'Bearer error="invalid_token"',
+      'www-authenticate': challenge,
     });
   }
 

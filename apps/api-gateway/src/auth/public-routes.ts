@@ -14,6 +14,9 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   '/tenant-auth/v1/oauth/authorize/password',
   '/tenant-auth/v1/oauth/authorize/federated',
   '/tenant-auth/v1/oauth/logout',
+  // identity.md I23, I24: a person's MCP client registers and the person consents with no token.
+  '/tenant-auth/v1/oauth/register',
+  '/tenant-auth/v1/oauth/authorize/consent',
 ]);
 
 /** I14: where an identity provider sends the browser back (`{issuer}/identity-providers/{id}/callback`, I9). */

@@ -20,7 +20,17 @@ export function upstreamRoutes(env: GatewayEnv): UpstreamRoute[] {
       isTraffic: true,
     })),
     { prefix: '/tenant-auth/v1/', upstream: stripTrailingSlash(env.TENANT_AUTH_URL) },
+    // D43 (identity.md I25, relay.md R28): metadata where RFC 8414 and RFC 9728 put it, the
+    // well-known name before the issuer's or the resource's path. Any other is 404 (WELL_KNOWN).
+    ...[
+      '/.well-known/oauth-authorization-server/tenant-auth/',
+      '/.well-known/openid-configuration/tenant-auth/',
+    ].map((prefix) => ({ prefix, upstream: stripTrailingSlash(env.TENANT_AUTH_URL) })),
+    { prefix: '/.well-known/oauth-protected-resource/relay/', upstream: relay },
     { prefix: '/relay/', upstream: relay },
     { prefix: '/audit/v1/', upstream: stripTrailingSlash(env.AUDIT_URL) },
   ];
 }
+
+/** Every other `/.well-known/` path is answered 404 here, never with the console's page (D43). */
+export const WELL_KNOWN = '/.well-known/';

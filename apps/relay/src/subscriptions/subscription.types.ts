@@ -20,7 +20,13 @@ export const ENDS_OF: Readonly<
   AGENT_TO_LLM_GATEWAY: { source: 'AGENT', target: 'LLM_GATEWAY' },
   USER_TO_AGENT: { source: 'USER', target: 'AGENT' },
   CHANNEL_TO_AGENT: { source: 'CHANNEL', target: 'AGENT' },
+  USER_TO_MCP_SERVER: { source: 'USER', target: 'MCP_SERVER' },
 };
+
+/** D32, D43 (relay.md R29): the kinds that carry a tool grant, an agent's and a person's. */
+export function hasToolGrant(kind: SubscriptionKind): boolean {
+  return kind === 'AGENT_TO_MCP_SERVER' || kind === 'USER_TO_MCP_SERVER';
+}
 
 /** D21: an MCP server as its subscribed agent sees it, with the path to call it through the relay. */
 export interface AgentMcpServer {

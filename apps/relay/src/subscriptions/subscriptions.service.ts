@@ -15,7 +15,7 @@ import { ListSubscriptionsQueryDto } from './dto/list-subscriptions-query.dto';
 import { UpdateSubscriptionDto } from './dto/update-subscription.dto';
 import { SubscriptionsErrorCode, SubscriptionsException } from './subscriptions.exception';
 import { SubscriptionFilter, SubscriptionsRepository } from './subscriptions.repository';
-import { AgentMcpServer, ENDS_OF, Subscription } from './subscription.types';
+import { AgentMcpServer, ENDS_OF, Subscription, hasToolGrant } from './subscription.types';
 
 const TABLE_OF: Readonly<Record<EndpointType, string>> = {
   AGENT: 'agents',
@@ -42,14 +42,15 @@ export class SubscriptionsService {
   ) {}
 
   async create(ctx: RequestContext, dto: CreateSubscriptionDto): Promise<Subscription> {
-    if (dto.tools !== undefined && dto.tools !== null && dto.kind !== 'AGENT_TO_MCP_SERVER') {
+    if (dto.tools !== undefined && dto.tools !== null && !hasToolGrant(dto.kind)) {
       throw new SubscriptionsException(
         SubscriptionsErrorCode.InvalidReference,
         'invalid request: tools',
         [
           {
             field: 'tools',
-            message: 'a tool grant belongs to AGENT_TO_MCP_SERVER subscriptions only',
+            message:
+              'a tool grant belongs to AGENT_TO_MCP_SERVER and USER_TO_MCP_SERVER subscriptions only',
           },
         ],
       );
@@ -99,7 +100,7 @@ export class SubscriptionsService {
       if (dto.tools === undefined) {
         return before;
       }
-      if (before.kind !== 'AGENT_TO_MCP_SERVER' && dto.tools !== null) {
+      if (!hasToolGrant(before.kind) && dto.tools !== null) {
         throw new SubscriptionsException(
           SubscriptionsErrorCode.InvalidReference,
           'invalid request: tools',
@@ -256,7 +257,7 @@ export class SubscriptionsService {
       kind: subscription.kind,
       sourceId: subscription.sourceId,
       targetId: subscription.targetId,
-      ...(subscription.kind === 'AGENT_TO_MCP_SERVER' ? { tools } : {}),
+      ...(hasToolGrant(subscription.kind) ? { tools } : {}),
     });
     const isGrantChange =
       subscription.kind === 'AGENT_TO_MCP_SERVER' &&

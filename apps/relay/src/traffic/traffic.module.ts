@@ -23,6 +23,7 @@ import { LlmForwarder } from './llm/llm-forwarder';
 import { CompletionAnswers } from './llm/completion-answers';
 import { LlmRelayService } from './llm/llm-relay.service';
 import { LlmUpstream } from './llm/llm-upstream';
+import { ProtectedResourceController } from '../mcp-users/protected-resource.controller';
 import { McpController } from './mcp/mcp.controller';
 import { McpExchange } from './mcp/mcp-exchange';
 import { McpHops } from './mcp/mcp-hops';
@@ -46,6 +47,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
   imports: [HitlModule, McpServersModule],
   controllers: [
     McpController,
+    ProtectedResourceController,
     A2aController,
     AgentCardRefreshController,
     PushController,

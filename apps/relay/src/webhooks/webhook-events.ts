@@ -28,6 +28,7 @@ const AGENT_ENDS: Record<string, Array<'sourceId' | 'targetId'>> = {
   AGENT_TO_LLM_GATEWAY: ['sourceId'],
   USER_TO_AGENT: ['targetId'],
   CHANNEL_TO_AGENT: ['targetId'],
+  USER_TO_MCP_SERVER: [],
 };
 
 /** Webhook fields of an agent: changing them is not announced to that same webhook. */

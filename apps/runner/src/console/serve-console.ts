@@ -4,8 +4,12 @@ import { dirname, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { FastifyInstance } from 'fastify';
 
-/** The API prefixes the services own (D1): never answered with the console's page. */
-const API_PREFIXES = ['/tenant-auth/', '/relay/', '/audit/', '/health/'];
+/**
+ * The API prefixes the services own (D1), and the well-known URIs (D43: metadata where RFC 8414
+ * and RFC 9728 put it, a 404 for any other, so an MCP client's discovery moves on): never
+ * answered with the console's page.
+ */
+const API_PREFIXES = ['/tenant-auth/', '/relay/', '/audit/', '/health/', '/.well-known/'];
 
 /**
  * identity.md I15 and issue 16: the console's own headers, one file for every server of it (this

@@ -43,11 +43,15 @@ function contentTypeOf(answer: FuzzAnswer): string {
 
 /**
  * Three kinds of route answer errors in the form their protocol prescribes rather than D12's: the
- * token endpoint as RFC 6749 § 5.2 (D7), browser sign-in (its form, the federated redirect and
+ * token endpoint as RFC 6749 § 5.2 (D7) and dynamic registration as RFC 7591 § 3.2.2 (identity.md
+ * I24), browser sign-in (its form, the federated redirect and
  * callback, logout) as an HTML page a person can read, and the JSON-RPC traffic paths as JSON-RPC
  * errors (D41, D61; the token and the address stay D12's, T46).
  */
-const OAUTH_ERRORS = new Set(['POST /tenant-auth/v1/oauth/token']);
+const OAUTH_ERRORS = new Set([
+  'POST /tenant-auth/v1/oauth/token',
+  'POST /tenant-auth/v1/oauth/register',
+]);
 const BROWSER_PAGES =
   /^(GET|POST) \/tenant-auth\/v1\/(oauth\/authorize|oauth\/logout|identity-providers\/\{id\}\/callback)/;
 const JSON_RPC_PATHS = /^(GET|POST|DELETE) \/relay\/(mcp|a2a)\//;

@@ -122,7 +122,8 @@ async function startServices(
   prefix: string,
   overrides: Record<string, string>,
 ): Promise<McpPlatform> {
-  const env = sharedEnv(database, prefix, TEST_NATS_URL, overrides);
+  const gatewayPort = await freePort();
+  const env = sharedEnv(database, prefix, TEST_NATS_URL, ownAddress(overrides, gatewayPort));
   const [tenantAuthPort, relayPort, auditPort] = [
     await freePort(),
     await freePort(),
@@ -161,7 +162,7 @@ async function startServices(
       AUDIT_URL: baseUrlOf(audit),
     }),
   );
-  await gateway.listen({ port: 0, host: '127.0.0.1' });
+  await gateway.listen({ port: gatewayPort, host: '127.0.0.1' });
   const replicas: NestFastifyApplication[] = [];
   return {
     mode: 'services',
@@ -204,7 +205,10 @@ async function startEmbedded(
   overrides: Record<string, string>,
 ): Promise<McpPlatform> {
   const port = await freePort();
-  const env = { ...sharedEnv(database, prefix, '', overrides), PORT: String(port) };
+  const env = {
+    ...sharedEnv(database, prefix, '', ownAddress(overrides, port)),
+    PORT: String(port),
+  };
   delete (env as Record<string, string | undefined>).NATS_URL;
   const tenantAuthEnv = loadEnv(TenantAuthEnv, env);
   const app = await createHttpApp({
@@ -233,6 +237,18 @@ async function startEmbedded(
     natsPrefix: prefix,
     close: () => closeNow(app),
   };
+}
+
+/**
+ * PUBLIC_BASE_URL `self`: the platform's own address, for clients that follow the URLs it
+ * advertises (an MCP client's discovery, D43) rather than the fixed MCP_BASE_URL.
+ */
+export const OWN_ADDRESS = 'self';
+
+function ownAddress(overrides: Record<string, string>, port: number): Record<string, string> {
+  return overrides.PUBLIC_BASE_URL === OWN_ADDRESS
+    ? { ...overrides, PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }
+    : overrides;
 }
 
 /**

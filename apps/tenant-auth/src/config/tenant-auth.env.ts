@@ -1,5 +1,14 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+} from 'class-validator';
 import { CoreEnv } from '@agp/config';
 
 /** tenant-auth's variables: the core ones of D3 plus tokens, keys and limits (README has the table). */
@@ -72,6 +81,16 @@ export class TenantAuthEnv extends CoreEnv {
   @IsOptional()
   @Matches(/^[A-Za-z0-9.:[\]-]+$/, { message: 'must be host or host:port' })
   DNS_RESOLVER?: string;
+
+  /**
+   * identity.md I24: may a client metadata document be fetched from a private or loopback address
+   * (and over http)? Only for local development and tests; never in production.
+   */
+  @Transform(({ value }: { value: unknown }) =>
+    value === 'true' ? true : value === 'false' ? false : value,
+  )
+  @IsBoolean({ message: 'must be true or false' })
+  CLIENT_METADATA_ALLOW_PRIVATE: boolean = false;
 }
 
 export const TENANT_AUTH_ENV = Symbol.for('agp:tenant-auth:env');

@@ -5,6 +5,7 @@ import { CreateIdentityTables1763790000000 } from './migrations/1763790000000-Cr
 import { CreateSignInTables1764300000000 } from './migrations/1764300000000-CreateSignInTables';
 import { AddIdentityRevisions1765000000000 } from './migrations/1765000000000-AddIdentityRevisions';
 import { CreateJobRunsTable1765065600000 } from './migrations/1765065600000-CreateJobRunsTable';
+import { CreateMcpClientTables1765250000000 } from './migrations/1765250000000-CreateMcpClientTables';
 import { TENANT_AUTH_SCHEMA } from './tokens';
 
 /** Migrations of the tenant_auth schema, shared by the runtime and the migrate command (F35: no entities). */
@@ -19,6 +20,7 @@ export function tenant_authDataSourceOptions(url: string): SchemaDataSourceOptio
       CreateSignInTables1764300000000,
       AddIdentityRevisions1765000000000,
       CreateJobRunsTable1765065600000,
+      CreateMcpClientTables1765250000000,
     ],
   };
 }

@@ -1,4 +1,5 @@
 import { BrowserClient } from './browser-clients';
+import { parseMcpAuthorize } from './mcp-authorize-params';
 import { S256_CHALLENGE } from './pkce';
 
 export interface AuthorizeParams {
@@ -11,6 +12,8 @@ export interface AuthorizeParams {
   /** A tenant slug or id the client already knows (`tenant`, our extension). */
   tenantHint: string | null;
   prompt: 'none' | 'login' | null;
+  /** RFC 8707: the MCP server a person's own client asks a token for (I22); null for the console. */
+  resource: string | null;
 }
 
 /**
@@ -32,7 +35,7 @@ export type ParsedAuthorize =
 const SCOPES = new Set(['openid', 'svc:api', 'offline_access', 'email', 'profile']);
 const MAX_PARAM = 500;
 
-function single(query: Record<string, unknown>, name: string): string | null | undefined {
+export function single(query: Record<string, unknown>, name: string): string | null | undefined {
   const value = query[name];
   if (value === undefined || value === '') {
     return null;
@@ -41,10 +44,15 @@ function single(query: Record<string, unknown>, name: string): string | null | u
   return typeof value === 'string' && value.length <= MAX_PARAM ? value : undefined;
 }
 
-/** identity.md I14: the authorization code flow with PKCE S256 required, nothing else. */
+/**
+ * identity.md I14: the authorization code flow with PKCE S256 required, nothing else. A person's
+ * own MCP client (I21) is judged by its own rules: `resource` names the one MCP server, whose URL
+ * begins with `mcpResourcePrefix` (`{base_url}/relay/mcp/`).
+ */
 export function parseAuthorize(
   query: Record<string, unknown>,
   clients: ReadonlyMap<string, BrowserClient>,
+  mcpResourcePrefix = '',
 ): ParsedAuthorize {
   const clientId = single(query, 'client_id');
   const client = clientId ? clients.get(clientId) : undefined;
@@ -66,7 +74,7 @@ export function parseAuthorize(
     error,
     description,
   });
-  const names = ['response_type', 'scope', 'state', 'nonce', 'code_challenge'];
+  const names = ['response_type', 'scope', 'state', 'nonce', 'code_challenge', 'resource'];
   const repeated = [...names, 'code_challenge_method', 'tenant', 'prompt'].find(
     (name) => single(query, name) === undefined,
   );
@@ -86,6 +94,24 @@ export function parseAuthorize(
   if (!S256_CHALLENGE.test(codeChallenge)) {
     return fail('invalid_request', 'code_challenge must be a base64url SHA-256 (43 characters)');
   }
+  const prompt = single(query, 'prompt');
+  if (prompt && prompt !== 'none' && prompt !== 'login') {
+    return fail('invalid_request', 'prompt must be none or login');
+  }
+  const common = {
+    clientId: client.id,
+    redirectUri,
+    state: state ?? null,
+    codeChallenge,
+    tenantHint: single(query, 'tenant')?.toLowerCase() ?? null,
+    prompt: (prompt as 'none' | 'login' | null) ?? null,
+  };
+  if (client.kind === 'MCP') {
+    const mcp = parseMcpAuthorize(query, mcpResourcePrefix);
+    return 'error' in mcp
+      ? fail(mcp.error, mcp.description)
+      : { kind: 'ok', params: { ...common, ...mcp, nonce: single(query, 'nonce') ?? null } };
+  }
   const scopes = (single(query, 'scope') ?? '').split(' ').filter(Boolean);
   if (!scopes.includes('openid')) {
     return fail('invalid_scope', 'scope must include openid');
@@ -99,22 +125,9 @@ export function parseAuthorize(
     // Our only client is a browser application: the nonce ties the ID token to its request.
     return fail('invalid_request', 'nonce is required');
   }
-  const prompt = single(query, 'prompt');
-  if (prompt && prompt !== 'none' && prompt !== 'login') {
-    return fail('invalid_request', 'prompt must be none or login');
-  }
   return {
     kind: 'ok',
-    params: {
-      clientId: client.id,
-      redirectUri,
-      scope: [...new Set(scopes)].join(' '),
-      state: state ?? null,
-      nonce,
-      codeChallenge,
-      tenantHint: single(query, 'tenant')?.toLowerCase() ?? null,
-      prompt: (prompt as 'none' | 'login' | null) ?? null,
-    },
+    params: { ...common, scope: [...new Set(scopes)].join(' '), nonce, resource: null },
   };
 }
 

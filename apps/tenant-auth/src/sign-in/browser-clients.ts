@@ -8,6 +8,10 @@ export const CONSOLE_CALLBACK_PATH = '/auth/callback';
 
 export interface BrowserClient {
   id: string;
+  /** The console, or a person's own MCP client (identity.md I21, D43). */
+  kind: 'CONSOLE' | 'MCP';
+  /** What the consent page calls an MCP client (its `client_name`, else its id). */
+  name?: string;
   /** Matched exactly, character for character (RFC 9700 §4.1.3). */
   redirectUris: ReadonlySet<string>;
   postLogoutRedirectUris: ReadonlySet<string>;
@@ -21,6 +25,7 @@ export function browserClients(env: TenantAuthEnv): ReadonlyMap<string, BrowserC
   ];
   const console: BrowserClient = {
     id: CONSOLE_CLIENT_ID,
+    kind: 'CONSOLE',
     redirectUris: new Set(bases.map((base) => `${base}${CONSOLE_CALLBACK_PATH}`)),
     postLogoutRedirectUris: new Set(bases.map((base) => `${base}/`)),
   };

@@ -7,7 +7,8 @@ import { LocalUsers } from '../tokens/local-users';
 import { OAuthError } from '../tokens/oauth.error';
 import { TokenParams, required } from '../tokens/token-request';
 import { TokenSigner } from '../tokens/token-signer';
-import { BrowserClient, browserClients } from './browser-clients';
+import { OAuthClients } from '../mcp-clients/oauth-clients';
+import { BrowserClient } from './browser-clients';
 import { hashHandle, newHandle } from './handles';
 import { isPkceVerifierRight } from './pkce';
 import { SignInRepository } from './sign-in.repository';
@@ -27,6 +28,8 @@ interface Grantee {
   clientId: string;
   scope: string;
   sessionId: string | null;
+  /** I22: the one MCP server a person's own client's tokens are for; null for the console. */
+  resource: string | null;
 }
 
 const REFRESH_PREFIX = 'agp_rt_';
@@ -38,20 +41,17 @@ const REFRESH_PREFIX = 'agp_rt_';
  */
 @Injectable()
 export class CodeGrants {
-  private readonly clients: ReadonlyMap<string, BrowserClient>;
-
   constructor(
     @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
     @Inject(TENANT_AUTH_ENV) private readonly env: TenantAuthEnv,
     private readonly repository: SignInRepository,
     private readonly localUsers: LocalUsers,
     private readonly signer: TokenSigner,
-  ) {
-    this.clients = browserClients(env);
-  }
+    private readonly clients: OAuthClients,
+  ) {}
 
   async authorizationCode(params: TokenParams): Promise<BrowserTokens> {
-    const client = this.client(params);
+    const client = await this.client(params);
     const code = required(params, 'code');
     const redirectUri = required(params, 'redirect_uri');
     const verifier = required(params, 'code_verifier');
@@ -72,11 +72,15 @@ export class CodeGrants {
     if (!isPkceVerifierRight(verifier, answer.codeChallenge)) {
       throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
     }
+    checkResource(params, answer.resource);
     const tokens = await this.issue(
       { ...answer, clientId: client.id },
       answer.requestId,
       new Date(Date.now() + this.env.REFRESH_TOKEN_TTL_SEC * 1000),
     );
+    if (!answer.scope.split(' ').includes('openid')) {
+      return tokens;
+    }
     const user = await this.localUsers.current(answer.tenantId, answer.userId);
     tokens.id_token = await this.signer.issueIdToken({
       subject: answer.userId,
@@ -93,7 +97,7 @@ export class CodeGrants {
 
   /** I16: each refresh token works once; a second use revokes its whole family. */
   async refreshToken(params: TokenParams): Promise<BrowserTokens> {
-    const client = this.client(params);
+    const client = await this.client(params);
     const token = required(params, 'refresh_token');
     const row = await this.database.asSystem(async (tx) => {
       const found = await this.repository.rotateRefresh(tx, hashHandle(token));
@@ -105,15 +109,16 @@ export class CodeGrants {
     if (!row || row.wasRotated || row.clientId !== client.id) {
       throw new OAuthError('invalid_grant', 'the refresh token is unknown, used or expired');
     }
+    checkResource(params, row.resource);
     return this.issue(row, row.familyId, row.expiresAt);
   }
 
-  private client(params: TokenParams): BrowserClient {
-    const client = this.clients.get(required(params, 'client_id'));
-    if (!client) {
+  private async client(params: TokenParams): Promise<BrowserClient> {
+    const found = await this.clients.find(required(params, 'client_id'));
+    if (!('client' in found)) {
       throw new OAuthError('invalid_client', 'client authentication failed');
     }
-    return client;
+    return found.client;
   }
 
   private async issue(who: Grantee, familyId: string, familyEnd: Date): Promise<BrowserTokens> {
@@ -122,6 +127,7 @@ export class CodeGrants {
       await this.database.asSystem((tx) => this.repository.revokeFamily(tx, familyId));
       throw new OAuthError('invalid_grant', 'the user or tenant is no longer active');
     }
+    // I22: a person's MCP client gets an `mcp:call` token for the relay and its one server.
     const access = await this.signer.issue(
       {
         kind: 'USER',
@@ -131,7 +137,8 @@ export class CodeGrants {
         name: user.displayName,
         email: user.email,
       },
-      'svc:api',
+      who.resource ? 'mcp:call' : 'svc:api',
+      who.resource ?? undefined,
     );
     const tokens: BrowserTokens = { ...access, scope: who.scope };
     if (who.scope.split(' ').includes('offline_access')) {
@@ -144,11 +151,26 @@ export class CodeGrants {
           userId: who.userId,
           clientId: who.clientId,
           scope: who.scope,
+          resource: who.resource,
           expiresAt: familyEnd,
         }),
       );
       tokens.refresh_token = refresh;
     }
     return tokens;
+  }
+}
+
+/**
+ * RFC 8707 §2.2: a token request may name the resource again; it must be the one the grant is
+ * for (a grant is never widened to another server), else invalid_target.
+ */
+function checkResource(params: TokenParams, granted: string | null): void {
+  const asked = params.resource;
+  if (asked === undefined || asked === '') {
+    return;
+  }
+  if (asked !== granted) {
+    throw new OAuthError('invalid_target', 'the grant is not for this resource');
   }
 }

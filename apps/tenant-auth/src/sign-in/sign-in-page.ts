@@ -96,3 +96,37 @@ export function renderMessagePage(title: string, message: string): string {
     `<h1>${escapeHtml(title)}</h1><p class="sub" role="status">${escapeHtml(message)}</p>`,
   );
 }
+
+export interface ConsentPageModel {
+  /** The path the form posts to: `<issuer path>/oauth/authorize/consent`. */
+  action: string;
+  requestId: string;
+  /** I23: proves the answer comes from this page (stored hashed on the request). */
+  consentToken: string;
+  clientName: string;
+  /** Where the client sends the code: shown, since a client's name proves nothing. */
+  redirectHost: string;
+  resource: string;
+  scope: string;
+}
+
+/** identity.md I23: a person's own MCP client asks to call one MCP server as them. */
+export function renderConsentPage(model: ConsentPageModel): string {
+  const hidden = `<input type="hidden" name="request" value="${escapeHtml(model.requestId)}">
+  <input type="hidden" name="consent_token" value="${escapeHtml(model.consentToken)}">`;
+  const stays = model.scope.split(' ').includes('offline_access')
+    ? '<p class="sub">It will stay connected until you sign out or the grant ends.</p>'
+    : '';
+  return layout(
+    'Allow access',
+    `<h1>Allow access?</h1>
+<p class="sub"><strong>${escapeHtml(model.clientName)}</strong> (returning to ${escapeHtml(model.redirectHost)}) wants to call the MCP server at</p>
+<p><code>${escapeHtml(model.resource)}</code></p>
+<p class="sub">as you, under your organisation's policies; every call is audited.</p>${stays}
+<form method="post" action="${escapeHtml(model.action)}">
+  ${hidden}
+  <button class="primary" type="submit" name="decision" value="allow">Allow</button>
+  <button class="secondary" type="submit" name="decision" value="deny">Deny</button>
+</form>`,
+  );
+}

@@ -4,6 +4,7 @@ import { Public } from '@agp/auth';
 import { uuidParam } from '@agp/http';
 import { FastifyReply, FastifyRequest } from 'fastify';
 
+import { ConsentService } from './consent.service';
 import { FederationService } from './federation.service';
 import { SIGN_IN_PAGE_CSP } from './sign-in-page';
 import { SignInService } from './sign-in.service';
@@ -37,6 +38,7 @@ export class SignInController {
   constructor(
     private readonly signIn: SignInService,
     private readonly federation: FederationService,
+    private readonly consent: ConsentService,
   ) {}
 
   @Public()
@@ -59,6 +61,18 @@ export class SignInController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     send(reply, await this.signIn.signInWithPassword(browser(req, ip, body)));
+  }
+
+  /** identity.md I23: a person's answer to an MCP client's request (Allow or Deny). */
+  @Public()
+  @Post('oauth/authorize/consent')
+  async consentAnswer(
+    @Body() body: Fields,
+    @Req() req: FastifyRequest,
+    @Ip() ip: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    send(reply, await this.consent.answer(browser(req, ip, body)));
   }
 
   @Public()

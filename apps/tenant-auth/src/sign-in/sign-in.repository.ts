@@ -18,6 +18,8 @@ export interface AuthorizationRequestRow {
   params: AuthorizeParams;
   upstream: UpstreamLeg | null;
   isCompleted: boolean;
+  /** I23: who signed in, while the request waits for their consent (an MCP client's). */
+  awaitingConsent: { who: SignedIn; consentHash: string } | null;
 }
 
 export interface SignedIn {
@@ -34,6 +36,7 @@ export interface CodeRow extends SignedIn {
   scope: string;
   nonce: string | null;
   codeChallenge: string;
+  resource: string | null;
   wasConsumed: boolean;
   hasExpired: boolean;
 }
@@ -49,6 +52,7 @@ export interface RefreshRow {
   userId: string;
   clientId: string;
   scope: string;
+  resource: string | null;
   wasRotated: boolean;
   expiresAt: Date;
 }
@@ -59,8 +63,9 @@ export class SignInRepository {
   async insertRequest(tx: Tx, id: string, params: AuthorizeParams, expiresAt: Date): Promise<void> {
     await tx.query(
       `INSERT INTO ${S}.authorization_requests
-         (id, client_id, redirect_uri, scope, state, nonce, code_challenge, tenant_hint, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+         (id, client_id, redirect_uri, scope, state, nonce, code_challenge, tenant_hint, expires_at,
+          resource)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         id,
         params.clientId,
@@ -71,6 +76,7 @@ export class SignInRepository {
         params.codeChallenge,
         params.tenantHint,
         expiresAt,
+        params.resource,
       ],
     );
   }
@@ -97,10 +103,33 @@ export class SignInRepository {
         codeChallenge: row.code_challenge as string,
         tenantHint: row.tenant_hint as string | null,
         prompt: null,
+        resource: row.resource as string | null,
       },
       upstream: (row.upstream as UpstreamLeg | null) ?? null,
       isCompleted: false,
+      awaitingConsent: row.consent_hash
+        ? {
+            consentHash: row.consent_hash as string,
+            who: {
+              tenantId: row.tenant_id as string,
+              userId: row.user_id as string,
+              sessionId: row.session_id as string,
+              authTime: row.auth_time as Date,
+            },
+          }
+        : null,
     };
+  }
+
+  /** I23: the person has signed in; the request waits for their consent, proved by the form's token. */
+  async awaitConsent(tx: Tx, id: string, who: SignedIn, consentHash: string): Promise<void> {
+    await tx.query(
+      `UPDATE ${S}.authorization_requests
+          SET tenant_id = $2, user_id = $3, session_id = $4, auth_time = $5, consent_hash = $6,
+              upstream = NULL
+        WHERE id = $1`,
+      [id, who.tenantId, who.userId, who.sessionId, who.authTime, consentHash],
+    );
   }
 
   async setUpstream(tx: Tx, id: string, upstream: UpstreamLeg): Promise<void> {
@@ -127,6 +156,14 @@ export class SignInRepository {
     );
   }
 
+  /** I23: a refused consent ends the request; nothing can answer it any more. */
+  async abandon(tx: Tx, id: string): Promise<void> {
+    await tx.query(
+      `UPDATE ${S}.authorization_requests SET expires_at = now(), consent_hash = NULL WHERE id = $1`,
+      [id],
+    );
+  }
+
   /** Marks the code used and answers the row as it was; a second use sees `wasConsumed`. */
   async consumeCode(tx: Tx, codeHash: string): Promise<CodeRow | null> {
     const rows = await returning(
@@ -149,6 +186,7 @@ export class SignInRepository {
       scope: row.scope as string,
       nonce: row.nonce as string | null,
       codeChallenge: row.code_challenge as string,
+      resource: row.resource as string | null,
       tenantId: row.tenant_id as string,
       userId: row.user_id as string,
       sessionId: row.session_id as string,
@@ -206,8 +244,9 @@ export class SignInRepository {
   ): Promise<void> {
     await tx.query(
       `INSERT INTO ${S}.refresh_tokens
-         (token_hash, family_id, session_id, tenant_id, user_id, client_id, scope, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+         (token_hash, family_id, session_id, tenant_id, user_id, client_id, scope, expires_at,
+          resource)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [
         tokenHash,
         row.familyId,
@@ -217,6 +256,7 @@ export class SignInRepository {
         row.clientId,
         row.scope,
         row.expiresAt,
+        row.resource,
       ],
     );
   }
@@ -240,6 +280,7 @@ export class SignInRepository {
           userId: row.user_id as string,
           clientId: row.client_id as string,
           scope: row.scope as string,
+          resource: row.resource as string | null,
           wasRotated: row.was_rotated as boolean,
           expiresAt: row.expires_at as Date,
         }

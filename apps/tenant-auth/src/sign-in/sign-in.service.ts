@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
-import { tokenIssuer } from '@agp/config';
+import { apiAudience, tokenIssuer } from '@agp/config';
 import { Database, Tx } from '@agp/database';
 
 import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
 import { TENANT_AUTH_DATABASE } from '../database/tokens';
+import { OAuthClients } from '../mcp-clients/oauth-clients';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { LocalUsers } from '../tokens/local-users';
 import { TokenRateLimiter } from '../tokens/token-rate-limiter';
 import { AuthorizeParams, parseAuthorize, redirectWith } from './authorize-params';
 import { BrowserClient, browserClients } from './browser-clients';
+import { consentPage } from './consent-page';
 import {
   REQUEST_COOKIE,
   SESSION_COOKIE,
@@ -45,6 +47,8 @@ export class SignInService {
   private readonly clients: ReadonlyMap<string, BrowserClient>;
   private readonly issuer: string;
   private readonly isSecure: boolean;
+  /** I22: a person's MCP client asks for `{base_url}/relay/mcp/{serverId}`. */
+  private readonly mcpResourcePrefix: string;
 
   constructor(
     @Inject(TENANT_AUTH_DATABASE) private readonly database: Database,
@@ -53,15 +57,28 @@ export class SignInService {
     private readonly tenants: TenantsRepository,
     private readonly localUsers: LocalUsers,
     private readonly limiter: TokenRateLimiter,
+    private readonly oauthClients: OAuthClients,
   ) {
     this.clients = browserClients(env);
     this.issuer = tokenIssuer(env);
+    this.mcpResourcePrefix = `${apiAudience(env).replace(/\/+$/, '')}/relay/mcp/`;
     this.isSecure = !isLoopbackUrl(env.PUBLIC_BASE_URL);
   }
 
   /** GET /oauth/authorize. */
   async authorize(request: BrowserRequest): Promise<SignInOutcome> {
-    const parsed = parseAuthorize(request.fields, this.clients);
+    const clientId = request.fields.client_id;
+    // I21: the console, a client ID metadata document (fetched now) or a registered client.
+    const found = typeof clientId === 'string' ? await this.oauthClients.find(clientId) : null;
+    if (found && 'refused' in found) {
+      return this.message(400, 'Sign-in request refused', found.refused);
+    }
+    const known = found && 'client' in found ? [found.client] : [];
+    const parsed = parseAuthorize(
+      request.fields,
+      new Map(known.map((c) => [c.id, c])),
+      this.mcpResourcePrefix,
+    );
     if (parsed.kind === 'page-error') {
       return this.message(400, 'Sign-in request refused', parsed.description);
     }
@@ -98,7 +115,7 @@ export class SignInService {
       // I15: a browser already signed in here is answered at once (single sign-on, silent renewal).
       return this.database.asSystem(async (tx) => {
         const open = await this.repository.findOpenRequest(tx, requestId);
-        return this.issueCode(tx, open!, session, []);
+        return this.answer(tx, open!, session, [], known[0]);
       });
     }
     if (params.prompt === 'none') {
@@ -164,12 +181,11 @@ export class SignInService {
         session,
         this.inSeconds(this.env.SIGN_IN_SESSION_TTL_SEC),
       );
-      return this.issueCode(tx, open, session, [
-        serializeCookie(SESSION_COOKIE, handle, {
-          maxAgeSec: this.env.SIGN_IN_SESSION_TTL_SEC,
-          isSecure: this.isSecure,
-        }),
-      ]);
+      const cookie = serializeCookie(SESSION_COOKIE, handle, {
+        maxAgeSec: this.env.SIGN_IN_SESSION_TTL_SEC,
+        isSecure: this.isSecure,
+      });
+      return this.answer(tx, open, session, [cookie]);
     });
   }
 
@@ -231,7 +247,30 @@ export class SignInService {
     );
   }
 
-  private async issueCode(
+  /**
+   * A signed-in person's answer to the client: the code at once for the console (I14), the
+   * consent page first for a person's own MCP client (I23).
+   */
+  private async answer(
+    tx: Tx,
+    open: AuthorizationRequestRow,
+    session: SessionRow,
+    cookies: string[],
+    client?: BrowserClient,
+  ): Promise<SignInOutcome> {
+    if (!open.params.resource) {
+      return this.issueCode(tx, open, session, cookies);
+    }
+    const found = client ? { client } : await this.oauthClients.find(open.params.clientId);
+    const page = await consentPage(tx, this.repository, open, session, {
+      action: `${new URL(this.issuer).pathname}/oauth/authorize/consent`,
+      clientName: ('client' in found ? found.client.name : undefined) ?? open.params.clientId,
+    });
+    return { ...page, cookies };
+  }
+
+  /** The code for the person who signed in; the redirect back to the client with it and `iss`. */
+  async issueCode(
     tx: Tx,
     open: AuthorizationRequestRow,
     session: SessionRow,
@@ -278,7 +317,7 @@ export class SignInService {
     return tenant?.id === session.tenantId;
   }
 
-  private redirect(location: string, cookies: string[] = []): SignInOutcome {
+  redirect(location: string, cookies: string[] = []): SignInOutcome {
     return { kind: 'redirect', location, cookies };
   }
 

@@ -7,7 +7,9 @@ export interface DiscoveryDocument {
   issuer: string;
   authorization_endpoint: string;
   token_endpoint: string;
+  registration_endpoint: string;
   end_session_endpoint: string;
+  client_id_metadata_document_supported: boolean;
   code_challenge_methods_supported: string[];
   response_modes_supported: string[];
   authorization_response_iss_parameter_supported: boolean;
@@ -33,7 +35,10 @@ export class DiscoveryService {
       issuer,
       authorization_endpoint: `${issuer}/oauth/authorize`,
       token_endpoint: `${issuer}/oauth/token`,
+      // identity.md I24: people's MCP clients register themselves, or name a metadata document.
+      registration_endpoint: `${issuer}/oauth/register`,
       end_session_endpoint: `${issuer}/oauth/logout`,
+      client_id_metadata_document_supported: true,
       // identity.md I14: PKCE S256 only, the code in the query, `iss` beside it (RFC 9207).
       code_challenge_methods_supported: ['S256'],
       response_modes_supported: ['query'],

@@ -5,6 +5,11 @@ export const OAUTH_ERROR_CODES = [
   'invalid_grant',
   'invalid_scope',
   'unsupported_grant_type',
+  // RFC 8707 §2: a resource the grant was not given for (identity.md I22).
+  'invalid_target',
+  // RFC 7591 §3.2.2: dynamic registration's own (I24).
+  'invalid_redirect_uri',
+  'invalid_client_metadata',
 ] as const;
 
 export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];

@@ -53,7 +53,11 @@ export class TokenSigner {
     return scope === 'mcp:call' ? `${this.apiAudience}/relay` : this.apiAudience;
   }
 
-  async issue(who: TokenSubject, scope: Scope): Promise<IssuedToken> {
+  /**
+   * `resource` (identity.md I22, RFC 8707): the token is also for that one MCP server, named beside
+   * the relay audience, so the relay takes it on that server's path only.
+   */
+  async issue(who: TokenSubject, scope: Scope, resource?: string): Promise<IssuedToken> {
     const key = await this.keys.activeKey();
     const now = Math.floor(Date.now() / 1000);
     const ttl = this.env.TOKEN_TTL_SEC;
@@ -68,7 +72,7 @@ export class TokenSigner {
       .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'JWT' })
       .setIssuer(this.issuer)
       .setSubject(who.subject)
-      .setAudience(this.audienceOf(scope))
+      .setAudience(resource ? [this.audienceOf(scope), resource] : this.audienceOf(scope))
       .setIssuedAt(now)
       .setNotBefore(now)
       .setExpirationTime(now + ttl)

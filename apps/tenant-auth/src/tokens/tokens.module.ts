@@ -4,7 +4,11 @@ import { ClientsModule } from '../clients/clients.module';
 import { GroupsModule } from '../groups/groups.module';
 import { IdentityProvidersModule } from '../identity-providers/identity-providers.module';
 import { KeysModule } from '../keys/keys.module';
+import { ClientRegistrationController } from '../mcp-clients/client-registration.controller';
+import { McpClientsRepository } from '../mcp-clients/mcp-clients.repository';
+import { OAuthClients } from '../mcp-clients/oauth-clients';
 import { CodeGrants } from '../sign-in/code-grants';
+import { ConsentService } from '../sign-in/consent.service';
 import { FederationService } from '../sign-in/federation.service';
 import { SignInController } from '../sign-in/sign-in.controller';
 import { SignInRepository } from '../sign-in/sign-in.repository';
@@ -18,6 +22,7 @@ import { TokenRateLimiter } from './token-rate-limiter';
 import { TokenRateWindowsRepository } from './token-rate-windows.repository';
 import { TokenService } from './token.service';
 import { TokenSigner } from './token-signer';
+import { WellKnownController } from './well-known.controller';
 
 /**
  * D6–D9 and identity.md I14–I17: the authorization server. The token endpoint, the JWKS and the
@@ -32,7 +37,12 @@ import { TokenSigner } from './token-signer';
     GroupsModule,
     IdentityProvidersModule,
   ],
-  controllers: [TokenController, SignInController],
+  controllers: [
+    TokenController,
+    SignInController,
+    ClientRegistrationController,
+    WellKnownController,
+  ],
   providers: [
     TokenRateLimiter,
     TokenRateWindowsRepository,
@@ -44,6 +54,9 @@ import { TokenSigner } from './token-signer';
     SignInService,
     FederationService,
     CodeGrants,
+    ConsentService,
+    OAuthClients,
+    McpClientsRepository,
   ],
 })
 export class TokensModule {}

@@ -8,6 +8,8 @@ export const SUBSCRIPTION_KINDS = [
   'AGENT_TO_LLM_GATEWAY',
   'USER_TO_AGENT',
   'CHANNEL_TO_AGENT',
+  // D43: a person's own MCP client calling an MCP server, with a tool grant like an agent's.
+  'USER_TO_MCP_SERVER',
 ] as const;
 export type SubscriptionKind = (typeof SUBSCRIPTION_KINDS)[number];
 
@@ -34,7 +36,7 @@ export class SubscriptionChangedData extends AuditableEventData {
   @IsUUID()
   targetId: string;
 
-  /** AGENT_TO_MCP_SERVER: the tool grant after the change (null: every tool). */
+  /** AGENT_TO_MCP_SERVER, USER_TO_MCP_SERVER: the tool grant after the change (null: every tool). */
   @IsOptional()
   @IsArray()
   @IsString({ each: true })

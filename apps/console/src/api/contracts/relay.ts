@@ -298,6 +298,7 @@ export interface RelayOperations {
   };
   PolicyGroupsController_retireVersion: PolicyVersionResponse;
   PolicyGroupsController_update: PolicyGroupResponse;
+  ProtectedResourceController_metadata: ProtectedResourceMetadata;
   PushController_receive: {
     deliveryId: string;
   };
@@ -387,7 +388,8 @@ export interface Subscription {
     | 'AGENT_TO_MCP_SERVER'
     | 'AGENT_TO_LLM_GATEWAY'
     | 'USER_TO_AGENT'
-    | 'CHANNEL_TO_AGENT';
+    | 'CHANNEL_TO_AGENT'
+    | 'USER_TO_MCP_SERVER';
   sourceId: string;
   targetId: string;
   tools: null | string[];
@@ -915,6 +917,19 @@ export interface PolicyGroupResponse {
   versionCount: number;
   createdAt: string;
   updatedAt: string;
+}
+/**
+ * RFC 9728 §2: what a person's MCP client learns about an MCP server before it asks for a token.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ProtectedResourceMetadata".
+ */
+export interface ProtectedResourceMetadata {
+  resource: string;
+  authorization_servers: string[];
+  scopes_supported: string[];
+  bearer_methods_supported: string[];
+  resource_name: string;
 }
 /**
  * The tenant's traffic settings as the API shows them.

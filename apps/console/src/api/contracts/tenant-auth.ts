@@ -15,6 +15,9 @@ export interface TenantAuthOperations {
   };
   AgentsController_rotateSecret: ClientWithSecretResponseDto;
   AgentsController_update: ClientResponseDto;
+  ClientRegistrationController_register: {
+    [k: string]: unknown;
+  };
   GroupsController_addMember: GroupMemberResponseDto;
   GroupsController_create: GroupResponseDto;
   GroupsController_get: GroupResponseDto;
@@ -77,6 +80,8 @@ export interface TenantAuthOperations {
     total: number;
   };
   UsersController_update: UserResponseDto;
+  WellKnownController_authorizationServer: DiscoveryDocument;
+  WellKnownController_openIdConfiguration: DiscoveryDocument;
 }
 /**
  * D30: creation and rotation answer the secret, once.
@@ -395,7 +400,9 @@ export interface DiscoveryDocument {
   issuer: string;
   authorization_endpoint: string;
   token_endpoint: string;
+  registration_endpoint: string;
   end_session_endpoint: string;
+  client_id_metadata_document_supported: boolean;
   code_challenge_methods_supported: string[];
   response_modes_supported: string[];
   authorization_response_iss_parameter_supported: boolean;

@@ -10,20 +10,32 @@ import { McpRoute, TrafficDirectory } from '../pipeline/traffic-directory';
 import { JsonRpcMessage } from './json-rpc';
 import { AskedFor, payloadText, toolOf } from './mcp-messages';
 
-/** One HTTP exchange of an agent with an MCP server through the relay. */
+/** One HTTP exchange of an agent, or of a person's own MCP client, with an MCP server. */
 export interface McpCall extends CallBasis<McpRoute> {
+  /** The calling party's id: the agent's, or the person's (relay.md R28, D43). */
   agentId: string;
   serverId: string;
   agentHeaders: IncomingHttpHeaders;
+  /** D43: a person calls through their own MCP client; the hop's party is the user. */
+  user?: { id: string; name?: string; email?: string };
   admission: Admission;
 }
 
-/** D32, D35, D36: what admits an agent's call to an MCP server, and what a switch may name. */
+/** Which subscription kind a call's route reads (D32, D43). */
+export function partyOf(call: Pick<McpCall, 'user'>): 'AGENT' | 'USER' {
+  return call.user ? 'USER' : 'AGENT';
+}
+
+/**
+ * D32, D35, D36: what admits a call to an MCP server, and what a switch may name. A person (D43)
+ * stands in the agent's place, under their USER_TO_MCP_SERVER subscription.
+ */
 export function mcpAdmission(
   directory: TrafficDirectory,
   basis: { tenantId: string; correlationId: string; route: McpRoute },
   agentId: string,
   serverId: string,
+  party: 'AGENT' | 'USER' = 'AGENT',
 ): Admission {
   const target = {
     scope: 'MCP_SERVER',
@@ -32,11 +44,14 @@ export function mcpAdmission(
     noun: 'this server',
   } as const;
   return admissionOf(basis, agentId, target, () =>
-    directory.mcpRoute(basis.tenantId, agentId, serverId),
+    directory.mcpRoute(basis.tenantId, agentId, serverId, party),
   );
 }
 
 export function agentOf(call: McpCall): EndpointRef {
+  if (call.user) {
+    return { type: 'USER', id: call.user.id, ...(call.user.name ? { name: call.user.name } : {}) };
+  }
   return {
     type: 'AGENT',
     id: call.agentId,
@@ -73,6 +88,9 @@ export function hopOf(
     source: direction === 'REQUEST' ? agent : server,
     sink: direction === 'REQUEST' ? server : agent,
     agent,
+    ...(call.user
+      ? { user: { id: call.user.id, ...(call.user.email ? { email: call.user.email } : {}) } }
+      : {}),
     ...(method ? { method } : {}),
     ...(tool ? { tool } : {}),
     message: { json: message, text: payloadText(message) },

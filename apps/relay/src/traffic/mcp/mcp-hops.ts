@@ -7,7 +7,7 @@ import { holdTermsOf } from '../pipeline/traffic-call';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { REFUSALS } from '../pipeline/refusal-codes';
 import { JsonRpcMessage, kindOf, rpcRefusal } from './json-rpc';
-import { McpCall, hopOf } from './mcp-call';
+import { McpCall, hopOf, partyOf } from './mcp-call';
 import {
   AskedFor,
   ToolGrant,
@@ -91,7 +91,12 @@ export class McpHops {
 
   /** The grant as it is now (D32: a change holds within a second, also in a running session). */
   private async currentGrant(call: McpCall): Promise<ToolGrant> {
-    const route = await this.directory.mcpRoute(call.tenantId, call.agentId, call.serverId);
+    const route = await this.directory.mcpRoute(
+      call.tenantId,
+      call.agentId,
+      call.serverId,
+      partyOf(call),
+    );
     // D32: a null grant is every tool; only a missing subscription offers none.
     return route?.subscription ? route.subscription.tools : [];
   }

@@ -20,8 +20,8 @@ import { McpAnswer, McpExchange } from './mcp-exchange';
 import { McpHops, asJsonRpc } from './mcp-hops';
 import { AskedFor, resendDigestOf, toolOf } from './mcp-messages';
 
-/** Who calls the path (T38: an agent). */
-export type McpCaller = TrafficCaller;
+/** Who calls the path (T38: an agent; D43: or a person through their own MCP client). */
+export type McpCaller = TrafficCaller & { user?: McpCall['user'] };
 
 /** MCP revisions from which a JSON-RPC batch is no longer allowed (2025-06-18 removed them). */
 const FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';
@@ -153,7 +153,12 @@ export class McpRelayService {
     const basis = await callBasisOf(
       this.directory,
       caller,
-      this.directory.mcpRoute(caller.tenantId, caller.agentId, serverId),
+      this.directory.mcpRoute(
+        caller.tenantId,
+        caller.agentId,
+        serverId,
+        caller.user ? 'USER' : 'AGENT',
+      ),
       `no MCP server ${serverId} in this tenant`,
     );
     return {
@@ -161,7 +166,14 @@ export class McpRelayService {
       agentId: caller.agentId,
       serverId,
       agentHeaders: caller.headers,
-      admission: mcpAdmission(this.directory, basis, caller.agentId, serverId),
+      ...(caller.user ? { user: caller.user } : {}),
+      admission: mcpAdmission(
+        this.directory,
+        basis,
+        caller.agentId,
+        serverId,
+        caller.user ? 'USER' : 'AGENT',
+      ),
     };
   }
 

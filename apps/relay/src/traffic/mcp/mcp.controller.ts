@@ -1,21 +1,27 @@
-import { Controller, Delete, Get, Logger, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
+import { AUTH_AUDIENCES, Audiences } from '@agp/auth';
 import { uuidParam } from '@agp/http';
 import { FastifyReply } from 'fastify';
 
-import { TrafficRequest, agentCallerOf, goneSignal, sendStream } from '../pipeline/traffic-intake';
+import { mcpCallerOf } from '../../mcp-users/mcp-party';
+import { TrafficRequest, goneSignal, sendStream } from '../pipeline/traffic-intake';
 import { McpAnswer } from './mcp-exchange';
 import { McpRelayService } from './mcp-relay.service';
 
 /**
  * D20: the MCP traffic path, `{base_url}/relay/mcp/{mcpServerId}`, MCP Streamable HTTP both ways.
  * The global guard has verified an `mcp:call` token (D8: audience `{base_url}/relay`), and only an
- * agent's may call (D32, T38); the handlers only translate HTTP into a call of the relay and back.
+ * agent's may call (D32, T38), or a person's bound to this server (D43, relay.md R28); the handlers
+ * only translate HTTP into a call of the relay and back.
  */
 @Controller('relay/mcp')
 export class McpController {
   private readonly logger = new Logger(McpController.name);
 
-  constructor(private readonly relay: McpRelayService) {}
+  constructor(
+    private readonly relay: McpRelayService,
+    @Inject(AUTH_AUDIENCES) private readonly audiences: Audiences,
+  ) {}
 
   @Post(':mcpServerId')
   async post(
@@ -23,7 +29,7 @@ export class McpController {
     @Res() reply: FastifyReply,
     @Param('mcpServerId', uuidParam('mcpServerId')) serverId: string,
   ): Promise<void> {
-    const caller = { ...agentCallerOf(request, 'an MCP server'), signal: goneSignal(reply) };
+    const caller = { ...mcpCallerOf(request, this.audiences), signal: goneSignal(reply) };
     await this.send(reply, await this.relay.post(caller, serverId, request.body));
   }
 
@@ -33,10 +39,7 @@ export class McpController {
     @Res() reply: FastifyReply,
     @Param('mcpServerId', uuidParam('mcpServerId')) serverId: string,
   ): Promise<void> {
-    await this.send(
-      reply,
-      await this.relay.listen(agentCallerOf(request, 'an MCP server'), serverId),
-    );
+    await this.send(reply, await this.relay.listen(mcpCallerOf(request, this.audiences), serverId));
   }
 
   @Delete(':mcpServerId')
@@ -45,7 +48,7 @@ export class McpController {
     @Res() reply: FastifyReply,
     @Param('mcpServerId', uuidParam('mcpServerId')) serverId: string,
   ): Promise<void> {
-    await this.send(reply, await this.relay.end(agentCallerOf(request, 'an MCP server'), serverId));
+    await this.send(reply, await this.relay.end(mcpCallerOf(request, this.audiences), serverId));
   }
 
   private async send(reply: FastifyReply, answer: McpAnswer): Promise<void> {

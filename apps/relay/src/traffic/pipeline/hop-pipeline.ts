@@ -267,6 +267,7 @@ function inputOf(hop: Hop): DecisionInput {
     direction: hop.direction,
     source: hop.source,
     sink: hop.sink,
+    ...(hop.user ? { user: hop.user } : {}),
     ...(hop.method ? { method: hop.method } : {}),
     ...(hop.tool ? { tool: { name: hop.tool } } : {}),
     message: hop.message,

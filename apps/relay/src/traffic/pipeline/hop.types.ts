@@ -15,8 +15,10 @@ export interface Hop {
   direction: MessageDirection;
   source: EndpointRef;
   sink: EndpointRef;
-  /** The agent on whose behalf the traffic flows: the audit actor. */
+  /** The agent on whose behalf the traffic flows: the audit actor (a person on D43's paths). */
   agent: EndpointRef;
+  /** POLICY.md `user`: the person whose traffic this is (D43), for policies that ask. */
+  user?: { id: string; email?: string };
   method?: string;
   tool?: string;
   /** POLICY.md `message`: the whole message as sent, and the text of its payload. */

@@ -115,9 +115,18 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
     this.stopListening?.();
   }
 
-  /** The server, the agent and its subscription; undefined when the tenant has no such server. */
-  mcpRoute(tenantId: string, agentId: string, serverId: string): Promise<McpRoute | undefined> {
-    return this.routes.get(`${tenantId}:${agentId}:${serverId}`, () =>
+  /**
+   * The server, the agent and its subscription; undefined when the tenant has no such server. A
+   * person's own MCP client (`party` USER, D43) is `agentId`'s place, with USER_TO_MCP_SERVER.
+   */
+  mcpRoute(
+    tenantId: string,
+    agentId: string,
+    serverId: string,
+    party: 'AGENT' | 'USER' = 'AGENT',
+  ): Promise<McpRoute | undefined> {
+    const kind = party === 'USER' ? 'USER_TO_MCP_SERVER' : 'AGENT_TO_MCP_SERVER';
+    return this.routes.get(`${tenantId}:${agentId}:${serverId}:${party}`, () =>
       this.database.inTenant(tenantId, async (tx) => {
         const rows: Row[] = await tx.query(
           `SELECT s.id, s.name, s.url, s.transport, s.credential_ciphertext, s.credential_header,
@@ -126,10 +135,10 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
              FROM ${S}.mcp_servers s
              LEFT JOIN ${S}.agents a ON a.tenant_id = s.tenant_id AND a.id = $2
              LEFT JOIN ${S}.subscriptions sub ON sub.tenant_id = s.tenant_id
-                  AND sub.kind = 'AGENT_TO_MCP_SERVER' AND sub.source_id = $2 AND sub.target_id = s.id
+                  AND sub.kind = $4 AND sub.source_id = $2 AND sub.target_id = s.id
              LEFT JOIN ${S}.tenants t ON t.tenant_id = s.tenant_id
             WHERE s.tenant_id = $1 AND s.id = $3`,
-          [tenantId, agentId, serverId],
+          [tenantId, agentId, serverId, kind],
         );
         const row = rows[0];
         return row ? toRoute(row) : undefined;
