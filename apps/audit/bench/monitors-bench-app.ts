@@ -5,7 +5,7 @@ import { EventBusModule, MessagingModule } from '@agp/messaging';
 
 import { auditDataSourceOptions } from '../src/database/data-source';
 import { AUDIT_DATABASE, AUDIT_SCHEMA, AUDIT_SERVICE } from '../src/database/tokens';
-import { DetectorTickService } from '../src/monitors/detectors/detector-tick.service';
+import { DetectorTickService } from '../src/monitors/tick/detector-tick.service';
 import { MonitorsModule } from '../src/monitors/monitors.module';
 import { MonitorsOptions } from '../src/monitors/monitors.options';
 import { RollupsRepository } from '../src/monitors/rollups/rollups.repository';

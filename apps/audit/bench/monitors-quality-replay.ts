@@ -3,19 +3,19 @@ import 'reflect-metadata';
 import {
   DEFAULT_DETECTOR_SETTINGS,
   DetectorSettings,
-} from '../src/monitors/config/detector-settings';
-import { Deviation } from '../src/monitors/detectors/baseline';
+} from '../src/monitors/engine/detector-settings';
+import { Deviation } from '../src/monitors/engine/baselines/baseline';
 import {
   BASELINE_EXTEND_MINUTES,
   BASELINE_PARTS,
   EVALUATION_DELAY_MINUTES,
-} from '../src/monitors/detectors/detector-evaluator.service';
+} from '../src/monitors/tick/detector-evaluator.service';
 import {
   RateInput,
   SeriesOf,
   seasonalDaysOf,
   seriesKey,
-} from '../src/monitors/detectors/detector-input';
+} from '../src/monitors/engine/detectors/detector-input';
 import {
   ERROR_RATE_DETECTORS,
   ERROR_RATE_SPECS,
@@ -23,27 +23,27 @@ import {
   assessErrorRate,
   errorRateFindings,
   errorRatePrior,
-} from '../src/monitors/detectors/error-rate-detectors';
+} from '../src/monitors/engine/detectors/error-rate-detectors';
 import {
   RATE_DETECTORS,
   RATE_SPECS,
   RateDetector,
   assessSeries,
   rateFindings,
-} from '../src/monitors/detectors/rate-detectors';
-import { learnedDayKinds } from '../src/monitors/detectors/day-kinds';
+} from '../src/monitors/engine/detectors/rate-detectors';
+import { learnedDayKinds } from '../src/monitors/engine/baselines/day-kinds';
 import {
   NO_PAIRS,
   QuarterPairs,
   historyDispersion,
   quarterPairsOf,
-} from '../src/monitors/detectors/history-dispersion';
-import { windowSegments } from '../src/monitors/detectors/time-window';
-import { seasonalBaseline } from '../src/monitors/detectors/seasonal-baseline';
-import { Finding } from '../src/monitors/monitors.types';
+} from '../src/monitors/engine/baselines/history-dispersion';
+import { windowSegments } from '../src/monitors/engine/detectors/time-window';
+import { seasonalBaseline } from '../src/monitors/engine/baselines/seasonal-baseline';
+import { Finding } from '../src/monitors/engine/monitors.types';
 import { ANOMALY_KIND_NAMES, Anomaly } from '../tools/simulator/anomalies';
 import { drawnTail, isDrawnDetectable } from '../tools/simulator/anomaly-planner';
-import { normalEquivalent } from '../src/monitors/detectors/count-tests';
+import { normalEquivalent } from '../src/monitors/engine/baselines/count-tests';
 import { planSimulation } from '../tools/simulator/simulation';
 import { hoursBetween } from '../tools/simulator/traffic-generator';
 import { SHAPES } from '../tools/simulator/traffic-shapes';

@@ -1,5 +1,5 @@
-import { GovernanceDetector, TrafficDetector } from '../src/monitors/config/detector-settings';
-import { Finding } from '../src/monitors/monitors.types';
+import { GovernanceDetector, TrafficDetector } from '../src/monitors/engine/detector-settings';
+import { Finding } from '../src/monitors/engine/monitors.types';
 import { Anomaly } from '../tools/simulator/anomalies';
 
 const MINUTE_MS = 60_000;

@@ -8,28 +8,28 @@ import { Logger } from 'pino';
 
 import { AUDIT_SCHEMA } from '../src/database/tokens';
 import { AlertRaiserService } from '../src/monitors/alerts/alert-raiser.service';
-import { GOVERNANCE_DETECTORS } from '../src/monitors/config/detector-settings';
+import { GOVERNANCE_DETECTORS } from '../src/monitors/engine/detector-settings';
 import { MonitorConfigService } from '../src/monitors/config/monitor-config.service';
 import { CustomMonitorsEvaluatorService } from '../src/monitors/custom/custom-monitors-evaluator.service';
 import { CustomMonitorsRepository } from '../src/monitors/custom/custom-monitors.repository';
 import { RollupSeriesRepository } from '../src/monitors/custom/rollup-series.repository';
-import { DetectorEvaluatorService } from '../src/monitors/detectors/detector-evaluator.service';
-import { seriesKey } from '../src/monitors/detectors/detector-input';
-import { DetectorTickService } from '../src/monitors/detectors/detector-tick.service';
-import { QuarterPairs } from '../src/monitors/detectors/history-dispersion';
-import { HistoryDispersionRepository } from '../src/monitors/detectors/history-dispersion.repository';
-import { HistoryDispersionService } from '../src/monitors/detectors/history-dispersion.service';
+import { DetectorEvaluatorService } from '../src/monitors/tick/detector-evaluator.service';
+import { seriesKey } from '../src/monitors/engine/detectors/detector-input';
+import { DetectorTickService } from '../src/monitors/tick/detector-tick.service';
+import { QuarterPairs } from '../src/monitors/engine/baselines/history-dispersion';
+import { HistoryDispersionRepository } from '../src/monitors/tick/history-dispersion.repository';
+import { HistoryDispersionService } from '../src/monitors/tick/history-dispersion.service';
 import { GovernanceEvaluatorService } from '../src/monitors/governance/governance-evaluator.service';
 import { GovernanceProjectionRepository } from '../src/monitors/governance/governance-projection.repository';
 import { QuietService } from '../src/monitors/quiet/quiet.service';
-import { RollupMetric } from '../src/monitors/rollups/rollup-counters';
+import { RollupMetric } from '../src/monitors/engine/rollup-counters';
 import {
   RollupsRepository,
   WindowCounts,
   WindowSegment,
   windowParameters,
 } from '../src/monitors/rollups/rollups.repository';
-import { GroupSeries } from '../src/monitors/custom/metric-semantics';
+import { GroupSeries } from '../src/monitors/engine/custom/metric-semantics';
 import {
   SERIES_FIELDS,
   SeriesCell,
@@ -37,17 +37,15 @@ import {
   SeriesRow,
   samplesOf,
   valueOf,
-} from '../src/monitors/custom/metric-series';
+} from '../src/monitors/engine/custom/metric-series';
+import { MetricSeriesRepository } from '../src/monitors/custom/metric-series.repository';
+import { SeriesRead, firstAtOrAfter, spansOf } from '../src/monitors/custom/metric-series-spans';
 import {
   CELLS_UPSERT,
-  MetricSeriesRepository,
   SAMPLES_SQL,
   SELECT_OF,
-  SeriesRead,
   cellsParameter,
-  firstAtOrAfter,
-  spansOf,
-} from '../src/monitors/custom/metric-series.repository';
+} from '../src/monitors/custom/metric-series.sql';
 import { MonitorsBench } from './monitors-bench-app';
 
 const CELLS = `${AUDIT_SCHEMA}.monitor_series`;

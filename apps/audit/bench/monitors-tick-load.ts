@@ -15,9 +15,9 @@ import { Database, Tx } from '@agp/database';
 import { AUDIT_SCHEMA } from '../src/database/tokens';
 import { addDays, createPartitionStatements, dayStart } from '../src/events/partitions';
 import { CustomMonitorsRepository } from '../src/monitors/custom/custom-monitors.repository';
-import { aggregationAllowed } from '../src/monitors/custom/metric-semantics';
-import { CustomMonitorType } from '../src/monitors/custom/monitor-definition';
-import { rollupSourceOf } from '../src/monitors/custom/rollup-source';
+import { aggregationAllowed } from '../src/monitors/engine/custom/metric-semantics';
+import { CustomMonitorType } from '../src/monitors/engine/custom/monitor-definition';
+import { rollupSourceOf } from '../src/monitors/engine/custom/rollup-source';
 
 /** The tenant of the tick bench: 10,000 subjects, as the detector speed part has them. */
 export interface BenchTenant {

@@ -2,16 +2,16 @@ import { WINDOW_MINUTES } from '@agp/contracts';
 
 import { CustomMonitorsRepository } from '../src/monitors/custom/custom-monitors.repository';
 import { isDue } from '../src/monitors/custom/custom-monitors-evaluator.service';
-import { GroupSeries } from '../src/monitors/custom/metric-semantics';
-import { MonitorDefinition } from '../src/monitors/custom/monitor-definition';
+import { GroupSeries } from '../src/monitors/engine/custom/metric-semantics';
+import { MonitorDefinition } from '../src/monitors/engine/custom/monitor-definition';
 import {
   comparisonOffsetMinutes,
   evaluateMonitor,
-} from '../src/monitors/custom/monitor-evaluation';
+} from '../src/monitors/engine/custom/monitor-evaluation';
 import { RollupSeriesRepository } from '../src/monitors/custom/rollup-series.repository';
-import { needsMinutes, rollupSourceOf } from '../src/monitors/custom/rollup-source';
-import { EVALUATION_DELAY_MINUTES } from '../src/monitors/detectors/detector-evaluator.service';
-import { Finding } from '../src/monitors/monitors.types';
+import { needsMinutes, rollupSourceOf } from '../src/monitors/engine/custom/rollup-source';
+import { EVALUATION_DELAY_MINUTES } from '../src/monitors/tick/detector-evaluator.service';
+import { Finding } from '../src/monitors/engine/monitors.types';
 import { MonitorsBench } from './monitors-bench-app';
 
 const MINUTE_MS = 60_000;

@@ -3,18 +3,18 @@ import { cpus, loadavg } from 'node:os';
 
 import { AlertRaiserService } from '../src/monitors/alerts/alert-raiser.service';
 import { MonitorConfigService } from '../src/monitors/config/monitor-config.service';
-import { DetectorEvaluatorService } from '../src/monitors/detectors/detector-evaluator.service';
-import { HistoryDispersionRepository } from '../src/monitors/detectors/history-dispersion.repository';
-import { HistoryDispersionService } from '../src/monitors/detectors/history-dispersion.service';
-import { RATE_DETECTORS, rateMetrics } from '../src/monitors/detectors/rate-detectors';
+import { DetectorEvaluatorService } from '../src/monitors/tick/detector-evaluator.service';
+import { HistoryDispersionRepository } from '../src/monitors/tick/history-dispersion.repository';
+import { HistoryDispersionService } from '../src/monitors/tick/history-dispersion.service';
+import { RATE_DETECTORS, rateMetrics } from '../src/monitors/engine/detectors/rate-detectors';
 import { GovernanceEvaluatorService } from '../src/monitors/governance/governance-evaluator.service';
 import { QuietService } from '../src/monitors/quiet/quiet.service';
 
-import { GOVERNANCE_DETECTORS } from '../src/monitors/config/detector-settings';
+import { GOVERNANCE_DETECTORS } from '../src/monitors/engine/detector-settings';
 import { MonitorConfigRepository } from '../src/monitors/config/monitor-config.repository';
 import { CustomMonitorsEvaluatorService } from '../src/monitors/custom/custom-monitors-evaluator.service';
 import { CustomMonitorsRepository } from '../src/monitors/custom/custom-monitors.repository';
-import { Finding } from '../src/monitors/monitors.types';
+import { Finding } from '../src/monitors/engine/monitors.types';
 import { MetricSeriesService } from '../src/monitors/custom/metric-series.service';
 import { RollupsService } from '../src/monitors/rollups/rollups.service';
 import { MonitorsBench, startMonitorsBench } from './monitors-bench-app';

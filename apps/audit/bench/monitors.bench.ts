@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { createTestDatabase } from '@agp/testing';
 
 import { GovernanceProjectionRepository } from '../src/monitors/governance/governance-projection.repository';
-import { Finding } from '../src/monitors/monitors.types';
+import { Finding } from '../src/monitors/engine/monitors.types';
 import { ANOMALY_KIND_NAMES } from '../tools/simulator/anomalies';
 import {
   GovernanceGap,

@@ -10,9 +10,9 @@ export type { EventPage, TraceResponse } from './events/events.service';
 export type { VerificationResult } from './integrity/integrity.service';
 // For compositions that raise a finding themselves (the runner's event contract test) or tick.
 export * from './monitors/alerts/alert-raiser.service';
-export { DetectorTickService } from './monitors/detectors/detector-tick.service';
+export { DetectorTickService } from './monitors/tick/detector-tick.service';
 // For compositions that replay recorded hops as a subject's past (the runner's detector test).
 export { RollupsService } from './monitors/rollups/rollups.service';
-export type { Finding } from './monitors/monitors.types';
+export type { Finding } from './monitors/engine/monitors.types';
 export type { RetentionPolicy } from './retention/retention.types';
 export * from './openapi/response-schemas';

@@ -19,13 +19,13 @@ import {
   GroupSeries,
   METRIC_KIND,
   aggregationAllowed,
-} from '../src/monitors/custom/metric-semantics';
-import { CustomMonitorType } from '../src/monitors/custom/monitor-definition';
+} from '../src/monitors/engine/custom/metric-semantics';
+import { CustomMonitorType } from '../src/monitors/engine/custom/monitor-definition';
 import { MetricSeriesRepository } from '../src/monitors/custom/metric-series.repository';
-import { comparisonOffsetMinutes } from '../src/monitors/custom/monitor-evaluation';
+import { comparisonOffsetMinutes } from '../src/monitors/engine/custom/monitor-evaluation';
 import { RollupSeriesRepository } from '../src/monitors/custom/rollup-series.repository';
-import { rollupSourceOf } from '../src/monitors/custom/rollup-source';
-import { Finding } from '../src/monitors/monitors.types';
+import { rollupSourceOf } from '../src/monitors/engine/custom/rollup-source';
+import { Finding } from '../src/monitors/engine/monitors.types';
 import { databaseOf } from './monitors-test-kit';
 import { auditEnvelope, startAudit } from './support/audit-test-app';
 

@@ -15,10 +15,10 @@ import { IngestService } from '../src/ingest/ingest.service';
 import { AlertResponse } from '../src/monitors/alerts/alert-response';
 import { CustomMonitorsController } from '../src/monitors/custom/custom-monitors.controller';
 import { CustomMonitorsRepository } from '../src/monitors/custom/custom-monitors.repository';
-import { GroupSeries, aggregate } from '../src/monitors/custom/metric-semantics';
-import { MonitorResponse } from '../src/monitors/custom/monitor-definition';
+import { GroupSeries, aggregate } from '../src/monitors/engine/custom/metric-semantics';
+import { MonitorResponse } from '../src/monitors/engine/custom/monitor-definition';
 import { RollupSeriesRepository } from '../src/monitors/custom/rollup-series.repository';
-import { rollupSourceOf } from '../src/monitors/custom/rollup-source';
+import { rollupSourceOf } from '../src/monitors/engine/custom/rollup-source';
 import { EventProbe, databaseOf, ticksOf } from './monitors-test-kit';
 import { auditEnvelope, startAudit } from './support/audit-test-app';
 

@@ -6,8 +6,8 @@ import { TestDatabase, TestTokenIssuer, createTestDatabase } from '@agp/testing'
 
 import { AlertResponse } from '../src/monitors/alerts/alert-response';
 import { evidenceProblems } from '../src/monitors/alerts/evidence-validation';
-import { DetectorTickService } from '../src/monitors/detectors/detector-tick.service';
-import { Finding } from '../src/monitors/monitors.types';
+import { DetectorTickService } from '../src/monitors/tick/detector-tick.service';
+import { Finding } from '../src/monitors/engine/monitors.types';
 import { ANOMALY_KIND_NAMES, Anomaly, AnomalyKind } from '../tools/simulator/anomalies';
 import { Simulation, planSimulation } from '../tools/simulator/simulation';
 import { startAudit } from './support/audit-test-app';

@@ -5,7 +5,7 @@ import { TestDatabase, TestTokenIssuer, createTestDatabase } from '@agp/testing'
 
 import { AlertRaiserService, RaiseOutcome } from '../src/monitors/alerts/alert-raiser.service';
 import { Suppression } from '../src/monitors/alerts/alerts.repository';
-import { Finding } from '../src/monitors/monitors.types';
+import { Finding } from '../src/monitors/engine/monitors.types';
 import { databaseOf, volumeFinding } from './monitors-test-kit';
 import { startAudit } from './support/audit-test-app';
 

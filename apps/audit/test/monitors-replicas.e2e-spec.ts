@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { TestDatabase, TestTokenIssuer, createTestDatabase, eventually } from '@agp/testing';
 
-import { DetectorTickService } from '../src/monitors/detectors/detector-tick.service';
+import { DetectorTickService } from '../src/monitors/tick/detector-tick.service';
 import { QuietService } from '../src/monitors/quiet/quiet.service';
 import { planSimulation } from '../tools/simulator/simulation';
 import { startAudit } from './support/audit-test-app';

@@ -8,9 +8,9 @@ import { TestTokenIssuer } from '@agp/testing';
 
 import { AUDIT_DATABASE } from '../src/database/tokens';
 import { AlertRaiserService, RaiseOutcome } from '../src/monitors/alerts/alert-raiser.service';
-import { deterministicUuid } from '../src/monitors/common/deterministic-uuid';
-import { DetectorTickService } from '../src/monitors/detectors/detector-tick.service';
-import { Finding } from '../src/monitors/monitors.types';
+import { deterministicUuid } from '../src/monitors/engine/deterministic-uuid';
+import { DetectorTickService } from '../src/monitors/tick/detector-tick.service';
+import { Finding } from '../src/monitors/engine/monitors.types';
 import { RollupsRepository } from '../src/monitors/rollups/rollups.repository';
 import { RollupWriter } from '../tools/simulator/simulation';
 

@@ -1,7 +1,7 @@
 import { SubjectType } from '@agp/contracts';
 
-import { TrafficDetector } from '../../src/monitors/config/detector-settings';
-import { RollupMetric } from '../../src/monitors/rollups/rollup-counters';
+import { TrafficDetector } from '../../src/monitors/engine/detector-settings';
+import { RollupMetric } from '../../src/monitors/engine/rollup-counters';
 
 /** What the simulator can inject, each aimed at one detector (M11). */
 export const ANOMALY_KINDS = {

@@ -1,5 +1,5 @@
-import { DEFAULT_DETECTOR_SETTINGS } from '../../src/monitors/config/detector-settings';
-import { RollupMetric } from '../../src/monitors/rollups/rollup-counters';
+import { DEFAULT_DETECTOR_SETTINGS } from '../../src/monitors/engine/detector-settings';
+import { RollupMetric } from '../../src/monitors/engine/rollup-counters';
 import { ANOMALY_KINDS, Anomaly, AnomalyKind } from './anomalies';
 import { Random } from './random';
 import {
@@ -7,7 +7,7 @@ import {
   betaBinomialTail,
   negativeBinomialLower,
   negativeBinomialUpper,
-} from '../../src/monitors/detectors/count-tests';
+} from '../../src/monitors/engine/baselines/count-tests';
 import { Stream, TenantModel, rhythm, rhythmOf, stepOf, trendOf } from './traffic-model';
 import { TrafficShapes } from './traffic-shapes';
 

@@ -4,7 +4,7 @@ import {
   GovernedSubjectType,
 } from '@agp/contracts';
 
-import { GovernanceDetector } from '../../src/monitors/config/detector-settings';
+import { GovernanceDetector } from '../../src/monitors/engine/detector-settings';
 import { Random } from './random';
 import { TenantModel, rhythmOf, trendOf } from './traffic-model';
 

@@ -1,6 +1,6 @@
 import { SubjectType } from '@agp/contracts';
 
-import { RollupMetric, Sighting } from '../../src/monitors/rollups/rollup-counters';
+import { RollupMetric, Sighting } from '../../src/monitors/engine/rollup-counters';
 import { HourRow } from '../../src/monitors/rollups/rollups.repository';
 import { Anomaly, isActive } from './anomalies';
 import { Random } from './random';

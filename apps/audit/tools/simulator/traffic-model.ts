@@ -1,6 +1,6 @@
 import { SubjectType } from '@agp/contracts';
 
-import { RollupMetric } from '../../src/monitors/rollups/rollup-counters';
+import { RollupMetric } from '../../src/monitors/engine/rollup-counters';
 import { Random } from './random';
 import { CLASSIC_SHAPES, TrafficShapes } from './traffic-shapes';
 

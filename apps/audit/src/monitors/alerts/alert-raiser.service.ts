@@ -7,7 +7,7 @@ import { EventOutbox } from '@agp/messaging';
 import { Logger } from 'pino';
 
 import { AUDIT_OUTBOX } from '../../database/tokens';
-import { Finding } from '../monitors.types';
+import { Finding } from '../engine/monitors.types';
 import { AlertRecord } from './alert.record';
 import { sourceOf } from './alert-source';
 import { AlertsRepository, Suppression, sourceKey } from './alerts.repository';

@@ -9,7 +9,7 @@ import {
   SubjectType,
 } from '@agp/contracts';
 
-import { CUSTOM_MONITOR } from '../monitors.types';
+import { CUSTOM_MONITOR } from '../engine/monitors.types';
 import { AlertRecord, HistoryRecord } from './alert.record';
 
 export interface AlertHistoryEntry {

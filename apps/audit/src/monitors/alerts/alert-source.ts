@@ -1,6 +1,6 @@
 import { Detector } from '@agp/contracts';
 
-import { CUSTOM_MONITOR } from '../monitors.types';
+import { CUSTOM_MONITOR } from '../engine/monitors.types';
 import { AlertRecord } from './alert.record';
 
 /** How an alert's events name what raised it: a detector, or a custom monitor (issue 17). */

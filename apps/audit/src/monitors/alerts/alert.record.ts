@@ -1,4 +1,4 @@
-import { AlertSource } from '../monitors.types';
+import { AlertSource } from '../engine/monitors.types';
 import {
   AlertLifecycleAction,
   AlertStatus,

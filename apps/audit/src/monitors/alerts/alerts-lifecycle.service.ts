@@ -8,7 +8,7 @@ import { AUDIT_DATABASE, AUDIT_OUTBOX } from '../../database/tokens';
 import { MonitorConfigService } from '../config/monitor-config.service';
 import { MonitorsException } from '../monitors.exception';
 import { AlertResponse, toAlertResponse } from './alert-response';
-import { LifecycleOperation, lifecycleFields, nextState } from './alert-transitions';
+import { LifecycleOperation, lifecycleFields, nextState } from '../engine/alert-transitions';
 import { AlertsRepository } from './alerts.repository';
 import { sourceOf } from './alert-source';
 

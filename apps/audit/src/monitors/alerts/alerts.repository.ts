@@ -3,9 +3,9 @@ import { AlertStatus, Detector, Severity, SubjectType } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
-import { Finding } from '../monitors.types';
+import { Finding } from '../engine/monitors.types';
 import { ALERT_COLUMNS, AlertRecord, HistoryRecord } from './alert.record';
-import { LifecycleFields } from './alert-transitions';
+import { LifecycleFields } from '../engine/alert-transitions';
 
 const T = `${AUDIT_SCHEMA}.monitor_alerts`;
 const H = `${AUDIT_SCHEMA}.monitor_alert_history`;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
-import { StoredMonitorSettings } from './detector-settings';
+import { StoredMonitorSettings } from '../engine/detector-settings';
 
 export interface StoredConfigRow {
   settings: StoredMonitorSettings;

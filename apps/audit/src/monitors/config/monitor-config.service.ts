@@ -13,7 +13,7 @@ import {
   ALL_DETECTORS,
   changedDetectors,
   effectiveSettings,
-} from './detector-settings';
+} from '../engine/detector-settings';
 import { UpdateMonitorConfigDto } from './dto/update-monitor-config.dto';
 import { MonitorConfigRepository } from './monitor-config.repository';
 

@@ -3,13 +3,13 @@ import { TimeWindow, WINDOW_MINUTES } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../../database/tokens';
-import { EVALUATION_DELAY_MINUTES } from '../detectors/detector-evaluator.service';
-import { Finding } from '../monitors.types';
+import { EVALUATION_DELAY_MINUTES } from '../tick/detector-evaluator.service';
+import { Finding } from '../engine/monitors.types';
 import { MONITORS_OPTIONS, MonitorsOptions } from '../monitors.options';
 import { CustomMonitorsRepository } from './custom-monitors.repository';
-import { GroupSeries } from './metric-semantics';
-import { MonitorDefinition } from './monitor-definition';
-import { comparisonOffsetMinutes, evaluateMonitor } from './monitor-evaluation';
+import { GroupSeries } from '../engine/custom/metric-semantics';
+import { MonitorDefinition } from '../engine/custom/monitor-definition';
+import { comparisonOffsetMinutes, evaluateMonitor } from '../engine/custom/monitor-evaluation';
 import { MetricReadPlan, ReadBatch, rangeKey } from './metric-read-plan';
 import { MetricSeriesRepository } from './metric-series.repository';
 import { RollupSeriesRepository } from './rollup-series.repository';

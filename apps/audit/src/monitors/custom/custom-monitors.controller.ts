@@ -6,7 +6,7 @@ import { CreateMonitorDto } from './dto/create-monitor.dto';
 import { ListMonitorsQueryDto } from './dto/list-monitors-query.dto';
 import { UpdateMonitorDto } from './dto/update-monitor.dto';
 import { CustomMonitorsService } from './custom-monitors.service';
-import { MonitorResponse } from './monitor-definition';
+import { MonitorResponse } from '../engine/custom/monitor-definition';
 
 /** `/audit/v1/monitors` (issue 17): custom monitors beside the built-in SYSTEM_TEMPLATE ones. */
 @Controller('audit/v1/monitors')

@@ -3,16 +3,16 @@ import { GroupBy, MonitorMetric } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
-import { GroupSeries, percentile } from './metric-semantics';
+import { GroupSeries, percentile } from '../engine/custom/metric-semantics';
 import {
   METRIC_FILTER,
   METRIC_VALUE,
   distinctLateral,
   filteredColumn,
   groupLateral,
-} from './metric-query';
-import { MonitorDefinition } from './monitor-definition';
-import { mergedSpans } from './metric-series.repository';
+} from '../engine/custom/metric-query';
+import { MonitorDefinition } from '../engine/custom/monitor-definition';
+import { mergedSpans } from './metric-series-spans';
 import { MinuteRange } from './rollup-series.repository';
 
 const M = `${AUDIT_SCHEMA}.monitor_definitions`;

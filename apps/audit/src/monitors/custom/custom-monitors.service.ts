@@ -16,9 +16,17 @@ import { CreateMonitorDto } from './dto/create-monitor.dto';
 import { ListMonitorsQueryDto } from './dto/list-monitors-query.dto';
 import { UpdateMonitorDto } from './dto/update-monitor.dto';
 import { CustomMonitorsRepository, MonitorFields } from './custom-monitors.repository';
-import { MonitorDefinition, MonitorResponse, toMonitorResponse } from './monitor-definition';
+import {
+  MonitorDefinition,
+  MonitorResponse,
+  toMonitorResponse,
+} from '../engine/custom/monitor-definition';
 import { monitorProblems } from './monitor-rules';
-import { detectorOfTemplate, systemTemplate, systemTemplates } from './system-templates';
+import {
+  detectorOfTemplate,
+  systemTemplate,
+  systemTemplates,
+} from '../engine/custom/system-templates';
 
 /** What an optional field of a monitor is when not given (or reset with null). */
 const OPTIONAL_DEFAULTS = {

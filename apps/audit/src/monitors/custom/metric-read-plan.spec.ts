@@ -1,4 +1,4 @@
-import { MonitorDefinition } from './monitor-definition';
+import { MonitorDefinition } from '../engine/custom/monitor-definition';
 import { MetricReadPlan, needsMinuteValues } from './metric-read-plan';
 
 function monitor(fields: Partial<MonitorDefinition>): MonitorDefinition {

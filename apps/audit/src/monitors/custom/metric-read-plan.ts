@@ -1,8 +1,8 @@
 import { Aggregation, GroupBy, MonitorMetric, WINDOW_MINUTES } from '@agp/contracts';
 
-import { METRIC_KIND } from './metric-semantics';
-import { MonitorDefinition } from './monitor-definition';
-import { RollupSource, needsMinutes, rollupSourceOf } from './rollup-source';
+import { METRIC_KIND } from '../engine/custom/metric-semantics';
+import { MonitorDefinition } from '../engine/custom/monitor-definition';
+import { RollupSource, needsMinutes, rollupSourceOf } from '../engine/custom/rollup-source';
 import { MinuteRange } from './rollup-series.repository';
 
 /** One metric of one grouping over one window: what a monitor (or its CHANGE comparison) reads. */

@@ -6,8 +6,8 @@ import { TestDatabase, createTestDatabase } from '@agp/testing';
 
 import { auditDataSourceOptions } from '../../database/data-source';
 import { needsMinuteValues } from './metric-read-plan';
-import { GroupSeries, aggregate, aggregationAllowed } from './metric-semantics';
-import { SeriesCell } from './metric-series';
+import { GroupSeries, aggregate, aggregationAllowed } from '../engine/custom/metric-semantics';
+import { SeriesCell } from '../engine/custom/metric-series';
 import { MetricSeriesRepository, SeriesRead } from './metric-series.repository';
 
 /** A small deterministic generator (mulberry32), so that a failure can be replayed. */

@@ -3,8 +3,8 @@ import { AuditableEventData, EventEnvelope } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
 import { detailsOf } from '../../ingest/audit-event.mapper';
-import { TRAFFIC_EVENT_TYPES } from '../rollups/rollup-counters';
-import { StoredTraffic, seriesCellsOf } from './metric-series';
+import { TRAFFIC_EVENT_TYPES } from '../engine/rollup-counters';
+import { StoredTraffic, seriesCellsOf } from '../engine/custom/metric-series';
 import { MetricSeriesRepository } from './metric-series.repository';
 
 /** An envelope as the ingest stores it (`toAuditEvent`): the fields M21's metrics read. */

@@ -1,6 +1,10 @@
 import { FieldError } from '@agp/http';
 
-import { AGGREGATIONS_OF, METRIC_KIND, aggregationAllowed } from './metric-semantics';
+import {
+  AGGREGATIONS_OF,
+  METRIC_KIND,
+  aggregationAllowed,
+} from '../engine/custom/metric-semantics';
 import { MonitorFields } from './custom-monitors.repository';
 
 /** M21: the rules a monitor's fields must satisfy together; each broken one names its field. */

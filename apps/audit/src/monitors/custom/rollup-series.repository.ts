@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
-import { GroupSeries } from './metric-semantics';
-import { RollupSource } from './rollup-source';
+import { GroupSeries } from '../engine/custom/metric-semantics';
+import { RollupSource } from '../engine/custom/rollup-source';
 
 const R = `${AUDIT_SCHEMA}.monitor_rollups`;
 const MINUTE_MS = 60_000;

@@ -3,11 +3,11 @@ import { GOVERNED_SUBJECT_TYPES, GovernedSubjectType } from '@agp/contracts';
 import { Database } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../../database/tokens';
-import { GOVERNANCE_DETECTORS, MonitorSettings } from '../config/detector-settings';
-import { Finding } from '../monitors.types';
+import { GOVERNANCE_DETECTORS, MonitorSettings } from '../engine/detector-settings';
+import { Finding } from '../engine/monitors.types';
 import { RollupsRepository } from '../rollups/rollups.repository';
 import { GovernanceProjectionRepository } from './governance-projection.repository';
-import { governanceFindings } from './governance-detectors';
+import { governanceFindings } from '../engine/detectors/governance-detectors';
 
 /** Runs the five governance detectors of one tenant at one tick (issue 17). */
 @Injectable()

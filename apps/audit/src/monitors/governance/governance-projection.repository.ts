@@ -1,31 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import {
-  GovernanceRecordSnapshot,
-  GovernedSubjectType,
-  OwnerStatus,
-  Severity,
-} from '@agp/contracts';
+import { GovernanceRecordSnapshot } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
+import { GovernedSubject } from '../engine/detectors/governance-detectors';
+
+export type { GovernedSubject } from '../engine/detectors/governance-detectors';
 
 const G = `${AUDIT_SCHEMA}.monitor_governance`;
-
-/** One governed subject as the audit service knows it from the relay's events (D4). */
-export interface GovernedSubject {
-  recordId: string;
-  subjectType: GovernedSubjectType;
-  subjectId: string;
-  subjectName: string;
-  riskTier: string | null;
-  tierSeverity: Severity | null;
-  ownerUserId: string | null;
-  ownerStatus: OwnerStatus;
-  reviewDueAt: Date | null;
-  attestedAt: Date | null;
-  attestationStaleAt: Date | null;
-  openIncidents: Array<{ incidentId: string; title: string; reportDueAt: string }>;
-}
 
 @Injectable()
 export class GovernanceProjectionRepository {

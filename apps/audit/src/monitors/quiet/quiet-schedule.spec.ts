@@ -1,4 +1,4 @@
-import { Finding } from '../monitors.types';
+import { Finding } from '../engine/monitors.types';
 import { isMuteActive, occurrenceAt, suppressionLookup } from './quiet-schedule';
 import { Downtime, Mute } from './quiet.types';
 

@@ -1,7 +1,7 @@
 import { Detector } from '@agp/contracts';
 
 import { SuppressionLookup } from '../alerts/alert-raiser.service';
-import { Finding } from '../monitors.types';
+import { Finding } from '../engine/monitors.types';
 import { Downtime, Mute, QuietTarget } from './quiet.types';
 
 const MINUTE_MS = 60_000;

@@ -11,7 +11,7 @@ import { EventOutbox } from '@agp/messaging';
 import { AUDIT_DATABASE, AUDIT_OUTBOX } from '../../database/tokens';
 import { SuppressionLookup } from '../alerts/alert-raiser.service';
 import { CustomMonitorsRepository } from '../custom/custom-monitors.repository';
-import { detectorOfTemplate } from '../custom/system-templates';
+import { detectorOfTemplate } from '../engine/custom/system-templates';
 import { MonitorsErrorCode, MonitorsException } from '../monitors.exception';
 import { CreateDowntimeDto } from './dto/create-downtime.dto';
 import { CreateMuteDto } from './dto/create-mute.dto';

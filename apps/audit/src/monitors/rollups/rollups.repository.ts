@@ -3,7 +3,12 @@ import { SubjectType } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
-import { RollupCount, RollupMetric, Sighting, SightingObservation } from './rollup-counters';
+import { RollupCount, RollupMetric, Sighting } from '../engine/rollup-counters';
+import { SightingRow } from '../engine/detectors/novelty-detectors';
+import { WindowSegment } from '../engine/detectors/time-window';
+
+export type { SightingRow } from '../engine/detectors/novelty-detectors';
+export type { WindowSegment } from '../engine/detectors/time-window';
 
 const R = `${AUDIT_SCHEMA}.monitor_rollups`;
 const S = `${AUDIT_SCHEMA}.monitor_sightings`;
@@ -19,32 +24,12 @@ export interface HourRow {
   minutes: number[];
 }
 
-/** A piece of a time window inside one hour row: minutes `lo`..`hi` (1-based, inclusive). */
-export interface WindowSegment {
-  hour: Date;
-  lo: number;
-  hi: number;
-  /** 0 for the recent window, d for the same window d days earlier. */
-  day: number;
-}
-
 /** One subject's and metric's counts: `counts[d]` events on day d (0: the recent window). */
 export interface WindowCounts {
   subjectType: SubjectType;
   subjectId: string;
   metric: RollupMetric;
   counts: number[];
-}
-
-export interface SightingRow {
-  observation: SightingObservation;
-  subjectType: SubjectType;
-  subjectId: string;
-  key: string;
-  firstSeenAt: Date;
-  reappearedAt: Date;
-  gapMinutes: number | null;
-  countSinceReappeared: number;
 }
 
 /** Folds single counts into hour rows, so one statement never touches a row twice. */

@@ -9,7 +9,7 @@ import {
   TrafficEvent,
   TrafficEventType,
   countersOf,
-} from './rollup-counters';
+} from '../engine/rollup-counters';
 import { RollupsRepository, toHourRows } from './rollups.repository';
 
 /** Maintains the per-minute counters and sightings as traffic events are ingested (issue 7, 3). */

@@ -28,7 +28,7 @@ import {
   CUSTOM_MONITOR_TYPES,
   Comparison,
   CustomMonitorType,
-} from '../monitor-definition';
+} from '../../engine/custom/monitor-definition';
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 

@@ -1,5 +1,5 @@
-import { DEFAULT_DETECTOR_SETTINGS } from '../config/detector-settings';
-import { GovernedSubject } from './governance-projection.repository';
+import { DEFAULT_DETECTOR_SETTINGS } from '../detector-settings';
+import { GovernedSubject } from '../../governance/governance-projection.repository';
 import { governanceFindings } from './governance-detectors';
 
 const DAY = 86_400_000;

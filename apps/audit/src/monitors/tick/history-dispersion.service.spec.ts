@@ -3,10 +3,10 @@ import { Database, createSchemaDataSource, migrate } from '@agp/database';
 import { TestDatabase, createTestDatabase } from '@agp/testing';
 
 import { auditDataSourceOptions } from '../../database/data-source';
-import { RollupMetric } from '../rollups/rollup-counters';
+import { RollupMetric } from '../engine/rollup-counters';
 import { HourRow, RollupsRepository } from '../rollups/rollups.repository';
-import { seriesKey } from './detector-input';
-import { QuarterPairs } from './history-dispersion';
+import { seriesKey } from '../engine/detectors/detector-input';
+import { QuarterPairs } from '../engine/baselines/history-dispersion';
 import { HistoryDispersionRepository } from './history-dispersion.repository';
 import { HistoryDispersionService } from './history-dispersion.service';
 

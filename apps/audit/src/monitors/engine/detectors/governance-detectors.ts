@@ -1,9 +1,24 @@
-import { GovernanceGap, GovernedSubjectType, Severity } from '@agp/contracts';
+import { GovernanceGap, GovernedSubjectType, OwnerStatus, Severity } from '@agp/contracts';
 
-import { DetectorSettings, GovernanceDetector } from '../config/detector-settings';
-import { deterministicUuid } from '../common/deterministic-uuid';
+import { DetectorSettings, GovernanceDetector } from '../detector-settings';
+import { deterministicUuid } from '../deterministic-uuid';
 import { Finding } from '../monitors.types';
-import { GovernedSubject } from './governance-projection.repository';
+
+/** One governed subject as the audit service knows it from the relay's events (D4). */
+export interface GovernedSubject {
+  recordId: string;
+  subjectType: GovernedSubjectType;
+  subjectId: string;
+  subjectName: string;
+  riskTier: string | null;
+  tierSeverity: Severity | null;
+  ownerUserId: string | null;
+  ownerStatus: OwnerStatus;
+  reviewDueAt: Date | null;
+  attestedAt: Date | null;
+  attestationStaleAt: Date | null;
+  openIncidents: Array<{ incidentId: string; title: string; reportDueAt: string }>;
+}
 
 const DAY_MS = 86_400_000;
 /** M20: what `riskTier` says in the evidence of a subject that has none. */

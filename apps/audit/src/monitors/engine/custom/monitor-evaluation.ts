@@ -1,6 +1,6 @@
 import { SubjectType, WINDOW_MINUTES } from '@agp/contracts';
 
-import { deterministicUuid } from '../common/deterministic-uuid';
+import { deterministicUuid } from '../deterministic-uuid';
 import { CUSTOM_MONITOR, Finding } from '../monitors.types';
 import { GroupSeries, aggregate } from './metric-semantics';
 import { MonitorDefinition } from './monitor-definition';

@@ -1,9 +1,9 @@
 import { SubjectType } from '@agp/contracts';
 
-import { DetectorSettings } from '../config/detector-settings';
-import { RollupMetric } from '../rollups/rollup-counters';
-import { QuarterPairs } from './history-dispersion';
-import { lowOutlierDays } from './seasonal-baseline';
+import { DetectorSettings } from '../detector-settings';
+import { RollupMetric } from '../rollup-counters';
+import { QuarterPairs } from '../baselines/history-dispersion';
+import { lowOutlierDays } from '../baselines/seasonal-baseline';
 import { DAY_MS, baselineDays } from './time-window';
 
 /** Counts of one subject and metric: index 0 the recent window, index d the same window d days ago. */

@@ -1,4 +1,4 @@
-import { DEFAULT_DETECTOR_SETTINGS } from '../config/detector-settings';
+import { DEFAULT_DETECTOR_SETTINGS } from '../detector-settings';
 import {
   ShareDay,
   assessCount,

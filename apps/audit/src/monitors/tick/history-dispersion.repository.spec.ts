@@ -4,7 +4,7 @@ import { TestDatabase, createTestDatabase } from '@agp/testing';
 
 import { auditDataSourceOptions } from '../../database/data-source';
 import { HourRow, RollupsRepository } from '../rollups/rollups.repository';
-import { quarterPairsOf } from './history-dispersion';
+import { quarterPairsOf } from '../engine/baselines/history-dispersion';
 import { HistoryDispersionRepository } from './history-dispersion.repository';
 
 const HOUR_MS = 3_600_000;

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../../database/tokens';
-import { RollupMetric } from '../rollups/rollup-counters';
-import { QuarterPairs } from './history-dispersion';
+import { RollupMetric } from '../engine/rollup-counters';
+import { QuarterPairs } from '../engine/baselines/history-dispersion';
 import { HistoryDispersionRepository, HourPairs } from './history-dispersion.repository';
 
 const HOUR_MS = 3_600_000;

@@ -1,6 +1,6 @@
 import { Aggregation, GroupBy, MonitorMetric, SubjectType } from '@agp/contracts';
 
-import { RollupMetric } from '../rollups/rollup-counters';
+import { RollupMetric } from '../rollup-counters';
 
 /** Which rollup row (subject type and counter) holds a metric for one grouping (M26). */
 export interface RollupSource {

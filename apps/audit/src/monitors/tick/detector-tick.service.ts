@@ -8,7 +8,7 @@ import { Logger } from 'pino';
 
 import { AUDIT_DATABASE } from '../../database/tokens';
 import { AlertRaiserService, RaiseOutcome } from '../alerts/alert-raiser.service';
-import { GOVERNANCE_DETECTORS } from '../config/detector-settings';
+import { GOVERNANCE_DETECTORS } from '../engine/detector-settings';
 import { MonitorConfigService } from '../config/monitor-config.service';
 import { CustomMonitorsEvaluatorService } from '../custom/custom-monitors-evaluator.service';
 import { CustomMonitorsRepository } from '../custom/custom-monitors.repository';
@@ -16,10 +16,10 @@ import { MetricSeriesRepository } from '../custom/metric-series.repository';
 import { GovernanceEvaluatorService } from '../governance/governance-evaluator.service';
 import { GovernanceProjectionRepository } from '../governance/governance-projection.repository';
 import { QuietService } from '../quiet/quiet.service';
-import { Finding } from '../monitors.types';
+import { Finding } from '../engine/monitors.types';
 import { RollupsRepository } from '../rollups/rollups.repository';
 import { DetectorEvaluatorService } from './detector-evaluator.service';
-import { DAY_MS, MINUTE_MS } from './time-window';
+import { DAY_MS, MINUTE_MS } from '../engine/detectors/time-window';
 
 /** Rollups are kept for the longest lookback (28 days) and a week more. */
 const ROLLUP_RETENTION_DAYS = 35;

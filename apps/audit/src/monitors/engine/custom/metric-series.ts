@@ -1,6 +1,6 @@
 import { GROUP_BYS, GroupBy, MonitorMetric } from '@agp/contracts';
 
-import { TRAFFIC_EVENT_TYPES } from '../rollups/rollup-counters';
+import { TRAFFIC_EVENT_TYPES } from '../rollup-counters';
 
 /**
  * M29: what one (grouping, group, minute) of a tenant's traffic holds for the custom monitors, kept

@@ -1,10 +1,17 @@
 import { SubjectType } from '@agp/contracts';
 
-import { deterministicUuid } from '../common/deterministic-uuid';
+import { deterministicUuid } from '../deterministic-uuid';
 import { Finding } from '../monitors.types';
-import { RollupMetric } from '../rollups/rollup-counters';
-import { DetectorSettings } from '../config/detector-settings';
-import { Deviation, SharePrior, assessShare, round, severityOf, sharePrior } from './baseline';
+import { RollupMetric } from '../rollup-counters';
+import { DetectorSettings } from '../detector-settings';
+import {
+  Deviation,
+  SharePrior,
+  assessShare,
+  round,
+  severityOf,
+  sharePrior,
+} from '../baselines/baseline';
 import {
   DayOfBaseline,
   RateInput,

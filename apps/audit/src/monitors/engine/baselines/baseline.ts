@@ -1,6 +1,6 @@
 import { AnomalyDirection, Severity } from '@agp/contracts';
 
-import { DetectorSettings } from '../config/detector-settings';
+import { DetectorSettings } from '../detector-settings';
 import {
   betaBinomialTail,
   negativeBinomialLower,

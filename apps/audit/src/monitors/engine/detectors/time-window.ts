@@ -1,4 +1,11 @@
-import { WindowSegment } from '../rollups/rollups.repository';
+/** A piece of a time window inside one hour row: minutes `lo`..`hi` (1-based, inclusive). */
+export interface WindowSegment {
+  hour: Date;
+  lo: number;
+  hi: number;
+  /** 0 for the recent window, d for the same window d days earlier. */
+  day: number;
+}
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;

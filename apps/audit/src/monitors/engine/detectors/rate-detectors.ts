@@ -1,10 +1,10 @@
 import { Action, IncidentType, MonitorEvidence, PolicyMetric, SubjectType } from '@agp/contracts';
 
-import { deterministicUuid } from '../common/deterministic-uuid';
-import { DetectorSettings, TrafficDetector } from '../config/detector-settings';
+import { deterministicUuid } from '../deterministic-uuid';
+import { DetectorSettings, TrafficDetector } from '../detector-settings';
 import { Finding } from '../monitors.types';
-import { RollupMetric } from '../rollups/rollup-counters';
-import { Deviation, assessCount, assessShare, round, severityOf } from './baseline';
+import { RollupMetric } from '../rollup-counters';
+import { Deviation, assessCount, assessShare, round, severityOf } from '../baselines/baseline';
 import {
   DayOfBaseline,
   RateInput,
@@ -13,7 +13,7 @@ import {
   seriesKey,
   seriesOfKind,
 } from './detector-input';
-import { historyDispersion } from './history-dispersion';
+import { historyDispersion } from '../baselines/history-dispersion';
 
 type EvidenceShape =
   | { kind: 'POLICY_METRIC'; policyMetric: PolicyMetric }

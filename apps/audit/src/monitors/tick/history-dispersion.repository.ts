@@ -3,8 +3,8 @@ import { SubjectType } from '@agp/contracts';
 import { Tx } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
-import { RollupMetric } from '../rollups/rollup-counters';
-import { QuarterPairs } from './history-dispersion';
+import { RollupMetric } from '../engine/rollup-counters';
+import { QuarterPairs } from '../engine/baselines/history-dispersion';
 
 const R = `${AUDIT_SCHEMA}.monitor_rollups`;
 

@@ -3,21 +3,26 @@ import { Database } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../../database/tokens';
 
-import { MonitorSettings, TRAFFIC_DETECTORS } from '../config/detector-settings';
-import { Finding } from '../monitors.types';
-import { RollupMetric } from '../rollups/rollup-counters';
+import { MonitorSettings, TRAFFIC_DETECTORS } from '../engine/detector-settings';
+import { Finding } from '../engine/monitors.types';
+import { RollupMetric } from '../engine/rollup-counters';
 import { RollupsRepository, WindowCounts, WindowSegment } from '../rollups/rollups.repository';
-import { SeriesOf, seriesKey } from './detector-input';
+import { SeriesOf, seriesKey } from '../engine/detectors/detector-input';
 import {
   ERROR_RATE_DETECTORS,
   ErrorRateDetector,
   errorRateFindings,
   errorRateMetrics,
-} from './error-rate-detectors';
+} from '../engine/detectors/error-rate-detectors';
 import { HistoryDispersionService } from './history-dispersion.service';
-import { NOVELTY_DETECTORS, noveltyFindings } from './novelty-detectors';
-import { RATE_DETECTORS, RateDetector, rateFindings, rateMetrics } from './rate-detectors';
-import { DAY_MS, MINUTE_MS, windowSegments } from './time-window';
+import { NOVELTY_DETECTORS, noveltyFindings } from '../engine/detectors/novelty-detectors';
+import {
+  RATE_DETECTORS,
+  RateDetector,
+  rateFindings,
+  rateMetrics,
+} from '../engine/detectors/rate-detectors';
+import { DAY_MS, MINUTE_MS, windowSegments } from '../engine/detectors/time-window';
 
 /** M6: the window ends one minute before the tick, so that events still in flight are not missed. */
 export const EVALUATION_DELAY_MINUTES = 1;

@@ -1,10 +1,21 @@
-import { Severity } from '@agp/contracts';
+import { Severity, SubjectType } from '@agp/contracts';
 
-import { deterministicUuid } from '../common/deterministic-uuid';
-import { DetectorSettings } from '../config/detector-settings';
+import { deterministicUuid } from '../deterministic-uuid';
+import { DetectorSettings } from '../detector-settings';
+import { SightingObservation } from '../rollup-counters';
 import { Finding } from '../monitors.types';
-import { SightingRow } from '../rollups/rollups.repository';
 import { DAY_MS } from './time-window';
+
+export interface SightingRow {
+  observation: SightingObservation;
+  subjectType: SubjectType;
+  subjectId: string;
+  key: string;
+  firstSeenAt: Date;
+  reappearedAt: Date;
+  gapMinutes: number | null;
+  countSinceReappeared: number;
+}
 
 export const NOVELTY_DETECTORS = [
   'DORMANT_AGENT_REACTIVATION',

@@ -1,7 +1,7 @@
 import { Aggregation, Detector, GroupBy, MonitorMetric, TimeWindow } from '@agp/contracts';
 
-import { deterministicUuid } from '../common/deterministic-uuid';
-import { ALL_DETECTORS, DetectorSettings, MonitorSettings } from '../config/detector-settings';
+import { deterministicUuid } from '../deterministic-uuid';
+import { ALL_DETECTORS, DetectorSettings, MonitorSettings } from '../detector-settings';
 import { MonitorResponse } from './monitor-definition';
 
 interface TemplateQuery {
