@@ -7,6 +7,7 @@ import { EventOutbox } from '@agp/messaging';
 import { Row } from '../common/sql';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import {
+  Durability,
   TRAFFIC_SETTINGS_KIND,
   TrafficSettings,
   trafficSettingsOf,
@@ -23,6 +24,8 @@ export interface TrafficSettingsResponse {
   contentCapture: boolean;
   hitlWaitSeconds: number;
   hitlExpirySeconds: number;
+  /** traffic.md T52: when a delivered request's records are durable. */
+  durability: Durability;
 }
 
 function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
@@ -35,6 +38,7 @@ function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
     contentCapture: settings.contentCapture,
     hitlWaitSeconds: settings.hitlWaitSeconds,
     hitlExpirySeconds: settings.hitlExpirySeconds,
+    durability: settings.durability,
   };
 }
 
@@ -68,6 +72,7 @@ export class TrafficSettingsService {
         contentCapture: dto.contentCapture ?? current.contentCapture,
         hitlWaitSeconds: dto.hitlWaitSeconds ?? current.hitlWaitSeconds,
         hitlExpirySeconds: dto.hitlExpirySeconds ?? current.hitlExpirySeconds,
+        durability: dto.durability ?? current.durability,
       };
       // Recorded on change only: a PATCH that changes nothing leaves no event.
       if (JSON.stringify(toResponse(next)) === JSON.stringify(toResponse(current))) {
@@ -75,11 +80,12 @@ export class TrafficSettingsService {
       }
       await tx.query(
         `INSERT INTO relay.traffic_settings (tenant_id, tenant_per_minute, agent_per_minute,
-           subscription_per_minute, content_capture, hitl_wait_seconds, hitl_expiry_seconds)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
+           subscription_per_minute, content_capture, hitl_wait_seconds, hitl_expiry_seconds,
+           durability)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (tenant_id) DO UPDATE SET tenant_per_minute = $2, agent_per_minute = $3,
            subscription_per_minute = $4, content_capture = $5, hitl_wait_seconds = $6,
-           hitl_expiry_seconds = $7, updated_at = now()`,
+           hitl_expiry_seconds = $7, durability = $8, updated_at = now()`,
         [
           ctx.tenantId,
           next.tenantPerMinute,
@@ -88,6 +94,7 @@ export class TrafficSettingsService {
           next.contentCapture,
           next.hitlWaitSeconds,
           next.hitlExpirySeconds,
+          next.durability,
         ],
       );
       // D42: settings that govern traffic are administered; no specification type names them.
