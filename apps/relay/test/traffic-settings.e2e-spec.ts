@@ -14,6 +14,7 @@ const DEFAULTS = {
   contentCapture: false,
   hitlWaitSeconds: 30,
   hitlExpirySeconds: 86_400,
+  durability: 'BEFORE_FORWARD',
 };
 
 /** D34, D36, D40: the tenant's traffic settings, read with TENANT:READ and changed with TENANT:WRITE. */
@@ -62,6 +63,7 @@ describe('traffic settings', () => {
       contentCapture: true,
       hitlWaitSeconds: 300,
       hitlExpirySeconds: 60,
+      durability: 'BEFORE_FORWARD',
     };
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
@@ -104,6 +106,7 @@ describe('traffic settings', () => {
       hitlWaitSeconds: 301,
       hitlExpirySeconds: 59,
       contentCapture: 'yes',
+      durability: 'SOMETIMES',
     });
     const below = await sut.call<Problem>(relay.app, 'PATCH', PATH, {
       hitlWaitSeconds: 0,
@@ -115,6 +118,7 @@ describe('traffic settings', () => {
     expect(outside.status).toBe(400);
     expect(fieldsOf(outside.body)).toEqual([
       'contentCapture',
+      'durability',
       'hitlExpirySeconds',
       'hitlWaitSeconds',
       'rateLimits.agentPerMinute',
@@ -137,6 +141,7 @@ describe('traffic settings', () => {
       hitlWaitSeconds: null,
       hitlExpirySeconds: null,
       rateLimits: null,
+      durability: null,
     });
     const unknown = await sut.call<Problem>(relay.app, 'PATCH', PATH, {
       rateLimits: { perHour: 5 },
@@ -151,6 +156,7 @@ describe('traffic settings', () => {
     expect(nulls.status).toBe(400);
     expect(fieldsOf(nulls.body)).toEqual([
       'contentCapture',
+      'durability',
       'hitlExpirySeconds',
       'hitlWaitSeconds',
       'rateLimits',
@@ -160,6 +166,22 @@ describe('traffic settings', () => {
     expect(fieldsOf(notObject.body)).toEqual(['rateLimits']);
     expect(fieldsOf(strings.body)).toEqual(['hitlWaitSeconds', 'rateLimits.tenantPerMinute']);
     expect((await sut.call(relay.app, 'GET', PATH)).body).toEqual(DEFAULTS);
+  });
+
+  it('should keep the durability a tenant chooses (T52) and record the change', async () => {
+    const sut = await writer();
+
+    const overlapped = await sut.call(relay.app, 'PATCH', PATH, { durability: 'BEFORE_ANSWER' });
+    const read = await sut.call(relay.app, 'GET', PATH);
+
+    expect(overlapped.status).toBe(200);
+    expect(read.body).toEqual({ ...DEFAULTS, durability: 'BEFORE_ANSWER' });
+    const events = await eventually(() => {
+      const found = settingsEvents(sut.tenantId);
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    expect(JSON.stringify(events[0])).toContain('BEFORE_ANSWER');
   });
 
   it('should record nothing when a PATCH changes nothing', async () => {
@@ -191,14 +213,16 @@ describe('traffic settings', () => {
       sut.call(relay.app, 'PATCH', PATH, { contentCapture: true }),
       sut.call(relay.app, 'PATCH', PATH, { hitlWaitSeconds: 120 }),
       sut.call(relay.app, 'PATCH', PATH, { hitlExpirySeconds: 3_600 }),
+      sut.call(relay.app, 'PATCH', PATH, { durability: 'BEFORE_ANSWER' }),
     ]);
 
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect((await sut.call(relay.app, 'GET', PATH)).body).toEqual({
       rateLimits: { tenantPerMinute: 500, agentPerMinute: 50, subscriptionPerMinute: null },
       contentCapture: true,
       hitlWaitSeconds: 120,
       hitlExpirySeconds: 3_600,
+      durability: 'BEFORE_ANSWER',
     });
   });
 

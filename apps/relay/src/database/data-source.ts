@@ -17,6 +17,7 @@ import { CreateA2aPushConfigs1763792600000 } from './migrations/1763792600000-Cr
 import { AddProjectionRevisions1765000000000 } from './migrations/1765000000000-AddProjectionRevisions';
 import { CreateJobRunsTable1765065600000 } from './migrations/1765065600000-CreateJobRunsTable';
 import { CreateA2aHeldPushes1765100000000 } from './migrations/1765100000000-CreateA2aHeldPushes';
+import { AddTrafficDurability1765200000000 } from './migrations/1765200000000-AddTrafficDurability';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -46,6 +47,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       AddProjectionRevisions1765000000000,
       CreateJobRunsTable1765065600000,
       CreateA2aHeldPushes1765100000000,
+      AddTrafficDurability1765200000000,
     ],
   };
 }

@@ -5,7 +5,7 @@ import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
-import { TRAFFIC_SETTINGS_KIND, TrafficSettings } from './traffic-settings.types';
+import { Durability, TRAFFIC_SETTINGS_KIND, TrafficSettings } from './traffic-settings.types';
 import { UpdateTrafficSettingsDto } from './dto/update-traffic-settings.dto';
 import { TrafficSettingsRepository } from './traffic-settings.repository';
 
@@ -19,6 +19,8 @@ export interface TrafficSettingsResponse {
   contentCapture: boolean;
   hitlWaitSeconds: number;
   hitlExpirySeconds: number;
+  /** traffic.md T52: when a delivered request's records are durable. */
+  durability: Durability;
 }
 
 function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
@@ -31,6 +33,7 @@ function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
     contentCapture: settings.contentCapture,
     hitlWaitSeconds: settings.hitlWaitSeconds,
     hitlExpirySeconds: settings.hitlExpirySeconds,
+    durability: settings.durability,
   };
 }
 
@@ -65,6 +68,7 @@ export class TrafficSettingsService {
         contentCapture: dto.contentCapture ?? current.contentCapture,
         hitlWaitSeconds: dto.hitlWaitSeconds ?? current.hitlWaitSeconds,
         hitlExpirySeconds: dto.hitlExpirySeconds ?? current.hitlExpirySeconds,
+        durability: dto.durability ?? current.durability,
       };
       // Recorded on change only: a PATCH that changes nothing leaves no event.
       if (JSON.stringify(toResponse(next)) === JSON.stringify(toResponse(current))) {

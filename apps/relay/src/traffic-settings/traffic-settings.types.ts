@@ -1,6 +1,16 @@
 import { Row } from '@agp/database';
 
-/** A tenant's traffic settings as the traffic paths read them (D34, D36, D40). */
+/**
+ * traffic.md T52: when a delivered request's records must be durable. BEFORE_FORWARD (T1, T39):
+ * before the request goes on, so an upstream never acts on a hop the trail could lose.
+ * BEFORE_ANSWER: the commit overlaps the upstream call and completes before the answer reaches
+ * the agent, so the agent never sees an answer whose records could be lost, but a crash during
+ * the call can lose the request's record of a call the upstream made.
+ */
+export const DURABILITIES = ['BEFORE_FORWARD', 'BEFORE_ANSWER'] as const;
+export type Durability = (typeof DURABILITIES)[number];
+
+/** A tenant's traffic settings as the traffic paths read them (D34, D36, D40, T52). */
 export interface TrafficSettings {
   tenantPerMinute: number | null;
   agentPerMinute: number | null;
@@ -8,6 +18,7 @@ export interface TrafficSettings {
   contentCapture: boolean;
   hitlWaitSeconds: number;
   hitlExpirySeconds: number;
+  durability: Durability;
 }
 
 export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = {
@@ -17,6 +28,7 @@ export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = {
   contentCapture: false,
   hitlWaitSeconds: 30,
   hitlExpirySeconds: 86_400,
+  durability: 'BEFORE_FORWARD',
 };
 
 /**
@@ -39,5 +51,6 @@ export function trafficSettingsOf(row: Row | undefined): TrafficSettings {
     contentCapture: row.content_capture === true,
     hitlWaitSeconds: Number(row.hitl_wait_seconds),
     hitlExpirySeconds: Number(row.hitl_expiry_seconds),
+    durability: row.durability === 'BEFORE_ANSWER' ? 'BEFORE_ANSWER' : 'BEFORE_FORWARD',
   };
 }

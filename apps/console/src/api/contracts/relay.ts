@@ -946,6 +946,10 @@ export interface TrafficSettingsResponse {
   contentCapture: boolean;
   hitlWaitSeconds: number;
   hitlExpirySeconds: number;
+  /**
+   * traffic.md T52: when a delivered request's records are durable.
+   */
+  durability: 'BEFORE_FORWARD' | 'BEFORE_ANSWER';
 }
 /**
  * A delivery as the API answers it (D19: kept, FAILED included, with every attempt).

@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import {
   IsBoolean,
+  IsIn,
   IsInt,
   IsObject,
   IsOptional,
@@ -10,6 +11,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { isPresent } from '@agp/http';
+
+import { DURABILITIES, Durability } from '../traffic-settings.types';
 
 /** D36: messages per minute; null removes the limit. */
 export class RateLimitsDto {
@@ -61,4 +64,12 @@ export class UpdateTrafficSettingsDto {
   @Min(60)
   @Max(2_592_000)
   hitlExpirySeconds?: number;
+
+  /**
+   * traffic.md T52: BEFORE_FORWARD (the default) makes a request's records durable before it is
+   * forwarded; BEFORE_ANSWER before its answer reaches the agent, overlapping the upstream call.
+   */
+  @ValidateIf(isPresent)
+  @IsIn(DURABILITIES)
+  durability?: Durability;
 }

@@ -58,6 +58,7 @@ export class A2aRelayService {
     const askedFor = { method: request.method!, resendDigest: resendDigestOf(request) };
     const hitlRequestId = resendHoldOf(caller.headers);
     let forward: JsonRpcMessage;
+    let audited: Promise<void> = Promise.resolve();
     if (hitlRequestId !== undefined) {
       const released = await this.resend(call, hitlRequestId, request);
       if (released.kind === 'answer') {
@@ -66,24 +67,28 @@ export class A2aRelayService {
       forward = released.body;
     } else {
       const judged = await this.hops.judgeRequest(call, push.plan.hopMessage);
-      // T1: the target acts on what it receives, so the trail holds the hop before it is sent.
-      await judged.audited;
       if (judged.kind === 'refused') {
+        // T1: what the caller is answered is in the trail first.
+        await judged.audited;
         return { kind: 'json', status: 200, body: judged.answer };
       }
       forward = judged.message;
+      audited = judged.audited;
     }
-    let card: AgentCardJson;
-    try {
-      card = await this.cards.cardOf(call.tenantId, call.correlationId, call.route.target);
-    } catch (error) {
-      if (error instanceof A2aUpstreamFailure) {
-        return this.exchange.failed(call, request.id!, askedFor, error);
+    // T1, T52: durable before the target acts on it, or at the latest before the caller's answer.
+    return this.pipeline.forward(call.durability, audited, async () => {
+      let card: AgentCardJson;
+      try {
+        card = await this.cards.cardOf(call.tenantId, call.correlationId, call.route.target);
+      } catch (error) {
+        if (error instanceof A2aUpstreamFailure) {
+          return this.exchange.failed(call, request.id!, askedFor, error);
+        }
+        throw error;
       }
-      throw error;
-    }
-    forward = await push.plan.forward(forward);
-    return this.exchange.forward(call, card, forward, askedFor, push.plan.answerView);
+      const sent = await push.plan.forward(forward);
+      return this.exchange.forward(call, card, sent, askedFor, push.plan.answerView);
+    });
   }
 
   /**

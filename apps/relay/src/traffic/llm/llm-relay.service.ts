@@ -58,7 +58,11 @@ export class LlmRelayService {
     if (hitlRequestId !== undefined) {
       return this.resend(call, hitlRequestId, request);
     }
-    return this.completions.forward(call, await this.judgeRequest(call, hop, request));
+    const admitted = await this.judgeRequest(call, hop, request);
+    // T1, T52: durable before a provider sees it, or at the latest before the agent's answer.
+    return this.pipeline.forward(call.durability, admitted.audited ?? Promise.resolve(), () =>
+      this.completions.forward(call, admitted),
+    );
   }
 
   /** D39: the models the gateway offers: its map's names and what its providers list. */
@@ -88,7 +92,6 @@ export class LlmRelayService {
           : request,
       ...holdTermsOf(call, resendDigestOf(request)),
     });
-    await outcome.audited;
     switch (outcome.kind) {
       case 'DELIVERED': {
         const { decision } = outcome;
@@ -96,12 +99,15 @@ export class LlmRelayService {
           original: request,
           toSend: outcome.message,
           warnings: decision.action === 'WARN' ? decision.reasons : [],
+          audited: outcome.audited,
         };
       }
       case 'RELEASED':
         return { original: request, toSend: keepEnvelope(outcome.message, request), warnings: [] };
       case 'REFUSED':
       case 'HELD':
+        // T1: what the agent is told is in the trail first.
+        await outcome.audited;
         throw outcomeRefused(outcome);
     }
   }

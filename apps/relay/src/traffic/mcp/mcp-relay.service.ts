@@ -63,6 +63,7 @@ export class McpRelayService {
 
     const judged = await Promise.all(messages.map((m) => this.hops.judgeFromAgent(call, m)));
     const audited = Promise.all(judged.map((j) => j.audited));
+    audited.catch(() => undefined);
     const forward = judged.flatMap((j) => (j.forward ? [j.forward] : []));
     const answers = judged.flatMap((j) => (j.answer ? [j.answer] : []));
     const pending = new Map<JsonRpcId, AskedFor>();
@@ -77,19 +78,22 @@ export class McpRelayService {
         });
       }
     });
-    // T1: the server acts on what it receives, so the trail holds each hop before it is sent.
-    await audited;
     if (forward.length === 0) {
+      // T1: what the agent is answered is in the trail first.
+      await audited;
       return answers.length === 0
         ? { kind: 'empty', status: 202 }
         : { kind: 'json', status: 200, body: isBatch ? answers : answers[0] };
     }
-    return this.exchange.forwardPost(call, {
-      body: isBatch ? forward : forward[0],
-      isBatch,
-      pending,
-      localAnswers: answers,
-    });
+    // T1, T52: durable before the server acts on it, or at the latest before the agent's answer.
+    return this.pipeline.forward(call.durability, audited, () =>
+      this.exchange.forwardPost(call, {
+        body: isBatch ? forward : forward[0],
+        isBatch,
+        pending,
+        localAnswers: answers,
+      }),
+    );
   }
 
   /** GET opens the server's own stream (notifications and requests to the agent). */

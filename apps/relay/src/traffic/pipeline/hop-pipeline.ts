@@ -5,6 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { DecisionInput } from '../../decisions/decision.types';
 import { PolicyDecisionService } from '../../decisions/policy-decision.service';
 import { HitlHolds, HoldOutcome } from '../../hitl/hitl-holds.service';
+import { Durability } from '../../traffic-settings/traffic-settings.types';
 import { Admission, AdmissionRefusal } from './admission';
 import {
   GatewayCallParties,
@@ -184,6 +185,31 @@ export class HopPipeline {
       resend.correlationId,
     );
     return outcome && outcomeOfHold(outcome, resend.correlationId);
+  }
+
+  /**
+   * T52: forwards a delivered request (`send`, which returns its answer) under the tenant's
+   * durability. BEFORE_FORWARD (T1, T39): the request's records (`audited`) are durable before it
+   * goes on. BEFORE_ANSWER: they are committed while the upstream works, and are durable before
+   * the answer (or its failure) is handed back. Either way the agent never gets an answer whose
+   * request could still be lost; a record that cannot be made durable fails the call.
+   */
+  async forward<T>(
+    durability: Durability,
+    audited: Promise<unknown>,
+    send: () => Promise<T>,
+  ): Promise<T> {
+    if (durability === 'BEFORE_FORWARD') {
+      await audited;
+      return send();
+    }
+    // Awaited below in any case; a failure before then must not count as unhandled.
+    audited.catch(() => undefined);
+    try {
+      return await send();
+    } finally {
+      await audited;
+    }
   }
 
   /** Records a hop refused outside policy (an upstream fault, a stream's end); durable on return. */

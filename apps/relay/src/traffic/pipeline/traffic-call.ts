@@ -3,6 +3,7 @@ import { IncomingHttpHeaders } from 'node:http';
 import { HttpProblem } from '@agp/http';
 import { isUUID } from 'class-validator';
 
+import { Durability } from '../../traffic-settings/traffic-settings.types';
 import { TrafficDirectory } from './traffic-directory';
 import { TrafficCaller } from './traffic-intake';
 
@@ -17,6 +18,8 @@ export interface CallBasis<Route> {
   captureContent: boolean;
   /** D34: how long a held message's sender waits, and how long the hold stays decidable. */
   hitl: { waitSeconds: number; expirySeconds: number };
+  /** T52: when a delivered request's records must be durable (the tenant's setting). */
+  durability: Durability;
   /** Aborted when the caller goes away. */
   signal?: AbortSignal;
   traceId?: string;
@@ -43,6 +46,7 @@ export async function callBasisOf<Route>(
     route,
     captureContent: settings.contentCapture,
     hitl: { waitSeconds: settings.hitlWaitSeconds, expirySeconds: settings.hitlExpirySeconds },
+    durability: settings.durability,
     ...(caller.signal ? { signal: caller.signal } : {}),
     ...(traceId ? { traceId } : {}),
   };
