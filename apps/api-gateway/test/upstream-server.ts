@@ -20,6 +20,8 @@ export async function startUpstream(): Promise<{ url: string; server: FastifyIns
   });
 
   server.post('/relay/v1/digest', (request) => digestOf(request.body));
+  server.post('/audit/v1/telemetry/v1/digest', (request) => digestOf(request.body));
+  server.post('/audit/v1/digest', (request) => digestOf(request.body));
 
   server.post('/relay/mcp/digest', async (request) => {
     const { bytes, sha256 } = await digestOf(request.body);

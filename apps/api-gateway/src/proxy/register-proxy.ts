@@ -73,8 +73,8 @@ async function forward(
     retryMethods: [],
   };
   await fastify.register(replyFrom, pluginOptions);
-  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   for (const route of options.routes) {
+    const bodyLimit = route.bodyLimit ?? options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     fastify.all(`${route.prefix}*`, (request, reply) => {
       if (
         isParsedBody(request.headers['content-type']) &&

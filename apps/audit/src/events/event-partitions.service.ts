@@ -11,22 +11,24 @@ import {
 } from './partitions';
 
 /**
- * Daily partitions of `audit.events`: created ahead by the scheduled job and, for an event whose
- * day has none (late or early clocks), on demand before its batch is written. Dropped by retention
- * once empty and in the past.
+ * Daily partitions of one table: created ahead by the scheduled job and, for a row whose day has
+ * none (late or early clocks), on demand before its batch is written. Dropped by retention once
+ * empty and in the past.
  */
-@Injectable()
-export class EventPartitionsService {
+export class DailyPartitions {
   private readonly known = new Set<string>();
 
-  constructor(@Inject(AUDIT_DATABASE) private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly table: string,
+  ) {}
 
   async ensureDays(days: Date[]): Promise<void> {
     // Retention may drop a past partition on any replica (dropEmptyBefore): only days from
     // yesterday on, which it never drops, are taken from this replica's memory.
     const kept = addDays(dayStart(new Date()), -1);
     for (const day of days) {
-      const name = partitionName(dayStart(day));
+      const name = partitionName(dayStart(day), this.table);
       if (!this.known.has(name) || dayStart(day) < kept) {
         await this.create(day);
         this.known.add(name);
@@ -45,7 +47,7 @@ export class EventPartitionsService {
     const schema = this.database.schema;
     const dropped: string[] = [];
     for (const name of await this.names()) {
-      const day = dayOfPartition(name);
+      const day = dayOfPartition(name, this.table);
       if (!day || addDays(day, 1) > dayStart(before)) {
         continue;
       }
@@ -71,15 +73,15 @@ export class EventPartitionsService {
        JOIN pg_class c ON c.oid = i.inhrelid
        JOIN pg_class p ON p.oid = i.inhparent
        JOIN pg_namespace n ON n.oid = p.relnamespace
-       WHERE n.nspname = $1 AND p.relname = 'events' ORDER BY 1`,
-      [this.database.schema],
+       WHERE n.nspname = $1 AND p.relname = $2 ORDER BY 1`,
+      [this.database.schema, this.table],
     );
     return rows.map((row) => row.name);
   }
 
   private async create(day: Date): Promise<void> {
     const schema = this.database.schema;
-    const name = partitionName(dayStart(day));
+    const name = partitionName(dayStart(day), this.table);
     try {
       await this.database.asSystem(async (tx) => {
         const [found]: Array<{ exists: boolean }> = await tx.query(
@@ -87,7 +89,7 @@ export class EventPartitionsService {
           [`${schema}.${name}`],
         );
         if (!found?.exists) {
-          for (const statement of createPartitionStatements(schema, day)) {
+          for (const statement of createPartitionStatements(schema, day, this.table)) {
             await tx.query(statement);
           }
         }
@@ -98,5 +100,13 @@ export class EventPartitionsService {
         throw error;
       }
     }
+  }
+}
+
+/** Daily partitions of `audit.events` (A13). */
+@Injectable()
+export class EventPartitionsService extends DailyPartitions {
+  constructor(@Inject(AUDIT_DATABASE) database: Database) {
+    super(database, 'events');
   }
 }

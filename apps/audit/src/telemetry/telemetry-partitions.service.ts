@@ -1,0 +1,24 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
+
+import { AUDIT_DATABASE } from '../database/tokens';
+import { DailyPartitions } from '../events/event-partitions.service';
+
+export const SPANS_TABLE = 'telemetry_spans';
+export const LOGS_TABLE = 'telemetry_logs';
+
+/** The daily partitions of the two telemetry tables (A24), kept as the audit trail's are (A13). */
+@Injectable()
+export class TelemetryPartitionsService {
+  readonly spans: DailyPartitions;
+  readonly logs: DailyPartitions;
+
+  constructor(@Inject(AUDIT_DATABASE) database: Database) {
+    this.spans = new DailyPartitions(database, SPANS_TABLE);
+    this.logs = new DailyPartitions(database, LOGS_TABLE);
+  }
+
+  of(table: string): DailyPartitions {
+    return table === SPANS_TABLE ? this.spans : this.logs;
+  }
+}
