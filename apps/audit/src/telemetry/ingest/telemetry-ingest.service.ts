@@ -133,7 +133,9 @@ export class TelemetryIngestService {
             (day) => new Date(`${day}T00:00:00.000Z`),
           ),
         );
-      await this.database.inTenant(sender.tenantId, (tx) =>
+      // The system scope, as the audit ingest writes (A1): PostgreSQL refuses COPY FROM where
+      // row-level security applies. Every row's tenant is the token's, set by the columns (A22).
+      await this.database.asSystem((tx) =>
         this.store.write(tx, signal.table, signal.columns, read.items, sender),
       );
     } catch (error) {

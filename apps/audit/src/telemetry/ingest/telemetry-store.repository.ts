@@ -12,8 +12,9 @@ import { COPY_MIN_BATCH } from '../../ingest/ingest.repository';
 import { Column, ColumnValue, Sender } from './telemetry-columns';
 
 /**
- * Writes one export request's items in the caller's tenant transaction (row-level security's
- * WITH CHECK holds every row to the token's tenant). Batched as the audit ingest is (A1, A24):
+ * Writes one export request's items, each row carrying the token's tenant and sender (A22), in
+ * the system scope as the audit ingest does: PostgreSQL refuses COPY FROM on a table where
+ * row-level security applies. Batched as the audit ingest is (A1, A24):
  * `COPY … FROM STDIN` from 32 rows on, one `INSERT … FROM jsonb_to_recordset` below that and on
  * the embedded PGlite, whose socket does not carry COPY FROM STDIN.
  */

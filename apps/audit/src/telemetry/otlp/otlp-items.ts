@@ -84,7 +84,7 @@ function countsOf(
   return Object.keys(counts).length > 0 ? counts : null;
 }
 
-function spanOf(span: Record<string, unknown>, origin: Origin, now: bigint): SpanItem {
+function spanOf(span: Record<string, unknown>, now: bigint): Omit<SpanItem, keyof Origin> {
   const traceId = idOf(span.traceId, 16, 'traceId');
   const spanId = idOf(span.spanId, 8, 'spanId');
   if (!traceId || !spanId) {
@@ -101,7 +101,6 @@ function spanOf(span: Record<string, unknown>, origin: Origin, now: bigint): Spa
   }
   const status = recordOf(span.status, 'status');
   return {
-    ...origin,
     traceId,
     spanId,
     parentSpanId: idOf(span.parentSpanId, 8, 'parentSpanId'),
@@ -146,13 +145,12 @@ function linksOf(value: unknown): Json[] | null {
   return links.length > 0 ? links : null;
 }
 
-function logOf(log: Record<string, unknown>, origin: Origin, now: bigint, at: bigint): LogItem {
+function logOf(log: Record<string, unknown>, now: bigint, at: bigint): Omit<LogItem, keyof Origin> {
   const time = nanosOf(log.timeUnixNano, 'timeUnixNano');
   const observed = nanosOf(log.observedTimeUnixNano, 'observedTimeUnixNano');
   // The data model: a record without a time is placed at when it was observed, else received.
   const placed = time || observed || at;
   return {
-    ...origin,
     logTime: timeOf(placed, time ? 'timeUnixNano' : 'observedTimeUnixNano', now),
     timeUnixNano: time.toString(),
     observedUnixNano: (observed || at).toString(),
@@ -173,15 +171,21 @@ function logOf(log: Record<string, unknown>, origin: Origin, now: bigint, at: bi
  * them) is checked first, so a malformed request is refused whole; an item that fails its own
  * checks (ids, times, text PostgreSQL cannot hold) is left out and counted (OTLP partial success).
  */
-function readItems<T>(
+function readItems<T extends Origin>(
   request: unknown,
   lists: { resources: string; scopes: string; items: string },
-  read: (item: Record<string, unknown>, origin: Origin) => T,
+  read: (item: Record<string, unknown>) => Omit<T, keyof Origin>,
 ): ReadItems<T> {
   if (!isRecord(request)) {
     throw new MalformedOtlp('the body must be an export request object');
   }
   const groups: Array<{ items: unknown[]; origin: () => Origin }> = [];
+  const checked = (value: object): void => {
+    const bad = unacceptableInput(value);
+    if (bad) {
+      throw new RejectedItem(`${bad.field} ${bad.message}`);
+    }
+  };
   for (const resourceGroup of listOf(request[lists.resources], lists.resources)) {
     const r = recordOf(resourceGroup, lists.resources);
     const resource = recordOf(r.resource, 'resource');
@@ -192,7 +196,14 @@ function readItems<T>(
       if (items.some((item) => !isRecord(item))) {
         throw new MalformedOtlp(`${lists.items} must hold objects`);
       }
-      groups.push({ items, origin: () => originOf(resource, scope) });
+      groups.push({
+        items,
+        origin: () => {
+          const origin = originOf(resource, scope);
+          checked(origin);
+          return origin;
+        },
+      });
     }
   }
   const result: ReadItems<T> = { items: [], rejected: 0 };
@@ -201,12 +212,9 @@ function readItems<T>(
     for (const item of group.items) {
       try {
         origin ??= group.origin();
-        const read1 = read(item as Record<string, unknown>, origin);
-        const bad = unacceptableInput(read1);
-        if (bad) {
-          throw new RejectedItem(`${bad.field} ${bad.message}`);
-        }
-        result.items.push(read1);
+        const own = read(item as Record<string, unknown>);
+        checked(own);
+        result.items.push({ ...origin, ...own } as T);
       } catch (error) {
         if (!(error instanceof RejectedItem)) {
           throw error;
@@ -223,7 +231,7 @@ export function readSpans(request: unknown, now = nowNanos()): ReadItems<SpanIte
   return readItems(
     request,
     { resources: 'resourceSpans', scopes: 'scopeSpans', items: 'spans' },
-    (span, origin) => spanOf(span, origin, now),
+    (span) => spanOf(span, now),
   );
 }
 
@@ -231,7 +239,7 @@ export function readLogs(request: unknown, now = nowNanos()): ReadItems<LogItem>
   return readItems(
     request,
     { resources: 'resourceLogs', scopes: 'scopeLogs', items: 'logRecords' },
-    (log, origin) => logOf(log, origin, now, now),
+    (log) => logOf(log, now, now),
   );
 }
 

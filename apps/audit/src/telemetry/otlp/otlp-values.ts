@@ -78,9 +78,15 @@ export function nanosOf(value: unknown, field: string): bigint {
  * A trace id (16 bytes) or span id (8 bytes): bytes from protobuf, hex from JSON. Lower-case hex,
  * or null when absent; all zeros is as invalid as absent (W3C Trace Context).
  */
-export function idOf(value: unknown, bytes: number, field: string): string | null {
+const HEX_ID: Record<number, RegExp> = { 8: /^[0-9a-f]{16}$/, 16: /^[0-9a-f]{32}$/ };
+const ALL_ZERO = /^0+$/;
+
+export function idOf(value: unknown, bytes: 8 | 16, field: string): string | null {
   let hex: string;
   if (value instanceof Uint8Array) {
+    if (value.byteLength === 0) {
+      return null;
+    }
     hex = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
   } else if (value === undefined || value === null || value === '') {
     return null;
@@ -89,10 +95,7 @@ export function idOf(value: unknown, bytes: number, field: string): string | nul
   } else {
     throw new RejectedItem(`${field} must be ${bytes} bytes (hex in JSON)`);
   }
-  if (hex.length === 0) {
-    return null;
-  }
-  if (!new RegExp(`^[0-9a-f]{${bytes * 2}}$`).test(hex) || /^0+$/.test(hex)) {
+  if (!HEX_ID[bytes]!.test(hex) || ALL_ZERO.test(hex)) {
     throw new RejectedItem(`${field} must be ${bytes} bytes, not all zero (hex in JSON)`);
   }
   return hex;
