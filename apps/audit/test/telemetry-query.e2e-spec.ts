@@ -3,7 +3,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { TestDatabase, TestTokenIssuer, createTestDatabase } from '@agp/testing';
 
-import { TestCaller, startAudit } from './support/audit-test-app';
+import { IngestService } from '../src/ingest/ingest.service';
+import { TestCaller, auditEnvelope, startAudit } from './support/audit-test-app';
 import { otlpJsonSpan, otlpJsonTraces, postOtlp } from './support/otlp-requests';
 
 interface SpanAnswer {
@@ -211,5 +212,27 @@ describe('telemetry queries (D46, D54, A26)', () => {
 
     expect(spans.body.items).toEqual([]);
     expect(trace.status).toBe(404);
+  });
+
+  it('should link an audit trace to the spans of the W3C trace its hops recorded, and back (A27)', async () => {
+    const correlationId = randomUUID();
+    await app
+      .get(IngestService)
+      .ingest([auditEnvelope(tenantId, 'HITL', { traceId, spanId: child }, { correlationId })]);
+    const auditor = await TestCaller.create(issuer, tenantId, ['AUDIT:READ']);
+
+    const audit = await auditor.call<{ telemetry: unknown[] }>(
+      app,
+      'GET',
+      `/audit/v1/traces/${correlationId}`,
+    );
+    const spans = await reader.call<{ correlationIds: string[] }>(
+      app,
+      'GET',
+      `/audit/v1/telemetry/traces/${traceId}`,
+    );
+
+    expect(audit.body.telemetry).toEqual([{ traceId, spans: 2 }]);
+    expect(spans.body.correlationIds).toEqual([correlationId]);
   });
 });

@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 
+import { TelemetryModule } from '../telemetry/telemetry.module';
 import { EventPartitionsService } from './event-partitions.service';
 import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 
 @Module({
+  imports: [TelemetryModule],
   controllers: [EventsController],
   providers: [EventsRepository, EventsService, EventPartitionsService],
   exports: [EventPartitionsService],

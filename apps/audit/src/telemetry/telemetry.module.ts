@@ -4,6 +4,7 @@ import { TelemetryIngestController } from './ingest/telemetry-ingest.controller'
 import { TelemetryIngestService } from './ingest/telemetry-ingest.service';
 import { TelemetryQuotaRepository } from './ingest/telemetry-quota.repository';
 import { TelemetryStoreRepository } from './ingest/telemetry-store.repository';
+import { TelemetryLinksRepository } from './query/telemetry-links.repository';
 import { TelemetryQueryController } from './query/telemetry-query.controller';
 import { TelemetryQueryRepository } from './query/telemetry-query.repository';
 import { TelemetryQueryService } from './query/telemetry-query.service';
@@ -21,7 +22,8 @@ import { TelemetryRetentionService } from './telemetry-retention.service';
     TelemetryRetentionService,
     TelemetryQueryService,
     TelemetryQueryRepository,
+    TelemetryLinksRepository,
   ],
-  exports: [TelemetryRetentionService],
+  exports: [TelemetryRetentionService, TelemetryLinksRepository],
 })
 export class TelemetryModule {}

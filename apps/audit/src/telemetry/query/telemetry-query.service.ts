@@ -8,6 +8,7 @@ import {
   SPAN_STATUSES,
   TelemetryFilterQueryDto,
 } from './dto/telemetry-query.dto';
+import { TelemetryLinksRepository } from './telemetry-links.repository';
 import { RowKey, TelemetryFilter, TelemetryQueryRepository } from './telemetry-query.repository';
 import { LogPage, SpanPage, TraceView, logView, spanTree, spanView } from './telemetry-views';
 
@@ -73,6 +74,7 @@ function pageOf<R extends { id: string }, V>(
 export class TelemetryQueryService {
   constructor(
     @Inject(TelemetryQueryRepository) private readonly repository: TelemetryQueryRepository,
+    @Inject(TelemetryLinksRepository) private readonly links: TelemetryLinksRepository,
   ) {}
 
   async spans(tenantId: string, query: ListSpansQueryDto): Promise<SpanPage> {
@@ -112,6 +114,7 @@ export class TelemetryQueryService {
       traceId: id,
       spans: spanTree(rows.slice(0, MAX_TRACE_SPANS).map(spanView)),
       isTruncated: rows.length > MAX_TRACE_SPANS,
+      correlationIds: await this.links.correlationIds(tenantId, id),
     };
   }
 }

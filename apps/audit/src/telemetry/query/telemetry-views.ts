@@ -79,6 +79,8 @@ export interface TraceView {
   traceId: string;
   spans: TraceSpanView[];
   isTruncated: boolean;
+  /** A27: the audit conversations (`GET /audit/v1/traces/{correlationId}`) whose hops recorded this trace. */
+  correlationIds: string[];
 }
 
 export interface SpanRow {

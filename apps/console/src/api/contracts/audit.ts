@@ -765,6 +765,21 @@ export interface TraceResponse {
   correlationId: string;
   items: AuditEventResponseDto[];
   isTruncated: boolean;
+  /**
+   * A27: the W3C traces the hops recorded (a `traceparent` came with them, D46), each with the
+   * count of the agent's spans the tenant's telemetry holds: `GET /audit/v1/telemetry/traces/{traceId}`.
+   */
+  telemetry: TelemetryLink[];
+}
+/**
+ * A trace named by audit events, and how many of its spans the tenant's telemetry holds (A27).
+ *
+ * This interface was referenced by `AuditOperations`'s JSON-Schema
+ * via the `definition` "TelemetryLink".
+ */
+export interface TelemetryLink {
+  traceId: string;
+  spans: number;
 }
 /**
  * JSON Web Key Set
@@ -1244,6 +1259,10 @@ export interface TraceView {
   traceId: string;
   spans: TraceSpanView[];
   isTruncated: boolean;
+  /**
+   * A27: the audit conversations (`GET /audit/v1/traces/{correlationId}`) whose hops recorded this trace.
+   */
+  correlationIds: string[];
 }
 /**
  * A span in its trace's tree: depth-first, children by start time, `depth` 0 for a root.
