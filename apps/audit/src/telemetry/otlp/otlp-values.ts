@@ -95,7 +95,7 @@ export function idOf(value: unknown, bytes: 8 | 16, field: string): string | nul
   } else {
     throw new RejectedItem(`${field} must be ${bytes} bytes (hex in JSON)`);
   }
-  if (!HEX_ID[bytes]!.test(hex) || ALL_ZERO.test(hex)) {
+  if (!HEX_ID[bytes].test(hex) || ALL_ZERO.test(hex)) {
     throw new RejectedItem(`${field} must be ${bytes} bytes, not all zero (hex in JSON)`);
   }
   return hex;
