@@ -94,6 +94,26 @@ describe('gateway proxy', () => {
     });
   });
 
+  it('should take OTLP/JSON exports up to 4 MiB on the telemetry ingest paths and refuse larger JSON elsewhere (D54)', async () => {
+    const payload = Buffer.from(JSON.stringify({ resourceSpans: [], padding: 'x'.repeat(2 * MB) }));
+    const post = (path: string, body: Buffer) =>
+      request(`${base}${path}`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+
+    const ingest = await post('/audit/v1/telemetry/v1/digest', payload);
+    const elsewhere = await post('/audit/v1/digest', payload);
+    const tooLarge = await post('/audit/v1/telemetry/v1/digest', Buffer.alloc(4 * MB + 1, 0x20));
+
+    expect(ingest.statusCode).toBe(200);
+    expect(((await ingest.body.json()) as { bytes: number }).bytes).toBe(payload.length);
+    expect(elsewhere.statusCode).toBe(413);
+    expect(tooLarge.statusCode).toBe(413);
+    await Promise.all([elsewhere.body.dump(), tooLarge.body.dump()]);
+  });
+
   it('should stream a multi-megabyte response body back unchanged', async () => {
     const size = 20 * MB + 123;
     const response = await request(`${base}/relay/v1/large?bytes=${size}`);

@@ -37,6 +37,8 @@ export async function startUpstream(): Promise<{
   });
 
   server.post('/relay/v1/digest', (request) => digestOf(request.body));
+  server.post('/audit/v1/telemetry/v1/digest', (request) => digestOf(request.body));
+  server.post('/audit/v1/digest', (request) => digestOf(request.body));
 
   server.post('/relay/mcp/digest', async (request) => {
     const { bytes, sha256 } = await digestOf(request.body);

@@ -7,21 +7,29 @@ import { AuditEnv } from './config/audit.env';
 import { AUDIT_DATABASE } from './database/tokens';
 import { CheckpointsService } from './integrity/checkpoints.service';
 import { RetentionJobService } from './retention/retention-job.service';
+import { TelemetryRetentionService } from './telemetry/telemetry-retention.service';
 
 /**
  * The audit service's scheduled work, each once per interval across replicas (F30): a signed
- * checkpoint (issue 5, item 5) and retention with partition upkeep (A9). The monitors' minute tick
+ * checkpoint (issue 5, item 5), retention with partition upkeep (A9), and the telemetry's (A24). The monitors' minute tick
  * is `DetectorTickService`'s.
  */
 export const auditJobs = schedulerProvider({
   provide: Symbol.for('agp:audit:jobs'),
   database: AUDIT_DATABASE,
-  inject: [AUDIT_ENV, ROOT_LOGGER, CheckpointsService, RetentionJobService],
+  inject: [
+    AUDIT_ENV,
+    ROOT_LOGGER,
+    CheckpointsService,
+    RetentionJobService,
+    TelemetryRetentionService,
+  ],
   jobs: (
     env: AuditEnv,
     logger: Logger,
     checkpoints: CheckpointsService,
     retention: RetentionJobService,
+    telemetryRetention: TelemetryRetentionService,
   ) => [
     {
       name: 'audit-checkpoints',
@@ -33,6 +41,16 @@ export const auditJobs = schedulerProvider({
       intervalMs: env.AUDIT_RETENTION_INTERVAL_MS,
       work: async () =>
         logger.info({ job: 'audit-retention', ...(await retention.runOnce()) }, 'retention ran'),
+    },
+    {
+      // A24: agents' spans and logs, kept as long as the tenant's TRAFFIC events.
+      name: 'telemetry-retention',
+      intervalMs: env.AUDIT_RETENTION_INTERVAL_MS,
+      work: async () =>
+        logger.info(
+          { job: 'telemetry-retention', ...(await telemetryRetention.runOnce()) },
+          'telemetry retention ran',
+        ),
     },
   ],
 });

@@ -14,6 +14,7 @@ import { IngestModule } from './ingest/ingest.module';
 import { IntegrityModule } from './integrity/integrity.module';
 import { MonitorsModule } from './monitors/monitors.module';
 import { RetentionModule } from './retention/retention.module';
+import { TelemetryModule } from './telemetry/telemetry.module';
 
 /**
  * The audit service: the unit that both its own process (main.ts) and the one-process runner
@@ -38,6 +39,7 @@ export class AuditModule {
         RetentionModule,
         DashboardModule,
         MonitorsModule.forRoot(),
+        TelemetryModule,
       ],
       providers: [auditJobs],
     };

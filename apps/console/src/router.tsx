@@ -34,6 +34,15 @@ export const router = createBrowserRouter([
         lazy: () => import('./pages/trace-page').then((m) => ({ Component: m.TracePage })),
       },
       {
+        path: 'telemetry',
+        lazy: () => import('./pages/telemetry-page').then((m) => ({ Component: m.TelemetryPage })),
+      },
+      {
+        path: 'telemetry/traces/:traceId',
+        lazy: () =>
+          import('./pages/telemetry-trace-page').then((m) => ({ Component: m.TelemetryTracePage })),
+      },
+      {
         path: 'review',
         lazy: () => import('./pages/review-page').then((m) => ({ Component: m.ReviewPage })),
       },

@@ -58,8 +58,8 @@ async function forward(
   fastify.addHook('onClose', async () => {
     await Promise.all([...pools.values()].map((upstream) => upstream.close()));
   });
-  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   for (const route of options.routes) {
+    const bodyLimit = route.bodyLimit ?? options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const upstream = pools.get(route.upstream) ?? new UpstreamPool(route.upstream, pool);
     pools.set(route.upstream, upstream);
     fastify.all(`${route.prefix}*`, (request, reply) => {

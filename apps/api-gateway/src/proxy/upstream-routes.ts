@@ -8,7 +8,12 @@ export interface UpstreamRoute {
   upstream: string;
   /** A traffic path (D20): long waits (human review, streams), many connections (T15). */
   isTraffic?: boolean;
+  /** A JSON body limit of its own, where the owning service takes more than D12's 1 MiB. */
+  bodyLimit?: number;
 }
+
+/** D54: OTLP export requests may hold 4 MiB (the audit service checks it after decompression). */
+export const OTLP_INGEST_BODY_LIMIT = 4 * 1024 * 1024;
 
 /** D1: each service owns its prefix; the gateway forwards it unchanged. */
 export function upstreamRoutes(env: GatewayEnv): UpstreamRoute[] {
@@ -28,6 +33,11 @@ export function upstreamRoutes(env: GatewayEnv): UpstreamRoute[] {
     ].map((prefix) => ({ prefix, upstream: stripTrailingSlash(env.TENANT_AUTH_URL) })),
     { prefix: '/.well-known/oauth-protected-resource/relay/', upstream: relay },
     { prefix: '/relay/', upstream: relay },
+    {
+      prefix: '/audit/v1/telemetry/v1/',
+      upstream: stripTrailingSlash(env.AUDIT_URL),
+      bodyLimit: OTLP_INGEST_BODY_LIMIT,
+    },
     { prefix: '/audit/v1/', upstream: stripTrailingSlash(env.AUDIT_URL) },
   ];
 }

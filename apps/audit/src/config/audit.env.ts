@@ -51,4 +51,22 @@ export class AuditEnv extends CoreEnv {
   @Min(1)
   @Max(90)
   AUDIT_PARTITIONS_AHEAD_DAYS: number = 7;
+
+  /**
+   * A tenant's telemetry quota (A25): spans and log records accepted per minute, across replicas.
+   * Over it an export is answered 429 with `Retry-After` (the next minute).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  TELEMETRY_ITEMS_PER_MINUTE: number = 600_000;
+
+  /**
+   * Bytes of export requests one replica decodes and stores at once (A25); past it an export is
+   * answered 503 with `Retry-After`, which OTLP exporters retry.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(4 * 1024 * 1024)
+  TELEMETRY_INFLIGHT_BYTES: number = 64 * 1024 * 1024;
 }

@@ -10,6 +10,8 @@ import { CreateMonitorSeries1763804100000 } from './migrations/1763804100000-Cre
 import { CreateMonitorSeriesTotals1763804900000 } from './migrations/1763804900000-CreateMonitorSeriesTotals';
 import { BackfillMonitorSeriesTotals1763804950000 } from './migrations/1763804950000-BackfillMonitorSeriesTotals';
 import { ReplaceTickTablesWithJobRuns1765065600000 } from './migrations/1765065600000-ReplaceTickTablesWithJobRuns';
+import { CreateTelemetryTables1765270000000 } from './migrations/1765270000000-CreateTelemetryTables';
+import { IndexEventsByTraceId1765270100000 } from './migrations/1765270100000-IndexEventsByTraceId';
 import { AUDIT_SCHEMA } from './tokens';
 
 /** Entities and migrations of the audit schema: shared by the runtime and the migrate command. */
@@ -29,6 +31,8 @@ export function auditDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateMonitorSeriesTotals1763804900000,
       BackfillMonitorSeriesTotals1763804950000,
       ReplaceTickTablesWithJobRuns1765065600000,
+      CreateTelemetryTables1765270000000,
+      IndexEventsByTraceId1765270100000,
     ],
   };
 }

@@ -4,7 +4,7 @@ import { Database, Tx } from '@agp/database';
 import { AUDIT_DATABASE } from '../database/tokens';
 import { createPartitionStatements } from './partitions';
 
-/** The catalogue side of the daily partitions of `audit.events`; the service decides which. */
+/** The catalogue side of a table's daily partitions; `DailyPartitions` decides which. */
 @Injectable()
 export class EventPartitionsRepository {
   private readonly schema: string;
@@ -13,26 +13,26 @@ export class EventPartitionsRepository {
     this.schema = database.schema;
   }
 
-  async names(tx: Tx): Promise<string[]> {
+  async names(tx: Tx, table: string): Promise<string[]> {
     const rows: Array<{ name: string }> = await tx.query(
       `SELECT c.relname AS name FROM pg_inherits i
        JOIN pg_class c ON c.oid = i.inhrelid
        JOIN pg_class p ON p.oid = i.inhparent
        JOIN pg_namespace n ON n.oid = p.relnamespace
-       WHERE n.nspname = $1 AND p.relname = 'events' ORDER BY 1`,
-      [this.schema],
+       WHERE n.nspname = $1 AND p.relname = $2 ORDER BY 1`,
+      [this.schema, table],
     );
     return rows.map((row) => row.name);
   }
 
-  /** Creates the day's partition unless it is there already. */
-  async ensure(tx: Tx, name: string, day: Date): Promise<void> {
+  /** Creates the day's partition of `table` unless it is there already. */
+  async ensure(tx: Tx, table: string, name: string, day: Date): Promise<void> {
     const [found]: Array<{ exists: boolean }> = await tx.query(
       `SELECT to_regclass($1) IS NOT NULL AS exists`,
       [`${this.schema}.${name}`],
     );
     if (!found?.exists) {
-      for (const statement of createPartitionStatements(this.schema, day)) {
+      for (const statement of createPartitionStatements(this.schema, day, table)) {
         await tx.query(statement);
       }
     }

@@ -6,17 +6,17 @@ import { EventPartitionsRepository } from './event-partitions.repository';
 import { addDays, dayOfPartition, dayStart, partitionName } from './partitions';
 
 /**
- * Daily partitions of `audit.events`: created ahead by the scheduled job and, for an event whose
- * day has none (late or early clocks), on demand before its batch is written. Dropped by retention
- * once empty and in the past.
+ * Daily partitions of one table: created ahead by the scheduled job and, for a row whose day has
+ * none (late or early clocks), on demand before its batch is written. Dropped by retention once
+ * empty and in the past.
  */
-@Injectable()
-export class EventPartitionsService {
+export class DailyPartitions {
   private readonly known = new Set<string>();
 
   constructor(
-    @Inject(AUDIT_DATABASE) private readonly database: Database,
+    private readonly database: Database,
     private readonly repository: EventPartitionsRepository,
+    private readonly table: string,
   ) {}
 
   async ensureDays(days: Date[]): Promise<void> {
@@ -24,7 +24,7 @@ export class EventPartitionsService {
     // yesterday on, which it never drops, are taken from this replica's memory.
     const kept = addDays(dayStart(new Date()), -1);
     for (const day of days) {
-      const name = partitionName(dayStart(day));
+      const name = partitionName(dayStart(day), this.table);
       if (!this.known.has(name) || dayStart(day) < kept) {
         await this.create(day);
         this.known.add(name);
@@ -42,7 +42,7 @@ export class EventPartitionsService {
   async dropEmptyBefore(before: Date): Promise<string[]> {
     const dropped: string[] = [];
     for (const name of await this.names()) {
-      const day = dayOfPartition(name);
+      const day = dayOfPartition(name, this.table);
       if (!day || addDays(day, 1) > dayStart(before)) {
         continue;
       }
@@ -56,18 +56,29 @@ export class EventPartitionsService {
   }
 
   names(): Promise<string[]> {
-    return this.database.asSystem((tx) => this.repository.names(tx));
+    return this.database.asSystem((tx) => this.repository.names(tx, this.table));
   }
 
   private async create(day: Date): Promise<void> {
-    const name = partitionName(dayStart(day));
+    const name = partitionName(dayStart(day), this.table);
     try {
-      await this.database.asSystem((tx) => this.repository.ensure(tx, name, day));
+      await this.database.asSystem((tx) => this.repository.ensure(tx, this.table, name, day));
     } catch (error) {
       // Another replica created it at the same moment.
       if (!(await this.names()).includes(name)) {
         throw error;
       }
     }
+  }
+}
+
+/** Daily partitions of `audit.events` (A13). */
+@Injectable()
+export class EventPartitionsService extends DailyPartitions {
+  constructor(
+    @Inject(AUDIT_DATABASE) database: Database,
+    @Inject(EventPartitionsRepository) repository: EventPartitionsRepository,
+  ) {
+    super(database, repository, 'events');
   }
 }

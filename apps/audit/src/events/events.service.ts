@@ -2,6 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../database/tokens';
+import {
+  TelemetryLink,
+  TelemetryLinksRepository,
+} from '../telemetry/query/telemetry-links.repository';
 import { AuditEventResponseDto, toEventResponse } from './dto/audit-event-response.dto';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';
 import { EventFilter } from './event-filter';
@@ -20,6 +24,11 @@ export interface TraceResponse {
   correlationId: string;
   items: AuditEventResponseDto[];
   isTruncated: boolean;
+  /**
+   * A27: the W3C traces the hops recorded (a `traceparent` came with them, D46), each with the
+   * count of the agent's spans the tenant's telemetry holds: `GET /audit/v1/telemetry/traces/{traceId}`.
+   */
+  telemetry: TelemetryLink[];
 }
 
 function encodeCursor(key: EventKey): string {
@@ -68,6 +77,7 @@ export class EventsService {
   constructor(
     @Inject(EventsRepository) private readonly repository: EventsRepository,
     @Inject(AUDIT_DATABASE) private readonly database: Database,
+    @Inject(TelemetryLinksRepository) private readonly telemetry: TelemetryLinksRepository,
   ) {}
 
   async list(tenantId: string, query: ListEventsQueryDto): Promise<EventPage> {
@@ -106,10 +116,13 @@ export class EventsService {
         `no audit event has correlation id ${correlationId}`,
       );
     }
+    const items = events.slice(0, MAX_TRACE_EVENTS);
+    const traceIds = [...new Set(items.flatMap((e) => (e.traceId ? [e.traceId] : [])))];
     return {
       correlationId,
-      items: events.slice(0, MAX_TRACE_EVENTS).map(toEventResponse),
+      items: items.map(toEventResponse),
       isTruncated: events.length > MAX_TRACE_EVENTS,
+      telemetry: await this.telemetry.spanCounts(tenantId, traceIds),
     };
   }
 }

@@ -36,7 +36,7 @@ const NEEDS_ESCAPE = /[\\\t\n\r]/;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /** A value in COPY's text format: `\N` for null; backslash, tab and line breaks escaped. */
-function field(value: string | null): string {
+export function field(value: string | null): string {
   if (value === null) {
     return '\\N';
   }

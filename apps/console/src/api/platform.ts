@@ -5,7 +5,9 @@ import type {
   AuditEventResponseDto,
   Dashboard,
   EventPage,
+  LogPage,
   TraceResponse,
+  TraceView,
   VerificationResult,
 } from './contracts/audit';
 import type {
@@ -46,6 +48,15 @@ export interface EventFilters {
   sinkId?: string;
 }
 
+/** D54's log search filters; `attr` is `key=value`. */
+export interface LogFilters {
+  traceId?: string;
+  service?: string;
+  agentId?: string;
+  severity?: string;
+  attr?: string;
+}
+
 export interface NewPolicyVersion {
   regoSource: string;
   version?: string;
@@ -78,6 +89,10 @@ export const platform = {
   event: (id: string) => api<AuditEventResponseDto>(`/audit/v1/events/${id}`),
   trace: (correlationId: string) =>
     api<TraceResponse>(`/audit/v1/traces/${encodeURIComponent(correlationId)}`),
+  telemetryTrace: (traceId: string) =>
+    api<TraceView>(`/audit/v1/telemetry/traces/${encodeURIComponent(traceId)}`),
+  logs: (filters: LogFilters, cursor?: string) =>
+    api<LogPage>(`/audit/v1/telemetry/logs${query({ ...filters, cursor, limit: 50 })}`),
   verifyIntegrity: (from?: string, to?: string) =>
     api<VerificationResult>(`/audit/v1/integrity/verify${query({ from, to })}`),
 

@@ -14,6 +14,7 @@ const PAGES: Array<{ to: string; label: string; needs: TabNeeds[] }> = [
   { to: '/', label: 'Overview', needs: [['AUDIT', 'READ']] },
   { to: '/alerts', label: 'Alerts', needs: [['AUDIT', 'READ']] },
   { to: '/audit', label: 'Audit', needs: [['AUDIT', 'READ']] },
+  { to: '/telemetry', label: 'Telemetry', needs: [['TELEMETRY', 'READ']] },
   { to: '/review', label: 'Human review', needs: [['HITL_REQUESTS', 'READ']] },
   { to: '/policies', label: 'Policies', needs: [['TENANT', 'READ']] },
   { to: '/registry', label: 'Registry', needs: Object.values(REGISTRY_NEEDS) },

@@ -1,6 +1,6 @@
-import { Alert, Card, Code, Group, Stack, Text, Timeline, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Code, Group, Stack, Text, Timeline, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 
 import { platform } from '../api/platform';
 import { SeverityBadge } from '../components/action-badge';
@@ -21,6 +21,21 @@ export function TracePage() {
         Correlation id <Code>{correlationId}</Code>
       </Text>
       <ErrorAlert error={trace.error} />
+      {trace.data?.telemetry.length ? (
+        <Group gap="xs">
+          <Text size="sm">Agent spans:</Text>
+          {trace.data.telemetry.map((link) => (
+            <Anchor
+              key={link.traceId}
+              component={Link}
+              to={`/telemetry/traces/${link.traceId}`}
+              size="sm"
+            >
+              {link.traceId} ({link.spans} spans)
+            </Anchor>
+          ))}
+        </Group>
+      ) : null}
       {trace.data?.isTruncated ? (
         <Alert color="yellow.9" title="Long trace">
           Only the first events of this trace are shown.

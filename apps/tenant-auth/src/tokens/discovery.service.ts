@@ -52,7 +52,7 @@ export class DiscoveryService {
       ],
       // `none`: the console, a public client that proves itself with PKCE.
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-      scopes_supported: ['openid', 'offline_access', 'svc:api', 'mcp:call'],
+      scopes_supported: ['openid', 'offline_access', 'svc:api', 'mcp:call', 'telemetry:write'],
       id_token_signing_alg_values_supported: ['ES256'],
       token_endpoint_auth_signing_alg_values_supported: ['ES256'],
       response_types_supported: ['code'],

@@ -11,6 +11,10 @@ describe(scopeOf.name, () => {
     expect(scopeOf('mcp:call')).toBe('mcp:call');
   });
 
+  it('should give telemetry:write, the scope agents send OTLP with (D54), when it is asked for', () => {
+    expect(scopeOf('telemetry:write')).toBe('telemetry:write');
+  });
+
   it('should refuse with invalid_scope when a scope is unknown or two audiences are asked for', () => {
     expect(() => scopeOf('admin')).toThrow(OAuthError);
     expect(() => scopeOf('svc:api mcp:call')).toThrow(

@@ -41,5 +41,5 @@ export const AGENT_VISIBILITIES = ['PUBLIC', 'PRIVATE', 'INTERNAL'] as const;
 export type AgentVisibility = (typeof AGENT_VISIBILITIES)[number];
 
 /** D8: scopes a token may carry. */
-export const SCOPES = ['svc:api', 'mcp:call'] as const;
+export const SCOPES = ['svc:api', 'mcp:call', 'telemetry:write'] as const;
 export type Scope = (typeof SCOPES)[number];

@@ -191,6 +191,9 @@ export interface AuditOperations {
   QuietController_schedule: Downtime;
   RetentionController_get: RetentionPolicy;
   RetentionController_update: RetentionPolicy;
+  TelemetryQueryController_logs: LogPage;
+  TelemetryQueryController_spans: SpanPage;
+  TelemetryQueryController_trace: TraceView;
 }
 /**
  * The specification's "Monitor alert detail", field for field, plus `id` (the alertId of the
@@ -762,6 +765,21 @@ export interface TraceResponse {
   correlationId: string;
   items: AuditEventResponseDto[];
   isTruncated: boolean;
+  /**
+   * A27: the W3C traces the hops recorded (a `traceparent` came with them, D46), each with the
+   * count of the agent's spans the tenant's telemetry holds: `GET /audit/v1/telemetry/traces/{traceId}`.
+   */
+  telemetry: TelemetryLink[];
+}
+/**
+ * A trace named by audit events, and how many of its spans the tenant's telemetry holds (A27).
+ *
+ * This interface was referenced by `AuditOperations`'s JSON-Schema
+ * via the `definition` "TelemetryLink".
+ */
+export interface TelemetryLink {
+  traceId: string;
+  spans: number;
 }
 /**
  * JSON Web Key Set
@@ -1136,4 +1154,148 @@ export interface RetentionPolicy {
    * Null while the tenant keeps the defaults.
    */
   updatedAt: null | string;
+}
+/**
+ * This interface was referenced by `AuditOperations`'s JSON-Schema
+ * via the `definition` "LogPage".
+ */
+export interface LogPage {
+  items: LogRecordView[];
+  nextCursor: null | string;
+}
+/**
+ * This interface was referenced by `AuditOperations`'s JSON-Schema
+ * via the `definition` "LogRecordView".
+ */
+export interface LogRecordView {
+  time: string;
+  timeUnixNano: string;
+  observedTimeUnixNano: string;
+  severityNumber: number;
+  severityText: null | string;
+  eventName: null | string;
+  body: unknown;
+  traceId: null | string;
+  spanId: null | string;
+  serviceName: null | string;
+  agentId: null | string;
+  sender: TelemetrySender;
+  attributes: Attributes;
+  resourceAttributes: Attributes;
+  scope: null | ScopeView;
+  receivedAt: string;
+}
+/**
+ * This interface was referenced by `AuditOperations`'s JSON-Schema
+ * via the `definition` "TelemetrySender".
+ */
+export interface TelemetrySender {
+  kind: string;
+  id: string;
+}
+/**
+ * This interface was referenced by `AuditOperations`'s JSON-Schema
+ * via the `definition` "Attributes".
+ */
+export interface Attributes {
+  [k: string]: unknown;
+}
+/**
+ * This interface was referenced by `AuditOperations`'s JSON-Schema
+ * via the `definition` "ScopeView".
+ */
+export interface ScopeView {
+  name: null | string;
+  version: null | string;
+  attributes: Attributes;
+}
+/**
+ * This interface was referenced by `AuditOperations`'s JSON-Schema
+ * via the `definition` "SpanPage".
+ */
+export interface SpanPage {
+  items: SpanView[];
+  nextCursor: null | string;
+}
+/**
+ * One span as the query answers it (A26).
+ *
+ * This interface was referenced by `AuditOperations`'s JSON-Schema
+ * via the `definition` "SpanView".
+ */
+export interface SpanView {
+  traceId: string;
+  spanId: string;
+  parentSpanId: null | string;
+  name: string;
+  kind: 'UNSPECIFIED' | 'INTERNAL' | 'SERVER' | 'CLIENT' | 'PRODUCER' | 'CONSUMER';
+  startTime: string;
+  endTime: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  durationMs: number;
+  status: {
+    code: 'ERROR' | 'UNSET' | 'OK';
+    message: null | string;
+  };
+  serviceName: null | string;
+  /**
+   * The agent whose token sent it; null when a user or service account did.
+   */
+  agentId: null | string;
+  sender: TelemetrySender;
+  attributes: Attributes;
+  resourceAttributes: Attributes;
+  scope: null | ScopeView;
+  events: unknown[];
+  links: unknown[];
+  receivedAt: string;
+}
+/**
+ * This interface was referenced by `AuditOperations`'s JSON-Schema
+ * via the `definition` "TraceView".
+ */
+export interface TraceView {
+  traceId: string;
+  spans: TraceSpanView[];
+  isTruncated: boolean;
+  /**
+   * A27: the audit conversations (`GET /audit/v1/traces/{correlationId}`) whose hops recorded this trace.
+   */
+  correlationIds: string[];
+}
+/**
+ * A span in its trace's tree: depth-first, children by start time, `depth` 0 for a root.
+ *
+ * This interface was referenced by `AuditOperations`'s JSON-Schema
+ * via the `definition` "TraceSpanView".
+ */
+export interface TraceSpanView {
+  depth: number;
+  traceId: string;
+  spanId: string;
+  parentSpanId: null | string;
+  name: string;
+  kind: 'UNSPECIFIED' | 'INTERNAL' | 'SERVER' | 'CLIENT' | 'PRODUCER' | 'CONSUMER';
+  startTime: string;
+  endTime: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  durationMs: number;
+  status: {
+    code: 'ERROR' | 'UNSET' | 'OK';
+    message: null | string;
+  };
+  serviceName: null | string;
+  /**
+   * The agent whose token sent it; null when a user or service account did.
+   */
+  agentId: null | string;
+  sender: TelemetrySender;
+  attributes: Attributes;
+  resourceAttributes: Attributes;
+  scope: null | ScopeView;
+  events: unknown[];
+  links: unknown[];
+  receivedAt: string;
 }

@@ -1,0 +1,181 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Principal, allows } from '@agp/auth';
+import { Database } from '@agp/database';
+import { HttpProblem, unacceptableInput } from '@agp/http';
+
+import { AUDIT_ENV } from '../../common/audit-env.token';
+import { AuditEnv } from '../../config/audit.env';
+import { AUDIT_DATABASE } from '../../database/tokens';
+import { OtlpBody } from '../otlp/otlp-body';
+import { ReadItems, readLogs, readSpans } from '../otlp/otlp-items';
+import { OtlpSignal, PartialSuccess, decodeRequest } from '../otlp/otlp-proto';
+import { MalformedOtlp } from '../otlp/otlp-values';
+import {
+  LOGS_TABLE,
+  SPANS_TABLE,
+  TelemetryPartitionsService,
+} from '../telemetry-partitions.service';
+import { Column, LOG_COLUMNS, SPAN_COLUMNS, Sender } from './telemetry-columns';
+import { TelemetryQuotaRepository, quotaWindow } from './telemetry-quota.repository';
+import { TelemetryStoreRepository } from './telemetry-store.repository';
+
+/** D54: an agent's own client-credentials token of this scope, or TELEMETRY:WRITE. */
+export const TELEMETRY_WRITE_SCOPE = 'telemetry:write';
+
+export interface ExportOutcome {
+  accepted: number;
+  partial?: PartialSuccess;
+}
+
+interface Signal<T> {
+  table: string;
+  columns: Array<Column<T>>;
+  read: (request: unknown) => ReadItems<T>;
+  time: (item: T) => string;
+  noun: string;
+}
+
+const SIGNALS = {
+  traces: {
+    table: SPANS_TABLE,
+    columns: SPAN_COLUMNS,
+    read: readSpans,
+    time: (span) => span.startTime,
+    noun: 'spans',
+  } satisfies Signal<ReturnType<typeof readSpans>['items'][number]>,
+  logs: {
+    table: LOGS_TABLE,
+    columns: LOG_COLUMNS,
+    read: readLogs,
+    time: (log) => log.logTime,
+    noun: 'log records',
+  } satisfies Signal<ReturnType<typeof readLogs>['items'][number]>,
+};
+
+/**
+ * OTLP/HTTP export requests (D46, A21–A25): decoded from protobuf or JSON, each item checked, the
+ * caller's quota reserved, and every kept item stored in one transaction under the token's tenant
+ * and sender (A22). A refused request (400, 413, 429, 503) stores nothing.
+ */
+@Injectable()
+export class TelemetryIngestService {
+  private inflightBytes = 0;
+
+  constructor(
+    @Inject(AUDIT_DATABASE) private readonly database: Database,
+    @Inject(TelemetryStoreRepository) private readonly store: TelemetryStoreRepository,
+    @Inject(TelemetryQuotaRepository) private readonly quota: TelemetryQuotaRepository,
+    @Inject(TelemetryPartitionsService) private readonly partitions: TelemetryPartitionsService,
+    @Inject(AUDIT_ENV) private readonly env: AuditEnv,
+  ) {}
+
+  async export(principal: Principal, signal: OtlpSignal, body: OtlpBody): Promise<ExportOutcome> {
+    mayWrite(principal);
+    if (body.problem) {
+      throw body.problem;
+    }
+    if (!body.encoding) {
+      const detail = 'an export request is application/x-protobuf or application/json';
+      throw new HttpProblem(415, 'unsupported-media-type', detail);
+    }
+    // A25: what this replica is decoding is bounded; past it the exporter is told to come back.
+    if (this.inflightBytes + body.bytes.length > this.env.TELEMETRY_INFLIGHT_BYTES) {
+      throw new HttpProblem(503, 'overloaded', 'telemetry ingest is busy: retry later', undefined, {
+        'retry-after': '1',
+      });
+    }
+    this.inflightBytes += body.bytes.length;
+    try {
+      return await this.exportItems(principal, signal, body);
+    } finally {
+      this.inflightBytes -= body.bytes.length;
+    }
+  }
+
+  private async exportItems(
+    principal: Principal,
+    name: OtlpSignal,
+    body: OtlpBody,
+  ): Promise<ExportOutcome> {
+    const signal = SIGNALS[name] as Signal<unknown>;
+    const read = readRequest(name, body, signal.read);
+    const partial = read.rejected
+      ? {
+          rejected: read.rejected,
+          errorMessage: `${read.rejected} ${signal.noun} rejected; the first: ${read.firstReason}`,
+        }
+      : undefined;
+    if (read.items.length === 0) {
+      return { accepted: 0, partial };
+    }
+    const sender: Sender = {
+      tenantId: principal.tenantId,
+      kind: principal.kind,
+      id: principal.subject,
+    };
+    const window = quotaWindow();
+    const count = read.items.length;
+    const limit = this.env.TELEMETRY_ITEMS_PER_MINUTE;
+    if (!(await this.quota.reserve(sender.tenantId, window.start, count, limit))) {
+      throw new HttpProblem(
+        429,
+        'quota-exceeded',
+        `the tenant's telemetry quota of ${limit} spans and log records a minute is used up`,
+        undefined,
+        { 'retry-after': String(window.retryAfterSeconds) },
+      );
+    }
+    try {
+      await this.partitions
+        .of(signal.table)
+        .ensureDays(
+          [...new Set(read.items.map((item) => signal.time(item).slice(0, 10)))].map(
+            (day) => new Date(`${day}T00:00:00.000Z`),
+          ),
+        );
+      // The system scope, as the audit ingest writes (A1): PostgreSQL refuses COPY FROM where
+      // row-level security applies. Every row's tenant is the token's, set by the columns (A22).
+      await this.database.asSystem((tx) =>
+        this.store.write(tx, signal.table, signal.columns, read.items, sender),
+      );
+    } catch (error) {
+      await this.quota.release(sender.tenantId, window.start, count);
+      throw error;
+    }
+    return { accepted: count, partial };
+  }
+}
+
+/** D54: an agent with a `telemetry:write` token, or anyone holding TELEMETRY:WRITE. */
+function mayWrite(principal: Principal): void {
+  const isAgentSending =
+    principal.kind === 'AGENT' && principal.scopes.includes(TELEMETRY_WRITE_SCOPE);
+  if (!isAgentSending && !allows(principal.permissions, 'TELEMETRY', 'WRITE')) {
+    throw HttpProblem.forbidden('TELEMETRY:WRITE');
+  }
+}
+
+/**
+ * The export request's items; a body that is not an export request in its encoding (bytes that do
+ * not decode, JSON that does not parse, lists where OTLP has messages) is a 400 (OTLP: malformed).
+ */
+function readRequest<T>(
+  signal: OtlpSignal,
+  body: OtlpBody,
+  read: (request: unknown) => ReadItems<T>,
+): ReadItems<T> {
+  try {
+    if (body.encoding === 'protobuf') {
+      return read(decodeRequest(signal, body.bytes));
+    }
+    const parsed: unknown = JSON.parse(body.bytes.toString('utf8'));
+    const bad = unacceptableInput(parsed);
+    if (bad) {
+      throw new MalformedOtlp(`${bad.field} ${bad.message}`);
+    }
+    return read(parsed);
+  } catch (error) {
+    const reason = error instanceof MalformedOtlp ? error.message : 'it cannot be decoded';
+    throw new HttpProblem(400, 'malformed-otlp', `the export request is malformed: ${reason}`);
+  }
+}

@@ -1,0 +1,248 @@
+import { unacceptableInput } from '@agp/http';
+
+import {
+  Json,
+  MalformedOtlp,
+  Origin,
+  RejectedItem,
+  attributesOf,
+  anyValueOf,
+  idOf,
+  intOf,
+  isRecord,
+  listOf,
+  nanosOf,
+  originOf,
+  recordOf,
+  textOf,
+} from './otlp-values';
+
+export interface SpanItem extends Origin {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  traceState: string | null;
+  flags: number;
+  name: string;
+  kind: number;
+  startTime: string;
+  startUnixNano: string;
+  endUnixNano: string;
+  statusCode: number;
+  statusMessage: string | null;
+  attributes: { [key: string]: Json };
+  events: Json[] | null;
+  links: Json[] | null;
+  dropped: { [key: string]: number } | null;
+}
+
+export interface LogItem extends Origin {
+  logTime: string;
+  timeUnixNano: string;
+  observedUnixNano: string;
+  severityNumber: number;
+  severityText: string | null;
+  eventName: string | null;
+  body: Json;
+  traceId: string | null;
+  spanId: string | null;
+  flags: number;
+  attributes: { [key: string]: Json };
+  droppedAttributes: number;
+}
+
+/** What an export request holds: the items to store, and those refused with the first reason. */
+export interface ReadItems<T> {
+  items: T[];
+  rejected: number;
+  firstReason?: string;
+}
+
+const DAY_NS = 86_400_000_000_000n;
+/** Bounds on an item's time (A23): a day ahead for skewed clocks, a week back for queues. */
+const FUTURE_NS = DAY_NS;
+const PAST_NS = 7n * DAY_NS;
+
+function timeOf(nanos: bigint, field: string, now: bigint): string {
+  if (nanos > now + FUTURE_NS || nanos < now - PAST_NS) {
+    throw new RejectedItem(`${field} is more than a day ahead or a week behind the clock`);
+  }
+  return new Date(Number(nanos / 1_000_000n)).toISOString();
+}
+
+function countsOf(
+  record: Record<string, unknown>,
+  fields: string[],
+): Record<string, number> | null {
+  const counts: Record<string, number> = {};
+  for (const field of fields) {
+    const n = intOf(record[field], field);
+    if (n > 0) {
+      counts[field.replace(/Count$/, '')] = n;
+    }
+  }
+  return Object.keys(counts).length > 0 ? counts : null;
+}
+
+function spanOf(span: Record<string, unknown>, now: bigint): Omit<SpanItem, keyof Origin> {
+  const traceId = idOf(span.traceId, 16, 'traceId');
+  const spanId = idOf(span.spanId, 8, 'spanId');
+  if (!traceId || !spanId) {
+    throw new RejectedItem('traceId and spanId are required');
+  }
+  const name = textOf(span.name, 'name');
+  if (!name) {
+    throw new RejectedItem('name is required');
+  }
+  const start = nanosOf(span.startTimeUnixNano, 'startTimeUnixNano');
+  const end = nanosOf(span.endTimeUnixNano, 'endTimeUnixNano');
+  if (end < start) {
+    throw new RejectedItem('endTimeUnixNano must not be before startTimeUnixNano');
+  }
+  const status = recordOf(span.status, 'status');
+  return {
+    traceId,
+    spanId,
+    parentSpanId: idOf(span.parentSpanId, 8, 'parentSpanId'),
+    traceState: textOf(span.traceState, 'traceState'),
+    flags: intOf(span.flags, 'flags'),
+    name,
+    kind: intOf(span.kind, 'kind', 5),
+    startTime: timeOf(start, 'startTimeUnixNano', now),
+    startUnixNano: start.toString(),
+    endUnixNano: end.toString(),
+    statusCode: intOf(status.code, 'status.code', 2),
+    statusMessage: textOf(status.message, 'status.message'),
+    attributes: attributesOf(span.attributes),
+    events: eventsOf(span.events),
+    links: linksOf(span.links),
+    dropped: countsOf(span, ['droppedAttributesCount', 'droppedEventsCount', 'droppedLinksCount']),
+  };
+}
+
+function eventsOf(value: unknown): Json[] | null {
+  const events = listOf(value, 'events').map((event) => {
+    const e = recordOf(event, 'events[]');
+    return {
+      timeUnixNano: nanosOf(e.timeUnixNano, 'events[].timeUnixNano').toString(),
+      name: textOf(e.name, 'events[].name'),
+      attributes: attributesOf(e.attributes, 'events[].attributes'),
+    };
+  });
+  return events.length > 0 ? events : null;
+}
+
+function linksOf(value: unknown): Json[] | null {
+  const links = listOf(value, 'links').map((link) => {
+    const l = recordOf(link, 'links[]');
+    return {
+      traceId: idOf(l.traceId, 16, 'links[].traceId'),
+      spanId: idOf(l.spanId, 8, 'links[].spanId'),
+      traceState: textOf(l.traceState, 'links[].traceState'),
+      attributes: attributesOf(l.attributes, 'links[].attributes'),
+    };
+  });
+  return links.length > 0 ? links : null;
+}
+
+function logOf(log: Record<string, unknown>, now: bigint, at: bigint): Omit<LogItem, keyof Origin> {
+  const time = nanosOf(log.timeUnixNano, 'timeUnixNano');
+  const observed = nanosOf(log.observedTimeUnixNano, 'observedTimeUnixNano');
+  // The data model: a record without a time is placed at when it was observed, else received.
+  const placed = time || observed || at;
+  return {
+    logTime: timeOf(placed, time ? 'timeUnixNano' : 'observedTimeUnixNano', now),
+    timeUnixNano: time.toString(),
+    observedUnixNano: (observed || at).toString(),
+    severityNumber: intOf(log.severityNumber, 'severityNumber', 24),
+    severityText: textOf(log.severityText, 'severityText'),
+    eventName: textOf(log.eventName, 'eventName'),
+    body: anyValueOf(log.body),
+    traceId: idOf(log.traceId, 16, 'traceId'),
+    spanId: idOf(log.spanId, 8, 'spanId'),
+    flags: intOf(log.flags, 'flags'),
+    attributes: attributesOf(log.attributes),
+    droppedAttributes: intOf(log.droppedAttributesCount, 'droppedAttributesCount'),
+  };
+}
+
+/**
+ * Walks resource → scope → item lists. The request's shape (lists and messages where OTLP has
+ * them) is checked first, so a malformed request is refused whole; an item that fails its own
+ * checks (ids, times, text PostgreSQL cannot hold) is left out and counted (OTLP partial success).
+ */
+function readItems<T extends Origin>(
+  request: unknown,
+  lists: { resources: string; scopes: string; items: string },
+  read: (item: Record<string, unknown>) => Omit<T, keyof Origin>,
+): ReadItems<T> {
+  if (!isRecord(request)) {
+    throw new MalformedOtlp('the body must be an export request object');
+  }
+  const groups: Array<{ items: unknown[]; origin: () => Origin }> = [];
+  const checked = (value: object): void => {
+    const bad = unacceptableInput(value);
+    if (bad) {
+      throw new RejectedItem(`${bad.field} ${bad.message}`);
+    }
+  };
+  for (const resourceGroup of listOf(request[lists.resources], lists.resources)) {
+    const r = recordOf(resourceGroup, lists.resources);
+    const resource = recordOf(r.resource, 'resource');
+    for (const scopeGroup of listOf(r[lists.scopes], lists.scopes)) {
+      const s = recordOf(scopeGroup, lists.scopes);
+      const scope = recordOf(s.scope, 'scope');
+      const items = listOf(s[lists.items], lists.items);
+      if (items.some((item) => !isRecord(item))) {
+        throw new MalformedOtlp(`${lists.items} must hold objects`);
+      }
+      groups.push({
+        items,
+        origin: () => {
+          const origin = originOf(resource, scope);
+          checked(origin);
+          return origin;
+        },
+      });
+    }
+  }
+  const result: ReadItems<T> = { items: [], rejected: 0 };
+  for (const group of groups) {
+    let origin: Origin | undefined;
+    for (const item of group.items) {
+      try {
+        origin ??= group.origin();
+        const own = read(item as Record<string, unknown>);
+        checked(own);
+        result.items.push({ ...origin, ...own } as T);
+      } catch (error) {
+        if (!(error instanceof RejectedItem)) {
+          throw error;
+        }
+        result.rejected += 1;
+        result.firstReason ??= error.message;
+      }
+    }
+  }
+  return result;
+}
+
+export function readSpans(request: unknown, now = nowNanos()): ReadItems<SpanItem> {
+  return readItems(
+    request,
+    { resources: 'resourceSpans', scopes: 'scopeSpans', items: 'spans' },
+    (span) => spanOf(span, now),
+  );
+}
+
+export function readLogs(request: unknown, now = nowNanos()): ReadItems<LogItem> {
+  return readItems(
+    request,
+    { resources: 'resourceLogs', scopes: 'scopeLogs', items: 'logRecords' },
+    (log) => logOf(log, now, now),
+  );
+}
+
+export function nowNanos(): bigint {
+  return BigInt(Date.now()) * 1_000_000n;
+}
