@@ -91,7 +91,12 @@ export function TelemetryTracePage() {
                   </Badge>
                 </Table.Td>
                 <Table.Td>
-                  <Box pos="relative" h={18} aria-label={`${span.name}: ${span.durationMs} ms`}>
+                  <Box
+                    pos="relative"
+                    h={18}
+                    role="img"
+                    aria-label={`${span.name}: ${span.durationMs} ms`}
+                  >
                     <Box
                       pos="absolute"
                       top={3}
