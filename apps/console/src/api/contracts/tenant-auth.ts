@@ -424,7 +424,7 @@ export interface IssuedToken {
   access_token: string;
   token_type: 'Bearer';
   expires_in: number;
-  scope: 'svc:api' | 'mcp:call';
+  scope: 'svc:api' | 'mcp:call' | 'telemetry:write';
 }
 /**
  * This interface was referenced by `TenantAuthOperations`'s JSON-Schema
