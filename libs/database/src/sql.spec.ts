@@ -28,8 +28,12 @@ describe('sql helpers', () => {
 
   it('should tell a unique violation from any other failure, as TypeORM throws them', async () => {
     await dataSource.query(`INSERT INTO names VALUES ('a')`);
-    const duplicate = await dataSource.query(`INSERT INTO names VALUES ('a')`).catch((e) => e);
-    const missing = await dataSource.query(`INSERT INTO names VALUES (NULL)`).catch((e) => e);
+    const duplicate = await dataSource
+      .query(`INSERT INTO names VALUES ('a')`)
+      .catch((e: unknown) => e);
+    const missing = await dataSource
+      .query(`INSERT INTO names VALUES (NULL)`)
+      .catch((e: unknown) => e);
 
     expect(isUniqueViolation(duplicate)).toBe(true);
     expect(isUniqueViolation(missing)).toBe(false);

@@ -92,7 +92,9 @@ describe(OutboxRelay.name, () => {
     unreachable.publish = async () => {
       throw new Error('bus unreachable');
     };
-    unreachable.publishInline = unreachable.publish;
+    unreachable.publishInline = async () => {
+      throw new Error('bus unreachable');
+    };
     const delivered: string[] = [];
     const reachable = new InProcessTransport(silentLogger);
     await reachable.subscribe({ name: 'count', types: ['HITL'] }, async (envelope) => {

@@ -68,7 +68,7 @@ export class UpstreamPool {
     let answer: Dispatcher.ResponseData;
     try {
       answer = await this.pool.request({
-        method: request.method as Dispatcher.HttpMethod,
+        method: request.method,
         path: request.url,
         headers: this.requestHeaders(request),
         body: hasBody ? bodyOf(request) : undefined,

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   app.get('/__ready', async () => 'ready');
   app.all('/*', async (request, reply) => {
     const answer = await pool.request({
-      method: request.method as 'POST',
+      method: request.method,
       path: request.url,
       headers: forwardable(request.headers),
       body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.raw,

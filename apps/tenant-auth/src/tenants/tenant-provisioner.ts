@@ -7,9 +7,7 @@ import { EventOutbox } from '@agp/messaging';
 
 import { hashPassword, newPassword } from '../common/credentials';
 import { TENANT_AUTH_OUTBOX } from '../database/tokens';
-import { Role } from '../roles/role.types';
 import { RolesRepository } from '../roles/roles.repository';
-import { User } from '../users/user.types';
 import { userLifecycleData } from '../users/user-lifecycle';
 import { UsersRepository } from '../users/users.repository';
 import { Tenant } from './tenant.types';
