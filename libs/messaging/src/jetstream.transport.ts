@@ -25,6 +25,7 @@ import {
   ParkedMessage,
   StopListening,
 } from './event-transport';
+import { countDeadLetters, readDeadLetters } from './dead-letters';
 import { RunningConsumers, openDurableConsumer } from './durable-consumers';
 import {
   BatchConsumerLoop,
@@ -37,13 +38,7 @@ import { natsConnectionOptions } from './nats-connection';
 import { answerOverNats, askOverNats } from './nats-queries';
 import { RedeliveryPolicy } from './redelivery';
 import { deadLetterStream, ensureStream, eventsStream } from './streams';
-import {
-  deadLetterStreamName,
-  eventSubject,
-  eventsStreamName,
-  querySubject,
-  typeOfSubject,
-} from './subjects';
+import { eventSubject, eventsStreamName, querySubject, typeOfSubject } from './subjects';
 
 export interface JetStreamOptions {
   url: string;
@@ -389,28 +384,12 @@ export class JetStreamTransport implements EventTransport {
   }
 
   /** For operators and tests: what sits in the dead-letter stream. */
-  async deadLetterCount(): Promise<number> {
-    const info = await this.jsm.streams.info(deadLetterStreamName(this.options.prefix));
-    return info.state.messages;
+  deadLetterCount(): Promise<number> {
+    return countDeadLetters(this.jsm, this.options.prefix);
   }
 
   /** For operators and tests: the parked messages with why (oldest first, at most `limit`). */
-  async deadLetters(limit = 100): Promise<ParkedMessage[]> {
-    const stream = deadLetterStreamName(this.options.prefix);
-    const { state } = await this.jsm.streams.info(stream);
-    const parked: ParkedMessage[] = [];
-    for (let seq = state.first_seq; seq <= state.last_seq && parked.length < limit; seq += 1) {
-      const message = await this.jsm.streams.getMessage(stream, { seq });
-      if (message) {
-        parked.push({
-          consumer: message.header.get('Agp-Consumer'),
-          subject: message.header.get('Agp-Original-Subject'),
-          reason: message.header.get('Agp-Reason'),
-          deliveries: Number(message.header.get('Agp-Deliveries')),
-          body: message.string(),
-        });
-      }
-    }
-    return parked;
+  deadLetters(limit = 100): Promise<ParkedMessage[]> {
+    return readDeadLetters(this.jsm, this.options.prefix, limit);
   }
 }

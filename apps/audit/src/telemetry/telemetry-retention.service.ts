@@ -11,17 +11,13 @@ import {
   SPANS_TABLE,
   TelemetryPartitionsService,
 } from './telemetry-partitions.service';
+import { TelemetryRetentionRepository } from './telemetry-retention.repository';
 
 export interface TelemetryRetentionRun {
   removedSpans: number;
   removedLogs: number;
   droppedPartitions: string[];
 }
-
-const TIME_COLUMNS: Record<string, string> = {
-  [SPANS_TABLE]: 'start_time',
-  [LOGS_TABLE]: 'log_time',
-};
 
 /**
  * A24: telemetry is kept as long as the tenant keeps its TRAFFIC events (the retention policy's
@@ -35,27 +31,18 @@ export class TelemetryRetentionService {
     @Inject(AUDIT_DATABASE) private readonly database: Database,
     @Inject(TelemetryPartitionsService) private readonly partitions: TelemetryPartitionsService,
     @Inject(AUDIT_ENV) private readonly env: AuditEnv,
+    @Inject(TelemetryRetentionRepository) private readonly repository: TelemetryRetentionRepository,
   ) {}
 
   async runOnce(now = new Date()): Promise<TelemetryRetentionRun> {
-    const schema = this.database.schema;
     const [removedSpans, removedLogs] = await this.database.asSystem(async (tx) => {
       const removed: number[] = [];
       for (const table of [SPANS_TABLE, LOGS_TABLE]) {
-        const time = TIME_COLUMNS[table];
-        const [, count]: [unknown, number] = await tx.query(
-          `DELETE FROM ${schema}.${table} t
-           WHERE t.${time} < $1::timestamptz - make_interval(days => coalesce(
-             (SELECT (p.days->>'TRAFFIC')::int FROM ${schema}.retention_policies p WHERE p.tenant_id = t.tenant_id),
-             $2))`,
-          [now.toISOString(), DEFAULT_RETENTION_DAYS.TRAFFIC],
+        removed.push(
+          await this.repository.removeExpired(tx, table, now, DEFAULT_RETENTION_DAYS.TRAFFIC),
         );
-        removed.push(count);
       }
-      await tx.query(
-        `DELETE FROM ${schema}.telemetry_usage WHERE window_start < $1::timestamptz - interval '1 hour'`,
-        [now.toISOString()],
-      );
+      await this.repository.removeOldUsage(tx, now);
       return removed;
     });
     const droppedPartitions: string[] = [];

@@ -9,6 +9,7 @@ import { TelemetryQueryController } from './query/telemetry-query.controller';
 import { TelemetryQueryRepository } from './query/telemetry-query.repository';
 import { TelemetryQueryService } from './query/telemetry-query.service';
 import { TelemetryPartitionsService } from './telemetry-partitions.service';
+import { TelemetryRetentionRepository } from './telemetry-retention.repository';
 import { TelemetryRetentionService } from './telemetry-retention.service';
 
 /** Telemetry (issue 37, D46, D54): agents' OTLP traces and logs, stored per tenant and queried. */
@@ -20,6 +21,7 @@ import { TelemetryRetentionService } from './telemetry-retention.service';
     TelemetryQuotaRepository,
     TelemetryPartitionsService,
     TelemetryRetentionService,
+    TelemetryRetentionRepository,
     TelemetryQueryService,
     TelemetryQueryRepository,
     TelemetryLinksRepository,
