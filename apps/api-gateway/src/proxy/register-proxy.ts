@@ -68,6 +68,8 @@ async function forward(
         Number(request.headers['content-length'] ?? 0) > bodyLimit
       ) {
         const detail = `the body is larger than ${bodyLimit} bytes`;
+        // The body is refused unread: the connection cannot carry another request after it.
+        reply.header('connection', 'close');
         return sendProblem(
           logger,
           new HttpProblem(413, 'payload-too-large', detail),
