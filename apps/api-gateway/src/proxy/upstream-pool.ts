@@ -89,8 +89,13 @@ export class UpstreamPool {
     return reply.send(answer.body);
   }
 
+  /**
+   * Called from fastify's onClose, once no request of the gateway's is in flight: whatever the
+   * pool still holds (an answer whose client left before reading it) is dropped, not awaited, as
+   * `@fastify/reply-from` did, so shutdown never waits on an upstream.
+   */
   close(): Promise<void> {
-    return this.pool.close();
+    return this.pool.destroy();
   }
 
   private requestHeaders(request: FastifyRequest): IncomingHttpHeaders {
