@@ -103,6 +103,7 @@ describe('console: agent telemetry in a browser', () => {
     const context = await browser.newContext({
       viewport: { width: 1280, height: 860 },
       bypassCSP: true,
+      reducedMotion: 'reduce',
     });
     page = await context.newPage();
   }, 300_000);

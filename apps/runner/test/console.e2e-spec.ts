@@ -57,7 +57,12 @@ describe('console in a browser', () => {
     expect(await world.echo('forbidden words here')).toMatch(/blocked/i);
     browser = await launchChromium();
     // axe is injected as a script: only the test's context sets the console's CSP aside.
-    context = await browser.newContext({ viewport: { width: 1280, height: 860 }, bypassCSP: true });
+    // Reduced motion (which the console honours): no navigation caught sliding mid-check.
+    context = await browser.newContext({
+      viewport: { width: 1280, height: 860 },
+      bypassCSP: true,
+      reducedMotion: 'reduce',
+    });
     page = await context.newPage();
     // Five minutes: on a shared CI machine the platform's start alone has taken two.
   }, 300_000);

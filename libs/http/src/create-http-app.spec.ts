@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AddressInfo } from 'node:net';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, Max, MaxLength, ValidateNested } from 'class-validator';
 
@@ -224,4 +225,47 @@ describe(createHttpApp.name, () => {
       expect(response.json()).toEqual({ ip: expected });
     },
   );
+
+  it('should close within its grace while a request is still waiting on an answer that never comes (F40)', async () => {
+    let handling = false;
+    const app = await createHttpApp({
+      service: 'http-spec',
+      logLevel: 'silent',
+      imports: [],
+      shutdownGraceMs: 200,
+      configureFastify: (adapter) => {
+        adapter.getInstance().get('/never', () => {
+          handling = true;
+          return new Promise(() => undefined);
+        });
+      },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const waiting = fetch(`http://127.0.0.1:${port}/never`).then(
+      (response) => `answered ${response.status}`,
+      () => 'dropped',
+    );
+    await eventually(async () => expect(handling).toBe(true));
+
+    await app.close();
+
+    await expect(waiting).resolves.toBe('dropped');
+  });
 });
+
+async function eventually(
+  check: () => Promise<void>,
+  deadline = Date.now() + 5_000,
+): Promise<void> {
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) {
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}

@@ -1,7 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import pino, { Logger } from 'pino';
 
@@ -18,6 +18,9 @@ import { OpenApiInfo, buildOpenApiDocument } from './openapi/openapi-document';
 
 /** D12: 1 MiB unless a service says otherwise. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** F40: how long a closing server waits for the requests still in flight before dropping them. */
+export const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface HttpAppOptions {
   service: string;
@@ -36,6 +39,8 @@ export interface HttpAppOptions {
    * Swagger UI at `/docs` with `ui` (the runner; the gateway serves the merged one itself).
    */
   openApi?: OpenApiInfo & { ui?: boolean };
+  /** F40: the drain's bound at shutdown; SHUTDOWN_GRACE_MS unless a caller says otherwise. */
+  shutdownGraceMs?: number;
   /** Runs on the fastify instance before Nest registers its routes (the gateway's proxy, hooks). */
   configureFastify?: (adapter: FastifyAdapter, logger: Logger) => void;
 }
@@ -86,6 +91,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
       done();
     });
   }
+  boundTheShutdownDrain(fastify, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
   options.configureFastify?.(adapter, logger);
 
   @Module({
@@ -109,4 +115,23 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
     });
   }
   return app;
+}
+
+/**
+ * F40: a closing server refuses new requests (503) and closes idle connections at once; a request
+ * still in flight gets the grace to finish, then its connection is dropped. Without the bound one
+ * request that waits on something slow (a call upstream, a long poll) kept a replica, or the test
+ * that closed it, waiting for minutes.
+ */
+function boundTheShutdownDrain(fastify: FastifyInstance, graceMs: number) {
+  let dropper: NodeJS.Timeout | undefined;
+  fastify.addHook('preClose', (done) => {
+    dropper = setTimeout(() => fastify.server.closeAllConnections(), graceMs);
+    dropper.unref();
+    done();
+  });
+  fastify.addHook('onClose', (_instance, done) => {
+    clearTimeout(dropper);
+    done();
+  });
 }

@@ -37,16 +37,34 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** WCAG 2.1 A and AA rules of axe-core (injected: the context bypasses the console's CSP). */
+/**
+ * WCAG 2.1 A and AA rules of axe-core (injected: the context bypasses the console's CSP). A page
+ * is judged once it has settled: what a first pass finds is looked at again a second later, so a
+ * frame caught mid-render (a chart drawing itself, a list replacing its placeholder) is not taken
+ * for the page. Each finding names its element and axe's reason, so a failure says what to mend.
+ */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  const first = await axeSerious(page);
+  if (first.length === 0) {
+    return first;
+  }
+  await page.waitForTimeout(1_000);
+  return axeSerious(page);
+}
+
+async function axeSerious(page: Page): Promise<string[]> {
   const violations = await page.evaluate(async () => {
     // Runs in the page (this file is compiled without the DOM's types).
     const { axe, document } = globalThis as unknown as {
       document: unknown;
       axe: {
         run: (...args: unknown[]) => Promise<{
-          violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+          violations: Array<{
+            id: string;
+            impact: string;
+            nodes: Array<{ target: string[]; html: string; failureSummary?: string }>;
+          }>;
         }>;
       };
     };
@@ -57,5 +75,10 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
   });
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)} (${n.failureSummary ?? ''})`)
+          .join('; ')}`,
+    );
 }
