@@ -229,18 +229,52 @@ describe('people to agents: /relay/human/{agentId}', () => {
     }
   });
 
-  it('should refuse a push notification configuration from a person with A2A’s -32003', async () => {
+  it('should answer 429 with -31029 once a person goes over the rate limit, counted for the person', async () => {
+    const { person, target } = await pair();
+    await world.ok('PATCH', '/relay/v1/traffic-settings', { rateLimits: { agentPerMinute: 2 } });
+    try {
+      const answers = [];
+      // Six within at most two minute windows of two each: at least two are over the limit.
+      for (let i = 0; i < 6; i += 1) {
+        answers.push(await humans.post(person.token, target.id, messageSend(`n ${i}`, i)));
+      }
+
+      const limited = answers.filter((a) => a.status === 429);
+      expect(limited.length).toBeGreaterThanOrEqual(2);
+      expect(limited[0].headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(limited[0].body).toMatchObject({
+        error: { code: -31029, data: { agpCode: 'rate_limited' } },
+      });
+    } finally {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', {
+        rateLimits: { agentPerMinute: null },
+      });
+    }
+  });
+
+  it('should refuse a push notification configuration from a person with A2A’s -32003, audited', async () => {
     const { person, target } = await pair();
     const before = agent.requestCount();
+    const correlationId = randomUUID();
 
-    const sut = await humans.post(person.token, target.id, {
-      jsonrpc: '2.0',
-      id: 9,
-      method: 'tasks/pushNotificationConfig/set',
-      params: { taskId: 't-1', pushNotificationConfig: { url: 'https://example.com/hook' } },
-    });
+    const sut = await humans.post(
+      person.token,
+      target.id,
+      {
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tasks/pushNotificationConfig/set',
+        params: { taskId: 't-1', pushNotificationConfig: { url: 'https://example.com/hook' } },
+      },
+      { 'x-correlation-id': correlationId },
+    );
 
     expect(sut.body).toMatchObject({ id: 9, error: { code: -32003 } });
     expect(agent.requestCount()).toBe(before);
+    const trace = await world.trace(correlationId, 1);
+    expect(trace[0]).toMatchObject({
+      action: 'BLOCK',
+      actor: expect.objectContaining({ type: 'USER', id: person.id }),
+    });
   });
 });

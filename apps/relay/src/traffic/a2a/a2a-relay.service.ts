@@ -56,8 +56,7 @@ export class A2aRelayService {
       return refused;
     }
     if (call.user && pushRequestOf(request) !== undefined) {
-      // traffic.md T62: a person's client gets no push notifications; A2A's own refusal.
-      return { kind: 'json', status: 200, body: pushNotSupported(request.id) };
+      return { kind: 'json', status: 200, body: await this.refusePush(call, request) };
     }
     const push = await this.pushes.admit(call, request);
     if (push.kind === 'refused') {
@@ -136,8 +135,32 @@ export class A2aRelayService {
   }
 
   /**
+   * traffic.md T62: a person's client gets no push notifications. A2A's own refusal, audited as
+   * a BLOCK of the request (T1: in the trail before the person is answered).
+   */
+  private async refusePush(call: A2aCall, request: JsonRpcMessage): Promise<JsonRpcMessage> {
+    const reason = 'push notifications are not offered on the human path';
+    const { decisionId, audited } = this.pipeline.refusing(a2aHopOf(call, 'REQUEST', request), {
+      type: 'COMMUNICATION_AUDIT',
+      action: 'BLOCK',
+      reason,
+    });
+    await audited;
+    return rpcError(
+      request.id ?? null,
+      A2A_PUSH_NOT_SUPPORTED,
+      'Push Notification is not supported',
+      {
+        reasons: [reason],
+        decisionId,
+        correlationId: call.correlationId,
+      },
+    );
+  }
+
+  /**
    * The agent card as callers see it (D38): the subscription decides, as for every call. A
-   * person's card points at the human path (traffic.md T62).
+   * person's card points at the human path (traffic.md T61).
    */
   async card(caller: A2aCaller, targetId: string): Promise<AgentCardJson> {
     const call = await this.callFor(caller, targetId);
@@ -206,11 +229,4 @@ export class A2aRelayService {
 /** D32's refusal of a caller without an AGENT_TO_AGENT (a person: USER_TO_AGENT) subscription. */
 function notSubscribed(call: A2aCall): string {
   return `${call.user ? 'user' : 'agent'} ${call.callerId} is not subscribed to agent ${call.targetId}`;
-}
-
-/** A2A's PushNotificationNotSupportedError (−32003), as the protocol defines it. */
-function pushNotSupported(id: JsonRpcMessage['id']): JsonRpcMessage {
-  return rpcError(id ?? null, A2A_PUSH_NOT_SUPPORTED, 'Push Notification is not supported', {
-    reasons: ['push notifications are not offered on the human path'],
-  });
 }
