@@ -103,6 +103,42 @@ describe('people to agents: /relay/human/{agentId}', () => {
     });
   });
 
+  it('should stream a person’s message/stream events back, each judged as a hop to the person', async () => {
+    const { person, target } = await pair(LOG_POLICY);
+    const correlationId = randomUUID();
+    const marker = randomUUID();
+
+    const response = await fetch(humans.humanUrl(target.id), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${person.token}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        'x-correlation-id': correlationId,
+      },
+      body: JSON.stringify({ ...messageSend(`stream ${marker}`), method: 'message/stream' }),
+    });
+    const events = (await response.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => JSON.parse(line.slice(5)) as Json);
+
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(JSON.stringify(events)).toContain(`echo: stream ${marker}`);
+    expect(events.at(-1)).toMatchObject({ result: { status: { state: 'completed' } } });
+    const trace = await world.trace(
+      correlationId,
+      (items) =>
+        items.filter((e) => (e.details as Json).direction === 'RESPONSE').length >= events.length,
+    );
+    const answers = trace.filter((e) => (e.details as Json).direction === 'RESPONSE');
+    for (const answer of answers) {
+      expect(answer).toMatchObject({
+        sink: expect.objectContaining({ type: 'USER', id: person.id }),
+      });
+    }
+  });
+
   it('should refuse a person not subscribed (403), a bad token (401), an agent token (403) and a person’s token on the agents’ path (401), nothing reaching the agent', async () => {
     const { target } = await pair();
     const stranger = await humans.person();
