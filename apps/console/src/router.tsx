@@ -55,6 +55,10 @@ export const router = createBrowserRouter([
         lazy: () => import('./pages/registry-page').then((m) => ({ Component: m.RegistryPage })),
       },
       {
+        path: 'chat',
+        lazy: () => import('./pages/chat-page').then((m) => ({ Component: m.ChatPage })),
+      },
+      {
         path: 'admin',
         lazy: () => import('./pages/admin-page').then((m) => ({ Component: m.AdminPage })),
       },

@@ -1,6 +1,7 @@
 import { startA2aTestAgent } from '@agp/testing';
 
 import { A2aSendClient } from './a2a/a2a-load';
+import { arrangePerson } from './human/bench-person';
 import { startComparedProcesses } from './floor/compared-processes';
 import {
   BenchTarget,
@@ -19,7 +20,7 @@ const TEXT = 'quarterly numbers for the board';
 async function arrangeA2a(
   target: BenchTarget,
   cardUrl: string,
-): Promise<{ targetId: string; token: string }> {
+): Promise<{ targetId: string; token: string; adminToken: string }> {
   const gateway = target.gatewayUrl;
   const adminToken = await arrangeAdmin(target);
   const caller = await registerAgent(gateway, adminToken, 'bench-caller');
@@ -33,14 +34,15 @@ async function arrangeA2a(
     targetId: agent.id,
   });
   await bindAtTenant(gateway, adminToken, BENCH_POLICIES);
-  return { targetId: agent.id, token: await relayToken(gateway, caller) };
+  return { targetId: agent.id, token: await relayToken(gateway, caller), adminToken };
 }
 
 /**
  * Issue 13: A2A `message/send` to an agent built on the official SDK's server classes, through
  * the gateway and the relay (caller subscribed, five policies bound at TENANT level, both hops
  * decided and audited durably before the answer) beside the same call straight to the agent, a
- * bare hop and the one process (issue 31).
+ * bare hop and the one process (issue 31), and a person's message to the same agent through
+ * `/relay/human` (issue 33 § 1, D43).
  */
 async function main(): Promise<void> {
   const agent = await startA2aTestAgent({ record: false });
@@ -50,6 +52,8 @@ async function main(): Promise<void> {
     const at = (origin: string, { targetId, token }: { targetId: string; token: string }) =>
       new A2aSendClient(new URL(`${origin}/relay/a2a/${targetId}`), token);
     const services = await arrangeA2a(bench, agent.cardUrl);
+    // Issue 33 § 1: the same agent, a person's message to it through /relay/human (D43).
+    const person = await arrangePerson(bench.gatewayUrl, services.adminToken, services.targetId);
     await compareThroughRelay(
       {
         bench,
@@ -68,6 +72,14 @@ async function main(): Promise<void> {
           },
           { kind: 'relay', label: 'relay only (no gateway)', client: at(bench.relayUrl, services) },
           { kind: 'services', label: 'gateway + relay', client: at(bench.gatewayUrl, services) },
+          {
+            kind: 'services',
+            label: "person's A2A message (gateway + relay, /relay/human)",
+            client: new A2aSendClient(
+              new URL(`${bench.gatewayUrl}/relay/human/${services.targetId}`),
+              person,
+            ),
+          },
           {
             kind: 'oneProcess',
             label: 'one process (npm start, PGlite)',

@@ -4,13 +4,16 @@ import { AUDIT_DATABASE, DetectorTickService, RollupsService } from '@agp/audit'
 import { EventEnvelope } from '@agp/contracts';
 import { Database } from '@agp/database';
 import {
+  A2aTestAgent,
   McpTestClient,
   McpTestServer,
   connectMcpClient,
+  startA2aTestAgent,
   eventually,
   startMcpTestServer,
 } from '@agp/testing';
 
+import { HumanWorld, TestPerson, messageSend } from './human/human-world';
 import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
 import { BLOCK_POLICY } from './mcp/mcp-policies';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
@@ -40,17 +43,20 @@ describe.each<PlatformMode>(['services', 'embedded'])(
     let tools: McpTestServer;
     let flaky: McpTestServer;
     let world: McpWorld;
+    let a2aAgent: A2aTestAgent;
     const clients: McpTestClient[] = [];
 
     beforeAll(async () => {
       platform = await startMcpPlatform(mode);
       tools = await startMcpTestServer({ record: false });
       flaky = await startMcpTestServer({ record: false });
+      a2aAgent = await startA2aTestAgent({ legacyCompat: true, record: false });
       world = await McpWorld.create(platform);
     });
 
     afterAll(async () => {
       await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+      await a2aAgent?.close();
       await tools?.close();
       await flaky?.close().catch(() => undefined);
       await platform?.close();
@@ -77,16 +83,37 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         correlationId,
         (found) => found.filter(isToolCallHop).length === 2,
       );
-      // The trail answers an event with its data beside the envelope's fields (`eventType`).
-      return items
-        .filter(isToolCallHop)
-        .map(({ id, eventType, tenantId, occurredAt, ...data }) => ({
-          id,
-          type: eventType,
-          tenantId,
-          occurredAt,
-          data,
-        })) as unknown as EventEnvelope[];
+      return envelopesOf(items.filter(isToolCallHop));
+    }
+
+    /** The trail's events as the ingest got them (the trail answers data beside `eventType`). */
+    function envelopesOf(items: Json[]): EventEnvelope[] {
+      return items.map(({ id, eventType, tenantId, occurredAt, ...data }) => ({
+        id,
+        type: eventType,
+        tenantId,
+        occurredAt,
+        data,
+      })) as unknown as EventEnvelope[];
+    }
+
+    /** One real message of a person to an agent (D43), and the two hops the trail recorded. */
+    async function personMessage(
+      humans: HumanWorld,
+      person: TestPerson,
+      agentId: string,
+    ): Promise<EventEnvelope[]> {
+      const correlationId = randomUUID();
+      const answer = await humans.post(person.token, agentId, messageSend('the usual'), {
+        'x-correlation-id': correlationId,
+      });
+      expect(answer.body).toMatchObject({ result: { status: { state: 'completed' } } });
+      const isHop = (item: Json): boolean => item.eventType === 'COMMUNICATION_AUDIT';
+      const items = await humans.world.trace(
+        correlationId,
+        (found) => found.filter(isHop).length === 2,
+      );
+      return envelopesOf(items.filter(isHop));
     }
 
     /** The recorded hops again at every minute of [from, to), as the ingest would have counted them. */
@@ -95,6 +122,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       from: number,
       to: number,
       rename: [string, string] = ['', ''],
+      into: McpWorld = world,
     ): Promise<void> {
       const [was, now] = rename;
       const template = was ? JSON.parse(JSON.stringify(hops).replaceAll(was, now)) : hops;
@@ -104,7 +132,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       const flush = async (): Promise<void> => {
         const envelopes = batch;
         batch = [];
-        await database.inTenant(world.tenantId, (tx) => rollups.recordIngested(tx, envelopes));
+        await database.inTenant(into.tenantId, (tx) => rollups.recordIngested(tx, envelopes));
       };
       for (let minute = from; minute < to; minute += MINUTE_MS) {
         for (const hop of template as EventEnvelope[]) {
@@ -117,9 +145,8 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       await flush();
     }
 
-    async function alertsWhere(query: string): Promise<Alert[]> {
-      return (await world.ok<{ items: Alert[] }>('GET', `/audit/v1/monitors/alerts?${query}`))
-        .items;
+    async function alertsWhere(query: string, of: McpWorld = world): Promise<Alert[]> {
+      return (await of.ok<{ items: Alert[] }>('GET', `/audit/v1/monitors/alerts?${query}`)).items;
     }
 
     it('should raise volume, policy, error-rate, novelty and dormancy anomalies made by real traffic, and nothing for an agent whose traffic stays as usual', async () => {
@@ -253,6 +280,93 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       ]);
       // No alert, of any detector, on the agent whose traffic stayed as it was.
       expect(await alertsWhere(`subjectId=${steady.id}`)).toEqual([]);
+    }, 240_000);
+
+    it('should raise a person’s volume anomaly and dormant reactivation from their real messages to an agent, and nothing for a person who talks as usual', async () => {
+      // A tenant of its own: the people's past is the only history its detectors read.
+      const people = await McpWorld.create(platform);
+      const humans = new HumanWorld(people);
+      const target = await people.agent(`assistant-${randomUUID().slice(0, 6)}`);
+      await people.ok('PATCH', `/relay/v1/agents/${target.id}`, {
+        agentCardUrl: a2aAgent.cardUrl,
+      });
+      const [steady, spiking, dormant] = await Promise.all(
+        ['steady', 'spiking', 'dormant'].map((name) =>
+          humans.person(`${name}-${randomUUID().slice(0, 6)}`),
+        ),
+      );
+      for (const person of [steady, spiking, dormant]) {
+        await humans.subscribe(person.id, target.id);
+      }
+      const steadyHops = await personMessage(humans, steady, target.id);
+      const spikingHops = await personMessage(humans, spiking, target.id);
+      expect(steadyHops.map((h) => (h.data as { source: Json }).source.type).sort()).toEqual([
+        'AGENT',
+        'USER',
+      ]);
+
+      // Ten days of one message a minute (the dormant person: silent the last nine, borrowing the
+      // steady person's hops, as any message of its own now would end its silence).
+      const thisMinute = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+      const historyStart = thisMinute - 10 * DAY_MS;
+      await replay(steadyHops, historyStart, thisMinute, ['', ''], people);
+      await replay(spikingHops, historyStart, thisMinute, ['', ''], people);
+      await replay(
+        steadyHops,
+        thisMinute - 20 * DAY_MS,
+        thisMinute - 9 * DAY_MS,
+        [steady.id, dormant.id],
+        people,
+      );
+
+      // Now, through /relay/human: the steady person as usual, the spiking one a hundred and fifty
+      // messages, the dormant one back.
+      const spikingTrace = randomUUID();
+      const dormantTrace = randomUUID();
+      await humans.post(steady.token, target.id, messageSend('the usual'));
+      for (let i = 0; i < 150; i += 1) {
+        await humans.post(spiking.token, target.id, messageSend(`burst ${i}`, i), {
+          'x-correlation-id': spikingTrace,
+        });
+      }
+      await humans.post(dormant.token, target.id, messageSend('back again'), {
+        'x-correlation-id': dormantTrace,
+      });
+      const requests = (items: Json[]): number =>
+        items.filter(
+          (item) =>
+            item.eventType === 'COMMUNICATION_AUDIT' &&
+            (item.details as Json).direction === 'REQUEST',
+        ).length;
+      await people.trace(spikingTrace, (items) => requests(items) >= 150);
+      await people.trace(dormantTrace, (items) => requests(items) >= 1);
+      const lastMinute = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+      await platform.audit!.get(DetectorTickService).tick(new Date(lastMinute + 2 * MINUTE_MS));
+
+      const expected: Array<[string, string, Json]> = [
+        ['USER_VOLUME_ANOMALY', spiking.id, { kind: 'ENTITY_VOLUME', direction: 'SPIKE' }],
+        ['DORMANT_USER_REACTIVATION', dormant.id, { kind: 'DORMANT_REACTIVATION' }],
+      ];
+      const alerts = await eventually(
+        async () => {
+          const open = await alertsWhere(
+            'status=OPEN&detector=USER_VOLUME_ANOMALY&detector=DORMANT_USER_REACTIVATION',
+            people,
+          );
+          for (const [detector, subjectId, evidence] of expected) {
+            const found = open.filter((a) => a.detector === detector && a.subject.id === subjectId);
+            expect({ detector, found: found.length }).toEqual({ detector, found: 1 });
+            expect(found[0]).toMatchObject({ subject: { type: 'USER' }, evidence });
+          }
+          return open;
+        },
+        250,
+        240,
+      );
+      const volume = alerts.find((a) => a.detector === 'USER_VOLUME_ANOMALY')!;
+      expect(volume.evidence.baselinePerMinute).toBe(1);
+      expect(Number(volume.evidence.observedPerMinute)).toBeGreaterThan(3);
+      expect(await alertsWhere(`subjectId=${steady.id}`, people)).toEqual([]);
     }, 240_000);
   },
 );

@@ -125,7 +125,7 @@ describe('the OpenAPI document (services behind the gateway)', () => {
 
   it('should say which protocol each traffic path speaks', () => {
     const traffic = Object.entries(document.paths).filter(([path]) =>
-      /^\/relay\/(mcp|a2a|llm)\//.test(path),
+      /^\/relay\/(mcp|a2a|llm|human)\//.test(path),
     );
 
     expect(traffic.length).toBeGreaterThan(0);

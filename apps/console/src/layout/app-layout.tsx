@@ -2,14 +2,17 @@ import { AppShell, Burger, Button, Group, Loader, NavLink, Text, Title } from '@
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, Outlet, useLocation } from 'react-router-dom';
+import { Link, Navigate, Outlet, useLocation } from 'react-router-dom';
 
 import { platform } from '../api/platform';
 import { isSignedIn, signIn, signOut } from '../auth/session';
 import { PermissionsContext, can } from './permissions';
 import { ADMIN_NEEDS, REGISTRY_NEEDS, TabNeeds } from './tab-needs';
 
-/** Each page and what lets the caller read it (any one of its tabs, for the tabbed pages). */
+/**
+ * Each page and what lets the caller read it (any one of its tabs, for the tabbed pages); no
+ * needs: every signed-in person (the chat shows only the agents they are subscribed to, D43).
+ */
 const PAGES: Array<{ to: string; label: string; needs: TabNeeds[] }> = [
   { to: '/', label: 'Overview', needs: [['AUDIT', 'READ']] },
   { to: '/alerts', label: 'Alerts', needs: [['AUDIT', 'READ']] },
@@ -19,6 +22,7 @@ const PAGES: Array<{ to: string; label: string; needs: TabNeeds[] }> = [
   { to: '/policies', label: 'Policies', needs: [['TENANT', 'READ']] },
   { to: '/registry', label: 'Registry', needs: Object.values(REGISTRY_NEEDS) },
   { to: '/admin', label: 'Administration', needs: Object.values(ADMIN_NEEDS) },
+  { to: '/chat', label: 'Chat with agents', needs: [] },
 ];
 
 /** The frame of every page: navigation (only what the caller may read), the user's sign-out. */
@@ -45,6 +49,13 @@ export function AppLayout() {
     return <Loader m="xl" aria-label="Loading" />;
   }
   const granted = permissions.data;
+  const visible = PAGES.filter(
+    (page) => page.needs.length === 0 || page.needs.some((n) => can(granted, ...n)),
+  );
+  if (location.pathname === '/' && !visible.some((page) => page.to === '/')) {
+    // A person who may only chat lands on the chat, not on an overview they may not read.
+    return <Navigate to={visible[0].to} replace />;
+  }
   return (
     <PermissionsContext.Provider value={granted}>
       <AppShell
@@ -72,7 +83,7 @@ export function AppLayout() {
           </Group>
         </AppShell.Header>
         <AppShell.Navbar p="xs" aria-label="Pages">
-          {PAGES.filter((page) => page.needs.some((n) => can(granted, ...n))).map((page) => (
+          {visible.map((page) => (
             <NavLink
               variant="filled"
               key={page.to}

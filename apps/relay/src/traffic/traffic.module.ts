@@ -17,6 +17,8 @@ import { PushConfigsRepository } from './a2a/push/push-configs.repository';
 import { PushGovernance } from './a2a/push/push-governance';
 import { PushReceiver } from './a2a/push/push-receiver';
 import { PushController } from './a2a/push/push.controller';
+import { HumanController } from './human/human.controller';
+import { ReachableAgentsRepository } from './human/reachable-agents.repository';
 import { LlmCompletions } from './llm/llm-completions';
 import { LlmController } from './llm/llm.controller';
 import { LlmForwarder } from './llm/llm-forwarder';
@@ -41,7 +43,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
 
 /**
  * The traffic paths of D20: the hop pipeline every protocol shares (pipeline/) and one folder per
- * protocol (mcp/, a2a/, llm/).
+ * protocol (mcp/, a2a/, llm/); people talk to agents over A2A through human/ (D43).
  */
 @Module({
   imports: [HitlModule, McpServersModule],
@@ -52,6 +54,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     AgentCardRefreshController,
     PushController,
     LlmController,
+    HumanController,
   ],
   providers: [
     TrafficDirectory,
@@ -81,6 +84,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     CompletionAnswers,
     LlmCompletions,
     LlmRelayService,
+    ReachableAgentsRepository,
   ],
   exports: [HopPipeline, TrafficGuard, TrafficDirectory],
 })

@@ -234,6 +234,15 @@ const TRAFFIC_PROTOCOLS: ReadonlyArray<readonly [string, string]> = [
       'that is not a JSON-RPC request gets HTTP 200 with -32700 or -32600 (A2A 1.0 § 9, D61).',
   ],
   [
+    '/relay/human/',
+    'The A2A protocol (JSON-RPC 2.0 over HTTP, SSE for streams; https://a2a-protocol.org) as ' +
+      "a person speaks it to an agent (D43, D56): the signed-in user's own token (audience " +
+      '`{base_url}`, the one the console holds) and a USER_TO_AGENT subscription (D32; none is ' +
+      '403). The person is the party of every hop, judged both ways with refusals as on ' +
+      '`/relay/a2a/` (D41, the name in `data.agpCode`); push notifications are not offered ' +
+      '(-32003).',
+  ],
+  [
     '/relay/a2a-push/',
     'Where a target agent posts the A2A push notifications (https://a2a-protocol.org) of a ' +
       'configuration a caller gave through `/relay/a2a/`: no platform token, the token the relay ' +

@@ -7,18 +7,25 @@ import { Hop } from '../pipeline/hop.types';
 import { CallBasis } from '../pipeline/traffic-call';
 import { Admission, admissionOf } from '../pipeline/admission';
 import { JsonRpcMessage } from '../mcp/json-rpc';
-import { A2aDirectory, A2aRoute } from './a2a-directory';
+import { A2aDirectory, A2aParty, A2aRoute } from './a2a-directory';
 import { a2aText, taskFacts, withoutFileBytes } from './a2a-messages';
 
-/** One JSON-RPC call of an agent to another agent through the relay. */
+/** One JSON-RPC call of an agent (or of a person, D43) to an agent through the relay. */
 export interface A2aCall extends CallBasis<A2aRoute> {
+  /** The calling party's id: the agent's, or the person's on `/relay/human/{agentId}`. */
   callerId: string;
+  /** D43, traffic.md T60: a person calls; the hop's party is the user. */
+  user?: { id: string; name?: string; email?: string };
   targetId: string;
   headers: IncomingHttpHeaders;
   admission: Admission;
 }
 
 export function callerOf(call: A2aCall): EndpointRef {
+  if (call.user) {
+    const name = call.route.caller?.name ?? call.user.name;
+    return { type: 'USER', id: call.user.id, ...(name ? { name } : {}) };
+  }
   return {
     type: 'AGENT',
     id: call.callerId,
@@ -59,6 +66,9 @@ export function a2aHopOf(
     source: direction === 'REQUEST' ? caller : target,
     sink: direction === 'REQUEST' ? target : caller,
     agent: caller,
+    ...(call.user
+      ? { user: personOf(call.user.id, call.user.email ?? call.route.caller?.email) }
+      : {}),
     ...(method ? { method } : {}),
     message: { json: withoutFileBytes(message).json, text: a2aText(message) },
     details: {
@@ -71,12 +81,16 @@ export function a2aHopOf(
   };
 }
 
-/** D32, D35, D36: what admits an A2A call, and what a kill switch may name on it. */
+/**
+ * D32, D35, D36: what admits an A2A call, and what a kill switch may name on it. A person (D43)
+ * stands in the calling agent's place, under their USER_TO_AGENT subscription (traffic.md T60).
+ */
 export function a2aAdmission(
   routes: A2aDirectory,
   basis: { tenantId: string; correlationId: string; route: A2aRoute },
   callerId: string,
   targetId: string,
+  party: A2aParty = 'AGENT',
 ): Admission {
   const target = {
     scope: 'AGENT',
@@ -84,7 +98,13 @@ export function a2aAdmission(
     label: `agent ${targetId}`,
     noun: 'this agent',
   } as const;
-  return admissionOf(basis, callerId, target, () =>
-    routes.route(basis.tenantId, callerId, targetId),
+  const admission = admissionOf(basis, callerId, target, () =>
+    routes.route(basis.tenantId, callerId, targetId, party),
   );
+  return party === 'USER' ? { ...admission, callerLabel: `user ${callerId}` } : admission;
+}
+
+/** POLICY.md `user`: the person behind the call (D43). */
+function personOf(id: string, email: string | undefined): { id: string; email?: string } {
+  return { id, ...(email ? { email } : {}) };
 }

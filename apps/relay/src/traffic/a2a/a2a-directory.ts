@@ -21,9 +21,10 @@ export interface A2aTarget {
 /** What the relay needs to carry one agent's A2A traffic to another. */
 export interface A2aRoute {
   tenantSlug?: string;
-  caller?: { name: string; riskTier?: string };
+  /** The calling agent, or the person (D43) with their e-mail for POLICY.md's `user`. */
+  caller?: { name: string; riskTier?: string; email?: string };
   target: A2aTarget;
-  /** The AGENT_TO_AGENT subscription (D32), absent when the caller has none. */
+  /** The AGENT_TO_AGENT (or a person's USER_TO_AGENT, D43) subscription, absent when none. */
   subscription?: { id: string };
 }
 
@@ -39,21 +40,29 @@ export class A2aDirectory {
     this.routes = directory.cacheFor<A2aRoute | undefined>();
   }
 
-  /** The target, the caller and its subscription; undefined when the tenant has no such agent. */
-  route(tenantId: string, callerId: string, targetId: string): Promise<A2aRoute | undefined> {
-    return this.routes.get(`${tenantId}:a2a:${callerId}:${targetId}`, () =>
+  /**
+   * The target, the caller and its subscription; undefined when the tenant has no such agent. A
+   * person on `/relay/human/{agentId}` (`party` USER, D43) is the caller, under USER_TO_AGENT.
+   */
+  route(
+    tenantId: string,
+    callerId: string,
+    targetId: string,
+    party: A2aParty = 'AGENT',
+  ): Promise<A2aRoute | undefined> {
+    return this.routes.get(`${tenantId}:a2a:${party}:${callerId}:${targetId}`, () =>
       this.database.inTenant(tenantId, async (tx) => {
         const rows: Row[] = await tx.query(
           `SELECT t.id, t.name, t.agent_card_url, t.agent_card, t.a2a_credential_ciphertext,
-                  t.a2a_credential_header, t.a2a_timeout_ms, c.name AS caller_name,
-                  c.risk_tier AS caller_risk_tier, sub.id AS subscription_id, ten.slug
+                  t.a2a_credential_header, t.a2a_timeout_ms, ${CALLER_COLUMNS[party]},
+                  sub.id AS subscription_id, ten.slug
              FROM relay.agents t
-             LEFT JOIN relay.agents c ON c.tenant_id = t.tenant_id AND c.id = $2
+             ${CALLER_JOINS[party]}
              LEFT JOIN relay.subscriptions sub ON sub.tenant_id = t.tenant_id
-                  AND sub.kind = 'AGENT_TO_AGENT' AND sub.source_id = $2 AND sub.target_id = t.id
+                  AND sub.kind = $4 AND sub.source_id = $2 AND sub.target_id = t.id
              LEFT JOIN relay.tenants ten ON ten.tenant_id = t.tenant_id
             WHERE t.tenant_id = $1 AND t.id = $3 AND t.status <> 'DELETED'`,
-          [tenantId, callerId, targetId],
+          [tenantId, callerId, targetId, SUBSCRIPTION_KIND[party]],
         );
         return rows[0] ? toRoute(rows[0]) : undefined;
       }),
@@ -61,14 +70,43 @@ export class A2aDirectory {
   }
 }
 
+/** Who calls over A2A: an agent (D38), or a person on the human path (D43). */
+export type A2aParty = 'AGENT' | 'USER';
+
+const SUBSCRIPTION_KIND: Readonly<Record<A2aParty, string>> = {
+  AGENT: 'AGENT_TO_AGENT',
+  USER: 'USER_TO_AGENT',
+};
+
+const CALLER_COLUMNS: Readonly<Record<A2aParty, string>> = {
+  AGENT: 'c.name AS caller_name, c.risk_tier AS caller_risk_tier, NULL AS caller_email',
+  USER: `coalesce(u.display_name, u.email) AS caller_name, NULL AS caller_risk_tier,
+         u.email AS caller_email`,
+};
+
+const CALLER_JOINS: Readonly<Record<A2aParty, string>> = {
+  AGENT: 'LEFT JOIN relay.agents c ON c.tenant_id = t.tenant_id AND c.id = $2',
+  USER: `LEFT JOIN relay.users u ON u.tenant_id = t.tenant_id AND u.id = $2
+             AND u.status <> 'DELETED'`,
+};
+
 function toRoute(row: Row): A2aRoute {
   const callerName = str(row.caller_name);
   const riskTier = str(row.caller_risk_tier);
+  const email = str(row.caller_email);
   const subscriptionId = str(row.subscription_id);
   const card = row.agent_card as AgentCardJson | null;
   return {
     tenantSlug: str(row.slug),
-    ...(callerName ? { caller: { name: callerName, ...(riskTier ? { riskTier } : {}) } } : {}),
+    ...(callerName
+      ? {
+          caller: {
+            name: callerName,
+            ...(riskTier ? { riskTier } : {}),
+            ...(email ? { email } : {}),
+          },
+        }
+      : {}),
     target: {
       id: String(row.id),
       name: String(row.name),

@@ -6,7 +6,7 @@ import { HopPipeline } from '../pipeline/hop-pipeline';
 import { callBasisOf, resendHoldOf } from '../pipeline/traffic-call';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficCaller } from '../pipeline/traffic-intake';
-import { JsonRpcMessage, rpcRefusal } from '../mcp/json-rpc';
+import { JsonRpcMessage, rpcError, rpcRefusal } from '../mcp/json-rpc';
 import { a2aFramingError } from './a2a-framing';
 import { resendDigestOf } from '../mcp/mcp-messages';
 import { A2aCall, a2aAdmission, a2aHopOf } from './a2a-call';
@@ -17,9 +17,13 @@ import { AgentCardJson } from './agent-card';
 import { AgentCards } from './agent-cards.service';
 import { A2aUpstreamFailure } from './a2a-upstream';
 import { PushGovernance } from './push/push-governance';
+import { pushRequestOf } from './push/push-configs';
 
-/** Who calls the path (T38: an agent). */
-export type A2aCaller = TrafficCaller;
+/** A2A § 8.2: PushNotificationNotSupportedError. */
+const A2A_PUSH_NOT_SUPPORTED = -32003;
+
+/** Who calls the path (T38: an agent; D43: or a person on `/relay/human/{agentId}`). */
+export type A2aCaller = TrafficCaller & { user?: A2aCall['user'] };
 
 /**
  * The A2A relay (D20, D38): `POST /relay/a2a/{agentId}`, one JSON-RPC request per POST. Before
@@ -50,6 +54,9 @@ export class A2aRelayService {
     const refused = await this.admit(call, request, 'REQUEST');
     if (refused) {
       return refused;
+    }
+    if (call.user && pushRequestOf(request) !== undefined) {
+      return { kind: 'json', status: 200, body: await this.refusePush(call, request) };
     }
     const push = await this.pushes.admit(call, request);
     if (push.kind === 'refused') {
@@ -127,7 +134,34 @@ export class A2aRelayService {
     }
   }
 
-  /** The agent card as callers see it (D38): the subscription decides, as for every call. */
+  /**
+   * traffic.md T62: a person's client gets no push notifications. A2A's own refusal, audited as
+   * a BLOCK of the request (T1: in the trail before the person is answered).
+   */
+  private async refusePush(call: A2aCall, request: JsonRpcMessage): Promise<JsonRpcMessage> {
+    const reason = 'push notifications are not offered on the human path';
+    const { decisionId, audited } = this.pipeline.refusing(a2aHopOf(call, 'REQUEST', request), {
+      type: 'COMMUNICATION_AUDIT',
+      action: 'BLOCK',
+      reason,
+    });
+    await audited;
+    return rpcError(
+      request.id ?? null,
+      A2A_PUSH_NOT_SUPPORTED,
+      'Push Notification is not supported',
+      {
+        reasons: [reason],
+        decisionId,
+        correlationId: call.correlationId,
+      },
+    );
+  }
+
+  /**
+   * The agent card as callers see it (D38): the subscription decides, as for every call. A
+   * person's card points at the human path (traffic.md T61).
+   */
   async card(caller: A2aCaller, targetId: string): Promise<AgentCardJson> {
     const call = await this.callFor(caller, targetId);
     if (!call.route.subscription) {
@@ -135,7 +169,7 @@ export class A2aRelayService {
     }
     try {
       const card = await this.cards.cardOf(call.tenantId, call.correlationId, call.route.target);
-      return this.cards.served(targetId, card);
+      return this.cards.served(targetId, card, call.user ? 'human' : 'a2a');
     } catch (error) {
       if (error instanceof A2aUpstreamFailure) {
         throw new HttpProblem(502, 'agent-card-unavailable', error.message);
@@ -174,10 +208,11 @@ export class A2aRelayService {
   }
 
   async callFor(caller: A2aCaller, targetId: string): Promise<A2aCall> {
+    const party = caller.user ? 'USER' : 'AGENT';
     const basis = await callBasisOf(
       this.directory,
       caller,
-      this.routes.route(caller.tenantId, caller.agentId, targetId),
+      this.routes.route(caller.tenantId, caller.agentId, targetId, party),
       `no agent ${targetId} in this tenant`,
     );
     return {
@@ -185,12 +220,13 @@ export class A2aRelayService {
       callerId: caller.agentId,
       targetId,
       headers: caller.headers,
-      admission: a2aAdmission(this.routes, basis, caller.agentId, targetId),
+      ...(caller.user ? { user: caller.user } : {}),
+      admission: a2aAdmission(this.routes, basis, caller.agentId, targetId, party),
     };
   }
 }
 
-/** D32's refusal of a caller without an AGENT_TO_AGENT subscription to the target. */
+/** D32's refusal of a caller without an AGENT_TO_AGENT (a person: USER_TO_AGENT) subscription. */
 function notSubscribed(call: A2aCall): string {
-  return `agent ${call.callerId} is not subscribed to agent ${call.targetId}`;
+  return `${call.user ? 'user' : 'agent'} ${call.callerId} is not subscribed to agent ${call.targetId}`;
 }

@@ -26,7 +26,7 @@ export class A2aController {
     @Param('agentId', uuidParam('agentId')) agentId: string,
   ): Promise<void> {
     const caller = { ...agentCallerOf(request, 'an agent over A2A'), signal: goneSignal(reply) };
-    await this.send(reply, await this.relay.post(caller, agentId, request.body));
+    await replyWithA2a(reply, await this.relay.post(caller, agentId, request.body), this.logger);
   }
 
   @Get(':agentId/.well-known/agent-card.json')
@@ -36,16 +36,21 @@ export class A2aController {
   ): Promise<AgentCardJson> {
     return this.relay.card(agentCallerOf(request, 'an agent over A2A'), agentId);
   }
+}
 
-  private async send(reply: FastifyReply, answer: A2aAnswer): Promise<void> {
-    if (answer.kind === 'json') {
-      await reply
-        .status(answer.status)
-        .headers(answer.headers ?? {})
-        .type('application/json')
-        .send(answer.body);
-      return;
-    }
-    await sendStream(reply, answer, this.logger);
+/** An A2A answer on its way out: a JSON-RPC body, or a stream of events (D38). */
+export async function replyWithA2a(
+  reply: FastifyReply,
+  answer: A2aAnswer,
+  logger: Logger,
+): Promise<void> {
+  if (answer.kind === 'json') {
+    await reply
+      .status(answer.status)
+      .headers(answer.headers ?? {})
+      .type('application/json')
+      .send(answer.body);
+    return;
   }
+  await sendStream(reply, answer, logger);
 }

@@ -37,16 +37,19 @@ export class AgentCards {
     private readonly directory: TrafficDirectory,
   ) {}
 
-  /** `{base_url}/relay/a2a/{agentId}`: where callers send the agent's JSON-RPC (D20). */
-  relayUrlOf(agentId: string): string {
-    return `${this.baseUrl}/relay/a2a/${agentId}`;
+  /**
+   * `{base_url}/relay/a2a/{agentId}`: where callers send the agent's JSON-RPC (D20); a person's
+   * client `{base_url}/relay/human/{agentId}` (D43).
+   */
+  relayUrlOf(agentId: string, path: 'a2a' | 'human' = 'a2a'): string {
+    return `${this.baseUrl}/relay/${path}/${agentId}`;
   }
 
   /** The card as callers see it: every interface on the relay, the platform's scheme (D38). */
-  served(agentId: string, card: AgentCardJson): AgentCardJson {
+  served(agentId: string, card: AgentCardJson, path: 'a2a' | 'human' = 'a2a'): AgentCardJson {
     return proxiedCard(
       card,
-      this.relayUrlOf(agentId),
+      this.relayUrlOf(agentId, path),
       `${this.baseUrl}/tenant-auth/v1/oauth/token`,
     );
   }

@@ -9,6 +9,8 @@ export interface Admission {
   tenantId: string;
   agentId: string;
   correlationId: string;
+  /** Who calls, as a refusal names them; `agent <agentId>` when absent (a person: `user <id>`, D43). */
+  callerLabel?: string;
   /** D32: the subscription the call goes under; absent when the agent has none. */
   subscriptionId?: string;
   /** The target as a refusal names it: `MCP server <id>`, `agent <id>`, `LLM gateway <id>`. */

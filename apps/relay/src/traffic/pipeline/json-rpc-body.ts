@@ -1,7 +1,7 @@
 import { FastifyInstance } from 'fastify';
 
 /** The traffic paths that speak JSON-RPC, whose bodies the relay itself answers about (D61). */
-const JSON_RPC_PATHS = ['/relay/mcp/', '/relay/a2a/'];
+const JSON_RPC_PATHS = ['/relay/mcp/', '/relay/a2a/', '/relay/human/'];
 
 /**
  * A POST body on a JSON-RPC path that is not JSON. D61: the path answers it as its protocol's

@@ -1,0 +1,28 @@
+import { HttpProblem, correlationIdOf } from '@agp/http';
+
+import { A2aCaller } from '../a2a/a2a-relay.service';
+import { TrafficRequest } from '../pipeline/traffic-intake';
+
+/**
+ * D43, D56 (traffic.md T60): who calls `/relay/human/{agentId}`. The signed-in person's own token,
+ * the one the console holds (audience `{base_url}`, verified by the global guard); the person is
+ * the party of every hop. An agent's or a service account's token is refused: agents have
+ * `/relay/a2a/{agentId}`.
+ */
+export function humanCallerOf(request: TrafficRequest): A2aCaller {
+  const principal = request.principal;
+  if (principal?.kind !== 'USER') {
+    throw new HttpProblem(
+      403,
+      'forbidden',
+      "only a person's token may call /relay/human; agents call /relay/a2a",
+    );
+  }
+  return {
+    tenantId: principal.tenantId,
+    agentId: principal.subject,
+    correlationId: correlationIdOf(request.raw),
+    headers: request.headers,
+    user: { id: principal.subject, name: principal.label },
+  };
+}
