@@ -19,11 +19,13 @@ export const OTLP_INGEST_BODY_LIMIT = 4 * 1024 * 1024;
 export function upstreamRoutes(env: GatewayEnv): UpstreamRoute[] {
   const relay = stripTrailingSlash(env.RELAY_URL);
   return [
-    ...['/relay/mcp/', '/relay/a2a/', '/relay/a2a-push/', '/relay/llm/'].map((prefix) => ({
-      prefix,
-      upstream: relay,
-      isTraffic: true,
-    })),
+    ...['/relay/mcp/', '/relay/a2a/', '/relay/a2a-push/', '/relay/llm/', '/relay/channels/'].map(
+      (prefix) => ({
+        prefix,
+        upstream: relay,
+        isTraffic: true,
+      }),
+    ),
     { prefix: '/tenant-auth/v1/', upstream: stripTrailingSlash(env.TENANT_AUTH_URL) },
     // D43 (identity.md I25, relay.md R28): metadata where RFC 8414 and RFC 9728 put it, the
     // well-known name before the issuer's or the resource's path. Any other is 404 (WELL_KNOWN).

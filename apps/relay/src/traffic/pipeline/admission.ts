@@ -8,6 +8,8 @@ import { KillSwitchScope } from './traffic-directory';
 export interface Admission {
   tenantId: string;
   agentId: string;
+  /** How a refusal names the caller: `agent <id>` unless a path says otherwise (a channel, D43). */
+  callerLabel?: string;
   correlationId: string;
   /** D32: the subscription the call goes under; absent when the agent has none. */
   subscriptionId?: string;

@@ -59,7 +59,8 @@ export class HopPipeline {
   ): Promise<AdmissionRefusal | undefined> {
     const { correlationId } = admission;
     if (!admission.subscriptionId) {
-      const reason = `agent ${admission.agentId} is not subscribed to ${admission.targetLabel}`;
+      const caller = admission.callerLabel ?? `agent ${admission.agentId}`;
+      const reason = `${caller} is not subscribed to ${admission.targetLabel}`;
       await this.refuseAll(hops, { type: 'COMMUNICATION_AUDIT', action: 'BLOCK', reason });
       return { kind: 'NOT_SUBSCRIBED', reason };
     }
