@@ -75,16 +75,19 @@ export class ChannelEventsRepository {
 
   /** Due events of every tenant, each leased to this replica (`SKIP LOCKED`, F30). */
   async claimDue(tx: Tx, limit: number, leaseMs: number): Promise<ChannelEventRow[]> {
+    // A CTE, so the driver answers the rows (a bare UPDATE … RETURNING comes back with a count).
     const rows: Row[] = await tx.query(
-      `UPDATE ${T} e SET lease_until = now() + make_interval(secs => $2::double precision / 1000)
-        WHERE e.id IN (SELECT id FROM ${T}
-           WHERE (status IN ('PENDING', 'REPLYING', 'REPLY_HELD')
-                  -- admitted by a replica that stopped before it said so (CH4)
-                  OR (status = 'RECEIVED' AND created_at < now() - interval '1 minute'))
-             AND next_attempt_at <= now()
-             AND (lease_until IS NULL OR lease_until < now())
-           ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING e.*`,
+      `WITH claimed AS (
+         UPDATE ${T} e SET lease_until = now() + make_interval(secs => $2::double precision / 1000)
+          WHERE e.id IN (SELECT id FROM ${T}
+             WHERE (status IN ('PENDING', 'REPLYING', 'REPLY_HELD')
+                    -- admitted by a replica that stopped before it said so (CH4)
+                    OR (status = 'RECEIVED' AND created_at < now() - interval '1 minute'))
+               AND next_attempt_at <= now()
+               AND (lease_until IS NULL OR lease_until < now())
+             ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+          RETURNING e.*)
+       SELECT * FROM claimed`,
       [limit, leaseMs],
     );
     return rows.map(toRow);
