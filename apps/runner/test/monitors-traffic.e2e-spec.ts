@@ -4,13 +4,16 @@ import { AUDIT_DATABASE, DetectorTickService, RollupsService } from '@agp/audit'
 import { EventEnvelope } from '@agp/contracts';
 import { Database } from '@agp/database';
 import {
+  A2aTestAgent,
   McpTestClient,
   McpTestServer,
   connectMcpClient,
   eventually,
+  startA2aTestAgent,
   startMcpTestServer,
 } from '@agp/testing';
 
+import { A2aWorld } from './a2a/a2a-world';
 import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
 import { BLOCK_POLICY } from './mcp/mcp-policies';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
@@ -40,6 +43,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
     let tools: McpTestServer;
     let flaky: McpTestServer;
     let world: McpWorld;
+    let agentBehindChannel: A2aTestAgent;
     const clients: McpTestClient[] = [];
 
     beforeAll(async () => {
@@ -47,12 +51,14 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       tools = await startMcpTestServer({ record: false });
       flaky = await startMcpTestServer({ record: false });
       world = await McpWorld.create(platform);
+      agentBehindChannel = await startA2aTestAgent({ record: false });
     });
 
     afterAll(async () => {
       await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
       await tools?.close();
       await flaky?.close().catch(() => undefined);
+      await agentBehindChannel?.close();
       await platform?.close();
     });
 
@@ -89,6 +95,61 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         })) as unknown as EventEnvelope[];
     }
 
+    /** Hops of the channel path (D43) as the audit trail answers them, as envelopes to replay. */
+    function asEnvelopes(items: Json[]): EventEnvelope[] {
+      return items.map(({ id, eventType, tenantId, occurredAt, ...data }) => ({
+        id,
+        type: eventType,
+        tenantId,
+        occurredAt,
+        data,
+      })) as unknown as EventEnvelope[];
+    }
+
+    const isChannelHop = (item: Json): boolean =>
+      item.eventType === 'COMMUNICATION_AUDIT' && item.protocol === 'CHANNEL';
+    const channelRequests = (items: Json[]): number =>
+      items.filter((i) => isChannelHop(i) && (i.details as Json).direction === 'REQUEST').length;
+
+    /** A web chat (channels.md CH9) whose events go to an A2A agent; `say` posts one event. */
+    async function webChannel(): Promise<{
+      id: string;
+      say(text: string, correlationId: string): Promise<void>;
+    }> {
+      const origin = 'https://shop.example';
+      const channel = await world.ok<{ id: string; config: { channelKey: string } }>(
+        'POST',
+        '/relay/v1/channels',
+        {
+          name: `web-${randomUUID().slice(0, 8)}`,
+          kind: 'WEB',
+          config: { allowedOrigins: [origin] },
+        },
+      );
+      const target = await new A2aWorld(world).target(agentBehindChannel.cardUrl);
+      await world.ok('POST', '/relay/v1/subscriptions', {
+        kind: 'CHANNEL_TO_AGENT',
+        sourceId: channel.id,
+        targetId: target.id,
+      });
+      return {
+        id: channel.id,
+        say: async (text, correlationId) => {
+          const response = await fetch(`${platform.baseUrl}/relay/channels/${channel.id}/events`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              origin,
+              'x-agp-channel-key': channel.config.channelKey,
+              'x-correlation-id': correlationId,
+            },
+            body: JSON.stringify({ text }),
+          });
+          expect(response.status).toBe(202);
+        },
+      };
+    }
+
     /** The recorded hops again at every minute of [from, to), as the ingest would have counted them. */
     async function replay(
       hops: EventEnvelope[],
@@ -122,7 +183,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         .items;
     }
 
-    it('should raise volume, policy, error-rate, novelty and dormancy anomalies made by real traffic, and nothing for an agent whose traffic stays as usual', async () => {
+    it('should raise volume (agent and channel), policy, error-rate, novelty and dormancy anomalies made by real traffic, and nothing for an agent whose traffic stays as usual', async () => {
       const serverId = await world.mcpServer(tools.url);
       const flakyId = await world.mcpServer(flaky.url);
       const [steady, spiking, dormant, flakyCaller] = await Promise.all(
@@ -141,6 +202,15 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       const steadyHops = await recordedCall(steady, serverId);
       const spikingHops = await recordedCall(spiking, serverId);
       const flakyHops = await recordedCall(flakyCaller, flakyId);
+      // A channel's own hops (issue 33 § 3): one event of a web chat to its agent and the answer.
+      const chat = await webChannel();
+      const chatTrace = randomUUID();
+      await chat.say('the usual question', chatTrace);
+      const chatHops = asEnvelopes(
+        (await world.trace(chatTrace, (items) => items.filter(isChannelHop).length === 2)).filter(
+          isChannelHop,
+        ),
+      );
       expect(steadyHops.map((h) => (h.data as { details: Json }).details.direction)).toEqual(
         expect.arrayContaining(['REQUEST', 'RESPONSE']),
       );
@@ -155,6 +225,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       await replay(steadyHops, historyStart, thisMinute);
       await replay(spikingHops, historyStart, thisMinute);
       await replay(flakyHops, historyStart, thisMinute);
+      await replay(chatHops, historyStart, thisMinute);
       await replay(steadyHops, thisMinute - 20 * DAY_MS, thisMinute - 9 * DAY_MS, [
         steady.id,
         dormant.id,
@@ -194,6 +265,12 @@ describe.each<PlatformMode>(['services', 'embedded'])(
           .catch(() => undefined);
       }
 
+      // The web chat: a hundred and twenty visitors' messages at once, each through the agent.
+      const chatBurst = randomUUID();
+      for (let i = 0; i < 120; i += 1) {
+        await chat.say(`question ${i}`, chatBurst);
+      }
+
       // Every hop in the audit trail (and so counted, in the ingest's transaction) before the tick.
       const requests = (items: Json[], action?: string): number =>
         items.filter(
@@ -204,6 +281,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         ).length;
       await world.trace(spikingTrace, (items) => requests(items) >= 191);
       await world.trace(dormantTrace, (items) => requests(items) >= 1);
+      await world.trace(chatBurst, (items) => channelRequests(items) >= 120);
       await world.trace(
         flakyTrace,
         (items) => items.filter((i) => i.action === 'ERROR').length >= 30,
@@ -219,6 +297,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         ['NOVEL_TOOL_CALL', serverId, { kind: 'FIRST_SEEN', key: 'lookup_customer' }],
         ['DORMANT_AGENT_REACTIVATION', dormant.id, { kind: 'DORMANT_REACTIVATION' }],
         ['MCP_SERVER_ERROR_RATE_SPIKE', flakyId, { kind: 'INFRASTRUCTURE_INCIDENT' }],
+        ['CHANNEL_VOLUME_ANOMALY', chat.id, { kind: 'ENTITY_VOLUME', direction: 'SPIKE' }],
       ];
       const alerts = await eventually(
         async () => {

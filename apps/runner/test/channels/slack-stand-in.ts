@@ -18,18 +18,18 @@ export interface SlackPost {
  */
 export class SlackStandIn {
   readonly posts: SlackPost[] = [];
-  private constructor(
-    private readonly server: Server,
-    readonly apiBaseUrl: string,
-    private readonly botToken: string,
-  ) {}
+  /** `http://127.0.0.1:<port>/api`, the channel's `apiBaseUrl`. */
+  apiBaseUrl = '';
+  private readonly server: Server = createServer(
+    (request, response) => void this.handle(request, response),
+  );
+
+  private constructor(private readonly botToken: string) {}
 
   static async start(botToken: string): Promise<SlackStandIn> {
-    let standIn: SlackStandIn | undefined;
-    const server = createServer((request, response) => void standIn!.handle(request, response));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    standIn = new SlackStandIn(server, `http://127.0.0.1:${port}/api`, botToken);
+    const standIn = new SlackStandIn(botToken);
+    await new Promise<void>((resolve) => standIn.server.listen(0, '127.0.0.1', resolve));
+    standIn.apiBaseUrl = `http://127.0.0.1:${(standIn.server.address() as AddressInfo).port}/api`;
     return standIn;
   }
 

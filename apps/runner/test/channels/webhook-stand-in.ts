@@ -11,35 +11,30 @@ export class WebhookStandIn {
   readonly verified: Array<Record<string, unknown>> = [];
   readonly refused: string[] = [];
   secret?: string;
-
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-  ) {}
+  /** `http://127.0.0.1:<port>/agent-replies`, the channel's `url`. */
+  url = '';
+  private readonly server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      try {
+        const headers = request.headers as Record<string, string>;
+        this.verified.push(
+          new Webhook(this.secret!).verify(body, headers) as Record<string, unknown>,
+        );
+        response.writeHead(204).end();
+      } catch (error) {
+        this.refused.push((error as Error).message);
+        response.writeHead(400).end();
+      }
+    });
+  });
 
   static async start(): Promise<WebhookStandIn> {
-    let standIn: WebhookStandIn | undefined;
-    const server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        try {
-          const payload = new Webhook(standIn!.secret!).verify(
-            body,
-            request.headers as Record<string, string>,
-          );
-          standIn!.verified.push(payload as Record<string, unknown>);
-          response.writeHead(204).end();
-        } catch (error) {
-          standIn!.refused.push((error as Error).message);
-          response.writeHead(400).end();
-        }
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    standIn = new WebhookStandIn(server, `http://127.0.0.1:${port}/agent-replies`);
+    const standIn = new WebhookStandIn();
+    await new Promise<void>((resolve) => standIn.server.listen(0, '127.0.0.1', resolve));
+    standIn.url = `http://127.0.0.1:${(standIn.server.address() as AddressInfo).port}/agent-replies`;
     return standIn;
   }
 
