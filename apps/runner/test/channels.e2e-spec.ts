@@ -37,6 +37,17 @@ decision := {"action": "BLOCK", "reasons": ["prompt injection"]} if {
 }
 `;
 
+/** Holds a channel message that asks for a wire transfer, for a person (D34). */
+const CHANNEL_HOLD_POLICY = `package channels.hold
+
+import rego.v1
+
+decision := {"action": "HUMAN_REVIEW_REQUIRED", "reasons": ["payments need a reviewer"]} if {
+	input.direction == "REQUEST"
+	contains(input.message.text, "wire transfer")
+}
+`;
+
 /**
  * Issue 33 § 3 (D43, D56): registered channels talk to an agent through
  * `POST /relay/channels/{channelId}/events` in their platforms' own formats and signing, through
@@ -255,6 +266,39 @@ describe('channels to agents', () => {
     );
     expect(notice.text).not.toContain(marker);
     expect(agent.received.some((m) => m.text === marker)).toBe(false);
+  });
+
+  it('should hold a message for a person and deliver it once, and its answer, when approved in the console', async () => {
+    const { channel: created } = await slackChannel(CHANNEL_HOLD_POLICY);
+    const id = String(created.id);
+    const marker = `wire transfer ${randomUUID()}`;
+
+    await postSlack(id, slackMessageEvent(`Ev${randomUUID()}`, marker));
+    const hold = await eventually(async () => {
+      const pending = await world.ok<{ items: Json[] }>(
+        'GET',
+        `/relay/v1/hitl-requests?status=PENDING&agentId=${id}`,
+      );
+      expect(pending.items).toHaveLength(1);
+      return pending.items[0];
+    });
+    const beforeApproval = agent.received.filter((m) => m.text === marker).length;
+    await world.ok('POST', `/relay/v1/hitl-requests/${String(hold.id)}/approve`, {}, 200);
+    const posts = await eventually(() => {
+      const found = slack.postsMentioning(marker);
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    const released = await eventually(async () => {
+      const read = await world.ok<Json>('GET', `/relay/v1/hitl-requests/${String(hold.id)}`);
+      expect(read.status).toBe('RELEASED');
+      return read;
+    });
+
+    expect(beforeApproval).toBe(0);
+    expect(posts[0].text).toBe(`echo: ${marker}`);
+    expect(agent.received.filter((m) => m.text === marker)).toHaveLength(1);
+    expect(released).toMatchObject({ status: 'RELEASED', reasons: ['payments need a reviewer'] });
   });
 
   it('should stop the next event once a CHANNEL kill switch is engaged, audited as BLOCK', async () => {

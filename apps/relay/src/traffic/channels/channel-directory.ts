@@ -35,6 +35,8 @@ export interface ChannelRoute {
 @Injectable()
 export class ChannelDirectory {
   private readonly routes: ExpiringCache<ChannelRoute | undefined>;
+  /** A channel's tenant never changes: kept once read (a removed channel has no route). */
+  private readonly tenants = new Map<string, string>();
 
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
@@ -46,10 +48,21 @@ export class ChannelDirectory {
 
   /** The channel's tenant, read without one (the platform's event names only the channel). */
   async tenantOf(channelId: string): Promise<string | undefined> {
+    const known = this.tenants.get(channelId);
+    if (known) {
+      return known;
+    }
     const rows: Row[] = await this.database.asSystem((tx) =>
       tx.query(`SELECT tenant_id FROM relay.channels WHERE id = $1`, [channelId]),
     );
-    return rows[0] ? String(rows[0].tenant_id) : undefined;
+    if (!rows[0]) {
+      return undefined;
+    }
+    if (this.tenants.size >= 10_000) {
+      this.tenants.clear();
+    }
+    this.tenants.set(channelId, String(rows[0].tenant_id));
+    return String(rows[0].tenant_id);
   }
 
   route(tenantId: string, channelId: string): Promise<ChannelRoute | undefined> {
