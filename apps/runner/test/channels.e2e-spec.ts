@@ -83,10 +83,12 @@ describe('channels to agents', () => {
   }
 
   /** A channel of `kind` subscribed to a fresh agent (the A2A test agent), a policy bound to it. */
+  /** `level` CHANNEL binds the policy to the channel's hops, CHANNEL_SUBSCRIPTION to the pair's. */
   async function channel(
     kind: string,
     config: Json,
     policy?: string,
+    level: 'CHANNEL' | 'CHANNEL_SUBSCRIPTION' = 'CHANNEL',
   ): Promise<{ channel: Json; agentId: string }> {
     const created = await world.ok<Json>('POST', '/relay/v1/channels', {
       name: `${kind.toLowerCase()}-${randomUUID().slice(0, 8)}`,
@@ -108,18 +110,20 @@ describe('channels to agents', () => {
       });
       await world.ok('POST', '/relay/v1/policy-bindings', {
         groupId: group.id,
-        bindingLevel: 'CHANNEL',
+        bindingLevel: level,
         channelId: created.id,
+        ...(level === 'CHANNEL_SUBSCRIPTION' ? { agentId: target.id } : {}),
       });
     }
     return { channel: created, agentId: target.id };
   }
 
-  async function slackChannel(policy?: string) {
+  async function slackChannel(policy?: string, level?: 'CHANNEL' | 'CHANNEL_SUBSCRIPTION') {
     return channel(
       'SLACK',
       { signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, apiBaseUrl: slack.apiBaseUrl },
       policy,
+      level,
     );
   }
 
@@ -188,6 +192,8 @@ describe('channels to agents', () => {
     const marker = `hello-${randomUUID()}`;
     const correlationId = randomUUID();
     const event = slackMessageEvent(`Ev${randomUUID()}`, marker, '1765310000.000100');
+    // CH10: the Slack member is a person of the tenant by the email Slack gives for them.
+    slack.emails.set('U0PERSON', `admin@${world.tenant}.example`);
 
     const first = await postSlack(id, event, { correlationId });
     const retries = await Promise.all([
@@ -219,6 +225,7 @@ describe('channels to agents', () => {
     expect(hops.find((e) => (e.details as Json).direction === 'REQUEST')).toMatchObject({
       protocol: 'CHANNEL',
       action: 'LOG',
+      actor: expect.objectContaining({ type: 'USER', label: `admin@${world.tenant}.example` }),
       source: expect.objectContaining({ type: 'CHANNEL', id }),
       sink: expect.objectContaining({ type: 'AGENT', id: agentId }),
       details: expect.objectContaining({ channelId: id, channelKind: 'SLACK' }),
@@ -230,8 +237,8 @@ describe('channels to agents', () => {
     });
   });
 
-  it('should never let masked content reach the channel', async () => {
-    const { channel: created } = await slackChannel(CHANNEL_MASK_POLICY);
+  it('should never let masked content reach the channel (a CHANNEL_SUBSCRIPTION binding)', async () => {
+    const { channel: created } = await slackChannel(CHANNEL_MASK_POLICY, 'CHANNEL_SUBSCRIPTION');
     const marker = `customer-${randomUUID()}`;
 
     const answer = await postSlack(
@@ -275,12 +282,12 @@ describe('channels to agents', () => {
 
     await postSlack(id, slackMessageEvent(`Ev${randomUUID()}`, marker));
     const hold = await eventually(async () => {
-      const pending = await world.ok<{ items: Json[] }>(
-        'GET',
-        `/relay/v1/hitl-requests?status=PENDING&agentId=${id}`,
-      );
-      expect(pending.items).toHaveLength(1);
-      return pending.items[0];
+      // The hold's sender is the Slack member's person (CH10); the channel is its source.
+      const pending = (
+        await world.ok<{ items: Json[] }>('GET', '/relay/v1/hitl-requests?status=PENDING')
+      ).items.filter((item) => JSON.stringify(item).includes(id));
+      expect(pending).toHaveLength(1);
+      return pending[0];
     });
     const beforeApproval = agent.received.filter((m) => m.text === marker).length;
     await world.ok('POST', `/relay/v1/hitl-requests/${String(hold.id)}/approve`, {}, 200);

@@ -14,10 +14,12 @@ export interface SlackPost {
  * A local stand-in for Slack's Web API, speaking it as Slack does: `POST /api/chat.postMessage`
  * with a bot token and a JSON body; HTTP 200 with `{"ok": true, "channel", "ts", "message"}`, or
  * `{"ok": false, "error": "invalid_auth" | "channel_not_found" | "invalid_arguments"}` (Slack answers
- * its errors with HTTP 200 too).
+ * its errors with HTTP 200 too); `GET /api/users.info?user=…` answers a member's profile email.
  */
 export class SlackStandIn {
   readonly posts: SlackPost[] = [];
+  /** Members' profile emails, as `users.info` answers them (the app's `users:read.email` scope). */
+  readonly emails = new Map<string, string>();
   /** `http://127.0.0.1:<port>/api`, the channel's `apiBaseUrl`. */
   apiBaseUrl = '';
   private readonly server: Server = createServer(
@@ -51,6 +53,18 @@ export class SlackStandIn {
       response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       response.end(JSON.stringify(body));
     };
+    if (request.method === 'GET' && request.url?.startsWith('/api/users.info?')) {
+      const member = new URL(request.url, 'http://slack').searchParams.get('user') ?? '';
+      const email = this.emails.get(member);
+      if (request.headers.authorization !== `Bearer ${this.botToken}`) {
+        answer({ ok: false, error: 'invalid_auth' });
+      } else if (!email) {
+        answer({ ok: false, error: 'user_not_found' });
+      } else {
+        answer({ ok: true, user: { id: member, profile: { email } } });
+      }
+      return;
+    }
     if (request.method !== 'POST' || request.url !== '/api/chat.postMessage') {
       answer({ ok: false, error: 'unknown_method' });
       return;

@@ -8,7 +8,8 @@ import { HopOutcome, PassTerms } from '../pipeline/hop.types';
 import { REFUSALS } from '../pipeline/refusal-codes';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { ChannelAgent } from './channel-agent';
-import { ChannelDirectory } from './channel-directory';
+import { ExpiringCache } from '../pipeline/expiring-cache';
+import { ChannelDirectory, ChannelRoute } from './channel-directory';
 import {
   ChannelEventRow,
   ChannelEventsRepository,
@@ -16,6 +17,9 @@ import {
 } from './channel-events.repository';
 import { ChannelCall, actorOf, channelAdmission, channelHopOf, requestJson } from './channel-hops';
 import { ChannelReplies } from './channel-replies';
+
+/** How long a Slack member's email is kept per replica (CH10). */
+const MEMBER_EMAIL_TTL_MS = 10 * 60_000;
 
 /** How often a held event asks whether a person decided (CH11). */
 export const HELD_POLL_MS = 3_000;
@@ -33,6 +37,8 @@ type Json = { text: string } & Record<string, unknown>;
  */
 @Injectable()
 export class ChannelExchange {
+  private readonly memberEmails = new ExpiringCache<string | undefined>(MEMBER_EMAIL_TTL_MS);
+
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
     private readonly directory: ChannelDirectory,
@@ -52,7 +58,7 @@ export class ChannelExchange {
       });
     }
     const settings = await this.traffic.settings(row.tenantId);
-    const person = await this.personOf(row);
+    const person = await this.personOf(route, row);
     const call: ChannelCall = {
       route,
       eventId: row.id,
@@ -199,8 +205,11 @@ export class ChannelExchange {
   }
 
   /** CH10: a sender whose email is a person of the tenant is that person (never a deleted one). */
-  private async personOf(row: ChannelEventRow): Promise<{ id: string; email: string } | undefined> {
-    const email = row.message.sender?.email;
+  private async personOf(
+    route: ChannelRoute,
+    row: ChannelEventRow,
+  ): Promise<{ id: string; email: string } | undefined> {
+    const email = row.message.sender?.email ?? (await this.slackEmailOf(route, row));
     if (!email) {
       return undefined;
     }
@@ -212,6 +221,21 @@ export class ChannelExchange {
       ),
     );
     return rows[0] ? { id: String(rows[0].id), email: String(rows[0].email) } : undefined;
+  }
+
+  /** CH10: a Slack sender is a member id; Slack's `users.info` names its email. */
+  private async slackEmailOf(
+    route: ChannelRoute,
+    row: ChannelEventRow,
+  ): Promise<string | undefined> {
+    const memberId = row.message.sender?.id;
+    if (route.channel.kind !== 'SLACK' || !memberId) {
+      return undefined;
+    }
+    const channel = route.channel;
+    return this.memberEmails.get(`${channel.id}:${memberId}`, () =>
+      this.replies.slackMemberEmail(channel, this.directory.secretsOf(channel), memberId),
+    );
   }
 
   private save(

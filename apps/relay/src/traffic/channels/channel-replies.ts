@@ -60,6 +60,42 @@ export class ChannelReplies implements OnApplicationShutdown {
     }
   }
 
+  /**
+   * CH10: the email of a Slack member (`users.info`, which needs the app's `users:read.email`
+   * scope), undefined when Slack does not give one; never an error.
+   */
+  async slackMemberEmail(
+    channel: ChannelEntry,
+    secrets: ChannelSecrets,
+    memberId: string,
+  ): Promise<string | undefined> {
+    if (!secrets.botToken) {
+      return undefined;
+    }
+    const base = channel.settings.apiBaseUrl ?? SLACK_API_BASE_URL;
+    const url = `${base}/users.info?user=${encodeURIComponent(memberId)}`;
+    if (checkEgressUrl(url, this.egress)) {
+      return undefined;
+    }
+    try {
+      const answer = await request(url, {
+        method: 'GET',
+        dispatcher: this.dispatcher,
+        headers: { authorization: `Bearer ${secrets.botToken}` },
+        headersTimeout: REPLY_TIMEOUT_MS,
+        bodyTimeout: REPLY_TIMEOUT_MS,
+      });
+      const body = (await answer.body.json()) as {
+        ok?: boolean;
+        user?: { profile?: { email?: unknown } };
+      };
+      const email = body.ok === true ? body.user?.profile?.email : undefined;
+      return typeof email === 'string' ? email : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   private async toSlack(
     channel: ChannelEntry,
     secrets: ChannelSecrets,
