@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { A2aWorld } from './a2a/a2a-world';
 import { SlackStandIn, slackMessageEvent, slackRequest } from './channels/slack-stand-in';
 import { WebhookStandIn } from './channels/webhook-stand-in';
-import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
+import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
 import { Json, McpWorld } from './mcp/mcp-world';
 
 const SIGNING_SECRET = 'slack-signing-secret-for-tests';
@@ -51,10 +51,10 @@ decision := {"action": "HUMAN_REVIEW_REQUIRED", "reasons": ["payments need a rev
 /**
  * Issue 33 § 3 (D43, D56): registered channels talk to an agent through
  * `POST /relay/channels/{channelId}/events` in their platforms' own formats and signing, through
- * the gateway; each event and each answer is a hop of protocol CHANNEL, judged and audited, and
+ * the gateway (or the one process); each event and each answer is a hop of protocol CHANNEL, judged and audited, and
  * the answer is posted back asynchronously (Slack's `chat.postMessage` to a local stand-in).
  */
-describe('channels to agents', () => {
+describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)', (mode) => {
   let platform: McpPlatform;
   let agent: A2aTestAgent;
   let slack: SlackStandIn;
@@ -63,7 +63,7 @@ describe('channels to agents', () => {
   let a2a: A2aWorld;
 
   beforeAll(async () => {
-    platform = await startMcpPlatform('services');
+    platform = await startMcpPlatform(mode);
     agent = await startA2aTestAgent();
     slack = await SlackStandIn.start(BOT_TOKEN);
     receiver = await WebhookStandIn.start();
