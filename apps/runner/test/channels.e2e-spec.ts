@@ -51,8 +51,9 @@ decision := {"action": "HUMAN_REVIEW_REQUIRED", "reasons": ["payments need a rev
 /**
  * Issue 33 § 3 (D43, D56): registered channels talk to an agent through
  * `POST /relay/channels/{channelId}/events` in their platforms' own formats and signing, through
- * the gateway (or the one process); each event and each answer is a hop of protocol CHANNEL, judged and audited, and
- * the answer is posted back asynchronously (Slack's `chat.postMessage` to a local stand-in).
+ * the gateway (or the one process); each event and each answer is a hop of protocol CHANNEL,
+ * judged and audited, and the answer is posted back asynchronously (Slack's `chat.postMessage`
+ * to a local stand-in).
  */
 describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)', (mode) => {
   let platform: McpPlatform;
