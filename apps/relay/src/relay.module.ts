@@ -22,6 +22,7 @@ import { relayJobs } from './relay-jobs';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { TenantsModule } from './tenants/tenants.module';
+import { ChannelTrafficModule } from './traffic/channels/channel-traffic.module';
 import { TrafficModule } from './traffic/traffic.module';
 import { TrafficSettingsModule } from './traffic-settings/traffic-settings.module';
 import { UsersModule } from './users/users.module';
@@ -84,6 +85,7 @@ export class RelayModule {
         PoliciesModule,
         SubscriptionsModule,
         TrafficModule,
+        ChannelTrafficModule,
         KillSwitchesModule,
         HitlModule,
         GovernanceModule,

@@ -8,12 +8,13 @@ import {
   McpTestClient,
   McpTestServer,
   connectMcpClient,
-  startA2aTestAgent,
   eventually,
+  startA2aTestAgent,
   startMcpTestServer,
 } from '@agp/testing';
 
 import { HumanWorld, TestPerson, messageSend } from './human/human-world';
+import { A2aWorld } from './a2a/a2a-world';
 import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
 import { BLOCK_POLICY } from './mcp/mcp-policies';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
@@ -44,6 +45,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
     let flaky: McpTestServer;
     let world: McpWorld;
     let a2aAgent: A2aTestAgent;
+    let agentBehindChannel: A2aTestAgent;
     const clients: McpTestClient[] = [];
 
     beforeAll(async () => {
@@ -52,6 +54,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       flaky = await startMcpTestServer({ record: false });
       a2aAgent = await startA2aTestAgent({ legacyCompat: true, record: false });
       world = await McpWorld.create(platform);
+      agentBehindChannel = await startA2aTestAgent({ record: false });
     });
 
     afterAll(async () => {
@@ -59,6 +62,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       await a2aAgent?.close();
       await tools?.close();
       await flaky?.close().catch(() => undefined);
+      await agentBehindChannel?.close();
       await platform?.close();
     });
 
@@ -116,6 +120,50 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       return envelopesOf(items.filter(isHop));
     }
 
+    const isChannelHop = (item: Json): boolean =>
+      item.eventType === 'COMMUNICATION_AUDIT' && item.protocol === 'CHANNEL';
+    const channelRequests = (items: Json[]): number =>
+      items.filter((i) => isChannelHop(i) && (i.details as Json).direction === 'REQUEST').length;
+
+    /** A web chat (channels.md CH9) whose events go to an A2A agent; `say` posts one event. */
+    async function webChannel(): Promise<{
+      id: string;
+      say(text: string, correlationId: string): Promise<void>;
+    }> {
+      const origin = 'https://shop.example';
+      const channel = await world.ok<{ id: string; config: { channelKey: string } }>(
+        'POST',
+        '/relay/v1/channels',
+        {
+          name: `web-${randomUUID().slice(0, 8)}`,
+          kind: 'WEB',
+          config: { allowedOrigins: [origin] },
+        },
+      );
+      const target = await new A2aWorld(world).target(agentBehindChannel.cardUrl);
+      await world.ok('POST', '/relay/v1/subscriptions', {
+        kind: 'CHANNEL_TO_AGENT',
+        sourceId: channel.id,
+        targetId: target.id,
+      });
+      return {
+        id: channel.id,
+        say: async (text, correlationId) => {
+          const response = await fetch(`${platform.baseUrl}/relay/channels/${channel.id}/events`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              origin,
+              'x-agp-channel-key': channel.config.channelKey,
+              'x-correlation-id': correlationId,
+            },
+            body: JSON.stringify({ text }),
+          });
+          expect(response.status).toBe(202);
+        },
+      };
+    }
+
     /** The recorded hops again at every minute of [from, to), as the ingest would have counted them. */
     async function replay(
       hops: EventEnvelope[],
@@ -149,7 +197,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       return (await of.ok<{ items: Alert[] }>('GET', `/audit/v1/monitors/alerts?${query}`)).items;
     }
 
-    it('should raise volume, policy, error-rate, novelty and dormancy anomalies made by real traffic, and nothing for an agent whose traffic stays as usual', async () => {
+    it('should raise volume (agent and channel), policy, error-rate, novelty and dormancy anomalies made by real traffic, and nothing for an agent whose traffic stays as usual', async () => {
       const serverId = await world.mcpServer(tools.url);
       const flakyId = await world.mcpServer(flaky.url);
       const [steady, spiking, dormant, flakyCaller] = await Promise.all(
@@ -168,6 +216,15 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       const steadyHops = await recordedCall(steady, serverId);
       const spikingHops = await recordedCall(spiking, serverId);
       const flakyHops = await recordedCall(flakyCaller, flakyId);
+      // A channel's own hops (issue 33 § 3): one event of a web chat to its agent and the answer.
+      const chat = await webChannel();
+      const chatTrace = randomUUID();
+      await chat.say('the usual question', chatTrace);
+      const chatHops = envelopesOf(
+        (await world.trace(chatTrace, (items) => items.filter(isChannelHop).length === 2)).filter(
+          isChannelHop,
+        ),
+      );
       expect(steadyHops.map((h) => (h.data as { details: Json }).details.direction)).toEqual(
         expect.arrayContaining(['REQUEST', 'RESPONSE']),
       );
@@ -182,6 +239,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       await replay(steadyHops, historyStart, thisMinute);
       await replay(spikingHops, historyStart, thisMinute);
       await replay(flakyHops, historyStart, thisMinute);
+      await replay(chatHops, historyStart, thisMinute);
       await replay(steadyHops, thisMinute - 20 * DAY_MS, thisMinute - 9 * DAY_MS, [
         steady.id,
         dormant.id,
@@ -221,6 +279,12 @@ describe.each<PlatformMode>(['services', 'embedded'])(
           .catch(() => undefined);
       }
 
+      // The web chat: a hundred and twenty visitors' messages at once, each through the agent.
+      const chatBurst = randomUUID();
+      for (let i = 0; i < 120; i += 1) {
+        await chat.say(`question ${i}`, chatBurst);
+      }
+
       // Every hop in the audit trail (and so counted, in the ingest's transaction) before the tick.
       const requests = (items: Json[], action?: string): number =>
         items.filter(
@@ -231,6 +295,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         ).length;
       await world.trace(spikingTrace, (items) => requests(items) >= 191);
       await world.trace(dormantTrace, (items) => requests(items) >= 1);
+      await world.trace(chatBurst, (items) => channelRequests(items) >= 120);
       await world.trace(
         flakyTrace,
         (items) => items.filter((i) => i.action === 'ERROR').length >= 30,
@@ -246,6 +311,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         ['NOVEL_TOOL_CALL', serverId, { kind: 'FIRST_SEEN', key: 'lookup_customer' }],
         ['DORMANT_AGENT_REACTIVATION', dormant.id, { kind: 'DORMANT_REACTIVATION' }],
         ['MCP_SERVER_ERROR_RATE_SPIKE', flakyId, { kind: 'INFRASTRUCTURE_INCIDENT' }],
+        ['CHANNEL_VOLUME_ANOMALY', chat.id, { kind: 'ENTITY_VOLUME', direction: 'SPIKE' }],
       ];
       const alerts = await eventually(
         async () => {

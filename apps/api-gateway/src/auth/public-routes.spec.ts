@@ -16,6 +16,9 @@ describe(needsToken.name, () => {
       ),
     ).toBe(false);
     expect(needsToken('/relay/a2a-push/0b9e1a4c-1d2f-4e5a-9b7c-1234567890ab')).toBe(false);
+    const channel = '/relay/channels/0b9e1a4c-1d2f-4e5a-9b7c-1234567890ab/events';
+    expect(needsToken(channel)).toBe(false);
+    expect(needsToken(`${channel}/1b9e1a4c-1d2f-4e5a-9b7c-1234567890ab`)).toBe(false);
   });
 
   it('should not treat a look-alike of a public path as public', () => {
@@ -28,6 +31,8 @@ describe(needsToken.name, () => {
     expect(needsToken('/tenant-auth/v1/identity-providers/x/../users/callback')).toBe(true);
     expect(needsToken('/relay/a2a-push/0b9e1a4c-1d2f-4e5a-9b7c-1234567890ab/x')).toBe(true);
     expect(needsToken('/relay/a2a-push/../v1/agents')).toBe(true);
+    expect(needsToken('/relay/channels/0b9e1a4c-1d2f-4e5a-9b7c-1234567890ab')).toBe(true);
+    expect(needsToken('/relay/channels/0b9e1a4c-1d2f-4e5a-9b7c-1234567890ab/events/x')).toBe(true);
   });
 
   it('should leave the gateway health probes to the gateway', () => {

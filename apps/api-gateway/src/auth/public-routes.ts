@@ -28,6 +28,13 @@ const IDP_CALLBACK = /^\/tenant-auth\/v1\/identity-providers\/[0-9a-f-]{36}\/cal
  */
 const A2A_PUSH_CALLBACK = /^\/relay\/a2a-push\/[0-9a-f-]{36}$/i;
 
+/**
+ * D43, D56 (channels.md CH2): where a channel's platform posts its events, and where an embedded
+ * web chat reads its replies. The platform holds no platform token; the relay checks the kind's
+ * own signing (Slack's signature, Standard Webhooks, the channel key and origin).
+ */
+const CHANNEL_EVENTS = /^\/relay\/channels\/[0-9a-f-]{36}\/events(\/[0-9a-f-]{36})?$/i;
+
 /** The prefixes the gateway proxies (D1); everything under them needs a token unless public. */
 export const PROTECTED_PREFIXES: readonly string[] = ['/tenant-auth/', '/relay/', '/audit/'];
 
@@ -43,6 +50,7 @@ export function needsToken(url: string): boolean {
     PROTECTED_PREFIXES.some((prefix) => path.startsWith(prefix)) &&
     !PUBLIC_PATHS.has(path) &&
     !IDP_CALLBACK.test(path) &&
-    !A2A_PUSH_CALLBACK.test(path)
+    !A2A_PUSH_CALLBACK.test(path) &&
+    !CHANNEL_EVENTS.test(path)
   );
 }

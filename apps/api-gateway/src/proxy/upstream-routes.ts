@@ -19,14 +19,19 @@ export const OTLP_INGEST_BODY_LIMIT = 4 * 1024 * 1024;
 export function upstreamRoutes(env: GatewayEnv): UpstreamRoute[] {
   const relay = stripTrailingSlash(env.RELAY_URL);
   return [
-    // D43: a person's A2A path waits like an agent's (human review, streams).
-    ...['/relay/mcp/', '/relay/a2a/', '/relay/a2a-push/', '/relay/llm/', '/relay/human/'].map(
-      (prefix) => ({
-        prefix,
-        upstream: relay,
-        isTraffic: true,
-      }),
-    ),
+    // D43: a person's A2A path waits like an agent's (human review, streams); so do channels.
+    ...[
+      '/relay/mcp/',
+      '/relay/a2a/',
+      '/relay/a2a-push/',
+      '/relay/llm/',
+      '/relay/human/',
+      '/relay/channels/',
+    ].map((prefix) => ({
+      prefix,
+      upstream: relay,
+      isTraffic: true,
+    })),
     { prefix: '/tenant-auth/v1/', upstream: stripTrailingSlash(env.TENANT_AUTH_URL) },
     // D43 (identity.md I25, relay.md R28): metadata where RFC 8414 and RFC 9728 put it, the
     // well-known name before the issuer's or the resource's path. Any other is 404 (WELL_KNOWN).

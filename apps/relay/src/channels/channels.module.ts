@@ -1,18 +1,16 @@
 import { Module } from '@nestjs/common';
 
-import { catalogProvider } from '../registry/catalog.provider';
-import { CHANNELS_CATALOG } from './channels.constants';
+import { McpServersModule } from '../mcp-servers/mcp-servers.module';
 import { ChannelsController } from './channels.controller';
+import { channelsProvider } from './channels.service';
 
-/** Channels of the registry: CRUD under /relay/v1/channels (no audit type names channel changes). */
+/**
+ * Channels of the registry: CRUD under /relay/v1/channels with each kind's settings and
+ * write-only secrets (D56, D37); no audit type names channel changes, so they are ADMIN_CHANGE.
+ */
 @Module({
+  imports: [McpServersModule],
   controllers: [ChannelsController],
-  providers: [
-    catalogProvider(
-      CHANNELS_CATALOG,
-      { table: 'channels', columns: { name: 'name', description: 'description', kind: 'kind' } },
-      { noun: 'channel', partyType: 'CHANNEL' },
-    ),
-  ],
+  providers: [channelsProvider],
 })
 export class ChannelsModule {}

@@ -86,7 +86,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     LlmRelayService,
     ReachableAgentsRepository,
   ],
-  exports: [HopPipeline, TrafficGuard, TrafficDirectory],
+  exports: [HopPipeline, TrafficGuard, TrafficDirectory, A2aUpstream, AgentCards, OpenedCredentials],
 })
 export class TrafficModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}

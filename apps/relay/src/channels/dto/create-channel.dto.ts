@@ -1,4 +1,4 @@
-import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 
 import { CHANNEL_KINDS, ChannelKind } from '../channels.constants';
 
@@ -14,4 +14,13 @@ export class CreateChannelDto {
 
   @IsIn(CHANNEL_KINDS)
   kind: ChannelKind;
+
+  /**
+   * D56: SLACK `{signingSecret, botToken, apiBaseUrl?}`, WEBHOOK `{url}` (the `whsec_` signing
+   * secret is answered once), WEB `{allowedOrigins}` (the channel key is answered once). Secrets
+   * are write-only (D37); other kinds take no settings.
+   */
+  @IsOptional()
+  @IsObject()
+  config?: Record<string, unknown>;
 }

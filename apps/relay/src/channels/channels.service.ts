@@ -1,0 +1,204 @@
+import { FactoryProvider } from '@nestjs/common';
+import { RequestContext } from '@agp/auth';
+import { Database, Row } from '@agp/database';
+import { Page } from '@agp/http';
+import { EventOutbox } from '@agp/messaging';
+
+import { EgressOptions, checkEgressUrl } from '../common/egress-policy';
+import { EGRESS_OPTIONS } from '../config/relay-config.module';
+import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
+import { CredentialCipher } from '../mcp-servers/credential-cipher';
+import { CatalogOperations } from '../registry/catalog.controller';
+import { catalogFactory } from '../registry/catalog.provider';
+import { CatalogEntry } from '../registry/catalog.repository';
+import { CatalogService } from '../registry/catalog.service';
+import { ListCatalogQueryDto } from '../registry/list-catalog-query.dto';
+import { RegistryErrorCode, RegistryException } from '../registry/registry.exception';
+import {
+  ChannelConfigError,
+  ChannelSecrets,
+  ChannelSettings,
+  PreparedConfig,
+  prepareConfig,
+  readableConfig,
+} from './channel-config';
+import { CHANNELS_CATALOG, ChannelKind } from './channels.constants';
+
+/** The secrets each kind keeps, as a read names them (masked, D37). */
+const SECRET_NAMES: Partial<Record<ChannelKind, string[]>> = {
+  SLACK: ['signingSecret', 'botToken'],
+  WEBHOOK: ['signingSecret'],
+  WEB: ['channelKey'],
+};
+
+/**
+ * Channels of the registry with their kind's settings (D56, channels.md CH1): `config` validated
+ * per kind, URLs checked against the egress rules (D37), the secrets sealed into one write-only
+ * column and read back as `"********"`; a webhook's `whsec_` secret and a web chat's key are made
+ * here and answered once, by the create (or the change of kind) that made them.
+ */
+export class ChannelsService implements CatalogOperations<CatalogEntry> {
+  constructor(
+    private readonly catalog: CatalogService,
+    private readonly database: Database,
+    private readonly egress: EgressOptions,
+    private readonly cipher: CredentialCipher,
+  ) {}
+
+  async create(ctx: RequestContext, values: Record<string, unknown>): Promise<CatalogEntry> {
+    const kind = values.kind as ChannelKind;
+    const prepared = this.prepared(kind, values.config as Record<string, unknown> | undefined);
+    const entry = await this.catalog.create(ctx, {
+      ...this.stored(values, prepared),
+      name: String(values.name),
+    });
+    return readable(entry, prepared.answeredOnce);
+  }
+
+  async list(ctx: RequestContext, query: ListCatalogQueryDto): Promise<Page<CatalogEntry>> {
+    const page = await this.catalog.list(ctx, query);
+    return { ...page, items: page.items.map((entry) => readable(entry)) };
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<CatalogEntry> {
+    return readable(await this.catalog.get(ctx, id));
+  }
+
+  async update(
+    ctx: RequestContext,
+    id: string,
+    values: Record<string, unknown>,
+  ): Promise<CatalogEntry> {
+    if (values.kind === undefined && values.config === undefined) {
+      return readable(await this.catalog.update(ctx, id, values));
+    }
+    const before = await this.storedRow(ctx.tenantId, id);
+    const kind = (values.kind ?? before.kind) as ChannelKind;
+    // A new kind starts afresh: the old kind's secrets mean nothing to it.
+    const kept = kind === before.kind ? before.secrets : {};
+    const config =
+      values.config === undefined
+        ? kind === before.kind
+          ? (before.settings as Record<string, unknown>)
+          : undefined
+        : ((values.config as Record<string, unknown> | null) ?? undefined);
+    const prepared = this.prepared(kind, config, kept);
+    const entry = await this.catalog.update(ctx, id, this.stored(values, prepared));
+    return readable(entry, prepared.answeredOnce);
+  }
+
+  remove(ctx: RequestContext, id: string): Promise<void> {
+    return this.catalog.remove(ctx, id);
+  }
+
+  private prepared(
+    kind: ChannelKind,
+    config: Record<string, unknown> | undefined,
+    kept: ChannelSecrets = {},
+  ): PreparedConfig {
+    let prepared: PreparedConfig;
+    try {
+      prepared = prepareConfig(kind, config, kept);
+      if (
+        kind === 'SLACK' &&
+        config &&
+        (!prepared.secrets.signingSecret || !prepared.secrets.botToken)
+      ) {
+        const field = prepared.secrets.signingSecret ? 'botToken' : 'signingSecret';
+        throw new ChannelConfigError(`config.${field}`, 'is required for a SLACK channel');
+      }
+      for (const field of ['apiBaseUrl', 'url'] as const) {
+        const url = prepared.settings[field];
+        const refusal = url ? checkEgressUrl(url, this.egress) : undefined;
+        if (refusal) {
+          throw new ChannelConfigError(`config.${field}`, `is not allowed (D37): ${refusal}`);
+        }
+      }
+    } catch (error) {
+      if (error instanceof ChannelConfigError) {
+        throw new RegistryException(RegistryErrorCode.InvalidReference, 'invalid request: config', [
+          { field: error.field, message: error.message },
+        ]);
+      }
+      throw error;
+    }
+    return prepared;
+  }
+
+  /** The fields the catalog stores: the settings readable, the secrets sealed together. */
+  private stored(
+    values: Record<string, unknown>,
+    prepared: PreparedConfig,
+  ): Record<string, unknown> {
+    const hasSecrets = Object.keys(prepared.secrets).length > 0;
+    return {
+      ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)),
+      config: prepared.settings,
+      secrets: hasSecrets ? this.cipher.encrypt(JSON.stringify(prepared.secrets)) : null,
+    };
+  }
+
+  private async storedRow(
+    tenantId: string,
+    id: string,
+  ): Promise<{ kind: string; settings: ChannelSettings; secrets: ChannelSecrets }> {
+    const rows: Row[] = await this.database.inTenant(tenantId, (tx) =>
+      tx.query(
+        `SELECT kind, config, secrets_ciphertext FROM relay.channels WHERE tenant_id = $1 AND id = $2`,
+        [tenantId, id],
+      ),
+    );
+    if (!rows[0]) {
+      throw new RegistryException(RegistryErrorCode.NotFound, `channel ${id} not found`);
+    }
+    const sealed = rows[0].secrets_ciphertext as string | null;
+    return {
+      kind: String(rows[0].kind),
+      settings: (rows[0].config as ChannelSettings | null) ?? {},
+      secrets: sealed ? (JSON.parse(this.cipher.decrypt(sealed)) as ChannelSecrets) : {},
+    };
+  }
+}
+
+/** An entry as answered: `config` with its secrets masked (or answered once), no `secrets`. */
+function readable(entry: CatalogEntry, answeredOnce: Partial<ChannelSecrets> = {}): CatalogEntry {
+  const { secrets, config, ...rest } = entry;
+  const names = secrets ? (SECRET_NAMES[entry.kind as ChannelKind] ?? []) : [];
+  return {
+    ...rest,
+    config: readableConfig(config as ChannelSettings | undefined, names, answeredOnce),
+  };
+}
+
+/** The channels' operations under CHANNELS_CATALOG. */
+export const channelsProvider: FactoryProvider<ChannelsService> = {
+  provide: CHANNELS_CATALOG,
+  inject: [RELAY_DATABASE, RELAY_OUTBOX, EGRESS_OPTIONS, CredentialCipher],
+  useFactory: (
+    database: Database,
+    outbox: EventOutbox,
+    egress: EgressOptions,
+    cipher: CredentialCipher,
+  ) =>
+    new ChannelsService(
+      catalogFactory(
+        {
+          table: 'channels',
+          columns: {
+            name: 'name',
+            description: 'description',
+            kind: 'kind',
+            config: 'config',
+            secrets: 'secrets_ciphertext',
+          },
+          objects: ['config'],
+          // D37: the sealed secrets never leave the repository.
+          writeOnly: ['secrets'],
+        },
+        { noun: 'channel', partyType: 'CHANNEL' },
+      )(database, outbox),
+      database,
+      egress,
+      cipher,
+    ),
+};

@@ -1,0 +1,150 @@
+import { Injectable } from '@nestjs/common';
+
+import { upstreamCredentialHeader } from '../../mcp-servers/upstream-credential';
+import { A2aTarget } from '../a2a/a2a-directory';
+import {
+  A2aUpstream,
+  A2aUpstreamFailure,
+  MAX_A2A_MESSAGE_BYTES,
+  a2aFailureOf,
+  readLimited,
+} from '../a2a/a2a-upstream';
+import { endpointOf } from '../a2a/agent-card';
+import { AgentCards } from '../a2a/agent-cards.service';
+import { OpenedCredentials } from '../pipeline/opened-credentials';
+
+/** What the agent answered a channel message, or why it could not. */
+export type AgentAnswer =
+  { kind: 'text'; text: string } | { kind: 'failed'; status: number; reason: string };
+
+/**
+ * The agent's side of a channel (CH12): the judged message goes to the agent's A2A endpoint as a
+ * blocking `SendMessage` (`message/send` to a 0.3 agent), with the agent's own credential (D37),
+ * and the text of its answer (the task's artifacts, or its message) comes back to be judged.
+ */
+@Injectable()
+export class ChannelAgent {
+  constructor(
+    private readonly upstream: A2aUpstream,
+    private readonly cards: AgentCards,
+    private readonly credentials: OpenedCredentials,
+  ) {}
+
+  async ask(
+    tenantId: string,
+    correlationId: string,
+    agent: A2aTarget,
+    message: { id: string; text: string; metadata: Record<string, unknown> },
+  ): Promise<AgentAnswer> {
+    const label = `agent "${agent.name}" (${agent.id})`;
+    try {
+      const card = await this.cards.cardOf(tenantId, correlationId, agent);
+      const endpoint = endpointOf(card);
+      if (!endpoint) {
+        return {
+          kind: 'failed',
+          status: 502,
+          reason: `${label} has no JSON-RPC interface on its card`,
+        };
+      }
+      const isLegacy = endpoint.protocolVersion.startsWith('0.');
+      const body = isLegacy ? legacySend(message) : send(message);
+      const credential = agent.credentialSealed
+        ? upstreamCredentialHeader(
+            agent.credentialHeader,
+            this.credentials.open(agent.credentialSealed),
+          )
+        : undefined;
+      const answer = await this.upstream.send({
+        url: endpoint.url,
+        body: JSON.stringify(body),
+        isStreaming: false,
+        callerHeaders: { 'a2a-version': isLegacy ? '0.3' : '1.0' },
+        correlationId,
+        timeoutMs: agent.timeoutMs,
+        signal: AbortSignal.timeout(agent.timeoutMs + 1_000),
+        label,
+        ...(credential ? { credential } : {}),
+      });
+      const text = await readLimited(answer, MAX_A2A_MESSAGE_BYTES, label);
+      return answerOf(text, label);
+    } catch (error) {
+      const failure =
+        error instanceof A2aUpstreamFailure ? error : a2aFailureOf(error, label, agent.timeoutMs);
+      return { kind: 'failed', status: failure.status, reason: failure.message };
+    }
+  }
+}
+
+function send(message: { id: string; text: string; metadata: Record<string, unknown> }) {
+  return {
+    jsonrpc: '2.0',
+    id: message.id,
+    method: 'SendMessage',
+    params: {
+      message: {
+        messageId: message.id,
+        role: 'ROLE_USER',
+        parts: [{ text: message.text }],
+        metadata: message.metadata,
+      },
+    },
+  };
+}
+
+function legacySend(message: { id: string; text: string; metadata: Record<string, unknown> }) {
+  return {
+    jsonrpc: '2.0',
+    id: message.id,
+    method: 'message/send',
+    params: {
+      message: {
+        kind: 'message',
+        messageId: message.id,
+        role: 'user',
+        parts: [{ kind: 'text', text: message.text }],
+        metadata: message.metadata,
+      },
+    },
+  };
+}
+
+type Json = Record<string, unknown>;
+
+/** The text parts of an answer: a task's artifacts (else its status message), or a message. */
+function answerOf(body: string, label: string): AgentAnswer {
+  let parsed: Json;
+  try {
+    parsed = JSON.parse(body) as Json;
+  } catch {
+    return { kind: 'failed', status: 502, reason: `${label} answered something that is not JSON` };
+  }
+  if (parsed.error) {
+    const error = parsed.error as Json;
+    return {
+      kind: 'failed',
+      status: 502,
+      reason: `${label} answered error ${String(error.code)}: ${String(error.message)}`,
+    };
+  }
+  const result = (parsed.result ?? {}) as Json;
+  // 1.0 wraps the answer (`{task}` or `{message}`); 0.3 gives it bare with a `kind`.
+  const task = (result.task ?? (result.kind === 'task' ? result : undefined)) as Json | undefined;
+  const reply = (result.message ?? (result.kind === 'message' ? result : undefined)) as
+    Json | undefined;
+  const parts = task
+    ? ((task.artifacts as Json[] | undefined) ?? []).flatMap(
+        (a) => (a.parts as Json[] | undefined) ?? [],
+      )
+    : ((reply?.parts as Json[] | undefined) ?? []);
+  const statusParts =
+    (((task?.status as Json | undefined)?.message as Json | undefined)?.parts as
+      Json[] | undefined) ?? [];
+  const texts = (parts.length > 0 ? parts : statusParts)
+    .map((p) => (typeof p.text === 'string' ? p.text : ''))
+    .filter((t) => t.length > 0);
+  if (texts.length === 0) {
+    return { kind: 'failed', status: 502, reason: `${label} answered without any text` };
+  }
+  return { kind: 'text', text: texts.join('\n') };
+}

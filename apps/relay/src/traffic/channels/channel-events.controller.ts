@@ -1,0 +1,70 @@
+import { Controller, Get, Options, Param, Post, Req, Res } from '@nestjs/common';
+import { Public } from '@agp/auth';
+import { correlationIdOf, uuidParam } from '@agp/http';
+import { FastifyReply, FastifyRequest } from 'fastify';
+
+import { rawBodyOf } from '../pipeline/json-rpc-body';
+import { ChannelIntake, IntakeAnswer } from './channel-intake.service';
+
+/**
+ * D43, D56: where a channel's platform sends its events. The platform holds no platform token:
+ * each kind's own signing (Slack's signature, Standard Webhooks, a web chat's key and origin) is
+ * what authenticates it, so the routes are public to the global guard and to the gateway.
+ */
+@Controller('relay/channels')
+export class ChannelEventsController {
+  constructor(private readonly intake: ChannelIntake) {}
+
+  @Public()
+  @Post(':channelId/events')
+  async receive(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('channelId', uuidParam('channelId')) channelId: string,
+  ): Promise<void> {
+    const answer = await this.intake.receive({
+      channelId,
+      headers: request.headers,
+      rawBody: rawBodyOf(request),
+      body: request.body,
+      correlationId: correlationIdOf(request.raw),
+    });
+    send(reply, answer);
+  }
+
+  /** CH9: the embedded chat reads the agent's reply. */
+  @Public()
+  @Get(':channelId/events/:eventId')
+  async reply(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('channelId', uuidParam('channelId')) channelId: string,
+    @Param('eventId', uuidParam('eventId')) eventId: string,
+  ): Promise<void> {
+    send(reply, await this.intake.reply(channelId, eventId, request.headers));
+  }
+
+  @Public()
+  @Options(':channelId/events')
+  async preflight(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('channelId', uuidParam('channelId')) channelId: string,
+  ): Promise<void> {
+    send(reply, await this.intake.preflight(channelId, request.headers.origin));
+  }
+
+  @Public()
+  @Options(':channelId/events/:eventId')
+  async preflightReply(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('channelId', uuidParam('channelId')) channelId: string,
+  ): Promise<void> {
+    send(reply, await this.intake.preflight(channelId, request.headers.origin));
+  }
+}
+
+function send(reply: FastifyReply, answer: IntakeAnswer): void {
+  void reply.status(answer.status).headers(answer.headers).send(answer.body);
+}

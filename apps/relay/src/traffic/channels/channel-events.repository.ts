@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import { Row, Tx, iso, str } from '@agp/database';
+
+import { ChannelMessage } from './channel-inbound';
+
+/**
+ * Where an event is (CH4): PENDING (its request still to pass, or held for a person), REPLYING
+ * (the reply decided, still to post), REPLY_HELD (the agent's answer held for a person), and the
+ * ends ANSWERED, REFUSED, FAILED. RECEIVED: stored, its admission under way.
+ */
+export type ChannelEventStatus =
+  'RECEIVED' | 'PENDING' | 'REPLYING' | 'REPLY_HELD' | 'ANSWERED' | 'REFUSED' | 'FAILED';
+
+/** What is posted back into the event's thread: the judged answer, or a notice in its place. */
+export interface ChannelReply {
+  text: string;
+  /** CH11: a notice of the platform (refused, held, the agent failed), not the agent's words. */
+  isNotice?: boolean;
+  /** A notice's D41 name (`blocked_by_policy` …) and the decision it names. */
+  agpCode?: string;
+  decisionId?: string;
+}
+
+export interface ChannelEventRow {
+  id: string;
+  tenantId: string;
+  channelId: string;
+  externalId: string;
+  correlationId: string;
+  message: ChannelMessage;
+  status: ChannelEventStatus;
+  reply?: ChannelReply;
+  hitlRequestId?: string;
+  /** Failed attempts to post the reply. */
+  attempts: number;
+  createdAt: string;
+}
+
+const T = 'relay.channel_events';
+
+@Injectable()
+export class ChannelEventsRepository {
+  /**
+   * CH3: stores an event once per channel and platform event id; a retry of a stored one (Slack's
+   * `X-Slack-Retry-Num`, a webhook resent) finds the first, on whichever replica it lands.
+   */
+  async insert(
+    tx: Tx,
+    event: Pick<
+      ChannelEventRow,
+      'id' | 'tenantId' | 'channelId' | 'externalId' | 'correlationId' | 'message'
+    >,
+  ): Promise<{ id: string; isNew: boolean }> {
+    const inserted: Row[] = await tx.query(
+      `INSERT INTO ${T} (id, tenant_id, channel_id, external_id, correlation_id, message, status)
+       VALUES ($1, $2, $3, $4, $5, $6, 'RECEIVED') ON CONFLICT (channel_id, external_id) DO NOTHING RETURNING id`,
+      [
+        event.id,
+        event.tenantId,
+        event.channelId,
+        event.externalId,
+        event.correlationId,
+        JSON.stringify(event.message),
+      ],
+    );
+    if (inserted[0]) {
+      return { id: String(inserted[0].id), isNew: true };
+    }
+    const first: Row[] = await tx.query(
+      `SELECT id FROM ${T} WHERE tenant_id = $1 AND channel_id = $2 AND external_id = $3`,
+      [event.tenantId, event.channelId, event.externalId],
+    );
+    return { id: String(first[0].id), isNew: false };
+  }
+
+  /** Due events of every tenant, each leased to this replica (`SKIP LOCKED`, F30). */
+  async claimDue(tx: Tx, limit: number, leaseMs: number): Promise<ChannelEventRow[]> {
+    // A CTE, so the driver answers the rows (a bare UPDATE … RETURNING comes back with a count).
+    const rows: Row[] = await tx.query(
+      `WITH claimed AS (
+         UPDATE ${T} e SET lease_until = now() + make_interval(secs => $2::double precision / 1000)
+          WHERE e.id IN (SELECT id FROM ${T}
+             WHERE (status IN ('PENDING', 'REPLYING', 'REPLY_HELD')
+                    -- admitted by a replica that stopped before it said so (CH4)
+                    OR (status = 'RECEIVED' AND created_at < now() - interval '1 minute'))
+               AND next_attempt_at <= now()
+               AND (lease_until IS NULL OR lease_until < now())
+             ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+          RETURNING e.*)
+       SELECT * FROM claimed`,
+      [limit, leaseMs],
+    );
+    return rows.map(toRow);
+  }
+
+  /** Where the event is now; the lease ends, `retryInMs` says when it is due again. */
+  async save(
+    tx: Tx,
+    id: string,
+    change: {
+      status: ChannelEventStatus;
+      reply?: ChannelReply;
+      hitlRequestId?: string | null;
+      retryInMs?: number;
+      lastError?: string;
+      /** A failed attempt to post the reply: counted towards giving up (CH4). */
+      failed?: boolean;
+    },
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE ${T} SET status = $2, reply = coalesce($3::jsonb, reply),
+              hitl_request_id = CASE WHEN $4::boolean THEN $5::uuid ELSE hitl_request_id END,
+              next_attempt_at = now() + make_interval(secs => $6::double precision / 1000),
+              last_error = $7, lease_until = NULL, updated_at = now(),
+              attempts = CASE WHEN $8::boolean THEN attempts + 1 ELSE attempts END
+        WHERE id = $1`,
+      [
+        id,
+        change.status,
+        change.reply ? JSON.stringify(change.reply) : null,
+        change.hitlRequestId !== undefined,
+        change.hitlRequestId ?? null,
+        change.retryInMs ?? 0,
+        change.lastError ?? null,
+        change.failed === true,
+      ],
+    );
+  }
+
+  /** After admission at intake (CH5): PENDING for the worker, REFUSED, or gone (rate limited). */
+  async admitted(tx: Tx, id: string, status: 'PENDING' | 'REFUSED' | 'GONE'): Promise<void> {
+    if (status === 'GONE') {
+      await tx.query(`DELETE FROM ${T} WHERE id = $1`, [id]);
+      return;
+    }
+    await tx.query(`UPDATE ${T} SET status = $2, updated_at = now() WHERE id = $1`, [id, status]);
+  }
+
+  async find(
+    tx: Tx,
+    tenantId: string,
+    channelId: string,
+    id: string,
+  ): Promise<ChannelEventRow | undefined> {
+    const rows: Row[] = await tx.query(
+      `SELECT * FROM ${T} WHERE tenant_id = $1 AND channel_id = $2 AND id = $3`,
+      [tenantId, channelId, id],
+    );
+    return rows[0] ? toRow(rows[0]) : undefined;
+  }
+}
+
+function toRow(row: Row): ChannelEventRow {
+  return {
+    id: String(row.id),
+    tenantId: String(row.tenant_id),
+    channelId: String(row.channel_id),
+    externalId: String(row.external_id),
+    correlationId: String(row.correlation_id),
+    message: row.message as ChannelMessage,
+    status: String(row.status) as ChannelEventStatus,
+    ...(row.reply ? { reply: row.reply as ChannelReply } : {}),
+    ...(str(row.hitl_request_id) ? { hitlRequestId: String(row.hitl_request_id) } : {}),
+    attempts: Number(row.attempts),
+    createdAt: iso(row.created_at) ?? '',
+  };
+}

@@ -1,0 +1,104 @@
+import { MessageDirection } from '@agp/contracts';
+
+import { EndpointRef } from '../../decisions/decision.types';
+import { Admission } from '../pipeline/admission';
+import { Hop } from '../pipeline/hop.types';
+import { ChannelDirectory, ChannelRoute } from './channel-directory';
+import { ChannelMessage } from './channel-inbound';
+
+/** One event on its way: the route it takes, the person behind it, the tenant's settings. */
+export interface ChannelCall {
+  route: ChannelRoute;
+  eventId: string;
+  correlationId: string;
+  message: ChannelMessage;
+  /** CH10: the tenant's person the channel's sender is, when the channel names one. */
+  person?: { id: string; email: string };
+  captureContent: boolean;
+}
+
+export function channelRef(route: ChannelRoute): EndpointRef {
+  return { type: 'CHANNEL', id: route.channel.id, name: route.channel.name };
+}
+
+/** The actor of a channel's hops (D43): the person when known, else the channel itself. */
+export function actorOf(call: Pick<ChannelCall, 'route' | 'person'>): EndpointRef {
+  return call.person
+    ? { type: 'USER', id: call.person.id, name: call.person.email }
+    : channelRef(call.route);
+}
+
+/**
+ * CH8: channel → agent is a REQUEST hop, agent → channel a RESPONSE hop, protocol CHANNEL (D43).
+ * `message.json` is the relay's own shape of a channel message, `{text, sender?, thread?}`, so a
+ * mask path is `text`; policies see the person as `input.user` (POLICY.md).
+ */
+export function channelHopOf(
+  call: ChannelCall,
+  direction: MessageDirection,
+  json: { text: string } & Record<string, unknown>,
+): Hop {
+  const channel = channelRef(call.route);
+  const agent: EndpointRef = {
+    type: 'AGENT',
+    id: call.route.agent!.id,
+    name: call.route.agent!.name,
+  };
+  return {
+    tenantId: call.route.tenantId,
+    ...(call.route.tenantSlug ? { tenantSlug: call.route.tenantSlug } : {}),
+    correlationId: call.correlationId,
+    protocol: 'CHANNEL',
+    direction,
+    source: direction === 'REQUEST' ? channel : agent,
+    sink: direction === 'REQUEST' ? agent : channel,
+    agent: actorOf(call),
+    ...(call.person ? { user: { id: call.person.id, email: call.person.email } } : {}),
+    method: 'message',
+    message: { json, text: json.text },
+    details: {
+      channelId: call.route.channel.id,
+      channelKind: call.route.channel.kind,
+      channelEventId: call.eventId,
+      ...(call.message.thread ? { threadId: call.message.thread.id } : {}),
+    },
+    captureContent: call.captureContent,
+  };
+}
+
+/** The request hop's message: the text, who wrote it and where (never Slack's raw envelope). */
+export function requestJson(message: ChannelMessage): { text: string } & Record<string, unknown> {
+  return {
+    text: message.text,
+    ...(message.sender ? { sender: message.sender } : {}),
+    ...(message.thread ? { threadId: message.thread.id } : {}),
+  };
+}
+
+/**
+ * D32, D35, D36 for a channel: the CHANNEL_TO_AGENT subscription; a kill switch on the tenant,
+ * the channel or the agent stops the event; the channel is the caller rate limits count (CH5).
+ */
+export function channelAdmission(
+  directory: ChannelDirectory,
+  route: ChannelRoute,
+  correlationId: string,
+): Admission {
+  const agentId = route.agent?.id;
+  return {
+    tenantId: route.tenantId,
+    agentId: route.channel.id,
+    callerLabel: `channel ${route.channel.id}`,
+    correlationId,
+    ...(route.subscription && agentId ? { subscriptionId: route.subscription.id } : {}),
+    targetLabel: agentId ? `agent ${agentId}` : 'any agent',
+    targetNoun: 'this agent',
+    targets: [
+      { scope: 'TENANT', id: route.tenantId },
+      { scope: 'CHANNEL', id: route.channel.id },
+      ...(agentId ? [{ scope: 'AGENT' as const, id: agentId }] : []),
+    ],
+    isStillSubscribed: async () =>
+      (await directory.route(route.tenantId, route.channel.id))?.subscription !== undefined,
+  };
+}

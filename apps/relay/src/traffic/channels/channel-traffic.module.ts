@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+
+import { TrafficModule } from '../traffic.module';
+import { ChannelAgent } from './channel-agent';
+import { ChannelDirectory } from './channel-directory';
+import { ChannelEventsController } from './channel-events.controller';
+import { ChannelEventsRepository } from './channel-events.repository';
+import { ChannelExchange } from './channel-exchange';
+import { ChannelIntake } from './channel-intake.service';
+import { ChannelReplies } from './channel-replies';
+import { ChannelWorker } from './channel-worker';
+
+/**
+ * Channels talking to agents (D43, D56; docs/decisions/channels.md): one more adapter of the hop
+ * pipeline, with the platforms' own formats and signing, and the agent's reply in the background.
+ */
+@Module({
+  imports: [TrafficModule],
+  controllers: [ChannelEventsController],
+  providers: [
+    ChannelDirectory,
+    ChannelEventsRepository,
+    ChannelAgent,
+    ChannelReplies,
+    ChannelExchange,
+    ChannelWorker,
+    ChannelIntake,
+  ],
+})
+export class ChannelTrafficModule {}
