@@ -164,14 +164,17 @@ describe('Shadow bindings and replay (services)', () => {
     });
   }
 
-  async function replay(groupId: string, body: Json): Promise<Json & { result: Diff }> {
+  async function replay(
+    groupId: string,
+    body: Json,
+  ): Promise<Json & { replayId: string; result: Diff }> {
     const created = await world.ok<{ replayId: string }>(
       'POST',
       `/relay/v1/policy-groups/${groupId}/versions/2/replays`,
       body,
     );
     return eventually(async () => {
-      const read = await world.ok<Json & { status: string; result: Diff }>(
+      const read = await world.ok<Json & { replayId: string; status: string; result: Diff }>(
         'GET',
         `/relay/v1/policy-groups/${groupId}/versions/2/replays/${created.replayId}`,
       );
@@ -242,6 +245,106 @@ describe('Shadow bindings and replay (services)', () => {
       enforced: { action: 'LOG', policyIds: [group.id] },
       shadow: { action: 'BLOCK', reasons: ['get_config is off limits'] },
     });
+  });
+
+  it('should count hops recorded with their digest only as unreplayable, never judge them', async () => {
+    const group = await world.ok<{ id: string }>('POST', '/relay/v1/policy-groups', {
+      name: `digest-${randomUUID().slice(0, 8)}`,
+    });
+    await world.ok('POST', `/relay/v1/policy-groups/${group.id}/versions`, {
+      regoSource: ENFORCED,
+      version: '1',
+    });
+    await world.ok('POST', `/relay/v1/policy-groups/${group.id}/versions`, {
+      regoSource: CANDIDATE,
+      version: '2',
+    });
+    const from = new Date().toISOString();
+    await runScript();
+    await world.ok('PATCH', '/relay/v1/traffic-settings', { contentCapture: false });
+    try {
+      await runScript();
+    } finally {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', { contentCapture: true });
+    }
+    const to = new Date(Date.now() + 1).toISOString();
+    const hopsPerRun = 3 + SCRIPT.length * 2;
+    const events = await settledHops(from, to, 2 * hopsPerRun);
+
+    const replayed = await replay(group.id, { from, to, filters: { endpointIds: [serverId] } });
+
+    // Counted from the trail: the hops it holds with their digest only (capture was off).
+    const digestOnly = events.filter((e) => !e.content).length;
+    expect(digestOnly).toBeGreaterThan(0);
+    expect(replayed).toMatchObject({
+      scanned: 2 * hopsPerRun,
+      judged: 2 * hopsPerRun - digestOnly,
+      unreplayable: digestOnly,
+      placement: { bindingLevel: 'TENANT', replaces: [] },
+    });
+    expect(replayed.result.compared).toBe(2 * hopsPerRun - digestOnly);
+    // A finished replay cannot be cancelled.
+    expect(
+      (
+        await world.api(
+          'POST',
+          `/relay/v1/policy-groups/${group.id}/versions/2/replays/${replayed.replayId}/cancel`,
+        )
+      ).status,
+    ).toBe(409);
+  });
+
+  it('should promote a shadow binding by moving the enforcing binding to its version, as operation 7 does', async () => {
+    const other = await world.agent();
+    await world.subscribe(other.id, serverId);
+    const group = await world.ok<{ id: string }>('POST', '/relay/v1/policy-groups', {
+      name: `promote-${randomUUID().slice(0, 8)}`,
+    });
+    await world.ok('POST', `/relay/v1/policy-groups/${group.id}/versions`, {
+      regoSource: ENFORCED,
+      version: '1',
+    });
+    await world.ok('POST', `/relay/v1/policy-groups/${group.id}/versions`, {
+      regoSource: CANDIDATE,
+      version: '2',
+    });
+    const enforced = await world.ok<{ bindingId: string }>('POST', '/relay/v1/policy-bindings', {
+      groupId: group.id,
+      groupVersion: '1',
+      bindingLevel: 'AGENT',
+      agentId: other.id,
+    });
+    const shadow = await world.ok<{ bindingId: string }>('POST', '/relay/v1/policy-bindings', {
+      groupId: group.id,
+      groupVersion: '2',
+      bindingLevel: 'AGENT',
+      agentId: other.id,
+      mode: 'SHADOW',
+    });
+
+    const promoted = await world.ok<Json>(
+      'POST',
+      `/relay/v1/policy-bindings/${shadow.bindingId}/promote`,
+      undefined,
+      200,
+    );
+    const again = await world.api('POST', `/relay/v1/policy-bindings/${shadow.bindingId}/promote`);
+    const enforcedAgain = await world.api(
+      'POST',
+      `/relay/v1/policy-bindings/${enforced.bindingId}/promote`,
+    );
+    const badRate = await world.api('PATCH', '/relay/v1/traffic-settings', {
+      shadowSampleRate: 1.5,
+    });
+
+    expect(promoted).toMatchObject({
+      bindingId: enforced.bindingId,
+      groupVersion: '2',
+      mode: 'ENFORCE',
+    });
+    expect(again.status).toBe(404);
+    expect(enforcedAgain.status).toBe(409);
+    expect(badRate.status).toBe(400);
   });
 });
 
