@@ -2,6 +2,7 @@ import { schedulerProvider } from '@agp/jobs';
 
 import { RELAY_DATABASE } from './database/tokens';
 import { HitlExpiryJob } from './hitl/hitl-expiry.job';
+import { PolicyDiffRetentionJob } from './shadow/policy-diff-retention.job';
 import { WebhookRetentionJob } from './webhooks/webhook-retention.job';
 
 /**
@@ -13,13 +14,23 @@ import { WebhookRetentionJob } from './webhooks/webhook-retention.job';
 export const relayJobs = schedulerProvider({
   provide: Symbol.for('agp:relay:jobs'),
   database: RELAY_DATABASE,
-  inject: [HitlExpiryJob, WebhookRetentionJob],
-  jobs: (hitlExpiry: HitlExpiryJob, webhookRetention: WebhookRetentionJob) => [
+  inject: [HitlExpiryJob, WebhookRetentionJob, PolicyDiffRetentionJob],
+  jobs: (
+    hitlExpiry: HitlExpiryJob,
+    webhookRetention: WebhookRetentionJob,
+    policyDiffRetention: PolicyDiffRetentionJob,
+  ) => [
     { name: 'relay-hitl-expiry', intervalMs: 5_000, work: () => hitlExpiry.tick() },
     {
       name: 'relay-webhook-retention',
       intervalMs: 3_600_000,
       work: () => webhookRetention.tick(),
+    },
+    // governance.md G11: shadow judgements and finished replays past their 30 days.
+    {
+      name: 'relay-policy-diff-retention',
+      intervalMs: 3_600_000,
+      work: () => policyDiffRetention.tick(),
     },
   ],
 });

@@ -18,6 +18,7 @@ import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
 import { LlmProvidersModule } from './llm-providers/llm-providers.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { PoliciesModule } from './policies/policies.module';
+import { PolicyPreviewModule } from './shadow/policy-preview.module';
 import { relayJobs } from './relay-jobs';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { ProjectionsModule } from './projections/projections.module';
@@ -83,6 +84,7 @@ export class RelayModule {
         LlmGatewaysModule,
         LlmProvidersModule,
         PoliciesModule,
+        PolicyPreviewModule,
         SubscriptionsModule,
         TrafficModule,
         ChannelTrafficModule,

@@ -15,6 +15,7 @@ const DEFAULTS = {
   hitlWaitSeconds: 30,
   hitlExpirySeconds: 86_400,
   durability: 'BEFORE_FORWARD',
+  shadowSampleRate: 1,
 };
 
 /** D34, D36, D40: the tenant's traffic settings, read with TENANT:READ and changed with TENANT:WRITE. */
@@ -64,6 +65,7 @@ describe('traffic settings', () => {
       hitlWaitSeconds: 300,
       hitlExpirySeconds: 60,
       durability: 'BEFORE_FORWARD',
+      shadowSampleRate: 1,
     };
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
@@ -223,6 +225,7 @@ describe('traffic settings', () => {
       hitlWaitSeconds: 120,
       hitlExpirySeconds: 3_600,
       durability: 'BEFORE_ANSWER',
+      shadowSampleRate: 1,
     });
   });
 

@@ -19,6 +19,7 @@ import { CreateJobRunsTable1765065600000 } from './migrations/1765065600000-Crea
 import { CreateA2aHeldPushes1765100000000 } from './migrations/1765100000000-CreateA2aHeldPushes';
 import { AddTrafficDurability1765200000000 } from './migrations/1765200000000-AddTrafficDurability';
 import { CreateChannelTraffic1765310000000 } from './migrations/1765310000000-CreateChannelTraffic';
+import { AddShadowBindingsAndReplays1765320000000 } from './migrations/1765320000000-AddShadowBindingsAndReplays';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -50,6 +51,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateA2aHeldPushes1765100000000,
       AddTrafficDurability1765200000000,
       CreateChannelTraffic1765310000000,
+      AddShadowBindingsAndReplays1765320000000,
     ],
   };
 }

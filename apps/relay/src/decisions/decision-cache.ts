@@ -7,6 +7,7 @@ import { EVENT_BROADCAST, EventBroadcast, StopListening } from '@agp/messaging';
 import { RELAY_DATABASE } from '../database/tokens';
 import { IdentityProjections } from '../projections/identity-projections.service';
 import { BindingScope } from './binding-matcher';
+import { replacedBy } from './candidate-placement';
 import { DECISION_OPTIONS, DecisionOptions } from './decision-options';
 import { CompiledVersionPolicy, PolicyCompileFailure, PolicyEngine } from './policy-engine';
 import { BoundVersionRow, PolicySnapshotRepository } from './policy-snapshot.repository';
@@ -14,6 +15,7 @@ import { BoundVersionRow, PolicySnapshotRepository } from './policy-snapshot.rep
 /** A binding ready to evaluate: its scope, what to report, and its compiled version (or why not). */
 export interface CachedBinding extends BindingScope {
   bindingId: string;
+  mode: 'ENFORCE' | 'SHADOW';
   priority: number;
   groupId: string;
   groupName: string;
@@ -26,8 +28,17 @@ export interface TenantPolicySnapshot {
   failOpen: boolean;
   /** From the tenants projection, for `input.tenant.slug` (POLICY.md). */
   tenantSlug?: string;
+  /** The ENFORCE bindings: what decides a hop. */
   bindings: CachedBinding[];
+  /** D49: the SHADOW bindings, each with the enforced bindings it would replace (G7). */
+  shadows: ShadowBinding[];
   loadedAt: number;
+}
+
+/** A SHADOW binding and the ids of the ENFORCE bindings its promotion would move (G7). */
+export interface ShadowBinding {
+  binding: CachedBinding;
+  replaces: string[];
 }
 
 interface TenantEntry {
@@ -127,11 +138,16 @@ export class DecisionCache implements OnApplicationBootstrap, OnApplicationShutd
         tenantSlug: await this.repository.tenantSlug(tx, tenantId),
       }));
       const compiled = new Map<string, CompiledVersionPolicy | { error: string }>();
-      const bindings = rows.map((row) => this.toCached(row, entry.compiled, compiled));
+      const cached = rows.map((row) => this.toCached(row, entry.compiled, compiled));
+      const bindings = cached.filter((b) => b.mode === 'ENFORCE');
+      const shadows = cached
+        .filter((b) => b.mode === 'SHADOW')
+        .map((binding) => ({ binding, replaces: replacedBy(binding, bindings) }));
       const snapshot: TenantPolicySnapshot = {
         failOpen,
         tenantSlug,
         bindings,
+        shadows,
         loadedAt: Date.now(),
       };
       if (entry.generation === generation) {
@@ -165,6 +181,7 @@ export class DecisionCache implements OnApplicationBootstrap, OnApplicationShutd
     return {
       bindingId: row.bindingId,
       bindingLevel: row.bindingLevel,
+      mode: row.mode,
       agentId: row.agentId,
       sourceAgentId: row.sourceAgentId,
       sinkAgentId: row.sinkAgentId,

@@ -31,6 +31,7 @@ export class DecisionsModule {
         DecisionCache,
         PolicyDecisionService,
         EndpointDirectoryRepository,
+        PolicySnapshotRepository,
         DECISION_OPTIONS,
       ],
     };

@@ -2,8 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import { applyMasks } from './apply-masks';
 import { bindingApplies } from './binding-matcher';
-import { combineDecisions } from './combine-decisions';
-import { CachedBinding, DecisionCache, TenantPolicySnapshot } from './decision-cache';
+import { Combined, combineDecisions } from './combine-decisions';
+import { candidateOutcome } from './candidate-placement';
+import {
+  CachedBinding,
+  DecisionCache,
+  ShadowBinding,
+  TenantPolicySnapshot,
+} from './decision-cache';
 import { DECISION_OPTIONS, DecisionOptions } from './decision-options';
 import { BindingResult, DecisionInput, HopDecision } from './decision.types';
 import { normalizeDecision } from './normalize-decision';
@@ -14,8 +20,24 @@ import { PolicyEngine, PreparedInput } from './policy-engine';
  * version evaluated (compiled once, cached), combined per D22, masks applied. The traffic paths call
  * `decide` in-process; `POST /relay/v1/policy-decisions` exposes it over HTTP.
  */
+/** What a SHADOW binding would have made of a hop (D49), beside the enforced decision. */
+export interface ShadowJudgement {
+  binding: CachedBinding;
+  outcome: Combined;
+}
+
+/** What judging a decision's shadows later needs: the input it was decided on, and its shadows. */
+interface ShadowContext {
+  document: DecisionInput;
+  shadows: ShadowBinding[];
+  failOpen: boolean;
+}
+
 @Injectable()
 export class PolicyDecisionService {
+  /** G7: kept only for decisions some SHADOW binding matched; gone with the decision. */
+  private readonly shadowContexts = new WeakMap<HopDecision, ShadowContext>();
+
   constructor(
     private readonly cache: DecisionCache,
     private readonly engine: PolicyEngine,
@@ -38,7 +60,50 @@ export class PolicyDecisionService {
       snapshot.tenantSlug && !input.tenant.slug
         ? { ...input, tenant: { id: input.tenant.id, slug: snapshot.tenantSlug } }
         : input;
-    return this.decideWith(document, applicable, snapshot.failOpen);
+    const decision = this.decideWith(document, applicable, snapshot.failOpen);
+    if (snapshot.shadows.length > 0) {
+      const shadows = snapshot.shadows.filter((s) =>
+        bindingApplies(s.binding, input.source, input.sink, at),
+      );
+      if (shadows.length > 0) {
+        this.shadowContexts.set(decision, { document, shadows, failOpen: snapshot.failOpen });
+      }
+    }
+    return decision;
+  }
+
+  /** Whether a SHADOW binding matched this decision's hop (nothing to judge otherwise). */
+  isShadowed(decision: HopDecision): boolean {
+    return this.shadowContexts.has(decision);
+  }
+
+  /**
+   * D49 (governance.md G7): each matching SHADOW binding evaluated on the hop's input and combined
+   * with the enforced results as if it enforced. Called after the decision, off the hop's path.
+   */
+  judgeShadows(decision: HopDecision): ShadowJudgement[] {
+    const context = this.shadowContexts.get(decision);
+    if (!context) {
+      return [];
+    }
+    this.shadowContexts.delete(decision);
+    const at = new Date(Date.parse(context.document.time) || Date.now());
+    const prepared = this.engine.prepareInput(context.document);
+    return context.shadows.map(({ binding, replaces }) => ({
+      binding,
+      outcome: candidateOutcome(
+        decision.bindings,
+        replaces,
+        this.evaluate(binding, prepared, at),
+        context.failOpen,
+      ),
+    }));
+  }
+
+  /** One binding's result on an input (a replay's candidate, governance.md G10). */
+  evaluateOne(binding: CachedBinding, input: DecisionInput): BindingResult {
+    const at = new Date(Date.parse(input.time) || Date.now());
+    return this.evaluate(binding, this.engine.prepareInput(input), at);
   }
 
   /**

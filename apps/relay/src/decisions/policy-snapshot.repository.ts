@@ -8,6 +8,8 @@ const S = 'relay';
 export interface BoundVersionRow {
   bindingId: string;
   bindingLevel: BindingLevel;
+  /** D49: SHADOW bindings are evaluated beside the hop, never enforced (G7). */
+  mode: 'ENFORCE' | 'SHADOW';
   agentId?: string;
   sourceAgentId?: string;
   sinkAgentId?: string;
@@ -28,7 +30,7 @@ export interface BoundVersionRow {
 export class PolicySnapshotRepository {
   async boundVersions(tx: Tx, tenantId: string): Promise<BoundVersionRow[]> {
     const rows: Row[] = await tx.query(
-      `SELECT b.id, b.binding_level, b.agent_id, b.source_agent_id, b.sink_agent_id, b.channel_id, b.priority,
+      `SELECT b.id, b.binding_level, b.mode, b.agent_id, b.source_agent_id, b.sink_agent_id, b.channel_id, b.priority,
               b.valid_from, b.valid_to, g.id AS group_id, g.name AS group_name, g.data, v.id AS version_id, v.version, v.rego_source
        FROM ${S}.policy_bindings b
        JOIN ${S}.policy_groups g ON g.id = b.group_id
@@ -39,6 +41,7 @@ export class PolicySnapshotRepository {
     return rows.map((row) => ({
       bindingId: String(row.id),
       bindingLevel: String(row.binding_level) as BindingLevel,
+      mode: row.mode === 'SHADOW' ? 'SHADOW' : 'ENFORCE',
       agentId: str(row.agent_id),
       sourceAgentId: str(row.source_agent_id),
       sinkAgentId: str(row.sink_agent_id),
@@ -77,6 +80,7 @@ export class PolicySnapshotRepository {
       ? {
           bindingId: String(row.version_id),
           bindingLevel: 'TENANT',
+          mode: 'ENFORCE',
           priority: 0,
           validFrom: new Date(0),
           groupId: String(row.group_id),

@@ -14,6 +14,9 @@ export enum PoliciesErrorCode {
   GroupHasBindings = 'policy-group-has-bindings',
   NoValidVersion = 'policy-group-has-no-valid-version',
   InvalidRequest = 'policy-invalid-request',
+  BindingNotShadow = 'policy-binding-not-shadow',
+  ReplayNotFound = 'policy-replay-not-found',
+  ReplayFinished = 'policy-replay-finished',
 }
 
 /** Errors of policy groups, versions and bindings; one exhaustive code → status mapping (STYLE §8). */
@@ -31,4 +34,7 @@ export class PoliciesException extends domainException<PoliciesErrorCode>({
   [PoliciesErrorCode.VersionBound]: 409,
   [PoliciesErrorCode.GroupHasBindings]: 409,
   [PoliciesErrorCode.NoValidVersion]: 409,
+  [PoliciesErrorCode.BindingNotShadow]: 409,
+  [PoliciesErrorCode.ReplayNotFound]: 404,
+  [PoliciesErrorCode.ReplayFinished]: 409,
 }) {}

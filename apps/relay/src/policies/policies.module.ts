@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 
+import { PolicyBindingPromotionService } from './policy-binding-promotion.service';
 import { PolicyBindingsController } from './policy-bindings.controller';
 import { PolicyBindingsRepository } from './policy-bindings.repository';
 import { PolicyBindingsService } from './policy-bindings.service';
@@ -19,8 +20,15 @@ import { PolicyVersionsService } from './policy-versions.service';
     PolicyGroupsService,
     PolicyVersionsService,
     PolicyBindingsService,
+    PolicyBindingPromotionService,
   ],
   // The ready-made guardrail policies install through these (GR11).
-  exports: [PolicyGroupsService, PolicyVersionsService, PolicyBindingsService],
+  exports: [
+    PolicyGroupsService,
+    PolicyVersionsService,
+    PolicyBindingsService,
+    PolicyBindingsRepository,
+    PolicyGroupsRepository,
+  ],
 })
 export class PoliciesModule {}

@@ -7,11 +7,15 @@ import { ListPolicyBindingsQueryDto } from './dto/list-policy-bindings-query.dto
 import { PolicyBindingResponse, PolicyVersionResponse } from './dto/policy-responses';
 import { UpdatePolicyBindingDto } from './dto/update-policy-binding.dto';
 import { UpgradePolicyBindingQueryDto } from './dto/upgrade-policy-binding-query.dto';
+import { PolicyBindingPromotionService } from './policy-binding-promotion.service';
 import { PolicyBindingsService } from './policy-bindings.service';
 
 @Controller('relay/v1/policy-bindings')
 export class PolicyBindingsController {
-  constructor(private readonly bindings: PolicyBindingsService) {}
+  constructor(
+    private readonly bindings: PolicyBindingsService,
+    private readonly promotion: PolicyBindingPromotionService,
+  ) {}
 
   @Post()
   @Created('bindingId')
@@ -81,5 +85,20 @@ export class PolicyBindingsController {
     @Query() query: UpgradePolicyBindingQueryDto,
   ): Promise<PolicyBindingResponse> {
     return this.bindings.upgrade(ctx, bindingId, query.targetVersion);
+  }
+
+  /**
+   * D49 (governance.md G7): a SHADOW binding made to enforce with operation 7's semantics;
+   * `targetVersion` absent: the version it shadowed. 409 when it already enforces.
+   */
+  @Post(':bindingId/promote')
+  @HttpCode(200)
+  @RequirePermission('TENANT', 'WRITE')
+  promote(
+    @Ctx() ctx: RequestContext,
+    @Param('bindingId', uuidParam('bindingId')) bindingId: string,
+    @Query() query: UpgradePolicyBindingQueryDto,
+  ): Promise<PolicyBindingResponse> {
+    return this.promotion.promote(ctx, bindingId, query.targetVersion);
   }
 }

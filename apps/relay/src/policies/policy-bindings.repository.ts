@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { BindingLevel } from '@agp/contracts';
 import { iso, Row, str, text, Tx } from '@agp/database';
 
-import { PolicyBinding, Reference } from './policy.types';
+import { BindingMode, PolicyBinding, Reference } from './policy.types';
 
 const S = 'relay';
 
@@ -11,6 +11,7 @@ export interface NewBinding {
   groupId: string;
   versionId: string;
   bindingLevel: BindingLevel;
+  mode: BindingMode;
   agentId?: string;
   sourceAgentId?: string;
   sinkAgentId?: string;
@@ -31,7 +32,7 @@ const LATEST_VALID = `(SELECT lv.id FROM ${S}.policy_group_versions lv
   WHERE lv.group_id = b.group_id AND lv.retired_at IS NULL AND lv.valid_from <= now()
     AND (lv.valid_to IS NULL OR lv.valid_to > now()) ORDER BY lv.sort_key DESC LIMIT 1)`;
 
-const SELECT_BINDING = `SELECT b.id, b.group_id, b.version_id, b.binding_level, b.agent_id, b.source_agent_id,
+const SELECT_BINDING = `SELECT b.id, b.group_id, b.version_id, b.binding_level, b.mode, b.agent_id, b.source_agent_id,
     b.sink_agent_id, b.channel_id, b.priority, b.valid_from, b.valid_to, b.revision, b.created_at, b.updated_at,
     g.name AS group_name, v.version AS group_version, coalesce(v.id = ${LATEST_VALID}, false) AS is_latest,
     a.name AS agent_name, sa.name AS source_agent_name, ka.name AS sink_agent_name, c.name AS channel_name
@@ -49,8 +50,8 @@ export class PolicyBindingsRepository {
   async insert(tx: Tx, tenantId: string, b: NewBinding): Promise<void> {
     await tx.query(
       `INSERT INTO ${S}.policy_bindings (id, tenant_id, group_id, version_id, binding_level, agent_id, source_agent_id,
-         sink_agent_id, channel_id, priority, valid_from, valid_to)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+         sink_agent_id, channel_id, priority, valid_from, valid_to, mode)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         b.id,
         tenantId,
@@ -64,6 +65,7 @@ export class PolicyBindingsRepository {
         b.priority,
         b.validFrom,
         b.validTo ?? null,
+        b.mode,
       ],
     );
   }
@@ -134,6 +136,63 @@ export class PolicyBindingsRepository {
     );
   }
 
+  async setMode(tx: Tx, tenantId: string, id: string, mode: BindingMode): Promise<void> {
+    await tx.query(
+      `UPDATE ${S}.policy_bindings SET mode = $3, revision = revision + 1, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id, mode],
+    );
+  }
+
+  /**
+   * governance.md G7: the ENFORCE bindings of the same group at the same place (level and
+   * parties) as `id`, locked: what promoting or replaying a candidate there stands in for.
+   */
+  async enforcingAtSamePlace(tx: Tx, tenantId: string, id: string): Promise<string[]> {
+    const rows: Row[] = await tx.query(
+      `SELECT e.id FROM ${S}.policy_bindings e JOIN ${S}.policy_bindings c ON c.id = $2 AND c.tenant_id = $1
+       WHERE e.tenant_id = $1 AND e.id <> c.id AND e.mode = 'ENFORCE' AND e.group_id = c.group_id
+         AND e.binding_level = c.binding_level
+         AND e.agent_id IS NOT DISTINCT FROM c.agent_id
+         AND e.source_agent_id IS NOT DISTINCT FROM c.source_agent_id
+         AND e.sink_agent_id IS NOT DISTINCT FROM c.sink_agent_id
+         AND e.channel_id IS NOT DISTINCT FROM c.channel_id
+         AND (e.valid_to IS NULL OR e.valid_to > now())
+       ORDER BY e.priority, e.created_at FOR UPDATE OF e`,
+      [tenantId, id],
+    );
+    return rows.map((r) => String(r.id));
+  }
+
+  /** The ENFORCE bindings of a group at a place (a replay's candidate stands in for them, G7). */
+  async enforcingAt(
+    tx: Tx,
+    tenantId: string,
+    groupId: string,
+    place: Pick<
+      NewBinding,
+      'bindingLevel' | 'agentId' | 'sourceAgentId' | 'sinkAgentId' | 'channelId'
+    >,
+  ): Promise<string[]> {
+    const rows: Row[] = await tx.query(
+      `SELECT id FROM ${S}.policy_bindings
+       WHERE tenant_id = $1 AND group_id = $2 AND mode = 'ENFORCE' AND binding_level = $3
+         AND agent_id IS NOT DISTINCT FROM $4::uuid AND source_agent_id IS NOT DISTINCT FROM $5::uuid
+         AND sink_agent_id IS NOT DISTINCT FROM $6::uuid AND channel_id IS NOT DISTINCT FROM $7::uuid
+         AND (valid_to IS NULL OR valid_to > now())
+       ORDER BY priority, created_at`,
+      [
+        tenantId,
+        groupId,
+        place.bindingLevel,
+        place.agentId ?? null,
+        place.sourceAgentId ?? null,
+        place.sinkAgentId ?? null,
+        place.channelId ?? null,
+      ],
+    );
+    return rows.map((r) => String(r.id));
+  }
+
   async delete(tx: Tx, tenantId: string, id: string): Promise<void> {
     await tx.query(`DELETE FROM ${S}.policy_bindings WHERE tenant_id = $1 AND id = $2`, [
       tenantId,
@@ -172,6 +231,7 @@ function toBinding(row: Row): PolicyBinding {
     groupVersion: String(row.group_version),
     isLatestGroupVersion: row.is_latest === true,
     bindingLevel: String(row.binding_level) as BindingLevel,
+    mode: row.mode === 'SHADOW' ? 'SHADOW' : 'ENFORCE',
     agent: reference(row.agent_id, row.agent_name),
     sourceAgent: reference(row.source_agent_id, row.source_agent_name),
     sinkAgent: reference(row.sink_agent_id, row.sink_agent_name),

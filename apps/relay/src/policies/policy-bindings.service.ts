@@ -47,7 +47,7 @@ export class PolicyBindingsService {
         );
       }
       const version = dto.groupVersion
-        ? this.usable(
+        ? usableVersion(
             await this.groups.versionState(tx, ctx.tenantId, dto.groupId, dto.groupVersion),
             dto.groupVersion,
           )
@@ -58,6 +58,7 @@ export class PolicyBindingsService {
         groupId: dto.groupId,
         versionId: version.id,
         bindingLevel: dto.bindingLevel,
+        mode: dto.mode ?? 'ENFORCE',
         agentId: dto.agentId,
         sourceAgentId: dto.sourceAgentId,
         sinkAgentId: dto.sinkAgentId,
@@ -181,7 +182,7 @@ export class PolicyBindingsService {
       if (target.id === binding.versionId) {
         return binding;
       }
-      this.usable(target, target.version);
+      usableVersion(target, target.version);
       await this.bindings.moveToVersion(tx, ctx.tenantId, bindingId, target.id);
       const upgraded = (await this.bindings.find(tx, ctx.tenantId, bindingId))!;
       await this.changes.record(
@@ -250,27 +251,6 @@ export class PolicyBindingsService {
     return latest;
   }
 
-  /** A version may be bound only while it is not retired and its window includes now (D18: 409). */
-  private usable(version: VersionState | undefined, name: string): VersionState {
-    if (!version) {
-      throw new PoliciesException(PoliciesErrorCode.VersionNotFound, `version ${name} not found`);
-    }
-    const now = Date.now();
-    if (version.retiredAt) {
-      throw new PoliciesException(PoliciesErrorCode.VersionRetired, `version ${name} is retired`);
-    }
-    if (
-      version.validFrom.getTime() > now ||
-      (version.validTo && version.validTo.getTime() <= now)
-    ) {
-      throw new PoliciesException(
-        PoliciesErrorCode.VersionOutsideWindow,
-        `version ${name} is outside its validity window`,
-      );
-    }
-    return version;
-  }
-
   private async mustFind(tx: Tx, tenantId: string, bindingId: string, lock = false) {
     const binding = await this.bindings.find(tx, tenantId, bindingId, lock);
     if (!binding) {
@@ -309,4 +289,22 @@ function bindingChange(
 function strip(binding: PolicyBindingResponse & { versionId?: string }): PolicyBindingResponse {
   const { versionId: _versionId, ...response } = binding;
   return response;
+}
+
+/** A version may be bound only while it is not retired and its window includes now (D18: 409). */
+export function usableVersion(version: VersionState | undefined, name: string): VersionState {
+  if (!version) {
+    throw new PoliciesException(PoliciesErrorCode.VersionNotFound, `version ${name} not found`);
+  }
+  const now = Date.now();
+  if (version.retiredAt) {
+    throw new PoliciesException(PoliciesErrorCode.VersionRetired, `version ${name} is retired`);
+  }
+  if (version.validFrom.getTime() > now || (version.validTo && version.validTo.getTime() <= now)) {
+    throw new PoliciesException(
+      PoliciesErrorCode.VersionOutsideWindow,
+      `version ${name} is outside its validity window`,
+    );
+  }
+  return version;
 }

@@ -1,5 +1,9 @@
 import { BindingLevel } from '@agp/contracts';
 
+/** D49: an ENFORCE binding decides hops; a SHADOW binding is only watched beside them (G7). */
+export const BINDING_MODES = ['ENFORCE', 'SHADOW'] as const;
+export type BindingMode = (typeof BINDING_MODES)[number];
+
 /** A policy group with its latest version and how many versions it has. */
 export interface PolicyGroup {
   id: string;
@@ -52,6 +56,8 @@ export interface PolicyBinding {
   groupVersion: string;
   isLatestGroupVersion: boolean;
   bindingLevel: BindingLevel;
+  /** D49: ENFORCE (the default) or SHADOW. */
+  mode: BindingMode;
   agent?: Reference;
   sourceAgent?: Reference;
   sinkAgent?: Reference;

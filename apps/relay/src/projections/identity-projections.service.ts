@@ -110,7 +110,7 @@ export class IdentityProjections {
   }
 
   /** tenant-auth's answer about one id, checked to be about that id. */
-  private async ask<T extends QueryType>(
+  private async ask<T extends Exclude<QueryType, 'RECORDED_HOPS'>>(
     type: T,
     tenantId: string,
     id: string,

@@ -21,6 +21,8 @@ export interface TrafficSettingsResponse {
   hitlExpirySeconds: number;
   /** traffic.md T52: when a delivered request's records are durable. */
   durability: Durability;
+  /** D55: the share of matching hops a SHADOW binding sees (governance.md G9). */
+  shadowSampleRate: number;
 }
 
 function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
@@ -34,6 +36,7 @@ function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
     hitlWaitSeconds: settings.hitlWaitSeconds,
     hitlExpirySeconds: settings.hitlExpirySeconds,
     durability: settings.durability,
+    shadowSampleRate: settings.shadowSampleRate,
   };
 }
 
@@ -69,6 +72,7 @@ export class TrafficSettingsService {
         hitlWaitSeconds: dto.hitlWaitSeconds ?? current.hitlWaitSeconds,
         hitlExpirySeconds: dto.hitlExpirySeconds ?? current.hitlExpirySeconds,
         durability: dto.durability ?? current.durability,
+        shadowSampleRate: dto.shadowSampleRate ?? current.shadowSampleRate,
       };
       // Recorded on change only: a PATCH that changes nothing leaves no event.
       if (JSON.stringify(toResponse(next)) === JSON.stringify(toResponse(current))) {

@@ -19,6 +19,8 @@ export interface TrafficSettings {
   hitlWaitSeconds: number;
   hitlExpirySeconds: number;
   durability: Durability;
+  /** D55: the share of matching hops a SHADOW binding sees (0…1, default 1; G9). */
+  shadowSampleRate: number;
 }
 
 export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = {
@@ -29,6 +31,7 @@ export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = {
   hitlWaitSeconds: 30,
   hitlExpirySeconds: 86_400,
   durability: 'BEFORE_FORWARD',
+  shadowSampleRate: 1,
 };
 
 /**
@@ -52,5 +55,9 @@ export function trafficSettingsOf(row: Row | undefined): TrafficSettings {
     hitlWaitSeconds: Number(row.hitl_wait_seconds),
     hitlExpirySeconds: Number(row.hitl_expiry_seconds),
     durability: row.durability === 'BEFORE_ANSWER' ? 'BEFORE_ANSWER' : 'BEFORE_FORWARD',
+    shadowSampleRate:
+      row.shadow_sample_rate === undefined || row.shadow_sample_rate === null
+        ? 1
+        : Number(row.shadow_sample_rate),
   };
 }

@@ -34,6 +34,7 @@ import { McpRelayService } from './mcp/mcp-relay.service';
 import { McpUpstream } from './mcp/mcp-upstream';
 import { HopAuditor } from './pipeline/hop-auditor';
 import { HopPipeline } from './pipeline/hop-pipeline';
+import { ShadowObserver } from './pipeline/shadow-observer';
 import { keepUnreadableJsonRpcBodies } from './pipeline/json-rpc-body';
 import { OpenedCredentials } from './pipeline/opened-credentials';
 import { RateLimiter } from './pipeline/rate-limiter';
@@ -62,6 +63,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     TrafficGuard,
     HopAuditor,
     HopPipeline,
+    ShadowObserver,
     StreamWatch,
     OpenedCredentials,
     McpUpstream,

@@ -6,6 +6,7 @@ import { AUDIT_EVENT_TYPES, AuditEventType } from '../enums/audit-event-type';
 import { GovernanceLifecycleData } from '../relay/governance-lifecycle.event';
 import { McpGrantsChangedData } from '../relay/mcp-grants-changed.event';
 import { PolicyLifecycleData } from '../relay/policy-lifecycle.event';
+import { PolicyShadowDecisionData } from '../relay/policy-shadow-decision.event';
 import { SubscriptionChangedData } from '../relay/subscription-changed.event';
 import { AgentLifecycleData } from '../tenant-auth/agent-lifecycle.event';
 import { CredentialRotationData } from '../tenant-auth/credential-rotation.event';
@@ -22,6 +23,7 @@ const SPECIFIC_PAYLOADS = {
   CREDENTIAL_ROTATION: CredentialRotationData,
   USER_LIFECYCLE: UserLifecycleData,
   POLICY_LIFECYCLE: PolicyLifecycleData,
+  POLICY_SHADOW_DECISION: PolicyShadowDecisionData,
   GOVERNANCE_LIFECYCLE: GovernanceLifecycleData,
   SUBSCRIPTION_CHANGED: SubscriptionChangedData,
   MCP_GRANTS_CHANGED: McpGrantsChangedData,

@@ -1,5 +1,6 @@
 import { IdentityQuery } from './identity-query';
 import { AgentSnapshot, TenantSnapshot, UserSnapshot } from './identity-snapshots';
+import { RecordedHopsPage, RecordedHopsQuery } from './recorded-hops';
 
 type ContractClass = new () => object;
 
@@ -12,6 +13,7 @@ const QUERIES = {
   AGENT_IDENTITY: { owner: 'tenant-auth', request: IdentityQuery, answer: AgentSnapshot },
   USER_IDENTITY: { owner: 'tenant-auth', request: IdentityQuery, answer: UserSnapshot },
   TENANT_IDENTITY: { owner: 'tenant-auth', request: IdentityQuery, answer: TenantSnapshot },
+  RECORDED_HOPS: { owner: 'audit', request: RecordedHopsQuery, answer: RecordedHopsPage },
 } satisfies Record<string, { owner: string; request: ContractClass; answer: ContractClass }>;
 
 export type QueryType = keyof typeof QUERIES;

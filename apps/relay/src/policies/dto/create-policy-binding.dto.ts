@@ -1,6 +1,7 @@
 import { BINDING_LEVELS, BindingLevel } from '@agp/contracts';
 import { IsIn, IsISO8601, IsInt, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
 
+import { BINDING_MODES, BindingMode } from '../policy.types';
 import { VERSION_PATTERN } from '../version-ordering';
 
 export class CreatePolicyBindingDto {
@@ -14,6 +15,11 @@ export class CreatePolicyBindingDto {
 
   @IsIn(BINDING_LEVELS)
   bindingLevel: BindingLevel;
+
+  /** D49: SHADOW bindings are judged beside live hops, never enforced (default ENFORCE). */
+  @IsOptional()
+  @IsIn(BINDING_MODES)
+  mode?: BindingMode;
 
   @IsOptional()
   @IsUUID()

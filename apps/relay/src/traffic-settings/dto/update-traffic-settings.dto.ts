@@ -3,6 +3,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsObject,
   IsOptional,
   Max,
@@ -72,4 +73,11 @@ export class UpdateTrafficSettingsDto {
   @ValidateIf(isPresent)
   @IsIn(DURABILITIES)
   durability?: Durability;
+
+  /** D55: the share of matching hops each SHADOW binding sees, 0 to 1 (governance.md G9). */
+  @ValidateIf(isPresent)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
+  shadowSampleRate?: number;
 }

@@ -35,7 +35,8 @@ export function digestOf(json: unknown): string {
   return createHash('sha256').update(JSON.stringify(json)).digest('hex');
 }
 
-function common(hop: Hop): AuditableEventData {
+/** The parties, protocol and digest every event of a hop carries. */
+export function common(hop: Hop): AuditableEventData {
   return {
     actor: party(hop.agent),
     source: party(hop.source),
@@ -46,7 +47,7 @@ function common(hop: Hop): AuditableEventData {
   };
 }
 
-function what(hop: Hop): string {
+export function what(hop: Hop): string {
   const tool = hop.tool ? ` ${hop.tool}` : '';
   const from = hop.source.name ?? hop.source.type;
   const to = hop.sink.name ?? hop.sink.type;
@@ -54,7 +55,7 @@ function what(hop: Hop): string {
 }
 
 /** `direction` and `toolName` are what the monitors' rollups count by (monitors.md M4). */
-function hopDetails(hop: Hop): Record<string, unknown> {
+export function hopDetails(hop: Hop): Record<string, unknown> {
   return {
     direction: hop.direction,
     ...(hop.method ? { method: hop.method } : {}),

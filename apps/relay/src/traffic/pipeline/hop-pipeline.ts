@@ -20,6 +20,7 @@ import { Hop, HopOutcome, HopVerdict, PassTerms, Refusal, ReleaseOutcome } from 
 import { LlmProviderRoute } from './llm-route';
 import { decisionRefusal, holdRefusal } from './refusal-answers';
 import { REFUSALS } from './refusal-codes';
+import { ShadowObserver } from './shadow-observer';
 import { TrafficGuard, killSwitchReason } from './traffic-guard';
 
 /** Who resends a held message (D34), by the id of its hold. */
@@ -45,6 +46,7 @@ export class HopPipeline {
     private readonly auditor: HopAuditor,
     private readonly guard: TrafficGuard,
     private readonly hitl: HitlHolds,
+    private readonly shadows: ShadowObserver,
   ) {}
 
   /**
@@ -117,6 +119,8 @@ export class HopPipeline {
     const audited = this.auditor.record(events);
     // A caller that stops early (its agent went away) must not leave a rejection unobserved.
     audited.catch(() => undefined);
+    // D49: SHADOW bindings are judged after this hop goes on, never in its way (G7).
+    this.shadows.observe({ hop, hopId: events[0].id, hopAt: events[0].occurredAt }, decision);
     return { decision, isDelivered: !decision.isBlocked, decisionId: events[0].id, audited };
   }
 

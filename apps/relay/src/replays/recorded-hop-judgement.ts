@@ -1,0 +1,133 @@
+import { DIRECTIONS, MessageDirection, RecordedHop } from '@agp/contracts';
+
+import { bindingApplies } from '../decisions/binding-matcher';
+import { DecisionSide, candidateOutcome, sideOf } from '../decisions/candidate-placement';
+import { BindingResult, DecisionInput, EndpointRef } from '../decisions/decision.types';
+import { StoredDiff } from '../shadow/decision-diffs.repository';
+import { diffHopOf } from '../shadow/shadow-decisions.listener';
+import { recordedText } from '../traffic/recorded-hop-text';
+import { ReplayFilters, ReplayPlacement } from './replay.types';
+
+/** What a replay makes of one recorded hop (governance.md G10). */
+export type RecordedHopFate =
+  { kind: 'SKIPPED' } | { kind: 'UNREPLAYABLE' } | { kind: 'JUDGEABLE'; input: DecisionInput };
+
+/** Whether the body's filters keep the hop (absent filters keep everything). */
+export function matchesFilters(hop: RecordedHop, filters: ReplayFilters): boolean {
+  if (filters.protocols && !filters.protocols.includes(hop.protocol)) {
+    return false;
+  }
+  if (filters.toolNames && !(hop.toolName && filters.toolNames.includes(hop.toolName))) {
+    return false;
+  }
+  if (filters.endpointIds) {
+    const ids = [hop.source.id, hop.sink.id];
+    return filters.endpointIds.some((id) => ids.includes(id));
+  }
+  return true;
+}
+
+function endpointOf(party: RecordedHop['source']): EndpointRef {
+  return {
+    type: party.type as EndpointRef['type'],
+    id: party.id ?? '',
+    ...(party.label ? { name: party.label } : {}),
+  };
+}
+
+/**
+ * A recorded hop as the decision input it was judged on: skipped when the filters or the
+ * candidate's place leave it out, unreplayable when only its digest was kept (D40, D55) or its
+ * content is not the JSON the relay wrote; never guessed.
+ */
+export function fateOf(
+  hop: RecordedHop,
+  filters: ReplayFilters,
+  placement: ReplayPlacement,
+  tenant: { id: string; slug?: string },
+): RecordedHopFate {
+  const source = endpointOf(hop.source);
+  const sink = endpointOf(hop.sink);
+  const at = Date.parse(hop.occurredAt);
+  if (
+    !matchesFilters(hop, filters) ||
+    !bindingApplies({ ...placement, validFrom: 0 }, source, sink, at)
+  ) {
+    return { kind: 'SKIPPED' };
+  }
+  if (hop.content === undefined) {
+    return { kind: 'UNREPLAYABLE' };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(hop.content);
+  } catch {
+    return { kind: 'UNREPLAYABLE' };
+  }
+  const direction: MessageDirection = (DIRECTIONS as readonly string[]).includes(
+    hop.direction ?? '',
+  )
+    ? (hop.direction as MessageDirection)
+    : 'REQUEST';
+  return {
+    kind: 'JUDGEABLE',
+    input: {
+      tenant,
+      protocol: hop.protocol,
+      direction,
+      source,
+      sink,
+      ...(hop.method ? { method: hop.method } : {}),
+      ...(hop.toolName ? { tool: { name: hop.toolName } } : {}),
+      message: { json, text: recordedText(hop.protocol, direction, json) },
+      time: hop.occurredAt,
+    },
+  };
+}
+
+/** The enforced bindings' results as the hop's audit event recorded them (actions only). */
+function recordedResults(hop: RecordedHop): BindingResult[] {
+  return hop.verdicts.map((v) => ({
+    bindingId: v.bindingId,
+    bindingLevel: 'TENANT',
+    priority: 0,
+    groupId: v.groupId,
+    groupName: '',
+    groupVersion: '',
+    action: v.action,
+    reasons: [],
+    mask: [],
+    detections: [],
+  }));
+}
+
+/** The hop compared: what was enforced (as recorded) and what the candidate would have made of it. */
+export function judgeRecorded(
+  hop: RecordedHop,
+  candidate: BindingResult,
+  placement: ReplayPlacement,
+  failOpen: boolean,
+): StoredDiff {
+  const enforced: DecisionSide = {
+    action: hop.action,
+    policyIds: [...new Set(hop.verdicts.map((v) => v.groupId))],
+    reasons: hop.reasons,
+  };
+  const outcome = candidateOutcome(recordedResults(hop), placement.replaces, candidate, failOpen);
+  return {
+    hopId: hop.id,
+    hopAt: hop.occurredAt,
+    hop: diffHopOf({
+      protocol: hop.protocol,
+      source: hop.source,
+      sink: hop.sink,
+      details: {
+        direction: hop.direction,
+        method: hop.method,
+        toolName: hop.toolName,
+      },
+    }),
+    enforced,
+    shadow: sideOf(outcome),
+  };
+}
