@@ -5,7 +5,12 @@ import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
-import { Durability, TRAFFIC_SETTINGS_KIND, TrafficSettings } from './traffic-settings.types';
+import {
+  Durability,
+  TRAFFIC_SETTINGS_KIND,
+  ToolDriftAction,
+  TrafficSettings,
+} from './traffic-settings.types';
 import { UpdateTrafficSettingsDto } from './dto/update-traffic-settings.dto';
 import { TrafficSettingsRepository } from './traffic-settings.repository';
 
@@ -21,6 +26,10 @@ export interface TrafficSettingsResponse {
   hitlExpirySeconds: number;
   /** traffic.md T52: when a delivered request's records are durable. */
   durability: Durability;
+  /** traffic.md T85: browser origins the MCP path serves; null: the platform's own only. */
+  allowedOrigins: string[] | null;
+  /** D51: what a drifted or shadowing tool gets. */
+  toolDrift: ToolDriftAction;
 }
 
 function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
@@ -34,6 +43,8 @@ function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
     hitlWaitSeconds: settings.hitlWaitSeconds,
     hitlExpirySeconds: settings.hitlExpirySeconds,
     durability: settings.durability,
+    allowedOrigins: settings.allowedOrigins,
+    toolDrift: settings.toolDrift,
   };
 }
 
@@ -69,6 +80,9 @@ export class TrafficSettingsService {
         hitlWaitSeconds: dto.hitlWaitSeconds ?? current.hitlWaitSeconds,
         hitlExpirySeconds: dto.hitlExpirySeconds ?? current.hitlExpirySeconds,
         durability: dto.durability ?? current.durability,
+        allowedOrigins:
+          dto.allowedOrigins === undefined ? current.allowedOrigins : dto.allowedOrigins,
+        toolDrift: dto.toolDrift ?? current.toolDrift,
       };
       // Recorded on change only: a PATCH that changes nothing leaves no event.
       if (JSON.stringify(toResponse(next)) === JSON.stringify(toResponse(current))) {
