@@ -81,6 +81,19 @@ describe('MCP tool definitions pinned (embedded)', () => {
     });
   }
 
+  /** D51, monitors.md M59: the alert raised on the server for `tool` and `change`. */
+  async function alertOf(serverId: string, change: string): Promise<Json> {
+    return eventually(async () => {
+      const page = await world.ok<{ items: Json[] }>(
+        'GET',
+        `/audit/v1/monitors/alerts?detector=TOOL_DEFINITION_DRIFT&subjectId=${serverId}`,
+      );
+      expect(page.items).toHaveLength(1);
+      expect(page.items[0]).toMatchObject({ evidence: { change } });
+      return page.items[0];
+    });
+  }
+
   /** Pinned, then the description changes: what the agent sees of the next list and call. */
   async function drifted(setting: string) {
     await world.ok('PATCH', '/relay/v1/traffic-settings', { toolDrift: setting });
@@ -112,6 +125,7 @@ describe('MCP tool definitions pinned (embedded)', () => {
       const released = await call;
       const row = (await tools(server.id)).find((t) => t.name === 'search')!;
       const events = await lifecycle(server.id, 'TOOL_DEFINITION_CHANGED');
+      const alert = await alertOf(server.id, 'TOOL_DEFINITION_CHANGED');
       await pin(server.id);
       const after = await sut.client.callTool({ name: 'search', arguments: { text: 'again' } });
       const listed = await sut.client.listTools();
@@ -131,6 +145,12 @@ describe('MCP tool definitions pinned (embedded)', () => {
         pinnedHash: row.pinnedHash,
         changedFields: ['description'],
         toolDrift: 'HOLD',
+      });
+      expect(alert).toMatchObject({
+        status: 'OPEN',
+        severity: 'HIGH',
+        subject: { type: 'MCP_SERVER', id: server.id },
+        evidence: { kind: 'TOOL_DEFINITION', tool: 'search', changedFields: ['description'] },
       });
       expect(toolText(after)).toContain('again');
       expect(listed.tools.find((t) => t.name === 'search')?.description).toBe(POISONED);
@@ -164,6 +184,7 @@ describe('MCP tool definitions pinned (embedded)', () => {
     try {
       const answer = await sut.client.callTool({ name: 'search', arguments: { text: 'logged' } });
       const events = await lifecycle(server.id, 'TOOL_DEFINITION_CHANGED');
+      await alertOf(server.id, 'TOOL_DEFINITION_CHANGED');
 
       expect(second.tools.find((t) => t.name === 'search')?.description).toBe(POISONED);
       expect(toolText(answer)).toContain('logged');
@@ -226,6 +247,8 @@ decision := {"action": "BLOCK", "reasons": [sprintf("changed: %v", [input.tool.d
         expect(shadowed).toHaveLength(1);
         return shadowed[0];
       });
+      const flaggedOn = String((flagged.sink as Json).id);
+      const alert = await alertOf(flaggedOn, 'TOOL_NAME_SHADOWED');
       await pin(a.id);
       const listedByB = await toB.client.listTools();
       const refusal = await refusalOf(
@@ -239,6 +262,8 @@ decision := {"action": "BLOCK", "reasons": [sprintf("changed: %v", [input.tool.d
         subscriberId: agent.id,
       });
       expect([a.id, b.id]).toContain((flagged.details as Json).otherMcpServerId);
+      // D14: one open alert per detector and server, its evidence the latest shadowed name.
+      expect(alert).toMatchObject({ evidence: { subscriberId: agent.id } });
       expect(listedByB.tools.map((t) => t.name)).not.toContain('search');
       expect(JSON.stringify(refusal.data)).toContain('shadows a pinned tool');
       expect(toolText(fromA)).toContain('from a');
