@@ -16,6 +16,8 @@ const DEFAULTS = {
   hitlExpirySeconds: 86_400,
   durability: 'BEFORE_FORWARD',
   shadowSampleRate: 1,
+  allowedOrigins: null,
+  toolDrift: 'HOLD',
 };
 
 /** D34, D36, D40: the tenant's traffic settings, read with TENANT:READ and changed with TENANT:WRITE. */
@@ -66,6 +68,8 @@ describe('traffic settings', () => {
       hitlExpirySeconds: 60,
       durability: 'BEFORE_FORWARD',
       shadowSampleRate: 1,
+      allowedOrigins: null,
+      toolDrift: 'HOLD',
     };
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
@@ -206,6 +210,35 @@ describe('traffic settings', () => {
     expect(events).toHaveLength(2);
   });
 
+  it('should store toolDrift and allowed origins, and clear the origins back to the default with null (D51, T85)', async () => {
+    const sut = await writer();
+
+    const set = await sut.call(relay.app, 'PATCH', PATH, {
+      toolDrift: 'BLOCK',
+      allowedOrigins: ['https://console.acme.example', 'http://localhost:5173'],
+    });
+    const cleared = await sut.call(relay.app, 'PATCH', PATH, { allowedOrigins: null });
+
+    expect(set.body).toEqual({
+      ...DEFAULTS,
+      toolDrift: 'BLOCK',
+      allowedOrigins: ['https://console.acme.example', 'http://localhost:5173'],
+    });
+    expect(cleared.body).toEqual({ ...DEFAULTS, toolDrift: 'BLOCK' });
+  });
+
+  it('should answer 400 naming each field when toolDrift or an origin is not valid', async () => {
+    const sut = await writer();
+
+    const answer = await sut.call(relay.app, 'PATCH', PATH, {
+      toolDrift: 'IGNORE',
+      allowedOrigins: ['https://ok.example', 'https://bad.example/path'],
+    });
+
+    expect(answer.status).toBe(400);
+    expect(fieldsOf(answer.body as unknown as Problem)).toEqual(['allowedOrigins', 'toolDrift']);
+  });
+
   it('should keep every field when administrators change different fields at once', async () => {
     const sut = await writer();
 
@@ -226,6 +259,8 @@ describe('traffic settings', () => {
       hitlExpirySeconds: 3_600,
       durability: 'BEFORE_ANSWER',
       shadowSampleRate: 1,
+      allowedOrigins: null,
+      toolDrift: 'HOLD',
     });
   });
 

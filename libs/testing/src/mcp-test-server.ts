@@ -30,6 +30,11 @@ export interface McpTestServerOptions {
    * it: a new server and transport per POST, no `Mcp-Session-Id`, GET and DELETE answered 405.
    */
   stateless?: boolean;
+  /**
+   * Further tools that echo their arguments, read each time a server is built (stateless: every
+   * POST), so a test can change a tool's description between two `tools/list` answers (D51).
+   */
+  extraTools?: { name: string; description: string }[];
 }
 
 export interface McpTestServer {
@@ -95,7 +100,10 @@ function text(value: unknown): { content: [{ type: 'text'; text: string }] } {
 }
 
 /** One McpServer per session, as the SDK's stateful Streamable HTTP examples do. */
-function buildServer(record: (call: ReceivedToolCall) => void): McpServer {
+function buildServer(
+  record: (call: ReceivedToolCall) => void,
+  extraTools: McpTestServerOptions['extraTools'] = [],
+): McpServer {
   const server = new McpServer(
     { name: 'agp-test-tools', version: '1.0.0' },
     { capabilities: { tools: {}, logging: {} } },
@@ -165,6 +173,16 @@ function buildServer(record: (call: ReceivedToolCall) => void): McpServer {
       return text(mcpLargeText(args.bytes));
     },
   );
+  for (const extra of extraTools) {
+    server.registerTool(
+      extra.name,
+      { description: extra.description, inputSchema: { text: z.string().optional() } },
+      (args, context) => {
+        record({ tool: extra.name, arguments: args, headers: headersOf(context) });
+        return text({ received: args });
+      },
+    );
+  }
   server.registerTool(
     'summarize_with_client',
     {
@@ -211,12 +229,13 @@ async function handleStateless(
   response: ServerResponse,
   record: (call: ReceivedToolCall) => void,
   jsonResponse: boolean,
+  extraTools: McpTestServerOptions['extraTools'],
 ): Promise<void> {
   if (request.method !== 'POST') {
     return plain(response, 405, 'method not allowed');
   }
   const body = await readJson(request);
-  const server = buildServer(record);
+  const server = buildServer(record, extraTools);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: jsonResponse,
@@ -250,7 +269,13 @@ export async function startMcpTestServer(
       return plain(response, 404, 'not found');
     }
     if (options.stateless) {
-      return handleStateless(request, response, record, options.jsonResponse ?? false);
+      return handleStateless(
+        request,
+        response,
+        record,
+        options.jsonResponse ?? false,
+        options.extraTools,
+      );
     }
     const sessionId = request.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
@@ -277,7 +302,7 @@ export async function startMcpTestServer(
         transports.delete(transport.sessionId);
       }
     };
-    await buildServer(record).connect(transport);
+    await buildServer(record, options.extraTools).connect(transport);
     await transport.handleRequest(request, response, body);
   };
 

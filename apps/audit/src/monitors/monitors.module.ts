@@ -25,6 +25,7 @@ import { GovernanceEvaluatorService } from './governance/governance-evaluator.se
 import { GovernanceListener } from './governance/governance.listener';
 import { GovernanceProjectionRepository } from './governance/governance-projection.repository';
 import { QuietController } from './quiet/quiet.controller';
+import { ToolDriftListener } from './tool-drift/tool-drift.listener';
 import { QuietRepository } from './quiet/quiet.repository';
 import { QuietService } from './quiet/quiet.service';
 import { IngestedEventsModule } from '../ingest/ingested-events.module';
@@ -78,6 +79,7 @@ export class MonitorsModule {
         MetricSeriesListener,
         QuietRepository,
         QuietService,
+        ToolDriftListener,
       ],
       exports: [DetectorTickService, RollupsService, RollupsRepository, MetricSeriesService],
     };

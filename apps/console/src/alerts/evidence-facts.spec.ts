@@ -65,6 +65,14 @@ const EXAMPLES: Record<MonitorEvidence['kind'], MonitorEvidence> = {
     topContributors: [{ policyId: SUBJECT, count: 90, percentage: 75 }],
     unattributedCount: 30,
   },
+  TOOL_DEFINITION: {
+    kind: 'TOOL_DEFINITION',
+    subjectType: 'MCP_SERVER',
+    subjectId: SUBJECT,
+    tool: 'search',
+    change: 'TOOL_DEFINITION_CHANGED',
+    changedFields: ['description'],
+  },
 };
 
 describe(evidenceFacts.name, () => {

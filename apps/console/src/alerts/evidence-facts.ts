@@ -31,7 +31,7 @@ const subject = (e: { subjectType: string; subjectId: string }): Fact => ({
 });
 
 /**
- * The specification's eight evidence kinds as a person reads them: one labelled fact per field.
+ * The specification's eight evidence kinds and D51's as a person reads them: one labelled fact per field.
  * The switch is exhaustive, so a kind added to the contracts and not here fails the build.
  */
 export function evidenceFacts(evidence: MonitorEvidence): Fact[] {
@@ -88,6 +88,20 @@ export function evidenceFacts(evidence: MonitorEvidence): Fact[] {
         { label: 'Action', value: evidence.action },
         ...volumeFacts(evidence),
         { label: 'Not attributed to a policy', value: String(evidence.unattributedCount) },
+      ];
+    case 'TOOL_DEFINITION':
+      // D51, beyond the specification: a pinned tool that changed, or a name two servers offer.
+      return [
+        subject(evidence),
+        { label: 'Tool', value: evidence.tool },
+        { label: 'Change', value: evidence.change },
+        ...(evidence.changedFields
+          ? [{ label: 'Changed fields', value: evidence.changedFields.join(', ') }]
+          : []),
+        ...(evidence.otherMcpServerId
+          ? [{ label: 'Also offered by', value: `MCP_SERVER ${evidence.otherMcpServerId}` }]
+          : []),
+        ...(evidence.subscriberId ? [{ label: 'Subscriber', value: evidence.subscriberId }] : []),
       ];
     default:
       return assertNever(evidence);

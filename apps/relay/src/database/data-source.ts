@@ -20,6 +20,7 @@ import { CreateA2aHeldPushes1765100000000 } from './migrations/1765100000000-Cre
 import { AddTrafficDurability1765200000000 } from './migrations/1765200000000-AddTrafficDurability';
 import { CreateChannelTraffic1765310000000 } from './migrations/1765310000000-CreateChannelTraffic';
 import { AddShadowBindingsAndReplays1765320000000 } from './migrations/1765320000000-AddShadowBindingsAndReplays';
+import { CreateMcpToolDefinitions1765330000000 } from './migrations/1765330000000-CreateMcpToolDefinitions';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -52,6 +53,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       AddTrafficDurability1765200000000,
       CreateChannelTraffic1765310000000,
       AddShadowBindingsAndReplays1765320000000,
+      CreateMcpToolDefinitions1765330000000,
     ],
   };
 }

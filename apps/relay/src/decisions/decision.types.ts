@@ -22,11 +22,26 @@ export interface DecisionInput {
   source: EndpointRef;
   sink: EndpointRef;
   method?: string;
-  tool?: { name: string };
+  /** D51: `definition` when the relay has seen the tool's definition (traffic.md T86). */
+  tool?: { name: string; definition?: ToolDefinitionInput };
   message: { text: string; json: unknown };
   user?: { id: string; email?: string };
   correlationId?: string;
   time: string;
+}
+
+/**
+ * D51 `input.tool.definition` (`hash`, `pinned`, `changedFields`) and what traffic.md T86 adds:
+ * `status`, the other servers of the subscriber offering the same name (`shadowedBy`), and the
+ * prompt-injection findings in the definition's text (`findings`, guardrails.md GR14).
+ */
+export interface ToolDefinitionInput {
+  hash: string;
+  pinned: boolean;
+  changedFields: string[];
+  status: 'PINNED' | 'CHANGED' | 'NEW';
+  shadowedBy?: string[];
+  findings?: { field: string; type: string; score: number }[];
 }
 
 export interface MaskEntry {

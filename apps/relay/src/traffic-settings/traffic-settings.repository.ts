@@ -26,11 +26,12 @@ export class TrafficSettingsRepository {
     await tx.query(
       `INSERT INTO relay.traffic_settings (tenant_id, tenant_per_minute, agent_per_minute,
          subscription_per_minute, content_capture, hitl_wait_seconds, hitl_expiry_seconds,
-         durability, shadow_sample_rate)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         durability, shadow_sample_rate, allowed_origins, tool_drift)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (tenant_id) DO UPDATE SET tenant_per_minute = $2, agent_per_minute = $3,
          subscription_per_minute = $4, content_capture = $5, hitl_wait_seconds = $6,
-         hitl_expiry_seconds = $7, durability = $8, shadow_sample_rate = $9, updated_at = now()`,
+         hitl_expiry_seconds = $7, durability = $8, shadow_sample_rate = $9, allowed_origins = $10,
+         tool_drift = $11, updated_at = now()`,
       [
         tenantId,
         settings.tenantPerMinute,
@@ -41,6 +42,8 @@ export class TrafficSettingsRepository {
         settings.hitlExpirySeconds,
         settings.durability,
         settings.shadowSampleRate,
+        settings.allowedOrigins,
+        settings.toolDrift,
       ],
     );
   }

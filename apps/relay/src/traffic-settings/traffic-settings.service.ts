@@ -5,7 +5,12 @@ import { Database, Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
-import { Durability, TRAFFIC_SETTINGS_KIND, TrafficSettings } from './traffic-settings.types';
+import {
+  Durability,
+  TRAFFIC_SETTINGS_KIND,
+  ToolDriftAction,
+  TrafficSettings,
+} from './traffic-settings.types';
 import { UpdateTrafficSettingsDto } from './dto/update-traffic-settings.dto';
 import { TrafficSettingsRepository } from './traffic-settings.repository';
 
@@ -23,6 +28,10 @@ export interface TrafficSettingsResponse {
   durability: Durability;
   /** D55: the share of matching hops a SHADOW binding sees (governance.md G9). */
   shadowSampleRate: number;
+  /** traffic.md T85: browser origins the MCP path serves; null: the platform's own only. */
+  allowedOrigins: string[] | null;
+  /** D51: what a drifted or shadowing tool gets. */
+  toolDrift: ToolDriftAction;
 }
 
 function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
@@ -37,6 +46,8 @@ function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
     hitlExpirySeconds: settings.hitlExpirySeconds,
     durability: settings.durability,
     shadowSampleRate: settings.shadowSampleRate,
+    allowedOrigins: settings.allowedOrigins,
+    toolDrift: settings.toolDrift,
   };
 }
 
@@ -73,6 +84,9 @@ export class TrafficSettingsService {
         hitlExpirySeconds: dto.hitlExpirySeconds ?? current.hitlExpirySeconds,
         durability: dto.durability ?? current.durability,
         shadowSampleRate: dto.shadowSampleRate ?? current.shadowSampleRate,
+        allowedOrigins:
+          dto.allowedOrigins === undefined ? current.allowedOrigins : dto.allowedOrigins,
+        toolDrift: dto.toolDrift ?? current.toolDrift,
       };
       // Recorded on change only: a PATCH that changes nothing leaves no event.
       if (JSON.stringify(toResponse(next)) === JSON.stringify(toResponse(current))) {

@@ -10,6 +10,10 @@ import { Row } from '@agp/database';
 export const DURABILITIES = ['BEFORE_FORWARD', 'BEFORE_ANSWER'] as const;
 export type Durability = (typeof DURABILITIES)[number];
 
+/** D51: what a tool definition that changed after it was pinned (or shadows a pinned one) gets. */
+export const TOOL_DRIFT_ACTIONS = ['LOG', 'HOLD', 'BLOCK'] as const;
+export type ToolDriftAction = (typeof TOOL_DRIFT_ACTIONS)[number];
+
 /** A tenant's traffic settings as the traffic paths read them (D34, D36, D40, T52). */
 export interface TrafficSettings {
   tenantPerMinute: number | null;
@@ -21,6 +25,13 @@ export interface TrafficSettings {
   durability: Durability;
   /** D55: the share of matching hops a SHADOW binding sees (0…1, default 1; G9). */
   shadowSampleRate: number;
+  /**
+   * traffic.md T85: the browser origins the MCP path serves (`Origin` header); null is the
+   * platform's own (the console's) origin only.
+   */
+  allowedOrigins: string[] | null;
+  /** D51: LOG, HOLD (the default) or BLOCK a drifted or shadowing tool. */
+  toolDrift: ToolDriftAction;
 }
 
 export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = {
@@ -32,6 +43,8 @@ export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = {
   hitlExpirySeconds: 86_400,
   durability: 'BEFORE_FORWARD',
   shadowSampleRate: 1,
+  allowedOrigins: null,
+  toolDrift: 'HOLD',
 };
 
 /**
@@ -59,5 +72,9 @@ export function trafficSettingsOf(row: Row | undefined): TrafficSettings {
       row.shadow_sample_rate === undefined || row.shadow_sample_rate === null
         ? 1
         : Number(row.shadow_sample_rate),
+    allowedOrigins: Array.isArray(row.allowed_origins) ? row.allowed_origins.map(String) : null,
+    toolDrift: (TOOL_DRIFT_ACTIONS as readonly unknown[]).includes(row.tool_drift)
+      ? (row.tool_drift as ToolDriftAction)
+      : 'HOLD',
   };
 }

@@ -4,6 +4,7 @@ import { FastifyInstance } from 'fastify';
 
 import { HitlModule } from '../hitl/hitl.module';
 import { McpServersModule } from '../mcp-servers/mcp-servers.module';
+import { McpToolsModule } from '../mcp-tools/mcp-tools.module';
 import { A2aController } from './a2a/a2a.controller';
 import { A2aDirectory } from './a2a/a2a-directory';
 import { A2aExchange } from './a2a/a2a-exchange';
@@ -31,6 +32,7 @@ import { McpExchange } from './mcp/mcp-exchange';
 import { McpHops } from './mcp/mcp-hops';
 import { McpOpenStreams } from './mcp/mcp-open-stream';
 import { McpRelayService } from './mcp/mcp-relay.service';
+import { McpToolWatch } from './mcp/mcp-tool-watch';
 import { McpUpstream } from './mcp/mcp-upstream';
 import { HopAuditor } from './pipeline/hop-auditor';
 import { HopPipeline } from './pipeline/hop-pipeline';
@@ -47,7 +49,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
  * protocol (mcp/, a2a/, llm/); people talk to agents over A2A through human/ (D43).
  */
 @Module({
-  imports: [HitlModule, McpServersModule],
+  imports: [HitlModule, McpServersModule, McpToolsModule],
   controllers: [
     McpController,
     ProtectedResourceController,
@@ -68,6 +70,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     OpenedCredentials,
     McpUpstream,
     McpHops,
+    McpToolWatch,
     McpOpenStreams,
     McpExchange,
     McpRelayService,

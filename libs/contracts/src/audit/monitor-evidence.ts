@@ -9,7 +9,9 @@ import {
   IsOptional,
   IsString,
   IsUUID,
+  Matches,
   Max,
+  MaxLength,
   Min,
   MinLength,
   ValidateNested,
@@ -37,7 +39,9 @@ import {
   PolicyMetric,
   SUBJECT_TYPES,
   SubjectType,
+  TOOL_DEFINITION_CHANGES,
   TimeWindow,
+  ToolDefinitionChange,
   WINDOWS,
 } from '../enums/monitor';
 
@@ -51,6 +55,7 @@ export const EVIDENCE_KINDS = [
   'INFRASTRUCTURE_INCIDENT',
   'POLICY_METRIC',
   'TENANT_ACTION_SPIKE',
+  'TOOL_DEFINITION',
 ] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
@@ -158,6 +163,23 @@ export class TenantActionSpikeEvidence {
   @IsInt() @Min(0) unattributedCount: number;
 }
 
+/**
+ * D51, beyond the specification (monitors.md M59): a tool definition that changed after it was
+ * pinned, or a tool name two servers of one subscriber offer.
+ */
+export class ToolDefinitionEvidence {
+  @IsIn(['TOOL_DEFINITION']) kind: 'TOOL_DEFINITION';
+  @IsIn(SUBJECT_TYPES) subjectType: SubjectType;
+  @IsUUID() subjectId: string;
+  @IsString() @MinLength(1) @MaxLength(200) tool: string;
+  @IsIn(TOOL_DEFINITION_CHANGES) change: ToolDefinitionChange;
+  @IsOptional() @IsArray() @ArrayMaxSize(10) @IsString({ each: true }) changedFields?: string[];
+  @IsOptional() @Matches(/^[0-9a-f]{64}$/) definitionHash?: string;
+  @IsOptional() @Matches(/^[0-9a-f]{64}$/) pinnedHash?: string;
+  @IsOptional() @IsUUID() otherMcpServerId?: string;
+  @IsOptional() @IsUUID() subscriberId?: string;
+}
+
 export type MonitorEvidence =
   | CustomQueryEvidence
   | DormantReactivationEvidence
@@ -166,7 +188,8 @@ export type MonitorEvidence =
   | GovernanceGapEvidence
   | InfrastructureIncidentEvidence
   | PolicyMetricEvidence
-  | TenantActionSpikeEvidence;
+  | TenantActionSpikeEvidence
+  | ToolDefinitionEvidence;
 
 /** The class that validates each evidence kind. */
 export const EVIDENCE_CLASSES: Readonly<Record<EvidenceKind, new () => object>> = {
@@ -178,6 +201,7 @@ export const EVIDENCE_CLASSES: Readonly<Record<EvidenceKind, new () => object>> 
   INFRASTRUCTURE_INCIDENT: InfrastructureIncidentEvidence,
   POLICY_METRIC: PolicyMetricEvidence,
   TENANT_ACTION_SPIKE: TenantActionSpikeEvidence,
+  TOOL_DEFINITION: ToolDefinitionEvidence,
 };
 
 /** For `@Type` of a property that holds any evidence kind (class-transformer picks by `kind`). */

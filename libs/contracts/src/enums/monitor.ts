@@ -23,6 +23,8 @@ export const DETECTORS = [
   'GOVERNANCE_UNCLASSIFIED_ACTIVE',
   'GOVERNANCE_STALE_ATTESTATION',
   'GOVERNANCE_INCIDENT_REPORT_DUE',
+  // D51: beyond the specification (monitors.md M59).
+  'TOOL_DEFINITION_DRIFT',
 ] as const;
 export type Detector = (typeof DETECTORS)[number];
 
@@ -133,6 +135,10 @@ export type PolicyMetric = (typeof POLICY_METRICS)[number];
 
 export const FIRST_SEEN_OBSERVATIONS = ['TOOL_CALL', 'MCP_SERVER_BINDING'] as const;
 export type FirstSeenObservation = (typeof FIRST_SEEN_OBSERVATIONS)[number];
+
+/** D51: what a TOOL_DEFINITION_DRIFT alert found (the MCP_LIFECYCLE `change` it came from). */
+export const TOOL_DEFINITION_CHANGES = ['TOOL_DEFINITION_CHANGED', 'TOOL_NAME_SHADOWED'] as const;
+export type ToolDefinitionChange = (typeof TOOL_DEFINITION_CHANGES)[number];
 
 export const GOVERNANCE_GAPS = [
   'REVIEW_DUE',

@@ -34,8 +34,18 @@ export const GOVERNANCE_DETECTORS = [
 ] as const satisfies readonly Detector[];
 export type GovernanceDetector = (typeof GOVERNANCE_DETECTORS)[number];
 
-/** All 24 detectors of the specification, each with its settings. */
-export const ALL_DETECTORS: readonly Detector[] = [...TRAFFIC_DETECTORS, ...GOVERNANCE_DETECTORS];
+/**
+ * Detectors raised as their event is stored, not at the tick (monitors.md M59): the relay's
+ * MCP_LIFECYCLE of a drifted or shadowed tool definition (D51).
+ */
+export const EVENT_DETECTORS = ['TOOL_DEFINITION_DRIFT'] as const satisfies readonly Detector[];
+
+/** All 24 detectors of the specification and D51's, each with its settings. */
+export const ALL_DETECTORS: readonly Detector[] = [
+  ...TRAFFIC_DETECTORS,
+  ...GOVERNANCE_DETECTORS,
+  ...EVENT_DETECTORS,
+];
 
 /**
  * One detector's tunables (docs/decisions/monitors.md M7 has the meaning and defaults of each).
@@ -131,6 +141,8 @@ export const DEFAULT_DETECTOR_SETTINGS: Readonly<Record<Detector, DetectorSettin
   GOVERNANCE_UNCLASSIFIED_ACTIVE: GOVERNANCE,
   GOVERNANCE_STALE_ATTESTATION: GOVERNANCE,
   GOVERNANCE_INCIDENT_REPORT_DUE: GOVERNANCE,
+  // M59: reads only `enabled`.
+  TOOL_DEFINITION_DRIFT: GOVERNANCE,
 };
 
 export const DEFAULT_DISMISS_SUPPRESSION_HOURS = 24;

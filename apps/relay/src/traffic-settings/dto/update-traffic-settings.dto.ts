@@ -1,5 +1,7 @@
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
@@ -9,11 +11,20 @@ import {
   Max,
   Min,
   ValidateIf,
+  Matches,
   ValidateNested,
 } from 'class-validator';
 import { isPresent } from '@agp/http';
 
-import { DURABILITIES, Durability } from '../traffic-settings.types';
+import {
+  DURABILITIES,
+  Durability,
+  TOOL_DRIFT_ACTIONS,
+  ToolDriftAction,
+} from '../traffic-settings.types';
+
+/** An origin as browsers send it (RFC 6454): scheme, host, optional port, nothing else. */
+const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/i;
 
 /** D36: messages per minute; null removes the limit. */
 export class RateLimitsDto {
@@ -80,4 +91,22 @@ export class UpdateTrafficSettingsDto {
   @Min(0)
   @Max(1)
   shadowSampleRate?: number;
+  /**
+   * traffic.md T85: the browser origins (`https://console.example.com`) the MCP path serves; null
+   * restores the default, the platform's own origin only. Requests without `Origin` always pass.
+   */
+  @IsOptional()
+  @ValidateIf((_o, value) => value !== null)
+  @IsArray()
+  @ArrayMaxSize(50)
+  @Matches(ORIGIN, {
+    each: true,
+    message: 'each must be an origin such as https://app.example.com',
+  })
+  allowedOrigins?: string[] | null;
+
+  /** D51: LOG, HOLD or BLOCK a tool definition that changed after it was pinned. */
+  @ValidateIf(isPresent)
+  @IsIn(TOOL_DRIFT_ACTIONS)
+  toolDrift?: ToolDriftAction;
 }

@@ -6,6 +6,8 @@ import { HopOutcome } from '../pipeline/hop.types';
 import { holdTermsOf } from '../pipeline/traffic-call';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { REFUSALS } from '../pipeline/refusal-codes';
+import { imposedBy } from '../../mcp-tools/tool-drift';
+import { Hop } from '../pipeline/hop.types';
 import { JsonRpcMessage, kindOf, rpcRefusal } from './json-rpc';
 import { McpCall, hopOf, partyOf } from './mcp-call';
 import {
@@ -17,7 +19,9 @@ import {
   resendDigestOf,
   toolOf,
   withWarnings,
+  withoutTools,
 } from './mcp-messages';
+import { McpToolWatch } from './mcp-tool-watch';
 
 /** What became of one message: what goes on (if anything), what its sender is answered. */
 export interface JudgedMessage {
@@ -37,6 +41,7 @@ export class McpHops {
   constructor(
     private readonly pipeline: HopPipeline,
     private readonly directory: TrafficDirectory,
+    private readonly tools: McpToolWatch,
   ) {}
 
   /** An agent's message on its way to the server (REQUEST hop). */
@@ -62,7 +67,7 @@ export class McpHops {
         audited,
       };
     }
-    const outcome = await this.pipeline.pass(hop, {
+    const outcome = await this.pipeline.pass(await this.withToolFacts(call, hop, true), {
       applied: (decision) => applied(message, decision),
       ...holdTermsOf(call, resendDigestOf(message)),
     });
@@ -80,13 +85,33 @@ export class McpHops {
   ): Promise<JudgedMessage> {
     let shown = message;
     if (askedFor?.method === 'tools/list') {
-      shown = filterToolList(message, await this.currentGrant(call));
+      // D51: recorded as the server answered it; what toolDrift holds or blocks is not shown.
+      const withheld = await this.tools.observeList(call, message);
+      shown = withoutTools(filterToolList(message, await this.currentGrant(call)), withheld);
     }
-    const outcome = await this.pipeline.pass(hopOf(call, 'RESPONSE', shown, askedFor), {
+    const hop = await this.withToolFacts(call, hopOf(call, 'RESPONSE', shown, askedFor), false);
+    const outcome = await this.pipeline.pass(hop, {
       applied: (decision) => applied(shown, decision),
       ...holdTermsOf(call, askedFor?.resendDigest ?? resendDigestOf(message)),
     });
     return asJsonRpc(message, outcome);
+  }
+
+  /**
+   * D51: `input.tool.definition` for a hop of a tool the relay has seen listed; on the request,
+   * also what the tenant's `toolDrift` imposes on a drifted or shadowing tool (traffic.md T86).
+   */
+  private async withToolFacts(call: McpCall, hop: Hop, isRequest: boolean): Promise<Hop> {
+    if (hop.tool === undefined || hop.method !== 'tools/call') {
+      return hop;
+    }
+    const drift = await this.tools.driftFor(call, hop.tool);
+    if (!drift) {
+      return hop;
+    }
+    const { toolDrift } = await this.directory.settings(call.tenantId);
+    const imposed = isRequest ? imposedBy(toolDrift, hop.tool, drift) : undefined;
+    return { ...hop, toolDefinition: drift.input, ...(imposed ? { imposed } : {}) };
   }
 
   /** The grant as it is now (D32: a change holds within a second, also in a running session). */

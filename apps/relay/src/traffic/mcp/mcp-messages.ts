@@ -66,6 +66,16 @@ export function filterToolList(message: JsonRpcMessage, grant: ToolGrant): JsonR
   return { ...message, result: { ...result, tools } };
 }
 
+/** D51, traffic.md T86: a `tools/list` answer without the tools named in `names`. */
+export function withoutTools(message: JsonRpcMessage, names: ReadonlySet<string>): JsonRpcMessage {
+  const result = message.result as { tools?: unknown } | undefined;
+  if (names.size === 0 || !result || !Array.isArray(result.tools)) {
+    return message;
+  }
+  const tools = result.tools.filter((tool) => !names.has((tool as { name?: string }).name ?? ''));
+  return { ...message, result: { ...result, tools } };
+}
+
 /**
  * D33 WARN: `{"agp": {"warnings": [...]}}` under the message's `_meta` (a request's or
  * notification's params, a response's result). An error response or array params have no

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
 
+import { PUBLIC_BASE_URL } from '../../config/relay-config.module';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { RefusalAnswer } from '../pipeline/refusal-answers';
 import { HITL_HEADER, callBasisOf, resendHoldOf } from '../pipeline/traffic-call';
@@ -18,6 +19,7 @@ import {
 import { McpCall, hopOf, mcpAdmission } from './mcp-call';
 import { McpAnswer, McpExchange } from './mcp-exchange';
 import { McpHops, asJsonRpc } from './mcp-hops';
+import { normalizedOrigin, refuseForeignOrigin } from './mcp-origin';
 import { AskedFor, resendDigestOf, toolOf } from './mcp-messages';
 
 /** Who calls the path (T38: an agent; D43: or a person through their own MCP client). */
@@ -38,9 +40,11 @@ export class McpRelayService {
     private readonly pipeline: HopPipeline,
     private readonly hops: McpHops,
     private readonly exchange: McpExchange,
+    @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
   ) {}
 
   async post(caller: McpCaller, serverId: string, body: unknown): Promise<McpAnswer> {
+    await this.checkOrigin(caller);
     const call = await this.callFor(caller, serverId);
     const parsed = parseBody(body);
     if ('invalid' in parsed) {
@@ -98,12 +102,14 @@ export class McpRelayService {
 
   /** GET opens the server's own stream (notifications and requests to the agent). */
   async listen(caller: McpCaller, serverId: string): Promise<McpAnswer> {
+    await this.checkOrigin(caller);
     const call = await this.callFor(caller, serverId);
     return (await this.admit(call, [], false)) ?? this.exchange.listen(call);
   }
 
   /** DELETE ends the session at the server. */
   async end(caller: McpCaller, serverId: string): Promise<McpAnswer> {
+    await this.checkOrigin(caller);
     const call = await this.callFor(caller, serverId);
     return (await this.admit(call, [], false)) ?? this.exchange.endSession(call);
   }
@@ -151,6 +157,16 @@ export class McpRelayService {
     }
     const settled = asJsonRpc(message, outcome);
     return { kind: 'json', status: 200, body: settled.forward ?? settled.answer };
+  }
+
+  /** T85: a browser's request from a foreign site is refused before the route is even read. */
+  private async checkOrigin(caller: McpCaller): Promise<void> {
+    if (caller.headers.origin === undefined) {
+      return;
+    }
+    const { allowedOrigins } = await this.directory.settings(caller.tenantId);
+    const own = normalizedOrigin(this.publicBaseUrl);
+    refuseForeignOrigin(caller.headers, allowedOrigins ?? (own ? [own] : []));
   }
 
   private async callFor(caller: McpCaller, serverId: string): Promise<McpCall> {

@@ -16,6 +16,7 @@ import {
 } from './gateway-call-events';
 import { decidedHopEvents, refusedHopEvent } from './hop-audit-events';
 import { HopAuditor } from './hop-auditor';
+import { withImposed } from './imposed-decision';
 import { Hop, HopOutcome, HopVerdict, PassTerms, Refusal, ReleaseOutcome } from './hop.types';
 import { LlmProviderRoute } from './llm-route';
 import { decisionRefusal, holdRefusal } from './refusal-answers';
@@ -113,7 +114,9 @@ export class HopPipeline {
    */
   async judge(hop: Hop): Promise<HopVerdict> {
     const started = performance.now();
-    const decision = await this.decisions.decide(inputOf(hop));
+    const decided = await this.decisions.decide(inputOf(hop));
+    // T86: what the relay imposes (a drifted tool, D51) joins the policies' decision.
+    const decision = hop.imposed ? withImposed(decided, hop.imposed) : decided;
     const latencyMs = performance.now() - started;
     const events = decidedHopEvents(hop, decision, latencyMs);
     const audited = this.auditor.record(events);
@@ -300,7 +303,14 @@ function inputOf(hop: Hop): DecisionInput {
     sink: hop.sink,
     ...(hop.user ? { user: hop.user } : {}),
     ...(hop.method ? { method: hop.method } : {}),
-    ...(hop.tool ? { tool: { name: hop.tool } } : {}),
+    ...(hop.tool
+      ? {
+          tool: {
+            name: hop.tool,
+            ...(hop.toolDefinition ? { definition: hop.toolDefinition } : {}),
+          },
+        }
+      : {}),
     message: hop.message,
     correlationId: hop.correlationId,
     time: new Date().toISOString(),

@@ -2,7 +2,7 @@ import { Action, AuditEventType, MessageDirection, Protocol } from '@agp/contrac
 
 import { Tx } from '@agp/database';
 
-import { EndpointRef, HopDecision } from '../../decisions/decision.types';
+import { EndpointRef, HopDecision, ToolDefinitionInput } from '../../decisions/decision.types';
 import { StoredHitlRequest } from '../../hitl/hitl.repository';
 import { RefusalAnswer } from './refusal-answers';
 
@@ -21,6 +21,10 @@ export interface Hop {
   user?: { id: string; email?: string };
   method?: string;
   tool?: string;
+  /** D51: `input.tool.definition`, when the relay has seen the tool's definition. */
+  toolDefinition?: ToolDefinitionInput;
+  /** traffic.md T86: an action the relay imposes beside the policies' (the tenant's `toolDrift`). */
+  imposed?: ImposedAction;
   /** POLICY.md `message`: the whole message as sent, and the text of its payload. */
   message: { json: unknown; text: string };
   /** Extra facts for the audit event's details (JSON-RPC id, session, latencies). */
@@ -28,6 +32,12 @@ export interface Hop {
   traceId?: string;
   /** D40: keep the (masked) content in the audit trail, not only its digest. */
   captureContent: boolean;
+}
+
+/** traffic.md T86: at least this action, whatever the policies decide; `reason` joins theirs. */
+export interface ImposedAction {
+  action: 'HUMAN_REVIEW_REQUIRED' | 'BLOCK';
+  reason: string;
 }
 
 /** A hop the relay refused before any policy ran: kill switch, grant, rate limit, upstream fault. */

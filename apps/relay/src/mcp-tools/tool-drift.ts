@@ -1,0 +1,60 @@
+import { ToolDefinitionInput } from '../decisions/decision.types';
+import { ImposedAction } from '../traffic/pipeline/hop.types';
+import { ToolDriftAction } from '../traffic-settings/traffic-settings.types';
+import { changedFields, statusOf } from './tool-definition';
+import { StoredToolDefinition } from './tool-definitions.repository';
+
+/** A tool of one server as one subscriber sees it: its facts, and whether it is to be handled. */
+export interface ToolDrift {
+  input: ToolDefinitionInput;
+  /** The definition changed after it was pinned (a rug pull). */
+  isChanged: boolean;
+  /** Never pinned here, while another server of this subscriber has the same name pinned. */
+  isShadowing: boolean;
+}
+
+/**
+ * D51, T86: the facts of `stored` for a subscriber whose other servers offer `sameNames` (tools of
+ * the same name). Only a change against an approval is handled by `toolDrift`: a changed pinned
+ * definition, or an unpinned tool shadowing a name that was pinned on another server.
+ */
+export function driftOf(
+  stored: StoredToolDefinition,
+  sameNames: StoredToolDefinition[],
+): ToolDrift {
+  const status = statusOf(stored.definitionHash, stored.pinnedHash);
+  const shadowedBy = [...new Set(sameNames.map((other) => other.serverId))].sort();
+  const input: ToolDefinitionInput = {
+    hash: stored.definitionHash,
+    pinned: status === 'PINNED',
+    changedFields:
+      status === 'CHANGED' && stored.pinnedDefinition
+        ? changedFields(stored.pinnedDefinition, stored.definition)
+        : [],
+    status,
+    ...(shadowedBy.length > 0 ? { shadowedBy } : {}),
+    ...(stored.findings.length > 0 ? { findings: stored.findings } : {}),
+  };
+  return {
+    input,
+    isChanged: status === 'CHANGED',
+    isShadowing: status === 'NEW' && sameNames.some((other) => other.pinnedHash !== undefined),
+  };
+}
+
+/** What the tenant's `toolDrift` imposes on a hop of the tool (nothing under LOG, D51). */
+export function imposedBy(
+  setting: ToolDriftAction,
+  tool: string,
+  drift: ToolDrift,
+): ImposedAction | undefined {
+  if (setting === 'LOG' || (!drift.isChanged && !drift.isShadowing)) {
+    return undefined;
+  }
+  const why = drift.isChanged
+    ? `the definition of the tool "${tool}" changed since it was pinned (${drift.input.changedFields.join(', ')})`
+    : `the tool "${tool}" shadows a pinned tool of the same name on another server`;
+  return setting === 'BLOCK'
+    ? { action: 'BLOCK', reason: `${why}; blocked until an administrator pins it again` }
+    : { action: 'HUMAN_REVIEW_REQUIRED', reason: `${why}; held for a reviewer` };
+}
