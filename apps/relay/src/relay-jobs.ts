@@ -2,24 +2,34 @@ import { schedulerProvider } from '@agp/jobs';
 
 import { RELAY_DATABASE } from './database/tokens';
 import { HitlExpiryJob } from './hitl/hitl-expiry.job';
+import { NotificationRetentionJob } from './notifications/notification-retention.job';
 import { WebhookRetentionJob } from './webhooks/webhook-retention.job';
 
 /**
  * The relay's scheduled work, each once per interval across replicas (F30): holds past their
- * `expiresAt` (D34) every 5 seconds, settled webhook deliveries past their retention every hour.
- * The evaluation runs and webhook deliveries are claim loops of their own (`RunExecutor`,
- * `WebhookDispatcher`).
+ * `expiresAt` (D34) every 5 seconds, settled webhook and notification deliveries past their
+ * retention every hour. The evaluation runs, webhook and notification deliveries are claim loops
+ * of their own (`RunExecutor`, `WebhookDispatcher`, `NotificationDispatcher`).
  */
 export const relayJobs = schedulerProvider({
   provide: Symbol.for('agp:relay:jobs'),
   database: RELAY_DATABASE,
-  inject: [HitlExpiryJob, WebhookRetentionJob],
-  jobs: (hitlExpiry: HitlExpiryJob, webhookRetention: WebhookRetentionJob) => [
+  inject: [HitlExpiryJob, WebhookRetentionJob, NotificationRetentionJob],
+  jobs: (
+    hitlExpiry: HitlExpiryJob,
+    webhookRetention: WebhookRetentionJob,
+    notificationRetention: NotificationRetentionJob,
+  ) => [
     { name: 'relay-hitl-expiry', intervalMs: 5_000, work: () => hitlExpiry.tick() },
     {
       name: 'relay-webhook-retention',
       intervalMs: 3_600_000,
       work: () => webhookRetention.tick(),
+    },
+    {
+      name: 'relay-notification-retention',
+      intervalMs: 3_600_000,
+      work: () => notificationRetention.tick(),
     },
   ],
 });

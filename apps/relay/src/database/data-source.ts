@@ -18,6 +18,7 @@ import { AddProjectionRevisions1765000000000 } from './migrations/1765000000000-
 import { CreateJobRunsTable1765065600000 } from './migrations/1765065600000-CreateJobRunsTable';
 import { CreateA2aHeldPushes1765100000000 } from './migrations/1765100000000-CreateA2aHeldPushes';
 import { AddTrafficDurability1765200000000 } from './migrations/1765200000000-AddTrafficDurability';
+import { CreateNotificationTables1765340000000 } from './migrations/1765340000000-CreateNotificationTables';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -48,6 +49,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateJobRunsTable1765065600000,
       CreateA2aHeldPushes1765100000000,
       AddTrafficDurability1765200000000,
+      CreateNotificationTables1765340000000,
     ],
   };
 }
