@@ -3,10 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 
 import type { NotificationTargetResponse } from '../api/contracts/relay';
 import { notifications } from '../api/notifications-api';
+import { SUCCESS_COLOR } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';
 import { When } from '../components/when';
 
-const STATUS_COLORS = { DELIVERED: 'green.9', PENDING: 'gray.8', FAILED: 'red.9' } as const;
+// Dark shades: white text on each keeps WCAG AA contrast (action-badge.tsx).
+const STATUS_COLORS = { DELIVERED: SUCCESS_COLOR, PENDING: 'gray.8', FAILED: 'red.9' } as const;
 
 /** D58: one target's deliveries, newest first, with their outcome and last error. */
 export function NotificationDeliveries({ target }: { target: NotificationTargetResponse }) {
