@@ -53,14 +53,6 @@ export class NotificationTargetsRepository {
     return rows[0] ? toTarget(rows[0]) : undefined;
   }
 
-  async isNameTaken(tx: Tx, tenantId: string, name: string, exceptId?: string): Promise<boolean> {
-    const rows: Row[] = await tx.query(
-      `SELECT 1 FROM ${T} WHERE tenant_id = $1 AND name = $2 AND ($3::uuid IS NULL OR id <> $3)`,
-      [tenantId, name, exceptId ?? null],
-    );
-    return rows.length > 0;
-  }
-
   async list(
     tx: Tx,
     tenantId: string,
