@@ -47,6 +47,11 @@ export const router = createBrowserRouter([
         lazy: () => import('./pages/review-page').then((m) => ({ Component: m.ReviewPage })),
       },
       {
+        // The link of a hold's notification (D58): opens that hold.
+        path: 'review/:hitlRequestId',
+        lazy: () => import('./pages/review-page').then((m) => ({ Component: m.ReviewPage })),
+      },
+      {
         path: 'policies',
         lazy: () => import('./pages/policies-page').then((m) => ({ Component: m.PoliciesPage })),
       },

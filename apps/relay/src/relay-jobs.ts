@@ -3,22 +3,24 @@ import { schedulerProvider } from '@agp/jobs';
 import { RELAY_DATABASE } from './database/tokens';
 import { HitlExpiryJob } from './hitl/hitl-expiry.job';
 import { PolicyDiffRetentionJob } from './shadow/policy-diff-retention.job';
+import { NotificationRetentionJob } from './notifications/notification-retention.job';
 import { WebhookRetentionJob } from './webhooks/webhook-retention.job';
 
 /**
  * The relay's scheduled work, each once per interval across replicas (F30): holds past their
- * `expiresAt` (D34) every 5 seconds, settled webhook deliveries past their retention every hour.
- * The evaluation runs and webhook deliveries are claim loops of their own (`RunExecutor`,
- * `WebhookDispatcher`).
+ * `expiresAt` (D34) every 5 seconds, settled webhook and notification deliveries past their
+ * retention every hour. The evaluation runs, webhook and notification deliveries are claim loops
+ * of their own (`RunExecutor`, `WebhookDispatcher`, `NotificationDispatcher`).
  */
 export const relayJobs = schedulerProvider({
   provide: Symbol.for('agp:relay:jobs'),
   database: RELAY_DATABASE,
-  inject: [HitlExpiryJob, WebhookRetentionJob, PolicyDiffRetentionJob],
+  inject: [HitlExpiryJob, WebhookRetentionJob, PolicyDiffRetentionJob, NotificationRetentionJob],
   jobs: (
     hitlExpiry: HitlExpiryJob,
     webhookRetention: WebhookRetentionJob,
     policyDiffRetention: PolicyDiffRetentionJob,
+    notificationRetention: NotificationRetentionJob,
   ) => [
     { name: 'relay-hitl-expiry', intervalMs: 5_000, work: () => hitlExpiry.tick() },
     {
@@ -31,6 +33,11 @@ export const relayJobs = schedulerProvider({
       name: 'relay-policy-diff-retention',
       intervalMs: 3_600_000,
       work: () => policyDiffRetention.tick(),
+    },
+    {
+      name: 'relay-notification-retention',
+      intervalMs: 3_600_000,
+      work: () => notificationRetention.tick(),
     },
   ],
 });

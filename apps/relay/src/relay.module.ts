@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 import { DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@agp/database';
 import { MessagingModule } from '@agp/messaging';
@@ -17,6 +19,7 @@ import { KillSwitchesModule } from './kill-switches/kill-switches.module';
 import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
 import { LlmProvidersModule } from './llm-providers/llm-providers.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { PoliciesModule } from './policies/policies.module';
 import { PolicyPreviewModule } from './shadow/policy-preview.module';
 import { relayJobs } from './relay-jobs';
@@ -44,6 +47,7 @@ export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX' | 'SECRET
       | 'WEBHOOK_TIMEOUT_MS'
       | 'WEBHOOK_POLL_MS'
       | 'WEBHOOK_RETENTION_DAYS'
+      | 'NOTIFICATION_SMTP_CA_FILE'
     >
   > & { DATABASE_URL: string };
 
@@ -104,6 +108,11 @@ export class RelayModule {
           pollIntervalMs: env.WEBHOOK_POLL_MS ?? 1_000,
           concurrency: 8,
           retentionDays: env.WEBHOOK_RETENTION_DAYS ?? 30,
+        }),
+        NotificationsModule.forRoot({
+          ...(env.NOTIFICATION_SMTP_CA_FILE
+            ? { smtpCa: readFileSync(env.NOTIFICATION_SMTP_CA_FILE, 'utf8') }
+            : {}),
         }),
       ],
       providers: [relayJobs],

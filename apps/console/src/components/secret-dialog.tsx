@@ -4,6 +4,8 @@ interface Props {
   /** "Agent support-bot registered", "New client secret of support-bot". */
   title: string;
   secret: string;
+  /** What the secret is and where it goes; an agent's client secret by default. */
+  explanation?: string;
   onClose: () => void;
 }
 
@@ -11,7 +13,7 @@ interface Props {
  * A client secret, shown this once (D30): Mantine's modal (focus trapped and returned, Escape
  * closes) with the secret and a button that copies it. Once closed it cannot be shown again.
  */
-export function SecretDialog({ title, secret, onClose }: Props) {
+export function SecretDialog({ title, secret, explanation, onClose }: Props) {
   return (
     <Modal
       opened
@@ -24,8 +26,8 @@ export function SecretDialog({ title, secret, onClose }: Props) {
     >
       <Stack gap="sm">
         <Text>
-          Its client secret, shown this once: copy it now and keep it where the agent reads it. It
-          cannot be shown again; rotating it makes a new one.
+          {explanation ??
+            'Its client secret, shown this once: copy it now and keep it where the agent reads it. It cannot be shown again; rotating it makes a new one.'}
         </Text>
         <Code block>{secret}</Code>
         <Group justify="flex-end">

@@ -15,11 +15,12 @@ export const REGISTRY_NEEDS = {
   kill: ['TENANT', 'ADMIN'],
 } satisfies Record<string, TabNeeds>;
 
-/** The administration's tabs: tenant-auth's and the audit's routes. */
+/** The administration's tabs: tenant-auth's, the audit's and the relay's notification routes. */
 export const ADMIN_NEEDS = {
   users: ['USERS', 'READ'],
   groups: ['GROUPS', 'READ'],
   roles: ['TENANT', 'READ'],
   idp: ['IDENTITY_PROVIDERS', 'READ'],
   retention: ['AUDIT', 'READ'],
+  notifications: ['NOTIFICATIONS', 'READ'],
 } satisfies Record<string, TabNeeds>;

@@ -1,5 +1,6 @@
 import { GroupsTab } from '../admin/groups-tab';
 import { IdentityProvidersTab } from '../admin/identity-providers-tab';
+import { NotificationsTab } from '../admin/notifications-tab';
 import { RetentionTab } from '../admin/retention-tab';
 import { RolesTab } from '../admin/roles-tab';
 import { UsersTab } from '../admin/users-tab';
@@ -17,6 +18,12 @@ const ADMIN_TABS: PermissionTab[] = [
     panel: IdentityProvidersTab,
   },
   { value: 'retention', label: 'Retention', needs: ADMIN_NEEDS.retention, panel: RetentionTab },
+  {
+    value: 'notifications',
+    label: 'Notifications',
+    needs: ADMIN_NEEDS.notifications,
+    panel: NotificationsTab,
+  },
 ];
 
 export function AdminPage() {

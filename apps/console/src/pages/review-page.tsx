@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useParams } from 'react-router-dom';
 
 import type { HitlRequestResponse, HitlStatus } from '../api/contracts/relay';
 import { platform } from '../api/platform';
@@ -25,16 +26,28 @@ import { useCan } from '../layout/permissions';
 
 const STATUSES: HitlStatus[] = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED', 'RELEASED'];
 
-/** D34: the messages held for a human, each beside the policies and reasons that held it. */
+/**
+ * D34: the messages held for a human, each beside the policies and reasons that held it.
+ * `/review/{hitlRequestId}` opens one hold whatever its status: the link a notification carries
+ * (D58, docs/decisions/webhooks.md W17).
+ */
 export function ReviewPage() {
+  const { hitlRequestId } = useParams();
   const [status, setStatus] = useState<HitlStatus>('PENDING');
-  const [selectedId, setSelectedId] = useState<string>();
+  const [selectedId, setSelectedId] = useState<string | undefined>(hitlRequestId);
   const requests = useQuery({
     queryKey: ['hitl', status],
     queryFn: () => platform.hitlRequests(status),
     refetchInterval: 10_000,
   });
-  const selected = requests.data?.items.find((request) => request.id === selectedId);
+  const listed = requests.data?.items.find((request) => request.id === selectedId);
+  // A linked hold may not be on the list shown (another status, a later page): read it alone.
+  const linked = useQuery({
+    queryKey: ['hitl', 'one', selectedId],
+    queryFn: () => platform.hitlRequest(selectedId!),
+    enabled: selectedId !== undefined && selectedId === hitlRequestId && !listed,
+  });
+  const selected = listed ?? (selectedId === hitlRequestId ? linked.data : undefined);
 
   return (
     <Stack>
@@ -49,7 +62,7 @@ export function ReviewPage() {
         data={STATUSES}
         w="fit-content"
       />
-      <ErrorAlert error={requests.error} />
+      <ErrorAlert error={requests.error ?? linked.error} />
       <Grid>
         <Grid.Col span={{ base: 12, md: 5 }}>
           {requests.data?.items.length ? (

@@ -1,6 +1,15 @@
 import { CoreEnv } from '@agp/config';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import {
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 
 /** relay's variables: the core ones of D3 plus the decision service's (README has the table). */
 export class RelayEnv extends CoreEnv {
@@ -79,4 +88,13 @@ export class RelayEnv extends CoreEnv {
   @Min(1)
   @Max(3_650)
   WEBHOOK_RETENTION_DAYS: number = 30;
+
+  /**
+   * W19: a PEM file of certificates an SMTP server's STARTTLS certificate may chain to besides
+   * the system's (a company's own mail relay). Absent: the system's only.
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(4_096)
+  NOTIFICATION_SMTP_CA_FILE?: string;
 }

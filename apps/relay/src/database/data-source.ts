@@ -21,6 +21,7 @@ import { AddTrafficDurability1765200000000 } from './migrations/1765200000000-Ad
 import { CreateChannelTraffic1765310000000 } from './migrations/1765310000000-CreateChannelTraffic';
 import { AddShadowBindingsAndReplays1765320000000 } from './migrations/1765320000000-AddShadowBindingsAndReplays';
 import { CreateMcpToolDefinitions1765330000000 } from './migrations/1765330000000-CreateMcpToolDefinitions';
+import { CreateNotificationTables1765340000000 } from './migrations/1765340000000-CreateNotificationTables';
 import { RELAY_SCHEMA } from './tokens';
 
 /**
@@ -54,6 +55,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateChannelTraffic1765310000000,
       AddShadowBindingsAndReplays1765320000000,
       CreateMcpToolDefinitions1765330000000,
+      CreateNotificationTables1765340000000,
     ],
   };
 }

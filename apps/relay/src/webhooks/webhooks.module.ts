@@ -41,8 +41,13 @@ export class WebhooksModule {
         WebhookRetentionJob,
       ],
       // The A2A push receiver (traffic.md T43) queues its deliveries through the repository;
-      // relay-jobs.ts schedules the retention.
-      exports: [WebhookSettingsService, WebhookDeliveriesRepository, WebhookRetentionJob],
+      // relay-jobs.ts schedules the retention; notifications share the options (W20).
+      exports: [
+        WEBHOOK_OPTIONS,
+        WebhookSettingsService,
+        WebhookDeliveriesRepository,
+        WebhookRetentionJob,
+      ],
     };
   }
 }

@@ -19,6 +19,10 @@ export interface RelayTestOptions {
   egressAllowPrivate?: boolean;
   /** D19: RelayEnv's WEBHOOK_* (defaults as in production but a 100 ms poll). */
   webhooks?: { retryBaseMs?: number; maxAttempts?: number; pollMs?: number; timeoutMs?: number };
+  /** D58: where the console is, for the links notifications carry. */
+  publicBaseUrl?: string;
+  /** W19: NOTIFICATION_SMTP_CA_FILE (a test SMTP server's self-signed certificate). */
+  smtpCaFile?: string;
 }
 
 /** SECRETS_KEY of every replica a test file starts (D37): what one seals, another opens. */
@@ -44,6 +48,8 @@ export async function startRelay(options: RelayTestOptions): Promise<NestFastify
         WEBHOOK_MAX_ATTEMPTS: options.webhooks?.maxAttempts,
         WEBHOOK_POLL_MS: options.webhooks?.pollMs ?? 100,
         WEBHOOK_TIMEOUT_MS: options.webhooks?.timeoutMs,
+        PUBLIC_BASE_URL: options.publicBaseUrl,
+        NOTIFICATION_SMTP_CA_FILE: options.smtpCaFile,
       }),
     ],
   });

@@ -269,6 +269,21 @@ export interface RelayOperations {
     updatedAt: string;
     [k: string]: CatalogValue;
   };
+  NotificationTargetsController_create: CreatedNotificationTargetResponse;
+  NotificationTargetsController_deliveries: {
+    items: NotificationDelivery[];
+    page: number;
+    pageSize: number;
+    total: number;
+  };
+  NotificationTargetsController_get: NotificationTargetResponse;
+  NotificationTargetsController_list: {
+    items: NotificationTargetResponse[];
+    page: number;
+    pageSize: number;
+    total: number;
+  };
+  NotificationTargetsController_update: NotificationTargetResponse;
   PolicyBindingsController_availableVersions: PolicyVersionResponse[];
   PolicyBindingsController_create: PolicyBindingResponse;
   PolicyBindingsController_get: PolicyBindingResponse;
@@ -829,6 +844,81 @@ export interface KillSwitch {
   engagedBy: null | string;
   releasedBy: null | string;
   releasedAt: null | string;
+  createdAt: string;
+  updatedAt: string;
+}
+/**
+ * The create answer of a WEBHOOK target: its signing secret, this once (D58).
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "CreatedNotificationTargetResponse".
+ */
+export interface CreatedNotificationTargetResponse {
+  secret?: string;
+  id: string;
+  name: string;
+  kind: 'EMAIL' | 'SLACK' | 'WEBHOOK';
+  events: ('HITL_REQUEST_CREATED' | 'ALERT_RAISED' | 'KILL_SWITCH_ENGAGED')[];
+  minSeverity?: 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
+  enabled: boolean;
+  config: {
+    [k: string]: unknown;
+  };
+  createdAt: string;
+  updatedAt: string;
+}
+/**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "NotificationDelivery".
+ */
+export interface NotificationDelivery {
+  id: string;
+  targetId: string;
+  eventId: string;
+  event: 'HITL_REQUEST_CREATED' | 'ALERT_RAISED' | 'KILL_SWITCH_ENGAGED';
+  status: 'PENDING' | 'FAILED' | 'DELIVERED';
+  attemptCount: number;
+  nextAttemptAt?: string;
+  lastStatusCode?: number;
+  lastError?: string;
+  deliveredAt?: string;
+  /**
+   * The notification as built once and sent on every attempt.
+   */
+  body: {
+    [k: string]: unknown;
+  };
+  attempts: NotificationAttempt[];
+  createdAt: string;
+  updatedAt: string;
+}
+/**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "NotificationAttempt".
+ */
+export interface NotificationAttempt {
+  attempt: number;
+  attemptedAt: string;
+  durationMs: number;
+  statusCode?: number;
+  error?: string;
+}
+/**
+ * A target as the API answers it (W15: credentials as `********`, never their value).
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "NotificationTargetResponse".
+ */
+export interface NotificationTargetResponse {
+  id: string;
+  name: string;
+  kind: 'EMAIL' | 'SLACK' | 'WEBHOOK';
+  events: ('HITL_REQUEST_CREATED' | 'ALERT_RAISED' | 'KILL_SWITCH_ENGAGED')[];
+  minSeverity?: 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
+  enabled: boolean;
+  config: {
+    [k: string]: unknown;
+  };
   createdAt: string;
   updatedAt: string;
 }
