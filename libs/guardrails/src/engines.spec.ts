@@ -101,8 +101,7 @@ describe('maskFindings', () => {
 });
 
 // GR2: no 64 KB input may make an engine backtrack. Absolute times mean little on a shared machine,
-// so the test compares 64 KB with 16 KB of the same input (best of three): a linear scan takes about
-// four times as long, a quadratic one sixteen times.
+// so the test compares 64 KB with 4 KB of the same input (best of three).
 describe('adversarial inputs', () => {
   const fill = (unit: string, n: number): string =>
     unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
@@ -133,9 +132,11 @@ describe('adversarial inputs', () => {
   it.each(inputs)('should scan 64 KB of %j in linear time', (unit) => {
     // The raw scanners: the exported functions remember recent texts (GR12).
     for (const detect of [scanPii, scanSecrets, scanInjection]) {
-      const small = best(() => detect(fill(unit, 16384)));
+      // 16 times the text: linear is 16 times the work, quadratic 256. The bound sits between,
+      // with a floor a loaded machine's pauses stay under and a quadratic 64 KB scan does not.
+      const small = best(() => detect(fill(unit, 4096)));
       const large = best(() => detect(fill(unit, 65536)));
-      expect(large).toBeLessThan(Math.max(8 * small, 120));
+      expect(large).toBeLessThan(Math.max(64 * small, 500));
     }
   });
 });
