@@ -40,11 +40,12 @@ describe('tenant patterns on the linear-time engine (GR13)', () => {
     }
     const label = [{ label: 'X', regex: compiled.regex }];
     // The backtracking engine takes seconds on 30 characters of this input; doubling them doubles it.
+    // So the floor (1 s, over a loaded machine's pauses) still tells the two engines apart.
     const t0 = performance.now();
     expect(detectPatterns('a'.repeat(8_192), label)).toEqual([]);
     const small = performance.now() - t0;
     const t1 = performance.now();
     expect(detectPatterns('a'.repeat(32_768), label)).toEqual([]);
-    expect(performance.now() - t1).toBeLessThan(Math.max(8 * small, 100));
+    expect(performance.now() - t1).toBeLessThan(Math.max(8 * small, 1_000));
   });
 });
