@@ -3,7 +3,7 @@ import { HttpProblem } from '@agp/http';
 import { TrafficRequest } from '../pipeline/traffic-intake';
 import { humanCallerOf } from './human-party';
 
-function requestAs(kind: 'USER' | 'AGENT' | 'SERVICE_ACCOUNT'): TrafficRequest {
+function requestAs(kind: 'USER' | 'AGENT' | 'SERVICE'): TrafficRequest {
   return {
     principal: {
       kind,
@@ -31,8 +31,8 @@ describe('humanCallerOf', () => {
     });
   });
 
-  it.each(['AGENT', 'SERVICE_ACCOUNT'] as const)(
-    'should refuse with 403 when the token is an %s’s',
+  it.each(['AGENT', 'SERVICE'] as const)(
+    'should refuse with 403 when the token is of kind %s',
     (kind) => {
       let refusal: unknown;
       try {
