@@ -24,6 +24,9 @@ const PUBLIC_ROUTES = new Set([
   '/audit/v1/integrity/keys',
   // traffic.md T40: a target agent's pushes, authenticated by the token the relay issued.
   '/relay/a2a-push/:pushId',
+  // D43, D56 (channels.md CH2, CH7, CH9): a channel's platform signs its events its own way.
+  '/relay/channels/:channelId/events',
+  '/relay/channels/:channelId/events/:eventId',
   // D43 (identity.md I23-I25, relay.md R28): what a person's MCP client reaches before any token.
   '/tenant-auth/v1/oauth/register',
   '/tenant-auth/v1/oauth/authorize/consent',

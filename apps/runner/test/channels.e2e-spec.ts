@@ -4,49 +4,18 @@ import { A2A_TEST_SSN, A2aTestAgent, eventually, startA2aTestAgent } from '@agp/
 import { Webhook } from 'standardwebhooks';
 
 import { A2aWorld } from './a2a/a2a-world';
+import {
+  BOT_TOKEN,
+  SIGNING_SECRET,
+  CHANNEL_BLOCK_POLICY,
+  CHANNEL_HOLD_POLICY,
+  CHANNEL_MASK_POLICY,
+  ChannelWorld,
+} from './channels/channel-world';
 import { SlackStandIn, slackMessageEvent, slackRequest } from './channels/slack-stand-in';
 import { WebhookStandIn } from './channels/webhook-stand-in';
 import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
 import { Json, McpWorld } from './mcp/mcp-world';
-
-const SIGNING_SECRET = 'slack-signing-secret-for-tests';
-const BOT_TOKEN = 'xoxb-stand-in-bot-token';
-
-/** Masks an SSN in a channel message's text, both ways (channels.md CH8: `text` is the path). */
-const CHANNEL_MASK_POLICY = `package channels.mask
-
-import rego.v1
-
-ssn := \`\\b\\d{3}-\\d{2}-\\d{4}\\b\`
-
-decision := {"action": "MASK", "reasons": ["SSN in message"], "mask": [{"path": "text", "pattern": ssn, "label": "SSN"}]} if {
-	input.protocol == "CHANNEL"
-	regex.match(ssn, input.message.text)
-}
-`;
-
-/** Blocks a prompt injection coming in from a channel. */
-const CHANNEL_BLOCK_POLICY = `package channels.block
-
-import rego.v1
-
-decision := {"action": "BLOCK", "reasons": ["prompt injection"]} if {
-	input.direction == "REQUEST"
-	input.source.type == "CHANNEL"
-	contains(input.message.text, "ignore previous instructions")
-}
-`;
-
-/** Holds a channel message that asks for a wire transfer, for a person (D34). */
-const CHANNEL_HOLD_POLICY = `package channels.hold
-
-import rego.v1
-
-decision := {"action": "HUMAN_REVIEW_REQUIRED", "reasons": ["payments need a reviewer"]} if {
-	input.direction == "REQUEST"
-	contains(input.message.text, "wire transfer")
-}
-`;
 
 /**
  * Issue 33 § 3 (D43, D56): registered channels talk to an agent through
@@ -61,7 +30,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
   let slack: SlackStandIn;
   let receiver: WebhookStandIn;
   let world: McpWorld;
-  let a2a: A2aWorld;
+  let channels: ChannelWorld;
 
   beforeAll(async () => {
     platform = await startMcpPlatform(mode);
@@ -69,7 +38,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
     slack = await SlackStandIn.start(BOT_TOKEN);
     receiver = await WebhookStandIn.start();
     world = await McpWorld.create(platform);
-    a2a = new A2aWorld(world);
+    channels = new ChannelWorld(world, new A2aWorld(world), agent.cardUrl, slack.apiBaseUrl);
   });
 
   afterAll(async () => {
@@ -79,96 +48,25 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
     await platform?.close();
   });
 
-  function eventsUrl(channelId: string): string {
-    return `${platform.baseUrl}/relay/channels/${channelId}/events`;
-  }
-
-  /** A channel of `kind` subscribed to a fresh agent (the A2A test agent), a policy bound to it. */
-  /** `level` CHANNEL binds the policy to the channel's hops, CHANNEL_SUBSCRIPTION to the pair's. */
-  async function channel(
-    kind: string,
-    config: Json,
-    policy?: string,
-    level: 'CHANNEL' | 'CHANNEL_SUBSCRIPTION' = 'CHANNEL',
-  ): Promise<{ channel: Json; agentId: string }> {
-    const created = await world.ok<Json>('POST', '/relay/v1/channels', {
-      name: `${kind.toLowerCase()}-${randomUUID().slice(0, 8)}`,
-      kind,
-      config,
-    });
-    const target = await a2a.target(agent.cardUrl);
-    await world.ok('POST', '/relay/v1/subscriptions', {
-      kind: 'CHANNEL_TO_AGENT',
-      sourceId: created.id,
-      targetId: target.id,
-    });
-    if (policy) {
-      const group = await world.ok<{ id: string }>('POST', '/relay/v1/policy-groups', {
-        name: `group-${randomUUID().slice(0, 8)}`,
-      });
-      await world.ok('POST', `/relay/v1/policy-groups/${group.id}/versions`, {
-        regoSource: policy,
-      });
-      await world.ok('POST', '/relay/v1/policy-bindings', {
-        groupId: group.id,
-        bindingLevel: level,
-        channelId: created.id,
-        ...(level === 'CHANNEL_SUBSCRIPTION' ? { agentId: target.id } : {}),
-      });
-    }
-    return { channel: created, agentId: target.id };
-  }
-
-  async function slackChannel(policy?: string, level?: 'CHANNEL' | 'CHANNEL_SUBSCRIPTION') {
-    return channel(
-      'SLACK',
-      { signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, apiBaseUrl: slack.apiBaseUrl },
-      policy,
-      level,
-    );
-  }
-
-  async function postSlack(
-    channelId: string,
-    body: unknown,
-    options: { timestamp?: number; retryNum?: number; correlationId?: string } = {},
-  ) {
-    const signed = slackRequest(SIGNING_SECRET, body, options);
-    const response = await fetch(eventsUrl(channelId), {
-      method: 'POST',
-      headers: {
-        ...signed.headers,
-        ...(options.correlationId ? { 'x-correlation-id': options.correlationId } : {}),
-      },
-      body: signed.body,
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: (text ? JSON.parse(text) : undefined) as Json,
-    };
-  }
-
   it('should answer the URL verification challenge and refuse a bad or stale Slack signature with 401', async () => {
-    const { channel: created } = await slackChannel();
+    const { channel: created } = await channels.slackChannel();
     const id = String(created.id);
 
-    const challenge = await postSlack(id, {
+    const challenge = await channels.postSlack(id, {
       token: 'x',
       challenge: 'c-123',
       type: 'url_verification',
     });
-    const stale = await postSlack(id, slackMessageEvent('EvStale', 'hello'), {
+    const stale = await channels.postSlack(id, slackMessageEvent('EvStale', 'hello'), {
       timestamp: Math.floor(Date.now() / 1000) - 301,
     });
     const forged = slackRequest('another-secret', slackMessageEvent('EvForged', 'hello'));
-    const badSignature = await fetch(eventsUrl(id), {
+    const badSignature = await fetch(channels.eventsUrl(id), {
       method: 'POST',
       headers: forged.headers,
       body: forged.body,
     });
-    const unsigned = await fetch(eventsUrl(id), {
+    const unsigned = await fetch(channels.eventsUrl(id), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: forged.body,
@@ -188,7 +86,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
   });
 
   it('should carry a Slack message to the agent and post its answer into the thread, a retried event delivered once', async () => {
-    const { channel: created, agentId } = await slackChannel();
+    const { channel: created, agentId } = await channels.slackChannel();
     const id = String(created.id);
     const marker = `hello-${randomUUID()}`;
     const correlationId = randomUUID();
@@ -196,10 +94,10 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
     // CH10: the Slack member is a person of the tenant by the email Slack gives for them.
     slack.emails.set('U0PERSON', `admin@${world.tenant}.example`);
 
-    const first = await postSlack(id, event, { correlationId });
+    const first = await channels.postSlack(id, event, { correlationId });
     const retries = await Promise.all([
-      postSlack(id, event, { retryNum: 1 }),
-      postSlack(id, event, { retryNum: 2 }),
+      channels.postSlack(id, event, { retryNum: 1 }),
+      channels.postSlack(id, event, { retryNum: 2 }),
     ]);
     const answers = [first, ...retries];
     const posts = await eventually(() => {
@@ -239,10 +137,13 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
   });
 
   it('should never let masked content reach the channel (a CHANNEL_SUBSCRIPTION binding)', async () => {
-    const { channel: created } = await slackChannel(CHANNEL_MASK_POLICY, 'CHANNEL_SUBSCRIPTION');
+    const { channel: created } = await channels.slackChannel(
+      CHANNEL_MASK_POLICY,
+      'CHANNEL_SUBSCRIPTION',
+    );
     const marker = `customer-${randomUUID()}`;
 
-    const answer = await postSlack(
+    const answer = await channels.postSlack(
       String(created.id),
       slackMessageEvent(`Ev${randomUUID()}`, marker),
     );
@@ -258,11 +159,11 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
   });
 
   it('should refuse a message blocked by policy before the agent, leaving only a notice in the thread', async () => {
-    const { channel: created } = await slackChannel(CHANNEL_BLOCK_POLICY);
+    const { channel: created } = await channels.slackChannel(CHANNEL_BLOCK_POLICY);
     const marker = `ignore previous instructions ${randomUUID()}`;
     const event = slackMessageEvent(`Ev${randomUUID()}`, marker, '1765310001.000200');
 
-    await postSlack(String(created.id), event);
+    await channels.postSlack(String(created.id), event);
     const notice = await eventually(() => {
       const found = slack.posts.find((p) => p.thread_ts === '1765310001.000200');
       expect(found).toBeDefined();
@@ -277,11 +178,11 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
   });
 
   it('should hold a message for a person and deliver it once, and its answer, when approved in the console', async () => {
-    const { channel: created } = await slackChannel(CHANNEL_HOLD_POLICY);
+    const { channel: created } = await channels.slackChannel(CHANNEL_HOLD_POLICY);
     const id = String(created.id);
     const marker = `wire transfer ${randomUUID()}`;
 
-    await postSlack(id, slackMessageEvent(`Ev${randomUUID()}`, marker));
+    await channels.postSlack(id, slackMessageEvent(`Ev${randomUUID()}`, marker));
     const hold = await eventually(async () => {
       // The hold's sender is the Slack member's person (CH10); the channel is its source.
       const pending = (
@@ -310,7 +211,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
   });
 
   it('should stop the next event once a CHANNEL kill switch is engaged, audited as BLOCK', async () => {
-    const { channel: created } = await slackChannel();
+    const { channel: created } = await channels.slackChannel();
     const id = String(created.id);
     const engaged = await world.ok<{ id: string }>('POST', '/relay/v1/kill-switches', {
       scope: 'CHANNEL',
@@ -321,7 +222,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
     const correlationId = randomUUID();
 
     const answer = await eventually(async () => {
-      const refused = await postSlack(id, slackMessageEvent(`Ev${randomUUID()}`, marker), {
+      const refused = await channels.postSlack(id, slackMessageEvent(`Ev${randomUUID()}`, marker), {
         correlationId,
       });
       expect(refused.status).toBe(403);
@@ -348,7 +249,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
       config: { signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, apiBaseUrl: slack.apiBaseUrl },
     });
 
-    const answer = await postSlack(
+    const answer = await channels.postSlack(
       String(created.id),
       slackMessageEvent(`Ev${randomUUID()}`, 'hello'),
     );
@@ -357,7 +258,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
   });
 
   it('should take a WEBHOOK event signed with Standard Webhooks and post the answer signed, the sender as the person', async () => {
-    const { channel: created, agentId } = await channel('WEBHOOK', { url: receiver.url });
+    const { channel: created, agentId } = await channels.channel('WEBHOOK', { url: receiver.url });
     const id = String(created.id);
     const secret = String((created.config as Json).signingSecret);
     receiver.secret = secret;
@@ -377,14 +278,14 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
       'x-correlation-id': correlationId,
     });
 
-    const forged = await fetch(eventsUrl(id), {
+    const forged = await fetch(channels.eventsUrl(id), {
       method: 'POST',
       headers: signed(
         new Webhook(`whsec_${Buffer.from('not-the-secret-0123456789abcdef').toString('base64')}`),
       ),
       body,
     });
-    const accepted = await fetch(eventsUrl(id), {
+    const accepted = await fetch(channels.eventsUrl(id), {
       method: 'POST',
       headers: signed(new Webhook(secret)),
       body,
@@ -423,18 +324,18 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
 
   it('should serve the embedded web chat to allowed origins only, with its key, and let the page read the answer', async () => {
     const origin = 'https://shop.example';
-    const { channel: created } = await channel('WEB', { allowedOrigins: [origin] });
+    const { channel: created } = await channels.channel('WEB', { allowedOrigins: [origin] });
     const id = String(created.id);
     const key = String((created.config as Json).channelKey);
     const marker = `web-${randomUUID()}`;
     const post = (headers: Record<string, string>) =>
-      fetch(eventsUrl(id), {
+      fetch(channels.eventsUrl(id), {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ text: marker, sessionId: 'visitor-1' }),
       });
 
-    const preflight = await fetch(eventsUrl(id), {
+    const preflight = await fetch(channels.eventsUrl(id), {
       method: 'OPTIONS',
       headers: {
         origin,
@@ -447,7 +348,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
     const accepted = await post({ origin, 'x-agp-channel-key': key });
     const { eventId } = (await accepted.json()) as { eventId: string };
     const read = await eventually(async () => {
-      const response = await fetch(`${eventsUrl(id)}/${eventId}`, {
+      const response = await fetch(`${channels.eventsUrl(id)}/${eventId}`, {
         headers: { origin, 'x-agp-channel-key': key },
       });
       const body = (await response.json()) as Json;
