@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
+import { eventually } from '@agp/testing';
+
 import { RelayBed } from './support/relay-bed';
 import { TestCaller } from './support/relay-test-app';
 
@@ -82,6 +84,31 @@ describe('notification targets', () => {
     expect(moved.body.minSeverity).toBeUndefined();
     expect(deleted.status).toBe(204);
     expect(gone.status).toBe(404);
+  });
+
+  it('should record each change as ADMIN_CHANGE with the credential redacted (D42)', async () => {
+    const created = await create(EMAIL);
+    await writer.call(relay.app, 'PATCH', `${path}/${created.body.id}`, {
+      config: { ...EMAIL.config, password: 'a-new-secret-pw' },
+    });
+    await writer.call(relay.app, 'DELETE', `${path}/${created.body.id}`);
+
+    const changes = await eventually(() => {
+      const found = relay.tap
+        .ofType('ADMIN_CHANGE')
+        .filter((e) => (e.data.sink as { id?: string } | undefined)?.id === created.body.id);
+      expect(found).toHaveLength(3);
+      return found;
+    });
+    expect(changes.map((e) => e.data.change)).toEqual(['CREATED', 'UPDATED', 'DELETED']);
+    expect(changes[0].data.sink).toMatchObject({ type: 'NOTIFICATION_TARGET' });
+    // The password changed: listed, its values redacted.
+    expect(changes[1].data.fields).toEqual(['credentials']);
+    expect((changes[1].data.changes as Record<string, unknown>).credentials).toEqual({
+      before: '[redacted]',
+      after: '[redacted]',
+    });
+    expect(JSON.stringify(changes)).not.toMatch(/hunter2|a-new-secret-pw/);
   });
 
   it('should answer a webhook target its Standard Webhooks secret once, never on reads', async () => {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
 import { recordAdminChange } from '@agp/admin-changes';
@@ -85,7 +85,7 @@ export class NotificationTargetsService {
         });
         await recordAdminChange(this.outbox, tx, ctx, 'CREATED', {
           target: { kind: TARGET_KIND, id: target.id, name: target.name },
-          after: toResponse(target),
+          after: auditView(target, sealed),
         });
         return target;
       }),
@@ -106,12 +106,14 @@ export class NotificationTargetsService {
           string
         >;
         let { config, secretsCiphertext, secretFields } = current;
+        let secrets = kept;
         if (dto.config !== undefined) {
           // W15: credentials the new config leaves out are kept.
           const withKept = { ...pickSecrets(current, kept), ...dto.config };
           const split = checkTargetConfig(current.kind, withKept, this.egress);
           config = split.config;
           const sealed = kept.secret ? { ...split.secrets, secret: kept.secret } : split.secrets;
+          secrets = sealed;
           secretsCiphertext = this.cipher.encrypt(JSON.stringify(sealed));
           secretFields = Object.keys(split.secrets);
         }
@@ -126,8 +128,8 @@ export class NotificationTargetsService {
         });
         await recordAdminChange(this.outbox, tx, ctx, 'UPDATED', {
           target: { kind: TARGET_KIND, id, name: target.name },
-          before: toResponse(current),
-          after: toResponse(target),
+          before: auditView(current, kept),
+          after: auditView(target, secrets),
         });
         return target;
       }),
@@ -204,6 +206,16 @@ function pickSecrets(target: StoredTarget, kept: Record<string, string>): Record
       .filter((field) => kept[field] !== undefined)
       .map((field) => [field, kept[field]]),
   );
+}
+
+/**
+ * What ADMIN_CHANGE compares (D42): the answer plus `credentials`, a digest of the sealed
+ * credentials, so that a changed password or token is listed as changed; its name makes the
+ * recorder write it as "[redacted]", so not even the digest is kept.
+ */
+function auditView(target: StoredTarget, secrets: Record<string, string>): object {
+  const digest = createHash('sha256').update(JSON.stringify(secrets)).digest('hex');
+  return { ...toResponse(target), credentials: digest };
 }
 
 /** W15: a credential that is set reads as `********`; its value never leaves the relay. */
