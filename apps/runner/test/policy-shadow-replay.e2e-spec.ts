@@ -336,6 +336,33 @@ describe('Shadow bindings and replay (services)', () => {
     const badRate = await world.api('PATCH', '/relay/v1/traffic-settings', {
       shadowSampleRate: 1.5,
     });
+    const now = new Date().toISOString();
+    const refused = await Promise.all([
+      world.api('GET', `/relay/v1/policy-bindings/${randomUUID()}/shadow-report`),
+      world.api(
+        'GET',
+        `/relay/v1/policy-bindings/${enforced.bindingId}/shadow-report?from=${now}&to=${now}`,
+      ),
+      world.api('POST', `/relay/v1/policy-groups/${group.id}/versions/9/replays`, {
+        from: now,
+        to: now,
+      }),
+      world.api('POST', `/relay/v1/policy-groups/${group.id}/versions/2/replays`, {
+        from: '2026-01-01T00:00:00Z',
+        to: now,
+      }),
+      world.api('POST', `/relay/v1/policy-groups/${group.id}/versions/2/replays`, {
+        from: '2026-12-01T00:00:00Z',
+        to: now,
+        bindingId: randomUUID(),
+      }),
+      world.api('POST', `/relay/v1/policy-groups/${group.id}/versions/2/replays`, {
+        from: 'yesterday',
+        to: now,
+        filters: { protocols: ['SMTP'] },
+      }),
+      world.api('GET', `/relay/v1/policy-groups/${group.id}/versions/2/replays/${randomUUID()}`),
+    ]);
 
     expect(promoted).toMatchObject({
       bindingId: enforced.bindingId,
@@ -345,6 +372,8 @@ describe('Shadow bindings and replay (services)', () => {
     expect(again.status).toBe(404);
     expect(enforcedAgain.status).toBe(409);
     expect(badRate.status).toBe(400);
+    expect(refused.map((r) => r.status)).toEqual([404, 400, 400, 400, 400, 400, 404]);
+    expect(JSON.stringify(refused[5].body)).toContain('filters.protocols');
   });
 });
 

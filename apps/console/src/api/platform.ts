@@ -15,6 +15,7 @@ import type {
   HitlStatus,
   HopDecision,
   PolicyBindingResponse,
+  ReplayResponse,
   PolicyGroupResponse,
   PolicyVersionResponse,
 } from './contracts/relay';
@@ -123,6 +124,20 @@ export const platform = {
       `/relay/v1/policy-bindings/${bindingId}/upgrade${query({ targetVersion })}`,
     ),
   decide: (hop: unknown) => post<HopDecision>('/relay/v1/policy-decisions', hop),
+  /** D49: re-judge the recorded hops of a window as if `version` were bound where `bindingId` is. */
+  startReplay: (
+    groupId: string,
+    version: string,
+    body: { from: string; to: string; bindingId?: string },
+  ) =>
+    post<ReplayResponse>(
+      `/relay/v1/policy-groups/${groupId}/versions/${encodeURIComponent(version)}/replays`,
+      body,
+    ),
+  replay: (groupId: string, version: string, replayId: string) =>
+    api<ReplayResponse>(
+      `/relay/v1/policy-groups/${groupId}/versions/${encodeURIComponent(version)}/replays/${replayId}`,
+    ),
   /** R20: the same decision from one version alone, bound or not. */
   testVersion: (groupId: string, version: string, hop: unknown) =>
     post<HopDecision>(

@@ -7,6 +7,7 @@ import { platform } from '../api/platform';
 import { SUCCESS_COLOR, WARNING_COLOR } from '../components/action-badge';
 import { ErrorAlert } from '../components/error-alert';
 import { useCan } from '../layout/permissions';
+import { ReplayPreview } from './replay-preview';
 
 /** The group's bindings (D23), each movable to another valid version (operations 4 and 7). */
 export function BindingsPanel({ groupId }: { groupId: string }) {
@@ -94,6 +95,9 @@ function BindingRow({ binding }: { binding: PolicyBindingResponse }) {
               Move
             </Button>
           </Group>
+        ) : null}
+        {target ? (
+          <ReplayPreview groupId={binding.groupId} version={target} bindingId={binding.bindingId} />
         ) : null}
         <ErrorAlert error={upgrade.error} />
       </Table.Td>

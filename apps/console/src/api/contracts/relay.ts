@@ -293,6 +293,7 @@ export interface RelayOperations {
     pageSize: number;
     total: number;
   };
+  PolicyBindingsController_promote: PolicyBindingResponse;
   PolicyBindingsController_update: PolicyBindingResponse;
   PolicyBindingsController_upgrade: PolicyBindingResponse;
   PolicyGroupsController_create: PolicyGroupResponse;
@@ -317,6 +318,10 @@ export interface RelayOperations {
   PushController_receive: {
     deliveryId: string;
   };
+  ReplaysController_cancel: ReplayResponse;
+  ReplaysController_create: ReplayResponse;
+  ReplaysController_get: ReplayResponse;
+  ShadowReportController_report: ShadowReportResponse;
   SubscriptionsController_create: Subscription;
   SubscriptionsController_get: Subscription;
   SubscriptionsController_list: {
@@ -974,6 +979,10 @@ export interface PolicyBindingResponse {
   groupVersion: string;
   isLatestGroupVersion: boolean;
   bindingLevel: 'TENANT' | 'AGENT' | 'SUBSCRIPTION' | 'CHANNEL' | 'CHANNEL_SUBSCRIPTION';
+  /**
+   * D49: ENFORCE (the default) or SHADOW.
+   */
+  mode: 'ENFORCE' | 'SHADOW';
   agent?: Reference;
   sourceAgent?: Reference;
   sinkAgent?: Reference;
@@ -1022,6 +1031,195 @@ export interface ProtectedResourceMetadata {
   resource_name: string;
 }
 /**
+ * A replay: its request and progress, and (as it goes) its result like the shadow report's.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ReplayResponse".
+ */
+export interface ReplayResponse {
+  result: DecisionDiff;
+  groupId: string;
+  replayId: string;
+  version: string;
+  bindingId?: string;
+  from: string;
+  to: string;
+  filters: ReplayFilters;
+  placement: ReplayPlacement;
+  status: 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+  /**
+   * Hops read from the trail in the window (those the filters and the placement keep or not).
+   */
+  scanned: number;
+  /**
+   * Hops re-judged (content captured, D40).
+   */
+  judged: number;
+  /**
+   * D55: hops in scope recorded with their digest only, never guessed.
+   */
+  unreplayable: number;
+  /**
+   * Where the replay has read up to: its progress through the window.
+   */
+  cursorAt?: string;
+  errorMessage?: string;
+  requestedBy?: {
+    id: string;
+    name?: string;
+  };
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+}
+/**
+ * What the shadow report and a replay's result share (D55, governance.md G8, G10).
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "DecisionDiff".
+ */
+export interface DecisionDiff {
+  from: string;
+  to: string;
+  /**
+   * Hops compared (both sides judged).
+   */
+  compared: number;
+  /**
+   * Of them, hops whose action would change.
+   */
+  changed: number;
+  counts: DecisionDiffCount[];
+  /**
+   * The changed hops, oldest first, paged as D31.
+   */
+  samples: {
+    items: DecisionDiffSample[];
+    page: number;
+    pageSize: number;
+    total: number;
+  };
+}
+/**
+ * D55: how many compared hops went from one action to another (equal pairs included).
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "DecisionDiffCount".
+ */
+export interface DecisionDiffCount {
+  enforcedAction: 'LOG' | 'MASK' | 'BLOCK' | 'WARN' | 'HUMAN_REVIEW_REQUIRED' | 'ERROR';
+  shadowAction: 'LOG' | 'MASK' | 'BLOCK' | 'WARN' | 'HUMAN_REVIEW_REQUIRED' | 'ERROR';
+  count: number;
+}
+/**
+ * One hop whose action would change: the hop (its audit event id), both sides and why.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "DecisionDiffSample".
+ */
+export interface DecisionDiffSample {
+  hopId: string;
+  at: string;
+  hop: DiffHop;
+  enforced: DecisionSide;
+  shadow: DecisionSide;
+}
+/**
+ * The hop a diff is about, as its audit event names it.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "DiffHop".
+ */
+export interface DiffHop {
+  protocol?: string;
+  direction?: string;
+  source?: {
+    type: string;
+    id?: string;
+    label?: string;
+  };
+  sink?: {
+    type: string;
+    id?: string;
+    label?: string;
+  };
+  method?: string;
+  toolName?: string;
+  correlationId?: string;
+}
+/**
+ * One side of a compared hop (D55): the action, the groups that said so, and why.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "DecisionSide".
+ */
+export interface DecisionSide {
+  action: 'LOG' | 'MASK' | 'BLOCK' | 'WARN' | 'HUMAN_REVIEW_REQUIRED' | 'ERROR';
+  policyIds: string[];
+  reasons: string[];
+}
+/**
+ * What a replay keeps of the hops it reads (the body's `filters`, governance.md G10).
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ReplayFilters".
+ */
+export interface ReplayFilters {
+  protocols?: ('CHANNEL' | 'REST' | 'JSONRPC' | 'GRPC' | 'MCP')[];
+  toolNames?: string[];
+  /**
+   * Hops from or to any of these endpoints (agents, MCP servers, gateways, channels).
+   */
+  endpointIds?: string[];
+}
+/**
+ * Where the replayed version is placed (D55: where `bindingId` is, else TENANT; G7).
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ReplayPlacement".
+ */
+export interface ReplayPlacement {
+  bindingLevel: 'TENANT' | 'AGENT' | 'SUBSCRIPTION' | 'CHANNEL' | 'CHANNEL_SUBSCRIPTION';
+  agentId?: string;
+  sourceAgentId?: string;
+  sinkAgentId?: string;
+  channelId?: string;
+  /**
+   * The ENFORCE bindings of the version's group at that place, which it stands in for.
+   */
+  replaces: string[];
+}
+/**
+ * D55: what a SHADOW binding would have changed, over a window.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ShadowReportResponse".
+ */
+export interface ShadowReportResponse {
+  bindingId: string;
+  mode: 'ENFORCE' | 'SHADOW';
+  from: string;
+  to: string;
+  /**
+   * Hops compared (both sides judged).
+   */
+  compared: number;
+  /**
+   * Of them, hops whose action would change.
+   */
+  changed: number;
+  counts: DecisionDiffCount[];
+  /**
+   * The changed hops, oldest first, paged as D31.
+   */
+  samples: {
+    items: DecisionDiffSample[];
+    page: number;
+    pageSize: number;
+    total: number;
+  };
+}
+/**
  * The tenant's traffic settings as the API shows them.
  *
  * This interface was referenced by `RelayOperations`'s JSON-Schema
@@ -1040,6 +1238,10 @@ export interface TrafficSettingsResponse {
    * traffic.md T52: when a delivered request's records are durable.
    */
   durability: 'BEFORE_FORWARD' | 'BEFORE_ANSWER';
+  /**
+   * D55: the share of matching hops a SHADOW binding sees (governance.md G9).
+   */
+  shadowSampleRate: number;
 }
 /**
  * A delivery as the API answers it (D19: kept, FAILED included, with every attempt).
