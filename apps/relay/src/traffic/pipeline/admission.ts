@@ -8,10 +8,8 @@ import { KillSwitchScope } from './traffic-directory';
 export interface Admission {
   tenantId: string;
   agentId: string;
-  /** How a refusal names the caller: `agent <id>` unless a path says otherwise (a channel, D43). */
-  callerLabel?: string;
   correlationId: string;
-  /** Who calls, as a refusal names them; `agent <agentId>` when absent (a person: `user <id>`, D43). */
+  /** Who calls, as a refusal names them; `agent <agentId>` when absent (`user <id>`, `channel <id>`, D43). */
   callerLabel?: string;
   /** D32: the subscription the call goes under; absent when the agent has none. */
   subscriptionId?: string;
