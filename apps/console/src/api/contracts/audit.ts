@@ -13,7 +13,8 @@ export type MonitorEvidence =
   | GovernanceGapEvidence
   | InfrastructureIncidentEvidence
   | PolicyMetricEvidence
-  | TenantActionSpikeEvidence;
+  | TenantActionSpikeEvidence
+  | ToolDefinitionEvidence;
 
 /**
  * What each handler of audit answers, by operation id (F24).
@@ -166,7 +167,8 @@ export interface AuditOperations {
       | 'GOVERNANCE_ORPHANED_OWNER'
       | 'GOVERNANCE_UNCLASSIFIED_ACTIVE'
       | 'GOVERNANCE_STALE_ATTESTATION'
-      | 'GOVERNANCE_INCIDENT_REPORT_DUE';
+      | 'GOVERNANCE_INCIDENT_REPORT_DUE'
+      | 'TOOL_DEFINITION_DRIFT';
     subjectType:
       | null
       | 'CHANNEL'
@@ -233,7 +235,8 @@ export interface AlertResponse {
     | 'GOVERNANCE_ORPHANED_OWNER'
     | 'GOVERNANCE_UNCLASSIFIED_ACTIVE'
     | 'GOVERNANCE_STALE_ATTESTATION'
-    | 'GOVERNANCE_INCIDENT_REPORT_DUE';
+    | 'GOVERNANCE_INCIDENT_REPORT_DUE'
+    | 'TOOL_DEFINITION_DRIFT';
   monitorId: null | string;
   severity: 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
   direction: 'SPIKE' | 'DROP';
@@ -477,6 +480,33 @@ export interface PolicyContribution {
   policyId: string;
   count: number;
   percentage: number;
+}
+/**
+ * D51, beyond the specification (monitors.md M59): a tool definition that changed after it was
+ * pinned, or a tool name two servers of one subscriber offer.
+ *
+ * This interface was referenced by `AuditOperations`'s JSON-Schema
+ * via the `definition` "ToolDefinitionEvidence".
+ */
+export interface ToolDefinitionEvidence {
+  kind: 'TOOL_DEFINITION';
+  subjectType:
+    | 'CHANNEL'
+    | 'TENANT'
+    | 'AGENT'
+    | 'USER'
+    | 'LLM_PROVIDER'
+    | 'LLM_GATEWAY'
+    | 'MCP_SERVER'
+    | 'POLICY';
+  subjectId: string;
+  tool: string;
+  change: 'TOOL_DEFINITION_CHANGED' | 'TOOL_NAME_SHADOWED';
+  changedFields?: string[];
+  definitionHash?: string;
+  pinnedHash?: string;
+  otherMcpServerId?: string;
+  subscriberId?: string;
 }
 /**
  * This interface was referenced by `AuditOperations`'s JSON-Schema
@@ -977,7 +1007,8 @@ export interface MonitorConfigResponse {
       | 'GOVERNANCE_ORPHANED_OWNER'
       | 'GOVERNANCE_UNCLASSIFIED_ACTIVE'
       | 'GOVERNANCE_STALE_ATTESTATION'
-      | 'GOVERNANCE_INCIDENT_REPORT_DUE';
+      | 'GOVERNANCE_INCIDENT_REPORT_DUE'
+      | 'TOOL_DEFINITION_DRIFT';
     enabled: boolean;
     /**
      * Minutes of recent traffic compared with the baseline (5 to 60).
@@ -1066,7 +1097,8 @@ export interface Downtime {
     | 'GOVERNANCE_ORPHANED_OWNER'
     | 'GOVERNANCE_UNCLASSIFIED_ACTIVE'
     | 'GOVERNANCE_STALE_ATTESTATION'
-    | 'GOVERNANCE_INCIDENT_REPORT_DUE';
+    | 'GOVERNANCE_INCIDENT_REPORT_DUE'
+    | 'TOOL_DEFINITION_DRIFT';
   subjectType:
     | null
     | 'CHANNEL'
@@ -1123,7 +1155,8 @@ export interface Mute {
     | 'GOVERNANCE_ORPHANED_OWNER'
     | 'GOVERNANCE_UNCLASSIFIED_ACTIVE'
     | 'GOVERNANCE_STALE_ATTESTATION'
-    | 'GOVERNANCE_INCIDENT_REPORT_DUE';
+    | 'GOVERNANCE_INCIDENT_REPORT_DUE'
+    | 'TOOL_DEFINITION_DRIFT';
   subjectType:
     | null
     | 'CHANNEL'

@@ -14,6 +14,13 @@ export type CatalogValue =
   | string[];
 export type HitlStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED' | 'RELEASED';
 export type KillSwitchScope = 'TENANT' | 'LLM_GATEWAY' | 'AGENT' | 'CHANNEL' | 'MCP_SERVER';
+/**
+ * D51: PINNED (as approved), CHANGED (differs from what was pinned), NEW (never pinned).
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ToolStatus".
+ */
+export type ToolStatus = 'PINNED' | 'CHANGED' | 'NEW';
 
 /**
  * What each handler of relay answers, by operation id (F24).
@@ -180,6 +187,13 @@ export interface RelayOperations {
     total: number;
   };
   HitlController_reject: HitlRequestResponse;
+  HumanController_card: AgentCardJson;
+  HumanController_list: {
+    items: ReachableAgent[];
+    page: number;
+    pageSize: number;
+    total: number;
+  };
   KillSwitchesController_engage: KillSwitch;
   KillSwitchesController_get: KillSwitch;
   KillSwitchesController_list: {
@@ -269,6 +283,8 @@ export interface RelayOperations {
     updatedAt: string;
     [k: string]: CatalogValue;
   };
+  McpToolsController_list: ToolDefinitionListResponse;
+  McpToolsController_pin: ToolDefinitionListResponse;
   NotificationTargetsController_create: CreatedNotificationTargetResponse;
   NotificationTargetsController_deliveries: {
     items: NotificationDelivery[];
@@ -835,6 +851,22 @@ export interface EndpointRef {
   riskTier?: string;
 }
 /**
+ * An agent a person may talk to (D43, traffic.md T61): one of their USER_TO_AGENT subscriptions.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ReachableAgent".
+ */
+export interface ReachableAgent {
+  id: string;
+  name: string;
+  description?: string;
+  /**
+   * Where the person's A2A client posts: `/relay/human/{agentId}`.
+   */
+  relayPath: string;
+  subscriptionId: string;
+}
+/**
  * D35: an engaged switch refuses every hop touching its target until it is released.
  *
  * This interface was referenced by `RelayOperations`'s JSON-Schema
@@ -851,6 +883,52 @@ export interface KillSwitch {
   releasedAt: null | string;
   createdAt: string;
   updatedAt: string;
+}
+/**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ToolDefinitionListResponse".
+ */
+export interface ToolDefinitionListResponse {
+  items: ToolDefinitionResponse[];
+}
+/**
+ * D51: one tool definition the relay has seen on a server, as the API shows it.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ToolDefinitionResponse".
+ */
+export interface ToolDefinitionResponse {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+  /**
+   * SHA-256 (hex) of the definition's canonical JSON.
+   */
+  definitionHash: string;
+  /**
+   * The hash an administrator approved; null when never pinned.
+   */
+  pinnedHash: null | string;
+  status: ToolStatus;
+  /**
+   * D51 `changedFields`: what differs from the pinned definition (empty unless CHANGED).
+   */
+  changedFields: string[];
+  /**
+   * guardrails.md GR14: prompt-injection findings in the definition's text.
+   */
+  findings: {
+    field: string;
+    type: string;
+    score: number;
+  }[];
+  firstSeenAt: string;
+  changedAt: string;
+  pinnedAt: null | string;
+  pinnedBy: null | string;
 }
 /**
  * The create answer of a WEBHOOK target: its signing secret, this once (D58).
@@ -1242,6 +1320,14 @@ export interface TrafficSettingsResponse {
    * D55: the share of matching hops a SHADOW binding sees (governance.md G9).
    */
   shadowSampleRate: number;
+  /**
+   * traffic.md T85: browser origins the MCP path serves; null: the platform's own only.
+   */
+  allowedOrigins: null | string[];
+  /**
+   * D51: what a drifted or shadowing tool gets.
+   */
+  toolDrift: 'LOG' | 'BLOCK' | 'HOLD';
 }
 /**
  * A delivery as the API answers it (D19: kept, FAILED included, with every attempt).
