@@ -163,7 +163,7 @@ function toReplay(row: Row): Replay {
     bindingId: str(row.binding_id),
     from: iso(row.window_from)!,
     to: iso(row.window_to)!,
-    filters: (row.filters ?? {}),
+    filters: row.filters ?? {},
     placement: row.placement as ReplayPlacement,
     status: String(row.status) as ReplayStatus,
     scanned: Number(row.scanned),

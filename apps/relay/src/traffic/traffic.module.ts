@@ -91,7 +91,14 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     LlmRelayService,
     ReachableAgentsRepository,
   ],
-  exports: [HopPipeline, TrafficGuard, TrafficDirectory, A2aUpstream, AgentCards, OpenedCredentials],
+  exports: [
+    HopPipeline,
+    TrafficGuard,
+    TrafficDirectory,
+    A2aUpstream,
+    AgentCards,
+    OpenedCredentials,
+  ],
 })
 export class TrafficModule implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
