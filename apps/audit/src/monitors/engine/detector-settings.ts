@@ -34,13 +34,9 @@ export const GOVERNANCE_DETECTORS = [
 ] as const satisfies readonly Detector[];
 export type GovernanceDetector = (typeof GOVERNANCE_DETECTORS)[number];
 
-/** All 24 detectors of the specification, each with its settings. */
 export const ALL_DETECTORS: readonly Detector[] = [...TRAFFIC_DETECTORS, ...GOVERNANCE_DETECTORS];
 
-/**
- * One detector's tunables (docs/decisions/monitors.md M7 has the meaning and defaults of each).
- * A detector ignores the fields that do not apply to it.
- */
+/** A detector ignores the fields that do not apply to it (M7). */
 // A type (not an interface), so that it fits the event's Record<string, unknown> settings.
 export type DetectorSettings = {
   enabled: boolean;
@@ -141,7 +137,6 @@ export interface StoredMonitorSettings {
   detectors?: Partial<Record<Detector, Partial<DetectorSettings>>>;
 }
 
-/** Defaults with a tenant's overrides on top. */
 export function effectiveSettings(stored: StoredMonitorSettings | undefined): MonitorSettings {
   const detectors = {} as Record<Detector, DetectorSettings>;
   for (const detector of ALL_DETECTORS) {
@@ -156,7 +151,6 @@ export function effectiveSettings(stored: StoredMonitorSettings | undefined): Mo
   };
 }
 
-/** Which detectors' effective settings differ between two configurations. */
 export function changedDetectors(before: MonitorSettings, after: MonitorSettings): Detector[] {
   return ALL_DETECTORS.filter(
     (detector) =>
