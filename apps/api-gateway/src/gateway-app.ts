@@ -8,7 +8,6 @@ import { GatewayModule } from './gateway.module';
 import { registerProxy } from './proxy/register-proxy';
 import { WELL_KNOWN, upstreamRoutes } from './proxy/upstream-routes';
 
-/** The public entry (D1): health probes, then every service prefix forwarded as a stream. */
 export interface GatewayAppOptions {
   /** False only for the benchmark's baseline and proxy-only tests; production always verifies (D1, D8). */
   verifyTokens?: boolean;
@@ -25,8 +24,7 @@ export async function createGatewayApp(
     trustProxyHops: env.TRUST_PROXY_HOPS,
     imports: [GatewayModule],
     parseBodies: false,
-    // The owning service logs each proxied request with the same correlation id; the gateway
-    // logs only what it answers itself (502, 504, 401, 404).
+    // The owning service logs proxied requests; the gateway only what it answers itself.
     unloggedPrefixes: routes.map((route) => route.prefix),
     configureFastify: (adapter, logger) => {
       if (options.verifyTokens !== false) {
@@ -37,7 +35,6 @@ export async function createGatewayApp(
       adapter.getInstance().all(`${WELL_KNOWN}*`, (request, reply) => {
         sendProblem(logger, HttpProblem.notFound(`nothing at ${request.url}`), request, reply);
       });
-      // Issue 18: the services' descriptions joined, and Swagger UI at /docs.
       registerApiDocsRoutes(adapter.getInstance(), () => mergedOpenApiDocument(env), { ui: true });
     },
   });

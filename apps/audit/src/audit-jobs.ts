@@ -9,11 +9,8 @@ import { CheckpointsService } from './integrity/checkpoints.service';
 import { RetentionJobService } from './retention/retention-job.service';
 import { TelemetryRetentionService } from './telemetry/telemetry-retention.service';
 
-/**
- * The audit service's scheduled work, each once per interval across replicas (F30): a signed
- * checkpoint (issue 5, item 5), retention with partition upkeep (A9), and the telemetry's (A24). The monitors' minute tick
- * is `DetectorTickService`'s.
- */
+// The audit service's scheduled work, each once per interval across replicas (F30): a signed
+// checkpoint (issue 5, item 5), retention with partition upkeep (A9), and the telemetry's (A24).
 export const auditJobs = schedulerProvider({
   provide: Symbol.for('agp:audit:jobs'),
   database: AUDIT_DATABASE,

@@ -16,10 +16,8 @@ import { MonitorsModule } from './monitors/monitors.module';
 import { RetentionModule } from './retention/retention.module';
 import { TelemetryModule } from './telemetry/telemetry.module';
 
-/**
- * The audit service: the unit that both its own process (main.ts) and the one-process runner
- * import (D2). Its routes live under /audit/... (D1); its data in the `audit` schema (D4).
- */
+// The audit service: the unit that both its own process (main.ts) and the one-process runner import
+// (D2, D1, D4).
 @Module({})
 export class AuditModule {
   static forRoot(env: AuditEnv & { DATABASE_URL: string }): DynamicModule {

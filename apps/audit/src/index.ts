@@ -8,7 +8,6 @@ export type { AlertResponse } from './monitors/alerts/alert-response';
 export type { AuditEventResponseDto } from './events/dto/audit-event-response.dto';
 export type { EventPage, TraceResponse } from './events/events.service';
 export type { VerificationResult } from './integrity/integrity.service';
-// For compositions that raise a finding themselves (the runner's event contract test) or tick.
 export * from './monitors/alerts/alert-raiser.service';
 export { DetectorTickService } from './monitors/tick/detector-tick.service';
 // For compositions that replay recorded hops as a subject's past (the runner's detector test).

@@ -12,10 +12,7 @@ import { TenantAuthEnv } from './config/tenant-auth.env';
 const USAGE =
   'usage: npm run bootstrap -w @agp/tenant-auth -- --tenant <slug> --email <e-mail> [--name <tenant name>] [--out <file>]';
 
-/**
- * D11: creates a tenant and its first administrator (all entities ADMIN). The password goes to a
- * 0600 file (--out, default ./bootstrap-<slug>.json); what is printed is how to get a token.
- */
+/** D11: creates a tenant and its first administrator (all entities ADMIN). */
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {

@@ -4,12 +4,7 @@ import { TENANT_AUTH_DATABASE } from './database/tokens';
 import { SigningKeysService } from './keys/signing-keys.service';
 import { RECONCILE_EVERY_MS, RevocationsService } from './revocations/revocations.service';
 
-/**
- * tenant-auth's scheduled work, each once per interval across replicas (F30): the revocation store
- * reconciled from the table every minute (identity.md I2; the store is shared, so one replica heals
- * it for all), the signing key's age checked every hour (D9). Both also run on every replica at
- * start, in their services.
- */
+/** Both also run on every replica at start, in their services (F30, I2, D9). */
 export const tenantAuthJobs = schedulerProvider({
   provide: Symbol.for('agp:tenant-auth:jobs'),
   database: TENANT_AUTH_DATABASE,

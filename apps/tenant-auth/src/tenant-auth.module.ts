@@ -44,11 +44,8 @@ class TenantAuthConfigModule {
   }
 }
 
-/**
- * The tenant-auth service: the unit that both its own process (main.ts) and the one-process runner
- * import (D2). Its routes live under /tenant-auth/... (D1); its data in the `tenant_auth` schema (D4).
- * It needs the process's AuthModule (for REVOCATION_STORE) and EventBusModule.
- */
+// The tenant-auth service: the unit that both its own process (main.ts) and the one-process runner
+// import (D2, D1, D4).
 @Module({})
 export class TenantAuthModule {
   static forRoot(env: TenantAuthEnv & { DATABASE_URL: string }): DynamicModule {

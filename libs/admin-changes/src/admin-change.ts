@@ -10,24 +10,15 @@ import { DiffOptions, diffFields } from './diff-fields';
 
 export interface ChangeInput extends DiffOptions {
   target: ChangeTarget;
-  /** The resource before the change; absent for a create. */
   before?: object | null;
-  /** The resource after the change; absent for a delete. */
   after?: object | null;
 }
 
-/**
- * What a change did to one resource, as the specification's lifecycle types carry it in
- * `details` (D42): the target, the changed fields, their values with secrets redacted.
- */
+/** What a change did to one resource, as the lifecycle types carry it in `details` (D42). */
 export function changedFields(input: ChangeInput): ChangedFields {
   return { target: input.target, ...diffFields(input.before, input.after, input) };
 }
 
-/**
- * The payload of `ADMIN_CHANGE` (D42): who changed which resource and how. The target is the
- * event's `sink` too, so the audit trail filters a resource's changes by `sinkType`/`sinkId`.
- */
 export function adminChangeData(
   actor: EventParty,
   change: AdminChange,

@@ -5,30 +5,19 @@ import { REDACTED, isSecretField, recordedValue, toJson } from './redact';
 export interface DiffOptions {
   /** Fields that hold secrets although their names do not say so (a URL with a key in it). */
   secrets?: readonly string[];
-  /** Fields that are not administered (`id`, `tenantId`, `createdAt`, `updatedAt` always). */
   ignore?: readonly string[];
-  /**
-   * Fields the change wrote although before and after read the same: a write-only secret reads
-   * back masked (D37), so a new one compares equal to the old. Listed as changed all the same.
-   */
+  /** Fields the change wrote although before and after read the same (D37). */
   changed?: readonly string[];
 }
 
 export interface FieldDiff {
-  /** The names of the fields that changed, in order. */
   fields: string[];
-  /** Each changed field's values: `before` absent on a create, `after` absent on a delete. */
   changes: Record<string, FieldChange>;
 }
 
 const NOT_ADMINISTERED = ['id', 'tenantId', 'createdAt', 'updatedAt'];
 
-/**
- * The fields of a resource that differ between `before` and `after` (either absent for a create
- * or a delete), compared as JSON, with their values as the audit trail records them: secrets as
- * `"[redacted]"` on each side where they hold a value, so a changed secret is listed but never
- * shown (D42).
- */
+/** Fields that differ as JSON; a changed secret is listed but never shown (D42). */
 export function diffFields(
   before: object | null | undefined,
   after: object | null | undefined,

@@ -5,11 +5,7 @@ import { EventOutbox } from '@agp/messaging';
 
 import { ChangeInput, adminChangeData } from './admin-change';
 
-/**
- * Records the caller's change of an administered resource as `ADMIN_CHANGE` (D42), in the
- * transaction of the change, through the service's outbox (D5): it commits with the change or
- * not at all.
- */
+/** `ADMIN_CHANGE` (D42) via the outbox in the change's transaction: both commit or neither (D5). */
 export async function recordAdminChange(
   outbox: EventOutbox,
   tx: Tx,

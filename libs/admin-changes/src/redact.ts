@@ -6,19 +6,13 @@ export const REDACTED = '[redacted]';
 /** Longest value, as JSON, recorded as it is; a longer one is recorded by digest (D42). */
 export const MAX_RECORDED_VALUE_LENGTH = 2_000;
 
-// Whole words of a camelCase, snake_case or kebab-case name: `clientSecret`, `api_key`, `x-token`.
 const SECRET_NAME =
   /(^|[^a-z])(secrets?|password|passwd|passphrase|token|credentials?|authorization|cookies?)([^a-z]|$)|api[-_]?key|private[-_]?key|signing[-_]?key|secret/i;
 
-/** Whether a field's name says that it holds a secret or a credential. */
 export function isSecretField(name: string): boolean {
   return SECRET_NAME.test(name.replace(/([a-z0-9])([A-Z])/g, '$1_$2'));
 }
 
-/**
- * A value as the audit trail records it: plain JSON, members that hold secrets (by name, or named
- * in `secrets`) as REDACTED at any depth, and a value too long to record as its digest.
- */
 export function recordedValue(value: unknown, secrets: ReadonlySet<string> = new Set()): unknown {
   const plain = redacted(toJson(value), secrets);
   const json = JSON.stringify(plain) ?? '';
@@ -45,7 +39,6 @@ function redacted(value: unknown, secrets: ReadonlySet<string>): unknown {
   return value;
 }
 
-/** JSON's view of a value (dates as ISO strings, bytes as REDACTED, undefined members dropped). */
 export function toJson(value: unknown): unknown {
   const json = JSON.stringify(value, (_key, member: unknown) =>
     // Raw bytes on an administered resource are key material or ciphertext: never recorded.

@@ -1,13 +1,4 @@
-// A governed agent, run from the repository as a newcomer would:
-// 1. `npm start`: the platform on http://localhost:8080 (`PORT=8090 npm start` moves it).
-// 2. As the administrator of ./.data/bootstrap.json, register an agent (its `id` and `clientSecret`
-//    are answered once), an MCP server and the agent's subscription to it: the root README,
-//    "Governing an agent's MCP traffic", steps 1 to 3 (a `tools` grant limits what is listed).
-// 3. `export SVC_AGENT_ID=<id> SVC_CLIENT_SECRET=<clientSecret>`, and SVC_BASE_URL and SVC_TOKEN_URL
-//    unless the platform is at their defaults, http://localhost:8080 and its token path.
-// 4. `npm run example -w @agp/agent-sdk`: lists the tools of the first MCP server the agent is
-//    subscribed to, calls EXAMPLE_TOOL (default: the first listed) with EXAMPLE_ARGS (JSON, default
-//    `{}`) through the relay, prints the address of the run's audit trace and exits 0.
+// A governed agent, run from the repository as a newcomer would: 1.
 import { randomUUID } from 'node:crypto';
 
 import { AgentClient, toolNamespace } from '@agp/agent-sdk';

@@ -1,7 +1,3 @@
-/**
- * The client library's exceptions (specification, Errors: "Client-library exceptions"). Every one
- * is an {@link AgentSdkError}, so `catch (e) { if (e instanceof AgentSdkError) … }` catches them all.
- */
 export class AgentSdkError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -9,11 +5,9 @@ export class AgentSdkError extends Error {
   }
 }
 
-/** A configuration value is missing or malformed; the message names the variable. */
 export class ConfigurationError extends AgentSdkError {
   constructor(
     message: string,
-    /** The variable (or option) at fault, e.g. `SVC_AGENT_ID`. */
     readonly variable: string,
   ) {
     super(message);
@@ -57,13 +51,7 @@ export class McpNotSubscribedError extends ApiError {
   }
 }
 
-/**
- * The platform's refusals on the traffic paths (D41, D60, D61), by their stable name: the JSON-RPC
- * `error.code` on the MCP and A2A paths, with the name in `error.data.agpCode` (and `agpCode` in
- * the LLM path's problem+json). Outside JSON-RPC's reserved range, so the MCP SDK's −32001
- * (request timed out) and A2A's −32001 … −32009 (task not found, …) always mean what their SDKs
- * say. The relay answers from the same table (`@agp/contracts/enums`, checked equal in its tests).
- */
+/** The platform's refusals on the traffic paths (D41, D60, D61), by their stable name. */
 export const REFUSAL_CODES = {
   blocked_by_policy: -31001,
   policy_error: -31002,
@@ -79,7 +67,6 @@ export const REFUSAL_CODES = {
   rate_limited: -31029,
 } as const;
 
-/** The stable name of a platform refusal (`data.agpCode`). */
 export type RefusalCode = keyof typeof REFUSAL_CODES;
 
 function isRefusalCode(value: unknown): value is RefusalCode {
@@ -92,12 +79,6 @@ function memberOf(value: unknown, key: string): unknown {
     : undefined;
 }
 
-/**
- * Which refusal of the platform an error is, or undefined when it is none: read from a JSON-RPC
- * error's `data.agpCode` ({@link McpJsonRpcError}, the A2A SDK's `JsonRpcTransportError`), from an
- * answer's body ({@link ApiError}: a JSON-RPC error body, or the LLM path's problem+json or its
- * OpenAI `error`), or from the error's `cause`.
- */
 export function refusalCodeOf(error: unknown): RefusalCode | undefined {
   const body = memberOf(error, 'responseBody');
   const candidates = [
@@ -115,10 +96,7 @@ export function refusalCodeOf(error: unknown): RefusalCode | undefined {
   return cause === undefined || cause === error ? undefined : refusalCodeOf(cause);
 }
 
-/**
- * A JSON-RPC response carried `error`: a refusal of the platform (D41: `code` −31001 blocked by
- * policy … with {@link McpJsonRpcError.agpCode}), or the server's own (an unknown tool, …).
- */
+/** A JSON-RPC response carried `error` (D41). */
 export class McpJsonRpcError extends AgentSdkError {
   /** The platform refusal's stable name, when the relay refused the message (D41). */
   readonly agpCode?: RefusalCode;
@@ -136,7 +114,6 @@ export class McpJsonRpcError extends AgentSdkError {
   }
 }
 
-/** A webhook failed verification (missing header, bad timestamp, outside the window, bad signature). */
 export class WebhookVerificationError extends AgentSdkError {}
 
 /** A task polled with `tasks/get` did not reach a terminal state within the maximum wait. */

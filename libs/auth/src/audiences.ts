@@ -10,10 +10,7 @@ export function audiencesFor(apiAudience: string): Audiences {
   return { api, mcp: `${api}/relay` };
 }
 
-/**
- * The traffic paths of D20 whose callers hold `{base_url}/relay` tokens (D8): MCP, A2A (issue 13)
- * and the LLM path (T16: an agent's traffic token is one token whatever it talks to).
- */
+/** The traffic paths of D20 whose callers hold `{base_url}/relay` tokens (D8, issue 13, T16). */
 const RELAY_AUDIENCE_PATHS = ['/relay/mcp', '/relay/a2a', '/relay/llm'];
 
 /** D8: the traffic paths take only `mcp:call` tokens; every other path only API tokens. */
@@ -42,11 +39,7 @@ export function mcpResourceOf(audiences: Audiences, path: string): string | unde
   return serverId ? `${audiences.mcp}/mcp/${serverId.toLowerCase()}` : undefined;
 }
 
-/**
- * RFC 6750 §3 and RFC 9728 §5.1 (D43, relay.md R28): a 401's challenge. On an MCP server's path it
- * names the server's protected-resource metadata and the scope to ask for, so a person's MCP
- * client can start the authorization flow by itself; `error` only when a token came and failed.
- */
+/** RFC 6750 §3 and RFC 9728 §5.1 (D43, relay.md R28): a 401's challenge. */
 export function bearerChallenge(audiences: Audiences, path: string, hadToken: boolean): string {
   const resource = mcpResourceOf(audiences, path);
   if (!resource) {

@@ -4,7 +4,6 @@ import { REQUIRED_PERMISSION_KEY } from '@agp/http';
 
 import { Principal } from './principal';
 
-// Declared in @agp/http, whose OpenAPI document reads it.
 export { REQUIRED_PERMISSION_KEY };
 
 export interface RequiredPermission {
@@ -23,7 +22,6 @@ export interface RequestWithPrincipal {
   principal?: Principal;
 }
 
-/** The verified caller of the current request (set by the AuthGuard). */
 export const CurrentPrincipal = createParamDecorator(
   (_data: unknown, context: ExecutionContext): Principal => {
     const request = context.switchToHttp().getRequest<RequestWithPrincipal>();

@@ -17,10 +17,6 @@ import { TokenVerifier } from './token-verifier';
 export const TOKEN_VERIFIER = Symbol.for('agp:token-verifier');
 export const AUTH_AUDIENCES = Symbol.for('agp:auth-audiences');
 
-/**
- * Optional: a check that a verified principal is still allowed (tenant not suspended, agent not
- * deleted). Returns why it is not, or undefined.
- */
 export type PrincipalCheck = (principal: Principal) => Promise<string | undefined>;
 export const PRINCIPAL_CHECK = Symbol.for('agp:principal-check');
 

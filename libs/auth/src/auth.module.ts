@@ -18,10 +18,7 @@ import { TokenVerifier, TokenVerifierOptions } from './token-verifier';
 export interface AuthModuleOptions extends TokenVerifierOptions {
   /** D8: `AUTH_AUDIENCE`; the MCP audience is derived from it. */
   apiAudience: string;
-  /**
-   * Where revocations (suspended tenants, deleted agents…) are shared (identity.md I2): the NATS
-   * bucket when `natsUrl` is set, one in-process store otherwise.
-   */
+  /** Where revocations (suspended tenants, deleted agents…) are shared (identity.md I2). */
   revocations?: Partial<NatsRevocationOptions>;
 }
 
@@ -34,7 +31,6 @@ class RevocationStoreLifecycle implements OnApplicationShutdown {
   }
 }
 
-/** Token verification for a whole process: imported once at the root, guards every route. */
 @Global()
 @Module({})
 export class AuthModule {

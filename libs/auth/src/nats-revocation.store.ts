@@ -8,11 +8,7 @@ export interface NatsRevocationOptions {
   prefix: string;
 }
 
-/**
- * identity.md I2: revocations live in a JetStream key-value bucket that every process of every
- * service holds in full (`ReplicatedBucket` of `@agp/messaging`, which orders entries by revision),
- * so no replica contradicts another for longer than a watch delivery takes.
- */
+/** I2: a bucket every process holds in full, so replicas disagree at most one watch delivery long. */
 export class NatsRevocationStore extends MapRevocationStore {
   private constructor(private readonly bucket: ReplicatedBucket) {
     super();

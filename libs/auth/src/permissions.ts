@@ -35,10 +35,7 @@ export function parseRole(role: string): PermissionEntry | undefined {
   return { entity: entity as PermissionEntity, permission: permission as Permission };
 }
 
-/**
- * The effective permission entries of a set of role strings: implications expanded, duplicates
- * removed, sorted by entity then permission (alphabetically), unknown strings ignored (D10).
- */
+/** The effective permission entries of a set of role strings (D10). */
 export function expandPermissions(roles: Iterable<string>): PermissionEntry[] {
   const expanded = new Set<PermissionRole>();
   for (const role of roles) {
@@ -50,7 +47,6 @@ export function expandPermissions(roles: Iterable<string>): PermissionEntry[] {
   return [...expanded].sort().map((role) => parseRole(role) as PermissionEntry);
 }
 
-/** Whether the granted roles (as carried in a token, already expanded or not) allow a role. */
 export function allows(
   granted: ReadonlySet<string>,
   entity: PermissionEntity,

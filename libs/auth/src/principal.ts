@@ -3,10 +3,8 @@ import { CallerKind } from '@agp/contracts';
 /** Who is calling, as a verified token says (D9). */
 export interface Principal {
   kind: CallerKind;
-  /** `sub`: the user, agent or service-account id. */
   subject: string;
   tenantId: string;
-  /** Role strings `ENTITY:PERMISSION` from the `perms` claim. */
   permissions: ReadonlySet<string>;
   scopes: readonly string[];
   /** A person's display name or e-mail, an agent's name: for audit labels (D14). */

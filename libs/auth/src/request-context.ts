@@ -7,17 +7,13 @@ import { correlationIdOf } from '@agp/http';
 import { RequestWithPrincipal } from './auth.decorators';
 import { Principal } from './principal';
 
-/**
- * Who calls, for which tenant and under which correlation id (D13): what every service method
- * that answers a request takes, in every app.
- */
+/** Who calls, for which tenant and under which correlation id (D13). */
 export interface RequestContext {
   principal: Principal;
   tenantId: string;
   correlationId: string;
 }
 
-/** The verified caller and the request's correlation id, for one-line handlers. */
 export const Ctx = createParamDecorator(
   (_data: unknown, context: ExecutionContext): RequestContext => {
     const request = context

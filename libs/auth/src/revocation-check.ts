@@ -13,7 +13,6 @@ export async function createRevocationStore(
     : new InProcessRevocationStore();
 }
 
-/** The PRINCIPAL_CHECK every process plugs in: a revoked tenant or caller is refused (401). */
 export function revocationCheck(store: RevocationStore): PrincipalCheck {
   return async (principal) => store.reasonFor(principal);
 }

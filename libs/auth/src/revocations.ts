@@ -3,15 +3,11 @@ import { Principal } from './principal';
 /** Kinds of subject a revocation names: a tenant, or one caller of a kind (D9 `kind`). */
 export type RevokedSubjectKind = 'TENANT' | 'USER' | 'AGENT' | 'SERVICE';
 
-/** The key of a revoked subject: `TENANT.<id>`, `AGENT.<id>` … (a valid NATS KV key). */
 export function revocationKey(kind: RevokedSubjectKind, id: string): string {
   return `${kind}.${id}`;
 }
 
-/**
- * What a signature cannot show: a suspended tenant, a suspended or deleted user, agent or service
- * account (identity.md I2). tenant-auth writes it; every process of every service reads it.
- */
+/** What a signature cannot show (I2). */
 export interface RevocationStore {
   /** Why the principal's token no longer works, or undefined. Synchronous: it is on the hot path. */
   reasonFor(principal: Principal): string | undefined;
@@ -19,15 +15,10 @@ export interface RevocationStore {
   revoke(key: string, reason: string): Promise<void>;
   /** Lifts a revocation (idempotent). */
   restore(key: string): Promise<void>;
-  /** Every revocation currently known, for reconciliation. */
   entries(): ReadonlyMap<string, string>;
   close(): Promise<void>;
 }
 
-/**
- * Reads revocations from a local map (`entries()`): the whole truth in one process, a replica of
- * the bucket otherwise.
- */
 export abstract class MapRevocationStore implements RevocationStore {
   reasonFor(principal: Principal): string | undefined {
     const revoked = this.entries();
@@ -43,10 +34,7 @@ export abstract class MapRevocationStore implements RevocationStore {
   abstract close(): Promise<void>;
 }
 
-/**
- * The embedded default (D2): every service of the process shares this one instance through the
- * one AuthModule, so a write is seen by every reader at once.
- */
+/** The embedded default (D2). */
 export class InProcessRevocationStore extends MapRevocationStore {
   private readonly revoked = new Map<string, string>();
 

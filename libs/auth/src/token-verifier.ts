@@ -35,10 +35,7 @@ export class InvalidTokenError extends Error {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const REQUIRED_CLAIMS = ['iss', 'sub', 'aud', 'exp', 'iat', 'nbf', 'jti', 'tid', 'kind'];
 
-/**
- * Every jose option of D9 in one place. Each one is pinned by a case of the forged-token matrix
- * (token-verifier.spec.ts removes them one at a time and expects that case to get through).
- */
+/** Every jose option of D9 in one place. */
 export function verifyOptions(
   issuer: string,
   audience: string,
@@ -53,10 +50,7 @@ export function verifyOptions(
   };
 }
 
-/**
- * D9: every token names its key. Without this, jose would try the only key of a one-key JWKS on a
- * token with no `kid`; with it, such a token is refused like an unknown `kid`.
- */
+/** Without this, jose would try the only key of a one-key JWKS on a token with no `kid` (D9). */
 export function requireKid(getKey: JWTVerifyGetKey): JWTVerifyGetKey {
   return (header, token) => {
     if (typeof header.kid !== 'string' || header.kid.length === 0) {
@@ -95,10 +89,6 @@ export function principalOf(payload: JWTPayload): Principal {
   };
 }
 
-/**
- * D9 verification with jose: ES256 only (so `alg: none` and HS256-with-the-public-key fail), known
- * `kid`, signature, `iss`, `aud`, `exp`/`nbf` with 30 s of skew, every required claim.
- */
 export class TokenVerifier {
   private readonly getKey: JWTVerifyGetKey;
   private readonly cache = new Map<string, Principal>();

@@ -6,7 +6,6 @@ const URL_OPTIONS = { require_tld: false, require_protocol: true };
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** The core variables of D3, shared by every service; each service's env class extends it. */
 export class CoreEnv {
   @Type(() => Number)
   @IsInt()
@@ -30,12 +29,7 @@ export class CoreEnv {
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
 
-  /**
-   * How many proxies in front of this process are believed about the client's address (F17):
-   * `X-Forwarded-For` is read from its right end, one entry per hop. 0 believes none. A service
-   * behind the gateway, or the gateway behind an ingress, sets 1; more hops than there are lets a
-   * client choose the address that rate limits and logs see.
-   */
+  /** How many proxies in front of this process are believed about the client's address (F17). */
   @Type(() => Number)
   @IsInt()
   @Min(0)
@@ -64,7 +58,6 @@ export function stripTrailingSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-/** The audience of API tokens (D8). */
 export function apiAudience(env: CoreEnv): string {
   return stripTrailingSlash(env.AUTH_AUDIENCE ?? env.PUBLIC_BASE_URL);
 }

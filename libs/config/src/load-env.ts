@@ -17,10 +17,6 @@ function describe(error: ValidationError): string {
   return `${error.property}: ${reasons || 'invalid'}`;
 }
 
-/**
- * Builds a validated env object of `envClass` from `source` (usually `process.env`). Defaults live
- * in the class's property initialisers; strings are converted by the class's decorators.
- */
 export function loadEnv<T extends object>(
   envClass: new () => T,
   source: Record<string, string | undefined>,

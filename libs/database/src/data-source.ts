@@ -13,7 +13,6 @@ export interface SchemaDataSourceOptions {
   applicationName?: string;
 }
 
-/** Options shared by a service's runtime and its migration command (STYLE.md §7). */
 export function schemaDataSourceOptions(options: SchemaDataSourceOptions): DataSourceOptions {
   return {
     type: 'postgres',

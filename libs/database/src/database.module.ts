@@ -6,13 +6,11 @@ import { Database } from './database';
 import { migrate } from './migrations';
 
 export interface DatabaseModuleOptions extends SchemaDataSourceOptions {
-  /** The injection token of this service's `Database`: `databaseToken('audit')`. */
   token: symbol;
   /** D4: migrations run at start (under an advisory lock) unless the operator runs them apart. */
   migrateOnStart?: boolean;
 }
 
-/** One service's schema: data source, migrations at start, readiness check, closed on shutdown. */
 @Module({})
 export class DatabaseModule {
   static forRoot(options: DatabaseModuleOptions): DynamicModule {

@@ -5,11 +5,7 @@ import { APP_ROLE, SYSTEM_SETTING, TENANT_SETTING } from './tenant-rls';
 /** A transaction's handle: repositories take it so a state change and its outbox row commit together. */
 export type Tx = EntityManager;
 
-/**
- * One service's connection to its own schema (D4). Every tenant-owned read or write goes through
- * `inTenant`, which scopes the transaction with `SET LOCAL` (a session-level SET would leak to the
- * next request on a pooled connection) and switches to a role that row-level security applies to.
- */
+/** One service's connection to its own schema (D4). */
 export class Database {
   private isMultiplexed?: Promise<boolean>;
 
@@ -37,13 +33,7 @@ export class Database {
     });
   }
 
-  /**
-   * One statement that commits on its own, durable when the promise resolves: on PostgreSQL it
-   * runs bare (autocommit), one round trip instead of four (`BEGIN`, scope, statement, `COMMIT`).
-   * The embedded PGlite (D2) multiplexes one session over its connections, and only a transaction
-   * keeps a statement's parse, bind and execute together there, so it gets one. For tables without
-   * row-level security only (the outbox): the bare statement sets no tenant and no system scope.
-   */
+  /** One statement that commits on its own, durable when the promise resolves (D2). */
   async commitStatement<T = unknown>(sql: string, parameters: unknown[]): Promise<T> {
     if (await this.isMultiplexedSession()) {
       // No scope to set (no row-level security on such tables): three round trips, not four.
@@ -52,7 +42,6 @@ export class Database {
     return this.dataSource.query(sql, parameters);
   }
 
-  /** True on the embedded PGlite (one session behind its socket server); asked once. */
   isMultiplexedSession(): Promise<boolean> {
     if (!this.isMultiplexed) {
       const probe = this.dataSource
@@ -73,7 +62,6 @@ export class Database {
     await this.dataSource.query('SELECT 1');
   }
 
-  /** Nest calls this on shutdown, after HTTP and consumers have stopped. */
   async onApplicationShutdown(): Promise<void> {
     await this.close();
   }
@@ -85,7 +73,6 @@ export class Database {
   }
 }
 
-/** `SELECT version()` of the embedded PGlite names it (`PostgreSQL 18.6 (PGlite 0.5.14) on wasm32…`). */
 export function isPGliteVersion(version: string): boolean {
   return /\(PGlite \d/.test(version);
 }

@@ -7,11 +7,7 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-/**
- * D2: the embedded default keeps its data in PGlite under DATA_DIR and serves it on a loopback
- * socket, so every service uses the same driver and SQL as on PostgreSQL. PGlite is one session;
- * the socket server multiplexes connections and keeps an open transaction to its own connection.
- */
+/** PGlite is one session: the socket server keeps an open transaction to its connection (D2). */
 export async function startEmbeddedPostgres(
   dataDir: string,
   maxConnections = 32,

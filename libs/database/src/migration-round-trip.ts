@@ -5,7 +5,6 @@ import { migrate, revert } from './migrations';
 import { findTablesWithoutForcedRls } from './tenant-rls-check';
 
 export interface MigrationRoundTrip {
-  /** How many migrations the service declares. */
   count: number;
   applied: string[];
   tablesAfterUp: string[];
@@ -23,10 +22,7 @@ async function tablesOf(dataSource: DataSource, schema: string): Promise<string[
   return rows.map((row) => row.name);
 }
 
-/**
- * For each service's migration spec (D4): its real migrations up, every tenant-owned table guarded,
- * all of them down, and up again. Run it on a database of the test's own.
- */
+/** For each service's migration spec (D4). */
 export async function runMigrationRoundTrip(
   options: SchemaDataSourceOptions,
 ): Promise<MigrationRoundTrip> {

@@ -8,10 +8,7 @@ function lockKey(schema: string): string {
   return createHash('sha256').update(`agp:migrate:${schema}`).digest().readBigInt64BE(0).toString();
 }
 
-/**
- * Creates the schema and the application role, then runs pending migrations (D4), under an
- * advisory lock. Safe to call from every replica at start and from the `migrate` command.
- */
+/** Safe to call from every replica at start and from the `migrate` command (D4). */
 export async function migrate(dataSource: DataSource, schema: string): Promise<string[]> {
   // One process migrates one schema at a time: the embedded default's PGlite is one session that
   // every service's data source shares, and concurrent migrations there interleave and fail.
@@ -45,19 +42,13 @@ async function migrateNow(dataSource: DataSource, schema: string): Promise<strin
   }
 }
 
-/** Reverts the last `count` migrations (for tests and operators). */
 export async function revert(dataSource: DataSource, count = 1): Promise<void> {
   for (let i = 0; i < count; i += 1) {
     await dataSource.undoLastMigration({ transaction: 'each' });
   }
 }
 
-/**
- * The application role must exist and the login user must be able to switch to it. Creating it
- * needs CREATEROLE, which a production login user usually lacks, so it is created only when
- * missing (an operator may create it beforehand: `CREATE ROLE agp_app NOLOGIN; GRANT agp_app TO
- * <login user>`). Without membership `inTenant` could not switch roles: fail now, saying so.
- */
+/** The application role must exist and the login user must be able to switch to it. */
 async function ensureAppRole(runner: QueryRunner): Promise<void> {
   // Roles are cluster-wide: replicas and parallel test databases may race to create it.
   await runner.query(

@@ -1,13 +1,7 @@
-/**
- * What every repository of the platform needs around raw SQL (F35): row mappers for what
- * node-postgres answers, `RETURNING` as TypeORM hands it back, and the SQLSTATE checks services
- * turn into answers (409 on a duplicate, retry on a transient failure).
- */
+/** What every repository of the platform needs around raw SQL (F35). */
 
-/** A row as node-postgres returns it (column names snake_case). */
 export type Row = Record<string, unknown>;
 
-/** A scalar column as text (node-postgres gives strings, numbers, booleans or Dates). */
 export function text(value: unknown): string {
   if (value instanceof Date) {
     return value.toISOString();
@@ -35,7 +29,6 @@ export function date(value: unknown): Date | undefined {
   return value instanceof Date ? value : new Date(text(value));
 }
 
-/** TypeORM answers an UPDATE or DELETE … RETURNING with [rows, affected]; an INSERT with rows. */
 export async function returning(
   tx: { query: (sql: string, params?: unknown[]) => Promise<unknown> },
   sql: string,
@@ -45,27 +38,20 @@ export async function returning(
   return rows;
 }
 
-/** A user's search text as an ILIKE pattern that matches it literally anywhere. */
 export function containsPattern(search: string): string {
   return `%${search.replace(/[%_\\]/g, '\\$&')}%`;
 }
 
-/** The SQLSTATE of a failed query, whether node-postgres threw it or TypeORM wrapped it. */
 export function sqlState(error: unknown): string | undefined {
   const e = (error as { code?: unknown; driverError?: { code?: unknown } } | null) ?? {};
   const code = typeof e.code === 'string' ? e.code : e.driverError?.code;
   return typeof code === 'string' ? code : undefined;
 }
 
-/** PostgreSQL's unique_violation (a duplicate name → 409). */
 export function isUniqueViolation(error: unknown): boolean {
   return sqlState(error) === '23505';
 }
 
-/**
- * SQLSTATE classes that say "try the whole transaction again": connection lost (08), serialization
- * failure or deadlock (40), insufficient resources (53), operator intervention (57).
- */
 const RETRYABLE_CLASSES = new Set(['08', '40', '53', '57']);
 
 export function isRetryableSqlError(error: unknown): boolean {
@@ -74,17 +60,11 @@ export function isRetryableSqlError(error: unknown): boolean {
 }
 
 export interface SaveRowOptions {
-  /** The primary key's columns (the conflict target). */
   key: readonly string[];
   /** Raise `revision` with every real change (issue 30's owner revisions). */
   isVersioned?: boolean;
 }
 
-/**
- * Inserts the row or, when its key is taken, updates the columns given; `updated_at` (and
- * `revision`) move only when a value really changed, so a save that changes nothing is no change.
- * Answers the row as stored. `values` maps column → parameter (`jsonb` values as JSON text).
- */
 export async function saveRow(
   tx: { query: (sql: string, params?: unknown[]) => Promise<unknown> },
   table: string,
@@ -115,13 +95,9 @@ export async function saveRow(
   return unchanged;
 }
 
-/** What a save writes: the row without what the database sets (timestamps, revision). */
 export type Unsaved<T> = Omit<T, 'createdAt' | 'updatedAt' | 'revision'>;
 
-/**
- * One page of `SELECT * FROM <from> WHERE <where>` and the filter's total, two statements in the
- * caller's transaction (a total read from the page itself would be 0 past the last page).
- */
+/** A page and the filter's total apart: a total read from the page would be 0 past the last page. */
 export async function selectPage(
   tx: { query: (sql: string, params?: unknown[]) => Promise<unknown> },
   sql: { from: string; where: string; orderBy: string },

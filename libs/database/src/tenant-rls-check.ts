@@ -6,18 +6,11 @@ export interface RlsGap {
   enabled: boolean;
   forced: boolean;
   hasPolicy: boolean;
-  /**
-   * Set for a partition: its parent's policies apply only to queries through the parent; a query
-   * naming the partition gets the partition's own (none, unless `enableTenantRls` ran on it too).
-   */
+  /** Set for a partition: its parent's policies apply only to queries through the parent. */
   partitionOf: string | null;
 }
 
-/**
- * D4: every tenant-owned table must have row-level security ENABLED and FORCED (so the owner is
- * subject to it too) with a policy (`enableTenantRls` in its migration). Returns the tables of
- * `schemas` that fall short; service tests assert it is empty after their migrations ran.
- */
+/** D4: row-level security ENABLED and FORCED (the owner is subject to it too) with a policy. */
 export async function findTablesWithoutForcedRls(
   dataSource: DataSource,
   schemas: readonly string[],

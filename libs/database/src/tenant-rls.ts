@@ -7,11 +7,7 @@ export const APP_ROLE = 'agp_app';
 export const TENANT_SETTING = 'app.tenant_id';
 export const SYSTEM_SETTING = 'app.system';
 
-/**
- * The policy of every tenant-owned table. An unset setting reads as '' (not NULL), hence nullif:
- * outside a tenant scope no row is visible. System work (outbox relay, retention, token lookup by
- * client id) sets app.system in its own transaction.
- */
+/** An unset setting reads as '' (not NULL), hence nullif. */
 export function tenantPolicyExpression(column = 'tenant_id'): string {
   return (
     `current_setting('${SYSTEM_SETTING}', true) = 'on' OR ` +
@@ -19,7 +15,6 @@ export function tenantPolicyExpression(column = 'tenant_id'): string {
   );
 }
 
-/** For migrations: enable and force RLS with the tenant policy on `schema.table`. */
 export async function enableTenantRls(runner: QueryRunner, qualifiedTable: string): Promise<void> {
   const expression = tenantPolicyExpression();
   await runner.query(`ALTER TABLE ${qualifiedTable} ENABLE ROW LEVEL SECURITY`);

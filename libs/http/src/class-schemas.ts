@@ -4,12 +4,7 @@ import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 
 export type ClassJsonSchema = Record<string, unknown>;
 
-/**
- * JSON Schemas derived from the class-validator metadata of every registered class, keyed by
- * class name, with references under `refPointerPrefix`, nested types followed through
- * class-transformer's `@Type`. The one derivation behind the OpenAPI request schemas (F20) and
- * the event contracts' compiled validation and AsyncAPI document (`libs/messaging`).
- */
+/** From the class-validator metadata, nested types followed through `@Type` (F20). */
 export function classJsonSchemas(refPointerPrefix: string): Record<string, ClassJsonSchema> {
   return validationMetadatasToSchemas({
     refPointerPrefix,
@@ -17,7 +12,6 @@ export function classJsonSchemas(refPointerPrefix: string): Record<string, Class
   }) as Record<string, ClassJsonSchema>;
 }
 
-/** The `@Type` class-transformer recorded for a property, undefined when it has none. */
 export function typeMetadataOf(target: object, propertyName: string): TypeMetadata | undefined {
   type Target = Parameters<typeof defaultMetadataStorage.findTypeMetadata>[0];
   return defaultMetadataStorage.findTypeMetadata(target as Target, propertyName);

@@ -5,10 +5,7 @@ export const CORRELATION_HEADER = 'x-correlation-id';
 
 const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/**
- * D13: the caller's correlation id when it is a sane token, a new UUID otherwise. Written back into
- * the raw request headers so the logger, the proxy and every handler see the same value.
- */
+/** D13: the caller's correlation id when it is a sane token, a new UUID otherwise. */
 export function assignCorrelationId(raw: IncomingMessage): string {
   const given = raw.headers[CORRELATION_HEADER];
   const value = typeof given === 'string' && ACCEPTABLE.test(given) ? given : randomUUID();

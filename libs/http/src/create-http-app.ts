@@ -34,22 +34,13 @@ export interface HttpAppOptions {
   unloggedPrefixes?: readonly string[];
   /** Proxies believed about the client's address (`TRUST_PROXY_HOPS`, F17); default none. */
   trustProxyHops?: number;
-  /**
-   * Serves the OpenAPI document of this application's routes at `/openapi.json` (issue 18), and
-   * Swagger UI at `/docs` with `ui` (the runner; the gateway serves the merged one itself).
-   */
+  // `/openapi.json` (issue 18); `ui` adds Swagger UI at `/docs` (the gateway serves its own).
   openApi?: OpenApiInfo & { ui?: boolean };
   /** F40: the drain's bound at shutdown; SHUTDOWN_GRACE_MS unless a caller says otherwise. */
   shutdownGraceMs?: number;
-  /** Runs on the fastify instance before Nest registers its routes (the gateway's proxy, hooks). */
   configureFastify?: (adapter: FastifyAdapter, logger: Logger) => void;
 }
 
-/**
- * The one way every service (and the one-process runner) builds its HTTP application: fastify,
- * pino with correlation ids, problem+json for every error, the strict validation pipe, health
- * probes and graceful shutdown.
- */
 export async function createHttpApp(options: HttpAppOptions): Promise<NestFastifyApplication> {
   const logger = createLogger({
     service: options.service,
@@ -117,12 +108,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<NestFastif
   return app;
 }
 
-/**
- * F40: a closing server refuses new requests (503) and closes idle connections at once; a request
- * still in flight gets the grace to finish, then its connection is dropped. Without the bound one
- * request that waits on something slow (a call upstream, a long poll) kept a replica, or the test
- * that closed it, waiting for minutes.
- */
+/** F40: a closing server refuses new requests (503) and closes idle connections at once. */
 function boundTheShutdownDrain(fastify: FastifyInstance, graceMs: number) {
   let dropper: NodeJS.Timeout | undefined;
   fastify.addHook('preClose', (done) => {

@@ -23,7 +23,6 @@ export class HealthController {
     return { status: 'up' };
   }
 
-  /** 200 when every dependency answers, 503 (still JSON, for probes and people) when one does not. */
   @Get('ready')
   @ApiResponse({ status: 200, description: 'Every dependency answers.' })
   @ApiResponse({ status: 503, description: 'A dependency does not answer.' })

@@ -7,14 +7,9 @@ import { HealthController } from './health.controller';
 import { ReadinessRegistry } from './readiness';
 import { StartupHooks } from './startup-hooks';
 
-/** The process's pino logger, for code that logs outside a request (relays, consumers). */
 export const ROOT_LOGGER = Symbol.for('agp:root-logger');
 
-/**
- * pino-http binds the request (headers included, redacted) to the logger of its "request
- * completed" line when the request arrives, serialising it at once. That line is written at
- * `info`; below it nothing reads the binding, so it is not built.
- */
+/** That line is written at `info`; below it nothing reads the binding, so it is not built. */
 function requestSerialisation(logger: Logger): { serializers?: { req: () => undefined } } {
   return logger.isLevelEnabled('info') ? {} : { serializers: { req: () => undefined } };
 }
@@ -36,9 +31,7 @@ export class HttpCoreModule {
           pinoHttp: {
             logger,
             genReqId: (req) => correlationIdOf(req),
-            // The request id is the correlation id (D13), bound under that name by the one child
-            // logger a request gets (a custom property of the same value was a third child per
-            // request, and a serialisation of it at every answer).
+            // D13: renamed, not added: a custom property cost a third child logger per request.
             customAttributeKeys: { reqId: 'correlationId' },
             autoLogging: {
               ignore: (req) => (req.url ?? '').startsWith('/health/'),

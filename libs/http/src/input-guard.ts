@@ -1,20 +1,13 @@
 import { FieldError } from './problem-details';
 
-/**
- * F23: how deeply a JSON body may nest. Deeper bodies are refused with a 400 before any code walks
- * them recursively (class-transformer, the validation pipe), which would overflow the stack (a 500).
- */
+/** F23: how deeply a JSON body may nest. */
 export const MAX_BODY_DEPTH = 64;
 
 /** A lone UTF-16 surrogate (no pair), or NUL: text that UTF-8 and PostgreSQL cannot hold. */
 // eslint-disable-next-line no-control-regex -- NUL is one of the characters looked for.
 const UNSTORABLE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|\u0000/;
 
-/**
- * The first thing in parsed input (a JSON body, a query, path parameters) that no handler should have to survive
- * (F23): nesting deeper than `maxDepth`, or a string or key holding a lone surrogate or NUL
- * (validator's isEmail throws on the first, PostgreSQL refuses both). Found without recursion.
- */
+/** F23: too deep, a lone surrogate or NUL (isEmail throws on one, PostgreSQL refuses both). */
 export function unacceptableInput(
   value: unknown,
   maxDepth = MAX_BODY_DEPTH,

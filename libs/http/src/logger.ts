@@ -15,7 +15,6 @@ const REDACTED_PATHS = [
 export interface LoggerOptions {
   service: string;
   level: string;
-  /** Where lines go; stdout by default, a capture stream in tests. */
   destination?: pino.DestinationStream;
 }
 

@@ -3,10 +3,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
-/**
- * F23: past this, `(page - 1) * pageSize` leaves the integers PostgreSQL's OFFSET takes (a page
- * of 1e23 reached it as "4.999999999999999e+24", a 500); no list holds a million pages.
- */
+/** F23: past this, `(page - 1) * pageSize` leaves the integers PostgreSQL's OFFSET takes. */
 export const MAX_PAGE = 1_000_000;
 
 /** D31: `page` from 1, `pageSize` at most 100, default 50. Extend it with a list's own filters. */

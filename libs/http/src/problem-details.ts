@@ -41,7 +41,6 @@ export function statusTitle(status: number): string {
   return TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
 }
 
-/** Problem type URIs are stable URNs naming the kind of error: `urn:agp:problem:validation-error`. */
 export function problemType(slug: string): string {
   return `urn:agp:problem:${slug}`;
 }

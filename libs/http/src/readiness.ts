@@ -4,10 +4,7 @@ export type ReadinessCheck = () => Promise<void>;
 
 export type ReadinessState = 'up' | 'down';
 
-/**
- * Dependencies register how to check themselves (the database, the event bus); `/health/ready`
- * runs them all. A registry, because Nest has no multi-providers.
- */
+/** A registry, because Nest has no multi-providers. */
 @Injectable()
 export class ReadinessRegistry {
   private readonly checks = new Map<string, ReadinessCheck>();

@@ -37,7 +37,6 @@ function httpExceptionDetail(error: HttpException): string {
   return typeof message === 'string' ? message : error.message;
 }
 
-/** A fastify or Node error that carries its own 4xx status (body too large, bad JSON, media type). */
 function clientStatusOf(error: unknown): number | undefined {
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
@@ -63,7 +62,6 @@ export function toProblem(
     errors = error.errors;
     headers = error.headers ?? {};
     extensions = error.extensions ?? {};
-    // A deliberate answer (even a 502 or 503): whoever raised it has logged what it knew.
     isFault = false;
   } else if (error instanceof HttpException) {
     status = error.getStatus();

@@ -3,7 +3,6 @@ import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { HttpProblem } from './http-problem.exception';
 import { FieldError } from './problem-details';
 
-/** Flattens class-validator errors into `{field, message}` with dot paths (`hops.0.source.id`). */
 export function toFieldErrors(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;

@@ -2,10 +2,7 @@ import { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/commo
 
 import { ClaimLoop } from './claim-loop';
 
-/**
- * A Nest provider whose work is a claim loop (F38): the loop starts with the application, stops
- * (waiting for the items in hand) before the database closes, and `kick()` is its public face.
- */
+/** A Nest provider whose work is a claim loop (F38). */
 export abstract class ClaimLoopWorker<T>
   implements OnApplicationBootstrap, BeforeApplicationShutdown
 {

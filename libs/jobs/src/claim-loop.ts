@@ -3,27 +3,17 @@ import { Logger } from 'pino';
 import { Clock, systemClock } from './clock';
 
 export interface ClaimLoopOptions<T> {
-  /** Names the loop in its log lines. */
   name: string;
   pollIntervalMs: number;
-  /**
-   * Takes the next items for this replica, so that no other replica takes them meanwhile (a row
-   * lease, `FOR UPDATE SKIP LOCKED`); an empty list when nothing is due.
-   */
+  // Takes the next items for this replica, so that no other replica takes them meanwhile (a row
+  // lease, `FOR UPDATE SKIP LOCKED`); an empty list when nothing is due.
   claim: () => Promise<readonly T[]>;
-  /** Works one claimed item; a failure is logged and the loop goes on with the others. */
   handle: (item: T) => Promise<void>;
   logger: Logger;
   clock?: Clock;
 }
 
-/**
- * Claim and drain (F30): woken by `kick()` when work was added on this replica and every
- * `pollIntervalMs` for work added elsewhere (or left by a replica that stopped), it claims and
- * handles items until a claim comes back empty. A kick during a drain drains again after it, so
- * nothing added meanwhile waits for the poll. `stop()` claims nothing more and waits for the items
- * in hand.
- */
+/** A kick during a drain drains again after it, so nothing added meanwhile waits for the poll (F30). */
 export class ClaimLoop<T> {
   private readonly clock: Clock;
   private isStopped = true;
@@ -49,7 +39,6 @@ export class ClaimLoop<T> {
     await this.draining;
   }
 
-  /** Looks for work now rather than at the next poll. */
   kick(): void {
     if (this.isStopped) {
       return;
@@ -60,7 +49,6 @@ export class ClaimLoop<T> {
     });
   }
 
-  /** Resolves when the drain in progress (if any) is over. */
   async whenIdle(): Promise<void> {
     await this.draining;
   }

@@ -9,14 +9,7 @@ export interface JobRunsOptions {
 
 const DEFAULTS: JobRunsOptions = { leaseMs: 30_000 };
 
-/**
- * The leader of a tick (F30): the replica whose row `(job, slot)` goes into `<schema>.job_runs`
- * runs that tick. A claim is refused while another replica's run of the job is unfinished and its
- * heartbeat fresh, so a tick longer than the interval never overlaps the next one on another
- * replica; a replica that died mid-tick stops blocking once its lease runs out. The claim is its
- * own short transaction, committed before the work starts, so the work opens transactions of its
- * own (PGlite, D2: one session, where a transaction held across the work would stall the process).
- */
+/** The leader of a tick (F30, D2). */
 export class JobRuns {
   readonly replica = randomUUID();
   private readonly options: JobRunsOptions;
@@ -52,7 +45,6 @@ export class JobRuns {
     });
   }
 
-  /** Keeps a running tick's lease. */
   async renew(job: string, slot: Date): Promise<void> {
     await this.database.asSystem((tx) =>
       tx.query(`UPDATE ${this.table} SET heartbeat_at = now() WHERE job = $1 AND slot = $2`, [

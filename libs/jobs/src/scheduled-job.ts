@@ -6,30 +6,21 @@ import { JobRuns } from './job-runs';
 const HOUR_MS = 3_600_000;
 
 export interface ScheduledJobOptions<T> {
-  /** The job's name in `job_runs`, unique within the schema. */
   name: string;
   intervalMs: number;
-  /** How long after each interval's start the tick fires (the monitors wait for the minute's events). */
   offsetMs?: number;
-  /** The tick's work; `slot` is the start of the interval it runs for. */
   work: (slot: Date) => Promise<T>;
   runs: JobRuns;
   logger: Logger;
   clock?: Clock;
 }
 
-/**
- * Work every `intervalMs`, once per interval across replicas (F30). Every replica wakes at the
- * start of each interval (plus `offsetMs`), and the one whose claim in `job_runs` succeeds runs it.
- * Ticks of one replica run one after another: the next wake-up is set when a tick ends, so a tick
- * longer than the interval skips the intervals it overran. `stop()` waits for the tick in progress.
- */
+/** Work every `intervalMs`, once per interval across replicas (F30). */
 export class ScheduledJob<T = unknown> {
   private readonly clock: Clock;
   private readonly offsetMs: number;
   private isStopped = true;
   private cancelWakeUp?: () => void;
-  /** The last tick asked for; each waits for the one before it. */
   private queue: Promise<unknown> = Promise.resolve();
   /** The timer's current tick, until it has set the next wake-up. */
   private wakeUp: Promise<void> = Promise.resolve();
@@ -59,10 +50,7 @@ export class ScheduledJob<T = unknown> {
     await Promise.all([this.queue, this.wakeUp]);
   }
 
-  /**
-   * The tick of the interval holding `at`, after any tick of this replica still running: its result
-   * when this replica claimed it, undefined when another replica has or had it.
-   */
+  /** The tick of the interval holding `at`, after any tick of this replica still running. */
   runAt(at: Date = new Date(this.clock.now())): Promise<T | undefined> {
     const { intervalMs } = this.options;
     const slot = new Date(Math.floor(at.getTime() / intervalMs) * intervalMs);

@@ -5,10 +5,6 @@ import { Clock } from './clock';
 import { JobRuns } from './job-runs';
 import { ScheduledJob } from './scheduled-job';
 
-/**
- * A service's scheduled jobs, claimed in its schema's `job_runs`, started and stopped together;
- * as a Nest provider (`schedulerProvider`) with the application.
- */
 export class Scheduler {
   private readonly jobs: Array<ScheduledJob<unknown>> = [];
   private readonly runs: JobRuns;

@@ -1,7 +1,4 @@
-/**
- * `job_runs` as every service's migration creates it, for test schemas (`@agp/jobs/testing`).
- * Migrations write their own SQL (they never import runtime code); this is for specs only.
- */
+/** Migrations write their own SQL (they never import runtime code); this is for specs only. */
 export async function createJobRunsTable(
   runner: { query(sql: string): Promise<unknown> },
   schema: string,

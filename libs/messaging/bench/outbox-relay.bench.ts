@@ -43,11 +43,6 @@ function rate(count: number, ms: number): string {
   return `${Math.round((count * 1_000) / ms).toLocaleString('en-US')} events/s (${(ms / 1_000).toFixed(1)} s)`;
 }
 
-/**
- * The outbox relay on JetStream (a nats-server of its own, file storage): committed outbox rows to
- * acknowledged JetStream messages. Baseline, same run, same rows: one publish awaited after the
- * other, as the relay did before its publishes were pipelined.
- */
 async function main(): Promise<void> {
   const db = await createTestDatabase('messaging_bench');
   const nats = await startNatsServer();

@@ -3,10 +3,7 @@ import { PublicRoute } from '@agp/http';
 
 import { asyncApiDocument } from './asyncapi';
 
-/**
- * `GET /asyncapi.json`: the events' description (issue 18 § 4), public like the OpenAPI document
- * beside it. Served by the gateway and by the one-process runner.
- */
+// Public like the OpenAPI document beside it (issue 18 § 4).
 @PublicRoute()
 @Controller()
 export class AsyncApiController {

@@ -12,16 +12,9 @@ import { EVENTS_MAX_AGE_MS } from './streams';
 import { deadLetterSubject, eventSubject, eventsStreamName } from './subjects';
 
 const SCHEMA_REF = '#/components/schemas/';
-/** Stands for NATS_PREFIX in channel addresses; AsyncAPI fills it from the channel parameter. */
 const PREFIX_PARAMETER = '{prefix}';
 
-/**
- * The AsyncAPI 3 description of the platform's events (issue 18 § 4), derived from the same
- * contract classes the consumers validate with (libs/contracts), so it cannot drift from them:
- * one channel per event type on the events stream, the envelope with that type's payload, the
- * `Nats-Msg-Id` header and the delivery semantics a subscriber must know (at least once,
- * deduplicate on the envelope id).
- */
+/** AsyncAPI 3 (issue 18 § 4) from the contract classes consumers validate with: it cannot drift. */
 export function asyncApiDocument(options: { version?: string } = {}): Record<string, unknown> {
   const schemas = contractSchemas();
   const channels: Record<string, unknown> = {};
@@ -122,11 +115,9 @@ function envelopeSchema(type: EventType, payloadRef: string): JsonSchema {
   };
 }
 
-/**
- * JSON Schemas of the event payload classes and what they reference (service DTOs share the
- * global class-validator registry and are left out), with the evidence union spelled out by its
- * `kind` (class-validator-jsonschema does not follow a discriminated `@Type`).
- */
+// JSON Schemas of the event payload classes and what they reference (service DTOs share the global
+// class-validator registry and are left out), with the evidence union spelled out by its `kind`
+// (class-validator-jsonschema does not follow a discriminated `@Type`).
 function contractSchemas(): Record<string, JsonSchema> {
   const all = contractJsonSchemas(SCHEMA_REF);
   const evidence = {

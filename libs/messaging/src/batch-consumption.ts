@@ -1,23 +1,11 @@
 import { JsMsg } from '@nats-io/jetstream';
 
-/**
- * Delivers a batch of events to a consumer that handles them in one transaction. Throwing means
- * "none of them done": the transport then retries them one by one, so a poison message is isolated
- * and parked without holding the others back.
- */
 export type { DeliverBatch } from './event-transport';
 
 export const DEFAULT_MAX_BATCH = 500;
 export const DEFAULT_BATCH_ACK_PENDING = 10_000;
 
-/**
- * Gathers messages from a JetStream `consume()` iterator into batches: whatever has arrived (up to
- * `maxBatch`) is handed over as soon as a batch slot is free, so a busy stream gets large batches
- * and a quiet one gets prompt single deliveries. Up to `concurrency` batches are handled at once
- * (default 1): with 2, the audit ingest prepares one batch while PostgreSQL writes the other.
- * Messages are acked only after their batch handler resolved (after its commit); un-acked ones come
- * back after ack_wait, and the consumer's idempotency makes that harmless (D5).
- */
+/** Messages are acked only after their batch handler resolved (after its commit) (D5). */
 export class BatchConsumerLoop {
   private readonly buffer: JsMsg[] = [];
   private wake?: () => void;
@@ -31,7 +19,6 @@ export class BatchConsumerLoop {
     private readonly concurrency = 1,
   ) {}
 
-  /** Resolves when the iterator has ended and every gathered message has been handled. */
   run(): Promise<void> {
     const gathering = this.gather();
     const processing = this.process();

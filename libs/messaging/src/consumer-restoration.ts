@@ -3,12 +3,7 @@ import { Logger } from 'pino';
 
 const MISSING = new Set(['consumer_not_found', 'consumer_deleted', 'stream_not_found']);
 
-/**
- * A durable consumer, or its stream, can vanish under a running `consume()`: deleted by an
- * operator, or lost with a NATS server's storage. The client then only waits for it to come back,
- * and events would stop flowing without a word (D5); this puts it back, and the client resumes.
- * A consumer made again delivers the stream from its start: consumers are idempotent (D5).
- */
+/** A durable consumer, or its stream, can vanish under a running `consume()` (D5). */
 export async function restoreWhenMissing(
   messages: ConsumerMessages,
   restore: () => Promise<void>,

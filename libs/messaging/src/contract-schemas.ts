@@ -2,20 +2,11 @@ import { classJsonSchemas } from '@agp/http';
 
 export type JsonSchema = Record<string, unknown>;
 
-/**
- * JSON Schemas derived from the class-validator metadata of every registered class (the contract
- * classes among them), keyed by class name, with references under `refPointerPrefix` (the
- * derivation of `libs/http`, null let through where `@IsOptional` lets it), behind the consumers'
- * compiled validation and the AsyncAPI document.
- */
+/** As `libs/http` derives them, with null let through where `@IsOptional` lets it. */
 export function contractJsonSchemas(refPointerPrefix: string): Record<string, JsonSchema> {
   return acceptingNull(classJsonSchemas(refPointerPrefix));
 }
 
-/**
- * `@IsOptional` skips every other constraint of a property whose value is null or undefined; the
- * derived schema only leaves such properties out of `required`, so null is let through here.
- */
 function acceptingNull(
   definitions: Record<string, { properties?: object; required?: string[] }>,
 ): Record<string, JsonSchema> {

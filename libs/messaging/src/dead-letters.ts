@@ -3,7 +3,6 @@ import { JetStreamManager } from '@nats-io/jetstream';
 import { ParkedMessage } from './event-transport';
 import { deadLetterStreamName } from './subjects';
 
-/** For operators and tests: how many messages sit in the dead-letter stream. */
 export async function countDeadLetters(jsm: JetStreamManager, prefix: string): Promise<number> {
   const info = await jsm.streams.info(deadLetterStreamName(prefix));
   return info.state.messages;

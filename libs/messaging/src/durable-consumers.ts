@@ -24,11 +24,7 @@ export interface DurableConsumerSetup {
   logger: Logger;
 }
 
-/**
- * What every durable consumer of the events stream does to start (one by one in the transport,
- * in batches for the ingest): create or update it, read from it, and make it again when it is
- * deleted under a running read (F19).
- */
+/** Creates or updates the consumer and reads it, remade when deleted under a running read (F19). */
 export async function openDurableConsumer(setup: DurableConsumerSetup): Promise<ConsumerMessages> {
   const { jsm, js, config } = setup;
   const stream = eventsStreamName(setup.prefix);
@@ -51,12 +47,6 @@ export async function openDurableConsumer(setup: DurableConsumerSetup): Promise<
   return messages;
 }
 
-/**
- * The running reads of one owner and how they stop: pulling stops, deliveries in hand finish,
- * messages gathered but not started go back — nak'd only after a round trip, once the server has
- * dropped the pending pull requests (a nak sent earlier can be redelivered straight into one of
- * them, to an inbox nobody reads any more).
- */
 export class RunningConsumers {
   private readonly running: Array<{ messages: ConsumerMessages; loop: Promise<void> }> = [];
   private readonly handedBack: JsMsg[] = [];

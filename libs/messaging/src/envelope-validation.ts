@@ -5,10 +5,7 @@ import { invalidPayloadProperties } from './payload-validation';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * A consumer validates before acting (STYLE.md §5). What fails here can never succeed, so it is
- * parked at once instead of redelivered.
- */
+/** What fails here can never succeed, so it is parked at once instead of redelivered (§5). */
 export function assertValidEnvelope(envelope: EventEnvelope): void {
   const problems: string[] = [];
   if (typeof envelope !== 'object' || envelope === null) {

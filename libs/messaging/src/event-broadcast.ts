@@ -3,28 +3,14 @@ import { Logger } from 'pino';
 
 import { BroadcastListener, EventTransport, StopListening } from './event-transport';
 
-/**
- * Every replica hears every event of the types it listens to (unlike a durable consumer, whose
- * replicas share the work): what caches use to drop what any replica changed, and waiters to wake
- * on what any replica decided. Not durable: `onGap` says events may have been missed (a NATS
- * reconnect), so a listener drops or re-reads everything. Apps ask for it under `EVENT_BROADCAST`
- * and never open a connection of their own (STYLE § 14).
- *
- * A replica hears the events its own outbox commits before the commit returns, so what a request
- * changed holds for the next request on the same replica (read your writes) through this one path;
- * the other replicas hear the event when it is published. Each listener hears an event once.
- */
+/** Apps ask for it under `EVENT_BROADCAST` and never open a connection of their own (STYLE § 14). */
 export interface EventBroadcast {
   listen(types: readonly string[], listener: BroadcastListener): Promise<StopListening>;
 }
 
 export const EVENT_BROADCAST = Symbol('EVENT_BROADCAST');
 
-/**
- * Ids heard at their commit whose publication has not come back yet, per listener. Bounded: an
- * echo that never comes (the event was published while this replica was not connected) must not
- * hold memory for ever; one that comes after its id was pushed out is heard a second time.
- */
+/** Ids heard at their commit whose publication has not come back yet, per listener. */
 const AWAITED_ECHOES = 10_000;
 
 interface Registered {
@@ -33,11 +19,6 @@ interface Registered {
   awaitedEchoes: Set<string>;
 }
 
-/**
- * The process's broadcast (one per `EventBusModule`): the transport's `listen` (core NATS
- * subscriptions on JetStream, each publish in-process) for what any replica publishes, and the
- * outboxes of this process (`committed`) for what this replica commits.
- */
 export class ReplicaBroadcast implements EventBroadcast {
   private readonly registered = new Set<Registered>();
 
@@ -68,10 +49,8 @@ export class ReplicaBroadcast implements EventBroadcast {
     }
   }
 
-  /**
-   * Events an outbox of this process has just committed (called by the outbox, inside the commit):
-   * their listeners hear them now, and not again when the publication comes back.
-   */
+  // Events an outbox of this process has just committed (called by the outbox, inside the commit):
+  // their listeners hear them now, and not again when the publication comes back.
   committed(envelopes: readonly EventEnvelope[]): void {
     if (this.registered.size === 0) {
       return;
@@ -86,7 +65,6 @@ export class ReplicaBroadcast implements EventBroadcast {
     }
   }
 
-  /** A listener that throws has lost track: it is told to drop everything, as after a gap. */
   private hand(entry: Registered, envelope: EventEnvelope): void {
     try {
       entry.listener.onEvent(envelope);

@@ -10,7 +10,6 @@ export type EventHandler<T extends EventType> = (
 ) => Promise<void>;
 
 export interface ConsumerOptions {
-  /** `tenant` (default): the handler runs in the event's tenant scope; `system`: across tenants. */
   scope?: 'tenant' | 'system';
 }
 
@@ -21,10 +20,7 @@ interface Registration {
   scope: 'tenant' | 'system';
 }
 
-/**
- * A service's consumers. Each event is handled in one transaction that first records its id in
- * the inbox under a unique key, so a redelivered event changes nothing (D5).
- */
+/** A service's consumers (D5). */
 export class EventConsumers {
   private readonly registrations: Registration[] = [];
 

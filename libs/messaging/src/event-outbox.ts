@@ -6,9 +6,7 @@ import { EntitySubscriberInterface, QueryRunner } from 'typeorm';
 
 import { EventTransport } from './event-transport';
 
-/** How long a direct publish waits for JetStream's acknowledgement before the outbox takes over. */
 const DIRECT_ACK_TIMEOUT_MS = 1_000;
-/** After a direct publish failed, events go to the outbox for this long before NATS is tried again. */
 const DIRECT_PAUSE_MS = 5_000;
 
 export interface EventContext {
@@ -32,26 +30,17 @@ export function buildEvent<T extends EventType>(
   };
 }
 
-/**
- * How a service emits an event: in the same transaction as the state change (D5). The relay
- * publishes it after commit; a crash or a NATS outage in between loses nothing.
- */
+/** How a service emits an event: in the same transaction as the state change (D5). */
 export class EventOutbox {
   private onAdded: () => void = () => undefined;
   private onCommitted: (envelopes: readonly EventEnvelope[]) => void = () => undefined;
-  /**
-   * What each open transaction added: the relay is woken, and this replica's broadcast listeners
-   * hear the events, when it commits, not before.
-   */
   private readonly uncommitted = new WeakMap<QueryRunner, UncommittedEvents>();
-  /** The bus `addDurable` publishes to directly (JetStream), when it can acknowledge. */
   private durableBus?: Required<Pick<EventTransport, 'publishAcknowledged'>>;
   private directPausedUntil = 0;
 
   constructor(private readonly database: Database) {
     const subscriber: EntitySubscriberInterface = {
       afterTransactionCommit: ({ queryRunner }) => {
-        // A released savepoint inside the transaction is reported as a commit too.
         const added = this.uncommitted.get(queryRunner);
         if (!queryRunner.isTransactionActive && added) {
           this.uncommitted.delete(queryRunner);
@@ -99,12 +88,6 @@ export class EventOutbox {
     return envelope;
   }
 
-  /**
-   * Events built with `buildEvent` stored in one statement that commits on its own: durable when
-   * the promise resolves. What a caller that must not answer before its events are durable batches
-   * many callers into (the relay's traffic hops, group commit). One round trip on PostgreSQL; a
-   * transaction of its own on the embedded PGlite (`Database.commitStatement`).
-   */
   async addCommitted(envelopes: ReadonlyArray<EventEnvelope<EventType, unknown>>): Promise<void> {
     if (envelopes.length === 0) {
       return;
@@ -119,16 +102,7 @@ export class EventOutbox {
     this.committed(envelopes);
   }
 
-  /**
-   * Events that change no state of this service, durable when the promise resolves (the traffic
-   * hops' audit, T39): acknowledged by JetStream, which stores them (the same acknowledgement on
-   * which the outbox relay deletes a row, so they are exactly as durable as an outbox row once
-   * published), or, when the bus cannot acknowledge in time or is in-process, committed to the
-   * outbox (`addCommitted`). A publish that timed out may still have been stored: the outbox
-   * then publishes the same event id again, which JetStream's duplicate window and the
-   * consumers' inboxes drop (D5). Listeners of this replica hear a directly published event from
-   * the bus, as every other replica does.
-   */
+  // This replica hears it from the bus, as every other does (T39, D5).
   async addDurable(envelopes: ReadonlyArray<EventEnvelope<EventType, unknown>>): Promise<void> {
     if (envelopes.length === 0) {
       return;
@@ -144,7 +118,6 @@ export class EventOutbox {
     await this.addCommitted(envelopes);
   }
 
-  /** `addDurable` publishes through this bus first when it acknowledges what it stores. */
   publishDurablyThrough(transport: EventTransport): void {
     const { publishAcknowledged } = transport;
     this.durableBus = publishAcknowledged
@@ -152,18 +125,14 @@ export class EventOutbox {
       : undefined;
   }
 
-  /**
-   * The relay asks to be woken when a transaction that added events has committed (waking it
-   * before would find nothing yet; it still polls, for other replicas' rows).
-   */
+  // The relay asks to be woken when a transaction that added events has committed (waking it before
+  // would find nothing yet; it still polls, for other replicas' rows).
   notifyOnAdd(listener: () => void): void {
     this.onAdded = listener;
   }
 
-  /**
-   * The process's broadcast asks to hear what this outbox commits, inside the commit, so that the
-   * replica that made a change holds it before it answers (`ReplicaBroadcast.committed`).
-   */
+  // The process's broadcast asks to hear what this outbox commits, inside the commit, so that the
+  // replica that made a change holds it before it answers (`ReplicaBroadcast.committed`).
   notifyOnCommit(listener: (envelopes: readonly EventEnvelope[]) => void): void {
     this.onCommitted = listener;
   }

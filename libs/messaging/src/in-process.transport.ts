@@ -18,11 +18,7 @@ import { RedeliveryPolicy, redeliveryDelay } from './redelivery';
 
 const IN_PROCESS_REDELIVERY: RedeliveryPolicy = { maxDeliveries: 4, backoffMs: [50, 200, 1_000] };
 
-/**
- * The embedded default's bus (D2). `publish` returns only once every subscriber has processed the
- * event (or parked it), so the outbox row that fed it is deleted only then: a crash before that
- * republishes from the outbox, and idempotent consumers make the repeat harmless.
- */
+/** The embedded default's bus (D2). */
 export class InProcessTransport implements EventTransport {
   readonly deliversInline = true;
   private readonly subscribers: Array<{
@@ -45,11 +41,7 @@ export class InProcessTransport implements EventTransport {
     await this.runConsumers([envelope]);
   }
 
-  /**
-   * F32: every listener hears each event in order; then each subscriber gets its events, a batch
-   * subscriber all of them in one delivery (one transaction), the others one by one. A batch that
-   * keeps failing is retried one event at a time, so only what cannot be processed is parked.
-   */
+  /** F32: every listener hears each event in order. */
   publishInline(envelopes: ReadonlyArray<EventEnvelope>): Promise<void> {
     return this.runConsumers(envelopes);
   }
@@ -81,17 +73,13 @@ export class InProcessTransport implements EventTransport {
     }
   }
 
-  /** One process: every listener hears each event as it is published; nothing can be missed. */
   async listen(types: readonly string[], listener: BroadcastListener): Promise<StopListening> {
     const entry = { types, listener };
     this.listeners.add(entry);
     return () => void this.listeners.delete(entry);
   }
 
-  /**
-   * One process, one owner per query type (D2): `ask` calls its answerer directly, through the same
-   * JSON bodies and the same timeout as NATS request-reply, so both deployments behave alike.
-   */
+  /** One process, one owner per query type (D2). */
   async ask(type: string, body: string, timeoutMs: number): Promise<string> {
     const answerer = this.answerers.get(type);
     if (!answerer) {
@@ -165,11 +153,6 @@ export class InProcessTransport implements EventTransport {
     });
   }
 
-  /**
-   * True once the whole batch was processed. A failed batch is tried again after the usual
-   * backoff; after the last try, or at once for a poison message, false: its events then go one
-   * by one, and only the ones that fail alone are parked.
-   */
   private async deliverBatchOnce(
     spec: ConsumerSpec,
     deliverBatch: DeliverBatch,
@@ -195,7 +178,6 @@ export class InProcessTransport implements EventTransport {
     return false;
   }
 
-  /** Nothing durable to retire in one process. */
   async retireConsumer(): Promise<boolean> {
     return false;
   }

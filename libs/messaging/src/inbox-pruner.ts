@@ -5,27 +5,20 @@ import { Logger } from 'pino';
 import { DAY_MS, EVENTS_MAX_AGE_MS } from './streams';
 
 export interface InboxPrunerOptions {
-  /** Rows older than this are deleted: longer than any message can come back (default 8 days). */
   retentionMs: number;
   intervalMs: number;
   batchSize: number;
 }
 
-/**
- * The events stream keeps a message 7 days (EVENTS_MAX_AGE_MS), so after that no delivery can
- * repeat it and its inbox row (D5) guards nothing; a day's margin on top.
- */
+// The events stream keeps a message 7 days (EVENTS_MAX_AGE_MS), so after that no delivery can
+// repeat it and its inbox row (D5) guards nothing; a day's margin on top.
 const DEFAULTS: InboxPrunerOptions = {
   retentionMs: EVENTS_MAX_AGE_MS + DAY_MS,
   intervalMs: 3_600_000,
   batchSize: 10_000,
 };
 
-/**
- * Keeps a service's inbox from growing for ever: every hour, on one replica (the service schema's
- * `job_runs`, F30), the rows older than the retention go, in batches so that no transaction holds
- * many locks. Rows are appended in time order, so the oldest are found at the start of the table.
- */
+/** Rows are appended in time order, so the oldest are found at the start of the table (F30). */
 export class InboxPruner {
   private readonly options: InboxPrunerOptions;
   private readonly job: ScheduledJob<number>;
@@ -53,7 +46,6 @@ export class InboxPruner {
     return this.job.stop();
   }
 
-  /** Deletes the expired rows; returns how many. */
   async prune(): Promise<number> {
     const { schema } = this.database;
     let deleted = 0;

@@ -44,23 +44,15 @@ export interface JetStreamOptions {
   url: string;
   prefix: string;
   redelivery: RedeliveryPolicy;
-  /** Redelivery after a consumer died holding the message (no ack, no nak). */
   ackWaitMs?: number;
-  /** How long a pull waits for messages (nats.js default 30 s); also how soon a consumer made again is read from. */
   pullExpiresMs?: number;
-  /** How long JetStream remembers a message id for duplicate suppression. */
   duplicateWindowMs?: number;
-  /**
-   * Messages a consumer holds un-acked at once. Kept small: deliveries are handled one at a time,
-   * and a large buffer would let held messages outlive `ackWaitMs` and be redelivered (counting
-   * towards parking) while still queued here.
-   */
+  /** Messages a consumer holds un-acked at once. */
   batchSize?: number;
   /** How long a publish waits for the stream's acknowledgement (the relay retries after). */
   publishTimeoutMs?: number;
 }
 
-/** Multiple filter subjects on one consumer need nats-server 2.10. */
 function supportsMultipleFilters(version: string | undefined): boolean {
   const [major = 0, minor = 0] = (version ?? '0.0')
     .split('.')
@@ -89,7 +81,6 @@ export class JetStreamTransport implements EventTransport {
     return JetStreamTransport.overConnection(nc, options, logger);
   }
 
-  /** Over a connection the caller made (and may close abruptly: fault tests simulate a crash so). */
   static async overConnection(
     nc: NatsConnection,
     options: JetStreamOptions,
@@ -142,11 +133,7 @@ export class JetStreamTransport implements EventTransport {
     );
   }
 
-  /**
-   * Publishes an envelope again under a message id of its own, so that the duplicate window does
-   * not drop it: an operator replaying a parked event (`deadLetters`), or a test showing what a
-   * redelivery does to a consumer. Consumers' inboxes make the repeat harmless (D5).
-   */
+  // Under a message id of its own, so that the duplicate window does not drop it (D5).
   async replay(envelope: EventEnvelope): Promise<void> {
     await this.js.publish(
       eventSubject(this.options.prefix, envelope.type),
@@ -155,10 +142,6 @@ export class JetStreamTransport implements EventTransport {
     );
   }
 
-  /**
-   * Batches on this transport's connection, with its redelivery rules (JetStreamBatchConsumer):
-   * opened, stopped and closed with the one-by-one consumers.
-   */
   async subscribeBatches(
     spec: ConsumerSpec,
     options: BatchSubscriptionOptions,
@@ -200,11 +183,8 @@ export class JetStreamTransport implements EventTransport {
       .catch(() => false);
   }
 
-  /**
-   * Core NATS subscriptions on the subjects JetStream stores the types under, on this transport's
-   * connection: the outbox publishes each event once, after commit, and every replica hears it.
-   * A reconnect may have lost some: every listener is told (`onGap`).
-   */
+  // Core NATS subscriptions on the subjects JetStream stores the types under, on this transport's
+  // connection: the outbox publishes each event once, after commit, and every replica hears it.
   async listen(types: readonly string[], listener: BroadcastListener): Promise<StopListening> {
     const subscriptions = types.map((type) =>
       this.nc.subscribe(eventSubject(this.options.prefix, type), {
@@ -228,7 +208,6 @@ export class JetStreamTransport implements EventTransport {
     };
   }
 
-  /** Core NATS request-reply on this transport's connection (nats-queries.ts). */
   ask(type: string, body: string, timeoutMs: number): Promise<string> {
     return askOverNats(this.nc, querySubject(this.options.prefix, type), body, timeoutMs);
   }
@@ -293,19 +272,13 @@ export class JetStreamTransport implements EventTransport {
     });
   }
 
-  /** A running read, stopped with the others by `stopConsumers`. */
   private run(spec: ConsumerSpec, messages: ConsumerMessages, loop: Promise<void>): void {
     const running = loop.catch((error: unknown) => {
-      // The connection was closed under it (a crash, a test): un-acked messages come back anyway.
       this.logger.warn({ err: error, consumer: spec.name }, 'consumer stopped');
     });
     this.consumers.add(messages, running);
   }
 
-  /**
-   * One filter subject where the server allows it; on nats-server < 2.10 a consumer of several
-   * types reads every event subject and `handle` acks the types it was not registered for.
-   */
   private filterOf(spec: ConsumerSpec): { filter_subject: string } | { filter_subjects: string[] } {
     const subjects = spec.types.map((type) => eventSubject(this.options.prefix, type));
     if (subjects.length === 1) {
@@ -345,7 +318,6 @@ export class JetStreamTransport implements EventTransport {
     await this.deliverOne(spec, message, envelope, deliver);
   }
 
-  /** Ack after the handler resolved; redeliver later or park when it threw. */
   private async deliverOne(
     spec: ConsumerSpec,
     message: JsMsg,
@@ -361,13 +333,7 @@ export class JetStreamTransport implements EventTransport {
     this.disposition.ack(message);
   }
 
-  /**
-   * Stops pulling (one by one and in batches alike), lets in-flight deliveries finish (the batch
-   * in hand included), then naks what was fetched but not started so
-   * another replica gets it now rather than after ack wait. The naks go out only after a round
-   * trip, once the server has dropped this consumer's pending pull requests: a nak sent earlier
-   * can be redelivered straight into one of them, to an inbox nobody reads any more.
-   */
+  // Naks what was fetched but not started, so another replica gets it now, not after ack wait.
   async stopConsumers(): Promise<void> {
     await this.consumers.stop(this.nc, this.disposition);
   }
@@ -383,7 +349,6 @@ export class JetStreamTransport implements EventTransport {
     await this.nc.flush();
   }
 
-  /** For operators and tests: what sits in the dead-letter stream. */
   deadLetterCount(): Promise<number> {
     return countDeadLetters(this.jsm, this.options.prefix);
   }

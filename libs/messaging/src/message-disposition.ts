@@ -6,11 +6,7 @@ import { ConsumerSpec, PoisonMessageError } from './event-transport';
 import { RedeliveryPolicy, redeliveryDelay } from './redelivery';
 import { deadLetterSubject } from './subjects';
 
-/**
- * What becomes of a JetStream message after a delivery attempt, the same for the transport's
- * consumers and the batch consumer: ack, redeliver with backoff, or park in the dead-letter stream
- * (poison at once, anything else after its bounded deliveries, F6).
- */
+/** Ack, redeliver with backoff, or park (poison at once, else after bounded deliveries, F6). */
 export class MessageDisposition {
   constructor(
     private readonly js: JetStreamClient,
@@ -19,7 +15,6 @@ export class MessageDisposition {
     private readonly logger: Logger,
   ) {}
 
-  /** Ack, nak or term; if the connection is gone the server redelivers after ack wait anyway. */
   settle(action: () => void): void {
     try {
       action();
@@ -32,7 +27,6 @@ export class MessageDisposition {
     this.settle(() => message.ack());
   }
 
-  /** A delivery attempt threw: park it (poison, or out of deliveries) or redeliver it later. */
   async failed(spec: ConsumerSpec, message: JsMsg, eventId: string, error: unknown): Promise<void> {
     const deliveries = message.info.deliveryCount;
     const reason = error instanceof Error ? error.message : String(error);
@@ -67,11 +61,9 @@ export class MessageDisposition {
     }
   }
 
-  /**
-   * Messages fetched but not started when consumption stopped go back at once rather than after
-   * ack wait, but only after a round trip, once the server has dropped the pending pull requests:
-   * a nak sent earlier can be redelivered straight into one of them, to an inbox nobody reads.
-   */
+  // Messages fetched but not started when consumption stopped go back at once rather than after ack
+  // wait, but only after a round trip, once the server has dropped the pending pull requests: a nak
+  // sent earlier can be redelivered straight into one of them, to an inbox nobody reads.
   async handBack(nc: NatsConnection, messages: JsMsg[]): Promise<void> {
     if (messages.length > 0 && !nc.isClosed()) {
       await nc.flush().catch(() => undefined);

@@ -1,10 +1,6 @@
 import { QueryRunner } from 'typeorm';
 
-/**
- * The outbox (events committed with a state change, waiting to be published) and the inbox (event
- * ids each consumer has processed). Infrastructure, not tenant data: the envelope carries the
- * tenant, and neither table is read in a tenant's scope. Each service's first migration calls this.
- */
+/** Infrastructure, not tenant data. */
 export async function createMessagingTables(runner: QueryRunner, schema: string): Promise<void> {
   await runner.query(`
     CREATE TABLE ${schema}.outbox (

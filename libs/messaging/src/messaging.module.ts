@@ -28,7 +28,6 @@ export interface EventBusOptions {
   prefix: string;
   redelivery?: RedeliveryPolicy;
   ackWaitMs?: number;
-  /** How long `OWNER_QUERIES.ask` waits for an owner (default `DEFAULT_QUERY_TIMEOUT_MS`). */
   queryTimeoutMs?: number;
 }
 
@@ -36,7 +35,6 @@ export interface EventBusOptions {
 class EventBusLifecycle implements BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(@Inject(EVENT_TRANSPORT) private readonly transport: EventTransport) {}
 
-  /** Consumers stop first: in-flight deliveries finish, un-acked messages go back. */
   async beforeApplicationShutdown(): Promise<void> {
     await this.transport.stopConsumers();
   }
@@ -77,8 +75,7 @@ export class EventBusModule {
           },
         },
         {
-          // One per process: its listeners hear what any replica publishes and, at once, what
-          // any service of this process commits (the outboxes below).
+          // One per process: it hears any replica's publications and this process's commits.
           provide: EVENT_BROADCAST,
           inject: [EVENT_TRANSPORT, ROOT_LOGGER],
           useFactory: (transport: EventTransport, logger: Logger): EventBroadcast =>
@@ -111,7 +108,6 @@ export interface ServiceMessagingOptions {
   databaseToken: symbol;
 }
 
-/** One service's outbox, relay, consumers and inbox pruning, bound to its own schema. */
 @Module({})
 export class MessagingModule {
   static forService(options: ServiceMessagingOptions): DynamicModule {

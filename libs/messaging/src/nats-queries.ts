@@ -3,14 +3,9 @@ import { Logger } from 'pino';
 
 import { AnswerQuery, QueryFailure, StopListening } from './event-transport';
 
-/**
- * Replicas of one owner share this queue group: NATS hands each request to one of them, and the
- * asker waits for that one reply (core request-reply, no JetStream storage: a query is worth
- * nothing once its asker has given up).
- */
+/** Replicas of one owner share this queue group. */
 const ANSWERERS = 'answerers';
 
-/** NATS request-reply with the official client's `request` (its mux inbox and timeout). */
 export async function askOverNats(
   nc: NatsConnection,
   subject: string,
@@ -25,7 +20,6 @@ export async function askOverNats(
   }
 }
 
-/** A queue subscription that answers each request on `subject`; the reply goes to its inbox. */
 export async function answerOverNats(
   nc: NatsConnection,
   subject: string,
@@ -41,13 +35,11 @@ export async function answerOverNats(
       }
       void handler(message.string()).then(
         (reply) => message.respond(reply),
-        // The handler's own failures are replies (OwnerQueries); this is a bug: no reply, the
-        // asker's timeout says so.
+        // A bug (failures are replies, OwnerQueries): the asker's timeout reports it.
         (failure: unknown) => logger.error({ err: failure, subject }, 'query answerer threw'),
       );
     },
   });
-  // The subscription is known to the server before the owner counts as answering.
   await nc.flush();
   return () => subscription.unsubscribe();
 }

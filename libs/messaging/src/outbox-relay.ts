@@ -10,7 +10,6 @@ export interface OutboxRelayOptions {
   maxBackoffMs: number;
 }
 
-/** How soon after a kick the relay drains: commits within it share one drain. */
 const KICK_DELAY_MS = 5;
 
 const DEFAULTS: OutboxRelayOptions = { batchSize: 200, idleMs: 250, maxBackoffMs: 5_000 };
@@ -18,12 +17,7 @@ const DEFAULTS: OutboxRelayOptions = { batchSize: 200, idleMs: 250, maxBackoffMs
 /** Outbox rows being published in this process (in-process bus only; see drainInline). */
 const INLINE_CLAIMS = new Set<string>();
 
-/**
- * Publishes committed outbox rows and deletes them in the same transaction. Rows are claimed with
- * SKIP LOCKED, so replicas share the work; if publishing fails the transaction rolls back and the
- * rows wait for the next try. A row published but not deleted (crash) is published again: the
- * event id makes JetStream drop the repeat, and consumers are idempotent anyway.
- */
+/** Rows are claimed with SKIP LOCKED, so replicas share the work. */
 export class OutboxRelay {
   private readonly options: OutboxRelayOptions;
   private timer?: NodeJS.Timeout;
@@ -32,7 +26,6 @@ export class OutboxRelay {
   private running?: Promise<void>;
   private isStopped = true;
   private failures = 0;
-  /** A kick that came while a drain ran: its rows may have missed that drain's read. */
   private isKickedWhileRunning = false;
 
   constructor(
@@ -66,10 +59,6 @@ export class OutboxRelay {
     await this.running;
   }
 
-  /**
-   * A pending wake-up that comes sooner is kept: restarting it on every kick would let a steady
-   * stream of commits (one every few milliseconds) postpone the drain for as long as it lasts.
-   */
   private schedule(delayMs: number): void {
     if (this.isStopped || this.running) {
       return;
@@ -112,20 +101,12 @@ export class OutboxRelay {
     this.schedule(next);
   }
 
-  /** Publishes one batch; returns how many rows it published. */
   async drainOnce(): Promise<number> {
     return this.transport.deliversInline ? this.drainInline() : this.drainLocked();
   }
 
-  /**
-   * In-process: read the batch, then publish the rows and delete them outside any open
-   * transaction. Rows are claimed in this process (the only one an in-process bus has) and
-   * re-checked after the claim, so two relays of one schema never deliver a row twice. A crash
-   * between publish and delete republishes the rows on restart; idempotent consumers make that
-   * harmless. Three statements per batch, whatever its size, each in a transaction of its own
-   * (the embedded PGlite needs one per statement) with no scope set: the outbox has no row-level
-   * security.
-   */
+  // Rows are claimed in this process (the only one an in-process bus has) and re-checked after the
+  // claim, so two relays of one schema never deliver a row twice.
   private async drainInline(): Promise<number> {
     const { schema } = this.database;
     // Rows another relay of this process is publishing are left out of the read, not out of the
@@ -160,7 +141,6 @@ export class OutboxRelay {
           await this.transport.publishInline(due.map((row) => row.envelope));
           published.push(...due.map((row) => row.id));
         } else {
-          // One at a time, in outbox order: in-process consumers run inside publish.
           for (const row of due) {
             await this.transport.publish(row.envelope);
             published.push(row.id);
@@ -180,16 +160,10 @@ export class OutboxRelay {
     return published.length;
   }
 
-  /**
-   * Across processes: the batch is taken and deleted in one statement (`SKIP LOCKED`, so replicas
-   * share the work) inside a transaction that commits only once JetStream acknowledged every
-   * event; a failed publish rolls the delete back and the rows wait for the next try. The outbox
-   * has no row-level security, so no scope is set: three round trips per batch.
-   */
+  /** The outbox has no row-level security, so no scope is set: three round trips per batch. */
   private async drainLocked(): Promise<number> {
     const { schema } = this.database;
     return this.database.dataSource.transaction(async (tx) => {
-      // TypeORM answers a DELETE … RETURNING with [rows, affected].
       const [rows] = await tx.query<[Array<OutboxRow & { seq: string }>, number]>(
         `DELETE FROM ${schema}.outbox
           WHERE seq IN (SELECT seq FROM ${schema}.outbox ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
@@ -211,7 +185,6 @@ interface OutboxRow {
   envelope: EventEnvelope;
 }
 
-/** `bigserial` values arrive as decimal strings. */
 export function compareSeq(a: string, b: string): number {
   return a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
 }

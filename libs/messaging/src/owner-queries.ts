@@ -18,11 +18,7 @@ export const DEFAULT_QUERY_TIMEOUT_MS = 3_000;
 /** What travels back: the answer (null: no such entry in the asked tenant) or why there is none. */
 type Reply = { answer: object | null } | { error: string };
 
-/**
- * The owner could not be asked or did not answer usefully: nobody answers the type (the owner is
- * not running), no answer within the timeout, an answer that is not its contract, or the owner
- * failed. Callers turn it into a 503 naming the owner; never into "not found".
- */
+/** Callers turn it into a 503 naming the owner; never into "not found". */
 export class OwnerUnavailableError extends Error {
   constructor(
     readonly type: QueryType,
@@ -35,18 +31,11 @@ export class OwnerUnavailableError extends Error {
   }
 }
 
-/** Answers one query type: the request is validated before, `null` means "no such entry". */
 export type QueryHandler<T extends QueryType> = (
   request: QueryRequest<T>,
 ) => Promise<QueryAnswer<T>>;
 
-/**
- * Request-reply between services (issue 30), typed by the query map of `@agp/contracts`: a service
- * whose projection misses an id asks the id's owner, which answers from its own committed state.
- * On NATS one replica of the owner answers (a queue group); in one process (D2) the owner's
- * handler is called directly. Both ends validate what they receive against the contract classes
- * (D12): a malformed request is refused by the owner, a malformed answer by the asker.
- */
+/** On NATS one replica of the owner answers (a queue group) (D2, issue 30, D12). */
 export class OwnerQueries {
   constructor(
     private readonly transport: EventTransport,
@@ -62,7 +51,6 @@ export class OwnerQueries {
     });
   }
 
-  /** The owner's answer, `null` when it has no such entry; rejects with `OwnerUnavailableError`. */
   async ask<T extends QueryType>(
     type: T,
     request: QueryRequest<T>,
@@ -133,10 +121,7 @@ function parse(body: string): Record<string, unknown> | undefined {
   }
 }
 
-/**
- * A request's unknown properties are refused (D12); an answer's are not, so an owner may add a
- * field to its answer (contracts change additively, STYLE § 5) before every asker knows it.
- */
+/** A request's unknown properties are refused (D12, § 5). */
 function invalidProperties(
   contract: new () => object,
   value: unknown,

@@ -27,17 +27,7 @@ import { JsonSchema, contractJsonSchemas } from './contract-schemas';
 
 type PayloadClass = new () => object;
 
-/**
- * Payload validation for event consumers (STYLE.md §5), fast enough for the audit ingest (issue 5:
- * class-validator spends ~50 µs on one audit payload, the compiled schema under 1 µs).
- *
- * The contract classes stay the one definition. From their class-validator metadata a JSON Schema
- * is derived (class-validator-jsonschema) and compiled by Ajv, but only for classes whose every
- * constraint has a translation that accepts nothing class-validator would refuse (`translatable`);
- * other classes are validated by class-validator alone. The compiled validator only ever accepts:
- * whatever it refuses goes to class-validator, whose verdict (and wording) is the one reported. So
- * a translation that is stricter than class-validator costs time, never a wrong verdict.
- */
+/** Compiled: class-validator spends ~50 µs on an audit payload, this under 1 µs (issue 5). */
 export function invalidPayloadProperties(type: EventType, data: object): string[] {
   const payloadClass = payloadClassOf(type);
   if (compiledValidatorOf(payloadClass)?.(data)) {
@@ -73,7 +63,6 @@ function compileOrNothing(payloadClass: PayloadClass): ValidateFunction | undefi
 }
 
 function compile(payloadClass: PayloadClass): ValidateFunction {
-  // Created on first use: every contract class is registered by then (the metadata is global).
   ajv ??= new Ajv({
     strict: false,
     // class-validator tests patterns without the `u` flag; so must the compiled schema.
@@ -84,12 +73,7 @@ function compile(payloadClass: PayloadClass): ValidateFunction {
   return ajv.compile({ $ref: `#/definitions/${payloadClass.name}`, definitions: schemas });
 }
 
-/**
- * Whether every constraint of the class (and of the classes it nests) is one whose JSON Schema
- * translation accepts no value that class-validator refuses. Anything else (groups, discriminated
- * nested types, date strings, e-mails, length minimums, which count characters differently) keeps
- * the class on class-validator alone.
- */
+/** Anything else (groups, nested unions, dates, e-mails, lengths) stays on class-validator. */
 export function translatable(payloadClass: PayloadClass, seen = new Set<PayloadClass>()): boolean {
   if (seen.has(payloadClass)) {
     return true;
@@ -107,7 +91,6 @@ function translatableConstraint(meta: ValidationMetadata, seen: Set<PayloadClass
   switch (meta.type) {
     case 'conditionalValidation':
       return meta.name === IS_OPTIONAL;
-    // A required property: left in `required`, and its nested or typed schema refuses null.
     case ValidationTypes.IS_DEFINED:
       return true;
     case 'nestedValidation': {
@@ -136,7 +119,6 @@ function translatableCheck(name: string, first: unknown): boolean {
     case IS_OBJECT:
     case IS_INT:
       return true;
-    // Ajv counts code points, class-validator code points less variation selectors: at most as many.
     case MAX_LENGTH:
     case ARRAY_MAX_SIZE:
     case MIN:
@@ -153,7 +135,6 @@ function translatableCheck(name: string, first: unknown): boolean {
     // Flags are dropped by the translation: without i, m or s a pattern only gets stricter.
     case MATCHES:
       return first instanceof RegExp && /^[ims]*$/.test(first.flags);
-    // JSON has no NaN or Infinity; a decimal-places limit has no translation.
     case IS_NUMBER:
       return (
         first === undefined ||

@@ -1,7 +1,5 @@
 export interface RedeliveryPolicy {
-  /** Deliveries before a message is parked in the dead-letter stream. */
   maxDeliveries: number;
-  /** Delay before the n-th redelivery (the last value repeats). */
   backoffMs: readonly number[];
 }
 

@@ -5,25 +5,13 @@ import { natsConnectionOptions } from './nats-connection';
 
 export interface ReplicatedBucketOptions {
   natsUrl: string;
-  /** The JetStream key-value bucket, created when missing (`<NATS_PREFIX>_revocations`). */
   bucket: string;
-  /** The connection's name as the NATS server shows it. */
   connectionName: string;
 }
 
-/**
- * A JetStream key-value bucket that this process holds in full and keeps up to date by watching
- * it (no queue group: every replica sees every key). The local map is a replica of the bucket,
- * never a source of truth of its own, so no replica contradicts another for longer than a watch
- * delivery takes. Reads are synchronous (a hot path may read it); writes resolve once the bucket
- * has them, and are visible locally at once.
- *
- * Entries apply in revision order per key: a late read never undoes a newer watch entry, nor the
- * reverse.
- */
+/** Never a source of truth of its own: replicas disagree at most one watch delivery long. */
 export class ReplicatedBucket {
   private readonly values = new Map<string, string>();
-  /** Last revision applied per key. */
   private readonly revisions = new Map<string, number>();
   private watchLoop: Promise<void> = Promise.resolve();
   private stopWatch: () => void = () => undefined;
@@ -77,7 +65,6 @@ export class ReplicatedBucket {
   }
 
   private async load(): Promise<void> {
-    // Watch first, then read what is there: whatever changes in between arrives through the watch.
     const watcher = await this.kv.watch({ key: '>' });
     this.stopWatch = () => watcher.stop();
     this.watchLoop = (async () => {
@@ -97,7 +84,6 @@ export class ReplicatedBucket {
     this.apply(entry.key, entry.revision, entry.operation === 'PUT' ? entry.string() : undefined);
   }
 
-  /** `value` undefined: the key was deleted or purged at that revision. */
   private apply(key: string, revision: number, value: string | undefined): void {
     if ((this.revisions.get(key) ?? 0) > revision) {
       return;

@@ -29,7 +29,6 @@ export function eventsStream(
   };
 }
 
-/** Where parked messages wait for an operator. */
 export function deadLetterStream(
   prefix: string,
   duplicateWindowMs = DEFAULT_DUPLICATE_WINDOW_MS,
@@ -42,10 +41,7 @@ export function deadLetterStream(
   };
 }
 
-/**
- * Creates the stream when it is missing; with `update`, also brings an existing one to this
- * definition. Replicas may race to create it: one wins, the others find it there.
- */
+/** Replicas may race to create it: one wins, the others find it there. */
 export async function ensureStream(
   jsm: JetStreamManager,
   stream: StreamDefinition,

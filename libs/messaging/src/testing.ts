@@ -1,22 +1,14 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 
-/**
- * What tests need of a NATS server beyond the transport (`@agp/messaging/testing`): clearing the
- * streams a run made and reading its events stream as a subscriber would. Here rather than in
- * `libs/testing` because this library is the only code that talks to NATS (F22, F27); a separate
- * entry point so production imports never load it. `libs/testing` keeps the server's address
- * (`TEST_NATS_URL`) and the run's prefix (`uniqueNatsPrefix`), which need no client.
- */
+/** What tests need of a NATS server beyond the transport (`@agp/messaging/testing`) (F22, F27). */
 
-/** Removes the streams and key-value buckets a test run created under its prefix. */
 export async function deleteNatsStreams(prefix: string, url: string): Promise<void> {
   const nc = await connect({ servers: url });
   try {
     const jsm = await jetstreamManager(nc);
     for await (const stream of jsm.streams.list()) {
       const name = stream.config.name.toLowerCase();
-      // Key-value buckets under the prefix too (the revocation bucket, KV_<prefix>_revocations).
       if (
         name.startsWith(`${prefix.toLowerCase()}_`) ||
         name.startsWith(`kv_${prefix.toLowerCase()}_`)
@@ -31,16 +23,11 @@ export async function deleteNatsStreams(prefix: string, url: string): Promise<vo
 
 export interface StreamEvent {
   subject: string;
-  /** The message's NATS headers (`Nats-Msg-Id` among them). */
   headers: Record<string, string>;
-  /** The parsed body: an event envelope, if the publisher kept the contract. */
   envelope: unknown;
 }
 
-/**
- * Every message on a run's events stream (`<PREFIX>_EVENTS`) from the first, as a subscriber
- * would read them: what the contract tests compare with the AsyncAPI document (issue 18).
- */
+/** The run's events stream from the first, for the contract tests' AsyncAPI check (issue 18). */
 export async function readStreamEvents(prefix: string, url: string): Promise<StreamEvent[]> {
   const nc = await connect({ servers: url });
   try {

@@ -20,10 +20,7 @@ export interface EvaluateOptions {
   inputValue?: Value;
   /** OPA's strict built-in errors: a failing built-in stops evaluation with an error. */
   strictBuiltinErrors?: boolean;
-  /**
-   * Wall-clock budget in milliseconds (default 50, D22). The clock is read every 1,024 steps, the
-   * first time at step 1,024, so evaluations shorter than that never pay for a clock read.
-   */
+  /** Wall-clock budget in milliseconds (default 50, D22). */
   timeoutMs?: number;
   /** Step budget (default 5,000,000 expression/iteration steps). */
   maxSteps?: number;
@@ -42,13 +39,7 @@ export type ModulesInput = Record<string, string> | ModuleSource[];
 const DEFAULT_TIMEOUT_MS = 50;
 const DEFAULT_MAX_STEPS = 5_000_000;
 
-/**
- * A set of Rego modules compiled once together with their `data`; evaluate it many times.
- *
- * @example
- * const policy = compilePolicy({ 'policy.rego': source }, { data: {} });
- * const decision = policy.evaluateRule('data.acme.guardrails.decision', { input });
- */
+/** A set of Rego modules compiled once together with their `data`; evaluate it many times. */
 export class CompiledPolicy {
   private readonly queries = new Map<string, CompiledQuery>();
   private readonly refs = new Map<string, RefTerm>();
@@ -58,11 +49,7 @@ export class CompiledPolicy {
     readonly data: Value,
   ) {}
 
-  /**
-   * Evaluates a query (e.g. `data.pkg.allow = x`) and returns every solution as Rego values.
-   * Throws `RegoCompileError` for a bad query and `RegoEvalError` for conflicts, strict built-in
-   * errors and an exceeded budget (`eval_cancel_error`).
-   */
+  /** Evaluates a query (e.g. `data.pkg.allow = x`) and returns every solution as Rego values. */
   query(query: string, options: EvaluateOptions = {}): QueryBindings[] {
     let q = this.queries.get(query);
     if (!q) {
@@ -99,9 +86,7 @@ export class CompiledPolicy {
     );
   }
 
-  /**
-   * Value of a document such as `data.acme.guardrails.decision`, as a Rego value, or undefined.
-   */
+  /** Value of a document such as `data.acme.guardrails.decision`, as a Rego value, or undefined. */
   evaluateValue(ref: string, options: EvaluateOptions = {}): Value | undefined {
     let r = this.refs.get(ref);
     if (!r) {
@@ -149,12 +134,7 @@ export function compilePolicy(
     data?: unknown;
     /** OPA's strict mode: unused assignments, `some` declarations, function arguments and imports are errors. */
     strict?: boolean;
-    /**
-     * JSON schemas for type checking (OPA's `--schema`), by reference: `schema` types `input` in
-     * every rule and query; `schema.input`, `schema["acl-schema"]` … (or `input`, `kubernetes/pod`,
-     * as `--schema DIR` names its files) are what `# METADATA` `schemas` annotations refer to.
-     * Without it, annotations that refer to a schema are ignored, as OPA ignores them.
-     */
+    /** JSON schemas for type checking (OPA's `--schema`), by reference. */
     schemas?: Record<string, unknown>;
   } = {},
 ): CompiledPolicy {

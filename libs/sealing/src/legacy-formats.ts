@@ -6,11 +6,7 @@ export interface LegacySealed {
   data: string;
 }
 
-/**
- * The two `v1` shapes the services wrote before F37, told apart by their number of parts:
- * `v1.<iv>.<tag>.<ciphertext>` (tenant-auth's signing keys and client secrets, audit's signing
- * key) and `v1.<keyId>.<iv>.<tag>.<ciphertext>` (relay's upstream credentials, D37). Read only.
- */
+/** Read only (F37, D37). */
 export function parseLegacy(parts: string[]): LegacySealed {
   if (parts[0] === 'v1' && parts.length === 4 && parts[1] && parts[2]) {
     return { iv: parts[1], tag: parts[2], data: parts[3] };

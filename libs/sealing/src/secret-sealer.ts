@@ -15,13 +15,7 @@ function keyIdOf(key: Buffer): string {
   return createHash('sha256').update(key).digest('base64url').slice(0, 8);
 }
 
-/**
- * Secrets at rest (F37): AES-256-GCM with a fresh 96-bit IV per value, sealed as
- * `v2.<keyId>.<iv>.<tag>.<ciphertext>` (base64url) with `v2.<keyId>` as associated data, so the
- * header cannot be swapped either. The three `v1` shapes the services wrote before F37 still open
- * (`legacy-formats.ts`). A value sealed under another key, or altered, never decrypts wrongly:
- * `decrypt` throws.
- */
+/** A value sealed under another key, or altered, never decrypts wrongly: `decrypt` throws (F37). */
 export class SecretSealer {
   private readonly keyId: string;
   private readonly keyName: string;
@@ -37,10 +31,7 @@ export class SecretSealer {
     this.keyId = keyIdOf(key);
   }
 
-  /**
-   * A sealer whose key is derived from a configured secret with scrypt and a salt naming its use;
-   * the salt must stay what it was when the values were sealed.
-   */
+  // The scrypt salt names the use and must stay what it was when the values were sealed.
   static fromSecret(secret: string, salt: string, options?: SecretSealerOptions): SecretSealer {
     return new SecretSealer(scryptSync(secret, salt, KEY_BYTES), options);
   }

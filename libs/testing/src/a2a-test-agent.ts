@@ -35,49 +35,35 @@ export interface ReceivedA2aMessage {
 export interface A2aTestAgentOptions {
   /** Keep no record of messages (the benchmark, whose messages would otherwise pile up). */
   record?: boolean;
-  /**
-   * Send push notifications (the card says so, and the SDK's own store and sender send them).
-   * `reach` turns the URL a push goes to into one this machine reaches (a public base URL that
-   * names no host here); the agent still reports the configuration as it was given.
-   */
+  /** Send push notifications (the card says so, and the SDK's own store and sender send them). */
   pushNotifications?: { reach: (url: string) => string };
-  /**
-   * Also speak protocol 0.3, with the SDK's own compat handler, to requests whose `A2A-Version`
-   * is 0.3 or absent (as the SDK's `legacyCompat` routes them), and send a configuration set in
-   * 0.3 its pushes as 0.3 bodies (the SDK's legacy-aware sender).
-   */
+  // Also speak protocol 0.3, with the SDK's own compat handler, to requests whose `A2A-Version` is
+  // 0.3 or absent (as the SDK's `legacyCompat` routes them), and send a configuration set in 0.3
+  // its pushes as 0.3 bodies (the SDK's legacy-aware sender).
   legacyCompat?: boolean;
 }
 
 export interface A2aTestAgent {
-  /** Where its card is: `http://127.0.0.1:<port>/.well-known/agent-card.json`. */
   cardUrl: string;
-  /** Its JSON-RPC endpoint, as its card names it. */
   url: string;
   /** The card it serves now; a test changes it to see a refresh report the change. */
   card: AgentCard;
   received: ReceivedA2aMessage[];
   /** HTTP requests received so far (a refused caller must add none). */
   requestCount(): number;
-  /** Lets every task waiting on `wait` complete. */
   release(): void;
   close(): Promise<void>;
 }
 
 /** An AWS-style access key id that a `secret` message is answered with. */
 export const A2A_TEST_SECRET = 'AKIAIOSFODNN7EXAMPLE';
-/** The SSN a `customer` message is answered with. */
 export const A2A_TEST_SSN = '123-45-6789';
 
 function textPart(value: string): Part {
   return { content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: '' };
 }
 
-/**
- * What the agent answers, by what the message says: `secret` (an access key), `customer` (an
- * SSN), anything else is echoed. `wait` keeps the task working until {@link A2aTestAgent.release};
- * `cancel-me` keeps it working until the caller cancels it.
- */
+/** `wait` keeps the task working until {@link A2aTestAgent.release}. */
 function answerTo(text: string): string {
   if (text.includes('secret')) {
     return `the deploy key is ${A2A_TEST_SECRET}`;
@@ -175,10 +161,7 @@ class TestExecutor implements AgentExecutor {
   }
 }
 
-/**
- * The SDK's in-memory store, with the URL a push is sent to made reachable: the sender reads
- * configurations through `loadWithMetadata`, while get and list answer them from `load` as given.
- */
+/** The SDK's in-memory store, with the URL a push is sent to made reachable. */
 class ReachingPushStore extends InMemoryPushNotificationStore {
   constructor(private readonly reach: (url: string) => string) {
     super();

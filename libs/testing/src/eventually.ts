@@ -1,7 +1,4 @@
-/**
- * Waits until `check` passes (or the attempt budget runs out, rethrowing its last error). For
- * asynchronous effects such as an event arriving; it asserts an outcome, never a duration.
- */
+/** For asynchronous effects such as an event arriving; it asserts an outcome, never a duration. */
 export async function eventually<T>(
   check: () => Promise<T> | T,
   attempts = 200,

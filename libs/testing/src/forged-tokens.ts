@@ -32,7 +32,6 @@ export interface ValidClaims {
 
 export interface ForgedCase {
   name: string;
-  /** The whole Authorization header; undefined sends none. */
   authorization?: string;
 }
 
@@ -84,11 +83,7 @@ function without(payload: JWTPayload, claim: string): JWTPayload {
   return copy;
 }
 
-/**
- * The forged-token matrix of issue 4: each case is a token (or header) that must be answered 401
- * on every protected route. `path` decides the audience a valid token would have there (D8), so
- * the "other audience" case is an `mcp:call` token on API paths and an `svc:api` token on MCP ones.
- */
+/** The forged-token matrix of issue 4 (D8). */
 export async function forgedTokenCases(
   signer: TrustedSigner,
   claims: ValidClaims,

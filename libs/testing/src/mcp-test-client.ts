@@ -8,16 +8,13 @@ import { CreateMessageRequestSchema, McpError } from '@modelcontextprotocol/sdk/
 export interface McpTestClientOptions {
   /** The bearer token sent on every request (a platform `mcp:call` token through the relay). */
   token?: string;
-  /** Headers added to every request (`X-Correlation-Id`, …). */
   headers?: Record<string, string>;
-  /** What the client's "model" answers to the server's sampling/createMessage requests. */
   samplingAnswer?: (prompt: string) => string;
 }
 
 export interface McpTestClient {
   client: Client;
   transport: StreamableHTTPClientTransport;
-  /** The prompts of the sampling requests the client answered. */
   samplingPrompts: string[];
   close(): Promise<void>;
 }

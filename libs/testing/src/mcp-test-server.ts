@@ -25,10 +25,8 @@ export interface McpTestServerOptions {
   jsonResponse?: boolean;
   /** Keep no record of calls (the benchmark, whose calls would otherwise pile up). */
   record?: boolean;
-  /**
-   * The SDK's stateless mode (`sessionIdGenerator: undefined`), as its stateless example serves
-   * it: a new server and transport per POST, no `Mcp-Session-Id`, GET and DELETE answered 405.
-   */
+  // The SDK's stateless mode (`sessionIdGenerator: undefined`), as its stateless example serves it:
+  // a new server and transport per POST, no `Mcp-Session-Id`, GET and DELETE answered 405.
   stateless?: boolean;
   /**
    * Further tools that echo their arguments, read each time a server is built (stateless: every
@@ -38,18 +36,14 @@ export interface McpTestServerOptions {
 }
 
 export interface McpTestServer {
-  /** The MCP endpoint: `http://127.0.0.1:<port>/mcp`. */
   url: string;
-  /** Every tools/call in the order it arrived. */
   calls: ReceivedToolCall[];
-  /** Open sessions (one per initialized client). */
   sessions(): number;
   /** HTTP requests received so far, of any method (a refused caller must add none). */
   requestCount(): number;
   close(): Promise<void>;
 }
 
-/** The names of the tools the server offers. */
 export const MCP_TEST_TOOLS = [
   'echo',
   'lookup_customer',
@@ -248,12 +242,7 @@ async function handleStateless(
   await transport.handleRequest(request, response, body);
 }
 
-/**
- * A real MCP server built with the official SDK (`McpServer` over `StreamableHTTPServerTransport`),
- * stateful (`Mcp-Session-Id`) unless asked to be stateless, on 127.0.0.1 and a free port, for the relay's interoperability
- * tests and benchmark. Its tools cover what the relay must carry: plain calls, results that
- * policies mask or block, progress notifications, a large result and a server-to-client request.
- */
+/** Its tools cover what the relay must carry. */
 export async function startMcpTestServer(
   options: McpTestServerOptions = {},
 ): Promise<McpTestServer> {

@@ -18,15 +18,12 @@ export interface TestNatsServer {
   url: string;
   port: number;
   storeDir: string;
-  /** The server's process id (a benchmark reads its CPU time). */
   pid: number;
   /** SIGTERM, resolved once the process has exited. */
   stop(): Promise<void>;
-  /** Stops it if running and removes the storage directory. */
   destroy(): Promise<void>;
 }
 
-/** A TCP port nobody listens on right now. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -71,10 +68,7 @@ async function waitUntilListening(
   throw new Error(`nats-server did not listen on ${port}: ${output()}`);
 }
 
-/**
- * Starts `nats-server -js` on loopback (D5 fault tests: "events committed while NATS is down are
- * published once it is back"). Restart with the same `port` and `storeDir` to keep the streams.
- */
+/** Restart with the same `port` and `storeDir` to keep the streams (D5). */
 export async function startNatsServer(options: NatsServerOptions = {}): Promise<TestNatsServer> {
   const port = options.port ?? (await freePort());
   const storeDir = options.storeDir ?? mkdtempSync(join(tmpdir(), 'agp-nats-'));

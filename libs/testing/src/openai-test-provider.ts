@@ -1,20 +1,14 @@
 import { IncomingHttpHeaders, IncomingMessage, ServerResponse, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 
-/** What a test provider does with a chat completion request. */
 export type ProviderBehaviour =
   | { kind: 'answer' }
-  /**
-   * Answers this status with an OpenAI error body, before any byte of a completion; with `times`,
-   * only the next `times` requests, then it answers again (a provider that recovers).
-   */
+  /** Answers this status with an OpenAI error body, before any byte of a completion. */
   | { kind: 'status'; status: number; times?: number }
   /** Waits this long before its headers (a provider too slow for the relay's timeout). */
   | { kind: 'slow'; delayMs: number }
-  /**
-   * Answers 200, sends the first `afterWords` words (streamed: as chunks; whole: the body cut
-   * short), waits `pauseMs` (default 300), then cuts the connection: a provider failing mid-answer.
-   */
+  // Answers 200, sends the first `afterWords` words (streamed: as chunks; whole: the body cut
+  // short), waits `pauseMs` (default 300), then cuts the connection: a provider failing mid-answer.
   | { kind: 'break'; afterWords: number; pauseMs?: number }
   /** Answers 200 and the first `afterWords` words, then sends nothing more (a provider that hangs). */
   | { kind: 'stall'; afterWords: number };
@@ -25,9 +19,7 @@ export interface ProviderCall {
 }
 
 export interface OpenAiTestProvider {
-  /** The OpenAI-compatible base URL (`http://127.0.0.1:<port>/v1`). */
   baseUrl: string;
-  /** Every chat completion request it received, in order. */
   calls: ProviderCall[];
   behave(behaviour: ProviderBehaviour): void;
   close(): Promise<void>;
@@ -37,7 +29,6 @@ export interface OpenAiTestProviderOptions {
   /** The assistant's text for a request; by default `Echo: <last user message>`. */
   reply?: (body: Record<string, unknown>) => string;
   behaviour?: ProviderBehaviour;
-  /** Pause between streamed chunks (0: back to back). */
   chunkDelayMs?: number;
   model?: string;
 }
@@ -95,12 +86,7 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
   return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
 }
 
-/**
- * An OpenAI-compatible provider for tests and benchmarks: `POST /v1/chat/completions` whole or
- * streamed (SSE as OpenAI streams: a chunk per word, the finish, usage when asked, `[DONE]`) and
- * `GET /v1/models`; it can be told to fail (a status), be slow, or break or hang mid-answer, as
- * D39's failover cases need.
- */
+/** An OpenAI-compatible provider for tests and benchmarks (D39). */
 export async function startOpenAiTestProvider(
   options: OpenAiTestProviderOptions = {},
 ): Promise<OpenAiTestProvider> {

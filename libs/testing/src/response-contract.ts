@@ -2,7 +2,6 @@ import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 
-/** The parts of an OpenAPI 3.1 document the check reads. */
 interface OpenApiDocument {
   paths: Record<string, Record<string, { responses?: Record<string, OpenApiResponse> }>>;
 }
@@ -26,14 +25,7 @@ interface Injectable {
   inject: FastifyInstance['inject'];
 }
 
-/**
- * Makes every response `target.inject` returns a contract test (issue 18 § 2): its status must
- * be one the OpenAPI document gives the operation, and its body must match the schema the document
- * gives that status (problem+json errors included, D12), checked with Ajv's JSON Schema 2020-12.
- * A request to no documented path may only be a problem+json 404 or 405. A mismatch rejects the
- * `inject` call with what differs, so the test that made it fails there. `document` is read once,
- * on the first response; it is handed the unchecked `inject` (to read `/openapi.json` with).
- */
+/** A request to no documented path may only be a problem+json 404 or 405 (issue 18, § 2, D12). */
 export function checkResponsesAgainst(
   target: Injectable,
   document: (inject: FastifyInstance['inject']) => Promise<object> | object,
@@ -57,7 +49,6 @@ export function checkResponsesAgainst(
       : checked(options)) as FastifyInstance['inject'];
 }
 
-/** Checks answers against one OpenAPI document. */
 export class ResponseChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly routes: Route[];
@@ -74,7 +65,6 @@ export class ResponseChecker {
           `^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}/]+\}/g, '[^/]+')}/?$`,
         ),
       }))
-      // `/users/me` before `/users/{userId}`.
       .sort((a, b) => a.parameters - b.parameters);
   }
 

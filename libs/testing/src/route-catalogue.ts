@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 
 export interface CatalogueRoute {
   method: string;
-  /** fastify's pattern: `/relay/v1/agents/:agentId`, `/relay/*`. */
   url: string;
 }
 

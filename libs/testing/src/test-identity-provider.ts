@@ -39,10 +39,8 @@ export class TestIdentityProvider {
     await fetch(`${this.issuer}/test/account`, { method: 'POST', body: JSON.stringify(account) });
   }
 
-  /**
-   * Follows the provider's redirects from `url` as a browser would (with its cookies) until it
-   * sends the browser back to tenant-auth; answers that address.
-   */
+  // Follows the provider's redirects from `url` as a browser would (with its cookies) until it
+  // sends the browser back to tenant-auth; answers that address.
   async follow(url: string): Promise<string> {
     const jar = new Map<string, string>();
     let next = url;

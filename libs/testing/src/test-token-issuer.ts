@@ -41,7 +41,6 @@ export class TestTokenIssuer {
     return `${this.baseUrl}/tenant-auth/v1`;
   }
 
-  /** What a service under test passes to `AuthModule.forRoot`. */
   authOptions(): { issuer: string; apiAudience: string; keys: { jwks: JSONWebKeySet } } {
     return { issuer: this.issuer, apiAudience: this.baseUrl, keys: { jwks: this.jwks } };
   }

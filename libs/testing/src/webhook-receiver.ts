@@ -16,10 +16,7 @@ export interface ReceivedWebhook {
   };
 }
 
-/**
- * Agents' webhook endpoints for tests (D19): `/<name>` records what it gets, the body as the exact
- * bytes sent, and answers the status set for that name (200 by default), after an optional delay.
- */
+/** Agents' webhook endpoints for tests (D19). */
 export class WebhookReceiver {
   private readonly received = new Map<string, ReceivedWebhook[]>();
   private readonly statuses = new Map<string, number>();
@@ -76,11 +73,7 @@ export class WebhookReceiver {
   }
 }
 
-/**
- * D19's verification written from the decision alone, apart from the relay's signer: HMAC-SHA256
- * of "<timestamp>.<raw body>" with the secret, compared in constant time against each `v1=`
- * value, the timestamp within 300 seconds of now. The `v1=` values that `secret` matches.
- */
+/** The `v1=` values that `secret` matches (D19). */
 export function matchingSignatures(received: ReceivedWebhook, secret: string): number[] {
   const timestamp = String(received.headers['x-svc-timestamp'] ?? '');
   const header = String(received.headers['x-svc-signature'] ?? '');

@@ -15,11 +15,6 @@ import { Logger } from 'pino';
 import { GatewayEnv } from '../config/gateway.env';
 import { needsToken } from './public-routes';
 
-/**
- * D1, D8: the gateway verifies the bearer token of every proxied request (except D6's three public
- * routes) before a byte goes upstream, with the same library and revocations as the services.
- * The JWKS comes from tenant-auth directly unless AUTH_JWKS_URL says otherwise.
- */
 export function registerGatewayAuth(
   fastify: FastifyInstance,
   env: GatewayEnv,

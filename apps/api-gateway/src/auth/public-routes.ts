@@ -1,9 +1,4 @@
-/**
- * The only proxied routes that need no bearer token: D6's three (token, JWKS, discovery), browser
- * sign-in (identity.md I14) and the
- * audit checkpoint keys, public like any JWKS (audit's A12). The owning services mark the same
- * routes @Public(); everything else is refused without a valid token here and there (D1).
- */
+/** The only proxied routes that need no bearer token (D6, I14, A12, D1). */
 export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   '/tenant-auth/v1/oauth/token',
   '/tenant-auth/v1/.well-known/jwks.json',
@@ -22,20 +17,12 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
 /** I14: where an identity provider sends the browser back (`{issuer}/identity-providers/{id}/callback`, I9). */
 const IDP_CALLBACK = /^\/tenant-auth\/v1\/identity-providers\/[0-9a-f-]{36}\/callback$/i;
 
-/**
- * traffic.md T40: where a target agent sends the pushes of a configuration given through the
- * relay. It holds no platform token; the relay checks the token it issued for the callback.
- */
+/** traffic.md T40: where a target agent sends the pushes of a configuration given through the relay. */
 const A2A_PUSH_CALLBACK = /^\/relay\/a2a-push\/[0-9a-f-]{36}$/i;
 
-/**
- * D43, D56 (channels.md CH2): where a channel's platform posts its events, and where an embedded
- * web chat reads its replies. The platform holds no platform token; the relay checks the kind's
- * own signing (Slack's signature, Standard Webhooks, the channel key and origin).
- */
+/** D43, D56: channel events; the relay checks each kind's own signing (channels.md CH2). */
 const CHANNEL_EVENTS = /^\/relay\/channels\/[0-9a-f-]{36}\/events(\/[0-9a-f-]{36})?$/i;
 
-/** The prefixes the gateway proxies (D1); everything under them needs a token unless public. */
 export const PROTECTED_PREFIXES: readonly string[] = ['/tenant-auth/', '/relay/', '/audit/'];
 
 export function pathOf(url: string): string {
@@ -43,7 +30,6 @@ export function pathOf(url: string): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-/** Whether the gateway verifies a token before forwarding this request. */
 export function needsToken(url: string): boolean {
   const path = pathOf(url);
   return (

@@ -4,7 +4,6 @@ import { CoreEnv } from '@agp/config';
 
 const URL_OPTIONS = { require_tld: false, require_protocol: true };
 
-/** The gateway's variables: the core ones of D3 plus where each service lives (D1). */
 export class GatewayEnv extends CoreEnv {
   @IsUrl(URL_OPTIONS)
   TENANT_AUTH_URL: string = 'http://127.0.0.1:3001';

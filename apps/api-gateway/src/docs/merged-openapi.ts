@@ -10,12 +10,7 @@ type OpenApiDocument = {
 
 const FETCH_TIMEOUT_MS = 5_000;
 
-/**
- * The platform's one OpenAPI document (issue 18 § 1): each service describes its own routes at
- * `/openapi.json`; the gateway joins them. Paths never collide (each service owns its prefix, D1);
- * a schema name two services use for different shapes is renamed `<service>_<name>` in the one
- * that differs, with its references.
- */
+/** Paths never collide (each service owns its prefix, D1, issue 18, § 1). */
 export async function mergedOpenApiDocument(env: GatewayEnv): Promise<object> {
   const services = {
     'tenant-auth': env.TENANT_AUTH_URL,
@@ -51,7 +46,6 @@ export async function mergedOpenApiDocument(env: GatewayEnv): Promise<object> {
   return merged;
 }
 
-/** The document as text, its schemas that clash with one already merged renamed. */
 function renameClashes(
   service: string,
   document: OpenApiDocument,

@@ -8,29 +8,20 @@ import { UpstreamRoute } from './upstream-routes';
 export interface ProxyOptions {
   routes: UpstreamRoute[];
   timeoutMs: number;
-  /**
-   * D12's limit on the bodies services parse, checked here too (T13): a service that refuses a body
-   * mid-upload resets the stream, which a proxy could only report as 502.
-   */
+  /** D12's limit on the bodies services parse, checked here too (T13). */
   bodyLimit?: number;
 }
 
-/**
- * Streams requests and responses both ways (no body is parsed or buffered), keeps status and
- * headers, and answers 502/504 as problem+json when the owning service is down or slow.
- */
 export function registerProxy(
   fastify: FastifyInstance,
   options: ProxyOptions,
   logger: Logger,
 ): void {
-  // Bodies stay streams: the gateway forwards bytes; the owning service parses and limits them.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   const api = options.routes.filter((route) => !route.isTraffic);
   const traffic = options.routes.filter((route) => route.isTraffic);
-  // T15: a held message waits up to 300 s for a person (D34) and a traffic call holds its
-  // connection while it waits, so the traffic paths get their own, longer-lived upstream pool.
+  // T15: a traffic call holds its connection while a person decides (D34): a pool of its own.
   void fastify.register(async (child) =>
     forward(child, { ...options, routes: api }, logger, {
       connections: 128,

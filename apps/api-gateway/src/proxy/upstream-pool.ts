@@ -19,14 +19,10 @@ const HOP_BY_HOP: ReadonlySet<string> = new Set([
 
 export interface UpstreamPoolOptions {
   connections: number;
-  /** An upstream that has not answered (headers, or the next body chunk) by then is a 504. */
   timeoutMs: number;
 }
 
-/**
- * One keep-alive undici pool per upstream (F33): a forwarded request costs what a bare fastify +
- * undici hop costs, plus the gateway's own checks. Bodies stream both ways, never buffered.
- */
+/** Bodies stream both ways, never buffered (F33). */
 export class UpstreamPool {
   private readonly pool: Pool;
   private readonly host: string;
@@ -43,19 +39,12 @@ export class UpstreamPool {
     });
   }
 
-  /**
-   * Sends the request on with its path, method, headers (less the hop-by-hop ones, plus
-   * X-Forwarded-*) and body, and the answer back. A client that goes away cancels the upstream
-   * call (a held message waiting for a person, a stream); a failure before the answer started is
-   * a 502 or 504 for `fail`.
-   */
   async forward(
     request: FastifyRequest,
     reply: FastifyReply,
     fail: (problem: HttpProblem, error: unknown) => void,
   ): Promise<FastifyReply> {
-    // An emitter, not an AbortController: undici takes either, and the emitter costs a fraction
-    // of the controller and its signal per request (steady-phase profile, BENCHMARKS.md).
+    // An emitter, not an AbortController: a fraction of its cost per request (BENCHMARKS.md).
     const cancelled = new EventEmitter();
     let isCancelled = false;
     reply.raw.once('close', () => {
@@ -89,11 +78,6 @@ export class UpstreamPool {
     return reply.send(answer.body);
   }
 
-  /**
-   * Called from fastify's onClose, once no request of the gateway's is in flight: whatever the
-   * pool still holds (an answer whose client left before reading it) is dropped, not awaited, as
-   * `@fastify/reply-from` did, so shutdown never waits on an upstream.
-   */
   close(): Promise<void> {
     return this.pool.destroy();
   }
@@ -124,7 +108,6 @@ function connectionOptions(connection: string | undefined): ReadonlySet<string> 
 
 const EMPTY: ReadonlySet<string> = new Set();
 
-/** The body the gateway's catch-all content parser left as a stream, or the raw request. */
 function bodyOf(request: FastifyRequest): Readable {
   return request.body instanceof Readable ? request.body : request.raw;
 }

@@ -3,7 +3,6 @@ import { stripTrailingSlash } from '@agp/config';
 import { GatewayEnv } from '../config/gateway.env';
 
 export interface UpstreamRoute {
-  /** Everything under this prefix goes to `upstream`. */
   prefix: string;
   upstream: string;
   /** A traffic path (D20): long waits (human review, streams), many connections (T15). */
@@ -15,7 +14,6 @@ export interface UpstreamRoute {
 /** D54: OTLP export requests may hold 4 MiB (the audit service checks it after decompression). */
 export const OTLP_INGEST_BODY_LIMIT = 4 * 1024 * 1024;
 
-/** D1: each service owns its prefix; the gateway forwards it unchanged. */
 export function upstreamRoutes(env: GatewayEnv): UpstreamRoute[] {
   const relay = stripTrailingSlash(env.RELAY_URL);
   return [
@@ -33,8 +31,7 @@ export function upstreamRoutes(env: GatewayEnv): UpstreamRoute[] {
       isTraffic: true,
     })),
     { prefix: '/tenant-auth/v1/', upstream: stripTrailingSlash(env.TENANT_AUTH_URL) },
-    // D43 (identity.md I25, relay.md R28): metadata where RFC 8414 and RFC 9728 put it, the
-    // well-known name before the issuer's or the resource's path. Any other is 404 (WELL_KNOWN).
+    // D43 (I25, R28): the well-known name before the issuer's path (RFC 8414, RFC 9728).
     ...[
       '/.well-known/oauth-authorization-server/tenant-auth/',
       '/.well-known/openid-configuration/tenant-auth/',

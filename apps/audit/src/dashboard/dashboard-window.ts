@@ -14,7 +14,6 @@ export interface WindowFrame {
   from: Date;
   to: Date;
   bucketSeconds: number;
-  /** Start of every bucket, oldest first; the first is aligned to the bucket width. */
   buckets: Date[];
 }
 

@@ -6,7 +6,6 @@ import { CountBy, TopEntry } from './dashboard.types';
 
 export const TOP_SIZE = 10;
 
-/** Aggregates over one tenant's events in [from, to). */
 @Injectable()
 export class DashboardRepository {
   private readonly schema: string;
@@ -31,10 +30,6 @@ export class DashboardRepository {
     return rows.map((row) => ({ key: row.key, count: Number(row.count) }));
   }
 
-  /**
-   * The busiest parties of one type (AGENT, USER, MCP_SERVER) as actor, source or sink; an event
-   * counts once per party however many roles it plays in it.
-   */
   async top(
     tx: Tx,
     tenantId: string,
@@ -65,11 +60,8 @@ export class DashboardRepository {
     }));
   }
 
-  /**
-   * The policy groups that decided COMMUNICATION_AUDIT hops, from the verdicts the relay records
-   * with each hop (`details.verdicts`: groupId, groupName, action per binding). A hop counts once
-   * per group, as blocked when the group's own verdict was BLOCK, whatever the others said (A16).
-   */
+  // A hop counts once per group, as blocked when the group's own verdict was BLOCK, whatever the
+  // others said (A16).
   async topPolicies(
     tx: Tx,
     tenantId: string,
@@ -124,10 +116,7 @@ export class DashboardRepository {
     );
   }
 
-  /**
-   * Holds waiting for a person (issue 12 § 4), from the trail itself: HITL events with neither a
-   * resolution nor an expiry. The relay's schema is its own (D4); a hold lives at most 30 days.
-   */
+  /** Holds waiting for a person (issue 12 § 4), from the trail itself (D4). */
   async pendingHitlRequests(tx: Tx, tenantId: string): Promise<number> {
     const rows: Array<{ pending: number }> = await tx.query(
       `SELECT count(*)::int AS pending FROM ${this.schema}.events h

@@ -3,11 +3,7 @@ import { Action, AuditEventType, Protocol } from '@agp/contracts';
 import { AuditEvent, ChainedEvent } from './audit-event.types';
 import { EventFamily } from './event-families';
 
-/**
- * The columns every read of whole events selects (one list, so every reader maps alike). Times
- * come as ISO 8601 text in UTC to the millisecond, as they were hashed: formatting them in the
- * server is cheaper than parsing dates in Node, and verification reads every row.
- */
+/** Times come as ISO 8601 text in UTC to the millisecond, as they were hashed. */
 export const EVENT_COLUMNS = `id, tenant_id, family, seq,
   to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS occurred_at,
   to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at, event_type, protocol, action,
@@ -81,7 +77,6 @@ export function eventOfRow(row: EventRow): ChainedEvent {
   };
 }
 
-/** The event without its hash: what `chainHash` covers. */
 export function withoutHash(event: ChainedEvent): AuditEvent {
   const { hash: _hash, ...rest } = event;
   return rest;

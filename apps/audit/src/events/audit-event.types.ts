@@ -14,10 +14,7 @@ export interface EndpointRef {
   name: string | null;
 }
 
-/**
- * One audit event as stored (issue 5, item 1). Every field is present (null when absent), so the
- * canonical form that the hash chain covers is the same whether built at ingest or read back.
- */
+/** One audit event as stored (issue 5, item 1). */
 export interface AuditEvent {
   id: string;
   tenantId: string;

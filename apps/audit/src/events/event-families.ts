@@ -1,9 +1,6 @@
 import { AUDIT_EVENT_TYPES, AuditEventType } from '@agp/contracts';
 
-/**
- * Event families (A2): the unit of retention and of the integrity chain. Each tenant has one hash
- * chain per family, so a family's retention removes a prefix of its own chain only.
- */
+/** Event families (A2): the unit of retention and of the integrity chain. */
 export const EVENT_FAMILIES = [
   'TRAFFIC',
   'DETECTION',

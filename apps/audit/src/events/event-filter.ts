@@ -17,10 +17,6 @@ export interface EventFilter {
   to?: Date;
 }
 
-/**
- * The WHERE clause of a filter, the tenant first. `param` turns a value into its placeholder
- * (`$3`) for ordinary queries, or into an escaped literal for COPY, which takes no parameters.
- */
 export function whereOf(
   tenantId: string,
   filter: EventFilter,
@@ -59,7 +55,6 @@ export function whereOf(
   return clauses.join(' AND ');
 }
 
-/** Placeholders for a parameterised query: each call appends the value and answers `$n`. */
 export function placeholders(params: unknown[]): (value: unknown) => string {
   return (value) => {
     params.push(value);

@@ -4,7 +4,6 @@ import { Database, Tx } from '@agp/database';
 import { AUDIT_DATABASE } from '../database/tokens';
 import { createPartitionStatements } from './partitions';
 
-/** The catalogue side of a table's daily partitions; `DailyPartitions` decides which. */
 @Injectable()
 export class EventPartitionsRepository {
   private readonly schema: string;
@@ -38,7 +37,6 @@ export class EventPartitionsRepository {
     }
   }
 
-  /** Drops the partition if it holds no row; whether it did. */
   async dropIfEmpty(tx: Tx, name: string): Promise<boolean> {
     const rows: unknown[] = await tx.query(`SELECT 1 FROM ${this.schema}.${name} LIMIT 1`);
     if (rows.length > 0) {

@@ -5,11 +5,7 @@ import { AUDIT_DATABASE } from '../database/tokens';
 import { EventPartitionsRepository } from './event-partitions.repository';
 import { addDays, dayOfPartition, dayStart, partitionName } from './partitions';
 
-/**
- * Daily partitions of one table: created ahead by the scheduled job and, for a row whose day has
- * none (late or early clocks), on demand before its batch is written. Dropped by retention once
- * empty and in the past.
- */
+/** Dropped by retention once empty and in the past. */
 export class DailyPartitions {
   private readonly known = new Set<string>();
 
@@ -38,7 +34,6 @@ export class DailyPartitions {
     await this.ensureDays(days);
   }
 
-  /** Drops past partitions that hold no row any more (retention emptied them). */
   async dropEmptyBefore(before: Date): Promise<string[]> {
     const dropped: string[] = [];
     for (const name of await this.names()) {

@@ -20,7 +20,6 @@ export class EventsRepository {
     this.schema = database.schema;
   }
 
-  /** Newest first, keyset-paged on (occurred_at, id). */
   async list(
     tx: Tx,
     tenantId: string,
@@ -50,7 +49,6 @@ export class EventsRepository {
     return rows[0] ? eventOfRow(rows[0]) : undefined;
   }
 
-  /** Every hop of one conversation in the order they happened (recorded order breaks ties). */
   async trace(
     tx: Tx,
     tenantId: string,

@@ -2,10 +2,7 @@ import { tenantPolicyExpression } from '@agp/database';
 
 const DAY_MS = 86_400_000;
 
-/**
- * Daily range partitions (UTC days): of `audit.events` by `occurred_at`, and of the telemetry
- * tables by their time (A24); `table` names the partitioned parent.
- */
+/** Daily range partitions (UTC days) (A24). */
 export function dayStart(at: Date): Date {
   return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
 }
@@ -24,10 +21,7 @@ export function dayOfPartition(name: string, table = 'events'): Date | undefined
   return match ? new Date(`${match[1]}-${match[2]}-${match[3]}T00:00:00.000Z`) : undefined;
 }
 
-/**
- * The statements that create one day's partition. Row-level security goes on the partition too:
- * a query that names a partition directly gets the partition's policies, not its parent's.
- */
+/** Row-level security goes on the partition too. */
 export function createPartitionStatements(schema: string, day: Date, parent = 'events'): string[] {
   const from = dayStart(day);
   const to = addDays(from, 1);

@@ -4,14 +4,7 @@ const QUOTE = 0x22;
 const CR = 0x0d;
 const LF = 0x0a;
 
-/**
- * PostgreSQL's CSV ends records with LF; RFC 4180 asks for CRLF (A7). This turns each LF outside a
- * quoted field into CRLF and leaves line breaks inside quoted cells alone. The quote state carries
- * across chunks (a doubled quote toggles twice, so it needs no special case).
- *
- * One output buffer per chunk, filled by copying the records between the breaks: no per-record
- * slices, so a chunk of a few hundred records leaves one buffer behind, not hundreds of objects.
- */
+/** PostgreSQL's CSV ends records with LF; RFC 4180 asks for CRLF (A7). */
 export class CrlfRecords extends Transform {
   private isQuoted = false;
 

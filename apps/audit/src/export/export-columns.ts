@@ -1,7 +1,4 @@
-/**
- * D17's columns, in order, each with the SQL that produces its cell. `isText`: free text that may
- * need the formula guard; event type, protocol and action are values of our own enums.
- */
+/** `isText`: free text that may need the formula guard (D17). */
 export const EXPORT_COLUMNS: ReadonlyArray<{ name: string; sql: string; isText: boolean }> = [
   { name: 'id', sql: 'id::text', isText: false },
   {
@@ -25,10 +22,8 @@ export const EXPORT_COLUMNS: ReadonlyArray<{ name: string; sql: string; isText: 
   { name: 'summary', sql: 'summary', isText: true },
 ];
 
-/**
- * D17: a cell that starts with `=`, `+`, `-`, `@`, tab or carriage return gets a leading `'`, so
- * a spreadsheet shows it as text instead of running it as a formula.
- */
+// D17: a cell that starts with `=`, `+`, `-`, `@`, tab or carriage return gets a leading `'`, so a
+// spreadsheet shows it as text instead of running it as a formula.
 export function neutralised(sql: string): string {
   // ascii() of the first character: = 61, + 43, - 45, @ 64, tab 9, CR 13 (cheaper than a regex).
   return `CASE WHEN ascii(${sql}) IN (61, 43, 45, 64, 9, 13) THEN '''' || ${sql} ELSE ${sql} END`;

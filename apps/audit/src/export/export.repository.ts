@@ -8,11 +8,7 @@ import { AUDIT_DATABASE } from '../database/tokens';
 import { EventFilter, whereOf } from '../events/event-filter';
 import { exportSelectList } from './export-columns';
 
-/**
- * Operation 6's rows as PostgreSQL's own CSV (`COPY … TO STDOUT`): RFC 4180 quoting done by the
- * server, streamed through with backpressure, so memory stays flat however many rows match (D17).
- * COPY takes no bind parameters; every value is a validated enum or date, and is escaped anyway.
- */
+/** Operation 6's rows as PostgreSQL's own CSV (`COPY … TO STDOUT`) (RFC 4180, D17). */
 @Injectable()
 export class ExportRepository {
   constructor(@Inject(AUDIT_DATABASE) private readonly database: Database) {}
@@ -42,7 +38,6 @@ export class ExportRepository {
           (error: Error) => release(error),
         );
       });
-      // A client that goes away mid-stream leaves the connection inside COPY: destroy it.
       stream.once('error', (error: Error) => release(error));
       stream.once('close', () => {
         if (!stream.readableEnded) {

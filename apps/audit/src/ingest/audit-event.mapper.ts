@@ -30,10 +30,8 @@ function endpointOf(party: EventParty | undefined): EndpointRef | null {
   return party ? { id: party.id ?? null, name: party.label ?? null, type: party.type } : null;
 }
 
-/**
- * D42: the sink of an administrative change is its target, so that `sinkType`/`sinkId` find a
- * resource's changes: the producer's sink when it named one, else the changed fields' `target`.
- */
+// D42: the sink of an administrative change is its target, so that `sinkType`/`sinkId` find a
+// resource's changes: the producer's sink when it named one, else the changed fields' `target`.
 function sinkOf(data: AuditableEventData): EventParty | undefined {
   if (data.sink) {
     return data.sink;
@@ -67,11 +65,7 @@ function digestOf(data: AuditableEventData): string | null {
   return data.contentDigest ?? null;
 }
 
-/**
- * An envelope as an audit event (issue 5, item 1), before it gets its place in the chain. The
- * content is kept only when the tenant captures content; its digest always (A5). Times are kept
- * to the millisecond, as PostgreSQL gives them back, so the canonical form survives a round trip.
- */
+/** The content is kept only when the tenant captures content (A5, issue 5, item 1). */
 export function toAuditEvent(
   envelope: EventEnvelope<AuditEventType, AuditableEventData>,
   recordedAt: Date,

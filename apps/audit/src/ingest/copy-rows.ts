@@ -47,11 +47,8 @@ function json(value: object | null): string {
   return field(value === null ? null : JSON.stringify(value));
 }
 
-/**
- * One event as a line of `COPY audit.events (COPY_COLUMNS) FROM STDIN` (text format). JSON members
- * are written as JSON.stringify writes them, as the single-row INSERT sends them, so both read
- * back to the same canonical form (A6).
- */
+// JSON members are written as JSON.stringify writes them, as the single-row INSERT sends them, so
+// both read back to the same canonical form (A6).
 export function copyRow(e: ChainedEvent): string {
   return [
     e.id,
@@ -85,11 +82,7 @@ export function copyRow(e: ChainedEvent): string {
   ].join('\t');
 }
 
-/**
- * Whether a text holds only whole UTF-16 characters. A lone surrogate (which JSON's `\ud800` can
- * produce) would reach PostgreSQL as U+FFFD and no longer match the hash computed here, so such an
- * event can never be stored faithfully. (Node 20 has the method; TypeScript's ES2023 lib lacks it.)
- */
+/** Whether a text holds only whole UTF-16 characters. */
 export function isWellFormed(text: string): boolean {
   return (text as string & { isWellFormed(): boolean }).isWellFormed();
 }

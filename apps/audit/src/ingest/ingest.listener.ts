@@ -13,12 +13,8 @@ export const INGEST_CONSUMER = 'audit-ingest';
 /** The monitors' rollups had a durable consumer of their own until M16. */
 const RETIRED_ROLLUPS_CONSUMER = 'audit-monitor-rollups';
 
-/**
- * Every audit event type, from every service's outbox (D5, issue 5 item 2), through the messaging
- * library's batched subscription: batches on JetStream (one transaction each), single events
- * in-process. Deduplication is the events table's primary key under the chain-head lock (A1), not
- * the inbox: a batch of thousands would otherwise cost thousands of inbox rows per commit.
- */
+// Deduplication is the events table's primary key under the chain-head lock (A1), not the inbox: a
+// batch of thousands would otherwise cost thousands of inbox rows per commit (D5, issue 5).
 @Injectable()
 export class IngestListener implements OnApplicationBootstrap {
   constructor(

@@ -11,11 +11,6 @@ import { ChainedEvent } from '../events/audit-event.types';
 import { EventFamily } from '../events/event-families';
 import { COPY_COLUMNS, copyRow, isWellFormed } from './copy-rows';
 
-/**
- * Batches at least this large are written with COPY; smaller ones, and every batch on the embedded
- * PGlite, with one INSERT: PGlite's socket does not carry COPY FROM STDIN (electric-sql/pglite#1028)
- * and one row gains nothing from it.
- */
 export const COPY_MIN_BATCH = 32;
 
 export interface ChainHead {
@@ -29,10 +24,7 @@ export function headKey(tenantId: string, family: string): string {
   return `${tenantId}/${family}`;
 }
 
-/**
- * The ingest's queries. It works across tenants (one batch holds many), so it runs in the system
- * scope; each row still carries its tenant and row-level security guards every tenant read.
- */
+/** It works across tenants (one batch holds many), so it runs in the system scope. */
 @Injectable()
 export class IngestRepository {
   private readonly schema: string;
@@ -44,11 +36,7 @@ export class IngestRepository {
   /** Whether the database is the embedded PGlite (A18: it is written with INSERT, not COPY). */
   private isEmbedded = false;
 
-  /**
-   * Asks the database what it is. Called before the ingest's transaction, never inside it: PGlite
-   * is one session, and a query on another connection from inside the transaction would wait for
-   * the transaction, which waits for it.
-   */
+  /** Called before the ingest's transaction, never inside it. */
   async learnSession(): Promise<void> {
     this.isEmbedded = await this.database.isMultiplexedSession();
   }
@@ -61,11 +49,7 @@ export class IngestRepository {
     return new Set(rows.map((row) => row.tenant_id));
   }
 
-  /**
-   * Locks the chain heads a batch extends, in one order (no deadlock between replicas), creating
-   * the missing ones at the genesis. Holding them makes "which ids are new" and the sequence
-   * numbers safe: no other transaction extends these chains until this one commits.
-   */
+  /** Holding them makes "which ids are new" and the sequence numbers safe. */
   async lockHeads(
     tx: Tx,
     keys: Array<{ tenantId: string; family: EventFamily }>,
@@ -96,7 +80,6 @@ export class IngestRepository {
     );
   }
 
-  /** Ids of the batch already stored (a redelivery): the occurred-at range prunes partitions. */
   async existingIds(tx: Tx, ids: string[], from: string, to: string): Promise<Set<string>> {
     const rows: Array<{ id: string }> = await tx.query(
       `SELECT id FROM ${this.schema}.events WHERE id = ANY($1::uuid[]) AND occurred_at BETWEEN $2 AND $3`,
@@ -105,10 +88,7 @@ export class IngestRepository {
     return new Set(rows.map((row) => row.id));
   }
 
-  /**
-   * Stores chained events (A1). A batch goes through `COPY … FROM STDIN`, PostgreSQL's cheapest
-   * way in (about 40 % less server CPU per row than the INSERT below, measured with the bench).
-   */
+  /** Stores chained events (A1). */
   async insert(tx: Tx, events: ChainedEvent[]): Promise<void> {
     const rows = events.map(copyRow);
     const malformed = events.find((_, i) => !isWellFormed(rows[i] ?? ''));
@@ -130,10 +110,6 @@ export class IngestRepository {
     );
   }
 
-  /**
-   * One statement for a few rows: they travel as one JSON document, serialised by V8's native
-   * JSON.stringify and taken apart by PostgreSQL (jsonb_to_recordset).
-   */
   private async insertRows(tx: Tx, events: ChainedEvent[]): Promise<void> {
     const rows = events.map((e) => ({
       id: e.id,

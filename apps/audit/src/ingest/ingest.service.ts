@@ -12,11 +12,7 @@ import { toAuditEvent } from './audit-event.mapper';
 import { ChainHead, IngestRepository, headKey } from './ingest.repository';
 import { AuditEnvelope, IngestedEvents } from './ingested-events';
 
-/**
- * Stores a batch of audit events in one transaction (issue 5, item 2): validated, deduplicated on
- * the event id (a redelivered event changes nothing), each appended to its tenant and family chain,
- * and handed, in the same transaction, to what is derived from the trail (the monitors' rollups, M16).
- */
+/** Stores a batch of audit events in one transaction (issue 5, item 2, M16). */
 @Injectable()
 export class IngestService {
   constructor(

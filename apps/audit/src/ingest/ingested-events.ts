@@ -6,16 +6,9 @@ import { Logger } from 'pino';
 
 export type AuditEnvelope = EventEnvelope<AuditEventType, AuditableEventData>;
 
-/** Derives something from the events one ingest transaction stores, inside that transaction. */
 export type IngestedEventsObserver = (tx: Tx, envelopes: AuditEnvelope[]) => Promise<void>;
 
-/**
- * What is kept in step with the audit trail (M16): observers run inside the ingest's transaction
- * with the events that transaction stores, so each event is seen exactly once whatever the
- * redeliveries, and what is derived commits with the events or not at all. The trail comes first:
- * an observer failing for a reason a retry would not cure is rolled back to its savepoint and
- * logged, and the events are stored without it.
- */
+/** What is kept in step with the audit trail (M16). */
 @Injectable()
 export class IngestedEvents {
   private readonly observers: Array<{ name: string; observe: IngestedEventsObserver }> = [];

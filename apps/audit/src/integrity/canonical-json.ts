@@ -1,9 +1,5 @@
-/**
- * Canonical JSON (A6): object keys sorted by code unit, no whitespace, `undefined` members left
- * out, strings and numbers as JSON.stringify writes them. What the chain hashes, so the same event
- * read back from PostgreSQL (jsonb reorders keys) gives the same bytes. Written as one appending
- * walk: it runs for every event stored and every event verified.
- */
+// What the chain hashes, so the same event read back from PostgreSQL (jsonb reorders keys) gives
+// the same bytes (A6).
 export function canonicalJson(value: unknown, omitTopLevelKey?: string): string {
   if (omitTopLevelKey === undefined && isFlatAndSorted(value)) {
     return JSON.stringify(value);
@@ -28,11 +24,7 @@ const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
 /** What `forStringify` answers for a value that only the appending walk writes canonically. */
 export const NEEDS_CANONICAL_WALK = Symbol('needs the canonical walk');
 
-/**
- * The value as one JSON.stringify of a larger object must meet it to write its canonical form:
- * itself when it is a scalar or flat and sorted, else a sorted copy; NEEDS_CANONICAL_WALK when an
- * object in it has an index-like key (JSON.stringify would write that key first).
- */
+/** The value as one JSON.stringify of a larger object must meet it to write its canonical form. */
 export function forStringify(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || isFlatAndSorted(value)) {
     return value;
@@ -46,11 +38,8 @@ function isScalar(value: unknown): boolean {
   return value !== undefined && (value === null || typeof value !== 'object');
 }
 
-/**
- * An array of scalars, or an object of scalars whose keys already come in code unit order (as
- * JSON.stringify will write them): the canonical form is JSON.stringify's, with nothing to copy.
- * Most members of an event are such (parties, policy ids, small details).
- */
+// An array of scalars, or an object of scalars whose keys already come in code unit order (as
+// JSON.stringify will write them): the canonical form is JSON.stringify's, with nothing to copy.
 function isFlatAndSorted(value: unknown): boolean {
   if (value === null || typeof value !== 'object') {
     return false;

@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { AuditEvent, ChainedEvent } from '../events/audit-event.types';
 import { NEEDS_CANONICAL_WALK, canonicalJson, forStringify } from './canonical-json';
 
-/** The previous hash of a chain's first event. */
 export const GENESIS_HASH: Buffer = Buffer.alloc(32);
 
 /** Every member of a stored event (A6), in canonical (code unit) order. */
@@ -34,20 +33,14 @@ export const MEMBERS: ReadonlyArray<keyof AuditEvent> = (
 ).sort();
 const MEMBER_NAMES: ReadonlySet<string> = new Set(['hash', ...MEMBERS]);
 
-/**
- * Issue 5: each event's hash covers its canonical form and the previous event's hash. A stored
- * event may be passed as it was read: its own `hash` member is left out of the canonical form.
- */
+/** Issue 5: each event's hash covers its canonical form and the previous event's hash. */
 export function chainHash(previous: Buffer, event: AuditEvent | ChainedEvent): Buffer {
   return createHash('sha256').update(previous).update(canonicalEvent(event)).digest();
 }
 
-/**
- * `canonicalJson(event, 'hash')`, byte for byte, without sorting and copying the known members of
- * every event: one JSON.stringify of an object literal written in canonical key order (checked
- * against MEMBERS by the spec). It runs for every event stored and every event verified. An object
- * with any other member, or an index-like key inside one, takes the general path.
- */
+// `canonicalJson(event, 'hash')`, byte for byte, without sorting and copying the known members of
+// every event: one JSON.stringify of an object literal written in canonical key order (checked
+// against MEMBERS by the spec).
 export function canonicalEvent(event: AuditEvent | ChainedEvent): string {
   for (const key in event) {
     if (!MEMBER_NAMES.has(key)) {

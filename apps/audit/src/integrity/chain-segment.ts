@@ -10,17 +10,11 @@ export interface CopyColumn {
   typeId: number;
 }
 
-/**
- * A run of one chain's rows in COPY text format, walked apart from the others (A14). `start` is
- * given to the chain's first segment; every later one repeats the previous segment's last row as
- * its first line and starts from that row's sequence number and stored hash, which is exactly the
- * state a single walk would be in there.
- */
+/** `start` is given to the chain's first segment (A14). */
 export interface SegmentJob {
   columns: CopyColumn[];
   rows: Uint8Array;
   start?: { seq: number; hash: Uint8Array };
-  /** The sequence numbers in this segment that a checkpoint commits to. */
   watched: number[];
 }
 

@@ -30,16 +30,11 @@ export interface ChainWalkState {
   hashesAt: Array<{ seq: number; hash: Uint8Array; eventId: string; recordedAt: string }>;
 }
 
-/**
- * Walks one chain in sequence order (A6): every event must follow its predecessor by exactly one,
- * and its stored hash must equal sha256(previous hash ‖ canonical form). The first failure is kept;
- * the hashes at the sequence numbers a checkpoint names are remembered for comparison.
- */
+/** Walks one chain in sequence order (A6). */
 export class ChainWalk {
   private previousHash: Buffer;
   private previousSeq: number;
   private firstBreak?: ChainBreak;
-  /** The last event that verified: a truncated chain is broken after it. */
   lastEvent?: { id: string; recordedAt: string };
   checked = 0;
   readonly hashesAt = new Map<number, { hash: Buffer; eventId: string; recordedAt: string }>();
@@ -107,10 +102,7 @@ export class ChainWalk {
     };
   }
 
-  /**
-   * Continues this walk with a segment walked apart that starts where this walk stands: the result
-   * is the one a single walk over both would give. Nothing after the first break counts.
-   */
+  /** Continues this walk with a segment walked apart that starts where this walk stands. */
   absorb(segment: ChainWalkState): void {
     if (this.firstBreak) {
       return;

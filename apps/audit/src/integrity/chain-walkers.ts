@@ -17,16 +17,10 @@ interface Walker {
 const MAX_WALKERS = 4;
 /** Segments queued per thread: one being walked, one waiting, so a thread never idles between two. */
 const DEPTH = 2;
-/**
- * Threads idle this long are stopped: each holds ~15 MiB, which the service's memory goal (export,
- * A15) cannot spare between verifications; a new verification starts them again (~50 ms).
- */
+/** Threads idle this long are stopped (A15). */
 export const WALKERS_IDLE_MS = 10_000;
 
-/**
- * The worker threads that walk chain segments (A14), started on first use and stopped once idle for
- * WALKERS_IDLE_MS. Hashing is CPU-bound: the walk then uses every CPU instead of the event loop's one.
- */
+/** Hashing is CPU-bound: the walk then uses every CPU instead of the event loop's one (A14). */
 @Injectable()
 export class ChainWalkers implements OnModuleDestroy {
   readonly size = Math.max(1, Math.min(availableParallelism(), MAX_WALKERS));
@@ -35,7 +29,6 @@ export class ChainWalkers implements OnModuleDestroy {
   private readonly waiting: Array<() => void> = [];
   private idleTimer?: NodeJS.Timeout;
 
-  /** Tests shorten it. */
   idleMs = WALKERS_IDLE_MS;
 
   /** How many threads are running (stopped ones are not counted). */
@@ -53,7 +46,6 @@ export class ChainWalkers implements OnModuleDestroy {
     }
   }
 
-  /** Walks a segment on the least busy thread. */
   walk(job: SegmentJob): Promise<ChainWalkState> {
     clearTimeout(this.idleTimer);
     while (this.walkers.length < this.size) {
@@ -123,10 +115,6 @@ export class ChainWalkers implements OnModuleDestroy {
   }
 }
 
-/**
- * Compiled, the worker is the `.js` beside this file. Run from the TypeScript sources (jest, the
- * benchmark), the thread first loads the compile hook those processes use.
- */
 function startWorker(): Worker {
   if (__filename.endsWith('.js')) {
     return new Worker(join(__dirname, 'chain-segment.worker.js'));

@@ -34,7 +34,6 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   );
 }
 
-/** `GET /audit/v1/integrity/checkpoints`: what an auditor copies out of our database. */
 @Injectable()
 export class CheckpointsQueryService {
   constructor(

@@ -97,7 +97,6 @@ export class CheckpointsRepository {
     return rows.map(checkpointOf);
   }
 
-  /** Every checkpoint of a tenant, oldest first (verification reads them all). */
   async allOf(tx: Tx, tenantId: string): Promise<Checkpoint[]> {
     const rows: CheckpointRow[] = await tx.query(
       `SELECT id, tenant_id, created_at, kid, heads, jws FROM ${this.schema}.checkpoints WHERE tenant_id = $1

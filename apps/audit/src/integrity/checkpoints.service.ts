@@ -12,11 +12,7 @@ function sameHeads(a: CheckpointHead[] | undefined, b: CheckpointHead[]): boolea
   return a !== undefined && canonicalJson(a) === canonicalJson(b);
 }
 
-/**
- * Every few minutes, a signed checkpoint per tenant whose chains moved (issue 5, item 5). The
- * signature is over the payload that an auditor keeps outside our database, so a chain recomputed
- * inside it no longer matches.
- */
+/** Every few minutes, a signed checkpoint per tenant whose chains moved (issue 5, item 5). */
 @Injectable()
 export class CheckpointsService {
   constructor(

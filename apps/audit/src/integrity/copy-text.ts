@@ -1,8 +1,4 @@
-/**
- * One line of PostgreSQL's COPY text format (the default of `COPY … TO STDOUT`) as its fields:
- * tab-separated, `\N` for NULL, and a backslash before a backslash, the tab, line breaks and the
- * other control characters COPY TO escapes. Each field is then the text the query protocol carries.
- */
+/** One line of PostgreSQL's COPY text format (the default of `COPY … TO STDOUT`) as its fields. */
 export function copyTextFields(line: string): Array<string | null> {
   const fields: Array<string | null> = line.split('\t');
   for (let i = 0; i < fields.length; i += 1) {

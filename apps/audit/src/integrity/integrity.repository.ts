@@ -32,7 +32,6 @@ export class IntegrityRepository {
     return this.points(tx, 'chain_anchors', tenantId);
   }
 
-  /** Lowest and highest sequence recorded in [from, to) of one chain. */
   async seqBounds(
     tx: Tx,
     tenantId: string,
@@ -72,11 +71,7 @@ export class IntegrityRepository {
     return result.fields.map((field) => ({ name: field.name, typeId: field.dataTypeID }));
   }
 
-  /**
-   * A chain's events after `afterSeq` up to `maxSeq` in (seq, id) order, as the server's COPY text
-   * (A14): no row decoding here, the walkers decode. The stream must be read to its end before the
-   * transaction's next query. COPY takes no bind parameters: the values are escaped literals.
-   */
+  /** The stream must be read to its end before the transaction's next query (A14). */
   async chainRows(
     tx: Tx,
     tenantId: string,

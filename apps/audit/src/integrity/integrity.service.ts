@@ -30,11 +30,7 @@ const asError = (error: unknown): Error =>
 /** Segments of about 1 MiB of COPY text (~1,500 events): small enough to keep every walker busy. */
 const SEGMENT_BYTES = 1 << 20;
 
-/**
- * `GET /audit/v1/integrity/verify` (issue 5, item 5): walks each of the tenant's chains over the
- * window, then holds them against the chain heads and against every signed checkpoint, which
- * catches a truncated tail and a chain recomputed after tampering.
- */
+/** `GET /audit/v1/integrity/verify` (issue 5, item 5). */
 @Injectable()
 export class IntegrityService {
   constructor(
@@ -159,11 +155,7 @@ export class IntegrityService {
     return walk;
   }
 
-  /**
-   * A14: the chain's rows are cut into segments that the walker threads check at the same time;
-   * their results are absorbed in chain order, so the outcome is the single walk's. After a break
-   * nothing more is sent, but the rows are still read to the end (the connection is in COPY).
-   */
+  /** A14: the chain's rows are cut into segments that the walker threads check at the same time. */
   private async walkSegments(
     walk: ChainWalk,
     rows: AsyncIterable<Buffer>,
@@ -243,7 +235,6 @@ export class IntegrityService {
     }
   }
 
-  /** Sequence → hash (hex) that the signed checkpoints commit to for one family. */
   private committedSeqs(checkpoints: Checkpoint[], family: EventFamily): Map<number, string> {
     const committed = new Map<number, string>();
     for (const checkpoint of checkpoints) {

@@ -10,11 +10,7 @@ export interface RowSegment {
 
 const NEWLINE = 10;
 
-/**
- * Cuts a chain's COPY text into segments of about `size` bytes of whole lines (A14). A raw line
- * break always ends a row: COPY escapes the ones inside values. Each segment is a fresh buffer that
- * can be handed to a worker thread without copying.
- */
+/** Cuts a chain's COPY text into segments of about `size` bytes of whole lines (A14). */
 export async function* segmentsOf(
   rows: AsyncIterable<Buffer>,
   size: number,

@@ -32,12 +32,7 @@ interface ActiveKey {
   privateKey: KeyLike;
 }
 
-/**
- * The checkpoint signing key (ES256, A4). With AUDIT_SIGNING_KEY_SECRET the private key is
- * generated once, stored encrypted and shared by every replica; without it each process makes an
- * ephemeral one and stores only the public half. Every public key ever used stays published, so
- * old checkpoints remain verifiable.
- */
+/** The checkpoint signing key (ES256, A4). */
 @Injectable()
 export class SigningKeysService {
   private active?: Promise<ActiveKey>;
@@ -50,10 +45,6 @@ export class SigningKeysService {
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
-  /**
-   * Loads (or makes) the signing key. Call it before opening the transaction that signs: loading
-   * takes a transaction of its own, and the embedded PGlite serves one session at a time.
-   */
   async prepare(): Promise<void> {
     await this.activeKey();
   }

@@ -34,17 +34,13 @@ import { RollupsListener } from './rollups/rollups.listener';
 import { RollupsRepository } from './rollups/rollups.repository';
 import { RollupsService } from './rollups/rollups.service';
 
-/**
- * Monitors and alerts (issue 7): rollups kept as the ingest stores traffic events (M16), detectors evaluated every
- * minute on one replica, alerts with the lifecycle of D14 under /audit/v1/monitors.
- */
+/** Monitors and alerts (issue 7, M16, D14). */
 @Module({})
 export class MonitorsModule {
   static forRoot(options: MonitorsOptions = {}): DynamicModule {
     return {
       module: MonitorsModule,
       imports: [IngestedEventsModule],
-      // Static paths (alerts, config, mutes, downtimes) before the custom monitors' /{monitorId}.
       controllers: [
         AlertsController,
         MonitorConfigController,

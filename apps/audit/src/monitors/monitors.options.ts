@@ -1,11 +1,6 @@
 export interface MonitorsOptions {
-  /** Run the minute tick on a timer (default true; tests call `DetectorTickService.tick` themselves). */
   schedule?: boolean;
-  /**
-   * Where custom monitors read their metrics: SERIES (default, M29) the per-minute cells the ingest
-   * keeps for them; ROLLUPS (M26) the minute rollups for the counts they hold exactly and the events
-   * for the rest; EVENTS every metric from the stored events (the bench compares them).
-   */
+  /** Where custom monitors read their metrics (M29, M26). */
   customMetricSource?: 'SERIES' | 'ROLLUPS' | 'EVENTS';
 }
 

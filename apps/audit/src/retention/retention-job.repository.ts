@@ -4,7 +4,6 @@ import { Database, Tx } from '@agp/database';
 import { AUDIT_DATABASE } from '../database/tokens';
 import { EventFamily } from '../events/event-families';
 
-/** The retention job's queries; the job runs across tenants, in the system scope. */
 @Injectable()
 export class RetentionJobRepository {
   private readonly schema: string;

@@ -19,13 +19,7 @@ export interface RetentionRun {
 
 const DAY_MS = 86_400_000;
 
-/**
- * The scheduled removal of expired events (issue 5, item 6). Each family's chain loses a prefix
- * that ends at a signed checkpoint older than the cutoff; the checkpoint becomes the chain's anchor,
- * so what remains still verifies (A9). Events past the cutoff but after that checkpoint wait for
- * the next one (at most one checkpoint interval longer). Then partitions: created ahead, and the
- * past ones that retention emptied dropped.
- */
+/** The scheduled removal of expired events (issue 5, item 6, A9). */
 @Injectable()
 export class RetentionJobService {
   constructor(

@@ -18,7 +18,6 @@ export class TelemetryRetentionRepository {
     this.schema = database.schema;
   }
 
-  /** Removes the table's rows older than their tenant's TRAFFIC retention; how many. */
   async removeExpired(tx: Tx, table: string, now: Date, defaultDays: number): Promise<number> {
     const time = TIME_COLUMNS[table];
     const [, count]: [unknown, number] = await tx.query(

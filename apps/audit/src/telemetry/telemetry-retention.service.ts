@@ -19,12 +19,7 @@ export interface TelemetryRetentionRun {
   droppedPartitions: string[];
 }
 
-/**
- * A24: telemetry is kept as long as the tenant keeps its TRAFFIC events (the retention policy's
- * `days.TRAFFIC`, A3), since spans and logs describe the same traffic from inside the agent. No
- * chain to keep verifiable, so expired rows simply go; then partitions are created ahead and the
- * emptied past ones dropped, as the audit trail's are (A9, A13). Quota counts older than an hour go.
- */
+/** No chain to keep verifiable, so expired rows simply go (A9, A13, A24, A3). */
 @Injectable()
 export class TelemetryRetentionService {
   constructor(

@@ -11,10 +11,7 @@ import { BootstrapService } from './bootstrap.service';
 export const DEFAULT_TENANT = 'default';
 export const DEFAULT_ADMIN_EMAIL = 'admin@default.local';
 
-/**
- * D11, the embedded default: on first start (no tenant yet) creates the `default` tenant and its
- * administrator and writes `DATA_DIR/bootstrap.json` (0600). Logs where the file is, never what is in it.
- */
+/** Logs where the file is, never what is in it (D11). */
 export async function bootstrapDefaultTenant(
   app: INestApplicationContext,
   env: Pick<TenantAuthEnv, 'DATA_DIR'>,

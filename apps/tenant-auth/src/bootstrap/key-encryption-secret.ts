@@ -4,10 +4,7 @@ import { join } from 'node:path';
 
 import { SecretSealer } from '@agp/sealing';
 
-/**
- * The embedded default (D2) needs no configuration: without KEY_ENCRYPTION_SECRET it keeps one in
- * DATA_DIR/key-encryption.secret (0600), generated on first start.
- */
+/** The embedded default (D2) needs no configuration. */
 export function keyEncryptionSecret(configured: string | undefined, dataDir: string): string {
   if (configured) {
     return configured;
@@ -26,10 +23,7 @@ export function keyEncryptionSecret(configured: string | undefined, dataDir: str
   return readFileSync(file, 'utf8').trim();
 }
 
-/**
- * What seals signing keys and identity-provider client secrets at rest (F37). The salt is the one
- * the values were first sealed with; changing it would make every stored value unreadable.
- */
+/** The salt is the one the values were first sealed with (F37). */
 export function keyEncryptionSealer(configured: string | undefined, dataDir: string): SecretSealer {
   return SecretSealer.fromSecret(
     keyEncryptionSecret(configured, dataDir),

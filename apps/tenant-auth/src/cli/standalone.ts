@@ -19,10 +19,7 @@ export interface Commands {
   close(): Promise<void>;
 }
 
-/**
- * The services a command needs, without an HTTP server: events it records go to the outbox and
- * the running service publishes them (D5), so a command loses none.
- */
+/** The services a command needs, without an HTTP server (D5). */
 export async function openCommands(
   env: TenantAuthEnv & { DATABASE_URL: string },
 ): Promise<Commands> {

@@ -32,10 +32,7 @@ interface ClientsRoutes {
   permission: PermissionEntity;
 }
 
-/**
- * The routes of a clients controller and what each answers: the compiler's view of them is what
- * the OpenAPI document says each route returns (F24), as for the relay's `catalogController`.
- */
+/** The routes of a clients controller and what each answers (F24). */
 export interface ClientsRouteHandlers {
   list(ctx: RequestContext, query: ListClientsQueryDto): Promise<Page<ClientResponseDto>>;
   get(ctx: RequestContext, id: string): Promise<ClientResponseDto>;
@@ -45,11 +42,7 @@ export interface ClientsRouteHandlers {
   rotateSecret(ctx: RequestContext, id: string): Promise<ClientWithSecretResponseDto>;
 }
 
-/**
- * The one controller of a kind of client of the client_credentials grant (D7, D30): list, get,
- * create (201 with `Location` and the secret, once), update, delete and rotate-secret, each a line
- * that hands the request context to ClientsService with the client's kind.
- */
+/** The one controller of a kind of client of the client_credentials grant (D7, D30). */
 function clientsController(kind: ClientKind, routes: ClientsRoutes): Type<ClientsRouteHandlers> {
   const byId = `:${routes.idParam}`;
   const clientId = (): ParameterDecorator => Param(routes.idParam, uuidParam(routes.idParam));

@@ -43,10 +43,7 @@ function clientTarget(client: Client): ChangeTarget {
   };
 }
 
-/**
- * Agents and service accounts: the two kinds of client of the client_credentials grant (D7). Their
- * secret is answered once, on creation and rotation (D30); only its hash is kept.
- */
+/** Their secret is answered once, on creation and rotation (D30); only its hash is kept (D7). */
 @Injectable()
 export class ClientsService {
   constructor(
@@ -173,10 +170,7 @@ export class ClientsService {
     });
   }
 
-  /**
-   * D42: an agent's change is AGENT_LIFECYCLE, a service account's ADMIN_CHANGE; both carry the
-   * changed fields (the secret's hash as "[redacted]").
-   */
+  /** D42: an agent's change is AGENT_LIFECYCLE, a service account's ADMIN_CHANGE. */
   private async lifecycle(
     tx: Tx,
     caller: RequestContext,

@@ -36,10 +36,8 @@ export function newClientSecret(): string {
   return `agp_${randomBytes(32).toString('base64url')}`;
 }
 
-/**
- * identity.md I5: a client secret has 256 bits of entropy, so a fast hash (SHA-256) is as safe as
- * a slow one and keeps the token endpoint fast; people's passwords get scrypt.
- */
+// identity.md I5: a client secret has 256 bits of entropy, so a fast hash (SHA-256) is as safe as a
+// slow one and keeps the token endpoint fast; people's passwords get scrypt.
 export function hashClientSecret(secret: string): string {
   return `sha256$${createHash('sha256').update(secret).digest('base64url')}`;
 }

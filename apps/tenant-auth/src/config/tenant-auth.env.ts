@@ -53,10 +53,8 @@ export class TenantAuthEnv extends CoreEnv {
   @Max(3_600)
   TOKEN_RATE_WINDOW_SEC: number = 60;
 
-  /**
-   * identity.md I14: further origins the console is served from (comma-separated, e.g. the Vite
-   * dev server); PUBLIC_BASE_URL is always one. Each may receive sign-in codes at /auth/callback.
-   */
+  // identity.md I14: further origins the console is served from (comma-separated, e.g. the Vite dev
+  // server); PUBLIC_BASE_URL is always one.
   @IsOptional()
   @Matches(/^https?:\/\/[^\s,/]+(,https?:\/\/[^\s,/]+)*$/, {
     message: 'must be comma-separated origins such as http://localhost:5173',
@@ -82,10 +80,7 @@ export class TenantAuthEnv extends CoreEnv {
   @Matches(/^[A-Za-z0-9.:[\]-]+$/, { message: 'must be host or host:port' })
   DNS_RESOLVER?: string;
 
-  /**
-   * identity.md I24: may a client metadata document be fetched from a private or loopback address
-   * (and over http)? Only for local development and tests; never in production.
-   */
+  /** Only for local development and tests; never in production (I24). */
   @Transform(({ value }: { value: unknown }) =>
     value === 'true' ? true : value === 'false' ? false : value,
   )

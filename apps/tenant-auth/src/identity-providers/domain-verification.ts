@@ -21,10 +21,8 @@ export function normaliseDomain(domain: string): string {
 /** The outcome of one look-up: verified, or why not (shown as `lastCheckError`). */
 export type DomainCheck = { isVerified: true } | { isVerified: false; error: string };
 
-/**
- * Looks the TXT record up through node:dns, against DNS_RESOLVER when set (a test points it at a
- * DNS server of its own) or the system's resolvers.
- */
+// Looks the TXT record up through node:dns, against DNS_RESOLVER when set (a test points it at a
+// DNS server of its own) or the system's resolvers.
 export class DomainVerifier {
   constructor(private readonly server?: string) {}
 

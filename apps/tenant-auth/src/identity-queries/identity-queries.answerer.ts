@@ -8,12 +8,7 @@ import { TENANT_AUTH_DATABASE } from '../database/tokens';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { UsersRepository } from '../users/users.repository';
 
-/**
- * tenant-auth answers for the identities it owns (issue 30): another service whose projection
- * misses an id it was just given asks here and seeds its projection from the answer, so an id this
- * service committed is usable everywhere at once. Each answer is read in the asking tenant's
- * scope (row-level security included): an id of another tenant, or a deleted one, is `null`.
- */
+/** Each answer is read in the asking tenant's scope (row-level security included) (issue 30). */
 @Injectable()
 export class IdentityQueriesAnswerer implements OnModuleInit, OnModuleDestroy {
   private readonly stops: StopListening[] = [];

@@ -24,11 +24,9 @@ const SKEW_SEC = 30;
 /** A replica picks up another replica's rotation within this time (it signs with the retired key meanwhile, which still verifies). */
 const ACTIVE_KEY_CACHE_MS = 30_000;
 
-/**
- * ES256 signing keys (D9): sealed at rest with KEY_ENCRYPTION_SECRET, rotated by a command
- * (`rotate-keys`) and by age, retired public keys kept in the JWKS until every token they signed
- * has expired.
- */
+// ES256 signing keys (D9): sealed at rest with KEY_ENCRYPTION_SECRET, rotated by a command
+// (`rotate-keys`) and by age, retired public keys kept in the JWKS until every token they signed
+// has expired.
 @Injectable()
 export class SigningKeysService implements OnApplicationBootstrap {
   private cached?: { key: ActiveKey; until: number };

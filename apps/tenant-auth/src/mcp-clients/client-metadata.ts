@@ -15,12 +15,7 @@ const MAX_URIS = 10;
 const MAX_TEXT = 2_000;
 const GRANTS = new Set(['authorization_code', 'refresh_token']);
 
-/**
- * RFC 7591 §2 as this authorization server takes it (identity.md I24): public clients only (they
- * prove themselves with PKCE, `token_endpoint_auth_method` `none`), the code flow only, redirect
- * URIs over https, or http to a loopback address (RFC 8252 §7.3), none with a fragment. Answers
- * the RFC's error code and a description, or null when the metadata will do.
- */
+/** RFC 7591 §2 as this authorization server takes it (identity.md I24, RFC 8252, §7.3). */
 export function metadataProblem(
   metadata: unknown,
 ): { error: 'invalid_redirect_uri' | 'invalid_client_metadata'; description: string } | null {

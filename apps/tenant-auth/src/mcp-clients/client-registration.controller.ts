@@ -19,11 +19,8 @@ const ISSUED_FIELDS = new Set([
   'client_secret_expires_at',
 ]);
 
-/**
- * identity.md I24: dynamic client registration (RFC 7591) for MCP clients that predate client ID
- * metadata documents. Open, like the MCP specification expects (a person's client registers before
- * anyone signs in), counted per address like the token endpoint; public clients only.
- */
+// Open, like the MCP specification expects (a person's client registers before anyone signs in),
+// counted per address like the token endpoint; public clients only (I24, RFC 7591).
 @Controller('tenant-auth/v1')
 export class ClientRegistrationController {
   constructor(

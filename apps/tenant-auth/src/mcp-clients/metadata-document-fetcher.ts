@@ -52,12 +52,7 @@ function isRefused(address: string, allowPrivate: boolean): boolean {
   return ALWAYS.check(ip, family) || (!allowPrivate && PRIVATE.check(ip, family));
 }
 
-/**
- * identity.md I24 (draft-ietf-oauth-client-id-metadata-document): a URL `client_id` is the address
- * of the client's metadata. Fetched with SSRF care: https only (http only where private addresses
- * are allowed, for local development), every resolved address checked at connect time (so DNS
- * rebinding gains nothing), no redirects, 5 s, 5 KiB, JSON; the document must name itself.
- */
+/** identity.md I24 (draft-ietf-oauth-client-id-metadata-document). */
 export class MetadataDocumentFetcher {
   private readonly dispatcher: Agent;
 

@@ -15,11 +15,7 @@ export type FoundClient = { client: BrowserClient } | { refused: string } | { un
 
 const REGISTERED_PREFIX = 'agp_dcr_';
 
-/**
- * identity.md I21: who may ask for a person's token. The console (I14); a person's MCP client
- * named by the URL of its metadata document (I24, the first way, fetched and cached in the
- * database so every replica agrees); or one that registered itself (RFC 7591, for older clients).
- */
+/** identity.md I21: who may ask for a person's token (I14, I24, RFC 7591). */
 @Injectable()
 export class OAuthClients {
   private readonly console: ReadonlyMap<string, BrowserClient>;

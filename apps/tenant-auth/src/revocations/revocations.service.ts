@@ -9,12 +9,7 @@ import { RevocationsRepository } from './revocations.repository';
 /** How often `tenantAuthJobs` reconciles, on one replica per interval (F30). */
 export const RECONCILE_EVERY_MS = 60_000;
 
-/**
- * identity.md I2. A revocation is written to the `revocations` table in the caller's transaction and
- * to the shared store *before* the commit (a failure after that leaves the subject refused, never
- * wrongly allowed); lifting one reaches the store only after the commit. The store is reconciled
- * from the table at start and every minute (`tenantAuthJobs`, F30), so any drift heals.
- */
+/** identity.md I2 (F30). */
 @Injectable()
 export class RevocationsService implements OnApplicationBootstrap {
   /** Keys in the store but not in the table at this replica's last pass, and when that was. */
@@ -57,10 +52,7 @@ export class RevocationsService implements OnApplicationBootstrap {
         await this.store.revoke(key, reason);
       }
     }
-    // A key can be in the store before its transaction commits (revoke runs first): lift only
-    // what stayed unbacked for a whole pass, never one that another replica is committing now.
-    // Other replicas may have run the passes since this one's last (F30): a pass of more than two
-    // intervals ago says nothing about the key now.
+    // Other replicas may have run the passes since this one's last (F30).
     const previous =
       now - this.unbacked.at <= 2 * RECONCILE_EVERY_MS ? this.unbacked.keys : new Set<string>();
     const unbacked = new Set([...this.store.entries().keys()].filter((key) => !expected.has(key)));

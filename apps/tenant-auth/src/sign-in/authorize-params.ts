@@ -16,11 +16,8 @@ export interface AuthorizeParams {
   resource: string | null;
 }
 
-/**
- * What an authorization request may come to. A request with an unknown client or redirect URI is
- * never redirected anywhere (RFC 6749 §4.1.2.1): it is shown as an error page. Every other error
- * goes back to the client's redirect URI with `error` and the `state` it sent.
- */
+// What an authorization request may come to. A request with an unknown client or redirect URI is
+// never redirected anywhere (RFC 6749 §4.1.2.1): it is shown as an error page.
 export type ParsedAuthorize =
   | { kind: 'ok'; params: AuthorizeParams }
   | { kind: 'page-error'; description: string }
@@ -44,11 +41,7 @@ export function single(query: Record<string, unknown>, name: string): string | n
   return typeof value === 'string' && value.length <= MAX_PARAM ? value : undefined;
 }
 
-/**
- * identity.md I14: the authorization code flow with PKCE S256 required, nothing else. A person's
- * own MCP client (I21) is judged by its own rules: `resource` names the one MCP server, whose URL
- * begins with `mcpResourcePrefix` (`{base_url}/relay/mcp/`).
- */
+/** identity.md I14: the authorization code flow with PKCE S256 required, nothing else (I21). */
 export function parseAuthorize(
   query: Record<string, unknown>,
   clients: ReadonlyMap<string, BrowserClient>,

@@ -34,11 +34,7 @@ interface Grantee {
 
 const REFRESH_PREFIX = 'agp_rt_';
 
-/**
- * The token endpoint's browser grants (identity.md I14, I16): `authorization_code` with PKCE and
- * `refresh_token` with rotation. The access token is the same D8/D9 token the password grant
- * gives (audience AUTH_AUDIENCE, `perms` read now), so the gateway and services need nothing new.
- */
+/** The token endpoint's browser grants (identity.md I14, I16, D8, D9). */
 @Injectable()
 export class CodeGrants {
   constructor(
@@ -161,10 +157,7 @@ export class CodeGrants {
   }
 }
 
-/**
- * RFC 8707 §2.2: a token request may name the resource again; it must be the one the grant is
- * for (a grant is never widened to another server), else invalid_target.
- */
+/** RFC 8707 §2.2: a token request may name the resource again. */
 function checkResource(params: TokenParams, granted: string | null): void {
   const asked = params.resource;
   if (asked === undefined || asked === '') {

@@ -5,11 +5,7 @@ import { renderConsentPage } from './sign-in-page';
 import { AuthorizationRequestRow, SessionRow, SignInRepository } from './sign-in.repository';
 import { SignInOutcome } from './sign-in.types';
 
-/**
- * identity.md I23: the person has signed in; the request now waits for their consent. The form
- * carries a one-time token stored hashed on the request (CSRF: a page elsewhere cannot know it),
- * besides the request cookie that ties the request to this browser.
- */
+/** identity.md I23: the person has signed in; the request now waits for their consent. */
 export async function consentPage(
   tx: Tx,
   repository: SignInRepository,

@@ -14,11 +14,7 @@ import { SignInRepository } from './sign-in.repository';
 import { SignInService, textFields } from './sign-in.service';
 import { BrowserRequest, SignInOutcome } from './sign-in.types';
 
-/**
- * identity.md I23: the consent form's answer. Allow issues the code (for the person who signed in
- * on this request); deny sends the client `access_denied` (RFC 6749 §4.1.2.1) and ends the
- * request. Either needs this browser's request cookie and the page's one-time token.
- */
+/** identity.md I23: the consent form's answer (RFC 6749, §4.1.2.1). */
 @Injectable()
 export class ConsentService {
   private readonly issuer: string;

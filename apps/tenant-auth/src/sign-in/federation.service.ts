@@ -32,12 +32,10 @@ const SCOPES: Record<IdentityProvider['type'], string> = {
   OKTA: 'openid email profile groups',
 };
 
-/**
- * Sign-in through a tenant's identity provider (D26, D29; identity.md I17), with openid-client as
- * the relying party: authorization code with PKCE, state and nonce checked by the library, the
- * user created or updated from the ID token's claims, mapped groups applied, and only e-mail
- * addresses of the tenant's verified domains let in.
- */
+// Sign-in through a tenant's identity provider (D26, D29; identity.md I17), with openid-client as
+// the relying party: authorization code with PKCE, state and nonce checked by the library, the user
+// created or updated from the ID token's claims, mapped groups applied, and only e-mail addresses
+// of the tenant's verified domains let in.
 @Injectable()
 export class FederationService {
   /** Discovery documents, per provider version (a changed provider is discovered again). */

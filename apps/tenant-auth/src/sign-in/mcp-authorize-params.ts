@@ -4,11 +4,7 @@ import { single } from './authorize-params';
 const MCP_SCOPES = new Set(['mcp:call', 'offline_access']);
 const SERVER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * identity.md I22 (D43, RFC 8707): an MCP client's request must name the MCP server it wants a
- * token for, `resource` = `{base_url}/relay/mcp/{serverId}` exactly (no query, no fragment); the
- * token will be good for that server only. Scope defaults to `mcp:call` (the 401's `scope`).
- */
+/** identity.md I22 (D43, RFC 8707). */
 export function parseMcpAuthorize(
   query: Record<string, unknown>,
   resourcePrefix: string,

@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/**
- * identity.md I15: the sign-in pages are plain HTML forms rendered here, with no script at all;
- * their one style block is allowed by its hash, so the Content-Security-Policy needs no
- * 'unsafe-inline' and forbids every script.
- */
+/** identity.md I15: the sign-in pages are plain HTML forms rendered here, with no script at all. */
 const STYLE = `
   :root { color-scheme: light; font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; }
   body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f1f3f5; color: #1a1b1e; }

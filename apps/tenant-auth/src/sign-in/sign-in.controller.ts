@@ -15,10 +15,7 @@ type Fields = Record<string, unknown>;
 /** The browser routes answer pages and redirects, never JSON (D6). */
 const HTML = { 'text/html': {} };
 
-/**
- * Browser sign-in (identity.md I14–I17): public like D6's routes, since the browser that comes
- * here has no token yet. Pages and redirects, never JSON.
- */
+/** Pages and redirects, never JSON (I14, I17, D6). */
 @ApiResponse({ status: 200, description: 'A sign-in page.', content: HTML })
 @ApiResponse({ status: 303, description: 'On to the client, the IdP or the next page.' })
 @ApiResponse({ status: 400, description: 'A page naming the bad request.', content: HTML })

@@ -38,10 +38,7 @@ export interface SignedInUser {
   identityProviderId: string | null;
 }
 
-/**
- * Browser sign-in at tenant-auth (identity.md I14–I15): the authorization endpoint, the local
- * sign-in page, the sign-in session and sign-out. The identity-provider leg is FederationService's.
- */
+/** Browser sign-in at tenant-auth (identity.md I14–I15). */
 @Injectable()
 export class SignInService {
   private readonly clients: ReadonlyMap<string, BrowserClient>;
@@ -157,10 +154,7 @@ export class SignInService {
     return this.complete(open.id, { ...answer.user, identityProviderId: null });
   }
 
-  /**
-   * Ends the sign-in of the request `requestId` for `user`: a new sign-in session, a one-time
-   * code, and the redirect back to the client.
-   */
+  /** Ends the sign-in of the request `requestId` for `user`. */
   async complete(requestId: string, user: SignedInUser): Promise<SignInOutcome> {
     const handle = newHandle('agp_ss_');
     const session: SessionRow = {
@@ -247,10 +241,7 @@ export class SignInService {
     );
   }
 
-  /**
-   * A signed-in person's answer to the client: the code at once for the console (I14), the
-   * consent page first for a person's own MCP client (I23).
-   */
+  /** A signed-in person's answer to the client (I14, I23). */
   private async answer(
     tx: Tx,
     open: AuthorizationRequestRow,

@@ -24,11 +24,7 @@ export function readUpstreamClaims(claims: Record<string, unknown> | undefined):
   };
 }
 
-/**
- * D29: a member of a mapped provider group joins its groups here; a mapped group the user is no
- * longer in upstream is left. Groups no mapping names are never touched (an administrator's own
- * memberships stay). A group in two mappings is kept if either applies.
- */
+/** Groups no mapping names are never touched (an administrator's own memberships stay) (D29). */
 export function groupChanges(
   mappings: Record<string, string[]>,
   upstreamGroups: readonly string[],

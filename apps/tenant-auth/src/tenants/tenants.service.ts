@@ -20,10 +20,7 @@ import { TenantsRepository } from './tenants.repository';
 
 type TenantChange = (typeof TENANT_LIFECYCLE_CHANGES)[number];
 
-/**
- * identity.md I3: a tenant's administrators see and rename their own tenant; administrators of the
- * operator tenant (the bootstrapped one) also create, suspend and delete the others.
- */
+/** identity.md I3: a tenant's administrators see and rename their own tenant. */
 @Injectable()
 export class TenantsService {
   constructor(
@@ -121,10 +118,8 @@ export class TenantsService {
     });
   }
 
-  /**
-   * D42: ADMIN_CHANGE in the trail of the administrator's tenant (the operator's, when it manages
-   * another), where the actor is accountable; TENANT_LIFECYCLE tells the changed tenant's services.
-   */
+  // D42: ADMIN_CHANGE in the trail of the administrator's tenant (the operator's, when it manages
+  // another), where the actor is accountable; TENANT_LIFECYCLE tells the changed tenant's services.
   private async audited(
     tx: Tx,
     caller: RequestContext,

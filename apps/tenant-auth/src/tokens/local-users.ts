@@ -21,11 +21,9 @@ export type LocalSignIn =
   | { kind: 'refused' }
   | { kind: 'limited'; problem: HttpProblem };
 
-/**
- * A local user's password check, shared by the password grant (D7) and the sign-in page: rate
- * limited (I6), and an unknown tenant, unknown user, wrong password, disabled user or suspended
- * tenant all answer the same refusal after the same work (I5).
- */
+// A local user's password check, shared by the password grant (D7) and the sign-in page: rate
+// limited (I6), and an unknown tenant, unknown user, wrong password, disabled user or suspended
+// tenant all answer the same refusal after the same work (I5).
 @Injectable()
 export class LocalUsers {
   constructor(
@@ -78,10 +76,8 @@ export class LocalUsers {
     };
   }
 
-  /**
-   * A signed-in user as tokens describe them now (I2: a disabled user or suspended tenant gets
-   * nothing more, whatever session or refresh token they hold); null when they may not.
-   */
+  // A signed-in user as tokens describe them now (I2: a disabled user or suspended tenant gets
+  // nothing more, whatever session or refresh token they hold); null when they may not.
   async current(
     tenantId: string,
     userId: string,

@@ -2,10 +2,7 @@ import { SCOPES, Scope } from '@agp/contracts';
 
 import { OAuthError } from './oauth.error';
 
-/**
- * D8: one audience per token, so one of `svc:api` (default) or `mcp:call`; D54's `telemetry:write`
- * (the API audience, for an agent's OTLP exports only) is asked for alone too.
- */
+/** D8: one audience per token, so one of `svc:api` (default) or `mcp:call` (D54). */
 export function scopeOf(requested: string | undefined): Scope {
   const scopes = [...new Set((requested ?? '').split(' ').filter(Boolean))];
   if (scopes.length === 0) {

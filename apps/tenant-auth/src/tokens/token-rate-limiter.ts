@@ -5,10 +5,8 @@ import { HttpProblem } from '@agp/http';
 import { TENANT_AUTH_ENV, TenantAuthEnv } from '../config/tenant-auth.env';
 import { TokenRateWindowsRepository } from './token-rate-windows.repository';
 
-/**
- * identity.md I6: fixed windows counted in PostgreSQL, so every replica shares one count per client
- * and per source address (an in-memory count would let N replicas allow N times the limit).
- */
+// identity.md I6: fixed windows counted in PostgreSQL, so every replica shares one count per client
+// and per source address (an in-memory count would let N replicas allow N times the limit).
 @Injectable()
 export class TokenRateLimiter {
   constructor(
@@ -16,10 +14,8 @@ export class TokenRateLimiter {
     private readonly windows: TokenRateWindowsRepository,
   ) {}
 
-  /**
-   * Counts one request against each key, in the caller's transaction (which must commit even when
-   * the credentials turn out wrong, so failed attempts count). Returns the 429 to throw, if any.
-   */
+  // Counts one request against each key, in the caller's transaction (which must commit even when
+  // the credentials turn out wrong, so failed attempts count).
   async count(
     tx: Tx,
     limits: Array<{ key: string; limit: number }>,

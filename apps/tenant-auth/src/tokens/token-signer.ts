@@ -53,10 +53,7 @@ export class TokenSigner {
     return scope === 'mcp:call' ? `${this.apiAudience}/relay` : this.apiAudience;
   }
 
-  /**
-   * `resource` (identity.md I22, RFC 8707): the token is also for that one MCP server, named beside
-   * the relay audience, so the relay takes it on that server's path only.
-   */
+  /** `resource` (identity.md I22, RFC 8707). */
   async issue(who: TokenSubject, scope: Scope, resource?: string): Promise<IssuedToken> {
     const key = await this.keys.activeKey();
     const now = Math.floor(Date.now() / 1000);

@@ -56,10 +56,8 @@ export class TokenService {
     }
   }
 
-  /**
-   * Agents and service accounts. An unknown client, a wrong secret, a suspended client and a
-   * suspended tenant all answer the same invalid_client, after the same work.
-   */
+  // Agents and service accounts. An unknown client, a wrong secret, a suspended client and a
+  // suspended tenant all answer the same invalid_client, after the same work.
   private async clientCredentials(
     params: TokenParams,
     request: TokenRequest,

@@ -24,10 +24,7 @@ import { TokenService } from './token.service';
 import { TokenSigner } from './token-signer';
 import { WellKnownController } from './well-known.controller';
 
-/**
- * D6–D9 and identity.md I14–I17: the authorization server. The token endpoint, the JWKS and the
- * discovery document, and browser sign-in (sign-in/), which shares the token endpoint and signer.
- */
+/** D6–D9 and identity.md I14–I17: the authorization server. */
 @Module({
   imports: [
     ClientsModule,

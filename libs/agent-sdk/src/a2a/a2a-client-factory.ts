@@ -3,7 +3,6 @@ import type { Client } from '@a2a-js/sdk/client';
 import { AgentClient } from '../api/agent-client';
 import { PollTaskOptions, pollTask } from './task-polling';
 
-/** Specification, Limits: an agent-to-agent call may take this long. */
 export const A2A_CLIENT_TIMEOUT_MS = 300_000;
 
 export interface A2AClientOptions {
@@ -24,12 +23,10 @@ export class A2AClientFactory {
     private readonly options: A2AClientOptions = {},
   ) {}
 
-  /** The relay's address for an agent (its card is under `/.well-known/agent-card.json`). */
   relayUrl(agentId: string): string {
     return `${this.agent.config.baseUrl}/relay/a2a/${agentId}`;
   }
 
-  /** A client for the agent `agentId`, built from its card as the relay serves it. */
   async create(agentId: string): Promise<Client> {
     const fetchImpl = this.agent.governedFetch(
       'mcp:call',

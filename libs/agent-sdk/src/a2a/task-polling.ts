@@ -2,11 +2,9 @@ import { TaskTimeoutError } from '../errors';
 import { sleep } from '../http/backoff';
 import { TaskStateName, isTerminalTaskState, taskStateName } from './task-states';
 
-/** Specification, Limits: the polling defaults. */
 export const TASK_POLL_INTERVAL_MS = 5_000;
 export const TASK_POLL_MAX_WAIT_MS = 600_000;
 
-/** The part of a task polling reads: its status' state, in any protocol's spelling. */
 export interface PolledTask {
   status?: { state?: unknown } | undefined;
 }
@@ -14,7 +12,6 @@ export interface PolledTask {
 export interface PollTaskOptions {
   intervalMs?: number;
   maxWaitMs?: number;
-  /** Called with each state read, terminal or not. */
   onState?: (state: TaskStateName) => void;
   signal?: AbortSignal;
 }

@@ -1,7 +1,6 @@
 /**
  * Agent-to-agent task states as the client library polls them (specification, States and
- * transitions). Protocol 0.3 spells them `input-required`, protocol 1.0 `TASK_STATE_INPUT_REQUIRED`
- * or the enum's number; all read as the specification's names.
+ * transitions).
  */
 export const NON_TERMINAL_TASK_STATES = [
   'working',
@@ -20,7 +19,6 @@ export const TERMINAL_TASK_STATES = [
 export type TaskStateName =
   (typeof NON_TERMINAL_TASK_STATES)[number] | (typeof TERMINAL_TASK_STATES)[number];
 
-/** Protocol 1.0's TaskState enum, by number. */
 const BY_NUMBER: Record<number, TaskStateName> = {
   1: 'submitted',
   2: 'working',
@@ -34,7 +32,6 @@ const BY_NUMBER: Record<number, TaskStateName> = {
 
 const KNOWN = new Set<string>([...NON_TERMINAL_TASK_STATES, ...TERMINAL_TASK_STATES]);
 
-/** Any protocol's spelling of a state as the specification's name; anything else is `unknown`. */
 export function taskStateName(state: unknown): TaskStateName {
   if (typeof state === 'number') {
     return BY_NUMBER[state] ?? 'unknown';

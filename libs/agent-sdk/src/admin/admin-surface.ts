@@ -6,12 +6,10 @@ import { HeaderBag, REFRESH_EVENT_TYPES } from '../webhooks/webhook-headers';
 import { configureFrom, missingAddresses, parseConfigureBody } from './configure-body';
 import { RecentDeliveries } from './recent-deliveries';
 
-/** A request to the admin surface, path relative to its mount point (`/configure`, …). */
 export interface AdminRequest {
   method: string;
   path: string;
   headers: HeaderBag;
-  /** The body as received; the webhook signature is over these bytes (Webhooks 2). */
   rawBody: Buffer;
 }
 
@@ -23,22 +21,13 @@ export interface AdminResponse {
 export interface AdminSurfaceOptions {
   /** Already configured (from the environment, say); unconfigured until `/configure` otherwise. */
   config?: AgentConfig;
-  /** Called with the new configuration after each successful `/configure`. */
   onConfigure?: (config: AgentConfig) => void | Promise<void>;
-  /** The refresh of `/refresh` and of webhooks (the directory's, in the runtime). */
   refresh?: () => void | Promise<void>;
-  /** Webhook age window in seconds (300 by default, Limits). */
   webhookToleranceSeconds?: number;
 }
 
-/** The admin surface's limit on a body; a webhook or configure body is a few hundred bytes. */
 export const ADMIN_MAX_BODY_BYTES = 1024 * 1024;
 
-/**
- * The agent-side admin surface of the specification, independent of any HTTP framework: `handle`
- * takes a request and gives the status and JSON body; adapters mount it on Node's http server,
- * Express and Fastify.
- */
 export class AdminSurface {
   private config?: AgentConfig;
   private readonly deliveries = new RecentDeliveries();

@@ -1,6 +1,5 @@
 import { AgentConfig, resolveConfig, stripTrailingSlashes } from '../config/agent-config';
 
-/** The body of `POST /admin/configure` (specification, agent-side admin surface). */
 const FIELDS: Record<string, keyof ConfigureBody> = {
   agent_id: 'agentId',
   agentId: 'agentId',
@@ -67,10 +66,7 @@ export function parseConfigureBody(body: unknown): { body: ConfigureBody; errors
   return { body: parsed, errors };
 }
 
-/**
- * The first configure must name both addresses (400 otherwise): defaults from another environment
- * would give tokens the gateway refuses on audience (Authentication 5). Later ones may keep them.
- */
+/** Later ones may keep them. */
 export function missingAddresses(
   body: ConfigureBody,
   current: AgentConfig | undefined,
@@ -85,7 +81,6 @@ export function missingAddresses(
   return missing;
 }
 
-/** The configuration a valid configure call leads to: the addresses given, else the current ones. */
 export function configureFrom(body: ConfigureBody, current: AgentConfig | undefined): AgentConfig {
   return resolveConfig({
     agentId: body.agentId,

@@ -1,10 +1,8 @@
 import { correlationIdOf, runWithCorrelationId } from '../http/correlation';
 import { ADMIN_MAX_BODY_BYTES, AdminSurface } from './admin-surface';
 
-/*
- * Structural types for the few Fastify calls the plugin makes, so the library does not depend on
- * Fastify (it is the application's).
- */
+// Structural types for the few Fastify calls the plugin makes, so the library does not depend on
+// Fastify (it is the application's).
 interface FastifyRequestLike {
   method: string;
   url: string;
@@ -34,14 +32,6 @@ interface FastifyInstanceLike {
   }): unknown;
 }
 
-/**
- * A Fastify plugin serving the surface; register it with the mount prefix. Inside its own context
- * it keeps every body as raw bytes, so the application's JSON parser does not touch webhooks.
- *
- * ```ts
- * await app.register(adminFastifyPlugin(surface), { prefix: '/admin' });
- * ```
- */
 export function adminFastifyPlugin(
   surface: AdminSurface,
 ): (instance: FastifyInstanceLike, options: { prefix?: string }) => Promise<void> {

@@ -3,15 +3,12 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { correlationIdOf, runWithCorrelationId } from '../http/correlation';
 import { ADMIN_MAX_BODY_BYTES, AdminResponse, AdminSurface } from './admin-surface';
 
-/** Where the specification mounts the admin surface. */
 export const ADMIN_MOUNT_PATH = '/admin';
 
-/** Express's `req.body` after `express.raw()`, or a body parser that ran before the surface. */
 type MaybeParsed = IncomingMessage & { body?: unknown; originalUrl?: string };
 
 export class BodyTooLargeError extends Error {}
 
-/** The request's raw bytes: an already-read Buffer (express.raw), else read from the stream. */
 export async function readRawBody(request: MaybeParsed): Promise<Buffer> {
   if (Buffer.isBuffer(request.body)) {
     return request.body;
@@ -39,13 +36,7 @@ export function writeAdminResponse(response: ServerResponse, answer: AdminRespon
 
 /**
  * A Node `http` request listener for the surface, or an Express/Connect middleware (same shape):
- * requests under `mountPath` are answered, others go to `next` (404 without one). Mount it before
- * any JSON body parser: a webhook is verified over its raw bytes (Webhooks 2).
- *
- * ```ts
- * http.createServer(adminRequestListener(surface)).listen(8080);
- * app.use(adminRequestListener(surface)); // Express
- * ```
+ * requests under `mountPath` are answered, others go to `next` (404 without one).
  */
 export function adminRequestListener(
   surface: AdminSurface,

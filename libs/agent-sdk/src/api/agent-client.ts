@@ -23,7 +23,6 @@ import {
   parseSubscription,
 } from '../models/models';
 
-/** Specification, Limits: the subscriptions listing reads pages of 100, at most 100 of them. */
 export const SUBSCRIPTIONS_PAGE_SIZE = 100;
 export const SUBSCRIPTIONS_MAX_PAGES = 100;
 
@@ -33,27 +32,18 @@ export const SUBSCRIPTIONS_MAX_PAGES = 100;
  */
 export const RELAY_ANSWER_MARGIN_MS = 10_000;
 
-/** An LLM gateway as an OpenAI-compatible client needs it: its base address and a fetch. */
 export interface LlmGatewayConnection {
   /** `{base_url}/relay/llm/{gatewayId}/v1` (D20, D39). */
   baseUrl: string;
-  /**
-   * Carries the agent's `mcp:call` token and the request behaviour; the provider key stays in the
-   * relay (D37). Typed as the global fetch, which OpenAI-compatible clients take (they call it
-   * with a URL and options, never a Request).
-   */
+  /** Carries the agent's `mcp:call` token and the request behaviour (D37). */
   fetch: typeof fetch;
 }
 
 export interface AgentClientOptions extends TokenEvents {
-  /** The fetch under the library's own (a proxy, an instrumented one); global fetch by default. */
   fetch?: FetchLike;
 }
 
-/**
- * The plain client of one agent: its tokens, the D21 reads about itself, and clients for the relay's
- * traffic paths. Every request follows the specification's request behaviour (createGovernedFetch).
- */
+/** The plain client of one agent (D21). */
 export class AgentClient {
   readonly config: AgentConfig;
   readonly tokens: TokenProvider;
@@ -67,7 +57,6 @@ export class AgentClient {
     this.apiFetch = this.governedFetch('svc:api');
   }
 
-  /** A client configured from `<PREFIX>_…` variables (loadConfig). */
   static fromEnv(options: LoadConfigOptions & AgentClientOptions = {}): AgentClient {
     return new AgentClient(loadConfig(options), options);
   }
@@ -76,17 +65,14 @@ export class AgentClient {
     return this.config.agentId;
   }
 
-  /**
-   * A fetch with this agent's token of `scope` and the request behaviour of the specification,
-   * forwarding the current request's `X-Correlation-Id` when `forwardCorrelationId` is on.
-   */
+  // A fetch with this agent's token of `scope` and the request behaviour of the specification,
+  // forwarding the current request's `X-Correlation-Id` when `forwardCorrelationId` is on.
   governedFetch(scope: TokenScope, forwardCorrelationId = true, timeoutMs?: number): FetchLike {
     const headers = forwardCorrelationId ? correlationHeaders : undefined;
     const config = timeoutMs ? { ...this.config, timeoutMs } : this.config;
     return createGovernedFetch(config, this.tokens, scope, headers, this.fetchImpl);
   }
 
-  /** A JSON request to `{base_url}{path}` with the `svc:api` token; any non-2xx is an ApiError. */
   async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const response = await this.apiFetch(`${this.config.baseUrl}${path}`, {
       method,
@@ -107,10 +93,7 @@ export class AgentClient {
     return answer as T;
   }
 
-  /**
-   * Every subscription of the agent (D21, D32), read in pages of 100 up to 100 pages. An agent
-   * token may read only its own agent's (403 otherwise, the specification's agent-id rule).
-   */
+  /** Every subscription of the agent (D21, D32), read in pages of 100 up to 100 pages. */
   async listSubscriptions(agentId: string = this.agentId): Promise<Subscription[]> {
     return this.readAllPages(`/relay/v1/agents/${agentId}/subscriptions`, parseSubscription);
   }
@@ -147,10 +130,8 @@ export class AgentClient {
     );
   }
 
-  /**
-   * An LLM gateway the agent is subscribed to, for any OpenAI-compatible client (`new OpenAI({
-   * baseURL, fetch, apiKey: 'unused' })`): the relay path takes `mcp:call` tokens only (D8).
-   */
+  // An LLM gateway the agent is subscribed to, for any OpenAI-compatible client (`new OpenAI({
+  // baseURL, fetch, apiKey: 'unused' })`): the relay path takes `mcp:call` tokens only (D8).
   llm(gatewayId: string, options: { forwardCorrelationId?: boolean } = {}): LlmGatewayConnection {
     return {
       baseUrl: `${this.config.baseUrl}/relay/llm/${gatewayId}/v1`,

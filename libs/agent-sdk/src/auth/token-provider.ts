@@ -3,18 +3,13 @@ import { TokenRefreshError } from '../errors';
 import { backoffDelayMs, isRetryableStatus, sleep } from '../http/backoff';
 import { AccessToken, isTokenExpired, parseAccessToken } from '../models/access-token';
 
-/** Specification, Authentication 4: `svc:api` for the API, `mcp:call` for the relay's MCP path. */
 export type TokenScope = 'svc:api' | 'mcp:call';
 
-/** Observes what the token provider does (tests count token requests with it). */
 export interface TokenEvents {
   onTokenRequested?(scope: TokenScope): void;
 }
 
-/**
- * Tokens by client credentials (D7), one cached per scope until 60 s before expiry. Concurrent
- * callers share one request, so a burst of calls asks the endpoint once.
- */
+/** Concurrent callers share one request, so a burst of calls asks the endpoint once (D7). */
 export class TokenProvider {
   private readonly cache = new Map<TokenScope, AccessToken>();
   private readonly pending = new Map<TokenScope, Promise<AccessToken>>();
@@ -38,7 +33,6 @@ export class TokenProvider {
     return (await request).accessToken;
   }
 
-  /** The cached token of a scope, if any (for status and tests). */
   cached(scope: TokenScope): AccessToken | undefined {
     return this.cache.get(scope);
   }

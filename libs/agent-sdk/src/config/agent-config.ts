@@ -1,16 +1,13 @@
 import { ConfigurationError } from '../errors';
 
-/** Everything the client needs to act as one agent (specification, Authentication 6). */
 export interface AgentConfig {
   agentId: string;
   clientSecret: string;
   /** Verifies webhooks from the platform (D19); without it the admin surface answers 503. */
   webhookSecret?: string;
-  /** {base_url}, without a trailing slash. */
   baseUrl: string;
   /** {token_url}, without a trailing slash. Must come from the same environment as baseUrl (Authentication 5). */
   tokenUrl: string;
-  /** Per-request timeout. */
   timeoutMs: number;
   /** Retries after a 5xx or a network failure. */
   maxRetries: number;
@@ -28,7 +25,6 @@ export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_RETRY_BASE_DELAY_MS = 500;
 export const MAX_BACKOFF_MS = 10_000;
 
-/** Options given in code; snake_case names are accepted beside camelCase (as in the models). */
 export interface AgentConfigInput {
   agentId?: string;
   agent_id?: string;
@@ -53,12 +49,10 @@ export interface LoadConfigOptions {
   env?: Environment;
 }
 
-/** Drops every trailing `/`: `http://h/` and `http://h` name the same base (Authentication 6). */
 export function stripTrailingSlashes(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-/** The prefix as given, without a trailing `_` (`SVC_` and `SVC` are the same prefix). */
 export function normalizePrefix(prefix: string = DEFAULT_ENV_PREFIX): string {
   const trimmed = prefix.trim().replace(/_+$/, '');
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(trimmed)) {
@@ -67,7 +61,6 @@ export function normalizePrefix(prefix: string = DEFAULT_ENV_PREFIX): string {
   return trimmed;
 }
 
-/** A variable's value, or undefined when unset or blank. */
 export function readVariable(env: Environment, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
@@ -96,11 +89,6 @@ function required(value: string | undefined, variable: string): string {
   return value;
 }
 
-/**
- * The plain configuration loader: reads `<PREFIX>_AGENT_ID`, `_CLIENT_SECRET`, `_WEBHOOK_SECRET`,
- * `_BASE_URL`, `_TOKEN_URL`, `_TIMEOUT` (seconds) and `_MAX_RETRIES`. A missing required variable
- * throws a {@link ConfigurationError} naming it.
- */
 export function loadConfig(options: LoadConfigOptions = {}): AgentConfig {
   const env = options.env ?? process.env;
   const prefix = normalizePrefix(options.prefix);
@@ -119,7 +107,6 @@ export function loadConfig(options: LoadConfigOptions = {}): AgentConfig {
   };
 }
 
-/** Configuration given in code, completed with the defaults and checked like the environment's. */
 export function resolveConfig(input: AgentConfigInput): AgentConfig {
   const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxRetries = input.maxRetries ?? DEFAULT_MAX_RETRIES;
@@ -146,11 +133,7 @@ export function resolveConfig(input: AgentConfigInput): AgentConfig {
   };
 }
 
-/**
- * The wrappers' runtime configuration (Authentication 6): only when agent id, client secret, base
- * and token addresses are all set, otherwise undefined (the agent runs standalone, no discovery).
- * Wrappers always use the default timeout and retries; `readWebhookSecret` is the one difference.
- */
+/** Wrappers always use the default timeout and retries. */
 export function runtimeConfigFromEnv(
   options: LoadConfigOptions & { readWebhookSecret: boolean },
 ): AgentConfig | undefined {

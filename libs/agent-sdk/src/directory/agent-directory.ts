@@ -2,25 +2,18 @@ import { AgentClient } from '../api/agent-client';
 import { readBody } from '../auth/token-provider';
 import { AgentInfo, LlmGatewaySubscription, McpServerInfo, Subscription } from '../models/models';
 
-/** Specification, Limits: the directory is read again this often by default. */
 export const DIRECTORY_REFRESH_INTERVAL_MS = 60_000;
 
-/** What this agent may reach right now. */
 export interface DirectorySnapshot {
   agents: AgentInfo[];
   mcpServers: McpServerInfo[];
   llmGateways: LlmGatewaySubscription[];
-  /** Epoch milliseconds of the read. */
   refreshedAt: number;
 }
 
 export type DirectoryListener = (snapshot: DirectorySnapshot) => void;
 
-/**
- * The agents, MCP servers and LLM gateways the agent is subscribed to, read every 60 s and on a
- * webhook (the admin surface's refresh). Reachable agents are named by their card through the relay
- * (D38); a card that cannot be read leaves the agent listed under its id.
- */
+/** Reachable agents are named by their card through the relay (D38). */
 export class AgentDirectory {
   private current: DirectorySnapshot = {
     agents: [],
@@ -58,7 +51,6 @@ export class AgentDirectory {
     return () => this.listeners.delete(listener);
   }
 
-  /** Reads everything again; concurrent calls share one read. Errors reach the caller. */
   refresh(): Promise<DirectorySnapshot> {
     this.inFlight ??= this.read().finally(() => (this.inFlight = undefined));
     return this.inFlight;

@@ -5,7 +5,6 @@ import { McpServerInfo } from '../models/models';
 import { namespacedToolName, toolNamespace } from '../models/tool-namespace';
 import { AgentRuntime } from '../runtime/agent-runtime';
 
-/** OpenAI-style function names: letters, digits, `_` and `-`, at most 64 characters. */
 const MAX_TOOL_NAME = 64;
 
 /** One MCP tool as a framework sees it: a namespaced name, its schema, and a call through the relay. */
@@ -63,16 +62,13 @@ export async function governedToolCatalog(runtime: AgentRuntime): Promise<Govern
   };
 }
 
-/** A governed wrapper's link to the platform. */
 export interface GovernedConnection {
   runtime: AgentRuntime;
   catalog: GovernedToolCatalog;
   /** `{base_url}/relay/llm/{gatewayId}/v1`: the OpenAI-compatible base of the gateway (D20, D39). */
   llmBaseUrl: string;
-  /**
-   * Carries the agent's `mcp:call` token (D8: `/relay/llm` takes the relay audience only) and the
-   * request behaviour (D37: no provider key here).
-   */
+  // Carries the agent's `mcp:call` token (D8: `/relay/llm` takes the relay audience only) and the
+  // request behaviour (D37: no provider key here).
   fetch: typeof fetch;
 }
 
@@ -104,5 +100,4 @@ export async function connectGoverned(
   };
 }
 
-/** A catalog with no tools: the standalone agent's. */
 export const NO_TOOLS: GovernedToolCatalog = { tools: [], close: async () => undefined };

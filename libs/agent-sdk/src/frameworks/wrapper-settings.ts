@@ -7,24 +7,15 @@ import {
 } from '../config/agent-config';
 import { ConfigurationError } from '../errors';
 
-/**
- * What a framework wrapper reads (specification, Authentication 6 and 7): the runtime
- * configuration when all four of agent id, secret, base and token addresses are set, and the
- * wrapper's own variables. Decision A3 (docs/decisions) names the variables the specification
- * leaves unnamed.
- */
+/** What a framework wrapper reads (specification, Authentication 6 and 7) (A3). */
 export interface WrapperSettings {
-  /** Undefined: standalone, no discovery, the model reached directly. */
   runtime?: AgentConfig;
-  /** `LLM_GATEWAY_ID`: the gateway of the platform the model is reached through. */
   llmGatewayId?: string;
   /** `LLM_API_KEY`: the provider's key, used only standalone (D37: the relay holds it otherwise). */
   llmApiKey?: string;
   /** `LLM_BASE_URL`: the provider, standalone only (OpenAI's by default). */
   llmBaseUrl: string;
-  /** `LLM_MODEL`. */
   llmModel: string;
-  /** `LLM_TEMPERATURE`, unset by default. */
   llmTemperature?: number;
   host: string;
   port: number;
@@ -37,7 +28,6 @@ export interface WrapperSettingsOptions {
   prefix?: string;
   /** One wrapper reads `<PREFIX>_WEBHOOK_SECRET`, the other does not (Authentication 6). */
   readWebhookSecret: boolean;
-  /** Whether this wrapper reads LLM_GATEWAY_ID and LLM_TEMPERATURE (Authentication 7: one wrapper). */
   readGatewayAndTemperature: boolean;
 }
 

@@ -10,18 +10,11 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** 5xx and network failures are retried; other answers are final (specification, request behaviour). */
 export function isRetryableStatus(status: number): boolean {
   return status >= 500 && status <= 599;
 }
 
-/**
- * The longest one request may take under the request behaviour: every attempt at its timeout plus
- * `answerMarginMs` (what a proxy adds to its own wait before it answers), and the longest wait
- * before each retry (jitter included). A caller with a deadline of its own (the MCP SDK's request
- * timeout) is given this one, so the retries end before it and their outcome, not the deadline,
- * is what the caller sees (S14).
- */
+/** The longest one request may take under the request behaviour (S14). */
 export function requestBudgetMs(
   config: Pick<AgentConfig, 'timeoutMs' | 'maxRetries' | 'retryBaseDelayMs'>,
   answerMarginMs = 0,

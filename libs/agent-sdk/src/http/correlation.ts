@@ -5,20 +5,15 @@ export const CORRELATION_HEADER = 'x-correlation-id';
 
 const current = new AsyncLocalStorage<string>();
 
-/**
- * Runs `work` with `correlationId` as the current request's id: calls made inside it (agent to
- * agent, MCP) forward it, so one conversation keeps one trace (D13).
- */
+/** Runs `work` with `correlationId` as the current request's id (D13). */
 export function runWithCorrelationId<T>(correlationId: string | undefined, work: () => T): T {
   return correlationId ? current.run(correlationId, work) : work();
 }
 
-/** The correlation id captured for the request being served, if any. */
 export function currentCorrelationId(): string | undefined {
   return current.getStore();
 }
 
-/** The incoming correlation id of a Node request's headers (first value if repeated). */
 export function correlationIdOf(
   headers: Record<string, string | string[] | undefined>,
 ): string | undefined {

@@ -8,13 +8,7 @@ export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Res
 /** Extra headers computed per request (the forwarded correlation id of D13, for instance). */
 export type HeaderSource = () => Record<string, string>;
 
-/**
- * A fetch that behaves as the specification's request behaviour says: the bearer token of `scope`
- * on every request; a 401 clears the cached token and retries once with a new one (a second 401 is
- * an {@link AuthenticationError}); a 5xx or a network failure is retried with exponential backoff
- * up to `maxRetries` times; any other answer is handed back at once. Each attempt has the
- * configured timeout unless the caller brings its own signal.
- */
+/** Each attempt has the configured timeout unless the caller brings its own signal. */
 export function createGovernedFetch(
   config: AgentConfig,
   tokens: TokenProvider,

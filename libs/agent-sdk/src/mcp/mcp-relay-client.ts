@@ -15,25 +15,19 @@ import { CORRELATION_HEADER } from '../http/correlation';
 import { FetchLike } from '../http/governed-fetch';
 
 export interface McpRelayClientOptions {
-  /** Sent as MCP `clientInfo`; the agent's name and version by default. */
   clientInfo?: { name: string; version: string };
   /** One correlation id for every message of this client, so its calls form one trace (D13). */
   correlationId?: string;
-  /** Forward the id of the request being served (runWithCorrelationId); on by default. */
   forwardCorrelationId?: boolean;
-  /**
-   * How long one MCP request may take, retries included; the SDK's own 60 s otherwise.
-   * `AgentClient.mcp` gives the request behaviour's whole budget (requestBudgetMs, S14).
-   */
+  /** How long one MCP request may take, retries included; the SDK's own 60 s otherwise (S14). */
   requestTimeoutMs?: number;
 }
 
 export type { CallToolResult, Tool };
 
 /**
- * An MCP client for one server through the relay's Streamable HTTP path (D20), built on the official
- * SDK's Client. Each request carries the agent's `mcp:call` token and the library's request
- * behaviour; a 403 is {@link McpNotSubscribedError}, a JSON-RPC `error` is {@link McpJsonRpcError}.
+ * An MCP client for one server through the relay's Streamable HTTP path (D20), built on the
+ * official SDK's Client.
  */
 export class McpRelayClient {
   private client?: Client;
@@ -47,7 +41,6 @@ export class McpRelayClient {
     private readonly options: McpRelayClientOptions = {},
   ) {}
 
-  /** Every tool the server offers this agent, following `nextCursor` pages. */
   async listTools(): Promise<Tool[]> {
     const client = await this.connected();
     const tools: Tool[] = [];
@@ -62,7 +55,6 @@ export class McpRelayClient {
     return tools;
   }
 
-  /** `tools/call`. A tool that fails answers `isError: true` (a result); a refusal is a JSON-RPC error. */
   async callTool(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
     const client = await this.connected();
     return this.mapErrors(
@@ -75,7 +67,6 @@ export class McpRelayClient {
     );
   }
 
-  /** Any JSON-RPC method (specification, Endpoints: "any JSON-RPC method may be called"). */
   async request(
     method: string,
     params?: Record<string, unknown>,
@@ -95,7 +86,6 @@ export class McpRelayClient {
     return (await this.connected()).getServerVersion();
   }
 
-  /** Ends the MCP session (the relay and the server free it) and closes the client. */
   async close(): Promise<void> {
     const [client, transport] = [this.client, this.transport];
     this.client = undefined;
@@ -135,7 +125,6 @@ export class McpRelayClient {
     return timeout ? { timeout } : undefined;
   }
 
-  /** Turns the relay's refusals of a POST into the library's errors before the SDK sees them. */
   private async refusalsAsErrors(input: string | URL, init?: RequestInit): Promise<Response> {
     const response = await this.governedFetch(input, init);
     if (response.ok || (init?.method ?? 'GET') !== 'POST') {

@@ -1,16 +1,13 @@
 import { asObject, optionalNumber, optionalString, requiredString } from './wire';
 
-/** Specification, Limits: a token is treated as expired this long before it really is. */
 export const TOKEN_EXPIRY_BUFFER_MS = 60_000;
 
 /** A token from the token endpoint (D7), with the moment it was issued. */
 export interface AccessToken {
   accessToken: string;
   tokenType: string;
-  /** Seconds, as the endpoint answered. */
   expiresIn: number;
   scope: string;
-  /** Epoch milliseconds at which the client received it. */
   issuedAt: number;
 }
 
@@ -26,7 +23,6 @@ export function parseAccessToken(value: unknown, issuedAt: number): AccessToken 
   };
 }
 
-/** True when the token expires within `bufferMs` of `now` (or already has). */
 export function isTokenExpired(
   token: AccessToken,
   now: number = Date.now(),

@@ -8,10 +8,7 @@ import {
   ModelParseError,
 } from './wire';
 
-/*
- * The client-library models of the specification ("Client-library models"). Each parser accepts
- * the snake_case names of the specification and their camelCase wire aliases (D31's field names).
- */
+/** The client-library models of the specification ("Client-library models") (D31). */
 
 export type AgentVisibility = 'PUBLIC' | 'PRIVATE' | 'INTERNAL';
 

@@ -1,6 +1,5 @@
 import { AgentSdkError } from '../errors';
 
-/** A JSON object as it arrived. */
 export type WireObject = Record<string, unknown>;
 
 /** The platform answered something the model cannot read (a contract mismatch, not a user error). */
@@ -13,7 +12,6 @@ export function asObject(value: unknown, model: string): WireObject {
   return value as WireObject;
 }
 
-/** The first of the given wire names present (snake_case and camelCase aliases of one field). */
 function first(raw: WireObject, names: readonly string[]): unknown {
   for (const name of names) {
     if (raw[name] !== undefined && raw[name] !== null) {

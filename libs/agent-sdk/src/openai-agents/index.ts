@@ -11,23 +11,15 @@ export interface GovernedOpenAIAgentOptions {
   name: string;
   description?: string;
   instructions?: string;
-  /** `SVC` by default. */
   prefix?: string;
   env?: Environment;
 }
 
-/**
- * An agent on the OpenAI Agents SDK, governed when the runtime variables are all set: its model is
- * the first LLM gateway it is subscribed to (through the relay), its tools the subscribed MCP
- * servers' tools called through the relay. Standalone otherwise: the provider reached with
- * LLM_API_KEY, no tools, no discovery. This wrapper reads neither the webhook secret nor a gateway
- * id nor a temperature (Authentication 6 and 7: those are the other wrapper's).
- */
+/** Standalone otherwise: the provider reached with LLM_API_KEY, no tools, no discovery. */
 export interface GovernedOpenAIAgent {
   settings: WrapperSettings;
   runtime?: AgentRuntime;
   agent: Agent;
-  /** One run of the agent; its final output as text. */
   run(input: string): Promise<string>;
   serve(options?: { host?: string; port?: number; publicUrl?: string }): Promise<ServedAgent>;
   close(): Promise<void>;

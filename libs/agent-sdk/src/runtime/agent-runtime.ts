@@ -15,15 +15,10 @@ export interface AgentRuntimeOptions extends AgentClientOptions {
   config?: AgentConfig;
   directoryRefreshIntervalMs?: number;
   webhookToleranceSeconds?: number;
-  /** Told every new directory snapshot (after each refresh). */
   onDirectoryChange?: DirectoryListener;
 }
 
-/**
- * A governed agent's runtime: its client, its directory kept fresh (every 60 s and on webhooks),
- * and the admin surface that configures it, refreshes it and receives the platform's webhooks.
- * Unconfigured, it runs standalone (no discovery) until `/admin/configure`.
- */
+/** Unconfigured, it runs standalone (no discovery) until `/admin/configure`. */
 export class AgentRuntime {
   readonly admin: AdminSurface;
   private state?: { client: AgentClient; directory: AgentDirectory };
@@ -55,7 +50,6 @@ export class AgentRuntime {
     return this.require().directory;
   }
 
-  /** Starts the directory's periodic refresh (when configured); a failed first read is thrown. */
   async start(): Promise<void> {
     this.started = true;
     await this.state?.directory.start();

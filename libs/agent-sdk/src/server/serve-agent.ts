@@ -9,21 +9,16 @@ import { ADMIN_MOUNT_PATH, adminRequestListener } from '../admin/node-adapter';
 import { correlationIdOf, runWithCorrelationId } from '../http/correlation';
 import { AgentRuntime } from '../runtime/agent-runtime';
 
-/** What the agent answers to one incoming text (its framework's run). */
 export type AgentResponder = (text: string) => Promise<string>;
 
 export interface ServeAgentOptions {
   name: string;
   description?: string;
-  /** AGENT_VERSION (0.1.0 by default). */
   version?: string;
   respond: AgentResponder;
-  /** Its admin surface is mounted at /admin when given. */
   runtime?: AgentRuntime;
-  /** HOST and PORT: 0.0.0.0 and 8080 by default (Authentication 7). */
   host?: string;
   port?: number;
-  /** The address callers reach the agent at (put in its card); from host and port by default. */
   publicUrl?: string;
 }
 
@@ -76,9 +71,7 @@ class ResponderExecutor implements AgentExecutor {
 
 /**
  * Serves an agent over A2A (JSON-RPC, protocol 1.0) with its agent card at
- * `/.well-known/agent-card.json`, and its admin surface at `/admin` when a runtime is given. The
- * platform reaches it at the card's address (D38: its registry entry's `agentCardUrl`). Needs
- * `express` and `@a2a-js/sdk`, loaded on first use.
+ * `/.well-known/agent-card.json`, and its admin surface at `/admin` when a runtime is given (D38).
  */
 export async function serveAgent(options: ServeAgentOptions): Promise<ServedAgent> {
   const [{ default: express }, server, serverExpress, core] = await Promise.all([

@@ -17,29 +17,19 @@ import { ServedAgent, serveAgent } from '../server/serve-agent';
 export interface GovernedAiAgentOptions {
   name: string;
   description?: string;
-  /** The system prompt. */
   instructions?: string;
-  /** `SVC` by default. */
   prefix?: string;
   env?: Environment;
-  /** Most tool-call rounds of one run (8 by default). */
   maxSteps?: number;
 }
 
-/**
- * An agent on the Vercel AI SDK, governed when the runtime variables are all set: its model goes
- * through the platform's LLM gateway (LLM_GATEWAY_ID, else the first it is subscribed to) and its
- * tools are the subscribed MCP servers' tools, called through the relay. Otherwise it runs
- * standalone: the provider reached directly with LLM_API_KEY, no tools, no discovery.
- */
+/** Otherwise it runs standalone. */
 export interface GovernedAiAgent {
   settings: WrapperSettings;
   runtime?: AgentRuntime;
   model: LanguageModel;
   tools: ToolSet;
-  /** One run: the prompt, the model and the tools, up to `maxSteps` rounds; the final text. */
   generate(prompt: string): Promise<string>;
-  /** Serves the agent over A2A with its card (and /admin when governed) on HOST:PORT. */
   serve(options?: { host?: string; port?: number; publicUrl?: string }): Promise<ServedAgent>;
   close(): Promise<void>;
 }

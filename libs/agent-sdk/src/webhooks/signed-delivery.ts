@@ -45,18 +45,12 @@ function candidates(headers: HeaderBag): Buffer[] {
     .map((hex) => Buffer.from(hex, 'hex'));
 }
 
-/** What a verified signature vouches for: the signed timestamp and the raw body it covered. */
 export interface VerifiedSignature {
-  /** Unix seconds, as signed. */
   timestamp: number;
   rawBody: Buffer;
 }
 
-/**
- * D19's signature check, shared by `verifyWebhook` and `verifyPush`: the HMAC-SHA256 of
- * `"<timestamp>.<raw body>"` compared in constant time with every `v1=` value, the timestamp a
- * Unix-seconds integer within `toleranceSeconds` of now. Throws `WebhookVerificationError`.
- */
+/** D19's signature check, shared by `verifyWebhook` and `verifyPush`. */
 export function verifySignature(input: VerifyWebhookInput): VerifiedSignature {
   const tolerance = input.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
   const timestampText = single(input.headers, WEBHOOK_HEADERS.timestamp);
@@ -71,7 +65,6 @@ export function verifySignature(input: VerifyWebhookInput): VerifiedSignature {
   const offered = candidates(input.headers);
   const rawBody = bytesOf(input.rawBody);
   const expected = hmac(input.secret, timestampText, rawBody);
-  // Every candidate is compared (no early exit), each in constant time.
   const matches = offered.reduce(
     (found, candidate) => timingSafeEqual(candidate, expected) || found,
     false,

@@ -5,42 +5,29 @@ import { A2A_PUSH_EVENT_TYPE, WEBHOOK_HEADERS, headerValues } from './webhook-he
 import { parseJsonObject, single, verifySignature } from './signed-delivery';
 import { VerifyWebhookInput } from './verify-webhook';
 
-/** The kinds of a protocol 0.3 push body (A2A 0.3: the event itself, named by `kind`). */
 export const LEGACY_PUSH_KINDS = ['task', 'message', 'status-update', 'artifact-update'] as const;
 export type LegacyPushKind = (typeof LEGACY_PUSH_KINDS)[number];
 
-/**
- * A protocol 0.3 push as an A2A 0.3 agent sends it: a `Task`, `Message`, `TaskStatusUpdateEvent`
- * or `TaskArtifactUpdateEvent` (JSON, `kind` names which). Typed loosely: the fields are A2A 0.3's.
- */
 export interface LegacyPushEvent {
   kind: LegacyPushKind;
-  /** A task's id (`kind: "task"`). */
   id?: string;
-  /** The task an update or a message belongs to. */
   taskId?: string;
   contextId?: string;
   status?: { state: string; message?: unknown; timestamp?: string };
   [field: string]: unknown;
 }
 
-/** What a verified push carries, by the A2A protocol version the target agent speaks. */
 export type A2aPush =
   | {
-      /** A2A 1.0 (`application/a2a+json`): a `StreamResponse`, parsed as `@a2a-js/sdk` reads one. */
       protocol: '1.0';
       event: StreamResponse;
     }
   | { protocol: '0.3'; event: LegacyPushEvent };
 
 export type VerifiedPush = A2aPush & {
-  /** `X-Svc-Delivery-Id`: the same for every redelivery of one push; deduplicate on it. */
   deliveryId: string;
-  /** Unix seconds, as signed. */
   timestamp: number;
-  /** The task the push is about, when it names one. */
   taskId?: string;
-  /** The body as delivered (JSON), after the relay's verdict (masked fields stay masked). */
   body: Record<string, unknown>;
 };
 
@@ -50,7 +37,6 @@ function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** 1.0: exactly one of `task`, `message`, `statusUpdate`, `artifactUpdate`, an object. */
 function asStreamResponse(body: Record<string, unknown>): A2aPush | undefined {
   const present = ONE_OF_1_0.filter((key) => body[key] !== undefined);
   if (present.length !== 1) {
@@ -83,16 +69,10 @@ function taskIdOf(push: A2aPush): string | undefined {
 
 /**
  * Verifies and reads an A2A push the relay delivers to the calling agent (traffic.md, "A2A pushes
- * go through the relay" and "Delivery is a webhook delivery"): signed exactly as D19 signs
- * webhooks (the same check as {@link verifyWebhook}: HMAC-SHA256 of `"<timestamp>.<raw body>"`
- * with the agent's webhook secret, constant time, several `v1=` values, the same timestamp
- * window), `X-Svc-Event-Type` `A2A_PUSH_NOTIFICATION`, and the body the A2A push itself, not D19's
- * envelope. The protocol is read from the content type the target sent (`application/a2a+json`:
- * 1.0, `application/json`: 0.3) and the body must have that protocol's shape, so a signed D19
- * event relabelled as a push is refused. Throws {@link WebhookVerificationError}.
- *
- * `X-Svc-Delivery-Id` is not covered by the signature (D19 signs the timestamp and the body):
- * deduplicate on it within the timestamp window, as the relay redelivers under the same id.
+ * go through the relay" and "Delivery is a webhook delivery"): signed exactly as D19 signs webhooks
+ * (the same check as {@link verifyWebhook}: HMAC-SHA256 of `"<timestamp>.<raw body>"` with the
+ * agent's webhook secret, constant time, several `v1=` values, the same timestamp window),
+ * `X-Svc-Event-Type` `A2A_PUSH_NOTIFICATION`, and the body the A2A push itself, not D19's envelope.
  */
 export function verifyPush(input: VerifyWebhookInput): VerifiedPush {
   const { timestamp, rawBody } = verifySignature(input);

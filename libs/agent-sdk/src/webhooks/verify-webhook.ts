@@ -22,7 +22,6 @@ export interface WebhookEvent {
 export interface VerifiedWebhook {
   eventType: string;
   deliveryId: string;
-  /** Unix seconds, as signed. */
   timestamp: number;
   event: WebhookEvent;
 }
@@ -33,7 +32,6 @@ export interface VerifyWebhookInput {
   /** The request body exactly as received: re-serialised JSON would not match (Webhooks 2). */
   rawBody: Uint8Array | string;
   toleranceSeconds?: number;
-  /** Epoch milliseconds; the current time by default. */
   now?: number;
 }
 
@@ -56,11 +54,8 @@ function parseEvent(rawBody: Buffer): WebhookEvent {
 }
 
 /**
- * Verifies a delivery as the specification (Webhooks 2–3) and D19 say (see
- * {@link verifySignature}). The unsigned headers must agree with the signed body (event type with
- * `type`, delivery id with `id`), so no header can be altered either. An A2A push the relay
- * delivers (`A2A_PUSH_NOTIFICATION`) has no such envelope: read it with `verifyPush`.
- * Throws {@link WebhookVerificationError}.
+ * The unsigned headers must agree with the signed body (event type with `type`, delivery id with
+ * `id`), so no header can be altered either (D19).
  */
 export function verifyWebhook(input: VerifyWebhookInput): VerifiedWebhook {
   const { timestamp, rawBody } = verifySignature(input);

@@ -9,10 +9,8 @@ export const WEBHOOK_HEADERS = {
 /** The event type of an A2A push the relay delivers to the calling agent (traffic.md T43). */
 export const A2A_PUSH_EVENT_TYPE = 'A2A_PUSH_NOTIFICATION';
 
-/** Specification, Limits: the symmetric window around now in which a timestamp is accepted. */
 export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
 
-/** Specification, Webhooks 1: the event types that make the agent refresh its directory. */
 export const REFRESH_EVENT_TYPES: readonly string[] = [
   'SUBSCRIPTION_CHANGED',
   'AGENT_LIFECYCLE',
@@ -22,7 +20,6 @@ export const REFRESH_EVENT_TYPES: readonly string[] = [
 
 export type HeaderBag = Headers | Record<string, string | readonly string[] | undefined>;
 
-/** A header's values, case-insensitively, from a Fetch `Headers` or a Node headers object. */
 export function headerValues(headers: HeaderBag, name: string): string[] {
   if (headers instanceof Headers) {
     const value = headers.get(name);

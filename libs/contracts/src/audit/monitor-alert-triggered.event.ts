@@ -22,10 +22,7 @@ import { AuditableEventData } from '../events/auditable-event.data';
 import { EVIDENCE_DISCRIMINATOR, MonitorEvidence } from './monitor-evidence';
 import { MonitorSubject } from './monitor-subject';
 
-/**
- * `MONITOR_ALERT_TRIGGERED`: the audit service's monitors opened a new alert (D14). A repeat
- * finding that updates an open alert does not publish it again. `summary` carries the alert summary.
- */
+/** A repeat finding that updates an open alert does not publish it again (D14). */
 export class MonitorAlertTriggeredData extends AuditableEventData {
   @IsUUID()
   alertId: string;

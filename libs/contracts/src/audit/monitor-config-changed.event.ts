@@ -5,12 +5,10 @@ import { AuditableEventData } from '../events/auditable-event.data';
 
 /** `MONITOR_CONFIG_CHANGED`: a tenant's detector settings changed (issue 7). */
 export class MonitorConfigChangedData extends AuditableEventData {
-  /** The detectors whose effective settings differ from before. */
   @IsArray()
   @IsIn(DETECTORS, { each: true })
   changedDetectors: Detector[];
 
-  /** The new effective settings, by detector. */
   @IsObject()
   settings: Record<string, Record<string, unknown>>;
 }

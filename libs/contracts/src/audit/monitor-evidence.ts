@@ -45,7 +45,6 @@ import {
   WINDOWS,
 } from '../enums/monitor';
 
-/** The `kind` discriminator of each evidence object of the specification (docs/decisions/monitors.md). */
 export const EVIDENCE_KINDS = [
   'CUSTOM_QUERY',
   'DORMANT_REACTIVATION',
@@ -83,7 +82,6 @@ export class DormantReactivationEvidence {
   @IsInt() @Min(0) recentEventCount: number;
 }
 
-/** Fields shared by entity volume and infrastructure incident evidence. */
 export abstract class VolumeFigures {
   @IsIn(SUBJECT_TYPES) subjectType: SubjectType;
   @IsUUID() subjectId: string;
@@ -191,7 +189,6 @@ export type MonitorEvidence =
   | TenantActionSpikeEvidence
   | ToolDefinitionEvidence;
 
-/** The class that validates each evidence kind. */
 export const EVIDENCE_CLASSES: Readonly<Record<EvidenceKind, new () => object>> = {
   CUSTOM_QUERY: CustomQueryEvidence,
   DORMANT_REACTIVATION: DormantReactivationEvidence,
@@ -204,7 +201,6 @@ export const EVIDENCE_CLASSES: Readonly<Record<EvidenceKind, new () => object>> 
   TOOL_DEFINITION: ToolDefinitionEvidence,
 };
 
-/** For `@Type` of a property that holds any evidence kind (class-transformer picks by `kind`). */
 export const EVIDENCE_DISCRIMINATOR = {
   discriminator: {
     property: 'kind',

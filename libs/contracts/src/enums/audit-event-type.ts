@@ -1,7 +1,4 @@
-/**
- * Every audit event type of the specification (operation 6), with D25's detection kinds, then the
- * types the platform records beyond it (each named in BEYOND_SPECIFICATION).
- */
+/** Operation 6's types with D25's detection kinds, then ours (in BEYOND_SPECIFICATION). */
 export const AUDIT_EVENT_TYPES = [
   'COMMUNICATION_AUDIT',
   'VALIDATION_RESULT',
@@ -43,10 +40,7 @@ export const AUDIT_EVENT_TYPES = [
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
-/**
- * Names the platform adds to the specification's value sets, each with the decision that adds
- * it: the OpenAPI and AsyncAPI documents mark them as beyond the specification (D42).
- */
+/** Our additions to the specification's value sets, each with its decision (D42). */
 export const BEYOND_SPECIFICATION: Readonly<Record<string, string>> = {
   ADMIN_CHANGE:
     'Beyond the specification (D42): an administrative change (users, tenants, groups, roles, ' +

@@ -1,5 +1,4 @@
-// The value lists alone, without the payload classes and their decorators: what a browser bundle
-// (the console, issue 16) takes from the contracts as `@agp/contracts/enums`.
+// No payload classes or decorators: the console's browser bundle imports this (issue 16).
 export * from './audit-event-type';
 export * from './evaluation-pack';
 export * from './identity';

@@ -1,18 +1,7 @@
-/**
- * The platform's own refusals on the traffic paths (D41, D60, D61): one table, so a JSON-RPC
- * `error.code`, its stable `data.agpCode` and the problem+json `agpCode` of the LLM path can never
- * disagree. The codes sit outside JSON-RPC's reserved range (−32768 … −32000), which the official
- * MCP SDK (−32000 connection closed, −32001 request timeout) and A2A (−32001 … −32009: task not
- * found, not cancelable, …) already use: a client built on either SDK must never read "blocked by
- * policy" as a timeout or a missing task. D41 overrides the −32001 … −32005, −32010 and −32029 of
- * D33–D36.
- */
+/** The platform's own refusals on the traffic paths (D41, D60, D61, D33, D36). */
 export interface Refusal {
-  /** The JSON-RPC `error.code`. */
   readonly code: number;
-  /** The stable name, `data.agpCode` in JSON-RPC and `agpCode` in problem+json. */
   readonly agpCode: string;
-  /** The JSON-RPC `error.message` when the site has nothing more precise to say. */
   readonly message: string;
 }
 
@@ -49,10 +38,7 @@ export const REFUSALS = {
     agpCode: 'stream_incomplete',
     message: 'the stream ended before its answer',
   },
-  /**
-   * Beside D41 (the project's docs/decisions/traffic.md, T45): the upstream gave no usable answer at all
-   * (refused, timed out, not JSON-RPC); on the A2A path with HTTP 502 or 504 (T35).
-   */
+  /** Beside D41 (the project's docs/decisions/traffic.md, T45, T35). */
   upstreamFailed: { code: -31011, agpCode: 'upstream_failed', message: 'upstream failed' },
   /** D36: over a rate limit (HTTP 429 with `Retry-After`, the same body inside a stream). */
   rateLimited: { code: -31029, agpCode: 'rate_limited', message: 'rate limited' },

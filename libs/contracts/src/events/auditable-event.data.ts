@@ -14,7 +14,6 @@ import {
 import { ACTIONS, Action, PROTOCOLS, Protocol } from '../enums/policy';
 import { DecisionDetail } from './decision-detail';
 
-/** Who or what did it: a user, an agent, a service account or the platform itself. */
 export class EventParty {
   @IsString()
   @MaxLength(64)
@@ -31,10 +30,7 @@ export class EventParty {
   label?: string;
 }
 
-/**
- * Fields every event that the audit trail records may carry. Each event's payload extends it, so
- * the audit service can store any of them without knowing every type (D5, issue 5).
- */
+/** Fields every event that the audit trail records may carry (D5, issue 5). */
 export class AuditableEventData {
   @IsOptional()
   @ValidateNested()
@@ -79,7 +75,6 @@ export class AuditableEventData {
   @Type(() => DecisionDetail)
   decision?: DecisionDetail;
 
-  /** W3C trace context of the hop (32 and 16 hex digits). */
   @IsOptional()
   @Matches(/^[0-9a-f]{32}$/)
   traceId?: string;
@@ -88,10 +83,7 @@ export class AuditableEventData {
   @Matches(/^[0-9a-f]{16}$/)
   spanId?: string;
 
-  /**
-   * The message content. The audit trail keeps it only for tenants that turned content capture on;
-   * it always keeps its SHA-256 digest (issue 5).
-   */
+  /** The audit trail keeps it only for tenants that turned content capture on (issue 5). */
   @IsOptional()
   @IsString()
   @MaxLength(1_048_576)

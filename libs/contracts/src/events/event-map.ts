@@ -16,7 +16,6 @@ import { AuditableEventData } from './auditable-event.data';
 
 type PayloadClass = new () => AuditableEventData;
 
-/** Payload classes of events whose data is more than the common auditable fields. */
 const SPECIFIC_PAYLOADS = {
   TENANT_LIFECYCLE: TenantLifecycleData,
   AGENT_LIFECYCLE: AgentLifecycleData,
@@ -38,7 +37,6 @@ type SpecificEventType = keyof typeof SPECIFIC_PAYLOADS;
 /** Every event type that travels between services: the audit event types (D5) and a few more. */
 export type EventType = AuditEventType | SpecificEventType;
 
-/** The payload type of one event type: the one place that ties a type to its data. */
 export type EventData<T extends EventType> = T extends SpecificEventType
   ? InstanceType<(typeof SPECIFIC_PAYLOADS)[T]>
   : AuditableEventData;
@@ -53,7 +51,6 @@ export const EVENT_TYPES: readonly EventType[] = [
   ]),
 ];
 
-/** The class that validates a payload of the given type. */
 export function payloadClassOf(type: EventType): PayloadClass {
   return (SPECIFIC_PAYLOADS as Record<string, PayloadClass>)[type] ?? AuditableEventData;
 }
@@ -62,7 +59,6 @@ export function isEventType(value: string): value is EventType {
   return (EVENT_TYPES as readonly string[]).includes(value);
 }
 
-/** Whether the audit trail records this type (every audit event type of the specification). */
 export function isAuditEventType(value: string): value is AuditEventType {
   return (AUDIT_EVENT_TYPES as readonly string[]).includes(value);
 }

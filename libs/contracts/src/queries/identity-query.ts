@@ -1,10 +1,6 @@
 import { IsUUID } from 'class-validator';
 
-/**
- * What a service asks the owner of an identity when its projection misses an id (issue 30, read
- * your own writes across services): the id, in the asking caller's tenant. The owner looks only in
- * that tenant, so an id of another tenant is absent, as D12 wants it (no cross-tenant answer).
- */
+/** Looked up in that tenant only: another tenant's id is absent (D12, issue 30). */
 export class IdentityQuery {
   @IsUUID()
   tenantId: string;

@@ -9,11 +9,6 @@ import {
   Min,
 } from 'class-validator';
 
-/**
- * An identity as its owner holds it now, with the owner's `revision` of it: the same number its
- * lifecycle events carry, so a projection seeded from a snapshot and fed by events applies only
- * what is newer than what it holds (an older or repeated event changes nothing).
- */
 abstract class IdentitySnapshot {
   @IsString()
   @MaxLength(32)

@@ -4,11 +4,7 @@ import { RecordedHopsPage, RecordedHopsQuery } from './recorded-hops';
 
 type ContractClass = new () => object;
 
-/**
- * Request-reply between services (issue 30): each query type once, with the service that answers
- * it, the class of its request and the class of its answer. Like the event map, one table types
- * both `ask` and `answer`, so a call site cannot send the wrong request or expect the wrong answer.
- */
+/** Request-reply between services (issue 30). */
 const QUERIES = {
   AGENT_IDENTITY: { owner: 'tenant-auth', request: IdentityQuery, answer: AgentSnapshot },
   USER_IDENTITY: { owner: 'tenant-auth', request: IdentityQuery, answer: UserSnapshot },
@@ -20,7 +16,6 @@ export type QueryType = keyof typeof QUERIES;
 
 export type QueryRequest<T extends QueryType> = InstanceType<(typeof QUERIES)[T]['request']>;
 
-/** The owner's answer; `null` when it has no such entry (in the asking tenant). */
 export type QueryAnswer<T extends QueryType> = InstanceType<(typeof QUERIES)[T]['answer']> | null;
 
 export const QUERY_TYPES = Object.keys(QUERIES) as QueryType[];

@@ -40,7 +40,6 @@ export type GovernedSubjectType = (typeof GOVERNED_SUBJECT_TYPES)[number];
 export const OWNER_STATUSES = ['NONE', 'ACTIVE', 'DISABLED', 'DELETED'] as const;
 export type OwnerStatus = (typeof OWNER_STATUSES)[number];
 
-/** An incident whose report is still awaited. */
 export class OpenIncidentSnapshot {
   @IsUUID()
   incidentId: string;
@@ -53,15 +52,11 @@ export class OpenIncidentSnapshot {
   reportDueAt: string;
 }
 
-/**
- * The whole governance state of one subject after a change, so that a consumer keeps its own
- * projection from the latest revision alone (the audit service's governance detectors, D4).
- */
+/** The whole state after a change: a consumer's projection needs the latest revision alone (D4). */
 export class GovernanceRecordSnapshot {
   @IsUUID()
   recordId: string;
 
-  /** Grows with every change of the record: an older snapshot arriving late is ignored. */
   @IsInt()
   @Min(1)
   revision: number;
@@ -82,7 +77,6 @@ export class GovernanceRecordSnapshot {
   @MaxLength(64)
   riskTier?: string;
 
-  /** The severity the tenant gave the tier: the severity of this subject's governance alerts. */
   @IsOptional()
   @IsIn(SEVERITIES)
   tierSeverity?: Severity;
@@ -106,7 +100,6 @@ export class GovernanceRecordSnapshot {
   @IsISO8601()
   attestedAt?: string;
 
-  /** When the latest attestation goes stale (the tier's attestation cadence after it). */
   @IsOptional()
   @IsISO8601()
   attestationStaleAt?: string;
@@ -116,16 +109,11 @@ export class GovernanceRecordSnapshot {
   @Type(() => OpenIncidentSnapshot)
   openIncidents: OpenIncidentSnapshot[];
 
-  /** The record was deleted: its gaps close. */
   @IsBoolean()
   isDeleted: boolean;
 }
 
-/**
- * `GOVERNANCE_LIFECYCLE`: every change of a governance record, attestation, incident or of the
- * tenant's risk tiers (issue 17); kill switches on TENANT and CHANNEL record it too (D35), without
- * a record.
- */
+/** Issue 17; kill switches on TENANT and CHANNEL record it too, without a record (D35). */
 export class GovernanceLifecycleData extends AuditableEventData {
   @IsOptional()
   @IsIn(GOVERNANCE_CHANGES)

@@ -2,10 +2,7 @@ import { IsArray, IsOptional, IsString, IsUUID, MaxLength } from 'class-validato
 
 import { AuditableEventData } from '../events/auditable-event.data';
 
-/**
- * D32: the tools an agent may call on an MCP server changed (a grant created, patched or removed
- * with its subscription). `tools` null or absent: every tool; an empty array after a removal.
- */
+/** D32: `tools` null or absent is every tool; an empty array follows a removal. */
 export class McpGrantsChangedData extends AuditableEventData {
   @IsUUID()
   subscriptionId: string;

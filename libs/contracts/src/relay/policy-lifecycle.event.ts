@@ -16,10 +16,7 @@ export const POLICY_LIFECYCLE_CHANGES = [
 ] as const;
 export type PolicyLifecycleChange = (typeof POLICY_LIFECYCLE_CHANGES)[number];
 
-/**
- * Published by the relay for every change to a policy group, version, binding or the tenant's
- * policy settings (D18, issue 6). Every relay replica also reads it to drop its decision cache.
- */
+/** Every relay replica also reads it to drop its decision cache (D18, issue 6). */
 export class PolicyLifecycleData extends AuditableEventData {
   @IsIn(POLICY_LIFECYCLE_CHANGES)
   change: PolicyLifecycleChange;
@@ -46,7 +43,6 @@ export class PolicyLifecycleData extends AuditableEventData {
   @IsUUID()
   bindingId?: string;
 
-  /** The version a binding moved from (BINDING_UPGRADED, BINDING_UPDATED). */
   @IsOptional()
   @IsString()
   @MaxLength(64)

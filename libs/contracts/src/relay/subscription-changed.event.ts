@@ -16,10 +16,7 @@ export type SubscriptionKind = (typeof SUBSCRIPTION_KINDS)[number];
 export const SUBSCRIPTION_CHANGES = ['CREATED', 'UPDATED', 'DELETED'] as const;
 export type SubscriptionChange = (typeof SUBSCRIPTION_CHANGES)[number];
 
-/**
- * D32: who may talk to whom changed. Published by the relay for every subscription created,
- * changed (its tool grant) or removed; every relay replica holds the change within one second.
- */
+/** D32: who may talk to whom changed. */
 export class SubscriptionChangedData extends AuditableEventData {
   @IsIn(SUBSCRIPTION_CHANGES)
   change: SubscriptionChange;
@@ -36,7 +33,6 @@ export class SubscriptionChangedData extends AuditableEventData {
   @IsUUID()
   targetId: string;
 
-  /** AGENT_TO_MCP_SERVER, USER_TO_MCP_SERVER: the tool grant after the change (null: every tool). */
   @IsOptional()
   @IsArray()
   @IsString({ each: true })

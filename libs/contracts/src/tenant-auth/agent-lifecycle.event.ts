@@ -19,7 +19,6 @@ export const AGENT_LIFECYCLE_CHANGES = [
   'DELETED',
 ] as const;
 
-/** Published by tenant-auth for agent identities and by the relay for its registry metadata. */
 export class AgentLifecycleData extends AuditableEventData {
   @IsUUID()
   agentId: string;
@@ -38,11 +37,7 @@ export class AgentLifecycleData extends AuditableEventData {
   @IsString({ each: true })
   permissions: string[];
 
-  /**
-   * The owner's revision of the identity after this change (issue 30): projections apply an event
-   * only when it is newer than what they hold, so a late or redelivered event never undoes a newer
-   * state. Absent from producers that predate it (applied as before).
-   */
+  /** The owner's revision of the identity after this change (issue 30). */
   @IsOptional()
   @IsInt()
   @Min(1)

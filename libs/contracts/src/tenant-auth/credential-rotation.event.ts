@@ -9,10 +9,7 @@ export const ROTATED_CREDENTIAL_KINDS = [
   'AGENT_WEBHOOK_SECRET',
 ] as const;
 
-/**
- * Published by tenant-auth when a client secret is replaced, and by the relay when an agent's
- * webhook signing secret is (D19); never carries the secret itself.
- */
+/** A client secret or an agent's webhook signing secret replaced (D19); never the secret itself. */
 export class CredentialRotationData extends AuditableEventData {
   @IsIn(ROTATED_CREDENTIAL_KINDS)
   credential: (typeof ROTATED_CREDENTIAL_KINDS)[number];

@@ -21,11 +21,7 @@ export class TenantLifecycleData extends AuditableEventData {
   @IsIn(TENANT_LIFECYCLE_CHANGES)
   change: (typeof TENANT_LIFECYCLE_CHANGES)[number];
 
-  /**
-   * The owner's revision of the identity after this change (issue 30): projections apply an event
-   * only when it is newer than what they hold, so a late or redelivered event never undoes a newer
-   * state. Absent from producers that predate it (applied as before).
-   */
+  /** The owner's revision of the identity after this change (issue 30). */
   @IsOptional()
   @IsInt()
   @Min(1)

@@ -20,11 +20,7 @@ export const USER_LIFECYCLE_CHANGES = [
 ] as const;
 export type UserLifecycleChange = (typeof USER_LIFECYCLE_CHANGES)[number];
 
-/**
- * Published by tenant-auth whenever a user of a tenant is created, changed or removed. Other services
- * keep a projection of their tenant's users from it (the relay checks evaluation-pack owners, D15),
- * since no service reads tenant-auth's schema (D4). The tenant is the envelope's `tenantId`.
- */
+/** Services project users from it (D15), since none reads tenant-auth's schema (D4). */
 export class UserLifecycleData extends AuditableEventData {
   @IsUUID()
   userId: string;
@@ -41,16 +37,11 @@ export class UserLifecycleData extends AuditableEventData {
   @IsIn(USER_LIFECYCLE_CHANGES)
   change: UserLifecycleChange;
 
-  /** ACTIVE or SUSPENDED (DELETED with change DELETED). */
   @IsString()
   @MaxLength(32)
   status: string;
 
-  /**
-   * The owner's revision of the identity after this change (issue 30): projections apply an event
-   * only when it is newer than what they hold, so a late or redelivered event never undoes a newer
-   * state. Absent from producers that predate it (applied as before).
-   */
+  /** The owner's revision of the identity after this change (issue 30). */
   @IsOptional()
   @IsInt()
   @Min(1)

@@ -13,11 +13,7 @@ const TYPES: Record<string, string> = {
   js: 'application/javascript; charset=utf-8',
 };
 
-/**
- * `GET /openapi.json` (the document, built on first request) and, with `ui`, `GET /docs`: Swagger
- * UI from the `swagger-ui-dist` package pointed at it. Public routes outside every service prefix
- * (D1): a client generator needs no token, and "Authorize" in the UI takes one for the calls.
- */
+/** `GET /openapi.json` (the document, built on first request) and, with `ui`, `GET /docs` (D1). */
 export function registerApiDocsRoutes(
   fastify: FastifyInstance,
   document: () => Promise<object> | object,

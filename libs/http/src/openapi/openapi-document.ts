@@ -19,7 +19,6 @@ interface Parameter {
   required?: boolean;
   schema?: JsonSchema;
 }
-/** The parts of an OpenAPI operation this module rewrites. */
 interface Operation {
   operationId?: string;
   description?: string;
@@ -31,20 +30,13 @@ interface Operation {
   [extension: `x-${string}`]: unknown;
 }
 
-/**
- * The specification's label of the interface description (Versioning 1: "labelled version v0"),
- * in every OpenAPI document's `info.version`, the gateway's joined one included. The paths keep
- * their `v1` segment: that is the path's major version, not this label.
- */
+/** The paths keep their `v1` segment: that is the path's major version, not this label. */
 export const OPENAPI_INTERFACE_VERSION = 'v0';
 
 export interface OpenApiInfo {
   title: string;
   description?: string;
-  /**
-   * The schemas of the handlers' answers, generated from their return types (F24): one per
-   * application the document describes (the runner's holds three).
-   */
+  /** The schemas of the handlers' answers, generated from their return types (F24). */
   responses?: readonly ResponseSchemas[];
 }
 
@@ -55,13 +47,7 @@ interface Handler {
 
 const SCHEMA_REF = '#/components/schemas/';
 
-/**
- * The OpenAPI 3.1 description of one application's routes (issue 18 § 1), from the code alone:
- * routes, path and query parameters and bodies as NestJS's OpenAPI module finds them, DTO schemas
- * from the same class-validator metadata the validation pipe enforces (so the document cannot
- * promise what the pipe refuses), the permission of each route (D10), its bearer requirement
- * (D8) and its problem+json errors (D12).
- */
+/** Issue 18 § 1: schemas from the metadata the pipe enforces, so it never promises what it refuses. */
 export function buildOpenApiDocument(app: INestApplication, info: OpenApiInfo): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle(info.title)
@@ -167,16 +153,11 @@ function describeOperation(
       hasPathIds: /\{[^}]+\}/.test(path),
       verb,
     }),
-    // What the code declares (`@ApiResponse`) wins over what the route's shape suggests.
     ...declaredResponses(operation.responses),
   };
 }
 
-/**
- * The answers the code declares (the success status Nest gives the route, or what `@ApiResponse`
- * adds, as `/health/ready`'s 503) get the schema of what the handler returns (F24); a problem
- * answer keeps its own.
- */
+// Declared answers get the schema of what the handler returns (F24); a problem keeps its own.
 function describeAnswer(operation: Operation, schema: object | undefined): void {
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
     const isDeclared = 'content' in response || Number(status) >= 400;
@@ -189,11 +170,6 @@ function describeAnswer(operation: Operation, schema: object | undefined): void 
   }
 }
 
-/**
- * The answers' schemas with a name a request DTO already has renamed `<name>Response`: one class
- * can be a body and part of an answer, and the two descriptions (class-validator's, the
- * compiler's) need not be equal.
- */
 function withoutClashes(answers: ResponseSchemas, taken: Set<string>): ResponseSchemas {
   let text = JSON.stringify(answers);
   for (const name of Object.keys(answers.schemas).filter((n) => taken.has(n))) {
@@ -293,10 +269,7 @@ function routeArguments(handler: Handler, schemas: Record<string, JsonSchema>): 
   });
 }
 
-/**
- * The schema a DTO class is described by: its own, or its nearest ancestor's when it declares
- * nothing itself (`class UpdateXDto extends PatchType(CreateXDto) {}`, F21).
- */
+/** The schema a DTO class is described by (F21). */
 function schemaNameOf(type: Type<unknown>, schemas: Record<string, JsonSchema>): string {
   for (
     let current: unknown = type;
@@ -310,7 +283,6 @@ function schemaNameOf(type: Type<unknown>, schemas: Record<string, JsonSchema>):
   return type.name;
 }
 
-/** A query DTO's properties, each a query parameter (arrays as repeated parameters). */
 function queryParameters(schema: JsonSchema, all: Record<string, JsonSchema>): Parameter[] {
   const required = new Set((schema.required ?? []) as string[]);
   const properties = { ...(schema.properties as Record<string, JsonSchema> | undefined) };
@@ -338,10 +310,7 @@ function dedupe(parameters: Parameter[]): Parameter[] {
   });
 }
 
-/**
- * The module's responses: its guesses (`201` with no content, say) as plain success codes, and what
- * an `@ApiResponse` declares kept; a declared error without content is a problem (D12).
- */
+// A declared error without content is a problem (D12).
 function declaredResponses(responses: Operation['responses']): Record<string, object> {
   return Object.fromEntries(
     Object.entries(responses ?? {}).map(([status, response]) => {
@@ -358,7 +327,6 @@ function declaredResponses(responses: Operation['responses']): Record<string, ob
   );
 }
 
-/** The DTO schemas the operations reference, and what those reference in turn. */
 function referencedSchemas(
   roots: Set<string>,
   all: Record<string, JsonSchema>,
@@ -387,7 +355,6 @@ function handlersById(app: INestApplication): Map<string, Handler> {
       if (!controller) {
         continue;
       }
-      // Up the prototype chain: a factory-made controller inherits its handlers.
       let proto: object | null = (controller as { prototype: object }).prototype;
       while (proto && proto !== Object.prototype) {
         for (const method of Object.getOwnPropertyNames(proto)) {

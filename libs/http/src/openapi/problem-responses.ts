@@ -37,13 +37,11 @@ const WHEN: Record<number, string> = {
 interface Route {
   isPublic: boolean;
   hasInput: boolean;
-  /** A body, which may name other resources of the tenant (a binding's policy group). */
   hasBody: boolean;
   hasPathIds: boolean;
   verb: string;
 }
 
-/** The problem+json answers a route can give, from what it declares. */
 export function problemResponses(route: Route): Record<string, object> {
   const statuses = [
     ...(route.hasInput ? [400] : []),

@@ -4,10 +4,7 @@ import { resolve } from 'node:path';
 
 import { RESPONSE_SCHEMAS_FILE, generateResponseSchemas } from './response-schemas.generator';
 
-/**
- * `agp-openapi-responses`, run in an application's folder (`npm run openapi -w apps/relay`):
- * writes the schemas of its handlers' answers (F24) to `src/openapi/response-schemas.json`.
- */
+// `npm run openapi -w apps/<app>` (F24).
 const schemas = generateResponseSchemas(resolve('tsconfig.json'));
 writeFileSync(resolve(RESPONSE_SCHEMAS_FILE), `${JSON.stringify(schemas, null, 2)}\n`);
 process.stdout.write(

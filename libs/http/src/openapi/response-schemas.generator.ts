@@ -12,18 +12,11 @@ const VIRTUAL_FILE = '__openapi_response_types__.ts';
 export const RESPONSE_SCHEMAS_FILE = 'src/openapi/response-schemas.json';
 
 interface Handler {
-  /** `AlertsController_get`: the operation id the document gives the route. */
   operationId: string;
-  /** A TypeScript type expression naming the handler's answer. */
   answer: string;
 }
 
-/**
- * The JSON Schemas of every handler's answer in one application (F24): the compiler's view of
- * each `@Get()`/`@Post()`… method's return type, the promise unwrapped, so the document says what
- * the code returns and nothing a second description could drift from. A handler that writes its
- * own reply (`@Res()` without `passthrough`: a stream, a redirect, a relayed protocol) has none.
- */
+/** The JSON Schemas of every handler's answer in one application (F24). */
 export function generateResponseSchemas(tsconfigPath: string): ResponseSchemas {
   const config = ts.getParsedCommandLineOfConfigFile(
     resolve(tsconfigPath),
@@ -145,11 +138,6 @@ function collectHandlers(
   }
 }
 
-/**
- * The routes of a controller another factory makes: the methods of the class type it is declared
- * to return (`Type<ClientsRouteHandlers>`). A factory typed `Type` (any) would leave its routes
- * out of the document without a word, so it stops the generation instead.
- */
 function factoryRoutes(checker: ts.TypeChecker, name: ts.Identifier): string[] {
   const instances = checker
     .getTypeAtLocation(name)
@@ -172,7 +160,6 @@ function factoryRoutes(checker: ts.TypeChecker, name: ts.Identifier): string[] {
 
 const CATALOG_ROUTES = ['create', 'list', 'get', 'update', 'remove'];
 
-/** The routes a catalog controller serves: its `routes` option, or all five. */
 function catalogRoutes(call: ts.CallExpression): string[] {
   const options = call.arguments[0];
   if (!options || !ts.isObjectLiteralExpression(options)) {
@@ -199,7 +186,6 @@ function decoratorNamed(node: ts.HasDecorators, name: string): boolean {
   });
 }
 
-/** `@Res()` without `{ passthrough: true }`: the handler writes the reply itself. */
 function writesOwnReply(method: ts.MethodDeclaration): boolean {
   return method.parameters.some((parameter) =>
     (ts.getDecorators(parameter) ?? []).some((decorator) => {

@@ -5,21 +5,13 @@ export type JsonSchema = Record<string, unknown>;
 const SCHEMA_REF = '#/components/schemas/';
 const MAX_DEPTH = 24;
 
-/**
- * JSON Schema 2020-12 of a TypeScript type as `JSON.stringify` writes its values (F24): through
- * the checker's own view of the type, so intersections, mapped types (`Record`, `Partial`) and
- * generic instances (`Page<AlertResponse>`) come out as the compiler resolves them. A named
- * interface, class, enum or alias becomes a `$ref` into `named`; `Date` a date-time string;
- * methods and `undefined` are left out, as JSON leaves them. Objects accept no property their type
- * does not declare (an answer that leaks a column fails its contract test).
- */
+/** JSON Schema 2020-12 of a TypeScript type as `JSON.stringify` writes its values (F24). */
 export class TypeSchemas {
   readonly named: Record<string, JsonSchema> = {};
   private readonly names = new Map<ts.Symbol, string>();
 
   constructor(
     private readonly checker: ts.TypeChecker,
-    /** Declarations in this file name nothing (the generator's own aliases). */
     private readonly anonymousFile: string,
   ) {}
 
@@ -34,7 +26,6 @@ export class TypeSchemas {
     return this.structure(type, depth);
   }
 
-  /** The symbol a type is known by when it has one of its own, without type arguments. */
   private nameOf(type: ts.Type): ts.Symbol | undefined {
     const alias = type.aliasSymbol;
     if (alias && !type.aliasTypeArguments?.length && this.isNamedDeclaration(alias)) {
@@ -137,7 +128,6 @@ export class TypeSchemas {
     const members = type.types.filter(
       (member) => !(member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)),
     );
-    // `boolean` inside a union arrives as its two literals.
     const booleans = members.filter((member) => member.flags & ts.TypeFlags.BooleanLiteral);
     const others = booleans.length === 2 ? members.filter((m) => !booleans.includes(m)) : members;
     const schemas = [

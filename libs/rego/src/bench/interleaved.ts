@@ -1,7 +1,4 @@
-// Two builds of this package measured alternately in one process, to tell a real difference from
-// V8's preference for one loaded copy: `node dist/bench/interleaved.js <first dist> <second dist>`
-// (each a directory with policy.js; BENCH_SCENARIO 0, 1 or 2 picks the scenario, default 0).
-// Run it twice with the order swapped. Prints the median µs per evaluation of 12 rounds of 20,000.
+// Run it twice with the order swapped.
 import * as path from 'node:path';
 import type { compilePolicy } from '../policy';
 import { scenarios } from './scenarios';

@@ -1,7 +1,4 @@
-// JSON text to Rego values (json.unmarshal, data files): the parser of values/json-text.ts against
-// JSON.parse (what main did, losing number texts) and, when LOSSLESS_JSON names an installed
-// lossless-json package, that library with the engine's number parser. Run after a build:
-// `node dist/bench/json-text.js` (BENCH_ITERATIONS sets the calls per text, default 20,000).
+// JSON text to Rego values (json.unmarshal, data files).
 import * as path from 'node:path';
 import { numberFromText } from '../values/decimal';
 import { fromJson } from '../values/json';

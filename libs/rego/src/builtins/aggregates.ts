@@ -15,10 +15,7 @@ function numbersOf(v: Value, pos: number): AnyNum[] {
   });
 }
 
-/**
- * sum and product as OPA computes them: exactly while every element is an integer, otherwise in
- * one big.Float of 64 bits accumulated over all elements (E5).
- */
+/** sum and product as OPA computes them (E5). */
 function fold(
   xs: AnyNum[],
   init: Num,

@@ -1,9 +1,7 @@
 /**
  * Type declarations of OPA's built-ins (`Decl` in OPA's `v1/ast/builtins.go`, as its capabilities
  * document lists them), written as OPA prints a function type, with the argument and result names:
- * `(x: string, y: string) => z: string`. `any<…>` is a union, `array<…>` / `object<…>` hold static
- * members, `[…]` the dynamic part. Read by `compiler/typecheck/notation.ts`; the type checker
- * checks each call against them and prints them in `want:` lines as OPA does.
+ * `(x: string, y: string) => z: string`.
  */
 export const BUILTIN_DECLS: Record<string, string> = {
   abs: '(x: number) => y: number',

@@ -1,11 +1,4 @@
-/**
- * `regex.globs_match`: whether two "glob-style" regular expressions have a non-empty intersection.
- * OPA delegates to github.com/yashtewari/glob-intersection (`gintersect.NonEmpty`); this is the same
- * algorithm and the same error texts, so answers and `eval_builtin_error` messages agree with OPA.
- *
- * The syntax is a subset of regular expressions: a character, `.` (any character) or a set `[a-z0-9]`,
- * each optionally followed by `+` or `*`; `\` escapes the next character.
- */
+/** OPA delegates to github.com/yashtewari/glob-intersection (`gintersect.NonEmpty`). */
 
 const CHAR = 0;
 const DOT = 1;
@@ -263,10 +256,7 @@ function trim(g1: Token[], g2: Token[]): [Token[], Token[]] | undefined {
   return [g1.slice(l, r1 + 1), g2.slice(l, r2 + 1)];
 }
 
-/**
- * True when the intersection of the two globs matches a non-empty set of non-empty strings.
- * Throws `GlobSyntaxError` (with gintersect's message) for an invalid glob.
- */
+/** True when the intersection of the two globs matches a non-empty set of non-empty strings. */
 export function globsIntersect(lhs: string, rhs: string): boolean {
   const trimmed = trim(parseGlob(lhs), parseGlob(rhs));
   return trimmed !== undefined && intersectNormal(trimmed[0], trimmed[1]);

@@ -82,10 +82,8 @@ function textOf(v: Value, pos: number, what: 'query' | 'schema'): string {
   throw new BuiltinError('eval_type_error', `operand ${pos} must be one of {object, string}`);
 }
 
-/**
- * gqlparser accepts `extend type X` for a type no definition names (federation schemas do this):
- * such an extension becomes the definition before graphql-js builds the schema.
- */
+// gqlparser accepts `extend type X` for a type no definition names (federation schemas do this):
+// such an extension becomes the definition before graphql-js builds the schema.
 function lenientSchema(doc: DocumentNode): DocumentNode {
   const defined = new Set(
     doc.definitions

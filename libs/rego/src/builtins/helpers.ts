@@ -23,10 +23,7 @@ export function str(v: Value, pos: number): string {
   return v;
 }
 
-/**
- * A number operand as a JS number or bigint. A BigNum (E5) becomes its integer or nearest double:
- * built-ins other than arithmetic and comparison read numbers as Go's int or float64, as OPA's do.
- */
+/** A number operand as a JS number or bigint (E5). */
 export function num(v: Value, pos: number): Num {
   if (typeof v !== 'number' && typeof v !== 'bigint') {
     if (v instanceof BigNum) {

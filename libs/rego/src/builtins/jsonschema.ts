@@ -4,9 +4,7 @@ import { RegoObject, Value } from '../values/value';
 import { builtinErr, def } from './helpers';
 import { BuiltinDef, BuiltinError } from './types';
 
-// json.verify_schema and json.match_schema as OPA defines them (v1/topdown/jsonschema.go). Schemas
-// are compiled and documents validated by ajv; messages and error objects take the wording of
-// gojsonschema, the library OPA uses, for the errors policies meet most.
+// json.verify_schema and json.match_schema as OPA defines them (v1/topdown/jsonschema.go).
 
 const TYPES = ['array', 'boolean', 'integer', 'number', 'null', 'object', 'string'];
 

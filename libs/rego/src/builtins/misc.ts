@@ -19,10 +19,7 @@ function yaml(): YamlLib {
 const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
 
-/**
- * OPA reads YAML through `YAMLToJSON` (E9): no number keeps its text, integers are exact while
- * they fit Go's int64 or uint64, and larger ones become float64.
- */
+/** OPA reads YAML through `YAMLToJSON` (E9). */
 function parseYaml(s: string): unknown {
   return yaml().parse(
     s,
@@ -82,12 +79,7 @@ function edgesOf(g: RegoObject, node: Value): Value[] | undefined {
   return Array.isArray(e) ? e : e instanceof RegoSet ? e.values() : [];
 }
 
-/**
- * OPA's `pathBuilder` (topdown/graphs.go), step for step: `reached` is one set shared by the whole
- * walk from an initial neighbour (a node reached on one branch ends the paths of later branches), and
- * the paths a call ends accumulate in one list, so a call that meets two reached neighbours commits
- * its path, then that path twice over.
- */
+/** OPA's `pathBuilder` (topdown/graphs.go), step for step. */
 function pathBuilder(
   g: RegoObject,
   root: Value,

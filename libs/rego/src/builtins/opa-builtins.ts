@@ -203,10 +203,7 @@ export const OPA_BUILTINS = [
   'yaml.unmarshal',
 ] as const;
 
-/**
- * Built-ins left out on purpose: they need the network or the host. A call is a compile error naming
- * the reason, unless `with` mocks the function (as tests do).
- */
+/** A call is a compile error naming the reason, unless `with` mocks the function (as tests do). */
 export const OUT_OF_SCOPE: Record<string, string> = {
   'http.send': 'network: sends HTTP requests',
   'net.lookup_ip_addr': 'network: DNS lookups',

@@ -33,10 +33,7 @@ function bigOf(n: AnyNum): bigint {
   return typeof n === 'bigint' ? n : typeof n === 'number' ? BigInt(n) : n.toBigInt();
 }
 
-/**
- * OPA's arithmetic (topdown/arithmetic.go): integers exactly (safe integers without leaving JS
- * numbers), anything else through Go's big.Float at 64 bits and back through its text (E5).
- */
+/** OPA's arithmetic (topdown/arithmetic.go) (E5). */
 function arith(
   name: ExactOp,
   ints: (x: bigint, y: bigint) => bigint,

@@ -8,12 +8,7 @@ import { builtinErr, def, smallInt, str } from './helpers';
 const cache = new Map<string, RegExp>();
 let linearFallback = false;
 
-/**
- * JavaScript regexes backtrack (RE2 does not), so `(a+)+$` can run for minutes and the evaluation
- * deadline cannot interrupt a single match. V8 can switch a regex to its linear-time engine when it
- * backtracks excessively; RE2 syntax has no backreferences or lookarounds, so results are the same.
- * The flag is process-wide and only changes how pathological matches run.
- */
+/** V8 can switch a regex to its linear-time engine when it backtracks excessively. */
 function enableLinearFallback(): void {
   if (!linearFallback) {
     linearFallback = true;

@@ -2,10 +2,7 @@ import { AGGREGATE_BUILTINS } from './aggregates';
 import { OPERATOR_BUILTINS } from './operators';
 import { BuiltinDef } from './types';
 
-/**
- * Built-ins OPA has that this engine knows by name only: a call is a compile error giving the reason
- * (see OUT_OF_SCOPE in opa-builtins.ts), unless `with` mocks it.
- */
+/** Built-ins OPA has that this engine knows by name only. */
 const UNSUPPORTED: [string, number, string][] = [
   ['http.send', 1, 'needs the network (HTTP requests)'],
   ['net.lookup_ip_addr', 1, 'needs the network (DNS lookups)'],

@@ -1,12 +1,6 @@
 import { Expr, Module, Rule, Term } from '../ast/ast';
 
-/**
- * A parsed module in the JSON form of OPA's AST (`json.Marshal` of `ast.Module`, as
- * `rego.parse_module` returns it): `{"package": {"path": [...]}, "imports": [...], "rules": [...]}`,
- * every term as `{"type": …, "value": …}`, calls and infix operators as `[operator ref, args…]`,
- * `=` / `:=` as the `eq` / `assign` calls, `some … in` as `internal.member_2/3`. Locations are left
- * out, as OPA leaves them out by default. Comments are not kept by this parser (OPA lists them).
- */
+/** Comments are not kept by this parser (OPA lists them). */
 export function moduleToOpaJson(m: Module): Record<string, unknown> {
   const out: Record<string, unknown> = {
     package: {

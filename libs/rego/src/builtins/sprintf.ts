@@ -44,10 +44,8 @@ export function sprintf(format: string, values: Value[]): string {
   return out;
 }
 
-/**
- * OPA hands a number whose text has a fraction or exponent to Go as float64, or as its text when
- * float64 cannot hold it (`2e308`); a BigNum (E5) is such a number.
- */
+// OPA hands a number whose text has a fraction or exponent to Go as float64, or as its text when
+// float64 cannot hold it (`2e308`); a BigNum (E5) is such a number.
 function goArg(v: Value): GoArg {
   if (v instanceof BigNum) {
     const f = v.toNumber();
@@ -65,10 +63,7 @@ class GoFloat {
 
 type GoArg = Value | GoFloat;
 
-/**
- * A Go float64 operand. OPA hands a whole number written without fraction or exponent to Go as an
- * int, and Go's %f, %e and %g refuse an int (`%!f(int=1)`).
- */
+/** A Go float64 operand. */
 function isFloat(v: GoArg): v is number {
   return typeof v === 'number' && !Number.isInteger(v);
 }

@@ -4,9 +4,7 @@ import { Value } from '../values/value';
 import { builtinErr, def, str } from './helpers';
 import { BuiltinDef } from './types';
 
-// crypto.x509.* and crypto.parse_private_keys as OPA's v1/topdown/crypto.go defines them. Parsing
-// and verification are node:crypto's; the result has the members of Go's x509.Certificate that
-// policies read (Subject, Issuer, DNSNames, URIStrings, NotBefore, …), with Go's names.
+// crypto.x509.* and crypto.parse_private_keys as OPA's v1/topdown/crypto.go defines them.
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -208,10 +206,7 @@ function certificates(input: string): Buffer[] {
   return pemOrDer(input, /^CERTIFICATE$/).flatMap(splitDer);
 }
 
-/**
- * OPA's verifyX509CertificateChain: the first certificate is the root, the last the leaf, those
- * between intermediates. Returns the verified chain leaf first (Go's `Verify` order), or undefined.
- */
+/** OPA's verifyX509CertificateChain. */
 function verifiedChain(input: Buffer[]): Buffer[] | undefined {
   const ders = [...input].reverse();
   return chainValid(ders) ? ders : undefined;

@@ -5,9 +5,7 @@ import { parseSchemas, refStrings, SchemaAnnotation } from './schema-annotations
 import { CompiledRule } from './types';
 import { walkRule } from './walk';
 
-// OPA's METADATA annotations (v1/ast/annotations.go): a `# METADATA` comment block of YAML before a
-// package or rule. rego.metadata.rule() and rego.metadata.chain() are replaced by their constant
-// values at compile time, as OPA's compiler does (rewriteRegoMetadataCalls).
+// OPA's METADATA annotations (v1/ast/annotations.go).
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Annotation = { [k: string]: Json };
@@ -19,10 +17,8 @@ interface Block {
   schemas: SchemaAnnotation[];
 }
 
-/**
- * Annotation blocks of a module, by the row of the statement each one precedes (OPA attaches a
- * block to the first statement after it, so several blocks may precede one rule), in file order.
- */
+// Annotation blocks of a module, by the row of the statement each one precedes (OPA attaches a
+// block to the first statement after it, so several blocks may precede one rule), in file order.
 function blocks(source: string, file: string, errors: RegoErrorDetail[]): Map<number, Block[]> {
   const lines = source.split('\n');
   const out = new Map<number, Block[]>();
@@ -102,10 +98,7 @@ interface Scoped {
 
 const SEP = '\u0000';
 
-/**
- * Where each annotation applies, across modules (OPA's `AnnotationSet`): rule scope by rule,
- * package scope by package, document and subpackages scope in one tree of paths.
- */
+/** Where each annotation applies, across modules (OPA's `AnnotationSet`). */
 export class Annotations {
   /** Rule-scoped annotations of each rule, in file order. */
   private readonly byRule = new Map<Rule, Scoped[]>();
@@ -218,11 +211,9 @@ export class Annotations {
     return out;
   }
 
-  /**
-   * The schema annotations that apply to a rule, in the order OPA applies them (each overriding
-   * the ones before): subpackages from the root down, package, document, then the rule's own (an
-   * `else` branch has none of its own, as in OPA).
-   */
+  // The schema annotations that apply to a rule, in the order OPA applies them (each overriding the
+  // ones before): subpackages from the root down, package, document, then the rule's own (an `else`
+  // branch has none of its own, as in OPA).
   schemasFor(r: Rule, path: string[], pkg: string[], own: boolean): SchemaAnnotation[] {
     const out: SchemaAnnotation[] = [];
     const pkgPath = ['data', ...pkg];

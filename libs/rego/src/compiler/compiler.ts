@@ -37,10 +37,7 @@ export interface Program {
 export interface CompileOptions {
   /** OPA's strict mode. */
   strict?: boolean;
-  /**
-   * JSON schemas by reference (OPA's `--schema`): `schema` types `input` everywhere, the others are
-   * what `# METADATA` `schemas` annotations name (`schema.input`, `schema["acl-schema"]`).
-   */
+  /** JSON schemas by reference (OPA's `--schema`). */
   schemas?: Record<string, unknown>;
 }
 

@@ -1,10 +1,7 @@
 import { Term } from '../ast/ast';
 import { DocNode } from './types';
 
-/**
- * Rules a `data` ref can reach. A var (or any non-constant) element matches every child, as in OPA's
- * rule-tree lookup, so `data[x].allow` depends on each package's `allow`, not on all of `data`.
- */
+/** Rules a `data` ref can reach. */
 export function refDeps(node: DocNode, path: Term[], i: number, out: Set<string>): void {
   if (i === path.length || node.rules.length > 0 || node.defaultRule) {
     addSubtree(node, out);

@@ -277,11 +277,8 @@ export class Safety {
 
 let lifted = 0;
 
-/**
- * `x == input.xs[x]`: OPA counts the vars of a ref among a call's arguments as outputs of the call
- * (the ref enumerates them), so `x` is safe there. Such refs are evaluated first, as separate
- * expressions `$r = input.xs[x]`, before the call reads `x`.
- */
+// `x == input.xs[x]`: OPA counts the vars of a ref among a call's arguments as outputs of the call
+// (the ref enumerates them), so `x` is safe there.
 function liftBindingRefs(body: Expr[]): void {
   for (let i = 0; i < body.length; i++) {
     const e = body[i];

@@ -10,11 +10,7 @@ import { parseTerm } from '../parser/terms';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-/**
- * A `schemas` entry of an annotation (OPA's `SchemaAnnotation`): the document it types (`input.x`,
- * `data.acl`) and either a schema of the caller's schema set (`schema.input`, `schema["acl"]`) or
- * a schema written inline.
- */
+/** A `schemas` entry of an annotation (OPA's `SchemaAnnotation`). */
 export interface SchemaAnnotation {
   path: Term[];
   schema?: Term[];

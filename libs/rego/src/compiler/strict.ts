@@ -5,9 +5,7 @@ import { walkBody, walkTerm } from './walk';
 /**
  * OPA's strict mode (`opa check --strict`, `ast.CompileOpts{Strict: true}`) adds, in Rego v1, the
  * checks that are not on by default: unused local assignments (`assigned var x unused`), unused
- * `some` declarations (`declared var x unused`), unused function arguments and unused imports. The
- * other strict checks of OPA 0.x (duplicate imports, deprecated built-ins, `input`/`data` shadowing)
- * are always on in Rego v1 and are made by the compiler regardless.
+ * `some` declarations (`declared var x unused`), unused function arguments and unused imports.
  */
 export function checkStrict(modules: Module[], errors: RegoErrorDetail[]): void {
   for (const m of modules) {

@@ -45,11 +45,7 @@ export function walkTerm(t: Term, visit: (t: Term) => void): void {
 
 type ClosureTerm = Extract<Term, { type: 'arraycomp' | 'setcomp' | 'objectcomp' }>;
 
-/**
- * Visits a term and its parts, pre-order, without entering comprehensions: each comprehension is
- * visited itself and then handed to `intoClosure` (nothing by default), since a comprehension has
- * a scope of its own (the type checker checks it apart, as OPA's does).
- */
+/** Visits a term and its parts, pre-order, without entering comprehensions. */
 export function walkTermOutsideClosures(
   t: Term,
   visit: (t: Term) => void,

@@ -76,11 +76,7 @@ function listYaml(dir: string): string[] {
   return out.sort();
 }
 
-/**
- * Every case of every `.yaml`/`.yml` file under `dir` (integers read exactly as bigint). `.json` files
- * are read too (JSON is YAML 1.2): OPA's generated export of the same cases (`generate-extended-cases`,
- * kept e.g. by swift-opa) has that form, with extra plan fields that are ignored here.
- */
+/** Every case of every `.yaml`/`.yml` file under `dir` (integers read exactly as bigint). */
 export function loadCases(dir: string): LoadedCase[] {
   const out: LoadedCase[] = [];
   for (const file of listYaml(dir)) {

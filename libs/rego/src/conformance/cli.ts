@@ -3,11 +3,7 @@ import * as path from 'node:path';
 import { defaultCasesDir, loadCases } from './cases';
 import { CaseResult, runCase } from './runner';
 
-/**
- * `npm run conformance -w @agp/rego [-- DIR] [--exclude-shared]`: runs every case and prints a summary.
- * DIR (or `OPA_CASES_DIR`) is a directory of OPA's cases: an OPA checkout's
- * `v1/test/cases/testdata/v1` (YAML) or OPA's generated JSON export of it.
- */
+/** `npm run conformance -w @agp/rego [-- DIR] [--exclude-shared]`. */
 function main(): void {
   const args = process.argv.slice(2);
   const excludeShared = args.includes('--exclude-shared');

@@ -12,10 +12,7 @@ import { Frame } from './state';
 export const ENUM = Symbol('enumerate');
 export type Direct = Value | undefined | typeof ENUM;
 
-/**
- * Evaluates a term that has at most one value without continuations (the common case: literals,
- * ground refs, calls with ground arguments). Returns ENUM when it cannot.
- */
+/** Returns ENUM when it cannot. */
 export function direct(ev: Evaluator, t: Term, f: Frame): Direct {
   switch (t.type) {
     case 'scalar':

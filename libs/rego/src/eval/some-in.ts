@@ -4,11 +4,7 @@ import { ENUM, direct } from './direct';
 import type { Evaluator } from './evaluator';
 import { Frame, K } from './state';
 
-/**
- * `some [k,] v in domain` with fresh variables, as the body's fast path runs it: a loop over the
- * domain without a continuation per element; `vslot`/`kslot` are the variables' frame slots
- * (`kslot` -1 without a key).
- */
+/** `some [k,] v in domain` with fresh variables, as the body's fast path runs it. */
 export function someIn(
   ev: Evaluator,
   body: Expr[],

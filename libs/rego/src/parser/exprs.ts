@@ -54,11 +54,7 @@ export function parseExpr(c: Cursor): Expr {
   return { ...body, negated, withs, loc };
 }
 
-/**
- * The body of `not { … }` (E12): it holds when the body has no solution, which is what negating
- * `[true | …][0]` gives, so it is read as that term. Like a comprehension's, the body sees the
- * variables bound before it and binds its own only inside.
- */
+/** The body of `not { … }` (E12). */
 function parseNotBody(c: Cursor): ExprBody {
   const loc = c.loc();
   c.next();

@@ -7,10 +7,7 @@ import { makeVar, opRef } from './terms';
 
 let generated = 0;
 
-/**
- * `$"a {expr} b"` becomes `internal.template_string(["a ", {$t | $t = expr}, " b"])`: each
- * expression contributes the set of its values (OPA prints `<undefined>` for an empty set).
- */
+/** `$"a {expr} b"` becomes `internal.template_string(["a ", {$t | $t = expr}, " b"])`. */
 export function templateTerm(
   parts: TemplatePart[],
   file: string,

@@ -169,10 +169,7 @@ function parseList(c: Cursor, end: string): Term[] {
   return items;
 }
 
-/**
- * A numeric literal. OPA keeps the literal's decimal text, so a literal denotes its exact value:
- * integers exactly, other values as the double of the same shortest text or a BigNum (E5).
- */
+/** OPA keeps the literal's decimal text, so a literal denotes its exact value (E5). */
 function parseNumber(text: string): AnyNum {
   return numberFromText(text);
 }

@@ -30,11 +30,7 @@ export interface PolicyTestOptions {
   schemas?: Record<string, unknown>;
 }
 
-/**
- * Runs every `test_` rule of the modules (OPA's `opa test`): a test passes when its value is defined
- * and not `false`; `todo_` rules are reported as skipped. Modules that do not compile throw
- * `RegoCompileError` before any test runs. Tests mock inputs, data and functions with `with`.
- */
+/** Modules that do not compile throw `RegoCompileError` before any test runs. */
 export function runPolicyTests(
   modules: ModulesInput,
   options: PolicyTestOptions = {},

@@ -1,8 +1,4 @@
-/**
- * Go's `big.Float` at 64 bits of mantissa, rounding to nearest even: how OPA computes with numbers
- * that are not integers (`builtins.NumberToFloat`, `FloatToNumber`; docs/decisions/rego.md E5),
- * and the shortest text Go gives such a float.
- */
+/** Go's `big.Float` at 64 bits of mantissa, rounding to nearest even (E5). */
 
 import { AnyNum, Dec, decOf, numberFromValue } from './decimal';
 
@@ -178,11 +174,7 @@ function trimmedLength(s: string): number {
   return end;
 }
 
-/**
- * Go's `roundShortest` (math/big/ftoa.go) for a positive float of 64-bit precision: walks the
- * digits of the value and of its half-ulp neighbours (aligned on one decimal point) until the
- * value has distinguished itself from both. Returns value = 0.digits × 10^dp.
- */
+/** Go's `roundShortest` (math/big/ftoa.go) for a positive float of 64-bit precision. */
 function shortest(mag: bigint, e: number): { digits: string; dp: number } {
   // mant has PREC + 1 bits, its lsb being half an ulp of the float.
   const shift = PREC + 1 - bitLen(mag);

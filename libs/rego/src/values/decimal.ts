@@ -1,9 +1,4 @@
-/**
- * Numbers as OPA holds them: a number is its JSON text (`json.Number`), compared by the value the
- * text denotes, and computed with Go's `big.Float` at 64 bits of mantissa (`big-float.ts`; OPA's
- * `builtins.NumberToFloat`). This engine keeps the common numbers as JS values (doubles and
- * `bigint`s) and uses `BigNum` only for a number neither can stand for (docs/decisions/rego.md E5).
- */
+/** Numbers as OPA holds them (E5). */
 
 /** An exact decimal: `coef × 10^exp`, `coef` not divisible by 10 unless it is 0 (then exp 0). */
 export interface Dec {
@@ -50,12 +45,7 @@ export function isFloatText(text: string): boolean {
   return /[.eE]/.test(text);
 }
 
-/**
- * A number that is neither a double nor an exact integer of this engine: a non-integer that no
- * double's shortest text denotes (`1e-400`, `0.1234567890123456789`, `1e400`), or an integer of
- * 1e21 or more written with a fraction or an exponent (`1e30`, `2e308`), whose text OPA's
- * `sprintf` prints as a float. Equal to the other numbers by value.
- */
+/** A number that is neither a double nor an exact integer of this engine. */
 export class BigNum {
   private keyCache: bigint | number | string | undefined;
 
@@ -77,10 +67,7 @@ export class BigNum {
     return Number(this.text);
   }
 
-  /**
-   * Hash key shared with every equal number: integers key as the integer, a value some double
-   * denotes (`2.50`) as that double, others by decimal.
-   */
+  /** Hash key shared with every equal number. */
   key(): bigint | number | string {
     if (this.keyCache === undefined) {
       const d = this.isInteger ? undefined : exactDouble(this.dec);
@@ -123,11 +110,7 @@ export function normalizeInt(v: bigint): number | bigint {
 
 export type AnyNum = number | bigint | BigNum;
 
-/**
- * The engine's value for a number text, one representation per value: safe integers as numbers,
- * other integers as bigint (or BigNum to keep a float text of 1e21 and more), non-integers as the
- * double whose shortest text denotes exactly that value, otherwise a BigNum.
- */
+/** The engine's value for a number text, one representation per value. */
 export function numberFromText(text: string): AnyNum {
   const d = parseDec(text);
   if (!d) {
@@ -188,10 +171,7 @@ export function compareAnyNum(a: AnyNum, b: AnyNum): number {
   return compareDec(decOf(a), decOf(b));
 }
 
-/**
- * The engine's value for a computed number's text, by value only (the text is not kept): a result
- * is the double or integer that denotes it, so arithmetic stays on JS values.
- */
+/** The engine's value for a computed number's text, by value only (the text is not kept). */
 export function numberFromValue(text: string): AnyNum {
   const d = parseDec(text);
   if (!d) {

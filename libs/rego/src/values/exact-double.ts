@@ -1,21 +1,14 @@
-/**
- * A shortcut past Go's big.Float for the common float arithmetic of policies (`x * 1.5 + 0.25`):
- * when both operands are doubles whose binary value is exactly the decimal their text denotes, and
- * the double result is exact too, big.Float at 64 bits would compute the very same value, so the
- * double is OPA's answer (docs/decisions/rego.md E5). Anything else takes the big.Float path.
- */
+// A shortcut past Go's big.Float for the common float arithmetic of policies (`x * 1.5 + 0.25`):
+// when both operands are doubles whose binary value is exactly the decimal their text denotes, and
+// the double result is exact too, big.Float at 64 bits would compute the very same value, so the
+// double is OPA's answer (docs/decisions/rego.md E5).
 
 /** 5^f for the fraction bits a text-exact double may have. */
 const POW5 = Array.from({ length: 25 }, (_, f) => 5 ** f);
 
 /**
  * True when the double's binary value is the decimal its shortest text denotes, proven without
- * formatting it: 1.5 and 0.375 are, 0.1 is not (its double is 0.1000000000000000055…). A double
- * with f fraction bits is N / 2^f = N·5^f / 10^f, a decimal of as many digits as N·5^f. Two
- * decimals of at most 15 digits are further apart than a double's ulp, so when N·5^f < 10^15 that
- * decimal is the only one of its length or shorter that rounds to the double: its shortest text,
- * in JS and in Go's 64-bit big.Float alike. Longer ones are declined (the big.Float path is right
- * for them too); f ≤ 24 since 5^25 alone exceeds 10^15.
+ * formatting it: 1.5 and 0.375 are, 0.1 is not (its double is 0.1000000000000000055…).
  */
 export function isTextExact(x: number): boolean {
   if (Number.isInteger(x)) {
@@ -56,10 +49,7 @@ function sumError(a: number, b: number, s: number): number {
 
 export type ExactOp = 'plus' | 'minus' | 'mul' | 'div';
 
-/**
- * `a op b` as a double when that is exactly what big.Float would give and its text denotes it,
- * otherwise undefined. Operands must already be text-exact (see `isTextExact`).
- */
+/** Operands must already be text-exact (see `isTextExact`). */
 export function exactDoubleOp(op: ExactOp, a: number, b: number): number | undefined {
   let r: number;
   let exact: boolean;

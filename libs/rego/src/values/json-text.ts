@@ -5,9 +5,7 @@ import { RegoObject, Value } from './value';
 /** JSON text that is not valid JSON (Go's `encoding/json` refuses it too). */
 export class JsonTextError extends SyntaxError {}
 
-// A number whose text may not be its value's shortest form (a fraction, an exponent) or that may
-// not fit a double exactly (16 digits or more), or an escaped surrogate. Text without any of them
-// parses exactly with JSON.parse. (Three scans are faster in V8 than one alternation.)
+// (Three scans are faster in V8 than one alternation.)
 const FRACTION_OR_EXPONENT = /\d[.eE]/;
 const LONG_INTEGER = /\d{16}/;
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
@@ -20,13 +18,7 @@ function needsOwnParser(text: string): boolean {
   );
 }
 
-/**
- * Parses JSON text into Rego values as OPA decodes it (`encoding/json` with `UseNumber`): every
- * number keeps the value its text denotes and, where that text is not the shortest form of the
- * value (`1.0`, `2.50`, `1e3`), the text itself (docs/decisions/rego.md E9); big integers keep
- * every digit; a repeated key takes its last value; an escaped lone surrogate becomes U+FFFD.
- * Text with no such number takes `JSON.parse`'s path.
- */
+/** Parses JSON text into Rego values as OPA decodes it (`encoding/json` with `UseNumber`) (E9). */
 export function fromJsonText(text: string): Value {
   if (!needsOwnParser(text)) {
     return fromJson(JSON.parse(text) as unknown);

@@ -61,11 +61,7 @@ export function normalizeBig(v: bigint): number | bigint {
   return normalizeInt(v);
 }
 
-/**
- * Converts a Rego value to plain JSON the way OPA serialises it: sets become sorted arrays and
- * non-string object keys become their compact JSON text. Integers beyond 2^53 become (rounded)
- * numbers so that the result is JSON.stringify-safe; use `toJsonExact` to keep them as bigint.
- */
+/** Integers beyond 2^53 become (rounded) numbers so that the result is JSON.stringify-safe. */
 export function toJson(v: Value): JsonValue {
   return plain(v, false);
 }

@@ -1,10 +1,7 @@
 import { BigNum } from './decimal';
 import { canonical, compareValues } from './order';
 
-/**
- * Rego values. Scalars are JS primitives (integers beyond 2^53 are `bigint`), arrays are JS
- * arrays, objects and sets are the classes below so that keys of any type keep Rego equality.
- */
+/** Rego values. */
 export type Scalar = null | boolean | number | bigint | string | BigNum;
 export type Value = Scalar | Value[] | RegoObject | RegoSet;
 

@@ -3,7 +3,6 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
 
 import { VerifyQueryDto } from './verify-query.dto';
 
-/** Checkpoints oldest first, by cursor, filtered on their creation time. */
 export class ListCheckpointsQueryDto extends VerifyQueryDto {
   @IsOptional()
   @Type(() => Number)

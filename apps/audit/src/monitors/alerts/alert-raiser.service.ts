@@ -100,10 +100,7 @@ export class AlertRaiserService {
     return outcome;
   }
 
-  /**
-   * Gaps that closed resolve their alerts by themselves (issue 17): every OPEN or ACKNOWLEDGED
-   * alert of the given detectors and monitors that this tick found no more.
-   */
+  /** Gaps that closed resolve their alerts by themselves (issue 17). */
   async resolveClosed(
     tx: Tx,
     tenantId: string,
@@ -188,11 +185,9 @@ function keyOf(
   return `${item.detector}|${item.monitorId ?? ''}|${item.subject.type}|${item.subject.id}`;
 }
 
-/**
- * Findings split so that no round holds two of the same source and subject (one statement cannot
- * write a row twice): the n-th finding of each alert goes to round n, in the findings' order, as
- * one finding after the other would have updated it.
- */
+// Findings split so that no round holds two of the same source and subject (one statement cannot
+// write a row twice): the n-th finding of each alert goes to round n, in the findings' order, as
+// one finding after the other would have updated it.
 export function rounds(findings: Finding[]): Finding[][] {
   const result: Finding[][] = [];
   const seen = new Map<string, number>();

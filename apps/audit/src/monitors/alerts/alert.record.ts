@@ -9,7 +9,6 @@ import {
   SubjectType,
 } from '@agp/contracts';
 
-/** One alert row as the repository returns it. */
 export interface AlertRecord {
   id: string;
   findingId: string;

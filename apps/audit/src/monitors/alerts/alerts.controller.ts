@@ -34,7 +34,6 @@ export class AlertsController {
     return this.query.get(ctx.tenantId, alertId);
   }
 
-  /** Operation 1. */
   @Post(':alertId/acknowledge')
   @HttpCode(200)
   @RequirePermission('AUDIT', 'WRITE')

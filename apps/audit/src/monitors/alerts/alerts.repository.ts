@@ -46,7 +46,6 @@ export function sourceKey(
   return `${detector}|${monitorId ?? ''}|${subjectType}|${subjectId.toLowerCase()}`;
 }
 
-/** Findings as rows `f` (f_detector, f_monitor, f_type, f_subject, f_at, i), params `$2`..`$6`. */
 const FINDING_KEYS = `unnest($2::text[], $3::uuid[], $4::text[], $5::uuid[], $6::timestamptz[])
   WITH ORDINALITY AS f(f_detector, f_monitor, f_type, f_subject, f_at, i)`;
 
@@ -205,7 +204,6 @@ export class AlertsRepository {
     return rows[0]?.id;
   }
 
-  /** The OPEN or ACKNOWLEDGED alerts of some detectors and custom monitors (for self-resolution). */
   async activeOf(
     tx: Tx,
     tenantId: string,
@@ -219,10 +217,8 @@ export class AlertsRepository {
     );
   }
 
-  /**
-   * M9: the findings (their 0-based indexes) that a DISMISSED alert of the same source and
-   * subject still suppresses; one statement for a whole tick (M28).
-   */
+  // M9: the findings (their 0-based indexes) that a DISMISSED alert of the same source and subject
+  // still suppresses; one statement for a whole tick (M28).
   async suppressedAmong(tx: Tx, tenantId: string, findings: Finding[]): Promise<Set<number>> {
     if (findings.length === 0) {
       return new Set();
@@ -254,12 +250,7 @@ export class AlertsRepository {
     return findings.map((_f, i) => byIndex.get(i));
   }
 
-  /**
-   * D14: each finding opens a new alert, or updates the OPEN or ACKNOWLEDGED one of its source and
-   * subject (the partial unique index decides, so two writers cannot both open one). Severity only
-   * rises; evidence, summary and direction are the latest. One statement for all (M28), answered
-   * in the given order; no two may share source and subject (a statement touches a row once).
-   */
+  /** One statement for all (M28), answered in the given order (D14). */
   async upsertFindings(
     tx: Tx,
     tenantId: string,

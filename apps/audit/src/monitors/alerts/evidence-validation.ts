@@ -4,10 +4,7 @@ import { validateSync } from 'class-validator';
 
 import { toFieldErrors } from '@agp/http';
 
-/**
- * Issue 7: evidence that breaks its kind's required fields or enumerations is never stored. Returns
- * the problems (`field: message`), empty when the evidence is valid.
- */
+/** Issue 7: evidence that breaks its kind's required fields or enumerations is never stored. */
 export function evidenceProblems(evidence: MonitorEvidence | Record<string, unknown>): string[] {
   const kind = (evidence as { kind?: unknown }).kind;
   if (typeof kind !== 'string' || !(EVIDENCE_KINDS as readonly string[]).includes(kind)) {

@@ -32,7 +32,6 @@ export class MonitorConfigService {
     private readonly configs: MonitorConfigRepository,
   ) {}
 
-  /** The tenant's effective settings, for the detectors (inside their transaction). */
   async settingsOf(tx: Tx, tenantId: string): Promise<MonitorSettings> {
     return effectiveSettings((await this.configs.find(tx, tenantId))?.settings);
   }
@@ -48,7 +47,6 @@ export class MonitorConfigService {
     });
   }
 
-  /** Replaces the tenant's configuration; records MONITOR_CONFIG_CHANGED when anything changed. */
   update(ctx: RequestContext, dto: UpdateMonitorConfigDto): Promise<MonitorConfigResponse> {
     return this.database.inTenant(ctx.tenantId, async (tx) => {
       await this.configs.lock(tx, ctx.tenantId);

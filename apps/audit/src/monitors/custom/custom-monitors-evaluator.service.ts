@@ -86,7 +86,6 @@ export class CustomMonitorsEvaluatorService {
     for (const { monitor, startMinute, current: currentKey, previous: previousKey } of windows) {
       const current = [...(series.get(currentKey) ?? [])];
       if (monitor.groupBy === 'NONE' && current.length === 0) {
-        // The tenant as a whole always has a value: nothing happened is 0.
         current.push({ group: tenantId, minutes: new Map(), samples: 0 });
       }
       const previous = previousKey
@@ -103,10 +102,7 @@ export class CustomMonitorsEvaluatorService {
     return { findings, evaluated };
   }
 
-  /**
-   * Every batch of the plan in a short transaction of its own, two at a time: two database
-   * processes share the work (on PGlite, one session, they simply run one after the other).
-   */
+  /** Every batch of the plan in a short transaction of its own, two at a time. */
   private async readAll(
     tenantId: string,
     plan: MetricReadPlan,
@@ -127,7 +123,6 @@ export class CustomMonitorsEvaluatorService {
     return series;
   }
 
-  /** One batch's statement(s): the answer of each of its reads, in order. */
   private async readBatch(
     tx: Tx,
     tenantId: string,

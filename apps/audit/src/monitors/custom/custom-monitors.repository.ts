@@ -23,7 +23,6 @@ const COLUMNS = `id, name, description, monitor_type AS "monitorType", metric, a
   severity, enabled, created_by_label AS "createdByLabel", updated_by_label AS "updatedByLabel",
   last_evaluated_at AS "lastEvaluatedAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
-/** The stored fields of a monitor, as create and update write them. */
 export type MonitorFields = Omit<
   MonitorDefinition,
   'id' | 'createdByLabel' | 'lastEvaluatedAt' | 'createdAt' | 'updatedAt'
@@ -73,7 +72,6 @@ export class CustomMonitorsRepository {
        WHERE tenant_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [tenantId, id, ...FIELD_COLUMNS.map(([f]) => fields[f])],
     );
-    // UPDATE … RETURNING answers [rows, affected] through TypeORM.
     const rows = (
       Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result
     ) as MonitorDefinition[];
@@ -116,7 +114,6 @@ export class CustomMonitorsRepository {
     ]);
   }
 
-  /** Tenants with enabled custom monitors (system scope: the tick spans tenants). */
   async tenants(tx: Tx): Promise<string[]> {
     const rows: Array<{ tenantId: string }> = await tx.query(
       `SELECT DISTINCT tenant_id AS "tenantId" FROM ${M} WHERE enabled`,
@@ -124,10 +121,8 @@ export class CustomMonitorsRepository {
     return rows.map((row) => row.tenantId);
   }
 
-  /**
-   * One metric's per-minute values by group, from the stored audit events of `[from, to)` (M21):
-   * the hops' own recorded fields, latencies included.
-   */
+  // One metric's per-minute values by group, from the stored audit events of `[from, to)` (M21):
+  // the hops' own recorded fields, latencies included.
   async minuteSeries(
     tx: Tx,
     tenantId: string,
@@ -168,12 +163,10 @@ export class CustomMonitorsRepository {
     return [...byGroup.values()];
   }
 
-  /**
-   * M27: `minuteSeries` of a distinct metric (USER_DISTINCT, AGENT_DISTINCT) in one statement, its
-   * distinct counts made of hashed (group, minute, id) rows instead of a `count(DISTINCT)` that
-   * sorts every group on its own: per minute the distinct ids and the events behind them, and (a
-   * row whose minute is null) the distinct ids of the whole window.
-   */
+  // M27: `minuteSeries` of a distinct metric (USER_DISTINCT, AGENT_DISTINCT) in one statement, its
+  // distinct counts made of hashed (group, minute, id) rows instead of a `count(DISTINCT)` that
+  // sorts every group on its own: per minute the distinct ids and the events behind them, and (a
+  // row whose minute is null) the distinct ids of the whole window.
   async distinctSeries(
     tx: Tx,
     tenantId: string,
@@ -218,11 +211,9 @@ export class CustomMonitorsRepository {
     return [...byGroup.values()];
   }
 
-  /**
-   * M27: `minuteSeries` of several (non-distinct) metrics of one grouping over several windows, from
-   * one pass over the events the windows span: each (group, minute) row carries every metric's
-   * value and sample count, and each window takes its minutes. Answers `[metric][range]`.
-   */
+  // M27: `minuteSeries` of several (non-distinct) metrics of one grouping over several windows,
+  // from one pass over the events the windows span: each (group, minute) row carries every metric's
+  // value and sample count, and each window takes its minutes.
   async minuteSeriesOver(
     tx: Tx,
     tenantId: string,
@@ -230,10 +221,6 @@ export class CustomMonitorsRepository {
     metrics: readonly MonitorMetric[],
     ranges: readonly MinuteRange[],
   ): Promise<GroupSeries[][][]> {
-    // Metrics with the same filter have the same samples, percentiles the same latencies: one
-    // column each. Every event is one row per group (the group lateral is DISTINCT) and its id is
-    // unique (the ingest deduplicates on it), so count(*) is the count(DISTINCT e.id) of
-    // `minuteSeries` without a sort per group.
     const filters = [...new Set(metrics.map((metric) => METRIC_FILTER[metric]))];
     const columns = [...new Set(metrics.map((metric) => filteredColumn(metric).sql))];
     const spans = mergedSpans(ranges);

@@ -140,7 +140,6 @@ export class CustomMonitorsService {
     );
   }
 
-  /** Deleting a monitor resolves its open alerts: nothing watches them any more. */
   async remove(ctx: RequestContext, id: string): Promise<void> {
     const [actor, context] = [actorOf(ctx), eventContext(ctx)];
     this.refuseTemplate(id, 'turned off through PUT /audit/v1/monitors/config');

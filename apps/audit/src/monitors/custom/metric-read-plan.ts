@@ -13,19 +13,12 @@ export interface MetricRead {
   range: MinuteRange;
   /** M36 (cells only): false when no monitor reading it needs its per-minute values. */
   minutes?: boolean;
-  /**
-   * M44 (cells only): the statistics over minutes (AVG, MIN, MAX, percentiles) its monitors take,
-   * each once; the database computes them per group and window.
-   */
+  // M44 (cells only): the statistics over minutes (AVG, MIN, MAX, percentiles) its monitors take,
+  // each once; the database computes them per group and window.
   statistics?: Aggregation[];
 }
 
-/**
- * M27: reads answered by one statement. `totals` and `minutes`: every window of one rollup counter
- * (M26); `events`: every non-distinct metric and window of one grouping, one pass over the events;
- * `distinct`: one read alone (its id lateral multiplies the rows the others count). M29: `series`,
- * every metric and window of one grouping from its per-minute cells.
- */
+/** M27: reads answered by one statement (M26, M29). */
 export type ReadBatch =
   | { kind: 'totals' | 'minutes'; source: RollupSource; reads: MetricRead[] }
   | { kind: 'events' | 'distinct' | 'series'; groupBy: GroupBy; reads: MetricRead[] };
@@ -39,11 +32,7 @@ export class MetricReadPlan {
   private readonly byBatch = new Map<string, ReadBatch>();
   private readonly known = new Set<string>();
 
-  /**
-   * `eventsOnly`: `customMetricSource = 'EVENTS'`, every metric from the events (M26);
-   * `fromSeries`: `customMetricSource = 'SERIES'`, every metric from the per-minute cells (M29)
-   * for the windows that start at or after `seriesStartMinute` (when the cells began).
-   */
+  /** `eventsOnly`: `customMetricSource = 'EVENTS'`, every metric from the events (M26, M29). */
   constructor(
     private readonly eventsOnly = false,
     private readonly fromSeries = false,
@@ -121,11 +110,9 @@ export class MetricReadPlan {
   }
 }
 
-/**
- * M36: whether a monitor's window value needs the metric's per-minute values (M21): a count's sum,
- * count, rate and mean need its total only, any other metric's COUNT its samples only, a distinct
- * metric's SUM, COUNT and COUNT_DISTINCT its window's distinct ids only.
- */
+// M36: whether a monitor's window value needs the metric's per-minute values (M21): a count's sum,
+// count, rate and mean need its total only, any other metric's COUNT its samples only, a distinct
+// metric's SUM, COUNT and COUNT_DISTINCT its window's distinct ids only.
 export function needsMinuteValues(
   monitor: Pick<MonitorDefinition, 'metric' | 'aggregation'>,
 ): boolean {

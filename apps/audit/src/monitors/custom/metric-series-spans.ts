@@ -3,23 +3,17 @@ import { Aggregation, GroupBy, MonitorMetric } from '@agp/contracts';
 import { SeriesRow, samplesOf } from '../engine/custom/metric-series';
 import { MinuteRange } from './rollup-series.repository';
 
-/** One read of a batch: a metric over a window. */
 export interface SeriesRead {
   metric: MonitorMetric;
   range: MinuteRange;
-  /**
-   * M36: false when the read's monitors need no per-minute values: each group then comes with
-   * its samples, a count's `total` and a distinct metric's `distinct`, and no minutes.
-   */
+  // M36: false when the read's monitors need no per-minute values: each group then comes with its
+  // samples, a count's `total` and a distinct metric's `distinct`, and no minutes.
   minutes?: boolean;
-  /**
-   * M44 (`windowValuesOver`): the statistics over minutes (AVG, MIN, MAX, P50, P95, P99) its
-   * monitors take, computed in the database.
-   */
+  // M44 (`windowValuesOver`): the statistics over minutes (AVG, MIN, MAX, P50, P95, P99) its
+  // monitors take, computed in the database.
   statistics?: readonly Aggregation[];
 }
 
-/** Each group's samples of `read`'s metric in its window. */
 export function samplesByGroup(rows: readonly SeriesRow[], read: SeriesRead): Map<string, number> {
   const byGroup = new Map<string, number>();
   for (let i = firstAtOrAfter(rows, read.range.fromMinute); i < rows.length; i += 1) {
@@ -32,7 +26,6 @@ export function samplesByGroup(rows: readonly SeriesRow[], read: SeriesRead): Ma
   return byGroup;
 }
 
-/** Index of the first row at or after `minute` (rows sorted by minute). */
 export function firstAtOrAfter(rows: readonly SeriesRow[], minute: number): number {
   let [lo, hi] = [0, rows.length];
   while (lo < hi) {
@@ -46,10 +39,8 @@ export function firstAtOrAfter(rows: readonly SeriesRow[], minute: number): numb
   return lo;
 }
 
-/**
- * The condition on `minute` for the reads' span (`$1` the tenant, `$2` the grouping, then each
- * disjoint span's bounds) and its parameters.
- */
+// The condition on `minute` for the reads' span (`$1` the tenant, `$2` the grouping, then each
+// disjoint span's bounds) and its parameters.
 export function spansOf(
   tenantId: string,
   groupBy: GroupBy,

@@ -5,13 +5,7 @@ import { METRIC_KIND, MinutesSummary, PERCENTILE_OF } from '../engine/custom/met
 import { SeriesRead, spansOf } from './metric-series-spans';
 import { SAMPLES_SQL, T, VALUE_SQL, rankSql } from './metric-series.sql';
 
-/**
- * M44: per read, each group with samples in its window: its samples and, for a read with
- * statistics, over its minutes with samples how many there are, the values' smallest, largest,
- * sum (in the minutes' order) and the value at each percentile's rank; per distinct read (M35),
- * each group's distinct ids in the window. The grouping's cells over the reads' span are read
- * once, narrow; each window's groups come back as one JSON text (parsed natively, M35).
- */
+/** The grouping's cells over the reads' span are read once, narrow (M35, M44). */
 export async function summariesOver(
   tx: Tx,
   tenantId: string,
@@ -24,7 +18,6 @@ export async function summariesOver(
 }> {
   const metrics = [...new Set(reads.map((read) => read.metric))];
   const statisticsOf = (k: number): readonly Aggregation[] => reads[k].statistics ?? [];
-  // Each read's percentiles, in the order their values come back.
   const percentilesOf = reads.map((_read, k) =>
     statisticsOf(k).filter((a) => PERCENTILE_OF[a] !== undefined),
   );
@@ -86,7 +79,6 @@ export async function summariesOver(
       const ranked = percentilesOf[k].map(
         (a) => `sorted${j}[${rankSql(metric, a, width, `n${j}`)}]`,
       );
-      // One array per read (a function takes at most 100 arguments).
       return `json_build_array(${[
         `s${j}`,
         ...(statisticsOf(k).length > 0 ? [`n${j}`, `lo${j}`, `hi${j}`, `sum${j}`] : []),
@@ -142,10 +134,8 @@ export async function summariesOver(
   return { summaries, distinct };
 }
 
-/**
- * M35: each distinct read's distinct ids per group over its window, counted in the database
- * (the ids never leave it); by read index, for the reads of a DISTINCT metric.
- */
+// M35: each distinct read's distinct ids per group over its window, counted in the database (the
+// ids never leave it); by read index, for the reads of a DISTINCT metric.
 export async function distinctOver(
   tx: Tx,
   tenantId: string,

@@ -3,11 +3,9 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { IngestedEvents } from '../../ingest/ingested-events';
 import { MetricSeriesService } from './metric-series.service';
 
-/**
- * Keeps the custom monitors' cells in step with the audit trail (M29, as M16 keeps the rollups):
- * counted in the ingest's transaction, so each stored event is counted once whatever the
- * redeliveries, and nothing is lost across restarts.
- */
+// Keeps the custom monitors' cells in step with the audit trail (M29, as M16 keeps the rollups):
+// counted in the ingest's transaction, so each stored event is counted once whatever the
+// redeliveries, and nothing is lost across restarts.
 @Injectable()
 export class MetricSeriesListener implements OnModuleInit {
   constructor(

@@ -19,10 +19,8 @@ import { CELLS_UPSERT, SELECT_OF, T, TOTALS, cellsParameter } from './metric-ser
 
 export type { SeriesRead } from './metric-series-spans';
 
-/**
- * M29: the custom monitors' per-minute cells (`monitor_series`), written in the ingest's
- * transaction and read by grouping at a tick. Every method takes the tenant.
- */
+// M29: the custom monitors' per-minute cells (`monitor_series`), written in the ingest's
+// transaction and read by grouping at a tick.
 @Injectable()
 export class MetricSeriesRepository {
   /** Adds a batch's cells (one per grouping, group and minute) to what is stored. */
@@ -47,15 +45,8 @@ export class MetricSeriesRepository {
     );
   }
 
-  /**
-   * M29: every read of one grouping from one range read of its cells over the reads' span; each
-   * read's groups with the metric's value in each minute that has samples (what M21's query over
-   * the events gives: `CustomMonitorsRepository.minuteSeries`). `wanted[k]`, when given, says which
-   * groups read k gives: those with at least `minSamples` samples in read `read`'s window for one
-   * of its entries (a monitor judges only groups of its minVolume, and compares a CHANGE only for
-   * those). M33: when every read wants groups of some volume, only the cells of the groups whose
-   * totals reach the smallest volume asked are fetched; the samples are then counted here.
-   */
+  // M33: when every read wants groups of some volume, only the cells of the groups whose totals
+  // reach the smallest volume asked are fetched; the samples are then counted here (M29, M21).
   async seriesOver(
     tx: Tx,
     tenantId: string,
@@ -134,16 +125,10 @@ export class MetricSeriesRepository {
     });
   }
 
-  /**
-   * M44: what `seriesOver` gives each read, with its window's values computed in the database: per
-   * read and group its samples, a count's total, a distinct metric's distinct ids and the
-   * statistics over minutes its monitors take (`SeriesRead.statistics`); no minutes leave the
-   * database. One statement: the grouping's cells over the reads' span read once into a narrow
-   * table (each metric's samples and value per cell, the ids where a distinct metric is read),
-   * then per window one aggregate per group over it (`summariesOver`); `statisticOfSummary` takes
-   * each statistic from that as `aggregate` takes it from the minutes. The groups given are those
-   * `seriesOver` gives (`wanted`, M33's bound).
-   */
+  // M44: what `seriesOver` gives each read, with its window's values computed in the database: per
+  // read and group its samples, a count's total, a distinct metric's distinct ids and the
+  // statistics over minutes its monitors take (`SeriesRead.statistics`); no minutes leave the
+  // database (M33).
   async windowValuesOver(
     tx: Tx,
     tenantId: string,
@@ -194,11 +179,9 @@ export class MetricSeriesRepository {
     });
   }
 
-  /**
-   * Which reads want every group (some monitor judges groups of any volume), and otherwise (M33)
-   * the only groups whose cells are worth fetching: those whose totals reach the smallest volume
-   * asked.
-   */
+  // Which reads want every group (some monitor judges groups of any volume), and otherwise (M33)
+  // the only groups whose cells are worth fetching: those whose totals reach the smallest volume
+  // asked.
   private async groupsToFetch(
     tx: Tx,
     tenantId: string,
@@ -235,10 +218,7 @@ export class MetricSeriesRepository {
     return rows.map((row) => row.key);
   }
 
-  /**
-   * The first whole minute the cells hold (M29): events stored before the cells began are in
-   * none, so windows starting earlier are read as before.
-   */
+  /** The first whole minute the cells hold (M29). */
   async startMinute(tx: Tx): Promise<number> {
     const rows: Array<{ minute: number }> = await tx.query(
       `SELECT ceil(extract(epoch FROM started_at) / 60)::integer AS minute FROM ${AUDIT_SCHEMA}.monitor_series_start`,
@@ -246,13 +226,8 @@ export class MetricSeriesRepository {
     return rows[0]?.minute ?? Number.MAX_SAFE_INTEGER;
   }
 
-  /**
-   * Cells older than any window can reach are deleted (system scope), and M33's totals lowered by
-   * what they held, in one statement (a group left with none loses its row). M45: found through
-   * the key's (tenant, grouping, minute) ranges of the tenants with totals (every tenant with
-   * cells has some), not by a scan of the whole wide table at every hour's first tick. An ingest meeting it
-   * can only leave a total higher than its cells, never lower: still a bound.
-   */
+  // Cells older than any window can reach are deleted (system scope), and M33's totals lowered by
+  // what they held, in one statement (a group left with none loses its row) (M45).
   async prune(tx: Tx, beforeMinute: number): Promise<void> {
     const same = `t.tenant_id = g.tenant_id AND t.group_by = g.group_by AND t.group_key = g.group_key`;
     await tx.query(

@@ -29,10 +29,8 @@ export function storedTrafficOf(envelope: EventEnvelope): StoredTraffic {
 export class MetricSeriesService {
   constructor(@Inject(MetricSeriesRepository) private readonly series: MetricSeriesRepository) {}
 
-  /**
-   * The traffic events an ingest transaction stored (each exactly once, M16), added in that
-   * transaction: one upsert per tenant.
-   */
+  // The traffic events an ingest transaction stored (each exactly once, M16), added in that
+  // transaction: one upsert per tenant.
   async recordIngested(tx: Tx, envelopes: readonly EventEnvelope[]): Promise<void> {
     const byTenant = new Map<string, StoredTraffic[]>();
     for (const envelope of envelopes) {

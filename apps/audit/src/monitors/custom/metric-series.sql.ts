@@ -9,7 +9,6 @@ export const T = `${AUDIT_SCHEMA}.monitor_series`;
 /** M33: each group's traffic events over all its cells, an upper bound of any window's samples. */
 export const TOTALS = `${AUDIT_SCHEMA}.monitor_series_totals`;
 
-/** Counters: added on conflict. */
 const COUNTERS: ReadonlyArray<[keyof SeriesCell, string]> = [
   ['requests', 'requests'],
   ['blocks', 'blocks'],
@@ -26,7 +25,6 @@ const COUNTERS: ReadonlyArray<[keyof SeriesCell, string]> = [
   ['agentEvents', 'agent_events'],
 ];
 
-/** What a read selects for each field. */
 export const SELECT_OF: Readonly<Record<SeriesField, string>> = {
   ...(Object.fromEntries(
     COUNTERS.map(([field, column]) => [field, `${column} AS "${field}"`]),
@@ -48,10 +46,7 @@ function union(column: string): string {
 
 const COLUMNS = COUNTERS.map(([, column]) => column);
 
-/**
- * The cells' upsert (M29), `$1` the tenant and `$2` the cells (`cellsParameter`): counters added,
- * latencies appended, id sets united.
- */
+/** The cells' upsert (M29), `$1` the tenant and `$2` the cells (`cellsParameter`). */
 export const CELLS_UPSERT = `
   INSERT INTO ${T} AS s (tenant_id, group_by, group_key, minute, ${COLUMNS.join(', ')},
     latency_sum, latencies, users, agents)
@@ -92,7 +87,6 @@ export function cellsParameter(cells: readonly SeriesCell[]): string {
   );
 }
 
-/** A metric's samples in a cell (`samplesOf`), in SQL. */
 export const SAMPLES_SQL: Readonly<Record<MonitorMetric, string>> = {
   REQUESTS: 'requests',
   BLOCKS: 'blocks',
@@ -113,21 +107,17 @@ export const SAMPLES_SQL: Readonly<Record<MonitorMetric, string>> = {
   AGENT_DISTINCT: 'agent_events',
 };
 
-/**
- * The nearest rank (M21: rank ⌈p·n⌉, at least 1) of a cell's latencies, as `percentile_disc` takes
- * it; one or two latencies (most cells) without a sort.
- */
+// The nearest rank (M21: rank ⌈p·n⌉, at least 1) of a cell's latencies, as `percentile_disc` takes
+// it; one or two latencies (most cells) without a sort.
 function latencyRank(p: number): string {
   return `CASE cardinality(latencies) WHEN 0 THEN NULL WHEN 1 THEN latencies[1]
     WHEN 2 THEN ${Math.ceil(p * 2) <= 1 ? 'least' : 'greatest'}(latencies[1], latencies[2])
     ELSE (SELECT percentile_disc(${p}::float8) WITHIN GROUP (ORDER BY x) FROM unnest(latencies) x) END`;
 }
 
-/**
- * M44: the rank (1-based) among a window's n values with samples of a percentile's value, in SQL:
- * M21's nearest rank ⌈p·count⌉ (at least 1), a count's `width − n` zeros counted first (below 1:
- * among the zeros).
- */
+// M44: the rank (1-based) among a window's n values with samples of a percentile's value, in SQL:
+// M21's nearest rank ⌈p·count⌉ (at least 1), a count's `width − n` zeros counted first (below 1:
+// among the zeros).
 export function rankSql(
   metric: MonitorMetric,
   aggregation: Aggregation,
@@ -142,10 +132,8 @@ export function rankSql(
   return `greatest(1, ceil(${p}::float8 * ${n}))::integer`;
 }
 
-/**
- * A metric's value in a cell with samples (`valueOf`), in SQL, as a double computed as the
- * process computes it (IEEE division of the same integers and doubles).
- */
+// A metric's value in a cell with samples (`valueOf`), in SQL, as a double computed as the process
+// computes it (IEEE division of the same integers and doubles).
 export const VALUE_SQL: Readonly<Record<MonitorMetric, string>> = {
   ...SAMPLES_SQL,
   ERROR_RATE_PCT: 'CASE WHEN traffic > 0 THEN (100 * errors)::float8 / traffic END',

@@ -8,7 +8,6 @@ import { RollupSource } from '../engine/custom/rollup-source';
 const R = `${AUDIT_SCHEMA}.monitor_rollups`;
 const MINUTE_MS = 60_000;
 
-/** One window of a read: `[fromMinute, toMinute)` in epoch minutes. */
 export interface MinuteRange {
   fromMinute: number;
   toMinute: number;
@@ -17,24 +16,16 @@ export interface MinuteRange {
 /** Rows of one counter overlapping `[$4, $5)` minutes (an hour row holds minutes hour..hour+59). */
 const ROWS_OF = `r.tenant_id = $1 AND r.subject_type = $2 AND r.metric = $3
   AND r.hour >= to_timestamp($4::bigint * 60) - interval '59 minutes' AND r.hour < to_timestamp($5::bigint * 60)`;
-/**
- * Window offsets of an hour row for each range `k` of `$6`/`$7`: running[] is 1-based, running[k]
- * = events in its minutes 0..k-1, so a window's count in a row is running[hi] − running[lo − 1].
- */
 const WINDOWS_OF_ROW = `CROSS JOIN LATERAL (SELECT q.k,
     greatest(1, q.from_minute - (extract(epoch FROM r.hour) / 60)::bigint + 1)::int AS lo,
     least(60, q.to_minute - (extract(epoch FROM r.hour) / 60)::bigint)::int AS hi
   FROM unnest($6::bigint[], $7::bigint[]) WITH ORDINALITY AS q(from_minute, to_minute, k)) w`;
 const WINDOW_COUNT = `r.running[w.hi] - coalesce(r.running[w.lo - 1], 0)`;
 
-/**
- * M26: a count metric's groups in a window read from the minute rollups (M3) instead of the
- * events: one hour row per group and hour, whatever the traffic. M27: every window of one counter
- * that a tick needs is answered by one statement. Every method takes the tenant.
- */
+// M26: a count metric's groups in a window read from the minute rollups (M3) instead of the events:
+// one hour row per group and hour, whatever the traffic (M27).
 @Injectable()
 export class RollupSeriesRepository {
-  /** Each group's window total (SUM, COUNT, RATE_PER_MIN and AVG need nothing more). */
   async totals(
     tx: Tx,
     tenantId: string,
@@ -136,7 +127,6 @@ export function rangeOf(from: Date, to: Date): MinuteRange {
   };
 }
 
-/** Tenant, counter and the span of all the ranges (`$1`..`$5`). */
 function params(tenantId: string, source: RollupSource, ranges: readonly MinuteRange[]): unknown[] {
   return [
     tenantId,

@@ -34,23 +34,16 @@ export const GOVERNANCE_DETECTORS = [
 ] as const satisfies readonly Detector[];
 export type GovernanceDetector = (typeof GOVERNANCE_DETECTORS)[number];
 
-/**
- * Detectors raised as their event is stored, not at the tick (monitors.md M59): the relay's
- * MCP_LIFECYCLE of a drifted or shadowed tool definition (D51).
- */
+/** Raised as their event is stored, not at the tick (M59, D51). */
 export const EVENT_DETECTORS = ['TOOL_DEFINITION_DRIFT'] as const satisfies readonly Detector[];
 
-/** All 24 detectors of the specification and D51's, each with its settings. */
 export const ALL_DETECTORS: readonly Detector[] = [
   ...TRAFFIC_DETECTORS,
   ...GOVERNANCE_DETECTORS,
   ...EVENT_DETECTORS,
 ];
 
-/**
- * One detector's tunables (docs/decisions/monitors.md M7 has the meaning and defaults of each).
- * A detector ignores the fields that do not apply to it.
- */
+/** A detector ignores the fields that do not apply to it (M7). */
 // A type (not an interface), so that it fits the event's Record<string, unknown> settings.
 export type DetectorSettings = {
   enabled: boolean;
@@ -153,7 +146,6 @@ export interface StoredMonitorSettings {
   detectors?: Partial<Record<Detector, Partial<DetectorSettings>>>;
 }
 
-/** Defaults with a tenant's overrides on top. */
 export function effectiveSettings(stored: StoredMonitorSettings | undefined): MonitorSettings {
   const detectors = {} as Record<Detector, DetectorSettings>;
   for (const detector of ALL_DETECTORS) {
@@ -168,7 +160,6 @@ export function effectiveSettings(stored: StoredMonitorSettings | undefined): Mo
   };
 }
 
-/** Which detectors' effective settings differ between two configurations. */
 export function changedDetectors(before: MonitorSettings, after: MonitorSettings): Detector[] {
   return ALL_DETECTORS.filter(
     (detector) =>

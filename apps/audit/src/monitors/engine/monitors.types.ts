@@ -13,7 +13,6 @@ export type AlertSource = Detector | typeof CUSTOM_MONITOR;
 export interface Finding {
   findingId: string;
   detector: AlertSource;
-  /** The custom monitor that found it (detector CUSTOM_MONITOR). */
   monitorId?: string;
   severity: Severity;
   direction: AnomalyDirection;

@@ -111,10 +111,7 @@ function minuteOf(occurredAt: string): Date {
   return at;
 }
 
-/**
- * M4: which counters and sightings one traffic event feeds. Pure, so that the relay and audit
- * engineers can read the mapping in one place (docs/decisions/monitors.md has it as a table).
- */
+/** M4: which counters and sightings one traffic event feeds. */
 export function countersOf(event: TrafficEvent): { counts: RollupCount[]; sightings: Sighting[] } {
   const { data, tenantId } = event;
   const minute = minuteOf(event.occurredAt);

@@ -60,7 +60,6 @@ export class GovernanceProjectionRepository {
     );
   }
 
-  /** Tenants with governance records (system scope: the tick spans tenants). */
   async tenants(tx: Tx): Promise<string[]> {
     const rows: Array<{ tenantId: string }> = await tx.query(
       `SELECT DISTINCT tenant_id AS "tenantId" FROM ${G} WHERE NOT is_deleted`,

@@ -4,11 +4,7 @@ import { GovernanceRecordSnapshot } from '@agp/contracts';
 import { IngestedEvents } from '../../ingest/ingested-events';
 import { GovernanceProjectionRepository } from './governance-projection.repository';
 
-/**
- * The governance detectors' input (issue 17): each GOVERNANCE_LIFECYCLE the audit trail stores
- * carries the record's whole state, kept here in the ingest's transaction (M16), so nothing of the
- * relay's schema is read (D4) and a redelivery changes nothing (the revision decides).
- */
+/** The governance detectors' input (issue 17, M16, D4). */
 @Injectable()
 export class GovernanceListener implements OnModuleInit {
   constructor(

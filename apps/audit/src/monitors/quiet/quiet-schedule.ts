@@ -55,10 +55,7 @@ function covers(
   }
 }
 
-/**
- * M22: the lookup the raiser asks for each finding of a tick. A mute wins over a downtime (it is
- * the deliberate act); among several, the one that lasts longest is named.
- */
+/** M22: the lookup the raiser asks for each finding of a tick. */
 export function suppressionLookup(
   mutes: readonly Mute[],
   downtimes: readonly Downtime[],

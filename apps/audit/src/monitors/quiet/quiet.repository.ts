@@ -19,7 +19,6 @@ function targetParams(target: QuietTarget): unknown[] {
   return [target.scope, target.monitorId, target.detector, target.subjectType, target.subjectId];
 }
 
-/** Rows come back as [rows, affected] from an UPDATE … RETURNING through TypeORM. */
 function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as T[];
 }
@@ -172,10 +171,7 @@ export class QuietRepository {
     return rows.map((row) => row.tenantId);
   }
 
-  /**
-   * M25: marks the tenant's mutes that ran out by `at` as recorded and returns them. The condition
-   * is checked again under each row's lock, so two callers can never both get the same mute.
-   */
+  /** M25: marks the tenant's mutes that ran out by `at` as recorded and returns them. */
   async claimExpiredMutes(tx: Tx, tenantId: string, at: Date): Promise<Mute[]> {
     const result: unknown = await tx.query(
       `UPDATE ${MU} SET expiry_recorded_at = now(), updated_at = now()

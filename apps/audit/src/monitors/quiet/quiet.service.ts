@@ -41,17 +41,12 @@ export class QuietService {
     private readonly monitors: CustomMonitorsRepository,
   ) {}
 
-  /** The tick's view: which mute or downtime covers a finding at `at`. */
   async lookupAt(tx: Tx, tenantId: string, at: Date): Promise<SuppressionLookup> {
     const { mutes, downtimes } = await this.quiet.inForce(tx, tenantId, at);
     return suppressionLookup(mutes, downtimes, at, detectorOfTemplate);
   }
 
-  /**
-   * M25: every mute whose `until` has passed by `at` records `MONITOR_UNMUTED` once. Called by the
-   * minute tick, which one replica runs (M12); the claim in the repository makes it once even if
-   * two callers met. Returns how many were recorded.
-   */
+  /** Called by the minute tick, which one replica runs (M12, M25). */
   async recordExpiries(at: Date, correlationId: string): Promise<number> {
     const tenants = await this.database.asSystem((tx) =>
       this.quiet.tenantsWithExpiredMutes(tx, at),
@@ -105,7 +100,6 @@ export class QuietService {
     });
   }
 
-  /** DELETE ends a mute now; one already over is a 409. */
   async unmute(ctx: RequestContext, id: string): Promise<Mute> {
     const [actor, context] = [actorOf(ctx), eventContext(ctx)];
     return this.database.inTenant(context.tenantId, async (tx) => {

@@ -3,11 +3,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { IngestedEvents } from '../../ingest/ingested-events';
 import { RollupsService } from './rollups.service';
 
-/**
- * Keeps the rollups in step with the audit trail (M4, M16): the traffic events each ingest
- * transaction stores are counted in that transaction, so each is counted once, with no consumer,
- * delivery or inbox of its own.
- */
+/** Keeps the rollups in step with the audit trail (M4, M16). */
 @Injectable()
 export class RollupsListener implements OnModuleInit {
   constructor(

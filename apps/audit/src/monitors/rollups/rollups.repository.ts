@@ -75,7 +75,6 @@ function foldHourRows(rows: HourRow[]): HourRow[] {
   return [...folded.values()];
 }
 
-/** A window read's parameters: `$1` the tenant, `$2`–`$5` the pieces, `$6` the metrics. */
 export function windowParameters(
   tenantId: string,
   segments: readonly WindowSegment[],
@@ -187,11 +186,6 @@ export class RollupsRepository {
     );
   }
 
-  /**
-   * Counts per subject and metric inside the given window pieces, by day: rollups only, never raw
-   * events. One row per subject and metric (days and their counts as two arrays) keeps a tenant of
-   * ten thousand subjects cheap to read.
-   */
   async windowCounts(
     tx: Tx,
     tenantId: string,
@@ -227,10 +221,7 @@ export class RollupsRepository {
     );
   }
 
-  /**
-   * Subjects first seen after `since`: younger than the lookback, their baseline has fewer days.
-   * Older subjects all share the full baseline, so they are not read at all.
-   */
+  /** Older subjects all share the full baseline, so they are not read at all. */
   async firstSeenAfter(tx: Tx, tenantId: string, since: Date): Promise<Map<string, Date>> {
     // In a young tenant every subject is young: epoch milliseconds (whole, as a Date holds them)
     // cost the driver less than parsing thousands of timestamps.
@@ -278,7 +269,6 @@ export class RollupsRepository {
     return rows.map((row) => row.tenantId);
   }
 
-  /** Rollups older than any lookback can reach are deleted (system scope). */
   async prune(tx: Tx, before: Date): Promise<void> {
     await tx.query(`DELETE FROM ${R} WHERE hour < $1`, [before]);
   }

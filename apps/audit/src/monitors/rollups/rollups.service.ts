@@ -17,10 +17,8 @@ import { RollupsRepository, toHourRows } from './rollups.repository';
 export class RollupsService {
   constructor(@Inject(RollupsRepository) private readonly rollups: RollupsRepository) {}
 
-  /**
-   * The traffic events an ingest transaction stored (each exactly once, M16), counted in that
-   * transaction: every tenant's counters folded into one upsert.
-   */
+  // The traffic events an ingest transaction stored (each exactly once, M16), counted in that
+  // transaction: every tenant's counters folded into one upsert.
   async recordIngested(tx: Tx, envelopes: EventEnvelope[]): Promise<void> {
     const byTenant = new Map<string, { counts: RollupCount[]; sightings: Sighting[] }>();
     for (const envelope of envelopes) {

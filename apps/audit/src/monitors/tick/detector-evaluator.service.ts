@@ -40,10 +40,7 @@ export class DetectorEvaluatorService {
     private readonly history: HistoryDispersionService,
   ) {}
 
-  /**
-   * Reads in short transactions of its own, never one inside another: the embedded PGlite serves
-   * one session, so a transaction waiting for a second one would wait forever.
-   */
+  /** Reads in short transactions of its own, never one inside another. */
   async evaluate(tenantId: string, tick: Date, settings: MonitorSettings): Promise<Finding[]> {
     const windowEnd = new Date(tick.getTime() - EVALUATION_DELAY_MINUTES * MINUTE_MS);
     const findings: Finding[] = [];
@@ -51,7 +48,6 @@ export class DetectorEvaluatorService {
     const since = new Date(windowEnd.getTime() - (longest + 1) * DAY_MS);
     const novelty = NOVELTY_DETECTORS.filter((d) => settings.detectors[d].enabled);
     const widest = Math.max(0, ...novelty.map((d) => settings.detectors[d].windowMinutes));
-    // One short transaction for the small reads: young subjects and fresh sightings.
     const [firstSeen, sightings] = await this.database.inTenant(tenantId, async (tx) => [
       await this.rollups.firstSeenAfter(tx, tenantId, since),
       widest > 0
@@ -141,11 +137,6 @@ export class DetectorEvaluatorService {
     return findings;
   }
 
-  /**
-   * The window reads of a large tenant are the tick's main cost: the even and the odd days are read
-   * in two transactions at the same time, so two database processes share the work (on PGlite,
-   * one session, they simply run one after the other).
-   */
   private async readWindows(
     tenantId: string,
     segments: WindowSegment[],
@@ -201,10 +192,7 @@ export class DetectorEvaluatorService {
   }
 }
 
-/**
- * A subject's counts by day from its slots (part × slots + day, time-window.ts): the recent window
- * (day 0) is one piece, each baseline day `BASELINE_PARTS` pieces, and a day's count their sum.
- */
+/** A subject's counts by day from its slots (part × slots + day, time-window.ts). */
 function daysOf(counts: readonly number[], slots: number): { days: number[]; parts: number[][] } {
   const days: number[] = [];
   const parts: number[][] = [];

@@ -21,7 +21,6 @@ import { RollupsRepository } from '../rollups/rollups.repository';
 import { DetectorEvaluatorService } from './detector-evaluator.service';
 import { DAY_MS, MINUTE_MS } from '../engine/detectors/time-window';
 
-/** Rollups are kept for the longest lookback (28 days) and a week more. */
 const ROLLUP_RETENTION_DAYS = 35;
 /** Custom monitors reach back 14 days and a minute (CHANGE over LAST_7D, M21): a day more. */
 const SERIES_RETENTION_DAYS = 15;
@@ -34,10 +33,7 @@ export interface TickReport extends RaiseOutcome {
   unmuted: number;
 }
 
-/**
- * The minute tick: claims the minute (M12, F30), evaluates every active tenant, raises alerts
- * (D14). Every replica wakes a second after each minute; the one that claims it works.
- */
+/** Every replica wakes a second after each minute; the one that claims it works (M12, F30, D14). */
 @Injectable()
 export class DetectorTickService {
   readonly schedule: ScheduledJob<TickReport>;
@@ -81,7 +77,6 @@ export class DetectorTickService {
         return 0;
       });
     const since = new Date(minute.getTime() - ROLLUP_RETENTION_DAYS * DAY_MS);
-    // Tenants with traffic, governance records or custom monitors: each has something to evaluate.
     const tenants = await this.database.asSystem(async (tx) => [
       ...new Set([
         ...(await this.rollups.activeTenants(tx, since)),
@@ -103,9 +98,7 @@ export class DetectorTickService {
     };
     for (const tenantId of tenants) {
       try {
-        // Reads, then the alerts' writes: separate transactions, never nested (PGlite: one session).
-        // M34: the three evaluations at once, each in transactions of its own, so that the
-        // database's work for one overlaps the others' work in this process.
+        // Reads, then the alerts' writes (M34).
         const settingsRead = this.database.inTenant(tenantId, (tx) =>
           this.config.settingsOf(tx, tenantId),
         );

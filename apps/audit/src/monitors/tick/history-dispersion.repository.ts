@@ -8,11 +8,9 @@ import { QuarterPairs } from '../engine/baselines/history-dispersion';
 
 const R = `${AUDIT_SCHEMA}.monitor_rollups`;
 
-/**
- * M40: each hour row `r` in [$2, $3) of the tenant $1 and metrics $4, cut to its two pairs of
- * quarters half an hour apart `q(a, b)`: running[15] with running[45] − running[30],
- * running[30] − running[15] with running[60] − running[45] (M3), as floats.
- */
+// M40: each hour row `r` in [$2, $3) of the tenant $1 and metrics $4, cut to its two pairs of
+// quarters half an hour apart `q(a, b)`: running[15] with running[45] − running[30], running[30] −
+// running[15] with running[60] − running[45] (M3), as floats.
 const PAIRS_OF_ROWS = `CROSS JOIN LATERAL (VALUES
          (r.running[15]::float8, (r.running[45] - r.running[30])::float8),
          ((r.running[30] - r.running[15])::float8, (r.running[60] - r.running[45])::float8)
@@ -27,14 +25,12 @@ export interface SeriesPairs extends QuarterPairs {
   subjectType: SubjectType;
   subjectId: string;
   metric: RollupMetric;
-  /** Whole days back from the read's end: 0 for its last 24 hours. */
   day: number;
 }
 
 /** M45: one hour row's quarter pairs (two), keyed as `seriesKey` keys a series. */
 export interface HourPairs {
   key: string;
-  /** Epoch hours of the row's hour. */
   hour: number;
   excess: number;
   scale: number;
@@ -43,11 +39,10 @@ export interface HourPairs {
 /** M40's one read of the lookback's hour rows, summed in the database to three figures a series. */
 @Injectable()
 export class HistoryDispersionRepository {
-  /**
-   * Per subject, metric and day (24 hours back from `to`), the sums of M40 over the quarters half an hour apart of every hour row
-   * in [from, to): running[15] with running[45] − running[30], running[30] − running[15] with
-   * running[60] − running[45] (M3), as floats (squares of large counts overflow an integer).
-   */
+  // Per subject, metric and day (24 hours back from `to`), the sums of M40 over the quarters half
+  // an hour apart of every hour row in [from, to): running[15] with running[45] − running[30],
+  // running[30] − running[15] with running[60] − running[45] (M3), as floats (squares of large
+  // counts overflow an integer).
   async quarterPairs(
     tx: Tx,
     tenantId: string,
@@ -67,10 +62,8 @@ export class HistoryDispersionRepository {
     );
   }
 
-  /**
-   * M45: each hour row's two quarter pairs in [from, to), summed as `quarterPairs` sums them
-   * (the same SQL terms): what a day's figures add up from, hour by hour.
-   */
+  // M45: each hour row's two quarter pairs in [from, to), summed as `quarterPairs` sums them (the
+  // same SQL terms): what a day's figures add up from, hour by hour.
   async hourPairs(
     tx: Tx,
     tenantId: string,

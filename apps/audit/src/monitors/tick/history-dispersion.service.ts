@@ -9,12 +9,7 @@ import { HistoryDispersionRepository, HourPairs } from './history-dispersion.rep
 const HOUR_MS = 3_600_000;
 const DAY_HOURS = 24;
 
-/**
- * M45: the hour rows' pairs of a tenant's past UTC days, read once: whole days before today's
- * midnight do not change (M16 writes an hour row in its own hour's ingest), so they are kept in
- * the process and only the hours since midnight are read again. Immutable data a second replica
- * reads alike from the database; nothing here is state another replica could contradict.
- */
+/** Immutable data a second replica reads alike from the database (M45, M16). */
 interface PastHours {
   /** Epoch hours the entries cover: [fromHour, untilHour). */
   fromHour: number;
@@ -28,13 +23,9 @@ interface PastHours {
   scale: number[];
 }
 
-/**
- * M40: each series' quarter pairs per day (24 hours back from the tick's hour) over the lookback's
- * whole hours before the tick's hour, computed once an hour per tenant (the minute ticks of the
- * same hour share it). M45: from the past days' hour rows kept in the process and the hours since
- * midnight read at the hour's first tick; the sums are those of M40's read over the whole
- * lookback (`HistoryDispersionRepository.quarterPairs`).
- */
+// M40: each series' quarter pairs per day (24 hours back from the tick's hour) over the lookback's
+// whole hours before the tick's hour, computed once an hour per tenant (the minute ticks of the
+// same hour share it) (M45).
 @Injectable()
 export class HistoryDispersionService {
   private readonly cache = new Map<string, { key: string; pairs: Map<string, QuarterPairs[]> }>();

@@ -8,12 +8,7 @@ import { OtlpBody, registerOtlpBodies } from '../otlp/otlp-body';
 import { OtlpSignal, encodeResponse, responseObject } from '../otlp/otlp-proto';
 import { ExportOutcome, TelemetryIngestService } from './telemetry-ingest.service';
 
-/**
- * OTLP/HTTP (D46, A21): `POST /audit/v1/telemetry/v1/traces` and `…/v1/logs`, so an exporter
- * with `OTEL_EXPORTER_OTLP_ENDPOINT={base_url}/audit/v1/telemetry` sends here. The answer is an
- * export response in the request's encoding; refusals are D12's problem+json with the statuses
- * and `Retry-After` OTLP exporters act on.
- */
+/** The answer is an export response in the request's encoding (D12, D46, A21). */
 @Controller('audit/v1/telemetry/v1')
 @ApiResponse({
   status: 200,

@@ -52,11 +52,7 @@ const SIGNALS = {
   } satisfies Signal<ReturnType<typeof readLogs>['items'][number]>,
 };
 
-/**
- * OTLP/HTTP export requests (D46, A21–A25): decoded from protobuf or JSON, each item checked, the
- * caller's quota reserved, and every kept item stored in one transaction under the token's tenant
- * and sender (A22). A refused request (400, 413, 429, 503) stores nothing.
- */
+/** OTLP/HTTP export requests (D46, A21–A25, A22). */
 @Injectable()
 export class TelemetryIngestService {
   private inflightBytes = 0;
@@ -155,10 +151,6 @@ function mayWrite(principal: Principal): void {
   }
 }
 
-/**
- * The export request's items; a body that is not an export request in its encoding (bytes that do
- * not decode, JSON that does not parse, lists where OTLP has messages) is a 400 (OTLP: malformed).
- */
 function readRequest<T>(
   signal: OtlpSignal,
   body: OtlpBody,

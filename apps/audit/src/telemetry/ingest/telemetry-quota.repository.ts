@@ -14,11 +14,7 @@ export function quotaWindow(now = Date.now()): { start: string; retryAfterSecond
   };
 }
 
-/**
- * Per-tenant counts of accepted items per minute (A25), in PostgreSQL so every replica sees one
- * count. A reservation commits on its own (a row lock held no longer than one statement); a store
- * that then fails gives its count back.
- */
+/** A reservation commits on its own (a row lock held no longer than one statement) (A25). */
 @Injectable()
 export class TelemetryQuotaRepository {
   private readonly schema: string;

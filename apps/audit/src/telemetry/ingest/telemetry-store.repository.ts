@@ -11,13 +11,7 @@ import { field as copyField } from '../../ingest/copy-rows';
 import { COPY_MIN_BATCH } from '../../ingest/ingest.repository';
 import { Column, ColumnValue, Sender } from './telemetry-columns';
 
-/**
- * Writes one export request's items, each row carrying the token's tenant and sender (A22), in
- * the system scope as the audit ingest does: PostgreSQL refuses COPY FROM on a table where
- * row-level security applies. Batched as the audit ingest is (A1, A24):
- * `COPY … FROM STDIN` from 32 rows on, one `INSERT … FROM jsonb_to_recordset` below that and on
- * the embedded PGlite, whose socket does not carry COPY FROM STDIN.
- */
+/** Batched as the audit ingest is (A1, A24, A22). */
 @Injectable()
 export class TelemetryStoreRepository {
   private readonly schema: string;

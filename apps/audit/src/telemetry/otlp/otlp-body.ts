@@ -16,10 +16,8 @@ const ORIGINAL_TYPE = Symbol.for('agp:otlp-content-type');
 
 export type OtlpEncoding = 'protobuf' | 'json';
 
-/**
- * An export request's bytes, decompressed, or the problem that stopped reading them. A class with
- * a private field, so the input guard (F23) does not walk the bytes as an object's members.
- */
+// An export request's bytes, decompressed, or the problem that stopped reading them. A class with a
+// private field, so the input guard (F23) does not walk the bytes as an object's members.
 export class OtlpBody {
   readonly #bytes: Buffer;
 
@@ -52,10 +50,7 @@ function tooLarge(): HttpProblem {
   );
 }
 
-/**
- * Reads the body whole (gzip undone), never holding more than the limit: past it the rest is
- * drained and dropped, so the client gets its 413 rather than a reset connection.
- */
+/** Reads the body whole (gzip undone), never holding more than the limit. */
 async function readBody(request: FastifyRequest, payload: Readable): Promise<OtlpBody> {
   const encoding = encodingOf((request.raw as unknown as Record<symbol, string>)[ORIGINAL_TYPE]);
   const contentEncoding = String(request.headers['content-encoding'] ?? 'identity').toLowerCase();
@@ -89,11 +84,7 @@ async function readBody(request: FastifyRequest, payload: Readable): Promise<Otl
   return new OtlpBody(Buffer.concat(chunks, size), encoding);
 }
 
-/**
- * The ingest paths take any content type and content encoding as raw bytes (A21): fastify's JSON
- * parser knows neither gzip nor the 4 MiB limit, and protobuf has no parser at all. The content
- * type is set aside before parsing and read back here; other paths are untouched.
- */
+/** The ingest paths take any content type and content encoding as raw bytes (A21). */
 export function registerOtlpBodies(fastify: FastifyInstance): void {
   if (fastify.hasContentTypeParser(OTLP_RAW)) {
     return;

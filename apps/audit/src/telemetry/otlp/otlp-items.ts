@@ -166,11 +166,6 @@ function logOf(log: Record<string, unknown>, now: bigint, at: bigint): Omit<LogI
   };
 }
 
-/**
- * Walks resource → scope → item lists. The request's shape (lists and messages where OTLP has
- * them) is checked first, so a malformed request is refused whole; an item that fails its own
- * checks (ids, times, text PostgreSQL cannot hold) is left out and counted (OTLP partial success).
- */
 function readItems<T extends Origin>(
   request: unknown,
   lists: { resources: string; scopes: string; items: string },

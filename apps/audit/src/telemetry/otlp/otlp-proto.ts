@@ -2,12 +2,8 @@ import { join } from 'node:path';
 
 import { IConversionOptions, Root, Type } from 'protobufjs';
 
-/**
- * The OTLP messages, from the protocol's own `.proto` files (`apps/audit/proto`, v1.11.0) loaded
- * with protobufjs (A21): the definitions OpenTelemetry publishes, read by the most used protobuf
- * library for JavaScript, rather than hand-written decoders. `@opentelemetry/otlp-transformer`
- * no longer ships a protobuf root (it serialises requests itself and cannot decode them).
- */
+// `@opentelemetry/otlp-transformer` no longer ships a protobuf root (it serialises requests itself
+// and cannot decode them) (A21).
 const PROTO_DIR = join(__dirname, '..', '..', '..', 'proto');
 
 const PACKAGE = 'opentelemetry.proto.collector';
@@ -39,10 +35,8 @@ function otlpTypes(): NonNullable<typeof types> {
 
 export type OtlpSignal = 'traces' | 'logs';
 
-/**
- * Plain objects in OTLP/JSON's shape (lowerCamelCase names, enums as integers, 64-bit integers as
- * strings), so one reader takes both encodings; ids stay bytes (Buffer) here, hex in JSON.
- */
+// Plain objects in OTLP/JSON's shape (lowerCamelCase names, enums as integers, 64-bit integers as
+// strings), so one reader takes both encodings; ids stay bytes (Buffer) here, hex in JSON.
 const AS_OBJECT: IConversionOptions = { longs: String, enums: Number, oneofs: false };
 
 /** Decodes a binary protobuf export request; throws on bytes that are not one. */
@@ -56,10 +50,6 @@ export interface PartialSuccess {
   errorMessage: string;
 }
 
-/**
- * The export response in protobuf. `partialSuccess` is left out when nothing was rejected, as the
- * specification asks of a fully successful export.
- */
 export function encodeResponse(signal: OtlpSignal, partial?: PartialSuccess): Uint8Array {
   const t = otlpTypes();
   const type = signal === 'traces' ? t.tracesResponse : t.logsResponse;

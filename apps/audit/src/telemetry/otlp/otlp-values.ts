@@ -1,8 +1,4 @@
-/**
- * Reading OTLP's common values from an export request as plain objects: the protobuf decoder's
- * (ids and bytes as Buffers) or OTLP/JSON's (ids hex, bytes base64, 64-bit integers as strings or
- * numbers, enums integers). Values become plain JSON for storage and queries (A23).
- */
+/** Reading OTLP's common values from an export request as plain objects (A23). */
 
 /** The request itself cannot be read as OTLP: a 400, nothing stored. */
 export class MalformedOtlp extends Error {}
@@ -74,10 +70,7 @@ export function nanosOf(value: unknown, field: string): bigint {
   return BigInt(text);
 }
 
-/**
- * A trace id (16 bytes) or span id (8 bytes): bytes from protobuf, hex from JSON. Lower-case hex,
- * or null when absent; all zeros is as invalid as absent (W3C Trace Context).
- */
+/** A trace id (16 bytes) or span id (8 bytes): bytes from protobuf, hex from JSON. */
 const HEX_ID: Record<number, RegExp> = { 8: /^[0-9a-f]{16}$/, 16: /^[0-9a-f]{32}$/ };
 const ALL_ZERO = /^0+$/;
 

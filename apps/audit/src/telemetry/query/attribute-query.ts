@@ -4,11 +4,8 @@ const LIST_PATHS = ['/audit/v1/telemetry/spans', '/audit/v1/telemetry/logs'];
 const PREFIX = 'attr.';
 const REGISTERED = Symbol.for('agp:telemetry-attribute-query');
 
-/**
- * D54 writes attribute filters as `attr.<key>=<value>`, a parameter name per key, which no DTO can
- * list. Before validation they become the documented repeatable `attr=<key>=<value>` (A26), so
- * the global pipe still refuses every other unknown parameter.
- */
+// Before validation they become the documented repeatable `attr=<key>=<value>` (A26), so the global
+// pipe still refuses every other unknown parameter (D54).
 export function registerAttributeQuery(fastify: FastifyInstance): void {
   const marked = fastify as unknown as Record<symbol, boolean>;
   if (marked[REGISTERED]) {

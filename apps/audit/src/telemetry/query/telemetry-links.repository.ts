@@ -10,10 +10,8 @@ export interface TelemetryLink {
   spans: number;
 }
 
-/**
- * A27: the links between the audit trail and telemetry, both ways, through the W3C trace id a hop
- * recorded (D46): an audit trace's telemetry traces, a telemetry trace's audit conversations.
- */
+// A27: the links between the audit trail and telemetry, both ways, through the W3C trace id a hop
+// recorded (D46): an audit trace's telemetry traces, a telemetry trace's audit conversations.
 @Injectable()
 export class TelemetryLinksRepository {
   private readonly schema: string;

@@ -5,7 +5,6 @@ import { AUDIT_DATABASE } from '../../database/tokens';
 import { LOGS_TABLE, SPANS_TABLE } from '../telemetry-partitions.service';
 import { LogRow, SpanRow } from './telemetry-views';
 
-/** Keyset of the newest-first lists: the row's time and its id. */
 export interface RowKey {
   time: string;
   id: string;

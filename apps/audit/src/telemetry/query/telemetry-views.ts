@@ -187,11 +187,7 @@ export function logView(row: LogRow): LogRecordView {
   };
 }
 
-/**
- * The trace's spans in tree order (A26): roots (no parent, or a parent not in the trace) by start
- * time, each followed by its children the same way, depth-first. A span stored twice (an
- * exporter's retry, A23) appears once.
- */
+/** A span stored twice (an exporter's retry, A23) appears once (A26). */
 export function spanTree(spans: SpanView[]): TraceSpanView[] {
   const unique = new Map(spans.map((span) => [span.spanId, span]));
   const children = new Map<string | null, SpanView[]>();

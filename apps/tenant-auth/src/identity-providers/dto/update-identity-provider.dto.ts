@@ -5,10 +5,7 @@ import { OmitType, PatchType } from '@agp/http';
 import { CreateIdentityProviderDto } from './create-identity-provider.dto';
 import { UpdateIdentityProviderConfigDto } from './identity-provider-config.dto';
 
-/**
- * A partial update (D12) of everything but the alias; `emailDomains` is the whole list (domains
- * kept keep their verification; new ones start unverified); `config` is itself partial.
- */
+/** A partial update (D12) of everything but the alias. */
 export class UpdateIdentityProviderDto extends PatchType(
   OmitType(CreateIdentityProviderDto, ['alias', 'config'] as const),
 ) {

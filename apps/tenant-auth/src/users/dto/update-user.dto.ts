@@ -2,8 +2,5 @@ import { OmitType, PatchType } from '@agp/http';
 
 import { CreateUserDto } from './create-user.dto';
 
-/**
- * A partial update (D12) of everything but the e-mail: DISABLED stops the user's tokens at once
- * (identity.md I2); `null` for the display name is a 400.
- */
+/** A partial update (D12) of everything but the e-mail (I2). */
 export class UpdateUserDto extends PatchType(OmitType(CreateUserDto, ['email'] as const)) {}

@@ -46,10 +46,7 @@ function targetType(env: TypeEnv, target: CallTarget): FunctionType | undefined 
   return t?.kind === 'function' ? t : undefined;
 }
 
-/**
- * OPA's `checkExprBuiltin` for a built-in or user function call; records the call's result type in
- * `callTypes` (`any` where it has no declaration or the wrong number of arguments).
- */
+/** OPA's `checkExprBuiltin` for a built-in or user function call. */
 export function checkCall(
   env: TypeEnv,
   call: CallTerm,

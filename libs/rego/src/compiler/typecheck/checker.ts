@@ -18,13 +18,7 @@ const noVisit = (): void => undefined;
 
 let synthetic = 0;
 
-/**
- * OPA's type checker (`ast/check.go`) over compiled rules and queries: infers the types of
- * variables, rule documents and user functions, and reports built-in calls whose arguments cannot
- * have the declared types (`invalid argument(s)`), `=` between terms that cannot unify (`match
- * error`) and references to members a type cannot have (`undefined ref`). Types it cannot know
- * (`input`, base `data`) are `any`, which never fails.
- */
+/** Types it cannot know (`input`, base `data`) are `any`, which never fails. */
 export class TypeChecker implements ClosureTyper {
   readonly data = new TypeNode(undefined);
   private readonly callTypes = new Map<CallTerm, MaybeType>();
@@ -266,10 +260,7 @@ export class TypeChecker implements ClosureTyper {
   }
 }
 
-/**
- * OPA's `arityMismatchError` for a built-in called with the wrong number of operands: the operand
- * types known before type checking and the declared arguments.
- */
+/** OPA's `arityMismatchError` for a built-in called with the wrong number of operands. */
 export function arityMismatch(name: string, args: Term[], output = false): string {
   const decl = builtinDecl(name);
   if (!decl) {

@@ -15,10 +15,8 @@ import {
   Type,
 } from './types';
 
-/**
- * Reads a type in OPA's printed notation (`any<string, array[any]>`, `object<a: number>[string:
- * any]`, `set[string]`) or a function declaration `(name: type, …) => name: type`.
- */
+// Reads a type in OPA's printed notation (`any<string, array[any]>`, `object<a: number>[string:
+// any]`, `set[string]`) or a function declaration `(name: type, …) => name: type`.
 class NotationReader {
   private pos = 0;
 

@@ -22,12 +22,7 @@ export interface SchemaContext {
 
 const DYNAMIC_ANY = { key: T_ANY, value: T_ANY };
 
-/**
- * OPA's schema handling in `checkRule`: each annotation (in the order given, later ones overriding)
- * gives its document a type in the rule's scope. A path below `input` or `data` overrides that part
- * of the type the root already has (`override`); a schema that cannot be had or converted is an
- * error at the rule and the annotation is skipped.
- */
+/** OPA's schema handling in `checkRule`. */
 export function applySchemas(
   env: TypeEnv,
   annotations: SchemaAnnotation[],
@@ -123,11 +118,7 @@ function nested(path: Value[], o: Type, d: ObjectType['dynamic']): ObjectType {
   return objectOf([{ key: path[0], value }], d);
 }
 
-/**
- * Reads a schema set given by the caller: keys are references below `schema` as OPA writes them
- * (`schema` for the input schema of `--schema FILE`, `schema.input`, `schema["acl-schema"]`), or
- * paths relative to `schema` (`input`, `kubernetes/pod`), as `opa --schema DIR` names its files.
- */
+/** Reads a schema set given by the caller. */
 export function schemaSetOf(schemas: Record<string, unknown>): Map<string, unknown> {
   const out = new Map<string, unknown>();
   for (const [k, v] of Object.entries(schemas)) {

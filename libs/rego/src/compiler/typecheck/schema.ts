@@ -1,10 +1,7 @@
 import { anyOf, arrayOf, MaybeType, objectOf, or, StaticProperty, T_ANY, Type } from './types';
 
-// OPA's conversion of a JSON Schema to a type (`v1/ast/compile.go`: `compileSchema`, `mergeSchemas`,
-// `schemaParser.parseSchemaWithPropertyKey`) over the parts of gojsonschema's compiled schema it
-// reads: `$ref` (local to the document), `type`, `properties`, `items`, `anyOf` and `allOf`. Other
-// keywords (`additionalProperties`, `oneOf`, `required`, `enum`, formats) do not change the type:
-// an object with `properties` has exactly those keys, whatever `additionalProperties` says.
+// Other keywords (`additionalProperties`, `oneOf`, `required`, `enum`, formats) do not change the
+// type: an object with `properties` has exactly those keys, whatever `additionalProperties` says.
 
 const JSON_TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
 
@@ -262,10 +259,7 @@ class SchemaParser {
   }
 }
 
-/**
- * OPA's `loadSchema`: the type a JSON Schema document gives the values it describes. Throws
- * `SchemaError` with OPA's message (`unable to compile the schema: …`, `type checking: …`).
- */
+/** OPA's `loadSchema`: the type a JSON Schema document gives the values it describes. */
 export function schemaType(doc: Json): Type {
   const compiled = compileSchema(doc);
   try {

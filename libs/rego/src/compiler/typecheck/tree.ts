@@ -12,10 +12,7 @@ export function putType(root: TypeNode, path: Value[], t: MaybeType): void {
   cur.value = t;
 }
 
-/**
- * OPA's `typeTreeNode.Insert`: adds a rule's type at a (ground) path, merging it with the types of
- * other rules at the path and into object types of rules along the path (ref heads that overlap).
- */
+/** OPA's `typeTreeNode.Insert`. */
 export function insertType(root: TypeNode, path: Value[], t: Type): void {
   let cur = root;
   path.forEach((k, i) => {

@@ -17,9 +17,7 @@ import {
   setOf,
 } from './types';
 
-// What OPA's `types` package derives from a type: the type of a constant (`TypeOf`), of a member
-// (`Select`), of the keys and values that enumerate it (`Keys`, `Values`), and whether any part is
-// still unknown (`Nil`).
+// What OPA's `types` package derives from a type.
 
 /** OPA's `types.TypeOf` for a constant key (as a static property key or a selector). */
 export function typeOfValue(v: Value): Type {

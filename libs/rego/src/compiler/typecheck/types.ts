@@ -1,12 +1,7 @@
 import { compareValues } from '../../values/order';
 import { Value } from '../../values/value';
 
-/**
- * Static types of Rego terms, as OPA's `types` package defines them: scalars, arrays with static
- * (per position) and dynamic element types, objects with static (per key) and dynamic properties,
- * sets, unions (`any<…>`, where an empty union is `any`) and function signatures. An unknown type
- * (OPA's nil, printed `???`) is `undefined`.
- */
+/** Static types of Rego terms, as OPA's `types` package defines them. */
 export type Type =
   | { kind: 'null' }
   | { kind: 'boolean' }

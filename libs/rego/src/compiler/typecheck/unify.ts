@@ -5,11 +5,7 @@ import { TypeEnv } from './env';
 import { ArrayType, compareTypes, isAnyAll, MaybeType, ObjectType, or, T_ANY, Type } from './types';
 import { isNil, keysOf, select, unknownAsAny, valuesOf } from './type-select';
 
-/**
- * Unification of terms with types, as OPA's `ast/check.go` does it: a variable without a type takes
- * the type it meets (or, under `union`, widens to the union), a composite term unifies member by
- * member, anything else unifies when its own type does.
- */
+/** Unification of terms with types, as OPA's `ast/check.go` does it. */
 export function unify1(env: TypeEnv, term: Term, tpe: MaybeType, union: boolean): boolean {
   switch (term.type) {
     case 'array':
@@ -146,10 +142,7 @@ export function unify2(
   }
   // Both sides hold unknown parts and no rule above matches them member by member: typically a
   // comprehension, a set or a reference built from a function argument the body leaves untyped
-  // (`g(t, typ) := [{"type": typ} | …]`). OPA types such an argument `any` (its `checkRule` does
-  // it once the body is checked; OPA issue 5234 made it hold here too), so the unknown parts are
-  // `any` (E11): a variable takes the other side's type with them, anything else must still unify
-  // with it, and what is known is still checked (`[[t, 1] | true] = [["a", "b"]]` is an error).
+  // (`g(t, typ) := [{"type": typ} | …]`) (issue 5234, E11).
   if (typeA === undefined && isVarLike(a)) {
     return unify1(env, a, unknownAsAny(typeB), false);
   }

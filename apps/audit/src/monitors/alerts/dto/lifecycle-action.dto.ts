@@ -1,6 +1,5 @@
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 
-/** The specification's "Monitor alert lifecycle action request". */
 export class LifecycleActionDto {
   @IsOptional()
   @IsString()

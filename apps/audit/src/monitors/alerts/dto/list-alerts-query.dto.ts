@@ -12,7 +12,6 @@ import {
 } from '@agp/contracts';
 import { PageQueryDto } from '@agp/http';
 
-/** Repeatable or comma-separated (`?status=OPEN,ACKNOWLEDGED` or `?status=OPEN&status=ACKNOWLEDGED`). */
 function toList({ value }: { value: unknown }): unknown {
   const values: unknown[] = Array.isArray(value) ? (value as unknown[]) : [value];
   return values.flatMap((v): unknown[] =>
@@ -50,12 +49,10 @@ export class ListAlertsQueryDto extends PageQueryDto {
   @IsUUID()
   subjectId?: string;
 
-  /** `detectedAt` from (inclusive). */
   @IsOptional()
   @IsDateString()
   from?: string;
 
-  /** `detectedAt` to (exclusive). */
   @IsOptional()
   @IsDateString()
   to?: string;

@@ -14,7 +14,6 @@ import {
 
 import { DETECTORS, Detector } from '@agp/contracts';
 
-/** One detector's overrides; an omitted field takes its default. */
 export class DetectorSettingsDto {
   @IsIn(DETECTORS)
   detector: Detector;
@@ -31,7 +30,6 @@ export class DetectorSettingsDto {
   @IsOptional() @IsInt() @Min(1) @Max(365) dormantDays?: number;
 }
 
-/** `PUT /audit/v1/monitors/config`: the tenant's whole configuration; what is omitted is default. */
 export class UpdateMonitorConfigDto {
   @IsOptional()
   @IsInt()

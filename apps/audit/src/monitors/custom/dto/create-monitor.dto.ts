@@ -58,30 +58,25 @@ export class CreateMonitorDto {
   @IsIn(GROUP_BYS)
   groupBy: GroupBy;
 
-  /** Default ABOVE. */
   @IsOptional()
   @IsIn(COMPARISONS)
   comparison?: Comparison;
 
-  /** THRESHOLD: the value; CHANGE: a percentage; OUTLIER: robust z-score. */
   @IsNumber(FINITE)
   @Min(-1e12)
   @Max(1e12)
   threshold: number;
 
-  /** Default 0. */
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(1_000_000)
   minVolume?: number;
 
-  /** Default MEDIUM. */
   @IsOptional()
   @IsIn(SEVERITIES)
   severity?: Severity;
 
-  /** Default true. */
   @IsOptional()
   @IsBoolean()
   enabled?: boolean;

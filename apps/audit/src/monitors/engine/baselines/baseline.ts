@@ -17,27 +17,19 @@ import {
   varianceBoundFactor,
 } from './seasonal-baseline';
 
-/** How far the recent window is from its baseline. */
 export interface Deviation {
   direction: AnomalyDirection;
   observed: number;
   /** Expected count in the window (for error rates: expected errors at the baseline rate). */
   expected: number;
   ratio: number;
-  /** The tail probability as a normal's standard deviations (negative for a DROP). */
   z: number;
 }
 
-/**
- * M17: the window's count against the subject's own seasonal baseline (M18), judged by how
- * unlikely it is: a negative binomial tail with the subject's dispersion, so 180 events against 9
- * expected is an anomaly at any volume and three times the usual on a naturally bursty subject is
- * not. A finding needs the tail probability at most that of a normal `zScore` standard deviations
- * out, and the size of the change (`spikeRatio`, `dropRatio`); `minVolume` and `minBaselineVolume`
- * no longer gate counts (the significance test answers what they guessed at). `own` is the
- * subject's burstiness over its whole lookback (M40) and the window's UTC weekday, from which its
- * own week is learned (M41).
- */
+// M17: the window's count against the subject's own seasonal baseline (M18), judged by how unlikely
+// it is: a negative binomial tail with the subject's dispersion, so 180 events against 9 expected
+// is an anomaly at any volume and three times the usual on a naturally bursty subject is not (M40,
+// M41).
 export function assessCount(
   observed: number,
   days: readonly BaselineDay[],
@@ -92,7 +84,6 @@ export function assessCount(
   return undefined;
 }
 
-/** One baseline day of a share: outcomes (`hits`) among calls (`trials`). */
 export interface ShareDay {
   hits: number;
   trials: number;
@@ -100,15 +91,10 @@ export interface ShareDay {
   sameKind?: boolean;
 }
 
-/**
- * M19: a share among calls (errors among an MCP server's requests, warnings among a policy's
- * invocations) against the subject's baseline share, judged by a beta-binomial tail: the binomial
- * of the window's calls, with the share itself varying as much as it did from day to day (and at
- * least `MIN_DISPERSION` relative) and as uncertain as the baseline's calls leave it. A rare
- * outcome becoming common (2 % of a policy's traffic warned, now 40 %) is found however few calls
- * there are; `spikeRatio` and `dropRatio` compare the shares; `minRatePct` (error rates) is the
- * share the window must reach.
- */
+// M19: a share among calls (errors among an MCP server's requests, warnings among a policy's
+// invocations) against the subject's baseline share, judged by a beta-binomial tail: the binomial
+// of the window's calls, with the share itself varying as much as it did from day to day (and at
+// least `MIN_DISPERSION` relative) and as uncertain as the baseline's calls leave it.
 export function assessShare(
   hits: number,
   trials: number,
@@ -152,11 +138,9 @@ export function assessShare(
   return undefined;
 }
 
-/**
- * Intra-class correlation ρ of the baseline days' shares (beta-binomial: Var(hits) =
- * n p (1 − p)(1 + (n − 1) ρ)) from Pearson's dispersion statistic, bounded from above for the few
- * days, and at least the share's `MIN_DISPERSION` relative variation.
- */
+// Intra-class correlation ρ of the baseline days' shares (beta-binomial: Var(hits) = n p (1 − p)(1
+// + (n − 1) ρ)) from Pearson's dispersion statistic, bounded from above for the few days, and at
+// least the share's `MIN_DISPERSION` relative variation.
 export function shareDispersion(days: readonly ShareDay[], share: number): number {
   const used = days.filter((d) => d.trials > 0);
   const floor = (MIN_DISPERSION * share) / (1 - share);
@@ -166,10 +150,7 @@ export function shareDispersion(days: readonly ShareDay[], share: number): numbe
   const pq = share * (1 - share);
   const pearson = used.reduce((s, d) => s + (d.hits - share * d.trials) ** 2 / (pq * d.trials), 0);
   const dof = used.length - 1;
-  // Under the binomial each day adds 2 + (1 − 6pq)/(npq) to Pearson's variance: with few expected
-  // outcomes a day the statistic is mostly noise. Only its excess beyond one standard deviation of
-  // that noise counts as over-dispersion (shrunk toward the binomial), and only that excess is
-  // bounded from above for the few days: the bound must not turn binomial noise into dispersion.
+  // Under the binomial each day adds 2 + (1 − 6pq)/(npq) to Pearson's variance.
   const noise =
     used.reduce((s, d) => s + 2 + (1 - 6 * pq) / (pq * d.trials), 0) * (dof / used.length);
   const excess = Math.max(0, pearson - dof - Math.sqrt(Math.max(noise, 0)));
@@ -179,17 +160,10 @@ export function shareDispersion(days: readonly ShareDay[], share: number): numbe
   return Math.max(rho, floor);
 }
 
-/**
- * Two-proportion z above which the window's kind of day (M6) keeps its own share; below it the
- * kinds do not differ beyond chance and every lookback day gives the share.
- */
+/** Two-proportion z above which the window's kind of day (M6) keeps its own share. */
 const SHARE_POOL_Z = 2;
 
-/**
- * M19: the baseline share and the calls it rests on. The same-kind days (M6) give it when their
- * share differs from the other days' beyond chance; otherwise every day does, so two weekend days'
- * few calls do not leave an error rate too uncertain to test.
- */
+/** M19: the baseline share and the calls it rests on (M6). */
 export function baselineShare(
   days: readonly ShareDay[],
   prior?: SharePrior,
@@ -217,13 +191,11 @@ export function baselineShare(
   return z > SHARE_POOL_Z ? of(same) : of(all);
 }
 
-/**
- * M31: what the other subjects of the same kind say about a subject's share before its own calls
- * do (empirical Bayes): a beta prior whose mean is their pooled share and whose strength
- * (pseudo-calls) comes from how much their shares differ beyond binomial noise (moments:
- * Σ Tᵢ (sᵢ − p)² ≈ (n − 1) p (1 − p) + V (T − Σ Tᵢ² / T), strength p (1 − p) / V − 1), never more
- * than the median subject's own calls, so a subject's data always counts at least as much.
- */
+// M31: what the other subjects of the same kind say about a subject's share before its own calls do
+// (empirical Bayes): a beta prior whose mean is their pooled share and whose strength
+// (pseudo-calls) comes from how much their shares differ beyond binomial noise (moments: Σ Tᵢ (sᵢ −
+// p)² ≈ (n − 1) p (1 − p) + V (T − Σ Tᵢ² / T), strength p (1 − p) / V − 1), never more than the
+// median subject's own calls, so a subject's data always counts at least as much.
 export interface SharePrior {
   share: number;
   strength: number;

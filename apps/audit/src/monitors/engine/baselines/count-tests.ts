@@ -1,10 +1,5 @@
-/**
- * M17: tail probabilities of counts, so a detector asks "how unlikely is this count under the
- * subject's own baseline?" instead of comparing with fixed ratios and volume floors. Small enough
- * to keep here (no maintained TypeScript statistics package in the workspace fits): the log-gamma
- * function, the regularized incomplete beta (negative binomial tails), beta-binomial tails (a
- * share among calls, over-dispersed) and the normal tail (a `zScore` setting as a probability).
- */
+// M17: tail probabilities of counts, so a detector asks "how unlikely is this count under the
+// subject's own baseline?" instead of comparing with fixed ratios and volume floors.
 
 /** ln Γ(x) for x > 0 (Lanczos, g = 7, 9 terms: about 15 significant digits). */
 export function lnGamma(x: number): number {
@@ -26,7 +21,6 @@ export function lnGamma(x: number): number {
   return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
 }
 
-/** Continued fraction of the incomplete beta (modified Lentz). */
 function betaFraction(a: number, b: number, x: number): number {
   const tiny = 1e-300;
   let c = 1;
@@ -55,7 +49,6 @@ function betaFraction(a: number, b: number, x: number): number {
   return h;
 }
 
-/** The regularized incomplete beta function I_x(a, b). */
 export function incompleteBeta(x: number, a: number, b: number): number {
   if (x <= 0) {
     return 0;
@@ -71,16 +64,13 @@ export function incompleteBeta(x: number, a: number, b: number): number {
     : 1 - (front * betaFraction(b, a, 1 - x)) / b;
 }
 
-/**
- * A negative binomial count of mean `mean` and size `size` (variance mean + mean² / size: a
- * Poisson count whose rate varies with a squared coefficient of variation 1 / size).
- */
+// A negative binomial count of mean `mean` and size `size` (variance mean + mean² / size: a Poisson
+// count whose rate varies with a squared coefficient of variation 1 / size).
 export interface NegativeBinomial {
   mean: number;
   size: number;
 }
 
-/** P(X ≥ x): how unlikely a count at least this high is. */
 export function negativeBinomialUpper(x: number, { mean, size }: NegativeBinomial): number {
   if (x <= 0) {
     return 1;
@@ -91,7 +81,6 @@ export function negativeBinomialUpper(x: number, { mean, size }: NegativeBinomia
   return incompleteBeta(mean / (mean + size), x, size);
 }
 
-/** P(X ≤ x): how unlikely a count at most this low is. */
 export function negativeBinomialLower(x: number, { mean, size }: NegativeBinomial): number {
   if (x < 0) {
     return 0;
@@ -102,7 +91,6 @@ export function negativeBinomialLower(x: number, { mean, size }: NegativeBinomia
   return incompleteBeta(size / (mean + size), size, x + 1);
 }
 
-/** A share among `trials` whose probability itself varies as Beta(alpha, beta). */
 export interface BetaBinomial {
   trials: number;
   alpha: number;
@@ -121,10 +109,7 @@ function lnBetaBinomialPmf(k: number, { trials, alpha, beta }: BetaBinomial): nu
   );
 }
 
-/**
- * P(K ≥ k) (upper) or P(K ≤ k) (lower), summed from `k` away from the mean until the terms no
- * longer count. Only small tails matter here: from the mean inwards the answer is taken as 1.
- */
+/** Only small tails matter here: from the mean inwards the answer is taken as 1. */
 export function betaBinomialTail(k: number, dist: BetaBinomial, upper: boolean): number {
   const { trials, alpha, beta } = dist;
   if (upper ? k <= 0 : k >= trials) {
@@ -178,10 +163,8 @@ export function normalUpper(z: number): number {
   return z >= 0 ? erfc / 2 : 1 - erfc / 2;
 }
 
-/**
- * The z of a standard normal with P(Z ≥ z) = p (Acklam's rational approximation, then one Newton
- * step), so a tail probability reads as the familiar "standard deviations away". Capped at 40.
- */
+// The z of a standard normal with P(Z ≥ z) = p (Acklam's rational approximation, then one Newton
+// step), so a tail probability reads as the familiar "standard deviations away".
 export function normalEquivalent(p: number): number {
   if (p <= 0) {
     return 40;
@@ -200,7 +183,6 @@ export function normalEquivalent(p: number): number {
   const den = (((d[0] ?? 0) * q + (d[1] ?? 0)) * q + (d[2] ?? 0)) * q + (d[3] ?? 0);
   let z = -(tail / (den * q + 1));
   if (lower > 0.02425) {
-    // The central region: a rational function of p − ½.
     const r = lower - 0.5;
     const s = r * r;
     const a = [

@@ -11,28 +11,13 @@ export interface KindDay {
 
 const WEEK = 7;
 
-/**
- * How much better (in −2 log-likelihood, penalties included) another week must fit a subject's
- * days than M6's before it replaces it: a likelihood ratio of e^4.5 ≈ 90, so noise does not move
- * a subject's weekend from one pair of days to another.
- */
+// How much better (in −2 log-likelihood, penalties included) another week must fit a subject's days
+// than M6's before it replaces it: a likelihood ratio of e^4.5 ≈ 90, so noise does not move a
+// subject's weekend from one pair of days to another.
 const SWITCH_EVIDENCE = 9;
 
-/**
- * M41: which baseline days are of the window's own kind, learned from the subject's days rather
- * than from the weekday in UTC (M6). At one clock time a subject's weekend, in its own time zone
- * and whatever its weekly shape, is UTC's Saturday and Sunday or the pair a day before or after
- * (a time zone moves the local date by at most a day), or it has none (a flat week); a day `age`
- * days back falls on weekday position `age mod 7` (0: the window's own weekday, `weekday` in UTC,
- * which the day seven days back shares). Any other pair would be a step, not a week (a subject
- * silent for the last five days is not one whose weekend is its two oldest days), and a day far
- * from the others of its M6 kind (M30's rule) is an earlier anomaly, not evidence of a week. The three pairs
- * and the flat week are fitted as M18 fits its kinds (a mean
- * per kind and one relative slope), judged by a normal likelihood with each day's variance (Poisson over the
- * day's windows, the subject's own burstiness `dispersion` of M40 spread over them, and M18's
- * 15 % level noise) and a BIC penalty per parameter; M6's UTC kinds stay unless another week fits
- * better by `SWITCH_EVIDENCE`. Needs every weekday position among the days (a week of lookback).
- */
+// M41: which baseline days are of the window's own kind, learned from the subject's days rather
+// than from the weekday in UTC (M6, M30, M18, M40).
 export function learnedDayKinds<T extends KindDay>(
   days: readonly T[],
   exposure: number,
@@ -43,9 +28,7 @@ export function learnedDayKinds<T extends KindDay>(
   if (positions.size < WEEK) {
     return days;
   }
-  // An earlier anomaly's day is no evidence of a week: M30's rule leaves it out of the scores, and
-  // so does a holiday of the tenant's (M43), on the subject's own date (M47): a week one day off
-  // UTC's has its holiday one day off the tenant's too.
+  // An earlier anomaly's day is no evidence of a week (M30, M43, M47).
   const holidays = new Set(days.filter((d) => d.isHoliday).map((d) => d.age));
   // A holiday moved onto a day is one only where that day is low among the week's workdays: the
   // move must not let a week drop whichever busy day it fits worst.
@@ -104,12 +87,10 @@ export function learnedDayKinds<T extends KindDay>(
   return of.map((d) => ({ ...d, sameKind: inPair(d) === today }));
 }
 
-/**
- * −2 log-likelihood (normal, up to a constant) of the days around a fit with one mean per kind
- * and one relative slope (as M18's), each day's variance its Poisson part over `exposure` windows
- * plus its extra variance (the burstiness of a window spread over the day's windows, and the level
- * noise).
- */
+// −2 log-likelihood (normal, up to a constant) of the days around a fit with one mean per kind and
+// one relative slope (as M18's), each day's variance its Poisson part over `exposure` windows plus
+// its extra variance (the burstiness of a window spread over the day's windows, and the level
+// noise).
 export function weekFit<T extends KindDay>(
   days: readonly T[],
   inKind: (d: T) => boolean,

@@ -1,24 +1,9 @@
 import { varianceBoundFactor } from './seasonal-baseline';
 
-/**
- * M40: a subject's burstiness from its whole lookback, not from one clock window. Each hour row is
- * cut into four quarters of an hour, and each pair of quarters half an hour apart (a, b): the
- * first and third, the second and fourth), whose expected counts are about equal (the daily
- * rhythm moves little in 30 minutes), says how much the rate varies beyond Poisson:
- * E[(a − b)² − (a + b)] = 2 φ m² and E[2ab] = 2 m² for independent negative binomials of mean m
- * and squared coefficient of variation φ. Neighbouring quarters would share a burst that crosses
- * their boundary and hide part of it; quarters 15 minutes apart share none shorter than that.
- * Summed over each day of the lookback (48 pairs a day, 336 a week), the ratio estimates φ for a
- * 15-minute window with the degrees of freedom one clock window's 28 pieces never have: a
- * heavy-tailed bursty subject shows a small sample variance in most of its clock windows, and its
- * false alarms came from there (M32).
- */
+/** M40: a subject's burstiness from its whole lookback, not from one clock window (M32). */
 export interface QuarterPairs {
-  /** Pairs of quarters summed (two per hour row). */
   pairs: number;
-  /** Σ (a − b)² − (a + b): the pairs' spread beyond Poisson. */
   excess: number;
-  /** Σ 2ab: the pairs' squared level. */
   scale: number;
 }
 
@@ -32,7 +17,6 @@ const MIN_DAYS = 4;
 
 export const NO_PAIRS: QuarterPairs = { pairs: 0, excess: 0, scale: 0 };
 
-/** The pair sums of hour rows given as their four quarter-hour counts. */
 export function quarterPairsOf(hours: ReadonlyArray<readonly number[]>): QuarterPairs {
   let pairs = 0;
   let excess = 0;
@@ -53,16 +37,14 @@ export function addPairs(x: QuarterPairs, y: QuarterPairs): QuarterPairs {
   return { pairs: x.pairs + y.pairs, excess: x.excess + y.excess, scale: x.scale + y.scale };
 }
 
-/**
- * The squared coefficient of variation beyond Poisson of a `windowMinutes` window's count, from
- * the lookback's quarter pairs summed per day (24 hours back from the read's end; 0 when they say
- * nothing): the median of the days' own estimates, so that the edges of an earlier anomaly (a
- * failover storm, an error burst: a few pairs far apart) make one or two days' estimate large and
- * not the subject's; bounded from above for a day's pairs as M18 bounds a variance (which also
- * makes up for the median of a right-skewed estimate falling below its mean); scaled to the window
- * as independent quarters add up (15 / `windowMinutes`; a window shorter than a quarter is given
- * the quarter's scaled up, which overstates it: the safe side for a test of counts).
- */
+// The squared coefficient of variation beyond Poisson of a `windowMinutes` window's count, from the
+// lookback's quarter pairs summed per day (24 hours back from the read's end; 0 when they say
+// nothing): the median of the days' own estimates, so that the edges of an earlier anomaly (a
+// failover storm, an error burst: a few pairs far apart) make one or two days' estimate large and
+// not the subject's; bounded from above for a day's pairs as M18 bounds a variance (which also
+// makes up for the median of a right-skewed estimate falling below its mean); scaled to the window
+// as independent quarters add up (15 / `windowMinutes`; a window shorter than a quarter is given
+// the quarter's scaled up, which overstates it: the safe side for a test of counts).
 export function historyDispersion(days: readonly QuarterPairs[], windowMinutes: number): number {
   const estimates = days
     .filter((d) => d.pairs >= MIN_DAY_PAIRS && d.scale > 0)

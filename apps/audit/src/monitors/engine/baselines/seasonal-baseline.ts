@@ -3,57 +3,35 @@ import { NegativeBinomial } from './count-tests';
 /** One baseline day of a subject: the same clock window `age` days ago, scaled to one window. */
 export interface BaselineDay {
   age: number;
-  /** Count of the widened baseline window divided by `exposure` (windows' worth). */
   perWindow: number;
   /** Of the same kind as the window judged (weekday or weekend, M6): the level comes from these. */
   sameKind: boolean;
   /** M43: a tenant's holiday at this clock time, left out of the subject's baseline. */
   isHoliday?: boolean;
-  /**
-   * The day's window read in consecutive pieces (each scaled to one window): they show how much
-   * the subject varies from one window to the next, which the day's total averages away.
-   */
   pieces?: number[];
 }
 
 /** What a subject's own history predicts for the window: level, trend and dispersion (M18). */
 export interface SeasonalBaseline {
-  /** The mean of the same-kind days (what the evidence calls the baseline). */
   level: number;
   /** The level projected to today along the subject's trend (equal to `level` without one). */
   projected: number;
-  /** Squared coefficient of variation of one window beyond Poisson: the subject's own burstiness. */
   dispersion: number;
-  /** Squared coefficients of variation of the level and of the projection as estimates. */
   levelUncertainty: number;
   projectionUncertainty: number;
 }
 
-/**
- * Extra variance every subject is assumed to have at least: 15 % from window to window (day-to-day
- * level noise the few baseline days cannot show, M6's "level noise").
- */
+/** Extra variance every subject is assumed to have at least (M6). */
 export const MIN_DISPERSION = 0.15 ** 2;
 
-/**
- * Upper 80 % bound of a variance estimated with `dof` degrees of freedom, as a factor of the
- * estimate: dof / χ²(0.2, dof), χ² by Wilson–Hilferty. Five baseline days cannot show a bursty
- * subject's variability exactly; a pessimistic estimate keeps its ordinary bursts quiet.
- */
+/** Five baseline days cannot show a bursty subject's variability exactly. */
 export function varianceBoundFactor(dof: number): number {
   const h = 2 / (9 * dof);
   const chi = dof * Math.max(0.01, 1 - h - 0.8416 * Math.sqrt(h)) ** 3;
   return dof / chi;
 }
 
-/**
- * M18: the subject's expected count in the window from its baseline days. Level: the mean of the
- * same-kind days. Trend: one slope per day shared by both kinds (each kind keeps its own level), by
- * least squares over every baseline day, so weekdays also give the trend of a weekend. Dispersion:
- * the residual variance around that fit beyond what Poisson counts explain, relative to the level,
- * pooled over all days, bounded from above for the few degrees of freedom, and the level's own
- * uncertainty (a projection far from the days it rests on is less certain) added on top.
- */
+/** M18: the subject's expected count in the window from its baseline days. */
 export function seasonalBaseline(
   allDays: readonly BaselineDay[],
   exposure: number,
@@ -76,7 +54,6 @@ export function seasonalBaseline(
   }
   // With nothing counted, half an event over the baseline's windows: silence is not a rate of 0.
   const level = Math.max(target.mean, 0.5 / (exposure * target.days.length));
-  // Age 0 is today: the projection of the same-kind level along the slope.
   const projected = Math.max(0, target.mean * (1 - slope * target.meanAge));
   const dispersion = extraDispersion(stats, fitted, dof, exposure, pieceExposure);
   // Day-to-day variation of a day's total beyond Poisson, relative to its level, over all days.
@@ -94,12 +71,7 @@ export function seasonalBaseline(
   const dayVariation =
     dof > 0 && scale > 0 ? (Math.max(0, residual - poisson) / scale) * (days.length / dof) : 0;
   const events = target.days.reduce((sum, d) => sum + d.perWindow, 0) * exposure;
-  // The level's relative variance: day-to-day variation over n days plus the Poisson uncertainty
-  // of the events it rests on (a gamma of shape events + ½). A projection adds the slope's
-  // variance times the distance², age of the level's days²; M42 (issue 17): the slope rests on
-  // every day, each with its own kind's Poisson noise, Σ (age − kind's mean age)² (day variation +
-  // 1 / a day's events) / Σxx², not on the level's few days (two weekend days made a weekend
-  // window's projection four times as uncertain as its days say).
+  // The level's relative variance (M42, issue 17).
   let poissonSxx = 0;
   for (const g of stats) {
     for (const d of g.days) {
@@ -119,18 +91,8 @@ export function seasonalBaseline(
   };
 }
 
-/**
- * M30: a baseline day far from the other days of its kind is an earlier anomaly, not the
- * subject's normal traffic, and is left out: far means a modified z-score 0.6745 (x − median) / MAD
- * above 3.5 (Iglewicz and Hoaglin's rule), the MAD taken at least as large as a day's Poisson
- * noise (so that days equal by chance do not make every other day an outlier). A kind needs three
- * days for the rule (a weekend's two cannot outvote each other); of five, at most two go. The
- * rule assumes days that vary about symmetrically: the count detectors apply it to the tenant's
- * counters, sums of many subjects (where one policy's earlier spike is such a day), not to a
- * single bursty subject, whose heavy-tailed bursts would be cut away as outliers and its
- * dispersion underestimated. M41 also leaves such days out when it weighs which week a subject
- * lives by (the level itself keeps them).
- */
+// M41 also leaves such days out when it weighs which week a subject lives by (the level itself
+// keeps them) (M30).
 export function withoutOutlierDays<T extends Pick<BaselineDay, 'perWindow' | 'sameKind'>>(
   days: readonly T[],
   exposure: number,
@@ -139,10 +101,8 @@ export function withoutOutlierDays<T extends Pick<BaselineDay, 'perWindow' | 'sa
   return kept.length < days.length ? kept : days;
 }
 
-/**
- * M43: the days far below the other days of their kind by M30's rule (a tenant's holiday: a
- * weekday at a weekend's level).
- */
+// M43: the days far below the other days of their kind by M30's rule (a tenant's holiday: a weekday
+// at a weekend's level).
 export function lowOutlierDays<T extends Pick<BaselineDay, 'perWindow' | 'sameKind'>>(
   days: readonly T[],
   exposure: number,
@@ -163,7 +123,6 @@ function modifiedZ<T extends Pick<BaselineDay, 'perWindow' | 'sameKind'>>(
   const values = kind.map((d) => d.perWindow);
   const center = median(values);
   const mad = median(values.map((v) => Math.abs(v - center)));
-  // A day's count is perWindow × exposure: its Poisson noise, in per-window units.
   const poisson = Math.sqrt(Math.max(center, 0) * exposure) / exposure;
   const scale = Math.max(mad, 0.6745 * poisson);
   return scale <= 0 ? 0 : (0.6745 * (day.perWindow - center)) / scale;
@@ -186,12 +145,7 @@ export interface KindStats<T = BaselineDay> {
   mean: number;
 }
 
-/**
- * M18's fit of baseline days in kinds: a mean per kind and one slope shared by the kinds, relative
- * (a share of each kind's own level per day of age: a weekend at a third of the weekdays grows by
- * the same share, not by the same count), by least squares; none without a degree of freedom
- * left for it.
- */
+/** M18's fit of baseline days in kinds. */
 export function fitKinds<T extends Pick<BaselineDay, 'age' | 'perWindow'>>(
   groups: readonly T[][],
 ): { stats: Array<KindStats<T>>; slope: number; sxx: number } {
@@ -213,12 +167,6 @@ export function fitKinds<T extends Pick<BaselineDay, 'age' | 'perWindow'>>(
   return { stats, slope, sxx };
 }
 
-/**
- * Squared coefficient of variation of one window beyond Poisson, around the fitted levels: from
- * the days' pieces when read (window-sized samples, many degrees of freedom), else from the days'
- * totals counted as if all their extra variance belonged to one window (pessimistic: a total
- * holds `exposure` windows). Bounded from above for the degrees of freedom.
- */
 function extraDispersion(
   stats: KindStats[],
   fitted: (d: BaselineDay, g: KindStats) => number,
@@ -252,7 +200,6 @@ function extraDispersion(
   return perSample * Math.max(1, withPieces ? pieceExposure : exposure) * varianceBoundFactor(dof);
 }
 
-/** The count the window should hold, pessimistic for the direction tested. */
 export function expectedCount(
   baseline: SeasonalBaseline,
   direction: 'SPIKE' | 'DROP',

@@ -1,9 +1,6 @@
 import { GroupBy, MonitorMetric } from '@agp/contracts';
 
-/**
- * M21: the SQL pieces that turn stored audit events into one metric, grouped. Percentiles use
- * `percentile_disc` (nearest rank), the same rule the per-minute aggregation uses.
- */
+/** M21: the SQL pieces that turn stored audit events into one metric, grouped. */
 const PARTY_TYPES = ['actor', 'source', 'sink'] as const;
 
 function parties(type: string): string {
@@ -42,7 +39,6 @@ function action(name: string): string {
   return `e.event_type = 'COMMUNICATION_AUDIT' AND e.action = '${name}'`;
 }
 
-/** Which events a metric looks at. */
 export const METRIC_FILTER: Readonly<Record<MonitorMetric, string>> = {
   REQUESTS: REQUEST,
   BLOCKS: action('BLOCK'),
@@ -84,7 +80,6 @@ export const METRIC_VALUE: Readonly<Record<MonitorMetric, string>> = {
   AGENT_DISTINCT: 'count(DISTINCT d.id)',
 };
 
-/** DISTINCT metrics: the lateral of the ids they count. */
 export function distinctLateral(metric: MonitorMetric): string | undefined {
   const type =
     metric === 'USER_DISTINCT' ? 'USER' : metric === 'AGENT_DISTINCT' ? 'AGENT' : undefined;
@@ -97,7 +92,6 @@ export function distinctLateral(metric: MonitorMetric): string | undefined {
 export interface FilteredColumn {
   /** An aggregate over the rows of one (group, minute), restricted to the metric's events. */
   sql: string;
-  /** The column holds the minute's latencies (unordered); the value is their nearest-rank p. */
   percentile?: number;
 }
 
@@ -107,13 +101,8 @@ const PERCENTILE_OF: Partial<Record<MonitorMetric, number>> = {
   LATENCY_P99_MS: 0.99,
 };
 
-/**
- * M27: a metric's per-minute value when one pass reads the events of several metrics: METRIC_VALUE
- * over the rows its METRIC_FILTER keeps, as an aggregate FILTER. Percentiles come back as the
- * minute's latencies, whose nearest rank the caller takes (`percentile_disc` sorted every group
- * on its own, most of such a pass's time). Distinct metrics are not batched this way (their id
- * lateral multiplies the rows the others count).
- */
+// Distinct metrics are not batched this way (their id lateral multiplies the rows the others count)
+// (M27).
 export function filteredColumn(metric: MonitorMetric): FilteredColumn {
   const only = `FILTER (WHERE ${METRIC_FILTER[metric]})`;
   const percentile = PERCENTILE_OF[metric];
@@ -128,6 +117,5 @@ export function filteredColumn(metric: MonitorMetric): FilteredColumn {
   if (distinctLateral(metric)) {
     throw new Error(`${metric} is read on its own`);
   }
-  // count(*) or avg(…): each takes the filter as it is.
   return { sql: `${METRIC_VALUE[metric]} ${only}` };
 }

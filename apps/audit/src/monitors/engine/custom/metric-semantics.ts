@@ -44,17 +44,12 @@ export interface GroupSeries {
   minutes: Map<number, number>;
   /** Events behind the values (requests for a ratio, latency samples, events for a count). */
   samples: number;
-  /** DISTINCT metrics: distinct ids over the whole window. */
   distinct?: number;
-  /**
-   * A count's window total when it was read without its minutes (M26: from the rollups, for the
-   * aggregations that need nothing more); `minutes` is then empty.
-   */
+  // A count's window total when it was read without its minutes (M26: from the rollups, for the
+  // aggregations that need nothing more); `minutes` is then empty.
   total?: number;
-  /**
-   * M44: the window's statistics over minutes (AVG, MIN, MAX, percentiles) computed in the
-   * database; `minutes` is then empty and `aggregate` answers these as they are.
-   */
+  // M44: the window's statistics over minutes (AVG, MIN, MAX, percentiles) computed in the
+  // database; `minutes` is then empty and `aggregate` answers these as they are.
   values?: Partial<Record<Aggregation, number>>;
 }
 
@@ -65,10 +60,7 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[rank - 1];
 }
 
-/**
- * Nearest rank among `zeros` zeros and `values` (all ≥ 0), without writing the zeros out: a week's
- * window has 10,080 minutes, most of them empty for most groups.
- */
+/** Nearest rank among `zeros` zeros and `values` (all ≥ 0), without writing the zeros out. */
 function percentileWithZeros(values: readonly number[], zeros: number, p: number): number {
   const rank = Math.max(1, Math.ceil(p * (zeros + values.length)));
   if (rank <= zeros) {
@@ -78,10 +70,7 @@ function percentileWithZeros(values: readonly number[], zeros: number, p: number
   return sorted[rank - zeros - 1];
 }
 
-/**
- * M21: the window value of one group. Counts fill the window's empty minutes with 0; ratios and
- * latencies use the minutes that have samples. Undefined when the group has nothing to aggregate.
- */
+/** M21: the window value of one group. */
 export function aggregate(
   metric: MonitorMetric,
   aggregation: Aggregation,
@@ -155,17 +144,13 @@ export function aggregate(
 
 /** M44: what the database gives of one group's minutes with samples in a window. */
 export interface MinutesSummary {
-  /** Minutes with samples. */
   n: number;
-  /** The smallest and largest of their values. */
   lo: number;
   hi: number;
   /** The values' sum, added in the minutes' order (a float sum depends on its order). */
   sum: number;
-  /**
-   * Per percentile asked, the value at its rank among the n values (the zeros of a count left
-   * out: rank ⌈p·width⌉ − zeros), or null when the rank falls among the zeros.
-   */
+  // Per percentile asked, the value at its rank among the n values (the zeros of a count left out:
+  // rank ⌈p·width⌉ − zeros), or null when the rank falls among the zeros.
   ranked: Partial<Record<Aggregation, number | null>>;
 }
 
@@ -175,11 +160,9 @@ export const PERCENTILE_OF: Partial<Record<Aggregation, number>> = {
   P99: 0.99,
 };
 
-/**
- * M44: a statistic over minutes (AVG, MIN, MAX, P50, P95, P99) from the minutes' summary, exactly
- * as `aggregate` computes it from the minutes themselves (M21): a count and a distinct count are
- * 0 in the window's other minutes, a ratio or latency has only the minutes with samples.
- */
+// M44: a statistic over minutes (AVG, MIN, MAX, P50, P95, P99) from the minutes' summary, exactly
+// as `aggregate` computes it from the minutes themselves (M21): a count and a distinct count are 0
+// in the window's other minutes, a ratio or latency has only the minutes with samples.
 export function statisticOfSummary(
   metric: MonitorMetric,
   aggregation: Aggregation,

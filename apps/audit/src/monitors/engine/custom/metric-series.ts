@@ -2,15 +2,12 @@ import { GROUP_BYS, GroupBy, MonitorMetric } from '@agp/contracts';
 
 import { TRAFFIC_EVENT_TYPES } from '../rollup-counters';
 
-/**
- * M29: what one (grouping, group, minute) of a tenant's traffic holds for the custom monitors, kept
- * as the ingest stores the events: for every metric of M21 the parts its per-minute value and its
- * samples are made of, so that a tick reads these cells instead of scanning the events.
- */
+// M29: what one (grouping, group, minute) of a tenant's traffic holds for the custom monitors, kept
+// as the ingest stores the events: for every metric of M21 the parts its per-minute value and its
+// samples are made of, so that a tick reads these cells instead of scanning the events.
 export interface SeriesCell {
   groupBy: GroupBy;
   key: string;
-  /** Epoch minute. */
   minute: number;
   requests: number;
   blocks: number;
@@ -22,7 +19,6 @@ export interface SeriesCell {
   llmFailovers: number;
   toolCalls: number;
   mcpRequests: number;
-  /** COMMUNICATION_AUDIT and LLM_GATEWAY_CALL events: an error rate's samples. */
   traffic: number;
   latencySum: number;
   /** Every latency of the minute, unordered: percentiles are exact (nearest rank, M21). */
@@ -57,11 +53,8 @@ const DETAIL_IDS: Readonly<Record<PartyGrouping, readonly string[]>> = {
   CHANNEL: ['channelId'],
 };
 
-/**
- * `details->>'name'` as PostgreSQL gives it: a string as it is, a number or boolean as its text,
- * null for JSON null or a missing member. Objects and arrays (never an id in any contract) give
- * undefined here and are left out (the SQL would key them by their JSON text).
- */
+// Objects and arrays (never an id in any contract) give undefined here and are left out (the SQL
+// would key them by their JSON text).
 export function detailText(details: Record<string, unknown> | null, name: string): string | null {
   const value = details?.[name];
   if (value === undefined || value === null) {
@@ -142,10 +135,7 @@ function emptyCell(groupBy: GroupBy, key: string, minute: number): SeriesCell {
   };
 }
 
-/**
- * The cells of a batch of stored traffic events, one per (grouping, group, minute): each event
- * counted in every group M21's group lateral gives it, with exactly the filters of METRIC_FILTER.
- */
+/** The cells of a batch of stored traffic events, one per (grouping, group, minute) (M21). */
 export function seriesCellsOf(events: readonly StoredTraffic[]): SeriesCell[] {
   const cells = new Map<string, SeriesCell>();
   const userSets = new Map<SeriesCell, Set<string>>();
@@ -240,7 +230,6 @@ export type SeriesRow = Partial<Omit<SeriesCell, 'groupBy' | 'key' | 'minute'>> 
 
 export type SeriesField = keyof Omit<SeriesRow, 'key' | 'minute'>;
 
-/** Which cell fields make each metric's per-minute value (the columns a read selects). */
 export const SERIES_FIELDS: Readonly<Record<MonitorMetric, readonly SeriesField[]>> = {
   REQUESTS: ['requests'],
   BLOCKS: ['blocks'],

@@ -11,7 +11,6 @@ export function comparisonOffsetMinutes(window: MonitorDefinition['window']): nu
   return window === 'LAST_7D' ? 7 * 1_440 : 1_440;
 }
 
-/** OUTLIER needs this many groups to tell a member from its peers. */
 export const MIN_PEERS = 3;
 
 export interface MonitorWindows {
@@ -20,7 +19,6 @@ export interface MonitorWindows {
   /** Epoch minute of the window's first minute (the window ends at the tick's evaluation delay). */
   startMinute: number;
   current: GroupSeries[];
-  /** CHANGE: the same window earlier, by group. */
   previous?: Map<string, GroupSeries>;
 }
 
@@ -34,7 +32,6 @@ function round(value: number): number {
   return Math.round(value * 1_000) / 1_000;
 }
 
-/** One custom monitor's findings at one tick: each group that crosses its condition. */
 export function evaluateMonitor(monitor: MonitorDefinition, windows: MonitorWindows): Finding[] {
   const minutes = WINDOW_MINUTES[monitor.window];
   const valueOf = (series: GroupSeries, start: number): number | undefined =>

@@ -29,7 +29,6 @@ function middleWithout(sorted: readonly number[], skip: number): number {
   return m % 2 ? at((m - 1) / 2) : (at(m / 2 - 1) + at(m / 2)) / 2;
 }
 
-/** First index of `value` in ascending `sorted` (it is there). */
 function indexOf(sorted: readonly number[], value: number): number {
   let [lo, hi] = [0, sorted.length - 1];
   while (lo < hi) {
@@ -43,11 +42,9 @@ function indexOf(sorted: readonly number[], value: number): number {
   return lo;
 }
 
-/**
- * `robustSpread` of each value's peers (all the others), in O(n log n) rather than one sort per
- * value: leaving one value out moves the median to one of at most three values, so the sorted
- * deviations are built once per such median and each value's own deviation is skipped by index.
- */
+// `robustSpread` of each value's peers (all the others), in O(n log n) rather than one sort per
+// value: leaving one value out moves the median to one of at most three values, so the sorted
+// deviations are built once per such median and each value's own deviation is skipped by index.
 export function leaveOneOutSpreads(values: readonly number[]): Spread[] {
   const sorted = [...values].sort((a, b) => a - b);
   const byMedian = new Map<number, { deviations: number[]; sum: number }>();

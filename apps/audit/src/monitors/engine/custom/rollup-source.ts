@@ -20,12 +20,8 @@ const PARTIES: Groupings = {
 };
 const TENANT_AND_POLICY: Groupings = { NONE: 'TENANT', POLICY: 'POLICY' };
 
-/**
- * M26: the (metric, groupBy) pairs whose rollup counter (M4) counts exactly the events the raw
- * query of M21 counts. Everything else (ratios, latencies, distinct counts, errors, which the
- * rollups count on other events, requests by policy or provider, actions by party) is read from
- * the stored events.
- */
+// M26: the (metric, groupBy) pairs whose rollup counter (M4) counts exactly the events the raw
+// query of M21 counts.
 const SOURCES: Partial<Record<MonitorMetric, Groupings>> = {
   REQUESTS: PARTIES,
   BLOCKS: TENANT_AND_POLICY,
@@ -42,7 +38,6 @@ export function rollupSourceOf(metric: MonitorMetric, groupBy: GroupBy): RollupS
   return subjectType ? { subjectType, metric: metric as RollupMetric } : undefined;
 }
 
-/** Aggregations a count's window total answers alone; the others need its minutes. */
 const TOTAL_ONLY: readonly Aggregation[] = ['SUM', 'COUNT', 'RATE_PER_MIN', 'AVG'];
 
 export function needsMinutes(aggregation: Aggregation): boolean {

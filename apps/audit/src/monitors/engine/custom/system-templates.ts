@@ -10,10 +10,7 @@ interface TemplateQuery {
   groupBy: GroupBy;
 }
 
-/**
- * M23: each built-in detector as the query it watches. Governance detectors watch records, not a
- * metric: their query fields are null.
- */
+/** Governance detectors watch records, not a metric: their query fields are null (M23). */
 const QUERIES: Partial<Record<Detector, TemplateQuery>> = {
   POLICY_INVOCATION_ANOMALY: { metric: 'REQUESTS', aggregation: 'RATE_PER_MIN', groupBy: 'POLICY' },
   POLICY_BLOCK_ANOMALY: { metric: 'BLOCKS', aggregation: 'RATE_PER_MIN', groupBy: 'POLICY' },
@@ -64,7 +61,6 @@ const QUERIES: Partial<Record<Detector, TemplateQuery>> = {
   },
 };
 
-/** The window of the specification closest to a detector's window in minutes. */
 function windowOf(minutes: number): TimeWindow {
   return minutes <= 5
     ? 'LAST_5M'

@@ -20,10 +20,7 @@ export function seriesOfKind(input: RateInput, subjectType: string, metric: stri
   return input.byKind.get(`${subjectType}:${metric}`) ?? [];
 }
 
-/**
- * The baseline days of each subject (M6): the same for every subject older than the lookback, so
- * computed once for those.
- */
+/** The baseline days of each subject (M6). */
 export function baselineDaysOf(
   input: RateInput,
 ): (subjectType: string, subjectId: string) => number[] {
@@ -45,11 +42,8 @@ export interface DayOfBaseline {
   isHoliday?: boolean;
 }
 
-/**
- * M18: every day of the lookback since the subject was first seen, marked whether it is one of its
- * M6 baseline days (the level comes from those; the trend and dispersion from all). None when M6
- * has no baseline.
- */
+// M18: every day of the lookback since the subject was first seen, marked whether it is one of its
+// M6 baseline days (the level comes from those; the trend and dispersion from all).
 export function seasonalDaysOf(
   input: RateInput,
 ): (subjectType: string, subjectId: string) => DayOfBaseline[] {
@@ -71,11 +65,9 @@ export function seasonalDaysOf(
   };
 }
 
-/**
- * M43: the baseline days on which the tenant's requests at this clock time fell far below the
- * other days of their kind (M30's rule): a holiday, when every subject ran at its weekend level,
- * is no baseline of a weekday for any of them.
- */
+// M43: the baseline days on which the tenant's requests at this clock time fell far below the other
+// days of their kind (M30's rule): a holiday, when every subject ran at its weekend level, is no
+// baseline of a weekday for any of them.
 function tenantHolidays(
   input: RateInput,
   chosenOf: (subjectType: string, subjectId: string) => number[],

@@ -62,10 +62,7 @@ interface Gap {
   due?: Date;
 }
 
-/**
- * The five governance detectors (issue 17): each subject's open gaps at `now`. A gap that closed
- * yields nothing, and the tick resolves its alert (M20).
- */
+/** The five governance detectors (issue 17): each subject's open gaps at `now` (M20). */
 export function governanceFindings(input: GovernanceInput): Finding[] {
   const { now, settings } = input;
   const gaps = new Map<GovernanceDetector, Gap[]>(

@@ -28,12 +28,9 @@ export type NoveltyDetector = (typeof NOVELTY_DETECTORS)[number];
 export interface NoveltyInput {
   tenantId: string;
   tick: Date;
-  /** Sightings that (re)appeared in the detector's recent window. */
   sightings: SightingRow[];
-  /**
-   * When the tenant's own traffic was first seen, if within the longest lookback (undefined: the
-   * tenant is older than that): novelty needs a full lookback of history.
-   */
+  // When the tenant's own traffic was first seen, if within the longest lookback (undefined: the
+  // tenant is older than that): novelty needs a full lookback of history.
   tenantFirstSeen: Date | undefined;
   settings: DetectorSettings;
 }

@@ -76,7 +76,6 @@ function tenant(metric: RollupMetric, action: Action, unattributed: RollupMetric
   };
 }
 
-/** The metrics a set of rate detectors reads. */
 export function rateMetrics(detectors: readonly RateDetector[]): RollupMetric[] {
   const metrics = new Set<RollupMetric>();
   for (const detector of detectors) {
@@ -92,7 +91,6 @@ export function rateMetrics(detectors: readonly RateDetector[]): RollupMetric[] 
   return [...metrics];
 }
 
-/** One count-based detector over every subject of its kind in the tenant. */
 export function rateFindings(detector: RateDetector, input: RateInput): Finding[] {
   const spec: RateSpec = RATE_SPECS[detector];
   const settings = spec.spikeOnly ? { ...input.settings, dropRatio: 0 } : input.settings;
@@ -107,10 +105,8 @@ export function rateFindings(detector: RateDetector, input: RateInput): Finding[
   return findings;
 }
 
-/**
- * One subject's series against its baseline (a share of its calls when the detector has them,
- * M19, else a count, M17), under `settings`: the bench's replay also asks it with relaxed ones.
- */
+// One subject's series against its baseline (a share of its calls when the detector has them, M19,
+// else a count, M17), under `settings`: the bench's replay also asks it with relaxed ones.
 export function assessSeries(
   detector: RateDetector,
   series: SeriesOf,

@@ -3,7 +3,6 @@ export interface WindowSegment {
   hour: Date;
   lo: number;
   hi: number;
-  /** 0 for the recent window, d for the same window d days earlier. */
   day: number;
 }
 
@@ -21,13 +20,9 @@ export function isWeekend(at: Date): boolean {
   return day === 0 || day === 6;
 }
 
-/**
- * The hour-row pieces of the window [end - minutes, end) and of the same window `day` days
- * earlier, for each day in `days` (0 is the recent window itself), baseline days widened by
- * `extendMinutes` on each side. M18: each baseline day's widened window is cut into `parts`
- * consecutive pieces, read as slot `part × (last day + 1) + day` (so with one part, slot = day):
- * the pieces show the subject's variation from one window to the next.
- */
+// The hour-row pieces of the window [end - minutes, end) and of the same window `day` days earlier,
+// for each day in `days` (0 is the recent window itself), baseline days widened by `extendMinutes`
+// on each side (M18).
 export function windowSegments(
   end: Date,
   minutes: number,
@@ -69,11 +64,8 @@ function hourPieces(start: number, stop: number, day: number): WindowSegment[] {
   return segments;
 }
 
-/**
- * M6: the baseline days of a window starting at `windowStart`: those of the last `lookbackDays`
- * that are of the same kind (weekday or weekend) and come after the subject was first seen. With
- * fewer than two of the same kind it takes every eligible day; with fewer than two, none.
- */
+// M6: the baseline days of a window starting at `windowStart`: those of the last `lookbackDays`
+// that are of the same kind (weekday or weekend) and come after the subject was first seen.
 export function baselineDays(
   windowStart: Date,
   lookbackDays: number,

@@ -4,7 +4,6 @@ import { RECURRENCES, Recurrence } from '../quiet.types';
 import { QuietTargetDto } from './quiet-target.dto';
 
 export class CreateDowntimeDto extends QuietTargetDto {
-  /** The first window's start. */
   @IsISO8601({ strict: true })
   startsAt: string;
 
@@ -13,12 +12,10 @@ export class CreateDowntimeDto extends QuietTargetDto {
   @Max(10_080)
   durationMinutes: number;
 
-  /** Default NONE (one-off). */
   @IsOptional()
   @IsIn(RECURRENCES)
   recurrence?: Recurrence;
 
-  /** A recurring downtime starts no window from this time on. */
   @IsOptional()
   @IsISO8601({ strict: true })
   repeatUntil?: string;

@@ -8,7 +8,6 @@ export class QuietTargetDto {
   @IsIn(QUIET_SCOPES)
   scope: QuietScope;
 
-  /** MONITOR: a custom monitor, or a SYSTEM_TEMPLATE one (its detector). */
   @IsOptional()
   @IsUUID()
   monitorId?: string;

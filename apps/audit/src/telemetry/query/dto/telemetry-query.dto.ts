@@ -15,7 +15,6 @@ import {
 export const SPAN_STATUSES = ['UNSET', 'OK', 'ERROR'] as const;
 export type SpanStatus = (typeof SPAN_STATUSES)[number];
 
-/** OTLP's severity ranges (log data model): each name covers four numbers. */
 export const SEVERITIES = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
@@ -28,7 +27,6 @@ export class TelemetryFilterQueryDto {
   @Matches(/^[0-9a-fA-F]{32}$/, { message: 'traceId must be 32 hex digits' })
   traceId?: string;
 
-  /** The resource's `service.name`. */
   @IsOptional()
   @IsString()
   @MaxLength(200)
@@ -40,10 +38,7 @@ export class TelemetryFilterQueryDto {
   @MaxLength(200)
   agentId?: string;
 
-  /**
-   * Attribute equality, `key=value`, repeatable; `attr.<key>=<value>` in the query string is the
-   * same filter (A26). Matches the item's own attributes or its resource's, compared as text.
-   */
+  /** Attribute equality, `key=value`, repeatable (A26). */
   @IsOptional()
   @Transform(asList)
   @ArrayMaxSize(10)
@@ -52,12 +47,10 @@ export class TelemetryFilterQueryDto {
   @Matches(/^[^=]+=/, { each: true, message: 'each attr must be key=value' })
   attr?: string[];
 
-  /** Inclusive. */
   @IsOptional()
   @IsISO8601({ strict: true })
   from?: string;
 
-  /** Exclusive. */
   @IsOptional()
   @IsISO8601({ strict: true })
   to?: string;
