@@ -2,6 +2,7 @@ import { schedulerProvider } from '@agp/jobs';
 
 import { RELAY_DATABASE } from './database/tokens';
 import { HitlExpiryJob } from './hitl/hitl-expiry.job';
+import { ChannelEventsRetentionJob } from './traffic/channels/channel-events-retention.job';
 import { PolicyDiffRetentionJob } from './shadow/policy-diff-retention.job';
 import { NotificationRetentionJob } from './notifications/notification-retention.job';
 import { WebhookRetentionJob } from './webhooks/webhook-retention.job';
@@ -15,12 +16,19 @@ import { WebhookRetentionJob } from './webhooks/webhook-retention.job';
 export const relayJobs = schedulerProvider({
   provide: Symbol.for('agp:relay:jobs'),
   database: RELAY_DATABASE,
-  inject: [HitlExpiryJob, WebhookRetentionJob, PolicyDiffRetentionJob, NotificationRetentionJob],
+  inject: [
+    HitlExpiryJob,
+    WebhookRetentionJob,
+    PolicyDiffRetentionJob,
+    NotificationRetentionJob,
+    ChannelEventsRetentionJob,
+  ],
   jobs: (
     hitlExpiry: HitlExpiryJob,
     webhookRetention: WebhookRetentionJob,
     policyDiffRetention: PolicyDiffRetentionJob,
     notificationRetention: NotificationRetentionJob,
+    channelEventsRetention: ChannelEventsRetentionJob,
   ) => [
     { name: 'relay-hitl-expiry', intervalMs: 5_000, work: () => hitlExpiry.tick() },
     {
@@ -38,6 +46,12 @@ export const relayJobs = schedulerProvider({
       name: 'relay-notification-retention',
       intervalMs: 3_600_000,
       work: () => notificationRetention.tick(),
+    },
+    // channels.md CH13: settled channel events past their 7 days.
+    {
+      name: 'relay-channel-event-retention',
+      intervalMs: 3_600_000,
+      work: () => channelEventsRetention.tick(),
     },
   ],
 });

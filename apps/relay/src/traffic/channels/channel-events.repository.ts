@@ -136,6 +136,16 @@ export class ChannelEventsRepository {
     await tx.query(`UPDATE ${T} SET status = $2, updated_at = now() WHERE id = $1`, [id, status]);
   }
 
+  /** CH13: settled events last changed before `before`, of every tenant; how many went. */
+  async pruneSettled(tx: Tx, before: Date): Promise<number> {
+    const rows: Row[] = await tx.query(
+      `WITH gone AS (DELETE FROM ${T} WHERE status IN ('ANSWERED', 'REFUSED', 'FAILED')
+         AND updated_at < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+      [before],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   async find(
     tx: Tx,
     tenantId: string,

@@ -5,6 +5,7 @@ import { ChannelAgent } from './channel-agent';
 import { ChannelDirectory } from './channel-directory';
 import { ChannelEventsController } from './channel-events.controller';
 import { ChannelEventsRepository } from './channel-events.repository';
+import { ChannelEventsRetentionJob } from './channel-events-retention.job';
 import { ChannelExchange } from './channel-exchange';
 import { ChannelIntake } from './channel-intake.service';
 import { ChannelReplies } from './channel-replies';
@@ -25,6 +26,8 @@ import { ChannelWorker } from './channel-worker';
     ChannelExchange,
     ChannelWorker,
     ChannelIntake,
+    ChannelEventsRetentionJob,
   ],
+  exports: [ChannelEventsRetentionJob],
 })
 export class ChannelTrafficModule {}
