@@ -54,9 +54,10 @@ describe(ChannelEventsRetentionJob.name, () => {
   }
 
   const remaining = (): Promise<string[]> =>
-    database.asSystem(async (tx) =>
-      (await tx.query(`SELECT id FROM relay.channel_events`)).map((r: { id: string }) => r.id),
-    );
+    database.asSystem(async (tx) => {
+      const rows: Array<{ id: string }> = await tx.query(`SELECT id FROM relay.channel_events`);
+      return rows.map((row) => row.id);
+    });
 
   it('should remove settled events past the retention and keep recent and unsettled ones', async () => {
     const old = CHANNEL_EVENT_RETENTION_MS + 60_000;
