@@ -7,12 +7,7 @@ import { PolicyDiffRetentionJob } from './shadow/policy-diff-retention.job';
 import { NotificationRetentionJob } from './notifications/notification-retention.job';
 import { WebhookRetentionJob } from './webhooks/webhook-retention.job';
 
-/**
- * The relay's scheduled work, each once per interval across replicas (F30): holds past their
- * `expiresAt` (D34) every 5 seconds, settled webhook and notification deliveries past their
- * retention every hour. The evaluation runs, webhook and notification deliveries are claim loops
- * of their own (`RunExecutor`, `WebhookDispatcher`, `NotificationDispatcher`).
- */
+// F30: HITL expiry (D34) every 5 s, delivery retention hourly; dispatchers are claim loops.
 export const relayJobs = schedulerProvider({
   provide: Symbol.for('agp:relay:jobs'),
   database: RELAY_DATABASE,

@@ -51,10 +51,7 @@ export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX' | 'SECRET
     >
   > & { DATABASE_URL: string };
 
-/**
- * The relay service: the unit that both its own process (main.ts) and the one-process runner
- * import (D2). Its routes live under /relay/... (D1); its data in the `relay` schema (D4).
- */
+/** D2, D1, D4: imported by its own main.ts and by the one-process runner. */
 @Module({})
 export class RelayModule {
   static forRoot(env: RelayModuleEnv): DynamicModule {

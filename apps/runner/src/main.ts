@@ -17,13 +17,9 @@ import {
 import { RunnerEnv } from './config/runner.env';
 import { consoleDirectory, serveConsole } from './console/serve-console';
 
-/**
- * The one-process platform (D2): the three services' modules composed in one Nest application on
- * PORT, serving every prefix itself, so no proxy hop is needed.
- */
+/** D2: the three services in one Nest application, so no proxy hop is needed. */
 async function main(): Promise<void> {
-  // Unset, the public address follows PORT: `PORT=8090 npm start` issues tokens, console sign-in
-  // and bootstrap.json's instructions for :8090, not the default :8080.
+  // Unset, the public address follows PORT, so tokens and bootstrap.json name the real port.
   const { PORT } = loadEnvOrExit(RunnerEnv);
   const source = {
     ...process.env,
@@ -34,8 +30,7 @@ async function main(): Promise<void> {
   const databaseUrl =
     env.DATABASE_URL ?? (embedded = await startEmbeddedPostgres(env.DATA_DIR)).url;
   const shared = { ...source, DATABASE_URL: databaseUrl, PORT: String(env.PORT) };
-  // D37: the embedded default reaches MCP servers on this machine or network unless told not to,
-  // and seals their credentials with a key it keeps in DATA_DIR (0600) unless SECRETS_KEY is set.
+  // D37: the embedded default reaches private MCP hosts and keeps its sealing key in DATA_DIR.
   const relayEnv = loadEnv(RelayEnv, { EGRESS_ALLOW_PRIVATE: 'true', ...shared });
   const secretsKey = relayEnv.SECRETS_KEY ?? embeddedSecretsKey(env.DATA_DIR);
 
@@ -49,14 +44,12 @@ async function main(): Promise<void> {
     },
     logLevel: env.LOG_LEVEL,
     trustProxyHops: env.TRUST_PROXY_HOPS,
-    // Issue 16: the console at `/`, beside the services' prefixes.
     configureFastify: (adapter) => {
       if (consoleDir) {
         serveConsole(adapter.getInstance(), consoleDir);
       }
     },
     imports: [
-      // The JWKS is served by this same process.
       AuthModule.forRoot(
         authOptionsFromEnv(
           env,
@@ -67,7 +60,6 @@ async function main(): Promise<void> {
       TenantAuthModule.forRoot({ ...loadEnv(TenantAuthEnv, shared), DATABASE_URL: databaseUrl }),
       RelayModule.forRoot({ ...relayEnv, SECRETS_KEY: secretsKey, DATABASE_URL: databaseUrl }),
       AuditModule.forRoot({ ...loadEnv(AuditEnv, shared), DATABASE_URL: databaseUrl }),
-      // GET /asyncapi.json, as the gateway serves it in the multi-process setup.
       AsyncApiModule,
     ],
   });

@@ -1,8 +1,4 @@
-/**
- * One thing an engine found (D50): `start`/`end` are UTF-16 code units of the scanned text, `score`
- * how sure the engine is (0…1). The matched text is never part of a finding, so a finding can be
- * logged and audited as it is.
- */
+/** D50: spans in UTF-16 code units, score 0…1; never the matched text, so it can be audited as is. */
 export interface Finding {
   type: string;
   start: number;
@@ -20,10 +16,7 @@ export interface Rule {
   /** Score of a match; validate may refine it, or reject it with 0. */
   score: number;
   validate?: (value: string, text: string, start: number, end: number) => number;
-  /**
-   * A cheap test (a literal the rule cannot match without) run once per text before the rule's own
-   * scan: most texts skip most rules at the cost of one Boyer-Moore search (GR2).
-   */
+  /** A literal the rule needs: most texts skip most rules for one Boyer-Moore search (GR2). */
   gate?: RegExp;
 }
 
@@ -79,7 +72,6 @@ export function before(text: string, start: number, width: number): string {
   return text.slice(Math.max(0, start - width), start).toLowerCase();
 }
 
-/** Lower-cased text of up to `width` characters after `end`. */
 export function after(text: string, end: number, width: number): string {
   return text.slice(end, end + width).toLowerCase();
 }

@@ -27,10 +27,7 @@ export const DETECTORS: Record<
   PROMPT_INJECTION: { detect: detectPromptInjection, eventType: 'PROMPT_INJECTION_DETECTION' },
 };
 
-/**
- * Runs every engine once on a sample, so the first real message does not pay for compiling the
- * rules and loading phone metadata inside a policy's 50 ms budget (D22).
- */
+/** So the first real message does not pay rule compiling inside a policy's 50 ms budget (D22). */
 export function warmUpDetectors(): void {
   const sample =
     'Ana Lima <ana@example.org> +44 20 7946 0958 4111 1111 1111 1111 DE89 3704 0044 0532 0130 00 ' +

@@ -1,9 +1,6 @@
 import { Finding } from './finding';
 
-/**
- * MASK by type labels (GR8): each finding's span becomes `[MASKED:<type>]`, the form the relay's
- * masks write. Findings must be sorted by start (every engine returns them so); overlaps keep the first.
- */
+/** GR8: the relay's `[MASKED:<type>]` form. Findings sorted by start; overlaps keep the first. */
 export function maskFindings(text: string, findings: readonly Finding[]): string {
   let out = '';
   let at = 0;

@@ -2,11 +2,7 @@ import { Finding } from './finding';
 
 const KEPT_TEXTS = 16;
 
-/**
- * GR12: the last few texts' findings, per engine. One hop's text is scanned by every bound policy
- * that asks (each evaluation is separate) and again when its masks are applied; a pure function's
- * recent results are safe to share, and no replica can disagree with them.
- */
+/** GR12: each bound policy and the masks rescan one hop's text; pure results are safe to share. */
 export function memoized(detect: (text: string) => Finding[]): (text: string) => Finding[] {
   const recent = new Map<string, Finding[]>();
   return (text) => {

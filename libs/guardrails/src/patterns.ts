@@ -17,12 +17,8 @@ const ALLOWED_FLAGS = /^[ms]*$/;
 let linearEngine = false;
 
 /**
- * GR13: tenants' patterns run on V8's linear-time regular-expression engine (the `l` flag), which
- * simulates the automaton instead of backtracking: `(a|aa)+b` over 64 KB is a linear scan, where
- * the backtracking engine needs seconds for 30 characters. The engine refuses what it cannot run
- * in linear time (back-references, look-around) and does not support the `i`, `u` and `d` flags;
- * each refusal is the reason the API answers with (D53's 400). Turned on once, before the first
- * pattern compiles; it only adds the `l` flag and changes no other expression.
+ * GR13: tenants' patterns run on V8's linear-time engine (`l` flag), so `(a|aa)+b` cannot take
+ * seconds; its refusals (back-references, look-around, `i`/`u`/`d`) are D53's 400 reasons.
  */
 export function compileLinear(pattern: string, flags = ''): CompiledPattern {
   if (pattern.length === 0 || pattern.length > MAX_PATTERN_CHARS) {
@@ -36,6 +32,7 @@ export function compileLinear(pattern: string, flags = ''): CompiledPattern {
     };
   }
   if (!linearEngine) {
+    // Before the first compile; it only adds the `l` flag and changes no other expression.
     setFlagsFromString('--enable-experimental-regexp-engine');
     linearEngine = true;
   }

@@ -3,10 +3,7 @@ import { ListAgentsQueryDto } from './dto/list-agents-query.dto';
 import { UpdateAgentDto } from './dto/update-agent.dto';
 import { AgentsService } from './agents.service';
 
-/**
- * Agents under /relay/v1/agents: created and deleted in tenant-auth (D30), so the relay lists them,
- * reads one and keeps their metadata (R11), with the registry's one shape.
- */
+/** D30, R11: created and deleted in tenant-auth; the relay lists them and keeps their metadata. */
 export const AgentsController = catalogController({
   name: 'AgentsController',
   path: 'relay/v1/agents',

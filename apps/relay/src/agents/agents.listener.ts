@@ -7,10 +7,7 @@ import { RELAY_CONSUMERS } from '../database/tokens';
 import { AgentsRepository } from './agents.repository';
 import { RELAY_ORIGIN } from './agents.service';
 
-/**
- * Keeps the agents projection from tenant-auth's AGENT_LIFECYCLE events (idempotent through the
- * inbox, ordered by tenant-auth's revision: an older event never undoes a newer state, issue 30).
- */
+/** Issue 30: idempotent through the inbox; an older event never undoes a newer revision. */
 @Injectable()
 export class AgentsListener implements OnModuleInit {
   constructor(

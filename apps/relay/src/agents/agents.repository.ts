@@ -8,7 +8,6 @@ import { Agent, AgentIdentity, AgentMetadata } from './agent.types';
 const SELECT = `SELECT a.*, coalesce(u.display_name, u.email) AS owner_name FROM relay.agents a
   LEFT JOIN relay.users u ON u.id = a.owner_user_id AND u.status <> 'DELETED'`;
 
-/** The agents projection (tenant-auth identity) with the relay's own metadata. */
 @Injectable()
 export class AgentsRepository {
   /** From AGENT_LIFECYCLE or tenant-auth's answer; only what is newer than the row (issue 30). */
@@ -31,7 +30,6 @@ export class AgentsRepository {
     );
   }
 
-  /** The ids of `ids` this projection does not hold (in the tenant). */
   async missing(tx: Tx, tenantId: string, ids: readonly string[]): Promise<string[]> {
     return missingOf(tx, 'relay.agents', tenantId, ids);
   }

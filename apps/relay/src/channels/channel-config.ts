@@ -48,11 +48,7 @@ export interface PreparedConfig {
 /** Slack's Web API (D56's default). */
 export const SLACK_API_BASE_URL = 'https://slack.com/api';
 
-/**
- * D56: validates `config` for `kind` and splits it into settings and secrets. `kept` are the
- * secrets stored before (a change that does not give them keeps them; a WEBHOOK or WEB channel
- * keeps its generated secret). Kinds without an adapter (TEAMS, EMAIL, OTHER) take no config.
- */
+/** D56: `kept` secrets survive a change omitting them; kinds without an adapter take no config. */
 export function prepareConfig(
   kind: ChannelKind,
   config: Record<string, unknown> | undefined,
@@ -112,7 +108,6 @@ export function readableConfig(
   return { ...settings, ...masks, ...answeredOnce };
 }
 
-/** Which secrets a kind keeps (what a read shows masked). */
 export function secretNamesOf(kind: string, secrets: ChannelSecrets | undefined): string[] {
   return Object.keys(secrets ?? {}).filter((name) =>
     kind === 'WEB' ? name === 'channelKey' : name !== 'channelKey',

@@ -3,7 +3,6 @@ import { CreateChannelDto } from './dto/create-channel.dto';
 import { UpdateChannelDto } from './dto/update-channel.dto';
 import { CHANNELS_CATALOG } from './channels.constants';
 
-/** CRUD of channels under /relay/v1/channels (the registry's one shape). */
 export const ChannelsController = catalogController({
   name: 'ChannelsController',
   path: 'relay/v1/channels',

@@ -32,10 +32,8 @@ const SECRET_NAMES: Partial<Record<ChannelKind, string[]>> = {
 };
 
 /**
- * Channels of the registry with their kind's settings (D56, channels.md CH1): `config` validated
- * per kind, URLs checked against the egress rules (D37), the secrets sealed into one write-only
- * column and read back as `"********"`; a webhook's `whsec_` secret and a web chat's key are made
- * here and answered once, by the create (or the change of kind) that made them.
+ * D56, CH1: config validated per kind, URLs under D37, secrets sealed write-only; a webhook's
+ * `whsec_` or web chat key is answered once, by the write that made it.
  */
 export class ChannelsService implements CatalogOperations<CatalogEntry> {
   constructor(
@@ -125,7 +123,6 @@ export class ChannelsService implements CatalogOperations<CatalogEntry> {
     return prepared;
   }
 
-  /** The fields the catalog stores: the settings readable, the secrets sealed together. */
   private stored(
     values: Record<string, unknown>,
     prepared: PreparedConfig,
@@ -170,7 +167,6 @@ function readable(entry: CatalogEntry, answeredOnce: Partial<ChannelSecrets> = {
   };
 }
 
-/** The channels' operations under CHANNELS_CATALOG. */
 export const channelsProvider: FactoryProvider<ChannelsService> = {
   provide: CHANNELS_CATALOG,
   inject: [RELAY_DATABASE, RELAY_OUTBOX, EGRESS_OPTIONS, CredentialCipher],

@@ -39,11 +39,8 @@ const EMBEDDING_V4: readonly Range[] = [
 ];
 
 /**
- * D37: may the relay call this URL? `null` when it may, else the reason (for a 400 at registration,
- * or a refusal on the traffic path). http or https only, no user info; link-local and metadata
- * addresses always refused; private ranges (10/8, 172.16/12, 192.168/16, 127/8, 0/8, ::1, ::,
- * fc00::/7, and `localhost`) unless `allowPrivate`. A host name is not resolved here: the traffic
- * code checks the addresses it resolves to with {@link checkEgressAddress}.
+ * D37: `null` when the relay may call the URL, else the reason. Link-local and metadata always
+ * refused, private ranges unless `allowPrivate`; resolved addresses: {@link checkEgressAddress}.
  */
 export function checkEgressUrl(url: string, options: EgressOptions): string | null {
   let parsed: URL;

@@ -8,11 +8,7 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
-/**
- * D37 at connect time: an outbound URL (an MCP server's, a webhook's) is checked when registered,
- * but what its name resolves to is checked on every connection, so a name that later points at a
- * private or metadata address (DNS rebinding) is refused too.
- */
+/** D37 on every connection, not only at registration, so DNS rebinding to private hosts fails. */
 export function guardedLookup(
   egress: EgressOptions,
 ): (hostname: string, options: LookupOptions, callback: LookupCallback) => void {

@@ -17,12 +17,7 @@ import {
 
 import { RESERVED_HEADERS } from '../mcp-servers/mcp-servers.constants';
 
-/**
- * The fields the relay's registry DTOs share (MCP servers, LLM providers, agents): an upstream's
- * URL, a credential sent as a header, the header's name, a timeout, a description. Each composite
- * applies its decorators in the order stacked decorators apply (the bottom one first), so the
- * validation metadata, and the order of a field's messages, are what the stacked form gave.
- */
+// Composites apply decorators bottom-first as stacking does, so messages keep the stacked order.
 function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
   return applyDecorators(...decorators.reverse());
 }
@@ -35,7 +30,6 @@ export function IsUpstreamUrl(): PropertyDecorator {
   );
 }
 
-/** Free text describing a registry entry. */
 export function IsDescription(): PropertyDecorator {
   return stacked(IsString(), MaxLength(2_000));
 }

@@ -11,13 +11,11 @@ export const EGRESS_OPTIONS = Symbol('relay:egress-options');
 export const PUBLIC_BASE_URL = Symbol('relay:public-base-url');
 
 export interface RelayConfig {
-  /** SECRETS_KEY, base64. */
   secretsKey: string;
   egressAllowPrivate: boolean;
   publicBaseUrl: string;
 }
 
-/** The relay's validated settings that feature modules inject, visible to all of them. */
 @Module({})
 export class RelayConfigModule {
   static forRoot(config: RelayConfig): DynamicModule {

@@ -29,18 +29,13 @@ export class RelayEnv extends CoreEnv {
   @Max(10_000)
   POLICY_EVAL_TIMEOUT_MS: number = 50;
 
-  /** How often each replica looks for PENDING evaluation runs started elsewhere. */
   @Type(() => Number)
   @IsInt()
   @Min(50)
   @Max(60_000)
   EVALUATION_RUN_POLL_MS: number = 1_000;
 
-  /**
-   * Secret (D37): base64 of 32 random bytes (`openssl rand -base64 32`), the AES-256-GCM key that
-   * seals upstream credentials at rest. Required standalone (every replica must share it); the
-   * embedded default keeps one in DATA_DIR (see `embeddedSecretsKey`). Never logged.
-   */
+  /** Secret (D37): base64 of 32 bytes sealing credentials; shared by all replicas. Never logged. */
   @IsOptional()
   @Matches(/^[A-Za-z0-9+/_-]{43}=?$/, {
     message: 'must be the base64 of 32 bytes (openssl rand -base64 32)',
@@ -75,7 +70,6 @@ export class RelayEnv extends CoreEnv {
   @Max(120_000)
   WEBHOOK_TIMEOUT_MS: number = 10_000;
 
-  /** How often each replica looks for due webhook deliveries. */
   @Type(() => Number)
   @IsInt()
   @Min(20)
@@ -89,10 +83,7 @@ export class RelayEnv extends CoreEnv {
   @Max(3_650)
   WEBHOOK_RETENTION_DAYS: number = 30;
 
-  /**
-   * W19: a PEM file of certificates an SMTP server's STARTTLS certificate may chain to besides
-   * the system's (a company's own mail relay). Absent: the system's only.
-   */
+  /** W19: extra STARTTLS roots (a company's own mail relay); absent: the system's only. */
   @IsOptional()
   @IsString()
   @MaxLength(4_096)

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Where the embedded default keeps its key, under DATA_DIR. */
 export const EMBEDDED_SECRETS_KEY_FILE = 'relay-secrets.key';
 
 /** SECRETS_KEY as the 32 bytes of an AES-256 key; throws naming the variable otherwise. */
@@ -14,11 +13,7 @@ export function decodeSecretsKey(base64: string): Buffer {
   return key;
 }
 
-/**
- * The embedded default (D2) needs no configuration: without SECRETS_KEY it keeps one in
- * DATA_DIR/relay-secrets.key (0600), generated on first start and read on every later one, so
- * the credentials it sealed stay readable. A multi-process setup sets SECRETS_KEY instead.
- */
+/** D2: kept in DATA_DIR (0600) and reused on every start, so sealed credentials stay readable. */
 export function embeddedSecretsKey(dataDir: string): string {
   const file = join(dataDir, EMBEDDED_SECRETS_KEY_FILE);
   if (!existsSync(file)) {

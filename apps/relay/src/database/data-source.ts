@@ -24,10 +24,7 @@ import { CreateMcpToolDefinitions1765330000000 } from './migrations/176533000000
 import { CreateNotificationTables1765340000000 } from './migrations/1765340000000-CreateNotificationTables';
 import { RELAY_SCHEMA } from './tokens';
 
-/**
- * Entities and migrations of the relay schema: shared by the runtime and the migrate command.
- * R2: the relay's repositories use parameterised SQL on the transaction, so no entity classes.
- */
+/** R2: repositories use parameterised SQL on the transaction, so no entity classes. */
 export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
   return {
     url,

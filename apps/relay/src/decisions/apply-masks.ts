@@ -12,10 +12,7 @@ const DEFAULT_LABEL = 'MASKED';
 const INLINE_FLAGS = /^\(\?([ims]+)\)/;
 const patterns = new Map<string, RegExp | null>();
 
-/**
- * A Rego (RE2) pattern as a global JavaScript RegExp: leading inline flags such as `(?i)` become
- * RegExp flags. Cached, since the same few patterns come back on every message. null: unusable.
- */
+/** Rego (RE2) inline flags like `(?i)` become RegExp flags; cached, as patterns repeat. */
 export function toRegExp(pattern: string): RegExp | null {
   let compiled = patterns.get(pattern);
   if (compiled === undefined) {
@@ -114,11 +111,8 @@ function rewriteAt(
 }
 
 /**
- * POLICY.md masks: `path` alone replaces the whole value with `[MASKED:<label>]`; with `pattern`
- * each match inside the string values at the path is replaced. Paths are dot paths into
- * `message.json`; `""` is the whole message (R8). A pattern that cannot be compiled masks the
- * whole value: a broken mask must not leak what it was meant to hide. With `detector` the engine's
- * findings are replaced by their type labels (GR8).
+ * POLICY.md masks (R8, GR8). A pattern that does not compile masks the whole value: a broken
+ * mask must not leak what it was meant to hide.
  */
 export function applyMasks(
   json: unknown,

@@ -21,11 +21,7 @@ function isChannel(endpoint: EndpointRef, id: string | undefined): boolean {
   return endpoint.type === 'CHANNEL' && endpoint.id === id;
 }
 
-/**
- * D23: TENANT matches all traffic; AGENT traffic from or to the agent; SUBSCRIPTION traffic from
- * `sourceAgent` to `sinkAgent`; CHANNEL traffic from or to the channel; CHANNEL_SUBSCRIPTION
- * traffic between the channel and the agent, either way (R7). Outside its window nothing matches.
- */
+/** D23, R7: CHANNEL_SUBSCRIPTION matches either way; outside its window nothing matches. */
 export function bindingApplies(
   binding: BindingScope,
   source: EndpointRef,

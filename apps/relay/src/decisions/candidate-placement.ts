@@ -28,21 +28,14 @@ export function sameScope(a: BindingScope, b: BindingScope): boolean {
   );
 }
 
-/**
- * governance.md G7: a candidate (a SHADOW binding, or a replayed version placed where a binding
- * is) stands in for the ENFORCE bindings of its own group at the same place — what promoting it
- * or upgrading them would move — and is added beside every other binding.
- */
+/** G7: a candidate stands in for its group's ENFORCE bindings at its place, as promotion would. */
 export function replacedBy(candidate: PlacedBinding, enforced: readonly PlacedBinding[]): string[] {
   return enforced
     .filter((b) => b.groupId === candidate.groupId && sameScope(b, candidate))
     .map((b) => b.bindingId);
 }
 
-/**
- * The decision as if the candidate enforced (D22 over the enforced results without those it
- * replaces, plus its own): the enforced bindings are not evaluated again, their results are reused.
- */
+/** D22: the enforced results are reused, not evaluated again. */
 export function candidateOutcome(
   enforced: readonly BindingResult[],
   replaces: readonly string[],

@@ -22,11 +22,7 @@ export interface Combined {
   ordered: BindingResult[];
 }
 
-/**
- * D22: the most severe action wins, masks, reasons and detections accumulate, and on equal severity
- * the binding with the lower priority number is reported first. A failed evaluation (ERROR) blocks
- * unless the tenant fails open, in which case it is reported but does not count.
- */
+/** D22: most severe wins; an ERROR blocks unless the tenant fails open; lower priority first. */
 export function combineDecisions(results: readonly BindingResult[], failOpen: boolean): Combined {
   const ordered = [...results].sort(
     (a, b) =>

@@ -28,7 +28,6 @@ export interface TenantPolicySnapshot {
   failOpen: boolean;
   /** From the tenants projection, for `input.tenant.slug` (POLICY.md). */
   tenantSlug?: string;
-  /** The ENFORCE bindings: what decides a hop. */
   bindings: CachedBinding[];
   /** D49: the SHADOW bindings, each with the enforced bindings it would replace (G7). */
   shadows: ShadowBinding[];
@@ -51,11 +50,8 @@ interface TenantEntry {
 }
 
 /**
- * Each replica's cache of every tenant's bindings with their versions compiled once (issue 6 §4).
- * One invalidation path: POLICY_LIFECYCLE heard on the broadcast drops the tenant's entry (R3) —
- * on the replica that made the change before its commit returns (so its next decision sees it),
- * on the others when the event is published; a gap drops everything. The TTL only bounds the
- * damage of a missed broadcast.
+ * Issue 6 §4, R3: POLICY_LIFECYCLE drops a tenant's entry, on the changing replica before its
+ * commit returns; a gap drops everything. The TTL only bounds a missed broadcast.
  */
 @Injectable()
 export class DecisionCache implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -1,4 +1,3 @@
-/** Tuning of the decision service, from the relay's environment (README has the table). */
 export interface DecisionOptions {
   /** Safety net only: a cached tenant snapshot older than this is reloaded even without an event (R3). */
   cacheTtlMs: number;

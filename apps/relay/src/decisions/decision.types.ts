@@ -30,11 +30,7 @@ export interface DecisionInput {
   time: string;
 }
 
-/**
- * D51 `input.tool.definition` (`hash`, `pinned`, `changedFields`) and what traffic.md T86 adds:
- * `status`, the other servers of the subscriber offering the same name (`shadowedBy`), and the
- * prompt-injection findings in the definition's text (`findings`, guardrails.md GR14).
- */
+/** D51 `input.tool.definition` plus T86's `status`, `shadowedBy` and GR14's `findings`. */
 export interface ToolDefinitionInput {
   hash: string;
   pinned: boolean;

@@ -9,7 +9,6 @@ import { PolicyDecisionService } from './policy-decision.service';
 import { PolicyEngine } from './policy-engine';
 import { PolicySnapshotRepository } from './policy-snapshot.repository';
 
-/** The decision service and its cache; exported for the traffic paths and evaluation packs. */
 @Module({})
 export class DecisionsModule {
   static forRoot(options: DecisionOptions): DynamicModule {

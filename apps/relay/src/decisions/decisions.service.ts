@@ -36,10 +36,7 @@ export class DecisionsService {
     return this.decisions.decide(input);
   }
 
-  /**
-   * R20: a test run of one version of a group against a hop, as if that version alone were bound
-   * for the whole tenant; nothing is stored and no binding is needed.
-   */
+  /** R20: as if this version alone were bound tenant-wide; nothing stored, no binding needed. */
   async testVersion(
     ctx: RequestContext,
     groupId: string,

@@ -8,11 +8,7 @@ export function isDetectorName(value: unknown): value is DetectorName {
   return typeof value === 'string' && (DETECTOR_NAMES as string[]).includes(value);
 }
 
-/**
- * GR8: a mask `{path, detector, types?}` runs the engine over each string at the path and replaces
- * each finding's span by `[MASKED:<type>]`; `types` narrows it to those finding types. Undefined for
- * masks without a detector (they replace by path or pattern).
- */
+/** GR8: `[MASKED:<type>]` per finding; undefined for masks without a detector. */
 export function detectorReplacer(mask: MaskEntry): ((text: string) => string) | undefined {
   if (!mask.detector) {
     return undefined;

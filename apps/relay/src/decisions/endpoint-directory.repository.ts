@@ -18,7 +18,6 @@ export interface EndpointDescription {
   riskTier?: string;
 }
 
-/** Names and risk tiers of the endpoints of a hop, from the relay's registry. */
 @Injectable()
 export class EndpointDirectoryRepository {
   async describe(

@@ -12,10 +12,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * D22: the decision object with its defaults (LOG, no reasons, no masks). An undefined decision is
- * LOG (POLICY.md); a value of the wrong shape is an evaluation error, never silently LOG.
- */
+/** D22: undefined is LOG (POLICY.md); a wrong shape is an evaluation error, never silently LOG. */
 export function normalizeDecision(value: JsonValue | undefined): Normalized {
   if (value === undefined) {
     return { ok: true, decision: LOG_DECISION };

@@ -15,11 +15,7 @@ import { BindingResult, DecisionInput, HopDecision } from './decision.types';
 import { normalizeDecision } from './normalize-decision';
 import { PolicyEngine, PreparedInput } from './policy-engine';
 
-/**
- * The decision service (issue 6 §4): for one message hop, the bindings that apply (D23), each bound
- * version evaluated (compiled once, cached), combined per D22, masks applied. The traffic paths call
- * `decide` in-process; `POST /relay/v1/policy-decisions` exposes it over HTTP.
- */
+// Issue 6 §4: bindings per D23, versions compiled once, combined per D22; in-process and HTTP.
 /** What a SHADOW binding would have made of a hop (D49), beside the enforced decision. */
 export interface ShadowJudgement {
   binding: CachedBinding;
@@ -77,10 +73,7 @@ export class PolicyDecisionService {
     return this.shadowContexts.has(decision);
   }
 
-  /**
-   * D49 (governance.md G7): each matching SHADOW binding evaluated on the hop's input and combined
-   * with the enforced results as if it enforced. Called after the decision, off the hop's path.
-   */
+  /** D49, G7: called after the decision, off the hop's path. */
   judgeShadows(decision: HopDecision): ShadowJudgement[] {
     const context = this.shadowContexts.get(decision);
     if (!context) {
@@ -106,10 +99,7 @@ export class PolicyDecisionService {
     return this.evaluate(binding, this.engine.prepareInput(input), at);
   }
 
-  /**
-   * The decision of exactly these bindings, whatever their scope: a version's test run (R20) gives
-   * one, its version, as if bound for the whole tenant.
-   */
+  /** R20: a version's test run passes its one version, as if bound tenant-wide. */
   decideWith(input: DecisionInput, bindings: CachedBinding[], failOpen: boolean): HopDecision {
     const now = Date.parse(input.time);
     const at = Number.isNaN(now) ? Date.now() : now;
@@ -165,10 +155,7 @@ export class PolicyDecisionService {
   }
 }
 
-/**
- * D22: when the tenant's policies cannot even be loaded (database unreachable), nothing is known,
- * not even the tenant's fail mode: the hop fails closed.
- */
+/** D22: policies that cannot load mean not even the fail mode is known: fail closed. */
 function unavailable(input: DecisionInput, error: unknown): HopDecision {
   const why = error instanceof Error ? error.message : String(error);
   return {

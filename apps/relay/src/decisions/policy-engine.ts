@@ -59,10 +59,7 @@ export interface PolicyTestReport {
 const PACKAGE_LINE =
   /^\s*package\s+([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*(?:#.*)?$/m;
 
-/**
- * The one place the relay touches the Rego engine (`@agp/rego`): compiling a version and
- * evaluating its decision rule. Everything else depends on this interface only.
- */
+/** The one place the relay touches `@agp/rego`; everything else depends on this interface. */
 export class PolicyEngine {
   compile(regoSource: string, groupData: Record<string, unknown>): CompiledVersionPolicy {
     const packagePath = packagePathOf(regoSource);
@@ -84,10 +81,7 @@ export class PolicyEngine {
     return new EngineVersionPolicy(policy, `data.${packagePath.join('.')}.decision`);
   }
 
-  /**
-   * Runs the `test_` rules of `testSource` against `regoSource` and the group's data, as `opa test`
-   * does (issue 15). Throws `PolicyCompileFailure` when either module does not compile together.
-   */
+  /** Issue 15: as `opa test` does; throws `PolicyCompileFailure` when they do not compile. */
   test(
     regoSource: string,
     testSource: string,

@@ -25,7 +25,6 @@ export interface BoundVersionRow {
   regoSource: string;
 }
 
-/** Reads a tenant's policy state for the decision cache, in one round trip each. */
 @Injectable()
 export class PolicySnapshotRepository {
   async boundVersions(tx: Tx, tenantId: string): Promise<BoundVersionRow[]> {
@@ -58,10 +57,7 @@ export class PolicySnapshotRepository {
     }));
   }
 
-  /**
-   * One version of a group as a binding of the whole tenant, for a test run of that version alone
-   * (R20): no stored binding is involved, so the binding's id is the version's.
-   */
+  /** R20: no stored binding is involved, so the binding's id is the version's. */
   async versionAsBinding(
     tx: Tx,
     tenantId: string,

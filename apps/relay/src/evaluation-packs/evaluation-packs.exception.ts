@@ -8,7 +8,6 @@ export enum EvaluationPacksErrorCode {
   InvalidOwner = 'evaluation-pack-invalid-owner',
 }
 
-/** Errors of evaluation packs, their evaluations and runs (STYLE §8). */
 export class EvaluationPacksException extends domainException<EvaluationPacksErrorCode>({
   [EvaluationPacksErrorCode.PackNotFound]: 404,
   [EvaluationPacksErrorCode.EvaluationNotFound]: 404,

@@ -117,10 +117,7 @@ export class EvaluationPacksRepository {
     );
   }
 
-  /**
-   * R13: enabled packs that touch a policy group: a hop names it (expected policy, assertion
-   * subject) or the last run saw it evaluated. The group id is a UUID, so a text search is exact.
-   */
+  /** R13: the group id is a UUID, so a text search is exact. */
   async enabledPacksTouchingGroup(tx: Tx, tenantId: string, groupId: string): Promise<PackRow[]> {
     const rows: Row[] = await tx.query(
       `SELECT ${PACK_COLUMNS} FROM ${PACK_FROM}

@@ -121,11 +121,7 @@ export class EvaluationPacksService {
     });
   }
 
-  /**
-   * D15: the owner defaults to the calling user and must be a user of the caller's tenant. The
-   * caller's own token proves that for the default; any other id is checked against the users
-   * projection kept from tenant-auth's USER_LIFECYCLE events (D4).
-   */
+  /** D15, D4: any owner but the caller is checked against the users projection. */
   private async owner(
     tx: Tx,
     ctx: RequestContext,

@@ -87,10 +87,7 @@ export class EvaluationRunsRepository {
     return { items: rows.map(toRun), total: Number(count?.n ?? 0) };
   }
 
-  /**
-   * System scope: takes the oldest PENDING run of any tenant (or a RUNNING one whose replica has
-   * not finished it within `staleAfter`, e.g. because it stopped); replicas never take the same one.
-   */
+  /** System scope; a RUNNING run past `staleAfter` is taken too (its replica stopped). */
   async claimPending(
     tx: Tx,
     staleAfter = '10 minutes',

@@ -149,7 +149,6 @@ function evaluationTarget(evaluation: EvaluationResponse): ChangeTarget {
   return { kind: 'EVALUATION', id: evaluation.id, name: evaluation.name };
 }
 
-/** Stored shape of a hop: every id assigned, every list present. */
 function toHop(dto: HopDto): Hop {
   return {
     hopId: dto.hopId ?? randomUUID(),

@@ -19,10 +19,8 @@ export const RUN_POLL_INTERVAL = Symbol('relay:run-poll-interval');
 type ClaimedRun = NonNullable<Awaited<ReturnType<EvaluationRunsRepository['claimPending']>>>;
 
 /**
- * Takes PENDING runs (D27: PENDING → RUNNING → COMPLETED | FAILED) and runs them, one at a time, in
- * a claim loop (F30): woken at once by a run started here, and polling for runs started elsewhere
- * (by a POLICY_CHANGE listener on another replica, or left behind by a replica that stopped);
- * `SKIP LOCKED` keeps two replicas apart.
+ * D27, F30: a claim loop woken by runs started here, polling for those of other replicas or
+ * left behind; `SKIP LOCKED` keeps two replicas apart.
  */
 @Injectable()
 export class RunExecutor extends ClaimLoopWorker<ClaimedRun> {

@@ -42,11 +42,7 @@ function protocolOf(hop: Hop): Protocol {
   }
 }
 
-/**
- * One evaluation in SIMULATED mode (D15, D27): each hop through the decision service, fed the
- * message as the previous hop left it (masked), every expectation compared. A blocked hop does not
- * stop the evaluation: later hops still run on the last message, so every expectation gets a verdict (R12).
- */
+/** D15, D27, R12: a blocked hop does not stop the run, so every expectation gets a verdict. */
 export async function simulateEvaluation(
   tenantId: string,
   evaluation: EvaluationResponse,

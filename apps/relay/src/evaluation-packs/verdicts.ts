@@ -101,11 +101,7 @@ function patternMatches(
   }
 }
 
-/**
- * Every expectation of a hop against what the decision service said (D15, D27): the action, the
- * masked fields, the patterns (on the message after masking), the policies expected to match and
- * each assertion. Each verdict carries what was expected and what came out.
- */
+/** D15, D27: each verdict carries what was expected and what came out. */
 export function compareHop(hop: Hop, decision: HopDecision): CheckVerdict[] {
   const checks: CheckVerdict[] = [];
   if (hop.expectedAction) {

@@ -7,10 +7,7 @@ import {
 } from '@agp/contracts';
 import { HttpProblem } from '@agp/http';
 
-/**
- * G4: a governance record is guarded as its subject's registry entry is: an agent's by REGISTRY,
- * an MCP server's by MCP_REGISTRY, an LLM gateway's by LLM_GATEWAY, a channel's by CHANNELS.
- */
+/** G4: guarded as the subject's registry entry is. */
 export const GOVERNANCE_ENTITY: Readonly<Record<GovernedSubjectType, PermissionEntity>> = {
   AGENT: 'REGISTRY',
   MCP_SERVER: 'MCP_REGISTRY',

@@ -15,10 +15,7 @@ export interface ChangeContext {
   actor: EventParty;
 }
 
-/**
- * Records GOVERNANCE_LIFECYCLE for every change (issue 17), in the change's transaction (D5), with
- * the record's whole state after it: the audit service's governance detectors live on that alone.
- */
+/** Issue 17, D5: the whole state after, since the audit's governance detectors live on it alone. */
 @Injectable()
 export class GovernanceEvents {
   constructor(

@@ -8,11 +8,7 @@ import { GovernanceEvents } from './governance-events';
 import { GovernanceRepository } from './governance.repository';
 import { DEFAULT_RISK_TIERS } from './risk-tiers';
 
-/**
- * GOVERNANCE_ORPHANED_OWNER's input (issue 17): when tenant-auth disables or deletes a user, each
- * record that user owns records OWNER_ORPHANED; reactivated, OWNER_RESTORED. Idempotent through the
- * inbox of its own consumer, and a redelivered event finds the status already set.
- */
+/** Issue 17: idempotent through its consumer's inbox; a redelivery finds the status already set. */
 @Injectable()
 export class GovernanceOwnersListener implements OnModuleInit {
   constructor(

@@ -4,7 +4,6 @@ import { RiskTier, tierNamed } from './risk-tiers';
 
 const DAY_MS = 86_400_000;
 
-/** A governance record as the relay stores it. */
 export interface GovernanceRecordRow {
   id: string;
   subjectType: GovernedSubjectType;
@@ -31,11 +30,7 @@ export function addDays(from: Date, days: number): Date {
   return new Date(from.getTime() + days * DAY_MS);
 }
 
-/**
- * G2: a subject is due for review one cadence of its tier after its last review, or after the
- * record was created when it was never reviewed; a subject with no tier has no review due date
- * (it is UNCLASSIFIED instead).
- */
+/** G2: one tier cadence after the last review (or creation); no tier means UNCLASSIFIED. */
 export function reviewDueAt(
   tiers: readonly RiskTier[],
   record: Pick<GovernanceRecordRow, 'riskTier' | 'lastReviewedAt' | 'createdAt'>,

@@ -23,10 +23,7 @@ import { GovernanceRecord } from './governance.types';
 import { RiskTier } from './risk-tiers';
 import { RiskTiersService } from './risk-tiers.service';
 
-/**
- * `/relay/v1/governance` (issue 17): the tenant's risk tiers and the records of its registry.
- * A record is guarded by its subject's registry role, checked by the service (G4).
- */
+/** Issue 17, G4: a record is guarded by its subject's registry role (the service checks). */
 @Controller('relay/v1/governance')
 export class GovernanceController {
   constructor(

@@ -109,7 +109,6 @@ export class GovernanceRepository {
     );
   }
 
-  /** The registry entry's name, or undefined when the tenant has no such subject. */
   async subjectName(
     tx: Tx,
     tenantId: string,

@@ -42,10 +42,7 @@ export class RiskTiersService {
     }));
   }
 
-  /**
-   * Replaces the list. A tier still given to a record cannot be removed (409); a tier whose
-   * cadence changed moves its records' review due dates, each recorded as a record change.
-   */
+  /** A tier still in use cannot go (409); a cadence change moves its records' due dates. */
   async put(ctx: RequestContext, dto: PutRiskTiersDto): Promise<{ tiers: readonly RiskTier[] }> {
     const names = dto.tiers.map((tier) => tier.name);
     const duplicates = names.filter((name, i) => names.indexOf(name) !== i);

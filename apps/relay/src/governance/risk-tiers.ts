@@ -55,13 +55,11 @@ export function tierNamed(
   return name === undefined ? undefined : tiers.find((tier) => tier.name === name);
 }
 
-/** The names in `before` that `after` no longer has. */
 export function removedTiers(before: readonly RiskTier[], after: readonly RiskTier[]): string[] {
   const kept = new Set(after.map((tier) => tier.name));
   return before.map((tier) => tier.name).filter((name) => !kept.has(name));
 }
 
-/** The names whose cadences changed (their records' due dates move). */
 export function changedTiers(before: readonly RiskTier[], after: readonly RiskTier[]): string[] {
   return after
     .filter((tier) => {

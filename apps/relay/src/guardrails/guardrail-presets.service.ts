@@ -14,10 +14,7 @@ import {
 } from './dto/install-guardrail-presets.dto';
 import { GUARDRAIL_PRESETS, GuardrailPreset, PRESET_AGENT_ID, PRESET_SERVER_ID } from './presets';
 
-/**
- * GR11: installs the ready-made guardrail policies through the same services as the API, so each
- * step is validated, audited (POLICY_LIFECYCLE, ADMIN_CHANGE) and published as if called by hand.
- */
+/** GR11: through the API's own services, so every step is validated, audited and published. */
 @Injectable()
 export class GuardrailPresetsService {
   constructor(

@@ -1,10 +1,6 @@
 import { CreateEvaluationDto } from '../evaluation-packs/dto/evaluation.dto';
 
-/**
- * GR11: the ready-made guardrail policies, one policy group per engine, each with an evaluation
- * pack that shows what it does. Installed by `POST /relay/v1/guardrail-presets/install`; the
- * catalogue is `GET /relay/v1/guardrail-presets`. A tenant adapts one by adding a version.
- */
+/** GR11: one policy group per engine, each with a pack showing what it does. */
 export interface GuardrailPreset {
   name: 'PII' | 'SECRETS' | 'PROMPT_INJECTION';
   groupName: string;

@@ -3,11 +3,7 @@ import { Tx } from '@agp/database';
 
 import { StoredHitlRequest } from './hitl.repository';
 
-/**
- * How a held hop that no sender resends is delivered once approved: inside the approval's own
- * transaction, answering the id of what carries it (a webhook delivery), or nothing when it can no
- * longer be delivered.
- */
+/** Delivered inside the approval's transaction; nothing when it can no longer be delivered. */
 export interface HeldHopDelivery {
   deliver(
     tx: Tx,
@@ -16,10 +12,8 @@ export interface HeldHopDelivery {
 }
 
 /**
- * The held hops the relay delivers itself when a person approves them (D34, traffic.md "A held
- * push is delivered when approved"), by the hop's method. Every other hold is released to the
- * sender that waits or resends. Registered by the traffic paths at start; nothing about one hold is
- * kept in memory, so an approval on any replica delivers a hold made on any other.
+ * D34: holds the relay delivers itself on approval (pushes), by method. Nothing kept in memory,
+ * so an approval on any replica delivers a hold made on any other.
  */
 @Injectable()
 export class HitlDeliveries {

@@ -9,10 +9,7 @@ import { HitlWaiters } from './hitl-waiters';
 
 const BATCH = 500;
 
-/**
- * D34 expiry, run by `relayJobs` on one replica per tick (F30): each expired hold records
- * HITL_GUARD in the transaction that expired it, and wakes a call waiting on it here.
- */
+/** D34, F30: HITL_GUARD in the expiring transaction; wakes a call waiting here. */
 @Injectable()
 export class HitlExpiryJob {
   constructor(
@@ -22,7 +19,6 @@ export class HitlExpiryJob {
     private readonly waiters: HitlWaiters,
   ) {}
 
-  /** Expires what is due; the number expired. */
   async tick(): Promise<number> {
     const expired = await this.database.asSystem(async (tx) => {
       const due = await this.holds.expireDue(tx, BATCH);

@@ -25,10 +25,7 @@ export class HitlHolds {
     private readonly waiters: HitlWaiters,
   ) {}
 
-  /**
-   * Stores the hold and its HITL event in one transaction: durable before the caller waits.
-   * `alongside` stores, in that transaction, what the path needs to deliver the hold itself.
-   */
+  /** One transaction: durable before the caller waits; `alongside` is what delivery needs. */
   async hold(
     input: HoldInput,
     alongside?: (tx: Tx, request: StoredHitlRequest) => Promise<void>,
@@ -65,10 +62,7 @@ export class HitlHolds {
     return { kind: 'PENDING', request, retryAfterSeconds: Math.min(30, Math.max(1, seconds)) };
   }
 
-  /**
-   * Waits up to `seconds` for a hold the relay delivers itself on approval (`HitlDeliveries`):
-   * its status once decided (RELEASED or APPROVED when approved), or TIMEOUT. Releases nothing.
-   */
+  /** For holds the relay delivers itself (`HitlDeliveries`); releases nothing. */
   awaitStatus(
     request: StoredHitlRequest,
     seconds: number,
@@ -77,10 +71,7 @@ export class HitlHolds {
     return this.waiters.wait(request.id, seconds, signal);
   }
 
-  /**
-   * A resend with `X-Agp-Hitl-Request-Id` (D34): the same message (by digest) by the same agent
-   * releases an approved hold once; anything else is refused and recorded as HITL_GUARD.
-   */
+  /** D34: same message digest by the same agent releases once; else HITL_GUARD. */
   async releaseOnResend(
     tenantId: string,
     agentId: string,

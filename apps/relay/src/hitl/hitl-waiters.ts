@@ -11,16 +11,13 @@ import { RELAY_DATABASE } from '../database/tokens';
 import { HitlRepository } from './hitl.repository';
 import { HitlStatus } from './hitl.types';
 
-/** How often a replica asks whether the holds its callers wait on were decided elsewhere. */
 export const HITL_POLL_MS = 250;
 
 type Resolve = (status: HitlStatus | 'TIMEOUT') => void;
 
 /**
- * The callers of this replica waiting on holds (D34). A decision made here wakes its caller at
- * once; one made on another replica arrives with its HITL_RESOLUTION broadcast, and one query per
- * tick for every waiter together finds what a broadcast missed (T14): 1,000 waiters cost one
- * query, not 1,000.
+ * D34, T14: a broadcast wakes waiters of other replicas' decisions; one query per tick for all
+ * waiters finds what a broadcast missed (1,000 waiters, one query).
  */
 @Injectable()
 export class HitlWaiters implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -51,7 +48,6 @@ export class HitlWaiters implements OnApplicationBootstrap, BeforeApplicationShu
     });
   }
 
-  /** The status once decided, or TIMEOUT after `seconds`. */
   wait(id: string, seconds: number, signal?: AbortSignal): Promise<HitlStatus | 'TIMEOUT'> {
     return new Promise((resolve) => {
       const done: Resolve = (status) => {

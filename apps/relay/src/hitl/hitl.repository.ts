@@ -168,7 +168,6 @@ export class HitlRepository {
     return rows.map(toRequest);
   }
 
-  /** How many holds wait for a person, per tenant (the dashboard's count). */
   async countPending(tx: Tx, tenantId: string): Promise<number> {
     const rows: Row[] = await tx.query(
       `SELECT count(*)::int AS n FROM ${S}.hitl_requests

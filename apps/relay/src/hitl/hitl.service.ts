@@ -106,12 +106,7 @@ export class HitlService {
     return toResponse(decided);
   }
 
-  /**
-   * A held hop no sender resends (a push, traffic.md "A held push is delivered when approved") is
-   * delivered by its approval, in the same transaction: RELEASED with HITL_RELEASED, or, when it
-   * can no longer be delivered, left APPROVED with HITL_GUARD saying why. Others wait for their
-   * sender.
-   */
+  /** A push hold is delivered in the approval's transaction, or left APPROVED with HITL_GUARD. */
   private async deliverApproved(tx: Tx, approved: StoredHitlRequest): Promise<StoredHitlRequest> {
     const delivery = this.deliveries.of(approved);
     if (!delivery) {

@@ -4,10 +4,7 @@ import { KillSwitchesController } from './kill-switches.controller';
 import { KillSwitchesRepository } from './kill-switches.repository';
 import { KillSwitchesService } from './kill-switches.service';
 
-/**
- * D35: kill switches. Each change is announced by its lifecycle event; the traffic paths hear it
- * on the broadcast and read the engaged switches again (T2, T50).
- */
+/** D35, T2, T50: traffic paths hear changes on the broadcast, not by a call. */
 @Module({
   controllers: [KillSwitchesController],
   providers: [KillSwitchesRepository, KillSwitchesService],

@@ -110,10 +110,7 @@ export class KillSwitchesRepository {
     return rows[0] ? toKillSwitch(rows[0]) : undefined;
   }
 
-  /**
-   * The target's name when it exists in the tenant (TENANT targets are checked by the service). An
-   * agent tenant-auth deleted stays in the projection as DELETED: found only with `includeDeleted`.
-   */
+  /** TENANT targets are checked by the service; DELETED agents only with `includeDeleted`. */
   async targetName(
     tx: Tx,
     tenantId: string,

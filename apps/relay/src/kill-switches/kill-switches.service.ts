@@ -15,18 +15,13 @@ import { KillSwitch } from './kill-switch.types';
 import { KillSwitchesErrorCode, KillSwitchesException } from './kill-switches.exception';
 import { KillSwitchesRepository } from './kill-switches.repository';
 
-/** A switch's target as its audit event names it. */
 interface Target {
   name: string;
   /** Agents only: the identity's status, which AGENT_LIFECYCLE carries. */
   status?: string;
 }
 
-/**
- * Kill switches (D35): engaged, every hop touching the target is refused on every replica within
- * a second (T2); engaging and releasing record the lifecycle event of the target's kind, which is
- * also how the traffic paths hear of it (T50): this module calls nothing of theirs.
- */
+/** D35, T2, T50: traffic paths hear of it via the lifecycle event; calls nothing of theirs. */
 @Injectable()
 export class KillSwitchesService {
   constructor(
@@ -180,7 +175,6 @@ export class KillSwitchesService {
           agentId: killSwitch.targetId,
           name: targetName,
           change: 'UPDATED',
-          // The identity's own status: a switch neither suspends nor activates it.
           status: target.status ?? 'UNKNOWN',
           permissions: [],
         });

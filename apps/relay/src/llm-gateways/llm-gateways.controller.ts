@@ -3,10 +3,7 @@ import { CreateLlmGatewayDto } from './dto/create-llm-gateway.dto';
 import { UpdateLlmGatewayDto } from './dto/update-llm-gateway.dto';
 import { LlmGatewaysService } from './llm-gateways.service';
 
-/**
- * CRUD of LLM gateways under /relay/v1/llm-gateways (the registry's one shape), answered by the
- * service that checks each provider is the tenant's (D39).
- */
+/** D39: the service checks each provider is the tenant's. */
 export const LlmGatewaysController = catalogController({
   name: 'LlmGatewaysController',
   path: 'relay/v1/llm-gateways',

@@ -6,10 +6,7 @@ import { LlmGatewaysController } from './llm-gateways.controller';
 import { LlmGatewaysRepository } from './llm-gateways.repository';
 import { LlmGatewaysService } from './llm-gateways.service';
 
-/**
- * LLM gateways of the registry (D39: providers in failover order, a model map): CRUD under
- * /relay/v1/llm-gateways, LLM_LIFECYCLE recorded.
- */
+/** D39: providers in failover order and a model map; LLM_LIFECYCLE recorded. */
 @Module({
   controllers: [LlmGatewaysController],
   providers: [

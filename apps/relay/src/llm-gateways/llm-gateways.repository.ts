@@ -4,7 +4,6 @@ import { Row, Tx } from '@agp/database';
 /** The queries between LLM gateways and the providers they route to (D39, T16). */
 @Injectable()
 export class LlmGatewaysRepository {
-  /** Which of the ids are providers of the tenant. */
   async knownProviderIds(tx: Tx, tenantId: string, ids: string[]): Promise<Set<string>> {
     const rows: Row[] = await tx.query(
       `SELECT id FROM relay.llm_providers WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
@@ -13,7 +12,6 @@ export class LlmGatewaysRepository {
     return new Set(rows.map((r) => String(r.id)));
   }
 
-  /** The names of the gateways that route to the provider, by name. */
   async routingTo(tx: Tx, tenantId: string, providerId: string): Promise<string[]> {
     const rows: Row[] = await tx.query(
       `SELECT name FROM relay.llm_gateways WHERE tenant_id = $1 AND $2 = ANY(provider_ids) ORDER BY name`,

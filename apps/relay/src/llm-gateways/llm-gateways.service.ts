@@ -46,10 +46,7 @@ export class LlmGatewaysService {
     return this.catalog.remove(ctx, id);
   }
 
-  /**
-   * A provider removed between this check and the write leaves the gateway one id short of a
-   * provider; the LLM path skips ids it cannot find, so nothing is routed anywhere unexpected.
-   */
+  /** A provider removed after this check is skipped by the LLM path: nothing misrouted. */
   private async checkProviders(tenantId: string, providers: string[]): Promise<void> {
     const found = await this.database.inTenant(tenantId, (tx) =>
       this.repository.knownProviderIds(tx, tenantId, providers),

@@ -4,6 +4,5 @@ export const LLM_PROVIDERS_CATALOG = Symbol('relay:llm-providers-catalog');
 export const MIN_PROVIDER_TIMEOUT_MS = 100;
 export const MAX_PROVIDER_TIMEOUT_MS = 600_000;
 
-/** The most models a provider may list, and the longest model name. */
 export const MAX_MODELS = 500;
 export const MAX_MODEL_NAME = 200;

@@ -1,7 +1,4 @@
-/**
- * MCP transports a server may be registered with (R10, D37). The relay speaks Streamable HTTP only;
- * `SSE` (the 2024-11-05 transport) is named so that registering it is refused with a clear 400.
- */
+/** R10, D37: `SSE` (2024-11-05) is named only so registering it gets a clear 400. */
 export const MCP_TRANSPORTS = ['STREAMABLE_HTTP'] as const;
 export type McpTransport = (typeof MCP_TRANSPORTS)[number];
 export const MCP_SERVERS_CATALOG = Symbol('relay:mcp-servers-catalog');

@@ -3,10 +3,7 @@ import { CreateMcpServerDto } from './dto/create-mcp-server.dto';
 import { UpdateMcpServerDto } from './dto/update-mcp-server.dto';
 import { MCP_SERVERS_CATALOG } from './mcp-servers.constants';
 
-/**
- * CRUD of MCP servers under /relay/v1/mcp-servers (the registry's one shape), answered by the
- * service that checks the URL against the egress rules and seals the credential (D37).
- */
+/** D37: the service checks the URL against egress rules and seals the credential. */
 export const McpServersController = catalogController({
   name: 'McpServersController',
   path: 'relay/v1/mcp-servers',

@@ -30,10 +30,7 @@ const catalog = upstreamCatalogProvider(
   { url: 'url', secret: 'credential' },
 );
 
-/**
- * MCP servers of the registry: CRUD under /relay/v1/mcp-servers, MCP_LIFECYCLE recorded. Exports
- * the CredentialCipher the traffic paths open upstream credentials with (D37).
- */
+/** D37: exports the CredentialCipher the traffic paths open upstream credentials with. */
 @Module({
   controllers: [McpServersController],
   providers: [catalog, CredentialCipher],

@@ -1,11 +1,7 @@
 /** D37: the header an MCP server's credential travels in when none is named. */
 export const DEFAULT_CREDENTIAL_HEADER = 'Authorization';
 
-/**
- * The header the relay sends an MCP server its credential in (D37). In `Authorization` a bare
- * token goes as `Bearer <token>`; a value that already names its scheme (`Basic …`, `Bearer …`,
- * anything with a space) goes as given, as does the value of any other header.
- */
+/** D37: a bare token goes as `Bearer <token>`; a value naming its scheme goes as given. */
 export function upstreamCredentialHeader(
   header: string | undefined,
   credential: string,

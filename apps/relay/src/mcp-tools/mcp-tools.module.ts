@@ -4,10 +4,7 @@ import { McpToolsController } from './mcp-tools.controller';
 import { McpToolsService } from './mcp-tools.service';
 import { ToolDefinitionsRepository } from './tool-definitions.repository';
 
-/**
- * D51: tool definitions of MCP servers, recorded from traffic (by the MCP path, with the exported
- * repository) and pinned by administrators under /relay/v1/mcp-servers/{id}/tools.
- */
+/** D51: recorded from traffic by the MCP path, pinned by administrators. */
 @Module({
   controllers: [McpToolsController],
   providers: [McpToolsService, ToolDefinitionsRepository],

@@ -27,10 +27,7 @@ export class McpToolsService {
     });
   }
 
-  /**
-   * Pins the current definitions (all when `names` is absent). MCP_LIFECYCLE `TOOLS_PINNED` (D42)
-   * records it, and its broadcast is how every replica's traffic paths hear of it (T2).
-   */
+  /** D42, T2: `TOOLS_PINNED`'s broadcast is how every replica's traffic paths hear of it. */
   pin(
     ctx: RequestContext,
     serverId: string,

@@ -33,7 +33,6 @@ export interface PoisoningFinding {
   score: number;
 }
 
-/** The definition of one `tools/list` entry; undefined when the entry has no string name. */
 export function definitionOf(entry: unknown): ToolDefinition | undefined {
   if (entry === null || typeof entry !== 'object') {
     return undefined;
@@ -70,11 +69,7 @@ export function statusOf(hash: string, pinnedHash: string | undefined): ToolStat
   return pinnedHash === hash ? 'PINNED' : 'CHANGED';
 }
 
-/**
- * GR14: the definition's text through the prompt-injection engine (D50), field by field: the
- * title, the description and every string inside the schemas and annotations (a poisoned
- * parameter description is as much an instruction to the model as the tool's own).
- */
+/** GR14, D50: every schema string too: a poisoned parameter description instructs the model. */
 export function poisoningOf(definition: ToolDefinition): PoisoningFinding[] {
   const findings: PoisoningFinding[] = [];
   for (const field of DEFINITION_FIELDS) {

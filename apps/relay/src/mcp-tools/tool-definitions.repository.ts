@@ -32,7 +32,6 @@ export type ToolFlagChange = 'TOOL_DEFINITION_CHANGED' | 'TOOL_NAME_SHADOWED';
 /** Every query of D51's tool definitions; each method takes the tenant id. */
 @Injectable()
 export class ToolDefinitionsRepository {
-  /** Stores what a `tools/list` answer said; answers the rows as they are now. */
   async observe(
     tx: Tx,
     tenantId: string,
@@ -77,7 +76,6 @@ export class ToolDefinitionsRepository {
     return rows.map(toStored);
   }
 
-  /** Pins the current definitions (all when `names` is absent); answers the pinned rows. */
   async pin(
     tx: Tx,
     tenantId: string,
@@ -99,10 +97,7 @@ export class ToolDefinitionsRepository {
     return rows.map(toStored).sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  /**
-   * D51 shadowing: the definitions of the same names on the other servers that `partyId` is
-   * subscribed to (subscription kind `kind`, D32, D43).
-   */
+  /** D51 shadowing, D32, D43: same names on the party's other subscribed servers. */
   async sameNamesElsewhere(
     tx: Tx,
     tenantId: string,

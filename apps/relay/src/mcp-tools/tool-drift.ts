@@ -13,11 +13,7 @@ export interface ToolDrift {
   isShadowing: boolean;
 }
 
-/**
- * D51, T86: the facts of `stored` for a subscriber whose other servers offer `sameNames` (tools of
- * the same name). Only a change against an approval is handled by `toolDrift`: a changed pinned
- * definition, or an unpinned tool shadowing a name that was pinned on another server.
- */
+/** D51, T86: only a change against an approval reaches `toolDrift`. */
 export function driftOf(
   stored: StoredToolDefinition,
   sameNames: StoredToolDefinition[],

@@ -5,10 +5,8 @@ import { McpCaller } from '../traffic/mcp/mcp-relay.service';
 import { TrafficRequest, agentCallerOf } from '../traffic/pipeline/traffic-intake';
 
 /**
- * D43, relay.md R28: who calls an MCP server's path. An agent's token as before (T38); or a
- * person's token from the MCP authorization flow, taken only on the path of the one server it was
- * issued for (its `aud` names `{base_url}/relay/mcp/{serverId}`, identity.md I22), else a 401
- * whose challenge sends the client to get one. The person is then the hop's party.
+ * D43, R28, I22: an agent's token (T38), or a person's taken only on the one server its `aud`
+ * names, else a 401 whose challenge sends the client to get one.
  */
 export function mcpCallerOf(request: TrafficRequest, audiences: Audiences): McpCaller {
   const principal = request.principal;

@@ -13,11 +13,7 @@ export interface ProtectedResourceMetadata {
   resource_name: string;
 }
 
-/**
- * D43, relay.md R28: each MCP server's path is a protected resource of its own, described at the
- * path-suffixed well-known URL (RFC 9728 §3.1) that the 401's `resource_metadata` names. Public
- * (the client has no token yet) and the same for every id, so it tells nobody which servers exist.
- */
+/** D43, R28, RFC 9728 §3.1: public and the same for every id, so it reveals no server. */
 @Controller('.well-known/oauth-protected-resource/relay/mcp')
 export class ProtectedResourceController {
   constructor(

@@ -53,10 +53,7 @@ export class NotificationDeliveriesRepository {
     );
   }
 
-  /**
-   * System scope: leases up to `limit` due deliveries to this replica for `leaseMs`, with their
-   * target. `SKIP LOCKED` keeps two replicas off the same rows, the lease off one being sent.
-   */
+  /** System scope: `SKIP LOCKED` keeps replicas off the same rows, the lease off one in flight. */
   async claimDue(tx: Tx, limit: number, leaseMs: number): Promise<ClaimedNotification[]> {
     const leaseToken = randomUUID();
     const rows: Row[] = await tx.query(
@@ -147,7 +144,6 @@ export class NotificationDeliveriesRepository {
     );
   }
 
-  /** System scope: deletes up to `batch` settled deliveries last changed before `before`. */
   async pruneSettled(tx: Tx, before: Date, batch: number): Promise<number> {
     const rows = await returning(
       tx,

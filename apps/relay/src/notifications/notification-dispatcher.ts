@@ -16,10 +16,8 @@ import { SlackConfig, SlackNotifier } from './senders/slack-notifier';
 import { WebhookNotifier } from './senders/webhook-notifier';
 
 /**
- * Sends due notifications in a claim loop (F38), as webhook deliveries are sent (W8, W21): every
- * replica polls, each due row is leased to one replica at a time, rows are the state, so a
- * restart loses nothing and a delivery is sent once across replicas (again only when a replica
- * died mid-send, with the same id). Retries follow the webhooks' schedule (W6, W20).
+ * F38, W8, W21: rows are the state and leased to one replica, so a restart loses nothing and a
+ * delivery is sent once (again only after a mid-send death, same id). Retries as W6, W20.
  */
 @Injectable()
 export class NotificationDispatcher extends ClaimLoopWorker<ClaimedNotification> {

@@ -2,11 +2,7 @@ import { EventEnvelope, EventType, MonitorAlertTriggeredData } from '@agp/contra
 
 import { Notice, NotificationSeverity, NOTIFICATION_SEVERITIES } from './notification.types';
 
-/**
- * The events notifications are made from (W14): the relay's own hold (`HITL`, written when a hop
- * is held), the audit service's new alert, and the lifecycle events a kill switch records (D35:
- * one per target kind, `details.change` says KILL_SWITCH_ENGAGED).
- */
+/** W14, D35: holds, new alerts, and kill-switch lifecycle events. */
 export const NOTIFICATION_SOURCE_TYPES = [
   'HITL',
   'MONITOR_ALERT_TRIGGERED',
@@ -28,12 +24,7 @@ type Details = Record<string, unknown> | undefined;
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.length > 0 ? value : undefined;
 
-/**
- * What an event tells people, or `undefined` when it is none of their business (a lifecycle
- * event that is not a switch engaged, a HITL event that is not a new hold). Only ids, kinds,
- * severities and a link are copied (D58: no held or masked content, W17); the event's summary,
- * content and reasons never are.
- */
+/** D58, W17: only ids, kinds, severities and a link; never held or masked content. */
 export function noticeOf(event: EventEnvelope, publicBaseUrl: string): Notice | undefined {
   const data = event.data as Record<string, unknown> & { details?: Details };
   const details = data.details;
@@ -94,7 +85,6 @@ export function noticeOf(event: EventEnvelope, publicBaseUrl: string): Notice | 
   }
 }
 
-/** Whether an alert of `severity` reaches a target whose threshold is `minimum` (absent: all). */
 export function meetsSeverity(
   severity: NotificationSeverity | undefined,
   minimum: NotificationSeverity | null,

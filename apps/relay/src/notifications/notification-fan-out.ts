@@ -10,10 +10,7 @@ import { notificationBody } from './notification-messages';
 import { NotificationDeliveriesRepository } from './notification-deliveries.repository';
 import { NotificationTargetsRepository } from './notification-targets.repository';
 
-/**
- * One delivery per enabled target an event concerns, written in the event's transaction with its
- * inbox record (W21): an event makes its deliveries once whichever replica consumes it.
- */
+/** W21: written with the inbox record, so an event makes its deliveries once. */
 @Injectable()
 export class NotificationFanOut {
   constructor(

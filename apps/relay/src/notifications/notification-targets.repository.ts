@@ -96,7 +96,6 @@ export class NotificationTargetsRepository {
     await tx.query(`DELETE FROM ${T} WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
   }
 
-  /** The enabled targets of the tenant told of `event` (an alert: at or above their threshold). */
   async audienceOf(
     tx: Tx,
     tenantId: string,

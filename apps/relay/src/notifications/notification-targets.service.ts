@@ -32,11 +32,7 @@ const TARGET_KIND = 'NOTIFICATION_TARGET';
 /** What a read shows in place of a credential that is set (the registry's WRITE_ONLY_MASK). */
 const MASK = '********';
 
-/**
- * A tenant's notification targets (D58): checked against their kind and D37, credentials sealed
- * and never answered (a WEBHOOK target's secret once, at creation), every change recorded as
- * ADMIN_CHANGE (D42). The routes' NOTIFICATIONS permission is checked by the controller.
- */
+/** D58, D37, D42: credentials sealed and never answered (a WEBHOOK secret once, at creation). */
 @Injectable()
 export class NotificationTargetsService {
   constructor(
@@ -208,11 +204,7 @@ function pickSecrets(target: StoredTarget, kept: Record<string, string>): Record
   );
 }
 
-/**
- * What ADMIN_CHANGE compares (D42): the answer plus `credentials`, a digest of the sealed
- * credentials, so that a changed password or token is listed as changed; its name makes the
- * recorder write it as "[redacted]", so not even the digest is kept.
- */
+/** D42: a digest of the credentials, so changes show; its name makes the recorder redact it. */
 function auditView(target: StoredTarget, secrets: Record<string, string>): object {
   const digest = createHash('sha256').update(JSON.stringify(secrets)).digest('hex');
   return { ...toResponse(target), credentials: digest };

@@ -6,11 +6,7 @@ import { RELAY_CONSUMERS } from '../database/tokens';
 import { NOTIFICATION_SOURCE_TYPES } from './notification-events';
 import { NotificationFanOut } from './notification-fan-out';
 
-/**
- * New holds, alerts and engaged kill switches become deliveries to the tenant's targets, through
- * the durable consumer `relay-notifications` and its inbox (W21). The dispatcher's poll finds
- * them once the event's transaction commits.
- */
+/** W21: durable consumer `relay-notifications`; the dispatcher sees rows once the event commits. */
 @Injectable()
 export class NotificationsListener implements OnModuleInit {
   constructor(

@@ -15,11 +15,7 @@ import { NotificationHttp } from './senders/notification-http';
 import { SlackNotifier } from './senders/slack-notifier';
 import { WebhookNotifier } from './senders/webhook-notifier';
 
-/**
- * Notifications to people (D58, issue 34 § 3): beside the webhooks to agents, whose delivery
- * machinery it shares (docs/decisions/webhooks.md W13). Needs WebhooksModule's options, which
- * that module provides globally.
- */
+/** D58, issue 34 § 3, W13: shares the webhooks' delivery machinery and their global options. */
 @Module({})
 export class NotificationsModule {
   static forRoot(options: NotificationOptions): DynamicModule {

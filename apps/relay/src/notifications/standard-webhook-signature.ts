@@ -9,19 +9,12 @@ export const STANDARD_WEBHOOK_HEADERS = {
 
 const SECRET_PREFIX = 'whsec_';
 
-/**
- * W16: a WEBHOOK target's signing secret as Standard Webhooks writes it: `whsec_` and the base64
- * of 32 random bytes. Unlike an agent's D19 secret (W2), the key is the decoded bytes, as every
- * Standard Webhooks library reads it.
- */
+/** W16, W2: unlike D19's secret, the key is the decoded bytes, as Standard Webhooks reads it. */
 export function newStandardWebhookSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 }
 
-/**
- * `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` keyed with the secret's decoded bytes;
- * the body is signed as the bytes sent.
- */
+/** Keyed with the secret's decoded bytes; the body signed as the bytes sent. */
 export function standardWebhookSignature(
   secret: string,
   id: string,
@@ -36,7 +29,6 @@ export function standardWebhookSignature(
   return `v1,${mac.toString('base64')}`;
 }
 
-/** The three headers of one signed attempt. */
 export function standardWebhookHeaders(
   secret: string,
   id: string,

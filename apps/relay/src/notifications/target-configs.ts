@@ -91,10 +91,7 @@ export interface SplitConfig {
   secrets: Record<string, string>;
 }
 
-/**
- * Checks `config` against its kind (every bad field listed as `config.<field>`, unknown fields
- * refused, D12) and D37's egress rules for where it points, then splits off the credentials.
- */
+/** D12, D37: every bad field listed as `config.<field>`, unknown fields refused. */
 export function checkTargetConfig(
   kind: NotificationTargetKind,
   config: Record<string, unknown>,

@@ -19,7 +19,6 @@ const ALL_REFERENCES: readonly ReferenceField[] = [
   'channelId',
 ];
 
-/** Every missing or superfluous reference of a binding at `level`. */
 export function bindingReferenceErrors(
   level: BindingLevel,
   given: Partial<Record<ReferenceField, string>>,

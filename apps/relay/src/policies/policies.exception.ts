@@ -19,7 +19,6 @@ export enum PoliciesErrorCode {
   ReplayFinished = 'policy-replay-finished',
 }
 
-/** Errors of policy groups, versions and bindings; one exhaustive code → status mapping (STYLE §8). */
 export class PoliciesException extends domainException<PoliciesErrorCode>({
   [PoliciesErrorCode.GroupNotFound]: 404,
   [PoliciesErrorCode.VersionNotFound]: 404,

@@ -14,11 +14,8 @@ import { PolicyBinding } from './policy.types';
 type StoredBinding = PolicyBinding & { versionId: string };
 
 /**
- * D49 (governance.md G7): a SHADOW binding made to enforce, as operation 7 moves a binding. The
- * ENFORCE bindings of its group at its place are upgraded to the shadowed version (each recorded
- * as BINDING_UPGRADED) and the shadow binding is removed (BINDING_DELETED); with none there, the
- * shadow binding itself turns ENFORCE (BINDING_UPDATED). One transaction: every replica's
- * decision cache hears the change at once (R3), so no hop is judged by both or by neither.
+ * D49, G7: shadow to enforce as operation 7 moves a binding, in one transaction, so every
+ * replica's cache hears it at once (R3) and no hop is judged by both or by neither.
  */
 @Injectable()
 export class PolicyBindingPromotionService {
@@ -102,7 +99,6 @@ export class PolicyBindingPromotionService {
     return after;
   }
 
-  /** Operation 7 on one enforcing binding, recorded as operation 7 records it. */
   private async upgrade(
     tx: Tx,
     ctx: RequestContext,

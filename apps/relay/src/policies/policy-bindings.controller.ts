@@ -87,10 +87,7 @@ export class PolicyBindingsController {
     return this.bindings.upgrade(ctx, bindingId, query.targetVersion);
   }
 
-  /**
-   * D49 (governance.md G7): a SHADOW binding made to enforce with operation 7's semantics;
-   * `targetVersion` absent: the version it shadowed. 409 when it already enforces.
-   */
+  /** D49, G7: `targetVersion` absent: the version it shadowed. 409 when it already enforces. */
   @Post(':bindingId/promote')
   @HttpCode(200)
   @RequirePermission('TENANT', 'WRITE')

@@ -143,10 +143,7 @@ export class PolicyBindingsRepository {
     );
   }
 
-  /**
-   * governance.md G7: the ENFORCE bindings of the same group at the same place (level and
-   * parties) as `id`, locked: what promoting or replaying a candidate there stands in for.
-   */
+  /** G7: locked; what promoting or replaying a candidate there stands in for. */
   async enforcingAtSamePlace(tx: Tx, tenantId: string, id: string): Promise<string[]> {
     const rows: Row[] = await tx.query(
       `SELECT e.id FROM ${S}.policy_bindings e JOIN ${S}.policy_bindings c ON c.id = $2 AND c.tenant_id = $1
@@ -200,7 +197,6 @@ export class PolicyBindingsRepository {
     ]);
   }
 
-  /** Which of the ids name an agent (and which a channel) of the tenant's registry. */
   async existingAgents(tx: Tx, tenantId: string, ids: string[]): Promise<Set<string>> {
     const rows: Row[] = await tx.query(
       `SELECT id FROM ${S}.agents WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,

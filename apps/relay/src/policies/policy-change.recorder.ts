@@ -7,10 +7,7 @@ import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_OUTBOX } from '../database/tokens';
 
-/**
- * Records POLICY_LIFECYCLE with the change (D5, D18). Every replica's decision cache drops the
- * tenant on hearing it (R3), this replica's before the commit returns (decision-cache.ts).
- */
+/** D5, D18, R3: this replica's cache drops the tenant before the commit returns. */
 @Injectable()
 export class PolicyChangeRecorder {
   constructor(@Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox) {}
@@ -36,7 +33,6 @@ export class PolicyChangeRecorder {
   }
 }
 
-/** What a policy change was made to: a binding, a version, a group, or the tenant's settings. */
 function targetOf(data: Omit<PolicyLifecycleData, 'actor'>, tenantId: string): ChangeTarget {
   if (data.bindingId) {
     return { kind: 'POLICY_BINDING', id: data.bindingId, name: data.groupName };

@@ -165,10 +165,7 @@ export class PolicyVersionsService {
     }
   }
 
-  /**
-   * Issue 15: the version's tests run on creation; each failing or erroring `test_` rule is listed
-   * like a compile error (D24), with the line and column of the test, and nothing is stored.
-   */
+  /** Issue 15, D24: failing tests listed like compile errors, and nothing is stored. */
   private testOrThrow(
     regoSource: string,
     testSource: string,

@@ -8,7 +8,6 @@ function segmentsOf(version: string): number[] {
   return [...parts, ...new Array<number>(SEGMENTS - parts.length).fill(0)];
 }
 
-/** Negative when a < b, 0 when equal (`1` equals `1.0`), positive when a > b. */
 export function compareVersions(a: string, b: string): number {
   const left = segmentsOf(a);
   const right = segmentsOf(b);

@@ -31,18 +31,10 @@ interface Missing {
 }
 
 /**
- * Read your own writes across services (issue 30). The relay's projections of tenant-auth's
- * agents, users and tenants follow its events, which arrive a moment after tenant-auth commits
- * (the outbox, then NATS). A request that names such an id calls `ensure` first: every id this
- * replica's projection lacks is asked of tenant-auth (`OWNER_QUERIES`, in the caller's tenant
- * only) and seeded from the answer, through the same revision-ordered upserts as the events, so the
- * later event changes nothing and an older one cannot undo the seed. An id tenant-auth does not
- * have stays absent, and the request answers its usual 404 or 400. Held ids (a DELETED tombstone
- * included) cost one read and no question. Nothing is kept in memory: every replica asks for
- * itself and seeds the shared database, so replicas cannot contradict one another.
- *
- * Called before the request's own transaction: the question must not hold a connection, which in
- * the embedded one-session database (D2) tenant-auth's answer needs.
+ * Issue 30: read your own writes. A missing id is asked of tenant-auth and seeded through the
+ * revision-ordered upserts, so later events change nothing and older ones cannot undo it; nothing
+ * in memory, so replicas cannot disagree. Called outside the request's transaction: the embedded
+ * one-session database (D2) needs the connection for tenant-auth's answer.
  */
 @Injectable()
 export class IdentityProjections {
@@ -109,7 +101,6 @@ export class IdentityProjections {
     });
   }
 
-  /** tenant-auth's answer about one id, checked to be about that id. */
   private async ask<T extends Exclude<QueryType, 'RECORDED_HOPS'>>(
     type: T,
     tenantId: string,

@@ -4,11 +4,7 @@ export enum ProjectionsErrorCode {
   OwnerUnavailable = 'owner-unavailable',
 }
 
-/**
- * Errors of reading another service's identities (issue 30): an id this replica does not hold
- * could not be checked with its owner. A 503 with `Retry-After`, never a 404 the caller would take
- * for "that id does not exist".
- */
+/** Issue 30: a 503 with `Retry-After`, never a 404 a caller would read as "no such id". */
 export class ProjectionsException extends domainException<ProjectionsErrorCode>({
   [ProjectionsErrorCode.OwnerUnavailable]: 503,
 }) {}

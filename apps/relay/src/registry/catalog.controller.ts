@@ -30,16 +30,11 @@ export interface CatalogOperations<Entry = unknown> {
 
 export type CatalogRoute = keyof CatalogOperations;
 
-/**
- * The routes of a controller `catalogController` makes, typed by what `Operations` answers: the
- * compiler's view of them is what the OpenAPI document says each route returns (F24).
- */
+/** F24: the compiler's view of these is what the OpenAPI document says each route returns. */
 export type CatalogRoutes<Operations> = Pick<Operations, CatalogRoute & keyof Operations>;
 
 export interface CatalogControllerOptions<Operations = CatalogService> {
-  /** The class name Nest logs and reports (`ChannelsController`). */
   name: string;
-  /** `relay/v1/channels` */
   path: string;
   /** The path parameter of one entry (`channelId`), parsed as a UUID (D12). */
   idParam: string;
@@ -47,20 +42,13 @@ export interface CatalogControllerOptions<Operations = CatalogService> {
   permission: PermissionEntity;
   /** The provider that answers: `CHANNELS_CATALOG`, `MCP_SERVERS_CATALOG` (CatalogServices) … */
   operations: Type<Operations> | Exclude<InjectionToken, Type>;
-  /** The body of create; without one, the resource has no create route. */
   createDto?: Type;
   updateDto: Type;
-  /** The list's query; the page and a name filter by default. */
   listQuery?: Type;
-  /** The routes served; all five by default. */
   routes?: readonly CatalogRoute[];
 }
 
-/**
- * The one controller shape of a registry resource (issue 19): `POST` (201 with `Location`, D31),
- * `GET` list, `GET`, `PATCH` and `DELETE` (204) by id under `path`, each a line that hands the
- * request context and the validated body to `operations`. Returns a named controller class.
- */
+/** Issue 19, D31: the one controller shape of a registry resource. */
 export function catalogController<Operations = CatalogService>(
   options: CatalogControllerOptions<Operations>,
 ): Type<CatalogRoutes<Operations>> {

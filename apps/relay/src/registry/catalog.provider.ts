@@ -7,7 +7,6 @@ import { SubscriptionsRepository } from '../subscriptions/subscriptions.reposito
 import { CatalogSpec, CatalogRepository } from './catalog.repository';
 import { CatalogOptions, CatalogService } from './catalog.service';
 
-/** The CatalogService of one registry table, provided under `provide` (the registry's one shape). */
 export function catalogProvider(
   provide: symbol,
   spec: CatalogSpec,
@@ -20,7 +19,6 @@ export function catalogProvider(
   };
 }
 
-/** What makes the CatalogService of one registry table from the relay's database and outbox. */
 export function catalogFactory(
   spec: CatalogSpec,
   options: CatalogOptions,

@@ -4,16 +4,11 @@ import { iso, Row, str, Tx } from '@agp/database';
 export interface CatalogSpec {
   table: string;
   columns: Readonly<Record<string, string>>;
-  /** Fields read back as numbers. */
   integers?: readonly string[];
   /** Array columns (`text[]`, `uuid[]`), given and read back as arrays in their order. */
   lists?: readonly string[];
-  /** `jsonb` columns, given and read back as objects. */
   objects?: readonly string[];
-  /**
-   * Write-only fields (D26, D37): stored as the service gives them (sealed), read back as
-   * `"********"` when set and absent otherwise, so no stored value ever leaves the repository.
-   */
+  /** D26, D37: read back as `"********"`, so no stored value ever leaves the repository. */
   writeOnly?: readonly string[];
   /** What a field reads as while its column is null. */
   defaults?: Readonly<Record<string, string>>;
@@ -31,7 +26,6 @@ export type CatalogEntry = Record<string, CatalogValue> & {
   updatedAt: string;
 };
 
-/** Every query of one catalog table (MCP servers, channels, LLM gateways); each takes the tenant id. */
 export class CatalogRepository {
   private readonly fields: string[];
 
@@ -104,7 +98,6 @@ export class CatalogRepository {
     ]);
   }
 
-  /** A value as its column takes it: objects as JSON text for `jsonb`. */
   private param(field: string, value: unknown): unknown {
     return this.spec.objects?.includes(field) && value !== null ? JSON.stringify(value) : value;
   }

@@ -12,28 +12,17 @@ import { CatalogEntry, CatalogRepository, WRITE_ONLY_MASK } from './catalog.repo
 import { RegistryErrorCode, RegistryException } from './registry.exception';
 
 export interface CatalogOptions {
-  /** What one entry is called in messages (`MCP server`). */
   noun: string;
-  /**
-   * The lifecycle audit event of this catalog, when it has one (MCP_LIFECYCLE, LLM_LIFECYCLE);
-   * without one, changes are ADMIN_CHANGE (D42).
-   */
+  /** Without one, changes are ADMIN_CHANGE (D42). */
   lifecycleEvent?: Extract<AuditEventType, 'MCP_LIFECYCLE' | 'LLM_LIFECYCLE'>;
-  /** Party type of an entry in events (`MCP_SERVER`). */
   partyType: string;
   /** The detail naming the entry in its lifecycle event (`mcpServerId`, the default by type). */
   idDetail?: string;
-  /**
-   * Runs in the removal's transaction before the row goes: throws when something still needs the
-   * entry (an LLM provider a gateway routes to).
-   */
+  /** In the removal's transaction: throws when something still needs the entry. */
   beforeRemove?: (tx: Tx, tenantId: string, entry: CatalogEntry) => Promise<void>;
 }
 
-/**
- * Create, read, update and delete of one registry catalog (issue 6 §1); each change records its
- * lifecycle event in the same transaction (D5).
- */
+/** Issue 6 §1, D5: each change records its lifecycle event in the same transaction. */
 export class CatalogService {
   constructor(
     private readonly database: Database,

@@ -7,7 +7,6 @@ export enum RegistryErrorCode {
   InUse = 'registry-entry-in-use',
 }
 
-/** Errors of the relay's registry: agents, MCP servers, channels, LLM gateways (STYLE §8). */
 export class RegistryException extends domainException<RegistryErrorCode>({
   [RegistryErrorCode.NotFound]: 404,
   [RegistryErrorCode.NameTaken]: 409,

@@ -23,11 +23,7 @@ export interface UpstreamFields {
   secret: string;
 }
 
-/**
- * A registry catalog of upstreams the relay connects to (MCP servers, LLM providers): the URL
- * checked against the egress rules (D37) when stored, the secret sealed before it is stored (the
- * catalog answers it as `"********"`); the rest is the catalog's.
- */
+/** D37: URL checked when stored, the secret sealed and answered as `"********"`. */
 export class UpstreamCatalogService implements CatalogOperations<CatalogEntry> {
   constructor(
     private readonly catalog: CatalogService,
@@ -58,7 +54,6 @@ export class UpstreamCatalogService implements CatalogOperations<CatalogEntry> {
     return this.catalog.remove(ctx, id);
   }
 
-  /** The fields as the catalog stores them: the secret sealed, absent ones left out. */
   private sealed(values: Record<string, unknown>): Record<string, unknown> & { name: string } {
     const stored = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
     const secret = stored[this.fields.secret];
@@ -83,7 +78,6 @@ export class UpstreamCatalogService implements CatalogOperations<CatalogEntry> {
   }
 }
 
-/** The UpstreamCatalogService of one registry table, provided under `provide`. */
 export function upstreamCatalogProvider(
   provide: symbol,
   spec: CatalogSpec,

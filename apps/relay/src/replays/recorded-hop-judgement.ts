@@ -12,7 +12,6 @@ import { ReplayFilters, ReplayPlacement } from './replay.types';
 export type RecordedHopFate =
   { kind: 'SKIPPED' } | { kind: 'UNREPLAYABLE' } | { kind: 'JUDGEABLE'; input: DecisionInput };
 
-/** Whether the body's filters keep the hop (absent filters keep everything). */
 export function matchesFilters(hop: RecordedHop, filters: ReplayFilters): boolean {
   if (filters.protocols && !filters.protocols.includes(hop.protocol)) {
     return false;
@@ -35,11 +34,7 @@ function endpointOf(party: RecordedHop['source']): EndpointRef {
   };
 }
 
-/**
- * A recorded hop as the decision input it was judged on: skipped when the filters or the
- * candidate's place leave it out, unreplayable when only its digest was kept (D40, D55) or its
- * content is not the JSON the relay wrote; never guessed.
- */
+/** D40, D55: a hop with only a digest or foreign content is unreplayable; never guessed. */
 export function fateOf(
   hop: RecordedHop,
   filters: ReplayFilters,
@@ -101,7 +96,6 @@ function recordedResults(hop: RecordedHop): BindingResult[] {
   }));
 }
 
-/** The hop compared: what was enforced (as recorded) and what the candidate would have made of it. */
 export function judgeRecorded(
   hop: RecordedHop,
   candidate: BindingResult,

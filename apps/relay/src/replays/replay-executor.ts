@@ -18,7 +18,6 @@ import { fateOf, judgeRecorded } from './recorded-hop-judgement';
 import { REPLAY_OPTIONS, ReplayOptions } from './replay-options';
 import { ReplayProgress, ClaimedReplay, ReplaysRepository } from './replays.repository';
 
-/** What judging a replay's hops needs, read once per run. */
 interface ReplayContext {
   candidate: CachedBinding;
   failOpen: boolean;
@@ -26,12 +25,8 @@ interface ReplayContext {
 }
 
 /**
- * D49 replay in the background (governance.md G10): a claim loop (F30, `@agp/jobs`) takes each
- * PENDING replay on one replica, reads the window's recorded hops from the audit trail page by
- * page, re-judges those with captured content as if the version were bound where the replay
- * places it, and commits each page's results with its progress and cursor in one transaction, so
- * a replica that stops leaves a replay another one resumes where it was (its lease ran out).
- * A cancellation is seen at the next page.
+ * D49, G10: a claim loop (F30); each page's results commit with its cursor, so another replica
+ * resumes a stopped replay where it was. A cancellation is seen at the next page.
  */
 @Injectable()
 export class ReplayExecutor extends ClaimLoopWorker<ClaimedReplay> {

@@ -18,7 +18,6 @@ export interface NewReplay {
   requestedBy?: { id: string; name?: string };
 }
 
-/** A replay a worker holds, with its tenant. */
 export interface ClaimedReplay extends Replay {
   tenantId: string;
 }
@@ -72,10 +71,7 @@ export class ReplaysRepository {
     return rows[0] ? toReplay(rows[0]) : undefined;
   }
 
-  /**
-   * One replay to run, across replicas (F30): a PENDING one, or a RUNNING one whose worker's lease
-   * ran out (it stopped); `SKIP LOCKED` keeps two replicas off the same row.
-   */
+  /** F30: a RUNNING one whose lease ran out is taken too; `SKIP LOCKED` keeps replicas apart. */
   async claim(tx: Tx, leaseMs: number): Promise<ClaimedReplay | undefined> {
     const rows = await returning(
       tx,
@@ -118,7 +114,6 @@ export class ReplaysRepository {
     return rows.length > 0;
   }
 
-  /** The replay's end, unless it was cancelled meanwhile. */
   async finish(
     tx: Tx,
     tenantId: string,

@@ -11,7 +11,6 @@ const S = 'relay';
 export type DiffSource =
   { kind: 'SHADOW'; bindingId: string } | { kind: 'REPLAY'; replayId: string };
 
-/** One compared hop as stored. */
 export interface StoredDiff {
   hopId: string;
   hopAt: string;
@@ -88,7 +87,6 @@ export class DecisionDiffsRepository {
     }));
   }
 
-  /** The hops whose action would change, oldest first. */
   async changed(
     tx: Tx,
     tenantId: string,

@@ -12,10 +12,7 @@ import { ShadowDecisionsListener } from './shadow-decisions.listener';
 import { ShadowReportController } from './shadow-report.controller';
 import { ShadowReportService } from './shadow-report.service';
 
-/**
- * A policy change seen before it enforces (D49): shadow bindings' reports and promotion's
- * partner, and replays of recorded hops against a version (governance.md G7–G11).
- */
+/** D49, G7–G11: shadow reports, promotion and replays of recorded hops. */
 @Module({
   imports: [PoliciesModule],
   controllers: [ShadowReportController, ReplaysController],

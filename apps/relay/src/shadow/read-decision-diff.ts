@@ -4,7 +4,6 @@ import { PageQueryDto, pageOf, pageOffset } from '@agp/http';
 import { DecisionDiff } from './decision-diffs';
 import { DecisionDiffsRepository, DiffSource } from './decision-diffs.repository';
 
-/** The counts and one page of changed hops of a shadow binding or a replay, over a window. */
 export async function readDecisionDiff(
   diffs: DecisionDiffsRepository,
   tx: Tx,

@@ -7,11 +7,7 @@ import { RELAY_CONSUMERS } from '../database/tokens';
 import { DiffHop } from './decision-diffs';
 import { DecisionDiffsRepository } from './decision-diffs.repository';
 
-/**
- * D49 (governance.md G8): the shadow judgements the hops' group commit made durable, kept for the
- * shadow report. One replica handles each event (durable consumer); the event id is the row's, so
- * a redelivery inserts nothing.
- */
+/** D49, G8: the event id is the row's, so a redelivery inserts nothing. */
 @Injectable()
 export class ShadowDecisionsListener implements OnModuleInit {
   constructor(

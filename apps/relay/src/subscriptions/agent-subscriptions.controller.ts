@@ -5,10 +5,7 @@ import { Page, PageQueryDto, uuidParam } from '@agp/http';
 import { SubscriptionsService } from './subscriptions.service';
 import { AgentMcpServer, Subscription } from './subscription.types';
 
-/**
- * D21: what the client library reads about its own agent. An agent token reads its own agent only
- * (403 for another, the specification's Errors); users need REGISTRY:READ (the service checks).
- */
+/** D21: an agent token reads its own agent only (403 otherwise; the service checks). */
 @Controller('relay/v1/agents/:agentId')
 export class AgentSubscriptionsController {
   constructor(private readonly subscriptions: SubscriptionsService) {}

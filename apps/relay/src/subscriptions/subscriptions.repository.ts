@@ -119,7 +119,6 @@ export class SubscriptionsRepository {
     return rows.map(toSubscription);
   }
 
-  /** Whether the registry of the given table holds the id in this tenant. */
   async exists(tx: Tx, tenantId: string, table: string, id: string): Promise<boolean> {
     // Projected identities stay as DELETED tombstones (R11, issue 30); those are gone too.
     const live = IDENTITY_TABLES.has(table) ? ` AND status <> 'DELETED'` : '';

@@ -27,11 +27,7 @@ const TABLE_OF: Readonly<Record<EndpointType, string>> = {
 
 type Change = 'CREATED' | 'UPDATED' | 'DELETED';
 
-/**
- * Subscriptions and tool grants (D32): who may talk to whom. Each change publishes
- * SUBSCRIPTION_CHANGED (and MCP_GRANTS_CHANGED when a grant changes) and records AGENT_LIFECYCLE,
- * in the transaction of the change; the traffic paths read the table itself (T2).
- */
+/** D32, T2: events published in the change's transaction; traffic reads the table itself. */
 @Injectable()
 export class SubscriptionsService {
   constructor(
@@ -174,7 +170,6 @@ export class SubscriptionsService {
     }
   }
 
-  /** Removes the subscriptions naming a registry entry that is being removed (same transaction). */
   async removeNaming(tx: Tx, ctx: RequestContext, endpointId: string): Promise<void> {
     for (const subscription of await this.subscriptions.deleteNaming(
       tx,
@@ -185,10 +180,7 @@ export class SubscriptionsService {
     }
   }
 
-  /**
-   * The specification's 403: an agent token may read its own subscriptions only; anyone else needs
-   * REGISTRY:READ (tenant administrators have it).
-   */
+  /** The specification's 403: an agent token reads its own subscriptions only. */
   private checkMayReadAgent(ctx: RequestContext, agentId: string): void {
     const { principal } = ctx;
     const isSelf = principal.kind === 'AGENT' && principal.subject === agentId;

@@ -6,12 +6,7 @@ import { EventConsumers } from '@agp/messaging';
 import { RELAY_CONSUMERS } from '../database/tokens';
 import { TenantsRepository } from './tenants.repository';
 
-/**
- * Keeps the tenants projection (slug and status) from tenant-auth's TENANT_LIFECYCLE, so the
- * decision input carries `tenant.slug` (POLICY.md). The projection is read with the tenant's
- * policies, so a slug change reaches decisions within the cache's TTL (R15). Ordered by
- * tenant-auth's revision (issue 30).
- */
+/** POLICY.md `tenant.slug`, read with the policies: a change reaches decisions within R15's TTL. */
 @Injectable()
 export class TenantsListener implements OnModuleInit {
   constructor(

@@ -6,7 +6,6 @@ import { TrafficSettings, trafficSettingsOf } from './traffic-settings.types';
 /** The tenant's row of `relay.traffic_settings` (D36, D40, D34). */
 @Injectable()
 export class TrafficSettingsRepository {
-  /** Creates the row with the defaults when missing. */
   async ensure(tx: Tx, tenantId: string): Promise<void> {
     await tx.query(
       `INSERT INTO relay.traffic_settings (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO NOTHING`,

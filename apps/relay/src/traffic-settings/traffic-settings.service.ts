@@ -105,11 +105,7 @@ export class TrafficSettingsService {
     return toResponse(updated);
   }
 
-  /**
-   * The tenant's row, locked for this transaction (created with the defaults when missing), so
-   * that two PATCHes of different fields at once both stick instead of the later one undoing the
-   * earlier.
-   */
+  /** Locked (created if missing), so two concurrent PATCHes of different fields both stick. */
   private async lockAndRead(tx: Tx, tenantId: string): Promise<TrafficSettings> {
     await this.repository.ensure(tx, tenantId);
     return this.repository.read(tx, tenantId, true);

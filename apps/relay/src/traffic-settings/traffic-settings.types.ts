@@ -1,11 +1,8 @@
 import { Row } from '@agp/database';
 
 /**
- * traffic.md T52: when a delivered request's records must be durable. BEFORE_FORWARD (T1, T39):
- * before the request goes on, so an upstream never acts on a hop the trail could lose.
- * BEFORE_ANSWER: the commit overlaps the upstream call and completes before the answer reaches
- * the agent, so the agent never sees an answer whose records could be lost, but a crash during
- * the call can lose the request's record of a call the upstream made.
+ * T52. BEFORE_FORWARD (T1, T39): an upstream never acts on a hop the trail could lose.
+ * BEFORE_ANSWER: a crash during the call can lose the record of a call the upstream made.
  */
 export const DURABILITIES = ['BEFORE_FORWARD', 'BEFORE_ANSWER'] as const;
 export type Durability = (typeof DURABILITIES)[number];
@@ -25,10 +22,7 @@ export interface TrafficSettings {
   durability: Durability;
   /** D55: the share of matching hops a SHADOW binding sees (0…1, default 1; G9). */
   shadowSampleRate: number;
-  /**
-   * traffic.md T85: the browser origins the MCP path serves (`Origin` header); null is the
-   * platform's own (the console's) origin only.
-   */
+  /** T85: browser origins the MCP path serves; null is the platform's own only. */
   allowedOrigins: string[] | null;
   /** D51: LOG, HOLD (the default) or BLOCK a drifted or shadowing tool. */
   toolDrift: ToolDriftAction;
@@ -47,10 +41,7 @@ export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = {
   toolDrift: 'HOLD',
 };
 
-/**
- * What a change of the settings is announced as (D42's ADMIN_CHANGE names it in its `sink`):
- * what a cache of them listens for, so nothing here calls into the traffic paths.
- */
+/** D42: what settings caches listen for, so nothing here calls into the traffic paths. */
 export const TRAFFIC_SETTINGS_KIND = 'TRAFFIC_SETTINGS';
 
 /** A `relay.traffic_settings` row as settings; the defaults when the tenant has none. */

@@ -7,11 +7,7 @@ import { payloadText } from './mcp/mcp-messages';
 
 type JsonRpc = Parameters<typeof payloadText>[0];
 
-/**
- * POLICY.md `message.text` of a recorded message, as the path that carried it derived it (MCP's
- * payload, A2A's parts, an LLM request's messages or a completion's choices): a replay judges the
- * text the live hop was judged on (governance.md G10).
- */
+/** G10: the text as the live hop's path derived it, so a replay judges the same text. */
 export function recordedText(
   protocol: Protocol,
   direction: MessageDirection,

@@ -44,10 +44,7 @@ import { StreamWatch } from './pipeline/stream-watch';
 import { TrafficDirectory } from './pipeline/traffic-directory';
 import { TrafficGuard } from './pipeline/traffic-guard';
 
-/**
- * The traffic paths of D20: the hop pipeline every protocol shares (pipeline/) and one folder per
- * protocol (mcp/, a2a/, llm/); people talk to agents over A2A through human/ (D43).
- */
+/** D20, D43: the shared pipeline/ and one folder per protocol. */
 @Module({
   imports: [HitlModule, McpServersModule, McpToolsModule],
   controllers: [

@@ -6,11 +6,7 @@ import { EventConsumers } from '@agp/messaging';
 import { RELAY_CONSUMERS } from '../database/tokens';
 import { UsersRepository } from './users.repository';
 
-/**
- * Keeps the users projection from tenant-auth's USER_LIFECYCLE events (idempotent through the
- * inbox, ordered by tenant-auth's revision). A deleted user stays as a DELETED tombstone: a late
- * event of its life before the deletion must not bring it back (issue 30).
- */
+/** Issue 30: a DELETED tombstone stays, so a late event cannot bring the user back. */
 @Injectable()
 export class UsersListener implements OnModuleInit {
   constructor(

@@ -29,7 +29,6 @@ export class UsersRepository {
     );
   }
 
-  /** A user of the tenant that is not deleted. */
   async find(tx: Tx, tenantId: string, id: string): Promise<ProjectedUser | undefined> {
     const rows: Row[] = await tx.query(
       `SELECT id, email, display_name, status FROM relay.users
@@ -47,7 +46,6 @@ export class UsersRepository {
       : undefined;
   }
 
-  /** The ids of `ids` this projection does not hold (in the tenant; a tombstone is held). */
   async missing(tx: Tx, tenantId: string, ids: readonly string[]): Promise<string[]> {
     return missingOf(tx, 'relay.users', tenantId, ids);
   }

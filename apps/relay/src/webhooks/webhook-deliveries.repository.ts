@@ -34,7 +34,6 @@ export interface DeliveryFilter {
 /** Deliveries owed to agents' webhooks and their attempts (D19). */
 @Injectable()
 export class WebhookDeliveriesRepository {
-  /** The agents of `audience` that have a webhook URL and are not deleted. */
   async recipients(tx: Tx, tenantId: string, audience: WebhookAudience): Promise<string[]> {
     const having = `tenant_id = $1 AND webhook_url IS NOT NULL AND status <> 'DELETED'`;
     let rows: Row[] = [];
@@ -91,10 +90,7 @@ export class WebhookDeliveriesRepository {
     );
   }
 
-  /**
-   * System scope: leases up to `limit` due deliveries to this replica for `leaseMs`. `SKIP LOCKED`
-   * keeps two replicas off the same rows, the lease off a delivery another replica is sending.
-   */
+  /** System scope: `SKIP LOCKED` keeps replicas off rows, the lease off one being sent. */
   async claimDue(tx: Tx, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const leaseToken = randomUUID();
     const rows: Row[] = await tx.query(
@@ -129,10 +125,7 @@ export class WebhookDeliveriesRepository {
     }));
   }
 
-  /**
-   * Records an attempt. The state moves only while this replica still holds the lease (a
-   * redelivery requested meanwhile takes it back); the attempt itself is always kept.
-   */
+  /** The state moves only while the lease is held; the attempt itself is always kept. */
   async recordAttempt(
     tx: Tx,
     claimed: ClaimedDelivery,
@@ -203,7 +196,6 @@ export class WebhookDeliveriesRepository {
     return rows.length > 0;
   }
 
-  /** System scope: deletes up to `batch` settled deliveries (and their attempts) last changed before `before`. */
   async pruneSettled(tx: Tx, before: Date, batch: number): Promise<number> {
     const rows = await returning(
       tx,

@@ -12,11 +12,7 @@ import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookSettings, WebhookSettingsRepository } from './webhook-settings.repository';
 import { WebhooksErrorCode, WebhooksException } from './webhooks.exception';
 
-/**
- * An agent's deliveries (D19): listed with their attempts and redelivered on request. Users need
- * REGISTRY:READ to read and REGISTRY:WRITE to redeliver; an agent token may do both for its own
- * agent only (it is the receiver that missed them), as with the reads of D21.
- */
+/** D19, D21: an agent token only for its own agent (it is the receiver that missed them). */
 @Injectable()
 export class WebhookDeliveriesService {
   constructor(

@@ -1,7 +1,4 @@
-/**
- * The event type of a delivery that carries an A2A push (traffic.md T43): the push's body as
- * the target sent it (judged), to the URL the caller gave, signed as D19 signs webhooks.
- */
+/** T43, D19: the push's judged body to the caller's URL, signed as webhooks are. */
 export const A2A_PUSH_EVENT_TYPE = 'A2A_PUSH_NOTIFICATION';
 
 export const WEBHOOK_DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;

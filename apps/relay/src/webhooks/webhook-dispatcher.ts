@@ -13,11 +13,8 @@ import { WebhookSender } from './webhook-sender';
 import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
 
 /**
- * Sends due deliveries in a claim loop (F30): every replica polls, and each due row is leased to
- * one replica at a time (`SKIP LOCKED` and a lease in the row, as the evaluation runs do), so a
- * delivery is sent once across replicas. The lease outlives the longest attempt; a replica that dies mid-send leaves it
- * to expire, and another sends it again with the same delivery id (receivers deduplicate on it).
- * Rows are the state: a restart loses nothing.
+ * F30: rows leased with `SKIP LOCKED`, sent once across replicas; the lease outlives the longest
+ * attempt, and a resend after a death keeps the delivery id (receivers deduplicate on it).
  */
 @Injectable()
 export class WebhookDispatcher extends ClaimLoopWorker<ClaimedDelivery> {

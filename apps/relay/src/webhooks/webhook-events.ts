@@ -75,10 +75,7 @@ function isAnnounced(data: EventData<'AGENT_LIFECYCLE'>): boolean {
   );
 }
 
-/**
- * What an agent is told of an event: the change itself, without the audit fields (actor labels,
- * summaries, details), which are the tenant's administrators' business, not the agent's.
- */
+/** Audit fields (actors, summaries, details) are the administrators' business, not the agent's. */
 export function webhookData(event: WebhookEvent): Record<string, unknown> {
   switch (event.type) {
     case 'SUBSCRIPTION_CHANGED': {

@@ -7,10 +7,7 @@ import { WEBHOOK_OPTIONS, WebhookOptions } from './webhooks.options';
 
 const BATCH = 5_000;
 
-/**
- * Settled deliveries (DELIVERED or FAILED) are kept `retentionDays` after their last change, then
- * deleted with their attempts; PENDING ones never. Run by `relayJobs` on one replica per tick (F30).
- */
+/** F30: settled deliveries deleted after `retentionDays` with their attempts; PENDING never. */
 @Injectable()
 export class WebhookRetentionJob {
   constructor(
@@ -19,7 +16,6 @@ export class WebhookRetentionJob {
     private readonly deliveries: WebhookDeliveriesRepository,
   ) {}
 
-  /** Deletes what is due; how many. */
   tick(now = new Date()): Promise<number> {
     const before = new Date(now.getTime() - this.options.retentionDays * 86_400_000);
     return this.database.asSystem((tx) => this.deliveries.pruneSettled(tx, before, BATCH));

@@ -4,26 +4,19 @@ export interface RetrySchedule {
   maxAttempts: number;
   /** Wait after the first failed attempt; each later wait is `factor` times the previous. */
   baseDelayMs: number;
-  /** The longest wait between two attempts. */
   maxDelayMs: number;
 }
 
 export const RETRY_FACTOR = 3;
 
-/**
- * Defaults: 8 attempts, waits of 1, 3, 9, 27, 81 and 243 minutes, then 12 hours: about 18 hours
- * from the first attempt to the last, inside the 24-hour overlap of a secret rotation.
- */
+/** About 18 hours first to last, inside the 24-hour overlap of a secret rotation. */
 export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = {
   maxAttempts: 8,
   baseDelayMs: 60_000,
   maxDelayMs: 12 * 3_600_000,
 };
 
-/**
- * After the `attempt`-th failed attempt of a round (1-based): the wait before the next one, or
- * `null` when the round is spent and the delivery is kept as FAILED.
- */
+/** `null` when the round is spent and the delivery is kept as FAILED. */
 export function retryDelayMs(attempt: number, schedule: RetrySchedule): number | null {
   if (attempt >= schedule.maxAttempts) {
     return null;
@@ -31,7 +24,6 @@ export function retryDelayMs(attempt: number, schedule: RetrySchedule): number |
   return Math.min(schedule.baseDelayMs * RETRY_FACTOR ** (attempt - 1), schedule.maxDelayMs);
 }
 
-/** From the first attempt to the last of a round that fails throughout. */
 export function retrySpanMs(schedule: RetrySchedule): number {
   let span = 0;
   for (let attempt = 1; attempt < schedule.maxAttempts; attempt++) {
@@ -40,7 +32,6 @@ export function retrySpanMs(schedule: RetrySchedule): number {
   return span;
 }
 
-/** Where a round's `attempt`-th attempt (1-based) leaves its delivery. */
 export function nextState(
   isDelivered: boolean,
   attempt: number,

@@ -21,11 +21,7 @@ export interface SignedRequest {
   headers?: Record<string, string>;
 }
 
-/**
- * Sends one signed delivery (D19). D37 on the way out: the URL is checked again (the policy may
- * have tightened since it was set) and every address its name resolves to is checked on connect.
- * Redirects are not followed: a 3xx is a failed attempt, never a hop to an address nobody checked.
- */
+/** D19, D37: URL rechecked (policy may have tightened); a 3xx fails, never an unchecked hop. */
 @Injectable()
 export class WebhookSender implements OnApplicationShutdown {
   private readonly dispatcher: Agent;

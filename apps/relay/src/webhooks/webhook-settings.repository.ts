@@ -12,7 +12,6 @@ export interface WebhookSettings {
   previousSecretExpiresAt?: Date;
 }
 
-/** The webhook columns of the agents table; every method takes the tenant id. */
 @Injectable()
 export class WebhookSettingsRepository {
   async find(tx: Tx, tenantId: string, agentId: string): Promise<WebhookSettings | undefined> {
@@ -28,7 +27,6 @@ export class WebhookSettingsRepository {
     return this.select(tx, tenantId, agentId, 'FOR UPDATE');
   }
 
-  /** A new URL, and a first secret when `secretCiphertext` is given. */
   async setUrl(
     tx: Tx,
     tenantId: string,

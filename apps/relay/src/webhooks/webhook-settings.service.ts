@@ -14,11 +14,7 @@ import { WebhookSettings, WebhookSettingsRepository } from './webhook-settings.r
 import { WebhooksErrorCode, WebhooksException } from './webhooks.exception';
 import { SECRET_OVERLAP_MS } from './webhooks.options';
 
-/**
- * An agent's webhook URL and signing secret (D19): the secret is made when a URL is first set and
- * answered that once; it is sealed at rest as upstream credentials are (D37); a rotation answers
- * the new one and keeps the old one signing beside it for 24 hours.
- */
+/** D19, D37: answered once, sealed; a rotation keeps the old secret signing for 24 hours. */
 @Injectable()
 export class WebhookSettingsService {
   constructor(
@@ -39,10 +35,7 @@ export class WebhookSettingsService {
     }
   }
 
-  /**
-   * Inside the agent update's transaction: sets or clears the URL. Returns the signing secret when
-   * this made one (the URL set where none was), the only time it is ever answered.
-   */
+  /** In the agent update's transaction; returns a new secret, the only time it is answered. */
   async setUrl(
     tx: Tx,
     tenantId: string,

@@ -8,10 +8,7 @@ export const WEBHOOK_HEADERS = {
   signature: 'x-svc-signature',
 } as const;
 
-/**
- * D19: `v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`, keyed with the secret's UTF-8 bytes as
- * the agent holds it (SVC_WEBHOOK_SECRET). The body is signed as the bytes sent, never re-serialised.
- */
+/** D19: keyed with the secret's UTF-8 bytes; the body signed as sent, never re-serialised. */
 export function webhookSignature(secret: string, timestamp: number, body: Buffer | string): string {
   return createHmac('sha256', secret)
     .update(`${timestamp}.`)
@@ -19,10 +16,7 @@ export function webhookSignature(secret: string, timestamp: number, body: Buffer
     .digest('hex');
 }
 
-/**
- * The `X-Svc-Signature` value: one `v1=` per secret, space-separated, the newest first, so that
- * during a rotation's overlap a receiver holding either secret verifies it (D19).
- */
+/** D19: newest first, so either secret verifies during a rotation's overlap. */
 export function webhookSignatureHeader(
   secrets: readonly string[],
   timestamp: number,

@@ -8,11 +8,7 @@ import { WebhookDelivery } from './webhook-delivery.types';
 import { WebhookDeliveriesService } from './webhook-deliveries.service';
 import { WebhookSettingsService } from './webhook-settings.service';
 
-/**
- * D19: an agent's webhook secret rotation and its deliveries. The URL itself is set with
- * `PATCH /relay/v1/agents/{agentId}` `{webhookUrl}`. Deliveries are read and redelivered by users
- * with REGISTRY:READ / WRITE or by the agent itself (the service checks).
- */
+/** D19: the URL is set via `PATCH /relay/v1/agents/{agentId}`; the service checks access. */
 @Controller('relay/v1/agents/:agentId')
 export class WebhooksController {
   constructor(

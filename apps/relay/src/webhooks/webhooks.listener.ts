@@ -6,10 +6,7 @@ import { RELAY_CONSUMERS } from '../database/tokens';
 import { WebhookFanOut } from './webhook-fan-out';
 import { WEBHOOK_EVENT_TYPES, WebhookEvent } from './webhook-events';
 
-/**
- * The events agents are told about (D19) become deliveries. A durable consumer with the inbox:
- * each event is handled once across replicas, and its deliveries commit with its inbox record.
- */
+/** D19: a durable consumer with the inbox, so each event is handled once across replicas. */
 @Injectable()
 export class WebhooksListener implements OnModuleInit {
   constructor(

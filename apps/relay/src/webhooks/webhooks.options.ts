@@ -5,11 +5,8 @@ export const WEBHOOK_OPTIONS = Symbol('relay:webhook-options');
 /** The relay's webhook settings (RelayEnv's WEBHOOK_* variables). */
 export interface WebhookOptions {
   schedule: RetrySchedule;
-  /** Connect, answer and body budget of one attempt. */
   timeoutMs: number;
-  /** How often each replica looks for due deliveries. */
   pollIntervalMs: number;
-  /** Deliveries one replica sends at once. */
   concurrency: number;
   /** Settled deliveries are deleted this many days after their last change. */
   retentionDays: number;

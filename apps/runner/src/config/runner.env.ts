@@ -1,10 +1,7 @@
 import { IsOptional, IsString } from 'class-validator';
 import { CoreEnv } from '@agp/config';
 
-/**
- * `npm start` (D2): the core variables only. DATABASE_URL and NATS_URL are optional here; unset,
- * data lives in PGlite under DATA_DIR and events travel in-process.
- */
+/** D2: unset DATABASE_URL / NATS_URL mean PGlite under DATA_DIR and in-process events. */
 export class RunnerEnv extends CoreEnv {
   /** The console's build to serve at `/` (issue 16); default: @agp/console's dist/. */
   @IsOptional()

@@ -4,23 +4,14 @@ import { dirname, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { FastifyInstance } from 'fastify';
 
-/**
- * The API prefixes the services own (D1), and the well-known URIs (D43: metadata where RFC 8414
- * and RFC 9728 put it, a 404 for any other, so an MCP client's discovery moves on): never
- * answered with the console's page.
- */
+// Never the console's page, so an MCP client's discovery gets its 404 (D1, D43, RFC 8414/9728).
 const API_PREFIXES = ['/tenant-auth/', '/relay/', '/audit/', '/health/', '/.well-known/'];
 
-/**
- * identity.md I15 and issue 16: the console's own headers, one file for every server of it (this
- * one and the console's nginx image): scripts only from this origin (no 'unsafe-inline'); Mantine
- * sets style attributes, so styles allow them; calls go to this origin.
- */
+/** I15: one file shared with the console's nginx image; no 'unsafe-inline' scripts. */
 export const SECURITY_HEADERS = JSON.parse(
   readFileSync(require.resolve('@agp/console/security-headers.json'), 'utf8'),
 ) as Record<string, string>;
 
-/** Where the console's build is: CONSOLE_DIR, or @agp/console's dist/ beside this package. */
 export function consoleDirectory(configured: string | undefined): string | undefined {
   if (configured) {
     return configured;
@@ -33,10 +24,7 @@ export function consoleDirectory(configured: string | undefined): string | undef
   }
 }
 
-/**
- * Serves the console at `/` (D2's embedded default): its files, and index.html for every other
- * GET outside the API prefixes, so the single-page application's own routes load on reload.
- */
+/** index.html for any other GET outside the API, so the SPA's routes survive a reload (D2). */
 export function serveConsole(fastify: FastifyInstance, root: string): void {
   void fastify.register(fastifyStatic, { root, serve: false });
   fastify.get('/*', (request, reply) => {

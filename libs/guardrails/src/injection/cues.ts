@@ -1,8 +1,5 @@
-/**
- * GR7: the phrases of prompt injection, by category, each with the score a match earns on its own.
- * Case-insensitive; word gaps are bounded (`{0,4}`) and each alternative starts with a literal word,
- * so no pattern backtracks more than a bounded number of steps at one position (GR2).
- */
+// GR7 cues. Bounded word gaps and a literal first word per alternative keep backtracking bounded
+// (GR2).
 export interface Cue {
   category: 'OVERRIDE' | 'ROLE_PLAY' | 'EXFILTRATION' | 'TOOL_OUTPUT' | 'ENCODED';
   regex: RegExp;

@@ -32,11 +32,7 @@ const NATIONAL_COUNTRIES: CountryCode[] = [
 ];
 const US_FORMAT = /^\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}$/;
 
-/**
- * GR3: numbers in international form (`+` or `00`) are checked against libphonenumber's metadata;
- * national forms count only in US layout or after a phone context word, since bare digit groups
- * are far more often order numbers, dates and amounts.
- */
+/** GR3: national forms need US layout or a context word; bare digit groups are mostly not phones. */
 function phoneScore(value: string, text: string, start: number): number {
   const digits = value.replace(/\D/g, '');
   if (digits.length < 7 || digits.length > 15) {

@@ -20,11 +20,8 @@ export interface EmailConfig {
 }
 
 /**
- * An EMAIL target (D58, W19) through nodemailer: STARTTLS whenever the server offers it, and
- * required when the target has credentials (a password never crosses in clear); port 465 speaks
- * TLS from the first byte. The certificate is verified against the host name. D37 as for every
- * outbound call: the name is resolved here and each address checked, and the connection goes to
- * the checked address (no second lookup an attacker's DNS could answer differently).
+ * D58, W19: STARTTLS required with credentials (no password in clear); D37: the checked address
+ * is dialled, so no second lookup an attacker's DNS could answer differently.
  */
 @Injectable()
 export class EmailNotifier {

@@ -15,11 +15,7 @@ export interface HttpAnswer {
 
 const EXCERPT_BYTES = 1_024;
 
-/**
- * The HTTP POST of the WEBHOOK and SLACK notifiers, under D37 as webhooks to agents (W5): the URL
- * checked again, every resolved address checked on connect, redirects not followed, each of
- * connect, answer and body bounded by WEBHOOK_TIMEOUT_MS.
- */
+/** D37, W5: address checked on connect, no redirects, every phase bounded by WEBHOOK_TIMEOUT_MS. */
 @Injectable()
 export class NotificationHttp implements OnApplicationShutdown {
   private readonly dispatcher: Agent;

@@ -12,11 +12,7 @@ export interface SlackConfig {
   apiBaseUrl?: string;
 }
 
-/**
- * A SLACK target (D58, W18): `chat.postMessage` with the bot token as a bearer, the channel and
- * the notice as mrkdwn text. Slack answers 200 with `ok: false` on a refusal (a bad token, a
- * channel the bot is not in): that is a failed attempt naming Slack's error.
- */
+/** D58, W18: Slack refuses with 200 and `ok: false`: that is a failed attempt. */
 @Injectable()
 export class SlackNotifier {
   constructor(private readonly http: NotificationHttp) {}

@@ -4,10 +4,7 @@ import { SendOutcome } from '../notification.types';
 import { standardWebhookHeaders } from '../standard-webhook-signature';
 import { NotificationHttp } from './notification-http';
 
-/**
- * A WEBHOOK target (D58): the stored body POSTed as JSON, signed as Standard Webhooks says with
- * the attempt's timestamp and the delivery id as `webhook-id` (W16). A 2xx is delivered.
- */
+/** D58, W16: Standard Webhooks signing with the delivery id as `webhook-id`. */
 @Injectable()
 export class WebhookNotifier {
   constructor(private readonly http: NotificationHttp) {}

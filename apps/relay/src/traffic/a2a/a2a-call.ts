@@ -43,10 +43,8 @@ export function a2aLabel(call: A2aCall): string {
 }
 
 /**
- * D33, T31: caller → target is a REQUEST hop, target → caller a RESPONSE hop; a response names the
- * method it answers. A2A is JSON-RPC: the audit's protocol is JSONRPC (the contract's value set),
- * `details.a2a` says which JSON-RPC. `message.json` is the whole JSON-RPC message with file bytes
- * as digests (D38), so mask paths read `params.message.parts.0.text`.
+ * D33, T31: A2A is JSON-RPC, so the audit's protocol is JSONRPC; file bytes as digests (D38), so
+ * mask paths read `params.message.parts.0.text`.
  */
 export function a2aHopOf(
   call: A2aCall,
@@ -81,10 +79,7 @@ export function a2aHopOf(
   };
 }
 
-/**
- * D32, D35, D36: what admits an A2A call, and what a kill switch may name on it. A person (D43)
- * stands in the calling agent's place, under their USER_TO_AGENT subscription (traffic.md T60).
- */
+/** D32, D35, D36, D43, T60: a person stands in the caller's place under USER_TO_AGENT. */
 export function a2aAdmission(
   routes: A2aDirectory,
   basis: { tenantId: string; correlationId: string; route: A2aRoute },

@@ -18,7 +18,6 @@ export interface A2aTarget {
   timeoutMs: number;
 }
 
-/** What the relay needs to carry one agent's A2A traffic to another. */
 export interface A2aRoute {
   tenantSlug?: string;
   /** The calling agent, or the person (D43) with their e-mail for POLICY.md's `user`. */
@@ -40,10 +39,7 @@ export class A2aDirectory {
     this.routes = directory.cacheFor<A2aRoute | undefined>();
   }
 
-  /**
-   * The target, the caller and its subscription; undefined when the tenant has no such agent. A
-   * person on `/relay/human/{agentId}` (`party` USER, D43) is the caller, under USER_TO_AGENT.
-   */
+  /** D43: a person on `/relay/human/{agentId}` is the caller, under USER_TO_AGENT. */
   route(
     tenantId: string,
     callerId: string,

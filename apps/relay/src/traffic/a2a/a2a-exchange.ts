@@ -23,21 +23,15 @@ import {
 } from './a2a-upstream';
 import { AgentCardJson, endpointOf } from './agent-card';
 
-/** What the controller sends the caller: a JSON-RPC answer, or a stream it runs. */
 export type A2aAnswer =
   | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
   | {
       kind: 'stream';
       run(writer: SseWriter): Promise<void>;
-      /** The caller went away: stop reading the target. */
       cancel(): void;
     };
 
-/**
- * How an answer is seen on its way back when the relay stands in for something the caller gave
- * (T42: push configurations): `seen` is what the pipeline judges and the trail keeps, `delivered`
- * turns the judged answer into what the caller gets.
- */
+/** T42: `seen` is judged and kept in the trail; `delivered` is what the caller gets. */
 export interface A2aAnswerView {
   seen(answer: JsonRpcMessage): Promise<JsonRpcMessage>;
   delivered(judged: JsonRpcMessage): JsonRpcMessage;
@@ -51,15 +45,9 @@ export interface AskedFor {
 /** How often an idle stream gets a comment line (under the gateway's idle timeout, T15). */
 const KEEP_ALIVE_MS = 15_000;
 
-/** The target sent something that is not an A2A JSON-RPC answer. */
 class GarbledAnswer extends Error {}
 
-/**
- * The upstream half of the A2A relay: sends the judged request to the agent's JSON-RPC endpoint
- * (from its card, with its own credential, D37), judges the answer or every streamed event before
- * the caller sees it (D33), and turns every fault of the target (down, slow, garbage, a stream cut
- * before the task ended) into a JSON-RPC error audited as ERROR, so no caller waits for ever (T35).
- */
+/** D33, D37, T35: each target fault is a JSON-RPC error audited ERROR; no caller waits for ever. */
 @Injectable()
 export class A2aExchange {
   constructor(
@@ -196,10 +184,7 @@ export class A2aExchange {
     };
   }
 
-  /**
-   * Carries the target's events one at a time, each judged and audited before it is written; a
-   * slow caller slows the read. True when the stream reached its last event (or was refused).
-   */
+  /** Each event judged before it is written; a slow caller slows the read. */
   private async relayEvents(
     call: A2aCall,
     body: AsyncIterable<Buffer | string>,

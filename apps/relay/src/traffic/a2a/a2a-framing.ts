@@ -9,11 +9,7 @@ import {
   rpcError,
 } from '../mcp/json-rpc';
 
-/**
- * D61, A2A 1.0 § 9: the JSON-RPC error a POST body gets when it is not one JSON-RPC request, in
- * the words of the A2A SDK's server (`Invalid JSON payload.` for −32700), or undefined when it is
- * one. A2A has no batches (T30), and a response is not a request.
- */
+/** D61, A2A 1.0 § 9: the A2A SDK server's words; no batches (T30), and a response is no request. */
 export function a2aFramingError(body: unknown): JsonRpcMessage | undefined {
   if (body instanceof UnreadableBody) {
     return rpcError(null, RPC_PARSE_ERROR, 'Invalid JSON payload.');

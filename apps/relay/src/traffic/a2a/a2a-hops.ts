@@ -11,7 +11,6 @@ import { asMasked, resendDigestOf } from '../mcp/mcp-messages';
 import { A2aCall, a2aHopOf } from './a2a-call';
 import { withA2aWarnings, withFileBytes, withoutFileBytes } from './a2a-messages';
 
-/** What became of one A2A message: what goes on, or what its sender gets in its place. */
 export type JudgedA2a =
   | { kind: 'forward'; message: JsonRpcMessage; audited: Promise<void> }
   | { kind: 'refused'; answer: JsonRpcMessage; audited: Promise<void> };
@@ -23,22 +22,17 @@ export interface HeldA2a {
   audited: Promise<void>;
 }
 
-/**
- * A2A's side of the hop pipeline: each message's outcome written as JSON-RPC, in either
- * direction. The same pipeline as MCP's admits, decides, holds and audits.
- */
+/** A2A's dialect of the hop pipeline; the pipeline admits, decides, holds and audits. */
 @Injectable()
 export class A2aHops {
   constructor(private readonly pipeline: HopPipeline) {}
 
-  /** The caller's request on its way to the target agent (REQUEST hop). */
   async judgeRequest(call: A2aCall, message: JsonRpcMessage): Promise<JudgedA2a> {
     const hop = a2aHopOf(call, 'REQUEST', message);
     const outcome = await this.pipeline.pass(hop, termsOf(call, message, resendDigestOf(message)));
     return asA2a(message, outcome);
   }
 
-  /** The target's answer (or one streamed event) on its way back to the caller (RESPONSE hop). */
   async judgeAnswer(
     call: A2aCall,
     message: JsonRpcMessage,
@@ -49,11 +43,7 @@ export class A2aHops {
     return asA2a(message, outcome);
   }
 
-  /**
-   * A push from the target (RESPONSE hop, traffic.md T41): judged as an answer, but a hold is only
-   * stored (with what `alongside` keeps to deliver it), never released here: its approval
-   * delivers it ("A held push is delivered when approved").
-   */
+  /** T41: a held push is only stored, never released here: its approval delivers it. */
   async judgePush(
     call: A2aCall,
     message: JsonRpcMessage,

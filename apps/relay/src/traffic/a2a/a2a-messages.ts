@@ -2,11 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { JsonRpcMessage } from '../mcp/json-rpc';
 
-/**
- * A2A as JSON-RPC carries it (D38): the methods of protocol 0.3 (the specification's names) and
- * their protocol 1.0 equivalents (as the official SDK speaks them), the text a policy reads, file
- * content kept out of policy and audit, and where a warning goes.
- */
+/** D38: A2A 0.3 method names and their 1.0 equivalents as the official SDK speaks them. */
 const STREAMING_METHODS: ReadonlySet<string> = new Set([
   'message/stream',
   'tasks/resubscribe',
@@ -40,11 +36,7 @@ export function isStreamingMethod(method: string): boolean {
   return STREAMING_METHODS.has(method);
 }
 
-/**
- * D38, POLICY.md `message.text`: the text of every text part (a message's, a status message's,
- * an artifact's, a task's history), joined by newlines; an error's message. Data parts are read
- * in `message.json`; file parts only by digest.
- */
+/** D38, POLICY.md `message.text`: data parts are in `message.json`, file parts only by digest. */
 export function a2aText(message: JsonRpcMessage): string {
   const texts: string[] = [];
   collectTexts(message.params ?? message.result ?? null, texts);
@@ -81,11 +73,7 @@ export interface FileBytes {
   bytes: string;
 }
 
-/**
- * D38: file parts are audited by digest only. The copy the policy sees and the trail keeps has
- * each file's bytes (0.3 `file.bytes`, 1.0 `raw`) replaced by `sha256:<hex>`; `files` says where,
- * so {@link withFileBytes} can put them back into what is forwarded.
- */
+/** D38: file bytes as `sha256:<hex>`; `files` lets {@link withFileBytes} restore them. */
 export function withoutFileBytes(message: JsonRpcMessage): {
   json: JsonRpcMessage;
   files: FileBytes[];
@@ -148,7 +136,6 @@ function setAt(
   return container;
 }
 
-/** The object an A2A result carries: a 1.0 result's wrapped object, or a 0.3 result itself. */
 function resultObject(result: unknown): Json | undefined {
   if (!isRecord(result)) {
     return undefined;
@@ -157,7 +144,6 @@ function resultObject(result: unknown): Json | undefined {
   return wrapper ? (result[wrapper] as Json) : result;
 }
 
-/** The task id and state an answer reports (a task, a status update), for the audit trail. */
 export function taskFacts(message: JsonRpcMessage): { a2aTaskId?: string; a2aTaskState?: string } {
   const object = resultObject(message.result);
   if (!object) {
@@ -172,10 +158,7 @@ export function taskFacts(message: JsonRpcMessage): { a2aTaskId?: string; a2aTas
   };
 }
 
-/**
- * Whether a streamed answer is the last of its stream: an error, a message, a 0.3 `final`
- * status update, or a task or status update in a state after which the task waits or ends.
- */
+/** A 0.3 `final` flag, or a task state after which the task waits or ends. */
 export function isFinalEvent(message: JsonRpcMessage): boolean {
   if (message.error) {
     return true;
@@ -194,11 +177,7 @@ export function isFinalEvent(message: JsonRpcMessage): boolean {
   return state !== undefined && FINAL_STATES.has(state);
 }
 
-/**
- * D33 WARN on A2A: `{"agp": {"warnings": [...]}}` under the message's `metadata`: the sent
- * message's (`params.message`) or the request's params, the answer's object (a task, a message,
- * an update). An error answer has no metadata and passes unchanged.
- */
+/** D33 WARN in the message's `metadata`; an error answer has none and passes unchanged. */
 export function withA2aWarnings(message: JsonRpcMessage, warnings: string[]): JsonRpcMessage {
   const add = (holder: Json): Json => {
     const metadata = isRecord(holder.metadata) ? holder.metadata : {};

@@ -25,12 +25,7 @@ const A2A_PUSH_NOT_SUPPORTED = -32003;
 /** Who calls the path (T38: an agent; D43: or a person on `/relay/human/{agentId}`). */
 export type A2aCaller = TrafficCaller & { user?: A2aCall['user'] };
 
-/**
- * The A2A relay (D20, D38): `POST /relay/a2a/{agentId}`, one JSON-RPC request per POST. Before
- * anything reaches the target: the route and the AGENT_TO_AGENT subscription (D32), the kill
- * switches (D35), the rate limits (D36), then the request judged as a hop (D33); every answer
- * and every streamed event is judged on its way back.
- */
+/** D20, D38: admission (D32, D35, D36) and judgement (D33) before anything reaches the target. */
 @Injectable()
 export class A2aRelayService {
   constructor(
@@ -98,13 +93,7 @@ export class A2aRelayService {
     });
   }
 
-  /**
-   * The pipeline's admission written as A2A: no AGENT_TO_AGENT subscription is a 403 (D32); a
-   * kill switch −31005 in the message's place (D35); a rate limit a 429 with −31029, which the A2A
-   * SDK's client reads from the body (D36). Each refusal is audited as a hop of `direction` (a
-   * message that is no request names the method it stands for in `method`). Undefined when it
-   * may go on.
-   */
+  /** Admission in A2A: 403 (D32), −31005 (D35), 429 with −31029 the A2A SDK reads (D36). */
   async admit(
     call: A2aCall,
     message: JsonRpcMessage | undefined,
@@ -134,10 +123,7 @@ export class A2aRelayService {
     }
   }
 
-  /**
-   * traffic.md T62: a person's client gets no push notifications. A2A's own refusal, audited as
-   * a BLOCK of the request (T1: in the trail before the person is answered).
-   */
+  /** T62, T1: no pushes for a person's client; audited as BLOCK before the answer. */
   private async refusePush(call: A2aCall, request: JsonRpcMessage): Promise<JsonRpcMessage> {
     const reason = 'push notifications are not offered on the human path';
     const { decisionId, audited } = this.pipeline.refusing(a2aHopOf(call, 'REQUEST', request), {
@@ -158,10 +144,7 @@ export class A2aRelayService {
     );
   }
 
-  /**
-   * The agent card as callers see it (D38): the subscription decides, as for every call. A
-   * person's card points at the human path (traffic.md T61).
-   */
+  /** D38, T61: the subscription decides; a person's card points at the human path. */
   async card(caller: A2aCaller, targetId: string): Promise<AgentCardJson> {
     const call = await this.callFor(caller, targetId);
     if (!call.route.subscription) {
@@ -178,11 +161,7 @@ export class A2aRelayService {
     }
   }
 
-  /**
-   * D34: the same request again with `X-Agp-Hitl-Request-Id` releases an approved hold once: a
-   * held request goes to the target as its decision left it, a held answer comes back from the
-   * relay without calling the target again.
-   */
+  /** D34: a resend releases an approved hold once; a held answer needs no second target call. */
   private async resend(
     call: A2aCall,
     hitlRequestId: string,

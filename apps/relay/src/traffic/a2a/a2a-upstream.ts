@@ -17,7 +17,6 @@ const MAX_CHECKED_URLS = 10_000;
 /** Headers of the A2A JSON-RPC binding the relay carries to the agent (D38). */
 const CARRIED_HEADERS = ['a2a-version', 'a2a-extensions'];
 
-/** Why an agent failed the relay, in words the caller's developer can act on. */
 export class A2aUpstreamFailure extends Error {
   constructor(
     readonly status: 502 | 504,
@@ -124,10 +123,7 @@ export class A2aUpstream implements OnApplicationShutdown {
     }
   }
 
-  /**
-   * D37 on the URL itself (its address is checked at every connection by `guardedLookup`). The
-   * answer depends only on the URL and this process's egress options, so it is kept per URL.
-   */
+  /** D37 on the URL (addresses via `guardedLookup`); depends on URL alone, so cached per URL. */
   private checkUrl(url: string, label: string): void {
     let refusal = this.checkedUrls.get(url);
     if (refusal === undefined) {
@@ -149,7 +145,6 @@ export class A2aUpstream implements OnApplicationShutdown {
   }
 }
 
-/** A network error, a timeout or a cut stream as the failure the caller is told about. */
 export function a2aFailureOf(error: unknown, label: string, timeoutMs: number): A2aUpstreamFailure {
   if (error instanceof A2aUpstreamFailure) {
     return error;

@@ -7,12 +7,7 @@ import { AgentCardJson } from './agent-card';
 import { A2aAnswer } from './a2a-exchange';
 import { A2aRelayService } from './a2a-relay.service';
 
-/**
- * D20, D38: the A2A traffic path, `{base_url}/relay/a2a/{agentId}` (JSON-RPC, answers as JSON or
- * SSE) and the agent's card beside it. The global guard has verified a token of the relay
- * audience (D8), and only an agent's may call (T38: A2A is agent to agent); the handlers only
- * translate HTTP into a call of the relay and back.
- */
+/** D20, D38: only an agent's token may call (T38: A2A is agent to agent); D8 audience. */
 @Controller('relay/a2a')
 export class A2aController {
   private readonly logger = new Logger(A2aController.name);

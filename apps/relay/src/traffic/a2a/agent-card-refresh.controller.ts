@@ -4,11 +4,7 @@ import { uuidParam } from '@agp/http';
 
 import { AgentCards, CardRefresh } from './agent-cards.service';
 
-/**
- * D21: the client library refreshes an agent's card; the relay fetches it again and compares. Users
- * need REGISTRY:WRITE; an agent token may refresh its own agent's card only (the service checks, as
- * for D21's reads).
- */
+/** D21: an agent token may refresh its own agent's card only (the service checks). */
 @Controller('relay/v1/agents')
 export class AgentCardRefreshController {
   constructor(private readonly cards: AgentCards) {}

@@ -12,7 +12,6 @@ export interface A2aEndpoint {
 
 /** The scope whose tokens carry the relay audience `{base_url}/relay` (D8). */
 export const RELAY_SCOPE = 'mcp:call';
-/** The name of the platform's security scheme in a proxied card. */
 export const PLATFORM_SCHEME = 'agp_oauth2';
 
 const JSONRPC = 'JSONRPC';
@@ -42,11 +41,7 @@ export function invalidCard(card: unknown): string | undefined {
   return endpointOf(card) ? undefined : 'the agent card names no JSON-RPC interface';
 }
 
-/**
- * The agent's JSON-RPC endpoint: protocol 1.0 lists it in `supportedInterfaces` (binding
- * `JSONRPC`); 0.3 gives `url` with `preferredTransport` (JSONRPC when absent) or lists it in
- * `additionalInterfaces`. The relay speaks JSON-RPC only (D38).
- */
+/** D38: the relay speaks JSON-RPC only; A2A 1.0 and 0.3 place that endpoint differently. */
 export function endpointOf(card: AgentCardJson): A2aEndpoint | undefined {
   if (Array.isArray(card.supportedInterfaces)) {
     const found = card.supportedInterfaces.find(isJsonRpc);
@@ -71,10 +66,8 @@ function versionOf(value: unknown, fallback: string): string {
 }
 
 /**
- * D38: the card as the relay serves it. Every interface points at the relay path (JSON-RPC only:
- * the others would bypass the relay), the security scheme is the platform's OAuth2 client
- * credentials flow, and what named the agent's own schemes or vouched for the original card
- * (per-skill security, signatures) is dropped: it no longer describes what callers talk to.
+ * D38: JSON-RPC only, since other interfaces would bypass the relay; the agent's own schemes and
+ * signatures are dropped: they no longer describe what callers talk to.
  */
 export function proxiedCard(
   card: AgentCardJson,

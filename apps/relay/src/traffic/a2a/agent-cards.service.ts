@@ -18,12 +18,7 @@ export interface CardRefresh {
   changedFields: string[];
 }
 
-/**
- * Agent cards (D38, D21, T33): fetched from the agent's `agentCardUrl`, kept in the registry (every
- * replica serves the same card, and a refresh compares against it), served rewritten to point at
- * the relay. A fetched card that differs from the kept one records AGENT_LIFECYCLE, which also
- * drops every replica's cached routes (T2).
- */
+/** D38, D21, T33: kept in the registry so replicas serve one card; a change drops routes (T2). */
 @Injectable()
 export class AgentCards {
   // Stateless: made here rather than provided, so the traffic module's wiring is untouched.
@@ -37,10 +32,7 @@ export class AgentCards {
     private readonly directory: TrafficDirectory,
   ) {}
 
-  /**
-   * `{base_url}/relay/a2a/{agentId}`: where callers send the agent's JSON-RPC (D20); a person's
-   * client `{base_url}/relay/human/{agentId}` (D43).
-   */
+  /** D20, D43: the human path for a person's client. */
   relayUrlOf(agentId: string, path: 'a2a' | 'human' = 'a2a'): string {
     return `${this.baseUrl}/relay/${path}/${agentId}`;
   }
@@ -54,10 +46,7 @@ export class AgentCards {
     );
   }
 
-  /**
-   * The kept card, or the first fetch of it. Throws A2aUpstreamFailure when the agent has no card
-   * URL or its card cannot be fetched or read: the caller is told why.
-   */
+  /** Throws A2aUpstreamFailure when there is no card to fetch: the caller is told why. */
   async cardOf(
     tenantId: string,
     correlationId: string,

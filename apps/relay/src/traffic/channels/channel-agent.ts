@@ -17,11 +17,7 @@ import { OpenedCredentials } from '../pipeline/opened-credentials';
 export type AgentAnswer =
   { kind: 'text'; text: string } | { kind: 'failed'; status: number; reason: string };
 
-/**
- * The agent's side of a channel (CH12): the judged message goes to the agent's A2A endpoint as a
- * blocking `SendMessage` (`message/send` to a 0.3 agent), with the agent's own credential (D37),
- * and the text of its answer (the task's artifacts, or its message) comes back to be judged.
- */
+/** CH12, D37: a blocking `SendMessage` (`message/send` for 0.3) with the agent's own credential. */
 @Injectable()
 export class ChannelAgent {
   constructor(

@@ -28,10 +28,7 @@ export interface ChannelRoute {
   agent?: A2aTarget;
 }
 
-/**
- * The per-event read of the channel path, cached like every route (T2): a subscription withdrawn
- * or an agent changed drops it on every replica with the broadcast, the TTL is the net.
- */
+/** T2: cached like every route; the broadcast drops it, the TTL is the net. */
 @Injectable()
 export class ChannelDirectory {
   private readonly routes: ExpiringCache<ChannelRoute | undefined>;

@@ -6,11 +6,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { rawBodyOf } from '../pipeline/json-rpc-body';
 import { ChannelIntake, IntakeAnswer } from './channel-intake.service';
 
-/**
- * D43, D56: where a channel's platform sends its events. The platform holds no platform token:
- * each kind's own signing (Slack's signature, Standard Webhooks, a web chat's key and origin) is
- * what authenticates it, so the routes are public to the global guard and to the gateway.
- */
+/** D43, D56: public to the guards; each kind's own signing authenticates the platform. */
 @Controller('relay/channels')
 export class ChannelEventsController {
   constructor(private readonly intake: ChannelIntake) {}

@@ -3,11 +3,7 @@ import { Row, Tx, iso, str } from '@agp/database';
 
 import { ChannelMessage } from './channel-inbound';
 
-/**
- * Where an event is (CH4): PENDING (its request still to pass, or held for a person), REPLYING
- * (the reply decided, still to post), REPLY_HELD (the agent's answer held for a person), and the
- * ends ANSWERED, REFUSED, FAILED. RECEIVED: stored, its admission under way.
- */
+/** CH4: RECEIVED until admitted; REPLY_HELD holds the agent's answer for a person. */
 export type ChannelEventStatus =
   'RECEIVED' | 'PENDING' | 'REPLYING' | 'REPLY_HELD' | 'ANSWERED' | 'REFUSED' | 'FAILED';
 
@@ -31,7 +27,6 @@ export interface ChannelEventRow {
   status: ChannelEventStatus;
   reply?: ChannelReply;
   hitlRequestId?: string;
-  /** Failed attempts to post the reply. */
   attempts: number;
   createdAt: string;
 }
@@ -40,10 +35,7 @@ const T = 'relay.channel_events';
 
 @Injectable()
 export class ChannelEventsRepository {
-  /**
-   * CH3: stores an event once per channel and platform event id; a retry of a stored one (Slack's
-   * `X-Slack-Retry-Num`, a webhook resent) finds the first, on whichever replica it lands.
-   */
+  /** CH3: once per platform event id, so a retry finds the first on any replica. */
   async insert(
     tx: Tx,
     event: Pick<

@@ -29,11 +29,8 @@ const MAX_REPLY_ATTEMPTS = 6;
 type Json = { text: string } & Record<string, unknown>;
 
 /**
- * One stored event through the hop pipeline (CH4, CH8): the channel's message judged as a REQUEST
- * hop (admitted again: a kill switch engaged since it arrived stops it), the judged text to the
- * agent, the agent's answer judged as a RESPONSE hop, and only what its decision left (masked,
- * D33) posted into the event's thread. A hold waits for a person without holding a worker: the
- * event asks again every HELD_POLL_MS and goes on once approved, exactly once (D34).
+ * CH4, CH8: admitted again, since a kill switch may have engaged since arrival. A hold polls
+ * every HELD_POLL_MS instead of holding a worker, and goes on exactly once (D34).
  */
 @Injectable()
 export class ChannelExchange {

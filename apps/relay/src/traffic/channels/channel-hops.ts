@@ -28,11 +28,7 @@ export function actorOf(call: Pick<ChannelCall, 'route' | 'person'>): EndpointRe
     : channelRef(call.route);
 }
 
-/**
- * CH8: channel → agent is a REQUEST hop, agent → channel a RESPONSE hop, protocol CHANNEL (D43).
- * `message.json` is the relay's own shape of a channel message, `{text, sender?, thread?}`, so a
- * mask path is `text`; policies see the person as `input.user` (POLICY.md).
- */
+/** CH8, D43: `message.json` is `{text, sender?, thread?}`; the person is `input.user`. */
 export function channelHopOf(
   call: ChannelCall,
   direction: MessageDirection,
@@ -75,10 +71,7 @@ export function requestJson(message: ChannelMessage): { text: string } & Record<
   };
 }
 
-/**
- * D32, D35, D36 for a channel: the CHANNEL_TO_AGENT subscription; a kill switch on the tenant,
- * the channel or the agent stops the event; the channel is the caller rate limits count (CH5).
- */
+/** D32, D35, D36, CH5: the channel is the caller rate limits count. */
 export function channelAdmission(
   directory: ChannelDirectory,
   route: ChannelRoute,

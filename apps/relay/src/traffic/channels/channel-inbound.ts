@@ -43,11 +43,7 @@ const fault = (status: 400 | 401 | 403 | 409, reason: string): Inbound => ({
   reason,
 });
 
-/**
- * SLACK (Events API, CH2, CH3): the signature first, then the URL verification challenge, then
- * `event_callback` with a person's `message` or `app_mention`; a bot's own message (the relay's
- * replies among them) and every other event are acknowledged and dropped.
- */
+/** CH2, CH3: signature first; bots' own messages (our replies too) are acknowledged and dropped. */
 export function slackInbound(secrets: ChannelSecrets, request: InboundRequest): Inbound {
   if (!secrets.signingSecret) {
     return fault(409, 'this SLACK channel has no signing secret: set config.signingSecret');
@@ -99,10 +95,7 @@ export function slackInbound(secrets: ChannelSecrets, request: InboundRequest): 
   };
 }
 
-/**
- * WEBHOOK (Standard Webhooks, CH7): signed with the channel's `whsec_` secret; the body
- * `{text, threadId?, sender?: {id?, email?, name?}}`; the message id is the event's id.
- */
+/** CH7: Standard Webhooks with the channel's `whsec_`; the message id is the event's id. */
 export function webhookInbound(secrets: ChannelSecrets, request: InboundRequest): Inbound {
   if (!secrets.signingSecret) {
     return fault(409, 'this WEBHOOK channel has no signing secret');
@@ -135,10 +128,7 @@ export function webhookInbound(secrets: ChannelSecrets, request: InboundRequest)
   };
 }
 
-/**
- * WEB (CH9): the embedded chat's key in `X-Agp-Channel-Key` and a page of an allowed origin;
- * the body `{text, sessionId?, messageId?}` (a visitor is no person of the tenant).
- */
+/** CH9: key in `X-Agp-Channel-Key` from an allowed origin; a visitor is no tenant person. */
 export function webInbound(
   settings: ChannelSettings,
   secrets: ChannelSecrets,

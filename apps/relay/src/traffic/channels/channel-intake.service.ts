@@ -37,12 +37,7 @@ export interface IntakeRequest {
   correlationId: string;
 }
 
-/**
- * `POST /relay/channels/{channelId}/events` (D43, D56): the channel's kind reads the event in its
- * platform's format and checks its signing (CH2, CH7, CH9); the event is stored once (CH3), admitted
- * as a hop of the CHANNEL_TO_AGENT subscription (D32, D35, D36) and acknowledged; the agent's
- * reply follows from the worker.
- */
+/** D43, D56, CH2, CH3, CH7, CH9: stored once, acknowledged; the reply follows from the worker. */
 @Injectable()
 export class ChannelIntake {
   constructor(

@@ -26,11 +26,7 @@ const SLACK_RETRYABLE = new Set([
   'request_timeout',
 ]);
 
-/**
- * Posts a judged reply into its channel (CH6, CH7): Slack's `chat.postMessage` with the bot token
- * into the event's thread; a WEBHOOK channel's URL, signed with Standard Webhooks. D37 on the way
- * out: the URL checked, every address its name resolves to checked on connect, no redirects.
- */
+/** CH6, CH7, D37: URL checked, every resolved address checked on connect, no redirects. */
 @Injectable()
 export class ChannelReplies implements OnApplicationShutdown {
   private readonly dispatcher: Agent;
@@ -60,10 +56,7 @@ export class ChannelReplies implements OnApplicationShutdown {
     }
   }
 
-  /**
-   * CH10: the email of a Slack member (`users.info`, which needs the app's `users:read.email`
-   * scope), undefined when Slack does not give one; never an error.
-   */
+  /** CH10: needs the `users:read.email` scope; undefined, never an error, when absent. */
   async slackMemberEmail(
     channel: ChannelEntry,
     secrets: ChannelSecrets,

@@ -11,10 +11,7 @@ import { ChannelIntake } from './channel-intake.service';
 import { ChannelReplies } from './channel-replies';
 import { ChannelWorker } from './channel-worker';
 
-/**
- * Channels talking to agents (D43, D56; docs/decisions/channels.md): one more adapter of the hop
- * pipeline, with the platforms' own formats and signing, and the agent's reply in the background.
- */
+/** D43, D56: one more hop-pipeline adapter, with the reply in the background. */
 @Module({
   imports: [TrafficModule],
   controllers: [ChannelEventsController],

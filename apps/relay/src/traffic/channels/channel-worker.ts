@@ -15,10 +15,8 @@ const LEASE_MS = 5 * 60_000;
 const POLL_MS = 500;
 
 /**
- * CH4: the agent's reply follows the platform's acknowledgement in the background. Every replica
- * polls; each due event is leased to one (`SKIP LOCKED`), so it is handled once across replicas,
- * and the row is the state, so a restart loses nothing (a replica that dies mid-event leaves the
- * lease to expire and another goes on from the event's last saved step).
+ * CH4: each due event leased to one replica (`SKIP LOCKED`) and the row is the state, so a restart
+ * loses nothing; a dead replica's lease expires and another resumes from the last step.
  */
 @Injectable()
 export class ChannelWorker extends ClaimLoopWorker<ChannelEventRow> {

@@ -4,19 +4,13 @@ import { IncomingHttpHeaders } from 'node:http';
 /** Slack's window for a request's timestamp: older (or newer) requests are replays (CH2). */
 export const SLACK_TIMESTAMP_WINDOW_SECONDS = 300;
 
-/**
- * Slack's request signing: `v0=` and the hex HMAC-SHA256, keyed with the app's signing secret, of
- * `v0:{X-Slack-Request-Timestamp}:{raw body}`.
- */
+/** Slack's `v0=` hex HMAC-SHA256 of `v0:{timestamp}:{raw body}`. */
 export function slackSignature(signingSecret: string, timestamp: string, rawBody: string): string {
   const mac = createHmac('sha256', signingSecret).update(`v0:${timestamp}:${rawBody}`);
   return `v0=${mac.digest('hex')}`;
 }
 
-/**
- * Why a request does not come from Slack, undefined when it does (CH2): the timestamp within five
- * minutes of `nowSeconds`, the signature equal in constant time.
- */
+/** CH2: timestamp within five minutes, signature compared in constant time. */
 export function slackRequestFault(
   signingSecret: string,
   headers: IncomingHttpHeaders,

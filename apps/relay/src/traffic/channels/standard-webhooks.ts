@@ -36,11 +36,7 @@ export function standardWebhookHeaders(
   };
 }
 
-/**
- * Why a message is not signed by `secret`, undefined when it is (CH7): its id and timestamp given,
- * the timestamp within five minutes of `nowSeconds`, any `v1,` signature of the space-separated
- * list equal in constant time.
- */
+/** CH7: timestamp within five minutes; any `v1,` signature compared in constant time. */
 export function standardWebhookFault(
   secret: string,
   headers: IncomingHttpHeaders,

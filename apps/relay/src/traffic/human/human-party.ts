@@ -3,12 +3,7 @@ import { HttpProblem, correlationIdOf } from '@agp/http';
 import { A2aCaller } from '../a2a/a2a-relay.service';
 import { TrafficRequest } from '../pipeline/traffic-intake';
 
-/**
- * D43, D56 (traffic.md T60): who calls `/relay/human/{agentId}`. The signed-in person's own token,
- * the one the console holds (audience `{base_url}`, verified by the global guard); the person is
- * the party of every hop. An agent's or a service account's token is refused: agents have
- * `/relay/a2a/{agentId}`.
- */
+/** D43, D56, T60: the console's own token only; agents have `/relay/a2a/{agentId}`. */
 export function humanCallerOf(request: TrafficRequest): A2aCaller {
   const principal = request.principal;
   if (principal?.kind !== 'USER') {

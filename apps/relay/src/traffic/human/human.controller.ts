@@ -10,11 +10,7 @@ import { humanCallerOf } from './human-party';
 import { ReachableAgent } from './reachable-agent';
 import { ReachableAgentsRepository } from './reachable-agents.repository';
 
-/**
- * D43, D56: people talk to agents at `{base_url}/relay/human/{agentId}` with the A2A methods, as
- * agents do at `/relay/a2a/{agentId}`, with their own token. The same relay carries it: the
- * person is the hop's party (traffic.md T60), under their USER_TO_AGENT subscription.
- */
+/** D43, D56, T60: A2A methods with a person's own token, under USER_TO_AGENT. */
 @Controller('relay/human')
 export class HumanController {
   private readonly logger = new Logger(HumanController.name);

@@ -20,10 +20,7 @@ export class GarbledChatStream extends Error {}
 
 export type ChoiceState = ChoiceBuffer & { finishReason: unknown };
 
-/**
- * The provider's side of a streamed completion (T20): its events read into per-choice buffers
- * of held-back text, tool calls and finish reasons, with the stream's meta and usage.
- */
+/** T20: the provider's side, per-choice buffers of held-back text. */
 export class ProviderChunks {
   readonly choices = new Map<number, ChoiceState>();
   readonly meta: StreamMeta = {};
@@ -90,10 +87,7 @@ export class ProviderChunks {
   }
 }
 
-/**
- * The agent's side of a streamed completion: the relay's own chunks, in OpenAI's shape, under the
- * provider's id and model. The response is taken over (`start`) at the first chunk written.
- */
+/** The response is taken over (`start`) only at the first chunk written. */
 export class AgentChunks {
   isOpen = false;
   firstTokenAt?: number;

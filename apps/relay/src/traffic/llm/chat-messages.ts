@@ -134,10 +134,7 @@ export function resendDigestOf(request: ChatRequest): string {
   return createHash('sha256').update(canonicalJson(rest)).digest('hex');
 }
 
-/**
- * The request as a provider gets it: the model the gateway's map names (D39), and for a stream
- * the usage chunk asked for, so the relay can record token counts (LLM_GATEWAY_CALL).
- */
+/** D39: usage asked for on streams so LLM_GATEWAY_CALL can record token counts. */
 export function upstreamRequest(request: ChatRequest, model: string): ChatRequest {
   return request.stream === true
     ? { ...request, model, stream_options: { ...request.stream_options, include_usage: true } }

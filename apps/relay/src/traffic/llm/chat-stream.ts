@@ -24,10 +24,7 @@ export type WindowVerdict =
 export interface ChatStreamHooks {
   /** Judges one window (a RESPONSE hop, audited before anything of it is written, T1). */
   judge(window: unknown, text: string, windowNo: number): Promise<WindowVerdict>;
-  /**
-   * D34: a window held for review; the rest of the stream was read and is held with it (T20).
-   * Released, the completion as the hold stored it goes to the agent.
-   */
+  /** D34, T20: the rest of the stream is read and held with the window. */
   hold(held: unknown, decision: HopDecision, decisionId: string): Promise<HeldVerdict>;
   /** Why the stream must stop now (a kill switch, a withdrawn subscription), if it must (T2). */
   stopReason(): Promise<string | undefined>;
@@ -54,12 +51,8 @@ export class StreamFailedEarly extends Error {
 }
 
 /**
- * T20: a streamed completion carried to the agent in judged windows. The provider's chunks are
- * read into per-choice buffers; a window (the held-back text, as a completion) is judged and
- * audited, then what the decision lets through (masked) is written as the relay's own chunks, up
- * to the last whitespace so a value still growing is never released before it is judged whole.
- * Tool calls and the finish reason go with the last window; usage at the end, when asked for.
- * Reading waits for each judgement, so a fast provider makes larger windows, not more of them.
+ * T20: released up to the last whitespace so a growing value is never out before judged whole;
+ * reading waits for each judgement, so a fast provider makes larger windows, not more.
  */
 export class ChatStream {
   private readonly provider = new ProviderChunks();
@@ -78,11 +71,7 @@ export class ChatStream {
     this.agent = new AgentChunks(start, this.provider.meta);
   }
 
-  /**
-   * Runs the stream to its end. While nothing was written yet, a refusal is thrown as its
-   * LlmPathException and a fault of the provider as StreamFailedEarly; after, both end the stream
-   * with an error event.
-   */
+  /** Before the first write refusals and faults throw; after, they end the stream with an event. */
   async run(body: AsyncIterable<Buffer | string>, signal: AbortSignal): Promise<ChatStreamResult> {
     try {
       await this.read(body);
@@ -211,7 +200,6 @@ export class ChatStream {
     );
   }
 
-  /** Writes what a delivered window lets through, masked as its decision says. */
   private async release(
     buffers: ChoiceState[],
     decision: HopDecision,
@@ -254,10 +242,7 @@ export class ChatStream {
       : undefined;
   }
 
-  /**
-   * D34 inside a stream: what was held back when the window was held, and the rest read since, is
-   * held as one completion (masked as the window's decision says); released, it goes on whole.
-   */
+  /** D34: held back plus the rest, held as one completion, masked as the window's decision says. */
   private async holdTheRest(
     buffers: ChoiceState[],
     { decision, decisionId }: { decision: HopDecision; decisionId: string },
@@ -332,7 +317,6 @@ class StreamEnded extends Error {
   }
 }
 
-/** The content and tool calls of each choice of a released completion. */
 function releasedChoices(completion: unknown): Array<{ content: string; toolCalls?: unknown[] }> {
   const choices = (completion as { choices?: unknown } | null)?.choices;
   return (Array.isArray(choices) ? choices : []).map((choice) => {

@@ -13,11 +13,7 @@ import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 import { decisionRefused, outcomeRefused } from './llm-refusals';
 import { ProviderFailure, providerFailureOf, providerLabel } from './llm-upstream';
 
-/**
- * What a provider's completion becomes on its way to the agent: judged whole (one RESPONSE hop)
- * or in windows (T20), held for a person when its decision says so (D34), and every fault of
- * the provider audited as an ERROR hop (T6). The pipeline decides, holds and audits.
- */
+/** T20, D34, T6: provider faults are audited as ERROR hops; the pipeline decides and holds. */
 @Injectable()
 export class CompletionAnswers {
   constructor(
@@ -143,11 +139,7 @@ export class CompletionAnswers {
     };
   }
 
-  /**
-   * T6 on the LLM path: a provider's fault (every provider failed, an error answered, a broken
-   * body or stream) is a RESPONSE hop audited as ERROR with `details.outcome`, as on MCP, so the
-   * tenant's error counts see it beside the call's own LLM_GATEWAY_CALL.
-   */
+  /** T6: audited as ERROR, as on MCP, so error counts see it beside LLM_GATEWAY_CALL. */
   fault(
     call: LlmCall,
     provider: LlmProviderRoute,

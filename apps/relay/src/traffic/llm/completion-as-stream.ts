@@ -1,9 +1,6 @@
 import { LlmAnswer } from './llm-completions';
 
-/**
- * D34: a held completion released on a resend that asks for a stream: the stored completion as
- * OpenAI streams one (a chunk per choice with its whole message, its finish, usage when asked).
- */
+/** D34: a held completion re-streamed for a resend that asks for a stream. */
 export function completionAsStream(completion: unknown, wantsUsage: boolean): LlmAnswer {
   const value = (completion ?? {}) as Record<string, unknown>;
   const envelope = {

@@ -26,10 +26,7 @@ export type LlmAnswer =
   | {
       kind: 'stream';
       headers: Record<string, string>;
-      /**
-       * `start` takes the response over; a refusal before it is thrown as a problem (T20). A
-       * failover before it (T23) may end in a JSON answer instead, which is returned.
-       */
+      /** T20, T23: `start` takes the response over; a failover before it may answer JSON. */
       run(start: () => SseWriter): Promise<LlmJsonAnswer | undefined>;
     };
 
@@ -46,12 +43,10 @@ export interface Admitted {
 export interface Attempt {
   call: LlmCall;
   admitted: Admitted;
-  /** The providers that serve the model, in the gateway's order. */
   providers: LlmProviderRoute[];
   abort: AbortController;
   started: number;
   base: Pick<LlmCallRecord, 'model' | 'upstreamModel' | 'isStreamed'>;
-  /** The chat request as every provider is sent it. */
   body: string;
 }
 

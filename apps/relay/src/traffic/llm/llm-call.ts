@@ -13,7 +13,6 @@ import { TrafficDirectory } from '../pipeline/traffic-directory';
 /** T18: the `method` of every chat hop, as the path names it. */
 export const CHAT_METHOD = 'chat/completions';
 
-/** One chat completion of an agent through an LLM gateway. */
 export interface LlmCall extends CallBasis<LlmRoute> {
   agentId: string;
   gatewayId: string;
@@ -34,10 +33,7 @@ export function gatewayOf(call: LlmCall): EndpointRef {
   return { type: 'LLM_GATEWAY', id: call.gatewayId, name: call.route.gateway.name };
 }
 
-/**
- * D33 on the LLM path: agent → gateway is a REQUEST hop (the chat request), gateway → agent a
- * RESPONSE hop (the completion, or one window of a streamed one; T20). Protocol REST (R12).
- */
+/** D33, T20, R12: a RESPONSE hop is the completion or one window of a stream. */
 export function hopOf(
   call: LlmCall,
   direction: MessageDirection,

@@ -22,11 +22,7 @@ import { ProviderAnswer, ProviderFailure } from './llm-upstream';
 
 export type { Admitted, LlmAnswer } from './llm-answer';
 
-/**
- * The upstream half of the LLM path (D39): the model mapped and the providers that serve it, the
- * failover, and every completion judged before it reaches the agent, whole or in windows (T20).
- * Each call ends with its LLM_GATEWAY_CALL.
- */
+/** D39, T20: each call ends with its LLM_GATEWAY_CALL. */
 @Injectable()
 export class LlmCompletions {
   private readonly logger = new Logger(LlmCompletions.name);
@@ -66,11 +62,7 @@ export class LlmCompletions {
     );
   }
 
-  /**
-   * D39's failover from the provider at `from` on (`failed`: what the ones before it did), and the
-   * answer of the first that answers carried to the agent. T23: a provider whose answer breaks,
-   * stalls or is not a completion before any byte of it has reached the agent is skipped too.
-   */
+  /** D39, T23: a provider whose answer breaks before any byte reached the agent is skipped too. */
   private async answerFrom(
     attempt: Attempt,
     from: number,

@@ -32,12 +32,7 @@ export class AllProvidersFailed extends Error {
 /** How much of a failed provider's body is read to say why it failed. */
 const MAX_REASON_CHARS = 300;
 
-/**
- * D39's failover: the gateway's providers in order; one that refuses to connect, does not answer
- * within its `timeoutMs`, or answers 429 or 5xx before the first byte of a completion is skipped
- * for the next, with LLM_GATEWAY_FAILOVER recorded. Any other answer (2xx, another 4xx) is the
- * provider's, and is what the call gets.
- */
+/** D39: refused, timeout, 429 or 5xx before the first byte fails over; other answers are final. */
 @Injectable()
 export class LlmForwarder {
   constructor(

@@ -24,10 +24,7 @@ interface LlmPathError {
   refusal?: Refusal;
 }
 
-/**
- * OpenAI's error `type` and `code` for each of ours, so its SDKs raise the right error class
- * (T19's codes, unchanged for them), and the refusal of D41 behind it.
- */
+/** T19, D41: OpenAI's `type` and `code`, so its SDKs raise the right error class. */
 function openAiError(code: LlmPathErrorCode): LlmPathError {
   switch (code) {
     case LlmPathErrorCode.InvalidRequest:
@@ -111,11 +108,7 @@ function agpCodeOf(refusal: Refusal | undefined): { agpCode?: string } {
   return refusal ? { agpCode: refusal.agpCode } : {};
 }
 
-/**
- * T19: every refusal on the LLM path is problem+json (D12, D33) that also carries OpenAI's `error`
- * object, so an OpenAI SDK raises its own error class with our message, and `data`'s members
- * (`reasons`, `decisionId`, `hitlRequestId` …) sit beside the standard ones.
- */
+/** T19, D12, D33: OpenAI's `error` too, so an OpenAI SDK raises its own class with our message. */
 export class LlmPathException extends DomainException {
   readonly status: number;
   override readonly extensions: Readonly<Record<string, unknown>>;

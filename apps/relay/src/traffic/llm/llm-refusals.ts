@@ -3,10 +3,7 @@ import { AdmissionRefusal } from '../pipeline/admission';
 import { HopOutcome } from '../pipeline/hop.types';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 
-/**
- * The pipeline's outcomes in the OpenAI error shape the LLM path answers in (T19, T22): each
- * refusal a problem with OpenAI's `error` and the `data` of D33, D34, D35, D36.
- */
+/** T19, T22: refusals as problems with OpenAI's `error` and D33–D36's `data`. */
 
 /** D33: a blocked or failed decision as the 403 its sender gets. */
 export function decisionRefused(
@@ -25,10 +22,7 @@ export function decisionRefused(
 /** A hop's outcome that does not go on. */
 export type NotDelivered<M> = Extract<HopOutcome<M>, { kind: 'REFUSED' | 'HELD' }>;
 
-/**
- * What the sender of a hop that did not go on gets: refused by its decision (403), rejected by a
- * reviewer (403), its release refused (403), still held (409 with `hitlRequestId`, Retry-After).
- */
+/** 403 when refused, rejected or its release refused; 409 with `hitlRequestId` while held. */
 export function outcomeRefused<M>(outcome: NotDelivered<M>): LlmPathException {
   switch (outcome.kind) {
     case 'HELD':

@@ -16,12 +16,7 @@ import { completionAsStream } from './completion-as-stream';
 /** Who calls the path (T38: an agent). */
 export type LlmCaller = TrafficCaller;
 
-/**
- * The LLM path (D20, D39): `POST /relay/llm/{gatewayId}/v1/chat/completions` and `GET .../v1/models`.
- * Before anything reaches a provider: the gateway and the subscription (D32, 403), the kill
- * switches (D35), the rate limits (D36), then the chat request judged as a hop (D33), held for a
- * person when its decision says so (D34).
- */
+/** D20, D39: admission (D32, D35, D36), judgement (D33) and holds (D34) before any provider. */
 @Injectable()
 export class LlmRelayService {
   constructor(
@@ -112,11 +107,7 @@ export class LlmRelayService {
     }
   }
 
-  /**
-   * D34: the same request again with `X-Agp-Hitl-Request-Id` releases an approved hold once: a
-   * held request goes to the providers as its decision left it (not judged again: a person
-   * approved it); a held completion is answered from the hold, without calling a provider again.
-   */
+  /** D34: a held request goes as its decision left it, not rejudged: a person approved it. */
   private async resend(
     call: LlmCall,
     hitlRequestId: string,
@@ -161,10 +152,7 @@ export class LlmRelayService {
     };
   }
 
-  /**
-   * Before any policy (D32, D35, D36), in the OpenAI error shape; `count` messages count against
-   * the rate limits (a listing of models counts as one).
-   */
+  /** D32, D35, D36: a listing of models counts as one message. */
   private async admit(call: LlmCall, hops: Hop[], count = hops.length): Promise<void> {
     const refused = await this.pipeline.admit(call.admission, hops, count);
     if (refused) {
@@ -173,10 +161,7 @@ export class LlmRelayService {
   }
 }
 
-/**
- * T18: a mask cannot change what the call is (`model`, `stream`, `stream_options`): they are
- * restored from the agent's request, so a masked request still streams from the model it named.
- */
+/** T18: restored from the agent's request, so a masked request still streams from its model. */
 function keepEnvelope(decided: unknown, request: ChatRequest): ChatRequest {
   const value = (decided && typeof decided === 'object' ? decided : request) as ChatRequest;
   return {

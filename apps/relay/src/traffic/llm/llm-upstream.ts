@@ -11,10 +11,7 @@ export const MAX_COMPLETION_BYTES = 32 * 1024 * 1024;
 
 export type ProviderAnswer = Dispatcher.ResponseData;
 
-/**
- * Why a provider could not be used (D39: the next one is tried). BROKEN (T23): its answer began
- * but broke, stalled into TIMEOUT, or was not a completion before any byte reached the agent.
- */
+/** D39, T23: BROKEN is an answer that broke before any byte reached the agent. */
 export class ProviderFailure extends Error {
   constructor(
     readonly kind: 'UNREACHABLE' | 'TIMEOUT' | 'STATUS' | 'BROKEN',
@@ -84,7 +81,6 @@ export class LlmUpstream implements OnApplicationShutdown {
   }
 }
 
-/** A network error or a timeout as the failure the trail and the agent are told about. */
 export function providerFailureOf(
   error: unknown,
   provider: LlmProviderRoute,

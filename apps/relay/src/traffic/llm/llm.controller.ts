@@ -13,11 +13,7 @@ import { LlmAnswer } from './llm-completions';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 import { LlmCaller, LlmRelayService } from './llm-relay.service';
 
-/**
- * D20, D39: the LLM path, `{base_url}/relay/llm/{gatewayId}/v1/...`, OpenAI-compatible. The global
- * guard has verified a relay-audience token (D8, T16); the handlers only translate HTTP into a call
- * of the relay and its answer back.
- */
+/** D20, D39, D8, T16: OpenAI-compatible; handlers only translate HTTP. */
 @Controller('relay/llm')
 export class LlmController {
   constructor(private readonly relay: LlmRelayService) {}

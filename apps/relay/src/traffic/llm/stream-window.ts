@@ -1,7 +1,6 @@
 import { applyMasks, toRegExp } from '../../decisions/apply-masks';
 import { MaskEntry } from '../../decisions/decision.types';
 
-/** A tool call of a streamed choice, put together from its deltas. */
 export interface ToolCallParts {
   index: number;
   id?: string;
@@ -26,12 +25,7 @@ function afterLastWhitespace(text: string): number {
   return 0;
 }
 
-/**
- * T20: how much of a choice's held-back text may go to the agent after a window's decision: up to
- * its last whitespace (all of it when the stream has ended), moved back to the start of any match
- * of the decision's mask patterns that the cut would split, so a masked value is never released
- * half masked.
- */
+/** T20: cut back before any mask match the cut would split, so a value is never half masked. */
 export function releasableEnd(
   pending: string,
   masks: readonly MaskEntry[],
@@ -60,11 +54,7 @@ export function releasableEnd(
   return end;
 }
 
-/**
- * T20: a window as the policy sees it: a completion whose choices' `message.content` is the
- * held-back text (and, at the end, `tool_calls` put together), so a policy written for whole
- * completions (`choices.0.message.content`) judges and masks a stream the same way.
- */
+/** T20: shaped as a whole completion, so whole-completion policies judge streams the same way. */
 export function windowCompletion(
   model: string | undefined,
   choices: ReadonlyArray<{ index: number; content: string; toolCalls: ToolCallParts[] }>,
@@ -91,7 +81,6 @@ export function windowCompletion(
   };
 }
 
-/** The masked text and tool calls of each choice of a window, as the decision's masks leave them. */
 export function maskedChoices(
   window: { choices: unknown[] },
   masks: readonly MaskEntry[],

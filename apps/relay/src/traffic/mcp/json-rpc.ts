@@ -1,10 +1,7 @@
 import { UnreadableBody } from '../pipeline/json-rpc-body';
 import { Refusal, refusalData } from '../pipeline/refusal-codes';
 
-/**
- * JSON-RPC 2.0 as MCP and A2A carry it: what a message is, how to tell its kinds apart, and the
- * protocol's own error codes; the platform's refusals are the table of D41 (refusal-codes.ts).
- */
+/** JSON-RPC 2.0 as MCP and A2A carry it; platform refusals are D41's (refusal-codes.ts). */
 export type JsonRpcId = string | number;
 
 export interface JsonRpcMessage {
@@ -75,12 +72,7 @@ export interface ParsedBody {
   isBatch: boolean;
 }
 
-/**
- * D61: a POST body on the MCP path as one message or a batch, or the answer the MCP SDK's
- * Streamable HTTP server gives when it is neither (HTTP 400, `id: null`): −32700 for a body that
- * is not JSON or not JSON-RPC (the SDK's two "Parse error" answers; our reason in `data`),
- * −32600 for an empty batch.
- */
+/** D61: the MCP SDK's own answers for a bad body (HTTP 400, `id: null`: −32700, −32600). */
 export function parseBody(body: unknown): ParsedBody | { invalid: JsonRpcMessage } {
   if (body instanceof UnreadableBody) {
     return { invalid: rpcError(null, RPC_PARSE_ERROR, 'Parse error: Invalid JSON') };

@@ -10,7 +10,6 @@ import { McpRoute, TrafficDirectory } from '../pipeline/traffic-directory';
 import { JsonRpcMessage } from './json-rpc';
 import { AskedFor, payloadText, toolOf } from './mcp-messages';
 
-/** One HTTP exchange of an agent, or of a person's own MCP client, with an MCP server. */
 export interface McpCall extends CallBasis<McpRoute> {
   /** The calling party's id: the agent's, or the person's (relay.md R28, D43). */
   agentId: string;
@@ -26,10 +25,7 @@ export function partyOf(call: Pick<McpCall, 'user'>): 'AGENT' | 'USER' {
   return call.user ? 'USER' : 'AGENT';
 }
 
-/**
- * D32, D35, D36: what admits a call to an MCP server, and what a switch may name. A person (D43)
- * stands in the agent's place, under their USER_TO_MCP_SERVER subscription.
- */
+/** D32, D35, D36, D43: a person stands in under USER_TO_MCP_SERVER. */
 export function mcpAdmission(
   directory: TrafficDirectory,
   basis: { tenantId: string; correlationId: string; route: McpRoute },
@@ -64,10 +60,7 @@ export function serverOf(call: McpCall): EndpointRef {
   return { type: 'MCP_SERVER', id: call.serverId, name: call.route.server.name };
 }
 
-/**
- * D33: agent → server is a REQUEST hop, server → agent a RESPONSE hop. A response names the
- * method and tool of the request it answers, so a policy on `tools/call` sees both ways.
- */
+/** D33: a response names its request's method and tool, so a `tools/call` policy sees both ways. */
 export function hopOf(
   call: McpCall,
   direction: MessageDirection,

@@ -20,15 +20,12 @@ export interface EventStreamContext {
   answerServer(answer: JsonRpcMessage): void;
   /** Why the stream must stop now (a kill switch, a withdrawn subscription), if it must. */
   stopReason(): Promise<string | undefined>;
-  /** Records the messages a stop kept from the agent. */
   refuseStopped(messages: JsonRpcMessage[], reason: string): Promise<void>;
 }
 
 /**
- * Carries an upstream SSE stream to the agent one event at a time: each JSON-RPC message is a
- * RESPONSE hop, judged and audited before it is written (D33, issue 11 § 6). Events are handled
- * in order and the next chunk is read only when the previous events are written, so a slow agent
- * slows the read instead of filling the relay's memory. Resolves with the reason it stopped early.
+ * D33, issue 11 § 6: each event judged before it is written; the next chunk is read only after,
+ * so a slow agent slows the read instead of filling memory.
  */
 export async function relayEventStream(
   body: AsyncIterable<Buffer | string>,

@@ -38,7 +38,6 @@ export type McpAnswer =
 export interface PostToForward {
   body: JsonRpcMessage | JsonRpcMessage[];
   isBatch: boolean;
-  /** The forwarded requests by id, each with what it asked for. */
   pending: Map<JsonRpcId, AskedFor>;
   /** Answers the relay gives in place of refused requests of the same POST. */
   localAnswers: JsonRpcMessage[];
@@ -46,10 +45,7 @@ export interface PostToForward {
 
 const CARRIED_RESPONSE_HEADERS = ['mcp-session-id', 'mcp-protocol-version'];
 
-/**
- * The upstream half of the MCP relay: forwards what the pipeline let through, judges every message
- * the server sends back, and turns every upstream fault into an answer the agent can act on (T6).
- */
+/** T6: every upstream fault becomes an answer the agent can act on. */
 @Injectable()
 export class McpExchange {
   constructor(
@@ -106,7 +102,6 @@ export class McpExchange {
     throw await this.failed(call, post.pending, upstreamStatusFailure(call, answer));
   }
 
-  /** GET: the server's own stream of notifications and requests, for as long as the agent listens. */
   async listen(call: McpCall): Promise<McpAnswer> {
     const abort = new AbortController();
     const answer = await this.send(call, new Map(), {

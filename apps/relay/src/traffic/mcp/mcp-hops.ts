@@ -25,17 +25,13 @@ import { McpToolWatch } from './mcp-tool-watch';
 
 /** What became of one message: what goes on (if anything), what its sender is answered. */
 export interface JudgedMessage {
-  /** The message to pass on, as its decision left it. */
   forward?: JsonRpcMessage;
   /** The answer the relay gives the sender in the message's place (a refused request). */
   answer?: JsonRpcMessage;
   audited: Promise<void>;
 }
 
-/**
- * MCP's side of the hop pipeline: the tool grant (D32), and each message's outcome written as
- * JSON-RPC, in either direction. The pipeline decides, holds and audits.
- */
+/** D32: MCP's dialect of the hop pipeline; the pipeline decides, holds and audits. */
 @Injectable()
 export class McpHops {
   constructor(
@@ -44,7 +40,6 @@ export class McpHops {
     private readonly tools: McpToolWatch,
   ) {}
 
-  /** An agent's message on its way to the server (REQUEST hop). */
   async judgeFromAgent(call: McpCall, message: JsonRpcMessage): Promise<JudgedMessage> {
     const hop = hopOf(call, 'REQUEST', message);
     const tool = toolOf(message);
@@ -74,10 +69,7 @@ export class McpHops {
     return asJsonRpc(message, outcome);
   }
 
-  /**
-   * The server's message on its way to the agent (RESPONSE hop): an answer to `askedFor`, or a
-   * request or notification of the server's own (sampling, elicitation, progress).
-   */
+  /** A RESPONSE hop: an answer, or the server's own request (sampling, elicitation, progress). */
   async judgeFromServer(
     call: McpCall,
     message: JsonRpcMessage,
@@ -97,10 +89,7 @@ export class McpHops {
     return asJsonRpc(message, outcome);
   }
 
-  /**
-   * D51: `input.tool.definition` for a hop of a tool the relay has seen listed; on the request,
-   * also what the tenant's `toolDrift` imposes on a drifted or shadowing tool (traffic.md T86).
-   */
+  /** D51, T86: on the request also what `toolDrift` imposes on a drifted or shadowing tool. */
   private async withToolFacts(call: McpCall, hop: Hop, isRequest: boolean): Promise<Hop> {
     if (hop.tool === undefined || hop.method !== 'tools/call') {
       return hop;
@@ -134,10 +123,7 @@ function applied(message: JsonRpcMessage, decision: HopDecision): JsonRpcMessage
   return decision.action === 'WARN' ? withWarnings(masked, decision.reasons) : masked;
 }
 
-/**
- * A hop's outcome in JSON-RPC: what goes on, and what answers whom in a refused message's place
- * (D33, D34). A released hold goes on under the id of the message that released it.
- */
+/** D33, D34: a released hold goes on under the id of the message that released it. */
 export function asJsonRpc(
   message: JsonRpcMessage,
   outcome: HopOutcome<JsonRpcMessage>,

@@ -15,10 +15,7 @@ export interface AskedFor {
   resendDigest?: string;
 }
 
-/**
- * D34: what identifies "the same message" on a resend: method and params, without the JSON-RPC id
- * and `_meta` (a client numbers each request anew and may add a progress token).
- */
+/** D34: without id and `_meta`: clients renumber requests and may add a progress token. */
 export function resendDigestOf(message: JsonRpcMessage): string {
   const params =
     message.params && !Array.isArray(message.params)
@@ -31,10 +28,7 @@ export function resendDigestOf(message: JsonRpcMessage): string {
     .digest('hex');
 }
 
-/**
- * POLICY.md `message.text`: every string value of the payload (a request's params, a response's
- * result or error), not of the envelope, so a policy matching text never matches "tools/call".
- */
+/** POLICY.md `message.text`: payload only, so a text policy never matches "tools/call". */
 export function payloadText(message: JsonRpcMessage): string {
   return textOf(message.params ?? message.result ?? message.error ?? null);
 }
@@ -76,11 +70,7 @@ export function withoutTools(message: JsonRpcMessage, names: ReadonlySet<string>
   return { ...message, result: { ...result, tools } };
 }
 
-/**
- * D33 WARN: `{"agp": {"warnings": [...]}}` under the message's `_meta` (a request's or
- * notification's params, a response's result). An error response or array params have no
- * `_meta`, so they pass unchanged.
- */
+/** D33 WARN in `_meta`; error responses and array params have none and pass unchanged. */
 export function withWarnings(message: JsonRpcMessage, warnings: string[]): JsonRpcMessage {
   const key = message.method !== undefined ? 'params' : 'result';
   const holder = message[key] ?? (key === 'params' ? {} : undefined);
@@ -92,11 +82,7 @@ export function withWarnings(message: JsonRpcMessage, warnings: string[]): JsonR
   return { ...message, [key]: { ...record, _meta: { ...meta, agp: { warnings } } } };
 }
 
-/**
- * The message as its decision masked it (POLICY.md paths run into the whole JSON-RPC message).
- * The envelope is the protocol's, not the policy's: a mask cannot change `jsonrpc`, `id` or
- * `method`, or a masked request would no longer reach the tool it was meant for.
- */
+/** A mask cannot change `jsonrpc`, `id` or `method`, or the request would miss its tool. */
 export function asMasked(original: JsonRpcMessage, masked: unknown): JsonRpcMessage {
   const body =
     masked !== null && typeof masked === 'object' && !Array.isArray(masked)

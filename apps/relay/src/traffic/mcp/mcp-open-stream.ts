@@ -34,11 +34,7 @@ export interface OpenStream {
   requestOf(signal: AbortSignal): UpstreamRequest;
 }
 
-/**
- * The server's SSE stream carried to the agent (MCP Streamable HTTP): every event judged on its
- * way (D33), watched by the pipeline's stream watch (D35, D32, T2), and every request the server
- * never answered given an error, audited, so no agent waits for ever (T6).
- */
+/** D33, D35, D32, T2, T6: unanswered requests get an audited error, so no agent waits for ever. */
 @Injectable()
 export class McpOpenStreams {
   constructor(

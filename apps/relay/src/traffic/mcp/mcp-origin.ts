@@ -2,11 +2,7 @@ import { IncomingHttpHeaders } from 'node:http';
 
 import { HttpProblem } from '@agp/http';
 
-/**
- * traffic.md T85: the Streamable HTTP transport says a server MUST validate `Origin` (DNS
- * rebinding). A request without one is no browser's and passes; one whose origin is not among
- * `allowed` (the tenant's `allowedOrigins`, else the platform's own origin) is a 403 problem.
- */
+/** T85: Streamable HTTP requires `Origin` checks (DNS rebinding); no Origin is no browser. */
 export function refuseForeignOrigin(
   headers: IncomingHttpHeaders,
   allowed: readonly string[],

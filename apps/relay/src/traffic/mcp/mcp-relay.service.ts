@@ -28,11 +28,7 @@ export type McpCaller = TrafficCaller & { user?: McpCall['user'] };
 /** MCP revisions from which a JSON-RPC batch is no longer allowed (2025-06-18 removed them). */
 const FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';
 
-/**
- * The MCP relay (D20, issue 11 § 3): `POST|GET|DELETE /relay/mcp/{mcpServerId}` in MCP Streamable
- * HTTP. Before anything reaches the server: the route and subscription (D32), the kill switches
- * (D35), the rate limits (D36), then every message judged as a hop (D33).
- */
+/** D20, issue 11 § 3: admission (D32, D35, D36) and judgement (D33) before the server. */
 @Injectable()
 export class McpRelayService {
   constructor(
@@ -100,25 +96,19 @@ export class McpRelayService {
     );
   }
 
-  /** GET opens the server's own stream (notifications and requests to the agent). */
   async listen(caller: McpCaller, serverId: string): Promise<McpAnswer> {
     await this.checkOrigin(caller);
     const call = await this.callFor(caller, serverId);
     return (await this.admit(call, [], false)) ?? this.exchange.listen(call);
   }
 
-  /** DELETE ends the session at the server. */
   async end(caller: McpCaller, serverId: string): Promise<McpAnswer> {
     await this.checkOrigin(caller);
     const call = await this.callFor(caller, serverId);
     return (await this.admit(call, [], false)) ?? this.exchange.endSession(call);
   }
 
-  /**
-   * D34: the same message again with `X-Agp-Hitl-Request-Id` releases an approved hold once: a
-   * held request goes to the server as its decision left it (not judged again: a person approved
-   * it), a held answer comes back from the relay without calling the server again.
-   */
+  /** D34: a held request goes unjudged (a person approved it); a held answer skips the server. */
   private async resend(
     call: McpCall,
     hitlRequestId: string,
@@ -198,10 +188,8 @@ export class McpRelayService {
   }
 
   /**
-   * The pipeline's admission written as MCP (D32, D35, D36, D61): no subscription is a 403; a kill
-   * switch −31005 for each request (HTTP 200), or one with `id: null` and HTTP 403 when there is
-   * none to answer (notifications, GET, DELETE); a rate limit 429 with Retry-After and −31029.
-   * `counted`: whether the messages count against the rate limits (a GET or DELETE does not).
+   * D32, D35, D36, D61: a kill switch answers −31005 per request, or `id: null` with HTTP 403 when
+   * nothing is to answer; GET and DELETE are not `counted` against rate limits.
    */
   private async admit(
     call: McpCall,
@@ -226,10 +214,7 @@ export class McpRelayService {
   }
 }
 
-/**
- * A refusal of a whole POST as JSON-RPC (D41, D61): an error per request, by its id (a batch gets
- * an array), at `status`; with no request to answer, one error with `id: null` at `orElse`.
- */
+/** D41, D61: an error per request; none to answer: one with `id: null` at `orElse`. */
 function refusalAnswer(
   messages: JsonRpcMessage[],
   { refusal, data }: RefusalAnswer,

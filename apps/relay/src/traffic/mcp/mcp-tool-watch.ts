@@ -17,12 +17,7 @@ import { McpCall, partyOf } from './mcp-call';
 /** The relay itself, as the actor of what it records from traffic (D42's actor). */
 const RELAY_ACTOR = { type: 'SERVICE', label: 'relay' };
 
-/**
- * D51 on the MCP path: every `tools/list` answer's definitions are recorded with their hash; a
- * change after pinning and a name shadowed across one subscriber's servers are recorded once each
- * (MCP_LIFECYCLE, traffic.md T87), and what `toolDrift` holds or blocks is withheld from the list
- * (T86). A `tools/call` reads its tool's facts here (cached as the directory caches routes, T2).
- */
+/** D51, T86, T87: definitions hashed, drift and shadowing recorded once; cached as routes (T2). */
 @Injectable()
 export class McpToolWatch {
   private readonly drifts: ExpiringCache<ToolDrift | undefined>;

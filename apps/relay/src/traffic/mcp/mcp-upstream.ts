@@ -102,7 +102,6 @@ export function serverLabel(server: McpServerRoute): string {
   return `MCP server "${server.name}" (${server.id})`;
 }
 
-/** A network error, a timeout or a cut stream as the failure the agent is told about. */
 export function failureOf(error: unknown, server: McpServerRoute): UpstreamFailure {
   if (error instanceof UpstreamFailure) {
     return error;

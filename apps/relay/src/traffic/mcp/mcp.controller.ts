@@ -8,12 +8,7 @@ import { TrafficRequest, goneSignal, sendStream } from '../pipeline/traffic-inta
 import { McpAnswer } from './mcp-exchange';
 import { McpRelayService } from './mcp-relay.service';
 
-/**
- * D20: the MCP traffic path, `{base_url}/relay/mcp/{mcpServerId}`, MCP Streamable HTTP both ways.
- * The global guard has verified an `mcp:call` token (D8: audience `{base_url}/relay`), and only an
- * agent's may call (D32, T38), or a person's bound to this server (D43, relay.md R28); the handlers
- * only translate HTTP into a call of the relay and back.
- */
+/** D20, D8, D32, T38, D43, R28: an agent's token, or a person's bound to this server. */
 @Controller('relay/mcp')
 export class McpController {
   private readonly logger = new Logger(McpController.name);

@@ -1,10 +1,7 @@
 import { RefusalAnswer } from './refusal-answers';
 import { KillSwitchScope } from './traffic-directory';
 
-/**
- * What the pipeline admits a call by, before any policy (D32, D35, D36): who calls what under
- * which subscription, and every target a kill switch could name. Each protocol builds one per call.
- */
+/** D32, D35, D36: built per call by each protocol. */
 export interface Admission {
   tenantId: string;
   agentId: string;
@@ -23,16 +20,12 @@ export interface Admission {
   isStillSubscribed(): Promise<boolean>;
 }
 
-/**
- * Why a call was not admitted. NOT_SUBSCRIBED is a 403 in every dialect; the others carry the
- * refusal (D41) and its `data`, which each protocol writes in its own shape.
- */
+/** D41: NOT_SUBSCRIBED is a 403 in every dialect. */
 export type AdmissionRefusal =
   | { kind: 'NOT_SUBSCRIBED'; reason: string }
   | { kind: 'KILL_SWITCH'; reason: string; killSwitchId: string; answer: RefusalAnswer }
   | { kind: 'RATE_LIMITED'; reason: string; retryAfterSeconds: number; answer: RefusalAnswer };
 
-/** The one target a call goes to, as an admission names it. */
 export interface AdmittedTarget {
   scope: KillSwitchScope;
   id: string;
@@ -42,10 +35,7 @@ export interface AdmittedTarget {
   noun: string;
 }
 
-/**
- * An agent's call to one target: a kill switch on the tenant, the agent or the target stops it
- * (D35); `reread` says whether the subscription still stands (D32).
- */
+/** D35, D32: `reread` says whether the subscription still stands. */
 export function admissionOf(
   basis: { tenantId: string; correlationId: string; route: { subscription?: { id: string } } },
   agentId: string,

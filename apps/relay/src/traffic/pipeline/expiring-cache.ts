@@ -1,8 +1,6 @@
 /**
- * A value per key, loaded on first use and reloaded once it is older than `ttlMs`; concurrent
- * misses share one load. T2: what every hop reads (routes, kill switches, settings) is cached this
- * briefly so that a change made on any replica holds on every replica within one second (D32, D35)
- * without a broadcast, and a failed load is not cached.
+ * T2: cached so a change on any replica holds everywhere within one second (D32, D35) without a
+ * broadcast; concurrent misses share a load, and a failed load is not cached.
  */
 export class ExpiringCache<V> {
   private readonly entries = new Map<string, { value: Promise<V>; loadedAt: number }>();

@@ -18,7 +18,6 @@ export interface GatewayCallParties {
   correlationId: string;
   traceId?: string;
   agent: EndpointRef;
-  /** The gateway (its `name` is the gateway's name). */
   gateway: EndpointRef & { name: string };
 }
 
@@ -35,11 +34,7 @@ export interface ProviderFault {
   httpStatus?: number;
 }
 
-/**
- * How a call through the gateway ended (T21): SUCCESS (the completion reached the agent, masked
- * or not), BLOCKED or HELD (the completion did not, by policy or for review), ERROR (no provider
- * answered, or the one that did answered an error).
- */
+/** T21: BLOCKED and HELD mean the completion did not reach the agent. */
 export type LlmCallOutcome = 'SUCCESS' | 'BLOCKED' | 'HELD' | 'ERROR';
 
 export interface LlmCallRecord {
@@ -55,7 +50,6 @@ export interface LlmCallRecord {
   /** Streams: from the request to the first text the agent received. */
   firstTokenMs?: number;
   usage?: TokenUsage;
-  /** Providers tried, the answering one included. */
   attempts: number;
   /** A stream's windows, each one judged hop (T20). */
   windows?: number;

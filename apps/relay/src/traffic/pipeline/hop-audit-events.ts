@@ -35,7 +35,6 @@ export function digestOf(json: unknown): string {
   return createHash('sha256').update(JSON.stringify(json)).digest('hex');
 }
 
-/** The parties, protocol and digest every event of a hop carries. */
 export function common(hop: Hop): AuditableEventData {
   return {
     actor: party(hop.agent),

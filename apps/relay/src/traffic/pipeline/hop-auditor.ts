@@ -14,11 +14,8 @@ interface Pending {
 const MAX_BATCH_EVENTS = 2_000;
 
 /**
- * Group commit of the hops' audit events (issue 11 § 6, T1, T39): a hop's events are durable
- * (acknowledged by JetStream, or committed to the outbox when NATS cannot acknowledge) before its
- * message reaches the agent.
- * Hops of concurrent calls that arrive while a commit is under way wait for the next one and share
- * it, so the cost per hop falls as traffic rises and no hop waits on a timer.
+ * Issue 11 § 6, T1, T39: hops arriving during a commit share the next one, so the cost per hop
+ * falls as traffic rises and no hop waits on a timer.
  */
 @Injectable()
 export class HopAuditor implements OnApplicationShutdown {
@@ -62,7 +59,6 @@ export class HopAuditor implements OnApplicationShutdown {
     return this.queue.splice(0, count);
   }
 
-  /** Hops already queued are committed before the database closes. */
   async onApplicationShutdown(): Promise<void> {
     await this.drained;
   }

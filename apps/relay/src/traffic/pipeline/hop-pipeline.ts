@@ -34,11 +34,8 @@ export interface Resend {
 }
 
 /**
- * The one lifecycle of every traffic hop (issue 31, STYLE § 14): admit (subscription D32, kill
- * switches D35, rate limits D36) → decide (D22, in-process) → hold or wait (D34) → audit (D33,
- * D40, group commit), ending in a protocol-neutral outcome. Protocol code parses, writes the
- * outcome in its dialect and forwards; it never admits, decides, holds or audits by itself.
- * README.md beside this file says how a new path plugs in.
+ * Issue 31, STYLE § 14: admit (D32, D35, D36) → decide (D22) → hold (D34) → audit (D33, D40).
+ * Protocol code never does these itself; README.md beside this file says how a path plugs in.
  */
 @Injectable()
 export class HopPipeline {
@@ -50,11 +47,7 @@ export class HopPipeline {
     private readonly shadows: ShadowObserver,
   ) {}
 
-  /**
-   * Before any policy: the subscription, the kill switches, then `count` messages against the
-   * rate limits (0: not counted). Each refusal is durable before it is returned: every one of
-   * `hops` is audited as BLOCK (a rate limit records RATE_LIMIT once per key per minute).
-   */
+  /** Each refusal is audited as BLOCK before it returns (RATE_LIMIT once per key per minute). */
   async admit(
     admission: Admission,
     hops: Hop[],
@@ -108,10 +101,7 @@ export class HopPipeline {
     return this.settle(hop, await this.judge(hop), terms);
   }
 
-  /**
-   * Decide and audit a hop, no more: what a stream judges window by window (T20) before it knows
-   * whether to hold. The records are durable once `audited` resolves.
-   */
+  /** T20: a stream judges window by window before it knows whether to hold. */
   async judge(hop: Hop): Promise<HopVerdict> {
     const started = performance.now();
     const decided = await this.decisions.decide(inputOf(hop));
@@ -140,11 +130,7 @@ export class HopPipeline {
     return { kind: 'DELIVERED', message: terms.applied(decision), decision, decisionId, audited };
   }
 
-  /**
-   * D34, the one hold-and-wait: the hop's records durable, then the hold (with its HITL event) in
-   * one transaction, then the sender waits up to `hitl.waitSeconds`: approved in time, the held
-   * message goes on (released exactly once); rejected, refused; still pending, HELD.
-   */
+  /** D34: records durable, then the hold in one transaction; released exactly once if approved. */
   async hold<M>(
     hop: Hop,
     verdict: Pick<HopVerdict, 'decision' | 'decisionId' | 'audited'>,
@@ -180,10 +166,7 @@ export class HopPipeline {
     return outcomeOfHold(outcome, hop.correlationId);
   }
 
-  /**
-   * D34: a resend with `X-Agp-Hitl-Request-Id` releases an approved hold of the same message by
-   * the same agent once; undefined when the agent has no such hold (a 404 in every dialect).
-   */
+  /** D34: undefined when the agent has no such hold (a 404 in every dialect). */
   async release<M>(resend: Resend): Promise<ReleaseOutcome<M> | undefined> {
     const outcome = await this.hitl.releaseOnResend(
       resend.tenantId,
@@ -196,11 +179,8 @@ export class HopPipeline {
   }
 
   /**
-   * T52: forwards a delivered request (`send`, which returns its answer) under the tenant's
-   * durability. BEFORE_FORWARD (T1, T39): the request's records (`audited`) are durable before it
-   * goes on. BEFORE_ANSWER: they are committed while the upstream works, and are durable before
-   * the answer (or its failure) is handed back. Either way the agent never gets an answer whose
-   * request could still be lost; a record that cannot be made durable fails the call.
+   * T52, T1, T39: the agent never gets an answer whose request could still be lost; a record that
+   * cannot be made durable fails the call.
    */
   async forward<T>(
     durability: Durability,
@@ -249,7 +229,6 @@ export class HopPipeline {
     return this.auditor.record([failoverEvent(parties, failed, next, fault, attempt)]);
   }
 
-  /** Audits each hop as refused; the first one's event id (undefined when there was none). */
   private async refuseAll(hops: Hop[], refusal: Refusal): Promise<string | undefined> {
     const refused = hops.map((hop) => this.refusing(hop, refusal));
     await Promise.all(refused.map((r) => r.audited));

@@ -68,18 +68,11 @@ export interface PassTerms<M> {
   hitl: { waitSeconds: number; expirySeconds: number };
   /** Aborted when the sender goes away: it stops waiting. */
   signal?: AbortSignal;
-  /**
-   * T41: the hold is delivered by its approval, not by a waiting sender: stored with what this
-   * keeps (in the hold's transaction) and answered HELD at once.
-   */
+  /** T41: delivered by its approval, not a waiting sender; answered HELD at once. */
   deliverOnApproval?: (tx: Tx, request: StoredHitlRequest) => Promise<void>;
 }
 
-/**
- * What the pipeline made of a hop, whatever the protocol: each protocol only writes it in its
- * dialect (a JSON-RPC message or error, problem+json, the OpenAI error shape). `audited` resolves
- * once the hop's records are durable; nothing it answers reaches anyone before (T1).
- */
+/** T1: `audited` resolves once the records are durable; nothing reaches anyone before. */
 export type HopOutcome<M> =
   | {
       kind: 'DELIVERED';

@@ -11,19 +11,12 @@ export function rawBodyOf(request: object): string {
   return (request as { [RAW_BODY]?: string })[RAW_BODY] ?? '';
 }
 
-/**
- * A POST body on a JSON-RPC path that is not JSON. D61: the path answers it as its protocol's
- * official server does (a JSON-RPC parse error), so the parser hands it on instead of failing the
- * request with problem+json before any handler runs.
- */
+/** D61: handed on, so the path answers a JSON-RPC parse error as its official server does. */
 export class UnreadableBody {
   constructor(readonly reason: string) {}
 }
 
-/**
- * Wraps fastify's own JSON parser (prototype poisoning still refused): on the JSON-RPC paths a body
- * it cannot read becomes an {@link UnreadableBody}; everywhere else it fails as before (D12).
- */
+/** D12, D61: fastify's parser kept (prototype poisoning still refused). */
 export function keepUnreadableJsonRpcBodies(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');

@@ -11,7 +11,6 @@ export interface LlmProviderRoute {
   timeoutMs: number;
 }
 
-/** What the relay needs to carry one agent's chat completions through one LLM gateway. */
 export interface LlmRoute {
   tenantSlug?: string;
   agent?: { name: string; riskTier?: string };
@@ -28,7 +27,6 @@ export interface LlmRoute {
 
 const S = 'relay';
 
-/** The gateway, its providers in order, the agent and its subscription, in two reads. */
 export async function readLlmRoute(
   tx: Tx,
   tenantId: string,

@@ -5,11 +5,7 @@ import { CredentialCipher } from '../../mcp-servers/credential-cipher';
 /** Sealed values kept opened: far more than a tenant's upstreams, small in memory. */
 const MAX_OPENED = 1_000;
 
-/**
- * D37's upstream credentials, opened once per sealed value rather than on every call. A sealed
- * value never changes meaning (a new credential is a new sealed value: a fresh IV), so the key is
- * the value itself and nothing needs invalidating; a value that cannot be opened is not kept.
- */
+/** D37: a sealed value never changes meaning (fresh IV), so it is its own cache key. */
 @Injectable()
 export class OpenedCredentials {
   private readonly opened = new Map<string, string>();

@@ -17,16 +17,11 @@ export interface RateLimitRefusal {
   isFirstInWindow: boolean;
 }
 
-/**
- * D36 across replicas: a fixed one-minute window per key, counted in PostgreSQL with one upsert per
- * call, so every replica sees the same count (T5). Refused calls count too: a caller that keeps
- * hammering stays refused until the window turns.
- */
+/** D36, T5: counted in PostgreSQL so replicas agree; refused calls count too. */
 @Injectable()
 export class RateLimiter {
   constructor(@Inject(RELAY_DATABASE) private readonly database: Database) {}
 
-  /** Counts `hops` against every key; the first key over its limit, if any. */
   async consume(
     tenantId: string,
     keys: RateLimitKey[],

@@ -2,11 +2,7 @@ import { HopDecision } from '../../decisions/decision.types';
 import { HoldOutcome } from '../../hitl/hitl-holds.service';
 import { REFUSALS, Refusal } from './refusal-codes';
 
-/**
- * What a refused hop's sender is told, whatever the protocol: the refusal of D41, a message, and
- * the `data` members (D33, D34). Each protocol only writes it in its own dialect (a JSON-RPC
- * error, problem+json with OpenAI's `error`).
- */
+/** D41, D33, D34: protocol-neutral; each protocol writes it in its dialect. */
 export interface RefusalAnswer {
   refusal: Refusal;
   message: string;

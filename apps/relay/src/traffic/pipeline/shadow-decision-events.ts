@@ -12,10 +12,7 @@ export interface JudgedHop {
   hopAt: string;
 }
 
-/**
- * D49 (governance.md G8): one SHADOW binding's judgement of a live hop beside the enforced one,
- * with the hop's parties and facts as its audit event has them. Never an audit event itself.
- */
+/** D49, G8: never an audit event itself. */
 export function shadowDecisionEvent(
   judged: JudgedHop,
   bindingId: string,

@@ -11,11 +11,8 @@ import { isSampled } from './shadow-sampling';
 import { TrafficDirectory } from './traffic-directory';
 
 /**
- * D49 (governance.md G7–G9): SHADOW bindings judged beside live hops, never on their path. The
- * pipeline hands over each decided hop; only one some SHADOW binding matched costs anything, and
- * its judgement waits for the next turn of the event loop (after the hop's own audit commit has
- * started), then goes out through the same group commit as the hops' records: durable, batched,
- * and never awaited by the hop. What is delivered is the enforced decision's alone.
+ * D49, G7–G9: judged on the next turn after the hop's own commit started, through the same
+ * group commit, never awaited by the hop.
  */
 @Injectable()
 export class ShadowObserver implements BeforeApplicationShutdown {

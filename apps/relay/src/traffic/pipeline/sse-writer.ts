@@ -26,7 +26,6 @@ export class SseWriter {
     this.raw.flushHeaders();
   }
 
-  /** One JSON-RPC message as one `message` event, its upstream event id kept for resumption. */
   message(message: JsonRpcMessage, eventId?: string): Promise<void> {
     const id = eventId ? `id: ${eventId}\n` : '';
     return this.write(`${id}event: message\ndata: ${JSON.stringify(message)}\n\n`);

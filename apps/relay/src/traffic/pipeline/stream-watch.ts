@@ -8,18 +8,13 @@ import { TrafficGuard, killSwitchReason } from './traffic-guard';
 /** How often an open stream checks that it may go on (kill switches, subscriptions; T2). */
 const STOP_CHECK_MS = 1_000;
 
-/**
- * The re-checks of open streams (D32, D35, T2): a kill switch engaged or a subscription withdrawn
- * after a stream opened ends it within a second, idle or not; a relay shutting down ends every
- * stream it watches, so none waits for an answer that will not come.
- */
+/** D32, D35, T2: ends streams within a second; shutdown ends all, so none waits for ever. */
 @Injectable()
 export class StreamWatch implements BeforeApplicationShutdown {
   private readonly open = new Set<(ending: StreamEnding) => void>();
 
   constructor(private readonly guard: TrafficGuard) {}
 
-  /** Why the stream must stop now; undefined while it may go on. */
   async stopReason(admission: Admission): Promise<string | undefined> {
     const engaged = await this.guard.killSwitchFor(admission);
     if (engaged) {

@@ -10,7 +10,6 @@ import { TrafficCaller } from './traffic-intake';
 /** D34: the header a resend names its hold by. */
 export const HITL_HEADER = 'x-agp-hitl-request-id';
 
-/** What every protocol's call carries besides its route and its parties. */
 export interface CallBasis<Route> {
   tenantId: string;
   correlationId: string;
@@ -20,15 +19,11 @@ export interface CallBasis<Route> {
   hitl: { waitSeconds: number; expirySeconds: number };
   /** T52: when a delivered request's records must be durable (the tenant's setting). */
   durability: Durability;
-  /** Aborted when the caller goes away. */
   signal?: AbortSignal;
   traceId?: string;
 }
 
-/**
- * The first step of every traffic path: the caller's route (`findRoute`, 404 `missing` when the
- * tenant has none) and the tenant's traffic settings, read together.
- */
+/** Route and settings read together; 404 `missing` when the tenant has no route. */
 export async function callBasisOf<Route>(
   directory: TrafficDirectory,
   caller: TrafficCaller,
@@ -59,11 +54,7 @@ export function traceIdOf(headers: IncomingHttpHeaders): string | undefined {
   return match?.[1];
 }
 
-/**
- * D34: the hold a resend names in `X-Agp-Hitl-Request-Id`, undefined when the request is no
- * resend. A value that is not a UUID is refused with `invalid` (D12's 400 naming the header
- * unless the path answers in its own dialect).
- */
+/** D34, D12: a non-UUID value is `invalid`. */
 export function resendHoldOf(
   headers: IncomingHttpHeaders,
   invalid: () => Error = () =>

@@ -26,7 +26,6 @@ export interface McpServerRoute {
   timeoutMs: number;
 }
 
-/** What the relay needs to carry one agent's traffic to one MCP server. */
 export interface McpRoute {
   tenantSlug?: string;
   agent?: { name: string; riskTier?: string };
@@ -48,11 +47,7 @@ export type { TrafficSettings };
 
 const S = 'relay';
 
-/**
- * What changes a hop's route, switches or settings, as the module that made the change announces
- * it: registry and subscription changes, kill switches (the lifecycle event of the switch's
- * target, D35) and traffic settings (their ADMIN_CHANGE, D42).
- */
+/** D35, D42: the events that announce a change to routes, switches or settings. */
 const CHANGES = [
   'SUBSCRIPTION_CHANGED',
   'AGENT_LIFECYCLE',
@@ -72,11 +67,8 @@ function changesTraffic(envelope: EventEnvelope): boolean {
 }
 
 /**
- * The per-hop reads of the traffic paths (routes, kill switches, settings), cached per replica.
- * T2, T50: one invalidation path, as DecisionCache's: a change heard on the broadcast drops the
- * tenant's entries (on the replica that made it, before its commit returns; on the others when it
- * is published); a gap drops everything; the short TTL is only the net under a missed broadcast.
- * Nothing calls in to drop entries.
+ * T2, T50: as DecisionCache, a broadcast change drops the tenant's entries (before the commit
+ * returns on the changing replica); a gap drops all; the TTL is only the net.
  */
 @Injectable()
 export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -115,10 +107,7 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
     this.stopListening?.();
   }
 
-  /**
-   * The server, the agent and its subscription; undefined when the tenant has no such server. A
-   * person's own MCP client (`party` USER, D43) is `agentId`'s place, with USER_TO_MCP_SERVER.
-   */
+  /** D43: a person's own MCP client takes `agentId`'s place, with USER_TO_MCP_SERVER. */
   mcpRoute(
     tenantId: string,
     agentId: string,
@@ -181,10 +170,7 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
     this.protocolCaches.forEach((cache) => cache.invalidate(ofTenant));
   }
 
-  /**
-   * A cache for a protocol's own per-hop reads, keyed `${tenantId}:…`, with the directory's TTL
-   * and dropped on the same broadcasts (T2), so every protocol's routes follow a change alike.
-   */
+  /** T2: dropped on the same broadcasts, so every protocol's routes follow a change alike. */
   cacheFor<V>(): ExpiringCache<V> {
     const cache = new ExpiringCache<V>(TRAFFIC_CACHE_TTL_MS);
     this.protocolCaches.push(cache);

@@ -15,7 +15,6 @@ export interface TrafficCaller {
   agentId: string;
   correlationId: string;
   headers: IncomingHttpHeaders;
-  /** Aborted when the agent disconnects. */
   signal?: AbortSignal;
 }
 
@@ -25,11 +24,7 @@ export interface StreamAnswer {
   cancel(): void;
 }
 
-/**
- * D20, D32, T38: the traffic paths carry agents' traffic, so the token (verified by the global
- * guard for the relay audience, D8) must be an agent's. Any other is refused: a 403 saying that
- * only an agent token may call `target` (`an MCP server`), or the path's own `refusal`.
- */
+/** D20, D32, T38, D8: the traffic paths carry agents' traffic only. */
 export function agentCallerOf(
   request: TrafficRequest,
   refusal: string | (() => Error),
@@ -48,7 +43,6 @@ export function agentCallerOf(
   };
 }
 
-/** Aborted when the caller's connection closes before the answer is complete. */
 export function goneSignal(reply: FastifyReply): AbortSignal {
   const gone = new AbortController();
   reply.raw.on('close', () => {
@@ -59,10 +53,7 @@ export function goneSignal(reply: FastifyReply): AbortSignal {
   return gone.signal;
 }
 
-/**
- * Takes the response over for server-sent events. The stream writes the raw response itself, so
- * the headers Fastify has set (the correlation id, D13) are carried over.
- */
+/** D13: headers Fastify set (the correlation id) are carried over to the raw response. */
 export function hijackForEvents(reply: FastifyReply): SseWriter {
   const base = Object.fromEntries(
     Object.entries(reply.getHeaders()).map(([name, value]) => [name, String(value)]),

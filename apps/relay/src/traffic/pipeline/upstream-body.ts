@@ -1,11 +1,6 @@
 import { Dispatcher } from 'undici';
 
-/**
- * An upstream answer's body as text, refusing more than `limit` bytes (`tooLarge` is thrown). A
- * body that declares its length within the limit is read in one piece by undici (no chunk loop,
- * no copies); one without a length, or whose length is over, is read chunk by chunk and cut at
- * the limit.
- */
+/** A body declaring its length within `limit` is read in one piece (no chunk loop, no copies). */
 export async function readBodyWithin(
   answer: Pick<Dispatcher.ResponseData, 'body' | 'headers'>,
   limit: number,

@@ -16,13 +16,9 @@ export interface StoredPushConfig {
   tokenSha256: string;
 }
 
-/** Push configurations; every method but the callback's lookup takes the tenant. */
 @Injectable()
 export class PushConfigsRepository {
-  /**
-   * Keeps a new configuration. One the caller gave again for the same task and id replaces the
-   * older (the target keeps only the latest of an id, so the older callback would never be used).
-   */
+  /** The target keeps only the latest of an id, so an older callback would never be used. */
   async insert(tx: Tx, config: StoredPushConfig): Promise<void> {
     if (config.taskId && config.configId) {
       await tx.query(
@@ -63,7 +59,6 @@ export class PushConfigsRepository {
     return rows[0] ? toConfig(rows[0]) : undefined;
   }
 
-  /** The caller's configurations for the target among `ids`. */
   async findMany(
     tx: Tx,
     tenantId: string,
@@ -96,10 +91,7 @@ export class PushConfigsRepository {
     );
   }
 
-  /**
-   * Removes the caller's configuration of a task for the target: by its id, or (0.3, no id named)
-   * the one whose id defaults to the task's.
-   */
+  /** By id, or (0.3, no id) the one whose id defaults to the task's. */
   async deleteNamed(
     tx: Tx,
     tenantId: string,

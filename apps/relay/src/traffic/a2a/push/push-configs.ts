@@ -1,10 +1,6 @@
 import { JsonRpcMessage } from '../../mcp/json-rpc';
 
-/**
- * A2A push notification configurations as JSON-RPC carries them (T40): which methods name one,
- * where it sits in a request and in an answer, in protocol 0.3 (the specification's names) and
- * 1.0 (as the official SDK speaks them). Pure: the relay's service does the I/O.
- */
+/** T40: push configurations in A2A 0.3 and 1.0 shapes. Pure: the service does the I/O. */
 type Json = Record<string, unknown>;
 
 export type PushOperation = 'set' | 'get' | 'list' | 'delete' | 'send';
@@ -37,10 +33,8 @@ const MAX_URL = 2_048;
 const MAX_TOKEN = 4_096;
 const MAX_ID = 256;
 
-/** A push configuration as the caller gave it. */
 export interface CallerPushConfig {
   url: string;
-  /** The configuration's own id, when the caller named one. */
   id?: string;
   /** The task it is for, when the request names one (a new task's id comes later, T42). */
   taskId?: string;
@@ -72,15 +66,11 @@ function at(value: unknown, path: readonly string[]): unknown {
   return path.reduce<unknown>((inner, key) => (isRecord(inner) ? inner[key] : undefined), value);
 }
 
-/** The push operation a method is, undefined for every other method. */
 export function pushOperationOf(method: string | undefined): PushOperation | undefined {
   return method === undefined ? undefined : OPERATIONS.get(method);
 }
 
-/**
- * What a request asks of push configurations, or why its configuration is invalid (D12).
- * Undefined when it names none (a message without one, any other method).
- */
+/** D12: undefined when the request names no push configuration. */
 export function pushRequestOf(
   request: JsonRpcMessage,
 ): PushRequest | { invalid: string } | undefined {
@@ -169,7 +159,6 @@ function withConfig(
   };
 }
 
-/** A copy of `message` with the object at `params.<path>` rewritten. */
 export function withConfigAt(
   message: JsonRpcMessage,
   path: ConfigPath,
@@ -200,11 +189,7 @@ export function redacted(config: Json): Json {
   return copy;
 }
 
-/**
- * The configurations an answer carries (set, get: one; list: 0.3 an array, 1.0 `{configs}`), each
- * as the object holding `url`, `token`, `authentication` (0.3 nests it in `pushNotificationConfig`),
- * rewritten by `rewrite` with its index in answer order.
- */
+/** List answers differ: 0.3 an array, 1.0 `{configs}`; 0.3 nests `pushNotificationConfig`. */
 export function mapAnswerConfigs(
   operation: PushOperation,
   answer: JsonRpcMessage,
@@ -255,11 +240,7 @@ export function callbackIdOf(url: unknown): string | undefined {
   return match?.[1]?.toLowerCase();
 }
 
-/**
- * The headers a delivery carries to the caller's URL besides D19's (T43), as the A2A SDK's sender
- * would send them: `authentication` as `Authorization: <scheme> <credentials>` (0.3 names its
- * schemes in a list, the first is used), otherwise the token as `X-A2A-Notification-Token`.
- */
+/** T43: as the A2A SDK's sender would send them (0.3's first scheme of its list). */
 export function callerAuthHeaders(
   config: Pick<CallerPushConfig, 'token' | 'authentication'>,
 ): Record<string, string> {

@@ -55,11 +55,8 @@ const NOTHING_TO_DO: Omit<PushPlan, 'hopMessage'> = {
 };
 
 /**
- * The outbound half of A2A pushes through the relay (issue 30 § 4, T40–T42): a configuration the
- * caller gives (`tasks/pushNotificationConfig/set`, `CreateTaskPushNotificationConfig`, or a
- * message's `configuration`) must name a URL D37 allows; the relay keeps it (credentials sealed)
- * and gives the target its own callback and a token it issued. Answers naming the relay's
- * callback are given back with the caller's own configuration; a delete removes it.
+ * Issue 30 § 4, T40–T42: a caller's push URL must pass D37; the relay keeps it sealed and gives
+ * the target its own callback and token.
  */
 @Injectable()
 export class PushGovernance {
@@ -122,7 +119,6 @@ export class PushGovernance {
     };
   }
 
-  /** The relay's callback for one configuration: where the target sends its pushes. */
   callbackUrl(id: string): string {
     return `${this.baseUrl}${PUSH_PATH}/${id}`;
   }
@@ -180,11 +176,7 @@ export class PushGovernance {
     });
   }
 
-  /**
-   * T42: the target's answer as the pipeline sees it: every configuration naming the relay's
-   * callback shows the caller's URL, its credentials redacted; the caller gets them back after
-   * the verdict. A refused set or message drops what was kept; a delete removes it.
-   */
+  /** T42: the relay's callback shown as the caller's URL until the verdict. */
   private answerView(call: A2aCall, asked: PushRequest, registered?: string): A2aAnswerView {
     const restore: Array<PushCredentials | undefined> = [];
     return {
@@ -265,7 +257,6 @@ export class PushGovernance {
     });
   }
 
-  /** The caller's credentials of a kept configuration (none when it gave none). */
   credentialsOf(config: StoredPushConfig): PushCredentials {
     return config.credentialsCiphertext
       ? (JSON.parse(this.cipher.decrypt(config.credentialsCiphertext)) as PushCredentials)
@@ -277,7 +268,6 @@ export class PushGovernance {
   }
 }
 
-/** The configuration with the caller's credentials where the redacted ones stand. */
 function withCredentials(config: Json, credentials: PushCredentials): Json {
   const copy: Json = { ...config };
   if (copy.token === REDACTED && credentials.token) {

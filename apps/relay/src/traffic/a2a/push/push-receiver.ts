@@ -23,7 +23,6 @@ import { PushGovernance, sha256 } from './push-governance';
 import { HeldPushesRepository } from './held-pushes.repository';
 import { PushConfigsRepository, StoredPushConfig } from './push-configs.repository';
 
-/** One push as the target agent sent it to the relay's callback. */
 export interface ReceivedPush {
   callbackId: string;
   headers: IncomingHttpHeaders;
@@ -31,10 +30,7 @@ export interface ReceivedPush {
   correlationId: string;
 }
 
-/**
- * How the target is told that its push was not delivered (T41), by the refusal of D41 the
- * pipeline gave it; anything else is a 403 `blocked`.
- */
+/** T41, D41: anything else is a 403 `blocked`. */
 const PUSH_REFUSALS: ReadonlyMap<number, [number, string]> = new Map([
   [REFUSALS.reviewPending.code, [409, 'held']],
   [REFUSALS.reviewRejected.code, [403, 'rejected']],
@@ -47,12 +43,8 @@ const PUSH_REFUSALS: ReadonlyMap<number, [number, string]> = new Map([
 const PUSH_CONTENT_TYPES = new Set(['application/json', 'application/a2a+json']);
 
 /**
- * The inbound half of A2A pushes through the relay (issue 30 § 4, T41, T43): the target agent's
- * push to the relay's callback, checked against the token the relay issued, passes what every
- * A2A message passes (subscription, kill switches, rate limits) and is judged and audited as a hop
- * from the target to the caller (D33: mask, block, warn, hold), then delivered to the caller's
- * URL as a signed webhook delivery (D19: retries, the delivery log). A push the pipeline refuses
- * is never delivered; the target is answered why.
+ * Issue 30 § 4, T41, T43: a target's push passes what every A2A message passes and is judged as
+ * a hop (D33), then delivered as a signed webhook (D19); a refused push is never delivered.
  */
 @Injectable()
 export class PushReceiver implements OnModuleInit, HeldHopDelivery {
@@ -123,11 +115,7 @@ export class PushReceiver implements OnModuleInit, HeldHopDelivery {
     );
   }
 
-  /**
-   * A held push (D34) is delivered by its approval, on whichever replica and whenever it comes
-   * (traffic.md "A held push is delivered when approved"); the target's POST waits up to
-   * `hitlWaitSeconds` only to be told what became of it.
-   */
+  /** D34, T41: delivered by its approval on any replica; the target only waits to be told. */
   private async awaitApproval(
     seconds: number,
     request: StoredHitlRequest,

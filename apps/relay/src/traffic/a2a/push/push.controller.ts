@@ -9,12 +9,7 @@ import { PushReceiver } from './push-receiver';
 /** A2A 1.0's media type, in which the official SDK's sender posts pushes. */
 const A2A_JSON = 'application/a2a+json';
 
-/**
- * T40, T41: `POST {base_url}/relay/a2a-push/{id}`, where a target agent sends the pushes of a
- * configuration a caller gave through the relay. The target holds no platform token: the token
- * the relay issued for this callback is what authenticates it, so the route is public to the
- * global guard (and to the gateway) and checks that token itself.
- */
+/** T40, T41: public to the global guard: the target holds no platform token, only ours. */
 @Controller('relay/a2a-push')
 export class PushController implements OnModuleInit {
   constructor(
