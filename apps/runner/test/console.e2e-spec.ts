@@ -634,8 +634,9 @@ describe('console in a browser', () => {
       .getByRole('navigation', { name: 'Pages' })
       .getByRole('link')
       .allTextContents();
-    // AUDIT:READ also reads retention, the one administration tab offered.
-    expect(offered).toEqual(['Overview', 'Alerts', 'Audit', 'Administration']);
+    // AUDIT:READ also reads retention, the one administration tab offered; every person may chat
+    // with the agents they are subscribed to (traffic.md T61).
+    expect(offered).toEqual(['Overview', 'Alerts', 'Audit', 'Administration', 'Chat with agents']);
     await nav('Alerts').click();
     await page.getByRole('combobox', { name: 'Status' }).click();
     await page.getByRole('option', { name: 'ACKNOWLEDGED' }).click();
