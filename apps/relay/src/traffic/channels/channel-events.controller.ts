@@ -1,4 +1,5 @@
 import { Controller, Get, Options, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import { Public } from '@agp/auth';
 import { correlationIdOf, uuidParam } from '@agp/http';
 import { FastifyReply, FastifyRequest } from 'fastify';
@@ -40,6 +41,8 @@ export class ChannelEventsController {
     send(reply, await this.intake.reply(channelId, eventId, request.headers));
   }
 
+  // A browser's CORS preflight (CH9), not an operation of the interface: left out of the OpenAPI.
+  @ApiExcludeEndpoint()
   @Public()
   @Options(':channelId/events')
   async preflight(
@@ -50,6 +53,7 @@ export class ChannelEventsController {
     send(reply, await this.intake.preflight(channelId, request.headers.origin));
   }
 
+  @ApiExcludeEndpoint()
   @Public()
   @Options(':channelId/events/:eventId')
   async preflightReply(
