@@ -207,12 +207,14 @@ describe.each<PlatformMode>(['services', 'embedded'])(
           method: 'tasks/pushNotification',
         }),
       });
-      const deliveries = await world.ok<{ items: Json[] }>(
-        'GET',
-        `/relay/v1/agents/${caller.id}/webhook-deliveries?eventType=A2A_PUSH_NOTIFICATION`,
-      );
-      expect(deliveries.items.length).toBe(pushes.length);
-      expect(deliveries.items.every((d) => d.status === 'DELIVERED')).toBe(true);
+      // A delivery is marked DELIVERED once the receiver's answer is back, after it saw the push.
+      await eventually(async () => {
+        const deliveries = await world.ok<{ items: Json[] }>(
+          'GET',
+          `/relay/v1/agents/${caller.id}/webhook-deliveries?eventType=A2A_PUSH_NOTIFICATION`,
+        );
+        expect(deliveries.items.map((d) => d.status)).toEqual(pushes.map(() => 'DELIVERED'));
+      });
     });
 
     it('should never deliver a push a policy blocks, and audit it as BLOCK', async () => {
