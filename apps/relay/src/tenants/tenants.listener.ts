@@ -23,13 +23,19 @@ export class TenantsListener implements OnModuleInit {
     tx: Tx,
   ): Promise<void> {
     const { data } = event;
-    const status =
-      data.change === 'DELETED' ? 'DELETED' : data.change === 'SUSPENDED' ? 'SUSPENDED' : 'ACTIVE';
     await this.tenants.upsert(tx, {
       tenantId: data.tenantId,
       slug: data.slug,
-      status,
+      status: statusOf(data),
       revision: data.revision,
     });
   }
+}
+
+/** The event's own status; producers without one leave it to the change (an UPDATED meant ACTIVE). */
+function statusOf(data: EventData<'TENANT_LIFECYCLE'>): string {
+  if (data.change === 'DELETED') {
+    return 'DELETED';
+  }
+  return data.status ?? (data.change === 'SUSPENDED' ? 'SUSPENDED' : 'ACTIVE');
 }

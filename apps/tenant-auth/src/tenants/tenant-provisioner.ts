@@ -87,6 +87,7 @@ export class TenantProvisioner {
         tenantId: tenant.id,
         slug: tenant.slug,
         change: 'CREATED',
+        status: tenant.status,
         revision: tenant.revision,
         summary: `tenant ${tenant.slug} created with administrator ${admin.email}`,
       },

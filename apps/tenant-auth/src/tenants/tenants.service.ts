@@ -148,6 +148,7 @@ export class TenantsService {
         tenantId: tenant.id,
         slug: tenant.slug,
         change,
+        ...(change === 'DELETED' ? {} : { status: tenant.status }),
         revision: revisionAfter(tenant, change),
         summary: `tenant ${tenant.slug} ${change.toLowerCase()}`,
       },
