@@ -380,6 +380,38 @@ test_wrong_action if {
       );
     });
 
+    it('should refuse a binding naming a deleted agent as it refuses an unknown one', async () => {
+      const agentId = randomUUID();
+      const lifecycle = (change: string, revision: number) =>
+        relay.publisher.publish('AGENT_LIFECYCLE', relay.admin.tenantId, {
+          agentId,
+          name: 'retired',
+          change,
+          status: change === 'DELETED' ? 'DELETED' : 'ACTIVE',
+          permissions: [],
+          revision,
+        });
+      await lifecycle('CREATED', 1);
+      const agentUrl = `/relay/v1/agents/${agentId}`;
+      await eventually(async () =>
+        expect((await relay.admin.call(relay.app, 'GET', agentUrl)).status).toBe(200),
+      );
+      await lifecycle('DELETED', 2);
+      await eventually(async () =>
+        expect((await relay.admin.call(relay.app, 'GET', agentUrl)).status).toBe(404),
+      );
+      const g = await group();
+      await version(g.id, { regoSource: ALWAYS('LOG') });
+      const refused = await relay.admin.call<{ errors: Json[] }>(
+        relay.app,
+        'POST',
+        '/relay/v1/policy-bindings',
+        { groupId: g.id, bindingLevel: 'AGENT', agentId },
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors.map((e) => e.field)).toEqual(['agentId']);
+    });
+
     it('should list every bad field when the binding does not fit its level', async () => {
       const g = await group();
       await version(g.id, { regoSource: ALWAYS('LOG') });

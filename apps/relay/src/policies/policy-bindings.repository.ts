@@ -199,7 +199,7 @@ export class PolicyBindingsRepository {
 
   async existingAgents(tx: Tx, tenantId: string, ids: string[]): Promise<Set<string>> {
     const rows: Row[] = await tx.query(
-      `SELECT id FROM ${S}.agents WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+      `SELECT id FROM ${S}.agents WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status <> 'DELETED'`,
       [tenantId, ids],
     );
     return new Set(rows.map((r) => String(r.id)));
