@@ -29,11 +29,11 @@ describe(MonitorConfigController.name, () => {
     await db?.drop();
   });
 
-  it('should answer the documented defaults of all 19 detectors when nothing was configured', async () => {
+  it('should answer the documented defaults of every detector when nothing was configured', async () => {
     const reader = await MonitorsCaller.create(issuer, randomUUID(), ['AUDIT:READ']);
     const response = await reader.call<MonitorConfigResponse>(app, 'GET', path);
     expect(response.status).toBe(200);
-    expect(response.body.detectors).toHaveLength(25);
+    expect(response.body.detectors).toHaveLength(26);
     expect(response.body.dismissSuppressionHours).toBe(24);
     expect(response.body.detectors.find((d) => d.detector === 'AGENT_VOLUME_ANOMALY')).toEqual({
       detector: 'AGENT_VOLUME_ANOMALY',

@@ -1,6 +1,7 @@
 import { schedulerProvider } from '@agp/jobs';
 
 import { RELAY_DATABASE } from './database/tokens';
+import { EvaluationScheduleJob } from './evaluation-packs/evaluation-schedule.job';
 import { HitlExpiryJob } from './hitl/hitl-expiry.job';
 import { ChannelEventsRetentionJob } from './traffic/channels/channel-events-retention.job';
 import { PolicyDiffRetentionJob } from './shadow/policy-diff-retention.job';
@@ -17,6 +18,7 @@ export const relayJobs = schedulerProvider({
     PolicyDiffRetentionJob,
     NotificationRetentionJob,
     ChannelEventsRetentionJob,
+    EvaluationScheduleJob,
   ],
   jobs: (
     hitlExpiry: HitlExpiryJob,
@@ -24,6 +26,7 @@ export const relayJobs = schedulerProvider({
     policyDiffRetention: PolicyDiffRetentionJob,
     notificationRetention: NotificationRetentionJob,
     channelEventsRetention: ChannelEventsRetentionJob,
+    evaluationSchedule: EvaluationScheduleJob,
   ) => [
     { name: 'relay-hitl-expiry', intervalMs: 5_000, work: () => hitlExpiry.tick() },
     {
@@ -47,6 +50,12 @@ export const relayJobs = schedulerProvider({
       name: 'relay-channel-event-retention',
       intervalMs: 3_600_000,
       work: () => channelEventsRetention.tick(),
+    },
+    // governance.md G13: scheduled evaluation pack runs, each minute.
+    {
+      name: 'relay-evaluation-schedules',
+      intervalMs: 60_000,
+      work: () => evaluationSchedule.tick(),
     },
   ],
 });

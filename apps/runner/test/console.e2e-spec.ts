@@ -252,6 +252,19 @@ describe('console in a browser', () => {
       .first()
       .waitFor({ timeout: 30_000 });
     await page.getByText('forbidden words are blocked').last().waitFor();
+
+    // governance.md G13–G14: a schedule and an alert on failure, kept by the relay.
+    await page.getByLabel('Cron schedule (UTC)').fill('0 6 * * 1-5');
+    await page.getByLabel('Raise an alert when a run fails').check();
+    await page.getByRole('button', { name: 'Save schedule' }).click();
+    await page.getByText('Next scheduled run:').waitFor();
+    const scheduled = await call<{
+      items: Array<{ name: string; schedule?: string; alertOnFailure: boolean }>;
+    }>(platform.url, world.token, 'GET', '/relay/v1/evaluation-packs');
+    expect(scheduled.items.find((p) => p.name === 'regressions')).toMatchObject({
+      schedule: '0 6 * * 1-5',
+      alertOnFailure: true,
+    });
     await checkPage('evaluation-packs');
   });
 

@@ -25,7 +25,7 @@ import { GovernanceEvaluatorService } from './governance/governance-evaluator.se
 import { GovernanceListener } from './governance/governance.listener';
 import { GovernanceProjectionRepository } from './governance/governance-projection.repository';
 import { QuietController } from './quiet/quiet.controller';
-import { ToolDriftListener } from './tool-drift/tool-drift.listener';
+import { EventFindingsListener } from './event-findings/event-findings.listener';
 import { QuietRepository } from './quiet/quiet.repository';
 import { QuietService } from './quiet/quiet.service';
 import { IngestedEventsModule } from '../ingest/ingested-events.module';
@@ -75,7 +75,7 @@ export class MonitorsModule {
         MetricSeriesListener,
         QuietRepository,
         QuietService,
-        ToolDriftListener,
+        EventFindingsListener,
       ],
       exports: [DetectorTickService, RollupsService, RollupsRepository, MetricSeriesService],
     };

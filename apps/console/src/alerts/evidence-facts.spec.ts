@@ -73,6 +73,17 @@ const EXAMPLES: Record<MonitorEvidence['kind'], MonitorEvidence> = {
     change: 'TOOL_DEFINITION_CHANGED',
     changedFields: ['description'],
   },
+  EVALUATION_RUN: {
+    kind: 'EVALUATION_RUN',
+    subjectType: 'TENANT',
+    subjectId: SUBJECT,
+    packId: SUBJECT,
+    packName: 'nightly',
+    runId: SUBJECT,
+    status: 'COMPLETED',
+    failed: 1,
+    evaluationCount: 3,
+  },
 };
 
 describe(evidenceFacts.name, () => {

@@ -31,7 +31,7 @@ const subject = (e: { subjectType: string; subjectId: string }): Fact => ({
 });
 
 /**
- * The specification's eight evidence kinds and D51's as a person reads them: one labelled fact per field.
+ * The specification's eight evidence kinds, D51's and G14's as a person reads them: one labelled fact per field.
  * The switch is exhaustive, so a kind added to the contracts and not here fails the build.
  */
 export function evidenceFacts(evidence: MonitorEvidence): Fact[] {
@@ -102,6 +102,15 @@ export function evidenceFacts(evidence: MonitorEvidence): Fact[] {
           ? [{ label: 'Also offered by', value: `MCP_SERVER ${evidence.otherMcpServerId}` }]
           : []),
         ...(evidence.subscriberId ? [{ label: 'Subscriber', value: evidence.subscriberId }] : []),
+      ];
+    case 'EVALUATION_RUN':
+      // governance.md G14, beyond the specification: a pack run that failed.
+      return [
+        { label: 'Evaluation pack', value: `${evidence.packName} (${evidence.packId})` },
+        { label: 'Run', value: evidence.runId },
+        { label: 'Run status', value: evidence.status },
+        { label: 'Failed evaluations', value: `${evidence.failed} of ${evidence.evaluationCount}` },
+        ...(evidence.errorMessage ? [{ label: 'Error', value: evidence.errorMessage }] : []),
       ];
     default:
       return assertNever(evidence);

@@ -32,6 +32,12 @@ export const evaluations = {
       method: 'POST',
       body: JSON.stringify({ ...body, enabled: true }),
     }),
+  /** governance.md G13–G14: `schedule: ""` removes the schedule. */
+  updatePack: (packId: string, body: { schedule?: string; alertOnFailure?: boolean }) =>
+    api<EvaluationPackResponse>(`/relay/v1/evaluation-packs/${packId}`, {
+      method: 'PATCH',
+      body: JSON.stringify(body),
+    }),
   evaluations: (packId: string) =>
     api<Page<EvaluationResponse>>(`/relay/v1/evaluation-packs/${packId}/evaluations${LIST}`),
   createEvaluation: (packId: string, evaluation: NewEvaluation) =>

@@ -10,6 +10,7 @@ import { ResourceTable } from '../components/resource-table';
 import { When } from '../components/when';
 import { useCan } from '../layout/permissions';
 import { EvaluationForm } from './evaluation-form';
+import { PackScheduleForm } from './pack-schedule-form';
 import { RunResults } from './run-results';
 import { RunStatusBadge } from './run-status-badge';
 
@@ -44,6 +45,7 @@ export function PackDetail({ pack }: { pack: EvaluationPackResponse }) {
         ]}
       />
       {mayRun ? <EvaluationForm packId={pack.id} /> : null}
+      {mayRun ? <PackScheduleForm key={pack.id} pack={pack} /> : null}
       <Group>
         <Title order={4}>Runs</Title>
         {mayRun ? (

@@ -39,6 +39,7 @@ export function PacksPanel() {
           { label: 'Owner', render: (p) => p.owner.name },
           { label: 'Evaluations', render: (p) => p.evaluations.length },
           { label: 'Enabled', render: (p) => (p.enabled ? 'yes' : 'no') },
+          { label: 'Schedule', render: (p) => p.schedule ?? '—' },
           {
             label: 'Last run',
             render: (p) => (p.lastRun ? <RunStatusBadge run={p.lastRun} /> : 'never'),

@@ -69,7 +69,11 @@ export class DecisionCache implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     this.stopListening = await this.broadcast.listen(['POLICY_LIFECYCLE'], {
-      onEvent: (envelope) => this.invalidate(envelope.tenantId),
+      // G14: a failed pack run changes no policy.
+      onEvent: (envelope) =>
+        (envelope.data as { change?: string }).change === 'EVALUATION_RUN_FAILED'
+          ? undefined
+          : this.invalidate(envelope.tenantId),
       onGap: () => this.clear(),
     });
   }

@@ -9,6 +9,7 @@ import { EvaluationRunsService } from './evaluation-runs.service';
 import { EvaluationsController } from './evaluations.controller';
 import { EvaluationsService } from './evaluations.service';
 import { PolicyChangeListener } from './policy-change.listener';
+import { EvaluationScheduleJob } from './evaluation-schedule.job';
 import { RUN_POLL_INTERVAL, RunExecutor } from './run-executor';
 
 /** Evaluation packs, evaluations, runs (issue 6 §5). */
@@ -20,7 +21,7 @@ export class EvaluationPacksModule {
       // Global so the ready-made guardrail policies (GR11) reach the packs' services without a
       // second instance of this configured module.
       global: true,
-      exports: [EvaluationPacksService, EvaluationsService],
+      exports: [EvaluationPacksService, EvaluationsService, EvaluationScheduleJob],
       controllers: [EvaluationPacksController, EvaluationsController, EvaluationRunsController],
       providers: [
         { provide: RUN_POLL_INTERVAL, useValue: options.runPollIntervalMs },
@@ -30,6 +31,7 @@ export class EvaluationPacksModule {
         EvaluationsService,
         EvaluationRunsService,
         RunExecutor,
+        EvaluationScheduleJob,
         PolicyChangeListener,
       ],
     };

@@ -10,15 +10,26 @@ export interface PackRow {
   ownerUserId: string;
   ownerLabel?: string;
   enabled: boolean;
+  schedule?: string;
+  nextRunAt?: string;
+  alertOnFailure: boolean;
   lastRunId?: string;
   createdAt: string;
   updatedAt: string;
 }
 
+/** A scheduled pack whose run is due (G13). */
+export interface DuePack {
+  id: string;
+  tenantId: string;
+  name: string;
+  schedule: string;
+}
+
 export type NewEvaluation = Omit<Evaluation, 'createdAt' | 'updatedAt'>;
 
 const PACK_COLUMNS = `p.id, p.name, p.description, p.owner_user_id, coalesce(u.display_name, u.email, p.owner_label) AS owner_label,
-  p.enabled, p.last_run_id, p.created_at, p.updated_at`;
+  p.enabled, p.schedule, p.next_run_at, p.alert_on_failure, p.last_run_id, p.created_at, p.updated_at`;
 const PACK_FROM = `relay.evaluation_packs p
   LEFT JOIN relay.users u ON u.id = p.owner_user_id AND u.status <> 'DELETED'`;
 
@@ -31,8 +42,9 @@ export class EvaluationPacksRepository {
     pack: Omit<PackRow, 'createdAt' | 'updatedAt' | 'lastRunId'>,
   ): Promise<void> {
     await tx.query(
-      `INSERT INTO relay.evaluation_packs (id, tenant_id, name, description, owner_user_id, owner_label, enabled)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      `INSERT INTO relay.evaluation_packs (id, tenant_id, name, description, owner_user_id, owner_label, enabled,
+         schedule, next_run_at, alert_on_failure)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         pack.id,
         tenantId,
@@ -41,6 +53,9 @@ export class EvaluationPacksRepository {
         pack.ownerUserId,
         pack.ownerLabel ?? null,
         pack.enabled,
+        pack.schedule ?? null,
+        pack.nextRunAt ?? null,
+        pack.alertOnFailure,
       ],
     );
   }
@@ -56,12 +71,13 @@ export class EvaluationPacksRepository {
       ownerUserId?: string;
       ownerLabel?: string;
       enabled?: boolean | null;
+      alertOnFailure?: boolean | null;
     },
   ): Promise<void> {
     await tx.query(
       `UPDATE relay.evaluation_packs SET name = coalesce($3, name), description = coalesce($4, description),
          owner_user_id = coalesce($5, owner_user_id), owner_label = CASE WHEN $5::uuid IS NULL THEN owner_label ELSE $6 END,
-         enabled = coalesce($7, enabled), updated_at = now()
+         enabled = coalesce($7, enabled), alert_on_failure = coalesce($8, alert_on_failure), updated_at = now()
        WHERE tenant_id = $1 AND id = $2`,
       [
         tenantId,
@@ -71,8 +87,48 @@ export class EvaluationPacksRepository {
         changes.ownerUserId ?? null,
         changes.ownerLabel ?? null,
         changes.enabled ?? null,
+        changes.alertOnFailure ?? null,
       ],
     );
+  }
+
+  /** G13: the schedule and when it is next due (both null: not scheduled). */
+  async setSchedule(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    schedule: string | null,
+    nextRunAt: Date | null,
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE relay.evaluation_packs SET schedule = $3, next_run_at = $4 WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id, schedule, nextRunAt],
+    );
+  }
+
+  /** G13, system scope: enabled scheduled packs due by `now`, locked so one replica runs each. */
+  async claimDue(tx: Tx, now: Date, limit: number): Promise<DuePack[]> {
+    const rows: Row[] = await tx.query(
+      `SELECT id, tenant_id, name, schedule, alert_on_failure FROM relay.evaluation_packs
+        WHERE schedule IS NOT NULL AND enabled AND next_run_at <= $1
+        ORDER BY next_run_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [now, limit],
+    );
+    return rows.map((row) => ({
+      id: String(row.id),
+      tenantId: String(row.tenant_id),
+      name: String(row.name),
+      schedule: String(row.schedule),
+    }));
+  }
+
+  /** G14: whether a failing run of the pack raises an alert (false for a deleted pack). */
+  async alertsOnFailure(tx: Tx, tenantId: string, id: string): Promise<boolean> {
+    const rows: Row[] = await tx.query(
+      `SELECT alert_on_failure FROM relay.evaluation_packs WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
+    return rows[0]?.alert_on_failure === true;
   }
 
   async deletePack(tx: Tx, tenantId: string, id: string): Promise<void> {
@@ -217,6 +273,9 @@ function toPack(row: Row): PackRow {
     ownerUserId: String(row.owner_user_id),
     ownerLabel: str(row.owner_label),
     enabled: row.enabled === true,
+    ...(row.schedule ? { schedule: String(row.schedule) } : {}),
+    ...(row.next_run_at ? { nextRunAt: iso(row.next_run_at) } : {}),
+    alertOnFailure: row.alert_on_failure === true,
     lastRunId: str(row.last_run_id),
     createdAt: iso(row.created_at)!,
     updatedAt: iso(row.updated_at)!,

@@ -18,6 +18,7 @@ import { UpdateEvaluationPackDto } from './dto/update-evaluation-pack.dto';
 import { EvaluationPacksErrorCode, EvaluationPacksException } from './evaluation-packs.exception';
 import { EvaluationPacksRepository, PackRow } from './evaluation-packs.repository';
 import { EvaluationRunsRepository } from './evaluation-runs.repository';
+import { nextRunAfter } from './pack-schedule';
 
 /** Evaluation packs: operation 3 (D15), list, get, update, delete. */
 @Injectable()
@@ -44,6 +45,13 @@ export class EvaluationPacksService {
           ownerUserId: owner.id,
           ownerLabel: owner.label,
           enabled: dto.enabled ?? true,
+          ...(dto.schedule
+            ? {
+                schedule: dto.schedule,
+                nextRunAt: nextRunAfter(dto.schedule, new Date()).toISOString(),
+              }
+            : {}),
+          alertOnFailure: dto.alertOnFailure ?? false,
         });
         const created = (await this.packs.findPack(tx, ctx.tenantId, id))!;
         await this.record(tx, ctx, 'CREATED', { after: created });
@@ -90,6 +98,7 @@ export class EvaluationPacksService {
           ownerUserId: owner?.id,
           ownerLabel: owner?.label,
         });
+        await this.reschedule(tx, ctx.tenantId, before, dto);
         const updated = (await this.packs.findPack(tx, ctx.tenantId, packId))!;
         await this.record(tx, ctx, 'UPDATED', { before, after: updated });
         return (await this.toResponses(tx, ctx.tenantId, [updated]))[0];
@@ -105,6 +114,31 @@ export class EvaluationPacksService {
     });
   }
 
+  /**
+   * G13: a new schedule, or a pack enabled again, is next due at the schedule's next minute from
+   * now: runs missed while it was off are not made up.
+   */
+  private async reschedule(
+    tx: Tx,
+    tenantId: string,
+    before: PackRow,
+    dto: UpdateEvaluationPackDto,
+  ): Promise<void> {
+    const schedule =
+      dto.schedule === undefined || dto.schedule === null ? before.schedule : dto.schedule;
+    const isReenabled = dto.enabled === true && !before.enabled;
+    if (schedule === before.schedule && !isReenabled) {
+      return;
+    }
+    await this.packs.setSchedule(
+      tx,
+      tenantId,
+      before.id,
+      schedule || null,
+      schedule ? nextRunAfter(schedule, new Date()) : null,
+    );
+  }
+
   /** D42: a pack's change, with its changed fields (runs are not administrative changes). */
   private async record(
     tx: Tx,
@@ -115,8 +149,8 @@ export class EvaluationPacksService {
     const pack = (values.after ?? values.before)!;
     await recordAdminChange(this.outbox, tx, ctx, change, {
       target: { kind: 'EVALUATION_PACK', id: pack.id, name: pack.name },
-      // The last run moves with every run; it is not administered.
-      ignore: ['lastRunId'],
+      // The last run and the next due time move with every run; they are not administered.
+      ignore: ['lastRunId', 'nextRunAt'],
       ...values,
     });
   }
@@ -175,6 +209,8 @@ export class EvaluationPacksService {
       description: pack.description,
       owner: { id: pack.ownerUserId, name: pack.ownerLabel ?? '' },
       enabled: pack.enabled,
+      ...(pack.schedule ? { schedule: pack.schedule, nextRunAt: pack.nextRunAt } : {}),
+      alertOnFailure: pack.alertOnFailure,
       evaluations: evaluations.filter((e) => e.packId === pack.id),
       lastRun: lastRuns.find((r) => r.runId === pack.lastRunId),
       createdAt: pack.createdAt,

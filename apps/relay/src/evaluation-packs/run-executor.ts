@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ExecutionMode } from '@agp/contracts';
-import { Database } from '@agp/database';
+import { Database, Tx } from '@agp/database';
 import { ROOT_LOGGER } from '@agp/http';
 import { ClaimLoop, ClaimLoopWorker } from '@agp/jobs';
+import { EventOutbox } from '@agp/messaging';
 import { Logger } from 'pino';
 
-import { RELAY_DATABASE } from '../database/tokens';
+import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { EndpointRef } from '../decisions/decision.types';
 import { EndpointDirectoryRepository } from '../decisions/endpoint-directory.repository';
 import { PolicyDecisionService } from '../decisions/policy-decision.service';
@@ -28,6 +29,7 @@ export class RunExecutor extends ClaimLoopWorker<ClaimedRun> {
 
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
+    @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
     private readonly runs: EvaluationRunsRepository,
     private readonly packs: EvaluationPacksRepository,
     private readonly directory: EndpointDirectoryRepository,
@@ -53,7 +55,39 @@ export class RunExecutor extends ClaimLoopWorker<ClaimedRun> {
     await this.database.inTenant(claimed.tenantId, async (tx) => {
       await this.runs.finish(tx, claimed.tenantId, claimed.runId, outcome);
       await this.packs.setLastRun(tx, claimed.tenantId, claimed.packId, claimed.runId);
+      await this.alertIfFailed(tx, claimed, outcome);
     });
+  }
+
+  /** G14: in the run's own transaction, so a failed run and its alert are stored together. */
+  private async alertIfFailed(tx: Tx, claimed: ClaimedRun, outcome: RunOutcome): Promise<void> {
+    const isFailing = outcome.status === 'FAILED' || outcome.failed > 0;
+    if (!isFailing || !(await this.packs.alertsOnFailure(tx, claimed.tenantId, claimed.packId))) {
+      return;
+    }
+    const run = (await this.runs.find(tx, claimed.tenantId, claimed.packId, claimed.runId))!;
+    await this.outbox.add(
+      tx,
+      'POLICY_LIFECYCLE',
+      { tenantId: claimed.tenantId, correlationId: `evaluation-run-${claimed.runId}` },
+      {
+        change: 'EVALUATION_RUN_FAILED',
+        summary:
+          outcome.status === 'FAILED'
+            ? `evaluation pack ${run.packName} could not run`
+            : `evaluation pack ${run.packName}: ${outcome.failed} of ${outcome.evaluationCount} evaluations failed`,
+        details: {
+          packId: claimed.packId,
+          packName: run.packName,
+          runId: claimed.runId,
+          status: outcome.status,
+          triggerSource: run.triggerSource,
+          evaluationCount: outcome.evaluationCount,
+          failed: outcome.failed,
+          ...(outcome.errorMessage ? { errorMessage: outcome.errorMessage.slice(0, 500) } : {}),
+        },
+      },
+    );
   }
 
   private async execute(

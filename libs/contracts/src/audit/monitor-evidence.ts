@@ -55,6 +55,7 @@ export const EVIDENCE_KINDS = [
   'POLICY_METRIC',
   'TENANT_ACTION_SPIKE',
   'TOOL_DEFINITION',
+  'EVALUATION_RUN',
 ] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
@@ -178,8 +179,23 @@ export class ToolDefinitionEvidence {
   @IsOptional() @IsUUID() subscriberId?: string;
 }
 
+/** M76: the failed run of an evaluation pack (beyond the specification). */
+export class EvaluationRunEvidence {
+  @IsIn(['EVALUATION_RUN']) kind: 'EVALUATION_RUN';
+  @IsIn(SUBJECT_TYPES) subjectType: SubjectType;
+  @IsUUID() subjectId: string;
+  @IsUUID() packId: string;
+  @IsString() @MaxLength(200) packName: string;
+  @IsUUID() runId: string;
+  @IsIn(['COMPLETED', 'FAILED']) status: 'COMPLETED' | 'FAILED';
+  @IsInt() @Min(0) failed: number;
+  @IsInt() @Min(0) evaluationCount: number;
+  @IsOptional() @IsString() @MaxLength(500) errorMessage?: string;
+}
+
 export type MonitorEvidence =
   | CustomQueryEvidence
+  | EvaluationRunEvidence
   | DormantReactivationEvidence
   | EntityVolumeEvidence
   | FirstSeenEvidence
@@ -199,6 +215,7 @@ export const EVIDENCE_CLASSES: Readonly<Record<EvidenceKind, new () => object>> 
   POLICY_METRIC: PolicyMetricEvidence,
   TENANT_ACTION_SPIKE: TenantActionSpikeEvidence,
   TOOL_DEFINITION: ToolDefinitionEvidence,
+  EVALUATION_RUN: EvaluationRunEvidence,
 };
 
 export const EVIDENCE_DISCRIMINATOR = {

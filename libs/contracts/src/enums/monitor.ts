@@ -25,6 +25,8 @@ export const DETECTORS = [
   'GOVERNANCE_INCIDENT_REPORT_DUE',
   // D51: beyond the specification (monitors.md M59).
   'TOOL_DEFINITION_DRIFT',
+  // Beyond the specification (monitors.md M76): a scheduled or other pack run failed.
+  'EVALUATION_RUN_FAILED',
 ] as const;
 export type Detector = (typeof DETECTORS)[number];
 

@@ -13,6 +13,8 @@ export const POLICY_LIFECYCLE_CHANGES = [
   'BINDING_UPGRADED',
   'BINDING_DELETED',
   'SETTINGS_UPDATED',
+  // Beyond the specification (governance.md G13): an evaluation pack's run failed.
+  'EVALUATION_RUN_FAILED',
 ] as const;
 export type PolicyLifecycleChange = (typeof POLICY_LIFECYCLE_CHANGES)[number];
 

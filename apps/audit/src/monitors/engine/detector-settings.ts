@@ -35,7 +35,11 @@ export const GOVERNANCE_DETECTORS = [
 export type GovernanceDetector = (typeof GOVERNANCE_DETECTORS)[number];
 
 /** Raised as their event is stored, not at the tick (M59, D51). */
-export const EVENT_DETECTORS = ['TOOL_DEFINITION_DRIFT'] as const satisfies readonly Detector[];
+export const EVENT_DETECTORS = [
+  'TOOL_DEFINITION_DRIFT',
+  'EVALUATION_RUN_FAILED',
+] as const satisfies readonly Detector[];
+export type EventDetector = (typeof EVENT_DETECTORS)[number];
 
 export const ALL_DETECTORS: readonly Detector[] = [
   ...TRAFFIC_DETECTORS,
@@ -136,6 +140,8 @@ export const DEFAULT_DETECTOR_SETTINGS: Readonly<Record<Detector, DetectorSettin
   GOVERNANCE_INCIDENT_REPORT_DUE: GOVERNANCE,
   // M59: reads only `enabled`.
   TOOL_DEFINITION_DRIFT: GOVERNANCE,
+  // M76: reads only `enabled`.
+  EVALUATION_RUN_FAILED: GOVERNANCE,
 };
 
 export const DEFAULT_DISMISS_SUPPRESSION_HOURS = 24;

@@ -7,6 +7,7 @@
  */
 export type MonitorEvidence =
   | CustomQueryEvidence
+  | EvaluationRunEvidence
   | DormantReactivationEvidence
   | EntityVolumeEvidence
   | FirstSeenEvidence
@@ -168,7 +169,8 @@ export interface AuditOperations {
       | 'GOVERNANCE_UNCLASSIFIED_ACTIVE'
       | 'GOVERNANCE_STALE_ATTESTATION'
       | 'GOVERNANCE_INCIDENT_REPORT_DUE'
-      | 'TOOL_DEFINITION_DRIFT';
+      | 'TOOL_DEFINITION_DRIFT'
+      | 'EVALUATION_RUN_FAILED';
     subjectType:
       | null
       | 'CHANNEL'
@@ -236,7 +238,8 @@ export interface AlertResponse {
     | 'GOVERNANCE_UNCLASSIFIED_ACTIVE'
     | 'GOVERNANCE_STALE_ATTESTATION'
     | 'GOVERNANCE_INCIDENT_REPORT_DUE'
-    | 'TOOL_DEFINITION_DRIFT';
+    | 'TOOL_DEFINITION_DRIFT'
+    | 'EVALUATION_RUN_FAILED';
   monitorId: null | string;
   severity: 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
   direction: 'SPIKE' | 'DROP';
@@ -325,6 +328,32 @@ export interface CustomQueryEvidence {
   comparisonValue?: number;
   threshold?: number;
   subjectLabel?: string;
+}
+/**
+ * M76: the failed run of an evaluation pack (beyond the specification).
+ *
+ * This interface was referenced by `AuditOperations`'s JSON-Schema
+ * via the `definition` "EvaluationRunEvidence".
+ */
+export interface EvaluationRunEvidence {
+  kind: 'EVALUATION_RUN';
+  subjectType:
+    | 'CHANNEL'
+    | 'TENANT'
+    | 'AGENT'
+    | 'USER'
+    | 'LLM_PROVIDER'
+    | 'LLM_GATEWAY'
+    | 'MCP_SERVER'
+    | 'POLICY';
+  subjectId: string;
+  packId: string;
+  packName: string;
+  runId: string;
+  status: 'COMPLETED' | 'FAILED';
+  failed: number;
+  evaluationCount: number;
+  errorMessage?: string;
 }
 /**
  * This interface was referenced by `AuditOperations`'s JSON-Schema
@@ -1008,7 +1037,8 @@ export interface MonitorConfigResponse {
       | 'GOVERNANCE_UNCLASSIFIED_ACTIVE'
       | 'GOVERNANCE_STALE_ATTESTATION'
       | 'GOVERNANCE_INCIDENT_REPORT_DUE'
-      | 'TOOL_DEFINITION_DRIFT';
+      | 'TOOL_DEFINITION_DRIFT'
+      | 'EVALUATION_RUN_FAILED';
     enabled: boolean;
     /**
      * Minutes of recent traffic compared with the baseline (5 to 60).
@@ -1098,7 +1128,8 @@ export interface Downtime {
     | 'GOVERNANCE_UNCLASSIFIED_ACTIVE'
     | 'GOVERNANCE_STALE_ATTESTATION'
     | 'GOVERNANCE_INCIDENT_REPORT_DUE'
-    | 'TOOL_DEFINITION_DRIFT';
+    | 'TOOL_DEFINITION_DRIFT'
+    | 'EVALUATION_RUN_FAILED';
   subjectType:
     | null
     | 'CHANNEL'
@@ -1156,7 +1187,8 @@ export interface Mute {
     | 'GOVERNANCE_UNCLASSIFIED_ACTIVE'
     | 'GOVERNANCE_STALE_ATTESTATION'
     | 'GOVERNANCE_INCIDENT_REPORT_DUE'
-    | 'TOOL_DEFINITION_DRIFT';
+    | 'TOOL_DEFINITION_DRIFT'
+    | 'EVALUATION_RUN_FAILED';
   subjectType:
     | null
     | 'CHANNEL'

@@ -1,5 +1,7 @@
 import { IsBoolean, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
 
+import { IsPackSchedule } from '../pack-schedule';
+
 /** Operation 3's body (D15). */
 export class CreateEvaluationPackDto {
   @IsString()
@@ -19,4 +21,18 @@ export class CreateEvaluationPackDto {
   @IsOptional()
   @IsBoolean()
   enabled?: boolean;
+
+  /**
+   * Beyond the specification (G13): runs the pack on a cron schedule in UTC (five fields, or
+   * `@hourly`, `@daily`, `@weekly`, `@monthly`, `@yearly`), as SCHEDULE runs; `""` removes it.
+   */
+  @IsOptional()
+  @MaxLength(100)
+  @IsPackSchedule()
+  schedule?: string;
+
+  /** Beyond the specification (G14): a run with a failed evaluation, or that could not run, raises an alert. */
+  @IsOptional()
+  @IsBoolean()
+  alertOnFailure?: boolean;
 }

@@ -23,6 +23,12 @@ export interface EvaluationPackResponse {
   description?: string;
   owner: { id: string; name: string };
   enabled: boolean;
+  /** G13: the cron schedule of SCHEDULE runs (UTC), when one is set. */
+  schedule?: string;
+  /** G13: when the next SCHEDULE run is due. */
+  nextRunAt?: string;
+  /** G14: whether a failing run raises an EVALUATION_RUN_FAILED alert. */
+  alertOnFailure: boolean;
   evaluations: EvaluationResponse[];
   lastRun?: RunResponse;
   createdAt: string;

@@ -1,0 +1,87 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+
+import { AuditEnvelope, IngestedEvents } from '../../ingest/ingested-events';
+import { AlertRaiserService } from '../alerts/alert-raiser.service';
+import { MonitorConfigService } from '../config/monitor-config.service';
+import { EventDetector } from '../engine/detector-settings';
+import { evaluationRunFinding } from '../engine/detectors/evaluation-run-detector';
+import { Finding } from '../engine/monitors.types';
+import { toolDriftFinding } from '../engine/detectors/tool-drift-detector';
+import { QuietService } from '../quiet/quiet.service';
+
+/** The detectors raised from one stored event each, and how each reads its event. */
+const EVENT_FINDERS: ReadonlyArray<{
+  detector: EventDetector;
+  find(envelope: AuditEnvelope): Finding | undefined;
+}> = [
+  {
+    detector: 'TOOL_DEFINITION_DRIFT',
+    find: (envelope) =>
+      envelope.type === 'MCP_LIFECYCLE'
+        ? toolDriftFinding({ occurredAt: envelope.occurredAt, details: envelope.data.details })
+        : undefined,
+  },
+  {
+    detector: 'EVALUATION_RUN_FAILED',
+    find: (envelope) =>
+      envelope.type === 'POLICY_LIFECYCLE'
+        ? evaluationRunFinding({
+            tenantId: envelope.tenantId,
+            occurredAt: envelope.occurredAt,
+            change: (envelope.data as { change?: unknown }).change,
+            details: envelope.data.details,
+          })
+        : undefined,
+  },
+];
+
+/**
+ * M59, M76: findings raised as their event is stored, in the ingest's transaction (M16): an
+ * administrator hears of a rug pull or a failing pack when it happens, not at a tick, and a
+ * redelivered event raises nothing twice (the ingest sees it once).
+ */
+@Injectable()
+export class EventFindingsListener implements OnModuleInit {
+  constructor(
+    @Inject(IngestedEvents) private readonly ingested: IngestedEvents,
+    private readonly raiser: AlertRaiserService,
+    private readonly config: MonitorConfigService,
+    private readonly quiet: QuietService,
+  ) {}
+
+  onModuleInit(): void {
+    this.ingested.observe('monitor-event-findings', async (tx, envelopes) => {
+      const byTenant = new Map<string, { found: FoundBy[]; correlationId: string }>();
+      for (const envelope of envelopes) {
+        for (const { detector, find } of EVENT_FINDERS) {
+          const finding = find(envelope);
+          if (!finding) {
+            continue;
+          }
+          const entry = byTenant.get(envelope.tenantId) ?? {
+            found: [],
+            correlationId: envelope.correlationId,
+          };
+          entry.found.push({ detector, finding });
+          byTenant.set(envelope.tenantId, entry);
+        }
+      }
+      for (const [tenantId, { found, correlationId }] of byTenant) {
+        const settings = await this.config.settingsOf(tx, tenantId);
+        const findings = found
+          .filter(({ detector }) => settings.detectors[detector].enabled)
+          .map(({ finding }) => finding);
+        if (findings.length === 0) {
+          continue;
+        }
+        const suppressionOf = await this.quiet.lookupAt(tx, tenantId, new Date());
+        await this.raiser.raise(tx, tenantId, findings, correlationId, suppressionOf);
+      }
+    });
+  }
+}
+
+interface FoundBy {
+  detector: EventDetector;
+  finding: Finding;
+}
