@@ -22,31 +22,38 @@ export class ToolDriftListener implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.ingested.observe('monitor-tool-drift', async (tx, envelopes) => {
-      const byTenant = new Map<string, { findings: Finding[]; correlationId: string }>();
-      for (const envelope of envelopes) {
-        const finding =
-          envelope.type === 'MCP_LIFECYCLE'
-            ? toolDriftFinding({ occurredAt: envelope.occurredAt, details: envelope.data.details })
-            : undefined;
-        if (!finding) {
-          continue;
+    this.ingested.observe(
+      'monitor-tool-drift',
+      async (tx, envelopes) => {
+        const byTenant = new Map<string, { findings: Finding[]; correlationId: string }>();
+        for (const envelope of envelopes) {
+          const finding =
+            envelope.type === 'MCP_LIFECYCLE'
+              ? toolDriftFinding({
+                  occurredAt: envelope.occurredAt,
+                  details: envelope.data.details,
+                })
+              : undefined;
+          if (!finding) {
+            continue;
+          }
+          const entry = byTenant.get(envelope.tenantId) ?? {
+            findings: [],
+            correlationId: envelope.correlationId,
+          };
+          entry.findings.push(finding);
+          byTenant.set(envelope.tenantId, entry);
         }
-        const entry = byTenant.get(envelope.tenantId) ?? {
-          findings: [],
-          correlationId: envelope.correlationId,
-        };
-        entry.findings.push(finding);
-        byTenant.set(envelope.tenantId, entry);
-      }
-      for (const [tenantId, { findings, correlationId }] of byTenant) {
-        const settings = await this.config.settingsOf(tx, tenantId);
-        if (!settings.detectors.TOOL_DEFINITION_DRIFT.enabled) {
-          continue;
+        for (const [tenantId, { findings, correlationId }] of byTenant) {
+          const settings = await this.config.settingsOf(tx, tenantId);
+          if (!settings.detectors.TOOL_DEFINITION_DRIFT.enabled) {
+            continue;
+          }
+          const suppressionOf = await this.quiet.lookupAt(tx, tenantId, new Date());
+          await this.raiser.raise(tx, tenantId, findings, correlationId, suppressionOf);
         }
-        const suppressionOf = await this.quiet.lookupAt(tx, tenantId, new Date());
-        await this.raiser.raise(tx, tenantId, findings, correlationId, suppressionOf);
-      }
-    });
+      },
+      ['MCP_LIFECYCLE'],
+    );
   }
 }
