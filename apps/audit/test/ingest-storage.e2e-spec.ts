@@ -160,6 +160,26 @@ describe('audit ingest storage', () => {
     failure = new TypeError('keep failing');
   });
 
+  it('should hand an observer of some types only those, and not call it for a batch without one (A29)', async () => {
+    const tenantId = randomUUID();
+    const heard: string[][] = [];
+    app.get(IngestedEvents).observe(
+      'test-typed-observer',
+      async (_tx, envelopes) => {
+        heard.push(envelopes.filter((e) => e.tenantId === tenantId).map((e) => e.type));
+      },
+      ['MCP_LIFECYCLE'],
+    );
+    const traffic = auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: 'a hop' });
+    const lifecycle = auditEnvelope(tenantId, 'MCP_LIFECYCLE', { summary: 'a tool changed' });
+    await app.get(IngestService).ingest([traffic, lifecycle]);
+    await app.get(IngestService).ingest([auditEnvelope(tenantId, 'COMMUNICATION_AUDIT')]);
+
+    expect(heard).toEqual([['MCP_LIFECYCLE']]);
+    // Every event is stored, whoever observes it (two families: no order between them).
+    expect(await stored(tenantId)).toHaveLength(3);
+  });
+
   it('should store a late event when another replica dropped the partition of its day meanwhile', async () => {
     const tenantId = randomUUID();
     const day = dayStart(new Date(Date.now() - 5 * 86_400_000));

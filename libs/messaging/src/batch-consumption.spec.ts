@@ -66,4 +66,46 @@ describe(BatchConsumerLoop.name, () => {
     await expect(loop.run()).rejects.toThrow('connection closed');
     expect(handled.flat().every((seq) => seq < 40)).toBe(true);
   });
+
+  it('should gather messages that trickle in for the linger time into one batch (F42)', async () => {
+    async function* trickling(): AsyncGenerator<JsMsg> {
+      for (let i = 0; i < 10; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 3));
+        yield { seq: i } as unknown as JsMsg;
+      }
+      // Open, as a consumer is: the last batch goes when its wait is over, not at the end.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const batches: Array<{ seqs: number[]; at: number }> = [];
+    const started = Date.now();
+    await new BatchConsumerLoop(
+      trickling(),
+      100,
+      async (batch) => {
+        batches.push({ seqs: seqs(batch), at: Date.now() - started });
+      },
+      2,
+      200,
+    ).run();
+    expect(batches.map((b) => b.seqs)).toEqual([[...Array(10).keys()]]);
+    expect(batches[0].at).toBeLessThan(450);
+  });
+
+  it('should not wait once a batch is full, whatever the linger time', async () => {
+    const batches: number[][] = [];
+    await new BatchConsumerLoop(
+      arriving(30),
+      10,
+      async (batch) => {
+        batches.push(seqs(batch));
+      },
+      1,
+      60_000,
+    ).run();
+    expect(batches).toEqual([
+      [...Array(10).keys()],
+      [10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
+      [20, 21, 22, 23, 24, 25, 26, 27, 28, 29],
+    ]);
+  });
 });

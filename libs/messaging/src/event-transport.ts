@@ -10,6 +10,8 @@ export interface BatchSubscriptionOptions {
   maxBatch?: number;
   /** Batches handled at once, each its own transaction. */
   concurrentBatches?: number;
+  /** F42: how long a short batch waits for more events (fewer, larger transactions); 0 by default. */
+  lingerMs?: number;
 }
 
 export interface ConsumerSpec {

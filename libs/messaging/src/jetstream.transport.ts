@@ -173,6 +173,7 @@ export class JetStreamTransport implements EventTransport {
         return batches.handle(batch);
       },
       options.concurrentBatches,
+      options.lingerMs,
     );
     this.run(spec, messages, loop.run());
   }

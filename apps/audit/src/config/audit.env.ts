@@ -36,6 +36,13 @@ export class AuditEnv extends CoreEnv {
   @Max(4)
   AUDIT_INGEST_CONCURRENCY: number = 2;
 
+  /** A28: how long a short ingest batch waits for more events; fewer, larger transactions. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000)
+  AUDIT_INGEST_LINGER_MS: number = 50;
+
   @Type(() => Number)
   @IsInt()
   @Min(1)

@@ -30,6 +30,7 @@ export class IngestListener implements OnApplicationBootstrap {
       {
         maxBatch: this.env.AUDIT_INGEST_BATCH,
         concurrentBatches: this.env.AUDIT_INGEST_CONCURRENCY,
+        lingerMs: this.env.AUDIT_INGEST_LINGER_MS,
       },
       (batch) => this.ingest.ingest(batch).then(() => undefined),
     );

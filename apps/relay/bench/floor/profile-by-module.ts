@@ -27,6 +27,9 @@ export function moduleOf(url: string, functionName: string): string {
   return url.startsWith('node:') ? url : url.replace(/^file:\/\//, '');
 }
 
+/** The inspector profiles sample every 1 ms (`inspector-profile.ts`). */
+const MAX_SAMPLE_US = 2_000;
+
 /**
  * `node profile-by-module.js <file.cpuprofile> [top]`: self time grouped by module, and the
  * heaviest functions, from a `node --cpu-prof` profile (issue 31: where the remaining time goes).
@@ -40,7 +43,9 @@ function main(): void {
   let total = 0;
   profile.samples.forEach((id, i) => {
     const node = byId.get(id);
-    const us = profile.timeDeltas[i] ?? 0;
+    // A gap longer than two sampling intervals is the process descheduled (a loaded machine), not
+    // CPU spent in the frame it was stopped in: capped, or a stall is charged as work.
+    const us = Math.min(profile.timeDeltas[i] ?? 0, MAX_SAMPLE_US);
     // `(program)` is V8's own bookkeeping; under the inspector it is mostly the profiler's, even
     // in an idle process (measured: a whole idle window), so it is left out like `(idle)`.
     if (!node || ['(idle)', '(program)'].includes(node.callFrame.functionName)) {

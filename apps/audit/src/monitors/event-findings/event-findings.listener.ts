@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { AuditEventType } from '@agp/contracts';
 
 import { AuditEnvelope, IngestedEvents } from '../../ingest/ingested-events';
 import { AlertRaiserService } from '../alerts/alert-raiser.service';
@@ -35,6 +36,9 @@ const EVENT_FINDERS: ReadonlyArray<{
   },
 ];
 
+/** A29: the only events the finders read, so a batch without them costs this observer nothing. */
+const EVENT_TYPES: readonly AuditEventType[] = ['MCP_LIFECYCLE', 'POLICY_LIFECYCLE'];
+
 /**
  * M59, M76: findings raised as their event is stored, in the ingest's transaction (M16): an
  * administrator hears of a rug pull or a failing pack when it happens, not at a tick, and a
@@ -50,34 +54,38 @@ export class EventFindingsListener implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.ingested.observe('monitor-event-findings', async (tx, envelopes) => {
-      const byTenant = new Map<string, { found: FoundBy[]; correlationId: string }>();
-      for (const envelope of envelopes) {
-        for (const { detector, find } of EVENT_FINDERS) {
-          const finding = find(envelope);
-          if (!finding) {
+    this.ingested.observe(
+      'monitor-event-findings',
+      async (tx, envelopes) => {
+        const byTenant = new Map<string, { found: FoundBy[]; correlationId: string }>();
+        for (const envelope of envelopes) {
+          for (const { detector, find } of EVENT_FINDERS) {
+            const finding = find(envelope);
+            if (!finding) {
+              continue;
+            }
+            const entry = byTenant.get(envelope.tenantId) ?? {
+              found: [],
+              correlationId: envelope.correlationId,
+            };
+            entry.found.push({ detector, finding });
+            byTenant.set(envelope.tenantId, entry);
+          }
+        }
+        for (const [tenantId, { found, correlationId }] of byTenant) {
+          const settings = await this.config.settingsOf(tx, tenantId);
+          const findings = found
+            .filter(({ detector }) => settings.detectors[detector].enabled)
+            .map(({ finding }) => finding);
+          if (findings.length === 0) {
             continue;
           }
-          const entry = byTenant.get(envelope.tenantId) ?? {
-            found: [],
-            correlationId: envelope.correlationId,
-          };
-          entry.found.push({ detector, finding });
-          byTenant.set(envelope.tenantId, entry);
+          const suppressionOf = await this.quiet.lookupAt(tx, tenantId, new Date());
+          await this.raiser.raise(tx, tenantId, findings, correlationId, suppressionOf);
         }
-      }
-      for (const [tenantId, { found, correlationId }] of byTenant) {
-        const settings = await this.config.settingsOf(tx, tenantId);
-        const findings = found
-          .filter(({ detector }) => settings.detectors[detector].enabled)
-          .map(({ finding }) => finding);
-        if (findings.length === 0) {
-          continue;
-        }
-        const suppressionOf = await this.quiet.lookupAt(tx, tenantId, new Date());
-        await this.raiser.raise(tx, tenantId, findings, correlationId, suppressionOf);
-      }
-    });
+      },
+      EVENT_TYPES,
+    );
   }
 }
 

@@ -14,18 +14,22 @@ export class GovernanceListener implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.ingested.observe('monitor-governance', async (tx, envelopes) => {
-      const byTenant = new Map<string, GovernanceRecordSnapshot[]>();
-      for (const envelope of envelopes) {
-        const record = (envelope.data as { record?: GovernanceRecordSnapshot }).record;
-        if (envelope.type !== 'GOVERNANCE_LIFECYCLE' || !record) {
-          continue;
+    this.ingested.observe(
+      'monitor-governance',
+      async (tx, envelopes) => {
+        const byTenant = new Map<string, GovernanceRecordSnapshot[]>();
+        for (const envelope of envelopes) {
+          const record = (envelope.data as { record?: GovernanceRecordSnapshot }).record;
+          if (envelope.type !== 'GOVERNANCE_LIFECYCLE' || !record) {
+            continue;
+          }
+          byTenant.set(envelope.tenantId, [...(byTenant.get(envelope.tenantId) ?? []), record]);
         }
-        byTenant.set(envelope.tenantId, [...(byTenant.get(envelope.tenantId) ?? []), record]);
-      }
-      for (const [tenantId, snapshots] of byTenant) {
-        await this.projection.apply(tx, tenantId, snapshots);
-      }
-    });
+        for (const [tenantId, snapshots] of byTenant) {
+          await this.projection.apply(tx, tenantId, snapshots);
+        }
+      },
+      ['GOVERNANCE_LIFECYCLE'],
+    );
   }
 }
