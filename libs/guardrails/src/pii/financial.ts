@@ -1,3 +1,4 @@
+import { NUMBER_STARTS } from '../scan';
 import { Rule, after, before } from '../finding';
 import { luhnValid, mod97 } from '../checksums';
 
@@ -64,6 +65,7 @@ const PAYMENT_CARD: Rule = {
   type: 'PAYMENT_CARD',
   regex: /(?<![\w.\-/]|\d[ .\-/])(?:\d[ -]?){12,18}\d(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  starts: NUMBER_STARTS,
   validate: (value, text, start) => cardScore(value, text, start),
 };
 
@@ -183,6 +185,7 @@ const US_SSN: Rule = {
   type: 'US_SSN',
   regex: /(?<![\w.\-/]|\d[ .\-/])\d{3}([- ]?)\d{2}\1\d{4}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  starts: NUMBER_STARTS,
   validate: ssnScore,
 };
 

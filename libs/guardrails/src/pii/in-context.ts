@@ -1,4 +1,5 @@
 import { Rule, before } from '../finding';
+import { NUMBER_STARTS, Scan, triggerStarts, unionStarts } from '../scan';
 
 // Dates of birth, names and addresses are found only where context words make them likely (GR5);
 // the finding's span is the value (capture group 1, `d` flag), never the context word.
@@ -14,6 +15,7 @@ const DATE_OF_BIRTH: Rule = {
   regex: new RegExp(`(?<![\\w])${DOB_WORDS}(?![\\w])[^\\n\\d]{0,24}?${DATE}`, 'gid'),
   group: 1,
   score: 0.9,
+  starts: triggerStarts(/dob|d\.o|date|birth|born|geboren|né|fecha|data/g, 'lower'),
 };
 
 const CAP = "[A-Z][a-z]{1,20}(?![a-z])(?:[-'][A-Z]?[a-z]{1,20}(?![a-z]))?";
@@ -35,6 +37,18 @@ function nameScore(value: string): number {
 const PERSON_CUE =
   '(?:(?<![\\w])(?:[Mm]y name is|[Nn]ame is|[Nn]ame:|[Ff]ull name:|[Pp]atient:|[Pp]atient|[Cc]ustomer:|[Ee]mployee:|[Cc]ontact:|[Cc]ardholder:|[Bb]eneficiary:|[Aa]ccount holder:|[Ss]igned,?|[Ss]incerely,|[Rr]egards,|[Dd]ear|(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\\.?)|"(?:full_?[Nn]ame|first_?[Nn]ame|last_?[Nn]ame|name|customer_?[Nn]ame|patient_?[Nn]ame|holder_?[Nn]ame|displayName|contact_?[Nn]ame)"\\s{0,3}:\\s{0,3}")';
 
+/** A JSON name key (`"full_name"`) starts at the quote before its `name"`. */
+function jsonNameStarts(scan: Scan): number[] {
+  const out: number[] = [];
+  for (let p = scan.lower.indexOf('name"'); p >= 0; p = scan.lower.indexOf('name"', p + 1)) {
+    const quote = scan.text.lastIndexOf('"', p - 1);
+    if (quote >= 0 && out[out.length - 1] !== quote) {
+      out.push(quote);
+    }
+  }
+  return out;
+}
+
 const PERSON: Rule = {
   type: 'PERSON',
   regex: new RegExp(
@@ -43,6 +57,13 @@ const PERSON: Rule = {
   ),
   group: 1,
   score: 0,
+  starts: unionStarts(
+    triggerStarts(
+      /my|name|full|patient|customer|employee|contact|cardholder|beneficiary|account|sign|sincerely|regards|dear|mr|ms|miss|mx|dr|prof/g,
+      'lower',
+    ),
+    jsonNameStarts,
+  ),
   validate: (value, text, start) => {
     const cue = text.slice(Math.max(0, start - 6), start);
     const honorific = /(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.? ?$/.test(cue);
@@ -63,6 +84,7 @@ const STREET_ADDRESS: Rule = {
     'g',
   ),
   score: 0.85,
+  starts: NUMBER_STARTS,
 };
 
 const EU_ADDRESS: Rule = {

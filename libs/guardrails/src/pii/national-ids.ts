@@ -1,3 +1,4 @@
+import { NUMBER_STARTS } from '../scan';
 import { Rule, before } from '../finding';
 import { luhnValid, verhoeffValid } from '../checksums';
 
@@ -26,6 +27,7 @@ const AADHAAR: Rule = {
   type: 'NATIONAL_ID',
   regex: /(?<![\w.\-/]|\d[ .\-/])[2-9]\d{3}([ -]?)\d{4}\1\d{4}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  starts: NUMBER_STARTS,
   validate: (value, text, start) => {
     const digits = value.replace(/\D/g, '');
     if (!verhoeffValid(digits)) {
@@ -59,6 +61,7 @@ const CHINA_RIC: Rule = {
   regex:
     /(?<![\w.\-/]|\d[ .\-/])[1-9]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\w])/g,
   score: 0,
+  starts: NUMBER_STARTS,
   validate: (value) => {
     let sum = 0;
     for (let i = 0; i < 17; i += 1) {
@@ -90,6 +93,7 @@ const BRAZIL_CPF: Rule = {
   type: 'NATIONAL_ID',
   regex: /(?<![\w.\-/]|\d[ .\-/])\d{3}(\.?)\d{3}\1\d{3}-?\d{2}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  starts: NUMBER_STARTS,
   validate: (value, text, start) => {
     if (!cpfValid(value.replace(/\D/g, ''))) {
       return 0;
@@ -120,6 +124,7 @@ const FRANCE_NIR: Rule = {
   regex:
     /(?<![\w.\-/]|\d[ .\-/])[12] ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  starts: NUMBER_STARTS,
   validate: (value) => {
     const v = value.replace(/ /g, '').replace('2A', '19').replace('2B', '18');
     const key = 97 - Number(BigInt(v.slice(0, 13)) % 97n);
@@ -132,6 +137,7 @@ const CANADA_SIN: Rule = {
   type: 'NATIONAL_ID',
   regex: /(?<![\w.\-/]|\d[ .\-/])\d{3}([ -]?)\d{3}\1\d{3}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  starts: NUMBER_STARTS,
   validate: (value, text, start) =>
     luhnValid(value.replace(/\D/g, '')) &&
     /\b(?:sin|social insurance|nas)\b/.test(before(text, start, 40))
@@ -147,6 +153,7 @@ const KOREA_RRN: Rule = {
   regex:
     /(?<![\w.\-/]|\d[ .\-/])\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])-[1-4]\d{6}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  starts: NUMBER_STARTS,
   validate: (value) => {
     const d = value.replace('-', '');
     let sum = 0;

@@ -1,5 +1,6 @@
 import { Finding, Rule, before } from '../finding';
 import { entropy } from '../checksums';
+import { triggerStarts } from '../scan';
 import { looksLikePlaceholder } from './placeholders';
 
 // Private keys, JWTs, connection strings and generic assignments (GR6, GR2: bounded quantifiers).
@@ -55,14 +56,21 @@ const JWT: Rule = {
   regex:
     /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,2048}\.eyJ[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,1024}(?![A-Za-z0-9_-])/g,
   score: 0,
+  starts: triggerStarts(/eyJ/g),
   validate: (value) => jwtScore(value),
 };
 
+const SCHEME =
+  /(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver|oracle|clickhouse|nats|ldaps?|ftp|sftp|smtps?|jdbc:[a-z]{2,12}):\/\//;
+
 const CONNECTION_STRING: Rule = {
   type: 'CONNECTION_STRING',
-  regex:
-    /(?<![\w+.-])(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver|oracle|clickhouse|nats|ldaps?|ftp|sftp|smtps?|jdbc:[a-z]{2,12}):\/\/[^\s:/@'"`]{1,64}:([^\s@'"`/]{1,128})@[^\s'"`<>]{1,256}/g,
+  regex: new RegExp(
+    `(?<![\\w+.-])${SCHEME.source}[^\\s:/@'"\`]{1,64}:([^\\s@'"\`/]{1,128})@[^\\s'"\`<>]{1,256}`,
+    'g',
+  ),
   score: 0,
+  starts: triggerStarts(new RegExp(SCHEME.source, 'g')),
   validate: (value) => {
     const password = value.slice(
       value.indexOf(':', value.indexOf('//') + 2) + 1,
@@ -130,6 +138,11 @@ const GENERIC_SECRET: Rule = {
   ),
   group: 1,
   score: 0,
+  // GR26: every secret name starts with one of these (in any case).
+  starts: triggerStarts(
+    /secret|pass|pwd|api|access|auth|refresh|bearer|private|client|signing|encryption|token|credential/g,
+    'lower',
+  ),
   validate: (value) => genericScore(value),
 };
 

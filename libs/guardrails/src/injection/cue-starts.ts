@@ -1,0 +1,52 @@
+import { Scan } from '../scan';
+import { CUES } from './cues';
+
+// GR28: one scan of the lower-cased text for the beginnings of every cue, then each cue is tried
+// (sticky) only where one of its own beginnings starts.
+
+interface Beginning {
+  literal: string;
+  cues: number[];
+  /** A word: the cue's `\b` needs a non-word character before it. */
+  word: boolean;
+}
+
+const byLiteral = new Map<string, Beginning>();
+CUES.forEach((c, index) => {
+  for (const literal of c.starts) {
+    const b = byLiteral.get(literal) ?? { literal, cues: [], word: /^\w/.test(literal) };
+    b.cues.push(index);
+    byLiteral.set(literal, b);
+  }
+});
+const byFirstChar = new Map<string, Beginning[]>();
+for (const b of byLiteral.values()) {
+  byFirstChar.set(b.literal[0], [...(byFirstChar.get(b.literal[0]) ?? []), b]);
+}
+const escape = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+const TRIGGER = new RegExp([...byLiteral.keys()].map(escape).join('|'), 'g');
+const WORD = /\w/;
+
+/** For each cue of CUES, the positions where one of its beginnings starts (ascending). */
+export function cueStarts(scan: Scan): number[][] {
+  const lower = scan.lower;
+  const starts: number[][] = CUES.map(() => []);
+  TRIGGER.lastIndex = 0;
+  for (let m = TRIGGER.exec(lower); m; m = TRIGGER.exec(lower)) {
+    const at = m.index;
+    const afterWord = at > 0 && WORD.test(scan.text.charAt(at - 1));
+    for (const b of byFirstChar.get(lower[at]) ?? []) {
+      if ((b.word && afterWord) || !lower.startsWith(b.literal, at)) {
+        continue;
+      }
+      for (const cue of b.cues) {
+        const list = starts[cue];
+        if (list[list.length - 1] !== at) {
+          list.push(at);
+        }
+      }
+    }
+    TRIGGER.lastIndex = at + 1;
+  }
+  return starts;
+}
