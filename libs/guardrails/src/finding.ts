@@ -39,20 +39,17 @@ function sticky(regex: RegExp): RegExp {
   return copy;
 }
 
-/** Beyond one start per this many characters, one pass of the regex is cheaper than a try per start. */
-const DENSE_STARTS = 24;
-
 /**
  * A global regex's matches, found by trying it only at `starts` (GR25): the same matches as
  * `matchAll` as long as no match can start elsewhere (each start at or after the previous match's
- * end). Where starts are dense the regex runs over the whole text instead.
+ * end). Null starts (too many) run the regex over the whole text.
  */
 export function matchesAt(
   regex: RegExp,
   text: string,
-  starts: readonly number[],
+  starts: readonly number[] | null,
 ): RegExpExecArray[] {
-  if (starts.length * DENSE_STARTS > text.length) {
+  if (starts === null) {
     regex.lastIndex = 0;
     return [...text.matchAll(regex)] as RegExpExecArray[];
   }

@@ -27,8 +27,8 @@ const escape = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 const TRIGGER = new RegExp([...byLiteral.keys()].map(escape).join('|'), 'g');
 const WORD = /\w/;
 
-/** For each cue of CUES, the positions where one of its beginnings starts (ascending). */
-export function cueStarts(scan: Scan): number[][] {
+/** For each cue of CUES, the positions where one of its beginnings starts (null: too many). */
+export function cueStarts(scan: Scan): (number[] | null)[] {
   const lower = scan.lower;
   const starts: number[][] = CUES.map(() => []);
   TRIGGER.lastIndex = 0;
@@ -48,5 +48,5 @@ export function cueStarts(scan: Scan): number[][] {
     }
     TRIGGER.lastIndex = at + 1;
   }
-  return starts;
+  return starts.map((list) => (list.length > scan.denseStarts ? null : list));
 }

@@ -22,7 +22,7 @@ const isAlnum = (c: number): boolean => isLocalChar(c) && c > 45 && c !== 46;
  * GR27: an address's start is the start of the run of local-part characters before its `@` (the
  * look-behind forbids starting inside one), so each `@` gives at most one start, found backwards.
  */
-function emailStarts(scan: Scan): number[] {
+function emailStarts(scan: Scan): number[] | null {
   const text = scan.text;
   const out: number[] = [];
   for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
@@ -32,6 +32,9 @@ function emailStarts(scan: Scan): number[] {
     }
     const runLonger = s > 0 && isLocalChar(text.charCodeAt(s - 1));
     if (s < at && !runLonger && isAlnum(text.charCodeAt(s)) && text.charAt(s - 1) !== '_') {
+      if (out.length === scan.denseStarts) {
+        return null;
+      }
       out.push(s);
     }
   }
@@ -126,7 +129,7 @@ const isHex = (c: number): boolean =>
 const WORD_DOT_COLON = /[\w:.]/;
 
 /** GR27: an IPv6 candidate starts at most four hex digits before a colon, where no word precedes. */
-function ipv6Starts(scan: Scan): number[] {
+function ipv6Starts(scan: Scan): number[] | null {
   const text = scan.text;
   const out: number[] = [];
   for (let colon = text.indexOf(':'); colon >= 0; colon = text.indexOf(':', colon + 1)) {
@@ -135,6 +138,9 @@ function ipv6Starts(scan: Scan): number[] {
       s -= 1;
     }
     if (colon - s <= 4 && !WORD_DOT_COLON.test(text.charAt(s - 1)) && out[out.length - 1] !== s) {
+      if (out.length === scan.denseStarts) {
+        return null;
+      }
       out.push(s);
     }
   }

@@ -1,4 +1,4 @@
-import { NUMBER_STARTS } from '../scan';
+import { CAPITALS_DIGIT_STARTS, NUMBER_STARTS } from '../scan';
 import { Rule, after, before } from '../finding';
 import { luhnValid, mod97 } from '../checksums';
 
@@ -153,6 +153,7 @@ const IBAN: Rule = {
   type: 'IBAN',
   regex: /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![A-Za-z0-9])/g,
   score: 0,
+  starts: CAPITALS_DIGIT_STARTS,
   validate: (value) => ibanScore(value),
 };
 

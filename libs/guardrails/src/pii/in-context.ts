@@ -1,5 +1,5 @@
 import { Rule, before } from '../finding';
-import { NUMBER_STARTS, Scan, triggerStarts, unionStarts } from '../scan';
+import { CAPITALS_DIGIT_STARTS, NUMBER_STARTS, Scan, triggerStarts, unionStarts } from '../scan';
 
 // Dates of birth, names and addresses are found only where context words make them likely (GR5);
 // the finding's span is the value (capture group 1, `d` flag), never the context word.
@@ -15,7 +15,7 @@ const DATE_OF_BIRTH: Rule = {
   regex: new RegExp(`(?<![\\w])${DOB_WORDS}(?![\\w])[^\\n\\d]{0,24}?${DATE}`, 'gid'),
   group: 1,
   score: 0.9,
-  starts: triggerStarts(/dob|d\.o|date|birth|born|geboren|né|fecha|data/g, 'lower'),
+  starts: triggerStarts(/\b(?:dob|d\.o|date|birth|born|geboren|né|fecha|data)/g, 'lower'),
 };
 
 const CAP = "[A-Z][a-z]{1,20}(?![a-z])(?:[-'][A-Z]?[a-z]{1,20}(?![a-z]))?";
@@ -38,11 +38,14 @@ const PERSON_CUE =
   '(?:(?<![\\w])(?:[Mm]y name is|[Nn]ame is|[Nn]ame:|[Ff]ull name:|[Pp]atient:|[Pp]atient|[Cc]ustomer:|[Ee]mployee:|[Cc]ontact:|[Cc]ardholder:|[Bb]eneficiary:|[Aa]ccount holder:|[Ss]igned,?|[Ss]incerely,|[Rr]egards,|[Dd]ear|(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\\.?)|"(?:full_?[Nn]ame|first_?[Nn]ame|last_?[Nn]ame|name|customer_?[Nn]ame|patient_?[Nn]ame|holder_?[Nn]ame|displayName|contact_?[Nn]ame)"\\s{0,3}:\\s{0,3}")';
 
 /** A JSON name key (`"full_name"`) starts at the quote before its `name"`. */
-function jsonNameStarts(scan: Scan): number[] {
+function jsonNameStarts(scan: Scan): number[] | null {
   const out: number[] = [];
   for (let p = scan.lower.indexOf('name"'); p >= 0; p = scan.lower.indexOf('name"', p + 1)) {
     const quote = scan.text.lastIndexOf('"', p - 1);
     if (quote >= 0 && out[out.length - 1] !== quote) {
+      if (out.length === scan.denseStarts) {
+        return null;
+      }
       out.push(quote);
     }
   }
@@ -59,7 +62,7 @@ const PERSON: Rule = {
   score: 0,
   starts: unionStarts(
     triggerStarts(
-      /my|name|full|patient|customer|employee|contact|cardholder|beneficiary|account|sign|sincerely|regards|dear|mr|ms|miss|mx|dr|prof/g,
+      /\b(?:my|name|full|patient|customer|employee|contact|cardholder|beneficiary|account|sign|sincerely|regards|dear|mr|ms|miss|mx|dr|prof)/g,
       'lower',
     ),
     jsonNameStarts,
@@ -92,6 +95,8 @@ const EU_ADDRESS: Rule = {
   regex:
     /(?<![\w])(?:[A-ZÄÖÜ][a-zäöüß]{1,24}(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm) \d{1,4}[a-z]?|\d{1,4},? (?:rue|avenue|boulevard|place|chemin|allée|impasse) (?:d[eu]s? |de la |de l'|l')?[A-Za-zÀ-ÿ'-]{2,24}(?: [A-Za-zÀ-ÿ'-]{2,24}){0,3}|(?:Calle|Avenida|Via|Viale|Piazza|Rua) (?:de |del |della |da |do )?[A-ZÀ-Ý][a-zà-ÿ]{1,24}(?: [A-ZÀ-Ý][a-zà-ÿ]{1,24}){0,2},? \d{1,4})(?:,? \d{4,5} [A-ZÀ-Ý][a-zà-ÿ]{1,24})?(?![\w])/g,
   score: 0.85,
+  // GR25: each layout needs one of these words; most texts have none.
+  gate: /(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm) \d|(?:Calle|Avenida|Via|Viale|Piazza|Rua) |(?:rue|avenue|boulevard|place|chemin|allée|impasse) /,
 };
 
 const POSTCODE_CONTEXT =
@@ -101,6 +106,7 @@ const UK_POSTCODE: Rule = {
   type: 'ADDRESS',
   regex: /(?<![A-Za-z0-9])[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}(?![A-Za-z0-9])/g,
   score: 0,
+  starts: CAPITALS_DIGIT_STARTS,
   validate: (_v, text, start) => (POSTCODE_CONTEXT.test(before(text, start, 80)) ? 0.85 : 0),
 };
 

@@ -1,4 +1,4 @@
-import { NUMBER_STARTS } from '../scan';
+import { CAPITALS_DIGIT_STARTS, NUMBER_STARTS, unionStarts } from '../scan';
 import { Rule, before } from '../finding';
 import { luhnValid, verhoeffValid } from '../checksums';
 
@@ -20,6 +20,7 @@ const UK_NINO: Rule = {
   regex:
     /(?<![A-Za-z0-9])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])/g,
   score: 0.85,
+  starts: CAPITALS_DIGIT_STARTS,
 };
 
 /** India: Aadhaar (Verhoeff check) in its 4-4-4 layout or after the word. */
@@ -48,6 +49,7 @@ const INDIA_PAN: Rule = {
   type: 'NATIONAL_ID',
   regex: /(?<![A-Za-z0-9])[A-Z]{3}[PCHFATBLJG][A-Z]\d{4}[A-Z](?![A-Za-z0-9])/g,
   score: 0,
+  starts: CAPITALS_DIGIT_STARTS,
   validate: (_v, text, start) =>
     contextScore(text, start, /\b(?:pan|income tax|permanent account)\b/, 0.95, 0.7),
 };
@@ -109,6 +111,7 @@ const SPAIN_DNI: Rule = {
   type: 'NATIONAL_ID',
   regex: /(?<![A-Za-z0-9])[XYZ0-9]\d{7}-?[A-HJ-NP-TV-Z](?![A-Za-z0-9])/g,
   score: 0,
+  starts: unionStarts(NUMBER_STARTS, CAPITALS_DIGIT_STARTS),
   validate: (value) => {
     const v = value.replace('-', '');
     const number = Number(

@@ -1,5 +1,5 @@
 import { Rule } from '../finding';
-import { Scan, triggerStarts } from '../scan';
+import { Starts, triggerStarts } from '../scan';
 import { base62, crc32 } from '../checksums';
 import { looksLikePlaceholder } from './placeholders';
 
@@ -20,11 +20,9 @@ const prefixes: string[] = [];
  * GR26: one scan for the prefixes of every rule below; each rule is then tried only where some
  * prefix starts (a rule's matches all start with its own prefix).
  */
-let combinedTrigger: RegExp | undefined;
-const prefixStarts = (scan: Scan): number[] =>
-  scan.positions(prefixes, () =>
-    triggerStarts((combinedTrigger ??= new RegExp(prefixes.join('|'), 'g')))(scan),
-  );
+let combinedTrigger: Starts | undefined;
+const prefixStarts: Starts = (scan) =>
+  (combinedTrigger ??= triggerStarts(new RegExp(prefixes.join('|'), 'g')))(scan);
 
 function prefixedRule(type: string, body: string, score: number): Omit<Rule, 'validate'> {
   prefixes.push(`(?:${prefixOf(body)})`);
