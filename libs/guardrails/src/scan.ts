@@ -1,17 +1,12 @@
 /**
- * One text under scan, with what several rules of an engine need from it computed once (GR25): its
- * lower-cased copy (same length, so positions carry over) and trigger positions shared by key.
+ * One text under scan, with the start positions several rules of an engine share computed once
+ * (GR25). Case-insensitive triggers run with the `i` flag on the text itself: lower-casing a copy
+ * costs more than the flag (two-byte strings go through ICU) and may move positions (`İ`).
  */
 export class Scan {
-  private lowered?: string;
   private readonly shared = new Map<object, number[] | null>();
 
   constructor(readonly text: string) {}
-
-  get lower(): string {
-    this.lowered ??= lowerKeepingPositions(this.text);
-    return this.lowered;
-  }
 
   /** `find`'s positions, computed once per text for every rule that passes the same `key`. */
   positions(key: object, find: (scan: Scan) => number[] | null): number[] | null {
@@ -38,23 +33,10 @@ const DENSE_STARTS = 24;
  */
 export type Starts = (scan: Scan) => number[] | null;
 
-/** `toLowerCase` unless a character grows (`İ`), then character by character so spans stay put. */
-function lowerKeepingPositions(text: string): string {
-  const lower = text.toLowerCase();
-  // The Kelvin sign lower-cases to an ASCII `k`: a word character where the text has none.
-  if (lower.length === text.length && !text.includes('\u212A')) {
-    return lower;
-  }
-  return text.replace(/[^]/g, (ch) => {
-    const l = ch.toLowerCase();
-    return l.length === 1 && (l.charCodeAt(0) >= 128 || ch.charCodeAt(0) < 128) ? l : ch;
-  });
-}
-
-/** Every match index of `trigger` (a global regex) in the text or its lower-cased copy. */
-export function triggerStarts(trigger: RegExp, on: 'text' | 'lower' = 'text'): Starts {
+/** Every index where `trigger` (a global regex) matches, overlapping ones included. */
+export function triggerStarts(trigger: RegExp): Starts {
   const find = (scan: Scan): number[] | null => {
-    const text = on === 'lower' ? scan.lower : scan.text;
+    const text = scan.text;
     const out: number[] = [];
     const most = scan.denseStarts;
     trigger.lastIndex = 0;
@@ -71,15 +53,32 @@ export function triggerStarts(trigger: RegExp, on: 'text' | 'lower' = 'text'): S
   return (scan) => scan.positions(trigger, find);
 }
 
+/** Two ascending lists as one, without repeats (a linear merge). */
+function mergeSorted(a: number[], b: number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && a[i] <= b[j]) ? a[i++] : b[j++];
+    if (out.length === 0 || out[out.length - 1] !== next) {
+      out.push(next);
+    }
+  }
+  return out;
+}
+
 /** Ascending, without repeats: the union of several sources of starts. */
 export function unionStarts(...sources: Starts[]): Starts {
   const merge = (scan: Scan): number[] | null => {
-    const lists = sources.map((s) => s(scan));
-    if (lists.some((l) => l === null)) {
-      return null;
+    let all: number[] = [];
+    for (const source of sources) {
+      const list = source(scan);
+      if (list === null) {
+        return null;
+      }
+      all = mergeSorted(all, list);
     }
-    const all = (lists as number[][]).flat().sort((a, b) => a - b);
-    return all.filter((p, i) => i === 0 || p !== all[i - 1]);
+    return all.length > scan.denseStarts ? null : all;
   };
   return (scan) => scan.positions(merge, merge);
 }

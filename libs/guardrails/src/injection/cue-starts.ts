@@ -1,8 +1,8 @@
 import { Scan } from '../scan';
 import { CUES } from './cues';
 
-// GR28: one scan of the lower-cased text for the beginnings of every cue, then each cue is tried
-// (sticky) only where one of its own beginnings starts.
+// GR28: one case-insensitive scan for the beginnings of every cue, then each cue is tried (sticky)
+// only where one of its own beginnings starts.
 
 interface Beginning {
   literal: string;
@@ -24,19 +24,30 @@ for (const b of byLiteral.values()) {
   byFirstChar.set(b.literal[0], [...(byFirstChar.get(b.literal[0]) ?? []), b]);
 }
 const escape = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-const TRIGGER = new RegExp([...byLiteral.keys()].map(escape).join('|'), 'g');
+const TRIGGER = new RegExp([...byLiteral.keys()].map(escape).join('|'), 'gi');
 const WORD = /\w/;
+
+/** Whether `literal` (lower-case ASCII) is at `at`, in any case: what the cues' `i` flag matches. */
+function startsAt(text: string, at: number, literal: string): boolean {
+  for (let k = 0; k < literal.length; k += 1) {
+    const c = text.charCodeAt(at + k);
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== literal.charCodeAt(k)) {
+      return false;
+    }
+  }
+  return true;
+}
 
 /** For each cue of CUES, the positions where one of its beginnings starts (null: too many). */
 export function cueStarts(scan: Scan): (number[] | null)[] {
-  const lower = scan.lower;
+  const text = scan.text;
   const starts: number[][] = CUES.map(() => []);
   TRIGGER.lastIndex = 0;
-  for (let m = TRIGGER.exec(lower); m; m = TRIGGER.exec(lower)) {
+  for (let m = TRIGGER.exec(text); m; m = TRIGGER.exec(text)) {
     const at = m.index;
-    const afterWord = at > 0 && WORD.test(scan.text.charAt(at - 1));
-    for (const b of byFirstChar.get(lower[at]) ?? []) {
-      if ((b.word && afterWord) || !lower.startsWith(b.literal, at)) {
+    const afterWord = at > 0 && WORD.test(text.charAt(at - 1));
+    for (const b of byFirstChar.get(m[0][0].toLowerCase()) ?? []) {
+      if ((b.word && afterWord) || !startsAt(text, at, b.literal)) {
         continue;
       }
       for (const cue of b.cues) {

@@ -15,7 +15,7 @@ const DATE_OF_BIRTH: Rule = {
   regex: new RegExp(`(?<![\\w])${DOB_WORDS}(?![\\w])[^\\n\\d]{0,24}?${DATE}`, 'gid'),
   group: 1,
   score: 0.9,
-  starts: triggerStarts(/\b(?:dob|d\.o|date|birth|born|geboren|né|fecha|data)/g, 'lower'),
+  starts: triggerStarts(/\b(?:dob|d\.o|date|birth|born|geboren|né|fecha|data)/gi),
 };
 
 const CAP = "[A-Z][a-z]{1,20}(?![a-z])(?:[-'][A-Z]?[a-z]{1,20}(?![a-z]))?";
@@ -37,11 +37,16 @@ function nameScore(value: string): number {
 const PERSON_CUE =
   '(?:(?<![\\w])(?:[Mm]y name is|[Nn]ame is|[Nn]ame:|[Ff]ull name:|[Pp]atient:|[Pp]atient|[Cc]ustomer:|[Ee]mployee:|[Cc]ontact:|[Cc]ardholder:|[Bb]eneficiary:|[Aa]ccount holder:|[Ss]igned,?|[Ss]incerely,|[Rr]egards,|[Dd]ear|(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\\.?)|"(?:full_?[Nn]ame|first_?[Nn]ame|last_?[Nn]ame|name|customer_?[Nn]ame|patient_?[Nn]ame|holder_?[Nn]ame|displayName|contact_?[Nn]ame)"\\s{0,3}:\\s{0,3}")';
 
+const NAME_KEY_END = /[Nn]ame"/g;
+
 /** A JSON name key (`"full_name"`) starts at the quote before its `name"`. */
 function jsonNameStarts(scan: Scan): number[] | null {
   const out: number[] = [];
-  for (let p = scan.lower.indexOf('name"'); p >= 0; p = scan.lower.indexOf('name"', p + 1)) {
-    const quote = scan.text.lastIndexOf('"', p - 1);
+  const text = scan.text;
+  NAME_KEY_END.lastIndex = 0;
+  for (let m = NAME_KEY_END.exec(text); m; m = NAME_KEY_END.exec(text)) {
+    const p = m.index;
+    const quote = text.lastIndexOf('"', p - 1);
     if (quote >= 0 && out[out.length - 1] !== quote) {
       if (out.length === scan.denseStarts) {
         return null;
@@ -62,8 +67,7 @@ const PERSON: Rule = {
   score: 0,
   starts: unionStarts(
     triggerStarts(
-      /\b(?:my|name|full|patient|customer|employee|contact|cardholder|beneficiary|account|sign|sincerely|regards|dear|mr|ms|miss|mx|dr|prof)/g,
-      'lower',
+      /\b(?:my|name|full|patient|customer|employee|contact|cardholder|beneficiary|account|sign|sincerely|regards|dear|mr|ms|miss|mx|dr|prof)/gi,
     ),
     jsonNameStarts,
   ),
@@ -90,13 +94,46 @@ const STREET_ADDRESS: Rule = {
   starts: NUMBER_STARTS,
 };
 
+const GERMAN_STREET_END = /(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm) \d/g;
+const LOWER_DE = /[a-zäöüß]/;
+const UPPER_DE = /[A-ZÄÖÜ]/;
+
+/** A German street is one capitalised word ending in a street word: its start, found backwards. */
+function germanStreetStarts(scan: Scan): number[] | null {
+  const text = scan.text;
+  const out: number[] = [];
+  GERMAN_STREET_END.lastIndex = 0;
+  for (let m = GERMAN_STREET_END.exec(text); m; m = GERMAN_STREET_END.exec(text)) {
+    let s = m.index;
+    while (s > 0 && m.index - s < 24 && LOWER_DE.test(text.charAt(s - 1))) {
+      s -= 1;
+    }
+    if (
+      s > 0 &&
+      s < m.index &&
+      UPPER_DE.test(text.charAt(s - 1)) &&
+      out[out.length - 1] !== s - 1
+    ) {
+      out.push(s - 1);
+    }
+    GERMAN_STREET_END.lastIndex = m.index + 1;
+  }
+  return out.length > scan.denseStarts ? null : out;
+}
+
+/** GR25: German streets, French numbers, Spanish, Italian and Portuguese street words. */
+const EU_ADDRESS_STARTS = unionStarts(
+  NUMBER_STARTS,
+  triggerStarts(/\b(?:Calle|Avenida|Via|Viale|Piazza|Rua) /g),
+  (scan) => scan.positions(germanStreetStarts, germanStreetStarts),
+);
+
 const EU_ADDRESS: Rule = {
   type: 'ADDRESS',
   regex:
     /(?<![\w])(?:[A-ZÄÖÜ][a-zäöüß]{1,24}(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm) \d{1,4}[a-z]?|\d{1,4},? (?:rue|avenue|boulevard|place|chemin|allée|impasse) (?:d[eu]s? |de la |de l'|l')?[A-Za-zÀ-ÿ'-]{2,24}(?: [A-Za-zÀ-ÿ'-]{2,24}){0,3}|(?:Calle|Avenida|Via|Viale|Piazza|Rua) (?:de |del |della |da |do )?[A-ZÀ-Ý][a-zà-ÿ]{1,24}(?: [A-ZÀ-Ý][a-zà-ÿ]{1,24}){0,2},? \d{1,4})(?:,? \d{4,5} [A-ZÀ-Ý][a-zà-ÿ]{1,24})?(?![\w])/g,
   score: 0.85,
-  // GR25: each layout needs one of these words; most texts have none.
-  gate: /(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm) \d|(?:Calle|Avenida|Via|Viale|Piazza|Rua) |(?:rue|avenue|boulevard|place|chemin|allée|impasse) /,
+  starts: EU_ADDRESS_STARTS,
 };
 
 const POSTCODE_CONTEXT =

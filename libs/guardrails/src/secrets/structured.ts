@@ -140,8 +140,7 @@ const GENERIC_SECRET: Rule = {
   score: 0,
   // GR26: every secret name starts with one of these (in any case).
   starts: triggerStarts(
-    /secret|pass|pwd|api|access|auth|refresh|bearer|private|client|signing|encryption|token|credential/g,
-    'lower',
+    /secret|pass|pwd|api|access|auth|refresh|bearer|private|client|signing|encryption|token|credential/gi,
   ),
   validate: (value) => genericScore(value),
 };
