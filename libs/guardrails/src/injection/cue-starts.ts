@@ -1,4 +1,4 @@
-import { Scan } from '../scan';
+import { Scan, literalTrie } from '../scan';
 import { CUES } from './cues';
 
 // GR28: one case-insensitive scan for the beginnings of every cue, then each cue is tried (sticky)
@@ -23,8 +23,9 @@ const byFirstChar = new Map<string, Beginning[]>();
 for (const b of byLiteral.values()) {
   byFirstChar.set(b.literal[0], [...(byFirstChar.get(b.literal[0]) ?? []), b]);
 }
-const escape = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-const TRIGGER = new RegExp([...byLiteral.keys()].map(escape).join('|'), 'gi');
+const words = [...byLiteral.values()].filter((b) => b.word).map((b) => b.literal);
+const signs = [...byLiteral.values()].filter((b) => !b.word).map((b) => b.literal);
+const TRIGGER = new RegExp(`\\b${literalTrie(words)}|${literalTrie(signs)}`, 'gi');
 const WORD = /\w/;
 
 /** Whether `literal` (lower-case ASCII) is at `at`, in any case: what the cues' `i` flag matches. */

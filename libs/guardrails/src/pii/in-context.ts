@@ -1,5 +1,12 @@
 import { Rule, before } from '../finding';
-import { CAPITALS_DIGIT_STARTS, NUMBER_STARTS, Scan, triggerStarts, unionStarts } from '../scan';
+import {
+  CAPITALS_DIGIT_STARTS,
+  NUMBER_STARTS,
+  Scan,
+  literalTrie,
+  triggerStarts,
+  unionStarts,
+} from '../scan';
 
 // Dates of birth, names and addresses are found only where context words make them likely (GR5);
 // the finding's span is the value (capture group 1, `d` flag), never the context word.
@@ -15,7 +22,12 @@ const DATE_OF_BIRTH: Rule = {
   regex: new RegExp(`(?<![\\w])${DOB_WORDS}(?![\\w])[^\\n\\d]{0,24}?${DATE}`, 'gid'),
   group: 1,
   score: 0.9,
-  starts: triggerStarts(/\b(?:dob|d\.o|date|birth|born|geboren|né|fecha|data)/gi),
+  starts: triggerStarts(
+    new RegExp(
+      `\\b${literalTrie(['dob', 'd.o', 'date', 'birth', 'born', 'geboren', 'né', 'fecha', 'data'])}`,
+      'gi',
+    ),
+  ),
 };
 
 const CAP = "[A-Z][a-z]{1,20}(?![a-z])(?:[-'][A-Z]?[a-z]{1,20}(?![a-z]))?";
@@ -37,6 +49,11 @@ function nameScore(value: string): number {
 const PERSON_CUE =
   '(?:(?<![\\w])(?:[Mm]y name is|[Nn]ame is|[Nn]ame:|[Ff]ull name:|[Pp]atient:|[Pp]atient|[Cc]ustomer:|[Ee]mployee:|[Cc]ontact:|[Cc]ardholder:|[Bb]eneficiary:|[Aa]ccount holder:|[Ss]igned,?|[Ss]incerely,|[Rr]egards,|[Dd]ear|(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\\.?)|"(?:full_?[Nn]ame|first_?[Nn]ame|last_?[Nn]ame|name|customer_?[Nn]ame|patient_?[Nn]ame|holder_?[Nn]ame|displayName|contact_?[Nn]ame)"\\s{0,3}:\\s{0,3}")';
 
+/** Every word cue starts with one of these (in some case). */
+const PERSON_CUE_WORDS =
+  'my name full patient customer employee contact cardholder beneficiary account sign sincerely regards dear mr ms miss mx dr prof'.split(
+    ' ',
+  );
 const NAME_KEY_END = /[Nn]ame"/g;
 
 /** A JSON name key (`"full_name"`) starts at the quote before its `name"`. */
@@ -66,9 +83,7 @@ const PERSON: Rule = {
   group: 1,
   score: 0,
   starts: unionStarts(
-    triggerStarts(
-      /\b(?:my|name|full|patient|customer|employee|contact|cardholder|beneficiary|account|sign|sincerely|regards|dear|mr|ms|miss|mx|dr|prof)/gi,
-    ),
+    triggerStarts(new RegExp(`\\b${literalTrie(PERSON_CUE_WORDS)}`, 'gi')),
     jsonNameStarts,
   ),
   validate: (value, text, start) => {
@@ -94,31 +109,44 @@ const STREET_ADDRESS: Rule = {
   starts: NUMBER_STARTS,
 };
 
-const GERMAN_STREET_END = /(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm) \d/g;
 const LOWER_DE = /[a-zäöüß]/;
 const UPPER_DE = /[A-ZÄÖÜ]/;
 
-/** A German street is one capitalised word ending in a street word: its start, found backwards. */
+const STREET_WORD_BEFORE = /(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm) $/;
+
+/**
+ * A German street is one capitalised word ending in a street word, then a space and its number:
+ * from each number start (shared with the numeric rules) back to the word's capital.
+ */
 function germanStreetStarts(scan: Scan): number[] | null {
+  const numbers = NUMBER_STARTS(scan);
+  if (numbers === null) {
+    return null;
+  }
   const text = scan.text;
   const out: number[] = [];
-  GERMAN_STREET_END.lastIndex = 0;
-  for (let m = GERMAN_STREET_END.exec(text); m; m = GERMAN_STREET_END.exec(text)) {
-    let s = m.index;
-    while (s > 0 && m.index - s < 24 && LOWER_DE.test(text.charAt(s - 1))) {
+  for (const at of numbers) {
+    const streetWord =
+      text.charCodeAt(at - 1) === 32 &&
+      STREET_WORD_BEFORE.exec(text.slice(Math.max(0, at - 9), at));
+    if (!streetWord) {
+      continue;
+    }
+    const wordEnd = at - streetWord[0].length;
+    let s = wordEnd;
+    while (s > 0 && wordEnd - s < 24 && LOWER_DE.test(text.charAt(s - 1))) {
       s -= 1;
     }
     if (
       s > 0 &&
-      s < m.index &&
+      s < wordEnd &&
       UPPER_DE.test(text.charAt(s - 1)) &&
       out[out.length - 1] !== s - 1
     ) {
       out.push(s - 1);
     }
-    GERMAN_STREET_END.lastIndex = m.index + 1;
   }
-  return out.length > scan.denseStarts ? null : out;
+  return out;
 }
 
 /** GR25: German streets, French numbers, Spanish, Italian and Portuguese street words. */

@@ -1,5 +1,5 @@
 import { Rule } from '../finding';
-import { Starts, triggerStarts } from '../scan';
+import { Scan, Starts, triggerStarts } from '../scan';
 import { base62, crc32 } from '../checksums';
 import { looksLikePlaceholder } from './placeholders';
 
@@ -24,9 +24,25 @@ let combinedTrigger: Starts | undefined;
 const prefixStarts: Starts = (scan) =>
   (combinedTrigger ??= triggerStarts(new RegExp(prefixes.join('|'), 'g')))(scan);
 
+/** The characters a body can start with: its first, or each first of a leading `(?:a|b)`. */
+function firstCharacters(body: string): Set<string> {
+  const alternatives = body.startsWith('(?:')
+    ? body.slice(3, body.indexOf(')')).split('|')
+    : [body];
+  return new Set(alternatives.map((a) => a[0]));
+}
+
+/** The shared prefix starts where the text has one of `firsts`: where this rule can match. */
+function startsFor(firsts: Set<string>): Starts {
+  const find = (scan: Scan): number[] | null =>
+    prefixStarts(scan)?.filter((at) => firsts.has(scan.text[at])) ?? null;
+  return (scan) => scan.positions(find, find);
+}
+
 function prefixedRule(type: string, body: string, score: number): Omit<Rule, 'validate'> {
   prefixes.push(`(?:${prefixOf(body)})`);
-  return { type, regex: new RegExp(`${T}${body}${END}`, 'g'), score, starts: prefixStarts };
+  const starts = startsFor(firstCharacters(body));
+  return { type, regex: new RegExp(`${T}${body}${END}`, 'g'), score, starts };
 }
 
 function prefixed(type: string, body: string, score = 0.95, minEntropy = 2.5): Rule {

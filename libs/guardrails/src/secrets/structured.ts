@@ -1,6 +1,6 @@
 import { Finding, Rule, before } from '../finding';
 import { entropy } from '../checksums';
-import { triggerStarts } from '../scan';
+import { Scan, literalTrie, triggerStarts } from '../scan';
 import { looksLikePlaceholder } from './placeholders';
 
 // Private keys, JWTs, connection strings and generic assignments (GR6, GR2: bounded quantifiers).
@@ -63,6 +63,41 @@ const JWT: Rule = {
 const SCHEME =
   /(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver|oracle|clickhouse|nats|ldaps?|ftp|sftp|smtps?|jdbc:[a-z]{2,12}):\/\//;
 
+const isWordPlusDotDash = (c: number): boolean =>
+  (c >= 48 && c <= 57) ||
+  (c >= 65 && c <= 90) ||
+  (c >= 97 && c <= 122) ||
+  c === 95 ||
+  c === 43 ||
+  c === 46 ||
+  c === 45;
+const isSchemeChar = (c: number): boolean => isWordPlusDotDash(c) || c === 58;
+
+/**
+ * GR26: a connection string's scheme ends at `://`; its start is a position within the 24 scheme
+ * characters before, after none of `[\w+.-]` (so the run's start, or just after a `:` in `jdbc:`).
+ */
+function schemeStarts(scan: Scan): number[] | null {
+  const text = scan.text;
+  const out: number[] = [];
+  for (let at = text.indexOf('://'); at >= 0; at = text.indexOf('://', at + 1)) {
+    const from = Math.max(out[out.length - 1] + 1 || 0, at - 24);
+    let s = at;
+    while (s > from && isSchemeChar(text.charCodeAt(s - 1))) {
+      s -= 1;
+    }
+    for (; s < at; s += 1) {
+      if (s === 0 || !isWordPlusDotDash(text.charCodeAt(s - 1))) {
+        out.push(s);
+      }
+    }
+    if (out.length > scan.denseStarts) {
+      return null;
+    }
+  }
+  return out;
+}
+
 const CONNECTION_STRING: Rule = {
   type: 'CONNECTION_STRING',
   regex: new RegExp(
@@ -70,7 +105,7 @@ const CONNECTION_STRING: Rule = {
     'g',
   ),
   score: 0,
-  starts: triggerStarts(new RegExp(SCHEME.source, 'g')),
+  starts: (scan) => scan.positions(schemeStarts, schemeStarts),
   validate: (value) => {
     const password = value.slice(
       value.indexOf(':', value.indexOf('//') + 2) + 1,
@@ -140,7 +175,14 @@ const GENERIC_SECRET: Rule = {
   score: 0,
   // GR26: every secret name starts with one of these (in any case).
   starts: triggerStarts(
-    /secret|pass|pwd|api|access|auth|refresh|bearer|private|client|signing|encryption|token|credential/gi,
+    new RegExp(
+      literalTrie(
+        'secret pass pwd api access auth refresh bearer private client signing encryption token credential'.split(
+          ' ',
+        ),
+      ),
+      'gi',
+    ),
   ),
   validate: (value) => genericScore(value),
 };
