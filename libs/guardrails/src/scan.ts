@@ -4,18 +4,16 @@
  * costs more than the flag (two-byte strings go through ICU) and may move positions (`İ`).
  */
 export class Scan {
-  private readonly shared = new Map<object, number[] | null>();
+  private readonly shared = new Map<object, unknown>();
 
   constructor(readonly text: string) {}
 
   /** `find`'s positions, computed once per text for every rule that passes the same `key`. */
-  positions(key: object, find: (scan: Scan) => number[] | null): number[] | null {
-    let found = this.shared.get(key);
-    if (found === undefined) {
-      found = find(this);
-      this.shared.set(key, found);
+  positions<T>(key: object, find: (scan: Scan) => T): T {
+    if (!this.shared.has(key)) {
+      this.shared.set(key, find(this));
     }
-    return found;
+    return this.shared.get(key) as T;
   }
 
   /** More starts than this and one pass of a rule's regex is cheaper than a try per start. */
@@ -85,8 +83,8 @@ export function unionStarts(...sources: Starts[]): Starts {
 
 /** A digit after no letter or digit: where every numeric identifier starts (GR25). */
 export const NUMBER_STARTS = triggerStarts(/(?<![A-Za-z0-9])\d/g);
-/** A digit, `+` or `(` after none of `[\w+.\-/]`: where a phone number can start. */
-export const PHONE_STARTS = triggerStarts(/(?<![\w+.\-/])[\d+(]/g);
+/** Where a phone number can start: a number, or `+` or `(` before one (rare, so a cheap scan). */
+export const PHONE_STARTS = unionStarts(NUMBER_STARTS, triggerStarts(/[+(]\(?\d/g));
 /** Up to five capitals and a digit (IBAN, postcodes, PAN, NINO), after no letter or digit. */
 export const CAPITALS_DIGIT_STARTS = triggerStarts(/(?<![A-Za-z0-9])[A-Z]{1,5} ?\d/g);
 

@@ -1,7 +1,7 @@
 import { Finding, MAX_SCAN_CHARS, before, matchesAt, sortAndMerge } from '../finding';
 import { Scan } from '../scan';
 import { base64Blobs } from './base64-runs';
-import { cueStarts } from './cue-starts';
+import { LiteralTrigger } from '../literal-trigger';
 import { CUES, Cue } from './cues';
 
 const DISCUSSION =
@@ -10,6 +10,8 @@ const QUOTES = `"'“”‘’\`«»`;
 const isQuote = (ch: string): boolean => ch !== '' && QUOTES.includes(ch);
 const TAG_CHARACTERS = /[\u{E0000}-\u{E007F}]{4,}/gu;
 const MAX_DECODED_BLOBS = 8;
+/** GR28: one scan for the beginnings of every cue. */
+const CUE_STARTS = new LiteralTrigger(CUES.map((c) => c.starts));
 const PLAIN_TEXT = /^[\t\n\r\x20-\x7e]*$/;
 
 /**
@@ -30,11 +32,13 @@ function contextFactor(text: string, start: number, end: number): number {
 
 function cueFindings(text: string, cues: readonly Cue[]): (Finding & { category: string })[] {
   const found: (Finding & { category: string })[] = [];
-  const starts = cueStarts(new Scan(text));
+  const scan = new Scan(text);
   cues.forEach((c, index) => {
     c.regex.lastIndex = 0;
     const matches =
-      c.starts.length > 0 ? matchesAt(c.regex, text, starts[index]) : text.matchAll(c.regex);
+      c.starts.length > 0
+        ? matchesAt(c.regex, text, CUE_STARTS.startsOf(index)(scan))
+        : text.matchAll(c.regex);
     for (const m of matches) {
       const end = m.index + m[0].length;
       found.push({

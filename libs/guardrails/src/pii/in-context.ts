@@ -1,12 +1,6 @@
 import { Rule, before } from '../finding';
-import {
-  CAPITALS_DIGIT_STARTS,
-  NUMBER_STARTS,
-  Scan,
-  literalTrie,
-  triggerStarts,
-  unionStarts,
-} from '../scan';
+import { LiteralTrigger } from '../literal-trigger';
+import { CAPITALS_DIGIT_STARTS, NUMBER_STARTS, Scan, unionStarts } from '../scan';
 
 // Dates of birth, names and addresses are found only where context words make them likely (GR5);
 // the finding's span is the value (capture group 1, `d` flag), never the context word.
@@ -17,17 +11,24 @@ const DATE = `(\\d{4}[-/.]\\d{1,2}[-/.]\\d{1,2}|\\d{1,2}[-/.]\\d{1,2}[-/.](?:\\d
 const DOB_WORDS =
   '(?:dob|d\\.o\\.b\\.?|date[ _]?of[ _]?birth|dateofbirth|birth[ _]?date|birthdate|birthday|born(?: on)?|geboren(?: am)?|née? le|fecha de nacimiento|data de nascimento)';
 
+/**
+ * GR25: one case-insensitive scan for the words dates of birth, names and Southern European
+ * streets start with (a superset of the rules' own, case-sensitive or not, beginnings).
+ */
+const WORD_STARTS = new LiteralTrigger([
+  'dob d.o date birth born geboren né fecha data'.split(' '),
+  'my name full patient customer employee contact cardholder beneficiary account sign sincerely regards dear mr ms miss mx dr prof'.split(
+    ' ',
+  ),
+  ['calle ', 'avenida ', 'via ', 'viale ', 'piazza ', 'rua '],
+]);
+
 const DATE_OF_BIRTH: Rule = {
   type: 'DATE_OF_BIRTH',
   regex: new RegExp(`(?<![\\w])${DOB_WORDS}(?![\\w])[^\\n\\d]{0,24}?${DATE}`, 'gid'),
   group: 1,
   score: 0.9,
-  starts: triggerStarts(
-    new RegExp(
-      `\\b${literalTrie(['dob', 'd.o', 'date', 'birth', 'born', 'geboren', 'né', 'fecha', 'data'])}`,
-      'gi',
-    ),
-  ),
+  starts: WORD_STARTS.startsOf(0),
 };
 
 const CAP = "[A-Z][a-z]{1,20}(?![a-z])(?:[-'][A-Z]?[a-z]{1,20}(?![a-z]))?";
@@ -49,11 +50,6 @@ function nameScore(value: string): number {
 const PERSON_CUE =
   '(?:(?<![\\w])(?:[Mm]y name is|[Nn]ame is|[Nn]ame:|[Ff]ull name:|[Pp]atient:|[Pp]atient|[Cc]ustomer:|[Ee]mployee:|[Cc]ontact:|[Cc]ardholder:|[Bb]eneficiary:|[Aa]ccount holder:|[Ss]igned,?|[Ss]incerely,|[Rr]egards,|[Dd]ear|(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\\.?)|"(?:full_?[Nn]ame|first_?[Nn]ame|last_?[Nn]ame|name|customer_?[Nn]ame|patient_?[Nn]ame|holder_?[Nn]ame|displayName|contact_?[Nn]ame)"\\s{0,3}:\\s{0,3}")';
 
-/** Every word cue starts with one of these (in some case). */
-const PERSON_CUE_WORDS =
-  'my name full patient customer employee contact cardholder beneficiary account sign sincerely regards dear mr ms miss mx dr prof'.split(
-    ' ',
-  );
 const NAME_KEY_END = /[Nn]ame"/g;
 
 /** A JSON name key (`"full_name"`) starts at the quote before its `name"`. */
@@ -82,10 +78,7 @@ const PERSON: Rule = {
   ),
   group: 1,
   score: 0,
-  starts: unionStarts(
-    triggerStarts(new RegExp(`\\b${literalTrie(PERSON_CUE_WORDS)}`, 'gi')),
-    jsonNameStarts,
-  ),
+  starts: unionStarts(WORD_STARTS.startsOf(1), jsonNameStarts),
   validate: (value, text, start) => {
     const cue = text.slice(Math.max(0, start - 6), start);
     const honorific = /(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.? ?$/.test(cue);
@@ -150,10 +143,8 @@ function germanStreetStarts(scan: Scan): number[] | null {
 }
 
 /** GR25: German streets, French numbers, Spanish, Italian and Portuguese street words. */
-const EU_ADDRESS_STARTS = unionStarts(
-  NUMBER_STARTS,
-  triggerStarts(/\b(?:Calle|Avenida|Via|Viale|Piazza|Rua) /g),
-  (scan) => scan.positions(germanStreetStarts, germanStreetStarts),
+const EU_ADDRESS_STARTS = unionStarts(NUMBER_STARTS, WORD_STARTS.startsOf(2), (scan) =>
+  scan.positions(germanStreetStarts, germanStreetStarts),
 );
 
 const EU_ADDRESS: Rule = {

@@ -1,0 +1,85 @@
+import { Scan, Starts, literalTrie } from './scan';
+
+// GR25: one case-insensitive scan for the beginnings of several rules at once, then each rule is
+// tried (sticky) only where one of its own beginnings starts.
+
+interface Beginning {
+  literal: string;
+  rules: number[];
+  /** A word: the rule's `\b` (or look-behind on `\w`) needs a non-word character before it. */
+  word: boolean;
+}
+
+const WORD = /\w/;
+
+/** Lower case as the `i` flag compares: ASCII letters, and other letters among themselves. */
+function lowerCode(c: number): number {
+  if (c < 128) {
+    return c >= 65 && c <= 90 ? c + 32 : c;
+  }
+  return String.fromCharCode(c).toLowerCase().charCodeAt(0);
+}
+
+/** Whether `literal` (lower case) is at `at`, in any case. */
+function startsAt(text: string, at: number, literal: string): boolean {
+  for (let k = 0; k < literal.length; k += 1) {
+    if (lowerCode(text.charCodeAt(at + k)) !== literal.charCodeAt(k)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+export class LiteralTrigger {
+  private readonly byFirstChar = new Map<string, Beginning[]>();
+  private readonly trigger: RegExp;
+
+  /** `sets[i]`: lower-case beginnings one of which starts every match of rule i. */
+  constructor(private readonly sets: readonly (readonly string[])[]) {
+    const byLiteral = new Map<string, Beginning>();
+    sets.forEach((literals, rule) => {
+      for (const literal of literals) {
+        const b = byLiteral.get(literal) ?? { literal, rules: [], word: WORD.test(literal[0]) };
+        b.rules.push(rule);
+        byLiteral.set(literal, b);
+      }
+    });
+    for (const b of byLiteral.values()) {
+      this.byFirstChar.set(b.literal[0], [...(this.byFirstChar.get(b.literal[0]) ?? []), b]);
+    }
+    const all = [...byLiteral.values()];
+    const words = literalTrie(all.filter((b) => b.word).map((b) => b.literal));
+    const signs = literalTrie(all.filter((b) => !b.word).map((b) => b.literal));
+    this.trigger = new RegExp([words && `\\b${words}`, signs].filter(Boolean).join('|'), 'gi');
+  }
+
+  /** Rule i's starts, from the one scan shared by all rules of this trigger. */
+  startsOf(rule: number): Starts {
+    return (scan) => scan.positions(this, (s) => this.find(s))?.[rule] ?? null;
+  }
+
+  /** For each rule, where one of its beginnings starts (null: too many). */
+  private find(scan: Scan): (number[] | null)[] {
+    const text = scan.text;
+    const starts: number[][] = this.sets.map(() => []);
+    this.trigger.lastIndex = 0;
+    for (let m = this.trigger.exec(text); m; m = this.trigger.exec(text)) {
+      const at = m.index;
+      const afterWord = at > 0 && WORD.test(text.charAt(at - 1));
+      for (const b of this.byFirstChar.get(String.fromCharCode(lowerCode(text.charCodeAt(at)))) ??
+        []) {
+        if ((b.word && afterWord) || !startsAt(text, at, b.literal)) {
+          continue;
+        }
+        for (const rule of b.rules) {
+          const list = starts[rule];
+          if (list[list.length - 1] !== at) {
+            list.push(at);
+          }
+        }
+      }
+      this.trigger.lastIndex = at + 1;
+    }
+    return starts.map((list) => (list.length > scan.denseStarts ? null : list));
+  }
+}
