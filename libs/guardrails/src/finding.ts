@@ -22,6 +22,8 @@ export interface Rule {
   gate?: RegExp;
   /** Where a match can start (a superset, ascending): the regex is tried sticky there only (GR25). */
   starts?: Starts;
+  /** Digits a match needs within 40 characters of its start: fewer, and the start is skipped. */
+  minDigits?: number;
 }
 
 /** Inputs beyond this are scanned in their first MAX_SCAN_CHARS only (GR2: bounded cost per call). */
@@ -70,6 +72,11 @@ export function matchesAt(
   return out;
 }
 
+/** GR27: the starts with at least `min` digits near them (one shared count per start). */
+function withDigits(scan: Scan, starts: number[] | null, min: number | undefined): number[] | null {
+  return starts && min ? starts.filter((at) => scan.digitsNear(at) >= min) : starts;
+}
+
 /** Runs the rules over `text`; findings sorted by start and merged (GR6 merges secrets itself). */
 export function runRules(rules: readonly Rule[], text: string | Scan, merge = true): Finding[] {
   const scan =
@@ -84,7 +91,7 @@ export function runRules(rules: readonly Rule[], text: string | Scan, merge = tr
     }
     rule.regex.lastIndex = 0;
     const matches = rule.starts
-      ? matchesAt(rule.regex, input, rule.starts(scan))
+      ? matchesAt(rule.regex, input, withDigits(scan, rule.starts(scan), rule.minDigits))
       : input.matchAll(rule.regex);
     for (const m of matches) {
       const span = rule.group === undefined ? undefined : m.indices?.[rule.group];

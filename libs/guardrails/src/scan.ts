@@ -5,6 +5,7 @@
  */
 export class Scan {
   private readonly shared = new Map<object, unknown>();
+  private digitCounts?: Uint8Array;
 
   constructor(readonly text: string) {}
 
@@ -14,6 +15,20 @@ export class Scan {
       this.shared.set(key, find(this));
     }
     return this.shared.get(key) as T;
+  }
+
+  /** How many digits the 40 characters from `at` hold (at most 40), counted once per start. */
+  digitsNear(at: number): number {
+    this.digitCounts ??= new Uint8Array(this.text.length + 1);
+    if (this.digitCounts[at] === 0) {
+      let n = 0;
+      for (let i = at; i < at + 40 && i < this.text.length; i += 1) {
+        const c = this.text.charCodeAt(i);
+        n += c >= 48 && c <= 57 ? 1 : 0;
+      }
+      this.digitCounts[at] = n + 1;
+    }
+    return this.digitCounts[at] - 1;
   }
 
   /** More starts than this and one pass of a rule's regex is cheaper than a try per start. */
@@ -83,8 +98,28 @@ export function unionStarts(...sources: Starts[]): Starts {
 
 /** A digit after no letter or digit: where every numeric identifier starts (GR25). */
 export const NUMBER_STARTS = triggerStarts(/(?<![A-Za-z0-9])\d/g);
-/** Where a phone number can start: a number, or `+` or `(` before one (rare, so a cheap scan). */
-export const PHONE_STARTS = unionStarts(NUMBER_STARTS, triggerStarts(/[+(]\(?\d/g));
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/** `+` or `(` before a digit (or `+(` before one): found with `indexOf`, no regex pass. */
+function signStarts(scan: Scan): number[] {
+  const text = scan.text;
+  const lists = ['+', '('].map((sign) => {
+    const out: number[] = [];
+    for (let at = text.indexOf(sign); at >= 0; at = text.indexOf(sign, at + 1)) {
+      const next = text.charCodeAt(at + 1);
+      if (isDigit(next) || (next === 40 && isDigit(text.charCodeAt(at + 2)))) {
+        out.push(at);
+      }
+    }
+    return out;
+  });
+  return mergeSorted(lists[0], lists[1]);
+}
+
+/** Where a phone number can start: a number, or `+` or `(` before one. */
+export const PHONE_STARTS = unionStarts(NUMBER_STARTS, (scan) =>
+  scan.positions(signStarts, signStarts),
+);
 /** Up to five capitals and a digit (IBAN, postcodes, PAN, NINO), after no letter or digit. */
 export const CAPITALS_DIGIT_STARTS = triggerStarts(/(?<![A-Za-z0-9])[A-Z]{1,5} ?\d/g);
 

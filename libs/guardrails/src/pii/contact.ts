@@ -119,6 +119,7 @@ const IPV4: Rule = {
   regex:
     /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)/g,
   score: 0.9,
+  minDigits: 4,
   starts: NUMBER_STARTS,
   validate: (value, text, start) =>
     isIPv4(value) && !NOT_IP_CONTEXT.test(before(text, start, 12)) ? 0.9 : 0,

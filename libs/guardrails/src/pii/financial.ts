@@ -65,6 +65,7 @@ const PAYMENT_CARD: Rule = {
   type: 'PAYMENT_CARD',
   regex: /(?<![\w.\-/]|\d[ .\-/])(?:\d[ -]?){12,18}\d(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  minDigits: 13,
   starts: NUMBER_STARTS,
   validate: (value, text, start) => cardScore(value, text, start),
 };
@@ -186,6 +187,7 @@ const US_SSN: Rule = {
   type: 'US_SSN',
   regex: /(?<![\w.\-/]|\d[ .\-/])\d{3}([- ]?)\d{2}\1\d{4}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  minDigits: 9,
   starts: NUMBER_STARTS,
   validate: ssnScore,
 };

@@ -28,6 +28,7 @@ const AADHAAR: Rule = {
   type: 'NATIONAL_ID',
   regex: /(?<![\w.\-/]|\d[ .\-/])[2-9]\d{3}([ -]?)\d{4}\1\d{4}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  minDigits: 12,
   starts: NUMBER_STARTS,
   validate: (value, text, start) => {
     const digits = value.replace(/\D/g, '');
@@ -63,6 +64,7 @@ const CHINA_RIC: Rule = {
   regex:
     /(?<![\w.\-/]|\d[ .\-/])[1-9]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\w])/g,
   score: 0,
+  minDigits: 17,
   starts: NUMBER_STARTS,
   validate: (value) => {
     let sum = 0;
@@ -95,6 +97,7 @@ const BRAZIL_CPF: Rule = {
   type: 'NATIONAL_ID',
   regex: /(?<![\w.\-/]|\d[ .\-/])\d{3}(\.?)\d{3}\1\d{3}-?\d{2}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  minDigits: 11,
   starts: NUMBER_STARTS,
   validate: (value, text, start) => {
     if (!cpfValid(value.replace(/\D/g, ''))) {
@@ -111,6 +114,7 @@ const SPAIN_DNI: Rule = {
   type: 'NATIONAL_ID',
   regex: /(?<![A-Za-z0-9])[XYZ0-9]\d{7}-?[A-HJ-NP-TV-Z](?![A-Za-z0-9])/g,
   score: 0,
+  minDigits: 7,
   starts: unionStarts(NUMBER_STARTS, CAPITALS_DIGIT_STARTS),
   validate: (value) => {
     const v = value.replace('-', '');
@@ -127,6 +131,7 @@ const FRANCE_NIR: Rule = {
   regex:
     /(?<![\w.\-/]|\d[ .\-/])[12] ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  minDigits: 14,
   starts: NUMBER_STARTS,
   validate: (value) => {
     const v = value.replace(/ /g, '').replace('2A', '19').replace('2B', '18');
@@ -140,6 +145,7 @@ const CANADA_SIN: Rule = {
   type: 'NATIONAL_ID',
   regex: /(?<![\w.\-/]|\d[ .\-/])\d{3}([ -]?)\d{3}\1\d{3}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  minDigits: 9,
   starts: NUMBER_STARTS,
   validate: (value, text, start) =>
     luhnValid(value.replace(/\D/g, '')) &&
@@ -156,6 +162,7 @@ const KOREA_RRN: Rule = {
   regex:
     /(?<![\w.\-/]|\d[ .\-/])\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])-[1-4]\d{6}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  minDigits: 13,
   starts: NUMBER_STARTS,
   validate: (value) => {
     const d = value.replace('-', '');
