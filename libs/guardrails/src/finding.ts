@@ -51,12 +51,18 @@ export function matchesAt(
   text: string,
   starts: readonly number[] | null,
 ): RegExpExecArray[] {
+  const out: RegExpExecArray[] = [];
   if (starts === null) {
     regex.lastIndex = 0;
-    return [...text.matchAll(regex)] as RegExpExecArray[];
+    for (let m = regex.exec(text); m; m = regex.exec(text)) {
+      out.push(m);
+      if (m[0] === '') {
+        regex.lastIndex += 1;
+      }
+    }
+    return out;
   }
   const at = sticky(regex);
-  const out: RegExpExecArray[] = [];
   let from = 0;
   for (const start of starts) {
     if (start < from) {

@@ -11,6 +11,8 @@ interface Beginning {
 }
 
 const WORD = /\w/;
+const isWordCode = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 
 /** Lower case as the `i` flag compares: ASCII letters, and other letters among themselves. */
 function lowerCode(c: number): number {
@@ -31,7 +33,7 @@ function startsAt(text: string, at: number, literal: string): boolean {
 }
 
 export class LiteralTrigger {
-  private readonly byFirstChar = new Map<string, Beginning[]>();
+  private readonly byFirstChar = new Map<number, Beginning[]>();
   private readonly trigger: RegExp;
 
   /** `sets[i]`: lower-case beginnings one of which starts every match of rule i. */
@@ -45,7 +47,8 @@ export class LiteralTrigger {
       }
     });
     for (const b of byLiteral.values()) {
-      this.byFirstChar.set(b.literal[0], [...(this.byFirstChar.get(b.literal[0]) ?? []), b]);
+      const first = b.literal.charCodeAt(0);
+      this.byFirstChar.set(first, [...(this.byFirstChar.get(first) ?? []), b]);
     }
     const all = [...byLiteral.values()];
     const words = literalTrie(all.filter((b) => b.word).map((b) => b.literal));
@@ -61,25 +64,32 @@ export class LiteralTrigger {
   /** For each rule, where one of its beginnings starts (null: too many). */
   private find(scan: Scan): (number[] | null)[] {
     const text = scan.text;
-    const starts: number[][] = this.sets.map(() => []);
+    const most = scan.denseStarts;
+    const starts: (number[] | null)[] = this.sets.map(() => []);
+    let open = this.sets.filter((literals) => literals.length > 0).length;
     this.trigger.lastIndex = 0;
-    for (let m = this.trigger.exec(text); m; m = this.trigger.exec(text)) {
+    for (let m = this.trigger.exec(text); m && open > 0; m = this.trigger.exec(text)) {
       const at = m.index;
-      const afterWord = at > 0 && WORD.test(text.charAt(at - 1));
-      for (const b of this.byFirstChar.get(String.fromCharCode(lowerCode(text.charCodeAt(at)))) ??
-        []) {
+      const afterWord = at > 0 && isWordCode(text.charCodeAt(at - 1));
+      for (const b of this.byFirstChar.get(lowerCode(text.charCodeAt(at))) ?? []) {
         if ((b.word && afterWord) || !startsAt(text, at, b.literal)) {
           continue;
         }
         for (const rule of b.rules) {
           const list = starts[rule];
-          if (list[list.length - 1] !== at) {
-            list.push(at);
+          if (list === null || list[list.length - 1] === at) {
+            continue;
+          }
+          list.push(at);
+          if (list.length > most) {
+            // Too many starts for this rule: it scans the whole text; once all do, stop here.
+            starts[rule] = null;
+            open -= 1;
           }
         }
       }
       this.trigger.lastIndex = at + 1;
     }
-    return starts.map((list) => (list.length > scan.denseStarts ? null : list));
+    return starts;
   }
 }
