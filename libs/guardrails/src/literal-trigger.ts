@@ -32,6 +32,15 @@ function startsAt(text: string, at: number, literal: string): boolean {
   return true;
 }
 
+function allDense(starts: readonly (number[] | null)[], rules: readonly number[]): boolean {
+  for (const rule of rules) {
+    if (starts[rule] !== null) {
+      return false;
+    }
+  }
+  return true;
+}
+
 export class LiteralTrigger {
   private readonly byFirstChar = new Map<number, Beginning[]>();
   private readonly trigger: RegExp;
@@ -72,7 +81,7 @@ export class LiteralTrigger {
       const at = m.index;
       const afterWord = at > 0 && isWordCode(text.charCodeAt(at - 1));
       for (const b of this.byFirstChar.get(lowerCode(text.charCodeAt(at))) ?? []) {
-        if ((b.word && afterWord) || !startsAt(text, at, b.literal)) {
+        if ((b.word && afterWord) || allDense(starts, b.rules) || !startsAt(text, at, b.literal)) {
           continue;
         }
         for (const rule of b.rules) {

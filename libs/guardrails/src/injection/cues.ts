@@ -1,3 +1,5 @@
+import { LiteralTrigger } from '../literal-trigger';
+
 // GR7 cues. Bounded word gaps and a literal first word per alternative keep backtracking bounded
 // (GR2).
 export interface Cue {
@@ -195,3 +197,6 @@ export const CUES: Cue[] = [
     'decode base64 rot13 unhex deobfuscate reverse',
   ),
 ];
+
+/** GR28: one scan for the beginnings of every cue. */
+export const CUE_STARTS = new LiteralTrigger(CUES.map((c) => c.starts));

@@ -1,8 +1,7 @@
 import { Finding, MAX_SCAN_CHARS, before, matchesAt, sortAndMerge } from '../finding';
 import { Scan } from '../scan';
 import { base64Blobs } from './base64-runs';
-import { LiteralTrigger } from '../literal-trigger';
-import { CUES, Cue } from './cues';
+import { CUES, CUE_STARTS, Cue } from './cues';
 
 const DISCUSSION =
   /\b(?:e\.g\.|such as|for example|example|phrases?|like|called|known as|detect\w*|attacks?|attackers?|injections?|classifier|filter|strings?|patterns?|flag\w*|blocks?|says?|said|wrote|quote|meme|article|paper|research)\b/;
@@ -10,8 +9,7 @@ const QUOTES = `"'“”‘’\`«»`;
 const isQuote = (ch: string): boolean => ch !== '' && QUOTES.includes(ch);
 const TAG_CHARACTERS = /[\u{E0000}-\u{E007F}]{4,}/gu;
 const MAX_DECODED_BLOBS = 8;
-/** GR28: one scan for the beginnings of every cue. */
-const CUE_STARTS = new LiteralTrigger(CUES.map((c) => c.starts));
+
 const PLAIN_TEXT = /^[\t\n\r\x20-\x7e]*$/;
 
 /**

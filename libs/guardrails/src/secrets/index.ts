@@ -3,7 +3,7 @@ import { PREFIXED_RULES } from './prefixed';
 import { STRUCTURED_RULES, privateKeys } from './structured';
 
 // Issuer-specific rules come first so a key found by its prefix is not reported again as generic.
-const SECRET_RULES = [...PREFIXED_RULES, ...STRUCTURED_RULES];
+export const SECRET_RULES = [...PREFIXED_RULES, ...STRUCTURED_RULES];
 
 /** Whether a span overlaps one of `sorted` (by start), given the running maximum of their ends. */
 function overlapsAny(sorted: Finding[], maxEnd: number[], f: Finding): boolean {
