@@ -97,8 +97,7 @@ const asciiOrder = new Uint8Array(128);
 
 /** Shannon entropy in bits per character. */
 export function entropy(text: string): number {
-  // ASCII text (nearly every candidate) is counted in a table; the sum keeps first-seen order, so
-  // the result is the same number the map below gives.
+  // ASCII counted in a table, summed in first-seen order: the same number the map gives.
   let kinds = 0;
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);

@@ -31,7 +31,6 @@ export const MAX_SCAN_CHARS = 1_048_576;
 
 const stickyCopies = new WeakMap<RegExp, RegExp>();
 
-/** The rule's regex with `y` for `g`: matches only where `lastIndex` points. */
 function sticky(regex: RegExp): RegExp {
   let copy = stickyCopies.get(regex);
   if (!copy) {
@@ -41,11 +40,7 @@ function sticky(regex: RegExp): RegExp {
   return copy;
 }
 
-/**
- * A global regex's matches, found by trying it only at `starts` (GR25): the same matches as
- * `matchAll` as long as no match can start elsewhere (each start at or after the previous match's
- * end). Null starts (too many) run the regex over the whole text.
- */
+/** GR25: `matchAll`'s matches, as long as none can start outside `starts`. */
 export function matchesAt(
   regex: RegExp,
   text: string,
@@ -78,7 +73,6 @@ export function matchesAt(
   return out;
 }
 
-/** GR27: the starts with at least `min` digits near them (one shared count per start). */
 function withDigits(scan: Scan, starts: number[] | null, min: number | undefined): number[] | null {
   return starts && min ? starts.filter((at) => scan.digitsNear(at) >= min) : starts;
 }
@@ -114,7 +108,6 @@ export function runRules(rules: readonly Rule[], text: string | Scan, merge = tr
   return merge ? sortAndMerge(found) : found;
 }
 
-/** The last of the four kept findings that overlaps `f`, or undefined. */
 function overlapping(out: Finding[], f: Finding): Finding | undefined {
   for (let i = out.length - 1; i >= Math.max(0, out.length - 4); i -= 1) {
     if (f.start < out[i].end && out[i].start < f.end) {

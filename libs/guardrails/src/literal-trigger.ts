@@ -1,7 +1,6 @@
 import { Scan, Starts, literalTrie } from './scan';
 
-// GR25: one case-insensitive scan for the beginnings of several rules at once, then each rule is
-// tried (sticky) only where one of its own beginnings starts.
+// GR25: one case-insensitive scan for the beginnings of several rules at once.
 
 interface Beginning {
   literal: string;
@@ -22,7 +21,6 @@ function lowerCode(c: number): number {
   return String.fromCharCode(c).toLowerCase().charCodeAt(0);
 }
 
-/** Whether `literal` (lower case) is at `at`, in any case. */
 function startsAt(text: string, at: number, literal: string): boolean {
   for (let k = 0; k < literal.length; k += 1) {
     if (lowerCode(text.charCodeAt(at + k)) !== literal.charCodeAt(k)) {
@@ -65,12 +63,10 @@ export class LiteralTrigger {
     this.trigger = new RegExp([words && `\\b${words}`, signs].filter(Boolean).join('|'), 'gi');
   }
 
-  /** Rule i's starts, from the one scan shared by all rules of this trigger. */
   startsOf(rule: number): Starts {
     return (scan) => scan.positions(this, (s) => this.find(s))?.[rule] ?? null;
   }
 
-  /** For each rule, where one of its beginnings starts (null: too many). */
   private find(scan: Scan): (number[] | null)[] {
     const text = scan.text;
     const most = scan.denseStarts;
@@ -91,7 +87,6 @@ export class LiteralTrigger {
           }
           list.push(at);
           if (list.length > most) {
-            // Too many starts for this rule: it scans the whole text; once all do, stop here.
             starts[rule] = null;
             open -= 1;
           }

@@ -1,15 +1,10 @@
-/**
- * One text under scan, with the start positions several rules of an engine share computed once
- * (GR25). Case-insensitive triggers run with the `i` flag on the text itself: lower-casing a copy
- * costs more than the flag (two-byte strings go through ICU) and may move positions (`İ`).
- */
+/** GR25: one text and the start positions its rules share, computed once. */
 export class Scan {
   private readonly shared = new Map<object, unknown>();
   private digitCounts?: Uint8Array;
 
   constructor(readonly text: string) {}
 
-  /** `find`'s positions, computed once per text for every rule that passes the same `key`. */
   positions<T>(key: object, find: (scan: Scan) => T): T {
     if (!this.shared.has(key)) {
       this.shared.set(key, find(this));
@@ -17,7 +12,6 @@ export class Scan {
     return this.shared.get(key) as T;
   }
 
-  /** How many digits the 40 characters from `at` hold (at most 40), counted once per start. */
   digitsNear(at: number): number {
     this.digitCounts ??= new Uint8Array(this.text.length + 1);
     if (this.digitCounts[at] === 0) {
@@ -31,7 +25,6 @@ export class Scan {
     return this.digitCounts[at] - 1;
   }
 
-  /** More starts than this and one pass of a rule's regex is cheaper than a try per start. */
   get denseStarts(): number {
     return Math.ceil(this.text.length / DENSE_STARTS);
   }
@@ -40,13 +33,9 @@ export class Scan {
 /** One try of a sticky regex costs about as much as this many characters of a full pass. */
 const DENSE_STARTS = 24;
 
-/**
- * Where a rule's match can start, ascending; the rule's regex is then tried there only (GR25).
- * Null: so many starts that the regex runs over the whole text instead.
- */
+/** Ascending; null: so many that the rule's regex runs over the whole text instead. */
 export type Starts = (scan: Scan) => number[] | null;
 
-/** Every index where `trigger` (a global regex) matches, overlapping ones included. */
 export function triggerStarts(trigger: RegExp): Starts {
   const find = (scan: Scan): number[] | null => {
     const text = scan.text;
@@ -66,7 +55,6 @@ export function triggerStarts(trigger: RegExp): Starts {
   return (scan) => scan.positions(trigger, find);
 }
 
-/** Two ascending lists as one, without repeats (a linear merge). */
 function mergeSorted(a: number[], b: number[]): number[] {
   const out: number[] = [];
   let i = 0;
@@ -80,7 +68,6 @@ function mergeSorted(a: number[], b: number[]): number[] {
   return out;
 }
 
-/** Ascending, without repeats: the union of several sources of starts. */
 export function unionStarts(...sources: Starts[]): Starts {
   const merge = (scan: Scan): number[] | null => {
     let all: number[] = [];
@@ -100,7 +87,6 @@ export function unionStarts(...sources: Starts[]): Starts {
 export const NUMBER_STARTS = triggerStarts(/(?<![A-Za-z0-9])\d/g);
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
-/** `+` or `(` before a digit (or `+(` before one): found with `indexOf`, no regex pass. */
 function signStarts(scan: Scan): number[] {
   const text = scan.text;
   const lists = ['+', '('].map((sign) => {
@@ -116,7 +102,6 @@ function signStarts(scan: Scan): number[] {
   return mergeSorted(lists[0], lists[1]);
 }
 
-/** Where a phone number can start: a number, or `+` or `(` before one. */
 export const PHONE_STARTS = unionStarts(NUMBER_STARTS, (scan) =>
   scan.positions(signStarts, signStarts),
 );
@@ -125,10 +110,7 @@ export const CAPITALS_DIGIT_STARTS = triggerStarts(/(?<![A-Za-z0-9])[A-Z]{1,5} ?
 
 const escapeChar = (c: string): string => c.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 
-/**
- * A regex source matching exactly `literals`, written as a trie (`d(?:o|ate)`): V8 tries the
- * alternatives of a flat list one by one at every position, a trie rejects on the first letter.
- */
+/** V8 tries a flat list of literals one by one at every position; a trie rejects on the first. */
 export function literalTrie(literals: readonly string[]): string {
   const groups = new Map<string, string[]>();
   let ends = false;

@@ -3,16 +3,12 @@ for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
   B64[ch.charCodeAt(0)] = 1;
 }
 const isB64 = (c: number): boolean => c < 128 && B64[c] === 1;
-/** `=`, `_`, `-` or a base64 character: what may not touch a blob on either side. */
 const touches = (c: number): boolean => isB64(c) || c === 61 || c === 95 || c === 45;
 
 const MIN = 40;
 const MAX = 4096;
 
-/**
- * GR28: the spans `/(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{40,4096}={0,2}(?![A-Za-z0-9+/=_-])/g` would
- * match, found by looking at every 40th character: a run of 40 base64 characters holds one of them.
- */
+/** GR28: base64 blobs (40–4096, padding) by every 40th character: a blob holds one of them. */
 export function base64Blobs(text: string): [number, number][] {
   const out: [number, number][] = [];
   let i = MIN - 1;

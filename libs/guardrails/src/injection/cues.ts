@@ -6,10 +6,7 @@ export interface Cue {
   category: 'OVERRIDE' | 'ROLE_PLAY' | 'EXFILTRATION' | 'TOOL_OUTPUT' | 'ENCODED';
   regex: RegExp;
   score: number;
-  /**
-   * GR28: lower-case beginnings, one of which every match starts with; the cue is tried only where
-   * one of them starts (empty: the cue runs over the whole text).
-   */
+  /** GR28: lower-case beginnings of every match (empty: the cue runs over the whole text). */
   starts: string[];
 }
 

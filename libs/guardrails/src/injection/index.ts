@@ -63,7 +63,6 @@ function encodedFindings(text: string): (Finding & { category: string })[] {
       found.push({ type: 'PROMPT_INJECTION', category: 'ENCODED', start, end, score: 0.9 });
     }
   }
-  // Tag characters are astral: none can match where their high surrogate never occurs.
   TAG_CHARACTERS.lastIndex = 0;
   const tags = text.includes('\uDB40') ? text.matchAll(TAG_CHARACTERS) : [];
   for (const m of tags) {

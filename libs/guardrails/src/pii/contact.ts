@@ -18,10 +18,7 @@ const isLocalChar = (c: number): boolean =>
   c === 45;
 const isAlnum = (c: number): boolean => isLocalChar(c) && c > 45 && c !== 46;
 
-/**
- * GR27: an address's start is the start of the run of local-part characters before its `@` (the
- * look-behind forbids starting inside one), so each `@` gives at most one start, found backwards.
- */
+/** GR27: an address starts where the run of local-part characters before its `@` starts. */
 function emailStarts(scan: Scan): number[] | null {
   const text = scan.text;
   const out: number[] = [];
@@ -129,7 +126,6 @@ const isHex = (c: number): boolean =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 const WORD_DOT_COLON = /[\w:.]/;
 
-/** GR27: an IPv6 candidate starts at most four hex digits before a colon, where no word precedes. */
 function ipv6Starts(scan: Scan): number[] | null {
   const text = scan.text;
   const out: number[] = [];

@@ -11,10 +11,7 @@ const DATE = `(\\d{4}[-/.]\\d{1,2}[-/.]\\d{1,2}|\\d{1,2}[-/.]\\d{1,2}[-/.](?:\\d
 const DOB_WORDS =
   '(?:dob|d\\.o\\.b\\.?|date[ _]?of[ _]?birth|dateofbirth|birth[ _]?date|birthdate|birthday|born(?: on)?|geboren(?: am)?|née? le|fecha de nacimiento|data de nascimento)';
 
-/**
- * GR25: one case-insensitive scan for the words dates of birth, names and Southern European
- * streets start with (a superset of the rules' own, case-sensitive or not, beginnings).
- */
+/** GR25: the words dates of birth, names and southern streets start with, in any case. */
 const WORD_STARTS = new LiteralTrigger([
   'dob d.o date birth born geboren né fecha data'.split(' '),
   'my name full patient customer employee contact cardholder beneficiary account sign sincerely regards dear mr ms miss mx dr prof'.split(
@@ -107,10 +104,7 @@ const UPPER_DE = /[A-ZÄÖÜ]/;
 
 const STREET_WORD_BEFORE = /(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm) $/;
 
-/**
- * A German street is one capitalised word ending in a street word, then a space and its number:
- * from each number start (shared with the numeric rules) back to the word's capital.
- */
+/** A German street: from its number's start back over the street word to its capital. */
 function germanStreetStarts(scan: Scan): number[] | null {
   const numbers = NUMBER_STARTS(scan);
   if (numbers === null) {
@@ -142,7 +136,6 @@ function germanStreetStarts(scan: Scan): number[] | null {
   return out;
 }
 
-/** GR25: German streets, French numbers, Spanish, Italian and Portuguese street words. */
 const EU_ADDRESS_STARTS = unionStarts(NUMBER_STARTS, WORD_STARTS.startsOf(2), (scan) =>
   scan.positions(germanStreetStarts, germanStreetStarts),
 );

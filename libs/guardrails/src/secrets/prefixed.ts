@@ -16,15 +16,11 @@ function prefixOf(body: string): string {
 
 const prefixes: string[] = [];
 
-/**
- * GR26: one scan for the prefixes of every rule below; each rule is then tried only where some
- * prefix starts (a rule's matches all start with its own prefix).
- */
+/** GR26: one scan for every rule's prefix; each rule is tried where its first character is. */
 let combinedTrigger: Starts | undefined;
 const prefixStarts: Starts = (scan) =>
   (combinedTrigger ??= triggerStarts(new RegExp(prefixes.join('|'), 'g')))(scan);
 
-/** The characters a body can start with: its first, or each first of a leading `(?:a|b)`. */
 function firstCharacters(body: string): Set<string> {
   const alternatives = body.startsWith('(?:')
     ? body.slice(3, body.indexOf(')')).split('|')
@@ -32,7 +28,6 @@ function firstCharacters(body: string): Set<string> {
   return new Set(alternatives.map((a) => a[0]));
 }
 
-/** The shared prefix starts where the text has one of `firsts`: where this rule can match. */
 function startsFor(firsts: Set<string>): Starts {
   const find = (scan: Scan): number[] | null =>
     prefixStarts(scan)?.filter((at) => firsts.has(scan.text[at])) ?? null;

@@ -73,10 +73,7 @@ const isWordPlusDotDash = (c: number): boolean =>
   c === 45;
 const isSchemeChar = (c: number): boolean => isWordPlusDotDash(c) || c === 58;
 
-/**
- * GR26: a connection string's scheme ends at `://`; its start is a position within the 24 scheme
- * characters before, after none of `[\w+.-]` (so the run's start, or just after a `:` in `jdbc:`).
- */
+/** GR26: a scheme starts within 24 characters before its `://`, after none of `[\w+.-]`. */
 function schemeStarts(scan: Scan): number[] | null {
   const text = scan.text;
   const out: number[] = [];
@@ -173,7 +170,6 @@ const GENERIC_SECRET: Rule = {
   ),
   group: 1,
   score: 0,
-  // GR26: every secret name starts with one of these (in any case).
   starts: triggerStarts(
     new RegExp(
       literalTrie(
