@@ -92,8 +92,37 @@ export function verhoeffValid(digits: string): boolean {
   return c === 0;
 }
 
+const asciiCounts = new Uint32Array(128);
+const asciiOrder = new Uint8Array(128);
+
 /** Shannon entropy in bits per character. */
 export function entropy(text: string): number {
+  // ASCII counted in a table, summed in first-seen order: the same number the map gives.
+  let kinds = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c >= 128) {
+      for (let k = 0; k < kinds; k += 1) {
+        asciiCounts[asciiOrder[k]] = 0;
+      }
+      return entropyOfAnyText(text);
+    }
+    if (asciiCounts[c] === 0) {
+      asciiOrder[kinds] = c;
+      kinds += 1;
+    }
+    asciiCounts[c] += 1;
+  }
+  let bits = 0;
+  for (let k = 0; k < kinds; k += 1) {
+    const p = asciiCounts[asciiOrder[k]] / text.length;
+    asciiCounts[asciiOrder[k]] = 0;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+function entropyOfAnyText(text: string): number {
   const counts = new Map<string, number>();
   for (const ch of text) {
     counts.set(ch, (counts.get(ch) ?? 0) + 1);

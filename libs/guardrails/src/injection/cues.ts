@@ -1,18 +1,20 @@
+import { LiteralTrigger } from '../literal-trigger';
+
 // GR7 cues. Bounded word gaps and a literal first word per alternative keep backtracking bounded
 // (GR2).
 export interface Cue {
   category: 'OVERRIDE' | 'ROLE_PLAY' | 'EXFILTRATION' | 'TOOL_OUTPUT' | 'ENCODED';
   regex: RegExp;
   score: number;
-  /** Lower-case words one of which the text must contain for the cue to be tried (GR2). */
-  keys: string[];
+  /** GR28: lower-case beginnings of every match (empty: the cue runs over the whole text). */
+  starts: string[];
 }
 
-const cue = (category: Cue['category'], source: string, score: number, keys: string): Cue => ({
+const cue = (category: Cue['category'], source: string, score: number, starts: string): Cue => ({
   category,
   regex: new RegExp(source, 'gi'),
   score,
-  keys: keys.split(' '),
+  starts: starts === '' ? [] : starts.split(' '),
 });
 
 const FILLER =
@@ -33,73 +35,73 @@ export const CUES: Cue[] = [
     'OVERRIDE',
     `\\b(?:ignore|disregard|forget|override|bypass|skip|abandon|neglect)${FILLER}{0,4}\\s+${RULES_NOUN}\\b`,
     0.9,
-    'ignor disregard forget overrid bypass skip abandon neglect',
+    'ignore disregard forget override bypass skip abandon neglect',
   ),
   cue(
     'OVERRIDE',
     "\\b(?:forget|disregard|ignore)\\s+(?:everything|all(?:\\s+that)?)\\s+(?:you(?:'ve|\\s+have|\\s+were)?\\s+(?:been\\s+)?(?:told|said|learned|given)|(?:above|before|previously|so\\s+far))",
     0.9,
-    'forget disregard ignor',
+    'forget disregard ignore',
   ),
   cue(
     'OVERRIDE',
     '\\b(?:new|updated|revised|real|actual|true|override)\\s+(?:system\\s+)?(?:instructions?|directives?|rules|prompt)\\s*:',
     0.75,
-    'instruction directive rules prompt',
+    'new updated revised real actual true override',
   ),
   cue(
     'OVERRIDE',
     '\\bfrom\\s+now\\s+on,?\\s+(?:you|your|the\\s+assistant)\\s+(?:will|are|must|should|shall|answer|respond|reply|act|only)',
     0.7,
-    'now on',
+    'from',
   ),
   cue(
     'OVERRIDE',
     `\\byou\\s+(?:are|will\\s+be)\\s+no\\s+longer\\s+(?:an?\\s+)?(?:bound|restricted|limited|following|required|${AI})`,
     0.85,
-    'longer',
+    'you',
   ),
   cue(
     'OVERRIDE',
     "\\b(?:do\\s+not|don't|stop)\\s+follow(?:ing)?\\s+(?:your|the|any)\\s+(?:previous\\s+|original\\s+|system\\s+|initial\\s+)?(?:instructions|rules|guidelines|programming)",
     0.85,
-    'follow',
+    'do stop',
   ),
   cue(
     'OVERRIDE',
     '\\b(?:override|disable|turn\\s+off|deactivate|bypass)\\s+(?:your\\s+|the\\s+|all\\s+)?(?:safety|security|content|moderation|ethical)\\s+(?:filters?|protocols?|settings|policy|policies|guidelines|checks|guardrails)',
     0.85,
-    'safety security content moderation ethical',
+    'override disable turn deactivate bypass',
   ),
   cue(
     'OVERRIDE',
     '<\\|im_start\\|>\\s*system|<\\|system\\|>|\\[\\/?INST\\]|<<\\/?SYS>>|<\\/?system>|<\\|endoftext\\|>|<\\|im_end\\|>',
     0.8,
-    '<| [inst [/inst <<sys <system </system',
+    '<| [inst [/inst << <system </system',
   ),
   cue(
     'OVERRIDE',
     '(?:^|\\n)[ \\t]{0,4}(?:#{1,4}[ \\t]{0,2})?(?:system|admin|developer)[ \\t]{0,2}(?:prompt|message|override|instructions?|note)?[ \\t]{0,2}:[ \\t]{0,2}(?:you|ignore|the\\s+assistant|new)',
     0.7,
-    'system admin developer',
+    '',
   ),
   cue(
     'ROLE_PLAY',
     `\\b(?:you\\s+are\\s+now|you're\\s+now|from\\s+now\\s+on\\s+you\\s+are|act\\s+as|acting\\s+as|pretend\\s+(?:to\\s+be|you\\s+are|you're)|role-?play\\s+as|behave\\s+(?:like|as)|simulate|imagine\\s+you\\s+are|become)\\s+(?:an?\\s+|the\\s+|my\\s+)?${PERSONA}\\b`,
     0.9,
-    'now act pretend play behave simulate imagine become',
+    'you act pretend role behave simulate imagine become from',
   ),
   cue(
     'ROLE_PLAY',
     '\\b(?:DAN|developer|god|jailbreak|sudo|unrestricted)\\s+mode\\b|\\bdo\\s+anything\\s+now\\b|\\bjailbr(?:eak|oken)\\b',
     0.8,
-    'mode anything jailbr',
+    'dan developer god jailbr sudo unrestricted do',
   ),
   cue(
     'ROLE_PLAY',
     '\\b(?:without|free\\s+(?:from|of)|no\\s+longer\\s+(?:bound|restricted)\\s+by|not\\s+bound\\s+by)\\s+(?:any\\s+)?(?:ethical|moral|safety|content|openai|anthropic)\\s+(?:guidelines|restrictions|constraints|filters|limits|considerations|rules|policies)',
     0.7,
-    'ethical moral safety content openai anthropic',
+    'without free no',
   ),
   cue(
     'ROLE_PLAY',
@@ -111,7 +113,7 @@ export const CUES: Cue[] = [
     'ROLE_PLAY',
     '\\b(?:hypothetically|in\\s+a\\s+fictional\\s+world|for\\s+a\\s+story),?\\s+(?:if\\s+)?you\\s+(?:had|have|were)\\s+no\\s+(?:rules|restrictions|filters|limits)',
     0.75,
-    'hypothetical fictional story',
+    'hypothetically in for',
   ),
   cue(
     'EXFILTRATION',
@@ -153,13 +155,13 @@ export const CUES: Cue[] = [
     'TOOL_OUTPUT',
     `\\b${AI}s?\\s+(?:reading|processing|summari[sz]ing|parsing)\\s+this\\b`,
     0.8,
-    'reading processing summari parsing',
+    'ai assistant llm model agent chat language claude gpt copilot bot',
   ),
   cue(
     'TOOL_OUTPUT',
     "\\b(?:do\\s+not|don't|never)\\s+(?:tell|inform|mention(?:\\s+this)?\\s+to|reveal\\s+this\\s+to|notify|alert|let)\\s+(?:the\\s+)?(?:user|human|customer|operator)s?\\b",
     0.8,
-    'not don never',
+    'do never',
   ),
   cue(
     'TOOL_OUTPUT',
@@ -171,13 +173,13 @@ export const CUES: Cue[] = [
     'TOOL_OUTPUT',
     `\\b(?:when|if|once)\\s+(?:the\\s+|an?\\s+)?${AI}\\s+(?:reads|sees|processes|summari[sz]es|receives|encounters)`,
     0.75,
-    'reads sees processes summari receives encounters',
+    'when if once',
   ),
   cue(
     'TOOL_OUTPUT',
     '\\b(?:instead|first|before\\s+(?:answering|responding|replying|continuing)),?\\s+(?:you\\s+must\\s+|you\\s+should\\s+|please\\s+)?(?:call|invoke|use|run|execute)\\s+(?:the\\s+)?[\\w.-]{1,64}\\s+(?:tool|function)\\b',
     0.7,
-    'tool function',
+    'instead first before',
   ),
   cue(
     'TOOL_OUTPUT',
@@ -189,6 +191,9 @@ export const CUES: Cue[] = [
     'ENCODED',
     '\\b(?:decode|base64[- ]?decode|rot13|unhex|deobfuscate|reverse)\\b[^.\\n]{0,60}?\\b(?:and|then)\\s+(?:follow|execute|run|obey|do|perform|apply|act\\s+on)\\b',
     0.75,
-    'decode rot13 unhex deobfuscate reverse',
+    'decode base64 rot13 unhex deobfuscate reverse',
   ),
 ];
+
+/** GR28: one scan for the beginnings of every cue. */
+export const CUE_STARTS = new LiteralTrigger(CUES.map((c) => c.starts));

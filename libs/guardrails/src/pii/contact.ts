@@ -3,15 +3,47 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js';
 
 import { Rule, before } from '../finding';
+import { NUMBER_STARTS, PHONE_STARTS, Scan } from '../scan';
 
 // GR2: every quantifier is bounded and every rule starts behind a one-character look-behind, so a
 // match attempt costs a bounded number of steps at each position and a scan is linear.
+
+const isLocalChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) ||
+  (c >= 65 && c <= 90) ||
+  (c >= 97 && c <= 122) ||
+  c === 46 ||
+  c === 37 ||
+  c === 43 ||
+  c === 45;
+const isAlnum = (c: number): boolean => isLocalChar(c) && c > 45 && c !== 46;
+
+/** GR27: an address starts where the run of local-part characters before its `@` starts. */
+function emailStarts(scan: Scan): number[] | null {
+  const text = scan.text;
+  const out: number[] = [];
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    let s = at;
+    while (s > 0 && at - s <= 64 && isLocalChar(text.charCodeAt(s - 1))) {
+      s -= 1;
+    }
+    const runLonger = s > 0 && isLocalChar(text.charCodeAt(s - 1));
+    if (s < at && !runLonger && isAlnum(text.charCodeAt(s)) && text.charAt(s - 1) !== '_') {
+      if (out.length === scan.denseStarts) {
+        return null;
+      }
+      out.push(s);
+    }
+  }
+  return out;
+}
 
 const EMAIL: Rule = {
   type: 'EMAIL',
   regex:
     /(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}[A-Za-z]{2,24}(?![\w-]|\.[A-Za-z0-9])/g,
   score: 0.95,
+  starts: (scan) => scan.positions(emailStarts, emailStarts),
 };
 
 const PHONE_CONTEXT =
@@ -72,6 +104,7 @@ const PHONE: Rule = {
   type: 'PHONE',
   regex: /(?<![\w+.\-/])(?:\+|00)?\(?\d[\d ().\-\u00a0]{5,20}\d(?![\w]|[.\-/]\d)/g,
   score: 0,
+  starts: PHONE_STARTS,
   validate: (value, text, start) => phoneScore(value, text, start),
 };
 
@@ -83,15 +116,40 @@ const IPV4: Rule = {
   regex:
     /(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\d)/g,
   score: 0.9,
+  minDigits: 4,
+  starts: NUMBER_STARTS,
   validate: (value, text, start) =>
     isIPv4(value) && !NOT_IP_CONTEXT.test(before(text, start, 12)) ? 0.9 : 0,
 };
+
+const isHex = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+const WORD_DOT_COLON = /[\w:.]/;
+
+function ipv6Starts(scan: Scan): number[] | null {
+  const text = scan.text;
+  const out: number[] = [];
+  for (let colon = text.indexOf(':'); colon >= 0; colon = text.indexOf(':', colon + 1)) {
+    let s = colon;
+    while (s > 0 && colon - s < 5 && isHex(text.charCodeAt(s - 1))) {
+      s -= 1;
+    }
+    if (colon - s <= 4 && !WORD_DOT_COLON.test(text.charAt(s - 1)) && out[out.length - 1] !== s) {
+      if (out.length === scan.denseStarts) {
+        return null;
+      }
+      out.push(s);
+    }
+  }
+  return out;
+}
 
 const IPV6: Rule = {
   type: 'IP_ADDRESS',
   regex:
     /(?<![\w:.])(?=[0-9A-Fa-f]{0,4}:[0-9A-Fa-f]{0,4}:)[0-9A-Fa-f:]{2,39}(?:\d{1,3}(?:\.\d{1,3}){3})?(?![\w:])/g,
   score: 0.9,
+  starts: (scan) => scan.positions(ipv6Starts, ipv6Starts),
   validate: (value) => {
     const colons = value.split(':').length - 1;
     const enough = colons >= 3 || (value.includes('::') && value.length >= 6);

@@ -1,3 +1,4 @@
+import { CAPITALS_DIGIT_STARTS, NUMBER_STARTS } from '../scan';
 import { Rule, after, before } from '../finding';
 import { luhnValid, mod97 } from '../checksums';
 
@@ -64,6 +65,8 @@ const PAYMENT_CARD: Rule = {
   type: 'PAYMENT_CARD',
   regex: /(?<![\w.\-/]|\d[ .\-/])(?:\d[ -]?){12,18}\d(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  minDigits: 13,
+  starts: NUMBER_STARTS,
   validate: (value, text, start) => cardScore(value, text, start),
 };
 
@@ -151,6 +154,7 @@ const IBAN: Rule = {
   type: 'IBAN',
   regex: /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![A-Za-z0-9])/g,
   score: 0,
+  starts: CAPITALS_DIGIT_STARTS,
   validate: (value) => ibanScore(value),
 };
 
@@ -183,6 +187,8 @@ const US_SSN: Rule = {
   type: 'US_SSN',
   regex: /(?<![\w.\-/]|\d[ .\-/])\d{3}([- ]?)\d{2}\1\d{4}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  minDigits: 9,
+  starts: NUMBER_STARTS,
   validate: ssnScore,
 };
 

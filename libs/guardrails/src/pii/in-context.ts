@@ -1,4 +1,6 @@
 import { Rule, before } from '../finding';
+import { LiteralTrigger } from '../literal-trigger';
+import { CAPITALS_DIGIT_STARTS, NUMBER_STARTS, Scan, unionStarts } from '../scan';
 
 // Dates of birth, names and addresses are found only where context words make them likely (GR5);
 // the finding's span is the value (capture group 1, `d` flag), never the context word.
@@ -9,11 +11,21 @@ const DATE = `(\\d{4}[-/.]\\d{1,2}[-/.]\\d{1,2}|\\d{1,2}[-/.]\\d{1,2}[-/.](?:\\d
 const DOB_WORDS =
   '(?:dob|d\\.o\\.b\\.?|date[ _]?of[ _]?birth|dateofbirth|birth[ _]?date|birthdate|birthday|born(?: on)?|geboren(?: am)?|née? le|fecha de nacimiento|data de nascimento)';
 
+/** GR25: the words dates of birth, names and southern streets start with, in any case. */
+const WORD_STARTS = new LiteralTrigger([
+  'dob d.o date birth born geboren né fecha data'.split(' '),
+  'my name full patient customer employee contact cardholder beneficiary account sign sincerely regards dear mr ms miss mx dr prof'.split(
+    ' ',
+  ),
+  ['calle ', 'avenida ', 'via ', 'viale ', 'piazza ', 'rua '],
+]);
+
 const DATE_OF_BIRTH: Rule = {
   type: 'DATE_OF_BIRTH',
   regex: new RegExp(`(?<![\\w])${DOB_WORDS}(?![\\w])[^\\n\\d]{0,24}?${DATE}`, 'gid'),
   group: 1,
   score: 0.9,
+  starts: WORD_STARTS.startsOf(0),
 };
 
 const CAP = "[A-Z][a-z]{1,20}(?![a-z])(?:[-'][A-Z]?[a-z]{1,20}(?![a-z]))?";
@@ -35,6 +47,26 @@ function nameScore(value: string): number {
 const PERSON_CUE =
   '(?:(?<![\\w])(?:[Mm]y name is|[Nn]ame is|[Nn]ame:|[Ff]ull name:|[Pp]atient:|[Pp]atient|[Cc]ustomer:|[Ee]mployee:|[Cc]ontact:|[Cc]ardholder:|[Bb]eneficiary:|[Aa]ccount holder:|[Ss]igned,?|[Ss]incerely,|[Rr]egards,|[Dd]ear|(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\\.?)|"(?:full_?[Nn]ame|first_?[Nn]ame|last_?[Nn]ame|name|customer_?[Nn]ame|patient_?[Nn]ame|holder_?[Nn]ame|displayName|contact_?[Nn]ame)"\\s{0,3}:\\s{0,3}")';
 
+const NAME_KEY_END = /[Nn]ame"/g;
+
+/** A JSON name key (`"full_name"`) starts at the quote before its `name"`. */
+function jsonNameStarts(scan: Scan): number[] | null {
+  const out: number[] = [];
+  const text = scan.text;
+  NAME_KEY_END.lastIndex = 0;
+  for (let m = NAME_KEY_END.exec(text); m; m = NAME_KEY_END.exec(text)) {
+    const p = m.index;
+    const quote = text.lastIndexOf('"', p - 1);
+    if (quote >= 0 && out[out.length - 1] !== quote) {
+      if (out.length === scan.denseStarts) {
+        return null;
+      }
+      out.push(quote);
+    }
+  }
+  return out;
+}
+
 const PERSON: Rule = {
   type: 'PERSON',
   regex: new RegExp(
@@ -43,6 +75,7 @@ const PERSON: Rule = {
   ),
   group: 1,
   score: 0,
+  starts: unionStarts(WORD_STARTS.startsOf(1), jsonNameStarts),
   validate: (value, text, start) => {
     const cue = text.slice(Math.max(0, start - 6), start);
     const honorific = /(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.? ?$/.test(cue);
@@ -63,13 +96,56 @@ const STREET_ADDRESS: Rule = {
     'g',
   ),
   score: 0.85,
+  starts: NUMBER_STARTS,
 };
+
+const LOWER_DE = /[a-zäöüß]/;
+const UPPER_DE = /[A-ZÄÖÜ]/;
+
+const STREET_WORD_BEFORE = /(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm) $/;
+
+/** A German street: from its number's start back over the street word to its capital. */
+function germanStreetStarts(scan: Scan): number[] | null {
+  const numbers = NUMBER_STARTS(scan);
+  if (numbers === null) {
+    return null;
+  }
+  const text = scan.text;
+  const out: number[] = [];
+  for (const at of numbers) {
+    const streetWord =
+      text.charCodeAt(at - 1) === 32 &&
+      STREET_WORD_BEFORE.exec(text.slice(Math.max(0, at - 9), at));
+    if (!streetWord) {
+      continue;
+    }
+    const wordEnd = at - streetWord[0].length;
+    let s = wordEnd;
+    while (s > 0 && wordEnd - s < 24 && LOWER_DE.test(text.charAt(s - 1))) {
+      s -= 1;
+    }
+    if (
+      s > 0 &&
+      s < wordEnd &&
+      UPPER_DE.test(text.charAt(s - 1)) &&
+      out[out.length - 1] !== s - 1
+    ) {
+      out.push(s - 1);
+    }
+  }
+  return out;
+}
+
+const EU_ADDRESS_STARTS = unionStarts(NUMBER_STARTS, WORD_STARTS.startsOf(2), (scan) =>
+  scan.positions(germanStreetStarts, germanStreetStarts),
+);
 
 const EU_ADDRESS: Rule = {
   type: 'ADDRESS',
   regex:
     /(?<![\w])(?:[A-ZÄÖÜ][a-zäöüß]{1,24}(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm) \d{1,4}[a-z]?|\d{1,4},? (?:rue|avenue|boulevard|place|chemin|allée|impasse) (?:d[eu]s? |de la |de l'|l')?[A-Za-zÀ-ÿ'-]{2,24}(?: [A-Za-zÀ-ÿ'-]{2,24}){0,3}|(?:Calle|Avenida|Via|Viale|Piazza|Rua) (?:de |del |della |da |do )?[A-ZÀ-Ý][a-zà-ÿ]{1,24}(?: [A-ZÀ-Ý][a-zà-ÿ]{1,24}){0,2},? \d{1,4})(?:,? \d{4,5} [A-ZÀ-Ý][a-zà-ÿ]{1,24})?(?![\w])/g,
   score: 0.85,
+  starts: EU_ADDRESS_STARTS,
 };
 
 const POSTCODE_CONTEXT =
@@ -79,6 +155,7 @@ const UK_POSTCODE: Rule = {
   type: 'ADDRESS',
   regex: /(?<![A-Za-z0-9])[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}(?![A-Za-z0-9])/g,
   score: 0,
+  starts: CAPITALS_DIGIT_STARTS,
   validate: (_v, text, start) => (POSTCODE_CONTEXT.test(before(text, start, 80)) ? 0.85 : 0),
 };
 

@@ -18,7 +18,7 @@ export const PII_TYPES = [
 ] as const;
 
 // Checksummed identifiers first: where two rules claim one span, the sorter keeps the higher score.
-const PII_RULES: Rule[] = [
+export const PII_RULES: Rule[] = [
   ...FINANCIAL_RULES,
   ...NATIONAL_ID_RULES,
   ...CONTACT_RULES,

@@ -1,3 +1,4 @@
+import { CAPITALS_DIGIT_STARTS, NUMBER_STARTS, unionStarts } from '../scan';
 import { Rule, before } from '../finding';
 import { luhnValid, verhoeffValid } from '../checksums';
 
@@ -19,6 +20,7 @@ const UK_NINO: Rule = {
   regex:
     /(?<![A-Za-z0-9])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])/g,
   score: 0.85,
+  starts: CAPITALS_DIGIT_STARTS,
 };
 
 /** India: Aadhaar (Verhoeff check) in its 4-4-4 layout or after the word. */
@@ -26,6 +28,8 @@ const AADHAAR: Rule = {
   type: 'NATIONAL_ID',
   regex: /(?<![\w.\-/]|\d[ .\-/])[2-9]\d{3}([ -]?)\d{4}\1\d{4}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  minDigits: 12,
+  starts: NUMBER_STARTS,
   validate: (value, text, start) => {
     const digits = value.replace(/\D/g, '');
     if (!verhoeffValid(digits)) {
@@ -46,6 +50,7 @@ const INDIA_PAN: Rule = {
   type: 'NATIONAL_ID',
   regex: /(?<![A-Za-z0-9])[A-Z]{3}[PCHFATBLJG][A-Z]\d{4}[A-Z](?![A-Za-z0-9])/g,
   score: 0,
+  starts: CAPITALS_DIGIT_STARTS,
   validate: (_v, text, start) =>
     contextScore(text, start, /\b(?:pan|income tax|permanent account)\b/, 0.95, 0.7),
 };
@@ -59,6 +64,8 @@ const CHINA_RIC: Rule = {
   regex:
     /(?<![\w.\-/]|\d[ .\-/])[1-9]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\w])/g,
   score: 0,
+  minDigits: 17,
+  starts: NUMBER_STARTS,
   validate: (value) => {
     let sum = 0;
     for (let i = 0; i < 17; i += 1) {
@@ -90,6 +97,8 @@ const BRAZIL_CPF: Rule = {
   type: 'NATIONAL_ID',
   regex: /(?<![\w.\-/]|\d[ .\-/])\d{3}(\.?)\d{3}\1\d{3}-?\d{2}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  minDigits: 11,
+  starts: NUMBER_STARTS,
   validate: (value, text, start) => {
     if (!cpfValid(value.replace(/\D/g, ''))) {
       return 0;
@@ -105,6 +114,8 @@ const SPAIN_DNI: Rule = {
   type: 'NATIONAL_ID',
   regex: /(?<![A-Za-z0-9])[XYZ0-9]\d{7}-?[A-HJ-NP-TV-Z](?![A-Za-z0-9])/g,
   score: 0,
+  minDigits: 7,
+  starts: unionStarts(NUMBER_STARTS, CAPITALS_DIGIT_STARTS),
   validate: (value) => {
     const v = value.replace('-', '');
     const number = Number(
@@ -120,6 +131,8 @@ const FRANCE_NIR: Rule = {
   regex:
     /(?<![\w.\-/]|\d[ .\-/])[12] ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  minDigits: 14,
+  starts: NUMBER_STARTS,
   validate: (value) => {
     const v = value.replace(/ /g, '').replace('2A', '19').replace('2B', '18');
     const key = 97 - Number(BigInt(v.slice(0, 13)) % 97n);
@@ -132,6 +145,8 @@ const CANADA_SIN: Rule = {
   type: 'NATIONAL_ID',
   regex: /(?<![\w.\-/]|\d[ .\-/])\d{3}([ -]?)\d{3}\1\d{3}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  minDigits: 9,
+  starts: NUMBER_STARTS,
   validate: (value, text, start) =>
     luhnValid(value.replace(/\D/g, '')) &&
     /\b(?:sin|social insurance|nas)\b/.test(before(text, start, 40))
@@ -147,6 +162,8 @@ const KOREA_RRN: Rule = {
   regex:
     /(?<![\w.\-/]|\d[ .\-/])\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])-[1-4]\d{6}(?![\w]|[ .\-/]\d)/g,
   score: 0,
+  minDigits: 13,
+  starts: NUMBER_STARTS,
   validate: (value) => {
     const d = value.replace('-', '');
     let sum = 0;

@@ -1,4 +1,5 @@
 import { Rule } from '../finding';
+import { Scan, Starts, triggerStarts } from '../scan';
 import { base62, crc32 } from '../checksums';
 import { looksLikePlaceholder } from './placeholders';
 
@@ -8,18 +9,40 @@ import { looksLikePlaceholder } from './placeholders';
 const T = '(?<![A-Za-z0-9_-])';
 const END = '(?![A-Za-z0-9_-])';
 
-/** The literal a body starts with (up to its first metacharacter), as a gate. */
-function literalGate(body: string): RegExp | undefined {
-  const literal = /^(?:[A-Za-z0-9_-]|\\.)+/.exec(body)?.[0];
-  return literal && literal.replace(/\\/g, '').length >= 2 ? new RegExp(literal) : undefined;
+/** The part of a body before its first counted character class: what every match starts with. */
+function prefixOf(body: string): string {
+  return /^(.*?)\[[^\]]*\]\{/.exec(body)?.[1] ?? body;
+}
+
+const prefixes: string[] = [];
+
+/** GR26: one scan for every rule's prefix; each rule is tried where its first character is. */
+let combinedTrigger: Starts | undefined;
+const prefixStarts: Starts = (scan) =>
+  (combinedTrigger ??= triggerStarts(new RegExp(prefixes.join('|'), 'g')))(scan);
+
+function firstCharacters(body: string): Set<string> {
+  const alternatives = body.startsWith('(?:')
+    ? body.slice(3, body.indexOf(')')).split('|')
+    : [body];
+  return new Set(alternatives.map((a) => a[0]));
+}
+
+function startsFor(firsts: Set<string>): Starts {
+  const find = (scan: Scan): number[] | null =>
+    prefixStarts(scan)?.filter((at) => firsts.has(scan.text[at])) ?? null;
+  return (scan) => scan.positions(find, find);
+}
+
+function prefixedRule(type: string, body: string, score: number): Omit<Rule, 'validate'> {
+  prefixes.push(`(?:${prefixOf(body)})`);
+  const starts = startsFor(firstCharacters(body));
+  return { type, regex: new RegExp(`${T}${body}${END}`, 'g'), score, starts };
 }
 
 function prefixed(type: string, body: string, score = 0.95, minEntropy = 2.5): Rule {
   return {
-    type,
-    gate: literalGate(body),
-    regex: new RegExp(`${T}${body}${END}`, 'g'),
-    score,
+    ...prefixedRule(type, body, score),
     validate: (value) => (looksLikePlaceholder(value, minEntropy) ? 0 : score),
   };
 }
@@ -27,10 +50,7 @@ function prefixed(type: string, body: string, score = 0.95, minEntropy = 2.5): R
 /** GitHub and npm tokens end in a base62 CRC32 of their random part: a match is near certain. */
 function checksummed(type: string, body: string, randomFrom: number): Rule {
   return {
-    type,
-    gate: literalGate(body),
-    regex: new RegExp(`${T}${body}${END}`, 'g'),
-    score: 0.99,
+    ...prefixedRule(type, body, 0.99),
     validate: (value) => {
       if (looksLikePlaceholder(value)) {
         return 0;
@@ -57,10 +77,7 @@ export const PREFIXED_RULES: Rule[] = [
     'SLACK_WEBHOOK',
     'https://hooks\\.slack\\.com/(?:services|workflows|triggers)/T[A-Z0-9]{6,12}/[A-Z0-9]{6,12}/[A-Za-z0-9]{20,30}',
   ),
-  {
-    ...prefixed('STRIPE_KEY', '(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,99}'),
-    gate: /k_(?:live|test)_/,
-  },
+  prefixed('STRIPE_KEY', '(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,99}'),
   prefixed('OPENAI_API_KEY', 'sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{40,200}'),
   prefixed('OPENAI_API_KEY', 'sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}'),
   prefixed('ANTHROPIC_API_KEY', 'sk-ant-(?:api|admin|sid)\\d{2}-[A-Za-z0-9_-]{80,120}'),

@@ -1,5 +1,6 @@
 import { Finding, Rule, before } from '../finding';
 import { entropy } from '../checksums';
+import { Scan, literalTrie, triggerStarts } from '../scan';
 import { looksLikePlaceholder } from './placeholders';
 
 // Private keys, JWTs, connection strings and generic assignments (GR6, GR2: bounded quantifiers).
@@ -55,14 +56,53 @@ const JWT: Rule = {
   regex:
     /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,2048}\.eyJ[A-Za-z0-9_-]{2,8192}\.[A-Za-z0-9_-]{0,1024}(?![A-Za-z0-9_-])/g,
   score: 0,
+  starts: triggerStarts(/eyJ/g),
   validate: (value) => jwtScore(value),
 };
 
+const SCHEME =
+  /(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver|oracle|clickhouse|nats|ldaps?|ftp|sftp|smtps?|jdbc:[a-z]{2,12}):\/\//;
+
+const isWordPlusDotDash = (c: number): boolean =>
+  (c >= 48 && c <= 57) ||
+  (c >= 65 && c <= 90) ||
+  (c >= 97 && c <= 122) ||
+  c === 95 ||
+  c === 43 ||
+  c === 46 ||
+  c === 45;
+const isSchemeChar = (c: number): boolean => isWordPlusDotDash(c) || c === 58;
+
+/** GR26: a scheme starts within 24 characters before its `://`, after none of `[\w+.-]`. */
+function schemeStarts(scan: Scan): number[] | null {
+  const text = scan.text;
+  const out: number[] = [];
+  for (let at = text.indexOf('://'); at >= 0; at = text.indexOf('://', at + 1)) {
+    const from = Math.max(out[out.length - 1] + 1 || 0, at - 24);
+    let s = at;
+    while (s > from && isSchemeChar(text.charCodeAt(s - 1))) {
+      s -= 1;
+    }
+    for (; s < at; s += 1) {
+      if (s === 0 || !isWordPlusDotDash(text.charCodeAt(s - 1))) {
+        out.push(s);
+      }
+    }
+    if (out.length > scan.denseStarts) {
+      return null;
+    }
+  }
+  return out;
+}
+
 const CONNECTION_STRING: Rule = {
   type: 'CONNECTION_STRING',
-  regex:
-    /(?<![\w+.-])(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver|oracle|clickhouse|nats|ldaps?|ftp|sftp|smtps?|jdbc:[a-z]{2,12}):\/\/[^\s:/@'"`]{1,64}:([^\s@'"`/]{1,128})@[^\s'"`<>]{1,256}/g,
+  regex: new RegExp(
+    `(?<![\\w+.-])${SCHEME.source}[^\\s:/@'"\`]{1,64}:([^\\s@'"\`/]{1,128})@[^\\s'"\`<>]{1,256}`,
+    'g',
+  ),
   score: 0,
+  starts: (scan) => scan.positions(schemeStarts, schemeStarts),
   validate: (value) => {
     const password = value.slice(
       value.indexOf(':', value.indexOf('//') + 2) + 1,
@@ -130,6 +170,16 @@ const GENERIC_SECRET: Rule = {
   ),
   group: 1,
   score: 0,
+  starts: triggerStarts(
+    new RegExp(
+      literalTrie(
+        'secret pass pwd api access auth refresh bearer private client signing encryption token credential'.split(
+          ' ',
+        ),
+      ),
+      'gi',
+    ),
+  ),
   validate: (value) => genericScore(value),
 };
 
