@@ -47,7 +47,12 @@ import { normalEquivalent } from '../src/monitors/engine/baselines/count-tests';
 import { planSimulation } from '../tools/simulator/simulation';
 import { hoursBetween } from '../tools/simulator/traffic-generator';
 import { SHAPES } from '../tools/simulator/traffic-shapes';
-import { scoreQuality } from './monitors-quality';
+import { scoreQuality, sideBySide } from './monitors-quality';
+import {
+  detectorSeriesKey,
+  sustainedFindings,
+  sustainedWindows,
+} from '../src/monitors/engine/detectors/sustained-windows';
 
 /**
  * The quality bench's count and share detectors replayed in memory (a development tool, not the
@@ -161,19 +166,18 @@ function main(): void {
     }
   }
   const evaluationStart = TRACE_END.getTime() - 7 * DAY_MS;
-  const findings: Finding[] = [];
-  const inputs = new Map<number, RateInput>();
+  const inputs = new Map<string, RateInput>();
   const days = Array.from({ length: LOOKBACK + 1 }, (_, day) => day);
   const slots = LOOKBACK + 1;
-  const inputAt = (tick: number): RateInput => {
-    const cached = inputs.get(tick);
+  const inputAt = (tick: number, window = WINDOW): RateInput => {
+    const cached = inputs.get(`${tick}:${window}`);
     if (cached) {
       return cached;
     }
     const windowEnd = new Date(tick - EVALUATION_DELAY_MINUTES * MINUTE_MS);
     const segments = windowSegments(
       windowEnd,
-      WINDOW,
+      window,
       days,
       BASELINE_EXTEND_MINUTES,
       BASELINE_PARTS,
@@ -231,16 +235,16 @@ function main(): void {
     const input: RateInput = {
       tenantId: simulation.model.tenantId,
       tick: new Date(tick),
-      windowStart: new Date(windowEnd.getTime() - WINDOW * MINUTE_MS),
-      windowMinutes: WINDOW,
-      exposure: (WINDOW + 2 * BASELINE_EXTEND_MINUTES) / WINDOW,
+      windowStart: new Date(windowEnd.getTime() - window * MINUTE_MS),
+      windowMinutes: window,
+      exposure: (window + 2 * BASELINE_EXTEND_MINUTES) / window,
       series,
       byKind,
       firstSeen: new Map([...firstSeen].filter(([, at]) => at.getTime() > since)),
       settings: DEFAULT_DETECTOR_SETTINGS.AGENT_VOLUME_ANOMALY,
       historyPairs,
     };
-    inputs.set(tick, input);
+    inputs.set(`${tick}:${window}`, input);
     return input;
   };
   if (process.env.DEBUG_AT) {
@@ -280,16 +284,42 @@ function main(): void {
     return;
   }
   const started = Date.now();
+  // Issue 38: today's detectors (the window alone) and the new ones (M61: longer windows too).
+  const methods: Record<string, number[]> = { today: [WINDOW], new: sustainedWindows(WINDOW) };
+  const byMethod: Record<string, Finding[]> = { today: [], new: [] };
   for (let tick = evaluationStart; tick < TRACE_END.getTime(); tick += TICK_EVERY * MINUTE_MS) {
-    const input = inputAt(tick);
-    for (const detector of RATE_DETECTORS) {
-      findings.push(...rateFindings(detector, { ...input, settings: settingsOf(detector) }));
+    for (const [method, windows] of Object.entries(methods)) {
+      const byWindow = windows.map((window) => {
+        const input = inputAt(tick, window);
+        return {
+          minutes: window,
+          findings: [
+            ...RATE_DETECTORS.flatMap((d) =>
+              rateFindings(d, { ...input, settings: settingsOf(d) }),
+            ),
+            ...ERROR_RATE_DETECTORS.flatMap((d) =>
+              errorRateFindings(d, { ...input, settings: settingsOf(d) }),
+            ),
+          ],
+        };
+      });
+      const own = inputAt(tick, WINDOW);
+      byMethod[method]?.push(
+        ...sustainedFindings(byWindow, (f) => own.series.get(detectorSeriesKey(f))?.days[0]),
+      );
     }
-    for (const detector of ERROR_RATE_DETECTORS) {
-      findings.push(...errorRateFindings(detector, { ...input, settings: settingsOf(detector) }));
+    for (const window of methods.new ?? []) {
+      inputs.delete(`${tick}:${window}`);
     }
-    inputs.delete(tick);
   }
+  const findings = byMethod.new ?? [];
+  const subjectsCount = simulation.model.subjects.length;
+  process.stdout.write(
+    `${sideBySide({
+      today: scoreQuality(simulation.anomalies, byMethod.today ?? [], subjectsCount, 7 * 24),
+      new: scoreQuality(simulation.anomalies, findings, subjectsCount, 7 * 24),
+    })}\n`,
+  );
   const isScored = (a: Anomaly): boolean =>
     (RATE_DETECTORS as string[]).includes(a.detector) || a.detector in ERROR_RATE_SPECS;
   const subjects = simulation.model.subjects.length;
@@ -345,7 +375,7 @@ function main(): void {
   for (const alarm of report.falseAlarms) {
     const tick = new Date(alarm.at).getTime();
     const [type, id] = alarm.subject.split(':');
-    out(`FALSE ${alarm.at} ${alarm.detector} ${alarm.subject} ${dayHour(tick)}`);
+    out(`FALSE ${alarm.at} ${alarm.detector} ${alarm.subject} ${dayHour(tick)} ${alarm.summary}`);
     out(`   ${judgeText(alarm.detector as RateDetector, type ?? '', id ?? '', inputAt(tick))}`);
   }
 }
@@ -360,7 +390,7 @@ function dayHour(t: number): string {
 }
 
 /** The most extreme tail probability the anomaly's detector gave its subject while it lasted. */
-function bestDuring(a: Anomaly, inputAt: (tick: number) => RateInput): string {
+function bestDuring(a: Anomaly, inputAt: (tick: number, window?: number) => RateInput): string {
   let best: { z: number; text: string } | undefined;
   const first = Math.ceil(a.start.getTime() / (TICK_EVERY * MINUTE_MS)) * TICK_EVERY * MINUTE_MS;
   for (
@@ -368,17 +398,19 @@ function bestDuring(a: Anomaly, inputAt: (tick: number) => RateInput): string {
     tick <= a.start.getTime() + (a.minutes + 20) * MINUTE_MS;
     tick += TICK_EVERY * MINUTE_MS
   ) {
-    const input = inputAt(tick);
-    const deviation = judge(
-      a.detector,
-      a.subject.type,
-      a.subject.id,
-      input,
-      a.factor < 1 && a.factor > 0,
-    );
-    const drop = a.factor < 1 && a.factor > 0;
-    if (deviation && (!best || (drop ? deviation.z < best.z : deviation.z > best.z))) {
-      best = { z: deviation.z, text: `${dayHour(tick)} ${show(deviation)}` };
+    for (const window of sustainedWindows(WINDOW)) {
+      const input = inputAt(tick, window);
+      const deviation = judge(
+        a.detector,
+        a.subject.type,
+        a.subject.id,
+        input,
+        a.factor < 1 && a.factor > 0,
+      );
+      const drop = a.factor < 1 && a.factor > 0;
+      if (deviation && (!best || (drop ? deviation.z < best.z : deviation.z > best.z))) {
+        best = { z: deviation.z, text: `${dayHour(tick)} ${window} min ${show(deviation)}` };
+      }
     }
   }
   return best?.text ?? 'no baseline';

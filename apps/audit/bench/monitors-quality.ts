@@ -57,9 +57,53 @@ export interface QualityReport<A extends ScoredAnomaly = Anomaly> {
   injected: number;
   found: number;
   missed: A[];
-  byFamily: Record<string, { injected: number; found: number }>;
+  /** Per detector family: anomalies injected and found, and false alarms (issue 38). */
+  byFamily: Record<string, { injected: number; found: number; falseAlarms: number }>;
   falseAlarms: Array<{ detector: string; subject: string; at: string; summary: string }>;
   subjectHours: number;
+}
+
+export function familyOf(detector: string): string {
+  return Object.keys(FAMILIES).find((f) => (FAMILIES[f] as string[]).includes(detector)) ?? 'other';
+}
+
+function emptyFamily(): { injected: number; found: number; falseAlarms: number } {
+  return { injected: 0, found: 0, falseAlarms: 0 };
+}
+
+/**
+ * Issue 38: several methods' reports on one trace as one table, a row per detector family (found /
+ * injected, false alarms), then the totals and false alarms per 10,000 subject-hours.
+ */
+export function sideBySide(reports: Record<string, QualityReport<ScoredAnomaly>>): string {
+  const methods = Object.keys(reports);
+  const families = [
+    ...new Set(Object.values(reports).flatMap((r) => Object.keys(r.byFamily))),
+  ].sort();
+  const cell = (text: string): string => text.padEnd(24);
+  const lines = [`${'family'.padEnd(16)}${methods.map((m) => cell(m)).join('')}`];
+  for (const family of families) {
+    const cells = methods.map((m) => {
+      const entry = reports[m]?.byFamily[family] ?? emptyFamily();
+      return cell(`${entry.found}/${entry.injected} found, ${entry.falseAlarms} false`);
+    });
+    lines.push(`${family.padEnd(16)}${cells.join('')}`);
+  }
+  const total = methods.map((m) => {
+    const r = reports[m];
+    return cell(
+      r
+        ? `${r.found}/${r.injected} (${((100 * r.found) / Math.max(1, r.injected)).toFixed(1)} %), ${r.falseAlarms.length} false`
+        : '',
+    );
+  });
+  lines.push(`${'all'.padEnd(16)}${total.join('')}`);
+  const rate = methods.map((m) => {
+    const r = reports[m];
+    return cell(r ? ((r.falseAlarms.length * 10_000) / r.subjectHours).toFixed(2) : '');
+  });
+  lines.push(`${'per 10k s-h'.padEnd(16)}${rate.join('')}`);
+  return lines.join('\n');
 }
 
 function during(anomaly: ScoredAnomaly, at: Date): boolean {
@@ -83,9 +127,7 @@ export function scoreQuality<A extends ScoredAnomaly>(
   const byFamily: QualityReport['byFamily'] = {};
   const missed: A[] = [];
   for (const anomaly of anomalies) {
-    const family =
-      Object.keys(FAMILIES).find((f) => FAMILIES[f]?.includes(anomaly.detector)) ?? 'other';
-    const entry = (byFamily[family] ??= { injected: 0, found: 0 });
+    const entry = (byFamily[familyOf(anomaly.detector)] ??= emptyFamily());
     entry.injected += 1;
     const isFound = findings.some(
       (f) =>
@@ -114,6 +156,7 @@ export function scoreQuality<A extends ScoredAnomaly>(
     const previous = lastSeen.get(key);
     lastSeen.set(key, finding.detectedAt.getTime());
     if (previous === undefined || finding.detectedAt.getTime() - previous > EPISODE_GAP_MS) {
+      (byFamily[familyOf(finding.detector)] ??= emptyFamily()).falseAlarms += 1;
       falseAlarms.push({
         detector: finding.detector,
         subject: `${finding.subject.type}:${finding.subject.id}`,

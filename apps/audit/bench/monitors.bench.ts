@@ -16,7 +16,9 @@ import { isDrawnDetectable } from '../tools/simulator/anomaly-planner';
 import { TenantModel } from '../tools/simulator/traffic-model';
 import { SHAPES, TrafficShapes } from '../tools/simulator/traffic-shapes';
 import { MonitorsBench, startMonitorsBench } from './monitors-bench-app';
-import { scoreQuality } from './monitors-quality';
+import { scoreQuality, sideBySide } from './monitors-quality';
+import { DetectorEvaluatorService } from '../src/monitors/tick/detector-evaluator.service';
+import { TRAFFIC_DETECTORS, effectiveSettings } from '../src/monitors/engine/detector-settings';
 import { measureRollupIngest } from './monitors-ingest';
 import { measureTickSpeed } from './monitors-speed';
 import { measureFullTick } from './monitors-tick';
@@ -37,6 +39,8 @@ function line(label: string, value: string): void {
 /** Detection quality over a 7-day trace with 50 injected anomalies (after 7 days of history). */
 async function quality(databaseUrl: string): Promise<void> {
   const bench = await startMonitorsBench(databaseUrl);
+  // Issue 38: today's detectors (each detector's own window only, before M61) on the same minutes.
+  const today = await startMonitorsBench(databaseUrl, { sustainedWindows: false });
   try {
     const simulation = planSimulation({
       seed: SEED,
@@ -62,6 +66,9 @@ async function quality(databaseUrl: string): Promise<void> {
     });
     await governance.applyAt(evaluationStart);
     const findings: Finding[] = [];
+    const todayFindings: Finding[] = [];
+    const todayEvaluator = today.app.get(DetectorEvaluatorService);
+    const defaults = effectiveSettings(undefined);
     let ticks = 0;
     await bench.writer.writeHours(simulation, evaluationStart, TRACE_END, async (hour, batch) => {
       drawn.record(batch);
@@ -71,6 +78,9 @@ async function quality(databaseUrl: string): Promise<void> {
         const report = await bench.ticks.tick(at);
         ticks += 1;
         findings.push(...(report?.findings ?? []));
+        todayFindings.push(
+          ...(await todayEvaluator.evaluate(simulation.model.tenantId, at, defaults)),
+        );
       }
     });
     const subjects = simulation.model.subjects.length;
@@ -124,6 +134,19 @@ async function quality(databaseUrl: string): Promise<void> {
     const per10k = (report.falseAlarms.length * 10_000) / report.subjectHours;
     line('false alarms / subject-hours', `${report.falseAlarms.length} / ${report.subjectHours}`);
     line('false alarms per 10,000 subject-hours', per10k.toFixed(2));
+    process.stdout.write(
+      `\nTraffic detectors by family, today's (own window) and M61– (the tick's) on the same minutes\n${sideBySide(
+        {
+          today: scoreQuality(simulation.anomalies, todayFindings, subjects, 7 * 24),
+          'M61–': scoreQuality(
+            simulation.anomalies,
+            findings.filter((f) => (TRAFFIC_DETECTORS as readonly string[]).includes(f.detector)),
+            subjects,
+            7 * 24,
+          ),
+        },
+      )}\n`,
+    );
     for (const missed of report.missed) {
       line(
         '  missed',
@@ -134,7 +157,7 @@ async function quality(databaseUrl: string): Promise<void> {
       line('  false alarm', `${alarm.at} ${alarm.detector} ${alarm.summary}`);
     }
   } finally {
-    await bench.app.close();
+    await Promise.all([bench.app.close(), today.app.close()]);
   }
 }
 

@@ -106,6 +106,7 @@ function tryPlace(
     minutes,
     factor: spec.factor,
     extraPerMinute: 0,
+    ...sizedByShapes(kind, start, options, random),
   };
   const candidates = model.streams.filter(
     (s) => s.subjectType === spec.subjectType && s.metric === spec.metric && !used.has(s.subjectId),
@@ -234,6 +235,38 @@ function tryPlace(
   }
 }
 
+/**
+ * Issue 38: a volume or invocation anomaly's size and length, and an MCP error burst's time, drawn
+ * from the shapes' ranges (nothing drawn for shapes without them, so earlier traces stay as they were).
+ */
+function sizedByShapes(
+  kind: AnomalyKind,
+  start: Date,
+  options: PlanOptions,
+  random: Random,
+): Partial<Pick<Anomaly, 'start' | 'minutes' | 'factor'>> {
+  const spec = ANOMALY_KINDS[kind];
+  const shapes = options.shapes;
+  const counted = spec.metric === 'REQUESTS' || spec.metric === 'INVOCATIONS';
+  const sized: Partial<Pick<Anomaly, 'start' | 'minutes' | 'factor'>> = {};
+  const range = ([low, high]: [number, number]): number => random.between(low, high);
+  if (counted && spec.factor > 1 && shapes.spikeFactor && shapes.spikeMinutes) {
+    sized.factor = range(shapes.spikeFactor);
+    sized.minutes = Math.round(range(shapes.spikeMinutes));
+  }
+  if (counted && spec.factor > 0 && spec.factor < 1 && shapes.dropFactor && shapes.dropMinutes) {
+    sized.factor = range(shapes.dropFactor);
+    sized.minutes = Math.round(range(shapes.dropMinutes));
+  }
+  if (kind === 'MCP_SERVER_ERRORS' && shapes.errorBurstHours && shapes.errorBurstMinutes) {
+    const day = Math.floor(start.getTime() / DAY_MS) * DAY_MS;
+    const minute = Math.floor(range(shapes.errorBurstHours) * 60);
+    sized.start = new Date(Math.max(day + minute * MINUTE_MS, options.from.getTime()));
+    sized.minutes = Math.round(range(shapes.errorBurstMinutes));
+  }
+  return sized;
+}
+
 /** Spikes, drops and error bursts on a subject's own stream. */
 function placeRate(
   kind: AnomalyKind,
@@ -284,8 +317,15 @@ function placeDetectable(
   const spec = ANOMALY_KINDS[kind];
   const qualifying = candidates.filter((s) =>
     s.share !== undefined && s.metric === 'ERRORS' && s.subjectType !== 'POLICY'
-      ? shareDetectable(callsOf(model, s), s.share, s.share * spec.factor, base.start, options)
-      : countDetectable([s], base.start, options, spec.factor),
+      ? shareDetectable(
+          callsOf(model, s),
+          s.share,
+          s.share * spec.factor,
+          base.start,
+          options,
+          base.minutes,
+        )
+      : countDetectable([s], base.start, options, base.factor, base.minutes),
   );
   const stream = pick(qualifying, random);
   if (!stream) {
@@ -300,19 +340,42 @@ function placeDetectable(
   };
 }
 
-/** A stream's expected count in a 15-minute window at `at`, and its variation beyond Poisson. */
-function windowOf(streams: Stream[], at: Date, options: PlanOptions): NegativeBinomial {
+/**
+ * A stream's expected count in a window of `window` minutes from `at` (15: the rhythm at `at`, as
+ * M11 planned; longer: the rhythm summed in 5-minute steps), and its variation beyond Poisson.
+ */
+function windowOf(
+  streams: Stream[],
+  at: Date,
+  options: PlanOptions,
+  window = WINDOW,
+): NegativeBinomial {
   let mean = 0;
   let variance = 0;
   for (const s of streams) {
-    const m =
-      s.peak * rhythmOf(s, at, options.holidays) * trendOf(s, at, options.traceStart) * WINDOW;
-    const blocks = Math.max(1, WINDOW / options.shapes.burstBlockMinutes);
+    const level = (t: Date): number =>
+      s.peak * rhythmOf(s, t, options.holidays) * trendOf(s, t, options.traceStart);
+    let m = level(at) * WINDOW;
+    if (window !== WINDOW) {
+      m = 0;
+      for (let step = 0; step < window; step += 5) {
+        m += level(new Date(at.getTime() + (step + 2.5) * MINUTE_MS)) * 5;
+      }
+    }
+    const blocks = Math.max(1, window / options.shapes.burstBlockMinutes);
     mean += m;
     variance += m * m * (s.burstCv ** 2 / blocks + DAY_NOISE ** 2);
   }
   return { mean, size: mean > 0 ? (mean * mean) / Math.max(variance, 1e-12) : 1 };
 }
+
+/** Issue 38: the window lengths at which an anomaly of `minutes` is judged detectable in principle. */
+function windowsFor(options: PlanOptions, minutes: number): number[] {
+  return options.shapes.durationAware
+    ? LONG_WINDOWS.filter((w) => w === WINDOW || w <= minutes)
+    : [WINDOW];
+}
+const LONG_WINDOWS = [WINDOW, 30, 60, 120];
 
 /** A rate multiplied by `factor` reaches a count its streams alone would not. */
 function countDetectable(
@@ -320,14 +383,17 @@ function countDetectable(
   at: Date,
   options: PlanOptions,
   factor: number,
+  minutes = WINDOW,
 ): boolean {
-  const usual = windowOf(streams, at, options);
-  if (usual.mean <= 0) {
-    return false;
-  }
-  return factor < 1
-    ? negativeBinomialLower(Math.floor(usual.mean * factor), usual) <= DETECTABLE_TAIL
-    : negativeBinomialUpper(Math.ceil(usual.mean * factor), usual) <= DETECTABLE_TAIL;
+  return windowsFor(options, minutes).some((window) => {
+    const usual = windowOf(streams, at, options, window);
+    if (usual.mean <= 0) {
+      return false;
+    }
+    return factor < 1
+      ? negativeBinomialLower(Math.floor(usual.mean * factor), usual) <= DETECTABLE_TAIL
+      : negativeBinomialUpper(Math.ceil(usual.mean * factor), usual) <= DETECTABLE_TAIL;
+  });
 }
 
 /** A share rising from `usual` to `changed` among the calls of a window is beyond chance. */
@@ -337,16 +403,19 @@ function shareDetectable(
   changed: number,
   at: Date,
   options: PlanOptions,
+  minutes = WINDOW,
 ): boolean {
-  const trials = calls ? Math.round(windowOf([calls], at, options).mean) : 0;
-  return (
-    trials > 0 &&
-    betaBinomialTail(
-      Math.ceil(trials * changed),
-      { trials, alpha: usual * 1e6, beta: (1 - usual) * 1e6 },
-      true,
-    ) <= DETECTABLE_TAIL
-  );
+  return windowsFor(options, minutes).some((window) => {
+    const trials = calls ? Math.round(windowOf([calls], at, options, window).mean) : 0;
+    return (
+      trials > 0 &&
+      betaBinomialTail(
+        Math.ceil(trials * changed),
+        { trials, alpha: usual * 1e6, beta: (1 - usual) * 1e6 },
+        true,
+      ) <= DETECTABLE_TAIL
+    );
+  });
 }
 
 /**
@@ -462,31 +531,33 @@ export function drawnTail(
   const calls = rare ? invocationsOf(model, target) : byShare ? callsOf(model, target) : undefined;
   const isDrop = anomaly.factor > 0 && anomaly.factor < 1;
   let best = 1;
-  for (let m = 0; m + WINDOW <= anomaly.minutes; m += 1) {
-    const from = new Date(anomaly.start.getTime() + m * MINUTE_MS);
-    const to = new Date(from.getTime() + WINDOW * MINUTE_MS);
-    const count = tenant
-      ? drawn('TENANT', anomaly.subject.id, spec.metric, from, to)
-      : drawn(target.subjectType, target.subjectId, target.metric, from, to);
-    let tail: number;
-    if (calls) {
-      const trials = Math.max(
-        drawn(calls.subjectType, calls.subjectId, calls.metric, from, to),
-        count,
-      );
-      const usual = target.share ?? 0;
-      tail =
-        trials > 0
-          ? betaBinomialTail(count, { trials, alpha: usual * 1e6, beta: (1 - usual) * 1e6 }, true)
-          : 1;
-    } else {
-      const usual = windowOf(streams, from, options);
-      if (usual.mean <= 0) {
-        return 0;
+  for (const window of windowsFor(options, anomaly.minutes)) {
+    for (let m = 0; m + window <= anomaly.minutes; m += window === WINDOW ? 1 : 5) {
+      const from = new Date(anomaly.start.getTime() + m * MINUTE_MS);
+      const to = new Date(from.getTime() + window * MINUTE_MS);
+      const count = tenant
+        ? drawn('TENANT', anomaly.subject.id, spec.metric, from, to)
+        : drawn(target.subjectType, target.subjectId, target.metric, from, to);
+      let tail: number;
+      if (calls) {
+        const trials = Math.max(
+          drawn(calls.subjectType, calls.subjectId, calls.metric, from, to),
+          count,
+        );
+        const usual = target.share ?? 0;
+        tail =
+          trials > 0
+            ? betaBinomialTail(count, { trials, alpha: usual * 1e6, beta: (1 - usual) * 1e6 }, true)
+            : 1;
+      } else {
+        const usual = windowOf(streams, from, options, window);
+        if (usual.mean <= 0) {
+          return 0;
+        }
+        tail = isDrop ? negativeBinomialLower(count, usual) : negativeBinomialUpper(count, usual);
       }
-      tail = isDrop ? negativeBinomialLower(count, usual) : negativeBinomialUpper(count, usual);
+      best = Math.min(best, tail);
     }
-    best = Math.min(best, tail);
   }
   return best;
 }

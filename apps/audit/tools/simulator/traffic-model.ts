@@ -174,7 +174,7 @@ export function buildTenantModel(
   }
   for (let i = 0; i < population.policies; i += 1) {
     const id = random.uuid();
-    const peak = peakRate(random, 6);
+    const peak = peakRate(random, shapes.policyPeak ?? 6);
     subjects.push({ type: 'POLICY', id });
     streams.push({
       subjectType: 'POLICY',
@@ -202,21 +202,21 @@ export function buildTenantModel(
     subjectType: 'TENANT',
     subjectId: tenantId,
     metric: 'UNATTRIBUTED_WARNS',
-    peak: 0.3,
+    peak: 0.3 * (shapes.tenantLevel ?? 1),
     tenantMetrics: ['WARNS'],
   });
   streams.push({
     subjectType: 'TENANT',
     subjectId: tenantId,
     metric: 'UNATTRIBUTED_HITL_HOLDS',
-    peak: 0.1,
+    peak: 0.1 * (shapes.tenantLevel ?? 1),
     tenantMetrics: ['HITL_HOLDS'],
   });
   streams.push({
     subjectType: 'TENANT',
     subjectId: tenantId,
     metric: 'UNATTRIBUTED_ERRORS',
-    peak: 0.1,
+    peak: 0.1 * (shapes.tenantLevel ?? 1),
     tenantMetrics: ['ERRORS'],
   });
   const start = span?.start.getTime() ?? 0;
@@ -238,7 +238,7 @@ function shapeStreams(
   type Shape = Pick<
     Stream,
     'burstCv' | 'trendPerDay' | 'shiftHours' | 'weekendLevel' | 'step' | 'nightLevel'
-  >;
+  > & { busy?: number };
   const bySubject = new Map<string, Shape>();
   const shapeOf = (subjectType: string, subjectId: string): Shape => {
     let shape = bySubject.get(subjectId);
@@ -285,11 +285,24 @@ function shapeStreams(
       if (subjectType !== 'TENANT' && roundTheClock > 0 && random.next() < roundTheClock) {
         shape.nightLevel = random.between(...(shapes.nightLevel ?? [NIGHT, NIGHT]));
       }
+      // Issue 38's busy agents and bursty tenant, drawn only by shapes that have them.
+      const busy = shapes.busyShare ?? 0;
+      if (subjectType === 'AGENT' && busy > 0 && random.next() < busy) {
+        const [low, high] = shapes.busyFactor ?? [1, 1];
+        shape.busy = Math.exp(random.between(Math.log(low), Math.log(high)));
+        shape.burstCv = random.between(...(shapes.busyBurstCv ?? [0, 0]));
+      }
+      if (subjectType === 'TENANT' && shapes.tenantBurstCv) {
+        shape.burstCv = random.between(...shapes.tenantBurstCv);
+      }
       bySubject.set(subjectId, shape);
     }
     return shape;
   };
-  return streams.map((stream) => ({ ...stream, ...shapeOf(stream.subjectType, stream.subjectId) }));
+  return streams.map((stream) => {
+    const { busy, ...shape } = shapeOf(stream.subjectType, stream.subjectId);
+    return { ...stream, ...shape, peak: stream.peak * (busy ?? 1) };
+  });
 }
 
 /** A weekend's level as a share of a weekday's (M11). */

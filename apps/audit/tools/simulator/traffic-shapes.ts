@@ -46,6 +46,37 @@ export interface TrafficShapes {
    */
   roundTheClockShare?: number;
   nightLevel?: [number, number];
+  /**
+   * Issue 38: share of agents that are busy, their peak multiplied by a factor drawn log-uniformly
+   * from `busyFactor`, and always bursty, at a coefficient of variation from `busyBurstCv`.
+   */
+  busyShare?: number;
+  busyFactor?: [number, number];
+  busyBurstCv?: [number, number];
+  /**
+   * Issue 38: the size and length of volume and invocation spikes and drops, drawn per anomaly
+   * (absent: M11's 5 × for 30–60 minutes and 0.03 × for 60–90 minutes).
+   */
+  spikeFactor?: [number, number];
+  spikeMinutes?: [number, number];
+  dropFactor?: [number, number];
+  dropMinutes?: [number, number];
+  /** Issue 38: the policies' median peak invocations a minute (absent: M11's 6). */
+  policyPeak?: number;
+  /** Issue 38: MCP error bursts start in these UTC hours and last these minutes (absent: any). */
+  errorBurstHours?: [number, number];
+  errorBurstMinutes?: [number, number];
+  /**
+   * Issue 38: the tenant's own (unattributed) warnings, holds and errors at this multiple of M11's
+   * level, bursting together at a coefficient of variation from `tenantBurstCv` (absent: smooth).
+   */
+  tenantLevel?: number;
+  tenantBurstCv?: [number, number];
+  /**
+   * Issue 38: an anomaly is detectable in principle when some window of 15, 30, 60 or 120 minutes
+   * inside it is beyond the subject's own variation at that length (absent: 15 minutes only).
+   */
+  durationAware?: boolean;
 }
 
 /** The simulator of issue 7 (M11): smooth Poisson traffic, anomalies in working hours. */
@@ -196,7 +227,80 @@ export const HELD_OUT_5: TrafficShapes = {
   nightLevel: [0.2, 0.7],
 };
 
+/**
+ * Issue 38's classes, for development: busy bursty agents (gamma bursts every 10 minutes) with
+ * spikes of 4–12 × for 20 minutes to 2 hours and drops to about an eighth for 1.5–3 hours, policies
+ * at moderate volumes, MCP error bursts of 30 minutes just after midnight, and a tenant whose own
+ * warnings, holds and errors are low and bursty.
+ */
+export const BUSY_BURSTY: TrafficShapes = {
+  name: 'busy-bursty',
+  burstyShare: 0.3,
+  burstCv: [0.4, 1.0],
+  burstBlockMinutes: 10,
+  trendingShare: 0.15,
+  trendPerDay: [-0.05, 0.08],
+  rareWarnShare: 0.35,
+  rareWarnRate: 0.02,
+  anyHour: true,
+  shiftedShare: 0.15,
+  shiftHours: [-6, 6],
+  weeklyShare: 0.15,
+  weekendLevel: [0.2, 1.1],
+  busyShare: 0.35,
+  busyFactor: [5, 25],
+  busyBurstCv: [0.6, 1.1],
+  spikeFactor: [4, 12],
+  spikeMinutes: [20, 120],
+  dropFactor: [0.1, 0.16],
+  dropMinutes: [90, 180],
+  policyPeak: 2,
+  errorBurstHours: [0, 1],
+  errorBurstMinutes: [30, 30],
+  tenantLevel: 4,
+  tenantBurstCv: [0.9, 1.4],
+  durationAware: true,
+};
+
+/**
+ * Held out for issue 38: the same classes with other proportions and ranges, fixed before any
+ * detector change of M61– was measured on it, run once per method at the end with a fresh seed.
+ */
+export const HELD_OUT_6: TrafficShapes = {
+  name: 'held-out-6',
+  burstyShare: 0.35,
+  burstCv: [0.5, 1.1],
+  burstBlockMinutes: 12,
+  trendingShare: 0.2,
+  trendPerDay: [-0.06, 0.1],
+  rareWarnShare: 0.4,
+  rareWarnRate: 0.015,
+  anyHour: true,
+  shiftedShare: 0.2,
+  shiftHours: [-8, 8],
+  weeklyShare: 0.2,
+  weekendLevel: [0.15, 1.2],
+  stepShare: 0.06,
+  stepFactor: [0.6, 1.7],
+  holidays: [3],
+  busyShare: 0.4,
+  busyFactor: [4, 30],
+  busyBurstCv: [0.5, 1.2],
+  spikeFactor: [3.5, 13],
+  spikeMinutes: [20, 130],
+  dropFactor: [0.09, 0.18],
+  dropMinutes: [85, 190],
+  policyPeak: 2.5,
+  errorBurstHours: [0, 2],
+  errorBurstMinutes: [25, 40],
+  tenantLevel: 5,
+  tenantBurstCv: [0.8, 1.6],
+  durationAware: true,
+};
+
 export const SHAPES: Record<string, TrafficShapes> = {
+  'busy-bursty': BUSY_BURSTY,
+  'held-out-6': HELD_OUT_6,
   classic: CLASSIC_SHAPES,
   shaped: SHAPED,
   'held-out': HELD_OUT,

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Database } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../../database/tokens';
@@ -23,6 +23,14 @@ import {
   rateMetrics,
 } from '../engine/detectors/rate-detectors';
 import { DAY_MS, MINUTE_MS, windowSegments } from '../engine/detectors/time-window';
+import {
+  WindowFindings,
+  detectorSeriesKey,
+  isSustainedDetector,
+  sustainedFindings,
+  sustainedWindows,
+} from '../engine/detectors/sustained-windows';
+import { MONITORS_OPTIONS, MonitorsOptions } from '../monitors.options';
 
 /** M6: the window ends one minute before the tick, so that events still in flight are not missed. */
 export const EVALUATION_DELAY_MINUTES = 1;
@@ -38,6 +46,7 @@ export class DetectorEvaluatorService {
     @Inject(AUDIT_DATABASE) private readonly database: Database,
     private readonly rollups: RollupsRepository,
     private readonly history: HistoryDispersionService,
+    @Optional() @Inject(MONITORS_OPTIONS) private readonly options: MonitorsOptions = {},
   ) {}
 
   /** Reads in short transactions of its own, never one inside another. */
@@ -60,65 +69,19 @@ export class DetectorEvaluatorService {
         : [],
     ]);
     for (const [windowMinutes, group] of this.rateGroups(settings)) {
-      const lookback = Math.max(
-        ...[...group.rate, ...group.errorRate].map((d) => settings.detectors[d].lookbackDays),
-      );
-      const days = Array.from({ length: lookback + 1 }, (_, day) => day);
-      const metrics: RollupMetric[] = [
-        ...new Set([...rateMetrics(group.rate), ...errorRateMetrics(group.errorRate)]),
-      ];
-      const slots = lookback + 1;
-      // M40's read (once an hour per tenant) runs beside the windows' reads, not after them.
-      const [counts, historyPairs] = await Promise.all([
-        this.readWindows(
-          tenantId,
-          windowSegments(windowEnd, windowMinutes, days, BASELINE_EXTEND_MINUTES, BASELINE_PARTS),
-          metrics,
-          BASELINE_PARTS * slots - 1,
+      // M61: the own window, then the longer ones (the same detectors but failovers) beside it.
+      const windows =
+        this.options.sustainedWindows === false ? [windowMinutes] : sustainedWindows(windowMinutes);
+      const byWindow = await Promise.all(
+        windows.map((minutes) =>
+          this.windowFindings(tenantId, tick, windowEnd, minutes, group, settings, {
+            firstSeen,
+            sustainedOnly: minutes !== windowMinutes,
+          }),
         ),
-        this.history.pairsBefore(tenantId, windowEnd, lookback, metrics),
-      ]);
-      const series = new Map<string, SeriesOf>();
-      const byKind = new Map<string, SeriesOf[]>();
-      for (const row of counts) {
-        const { days: totals, parts } = daysOf(row.counts, slots);
-        const entry: SeriesOf = {
-          subjectType: row.subjectType,
-          subjectId: row.subjectId,
-          metric: row.metric,
-          days: totals,
-          parts,
-        };
-        series.set(seriesKey(row.subjectType, row.subjectId, row.metric), entry);
-        const kind = `${row.subjectType}:${row.metric}`;
-        const list = byKind.get(kind);
-        if (list) {
-          list.push(entry);
-        } else {
-          byKind.set(kind, [entry]);
-        }
-      }
-      const base = {
-        exposure: (windowMinutes + 2 * BASELINE_EXTEND_MINUTES) / windowMinutes,
-        tenantId,
-        tick,
-        windowStart: new Date(windowEnd.getTime() - windowMinutes * MINUTE_MS),
-        windowMinutes,
-        series,
-        byKind,
-        firstSeen,
-        historyPairs,
-      };
-      for (const detector of group.rate) {
-        findings.push(
-          ...rateFindings(detector, { ...base, settings: settings.detectors[detector] }),
-        );
-      }
-      for (const detector of group.errorRate) {
-        findings.push(
-          ...errorRateFindings(detector, { ...base, settings: settings.detectors[detector] }),
-        );
-      }
+      );
+      const own = byWindow[0]?.series;
+      findings.push(...sustainedFindings(byWindow, (f) => own?.get(detectorSeriesKey(f))?.days[0]));
     }
     const tenantFirstSeen = firstSeen.get(`TENANT:${tenantId}`);
     for (const detector of novelty) {
@@ -135,6 +98,79 @@ export class DetectorEvaluatorService {
       );
     }
     return findings;
+  }
+
+  /** One window length's reads and the findings of `group`'s detectors over it. */
+  private async windowFindings(
+    tenantId: string,
+    tick: Date,
+    windowEnd: Date,
+    windowMinutes: number,
+    group: { rate: RateDetector[]; errorRate: ErrorRateDetector[] },
+    settings: MonitorSettings,
+    seen: { firstSeen: Map<string, Date>; sustainedOnly: boolean },
+  ): Promise<WindowFindings & { series: Map<string, SeriesOf> }> {
+    const lookback = Math.max(
+      ...[...group.rate, ...group.errorRate].map((d) => settings.detectors[d].lookbackDays),
+    );
+    const days = Array.from({ length: lookback + 1 }, (_, day) => day);
+    const metrics: RollupMetric[] = [
+      ...new Set([...rateMetrics(group.rate), ...errorRateMetrics(group.errorRate)]),
+    ];
+    const slots = lookback + 1;
+    // M40's read (once an hour per tenant) runs beside the windows' reads, not after them.
+    const [counts, historyPairs] = await Promise.all([
+      this.readWindows(
+        tenantId,
+        windowSegments(windowEnd, windowMinutes, days, BASELINE_EXTEND_MINUTES, BASELINE_PARTS),
+        metrics,
+        BASELINE_PARTS * slots - 1,
+      ),
+      this.history.pairsBefore(tenantId, windowEnd, lookback, metrics),
+    ]);
+    const series = new Map<string, SeriesOf>();
+    const byKind = new Map<string, SeriesOf[]>();
+    for (const row of counts) {
+      const { days: totals, parts } = daysOf(row.counts, slots);
+      const entry: SeriesOf = {
+        subjectType: row.subjectType,
+        subjectId: row.subjectId,
+        metric: row.metric,
+        days: totals,
+        parts,
+      };
+      series.set(seriesKey(row.subjectType, row.subjectId, row.metric), entry);
+      const kind = `${row.subjectType}:${row.metric}`;
+      const list = byKind.get(kind);
+      if (list) {
+        list.push(entry);
+      } else {
+        byKind.set(kind, [entry]);
+      }
+    }
+    const base = {
+      exposure: (windowMinutes + 2 * BASELINE_EXTEND_MINUTES) / windowMinutes,
+      tenantId,
+      tick,
+      windowStart: new Date(windowEnd.getTime() - windowMinutes * MINUTE_MS),
+      windowMinutes,
+      series,
+      byKind,
+      firstSeen: seen.firstSeen,
+      historyPairs,
+    };
+    // The same metrics for every window, so that M40's hourly read is shared (its cache's key).
+    const judged = seen.sustainedOnly ? isSustainedDetector : (): boolean => true;
+    const findings: Finding[] = [];
+    for (const detector of group.rate.filter(judged)) {
+      findings.push(...rateFindings(detector, { ...base, settings: settings.detectors[detector] }));
+    }
+    for (const detector of group.errorRate.filter(judged)) {
+      findings.push(
+        ...errorRateFindings(detector, { ...base, settings: settings.detectors[detector] }),
+      );
+    }
+    return { minutes: windowMinutes, findings, series };
   }
 
   private async readWindows(

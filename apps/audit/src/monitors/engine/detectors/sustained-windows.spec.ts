@@ -1,0 +1,135 @@
+import { DEFAULT_DETECTOR_SETTINGS } from '../detector-settings';
+import { Finding } from '../monitors.types';
+import { RateInput, SeriesOf, seriesKey } from './detector-input';
+import { rateFindings } from './rate-detectors';
+import { sustainedFindings, sustainedWindows } from './sustained-windows';
+
+const AGENT = '6f1c0d8e-93a4-4d55-9c54-0c2f0e7d4a11';
+const TICK = new Date('2026-01-07T14:01:00Z');
+const EXTEND = 22;
+
+/** A busy agent whose quarters burst with a coefficient of variation of 0.7 (M40's pairs say so). */
+function burstyAgentInput(windowMinutes: number, factorNow: number): RateInput {
+  const perQuarter = 100;
+  const perWindow = (perQuarter * windowMinutes) / 15;
+  const exposure = (windowMinutes + 2 * EXTEND) / windowMinutes;
+  const wiggle = [1, 0.93, 1.08, 0.97, 1.04, 0.95, 1.02, 1];
+  const days = wiggle.map((w, day) =>
+    Math.round(day === 0 ? perWindow * factorNow : perWindow * exposure * w),
+  );
+  const parts = days.map((n, day) => (day === 0 ? [n] : [0, 1, 2, 3].map(() => n / 4)));
+  const series: SeriesOf = {
+    subjectType: 'AGENT',
+    subjectId: AGENT,
+    metric: 'REQUESTS',
+    days,
+    parts,
+  };
+  const key = seriesKey('AGENT', AGENT, 'REQUESTS');
+  const pairs = 48;
+  return {
+    tenantId: '0b7f3c52-1f7e-4a0a-8d0e-3c4b5a697887',
+    tick: TICK,
+    windowStart: new Date(TICK.getTime() - (windowMinutes + 1) * 60_000),
+    windowMinutes,
+    exposure,
+    series: new Map([[key, series]]),
+    byKind: new Map([['AGENT:REQUESTS', [series]]]),
+    firstSeen: new Map(),
+    settings: DEFAULT_DETECTOR_SETTINGS.AGENT_VOLUME_ANOMALY,
+    historyPairs: new Map([
+      [
+        key,
+        Array.from({ length: 7 }, () => ({
+          pairs,
+          excess: 2 * 0.5 * perQuarter ** 2 * pairs,
+          scale: 2 * perQuarter ** 2 * pairs,
+        })),
+      ],
+    ]),
+  };
+}
+
+describe('sustained windows (M61)', () => {
+  it('should find a bursty agent dropping to an eighth over two hours that its 15 minutes cannot show', () => {
+    expect(rateFindings('AGENT_VOLUME_ANOMALY', burstyAgentInput(15, 1 / 8))).toEqual([]);
+    const [found] = rateFindings('AGENT_VOLUME_ANOMALY', burstyAgentInput(120, 1 / 8));
+    expect(found?.direction).toBe('DROP');
+  });
+
+  it('should not find the same agent at its usual level over any window', () => {
+    for (const minutes of sustainedWindows(15)) {
+      expect(rateFindings('AGENT_VOLUME_ANOMALY', burstyAgentInput(minutes, 1))).toEqual([]);
+    }
+  });
+
+  it('should judge the own window first and then 60 and 120 minutes', () => {
+    expect(sustainedWindows(15)).toEqual([15, 60, 120]);
+    expect(sustainedWindows(60)).toEqual([60, 120]);
+  });
+
+  const finding = (direction: 'SPIKE' | 'DROP', minutes: number, expected: number): Finding =>
+    ({
+      findingId: `${direction}-${minutes}`,
+      detector: 'AGENT_VOLUME_ANOMALY',
+      direction,
+      subject: { type: 'AGENT', id: AGENT },
+      evidence: { baselinePerMinute: expected / minutes, sampleMinutes: minutes },
+    }) as unknown as Finding;
+
+  it("should keep a longer window's finding only while the own window still shows the change", () => {
+    const drop = finding('DROP', 120, 800);
+    // 800 in 120 minutes is 100 in 15: 10 now is still the drop, 95 is over.
+    expect(
+      sustainedFindings(
+        [
+          { minutes: 15, findings: [] },
+          { minutes: 120, findings: [drop] },
+        ],
+        () => 10,
+      ),
+    ).toEqual([drop]);
+    expect(
+      sustainedFindings(
+        [
+          { minutes: 15, findings: [] },
+          { minutes: 120, findings: [drop] },
+        ],
+        () => 95,
+      ),
+    ).toEqual([]);
+    const spike = finding('SPIKE', 60, 40);
+    expect(
+      sustainedFindings(
+        [
+          { minutes: 15, findings: [] },
+          { minutes: 60, findings: [spike] },
+        ],
+        () => 40,
+      ),
+    ).toEqual([spike]);
+    expect(
+      sustainedFindings(
+        [
+          { minutes: 15, findings: [] },
+          { minutes: 60, findings: [spike] },
+        ],
+        () => 12,
+      ),
+    ).toEqual([]);
+  });
+
+  it("should give the own window's finding and drop a longer window's on the same subject", () => {
+    const own = finding('SPIKE', 15, 10);
+    const long = finding('SPIKE', 60, 40);
+    expect(
+      sustainedFindings(
+        [
+          { minutes: 15, findings: [own] },
+          { minutes: 60, findings: [long] },
+        ],
+        () => 100,
+      ),
+    ).toEqual([own]);
+  });
+});

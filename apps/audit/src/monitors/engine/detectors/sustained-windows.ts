@@ -1,0 +1,85 @@
+import { Finding } from '../monitors.types';
+import { negativeBinomialLower, negativeBinomialUpper } from '../baselines/count-tests';
+import { seriesKey } from './detector-input';
+import { ERROR_RATE_SPECS } from './error-rate-detectors';
+import { RATE_SPECS } from './rate-detectors';
+
+/**
+ * M61: a change that lasts is judged over windows as long as it, not only over the detector's own
+ * window. A bursty subject's 15 minutes hold one or two bursts, so a drop to an eighth or a spike of
+ * four times is within their spread; over an hour or two the bursts average out (M40's dispersion
+ * scales with the window as independent quarters add up) while the change does not.
+ */
+const SUSTAINED_MINUTES = [60, 120];
+
+/** The windows a count or share detector of `windowMinutes` is judged over, its own first. */
+export function sustainedWindows(windowMinutes: number): number[] {
+  return [windowMinutes, ...SUSTAINED_MINUTES.filter((m) => m > windowMinutes)];
+}
+
+/** The detectors judged over the longer windows too: counts and shares, not novelty. */
+export function isSustainedDetector(detector: string): boolean {
+  return !NOT_SUSTAINED.has(detector);
+}
+const NOT_SUSTAINED = new Set(['LLM_GATEWAY_FAILOVER_SPIKE']);
+
+/** One window's findings, the detector's own window first. */
+export interface WindowFindings {
+  minutes: number;
+  findings: Finding[];
+}
+
+/**
+ * One finding per detector and subject at a tick: the detector's own window's (the sharpest
+ * evidence of when it started), a longer window's only where the shorter saw nothing and the change
+ * is still under way: the own window's count (`recent`) beyond what the longer window expected of
+ * that many minutes at 1 % as a Poisson (up for a spike, down for a drop), so that an hour's window
+ * does not keep finding a change for an hour after it ended.
+ */
+export function sustainedFindings(
+  byWindow: readonly WindowFindings[],
+  recent: (finding: Finding) => number | undefined,
+): Finding[] {
+  const own = byWindow[0]?.minutes ?? 0;
+  const seen = new Set<string>();
+  const kept: Finding[] = [];
+  for (const { minutes, findings } of byWindow) {
+    for (const finding of findings) {
+      const key = `${finding.detector}:${finding.subject.type}:${finding.subject.id}`;
+      const underway =
+        minutes === own ||
+        (isSustainedDetector(finding.detector) && stillUnderway(finding, recent(finding), own));
+      if (!seen.has(key) && underway) {
+        seen.add(key);
+        kept.push(finding);
+      }
+    }
+  }
+  return kept;
+}
+
+function stillUnderway(finding: Finding, recent: number | undefined, minutes: number): boolean {
+  const evidence = finding.evidence as { baselinePerMinute?: number };
+  if (recent === undefined || evidence.baselinePerMinute === undefined) {
+    return false;
+  }
+  const expected = { mean: evidence.baselinePerMinute * minutes, size: POISSON_SIZE };
+  const tail =
+    finding.direction === 'DROP'
+      ? negativeBinomialLower(recent, expected)
+      : negativeBinomialUpper(recent, expected);
+  return tail <= UNDERWAY_TAIL;
+}
+/** A negative binomial this large is a Poisson: the gate asks only whether the change is still there. */
+const POISSON_SIZE = 1e9;
+/** The own window's count must be at least this unlikely at the longer window's rate (z 2.33). */
+const UNDERWAY_TAIL = 0.01;
+
+/** The series whose own-window count tells whether a finding's change is still under way. */
+export function detectorSeriesKey(finding: Finding): string {
+  const metric =
+    finding.detector in ERROR_RATE_SPECS
+      ? 'ERRORS'
+      : (RATE_SPECS as Record<string, { metric: string } | undefined>)[finding.detector]?.metric;
+  return seriesKey(finding.subject.type, finding.subject.id, metric ?? '');
+}
