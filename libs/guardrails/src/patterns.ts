@@ -66,3 +66,39 @@ export function detectPatterns(
   }
   return sortAndMerge(found);
 }
+
+/** D53 `mode`: DETECT reports a match; MUST_NOT_MATCH says the text must not contain one (GR16). */
+export type PatternMode = 'DETECT' | 'MUST_NOT_MATCH';
+
+/** A tenant's pattern compiled for its set (D53). */
+export interface CompiledSetPattern {
+  label: string;
+  regex: RegExp;
+  mode: PatternMode;
+}
+
+export interface PatternSetFinding extends Finding {
+  mode: PatternMode;
+}
+
+/**
+ * GR16: every match of every pattern of one set, sorted by start, each with its pattern's mode.
+ * Unlike `detectPatterns`, overlapping matches of two labels are both kept: each pattern is the
+ * tenant's own statement, and a policy asks for labels, not for the best of them.
+ */
+export function detectPatternSet(
+  text: string,
+  patterns: readonly CompiledSetPattern[],
+): PatternSetFinding[] {
+  const input = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
+  const found: PatternSetFinding[] = [];
+  for (const { label, regex, mode } of patterns) {
+    regex.lastIndex = 0;
+    for (const m of input.matchAll(regex)) {
+      if (m[0].length > 0) {
+        found.push({ type: label, start: m.index, end: m.index + m[0].length, score: 1, mode });
+      }
+    }
+  }
+  return found.sort((a, b) => a.start - b.start || a.end - b.end);
+}

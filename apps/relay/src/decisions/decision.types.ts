@@ -56,6 +56,9 @@ export interface Detection {
   path?: string;
   /** GR9: how many findings of this label; the audit records counts, never the matched text. */
   count?: number;
+  /** GR18: the tenant pattern set (D53) a REGEX detection came from, and its pattern's mode. */
+  set?: string;
+  mode?: string;
 }
 
 /** A well-formed decision of one policy (D22), defaults filled in. */
