@@ -45,4 +45,5 @@ export {
   compileLinear,
   detectPatternSet,
   detectPatterns,
+  linearRegExp,
 } from './patterns';

@@ -31,11 +31,7 @@ export function compileLinear(pattern: string, flags = ''): CompiledPattern {
         'flags may only be m and s: the linear-time engine has no case-insensitive or Unicode mode (write [Aa] for either case)',
     };
   }
-  if (!linearEngine) {
-    // Before the first compile; it only adds the `l` flag and changes no other expression.
-    setFlagsFromString('--enable-experimental-regexp-engine');
-    linearEngine = true;
-  }
+  enableLinearEngine();
   try {
     return { ok: true, regex: new RegExp(pattern, `g${flags}l`) };
   } catch (error) {
@@ -47,6 +43,23 @@ export function compileLinear(pattern: string, flags = ''): CompiledPattern {
         : message,
     };
   }
+}
+
+function enableLinearEngine(): void {
+  if (!linearEngine) {
+    // Before the first compile; it only adds the `l` flag and changes no other expression.
+    setFlagsFromString('--enable-experimental-regexp-engine');
+    linearEngine = true;
+  }
+}
+
+/**
+ * GR20: a JSON Schema `pattern` of someone else's schema on the linear-time engine (no `g`, so
+ * `test` keeps no state); throws what the engine refuses, which makes that schema uncheckable.
+ */
+export function linearRegExp(pattern: string): RegExp {
+  enableLinearEngine();
+  return new RegExp(pattern, 'l');
 }
 
 /** D50 `agp.detect.patterns`: every match of a tenant's compiled patterns, labelled by its pattern. */

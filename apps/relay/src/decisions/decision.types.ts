@@ -7,6 +7,8 @@ import {
   Protocol,
 } from '@agp/contracts';
 
+import { ValidationInput } from '../validation/validation.types';
+
 export interface EndpointRef {
   type: EndpointType;
   id: string;
@@ -25,6 +27,8 @@ export interface DecisionInput {
   /** D51: `definition` when the relay has seen the tool's definition (traffic.md T86). */
   tool?: { name: string; definition?: ToolDefinitionInput };
   message: { text: string; json: unknown };
+  /** GR19: what of the message was checked against its schemas (never blocks by itself). */
+  validation?: ValidationInput;
   user?: { id: string; email?: string };
   correlationId?: string;
   time: string;

@@ -2,7 +2,14 @@ import { TenantPatternSets, withPatternDetections } from './pattern-sets';
 
 describe('tenant pattern sets as a hop sees them (D53, GR15–GR18)', () => {
   const sets = TenantPatternSets.compile([
-    { set: 'orders', label: 'ORDER', pattern: 'ORD-\\d{4}', flags: '', mode: 'DETECT', scope: 'ALL' },
+    {
+      set: 'orders',
+      label: 'ORDER',
+      pattern: 'ORD-\\d{4}',
+      flags: '',
+      mode: 'DETECT',
+      scope: 'ALL',
+    },
     {
       set: 'orders',
       label: 'INTERNAL_HOST',

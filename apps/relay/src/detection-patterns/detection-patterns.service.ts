@@ -21,7 +21,10 @@ import {
   DetectionPatternsErrorCode,
   DetectionPatternsException,
 } from './detection-patterns.exception';
-import { DetectionPatternChange, DetectionPatternsRepository } from './detection-patterns.repository';
+import {
+  DetectionPatternChange,
+  DetectionPatternsRepository,
+} from './detection-patterns.repository';
 
 /**
  * D53, D42: every change is an ADMIN_CHANGE of kind DETECTION_PATTERN in its transaction, and

@@ -16,7 +16,9 @@ import {
 export class CreateDetectionPatternDto {
   /** The name a policy passes to `agp.detect.patterns(text, set)`. */
   @IsString()
-  @Matches(SET_NAME, { message: 'set must be 1 to 64 of a-z, 0-9, _ . - starting with a letter or digit' })
+  @Matches(SET_NAME, {
+    message: 'set must be 1 to 64 of a-z, 0-9, _ . - starting with a letter or digit',
+  })
   set: string;
 
   /** The findings' `type`. */

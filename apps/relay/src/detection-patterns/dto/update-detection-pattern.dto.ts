@@ -13,7 +13,9 @@ import {
 export class UpdateDetectionPatternDto {
   @IsOptional()
   @IsString()
-  @Matches(SET_NAME, { message: 'set must be 1 to 64 of a-z, 0-9, _ . - starting with a letter or digit' })
+  @Matches(SET_NAME, {
+    message: 'set must be 1 to 64 of a-z, 0-9, _ . - starting with a letter or digit',
+  })
   set?: string;
 
   @IsOptional()
