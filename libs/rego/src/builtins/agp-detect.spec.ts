@@ -46,7 +46,7 @@ x := {
     ).not.toThrow();
   });
 
-  it('should apply the caller\'s pattern set to the text and find nothing for a set it lacks', () => {
+  it("should apply the caller's pattern set to the text and find nothing for a set it lacks", () => {
     const policy = compilePolicy({
       'p.rego': `package p
 x := {
