@@ -11,6 +11,8 @@ import { RELAY_DATABASE, RELAY_SERVICE } from './database/tokens';
 import { AgentsModule } from './agents/agents.module';
 import { ChannelsModule } from './channels/channels.module';
 import { DecisionsModule } from './decisions/decisions.module';
+import { DetectionPatternsModule } from './detection-patterns/detection-patterns.module';
+import { ValidationModule } from './validation/validation.module';
 import { EvaluationPacksModule } from './evaluation-packs/evaluation-packs.module';
 import { GuardrailsModule } from './guardrails/guardrails.module';
 import { GovernanceModule } from './governance/governance.module';
@@ -95,6 +97,8 @@ export class RelayModule {
         TrafficSettingsModule,
         EvaluationPacksModule.forRoot({ runPollIntervalMs: env.EVALUATION_RUN_POLL_MS ?? 1_000 }),
         GuardrailsModule,
+        DetectionPatternsModule,
+        ValidationModule,
         WebhooksModule.forRoot({
           schedule: {
             ...DEFAULT_RETRY_SCHEDULE,

@@ -238,6 +238,21 @@ const KINDS: Record<string, AdministeredKind> = {
       };
     },
   },
+  'detection pattern': {
+    eventType: 'ADMIN_CHANGE',
+    targetKind: 'DETECTION_PATTERN',
+    change: async (world) => {
+      const pattern = await world.ok<Json>('POST', '/relay/v1/detection-patterns', {
+        set: name('tickets'),
+        label: 'TICKET',
+        pattern: 'TCK-[0-9]{6}',
+      });
+      const id = String(pattern.id);
+      await world.ok('PATCH', `/relay/v1/detection-patterns/${id}`, { mode: 'MUST_NOT_MATCH' });
+      await world.ok('DELETE', `/relay/v1/detection-patterns/${id}`);
+      return { id, updated: ['mode'], secrets: [], count: 3 };
+    },
+  },
   channel: {
     eventType: 'ADMIN_CHANGE',
     targetKind: 'CHANNEL',

@@ -36,4 +36,14 @@ export function warmUpDetectors(): void {
     detect(sample);
   }
 }
-export { CompiledPattern, TenantPattern, compileLinear, detectPatterns } from './patterns';
+export {
+  CompiledPattern,
+  CompiledSetPattern,
+  PatternMode,
+  PatternSetFinding,
+  TenantPattern,
+  compileLinear,
+  detectPatternSet,
+  detectPatterns,
+  linearRegExp,
+} from './patterns';

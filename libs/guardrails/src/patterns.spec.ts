@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 
-import { compileLinear, detectPatterns } from './patterns';
+import { compileLinear, detectPatternSet, detectPatterns } from './patterns';
 
 describe('tenant patterns on the linear-time engine (GR13)', () => {
   it('should refuse back-references, look-around and flags the engine lacks, with the reason', () => {
@@ -47,5 +47,22 @@ describe('tenant patterns on the linear-time engine (GR13)', () => {
     const t1 = performance.now();
     expect(detectPatterns('a'.repeat(32_768), label)).toEqual([]);
     expect(performance.now() - t1).toBeLessThan(Math.max(8 * small, 1_000));
+  });
+
+  it('should keep overlapping matches of two labels of a set, each with its mode (GR16)', () => {
+    const order = compileLinear('ORD-\\d+');
+    const digits = compileLinear('\\d{3,}');
+    if (!order.ok || !digits.ok) {
+      throw new Error('patterns should compile');
+    }
+    const text = 'ORD-1234 shipped';
+    const found = detectPatternSet(text, [
+      { label: 'ORDER', regex: order.regex, mode: 'MUST_NOT_MATCH' },
+      { label: 'NUMBER', regex: digits.regex, mode: 'DETECT' },
+    ]);
+    expect(found.map((f) => [f.type, text.slice(f.start, f.end), f.mode])).toEqual([
+      ['ORDER', 'ORD-1234', 'MUST_NOT_MATCH'],
+      ['NUMBER', '1234', 'DETECT'],
+    ]);
   });
 });

@@ -31,11 +31,7 @@ export function compileLinear(pattern: string, flags = ''): CompiledPattern {
         'flags may only be m and s: the linear-time engine has no case-insensitive or Unicode mode (write [Aa] for either case)',
     };
   }
-  if (!linearEngine) {
-    // Before the first compile; it only adds the `l` flag and changes no other expression.
-    setFlagsFromString('--enable-experimental-regexp-engine');
-    linearEngine = true;
-  }
+  enableLinearEngine();
   try {
     return { ok: true, regex: new RegExp(pattern, `g${flags}l`) };
   } catch (error) {
@@ -47,6 +43,23 @@ export function compileLinear(pattern: string, flags = ''): CompiledPattern {
         : message,
     };
   }
+}
+
+function enableLinearEngine(): void {
+  if (!linearEngine) {
+    // Before the first compile; it only adds the `l` flag and changes no other expression.
+    setFlagsFromString('--enable-experimental-regexp-engine');
+    linearEngine = true;
+  }
+}
+
+/**
+ * GR20: a JSON Schema `pattern` of someone else's schema on the linear-time engine (no `g`, so
+ * `test` keeps no state); throws what the engine refuses, which makes that schema uncheckable.
+ */
+export function linearRegExp(pattern: string): RegExp {
+  enableLinearEngine();
+  return new RegExp(pattern, 'l');
 }
 
 /** D50 `agp.detect.patterns`: every match of a tenant's compiled patterns, labelled by its pattern. */
@@ -65,4 +78,40 @@ export function detectPatterns(
     }
   }
   return sortAndMerge(found);
+}
+
+/** D53 `mode`: DETECT reports a match; MUST_NOT_MATCH says the text must not contain one (GR16). */
+export type PatternMode = 'DETECT' | 'MUST_NOT_MATCH';
+
+/** A tenant's pattern compiled for its set (D53). */
+export interface CompiledSetPattern {
+  label: string;
+  regex: RegExp;
+  mode: PatternMode;
+}
+
+export interface PatternSetFinding extends Finding {
+  mode: PatternMode;
+}
+
+/**
+ * GR16: every match of every pattern of one set, sorted by start, each with its pattern's mode.
+ * Unlike `detectPatterns`, overlapping matches of two labels are both kept: each pattern is the
+ * tenant's own statement, and a policy asks for labels, not for the best of them.
+ */
+export function detectPatternSet(
+  text: string,
+  patterns: readonly CompiledSetPattern[],
+): PatternSetFinding[] {
+  const input = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
+  const found: PatternSetFinding[] = [];
+  for (const { label, regex, mode } of patterns) {
+    regex.lastIndex = 0;
+    for (const m of input.matchAll(regex)) {
+      if (m[0].length > 0) {
+        found.push({ type: label, start: m.index, end: m.index + m[0].length, score: 1, mode });
+      }
+    }
+  }
+  return found.sort((a, b) => a.start - b.start || a.end - b.end);
 }

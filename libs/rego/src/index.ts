@@ -1,5 +1,6 @@
 export { CompiledPolicy, compilePolicy } from './policy';
 export type { EvaluateOptions, ModulesInput, QueryBindings } from './policy';
+export type { PatternFinding, PatternSets } from './builtins/types';
 export { RegoCompileError, RegoEvalError } from './errors';
 export type { RegoErrorDetail } from './errors';
 export type { Location } from './ast/ast';

@@ -10,6 +10,7 @@ import { ENUM, direct } from './eval/direct';
 import { Frame } from './eval/state';
 import { JsonValue, fromJson, fromJsonDeep, toJson } from './values/json';
 import { RegoObject, Value } from './values/value';
+import { PatternSets } from './builtins/types';
 import './builtins/all';
 
 /** Options of one evaluation. */
@@ -28,6 +29,8 @@ export interface EvaluateOptions {
   now?: Date;
   /** Receives `print` output. */
   print?: (line: string) => void;
+  /** D53: the tenant's pattern sets, for `agp.detect.patterns(text, set)`. */
+  patternSets?: PatternSets;
 }
 
 /** One solution of a query: each query variable bound to a Rego value. */

@@ -33,6 +33,8 @@ export interface McpTestServerOptions {
    * POST), so a test can change a tool's description between two `tools/list` answers (D51).
    */
   extraTools?: { name: string; description: string }[];
+  /** Also offer `quote_order`, whose definition has an input and an output schema (GR21). */
+  structuredTool?: boolean;
 }
 
 export interface McpTestServer {
@@ -97,6 +99,7 @@ function text(value: unknown): { content: [{ type: 'text'; text: string }] } {
 function buildServer(
   record: (call: ReceivedToolCall) => void,
   extraTools: McpTestServerOptions['extraTools'] = [],
+  structuredTool = false,
 ): McpServer {
   const server = new McpServer(
     { name: 'agp-test-tools', version: '1.0.0' },
@@ -174,6 +177,21 @@ function buildServer(
       (args, context) => {
         record({ tool: extra.name, arguments: args, headers: headersOf(context) });
         return text({ received: args });
+      },
+    );
+  }
+  if (structuredTool) {
+    server.registerTool(
+      'quote_order',
+      {
+        description: 'Quotes an order of `qty` items of `sku`, as structured content.',
+        inputSchema: { sku: z.string(), qty: z.number().int().min(1) },
+        outputSchema: { total: z.number(), currency: z.string() },
+      },
+      (args, extra) => {
+        record({ tool: 'quote_order', arguments: args, headers: headersOf(extra) });
+        const quote = { total: args.qty * 2.5, currency: 'EUR' };
+        return { ...text(quote), structuredContent: quote };
       },
     );
   }
@@ -291,7 +309,7 @@ export async function startMcpTestServer(
         transports.delete(transport.sessionId);
       }
     };
-    await buildServer(record, options.extraTools).connect(transport);
+    await buildServer(record, options.extraTools, options.structuredTool).connect(transport);
     await transport.handleRequest(request, response, body);
   };
 

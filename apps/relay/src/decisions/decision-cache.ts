@@ -5,10 +5,13 @@ import { Database } from '@agp/database';
 import { EVENT_BROADCAST, EventBroadcast, StopListening } from '@agp/messaging';
 
 import { RELAY_DATABASE } from '../database/tokens';
+import { DETECTION_PATTERN_KIND } from '../detection-patterns/detection-pattern.types';
+import { DetectionPatternsRepository } from '../detection-patterns/detection-patterns.repository';
 import { IdentityProjections } from '../projections/identity-projections.service';
 import { BindingScope } from './binding-matcher';
 import { replacedBy } from './candidate-placement';
 import { DECISION_OPTIONS, DecisionOptions } from './decision-options';
+import { TenantPatternSets } from './pattern-sets';
 import { CompiledVersionPolicy, PolicyCompileFailure, PolicyEngine } from './policy-engine';
 import { BoundVersionRow, PolicySnapshotRepository } from './policy-snapshot.repository';
 
@@ -31,6 +34,8 @@ export interface TenantPolicySnapshot {
   bindings: CachedBinding[];
   /** D49: the SHADOW bindings, each with the enforced bindings it would replace (G7). */
   shadows: ShadowBinding[];
+  /** D53, GR17: the tenant's pattern sets, compiled with the snapshot. */
+  patternSets: TenantPatternSets;
   loadedAt: number;
 }
 
@@ -65,15 +70,21 @@ export class DecisionCache implements OnApplicationBootstrap, OnApplicationShutd
     @Inject(DECISION_OPTIONS) private readonly options: DecisionOptions,
     @Inject(EVENT_BROADCAST) private readonly broadcast: EventBroadcast,
     private readonly identities: IdentityProjections,
+    private readonly patterns: DetectionPatternsRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.stopListening = await this.broadcast.listen(['POLICY_LIFECYCLE'], {
-      // G14: a failed pack run changes no policy.
-      onEvent: (envelope) =>
-        (envelope.data as { change?: string }).change === 'EVALUATION_RUN_FAILED'
-          ? undefined
-          : this.invalidate(envelope.tenantId),
+    this.stopListening = await this.broadcast.listen(['POLICY_LIFECYCLE', 'ADMIN_CHANGE'], {
+      onEvent: (envelope) => {
+        // GR17: of the administrative changes, only a tenant's pattern sets are in its snapshot;
+        // G14: a failed pack run changes no policy.
+        const isPolicyChange =
+          envelope.type === 'POLICY_LIFECYCLE' &&
+          (envelope.data as { change?: string }).change !== 'EVALUATION_RUN_FAILED';
+        if (isPolicyChange || isPatternChange(envelope.data)) {
+          this.invalidate(envelope.tenantId);
+        }
+      },
       onGap: () => this.clear(),
     });
   }
@@ -132,11 +143,15 @@ export class DecisionCache implements OnApplicationBootstrap, OnApplicationShutd
     try {
       // R15's slug of a tenant created a moment ago is asked of tenant-auth (issue 30).
       await this.identities.ensure(tenantId, { tenant: true });
-      const { rows, failOpen, tenantSlug } = await this.database.inTenant(tenantId, async (tx) => ({
-        rows: await this.repository.boundVersions(tx, tenantId),
-        failOpen: await this.repository.isFailOpen(tx, tenantId),
-        tenantSlug: await this.repository.tenantSlug(tx, tenantId),
-      }));
+      const { rows, failOpen, tenantSlug, patterns } = await this.database.inTenant(
+        tenantId,
+        async (tx) => ({
+          rows: await this.repository.boundVersions(tx, tenantId),
+          failOpen: await this.repository.isFailOpen(tx, tenantId),
+          tenantSlug: await this.repository.tenantSlug(tx, tenantId),
+          patterns: await this.patterns.all(tx, tenantId),
+        }),
+      );
       const compiled = new Map<string, CompiledVersionPolicy | { error: string }>();
       const cached = rows.map((row) => this.toCached(row, entry.compiled, compiled));
       const bindings = cached.filter((b) => b.mode === 'ENFORCE');
@@ -148,6 +163,7 @@ export class DecisionCache implements OnApplicationBootstrap, OnApplicationShutd
         tenantSlug,
         bindings,
         shadows,
+        patternSets: TenantPatternSets.compile(patterns),
         loadedAt: Date.now(),
       };
       if (entry.generation === generation) {
@@ -210,4 +226,9 @@ export class DecisionCache implements OnApplicationBootstrap, OnApplicationShutd
       };
     }
   }
+}
+
+function isPatternChange(data: unknown): boolean {
+  const target = (data as { target?: { kind?: unknown } } | null)?.target;
+  return target?.kind === DETECTION_PATTERN_KIND;
 }

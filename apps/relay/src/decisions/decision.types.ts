@@ -7,6 +7,8 @@ import {
   Protocol,
 } from '@agp/contracts';
 
+import { ValidationInput } from '../validation/validation.types';
+
 export interface EndpointRef {
   type: EndpointType;
   id: string;
@@ -25,6 +27,8 @@ export interface DecisionInput {
   /** D51: `definition` when the relay has seen the tool's definition (traffic.md T86). */
   tool?: { name: string; definition?: ToolDefinitionInput };
   message: { text: string; json: unknown };
+  /** GR19: what of the message was checked against its schemas (never blocks by itself). */
+  validation?: ValidationInput;
   user?: { id: string; email?: string };
   correlationId?: string;
   time: string;
@@ -56,6 +60,9 @@ export interface Detection {
   path?: string;
   /** GR9: how many findings of this label; the audit records counts, never the matched text. */
   count?: number;
+  /** GR18: the tenant pattern set (D53) a REGEX detection came from, and its pattern's mode. */
+  set?: string;
+  mode?: string;
 }
 
 /** A well-formed decision of one policy (D22), defaults filled in. */

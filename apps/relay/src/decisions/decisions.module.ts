@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 
+import { DetectionPatternsRepository } from '../detection-patterns/detection-patterns.repository';
 import { DecisionCache } from './decision-cache';
 import { DECISION_OPTIONS, DecisionOptions } from './decision-options';
 import { DecisionsController } from './decisions.controller';
@@ -21,6 +22,7 @@ export class DecisionsModule {
         { provide: PolicyEngine, useValue: new PolicyEngine() },
         DecisionCache,
         PolicySnapshotRepository,
+        DetectionPatternsRepository,
         EndpointDirectoryRepository,
         PolicyDecisionService,
         DecisionsService,
@@ -31,6 +33,7 @@ export class DecisionsModule {
         PolicyDecisionService,
         EndpointDirectoryRepository,
         PolicySnapshotRepository,
+        DetectionPatternsRepository,
         DECISION_OPTIONS,
       ],
     };

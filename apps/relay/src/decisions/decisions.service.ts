@@ -59,7 +59,10 @@ export class DecisionsService {
       );
     }
     const document = slug ? { ...input, tenant: { id: ctx.tenantId, slug } } : input;
-    return this.decisions.decideWith(document, [this.cache.prepare(row)], failOpen);
+    // D50: the tenant's pattern sets as a live hop would see them.
+    const { patternSets } = await this.cache.snapshot(ctx.tenantId);
+    const sets = patternSets.forHop(document.direction);
+    return this.decisions.decideWith(document, [this.cache.prepare(row)], failOpen, sets);
   }
 
   private async inputOf(tx: Tx, ctx: RequestContext, dto: DecideHopDto): Promise<DecisionInput> {

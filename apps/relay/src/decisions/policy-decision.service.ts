@@ -13,6 +13,7 @@ import {
 import { DECISION_OPTIONS, DecisionOptions } from './decision-options';
 import { BindingResult, DecisionInput, HopDecision } from './decision.types';
 import { normalizeDecision } from './normalize-decision';
+import { HopPatternSets, withPatternDetections } from './pattern-sets';
 import { PolicyEngine, PreparedInput } from './policy-engine';
 
 // Issue 6 §4: bindings per D23, versions compiled once, combined per D22; in-process and HTTP.
@@ -27,6 +28,7 @@ interface ShadowContext {
   document: DecisionInput;
   shadows: ShadowBinding[];
   failOpen: boolean;
+  patternSets: HopPatternSets;
 }
 
 @Injectable()
@@ -56,13 +58,15 @@ export class PolicyDecisionService {
       snapshot.tenantSlug && !input.tenant.slug
         ? { ...input, tenant: { id: input.tenant.id, slug: snapshot.tenantSlug } }
         : input;
-    const decision = this.decideWith(document, applicable, snapshot.failOpen);
+    const patternSets = snapshot.patternSets.forHop(input.direction);
+    const decision = this.decideWith(document, applicable, snapshot.failOpen, patternSets);
     if (snapshot.shadows.length > 0) {
       const shadows = snapshot.shadows.filter((s) =>
         bindingApplies(s.binding, input.source, input.sink, at),
       );
       if (shadows.length > 0) {
-        this.shadowContexts.set(decision, { document, shadows, failOpen: snapshot.failOpen });
+        const failOpen = snapshot.failOpen;
+        this.shadowContexts.set(decision, { document, shadows, failOpen, patternSets });
       }
     }
     return decision;
@@ -81,7 +85,7 @@ export class PolicyDecisionService {
     }
     this.shadowContexts.delete(decision);
     const at = new Date(Date.parse(context.document.time) || Date.now());
-    const prepared = this.engine.prepareInput(context.document);
+    const prepared = this.engine.prepareInput(context.document, context.patternSets);
     return context.shadows.map(({ binding, replaces }) => ({
       binding,
       outcome: candidateOutcome(
@@ -100,10 +104,15 @@ export class PolicyDecisionService {
   }
 
   /** R20: a version's test run passes its one version, as if bound tenant-wide. */
-  decideWith(input: DecisionInput, bindings: CachedBinding[], failOpen: boolean): HopDecision {
+  decideWith(
+    input: DecisionInput,
+    bindings: CachedBinding[],
+    failOpen: boolean,
+    patternSets?: HopPatternSets,
+  ): HopDecision {
     const now = Date.parse(input.time);
     const at = Number.isNaN(now) ? Date.now() : now;
-    const prepared = bindings.length > 0 ? this.engine.prepareInput(input) : undefined;
+    const prepared = bindings.length > 0 ? this.engine.prepareInput(input, patternSets) : undefined;
     const results = bindings.map((binding) => this.evaluate(binding, prepared!, new Date(at)));
     const combined = combineDecisions(results, failOpen);
     const masked =
@@ -116,7 +125,9 @@ export class PolicyDecisionService {
       failOpen,
       reasons: combined.reasons,
       mask: combined.mask,
-      detections: combined.detections,
+      detections: patternSets
+        ? withPatternDetections(combined.detections, patternSets.detections())
+        : combined.detections,
       maskedFields: masked.maskedFields,
       bindings: combined.ordered,
       maskedMessage: { text: masked.text, json: masked.json },

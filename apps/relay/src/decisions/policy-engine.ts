@@ -1,6 +1,7 @@
 import {
   CompiledPolicy,
   JsonValue,
+  PatternSets,
   RegoCompileError,
   RegoEvalError,
   Value,
@@ -30,6 +31,8 @@ export class PolicyCompileFailure extends Error {
 /** An input document prepared once per hop and shared by every binding evaluated on it. */
 export interface PreparedInput {
   readonly value: Value;
+  /** D53: the tenant's pattern sets as this hop sees them (`agp.detect.patterns`). */
+  readonly patternSets?: PatternSets;
 }
 
 /** The outcome of evaluating one version's decision rule: its raw value, or why it failed. */
@@ -106,8 +109,8 @@ export class PolicyEngine {
     }));
   }
 
-  prepareInput(input: unknown): PreparedInput {
-    return { value: fromJson(input) };
+  prepareInput(input: unknown, patternSets?: PatternSets): PreparedInput {
+    return { value: fromJson(input), ...(patternSets ? { patternSets } : {}) };
   }
 }
 
@@ -121,6 +124,7 @@ class EngineVersionPolicy implements CompiledVersionPolicy {
     try {
       const value = this.policy.evaluateRule(this.decisionRef, {
         inputValue: input.value,
+        patternSets: input.patternSets,
         timeoutMs: options.timeoutMs,
         now: options.now,
       });

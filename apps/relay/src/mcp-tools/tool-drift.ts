@@ -1,12 +1,14 @@
 import { ToolDefinitionInput } from '../decisions/decision.types';
 import { ImposedAction } from '../traffic/pipeline/hop.types';
 import { ToolDriftAction } from '../traffic-settings/traffic-settings.types';
-import { changedFields, statusOf } from './tool-definition';
+import { ToolDefinition, changedFields, statusOf } from './tool-definition';
 import { StoredToolDefinition } from './tool-definitions.repository';
 
 /** A tool of one server as one subscriber sees it: its facts, and whether it is to be handled. */
 export interface ToolDrift {
   input: ToolDefinitionInput;
+  /** The definition as last listed: its schemas are what calls are validated against (GR21). */
+  definition: ToolDefinition;
   /** The definition changed after it was pinned (a rug pull). */
   isChanged: boolean;
   /** Never pinned here, while another server of this subscriber has the same name pinned. */
@@ -33,6 +35,7 @@ export function driftOf(
   };
   return {
     input,
+    definition: stored.definition,
     isChanged: status === 'CHANGED',
     isShadowing: status === 'NEW' && sameNames.some((other) => other.pinnedHash !== undefined),
   };

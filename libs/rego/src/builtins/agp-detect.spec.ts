@@ -45,4 +45,44 @@ x := {
       compilePolicy({ 'p.rego': 'package p\nx := agp.detect.secrets("a")[0].type' }),
     ).not.toThrow();
   });
+
+  it("should apply the caller's pattern set to the text and find nothing for a set it lacks", () => {
+    const policy = compilePolicy({
+      'p.rego': `package p
+x := {
+  "orders": [[f.type, f.start, f.end, f.mode] | some f in agp.detect.patterns(input.text, "orders")],
+  "none": agp.detect.patterns(input.text, "absent"),
+}`,
+    });
+    const asked: string[] = [];
+    const patternSets = {
+      findings(name: string, text: string) {
+        asked.push(name);
+        return name === 'orders'
+          ? [...text.matchAll(/ORD-\d+/g)].map((m) => ({
+              type: 'ORDER',
+              start: m.index,
+              end: m.index + m[0].length,
+              score: 1,
+              mode: 'DETECT',
+            }))
+          : [];
+      },
+    };
+
+    const result = policy.evaluateRule('data.p.x', {
+      input: { text: 'see ORD-12 and ORD-345' },
+      patternSets,
+    });
+
+    expect(result).toEqual({
+      orders: [
+        ['ORDER', 4, 10, 'DETECT'],
+        ['ORDER', 15, 22, 'DETECT'],
+      ],
+      none: [],
+    });
+    expect(asked.sort()).toEqual(['absent', 'orders']);
+    expect(value('package p\nx := agp.detect.patterns("ORD-1", "orders")')).toEqual([]);
+  });
 });

@@ -28,6 +28,14 @@ export const AGP_DETECT_BUILTINS: BuiltinDef[] = [
   detector('agp.detect.pii', detectPii),
   detector('agp.detect.secrets', detectSecrets),
   detector('agp.detect.prompt_injection', detectPromptInjection),
+  def('agp.detect.patterns', 2, ([text, set], ctx) => {
+    const value = str(text, 1);
+    const name = str(set, 2);
+    return ctx.once(`agp.detect.patterns\u0000${name}\u0000${value}`, () => {
+      ctx.tick(Math.ceil(value.length / 64));
+      return fromJson(ctx.patternFindings(name, value).map((f) => ({ ...f })));
+    });
+  }),
 ];
 
 const FINDINGS = 'array[object<end: number, score: number, start: number, type: string>]';
@@ -37,4 +45,5 @@ export const AGP_DETECT_DECLS: Record<string, string> = {
   'agp.detect.pii': `(text: string) => findings: ${FINDINGS}`,
   'agp.detect.secrets': `(text: string) => findings: ${FINDINGS}`,
   'agp.detect.prompt_injection': `(text: string) => findings: ${FINDINGS}`,
+  'agp.detect.patterns': `(text: string, set: string) => findings: array[object<end: number, mode: string, score: number, start: number, type: string>]`,
 };

@@ -19,6 +19,22 @@ export interface BuiltinContext {
   tick(n: number): void;
   /** Captured `print` output. */
   print(line: string): void;
+  /** D53: the findings of the caller's pattern set `name` in `text` (empty when none is given). */
+  patternFindings(name: string, text: string): PatternFinding[];
+}
+
+/** A finding of `agp.detect.patterns` (D50's shape plus the pattern's D53 `mode`). */
+export interface PatternFinding {
+  type: string;
+  start: number;
+  end: number;
+  score: number;
+  mode: string;
+}
+
+/** What an evaluation knows of the tenant's pattern sets (D53); the caller compiles and counts. */
+export interface PatternSets {
+  findings(name: string, text: string): PatternFinding[];
 }
 
 export interface BuiltinDef {

@@ -2,7 +2,7 @@ import { CallTerm, Expr, Term, VarTerm } from '../ast/ast';
 import { Program } from '../compiler/compiler';
 import { RegoEvalError } from '../errors';
 import { RegoObject, RegoSet, Value, valuesEqual } from '../values/value';
-import { BuiltinContext } from '../builtins/types';
+import { BuiltinContext, PatternFinding, PatternSets } from '../builtins/types';
 import { callTarget } from './calls';
 import { EvalState, Frame, K, NO_MOCKS, VK } from './state';
 
@@ -36,7 +36,11 @@ export class Evaluator implements BuiltinContext {
     input: Value | undefined,
     readonly strict: boolean,
     private readonly limits: EvalLimits,
-    private readonly clock: { now?: Date; print?: (line: string) => void },
+    private readonly clock: {
+      now?: Date;
+      print?: (line: string) => void;
+      patternSets?: PatternSets;
+    },
   ) {
     this.state = {
       input,
@@ -64,6 +68,10 @@ export class Evaluator implements BuiltinContext {
 
   print(line: string): void {
     this.clock.print?.(line);
+  }
+
+  patternFindings(name: string, text: string): PatternFinding[] {
+    return this.clock.patternSets?.findings(name, text) ?? [];
   }
 
   tick(n = 1): void {

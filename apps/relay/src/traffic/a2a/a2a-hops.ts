@@ -4,12 +4,15 @@ import { Tx } from '@agp/database';
 import { HopDecision } from '../../decisions/decision.types';
 import { StoredHitlRequest } from '../../hitl/hitl.repository';
 import { HopPipeline } from '../pipeline/hop-pipeline';
-import { HopOutcome, PassTerms } from '../pipeline/hop.types';
+import { Hop, HopOutcome, PassTerms } from '../pipeline/hop.types';
 import { holdTermsOf } from '../pipeline/traffic-call';
 import { JsonRpcMessage, rpcRefusal } from '../mcp/json-rpc';
 import { asMasked, resendDigestOf } from '../mcp/mcp-messages';
 import { A2aCall, a2aHopOf } from './a2a-call';
 import { withA2aWarnings, withFileBytes, withoutFileBytes } from './a2a-messages';
+import { SchemaValidator } from '../../validation/schema-validator';
+import { dataPartValidation, declaredDataSchema } from '../../validation/a2a-validation';
+import { validationOf } from '../../validation/validation.types';
 
 export type JudgedA2a =
   | { kind: 'forward'; message: JsonRpcMessage; audited: Promise<void> }
@@ -25,10 +28,13 @@ export interface HeldA2a {
 /** A2A's dialect of the hop pipeline; the pipeline admits, decides, holds and audits. */
 @Injectable()
 export class A2aHops {
-  constructor(private readonly pipeline: HopPipeline) {}
+  constructor(
+    private readonly pipeline: HopPipeline,
+    private readonly validator: SchemaValidator,
+  ) {}
 
   async judgeRequest(call: A2aCall, message: JsonRpcMessage): Promise<JudgedA2a> {
-    const hop = a2aHopOf(call, 'REQUEST', message);
+    const hop = this.validated(call, a2aHopOf(call, 'REQUEST', message));
     const outcome = await this.pipeline.pass(hop, termsOf(call, message, resendDigestOf(message)));
     return asA2a(message, outcome);
   }
@@ -38,7 +44,7 @@ export class A2aHops {
     message: JsonRpcMessage,
     askedFor: { method: string; resendDigest: string },
   ): Promise<JudgedA2a> {
-    const hop = a2aHopOf(call, 'RESPONSE', message, askedFor.method);
+    const hop = this.validated(call, a2aHopOf(call, 'RESPONSE', message, askedFor.method));
     const outcome = await this.pipeline.pass(hop, termsOf(call, message, askedFor.resendDigest));
     return asA2a(message, outcome);
   }
@@ -50,7 +56,7 @@ export class A2aHops {
     askedFor: { method: string; resendDigest: string },
     alongside: (tx: Tx, request: StoredHitlRequest) => Promise<void>,
   ): Promise<JudgedA2a | HeldA2a> {
-    const hop = a2aHopOf(call, 'RESPONSE', message, askedFor.method);
+    const hop = this.validated(call, a2aHopOf(call, 'RESPONSE', message, askedFor.method));
     const outcome = await this.pipeline.pass(hop, {
       ...termsOf(call, message, askedFor.resendDigest),
       deliverOnApproval: alongside,
@@ -58,6 +64,15 @@ export class A2aHops {
     return outcome.kind === 'HELD'
       ? { kind: 'held', request: outcome.request, audited: outcome.audited }
       : asA2a(message, outcome);
+  }
+
+  /** GR22: data parts against the schema the target's card declares for this direction. */
+  private validated(call: A2aCall, hop: Hop): Hop {
+    const schema = declaredDataSchema(call.route.target.card, hop.direction);
+    const validation = validationOf(
+      dataPartValidation(hop.message.json, schema, this.validator.check),
+    );
+    return validation ? { ...hop, validation } : hop;
   }
 }
 

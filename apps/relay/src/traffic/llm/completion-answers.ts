@@ -12,6 +12,9 @@ import { LlmCall, hopOf } from './llm-call';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 import { decisionRefused, outcomeRefused } from './llm-refusals';
 import { ProviderFailure, providerFailureOf, providerLabel } from './llm-upstream';
+import { SchemaValidator } from '../../validation/schema-validator';
+import { llmAnswerValidation } from '../../validation/llm-validation';
+import { validationOf } from '../../validation/validation.types';
 
 /** T20, D34, T6: provider faults are audited as ERROR hops; the pipeline decides and holds. */
 @Injectable()
@@ -19,6 +22,7 @@ export class CompletionAnswers {
   constructor(
     private readonly pipeline: HopPipeline,
     private readonly watch: StreamWatch,
+    private readonly validator: SchemaValidator,
   ) {}
 
   /** A completion answered whole: one RESPONSE hop (D33), then the agent gets it (T1). */
@@ -51,7 +55,17 @@ export class CompletionAnswers {
       httpStatus: answer.statusCode,
     };
     const text = completionText(completion);
-    const hop = hopOf(call, 'RESPONSE', { json: completion, text }, { llmProviderId: provider.id });
+    const answered = hopOf(
+      call,
+      'RESPONSE',
+      { json: completion, text },
+      { llmProviderId: provider.id },
+    );
+    // GR23: the answer against the request's response_format.
+    const validation = validationOf(
+      llmAnswerValidation(admitted.original, completion, this.validator.check),
+    );
+    const hop = validation ? { ...answered, validation } : answered;
     const outcome = await this.pipeline.pass(hop, {
       applied: (decision) =>
         decision.maskedFields.length > 0 ? decision.maskedMessage.json : completion,

@@ -22,6 +22,9 @@ import {
   withoutTools,
 } from './mcp-messages';
 import { McpToolWatch } from './mcp-tool-watch';
+import { SchemaValidator } from '../../validation/schema-validator';
+import { toolCallValidation } from '../../validation/mcp-validation';
+import { validationOf } from '../../validation/validation.types';
 
 /** What became of one message: what goes on (if anything), what its sender is answered. */
 export interface JudgedMessage {
@@ -38,6 +41,7 @@ export class McpHops {
     private readonly pipeline: HopPipeline,
     private readonly directory: TrafficDirectory,
     private readonly tools: McpToolWatch,
+    private readonly validator: SchemaValidator,
   ) {}
 
   async judgeFromAgent(call: McpCall, message: JsonRpcMessage): Promise<JudgedMessage> {
@@ -76,6 +80,10 @@ export class McpHops {
     askedFor?: AskedFor,
   ): Promise<JudgedMessage> {
     let shown = message;
+    if (message.method === 'notifications/tools/list_changed') {
+      // GR21: the definitions (and schemas) cached for this server are read again.
+      this.tools.forgetServer(call);
+    }
     if (askedFor?.method === 'tools/list') {
       // D51: recorded as the server answered it; what toolDrift holds or blocks is not shown.
       const withheld = await this.tools.observeList(call, message);
@@ -100,7 +108,20 @@ export class McpHops {
     }
     const { toolDrift } = await this.directory.settings(call.tenantId);
     const imposed = isRequest ? imposedBy(toolDrift, hop.tool, drift) : undefined;
-    return { ...hop, toolDefinition: drift.input, ...(imposed ? { imposed } : {}) };
+    const direction = isRequest ? 'REQUEST' : 'RESPONSE';
+    const checked = toolCallValidation(
+      direction,
+      hop.message.json,
+      drift.definition,
+      this.validator.check,
+    );
+    const validation = validationOf(checked);
+    return {
+      ...hop,
+      toolDefinition: drift.input,
+      ...(imposed ? { imposed } : {}),
+      ...(validation ? { validation } : {}),
+    };
   }
 
   /** The grant as it is now (D32: a change holds within a second, also in a running session). */

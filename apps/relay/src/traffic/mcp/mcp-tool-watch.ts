@@ -81,6 +81,11 @@ export class McpToolWatch {
     return withheld;
   }
 
+  /** GR21: on `notifications/tools/list_changed` this replica reads the server's tools again. */
+  forgetServer(call: McpCall): void {
+    this.drifts.invalidate((key) => key.startsWith(`${call.tenantId}:${call.serverId}:`));
+  }
+
   /** The facts of `tool` on this call's server for this call's party (undefined: never listed). */
   driftFor(call: McpCall, tool: string): Promise<ToolDrift | undefined> {
     const party = partyRef(call);

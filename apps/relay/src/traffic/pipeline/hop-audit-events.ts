@@ -116,7 +116,27 @@ export function decidedHopEvents(hop: Hop, decision: HopDecision, latencyMs: num
       }),
     );
   }
+  if (hop.validation) {
+    events.push(validationEvent(hop, decision, policyIds));
+  }
   return events;
+}
+
+/** GR24: what was checked and how it came out; violations name keywords, never the values. */
+function validationEvent(hop: Hop, decision: HopDecision, policyIds: string[]): HopEvent {
+  const validation = hop.validation!;
+  const failed = validation.results.filter((r) => !r.valid).map((r) => r.target);
+  return buildEvent(
+    'VALIDATION_RESULT',
+    { tenantId: hop.tenantId, correlationId: hop.correlationId },
+    {
+      ...common(hop),
+      action: decision.action,
+      policyIds,
+      summary: `${what(hop)}: ${failed.length === 0 ? 'valid' : `invalid ${[...new Set(failed)].join(', ')}`}`,
+      details: { ...hopDetails(hop), validation },
+    },
+  );
 }
 
 /** The one event of a hop refused before policy (kill switch, grant, rate limit, upstream fault). */

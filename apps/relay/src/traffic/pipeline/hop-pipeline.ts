@@ -291,6 +291,7 @@ function inputOf(hop: Hop): DecisionInput {
         }
       : {}),
     message: hop.message,
+    ...(hop.validation ? { validation: hop.validation } : {}),
     correlationId: hop.correlationId,
     time: new Date().toISOString(),
   };

@@ -4,6 +4,7 @@ import { Tx } from '@agp/database';
 
 import { EndpointRef, HopDecision, ToolDefinitionInput } from '../../decisions/decision.types';
 import { StoredHitlRequest } from '../../hitl/hitl.repository';
+import { ValidationInput } from '../../validation/validation.types';
 import { RefusalAnswer } from './refusal-answers';
 
 /** One message crossing a traffic path (D33): who sent it to whom, and what it says. */
@@ -27,6 +28,8 @@ export interface Hop {
   imposed?: ImposedAction;
   /** POLICY.md `message`: the whole message as sent, and the text of its payload. */
   message: { json: unknown; text: string };
+  /** GR19: `input.validation`, when something of the message had a schema to be checked against. */
+  validation?: ValidationInput;
   /** Extra facts for the audit event's details (JSON-RPC id, session, latencies). */
   details?: Record<string, unknown>;
   traceId?: string;

@@ -1,0 +1,131 @@
+import {
+  A2A_DATA_SCHEMA_EXTENSION,
+  dataPartValidation,
+  declaredDataSchema,
+} from './a2a-validation';
+import { llmAnswerValidation } from './llm-validation';
+import { toolCallValidation } from './mcp-validation';
+import { SchemaValidator } from './schema-validator';
+
+const { check } = new SchemaValidator();
+const order = {
+  type: 'object',
+  properties: { sku: { type: 'string' }, qty: { type: 'integer', minimum: 1 } },
+  required: ['sku', 'qty'],
+};
+
+describe('what each traffic path checks against which schema (GR21–GR23)', () => {
+  it('should check tools/call arguments against inputSchema and structuredContent against outputSchema', () => {
+    const tool = { inputSchema: order, outputSchema: order };
+    const call = (args: unknown) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 't', arguments: args },
+    });
+
+    expect(toolCallValidation('REQUEST', call({ sku: 'a', qty: 2 }), tool, check)).toEqual([
+      {
+        target: 'TOOL_ARGUMENTS',
+        schema: 'inputSchema',
+        path: 'params.arguments',
+        valid: true,
+        errors: [],
+      },
+    ]);
+    expect(toolCallValidation('REQUEST', call({ sku: 'a', qty: 0 }), tool, check)[0]).toMatchObject(
+      {
+        valid: false,
+        errors: [{ path: '/qty', keyword: 'minimum' }],
+      },
+    );
+    const answer = (result: unknown) => ({ jsonrpc: '2.0', id: 1, result });
+    expect(
+      toolCallValidation(
+        'RESPONSE',
+        answer({ content: [], structuredContent: { sku: 'a' } }),
+        tool,
+        check,
+      )[0],
+    ).toMatchObject({
+      target: 'TOOL_STRUCTURED_CONTENT',
+      valid: false,
+      errors: [{ keyword: 'required' }],
+    });
+    expect(toolCallValidation('RESPONSE', answer({ content: [] }), tool, check)[0]).toMatchObject({
+      valid: false,
+      errors: [{ keyword: 'required', path: '' }],
+    });
+    expect(
+      toolCallValidation('RESPONSE', answer({ content: [], isError: true }), tool, check),
+    ).toEqual([]);
+    expect(toolCallValidation('REQUEST', call({}), {}, check)).toEqual([]);
+  });
+
+  it('should check every A2A data part against the schema the card declares for its direction', () => {
+    const card = {
+      name: 'shop',
+      capabilities: {
+        extensions: [
+          {
+            uri: A2A_DATA_SCHEMA_EXTENSION,
+            params: { request: order, response: { type: 'object' } },
+          },
+        ],
+      },
+    };
+    const schema = declaredDataSchema(card, 'REQUEST');
+    const message = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message/send',
+      params: {
+        message: {
+          parts: [
+            { kind: 'text', text: 'order' },
+            { kind: 'data', data: { sku: 'a', qty: 1 } },
+            { data: { sku: 'b' } },
+          ],
+        },
+      },
+    };
+
+    const results = dataPartValidation(message, schema, check);
+
+    expect(results.map((r) => [r.path, r.valid])).toEqual([
+      ['params.message.parts.1.data', true],
+      ['params.message.parts.2.data', false],
+    ]);
+    expect(declaredDataSchema(card, 'RESPONSE')).toEqual({ type: 'object' });
+    expect(declaredDataSchema({ name: 'plain' }, 'REQUEST')).toBeUndefined();
+    expect(dataPartValidation(message, undefined, check)).toEqual([]);
+  });
+
+  it('should check each LLM choice against response_format, and JSON only for json_object', () => {
+    const request = {
+      response_format: { type: 'json_schema', json_schema: { name: 'o', schema: order } },
+    };
+    const completion = {
+      choices: [
+        { message: { role: 'assistant', content: '{"sku":"a","qty":1}' } },
+        { message: { role: 'assistant', content: '{"sku":"a"}' } },
+        { message: { role: 'assistant', content: 'Sure! here it is' } },
+        { message: { role: 'assistant', content: null, tool_calls: [] } },
+      ],
+    };
+
+    const results = llmAnswerValidation(request, completion, check);
+
+    expect(results.map((r) => [r.path, r.valid, r.errors.map((e) => e.keyword)])).toEqual([
+      ['choices.0.message.content', true, []],
+      ['choices.1.message.content', false, ['required']],
+      ['choices.2.message.content', false, ['json']],
+    ]);
+    expect(
+      llmAnswerValidation({ response_format: { type: 'json_object' } }, completion, check).map(
+        (r) => r.valid,
+      ),
+    ).toEqual([true, true, false]);
+    expect(llmAnswerValidation({}, completion, check)).toEqual([]);
+  });
+});
