@@ -361,4 +361,40 @@ describe('AI disclosure and synthetic-content marking', () => {
       details: expect.objectContaining({ form: 'A2A', method: 'message/send' }),
     });
   });
+
+  it('should disclose once at the start of a person’s stream and mark each event, the stream recorded as one delivery', async () => {
+    const target = await world.agent();
+    await world.ok('PATCH', `/relay/v1/agents/${target.id}`, { agentCardUrl: agent.cardUrl });
+    const person = await humans.person();
+    await humans.subscribe(person.id, target.id);
+    const correlationId = randomUUID();
+    const marker = randomUUID();
+
+    const response = await fetch(humans.humanUrl(target.id), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${person.token}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        'x-correlation-id': correlationId,
+      },
+      body: JSON.stringify({ ...messageSend(`stream ${marker}`), method: 'message/stream' }),
+    });
+    const events = (await response.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => JSON.parse(line.slice(5)) as Json);
+    const agpOf = (event: Json) => ((event.result as Json).metadata as Json).agp as Json;
+
+    expect(response.headers.get('ai-disclosure')).toMatch(AI_DISCLOSURE_HEADER);
+    expect(events.length).toBeGreaterThan(1);
+    expect(JSON.stringify(events)).toContain(`echo: stream ${marker}`);
+    expect(agpOf(events[0]).aiDisclosure).toEqual({ text: TENANT_TEXT });
+    for (const event of events) {
+      expect(agpOf(event).syntheticContent).toMatchObject({ generator: { id: target.id } });
+    }
+    expect(events.slice(1).filter((event) => agpOf(event).aiDisclosure)).toEqual([]);
+    const { disclosures, markings } = await recorded(correlationId);
+    expect([disclosures.length, markings.length]).toEqual([1, 1]);
+  });
 });

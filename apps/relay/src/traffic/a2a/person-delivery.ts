@@ -1,17 +1,26 @@
 import { Injectable } from '@nestjs/common';
 
 import { AiDisclosures, Carried, DisclosurePlan } from '../disclosure/ai-disclosures';
-import { aiDisclosureHeader, disclosureTermsOf } from '../disclosure/disclosure-terms';
+import {
+  aiDisclosureHeader,
+  disclosureTermsOf,
+  syntheticMarkingOf,
+} from '../disclosure/disclosure-terms';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { JsonRpcMessage } from '../mcp/json-rpc';
 import { A2aCall, a2aHopOf } from './a2a-call';
 import { A2aAnswer, A2aAnswerView } from './a2a-exchange';
 
 /** Methods whose answer is the agent speaking to the person (A2A 0.3 and 1.0 names). */
-const SPEAKING_METHODS: ReadonlySet<string> = new Set(['message/send', 'SendMessage']);
+const SPEAKING_METHODS: ReadonlySet<string> = new Set([
+  'message/send',
+  'SendMessage',
+  'message/stream',
+  'SendStreamingMessage',
+]);
 
 /** 1.0 results wrap their object (`{task}`, `{message}`); 0.3 results are the object. */
-const WRAPPERS = ['task', 'message'] as const;
+const WRAPPERS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
 
 type Json = Record<string, unknown>;
 
@@ -19,6 +28,7 @@ type Json = Record<string, unknown>;
 export class PersonDelivery {
   private carried?: Carried;
   private contextId?: string;
+  private isRecorded = false;
 
   constructor(
     private readonly call: A2aCall,
@@ -27,7 +37,7 @@ export class PersonDelivery {
     private readonly disclosures: AiDisclosures,
   ) {}
 
-  /** `delivered` adds the disclosure and marking to the judged answer (CH19). */
+  /** A whole answer: `delivered` adds the disclosure and marking to it (CH19). */
   view(inner?: A2aAnswerView): A2aAnswerView {
     return {
       seen: (answer) => (inner ? inner.seen(answer) : Promise.resolve(answer)),
@@ -35,21 +45,41 @@ export class PersonDelivery {
     };
   }
 
-  /** After the answer is made: recorded (T1: before the person reads it), its header added. */
+  /** After the whole answer is made: recorded (T1: before the person reads it), its header added. */
   async settle(answer: A2aAnswer): Promise<A2aAnswer> {
-    const carried = this.carried;
-    if (!carried || answer.kind !== 'json') {
+    if (!this.carried || answer.kind !== 'json') {
       return answer;
     }
+    await this.record(answer.body as JsonRpcMessage);
+    return { ...answer, headers: { ...answer.headers, ...this.headers() } };
+  }
+
+  /** CH19: a stream is one delivery; its first event carries the disclosure and is recorded. */
+  async streamed(event: JsonRpcMessage): Promise<JsonRpcMessage> {
+    const marked = this.marked(event);
+    if (this.carried && !this.isRecorded) {
+      await this.record(marked);
+      // The person is told now: the stream's later events (and their hops' input) say so.
+      if (this.carried.disclosure !== undefined) {
+        this.plan.input.madeBefore = true;
+        this.plan.input.willBeMade = false;
+      }
+    }
+    return marked;
+  }
+
+  /** The AI-Disclosure header of a marked answer (a stream's is sent before its first event). */
+  headers(): Record<string, string> {
+    return this.plan.terms.isMarking
+      ? { 'ai-disclosure': aiDisclosureHeader(syntheticMarkingOf({ id: this.call.targetId })) }
+      : {};
+  }
+
+  private async record(message: JsonRpcMessage): Promise<void> {
+    this.isRecorded = true;
     const key = conversationKeyOf(this.call, this.contextId);
-    const hop = a2aHopOf(this.call, 'RESPONSE', answer.body as JsonRpcMessage, this.method);
-    await this.disclosures.delivered(hop, this.call.targetId, key, carried, 'A2A');
-    return carried.marking
-      ? {
-          ...answer,
-          headers: { ...answer.headers, 'ai-disclosure': aiDisclosureHeader(carried.marking) },
-        }
-      : answer;
+    const hop = a2aHopOf(this.call, 'RESPONSE', message, this.method);
+    await this.disclosures.delivered(hop, this.call.targetId, key, this.carried!, 'A2A');
   }
 
   private marked(judged: JsonRpcMessage): JsonRpcMessage {
@@ -66,8 +96,10 @@ export class PersonDelivery {
     if (carried.disclosure === undefined && !carried.marking) {
       return judged;
     }
-    this.carried = carried;
-    this.contextId = typeof object.contextId === 'string' ? object.contextId : undefined;
+    if (!this.isRecorded) {
+      this.carried = carried;
+      this.contextId = typeof object.contextId === 'string' ? object.contextId : undefined;
+    }
     const metadata = isRecord(object.metadata) ? object.metadata : {};
     const agp = isRecord(metadata.agp) ? metadata.agp : {};
     const withCarried: Json = {
@@ -107,7 +139,9 @@ export class PersonDeliveries {
       conversationKeyOf(call, contextIdOf(request)),
     );
     call.disclosure = plan.input;
-    return new PersonDelivery(call, request.method!, plan, this.disclosures);
+    const delivery = new PersonDelivery(call, request.method!, plan, this.disclosures);
+    call.toPerson = delivery;
+    return delivery;
   }
 }
 
