@@ -3,6 +3,7 @@ import { schedulerProvider } from '@agp/jobs';
 import { RELAY_DATABASE } from './database/tokens';
 import { HitlExpiryJob } from './hitl/hitl-expiry.job';
 import { ChannelEventsRetentionJob } from './traffic/channels/channel-events-retention.job';
+import { DisclosureRetentionJob } from './traffic/disclosure/disclosure-retention.job';
 import { PolicyDiffRetentionJob } from './shadow/policy-diff-retention.job';
 import { NotificationRetentionJob } from './notifications/notification-retention.job';
 import { WebhookRetentionJob } from './webhooks/webhook-retention.job';
@@ -17,6 +18,7 @@ export const relayJobs = schedulerProvider({
     PolicyDiffRetentionJob,
     NotificationRetentionJob,
     ChannelEventsRetentionJob,
+    DisclosureRetentionJob,
   ],
   jobs: (
     hitlExpiry: HitlExpiryJob,
@@ -24,6 +26,7 @@ export const relayJobs = schedulerProvider({
     policyDiffRetention: PolicyDiffRetentionJob,
     notificationRetention: NotificationRetentionJob,
     channelEventsRetention: ChannelEventsRetentionJob,
+    disclosureRetention: DisclosureRetentionJob,
   ) => [
     { name: 'relay-hitl-expiry', intervalMs: 5_000, work: () => hitlExpiry.tick() },
     {
@@ -47,6 +50,12 @@ export const relayJobs = schedulerProvider({
       name: 'relay-channel-event-retention',
       intervalMs: 3_600_000,
       work: () => channelEventsRetention.tick(),
+    },
+    // traffic.md T71: disclosures past their 90 days (the conversation is told again).
+    {
+      name: 'relay-disclosure-retention',
+      intervalMs: 3_600_000,
+      work: () => disclosureRetention.tick(),
     },
   ],
 });

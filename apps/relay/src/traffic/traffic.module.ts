@@ -36,6 +36,7 @@ import { McpToolWatch } from './mcp/mcp-tool-watch';
 import { McpUpstream } from './mcp/mcp-upstream';
 import { HopAuditor } from './pipeline/hop-auditor';
 import { AiDisclosures } from './disclosure/ai-disclosures';
+import { DisclosureRetentionJob } from './disclosure/disclosure-retention.job';
 import { DisclosuresRepository } from './disclosure/disclosures.repository';
 import { PersonDeliveries } from './a2a/person-delivery';
 import { HopPipeline } from './pipeline/hop-pipeline';
@@ -92,6 +93,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     ReachableAgentsRepository,
     DisclosuresRepository,
     AiDisclosures,
+    DisclosureRetentionJob,
     PersonDeliveries,
   ],
   exports: [
@@ -102,6 +104,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     AgentCards,
     OpenedCredentials,
     AiDisclosures,
+    DisclosureRetentionJob,
   ],
 })
 export class TrafficModule implements OnModuleInit {

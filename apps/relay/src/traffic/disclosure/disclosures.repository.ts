@@ -27,4 +27,14 @@ export class DisclosuresRepository {
       [tenantId, conversationKey, agentId],
     );
   }
+
+  /** traffic.md T71: disclosures made before `before`, of every tenant; how many went. */
+  async pruneOlderThan(tx: Tx, before: Date): Promise<number> {
+    const rows: Row[] = await tx.query(
+      `WITH gone AS (DELETE FROM ${T} WHERE disclosed_at < $1 RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [before],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
 }
