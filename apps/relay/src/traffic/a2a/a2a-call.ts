@@ -21,7 +21,7 @@ export interface A2aCall extends CallBasis<A2aRoute> {
   admission: Admission;
   /** D45, traffic.md T73: what the agent's answer to the person will carry (`input.disclosure`). */
   disclosure?: DisclosureInput;
-  /** CH19: a stream's events to the person carry the disclosure and marking (`streamed`). */
+  /** T74: a stream's events to the person carry the disclosure and marking (`streamed`). */
   toPerson?: {
     streamed(event: JsonRpcMessage): Promise<JsonRpcMessage>;
     headers(): Record<string, string>;

@@ -60,7 +60,7 @@ export class A2aRelayService {
       return { kind: 'json', status: 200, body: push.answer };
     }
     const askedFor = { method: request.method!, resendDigest: resendDigestOf(request) };
-    // CH19: what the answer to a person will carry, known before the answer is judged (T73).
+    // T73, T74: what the answer to a person will carry, known before the answer is judged.
     const toPerson = await this.persons.plan(call, request);
     const hitlRequestId = resendHoldOf(caller.headers);
     let forward: JsonRpcMessage;
@@ -68,7 +68,10 @@ export class A2aRelayService {
     if (hitlRequestId !== undefined) {
       const released = await this.resend(call, hitlRequestId, request);
       if (released.kind === 'answer') {
-        return { kind: 'json', status: 200, body: released.body };
+        // T74: an answer held for a reviewer reaches the person as any answer does.
+        const body = toPerson ? toPerson.view().delivered(released.body) : released.body;
+        const answer: A2aAnswer = { kind: 'json', status: 200, body };
+        return toPerson ? toPerson.settle(answer) : answer;
       }
       forward = released.body;
     } else {

@@ -37,7 +37,7 @@ export class PersonDelivery {
     private readonly disclosures: AiDisclosures,
   ) {}
 
-  /** A whole answer: `delivered` adds the disclosure and marking to it (CH19). */
+  /** A whole answer: `delivered` adds the disclosure and marking to it (traffic.md T74). */
   view(inner?: A2aAnswerView): A2aAnswerView {
     return {
       seen: (answer) => (inner ? inner.seen(answer) : Promise.resolve(answer)),
@@ -54,7 +54,7 @@ export class PersonDelivery {
     return { ...answer, headers: { ...answer.headers, ...this.headers() } };
   }
 
-  /** CH19: a stream is one delivery; its first event carries the disclosure and is recorded. */
+  /** T74: a stream is one delivery; its first event carries the disclosure and is recorded. */
   async streamed(event: JsonRpcMessage): Promise<JsonRpcMessage> {
     const marked = this.marked(event);
     if (this.carried && !this.isRecorded) {
@@ -119,7 +119,7 @@ export class PersonDelivery {
   }
 }
 
-/** D45 on `/relay/human/{agentId}`: what an answer to a person carries (CH19, T70–T73). */
+/** D45 on `/relay/human/{agentId}`: what an answer to a person carries (traffic.md T70–T74). */
 @Injectable()
 export class PersonDeliveries {
   constructor(
