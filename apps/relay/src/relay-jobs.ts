@@ -4,6 +4,7 @@ import { RELAY_DATABASE } from './database/tokens';
 import { EvaluationScheduleJob } from './evaluation-packs/evaluation-schedule.job';
 import { HitlExpiryJob } from './hitl/hitl-expiry.job';
 import { ChannelEventsRetentionJob } from './traffic/channels/channel-events-retention.job';
+import { DisclosureRetentionJob } from './traffic/disclosure/disclosure-retention.job';
 import { PolicyDiffRetentionJob } from './shadow/policy-diff-retention.job';
 import { NotificationRetentionJob } from './notifications/notification-retention.job';
 import { WebhookRetentionJob } from './webhooks/webhook-retention.job';
@@ -19,6 +20,7 @@ export const relayJobs = schedulerProvider({
     NotificationRetentionJob,
     ChannelEventsRetentionJob,
     EvaluationScheduleJob,
+    DisclosureRetentionJob,
   ],
   jobs: (
     hitlExpiry: HitlExpiryJob,
@@ -27,6 +29,7 @@ export const relayJobs = schedulerProvider({
     notificationRetention: NotificationRetentionJob,
     channelEventsRetention: ChannelEventsRetentionJob,
     evaluationSchedule: EvaluationScheduleJob,
+    disclosureRetention: DisclosureRetentionJob,
   ) => [
     { name: 'relay-hitl-expiry', intervalMs: 5_000, work: () => hitlExpiry.tick() },
     {
@@ -56,6 +59,12 @@ export const relayJobs = schedulerProvider({
       name: 'relay-evaluation-schedules',
       intervalMs: 60_000,
       work: () => evaluationSchedule.tick(),
+    },
+    // traffic.md T71: disclosures past their 90 days (the conversation is told again).
+    {
+      name: 'relay-disclosure-retention',
+      intervalMs: 3_600_000,
+      work: () => disclosureRetention.tick(),
     },
   ],
 });

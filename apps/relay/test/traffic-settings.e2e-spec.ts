@@ -18,6 +18,9 @@ const DEFAULTS = {
   shadowSampleRate: 1,
   allowedOrigins: null,
   toolDrift: 'HOLD',
+  aiDisclosure: 'OFF',
+  aiDisclosureText: null,
+  contentMarking: 'OFF',
 };
 
 /** D34, D36, D40: the tenant's traffic settings, read with TENANT:READ and changed with TENANT:WRITE. */
@@ -70,6 +73,9 @@ describe('traffic settings', () => {
       shadowSampleRate: 1,
       allowedOrigins: null,
       toolDrift: 'HOLD',
+      aiDisclosure: 'OFF',
+      aiDisclosureText: null,
+      contentMarking: 'OFF',
     };
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
@@ -261,6 +267,9 @@ describe('traffic settings', () => {
       shadowSampleRate: 1,
       allowedOrigins: null,
       toolDrift: 'HOLD',
+      aiDisclosure: 'OFF',
+      aiDisclosureText: null,
+      contentMarking: 'OFF',
     });
   });
 
@@ -297,5 +306,45 @@ describe('traffic settings', () => {
     expect(read.body.detail).toContain('TENANT:READ');
     expect(anonymous.map((a) => a.statusCode)).toEqual([401, 401]);
     expect((await reader.call(relay.app, 'GET', PATH)).body).toEqual(DEFAULTS);
+  });
+
+  it('should store the disclosure and marking settings, the text cleared back to the platform’s with null (D45, D57, T70)', async () => {
+    const sut = await writer();
+
+    const set = await sut.call(relay.app, 'PATCH', PATH, {
+      aiDisclosure: 'EVERY_MESSAGE',
+      aiDisclosureText: 'An AI agent answers here.',
+      contentMarking: 'ON',
+    });
+    const cleared = await sut.call(relay.app, 'PATCH', PATH, { aiDisclosureText: null });
+    const invalid = await sut.call<Problem>(relay.app, 'PATCH', PATH, {
+      aiDisclosure: 'ALWAYS',
+      aiDisclosureText: '',
+      contentMarking: null,
+    });
+
+    expect(set.body).toEqual({
+      ...DEFAULTS,
+      aiDisclosure: 'EVERY_MESSAGE',
+      aiDisclosureText: 'An AI agent answers here.',
+      contentMarking: 'ON',
+    });
+    expect(cleared.body).toEqual({
+      ...DEFAULTS,
+      aiDisclosure: 'EVERY_MESSAGE',
+      contentMarking: 'ON',
+    });
+    expect(invalid.status).toBe(400);
+    expect(fieldsOf(invalid.body)).toEqual(['aiDisclosure', 'aiDisclosureText', 'contentMarking']);
+    const events = await eventually(() => {
+      const found = settingsEvents(sut.tenantId);
+      expect(found).toHaveLength(2);
+      return found;
+    });
+    expect(events[0]).toEqual(
+      expect.objectContaining({
+        fields: ['aiDisclosure', 'aiDisclosureText', 'contentMarking'],
+      }),
+    );
   });
 });

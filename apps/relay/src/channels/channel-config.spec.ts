@@ -59,4 +59,34 @@ describe('channel settings per kind (D56, channels.md CH1)', () => {
       signingSecret: '********',
     });
   });
+
+  it('should keep the disclosure overrides of every kind with an adapter and refuse bad ones (CH14)', () => {
+    const slack = prepareConfig('SLACK', {
+      signingSecret: 's',
+      botToken: 'xoxb',
+      aiDisclosure: 'EVERY_MESSAGE',
+      aiDisclosureText: 'An AI answers here.',
+      contentMarking: 'OFF',
+    });
+    const web = prepareConfig('WEB', { allowedOrigins: [], aiDisclosure: 'OFF' });
+    const refused = (config: Record<string, unknown>): string | undefined => {
+      try {
+        prepareConfig('WEBHOOK', { url: 'https://hooks.example', ...config });
+      } catch (error) {
+        return error instanceof ChannelConfigError ? error.field : 'not a config error';
+      }
+      return undefined;
+    };
+
+    expect(slack.settings).toEqual({
+      aiDisclosure: 'EVERY_MESSAGE',
+      aiDisclosureText: 'An AI answers here.',
+      contentMarking: 'OFF',
+    });
+    expect(web.settings).toEqual({ allowedOrigins: [], aiDisclosure: 'OFF' });
+    expect(refused({ aiDisclosure: 'ALWAYS' })).toBe('config.aiDisclosure');
+    expect(refused({ contentMarking: true })).toBe('config.contentMarking');
+    expect(refused({ aiDisclosureText: 'x'.repeat(501) })).toBe('config.aiDisclosureText');
+    expect(refused({ aiDisclosureText: '' })).toBe('config.aiDisclosureText');
+  });
 });

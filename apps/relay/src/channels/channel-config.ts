@@ -2,6 +2,13 @@ import { randomBytes } from 'node:crypto';
 
 import { isURL } from 'class-validator';
 
+import {
+  AI_DISCLOSURE_MODES,
+  AiDisclosureMode,
+  CONTENT_MARKING_MODES,
+  ContentMarkingMode,
+  MAX_DISCLOSURE_TEXT,
+} from '../traffic-settings/traffic-settings.types';
 import { ChannelKind } from './channels.constants';
 
 /** What a write-only setting reads as once set (D37). */
@@ -25,7 +32,14 @@ export interface ChannelSettings {
   url?: string;
   /** WEB: the origins whose pages may embed the chat (CH9). */
   allowedOrigins?: string[];
+  /** D57, channels.md CH14: the tenant's disclosure settings, overridden for this channel. */
+  aiDisclosure?: AiDisclosureMode;
+  aiDisclosureText?: string;
+  contentMarking?: ContentMarkingMode;
 }
+
+/** CH14: what every kind with an adapter takes besides its own settings. */
+const DISCLOSURE_FIELDS = ['aiDisclosure', 'aiDisclosureText', 'contentMarking'] as const;
 
 /** A field of `config` that is wrong, in D12's words. */
 export class ChannelConfigError extends Error {
@@ -57,12 +71,12 @@ export function prepareConfig(
   const given = config ?? {};
   switch (kind) {
     case 'SLACK': {
-      onlyFields(given, ['signingSecret', 'botToken', 'apiBaseUrl']);
+      onlyFields(given, ['signingSecret', 'botToken', 'apiBaseUrl', ...DISCLOSURE_FIELDS]);
       const signingSecret = optionalText(given, 'signingSecret', 200) ?? kept.signingSecret;
       const botToken = optionalText(given, 'botToken', 500) ?? kept.botToken;
       const apiBaseUrl = optionalUrl(given, 'apiBaseUrl');
       return {
-        settings: apiBaseUrl ? { apiBaseUrl } : {},
+        settings: { ...(apiBaseUrl ? { apiBaseUrl } : {}), ...disclosureOf(given) },
         secrets: {
           ...(signingSecret ? { signingSecret } : {}),
           ...(botToken ? { botToken } : {}),
@@ -71,21 +85,21 @@ export function prepareConfig(
       };
     }
     case 'WEBHOOK': {
-      onlyFields(given, ['url']);
+      onlyFields(given, ['url', ...DISCLOSURE_FIELDS]);
       const url = optionalUrl(given, 'url');
       const signingSecret = kept.signingSecret ?? newStandardWebhookSecret();
       return {
-        settings: url ? { url } : {},
+        settings: { ...(url ? { url } : {}), ...disclosureOf(given) },
         secrets: { signingSecret },
         answeredOnce: kept.signingSecret ? {} : { signingSecret },
       };
     }
     case 'WEB': {
-      onlyFields(given, ['allowedOrigins']);
+      onlyFields(given, ['allowedOrigins', ...DISCLOSURE_FIELDS]);
       const allowedOrigins = originsOf(given.allowedOrigins);
       const channelKey = kept.channelKey ?? newChannelKey();
       return {
-        settings: { allowedOrigins },
+        settings: { allowedOrigins, ...disclosureOf(given) },
         secrets: { channelKey },
         answeredOnce: kept.channelKey ? {} : { channelKey },
       };
@@ -132,6 +146,30 @@ export function isOrigin(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** CH14: the overrides given, each checked as the tenant's setting is. */
+function disclosureOf(given: Record<string, unknown>): Partial<ChannelSettings> {
+  const mode = given.aiDisclosure;
+  if (mode !== undefined && !(AI_DISCLOSURE_MODES as readonly unknown[]).includes(mode)) {
+    throw new ChannelConfigError(
+      'config.aiDisclosure',
+      `must be one of ${AI_DISCLOSURE_MODES.join(', ')}`,
+    );
+  }
+  const marking = given.contentMarking;
+  if (marking !== undefined && !(CONTENT_MARKING_MODES as readonly unknown[]).includes(marking)) {
+    throw new ChannelConfigError(
+      'config.contentMarking',
+      `must be one of ${CONTENT_MARKING_MODES.join(', ')}`,
+    );
+  }
+  const text = optionalText(given, 'aiDisclosureText', MAX_DISCLOSURE_TEXT);
+  return {
+    ...(mode !== undefined ? { aiDisclosure: mode as AiDisclosureMode } : {}),
+    ...(text !== undefined ? { aiDisclosureText: text } : {}),
+    ...(marking !== undefined ? { contentMarking: marking as ContentMarkingMode } : {}),
+  };
 }
 
 function originsOf(value: unknown): string[] {

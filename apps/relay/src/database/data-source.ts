@@ -17,12 +17,13 @@ import { CreateA2aPushConfigs1763792600000 } from './migrations/1763792600000-Cr
 import { AddProjectionRevisions1765000000000 } from './migrations/1765000000000-AddProjectionRevisions';
 import { CreateJobRunsTable1765065600000 } from './migrations/1765065600000-CreateJobRunsTable';
 import { CreateA2aHeldPushes1765100000000 } from './migrations/1765100000000-CreateA2aHeldPushes';
-import { CreateDetectionPatterns1765370000000 } from './migrations/1765370000000-CreateDetectionPatterns';
 import { AddTrafficDurability1765200000000 } from './migrations/1765200000000-AddTrafficDurability';
 import { CreateChannelTraffic1765310000000 } from './migrations/1765310000000-CreateChannelTraffic';
 import { AddShadowBindingsAndReplays1765320000000 } from './migrations/1765320000000-AddShadowBindingsAndReplays';
 import { CreateMcpToolDefinitions1765330000000 } from './migrations/1765330000000-CreateMcpToolDefinitions';
 import { CreateNotificationTables1765340000000 } from './migrations/1765340000000-CreateNotificationTables';
+import { AddAiDisclosure1765360000000 } from './migrations/1765360000000-AddAiDisclosure';
+import { CreateDetectionPatterns1765370000000 } from './migrations/1765370000000-CreateDetectionPatterns';
 import { AddEvaluationPackSchedules1765396000000 } from './migrations/1765396000000-AddEvaluationPackSchedules';
 import { RELAY_SCHEMA } from './tokens';
 
@@ -55,6 +56,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       AddShadowBindingsAndReplays1765320000000,
       CreateMcpToolDefinitions1765330000000,
       CreateNotificationTables1765340000000,
+      AddAiDisclosure1765360000000,
       CreateDetectionPatterns1765370000000,
       AddEvaluationPackSchedules1765396000000,
     ],

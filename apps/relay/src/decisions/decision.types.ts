@@ -30,8 +30,21 @@ export interface DecisionInput {
   /** GR19: what of the message was checked against its schemas (never blocks by itself). */
   validation?: ValidationInput;
   user?: { id: string; email?: string };
+  /** D45, traffic.md T73: on a hop delivering an agent's words to a person. */
+  disclosure?: DisclosureInput;
   correlationId?: string;
   time: string;
+}
+
+/** POLICY.md's project twin `input.disclosure` (D45, traffic.md T73). */
+export interface DisclosureInput {
+  mode: 'OFF' | 'FIRST_MESSAGE' | 'EVERY_MESSAGE';
+  /** The person of this conversation was told before (traffic.md T71). */
+  madeBefore: boolean;
+  /** This message carries the disclosure when delivered. */
+  willBeMade: boolean;
+  /** This message carries the synthetic-content marking when delivered. */
+  contentMarking: boolean;
 }
 
 /** D51 `input.tool.definition` plus T86's `status`, `shadowedBy` and GR14's `findings`. */

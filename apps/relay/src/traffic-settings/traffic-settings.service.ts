@@ -6,6 +6,8 @@ import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import {
+  AiDisclosureMode,
+  ContentMarkingMode,
   Durability,
   TRAFFIC_SETTINGS_KIND,
   ToolDriftAction,
@@ -32,6 +34,12 @@ export interface TrafficSettingsResponse {
   allowedOrigins: string[] | null;
   /** D51: what a drifted or shadowing tool gets. */
   toolDrift: ToolDriftAction;
+  /** D45, D57: telling a person they talk to an AI (traffic.md T70). */
+  aiDisclosure: AiDisclosureMode;
+  /** null: the platform's words (traffic.md T70). */
+  aiDisclosureText: string | null;
+  /** D45: marking agent content delivered to a person, machine-readable (traffic.md T72). */
+  contentMarking: ContentMarkingMode;
 }
 
 function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
@@ -48,6 +56,9 @@ function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
     shadowSampleRate: settings.shadowSampleRate,
     allowedOrigins: settings.allowedOrigins,
     toolDrift: settings.toolDrift,
+    aiDisclosure: settings.aiDisclosure,
+    aiDisclosureText: settings.aiDisclosureText,
+    contentMarking: settings.contentMarking,
   };
 }
 
@@ -87,6 +98,10 @@ export class TrafficSettingsService {
         allowedOrigins:
           dto.allowedOrigins === undefined ? current.allowedOrigins : dto.allowedOrigins,
         toolDrift: dto.toolDrift ?? current.toolDrift,
+        aiDisclosure: dto.aiDisclosure ?? current.aiDisclosure,
+        aiDisclosureText:
+          dto.aiDisclosureText === undefined ? current.aiDisclosureText : dto.aiDisclosureText,
+        contentMarking: dto.contentMarking ?? current.contentMarking,
       };
       // Recorded on change only: a PATCH that changes nothing leaves no event.
       if (JSON.stringify(toResponse(next)) === JSON.stringify(toResponse(current))) {

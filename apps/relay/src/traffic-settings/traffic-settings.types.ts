@@ -11,6 +11,17 @@ export type Durability = (typeof DURABILITIES)[number];
 export const TOOL_DRIFT_ACTIONS = ['LOG', 'HOLD', 'BLOCK'] as const;
 export type ToolDriftAction = (typeof TOOL_DRIFT_ACTIONS)[number];
 
+/** D45, D57: when a person is told they talk to an AI (traffic.md T70). */
+export const AI_DISCLOSURE_MODES = ['OFF', 'FIRST_MESSAGE', 'EVERY_MESSAGE'] as const;
+export type AiDisclosureMode = (typeof AI_DISCLOSURE_MODES)[number];
+
+/** D45, D57: whether agent content delivered to a person carries a machine-readable marking. */
+export const CONTENT_MARKING_MODES = ['OFF', 'ON'] as const;
+export type ContentMarkingMode = (typeof CONTENT_MARKING_MODES)[number];
+
+/** The longest disclosure text a tenant or channel may set. */
+export const MAX_DISCLOSURE_TEXT = 500;
+
 /** A tenant's traffic settings as the traffic paths read them (D34, D36, D40, T52). */
 export interface TrafficSettings {
   tenantPerMinute: number | null;
@@ -26,6 +37,12 @@ export interface TrafficSettings {
   allowedOrigins: string[] | null;
   /** D51: LOG, HOLD (the default) or BLOCK a drifted or shadowing tool. */
   toolDrift: ToolDriftAction;
+  /** D45: OFF (the default), FIRST_MESSAGE or EVERY_MESSAGE of an agent to a person. */
+  aiDisclosure: AiDisclosureMode;
+  /** D57: the disclosure's words; null is the platform's (traffic.md T70). */
+  aiDisclosureText: string | null;
+  /** D45: OFF (the default) or ON. */
+  contentMarking: ContentMarkingMode;
 }
 
 export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = {
@@ -39,6 +56,9 @@ export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = {
   shadowSampleRate: 1,
   allowedOrigins: null,
   toolDrift: 'HOLD',
+  aiDisclosure: 'OFF',
+  aiDisclosureText: null,
+  contentMarking: 'OFF',
 };
 
 /** D42: what settings caches listen for, so nothing here calls into the traffic paths. */
@@ -67,5 +87,12 @@ export function trafficSettingsOf(row: Row | undefined): TrafficSettings {
     toolDrift: (TOOL_DRIFT_ACTIONS as readonly unknown[]).includes(row.tool_drift)
       ? (row.tool_drift as ToolDriftAction)
       : 'HOLD',
+    aiDisclosure: oneOf(AI_DISCLOSURE_MODES, row.ai_disclosure, 'OFF'),
+    aiDisclosureText: typeof row.ai_disclosure_text === 'string' ? row.ai_disclosure_text : null,
+    contentMarking: oneOf(CONTENT_MARKING_MODES, row.content_marking, 'OFF'),
   };
+}
+
+function oneOf<T extends string>(values: readonly T[], value: unknown, fallback: T): T {
+  return (values as readonly unknown[]).includes(value) ? (value as T) : fallback;
 }

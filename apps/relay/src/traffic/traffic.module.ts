@@ -35,6 +35,10 @@ import { McpRelayService } from './mcp/mcp-relay.service';
 import { McpToolWatch } from './mcp/mcp-tool-watch';
 import { McpUpstream } from './mcp/mcp-upstream';
 import { HopAuditor } from './pipeline/hop-auditor';
+import { AiDisclosures } from './disclosure/ai-disclosures';
+import { DisclosureRetentionJob } from './disclosure/disclosure-retention.job';
+import { DisclosuresRepository } from './disclosure/disclosures.repository';
+import { PersonDeliveries } from './a2a/person-delivery';
 import { HopPipeline } from './pipeline/hop-pipeline';
 import { ShadowObserver } from './pipeline/shadow-observer';
 import { keepUnreadableJsonRpcBodies } from './pipeline/json-rpc-body';
@@ -87,6 +91,10 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     LlmCompletions,
     LlmRelayService,
     ReachableAgentsRepository,
+    DisclosuresRepository,
+    AiDisclosures,
+    DisclosureRetentionJob,
+    PersonDeliveries,
   ],
   exports: [
     HopPipeline,
@@ -95,6 +103,8 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     A2aUpstream,
     AgentCards,
     OpenedCredentials,
+    AiDisclosures,
+    DisclosureRetentionJob,
   ],
 })
 export class TrafficModule implements OnModuleInit {

@@ -8,6 +8,8 @@ export interface SlackPost {
   text: string;
   thread_ts?: string;
   authorization?: string;
+  /** Slack's message metadata, as `chat.postMessage` takes it (`event_type`, `event_payload`). */
+  metadata?: { event_type: string; event_payload: Record<string, unknown> };
 }
 
 /**
@@ -87,6 +89,7 @@ export class SlackStandIn {
       text: body.text,
       ...(body.thread_ts ? { thread_ts: body.thread_ts } : {}),
       authorization: request.headers.authorization,
+      ...(body.metadata ? { metadata: body.metadata } : {}),
     });
     const ts = `${Math.floor(Date.now() / 1000)}.${String(this.posts.length).padStart(6, '0')}`;
     answer({

@@ -1340,6 +1340,18 @@ export interface TrafficSettingsResponse {
    * D51: what a drifted or shadowing tool gets.
    */
   toolDrift: 'LOG' | 'BLOCK' | 'HOLD';
+  /**
+   * D45, D57: telling a person they talk to an AI (traffic.md T70).
+   */
+  aiDisclosure: 'OFF' | 'FIRST_MESSAGE' | 'EVERY_MESSAGE';
+  /**
+   * null: the platform's words (traffic.md T70).
+   */
+  aiDisclosureText: null | string;
+  /**
+   * D45: marking agent content delivered to a person, machine-readable (traffic.md T72).
+   */
+  contentMarking: 'OFF' | 'ON';
 }
 /**
  * A delivery as the API answers it (D19: kept, FAILED included, with every attempt).

@@ -6,6 +6,8 @@ import {
   IsIn,
   IsInt,
   IsNumber,
+  IsString,
+  Length,
   IsObject,
   IsOptional,
   Max,
@@ -17,7 +19,12 @@ import {
 import { isPresent } from '@agp/http';
 
 import {
+  AI_DISCLOSURE_MODES,
+  AiDisclosureMode,
+  CONTENT_MARKING_MODES,
+  ContentMarkingMode,
   DURABILITIES,
+  MAX_DISCLOSURE_TEXT,
   Durability,
   TOOL_DRIFT_ACTIONS,
   ToolDriftAction,
@@ -109,4 +116,21 @@ export class UpdateTrafficSettingsDto {
   @ValidateIf(isPresent)
   @IsIn(TOOL_DRIFT_ACTIONS)
   toolDrift?: ToolDriftAction;
+
+  /** D45, D57: tell a person they talk to an AI on the FIRST_MESSAGE or EVERY_MESSAGE, or OFF. */
+  @ValidateIf(isPresent)
+  @IsIn(AI_DISCLOSURE_MODES)
+  aiDisclosure?: AiDisclosureMode;
+
+  /** D57: the disclosure's words; null restores the platform's (traffic.md T70). */
+  @IsOptional()
+  @ValidateIf((_o, value) => value !== null)
+  @IsString()
+  @Length(1, MAX_DISCLOSURE_TEXT)
+  aiDisclosureText?: string | null;
+
+  /** D45: mark agent content delivered to a person, machine-readable (traffic.md T72). */
+  @ValidateIf(isPresent)
+  @IsIn(CONTENT_MARKING_MODES)
+  contentMarking?: ContentMarkingMode;
 }

@@ -2,7 +2,7 @@ import { IncomingHttpHeaders } from 'node:http';
 
 import { MessageDirection } from '@agp/contracts';
 
-import { EndpointRef } from '../../decisions/decision.types';
+import { DisclosureInput, EndpointRef } from '../../decisions/decision.types';
 import { Hop } from '../pipeline/hop.types';
 import { CallBasis } from '../pipeline/traffic-call';
 import { Admission, admissionOf } from '../pipeline/admission';
@@ -19,6 +19,13 @@ export interface A2aCall extends CallBasis<A2aRoute> {
   targetId: string;
   headers: IncomingHttpHeaders;
   admission: Admission;
+  /** D45, traffic.md T73: what the agent's answer to the person will carry (`input.disclosure`). */
+  disclosure?: DisclosureInput;
+  /** T74: a stream's events to the person carry the disclosure and marking (`streamed`). */
+  toPerson?: {
+    streamed(event: JsonRpcMessage): Promise<JsonRpcMessage>;
+    headers(): Record<string, string>;
+  };
 }
 
 export function callerOf(call: A2aCall): EndpointRef {
@@ -68,6 +75,7 @@ export function a2aHopOf(
       ? { user: personOf(call.user.id, call.user.email ?? call.route.caller?.email) }
       : {}),
     ...(method ? { method } : {}),
+    ...(direction === 'RESPONSE' && call.disclosure ? { disclosure: call.disclosure } : {}),
     message: { json: withoutFileBytes(message).json, text: a2aText(message) },
     details: {
       a2a: true,

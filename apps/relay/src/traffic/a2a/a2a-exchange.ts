@@ -145,7 +145,7 @@ export class A2aExchange {
       kind: 'stream',
       cancel: () => abort.abort(),
       run: async (writer) => {
-        writer.open({});
+        writer.open(call.toPerson?.headers() ?? {});
         let stoppedFor: StreamEnding | undefined;
         const stopOn = (ending: StreamEnding): void => {
           stoppedFor ??= ending;
@@ -228,7 +228,10 @@ export class A2aExchange {
           await writer.message(judged.answer, event.id);
           return true;
         }
-        await writer.message(judged.message, event.id);
+        const delivered = call.toPerson
+          ? await call.toPerson.streamed(judged.message)
+          : judged.message;
+        await writer.message(delivered, event.id);
         if (isFinalEvent(reply)) {
           return true;
         }

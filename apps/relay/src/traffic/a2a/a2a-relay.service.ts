@@ -16,6 +16,7 @@ import { A2aHops, asA2a } from './a2a-hops';
 import { AgentCardJson } from './agent-card';
 import { AgentCards } from './agent-cards.service';
 import { A2aUpstreamFailure } from './a2a-upstream';
+import { PersonDeliveries } from './person-delivery';
 import { PushGovernance } from './push/push-governance';
 import { pushRequestOf } from './push/push-configs';
 
@@ -36,6 +37,7 @@ export class A2aRelayService {
     private readonly exchange: A2aExchange,
     private readonly cards: AgentCards,
     private readonly pushes: PushGovernance,
+    private readonly persons: PersonDeliveries,
   ) {}
 
   async post(caller: A2aCaller, targetId: string, body: unknown): Promise<A2aAnswer> {
@@ -58,13 +60,18 @@ export class A2aRelayService {
       return { kind: 'json', status: 200, body: push.answer };
     }
     const askedFor = { method: request.method!, resendDigest: resendDigestOf(request) };
+    // T73, T74: what the answer to a person will carry, known before the answer is judged.
+    const toPerson = await this.persons.plan(call, request);
     const hitlRequestId = resendHoldOf(caller.headers);
     let forward: JsonRpcMessage;
     let audited: Promise<void> = Promise.resolve();
     if (hitlRequestId !== undefined) {
       const released = await this.resend(call, hitlRequestId, request);
       if (released.kind === 'answer') {
-        return { kind: 'json', status: 200, body: released.body };
+        // T74: an answer held for a reviewer reaches the person as any answer does.
+        const body = toPerson ? toPerson.view().delivered(released.body) : released.body;
+        const answer: A2aAnswer = { kind: 'json', status: 200, body };
+        return toPerson ? toPerson.settle(answer) : answer;
       }
       forward = released.body;
     } else {
@@ -89,7 +96,9 @@ export class A2aRelayService {
         throw error;
       }
       const sent = await push.plan.forward(forward);
-      return this.exchange.forward(call, card, sent, askedFor, push.plan.answerView);
+      const view = toPerson ? toPerson.view(push.plan.answerView) : push.plan.answerView;
+      const answer = await this.exchange.forward(call, card, sent, askedFor, view);
+      return toPerson ? toPerson.settle(answer) : answer;
     });
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Row, Tx, iso, str } from '@agp/database';
 
+import { SyntheticMarking } from '../disclosure/disclosure-terms';
 import { ChannelMessage } from './channel-inbound';
 
 /** CH4: RECEIVED until admitted; REPLY_HELD holds the agent's answer for a person. */
@@ -15,6 +16,10 @@ export interface ChannelReply {
   /** A notice's D41 name (`blocked_by_policy` …) and the decision it names. */
   agpCode?: string;
   decisionId?: string;
+  /** CH15: the words telling the person they talk to an AI, when this reply carries them. */
+  disclosure?: string;
+  /** CH15: the machine-readable marking of the agent's words (traffic.md T72). */
+  marking?: SyntheticMarking;
 }
 
 export interface ChannelEventRow {

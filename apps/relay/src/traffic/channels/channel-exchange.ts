@@ -7,6 +7,8 @@ import { HopPipeline } from '../pipeline/hop-pipeline';
 import { HopOutcome, PassTerms } from '../pipeline/hop.types';
 import { REFUSALS } from '../pipeline/refusal-codes';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
+import { AiDisclosures, DisclosurePlan } from '../disclosure/ai-disclosures';
+import { disclosureTermsOf } from '../disclosure/disclosure-terms';
 import { ChannelAgent } from './channel-agent';
 import { ExpiringCache } from '../pipeline/expiring-cache';
 import { ChannelDirectory, ChannelRoute } from './channel-directory';
@@ -44,6 +46,7 @@ export class ChannelExchange {
     private readonly agent: ChannelAgent,
     private readonly replies: ChannelReplies,
     private readonly events: ChannelEventsRepository,
+    private readonly disclosures: AiDisclosures,
   ) {}
 
   async handle(row: ChannelEventRow): Promise<void> {
@@ -84,8 +87,15 @@ export class ChannelExchange {
       hitl: { waitSeconds: 0, expirySeconds: settings.hitlExpirySeconds },
       resendDigest: holdDigest(row, direction),
     };
+    // CH15, T73: whether the answer will tell the person, read before the answer is judged.
+    const disclosure = await this.disclosures.plan(
+      row.tenantId,
+      disclosureTermsOf(settings, route.channel.settings),
+      conversationKeyOf(row),
+    );
     if (row.status === 'REPLY_HELD') {
-      return this.answered(call, row, await this.released(call, row, terms.resendDigest));
+      const released = await this.released(call, row, terms.resendDigest);
+      return this.answered(call, row, released, disclosure);
     }
     const outcome = row.hitlRequestId
       ? await this.released(call, row, terms.resendDigest)
@@ -130,13 +140,16 @@ export class ChannelExchange {
         decisionId: failed.decisionId,
       });
     }
-    const response = channelHopOf(call, 'RESPONSE', { text: answer.text });
+    const response = {
+      ...channelHopOf(call, 'RESPONSE', { text: answer.text }),
+      disclosure: disclosure.input,
+    };
     const replyTerms: PassTerms<Json> = {
       ...terms,
       resendDigest: holdDigest(row, 'RESPONSE'),
       applied: (d) => d.maskedMessage.json as Json,
     };
-    return this.answered(call, row, await this.pipeline.pass(response, replyTerms));
+    return this.answered(call, row, await this.pipeline.pass(response, replyTerms), disclosure);
   }
 
   /** The agent's judged answer: posted, held (REPLY_HELD), or a notice in its place. */
@@ -144,6 +157,7 @@ export class ChannelExchange {
     call: ChannelCall,
     row: ChannelEventRow,
     outcome: HopOutcome<Json>,
+    disclosure: DisclosurePlan,
   ): Promise<void> {
     await outcome.audited;
     switch (outcome.kind) {
@@ -156,9 +170,11 @@ export class ChannelExchange {
       case 'REFUSED':
         return this.post(call, row, notice(outcome.answer));
       case 'DELIVERED':
-      case 'RELEASED':
+      case 'RELEASED': {
+        const carried = this.disclosures.carried(disclosure, call.route.agent!);
         // D33: the text as the decision left it (masked), never the agent's own.
-        return this.post(call, row, { text: (outcome.message as Json).text });
+        return this.post(call, row, { text: (outcome.message as Json).text, ...carried });
+      }
     }
   }
 
@@ -186,6 +202,15 @@ export class ChannelExchange {
     const secrets = this.directory.secretsOf(call.route.channel);
     const outcome = await this.replies.post(call.route.channel, secrets, row, reply);
     if (outcome.kind === 'posted') {
+      if (!reply.isNotice) {
+        await this.disclosures.delivered(
+          channelHopOf(call, 'RESPONSE', { text: reply.text }),
+          call.route.agent!.id,
+          conversationKeyOf(row),
+          reply,
+          call.route.channel.kind,
+        );
+      }
       return this.save(row, { status: reply.isNotice ? 'REFUSED' : 'ANSWERED', reply });
     }
     const failures = row.attempts + 1;
@@ -257,6 +282,11 @@ function notice(answer: {
     agpCode: answer.refusal.agpCode,
     ...(decisionId ? { decisionId } : {}),
   };
+}
+
+/** CH15, D44: a channel's conversation is its thread; an event without one is its own. */
+function conversationKeyOf(row: ChannelEventRow): string {
+  return `channel:${row.channelId}:${row.message.thread?.id ?? row.id}`;
 }
 
 /** D34's resend identity of a channel hop: the event and the direction, never a sender's resend. */

@@ -8,6 +8,7 @@ import { HttpProblem } from '@agp/http';
 import { RELAY_DATABASE } from '../../database/tokens';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
+import { aiDisclosureHeader } from '../disclosure/disclosure-terms';
 import { ChannelDirectory, ChannelRoute } from './channel-directory';
 import { ChannelEventsRepository } from './channel-events.repository';
 import {
@@ -166,6 +167,7 @@ export class ChannelIntake {
     const isFinal = ['ANSWERED', 'REFUSED', 'FAILED'].includes(event.status);
     const status =
       event.status === 'RECEIVED' || event.status === 'REPLY_HELD' ? 'PENDING' : event.status;
+    const marking = isFinal ? event.reply?.marking : undefined;
     return {
       status: 200,
       body: {
@@ -173,7 +175,14 @@ export class ChannelIntake {
         status: status === 'REPLYING' ? 'PENDING' : status,
         ...(isFinal && event.reply ? { reply: event.reply } : {}),
       },
-      headers: cors,
+      // CH18: the marked reply's AI-Disclosure header, readable by the page's script too.
+      headers: marking
+        ? {
+            ...cors,
+            'ai-disclosure': aiDisclosureHeader(marking),
+            'access-control-expose-headers': 'AI-Disclosure',
+          }
+        : cors,
     };
   }
 

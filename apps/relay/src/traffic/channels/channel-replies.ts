@@ -26,6 +26,38 @@ const SLACK_RETRYABLE = new Set([
   'request_timeout',
 ]);
 
+/**
+ * CH16: the disclosure opens the message's text (what Slack shows and notifies), the marking is
+ * Slack's own message metadata, whose payload takes one level of scalars.
+ */
+export function slackFormOf(reply: ChannelReply): {
+  text: string;
+  metadata?: { event_type: string; event_payload: Record<string, string | boolean> };
+} {
+  const text = reply.disclosure !== undefined ? `${reply.disclosure}\n\n${reply.text}` : reply.text;
+  const marking = reply.marking;
+  if (!marking) {
+    return { text };
+  }
+  return {
+    text,
+    metadata: {
+      event_type: SLACK_MARKING_EVENT_TYPE,
+      event_payload: {
+        ai_generated: true,
+        mode: marking.mode,
+        digital_source_type: marking.digitalSourceType,
+        agent_id: marking.generator.id,
+        ...(marking.generator.name ? { agent_name: marking.generator.name } : {}),
+        marked_at: marking.markedAt,
+      },
+    },
+  };
+}
+
+/** CH16: the `event_type` of the marking in Slack's message metadata. */
+export const SLACK_MARKING_EVENT_TYPE = 'agp_synthetic_content';
+
 /** CH6, CH7, D37: URL checked, every resolved address checked on connect, no redirects. */
 @Injectable()
 export class ChannelReplies implements OnApplicationShutdown {
@@ -106,7 +138,7 @@ export class ChannelReplies implements OnApplicationShutdown {
     const url = `${channel.settings.apiBaseUrl ?? SLACK_API_BASE_URL}/chat.postMessage`;
     const body = JSON.stringify({
       channel: thread.slackChannel,
-      text: reply.text,
+      ...slackFormOf(reply),
       ...(thread.slackThreadTs ? { thread_ts: thread.slackThreadTs } : {}),
     });
     const sent = await this.send(url, body, {
@@ -160,6 +192,9 @@ export class ChannelReplies implements OnApplicationShutdown {
       ...(reply.isNotice
         ? { notice: true, agpCode: reply.agpCode, decisionId: reply.decisionId }
         : {}),
+      // CH17: the disclosure and the marking are fields of the payload the receiver renders.
+      ...(reply.disclosure !== undefined ? { aiDisclosure: { text: reply.disclosure } } : {}),
+      ...(reply.marking ? { syntheticContent: reply.marking } : {}),
       correlationId: event.correlationId,
     });
     // CH7: the reply's id is the event's, so a receiver deduplicates a reply sent again.

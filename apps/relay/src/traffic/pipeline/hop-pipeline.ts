@@ -290,6 +290,7 @@ function inputOf(hop: Hop): DecisionInput {
           },
         }
       : {}),
+    ...(hop.disclosure ? { disclosure: hop.disclosure } : {}),
     message: hop.message,
     ...(hop.validation ? { validation: hop.validation } : {}),
     correlationId: hop.correlationId,

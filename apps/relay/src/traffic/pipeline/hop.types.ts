@@ -2,7 +2,12 @@ import { Action, AuditEventType, MessageDirection, Protocol } from '@agp/contrac
 
 import { Tx } from '@agp/database';
 
-import { EndpointRef, HopDecision, ToolDefinitionInput } from '../../decisions/decision.types';
+import {
+  DisclosureInput,
+  EndpointRef,
+  HopDecision,
+  ToolDefinitionInput,
+} from '../../decisions/decision.types';
 import { StoredHitlRequest } from '../../hitl/hitl.repository';
 import { ValidationInput } from '../../validation/validation.types';
 import { RefusalAnswer } from './refusal-answers';
@@ -26,6 +31,8 @@ export interface Hop {
   toolDefinition?: ToolDefinitionInput;
   /** traffic.md T86: an action the relay imposes beside the policies' (the tenant's `toolDrift`). */
   imposed?: ImposedAction;
+  /** D45, traffic.md T73: `input.disclosure` on a hop delivering an agent's words to a person. */
+  disclosure?: DisclosureInput;
   /** POLICY.md `message`: the whole message as sent, and the text of its payload. */
   message: { json: unknown; text: string };
   /** GR19: `input.validation`, when something of the message had a schema to be checked against. */
