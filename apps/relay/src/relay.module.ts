@@ -10,6 +10,7 @@ import { relayDataSourceOptions } from './database/data-source';
 import { RELAY_DATABASE, RELAY_SERVICE } from './database/tokens';
 import { AgentsModule } from './agents/agents.module';
 import { ChannelsModule } from './channels/channels.module';
+import { ConversationsModule } from './conversations/conversations.module';
 import { DecisionsModule } from './decisions/decisions.module';
 import { EvaluationPacksModule } from './evaluation-packs/evaluation-packs.module';
 import { GuardrailsModule } from './guardrails/guardrails.module';
@@ -89,6 +90,7 @@ export class RelayModule {
         SubscriptionsModule,
         TrafficModule,
         ChannelTrafficModule,
+        ConversationsModule,
         KillSwitchesModule,
         HitlModule,
         GovernanceModule,

@@ -95,6 +95,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     A2aUpstream,
     AgentCards,
     OpenedCredentials,
+    A2aDirectory,
   ],
 })
 export class TrafficModule implements OnModuleInit {

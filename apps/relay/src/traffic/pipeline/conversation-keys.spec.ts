@@ -35,4 +35,11 @@ describe(conversationKeysOf.name, () => {
   it('should fall back to the correlation id when nothing else says', () => {
     expect(conversationKeysOf(hopWith({ threadId: 'no-channel' }))).toEqual(['CORRELATION:corr-1']);
   });
+
+  it('should put a pinned conversation key first when an operator posts into a conversation', () => {
+    const keys = conversationKeysOf(
+      hopWith({ conversationKey: 'CHANNEL_THREAD:ch:t', a2aContextId: 'x' }),
+    );
+    expect(keys[0]).toBe('CHANNEL_THREAD:ch:t');
+  });
 });

@@ -6,6 +6,11 @@ export function conversationKeysOf(hop: Hop): string[] {
   const keys: string[] = [];
   const text = (name: string): string | undefined =>
     typeof details[name] === 'string' && details[name] !== '' ? details[name] : undefined;
+  // CV11: an operator's message names the conversation it is posted into.
+  const pinned = text('conversationKey');
+  if (pinned) {
+    keys.push(pinned);
+  }
   const contextId = text('a2aContextId');
   if (contextId) {
     keys.push(`A2A_CONTEXT:${contextId}`);
