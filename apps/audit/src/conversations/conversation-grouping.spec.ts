@@ -29,6 +29,21 @@ describe(groupHops.name, () => {
     expect([...sut.conversations[0].families].sort()).toEqual(['AGENT', 'MCP']);
   });
 
+  it('should join the conversation of the correlation id when the MCP session already has its own', () => {
+    const known = new Map([
+      [mapKey(TENANT, 'MCP_SESSION:srv:s1'), 'session-conversation'],
+      [mapKey(TENANT, 'CORRELATION:c1'), 'person-conversation'],
+    ]);
+
+    const sut = groupHops(
+      [hop('e4', '2026-01-01T00:00:03.000Z', 'MCP', ['MCP_SESSION:srv:s1', 'CORRELATION:c1'])],
+      known,
+    );
+
+    expect(sut.hops[0].conversationId).toBe('person-conversation');
+    expect(sut.newKeys).toEqual([]);
+  });
+
   it('should keep a conversation a key already names when the batch is a later one', () => {
     const known = new Map([[mapKey(TENANT, 'CHANNEL_THREAD:ch:t1'), 'earlier-conversation']]);
 

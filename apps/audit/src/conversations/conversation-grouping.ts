@@ -51,9 +51,10 @@ export function mapKey(tenantId: string, key: string): string {
 }
 
 /**
- * CV3: a hop joins the conversation of the first of its keys already known (in D44's order), so
- * an agent's MCP call under the correlation id of the message it serves joins that conversation;
- * a hop with no known key starts one, keyed by its first key. Every key then names it.
+ * CV3: a hop joins the conversation its correlation id already names (an agent's MCP call made
+ * under the correlation id of the message it serves joins that message's conversation), else the
+ * one the first of its other keys names (in D44's order); a hop with no known key starts one,
+ * keyed by its first key. Every key of the hop then names it, unless it already names another.
  */
 export function groupHops(hops: IndexedHop[], known: Map<string, string>): Grouping {
   const names = new Map(known);
@@ -64,7 +65,9 @@ export function groupHops(hops: IndexedHop[], known: Map<string, string>): Group
   );
   const grouped: Grouping['hops'] = [];
   for (const hop of sorted) {
-    const found = hop.keys.map((key) => names.get(mapKey(hop.tenantId, key))).find(Boolean);
+    const found = lookupOrder(hop.keys)
+      .map((key) => names.get(mapKey(hop.tenantId, key)))
+      .find(Boolean);
     const conversationId = found ?? conversationIdOf(hop.tenantId, hop.keys[0]);
     for (const key of hop.keys) {
       if (!names.has(mapKey(hop.tenantId, key))) {
@@ -83,6 +86,11 @@ export function groupHops(hops: IndexedHop[], known: Map<string, string>): Group
     grouped.push({ ...hop, conversationId, family });
   }
   return { hops: grouped, newKeys, conversations: [...deltas.values()] };
+}
+
+function lookupOrder(keys: string[]): string[] {
+  const isCorrelation = (key: string): boolean => key.startsWith('CORRELATION:');
+  return [...keys.filter(isCorrelation), ...keys.filter((key) => !isCorrelation(key))];
 }
 
 function startDelta(hop: IndexedHop, id: string): ConversationDelta {

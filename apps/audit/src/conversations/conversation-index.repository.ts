@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database, Tx, returning } from '@agp/database';
+import { Database, Tx } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../database/tokens';
 import { ConversationDelta, Grouping, mapKey } from './conversation-grouping';
@@ -64,8 +64,8 @@ export class ConversationIndexRepository {
   private async merge(tx: Tx, d: ConversationDelta): Promise<void> {
     const ids = (type: string): string[] =>
       [...d.parties].filter((p) => p.startsWith(`${type}:`)).map((p) => p.slice(type.length + 1));
-    const rows = await returning(
-      tx,
+    // TypeORM answers an INSERT … RETURNING with its rows (an UPDATE with [rows, count]).
+    const rows: Array<{ started_at: Date }> = await tx.query(
       `INSERT INTO ${this.schema}.conversations AS c (tenant_id, id, key_kind, key, started_at, last_at, hop_count,
          protocols, agent_ids, user_ids, channel_ids, mcp_server_ids, has_agent_hops, has_mcp_hops)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
