@@ -136,7 +136,8 @@ async function main(): Promise<void> {
       logLevel: 'silent',
       imports: [
         AuthModule.forRoot(issuer.authOptions()),
-        EventBusModule.forRoot({ prefix, natsUrl: TEST_NATS_URL }),
+        // A loaded machine shows as latency here, not as a read that gave up after 3 s.
+        EventBusModule.forRoot({ prefix, natsUrl: TEST_NATS_URL, queryTimeoutMs: 30_000 }),
         RelayModule.forRoot({
           DATABASE_URL: db.url,
           NATS_URL: TEST_NATS_URL,
