@@ -5,6 +5,7 @@ import { MessagingModule } from '@agp/messaging';
 import { auditJobs } from './audit-jobs';
 import { AuditCommonModule } from './common/common.module';
 import { AuditEnv } from './config/audit.env';
+import { ConversationsModule } from './conversations/conversations.module';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { auditDataSourceOptions } from './database/data-source';
 import { AUDIT_DATABASE, AUDIT_SERVICE } from './database/tokens';
@@ -32,6 +33,7 @@ export class AuditModule {
         AuditCommonModule.forRoot(env),
         EventsModule,
         IngestModule,
+        ConversationsModule,
         IntegrityModule,
         ExportModule,
         RetentionModule,

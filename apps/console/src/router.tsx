@@ -60,6 +60,20 @@ export const router = createBrowserRouter([
         lazy: () => import('./pages/registry-page').then((m) => ({ Component: m.RegistryPage })),
       },
       {
+        path: 'conversations',
+        lazy: () =>
+          import('./pages/conversations-page').then((m) => ({ Component: m.ConversationsPage })),
+      },
+      {
+        path: 'conversations/:conversationId',
+        lazy: () =>
+          import('./pages/conversation-page').then((m) => ({ Component: m.ConversationPage })),
+      },
+      {
+        path: 'channels',
+        lazy: () => import('./pages/channels-page').then((m) => ({ Component: m.ChannelsPage })),
+      },
+      {
         path: 'chat',
         lazy: () => import('./pages/chat-page').then((m) => ({ Component: m.ChatPage })),
       },

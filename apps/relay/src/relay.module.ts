@@ -10,6 +10,7 @@ import { relayDataSourceOptions } from './database/data-source';
 import { RELAY_DATABASE, RELAY_SERVICE } from './database/tokens';
 import { AgentsModule } from './agents/agents.module';
 import { ChannelsModule } from './channels/channels.module';
+import { ConversationsModule } from './conversations/conversations.module';
 import { DecisionsModule } from './decisions/decisions.module';
 import { DetectionPatternsModule } from './detection-patterns/detection-patterns.module';
 import { ValidationModule } from './validation/validation.module';
@@ -91,6 +92,7 @@ export class RelayModule {
         SubscriptionsModule,
         TrafficModule,
         ChannelTrafficModule,
+        ConversationsModule,
         KillSwitchesModule,
         HitlModule,
         GovernanceModule,

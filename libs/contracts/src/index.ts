@@ -22,6 +22,7 @@ export * from './tenant-auth/agent-lifecycle.event';
 export * from './tenant-auth/credential-rotation.event';
 export * from './tenant-auth/tenant-lifecycle.event';
 export * from './tenant-auth/user-lifecycle.event';
+export * from './queries/conversations';
 export * from './queries/identity-query';
 export * from './queries/identity-snapshots';
 export * from './queries/query-map';

@@ -12,6 +12,7 @@ import { BackfillMonitorSeriesTotals1763804950000 } from './migrations/176380495
 import { ReplaceTickTablesWithJobRuns1765065600000 } from './migrations/1765065600000-ReplaceTickTablesWithJobRuns';
 import { CreateTelemetryTables1765270000000 } from './migrations/1765270000000-CreateTelemetryTables';
 import { IndexEventsByTraceId1765270100000 } from './migrations/1765270100000-IndexEventsByTraceId';
+import { CreateConversationIndex1765280000000 } from './migrations/1765280000000-CreateConversationIndex';
 import { AUDIT_SCHEMA } from './tokens';
 
 /** Entities and migrations of the audit schema: shared by the runtime and the migrate command. */
@@ -33,6 +34,7 @@ export function auditDataSourceOptions(url: string): SchemaDataSourceOptions {
       ReplaceTickTablesWithJobRuns1765065600000,
       CreateTelemetryTables1765270000000,
       IndexEventsByTraceId1765270100000,
+      CreateConversationIndex1765280000000,
     ],
   };
 }

@@ -19,6 +19,15 @@ const PAGES: Array<{ to: string; label: string; needs: TabNeeds[] }> = [
   { to: '/audit', label: 'Audit', needs: [['AUDIT', 'READ']] },
   { to: '/telemetry', label: 'Telemetry', needs: [['TELEMETRY', 'READ']] },
   { to: '/review', label: 'Human review', needs: [['HITL_REQUESTS', 'READ']] },
+  {
+    to: '/conversations',
+    label: 'Conversations',
+    needs: [
+      ['AGENT_CONVERSATIONS', 'READ'],
+      ['MCP_CONVERSATIONS', 'READ'],
+    ],
+  },
+  { to: '/channels', label: 'Channels', needs: [['CHANNELS', 'READ']] },
   { to: '/policies', label: 'Policies', needs: [['TENANT', 'READ']] },
   { to: '/registry', label: 'Registry', needs: Object.values(REGISTRY_NEEDS) },
   { to: '/admin', label: 'Administration', needs: Object.values(ADMIN_NEEDS) },

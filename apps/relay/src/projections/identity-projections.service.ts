@@ -101,11 +101,9 @@ export class IdentityProjections {
     });
   }
 
-  private async ask<T extends Exclude<QueryType, 'RECORDED_HOPS'>>(
-    type: T,
-    tenantId: string,
-    id: string,
-  ): Promise<QueryAnswer<T>> {
+  private async ask<
+    T extends Exclude<QueryType, 'RECORDED_HOPS' | 'CONVERSATIONS' | 'CONVERSATION_HOPS'>,
+  >(type: T, tenantId: string, id: string): Promise<QueryAnswer<T>> {
     let answer: QueryAnswer<T>;
     try {
       // Every identity query asks the same thing: an id in the asking tenant.

@@ -105,6 +105,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     OpenedCredentials,
     AiDisclosures,
     DisclosureRetentionJob,
+    A2aDirectory,
   ],
 })
 export class TrafficModule implements OnModuleInit {

@@ -1,5 +1,11 @@
 import { IdentityQuery } from './identity-query';
 import { AgentSnapshot, TenantSnapshot, UserSnapshot } from './identity-snapshots';
+import {
+  ConversationHopsPage,
+  ConversationHopsQuery,
+  ConversationsPage,
+  ConversationsQuery,
+} from './conversations';
 import { RecordedHopsPage, RecordedHopsQuery } from './recorded-hops';
 
 type ContractClass = new () => object;
@@ -10,6 +16,12 @@ const QUERIES = {
   USER_IDENTITY: { owner: 'tenant-auth', request: IdentityQuery, answer: UserSnapshot },
   TENANT_IDENTITY: { owner: 'tenant-auth', request: IdentityQuery, answer: TenantSnapshot },
   RECORDED_HOPS: { owner: 'audit', request: RecordedHopsQuery, answer: RecordedHopsPage },
+  CONVERSATIONS: { owner: 'audit', request: ConversationsQuery, answer: ConversationsPage },
+  CONVERSATION_HOPS: {
+    owner: 'audit',
+    request: ConversationHopsQuery,
+    answer: ConversationHopsPage,
+  },
 } satisfies Record<string, { owner: string; request: ContractClass; answer: ContractClass }>;
 
 export type QueryType = keyof typeof QUERIES;

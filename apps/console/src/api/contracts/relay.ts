@@ -13,7 +13,7 @@ export type CatalogValue =
     }
   | string[];
 export type HitlStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED' | 'RELEASED';
-export type KillSwitchScope = 'TENANT' | 'LLM_GATEWAY' | 'AGENT' | 'CHANNEL' | 'MCP_SERVER';
+export type KillSwitchScope = 'TENANT' | 'LLM_GATEWAY' | 'CHANNEL' | 'AGENT' | 'MCP_SERVER';
 /**
  * D51: PINNED (as approved), CHANGED (differs from what was pinned), NEW (never pinned).
  *
@@ -110,6 +110,9 @@ export interface RelayOperations {
     updatedAt: string;
     [k: string]: CatalogValue;
   };
+  ConversationsController_get: ConversationDetailResponse;
+  ConversationsController_list: ConversationListResponse;
+  ConversationsController_post: PostedMessageResponse;
   DecisionsController_decide: HopDecision;
   DecisionsController_getSettings: PolicySettingsResponse;
   DecisionsController_testVersion: HopDecision;
@@ -459,6 +462,126 @@ export interface CatalogEntry {
   [k: string]: CatalogValue;
 }
 /**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ConversationDetailResponse".
+ */
+export interface ConversationDetailResponse {
+  messages: ConversationMessageResponse[];
+  /**
+   * D31: the next page of messages (`?cursor=`), absent on the last.
+   */
+  nextCursor?: string;
+  id: string;
+  /**
+   * CV3: what keyed it (A2A_CONTEXT, MCP_SESSION, CHANNEL_THREAD, CORRELATION) and the value.
+   */
+  keyKind: 'A2A_CONTEXT' | 'MCP_SESSION' | 'CHANNEL_THREAD' | 'CORRELATION';
+  key: string;
+  startedAt: string;
+  lastAt: string;
+  /**
+   * Every hop of it, the ones the caller may not read included (CV6).
+   */
+  hopCount: number;
+  protocols: ('REST' | 'JSONRPC' | 'GRPC' | 'CHANNEL' | 'MCP')[];
+  agentIds: string[];
+  userIds: string[];
+  channelIds: string[];
+  mcpServerIds: string[];
+}
+/**
+ * D57: one hop; `content` (masked, D40) when the tenant captures content, else `contentDigest`.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ConversationMessageResponse".
+ */
+export interface ConversationMessageResponse {
+  id: string;
+  at: string;
+  direction?: string;
+  protocol: 'REST' | 'JSONRPC' | 'GRPC' | 'CHANNEL' | 'MCP';
+  source: EventParty;
+  sink: EventParty;
+  method?: string;
+  toolName?: string;
+  decision: MessageDecision;
+  content?: unknown;
+  contentDigest?: string;
+  correlationId: string;
+}
+/**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "EventParty".
+ */
+export interface EventParty {
+  type: string;
+  id?: string;
+  label?: string;
+}
+/**
+ * D57: what a hop's policies decided.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "MessageDecision".
+ */
+export interface MessageDecision {
+  action: 'LOG' | 'MASK' | 'BLOCK' | 'WARN' | 'HUMAN_REVIEW_REQUIRED' | 'ERROR';
+  /**
+   * The policy groups whose bindings judged it.
+   */
+  policies: string[];
+  reasons: string[];
+}
+/**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ConversationListResponse".
+ */
+export interface ConversationListResponse {
+  items: ConversationResponse[];
+  nextCursor?: string;
+}
+/**
+ * D44, D57: one conversation in a list.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ConversationResponse".
+ */
+export interface ConversationResponse {
+  id: string;
+  /**
+   * CV3: what keyed it (A2A_CONTEXT, MCP_SESSION, CHANNEL_THREAD, CORRELATION) and the value.
+   */
+  keyKind: 'A2A_CONTEXT' | 'MCP_SESSION' | 'CHANNEL_THREAD' | 'CORRELATION';
+  key: string;
+  startedAt: string;
+  lastAt: string;
+  /**
+   * Every hop of it, the ones the caller may not read included (CV6).
+   */
+  hopCount: number;
+  protocols: ('REST' | 'JSONRPC' | 'GRPC' | 'CHANNEL' | 'MCP')[];
+  agentIds: string[];
+  userIds: string[];
+  channelIds: string[];
+  mcpServerIds: string[];
+}
+/**
+ * CV11: where an operator's message went and what its policies decided.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "PostedMessageResponse".
+ */
+export interface PostedMessageResponse {
+  decisionId: string;
+  conversationId: string;
+  deliveredVia: 'CHANNEL_THREAD' | 'A2A';
+  decision: MessageDecision;
+  /**
+   * A2A: the agent's answer, as its own hop's decision left it (absent when that was refused).
+   */
+  reply?: string;
+}
+/**
  * The combined decision for a hop (D22), each binding's own result, and the message as masked.
  *
  * This interface was referenced by `RelayOperations`'s JSON-Schema
@@ -522,7 +645,7 @@ export interface Detection {
  */
 export interface BindingResult {
   bindingId: string;
-  bindingLevel: 'TENANT' | 'AGENT' | 'SUBSCRIPTION' | 'CHANNEL' | 'CHANNEL_SUBSCRIPTION';
+  bindingLevel: 'TENANT' | 'CHANNEL' | 'AGENT' | 'SUBSCRIPTION' | 'CHANNEL_SUBSCRIPTION';
   priority: number;
   groupId: string;
   groupName: string;
@@ -752,7 +875,7 @@ export interface Incident {
  */
 export interface GovernanceRecord {
   id: string;
-  subjectType: 'LLM_GATEWAY' | 'AGENT' | 'CHANNEL' | 'MCP_SERVER';
+  subjectType: 'LLM_GATEWAY' | 'CHANNEL' | 'AGENT' | 'MCP_SERVER';
   subjectId: string;
   subjectName: string;
   riskTier: null | string;
@@ -826,7 +949,7 @@ export interface HitlRequestResponse {
   waitedSeconds: number;
   id: string;
   status: HitlStatus;
-  protocol: 'CHANNEL' | 'REST' | 'JSONRPC' | 'GRPC' | 'MCP';
+  protocol: 'REST' | 'JSONRPC' | 'GRPC' | 'CHANNEL' | 'MCP';
   direction: 'REQUEST' | 'RESPONSE';
   agentId: string;
   source: EndpointRef;
@@ -857,7 +980,7 @@ export interface HitlRequestResponse {
  * via the `definition` "EndpointRef".
  */
 export interface EndpointRef {
-  type: 'LLM_GATEWAY' | 'AGENT' | 'CHANNEL' | 'USER' | 'MCP_SERVER';
+  type: 'LLM_GATEWAY' | 'CHANNEL' | 'AGENT' | 'USER' | 'MCP_SERVER';
   id: string;
   name?: string;
   riskTier?: string;
@@ -1068,7 +1191,7 @@ export interface PolicyBindingResponse {
   groupName: string;
   groupVersion: string;
   isLatestGroupVersion: boolean;
-  bindingLevel: 'TENANT' | 'AGENT' | 'SUBSCRIPTION' | 'CHANNEL' | 'CHANNEL_SUBSCRIPTION';
+  bindingLevel: 'TENANT' | 'CHANNEL' | 'AGENT' | 'SUBSCRIPTION' | 'CHANNEL_SUBSCRIPTION';
   /**
    * D49: ENFORCE (the default) or SHADOW.
    */
@@ -1255,7 +1378,7 @@ export interface DecisionSide {
  * via the `definition` "ReplayFilters".
  */
 export interface ReplayFilters {
-  protocols?: ('CHANNEL' | 'REST' | 'JSONRPC' | 'GRPC' | 'MCP')[];
+  protocols?: ('REST' | 'JSONRPC' | 'GRPC' | 'CHANNEL' | 'MCP')[];
   toolNames?: string[];
   /**
    * Hops from or to any of these endpoints (agents, MCP servers, gateways, channels).
@@ -1269,7 +1392,7 @@ export interface ReplayFilters {
  * via the `definition` "ReplayPlacement".
  */
 export interface ReplayPlacement {
-  bindingLevel: 'TENANT' | 'AGENT' | 'SUBSCRIPTION' | 'CHANNEL' | 'CHANNEL_SUBSCRIPTION';
+  bindingLevel: 'TENANT' | 'CHANNEL' | 'AGENT' | 'SUBSCRIPTION' | 'CHANNEL_SUBSCRIPTION';
   agentId?: string;
   sourceAgentId?: string;
   sinkAgentId?: string;

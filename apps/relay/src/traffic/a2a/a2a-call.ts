@@ -8,7 +8,7 @@ import { CallBasis } from '../pipeline/traffic-call';
 import { Admission, admissionOf } from '../pipeline/admission';
 import { JsonRpcMessage } from '../mcp/json-rpc';
 import { A2aDirectory, A2aParty, A2aRoute } from './a2a-directory';
-import { a2aText, taskFacts, withoutFileBytes } from './a2a-messages';
+import { a2aText, contextIdOf, taskFacts, withoutFileBytes } from './a2a-messages';
 
 /** One JSON-RPC call of an agent (or of a person, D43) to an agent through the relay. */
 export interface A2aCall extends CallBasis<A2aRoute> {
@@ -62,6 +62,7 @@ export function a2aHopOf(
   const caller = callerOf(call);
   const target = targetOf(call);
   const method = message.method ?? askedFor;
+  const contextId = contextIdOf(message);
   return {
     tenantId: call.tenantId,
     tenantSlug: call.route.tenantSlug,
@@ -81,6 +82,7 @@ export function a2aHopOf(
       a2a: true,
       ...(message.id !== undefined && message.id !== null ? { jsonRpcId: message.id } : {}),
       ...taskFacts(message),
+      ...(contextId ? { a2aContextId: contextId } : {}),
     },
     ...(call.traceId ? { traceId: call.traceId } : {}),
     captureContent: call.captureContent,

@@ -158,6 +158,13 @@ export function taskFacts(message: JsonRpcMessage): { a2aTaskId?: string; a2aTas
   };
 }
 
+/** D44: the `contextId` a request's message or an answer names (a conversation's first key). */
+export function contextIdOf(message: JsonRpcMessage): string | undefined {
+  const params = isRecord(message.params) ? message.params : undefined;
+  const holder = isRecord(params?.message) ? params.message : resultObject(message.result);
+  return typeof holder?.contextId === 'string' ? holder.contextId : undefined;
+}
+
 /** A 0.3 `final` flag, or a task state after which the task waits or ends. */
 export function isFinalEvent(message: JsonRpcMessage): boolean {
   if (message.error) {

@@ -13,6 +13,14 @@ import { endpointOf } from '../a2a/agent-card';
 import { AgentCards } from '../a2a/agent-cards.service';
 import { OpenedCredentials } from '../pipeline/opened-credentials';
 
+/** `contextId`: an operator's message goes into its conversation's A2A context (D44). */
+export interface AgentMessage {
+  id: string;
+  text: string;
+  metadata: Record<string, unknown>;
+  contextId?: string;
+}
+
 /** What the agent answered a channel message, or why it could not. */
 export type AgentAnswer =
   { kind: 'text'; text: string } | { kind: 'failed'; status: number; reason: string };
@@ -30,7 +38,7 @@ export class ChannelAgent {
     tenantId: string,
     correlationId: string,
     agent: A2aTarget,
-    message: { id: string; text: string; metadata: Record<string, unknown> },
+    message: AgentMessage,
   ): Promise<AgentAnswer> {
     const label = `agent "${agent.name}" (${agent.id})`;
     try {
@@ -72,7 +80,7 @@ export class ChannelAgent {
   }
 }
 
-function send(message: { id: string; text: string; metadata: Record<string, unknown> }) {
+function send(message: AgentMessage) {
   return {
     jsonrpc: '2.0',
     id: message.id,
@@ -83,12 +91,13 @@ function send(message: { id: string; text: string; metadata: Record<string, unkn
         role: 'ROLE_USER',
         parts: [{ text: message.text }],
         metadata: message.metadata,
+        ...(message.contextId ? { contextId: message.contextId } : {}),
       },
     },
   };
 }
 
-function legacySend(message: { id: string; text: string; metadata: Record<string, unknown> }) {
+function legacySend(message: AgentMessage) {
   return {
     jsonrpc: '2.0',
     id: message.id,
@@ -100,6 +109,7 @@ function legacySend(message: { id: string; text: string; metadata: Record<string
         role: 'user',
         parts: [{ kind: 'text', text: message.text }],
         metadata: message.metadata,
+        ...(message.contextId ? { contextId: message.contextId } : {}),
       },
     },
   };

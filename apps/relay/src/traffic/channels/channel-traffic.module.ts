@@ -25,6 +25,7 @@ import { ChannelWorker } from './channel-worker';
     ChannelIntake,
     ChannelEventsRetentionJob,
   ],
-  exports: [ChannelEventsRetentionJob],
+  // The operator's messages of D44 reach a thread or an agent the way a channel's replies do.
+  exports: [ChannelEventsRetentionJob, ChannelDirectory, ChannelReplies, ChannelAgent],
 })
 export class ChannelTrafficModule {}

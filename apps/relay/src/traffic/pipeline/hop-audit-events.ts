@@ -4,6 +4,7 @@ import { AuditEventType, AuditableEventData, EventEnvelope, EventParty } from '@
 import { buildEvent } from '@agp/messaging';
 
 import { Detection, EndpointRef, HopDecision } from '../../decisions/decision.types';
+import { conversationKeysOf } from './conversation-keys';
 import { Hop, Refusal } from './hop.types';
 
 type HopEvent = EventEnvelope<AuditEventType, AuditableEventData>;
@@ -53,13 +54,17 @@ export function what(hop: Hop): string {
   return `${hop.protocol} ${hop.method ?? 'message'}${tool} ${from} → ${to}`;
 }
 
-/** `direction` and `toolName` are what the monitors' rollups count by (monitors.md M4). */
+/**
+ * `direction` and `toolName` are what the monitors' rollups count by (monitors.md M4);
+ * `conversationKeys` what the audit trail groups a conversation by (D44, conversations.md CV2).
+ */
 export function hopDetails(hop: Hop): Record<string, unknown> {
   return {
     direction: hop.direction,
     ...(hop.method ? { method: hop.method } : {}),
     ...(hop.tool ? { toolName: hop.tool } : {}),
     ...hop.details,
+    conversationKeys: conversationKeysOf(hop),
   };
 }
 
