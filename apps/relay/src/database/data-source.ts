@@ -17,6 +17,7 @@ import { CreateA2aPushConfigs1763792600000 } from './migrations/1763792600000-Cr
 import { AddProjectionRevisions1765000000000 } from './migrations/1765000000000-AddProjectionRevisions';
 import { CreateJobRunsTable1765065600000 } from './migrations/1765065600000-CreateJobRunsTable';
 import { CreateA2aHeldPushes1765100000000 } from './migrations/1765100000000-CreateA2aHeldPushes';
+import { AddVirtualMcpServers1765380000000 } from './migrations/1765380000000-AddVirtualMcpServers';
 import { AddTrafficDurability1765200000000 } from './migrations/1765200000000-AddTrafficDurability';
 import { CreateChannelTraffic1765310000000 } from './migrations/1765310000000-CreateChannelTraffic';
 import { AddShadowBindingsAndReplays1765320000000 } from './migrations/1765320000000-AddShadowBindingsAndReplays';
@@ -53,6 +54,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       AddShadowBindingsAndReplays1765320000000,
       CreateMcpToolDefinitions1765330000000,
       CreateNotificationTables1765340000000,
+      AddVirtualMcpServers1765380000000,
     ],
   };
 }
