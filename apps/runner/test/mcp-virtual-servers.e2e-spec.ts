@@ -10,7 +10,9 @@ import {
 } from '@agp/testing';
 
 import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
+import { HOLD_POLICY } from './mcp/mcp-policies';
 import { Json, McpWorld } from './mcp/mcp-world';
+import { RawMcpSession } from './mcp/raw-mcp-session';
 
 /** Blocks `get_config` only when it is asked of one member through one virtual server (D52). */
 function memberPolicy(virtualServerId: string, memberId: string): string {
@@ -285,6 +287,42 @@ describe('Virtual MCP servers (embedded)', () => {
       expect(toolText(echoed)).toContain('granted');
     } finally {
       await sut.close();
+    }
+  });
+
+  it('should hold a call of a member tool for a person and deliver it to that member once on the resend after approval', async () => {
+    await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
+    try {
+      const { id } = await virtualServer();
+      const agent = await agentOn(id);
+      await world.bindToAgent(agent.id, HOLD_POLICY);
+      const session = await RawMcpSession.open(world.mcpUrl(id), agent.token);
+      const marker = randomUUID();
+
+      const first = await eventually(
+        async () => {
+          const answer = await session.callTool('crm__lookup_customer', { customerId: marker });
+          expect(answer.message?.error).toMatchObject({ code: -31004 });
+          return answer;
+        },
+        3,
+        1_500,
+      );
+      const { hitlRequestId } = (first.message!.error as { data: Json }).data;
+      await world.ok('POST', `/relay/v1/hitl-requests/${String(hitlRequestId)}/approve`, {}, 200);
+      const header = { 'x-agp-hitl-request-id': String(hitlRequestId) };
+      const released = await session.callTool(
+        'crm__lookup_customer',
+        { customerId: marker },
+        header,
+      );
+      const twice = await session.callTool('crm__lookup_customer', { customerId: marker }, header);
+
+      expect(JSON.stringify(released.message?.result)).toContain(marker);
+      expect(twice.message?.error).toMatchObject({ code: -31001 });
+      expect(crm.calls.filter((c) => c.arguments.customerId === marker)).toHaveLength(1);
+    } finally {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 15 });
     }
   });
 });

@@ -53,7 +53,7 @@ export function compare(
 export function markdownOf(
   comparison: Comparison,
   exceptions: readonly KnownException[],
-  facts: { suiteVersion: string; command: string; ranAt: string },
+  facts: { suiteVersion: string; command: string },
 ): string {
   const count = (column: 'direct' | 'relayed'): number =>
     comparison.rows.filter((r) => isPassed(r[column])).length;
@@ -63,8 +63,7 @@ export function markdownOf(
     `Written by \`apps/runner/test/mcp-conformance.e2e-spec.ts\` (\`npm test\`); do not edit by hand.`,
     `The official suite \`@modelcontextprotocol/conformance\` ${facts.suiteVersion}, \`${facts.command}\`,`,
     'against its own reference server (its `everything-server.ts`), once directly and once through',
-    '`/relay/mcp/{serverId}` with a LOG policy bound to the calling agent. Last run: ' +
-      `${facts.ranAt}.`,
+    '`/relay/mcp/{serverId}` with a LOG policy bound to the calling agent.',
     '',
     `**${count('direct')}** checks pass directly, **${count('relayed')}** through the relay, of ` +
       `${comparison.rows.length}. A check that passes directly and fails through the relay fails the ` +

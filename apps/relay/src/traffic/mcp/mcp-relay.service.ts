@@ -58,12 +58,12 @@ export class McpRelayService {
     if (refused) {
       return refused;
     }
-    if (isVirtual(call)) {
-      return this.virtual.post(call, messages, isBatch);
-    }
     const hitlRequestId = resendHoldOf(caller.headers);
     if (hitlRequestId !== undefined) {
       return this.resend(call, hitlRequestId, messages, isBatch);
+    }
+    if (isVirtual(call)) {
+      return this.virtual.post(call, messages, isBatch);
     }
 
     const judged = await Promise.all(messages.map((m) => this.hops.judgeFromAgent(call, m)));
@@ -127,6 +127,9 @@ export class McpRelayService {
       throw HttpProblem.validation([
         { field: 'body', message: `a resend with ${HITL_HEADER} carries the one held request` },
       ]);
+    }
+    if (isVirtual(call)) {
+      return this.virtual.resend(call, hitlRequestId, message);
     }
     const outcome = await this.pipeline.release<JsonRpcMessage>({
       tenantId: call.tenantId,

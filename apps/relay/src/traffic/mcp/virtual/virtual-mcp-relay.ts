@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
+import { HttpProblem } from '@agp/http';
 
 import { VirtualMember, memberOfName } from '../../../mcp-servers/virtual/virtual-members';
+import { HopPipeline } from '../../pipeline/hop-pipeline';
 import { JsonRpcMessage, kindOf, rpcError } from '../json-rpc';
 import { McpCall } from '../mcp-call';
 import { McpAnswer } from '../mcp-exchange';
-import { McpHops } from '../mcp-hops';
+import { McpHops, asJsonRpc } from '../mcp-hops';
 import { AskedFor, resendDigestOf, toolOf } from '../mcp-messages';
 import { MemberFailed, VirtualMemberCalls, sessionKeyOf } from './virtual-member-calls';
 import { ListMethod, exposedItems, isListMethod, offersUri, LISTS } from './virtual-names';
@@ -32,6 +34,7 @@ export class VirtualMcpRelay {
   constructor(
     private readonly hops: McpHops,
     private readonly members: VirtualMemberCalls,
+    private readonly pipeline: HopPipeline,
   ) {}
 
   async post(call: McpCall, messages: JsonRpcMessage[], isBatch: boolean): Promise<McpAnswer> {
@@ -60,6 +63,34 @@ export class VirtualMcpRelay {
       return { kind: 'empty', status: 202, headers };
     }
     return { kind: 'json', status: 200, body: isBatch ? answers : answers[0], headers };
+  }
+
+  /** D34: the resend of a held tools/call or prompts/get; never a fresh decision. */
+  async resend(call: McpCall, hitlRequestId: string, message: JsonRpcMessage): Promise<McpAnswer> {
+    const params = (message.params ?? {}) as Params;
+    const target = this.targetOf(call, message, params);
+    if ('unknown' in target) {
+      return { kind: 'json', status: 200, body: target.unknown };
+    }
+    const outcome = await this.pipeline.release<JsonRpcMessage>({
+      tenantId: call.tenantId,
+      agentId: call.agentId,
+      correlationId: call.correlationId,
+      hitlRequestId,
+      resendDigest: resendDigestOf(target.own),
+    });
+    if (!outcome) {
+      throw HttpProblem.notFound(`no HITL request ${hitlRequestId} of this agent`);
+    }
+    if (outcome.kind === 'RELEASED' && outcome.direction === 'REQUEST') {
+      const released = { ...(outcome.message as JsonRpcMessage), id: message.id };
+      const body = await this.members
+        .released(call, target.member, released, askedFor(target.own))
+        .catch((error: unknown) => failedAnswer(error));
+      return { kind: 'json', status: 200, body };
+    }
+    const settled = asJsonRpc(target.own, outcome);
+    return { kind: 'json', status: 200, body: settled.forward ?? settled.answer };
   }
 
   /** DELETE: the relay ends its session with each member. */
@@ -93,10 +124,7 @@ export class VirtualMcpRelay {
       }
       return await this.local(call, message, params);
     } catch (error) {
-      if (error instanceof MemberFailed) {
-        return error.answer;
-      }
-      throw error;
+      return failedAnswer(error);
     }
   }
 
@@ -196,16 +224,27 @@ export class VirtualMcpRelay {
     message: JsonRpcMessage,
     params: Params,
   ): Promise<JsonRpcMessage> {
+    const target = this.targetOf(call, message, params);
+    if ('unknown' in target) {
+      return target.unknown;
+    }
+    return this.members.judged(call, target.member, target.own, askedFor(target.own));
+  }
+
+  private targetOf(
+    call: McpCall,
+    message: JsonRpcMessage,
+    params: Params,
+  ): { member: VirtualMember; own: JsonRpcMessage } | { unknown: JsonRpcMessage } {
     const exposed = typeof params.name === 'string' ? params.name : '';
     const found = memberOfName(this.membersOf(call), exposed);
-    const filter = message.method === 'tools/call' ? 'tools' : 'prompts';
+    const filter = message.method === 'prompts/get' ? 'prompts' : 'tools';
     const filtered = found?.member[filter];
     if (!found || (filtered && !filtered.includes(found.name))) {
       const noun = filter === 'tools' ? 'tool' : 'prompt';
-      return rpcError(message.id, INVALID_PARAMS, `Unknown ${noun}: ${exposed}`);
+      return { unknown: rpcError(message.id, INVALID_PARAMS, `Unknown ${noun}: ${exposed}`) };
     }
-    const own = { ...message, params: { ...params, name: found.name } };
-    return this.members.judged(call, found.member, own, askedFor(own));
+    return { member: found.member, own: { ...message, params: { ...params, name: found.name } } };
   }
 
   /** resources/*: the member that offers the URI (by its lists; the URI is not renamed, T79). */
@@ -236,6 +275,13 @@ export class VirtualMcpRelay {
   private membersOf(call: McpCall): VirtualMember[] {
     return call.route.server.members ?? [];
   }
+}
+
+function failedAnswer(error: unknown): JsonRpcMessage {
+  if (error instanceof MemberFailed) {
+    return error.answer;
+  }
+  throw error;
 }
 
 function askedFor(message: JsonRpcMessage): AskedFor {

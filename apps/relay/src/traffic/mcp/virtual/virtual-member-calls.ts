@@ -85,7 +85,26 @@ export class VirtualMemberCalls {
     if (!there.forward) {
       return there.answer!;
     }
-    const response = await this.send(memberCall, member, there.forward, askedFor);
+    return this.answered(memberCall, member, there.forward, askedFor);
+  }
+
+  /** D34: a request a person released goes to its member unjudged; its answer is judged. */
+  async released(
+    call: McpCall,
+    member: VirtualMember,
+    message: JsonRpcMessage,
+    askedFor: AskedFor,
+  ): Promise<JsonRpcMessage> {
+    return this.answered(await this.mustCall(call, member, message), member, message, askedFor);
+  }
+
+  private async answered(
+    memberCall: McpCall,
+    member: VirtualMember,
+    message: JsonRpcMessage,
+    askedFor: AskedFor,
+  ): Promise<JsonRpcMessage> {
+    const response = await this.send(memberCall, member, message, askedFor);
     const back = await this.hops.judgeFromServer(memberCall, response, askedFor);
     await back.audited;
     return back.forward ?? rpcRefusal(message.id, REFUSALS.blockedByPolicy);
