@@ -1,9 +1,9 @@
 import { startMcpTestServer } from '@agp/testing';
 
 import { startComparedProcesses } from './floor/compared-processes';
-import { BenchTarget, arrangeTenant } from './mcp/bench-platform';
+import { BenchTarget, arrangeTenant, arrangeVirtualServer } from './mcp/bench-platform';
 import { BENCH_POLICIES } from './mcp/bench-policies';
-import { McpSessionClient } from './mcp/mcp-load';
+import { McpSessionClient, PrefixedMcpClient } from './mcp/mcp-load';
 import { compareThroughRelay, comparisonSettings, policyTimePerHop } from './relay-comparison';
 
 async function main(): Promise<void> {
@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     const at = (origin: string, { serverId, mcpToken }: Awaited<ReturnType<typeof arrange>>) =>
       new McpSessionClient(new URL(`${origin}/relay/mcp/${serverId}`), mcpToken);
     const services = await arrange(bench);
+    const virtual = await arrangeVirtualServer(bench, services, 'tools');
     const rows = [
       {
         kind: 'direct' as const,
@@ -35,6 +36,15 @@ async function main(): Promise<void> {
         kind: 'services' as const,
         label: 'gateway + relay',
         client: at(bench.gatewayUrl, services),
+      },
+      {
+        kind: 'virtual' as const,
+        label: 'gateway + relay, virtual server (D52)',
+        client: new PrefixedMcpClient(
+          new URL(`${bench.gatewayUrl}/relay/mcp/${virtual.serverId}`),
+          virtual.mcpToken,
+          'tools',
+        ),
       },
       {
         kind: 'oneProcess' as const,

@@ -19,9 +19,10 @@ export interface ComparedClient {
 /**
  * What a row measures. `direct` is the baseline of every other; `floor` a bare fastify + undici
  * hop; `services` gateway + relay (and the relay alone); `oneProcess` the `npm start` composition;
- * `peer` another product in front of the same upstream.
+ * `peer` another product in front of the same upstream; `virtual` gateway + relay through a
+ * virtual server (D52) over the same upstream.
  */
-export type RowKind = 'direct' | 'floor' | 'relay' | 'services' | 'oneProcess' | 'peer';
+export type RowKind = 'direct' | 'floor' | 'relay' | 'services' | 'oneProcess' | 'peer' | 'virtual';
 
 export interface ComparedRow<C extends ComparedClient> {
   kind: RowKind;
@@ -134,7 +135,7 @@ export async function compareThroughRelay<C extends ComparedClient>(
     await profiles;
     if (row.kind === 'oneProcess') {
       idleAfter = await ProcessCpu.secondsUntilIdle(comparison.oneProcess.service);
-    } else if (row.kind === 'services' || row.kind === 'relay') {
+    } else if (row.kind === 'services' || row.kind === 'relay' || row.kind === 'virtual') {
       // The audit trail finishes what the calls sent it before the CPU is read again.
       await new Promise((resolve) => setTimeout(resolve, 2_000));
     }

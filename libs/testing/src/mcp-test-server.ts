@@ -35,6 +35,13 @@ export interface McpTestServerOptions {
   extraTools?: { name: string; description: string }[];
   /** Also offer `quote_order`, whose definition has an input and an output schema (GR21). */
   structuredTool?: boolean;
+  /** Resources (text, read back as given) and prompts (one user message naming their argument). */
+  catalogue?: McpTestCatalogue;
+}
+
+export interface McpTestCatalogue {
+  resources?: { name: string; uri: string; text: string }[];
+  prompts?: { name: string; description: string }[];
 }
 
 export interface McpTestServer {
@@ -43,6 +50,8 @@ export interface McpTestServer {
   sessions(): number;
   /** HTTP requests received so far, of any method (a refused caller must add none). */
   requestCount(): number;
+  /** Ends every session as a restart would: their next request is answered 404. */
+  dropSessions(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -100,11 +109,13 @@ function buildServer(
   record: (call: ReceivedToolCall) => void,
   extraTools: McpTestServerOptions['extraTools'] = [],
   structuredTool = false,
+  catalogue: McpTestCatalogue = {},
 ): McpServer {
   const server = new McpServer(
     { name: 'agp-test-tools', version: '1.0.0' },
     { capabilities: { tools: {}, logging: {} } },
   );
+  registerCatalogue(server, catalogue);
   const headersOf = (extra: { requestInfo?: { headers: IncomingHttpHeaders } }) =>
     extra.requestInfo?.headers ?? {};
 
@@ -222,6 +233,25 @@ function buildServer(
   return server;
 }
 
+function registerCatalogue(server: McpServer, catalogue: McpTestCatalogue): void {
+  for (const resource of catalogue.resources ?? []) {
+    server.registerResource(resource.name, resource.uri, { mimeType: 'text/plain' }, (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/plain', text: resource.text }],
+    }));
+  }
+  for (const prompt of catalogue.prompts ?? []) {
+    server.registerPrompt(
+      prompt.name,
+      { description: prompt.description, argsSchema: { topic: z.string() } },
+      (args) => ({
+        messages: [
+          { role: 'user', content: { type: 'text', text: `${prompt.name}: ${args.topic}` } },
+        ],
+      }),
+    );
+  }
+}
+
 async function readJson(request: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) {
@@ -242,12 +272,13 @@ async function handleStateless(
   record: (call: ReceivedToolCall) => void,
   jsonResponse: boolean,
   extraTools: McpTestServerOptions['extraTools'],
+  catalogue: McpTestCatalogue | undefined,
 ): Promise<void> {
   if (request.method !== 'POST') {
     return plain(response, 405, 'method not allowed');
   }
   const body = await readJson(request);
-  const server = buildServer(record, extraTools);
+  const server = buildServer(record, extraTools, false, catalogue);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: jsonResponse,
@@ -282,6 +313,7 @@ export async function startMcpTestServer(
         record,
         options.jsonResponse ?? false,
         options.extraTools,
+        options.catalogue,
       );
     }
     const sessionId = request.headers['mcp-session-id'];
@@ -309,7 +341,12 @@ export async function startMcpTestServer(
         transports.delete(transport.sessionId);
       }
     };
-    await buildServer(record, options.extraTools, options.structuredTool).connect(transport);
+    await buildServer(
+      record,
+      options.extraTools,
+      options.structuredTool,
+      options.catalogue,
+    ).connect(transport);
     await transport.handleRequest(request, response, body);
   };
 
@@ -330,6 +367,11 @@ export async function startMcpTestServer(
     calls,
     sessions: () => transports.size,
     requestCount: () => requests,
+    dropSessions: async () => {
+      for (const transport of [...transports.values()]) {
+        await transport.close();
+      }
+    },
     close: async () => {
       for (const transport of [...transports.values()]) {
         await transport.close();

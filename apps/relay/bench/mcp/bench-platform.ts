@@ -249,3 +249,29 @@ export async function arrangeTenant(
     agentId: agent.id,
   };
 }
+
+/** D52: a virtual server whose one member is the tenant's server, the same agent subscribed. */
+export async function arrangeVirtualServer(
+  platform: BenchTarget,
+  tenant: BenchTenant,
+  prefix: string,
+): Promise<{ serverId: string; mcpToken: string }> {
+  const gateway = platform.gatewayUrl;
+  const server = await api<{ id: string }>(
+    gateway,
+    tenant.adminToken,
+    'POST',
+    '/relay/v1/mcp-servers',
+    {
+      name: 'bench-virtual',
+      transport: 'VIRTUAL',
+      members: [{ serverId: tenant.serverId, prefix }],
+    },
+  );
+  await api(gateway, tenant.adminToken, 'POST', '/relay/v1/subscriptions', {
+    kind: 'AGENT_TO_MCP_SERVER',
+    sourceId: tenant.agentId,
+    targetId: server.id,
+  });
+  return { serverId: server.id, mcpToken: tenant.mcpToken };
+}

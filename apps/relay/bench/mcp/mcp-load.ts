@@ -110,3 +110,18 @@ export async function fixedRate(
   await Promise.all(inFlight);
   return summarize(label, latencies, Number(process.hrtime.bigint() - start) / 1e9);
 }
+
+/** D52: the same calls through a virtual server, each tool under its member's prefix. */
+export class PrefixedMcpClient extends McpSessionClient {
+  constructor(
+    url: URL,
+    token: string,
+    private readonly prefix: string,
+  ) {
+    super(url, token);
+  }
+
+  override callTool(name: string, args: Record<string, unknown>): Promise<void> {
+    return super.callTool(`${this.prefix}__${name}`, args);
+  }
+}

@@ -24,6 +24,7 @@ import { CreateMcpToolDefinitions1765330000000 } from './migrations/176533000000
 import { CreateNotificationTables1765340000000 } from './migrations/1765340000000-CreateNotificationTables';
 import { AddAiDisclosure1765360000000 } from './migrations/1765360000000-AddAiDisclosure';
 import { CreateDetectionPatterns1765370000000 } from './migrations/1765370000000-CreateDetectionPatterns';
+import { AddVirtualMcpServers1765380000000 } from './migrations/1765380000000-AddVirtualMcpServers';
 import { AddEvaluationPackSchedules1765396000000 } from './migrations/1765396000000-AddEvaluationPackSchedules';
 import { RELAY_SCHEMA } from './tokens';
 
@@ -58,6 +59,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateNotificationTables1765340000000,
       AddAiDisclosure1765360000000,
       CreateDetectionPatterns1765370000000,
+      AddVirtualMcpServers1765380000000,
       AddEvaluationPackSchedules1765396000000,
     ],
   };

@@ -24,6 +24,8 @@ export interface DecisionInput {
   source: EndpointRef;
   sink: EndpointRef;
   method?: string;
+  /** D52: the virtual server the hop was made for; `sink` (or `source`) is then its member. */
+  virtualServer?: EndpointRef & { prefix: string };
   /** D51: `definition` when the relay has seen the tool's definition (traffic.md T86). */
   tool?: { name: string; definition?: ToolDefinitionInput };
   message: { text: string; json: unknown };

@@ -18,6 +18,13 @@ export interface CatalogOptions {
   partyType: string;
   /** The detail naming the entry in its lifecycle event (`mcpServerId`, the default by type). */
   idDetail?: string;
+  /** In the write's transaction: the values to store, or throws what is wrong with them (D52). */
+  prepare?: (
+    tx: Tx,
+    tenantId: string,
+    values: Record<string, unknown>,
+    before?: CatalogEntry,
+  ) => Promise<Record<string, unknown>>;
   /** In the removal's transaction: throws when something still needs the entry. */
   beforeRemove?: (tx: Tx, tenantId: string, entry: CatalogEntry) => Promise<void>;
 }
@@ -39,7 +46,8 @@ export class CatalogService {
     const id = randomUUID();
     return this.uniquely(values.name, () =>
       this.database.inTenant(ctx.tenantId, async (tx) => {
-        await this.repository.insert(tx, ctx.tenantId, id, values);
+        const stored = (await this.options.prepare?.(tx, ctx.tenantId, values)) ?? values;
+        await this.repository.insert(tx, ctx.tenantId, id, stored);
         const entry = (await this.repository.find(tx, ctx.tenantId, id))!;
         await this.record(tx, ctx, 'CREATED', { after: entry, given: values });
         return entry;
@@ -71,7 +79,8 @@ export class CatalogService {
     return this.uniquely(typeof values.name === 'string' ? values.name : '', () =>
       this.database.inTenant(ctx.tenantId, async (tx) => {
         const before = this.mustFind(await this.repository.find(tx, ctx.tenantId, id), id);
-        await this.repository.update(tx, ctx.tenantId, id, values);
+        const stored = (await this.options.prepare?.(tx, ctx.tenantId, values, before)) ?? values;
+        await this.repository.update(tx, ctx.tenantId, id, stored);
         const entry = (await this.repository.find(tx, ctx.tenantId, id))!;
         await this.record(tx, ctx, 'UPDATED', { before, after: entry, given: values });
         return entry;

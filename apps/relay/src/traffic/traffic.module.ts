@@ -34,6 +34,9 @@ import { McpOpenStreams } from './mcp/mcp-open-stream';
 import { McpRelayService } from './mcp/mcp-relay.service';
 import { McpToolWatch } from './mcp/mcp-tool-watch';
 import { McpUpstream } from './mcp/mcp-upstream';
+import { VirtualMemberClient } from './mcp/virtual/member-client';
+import { VirtualMcpRelay } from './mcp/virtual/virtual-mcp-relay';
+import { VirtualMemberCalls } from './mcp/virtual/virtual-member-calls';
 import { HopAuditor } from './pipeline/hop-auditor';
 import { AiDisclosures } from './disclosure/ai-disclosures';
 import { DisclosureRetentionJob } from './disclosure/disclosure-retention.job';
@@ -75,6 +78,9 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     McpOpenStreams,
     McpExchange,
     McpRelayService,
+    VirtualMemberClient,
+    VirtualMemberCalls,
+    VirtualMcpRelay,
     A2aDirectory,
     A2aUpstream,
     AgentCards,

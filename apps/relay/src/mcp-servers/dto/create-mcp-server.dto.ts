@@ -1,7 +1,20 @@
-import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 
 import {
   MAX_TIMEOUT_MS,
+  MAX_VIRTUAL_MEMBERS,
   MCP_TRANSPORTS,
   MIN_TIMEOUT_MS,
   McpTransport,
@@ -14,6 +27,9 @@ import {
   IsTimeoutMs,
   IsUpstreamUrl,
 } from '../../common/upstream-fields';
+import { VirtualMemberDto } from './virtual-member.dto';
+
+const isVirtual = (dto: CreateMcpServerDto): boolean => dto.transport === 'VIRTUAL';
 
 export class CreateMcpServerDto {
   @IsString()
@@ -25,11 +41,21 @@ export class CreateMcpServerDto {
   description?: string;
 
   /** D37: also checked against the egress rules (common/egress-policy.ts) by the service. */
+  @ValidateIf((dto: CreateMcpServerDto) => !isVirtual(dto) || dto.url !== undefined)
   @IsUpstreamUrl()
-  url: string;
+  url?: string;
 
   @IsIn(MCP_TRANSPORTS, { message: TRANSPORT_MESSAGE })
   transport: McpTransport;
+
+  /** D52: what a VIRTUAL server composes (and only a VIRTUAL one has). */
+  @ValidateIf((dto: CreateMcpServerDto) => isVirtual(dto) || dto.members !== undefined)
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_VIRTUAL_MEMBERS)
+  @ValidateNested({ each: true })
+  @Type(() => VirtualMemberDto)
+  members?: VirtualMemberDto[];
 
   /** The MCP protocol revision the server speaks (`2025-06-18`). */
   @IsOptional()

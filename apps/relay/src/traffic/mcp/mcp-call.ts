@@ -18,6 +18,15 @@ export interface McpCall extends CallBasis<McpRoute> {
   /** D43: a person calls through their own MCP client; the hop's party is the user. */
   user?: { id: string; name?: string; email?: string };
   admission: Admission;
+  /** D52: a member's call made for a virtual server; `serverId` and `route` are the member's. */
+  virtual?: VirtualOrigin;
+}
+
+/** D52: the virtual server a member's call was made for, and the member's prefix in it. */
+export interface VirtualOrigin {
+  id: string;
+  name: string;
+  prefix: string;
 }
 
 /** Which subscription kind a call's route reads (D32, D43). */
@@ -90,7 +99,20 @@ export function hopOf(
     details: {
       ...(message.id !== undefined && message.id !== null ? { jsonRpcId: message.id } : {}),
       ...(typeof sessionId === 'string' ? { mcpSessionId: sessionId } : {}),
+      ...(call.virtual
+        ? { virtualServerId: call.virtual.id, virtualServerName: call.virtual.name }
+        : {}),
     },
+    ...(call.virtual
+      ? {
+          virtualServer: {
+            type: 'MCP_SERVER',
+            id: call.virtual.id,
+            name: call.virtual.name,
+            prefix: call.virtual.prefix,
+          },
+        }
+      : {}),
     ...(call.traceId ? { traceId: call.traceId } : {}),
     captureContent: call.captureContent,
   };

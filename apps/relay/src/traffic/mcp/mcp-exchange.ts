@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { HttpProblem } from '@agp/http';
 
-import { upstreamCredentialHeader } from '../../mcp-servers/upstream-credential';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { OpenedCredentials } from '../pipeline/opened-credentials';
 import { readBodyWithin } from '../pipeline/upstream-body';
-import { McpServerRoute } from '../pipeline/traffic-directory';
 import { REFUSALS } from '../pipeline/refusal-codes';
 import { JsonRpcId, JsonRpcMessage, invalidMessage, rpcRefusal } from './json-rpc';
 import { McpCall, hopOf } from './mcp-call';
@@ -22,6 +20,7 @@ import {
   serverLabel,
 } from './mcp-upstream';
 import { SseWriter } from '../pipeline/sse-writer';
+import { upstreamCredentialOf } from './upstream-credential-of';
 
 /** What the controller sends the agent: a JSON body, a bare status, or a stream it runs. */
 export type McpAnswer =
@@ -163,29 +162,11 @@ export class McpExchange {
     request: UpstreamRequest,
   ): Promise<UpstreamAnswer> {
     try {
-      const credential = this.credentialOf(call.route.server);
+      const credential = upstreamCredentialOf(this.credentials, call.route.server);
       return await this.upstream.send(credential ? { ...request, credential } : request);
     } catch (error) {
       throw await this.failed(call, pending, failureOf(error, call.route.server));
     }
-  }
-
-  /** D37: the server's own credential, opened for this request (the agent's token never travels). */
-  private credentialOf(server: McpServerRoute): UpstreamRequest['credential'] {
-    if (!server.credentialSealed) {
-      return undefined;
-    }
-    let plain: string;
-    try {
-      plain = this.credentials.open(server.credentialSealed);
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      throw new UpstreamFailure(
-        502,
-        `${serverLabel(server)}: its credential cannot be opened (${why}); set it again`,
-      );
-    }
-    return upstreamCredentialHeader(server.credentialHeader, plain);
   }
 
   private requestOf(

@@ -25,6 +25,7 @@ import { McpToolWatch } from './mcp-tool-watch';
 import { SchemaValidator } from '../../validation/schema-validator';
 import { toolCallValidation } from '../../validation/mcp-validation';
 import { validationOf } from '../../validation/validation.types';
+import { memberGrant } from './virtual/virtual-names';
 
 /** What became of one message: what goes on (if anything), what its sender is answered. */
 export interface JudgedMessage {
@@ -129,11 +130,13 @@ export class McpHops {
     const route = await this.directory.mcpRoute(
       call.tenantId,
       call.agentId,
-      call.serverId,
+      call.virtual?.id ?? call.serverId,
       partyOf(call),
     );
     // D32: a null grant is every tool; only a missing subscription offers none.
-    return route?.subscription ? route.subscription.tools : [];
+    const grant = route?.subscription ? route.subscription.tools : [];
+    // D52: a virtual server is granted by the names it exposes.
+    return call.virtual ? memberGrant(grant, call.virtual.prefix) : grant;
   }
 }
 

@@ -21,6 +21,7 @@ import { McpAnswer, McpExchange } from './mcp-exchange';
 import { McpHops, asJsonRpc } from './mcp-hops';
 import { normalizedOrigin, refuseForeignOrigin } from './mcp-origin';
 import { AskedFor, resendDigestOf, toolOf } from './mcp-messages';
+import { VirtualMcpRelay } from './virtual/virtual-mcp-relay';
 
 /** Who calls the path (T38: an agent; D43: or a person through their own MCP client). */
 export type McpCaller = TrafficCaller & { user?: McpCall['user'] };
@@ -36,6 +37,7 @@ export class McpRelayService {
     private readonly pipeline: HopPipeline,
     private readonly hops: McpHops,
     private readonly exchange: McpExchange,
+    private readonly virtual: VirtualMcpRelay,
     @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
   ) {}
 
@@ -59,6 +61,9 @@ export class McpRelayService {
     const hitlRequestId = resendHoldOf(caller.headers);
     if (hitlRequestId !== undefined) {
       return this.resend(call, hitlRequestId, messages, isBatch);
+    }
+    if (isVirtual(call)) {
+      return this.virtual.post(call, messages, isBatch);
     }
 
     const judged = await Promise.all(messages.map((m) => this.hops.judgeFromAgent(call, m)));
@@ -99,13 +104,15 @@ export class McpRelayService {
   async listen(caller: McpCaller, serverId: string): Promise<McpAnswer> {
     await this.checkOrigin(caller);
     const call = await this.callFor(caller, serverId);
-    return (await this.admit(call, [], false)) ?? this.exchange.listen(call);
+    const refused = await this.admit(call, [], false);
+    return refused ?? (isVirtual(call) ? this.virtual.listen() : this.exchange.listen(call));
   }
 
   async end(caller: McpCaller, serverId: string): Promise<McpAnswer> {
     await this.checkOrigin(caller);
     const call = await this.callFor(caller, serverId);
-    return (await this.admit(call, [], false)) ?? this.exchange.endSession(call);
+    const refused = await this.admit(call, [], false);
+    return refused ?? (isVirtual(call) ? this.virtual.end(call) : this.exchange.endSession(call));
   }
 
   /** D34: a held request goes unjudged (a person approved it); a held answer skips the server. */
@@ -120,6 +127,9 @@ export class McpRelayService {
       throw HttpProblem.validation([
         { field: 'body', message: `a resend with ${HITL_HEADER} carries the one held request` },
       ]);
+    }
+    if (isVirtual(call)) {
+      return this.virtual.resend(call, hitlRequestId, message);
     }
     const outcome = await this.pipeline.release<JsonRpcMessage>({
       tenantId: call.tenantId,
@@ -226,6 +236,11 @@ function refusalAnswer(
   }
   const errors = requests.map((m) => rpcRefusal(m.id, refusal, data));
   return { kind: 'json', status: statuses.status, body: messages.length > 1 ? errors : errors[0] };
+}
+
+/** D52: served by the relay itself over its members. */
+function isVirtual(call: McpCall): boolean {
+  return call.route.server.transport === 'VIRTUAL';
 }
 
 function optionalTool(message: JsonRpcMessage): { tool?: string } {

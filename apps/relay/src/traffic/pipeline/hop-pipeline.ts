@@ -281,6 +281,7 @@ function inputOf(hop: Hop): DecisionInput {
     source: hop.source,
     sink: hop.sink,
     ...(hop.user ? { user: hop.user } : {}),
+    ...(hop.virtualServer ? { virtualServer: hop.virtualServer } : {}),
     ...(hop.method ? { method: hop.method } : {}),
     ...(hop.tool
       ? {

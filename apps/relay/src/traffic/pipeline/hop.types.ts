@@ -27,6 +27,8 @@ export interface Hop {
   user?: { id: string; email?: string };
   method?: string;
   tool?: string;
+  /** D52: `input.virtualServer`, when the sink (or source) is a member of a virtual server. */
+  virtualServer?: VirtualServerRef;
   /** D51: `input.tool.definition`, when the relay has seen the tool's definition. */
   toolDefinition?: ToolDefinitionInput;
   /** traffic.md T86: an action the relay imposes beside the policies' (the tenant's `toolDrift`). */
@@ -43,6 +45,9 @@ export interface Hop {
   /** D40: keep the (masked) content in the audit trail, not only its digest. */
   captureContent: boolean;
 }
+
+/** D52: the virtual server a hop was made for, and the member's prefix in it. */
+export type VirtualServerRef = EndpointRef & { prefix: string };
 
 /** traffic.md T86: at least this action, whatever the policies decide; `reason` joins theirs. */
 export interface ImposedAction {

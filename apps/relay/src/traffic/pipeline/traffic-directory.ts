@@ -11,6 +11,7 @@ import {
 } from '../../traffic-settings/traffic-settings.types';
 import { ExpiringCache } from './expiring-cache';
 import { LlmRoute, readLlmRoute } from './llm-route';
+import type { VirtualMember } from '../../mcp-servers/virtual/virtual-members';
 
 /** T2: the longest a change takes to reach a replica that missed its broadcast (D32, D35: 1 s). */
 export const TRAFFIC_CACHE_TTL_MS = 500;
@@ -24,6 +25,8 @@ export interface McpServerRoute {
   credentialSealed?: string;
   credentialHeader?: string;
   timeoutMs: number;
+  /** D52: a VIRTUAL server's members (it has no URL of its own). */
+  members?: VirtualMember[];
 }
 
 export interface McpRoute {
@@ -119,7 +122,7 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
       this.database.inTenant(tenantId, async (tx) => {
         const rows: Row[] = await tx.query(
           `SELECT s.id, s.name, s.url, s.transport, s.credential_ciphertext, s.credential_header,
-                  s.timeout_ms, a.name AS agent_name, a.risk_tier, sub.id AS subscription_id,
+                  s.timeout_ms, s.members, a.name AS agent_name, a.risk_tier, sub.id AS subscription_id,
                   sub.tools, t.slug
              FROM ${S}.mcp_servers s
              LEFT JOIN ${S}.agents a ON a.tenant_id = s.tenant_id AND a.id = $2
@@ -200,11 +203,12 @@ function toRoute(row: Row): McpRoute {
     server: {
       id: String(row.id),
       name: String(row.name),
-      url: String(row.url),
+      url: str(row.url) ?? '',
       transport: String(row.transport),
       credentialSealed: str(row.credential_ciphertext),
       credentialHeader: str(row.credential_header),
       timeoutMs: Number(row.timeout_ms),
+      ...(Array.isArray(row.members) ? { members: row.members as VirtualMember[] } : {}),
     },
     ...(subscriptionId
       ? { subscription: { id: subscriptionId, tools: (row.tools as string[] | null) ?? null } }
