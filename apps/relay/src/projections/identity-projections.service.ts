@@ -101,7 +101,7 @@ export class IdentityProjections {
     });
   }
 
-  private async ask<T extends Exclude<QueryType, 'RECORDED_HOPS'>>(
+  private async ask<T extends Exclude<QueryType, 'RECORDED_HOPS' | 'TELEMETRY_EXPORT'>>(
     type: T,
     tenantId: string,
     id: string,

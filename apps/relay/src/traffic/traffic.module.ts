@@ -36,6 +36,7 @@ import { McpToolWatch } from './mcp/mcp-tool-watch';
 import { McpUpstream } from './mcp/mcp-upstream';
 import { HopAuditor } from './pipeline/hop-auditor';
 import { HopPipeline } from './pipeline/hop-pipeline';
+import { HopTracer } from './tracing/hop-tracer';
 import { ShadowObserver } from './pipeline/shadow-observer';
 import { keepUnreadableJsonRpcBodies } from './pipeline/json-rpc-body';
 import { OpenedCredentials } from './pipeline/opened-credentials';
@@ -62,6 +63,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     TrafficGuard,
     HopAuditor,
     HopPipeline,
+    HopTracer,
     ShadowObserver,
     StreamWatch,
     OpenedCredentials,

@@ -1,6 +1,7 @@
 import { IdentityQuery } from './identity-query';
 import { AgentSnapshot, TenantSnapshot, UserSnapshot } from './identity-snapshots';
 import { RecordedHopsPage, RecordedHopsQuery } from './recorded-hops';
+import { TelemetryExportAnswer, TelemetryExportRequest } from './telemetry-export';
 
 type ContractClass = new () => object;
 
@@ -10,6 +11,11 @@ const QUERIES = {
   USER_IDENTITY: { owner: 'tenant-auth', request: IdentityQuery, answer: UserSnapshot },
   TENANT_IDENTITY: { owner: 'tenant-auth', request: IdentityQuery, answer: TenantSnapshot },
   RECORDED_HOPS: { owner: 'audit', request: RecordedHopsQuery, answer: RecordedHopsPage },
+  TELEMETRY_EXPORT: {
+    owner: 'audit',
+    request: TelemetryExportRequest,
+    answer: TelemetryExportAnswer,
+  },
 } satisfies Record<string, { owner: string; request: ContractClass; answer: ContractClass }>;
 
 export type QueryType = keyof typeof QUERIES;

@@ -74,7 +74,7 @@ export function a2aHopOf(
       ...(message.id !== undefined && message.id !== null ? { jsonRpcId: message.id } : {}),
       ...taskFacts(message),
     },
-    ...(call.traceId ? { traceId: call.traceId } : {}),
+    trace: call.trace,
     captureContent: call.captureContent,
   };
 }

@@ -91,7 +91,7 @@ export function hopOf(
       ...(message.id !== undefined && message.id !== null ? { jsonRpcId: message.id } : {}),
       ...(typeof sessionId === 'string' ? { mcpSessionId: sessionId } : {}),
     },
-    ...(call.traceId ? { traceId: call.traceId } : {}),
+    trace: call.trace,
     captureContent: call.captureContent,
   };
 }

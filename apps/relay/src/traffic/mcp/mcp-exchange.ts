@@ -198,6 +198,7 @@ export class McpExchange {
       method,
       agentHeaders: call.agentHeaders,
       correlationId: call.correlationId,
+      trace: call.trace,
       signal,
     };
   }
