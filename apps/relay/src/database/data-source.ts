@@ -22,6 +22,7 @@ import { CreateChannelTraffic1765310000000 } from './migrations/1765310000000-Cr
 import { AddShadowBindingsAndReplays1765320000000 } from './migrations/1765320000000-AddShadowBindingsAndReplays';
 import { CreateMcpToolDefinitions1765330000000 } from './migrations/1765330000000-CreateMcpToolDefinitions';
 import { CreateNotificationTables1765340000000 } from './migrations/1765340000000-CreateNotificationTables';
+import { AddChannelEventTrace1765390000000 } from './migrations/1765390000000-AddChannelEventTrace';
 import { RELAY_SCHEMA } from './tokens';
 
 /** R2: repositories use parameterised SQL on the transaction, so no entity classes. */
@@ -53,6 +54,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       AddShadowBindingsAndReplays1765320000000,
       CreateMcpToolDefinitions1765330000000,
       CreateNotificationTables1765340000000,
+      AddChannelEventTrace1765390000000,
     ],
   };
 }

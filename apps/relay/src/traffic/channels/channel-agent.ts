@@ -12,6 +12,7 @@ import {
 import { endpointOf } from '../a2a/agent-card';
 import { AgentCards } from '../a2a/agent-cards.service';
 import { OpenedCredentials } from '../pipeline/opened-credentials';
+import { CallTrace } from '../tracing/call-trace';
 
 /** What the agent answered a channel message, or why it could not. */
 export type AgentAnswer =
@@ -30,6 +31,7 @@ export class ChannelAgent {
     tenantId: string,
     correlationId: string,
     agent: A2aTarget,
+    trace: CallTrace,
     message: { id: string; text: string; metadata: Record<string, unknown> },
   ): Promise<AgentAnswer> {
     const label = `agent "${agent.name}" (${agent.id})`;
@@ -57,6 +59,7 @@ export class ChannelAgent {
         isStreaming: false,
         callerHeaders: { 'a2a-version': isLegacy ? '0.3' : '1.0' },
         correlationId,
+        trace,
         timeoutMs: agent.timeoutMs,
         signal: AbortSignal.timeout(agent.timeoutMs + 1_000),
         label,

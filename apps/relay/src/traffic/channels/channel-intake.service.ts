@@ -8,6 +8,7 @@ import { HttpProblem } from '@agp/http';
 import { RELAY_DATABASE } from '../../database/tokens';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
+import { CallTrace } from '../tracing/call-trace';
 import { ChannelDirectory, ChannelRoute } from './channel-directory';
 import { ChannelEventsRepository } from './channel-events.repository';
 import {
@@ -77,6 +78,8 @@ export class ChannelIntake {
         refusalHeaders,
       );
     }
+    // T94: read as every traffic path reads it (T89); only a valid context is kept.
+    const trace = CallTrace.of(request.headers);
     const stored = await this.database.inTenant(route.tenantId, (tx) =>
       this.events.insert(tx, {
         id: randomUUID(),
@@ -85,6 +88,7 @@ export class ChannelIntake {
         externalId: inbound.externalId,
         correlationId: request.correlationId,
         message: inbound.message,
+        trace: trace.upstreamHeaders(),
       }),
     );
     const ack = {
@@ -103,6 +107,7 @@ export class ChannelIntake {
       correlationId: request.correlationId,
       message: inbound.message,
       captureContent: settings.contentCapture,
+      trace,
     };
     const hop = channelHopOf(call, 'REQUEST', requestJson(inbound.message));
     const refused = await this.pipeline.admit(
