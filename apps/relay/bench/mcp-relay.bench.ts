@@ -1,19 +1,28 @@
-import { startMcpTestServer } from '@agp/testing';
+import { freePort, startMcpTestServer } from '@agp/testing';
 
 import { startComparedProcesses } from './floor/compared-processes';
 import { BenchTarget, arrangeTenant, arrangeVirtualServer } from './mcp/bench-platform';
 import { BENCH_POLICIES } from './mcp/bench-policies';
 import { McpSessionClient, PrefixedMcpClient } from './mcp/mcp-load';
+import { startService, stopService } from './mcp/platform-processes';
 import { compareThroughRelay, comparisonSettings, policyTimePerHop } from './relay-comparison';
 
 async function main(): Promise<void> {
   const tools = await startMcpTestServer({ jsonResponse: true, record: false });
   const processes = await startComparedProcesses('mcp', tools.url);
   const { bench, oneProcess, bareHop } = processes;
+  // traffic.md T93: a relay replica with its own spans on (every trace sampled), same database.
+  const spansRelay = await startService('relay', await freePort(), {
+    ...bench.env,
+    RELAY_SPANS_SAMPLE_RATIO: '1',
+  });
   try {
     const arrange = (target: BenchTarget) => arrangeTenant(target, tools.url, BENCH_POLICIES);
-    const at = (origin: string, { serverId, mcpToken }: Awaited<ReturnType<typeof arrange>>) =>
-      new McpSessionClient(new URL(`${origin}/relay/mcp/${serverId}`), mcpToken);
+    const at = (
+      origin: string,
+      { serverId, mcpToken }: Awaited<ReturnType<typeof arrange>>,
+      isTraced = false,
+    ) => new McpSessionClient(new URL(`${origin}/relay/mcp/${serverId}`), mcpToken, 64, isTraced);
     const services = await arrange(bench);
     const virtual = await arrangeVirtualServer(bench, services, 'tools');
     const rows = [
@@ -31,6 +40,16 @@ async function main(): Promise<void> {
         kind: 'relay' as const,
         label: 'relay only (no gateway)',
         client: at(bench.relayUrl, services),
+      },
+      {
+        kind: 'relay' as const,
+        label: 'relay only, traceparent sent, spans off',
+        client: at(bench.relayUrl, services, true),
+      },
+      {
+        kind: 'relay' as const,
+        label: 'relay only, traceparent sent, spans on',
+        client: at(spansRelay.url, services, true),
       },
       {
         kind: 'services' as const,
@@ -71,6 +90,7 @@ async function main(): Promise<void> {
       comparisonSettings(100),
     );
   } finally {
+    await stopService(spansRelay);
     await processes.stop();
     await tools.close();
   }

@@ -6,6 +6,7 @@ import { MessagingModule } from '@agp/messaging';
 
 import { RelayConfigModule } from './config/relay-config.module';
 import { RelayEnv } from './config/relay.env';
+import { HopTracingOptions } from './traffic/tracing/hop-tracer';
 import { relayDataSourceOptions } from './database/data-source';
 import { RELAY_DATABASE, RELAY_SERVICE } from './database/tokens';
 import { AgentsModule } from './agents/agents.module';
@@ -51,6 +52,9 @@ export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX' | 'SECRET
       | 'WEBHOOK_POLL_MS'
       | 'WEBHOOK_RETENTION_DAYS'
       | 'NOTIFICATION_SMTP_CA_FILE'
+      | 'RELAY_SPANS_SAMPLE_RATIO'
+      | 'OTEL_EXPORTER_OTLP_ENDPOINT'
+      | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
     >
   > & { DATABASE_URL: string };
 
@@ -69,6 +73,7 @@ export class RelayModule {
           secretsKey: env.SECRETS_KEY,
           egressAllowPrivate: env.EGRESS_ALLOW_PRIVATE ?? false,
           publicBaseUrl: env.PUBLIC_BASE_URL ?? 'http://localhost:8080',
+          hopTracing: hopTracingOf(env),
         }),
         DatabaseModule.forRoot({
           token: RELAY_DATABASE,
@@ -121,4 +126,13 @@ export class RelayModule {
       providers: [relayJobs],
     };
   }
+}
+
+/** traffic.md T93: spans only when a ratio above 0 is set; the collector only when named. */
+function hopTracingOf(env: RelayModuleEnv): HopTracingOptions {
+  const collector = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  return {
+    sampleRatio: env.RELAY_SPANS_SAMPLE_RATIO ?? 0,
+    ...(collector ? { collectorEndpoint: collector } : {}),
+  };
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 import { Browser, Page } from 'playwright-core';
 
@@ -8,10 +8,15 @@ import { tokenOf } from './console/governed-world';
 
 const SIGN_IN_PAGE = /\/tenant-auth\/v1\/oauth\/authorize\?/;
 
-/** OTLP/JSON of one agent turn: a root span, a failed tool call under it, and a log in the call. */
-function agentTurn(traceId: string): { traces: object; logs: object } {
+/**
+ * OTLP/JSON of one agent turn: a root span, a failed tool call under it with the relay's blocked
+ * hop of it (as the relay records it, traffic.md T91), and a log in the call.
+ */
+function agentTurn(traceId: string, correlationId: string): { traces: object; logs: object } {
   const root = randomBytes(8).toString('hex');
   const child = randomBytes(8).toString('hex');
+  const hop = randomBytes(8).toString('hex');
+  const text = (key: string, value: string) => ({ key, value: { stringValue: value } });
   const t0 = BigInt(Date.now()) * 1_000_000n;
   const at = (ms: number): string => String(t0 + BigInt(ms) * 1_000_000n);
   const resource = {
@@ -38,6 +43,23 @@ function agentTurn(traceId: string): { traces: object; logs: object } {
                 span(child, 'execute_tool refund', 10, 30, {
                   parentSpanId: root,
                   status: { code: 2, message: 'refund tool failed' },
+                }),
+              ],
+            },
+          ],
+        },
+        {
+          resource: { attributes: [text('service.name', 'agp-relay')] },
+          scopeSpans: [
+            {
+              spans: [
+                span(hop, 'tools/call refund', 12, 14, {
+                  parentSpanId: child,
+                  attributes: [
+                    text('mcp.method.name', 'tools/call'),
+                    text('agp.decision.action', 'BLOCK'),
+                    text('agp.correlation_id', correlationId),
+                  ],
                 }),
               ],
             },
@@ -78,6 +100,7 @@ describe('console: agent telemetry in a browser', () => {
   let browser: Browser;
   let page: Page;
   const traceId = randomBytes(16).toString('hex');
+  const correlationId = randomUUID();
 
   beforeAll(async () => {
     platform = await startEmbeddedPlatform();
@@ -87,7 +110,7 @@ describe('console: agent telemetry in a browser', () => {
       username: platform.admin.email,
       password: platform.admin.password,
     });
-    const turn = agentTurn(traceId);
+    const turn = agentTurn(traceId, correlationId);
     for (const [signal, body] of [
       ['traces', turn.traces],
       ['logs', turn.logs],
@@ -143,8 +166,12 @@ describe('console: agent telemetry in a browser', () => {
     expect(rows.slice(1).map((row) => row.split('\n')[0]?.trim())).toEqual([
       'invoke_agent support',
       'execute_tool refund',
+      'tools/call refund',
     ]);
     expect(rows[2]).toContain('ERROR');
+    // The relay's hop shows its decision, linked to the hop's conversation in the audit trail.
+    const decision = spans.getByRole('link', { name: 'BLOCK: audit trail of tools/call refund' });
+    expect(await decision.getAttribute('href')).toBe(`/audit/traces/${correlationId}`);
     await screenshot(page, 'telemetry-trace');
     expect(await seriousA11yViolations(page)).toEqual([]);
   });

@@ -27,3 +27,4 @@ export * from './queries/identity-query';
 export * from './queries/identity-snapshots';
 export * from './queries/query-map';
 export * from './queries/recorded-hops';
+export * from './queries/telemetry-export';

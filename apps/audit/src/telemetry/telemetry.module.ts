@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 
+import { RelaySpansAnswerer } from './ingest/relay-spans.answerer';
 import { TelemetryIngestController } from './ingest/telemetry-ingest.controller';
 import { TelemetryIngestService } from './ingest/telemetry-ingest.service';
 import { TelemetryQuotaRepository } from './ingest/telemetry-quota.repository';
@@ -17,6 +18,7 @@ import { TelemetryRetentionService } from './telemetry-retention.service';
   controllers: [TelemetryIngestController, TelemetryQueryController],
   providers: [
     TelemetryIngestService,
+    RelaySpansAnswerer,
     TelemetryStoreRepository,
     TelemetryQuotaRepository,
     TelemetryPartitionsService,

@@ -21,6 +21,33 @@ function barOf(span: TraceSpan, start: bigint, total: bigint): { left: number; w
   };
 }
 
+const DECISION_COLOR: Record<string, string> = { BLOCK: 'red.9', ERROR: 'red.9', WARN: 'yellow.9' };
+
+/** A relay hop's decision (traffic.md T91), linked to its conversation in the audit trail. */
+function RelayDecision({ span }: { span: TraceSpan }) {
+  const action = span.attributes['agp.decision.action'];
+  const correlationId = span.attributes['agp.correlation_id'];
+  if (typeof action !== 'string') {
+    return <Text size="sm">—</Text>;
+  }
+  const badge = (
+    <Badge color={DECISION_COLOR[action] ?? 'gray.7'} variant="filled">
+      {action}
+    </Badge>
+  );
+  return typeof correlationId === 'string' ? (
+    <Anchor
+      component={Link}
+      to={`/audit/traces/${correlationId}`}
+      aria-label={`${action}: audit trail of ${span.name}`}
+    >
+      {badge}
+    </Anchor>
+  ) : (
+    badge
+  );
+}
+
 /** An agent's trace as a waterfall (issue 37 item 5): each span a bar on the trace's time line. */
 export function TelemetryTracePage() {
   const { traceId = '' } = useParams();
@@ -64,9 +91,10 @@ export function TelemetryTracePage() {
       <Table aria-label="Spans" layout="fixed">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th w="34%">Span</Table.Th>
-            <Table.Th w="14%">Service</Table.Th>
-            <Table.Th w="10%">Status</Table.Th>
+            <Table.Th w="30%">Span</Table.Th>
+            <Table.Th w="13%">Service</Table.Th>
+            <Table.Th w="9%">Status</Table.Th>
+            <Table.Th w="12%">Relay decision</Table.Th>
             <Table.Th>Time line</Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -89,6 +117,9 @@ export function TelemetryTracePage() {
                   <Badge color={STATUS_COLOR[span.status.code]} variant="filled">
                     {span.status.code}
                   </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <RelayDecision span={span} />
                 </Table.Td>
                 <Table.Td>
                   <Box

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import { Pool } from 'undici';
 
 import { summarize, Measurement } from '../measure';
@@ -12,6 +14,8 @@ export class McpSessionClient {
     private readonly url: URL,
     private readonly token?: string,
     connections = 64,
+    /** D46: each request as an instrumented agent sends it, under a new sampled `traceparent`. */
+    private readonly isTraced = false,
   ) {
     this.pool = new Pool(url.origin, {
       connections,
@@ -67,6 +71,7 @@ export class McpSessionClient {
         'mcp-protocol-version': '2025-06-18',
         ...(this.sessionId ? { 'mcp-session-id': this.sessionId } : {}),
         ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        ...(this.isTraced ? { traceparent: newTraceparent() } : {}),
       },
       body: JSON.stringify(message),
     });
@@ -76,6 +81,10 @@ export class McpSessionClient {
       body: await response.body.text(),
     };
   }
+}
+
+function newTraceparent(): string {
+  return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 
 import { EgressOptions } from '../common/egress-policy';
+import { HOP_TRACING_OPTIONS, HopTracingOptions } from '../traffic/tracing/hop-tracer';
 import { decodeSecretsKey } from './secrets-key';
 
 /** The AES-256 key of SECRETS_KEY (32 bytes): what seals upstream credentials (D37). */
@@ -14,6 +15,8 @@ export interface RelayConfig {
   secretsKey: string;
   egressAllowPrivate: boolean;
   publicBaseUrl: string;
+  /** traffic.md T93. */
+  hopTracing?: HopTracingOptions;
 }
 
 @Module({})
@@ -24,6 +27,7 @@ export class RelayConfigModule {
       { provide: SECRETS_KEY, useValue: decodeSecretsKey(config.secretsKey) },
       { provide: EGRESS_OPTIONS, useValue: egress },
       { provide: PUBLIC_BASE_URL, useValue: config.publicBaseUrl.replace(/\/+$/, '') },
+      { provide: HOP_TRACING_OPTIONS, useValue: config.hopTracing ?? { sampleRatio: 0 } },
     ];
     return {
       module: RelayConfigModule,

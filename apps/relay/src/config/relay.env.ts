@@ -3,8 +3,10 @@ import { Transform, Type } from 'class-transformer';
 import {
   IsBoolean,
   IsInt,
+  IsNumber,
   IsOptional,
   IsString,
+  IsUrl,
   Matches,
   Max,
   MaxLength,
@@ -82,6 +84,22 @@ export class RelayEnv extends CoreEnv {
   @Min(1)
   @Max(3_650)
   WEBHOOK_RETENTION_DAYS: number = 30;
+
+  /** traffic.md T93: the share of traces the relay makes its own hop spans for (0: none). */
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
+  RELAY_SPANS_SAMPLE_RATIO: number = 0;
+
+  /** T92: the operator's OpenTelemetry collector, read by OpenTelemetry's exporter itself. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
 
   /** W19: extra STARTTLS roots (a company's own mail relay); absent: the system's only. */
   @IsOptional()

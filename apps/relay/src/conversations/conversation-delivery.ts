@@ -5,6 +5,7 @@ import { AgentAnswer, ChannelAgent } from '../traffic/channels/channel-agent';
 import { ChannelDirectory, ChannelEntry } from '../traffic/channels/channel-directory';
 import { ChannelMessage } from '../traffic/channels/channel-inbound';
 import { ChannelReplies } from '../traffic/channels/channel-replies';
+import { CallTrace } from '../traffic/tracing/call-trace';
 
 /** Why a judged message did not arrive, and whether it was never deliverable there at all. */
 export type DeliveryOutcome =
@@ -64,12 +65,18 @@ export class ConversationDelivery {
     if (!route) {
       return { kind: 'failed', reason: `agent ${agentId} is no longer registered` };
     }
-    const answer = await this.agent.ask(tenantId, message.correlationId, route.target, {
-      id: message.id,
-      text: message.text,
-      metadata: { agpOperatorMessage: true },
-      ...(message.contextId ? { contextId: message.contextId } : {}),
-    });
+    const answer = await this.agent.ask(
+      tenantId,
+      message.correlationId,
+      route.target,
+      new CallTrace(),
+      {
+        id: message.id,
+        text: message.text,
+        metadata: { agpOperatorMessage: true },
+        ...(message.contextId ? { contextId: message.contextId } : {}),
+      },
+    );
     return answer.kind === 'failed'
       ? { kind: 'failed', reason: answer.reason }
       : { kind: 'delivered', answer };

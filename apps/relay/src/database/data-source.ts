@@ -25,6 +25,7 @@ import { CreateNotificationTables1765340000000 } from './migrations/176534000000
 import { AddAiDisclosure1765360000000 } from './migrations/1765360000000-AddAiDisclosure';
 import { CreateDetectionPatterns1765370000000 } from './migrations/1765370000000-CreateDetectionPatterns';
 import { AddVirtualMcpServers1765380000000 } from './migrations/1765380000000-AddVirtualMcpServers';
+import { AddChannelEventTrace1765390000000 } from './migrations/1765390000000-AddChannelEventTrace';
 import { AddEvaluationPackSchedules1765396000000 } from './migrations/1765396000000-AddEvaluationPackSchedules';
 import { RELAY_SCHEMA } from './tokens';
 
@@ -60,6 +61,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       AddAiDisclosure1765360000000,
       CreateDetectionPatterns1765370000000,
       AddVirtualMcpServers1765380000000,
+      AddChannelEventTrace1765390000000,
       AddEvaluationPackSchedules1765396000000,
     ],
   };

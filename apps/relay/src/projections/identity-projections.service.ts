@@ -102,7 +102,10 @@ export class IdentityProjections {
   }
 
   private async ask<
-    T extends Exclude<QueryType, 'RECORDED_HOPS' | 'CONVERSATIONS' | 'CONVERSATION_HOPS'>,
+    T extends Exclude<
+      QueryType,
+      'RECORDED_HOPS' | 'CONVERSATIONS' | 'CONVERSATION_HOPS' | 'TELEMETRY_EXPORT'
+    >,
   >(type: T, tenantId: string, id: string): Promise<QueryAnswer<T>> {
     let answer: QueryAnswer<T>;
     try {

@@ -43,6 +43,7 @@ import { DisclosureRetentionJob } from './disclosure/disclosure-retention.job';
 import { DisclosuresRepository } from './disclosure/disclosures.repository';
 import { PersonDeliveries } from './a2a/person-delivery';
 import { HopPipeline } from './pipeline/hop-pipeline';
+import { HopTracer } from './tracing/hop-tracer';
 import { ShadowObserver } from './pipeline/shadow-observer';
 import { keepUnreadableJsonRpcBodies } from './pipeline/json-rpc-body';
 import { OpenedCredentials } from './pipeline/opened-credentials';
@@ -69,6 +70,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     TrafficGuard,
     HopAuditor,
     HopPipeline,
+    HopTracer,
     ShadowObserver,
     StreamWatch,
     OpenedCredentials,

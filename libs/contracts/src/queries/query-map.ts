@@ -7,6 +7,7 @@ import {
   ConversationsQuery,
 } from './conversations';
 import { RecordedHopsPage, RecordedHopsQuery } from './recorded-hops';
+import { TelemetryExportAnswer, TelemetryExportRequest } from './telemetry-export';
 
 type ContractClass = new () => object;
 
@@ -21,6 +22,11 @@ const QUERIES = {
     owner: 'audit',
     request: ConversationHopsQuery,
     answer: ConversationHopsPage,
+  },
+  TELEMETRY_EXPORT: {
+    owner: 'audit',
+    request: TelemetryExportRequest,
+    answer: TelemetryExportAnswer,
   },
 } satisfies Record<string, { owner: string; request: ContractClass; answer: ContractClass }>;
 

@@ -67,6 +67,12 @@ export class TelemetryIngestService {
 
   async export(principal: Principal, signal: OtlpSignal, body: OtlpBody): Promise<ExportOutcome> {
     mayWrite(principal);
+    const sender = { tenantId: principal.tenantId, kind: principal.kind, id: principal.subject };
+    return this.exportAs(sender, signal, body);
+  }
+
+  /** A22, A30: stored as `sender`'s, whoever it is (the relay's own spans name it). */
+  async exportAs(sender: Sender, signal: OtlpSignal, body: OtlpBody): Promise<ExportOutcome> {
     if (body.problem) {
       throw body.problem;
     }
@@ -82,14 +88,14 @@ export class TelemetryIngestService {
     }
     this.inflightBytes += body.bytes.length;
     try {
-      return await this.exportItems(principal, signal, body);
+      return await this.exportItems(sender, signal, body);
     } finally {
       this.inflightBytes -= body.bytes.length;
     }
   }
 
   private async exportItems(
-    principal: Principal,
+    sender: Sender,
     name: OtlpSignal,
     body: OtlpBody,
   ): Promise<ExportOutcome> {
@@ -104,11 +110,6 @@ export class TelemetryIngestService {
     if (read.items.length === 0) {
       return { accepted: 0, partial };
     }
-    const sender: Sender = {
-      tenantId: principal.tenantId,
-      kind: principal.kind,
-      id: principal.subject,
-    };
     const window = quotaWindow();
     const count = read.items.length;
     const limit = this.env.TELEMETRY_ITEMS_PER_MINUTE;

@@ -84,7 +84,7 @@ export function a2aHopOf(
       ...taskFacts(message),
       ...(contextId ? { a2aContextId: contextId } : {}),
     },
-    ...(call.traceId ? { traceId: call.traceId } : {}),
+    trace: call.trace,
     captureContent: call.captureContent,
   };
 }

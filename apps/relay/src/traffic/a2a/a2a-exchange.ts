@@ -285,6 +285,7 @@ export class A2aExchange {
       isStreaming: isStreamingMethod(message.method ?? ''),
       callerHeaders: call.headers,
       correlationId: call.correlationId,
+      trace: call.trace,
       timeoutMs: target.timeoutMs,
       signal,
       label: a2aLabel(call),

@@ -5,6 +5,7 @@ import { EgressOptions, checkEgressUrl } from '../../common/egress-policy';
 import { EGRESS_OPTIONS } from '../../config/relay-config.module';
 import { guardedLookup } from '../mcp/mcp-upstream';
 import { readBodyWithin } from '../pipeline/upstream-body';
+import { CallTrace } from '../tracing/call-trace';
 
 /** The largest JSON-RPC answer (or streamed event) the relay reads whole. */
 export const MAX_A2A_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -35,6 +36,8 @@ export interface A2aUpstreamRequest {
   callerHeaders: Record<string, string | string[] | undefined>;
   credential?: { header: string; value: string };
   correlationId: string;
+  /** D46, T89: `traceparent`/`tracestate` go to the agent. */
+  trace?: CallTrace;
   timeoutMs: number;
   /** A stream's events may come far apart: the idle limit is then the timeout between them. */
   signal: AbortSignal;
@@ -61,6 +64,7 @@ export class A2aUpstream implements OnApplicationShutdown {
       accept: call.isStreaming ? 'text/event-stream' : 'application/json',
       'content-type': 'application/json',
       'x-correlation-id': call.correlationId,
+      ...call.trace?.upstreamHeaders(),
     };
     for (const name of CARRIED_HEADERS) {
       const value = call.callerHeaders[name];

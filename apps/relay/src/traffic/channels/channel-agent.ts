@@ -12,6 +12,7 @@ import {
 import { endpointOf } from '../a2a/agent-card';
 import { AgentCards } from '../a2a/agent-cards.service';
 import { OpenedCredentials } from '../pipeline/opened-credentials';
+import { CallTrace } from '../tracing/call-trace';
 
 /** `contextId`: an operator's message goes into its conversation's A2A context (D44). */
 export interface AgentMessage {
@@ -38,6 +39,7 @@ export class ChannelAgent {
     tenantId: string,
     correlationId: string,
     agent: A2aTarget,
+    trace: CallTrace,
     message: AgentMessage,
   ): Promise<AgentAnswer> {
     const label = `agent "${agent.name}" (${agent.id})`;
@@ -65,6 +67,7 @@ export class ChannelAgent {
         isStreaming: false,
         callerHeaders: { 'a2a-version': isLegacy ? '0.3' : '1.0' },
         correlationId,
+        trace,
         timeoutMs: agent.timeoutMs,
         signal: AbortSignal.timeout(agent.timeoutMs + 1_000),
         label,

@@ -29,6 +29,8 @@ export interface ChannelEventRow {
   externalId: string;
   correlationId: string;
   message: ChannelMessage;
+  /** T94: the W3C trace context the inbound request came with (`traceparent`, `tracestate`). */
+  trace?: Record<string, string>;
   status: ChannelEventStatus;
   reply?: ChannelReply;
   hitlRequestId?: string;
@@ -45,12 +47,14 @@ export class ChannelEventsRepository {
     tx: Tx,
     event: Pick<
       ChannelEventRow,
-      'id' | 'tenantId' | 'channelId' | 'externalId' | 'correlationId' | 'message'
+      'id' | 'tenantId' | 'channelId' | 'externalId' | 'correlationId' | 'message' | 'trace'
     >,
   ): Promise<{ id: string; isNew: boolean }> {
     const inserted: Row[] = await tx.query(
-      `INSERT INTO ${T} (id, tenant_id, channel_id, external_id, correlation_id, message, status)
-       VALUES ($1, $2, $3, $4, $5, $6, 'RECEIVED') ON CONFLICT (channel_id, external_id) DO NOTHING RETURNING id`,
+      `INSERT INTO ${T} (id, tenant_id, channel_id, external_id, correlation_id, message, status,
+         traceparent, tracestate)
+       VALUES ($1, $2, $3, $4, $5, $6, 'RECEIVED', $7, $8)
+       ON CONFLICT (channel_id, external_id) DO NOTHING RETURNING id`,
       [
         event.id,
         event.tenantId,
@@ -58,6 +62,8 @@ export class ChannelEventsRepository {
         event.externalId,
         event.correlationId,
         JSON.stringify(event.message),
+        event.trace?.traceparent ?? null,
+        event.trace?.tracestate ?? null,
       ],
     );
     if (inserted[0]) {
@@ -165,6 +171,14 @@ function toRow(row: Row): ChannelEventRow {
     externalId: String(row.external_id),
     correlationId: String(row.correlation_id),
     message: row.message as ChannelMessage,
+    ...(str(row.traceparent)
+      ? {
+          trace: {
+            traceparent: String(row.traceparent),
+            ...(str(row.tracestate) ? { tracestate: String(row.tracestate) } : {}),
+          },
+        }
+      : {}),
     status: String(row.status) as ChannelEventStatus,
     ...(row.reply ? { reply: row.reply as ChannelReply } : {}),
     ...(str(row.hitl_request_id) ? { hitlRequestId: String(row.hitl_request_id) } : {}),

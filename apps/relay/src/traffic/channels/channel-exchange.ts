@@ -3,6 +3,7 @@ import { Database, Row } from '@agp/database';
 
 import { RELAY_DATABASE } from '../../database/tokens';
 import { digestOf } from '../pipeline/hop-audit-events';
+import { CallTrace } from '../tracing/call-trace';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { HopOutcome, PassTerms } from '../pipeline/hop.types';
 import { REFUSALS } from '../pipeline/refusal-codes';
@@ -66,6 +67,7 @@ export class ChannelExchange {
       message: row.message,
       ...(person ? { person } : {}),
       captureContent: settings.contentCapture,
+      trace: CallTrace.of(row.trace ?? {}),
     };
     const admission = channelAdmission(this.directory, route, row.correlationId);
     const isRequest = row.status === 'PENDING' || row.status === 'RECEIVED';
@@ -113,7 +115,7 @@ export class ChannelExchange {
     }
     const judged = (outcome.message as Json).text;
     const answer = await this.pipeline.forward(settings.durability, outcome.audited, () =>
-      this.agent.ask(row.tenantId, row.correlationId, route.agent!, {
+      this.agent.ask(row.tenantId, row.correlationId, route.agent!, call.trace, {
         id: row.id,
         text: judged,
         metadata: {

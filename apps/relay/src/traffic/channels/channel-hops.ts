@@ -3,6 +3,7 @@ import { MessageDirection } from '@agp/contracts';
 import { EndpointRef } from '../../decisions/decision.types';
 import { Admission } from '../pipeline/admission';
 import { Hop } from '../pipeline/hop.types';
+import { CallTrace } from '../tracing/call-trace';
 import { ChannelDirectory, ChannelRoute } from './channel-directory';
 import { ChannelMessage } from './channel-inbound';
 
@@ -15,6 +16,8 @@ export interface ChannelCall {
   /** CH10: the tenant's person the channel's sender is, when the channel names one. */
   person?: { id: string; email: string };
   captureContent: boolean;
+  /** T94: the inbound request's trace context, kept with the event. */
+  trace: CallTrace;
 }
 
 export function channelRef(route: ChannelRoute): EndpointRef {
@@ -58,6 +61,7 @@ export function channelHopOf(
       channelEventId: call.eventId,
       ...(call.message.thread ? { threadId: call.message.thread.id } : {}),
     },
+    trace: call.trace,
     captureContent: call.captureContent,
   };
 }

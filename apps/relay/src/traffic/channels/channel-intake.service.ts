@@ -9,6 +9,7 @@ import { RELAY_DATABASE } from '../../database/tokens';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { aiDisclosureHeader } from '../disclosure/disclosure-terms';
+import { CallTrace } from '../tracing/call-trace';
 import { ChannelDirectory, ChannelRoute } from './channel-directory';
 import { ChannelEventsRepository } from './channel-events.repository';
 import {
@@ -78,6 +79,8 @@ export class ChannelIntake {
         refusalHeaders,
       );
     }
+    // T94: read as every traffic path reads it (T89); only a valid context is kept.
+    const trace = CallTrace.of(request.headers);
     const stored = await this.database.inTenant(route.tenantId, (tx) =>
       this.events.insert(tx, {
         id: randomUUID(),
@@ -86,6 +89,7 @@ export class ChannelIntake {
         externalId: inbound.externalId,
         correlationId: request.correlationId,
         message: inbound.message,
+        trace: trace.upstreamHeaders(),
       }),
     );
     const ack = {
@@ -104,6 +108,7 @@ export class ChannelIntake {
       correlationId: request.correlationId,
       message: inbound.message,
       captureContent: settings.contentCapture,
+      trace,
     };
     const hop = channelHopOf(call, 'REQUEST', requestJson(inbound.message));
     const refused = await this.pipeline.admit(

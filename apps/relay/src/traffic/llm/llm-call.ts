@@ -54,7 +54,7 @@ export function hopOf(
     method: CHAT_METHOD,
     message,
     details,
-    ...(call.traceId ? { traceId: call.traceId } : {}),
+    trace: call.trace,
     captureContent: call.captureContent,
   };
 }
@@ -82,7 +82,7 @@ export function partiesOf(call: LlmCall): GatewayCallParties {
   return {
     tenantId: call.tenantId,
     correlationId: call.correlationId,
-    ...(call.traceId ? { traceId: call.traceId } : {}),
+    trace: call.trace,
     agent: agentOf(call),
     gateway: { ...gatewayOf(call), name: call.route.gateway.name },
   };

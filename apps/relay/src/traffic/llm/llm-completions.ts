@@ -79,6 +79,7 @@ export class LlmCompletions {
           path: 'chat/completions',
           body: attempt.body,
           correlationId: call.correlationId,
+          trace: call.trace,
           signal: attempt.abort.signal,
         },
         from,

@@ -5,6 +5,7 @@ import { EgressOptions } from '../../common/egress-policy';
 import { EGRESS_OPTIONS } from '../../config/relay-config.module';
 import { guardedLookup } from '../mcp/mcp-upstream';
 import { LlmProviderRoute } from '../pipeline/llm-route';
+import { CallTrace } from '../tracing/call-trace';
 
 /** The largest answer the relay reads whole (a completion, or one SSE event of a stream). */
 export const MAX_COMPLETION_BYTES = 32 * 1024 * 1024;
@@ -31,6 +32,8 @@ export interface ProviderRequest {
   /** The provider's own key, opened (D37); the agent's token never travels. */
   apiKey?: string;
   correlationId: string;
+  /** D46, T89: `traceparent`/`tracestate` go to the provider. */
+  trace?: CallTrace;
   signal: AbortSignal;
 }
 
@@ -56,6 +59,7 @@ export class LlmUpstream implements OnApplicationShutdown {
     const headers: Record<string, string> = {
       accept: 'application/json, text/event-stream',
       'x-correlation-id': call.correlationId,
+      ...call.trace?.upstreamHeaders(),
       ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
       ...(call.apiKey ? { authorization: `Bearer ${call.apiKey}` } : {}),
     };

@@ -113,7 +113,7 @@ export function hopOf(
           },
         }
       : {}),
-    ...(call.traceId ? { traceId: call.traceId } : {}),
+    trace: call.trace,
     captureContent: call.captureContent,
   };
 }

@@ -179,6 +179,7 @@ export class McpExchange {
       method,
       agentHeaders: call.agentHeaders,
       correlationId: call.correlationId,
+      trace: call.trace,
       signal,
     };
   }

@@ -7,6 +7,7 @@ import { EgressOptions } from '../../common/egress-policy';
 import { guardedLookup } from '../../common/guarded-lookup';
 import { EGRESS_OPTIONS } from '../../config/relay-config.module';
 import { McpServerRoute } from '../pipeline/traffic-directory';
+import { CallTrace } from '../tracing/call-trace';
 
 export { guardedLookup };
 
@@ -24,6 +25,8 @@ export interface UpstreamRequest {
   /** The upstream credential, opened (D37). */
   credential?: { header: string; value: string };
   correlationId: string;
+  /** D46, T89: `traceparent`/`tracestate` go to the server. */
+  trace?: CallTrace;
   body?: string;
   /** GET streams wait for server-initiated messages as long as the agent listens. */
   isListening?: boolean;
@@ -59,6 +62,7 @@ export class McpUpstream implements OnApplicationShutdown {
     const headers: Record<string, string> = {
       accept: 'application/json, text/event-stream',
       'x-correlation-id': call.correlationId,
+      ...call.trace?.upstreamHeaders(),
     };
     for (const name of CARRIED_REQUEST_HEADERS) {
       const value = call.agentHeaders[name];

@@ -8,6 +8,7 @@ import {
 import { buildEvent } from '@agp/messaging';
 
 import { EndpointRef } from '../../decisions/decision.types';
+import { CallTrace, forwardedIdsOf } from '../tracing/call-trace';
 import { LlmProviderRoute } from './llm-route';
 
 type CallEvent = EventEnvelope<AuditEventType, AuditableEventData>;
@@ -16,7 +17,7 @@ type CallEvent = EventEnvelope<AuditEventType, AuditableEventData>;
 export interface GatewayCallParties {
   tenantId: string;
   correlationId: string;
-  traceId?: string;
+  trace?: CallTrace;
   agent: EndpointRef;
   gateway: EndpointRef & { name: string };
 }
@@ -102,7 +103,7 @@ export function gatewayCallEvent(call: GatewayCallParties, record: LlmCallRecord
         ...(record.windows !== undefined ? { windows: record.windows } : {}),
         ...(record.reason ? { reason: record.reason } : {}),
       },
-      ...(call.traceId ? { traceId: call.traceId } : {}),
+      ...forwardedIdsOf(call.trace),
     },
   );
 }
@@ -138,7 +139,7 @@ export function failoverEvent(
         reason: failure.message,
         attempt,
       },
-      ...(call.traceId ? { traceId: call.traceId } : {}),
+      ...forwardedIdsOf(call.trace),
     },
   );
 }

@@ -37,13 +37,14 @@ export function digestOf(json: unknown): string {
 }
 
 export function common(hop: Hop): AuditableEventData {
+  const ids = hop.traceIds ?? hop.trace?.ids;
   return {
     actor: party(hop.agent),
     source: party(hop.source),
     sink: party(hop.sink),
     protocol: hop.protocol,
     contentDigest: digestOf(hop.message.json),
-    ...(hop.traceId ? { traceId: hop.traceId } : {}),
+    ...(ids ? { traceId: ids.traceId, spanId: ids.spanId } : {}),
   };
 }
 

@@ -23,6 +23,7 @@ import { decisionRefusal, holdRefusal } from './refusal-answers';
 import { REFUSALS } from './refusal-codes';
 import { ShadowObserver } from './shadow-observer';
 import { TrafficGuard, killSwitchReason } from './traffic-guard';
+import { HopTracer } from '../tracing/hop-tracer';
 
 /** Who resends a held message (D34), by the id of its hold. */
 export interface Resend {
@@ -45,6 +46,7 @@ export class HopPipeline {
     private readonly guard: TrafficGuard,
     private readonly hitl: HitlHolds,
     private readonly shadows: ShadowObserver,
+    private readonly tracer: HopTracer,
   ) {}
 
   /** Each refusal is audited as BLOCK before it returns (RATE_LIMIT once per key per minute). */
@@ -108,8 +110,15 @@ export class HopPipeline {
     // T86: what the relay imposes (a drifted tool, D51) joins the policies' decision.
     const decision = hop.imposed ? withImposed(decided, hop.imposed) : decided;
     const latencyMs = performance.now() - started;
-    const events = decidedHopEvents(hop, decision, latencyMs);
+    // T90: the hop's own span (off: undefined), whose ids its events record.
+    const span = this.tracer.start(hop);
+    const events = decidedHopEvents(
+      span ? { ...hop, traceIds: span.ids } : hop,
+      decision,
+      latencyMs,
+    );
     const audited = this.auditor.record(events);
+    span?.end(decision, events[0].id, audited);
     // A caller that stops early (its agent went away) must not leave a rejection unobserved.
     audited.catch(() => undefined);
     // D49: SHADOW bindings are judged after this hop goes on, never in its way (G7).
@@ -207,8 +216,10 @@ export class HopPipeline {
 
   /** The same, with the id of the refusal's event: the `decisionId` its sender is told (D33). */
   refusing(hop: Hop, refusal: Refusal): { decisionId: string; audited: Promise<void> } {
-    const event = refusedHopEvent(hop, refusal);
+    const span = this.tracer.start(hop);
+    const event = refusedHopEvent(span ? { ...hop, traceIds: span.ids } : hop, refusal);
     const audited = this.auditor.record([event]);
+    span?.end(refusal, event.id, audited);
     audited.catch(() => undefined);
     return { decisionId: event.id, audited };
   }

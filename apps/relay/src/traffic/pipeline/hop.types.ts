@@ -10,6 +10,7 @@ import {
 } from '../../decisions/decision.types';
 import { StoredHitlRequest } from '../../hitl/hitl.repository';
 import { ValidationInput } from '../../validation/validation.types';
+import { CallTrace, TraceIds } from '../tracing/call-trace';
 import { RefusalAnswer } from './refusal-answers';
 
 /** One message crossing a traffic path (D33): who sent it to whom, and what it says. */
@@ -41,7 +42,10 @@ export interface Hop {
   validation?: ValidationInput;
   /** Extra facts for the audit event's details (JSON-RPC id, session, latencies). */
   details?: Record<string, unknown>;
-  traceId?: string;
+  /** D46, T89: the call's W3C trace context (the agent's, and what goes upstream). */
+  trace?: CallTrace;
+  /** T90: the hop's own span, set by the pipeline; absent: the agent's span is recorded. */
+  traceIds?: TraceIds;
   /** D40: keep the (masked) content in the audit trail, not only its digest. */
   captureContent: boolean;
 }

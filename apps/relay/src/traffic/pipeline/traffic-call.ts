@@ -4,6 +4,7 @@ import { HttpProblem } from '@agp/http';
 import { isUUID } from 'class-validator';
 
 import { Durability } from '../../traffic-settings/traffic-settings.types';
+import { CallTrace } from '../tracing/call-trace';
 import { TrafficDirectory } from './traffic-directory';
 import { TrafficCaller } from './traffic-intake';
 
@@ -20,7 +21,8 @@ export interface CallBasis<Route> {
   /** T52: when a delivered request's records must be durable (the tenant's setting). */
   durability: Durability;
   signal?: AbortSignal;
-  traceId?: string;
+  /** D46, T89: the W3C trace context the caller sent, and what goes upstream. */
+  trace: CallTrace;
 }
 
 /** Route and settings read together; 404 `missing` when the tenant has no route. */
@@ -34,7 +36,6 @@ export async function callBasisOf<Route>(
   if (!route) {
     throw HttpProblem.notFound(missing);
   }
-  const traceId = traceIdOf(caller.headers);
   return {
     tenantId: caller.tenantId,
     correlationId: caller.correlationId,
@@ -43,15 +44,8 @@ export async function callBasisOf<Route>(
     hitl: { waitSeconds: settings.hitlWaitSeconds, expirySeconds: settings.hitlExpirySeconds },
     durability: settings.durability,
     ...(caller.signal ? { signal: caller.signal } : {}),
-    ...(traceId ? { traceId } : {}),
+    trace: CallTrace.of(caller.headers),
   };
-}
-
-/** W3C `traceparent`: the trace id the audit events carry, when the agent sent one. */
-export function traceIdOf(headers: IncomingHttpHeaders): string | undefined {
-  const value = headers.traceparent;
-  const match = typeof value === 'string' ? /^[0-9a-f]{2}-([0-9a-f]{32})-/.exec(value) : null;
-  return match?.[1];
 }
 
 /** D34, D12: a non-UUID value is `invalid`. */
