@@ -18,8 +18,6 @@ export interface Rule {
   /** Score of a match; validate may refine it, or reject it with 0. */
   score: number;
   validate?: (value: string, text: string, start: number, end: number) => number;
-  /** A literal the rule needs: most texts skip most rules for one Boyer-Moore search (GR2). */
-  gate?: RegExp;
   /** Where a match can start (a superset, ascending): the regex is tried sticky there only (GR25). */
   starts?: Starts;
   /** Digits a match needs within 40 characters of its start: fewer, and the start is skipped. */
@@ -86,9 +84,6 @@ export function runRules(rules: readonly Rule[], text: string | Scan, merge = tr
   const input = scan.text;
   const found: Finding[] = [];
   for (const rule of rules) {
-    if (rule.gate && !rule.gate.test(input)) {
-      continue;
-    }
     rule.regex.lastIndex = 0;
     const matches = rule.starts
       ? matchesAt(rule.regex, input, withDigits(scan, rule.starts(scan), rule.minDigits))
