@@ -11,15 +11,13 @@ import { Scan, Starts } from './scan';
 /** One detection rule: a global regular expression and what a match means. */
 export interface Rule {
   type: string;
-  /** Must carry the `g` flag (and `d` when `group` is set); every quantifier bounded (GR2). */
+  /** Must carry the `g` flag; every quantifier bounded (GR2). */
   regex: RegExp;
-  /** The capture group whose span is the finding (default: the whole match). */
+  /** The capture group whose span is the finding, one that ends the match (default: all of it). */
   group?: number;
   /** Score of a match; validate may refine it, or reject it with 0. */
   score: number;
   validate?: (value: string, text: string, start: number, end: number) => number;
-  /** A literal the rule needs: most texts skip most rules for one Boyer-Moore search (GR2). */
-  gate?: RegExp;
   /** Where a match can start (a superset, ascending): the regex is tried sticky there only (GR25). */
   starts?: Starts;
   /** Digits a match needs within 40 characters of its start: fewer, and the start is skipped. */
@@ -86,17 +84,14 @@ export function runRules(rules: readonly Rule[], text: string | Scan, merge = tr
   const input = scan.text;
   const found: Finding[] = [];
   for (const rule of rules) {
-    if (rule.gate && !rule.gate.test(input)) {
-      continue;
-    }
     rule.regex.lastIndex = 0;
     const matches = rule.starts
       ? matchesAt(rule.regex, input, withDigits(scan, rule.starts(scan), rule.minDigits))
       : input.matchAll(rule.regex);
     for (const m of matches) {
-      const span = rule.group === undefined ? undefined : m.indices?.[rule.group];
-      const start = span ? span[0] : m.index;
-      const end = span ? span[1] : m.index + m[0].length;
+      // The group ends the match, so its span needs no `d` flag (whose indices cost every match).
+      const end = m.index + m[0].length;
+      const start = rule.group === undefined ? m.index : end - m[rule.group].length;
       const score = rule.validate
         ? rule.validate(input.slice(start, end), input, start, end)
         : rule.score;

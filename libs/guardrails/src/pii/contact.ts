@@ -66,8 +66,11 @@ const US_FORMAT = /^\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}$/;
 
 /** GR3: national forms need US layout or a context word; bare digit groups are mostly not phones. */
 function phoneScore(value: string, text: string, start: number): number {
-  const digits = value.replace(/\D/g, '');
-  if (digits.length < 7 || digits.length > 15) {
+  let digits = 0;
+  for (let i = 0; i < value.length; i += 1) {
+    digits += value.charCodeAt(i) >= 48 && value.charCodeAt(i) <= 57 ? 1 : 0;
+  }
+  if (digits < 7 || digits > 15) {
     return 0;
   }
   const left = before(text, start, 40);

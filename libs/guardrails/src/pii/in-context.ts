@@ -3,7 +3,7 @@ import { LiteralTrigger } from '../literal-trigger';
 import { CAPITALS_DIGIT_STARTS, NUMBER_STARTS, Scan, unionStarts } from '../scan';
 
 // Dates of birth, names and addresses are found only where context words make them likely (GR5);
-// the finding's span is the value (capture group 1, `d` flag), never the context word.
+// the finding's span is the value (capture group 1, at the match's end), never the context word.
 
 const MONTH =
   '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
@@ -22,7 +22,7 @@ const WORD_STARTS = new LiteralTrigger([
 
 const DATE_OF_BIRTH: Rule = {
   type: 'DATE_OF_BIRTH',
-  regex: new RegExp(`(?<![\\w])${DOB_WORDS}(?![\\w])[^\\n\\d]{0,24}?${DATE}`, 'gid'),
+  regex: new RegExp(`(?<![\\w])${DOB_WORDS}(?![\\w])[^\\n\\d]{0,24}?${DATE}`, 'gi'),
   group: 1,
   score: 0.9,
   starts: WORD_STARTS.startsOf(0),
@@ -71,16 +71,18 @@ const PERSON: Rule = {
   type: 'PERSON',
   regex: new RegExp(
     `${PERSON_CUE}(?:(?<=")|[ \\t]{1,3}\\n?[ \\t]{0,3}|\\n[ \\t]{0,3})${NAME}(?![\\w(])`,
-    'gd',
+    'g',
   ),
   group: 1,
   score: 0,
   starts: unionStarts(WORD_STARTS.startsOf(1), jsonNameStarts),
   validate: (value, text, start) => {
-    const cue = text.slice(Math.max(0, start - 6), start);
-    const honorific = /(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.? ?$/.test(cue);
     const score = nameScore(value);
-    return honorific && score > 0 ? Math.max(score, 0.8) : score;
+    if (score === 0) {
+      return 0;
+    }
+    const cue = text.slice(Math.max(0, start - 6), start);
+    return /(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.? ?$/.test(cue) ? Math.max(score, 0.8) : score;
   },
 };
 

@@ -166,7 +166,7 @@ const GENERIC_SECRET: Rule = {
   type: 'GENERIC_SECRET',
   regex: new RegExp(
     `${SECRET_NAMES}[A-Za-z0-9_.-]{0,20}["'\`]?\\s{0,3}(?::=|=>|==|[:=])\\s{0,3}(?:["'\`]|[Bb]earer )?([^\\s"'\`,;<>(){}\\[\\]]{8,200})`,
-    'gid',
+    'gi',
   ),
   group: 1,
   score: 0,
