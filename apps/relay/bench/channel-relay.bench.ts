@@ -55,14 +55,31 @@ async function main(): Promise<void> {
       sourceId: channel.id,
       targetId: target.id,
     });
+    // D45: the same channel with a disclosure on each thread's first reply and every reply marked.
+    const disclosed = await api<{ id: string }>(gateway, adminToken, 'POST', '/relay/v1/channels', {
+      name: 'bench-slack-disclosed',
+      kind: 'SLACK',
+      config: {
+        signingSecret: SIGNING_SECRET,
+        botToken: 'xoxb-bench',
+        apiBaseUrl: slack.apiBaseUrl,
+        aiDisclosure: 'FIRST_MESSAGE',
+        contentMarking: 'ON',
+      },
+    });
+    await api(gateway, adminToken, 'POST', '/relay/v1/subscriptions', {
+      kind: 'CHANNEL_TO_AGENT',
+      sourceId: disclosed.id,
+      targetId: target.id,
+    });
     await bindAtTenant(gateway, adminToken, BENCH_POLICIES);
     const a2a = new A2aSendClient(
       new URL(`${gateway}/relay/a2a/${target.id}`),
       await relayToken(gateway, caller),
     );
-    const eventsUrl = `${gateway}/relay/channels/${channel.id}/events`;
     let n = 0;
-    const postEvent = async (): Promise<string> => {
+    const postEvent = async (channelId = channel.id): Promise<string> => {
+      const eventsUrl = `${gateway}/relay/channels/${channelId}/events`;
       const marker = `m-${(n += 1)}`;
       const signed = slackEvent(SIGNING_SECRET, `quarterly numbers ${marker}`);
       const answer = await request(eventsUrl, {
@@ -89,6 +106,19 @@ async function main(): Promise<void> {
         await postEvent();
         await posted;
       }),
+    );
+    rows.push(
+      await sequential(
+        'Slack event → chat.postMessage, disclosed + marked',
+        ITERATIONS,
+        WARMUP,
+        async () => {
+          const marker = `m-${n + 1}`;
+          const posted = slack.posted(marker);
+          await postEvent(disclosed.id);
+          await posted;
+        },
+      ),
     );
     rows.push(
       await sequential('Slack event acknowledged (200)', ITERATIONS, WARMUP, () => postEvent()),

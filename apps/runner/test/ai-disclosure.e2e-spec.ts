@@ -26,6 +26,17 @@ decision := {"action": "BLOCK", "reasons": ["the person was never told they talk
 }
 `;
 
+/** Holds an agent's answer that names a payment, for a reviewer (D34). */
+const ANSWER_HOLD_POLICY = `package disclosure.hold
+
+import rego.v1
+
+decision := {"action": "HUMAN_REVIEW_REQUIRED", "reasons": ["payments need a reviewer"]} if {
+	input.direction == "RESPONSE"
+	contains(input.message.text, "payout")
+}
+`;
+
 /**
  * Issue 34 § 2 (D45, D57): the first (or every) agent message to a person carries a disclosure in
  * its channel's own form, and agent content carries a machine-readable marking; each disclosure
@@ -54,6 +65,8 @@ describe('AI disclosure and synthetic-content marking', () => {
       aiDisclosure: 'FIRST_MESSAGE',
       aiDisclosureText: TENANT_TEXT,
       contentMarking: 'ON',
+      // A held answer comes back at once as held; the person's resend delivers it (D34).
+      hitlWaitSeconds: 1,
     });
   });
 
@@ -394,6 +407,37 @@ describe('AI disclosure and synthetic-content marking', () => {
       expect(agpOf(event).syntheticContent).toMatchObject({ generator: { id: target.id } });
     }
     expect(events.slice(1).filter((event) => agpOf(event).aiDisclosure)).toEqual([]);
+    const { disclosures, markings } = await recorded(correlationId);
+    expect([disclosures.length, markings.length]).toEqual([1, 1]);
+  });
+
+  it('should disclose and mark a held answer when the person’s resend releases it', async () => {
+    const target = await world.agent();
+    await world.ok('PATCH', `/relay/v1/agents/${target.id}`, { agentCardUrl: agent.cardUrl });
+    await world.bindToAgent(target.id, ANSWER_HOLD_POLICY);
+    const person = await humans.person();
+    await humans.subscribe(person.id, target.id);
+    const marker = randomUUID();
+    const body = messageSend(`payout ${marker}`, 1, marker);
+    const correlationId = randomUUID();
+
+    const held = await humans.post(person.token, target.id, body);
+    const hitlRequestId = String(((held.body.error as Json).data as Json).hitlRequestId);
+    await world.ok('POST', `/relay/v1/hitl-requests/${hitlRequestId}/approve`, {}, 200);
+    const released = await humans.post(
+      person.token,
+      target.id,
+      { ...body, id: 2 },
+      { 'x-agp-hitl-request-id': hitlRequestId, 'x-correlation-id': correlationId },
+    );
+
+    expect(held.body).toMatchObject({ error: { data: { agpCode: 'review_pending' } } });
+    expect(held.body.error).not.toHaveProperty('data.aiDisclosure');
+    expect(answerText(released.body)).toBe(`echo: payout ${marker}`);
+    expect((released.body.result as Json).metadata).toMatchObject({
+      agp: { aiDisclosure: { text: TENANT_TEXT }, syntheticContent: { aiGenerated: true } },
+    });
+    expect(released.headers.get('ai-disclosure')).toMatch(AI_DISCLOSURE_HEADER);
     const { disclosures, markings } = await recorded(correlationId);
     expect([disclosures.length, markings.length]).toEqual([1, 1]);
   });

@@ -8,6 +8,7 @@ import { EmbeddedPlatform, startEmbeddedPlatform } from './console/embedded-plat
 import { call, tokenOf } from './console/governed-world';
 
 const SIGN_IN_PAGE = /\/tenant-auth\/v1\/oauth\/authorize\?/;
+const DISCLOSURE = 'You are chatting with an AI assistant.';
 
 /** A person's messages to the assistant: injections blocked, payments held, SSNs masked (D22). */
 const CHAT_POLICY = `package console.chat
@@ -94,7 +95,13 @@ describe('console: a person chats with an agent', () => {
       agentId: assistant.id,
     });
     // A held message comes back at once as held; the person delivers it after the approval.
-    await admin('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
+    // D45: the person is told once per conversation, and every answer is marked (T70–T74).
+    await admin('PATCH', '/relay/v1/traffic-settings', {
+      hitlWaitSeconds: 1,
+      aiDisclosure: 'FIRST_MESSAGE',
+      aiDisclosureText: DISCLOSURE,
+      contentMarking: 'ON',
+    });
     browser = await launchChromium();
     // axe is injected as a script: only the test's context sets the console's CSP aside.
     const context = await browser.newContext({
@@ -129,6 +136,10 @@ describe('console: a person chats with an agent', () => {
 
     await conversation().getByText(`echo: hello ${marker}`).waitFor();
     expect(received(marker)).toEqual([`hello ${marker}`]);
+    await expect(
+      conversation().getByRole('note', { name: 'AI disclosure' }).innerText(),
+    ).resolves.toBe(DISCLOSURE);
+    expect(await conversation().getByText('AI-generated').count()).toBe(1);
     await screenshot(page, 'chat');
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
@@ -140,6 +151,9 @@ describe('console: a person chats with an agent', () => {
       .getByText(/Ada Example, SSN/)
       .waitFor();
     expect(await conversation().innerText()).not.toContain(A2A_TEST_SSN);
+    // The same conversation (its contextId): told once, every answer marked.
+    expect(await conversation().getByText(DISCLOSURE).count()).toBe(1);
+    expect(await conversation().getByText('AI-generated').count()).toBe(2);
   });
 
   it('should show a blocked message as not delivered with its reason, and the agent never gets it', async () => {

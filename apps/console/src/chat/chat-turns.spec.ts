@@ -62,4 +62,33 @@ describe('chat turns', () => {
       text: 'agent down',
     });
   });
+
+  it('should carry the relay’s disclosure and marking when the answer’s metadata has them (D45)', () => {
+    const reply = {
+      result: {
+        kind: 'task',
+        status: { state: 'completed' },
+        artifacts: [{ parts: [{ kind: 'text', text: 'echo: hi' }] }],
+        metadata: {
+          agp: {
+            aiDisclosure: { text: 'You are talking to an AI agent.' },
+            syntheticContent: { aiGenerated: true, mode: 'ai-originated' },
+          },
+        },
+      },
+    };
+
+    const sut = turnOf('1', reply);
+    const unmarked = turnOf('2', { result: { kind: 'message', parts: [{ text: 'plain' }] } });
+
+    expect(sut).toEqual({
+      kind: 'agent',
+      id: '1',
+      text: 'echo: hi',
+      state: 'completed',
+      disclosure: 'You are talking to an AI agent.',
+      isMarked: true,
+    });
+    expect(unmarked).toEqual({ kind: 'agent', id: '2', text: 'plain' });
+  });
 });

@@ -3,7 +3,16 @@ import { REFUSALS } from '@agp/contracts/enums';
 /** One line of a person's conversation with an agent, as the chat shows it. */
 export type ChatTurn =
   | { kind: 'person'; id: string; text: string }
-  | { kind: 'agent'; id: string; text: string; state?: string }
+  | {
+      kind: 'agent';
+      id: string;
+      text: string;
+      state?: string;
+      /** D45, traffic.md T74: the relay tells the person they talk to an AI. */
+      disclosure?: string;
+      /** traffic.md T72: the relay marked the answer as AI-generated. */
+      isMarked?: boolean;
+    }
   /** D34: held for a reviewer; resending with the request id delivers it once approved. */
   | { kind: 'held'; id: string; text: string; hitlRequestId: string; reasons: string[] }
   /** D33, D35, D36, D41: refused by policy, a reviewer, a kill switch or a rate limit. */
@@ -94,11 +103,15 @@ export function turnOf(id: string, reply: A2aReply): ChatTurn {
   }
   const result = isRecord(reply.result) ? reply.result : {};
   const status = isRecord(result.status) ? result.status : {};
+  const agp = isRecord(result.metadata) && isRecord(result.metadata.agp) ? result.metadata.agp : {};
+  const disclosure = isRecord(agp.aiDisclosure) ? agp.aiDisclosure.text : undefined;
   return {
     kind: 'agent',
     id,
     text: resultText(result) || '(no text in the answer)',
     ...(typeof status.state === 'string' ? { state: status.state } : {}),
+    ...(typeof disclosure === 'string' ? { disclosure } : {}),
+    ...(isRecord(agp.syntheticContent) ? { isMarked: true } : {}),
   };
 }
 

@@ -98,7 +98,17 @@ export function Conversation({ agent }: { agent: ReachableAgent }) {
                     {turn.kind === 'agent' && turn.state ? (
                       <Text size="sm">{turn.state}</Text>
                     ) : null}
+                    {turn.kind === 'agent' && turn.isMarked ? (
+                      <Badge variant="outline" color="gray.8">
+                        AI-generated
+                      </Badge>
+                    ) : null}
                   </Group>
+                  {turn.kind === 'agent' && turn.disclosure ? (
+                    <Text size="sm" fs="italic" role="note" aria-label="AI disclosure">
+                      {turn.disclosure}
+                    </Text>
+                  ) : null}
                   <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                     {turn.text}
                   </Text>

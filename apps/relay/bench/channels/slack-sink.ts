@@ -14,6 +14,12 @@ export class SlackSink {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      // CH10's `users.info` (the sender's email): no member is a person of the bench tenant.
+      if (request.method === 'GET') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ ok: false, error: 'user_not_found' }));
+        return;
+      }
       const { text } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { text: string };
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ ok: true, channel: 'C0BENCH', ts: `${Date.now() / 1000}` }));
