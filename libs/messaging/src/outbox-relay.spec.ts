@@ -151,13 +151,43 @@ describe(OutboxRelay.name, () => {
       await drains.mock.results[0].value;
       await new Promise((resolve) => setImmediate(resolve));
 
-      // Steady traffic: a commit every 2 ms for 50 ms, each waking the relay (5 ms delay).
+      // Steady traffic: a commit every 2 ms for 50 ms, each waking the relay (40 ms delay, F43).
       for (let elapsed = 0; elapsed < 50; elapsed += 2) {
         sut.kick();
         jest.advanceTimersByTime(2);
       }
 
       expect(drains).toHaveBeenCalledTimes(2);
+    } finally {
+      jest.useRealTimers();
+      await sut.stop();
+    }
+  });
+
+  it('should drain 40 ms after a kick and poll every 2 s on the in-process bus (F43)', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    const sut = new OutboxRelay(replicaA, new InProcessTransport(silentLogger), silentLogger);
+    const drains = jest.spyOn(sut, 'drainOnce');
+    const settled = async (): Promise<void> => {
+      await drains.mock.results[drains.mock.results.length - 1].value;
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    try {
+      sut.start();
+      jest.advanceTimersByTime(0);
+      await settled();
+
+      sut.kick();
+      jest.advanceTimersByTime(30);
+      expect(drains).toHaveBeenCalledTimes(1);
+      jest.advanceTimersByTime(10);
+      expect(drains).toHaveBeenCalledTimes(2);
+      await settled();
+
+      jest.advanceTimersByTime(1_000);
+      expect(drains).toHaveBeenCalledTimes(2);
+      jest.advanceTimersByTime(1_000);
+      expect(drains).toHaveBeenCalledTimes(3);
     } finally {
       jest.useRealTimers();
       await sut.stop();
