@@ -70,7 +70,7 @@ function hopEvent(tenantId: string, i: number, start: number): EventEnvelope {
     tenantId,
     correlationId: correlation.slice('CORRELATION:'.length),
     data,
-  } as EventEnvelope;
+  };
 }
 
 async function publishHops(prefix: string, tenantId: string, count: number): Promise<void> {
@@ -189,7 +189,7 @@ async function main(): Promise<void> {
         items: Array<{ id: string }>;
         nextCursor?: string;
       };
-      const someId = newest.items[newest.items.length - 1]!.id;
+      const someId = newest.items[newest.items.length - 1].id;
       rows.push(
         await sequential(`list, newest 50 (${label})`, ITERATIONS, 50, () =>
           get('/relay/v1/conversations?limit=50'),
