@@ -47,10 +47,12 @@ export class ConversationsRepository {
         ON c.tenant_id = p.tenant_id AND c.id = p.conversation_id`;
       where.push(`p.tenant_id = $1 AND p.party = $${params.length}`);
       order = 'p.started_at DESC, p.conversation_id DESC';
-      for (const party of parties.slice(1)) {
+      // Each further party is probed by primary key as the first party's index is walked in order
+      // (LIMIT 1 keeps the planner from hashing that party's whole list, CV7).
+      for (const [i, party] of parties.slice(1).entries()) {
         params.push(party);
-        where.push(`EXISTS (SELECT 1 FROM ${this.schema}.conversation_parties o WHERE o.tenant_id = c.tenant_id
-          AND o.conversation_id = c.id AND o.party = $${params.length})`);
+        from += ` JOIN LATERAL (SELECT 1 FROM ${this.schema}.conversation_parties o WHERE o.tenant_id = p.tenant_id
+          AND o.party = $${params.length} AND o.conversation_id = p.conversation_id LIMIT 1) o${i} ON true`;
       }
       if (q.beforeAt && q.beforeId) {
         position('p.started_at', 'p.conversation_id');
