@@ -28,12 +28,12 @@ export class ConversationsRepository {
 
   /** Newest first; a party filter walks that party's index, the rest filter the rows it finds. */
   async list(tx: Tx, q: ConversationsQuery): Promise<ConversationRecord[]> {
-    const params: unknown[] = [
-      q.tenantId,
-      q.families.includes('AGENT'),
-      q.families.includes('MCP'),
-    ];
-    const where = ['c.tenant_id = $1', '((c.has_agent_hops AND $2) OR (c.has_mcp_hops AND $3))'];
+    const params: unknown[] = [q.tenantId];
+    const where = ['c.tenant_id = $1'];
+    // CV6: a reader of one family only; both (the usual case) need no predicate to hurt the plan.
+    if (q.families.length === 1) {
+      where.push(q.families[0] === 'MCP' ? 'c.has_mcp_hops' : 'c.has_agent_hops');
+    }
     const parties = partiesOf(q);
     let from = `${this.schema}.conversations c`;
     let order = 'c.started_at DESC, c.id DESC';
