@@ -28,12 +28,12 @@ export class ConversationsRepository {
 
   /** Newest first; a party filter walks that party's index, the rest filter the rows it finds. */
   async list(tx: Tx, q: ConversationsQuery): Promise<ConversationRecord[]> {
-    const params: unknown[] = [
-      q.tenantId,
-      q.families.includes('AGENT'),
-      q.families.includes('MCP'),
-    ];
-    const where = ['c.tenant_id = $1', '((c.has_agent_hops AND $2) OR (c.has_mcp_hops AND $3))'];
+    const params: unknown[] = [q.tenantId];
+    const where = ['c.tenant_id = $1'];
+    // CV6: a reader of one family only; both (the usual case) need no predicate to hurt the plan.
+    if (q.families.length === 1) {
+      where.push(q.families[0] === 'MCP' ? 'c.has_mcp_hops' : 'c.has_agent_hops');
+    }
     const parties = partiesOf(q);
     let from = `${this.schema}.conversations c`;
     let order = 'c.started_at DESC, c.id DESC';
@@ -47,10 +47,12 @@ export class ConversationsRepository {
         ON c.tenant_id = p.tenant_id AND c.id = p.conversation_id`;
       where.push(`p.tenant_id = $1 AND p.party = $${params.length}`);
       order = 'p.started_at DESC, p.conversation_id DESC';
-      for (const party of parties.slice(1)) {
+      // Each further party is probed by primary key as the first party's index is walked in order
+      // (LIMIT 1 keeps the planner from hashing that party's whole list, CV7).
+      for (const [i, party] of parties.slice(1).entries()) {
         params.push(party);
-        where.push(`EXISTS (SELECT 1 FROM ${this.schema}.conversation_parties o WHERE o.tenant_id = c.tenant_id
-          AND o.conversation_id = c.id AND o.party = $${params.length})`);
+        from += ` JOIN LATERAL (SELECT 1 FROM ${this.schema}.conversation_parties o WHERE o.tenant_id = p.tenant_id
+          AND o.party = $${params.length} AND o.conversation_id = p.conversation_id LIMIT 1) o${i} ON true`;
       }
       if (q.beforeAt && q.beforeId) {
         position('p.started_at', 'p.conversation_id');

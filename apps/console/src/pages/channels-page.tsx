@@ -12,6 +12,7 @@ import { ResourceTable } from '../components/resource-table';
 import { SecretDialog } from '../components/secret-dialog';
 import { When } from '../components/when';
 import { useCan } from '../layout/permissions';
+import { text } from '../registry/catalog-text';
 
 const KINDS = [
   { value: 'SLACK', label: 'Slack' },
@@ -92,7 +93,7 @@ export function ChannelsPage() {
         nameOf={(c) => c.name}
         columns={[
           { label: 'Name', render: (c) => c.name },
-          { label: 'Kind', render: (c) => String(c.kind ?? '—') },
+          { label: 'Kind', render: (c) => text(c.kind) },
           {
             label: 'Conversations',
             render: (c) => <Link to={`/conversations?channelId=${c.id}`}>Conversations</Link>,

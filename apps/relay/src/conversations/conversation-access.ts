@@ -1,5 +1,5 @@
 import { Principal, allows, roleOf } from '@agp/auth';
-import { ConversationFamily, Permission, PermissionEntity } from '@agp/contracts';
+import { ConversationFamily, PermissionEntity } from '@agp/contracts';
 import { HttpProblem } from '@agp/http';
 
 /** D44, conversations.md CV6: the agent, people and channel paths, and the MCP path. */
@@ -17,14 +17,4 @@ export function readableFamilies(principal: Principal): ConversationFamily[] {
     throw HttpProblem.forbidden(roleOf('AGENT_CONVERSATIONS', 'READ'));
   }
   return families;
-}
-
-export function requireOn(
-  principal: Principal,
-  family: ConversationFamily,
-  permission: Permission,
-): void {
-  if (!allows(principal.permissions, FAMILY_ENTITY[family], permission)) {
-    throw HttpProblem.forbidden(roleOf(FAMILY_ENTITY[family], permission));
-  }
 }

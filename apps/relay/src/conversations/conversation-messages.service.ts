@@ -7,7 +7,6 @@ import { EndpointRef, HopDecision } from '../decisions/decision.types';
 import { HopPipeline } from '../traffic/pipeline/hop-pipeline';
 import { Hop } from '../traffic/pipeline/hop.types';
 import { TrafficDirectory } from '../traffic/pipeline/traffic-directory';
-import { requireOn } from './conversation-access';
 import { ConversationDelivery, DeliveryOutcome } from './conversation-delivery';
 import { Destination, destinationOf } from './conversation-destination';
 import { ConversationsErrorCode, ConversationsException } from './conversations.exception';
@@ -37,7 +36,6 @@ export class ConversationMessagesService {
     conversationId: string,
     dto: PostConversationMessageDto,
   ): Promise<PostedMessageResponse> {
-    requireOn(ctx.principal, 'AGENT', 'WRITE');
     const page = await this.conversations.readPage(ctx.tenantId, conversationId, ['AGENT', 'MCP'], {
       limit: DESTINATION_HOPS,
     });

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { Ctx, RequestContext } from '@agp/auth';
+import { Ctx, RequestContext, RequirePermission } from '@agp/auth';
 import { uuidParam } from '@agp/http';
 
 import { ConversationMessagesService } from './conversation-messages.service';
@@ -14,8 +14,9 @@ import { PostConversationMessageDto } from './dto/post-conversation-message.dto'
 import { ReadConversationQueryDto } from './dto/read-conversation-query.dto';
 
 /**
- * D44, D57: `/relay/v1/conversations`. Each route needs AGENT_CONVERSATIONS or MCP_CONVERSATIONS
- * (either, for reads: the caller sees the families it holds, CV6), so the service checks them.
+ * D44, D57: `/relay/v1/conversations`. A read needs AGENT_CONVERSATIONS or MCP_CONVERSATIONS
+ * (either: the caller sees the families it holds, CV6), so the service checks it; an operator's
+ * message needs AGENT_CONVERSATIONS:WRITE (CV10).
  */
 @Controller('relay/v1/conversations')
 export class ConversationsController {
@@ -43,6 +44,7 @@ export class ConversationsController {
 
   /** 201 once delivered; 403 when its policies (or a kill switch) stop it; 409 for MCP (CV13). */
   @Post(':conversationId/messages')
+  @RequirePermission('AGENT_CONVERSATIONS', 'WRITE')
   post(
     @Ctx() ctx: RequestContext,
     @Param('conversationId', uuidParam('conversationId')) id: string,

@@ -65,7 +65,7 @@ export class ConversationsService {
   ): Promise<ConversationDetailResponse> {
     const page = await this.readPage(ctx.tenantId, id, readableFamilies(ctx.principal), query);
     return {
-      ...conversationResponse(page.conversation!),
+      ...conversationResponse(page.conversation),
       messages: page.hops.map(messageResponse),
       ...(page.next
         ? { nextCursor: encodeCursor({ at: page.next.afterAt, id: page.next.afterId }) }
