@@ -382,7 +382,7 @@ test_wrong_action if {
 
     it('should refuse a binding naming a deleted agent as it refuses an unknown one', async () => {
       const agentId = randomUUID();
-      const lifecycle = (change: string, revision: number) =>
+      const lifecycle = (change: 'CREATED' | 'DELETED', revision: number) =>
         relay.publisher.publish('AGENT_LIFECYCLE', relay.admin.tenantId, {
           agentId,
           name: 'retired',

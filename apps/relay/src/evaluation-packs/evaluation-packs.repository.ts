@@ -118,7 +118,7 @@ export class EvaluationPacksRepository {
       id: String(row.id),
       tenantId: String(row.tenant_id),
       name: String(row.name),
-      schedule: String(row.schedule),
+      schedule: str(row.schedule)!,
     }));
   }
 
@@ -273,7 +273,7 @@ function toPack(row: Row): PackRow {
     ownerUserId: String(row.owner_user_id),
     ownerLabel: str(row.owner_label),
     enabled: row.enabled === true,
-    ...(row.schedule ? { schedule: String(row.schedule) } : {}),
+    ...(typeof row.schedule === 'string' ? { schedule: row.schedule } : {}),
     ...(row.next_run_at ? { nextRunAt: iso(row.next_run_at) } : {}),
     alertOnFailure: row.alert_on_failure === true,
     lastRunId: str(row.last_run_id),
