@@ -326,7 +326,7 @@ describe('tenant pattern sets and schema validation', () => {
       const caller = await world.agent();
       await a2a.subscribe(caller.id, target.id);
       await world.bindToAgent(caller.id, GUARD_POLICY);
-      const send = async (correlationId: string, data: Json) =>
+      const send = async (correlationId: ReturnType<typeof randomUUID>, data: Json) =>
         (await a2a.client(caller, target.id, correlationId)).sendMessage({
           tenant: '',
           message: {
