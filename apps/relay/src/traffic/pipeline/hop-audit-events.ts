@@ -135,7 +135,13 @@ function validationEvent(hop: Hop, validation: ValidationInput, hopEventId: stri
     {
       ...common(hop),
       summary: `${what(hop)}: ${failed.length === 0 ? 'valid' : `invalid ${failed.join(', ')}`}`,
-      details: { ...hopDetails(hop), hopEventId, validation },
+      // Not `toolName`: a tool's hops are counted by that key (M4), this is not one more hop.
+      details: {
+        direction: hop.direction,
+        ...(hop.method ? { method: hop.method } : {}),
+        hopEventId,
+        validation,
+      },
     },
   );
 }
