@@ -412,4 +412,43 @@ describe('policy decisions', () => {
     expect(replicaCache.isCached(caller.tenantId)).toBe(false);
     expect((await onReplica()).action).toBe('WARN');
   });
+
+  it('should drop the cache on another replica when a tenant pattern changes there, and not for other administrative changes (GR17)', async () => {
+    const caller = await tenant();
+    await bind(
+      caller,
+      `package acme.tickets
+
+import rego.v1
+
+decision := {"action": "WARN", "reasons": [f.type | some f in agp.detect.patterns(input.message.text, "tickets")]}`,
+    );
+    const request = hop({ type: 'AGENT', id: randomUUID() }, server, 'TCK-123456');
+    const onReplica = async () =>
+      (await caller.call(replica, 'POST', '/relay/v1/policy-decisions', request)).body;
+    const replicaCache = replica.get(DecisionCache);
+    expect((await onReplica()).reasons).toEqual([]);
+    const drops = replicaCache.invalidationCount(caller.tenantId);
+
+    const settings = await caller.call(relay.app, 'PATCH', '/relay/v1/traffic-settings', {
+      contentCapture: true,
+    });
+    const created = await caller.call(relay.app, 'POST', '/relay/v1/detection-patterns', {
+      set: 'tickets',
+      label: 'TICKET',
+      pattern: 'TCK-[0-9]{6}',
+    });
+
+    expect([settings.status, created.status]).toEqual([200, 201]);
+    const decided = await eventually(async () => {
+      const body = await onReplica();
+      expect(body.reasons).toEqual(['TICKET']);
+      return body;
+    });
+    expect(decided.detections).toEqual([
+      { kind: 'REGEX', label: 'TICKET', count: 1, set: 'tickets', mode: 'DETECT' },
+    ]);
+    // The settings' ADMIN_CHANGE went out first and dropped nothing; the pattern's dropped once.
+    expect(replicaCache.invalidationCount(caller.tenantId)).toBe(drops + 1);
+  });
 });

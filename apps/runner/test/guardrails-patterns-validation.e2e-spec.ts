@@ -55,6 +55,16 @@ const ORDER_SCHEMA = {
 const ofType = (items: Json[], type: string): Json[] => items.filter((e) => e.eventType === type);
 const direction = (event: Json): unknown => (event.details as Json | undefined)?.direction;
 const validationOf = (event: Json): Json => (event.details as Json).validation as Json;
+/** GR24: the hop's COMMUNICATION_AUDIT event, which a VALIDATION_RESULT names. */
+const decidedHop = (trace: Json[], checked: Json): Json | undefined =>
+  trace.find((e) => e.id === (checked.details as Json).hopEventId);
+/** A trace holding `count` VALIDATION_RESULT events and the hop event each names. */
+const checkedHops =
+  (count: number) =>
+  (items: Json[]): boolean => {
+    const checked = ofType(items, 'VALIDATION_RESULT');
+    return checked.length >= count && checked.every((e) => decidedHop(items, e) !== undefined);
+  };
 
 /**
  * Issue 36 items 3 and 4 on the MCP, A2A and LLM paths: tenant pattern sets (D53) through the
@@ -264,12 +274,14 @@ describe('tenant pattern sets and schema validation', () => {
       } finally {
         await sut.close();
       }
-      const trace = await world.trace(
-        correlationId,
-        (items) => ofType(items, 'VALIDATION_RESULT').length >= 1,
-      );
+      const trace = await world.trace(correlationId, checkedHops(1));
       const [event] = ofType(trace, 'VALIDATION_RESULT');
-      expect(event).toMatchObject({ action: 'BLOCK', protocol: 'MCP' });
+      expect(event).toMatchObject({ protocol: 'MCP' });
+      expect(event.action ?? null).toBeNull();
+      expect(decidedHop(trace, event)).toMatchObject({
+        eventType: 'COMMUNICATION_AUDIT',
+        action: 'BLOCK',
+      });
       expect(validationOf(event)).toEqual({
         valid: false,
         results: [
@@ -297,13 +309,10 @@ describe('tenant pattern sets and schema validation', () => {
       } finally {
         await sut.close();
       }
-      const trace = await world.trace(
-        correlationId,
-        (items) => ofType(items, 'VALIDATION_RESULT').length >= 2,
-      );
+      const trace = await world.trace(correlationId, checkedHops(2));
       const results = ofType(trace, 'VALIDATION_RESULT').map((e) => [
         direction(e),
-        e.action,
+        decidedHop(trace, e)?.action,
         (validationOf(e).results as Json[]).map((r) => [r.target, r.valid]),
       ]);
       expect(results.sort()).toEqual([
@@ -326,7 +335,7 @@ describe('tenant pattern sets and schema validation', () => {
       const caller = await world.agent();
       await a2a.subscribe(caller.id, target.id);
       await world.bindToAgent(caller.id, GUARD_POLICY);
-      const send = async (correlationId: string, data: Json) =>
+      const send = async (correlationId: ReturnType<typeof randomUUID>, data: Json) =>
         (await a2a.client(caller, target.id, correlationId)).sendMessage({
           tenant: '',
           message: {
@@ -363,10 +372,7 @@ describe('tenant pattern sets and schema validation', () => {
       expect(refusal.data).toMatchObject({ reasons: ['invalid: A2A_DATA_PART'] });
       expect(a2aAgent.received.some((m) => m.text.includes(invalid))).toBe(false);
       expect(a2aAgent.received.some((m) => m.text.includes(valid))).toBe(true);
-      const refused = await world.trace(
-        invalid,
-        (items) => ofType(items, 'VALIDATION_RESULT').length >= 1,
-      );
+      const refused = await world.trace(invalid, checkedHops(1));
       expect(validationOf(ofType(refused, 'VALIDATION_RESULT')[0])).toEqual({
         valid: false,
         results: [
@@ -378,10 +384,7 @@ describe('tenant pattern sets and schema validation', () => {
           }),
         ],
       });
-      const passed = await world.trace(
-        valid,
-        (items) => ofType(items, 'VALIDATION_RESULT').length >= 1,
-      );
+      const passed = await world.trace(valid, checkedHops(1));
       expect(
         ofType(passed, 'VALIDATION_RESULT').map((e) => [direction(e), validationOf(e).valid]),
       ).toEqual([['REQUEST', true]]);
@@ -424,10 +427,7 @@ describe('tenant pattern sets and schema validation', () => {
       await expect(ask(partial, 'the order please')).rejects.toThrow(/invalid: LLM_RESPONSE/);
 
       expect(answered.choices[0].message.content).toBe('{"sku":"a-1","qty":2}');
-      const good = await world.trace(
-        complete,
-        (items) => ofType(items, 'VALIDATION_RESULT').length >= 1,
-      );
+      const good = await world.trace(complete, checkedHops(1));
       expect(validationOf(ofType(good, 'VALIDATION_RESULT')[0])).toEqual({
         valid: true,
         results: [
@@ -440,12 +440,10 @@ describe('tenant pattern sets and schema validation', () => {
           },
         ],
       });
-      const bad = await world.trace(
-        partial,
-        (items) => ofType(items, 'VALIDATION_RESULT').length >= 1,
-      );
+      const bad = await world.trace(partial, checkedHops(1));
       const [event] = ofType(bad, 'VALIDATION_RESULT');
-      expect(event).toMatchObject({ action: 'BLOCK', protocol: 'REST' });
+      expect(event).toMatchObject({ protocol: 'REST' });
+      expect(decidedHop(bad, event)).toMatchObject({ action: 'BLOCK' });
       expect(validationOf(event)).toMatchObject({
         valid: false,
         results: [{ valid: false, errors: [{ path: '', keyword: 'required' }] }],

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 
-import { compileLinear, detectPatternSet, detectPatterns } from './patterns';
+import { compileLinear, detectPatternSet, detectPatterns, leadingLiteral } from './patterns';
 
 describe('tenant patterns on the linear-time engine (GR13)', () => {
   it('should refuse back-references, look-around and flags the engine lacks, with the reason', () => {
@@ -63,6 +63,29 @@ describe('tenant patterns on the linear-time engine (GR13)', () => {
     expect(found.map((f) => [f.type, text.slice(f.start, f.end), f.mode])).toEqual([
       ['ORDER', 'ORD-1234', 'MUST_NOT_MATCH'],
       ['NUMBER', '1234', 'DETECT'],
+    ]);
+  });
+
+  it('should name the literal a match must start with only when every match does (GR18)', () => {
+    expect(leadingLiteral('TCK-[0-9]{6}')).toBe('TCK-');
+    expect(leadingLiteral('db\\.corp\\.internal')).toBe('db.corp.internal');
+    expect(leadingLiteral('abc+')).toBe('ab');
+    expect(leadingLiteral('ab?c')).toBeUndefined();
+    expect(leadingLiteral('TCK-1|ORD-2')).toBeUndefined();
+    expect(leadingLiteral('^TCK')).toBeUndefined();
+    expect(leadingLiteral('\\d{3}-x')).toBeUndefined();
+    expect(leadingLiteral('[a-z]+\\.corp')).toBeUndefined();
+
+    const ticket = compileLinear('TCK-[0-9]{6}');
+    if (!ticket.ok) {
+      throw new Error('should compile');
+    }
+    const set = [
+      { label: 'T', regex: ticket.regex, mode: 'DETECT' as const, literal: ticket.literal },
+    ];
+    expect(detectPatternSet('no ticket here', set)).toEqual([]);
+    expect(detectPatternSet('see TCK-123456', set)).toEqual([
+      { type: 'T', start: 4, end: 14, score: 1, mode: 'DETECT' },
     ]);
   });
 });

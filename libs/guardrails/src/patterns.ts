@@ -9,12 +9,21 @@ export interface TenantPattern {
   flags?: string;
 }
 
-export type CompiledPattern = { ok: true; regex: RegExp } | { ok: false; reason: string };
+export type CompiledPattern =
+  | {
+      ok: true;
+      regex: RegExp;
+      /** GR18: a literal every match begins with: a text without it is not scanned at all. */
+      literal?: string;
+    }
+  | { ok: false; reason: string };
 
 export const MAX_PATTERN_CHARS = 1_000;
 const ALLOWED_FLAGS = /^[ms]*$/;
 
 let linearEngine = false;
+/** V8's linear-time engine (GR13), unknown to the linter's RegExp checks. */
+const LINEAR_FLAG = 'l';
 
 /**
  * GR13: tenants' patterns run on V8's linear-time engine (`l` flag), so `(a|aa)+b` cannot take
@@ -33,7 +42,8 @@ export function compileLinear(pattern: string, flags = ''): CompiledPattern {
   }
   enableLinearEngine();
   try {
-    return { ok: true, regex: new RegExp(pattern, `g${flags}l`) };
+    const literal = leadingLiteral(pattern);
+    return { ok: true, regex: new RegExp(pattern, `g${flags}l`), ...(literal ? { literal } : {}) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {
@@ -43,6 +53,42 @@ export function compileLinear(pattern: string, flags = ''): CompiledPattern {
         : message,
     };
   }
+}
+
+const META = new Set([...'\\^$.|?*+()[]{}']);
+const QUANTIFIER = new Set([...'?*+{']);
+
+/**
+ * The literal characters a pattern starts with, when every match must start with them: none when
+ * the pattern has an alternative anywhere (`a|b`), and a character a quantifier follows is not
+ * required. V8's linear engine has no literal prefilter of its own (GR18, BENCHMARKS.md).
+ */
+export function leadingLiteral(pattern: string): string | undefined {
+  if (pattern.includes('|')) {
+    return undefined;
+  }
+  const chars: string[] = [];
+  let i = 0;
+  while (i < pattern.length) {
+    let char = pattern[i];
+    let width = 1;
+    if (char === '\\') {
+      const escaped = pattern[i + 1];
+      if (escaped === undefined || /[A-Za-z0-9]/.test(escaped)) {
+        break;
+      }
+      char = escaped;
+      width = 2;
+    } else if (META.has(char)) {
+      break;
+    }
+    if (QUANTIFIER.has(pattern[i + width])) {
+      break;
+    }
+    chars.push(char);
+    i += width;
+  }
+  return chars.length >= 2 ? chars.join('') : undefined;
 }
 
 function enableLinearEngine(): void {
@@ -59,7 +105,7 @@ function enableLinearEngine(): void {
  */
 export function linearRegExp(pattern: string): RegExp {
   enableLinearEngine();
-  return new RegExp(pattern, 'l');
+  return new RegExp(pattern, LINEAR_FLAG);
 }
 
 /** D50 `agp.detect.patterns`: every match of a tenant's compiled patterns, labelled by its pattern. */
@@ -88,6 +134,8 @@ export interface CompiledSetPattern {
   label: string;
   regex: RegExp;
   mode: PatternMode;
+  /** compileLinear's `literal`: a text without it cannot match. */
+  literal?: string;
 }
 
 export interface PatternSetFinding extends Finding {
@@ -105,7 +153,10 @@ export function detectPatternSet(
 ): PatternSetFinding[] {
   const input = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
   const found: PatternSetFinding[] = [];
-  for (const { label, regex, mode } of patterns) {
+  for (const { label, regex, mode, literal } of patterns) {
+    if (literal !== undefined && !input.includes(literal)) {
+      continue;
+    }
     regex.lastIndex = 0;
     for (const m of input.matchAll(regex)) {
       if (m[0].length > 0) {

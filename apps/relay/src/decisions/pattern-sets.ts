@@ -43,6 +43,7 @@ export class TenantPatternSets {
           regex: compiled.regex,
           mode: source.mode,
           scope: source.scope,
+          ...(compiled.literal ? { literal: compiled.literal } : {}),
         });
         sets.set(source.set, list);
       }

@@ -79,7 +79,7 @@ const OPTIONS = {
 };
 
 function configured<T extends Ajv>(ajv: T): T {
-  addFormats(ajv as never);
+  addFormats(ajv);
   return ajv;
 }
 

@@ -50,6 +50,32 @@ const masked: HopDecision = {
 };
 
 describe('hop audit events', () => {
+  it('should add VALIDATION_RESULT naming the hop event and the invalid targets, without an action (GR24)', () => {
+    const validation = {
+      valid: false,
+      results: [
+        {
+          target: 'TOOL_ARGUMENTS' as const,
+          schema: 'inputSchema',
+          path: 'params.arguments',
+          valid: false,
+          errors: [{ path: '/ssn', keyword: 'pattern', message: 'must match pattern "^x$"' }],
+        },
+      ],
+    };
+
+    const events = decidedHopEvents({ ...hop, validation }, masked, 1);
+    const checked = events.filter((e) => e.type === 'VALIDATION_RESULT');
+
+    expect(checked).toHaveLength(1);
+    expect(checked[0].data).toMatchObject({
+      summary: 'MCP tools/call lookup billing → crm: invalid TOOL_ARGUMENTS',
+      details: { hopEventId: events[0].id, validation },
+    });
+    expect(checked[0].data.action).toBeUndefined();
+    expect(decidedHopEvents(hop, masked, 1).map((e) => e.type)).not.toContain('VALIDATION_RESULT');
+  });
+
   it.each([
     ['PROMPT_INJECTION', 'PROMPT_INJECTION_DETECTION'],
     ['secret', 'SECRET_DETECTION'],

@@ -5,6 +5,7 @@ import { buildEvent } from '@agp/messaging';
 
 import { Detection, EndpointRef, HopDecision } from '../../decisions/decision.types';
 import { conversationKeysOf } from './conversation-keys';
+import { ValidationInput } from '../../validation/validation.types';
 import { Hop, Refusal } from './hop.types';
 
 type HopEvent = EventEnvelope<AuditEventType, AuditableEventData>;
@@ -123,24 +124,30 @@ export function decidedHopEvents(hop: Hop, decision: HopDecision, latencyMs: num
     );
   }
   if (hop.validation) {
-    events.push(validationEvent(hop, decision, policyIds));
+    events.push(validationEvent(hop, hop.validation, events[0].id));
   }
   return events;
 }
 
-/** GR24: what was checked and how it came out; violations name keywords, never the values. */
-function validationEvent(hop: Hop, decision: HopDecision, policyIds: string[]): HopEvent {
-  const validation = hop.validation!;
-  const failed = validation.results.filter((r) => !r.valid).map((r) => r.target);
+/**
+ * GR24: what was checked and how it came out (keywords, never the values). No `action`: the
+ * check decided nothing; the hop's decision is the COMMUNICATION_AUDIT event it names.
+ */
+function validationEvent(hop: Hop, validation: ValidationInput, hopEventId: string): HopEvent {
+  const failed = [...new Set(validation.results.filter((r) => !r.valid).map((r) => r.target))];
   return buildEvent(
     'VALIDATION_RESULT',
     { tenantId: hop.tenantId, correlationId: hop.correlationId },
     {
       ...common(hop),
-      action: decision.action,
-      policyIds,
-      summary: `${what(hop)}: ${failed.length === 0 ? 'valid' : `invalid ${[...new Set(failed)].join(', ')}`}`,
-      details: { ...hopDetails(hop), validation },
+      summary: `${what(hop)}: ${failed.length === 0 ? 'valid' : `invalid ${failed.join(', ')}`}`,
+      // Not `toolName`: a tool's hops are counted by that key (M4), this is not one more hop.
+      details: {
+        direction: hop.direction,
+        ...(hop.method ? { method: hop.method } : {}),
+        hopEventId,
+        validation,
+      },
     },
   );
 }
