@@ -41,16 +41,19 @@ async function main(): Promise<void> {
         label: 'relay only (no gateway)',
         client: at(bench.relayUrl, services),
       },
-      {
-        kind: 'relay' as const,
-        label: 'relay only, traceparent sent, spans off',
-        client: at(bench.relayUrl, services, true),
-      },
-      {
-        kind: 'relay' as const,
-        label: 'relay only, traceparent sent, spans on',
-        client: at(spansRelay.url, services, true),
-      },
+      // T93: spans off and on, twice in turn, so the machine's drift shows beside the difference.
+      ...[1, 2].flatMap((round) => [
+        {
+          kind: 'relay' as const,
+          label: `relay only, traceparent sent, spans off (${round})`,
+          client: at(bench.relayUrl, services, true),
+        },
+        {
+          kind: 'relay' as const,
+          label: `relay only, traceparent sent, spans on (${round})`,
+          client: at(spansRelay.url, services, true),
+        },
+      ]),
       {
         kind: 'services' as const,
         label: 'gateway + relay',

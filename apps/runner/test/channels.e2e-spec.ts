@@ -270,7 +270,12 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
       sender: { email: `admin@${world.tenant}.example` },
     });
     const messageId = `msg_${randomUUID()}`;
+    // T94: the sender's W3C trace context goes with the event to the agent and the audit trail.
+    const traceId = randomUUID().replace(/-/g, '');
+    const senderSpan = traceId.slice(0, 16);
     const signed = (signer: Webhook) => ({
+      traceparent: `00-${traceId}-${senderSpan}-01`,
+      tracestate: 'sender=desk',
       'content-type': 'application/json',
       'webhook-id': messageId,
       'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
@@ -319,6 +324,13 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
       protocol: 'CHANNEL',
       actor: expect.objectContaining({ type: 'USER', label: `admin@${world.tenant}.example` }),
       sink: expect.objectContaining({ id: agentId }),
+      traceId,
+      spanId: senderSpan,
+    });
+    const asked = agent.received.find((m) => m.text === marker);
+    expect(asked?.headers).toMatchObject({
+      traceparent: `00-${traceId}-${senderSpan}-01`,
+      tracestate: 'sender=desk',
     });
   });
 

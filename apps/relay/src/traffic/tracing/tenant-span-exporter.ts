@@ -7,6 +7,8 @@ import { TENANT_ATTRIBUTE } from './hop-span-attributes';
 
 /** Spans per message: a few hundred bytes each, well under NATS's 1 MiB with base64. */
 const SPANS_PER_MESSAGE = 200;
+/** Within the batch processor's own 30 s export budget; a first export of a day makes a partition. */
+const EXPORT_TIMEOUT_MS = 10_000;
 
 /**
  * traffic.md T92: each tenant's spans go to that tenant's own telemetry store, the audit service
@@ -48,7 +50,7 @@ export class TenantSpanExporter implements SpanExporter {
         );
         if (bytes) {
           const request = { tenantId, spans: Buffer.from(bytes).toString('base64') };
-          sends.push(this.queries.ask('TELEMETRY_EXPORT', request));
+          sends.push(this.queries.ask('TELEMETRY_EXPORT', request, EXPORT_TIMEOUT_MS));
         }
       }
     }
