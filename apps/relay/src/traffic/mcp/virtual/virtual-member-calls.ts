@@ -86,11 +86,15 @@ export class VirtualMemberCalls {
       return stopped;
     }
     const there = await this.hops.judgeFromAgent(memberCall, message);
-    await there.audited;
-    if (!there.forward) {
+    const forward = there.forward;
+    if (!forward) {
+      await there.audited;
       return there.answer!;
     }
-    return this.answered(memberCall, member, there.forward, askedFor);
+    // T1, T52: durable before the member acts on it, or at the latest before the agent's answer.
+    return this.pipeline.forward(memberCall.durability, there.audited, () =>
+      this.answered(memberCall, member, forward, askedFor),
+    );
   }
 
   /** T81, D35: a kill switch on a member stops its part of a virtual server, audited as BLOCK. */
