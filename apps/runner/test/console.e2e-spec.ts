@@ -324,6 +324,29 @@ describe('console in a browser', () => {
     await page.getByText('RELEASED', { exact: true }).waitFor();
   });
 
+  it('should compose a virtual MCP server from a registered one and show its members by prefix', async () => {
+    await nav('Registry').click();
+    await tab('MCP servers').click();
+    await page.getByLabel('Virtual server name').fill('console-virtual');
+    await page.getByRole('combobox', { name: 'Member servers' }).click();
+    await page.getByRole('option', { name: 'console-tools' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Compose', exact: true }).click();
+
+    await page.getByRole('cell', { name: 'console-virtual', exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'virtual: console_tools', exact: true }).waitFor();
+    await checkPage('registry-virtual-mcp-server');
+    const servers = await call<{
+      items: Array<{ name: string; transport: string; members?: unknown }>;
+    }>(platform.url, world.token, 'GET', '/relay/v1/mcp-servers?name=console-virtual');
+    expect(servers.items).toEqual([
+      expect.objectContaining({
+        transport: 'VIRTUAL',
+        members: [{ serverId: world.serverId, prefix: 'console_tools' }],
+      }),
+    ]);
+  });
+
   it('should add an LLM provider, edit it in place with its API key never shown and only replaced, and delete it', async () => {
     await tab('LLM providers').click();
     await page.getByLabel('Provider name').fill('openai-compatible');

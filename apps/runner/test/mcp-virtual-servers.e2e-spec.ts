@@ -268,6 +268,32 @@ describe('Virtual MCP servers (embedded)', () => {
     }
   });
 
+  it('should refuse a call to a member whose kill switch is engaged with -31005 while the other members answer', async () => {
+    const { id } = await virtualServer();
+    const agent = await agentOn(id);
+    const sut = await connectMcpClient(world.mcpUrl(id), { token: agent.token });
+    const engaged = await world.ok<{ id: string }>('POST', '/relay/v1/kill-switches', {
+      scope: 'MCP_SERVER',
+      targetId: ids.ops,
+      reason: 'incident 52',
+    });
+    try {
+      const stopped = await eventually(() =>
+        refusalOf(sut.client.callTool({ name: 'ops__echo', arguments: { text: 'x' } })),
+      );
+      const fine = await sut.client.callTool({
+        name: 'crm__lookup_customer',
+        arguments: { customerId: 'still' },
+      });
+
+      expect(stopped).toMatchObject({ rpcCode: -31005, data: { killSwitchId: engaged.id } });
+      expect(toolText(fine)).toContain('still');
+    } finally {
+      await world.ok('DELETE', `/relay/v1/kill-switches/${engaged.id}`);
+      await sut.close();
+    }
+  });
+
   it('should grant a virtual server by the names it exposes', async () => {
     const { id } = await virtualServer();
     const agent = await agentOn(id, ['ops__echo']);

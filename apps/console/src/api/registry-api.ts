@@ -57,7 +57,10 @@ export const registry = {
   mcpServers: () => api<Page<CatalogEntry>>(`/relay/v1/mcp-servers${LIST}`),
   createMcpServer: (body: { name: string; url: string; description?: string }) =>
     post<CatalogEntry>('/relay/v1/mcp-servers', { ...body, transport: 'STREAMABLE_HTTP' }),
-  updateMcpServer: (id: string, changes: { name: string; url: string; description?: string }) =>
+  // D52: a server of the relay's own over registered ones, each under its default prefix.
+  createVirtualMcpServer: (body: { name: string; members: { serverId: string }[] }) =>
+    post<CatalogEntry>('/relay/v1/mcp-servers', { ...body, transport: 'VIRTUAL' }),
+  updateMcpServer: (id: string, changes: { name: string; url?: string; description?: string }) =>
     patch<CatalogEntry>(`/relay/v1/mcp-servers/${id}`, changes),
   deleteMcpServer: (id: string) => remove(`/relay/v1/mcp-servers/${id}`),
 

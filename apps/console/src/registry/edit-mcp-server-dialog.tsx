@@ -18,8 +18,15 @@ export function EditMcpServerDialog({
   const [name, setName] = useState(server.name);
   const [url, setUrl] = useState(text(server.url));
   const [description, setDescription] = useState(text(server.description));
+  // D52: a virtual server has no URL of its own.
+  const isVirtual = server.transport === 'VIRTUAL';
   const save = useAction(
-    () => registry.updateMcpServer(server.id, { name, url, description }),
+    () =>
+      registry.updateMcpServer(server.id, {
+        name,
+        description,
+        ...(isVirtual ? {} : { url }),
+      }),
     ['mcp-servers'],
   );
   return (
@@ -36,13 +43,15 @@ export function EditMcpServerDialog({
         onChange={(e) => setName(e.currentTarget.value)}
         required
       />
-      <TextInput
-        label="URL"
-        type="url"
-        value={url}
-        onChange={(e) => setUrl(e.currentTarget.value)}
-        required
-      />
+      {isVirtual ? null : (
+        <TextInput
+          label="URL"
+          type="url"
+          value={url}
+          onChange={(e) => setUrl(e.currentTarget.value)}
+          required
+        />
+      )}
       <Textarea
         label="Description"
         value={description}

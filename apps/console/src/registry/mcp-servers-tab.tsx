@@ -1,4 +1,4 @@
-import { Stack, TextInput } from '@mantine/core';
+import { MultiSelect, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 
@@ -11,10 +11,10 @@ import { ResourceTable } from '../components/resource-table';
 import { When } from '../components/when';
 import { useCan } from '../layout/permissions';
 
-import { text } from './catalog-text';
+import { membersText, text } from './catalog-text';
 import { EditMcpServerDialog } from './edit-mcp-server-dialog';
 
-/** MCP servers (D37): their address checked against the egress rules by the relay. */
+/** MCP servers (D37): their address checked against the egress rules; virtual ones (D52). */
 export function McpServersTab() {
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
@@ -24,6 +24,19 @@ export function McpServersTab() {
   const servers = useQuery({ queryKey: ['mcp-servers'], queryFn: registry.mcpServers });
   const create = useAction(() => registry.createMcpServer({ name, url }), ['mcp-servers']);
   const remove = useAction((id: string) => registry.deleteMcpServer(id), ['mcp-servers']);
+  const [virtualName, setVirtualName] = useState('');
+  const [memberIds, setMemberIds] = useState<string[]>([]);
+  const compose = useAction(
+    () =>
+      registry.createVirtualMcpServer({
+        name: virtualName,
+        members: memberIds.map((serverId) => ({ serverId })),
+      }),
+    ['mcp-servers'],
+  );
+  const memberChoices = (servers.data?.items ?? [])
+    .filter((s) => s.transport !== 'VIRTUAL')
+    .map((s) => ({ value: s.id, label: s.name }));
 
   return (
     <Stack>
@@ -34,7 +47,7 @@ export function McpServersTab() {
         nameOf={(s) => s.name}
         columns={[
           { label: 'Name', render: (s) => s.name },
-          { label: 'Address', render: (s) => text(s.url) },
+          { label: 'Address', render: (s) => text(s.url) || membersText(s.members) },
           { label: 'Transport', render: (s) => text(s.transport) },
           { label: 'Credential', render: (s) => (s.credential ? 'set' : 'none') },
           { label: 'Created', render: (s) => <When at={s.createdAt} /> },
@@ -70,6 +83,38 @@ export function McpServersTab() {
             value={url}
             onChange={(e) => setUrl(e.currentTarget.value)}
             required
+          />
+        </CreateForm>
+      ) : null}
+      {mayWrite ? (
+        <CreateForm
+          legend="Compose a virtual MCP server"
+          submitLabel="Compose"
+          pending={compose.isPending}
+          error={compose.error}
+          onSubmit={() =>
+            compose.mutate(undefined, {
+              onSuccess: () => {
+                setVirtualName('');
+                setMemberIds([]);
+              },
+            })
+          }
+        >
+          <TextInput
+            label="Virtual server name"
+            value={virtualName}
+            onChange={(e) => setVirtualName(e.currentTarget.value)}
+            required
+          />
+          <MultiSelect
+            label="Member servers"
+            description="Each member's tools, resources and prompts appear as {prefix}__{name}."
+            data={memberChoices}
+            value={memberIds}
+            onChange={setMemberIds}
+            searchable
+            miw={280}
           />
         </CreateForm>
       ) : null}

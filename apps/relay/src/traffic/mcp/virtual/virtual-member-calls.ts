@@ -6,6 +6,7 @@ import { VirtualMember } from '../../../mcp-servers/virtual/virtual-members';
 import { HopPipeline } from '../../pipeline/hop-pipeline';
 import { REFUSALS } from '../../pipeline/refusal-codes';
 import { TrafficDirectory } from '../../pipeline/traffic-directory';
+import { killSwitchReason } from '../../pipeline/traffic-guard';
 import { JsonRpcMessage, rpcRefusal } from '../json-rpc';
 import { McpCall, hopOf, partyOf } from '../mcp-call';
 import { McpHops } from '../mcp-hops';
@@ -80,12 +81,48 @@ export class VirtualMemberCalls {
     askedFor: AskedFor,
   ): Promise<JsonRpcMessage> {
     const memberCall = await this.mustCall(call, member, message);
+    const stopped = await this.killSwitchAnswer(memberCall, message);
+    if (stopped) {
+      return stopped;
+    }
     const there = await this.hops.judgeFromAgent(memberCall, message);
-    await there.audited;
-    if (!there.forward) {
+    const forward = there.forward;
+    if (!forward) {
+      await there.audited;
       return there.answer!;
     }
-    return this.answered(memberCall, member, there.forward, askedFor);
+    // T1, T52: durable before the member acts on it, or at the latest before the agent's answer.
+    return this.pipeline.forward(memberCall.durability, there.audited, () =>
+      this.answered(memberCall, member, forward, askedFor),
+    );
+  }
+
+  /** T81, D35: a kill switch on a member stops its part of a virtual server, audited as BLOCK. */
+  private async killSwitchAnswer(
+    memberCall: McpCall,
+    message: JsonRpcMessage,
+  ): Promise<JsonRpcMessage | undefined> {
+    const engaged = (await this.directory.engagedKillSwitches(memberCall.tenantId)).find(
+      (s) => s.scope === 'MCP_SERVER' && s.targetId === memberCall.serverId,
+    );
+    if (!engaged) {
+      return undefined;
+    }
+    const reason = killSwitchReason(engaged);
+    const { decisionId, audited } = this.pipeline.refusing(hopOf(memberCall, 'REQUEST', message), {
+      type: 'COMMUNICATION_AUDIT',
+      action: 'BLOCK',
+      reason,
+      details: { killSwitchId: engaged.id },
+    });
+    await audited;
+    const data = {
+      reasons: [reason],
+      killSwitchId: engaged.id,
+      decisionId,
+      correlationId: memberCall.correlationId,
+    };
+    return rpcRefusal(message.id, REFUSALS.killSwitch, data);
   }
 
   /** D34: a request a person released goes to its member unjudged; its answer is judged. */
