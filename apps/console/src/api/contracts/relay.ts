@@ -12,6 +12,13 @@ export type CatalogValue =
       [k: string]: unknown;
     }
   | string[];
+/**
+ * D53 `mode`: DETECT reports a match; MUST_NOT_MATCH says the text must not contain one (GR16).
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "PatternMode".
+ */
+export type PatternMode = 'DETECT' | 'MUST_NOT_MATCH';
 export type HitlStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED' | 'RELEASED';
 export type KillSwitchScope = 'TENANT' | 'LLM_GATEWAY' | 'CHANNEL' | 'AGENT' | 'MCP_SERVER';
 /**
@@ -117,6 +124,15 @@ export interface RelayOperations {
   DecisionsController_getSettings: PolicySettingsResponse;
   DecisionsController_testVersion: HopDecision;
   DecisionsController_updateSettings: PolicySettingsResponse;
+  DetectionPatternsController_create: DetectionPatternResponse;
+  DetectionPatternsController_get: DetectionPatternResponse;
+  DetectionPatternsController_list: {
+    items: DetectionPatternResponse[];
+    page: number;
+    pageSize: number;
+    total: number;
+  };
+  DetectionPatternsController_update: DetectionPatternResponse;
   EvaluationPacksController_create: EvaluationPackResponse;
   EvaluationPacksController_get: EvaluationPackResponse;
   EvaluationPacksController_list: {
@@ -636,6 +652,11 @@ export interface Detection {
    * GR9: how many findings of this label; the audit records counts, never the matched text.
    */
   count?: number;
+  /**
+   * GR18: the tenant pattern set (D53) a REGEX detection came from, and its pattern's mode.
+   */
+  set?: string;
+  mode?: string;
 }
 /**
  * What one binding's bound version said about the hop: its decision, or ERROR and why.
@@ -662,6 +683,23 @@ export interface BindingResult {
  */
 export interface PolicySettingsResponse {
   failOpen: boolean;
+}
+/**
+ * A tenant pattern as the API answers it (D53).
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "DetectionPatternResponse".
+ */
+export interface DetectionPatternResponse {
+  id: string;
+  set: string;
+  label: string;
+  pattern: string;
+  flags: string;
+  mode: PatternMode;
+  scope: 'ALL' | 'REQUEST' | 'RESPONSE';
+  createdAt: string;
+  updatedAt: string;
 }
 /**
  * This interface was referenced by `RelayOperations`'s JSON-Schema
@@ -746,7 +784,7 @@ export interface ExpectedPattern {
   patternId: string;
   label?: string;
   pattern: string;
-  mode: 'MUST_MATCH' | 'MUST_NOT_MATCH';
+  mode: 'MUST_NOT_MATCH' | 'MUST_MATCH';
   flags?: string;
 }
 /**
