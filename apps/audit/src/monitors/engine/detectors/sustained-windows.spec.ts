@@ -119,6 +119,36 @@ describe('sustained windows (M61)', () => {
     ).toEqual([]);
   });
 
+  it('should ask of the own window at least half the change on the log scale', () => {
+    const spike = {
+      ...finding('SPIKE', 60, 400),
+      evidence: { baselinePerMinute: 400 / 60, ratio: 16 },
+    } as unknown as Finding;
+    const windows = [
+      { minutes: 15, findings: [] },
+      { minutes: 60, findings: [spike] },
+    ];
+    // 100 expected in 15 minutes: twice that is beyond chance but not the fourfold of a 16-fold hour.
+    expect(sustainedFindings(windows, () => 200)).toEqual([]);
+    expect(sustainedFindings(windows, () => 420)).toEqual([spike]);
+  });
+
+  it('should not take a share falling over a longer window', () => {
+    const drop = {
+      ...finding('DROP', 120, 100),
+      detector: 'POLICY_WARN_ANOMALY',
+    } as unknown as Finding;
+    expect(
+      sustainedFindings(
+        [
+          { minutes: 15, findings: [] },
+          { minutes: 120, findings: [drop] },
+        ],
+        () => 0,
+      ),
+    ).toEqual([]);
+  });
+
   it("should give the own window's finding and drop a longer window's on the same subject", () => {
     const own = finding('SPIKE', 15, 10);
     const long = finding('SPIKE', 60, 40);

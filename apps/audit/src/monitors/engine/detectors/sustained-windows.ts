@@ -33,8 +33,9 @@ export interface WindowFindings {
  * One finding per detector and subject at a tick: the detector's own window's (the sharpest
  * evidence of when it started), a longer window's only where the shorter saw nothing and the change
  * is still under way: the own window's count (`recent`) beyond what the longer window expected of
- * that many minutes at 1 % as a Poisson (up for a spike, down for a drop), so that an hour's window
- * does not keep finding a change for an hour after it ended.
+ * that many minutes at 1 % as a Poisson (up for a spike, down for a drop) and showing at least half
+ * the longer window's change on the log scale (the square root of its ratio), so that an hour's
+ * window does not keep finding a change for an hour after it ended.
  */
 export function sustainedFindings(
   byWindow: readonly WindowFindings[],
@@ -48,7 +49,9 @@ export function sustainedFindings(
       const key = `${finding.detector}:${finding.subject.type}:${finding.subject.id}`;
       const underway =
         minutes === own ||
-        (isSustainedDetector(finding.detector) && stillUnderway(finding, recent(finding), own));
+        (isSustainedDetector(finding.detector) &&
+          !(finding.direction === 'DROP' && isShareDetector(finding.detector)) &&
+          stillUnderway(finding, recent(finding), own));
       if (!seen.has(key) && underway) {
         seen.add(key);
         kept.push(finding);
@@ -59,17 +62,26 @@ export function sustainedFindings(
 }
 
 function stillUnderway(finding: Finding, recent: number | undefined, minutes: number): boolean {
-  const evidence = finding.evidence as { baselinePerMinute?: number };
+  const evidence = finding.evidence as { baselinePerMinute?: number; ratio?: number };
   if (recent === undefined || evidence.baselinePerMinute === undefined) {
     return false;
   }
   const expected = { mean: evidence.baselinePerMinute * minutes, size: POISSON_SIZE };
-  const tail =
-    finding.direction === 'DROP'
-      ? negativeBinomialLower(recent, expected)
-      : negativeBinomialUpper(recent, expected);
-  return tail <= UNDERWAY_TAIL;
+  // At least half the longer window's change, on the log scale, is still in the own window.
+  const halfWay = Math.sqrt(evidence.ratio ?? 1) * expected.mean;
+  return finding.direction === 'DROP'
+    ? recent <= halfWay && negativeBinomialLower(recent, expected) <= UNDERWAY_TAIL
+    : recent >= halfWay && negativeBinomialUpper(recent, expected) <= UNDERWAY_TAIL;
 }
+// A share falling over hours is most often an earlier share anomaly lifting the baseline days
+// (M19 pools them); the longer windows judge shares upward only.
+function isShareDetector(detector: string): boolean {
+  return (
+    (RATE_SPECS as Record<string, { shareOf?: string } | undefined>)[detector]?.shareOf !==
+    undefined
+  );
+}
+
 /** A negative binomial this large is a Poisson: the gate asks only whether the change is still there. */
 const POISSON_SIZE = 1e9;
 /** The own window's count must be at least this unlikely at the longer window's rate (z 2.33). */
