@@ -49,6 +49,7 @@ import { hoursBetween } from '../tools/simulator/traffic-generator';
 import { SHAPES } from '../tools/simulator/traffic-shapes';
 import { scoreQuality, sideBySide } from './monitors-quality';
 import {
+  candidatesOnly,
   detectorSeriesKey,
   sustainedFindings,
   sustainedWindows,
@@ -289,8 +290,10 @@ function main(): void {
   const byMethod: Record<string, Finding[]> = { today: [], new: [] };
   for (let tick = evaluationStart; tick < TRACE_END.getTime(); tick += TICK_EVERY * MINUTE_MS) {
     for (const [method, windows] of Object.entries(methods)) {
+      const own = inputAt(tick, WINDOW);
       const byWindow = windows.map((window) => {
-        const input = inputAt(tick, window);
+        // M63: a longer window judges only the subjects its gate could let through.
+        const input = window === WINDOW ? own : candidatesOnly(inputAt(tick, window), own);
         return {
           minutes: window,
           findings: [
@@ -303,7 +306,6 @@ function main(): void {
           ],
         };
       });
-      const own = inputAt(tick, WINDOW);
       byMethod[method]?.push(
         ...sustainedFindings(byWindow, (f) => own.series.get(detectorSeriesKey(f))?.days[0]),
       );

@@ -1,6 +1,7 @@
 import { Finding } from '../monitors.types';
 import { negativeBinomialLower, negativeBinomialUpper } from '../baselines/count-tests';
-import { seriesKey } from './detector-input';
+import { RateInput, SeriesOf, baselineDaysOf, seriesKey } from './detector-input';
+import { median } from '../baselines/seasonal-baseline';
 import { ERROR_RATE_SPECS } from './error-rate-detectors';
 import { RATE_SPECS } from './rate-detectors';
 
@@ -95,3 +96,47 @@ export function detectorSeriesKey(finding: Finding): string {
       : (RATE_SPECS as Record<string, { metric: string } | undefined>)[finding.detector]?.metric;
   return seriesKey(finding.subject.type, finding.subject.id, metric ?? '');
 }
+
+/**
+ * M63: a longer window judges only the subjects whose own window could pass M62's gate: some
+ * series of theirs beyond its own window's usual count (the median of its M6 baseline days) at 5 %
+ * as a Poisson, either way, a looser cut than the gate's 1 %. The others' longer windows could
+ * raise nothing, and judging every subject three times tripled the detectors' work.
+ */
+export function candidatesOnly<T extends Pick<RateInput, 'byKind'>>(longer: T, own: RateInput): T {
+  const daysOf = baselineDaysOf(own);
+  const candidates = new Set<string>();
+  for (const series of own.series.values()) {
+    const subject = `${series.subjectType}:${series.subjectId}`;
+    if (
+      !candidates.has(subject) &&
+      isCandidate(series, daysOf(series.subjectType, series.subjectId), own.exposure)
+    ) {
+      candidates.add(subject);
+    }
+  }
+  const byKind = new Map<string, SeriesOf[]>();
+  for (const [kind, list] of longer.byKind) {
+    byKind.set(
+      kind,
+      list.filter((s) => candidates.has(`${s.subjectType}:${s.subjectId}`)),
+    );
+  }
+  return { ...longer, byKind };
+}
+
+function isCandidate(series: SeriesOf, days: readonly number[], exposure: number): boolean {
+  if (days.length === 0) {
+    return false;
+  }
+  const usual = {
+    mean: Math.max(0.5, median(days.map((d) => (series.days[d] ?? 0) / exposure))),
+    size: POISSON_SIZE,
+  };
+  const now = series.days[0] ?? 0;
+  return (
+    negativeBinomialUpper(now, usual) <= CANDIDATE_TAIL ||
+    negativeBinomialLower(now, usual) <= CANDIDATE_TAIL
+  );
+}
+const CANDIDATE_TAIL = 0.05;
