@@ -2,7 +2,7 @@ import { DEFAULT_DETECTOR_SETTINGS } from '../detector-settings';
 import { Finding } from '../monitors.types';
 import { RateInput, SeriesOf, seriesKey } from './detector-input';
 import { rateFindings } from './rate-detectors';
-import { sustainedFindings, sustainedWindows } from './sustained-windows';
+import { candidatesOnly, sustainedFindings, sustainedWindows } from './sustained-windows';
 
 const AGENT = '6f1c0d8e-93a4-4d55-9c54-0c2f0e7d4a11';
 const TICK = new Date('2026-01-07T14:01:00Z');
@@ -61,6 +61,15 @@ describe('sustained windows (M61)', () => {
     for (const minutes of sustainedWindows(15)) {
       expect(rateFindings('AGENT_VOLUME_ANOMALY', burstyAgentInput(minutes, 1))).toEqual([]);
     }
+  });
+
+  it('should judge over the longer windows only the subjects whose own window moved', () => {
+    const longer = burstyAgentInput(120, 1 / 8);
+    const kept = (own: RateInput): number =>
+      candidatesOnly(longer, own).byKind.get('AGENT:REQUESTS')?.length ?? 0;
+    expect(kept(burstyAgentInput(15, 1))).toBe(0);
+    expect(kept(burstyAgentInput(15, 1 / 8))).toBe(1);
+    expect(kept(burstyAgentInput(15, 3))).toBe(1);
   });
 
   it('should judge the own window first and then 60 and 120 minutes', () => {
