@@ -25,6 +25,7 @@ import {
 import { DAY_MS, MINUTE_MS, windowSegments } from '../engine/detectors/time-window';
 import {
   WindowFindings,
+  candidateSubjects,
   candidatesOnly,
   detectorSeriesKey,
   isSustainedDetector,
@@ -73,17 +74,39 @@ export class DetectorEvaluatorService {
       // M61: the own window, then the longer ones (the same detectors but failovers) beside it.
       const windows =
         this.options.sustainedWindows === false ? [windowMinutes] : sustainedWindows(windowMinutes);
-      const inputs = await Promise.all(
-        windows.map((minutes) =>
-          this.windowInput(tenantId, tick, windowEnd, minutes, group, settings, firstSeen),
-        ),
+      const own = await this.windowInput(
+        tenantId,
+        tick,
+        windowEnd,
+        windowMinutes,
+        group,
+        settings,
+        firstSeen,
       );
-      const [own] = inputs;
-      if (!own) {
-        continue;
-      }
       const ownSettings =
         settings.detectors[group.rate[0] ?? group.errorRate[0] ?? 'AGENT_VOLUME_ANOMALY'];
+      // M63: the longer windows read and judge only the subjects whose own window moved.
+      const subjects =
+        windows.length > 1 ? candidateSubjects({ ...own, settings: ownSettings }) : [];
+      const inputs = [
+        own,
+        ...(await Promise.all(
+          windows
+            .slice(1)
+            .map((minutes) =>
+              this.windowInput(
+                tenantId,
+                tick,
+                windowEnd,
+                minutes,
+                group,
+                settings,
+                firstSeen,
+                subjects,
+              ),
+            ),
+        )),
+      ];
       const byWindow = inputs.map((input) =>
         input === own
           ? findingsOver(input, group, settings, false)
@@ -124,6 +147,7 @@ export class DetectorEvaluatorService {
     group: { rate: RateDetector[]; errorRate: ErrorRateDetector[] },
     settings: MonitorSettings,
     firstSeen: Map<string, Date>,
+    subjectIds?: readonly string[],
   ): Promise<Omit<RateInput, 'settings'>> {
     const lookback = Math.max(
       ...[...group.rate, ...group.errorRate].map((d) => settings.detectors[d].lookbackDays),
@@ -140,6 +164,7 @@ export class DetectorEvaluatorService {
         windowSegments(windowEnd, windowMinutes, days, BASELINE_EXTEND_MINUTES, BASELINE_PARTS),
         metrics,
         BASELINE_PARTS * slots - 1,
+        subjectIds,
       ),
       this.history.pairsBefore(tenantId, windowEnd, lookback, metrics),
     ]);
@@ -181,6 +206,7 @@ export class DetectorEvaluatorService {
     segments: WindowSegment[],
     metrics: RollupMetric[],
     lastSlot: number,
+    subjectIds?: readonly string[],
   ): Promise<WindowCounts[]> {
     const read = (parity: number): Promise<WindowCounts[]> =>
       this.database.inTenant(tenantId, (tx) =>
@@ -190,6 +216,7 @@ export class DetectorEvaluatorService {
           segments.filter((s) => s.day % 2 === parity),
           metrics,
           lastSlot,
+          subjectIds,
         ),
       );
     const [even, odd] = await Promise.all([read(0), read(1)]);

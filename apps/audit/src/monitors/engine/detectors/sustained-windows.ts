@@ -103,6 +103,18 @@ export function detectorSeriesKey(finding: Finding): string {
  * as a Poisson, either way, a looser cut than the gate's 1 %. The others' longer windows could
  * raise nothing, and judging every subject three times tripled the detectors' work.
  */
+/** M63: the subjects (ids) a longer window judges, the tenant always (its holidays, M43). */
+export function candidateSubjects(own: RateInput): string[] {
+  const daysOf = baselineDaysOf(own);
+  const candidates = new Set<string>([own.tenantId]);
+  for (const series of own.series.values()) {
+    if (isCandidate(series, daysOf(series.subjectType, series.subjectId), own.exposure)) {
+      candidates.add(series.subjectId);
+    }
+  }
+  return [...candidates];
+}
+
 export function candidatesOnly<T extends Pick<RateInput, 'byKind'>>(longer: T, own: RateInput): T {
   const daysOf = baselineDaysOf(own);
   const candidates = new Set<string>();
