@@ -211,7 +211,7 @@ export class RollupsRepository {
          FROM unnest($2::timestamptz[], $3::int[], $4::int[], $5::int[]) AS w(hour, lo, hi, day)
          JOIN ${R} r ON r.tenant_id = $1 AND r.hour = w.hour
          WHERE r.hour = ANY($2::timestamptz[]) AND r.metric = ANY($6::text[])
-           AND ($7::text[] IS NULL OR r.subject_id = ANY($7::text[]))
+           AND ($7::uuid[] IS NULL OR r.subject_id = ANY($7::uuid[]))
        )
        SELECT coalesce(json_agg(json_build_array(c.subject_type, c.subject_id, c.metric, c.counts)), '[]')::text AS rows
        FROM (SELECT p.subject_type, p.subject_id, p.metric, ARRAY[${byDay}]::int[] AS counts
