@@ -286,10 +286,13 @@ function main(): void {
   }
   const started = Date.now();
   // Issue 38: today's detectors (the window alone) and the new ones (M61: longer windows too).
-  const methods: Record<string, number[]> = { today: [WINDOW], new: sustainedWindows(WINDOW) };
+  const methodsAt = (tick: number): Record<string, number[]> => ({
+    today: [WINDOW],
+    new: sustainedWindows(WINDOW, new Date(tick - EVALUATION_DELAY_MINUTES * MINUTE_MS)),
+  });
   const byMethod: Record<string, Finding[]> = { today: [], new: [] };
   for (let tick = evaluationStart; tick < TRACE_END.getTime(); tick += TICK_EVERY * MINUTE_MS) {
-    for (const [method, windows] of Object.entries(methods)) {
+    for (const [method, windows] of Object.entries(methodsAt(tick))) {
       const own = inputAt(tick, WINDOW);
       const byWindow = windows.map((window) => {
         // M63: a longer window judges only the subjects its gate could let through.
@@ -310,7 +313,7 @@ function main(): void {
         ...sustainedFindings(byWindow, (f) => own.series.get(detectorSeriesKey(f))?.days[0]),
       );
     }
-    for (const window of methods.new ?? []) {
+    for (const window of sustainedWindows(WINDOW)) {
       inputs.delete(`${tick}:${window}`);
     }
   }

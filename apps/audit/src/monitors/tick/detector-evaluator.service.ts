@@ -73,7 +73,9 @@ export class DetectorEvaluatorService {
     for (const [windowMinutes, group] of this.rateGroups(settings)) {
       // M61: the own window, then the longer ones (the same detectors but failovers) beside it.
       const windows =
-        this.options.sustainedWindows === false ? [windowMinutes] : sustainedWindows(windowMinutes);
+        this.options.sustainedWindows === false
+          ? [windowMinutes]
+          : sustainedWindows(windowMinutes, windowEnd);
       const own = await this.windowInput(
         tenantId,
         tick,

@@ -77,6 +77,13 @@ describe('sustained windows (M61)', () => {
     expect(sustainedWindows(60)).toEqual([60, 120]);
   });
 
+  it('should not judge a longer window that starts on a day of the other kind', () => {
+    // 2026-01-10 is a Saturday: an hour back from 00:30 is a Friday night.
+    expect(sustainedWindows(15, new Date('2026-01-10T00:30:00Z'))).toEqual([15]);
+    expect(sustainedWindows(15, new Date('2026-01-10T01:30:00Z'))).toEqual([15, 60]);
+    expect(sustainedWindows(15, new Date('2026-01-10T03:00:00Z'))).toEqual([15, 60, 120]);
+  });
+
   const finding = (direction: 'SPIKE' | 'DROP', minutes: number, expected: number): Finding =>
     ({
       findingId: `${direction}-${minutes}`,

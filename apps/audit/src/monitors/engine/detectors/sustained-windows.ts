@@ -1,6 +1,7 @@
 import { Finding } from '../monitors.types';
 import { negativeBinomialLower, negativeBinomialUpper } from '../baselines/count-tests';
 import { RateInput, SeriesOf, baselineDaysOf, seriesKey } from './detector-input';
+import { isWeekend } from './time-window';
 import { median } from '../baselines/seasonal-baseline';
 import { ERROR_RATE_SPECS } from './error-rate-detectors';
 import { RATE_SPECS } from './rate-detectors';
@@ -13,9 +14,21 @@ import { RATE_SPECS } from './rate-detectors';
  */
 const SUSTAINED_MINUTES = [60, 120];
 
-/** The windows a count or share detector of `windowMinutes` is judged over, its own first. */
-export function sustainedWindows(windowMinutes: number): number[] {
-  return [windowMinutes, ...SUSTAINED_MINUTES.filter((m) => m > windowMinutes)];
+/**
+ * The windows a count or share detector of `windowMinutes` is judged over, its own first; a longer
+ * window ending at `end` only when it starts on a day of the same kind (M6: weekday or weekend in
+ * UTC), since its baseline days are of its start's kind and two hours of a Saturday night judged
+ * against Friday nights is a drop of nothing.
+ */
+export function sustainedWindows(windowMinutes: number, end?: Date): number[] {
+  return [
+    windowMinutes,
+    ...SUSTAINED_MINUTES.filter(
+      (m) =>
+        m > windowMinutes &&
+        (!end || isWeekend(new Date(end.getTime() - m * 60_000)) === isWeekend(end)),
+    ),
+  ];
 }
 
 /** The detectors judged over the longer windows too: counts and shares, not novelty. */
