@@ -49,6 +49,7 @@ import { hoursBetween } from '../tools/simulator/traffic-generator';
 import { SHAPES } from '../tools/simulator/traffic-shapes';
 import { scoreQuality, sideBySide } from './monitors-quality';
 import {
+  candidatesOnly,
   detectorSeriesKey,
   sustainedFindings,
   sustainedWindows,
@@ -285,12 +286,17 @@ function main(): void {
   }
   const started = Date.now();
   // Issue 38: today's detectors (the window alone) and the new ones (M61: longer windows too).
-  const methods: Record<string, number[]> = { today: [WINDOW], new: sustainedWindows(WINDOW) };
+  const methodsAt = (tick: number): Record<string, number[]> => ({
+    today: [WINDOW],
+    new: sustainedWindows(WINDOW, new Date(tick - EVALUATION_DELAY_MINUTES * MINUTE_MS)),
+  });
   const byMethod: Record<string, Finding[]> = { today: [], new: [] };
   for (let tick = evaluationStart; tick < TRACE_END.getTime(); tick += TICK_EVERY * MINUTE_MS) {
-    for (const [method, windows] of Object.entries(methods)) {
+    for (const [method, windows] of Object.entries(methodsAt(tick))) {
+      const own = inputAt(tick, WINDOW);
       const byWindow = windows.map((window) => {
-        const input = inputAt(tick, window);
+        // M63: a longer window judges only the subjects its gate could let through.
+        const input = window === WINDOW ? own : candidatesOnly(inputAt(tick, window), own);
         return {
           minutes: window,
           findings: [
@@ -303,12 +309,11 @@ function main(): void {
           ],
         };
       });
-      const own = inputAt(tick, WINDOW);
       byMethod[method]?.push(
         ...sustainedFindings(byWindow, (f) => own.series.get(detectorSeriesKey(f))?.days[0]),
       );
     }
-    for (const window of methods.new ?? []) {
+    for (const window of sustainedWindows(WINDOW)) {
       inputs.delete(`${tick}:${window}`);
     }
   }

@@ -192,6 +192,7 @@ export class RollupsRepository {
     segments: WindowSegment[],
     metrics: readonly RollupMetric[],
     lastDay = Math.max(0, ...segments.map((s) => s.day)),
+    subjectIds?: readonly string[],
   ): Promise<WindowCounts[]> {
     // One pass, one group per subject and metric: a day's count is a filtered sum (M3).
     const byDay = Array.from(
@@ -210,11 +211,13 @@ export class RollupsRepository {
          FROM unnest($2::timestamptz[], $3::int[], $4::int[], $5::int[]) AS w(hour, lo, hi, day)
          JOIN ${R} r ON r.tenant_id = $1 AND r.hour = w.hour
          WHERE r.hour = ANY($2::timestamptz[]) AND r.metric = ANY($6::text[])
+           AND ($7::uuid[] IS NULL OR r.subject_id = ANY($7::uuid[]))
        )
        SELECT coalesce(json_agg(json_build_array(c.subject_type, c.subject_id, c.metric, c.counts)), '[]')::text AS rows
        FROM (SELECT p.subject_type, p.subject_id, p.metric, ARRAY[${byDay}]::int[] AS counts
              FROM p GROUP BY 1, 2, 3) c`,
-      windowParameters(tenantId, segments, metrics),
+      // M63: the longer windows read only the subjects whose own window moved.
+      [...windowParameters(tenantId, segments, metrics), subjectIds ?? null],
     );
     return (JSON.parse(rows) as Array<[SubjectType, string, RollupMetric, number[]]>).map(
       ([subjectType, subjectId, metric, counts]) => ({ subjectType, subjectId, metric, counts }),

@@ -7,7 +7,7 @@ import { MonitorSettings, TRAFFIC_DETECTORS } from '../engine/detector-settings'
 import { Finding } from '../engine/monitors.types';
 import { RollupMetric } from '../engine/rollup-counters';
 import { RollupsRepository, WindowCounts, WindowSegment } from '../rollups/rollups.repository';
-import { SeriesOf, seriesKey } from '../engine/detectors/detector-input';
+import { RateInput, SeriesOf, seriesKey } from '../engine/detectors/detector-input';
 import {
   ERROR_RATE_DETECTORS,
   ErrorRateDetector,
@@ -25,6 +25,8 @@ import {
 import { DAY_MS, MINUTE_MS, windowSegments } from '../engine/detectors/time-window';
 import {
   WindowFindings,
+  candidateSubjects,
+  candidatesOnly,
   detectorSeriesKey,
   isSustainedDetector,
   sustainedFindings,
@@ -71,17 +73,55 @@ export class DetectorEvaluatorService {
     for (const [windowMinutes, group] of this.rateGroups(settings)) {
       // M61: the own window, then the longer ones (the same detectors but failovers) beside it.
       const windows =
-        this.options.sustainedWindows === false ? [windowMinutes] : sustainedWindows(windowMinutes);
-      const byWindow = await Promise.all(
-        windows.map((minutes) =>
-          this.windowFindings(tenantId, tick, windowEnd, minutes, group, settings, {
-            firstSeen,
-            sustainedOnly: minutes !== windowMinutes,
-          }),
-        ),
+        this.options.sustainedWindows === false
+          ? [windowMinutes]
+          : sustainedWindows(windowMinutes, windowEnd);
+      const own = await this.windowInput(
+        tenantId,
+        tick,
+        windowEnd,
+        windowMinutes,
+        group,
+        settings,
+        firstSeen,
       );
-      const own = byWindow[0]?.series;
-      findings.push(...sustainedFindings(byWindow, (f) => own?.get(detectorSeriesKey(f))?.days[0]));
+      const ownSettings =
+        settings.detectors[group.rate[0] ?? group.errorRate[0] ?? 'AGENT_VOLUME_ANOMALY'];
+      // M63: the longer windows read and judge only the subjects whose own window moved.
+      const subjects =
+        windows.length > 1 ? candidateSubjects({ ...own, settings: ownSettings }) : [];
+      const inputs = [
+        own,
+        ...(await Promise.all(
+          windows
+            .slice(1)
+            .map((minutes) =>
+              this.windowInput(
+                tenantId,
+                tick,
+                windowEnd,
+                minutes,
+                group,
+                settings,
+                firstSeen,
+                subjects,
+              ),
+            ),
+        )),
+      ];
+      const byWindow = inputs.map((input) =>
+        input === own
+          ? findingsOver(input, group, settings, false)
+          : findingsOver(
+              candidatesOnly(input, { ...own, settings: ownSettings }),
+              group,
+              settings,
+              true,
+            ),
+      );
+      findings.push(
+        ...sustainedFindings(byWindow, (f) => own.series.get(detectorSeriesKey(f))?.days[0]),
+      );
     }
     const tenantFirstSeen = firstSeen.get(`TENANT:${tenantId}`);
     for (const detector of novelty) {
@@ -100,16 +140,17 @@ export class DetectorEvaluatorService {
     return findings;
   }
 
-  /** One window length's reads and the findings of `group`'s detectors over it. */
-  private async windowFindings(
+  /** One window length's reads as the detectors' input (every length reads the same metrics). */
+  private async windowInput(
     tenantId: string,
     tick: Date,
     windowEnd: Date,
     windowMinutes: number,
     group: { rate: RateDetector[]; errorRate: ErrorRateDetector[] },
     settings: MonitorSettings,
-    seen: { firstSeen: Map<string, Date>; sustainedOnly: boolean },
-  ): Promise<WindowFindings & { series: Map<string, SeriesOf> }> {
+    firstSeen: Map<string, Date>,
+    subjectIds?: readonly string[],
+  ): Promise<Omit<RateInput, 'settings'>> {
     const lookback = Math.max(
       ...[...group.rate, ...group.errorRate].map((d) => settings.detectors[d].lookbackDays),
     );
@@ -125,6 +166,7 @@ export class DetectorEvaluatorService {
         windowSegments(windowEnd, windowMinutes, days, BASELINE_EXTEND_MINUTES, BASELINE_PARTS),
         metrics,
         BASELINE_PARTS * slots - 1,
+        subjectIds,
       ),
       this.history.pairsBefore(tenantId, windowEnd, lookback, metrics),
     ]);
@@ -148,7 +190,7 @@ export class DetectorEvaluatorService {
         byKind.set(kind, [entry]);
       }
     }
-    const base = {
+    return {
       exposure: (windowMinutes + 2 * BASELINE_EXTEND_MINUTES) / windowMinutes,
       tenantId,
       tick,
@@ -156,21 +198,9 @@ export class DetectorEvaluatorService {
       windowMinutes,
       series,
       byKind,
-      firstSeen: seen.firstSeen,
+      firstSeen,
       historyPairs,
     };
-    // The same metrics for every window, so that M40's hourly read is shared (its cache's key).
-    const judged = seen.sustainedOnly ? isSustainedDetector : (): boolean => true;
-    const findings: Finding[] = [];
-    for (const detector of group.rate.filter(judged)) {
-      findings.push(...rateFindings(detector, { ...base, settings: settings.detectors[detector] }));
-    }
-    for (const detector of group.errorRate.filter(judged)) {
-      findings.push(
-        ...errorRateFindings(detector, { ...base, settings: settings.detectors[detector] }),
-      );
-    }
-    return { minutes: windowMinutes, findings, series };
   }
 
   private async readWindows(
@@ -178,6 +208,7 @@ export class DetectorEvaluatorService {
     segments: WindowSegment[],
     metrics: RollupMetric[],
     lastSlot: number,
+    subjectIds?: readonly string[],
   ): Promise<WindowCounts[]> {
     const read = (parity: number): Promise<WindowCounts[]> =>
       this.database.inTenant(tenantId, (tx) =>
@@ -187,6 +218,7 @@ export class DetectorEvaluatorService {
           segments.filter((s) => s.day % 2 === parity),
           metrics,
           lastSlot,
+          subjectIds,
         ),
       );
     const [even, odd] = await Promise.all([read(0), read(1)]);
@@ -226,6 +258,26 @@ export class DetectorEvaluatorService {
     }
     return groups;
   }
+}
+
+/** The findings of `group`'s detectors over one window (the longer ones: M61's detectors only). */
+function findingsOver(
+  input: Omit<RateInput, 'settings'>,
+  group: { rate: RateDetector[]; errorRate: ErrorRateDetector[] },
+  settings: MonitorSettings,
+  sustainedOnly: boolean,
+): WindowFindings {
+  const judged = sustainedOnly ? isSustainedDetector : (): boolean => true;
+  const findings: Finding[] = [];
+  for (const detector of group.rate.filter(judged)) {
+    findings.push(...rateFindings(detector, { ...input, settings: settings.detectors[detector] }));
+  }
+  for (const detector of group.errorRate.filter(judged)) {
+    findings.push(
+      ...errorRateFindings(detector, { ...input, settings: settings.detectors[detector] }),
+    );
+  }
+  return { minutes: input.windowMinutes, findings };
 }
 
 /** A subject's counts by day from its slots (part × slots + day, time-window.ts). */

@@ -2,7 +2,7 @@ import { DEFAULT_DETECTOR_SETTINGS } from '../detector-settings';
 import { Finding } from '../monitors.types';
 import { RateInput, SeriesOf, seriesKey } from './detector-input';
 import { rateFindings } from './rate-detectors';
-import { sustainedFindings, sustainedWindows } from './sustained-windows';
+import { candidatesOnly, sustainedFindings, sustainedWindows } from './sustained-windows';
 
 const AGENT = '6f1c0d8e-93a4-4d55-9c54-0c2f0e7d4a11';
 const TICK = new Date('2026-01-07T14:01:00Z');
@@ -63,9 +63,25 @@ describe('sustained windows (M61)', () => {
     }
   });
 
+  it('should judge over the longer windows only the subjects whose own window moved', () => {
+    const longer = burstyAgentInput(120, 1 / 8);
+    const kept = (own: RateInput): number =>
+      candidatesOnly(longer, own).byKind.get('AGENT:REQUESTS')?.length ?? 0;
+    expect(kept(burstyAgentInput(15, 1))).toBe(0);
+    expect(kept(burstyAgentInput(15, 1 / 8))).toBe(1);
+    expect(kept(burstyAgentInput(15, 3))).toBe(1);
+  });
+
   it('should judge the own window first and then 60 and 120 minutes', () => {
     expect(sustainedWindows(15)).toEqual([15, 60, 120]);
     expect(sustainedWindows(60)).toEqual([60, 120]);
+  });
+
+  it('should not judge a longer window that starts on a day of the other kind', () => {
+    // 2026-01-10 is a Saturday: an hour back from 00:30 is a Friday night.
+    expect(sustainedWindows(15, new Date('2026-01-10T00:30:00Z'))).toEqual([15]);
+    expect(sustainedWindows(15, new Date('2026-01-10T01:30:00Z'))).toEqual([15, 60]);
+    expect(sustainedWindows(15, new Date('2026-01-10T03:00:00Z'))).toEqual([15, 60, 120]);
   });
 
   const finding = (direction: 'SPIKE' | 'DROP', minutes: number, expected: number): Finding =>
@@ -115,6 +131,36 @@ describe('sustained windows (M61)', () => {
           { minutes: 60, findings: [spike] },
         ],
         () => 12,
+      ),
+    ).toEqual([]);
+  });
+
+  it('should ask of the own window at least half the change on the log scale', () => {
+    const spike = {
+      ...finding('SPIKE', 60, 400),
+      evidence: { baselinePerMinute: 400 / 60, ratio: 16 },
+    } as unknown as Finding;
+    const windows = [
+      { minutes: 15, findings: [] },
+      { minutes: 60, findings: [spike] },
+    ];
+    // 100 expected in 15 minutes: twice that is beyond chance but not the fourfold of a 16-fold hour.
+    expect(sustainedFindings(windows, () => 200)).toEqual([]);
+    expect(sustainedFindings(windows, () => 420)).toEqual([spike]);
+  });
+
+  it('should not take a share falling over a longer window', () => {
+    const drop = {
+      ...finding('DROP', 120, 100),
+      detector: 'POLICY_WARN_ANOMALY',
+    } as unknown as Finding;
+    expect(
+      sustainedFindings(
+        [
+          { minutes: 15, findings: [] },
+          { minutes: 120, findings: [drop] },
+        ],
+        () => 0,
       ),
     ).toEqual([]);
   });

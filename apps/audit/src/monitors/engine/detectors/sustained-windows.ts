@@ -1,6 +1,8 @@
 import { Finding } from '../monitors.types';
 import { negativeBinomialLower, negativeBinomialUpper } from '../baselines/count-tests';
-import { seriesKey } from './detector-input';
+import { RateInput, SeriesOf, baselineDaysOf, seriesKey } from './detector-input';
+import { isWeekend } from './time-window';
+import { median } from '../baselines/seasonal-baseline';
 import { ERROR_RATE_SPECS } from './error-rate-detectors';
 import { RATE_SPECS } from './rate-detectors';
 
@@ -12,9 +14,21 @@ import { RATE_SPECS } from './rate-detectors';
  */
 const SUSTAINED_MINUTES = [60, 120];
 
-/** The windows a count or share detector of `windowMinutes` is judged over, its own first. */
-export function sustainedWindows(windowMinutes: number): number[] {
-  return [windowMinutes, ...SUSTAINED_MINUTES.filter((m) => m > windowMinutes)];
+/**
+ * The windows a count or share detector of `windowMinutes` is judged over, its own first; a longer
+ * window ending at `end` only when it starts on a day of the same kind (M6: weekday or weekend in
+ * UTC), since its baseline days are of its start's kind and two hours of a Saturday night judged
+ * against Friday nights is a drop of nothing.
+ */
+export function sustainedWindows(windowMinutes: number, end?: Date): number[] {
+  return [
+    windowMinutes,
+    ...SUSTAINED_MINUTES.filter(
+      (m) =>
+        m > windowMinutes &&
+        (!end || isWeekend(new Date(end.getTime() - m * 60_000)) === isWeekend(end)),
+    ),
+  ];
 }
 
 /** The detectors judged over the longer windows too: counts and shares, not novelty. */
@@ -33,8 +47,9 @@ export interface WindowFindings {
  * One finding per detector and subject at a tick: the detector's own window's (the sharpest
  * evidence of when it started), a longer window's only where the shorter saw nothing and the change
  * is still under way: the own window's count (`recent`) beyond what the longer window expected of
- * that many minutes at 1 % as a Poisson (up for a spike, down for a drop), so that an hour's window
- * does not keep finding a change for an hour after it ended.
+ * that many minutes at 1 % as a Poisson (up for a spike, down for a drop) and showing at least half
+ * the longer window's change on the log scale (the square root of its ratio), so that an hour's
+ * window does not keep finding a change for an hour after it ended.
  */
 export function sustainedFindings(
   byWindow: readonly WindowFindings[],
@@ -48,7 +63,9 @@ export function sustainedFindings(
       const key = `${finding.detector}:${finding.subject.type}:${finding.subject.id}`;
       const underway =
         minutes === own ||
-        (isSustainedDetector(finding.detector) && stillUnderway(finding, recent(finding), own));
+        (isSustainedDetector(finding.detector) &&
+          !(finding.direction === 'DROP' && isShareDetector(finding.detector)) &&
+          stillUnderway(finding, recent(finding), own));
       if (!seen.has(key) && underway) {
         seen.add(key);
         kept.push(finding);
@@ -59,17 +76,26 @@ export function sustainedFindings(
 }
 
 function stillUnderway(finding: Finding, recent: number | undefined, minutes: number): boolean {
-  const evidence = finding.evidence as { baselinePerMinute?: number };
+  const evidence = finding.evidence as { baselinePerMinute?: number; ratio?: number };
   if (recent === undefined || evidence.baselinePerMinute === undefined) {
     return false;
   }
   const expected = { mean: evidence.baselinePerMinute * minutes, size: POISSON_SIZE };
-  const tail =
-    finding.direction === 'DROP'
-      ? negativeBinomialLower(recent, expected)
-      : negativeBinomialUpper(recent, expected);
-  return tail <= UNDERWAY_TAIL;
+  // At least half the longer window's change, on the log scale, is still in the own window.
+  const halfWay = Math.sqrt(evidence.ratio ?? 1) * expected.mean;
+  return finding.direction === 'DROP'
+    ? recent <= halfWay && negativeBinomialLower(recent, expected) <= UNDERWAY_TAIL
+    : recent >= halfWay && negativeBinomialUpper(recent, expected) <= UNDERWAY_TAIL;
 }
+// A share falling over hours is most often an earlier share anomaly lifting the baseline days
+// (M19 pools them); the longer windows judge shares upward only.
+function isShareDetector(detector: string): boolean {
+  return (
+    (RATE_SPECS as Record<string, { shareOf?: string } | undefined>)[detector]?.shareOf !==
+    undefined
+  );
+}
+
 /** A negative binomial this large is a Poisson: the gate asks only whether the change is still there. */
 const POISSON_SIZE = 1e9;
 /** The own window's count must be at least this unlikely at the longer window's rate (z 2.33). */
@@ -83,3 +109,59 @@ export function detectorSeriesKey(finding: Finding): string {
       : (RATE_SPECS as Record<string, { metric: string } | undefined>)[finding.detector]?.metric;
   return seriesKey(finding.subject.type, finding.subject.id, metric ?? '');
 }
+
+/**
+ * M63: a longer window judges only the subjects whose own window could pass M62's gate: some
+ * series of theirs beyond its own window's usual count (the median of its M6 baseline days) at 5 %
+ * as a Poisson, either way, a looser cut than the gate's 1 %. The others' longer windows could
+ * raise nothing, and judging every subject three times tripled the detectors' work.
+ */
+/** M63: the subjects (ids) a longer window judges, the tenant always (its holidays, M43). */
+export function candidateSubjects(own: RateInput): string[] {
+  const daysOf = baselineDaysOf(own);
+  const candidates = new Set<string>([own.tenantId]);
+  for (const series of own.series.values()) {
+    if (isCandidate(series, daysOf(series.subjectType, series.subjectId), own.exposure)) {
+      candidates.add(series.subjectId);
+    }
+  }
+  return [...candidates];
+}
+
+export function candidatesOnly<T extends Pick<RateInput, 'byKind'>>(longer: T, own: RateInput): T {
+  const daysOf = baselineDaysOf(own);
+  const candidates = new Set<string>();
+  for (const series of own.series.values()) {
+    const subject = `${series.subjectType}:${series.subjectId}`;
+    if (
+      !candidates.has(subject) &&
+      isCandidate(series, daysOf(series.subjectType, series.subjectId), own.exposure)
+    ) {
+      candidates.add(subject);
+    }
+  }
+  const byKind = new Map<string, SeriesOf[]>();
+  for (const [kind, list] of longer.byKind) {
+    byKind.set(
+      kind,
+      list.filter((s) => candidates.has(`${s.subjectType}:${s.subjectId}`)),
+    );
+  }
+  return { ...longer, byKind };
+}
+
+function isCandidate(series: SeriesOf, days: readonly number[], exposure: number): boolean {
+  if (days.length === 0) {
+    return false;
+  }
+  const usual = {
+    mean: Math.max(0.5, median(days.map((d) => (series.days[d] ?? 0) / exposure))),
+    size: POISSON_SIZE,
+  };
+  const now = series.days[0] ?? 0;
+  return (
+    negativeBinomialUpper(now, usual) <= CANDIDATE_TAIL ||
+    negativeBinomialLower(now, usual) <= CANDIDATE_TAIL
+  );
+}
+const CANDIDATE_TAIL = 0.05;
