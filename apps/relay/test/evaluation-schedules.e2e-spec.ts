@@ -80,7 +80,9 @@ describe('scheduled evaluation packs', () => {
     const due = new Date(new Date(String(created.nextRunAt)).getTime() + 1_000);
     const job = relay.app.get(EvaluationScheduleJob);
 
-    expect(await job.tick(new Date(due.getTime() - 2_000))).toBe(0);
+    // The job ticks for every pack of the database: another test's pack may be due earlier.
+    await job.tick(new Date(due.getTime() - 2_000));
+    expect(await runsOf(created.id)).toEqual([]);
     expect(await job.tick(due)).toBeGreaterThanOrEqual(1);
     const run = await eventually(async () => {
       const [latest] = await runsOf(created.id);
