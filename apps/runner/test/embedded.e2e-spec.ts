@@ -186,7 +186,11 @@ describe('embedded one-process platform', () => {
         expect(found.items.filter((e) => e.details?.toolName === 'echo')).toHaveLength(2);
         return found;
       });
-      expect(trace.items.every((e) => e.eventType === 'COMMUNICATION_AUDIT')).toBe(true);
+      // Both hops, and the check of the call's arguments against the tool's schema (GR24).
+      expect([...new Set(trace.items.map((e) => e.eventType))].sort()).toEqual([
+        'COMMUNICATION_AUDIT',
+        'VALIDATION_RESULT',
+      ]);
       const [told] = await eventually(() => {
         const got = receiver.of('embedded').filter((r) => r.body.type === 'SUBSCRIPTION_CHANGED');
         expect(got).toHaveLength(1);
