@@ -1,6 +1,5 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import {
-  ConversationHop,
   ConversationHopsPage,
   ConversationHopsQuery,
   ConversationsPage,
@@ -10,10 +9,8 @@ import { Database } from '@agp/database';
 import { OWNER_QUERIES, OwnerQueries, StopListening } from '@agp/messaging';
 
 import { AUDIT_DATABASE } from '../database/tokens';
+import { contentBudgetPage } from '../events/content-budget-page';
 import { ConversationsRepository } from './conversations.repository';
-
-/** NATS refuses a message over 1 MiB: a page ends early once its captured content adds up. */
-const MAX_PAGE_CONTENT_CHARS = 600_000;
 
 /**
  * D44, D57: the audit service owns the trail (D4), so the relay asks it for conversations and
@@ -62,33 +59,6 @@ export class ConversationsAnswerer implements OnModuleInit, OnModuleDestroy {
     if (!conversation) {
       return null;
     }
-    const hops = withinBudget(rows);
-    const last = hops.at(-1);
-    const isFull = hops.length < rows.length || rows.length === query.limit;
-    return {
-      conversation,
-      hops,
-      ...(isFull && last ? { next: { afterAt: last.occurredAt, afterId: last.id } } : {}),
-    };
+    return { conversation, ...contentBudgetPage(rows, query.limit) };
   }
-}
-
-/** The first hops whose content fits the budget; a hop too big alone keeps only its digest. */
-function withinBudget(rows: ConversationHop[]): ConversationHop[] {
-  const kept: ConversationHop[] = [];
-  let chars = 0;
-  for (const hop of rows) {
-    const size = hop.content?.length ?? 0;
-    if (size > MAX_PAGE_CONTENT_CHARS) {
-      const { content: _dropped, ...digestOnly } = hop;
-      kept.push(digestOnly);
-      continue;
-    }
-    if (kept.length > 0 && chars + size > MAX_PAGE_CONTENT_CHARS) {
-      break;
-    }
-    kept.push(hop);
-    chars += size;
-  }
-  return kept;
 }

@@ -1,17 +1,11 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { RecordedHop, RecordedHopsPage, RecordedHopsQuery } from '@agp/contracts';
+import { RecordedHopsPage, RecordedHopsQuery } from '@agp/contracts';
 import { Database } from '@agp/database';
 import { OWNER_QUERIES, OwnerQueries, StopListening } from '@agp/messaging';
 
 import { AUDIT_DATABASE } from '../database/tokens';
+import { contentBudgetPage } from './content-budget-page';
 import { RecordedHopsRepository } from './recorded-hops.repository';
-
-/**
- * What one answer may carry in captured content: NATS refuses a message over 1 MiB, so a page
- * ends early when its content adds up, and a hop whose content alone is over this travels as a
- * digest-only hop, which a replay counts as unreplayable rather than guess (governance.md G10).
- */
-const MAX_PAGE_CONTENT_CHARS = 600_000;
 
 /**
  * D49 replay (governance.md G10): the audit service owns the trail (D4), so the relay asks it for
@@ -46,32 +40,6 @@ export class RecordedHopsAnswerer implements OnModuleInit, OnModuleDestroy {
         limit: query.limit,
       }),
     );
-    const hops = withinBudget(rows);
-    const last = hops.at(-1);
-    const isFull = hops.length < rows.length || rows.length === query.limit;
-    return {
-      hops,
-      ...(isFull && last ? { next: { afterAt: last.occurredAt, afterId: last.id } } : {}),
-    };
+    return contentBudgetPage(rows, query.limit);
   }
-}
-
-/** The first hops whose content fits the budget (at least one, its content dropped if alone too big). */
-function withinBudget(rows: RecordedHop[]): RecordedHop[] {
-  const kept: RecordedHop[] = [];
-  let chars = 0;
-  for (const hop of rows) {
-    const size = hop.content?.length ?? 0;
-    if (size > MAX_PAGE_CONTENT_CHARS) {
-      const { content: _dropped, ...digestOnly } = hop;
-      kept.push(digestOnly);
-      continue;
-    }
-    if (kept.length > 0 && chars + size > MAX_PAGE_CONTENT_CHARS) {
-      break;
-    }
-    kept.push(hop);
-    chars += size;
-  }
-  return kept;
 }
