@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { RELAY_DATABASE } from '../src/database/tokens';
 import { Database } from '@agp/database';
-import { EVENT_VERSION, EventEnvelope } from '@agp/contracts';
+import { EVENT_VERSION } from '@agp/contracts';
 import { deleteNatsStreams } from '@agp/messaging/testing';
 import {
   TEST_NATS_URL,
@@ -409,7 +409,7 @@ describe('webhooks', () => {
       tenantId: owner.tenantId,
       correlationId: randomUUID(),
       data: { tenantId: owner.tenantId, slug: 'earlier', change: 'UPDATED' },
-    } as EventEnvelope);
+    });
     await relay.publisher.publish('TENANT_LIFECYCLE', owner.tenantId, {
       tenantId: owner.tenantId,
       slug: 'later',
