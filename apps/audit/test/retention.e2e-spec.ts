@@ -77,4 +77,65 @@ describe('audit retention and partitions', () => {
       checkedCount: 1,
     });
   });
+
+  it('should prune the conversation index with the hops retention removes (CV16)', async () => {
+    const tenantId = randomUUID();
+    const old = new Date(Date.now() - 40 * 86_400_000).toISOString();
+    const hop = (keys: string[], occurredAt?: string) =>
+      auditEnvelope(
+        tenantId,
+        'COMMUNICATION_AUDIT',
+        {
+          actor: { type: 'AGENT', id: 'agent-1' },
+          source: { type: 'AGENT', id: 'agent-1' },
+          sink: { type: 'AGENT', id: 'agent-2' },
+          protocol: 'JSONRPC',
+          action: 'LOG',
+          details: { direction: 'REQUEST', conversationKeys: keys },
+        },
+        occurredAt ? { occurredAt } : {},
+      );
+    await app.get(IngestService).ingest([hop(['ctx:kept'], old), hop(['ctx:gone'], old)]);
+    await app.get(CheckpointsService).createCheckpoints(new Date(Date.now() - 35 * 86_400_000));
+    await app.get(IngestService).ingest([hop(['ctx:kept'])]);
+    await database.asSystem((tx) =>
+      tx.query(
+        `INSERT INTO audit.retention_policies (tenant_id, days) VALUES ($1, '{"TRAFFIC": 30}')`,
+        [tenantId],
+      ),
+    );
+    const index = () =>
+      database.asSystem(async (tx) => ({
+        conversations: await tx.query<Array<{ key: string; hop_count: number; started_at: Date }>>(
+          `SELECT key, hop_count, started_at FROM audit.conversations WHERE tenant_id = $1 ORDER BY key`,
+          [tenantId],
+        ),
+        keys: await tx.query<Array<{ key: string }>>(
+          `SELECT key FROM audit.conversation_keys WHERE tenant_id = $1 ORDER BY key`,
+          [tenantId],
+        ),
+        parties: await tx.query<Array<{ n: number }>>(
+          `SELECT count(*)::int AS n FROM audit.conversation_parties WHERE tenant_id = $1`,
+          [tenantId],
+        ),
+        hops: await tx.query<Array<{ n: number }>>(
+          `SELECT count(*)::int AS n FROM audit.conversation_hops WHERE tenant_id = $1`,
+          [tenantId],
+        ),
+      }));
+    expect((await index()).hops[0].n).toBe(3);
+
+    const run = await app.get(RetentionJobService).runOnce();
+    const after = await index();
+
+    expect(run.prunedConversationHops).toBe(2);
+    expect(run.removedConversations).toBe(1);
+    expect(after.hops[0].n).toBe(1);
+    expect(after.keys.map((k) => k.key)).toEqual(['ctx:kept']);
+    expect(after.conversations).toEqual([
+      { key: 'kept', hop_count: 1, started_at: expect.any(Date) as Date },
+    ]);
+    expect(after.conversations[0].started_at.getTime()).toBeGreaterThan(Date.parse(old));
+    expect(after.parties[0].n).toBe(2);
+  });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { RELAY_DATABASE } from '../src/database/tokens';
 import { Database } from '@agp/database';
+import { EVENT_VERSION } from '@agp/contracts';
 import { deleteNatsStreams } from '@agp/messaging/testing';
 import {
   TEST_NATS_URL,
@@ -393,6 +394,31 @@ describe('webhooks', () => {
       'after',
     ]);
     expect(listed).toHaveLength(2);
+  });
+
+  it('should not deliver an event that occurred before the webhook was set (W23)', async () => {
+    const owner = await TestCaller.create(relay.issuer, randomUUID(), ADMIN_PERMS);
+    const before = new Date(Date.now() - 60_000).toISOString();
+    await agentWithWebhook('set-later', owner);
+    // An event from before the webhook existed, reaching the relay only now (a slow outbox).
+    await relay.publisher.redeliver(relay.prefix, {
+      id: randomUUID(),
+      type: 'TENANT_LIFECYCLE',
+      version: EVENT_VERSION,
+      occurredAt: before,
+      tenantId: owner.tenantId,
+      correlationId: randomUUID(),
+      data: { tenantId: owner.tenantId, slug: 'earlier', change: 'UPDATED' },
+    });
+    await relay.publisher.publish('TENANT_LIFECYCLE', owner.tenantId, {
+      tenantId: owner.tenantId,
+      slug: 'later',
+      change: 'UPDATED',
+    });
+
+    // Consumed in stream order: once the later event is delivered, the earlier one was judged.
+    await eventually(() => expect(ofType('set-later', 'TENANT_LIFECYCLE')).toHaveLength(1));
+    expect(ofType('set-later', 'TENANT_LIFECYCLE')[0].body.data.slug).toBe('later');
   });
 
   it('should refuse a webhook URL that D37 forbids with a 400 naming webhookUrl, changing nothing', async () => {

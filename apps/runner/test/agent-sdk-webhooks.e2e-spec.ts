@@ -123,16 +123,6 @@ describe.each<PlatformMode>(['services', 'embedded'])('agent-sdk webhooks (%s)',
     return page.items;
   }
 
-  /**
-   * The deliveries a subscription makes; the agent's own creation may also be delivered when its
-   * event reaches the relay after the webhook was set (the embedded outbox drains 40 ms after a
-   * kick, F43).
-   */
-  async function subscriptionDeliveriesOf(client: AgentClient): Promise<Delivery[]> {
-    const kinds = ['SUBSCRIPTION_CHANGED', 'MCP_GRANTS_CHANGED'];
-    return (await deliveriesOf(client)).filter((d) => kinds.includes(d.eventType));
-  }
-
   const mcpServer = (): Promise<string> => world.mcpServer('https://tools.example.com/mcp');
 
   it('should refresh the agent’s directory when the platform delivers a subscription change to its admin surface', async () => {
@@ -149,7 +139,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('agent-sdk webhooks (%s)',
         expect(runtime.directory.mcpServers.map((s) => s.mcpServerId)).toEqual([serverId]);
       });
       const delivered = await eventually(async () => {
-        const items = await subscriptionDeliveriesOf(runtime.client);
+        const items = await deliveriesOf(runtime.client);
         expect(items.filter((d) => d.status === 'DELIVERED')).toHaveLength(2);
         return items;
       });
@@ -234,7 +224,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('agent-sdk webhooks (%s)',
       const serverId = await mcpServer();
       await world.subscribe(agent.id, serverId);
       const failed = await eventually(async () => {
-        const items = await subscriptionDeliveriesOf(runtime.client);
+        const items = await deliveriesOf(runtime.client);
         expect(items.map((d) => d.status)).toEqual(['FAILED', 'FAILED']);
         return items;
       });
@@ -251,7 +241,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('agent-sdk webhooks (%s)',
         expect(runtime.directory.mcpServers.map((s) => s.mcpServerId)).toEqual([serverId]);
       });
       const redelivered = await eventually(async () => {
-        const items = await subscriptionDeliveriesOf(runtime.client);
+        const items = await deliveriesOf(runtime.client);
         expect(items.map((d) => d.status)).toEqual(['DELIVERED', 'DELIVERED']);
         return items;
       });

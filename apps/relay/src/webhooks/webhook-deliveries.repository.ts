@@ -34,27 +34,38 @@ export interface DeliveryFilter {
 /** Deliveries owed to agents' webhooks and their attempts (D19). */
 @Injectable()
 export class WebhookDeliveriesRepository {
-  async recipients(tx: Tx, tenantId: string, audience: WebhookAudience): Promise<string[]> {
-    const having = `tenant_id = $1 AND webhook_url IS NOT NULL AND status <> 'DELETED'`;
+  /** W23: only webhooks set by the time the event occurred hear it. */
+  async recipients(
+    tx: Tx,
+    tenantId: string,
+    audience: WebhookAudience,
+    occurredAt: string,
+  ): Promise<string[]> {
+    const having = `tenant_id = $1 AND webhook_url IS NOT NULL AND status <> 'DELETED'
+      AND webhook_set_at <= $2`;
     let rows: Row[] = [];
     switch (audience.kind) {
       case 'nobody':
         return [];
       case 'tenant':
-        rows = await tx.query(`SELECT id FROM relay.agents WHERE ${having}`, [tenantId]);
+        rows = await tx.query(`SELECT id FROM relay.agents WHERE ${having}`, [
+          tenantId,
+          occurredAt,
+        ]);
         break;
       case 'agents':
-        rows = await tx.query(`SELECT id FROM relay.agents WHERE ${having} AND id = ANY($2)`, [
+        rows = await tx.query(`SELECT id FROM relay.agents WHERE ${having} AND id = ANY($3)`, [
           tenantId,
+          occurredAt,
           audience.agentIds,
         ]);
         break;
       case 'agent-and-callers':
         rows = await tx.query(
-          `SELECT id FROM relay.agents WHERE ${having} AND (($3 AND id = $2) OR id IN (
+          `SELECT id FROM relay.agents WHERE ${having} AND (($4 AND id = $3) OR id IN (
              SELECT source_id FROM relay.subscriptions
-             WHERE tenant_id = $1 AND kind = 'AGENT_TO_AGENT' AND target_id = $2))`,
-          [tenantId, audience.agentId, audience.includesAgent],
+             WHERE tenant_id = $1 AND kind = 'AGENT_TO_AGENT' AND target_id = $3))`,
+          [tenantId, occurredAt, audience.agentId, audience.includesAgent],
         );
         break;
     }

@@ -12,7 +12,12 @@ export class WebhookFanOut {
   constructor(private readonly deliveries: WebhookDeliveriesRepository) {}
 
   async apply(event: WebhookEvent, tx: Tx): Promise<void> {
-    const agentIds = await this.deliveries.recipients(tx, event.tenantId, audienceOf(event));
+    const agentIds = await this.deliveries.recipients(
+      tx,
+      event.tenantId,
+      audienceOf(event),
+      event.occurredAt,
+    );
     await this.deliveries.insert(
       tx,
       event.tenantId,

@@ -36,7 +36,8 @@ export class WebhookSettingsRepository {
   ): Promise<void> {
     await tx.query(
       `UPDATE relay.agents SET webhook_url = $3,
-         webhook_secret_ciphertext = coalesce($4, webhook_secret_ciphertext), updated_at = now()
+         webhook_secret_ciphertext = coalesce($4, webhook_secret_ciphertext), updated_at = now(),
+         webhook_set_at = CASE WHEN webhook_url IS NULL THEN now() ELSE webhook_set_at END
        WHERE tenant_id = $1 AND id = $2`,
       [tenantId, agentId, url, secretCiphertext ?? null],
     );
@@ -45,7 +46,7 @@ export class WebhookSettingsRepository {
   /** No webhook any more: its secrets go with it, so a URL set later gets a fresh one. */
   async clear(tx: Tx, tenantId: string, agentId: string): Promise<void> {
     await tx.query(
-      `UPDATE relay.agents SET webhook_url = NULL, webhook_secret_ciphertext = NULL,
+      `UPDATE relay.agents SET webhook_url = NULL, webhook_secret_ciphertext = NULL, webhook_set_at = NULL,
          webhook_previous_secret_ciphertext = NULL, webhook_previous_secret_expires_at = NULL, updated_at = now()
        WHERE tenant_id = $1 AND id = $2`,
       [tenantId, agentId],

@@ -41,8 +41,10 @@ export class TelemetryStoreRepository {
       );
       return;
     }
+    // An export's items share their resource and scope objects: each is written as JSON once (A41).
+    const json = new Map<object, string>();
     const lines = items.map((item) =>
-      columns.map((c) => copyValue(c.type, c.value(item, sender, receivedAt))).join('\t'),
+      columns.map((c) => copyValue(c.type, c.value(item, sender, receivedAt), json)).join('\t'),
     );
     const client = (tx.queryRunner as unknown as { databaseConnection: PoolClient })
       .databaseConnection;
@@ -53,9 +55,20 @@ export class TelemetryStoreRepository {
   }
 }
 
-function copyValue(type: string, value: ColumnValue): string {
+function copyValue(type: string, value: ColumnValue, json: Map<object, string>): string {
   if (type === 'jsonb') {
-    return value === null ? copyField(null) : copyField(JSON.stringify(value));
+    if (value === null) {
+      return copyField(null);
+    }
+    if (typeof value !== 'object') {
+      return copyField(JSON.stringify(value));
+    }
+    let text = json.get(value);
+    if (text === undefined) {
+      text = copyField(JSON.stringify(value));
+      json.set(value, text);
+    }
+    return text;
   }
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
     return copyField(String(value));
