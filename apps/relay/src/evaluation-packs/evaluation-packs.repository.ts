@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { iso, Row, str, Tx } from '@agp/database';
 
-import { EndpointReference, Evaluation, Hop } from './evaluation-pack.types';
+import { EndpointReference, Evaluation, Hop, LiveDouble } from './evaluation-pack.types';
 
 export interface PackRow {
   id: string;
@@ -13,6 +13,8 @@ export interface PackRow {
   schedule?: string;
   nextRunAt?: string;
   alertOnFailure: boolean;
+  /** G19: the sandbox doubles of its LIVE runs. */
+  liveDoubles: LiveDouble[];
   lastRunId?: string;
   createdAt: string;
   updatedAt: string;
@@ -29,7 +31,7 @@ export interface DuePack {
 export type NewEvaluation = Omit<Evaluation, 'createdAt' | 'updatedAt'>;
 
 const PACK_COLUMNS = `p.id, p.name, p.description, p.owner_user_id, coalesce(u.display_name, u.email, p.owner_label) AS owner_label,
-  p.enabled, p.schedule, p.next_run_at, p.alert_on_failure, p.last_run_id, p.created_at, p.updated_at`;
+  p.enabled, p.schedule, p.next_run_at, p.alert_on_failure, p.live_doubles, p.last_run_id, p.created_at, p.updated_at`;
 const PACK_FROM = `relay.evaluation_packs p
   LEFT JOIN relay.users u ON u.id = p.owner_user_id AND u.status <> 'DELETED'`;
 
@@ -43,8 +45,8 @@ export class EvaluationPacksRepository {
   ): Promise<void> {
     await tx.query(
       `INSERT INTO relay.evaluation_packs (id, tenant_id, name, description, owner_user_id, owner_label, enabled,
-         schedule, next_run_at, alert_on_failure)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+         schedule, next_run_at, alert_on_failure, live_doubles)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
         pack.id,
         tenantId,
@@ -56,6 +58,7 @@ export class EvaluationPacksRepository {
         pack.schedule ?? null,
         pack.nextRunAt ?? null,
         pack.alertOnFailure,
+        JSON.stringify(pack.liveDoubles),
       ],
     );
   }
@@ -72,12 +75,14 @@ export class EvaluationPacksRepository {
       ownerLabel?: string;
       enabled?: boolean | null;
       alertOnFailure?: boolean | null;
+      liveDoubles?: LiveDouble[] | null;
     },
   ): Promise<void> {
     await tx.query(
       `UPDATE relay.evaluation_packs SET name = coalesce($3, name), description = coalesce($4, description),
          owner_user_id = coalesce($5, owner_user_id), owner_label = CASE WHEN $5::uuid IS NULL THEN owner_label ELSE $6 END,
-         enabled = coalesce($7, enabled), alert_on_failure = coalesce($8, alert_on_failure), updated_at = now()
+         enabled = coalesce($7, enabled), alert_on_failure = coalesce($8, alert_on_failure),
+         live_doubles = coalesce($9::jsonb, live_doubles), updated_at = now()
        WHERE tenant_id = $1 AND id = $2`,
       [
         tenantId,
@@ -88,6 +93,7 @@ export class EvaluationPacksRepository {
         changes.ownerLabel ?? null,
         changes.enabled ?? null,
         changes.alertOnFailure ?? null,
+        changes.liveDoubles ? JSON.stringify(changes.liveDoubles) : null,
       ],
     );
   }
@@ -120,6 +126,15 @@ export class EvaluationPacksRepository {
       name: String(row.name),
       schedule: str(row.schedule)!,
     }));
+  }
+
+  /** G19: the pack's sandbox doubles (none for a deleted pack). */
+  async liveDoubles(tx: Tx, tenantId: string, id: string): Promise<LiveDouble[]> {
+    const rows: Row[] = await tx.query(
+      `SELECT live_doubles FROM relay.evaluation_packs WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
+    return (rows[0]?.live_doubles ?? []) as LiveDouble[];
   }
 
   /** G14: whether a failing run of the pack raises an alert (false for a deleted pack). */
@@ -276,6 +291,7 @@ function toPack(row: Row): PackRow {
     ...(typeof row.schedule === 'string' ? { schedule: row.schedule } : {}),
     ...(row.next_run_at ? { nextRunAt: iso(row.next_run_at) } : {}),
     alertOnFailure: row.alert_on_failure === true,
+    liveDoubles: (row.live_doubles ?? []) as LiveDouble[],
     lastRunId: str(row.last_run_id),
     createdAt: iso(row.created_at)!,
     updatedAt: iso(row.updated_at)!,

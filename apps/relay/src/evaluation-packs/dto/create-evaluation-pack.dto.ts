@@ -1,6 +1,18 @@
-import { IsBoolean, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 
 import { IsPackSchedule } from '../pack-schedule';
+import { LiveDoubleDto } from './live-double.dto';
 
 /** Operation 3's body (D15). */
 export class CreateEvaluationPackDto {
@@ -35,4 +47,12 @@ export class CreateEvaluationPackDto {
   @IsOptional()
   @IsBoolean()
   alertOnFailure?: boolean;
+
+  /** Beyond the specification (G19): the sandbox doubles of LIVE runs, one per target at most; `[]` removes them. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => LiveDoubleDto)
+  liveDoubles?: LiveDoubleDto[];
 }

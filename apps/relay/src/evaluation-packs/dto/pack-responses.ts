@@ -1,4 +1,4 @@
-import { Evaluation, EvaluationRun } from '../evaluation-pack.types';
+import { Evaluation, EvaluationRun, LiveDouble } from '../evaluation-pack.types';
 
 export type {
   EndpointReference,
@@ -8,6 +8,7 @@ export type {
   CheckVerdict,
   HopVerdict,
   EvaluationVerdict,
+  LiveDouble,
 } from '../evaluation-pack.types';
 
 // The API shows these records as the repositories read them; the interfaces give the OpenAPI
@@ -29,6 +30,8 @@ export interface EvaluationPackResponse {
   nextRunAt?: string;
   /** G14: whether a failing run raises an EVALUATION_RUN_FAILED alert. */
   alertOnFailure: boolean;
+  /** G19: the sandbox doubles LIVE runs reach in place of these targets' upstreams. */
+  liveDoubles: LiveDouble[];
   evaluations: EvaluationResponse[];
   lastRun?: RunResponse;
   createdAt: string;
