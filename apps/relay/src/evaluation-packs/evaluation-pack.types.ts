@@ -95,6 +95,8 @@ export interface HopVerdict {
     error?: string;
   }>;
   maskedMessage: { text: string; json: unknown };
+  /** G17, LIVE runs only: the reasons of the decision applied (a refusal's before any policy too). */
+  reasons?: string[];
   /** G17, LIVE runs only: the hop's audit event id (D33's `decisionId`). */
   decisionId?: string;
   /** G17, LIVE runs only: what became of the hop (NOT_REACHED: the traffic never made it). */

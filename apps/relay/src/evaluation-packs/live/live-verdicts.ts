@@ -66,6 +66,7 @@ function observedVerdict(hop: Hop, observed: ObservedHop): HopVerdict {
       ...(b.error ? { error: b.error } : {}),
     })),
     maskedMessage: decision.maskedMessage,
+    reasons: decision.reasons,
     decisionId: observed.decisionId,
     outcome: outcomeOf(observed, decision),
     ...(observed.hitlRequestId ? { hitlRequestId: observed.hitlRequestId } : {}),
