@@ -111,6 +111,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     // G16: a LIVE evaluation run drives the MCP and A2A paths in this process.
     McpRelayService,
     A2aRelayService,
+    LlmRelayService,
     EvaluationTaps,
     TrafficGuard,
     TrafficDirectory,

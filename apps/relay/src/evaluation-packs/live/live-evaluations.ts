@@ -7,11 +7,15 @@ import { EvaluationTap, EvaluationTaps } from '../../traffic/pipeline/evaluation
 import { MissingDouble } from '../../traffic/pipeline/sandbox-doubles';
 import { SandboxDouble, TrafficCaller } from '../../traffic/pipeline/traffic-intake';
 import { McpRelayService } from '../../traffic/mcp/mcp-relay.service';
+import { LlmRelayService } from '../../traffic/llm/llm-relay.service';
 import { EvaluationResponse, EvaluationVerdict } from '../dto/pack-responses';
 import { LiveDouble } from '../evaluation-pack.types';
 import { UnsendableInput, a2aRequestOf, mcpRequestOf } from './live-messages';
-import { DrivenTraffic, driveA2a, driveMcp } from './live-traffic';
+import { DrivenTraffic, driveA2a, driveLlm, driveMcp } from './live-traffic';
 import { liveVerdict, unsendable } from './live-verdicts';
+
+/** G16: the paths a LIVE run drives, by the evaluation's target. */
+const LIVE_TARGETS: ReadonlySet<string> = new Set(['MCP_SERVER', 'AGENT', 'LLM_GATEWAY']);
 
 /** G20: how long one evaluation's traffic may take before the run moves on without it. */
 export const LIVE_EVALUATION_TIMEOUT_MS = 30_000;
@@ -38,6 +42,7 @@ export class LiveEvaluations {
   constructor(
     private readonly mcp: McpRelayService,
     private readonly a2a: A2aRelayService,
+    private readonly llm: LlmRelayService,
     private readonly taps: EvaluationTaps,
     private readonly holds: HitlHolds,
   ) {}
@@ -56,10 +61,10 @@ export class LiveEvaluations {
         `a LIVE run sends as the evaluation's source agent; the source is ${evaluation.source.type}`,
       );
     }
-    if (evaluation.target.type !== 'MCP_SERVER' && evaluation.target.type !== 'AGENT') {
+    if (!LIVE_TARGETS.has(evaluation.target.type)) {
       return unsendable(
         evaluation,
-        `a LIVE run reaches an MCP server or an agent; the target is ${evaluation.target.type}`,
+        `a LIVE run reaches an MCP server, an agent or an LLM gateway; the target is ${evaluation.target.type}`,
       );
     }
     const correlationId = liveCorrelationId(run.runId);
@@ -97,9 +102,14 @@ export class LiveEvaluations {
     signal: AbortSignal,
   ): Promise<DrivenTraffic> {
     const targetId = evaluation.target.id;
-    return evaluation.target.type === 'MCP_SERVER'
-      ? driveMcp(this.mcp, caller, targetId, mcpRequestOf(evaluation), tap, signal)
-      : driveA2a(this.a2a, caller, targetId, a2aRequestOf(evaluation), signal);
+    switch (evaluation.target.type) {
+      case 'MCP_SERVER':
+        return driveMcp(this.mcp, caller, targetId, mcpRequestOf(evaluation), tap, signal);
+      case 'AGENT':
+        return driveA2a(this.a2a, caller, targetId, a2aRequestOf(evaluation), signal);
+      default:
+        return driveLlm(this.llm, caller, targetId, evaluation);
+    }
   }
 
   /** G20: the run's cancellation or the evaluation's time limit, whichever comes first. */

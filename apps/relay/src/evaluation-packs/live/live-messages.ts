@@ -61,3 +61,18 @@ export function a2aRequestOf(evaluation: EvaluationResponse): JsonRpcMessage {
     params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts } },
   });
 }
+
+/**
+ * G16: a chat request as the input (it has `messages`) is sent as written, without streaming
+ * unless it asks for it; otherwise one user message of the input, to the gateway's `model`.
+ */
+export function llmRequestOf(evaluation: EvaluationResponse, model: string | undefined): Json {
+  const input = initialMessage(evaluation.input) as Json;
+  if (Array.isArray(input.messages)) {
+    return { ...input, model: typeof input.model === 'string' ? input.model : model };
+  }
+  if (model === undefined) {
+    throw new UnsendableInput('the LLM gateway offers no model to send the input to');
+  }
+  return { model, messages: [{ role: 'user', content: evaluation.input }] };
+}

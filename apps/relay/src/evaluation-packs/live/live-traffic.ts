@@ -1,6 +1,6 @@
 import { IncomingHttpHeaders } from 'node:http';
 
-import { HttpProblem } from '@agp/http';
+import { DomainException } from '@agp/http';
 
 import { A2aAnswer } from '../../traffic/a2a/a2a-exchange';
 import { A2aRelayService } from '../../traffic/a2a/a2a-relay.service';
@@ -9,7 +9,10 @@ import { TrafficCaller } from '../../traffic/pipeline/traffic-intake';
 import { JsonRpcMessage } from '../../traffic/mcp/json-rpc';
 import { McpAnswer } from '../../traffic/mcp/mcp-exchange';
 import { McpRelayService } from '../../traffic/mcp/mcp-relay.service';
-import { LIVE_MCP_REVISION } from './live-messages';
+import { LlmAnswer } from '../../traffic/llm/llm-answer';
+import { LlmRelayService } from '../../traffic/llm/llm-relay.service';
+import { EvaluationResponse } from '../dto/pack-responses';
+import { LIVE_MCP_REVISION, llmRequestOf } from './live-messages';
 import { StreamReader } from './stream-reader';
 
 /** What the caller was answered: the status and every message (a stream's, in order). */
@@ -52,15 +55,28 @@ export async function readAnswer(
   return { status: 200, messages: reader.messages(), headers };
 }
 
+/** T20: a completion (streamed to its end; a failover before the first event answers JSON). */
+async function readLlmAnswer(answer: LlmAnswer): Promise<Delivered> {
+  if (answer.kind === 'json') {
+    return { status: answer.status, messages: [answer.body], headers: answer.headers };
+  }
+  const reader = new StreamReader();
+  const instead = await answer.run(() => reader.writer);
+  if (instead) {
+    return { status: instead.status, messages: [instead.body], headers: instead.headers };
+  }
+  return { status: 200, messages: reader.messages(), headers: answer.headers };
+}
+
 /** A refusal the path throws (D32's 403, a missing target's 404) is an answer too. */
-async function answerOf(
-  answering: Promise<McpAnswer | A2aAnswer>,
-  signal: AbortSignal,
+async function answerOf<A>(
+  answering: Promise<A>,
+  read: (answer: A) => Promise<Delivered>,
 ): Promise<Delivered> {
   try {
-    return await readAnswer(await answering, signal);
+    return await read(await answering);
   } catch (error) {
-    if (!(error instanceof HttpProblem)) {
+    if (!(error instanceof DomainException)) {
       throw error;
     }
     return { status: error.status, messages: [], headers: {}, problem: error.message };
@@ -110,7 +126,7 @@ export async function driveMcp(
   const firstTry = tap.hops.length;
   const opened = await answerOf(
     relay.post({ ...caller, headers: base }, serverId, initialize),
-    signal,
+    (a) => readAnswer(a, signal),
   );
   const accepted = opened.messages[0] as JsonRpcMessage | undefined;
   const revision = (accepted?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
@@ -123,7 +139,7 @@ export async function driveMcp(
     const firstHop = tap.hops.length;
     const answered = await answerOf(
       relay.post({ ...caller, headers: base }, serverId, request),
-      signal,
+      (a) => readAnswer(a, signal),
     );
     return { firstHop, ended: endedBy(answered) };
   }
@@ -165,6 +181,23 @@ export async function driveA2a(
     'content-type': 'application/json',
     'a2a-version': '1.0',
   };
-  const answered = await answerOf(relay.post({ ...caller, headers }, targetId, request), signal);
+  const answered = await answerOf(relay.post({ ...caller, headers }, targetId, request), (a) =>
+    readAnswer(a, signal),
+  );
+  return { firstHop: 0, ended: endedBy(answered) };
+}
+
+/** G16: one chat completion through the gateway, to the model the input names or its first one. */
+export async function driveLlm(
+  relay: LlmRelayService,
+  caller: TrafficCaller,
+  gatewayId: string,
+  evaluation: EvaluationResponse,
+): Promise<DrivenTraffic> {
+  const listed = await answerOf(relay.models(caller, gatewayId), readLlmAnswer);
+  const models = (listed.messages[0] as { data?: Array<{ id?: unknown }> } | undefined)?.data;
+  const first = models?.find((m) => typeof m.id === 'string')?.id as string | undefined;
+  const request = llmRequestOf(evaluation, first);
+  const answered = await answerOf(relay.complete(caller, gatewayId, request), readLlmAnswer);
   return { firstHop: 0, ended: endedBy(answered) };
 }
