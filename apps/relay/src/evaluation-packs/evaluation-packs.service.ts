@@ -45,6 +45,7 @@ export class EvaluationPacksService {
         const liveDoubles = await this.doubles(tx, ctx.tenantId, dto.liveDoubles ?? []);
         await this.packs.insertPack(tx, ctx.tenantId, {
           liveDoubles,
+          scheduleExecutionMode: dto.scheduleExecutionMode ?? 'SIMULATED',
           id,
           name: dto.name,
           description: dto.description,
@@ -256,6 +257,7 @@ export class EvaluationPacksService {
       ...(pack.schedule ? { schedule: pack.schedule, nextRunAt: pack.nextRunAt } : {}),
       alertOnFailure: pack.alertOnFailure,
       liveDoubles: pack.liveDoubles,
+      scheduleExecutionMode: pack.scheduleExecutionMode,
       evaluations: evaluations.filter((e) => e.packId === pack.id),
       lastRun: lastRuns.find((r) => r.runId === pack.lastRunId),
       createdAt: pack.createdAt,

@@ -3,19 +3,24 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { RELAY_SCHEMA } from '../tokens';
 
 /**
- * LIVE evaluation packs (issue 39 § 3, governance.md G19): the sandbox doubles a pack's LIVE runs
- * reach in place of its targets' own upstreams (`[{targetType, targetId, url | doubleId}]`).
+ * LIVE evaluation packs (issue 39 § 3, governance.md G19, G22): the sandbox doubles a pack's LIVE
+ * runs reach in place of its targets' own upstreams (`[{targetType, targetId, url | doubleId}]`),
+ * and the execution mode of its SCHEDULE runs.
  */
 export class AddEvaluationPackLiveDoubles1765450000000 implements MigrationInterface {
   name = 'AddEvaluationPackLiveDoubles1765450000000';
 
   async up(runner: QueryRunner): Promise<void> {
-    await runner.query(
-      `ALTER TABLE ${RELAY_SCHEMA}.evaluation_packs ADD COLUMN live_doubles jsonb NOT NULL DEFAULT '[]'`,
-    );
+    await runner.query(`
+      ALTER TABLE ${RELAY_SCHEMA}.evaluation_packs
+        ADD COLUMN live_doubles jsonb NOT NULL DEFAULT '[]',
+        ADD COLUMN schedule_execution_mode text NOT NULL DEFAULT 'SIMULATED'
+          CHECK (schedule_execution_mode IN ('SIMULATED', 'LIVE'))`);
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    await runner.query(`ALTER TABLE ${RELAY_SCHEMA}.evaluation_packs DROP COLUMN live_doubles`);
+    await runner.query(
+      `ALTER TABLE ${RELAY_SCHEMA}.evaluation_packs DROP COLUMN schedule_execution_mode, DROP COLUMN live_doubles`,
+    );
   }
 }

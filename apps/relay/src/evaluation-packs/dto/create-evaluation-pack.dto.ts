@@ -1,8 +1,10 @@
+import { EXECUTION_MODES, ExecutionMode } from '@agp/contracts';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
+  IsIn,
   IsOptional,
   IsString,
   IsUUID,
@@ -47,6 +49,11 @@ export class CreateEvaluationPackDto {
   @IsOptional()
   @IsBoolean()
   alertOnFailure?: boolean;
+
+  /** Beyond the specification (G22): how SCHEDULE runs execute, SIMULATED (default) or LIVE. */
+  @IsOptional()
+  @IsIn(EXECUTION_MODES)
+  scheduleExecutionMode?: ExecutionMode;
 
   /** Beyond the specification (G19): the sandbox doubles of LIVE runs, one per target at most; `[]` removes them. */
   @IsOptional()

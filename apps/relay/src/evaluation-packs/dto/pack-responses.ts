@@ -1,3 +1,5 @@
+import { ExecutionMode } from '@agp/contracts';
+
 import { Evaluation, EvaluationRun, LiveDouble } from '../evaluation-pack.types';
 
 export type {
@@ -32,6 +34,8 @@ export interface EvaluationPackResponse {
   alertOnFailure: boolean;
   /** G19: the sandbox doubles LIVE runs reach in place of these targets' upstreams. */
   liveDoubles: LiveDouble[];
+  /** G22: how its SCHEDULE runs execute. */
+  scheduleExecutionMode: ExecutionMode;
   evaluations: EvaluationResponse[];
   lastRun?: RunResponse;
   createdAt: string;
