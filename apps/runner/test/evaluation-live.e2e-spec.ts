@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
+import { Client } from 'pg';
+
 import {
   A2aTestAgent,
   McpTestServer,
@@ -489,5 +491,49 @@ describe('LIVE evaluation packs', () => {
     } finally {
       peer.release();
     }
+  });
+
+  it('should end a LIVE run whose relay stopped FAILED without sending its traffic again', async () => {
+    const marker = randomUUID();
+    const packId = await pack([
+      {
+        name: 'sent once at most',
+        source: caller,
+        target: server,
+        input: JSON.stringify({ text: marker }),
+        hops: [hop(caller, server, { toolName: 'echo', expectedAction: 'LOG' })],
+      },
+    ]);
+    const runId = randomUUID();
+    const client = new Client({ connectionString: platform.databaseUrl });
+    await client.connect();
+    try {
+      // As a relay that stopped mid-run leaves it: RUNNING, its last sign of life 11 minutes ago.
+      await client.query(
+        `INSERT INTO relay.evaluation_runs (id, tenant_id, pack_id, pack_name, status, trigger_source,
+           execution_mode, started_at, created_at)
+         VALUES ($1, $2, $3, 'stopped', 'RUNNING', 'API', 'LIVE', now() - interval '11 minutes',
+           now() - interval '11 minutes')`,
+        [runId, world.tenantId, packId],
+      );
+    } finally {
+      await client.end();
+    }
+
+    const run = await eventually(
+      async () => {
+        const found = await world.ok<Run>(
+          'GET',
+          `/relay/v1/evaluation-packs/${packId}/runs/${runId}`,
+        );
+        expect(found.status).toBe('FAILED');
+        return found;
+      },
+      60,
+      500,
+    );
+
+    expect(run.errorMessage).toContain('not sent again');
+    expect(callsWith(tools, marker)).toBe(0);
   });
 });

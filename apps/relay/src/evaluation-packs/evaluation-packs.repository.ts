@@ -301,7 +301,7 @@ function toPack(row: Row): PackRow {
     ...(row.next_run_at ? { nextRunAt: iso(row.next_run_at) } : {}),
     alertOnFailure: row.alert_on_failure === true,
     liveDoubles: (row.live_doubles ?? []) as LiveDouble[],
-    scheduleExecutionMode: String(row.schedule_execution_mode ?? 'SIMULATED') as ExecutionMode,
+    scheduleExecutionMode: (str(row.schedule_execution_mode) ?? 'SIMULATED') as ExecutionMode,
     lastRunId: str(row.last_run_id),
     createdAt: iso(row.created_at)!,
     updatedAt: iso(row.updated_at)!,

@@ -105,9 +105,10 @@ export class EvaluationRunsRepository {
       tx,
       `WITH picked AS (
          SELECT id, status AS was FROM relay.evaluation_runs
-          WHERE status = 'PENDING' OR (status = 'RUNNING' AND started_at < now() - $1::interval)
+          WHERE status = 'PENDING'
+             OR (status = 'RUNNING' AND coalesce(heartbeat_at, started_at) < now() - $1::interval)
           ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
-       UPDATE relay.evaluation_runs r SET status = 'RUNNING', started_at = now()
+       UPDATE relay.evaluation_runs r SET status = 'RUNNING', started_at = now(), heartbeat_at = NULL
          FROM picked WHERE r.id = picked.id
        RETURNING r.id, r.tenant_id, r.pack_id, r.execution_mode, picked.was`,
       [staleAfter],
@@ -138,11 +139,19 @@ export class EvaluationRunsRepository {
     return rows.length > 0;
   }
 
-  async isCanceled(tx: Tx, tenantId: string, runId: string): Promise<boolean> {
-    const rows: Row[] = await tx.query(
-      `SELECT status FROM relay.evaluation_runs WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, runId],
-    );
+  /** G20, G21: whether the run was canceled; `beat` also says it is still running here. */
+  async isCanceled(tx: Tx, tenantId: string, runId: string, beat = false): Promise<boolean> {
+    const rows: Row[] = beat
+      ? await returning(
+          tx,
+          `UPDATE relay.evaluation_runs SET heartbeat_at = CASE WHEN status = 'RUNNING' THEN now() ELSE heartbeat_at END
+            WHERE tenant_id = $1 AND id = $2 RETURNING status`,
+          [tenantId, runId],
+        )
+      : await tx.query(
+          `SELECT status FROM relay.evaluation_runs WHERE tenant_id = $1 AND id = $2`,
+          [tenantId, runId],
+        );
     return rows[0]?.status === 'CANCELED';
   }
 

@@ -18,8 +18,10 @@ import { simulateEvaluation } from './simulate-evaluation';
 
 export const RUN_POLL_INTERVAL = Symbol('relay:run-poll-interval');
 
-/** G21: how often a running run looks whether it was canceled (between evaluations). */
+/** G21: how often a running run looks whether it was canceled. */
 const CANCEL_CHECK_MS = 500;
+/** G20: every this many checks, the run also beats (a RUNNING run without one for 10 min is taken over). */
+const CHECKS_PER_HEARTBEAT = 60;
 
 /**
  * D27, F30: a claim loop woken by runs started here, polling for those of other replicas or
@@ -113,9 +115,11 @@ export class RunExecutor extends ClaimLoopWorker<ClaimedRun> {
       return failed('the relay running this LIVE run stopped; its traffic is not sent again');
     }
     const canceled = new AbortController();
+    let checks = 0;
     const watch = setInterval(() => {
+      const beat = ++checks % CHECKS_PER_HEARTBEAT === 0;
       void this.database
-        .inTenant(tenantId, (tx) => this.runs.isCanceled(tx, tenantId, claimed.runId))
+        .inTenant(tenantId, (tx) => this.runs.isCanceled(tx, tenantId, claimed.runId, beat))
         .then((isCanceled) => isCanceled && canceled.abort())
         .catch(() => undefined);
     }, CANCEL_CHECK_MS);

@@ -18,7 +18,7 @@ function isRequest(value: unknown): value is Json & { method: string } {
 
 /** A JSON-RPC request as written is sent as it is (its id made ours, so answers pair up). */
 function asRequest(value: Json & { method: string }): JsonRpcMessage {
-  return { ...value, jsonrpc: '2.0', id: 1 } as JsonRpcMessage;
+  return { ...value, jsonrpc: '2.0', id: 1 };
 }
 
 /**
