@@ -12,6 +12,7 @@ import { EvaluationResponse, EvaluationVerdict } from '../dto/pack-responses';
 import { LiveDouble } from '../evaluation-pack.types';
 import { UnsendableInput, a2aRequestOf, mcpRequestOf } from './live-messages';
 import { DrivenTraffic, driveA2a, driveLlm, driveMcp } from './live-traffic';
+import { skipped } from '../verdicts';
 import { liveVerdict, unsendable } from './live-verdicts';
 
 /** G16: the paths a LIVE run drives, by the evaluation's target. */
@@ -53,7 +54,7 @@ export class LiveEvaluations {
     signal: AbortSignal,
   ): Promise<EvaluationVerdict> {
     if (!evaluation.enabled) {
-      return { evaluationId: evaluation.id, name: evaluation.name, status: 'SKIPPED', hops: [] };
+      return skipped(evaluation);
     }
     if (evaluation.source.type !== 'AGENT') {
       return unsendable(

@@ -1,7 +1,7 @@
 import { HopDecision } from '../../decisions/decision.types';
 import { ObservedHop } from '../../traffic/pipeline/evaluation-taps';
 import { EvaluationResponse, EvaluationVerdict, Hop, HopVerdict } from '../dto/pack-responses';
-import { compareHop } from '../verdicts';
+import { hopVerdictOf } from '../verdicts';
 
 /** Expected actions after which nothing further of the exchange happens (G17). */
 const STOPS: ReadonlySet<string> = new Set(['BLOCK', 'ERROR', 'HUMAN_REVIEW_REQUIRED']);
@@ -51,21 +51,8 @@ function outcomeOf(observed: ObservedHop, decision: HopDecision): HopVerdict['ou
 
 function observedVerdict(hop: Hop, observed: ObservedHop): HopVerdict {
   const decision = decisionOf(observed);
-  const checks = compareHop(hop, decision);
   return {
-    hopId: hop.hopId,
-    passed: checks.every((c) => c.passed),
-    action: decision.action,
-    ...(hop.expectedAction ? { expectedAction: hop.expectedAction } : {}),
-    checks,
-    policies: decision.bindings.map((b) => ({
-      groupId: b.groupId,
-      groupName: b.groupName,
-      groupVersion: b.groupVersion,
-      action: b.action,
-      ...(b.error ? { error: b.error } : {}),
-    })),
-    maskedMessage: decision.maskedMessage,
+    ...hopVerdictOf(hop, decision),
     reasons: decision.reasons,
     decisionId: observed.decisionId,
     outcome: outcomeOf(observed, decision),
