@@ -429,6 +429,14 @@ describe('LIVE evaluation packs', () => {
     expect(run).toMatchObject({ status: 'COMPLETED', passed: 1, failed: 0 });
     expect(callsWith(double, marker)).toBe(1);
     expect(callsWith(tools, marker)).toBe(0);
+    // A registered double: the tenant's own MCP server entry for the sandbox.
+    const registered = await world.mcpServer(double.url);
+    const viaRegistered = await pack([evaluation], {
+      liveDoubles: [{ targetType: 'MCP_SERVER', targetId: serverId, doubleId: registered }],
+    });
+    expect(await runLive(viaRegistered)).toMatchObject({ status: 'COMPLETED', passed: 1 });
+    expect(callsWith(double, marker)).toBe(2);
+    expect(callsWith(tools, marker)).toBe(0);
 
     const engaged = await world.ok<{ id: string }>('POST', '/relay/v1/kill-switches', {
       scope: 'MCP_SERVER',
@@ -444,7 +452,7 @@ describe('LIVE evaluation packs', () => {
       const hops = resultOf(stopped, 'echo on the double').hops;
       expect(hops[0]).toMatchObject({ action: 'BLOCK', outcome: 'REFUSED', passed: false });
       expect(JSON.stringify(hops[0])).toContain('incident 39');
-      expect(callsWith(double, marker)).toBe(1);
+      expect(callsWith(double, marker)).toBe(2);
     } finally {
       await world.ok('DELETE', `/relay/v1/kill-switches/${engaged.id}`);
     }
