@@ -438,6 +438,7 @@ describe('evaluation packs', () => {
       // G16: a LIVE run sends; a target that is not in the tenant is a hop never reached.
       expect(live).toMatchObject({ executionMode: 'LIVE', failed: 1 });
       expect(JSON.stringify(live.results)).toContain('NOT_REACHED');
+      expect(JSON.stringify(live.results)).toContain('is not in the tenant');
       const runs = await caller.call<{ items: Json[]; total: number }>(
         relay.app,
         'GET',

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 
+import { AgentsRepository } from '../agents/agents.repository';
 import { HitlModule } from '../hitl/hitl.module';
 import { TrafficModule } from '../traffic/traffic.module';
 import { EvaluationPacksController } from './evaluation-packs.controller';
@@ -37,6 +38,7 @@ export class EvaluationPacksModule {
         EvaluationRunsService,
         RunExecutor,
         LiveEvaluations,
+        AgentsRepository,
         EvaluationScheduleJob,
         PolicyChangeListener,
       ],

@@ -1,6 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
 import { HttpProblem } from '@agp/http';
 
+import { AgentsRepository } from '../../agents/agents.repository';
+import { RELAY_DATABASE } from '../../database/tokens';
 import { HitlHolds } from '../../hitl/hitl-holds.service';
 import { A2aRelayService } from '../../traffic/a2a/a2a-relay.service';
 import { EvaluationTap, EvaluationTaps } from '../../traffic/pipeline/evaluation-taps';
@@ -41,6 +44,8 @@ export function liveCorrelationId(runId: string): string {
 @Injectable()
 export class LiveEvaluations {
   constructor(
+    @Inject(RELAY_DATABASE) private readonly database: Database,
+    private readonly agents: AgentsRepository,
     private readonly mcp: McpRelayService,
     private readonly a2a: A2aRelayService,
     private readonly llm: LlmRelayService,
@@ -60,6 +65,16 @@ export class LiveEvaluations {
       return unsendable(
         evaluation,
         `a LIVE run sends as the evaluation's source agent; the source is ${evaluation.source.type}`,
+      );
+    }
+    // G16: only an agent that could get a token itself is sent as (not suspended, not deleted).
+    const source = await this.database.inTenant(run.tenantId, (tx) =>
+      this.agents.find(tx, run.tenantId, evaluation.source.id),
+    );
+    if (source?.status !== 'ACTIVE') {
+      return unsendable(
+        evaluation,
+        `the source agent ${evaluation.source.id} is ${source ? source.status : 'not in the tenant'}; a LIVE run sends only as an active agent`,
       );
     }
     if (!LIVE_TARGETS.has(evaluation.target.type)) {
