@@ -109,6 +109,30 @@ describe('scheduled evaluation packs', () => {
     );
   });
 
+  it('should start a LIVE SCHEDULE run for a pack whose scheduleExecutionMode is LIVE (G22)', async () => {
+    const created = await pack({ schedule: '*/15 * * * *', scheduleExecutionMode: 'LIVE' });
+    expect(created.scheduleExecutionMode).toBe('LIVE');
+    const bad = await relay.call<{ errors: Json[] }>('POST', '/relay/v1/evaluation-packs', {
+      name: 'bad mode',
+      scheduleExecutionMode: 'REAL',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e) => e.field)).toEqual(['scheduleExecutionMode']);
+    const due = new Date(new Date(String(created.nextRunAt)).getTime() + 1_000);
+
+    expect(await relay.app.get(EvaluationScheduleJob).tick(due)).toBeGreaterThanOrEqual(1);
+
+    await eventually(async () =>
+      expect(await runsOf(created.id)).toEqual([
+        expect.objectContaining({
+          triggerSource: 'SCHEDULE',
+          executionMode: 'LIVE',
+          status: 'COMPLETED',
+        }),
+      ]),
+    );
+  });
+
   it('should run a due pack once when two replicas tick the same minute', async () => {
     const created = await pack({ schedule: '@hourly' });
     const due = new Date(new Date(String(created.nextRunAt)).getTime() + 1_000);

@@ -44,6 +44,17 @@ export interface Hop {
   toolName?: string;
 }
 
+/**
+ * G19: a sandbox double for one target of a pack's LIVE runs: `url` (reached without the
+ * target's credential) or `doubleId`, a registered MCP server or agent of the tenant.
+ */
+export interface LiveDouble {
+  targetType: 'MCP_SERVER' | 'AGENT';
+  targetId: string;
+  url?: string;
+  doubleId?: string;
+}
+
 /** One evaluation of a pack: a message sent from source to target and what each hop should do. */
 export interface Evaluation {
   id: string;
@@ -84,6 +95,14 @@ export interface HopVerdict {
     error?: string;
   }>;
   maskedMessage: { text: string; json: unknown };
+  /** G17, LIVE runs only: the reasons of the decision applied (a refusal's before any policy too). */
+  reasons?: string[];
+  /** G17, LIVE runs only: the hop's audit event id (D33's `decisionId`). */
+  decisionId?: string;
+  /** G17, LIVE runs only: what became of the hop (NOT_REACHED: the traffic never made it). */
+  outcome?: 'DELIVERED' | 'REFUSED' | 'HELD' | 'NOT_REACHED';
+  /** G18, LIVE runs only: the hold a HELD hop opened, withdrawn (EXPIRED) at once. */
+  hitlRequestId?: string;
 }
 
 export interface EvaluationVerdict {

@@ -6,6 +6,7 @@ export enum EvaluationPacksErrorCode {
   RunNotFound = 'evaluation-run-not-found',
   NameTaken = 'evaluation-pack-name-taken',
   InvalidOwner = 'evaluation-pack-invalid-owner',
+  RunFinished = 'evaluation-run-finished',
 }
 
 export class EvaluationPacksException extends domainException<EvaluationPacksErrorCode>({
@@ -14,4 +15,5 @@ export class EvaluationPacksException extends domainException<EvaluationPacksErr
   [EvaluationPacksErrorCode.RunNotFound]: 404,
   [EvaluationPacksErrorCode.NameTaken]: 409,
   [EvaluationPacksErrorCode.InvalidOwner]: 400,
+  [EvaluationPacksErrorCode.RunFinished]: 409,
 }) {}

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { ExecutionMode } from '@agp/contracts';
 import { iso, Row, str, Tx } from '@agp/database';
 
-import { EndpointReference, Evaluation, Hop } from './evaluation-pack.types';
+import { EndpointReference, Evaluation, Hop, LiveDouble } from './evaluation-pack.types';
 
 export interface PackRow {
   id: string;
@@ -13,6 +14,10 @@ export interface PackRow {
   schedule?: string;
   nextRunAt?: string;
   alertOnFailure: boolean;
+  /** G19: the sandbox doubles of its LIVE runs. */
+  liveDoubles: LiveDouble[];
+  /** G22: how its SCHEDULE runs execute. */
+  scheduleExecutionMode: ExecutionMode;
   lastRunId?: string;
   createdAt: string;
   updatedAt: string;
@@ -24,12 +29,13 @@ export interface DuePack {
   tenantId: string;
   name: string;
   schedule: string;
+  executionMode: ExecutionMode;
 }
 
 export type NewEvaluation = Omit<Evaluation, 'createdAt' | 'updatedAt'>;
 
 const PACK_COLUMNS = `p.id, p.name, p.description, p.owner_user_id, coalesce(u.display_name, u.email, p.owner_label) AS owner_label,
-  p.enabled, p.schedule, p.next_run_at, p.alert_on_failure, p.last_run_id, p.created_at, p.updated_at`;
+  p.enabled, p.schedule, p.next_run_at, p.alert_on_failure, p.live_doubles, p.schedule_execution_mode, p.last_run_id, p.created_at, p.updated_at`;
 const PACK_FROM = `relay.evaluation_packs p
   LEFT JOIN relay.users u ON u.id = p.owner_user_id AND u.status <> 'DELETED'`;
 
@@ -43,8 +49,8 @@ export class EvaluationPacksRepository {
   ): Promise<void> {
     await tx.query(
       `INSERT INTO relay.evaluation_packs (id, tenant_id, name, description, owner_user_id, owner_label, enabled,
-         schedule, next_run_at, alert_on_failure)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+         schedule, next_run_at, alert_on_failure, live_doubles, schedule_execution_mode)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
       [
         pack.id,
         tenantId,
@@ -56,6 +62,8 @@ export class EvaluationPacksRepository {
         pack.schedule ?? null,
         pack.nextRunAt ?? null,
         pack.alertOnFailure,
+        JSON.stringify(pack.liveDoubles),
+        pack.scheduleExecutionMode,
       ],
     );
   }
@@ -72,12 +80,16 @@ export class EvaluationPacksRepository {
       ownerLabel?: string;
       enabled?: boolean | null;
       alertOnFailure?: boolean | null;
+      liveDoubles?: LiveDouble[] | null;
+      scheduleExecutionMode?: ExecutionMode | null;
     },
   ): Promise<void> {
     await tx.query(
       `UPDATE relay.evaluation_packs SET name = coalesce($3, name), description = coalesce($4, description),
          owner_user_id = coalesce($5, owner_user_id), owner_label = CASE WHEN $5::uuid IS NULL THEN owner_label ELSE $6 END,
-         enabled = coalesce($7, enabled), alert_on_failure = coalesce($8, alert_on_failure), updated_at = now()
+         enabled = coalesce($7, enabled), alert_on_failure = coalesce($8, alert_on_failure),
+         live_doubles = coalesce($9::jsonb, live_doubles),
+         schedule_execution_mode = coalesce($10, schedule_execution_mode), updated_at = now()
        WHERE tenant_id = $1 AND id = $2`,
       [
         tenantId,
@@ -88,6 +100,8 @@ export class EvaluationPacksRepository {
         changes.ownerLabel ?? null,
         changes.enabled ?? null,
         changes.alertOnFailure ?? null,
+        changes.liveDoubles ? JSON.stringify(changes.liveDoubles) : null,
+        changes.scheduleExecutionMode ?? null,
       ],
     );
   }
@@ -109,7 +123,7 @@ export class EvaluationPacksRepository {
   /** G13, system scope: enabled scheduled packs due by `now`, locked so one replica runs each. */
   async claimDue(tx: Tx, now: Date, limit: number): Promise<DuePack[]> {
     const rows: Row[] = await tx.query(
-      `SELECT id, tenant_id, name, schedule, alert_on_failure FROM relay.evaluation_packs
+      `SELECT id, tenant_id, name, schedule, schedule_execution_mode FROM relay.evaluation_packs
         WHERE schedule IS NOT NULL AND enabled AND next_run_at <= $1
         ORDER BY next_run_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
       [now, limit],
@@ -119,7 +133,17 @@ export class EvaluationPacksRepository {
       tenantId: String(row.tenant_id),
       name: String(row.name),
       schedule: str(row.schedule)!,
+      executionMode: String(row.schedule_execution_mode) as ExecutionMode,
     }));
+  }
+
+  /** G19: the pack's sandbox doubles (none for a deleted pack). */
+  async liveDoubles(tx: Tx, tenantId: string, id: string): Promise<LiveDouble[]> {
+    const rows: Row[] = await tx.query(
+      `SELECT live_doubles FROM relay.evaluation_packs WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
+    return (rows[0]?.live_doubles ?? []) as LiveDouble[];
   }
 
   /** G14: whether a failing run of the pack raises an alert (false for a deleted pack). */
@@ -276,6 +300,8 @@ function toPack(row: Row): PackRow {
     ...(typeof row.schedule === 'string' ? { schedule: row.schedule } : {}),
     ...(row.next_run_at ? { nextRunAt: iso(row.next_run_at) } : {}),
     alertOnFailure: row.alert_on_failure === true,
+    liveDoubles: (row.live_doubles ?? []) as LiveDouble[],
+    scheduleExecutionMode: (str(row.schedule_execution_mode) ?? 'SIMULATED') as ExecutionMode,
     lastRunId: str(row.last_run_id),
     createdAt: iso(row.created_at)!,
     updatedAt: iso(row.updated_at)!,

@@ -5,10 +5,11 @@ import { recordAdminChange } from '@agp/admin-changes';
 import { RequestContext } from '@agp/auth';
 import { AdminChange } from '@agp/contracts';
 import { Database, isUniqueViolation, Tx } from '@agp/database';
-import { Page, pageOf, pageOffset } from '@agp/http';
+import { HttpProblem, Page, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
+import { EndpointDirectoryRepository } from '../decisions/endpoint-directory.repository';
 import { UsersRepository } from '../users/users.repository';
 import { IdentityProjections } from '../projections/identity-projections.service';
 import { CreateEvaluationPackDto } from './dto/create-evaluation-pack.dto';
@@ -19,6 +20,8 @@ import { EvaluationPacksErrorCode, EvaluationPacksException } from './evaluation
 import { EvaluationPacksRepository, PackRow } from './evaluation-packs.repository';
 import { EvaluationRunsRepository } from './evaluation-runs.repository';
 import { nextRunAfter } from './pack-schedule';
+import { LiveDoubleDto } from './dto/live-double.dto';
+import { LiveDouble } from './evaluation-pack.types';
 
 /** Evaluation packs: operation 3 (D15), list, get, update, delete. */
 @Injectable()
@@ -30,6 +33,7 @@ export class EvaluationPacksService {
     private readonly runs: EvaluationRunsRepository,
     private readonly users: UsersRepository,
     private readonly identities: IdentityProjections,
+    private readonly directory: EndpointDirectoryRepository,
   ) {}
 
   async create(ctx: RequestContext, dto: CreateEvaluationPackDto): Promise<EvaluationPackResponse> {
@@ -38,7 +42,10 @@ export class EvaluationPacksService {
     return this.uniquely(dto.name, () =>
       this.database.inTenant(ctx.tenantId, async (tx) => {
         const owner = await this.owner(tx, ctx, dto.ownerUserId);
+        const liveDoubles = await this.doubles(tx, ctx.tenantId, dto.liveDoubles ?? []);
         await this.packs.insertPack(tx, ctx.tenantId, {
+          liveDoubles,
+          scheduleExecutionMode: dto.scheduleExecutionMode ?? 'SIMULATED',
           id,
           name: dto.name,
           description: dto.description,
@@ -93,8 +100,10 @@ export class EvaluationPacksService {
       this.database.inTenant(ctx.tenantId, async (tx) => {
         const before = await this.mustFind(tx, ctx.tenantId, packId);
         const owner = dto.ownerUserId ? await this.owner(tx, ctx, dto.ownerUserId) : undefined;
+        const { liveDoubles: doubles, ...changes } = dto;
         await this.packs.updatePack(tx, ctx.tenantId, packId, {
-          ...dto,
+          ...changes,
+          ...(doubles ? { liveDoubles: await this.doubles(tx, ctx.tenantId, doubles) } : {}),
           ownerUserId: owner?.id,
           ownerLabel: owner?.label,
         });
@@ -155,6 +164,42 @@ export class EvaluationPacksService {
     });
   }
 
+  /**
+   * G19, D12: one double per target, `url` or `doubleId` (a registered MCP server for an MCP
+   * server, an agent for an agent, never the target itself); every wrong entry is listed.
+   */
+  private async doubles(tx: Tx, tenantId: string, dtos: LiveDoubleDto[]): Promise<LiveDouble[]> {
+    const errors: Array<{ field: string; message: string }> = [];
+    const seen = new Set<string>();
+    for (const [i, d] of dtos.entries()) {
+      const field = `liveDoubles[${i}]`;
+      if ((d.url === undefined) === (d.doubleId === undefined)) {
+        errors.push({ field, message: 'give exactly one of url and doubleId' });
+      }
+      if (seen.has(`${d.targetType}:${d.targetId}`)) {
+        errors.push({ field, message: `a second double for ${d.targetType} ${d.targetId}` });
+      }
+      seen.add(`${d.targetType}:${d.targetId}`);
+      if (d.doubleId === d.targetId) {
+        errors.push({ field: `${field}.doubleId`, message: 'a target cannot be its own double' });
+      } else if (
+        d.doubleId &&
+        !(await this.directory.describe(tx, tenantId, d.targetType, d.doubleId))
+      ) {
+        const kind = d.targetType === 'MCP_SERVER' ? 'an MCP server' : 'an agent';
+        errors.push({ field: `${field}.doubleId`, message: `must name ${kind} of this tenant` });
+      }
+    }
+    if (errors.length > 0) {
+      throw HttpProblem.validation(errors);
+    }
+    return dtos.map((d) => ({
+      targetType: d.targetType,
+      targetId: d.targetId,
+      ...(d.url ? { url: d.url } : { doubleId: d.doubleId }),
+    }));
+  }
+
   /** D15, D4: any owner but the caller is checked against the users projection. */
   private async owner(
     tx: Tx,
@@ -211,6 +256,8 @@ export class EvaluationPacksService {
       enabled: pack.enabled,
       ...(pack.schedule ? { schedule: pack.schedule, nextRunAt: pack.nextRunAt } : {}),
       alertOnFailure: pack.alertOnFailure,
+      liveDoubles: pack.liveDoubles,
+      scheduleExecutionMode: pack.scheduleExecutionMode,
       evaluations: evaluations.filter((e) => e.packId === pack.id),
       lastRun: lastRuns.find((r) => r.runId === pack.lastRunId),
       createdAt: pack.createdAt,

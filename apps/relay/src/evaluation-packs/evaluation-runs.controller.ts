@@ -33,6 +33,18 @@ export class EvaluationRunsController {
     return this.runs.list(ctx, packId, query);
   }
 
+  /** G21: beyond the specification; PENDING or RUNNING → CANCELED, a finished run 409. */
+  @Post(':runId/cancel')
+  @HttpCode(200)
+  @RequirePermission('TENANT', 'WRITE')
+  cancel(
+    @Ctx() ctx: RequestContext,
+    @Param('packId', uuidParam('packId')) packId: string,
+    @Param('runId', uuidParam('runId')) runId: string,
+  ): Promise<RunResponse> {
+    return this.runs.cancel(ctx, packId, runId);
+  }
+
   @Get(':runId')
   @RequirePermission('TENANT', 'READ')
   get(

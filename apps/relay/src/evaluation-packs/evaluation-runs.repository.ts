@@ -13,6 +13,15 @@ export interface NewRun {
   executionMode: ExecutionMode;
 }
 
+export interface ClaimedRun {
+  runId: string;
+  tenantId: string;
+  packId: string;
+  executionMode: ExecutionMode;
+  /** G20: taken over from a replica that stopped while running it. */
+  isResumed: boolean;
+}
+
 export interface RunOutcome {
   status: Extract<RunStatus, 'COMPLETED' | 'FAILED'>;
   evaluationCount: number;
@@ -87,20 +96,21 @@ export class EvaluationRunsRepository {
     return { items: rows.map(toRun), total: Number(count?.n ?? 0) };
   }
 
-  /** System scope; a RUNNING run past `staleAfter` is taken too (its replica stopped). */
-  async claimPending(
-    tx: Tx,
-    staleAfter = '10 minutes',
-  ): Promise<
-    { runId: string; tenantId: string; packId: string; executionMode: ExecutionMode } | undefined
-  > {
+  /**
+   * System scope; a RUNNING run past `staleAfter` is taken too (its replica stopped), marked
+   * `isResumed` (G20: a LIVE one is not sent again).
+   */
+  async claimPending(tx: Tx, staleAfter = '10 minutes'): Promise<ClaimedRun | undefined> {
     const rows = await returning(
       tx,
-      `UPDATE relay.evaluation_runs SET status = 'RUNNING', started_at = now()
-       WHERE id = (SELECT id FROM relay.evaluation_runs
-         WHERE status = 'PENDING' OR (status = 'RUNNING' AND started_at < now() - $1::interval)
-         ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
-       RETURNING id, tenant_id, pack_id, execution_mode`,
+      `WITH picked AS (
+         SELECT id, status AS was FROM relay.evaluation_runs
+          WHERE status = 'PENDING'
+             OR (status = 'RUNNING' AND coalesce(heartbeat_at, started_at) < now() - $1::interval)
+          ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
+       UPDATE relay.evaluation_runs r SET status = 'RUNNING', started_at = now(), heartbeat_at = NULL
+         FROM picked WHERE r.id = picked.id
+       RETURNING r.id, r.tenant_id, r.pack_id, r.execution_mode, picked.was`,
       [staleAfter],
     );
     const row = rows[0];
@@ -110,15 +120,48 @@ export class EvaluationRunsRepository {
           tenantId: String(row.tenant_id),
           packId: String(row.pack_id),
           executionMode: String(row.execution_mode) as ExecutionMode,
+          isResumed: row.was === 'RUNNING',
         }
       : undefined;
   }
 
-  async finish(tx: Tx, tenantId: string, runId: string, outcome: RunOutcome): Promise<void> {
-    await tx.query(
+  /** G21: PENDING or RUNNING → CANCELED; undefined when the run had already finished. */
+  async cancel(tx: Tx, tenantId: string, packId: string, runId: string): Promise<boolean> {
+    const rows = await returning(
+      tx,
+      `UPDATE relay.evaluation_runs SET status = 'CANCELED', finished_at = now(),
+         error_message = 'canceled', duration_ms = CASE WHEN started_at IS NULL THEN NULL
+           ELSE (extract(epoch FROM now() - started_at) * 1000)::int END
+        WHERE tenant_id = $1 AND pack_id = $2 AND id = $3 AND status IN ('PENDING', 'RUNNING')
+        RETURNING id`,
+      [tenantId, packId, runId],
+    );
+    return rows.length > 0;
+  }
+
+  /** G20, G21: whether the run was canceled; `beat` also says it is still running here. */
+  async isCanceled(tx: Tx, tenantId: string, runId: string, beat = false): Promise<boolean> {
+    const rows: Row[] = beat
+      ? await returning(
+          tx,
+          `UPDATE relay.evaluation_runs SET heartbeat_at = CASE WHEN status = 'RUNNING' THEN now() ELSE heartbeat_at END
+            WHERE tenant_id = $1 AND id = $2 RETURNING status`,
+          [tenantId, runId],
+        )
+      : await tx.query(
+          `SELECT status FROM relay.evaluation_runs WHERE tenant_id = $1 AND id = $2`,
+          [tenantId, runId],
+        );
+    return rows[0]?.status === 'CANCELED';
+  }
+
+  /** False when the run is no longer RUNNING (G21: canceled meanwhile): nothing changes. */
+  async finish(tx: Tx, tenantId: string, runId: string, outcome: RunOutcome): Promise<boolean> {
+    const rows = await returning(
+      tx,
       `UPDATE relay.evaluation_runs SET status = $3, evaluation_count = $4, passed = $5, failed = $6, skipped = $7, duration_ms = $8,
          error_message = $9, results = $10, finished_at = now()
-       WHERE tenant_id = $1 AND id = $2`,
+       WHERE tenant_id = $1 AND id = $2 AND status = 'RUNNING' RETURNING id`,
       [
         tenantId,
         runId,
@@ -132,6 +175,7 @@ export class EvaluationRunsRepository {
         JSON.stringify(outcome.results),
       ],
     );
+    return rows.length > 0;
   }
 }
 

@@ -82,15 +82,42 @@ export class EvaluationRunsService {
   }
 
   async get(ctx: RequestContext, packId: string, runId: string): Promise<RunResponse> {
+    return this.database.inTenant(ctx.tenantId, (tx) => this.mustFind(tx, ctx, packId, runId));
+  }
+
+  /** G21: a RUNNING run stops before its next evaluation (a LIVE one's traffic is cut short). */
+  async cancel(ctx: RequestContext, packId: string, runId: string): Promise<RunResponse> {
     return this.database.inTenant(ctx.tenantId, async (tx) => {
-      const run = await this.runs.find(tx, ctx.tenantId, packId, runId);
-      if (!run) {
+      const run = await this.mustFind(tx, ctx, packId, runId);
+      if (!(await this.runs.cancel(tx, ctx.tenantId, packId, runId))) {
         throw new EvaluationPacksException(
-          EvaluationPacksErrorCode.RunNotFound,
-          `run ${runId} of evaluation pack ${packId} not found`,
+          EvaluationPacksErrorCode.RunFinished,
+          `run ${runId} is ${run.status}: only a PENDING or RUNNING run can be canceled`,
         );
       }
-      return run;
+      const { results: _results, ...summary } = (await this.runs.find(
+        tx,
+        ctx.tenantId,
+        packId,
+        runId,
+      ))!;
+      return summary;
     });
+  }
+
+  private async mustFind(
+    tx: Tx,
+    ctx: RequestContext,
+    packId: string,
+    runId: string,
+  ): Promise<RunResponse> {
+    const run = await this.runs.find(tx, ctx.tenantId, packId, runId);
+    if (!run) {
+      throw new EvaluationPacksException(
+        EvaluationPacksErrorCode.RunNotFound,
+        `run ${runId} of evaluation pack ${packId} not found`,
+      );
+    }
+    return run;
   }
 }

@@ -35,7 +35,7 @@ export class EvaluationScheduleJob {
           packId: pack.id,
           packName: pack.name,
           triggerSource: 'SCHEDULE',
-          executionMode: 'SIMULATED',
+          executionMode: pack.executionMode,
         });
         await this.packs.setSchedule(
           tx,

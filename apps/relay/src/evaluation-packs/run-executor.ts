@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ExecutionMode } from '@agp/contracts';
 import { Database, Tx } from '@agp/database';
 import { ROOT_LOGGER } from '@agp/http';
 import { ClaimLoop, ClaimLoopWorker } from '@agp/jobs';
@@ -12,12 +11,17 @@ import { EndpointDirectoryRepository } from '../decisions/endpoint-directory.rep
 import { PolicyDecisionService } from '../decisions/policy-decision.service';
 import { EndpointReference } from './dto/pack-responses';
 import { EvaluationPacksRepository } from './evaluation-packs.repository';
-import { EvaluationRunsRepository, RunOutcome } from './evaluation-runs.repository';
+import { EvaluationVerdict } from './evaluation-pack.types';
+import { ClaimedRun, EvaluationRunsRepository, RunOutcome } from './evaluation-runs.repository';
+import { LiveEvaluations } from './live/live-evaluations';
 import { simulateEvaluation } from './simulate-evaluation';
 
 export const RUN_POLL_INTERVAL = Symbol('relay:run-poll-interval');
 
-type ClaimedRun = NonNullable<Awaited<ReturnType<EvaluationRunsRepository['claimPending']>>>;
+/** G21: how often a running run looks whether it was canceled. */
+const CANCEL_CHECK_MS = 500;
+/** G20: every this many checks, the run also beats (a RUNNING run without one for 10 min is taken over). */
+const CHECKS_PER_HEARTBEAT = 60;
 
 /**
  * D27, F30: a claim loop woken by runs started here, polling for those of other replicas or
@@ -34,6 +38,7 @@ export class RunExecutor extends ClaimLoopWorker<ClaimedRun> {
     private readonly packs: EvaluationPacksRepository,
     private readonly directory: EndpointDirectoryRepository,
     private readonly decisions: PolicyDecisionService,
+    private readonly live: LiveEvaluations,
     @Inject(RUN_POLL_INTERVAL) pollIntervalMs: number,
     @Inject(ROOT_LOGGER) logger: Logger,
   ) {
@@ -51,9 +56,11 @@ export class RunExecutor extends ClaimLoopWorker<ClaimedRun> {
   }
 
   private async run(claimed: ClaimedRun): Promise<void> {
-    const outcome = await this.execute(claimed.tenantId, claimed.packId, claimed.executionMode);
+    const outcome = await this.execute(claimed);
     await this.database.inTenant(claimed.tenantId, async (tx) => {
-      await this.runs.finish(tx, claimed.tenantId, claimed.runId, outcome);
+      if (!(await this.runs.finish(tx, claimed.tenantId, claimed.runId, outcome))) {
+        return; // G21: canceled meanwhile; what it found is not kept
+      }
       await this.packs.setLastRun(tx, claimed.tenantId, claimed.packId, claimed.runId);
       await this.alertIfFailed(tx, claimed, outcome);
     });
@@ -90,11 +97,8 @@ export class RunExecutor extends ClaimLoopWorker<ClaimedRun> {
     );
   }
 
-  private async execute(
-    tenantId: string,
-    packId: string,
-    mode: ExecutionMode,
-  ): Promise<RunOutcome> {
+  private async execute(claimed: ClaimedRun): Promise<RunOutcome> {
+    const { tenantId, packId, executionMode } = claimed;
     const started = performance.now();
     const failed = (errorMessage: string): RunOutcome => ({
       status: 'FAILED',
@@ -106,26 +110,41 @@ export class RunExecutor extends ClaimLoopWorker<ClaimedRun> {
       errorMessage,
       results: [],
     });
-    if (mode === 'LIVE') {
-      // D27: FAILED only when it could not run; LIVE needs the traffic paths (R14).
-      return failed(
-        'LIVE execution is not available yet: the relay traffic paths are not in this build',
-      );
+    if (executionMode === 'LIVE' && claimed.isResumed) {
+      // G20: its traffic may have reached the targets already; it is never sent twice.
+      return failed('the relay running this LIVE run stopped; its traffic is not sent again');
     }
+    const canceled = new AbortController();
+    let checks = 0;
+    const watch = setInterval(() => {
+      const beat = ++checks % CHECKS_PER_HEARTBEAT === 0;
+      void this.database
+        .inTenant(tenantId, (tx) => this.runs.isCanceled(tx, tenantId, claimed.runId, beat))
+        .then((isCanceled) => isCanceled && canceled.abort())
+        .catch(() => undefined);
+    }, CANCEL_CHECK_MS);
     try {
-      const evaluations = await this.database.inTenant(tenantId, (tx) =>
-        this.packs.listEvaluations(tx, tenantId, [packId]),
-      );
+      const [evaluations, doubles] = await this.database.inTenant(tenantId, async (tx) => [
+        await this.packs.listEvaluations(tx, tenantId, [packId]),
+        await this.packs.liveDoubles(tx, tenantId, packId),
+      ]);
       const describe = (endpoint: EndpointReference) => this.describe(tenantId, endpoint);
-      const results = [];
+      const run = { tenantId, packId, runId: claimed.runId, doubles };
+      const results: EvaluationVerdict[] = [];
+      // G20: one evaluation at a time, so a LIVE run's traffic is one caller's at a time.
       for (const evaluation of evaluations) {
+        if (canceled.signal.aborted) {
+          break;
+        }
         results.push(
-          await simulateEvaluation(
-            tenantId,
-            evaluation,
-            (input) => this.decisions.decide(input),
-            describe,
-          ),
+          executionMode === 'LIVE'
+            ? await this.live.run(run, evaluation, canceled.signal)
+            : await simulateEvaluation(
+                tenantId,
+                evaluation,
+                (input) => this.decisions.decide(input),
+                describe,
+              ),
         );
       }
       return {
@@ -139,6 +158,8 @@ export class RunExecutor extends ClaimLoopWorker<ClaimedRun> {
       };
     } catch (error) {
       return failed(error instanceof Error ? error.message : String(error));
+    } finally {
+      clearInterval(watch);
     }
   }
 

@@ -8,7 +8,7 @@ import {
   EvaluationVerdict,
   Hop,
 } from './dto/pack-responses';
-import { compareHop } from './verdicts';
+import { hopVerdictOf, skipped } from './verdicts';
 
 export type DecideHop = (input: DecisionInput) => Promise<HopDecision>;
 export type DescribeEndpoint = (endpoint: EndpointReference) => Promise<EndpointRef>;
@@ -50,7 +50,7 @@ export async function simulateEvaluation(
   describe: DescribeEndpoint,
 ): Promise<EvaluationVerdict> {
   if (!evaluation.enabled) {
-    return { evaluationId: evaluation.id, name: evaluation.name, status: 'SKIPPED', hops: [] };
+    return skipped(evaluation);
   }
   let message = initialMessage(evaluation.input);
   const hops: EvaluationVerdict['hops'] = [];
@@ -66,22 +66,7 @@ export async function simulateEvaluation(
       message: { json: message, text: textOf(message) },
       time: new Date().toISOString(),
     });
-    const checks = compareHop(hop, decision);
-    hops.push({
-      hopId: hop.hopId,
-      passed: checks.every((c) => c.passed),
-      action: decision.action,
-      ...(hop.expectedAction ? { expectedAction: hop.expectedAction } : {}),
-      checks,
-      policies: decision.bindings.map((b) => ({
-        groupId: b.groupId,
-        groupName: b.groupName,
-        groupVersion: b.groupVersion,
-        action: b.action,
-        ...(b.error ? { error: b.error } : {}),
-      })),
-      maskedMessage: decision.maskedMessage,
-    });
+    hops.push(hopVerdictOf(hop, decision));
     message = decision.maskedMessage.json;
   }
   return {

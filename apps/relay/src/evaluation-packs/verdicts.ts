@@ -1,5 +1,12 @@
 import { HopDecision } from '../decisions/decision.types';
-import { Assertion, CheckVerdict, Hop } from './dto/pack-responses';
+import {
+  Assertion,
+  CheckVerdict,
+  EvaluationResponse,
+  EvaluationVerdict,
+  Hop,
+  HopVerdict,
+} from './dto/pack-responses';
 
 /** R12: a policy "matched" a hop when its bound version asked for more than LOG (or failed). */
 function matchedPolicies(decision: HopDecision): Array<{ groupId: string; groupName: string }> {
@@ -139,4 +146,29 @@ export function compareHop(hop: Hop, decision: HopDecision): CheckVerdict[] {
     checks.push(assertionVerdict(assertion, decision));
   }
   return checks;
+}
+
+/** D27: a hop's verdict from the decision applied to it, simulated or LIVE (G17). */
+export function hopVerdictOf(hop: Hop, decision: HopDecision): HopVerdict {
+  const checks = compareHop(hop, decision);
+  return {
+    hopId: hop.hopId,
+    passed: checks.every((c) => c.passed),
+    action: decision.action,
+    ...(hop.expectedAction ? { expectedAction: hop.expectedAction } : {}),
+    checks,
+    policies: decision.bindings.map((b) => ({
+      groupId: b.groupId,
+      groupName: b.groupName,
+      groupVersion: b.groupVersion,
+      action: b.action,
+      ...(b.error ? { error: b.error } : {}),
+    })),
+    maskedMessage: decision.maskedMessage,
+  };
+}
+
+/** D27: a disabled evaluation is SKIPPED, whatever the mode. */
+export function skipped(evaluation: EvaluationResponse): EvaluationVerdict {
+  return { evaluationId: evaluation.id, name: evaluation.name, status: 'SKIPPED', hops: [] };
 }

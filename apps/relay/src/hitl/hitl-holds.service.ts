@@ -71,6 +71,29 @@ export class HitlHolds {
     return this.waiters.wait(request.id, seconds, signal);
   }
 
+  /**
+   * G18: a LIVE evaluation's hold ends EXPIRED at once, with HITL_GUARD saying why, so no review
+   * or resend releases it later; false when it was no longer PENDING.
+   */
+  async withdraw(tenantId: string, id: string, why: string): Promise<boolean> {
+    const expired = await this.database.inTenant(tenantId, async (tx) => {
+      const request = await this.holds.expire(tx, tenantId, id);
+      if (request) {
+        await this.outbox.add(
+          tx,
+          'HITL_GUARD',
+          { tenantId, correlationId: request.correlationId },
+          hitlEventData(request, why, { guard: 'EXPIRED', why }),
+        );
+      }
+      return request;
+    });
+    if (expired) {
+      this.waiters.notify(id, 'EXPIRED');
+    }
+    return expired !== undefined;
+  }
+
   /** D34: same message digest by the same agent releases once; else HITL_GUARD. */
   async releaseOnResend(
     tenantId: string,

@@ -154,6 +154,18 @@ export class HitlRepository {
     return rows.map((r) => ({ id: String(r.id), status: String(r.status) as HitlStatus }));
   }
 
+  /** G18: a PENDING hold becomes EXPIRED now (a LIVE evaluation's: nothing is released later). */
+  async expire(tx: Tx, tenantId: string, id: string): Promise<StoredHitlRequest | undefined> {
+    const rows = await returning(
+      tx,
+      `UPDATE ${S}.hitl_requests SET status = 'EXPIRED', updated_at = now()
+        WHERE tenant_id = $1 AND id = $2 AND status = 'PENDING'
+        RETURNING tenant_id, ${COLUMNS}`,
+      [tenantId, id],
+    );
+    return rows[0] ? toRequest(rows[0]) : undefined;
+  }
+
   /** System scope: PENDING holds past their expiry become EXPIRED (once, whichever replica). */
   async expireDue(tx: Tx, limit: number): Promise<StoredHitlRequest[]> {
     const rows = await returning(

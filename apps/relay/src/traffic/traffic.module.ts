@@ -38,6 +38,7 @@ import { VirtualMemberClient } from './mcp/virtual/member-client';
 import { VirtualMcpRelay } from './mcp/virtual/virtual-mcp-relay';
 import { VirtualMemberCalls } from './mcp/virtual/virtual-member-calls';
 import { HopAuditor } from './pipeline/hop-auditor';
+import { EvaluationTaps } from './pipeline/evaluation-taps';
 import { AiDisclosures } from './disclosure/ai-disclosures';
 import { DisclosureRetentionJob } from './disclosure/disclosure-retention.job';
 import { DisclosuresRepository } from './disclosure/disclosures.repository';
@@ -72,6 +73,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     HopPipeline,
     HopTracer,
     ShadowObserver,
+    EvaluationTaps,
     StreamWatch,
     OpenedCredentials,
     McpUpstream,
@@ -106,6 +108,11 @@ import { TrafficGuard } from './pipeline/traffic-guard';
   ],
   exports: [
     HopPipeline,
+    // G16: a LIVE evaluation run drives the MCP and A2A paths in this process.
+    McpRelayService,
+    A2aRelayService,
+    LlmRelayService,
+    EvaluationTaps,
     TrafficGuard,
     TrafficDirectory,
     A2aUpstream,

@@ -1,6 +1,20 @@
-import { IsBoolean, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
+import { EXECUTION_MODES, ExecutionMode } from '@agp/contracts';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 
 import { IsPackSchedule } from '../pack-schedule';
+import { LiveDoubleDto } from './live-double.dto';
 
 /** Operation 3's body (D15). */
 export class CreateEvaluationPackDto {
@@ -35,4 +49,17 @@ export class CreateEvaluationPackDto {
   @IsOptional()
   @IsBoolean()
   alertOnFailure?: boolean;
+
+  /** Beyond the specification (G22): how SCHEDULE runs execute, SIMULATED (default) or LIVE. */
+  @IsOptional()
+  @IsIn(EXECUTION_MODES)
+  scheduleExecutionMode?: ExecutionMode;
+
+  /** Beyond the specification (G19): the sandbox doubles of LIVE runs, one per target at most; `[]` removes them. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  @Type(() => LiveDoubleDto)
+  liveDoubles?: LiveDoubleDto[];
 }

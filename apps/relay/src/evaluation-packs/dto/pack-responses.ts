@@ -1,4 +1,6 @@
-import { Evaluation, EvaluationRun } from '../evaluation-pack.types';
+import { ExecutionMode } from '@agp/contracts';
+
+import { Evaluation, EvaluationRun, LiveDouble } from '../evaluation-pack.types';
 
 export type {
   EndpointReference,
@@ -8,6 +10,7 @@ export type {
   CheckVerdict,
   HopVerdict,
   EvaluationVerdict,
+  LiveDouble,
 } from '../evaluation-pack.types';
 
 // The API shows these records as the repositories read them; the interfaces give the OpenAPI
@@ -29,6 +32,10 @@ export interface EvaluationPackResponse {
   nextRunAt?: string;
   /** G14: whether a failing run raises an EVALUATION_RUN_FAILED alert. */
   alertOnFailure: boolean;
+  /** G19: the sandbox doubles LIVE runs reach in place of these targets' upstreams. */
+  liveDoubles: LiveDouble[];
+  /** G22: how its SCHEDULE runs execute. */
+  scheduleExecutionMode: ExecutionMode;
   evaluations: EvaluationResponse[];
   lastRun?: RunResponse;
   createdAt: string;

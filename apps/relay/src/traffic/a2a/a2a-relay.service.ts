@@ -3,6 +3,7 @@ import { MessageDirection } from '@agp/contracts';
 import { HttpProblem } from '@agp/http';
 
 import { HopPipeline } from '../pipeline/hop-pipeline';
+import { a2aRouteWithDouble } from '../pipeline/sandbox-doubles';
 import { callBasisOf, resendHoldOf } from '../pipeline/traffic-call';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficCaller } from '../pipeline/traffic-intake';
@@ -203,6 +204,17 @@ export class A2aRelayService {
       this.routes.route(caller.tenantId, caller.agentId, targetId, party),
       `no agent ${targetId} in this tenant`,
     );
+    const double = caller.evaluation?.double;
+    if (double) {
+      basis.route = await a2aRouteWithDouble(
+        this.routes,
+        caller.tenantId,
+        caller.agentId,
+        basis.route,
+        double,
+        (target) => this.cards.cardOf(caller.tenantId, caller.correlationId, target),
+      );
+    }
     return {
       ...basis,
       callerId: caller.agentId,

@@ -4,6 +4,7 @@ import { HttpProblem } from '@agp/http';
 import { PUBLIC_BASE_URL } from '../../config/relay-config.module';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { RefusalAnswer } from '../pipeline/refusal-answers';
+import { mcpRouteWithDouble } from '../pipeline/sandbox-doubles';
 import { HITL_HEADER, callBasisOf, resendHoldOf } from '../pipeline/traffic-call';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficCaller } from '../pipeline/traffic-intake';
@@ -181,6 +182,16 @@ export class McpRelayService {
       ),
       `no MCP server ${serverId} in this tenant`,
     );
+    const double = caller.evaluation?.double;
+    if (double) {
+      basis.route = await mcpRouteWithDouble(
+        this.directory,
+        caller.tenantId,
+        caller.agentId,
+        basis.route,
+        double,
+      );
+    }
     return {
       ...basis,
       agentId: caller.agentId,

@@ -14,6 +14,7 @@ import {
   failoverEvent,
   gatewayCallEvent,
 } from './gateway-call-events';
+import { EvaluationTaps } from './evaluation-taps';
 import { decidedHopEvents, refusedHopEvent } from './hop-audit-events';
 import { HopAuditor } from './hop-auditor';
 import { withImposed } from './imposed-decision';
@@ -47,6 +48,7 @@ export class HopPipeline {
     private readonly hitl: HitlHolds,
     private readonly shadows: ShadowObserver,
     private readonly tracer: HopTracer,
+    private readonly taps: EvaluationTaps,
   ) {}
 
   /** Each refusal is audited as BLOCK before it returns (RATE_LIMIT once per key per minute). */
@@ -104,7 +106,10 @@ export class HopPipeline {
   }
 
   /** T20: a stream judges window by window before it knows whether to hold. */
-  async judge(hop: Hop): Promise<HopVerdict> {
+  async judge(passed: Hop): Promise<HopVerdict> {
+    // G16: a LIVE evaluation's hop is marked in its records and reported to its run.
+    const tap = this.taps.tapOf(passed);
+    const hop = tap ? tap.marked(passed) : passed;
     const started = performance.now();
     const decided = await this.decisions.decide(inputOf(hop));
     // T86: what the relay imposes (a drifted tool, D51) joins the policies' decision.
@@ -121,6 +126,7 @@ export class HopPipeline {
     span?.end(decision, events[0].id, audited);
     // A caller that stops early (its agent went away) must not leave a rejection unobserved.
     audited.catch(() => undefined);
+    tap?.hops.push({ hop, decision, decisionId: events[0].id });
     // D49: SHADOW bindings are judged after this hop goes on, never in its way (G7).
     this.shadows.observe({ hop, hopId: events[0].id, hopAt: events[0].occurredAt }, decision);
     return { decision, isDelivered: !decision.isBlocked, decisionId: events[0].id, audited };
@@ -167,6 +173,10 @@ export class HopPipeline {
       },
       terms.deliverOnApproval,
     );
+    const observed = this.taps.tapOf(hop)?.hops.find((h) => h.decisionId === verdict.decisionId);
+    if (observed) {
+      observed.hitlRequestId = request.id;
+    }
     if (terms.deliverOnApproval) {
       const pending = { kind: 'PENDING', request, retryAfterSeconds: 30 } as const;
       return stillHeld(pending, hop.correlationId);
@@ -215,12 +225,15 @@ export class HopPipeline {
   }
 
   /** The same, with the id of the refusal's event: the `decisionId` its sender is told (D33). */
-  refusing(hop: Hop, refusal: Refusal): { decisionId: string; audited: Promise<void> } {
+  refusing(refused: Hop, refusal: Refusal): { decisionId: string; audited: Promise<void> } {
+    const tap = this.taps.tapOf(refused);
+    const hop = tap ? tap.marked(refused) : refused;
     const span = this.tracer.start(hop);
     const event = refusedHopEvent(span ? { ...hop, traceIds: span.ids } : hop, refusal);
     const audited = this.auditor.record([event]);
     span?.end(refusal, event.id, audited);
     audited.catch(() => undefined);
+    tap?.hops.push({ hop, refusal, decisionId: event.id });
     return { decisionId: event.id, audited };
   }
 

@@ -1,13 +1,22 @@
-import { once } from 'node:events';
-import { ServerResponse } from 'node:http';
+import { EventEmitter, once } from 'node:events';
 
 import { JsonRpcMessage } from '../mcp/json-rpc';
+
+/** What a stream is written to: the agent's response, or a LIVE evaluation's reader (G17). */
+export interface SseTarget extends EventEmitter {
+  readonly destroyed: boolean;
+  readonly writableEnded: boolean;
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  flushHeaders(): void;
+  write(chunk: string): boolean;
+  end(): unknown;
+}
 
 /** Server-sent events towards the agent, with backpressure (a slow agent slows the relay's read). */
 export class SseWriter {
   /** `baseHeaders`: what the HTTP layer set before the stream took the response over (D13). */
   constructor(
-    private readonly raw: ServerResponse,
+    private readonly raw: SseTarget,
     private readonly baseHeaders: Record<string, string> = {},
   ) {}
 

@@ -6,7 +6,7 @@ import { isUUID } from 'class-validator';
 import { Durability } from '../../traffic-settings/traffic-settings.types';
 import { CallTrace } from '../tracing/call-trace';
 import { TrafficDirectory } from './traffic-directory';
-import { TrafficCaller } from './traffic-intake';
+import { EvaluationDrive, TrafficCaller } from './traffic-intake';
 
 /** D34: the header a resend names its hold by. */
 export const HITL_HEADER = 'x-agp-hitl-request-id';
@@ -23,6 +23,8 @@ export interface CallBasis<Route> {
   signal?: AbortSignal;
   /** D46, T89: the W3C trace context the caller sent, and what goes upstream. */
   trace: CallTrace;
+  /** G16: the call is a LIVE evaluation's, driven in this process. */
+  evaluation?: EvaluationDrive;
 }
 
 /** Route and settings read together; 404 `missing` when the tenant has no route. */
@@ -41,9 +43,14 @@ export async function callBasisOf<Route>(
     correlationId: caller.correlationId,
     route,
     captureContent: settings.contentCapture,
-    hitl: { waitSeconds: settings.hitlWaitSeconds, expirySeconds: settings.hitlExpirySeconds },
+    // G18: a LIVE evaluation records a hold as HELD and never waits for a person.
+    hitl: {
+      waitSeconds: caller.evaluation ? 0 : settings.hitlWaitSeconds,
+      expirySeconds: settings.hitlExpirySeconds,
+    },
     durability: settings.durability,
     ...(caller.signal ? { signal: caller.signal } : {}),
+    ...(caller.evaluation ? { evaluation: caller.evaluation } : {}),
     trace: CallTrace.of(caller.headers),
   };
 }

@@ -16,7 +16,18 @@ export interface TrafficCaller {
   correlationId: string;
   headers: IncomingHttpHeaders;
   signal?: AbortSignal;
+  /** G16: a LIVE evaluation run driving the path in this process, never an outside request. */
+  evaluation?: EvaluationDrive;
 }
+
+/** G16, G19: what a LIVE run changes of a call: no wait for a reviewer, and where it goes. */
+export interface EvaluationDrive {
+  /** G19: the pack's sandbox double for this target, in place of the target's own upstream. */
+  double?: SandboxDouble;
+}
+
+/** G19: a URL (reached without the target's credential) or a registered target of the tenant. */
+export type SandboxDouble = { url: string } | { targetId: string };
 
 /** A streamed answer of a JSON-RPC path: written through the writer, cancelled when the caller goes. */
 export interface StreamAnswer {
