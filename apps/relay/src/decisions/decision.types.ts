@@ -34,8 +34,26 @@ export interface DecisionInput {
   user?: { id: string; email?: string };
   /** D45, traffic.md T73: on a hop delivering an agent's words to a person. */
   disclosure?: DisclosureInput;
+  /** D60, payments.md PY8: on a hop carrying an x402 payment. */
+  payment?: PaymentInput;
   correlationId?: string;
   time: string;
+}
+
+/**
+ * D60 `input.payment` (payments.md PY8): `amount` in USD (USDC 1:1) as a number Rego compares,
+ * `amountUsd` the same exactly, `amountAtomic` in the asset's own units.
+ */
+export interface PaymentInput {
+  amount: number;
+  amountUsd: string;
+  amountAtomic: string;
+  asset: string;
+  network: string;
+  payTo: string;
+  scheme: string;
+  description?: string;
+  resource?: string;
 }
 
 /** POLICY.md's project twin `input.disclosure` (D45, traffic.md T73). */
