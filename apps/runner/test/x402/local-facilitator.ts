@@ -41,7 +41,9 @@ export class LocalFacilitator {
 
   async close(): Promise<void> {
     this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -50,7 +52,11 @@ export class LocalFacilitator {
     };
     if (request.method === 'GET' && request.url === '/supported') {
       send(200, {
-        kinds: Object.keys(CHAIN_IDS).map((network) => ({ x402Version: 2, scheme: 'exact', network })),
+        kinds: Object.keys(CHAIN_IDS).map((network) => ({
+          x402Version: 2,
+          scheme: 'exact',
+          network,
+        })),
         extensions: [],
         signers: {},
       });
@@ -82,7 +88,10 @@ export class LocalFacilitator {
         send(200, { success: false, errorReason: verdict.invalidReason, transaction: '', network });
         return;
       }
-      const nonce = String((payload.payload as Json).authorization && ((payload.payload as Json).authorization as Json).nonce);
+      const nonce = String(
+        (payload.payload as Json).authorization &&
+          ((payload.payload as Json).authorization as Json).nonce,
+      );
       this.usedNonces.add(nonce);
       const transaction = `0x${createHash('sha256').update(nonce).digest('hex')}`;
       const settled = { success: true, transaction, network, payer: verdict.payer };

@@ -40,7 +40,11 @@ export async function startPaidAgent(
       name: `paid-${request.params.route}`,
       capabilities: { streaming: false },
       supportedInterfaces: [
-        { url: `${base}/rpc/${request.params.route}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        {
+          url: `${base}/rpc/${request.params.route}`,
+          protocolBinding: 'JSONRPC',
+          protocolVersion: '1.0',
+        },
       ],
     });
   });
@@ -53,19 +57,36 @@ export async function startPaidAgent(
   });
   app.use(
     paymentMiddleware(
-      Object.fromEntries(
-        (Object.keys(PRICES) as PricedRoute[]).map((route) => [
-          `POST /rpc/${route}`,
-          {
-            accepts: { scheme: 'exact', price: PRICES[route], network: NETWORK, payTo },
-            description: `a ${route} answer`,
-            mimeType: 'application/json',
-          },
-        ]),
-      ),
+      {
+        ...Object.fromEntries(
+          (Object.keys(PRICES) as PricedRoute[]).map((route) => [
+            `POST /rpc/${route}`,
+            {
+              accepts: { scheme: 'exact', price: PRICES[route], network: NETWORK, payTo },
+              description: `a ${route} answer`,
+              mimeType: 'application/json',
+            },
+          ]),
+        ),
+        'POST /mcp': {
+          accepts: { scheme: 'exact', price: PRICES.cheap, network: NETWORK, payTo },
+          description: 'a paid tool call',
+          mimeType: 'application/json',
+        },
+      },
       resourceServer,
     ),
   );
+  // An MCP server's Streamable HTTP endpoint answering a stateless `tools/call` with JSON.
+  app.post('/mcp', (request: Request, response: Response) => {
+    const body = request.body as { id?: unknown };
+    answered.push('mcp');
+    response.json({
+      jsonrpc: '2.0',
+      id: body.id ?? null,
+      result: { content: [{ type: 'text', text: 'a paid tool result' }] },
+    });
+  });
   app.post('/rpc/:route', (request: Request, response: Response) => {
     const body = request.body as { id?: unknown };
     answered.push(String(request.params.route));

@@ -40,8 +40,6 @@ export class AddX402Payments1765420000000 implements MigrationInterface {
     const s = RELAY_SCHEMA;
     await disableTenantRls(runner, `${s}.x402_offers`);
     await runner.query(`DROP TABLE ${s}.x402_offers`);
-    await runner.query(
-      `ALTER TABLE ${s}.traffic_settings DROP COLUMN payment_review_threshold`,
-    );
+    await runner.query(`ALTER TABLE ${s}.traffic_settings DROP COLUMN payment_review_threshold`);
   }
 }

@@ -143,7 +143,8 @@ export class UpdateTrafficSettingsDto {
   @ValidateIf((_o, value) => value !== null)
   @IsString()
   @Matches(USD_AMOUNT, {
-    message: 'must be a USD amount as a decimal string, such as "5" or "0.25" (at most 18 decimals)',
+    message:
+      'must be a USD amount as a decimal string, such as "5" or "0.25" (at most 18 decimals)',
   })
   paymentReviewThreshold?: string | null;
 }

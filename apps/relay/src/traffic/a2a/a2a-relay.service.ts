@@ -75,7 +75,11 @@ export class A2aRelayService {
       hitlRequestId === undefined,
     );
     if (payment?.kind === 'refused') {
-      return { kind: 'json', status: 200, body: await this.refusePayment(call, request, payment.answer) };
+      return {
+        kind: 'json',
+        status: 200,
+        body: await this.refusePayment(call, request, payment.answer),
+      };
     }
     let forward: JsonRpcMessage;
     let audited: Promise<void> = Promise.resolve();

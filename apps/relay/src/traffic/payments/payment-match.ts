@@ -3,7 +3,8 @@ import { Offer, PaymentAttempt } from './x402-messages';
 import { StoredOffers } from './x402-offers.repository';
 
 /** A retry's payment against what the payee asked for: the offer it pays, or why it pays none. */
-export type Matched = { kind: 'matched'; offer: Offer; amountAtomic: string } | { kind: 'invalid'; text: string };
+export type Matched =
+  { kind: 'matched'; offer: Offer; amountAtomic: string } | { kind: 'invalid'; text: string };
 
 /** EVM addresses and assets are hex, whatever their case (EIP-55 only adds a checksum). */
 function same(a: string, b: string): boolean {
@@ -26,7 +27,9 @@ function sameTerms(a: Offer, b: Offer): boolean {
  * and the signed authorization names that payee and no more than the amount asked.
  */
 export function matchPayment(attempt: PaymentAttempt, seen: StoredOffers[]): Matched {
-  const offers = seen.filter((s) => s.x402Version === attempt.x402Version).flatMap((s) => s.accepts);
+  const offers = seen
+    .filter((s) => s.x402Version === attempt.x402Version)
+    .flatMap((s) => s.accepts);
   const candidates = offers.filter(
     (o) => o.scheme === attempt.scheme && o.network === attempt.network,
   );

@@ -2,10 +2,7 @@ import { PaymentTerms } from '../pipeline/payment-events';
 import { atomicToDecimal } from './payment-amounts';
 import { Offer } from './x402-messages';
 
-type FindDefaultAsset = (
-  asset: string,
-  network: string,
-) => { decimals: number } | undefined;
+type FindDefaultAsset = (asset: string, network: string) => { decimals: number } | undefined;
 
 let defaultAssets: Promise<FindDefaultAsset> | undefined;
 

@@ -172,7 +172,8 @@ export class X402Payments {
       return outcome;
     }
     const reasons = outcome.answer.data.reasons;
-    const text = Array.isArray(reasons) && reasons.length > 0 ? reasons.join('; ') : outcome.answer.message;
+    const text =
+      Array.isArray(reasons) && reasons.length > 0 ? reasons.join('; ') : outcome.answer.message;
     const reason: PaymentRejection = outcome.cause === 'DECISION' ? 'policy' : 'reviewer';
     const decisionId = outcome.answer.data.decisionId;
     await outcome.audited;
@@ -236,6 +237,11 @@ export class X402Payments {
       reason: 'payee',
       text,
     });
+  }
+
+  /** PY4: a payment refused outside `judge` (one the path cannot carry), recorded first. */
+  reject(call: PaymentCall, text: string): Promise<RefusedPayment> {
+    return this.refuse(call, 'invalid', text);
   }
 
   private async refuse(

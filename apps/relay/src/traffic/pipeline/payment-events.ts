@@ -61,7 +61,11 @@ const ACTION = {
 } as const;
 
 function party(endpoint: EndpointRef): NonNullable<AuditableEventData['actor']> {
-  return { type: endpoint.type, id: endpoint.id, ...(endpoint.name ? { label: endpoint.name } : {}) };
+  return {
+    type: endpoint.type,
+    id: endpoint.id,
+    ...(endpoint.name ? { label: endpoint.name } : {}),
+  };
 }
 
 function worded(record: PaymentRecord): string {
@@ -89,9 +93,7 @@ export function paymentEvent(parties: PaymentParties, record: PaymentRecord): Pa
     ...(record.type === 'X402_PAYMENT_REQUIRED'
       ? { accepts: record.accepts, ...(record.error ? { error: record.error } : {}) }
       : {}),
-    ...('transaction' in record && record.transaction
-      ? { transaction: record.transaction }
-      : {}),
+    ...('transaction' in record && record.transaction ? { transaction: record.transaction } : {}),
     ...(record.type === 'X402_PAYMENT_SUCCESS' && record.payer ? { payer: record.payer } : {}),
     ...(record.type === 'X402_PAYMENT_REJECTED'
       ? { reason: record.reason, reasonText: record.text }
