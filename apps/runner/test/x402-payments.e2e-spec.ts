@@ -4,7 +4,6 @@ import { eventually } from '@agp/testing';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 import { A2aWorld } from './a2a/a2a-world';
 import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
@@ -12,9 +11,9 @@ import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
 import { LocalFacilitator } from './x402/local-facilitator';
 import { PricedRoute, startPaidAgent } from './x402/paid-agent';
 
-/** The payee's wallet, and one that is not the payee's. */
-const PAYEE = privateKeyToAccount(generatePrivateKey()).address;
-const THIEF = privateKeyToAccount(generatePrivateKey()).address;
+/** Fixed test wallets: the payee's, and one that is not the payee's. */
+const PAYEE = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
+const THIEF = '0x9999999999999999999999999999999999999999';
 /** Base Sepolia USDC, the asset `$0.01` means there. */
 const USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
 
@@ -38,8 +37,12 @@ describe.each<PlatformMode>(['embedded', 'services'])(
     let agent: Awaited<ReturnType<typeof startPaidAgent>>;
     let world: McpWorld;
     let a2a: A2aWorld;
+    /** A fresh local wallet (viem's types are ESM only; its CommonJS build is what runs here). */
+    let wallet: () => ConstructorParameters<typeof ExactEvmScheme>[0];
 
     beforeAll(async () => {
+      const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts');
+      wallet = () => privateKeyToAccount(generatePrivateKey());
       platform = await startMcpPlatform(mode);
       facilitator = new LocalFacilitator();
       await facilitator.start();
@@ -72,7 +75,10 @@ describe.each<PlatformMode>(['embedded', 'services'])(
      */
     function payingAgent(caller: TestAgent, correlationId: string, thief = false) {
       const sent: string[] = [];
-      const withToken = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const withToken = async (
+        input: string | URL | Request,
+        init?: RequestInit,
+      ): Promise<Response> => {
         const request = new Request(input, init);
         const headers = new Headers(request.headers);
         headers.set('authorization', `Bearer ${caller.mcpToken}`);
@@ -87,7 +93,7 @@ describe.each<PlatformMode>(['embedded', 'services'])(
         schemes: [
           {
             network: 'eip155:*',
-            client: new ExactEvmScheme(privateKeyToAccount(generatePrivateKey())),
+            client: new ExactEvmScheme(wallet()),
           },
         ],
         // The wallet's own cap is $1 by default; the relay's review threshold is what is tested.

@@ -101,11 +101,13 @@ export function trafficSettingsOf(row: Row | undefined): TrafficSettings {
     aiDisclosure: oneOf(AI_DISCLOSURE_MODES, row.ai_disclosure, 'OFF'),
     aiDisclosureText: typeof row.ai_disclosure_text === 'string' ? row.ai_disclosure_text : null,
     contentMarking: oneOf(CONTENT_MARKING_MODES, row.content_marking, 'OFF'),
-    paymentReviewThreshold:
-      row.payment_review_threshold === undefined || row.payment_review_threshold === null
-        ? null
-        : canonicalUsd(String(row.payment_review_threshold)),
+    paymentReviewThreshold: usdOf(row.payment_review_threshold),
   };
+}
+
+/** node-postgres reads `numeric` as a string, so no float ever holds the amount. */
+function usdOf(value: unknown): string | null {
+  return typeof value === 'string' ? canonicalUsd(value) : null;
 }
 
 function oneOf<T extends string>(values: readonly T[], value: unknown, fallback: T): T {

@@ -2,8 +2,6 @@ import { createHash } from 'node:crypto';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 
-import { getAddress, verifyTypedData } from 'viem';
-
 type Json = Record<string, unknown>;
 
 /** EIP-3009 `TransferWithAuthorization`, what x402's exact scheme on EVM signs. */
@@ -83,7 +81,7 @@ export class LocalFacilitator {
     }
     if (request.method === 'POST' && request.url === '/settle') {
       const verdict = await this.verify(payload, requirements);
-      const network = String(requirements?.network ?? '');
+      const network = typeof requirements?.network === 'string' ? requirements.network : '';
       if (!verdict.isValid) {
         send(200, { success: false, errorReason: verdict.invalidReason, transaction: '', network });
         return;
@@ -120,7 +118,7 @@ export class LocalFacilitator {
         return invalid(`accepted_${key}_mismatch`);
       }
     }
-    if (getAddress(authorization.to) !== getAddress(String(requirements.payTo))) {
+    if (authorization.to.toLowerCase() !== String(requirements.payTo).toLowerCase()) {
       return invalid('invalid_exact_evm_payload_recipient_mismatch');
     }
     if (BigInt(authorization.value) !== BigInt(String(requirements.amount))) {
@@ -133,6 +131,8 @@ export class LocalFacilitator {
     if (this.usedNonces.has(authorization.nonce)) {
       return invalid('invalid_exact_evm_payload_authorization_nonce_used');
     }
+    // viem's types are ESM only; its CommonJS build is what runs here.
+    const { getAddress, verifyTypedData } = await import('viem');
     const extra = (requirements.extra ?? {}) as Record<string, string>;
     const isSigned = await verifyTypedData({
       address: getAddress(authorization.from),

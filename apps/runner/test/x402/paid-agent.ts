@@ -37,11 +37,11 @@ export async function startPaidAgent(
   app.get('/card/:route', (request: Request, response: Response) => {
     const base = `${request.protocol}://${request.get('host')}`;
     response.json({
-      name: `paid-${request.params.route}`,
+      name: `paid-${String(request.params.route)}`,
       capabilities: { streaming: false },
       supportedInterfaces: [
         {
-          url: `${base}/rpc/${request.params.route}`,
+          url: `${base}/rpc/${String(request.params.route)}`,
           protocolBinding: 'JSONRPC',
           protocolVersion: '1.0',
         },

@@ -142,7 +142,7 @@ export function paymentRequiredOf(
       maxTimeoutSeconds: a.maxTimeoutSeconds,
       ...(a.description ? { description: a.description } : {}),
       ...(a.resource ? { resource: a.resource } : {}),
-      ...(a.extra ? { extra: a.extra as Record<string, unknown> } : {}),
+      ...(a.extra ? { extra: a.extra } : {}),
     })),
   };
 }
@@ -250,8 +250,10 @@ export function settlementOf(headers: Headers): Settlement | undefined {
   if (!answer || typeof answer.success !== 'boolean') {
     return { success: false, errorReason: 'the settlement header is not a settlement response' };
   }
-  const text = (key: string): string | undefined =>
-    typeof answer[key] === 'string' && answer[key] !== '' ? (answer[key] as string) : undefined;
+  const text = (key: string): string | undefined => {
+    const value = answer[key];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
   const transaction = text('transaction');
   const network = text('network');
   const payer = text('payer');

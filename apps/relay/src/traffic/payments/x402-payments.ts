@@ -128,8 +128,11 @@ export class X402Payments {
       termsOf(matched.offer, matched.amountAtomic),
       decimalsOf(matched.offer),
     ]);
-    if (typeof payment === 'string' || decimals === undefined) {
-      return this.refuse(call, 'invalid', String(payment));
+    if (typeof payment === 'string') {
+      return this.refuse(call, 'invalid', payment);
+    }
+    if (decimals === undefined) {
+      return this.refuse(call, 'invalid', `the relay cannot price asset ${payment.asset}`);
     }
     const judged: JudgedPayment = {
       kind: 'judged',
@@ -188,7 +191,7 @@ export class X402Payments {
       return outcome;
     }
     const refusal = REFUSALS.paymentRefused;
-    return { ...outcome, answer: { ...outcome.answer, refusal, message: refusal.message } } as O;
+    return { ...outcome, answer: { ...outcome.answer, refusal, message: refusal.message } };
   }
 
   /** PY10: the payment goes on; durable before the payee can act on it (T1). */
