@@ -41,11 +41,10 @@ export interface DecisionInput {
 }
 
 /**
- * D60 `input.payment` (payments.md PY8): `amount` in USD (USDC 1:1) as a number Rego compares,
- * `amountUsd` the same exactly, `amountAtomic` in the asset's own units.
+ * payments.md PY10: an x402 payment's terms, as `details.payment` of every X402_* event. Amounts
+ * are exact decimal strings (USD: USDC 1:1); the signed payload is never part of it (PY12).
  */
-export interface PaymentInput {
-  amount: number;
+export interface PaymentTerms {
   amountUsd: string;
   amountAtomic: string;
   asset: string;
@@ -54,6 +53,11 @@ export interface PaymentInput {
   scheme: string;
   description?: string;
   resource?: string;
+}
+
+/** D60 `input.payment` (PY8): the terms, and `amount` in USD as a number Rego compares. */
+export interface PaymentInput extends PaymentTerms {
+  amount: number;
 }
 
 /** POLICY.md's project twin `input.disclosure` (D45, traffic.md T73). */

@@ -9,6 +9,7 @@ import {
   isPaymentRequiredV1,
   isPaymentRequiredV2,
 } from '@x402/core/schemas';
+import type { PaymentRequirementsV2 } from '@x402/core/schemas';
 
 /**
  * D60: x402's headers (transports-v2/http.md; v1's `X-PAYMENT` pair), lower-case as Node and
@@ -109,15 +110,9 @@ export function paymentRequiredOf(
       ...(resource ? { resource } : {}),
       ...(decoded.error ? { error: decoded.error } : {}),
       accepts: decoded.accepts.map((a) => ({
-        scheme: a.scheme,
-        network: a.network,
-        asset: a.asset,
-        amountAtomic: a.amount,
-        payTo: a.payTo,
-        maxTimeoutSeconds: a.maxTimeoutSeconds,
+        ...offerOfV2(a),
         ...(decoded.resource?.description ? { description: decoded.resource.description } : {}),
         ...(resource ? { resource } : {}),
-        ...(a.extra ? { extra: a.extra } : {}),
       })),
     };
   }
@@ -183,15 +178,7 @@ export function paymentAttemptOf(headers: Headers): PaymentAttempt | string {
       value,
       scheme: a.scheme,
       network: a.network,
-      accepted: {
-        scheme: a.scheme,
-        network: a.network,
-        asset: a.asset,
-        amountAtomic: a.amount,
-        payTo: a.payTo,
-        maxTimeoutSeconds: a.maxTimeoutSeconds,
-        ...(a.extra ? { extra: a.extra } : {}),
-      },
+      accepted: offerOfV2(a),
       signed: signedTermsOf(decoded.payload),
     };
   }
@@ -208,6 +195,19 @@ export function paymentAttemptOf(headers: Headers): PaymentAttempt | string {
   return header === X402_HEADERS.signature
     ? 'PAYMENT-SIGNATURE is not an x402 version 2 payment payload'
     : 'X-PAYMENT is not an x402 version 1 payment payload';
+}
+
+/** One v2 `PaymentRequirements` as an offer (v2 says `amount` where v1 said `maxAmountRequired`). */
+function offerOfV2(a: PaymentRequirementsV2): Offer {
+  return {
+    scheme: a.scheme,
+    network: a.network,
+    asset: a.asset,
+    amountAtomic: a.amount,
+    payTo: a.payTo,
+    maxTimeoutSeconds: a.maxTimeoutSeconds,
+    ...(a.extra ? { extra: a.extra } : {}),
+  };
 }
 
 /**

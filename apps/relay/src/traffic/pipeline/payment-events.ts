@@ -1,25 +1,12 @@
 import { AuditEventType, AuditableEventData, EventEnvelope, Protocol } from '@agp/contracts';
 import { buildEvent } from '@agp/messaging';
 
-import { EndpointRef } from '../../decisions/decision.types';
+import { EndpointRef, PaymentTerms } from '../../decisions/decision.types';
 import { CallTrace } from '../tracing/call-trace';
 
 type PaymentEvent = EventEnvelope<AuditEventType, AuditableEventData>;
 
-/**
- * payments.md PY10: `details.payment` of every X402_* event, what the spend ledger sums. Amounts
- * are exact decimal strings (USD: USDC 1:1); the signed payload is never part of it (PY12).
- */
-export interface PaymentTerms {
-  amountUsd: string;
-  amountAtomic: string;
-  asset: string;
-  network: string;
-  payTo: string;
-  scheme: string;
-  description?: string;
-  resource?: string;
-}
+export type { PaymentTerms };
 
 /** PY10: why a payment did not go on, or did not settle. */
 export type PaymentRejection = 'policy' | 'budget' | 'reviewer' | 'payee' | 'invalid';
