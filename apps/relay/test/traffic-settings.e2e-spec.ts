@@ -21,6 +21,7 @@ const DEFAULTS = {
   aiDisclosure: 'OFF',
   aiDisclosureText: null,
   contentMarking: 'OFF',
+  paymentReviewThreshold: null,
 };
 
 /** D34, D36, D40: the tenant's traffic settings, read with TENANT:READ and changed with TENANT:WRITE. */
@@ -76,6 +77,7 @@ describe('traffic settings', () => {
       aiDisclosure: 'OFF',
       aiDisclosureText: null,
       contentMarking: 'OFF',
+      paymentReviewThreshold: null,
     };
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
@@ -270,6 +272,7 @@ describe('traffic settings', () => {
       aiDisclosure: 'OFF',
       aiDisclosureText: null,
       contentMarking: 'OFF',
+      paymentReviewThreshold: null,
     });
   });
 
@@ -346,5 +349,36 @@ describe('traffic settings', () => {
         fields: ['aiDisclosure', 'aiDisclosureText', 'contentMarking'],
       }),
     );
+  });
+
+  it('should keep the payment review threshold exactly as a USD decimal, clear it with null and refuse anything else (D60, payments.md PY6)', async () => {
+    const sut = await writer();
+
+    const set = await sut.call(relay.app, 'PATCH', PATH, {
+      paymentReviewThreshold: '12.500000000000000001',
+    });
+    const trimmed = await sut.call(relay.app, 'PATCH', PATH, { paymentReviewThreshold: '5.250' });
+    const invalid = await Promise.all(
+      [5, '-1', '1e3', '0x10', '1.', '', '1.0000000000000000001', '1234567890123'].map((value) =>
+        sut.call<Problem>(relay.app, 'PATCH', PATH, { paymentReviewThreshold: value }),
+      ),
+    );
+    const kept = await sut.call(relay.app, 'GET', PATH);
+    const cleared = await sut.call(relay.app, 'PATCH', PATH, { paymentReviewThreshold: null });
+
+    expect(set.body).toEqual({ ...DEFAULTS, paymentReviewThreshold: '12.500000000000000001' });
+    expect(trimmed.body).toEqual({ ...DEFAULTS, paymentReviewThreshold: '5.25' });
+    expect(invalid.map((a) => a.status)).toEqual(invalid.map(() => 400));
+    expect(invalid.map((a) => fieldsOf(a.body))).toEqual(
+      invalid.map(() => ['paymentReviewThreshold']),
+    );
+    expect(kept.body).toEqual({ ...DEFAULTS, paymentReviewThreshold: '5.25' });
+    expect(cleared.body).toEqual(DEFAULTS);
+    const events = await eventually(() => {
+      const found = settingsEvents(sut.tenantId);
+      expect(found).toHaveLength(3);
+      return found;
+    });
+    expect(events[1]).toEqual(expect.objectContaining({ fields: ['paymentReviewThreshold'] }));
   });
 });

@@ -5,6 +5,9 @@ const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-svc-signature"]',
+  // D60, payments.md PY12: an x402 payment payload is a signed authorisation to pay.
+  'req.headers["payment-signature"]',
+  'req.headers["x-payment"]',
   '*.password',
   '*.clientSecret',
   '*.client_secret',

@@ -34,8 +34,30 @@ export interface DecisionInput {
   user?: { id: string; email?: string };
   /** D45, traffic.md T73: on a hop delivering an agent's words to a person. */
   disclosure?: DisclosureInput;
+  /** D60, payments.md PY8: on a hop carrying an x402 payment. */
+  payment?: PaymentInput;
   correlationId?: string;
   time: string;
+}
+
+/**
+ * payments.md PY10: an x402 payment's terms, as `details.payment` of every X402_* event. Amounts
+ * are exact decimal strings (USD: USDC 1:1); the signed payload is never part of it (PY12).
+ */
+export interface PaymentTerms {
+  amountUsd: string;
+  amountAtomic: string;
+  asset: string;
+  network: string;
+  payTo: string;
+  scheme: string;
+  description?: string;
+  resource?: string;
+}
+
+/** D60 `input.payment` (PY8): the terms, and `amount` in USD as a number Rego compares. */
+export interface PaymentInput extends PaymentTerms {
+  amount: number;
 }
 
 /** POLICY.md's project twin `input.disclosure` (D45, traffic.md T73). */

@@ -26,13 +26,13 @@ export class TrafficSettingsRepository {
       `INSERT INTO relay.traffic_settings (tenant_id, tenant_per_minute, agent_per_minute,
          subscription_per_minute, content_capture, hitl_wait_seconds, hitl_expiry_seconds,
          durability, shadow_sample_rate, allowed_origins, tool_drift, ai_disclosure,
-         ai_disclosure_text, content_marking)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+         ai_disclosure_text, content_marking, payment_review_threshold)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
        ON CONFLICT (tenant_id) DO UPDATE SET tenant_per_minute = $2, agent_per_minute = $3,
          subscription_per_minute = $4, content_capture = $5, hitl_wait_seconds = $6,
          hitl_expiry_seconds = $7, durability = $8, shadow_sample_rate = $9, allowed_origins = $10,
          tool_drift = $11, ai_disclosure = $12, ai_disclosure_text = $13,
-         content_marking = $14, updated_at = now()`,
+         content_marking = $14, payment_review_threshold = $15, updated_at = now()`,
       [
         tenantId,
         settings.tenantPerMinute,
@@ -48,6 +48,7 @@ export class TrafficSettingsRepository {
         settings.aiDisclosure,
         settings.aiDisclosureText,
         settings.contentMarking,
+        settings.paymentReviewThreshold,
       ],
     );
   }

@@ -12,6 +12,7 @@ import {
   TRAFFIC_SETTINGS_KIND,
   ToolDriftAction,
   TrafficSettings,
+  canonicalUsd,
 } from './traffic-settings.types';
 import { UpdateTrafficSettingsDto } from './dto/update-traffic-settings.dto';
 import { TrafficSettingsRepository } from './traffic-settings.repository';
@@ -40,6 +41,8 @@ export interface TrafficSettingsResponse {
   aiDisclosureText: string | null;
   /** D45: marking agent content delivered to a person, machine-readable (traffic.md T72). */
   contentMarking: ContentMarkingMode;
+  /** D60, payments.md PY6: USD as a decimal string; payments above it wait for a person. */
+  paymentReviewThreshold: string | null;
 }
 
 function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
@@ -59,6 +62,7 @@ function toResponse(settings: TrafficSettings): TrafficSettingsResponse {
     aiDisclosure: settings.aiDisclosure,
     aiDisclosureText: settings.aiDisclosureText,
     contentMarking: settings.contentMarking,
+    paymentReviewThreshold: settings.paymentReviewThreshold,
   };
 }
 
@@ -102,6 +106,12 @@ export class TrafficSettingsService {
         aiDisclosureText:
           dto.aiDisclosureText === undefined ? current.aiDisclosureText : dto.aiDisclosureText,
         contentMarking: dto.contentMarking ?? current.contentMarking,
+        paymentReviewThreshold:
+          dto.paymentReviewThreshold === undefined
+            ? current.paymentReviewThreshold
+            : dto.paymentReviewThreshold === null
+              ? null
+              : canonicalUsd(dto.paymentReviewThreshold),
       };
       // Recorded on change only: a PATCH that changes nothing leaves no event.
       if (JSON.stringify(toResponse(next)) === JSON.stringify(toResponse(current))) {

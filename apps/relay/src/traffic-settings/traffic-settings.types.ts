@@ -19,6 +19,14 @@ export type AiDisclosureMode = (typeof AI_DISCLOSURE_MODES)[number];
 export const CONTENT_MARKING_MODES = ['OFF', 'ON'] as const;
 export type ContentMarkingMode = (typeof CONTENT_MARKING_MODES)[number];
 
+/** payments.md PY6: a USD amount as the API takes it: digits, at most 18 decimals, no float. */
+export const USD_AMOUNT = /^(0|[1-9]\d{0,11})(\.\d{1,18})?$/;
+
+/** `1.500000` as `1.5`, `2.000` as `2`: PostgreSQL's numeric keeps its scale's zeros. */
+export function canonicalUsd(value: string): string {
+  return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
+}
+
 /** The longest disclosure text a tenant or channel may set. */
 export const MAX_DISCLOSURE_TEXT = 500;
 
@@ -43,6 +51,8 @@ export interface TrafficSettings {
   aiDisclosureText: string | null;
   /** D45: OFF (the default) or ON. */
   contentMarking: ContentMarkingMode;
+  /** D60, payments.md PY6: x402 payments above this many USD wait for a person; null: none do. */
+  paymentReviewThreshold: string | null;
 }
 
 export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = {
@@ -59,6 +69,7 @@ export const DEFAULT_TRAFFIC_SETTINGS: TrafficSettings = {
   aiDisclosure: 'OFF',
   aiDisclosureText: null,
   contentMarking: 'OFF',
+  paymentReviewThreshold: null,
 };
 
 /** D42: what settings caches listen for, so nothing here calls into the traffic paths. */
@@ -90,7 +101,13 @@ export function trafficSettingsOf(row: Row | undefined): TrafficSettings {
     aiDisclosure: oneOf(AI_DISCLOSURE_MODES, row.ai_disclosure, 'OFF'),
     aiDisclosureText: typeof row.ai_disclosure_text === 'string' ? row.ai_disclosure_text : null,
     contentMarking: oneOf(CONTENT_MARKING_MODES, row.content_marking, 'OFF'),
+    paymentReviewThreshold: usdOf(row.payment_review_threshold),
   };
+}
+
+/** node-postgres reads `numeric` as a string, so no float ever holds the amount. */
+function usdOf(value: unknown): string | null {
+  return typeof value === 'string' ? canonicalUsd(value) : null;
 }
 
 function oneOf<T extends string>(values: readonly T[], value: unknown, fallback: T): T {

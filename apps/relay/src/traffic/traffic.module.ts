@@ -52,6 +52,9 @@ import { RateLimiter } from './pipeline/rate-limiter';
 import { StreamWatch } from './pipeline/stream-watch';
 import { TrafficDirectory } from './pipeline/traffic-directory';
 import { TrafficGuard } from './pipeline/traffic-guard';
+import { PaymentGate, ReviewThresholdGate } from './payments/payment-gate';
+import { X402OffersRepository } from './payments/x402-offers.repository';
+import { X402Payments } from './payments/x402-payments';
 
 /** D20, D43: the shared pipeline/ and one folder per protocol. */
 @Module({
@@ -105,6 +108,10 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     AiDisclosures,
     DisclosureRetentionJob,
     PersonDeliveries,
+    X402OffersRepository,
+    // payments.md PY11: the seam budgets take over; for now the review threshold alone.
+    { provide: PaymentGate, useClass: ReviewThresholdGate },
+    X402Payments,
   ],
   exports: [
     HopPipeline,

@@ -28,6 +28,7 @@ import {
   Durability,
   TOOL_DRIFT_ACTIONS,
   ToolDriftAction,
+  USD_AMOUNT,
 } from '../traffic-settings.types';
 
 /** An origin as browsers send it (RFC 6454): scheme, host, optional port, nothing else. */
@@ -133,4 +134,17 @@ export class UpdateTrafficSettingsDto {
   @ValidateIf(isPresent)
   @IsIn(CONTENT_MARKING_MODES)
   contentMarking?: ContentMarkingMode;
+
+  /**
+   * D60, payments.md PY6: x402 payments above this many USD (a decimal string such as "5.00", USDC
+   * 1:1) wait for a person; null: no payment waits for its amount.
+   */
+  @IsOptional()
+  @ValidateIf((_o, value) => value !== null)
+  @IsString()
+  @Matches(USD_AMOUNT, {
+    message:
+      'must be a USD amount as a decimal string, such as "5" or "0.25" (at most 18 decimals)',
+  })
+  paymentReviewThreshold?: string | null;
 }

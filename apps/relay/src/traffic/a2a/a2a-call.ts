@@ -7,6 +7,7 @@ import { Hop } from '../pipeline/hop.types';
 import { CallBasis } from '../pipeline/traffic-call';
 import { Admission, admissionOf } from '../pipeline/admission';
 import { JsonRpcMessage } from '../mcp/json-rpc';
+import { PaymentCall } from '../payments/x402-payments';
 import { A2aDirectory, A2aParty, A2aRoute } from './a2a-directory';
 import { a2aText, contextIdOf, taskFacts, withoutFileBytes } from './a2a-messages';
 
@@ -43,6 +44,19 @@ export function callerOf(call: A2aCall): EndpointRef {
 
 export function targetOf(call: A2aCall): EndpointRef {
   return { type: 'AGENT', id: call.targetId, name: call.route.target.name };
+}
+
+/** D60: the caller pays the target agent (payments.md PY10). */
+export function paymentCallOf(call: A2aCall): PaymentCall {
+  return {
+    tenantId: call.tenantId,
+    correlationId: call.correlationId,
+    protocol: 'JSONRPC',
+    payer: callerOf(call),
+    payee: targetOf(call),
+    trace: call.trace,
+    ...(call.admission.subscriptionId ? { subscriptionId: call.admission.subscriptionId } : {}),
+  };
 }
 
 export function a2aLabel(call: A2aCall): string {

@@ -22,9 +22,12 @@ import {
   readLimited,
 } from './a2a-upstream';
 import { AgentCardJson, endpointOf } from './agent-card';
+import { PaidCall } from '../payments/paid-call';
 
 export type A2aAnswer =
   | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
+  /** payments.md PY2: an x402 402, handed to the paying agent as the payee wrote it. */
+  | { kind: 'raw'; status: number; body: string; headers: Record<string, string> }
   | {
       kind: 'stream';
       run(writer: SseWriter): Promise<void>;
@@ -64,24 +67,34 @@ export class A2aExchange {
     message: JsonRpcMessage,
     askedFor: AskedFor,
     view?: A2aAnswerView,
+    paid?: PaidCall,
   ): Promise<A2aAnswer> {
     const id = message.id!;
     const abort = new AbortController();
     call.signal?.addEventListener('abort', () => abort.abort(), { once: true });
     let answer: Dispatcher.ResponseData;
     try {
-      answer = await this.upstream.send(this.requestOf(call, card, message, abort.signal));
+      const request = this.requestOf(call, card, message, abort.signal);
+      answer = await this.upstream.send({ ...request, ...paid?.upstreamHeader() });
     } catch (error) {
-      return this.failed(
-        call,
-        id,
-        askedFor,
-        a2aFailureOf(error, a2aLabel(call), this.timeoutOf(call)),
-      );
+      const failure = a2aFailureOf(error, a2aLabel(call), this.timeoutOf(call));
+      await paid?.unanswered(failure.message);
+      return this.failed(call, id, askedFor, failure);
     }
     const type = contentTypeOf(answer);
+    // D60: the x402 headers go back beside the answer; a forwarded payment's outcome is recorded.
+    const x402 = (await paid?.answered(answer.statusCode, answer.headers)) ?? {};
+    if (answer.statusCode === 402) {
+      const body = await readLimited(answer, MAX_A2A_MESSAGE_BYTES, a2aLabel(call)).catch(() => '');
+      const required = await paid?.required(answer.headers, body);
+      if (required) {
+        return { kind: 'raw', status: 402, body, headers: required };
+      }
+      const failure = `${a2aLabel(call)} answered HTTP 402 without x402 payment requirements`;
+      return this.failed(call, id, askedFor, new A2aUpstreamFailure(502, failure));
+    }
     if (answer.statusCode === 200 && type === 'text/event-stream') {
-      return this.stream(call, answer, abort, id, askedFor);
+      return this.stream(call, answer, abort, id, askedFor, x402);
     }
     try {
       if (type !== 'application/json') {
@@ -104,7 +117,7 @@ export class A2aExchange {
       if (judged.kind === 'forward' && view) {
         body = view.delivered(judged.message);
       }
-      return { kind: 'json', status: answer.statusCode, body };
+      return { kind: 'json', status: answer.statusCode, body, headers: x402 };
     } catch (error) {
       const failure =
         error instanceof GarbledAnswer
@@ -140,12 +153,13 @@ export class A2aExchange {
     abort: AbortController,
     id: JsonRpcId,
     askedFor: AskedFor,
+    x402: Record<string, string>,
   ): A2aAnswer {
     return {
       kind: 'stream',
       cancel: () => abort.abort(),
       run: async (writer) => {
-        writer.open(call.toPerson?.headers() ?? {});
+        writer.open({ ...call.toPerson?.headers(), ...x402 });
         let stoppedFor: StreamEnding | undefined;
         const stopOn = (ending: StreamEnding): void => {
           stoppedFor ??= ending;

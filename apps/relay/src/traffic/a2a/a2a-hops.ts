@@ -13,6 +13,9 @@ import { withA2aWarnings, withFileBytes, withoutFileBytes } from './a2a-messages
 import { SchemaValidator } from '../../validation/schema-validator';
 import { dataPartValidation, declaredDataSchema } from '../../validation/a2a-validation';
 import { validationOf } from '../../validation/validation.types';
+import { paidHop, paidResendDigest } from '../payments/paid-hop';
+import { JudgedPayment, X402Payments } from '../payments/x402-payments';
+import { paymentCallOf } from './a2a-call';
 
 export type JudgedA2a =
   | { kind: 'forward'; message: JsonRpcMessage; audited: Promise<void> }
@@ -31,12 +34,23 @@ export class A2aHops {
   constructor(
     private readonly pipeline: HopPipeline,
     private readonly validator: SchemaValidator,
+    private readonly payments: X402Payments,
   ) {}
 
-  async judgeRequest(call: A2aCall, message: JsonRpcMessage): Promise<JudgedA2a> {
-    const hop = this.validated(call, a2aHopOf(call, 'REQUEST', message));
-    const outcome = await this.pipeline.pass(hop, termsOf(call, message, resendDigestOf(message)));
-    return asA2a(message, outcome);
+  /** D60: a request carrying a judged payment is one hop with `input.payment` (PY8). */
+  async judgeRequest(
+    call: A2aCall,
+    message: JsonRpcMessage,
+    payment?: JudgedPayment,
+  ): Promise<JudgedA2a> {
+    const validated = this.validated(call, a2aHopOf(call, 'REQUEST', message));
+    const hop = payment ? paidHop(validated, payment) : validated;
+    const digest = paidResendDigest(resendDigestOf(message), payment);
+    const outcome = await this.pipeline.pass(hop, termsOf(call, message, digest));
+    return asA2a(
+      message,
+      payment ? await this.payments.judgedHop(paymentCallOf(call), payment, outcome) : outcome,
+    );
   }
 
   async judgeAnswer(

@@ -10,7 +10,7 @@ import { TrafficCaller } from '../pipeline/traffic-intake';
 import { JsonRpcMessage, rpcError, rpcRefusal } from '../mcp/json-rpc';
 import { a2aFramingError } from './a2a-framing';
 import { resendDigestOf } from '../mcp/mcp-messages';
-import { A2aCall, a2aAdmission, a2aHopOf } from './a2a-call';
+import { A2aCall, a2aAdmission, a2aHopOf, paymentCallOf } from './a2a-call';
 import { A2aDirectory } from './a2a-directory';
 import { A2aAnswer, A2aExchange } from './a2a-exchange';
 import { A2aHops, asA2a } from './a2a-hops';
@@ -20,6 +20,10 @@ import { A2aUpstreamFailure } from './a2a-upstream';
 import { PersonDeliveries } from './person-delivery';
 import { PushGovernance } from './push/push-governance';
 import { pushRequestOf } from './push/push-configs';
+import { PaidCall } from '../payments/paid-call';
+import { paidResendDigest } from '../payments/paid-hop';
+import { JudgedPayment, X402Payments } from '../payments/x402-payments';
+import { RefusalAnswer } from '../pipeline/refusal-answers';
 
 /** A2A § 8.2: PushNotificationNotSupportedError. */
 const A2A_PUSH_NOT_SUPPORTED = -32003;
@@ -39,6 +43,7 @@ export class A2aRelayService {
     private readonly cards: AgentCards,
     private readonly pushes: PushGovernance,
     private readonly persons: PersonDeliveries,
+    private readonly payments: X402Payments,
   ) {}
 
   async post(caller: A2aCaller, targetId: string, body: unknown): Promise<A2aAnswer> {
@@ -64,10 +69,23 @@ export class A2aRelayService {
     // T73, T74: what the answer to a person will carry, known before the answer is judged.
     const toPerson = await this.persons.plan(call, request);
     const hitlRequestId = resendHoldOf(caller.headers);
+    // D60, payments.md PY4: a payment is checked before anything else judges the request.
+    const payment = await this.payments.judge(
+      paymentCallOf(call),
+      caller.headers,
+      hitlRequestId === undefined,
+    );
+    if (payment?.kind === 'refused') {
+      return {
+        kind: 'json',
+        status: 200,
+        body: await this.refusePayment(call, request, payment.answer),
+      };
+    }
     let forward: JsonRpcMessage;
     let audited: Promise<void> = Promise.resolve();
     if (hitlRequestId !== undefined) {
-      const released = await this.resend(call, hitlRequestId, request);
+      const released = await this.resend(call, hitlRequestId, request, payment);
       if (released.kind === 'answer') {
         // T74: an answer held for a reviewer reaches the person as any answer does.
         const body = toPerson ? toPerson.view().delivered(released.body) : released.body;
@@ -76,7 +94,7 @@ export class A2aRelayService {
       }
       forward = released.body;
     } else {
-      const judged = await this.hops.judgeRequest(call, push.plan.hopMessage);
+      const judged = await this.hops.judgeRequest(call, push.plan.hopMessage, payment);
       if (judged.kind === 'refused') {
         // T1: what the caller is answered is in the trail first.
         await judged.audited;
@@ -98,7 +116,12 @@ export class A2aRelayService {
       }
       const sent = await push.plan.forward(forward);
       const view = toPerson ? toPerson.view(push.plan.answerView) : push.plan.answerView;
-      const answer = await this.exchange.forward(call, card, sent, askedFor, view);
+      const paid = new PaidCall(this.payments, paymentCallOf(call), payment);
+      if (payment) {
+        // PY10, T1: the attempt is durable before the payee can act on the payment.
+        await this.payments.attempted(paid.call, payment);
+      }
+      const answer = await this.exchange.forward(call, card, sent, askedFor, view, paid);
       return toPerson ? toPerson.settle(answer) : answer;
     });
   }
@@ -154,6 +177,22 @@ export class A2aRelayService {
     );
   }
 
+  /** PY4: a payment refused before policy never goes on; its hop is audited as BLOCK first. */
+  private async refusePayment(
+    call: A2aCall,
+    request: JsonRpcMessage,
+    answer: RefusalAnswer,
+  ): Promise<JsonRpcMessage> {
+    const reasons = answer.data.reasons as string[];
+    const { decisionId, audited } = this.pipeline.refusing(a2aHopOf(call, 'REQUEST', request), {
+      type: 'COMMUNICATION_AUDIT',
+      action: 'BLOCK',
+      reason: reasons.join('; '),
+    });
+    await audited;
+    return rpcRefusal(request.id, answer.refusal, { ...answer.data, decisionId }, answer.message);
+  }
+
   /** D38, T61: the subscription decides; a person's card points at the human path. */
   async card(caller: A2aCaller, targetId: string): Promise<AgentCardJson> {
     const call = await this.callFor(caller, targetId);
@@ -176,17 +215,22 @@ export class A2aRelayService {
     call: A2aCall,
     hitlRequestId: string,
     request: JsonRpcMessage,
+    payment: JudgedPayment | undefined,
   ): Promise<{ kind: 'forward' | 'answer'; body: JsonRpcMessage }> {
-    const outcome = await this.pipeline.release<JsonRpcMessage>({
+    const released = await this.pipeline.release<JsonRpcMessage>({
       tenantId: call.tenantId,
       agentId: call.callerId,
       correlationId: call.correlationId,
       hitlRequestId,
-      resendDigest: resendDigestOf(request),
+      resendDigest: paidResendDigest(resendDigestOf(request), payment),
     });
-    if (!outcome) {
+    if (!released) {
       throw HttpProblem.notFound(`no HITL request ${hitlRequestId} of this agent`);
     }
+    // PY14: a reviewer's rejection of a held payment is recorded as the payment's.
+    const outcome = payment
+      ? await this.payments.judgedHop(paymentCallOf(call), payment, released)
+      : released;
     const settled = asA2a(request, outcome);
     if (settled.kind === 'refused') {
       return { kind: 'answer', body: settled.answer };

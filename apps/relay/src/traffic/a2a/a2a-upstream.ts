@@ -35,6 +35,8 @@ export interface A2aUpstreamRequest {
   /** The caller's headers: only A2A's own are carried (D37: never its token). */
   callerHeaders: Record<string, string | string[] | undefined>;
   credential?: { header: string; value: string };
+  /** D60, payments.md PY3: a judged payment's own header, as the agent sent it. */
+  payment?: { header: string; value: string };
   correlationId: string;
   /** D46, T89: `traceparent`/`tracestate` go to the agent. */
   trace?: CallTrace;
@@ -74,6 +76,9 @@ export class A2aUpstream implements OnApplicationShutdown {
     }
     if (call.credential) {
       headers[call.credential.header.toLowerCase()] = call.credential.value;
+    }
+    if (call.payment) {
+      headers[call.payment.header] = call.payment.value;
     }
     this.checkUrl(call.url, call.label);
     try {

@@ -39,6 +39,10 @@ export async function replyWithA2a(
   answer: A2aAnswer,
   logger: Logger,
 ): Promise<void> {
+  if (answer.kind === 'raw') {
+    await reply.status(answer.status).headers(answer.headers).send(answer.body);
+    return;
+  }
   if (answer.kind === 'json') {
     await reply
       .status(answer.status)

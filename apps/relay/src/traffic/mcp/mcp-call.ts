@@ -9,6 +9,7 @@ import { CallBasis } from '../pipeline/traffic-call';
 import { McpRoute, TrafficDirectory } from '../pipeline/traffic-directory';
 import { JsonRpcMessage } from './json-rpc';
 import { AskedFor, payloadText, toolOf } from './mcp-messages';
+import { PaymentCall } from '../payments/x402-payments';
 
 export interface McpCall extends CallBasis<McpRoute> {
   /** The calling party's id: the agent's, or the person's (relay.md R28, D43). */
@@ -62,6 +63,19 @@ export function agentOf(call: McpCall): EndpointRef {
     id: call.agentId,
     ...(call.route.agent?.name ? { name: call.route.agent.name } : {}),
     ...(call.route.agent?.riskTier ? { riskTier: call.route.agent.riskTier } : {}),
+  };
+}
+
+/** D60: the agent (or person) pays the MCP server (payments.md PY10). */
+export function mcpPaymentCallOf(call: McpCall): PaymentCall {
+  return {
+    tenantId: call.tenantId,
+    correlationId: call.correlationId,
+    protocol: 'MCP',
+    payer: agentOf(call),
+    payee: serverOf(call),
+    trace: call.trace,
+    ...(call.admission.subscriptionId ? { subscriptionId: call.admission.subscriptionId } : {}),
   };
 }
 

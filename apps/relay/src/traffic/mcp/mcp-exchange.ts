@@ -21,11 +21,14 @@ import {
 } from './mcp-upstream';
 import { SseWriter } from '../pipeline/sse-writer';
 import { upstreamCredentialOf } from './upstream-credential-of';
+import { PaidCall } from '../payments/paid-call';
 
 /** What the controller sends the agent: a JSON body, a bare status, or a stream it runs. */
 export type McpAnswer =
   | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: 'empty'; status: number; headers?: Record<string, string> }
+  /** payments.md PY2: an x402 402, handed to the paying agent as the server wrote it. */
+  | { kind: 'raw'; status: number; body: string; headers: Record<string, string> }
   | {
       kind: 'stream';
       headers: Record<string, string>;
@@ -55,14 +58,32 @@ export class McpExchange {
     private readonly credentials: OpenedCredentials,
   ) {}
 
-  async forwardPost(call: McpCall, post: PostToForward): Promise<McpAnswer> {
+  async forwardPost(call: McpCall, post: PostToForward, paid?: PaidCall): Promise<McpAnswer> {
     const abort = new AbortController();
-    const answer = await this.send(call, post.pending, {
-      ...this.requestOf(call, 'POST', abort.signal),
-      body: JSON.stringify(post.body),
-    });
-    const headers = carriedHeaders(answer);
+    const answer = await this.send(
+      call,
+      post.pending,
+      { ...this.requestOf(call, 'POST', abort.signal), body: JSON.stringify(post.body) },
+      paid,
+    );
+    // D60: x402's headers go back beside MCP's; a forwarded payment's outcome is recorded.
+    const headers = {
+      ...carriedHeaders(answer),
+      ...(await paid?.answered(answer.statusCode, answer.headers)),
+    };
     const type = contentTypeOf(answer);
+    if (answer.statusCode === 402 && paid) {
+      const body = await readBodyWithin(
+        answer,
+        MAX_UPSTREAM_MESSAGE_BYTES,
+        () => new Error('too large'),
+      ).catch(() => '');
+      const required = await paid.required(answer.headers, body);
+      if (required) {
+        return { kind: 'raw', status: 402, body, headers: { ...headers, ...required } };
+      }
+      throw await this.failed(call, post.pending, upstreamStatusFailure(call, answer));
+    }
     if (answer.statusCode === 200 && type === 'text/event-stream') {
       return this.stream(call, answer, abort, headers, post.pending, async (writer) => {
         writer.open(headers);
@@ -160,12 +181,16 @@ export class McpExchange {
     call: McpCall,
     pending: Map<JsonRpcId, AskedFor>,
     request: UpstreamRequest,
+    paid?: PaidCall,
   ): Promise<UpstreamAnswer> {
     try {
       const credential = upstreamCredentialOf(this.credentials, call.route.server);
-      return await this.upstream.send(credential ? { ...request, credential } : request);
+      const paying = { ...request, ...paid?.upstreamHeader() };
+      return await this.upstream.send(credential ? { ...paying, credential } : paying);
     } catch (error) {
-      throw await this.failed(call, pending, failureOf(error, call.route.server));
+      const failure = failureOf(error, call.route.server);
+      await paid?.unanswered(failure.message);
+      throw await this.failed(call, pending, failure);
     }
   }
 

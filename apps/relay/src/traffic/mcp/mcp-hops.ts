@@ -26,6 +26,9 @@ import { SchemaValidator } from '../../validation/schema-validator';
 import { toolCallValidation } from '../../validation/mcp-validation';
 import { validationOf } from '../../validation/validation.types';
 import { memberGrant } from './virtual/virtual-names';
+import { paidHop, paidResendDigest } from '../payments/paid-hop';
+import { JudgedPayment, X402Payments } from '../payments/x402-payments';
+import { mcpPaymentCallOf } from './mcp-call';
 
 /** What became of one message: what goes on (if anything), what its sender is answered. */
 export interface JudgedMessage {
@@ -43,10 +46,17 @@ export class McpHops {
     private readonly directory: TrafficDirectory,
     private readonly tools: McpToolWatch,
     private readonly validator: SchemaValidator,
+    private readonly payments: X402Payments,
   ) {}
 
-  async judgeFromAgent(call: McpCall, message: JsonRpcMessage): Promise<JudgedMessage> {
-    const hop = hopOf(call, 'REQUEST', message);
+  /** D60: a request carrying a judged payment is one hop with `input.payment` (PY8). */
+  async judgeFromAgent(
+    call: McpCall,
+    message: JsonRpcMessage,
+    payment?: JudgedPayment,
+  ): Promise<JudgedMessage> {
+    const unpaid = hopOf(call, 'REQUEST', message);
+    const hop = payment ? paidHop(unpaid, payment) : unpaid;
     const tool = toolOf(message);
     const grant = call.route.subscription?.tools ?? null;
     if (tool !== undefined && !isGranted(grant, tool)) {
@@ -57,21 +67,30 @@ export class McpHops {
         reason,
         details: { subscriptionId: call.route.subscription?.id, grantedTools: grant },
       });
-      return {
-        answer: rpcRefusal(
-          message.id,
-          REFUSALS.blockedByPolicy,
-          { reasons: [reason], decisionId, correlationId: call.correlationId },
-          reason,
-        ),
+      const refused: HopOutcome<JsonRpcMessage> = {
+        kind: 'REFUSED',
+        cause: 'DECISION',
+        answer: {
+          refusal: REFUSALS.blockedByPolicy,
+          message: reason,
+          data: { reasons: [reason], decisionId, correlationId: call.correlationId },
+        },
         audited,
       };
+      // PY8: a payment for a tool the agent may not call is refused as a policy would refuse it.
+      return asJsonRpc(
+        message,
+        payment ? await this.payments.judgedHop(mcpPaymentCallOf(call), payment, refused) : refused,
+      );
     }
     const outcome = await this.pipeline.pass(await this.withToolFacts(call, hop, true), {
       applied: (decision) => applied(message, decision),
-      ...holdTermsOf(call, resendDigestOf(message)),
+      ...holdTermsOf(call, paidResendDigest(resendDigestOf(message), payment)),
     });
-    return asJsonRpc(message, outcome);
+    return asJsonRpc(
+      message,
+      payment ? await this.payments.judgedHop(mcpPaymentCallOf(call), payment, outcome) : outcome,
+    );
   }
 
   /** A RESPONSE hop: an answer, or the server's own request (sampling, elicitation, progress). */

@@ -17,7 +17,11 @@ import {
   rpcError,
   rpcRefusal,
 } from './json-rpc';
-import { McpCall, hopOf, mcpAdmission } from './mcp-call';
+import { McpCall, hopOf, mcpAdmission, mcpPaymentCallOf } from './mcp-call';
+import { PaidCall } from '../payments/paid-call';
+import { paidResendDigest } from '../payments/paid-hop';
+import { carriesPayment } from '../payments/x402-messages';
+import { JudgedPayment, X402Payments } from '../payments/x402-payments';
 import { McpAnswer, McpExchange } from './mcp-exchange';
 import { McpHops, asJsonRpc } from './mcp-hops';
 import { normalizedOrigin, refuseForeignOrigin } from './mcp-origin';
@@ -40,6 +44,7 @@ export class McpRelayService {
     private readonly exchange: McpExchange,
     private readonly virtual: VirtualMcpRelay,
     @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
+    private readonly payments: X402Payments,
   ) {}
 
   async post(caller: McpCaller, serverId: string, body: unknown): Promise<McpAnswer> {
@@ -60,14 +65,20 @@ export class McpRelayService {
       return refused;
     }
     const hitlRequestId = resendHoldOf(caller.headers);
+    const payment = await this.paymentOf(call, messages, hitlRequestId === undefined);
+    if (payment?.kind === 'refused') {
+      return refusalAnswer(messages, payment.answer, { status: 200, orElse: 200 });
+    }
     if (hitlRequestId !== undefined) {
-      return this.resend(call, hitlRequestId, messages, isBatch);
+      return this.resend(call, hitlRequestId, messages, isBatch, payment);
     }
     if (isVirtual(call)) {
       return this.virtual.post(call, messages, isBatch);
     }
 
-    const judged = await Promise.all(messages.map((m) => this.hops.judgeFromAgent(call, m)));
+    const judged = await Promise.all(
+      messages.map((m) => this.hops.judgeFromAgent(call, m, payment)),
+    );
     const audited = Promise.all(judged.map((j) => j.audited));
     audited.catch(() => undefined);
     const forward = judged.flatMap((j) => (j.forward ? [j.forward] : []));
@@ -80,7 +91,7 @@ export class McpRelayService {
         pending.set(j.forward.id!, {
           method: j.forward.method!,
           ...optionalTool(j.forward),
-          resendDigest: resendDigestOf(sent),
+          resendDigest: paidResendDigest(resendDigestOf(sent), payment),
         });
       }
     });
@@ -92,14 +103,44 @@ export class McpRelayService {
         : { kind: 'json', status: 200, body: isBatch ? answers : answers[0] };
     }
     // T1, T52: durable before the server acts on it, or at the latest before the agent's answer.
-    return this.pipeline.forward(call.durability, audited, () =>
-      this.exchange.forwardPost(call, {
-        body: isBatch ? forward : forward[0],
-        isBatch,
-        pending,
-        localAnswers: answers,
-      }),
+    return this.pipeline.forward(call.durability, audited, async () =>
+      this.exchange.forwardPost(
+        call,
+        { body: isBatch ? forward : forward[0], isBatch, pending, localAnswers: answers },
+        await this.paying(call, payment),
+      ),
     );
+  }
+
+  /**
+   * D60, payments.md PY4: a payment pays for the one request of a POST to a server that is not
+   * virtual (the relay itself takes no payment); judged before anything else.
+   */
+  private async paymentOf(
+    call: McpCall,
+    messages: JsonRpcMessage[],
+    gated: boolean,
+  ): Promise<Awaited<ReturnType<X402Payments['judge']>>> {
+    if (!carriesPayment(call.agentHeaders)) {
+      return undefined;
+    }
+    const requests = messages.filter((m) => kindOf(m) === 'request');
+    if (requests.length !== 1 || messages.length !== 1 || isVirtual(call)) {
+      const why = isVirtual(call)
+        ? 'a virtual MCP server takes no payment'
+        : 'an x402 payment pays for a POST of exactly one request';
+      return this.payments.reject(mcpPaymentCallOf(call), why);
+    }
+    return this.payments.judge(mcpPaymentCallOf(call), call.agentHeaders, gated);
+  }
+
+  /** PY10, T1: the attempt is durable before the server can act on the payment. */
+  private async paying(call: McpCall, payment: JudgedPayment | undefined): Promise<PaidCall> {
+    const paid = new PaidCall(this.payments, mcpPaymentCallOf(call), payment);
+    if (payment) {
+      await this.payments.attempted(paid.call, payment);
+    }
+    return paid;
   }
 
   async listen(caller: McpCaller, serverId: string): Promise<McpAnswer> {
@@ -122,6 +163,7 @@ export class McpRelayService {
     hitlRequestId: string,
     messages: JsonRpcMessage[],
     isBatch: boolean,
+    payment: JudgedPayment | undefined,
   ): Promise<McpAnswer> {
     const message = messages[0];
     if (isBatch || kindOf(message) !== 'request') {
@@ -132,29 +174,34 @@ export class McpRelayService {
     if (isVirtual(call)) {
       return this.virtual.resend(call, hitlRequestId, message);
     }
-    const outcome = await this.pipeline.release<JsonRpcMessage>({
+    const resendDigest = paidResendDigest(resendDigestOf(message), payment);
+    const released = await this.pipeline.release<JsonRpcMessage>({
       tenantId: call.tenantId,
       agentId: call.agentId,
       correlationId: call.correlationId,
       hitlRequestId,
-      resendDigest: resendDigestOf(message),
+      resendDigest,
     });
-    if (!outcome) {
+    if (!released) {
       throw HttpProblem.notFound(`no HITL request ${hitlRequestId} of this agent`);
     }
+    // PY14: a reviewer's rejection of a held payment is recorded as the payment's.
+    const outcome = payment
+      ? await this.payments.judgedHop(mcpPaymentCallOf(call), payment, released)
+      : released;
     if (outcome.kind === 'RELEASED' && outcome.direction === 'REQUEST') {
-      const released = { ...(outcome.message as JsonRpcMessage), id: message.id };
-      const askedFor = {
-        method: released.method!,
-        ...optionalTool(released),
-        resendDigest: resendDigestOf(message),
-      };
-      return this.exchange.forwardPost(call, {
-        body: released,
-        isBatch: false,
-        pending: new Map([[message.id!, askedFor]]),
-        localAnswers: [],
-      });
+      const request = { ...(outcome.message as JsonRpcMessage), id: message.id };
+      const askedFor = { method: request.method!, ...optionalTool(request), resendDigest };
+      return this.exchange.forwardPost(
+        call,
+        {
+          body: request,
+          isBatch: false,
+          pending: new Map([[message.id!, askedFor]]),
+          localAnswers: [],
+        },
+        await this.paying(call, payment),
+      );
     }
     const settled = asJsonRpc(message, outcome);
     return { kind: 'json', status: 200, body: settled.forward ?? settled.answer };

@@ -24,6 +24,8 @@ export interface UpstreamRequest {
   agentHeaders: IncomingHttpHeaders;
   /** The upstream credential, opened (D37). */
   credential?: { header: string; value: string };
+  /** D60, payments.md PY3: a judged payment's own header, as the agent sent it. */
+  payment?: { header: string; value: string };
   correlationId: string;
   /** D46, T89: `traceparent`/`tracestate` go to the server. */
   trace?: CallTrace;
@@ -78,6 +80,9 @@ export class McpUpstream implements OnApplicationShutdown {
     }
     if (call.credential) {
       headers[call.credential.header.toLowerCase()] = call.credential.value;
+    }
+    if (call.payment) {
+      headers[call.payment.header] = call.payment.value;
     }
     try {
       return await request(call.server.url, {

@@ -47,6 +47,10 @@ export class McpController {
   }
 
   private async send(reply: FastifyReply, answer: McpAnswer): Promise<void> {
+    if (answer.kind === 'raw') {
+      await reply.status(answer.status).headers(answer.headers).send(answer.body);
+      return;
+    }
     if (answer.kind !== 'stream') {
       reply.status(answer.status).headers(answer.headers ?? {});
       await (answer.kind === 'json'

@@ -20,6 +20,7 @@ import { HopAuditor } from './hop-auditor';
 import { withImposed } from './imposed-decision';
 import { Hop, HopOutcome, HopVerdict, PassTerms, Refusal, ReleaseOutcome } from './hop.types';
 import { LlmProviderRoute } from './llm-route';
+import { PaymentParties, PaymentRecord, paymentEvent } from './payment-events';
 import { decisionRefusal, holdRefusal } from './refusal-answers';
 import { REFUSALS } from './refusal-codes';
 import { ShadowObserver } from './shadow-observer';
@@ -253,6 +254,11 @@ export class HopPipeline {
     return this.auditor.record([failoverEvent(parties, failed, next, fault, attempt)]);
   }
 
+  /** D48: an X402_* event (payments.md PY10), committed with the hops' group commit. */
+  recordPayment(parties: PaymentParties, record: PaymentRecord): Promise<void> {
+    return this.auditor.record([paymentEvent(parties, record)]);
+  }
+
   private async refuseAll(hops: Hop[], refusal: Refusal): Promise<string | undefined> {
     const refused = hops.map((hop) => this.refusing(hop, refusal));
     await Promise.all(refused.map((r) => r.audited));
@@ -316,6 +322,7 @@ function inputOf(hop: Hop): DecisionInput {
         }
       : {}),
     ...(hop.disclosure ? { disclosure: hop.disclosure } : {}),
+    ...(hop.payment ? { payment: hop.payment } : {}),
     message: hop.message,
     ...(hop.validation ? { validation: hop.validation } : {}),
     correlationId: hop.correlationId,

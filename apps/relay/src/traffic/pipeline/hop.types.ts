@@ -6,6 +6,7 @@ import {
   DisclosureInput,
   EndpointRef,
   HopDecision,
+  PaymentInput,
   ToolDefinitionInput,
 } from '../../decisions/decision.types';
 import { StoredHitlRequest } from '../../hitl/hitl.repository';
@@ -36,6 +37,8 @@ export interface Hop {
   imposed?: ImposedAction;
   /** D45, traffic.md T73: `input.disclosure` on a hop delivering an agent's words to a person. */
   disclosure?: DisclosureInput;
+  /** D60, payments.md PY8: `input.payment`, when the message carries an x402 payment. */
+  payment?: PaymentInput;
   /** POLICY.md `message`: the whole message as sent, and the text of its payload. */
   message: { json: unknown; text: string };
   /** GR19: `input.validation`, when something of the message had a schema to be checked against. */

@@ -1,0 +1,295 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
+
+import { PaymentInput } from '../../decisions/decision.types';
+import { RELAY_DATABASE } from '../../database/tokens';
+import { HopPipeline } from '../pipeline/hop-pipeline';
+import { HopOutcome } from '../pipeline/hop.types';
+import { PaymentParties, PaymentRejection, PaymentTerms } from '../pipeline/payment-events';
+import { RefusalAnswer } from '../pipeline/refusal-answers';
+import { REFUSALS, Refusal } from '../pipeline/refusal-codes';
+import { PaymentGate } from './payment-gate';
+import { matchPayment } from './payment-match';
+import { atomicToDecimal } from './payment-amounts';
+import { decimalsOf, termsOf } from './payment-price';
+import {
+  PaymentAttempt,
+  PaymentRequiredAnswer,
+  Settlement,
+  carriesPayment,
+  paymentAttemptOf,
+  settlementOf,
+} from './x402-messages';
+import { OfferKey, X402OffersRepository } from './x402-offers.repository';
+
+/** Requirements are kept at least this long, whatever the payee's `maxTimeoutSeconds` (PY9). */
+const MIN_OFFER_SECONDS = 60;
+const MAX_OFFER_SECONDS = 86_400;
+
+/** A payment call's parties and what the gate needs of its subscription (PY11). */
+export interface PaymentCall extends PaymentParties {
+  subscriptionId?: string;
+}
+
+/** A payment that may go on: what policies see (`input.payment`), and a person's review if due. */
+export interface JudgedPayment {
+  kind: 'judged';
+  attempt: PaymentAttempt;
+  payment: PaymentTerms;
+  /** The asset's decimals, to price what settles (PY13). */
+  decimals: number;
+  input: PaymentInput;
+  /** PY6, PY11: the gate's reason to hold it for a person. */
+  review?: string;
+}
+
+/** A payment refused before any policy ran: already recorded as X402_PAYMENT_REJECTED. */
+export interface RefusedPayment {
+  kind: 'refused';
+  answer: RefusalAnswer;
+}
+
+/**
+ * D48, D60: x402 on a traffic path, protocol-neutral (payments.md PY1–PY14). A path asks
+ * `judge` before a request goes on, `required` and `settled` about the answer.
+ */
+@Injectable()
+export class X402Payments {
+  constructor(
+    @Inject(RELAY_DATABASE) private readonly database: Database,
+    private readonly offers: X402OffersRepository,
+    private readonly pipeline: HopPipeline,
+    private readonly gate: PaymentGate,
+  ) {}
+
+  /**
+   * PY2: a 402 with requirements is kept for the payer's retry and recorded as
+   * X402_PAYMENT_REQUIRED; after a forwarded payment it is the payee's refusal of it (PY13).
+   */
+  async required(
+    call: PaymentCall,
+    required: PaymentRequiredAnswer,
+    forwarded?: JudgedPayment,
+  ): Promise<void> {
+    const longest = Math.max(0, ...required.accepts.map((a) => a.maxTimeoutSeconds || 0));
+    const seconds = Math.min(MAX_OFFER_SECONDS, Math.max(MIN_OFFER_SECONDS, longest));
+    await this.database.inTenant(call.tenantId, (tx) =>
+      this.offers.keep(tx, keyOf(call), required, new Date(Date.now() + seconds * 1000)),
+    );
+    if (forwarded) {
+      await this.pipeline.recordPayment(call, {
+        type: 'X402_PAYMENT_REJECTED',
+        payment: forwarded.payment,
+        reason: 'payee',
+        text: required.error ?? 'the payee answered 402 to the payment',
+      });
+      return;
+    }
+    const priced: PaymentTerms[] = [];
+    for (const offer of required.accepts) {
+      const terms = await termsOf(offer);
+      if (typeof terms !== 'string') {
+        priced.push(terms);
+      }
+    }
+    // PY7: requirements in an asset the relay cannot price are recorded without an amount.
+    await this.pipeline.recordPayment(call, {
+      type: 'X402_PAYMENT_REQUIRED',
+      ...(priced[0] ? { payment: priced[0] } : {}),
+      accepts: priced,
+      ...(required.error ? { error: required.error } : {}),
+    });
+  }
+
+  /**
+   * PY4–PY6, PY11: a request's payment against what the payee asked for, priced, and through the
+   * gate; undefined when the request carries none. A refusal is recorded before it returns.
+   */
+  async judge(
+    call: PaymentCall,
+    headers: Record<string, string | string[] | undefined>,
+    gated = true,
+  ): Promise<JudgedPayment | RefusedPayment | undefined> {
+    if (!carriesPayment(headers)) {
+      return undefined;
+    }
+    const attempt = paymentAttemptOf(headers);
+    if (typeof attempt === 'string') {
+      return this.refuse(call, 'invalid', attempt);
+    }
+    const seen = await this.database.inTenant(call.tenantId, (tx) =>
+      this.offers.recent(tx, keyOf(call)),
+    );
+    const matched = matchPayment(attempt, seen);
+    if (matched.kind === 'invalid') {
+      return this.refuse(call, 'invalid', matched.text);
+    }
+    const [payment, decimals] = await Promise.all([
+      termsOf(matched.offer, matched.amountAtomic),
+      decimalsOf(matched.offer),
+    ]);
+    if (typeof payment === 'string') {
+      return this.refuse(call, 'invalid', payment);
+    }
+    if (decimals === undefined) {
+      return this.refuse(call, 'invalid', `the relay cannot price asset ${payment.asset}`);
+    }
+    const judged: JudgedPayment = {
+      kind: 'judged',
+      attempt,
+      payment,
+      decimals,
+      input: { ...payment, amount: Number(payment.amountUsd) },
+    };
+    if (!gated) {
+      return judged;
+    }
+    const gate = await this.gate.check({
+      tenantId: call.tenantId,
+      agentId: call.payer.id,
+      ...(call.subscriptionId ? { subscriptionId: call.subscriptionId } : {}),
+      payment,
+    });
+    switch (gate.kind) {
+      case 'ALLOW':
+        return judged;
+      case 'REVIEW':
+        return { ...judged, review: gate.reason };
+      case 'REFUSE':
+        return this.refuse(call, gate.reason, gate.text, payment, REFUSALS.budgetExceeded, {
+          ...(gate.budgetId ? { budgetId: gate.budgetId } : {}),
+        });
+    }
+  }
+
+  /**
+   * PY8: the payment's request hop came to `outcome`: a policy's refusal becomes −31007 and a
+   * reviewer's stays −31003, each recorded as X402_PAYMENT_REJECTED; anything else is unchanged.
+   */
+  async judgedHop<O extends HopOutcome<unknown>>(
+    call: PaymentCall,
+    judged: JudgedPayment,
+    outcome: O,
+  ): Promise<O> {
+    if (outcome.kind !== 'REFUSED') {
+      return outcome;
+    }
+    const reasons = outcome.answer.data.reasons;
+    const text =
+      Array.isArray(reasons) && reasons.length > 0 ? reasons.join('; ') : outcome.answer.message;
+    const reason: PaymentRejection = outcome.cause === 'DECISION' ? 'policy' : 'reviewer';
+    const decisionId = outcome.answer.data.decisionId;
+    await outcome.audited;
+    await this.pipeline.recordPayment(call, {
+      type: 'X402_PAYMENT_REJECTED',
+      payment: judged.payment,
+      reason,
+      text,
+      ...(typeof decisionId === 'string' ? { decisionId } : {}),
+    });
+    if (reason === 'reviewer') {
+      return outcome;
+    }
+    const refusal = REFUSALS.paymentRefused;
+    return { ...outcome, answer: { ...outcome.answer, refusal, message: refusal.message } };
+  }
+
+  /** PY10: the payment goes on; durable before the payee can act on it (T1). */
+  attempted(call: PaymentCall, judged: JudgedPayment, decisionId?: string): Promise<void> {
+    return this.pipeline.recordPayment(call, {
+      type: 'X402_PAYMENT_ATTEMPT',
+      payment: judged.payment,
+      ...(decisionId ? { decisionId } : {}),
+    });
+  }
+
+  /** PY13: the payee's answer to a forwarded payment, other than a 402 (see `required`). */
+  async settled(
+    call: PaymentCall,
+    judged: JudgedPayment,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): Promise<Settlement | undefined> {
+    const settlement = settlementOf(headers);
+    if (settlement?.success) {
+      await this.pipeline.recordPayment(call, {
+        type: 'X402_PAYMENT_SUCCESS',
+        payment: withSettledAmount(judged.payment, settlement, judged.decimals),
+        ...(settlement.transaction ? { transaction: settlement.transaction } : {}),
+        ...(settlement.payer ? { payer: settlement.payer } : {}),
+      });
+      return settlement;
+    }
+    await this.pipeline.recordPayment(call, {
+      type: 'X402_PAYMENT_REJECTED',
+      payment: judged.payment,
+      reason: 'payee',
+      text: settlement
+        ? `the payee did not settle: ${settlement.errorReason ?? 'no reason given'}`
+        : `the payee answered HTTP ${status} without a settlement response`,
+      ...(settlement?.transaction ? { transaction: settlement.transaction } : {}),
+    });
+    return settlement;
+  }
+
+  /** PY13: no settlement answer came back (the payee failed, or never answered). */
+  unsettled(call: PaymentCall, judged: JudgedPayment, text: string): Promise<void> {
+    return this.pipeline.recordPayment(call, {
+      type: 'X402_PAYMENT_REJECTED',
+      payment: judged.payment,
+      reason: 'payee',
+      text,
+    });
+  }
+
+  /** PY4: a payment refused outside `judge` (one the path cannot carry), recorded first. */
+  reject(call: PaymentCall, text: string): Promise<RefusedPayment> {
+    return this.refuse(call, 'invalid', text);
+  }
+
+  private async refuse(
+    call: PaymentCall,
+    reason: PaymentRejection,
+    text: string,
+    payment?: PaymentTerms,
+    refusal: Refusal = REFUSALS.paymentRefused,
+    extra: Record<string, unknown> = {},
+  ): Promise<RefusedPayment> {
+    await this.pipeline.recordPayment(call, {
+      type: 'X402_PAYMENT_REJECTED',
+      ...(payment ? { payment } : {}),
+      reason,
+      text,
+    });
+    return {
+      kind: 'refused',
+      answer: {
+        refusal,
+        message: refusal.message,
+        data: { reasons: [text], ...extra, correlationId: call.correlationId },
+      },
+    };
+  }
+}
+
+function keyOf(call: PaymentCall): OfferKey {
+  return {
+    tenantId: call.tenantId,
+    payerId: call.payer.id,
+    sinkType: call.payee.type,
+    sinkId: call.payee.id,
+  };
+}
+
+/** `upto`-like schemes settle less than authorised: the ledger counts what settled (PY13). */
+function withSettledAmount(
+  payment: PaymentTerms,
+  settlement: Settlement,
+  decimals: number,
+): PaymentTerms {
+  const settled = settlement.amountAtomic;
+  if (!settled || settled === payment.amountAtomic || !/^\d+$/.test(settled)) {
+    return payment;
+  }
+  return { ...payment, amountAtomic: settled, amountUsd: atomicToDecimal(settled, decimals) };
+}
