@@ -21,6 +21,8 @@ import { PushController } from './a2a/push/push.controller';
 import { HumanController } from './human/human.controller';
 import { ReachableAgentsRepository } from './human/reachable-agents.repository';
 import { LlmCompletions } from './llm/llm-completions';
+import { LlmSpend } from './llm/llm-spend';
+import { SpendModule } from '../spend/spend.module';
 import { LlmController } from './llm/llm.controller';
 import { LlmForwarder } from './llm/llm-forwarder';
 import { CompletionAnswers } from './llm/completion-answers';
@@ -54,7 +56,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
 
 /** D20, D43: the shared pipeline/ and one folder per protocol. */
 @Module({
-  imports: [HitlModule, McpServersModule, McpToolsModule],
+  imports: [HitlModule, McpServersModule, McpToolsModule, SpendModule],
   controllers: [
     McpController,
     ProtectedResourceController,
@@ -97,6 +99,7 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     LlmForwarder,
     CompletionAnswers,
     LlmCompletions,
+    LlmSpend,
     LlmRelayService,
     ReachableAgentsRepository,
     DisclosuresRepository,
