@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Row, Tx, iso, returning, str } from '@agp/database';
 
-import { trimDecimal } from './model-prices.repository';
+import { trimDecimal } from './usd';
 import { Budget, BudgetPeriod, BudgetScope, BudgetUnit } from './spend.types';
 
 const T = 'relay.budgets';

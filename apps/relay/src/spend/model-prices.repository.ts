@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Row, Tx, iso, returning } from '@agp/database';
 
 import { Currency, ModelPrice } from './spend.types';
+import { trimDecimal } from './usd';
 
 const T = 'relay.model_prices';
 
@@ -89,12 +90,6 @@ export class ModelPricesRepository {
   async delete(tx: Tx, tenantId: string, id: string): Promise<void> {
     await tx.query(`DELETE FROM ${T} WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
   }
-}
-
-/** numeric(24,6) reads back as `2.500000`: answered as the shortest decimal (`2.5`). */
-export function trimDecimal(value: unknown): string {
-  const text = String(value);
-  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
 }
 
 function toPrice(row: Row): ModelPrice {

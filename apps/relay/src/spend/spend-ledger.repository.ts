@@ -3,6 +3,7 @@ import { Row, Tx, iso, str } from '@agp/database';
 
 import { SpendSubject } from './budgets.repository';
 import { Payee, SpendEntry, SpendKind } from './spend.types';
+import { trimDecimal } from './usd';
 
 const ENTRIES = 'relay.spend_entries';
 const RESERVATIONS = 'relay.budget_reservations';
@@ -243,7 +244,7 @@ function toEntry(row: Row): SpendEntry {
             id: text(row.payee_id)!,
             ...(row.payee_label !== null ? { label: text(row.payee_label)! } : {}),
           },
-    amountUsd: text(row.amount_usd),
+    amountUsd: row.amount_usd === null ? null : trimDecimal(row.amount_usd),
     promptTokens: Number(row.prompt_tokens),
     completionTokens: Number(row.completion_tokens),
     cachedTokens: Number(row.cached_tokens),

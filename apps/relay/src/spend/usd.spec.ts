@@ -1,4 +1,4 @@
-import { formatPico, parseDecimal, picoOfNumeric } from './usd';
+import { formatPico, parseDecimal, picoOfNumeric, trimDecimal } from './usd';
 
 describe('usd', () => {
   it('should parse decimal strings into exact pico-dollars and format them back', () => {
@@ -25,5 +25,14 @@ describe('usd', () => {
     expect(picoOfNumeric('12.500000000000')).toBe(12_500_000_000_000n);
     expect(picoOfNumeric('-0.5')).toBe(-500_000_000_000n);
     expect(picoOfNumeric(null)).toBe(0n);
+  });
+});
+
+describe('trimDecimal', () => {
+  it('should answer a numeric as its shortest decimal', () => {
+    expect(trimDecimal('2.500000')).toBe('2.5');
+    expect(trimDecimal('4.000000')).toBe('4');
+    expect(trimDecimal('10')).toBe('10');
+    expect(trimDecimal('0.004000000000')).toBe('0.004');
   });
 });

@@ -40,3 +40,9 @@ export function picoOfNumeric(value: unknown): bigint {
   }
   return negative ? -parsed : parsed;
 }
+
+/** A numeric read back as `2.500000`: answered as the shortest decimal (`2.5`). */
+export function trimDecimal(value: unknown): string {
+  const text = typeof value === 'bigint' ? value.toString() : `${value as string | number}`;
+  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+}
