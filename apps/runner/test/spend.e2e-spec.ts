@@ -284,6 +284,20 @@ describe('Spend: prices, budgets and the ledger (services, two relay replicas)',
     expect(((alerted[0].details as Json).budgetAlerts as Json[])[0]).toEqual(
       expect.objectContaining({ id: budget.id, softLimit: '0.006', used: '0.008' }),
     );
+    const alerts = await eventually(async () => {
+      const answer = await world.ok<{ items: Json[] }>(
+        'GET',
+        `/audit/v1/monitors/alerts?detector=BUDGET_SOFT_LIMIT&subjectId=${agent.id}`,
+      );
+      expect(answer.items).toHaveLength(1);
+      return answer.items;
+    });
+    expect(alerts[0]).toEqual(
+      expect.objectContaining({
+        detector: 'BUDGET_SOFT_LIMIT',
+        evidence: expect.objectContaining({ kind: 'BUDGET', budgetId: budget.id, used: '0.008' }),
+      }),
+    );
   });
 
   it('should hold payments to the same budgets through the seam x402 calls, and show them beside LLM costs in the ledger and its CSV', async () => {
