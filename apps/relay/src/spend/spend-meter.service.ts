@@ -72,19 +72,29 @@ export class SpendMeter {
     return this.reserve(subject, () => Promise.resolve({ usdPico, tokens: 0n }));
   }
 
-  /** A settled payment in the ledger (SP12), its reservation given back, in `tx` when given. */
+  /**
+   * A settled payment in the ledger (SP12), its reservation given back, in `tx` when given;
+   * answers the budgets whose soft limit it reached first (SP11: `details.budgetAlerts` of its
+   * X402_PAYMENT_SUCCESS).
+   */
   async recordPayment(
     spend: PaymentSpend,
     reservation?: BudgetReservation,
     tx?: Tx,
-  ): Promise<void> {
-    const work = async (t: Tx): Promise<void> => {
+  ): Promise<BudgetRef[]> {
+    const usdPico = parseDecimal(spend.payment.amountUsd);
+    if (usdPico === undefined) {
+      throw new Error(`not a USD amount: ${spend.payment.amountUsd}`);
+    }
+    const work = async (t: Tx): Promise<BudgetRef[]> => {
+      const alerts = await this.softLimitsReached(t, reservation, { usdPico, tokens: 0n });
       await this.ledger.insertPayment(t, spend);
       if (reservation) {
         await this.ledger.release(t, reservation.tenantId, reservation.id);
       }
+      return alerts;
     };
-    await (tx ? work(tx) : this.database.inTenant(spend.subject.tenantId, work));
+    return tx ? work(tx) : this.database.inTenant(spend.subject.tenantId, work);
   }
 
   /** A call that never reached its upstream gives its reservation back. */
