@@ -103,7 +103,10 @@ describe('Spend: prices, budgets and the ledger (services, two relay replicas)',
   }
 
   function costSum(events: Json[]): bigint {
-    return events.reduce((sum, e) => sum + pico(String((e.details as Json).costUsd ?? '0')), 0n);
+    return events.reduce((sum, e) => {
+      const cost = (e.details as Json).costUsd;
+      return sum + pico(typeof cost === 'string' ? cost : '0');
+    }, 0n);
   }
 
   async function spendOf(agentId: string, groupBy = 'model'): Promise<Json> {
