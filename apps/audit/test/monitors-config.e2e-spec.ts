@@ -33,7 +33,7 @@ describe(MonitorConfigController.name, () => {
     const reader = await MonitorsCaller.create(issuer, randomUUID(), ['AUDIT:READ']);
     const response = await reader.call<MonitorConfigResponse>(app, 'GET', path);
     expect(response.status).toBe(200);
-    expect(response.body.detectors).toHaveLength(26);
+    expect(response.body.detectors).toHaveLength(27);
     expect(response.body.dismissSuppressionHours).toBe(24);
     expect(response.body.detectors.find((d) => d.detector === 'AGENT_VOLUME_ANOMALY')).toEqual({
       detector: 'AGENT_VOLUME_ANOMALY',

@@ -200,14 +200,14 @@ describe(CustomMonitorsController.name, () => {
       expect((await call('GET', `${base}/not-a-uuid`)).status).toBe(400);
     });
 
-    it('should show the 24 built-in detectors, D51 drift and failed pack runs as SYSTEM_TEMPLATE monitors with their settings', async () => {
+    it('should show the 24 built-in detectors, D51 drift, failed pack runs and budget soft limits as SYSTEM_TEMPLATE monitors with their settings', async () => {
       const call = await caller(issuer, randomUUID(), ['AUDIT:ADMIN']);
       await call('PUT', `${base}/config`, {
         detectors: [{ detector: 'AGENT_VOLUME_ANOMALY', enabled: false, windowMinutes: 60 }],
       });
       const listed = await call('GET', `${base}?monitorType=SYSTEM_TEMPLATE&pageSize=100`);
       const items = listed.body.items as MonitorResponse[];
-      expect(items).toHaveLength(26);
+      expect(items).toHaveLength(27);
       const volume = items.find((m) => m.detector === 'AGENT_VOLUME_ANOMALY')!;
       expect(volume).toMatchObject({
         monitorType: 'SYSTEM_TEMPLATE',

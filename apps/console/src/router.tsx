@@ -34,6 +34,10 @@ export const router = createBrowserRouter([
         lazy: () => import('./pages/trace-page').then((m) => ({ Component: m.TracePage })),
       },
       {
+        path: 'spend',
+        lazy: () => import('./pages/spend-page').then((m) => ({ Component: m.SpendPage })),
+      },
+      {
         path: 'telemetry',
         lazy: () => import('./pages/telemetry-page').then((m) => ({ Component: m.TelemetryPage })),
       },

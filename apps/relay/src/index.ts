@@ -4,6 +4,10 @@ export * from './database/data-source';
 export * from './database/tokens';
 export * from './relay.module';
 export * from './mcp-servers/credential-cipher';
+// D48: what x402's payments call (checkPayment, recordPayment) and the ledger they write.
+export { SpendMeter } from './spend/spend-meter.service';
+export type { BudgetVerdict, BudgetReservation, BudgetRef } from './spend/budget-verdict';
+export type { PaymentSpend } from './spend/spend-ledger.repository';
 // The response shapes the console's typed API client is checked against (issue 16).
 export type { HitlRequestResponse, HitlStatus } from './hitl/hitl.types';
 export type {

@@ -31,6 +31,8 @@ export interface OpenAiTestProviderOptions {
   behaviour?: ProviderBehaviour;
   chunkDelayMs?: number;
   model?: string;
+  /** The `usage` it reports; by default words of the last user message and of the reply. */
+  usage?: (body: Record<string, unknown>) => Record<string, unknown>;
 }
 
 function lastUserText(body: Record<string, unknown>): string {
@@ -143,7 +145,7 @@ export async function startOpenAiTestProvider(
     const text = reply(body);
     const model = typeof body.model === 'string' ? body.model : 'test-model';
     const pieces = words(text);
-    const usage = {
+    const usage = options.usage?.(body) ?? {
       prompt_tokens: words(lastUserText(body)).length,
       completion_tokens: pieces.length,
       total_tokens: words(lastUserText(body)).length + pieces.length,

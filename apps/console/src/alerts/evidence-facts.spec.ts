@@ -84,6 +84,18 @@ const EXAMPLES: Record<MonitorEvidence['kind'], MonitorEvidence> = {
     failed: 1,
     evaluationCount: 3,
   },
+  BUDGET: {
+    kind: 'BUDGET',
+    subjectType: 'AGENT',
+    subjectId: SUBJECT,
+    budgetId: SUBJECT,
+    scope: 'AGENT',
+    targetId: SUBJECT,
+    period: 'DAY',
+    unit: 'USD',
+    softLimit: '8',
+    used: '8.004',
+  },
 };
 
 describe(evidenceFacts.name, () => {

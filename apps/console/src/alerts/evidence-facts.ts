@@ -112,6 +112,17 @@ export function evidenceFacts(evidence: MonitorEvidence): Fact[] {
         { label: 'Failed evaluations', value: `${evidence.failed} of ${evidence.evaluationCount}` },
         ...(evidence.errorMessage ? [{ label: 'Error', value: evidence.errorMessage }] : []),
       ];
+    case 'BUDGET':
+      // D60, beyond the specification (spend.md SP11): a budget's soft limit reached.
+      return [
+        subject(evidence),
+        { label: 'Budget', value: evidence.budgetId },
+        {
+          label: 'Counts',
+          value: `${evidence.scope}${evidence.targetId ? ` ${evidence.targetId}` : ''}, ${evidence.unit} per ${evidence.period}`,
+        },
+        { label: 'Used', value: `${evidence.used} of the soft limit ${evidence.softLimit}` },
+      ];
     default:
       return assertNever(evidence);
   }

@@ -18,6 +18,7 @@ const PAGES: Array<{ to: string; label: string; needs: TabNeeds[] }> = [
   { to: '/alerts', label: 'Alerts', needs: [['AUDIT', 'READ']] },
   { to: '/audit', label: 'Audit', needs: [['AUDIT', 'READ']] },
   { to: '/telemetry', label: 'Telemetry', needs: [['TELEMETRY', 'READ']] },
+  { to: '/spend', label: 'Spend', needs: [['BILLING', 'READ']] },
   { to: '/review', label: 'Human review', needs: [['HITL_REQUESTS', 'READ']] },
   {
     to: '/conversations',

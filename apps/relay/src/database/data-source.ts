@@ -28,6 +28,7 @@ import { AddVirtualMcpServers1765380000000 } from './migrations/1765380000000-Ad
 import { AddChannelEventTrace1765390000000 } from './migrations/1765390000000-AddChannelEventTrace';
 import { AddEvaluationPackSchedules1765396000000 } from './migrations/1765396000000-AddEvaluationPackSchedules';
 import { AddX402Payments1765420000000 } from './migrations/1765420000000-AddX402Payments';
+import { CreateSpendTables1765430000000 } from './migrations/1765430000000-CreateSpendTables';
 import { AddEvaluationPackLiveDoubles1765450000000 } from './migrations/1765450000000-AddEvaluationPackLiveDoubles';
 import { AddWebhookSetAt1765480000000 } from './migrations/1765480000000-AddWebhookSetAt';
 import { RELAY_SCHEMA } from './tokens';
@@ -67,6 +68,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       AddChannelEventTrace1765390000000,
       AddEvaluationPackSchedules1765396000000,
       AddX402Payments1765420000000,
+      CreateSpendTables1765430000000,
       AddEvaluationPackLiveDoubles1765450000000,
       AddWebhookSetAt1765480000000,
     ],

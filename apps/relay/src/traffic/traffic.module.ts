@@ -21,6 +21,8 @@ import { PushController } from './a2a/push/push.controller';
 import { HumanController } from './human/human.controller';
 import { ReachableAgentsRepository } from './human/reachable-agents.repository';
 import { LlmCompletions } from './llm/llm-completions';
+import { LlmSpend } from './llm/llm-spend';
+import { SpendModule } from '../spend/spend.module';
 import { LlmController } from './llm/llm.controller';
 import { LlmForwarder } from './llm/llm-forwarder';
 import { CompletionAnswers } from './llm/completion-answers';
@@ -58,7 +60,7 @@ import { X402Payments } from './payments/x402-payments';
 
 /** D20, D43: the shared pipeline/ and one folder per protocol. */
 @Module({
-  imports: [HitlModule, McpServersModule, McpToolsModule],
+  imports: [HitlModule, McpServersModule, McpToolsModule, SpendModule],
   controllers: [
     McpController,
     ProtectedResourceController,
@@ -102,6 +104,7 @@ import { X402Payments } from './payments/x402-payments';
     LlmForwarder,
     CompletionAnswers,
     LlmCompletions,
+    LlmSpend,
     LlmRelayService,
     ReachableAgentsRepository,
     DisclosuresRepository,

@@ -44,6 +44,8 @@ export interface McpPlatform {
   natsPrefix: string;
   /** The application that runs the audit module (what raises alerts; embedded: the one process). */
   audit?: NestFastifyApplication;
+  /** The application that runs the relay module (embedded: the one process). */
+  relay?: NestFastifyApplication;
   /**
    * Services only: one more relay replica on the same database and NATS prefix, reached directly
    * (not through the gateway), for what must hold on every replica (D32, D35).
@@ -188,6 +190,7 @@ async function startServices(
     baseUrl: baseUrlOf(gateway),
     tenantAuth,
     audit,
+    relay,
     databaseUrl: database.url,
     natsPrefix: prefix,
     close: async () => {
@@ -233,6 +236,7 @@ async function startEmbedded(
     baseUrl: baseUrlOf(app),
     tenantAuth: app,
     audit: app,
+    relay: app,
     databaseUrl: database.url,
     natsPrefix: prefix,
     close: () => closeNow(app),

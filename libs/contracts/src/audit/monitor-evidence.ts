@@ -56,6 +56,7 @@ export const EVIDENCE_KINDS = [
   'TENANT_ACTION_SPIKE',
   'TOOL_DEFINITION',
   'EVALUATION_RUN',
+  'BUDGET',
 ] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
@@ -193,7 +194,23 @@ export class EvaluationRunEvidence {
   @IsOptional() @IsString() @MaxLength(500) errorMessage?: string;
 }
 
+/** D60, spend.md SP11 (beyond the specification): a budget whose soft limit was reached. */
+export class BudgetEvidence {
+  @IsIn(['BUDGET']) kind: 'BUDGET';
+  @IsIn(SUBJECT_TYPES) subjectType: SubjectType;
+  @IsUUID() subjectId: string;
+  @IsUUID() budgetId: string;
+  @IsIn(['TENANT', 'AGENT', 'LLM_GATEWAY', 'SUBSCRIPTION']) scope: string;
+  @IsOptional() @IsUUID() targetId?: string;
+  @IsIn(['DAY', 'MONTH', 'ROLLING_24H']) period: string;
+  @IsIn(['USD', 'TOKENS']) unit: string;
+  /** Decimal strings: USD, or a whole number of tokens. */
+  @Matches(/^[0-9]{1,20}(\.[0-9]{1,12})?$/) softLimit: string;
+  @Matches(/^[0-9]{1,20}(\.[0-9]{1,12})?$/) used: string;
+}
+
 export type MonitorEvidence =
+  | BudgetEvidence
   | CustomQueryEvidence
   | EvaluationRunEvidence
   | DormantReactivationEvidence
@@ -216,6 +233,7 @@ export const EVIDENCE_CLASSES: Readonly<Record<EvidenceKind, new () => object>> 
   TENANT_ACTION_SPIKE: TenantActionSpikeEvidence,
   TOOL_DEFINITION: ToolDefinitionEvidence,
   EVALUATION_RUN: EvaluationRunEvidence,
+  BUDGET: BudgetEvidence,
 };
 
 export const EVIDENCE_DISCRIMINATOR = {

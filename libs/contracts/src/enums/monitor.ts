@@ -27,6 +27,8 @@ export const DETECTORS = [
   'TOOL_DEFINITION_DRIFT',
   // Beyond the specification (monitors.md M76): a scheduled or other pack run failed.
   'EVALUATION_RUN_FAILED',
+  // D60, beyond the specification (spend.md SP11): a budget's soft limit reached in its window.
+  'BUDGET_SOFT_LIMIT',
 ] as const;
 export type Detector = (typeof DETECTORS)[number];
 

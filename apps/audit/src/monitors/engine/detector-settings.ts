@@ -38,6 +38,7 @@ export type GovernanceDetector = (typeof GOVERNANCE_DETECTORS)[number];
 export const EVENT_DETECTORS = [
   'TOOL_DEFINITION_DRIFT',
   'EVALUATION_RUN_FAILED',
+  'BUDGET_SOFT_LIMIT',
 ] as const satisfies readonly Detector[];
 export type EventDetector = (typeof EVENT_DETECTORS)[number];
 
@@ -142,6 +143,8 @@ export const DEFAULT_DETECTOR_SETTINGS: Readonly<Record<Detector, DetectorSettin
   TOOL_DEFINITION_DRIFT: GOVERNANCE,
   // M76: reads only `enabled`.
   EVALUATION_RUN_FAILED: GOVERNANCE,
+  // spend.md SP11: reads only `enabled`.
+  BUDGET_SOFT_LIMIT: GOVERNANCE,
 };
 
 export const DEFAULT_DISMISS_SUPPRESSION_HOURS = 24;

@@ -8,12 +8,13 @@ import { EventDetector } from '../engine/detector-settings';
 import { evaluationRunFinding } from '../engine/detectors/evaluation-run-detector';
 import { Finding } from '../engine/monitors.types';
 import { toolDriftFinding } from '../engine/detectors/tool-drift-detector';
+import { budgetFindings } from '../engine/detectors/budget-detector';
 import { QuietService } from '../quiet/quiet.service';
 
 /** The detectors raised from one stored event each, and how each reads its event. */
 const EVENT_FINDERS: ReadonlyArray<{
   detector: EventDetector;
-  find(envelope: AuditEnvelope): Finding | undefined;
+  find(envelope: AuditEnvelope): Finding | Finding[] | undefined;
 }> = [
   {
     detector: 'TOOL_DEFINITION_DRIFT',
@@ -34,13 +35,31 @@ const EVENT_FINDERS: ReadonlyArray<{
           })
         : undefined,
   },
+  {
+    detector: 'BUDGET_SOFT_LIMIT',
+    find: (envelope) =>
+      BUDGET_EVENT_TYPES.includes(envelope.type)
+        ? budgetFindings({
+            tenantId: envelope.tenantId,
+            occurredAt: envelope.occurredAt,
+            details: envelope.data.details,
+          })
+        : undefined,
+  },
 ];
 
+/** spend.md SP11: the events that say a budget's soft limit was reached. */
+const BUDGET_EVENT_TYPES: readonly AuditEventType[] = ['LLM_GATEWAY_CALL', 'X402_PAYMENT_SUCCESS'];
+
 /** A29: the only events the finders read, so a batch without them costs this observer nothing. */
-const EVENT_TYPES: readonly AuditEventType[] = ['MCP_LIFECYCLE', 'POLICY_LIFECYCLE'];
+const EVENT_TYPES: readonly AuditEventType[] = [
+  'MCP_LIFECYCLE',
+  'POLICY_LIFECYCLE',
+  ...BUDGET_EVENT_TYPES,
+];
 
 /**
- * M59, M76: findings raised as their event is stored, in the ingest's transaction (M16): an
+ * M59, M76, spend.md SP11: findings raised as their event is stored, in the ingest's transaction (M16): an
  * administrator hears of a rug pull or a failing pack when it happens, not at a tick, and a
  * redelivered event raises nothing twice (the ingest sees it once).
  */
@@ -60,15 +79,16 @@ export class EventFindingsListener implements OnModuleInit {
         const byTenant = new Map<string, { found: FoundBy[]; correlationId: string }>();
         for (const envelope of envelopes) {
           for (const { detector, find } of EVENT_FINDERS) {
-            const finding = find(envelope);
-            if (!finding) {
+            const found = find(envelope);
+            const findings = found === undefined ? [] : Array.isArray(found) ? found : [found];
+            if (findings.length === 0) {
               continue;
             }
             const entry = byTenant.get(envelope.tenantId) ?? {
               found: [],
               correlationId: envelope.correlationId,
             };
-            entry.found.push({ detector, finding });
+            entry.found.push(...findings.map((finding) => ({ detector, finding })));
             byTenant.set(envelope.tenantId, entry);
           }
         }

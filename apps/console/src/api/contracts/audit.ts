@@ -6,6 +6,7 @@
  * via the `definition` "MonitorEvidence".
  */
 export type MonitorEvidence =
+  | BudgetEvidence
   | CustomQueryEvidence
   | EvaluationRunEvidence
   | DormantReactivationEvidence
@@ -170,7 +171,8 @@ export interface AuditOperations {
       | 'GOVERNANCE_STALE_ATTESTATION'
       | 'GOVERNANCE_INCIDENT_REPORT_DUE'
       | 'TOOL_DEFINITION_DRIFT'
-      | 'EVALUATION_RUN_FAILED';
+      | 'EVALUATION_RUN_FAILED'
+      | 'BUDGET_SOFT_LIMIT';
     subjectType:
       | null
       | 'CHANNEL'
@@ -239,7 +241,8 @@ export interface AlertResponse {
     | 'GOVERNANCE_STALE_ATTESTATION'
     | 'GOVERNANCE_INCIDENT_REPORT_DUE'
     | 'TOOL_DEFINITION_DRIFT'
-    | 'EVALUATION_RUN_FAILED';
+    | 'EVALUATION_RUN_FAILED'
+    | 'BUDGET_SOFT_LIMIT';
   monitorId: null | string;
   severity: 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
   direction: 'SPIKE' | 'DROP';
@@ -277,6 +280,35 @@ export interface AlertResponse {
   occurrences: number;
   createdAt: string;
   updatedAt: string;
+}
+/**
+ * D60, spend.md SP11 (beyond the specification): a budget whose soft limit was reached.
+ *
+ * This interface was referenced by `AuditOperations`'s JSON-Schema
+ * via the `definition` "BudgetEvidence".
+ */
+export interface BudgetEvidence {
+  kind: 'BUDGET';
+  subjectType:
+    | 'CHANNEL'
+    | 'TENANT'
+    | 'AGENT'
+    | 'USER'
+    | 'LLM_PROVIDER'
+    | 'LLM_GATEWAY'
+    | 'MCP_SERVER'
+    | 'POLICY';
+  subjectId: string;
+  budgetId: string;
+  scope: string;
+  targetId?: string;
+  period: string;
+  unit: string;
+  /**
+   * Decimal strings: USD, or a whole number of tokens.
+   */
+  softLimit: string;
+  used: string;
 }
 /**
  * This interface was referenced by `AuditOperations`'s JSON-Schema
@@ -1038,7 +1070,8 @@ export interface MonitorConfigResponse {
       | 'GOVERNANCE_STALE_ATTESTATION'
       | 'GOVERNANCE_INCIDENT_REPORT_DUE'
       | 'TOOL_DEFINITION_DRIFT'
-      | 'EVALUATION_RUN_FAILED';
+      | 'EVALUATION_RUN_FAILED'
+      | 'BUDGET_SOFT_LIMIT';
     enabled: boolean;
     /**
      * Minutes of recent traffic compared with the baseline (5 to 60).
@@ -1129,7 +1162,8 @@ export interface Downtime {
     | 'GOVERNANCE_STALE_ATTESTATION'
     | 'GOVERNANCE_INCIDENT_REPORT_DUE'
     | 'TOOL_DEFINITION_DRIFT'
-    | 'EVALUATION_RUN_FAILED';
+    | 'EVALUATION_RUN_FAILED'
+    | 'BUDGET_SOFT_LIMIT';
   subjectType:
     | null
     | 'CHANNEL'
@@ -1188,7 +1222,8 @@ export interface Mute {
     | 'GOVERNANCE_STALE_ATTESTATION'
     | 'GOVERNANCE_INCIDENT_REPORT_DUE'
     | 'TOOL_DEFINITION_DRIFT'
-    | 'EVALUATION_RUN_FAILED';
+    | 'EVALUATION_RUN_FAILED'
+    | 'BUDGET_SOFT_LIMIT';
   subjectType:
     | null
     | 'CHANNEL'

@@ -90,6 +90,51 @@ export interface RelayOperations {
     pageSize: number;
     total: number;
   };
+  BudgetsController_create: {
+    createdAt: string;
+    id: string;
+    scope: 'TENANT' | 'LLM_GATEWAY' | 'AGENT' | 'SUBSCRIPTION';
+    targetId: null | string;
+    period: 'DAY' | 'MONTH' | 'ROLLING_24H';
+    unit: 'USD' | 'TOKENS';
+    softLimit: null | string;
+    hardLimit: null | string;
+    softAlertedAt: null | string;
+    updatedAt: string;
+    used: string;
+  };
+  BudgetsController_get: {
+    createdAt: string;
+    id: string;
+    scope: 'TENANT' | 'LLM_GATEWAY' | 'AGENT' | 'SUBSCRIPTION';
+    targetId: null | string;
+    period: 'DAY' | 'MONTH' | 'ROLLING_24H';
+    unit: 'USD' | 'TOKENS';
+    softLimit: null | string;
+    hardLimit: null | string;
+    softAlertedAt: null | string;
+    updatedAt: string;
+    used: string;
+  };
+  BudgetsController_list: {
+    items: BudgetResponse[];
+    page: number;
+    pageSize: number;
+    total: number;
+  };
+  BudgetsController_update: {
+    createdAt: string;
+    id: string;
+    scope: 'TENANT' | 'LLM_GATEWAY' | 'AGENT' | 'SUBSCRIPTION';
+    targetId: null | string;
+    period: 'DAY' | 'MONTH' | 'ROLLING_24H';
+    unit: 'USD' | 'TOKENS';
+    softLimit: null | string;
+    hardLimit: null | string;
+    softAlertedAt: null | string;
+    updatedAt: string;
+    used: string;
+  };
   ChannelsController_create: {
     id: string;
     name: string;
@@ -304,6 +349,15 @@ export interface RelayOperations {
   };
   McpToolsController_list: ToolDefinitionListResponse;
   McpToolsController_pin: ToolDefinitionListResponse;
+  ModelPricesController_create: ModelPriceResponse;
+  ModelPricesController_get: ModelPriceResponse;
+  ModelPricesController_list: {
+    items: ModelPriceResponse[];
+    page: number;
+    pageSize: number;
+    total: number;
+  };
+  ModelPricesController_update: ModelPriceResponse;
   NotificationTargetsController_create: CreatedNotificationTargetResponse;
   NotificationTargetsController_deliveries: {
     items: NotificationDelivery[];
@@ -357,6 +411,7 @@ export interface RelayOperations {
   ReplaysController_create: ReplayResponse;
   ReplaysController_get: ReplayResponse;
   ShadowReportController_report: ShadowReportResponse;
+  SpendController_get: SpendResponse;
   SubscriptionsController_create: Subscription;
   SubscriptionsController_get: Subscription;
   SubscriptionsController_list: {
@@ -465,6 +520,25 @@ export interface AgentMcpServer {
   relayPath: string;
   subscriptionId: string;
   tools: null | string[];
+}
+/**
+ * A budget as the API answers it (D60), with what its current window has used (SP9).
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "BudgetResponse".
+ */
+export interface BudgetResponse {
+  createdAt: string;
+  id: string;
+  scope: 'TENANT' | 'LLM_GATEWAY' | 'AGENT' | 'SUBSCRIPTION';
+  targetId: null | string;
+  period: 'DAY' | 'MONTH' | 'ROLLING_24H';
+  unit: 'USD' | 'TOKENS';
+  softLimit: null | string;
+  hardLimit: null | string;
+  softAlertedAt: null | string;
+  updatedAt: string;
+  used: string;
 }
 /**
  * This interface was referenced by `RelayOperations`'s JSON-Schema
@@ -1104,6 +1178,22 @@ export interface ToolDefinitionResponse {
   pinnedBy: null | string;
 }
 /**
+ * A price as the API answers it (D60); amounts are decimal strings (SP2).
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ModelPriceResponse".
+ */
+export interface ModelPriceResponse {
+  createdAt: string;
+  id: string;
+  updatedAt: string;
+  model: string;
+  currency: 'USD';
+  inputPerMillion: string;
+  outputPerMillion: string;
+  cachedInputPerMillion: null | string;
+}
+/**
  * The create answer of a WEBHOOK target: its signing secret, this once (D58).
  *
  * This interface was referenced by `RelayOperations`'s JSON-Schema
@@ -1469,6 +1559,67 @@ export interface ShadowReportResponse {
     pageSize: number;
     total: number;
   };
+}
+/**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "SpendResponse".
+ */
+export interface SpendResponse {
+  from: string;
+  to: string;
+  currency: 'USD';
+  groupBy: ('model' | 'agent' | 'gateway' | 'payee' | 'day')[];
+  totals: SpendFigures;
+  groups: SpendGroupResponse[];
+  truncated: boolean;
+}
+/**
+ * What a group (or the whole range) spent; USD amounts are exact decimal strings (SP2).
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "SpendFigures".
+ */
+export interface SpendFigures {
+  amountUsd: string;
+  llmUsd: string;
+  paymentsUsd: string;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  totalTokens: number;
+  llmCalls: number;
+  /**
+   * LLM calls of a model without a price: their tokens counted, their cost not (SP4).
+   */
+  unpricedCalls: number;
+  payments: number;
+}
+/**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "SpendGroupResponse".
+ */
+export interface SpendGroupResponse {
+  key: {
+    model?: null | string;
+    agent?: null | string;
+    gateway?: null | string;
+    payee?: null | string;
+    day?: null | string;
+  };
+  payeeLabel?: string;
+  amountUsd: string;
+  llmUsd: string;
+  paymentsUsd: string;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  totalTokens: number;
+  llmCalls: number;
+  /**
+   * LLM calls of a model without a price: their tokens counted, their cost not (SP4).
+   */
+  unpricedCalls: number;
+  payments: number;
 }
 /**
  * The tenant's traffic settings as the API shows them.

@@ -186,11 +186,14 @@ function mergeToolCall(calls: ToolCallParts[], part: Record<string, unknown>): v
   }
 }
 
-function usageBody(usage: TokenUsage): Record<string, number | undefined> {
+function usageBody(usage: TokenUsage): Record<string, unknown> {
   return {
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,
     total_tokens: usage.totalTokens,
+    ...(usage.cachedTokens !== undefined
+      ? { prompt_tokens_details: { cached_tokens: usage.cachedTokens } }
+      : {}),
   };
 }
 

@@ -152,9 +152,13 @@ export function usageOf(value: unknown): TokenUsage | undefined {
     return undefined;
   }
   const u = usage as Record<string, unknown>;
+  const details = u.prompt_tokens_details as Record<string, unknown> | null | undefined;
+  const cachedTokens =
+    details && typeof details === 'object' ? count(details.cached_tokens) : undefined;
   return {
     promptTokens: count(u.prompt_tokens),
     completionTokens: count(u.completion_tokens),
     totalTokens: count(u.total_tokens),
+    ...(cachedTokens !== undefined ? { cachedTokens } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { BudgetReservation } from '../../spend/budget-verdict';
 import { LlmCallRecord } from '../pipeline/gateway-call-events';
 import { LlmProviderRoute } from '../pipeline/llm-route';
 import { SseWriter } from '../pipeline/sse-writer';
@@ -37,6 +38,8 @@ export interface Admitted {
   warnings: string[];
   /** The request's records; durable before it goes on or before its answer does (T52). */
   audited?: Promise<void>;
+  /** SP8: what the call holds against its budgets until its LLM_GATEWAY_CALL settles it. */
+  reservation?: BudgetReservation;
 }
 
 /** One call on its way through the gateway's providers (D39). */

@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 
 import { Injectable, Logger } from '@nestjs/common';
 
-import { HopPipeline } from '../pipeline/hop-pipeline';
 import { LlmCallRecord } from '../pipeline/gateway-call-events';
 import { LlmProviderRoute } from '../pipeline/llm-route';
 import { upstreamRequest } from './chat-messages';
@@ -15,7 +14,8 @@ import {
   readLimited,
   warningHeaders,
 } from './llm-answer';
-import { LlmCall, partiesOf } from './llm-call';
+import { LlmCall } from './llm-call';
+import { LlmSpend } from './llm-spend';
 import { AllProvidersFailed, Answered, LlmForwarder } from './llm-forwarder';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 import { ProviderAnswer, ProviderFailure } from './llm-upstream';
@@ -29,8 +29,8 @@ export class LlmCompletions {
 
   constructor(
     private readonly forwarder: LlmForwarder,
-    private readonly pipeline: HopPipeline,
     private readonly answers: CompletionAnswers,
+    private readonly spend: LlmSpend,
   ) {}
 
   async forward(call: LlmCall, admitted: Admitted): Promise<LlmAnswer> {
@@ -92,7 +92,7 @@ export class LlmCompletions {
     }
     const index = from + answered.attempts - 1;
     const record = (fields: CallFields): void =>
-      this.record(call, {
+      this.record(attempt, {
         ...attempt.base,
         ...fields,
         provider: answered.provider,
@@ -126,12 +126,13 @@ export class LlmCompletions {
 
   /** T17: no provider answered: 502, 504 or 429, the call recorded as an ERROR of the last. */
   private async allFailed(
-    { call, base, started }: Attempt,
+    attempt: Attempt,
     last: LlmProviderRoute,
     failures: ProviderFailure[],
   ): Promise<never> {
+    const { call, base, started } = attempt;
     const httpStatus = failures.at(-1)?.httpStatus;
-    this.record(call, {
+    this.record(attempt, {
       ...base,
       provider: last,
       outcome: 'ERROR',
@@ -145,9 +146,9 @@ export class LlmCompletions {
     throw problem;
   }
 
-  /** LLM_GATEWAY_CALL, committed with the hops' group commit; the agent does not wait for it. */
-  private record(call: LlmCall, record: LlmCallRecord): void {
-    this.pipeline.recordGatewayCall(partiesOf(call), record).catch((error: unknown) => {
+  /** LLM_GATEWAY_CALL with its cost (SP5); the agent does not wait for it. */
+  private record({ call, admitted }: Attempt, record: LlmCallRecord): void {
+    this.spend.settle(call, admitted.reservation, record).catch((error: unknown) => {
       this.logger.error(
         { err: error, correlationId: call.correlationId },
         'LLM_GATEWAY_CALL not recorded',

@@ -12,6 +12,7 @@ export enum LlmPathErrorCode {
   Held = 'held-for-review',
   ModelNotFound = 'model-not-found',
   RateLimited = 'rate-limited',
+  BudgetExceeded = 'budget-exceeded',
   UpstreamFailed = 'upstream-failed',
   UpstreamTimeout = 'upstream-timeout',
 }
@@ -74,6 +75,14 @@ function openAiError(code: LlmPathErrorCode): LlmPathError {
         type: 'rate_limit_error',
         code: 'rate_limited',
         refusal: REFUSALS.rateLimited,
+      };
+    case LlmPathErrorCode.BudgetExceeded:
+      // SP15: OpenAI's own answer for spent quota (429 `insufficient_quota`), D60's `agpCode`.
+      return {
+        status: 429,
+        type: 'insufficient_quota',
+        code: 'budget_exceeded',
+        refusal: REFUSALS.budgetExceeded,
       };
     case LlmPathErrorCode.UpstreamFailed:
       return {

@@ -12,6 +12,8 @@ import { LlmCall, hopOf, llmAdmission } from './llm-call';
 import { admissionRefused, outcomeRefused } from './llm-refusals';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 import { completionAsStream } from './completion-as-stream';
+import { LlmSpend } from './llm-spend';
+import { BudgetReservation, budgetRefusal, softReason } from '../../spend/budget-verdict';
 
 /** Who calls the path (T38: an agent). */
 export type LlmCaller = TrafficCaller;
@@ -23,6 +25,7 @@ export class LlmRelayService {
     private readonly directory: TrafficDirectory,
     private readonly pipeline: HopPipeline,
     private readonly completions: LlmCompletions,
+    private readonly spend: LlmSpend,
   ) {}
 
   async complete(caller: LlmCaller, gatewayId: string, body: unknown): Promise<LlmAnswer> {
@@ -38,8 +41,8 @@ export class LlmRelayService {
       );
     }
     const request = parsed.request;
-    const hop = hopOf(call, 'REQUEST', { json: request, text: requestText(request) });
-    await this.admit(call, [hop]);
+    const asked = hopOf(call, 'REQUEST', { json: request, text: requestText(request) });
+    await this.admit(call, [asked]);
     const hitlRequestId = resendHoldOf(
       caller.headers,
       () =>
@@ -50,14 +53,51 @@ export class LlmRelayService {
           { errors: [{ field: HITL_HEADER, message: 'must be a UUID' }] },
         ),
     );
-    if (hitlRequestId !== undefined) {
-      return this.resend(call, hitlRequestId, request);
+    const { reservation, hop } = await this.withinBudgets(call, asked, request);
+    try {
+      if (hitlRequestId !== undefined) {
+        return await this.resend(call, hitlRequestId, request, reservation);
+      }
+      const admitted = { ...(await this.judgeRequest(call, hop, request)), reservation };
+      // T1, T52: durable before a provider sees it, or at the latest before the agent's answer.
+      return await this.pipeline.forward(
+        call.durability,
+        admitted.audited ?? Promise.resolve(),
+        () => this.completions.forward(call, admitted),
+      );
+    } catch (error) {
+      // SP8: nothing reached a provider, or its LLM_GATEWAY_CALL settles the reservation anyway.
+      await this.spend.release(reservation);
+      throw error;
     }
-    const admitted = await this.judgeRequest(call, hop, request);
-    // T1, T52: durable before a provider sees it, or at the latest before the agent's answer.
-    return this.pipeline.forward(call.durability, admitted.audited ?? Promise.resolve(), () =>
-      this.completions.forward(call, admitted),
-    );
+  }
+
+  /**
+   * D60, SP8–SP10: refused before any provider over a hard limit (audited, the budget named); a
+   * soft limit reached makes the request hop a WARN.
+   */
+  private async withinBudgets(
+    call: LlmCall,
+    hop: Hop,
+    request: ChatRequest,
+  ): Promise<{ reservation?: BudgetReservation; hop: Hop }> {
+    const verdict = await this.spend.reserve(call, request);
+    if (verdict.kind === 'EXCEEDED') {
+      const refused = this.pipeline.refusing(hop, {
+        type: 'COMMUNICATION_AUDIT',
+        action: 'BLOCK',
+        reason: verdict.reason,
+        details: { budget: verdict.budget },
+      });
+      await refused.audited;
+      const { data } = budgetRefusal(verdict, call.correlationId, refused.decisionId);
+      throw new LlmPathException(LlmPathErrorCode.BudgetExceeded, verdict.reason, data);
+    }
+    const reason = verdict.warnings.map(softReason).join('; ');
+    return {
+      ...(verdict.reservation ? { reservation: verdict.reservation } : {}),
+      hop: reason ? { ...hop, imposed: { action: 'WARN', reason } } : hop,
+    };
   }
 
   /** D39: the models the gateway offers: its map's names and what its providers list. */
@@ -112,6 +152,7 @@ export class LlmRelayService {
     call: LlmCall,
     hitlRequestId: string,
     request: ChatRequest,
+    reservation: BudgetReservation | undefined,
   ): Promise<LlmAnswer> {
     const outcome = await this.pipeline.release({
       tenantId: call.tenantId,
@@ -128,8 +169,15 @@ export class LlmRelayService {
     }
     if (outcome.direction === 'REQUEST') {
       const toSend = keepEnvelope(outcome.message, request);
-      return this.completions.forward(call, { original: request, toSend, warnings: [] });
+      return this.completions.forward(call, {
+        original: request,
+        toSend,
+        warnings: [],
+        reservation,
+      });
     }
+    // The completion was held, not the request: no provider is called again.
+    await this.spend.release(reservation);
     const completion = outcome.message;
     return request.stream === true
       ? completionAsStream(completion, request.stream_options?.include_usage === true)

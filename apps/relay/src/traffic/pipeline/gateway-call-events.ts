@@ -26,6 +26,17 @@ export interface TokenUsage {
   promptTokens?: number;
   completionTokens?: number;
   totalTokens?: number;
+  /** D60: `prompt_tokens_details.cached_tokens`, counted inside `promptTokens`. */
+  cachedTokens?: number;
+}
+
+/** docs/decisions/spend.md SP5: a call's cost; `amountUsd` null when its model has no price. */
+export interface CallCost {
+  amountUsd: string | null;
+  /** The model whose price was applied (SP4). */
+  pricedModel?: string;
+  /** SP11: the budgets whose soft limit this call reached first in their window. */
+  budgetAlerts?: unknown[];
 }
 
 /** Why a provider was skipped (D39, T23). */
@@ -70,7 +81,11 @@ function round(ms: number): number {
 }
 
 /** D39: LLM_GATEWAY_CALL, the call's provider, model, tokens, latency and outcome (monitors M4). */
-export function gatewayCallEvent(call: GatewayCallParties, record: LlmCallRecord): CallEvent {
+export function gatewayCallEvent(
+  call: GatewayCallParties,
+  record: LlmCallRecord,
+  cost?: CallCost,
+): CallEvent {
   const agent = call.agent;
   const tokens = record.usage?.totalTokens;
   return buildEvent(
@@ -99,6 +114,16 @@ export function gatewayCallEvent(call: GatewayCallParties, record: LlmCallRecord
         promptTokens: record.usage?.promptTokens ?? null,
         completionTokens: record.usage?.completionTokens ?? null,
         totalTokens: record.usage?.totalTokens ?? null,
+        ...(record.usage?.cachedTokens !== undefined
+          ? { cachedTokens: record.usage.cachedTokens }
+          : {}),
+        ...(cost
+          ? {
+              costUsd: cost.amountUsd,
+              ...(cost.pricedModel ? { pricedModel: cost.pricedModel } : {}),
+              ...(cost.budgetAlerts?.length ? { budgetAlerts: cost.budgetAlerts } : {}),
+            }
+          : {}),
         attempts: record.attempts,
         ...(record.windows !== undefined ? { windows: record.windows } : {}),
         ...(record.reason ? { reason: record.reason } : {}),

@@ -7,14 +7,8 @@ import { PolicyDecisionService } from '../../decisions/policy-decision.service';
 import { HitlHolds, HoldOutcome } from '../../hitl/hitl-holds.service';
 import { Durability } from '../../traffic-settings/traffic-settings.types';
 import { Admission, AdmissionRefusal } from './admission';
-import {
-  GatewayCallParties,
-  LlmCallRecord,
-  ProviderFault,
-  failoverEvent,
-  gatewayCallEvent,
-} from './gateway-call-events';
 import { EvaluationTaps } from './evaluation-taps';
+import { GatewayCallParties, ProviderFault, failoverEvent } from './gateway-call-events';
 import { decidedHopEvents, refusedHopEvent } from './hop-audit-events';
 import { HopAuditor } from './hop-auditor';
 import { withImposed } from './imposed-decision';
@@ -236,11 +230,6 @@ export class HopPipeline {
     audited.catch(() => undefined);
     tap?.hops.push({ hop, refusal, decisionId: event.id });
     return { decisionId: event.id, audited };
-  }
-
-  /** D39: LLM_GATEWAY_CALL, committed with the hops' group commit. */
-  recordGatewayCall(parties: GatewayCallParties, record: LlmCallRecord): Promise<void> {
-    return this.auditor.record([gatewayCallEvent(parties, record)]);
   }
 
   /** D39: LLM_GATEWAY_FAILOVER, `failed` skipped for `next`; `attempt` counts from 1. */

@@ -56,9 +56,12 @@ export interface Hop {
 /** D52: the virtual server a hop was made for, and the member's prefix in it. */
 export type VirtualServerRef = EndpointRef & { prefix: string };
 
-/** traffic.md T86: at least this action, whatever the policies decide; `reason` joins theirs. */
+/**
+ * traffic.md T86: at least this action, whatever the policies decide; `reason` joins theirs.
+ * WARN: a budget's soft limit reached (docs/decisions/spend.md SP10).
+ */
 export interface ImposedAction {
-  action: 'HUMAN_REVIEW_REQUIRED' | 'BLOCK';
+  action: 'WARN' | 'HUMAN_REVIEW_REQUIRED' | 'BLOCK';
   reason: string;
 }
 

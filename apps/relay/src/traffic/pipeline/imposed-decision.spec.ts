@@ -33,4 +33,18 @@ describe(withImposed.name, () => {
     const blocked = decision({ action: 'BLOCK', isBlocked: true, reasons: ['secret'] });
     expect(withImposed(blocked, { action: 'HUMAN_REVIEW_REQUIRED', reason: 'x' })).toBe(blocked);
   });
+
+  it('should turn a LOG into a WARN and keep a stricter decision when a warning is imposed', () => {
+    expect(withImposed(decision(), { action: 'WARN', reason: 'budget' })).toMatchObject({
+      action: 'WARN',
+      reasons: ['budget'],
+    });
+    const masked = withImposed(decision({ action: 'MASK', reasons: ['pii'] }), {
+      action: 'WARN',
+      reason: 'budget',
+    });
+    expect(masked).toMatchObject({ action: 'MASK', reasons: ['pii', 'budget'] });
+    const blocked = decision({ action: 'BLOCK', isBlocked: true, reasons: ['secret'] });
+    expect(withImposed(blocked, { action: 'WARN', reason: 'budget' })).toBe(blocked);
+  });
 });
