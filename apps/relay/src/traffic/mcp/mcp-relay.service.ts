@@ -21,10 +21,14 @@ import { McpAnswer, McpExchange } from './mcp-exchange';
 import { McpHops, asJsonRpc } from './mcp-hops';
 import { normalizedOrigin, refuseForeignOrigin } from './mcp-origin';
 import { AskedFor, resendDigestOf, toolOf } from './mcp-messages';
+import { headerMismatchAnswer, headerMismatchOf } from './revisions/header-check';
 import { VirtualMcpRelay } from './virtual/virtual-mcp-relay';
 
 /** Who calls the path (T38: an agent; D43: or a person through their own MCP client). */
 export type McpCaller = TrafficCaller & { user?: McpCall['user'] };
+
+/** T95: 2026-07-28's one change-notification stream, the answer to a POST that stays open. */
+const LISTEN_METHOD = 'subscriptions/listen';
 
 /** MCP revisions from which a JSON-RPC batch is no longer allowed (2025-06-18 removed them). */
 const FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';
@@ -53,6 +57,10 @@ export class McpRelayService {
     if (isBatch && typeof version === 'string' && version >= FIRST_REVISION_WITHOUT_BATCHES) {
       const why = `MCP revision ${version} does not allow JSON-RPC batches`;
       return { kind: 'json', status: 400, body: rpcError(null, RPC_INVALID_REQUEST, why) };
+    }
+    const mismatch = isBatch ? undefined : headerMismatchOf(caller.headers, messages[0]);
+    if (mismatch !== undefined) {
+      return headerMismatchAnswer(messages[0], mismatch);
     }
     const refused = await this.admit(call, messages);
     if (refused) {
@@ -97,6 +105,7 @@ export class McpRelayService {
         isBatch,
         pending,
         localAnswers: answers,
+        listening: !isBatch && forward[0].method === LISTEN_METHOD,
       }),
     );
   }
