@@ -22,6 +22,7 @@ import { McpHops, asJsonRpc } from './mcp-hops';
 import { normalizedOrigin, refuseForeignOrigin } from './mcp-origin';
 import { AskedFor, resendDigestOf, toolOf } from './mcp-messages';
 import { headerMismatchAnswer, headerMismatchOf } from './revisions/header-check';
+import { McpRevisionRouter } from './revisions/revision-router';
 import { VirtualMcpRelay } from './virtual/virtual-mcp-relay';
 
 /** Who calls the path (T38: an agent; D43: or a person through their own MCP client). */
@@ -42,6 +43,7 @@ export class McpRelayService {
     private readonly hops: McpHops,
     private readonly exchange: McpExchange,
     private readonly virtual: VirtualMcpRelay,
+    private readonly revisions: McpRevisionRouter,
     @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
   ) {}
 
@@ -74,6 +76,10 @@ export class McpRelayService {
       return this.virtual.post(call, messages, isBatch);
     }
 
+    // T98: decided before the hop is judged, so a translated request is judged as the agent sent it.
+    const bridge = isBatch
+      ? undefined
+      : await this.revisions.bridgeFor(call, caller.headers, messages[0]);
     const judged = await Promise.all(messages.map((m) => this.hops.judgeFromAgent(call, m)));
     const audited = Promise.all(judged.map((j) => j.audited));
     audited.catch(() => undefined);
@@ -98,6 +104,15 @@ export class McpRelayService {
         ? { kind: 'empty', status: 202 }
         : { kind: 'json', status: 200, body: isBatch ? answers : answers[0] };
     }
+    if (bridge) {
+      const asked =
+        forward[0].id !== undefined && forward[0].id !== null
+          ? pending.get(forward[0].id)
+          : undefined;
+      return this.pipeline.forward(call.durability, audited, () =>
+        bridge.forward(call, forward[0], asked),
+      );
+    }
     // T1, T52: durable before the server acts on it, or at the latest before the agent's answer.
     return this.pipeline.forward(call.durability, audited, () =>
       this.exchange.forwardPost(call, {
@@ -114,14 +129,26 @@ export class McpRelayService {
     await this.checkOrigin(caller);
     const call = await this.callFor(caller, serverId);
     const refused = await this.admit(call, [], false);
-    return refused ?? (isVirtual(call) ? this.virtual.listen() : this.exchange.listen(call));
+    if (refused) {
+      return refused;
+    }
+    if (isVirtual(call)) {
+      return this.virtual.listen();
+    }
+    return (await this.revisions.listen(call, caller.headers)) ?? this.exchange.listen(call);
   }
 
   async end(caller: McpCaller, serverId: string): Promise<McpAnswer> {
     await this.checkOrigin(caller);
     const call = await this.callFor(caller, serverId);
     const refused = await this.admit(call, [], false);
-    return refused ?? (isVirtual(call) ? this.virtual.end(call) : this.exchange.endSession(call));
+    if (refused) {
+      return refused;
+    }
+    if (isVirtual(call)) {
+      return this.virtual.end(call);
+    }
+    return this.revisions.end(caller.headers) ?? this.exchange.endSession(call);
   }
 
   /** D34: a held request goes unjudged (a person approved it); a held answer skips the server. */
