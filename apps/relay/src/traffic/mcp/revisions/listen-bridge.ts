@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 
 import { HopPipeline } from '../../pipeline/hop-pipeline';
+import { StreamEnding } from '../../pipeline/refusal-answers';
 import { REFUSALS } from '../../pipeline/refusal-codes';
 import { SseWriter } from '../../pipeline/sse-writer';
 import { StreamWatch } from '../../pipeline/stream-watch';
@@ -178,9 +179,9 @@ export class McpListenBridge {
       cancel: () => abort.abort(),
       run: async (writer) => {
         writer.open({});
-        let stopped: string | undefined;
+        let stopped: StreamEnding | undefined;
         const unwatch = this.watch.watch(call.admission, (ending) => {
-          stopped ??= ending.reason;
+          stopped ??= ending;
           abort.abort();
         });
         const keepAlive = setInterval(() => void writer.keepAlive(), KEEP_ALIVE_MS);
@@ -188,7 +189,10 @@ export class McpListenBridge {
           await relay(writer);
         } catch (error) {
           if (!abort.signal.aborted) {
-            stopped ??= failureOf(error, call.route.server).message;
+            stopped ??= {
+              refusal: REFUSALS.streamIncomplete,
+              reason: failureOf(error, call.route.server).message,
+            };
           }
         } finally {
           clearInterval(keepAlive);
@@ -199,16 +203,20 @@ export class McpListenBridge {
           }
         }
         if (stopped !== undefined && listen) {
+          // T2, T95: the listen request is answered, audited, like any request a stream owed.
+          const { refusal, reason } = stopped;
+          const isStop = refusal === REFUSALS.killSwitch;
           const error = rpcRefusal(
             listen.id,
-            REFUSALS.killSwitch,
-            { reasons: [stopped], correlationId: call.correlationId },
-            stopped,
+            refusal,
+            { reasons: [reason], correlationId: call.correlationId },
+            reason,
           );
           await this.pipeline.refuse(hopOf(call, 'RESPONSE', error, askedFor), {
             type: 'COMMUNICATION_AUDIT',
-            action: 'BLOCK',
-            reason: stopped,
+            action: isStop ? 'BLOCK' : 'ERROR',
+            reason,
+            ...(isStop ? {} : { details: { outcome: 'ERROR' } }),
           });
           await writer.message(error);
         }
