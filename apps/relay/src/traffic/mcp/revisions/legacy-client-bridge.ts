@@ -8,6 +8,7 @@ import { JsonRpcMessage, kindOf, rpcError, rpcRefusal } from '../json-rpc';
 import { McpCall } from '../mcp-call';
 import { McpAnswer } from '../mcp-exchange';
 import { McpHops } from '../mcp-hops';
+import { answerJudged, translatedStream, writeJudged } from './judged-out';
 import { AskedFor } from '../mcp-messages';
 import { failureOf } from '../mcp-upstream';
 import { McpInputWaits } from './input-waits';
@@ -72,37 +73,39 @@ export class LegacyClientBridge {
       return { kind: 'json', status: 404, body: rpcError(message.id, -32001, why) };
     }
     if (ANSWERED_HERE.has(message.method!)) {
-      return this.json(call, { jsonrpc: '2.0', id: message.id, result: {} }, askedFor);
+      return answerJudged(
+        this.hops,
+        call,
+        { jsonrpc: '2.0', id: message.id, result: {} },
+        askedFor,
+      );
     }
     if (NOT_CARRIED.has(message.method!)) {
       const why = `${message.method} does not exist in MCP 2026-07-28, which this server speaks`;
-      return this.json(call, rpcError(message.id, RPC_METHOD_NOT_FOUND, why), askedFor);
+      return answerJudged(
+        this.hops,
+        call,
+        rpcError(message.id, RPC_METHOD_NOT_FOUND, why),
+        askedFor,
+      );
     }
     const abort = new AbortController();
-    return {
-      kind: 'stream',
-      headers: {},
-      cancel: () => abort.abort(),
-      run: async (writer) => {
-        writer.open({});
-        try {
-          await this.rounds(call, withEnvelope(message, client), askedFor, writer, abort.signal);
-        } catch (error) {
-          if (!abort.signal.aborted) {
-            const why = failureOf(error, call.route.server).message;
-            await this.write(
-              call,
-              rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why),
-              writer,
-              askedFor,
-            );
-          }
-        } finally {
-          abort.abort();
-          writer.end();
+    return translatedStream(abort, async (writer) => {
+      try {
+        await this.rounds(call, withEnvelope(message, client), askedFor, writer, abort.signal);
+      } catch (error) {
+        if (!abort.signal.aborted) {
+          const why = failureOf(error, call.route.server).message;
+          await writeJudged(
+            this.hops,
+            call,
+            rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why),
+            writer,
+            askedFor,
+          );
         }
-      },
-    };
+      }
+    });
   }
 
   listen(call: McpCall): Promise<McpAnswer> | McpAnswer {
@@ -123,7 +126,7 @@ export class LegacyClientBridge {
       const final = await this.send(call, current, writer, signal);
       const result = objectOr(final.result);
       if (final.result === undefined || result.resultType !== 'input_required') {
-        await this.write(call, asLegacy(final), writer, askedFor);
+        await writeJudged(this.hops, call, asLegacy(final), writer, askedFor);
         return;
       }
       const responses: Record<string, unknown> = {};
@@ -132,7 +135,8 @@ export class LegacyClientBridge {
         if (!reply || reply.result === undefined) {
           const why =
             reply?.error?.message ?? "the client did not answer the server's input request";
-          await this.write(
+          await writeJudged(
+            this.hops,
             call,
             rpcError(request.id, reply?.error?.code ?? -32603, why),
             writer,
@@ -153,7 +157,7 @@ export class LegacyClientBridge {
       };
     }
     const why = `the server asked for input more than ${MAX_INPUT_ROUNDS} times`;
-    await this.write(call, rpcError(request.id, -32603, why), writer, askedFor);
+    await writeJudged(this.hops, call, rpcError(request.id, -32603, why), writer, askedFor);
   }
 
   /** The request to the server; its progress and log notifications go on to the client. */
@@ -170,7 +174,7 @@ export class LegacyClientBridge {
     if (type.startsWith('text/event-stream')) {
       for await (const message of parseEventStream(answer.body)) {
         if (kindOf(message) === 'notification') {
-          await this.write(call, message, writer);
+          await writeJudged(this.hops, call, message, writer);
         } else if (kindOf(message) === 'response') {
           return { ...message, id: request.id };
         }
@@ -229,11 +233,21 @@ export class LegacyClientBridge {
       reply = await readAnswer(answer);
     } catch (error) {
       const why = failureOf(error, call.route.server).message;
-      return this.json(call, rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why), askedFor);
+      return answerJudged(
+        this.hops,
+        call,
+        rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why),
+        askedFor,
+      );
     }
     if (!reply || reply.result === undefined) {
       const why = reply?.error?.message ?? 'the server did not answer server/discover';
-      return this.json(call, rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why), askedFor);
+      return answerJudged(
+        this.hops,
+        call,
+        rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why),
+        askedFor,
+      );
     }
     const discovered = objectOr(reply.result);
     const capabilities = { ...objectOr(discovered.capabilities) };
@@ -254,33 +268,13 @@ export class LegacyClientBridge {
         ? { instructions: discovered.instructions }
         : {}),
     };
-    const answer = await this.json(call, { jsonrpc: '2.0', id: message.id, result }, askedFor);
+    const answer = await answerJudged(
+      this.hops,
+      call,
+      { jsonrpc: '2.0', id: message.id, result },
+      askedFor,
+    );
     return { ...answer, headers: { 'mcp-session-id': sessionIdOf(client) } };
-  }
-
-  private async json(
-    call: McpCall,
-    message: JsonRpcMessage,
-    askedFor: AskedFor | undefined,
-  ): Promise<McpAnswer> {
-    const judged = await this.hops.judgeFromServer(call, message, askedFor);
-    await judged.audited;
-    return judged.forward
-      ? { kind: 'json', status: 200, body: judged.forward }
-      : { kind: 'empty', status: 202 };
-  }
-
-  private async write(
-    call: McpCall,
-    message: JsonRpcMessage,
-    writer: SseWriter,
-    askedFor?: AskedFor,
-  ): Promise<void> {
-    const judged = await this.hops.judgeFromServer(call, message, askedFor);
-    await judged.audited;
-    if (judged.forward) {
-      await writer.message(judged.forward);
-    }
   }
 }
 

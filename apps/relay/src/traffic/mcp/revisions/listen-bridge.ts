@@ -11,6 +11,7 @@ import { JsonRpcMessage, kindOf, rpcRefusal } from '../json-rpc';
 import { McpCall, hopOf } from '../mcp-call';
 import { McpAnswer } from '../mcp-exchange';
 import { McpHops } from '../mcp-hops';
+import { translatedStream, writeJudged } from './judged-out';
 import { AskedFor } from '../mcp-messages';
 import { failureOf } from '../mcp-upstream';
 import { jsonLinesAsEvents } from '../mcp-json-lines';
@@ -108,14 +109,14 @@ export class McpListenBridge {
       params: { notifications: honored },
     });
     return this.stream(call, listen, askedFor, abort, session, async (writer) => {
-      await this.write(call, ack, writer);
+      await writeJudged(this.hops, call, ack, writer);
       if (answer.statusCode !== 200) {
         await answer.body.dump();
         return;
       }
       for await (const message of parseEventStream(answer.body)) {
         if (kindOf(message) === 'notification' && wanted.has(message.method!)) {
-          await this.write(call, tagged(message), writer);
+          await writeJudged(this.hops, call, tagged(message), writer);
         }
       }
     });
@@ -160,7 +161,7 @@ export class McpListenBridge {
           ...message,
           params: Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest,
         };
-        await this.write(call, untagged, writer);
+        await writeJudged(this.hops, call, untagged, writer);
       }
     });
   }
@@ -173,63 +174,48 @@ export class McpListenBridge {
     session: LegacySession | undefined,
     relay: (writer: SseWriter) => Promise<void>,
   ): McpAnswer {
-    return {
-      kind: 'stream',
-      headers: {},
-      cancel: () => abort.abort(),
-      run: async (writer) => {
-        writer.open({});
-        let stopped: StreamEnding | undefined;
-        const unwatch = this.watch.watch(call.admission, (ending) => {
-          stopped ??= ending;
-          abort.abort();
+    return translatedStream(abort, async (writer) => {
+      let stopped: StreamEnding | undefined;
+      const unwatch = this.watch.watch(call.admission, (ending) => {
+        stopped ??= ending;
+        abort.abort();
+      });
+      const keepAlive = setInterval(() => void writer.keepAlive(), KEEP_ALIVE_MS);
+      try {
+        await relay(writer);
+      } catch (error) {
+        if (!abort.signal.aborted) {
+          stopped ??= {
+            refusal: REFUSALS.streamIncomplete,
+            reason: failureOf(error, call.route.server).message,
+          };
+        }
+      } finally {
+        clearInterval(keepAlive);
+        unwatch();
+        abort.abort();
+        if (session) {
+          closeLegacySession(this.eras, call, session);
+        }
+      }
+      if (stopped !== undefined && listen) {
+        // T2, T95: the listen request is answered, audited, like any request a stream owed.
+        const { refusal, reason } = stopped;
+        const isStop = refusal === REFUSALS.killSwitch;
+        const error = rpcRefusal(
+          listen.id,
+          refusal,
+          { reasons: [reason], correlationId: call.correlationId },
+          reason,
+        );
+        await this.pipeline.refuse(hopOf(call, 'RESPONSE', error, askedFor), {
+          type: 'COMMUNICATION_AUDIT',
+          action: isStop ? 'BLOCK' : 'ERROR',
+          reason,
+          ...(isStop ? {} : { details: { outcome: 'ERROR' } }),
         });
-        const keepAlive = setInterval(() => void writer.keepAlive(), KEEP_ALIVE_MS);
-        try {
-          await relay(writer);
-        } catch (error) {
-          if (!abort.signal.aborted) {
-            stopped ??= {
-              refusal: REFUSALS.streamIncomplete,
-              reason: failureOf(error, call.route.server).message,
-            };
-          }
-        } finally {
-          clearInterval(keepAlive);
-          unwatch();
-          abort.abort();
-          if (session) {
-            closeLegacySession(this.eras, call, session);
-          }
-        }
-        if (stopped !== undefined && listen) {
-          // T2, T95: the listen request is answered, audited, like any request a stream owed.
-          const { refusal, reason } = stopped;
-          const isStop = refusal === REFUSALS.killSwitch;
-          const error = rpcRefusal(
-            listen.id,
-            refusal,
-            { reasons: [reason], correlationId: call.correlationId },
-            reason,
-          );
-          await this.pipeline.refuse(hopOf(call, 'RESPONSE', error, askedFor), {
-            type: 'COMMUNICATION_AUDIT',
-            action: isStop ? 'BLOCK' : 'ERROR',
-            reason,
-            ...(isStop ? {} : { details: { outcome: 'ERROR' } }),
-          });
-          await writer.message(error);
-        }
-        writer.end();
-      },
-    };
-  }
-
-  private async write(call: McpCall, message: JsonRpcMessage, writer: SseWriter): Promise<void> {
-    const judged = await this.hops.judgeFromServer(call, message);
-    await judged.audited;
-    if (judged.forward) {
-      await writer.message(judged.forward);
-    }
+        await writer.message(error);
+      }
+    });
   }
 }

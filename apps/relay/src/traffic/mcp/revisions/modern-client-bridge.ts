@@ -6,6 +6,7 @@ import { JsonRpcMessage, kindOf, rpcRefusal } from '../json-rpc';
 import { McpCall } from '../mcp-call';
 import { McpAnswer } from '../mcp-exchange';
 import { McpHops } from '../mcp-hops';
+import { answerJudged, translatedStream, writeJudged } from './judged-out';
 import { AskedFor } from '../mcp-messages';
 import { failureOf } from '../mcp-upstream';
 import { inputAnswersOf, inputKeyOf, inputRequiredOf, withoutInputFields } from './input-replay';
@@ -50,7 +51,7 @@ export class ModernClientBridge {
     }
     if (message.method === 'server/discover') {
       closeLegacySession(this.eras, call, session);
-      return this.answer(call, discoverResultOf(message, session.result), askedFor);
+      return answerJudged(this.hops, call, discoverResultOf(message, session.result), askedFor);
     }
     const abort = new AbortController();
     const sent = withoutEnvelope(withoutInputFields(message));
@@ -68,29 +69,21 @@ export class ModernClientBridge {
       if (!reply) {
         return this.failed(call, message, askedFor, new Error(`HTTP ${answer.statusCode}`));
       }
-      return this.answer(call, completed(reply, message), askedFor);
+      return answerJudged(this.hops, call, completed(reply, message), askedFor);
     }
     const answers = inputAnswersOf(message);
-    return {
-      kind: 'stream',
-      headers: {},
-      cancel: () => abort.abort(),
-      run: async (writer) => {
-        writer.open({});
-        try {
-          await this.relayCall(call, message, askedFor, session, answer.body, answers, writer);
-        } catch (error) {
-          if (!abort.signal.aborted) {
-            const why = failureOf(error, call.route.server).message;
-            await writer.message(rpcRefusal(message.id, REFUSALS.streamIncomplete, {}, why));
-          }
-        } finally {
-          abort.abort();
-          closeLegacySession(this.eras, call, session);
-          writer.end();
+    return translatedStream(abort, async (writer) => {
+      try {
+        await this.relayCall(call, message, askedFor, session, answer.body, answers, writer);
+      } catch (error) {
+        if (!abort.signal.aborted) {
+          const why = failureOf(error, call.route.server).message;
+          await writer.message(rpcRefusal(message.id, REFUSALS.streamIncomplete, {}, why));
         }
-      },
-    };
+      } finally {
+        closeLegacySession(this.eras, call, session);
+      }
+    });
   }
 
   /** The server's stream for one request: its requests answered from the replay, or asked for. */
@@ -112,45 +105,26 @@ export class ModernClientBridge {
           await (await this.eras.send(call, 'POST', session.headers, reply)).body.dump();
           continue;
         }
-        await this.write(call, inputRequiredOf(message.id, event, answers), writer, askedFor);
+        await writeJudged(
+          this.hops,
+          call,
+          inputRequiredOf(message.id, event, answers),
+          writer,
+          askedFor,
+        );
         return;
       }
       if (kind === 'notification') {
-        await this.write(call, event, writer);
+        await writeJudged(this.hops, call, event, writer);
         continue;
       }
       if (event.id === message.id) {
-        await this.write(call, completed(event, message), writer, askedFor);
+        await writeJudged(this.hops, call, completed(event, message), writer, askedFor);
         return;
       }
     }
     const why = 'the server closed the stream before answering';
     await writer.message(rpcRefusal(message.id, REFUSALS.streamIncomplete, {}, why));
-  }
-
-  private async write(
-    call: McpCall,
-    message: JsonRpcMessage,
-    writer: SseWriter,
-    askedFor?: AskedFor,
-  ): Promise<void> {
-    const judged = await this.hops.judgeFromServer(call, message, askedFor);
-    await judged.audited;
-    if (judged.forward) {
-      await writer.message(judged.forward);
-    }
-  }
-
-  private async answer(
-    call: McpCall,
-    message: JsonRpcMessage,
-    askedFor: AskedFor,
-  ): Promise<McpAnswer> {
-    const judged = await this.hops.judgeFromServer(call, message, askedFor);
-    await judged.audited;
-    return judged.forward
-      ? { kind: 'json', status: 200, body: judged.forward }
-      : { kind: 'empty', status: 202 };
   }
 
   private async failed(
@@ -160,7 +134,12 @@ export class ModernClientBridge {
     error: unknown,
   ): Promise<McpAnswer> {
     const why = failureOf(error, call.route.server).message;
-    return this.answer(call, rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why), askedFor);
+    return answerJudged(
+      this.hops,
+      call,
+      rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why),
+      askedFor,
+    );
   }
 }
 
