@@ -12,23 +12,7 @@ import { LOG_POLICY } from './mcp/mcp-policies';
 import { McpWorld } from './mcp/mcp-world';
 
 /** Checks that pass directly and not through the relay, each with why (issue 35 item 2). */
-const KNOWN_EXCEPTIONS: readonly KnownException[] = [
-  {
-    scenario: 'server-stateless',
-    checks: [
-      'sep-2575-server-sends-subscription-ack',
-      'sep-2575-server-tags-subscription-id',
-      'sep-2575-server-honors-notification-filter',
-      'sep-2575-server-sends-tools-list-changed-on-subscription',
-      'sep-2575-server-sends-prompts-list-changed-on-subscription',
-    ],
-    reason:
-      'the 2026-07-28 `subscriptions/listen` stream (SEP-2575) is an answer to a POST that stays ' +
-      'open and carries one notification per line; the relay reads a JSON answer whole, so it ' +
-      'waits for an end that never comes. Carrying it (each notification a hop, the stream closed ' +
-      'by a kill switch or an ended subscription) is issue 35 item 1, the revision translation.',
-  },
-];
+const KNOWN_EXCEPTIONS: readonly KnownException[] = [];
 
 const SUITE_VERSION = (
   JSON.parse(

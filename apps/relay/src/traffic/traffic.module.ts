@@ -36,6 +36,12 @@ import { McpOpenStreams } from './mcp/mcp-open-stream';
 import { McpRelayService } from './mcp/mcp-relay.service';
 import { McpToolWatch } from './mcp/mcp-tool-watch';
 import { McpUpstream } from './mcp/mcp-upstream';
+import { McpInputWaits } from './mcp/revisions/input-waits';
+import { LegacyClientBridge } from './mcp/revisions/legacy-client-bridge';
+import { McpListenBridge } from './mcp/revisions/listen-bridge';
+import { ModernClientBridge } from './mcp/revisions/modern-client-bridge';
+import { McpRevisionRouter } from './mcp/revisions/revision-router';
+import { McpServerEras } from './mcp/revisions/server-eras';
 import { VirtualMemberClient } from './mcp/virtual/member-client';
 import { VirtualMcpRelay } from './mcp/virtual/virtual-mcp-relay';
 import { VirtualMemberCalls } from './mcp/virtual/virtual-member-calls';
@@ -87,6 +93,12 @@ import { X402Payments } from './payments/x402-payments';
     McpOpenStreams,
     McpExchange,
     McpRelayService,
+    McpServerEras,
+    McpInputWaits,
+    McpListenBridge,
+    LegacyClientBridge,
+    ModernClientBridge,
+    McpRevisionRouter,
     VirtualMemberClient,
     VirtualMemberCalls,
     VirtualMcpRelay,

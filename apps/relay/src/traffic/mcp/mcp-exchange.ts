@@ -8,6 +8,7 @@ import { REFUSALS } from '../pipeline/refusal-codes';
 import { JsonRpcId, JsonRpcMessage, invalidMessage, rpcRefusal } from './json-rpc';
 import { McpCall, hopOf } from './mcp-call';
 import { McpHops } from './mcp-hops';
+import { jsonLinesAsEvents } from './mcp-json-lines';
 import { AskedFor } from './mcp-messages';
 import { McpOpenStreams, OpenStream } from './mcp-open-stream';
 import {
@@ -43,6 +44,8 @@ export interface PostToForward {
   pending: Map<JsonRpcId, AskedFor>;
   /** Answers the relay gives in place of refused requests of the same POST. */
   localAnswers: JsonRpcMessage[];
+  /** T95: a `subscriptions/listen` request, whose answer stays open as long as the agent listens. */
+  listening?: boolean;
 }
 
 const CARRIED_RESPONSE_HEADERS = ['mcp-session-id', 'mcp-protocol-version'];
@@ -63,7 +66,11 @@ export class McpExchange {
     const answer = await this.send(
       call,
       post.pending,
-      { ...this.requestOf(call, 'POST', abort.signal), body: JSON.stringify(post.body) },
+      {
+        ...this.requestOf(call, 'POST', abort.signal),
+        body: JSON.stringify(post.body),
+        ...(post.listening ? { isListening: true } : {}),
+      },
       paid,
     );
     // D60: x402's headers go back beside MCP's; a forwarded payment's outcome is recorded.
@@ -84,8 +91,10 @@ export class McpExchange {
       }
       throw await this.failed(call, post.pending, upstreamStatusFailure(call, answer));
     }
-    if (answer.statusCode === 200 && type === 'text/event-stream') {
-      return this.stream(call, answer, abort, headers, post.pending, async (writer) => {
+    const isLines = post.listening === true && type === 'application/json';
+    if (answer.statusCode === 200 && (type === 'text/event-stream' || isLines)) {
+      const events = { body: isLines ? jsonLinesAsEvents(answer.body) : answer.body };
+      return this.stream(call, events, abort, headers, post.pending, async (writer) => {
         writer.open(headers);
         for (const local of post.localAnswers) {
           await writer.message(local);
@@ -155,7 +164,7 @@ export class McpExchange {
 
   private stream(
     call: McpCall,
-    answer: UpstreamAnswer,
+    answer: OpenStream['answer'],
     abort: AbortController,
     headers: Record<string, string>,
     pending: Map<JsonRpcId, AskedFor>,

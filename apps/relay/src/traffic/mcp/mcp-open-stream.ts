@@ -10,13 +10,7 @@ import { McpCall, hopOf } from './mcp-call';
 import { GarbledStream, relayEventStream } from './mcp-event-stream';
 import { McpHops } from './mcp-hops';
 import { AskedFor } from './mcp-messages';
-import {
-  McpUpstream,
-  UpstreamAnswer,
-  UpstreamRequest,
-  failureOf,
-  serverLabel,
-} from './mcp-upstream';
+import { McpUpstream, UpstreamRequest, failureOf, serverLabel } from './mcp-upstream';
 
 /** How often an idle stream gets a comment line (the gateway's idle timeout is longer). */
 const KEEP_ALIVE_MS = 15_000;
@@ -24,7 +18,8 @@ const KEEP_ALIVE_MS = 15_000;
 /** A stream the exchange opened, carried to the agent by `McpOpenStreams.run`. */
 export interface OpenStream {
   call: McpCall;
-  answer: UpstreamAnswer;
+  /** The server's events, as SSE text (T95: a listen stream's JSON lines already made so). */
+  answer: { body: AsyncIterable<Buffer | string> };
   abort: AbortController;
   /** The agent's requests the stream is to answer, with what each asked for. */
   pending: Map<JsonRpcId, AskedFor>;

@@ -26,10 +26,15 @@ import { McpAnswer, McpExchange } from './mcp-exchange';
 import { McpHops, asJsonRpc } from './mcp-hops';
 import { normalizedOrigin, refuseForeignOrigin } from './mcp-origin';
 import { AskedFor, resendDigestOf, toolOf } from './mcp-messages';
+import { headerMismatchAnswer, headerMismatchOf } from './revisions/header-check';
+import { McpRevisionRouter } from './revisions/revision-router';
 import { VirtualMcpRelay } from './virtual/virtual-mcp-relay';
 
 /** Who calls the path (T38: an agent; D43: or a person through their own MCP client). */
 export type McpCaller = TrafficCaller & { user?: McpCall['user'] };
+
+/** T95: 2026-07-28's one change-notification stream, the answer to a POST that stays open. */
+const LISTEN_METHOD = 'subscriptions/listen';
 
 /** MCP revisions from which a JSON-RPC batch is no longer allowed (2025-06-18 removed them). */
 const FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';
@@ -43,6 +48,7 @@ export class McpRelayService {
     private readonly hops: McpHops,
     private readonly exchange: McpExchange,
     private readonly virtual: VirtualMcpRelay,
+    private readonly revisions: McpRevisionRouter,
     @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
     private readonly payments: X402Payments,
   ) {}
@@ -60,6 +66,10 @@ export class McpRelayService {
       const why = `MCP revision ${version} does not allow JSON-RPC batches`;
       return { kind: 'json', status: 400, body: rpcError(null, RPC_INVALID_REQUEST, why) };
     }
+    const mismatch = isBatch ? undefined : headerMismatchOf(caller.headers, messages[0]);
+    if (mismatch !== undefined) {
+      return headerMismatchAnswer(messages[0], mismatch);
+    }
     const refused = await this.admit(call, messages);
     if (refused) {
       return refused;
@@ -76,6 +86,12 @@ export class McpRelayService {
       return this.virtual.post(call, messages, isBatch);
     }
 
+    // T98: decided before the hop is judged, so a translated request is judged as the agent sent it.
+    // A paid request goes to the server as sent: its payment header is not carried by a bridge.
+    const bridge =
+      isBatch || payment
+        ? undefined
+        : await this.revisions.bridgeFor(call, caller.headers, messages[0]);
     const judged = await Promise.all(
       messages.map((m) => this.hops.judgeFromAgent(call, m, payment)),
     );
@@ -102,11 +118,26 @@ export class McpRelayService {
         ? { kind: 'empty', status: 202 }
         : { kind: 'json', status: 200, body: isBatch ? answers : answers[0] };
     }
+    if (bridge) {
+      const asked =
+        forward[0].id !== undefined && forward[0].id !== null
+          ? pending.get(forward[0].id)
+          : undefined;
+      return this.pipeline.forward(call.durability, audited, () =>
+        bridge.forward(call, forward[0], asked),
+      );
+    }
     // T1, T52: durable before the server acts on it, or at the latest before the agent's answer.
     return this.pipeline.forward(call.durability, audited, async () =>
       this.exchange.forwardPost(
         call,
-        { body: isBatch ? forward : forward[0], isBatch, pending, localAnswers: answers },
+        {
+          body: isBatch ? forward : forward[0],
+          isBatch,
+          pending,
+          localAnswers: answers,
+          listening: !isBatch && forward[0].method === LISTEN_METHOD,
+        },
         await this.paying(call, payment),
       ),
     );
@@ -147,14 +178,26 @@ export class McpRelayService {
     await this.checkOrigin(caller);
     const call = await this.callFor(caller, serverId);
     const refused = await this.admit(call, [], false);
-    return refused ?? (isVirtual(call) ? this.virtual.listen() : this.exchange.listen(call));
+    if (refused) {
+      return refused;
+    }
+    if (isVirtual(call)) {
+      return this.virtual.listen();
+    }
+    return (await this.revisions.listen(call, caller.headers)) ?? this.exchange.listen(call);
   }
 
   async end(caller: McpCaller, serverId: string): Promise<McpAnswer> {
     await this.checkOrigin(caller);
     const call = await this.callFor(caller, serverId);
     const refused = await this.admit(call, [], false);
-    return refused ?? (isVirtual(call) ? this.virtual.end(call) : this.exchange.endSession(call));
+    if (refused) {
+      return refused;
+    }
+    if (isVirtual(call)) {
+      return this.virtual.end(call);
+    }
+    return this.revisions.end(caller.headers) ?? this.exchange.endSession(call);
   }
 
   /** D34: a held request goes unjudged (a person approved it); a held answer skips the server. */

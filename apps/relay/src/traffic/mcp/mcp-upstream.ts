@@ -11,8 +11,18 @@ import { CallTrace } from '../tracing/call-trace';
 
 export { guardedLookup };
 
-/** Headers of the MCP Streamable HTTP transport that the relay carries both ways (D20). */
-const CARRIED_REQUEST_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
+/**
+ * Headers of the MCP Streamable HTTP transport that the relay carries both ways (D20); T96: the
+ * 2026-07-28 request metadata too, and every `Mcp-Param-*` (intermediaries MUST forward them).
+ */
+const CARRIED_REQUEST_HEADERS = [
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+  'mcp-method',
+  'mcp-name',
+];
+const PARAM_HEADER_PREFIX = 'mcp-param-';
 
 /** The largest answer the relay reads whole (a JSON body, or one SSE event). */
 export const MAX_UPSTREAM_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -30,6 +40,8 @@ export interface UpstreamRequest {
   /** D46, T89: `traceparent`/`tracestate` go to the server. */
   trace?: CallTrace;
   body?: string;
+  /** T97: headers the relay sets itself when it speaks to the server in another revision. */
+  headers?: Record<string, string>;
   /** GET streams wait for server-initiated messages as long as the agent listens. */
   isListening?: boolean;
   signal: AbortSignal;
@@ -66,12 +78,14 @@ export class McpUpstream implements OnApplicationShutdown {
       'x-correlation-id': call.correlationId,
       ...call.trace?.upstreamHeaders(),
     };
-    for (const name of CARRIED_REQUEST_HEADERS) {
-      const value = call.agentHeaders[name];
-      if (typeof value === 'string') {
+    for (const [name, value] of Object.entries(call.agentHeaders)) {
+      const carried =
+        CARRIED_REQUEST_HEADERS.includes(name) || name.startsWith(PARAM_HEADER_PREFIX);
+      if (carried && typeof value === 'string') {
         headers[name] = value;
       }
     }
+    Object.assign(headers, call.headers);
     if (call.method === 'GET') {
       headers.accept = 'text/event-stream';
     }

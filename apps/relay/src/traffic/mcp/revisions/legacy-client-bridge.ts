@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto';
+
+import { Injectable } from '@nestjs/common';
+
+import { REFUSALS } from '../../pipeline/refusal-codes';
+import { SseWriter } from '../../pipeline/sse-writer';
+import { JsonRpcMessage, kindOf, rpcError, rpcRefusal } from '../json-rpc';
+import { McpCall } from '../mcp-call';
+import { McpAnswer } from '../mcp-exchange';
+import { McpHops } from '../mcp-hops';
+import { answerJudged, translatedStream, writeJudged } from './judged-out';
+import { AskedFor } from '../mcp-messages';
+import { failureOf } from '../mcp-upstream';
+import { McpInputWaits } from './input-waits';
+import { McpListenBridge } from './listen-bridge';
+import { McpServerEras, readAnswer } from './server-eras';
+import { parseEventStream } from './upstream-events';
+import {
+  LegacyClient,
+  META_SERVER_INFO,
+  legacyClientOf,
+  legacyRevisionFor,
+  modernHeadersOf,
+  objectOr,
+  sessionIdOf,
+  withEnvelope,
+} from './revision-wire';
+
+const RPC_METHOD_NOT_FOUND = -32601;
+/** MRTR rounds one request may take before the relay gives up on the server (T99). */
+const MAX_INPUT_ROUNDS = 16;
+/** How long an input request (a person answering an elicitation) may take. */
+const INPUT_WAIT_MS = 10 * 60_000;
+/** Methods 2026-07-28 removed that a 2025 client still sends; the relay answers them (T97). */
+const ANSWERED_HERE = new Set(['ping', 'logging/setLevel']);
+const NOT_CARRIED = new Set(['resources/subscribe', 'resources/unsubscribe']);
+
+/**
+ * T97, T99: a 2025-era client before a server that speaks only 2026-07-28. The relay answers
+ * `initialize` from `server/discover` and mints a session id that carries what the client declared;
+ * each later request goes out with that as its `_meta` envelope, and an InputRequiredResult
+ * becomes the server-initiated requests the client knows, answered on the same stream.
+ */
+@Injectable()
+export class LegacyClientBridge {
+  constructor(
+    private readonly eras: McpServerEras,
+    private readonly hops: McpHops,
+    private readonly listens: McpListenBridge,
+    private readonly waits: McpInputWaits,
+  ) {}
+
+  async forward(
+    call: McpCall,
+    message: JsonRpcMessage,
+    askedFor: AskedFor | undefined,
+  ): Promise<McpAnswer> {
+    switch (kindOf(message)) {
+      case 'notification':
+        return { kind: 'empty', status: 202 };
+      case 'response':
+        this.waits.answer(message);
+        return { kind: 'empty', status: 202 };
+      case 'request':
+        break;
+    }
+    if (message.method === 'initialize') {
+      return this.initialize(call, message, askedFor);
+    }
+    const client = legacyClientOf(call.agentHeaders);
+    if (!client) {
+      const why = 'this session was not started by initialize on this path';
+      return { kind: 'json', status: 404, body: rpcError(message.id, -32001, why) };
+    }
+    if (ANSWERED_HERE.has(message.method!)) {
+      return answerJudged(
+        this.hops,
+        call,
+        { jsonrpc: '2.0', id: message.id, result: {} },
+        askedFor,
+      );
+    }
+    if (NOT_CARRIED.has(message.method!)) {
+      const why = `${message.method} does not exist in MCP 2026-07-28, which this server speaks`;
+      return answerJudged(
+        this.hops,
+        call,
+        rpcError(message.id, RPC_METHOD_NOT_FOUND, why),
+        askedFor,
+      );
+    }
+    const abort = new AbortController();
+    return translatedStream(abort, async (writer) => {
+      try {
+        await this.rounds(call, withEnvelope(message, client), askedFor, writer, abort.signal);
+      } catch (error) {
+        if (!abort.signal.aborted) {
+          const why = failureOf(error, call.route.server).message;
+          await writeJudged(
+            this.hops,
+            call,
+            rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why),
+            writer,
+            askedFor,
+          );
+        }
+      }
+    });
+  }
+
+  listen(call: McpCall): Promise<McpAnswer> | McpAnswer {
+    const client = legacyClientOf(call.agentHeaders);
+    return client ? this.listens.forModernServer(call, client) : { kind: 'empty', status: 404 };
+  }
+
+  /** One request to its final answer, each InputRequiredResult asked of the client (T99). */
+  private async rounds(
+    call: McpCall,
+    request: JsonRpcMessage,
+    askedFor: AskedFor | undefined,
+    writer: SseWriter,
+    signal: AbortSignal,
+  ): Promise<void> {
+    let current = request;
+    for (let round = 0; round < MAX_INPUT_ROUNDS; round++) {
+      const final = await this.send(call, current, writer, signal);
+      const result = objectOr(final.result);
+      if (final.result === undefined || result.resultType !== 'input_required') {
+        await writeJudged(this.hops, call, asLegacy(final), writer, askedFor);
+        return;
+      }
+      const responses: Record<string, unknown> = {};
+      for (const [key, asked] of Object.entries(objectOr(result.inputRequests))) {
+        const reply = await this.ask(call, objectOr(asked), writer, signal);
+        if (!reply || reply.result === undefined) {
+          const why =
+            reply?.error?.message ?? "the client did not answer the server's input request";
+          await writeJudged(
+            this.hops,
+            call,
+            rpcError(request.id, reply?.error?.code ?? -32603, why),
+            writer,
+            askedFor,
+          );
+          return;
+        }
+        responses[key] = reply.result;
+      }
+      const params = objectOr(current.params);
+      current = {
+        ...current,
+        params: {
+          ...params,
+          inputResponses: responses,
+          ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}),
+        },
+      };
+    }
+    const why = `the server asked for input more than ${MAX_INPUT_ROUNDS} times`;
+    await writeJudged(this.hops, call, rpcError(request.id, -32603, why), writer, askedFor);
+  }
+
+  /** The request to the server; its progress and log notifications go on to the client. */
+  private async send(
+    call: McpCall,
+    request: JsonRpcMessage,
+    writer: SseWriter,
+    signal: AbortSignal,
+  ): Promise<JsonRpcMessage> {
+    const answer = await this.eras.send(call, 'POST', modernHeadersOf(request), request, {
+      signal,
+    });
+    const type = String(answer.headers['content-type'] ?? '').toLowerCase();
+    if (type.startsWith('text/event-stream')) {
+      for await (const message of parseEventStream(answer.body)) {
+        if (kindOf(message) === 'notification') {
+          await writeJudged(this.hops, call, message, writer);
+        } else if (kindOf(message) === 'response') {
+          return { ...message, id: request.id };
+        }
+      }
+      throw new Error('the server closed the stream before answering');
+    }
+    const reply = await readAnswer(answer);
+    if (!reply) {
+      throw new Error(`the server answered HTTP ${answer.statusCode} without a JSON-RPC message`);
+    }
+    return { ...reply, id: request.id };
+  }
+
+  /** An input request as the session revision's server-initiated request, and its answer. */
+  private async ask(
+    call: McpCall,
+    asked: Record<string, unknown>,
+    writer: SseWriter,
+    signal: AbortSignal,
+  ): Promise<JsonRpcMessage | undefined> {
+    const id = `agp-input-${randomUUID()}`;
+    const request: JsonRpcMessage = {
+      jsonrpc: '2.0',
+      id,
+      method: String(asked.method),
+      params: objectOr(asked.params),
+    };
+    const judged = await this.hops.judgeFromServer(call, request);
+    await judged.audited;
+    if (!judged.forward) {
+      return judged.answer;
+    }
+    const answered = this.waits.wait(id, INPUT_WAIT_MS, signal);
+    await writer.message(judged.forward);
+    return answered;
+  }
+
+  private async initialize(
+    call: McpCall,
+    message: JsonRpcMessage,
+    askedFor: AskedFor | undefined,
+  ): Promise<McpAnswer> {
+    const params = objectOr(message.params);
+    const client: LegacyClient = {
+      protocolVersion: legacyRevisionFor(params.protocolVersion),
+      clientInfo: objectOr(params.clientInfo),
+      capabilities: objectOr(params.capabilities),
+    };
+    const discover = withEnvelope(
+      { jsonrpc: '2.0', id: `agp-discover-${randomUUID()}`, method: 'server/discover', params: {} },
+      client,
+    );
+    let reply: JsonRpcMessage | undefined;
+    try {
+      const answer = await this.eras.send(call, 'POST', modernHeadersOf(discover), discover);
+      reply = await readAnswer(answer);
+    } catch (error) {
+      const why = failureOf(error, call.route.server).message;
+      return answerJudged(
+        this.hops,
+        call,
+        rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why),
+        askedFor,
+      );
+    }
+    if (!reply || reply.result === undefined) {
+      const why = reply?.error?.message ?? 'the server did not answer server/discover';
+      return answerJudged(
+        this.hops,
+        call,
+        rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why),
+        askedFor,
+      );
+    }
+    const discovered = objectOr(reply.result);
+    const capabilities = { ...objectOr(discovered.capabilities) };
+    if (capabilities.resources) {
+      // resources/subscribe is gone in 2026-07-28: the client is not offered it (T97).
+      const { subscribe: _subscribe, ...resources } = objectOr(capabilities.resources);
+      capabilities.resources = resources;
+    }
+    const serverInfo = objectOr(objectOr(discovered._meta)[META_SERVER_INFO]);
+    const result = {
+      protocolVersion: client.protocolVersion,
+      capabilities,
+      serverInfo:
+        Object.keys(serverInfo).length > 0
+          ? serverInfo
+          : { name: call.route.server.name, version: '0' },
+      ...(typeof discovered.instructions === 'string'
+        ? { instructions: discovered.instructions }
+        : {}),
+    };
+    const answer = await answerJudged(
+      this.hops,
+      call,
+      { jsonrpc: '2.0', id: message.id, result },
+      askedFor,
+    );
+    return { ...answer, headers: { 'mcp-session-id': sessionIdOf(client) } };
+  }
+}
+
+/** A 2026 result as a 2025 client reads it: without the fields of SEP-2322 and SEP-2549. */
+function asLegacy(reply: JsonRpcMessage): JsonRpcMessage {
+  if (reply.result === undefined) {
+    return reply;
+  }
+  const { resultType: _type, ttlMs: _ttl, cacheScope: _scope, ...result } = objectOr(reply.result);
+  return { ...reply, result };
+}

@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+
+import { Injectable } from '@nestjs/common';
+
+import { HopPipeline } from '../../pipeline/hop-pipeline';
+import { StreamEnding } from '../../pipeline/refusal-answers';
+import { REFUSALS } from '../../pipeline/refusal-codes';
+import { SseWriter } from '../../pipeline/sse-writer';
+import { StreamWatch } from '../../pipeline/stream-watch';
+import { JsonRpcMessage, kindOf, rpcRefusal } from '../json-rpc';
+import { McpCall, hopOf } from '../mcp-call';
+import { McpAnswer } from '../mcp-exchange';
+import { McpHops } from '../mcp-hops';
+import { translatedStream, writeJudged } from './judged-out';
+import { AskedFor } from '../mcp-messages';
+import { failureOf } from '../mcp-upstream';
+import { jsonLinesAsEvents } from '../mcp-json-lines';
+import { LegacySession, closeLegacySession, openLegacySession } from './legacy-session';
+import { McpServerEras } from './server-eras';
+import { parseEventStream } from './upstream-events';
+import {
+  LegacyClient,
+  META_SUBSCRIPTION_ID,
+  envelopeOf,
+  modernHeadersOf,
+  objectOr,
+  withEnvelope,
+} from './revision-wire';
+
+/** SEP-2575's filter fields and the notification each opts in to. */
+const FILTERS: Record<string, string> = {
+  toolsListChanged: 'notifications/tools/list_changed',
+  promptsListChanged: 'notifications/prompts/list_changed',
+  resourcesListChanged: 'notifications/resources/list_changed',
+};
+const CAPABILITY_OF: Record<string, string> = {
+  toolsListChanged: 'tools',
+  promptsListChanged: 'prompts',
+  resourcesListChanged: 'resources',
+};
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * T100: change notifications across revisions. A 2026 client's `subscriptions/listen` before a
+ * 2025 server is a session's GET stream (and `resources/subscribe` per URI); a 2025 client's GET
+ * stream before a 2026 server is a `subscriptions/listen` for every list the server announces.
+ * Each notification is a hop; kill switches and withdrawn subscriptions end the stream (T2).
+ */
+@Injectable()
+export class McpListenBridge {
+  constructor(
+    private readonly eras: McpServerEras,
+    private readonly hops: McpHops,
+    private readonly pipeline: HopPipeline,
+    private readonly watch: StreamWatch,
+  ) {}
+
+  async forLegacyServer(
+    call: McpCall,
+    listen: JsonRpcMessage,
+    askedFor: AskedFor,
+  ): Promise<McpAnswer> {
+    const abort = new AbortController();
+    const session = await openLegacySession(this.eras, call, envelopeOf(listen));
+    const filter = objectOr(objectOr(listen.params).notifications);
+    const capabilities = objectOr(session.result.capabilities);
+    const honored: Record<string, unknown> = {};
+    const wanted = new Set<string>();
+    for (const [field, method] of Object.entries(FILTERS)) {
+      if (filter[field] === true && objectOr(capabilities[CAPABILITY_OF[field]]).listChanged) {
+        honored[field] = true;
+        wanted.add(method);
+      }
+    }
+    const uris = Array.isArray(filter.resourceSubscriptions)
+      ? filter.resourceSubscriptions.filter((u): u is string => typeof u === 'string')
+      : [];
+    if (uris.length > 0 && objectOr(capabilities.resources).subscribe === true) {
+      honored.resourceSubscriptions = uris;
+      wanted.add('notifications/resources/updated');
+      for (const uri of uris) {
+        const subscribe = {
+          jsonrpc: '2.0' as const,
+          id: randomUUID(),
+          method: 'resources/subscribe',
+          params: { uri },
+        };
+        await (await this.eras.send(call, 'POST', session.headers, subscribe)).body.dump();
+      }
+    }
+    const answer = await this.eras.send(call, 'GET', session.headers, undefined, {
+      signal: abort.signal,
+      isListening: true,
+    });
+    const subscriptionId = listen.id;
+    const tagged = (m: JsonRpcMessage): JsonRpcMessage => {
+      const params = objectOr(m.params);
+      return {
+        ...m,
+        params: {
+          ...params,
+          _meta: { ...objectOr(params._meta), [META_SUBSCRIPTION_ID]: subscriptionId },
+        },
+      };
+    };
+    const ack: JsonRpcMessage = tagged({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: honored },
+    });
+    return this.stream(call, listen, askedFor, abort, session, async (writer) => {
+      await writeJudged(this.hops, call, ack, writer);
+      if (answer.statusCode !== 200) {
+        await answer.body.dump();
+        return;
+      }
+      for await (const message of parseEventStream(answer.body)) {
+        if (kindOf(message) === 'notification' && wanted.has(message.method!)) {
+          await writeJudged(this.hops, call, tagged(message), writer);
+        }
+      }
+    });
+  }
+
+  async forModernServer(call: McpCall, client: LegacyClient): Promise<McpAnswer> {
+    const abort = new AbortController();
+    const notifications = Object.fromEntries(Object.keys(FILTERS).map((f) => [f, true]));
+    const listen = withEnvelope(
+      {
+        jsonrpc: '2.0',
+        id: `agp-listen-${randomUUID()}`,
+        method: 'subscriptions/listen',
+        params: { notifications },
+      },
+      client,
+    );
+    const answer = await this.eras.send(call, 'POST', modernHeadersOf(listen), listen, {
+      signal: abort.signal,
+      isListening: true,
+    });
+    if (answer.statusCode !== 200) {
+      await answer.body.dump();
+      return { kind: 'empty', status: 405 };
+    }
+    const type = String(answer.headers['content-type'] ?? '').toLowerCase();
+    const body = type.startsWith('text/event-stream')
+      ? answer.body
+      : jsonLinesAsEvents(answer.body);
+    return this.stream(call, undefined, undefined, abort, undefined, async (writer) => {
+      for await (const message of parseEventStream(body)) {
+        if (
+          kindOf(message) !== 'notification' ||
+          message.method === 'notifications/subscriptions/acknowledged'
+        ) {
+          continue;
+        }
+        const params = objectOr(message.params);
+        const { [META_SUBSCRIPTION_ID]: _id, ...meta } = objectOr(params._meta);
+        const { _meta: _dropped, ...rest } = params;
+        const untagged = {
+          ...message,
+          params: Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest,
+        };
+        await writeJudged(this.hops, call, untagged, writer);
+      }
+    });
+  }
+
+  private stream(
+    call: McpCall,
+    listen: JsonRpcMessage | undefined,
+    askedFor: AskedFor | undefined,
+    abort: AbortController,
+    session: LegacySession | undefined,
+    relay: (writer: SseWriter) => Promise<void>,
+  ): McpAnswer {
+    return translatedStream(abort, async (writer) => {
+      let stopped: StreamEnding | undefined;
+      const unwatch = this.watch.watch(call.admission, (ending) => {
+        stopped ??= ending;
+        abort.abort();
+      });
+      const keepAlive = setInterval(() => void writer.keepAlive(), KEEP_ALIVE_MS);
+      try {
+        await relay(writer);
+      } catch (error) {
+        if (!abort.signal.aborted) {
+          stopped ??= {
+            refusal: REFUSALS.streamIncomplete,
+            reason: failureOf(error, call.route.server).message,
+          };
+        }
+      } finally {
+        clearInterval(keepAlive);
+        unwatch();
+        abort.abort();
+        if (session) {
+          closeLegacySession(this.eras, call, session);
+        }
+      }
+      if (stopped !== undefined && listen) {
+        // T2, T95: the listen request is answered, audited, like any request a stream owed.
+        const { refusal, reason } = stopped;
+        const isStop = refusal === REFUSALS.killSwitch;
+        const error = rpcRefusal(
+          listen.id,
+          refusal,
+          { reasons: [reason], correlationId: call.correlationId },
+          reason,
+        );
+        await this.pipeline.refuse(hopOf(call, 'RESPONSE', error, askedFor), {
+          type: 'COMMUNICATION_AUDIT',
+          action: isStop ? 'BLOCK' : 'ERROR',
+          reason,
+          ...(isStop ? {} : { details: { outcome: 'ERROR' } }),
+        });
+        await writer.message(error);
+      }
+    });
+  }
+}

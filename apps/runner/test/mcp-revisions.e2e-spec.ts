@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { eventually } from '@agp/testing';
+
+import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
+import { LOG_POLICY } from './mcp/mcp-policies';
+import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
+import { RevisionServer, startLegacyServer, startModernServer } from './mcp/revision-servers';
+
+type Revision = '2025-11-25' | '2026-07-28';
+
+/** What a test does with a client of either SDK generation. */
+interface AnyClient {
+  revision: string | undefined;
+  toolNames(): Promise<string[]>;
+  call(name: string, args: Json): Promise<string>;
+  /** Resolves once a tools/list_changed notification arrived after this call. */
+  listChanged(): Promise<void>;
+  /** A 2026-07-28 client's listen stream: how it ended. */
+  listenClosed?: Promise<string>;
+  close(): Promise<void>;
+}
+
+async function legacyClient(
+  url: string,
+  agent: TestAgent,
+  correlationId: string,
+): Promise<AnyClient> {
+  const client = new LegacyClient(
+    { name: 'legacy-agent', version: '1.0.0' },
+    { capabilities: { elicitation: {} } },
+  );
+  client.setRequestHandler(ElicitRequestSchema, () => ({
+    action: 'accept',
+    content: { confirm: true },
+  }));
+  let changes = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
+  const transport = new LegacyTransport(new URL(url), {
+    requestInit: {
+      headers: { authorization: `Bearer ${agent.mcpToken}`, 'x-correlation-id': correlationId },
+    },
+  });
+  await client.connect(transport);
+  return {
+    revision: transport.protocolVersion,
+    toolNames: async () => (await client.listTools()).tools.map((t) => t.name).sort(),
+    call: async (name, args) => textOf(await client.callTool({ name, arguments: args })),
+    listChanged: () => {
+      const before = changes;
+      return eventually(() => expect(changes).toBeGreaterThan(before), 100).then(() => undefined);
+    },
+    close: () => client.close(),
+  };
+}
+
+async function modernClient(
+  url: string,
+  agent: TestAgent,
+  correlationId: string,
+): Promise<AnyClient> {
+  const client = new ModernClient(
+    { name: 'modern-agent', version: '2.0.0' },
+    { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  client.setRequestHandler('elicitation/create', () => ({
+    action: 'accept',
+    content: { confirm: true },
+  }));
+  let changes = 0;
+  client.setNotificationHandler('notifications/tools/list_changed', () => void changes++);
+  await client.connect(
+    new ModernTransport(new URL(url), {
+      requestInit: {
+        headers: { authorization: `Bearer ${agent.mcpToken}`, 'x-correlation-id': correlationId },
+      },
+    }),
+  );
+
+  const subscription = await client.listen({ toolsListChanged: true });
+
+  return {
+    revision: client.getNegotiatedProtocolVersion(),
+    listenClosed: subscription.closed,
+    toolNames: async () => (await client.listTools()).tools.map((t) => t.name).sort(),
+    call: async (name, args) => textOf(await client.callTool({ name, arguments: args })),
+    listChanged: () => {
+      const before = changes;
+      return eventually(() => expect(changes).toBeGreaterThan(before), 100).then(() => undefined);
+    },
+    close: async () => {
+      await subscription.close();
+      await client.close();
+    },
+  };
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
+  return content.map((c) => c.text ?? '').join('');
+}
+
+/**
+ * Issue 35 item 1: a client of either MCP revision reaches a server of either revision through the
+ * relay, official SDKs on both sides (1.x for 2025-11-25, v2 for 2026-07-28): tools, a tool that
+ * asks for input (elicitation or an input request), a change notification, every message audited.
+ */
+describe('MCP revisions through the relay', () => {
+  let platform: McpPlatform;
+  let world: McpWorld;
+  const servers = {} as Record<Revision, { server: RevisionServer; id: string }>;
+
+  beforeAll(async () => {
+    platform = await startMcpPlatform('embedded');
+    world = await McpWorld.create(platform);
+    for (const [revision, start] of [
+      ['2025-11-25', startLegacyServer],
+      ['2026-07-28', startModernServer],
+    ] as const) {
+      const server = await start();
+      servers[revision] = { server, id: await world.mcpServer(server.url) };
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.all(Object.values(servers).map((s) => s.server.close()));
+    await platform?.close();
+  });
+
+  async function agentOf(revision: Revision): Promise<TestAgent> {
+    const agent = await world.agent();
+    await world.subscribe(agent.id, servers[revision].id);
+    await world.bindToAgent(agent.id, LOG_POLICY);
+    return agent;
+  }
+
+  it.each<[Revision, Revision]>([
+    ['2025-11-25', '2025-11-25'],
+    ['2025-11-25', '2026-07-28'],
+    ['2026-07-28', '2025-11-25'],
+    ['2026-07-28', '2026-07-28'],
+  ])(
+    'should carry a %s client to a %s server: tools, an input request, a change notification, all audited',
+    async (clientRevision, serverRevision) => {
+      const agent = await agentOf(serverRevision);
+      const correlationId = randomUUID();
+      const url = world.mcpUrl(servers[serverRevision].id);
+      const client =
+        clientRevision === '2025-11-25'
+          ? await legacyClient(url, agent, correlationId)
+          : await modernClient(url, agent, correlationId);
+      try {
+        const names = await client.toolNames();
+        const greeting = await client.call('greet', { name: correlationId });
+        const confirmed = await client.call('confirm', { what: 'deploy' });
+        const changed = client.listChanged();
+        servers[serverRevision].server.addTool();
+        await changed;
+        const after = await client.toolNames();
+
+        expect(client.revision).toBe(clientRevision);
+        expect(names).toEqual(expect.arrayContaining(['confirm', 'greet']));
+        expect(greeting).toBe(`Hello, ${correlationId}! (${serverRevision})`);
+        expect(confirmed).toBe('deploy: done');
+        expect(after.some((name) => name.startsWith('added_'))).toBe(true);
+        const trace = await world.trace(correlationId, (items) =>
+          ['tools/call', 'notifications/tools/list_changed'].every((m) =>
+            items.some((e) => JSON.stringify(e).includes(m)),
+          ),
+        );
+        const greetHops = trace.filter(
+          (e) => e.eventType === 'COMMUNICATION_AUDIT' && (e.details as Json).toolName === 'greet',
+        );
+        expect(greetHops.map((e) => (e.details as Json).direction).sort()).toEqual([
+          'REQUEST',
+          'RESPONSE',
+        ]);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  it.each<Revision>(['2026-07-28', '2025-11-25'])(
+    "should end a 2026-07-28 client's listen stream to a %s server when a kill switch on the agent is engaged, and audit the refusal",
+    async (serverRevision) => {
+      const agent = await agentOf(serverRevision);
+      const correlationId = randomUUID();
+      const client = await modernClient(
+        world.mcpUrl(servers[serverRevision].id),
+        agent,
+        correlationId,
+      );
+      const engaged = await world.ok<{ id: string }>('POST', '/relay/v1/kill-switches', {
+        scope: 'AGENT',
+        targetId: agent.id,
+        reason: `incident ${correlationId}`,
+      });
+      try {
+        const ended = await client.listenClosed;
+        const trace = await world.trace(correlationId, (items) =>
+          items.some(
+            (e) => e.action === 'BLOCK' && JSON.stringify(e).includes(`incident ${correlationId}`),
+          ),
+        );
+
+        expect(ended).toBe('remote');
+        expect(trace.find((e) => e.action === 'BLOCK')).toMatchObject({ protocol: 'MCP' });
+      } finally {
+        await world.ok('DELETE', `/relay/v1/kill-switches/${engaged.id}`);
+        await client.close().catch(() => undefined);
+      }
+    },
+  );
+});
