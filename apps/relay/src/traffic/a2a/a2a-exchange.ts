@@ -22,6 +22,7 @@ import {
   readLimited,
 } from './a2a-upstream';
 import { AgentCardJson, endpointOf } from './agent-card';
+import { InstalledAgents } from './installed-agents';
 
 export type A2aAnswer =
   | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
@@ -56,6 +57,7 @@ export class A2aExchange {
     private readonly pipeline: HopPipeline,
     private readonly watch: StreamWatch,
     private readonly credentials: OpenedCredentials,
+    private readonly installed: InstalledAgents,
   ) {}
 
   async forward(
@@ -70,7 +72,10 @@ export class A2aExchange {
     call.signal?.addEventListener('abort', () => abort.abort(), { once: true });
     let answer: Dispatcher.ResponseData;
     try {
-      answer = await this.upstream.send(this.requestOf(call, card, message, abort.signal));
+      // MK16: an installed entry's upstream is its publisher's side, reached in-process.
+      answer = call.route.target.installation
+        ? await this.installed.send(call, message, abort.signal)
+        : await this.upstream.send(this.requestOf(call, card, message, abort.signal));
     } catch (error) {
       return this.failed(
         call,
@@ -290,6 +295,7 @@ export class A2aExchange {
       signal,
       label: a2aLabel(call),
       ...(credential ? { credential } : {}),
+      ...(call.licence ? { licence: call.licence } : {}),
     };
   }
 
