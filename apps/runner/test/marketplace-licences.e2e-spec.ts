@@ -51,7 +51,12 @@ describe('marketplace licences (embedded)', () => {
   });
 
   function verify(licence: string, extra: Json = {}) {
-    return installer.world.ok<Json>('POST', '/relay/v1/licences/verify', { licence, ...extra }, 200);
+    return installer.world.ok<Json>(
+      'POST',
+      '/relay/v1/licences/verify',
+      { licence, ...extra },
+      200,
+    );
   }
 
   function inProcess<T>(type: new (...args: never[]) => T): T {
@@ -148,7 +153,12 @@ describe('marketplace licences (embedded)', () => {
         `/relay/v1/marketplace/installations/${install.installationId}/licences`,
       )
     ).items;
-    await publisher.world.ok('POST', `/relay/v1/licences/${String(current.id)}/revoke`, undefined, 200);
+    await publisher.world.ok(
+      'POST',
+      `/relay/v1/licences/${String(current.id)}/revoke`,
+      undefined,
+      200,
+    );
     const correlationId = randomUUID();
     const revoked = await eventually(async () => {
       const answer = await installer.call(caller, install.agentId, 'after revoke', correlationId);
@@ -179,7 +189,9 @@ describe('marketplace licences (embedded)', () => {
     const expired = await installer.call(caller, install.agentId, 'after expiry');
 
     expect(revoked.body).toMatchObject({
-      error: { data: { agpCode: 'licence_invalid', reasons: [expect.stringContaining('revoked')] } },
+      error: {
+        data: { agpCode: 'licence_invalid', reasons: [expect.stringContaining('revoked')] },
+      },
     });
     expect(await verify(String(current.token))).toMatchObject({ valid: false, reason: 'revoked' });
     expect(renewed.token).toEqual(expect.any(String));
@@ -219,7 +231,9 @@ describe('marketplace licences (embedded)', () => {
     expect(kidOf(String(after.token))).toBe(newKid);
     expect(jwks.keys.map((k) => k.kid)).toEqual(expect.arrayContaining([oldKid, newKid]));
     expect(await verify(String(before.token))).toMatchObject({ valid: true });
-    expect(await verifyLicence(String(before.token), { ...offline })).toMatchObject({ valid: true });
+    expect(await verifyLicence(String(before.token), { ...offline })).toMatchObject({
+      valid: true,
+    });
     expect(await verifyLicence(String(after.token), { ...offline })).toMatchObject({ valid: true });
   });
 });

@@ -36,7 +36,9 @@ describe('marketplace (embedded)', () => {
   function partiesOf(hops: Json[]): string[] {
     return [
       ...new Set(
-        hops.flatMap((e) => [e.source, e.sink, e.actor].map((p) => String((p as Json | undefined)?.id))),
+        hops.flatMap((e) =>
+          [e.source, e.sink, e.actor].map((p) => String((p as Json | undefined)?.id)),
+        ),
       ),
     ].sort();
   }
@@ -54,7 +56,12 @@ describe('marketplace (embedded)', () => {
     const correlationId = randomUUID();
     const marker = `lookup ${correlationId}`;
 
-    const answered = await installer.call(caller, agentId, `${marker} for ${A2A_TEST_SSN}`, correlationId);
+    const answered = await installer.call(
+      caller,
+      agentId,
+      `${marker} for ${A2A_TEST_SSN}`,
+      correlationId,
+    );
     const blocked = await installer.call(
       caller,
       agentId,
@@ -63,7 +70,10 @@ describe('marketplace (embedded)', () => {
     );
 
     const seen = found.items.find((l) => l.id === listing.id)!;
-    expect(seen).toMatchObject({ kind: 'AGENT', publisher: { tenantId: publisher.world.tenantId } });
+    expect(seen).toMatchObject({
+      kind: 'AGENT',
+      publisher: { tenantId: publisher.world.tenantId },
+    });
     expect(seen.targetId).toBeUndefined();
     expect(JSON.stringify(seen)).not.toContain('127.0.0.1');
     // The publisher's MASK: its agent never saw the number, and the answer came back masked.
@@ -75,7 +85,9 @@ describe('marketplace (embedded)', () => {
     expect(answerText(answered.body)).not.toContain(A2A_TEST_SSN);
     // The installer's BLOCK: refused before anything crossed.
     expect(blocked.body).toMatchObject({ error: { code: -31001 } });
-    expect(agent.received.some((m) => m.text.includes(`instructions ${correlationId}`))).toBe(false);
+    expect(agent.received.some((m) => m.text.includes(`instructions ${correlationId}`))).toBe(
+      false,
+    );
     const installerHops = hopsOf(
       await installer.world.trace(correlationId, (items) => hopsOf(items).length >= 3),
     );
@@ -108,14 +120,23 @@ describe('marketplace (embedded)', () => {
       await installer.world.api('GET', '/relay/v1/agents?pageSize=100'),
       await installer.world.api('GET', `/relay/v1/agents/${internal.id}`),
       await installer.world.api('GET', '/relay/v1/marketplace/installations?side=PUBLISHED'),
-      await installer.world.api('POST', `/relay/v1/marketplace/listings/${internal.id}/installations`, {}),
+      await installer.world.api(
+        'POST',
+        `/relay/v1/marketplace/listings/${internal.id}/installations`,
+        {},
+      ),
       await installer.world.api('POST', '/relay/v1/subscriptions', {
         kind: 'AGENT_TO_AGENT',
         sourceId: caller.id,
         targetId: internal.id,
       }),
     ];
-    const call = await installer.a2a.post(caller, internal.id, { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } });
+    const call = await installer.a2a.post(caller, internal.id, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'GetTask',
+      params: { id: 'x' },
+    });
 
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ type: 'urn:agp:problem:target-not-public' });
@@ -142,7 +163,12 @@ describe('marketplace (embedded)', () => {
     });
     const correlationId = randomUUID();
     const suspended = await eventually(async () => {
-      const answer = await installer.call(caller, agentId, `while suspended ${correlationId}`, correlationId);
+      const answer = await installer.call(
+        caller,
+        agentId,
+        `while suspended ${correlationId}`,
+        correlationId,
+      );
       expect(answer.body).toMatchObject({ error: { code: -31009 } });
       return answer;
     });
@@ -166,7 +192,9 @@ describe('marketplace (embedded)', () => {
       error: { data: { agpCode: 'installation_suspended', correlationId } },
     });
     expect(answerText(resumed.body)).toContain(`resumed ${correlationId}`);
-    expect(agent.received.some((m) => m.text.includes(`while suspended ${correlationId}`))).toBe(false);
+    expect(agent.received.some((m) => m.text.includes(`while suspended ${correlationId}`))).toBe(
+      false,
+    );
     const trail = await installer.world.trace(correlationId, (items) =>
       hopsOf(items).some((e) => e.action === 'BLOCK'),
     );
@@ -184,7 +212,11 @@ describe('marketplace (embedded)', () => {
     const third = new MarketTenant(await McpWorld.create(platform));
 
     await publisher.world.ok('DELETE', `/relay/v1/marketplace/listings/${String(listing.id)}`);
-    const late = await third.world.api('POST', `/relay/v1/marketplace/listings/${String(listing.id)}/installations`, {});
+    const late = await third.world.api(
+      'POST',
+      `/relay/v1/marketplace/listings/${String(listing.id)}/installations`,
+      {},
+    );
     const stillWorks = await installer.call(caller, agentId, 'after unpublish');
     await installer.world.ok('DELETE', `/relay/v1/marketplace/installations/${installationId}`);
     const gone = await eventually(async () => {

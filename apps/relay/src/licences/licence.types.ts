@@ -13,13 +13,7 @@ export interface LicenceClaims {
 
 /** Why a licence is not valid (MK24): a stable word a program can branch on. */
 export type LicenceInvalidReason =
-  | 'malformed'
-  | 'signature'
-  | 'expired'
-  | 'revoked'
-  | 'wrong_listing'
-  | 'wrong_tenant'
-  | 'missing';
+  'malformed' | 'signature' | 'expired' | 'revoked' | 'wrong_listing' | 'wrong_tenant' | 'missing';
 
 export type LicenceCheck =
   | { valid: true; claims: LicenceClaims }

@@ -3,7 +3,7 @@ import { Ctx, Public, RequestContext, RequirePermission } from '@agp/auth';
 import { uuidParam } from '@agp/http';
 import { JSONWebKeySet } from 'jose';
 
-import { InstallationsService, LicenceView } from '../marketplace/installations.service';
+import { InstallationLicences, LicenceView } from '../marketplace/installation-licences';
 import { VerifyLicenceDto } from './dto/verify-licence.dto';
 import { LicenceKeys } from './licence-keys.service';
 import { LicenceCheck } from './licence.types';
@@ -15,7 +15,7 @@ export class LicencesController {
   constructor(
     private readonly licences: Licences,
     private readonly keys: LicenceKeys,
-    private readonly installations: InstallationsService,
+    private readonly licensing: InstallationLicences,
   ) {}
 
   /** MK24: any signed-in principal of a tenant may ask, an agent's token included. */
@@ -42,6 +42,6 @@ export class LicencesController {
     @Ctx() ctx: RequestContext,
     @Param('licenceId', uuidParam('licenceId')) id: string,
   ): Promise<LicenceView> {
-    return this.installations.revokeLicence(ctx, id);
+    return this.licensing.revokeLicence(ctx, id);
   }
 }

@@ -148,5 +148,13 @@ export function claimsOf(payload: JWTPayload): LicenceClaims | undefined {
   ) {
     return undefined;
   }
-  return { jti, listingId, tenantId, installationId, entitlements: entitlements as string[], iat, exp };
+  return {
+    jti,
+    listingId,
+    tenantId,
+    installationId,
+    entitlements: entitlements,
+    iat,
+    exp,
+  };
 }

@@ -18,7 +18,14 @@ export class InstallationsRepository {
     tx: Tx,
     row: Pick<
       StoredInstallation,
-      'id' | 'tenantId' | 'publisherTenantId' | 'listingId' | 'kind' | 'targetId' | 'entryId' | 'licensed'
+      | 'id'
+      | 'tenantId'
+      | 'publisherTenantId'
+      | 'listingId'
+      | 'kind'
+      | 'targetId'
+      | 'entryId'
+      | 'licensed'
     >,
   ): Promise<StoredInstallation> {
     // The installer's slug is kept on the row: the publisher's hops name the installation by it.

@@ -2,18 +2,28 @@ import { randomUUID } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
 import { RequestContext } from '@agp/auth';
-import { Database, Tx } from '@agp/database';
+import { Database } from '@agp/database';
 import { HttpProblem } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
-import { Licences } from '../licences/licences.service';
 import { LicencesRepository } from '../licences/licences.repository';
 import { StoredLicence } from '../licences/licence.types';
-import { ChangeInstallationDto, InstallListingDto, ListInstallationsQueryDto } from './dto/installation.dto';
+import {
+  ChangeInstallationDto,
+  InstallListingDto,
+  ListInstallationsQueryDto,
+} from './dto/installation.dto';
+import { installationOf, ownInstallationOf } from './installation-access';
+import { InstallationLicences, LicenceView, licenceView } from './installation-licences';
 import { InstallationsRepository } from './installations.repository';
 import { entityOf, mustMayWrite, ListingsService } from './listings.service';
-import { MarketplaceErrorCode, MarketplaceException, cursorPage, decodeOffsetCursor } from './marketplace.exception';
+import {
+  MarketplaceErrorCode,
+  MarketplaceException,
+  cursorPage,
+  decodeOffsetCursor,
+} from './marketplace.exception';
 import { recordBothSides, recordEntryLifecycle } from './marketplace-events';
 import { MarketplaceTargetsRepository } from './marketplace-targets.repository';
 import { INSTALLATION_KIND, StoredInstallation, StoredListing } from './marketplace.types';
@@ -35,17 +45,7 @@ export interface InstallationResponse {
   updatedAt: string;
 }
 
-export interface LicenceView {
-  id: string;
-  entitlements: string[];
-  issuedAt: string;
-  expiresAt: string;
-  revokedAt?: string;
-  /** The signed licence, to the installer only. */
-  token?: string;
-}
-
-/** D47, D59: installing, suspending, removing; licences of LICENSED listings (MK11–MK19, MK25). */
+/** D47, D59: installing, suspending, removing (MK11–MK19); licences are InstallationLicences'. */
 @Injectable()
 export class InstallationsService {
   constructor(
@@ -54,7 +54,7 @@ export class InstallationsService {
     private readonly installations: InstallationsRepository,
     private readonly listings: ListingsService,
     private readonly targets: MarketplaceTargetsRepository,
-    private readonly licences: Licences,
+    private readonly licensing: InstallationLicences,
     private readonly licenceRows: LicencesRepository,
   ) {}
 
@@ -100,7 +100,7 @@ export class InstallationsService {
         entryId: entry.id,
         licensed: listing.terms.type === 'LICENSED',
       });
-      const licence = await this.issueIfLicensed(tx, listing, installation);
+      const licence = await this.licensing.issueIfLicensed(tx, listing, installation);
       await recordEntryLifecycle(this.outbox, tx, ctx, entry, 'CREATED');
       await recordBothSides(
         this.outbox,
@@ -111,7 +111,11 @@ export class InstallationsService {
         'CREATED',
         {
           target: { kind: INSTALLATION_KIND, id: installationId, name: listing.name },
-          after: { listingId, status: installation.status, ...(licence ? { licenceId: licence.id } : {}) },
+          after: {
+            listingId,
+            status: installation.status,
+            ...(licence ? { licenceId: licence.id } : {}),
+          },
         },
       );
       return {
@@ -135,7 +139,7 @@ export class InstallationsService {
 
   async get(ctx: RequestContext, id: string): Promise<InstallationResponse> {
     return this.database.asSystem(async (tx) => {
-      const installation = await this.either(tx, ctx.tenantId, id);
+      const installation = await installationOf(this.installations, tx, ctx.tenantId, id);
       const [licence] = await this.licenceRows.ofInstallation(tx, id);
       return viewOf(installation, ctx.tenantId, licence);
     });
@@ -148,7 +152,7 @@ export class InstallationsService {
     dto: ChangeInstallationDto,
   ): Promise<InstallationResponse> {
     return this.database.asSystem(async (tx) => {
-      const current = await this.either(tx, ctx.tenantId, id, true);
+      const current = await installationOf(this.installations, tx, ctx.tenantId, id, true);
       if (current.publisherTenantId !== ctx.tenantId) {
         throw HttpProblem.forbidden(`${entityOf(current.kind)}:WRITE of the listing's publisher`);
       }
@@ -176,7 +180,7 @@ export class InstallationsService {
   /** The installer removes: the entry is deleted, the licences revoked (MK14). */
   async remove(ctx: RequestContext, id: string): Promise<void> {
     await this.database.asSystem(async (tx) => {
-      const current = await this.mine(tx, ctx.tenantId, id, true);
+      const current = await ownInstallationOf(this.installations, tx, ctx.tenantId, id, true);
       mustMayWrite(ctx, current.kind);
       await this.installations.setStatus(tx, id, 'REMOVED');
       await this.targets.deleteInstalledAgent(tx, ctx.tenantId, current.entryId);
@@ -201,101 +205,11 @@ export class InstallationsService {
     });
   }
 
-  /** MK25: the installer renews: a new licence of the listing's validity, the old ones stand. */
-  async renewLicence(ctx: RequestContext, id: string): Promise<LicenceView> {
-    return this.database.asSystem(async (tx) => {
-      const current = await this.mine(tx, ctx.tenantId, id, true);
-      mustMayWrite(ctx, current.kind);
-      if (current.status === 'SUSPENDED') {
-        throw new MarketplaceException(
-          MarketplaceErrorCode.InstallationSuspended,
-          `installation ${id} is suspended by the listing's publisher`,
-        );
-      }
-      const listing = await this.listings.visible(tx, current.publisherTenantId, current.listingId);
-      const licence = await this.issueIfLicensed(tx, listing, current);
-      if (!licence) {
-        throw new MarketplaceException(
-          MarketplaceErrorCode.NotLicensed,
-          `listing ${current.listingId} is not LICENSED: its installations need no licence`,
-        );
-      }
-      await this.recordLicence(tx, ctx, current, 'CREATED', licence);
-      return licenceView(licence, true);
-    });
-  }
-
-  /** MK26: the publisher revokes one licence; calls under it stop within T2. */
-  async revokeLicence(ctx: RequestContext, licenceId: string): Promise<LicenceView> {
-    return this.database.asSystem(async (tx) => {
-      const licence = await this.licenceRows.find(tx, licenceId);
-      if (!licence || (licence.publisherTenantId !== ctx.tenantId && licence.tenantId !== ctx.tenantId)) {
-        throw new MarketplaceException(MarketplaceErrorCode.LicenceNotFound, `licence ${licenceId} not found`);
-      }
-      const installation = await this.either(tx, ctx.tenantId, licence.installationId, true);
-      if (licence.publisherTenantId !== ctx.tenantId) {
-        throw HttpProblem.forbidden(`${entityOf(installation.kind)}:WRITE of the listing's publisher`);
-      }
-      mustMayWrite(ctx, installation.kind);
-      if (!licence.revokedAt) {
-        await this.licenceRows.revoke(tx, licenceId);
-        await this.recordLicence(tx, ctx, installation, 'DELETED', licence);
-      }
-      return licenceView((await this.licenceRows.find(tx, licenceId))!, false);
-    });
-  }
-
-  async licencesOf(ctx: RequestContext, id: string): Promise<{ items: LicenceView[] }> {
-    return this.database.asSystem(async (tx) => {
-      const installation = await this.either(tx, ctx.tenantId, id);
-      const rows = await this.licenceRows.ofInstallation(tx, id);
-      return { items: rows.map((l) => licenceView(l, installation.tenantId === ctx.tenantId)) };
-    });
-  }
-
-  private async recordLicence(
-    tx: Tx,
+  private mustInstallable(
     ctx: RequestContext,
-    installation: StoredInstallation,
-    change: 'CREATED' | 'DELETED',
-    licence: StoredLicence,
-  ): Promise<void> {
-    const isInstaller = installation.tenantId === ctx.tenantId;
-    await recordBothSides(
-      this.outbox,
-      tx,
-      ctx,
-      { tenantId: isInstaller ? installation.publisherTenantId : installation.tenantId },
-      { slug: isInstaller ? installation.installerSlug : installation.publisherSlug },
-      change === 'CREATED' ? 'CREATED' : 'UPDATED',
-      {
-        target: { kind: INSTALLATION_KIND, id: installation.id, name: installation.listingName },
-        ...(change === 'CREATED'
-          ? { after: { licenceId: licence.id, licenceExpiresAt: licence.expiresAt } }
-          : { before: { licenceId: licence.id, licenceRevoked: false }, after: { licenceId: licence.id, licenceRevoked: true } }),
-      },
-    );
-  }
-
-  private async issueIfLicensed(
-    tx: Tx,
     listing: StoredListing,
-    installation: StoredInstallation,
-  ): Promise<StoredLicence | undefined> {
-    if (listing.terms.type !== 'LICENSED') {
-      return undefined;
-    }
-    return this.licences.issue(tx, {
-      installationId: installation.id,
-      listingId: listing.id,
-      tenantId: installation.tenantId,
-      publisherTenantId: listing.tenantId,
-      validitySeconds: listing.terms.licenceValiditySeconds ?? 365 * 24 * 3600,
-      entitlements: ['a2a:call'],
-    });
-  }
-
-  private mustInstallable(ctx: RequestContext, listing: StoredListing, dto: InstallListingDto): void {
+    dto: InstallListingDto,
+  ): void {
     if (listing.status !== 'PUBLISHED') {
       throw new MarketplaceException(
         MarketplaceErrorCode.ListingUnpublished,
@@ -327,27 +241,14 @@ export class InstallationsService {
       );
     }
   }
-
-  /** An installation of either side, 404 to everyone else (MK9). */
-  private async either(tx: Tx, tenantId: string, id: string, lock = false): Promise<StoredInstallation> {
-    const found = await this.installations.find(tx, id, lock);
-    if (!found || (found.tenantId !== tenantId && found.publisherTenantId !== tenantId)) {
-      throw new MarketplaceException(MarketplaceErrorCode.InstallationNotFound, `installation ${id} not found`);
-    }
-    return found;
-  }
-
-  private async mine(tx: Tx, tenantId: string, id: string, lock = false): Promise<StoredInstallation> {
-    const found = await this.either(tx, tenantId, id, lock);
-    if (found.tenantId !== tenantId) {
-      throw new MarketplaceException(MarketplaceErrorCode.InstallationNotFound, `installation ${id} not found`);
-    }
-    return found;
-  }
 }
 
 /** MK11: each side sees its own facts and the other tenant's id and slug, nothing more. */
-function viewOf(row: StoredInstallation, tenantId: string, licence?: StoredLicence): InstallationResponse {
+function viewOf(
+  row: StoredInstallation,
+  tenantId: string,
+  licence?: StoredLicence,
+): InstallationResponse {
   const isInstaller = row.tenantId === tenantId;
   return {
     id: row.id,
@@ -356,21 +257,13 @@ function viewOf(row: StoredInstallation, tenantId: string, licence?: StoredLicen
     kind: row.kind,
     status: row.status,
     ...(isInstaller
-      ? { agentId: row.entryId, publisher: { tenantId: row.publisherTenantId, slug: row.publisherSlug } }
+      ? {
+          agentId: row.entryId,
+          publisher: { tenantId: row.publisherTenantId, slug: row.publisherSlug },
+        }
       : { installer: { tenantId: row.tenantId, slug: row.installerSlug } }),
     ...(licence ? { licence: licenceView(licence, isInstaller) } : {}),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-  };
-}
-
-function licenceView(licence: StoredLicence, withToken: boolean): LicenceView {
-  return {
-    id: licence.id,
-    entitlements: licence.entitlements,
-    issuedAt: licence.issuedAt,
-    expiresAt: licence.expiresAt,
-    ...(licence.revokedAt ? { revokedAt: licence.revokedAt } : {}),
-    ...(withToken ? { token: licence.token } : {}),
   };
 }

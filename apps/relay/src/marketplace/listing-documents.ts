@@ -10,7 +10,11 @@ export const SERVER_JSON_SCHEMA =
  * MK4: a listing's card names no upstream: its interfaces point at the listing itself (an
  * installed entry's card points at the entry's relay path), and the publisher's own schemes go.
  */
-export function listedCard(card: AgentCardJson, listingUrl: string, tokenUrl: string): AgentCardJson {
+export function listedCard(
+  card: AgentCardJson,
+  listingUrl: string,
+  tokenUrl: string,
+): AgentCardJson {
   return proxiedCard(card, listingUrl, tokenUrl);
 }
 
@@ -32,7 +36,7 @@ export function listedServerJson(
       };
   const errors: Array<{ field: string; message: string }> = [];
   for (const field of ['name', 'description', 'version'] as const) {
-    if (typeof doc[field] !== 'string' || (doc[field] as string).length === 0) {
+    if (typeof doc[field] !== 'string' || doc[field].length === 0) {
       errors.push({ field: `serverJson.${field}`, message: `${field} must be a non-empty string` });
     }
   }
@@ -48,7 +52,10 @@ export function listedServerJson(
 }
 
 /** `server.json` of an installed listing: one streamable HTTP remote, the relay's (MK3). */
-export function servedServerJson(doc: Record<string, unknown>, relayUrl: string): Record<string, unknown> {
+export function servedServerJson(
+  doc: Record<string, unknown>,
+  relayUrl: string,
+): Record<string, unknown> {
   return { ...doc, remotes: [{ type: 'streamable-http', url: relayUrl }] };
 }
 

@@ -124,7 +124,9 @@ export class ListingsService {
   }
 
   async change(ctx: RequestContext, id: string, dto: ChangeListingDto): Promise<ListingResponse> {
-    const known = await this.database.inTenant(ctx.tenantId, (tx) => this.own(tx, ctx.tenantId, id));
+    const known = await this.database.inTenant(ctx.tenantId, (tx) =>
+      this.own(tx, ctx.tenantId, id),
+    );
     mustMayWrite(ctx, known.kind);
     // The card is read again, so a change publishes what the agent now says of itself.
     const document =
@@ -180,7 +182,10 @@ export class ListingsService {
   async visible(tx: Tx, tenantId: string, id: string): Promise<StoredListing> {
     const listing = await this.listings.find(tx, id);
     if (!listing || (listing.status !== 'PUBLISHED' && listing.tenantId !== tenantId)) {
-      throw new MarketplaceException(MarketplaceErrorCode.ListingNotFound, `listing ${id} not found`);
+      throw new MarketplaceException(
+        MarketplaceErrorCode.ListingNotFound,
+        `listing ${id} not found`,
+      );
     }
     return listing;
   }
@@ -188,7 +193,10 @@ export class ListingsService {
   private async own(tx: Tx, tenantId: string, id: string, lock = false): Promise<StoredListing> {
     const listing = await this.listings.find(tx, id, lock);
     if (!listing || listing.tenantId !== tenantId) {
-      throw new MarketplaceException(MarketplaceErrorCode.ListingNotFound, `listing ${id} not found`);
+      throw new MarketplaceException(
+        MarketplaceErrorCode.ListingNotFound,
+        `listing ${id} not found`,
+      );
     }
     return listing;
   }
@@ -308,7 +316,10 @@ export function toListingResponse(listing: StoredListing, askingTenantId: string
     requiredPolicies: listing.requiredPolicies,
     ...(listing.kind === 'AGENT' ? { card: listing.document } : { serverJson: listing.document }),
     status: listing.status,
-    publisher: { tenantId: listing.tenantId, ...(listing.publisherSlug ? { slug: listing.publisherSlug } : {}) },
+    publisher: {
+      tenantId: listing.tenantId,
+      ...(listing.publisherSlug ? { slug: listing.publisherSlug } : {}),
+    },
     ...(isOwn ? { targetId: listing.targetId } : {}),
     createdAt: listing.createdAt,
     updatedAt: listing.updatedAt,

@@ -21,7 +21,12 @@ export async function recordBothSides(
   change: AdminChange,
   input: ChangeInput,
 ): Promise<void> {
-  await outbox.add(tx, 'ADMIN_CHANGE', eventContext(ctx), adminChangeData(actorOf(ctx), change, input));
+  await outbox.add(
+    tx,
+    'ADMIN_CHANGE',
+    eventContext(ctx),
+    adminChangeData(actorOf(ctx), change, input),
+  );
   const party: EventParty = {
     type: 'TENANT',
     id: ctx.tenantId,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Row, Tx, str } from '@agp/database';
+import { Row, Tx, str, text } from '@agp/database';
 
 import { RequiredPolicy } from './marketplace.types';
 
@@ -39,7 +39,7 @@ export class MarketplaceTargetsRepository {
           description: str(row.description),
           visibility: String(row.visibility),
           ...(row.agent_card ? { card: row.agent_card as Record<string, unknown> } : {}),
-          ...(row.installation_id ? { installationId: String(row.installation_id) } : {}),
+          ...(row.installation_id ? { installationId: text(row.installation_id) } : {}),
         }
       : undefined;
   }

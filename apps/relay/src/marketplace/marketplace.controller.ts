@@ -10,7 +10,8 @@ import {
 } from './dto/installation.dto';
 import { ListListingsQueryDto } from './dto/list-listings-query.dto';
 import { PublishListingDto } from './dto/publish-listing.dto';
-import { InstallationResponse, InstallationsService, LicenceView } from './installations.service';
+import { InstallationLicences, LicenceView } from './installation-licences';
+import { InstallationResponse, InstallationsService } from './installations.service';
 import { ListingResponse, ListingsService } from './listings.service';
 
 /**
@@ -23,6 +24,7 @@ export class MarketplaceController {
   constructor(
     private readonly listings: ListingsService,
     private readonly installations: InstallationsService,
+    private readonly licensing: InstallationLicences,
   ) {}
 
   @Post('listings')
@@ -127,7 +129,7 @@ export class MarketplaceController {
     @Ctx() ctx: RequestContext,
     @Param('installationId', uuidParam('installationId')) id: string,
   ): Promise<LicenceView> {
-    return this.installations.renewLicence(ctx, id);
+    return this.licensing.renewLicence(ctx, id);
   }
 
   @Get('installations/:installationId/licences')
@@ -136,6 +138,6 @@ export class MarketplaceController {
     @Ctx() ctx: RequestContext,
     @Param('installationId', uuidParam('installationId')) id: string,
   ): Promise<{ items: LicenceView[] }> {
-    return this.installations.licencesOf(ctx, id);
+    return this.licensing.licencesOf(ctx, id);
   }
 }

@@ -68,5 +68,7 @@ export function cursorPage<T, R>(
   map: (row: T) => R,
 ): { items: R[]; nextCursor?: string } {
   const items = rows.slice(0, limit).map(map);
-  return rows.length > limit ? { items, nextCursor: encodeOffsetCursor(offset + limit) } : { items };
+  return rows.length > limit
+    ? { items, nextCursor: encodeOffsetCursor(offset + limit) }
+    : { items };
 }

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { LicencesController } from '../licences/licences.controller';
 import { LicencesModule } from '../licences/licences.module';
 import { TrafficModule } from '../traffic/traffic.module';
+import { InstallationLicences } from './installation-licences';
 import { InstallationsRepository } from './installations.repository';
 import { InstallationsService } from './installations.service';
 import { ListingsRepository } from './listings.repository';
@@ -20,6 +21,7 @@ import { MarketplaceTargetsRepository } from './marketplace-targets.repository';
     MarketplaceTargetsRepository,
     ListingsService,
     InstallationsService,
+    InstallationLicences,
   ],
 })
 export class MarketplaceModule {}

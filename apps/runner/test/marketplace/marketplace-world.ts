@@ -61,6 +61,8 @@ export class MarketTenant {
   }
 
   async call(caller: TestAgent, targetId: string, text: string, correlationId = randomUUID()) {
-    return this.a2a.post(caller, targetId, sendMessage(text), { 'x-correlation-id': correlationId });
+    return this.a2a.post(caller, targetId, sendMessage(text), {
+      'x-correlation-id': correlationId,
+    });
   }
 }

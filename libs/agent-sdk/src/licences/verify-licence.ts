@@ -28,12 +28,7 @@ export interface LicenceClaims {
 
 /** The reasons the platform's `POST /relay/v1/licences/verify` gives, but `revoked` (online only). */
 export type OfflineLicenceReason =
-  | 'missing'
-  | 'malformed'
-  | 'signature'
-  | 'expired'
-  | 'wrong_listing'
-  | 'wrong_tenant';
+  'missing' | 'malformed' | 'signature' | 'expired' | 'wrong_listing' | 'wrong_tenant';
 
 export type LicenceVerdict =
   | { valid: true; claims: LicenceClaims }
@@ -121,7 +116,8 @@ function claimsOf(payload: JWTPayload): LicenceClaims | undefined {
   const strings = ['jti', 'listingId', 'tenantId', 'installationId'].every(
     (k) => typeof p[k] === 'string',
   );
-  const entitlements = Array.isArray(p.entitlements) && p.entitlements.every((e) => typeof e === 'string');
+  const entitlements =
+    Array.isArray(p.entitlements) && p.entitlements.every((e) => typeof e === 'string');
   if (!strings || !entitlements || typeof p.iat !== 'number' || typeof p.exp !== 'number') {
     return undefined;
   }

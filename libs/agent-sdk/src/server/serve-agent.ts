@@ -7,7 +7,11 @@ import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/s
 
 import { ADMIN_MOUNT_PATH, adminRequestListener } from '../admin/node-adapter';
 import { correlationIdOf, runWithCorrelationId } from '../http/correlation';
-import { LICENCE_HEADER, LicenceVerifierOptions, licenceVerifier } from '../licences/verify-licence';
+import {
+  LICENCE_HEADER,
+  LicenceVerifierOptions,
+  licenceVerifier,
+} from '../licences/verify-licence';
 import { AgentRuntime } from '../runtime/agent-runtime';
 
 export type AgentResponder = (text: string) => Promise<string>;

@@ -23,7 +23,6 @@ export class InstallListingDto {
   @ArrayMaxSize(20)
   @IsUUID('all', { each: true })
   acceptedPolicies?: string[];
-
 }
 
 /** D59: the publisher suspends or resumes. */

@@ -1,7 +1,6 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@agp/http';
-import { Transform } from 'class-transformer';
 
 import { LISTING_KINDS, ListingKind } from '../marketplace.types';
 
@@ -15,7 +14,9 @@ export class ListListingsQueryDto {
 
   /** Only the asking tenant's own listings (its publisher view). */
   @IsOptional()
-  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @Transform(({ value }: { value: unknown }) =>
+    value === 'true' ? true : value === 'false' ? false : value,
+  )
   @IsBoolean()
   mine?: boolean;
 

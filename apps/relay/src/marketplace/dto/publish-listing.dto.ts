@@ -30,7 +30,9 @@ export class ListingTermsDto {
   @Max(1_000_000)
   priceUsd?: number;
 
-  @ValidateIf((t: ListingTermsDto) => t.type === 'LICENSED' || t.licenceValiditySeconds !== undefined)
+  @ValidateIf(
+    (t: ListingTermsDto) => t.type === 'LICENSED' || t.licenceValiditySeconds !== undefined,
+  )
   @IsInt()
   @Min(60)
   @Max(10 * 365 * 24 * 3600)

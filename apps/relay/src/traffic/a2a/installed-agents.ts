@@ -117,7 +117,9 @@ export class InstalledAgents {
       // MK9: why the publisher's side refused is the publisher's; the installer learns only this.
       throw new A2aUpstreamFailure(502, `${a2aLabel(call)} is not available from its publisher`);
     }
-    return answer.kind === 'json' ? jsonResponse(answer.status, answer.body) : streamResponse(answer, signal);
+    return answer.kind === 'json'
+      ? jsonResponse(answer.status, answer.body)
+      : streamResponse(answer, signal);
   }
 
   /** The installation's newest licence, checked as `verify` checks any (MK23, MK24). */
@@ -147,7 +149,11 @@ export class InstalledAgents {
       type: 'COMMUNICATION_AUDIT',
       action: 'BLOCK',
       reason,
-      details: { agpCode: refusal.agpCode, installationId: call.route.target.installation!.id, ...details },
+      details: {
+        agpCode: refusal.agpCode,
+        installationId: call.route.target.installation!.id,
+        ...details,
+      },
     });
     await audited;
     return rpcRefusal(
