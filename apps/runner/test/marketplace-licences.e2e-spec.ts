@@ -43,7 +43,8 @@ describe('marketplace licences (embedded)', () => {
     listingId = String(listing.id);
     offline.listingId = listingId;
     install = await installer.install(listingId);
-  });
+    // Starting the platform on a shared machine can take longer than one test may.
+  }, 180_000);
 
   afterAll(async () => {
     await served?.close();

@@ -22,7 +22,8 @@ describe('marketplace (embedded)', () => {
     agent = await startA2aTestAgent();
     publisher = new MarketTenant(await McpWorld.create(platform));
     installer = new MarketTenant(await McpWorld.create(platform));
-  });
+    // Starting the platform on a shared machine can take longer than one test may.
+  }, 180_000);
 
   afterAll(async () => {
     await agent?.close();

@@ -36,7 +36,9 @@ export class Licences {
 
   /** In the installing (or renewing) transaction: the licence is stored with what made it. */
   async issue(tx: Tx, grant: LicenceGrant): Promise<StoredLicence> {
-    const iat = Math.floor(Date.now() / 1000);
+    // Kept to the millisecond: "the newest licence" must not tie within one second (MK25).
+    const issuedAt = new Date();
+    const iat = Math.floor(issuedAt.getTime() / 1000);
     const claims: LicenceClaims = {
       jti: randomUUID(),
       listingId: grant.listingId,
@@ -56,7 +58,7 @@ export class Licences {
       kid,
       token,
       entitlements: grant.entitlements,
-      issuedAt: new Date(iat * 1000).toISOString(),
+      issuedAt: issuedAt.toISOString(),
       expiresAt: new Date(claims.exp * 1000).toISOString(),
     };
     await this.licences.insert(tx, stored);
