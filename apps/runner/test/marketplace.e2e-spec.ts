@@ -139,6 +139,18 @@ describe('marketplace (embedded)', () => {
       params: { id: 'x' },
     });
 
+    const firstPage = await installer.world.ok<{ items: Json[]; nextCursor?: string }>(
+      'GET',
+      '/relay/v1/marketplace/listings?limit=1',
+    );
+    const secondPage = await installer.world.ok<{ items: Json[] }>(
+      'GET',
+      `/relay/v1/marketplace/listings?limit=1&cursor=${String(firstPage.nextCursor)}`,
+    );
+    expect(answers.slice(0, 3).map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(firstPage.items).toHaveLength(1);
+    expect(secondPage.items).toHaveLength(1);
+    expect(secondPage.items[0].id).not.toBe(firstPage.items[0].id);
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ type: 'urn:agp:problem:target-not-public' });
     for (const answer of [...answers, call]) {

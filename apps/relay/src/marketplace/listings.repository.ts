@@ -130,19 +130,19 @@ export class ListingsRepository {
       params.push(search.category);
       where.push(`$${params.length} = ANY (l.categories)`);
     }
-    let rank = '0';
+    let ranked = '';
     if (search.q) {
       params.push(search.q);
       const q = `$${params.length}`;
       where.push(
         `l.search @@ (websearch_to_tsquery('english', ${q}) || websearch_to_tsquery('simple', ${q}))`,
       );
-      rank = `ts_rank(l.search, websearch_to_tsquery('english', ${q}) || websearch_to_tsquery('simple', ${q}))`;
+      ranked = `ts_rank(l.search, websearch_to_tsquery('english', ${q}) || websearch_to_tsquery('simple', ${q})) DESC, `;
     }
     params.push(search.limit + 1, search.offset);
     const rows: Row[] = await tx.query(
       `${SELECT} WHERE ${where.join(' AND ')}
-        ORDER BY ${rank} DESC, l.created_at DESC, l.id
+        ORDER BY ${ranked}l.created_at DESC, l.id
         LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
