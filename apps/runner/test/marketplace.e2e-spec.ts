@@ -139,6 +139,9 @@ describe('marketplace (embedded)', () => {
       params: { id: 'x' },
     });
 
+    for (let i = 0; i < 2; i += 1) {
+      await publisher.publish((await publisher.publicAgent(agent.cardUrl)).id);
+    }
     const firstPage = await installer.world.ok<{ items: Json[]; nextCursor?: string }>(
       'GET',
       '/relay/v1/marketplace/listings?limit=1',
