@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { adminChangeData, ChangeInput } from '@agp/admin-changes';
+import { ChangeInput, adminChangeData, recordAdminChange } from '@agp/admin-changes';
 import { AdminChange, EventParty } from '@agp/contracts';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
 import { Tx } from '@agp/database';
@@ -21,12 +21,7 @@ export async function recordBothSides(
   change: AdminChange,
   input: ChangeInput,
 ): Promise<void> {
-  await outbox.add(
-    tx,
-    'ADMIN_CHANGE',
-    eventContext(ctx),
-    adminChangeData(actorOf(ctx), change, input),
-  );
+  await recordAdminChange(outbox, tx, ctx, change, input);
   const party: EventParty = {
     type: 'TENANT',
     id: ctx.tenantId,
