@@ -26,3 +26,5 @@ export type {
   RunResponse,
 } from './evaluation-packs/dto/pack-responses';
 export * from './openapi/response-schemas';
+export { LicenceKeys } from './licences/licence-keys.service';
+export { Licences } from './licences/licences.service';

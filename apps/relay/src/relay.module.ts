@@ -22,6 +22,7 @@ import { HitlModule } from './hitl/hitl.module';
 import { KillSwitchesModule } from './kill-switches/kill-switches.module';
 import { LlmGatewaysModule } from './llm-gateways/llm-gateways.module';
 import { LlmProvidersModule } from './llm-providers/llm-providers.module';
+import { MarketplaceModule } from './marketplace/marketplace.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { PoliciesModule } from './policies/policies.module';
@@ -105,6 +106,7 @@ export class RelayModule {
         EvaluationPacksModule.forRoot({ runPollIntervalMs: env.EVALUATION_RUN_POLL_MS ?? 1_000 }),
         GuardrailsModule,
         DetectionPatternsModule,
+        MarketplaceModule,
         ValidationModule,
         WebhooksModule.forRoot({
           schedule: {

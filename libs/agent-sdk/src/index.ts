@@ -27,3 +27,4 @@ export { adminFastifyPlugin } from './admin/fastify-plugin';
 export * from './runtime/agent-runtime';
 export * from './frameworks/wrapper-settings';
 export * from './frameworks/governed-tools';
+export * from './licences/verify-licence';

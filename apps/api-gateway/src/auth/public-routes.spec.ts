@@ -10,6 +10,8 @@ describe(needsToken.name, () => {
     expect(needsToken('/tenant-auth/v1/.well-known/openid-configuration')).toBe(false);
     expect(needsToken('/tenant-auth/v1/oauth/authorize?client_id=agp-console')).toBe(false);
     expect(needsToken('/tenant-auth/v1/oauth/logout')).toBe(false);
+    expect(needsToken('/relay/v1/licences/keys')).toBe(false);
+    expect(needsToken('/relay/v1/licences/verify')).toBe(true);
     expect(
       needsToken(
         '/tenant-auth/v1/identity-providers/0b9e1a4c-1d2f-4e5a-9b7c-1234567890ab/callback?code=x',

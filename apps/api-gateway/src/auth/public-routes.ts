@@ -4,6 +4,8 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
   '/tenant-auth/v1/.well-known/jwks.json',
   '/tenant-auth/v1/.well-known/openid-configuration',
   '/audit/v1/integrity/keys',
+  // D59 (marketplace.md MK22): the licence keys, for offline verifiers without a token.
+  '/relay/v1/licences/keys',
   // identity.md I14: browser sign-in, reached before the browser holds a token.
   '/tenant-auth/v1/oauth/authorize',
   '/tenant-auth/v1/oauth/authorize/password',

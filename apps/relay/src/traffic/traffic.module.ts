@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { FastifyInstance } from 'fastify';
 
 import { HitlModule } from '../hitl/hitl.module';
+import { LicencesModule } from '../licences/licences.module';
 import { McpServersModule } from '../mcp-servers/mcp-servers.module';
 import { McpToolsModule } from '../mcp-tools/mcp-tools.module';
 import { A2aController } from './a2a/a2a.controller';
@@ -11,6 +12,7 @@ import { A2aExchange } from './a2a/a2a-exchange';
 import { A2aHops } from './a2a/a2a-hops';
 import { A2aRelayService } from './a2a/a2a-relay.service';
 import { A2aUpstream } from './a2a/a2a-upstream';
+import { InstalledAgents } from './a2a/installed-agents';
 import { AgentCardRefreshController } from './a2a/agent-card-refresh.controller';
 import { AgentCards } from './a2a/agent-cards.service';
 import { HeldPushesRepository } from './a2a/push/held-pushes.repository';
@@ -66,7 +68,7 @@ import { X402Payments } from './payments/x402-payments';
 
 /** D20, D43: the shared pipeline/ and one folder per protocol. */
 @Module({
-  imports: [HitlModule, McpServersModule, McpToolsModule, SpendModule],
+  imports: [HitlModule, McpServersModule, McpToolsModule, SpendModule, LicencesModule],
   controllers: [
     McpController,
     ProtectedResourceController,
@@ -108,6 +110,7 @@ import { X402Payments } from './payments/x402-payments';
     A2aHops,
     A2aExchange,
     A2aRelayService,
+    InstalledAgents,
     PushConfigsRepository,
     HeldPushesRepository,
     PushGovernance,

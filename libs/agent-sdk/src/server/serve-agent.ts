@@ -7,6 +7,11 @@ import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/s
 
 import { ADMIN_MOUNT_PATH, adminRequestListener } from '../admin/node-adapter';
 import { correlationIdOf, runWithCorrelationId } from '../http/correlation';
+import {
+  LICENCE_HEADER,
+  LicenceVerifierOptions,
+  licenceVerifier,
+} from '../licences/verify-licence';
 import { AgentRuntime } from '../runtime/agent-runtime';
 
 export type AgentResponder = (text: string) => Promise<string>;
@@ -20,6 +25,11 @@ export interface ServeAgentOptions {
   host?: string;
   port?: number;
   publicUrl?: string;
+  /**
+   * MK28: a marketplace listing's agent refuses calls whose licence (`x-agp-licence`, put there
+   * by the relay) does not verify offline against the platform's JWKS: JSON-RPC −31008.
+   */
+  licence?: LicenceVerifierOptions;
 }
 
 export interface ServedAgent {
@@ -87,6 +97,28 @@ export async function serveAgent(options: ServeAgentOptions): Promise<ServedAgen
   app.use((request, _response, next) => {
     runWithCorrelationId(correlationIdOf(request.headers), next);
   });
+  if (options.licence) {
+    const verify = licenceVerifier(options.licence);
+    app.post('/', (request, response, next) => {
+      const header = request.headers[LICENCE_HEADER];
+      void verify(typeof header === 'string' ? header : undefined).then((verdict) => {
+        if (verdict.valid) {
+          next();
+          return;
+        }
+        // D60: the platform's refusal code and name, before the agent does anything.
+        response.status(200).json({
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -31008,
+            message: 'licence invalid',
+            data: { agpCode: 'licence_invalid', reasons: [verdict.reason] },
+          },
+        });
+      }, next);
+    });
+  }
   const http: Server = createServer(app);
   await new Promise<void>((resolve) =>
     http.listen(options.port ?? 8080, options.host ?? '0.0.0.0', resolve),

@@ -20,6 +20,8 @@ export interface A2aCall extends CallBasis<A2aRoute> {
   targetId: string;
   headers: IncomingHttpHeaders;
   admission: Admission;
+  /** MK23: the licence the call goes under, carried to the publisher's agent (`x-agp-licence`). */
+  licence?: string;
   /** D45, traffic.md T73: what the agent's answer to the person will carry (`input.disclosure`). */
   disclosure?: DisclosureInput;
   /** T74: a stream's events to the person carry the disclosure and marking (`streamed`). */
@@ -120,8 +122,15 @@ export function a2aAdmission(
   const admission = admissionOf(basis, callerId, target, () =>
     routes.route(basis.tenantId, callerId, targetId, party),
   );
-  return party === 'USER' ? { ...admission, callerLabel: `user ${callerId}` } : admission;
+  const label = CALLER_LABELS[party];
+  return label ? { ...admission, callerLabel: `${label} ${callerId}` } : admission;
 }
+
+const CALLER_LABELS: Readonly<Record<A2aParty, string | undefined>> = {
+  AGENT: undefined,
+  USER: 'user',
+  INSTALLATION: 'marketplace installation',
+};
 
 /** POLICY.md `user`: the person behind the call (D43). */
 function personOf(id: string, email: string | undefined): { id: string; email?: string } {

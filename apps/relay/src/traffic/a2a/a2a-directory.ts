@@ -16,6 +16,19 @@ export interface A2aTarget {
   credentialSealed?: string;
   credentialHeader?: string;
   timeoutMs: number;
+  /** MK16: an entry a marketplace install made; its upstream is the publisher's agent. */
+  installation?: InstalledTarget;
+}
+
+/** The installation behind an installed entry, read in the installing tenant (MK16). */
+export interface InstalledTarget {
+  id: string;
+  publisherTenantId: string;
+  /** The publisher's agent: the relay's to call, never the installer's to see (MK4). */
+  targetId: string;
+  listingId: string;
+  status: string;
+  licensed: boolean;
 }
 
 export interface A2aRoute {
@@ -51,9 +64,13 @@ export class A2aDirectory {
         const rows: Row[] = await tx.query(
           `SELECT t.id, t.name, t.agent_card_url, t.agent_card, t.a2a_credential_ciphertext,
                   t.a2a_credential_header, t.a2a_timeout_ms, ${CALLER_COLUMNS[party]},
-                  sub.id AS subscription_id, ten.slug
+                  ${SUBSCRIPTION_COLUMN[party]} AS subscription_id, ten.slug,
+                  mi.id AS installation_id, mi.publisher_tenant_id, mi.target_id AS installed_target_id,
+                  mi.listing_id AS installed_listing_id, mi.status AS installation_status, mi.licensed
              FROM relay.agents t
              ${CALLER_JOINS[party]}
+             LEFT JOIN relay.marketplace_installations mi ON mi.id = t.installation_id
+                  AND mi.tenant_id = t.tenant_id
              LEFT JOIN relay.subscriptions sub ON sub.tenant_id = t.tenant_id
                   AND sub.kind = $4 AND sub.source_id = $2 AND sub.target_id = t.id
              LEFT JOIN relay.tenants ten ON ten.tenant_id = t.tenant_id
@@ -66,24 +83,39 @@ export class A2aDirectory {
   }
 }
 
-/** Who calls over A2A: an agent (D38), or a person on the human path (D43). */
-export type A2aParty = 'AGENT' | 'USER';
+/**
+ * Who calls over A2A: an agent (D38), a person on the human path (D43), or, in the publisher's
+ * tenant, a marketplace installation forwarding its installer's call (MK16).
+ */
+export type A2aParty = 'AGENT' | 'USER' | 'INSTALLATION';
 
 const SUBSCRIPTION_KIND: Readonly<Record<A2aParty, string>> = {
   AGENT: 'AGENT_TO_AGENT',
   USER: 'USER_TO_AGENT',
+  INSTALLATION: 'MARKETPLACE_INSTALLATION',
+};
+
+/** MK17: an ACTIVE installation of this very agent is the publisher side's subscription. */
+const SUBSCRIPTION_COLUMN: Readonly<Record<A2aParty, string>> = {
+  AGENT: 'sub.id',
+  USER: 'sub.id',
+  INSTALLATION: 'c.id',
 };
 
 const CALLER_COLUMNS: Readonly<Record<A2aParty, string>> = {
   AGENT: 'c.name AS caller_name, c.risk_tier AS caller_risk_tier, NULL AS caller_email',
   USER: `coalesce(u.display_name, u.email) AS caller_name, NULL AS caller_risk_tier,
          u.email AS caller_email`,
+  INSTALLATION: `'marketplace installation of ' || coalesce(c.installer_slug, c.tenant_id::text)
+         AS caller_name, NULL AS caller_risk_tier, NULL AS caller_email`,
 };
 
 const CALLER_JOINS: Readonly<Record<A2aParty, string>> = {
   AGENT: 'LEFT JOIN relay.agents c ON c.tenant_id = t.tenant_id AND c.id = $2',
   USER: `LEFT JOIN relay.users u ON u.tenant_id = t.tenant_id AND u.id = $2
              AND u.status <> 'DELETED'`,
+  INSTALLATION: `LEFT JOIN relay.marketplace_installations c ON c.id = $2
+             AND c.publisher_tenant_id = t.tenant_id AND c.target_id = t.id AND c.status = 'ACTIVE'`,
 };
 
 function toRoute(row: Row): A2aRoute {
@@ -111,7 +143,19 @@ function toRoute(row: Row): A2aRoute {
       credentialSealed: str(row.a2a_credential_ciphertext),
       credentialHeader: str(row.a2a_credential_header),
       timeoutMs: Number(row.a2a_timeout_ms),
+      ...(row.installation_id ? { installation: installedOf(row) } : {}),
     },
     ...(subscriptionId ? { subscription: { id: subscriptionId } } : {}),
+  };
+}
+
+function installedOf(row: Row): InstalledTarget {
+  return {
+    id: String(row.installation_id),
+    publisherTenantId: String(row.publisher_tenant_id),
+    targetId: String(row.installed_target_id),
+    listingId: String(row.installed_listing_id),
+    status: String(row.installation_status),
+    licensed: row.licensed === true,
   };
 }

@@ -22,6 +22,7 @@ import {
   readLimited,
 } from './a2a-upstream';
 import { AgentCardJson, endpointOf } from './agent-card';
+import { InstalledAgents } from './installed-agents';
 import { PaidCall } from '../payments/paid-call';
 
 export type A2aAnswer =
@@ -59,6 +60,7 @@ export class A2aExchange {
     private readonly pipeline: HopPipeline,
     private readonly watch: StreamWatch,
     private readonly credentials: OpenedCredentials,
+    private readonly installed: InstalledAgents,
   ) {}
 
   async forward(
@@ -74,8 +76,13 @@ export class A2aExchange {
     call.signal?.addEventListener('abort', () => abort.abort(), { once: true });
     let answer: Dispatcher.ResponseData;
     try {
-      const request = this.requestOf(call, card, message, abort.signal);
-      answer = await this.upstream.send({ ...request, ...paid?.upstreamHeader() });
+      // MK16: an installed entry's upstream is its publisher's side, reached in-process.
+      answer = call.route.target.installation
+        ? await this.installed.send(call, message, abort.signal)
+        : await this.upstream.send({
+            ...this.requestOf(call, card, message, abort.signal),
+            ...paid?.upstreamHeader(),
+          });
     } catch (error) {
       const failure = a2aFailureOf(error, a2aLabel(call), this.timeoutOf(call));
       await paid?.unanswered(failure.message);
@@ -304,6 +311,7 @@ export class A2aExchange {
       signal,
       label: a2aLabel(call),
       ...(credential ? { credential } : {}),
+      ...(call.licence ? { licence: call.licence } : {}),
     };
   }
 

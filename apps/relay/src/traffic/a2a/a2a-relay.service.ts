@@ -11,7 +11,8 @@ import { JsonRpcMessage, rpcError, rpcRefusal } from '../mcp/json-rpc';
 import { a2aFramingError } from './a2a-framing';
 import { resendDigestOf } from '../mcp/mcp-messages';
 import { A2aCall, a2aAdmission, a2aHopOf, paymentCallOf } from './a2a-call';
-import { A2aDirectory } from './a2a-directory';
+import { A2aDirectory, A2aParty } from './a2a-directory';
+import { InstalledAgents } from './installed-agents';
 import { A2aAnswer, A2aExchange } from './a2a-exchange';
 import { A2aHops, asA2a } from './a2a-hops';
 import { AgentCardJson } from './agent-card';
@@ -28,8 +29,14 @@ import { RefusalAnswer } from '../pipeline/refusal-answers';
 /** A2A § 8.2: PushNotificationNotSupportedError. */
 const A2A_PUSH_NOT_SUPPORTED = -32003;
 
-/** Who calls the path (T38: an agent; D43: or a person on `/relay/human/{agentId}`). */
-export type A2aCaller = TrafficCaller & { user?: A2aCall['user'] };
+/**
+ * Who calls the path (T38: an agent; D43: or a person on `/relay/human/{agentId}`; MK16: or, on
+ * the publisher's side, an installation, with the licence its installer's call goes under).
+ */
+export type A2aCaller = TrafficCaller & {
+  user?: A2aCall['user'];
+  installation?: { licence?: string };
+};
 
 /** D20, D38: admission (D32, D35, D36) and judgement (D33) before anything reaches the target. */
 @Injectable()
@@ -44,7 +51,10 @@ export class A2aRelayService {
     private readonly pushes: PushGovernance,
     private readonly persons: PersonDeliveries,
     private readonly payments: X402Payments,
-  ) {}
+    private readonly installed: InstalledAgents,
+  ) {
+    installed.attach((caller, targetId, body) => this.post(caller, targetId, body));
+  }
 
   async post(caller: A2aCaller, targetId: string, body: unknown): Promise<A2aAnswer> {
     const call = await this.callFor(caller, targetId);
@@ -57,6 +67,10 @@ export class A2aRelayService {
     const refused = await this.admit(call, request, 'REQUEST');
     if (refused) {
       return refused;
+    }
+    const notInstalled = await this.installed.refusal(call, request);
+    if (notInstalled) {
+      return { kind: 'json', status: 200, body: notInstalled };
     }
     if (call.user && pushRequestOf(request) !== undefined) {
       return { kind: 'json', status: 200, body: await this.refusePush(call, request) };
@@ -241,7 +255,7 @@ export class A2aRelayService {
   }
 
   async callFor(caller: A2aCaller, targetId: string): Promise<A2aCall> {
-    const party = caller.user ? 'USER' : 'AGENT';
+    const party: A2aParty = caller.user ? 'USER' : caller.installation ? 'INSTALLATION' : 'AGENT';
     const basis = await callBasisOf(
       this.directory,
       caller,
@@ -265,6 +279,7 @@ export class A2aRelayService {
       targetId,
       headers: caller.headers,
       ...(caller.user ? { user: caller.user } : {}),
+      ...(caller.installation?.licence ? { licence: caller.installation.licence } : {}),
       admission: a2aAdmission(this.routes, basis, caller.agentId, targetId, party),
     };
   }

@@ -15,6 +15,9 @@ const CARD_TIMEOUT_MS = 10_000;
 /** URLs whose egress verdict is kept; far more than the agents a relay calls. */
 const MAX_CHECKED_URLS = 10_000;
 
+/** MK27: where a licensed installation's licence goes to the publisher's agent. */
+export const LICENCE_HEADER = 'x-agp-licence';
+
 /** Headers of the A2A JSON-RPC binding the relay carries to the agent (D38). */
 const CARRIED_HEADERS = ['a2a-version', 'a2a-extensions'];
 
@@ -37,6 +40,8 @@ export interface A2aUpstreamRequest {
   credential?: { header: string; value: string };
   /** D60, payments.md PY3: a judged payment's own header, as the agent sent it. */
   payment?: { header: string; value: string };
+  /** MK27: the licence an installation's call goes under, for the agent to verify offline. */
+  licence?: string;
   correlationId: string;
   /** D46, T89: `traceparent`/`tracestate` go to the agent. */
   trace?: CallTrace;
@@ -79,6 +84,9 @@ export class A2aUpstream implements OnApplicationShutdown {
     }
     if (call.payment) {
       headers[call.payment.header] = call.payment.value;
+    }
+    if (call.licence) {
+      headers[LICENCE_HEADER] = call.licence;
     }
     this.checkUrl(call.url, call.label);
     try {

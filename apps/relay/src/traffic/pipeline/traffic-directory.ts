@@ -4,6 +4,7 @@ import { EventEnvelope } from '@agp/contracts';
 import { EVENT_BROADCAST, EventBroadcast, StopListening } from '@agp/messaging';
 
 import { RELAY_DATABASE } from '../../database/tokens';
+import { INSTALLATION_KIND } from '../../marketplace/marketplace.types';
 import {
   TRAFFIC_SETTINGS_KIND,
   TrafficSettings,
@@ -60,13 +61,16 @@ const CHANGES = [
   'ADMIN_CHANGE',
 ] as const;
 
-/** An ADMIN_CHANGE changes traffic only when it names the traffic settings. */
+/**
+ * An ADMIN_CHANGE changes traffic only when it names the traffic settings or a marketplace
+ * installation (MK16: a suspension or a licence reaches the installer's routes within T2).
+ */
 function changesTraffic(envelope: EventEnvelope): boolean {
   if (envelope.type !== 'ADMIN_CHANGE') {
     return true;
   }
   const sink = (envelope.data as { sink?: { type?: unknown } } | undefined)?.sink;
-  return sink?.type === TRAFFIC_SETTINGS_KIND;
+  return sink?.type === TRAFFIC_SETTINGS_KIND || sink?.type === INSTALLATION_KIND;
 }
 
 /**

@@ -1,0 +1,80 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+
+import { LISTING_KINDS, ListingKind, TERMS_TYPES, TermsType } from '../marketplace.types';
+
+/** D59 `terms`: a price for PER_CALL, a validity for LICENSED (MK5). */
+export class ListingTermsDto {
+  @IsIn(TERMS_TYPES)
+  type!: TermsType;
+
+  @ValidateIf((t: ListingTermsDto) => t.type === 'PER_CALL' || t.priceUsd !== undefined)
+  @IsNumber({ maxDecimalPlaces: 6 })
+  @Min(0)
+  @Max(1_000_000)
+  priceUsd?: number;
+
+  @ValidateIf(
+    (t: ListingTermsDto) => t.type === 'LICENSED' || t.licenceValiditySeconds !== undefined,
+  )
+  @IsInt()
+  @Min(60)
+  @Max(10 * 365 * 24 * 3600)
+  licenceValiditySeconds?: number;
+}
+
+/** D59: `POST /relay/v1/marketplace/listings`. */
+export class PublishListingDto {
+  @IsIn(LISTING_KINDS)
+  kind!: ListingKind;
+
+  @IsUUID()
+  targetId!: string;
+
+  @IsString()
+  @Length(1, 200)
+  name!: string;
+
+  @IsString()
+  @MaxLength(2000)
+  summary!: string;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @Length(1, 64, { each: true })
+  categories?: string[];
+
+  @ValidateNested()
+  @Type(() => ListingTermsDto)
+  terms!: ListingTermsDto;
+
+  /** The publisher's policy groups its callers accept (MK6). */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsUUID('all', { each: true })
+  requiredPolicies?: string[];
+
+  /** MCP_SERVER: the MCP registry's `server.json` the listing exposes (MK3). */
+  @IsOptional()
+  @IsObject()
+  serverJson?: Record<string, unknown>;
+}

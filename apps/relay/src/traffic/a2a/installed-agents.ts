@@ -1,0 +1,227 @@
+import { ServerResponse } from 'node:http';
+import { PassThrough, Readable } from 'node:stream';
+
+import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
+import { Dispatcher } from 'undici';
+
+import { RELAY_DATABASE } from '../../database/tokens';
+import { Licences } from '../../licences/licences.service';
+import { LicencesRepository } from '../../licences/licences.repository';
+import { LicenceCheck } from '../../licences/licence.types';
+import { HopPipeline } from '../pipeline/hop-pipeline';
+import { REFUSALS, Refusal } from '../pipeline/refusal-codes';
+import { SseWriter } from '../pipeline/sse-writer';
+import { JsonRpcMessage, rpcRefusal } from '../mcp/json-rpc';
+import { A2aCall, a2aHopOf, a2aLabel } from './a2a-call';
+import { A2aAnswer } from './a2a-exchange';
+import { A2aUpstreamFailure } from './a2a-upstream';
+import type { A2aCaller } from './a2a-relay.service';
+
+/** The A2A relay as the publisher's side is reached: one in-process call (MK16). */
+export type PublisherRelay = (
+  caller: A2aCaller,
+  targetId: string,
+  body: unknown,
+) => Promise<A2aAnswer>;
+
+/** Headers of the A2A binding that cross to the publisher's side, as they would go upstream (D38). */
+const CROSSING_HEADERS = ['a2a-version', 'a2a-extensions', 'traceparent', 'tracestate'];
+
+/**
+ * MK16–MK18: an installed entry's upstream is its publisher's agent, reached in-process as a
+ * second call on the publisher's side: there the installation is the calling party, so the
+ * publisher's kill switches, rate limits, bindings and trail apply to it as to any caller, and
+ * the installer's agent, user and tenant stay on the installer's side. The answer comes back as
+ * an upstream's would, and the installer's side judges it as any answer.
+ */
+@Injectable()
+export class InstalledAgents {
+  private publisher?: PublisherRelay;
+
+  constructor(
+    private readonly pipeline: HopPipeline,
+    private readonly licences: Licences,
+    private readonly licenceRows: LicencesRepository,
+    @Inject(RELAY_DATABASE) private readonly database: Database,
+  ) {}
+
+  /** Set once by A2aRelayService, which this class cannot take in its constructor (a cycle). */
+  attach(publisher: PublisherRelay): void {
+    this.publisher = publisher;
+  }
+
+  /**
+   * MK16, MK23: a suspended installation (−31009) or a licensed one without a valid licence
+   * (−31008) is refused on the installer's side, audited there before the answer.
+   */
+  async refusal(call: A2aCall, request: JsonRpcMessage): Promise<JsonRpcMessage | undefined> {
+    const installed = call.route.target.installation;
+    if (!installed) {
+      return undefined;
+    }
+    if (installed.status !== 'ACTIVE') {
+      return this.refuse(
+        call,
+        request,
+        REFUSALS.installationSuspended,
+        `the publisher of ${a2aLabel(call)} has suspended this installation`,
+      );
+    }
+    if (!installed.licensed) {
+      return undefined;
+    }
+    const { check, token } = await this.licenceOf(call);
+    if (!check.valid) {
+      return this.refuse(
+        call,
+        request,
+        REFUSALS.licenceInvalid,
+        `${a2aLabel(call)} needs a valid licence: ${check.reason}`,
+        { licenceReason: check.reason },
+      );
+    }
+    call.licence = token;
+    return undefined;
+  }
+
+  /** The publisher's answer as an upstream's HTTP answer, so A2aExchange judges it unchanged. */
+  async send(
+    call: A2aCall,
+    message: JsonRpcMessage,
+    signal: AbortSignal,
+  ): Promise<Dispatcher.ResponseData> {
+    const installed = call.route.target.installation!;
+    const headers: Record<string, string> = {};
+    for (const name of CROSSING_HEADERS) {
+      const value = call.headers[name];
+      if (typeof value === 'string') {
+        headers[name] = value;
+      }
+    }
+    let answer: A2aAnswer;
+    try {
+      answer = await this.publisher!(
+        {
+          tenantId: installed.publisherTenantId,
+          agentId: installed.id,
+          correlationId: call.correlationId,
+          headers,
+          signal,
+          installation: { ...(call.licence ? { licence: call.licence } : {}) },
+        },
+        installed.targetId,
+        message,
+      );
+    } catch {
+      // MK9: why the publisher's side refused is the publisher's; the installer learns only this.
+      throw new A2aUpstreamFailure(502, `${a2aLabel(call)} is not available from its publisher`);
+    }
+    return answer.kind === 'json'
+      ? jsonResponse(answer.status, answer.body)
+      : streamResponse(answer, signal);
+  }
+
+  /** The installation's newest licence, checked as `verify` checks any (MK23, MK24). */
+  private async licenceOf(call: A2aCall): Promise<{ check: LicenceCheck; token?: string }> {
+    const installed = call.route.target.installation!;
+    const [latest] = await this.database.asSystem((tx) =>
+      this.licenceRows.ofInstallation(tx, installed.id),
+    );
+    if (!latest) {
+      return { check: { valid: false, reason: 'missing' } };
+    }
+    const check = await this.licences.check(latest.token, {
+      listingId: installed.listingId,
+      tenantId: call.tenantId,
+    });
+    return { check, token: latest.token };
+  }
+
+  private async refuse(
+    call: A2aCall,
+    request: JsonRpcMessage,
+    refusal: Refusal,
+    reason: string,
+    details: Record<string, unknown> = {},
+  ): Promise<JsonRpcMessage> {
+    const { decisionId, audited } = this.pipeline.refusing(a2aHopOf(call, 'REQUEST', request), {
+      type: 'COMMUNICATION_AUDIT',
+      action: 'BLOCK',
+      reason,
+      details: {
+        agpCode: refusal.agpCode,
+        installationId: call.route.target.installation!.id,
+        ...details,
+      },
+    });
+    await audited;
+    return rpcRefusal(
+      request.id ?? null,
+      refusal,
+      { reasons: [reason], decisionId, correlationId: call.correlationId },
+      reason,
+    );
+  }
+}
+
+/** MK18: the publisher's decision ids stay in the publisher's trail. */
+function crossing(body: unknown): unknown {
+  const error = (body as { error?: { data?: Record<string, unknown> } } | undefined)?.error;
+  if (error?.data && 'decisionId' in error.data) {
+    const { decisionId: _kept, ...data } = error.data;
+    return { ...(body as object), error: { ...error, data } };
+  }
+  return body;
+}
+
+function jsonResponse(status: number, body: unknown): Dispatcher.ResponseData {
+  const bytes = Buffer.from(JSON.stringify(crossing(body)), 'utf8');
+  return {
+    statusCode: status,
+    headers: { 'content-type': 'application/json', 'content-length': String(bytes.length) },
+    body: bodyOf(Readable.from([bytes])),
+  } as unknown as Dispatcher.ResponseData;
+}
+
+/** A stream's events written by the publisher's side into a pipe the installer's side reads. */
+function streamResponse(
+  answer: Extract<A2aAnswer, { kind: 'stream' }>,
+  signal: AbortSignal,
+): Dispatcher.ResponseData {
+  const pipe = new PassThrough();
+  const raw = Object.assign(pipe, { writeHead: () => pipe, flushHeaders: () => undefined });
+  const stop = (): void => {
+    answer.cancel();
+    pipe.destroy();
+  };
+  signal.addEventListener('abort', stop, { once: true });
+  void answer
+    .run(new SseWriter(raw as unknown as ServerResponse))
+    .catch(() => undefined)
+    .finally(() => {
+      signal.removeEventListener('abort', stop);
+      pipe.end();
+    });
+  return {
+    statusCode: 200,
+    headers: { 'content-type': 'text/event-stream' },
+    body: bodyOf(pipe),
+  } as unknown as Dispatcher.ResponseData;
+}
+
+/** What A2aExchange reads of undici's body: iteration, `text()`, `dump()`, `destroy()`. */
+function bodyOf(stream: Readable): Readable {
+  return Object.assign(stream, {
+    text: async (): Promise<string> => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) {
+        chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+      }
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    dump: async (): Promise<void> => {
+      stream.destroy();
+    },
+  });
+}
