@@ -1,5 +1,7 @@
 import {
   A2A_DATA_SCHEMA_EXTENSION,
+  answerPartsValidation,
+  dataPartsOf,
   dataPartValidation,
   declaredDataSchema,
 } from './a2a-validation';
@@ -210,5 +212,23 @@ describe('what each traffic path checks against which schema (GR21–GR23)', () 
     expect(streamedAnswerValidation({}, completion, { choices: [0], limit: 10 }, check)).toEqual(
       [],
     );
+  });
+
+  it("should check the data parts of an agent's answer to a channel, by their place in `parts` (GR37)", () => {
+    const answered = [
+      { kind: 'text', text: 'here' },
+      { kind: 'data', data: { sku: 'a', qty: 1 } },
+      { data: { sku: 'a' } },
+    ];
+
+    const parts = dataPartsOf(answered);
+    const results = answerPartsValidation(parts, order, check);
+
+    expect(parts).toHaveLength(2);
+    expect(results.map((r) => [r.target, r.path, r.valid])).toEqual([
+      ['A2A_DATA_PART', 'parts.0.data', true],
+      ['A2A_DATA_PART', 'parts.1.data', false],
+    ]);
+    expect(answerPartsValidation(parts, undefined, check)).toEqual([]);
   });
 });
