@@ -32,7 +32,9 @@ import { McpExchange } from './mcp/mcp-exchange';
 import { McpHops } from './mcp/mcp-hops';
 import { McpOpenStreams } from './mcp/mcp-open-stream';
 import { McpRelayService } from './mcp/mcp-relay.service';
+import { McpToolRelist } from './mcp/mcp-tool-relist';
 import { McpToolWatch } from './mcp/mcp-tool-watch';
+import { ToolRelistsRepository } from '../mcp-tools/tool-relists.repository';
 import { McpUpstream } from './mcp/mcp-upstream';
 import { VirtualMemberClient } from './mcp/virtual/member-client';
 import { VirtualMcpRelay } from './mcp/virtual/virtual-mcp-relay';
@@ -77,6 +79,8 @@ import { TrafficGuard } from './pipeline/traffic-guard';
     McpUpstream,
     McpHops,
     McpToolWatch,
+    McpToolRelist,
+    ToolRelistsRepository,
     McpOpenStreams,
     McpExchange,
     McpRelayService,

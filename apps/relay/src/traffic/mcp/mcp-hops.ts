@@ -21,6 +21,7 @@ import {
   withWarnings,
   withoutTools,
 } from './mcp-messages';
+import { McpToolRelist } from './mcp-tool-relist';
 import { McpToolWatch } from './mcp-tool-watch';
 import { SchemaValidator } from '../../validation/schema-validator';
 import { toolCallValidation } from '../../validation/mcp-validation';
@@ -43,6 +44,7 @@ export class McpHops {
     private readonly directory: TrafficDirectory,
     private readonly tools: McpToolWatch,
     private readonly validator: SchemaValidator,
+    private readonly relists: McpToolRelist,
   ) {}
 
   async judgeFromAgent(call: McpCall, message: JsonRpcMessage): Promise<JudgedMessage> {
@@ -82,8 +84,10 @@ export class McpHops {
   ): Promise<JudgedMessage> {
     let shown = message;
     if (message.method === 'notifications/tools/list_changed') {
-      // GR21: the definitions (and schemas) cached for this server are read again.
+      // GR21: the definitions (and schemas) cached for this server are read again; GR38: the
+      // relay lists them itself, beside the notification's way to the agent.
       this.tools.forgetServer(call);
+      void this.relists.changed(call);
     }
     if (askedFor?.method === 'tools/list') {
       // D51: recorded as the server answered it; what toolDrift holds or blocks is not shown.
