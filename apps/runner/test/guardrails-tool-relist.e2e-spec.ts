@@ -10,21 +10,9 @@ import {
 
 import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
+import { invalidBlocks } from './guardrails/validation-trail';
 
-/** GR19: a failed schema check blocks because this policy says so. */
-const INVALID_BLOCKS = `package relist.checks
-
-import rego.v1
-
-invalid contains r.target if {
-	some r in input.validation.results
-	not r.valid
-}
-
-decision := {"action": "BLOCK", "reasons": [concat(": ", ["invalid", concat(", ", invalid)])]} if {
-	count(invalid) > 0
-} else := {"action": "LOG"}
-`;
+const INVALID_BLOCKS = invalidBlocks('relist.checks');
 
 /**
  * guardrails.md GR38: when a server announces `notifications/tools/list_changed` (the official

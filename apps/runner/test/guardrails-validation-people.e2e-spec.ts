@@ -10,39 +10,22 @@ import { WebhookStandIn } from './channels/webhook-stand-in';
 import { HumanWorld, answerText } from './human/human-world';
 import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
 import { Json, McpWorld } from './mcp/mcp-world';
+import {
+  checkedHops,
+  decidedHop,
+  detailsOf,
+  invalidBlocks,
+  ofType,
+  validationOf,
+} from './guardrails/validation-trail';
 
-/** GR19: a failed schema check blocks because this policy says so. */
-const INVALID_BLOCKS = `package people.checks
-
-import rego.v1
-
-invalid contains r.target if {
-	some r in input.validation.results
-	not r.valid
-}
-
-decision := {"action": "BLOCK", "reasons": [concat(": ", ["invalid", concat(", ", invalid)])]} if {
-	count(invalid) > 0
-} else := {"action": "LOG"}
-`;
+const INVALID_BLOCKS = invalidBlocks('people.checks');
 
 const ORDER_SCHEMA = {
   type: 'object',
   properties: { sku: { type: 'string' }, qty: { type: 'integer', minimum: 1 } },
   required: ['sku', 'qty'],
 };
-
-const ofType = (items: Json[], type: string): Json[] => items.filter((e) => e.eventType === type);
-const detailsOf = (event: Json | undefined): Json => (event?.details ?? {}) as Json;
-const validationOf = (event: Json): Json => detailsOf(event).validation as Json;
-const decidedHop = (trace: Json[], checked: Json): Json | undefined =>
-  trace.find((e) => e.id === detailsOf(checked).hopEventId);
-const checkedHops =
-  (count: number) =>
-  (items: Json[]): boolean => {
-    const checked = ofType(items, 'VALIDATION_RESULT');
-    return checked.length >= count && checked.every((e) => decidedHop(items, e) !== undefined);
-  };
 
 /**
  * Issue 36 "each validation on every path", the people and channel paths (GR22, GR37): a person's

@@ -6,6 +6,7 @@ import { OpenAiTestProvider, startOpenAiTestProvider } from '@agp/testing';
 
 import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
+import { decidedHop, detailsOf, ofType, validationOf } from './guardrails/validation-trail';
 
 /** GR19: a failed check blocks only because this policy says so; only warns with `lenient` data. */
 const INVALID_BLOCKS = `package guard.streams
@@ -35,12 +36,6 @@ const QUOTE_TOOL = {
   type: 'function',
   function: { name: 'quote_order', parameters: ORDER_SCHEMA },
 } as const;
-
-const ofType = (items: Json[], type: string): Json[] => items.filter((e) => e.eventType === type);
-const detailsOf = (event: Json | undefined): Json => (event?.details ?? {}) as Json;
-const validationOf = (event: Json): Json => detailsOf(event).validation as Json;
-const decidedHop = (trace: Json[], checked: Json): Json | undefined =>
-  trace.find((e) => e.id === detailsOf(checked).hopEventId);
 
 /**
  * guardrails.md GR35: a streamed completion checked whole when its stream ends, with the official
