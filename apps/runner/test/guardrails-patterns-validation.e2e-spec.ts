@@ -46,6 +46,18 @@ decision := {"action": "BLOCK", "reasons": [concat(", ", ["must not match", conc
 } else := {"action": "LOG"}
 `;
 
+/** GR36: what a policy is given, as its one reason. */
+const ECHO_INPUT = `package dry.echo
+
+import rego.v1
+
+decision := {"action": "LOG", "reasons": [json.marshal({
+	"definition": object.get(input, ["tool", "definition"], null),
+	"validation": object.get(input, "validation", null),
+	"disclosure": object.get(input, "disclosure", null),
+})]}
+`;
+
 const ORDER_SCHEMA = {
   type: 'object',
   properties: { sku: { type: 'string' }, qty: { type: 'integer', minimum: 1 } },
@@ -259,6 +271,8 @@ describe('tenant pattern sets and schema validation', () => {
   });
 
   describe('validation against schemas (GR19–GR24)', () => {
+    let a2aTargetId: string | undefined;
+
     it('should check tools/call arguments against the listed inputSchema and leave the verdict to policy', async () => {
       const correlationId = randomUUID();
       const sut = await connect(correlationId);
@@ -332,6 +346,7 @@ describe('tenant pattern sets and schema validation', () => {
       ];
       const a2a = new A2aWorld(world);
       const target = await a2a.target(a2aAgent.cardUrl);
+      a2aTargetId = target.id;
       const caller = await world.agent();
       await a2a.subscribe(caller.id, target.id);
       await world.bindToAgent(caller.id, GUARD_POLICY);
@@ -388,6 +403,88 @@ describe('tenant pattern sets and schema validation', () => {
       expect(
         ofType(passed, 'VALIDATION_RESULT').map((e) => [direction(e), validationOf(e).valid]),
       ).toEqual([['REQUEST', true]]);
+    });
+
+    it("should prepare a dry run's input as a live hop's: tool definition, validation, disclosure (GR36)", async () => {
+      const group = await world.ok<{ id: string }>('POST', '/relay/v1/policy-groups', {
+        name: `echo-${randomUUID().slice(0, 8)}`,
+        data: {},
+      });
+      await world.ok('POST', `/relay/v1/policy-groups/${group.id}/versions`, {
+        regoSource: ECHO_INPUT,
+      });
+      const seen = async (hop: Json): Promise<Json> => {
+        const decided = await world.ok<{ reasons: string[] }>(
+          'POST',
+          `/relay/v1/policy-groups/${group.id}/versions/1/test-runs`,
+          hop,
+          200,
+        );
+        return JSON.parse(decided.reasons[0]) as Json;
+      };
+      const rpc = (body: Json): Json => ({ json: { jsonrpc: '2.0', id: 1, ...body } });
+
+      const toolCall = await seen({
+        protocol: 'MCP',
+        direction: 'REQUEST',
+        source: { type: 'AGENT', id: agent.id },
+        sink: { type: 'MCP_SERVER', id: serverId },
+        method: 'tools/call',
+        tool: { name: 'quote_order' },
+        message: rpc({
+          method: 'tools/call',
+          params: { name: 'quote_order', arguments: { sku: 'a-1', qty: 0 } },
+        }),
+      });
+      const dataPart = await seen({
+        protocol: 'JSONRPC',
+        direction: 'REQUEST',
+        source: { type: 'AGENT', id: agent.id },
+        sink: { type: 'AGENT', id: a2aTargetId },
+        method: 'message/send',
+        message: rpc({
+          method: 'message/send',
+          params: { message: { parts: [{ kind: 'data', data: { sku: 'a-1' } }] } },
+        }),
+      });
+      const toPerson = await seen({
+        protocol: 'JSONRPC',
+        direction: 'RESPONSE',
+        source: { type: 'AGENT', id: a2aTargetId },
+        sink: { type: 'USER', id: randomUUID() },
+        method: 'message/send',
+        message: rpc({ result: { kind: 'message', parts: [{ kind: 'text', text: 'hello' }] } }),
+      });
+
+      expect(toolCall).toEqual({
+        definition: expect.objectContaining({ hash: expect.any(String), pinned: false }),
+        validation: {
+          valid: false,
+          results: [
+            {
+              target: 'TOOL_ARGUMENTS',
+              schema: 'inputSchema',
+              path: 'params.arguments',
+              valid: false,
+              errors: [{ path: '/qty', keyword: 'minimum', message: 'must be >= 1' }],
+            },
+          ],
+        },
+        disclosure: null,
+      });
+      expect(dataPart).toMatchObject({
+        definition: null,
+        validation: {
+          valid: false,
+          results: [{ target: 'A2A_DATA_PART', path: 'params.message.parts.0.data' }],
+        },
+        disclosure: null,
+      });
+      expect(toPerson).toEqual({
+        definition: null,
+        validation: null,
+        disclosure: { mode: 'OFF', madeBefore: false, willBeMade: false, contentMarking: false },
+      });
     });
 
     it("should check an LLM answer against the request's response_format schema", async () => {

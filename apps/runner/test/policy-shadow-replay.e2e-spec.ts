@@ -86,7 +86,7 @@ describe('Shadow bindings and replay (services)', () => {
   });
 
   /** One session through the relay running SCRIPT: each answer's bytes as the agent got them. */
-  async function runScript(): Promise<string[]> {
+  async function runScript(script = SCRIPT): Promise<string[]> {
     const post = (body: Json, session?: string) =>
       fetch(world.mcpUrl(serverId), {
         method: 'POST',
@@ -113,7 +113,7 @@ describe('Shadow bindings and replay (services)', () => {
     await init.text();
     await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
     const answers: string[] = [];
-    for (const [i, [name, args]] of SCRIPT.entries()) {
+    for (const [i, [name, args]] of script.entries()) {
       const answer = await post(
         { jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name, arguments: args } },
         session,
@@ -292,6 +292,50 @@ describe('Shadow bindings and replay (services)', () => {
         )
       ).status,
     ).toBe(409);
+  });
+
+  it("should judge a replay's candidate with the tenant's pattern sets, as a live hop (GR39)", async () => {
+    const set = `replay-${randomUUID().slice(0, 8)}`;
+    await world.ok('POST', '/relay/v1/detection-patterns', {
+      set,
+      label: 'REPLAY_MARKER',
+      pattern: 'RPL-[0-9]{4}',
+    });
+    const group = await world.ok<{ id: string }>('POST', '/relay/v1/policy-groups', {
+      name: `patterns-${randomUUID().slice(0, 8)}`,
+    });
+    await world.ok('POST', `/relay/v1/policy-groups/${group.id}/versions`, {
+      regoSource: ENFORCED,
+      version: '1',
+    });
+    await world.ok('POST', `/relay/v1/policy-groups/${group.id}/versions`, {
+      regoSource: `package shadow.patterns
+
+import rego.v1
+
+default decision := {"action": "LOG", "reasons": ["seen"]}
+
+decision := {"action": "BLOCK", "reasons": ["a replay marker"]} if {
+	count(agp.detect.patterns(input.message.text, "${set}")) > 0
+}
+`,
+      version: '2',
+    });
+    const from = new Date().toISOString();
+    await runScript([
+      ['echo', { text: 'order RPL-1234' }],
+      ['echo', { text: 'nothing here' }],
+    ]);
+    const to = new Date(Date.now() + 1).toISOString();
+    const events = await settledHops(from, to, 3 + 2 * 2);
+
+    const replayed = await replay(group.id, { from, to, filters: { endpointIds: [serverId] } });
+
+    // The marker's call and its echo: each hop holding the set's pattern.
+    expect(sorted(replayed.result.counts)).toEqual([
+      { enforcedAction: 'LOG', shadowAction: 'BLOCK', count: 2 },
+      { enforcedAction: 'LOG', shadowAction: 'LOG', count: events.length - 2 },
+    ]);
   });
 
   it('should promote a shadow binding by moving the enforcing binding to its version, as operation 7 does', async () => {

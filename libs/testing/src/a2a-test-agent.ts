@@ -63,6 +63,20 @@ function textPart(value: string): Part {
   return { content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: '' };
 }
 
+/** A message ending `with data {json}` is answered with that JSON as a data part too. */
+function answerParts(text: string): Part[] {
+  const at = text.indexOf('with data ');
+  const parts = [textPart(answerTo(text))];
+  if (at < 0) {
+    return parts;
+  }
+  const data = JSON.parse(text.slice(at + 'with data '.length)) as Record<string, unknown>;
+  return [
+    ...parts,
+    { content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: '' },
+  ];
+}
+
 /** `wait` keeps the task working until {@link A2aTestAgent.release}. */
 function answerTo(text: string): string {
   if (text.includes('secret')) {
@@ -128,7 +142,7 @@ class TestExecutor implements AgentExecutor {
           artifactId: 'answer',
           name: 'answer',
           description: '',
-          parts: [textPart(answerTo(text))],
+          parts: answerParts(text),
           metadata: undefined,
           extensions: [],
         },

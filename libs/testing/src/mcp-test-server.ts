@@ -8,7 +8,7 @@ import {
 } from 'node:http';
 import { AddressInfo } from 'node:net';
 
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CreateMessageResultSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
@@ -52,6 +52,13 @@ export interface McpTestServer {
   requestCount(): number;
   /** Ends every session as a restart would: their next request is answered 404. */
   dropSessions(): Promise<void>;
+  /**
+   * `quote_order` now needs at least `min` items: every session's server updates the tool, which
+   * the SDK announces with `notifications/tools/list_changed` on the session's stream (GR38).
+   */
+  setQuoteMinimum(min: number): void;
+  /** `tools/list` requests received so far, over every session. */
+  toolLists(): number;
   close(): Promise<void>;
 }
 
@@ -104,12 +111,19 @@ function text(value: unknown): { content: [{ type: 'text'; text: string }] } {
   };
 }
 
+/** `quote_order`'s minimum, and the tool as each session's server registered it. */
+interface QuoteTools {
+  min: number;
+  registered: Set<RegisteredTool>;
+}
+
 /** One McpServer per session, as the SDK's stateful Streamable HTTP examples do. */
 function buildServer(
   record: (call: ReceivedToolCall) => void,
   extraTools: McpTestServerOptions['extraTools'] = [],
   structuredTool = false,
   catalogue: McpTestCatalogue = {},
+  quote: QuoteTools = { min: 1, registered: new Set() },
 ): McpServer {
   const server = new McpServer(
     { name: 'agp-test-tools', version: '1.0.0' },
@@ -192,19 +206,21 @@ function buildServer(
     );
   }
   if (structuredTool) {
-    server.registerTool(
+    const registered = server.registerTool(
       'quote_order',
       {
         description: 'Quotes an order of `qty` items of `sku`, as structured content.',
-        inputSchema: { sku: z.string(), qty: z.number().int().min(1) },
+        inputSchema: { sku: z.string(), qty: z.number().int().min(quote.min) },
         outputSchema: { total: z.number(), currency: z.string() },
       },
       (args, extra) => {
         record({ tool: 'quote_order', arguments: args, headers: headersOf(extra) });
-        const quote = { total: args.qty * 2.5, currency: 'EUR' };
-        return { ...text(quote), structuredContent: quote };
+        const quoted = { total: args.qty * 2.5, currency: 'EUR' };
+        return { ...text(quoted), structuredContent: quoted };
       },
     );
+    // A closed session's server ignores an update (the SDK sends only while connected).
+    quote.registered.add(registered);
   }
   server.registerTool(
     'summarize_with_client',
@@ -299,8 +315,10 @@ export async function startMcpTestServer(
   const record =
     options.record === false ? () => undefined : (c: ReceivedToolCall) => calls.push(c);
   const transports = new Map<string, StreamableHTTPServerTransport>();
+  const quote: QuoteTools = { min: 1, registered: new Set() };
 
   let requests = 0;
+  let toolLists = 0;
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     requests += 1;
     if (!request.url?.startsWith('/mcp')) {
@@ -320,6 +338,9 @@ export async function startMcpTestServer(
     const existing = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
     if (existing) {
       const body = request.method === 'POST' ? await readJson(request) : undefined;
+      if ((body as { method?: unknown } | undefined)?.method === 'tools/list') {
+        toolLists += 1;
+      }
       return existing.handleRequest(request, response, body);
     }
     if (request.method !== 'POST' || sessionId !== undefined) {
@@ -346,6 +367,7 @@ export async function startMcpTestServer(
       options.extraTools,
       options.structuredTool,
       options.catalogue,
+      quote,
     ).connect(transport);
     await transport.handleRequest(request, response, body);
   };
@@ -367,6 +389,13 @@ export async function startMcpTestServer(
     calls,
     sessions: () => transports.size,
     requestCount: () => requests,
+    setQuoteMinimum: (min) => {
+      quote.min = min;
+      for (const registered of quote.registered) {
+        registered.update({ paramsSchema: { sku: z.string(), qty: z.number().int().min(min) } });
+      }
+    },
+    toolLists: () => toolLists,
     dropSessions: async () => {
       for (const transport of [...transports.values()]) {
         await transport.close();

@@ -33,6 +33,14 @@ export interface OpenAiTestProviderOptions {
   model?: string;
   /** The `usage` it reports; by default words of the last user message and of the reply. */
   usage?: (body: Record<string, unknown>) => Record<string, unknown>;
+  /** Function calls to answer with instead of text (their arguments streamed in pieces). */
+  toolCalls?: (body: Record<string, unknown>) => TestToolCall[] | undefined;
+}
+
+export interface TestToolCall {
+  name: string;
+  /** The arguments as the model writes them: a JSON string, or not. */
+  arguments: string;
 }
 
 function lastUserText(body: Record<string, unknown>): string {
@@ -74,6 +82,68 @@ async function failMidAnswer(
   }
   await new Promise((resolve) => setTimeout(resolve, behaviour.pauseMs ?? 300));
   response.socket?.destroy();
+}
+
+/** An answer of function calls: whole, or streamed as OpenAI does (name first, arguments in pieces). */
+function answerToolCalls(
+  response: ServerResponse,
+  isStreamed: boolean,
+  calls: TestToolCall[],
+  chunkDelayMs: number,
+): void {
+  const envelope = { id: 'chatcmpl-test', created: 1_764_000_000, model: 'test-model' };
+  const whole = calls.map((call, n) => ({
+    id: `call_${n}`,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }));
+  if (!isStreamed) {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        ...envelope,
+        object: 'chat.completion',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: null, tool_calls: whole },
+            finish_reason: 'tool_calls',
+            logprobs: null,
+          },
+        ],
+      }),
+    );
+    return;
+  }
+  const deltas: Array<Record<string, unknown>> = [{ role: 'assistant', content: null }];
+  whole.forEach((call, index) => {
+    deltas.push({
+      tool_calls: [
+        {
+          index,
+          id: call.id,
+          type: 'function',
+          function: { name: call.function.name, arguments: '' },
+        },
+      ],
+    });
+    for (const piece of call.function.arguments.match(/[\s\S]{1,8}/g) ?? []) {
+      deltas.push({ tool_calls: [{ index, function: { arguments: piece } }] });
+    }
+  });
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const chunk = (delta: Record<string, unknown>, finish: string | null): string =>
+    `data: ${JSON.stringify({ ...envelope, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] })}\n\n`;
+  void (async () => {
+    for (const delta of deltas) {
+      if (chunkDelayMs > 0) {
+        await new Promise((resolve) => setTimeout(resolve, chunkDelayMs));
+      }
+      response.write(chunk(delta, null));
+    }
+    response.write(chunk({}, 'tool_calls'));
+    response.end('data: [DONE]\n\n');
+  })();
 }
 
 function words(text: string): string[] {
@@ -140,6 +210,11 @@ export async function startOpenAiTestProvider(
           error: { message: `test provider says ${status}`, type: 'server_error' },
         }),
       );
+      return;
+    }
+    const toolCalls = options.toolCalls?.(body) ?? [];
+    if (toolCalls.length > 0) {
+      answerToolCalls(response, body.stream === true, toolCalls, chunkDelayMs);
       return;
     }
     const text = reply(body);

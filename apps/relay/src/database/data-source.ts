@@ -31,6 +31,7 @@ import { CreateMarketplace1765410000000 } from './migrations/1765410000000-Creat
 import { AddX402Payments1765420000000 } from './migrations/1765420000000-AddX402Payments';
 import { CreateSpendTables1765430000000 } from './migrations/1765430000000-CreateSpendTables';
 import { AddEvaluationPackLiveDoubles1765450000000 } from './migrations/1765450000000-AddEvaluationPackLiveDoubles';
+import { CreateMcpToolRelists1765470000000 } from './migrations/1765470000000-CreateMcpToolRelists';
 import { AddWebhookSetAt1765480000000 } from './migrations/1765480000000-AddWebhookSetAt';
 import { RELAY_SCHEMA } from './tokens';
 
@@ -72,6 +73,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       AddX402Payments1765420000000,
       CreateSpendTables1765430000000,
       AddEvaluationPackLiveDoubles1765450000000,
+      CreateMcpToolRelists1765470000000,
       AddWebhookSetAt1765480000000,
     ],
   };

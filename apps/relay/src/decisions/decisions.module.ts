@@ -1,7 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 
 import { DetectionPatternsRepository } from '../detection-patterns/detection-patterns.repository';
+import { ToolDefinitionsRepository } from '../mcp-tools/tool-definitions.repository';
+import { TrafficSettingsRepository } from '../traffic-settings/traffic-settings.repository';
 import { DecisionCache } from './decision-cache';
+import { DryRunFacts } from './dry-run-facts';
 import { DECISION_OPTIONS, DecisionOptions } from './decision-options';
 import { DecisionsController } from './decisions.controller';
 import { DecisionsService } from './decisions.service';
@@ -26,6 +29,10 @@ export class DecisionsModule {
         EndpointDirectoryRepository,
         PolicyDecisionService,
         DecisionsService,
+        // GR36: what the dry run reads to prepare the input a live hop would give.
+        ToolDefinitionsRepository,
+        TrafficSettingsRepository,
+        DryRunFacts,
       ],
       exports: [
         PolicyEngine,

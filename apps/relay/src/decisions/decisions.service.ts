@@ -8,6 +8,8 @@ import { EventOutbox } from '@agp/messaging';
 import { PoliciesErrorCode, PoliciesException } from '../policies/policies.exception';
 import { textOf } from './apply-masks';
 import { DecisionCache } from './decision-cache';
+import { decisionInputOf } from './decision-input';
+import { DryRunFacts } from './dry-run-facts';
 import { DecisionInput, EndpointRef, HopDecision } from './decision.types';
 import { DecideHopDto, EndpointRefDto } from './dto/decide-hop.dto';
 import { UpdatePolicySettingsDto } from './dto/update-policy-settings.dto';
@@ -29,6 +31,7 @@ export class DecisionsService {
     private readonly settings: PolicySnapshotRepository,
     private readonly decisions: PolicyDecisionService,
     private readonly cache: DecisionCache,
+    private readonly facts: DryRunFacts,
   ) {}
 
   async decide(ctx: RequestContext, dto: DecideHopDto): Promise<HopDecision> {
@@ -43,46 +46,44 @@ export class DecisionsService {
     version: string,
     dto: DecideHopDto,
   ): Promise<HopDecision> {
-    const { input, slug, row, failOpen } = await this.database.inTenant(
-      ctx.tenantId,
-      async (tx) => ({
-        input: await this.inputOf(tx, ctx, dto),
-        slug: await this.settings.tenantSlug(tx, ctx.tenantId),
-        row: await this.settings.versionAsBinding(tx, ctx.tenantId, groupId, version),
-        failOpen: await this.settings.isFailOpen(tx, ctx.tenantId),
-      }),
-    );
+    const { input, row, failOpen } = await this.database.inTenant(ctx.tenantId, async (tx) => ({
+      input: await this.inputOf(tx, ctx, dto),
+      row: await this.settings.versionAsBinding(tx, ctx.tenantId, groupId, version),
+      failOpen: await this.settings.isFailOpen(tx, ctx.tenantId),
+    }));
     if (!row) {
       throw new PoliciesException(
         PoliciesErrorCode.VersionNotFound,
         `version ${version} of policy group ${groupId} not found`,
       );
     }
-    const document = slug ? { ...input, tenant: { id: ctx.tenantId, slug } } : input;
     // D50: the tenant's pattern sets as a live hop would see them.
     const { patternSets } = await this.cache.snapshot(ctx.tenantId);
-    const sets = patternSets.forHop(document.direction);
-    return this.decisions.decideWith(document, [this.cache.prepare(row)], failOpen, sets);
+    const sets = patternSets.forHop(input.direction);
+    return this.decisions.decideWith(input, [this.cache.prepare(row)], failOpen, sets);
   }
 
+  /** GR36: through the live path's builder, with the facts a live hop would carry. */
   private async inputOf(tx: Tx, ctx: RequestContext, dto: DecideHopDto): Promise<DecisionInput> {
     const known = await this.directory.describeAll(tx, ctx.tenantId, [dto.source, dto.sink]);
     const [source, sink] = [this.enrich(dto.source, known[0]), this.enrich(dto.sink, known[1])];
-    return {
-      tenant: { id: ctx.tenantId },
+    const tenantSlug = await this.settings.tenantSlug(tx, ctx.tenantId);
+    const hop = await this.facts.of(tx, {
+      tenantId: ctx.tenantId,
+      ...(tenantSlug ? { tenantSlug } : {}),
+      correlationId: ctx.correlationId,
       protocol: dto.protocol,
       direction: dto.direction,
-      source: source,
-      sink: sink,
+      source,
+      sink,
       ...(dto.method ? { method: dto.method } : {}),
-      ...(dto.tool ? { tool: { name: dto.tool.name } } : {}),
+      ...(dto.tool ? { tool: dto.tool.name } : {}),
       message: { json: dto.message.json, text: dto.message.text ?? textOf(dto.message.json) },
       ...(dto.user
         ? { user: { id: dto.user.id, ...(dto.user.email ? { email: dto.user.email } : {}) } }
         : {}),
-      correlationId: ctx.correlationId,
-      time: dto.time ?? new Date().toISOString(),
-    };
+    });
+    return decisionInputOf(hop, dto.time);
   }
 
   async getSettings(ctx: RequestContext): Promise<PolicySettingsResponse> {

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EndpointType } from '@agp/contracts';
 import { Row, str, Tx } from '@agp/database';
 
+import { ChannelSettings } from '../channels/channel-config';
+
 const S = 'relay';
 
 const TABLE_OF: Readonly<Record<EndpointType, { table: string; name: string; riskTier?: string }>> =
@@ -47,5 +49,31 @@ export class EndpointDirectoryRepository {
       const row = rows.find((r) => Number(r.position) === i);
       return row ? { name: str(row.name), riskTier: str(row.risk_tier) } : undefined;
     });
+  }
+
+  /** GR36: the agent's card as last fetched (A2A data-part schemas, GR22); undefined if none. */
+  async agentCard(
+    tx: Tx,
+    tenantId: string,
+    agentId: string,
+  ): Promise<Record<string, unknown> | undefined> {
+    const rows: Row[] = await tx.query(
+      `SELECT agent_card FROM ${S}.agents WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, agentId],
+    );
+    return (rows[0]?.agent_card as Record<string, unknown> | null | undefined) ?? undefined;
+  }
+
+  /** GR36: a channel's own settings (its disclosure terms, CH14); undefined if no such channel. */
+  async channelSettings(
+    tx: Tx,
+    tenantId: string,
+    channelId: string,
+  ): Promise<ChannelSettings | undefined> {
+    const rows: Row[] = await tx.query(
+      `SELECT config FROM ${S}.channels WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, channelId],
+    );
+    return rows.length === 0 ? undefined : ((rows[0].config as ChannelSettings | null) ?? {});
   }
 }

@@ -98,9 +98,13 @@ export class PolicyDecisionService {
   }
 
   /** One binding's result on an input (a replay's candidate, governance.md G10). */
-  evaluateOne(binding: CachedBinding, input: DecisionInput): BindingResult {
+  evaluateOne(
+    binding: CachedBinding,
+    input: DecisionInput,
+    patternSets?: HopPatternSets,
+  ): BindingResult {
     const at = new Date(Date.parse(input.time) || Date.now());
-    return this.evaluate(binding, this.engine.prepareInput(input), at);
+    return this.evaluate(binding, this.engine.prepareInput(input, patternSets), at);
   }
 
   /** R20: a version's test run passes its one version, as if bound tenant-wide. */

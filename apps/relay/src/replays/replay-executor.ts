@@ -10,6 +10,7 @@ import { Logger } from 'pino';
 import { RELAY_DATABASE } from '../database/tokens';
 import { CachedBinding, DecisionCache } from '../decisions/decision-cache';
 import { DecisionInput } from '../decisions/decision.types';
+import { TenantPatternSets } from '../decisions/pattern-sets';
 import { EndpointDirectoryRepository } from '../decisions/endpoint-directory.repository';
 import { PolicyDecisionService } from '../decisions/policy-decision.service';
 import { PolicySnapshotRepository } from '../decisions/policy-snapshot.repository';
@@ -22,6 +23,8 @@ interface ReplayContext {
   candidate: CachedBinding;
   failOpen: boolean;
   tenant: { id: string; slug?: string };
+  /** GR39: the tenant's pattern sets as live hops see them now. */
+  patternSets: TenantPatternSets;
 }
 
 /**
@@ -120,7 +123,11 @@ export class ReplayExecutor extends ClaimLoopWorker<ClaimedReplay> {
     const diffs = judgeable.map(({ hop, input }) =>
       judgeRecorded(
         hop,
-        this.decisions.evaluateOne(context.candidate, input),
+        this.decisions.evaluateOne(
+          context.candidate,
+          input,
+          context.patternSets.forHop(input.direction),
+        ),
         replay.placement,
         context.failOpen,
       ),
@@ -165,8 +172,10 @@ export class ReplayExecutor extends ClaimLoopWorker<ClaimedReplay> {
     }
   }
 
-  private contextOf(replay: ClaimedReplay): Promise<ReplayContext | undefined> {
+  private async contextOf(replay: ClaimedReplay): Promise<ReplayContext | undefined> {
     const { tenantId } = replay;
+    // GR39: the sets of the decision cache's snapshot, the ones a live hop is judged with.
+    const { patternSets } = await this.cache.snapshot(tenantId);
     return this.database.inTenant(tenantId, async (tx) => {
       const row = await this.snapshots.versionAsBinding(
         tx,
@@ -182,6 +191,7 @@ export class ReplayExecutor extends ClaimLoopWorker<ClaimedReplay> {
         candidate: this.cache.prepare(row),
         failOpen: await this.snapshots.isFailOpen(tx, tenantId),
         tenant: { id: tenantId, ...(slug ? { slug } : {}) },
+        patternSets,
       };
     });
   }

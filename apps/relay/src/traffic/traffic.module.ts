@@ -36,7 +36,9 @@ import { McpExchange } from './mcp/mcp-exchange';
 import { McpHops } from './mcp/mcp-hops';
 import { McpOpenStreams } from './mcp/mcp-open-stream';
 import { McpRelayService } from './mcp/mcp-relay.service';
+import { McpToolRelist } from './mcp/mcp-tool-relist';
 import { McpToolWatch } from './mcp/mcp-tool-watch';
+import { ToolRelistsRepository } from '../mcp-tools/tool-relists.repository';
 import { McpUpstream } from './mcp/mcp-upstream';
 import { McpInputWaits } from './mcp/revisions/input-waits';
 import { LegacyClientBridge } from './mcp/revisions/legacy-client-bridge';
@@ -92,6 +94,8 @@ import { X402Payments } from './payments/x402-payments';
     McpUpstream,
     McpHops,
     McpToolWatch,
+    McpToolRelist,
+    ToolRelistsRepository,
     McpOpenStreams,
     McpExchange,
     McpRelayService,

@@ -37,11 +37,41 @@ export function dataPartValidation(
   }
   return parts.map(({ path, data }) => ({
     target: 'A2A_DATA_PART',
-    schema: 'agentCard capabilities.extensions data-schemas',
+    schema: CARD_SCHEMA,
     path,
     ...check(schema, data),
   }));
 }
+
+/** GR37: the data parts an agent answered a channel with, carried as `parts` beside the text. */
+export function answerPartsValidation(
+  parts: readonly unknown[],
+  schema: unknown,
+  check: SchemaCheck,
+): ValidationResult[] {
+  if (schema === undefined) {
+    return [];
+  }
+  return parts.flatMap((part, i) =>
+    isDataPart(part)
+      ? [
+          {
+            target: 'A2A_DATA_PART' as const,
+            schema: CARD_SCHEMA,
+            path: `parts.${i}.data`,
+            ...check(schema, part.data),
+          },
+        ]
+      : [],
+  );
+}
+
+/** The data parts among an answer's parts (A2A 0.3 and 1.0 shapes). */
+export function dataPartsOf(parts: readonly unknown[]): unknown[] {
+  return parts.filter(isDataPart);
+}
+
+const CARD_SCHEMA = 'agentCard capabilities.extensions data-schemas';
 
 /** A2A 0.3 `{kind: "data", data}` and 1.0 `{data}` parts; the depth bounds a hostile nesting. */
 function collectDataParts(

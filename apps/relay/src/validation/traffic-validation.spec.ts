@@ -1,9 +1,11 @@
 import {
   A2A_DATA_SCHEMA_EXTENSION,
+  answerPartsValidation,
+  dataPartsOf,
   dataPartValidation,
   declaredDataSchema,
 } from './a2a-validation';
-import { llmAnswerValidation } from './llm-validation';
+import { answerHasSchemas, llmAnswerValidation, streamedAnswerValidation } from './llm-validation';
 import { toolCallValidation } from './mcp-validation';
 import { SchemaValidator } from './schema-validator';
 
@@ -127,5 +129,106 @@ describe('what each traffic path checks against which schema (GR21–GR23)', () 
       ),
     ).toEqual([true, true, false]);
     expect(llmAnswerValidation({}, completion, check)).toEqual([]);
+  });
+
+  it("should check each tool call's arguments against the parameters of the request's function (GR35)", () => {
+    const request = {
+      tools: [
+        { type: 'function', function: { name: 'quote', parameters: order } },
+        { type: 'function', function: { name: 'ping' } },
+      ],
+    };
+    const call = (name: string, args: string) => ({
+      id: 'c',
+      type: 'function',
+      function: { name, arguments: args },
+    });
+    const completion = {
+      choices: [
+        {
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              call('quote', '{"sku":"a","qty":1}'),
+              call('quote', '{"sku":"a","qty":0}'),
+              call('quote', '{"sku":'),
+              call('ping', '{}'),
+              call('unknown', '{}'),
+            ],
+          },
+        },
+      ],
+    };
+
+    const results = llmAnswerValidation(request, completion, check);
+
+    expect(results.map((r) => [r.target, r.path, r.valid, r.errors.map((e) => e.keyword)])).toEqual(
+      [
+        ['LLM_TOOL_ARGUMENTS', 'choices.0.message.tool_calls.0.function.arguments', true, []],
+        [
+          'LLM_TOOL_ARGUMENTS',
+          'choices.0.message.tool_calls.1.function.arguments',
+          false,
+          ['minimum'],
+        ],
+        [
+          'LLM_TOOL_ARGUMENTS',
+          'choices.0.message.tool_calls.2.function.arguments',
+          false,
+          ['json'],
+        ],
+      ],
+    );
+    expect(answerHasSchemas(request)).toBe(true);
+    expect(answerHasSchemas({ tools: [{ type: 'function', function: { name: 'ping' } }] })).toBe(
+      false,
+    );
+    expect(answerHasSchemas({ response_format: { type: 'text' } })).toBe(false);
+  });
+
+  it('should not vouch for a streamed answer too long to have been kept whole (GR35)', () => {
+    const request = {
+      response_format: { type: 'json_schema', json_schema: { name: 'o', schema: order } },
+    };
+    const completion = {
+      choices: [
+        { message: { role: 'assistant', content: null } },
+        { message: { role: 'assistant', content: '{"sku":"a","qty":1}' } },
+      ],
+    };
+
+    const results = streamedAnswerValidation(
+      request,
+      completion,
+      { choices: [0], limit: 10 },
+      check,
+    );
+
+    expect(results.map((r) => [r.path, r.valid, r.errors.map((e) => e.keyword)])).toEqual([
+      ['choices.0.message.content', false, ['size']],
+      ['choices.1.message.content', true, []],
+    ]);
+    expect(streamedAnswerValidation({}, completion, { choices: [0], limit: 10 }, check)).toEqual(
+      [],
+    );
+  });
+
+  it("should check the data parts of an agent's answer to a channel, by their place in `parts` (GR37)", () => {
+    const answered = [
+      { kind: 'text', text: 'here' },
+      { kind: 'data', data: { sku: 'a', qty: 1 } },
+      { data: { sku: 'a' } },
+    ];
+
+    const parts = dataPartsOf(answered);
+    const results = answerPartsValidation(parts, order, check);
+
+    expect(parts).toHaveLength(2);
+    expect(results.map((r) => [r.target, r.path, r.valid])).toEqual([
+      ['A2A_DATA_PART', 'parts.0.data', true],
+      ['A2A_DATA_PART', 'parts.1.data', false],
+    ]);
+    expect(answerPartsValidation(parts, undefined, check)).toEqual([]);
   });
 });

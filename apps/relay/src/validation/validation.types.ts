@@ -1,6 +1,10 @@
 /** What was checked against a schema (guardrails.md GR19). */
 export type ValidationTarget =
-  'TOOL_ARGUMENTS' | 'TOOL_STRUCTURED_CONTENT' | 'A2A_DATA_PART' | 'LLM_RESPONSE';
+  | 'TOOL_ARGUMENTS'
+  | 'TOOL_STRUCTURED_CONTENT'
+  | 'A2A_DATA_PART'
+  | 'LLM_RESPONSE'
+  | 'LLM_TOOL_ARGUMENTS';
 
 /** One schema violation: where in the checked value, which keyword, the validator's message. */
 export interface SchemaViolation {

@@ -10,6 +10,7 @@ import { JsonRpcMessage } from '../mcp/json-rpc';
 import { PaymentCall } from '../payments/x402-payments';
 import { A2aDirectory, A2aParty, A2aRoute } from './a2a-directory';
 import { a2aText, contextIdOf, taskFacts, withoutFileBytes } from './a2a-messages';
+import { AgentCardJson } from './agent-card';
 
 /** One JSON-RPC call of an agent (or of a person, D43) to an agent through the relay. */
 export interface A2aCall extends CallBasis<A2aRoute> {
@@ -24,6 +25,8 @@ export interface A2aCall extends CallBasis<A2aRoute> {
   licence?: string;
   /** D45, traffic.md T73: what the agent's answer to the person will carry (`input.disclosure`). */
   disclosure?: DisclosureInput;
+  /** GR37: the target's card as this call fetched it, when its route had none yet. */
+  card?: AgentCardJson;
   /** T74: a stream's events to the person carry the disclosure and marking (`streamed`). */
   toPerson?: {
     streamed(event: JsonRpcMessage): Promise<JsonRpcMessage>;

@@ -82,7 +82,7 @@ export class A2aHops {
 
   /** GR22: data parts against the schema the target's card declares for this direction. */
   private validated(call: A2aCall, hop: Hop): Hop {
-    const schema = declaredDataSchema(call.route.target.card, hop.direction);
+    const schema = declaredDataSchema(call.card ?? call.route.target.card, hop.direction);
     const validation = validationOf(
       dataPartValidation(hop.message.json, schema, this.validator.check),
     );

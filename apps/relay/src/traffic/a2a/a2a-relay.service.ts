@@ -98,6 +98,7 @@ export class A2aRelayService {
     }
     let forward: JsonRpcMessage;
     let audited: Promise<void> = Promise.resolve();
+    let cardFailure: A2aUpstreamFailure | undefined;
     if (hitlRequestId !== undefined) {
       const released = await this.resend(call, hitlRequestId, request, payment);
       if (released.kind === 'answer') {
@@ -108,6 +109,7 @@ export class A2aRelayService {
       }
       forward = released.body;
     } else {
+      cardFailure = await this.knowCard(call);
       const judged = await this.hops.judgeRequest(call, push.plan.hopMessage, payment);
       if (judged.kind === 'refused') {
         // T1: what the caller is answered is in the trail first.
@@ -121,7 +123,12 @@ export class A2aRelayService {
     return this.pipeline.forward(call.durability, audited, async () => {
       let card: AgentCardJson;
       try {
-        card = await this.cards.cardOf(call.tenantId, call.correlationId, call.route.target);
+        if (cardFailure) {
+          throw cardFailure;
+        }
+        card =
+          call.card ??
+          (await this.cards.cardOf(call.tenantId, call.correlationId, call.route.target));
       } catch (error) {
         if (error instanceof A2aUpstreamFailure) {
           return this.exchange.failed(call, request.id!, askedFor, error);
@@ -138,6 +145,26 @@ export class A2aRelayService {
       const answer = await this.exchange.forward(call, card, sent, askedFor, view, paid);
       return toPerson ? toPerson.settle(answer) : answer;
     });
+  }
+
+  /**
+   * GR37: the card's data schemas check the request, so a target whose card was never fetched has
+   * it fetched before the request is judged (the forward needs it next anyway); a fetch that fails
+   * is answered by the forward, after the judgement, as before.
+   */
+  private async knowCard(call: A2aCall): Promise<A2aUpstreamFailure | undefined> {
+    if (call.route.target.card) {
+      return undefined;
+    }
+    try {
+      call.card = await this.cards.cardOf(call.tenantId, call.correlationId, call.route.target);
+      return undefined;
+    } catch (error) {
+      if (error instanceof A2aUpstreamFailure) {
+        return error;
+      }
+      throw error;
+    }
   }
 
   /** Admission in A2A: 403 (D32), −31005 (D35), 429 with −31029 the A2A SDK reads (D36). */

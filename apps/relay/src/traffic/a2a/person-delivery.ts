@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 
 import { AiDisclosures, Carried, DisclosurePlan } from '../disclosure/ai-disclosures';
 import {
+  SPEAKING_METHODS,
   aiDisclosureHeader,
   disclosureTermsOf,
   syntheticMarkingOf,
@@ -10,14 +11,6 @@ import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { JsonRpcMessage } from '../mcp/json-rpc';
 import { A2aCall, a2aHopOf } from './a2a-call';
 import { A2aAnswer, A2aAnswerView } from './a2a-exchange';
-
-/** Methods whose answer is the agent speaking to the person (A2A 0.3 and 1.0 names). */
-const SPEAKING_METHODS: ReadonlySet<string> = new Set([
-  'message/send',
-  'SendMessage',
-  'message/stream',
-  'SendStreamingMessage',
-]);
 
 /** 1.0 results wrap their object (`{task}`, `{message}`); 0.3 results are the object. */
 const WRAPPERS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;

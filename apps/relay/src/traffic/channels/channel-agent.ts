@@ -9,10 +9,11 @@ import {
   a2aFailureOf,
   readLimited,
 } from '../a2a/a2a-upstream';
-import { endpointOf } from '../a2a/agent-card';
+import { AgentCardJson, endpointOf } from '../a2a/agent-card';
 import { AgentCards } from '../a2a/agent-cards.service';
 import { OpenedCredentials } from '../pipeline/opened-credentials';
 import { CallTrace } from '../tracing/call-trace';
+import { dataPartsOf } from '../../validation/a2a-validation';
 
 /** `contextId`: an operator's message goes into its conversation's A2A context (D44). */
 export interface AgentMessage {
@@ -24,7 +25,9 @@ export interface AgentMessage {
 
 /** What the agent answered a channel message, or why it could not. */
 export type AgentAnswer =
-  { kind: 'text'; text: string } | { kind: 'failed'; status: number; reason: string };
+  /** `card`: the card the agent was asked through (its data schemas check the answer, GR37). */
+  | { kind: 'text'; text: string; dataParts: unknown[]; card: AgentCardJson }
+  | { kind: 'failed'; status: number; reason: string };
 
 /** CH12, D37: a blocking `SendMessage` (`message/send` for 0.3) with the agent's own credential. */
 @Injectable()
@@ -74,7 +77,8 @@ export class ChannelAgent {
         ...(credential ? { credential } : {}),
       });
       const text = await readLimited(answer, MAX_A2A_MESSAGE_BYTES, label);
-      return answerOf(text, label);
+      const answered = answerOf(text, label);
+      return answered.kind === 'text' ? { ...answered, card } : answered;
     } catch (error) {
       const failure =
         error instanceof A2aUpstreamFailure ? error : a2aFailureOf(error, label, agent.timeoutMs);
@@ -121,7 +125,10 @@ function legacySend(message: AgentMessage) {
 type Json = Record<string, unknown>;
 
 /** The text parts of an answer: a task's artifacts (else its status message), or a message. */
-function answerOf(body: string, label: string): AgentAnswer {
+function answerOf(
+  body: string,
+  label: string,
+): Exclude<AgentAnswer, { kind: 'text' }> | { kind: 'text'; text: string; dataParts: unknown[] } {
   let parsed: Json;
   try {
     parsed = JSON.parse(body) as Json;
@@ -149,11 +156,13 @@ function answerOf(body: string, label: string): AgentAnswer {
   const statusParts =
     (((task?.status as Json | undefined)?.message as Json | undefined)?.parts as
       Json[] | undefined) ?? [];
-  const texts = (parts.length > 0 ? parts : statusParts)
+  const answered = parts.length > 0 ? parts : statusParts;
+  const texts = answered
     .map((p) => (typeof p.text === 'string' ? p.text : ''))
     .filter((t) => t.length > 0);
   if (texts.length === 0) {
     return { kind: 'failed', status: 502, reason: `${label} answered without any text` };
   }
-  return { kind: 'text', text: texts.join('\n') };
+  // GR37: data parts are not posted (a channel carries text), but policies see and check them.
+  return { kind: 'text', text: texts.join('\n'), dataParts: dataPartsOf(answered) };
 }

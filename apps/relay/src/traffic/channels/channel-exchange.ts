@@ -5,12 +5,15 @@ import { RELAY_DATABASE } from '../../database/tokens';
 import { digestOf } from '../pipeline/hop-audit-events';
 import { CallTrace } from '../tracing/call-trace';
 import { HopPipeline } from '../pipeline/hop-pipeline';
-import { HopOutcome, PassTerms } from '../pipeline/hop.types';
+import { Hop, HopOutcome, PassTerms } from '../pipeline/hop.types';
 import { REFUSALS } from '../pipeline/refusal-codes';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { AiDisclosures, DisclosurePlan } from '../disclosure/ai-disclosures';
 import { disclosureTermsOf } from '../disclosure/disclosure-terms';
-import { ChannelAgent } from './channel-agent';
+import { AgentAnswer, ChannelAgent } from './channel-agent';
+import { SchemaValidator } from '../../validation/schema-validator';
+import { answerPartsValidation, declaredDataSchema } from '../../validation/a2a-validation';
+import { validationOf } from '../../validation/validation.types';
 import { ExpiringCache } from '../pipeline/expiring-cache';
 import { ChannelDirectory, ChannelRoute } from './channel-directory';
 import {
@@ -48,6 +51,7 @@ export class ChannelExchange {
     private readonly replies: ChannelReplies,
     private readonly events: ChannelEventsRepository,
     private readonly disclosures: AiDisclosures,
+    private readonly validator: SchemaValidator,
   ) {}
 
   async handle(row: ChannelEventRow): Promise<void> {
@@ -142,16 +146,30 @@ export class ChannelExchange {
         decisionId: failed.decisionId,
       });
     }
-    const response = {
-      ...channelHopOf(call, 'RESPONSE', { text: answer.text }),
-      disclosure: disclosure.input,
-    };
+    const response = this.answerHop(call, answer, disclosure);
     const replyTerms: PassTerms<Json> = {
       ...terms,
       resendDigest: holdDigest(row, 'RESPONSE'),
       applied: (d) => d.maskedMessage.json as Json,
     };
     return this.answered(call, row, await this.pipeline.pass(response, replyTerms), disclosure);
+  }
+
+  /** GR37: the answer's data parts beside its text, checked against the card's response schema. */
+  private answerHop(
+    call: ChannelCall,
+    answer: Extract<AgentAnswer, { kind: 'text' }>,
+    disclosure: DisclosurePlan,
+  ): Hop {
+    const { dataParts } = answer;
+    const json = { text: answer.text, ...(dataParts.length > 0 ? { parts: dataParts } : {}) };
+    const schema = declaredDataSchema(answer.card, 'RESPONSE');
+    const validation = validationOf(answerPartsValidation(dataParts, schema, this.validator.check));
+    return {
+      ...channelHopOf(call, 'RESPONSE', json),
+      disclosure: disclosure.input,
+      ...(validation ? { validation } : {}),
+    };
   }
 
   /** The agent's judged answer: posted, held (REPLY_HELD), or a notice in its place. */

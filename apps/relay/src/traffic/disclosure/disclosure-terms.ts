@@ -9,6 +9,14 @@ export const DEFAULT_DISCLOSURE_TEXT = 'You are talking to an AI agent, not a pe
 export const AI_DIGITAL_SOURCE_TYPE =
   'http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia';
 
+/** Methods whose answer is the agent speaking to the person (A2A 0.3 and 1.0 names). */
+export const SPEAKING_METHODS: ReadonlySet<string> = new Set([
+  'message/send',
+  'SendMessage',
+  'message/stream',
+  'SendStreamingMessage',
+]);
+
 /** What a delivery to a person carries: disclosure and marking as the tenant or channel set them. */
 export interface DisclosureTerms {
   mode: AiDisclosureMode;

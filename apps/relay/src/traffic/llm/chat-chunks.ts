@@ -5,7 +5,8 @@ import { EventSourceMessage } from 'eventsource-parser';
 import { SseWriter } from '../pipeline/sse-writer';
 import { TokenUsage, usageOf } from './chat-messages';
 import { LlmPathException } from './llm-path.exception';
-import { ChoiceBuffer, ToolCallParts } from './stream-window';
+import { MAX_COMPLETION_BYTES } from './llm-upstream';
+import { ChoiceBuffer, ToolCallParts, WholeText } from './stream-window';
 
 /** What the provider said of the whole stream, which the relay's own chunks repeat. */
 export interface StreamMeta {
@@ -18,7 +19,7 @@ export interface StreamMeta {
 /** The provider sent something that is not an OpenAI chat stream. */
 export class GarbledChatStream extends Error {}
 
-export type ChoiceState = ChoiceBuffer & { finishReason: unknown };
+export type ChoiceState = ChoiceBuffer & { finishReason: unknown; whole?: WholeText };
 
 /** T20: the provider's side, per-choice buffers of held-back text. */
 export class ProviderChunks {
@@ -28,6 +29,9 @@ export class ProviderChunks {
   isDone = false;
   /** When the oldest held-back text arrived: a window is due WINDOW_MS after. */
   windowStartedAt?: number;
+
+  /** `keepsWhole`: each choice's whole text is kept too, to be checked when the stream ends. */
+  constructor(private readonly keepsWhole = false) {}
 
   /** The buffers in choice order. */
   sorted(): ChoiceState[] {
@@ -69,6 +73,7 @@ export class ProviderChunks {
       pending: '',
       toolCalls: [],
       finishReason: null,
+      ...(this.keepsWhole ? { whole: { text: '', oversized: false, refused: false } } : {}),
     };
     this.choices.set(index, buffer);
     const delta = (choice.delta ?? {}) as Record<string, unknown>;
@@ -77,6 +82,9 @@ export class ProviderChunks {
         this.windowStartedAt ??= performance.now();
         buffer.pending += text;
       }
+    }
+    if (buffer.whole) {
+      keepWhole(buffer.whole, delta);
     }
     for (const part of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
       mergeToolCall(buffer.toolCalls, part as Record<string, unknown>);
@@ -163,6 +171,24 @@ export class AgentChunks {
     await this.open().data(JSON.stringify(payload));
   }
 }
+
+function keepWhole(whole: WholeText, delta: Record<string, unknown>): void {
+  if (typeof delta.refusal === 'string' && delta.refusal.length > 0) {
+    whole.refused = true;
+  }
+  if (typeof delta.content !== 'string' || whole.oversized) {
+    return;
+  }
+  if (whole.text.length + delta.content.length > MAX_WHOLE_CHARS) {
+    whole.oversized = true;
+    whole.text = '';
+    return;
+  }
+  whole.text += delta.content;
+}
+
+/** GR35: the longest streamed answer checked whole, as long as a whole answer may be (T20). */
+export const MAX_WHOLE_CHARS = MAX_COMPLETION_BYTES;
 
 function mergeToolCall(calls: ToolCallParts[], part: Record<string, unknown>): void {
   const index = typeof part.index === 'number' ? part.index : calls.length;

@@ -10,7 +10,14 @@ import { TokenUsage } from './chat-messages';
 import { AgentChunks, ChoiceState, GarbledChatStream, ProviderChunks } from './chat-chunks';
 import { LlmPathErrorCode, LlmPathException, openAiErrorOf } from './llm-path.exception';
 import { MAX_COMPLETION_BYTES } from './llm-upstream';
-import { ChoiceBuffer, maskedChoices, releasableEnd, windowCompletion } from './stream-window';
+import {
+  ChoiceBuffer,
+  WholeAnswer,
+  maskedChoices,
+  releasableEnd,
+  wholeAnswer,
+  windowCompletion,
+} from './stream-window';
 
 /** T20: after the first, a window closes at this much held-back text, or this long after it began. */
 export const WINDOW_CHARS = 64;
@@ -22,8 +29,18 @@ export type WindowVerdict =
   | { kind: 'refuse'; refusal: LlmPathException; action: Action; outcome: 'BLOCKED' | 'HELD' };
 
 export interface ChatStreamHooks {
-  /** Judges one window (a RESPONSE hop, audited before anything of it is written, T1). */
-  judge(window: unknown, text: string, windowNo: number): Promise<WindowVerdict>;
+  /**
+   * Judges one window (a RESPONSE hop, audited before anything of it is written, T1); the last
+   * window of a stream whose answer is checked whole gets the whole answer too (GR35).
+   */
+  judge(
+    window: unknown,
+    text: string,
+    windowNo: number,
+    whole?: WholeAnswer,
+  ): Promise<WindowVerdict>;
+  /** GR35: the request has schemas for the answer, so its whole text is kept and checked. */
+  checksWhole: boolean;
   /** D34, T20: the rest of the stream is read and held with the window. */
   hold(held: unknown, decision: HopDecision, decisionId: string): Promise<HeldVerdict>;
   /** Why the stream must stop now (a kill switch, a withdrawn subscription), if it must (T2). */
@@ -55,7 +72,7 @@ export class StreamFailedEarly extends Error {
  * reading waits for each judgement, so a fast provider makes larger windows, not more.
  */
 export class ChatStream {
-  private readonly provider = new ProviderChunks();
+  private readonly provider: ProviderChunks;
   private readonly agent: AgentChunks;
   private windows = 0;
   private action: Action = 'LOG';
@@ -68,6 +85,7 @@ export class ChatStream {
     private readonly hooks: ChatStreamHooks,
     private readonly agentWantsUsage: boolean,
   ) {
+    this.provider = new ProviderChunks(hooks.checksWhole);
     this.agent = new AgentChunks(start, this.provider.meta);
   }
 
@@ -138,12 +156,17 @@ export class ChatStream {
   /** Judges and releases a window when one is due; the result when the stream must end now. */
   private async flush(isFinal: boolean): Promise<ChatStreamResult | undefined> {
     const buffers = this.provider.sorted();
+    // GR35: the last window is where a stream is checked whole, even with nothing left to send.
+    const whole =
+      isFinal && this.hooks.checksWhole
+        ? wholeAnswer(this.provider.meta.model, buffers)
+        : undefined;
     if (this.heldFor) {
-      return isFinal ? this.holdTheRest(buffers, this.heldFor) : undefined;
+      return isFinal ? this.holdTheRest(buffers, this.heldFor, whole) : undefined;
     }
     const held = buffers.reduce((n, b) => n + b.pending.length, 0);
     const hasTools = isFinal && buffers.some((b) => b.toolCalls.length > 0);
-    if (held === 0 && !hasTools) {
+    if (held === 0 && !hasTools && !whole) {
       return undefined;
     }
     if (!isFinal && !this.isDue(buffers, held)) {
@@ -154,20 +177,7 @@ export class ChatStream {
       await this.agent.refuse(new LlmPathException(LlmPathErrorCode.KillSwitch, stop));
       return this.result('BLOCKED', stop);
     }
-    const window = windowCompletion(
-      this.provider.meta.model,
-      buffers.map((b) => ({
-        index: b.index,
-        content: b.pending,
-        toolCalls: isFinal ? b.toolCalls : [],
-      })),
-    );
-    this.windows += 1;
-    const verdict = await this.hooks.judge(
-      window,
-      buffers.map((b) => b.pending).join('\n'),
-      this.windows,
-    );
+    const { window, verdict } = await this.judgeWindow(buffers, isFinal, whole);
     if (verdict.kind === 'refuse') {
       return this.refused(verdict);
     }
@@ -178,6 +188,25 @@ export class ChatStream {
     }
     await this.release(buffers, verdict.decision, isFinal, window);
     return undefined;
+  }
+
+  private async judgeWindow(
+    buffers: ChoiceBuffer[],
+    isFinal: boolean,
+    whole: WholeAnswer | undefined,
+  ): Promise<{ window: { choices: unknown[] }; verdict: WindowVerdict }> {
+    const window = windowCompletion(
+      this.provider.meta.model,
+      buffers.map((b) => ({
+        index: b.index,
+        content: b.pending,
+        toolCalls: isFinal ? b.toolCalls : [],
+      })),
+    );
+    this.windows += 1;
+    const text = buffers.map((b) => b.pending).join('\n');
+    const verdict = await this.hooks.judge(window, text, this.windows, whole);
+    return { window, verdict };
   }
 
   private async refused(
@@ -242,18 +271,30 @@ export class ChatStream {
       : undefined;
   }
 
-  /** D34: held back plus the rest, held as one completion, masked as the window's decision says. */
+  /**
+   * D34: held back plus the rest, held as one completion, masked as the window's decision says.
+   * GR35: a stream checked whole has the rest judged with the check first; only a refusal of it
+   * counts (it is not held then), the hold stays the earlier window's.
+   */
   private async holdTheRest(
     buffers: ChoiceState[],
     { decision, decisionId }: { decision: HopDecision; decisionId: string },
+    whole?: WholeAnswer,
   ): Promise<ChatStreamResult | undefined> {
-    const whole = windowCompletion(
+    if (whole) {
+      const { verdict } = await this.judgeWindow(buffers, true, whole);
+      if (verdict.kind === 'refuse') {
+        return this.refused(verdict);
+      }
+      this.raise(verdict.decision.action);
+    }
+    const rest = windowCompletion(
       this.provider.meta.model,
       buffers.map((b) => ({ index: b.index, content: b.pending, toolCalls: b.toolCalls })),
     );
-    const held = maskedChoices(whole, decision.mask);
+    const held = maskedChoices(rest, decision.mask);
     const stored = {
-      ...whole,
+      ...rest,
       choices: held.map((c, i) => ({
         index: buffers[i].index,
         message: {

@@ -13,8 +13,14 @@ import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 import { decisionRefused, outcomeRefused } from './llm-refusals';
 import { ProviderFailure, providerFailureOf, providerLabel } from './llm-upstream';
 import { SchemaValidator } from '../../validation/schema-validator';
-import { llmAnswerValidation } from '../../validation/llm-validation';
-import { validationOf } from '../../validation/validation.types';
+import {
+  answerHasSchemas,
+  llmAnswerValidation,
+  streamedAnswerValidation,
+} from '../../validation/llm-validation';
+import { ValidationResult, validationOf } from '../../validation/validation.types';
+import { MAX_WHOLE_CHARS } from './chat-chunks';
+import { WholeAnswer } from './stream-window';
 
 /** T20, D34, T6: provider faults are audited as ERROR hops; the pipeline decides and holds. */
 @Injectable()
@@ -107,7 +113,7 @@ export class CompletionAnswers {
     { call, admitted, abort, started }: Attempt,
     { answered: { answer, provider }, record, headers, failOver }: Taken,
   ): LlmAnswer {
-    const hooks = this.hooksFor(call, provider, resendDigestOf(admitted.original));
+    const hooks = this.hooksFor(call, provider, admitted.original);
     return {
       kind: 'stream',
       headers,
@@ -175,17 +181,27 @@ export class CompletionAnswers {
     });
   }
 
+  private streamValidation(request: unknown, whole: WholeAnswer): ValidationResult[] {
+    const oversized = { choices: whole.oversized, limit: MAX_WHOLE_CHARS };
+    return streamedAnswerValidation(request, whole.completion, oversized, this.validator.check);
+  }
+
   /** A stream's windows judged (T20), held (D34) and watched (T2) through the pipeline. */
   private hooksFor(
     call: LlmCall,
     provider: LlmProviderRoute,
-    resendDigest: string,
+    request: Attempt['admitted']['original'],
   ): ChatStreamHooks {
+    const resendDigest = resendDigestOf(request);
     return {
-      judge: async (window, text, windowNo) => {
+      checksWhole: answerHasSchemas(request),
+      judge: async (window, text, windowNo, whole) => {
         const details = { llmProviderId: provider.id, streamWindow: windowNo };
+        const windowHop = hopOf(call, 'RESPONSE', { json: window, text }, details);
+        // GR35: the stream's last window carries the check of the answer it came to.
+        const validation = whole && validationOf(this.streamValidation(request, whole));
         const verdict = await this.pipeline.judge(
-          hopOf(call, 'RESPONSE', { json: window, text }, details),
+          validation ? { ...windowHop, validation } : windowHop,
         );
         await verdict.audited;
         const { decision, decisionId } = verdict;

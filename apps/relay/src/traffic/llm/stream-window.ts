@@ -15,6 +15,20 @@ export interface ChoiceBuffer {
   toolCalls: ToolCallParts[];
 }
 
+/** GR35: a choice's whole text, kept while it is no longer than the relay checks. */
+export interface WholeText {
+  text: string;
+  oversized: boolean;
+  refused: boolean;
+}
+
+/** GR35: the completion a stream came to, for the checks made when it ends. */
+export interface WholeAnswer {
+  completion: { choices: unknown[] };
+  /** Positions in `completion.choices` of the choices too long to have been kept. */
+  oversized: number[];
+}
+
 /** The end of the text up to and including its last whitespace: a word may still be growing. */
 function afterLastWhitespace(text: string): number {
   for (let i = text.length - 1; i >= 0; i -= 1) {
@@ -102,4 +116,29 @@ export function maskedChoices(
       ...(Array.isArray(toolCalls) ? { toolCalls } : {}),
     };
   });
+}
+
+/**
+ * GR35: the stream as one completion. A choice that streamed no text but a refusal or tool calls
+ * has `content: null`, as a whole answer would.
+ */
+export function wholeAnswer(
+  model: string | undefined,
+  choices: ReadonlyArray<{ index: number; whole?: WholeText; toolCalls: ToolCallParts[] }>,
+): WholeAnswer {
+  const completion = windowCompletion(
+    model,
+    choices.map((c) => ({ index: c.index, content: '', toolCalls: c.toolCalls })),
+  );
+  const oversized: number[] = [];
+  choices.forEach((c, i) => {
+    const whole = c.whole ?? { text: '', oversized: false, refused: false };
+    const { message } = completion.choices[i] as { message: Record<string, unknown> };
+    const isTextless = whole.text.length === 0 && (whole.refused || c.toolCalls.length > 0);
+    message.content = whole.oversized || isTextless ? null : whole.text;
+    if (whole.oversized) {
+      oversized.push(i);
+    }
+  });
+  return { completion, oversized };
 }

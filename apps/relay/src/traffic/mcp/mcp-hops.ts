@@ -21,6 +21,7 @@ import {
   withWarnings,
   withoutTools,
 } from './mcp-messages';
+import { McpToolRelist } from './mcp-tool-relist';
 import { McpToolWatch } from './mcp-tool-watch';
 import { SchemaValidator } from '../../validation/schema-validator';
 import { toolCallValidation } from '../../validation/mcp-validation';
@@ -47,6 +48,7 @@ export class McpHops {
     private readonly tools: McpToolWatch,
     private readonly validator: SchemaValidator,
     private readonly payments: X402Payments,
+    private readonly relists: McpToolRelist,
   ) {}
 
   /** D60: a request carrying a judged payment is one hop with `input.payment` (PY8). */
@@ -101,8 +103,10 @@ export class McpHops {
   ): Promise<JudgedMessage> {
     let shown = message;
     if (message.method === 'notifications/tools/list_changed') {
-      // GR21: the definitions (and schemas) cached for this server are read again.
+      // GR21: the definitions (and schemas) cached for this server are read again; GR38: the
+      // relay lists them itself, beside the notification's way to the agent.
       this.tools.forgetServer(call);
+      void this.relists.changed(call);
     }
     if (askedFor?.method === 'tools/list') {
       // D51: recorded as the server answered it; what toolDrift holds or blocks is not shown.

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 
 import { Injectable } from '@nestjs/common';
 
-import { DecisionInput } from '../../decisions/decision.types';
+import { decisionInputOf } from '../../decisions/decision-input';
 import { PolicyDecisionService } from '../../decisions/policy-decision.service';
 import { HitlHolds, HoldOutcome } from '../../hitl/hitl-holds.service';
 import { Durability } from '../../traffic-settings/traffic-settings.types';
@@ -106,7 +106,7 @@ export class HopPipeline {
     const tap = this.taps.tapOf(passed);
     const hop = tap ? tap.marked(passed) : passed;
     const started = performance.now();
-    const decided = await this.decisions.decide(inputOf(hop));
+    const decided = await this.decisions.decide(decisionInputOf(hop));
     // T86: what the relay imposes (a drifted tool, D51) joins the policies' decision.
     const decision = hop.imposed ? withImposed(decided, hop.imposed) : decided;
     const latencyMs = performance.now() - started;
@@ -289,32 +289,5 @@ function stillHeld<M>(
     request: outcome.request,
     retryAfterSeconds: outcome.retryAfterSeconds,
     audited: Promise.resolve(),
-  };
-}
-
-function inputOf(hop: Hop): DecisionInput {
-  return {
-    tenant: { id: hop.tenantId, ...(hop.tenantSlug ? { slug: hop.tenantSlug } : {}) },
-    protocol: hop.protocol,
-    direction: hop.direction,
-    source: hop.source,
-    sink: hop.sink,
-    ...(hop.user ? { user: hop.user } : {}),
-    ...(hop.virtualServer ? { virtualServer: hop.virtualServer } : {}),
-    ...(hop.method ? { method: hop.method } : {}),
-    ...(hop.tool
-      ? {
-          tool: {
-            name: hop.tool,
-            ...(hop.toolDefinition ? { definition: hop.toolDefinition } : {}),
-          },
-        }
-      : {}),
-    ...(hop.disclosure ? { disclosure: hop.disclosure } : {}),
-    ...(hop.payment ? { payment: hop.payment } : {}),
-    message: hop.message,
-    ...(hop.validation ? { validation: hop.validation } : {}),
-    correlationId: hop.correlationId,
-    time: new Date().toISOString(),
   };
 }
