@@ -56,7 +56,7 @@ export function searchStatement(
   if (text) {
     const query = `to_tsquery('english', ${bind(text)})`;
     conditions.push(`${a}.${source.document} @@ ${query}`);
-    rank = `ts_rank('${RANK_WEIGHTS}', ${a}.${source.document}, ${query}, 1)`;
+    rank = `ts_rank('${RANK_WEIGHTS}', ${a}.${source.document}, ${query}, 0)`;
   }
   const page = after
     ? `WHERE (-ranked.rank, ranked.${source.name}, ranked.${source.id}) > (-${bind(after.rank)}::real, ${bind(after.name)}::text, ${bind(after.id)}::uuid)`

@@ -83,7 +83,8 @@ export class CreateDiscoveryEntries1765400000000 implements MigrationInterface {
 }
 
 /**
- * DS3: the weights. A: the entry's own name; B: skill names and ids, tags, tool names; C: the
+ * DS3: the weights. A: the entry's own name and its skills' tags (the author's own keywords);
+ * B: skill names and ids, tool names; C: the
  * descriptions; D: the skills' examples. `discovery_card_document` and `discovery_card_facets`
  * take any A2A card, so a marketplace listing that exposes a card indexes the same way (DS9).
  */
@@ -96,11 +97,11 @@ function functions(s: string): string[] {
        WITH skill AS (
          SELECT x AS s FROM jsonb_array_elements(${s}.discovery_array(card -> 'skills')) x
           WHERE jsonb_typeof(x) = 'object')
-       SELECT setweight(to_tsvector('english', concat_ws(' ', name, card ->> 'name')), 'A')
+       SELECT setweight(to_tsvector('english', concat_ws(' ', name, card ->> 'name', (
+                SELECT string_agg(t, ' ') FROM skill,
+                  jsonb_array_elements_text(${s}.discovery_array(s -> 'tags')) t))), 'A')
            || setweight(to_tsvector('english', coalesce((
-                SELECT string_agg(concat_ws(' ', s ->> 'name', s ->> 'id', (
-                  SELECT string_agg(t, ' ')
-                    FROM jsonb_array_elements_text(${s}.discovery_array(s -> 'tags')) t)), ' ')
+                SELECT string_agg(concat_ws(' ', s ->> 'name', s ->> 'id'), ' ')
                   FROM skill), '')), 'B')
            || setweight(to_tsvector('english', concat_ws(' ', description, card ->> 'description',
                 (SELECT string_agg(s ->> 'description', ' ') FROM skill))), 'C')
