@@ -81,11 +81,11 @@ async function measure(
   await database.asSystem((tx) => tx.query('ANALYZE relay.discovery_entries, relay.agents'));
 
   const repository = new DiscoveryRepository();
-  const viewerId = catalogue.agents[0]!.id;
+  const viewerId = catalogue.agents[0].id;
   const admin: Viewer = { kind: 'ADMIN' };
   const agent: Viewer = { kind: 'AGENT', agentId: viewerId };
   let n = 0;
-  const nextQuery = (): DiscoveryFilters => catalogue.queries[n++ % catalogue.queries.length]!;
+  const nextQuery = (): DiscoveryFilters => catalogue.queries[n++ % catalogue.queries.length];
   const search = (viewer: Viewer, filters: () => DiscoveryFilters) => () =>
     database.inTenant(tenantId, (tx) =>
       repository.search(tx, tenantId, 'AGENT', viewer, filters(), 20),

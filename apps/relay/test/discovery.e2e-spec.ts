@@ -77,7 +77,7 @@ describe('discovery', () => {
   /** Registers an agent with this card (served by the test agent, fetched by the relay, D38). */
   async function agentWithCard(card: Json, visibility: string): Promise<string> {
     const agentId = await relay.agent();
-    upstream.card = { ...upstream.card, ...card } as A2aTestAgent['card'];
+    upstream.card = { ...upstream.card, ...card };
     const patched = await relay.call('PATCH', `/relay/v1/agents/${agentId}`, {
       agentCardUrl: upstream.cardUrl,
       visibility,
@@ -131,7 +131,7 @@ describe('discovery', () => {
         `/relay/a2a/${ids.translator}/.well-known/agent-card.json`,
       ),
     });
-    expect(found.body.items[0]!.score).toBeGreaterThan(0);
+    expect(found.body.items[0].score).toBeGreaterThan(0);
     expect(JSON.stringify(found.body)).not.toContain(upstream.cardUrl);
   });
 
@@ -317,9 +317,7 @@ describe('discovery', () => {
     const otherGet = await other.call(relay.app, 'GET', `/relay/v1/mcp-servers/${serverId}`);
 
     expect(namesOf(byTool.body)).toEqual([serverId]);
-    expect(byTool.body.items[0]!.tools).toEqual(
-      expect.arrayContaining(['echo', 'lookup_customer']),
-    );
+    expect(byTool.body.items[0].tools).toEqual(expect.arrayContaining(['echo', 'lookup_customer']));
     expect(namesOf(byText.body)).toEqual([serverId]);
     expect(namesOf(bySkill.body)).toEqual([serverId]);
     expect(namesOf(subscriber.body)).toEqual([serverId]);

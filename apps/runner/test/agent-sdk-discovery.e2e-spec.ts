@@ -32,7 +32,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('AgentDirectory search (%s
   /** An agent of the tenant whose card (served by the test agent) says what it can do. */
   async function agentWithCard(card: Record<string, unknown>, visibility: string): Promise<string> {
     const agent = await registerAgent(world);
-    upstream.card = { ...upstream.card, ...card } as A2aTestAgent['card'];
+    upstream.card = { ...upstream.card, ...card };
     await world.ok('PATCH', `/relay/v1/agents/${agent.id}`, {
       agentCardUrl: upstream.cardUrl,
       visibility,
@@ -92,7 +92,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('AgentDirectory search (%s
       skills: [expect.objectContaining({ id: 'translate-contracts' })],
       agentCardUrl: expect.stringContaining(`/relay/a2a/${translator}/.well-known/agent-card.json`),
     });
-    expect(byText.items[0]!.score).toBeGreaterThan(0);
+    expect(byText.items[0].score).toBeGreaterThan(0);
     expect(byTag.map((a) => a.agentId)).toEqual([translator]);
     expect(hidden.items).toEqual([]);
     expect(subscribed.items.map((a) => a.agentId)).toEqual([auditor]);
@@ -112,8 +112,8 @@ describe.each<PlatformMode>(['services', 'embedded'])('AgentDirectory search (%s
       .catch((error: unknown) => error);
 
     expect(found.items.map((s) => s.mcpServerId)).toEqual([serverId]);
-    expect(found.items[0]!.tools).toEqual(expect.arrayContaining(['echo', 'lookup_customer']));
-    expect(found.items[0]!.relayUrl).toContain(`/relay/mcp/${serverId}`);
+    expect(found.items[0].tools).toEqual(expect.arrayContaining(['echo', 'lookup_customer']));
+    expect(found.items[0].relayUrl).toContain(`/relay/mcp/${serverId}`);
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).statusCode).toBe(400);
   });
