@@ -10,6 +10,7 @@ import { HopTracingOptions } from './traffic/tracing/hop-tracer';
 import { relayDataSourceOptions } from './database/data-source';
 import { RELAY_DATABASE, RELAY_SERVICE } from './database/tokens';
 import { AgentsModule } from './agents/agents.module';
+import { DiscoveryModule } from './discovery/discovery.module';
 import { ChannelsModule } from './channels/channels.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { DecisionsModule } from './decisions/decisions.module';
@@ -89,6 +90,7 @@ export class RelayModule {
         TenantsModule,
         UsersModule,
         AgentsModule,
+        DiscoveryModule,
         McpServersModule,
         ChannelsModule,
         LlmGatewaysModule,

@@ -18,6 +18,8 @@ export * from './a2a/task-states';
 export * from './a2a/task-polling';
 export * from './a2a/a2a-client-factory';
 export * from './directory/agent-directory';
+export * from './directory/directory-search';
+export * from './models/discovery';
 export * from './webhooks/webhook-headers';
 export * from './webhooks/verify-webhook';
 export * from './webhooks/verify-push';

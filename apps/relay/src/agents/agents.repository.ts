@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AgentVisibility } from '@agp/contracts';
 import { date, iso, Row, str, text, Tx } from '@agp/database';
 
+import { visibleToSql } from '../discovery/visibility';
 import { missingOf, newerRevision } from '../projections/revisions';
 import { Agent, AgentIdentity, AgentMetadata } from './agent.types';
 
@@ -62,25 +63,36 @@ export class AgentsRepository {
     );
   }
 
-  async find(tx: Tx, tenantId: string, id: string): Promise<Agent | undefined> {
-    const rows: Row[] = await tx.query(`${SELECT} WHERE a.tenant_id = $1 AND a.id = $2`, [
-      tenantId,
-      id,
-    ]);
+  /** `viewer`: the agent whose token reads (DS8); null or absent reads every agent. */
+  async find(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    viewer: string | null = null,
+  ): Promise<Agent | undefined> {
+    const rows: Row[] = await tx.query(
+      `${SELECT} WHERE a.tenant_id = $1 AND a.id = $2 AND ${visibleToSql('a', '$3')}`,
+      [tenantId, id, viewer],
+    );
     return rows[0] ? toAgent(rows[0]) : undefined;
   }
 
   async list(
     tx: Tx,
     tenantId: string,
-    filter: { name?: string; visibility?: AgentVisibility },
+    filter: { name?: string; visibility?: AgentVisibility; viewer?: string | null },
     limit: number,
     offset: number,
   ): Promise<{ items: Agent[]; total: number }> {
-    const where = `a.tenant_id = $1 AND a.status <> 'DELETED' AND ($2::text IS NULL OR a.name ILIKE '%' || $2 || '%') AND ($3::text IS NULL OR a.visibility = $3)`;
-    const params = [tenantId, filter.name ?? null, filter.visibility ?? null];
+    const where = `a.tenant_id = $1 AND a.status <> 'DELETED' AND ($2::text IS NULL OR a.name ILIKE '%' || $2 || '%') AND ($3::text IS NULL OR a.visibility = $3) AND ${visibleToSql('a', '$4')}`;
+    const params = [
+      tenantId,
+      filter.name ?? null,
+      filter.visibility ?? null,
+      filter.viewer ?? null,
+    ];
     const rows: Row[] = await tx.query(
-      `${SELECT} WHERE ${where} ORDER BY a.name LIMIT $4 OFFSET $5`,
+      `${SELECT} WHERE ${where} ORDER BY a.name LIMIT $5 OFFSET $6`,
       [...params, limit, offset],
     );
     const [count] = await tx.query<Row[]>(

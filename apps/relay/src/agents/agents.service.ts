@@ -6,6 +6,7 @@ import { Page, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
 import { EgressOptions, checkEgressUrl } from '../common/egress-policy';
+import { registryViewerOf } from '../discovery/visibility';
 import { EGRESS_OPTIONS } from '../config/relay-config.module';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { CredentialCipher } from '../mcp-servers/credential-cipher';
@@ -38,7 +39,13 @@ export class AgentsService {
 
   async list(ctx: RequestContext, query: ListAgentsQueryDto): Promise<Page<AgentResponse>> {
     const { items, total } = await this.database.inTenant(ctx.tenantId, (tx) =>
-      this.agents.list(tx, ctx.tenantId, query, query.pageSize, pageOffset(query)),
+      this.agents.list(
+        tx,
+        ctx.tenantId,
+        { ...query, viewer: registryViewerOf(ctx) },
+        query.pageSize,
+        pageOffset(query),
+      ),
     );
     return pageOf(
       items.map((agent) => toAgentResponse(agent)),
@@ -50,7 +57,12 @@ export class AgentsService {
   async get(ctx: RequestContext, agentId: string): Promise<AgentResponse> {
     await this.identities.ensure(ctx.tenantId, { agents: [agentId] });
     return this.database.inTenant(ctx.tenantId, async (tx) =>
-      toAgentResponse(this.mustFind(await this.agents.find(tx, ctx.tenantId, agentId), agentId)),
+      toAgentResponse(
+        this.mustFind(
+          await this.agents.find(tx, ctx.tenantId, agentId, registryViewerOf(ctx)),
+          agentId,
+        ),
+      ),
     );
   }
 
@@ -76,7 +88,10 @@ export class AgentsService {
         : dto;
     await this.identities.ensure(ctx.tenantId, { agents: [agentId], users: [dto.ownerUserId] });
     return this.database.inTenant(ctx.tenantId, async (tx) => {
-      const agent = this.mustFind(await this.agents.find(tx, ctx.tenantId, agentId), agentId);
+      const agent = this.mustFind(
+        await this.agents.find(tx, ctx.tenantId, agentId, registryViewerOf(ctx)),
+        agentId,
+      );
       if (dto.ownerUserId && !(await this.users.find(tx, ctx.tenantId, dto.ownerUserId))) {
         throw new RegistryException(
           RegistryErrorCode.InvalidReference,

@@ -27,6 +27,7 @@ import { CreateDetectionPatterns1765370000000 } from './migrations/1765370000000
 import { AddVirtualMcpServers1765380000000 } from './migrations/1765380000000-AddVirtualMcpServers';
 import { AddChannelEventTrace1765390000000 } from './migrations/1765390000000-AddChannelEventTrace';
 import { AddEvaluationPackSchedules1765396000000 } from './migrations/1765396000000-AddEvaluationPackSchedules';
+import { CreateDiscoveryEntries1765400000000 } from './migrations/1765400000000-CreateDiscoveryEntries';
 import { CreateMarketplace1765410000000 } from './migrations/1765410000000-CreateMarketplace';
 import { AddX402Payments1765420000000 } from './migrations/1765420000000-AddX402Payments';
 import { CreateSpendTables1765430000000 } from './migrations/1765430000000-CreateSpendTables';
@@ -69,6 +70,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       AddVirtualMcpServers1765380000000,
       AddChannelEventTrace1765390000000,
       AddEvaluationPackSchedules1765396000000,
+      CreateDiscoveryEntries1765400000000,
       CreateMarketplace1765410000000,
       AddX402Payments1765420000000,
       CreateSpendTables1765430000000,

@@ -21,11 +21,13 @@ const catalog = upstreamCatalogProvider(
       credentialHeader: 'credential_header',
       timeoutMs: 'timeout_ms',
       members: 'members',
+      visibility: 'visibility',
     },
     integers: ['timeoutMs'],
     objects: ['members'],
     // D37: the sealed credential never leaves the repository; responses say only that one is set.
     writeOnly: ['credential'],
+    hasVisibility: true,
     defaults: { credentialHeader: DEFAULT_CREDENTIAL_HEADER },
   },
   {

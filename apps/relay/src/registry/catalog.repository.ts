@@ -1,5 +1,7 @@
 import { iso, Row, str, Tx } from '@agp/database';
 
+import { visibleToSql } from '../discovery/visibility';
+
 /** A catalog table of the registry: its name and its own columns (camelCase field → column). */
 export interface CatalogSpec {
   table: string;
@@ -10,6 +12,8 @@ export interface CatalogSpec {
   objects?: readonly string[];
   /** D26, D37: read back as `"********"`, so no stored value ever leaves the repository. */
   writeOnly?: readonly string[];
+  /** DS8: the table has `visibility`, so an agent's token sees only what discovery shows it. */
+  hasVisibility?: boolean;
   /** What a field reads as while its column is null. */
   defaults?: Readonly<Record<string, string>>;
 }
@@ -64,10 +68,16 @@ export class CatalogRepository {
     );
   }
 
-  async find(tx: Tx, tenantId: string, id: string): Promise<CatalogEntry | undefined> {
+  /** `viewer`: the agent whose token reads (DS8); null or absent reads every entry. */
+  async find(
+    tx: Tx,
+    tenantId: string,
+    id: string,
+    viewer: string | null = null,
+  ): Promise<CatalogEntry | undefined> {
     const rows: Row[] = await tx.query(
-      `SELECT * FROM relay.${this.spec.table} WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, id],
+      `SELECT * FROM relay.${this.spec.table} c WHERE tenant_id = $1 AND id = $2 AND ${this.visible('$3')}`,
+      [tenantId, id, viewer],
     );
     return rows[0] ? this.toEntry(rows[0]) : undefined;
   }
@@ -78,15 +88,16 @@ export class CatalogRepository {
     name: string | undefined,
     limit: number,
     offset: number,
+    viewer: string | null = null,
   ): Promise<{ items: CatalogEntry[]; total: number }> {
-    const where = `tenant_id = $1 AND ($2::text IS NULL OR name ILIKE '%' || $2 || '%')`;
+    const where = `tenant_id = $1 AND ($2::text IS NULL OR name ILIKE '%' || $2 || '%') AND ${this.visible('$3')}`;
     const rows: Row[] = await tx.query(
-      `SELECT * FROM relay.${this.spec.table} WHERE ${where} ORDER BY name LIMIT $3 OFFSET $4`,
-      [tenantId, name ?? null, limit, offset],
+      `SELECT * FROM relay.${this.spec.table} c WHERE ${where} ORDER BY name LIMIT $4 OFFSET $5`,
+      [tenantId, name ?? null, viewer, limit, offset],
     );
     const [count] = await tx.query<Row[]>(
-      `SELECT count(*)::int AS n FROM relay.${this.spec.table} WHERE ${where}`,
-      [tenantId, name ?? null],
+      `SELECT count(*)::int AS n FROM relay.${this.spec.table} c WHERE ${where}`,
+      [tenantId, name ?? null, viewer],
     );
     return { items: rows.map((r) => this.toEntry(r)), total: Number(count?.n ?? 0) };
   }
@@ -96,6 +107,10 @@ export class CatalogRepository {
       tenantId,
       id,
     ]);
+  }
+
+  private visible(param: string): string {
+    return this.spec.hasVisibility ? visibleToSql('c', param) : `(${param}::uuid IS NULL OR true)`;
   }
 
   private param(field: string, value: unknown): unknown {

@@ -7,6 +7,7 @@ import { Database, isUniqueViolation, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
+import { registryViewerOf } from '../discovery/visibility';
 import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
 import { CatalogEntry, CatalogRepository, WRITE_ONLY_MASK } from './catalog.repository';
 import { RegistryErrorCode, RegistryException } from './registry.exception';
@@ -60,14 +61,21 @@ export class CatalogService {
     query: PageQueryDto & { name?: string },
   ): Promise<Page<CatalogEntry>> {
     const { items, total } = await this.database.inTenant(ctx.tenantId, (tx) =>
-      this.repository.list(tx, ctx.tenantId, query.name, query.pageSize, pageOffset(query)),
+      this.repository.list(
+        tx,
+        ctx.tenantId,
+        query.name,
+        query.pageSize,
+        pageOffset(query),
+        registryViewerOf(ctx),
+      ),
     );
     return pageOf(items, total, query);
   }
 
   async get(ctx: RequestContext, id: string): Promise<CatalogEntry> {
     return this.database.inTenant(ctx.tenantId, async (tx) =>
-      this.mustFind(await this.repository.find(tx, ctx.tenantId, id), id),
+      this.mustFind(await this.repository.find(tx, ctx.tenantId, id, registryViewerOf(ctx)), id),
     );
   }
 
@@ -78,7 +86,10 @@ export class CatalogService {
   ): Promise<CatalogEntry> {
     return this.uniquely(typeof values.name === 'string' ? values.name : '', () =>
       this.database.inTenant(ctx.tenantId, async (tx) => {
-        const before = this.mustFind(await this.repository.find(tx, ctx.tenantId, id), id);
+        const before = this.mustFind(
+          await this.repository.find(tx, ctx.tenantId, id, registryViewerOf(ctx)),
+          id,
+        );
         const stored = (await this.options.prepare?.(tx, ctx.tenantId, values, before)) ?? values;
         await this.repository.update(tx, ctx.tenantId, id, stored);
         const entry = (await this.repository.find(tx, ctx.tenantId, id))!;
@@ -90,7 +101,10 @@ export class CatalogService {
 
   async remove(ctx: RequestContext, id: string): Promise<void> {
     await this.database.inTenant(ctx.tenantId, async (tx) => {
-      const entry = this.mustFind(await this.repository.find(tx, ctx.tenantId, id), id);
+      const entry = this.mustFind(
+        await this.repository.find(tx, ctx.tenantId, id, registryViewerOf(ctx)),
+        id,
+      );
       await this.options.beforeRemove?.(tx, ctx.tenantId, entry);
       await this.repository.delete(tx, ctx.tenantId, id);
       // D32: who may talk to an entry that is gone is gone with it.

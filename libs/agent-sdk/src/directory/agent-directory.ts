@@ -1,6 +1,7 @@
 import { AgentClient } from '../api/agent-client';
 import { readBody } from '../auth/token-provider';
 import { AgentInfo, LlmGatewaySubscription, McpServerInfo, Subscription } from '../models/models';
+import { DirectorySearch } from './directory-search';
 
 export const DIRECTORY_REFRESH_INTERVAL_MS = 60_000;
 
@@ -24,11 +25,18 @@ export class AgentDirectory {
   private readonly listeners = new Set<DirectoryListener>();
   private timer?: NodeJS.Timeout;
   private inFlight?: Promise<DirectorySnapshot>;
+  /**
+   * Finds agents and MCP servers by skill, tag, capability, media mode, tool or free text beyond
+   * the ones already subscribed to (D47, D59): `directory.search.agents({ q: 'translate' })`.
+   */
+  readonly search: DirectorySearch;
 
   constructor(
     private readonly client: AgentClient,
     private readonly intervalMs: number = DIRECTORY_REFRESH_INTERVAL_MS,
-  ) {}
+  ) {
+    this.search = new DirectorySearch(client);
+  }
 
   get snapshot(): DirectorySnapshot {
     return this.current;

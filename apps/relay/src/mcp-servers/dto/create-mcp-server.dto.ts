@@ -1,4 +1,6 @@
 import { Type } from 'class-transformer';
+import { AGENT_VISIBILITIES, AgentVisibility } from '@agp/contracts';
+import { isPresent } from '@agp/http';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -72,6 +74,11 @@ export class CreateMcpServerDto {
   @IsOptional()
   @IsCredentialHeader()
   credentialHeader?: string;
+
+  /** DS7: who may discover it; PRIVATE (its subscribers) unless said. Never null. */
+  @ValidateIf(isPresent)
+  @IsIn(AGENT_VISIBILITIES)
+  visibility?: AgentVisibility;
 
   /** How long the relay waits for the server's answer (D37, T6); null is not a timeout. */
   @IsTimeoutMs(MIN_TIMEOUT_MS, MAX_TIMEOUT_MS)
