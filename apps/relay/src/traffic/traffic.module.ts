@@ -64,7 +64,7 @@ import { RateLimiter } from './pipeline/rate-limiter';
 import { StreamWatch } from './pipeline/stream-watch';
 import { TrafficDirectory } from './pipeline/traffic-directory';
 import { TrafficGuard } from './pipeline/traffic-guard';
-import { PaymentGate, ReviewThresholdGate } from './payments/payment-gate';
+import { BudgetedPaymentGate, PaymentGate } from './payments/payment-gate';
 import { X402OffersRepository } from './payments/x402-offers.repository';
 import { X402Payments } from './payments/x402-payments';
 
@@ -132,7 +132,7 @@ import { X402Payments } from './payments/x402-payments';
     PersonDeliveries,
     X402OffersRepository,
     // payments.md PY11: the seam budgets take over; for now the review threshold alone.
-    { provide: PaymentGate, useClass: ReviewThresholdGate },
+    { provide: PaymentGate, useClass: BudgetedPaymentGate },
     X402Payments,
   ],
   exports: [

@@ -44,6 +44,10 @@ export async function readAnswer(
   if (answer.kind === 'empty') {
     return { status: answer.status, messages: [], headers };
   }
+  if (answer.kind === 'raw') {
+    // An x402 402 handed back as the payee sent it (D60): no JSON-RPC message was delivered.
+    return { status: answer.status, messages: [], headers };
+  }
   const reader = new StreamReader();
   const cancel = (): void => answer.cancel();
   signal.addEventListener('abort', cancel, { once: true });

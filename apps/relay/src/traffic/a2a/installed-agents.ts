@@ -117,6 +117,10 @@ export class InstalledAgents {
       // MK9: why the publisher's side refused is the publisher's; the installer learns only this.
       throw new A2aUpstreamFailure(502, `${a2aLabel(call)} is not available from its publisher`);
     }
+    if (answer.kind === 'raw') {
+      // D60: a payee's 402 crosses as it was sent; the installer's side hands it on.
+      return rawResponse(answer.status, answer.body, answer.headers);
+    }
     return answer.kind === 'json'
       ? jsonResponse(answer.status, answer.body)
       : streamResponse(answer, signal);
@@ -180,6 +184,19 @@ function jsonResponse(status: number, body: unknown): Dispatcher.ResponseData {
   return {
     statusCode: status,
     headers: { 'content-type': 'application/json', 'content-length': String(bytes.length) },
+    body: bodyOf(Readable.from([bytes])),
+  } as unknown as Dispatcher.ResponseData;
+}
+
+function rawResponse(
+  status: number,
+  body: string,
+  headers: Record<string, string>,
+): Dispatcher.ResponseData {
+  const bytes = Buffer.from(body, 'utf8');
+  return {
+    statusCode: status,
+    headers: { ...headers, 'content-length': String(bytes.length) },
     body: bodyOf(Readable.from([bytes])),
   } as unknown as Dispatcher.ResponseData;
 }

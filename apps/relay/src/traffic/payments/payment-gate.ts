@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
+import { BudgetReservation } from '../../spend/budget-verdict';
+import { SpendMeter } from '../../spend/spend-meter.service';
 import { PaymentTerms } from '../pipeline/payment-events';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { isAbove } from './payment-amounts';
@@ -16,8 +18,8 @@ export interface PaymentGateQuery {
 
 /** ALLOW goes on; REVIEW waits for a person (D34); REFUSE never reaches the payee. */
 export type PaymentGateAnswer =
-  | { kind: 'ALLOW' }
-  | { kind: 'REVIEW'; reason: string }
+  | { kind: 'ALLOW'; reservation?: BudgetReservation }
+  | { kind: 'REVIEW'; reason: string; reservation?: BudgetReservation }
   | { kind: 'REFUSE'; reason: 'budget'; text: string; budgetId?: string };
 
 /** PY11: the one seam every payment passes before it is forwarded. */
@@ -25,14 +27,36 @@ export abstract class PaymentGate {
   abstract check(query: PaymentGateQuery): Promise<PaymentGateAnswer>;
 }
 
-/** D60: payments above the tenant's `paymentReviewThreshold` wait for a person. */
+/**
+ * D60, spend.md SP8: a payment is checked against the TENANT, AGENT and SUBSCRIPTION budgets and
+ * reserved (a hard limit refuses it before the payee sees it); then a payment above the tenant's
+ * `paymentReviewThreshold` waits for a person, its reservation kept until it settles or is refused.
+ */
 @Injectable()
-export class ReviewThresholdGate extends PaymentGate {
-  constructor(private readonly directory: TrafficDirectory) {
+export class BudgetedPaymentGate extends PaymentGate {
+  constructor(
+    private readonly directory: TrafficDirectory,
+    private readonly spend: SpendMeter,
+  ) {
     super();
   }
 
   async check(query: PaymentGateQuery): Promise<PaymentGateAnswer> {
+    const verdict = await this.spend.checkPayment(
+      query.tenantId,
+      query.agentId,
+      query.subscriptionId,
+      query.payment.amountUsd,
+    );
+    if (verdict.kind === 'EXCEEDED') {
+      return {
+        kind: 'REFUSE',
+        reason: 'budget',
+        text: verdict.reason,
+        budgetId: verdict.budget.id,
+      };
+    }
+    const reservation = verdict.reservation ? { reservation: verdict.reservation } : {};
     const { paymentReviewThreshold } = await this.directory.settings(query.tenantId);
     if (
       paymentReviewThreshold !== null &&
@@ -41,8 +65,9 @@ export class ReviewThresholdGate extends PaymentGate {
       return {
         kind: 'REVIEW',
         reason: `payment of ${query.payment.amountUsd} USD to ${query.payment.payTo} is above the review threshold of ${paymentReviewThreshold} USD`,
+        ...reservation,
       };
     }
-    return { kind: 'ALLOW' };
+    return { kind: 'ALLOW', ...reservation };
   }
 }

@@ -1,11 +1,20 @@
+import { randomUUID } from 'node:crypto';
+
 import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
 
 import { PaymentInput } from '../../decisions/decision.types';
 import { RELAY_DATABASE } from '../../database/tokens';
+import { BudgetReservation } from '../../spend/budget-verdict';
+import { SpendMeter } from '../../spend/spend-meter.service';
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { HopOutcome } from '../pipeline/hop.types';
-import { PaymentParties, PaymentRejection, PaymentTerms } from '../pipeline/payment-events';
+import {
+  PaymentParties,
+  PaymentRejection,
+  PaymentTerms,
+  paymentEvent,
+} from '../pipeline/payment-events';
 import { RefusalAnswer } from '../pipeline/refusal-answers';
 import { REFUSALS, Refusal } from '../pipeline/refusal-codes';
 import { PaymentGate } from './payment-gate';
@@ -41,6 +50,8 @@ export interface JudgedPayment {
   input: PaymentInput;
   /** PY6, PY11: the gate's reason to hold it for a person. */
   review?: string;
+  /** SP8: what the budgets reserved for it, settled into the ledger or given back. */
+  reservation?: BudgetReservation;
 }
 
 /** A payment refused before any policy ran: already recorded as X402_PAYMENT_REJECTED. */
@@ -60,6 +71,7 @@ export class X402Payments {
     private readonly offers: X402OffersRepository,
     private readonly pipeline: HopPipeline,
     private readonly gate: PaymentGate,
+    private readonly spend: SpendMeter,
   ) {}
 
   /**
@@ -77,6 +89,7 @@ export class X402Payments {
       this.offers.keep(tx, keyOf(call), required, new Date(Date.now() + seconds * 1000)),
     );
     if (forwarded) {
+      await this.spend.release(forwarded.reservation);
       await this.pipeline.recordPayment(call, {
         type: 'X402_PAYMENT_REJECTED',
         payment: forwarded.payment,
@@ -150,11 +163,13 @@ export class X402Payments {
       ...(call.subscriptionId ? { subscriptionId: call.subscriptionId } : {}),
       payment,
     });
+    const reserved =
+      gate.kind !== 'REFUSE' && gate.reservation ? { reservation: gate.reservation } : {};
     switch (gate.kind) {
       case 'ALLOW':
-        return judged;
+        return { ...judged, ...reserved };
       case 'REVIEW':
-        return { ...judged, review: gate.reason };
+        return { ...judged, ...reserved, review: gate.reason };
       case 'REFUSE':
         return this.refuse(call, gate.reason, gate.text, payment, REFUSALS.budgetExceeded, {
           ...(gate.budgetId ? { budgetId: gate.budgetId } : {}),
@@ -180,6 +195,7 @@ export class X402Payments {
     const reason: PaymentRejection = outcome.cause === 'DECISION' ? 'policy' : 'reviewer';
     const decisionId = outcome.answer.data.decisionId;
     await outcome.audited;
+    await this.spend.release(judged.reservation);
     await this.pipeline.recordPayment(call, {
       type: 'X402_PAYMENT_REJECTED',
       payment: judged.payment,
@@ -212,14 +228,41 @@ export class X402Payments {
   ): Promise<Settlement | undefined> {
     const settlement = settlementOf(headers);
     if (settlement?.success) {
-      await this.pipeline.recordPayment(call, {
+      const paid = withSettledAmount(judged.payment, settlement, judged.decimals);
+      const event = paymentEvent(call, {
         type: 'X402_PAYMENT_SUCCESS',
-        payment: withSettledAmount(judged.payment, settlement, judged.decimals),
+        payment: paid,
         ...(settlement.transaction ? { transaction: settlement.transaction } : {}),
         ...(settlement.payer ? { payer: settlement.payer } : {}),
       });
+      // SP12: the settled amount in the ledger, its reservation given back; a soft limit it
+      // reached is named on the event, which the audit service raises as an alert (SP11).
+      const alerts = await this.spend.recordPayment(
+        {
+          id: randomUUID(),
+          subject: {
+            tenantId: call.tenantId,
+            agentId: call.payer.id,
+            ...(call.subscriptionId ? { subscriptionId: call.subscriptionId } : {}),
+          },
+          payee: {
+            type: call.payee.type,
+            id: call.payee.id,
+            ...(call.payee.name ? { label: call.payee.name } : {}),
+          },
+          payment: paid,
+          correlationId: call.correlationId,
+          eventId: event.id,
+        },
+        judged.reservation,
+      );
+      if (alerts.length > 0) {
+        event.data.details = { ...event.data.details, budgetAlerts: alerts };
+      }
+      await this.pipeline.recordPaymentEvent(event);
       return settlement;
     }
+    await this.spend.release(judged.reservation);
     await this.pipeline.recordPayment(call, {
       type: 'X402_PAYMENT_REJECTED',
       payment: judged.payment,
@@ -233,7 +276,8 @@ export class X402Payments {
   }
 
   /** PY13: no settlement answer came back (the payee failed, or never answered). */
-  unsettled(call: PaymentCall, judged: JudgedPayment, text: string): Promise<void> {
+  async unsettled(call: PaymentCall, judged: JudgedPayment, text: string): Promise<void> {
+    await this.spend.release(judged.reservation);
     return this.pipeline.recordPayment(call, {
       type: 'X402_PAYMENT_REJECTED',
       payment: judged.payment,

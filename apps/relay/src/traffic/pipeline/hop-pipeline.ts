@@ -14,7 +14,7 @@ import { HopAuditor } from './hop-auditor';
 import { withImposed } from './imposed-decision';
 import { Hop, HopOutcome, HopVerdict, PassTerms, Refusal, ReleaseOutcome } from './hop.types';
 import { LlmProviderRoute } from './llm-route';
-import { PaymentParties, PaymentRecord, paymentEvent } from './payment-events';
+import { PaymentEvent, PaymentParties, PaymentRecord, paymentEvent } from './payment-events';
 import { decisionRefusal, holdRefusal } from './refusal-answers';
 import { REFUSALS } from './refusal-codes';
 import { ShadowObserver } from './shadow-observer';
@@ -245,7 +245,12 @@ export class HopPipeline {
 
   /** D48: an X402_* event (payments.md PY10), committed with the hops' group commit. */
   recordPayment(parties: PaymentParties, record: PaymentRecord): Promise<void> {
-    return this.auditor.record([paymentEvent(parties, record)]);
+    return this.recordPaymentEvent(paymentEvent(parties, record));
+  }
+
+  /** An X402_* event built by the caller (one whose id the spend ledger names, SP12). */
+  recordPaymentEvent(event: PaymentEvent): Promise<void> {
+    return this.auditor.record([event]);
   }
 
   private async refuseAll(hops: Hop[], refusal: Refusal): Promise<string | undefined> {

@@ -4,7 +4,7 @@ import { buildEvent } from '@agp/messaging';
 import { EndpointRef, PaymentTerms } from '../../decisions/decision.types';
 import { CallTrace } from '../tracing/call-trace';
 
-type PaymentEvent = EventEnvelope<AuditEventType, AuditableEventData>;
+export type PaymentEvent = EventEnvelope<AuditEventType, AuditableEventData>;
 
 export type { PaymentTerms };
 
