@@ -228,6 +228,46 @@ describe.each<PlatformMode>(['embedded', 'services'])(
       expectNoPayload(trace, sut.sent);
     });
 
+    it('should settle a payment into the spend ledger and refuse one over the agent’s hard budget before it reaches the payee', async () => {
+      const caller = await world.agent();
+      const targetId = await paidTarget(caller, 'cheap');
+      const budget = await world.ok<{ id: string }>('POST', '/relay/v1/budgets', {
+        scope: 'AGENT',
+        targetId: caller.id,
+        period: 'DAY',
+        unit: 'USD',
+        hardLimit: '0.015',
+      });
+      const first = randomUUID();
+      const paid = await payingAgent(caller, first).send(targetId, 'pay once');
+      expect(paid.status).toBe(200);
+      await paymentEvents(first, 'X402_PAYMENT_SUCCESS');
+      const correlationId = randomUUID();
+      const sut = payingAgent(caller, correlationId);
+      const reachedBefore = agent.paidRequests.length;
+
+      const answer = await sut.send(targetId, 'pay again');
+
+      expect(answer.body).toMatchObject({
+        error: { code: -31006, data: { agpCode: 'budget_exceeded' } },
+      });
+      expect(agent.paidRequests.length).toBe(reachedBefore);
+      const trace = await paymentEvents(correlationId, 'X402_PAYMENT_REJECTED');
+      expect(typesOf(trace)).not.toContain('X402_PAYMENT_ATTEMPT');
+      expect(trace.find((e) => e.eventType === 'X402_PAYMENT_REJECTED')!.details).toMatchObject({
+        reason: 'budget',
+        payment: { amountUsd: '0.01' },
+      });
+      // SP12: the settled payment is in the ledger beside LLM costs, once.
+      const spend = await world.ok<Json>(
+        'GET',
+        `/relay/v1/spend?agentId=${caller.id}&groupBy=payee`,
+      );
+      expect(spend.totals).toMatchObject({ paymentsUsd: '0.01' });
+      expect(budget.id).toEqual(expect.any(String));
+      expectNoPayload(trace, sut.sent);
+    });
+
     it('should refuse a payment a policy blocks on input.payment before it reaches the payee', async () => {
       const caller = await world.agent();
       await world.bindToAgent(
