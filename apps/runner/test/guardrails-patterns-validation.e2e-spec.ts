@@ -397,9 +397,9 @@ describe('tenant pattern sets and schema validation', () => {
       });
       const passed = await world.trace(valid, hopsChecked(1));
       expect(ofType(passed, 'VALIDATION_RESULT')).toEqual([]);
-      expect(
-        validatedHops(passed).map((e) => [direction(e), validationOf(e).valid]),
-      ).toEqual([['REQUEST', true]]);
+      expect(validatedHops(passed).map((e) => [direction(e), validationOf(e).valid])).toEqual([
+        ['REQUEST', true],
+      ]);
     });
 
     it("should check an LLM answer against the request's response_format schema", async () => {

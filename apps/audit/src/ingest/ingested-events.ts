@@ -10,8 +10,7 @@ export type IngestedEventsObserver = (tx: Tx, envelopes: AuditEnvelope[]) => Pro
 
 /** Which events an observer hears: a list of types (A29), or any test of an event (A32). */
 export type IngestedEventsFilter =
-  | readonly AuditEventType[]
-  | ((envelope: AuditEnvelope) => boolean);
+  readonly AuditEventType[] | ((envelope: AuditEnvelope) => boolean);
 
 interface Observer {
   name: string;

@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 
 /**
- * BENCH_STATEMENTS=1 (R46): preloaded into each service the bench starts (`--require`), it counts
+ * BENCH_STATEMENTS=1 (relay.md R38): preloaded into each service the bench starts (`--require`), it counts
  * the statements the process sends through `pg` by their first words and writes the counts to
  * `BENCH_STATEMENTS_FILE` every 200 ms, so a row reads statements per call like its CPU.
  */
@@ -23,7 +23,11 @@ if (out) {
     counts[key] = (counts[key] ?? 0) + 1;
     return original.apply(this, args);
   } as typeof Client.prototype.query;
-  const flush = (): void => writeFileSync(out, JSON.stringify(counts));
+  // Written aside and renamed, so the bench never reads half a file.
+  const flush = (): void => {
+    writeFileSync(`${out}.tmp`, JSON.stringify(counts));
+    renameSync(`${out}.tmp`, out);
+  };
   setInterval(flush, 200).unref();
   process.on('exit', flush);
 }

@@ -30,7 +30,7 @@ export class ProcessCpu {
     return { processes, postgres: await this.postgres.read(), statements };
   }
 
-  /** Statements per call of each process between two readings, the most frequent first (R46). */
+  /** Statements per call of each process between two readings, the most frequent first (R38). */
   static statementsPerCall(before: CpuReading, after: CpuReading, calls: number): string[] {
     const lines: string[] = [];
     for (const [name, counts] of Object.entries(after.statements)) {

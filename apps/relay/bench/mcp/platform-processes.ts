@@ -46,7 +46,9 @@ export async function startService(
       ...((process.env.BENCH_CPU_PROFILE ?? '').split(',').includes(app)
         ? ['--cpu-prof', '--cpu-prof-dir=bench-profiles']
         : []),
-      ...(statementsFile ? ['--require', join(__dirname, '..', 'floor', 'count-statements.js')] : []),
+      ...(statementsFile
+        ? ['--require', join(__dirname, '..', 'floor', 'count-statements.js')]
+        : []),
       entry,
     ],
     {
@@ -65,7 +67,10 @@ export async function startService(
   return { name: app, url, child, inspectPort, statementsFile };
 }
 
-/** Waits up to 120 s for `readyUrl` to answer 2xx; throws with the process's stderr otherwise. */
+/**
+ * Waits up to BENCH_READY_SECONDS (300 by default: the one process migrates PGlite, minutes on a
+ * loaded machine) for `readyUrl` to answer 2xx; throws with the process's stderr otherwise.
+ */
 export async function waitUntilAnswering(
   name: string,
   child: ChildProcess,
@@ -75,7 +80,8 @@ export async function waitUntilAnswering(
   child.stderr?.on('data', (chunk: Buffer) => {
     errors = (errors + chunk.toString()).slice(-4_000);
   });
-  for (let attempt = 0; attempt < 1_200; attempt += 1) {
+  const deadline = Date.now() + Number(process.env.BENCH_READY_SECONDS ?? 300) * 1000;
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       throw new Error(`${name} exited with ${child.exitCode}: ${errors}`);
     }
