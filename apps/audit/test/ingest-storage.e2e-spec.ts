@@ -180,6 +180,25 @@ describe('audit ingest storage', () => {
     expect(await stored(tenantId)).toHaveLength(3);
   });
 
+  it('should hand an observer with a test of events only those it accepts, and skip a batch of none (A32)', async () => {
+    const tenantId = randomUUID();
+    const heard: string[][] = [];
+    app.get(IngestedEvents).observe(
+      'test-tested-observer',
+      async (_tx, envelopes) => {
+        heard.push(envelopes.filter((e) => e.tenantId === tenantId).map((e) => e.data.summary!));
+      },
+      (envelope) => envelope.tenantId === tenantId && envelope.data.summary === 'kept',
+    );
+    const kept = auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: 'kept' });
+    const other = auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: 'other' });
+    await app.get(IngestService).ingest([kept, other]);
+    await app.get(IngestService).ingest([auditEnvelope(tenantId, 'COMMUNICATION_AUDIT')]);
+
+    expect(heard).toEqual([['kept']]);
+    expect(await stored(tenantId)).toHaveLength(3);
+  });
+
   it('should store a late event when another replica dropped the partition of its day meanwhile', async () => {
     const tenantId = randomUUID();
     const day = dayStart(new Date(Date.now() - 5 * 86_400_000));

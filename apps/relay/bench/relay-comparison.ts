@@ -139,12 +139,14 @@ export async function compareThroughRelay<C extends ComparedClient>(
       // The audit trail finishes what the calls sent it before the CPU is read again.
       await new Promise((resolve) => setTimeout(resolve, 2_000));
     }
-    const perCall = ProcessCpu.perCall(before, await cpu.read(), rate * rateSeconds);
+    const after = await cpu.read();
+    const perCall = ProcessCpu.perCall(before, after, rate * rateSeconds);
     cpuOf.set(row, perCall);
     cpuLines.push(
       `- ${row.label}: ${Object.entries(perCall)
         .map(([name, us]) => `${name} ${us} µs`)
         .join(', ')}`,
+      ...ProcessCpu.statementsPerCall(before, after, rate * rateSeconds),
     );
   }
   const inLoop = new Map<ComparedRow<C>, Measurement>();

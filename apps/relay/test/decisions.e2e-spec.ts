@@ -415,6 +415,14 @@ describe('policy decisions', () => {
 
   it('should drop the cache on another replica when a tenant pattern changes there, and not for other administrative changes (GR17)', async () => {
     const caller = await tenant();
+    const request = hop({ type: 'AGENT', id: randomUUID() }, server, 'TCK-123456');
+    const onReplica = async () =>
+      (await caller.call(replica, 'POST', '/relay/v1/policy-decisions', request)).body;
+    const replicaCache = replica.get(DecisionCache);
+    // The tenant is cached on the replica first, so each of the setup's own three POLICY_LIFECYCLE
+    // events counts there: the drops are sampled once all three were heard, never before one is.
+    await onReplica();
+    const beforeSetup = replicaCache.invalidationCount(caller.tenantId);
     await bind(
       caller,
       `package acme.tickets
@@ -423,10 +431,9 @@ import rego.v1
 
 decision := {"action": "WARN", "reasons": [f.type | some f in agp.detect.patterns(input.message.text, "tickets")]}`,
     );
-    const request = hop({ type: 'AGENT', id: randomUUID() }, server, 'TCK-123456');
-    const onReplica = async () =>
-      (await caller.call(replica, 'POST', '/relay/v1/policy-decisions', request)).body;
-    const replicaCache = replica.get(DecisionCache);
+    await eventually(() =>
+      expect(replicaCache.invalidationCount(caller.tenantId)).toBe(beforeSetup + 3),
+    );
     expect((await onReplica()).reasons).toEqual([]);
     const drops = replicaCache.invalidationCount(caller.tenantId);
 

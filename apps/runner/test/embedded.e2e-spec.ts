@@ -186,11 +186,13 @@ describe('embedded one-process platform', () => {
         expect(found.items.filter((e) => e.details?.toolName === 'echo')).toHaveLength(2);
         return found;
       });
-      // Both hops, and the check of the call's arguments against the tool's schema (GR24).
+      // Both hops; the call's arguments passed the tool's schema, recorded on its hop (GR31).
       expect([...new Set(trace.items.map((e) => e.eventType))].sort()).toEqual([
         'COMMUNICATION_AUDIT',
-        'VALIDATION_RESULT',
       ]);
+      expect(
+        trace.items.map((e) => (e.details as { validation?: { valid: boolean } }).validation),
+      ).toContainEqual(expect.objectContaining({ valid: true }));
       const [told] = await eventually(() => {
         const got = receiver.of('embedded').filter((r) => r.body.type === 'SUBSCRIPTION_CHANGED');
         expect(got).toHaveLength(1);

@@ -70,7 +70,15 @@ const validationOf = (event: Json): Json => (event.details as Json).validation a
 /** GR24: the hop's COMMUNICATION_AUDIT event, which a VALIDATION_RESULT names. */
 const decidedHop = (trace: Json[], checked: Json): Json | undefined =>
   trace.find((e) => e.id === (checked.details as Json).hopEventId);
-/** A trace holding `count` VALIDATION_RESULT events and the hop event each names. */
+/** GR31: the hops of a trace whose values were checked against a schema, valid or not. */
+const validatedHops = (items: Json[]): Json[] =>
+  ofType(items, 'COMMUNICATION_AUDIT').filter((e) => validationOf(e) !== undefined);
+/** A trace holding `count` hop events with their checks (GR31). */
+const hopsChecked =
+  (count: number) =>
+  (items: Json[]): boolean =>
+    validatedHops(items).length >= count;
+/** A trace holding `count` VALIDATION_RESULT events (failed checks) and the hop event each names. */
 const checkedHops =
   (count: number) =>
   (items: Json[]): boolean => {
@@ -82,7 +90,7 @@ const checkedHops =
  * Issue 36 items 3 and 4 on the MCP, A2A and LLM paths: tenant pattern sets (D53) through the
  * decision cache into `agp.detect.patterns`, recorded as REGEX_DETECTION with types and counts;
  * tool arguments, structured content, A2A data parts and LLM answers checked against their
- * schemas as `input.validation` and VALIDATION_RESULT.
+ * schemas as `input.validation`, on the hop's event, and VALIDATION_RESULT when one fails (GR31).
  */
 describe('tenant pattern sets and schema validation', () => {
   let platform: McpPlatform;
@@ -296,6 +304,7 @@ describe('tenant pattern sets and schema validation', () => {
         eventType: 'COMMUNICATION_AUDIT',
         action: 'BLOCK',
       });
+      expect(validationOf(decidedHop(trace, event)!)).toEqual(validationOf(event));
       expect(validationOf(event)).toEqual({
         valid: false,
         results: [
@@ -323,10 +332,12 @@ describe('tenant pattern sets and schema validation', () => {
       } finally {
         await sut.close();
       }
-      const trace = await world.trace(correlationId, checkedHops(2));
-      const results = ofType(trace, 'VALIDATION_RESULT').map((e) => [
+      const trace = await world.trace(correlationId, hopsChecked(2));
+      // GR31: passing checks ride on the hops' own events, without a VALIDATION_RESULT.
+      expect(ofType(trace, 'VALIDATION_RESULT')).toEqual([]);
+      const results = validatedHops(trace).map((e) => [
         direction(e),
-        decidedHop(trace, e)?.action,
+        e.action,
         (validationOf(e).results as Json[]).map((r) => [r.target, r.valid]),
       ]);
       expect(results.sort()).toEqual([
@@ -399,10 +410,11 @@ describe('tenant pattern sets and schema validation', () => {
           }),
         ],
       });
-      const passed = await world.trace(valid, checkedHops(1));
-      expect(
-        ofType(passed, 'VALIDATION_RESULT').map((e) => [direction(e), validationOf(e).valid]),
-      ).toEqual([['REQUEST', true]]);
+      const passed = await world.trace(valid, hopsChecked(1));
+      expect(ofType(passed, 'VALIDATION_RESULT')).toEqual([]);
+      expect(validatedHops(passed).map((e) => [direction(e), validationOf(e).valid])).toEqual([
+        ['REQUEST', true],
+      ]);
     });
 
     it("should prepare a dry run's input as a live hop's: tool definition, validation, disclosure (GR36)", async () => {
@@ -524,8 +536,9 @@ describe('tenant pattern sets and schema validation', () => {
       await expect(ask(partial, 'the order please')).rejects.toThrow(/invalid: LLM_RESPONSE/);
 
       expect(answered.choices[0].message.content).toBe('{"sku":"a-1","qty":2}');
-      const good = await world.trace(complete, checkedHops(1));
-      expect(validationOf(ofType(good, 'VALIDATION_RESULT')[0])).toEqual({
+      const good = await world.trace(complete, hopsChecked(1));
+      expect(ofType(good, 'VALIDATION_RESULT')).toEqual([]);
+      expect(validationOf(validatedHops(good)[0])).toEqual({
         valid: true,
         results: [
           {

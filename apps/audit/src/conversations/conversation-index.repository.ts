@@ -13,13 +13,15 @@ export class ConversationIndexRepository {
     this.schema = database.schema;
   }
 
-  /** CV5: one writer per tenant at a time, so two replicas never split one conversation. */
+  /**
+   * CV5: one writer per tenant at a time, so two replicas never split one conversation. One
+   * statement for every tenant of the batch, the locks taken in the array's (sorted) order.
+   */
   async lockTenants(tx: Tx, tenantIds: string[]): Promise<void> {
-    for (const tenantId of [...tenantIds].sort()) {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 44))`, [
-        `conversations:${tenantId}`,
-      ]);
-    }
+    await tx.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended(t, 44)) FROM unnest($1::text[]) AS t`,
+      [[...tenantIds].sort().map((tenantId) => `conversations:${tenantId}`)],
+    );
   }
 
   async knownKeys(tx: Tx, tenantIds: string[], keys: string[]): Promise<Map<string, string>> {
@@ -31,27 +33,53 @@ export class ConversationIndexRepository {
     return new Map(rows.map((r) => [mapKey(r.tenant_id, r.key), r.conversation_id]));
   }
 
+  /**
+   * A31: the whole batch in one statement, whatever its number of conversations: the new keys,
+   * each conversation merged into its stored row, its parties with the merged start, its hops.
+   */
   async save(tx: Tx, grouping: Grouping): Promise<void> {
-    if (grouping.newKeys.length > 0) {
-      await tx.query(
-        `INSERT INTO ${this.schema}.conversation_keys (tenant_id, key, conversation_id)
-         SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[]) ON CONFLICT DO NOTHING`,
-        [
-          grouping.newKeys.map((k) => k.tenantId),
-          grouping.newKeys.map((k) => k.key),
-          grouping.newKeys.map((k) => k.conversationId),
-        ],
-      );
-    }
-    for (const delta of grouping.conversations) {
-      await this.merge(tx, delta);
-    }
-    const hops = grouping.hops;
+    const { newKeys, hops } = grouping;
     await tx.query(
-      `INSERT INTO ${this.schema}.conversation_hops (tenant_id, conversation_id, occurred_at, event_id, family)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::uuid[], $5::text[])
+      `WITH new_keys AS (
+         INSERT INTO ${this.schema}.conversation_keys (tenant_id, key, conversation_id)
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[]) ON CONFLICT DO NOTHING
+       ), deltas AS (
+         SELECT * FROM jsonb_to_recordset($4::jsonb) AS d(tenant_id uuid, id uuid, key_kind text, key text,
+           started_at timestamptz, last_at timestamptz, hop_count integer, protocols text[], agent_ids text[],
+           user_ids text[], channel_ids text[], mcp_server_ids text[], has_agent_hops boolean,
+           has_mcp_hops boolean, parties text[])
+       ), merged AS (
+         INSERT INTO ${this.schema}.conversations AS c (tenant_id, id, key_kind, key, started_at, last_at, hop_count,
+           protocols, agent_ids, user_ids, channel_ids, mcp_server_ids, has_agent_hops, has_mcp_hops)
+         SELECT tenant_id, id, key_kind, key, started_at, last_at, hop_count, protocols, agent_ids, user_ids,
+           channel_ids, mcp_server_ids, has_agent_hops, has_mcp_hops FROM deltas
+         ON CONFLICT (tenant_id, id) DO UPDATE SET
+           started_at = least(c.started_at, excluded.started_at),
+           last_at = greatest(c.last_at, excluded.last_at),
+           hop_count = c.hop_count + excluded.hop_count,
+           protocols = ARRAY(SELECT DISTINCT unnest(c.protocols || excluded.protocols) ORDER BY 1),
+           agent_ids = ARRAY(SELECT DISTINCT unnest(c.agent_ids || excluded.agent_ids) ORDER BY 1),
+           user_ids = ARRAY(SELECT DISTINCT unnest(c.user_ids || excluded.user_ids) ORDER BY 1),
+           channel_ids = ARRAY(SELECT DISTINCT unnest(c.channel_ids || excluded.channel_ids) ORDER BY 1),
+           mcp_server_ids = ARRAY(SELECT DISTINCT unnest(c.mcp_server_ids || excluded.mcp_server_ids) ORDER BY 1),
+           has_agent_hops = c.has_agent_hops OR excluded.has_agent_hops,
+           has_mcp_hops = c.has_mcp_hops OR excluded.has_mcp_hops
+         RETURNING c.tenant_id, c.id, c.started_at
+       ), parties AS (
+         INSERT INTO ${this.schema}.conversation_parties (tenant_id, party, conversation_id, started_at)
+         SELECT m.tenant_id, p.party, m.id, m.started_at
+           FROM merged m JOIN deltas d ON d.tenant_id = m.tenant_id AND d.id = m.id,
+           LATERAL unnest(d.parties) AS p(party)
+         ON CONFLICT (tenant_id, party, conversation_id) DO UPDATE SET started_at = excluded.started_at
+       )
+       INSERT INTO ${this.schema}.conversation_hops (tenant_id, conversation_id, occurred_at, event_id, family)
+       SELECT * FROM unnest($5::uuid[], $6::uuid[], $7::timestamptz[], $8::uuid[], $9::text[])
        ON CONFLICT DO NOTHING`,
       [
+        newKeys.map((k) => k.tenantId),
+        newKeys.map((k) => k.key),
+        newKeys.map((k) => k.conversationId),
+        JSON.stringify(grouping.conversations.map(conversationRow)),
         hops.map((h) => h.tenantId),
         hops.map((h) => h.conversationId),
         hops.map((h) => h.occurredAt),
@@ -60,50 +88,29 @@ export class ConversationIndexRepository {
       ],
     );
   }
+}
 
-  private async merge(tx: Tx, d: ConversationDelta): Promise<void> {
-    const ids = (type: string): string[] =>
-      [...d.parties].filter((p) => p.startsWith(`${type}:`)).map((p) => p.slice(type.length + 1));
-    // TypeORM answers an INSERT … RETURNING with its rows (an UPDATE with [rows, count]).
-    const rows: Array<{ started_at: Date }> = await tx.query(
-      `INSERT INTO ${this.schema}.conversations AS c (tenant_id, id, key_kind, key, started_at, last_at, hop_count,
-         protocols, agent_ids, user_ids, channel_ids, mcp_server_ids, has_agent_hops, has_mcp_hops)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-       ON CONFLICT (tenant_id, id) DO UPDATE SET
-         started_at = least(c.started_at, excluded.started_at),
-         last_at = greatest(c.last_at, excluded.last_at),
-         hop_count = c.hop_count + excluded.hop_count,
-         protocols = ARRAY(SELECT DISTINCT unnest(c.protocols || excluded.protocols) ORDER BY 1),
-         agent_ids = ARRAY(SELECT DISTINCT unnest(c.agent_ids || excluded.agent_ids) ORDER BY 1),
-         user_ids = ARRAY(SELECT DISTINCT unnest(c.user_ids || excluded.user_ids) ORDER BY 1),
-         channel_ids = ARRAY(SELECT DISTINCT unnest(c.channel_ids || excluded.channel_ids) ORDER BY 1),
-         mcp_server_ids = ARRAY(SELECT DISTINCT unnest(c.mcp_server_ids || excluded.mcp_server_ids) ORDER BY 1),
-         has_agent_hops = c.has_agent_hops OR excluded.has_agent_hops,
-         has_mcp_hops = c.has_mcp_hops OR excluded.has_mcp_hops
-       RETURNING started_at`,
-      [
-        d.tenantId,
-        d.id,
-        d.keyKind,
-        d.key,
-        d.startedAt,
-        d.lastAt,
-        d.hopCount,
-        [...d.protocols].sort(),
-        ids('AGENT').sort(),
-        ids('USER').sort(),
-        ids('CHANNEL').sort(),
-        ids('MCP_SERVER').sort(),
-        d.families.has('AGENT'),
-        d.families.has('MCP'),
-      ],
-    );
-    const parties = [...d.parties];
-    await tx.query(
-      `INSERT INTO ${this.schema}.conversation_parties (tenant_id, party, conversation_id, started_at)
-       SELECT $1, p, $2, $3 FROM unnest($4::text[]) AS p
-       ON CONFLICT (tenant_id, party, conversation_id) DO UPDATE SET started_at = excluded.started_at`,
-      [d.tenantId, d.id, rows[0].started_at, parties],
-    );
-  }
+function conversationRow(d: ConversationDelta): Record<string, unknown> {
+  const ids = (type: string): string[] =>
+    [...d.parties]
+      .filter((p) => p.startsWith(`${type}:`))
+      .map((p) => p.slice(type.length + 1))
+      .sort();
+  return {
+    tenant_id: d.tenantId,
+    id: d.id,
+    key_kind: d.keyKind,
+    key: d.key,
+    started_at: d.startedAt,
+    last_at: d.lastAt,
+    hop_count: d.hopCount,
+    protocols: [...d.protocols].sort(),
+    agent_ids: ids('AGENT'),
+    user_ids: ids('USER'),
+    channel_ids: ids('CHANNEL'),
+    mcp_server_ids: ids('MCP_SERVER'),
+    has_agent_hops: d.families.has('AGENT'),
+    has_mcp_hops: d.families.has('MCP'),
+    parties: [...d.parties],
+  };
 }

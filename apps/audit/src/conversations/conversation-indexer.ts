@@ -24,9 +24,15 @@ export class ConversationIndexer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.ingested.observe('conversations', (tx, envelopes) => this.indexHops(tx, envelopes));
+    // A32: a batch without a hop that names a conversation costs the index nothing.
+    this.ingested.observe(
+      'conversations',
+      (tx, envelopes) => this.indexHops(tx, envelopes),
+      namesConversation,
+    );
   }
 
+  /** A31: three statements per batch (lock, known keys, one write), however many hops it has. */
   async indexHops(tx: Tx, envelopes: AuditEnvelope[]): Promise<void> {
     const hops = envelopes.map(indexedHopOf).filter((hop): hop is IndexedHop => !!hop);
     if (hops.length === 0) {
@@ -41,10 +47,19 @@ export class ConversationIndexer implements OnModuleInit {
   }
 }
 
+/** What `indexedHopOf` reads first: a hop event that carries conversation keys. */
+function namesConversation(envelope: AuditEnvelope): boolean {
+  return (
+    HOP_TYPES.has(String(envelope.type)) &&
+    Array.isArray(envelope.data.details?.conversationKeys) &&
+    !!envelope.data.protocol
+  );
+}
+
 export function indexedHopOf(envelope: AuditEnvelope): IndexedHop | undefined {
   const data = envelope.data;
   const keys = data.details?.conversationKeys;
-  if (!HOP_TYPES.has(String(envelope.type)) || !Array.isArray(keys) || !data.protocol) {
+  if (!namesConversation(envelope) || !Array.isArray(keys) || !data.protocol) {
     return undefined;
   }
   const valid = keys.filter(

@@ -8,10 +8,14 @@ export type AuditEnvelope = EventEnvelope<AuditEventType, AuditableEventData>;
 
 export type IngestedEventsObserver = (tx: Tx, envelopes: AuditEnvelope[]) => Promise<void>;
 
+/** Which events an observer hears: a list of types (A29), or any test of an event (A32). */
+export type IngestedEventsFilter =
+  readonly AuditEventType[] | ((envelope: AuditEnvelope) => boolean);
+
 interface Observer {
   name: string;
   observe: IngestedEventsObserver;
-  types?: ReadonlySet<AuditEventType>;
+  hears?: (envelope: AuditEnvelope) => boolean;
 }
 
 /** What is kept in step with the audit trail (M16). */
@@ -21,14 +25,17 @@ export class IngestedEvents {
 
   constructor(@Inject(ROOT_LOGGER) private readonly logger: Logger) {}
 
-  /** A29: with `types`, the observer hears only those, and a batch without one costs it nothing. */
-  observe(name: string, observe: IngestedEventsObserver, types?: readonly AuditEventType[]): void {
-    this.observers.push({ name, observe, ...(types ? { types: new Set(types) } : {}) });
+  /**
+   * A29, A32: with `hears`, the observer hears only those events, and a batch without one costs
+   * it nothing (not even its savepoint).
+   */
+  observe(name: string, observe: IngestedEventsObserver, hears?: IngestedEventsFilter): void {
+    this.observers.push({ name, observe, ...(hears ? { hears: filterOf(hears) } : {}) });
   }
 
   async notify(tx: Tx, batch: AuditEnvelope[]): Promise<void> {
-    for (const { name, observe, types } of this.observers) {
-      const envelopes = types ? batch.filter((envelope) => types.has(envelope.type)) : batch;
+    for (const { name, observe, hears } of this.observers) {
+      const envelopes = hears ? batch.filter(hears) : batch;
       if (envelopes.length === 0) {
         continue;
       }
@@ -48,4 +55,12 @@ export class IngestedEvents {
       }
     }
   }
+}
+
+function filterOf(hears: IngestedEventsFilter): (envelope: AuditEnvelope) => boolean {
+  if (typeof hears === 'function') {
+    return hears;
+  }
+  const types: ReadonlySet<AuditEventType> = new Set(hears);
+  return (envelope) => types.has(envelope.type);
 }

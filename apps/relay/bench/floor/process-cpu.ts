@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+
 import { cpuSecondsOf, ServiceProcess } from '../mcp/platform-processes';
 import { PostgresCpu } from './postgres-cpu';
 
@@ -5,6 +7,8 @@ import { PostgresCpu } from './postgres-cpu';
 export interface CpuReading {
   processes: Record<string, number>;
   postgres: Map<number, number>;
+  /** BENCH_STATEMENTS=1: statements each process has sent so far, by their first words. */
+  statements: Record<string, Record<string, number>>;
 }
 
 export class ProcessCpu {
@@ -16,10 +20,32 @@ export class ProcessCpu {
 
   async read(): Promise<CpuReading> {
     const processes: Record<string, number> = { [this.benchProcess]: cpuSecondsOf(process.pid) };
+    const statements: CpuReading['statements'] = {};
     for (const service of this.processes()) {
       processes[service.name] = cpuSecondsOf(service.child.pid!);
+      if (service.statementsFile && existsSync(service.statementsFile)) {
+        statements[service.name] = JSON.parse(readFileSync(service.statementsFile, 'utf8'));
+      }
     }
-    return { processes, postgres: await this.postgres.read() };
+    return { processes, postgres: await this.postgres.read(), statements };
+  }
+
+  /** Statements per call of each process between two readings, the most frequent first (R38). */
+  static statementsPerCall(before: CpuReading, after: CpuReading, calls: number): string[] {
+    const lines: string[] = [];
+    for (const [name, counts] of Object.entries(after.statements)) {
+      const sent = Object.entries(counts)
+        .map(([text, n]) => [text, n - (before.statements[name]?.[text] ?? 0)] as const)
+        .filter(([, n]) => n > 0)
+        .sort((a, b) => b[1] - a[1]);
+      const total = sent.reduce((sum, [, n]) => sum + n, 0);
+      if (total === 0) {
+        continue;
+      }
+      lines.push(`  ${name}: ${(total / calls).toFixed(2)} statements per call`);
+      sent.forEach(([text, n]) => lines.push(`    ${(n / calls).toFixed(3)}  ${text}`));
+    }
+    return lines;
   }
 
   /** Microseconds of CPU per call of each process that worked between the two readings. */

@@ -39,6 +39,9 @@ export class McpSessionClient {
     const sessionId = answer.headers['mcp-session-id'];
     this.sessionId = typeof sessionId === 'string' ? sessionId : '';
     await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    // As an agent does before calling: the relay then checks each call against the listed
+    // inputSchema (GR21), so the rows measure a checked call.
+    await this.post({ jsonrpc: '2.0', id: this.nextId++, method: 'tools/list' });
   }
 
   /** One tools/call; throws unless the answer is a result. */

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { freePort } from '@agp/testing';
@@ -13,6 +14,8 @@ export interface ServiceProcess {
   child: ChildProcess;
   /** Its inspector's port when BENCH_INSPECT names it: profiled during the steady phase. */
   inspectPort?: number;
+  /** With BENCH_STATEMENTS=1: where it writes the statements it sent, by their first words. */
+  statementsFile?: string;
 }
 
 /**
@@ -32,6 +35,10 @@ export async function startService(
   const inspectPort = (process.env.BENCH_INSPECT ?? '').split(',').includes(app)
     ? await freePort()
     : undefined;
+  const statementsFile =
+    process.env.BENCH_STATEMENTS === '1'
+      ? join(tmpdir(), `agp-bench-statements-${app}-${port}.json`)
+      : undefined;
   const child = spawn(
     process.execPath,
     [
@@ -39,20 +46,31 @@ export async function startService(
       ...((process.env.BENCH_CPU_PROFILE ?? '').split(',').includes(app)
         ? ['--cpu-prof', '--cpu-prof-dir=bench-profiles']
         : []),
+      ...(statementsFile
+        ? ['--require', join(__dirname, '..', 'floor', 'count-statements.js')]
+        : []),
       entry,
     ],
     {
       cwd: REPO_ROOT,
-      env: { ...inherited, ...env, PORT: String(port) },
+      env: {
+        ...inherited,
+        ...env,
+        PORT: String(port),
+        ...(statementsFile ? { BENCH_STATEMENTS_FILE: statementsFile } : {}),
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     },
   );
   const url = `http://127.0.0.1:${port}`;
   await waitUntilAnswering(app, child, `${url}/health/ready`);
-  return { name: app, url, child, inspectPort };
+  return { name: app, url, child, inspectPort, statementsFile };
 }
 
-/** Waits up to 120 s for `readyUrl` to answer 2xx; throws with the process's stderr otherwise. */
+/**
+ * Waits up to BENCH_READY_SECONDS (300 by default: the one process migrates PGlite, minutes on a
+ * loaded machine) for `readyUrl` to answer 2xx; throws with the process's stderr otherwise.
+ */
 export async function waitUntilAnswering(
   name: string,
   child: ChildProcess,
@@ -62,7 +80,8 @@ export async function waitUntilAnswering(
   child.stderr?.on('data', (chunk: Buffer) => {
     errors = (errors + chunk.toString()).slice(-4_000);
   });
-  for (let attempt = 0; attempt < 1_200; attempt += 1) {
+  const deadline = Date.now() + Number(process.env.BENCH_READY_SECONDS ?? 300) * 1000;
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       throw new Error(`${name} exited with ${child.exitCode}: ${errors}`);
     }

@@ -73,7 +73,30 @@ describe('hop audit events', () => {
       details: { hopEventId: events[0].id, validation },
     });
     expect(checked[0].data.action).toBeUndefined();
+    expect(events[0].data.details).toMatchObject({ validation });
     expect(decidedHopEvents(hop, masked, 1).map((e) => e.type)).not.toContain('VALIDATION_RESULT');
+  });
+
+  it('should record a passing validation on the hop event only, without VALIDATION_RESULT (GR31)', () => {
+    const validation = {
+      valid: true,
+      results: [
+        {
+          target: 'TOOL_ARGUMENTS' as const,
+          schema: 'inputSchema',
+          path: 'params.arguments',
+          valid: true,
+          errors: [],
+        },
+      ],
+    };
+
+    const events = decidedHopEvents({ ...hop, validation }, masked, 1);
+
+    expect(events.map((e) => e.type)).not.toContain('VALIDATION_RESULT');
+    expect(events[0].type).toBe('COMMUNICATION_AUDIT');
+    expect(events[0].data.details).toMatchObject({ validation });
+    expect(decidedHopEvents(hop, masked, 1)[0].data.details).not.toHaveProperty('validation');
   });
 
   it.each([

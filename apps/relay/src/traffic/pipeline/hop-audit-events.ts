@@ -106,6 +106,8 @@ export function decidedHopEvents(hop: Hop, decision: HopDecision, latencyMs: num
       maskedFields: decision.maskedFields,
       latencyMs: Math.round(latencyMs * 1000) / 1000,
       ...(decision.action === 'ERROR' ? { failOpen: decision.failOpen } : {}),
+      // GR31: what was checked and how it came out is the hop's own record, valid or not.
+      ...(hop.validation ? { validation: hop.validation } : {}),
     },
     decision: detail,
     ...content(hop, decision.maskedMessage.json),
@@ -123,15 +125,16 @@ export function decidedHopEvents(hop: Hop, decision: HopDecision, latencyMs: num
       }),
     );
   }
-  if (hop.validation) {
+  if (hop.validation && !hop.validation.valid) {
     events.push(validationEvent(hop, hop.validation, events[0].id));
   }
   return events;
 }
 
 /**
- * GR24: what was checked and how it came out (keywords, never the values). No `action`: the
- * check decided nothing; the hop's decision is the COMMUNICATION_AUDIT event it names.
+ * GR24, GR31: a hop whose value failed its schema or whose schema could not be read (keywords,
+ * never the values). No `action`: the check decided nothing; the hop's decision is the
+ * COMMUNICATION_AUDIT event it names, which carries the same `validation`.
  */
 function validationEvent(hop: Hop, validation: ValidationInput, hopEventId: string): HopEvent {
   const failed = [...new Set(validation.results.filter((r) => !r.valid).map((r) => r.target))];
