@@ -22,6 +22,28 @@ export type PatternMode = 'DETECT' | 'MUST_NOT_MATCH';
 export type HitlStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED' | 'RELEASED';
 export type KillSwitchScope = 'TENANT' | 'LLM_GATEWAY' | 'CHANNEL' | 'AGENT' | 'MCP_SERVER';
 /**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "LicenceCheck".
+ */
+export type LicenceCheck =
+  | {
+      valid: true;
+      claims: LicenceClaims;
+    }
+  | {
+      valid: false;
+      reason: LicenceInvalidReason;
+      claims?: LicenceClaims;
+    };
+/**
+ * Why a licence is not valid (MK24): a stable word a program can branch on.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "LicenceInvalidReason".
+ */
+export type LicenceInvalidReason =
+  'malformed' | 'signature' | 'expired' | 'revoked' | 'wrong_listing' | 'wrong_tenant' | 'missing';
+/**
  * D51: PINNED (as approved), CHANGED (differs from what was pinned), NEW (never pinned).
  *
  * This interface was referenced by `RelayOperations`'s JSON-Schema
@@ -178,6 +200,14 @@ export interface RelayOperations {
     total: number;
   };
   DetectionPatternsController_update: DetectionPatternResponse;
+  DiscoveryController_agents: {
+    items: DiscoveredAgent[];
+    nextCursor: null | string;
+  };
+  DiscoveryController_mcpServers: {
+    items: DiscoveredMcpServer[];
+    nextCursor: null | string;
+  };
   EvaluationPacksController_create: EvaluationPackResponse;
   EvaluationPacksController_get: EvaluationPackResponse;
   EvaluationPacksController_list: {
@@ -187,6 +217,7 @@ export interface RelayOperations {
     total: number;
   };
   EvaluationPacksController_update: EvaluationPackResponse;
+  EvaluationRunsController_cancel: RunResponse;
   EvaluationRunsController_get: RunResponse;
   EvaluationRunsController_list: {
     items: RunResponse[];
@@ -266,6 +297,9 @@ export interface RelayOperations {
     pageSize: number;
     total: number;
   };
+  LicencesController_jwks: JSONWebKeySet;
+  LicencesController_revoke: LicenceView;
+  LicencesController_verify: LicenceCheck;
   LlmGatewaysController_create: {
     id: string;
     name: string;
@@ -320,6 +354,28 @@ export interface RelayOperations {
     updatedAt: string;
     [k: string]: CatalogValue;
   };
+  MarketplaceController_change: ListingResponse;
+  MarketplaceController_changeInstallation: InstallationResponse;
+  MarketplaceController_get: ListingResponse;
+  MarketplaceController_install: {
+    installationId: string;
+    agentId?: string;
+    licence?: string;
+  };
+  MarketplaceController_installation: InstallationResponse;
+  MarketplaceController_installs: {
+    items: InstallationResponse[];
+    nextCursor?: string;
+  };
+  MarketplaceController_licences: {
+    items: LicenceView[];
+  };
+  MarketplaceController_list: {
+    items: ListingResponse[];
+    nextCursor?: string;
+  };
+  MarketplaceController_publish: ListingResponse;
+  MarketplaceController_renew: LicenceView;
   McpServersController_create: {
     id: string;
     name: string;
@@ -777,6 +833,61 @@ export interface DetectionPatternResponse {
 }
 /**
  * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "DiscoveredAgent".
+ */
+export interface DiscoveredAgent {
+  id: string;
+  name: string;
+  description?: string;
+  visibility: 'PUBLIC' | 'PRIVATE' | 'INTERNAL';
+  /**
+   * The card through the relay (D38); the agent's own URL is never shown (D59).
+   */
+  agentCardUrl: string;
+  skills: DiscoveredSkill[];
+  capabilities: {
+    [k: string]: unknown;
+  };
+  defaultInputModes: string[];
+  defaultOutputModes: string[];
+  /**
+   * How well it matched `q` (0 without `q`); higher first.
+   */
+  score: number;
+}
+/**
+ * A skill as discovery answers it: enough to choose, the card has the rest.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "DiscoveredSkill".
+ */
+export interface DiscoveredSkill {
+  id?: string;
+  name?: string;
+  tags?: string[];
+}
+/**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "DiscoveredMcpServer".
+ */
+export interface DiscoveredMcpServer {
+  id: string;
+  name: string;
+  description?: string;
+  visibility: 'PUBLIC' | 'PRIVATE' | 'INTERNAL';
+  transport?: string;
+  /**
+   * The tools the relay has seen it list (D51).
+   */
+  tools: string[];
+  /**
+   * Where an agent calls it through the relay (D20).
+   */
+  relayUrl: string;
+  score: number;
+}
+/**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
  * via the `definition` "EvaluationPackResponse".
  */
 export interface EvaluationPackResponse {
@@ -800,10 +911,31 @@ export interface EvaluationPackResponse {
    * G14: whether a failing run raises an EVALUATION_RUN_FAILED alert.
    */
   alertOnFailure: boolean;
+  /**
+   * G19: the sandbox doubles LIVE runs reach in place of these targets' upstreams.
+   */
+  liveDoubles: LiveDouble[];
+  /**
+   * G22: how its SCHEDULE runs execute.
+   */
+  scheduleExecutionMode: 'SIMULATED' | 'LIVE';
   evaluations: EvaluationResponse[];
   lastRun?: RunResponse;
   createdAt: string;
   updatedAt: string;
+}
+/**
+ * G19: a sandbox double for one target of a pack's LIVE runs: `url` (reached without the
+ * target's credential) or `doubleId`, a registered MCP server or agent of the tenant.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "LiveDouble".
+ */
+export interface LiveDouble {
+  targetType: 'AGENT' | 'MCP_SERVER';
+  targetId: string;
+  url?: string;
+  doubleId?: string;
 }
 /**
  * This interface was referenced by `RelayOperations`'s JSON-Schema
@@ -931,6 +1063,22 @@ export interface HopVerdict {
     text: string;
     json: unknown;
   };
+  /**
+   * G17, LIVE runs only: the reasons of the decision applied (a refusal's before any policy too).
+   */
+  reasons?: string[];
+  /**
+   * G17, LIVE runs only: the hop's audit event id (D33's `decisionId`).
+   */
+  decisionId?: string;
+  /**
+   * G17, LIVE runs only: what became of the hop (NOT_REACHED: the traffic never made it).
+   */
+  outcome?: 'DELIVERED' | 'REFUSED' | 'HELD' | 'NOT_REACHED';
+  /**
+   * G18, LIVE runs only: the hold a HELD hop opened, withdrawn (EXPIRED) at once.
+   */
+  hitlRequestId?: string;
 }
 /**
  * One comparison of a hop: what was expected and what came out.
@@ -1092,7 +1240,7 @@ export interface HitlRequestResponse {
  * via the `definition` "EndpointRef".
  */
 export interface EndpointRef {
-  type: 'LLM_GATEWAY' | 'CHANNEL' | 'AGENT' | 'USER' | 'MCP_SERVER';
+  type: 'LLM_GATEWAY' | 'CHANNEL' | 'AGENT' | 'MCP_SERVER' | 'USER';
   id: string;
   name?: string;
   riskTier?: string;
@@ -1128,6 +1276,227 @@ export interface KillSwitch {
   engagedBy: null | string;
   releasedBy: null | string;
   releasedAt: null | string;
+  createdAt: string;
+  updatedAt: string;
+}
+/**
+ * JSON Web Key Set
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "JSONWebKeySet".
+ */
+export interface JSONWebKeySet {
+  keys: JWK[];
+}
+/**
+ * JSON Web Key ({@link https://www.rfc-editor.org/rfc/rfc7517 JWK}). "RSA", "EC", "OKP", and "oct"
+ * key types are supported.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "JWK".
+ */
+export interface JWK {
+  /**
+   * - EC JWK "crv" (Curve) Parameter
+   * - OKP JWK "crv" (The Subtype of Key Pair) Parameter
+   */
+  crv?: string;
+  /**
+   * - Private RSA JWK "d" (Private Exponent) Parameter
+   * - Private EC JWK "d" (ECC Private Key) Parameter
+   * - Private OKP JWK "d" (The Private Key) Parameter
+   */
+  d?: string;
+  /**
+   * Private RSA JWK "dp" (First Factor CRT Exponent) Parameter
+   */
+  dp?: string;
+  /**
+   * Private RSA JWK "dq" (Second Factor CRT Exponent) Parameter
+   */
+  dq?: string;
+  /**
+   * RSA JWK "e" (Exponent) Parameter
+   */
+  e?: string;
+  /**
+   * Oct JWK "k" (Key Value) Parameter
+   */
+  k?: string;
+  /**
+   * RSA JWK "n" (Modulus) Parameter
+   */
+  n?: string;
+  /**
+   * Private RSA JWK "p" (First Prime Factor) Parameter
+   */
+  p?: string;
+  /**
+   * Private RSA JWK "q" (Second Prime Factor) Parameter
+   */
+  q?: string;
+  /**
+   * Private RSA JWK "qi" (First CRT Coefficient) Parameter
+   */
+  qi?: string;
+  /**
+   * - EC JWK "x" (X Coordinate) Parameter
+   * - OKP JWK "x" (The public key) Parameter
+   */
+  x?: string;
+  /**
+   * EC JWK "y" (Y Coordinate) Parameter
+   */
+  y?: string;
+  /**
+   * JWK "kty" (Key Type) Parameter
+   */
+  kty: string;
+  /**
+   * JWK "alg" (Algorithm) Parameter
+   */
+  alg?: string;
+  /**
+   * JWK "key_ops" (Key Operations) Parameter
+   */
+  key_ops?: string[];
+  /**
+   * JWK "ext" (Extractable) Parameter
+   */
+  ext?: boolean;
+  /**
+   * JWK "use" (Public Key Use) Parameter
+   */
+  use?: string;
+  /**
+   * JWK "x5c" (X.509 Certificate Chain) Parameter
+   */
+  x5c?: string[];
+  /**
+   * JWK "x5t" (X.509 Certificate SHA-1 Thumbprint) Parameter
+   */
+  x5t?: string;
+  /**
+   * JWK "x5t#S256" (X.509 Certificate SHA-256 Thumbprint) Parameter
+   */
+  'x5t#S256'?: string;
+  /**
+   * JWK "x5u" (X.509 URL) Parameter
+   */
+  x5u?: string;
+  /**
+   * JWK "kid" (Key ID) Parameter
+   */
+  kid?: string;
+}
+/**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "LicenceView".
+ */
+export interface LicenceView {
+  id: string;
+  entitlements: string[];
+  issuedAt: string;
+  expiresAt: string;
+  revokedAt?: string;
+  /**
+   * The signed licence, to the installer only.
+   */
+  token?: string;
+}
+/**
+ * D59: the claims of a licence (marketplace.md MK20–MK28).
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "LicenceClaims".
+ */
+export interface LicenceClaims {
+  /**
+   * The licence's id (`jti`): what revocation names.
+   */
+  jti: string;
+  listingId: string;
+  /**
+   * The installing tenant.
+   */
+  tenantId: string;
+  installationId: string;
+  entitlements: string[];
+  iat: number;
+  exp: number;
+}
+/**
+ * What a tenant is answered about a listing; the target is named only to its publisher (MK4).
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ListingResponse".
+ */
+export interface ListingResponse {
+  id: string;
+  kind: 'AGENT' | 'MCP_SERVER';
+  name: string;
+  summary: string;
+  categories: string[];
+  terms: ListingTerms;
+  requiredPolicies: {
+    id: string;
+    name: string;
+  }[];
+  /**
+   * The agent card, or the MCP registry's `server.json`.
+   */
+  card?: {
+    [k: string]: unknown;
+  };
+  serverJson?: {
+    [k: string]: unknown;
+  };
+  status: string;
+  publisher: {
+    tenantId: string;
+    slug?: string;
+  };
+  targetId?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+/**
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ListingTerms".
+ */
+export interface ListingTerms {
+  type: 'FREE' | 'PER_CALL' | 'LICENSED';
+  priceUsd?: number;
+  licenceValiditySeconds?: number;
+}
+/**
+ * What each side is answered about an installation (MK11): its own facts and the other tenant's name.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "InstallationResponse".
+ */
+export interface InstallationResponse {
+  id: string;
+  listingId: string;
+  listingName?: string;
+  kind: string;
+  status: string;
+  /**
+   * The installer's view: its entry and the publisher's tenant.
+   */
+  agentId?: string;
+  publisher?: {
+    tenantId: string;
+    slug?: string;
+  };
+  /**
+   * The publisher's view: the installing tenant only.
+   */
+  installer?: {
+    tenantId: string;
+    slug?: string;
+  };
+  licence?: LicenceView;
   createdAt: string;
   updatedAt: string;
 }
@@ -1664,6 +2033,10 @@ export interface TrafficSettingsResponse {
    * D45: marking agent content delivered to a person, machine-readable (traffic.md T72).
    */
   contentMarking: 'OFF' | 'ON';
+  /**
+   * D60, payments.md PY6: USD as a decimal string; payments above it wait for a person.
+   */
+  paymentReviewThreshold: null | string;
 }
 /**
  * A delivery as the API answers it (D19: kept, FAILED included, with every attempt).
