@@ -146,16 +146,20 @@ describe('streamed LLM answers checked against their schemas (GR35)', () => {
 
     expect(answer.error).toBeUndefined();
     expect(JSON.parse(answer.text)).toEqual({ sku: 'a-1', note: 'a complete order', qty: 2 });
+    // GR31: a passing check rides on its hop's own event, without a VALIDATION_RESULT.
     const trace = await world.trace(correlationId, (items) =>
-      ofType(items, 'VALIDATION_RESULT').some((e) => decidedHop(items, e)),
+      ofType(items, 'COMMUNICATION_AUDIT').some((e) => validationOf(e) !== undefined),
     );
-    const checked = ofType(trace, 'VALIDATION_RESULT');
+    expect(ofType(trace, 'VALIDATION_RESULT')).toEqual([]);
+    const checked = ofType(trace, 'COMMUNICATION_AUDIT').filter(
+      (e) => validationOf(e) !== undefined,
+    );
     expect(checked).toHaveLength(1);
     const windows = ofType(trace, 'COMMUNICATION_AUDIT').filter(
       (e) => detailsOf(e).streamWindow !== undefined,
     );
     const last = Math.max(...windows.map((e) => detailsOf(e).streamWindow as number));
-    expect(detailsOf(decidedHop(trace, checked[0])).streamWindow).toBe(last);
+    expect(detailsOf(checked[0]).streamWindow).toBe(last);
     expect(validationOf(checked[0])).toEqual({
       valid: true,
       results: [

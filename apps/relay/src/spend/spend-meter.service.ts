@@ -69,7 +69,7 @@ export class SpendMeter {
       throw new Error(`not a USD amount: ${amountUsd}`);
     }
     const subject = { tenantId, agentId, ...(subscriptionId ? { subscriptionId } : {}) };
-    return this.reserve(subject, () => Promise.resolve({ usdPico, tokens: 0n }));
+    return this.reserve(subject, () => Promise.resolve({ usdPico, tokens: 0n }), true);
   }
 
   /**
@@ -143,6 +143,7 @@ export class SpendMeter {
   private reserve(
     subject: SpendSubject,
     estimate: (tx: Tx) => Promise<Charge>,
+    isExact = false,
   ): Promise<BudgetVerdict> {
     return this.database.inTenant(subject.tenantId, async (tx) => {
       const budgets = await this.budgets.applicable(tx, subject, true);
@@ -154,8 +155,11 @@ export class SpendMeter {
       for (const budget of budgets) {
         const used = picoOfNumeric(await this.budgets.used(tx, budget));
         // SP9: a call starts while its window is under the hard limit; the one that crosses it
-        // is the last, so the overshoot is at most one call.
-        if (budget.hardLimit !== null && used >= picoOfNumeric(budget.hardLimit)) {
+        // is the last, so the overshoot is at most one call. SP17: a payment's amount is known,
+        // so one that would cross the limit is refused (no overshoot).
+        const after = isExact ? used + inUnit(budget, charge) : used;
+        const hard = budget.hardLimit === null ? undefined : picoOfNumeric(budget.hardLimit);
+        if (hard !== undefined && (isExact ? after > hard : after >= hard)) {
           const ref = budgetRef(budget, used);
           return { kind: 'EXCEEDED', budget: ref, reason: exceededReason(ref) };
         }

@@ -33,3 +33,13 @@ export const checkedHops =
     const checked = ofType(items, 'VALIDATION_RESULT');
     return checked.length >= count && checked.every((e) => decidedHop(items, e) !== undefined);
   };
+
+/** GR31: the hops of a trace whose values were checked against a schema, valid or not. */
+export const validatedHops = (items: Json[]): Json[] =>
+  ofType(items, 'COMMUNICATION_AUDIT').filter((e) => validationOf(e) !== undefined);
+
+/** A trace holding `count` hop events with their checks (GR31: a pass has no VALIDATION_RESULT). */
+export const hopsChecked =
+  (count: number) =>
+  (items: Json[]): boolean =>
+    validatedHops(items).length >= count;
