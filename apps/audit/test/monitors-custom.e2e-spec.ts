@@ -173,7 +173,7 @@ describe(CustomMonitorsController.name, () => {
         'groupBy',
         'threshold',
       ]);
-      expect((await call('GET', base)).body.total).toBe(26);
+      expect((await call('GET', base)).body.total).toBe(27);
     });
 
     it('should answer 409 for a duplicate name, 404 across tenants and 403 without the role', async () => {
