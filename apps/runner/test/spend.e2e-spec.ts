@@ -346,17 +346,23 @@ describe('Spend: prices, budgets and the ledger (services, two relay replicas)',
       return 'PAID';
     };
 
-    // 0.004 of LLM, then 0.03 and 0.02 paid (0.054 ≥ 0.05), then the next one refused.
-    const outcomes = [await pay('0.03'), await pay('0.02'), await pay('0.000001')];
+    // SP17: a payment is checked with its amount. 0.004 of LLM, 0.03 paid; 0.02 would pass the
+    // 0.05 limit and is refused; 0.016 reaches it exactly; nothing more fits.
+    const outcomes = [
+      await pay('0.03'),
+      await pay('0.02'),
+      await pay('0.016'),
+      await pay('0.000001'),
+    ];
     const byPayee = await spendOf(agent.id, 'payee');
     const csv = await world.api<string>('GET', `/relay/v1/spend/export?agentId=${agent.id}`);
 
-    expect(outcomes).toEqual(['PAID', 'PAID', budget.id]);
+    expect(outcomes).toEqual(['PAID', budget.id, 'PAID', budget.id]);
     expect(byPayee.totals).toEqual(
       expect.objectContaining({
-        amountUsd: '0.054',
+        amountUsd: '0.05',
         llmUsd: CALL_COST,
-        paymentsUsd: '0.05',
+        paymentsUsd: '0.046',
         payments: 2,
         llmCalls: 1,
       }),
@@ -366,7 +372,7 @@ describe('Spend: prices, budgets and the ledger (services, two relay replicas)',
         expect.objectContaining({
           key: { payee: 'MCP_SERVER:weather-server' },
           payeeLabel: 'Weather, paid',
-          paymentsUsd: '0.05',
+          paymentsUsd: '0.046',
         }),
         expect.objectContaining({ key: { payee: null }, llmUsd: CALL_COST }),
       ]),
