@@ -33,6 +33,8 @@ const PUBLIC_ROUTES = new Set([
   '/.well-known/oauth-authorization-server/tenant-auth/v1',
   '/.well-known/openid-configuration/tenant-auth/v1',
   '/.well-known/oauth-protected-resource/relay/mcp/:mcpServerId',
+  // D59 (marketplace.md MK21): the licence keys, for verifying a licence offline.
+  '/relay/v1/licences/keys',
 ]);
 
 type Inject = Platform['gateway']['inject'];
@@ -253,6 +255,7 @@ describe('token verification in every service and through the gateway', () => {
     for (const url of [
       '/tenant-auth/v1/.well-known/jwks.json',
       '/tenant-auth/v1/.well-known/openid-configuration',
+      '/relay/v1/licences/keys',
       '/health/live',
     ]) {
       expect([url, (await call(platform.gateway, 'GET', url)).statusCode]).toEqual([url, 200]);
