@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,16 @@ const run = promisify(execFile);
 const REPO_DIR = path.resolve(__dirname, '..', '..', '..');
 const SDK_DIR = path.join(REPO_DIR, 'libs', 'agent-sdk');
 /** The packages a user's `npm install @agp/agent-sdk` brings (its dependencies), and Node's types. */
-const INSTALLED_WITH_IT = ['@a2a-js/sdk', '@modelcontextprotocol/sdk', '@types/node'];
+const INSTALLED_WITH_IT = [
+  ...Object.keys(
+    (
+      JSON.parse(readFileSync(path.join(SDK_DIR, 'package.json'), 'utf8')) as {
+        dependencies: Record<string, string>;
+      }
+    ).dependencies,
+  ),
+  '@types/node',
+];
 
 /** The first ```ts block under the README's "Quick start". */
 async function readmeQuickStart(): Promise<string> {
