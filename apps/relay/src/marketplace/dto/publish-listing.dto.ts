@@ -13,11 +13,32 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateBy,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
 
 import { LISTING_KINDS, ListingKind, TERMS_TYPES, TermsType } from '../marketplace.types';
+
+/**
+ * At most six decimal places (micro-dollars). class-validator's `maxDecimalPlaces` throws on a
+ * number JSON writes in exponent form (1e-7), which would be a 500 instead of D12's 400.
+ */
+function HasMicroDollars(): PropertyDecorator {
+  return ValidateBy({
+    name: 'hasMicroDollars',
+    validator: {
+      validate: (value: unknown) => {
+        if (typeof value !== 'number' || !Number.isFinite(value)) {
+          return false;
+        }
+        const micros = value * 1_000_000;
+        return Math.abs(micros - Math.round(micros)) < 1e-6;
+      },
+      defaultMessage: () => 'priceUsd must be a number with at most 6 decimal places',
+    },
+  });
+}
 
 /** D59 `terms`: a price for PER_CALL, a validity for LICENSED (MK5). */
 export class ListingTermsDto {
@@ -25,7 +46,8 @@ export class ListingTermsDto {
   type!: TermsType;
 
   @ValidateIf((t: ListingTermsDto) => t.type === 'PER_CALL' || t.priceUsd !== undefined)
-  @IsNumber({ maxDecimalPlaces: 6 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @HasMicroDollars()
   @Min(0)
   @Max(1_000_000)
   priceUsd?: number;
