@@ -1,6 +1,6 @@
 import { FactoryProvider } from '@nestjs/common';
 import { RequestContext } from '@agp/auth';
-import { Database, Row } from '@agp/database';
+import { Database } from '@agp/database';
 import { Page } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
@@ -23,6 +23,7 @@ import {
   readableConfig,
 } from './channel-config';
 import { CHANNELS_CATALOG, ChannelKind } from './channels.constants';
+import { ChannelsRepository } from './channels.repository';
 
 /** The secrets each kind keeps, as a read names them (masked, D37). */
 const SECRET_NAMES: Partial<Record<ChannelKind, string[]>> = {
@@ -41,6 +42,7 @@ export class ChannelsService implements CatalogOperations<CatalogEntry> {
     private readonly database: Database,
     private readonly egress: EgressOptions,
     private readonly cipher: CredentialCipher,
+    private readonly repository = new ChannelsRepository(),
   ) {}
 
   async create(ctx: RequestContext, values: Record<string, unknown>): Promise<CatalogEntry> {
@@ -139,20 +141,18 @@ export class ChannelsService implements CatalogOperations<CatalogEntry> {
     tenantId: string,
     id: string,
   ): Promise<{ kind: string; settings: ChannelSettings; secrets: ChannelSecrets }> {
-    const rows: Row[] = await this.database.inTenant(tenantId, (tx) =>
-      tx.query(
-        `SELECT kind, config, secrets_ciphertext FROM relay.channels WHERE tenant_id = $1 AND id = $2`,
-        [tenantId, id],
-      ),
+    const stored = await this.database.inTenant(tenantId, (tx) =>
+      this.repository.stored(tx, tenantId, id),
     );
-    if (!rows[0]) {
+    if (!stored) {
       throw new RegistryException(RegistryErrorCode.NotFound, `channel ${id} not found`);
     }
-    const sealed = rows[0].secrets_ciphertext as string | null;
     return {
-      kind: String(rows[0].kind),
-      settings: (rows[0].config as ChannelSettings | null) ?? {},
-      secrets: sealed ? (JSON.parse(this.cipher.decrypt(sealed)) as ChannelSecrets) : {},
+      kind: stored.kind,
+      settings: stored.settings,
+      secrets: stored.sealedSecrets
+        ? (JSON.parse(this.cipher.decrypt(stored.sealedSecrets)) as ChannelSecrets)
+        : {},
     };
   }
 }
