@@ -1,32 +1,27 @@
 import { randomUUID } from 'node:crypto';
 
-import { Database, createSchemaDataSource, migrate } from '@agp/database';
-import { TestDatabase, createTestDatabase } from '@agp/testing';
+import { Database } from '@agp/database';
 
-import { relayDataSourceOptions } from '../../../database/data-source';
+import {
+  MigratedRelayDatabase,
+  migratedRelayDatabase,
+} from '../../../../test/support/migrated-relay-database';
 import { PushConfigRetentionJob } from './push-config-retention.job';
 import { PushConfigsRepository } from './push-configs.repository';
 
 /** traffic.md T113 on a real relay schema: ended or abandoned push configurations go, live ones stay. */
 describe(PushConfigRetentionJob.name, () => {
-  let testDatabase: TestDatabase;
+  let relay: MigratedRelayDatabase;
   let database: Database;
   const configs = new PushConfigsRepository();
   const tenantId = randomUUID();
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase('relay_push_retention');
-    const options = relayDataSourceOptions(testDatabase.url);
-    const dataSource = createSchemaDataSource({ ...options, poolSize: 2 });
-    await dataSource.initialize();
-    await migrate(dataSource, options.schema);
-    database = new Database(dataSource, options.schema);
+    relay = await migratedRelayDatabase('relay_push_retention');
+    database = relay.database;
   });
 
-  afterAll(async () => {
-    await database?.close();
-    await testDatabase?.drop();
-  });
+  afterAll(() => relay?.close());
 
   async function kept(age: { updatedDaysAgo: number }): Promise<string> {
     const id = randomUUID();
