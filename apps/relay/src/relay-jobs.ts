@@ -3,6 +3,7 @@ import { schedulerProvider } from '@agp/jobs';
 import { RELAY_DATABASE } from './database/tokens';
 import { EvaluationScheduleJob } from './evaluation-packs/evaluation-schedule.job';
 import { HitlExpiryJob } from './hitl/hitl-expiry.job';
+import { PushConfigRetentionJob } from './traffic/a2a/push/push-config-retention.job';
 import { ChannelEventsRetentionJob } from './traffic/channels/channel-events-retention.job';
 import { DisclosureRetentionJob } from './traffic/disclosure/disclosure-retention.job';
 import { PolicyDiffRetentionJob } from './shadow/policy-diff-retention.job';
@@ -21,6 +22,7 @@ export const relayJobs = schedulerProvider({
     ChannelEventsRetentionJob,
     EvaluationScheduleJob,
     DisclosureRetentionJob,
+    PushConfigRetentionJob,
   ],
   jobs: (
     hitlExpiry: HitlExpiryJob,
@@ -30,6 +32,7 @@ export const relayJobs = schedulerProvider({
     channelEventsRetention: ChannelEventsRetentionJob,
     evaluationSchedule: EvaluationScheduleJob,
     disclosureRetention: DisclosureRetentionJob,
+    pushConfigRetention: PushConfigRetentionJob,
   ) => [
     { name: 'relay-hitl-expiry', intervalMs: 5_000, work: () => hitlExpiry.tick() },
     {
@@ -65,6 +68,12 @@ export const relayJobs = schedulerProvider({
       name: 'relay-disclosure-retention',
       intervalMs: 3_600_000,
       work: () => disclosureRetention.tick(),
+    },
+    // traffic.md T113: push configurations of ended or abandoned tasks.
+    {
+      name: 'relay-push-config-retention',
+      intervalMs: 3_600_000,
+      work: () => pushConfigRetention.tick(),
     },
   ],
 });

@@ -122,7 +122,7 @@ describe.each<PlatformMode>(['services', 'embedded'])(
       await sql.connect();
       try {
         const rows = await sql.query<Json>(
-          'SELECT config_id, url, credentials_ciphertext FROM relay.a2a_push_configs WHERE task_id = $1 ORDER BY created_at',
+          'SELECT config_id, url, credentials_ciphertext, task_ended_at FROM relay.a2a_push_configs WHERE task_id = $1 ORDER BY created_at',
           [taskId],
         );
         return rows.rows;
@@ -591,7 +591,11 @@ describe.each<PlatformMode>(['services', 'embedded'])(
         );
         return got;
       });
+      // T113: the pushes that said "completed" marked their configurations' task as ended.
+      const ended = await storedConfigs(String(task.id));
 
+      expect(ended.length).toBeGreaterThan(0);
+      expect(ended.every((row) => row.task_ended_at !== null)).toBe(true);
       expect(sent.status).toBe(200);
       expect(task).toMatchObject({ kind: 'task', status: { state: 'working' } });
       // T42: the caller is answered its own configuration in 0.3's shape.

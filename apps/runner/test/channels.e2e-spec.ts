@@ -379,4 +379,95 @@ describe.each<PlatformMode>(['services', 'embedded'])('channels to agents (%s)',
     expect(read.response.headers.get('access-control-allow-origin')).toBe(origin);
     expect(read.body).toEqual({ eventId, status: 'ANSWERED', reply: { text: `echo: ${marker}` } });
   });
+  it('should rotate a WEBHOOK secret and a WEB key with a grace period: both count meanwhile, only the new after (CH19)', async () => {
+    const { channel: created } = await channels.channel('WEBHOOK', { url: receiver.url });
+    const id = String(created.id);
+    const first = String((created.config as Json).signingSecret);
+    const rotations = `/relay/v1/channels/${id}/secret-rotations`;
+    const send = (secret: string, text: string) => {
+      const body = JSON.stringify({ text });
+      const messageId = `msg_${randomUUID()}`;
+      return fetch(channels.eventsUrl(id), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': messageId,
+          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          'webhook-signature': new Webhook(secret).sign(messageId, new Date(), body),
+        },
+        body,
+      });
+    };
+
+    const badGrace = await world.api('POST', rotations, { graceSeconds: -1, extra: true });
+    const rotated = await world.ok<Json>('POST', rotations, { graceSeconds: 3600 });
+    const second = String(rotated.secret);
+    receiver.secret = first; // a receiver that has not taken the new secret yet
+    const marker = `rotated-${randomUUID()}`;
+    const byFirst = await send(first, marker);
+    const bySecond = await send(second, `${marker}-second`);
+    const replies = await eventually(() => {
+      const found = receiver.verified.filter((p) => String(p.text).includes(marker));
+      expect(found).toHaveLength(2);
+      return found;
+    });
+    const again = await world.ok<Json>('POST', rotations, { graceSeconds: 0 });
+    const third = String(again.secret);
+    receiver.secret = third;
+    const bySecondAfter = await send(second, `${marker}-late`);
+    const byThird = await send(third, `${marker}-third`);
+    const readBack = await world.ok<Json>('GET', `/relay/v1/channels/${id}`);
+    const slack = await channels.slackChannel();
+    const slackRotation = await world.api(
+      'POST',
+      `/relay/v1/channels/${String(slack.channel.id)}/secret-rotations`,
+      {},
+    );
+    const unknown = await world.api(
+      'POST',
+      `/relay/v1/channels/${randomUUID()}/secret-rotations`,
+      {},
+    );
+
+    expect(badGrace.status).toBe(400);
+    expect(JSON.stringify(badGrace.body)).toContain('graceSeconds');
+    expect(JSON.stringify(badGrace.body)).toContain('extra');
+    expect(rotated).toMatchObject({ channelId: id, kind: 'WEBHOOK', secretName: 'signingSecret' });
+    expect(second).toMatch(/^whsec_/);
+    expect(second).not.toBe(first);
+    expect(Date.parse(String(rotated.previousValidUntil)) - Date.now()).toBeGreaterThan(3_500_000);
+    expect(byFirst.status).toBe(202);
+    expect(bySecond.status).toBe(202);
+    expect(replies.map((r) => r.text).sort()).toEqual(
+      [`echo: ${marker}`, `echo: ${marker}-second`].sort(),
+    );
+    expect(again.previousValidUntil).toBeNull();
+    expect(bySecondAfter.status).toBe(401);
+    expect(byThird.status).toBe(202);
+    expect(readBack.config).toEqual({ url: receiver.url, signingSecret: '********' });
+    expect(slackRotation.status).toBe(409);
+    expect(unknown.status).toBe(404);
+
+    const origin = 'https://rotate.example';
+    const web = await channels.channel('WEB', { allowedOrigins: [origin] });
+    const webId = String(web.channel.id);
+    const oldKey = String((web.channel.config as Json).channelKey);
+    const newKey = String(
+      (
+        await world.ok<Json>('POST', `/relay/v1/channels/${webId}/secret-rotations`, {
+          graceSeconds: 60,
+        })
+      ).secret,
+    );
+    const post = (key: string) =>
+      fetch(channels.eventsUrl(webId), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin, 'x-agp-channel-key': key },
+        body: JSON.stringify({ text: `web-${randomUUID()}` }),
+      });
+    expect(newKey).toMatch(/^agpck_/);
+    expect((await post(oldKey)).status).toBe(202);
+    expect((await post(newKey)).status).toBe(202);
+    expect((await post(`${newKey.slice(0, -2)}xx`)).status).toBe(401);
+  });
 });

@@ -1,6 +1,7 @@
 import { schedulerProvider } from '@agp/jobs';
 
 import { TENANT_AUTH_DATABASE } from './database/tokens';
+import { OAuthClients } from './mcp-clients/oauth-clients';
 import { SigningKeysService } from './keys/signing-keys.service';
 import { RECONCILE_EVERY_MS, RevocationsService } from './revocations/revocations.service';
 
@@ -8,8 +9,12 @@ import { RECONCILE_EVERY_MS, RevocationsService } from './revocations/revocation
 export const tenantAuthJobs = schedulerProvider({
   provide: Symbol.for('agp:tenant-auth:jobs'),
   database: TENANT_AUTH_DATABASE,
-  inject: [RevocationsService, SigningKeysService],
-  jobs: (revocations: RevocationsService, signingKeys: SigningKeysService) => [
+  inject: [RevocationsService, SigningKeysService, OAuthClients],
+  jobs: (
+    revocations: RevocationsService,
+    signingKeys: SigningKeysService,
+    clients: OAuthClients,
+  ) => [
     {
       name: 'tenant-auth-revocations',
       intervalMs: RECONCILE_EVERY_MS,
@@ -19,6 +24,13 @@ export const tenantAuthJobs = schedulerProvider({
       name: 'tenant-auth-signing-key-age',
       intervalMs: 3_600_000,
       work: () => signingKeys.rotateIfOld(),
+    },
+    {
+      name: 'tenant-auth-registered-clients',
+      intervalMs: 3_600_000,
+      work: async () => {
+        await clients.pruneIdleRegistrations();
+      },
     },
   ],
 });

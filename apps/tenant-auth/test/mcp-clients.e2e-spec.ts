@@ -4,7 +4,11 @@ import { Server, createServer } from 'node:http';
 
 import { decodeJwt } from 'jose';
 
+import { Database } from '@agp/database';
+
 import { BootstrapResult } from '../src';
+import { TENANT_AUTH_DATABASE } from '../src/database/tokens';
+import { OAuthClients } from '../src/mcp-clients/oauth-clients';
 import { TestBrowser, codeOf } from './sign-in-client';
 import {
   BASE_URL,
@@ -274,5 +278,43 @@ describe("people's own MCP clients (the MCP authorization flow)", () => {
 
     expect(sut.status).toBe(400);
     expect(sut.body).toContain('must be the URL it was fetched from');
+  });
+  it('should prune registrations never used within a day, or idle 90 days without a live refresh token (I27)', async () => {
+    const database = harness.app.get<Database>(TENANT_AUTH_DATABASE);
+    const sql = (text: string, values: unknown[]) =>
+      database.asSystem((tx) => tx.query(text, values));
+    const neverUsed = await registeredClient();
+    const usedOnce = await registeredClient();
+    const idle = await registeredClient();
+    const idleWithRefresh = await registeredClient();
+    const fresh = await registeredClient();
+    await allowed(usedOnce);
+    await allowed(idle);
+    await exchange(idleWithRefresh, await allowed(idleWithRefresh));
+    // Age them as if time had passed: registered two days ago, the idle ones last used long ago.
+    await sql(
+      `UPDATE tenant_auth.registered_clients SET created_at = now() - interval '200 days'
+        WHERE client_id = ANY($1)`,
+      [[neverUsed, usedOnce, idle, idleWithRefresh]],
+    );
+    await sql(
+      `UPDATE tenant_auth.registered_clients SET last_used_at = now() - interval '100 days'
+        WHERE client_id = ANY($1)`,
+      [[idle, idleWithRefresh]],
+    );
+
+    const pruned = await harness.app.get(OAuthClients).pruneIdleRegistrations();
+
+    const left: Array<{ client_id: string }> = await sql(
+      `SELECT client_id FROM tenant_auth.registered_clients WHERE client_id = ANY($1)`,
+      [[neverUsed, usedOnce, idle, idleWithRefresh, fresh]],
+    );
+    expect(pruned).toBeGreaterThanOrEqual(2);
+    expect(left.map((row) => row.client_id).sort()).toEqual(
+      [usedOnce, idleWithRefresh, fresh].sort(),
+    );
+    const browser = new TestBrowser(harness);
+    const gone = await browser.get(authorizeUrl(browser, neverUsed));
+    expect(gone.status).toBe(400);
   });
 });

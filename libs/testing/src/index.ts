@@ -6,6 +6,7 @@ export * from './nats-server';
 export * from './forged-tokens';
 export * from './route-catalogue';
 export * from './mcp-test-server';
+export * from './mcp-test-tools';
 export * from './mcp-test-client';
 export * from './a2a-test-agent';
 export * from './openai-test-provider';

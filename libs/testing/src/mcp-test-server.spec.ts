@@ -1,12 +1,12 @@
 import { McpTestClient, connectMcpClient, toolText as firstText } from './mcp-test-client';
+import { startMcpTestServer } from './mcp-test-server';
 import {
   MCP_TEST_SECRET,
   MCP_TEST_TOOLS,
   McpTestServer,
   mcpLargeText,
   sha256,
-  startMcpTestServer,
-} from './mcp-test-server';
+} from './mcp-test-tools';
 
 describe.each([
   { jsonResponse: false, stateless: false, label: 'SSE responses' },

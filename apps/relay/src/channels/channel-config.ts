@@ -22,6 +22,35 @@ export interface ChannelSecrets {
   botToken?: string;
   /** WEB: the channel key the embedded chat sends (CH9). */
   channelKey?: string;
+  /** CH19: the secret a rotation replaced, still accepted (and still signing) until `previousUntil`. */
+  previousSigningSecret?: string;
+  previousChannelKey?: string;
+  /** CH19: ISO time the previous secret stops counting. */
+  previousUntil?: string;
+}
+
+/** CH19: what a rotation left of the previous secret, kept through changes of the settings. */
+function previousOf(kept: ChannelSecrets): ChannelSecrets {
+  return kept.previousUntil
+    ? {
+        ...(kept.previousSigningSecret
+          ? { previousSigningSecret: kept.previousSigningSecret }
+          : {}),
+        ...(kept.previousChannelKey ? { previousChannelKey: kept.previousChannelKey } : {}),
+        previousUntil: kept.previousUntil,
+      }
+    : {};
+}
+
+/** CH19: the secrets a request may be proven with now: the current one, then a previous one in its grace. */
+export function acceptedSecrets(
+  current: string | undefined,
+  previous: string | undefined,
+  previousUntil: string | undefined,
+  nowMs: number,
+): string[] {
+  const graced = previous && previousUntil && Date.parse(previousUntil) > nowMs ? [previous] : [];
+  return current ? [current, ...graced] : graced;
 }
 
 /** The settings of a channel that may be read back (D56). */
@@ -90,7 +119,7 @@ export function prepareConfig(
       const signingSecret = kept.signingSecret ?? newStandardWebhookSecret();
       return {
         settings: { ...(url ? { url } : {}), ...disclosureOf(given) },
-        secrets: { signingSecret },
+        secrets: { signingSecret, ...previousOf(kept) },
         answeredOnce: kept.signingSecret ? {} : { signingSecret },
       };
     }
@@ -100,7 +129,7 @@ export function prepareConfig(
       const channelKey = kept.channelKey ?? newChannelKey();
       return {
         settings: { allowedOrigins, ...disclosureOf(given) },
-        secrets: { channelKey },
+        secrets: { channelKey, ...previousOf(kept) },
         answeredOnce: kept.channelKey ? {} : { channelKey },
       };
     }
@@ -123,9 +152,8 @@ export function readableConfig(
 }
 
 export function secretNamesOf(kind: string, secrets: ChannelSecrets | undefined): string[] {
-  return Object.keys(secrets ?? {}).filter((name) =>
-    kind === 'WEB' ? name === 'channelKey' : name !== 'channelKey',
-  );
+  const named = kind === 'WEB' ? ['channelKey'] : ['signingSecret', 'botToken'];
+  return Object.keys(secrets ?? {}).filter((name) => named.includes(name));
 }
 
 /** Standard Webhooks: `whsec_` and the base64 of 32 random bytes (the key is those bytes). */

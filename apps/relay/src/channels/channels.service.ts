@@ -1,7 +1,7 @@
 import { FactoryProvider } from '@nestjs/common';
 import { RequestContext } from '@agp/auth';
-import { Database, Row } from '@agp/database';
-import { Page } from '@agp/http';
+import { Database } from '@agp/database';
+import { HttpProblem, Page } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
 import { EgressOptions, checkEgressUrl } from '../common/egress-policy';
@@ -19,10 +19,25 @@ import {
   ChannelSecrets,
   ChannelSettings,
   PreparedConfig,
+  newChannelKey,
+  newStandardWebhookSecret,
   prepareConfig,
   readableConfig,
 } from './channel-config';
 import { CHANNELS_CATALOG, ChannelKind } from './channels.constants';
+import { ChannelsRepository } from './channels.repository';
+
+/** CH19: what a rotation answers, the new secret this once. */
+export interface ChannelSecretRotation {
+  channelId: string;
+  kind: string;
+  /** `signingSecret` (WEBHOOK) or `channelKey` (WEB). */
+  secretName: string;
+  secret: string;
+  /** Until when the replaced secret still counts; null when the grace was 0. */
+  previousValidUntil: string | null;
+  rotatedAt: string;
+}
 
 /** The secrets each kind keeps, as a read names them (masked, D37). */
 const SECRET_NAMES: Partial<Record<ChannelKind, string[]>> = {
@@ -41,6 +56,7 @@ export class ChannelsService implements CatalogOperations<CatalogEntry> {
     private readonly database: Database,
     private readonly egress: EgressOptions,
     private readonly cipher: CredentialCipher,
+    private readonly repository = new ChannelsRepository(),
   ) {}
 
   async create(ctx: RequestContext, values: Record<string, unknown>): Promise<CatalogEntry> {
@@ -83,6 +99,58 @@ export class ChannelsService implements CatalogOperations<CatalogEntry> {
     const prepared = this.prepared(kind, config, kept);
     const entry = await this.catalog.update(ctx, id, this.stored(values, prepared));
     return readable(entry, prepared.answeredOnce);
+  }
+
+  /**
+   * CH19: a new `whsec_` (WEBHOOK) or key (WEB); the old one keeps counting for `graceSeconds`.
+   * SLACK's signing secret is Slack's to rotate (a PATCH of `config.signingSecret` takes the new one).
+   */
+  async rotateSecret(
+    ctx: RequestContext,
+    id: string,
+    graceSeconds: number,
+  ): Promise<ChannelSecretRotation> {
+    const before = await this.storedRow(ctx.tenantId, id);
+    const name =
+      before.kind === 'WEBHOOK'
+        ? 'signingSecret'
+        : before.kind === 'WEB'
+          ? 'channelKey'
+          : undefined;
+    if (!name) {
+      throw new HttpProblem(
+        409,
+        'not-rotatable',
+        before.kind === 'SLACK'
+          ? 'a SLACK channel’s signing secret is rotated in Slack: PATCH config.signingSecret with the new one'
+          : `a ${before.kind} channel has no secret the platform made`,
+      );
+    }
+    const now = new Date();
+    const secret = name === 'signingSecret' ? newStandardWebhookSecret() : newChannelKey();
+    const old = before.secrets[name];
+    const until = new Date(now.getTime() + graceSeconds * 1000);
+    const kept = graceSeconds > 0 && old !== undefined;
+    const secrets: ChannelSecrets = {
+      [name]: secret,
+      ...(kept
+        ? {
+            [name === 'signingSecret' ? 'previousSigningSecret' : 'previousChannelKey']: old,
+            previousUntil: until.toISOString(),
+          }
+        : {}),
+    };
+    await this.catalog.update(ctx, id, {
+      secrets: this.cipher.encrypt(JSON.stringify(secrets)),
+    });
+    return {
+      channelId: id,
+      kind: before.kind,
+      secretName: name,
+      secret,
+      previousValidUntil: kept ? until.toISOString() : null,
+      rotatedAt: now.toISOString(),
+    };
   }
 
   remove(ctx: RequestContext, id: string): Promise<void> {
@@ -139,20 +207,18 @@ export class ChannelsService implements CatalogOperations<CatalogEntry> {
     tenantId: string,
     id: string,
   ): Promise<{ kind: string; settings: ChannelSettings; secrets: ChannelSecrets }> {
-    const rows: Row[] = await this.database.inTenant(tenantId, (tx) =>
-      tx.query(
-        `SELECT kind, config, secrets_ciphertext FROM relay.channels WHERE tenant_id = $1 AND id = $2`,
-        [tenantId, id],
-      ),
+    const stored = await this.database.inTenant(tenantId, (tx) =>
+      this.repository.stored(tx, tenantId, id),
     );
-    if (!rows[0]) {
+    if (!stored) {
       throw new RegistryException(RegistryErrorCode.NotFound, `channel ${id} not found`);
     }
-    const sealed = rows[0].secrets_ciphertext as string | null;
     return {
-      kind: String(rows[0].kind),
-      settings: (rows[0].config as ChannelSettings | null) ?? {},
-      secrets: sealed ? (JSON.parse(this.cipher.decrypt(sealed)) as ChannelSecrets) : {},
+      kind: stored.kind,
+      settings: stored.settings,
+      secrets: stored.sealedSecrets
+        ? (JSON.parse(this.cipher.decrypt(stored.sealedSecrets)) as ChannelSecrets)
+        : {},
     };
   }
 }

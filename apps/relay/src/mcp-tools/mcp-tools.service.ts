@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RequestContext, actorOf, eventContext } from '@agp/auth';
-import { Database, Row, Tx } from '@agp/database';
+import { Database, Tx } from '@agp/database';
 import { HttpProblem } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
@@ -71,14 +71,11 @@ export class McpToolsService {
 
   /** The server's name; 404 when the tenant has no such server (D12). */
   private async serverName(tx: Tx, tenantId: string, serverId: string): Promise<string> {
-    const rows: Row[] = await tx.query(
-      `SELECT name FROM relay.mcp_servers WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, serverId],
-    );
-    if (!rows[0]) {
+    const name = await this.repository.serverName(tx, tenantId, serverId);
+    if (name === undefined) {
       throw HttpProblem.notFound(`no MCP server ${serverId} in this tenant`);
     }
-    return String(rows[0].name);
+    return name;
   }
 }
 

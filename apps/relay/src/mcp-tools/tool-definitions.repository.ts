@@ -32,6 +32,15 @@ export type ToolFlagChange = 'TOOL_DEFINITION_CHANGED' | 'TOOL_NAME_SHADOWED';
 /** Every query of D51's tool definitions; each method takes the tenant id. */
 @Injectable()
 export class ToolDefinitionsRepository {
+  /** The name of the tenant's server, undefined when it has none. */
+  async serverName(tx: Tx, tenantId: string, serverId: string): Promise<string | undefined> {
+    const rows: Row[] = await tx.query(
+      `SELECT name FROM ${S}.mcp_servers WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, serverId],
+    );
+    return rows[0] ? String(rows[0].name) : undefined;
+  }
+
   async observe(
     tx: Tx,
     tenantId: string,

@@ -53,6 +53,7 @@ import { HopAuditor } from './pipeline/hop-auditor';
 import { EvaluationTaps } from './pipeline/evaluation-taps';
 import { AiDisclosures } from './disclosure/ai-disclosures';
 import { DisclosureRetentionJob } from './disclosure/disclosure-retention.job';
+import { PushConfigRetentionJob } from './a2a/push/push-config-retention.job';
 import { DisclosuresRepository } from './disclosure/disclosures.repository';
 import { PersonDeliveries } from './a2a/person-delivery';
 import { HopPipeline } from './pipeline/hop-pipeline';
@@ -129,6 +130,7 @@ import { X402Payments } from './payments/x402-payments';
     DisclosuresRepository,
     AiDisclosures,
     DisclosureRetentionJob,
+    PushConfigRetentionJob,
     PersonDeliveries,
     X402OffersRepository,
     // payments.md PY11: the seam budgets take over; for now the review threshold alone.
@@ -149,6 +151,7 @@ import { X402Payments } from './payments/x402-payments';
     OpenedCredentials,
     AiDisclosures,
     DisclosureRetentionJob,
+    PushConfigRetentionJob,
     A2aDirectory,
   ],
 })

@@ -1,33 +1,28 @@
 import { randomUUID } from 'node:crypto';
 
-import { Database, createSchemaDataSource, migrate } from '@agp/database';
-import { TestDatabase, createTestDatabase } from '@agp/testing';
+import { Database } from '@agp/database';
 
-import { relayDataSourceOptions } from '../database/data-source';
+import {
+  MigratedRelayDatabase,
+  migratedRelayDatabase,
+} from '../../test/support/migrated-relay-database';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 const EVENT = { type: 'SUBSCRIPTION_CHANGED', correlationId: 'spec' };
 
 /** Leases, redelivery, tenant isolation and retention on a real relay schema (W7, W8, W9). */
 describe(WebhookDeliveriesRepository.name, () => {
-  let testDatabase: TestDatabase;
+  let relay: MigratedRelayDatabase;
   let database: Database;
   const sut = new WebhookDeliveriesRepository();
   const [tenantA, tenantB] = [randomUUID(), randomUUID()];
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase('relay_webhook_repo');
-    const options = relayDataSourceOptions(testDatabase.url);
-    const dataSource = createSchemaDataSource({ ...options, poolSize: 4 });
-    await dataSource.initialize();
-    await migrate(dataSource, options.schema);
-    database = new Database(dataSource, options.schema);
+    relay = await migratedRelayDatabase('relay_webhook_repo', 4);
+    database = relay.database;
   });
 
-  afterAll(async () => {
-    await database?.close();
-    await testDatabase?.drop();
-  });
+  afterAll(() => relay?.close());
 
   /** An agent with a webhook and `count` deliveries due now; their ids. */
   async function deliveriesOf(tenantId: string, count: number): Promise<[string, string[]]> {

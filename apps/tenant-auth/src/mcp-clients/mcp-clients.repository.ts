@@ -36,6 +36,34 @@ export class McpClientsRepository {
     return rows[0] ? { clientId: rows[0].client_id, metadata: rows[0].metadata } : null;
   }
 
+  /** I27: a use is written at most once an hour per client, so a busy client costs no writes. */
+  async markUsed(tx: Tx, clientId: string): Promise<void> {
+    await tx.query(
+      `UPDATE ${S}.registered_clients SET last_used_at = now()
+        WHERE client_id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 hour')`,
+      [clientId],
+    );
+  }
+
+  /**
+   * I27: clients never used within a day of registering, or idle for the retention period with
+   * no refresh token still alive; how many went.
+   */
+  async pruneIdle(tx: Tx, idleDays: number): Promise<number> {
+    const rows: Array<{ n: number }> = await tx.query(
+      `WITH gone AS (
+         DELETE FROM ${S}.registered_clients c
+          WHERE (c.last_used_at IS NULL AND c.created_at < now() - interval '1 day')
+             OR (c.last_used_at < now() - make_interval(days => $1)
+                 AND NOT EXISTS (SELECT 1 FROM ${S}.refresh_tokens r
+                                  WHERE r.client_id = c.client_id AND r.expires_at > now()))
+          RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [idleDays],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   /** A metadata document fetched before and still fresh. */
   async findDocument(tx: Tx, url: string): Promise<ClientMetadata | null> {
     const rows: Array<{ document: ClientMetadata }> = await tx.query(

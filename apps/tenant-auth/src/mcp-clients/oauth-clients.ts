@@ -15,6 +15,9 @@ export type FoundClient = { client: BrowserClient } | { refused: string } | { un
 
 const REGISTERED_PREFIX = 'agp_dcr_';
 
+/** I27: how long a registered client may sit unused (and without a live refresh token). */
+export const REGISTERED_CLIENT_IDLE_DAYS = 90;
+
 /** identity.md I21: who may ask for a person's token (I14, I24, RFC 7591). */
 @Injectable()
 export class OAuthClients {
@@ -48,9 +51,14 @@ export class OAuthClients {
     if (!clientId.startsWith(REGISTERED_PREFIX) || clientId.length > 100) {
       return { unknown: true };
     }
-    const registered = await this.database.asSystem((tx) =>
-      this.repository.findRegistered(tx, clientId),
-    );
+    // Asked for by the authorization and token endpoints only: each is a use (I27).
+    const registered = await this.database.asSystem(async (tx) => {
+      const found = await this.repository.findRegistered(tx, clientId);
+      if (found) {
+        await this.repository.markUsed(tx, clientId);
+      }
+      return found;
+    });
     return registered ? { client: asClient(clientId, registered.metadata) } : { unknown: true };
   }
 
@@ -61,6 +69,13 @@ export class OAuthClients {
       this.repository.insertRegistered(tx, { clientId, metadata }),
     );
     return clientId;
+  }
+
+  /** I27: housekeeping of dynamic registrations, once per interval across replicas (F30). */
+  async pruneIdleRegistrations(): Promise<number> {
+    return this.database.asSystem((tx) =>
+      this.repository.pruneIdle(tx, REGISTERED_CLIENT_IDLE_DAYS),
+    );
   }
 
   private async document(url: string): Promise<ClientMetadata> {

@@ -55,5 +55,6 @@ import { WellKnownController } from './well-known.controller';
     OAuthClients,
     McpClientsRepository,
   ],
+  exports: [OAuthClients],
 })
 export class TokensModule {}

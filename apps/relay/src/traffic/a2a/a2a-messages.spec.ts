@@ -1,6 +1,7 @@
 import { JsonRpcMessage } from '../mcp/json-rpc';
 import {
   a2aText,
+  endsTask,
   isFinalEvent,
   isStreamingMethod,
   taskFacts,
@@ -37,6 +38,25 @@ const send10: JsonRpcMessage = {
 };
 
 describe('A2A messages', () => {
+  it('should tell a task that ended for good from one that waits or works (T113)', () => {
+    const answer = (result: unknown): JsonRpcMessage => ({ jsonrpc: '2.0', id: null, result });
+
+    expect(endsTask(answer({ kind: 'task', id: 't', status: { state: 'completed' } }))).toBe(true);
+    expect(
+      endsTask(
+        answer({ statusUpdate: { taskId: 't', status: { state: 'TASK_STATE_CANCELLED' } } }),
+      ),
+    ).toBe(true);
+    expect(endsTask(answer({ task: { id: 't', status: { state: 'TASK_STATE_FAILED' } } }))).toBe(
+      true,
+    );
+    expect(endsTask(answer({ kind: 'task', id: 't', status: { state: 'input-required' } }))).toBe(
+      false,
+    );
+    expect(endsTask(answer({ kind: 'task', id: 't', status: { state: 'working' } }))).toBe(false);
+    expect(endsTask(answer({ kind: 'message', messageId: 'm' }))).toBe(false);
+  });
+
   it('should read the text parts only, in both protocols (D38)', () => {
     expect(a2aText(send03)).toBe('hello');
     expect(a2aText(send10)).toBe('hi');

@@ -23,6 +23,21 @@ const FINAL_STATES: ReadonlySet<string> = new Set(
   ].flatMap((state) => [state, `TASK_STATE_${state.replace('-', '_').toUpperCase()}`]),
 );
 
+/** States after which a task never changes again (0.3 names, 1.0 enums in both spellings). */
+const TERMINAL_STATES: ReadonlySet<string> = new Set([
+  ...['completed', 'failed', 'canceled', 'rejected'].flatMap((state) => [
+    state,
+    `TASK_STATE_${state.toUpperCase()}`,
+  ]),
+  'TASK_STATE_CANCELLED',
+]);
+
+/** traffic.md T113: whether an answer or a push says its task has ended for good. */
+export function endsTask(message: JsonRpcMessage): boolean {
+  const state = taskFacts(message).a2aTaskState;
+  return state !== undefined && TERMINAL_STATES.has(state);
+}
+
 /** 1.0 results wrap their object (`{task}`, `{statusUpdate}` …); 0.3 results are the object. */
 const WRAPPERS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
 

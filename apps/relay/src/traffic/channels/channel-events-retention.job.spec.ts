@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 
-import { Database, createSchemaDataSource, migrate } from '@agp/database';
-import { TestDatabase, createTestDatabase } from '@agp/testing';
+import { Database } from '@agp/database';
 
-import { relayDataSourceOptions } from '../../database/data-source';
+import {
+  MigratedRelayDatabase,
+  migratedRelayDatabase,
+} from '../../../test/support/migrated-relay-database';
 import {
   CHANNEL_EVENT_RETENTION_MS,
   ChannelEventsRetentionJob,
@@ -12,19 +14,15 @@ import { ChannelEventStatus, ChannelEventsRepository } from './channel-events.re
 
 /** CH13 on a real relay schema: settled events go after 7 days, live ones stay whatever their age. */
 describe(ChannelEventsRetentionJob.name, () => {
-  let testDatabase: TestDatabase;
+  let relay: MigratedRelayDatabase;
   let database: Database;
   let sut: ChannelEventsRetentionJob;
   const tenantId = randomUUID();
   const channelId = randomUUID();
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase('relay_channel_retention');
-    const options = relayDataSourceOptions(testDatabase.url);
-    const dataSource = createSchemaDataSource({ ...options, poolSize: 2 });
-    await dataSource.initialize();
-    await migrate(dataSource, options.schema);
-    database = new Database(dataSource, options.schema);
+    relay = await migratedRelayDatabase('relay_channel_retention');
+    database = relay.database;
     sut = new ChannelEventsRetentionJob(database, new ChannelEventsRepository());
     await database.inTenant(tenantId, (tx) =>
       tx.query(
@@ -34,10 +32,7 @@ describe(ChannelEventsRetentionJob.name, () => {
     );
   });
 
-  afterAll(async () => {
-    await database?.close();
-    await testDatabase?.drop();
-  });
+  afterAll(() => relay?.close());
 
   /** An event in `status`, last changed `ageMs` ago; its id. */
   async function eventOf(status: ChannelEventStatus, ageMs: number): Promise<string> {

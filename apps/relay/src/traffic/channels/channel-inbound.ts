@@ -1,7 +1,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { IncomingHttpHeaders } from 'node:http';
 
-import { ChannelSecrets, ChannelSettings } from '../../channels/channel-config';
+import { ChannelSecrets, ChannelSettings, acceptedSecrets } from '../../channels/channel-config';
 import { slackRequestFault } from './slack-signature';
 import { standardWebhookFault } from './standard-webhooks';
 
@@ -101,7 +101,12 @@ export function webhookInbound(secrets: ChannelSecrets, request: InboundRequest)
     return fault(409, 'this WEBHOOK channel has no signing secret');
   }
   const why = standardWebhookFault(
-    secrets.signingSecret,
+    acceptedSecrets(
+      secrets.signingSecret,
+      secrets.previousSigningSecret,
+      secrets.previousUntil,
+      request.nowSeconds * 1000,
+    ),
     request.headers,
     request.rawBody,
     request.nowSeconds,
@@ -164,13 +169,14 @@ export function webCallerFault(
   headers: IncomingHttpHeaders,
 ): Inbound | undefined {
   const key = headers['x-agp-channel-key'];
-  const expected = Buffer.from(secrets.channelKey ?? '');
   const given = Buffer.from(typeof key === 'string' ? key : '');
-  if (
-    expected.length === 0 ||
-    given.length !== expected.length ||
-    !timingSafeEqual(given, expected)
-  ) {
+  const accepted = acceptedSecrets(
+    secrets.channelKey,
+    secrets.previousChannelKey,
+    secrets.previousUntil,
+    Date.now(),
+  ).map((one) => Buffer.from(one));
+  if (!accepted.some((one) => one.length === given.length && timingSafeEqual(given, one))) {
     return fault(401, 'X-Agp-Channel-Key is missing or not this channel’s key');
   }
   if (!isAllowedOrigin(settings, headers.origin)) {

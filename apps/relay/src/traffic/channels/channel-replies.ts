@@ -9,7 +9,7 @@ import { ChannelEntry } from './channel-directory';
 import { ChannelMessage } from './channel-inbound';
 import { ChannelReply } from './channel-events.repository';
 import { standardWebhookHeaders } from './standard-webhooks';
-import { ChannelSecrets } from '../../channels/channel-config';
+import { ChannelSecrets, acceptedSecrets } from '../../channels/channel-config';
 
 const REPLY_TIMEOUT_MS = 10_000;
 
@@ -198,8 +198,14 @@ export class ChannelReplies implements OnApplicationShutdown {
       correlationId: event.correlationId,
     });
     // CH7: the reply's id is the event's, so a receiver deduplicates a reply sent again.
+    // CH19: during a rotation's grace both secrets sign, so a receiver on either verifies.
     const headers = standardWebhookHeaders(
-      secrets.signingSecret,
+      acceptedSecrets(
+        secrets.signingSecret,
+        secrets.previousSigningSecret,
+        secrets.previousUntil,
+        Date.now(),
+      ),
       `msg_${event.id}`,
       Math.floor(Date.now() / 1000),
       body,

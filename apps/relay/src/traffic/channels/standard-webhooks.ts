@@ -22,23 +22,29 @@ export function standardSignature(
   return `v1,${mac.digest('base64')}`;
 }
 
-/** The three headers of a signed message (CH7: how the relay signs what it posts). */
+/**
+ * The three headers of a signed message (CH7: how the relay signs what it posts). Several secrets
+ * sign side by side, space-separated, as Standard Webhooks allows during a rotation (CH19).
+ */
 export function standardWebhookHeaders(
-  secret: string,
+  secret: string | readonly string[],
   id: string,
   timestamp: number,
   body: string,
 ): Record<string, string> {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': standardSignature(secret, id, timestamp, body),
+    'webhook-signature': secrets
+      .map((one) => standardSignature(one, id, timestamp, body))
+      .join(' '),
   };
 }
 
-/** CH7: timestamp within five minutes; any `v1,` signature compared in constant time. */
+/** CH7: timestamp within five minutes; any `v1,` signature by any accepted secret (CH19), in constant time. */
 export function standardWebhookFault(
-  secret: string,
+  secret: string | readonly string[],
   headers: IncomingHttpHeaders,
   body: string,
   nowSeconds: number,
@@ -58,9 +64,8 @@ export function standardWebhookFault(
   if (typeof signatures !== 'string') {
     return 'webhook-signature is missing';
   }
-  const expected = Buffer.from(
-    standardSignature(secret, id, Number(timestamp), body).slice(3),
-    'base64',
+  const expected = (typeof secret === 'string' ? [secret] : secret).map((one) =>
+    Buffer.from(standardSignature(one, id, Number(timestamp), body).slice(3), 'base64'),
   );
   for (const part of signatures.split(' ')) {
     const [version, value] = part.split(',', 2);
@@ -68,7 +73,7 @@ export function standardWebhookFault(
       continue;
     }
     const given = Buffer.from(value, 'base64');
-    if (given.length === expected.length && timingSafeEqual(given, expected)) {
+    if (expected.some((one) => given.length === one.length && timingSafeEqual(given, one))) {
       return undefined;
     }
   }

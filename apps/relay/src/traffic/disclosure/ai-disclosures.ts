@@ -1,18 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Database } from '@agp/database';
-import { buildEvent } from '@agp/messaging';
 
 import { RELAY_DATABASE } from '../../database/tokens';
 import { DisclosureInput } from '../../decisions/decision.types';
-import { common, hopDetails, what } from '../pipeline/hop-audit-events';
-import { HopAuditor } from '../pipeline/hop-auditor';
+import { Carried } from '../pipeline/disclosure-events';
+import { HopPipeline } from '../pipeline/hop-pipeline';
 import { Hop } from '../pipeline/hop.types';
-import {
-  DisclosureTerms,
-  SyntheticMarking,
-  disclosureInputOf,
-  syntheticMarkingOf,
-} from './disclosure-terms';
+import { DisclosureTerms, disclosureInputOf, syntheticMarkingOf } from './disclosure-terms';
 import { DisclosuresRepository } from './disclosures.repository';
 
 /** What one delivery to a person is to carry, decided before its hop is judged (T73). */
@@ -22,11 +16,7 @@ export interface DisclosurePlan {
   input: DisclosureInput;
 }
 
-/** What a delivery carries (in its channel's native form, CH15–CH18, T72). */
-export interface Carried {
-  disclosure?: string;
-  marking?: SyntheticMarking;
-}
+export type { Carried };
 
 /**
  * D45, traffic.md T71: whether a person was told is read from PostgreSQL, never a replica's
@@ -37,7 +27,7 @@ export class AiDisclosures {
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
     private readonly repository: DisclosuresRepository,
-    private readonly auditor: HopAuditor,
+    private readonly pipeline: HopPipeline,
   ) {}
 
   async plan(
@@ -80,30 +70,6 @@ export class AiDisclosures {
         this.repository.markDisclosed(tx, hop.tenantId, conversationKey, agentId),
       );
     }
-    const context = { tenantId: hop.tenantId, correlationId: hop.correlationId };
-    const details = { ...hopDetails(hop), conversationKey, form };
-    const events = [
-      ...(carried.disclosure !== undefined
-        ? [
-            buildEvent('AI_DISCLOSURE', context, {
-              ...common(hop),
-              action: 'LOG',
-              summary: `${what(hop)}: told the person they talk to an AI`,
-              details: { ...details, text: carried.disclosure },
-            }),
-          ]
-        : []),
-      ...(carried.marking
-        ? [
-            buildEvent('SYNTHETIC_CONTENT_MARKING', context, {
-              ...common(hop),
-              action: 'LOG',
-              summary: `${what(hop)}: marked as AI-generated`,
-              details: { ...details, marking: carried.marking },
-            }),
-          ]
-        : []),
-    ];
-    await this.auditor.record(events);
+    await this.pipeline.recordDisclosures(hop, conversationKey, carried, form);
   }
 }

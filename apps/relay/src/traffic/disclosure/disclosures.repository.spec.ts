@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 
-import { Database, createSchemaDataSource, migrate } from '@agp/database';
-import { TestDatabase, createTestDatabase } from '@agp/testing';
+import { Database } from '@agp/database';
 
-import { relayDataSourceOptions } from '../../database/data-source';
+import {
+  MigratedRelayDatabase,
+  migratedRelayDatabase,
+} from '../../../test/support/migrated-relay-database';
 import { DISCLOSURE_RETENTION_MS, DisclosureRetentionJob } from './disclosure-retention.job';
 import { DisclosuresRepository } from './disclosures.repository';
 
 /** traffic.md T71 on a real relay schema: one row per conversation, per tenant, forgotten late. */
 describe(DisclosuresRepository.name, () => {
-  let testDatabase: TestDatabase;
+  let relay: MigratedRelayDatabase;
   let database: Database;
   const sut = new DisclosuresRepository();
   const tenantA = randomUUID();
@@ -17,18 +19,11 @@ describe(DisclosuresRepository.name, () => {
   const agentId = randomUUID();
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase('relay_ai_disclosures');
-    const options = relayDataSourceOptions(testDatabase.url);
-    const dataSource = createSchemaDataSource({ ...options, poolSize: 2 });
-    await dataSource.initialize();
-    await migrate(dataSource, options.schema);
-    database = new Database(dataSource, options.schema);
+    relay = await migratedRelayDatabase('relay_ai_disclosures');
+    database = relay.database;
   });
 
-  afterAll(async () => {
-    await database?.close();
-    await testDatabase?.drop();
-  });
+  afterAll(() => relay?.close());
 
   const isDisclosed = (tenantId: string, key: string): Promise<boolean> =>
     database.inTenant(tenantId, (tx) => sut.isDisclosed(tx, tenantId, key));

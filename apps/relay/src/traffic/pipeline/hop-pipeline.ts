@@ -9,6 +9,7 @@ import { Durability } from '../../traffic-settings/traffic-settings.types';
 import { Admission, AdmissionRefusal } from './admission';
 import { EvaluationTaps } from './evaluation-taps';
 import { GatewayCallParties, ProviderFault, failoverEvent } from './gateway-call-events';
+import { Carried, disclosureEvents } from './disclosure-events';
 import { decidedHopEvents, refusedHopEvent } from './hop-audit-events';
 import { HopAuditor } from './hop-auditor';
 import { withImposed } from './imposed-decision';
@@ -251,6 +252,16 @@ export class HopPipeline {
   /** An X402_* event built by the caller (one whose id the spend ledger names, SP12). */
   recordPaymentEvent(event: PaymentEvent): Promise<void> {
     return this.auditor.record([event]);
+  }
+
+  /** D45, T71: what a delivery to a person carried, durable before the caller hears of it (T1). */
+  recordDisclosures(
+    hop: Hop,
+    conversationKey: string,
+    carried: Carried,
+    form: string,
+  ): Promise<void> {
+    return this.auditor.record(disclosureEvents(hop, conversationKey, carried, form));
   }
 
   private async refuseAll(hops: Hop[], refusal: Refusal): Promise<string | undefined> {

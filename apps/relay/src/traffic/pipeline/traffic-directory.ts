@@ -62,15 +62,20 @@ const CHANGES = [
 ] as const;
 
 /**
- * An ADMIN_CHANGE changes traffic only when it names the traffic settings or a marketplace
- * installation (MK16: a suspension or a licence reaches the installer's routes within T2).
+ * An ADMIN_CHANGE changes traffic only when it names the traffic settings, a marketplace
+ * installation (MK16: a suspension or a licence reaches the installer's routes within T2) or a
+ * channel (CH19: a rotated secret or new settings count from the change, not from the TTL).
  */
 function changesTraffic(envelope: EventEnvelope): boolean {
   if (envelope.type !== 'ADMIN_CHANGE') {
     return true;
   }
   const sink = (envelope.data as { sink?: { type?: unknown } } | undefined)?.sink;
-  return sink?.type === TRAFFIC_SETTINGS_KIND || sink?.type === INSTALLATION_KIND;
+  return (
+    sink?.type === TRAFFIC_SETTINGS_KIND ||
+    sink?.type === INSTALLATION_KIND ||
+    sink?.type === 'CHANNEL'
+  );
 }
 
 /**

@@ -91,6 +91,33 @@ export class PushConfigsRepository {
     );
   }
 
+  /** T113: a push went through; `ended` when it said its task ended for good. */
+  async pushed(tx: Tx, tenantId: string, id: string, ended: boolean): Promise<void> {
+    await tx.query(
+      `UPDATE ${T} SET last_push_at = now(),
+         task_ended_at = CASE WHEN $3 THEN coalesce(task_ended_at, now()) ELSE task_ended_at END
+       WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id, ended],
+    );
+  }
+
+  /**
+   * T113, system scope: configurations whose task ended before `endedBefore`, or that saw nothing
+   * (no push, no change) since `idleBefore`; how many went.
+   */
+  async pruneStale(tx: Tx, endedBefore: Date, idleBefore: Date): Promise<number> {
+    const rows: Row[] = await tx.query(
+      `WITH gone AS (
+         DELETE FROM ${T}
+          WHERE task_ended_at < $1
+             OR greatest(updated_at, coalesce(last_push_at, updated_at)) < $2
+          RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [endedBefore, idleBefore],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** By id, or (0.3, no id) the one whose id defaults to the task's. */
   async deleteNamed(
     tx: Tx,

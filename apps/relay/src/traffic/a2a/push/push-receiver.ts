@@ -17,7 +17,7 @@ import { resendDigestOf } from '../../mcp/mcp-messages';
 import { REFUSALS } from '../../pipeline/refusal-codes';
 import { A2aHops } from '../a2a-hops';
 import { A2aRelayService } from '../a2a-relay.service';
-import { taskFacts } from '../a2a-messages';
+import { endsTask, taskFacts } from '../a2a-messages';
 import { PUSH_HOP_METHOD, callerAuthHeaders } from './push-configs';
 import { PushGovernance, sha256 } from './push-governance';
 import { HeldPushesRepository } from './held-pushes.repository';
@@ -220,6 +220,7 @@ export class PushReceiver implements OnModuleInit, HeldHopDelivery {
     if (taskId && !config.taskId) {
       await this.configs.learn(tx, config.tenantId, config.id, { taskId });
     }
+    await this.configs.pushed(tx, config.tenantId, config.id, endsTask(received));
     return { deliveryId };
   }
 }
