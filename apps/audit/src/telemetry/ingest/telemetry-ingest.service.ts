@@ -9,6 +9,7 @@ import { AUDIT_DATABASE } from '../../database/tokens';
 import { OtlpBody } from '../otlp/otlp-body';
 import { ReadItems, readLogs, readSpans } from '../otlp/otlp-items';
 import { OtlpSignal, PartialSuccess, decodeRequest } from '../otlp/otlp-proto';
+import { readSpansWire } from '../otlp/otlp-wire-spans';
 import { MalformedOtlp } from '../otlp/otlp-values';
 import {
   LOGS_TABLE,
@@ -31,6 +32,8 @@ interface Signal<T> {
   table: string;
   columns: Array<Column<T>>;
   read: (request: unknown) => ReadItems<T>;
+  /** Binary protobuf read straight into rows (A45), else decoded and read as JSON's shape is. */
+  readProtobuf: (bytes: Buffer) => ReadItems<T>;
   time: (item: T) => string;
   noun: string;
 }
@@ -40,6 +43,7 @@ const SIGNALS = {
     table: SPANS_TABLE,
     columns: SPAN_COLUMNS,
     read: readSpans,
+    readProtobuf: (bytes) => readSpansWire(bytes),
     time: (span) => span.startTime,
     noun: 'spans',
   } satisfies Signal<ReturnType<typeof readSpans>['items'][number]>,
@@ -47,6 +51,7 @@ const SIGNALS = {
     table: LOGS_TABLE,
     columns: LOG_COLUMNS,
     read: readLogs,
+    readProtobuf: (bytes) => readLogs(decodeRequest('logs', bytes)),
     time: (log) => log.logTime,
     noun: 'log records',
   } satisfies Signal<ReturnType<typeof readLogs>['items'][number]>,
@@ -100,7 +105,7 @@ export class TelemetryIngestService {
     body: OtlpBody,
   ): Promise<ExportOutcome> {
     const signal = SIGNALS[name] as Signal<unknown>;
-    const read = readRequest(name, body, signal.read);
+    const read = readRequest(body, signal);
     const partial = read.rejected
       ? {
           rejected: read.rejected,
@@ -152,21 +157,17 @@ function mayWrite(principal: Principal): void {
   }
 }
 
-function readRequest<T>(
-  signal: OtlpSignal,
-  body: OtlpBody,
-  read: (request: unknown) => ReadItems<T>,
-): ReadItems<T> {
+function readRequest<T>(body: OtlpBody, signal: Signal<T>): ReadItems<T> {
   try {
     if (body.encoding === 'protobuf') {
-      return read(decodeRequest(signal, body.bytes));
+      return signal.readProtobuf(body.bytes);
     }
     const parsed: unknown = JSON.parse(body.bytes.toString('utf8'));
     const bad = unacceptableInput(parsed);
     if (bad) {
       throw new MalformedOtlp(`${bad.field} ${bad.message}`);
     }
-    return read(parsed);
+    return signal.read(parsed);
   } catch (error) {
     const reason = error instanceof MalformedOtlp ? error.message : 'it cannot be decoded';
     throw new HttpProblem(400, 'malformed-otlp', `the export request is malformed: ${reason}`);
