@@ -118,32 +118,34 @@ export class TelemetryIngestService {
     const window = quotaWindow();
     const count = read.items.length;
     const limit = this.env.TELEMETRY_ITEMS_PER_MINUTE;
-    if (!(await this.quota.reserve(sender.tenantId, window.start, count, limit))) {
-      throw new HttpProblem(
+    const overQuota = (): HttpProblem =>
+      new HttpProblem(
         429,
         'quota-exceeded',
         `the tenant's telemetry quota of ${limit} spans and log records a minute is used up`,
         undefined,
         { 'retry-after': String(window.retryAfterSeconds) },
       );
+    if (!this.quota.mayFit(sender.tenantId, window.start, count, limit)) {
+      throw overQuota();
     }
-    try {
-      await this.partitions
-        .of(signal.table)
-        .ensureDays(
-          [...new Set(read.items.map((item) => signal.time(item).slice(0, 10)))].map(
-            (day) => new Date(`${day}T00:00:00.000Z`),
-          ),
-        );
-      // The system scope, as the audit ingest writes (A1): PostgreSQL refuses COPY FROM where
-      // row-level security applies. Every row's tenant is the token's, set by the columns (A22).
-      await this.database.asSystem((tx) =>
-        this.store.write(tx, signal.table, signal.columns, read.items, sender),
+    await this.partitions
+      .of(signal.table)
+      .ensureDays(
+        [...new Set(read.items.map((item) => signal.time(item).slice(0, 10)))].map(
+          (day) => new Date(`${day}T00:00:00.000Z`),
+        ),
       );
-    } catch (error) {
-      await this.quota.release(sender.tenantId, window.start, count);
-      throw error;
-    }
+    // The system scope, as the audit ingest writes (A1): PostgreSQL refuses COPY FROM where
+    // row-level security applies. Every row's tenant is the token's, set by the columns (A22).
+    // One transaction per export (A46): the rows, then the quota's count, committed together or
+    // not at all.
+    await this.database.asSystem(async (tx) => {
+      await this.store.write(tx, signal.table, signal.columns, read.items, sender);
+      if (!(await this.quota.reserve(tx, sender.tenantId, window.start, count, limit))) {
+        throw overQuota();
+      }
+    });
     return { accepted: count, partial };
   }
 }
