@@ -60,7 +60,7 @@ function rate(perSecond: number): string {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** Batches of spans as an agent's SDK makes them: an agent turn, its model calls and tool calls. */
@@ -123,7 +123,7 @@ async function ingest(
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
       for (let i = next++; i < bodies.length; i = next++) {
-        await post(url, token, bodies[i]!, type);
+        await post(url, token, bodies[i], type);
       }
     }),
   );
@@ -205,7 +205,7 @@ async function main(): Promise<void> {
     await post(
       url,
       await agent(randomUUID()),
-      ProtobufTraceSerializer.serializeRequest(batches[0]!)!,
+      ProtobufTraceSerializer.serializeRequest(batches[0])!,
       'application/x-protobuf',
     );
 
@@ -225,7 +225,7 @@ async function main(): Promise<void> {
       rates.raw.push(perSecond(raw.rows, raw.ms));
       line(
         `round ${round + 1}: protobuf, JSON, raw COPY (spans/s)`,
-        [rates.proto, rates.json, rates.raw].map((r) => Math.round(r[round]!)).join(', '),
+        [rates.proto, rates.json, rates.raw].map((r) => Math.round(r[round])).join(', '),
       );
     }
     const protoRate = median(rates.proto);
