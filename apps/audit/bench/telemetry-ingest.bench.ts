@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -111,6 +112,41 @@ async function post(url: string, token: string, body: Uint8Array, type: string):
   }
 }
 
+/** CPU milliseconds used so far by this database's server processes (Linux, same machine). */
+async function databaseCpuMs(client: Client): Promise<number> {
+  const { rows } = await client.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
+  );
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised name): utime, stime.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // A backend that ended meanwhile.
+    }
+  }
+  return ticks * 10;
+}
+
+/** What a phase cost in CPU, in µs per span: this process (the audit service and the client), the database. */
+async function cpuOf<T>(
+  client: Client,
+  spans: number,
+  phase: () => Promise<T>,
+): Promise<{ result: T; node: number; database: number }> {
+  const database = await databaseCpuMs(client);
+  const node = process.cpuUsage();
+  const result = await phase();
+  const used = process.cpuUsage(node);
+  return {
+    result,
+    node: (used.user + used.system) / spans,
+    database: ((await databaseCpuMs(client)) - database) * (1_000 / spans),
+  };
+}
+
 /** Every request sent with IN_FLIGHT at a time, as a batch span processor's exports overlap. */
 async function ingest(
   url: string,
@@ -212,11 +248,19 @@ async function main(): Promise<void> {
     const proto = batches.map((b) => ProtobufTraceSerializer.serializeRequest(b)!);
     const json = batches.map((b) => JsonTraceSerializer.serializeRequest(b)!);
     const rates = { proto: [] as number[], json: [] as number[], raw: [] as number[] };
+    const cpu = { proto: [] as string[], raw: [] as string[] };
     for (let round = 0; round < ROUNDS; round += 1) {
       const protoTenant = randomUUID();
-      const protoMs = await ingest(url, await agent(protoTenant), proto, 'application/x-protobuf');
+      const protoToken = await agent(protoTenant);
+      const protoRun = await cpuOf(client, spans, () =>
+        ingest(url, protoToken, proto, 'application/x-protobuf'),
+      );
+      const protoMs = protoRun.result;
       const jsonMs = await ingest(url, await agent(randomUUID()), json, 'application/json');
-      const raw = await rawCopy(client, 'audit', protoTenant, round);
+      const rawRun = await cpuOf(client, spans, () => rawCopy(client, 'audit', protoTenant, round));
+      const raw = rawRun.result;
+      cpu.proto.push(`${protoRun.node.toFixed(0)} + ${protoRun.database.toFixed(0)}`);
+      cpu.raw.push(`${rawRun.node.toFixed(0)} + ${rawRun.database.toFixed(0)}`);
       if (raw.rows !== spans) {
         throw new Error(`stored ${raw.rows} spans of ${spans}`);
       }
@@ -236,6 +280,8 @@ async function main(): Promise<void> {
     line('raw COPY FROM STDIN of the same rows', rate(rawRate));
     line('protobuf ingest ÷ raw COPY (goal ≥ 0.5)', (protoRate / rawRate).toFixed(2));
     line('JSON ingest ÷ raw COPY', (jsonRate / rawRate).toFixed(2));
+    line('CPU µs/span, protobuf ingest (node + database)', cpu.proto.join(', '));
+    line('CPU µs/span, raw COPY (node + database)', cpu.raw.join(', '));
   } finally {
     await client.end();
     await app.close();

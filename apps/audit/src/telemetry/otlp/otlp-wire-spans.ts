@@ -11,7 +11,7 @@ import {
   int32Of,
   keyValuesOf,
   lengthEnd,
-  nextField,
+  nextTag,
   skip,
   stringOf,
   uint32Of,
@@ -32,11 +32,11 @@ export function readSpansWire(bytes: Uint8Array, now = nowNanos()): ReadItems<Sp
     : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const r = Reader.create(buffer);
   const result: ReadItems<SpanItem> = { items: [], rejected: 0 };
-  for (let f = nextField(r, r.len); f; f = nextField(r, r.len)) {
-    if (f.field === 1) {
-      resourceSpans(r, lengthEnd(r, f.wire, r.len), now, result);
+  for (let t = nextTag(r, r.len); t >= 0; t = nextTag(r, r.len)) {
+    if (t >>> 3 === 1) {
+      resourceSpans(r, lengthEnd(r, t & 7, r.len), now, result);
     } else {
-      skip(r, f.wire, r.len);
+      skip(r, t & 7, r.len);
     }
   }
   return result;
@@ -45,12 +45,12 @@ export function readSpansWire(bytes: Uint8Array, now = nowNanos()): ReadItems<Sp
 /** Where the last occurrence of a message field starts (a later one replaces an earlier one). */
 function lastOf(r: Reader, field: number, end: number): number | undefined {
   let at: number | undefined;
-  for (let f = nextField(r, end); f; f = nextField(r, end)) {
-    if (f.field === field) {
-      expectWire(f.wire, LEN);
+  for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
+    if (t >>> 3 === field) {
+      expectWire(t & 7, LEN);
       at = r.pos;
     }
-    skip(r, f.wire, end);
+    skip(r, t & 7, end);
   }
   return at;
 }
@@ -67,8 +67,8 @@ function messageAt(
   }
   r.pos = at;
   const stop = lengthEnd(r, LEN, end);
-  for (let f = nextField(r, stop); f; f = nextField(r, stop)) {
-    read(f.field, f.wire, stop);
+  for (let t = nextTag(r, stop); t >= 0; t = nextTag(r, stop)) {
+    read(t >>> 3, t & 7, stop);
   }
 }
 
@@ -86,11 +86,11 @@ function resourceSpans(r: Reader, end: number, now: bigint, result: ReadItems<Sp
     problem = rejection(error);
   }
   r.pos = start;
-  for (let f = nextField(r, end); f; f = nextField(r, end)) {
-    if (f.field === 2) {
-      scopeSpans(r, lengthEnd(r, f.wire, end), { attributes, problem }, now, result);
+  for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
+    if (t >>> 3 === 2) {
+      scopeSpans(r, lengthEnd(r, t & 7, end), { attributes, problem }, now, result);
     } else {
-      skip(r, f.wire, end);
+      skip(r, t & 7, end);
     }
   }
   r.pos = end;
@@ -150,12 +150,12 @@ function scopeSpans(
   result: ReadItems<SpanItem>,
 ): void {
   const origin = originOf(r, end, resource);
-  for (let f = nextField(r, end); f; f = nextField(r, end)) {
-    if (f.field !== 2) {
-      skip(r, f.wire, end);
+  for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
+    if (t >>> 3 !== 2) {
+      skip(r, t & 7, end);
       continue;
     }
-    const stop = lengthEnd(r, f.wire, end);
+    const stop = lengthEnd(r, t & 7, end);
     try {
       if (origin instanceof RejectedItem) {
         throw origin;
@@ -275,8 +275,8 @@ function fieldsOf(r: Reader, end: number): SpanFields {
     statusCode: 0,
     statusMessage: '',
   };
-  for (let f = nextField(r, end); f; f = nextField(r, end)) {
-    readField(r, s, f.field, f.wire, end);
+  for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
+    readField(r, s, t >>> 3, t & 7, end);
   }
   return s;
 }
@@ -334,13 +334,13 @@ function readField(r: Reader, s: SpanFields, field: number, wire: number, end: n
 }
 
 function statusOf(r: Reader, s: SpanFields, end: number): void {
-  for (let f = nextField(r, end); f; f = nextField(r, end)) {
-    if (f.field === 2) {
-      s.statusMessage = stringOf(r, f.wire, end);
-    } else if (f.field === 3) {
-      s.statusCode = int32Of(r, f.wire);
+  for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
+    if (t >>> 3 === 2) {
+      s.statusMessage = stringOf(r, t & 7, end);
+    } else if (t >>> 3 === 3) {
+      s.statusCode = int32Of(r, t & 7);
     } else {
-      skip(r, f.wire, end);
+      skip(r, t & 7, end);
     }
   }
 }
@@ -349,15 +349,15 @@ function eventOf(r: Reader, end: number): Json {
   let time = 0n;
   let name = '';
   const attributes: Attributes = {};
-  for (let f = nextField(r, end); f; f = nextField(r, end)) {
-    if (f.field === 1) {
-      time = fixed64Of(r, f.wire);
-    } else if (f.field === 2) {
-      name = stringOf(r, f.wire, end);
-    } else if (f.field === 3) {
-      keyValuesOf(r, attributes, f.wire, end, 'events[].attributes', 5);
+  for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
+    if (t >>> 3 === 1) {
+      time = fixed64Of(r, t & 7);
+    } else if (t >>> 3 === 2) {
+      name = stringOf(r, t & 7, end);
+    } else if (t >>> 3 === 3) {
+      keyValuesOf(r, attributes, t & 7, end, 'events[].attributes', 5);
     } else {
-      skip(r, f.wire, end);
+      skip(r, t & 7, end);
     }
   }
   return { timeUnixNano: time.toString(), name: name || null, attributes };
@@ -378,17 +378,17 @@ function linkOf(r: Reader, end: number): LinkFields {
     traceState: null,
     attributes: {},
   };
-  for (let f = nextField(r, end); f; f = nextField(r, end)) {
-    if (f.field === 1) {
-      link.traceId = bytesAt(r, f.wire, end);
-    } else if (f.field === 2) {
-      link.spanId = bytesAt(r, f.wire, end);
-    } else if (f.field === 3) {
-      link.traceState = stringOf(r, f.wire, end) || null;
-    } else if (f.field === 4) {
-      keyValuesOf(r, link.attributes, f.wire, end, 'links[].attributes', 5);
+  for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
+    if (t >>> 3 === 1) {
+      link.traceId = bytesAt(r, t & 7, end);
+    } else if (t >>> 3 === 2) {
+      link.spanId = bytesAt(r, t & 7, end);
+    } else if (t >>> 3 === 3) {
+      link.traceState = stringOf(r, t & 7, end) || null;
+    } else if (t >>> 3 === 4) {
+      keyValuesOf(r, link.attributes, t & 7, end, 'links[].attributes', 5);
     } else {
-      skip(r, f.wire, end);
+      skip(r, t & 7, end);
     }
   }
   return link;

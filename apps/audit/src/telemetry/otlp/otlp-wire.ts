@@ -11,13 +11,9 @@ export const FIXED32 = 5;
 /** The request's bytes are not the message they claim to be: the whole request is a 400 (A21). */
 export class MalformedWire extends Error {}
 
-/** The next field of a message ending at `end`: its number and wire type, or undefined at the end. */
-export function nextField(r: Reader, end: number): { field: number; wire: number } | undefined {
-  if (r.pos >= end) {
-    return undefined;
-  }
-  const tag = r.uint32();
-  return { field: tag >>> 3, wire: tag & 7 };
+/** The next tag of a message ending at `end` (field number << 3 | wire type), or -1 at its end. */
+export function nextTag(r: Reader, end: number): number {
+  return r.pos < end ? r.uint32() : -1;
 }
 
 /** Where a length-delimited field that starts here ends; its length must stay inside `end`. */
@@ -101,13 +97,13 @@ export function keyValuesOf(
   const stop = lengthAt(r, wire, end, depth);
   let key: string | undefined;
   let value: Json = null;
-  for (let f = nextField(r, stop); f; f = nextField(r, stop)) {
-    if (f.field === 1) {
-      key = stringOf(r, f.wire, stop);
-    } else if (f.field === 2) {
-      value = anyValueOf(r, f.wire, stop, depth + 1);
+  for (let t = nextTag(r, stop); t >= 0; t = nextTag(r, stop)) {
+    if (t >>> 3 === 1) {
+      key = stringOf(r, t & 7, stop);
+    } else if (t >>> 3 === 2) {
+      value = anyValueOf(r, t & 7, stop, depth + 1);
     } else {
-      skip(r, f.wire, stop);
+      skip(r, t & 7, stop);
     }
   }
   if (key === undefined) {
@@ -120,8 +116,8 @@ export function keyValuesOf(
 function anyValueOf(r: Reader, wire: number, end: number, depth: number): Json {
   const stop = lengthAt(r, wire, end, depth);
   let value: Json = null;
-  for (let f = nextField(r, stop); f; f = nextField(r, stop)) {
-    value = oneValue(r, f.field, f.wire, stop, depth, value);
+  for (let t = nextTag(r, stop); t >= 0; t = nextTag(r, stop)) {
+    value = oneValue(r, t >>> 3, t & 7, stop, depth, value);
   }
   return value;
 }
@@ -155,11 +151,11 @@ function oneValue(
     case 5: {
       const values: Json[] = [];
       const end = lengthAt(r, wire, stop, depth + 1);
-      for (let f = nextField(r, end); f; f = nextField(r, end)) {
-        if (f.field === 1) {
-          values.push(anyValueOf(r, f.wire, end, depth + 2));
+      for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
+        if (t >>> 3 === 1) {
+          values.push(anyValueOf(r, t & 7, end, depth + 2));
         } else {
-          skip(r, f.wire, end);
+          skip(r, t & 7, end);
         }
       }
       return values;
@@ -167,11 +163,11 @@ function oneValue(
     case 6: {
       const map: { [key: string]: Json } = {};
       const end = lengthAt(r, wire, stop, depth + 1);
-      for (let f = nextField(r, end); f; f = nextField(r, end)) {
-        if (f.field === 1) {
-          keyValuesOf(r, map, f.wire, end, 'kvlistValue.values', depth + 2);
+      for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
+        if (t >>> 3 === 1) {
+          keyValuesOf(r, map, t & 7, end, 'kvlistValue.values', depth + 2);
         } else {
-          skip(r, f.wire, end);
+          skip(r, t & 7, end);
         }
       }
       return map;
