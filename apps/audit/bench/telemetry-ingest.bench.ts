@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 
 import { TestTokenIssuer, createTestDatabase } from '@agp/testing';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -18,10 +20,28 @@ import {
 import { Client } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 
-import { SPAN_COLUMNS } from '../src/telemetry/ingest/telemetry-columns';
-import { startAudit } from '../test/support/audit-test-app';
+import type { startAudit as StartAudit } from '../test/support/audit-test-app';
+import type { SPAN_COLUMNS as SpanColumns } from '../src/telemetry/ingest/telemetry-columns';
+
+/* eslint-disable @typescript-eslint/no-require-imports --
+   `BENCH_ROOT` may point at another checkout (a baseline), so its modules are loaded by path. */
+
+// `BENCH_ROOT=<another checkout>` runs that checkout's audit service and `@agp/*` libraries (the npm
+// script loads its TypeScript hook) under this script, for a before/after in one sitting.
+const ROOT = process.env.BENCH_ROOT || join(__dirname, '..', '..', '..');
+const { startAudit } = require(
+  join(ROOT, 'apps', 'audit', 'test', 'support', 'audit-test-app'),
+) as {
+  startAudit: typeof StartAudit;
+};
+const { SPAN_COLUMNS } = require(
+  join(ROOT, 'apps', 'audit', 'src', 'telemetry', 'ingest', 'telemetry-columns'),
+) as { SPAN_COLUMNS: typeof SpanColumns };
 
 const REQUESTS = Number(process.env.BENCH_TELEMETRY_REQUESTS ?? 60);
+// Rounds of (protobuf, JSON, raw COPY), interleaved so that a change of the machine's load
+// between them falls on all three; the medians are compared.
+const ROUNDS = Number(process.env.BENCH_TELEMETRY_ROUNDS ?? 3);
 const SPANS_PER_REQUEST = 512;
 const IN_FLIGHT = 2;
 const COLUMNS = SPAN_COLUMNS.map((c) => c.name).join(', ');
@@ -34,8 +54,14 @@ function perSecond(count: number, ms: number): number {
   return (count * 1_000) / ms;
 }
 
-function rate(count: number, ms: number): string {
-  return `${Math.round(perSecond(count, ms)).toLocaleString('en-US')} spans/s  (${(ms / 1_000).toFixed(2)} s)`;
+function rate(perSecond: number): string {
+  return `${Math.round(perSecond).toLocaleString('en-US')} spans/s  (median)`;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** Batches of spans as an agent's SDK makes them: an agent turn, its model calls and tool calls. */
@@ -86,6 +112,41 @@ async function post(url: string, token: string, body: Uint8Array, type: string):
   }
 }
 
+/** CPU milliseconds used so far by this database's server processes (Linux, same machine). */
+async function databaseCpuMs(client: Client): Promise<number> {
+  const { rows } = await client.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
+  );
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised name): utime, stime.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // A backend that ended meanwhile.
+    }
+  }
+  return ticks * 10;
+}
+
+/** What a phase cost in CPU, in µs per span: this process (the audit service and the client), the database. */
+async function cpuOf<T>(
+  client: Client,
+  spans: number,
+  phase: () => Promise<T>,
+): Promise<{ result: T; node: number; database: number }> {
+  const database = await databaseCpuMs(client);
+  const node = process.cpuUsage();
+  const result = await phase();
+  const used = process.cpuUsage(node);
+  return {
+    result,
+    node: (used.user + used.system) / spans,
+    database: ((await databaseCpuMs(client)) - database) * (1_000 / spans),
+  };
+}
+
 /** Every request sent with IN_FLIGHT at a time, as a batch span processor's exports overlap. */
 async function ingest(
   url: string,
@@ -98,7 +159,7 @@ async function ingest(
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
       for (let i = next++; i < bodies.length; i = next++) {
-        await post(url, token, bodies[i]!, type);
+        await post(url, token, bodies[i], type);
       }
     }),
   );
@@ -110,6 +171,7 @@ async function rawCopy(
   client: Client,
   schema: string,
   tenantId: string,
+  round: number,
 ): Promise<{ rows: number; ms: number }> {
   const chunks: Buffer[] = [];
   await pipeline(
@@ -127,15 +189,14 @@ async function rawCopy(
   );
   const text = Buffer.concat(chunks);
   const rows = text.toString('utf8').split('\n').length - 1;
+  const table = `${schema}.bench_raw_spans_${round}`;
+  await client.query(`CREATE TABLE ${table} (LIKE ${schema}.telemetry_spans INCLUDING DEFAULTS)`);
   await client.query(
-    `CREATE TABLE ${schema}.bench_raw_spans (LIKE ${schema}.telemetry_spans INCLUDING DEFAULTS)`,
-  );
-  await client.query(
-    `CREATE INDEX ON ${schema}.bench_raw_spans (tenant_id, start_time DESC, id DESC);
-     CREATE INDEX ON ${schema}.bench_raw_spans (tenant_id, trace_id)`,
+    `CREATE INDEX ON ${table} (tenant_id, start_time DESC, id DESC);
+     CREATE INDEX ON ${table} (tenant_id, trace_id)`,
   );
   const started = performance.now();
-  const stream = client.query(copyFrom(`COPY ${schema}.bench_raw_spans (${COLUMNS}) FROM STDIN`));
+  const stream = client.query(copyFrom(`COPY ${table} (${COLUMNS}) FROM STDIN`));
   stream.end(text);
   await new Promise<void>((resolve, reject) => stream.on('finish', resolve).on('error', reject));
   return { rows, ms: performance.now() - started };
@@ -164,8 +225,6 @@ async function main(): Promise<void> {
         scope: 'telemetry:write',
         perms: [],
       });
-    const protoTenant = randomUUID();
-    const jsonTenant = randomUUID();
     const url = `${base}/audit/v1/telemetry/v1/traces`;
     line(
       'machine',
@@ -173,32 +232,56 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(2))
         .join(' ')} (shared)`,
     );
-    line('export requests', `${REQUESTS} × ${SPANS_PER_REQUEST} spans, ${IN_FLIGHT} in flight`);
+    line('audit service from', ROOT);
+    line(
+      'export requests',
+      `${REQUESTS} × ${SPANS_PER_REQUEST} spans, ${IN_FLIGHT} in flight, ${ROUNDS} rounds`,
+    );
     // One warm-up request: the first partition check and protobuf root load are not the steady state.
     await post(
       url,
       await agent(randomUUID()),
-      ProtobufTraceSerializer.serializeRequest(batches[0]!)!,
+      ProtobufTraceSerializer.serializeRequest(batches[0])!,
       'application/x-protobuf',
     );
 
     const proto = batches.map((b) => ProtobufTraceSerializer.serializeRequest(b)!);
-    const protoMs = await ingest(url, await agent(protoTenant), proto, 'application/x-protobuf');
     const json = batches.map((b) => JsonTraceSerializer.serializeRequest(b)!);
-    const jsonMs = await ingest(url, await agent(jsonTenant), json, 'application/json');
-    const raw = await rawCopy(client, 'audit', protoTenant);
-    if (raw.rows !== spans) {
-      throw new Error(`stored ${raw.rows} spans of ${spans}`);
+    const rates = { proto: [] as number[], json: [] as number[], raw: [] as number[] };
+    const cpu = { proto: [] as string[], raw: [] as string[] };
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const protoTenant = randomUUID();
+      const protoToken = await agent(protoTenant);
+      const protoRun = await cpuOf(client, spans, () =>
+        ingest(url, protoToken, proto, 'application/x-protobuf'),
+      );
+      const protoMs = protoRun.result;
+      const jsonMs = await ingest(url, await agent(randomUUID()), json, 'application/json');
+      const rawRun = await cpuOf(client, spans, () => rawCopy(client, 'audit', protoTenant, round));
+      const raw = rawRun.result;
+      cpu.proto.push(`${protoRun.node.toFixed(0)} + ${protoRun.database.toFixed(0)}`);
+      cpu.raw.push(`${rawRun.node.toFixed(0)} + ${rawRun.database.toFixed(0)}`);
+      if (raw.rows !== spans) {
+        throw new Error(`stored ${raw.rows} spans of ${spans}`);
+      }
+      rates.proto.push(perSecond(spans, protoMs));
+      rates.json.push(perSecond(spans, jsonMs));
+      rates.raw.push(perSecond(raw.rows, raw.ms));
+      line(
+        `round ${round + 1}: protobuf, JSON, raw COPY (spans/s)`,
+        [rates.proto, rates.json, rates.raw].map((r) => Math.round(r[round])).join(', '),
+      );
     }
-    const rawRate = perSecond(raw.rows, raw.ms);
-    line('OTLP/HTTP protobuf ingest (HTTP, decode, COPY)', rate(spans, protoMs));
-    line('OTLP/HTTP JSON ingest', rate(spans, jsonMs));
-    line('raw COPY FROM STDIN of the same rows', rate(raw.rows, raw.ms));
-    line(
-      'protobuf ingest ÷ raw COPY (goal ≥ 0.5)',
-      (perSecond(spans, protoMs) / rawRate).toFixed(2),
-    );
-    line('JSON ingest ÷ raw COPY', (perSecond(spans, jsonMs) / rawRate).toFixed(2));
+    const protoRate = median(rates.proto);
+    const jsonRate = median(rates.json);
+    const rawRate = median(rates.raw);
+    line('OTLP/HTTP protobuf ingest (HTTP, decode, COPY)', rate(protoRate));
+    line('OTLP/HTTP JSON ingest', rate(jsonRate));
+    line('raw COPY FROM STDIN of the same rows', rate(rawRate));
+    line('protobuf ingest ÷ raw COPY (goal ≥ 0.5)', (protoRate / rawRate).toFixed(2));
+    line('JSON ingest ÷ raw COPY', (jsonRate / rawRate).toFixed(2));
+    line('CPU µs/span, protobuf ingest (node + database)', cpu.proto.join(', '));
+    line('CPU µs/span, raw COPY (node + database)', cpu.raw.join(', '));
   } finally {
     await client.end();
     await app.close();

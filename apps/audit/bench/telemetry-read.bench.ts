@@ -20,12 +20,21 @@ import {
 // CPU time per span of each step of an OTLP export before COPY (issue 37, A41): decoding, reading
 // and guarding the items, and writing their COPY lines. `BENCH_ROOT=<another checkout>` runs that
 // checkout's code with this script, for a before/after in one sitting.
-const ROOT = process.env.BENCH_ROOT ?? join(__dirname, '..', '..', '..');
+const ROOT = process.env.BENCH_ROOT || join(__dirname, '..', '..', '..');
 const load = (path: string): any => require(join(ROOT, 'apps', 'audit', 'src', path));
 const { decodeRequest } = load('telemetry/otlp/otlp-proto');
 const { readSpans } = load('telemetry/otlp/otlp-items');
 const { SPAN_COLUMNS } = load('telemetry/ingest/telemetry-columns');
 const { field: copyField } = load('ingest/copy-rows');
+// A45: a binary export read straight into rows; a checkout without it decodes, then reads.
+const wire = (() => {
+  try {
+    return load('telemetry/otlp/otlp-wire-spans').readSpansWire as (b: Uint8Array) => any;
+  } catch {
+    return undefined;
+  }
+})();
+const readProtobuf = wire ?? ((b: Uint8Array): any => readSpans(decodeRequest('traces', b)));
 const { unacceptableInput } = require(join(ROOT, 'libs', 'http', 'src', 'input-guard'));
 
 const REQUESTS = 20;
@@ -76,9 +85,22 @@ function cpuPerSpan(step: () => void): string {
   return `${(best / (REQUESTS * SPANS)).toFixed(2)} µs/span`;
 }
 
+// A47: the store's own writer of COPY lines, where the checkout has one to call.
+const storeCopyText = (() => {
+  try {
+    return load('telemetry/ingest/telemetry-store.repository').copyText as
+      ((columns: unknown, items: any[], sender: object, at: string) => string) | undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
 function copyLines(items: any[]): string {
   const sender = { tenantId: randomUUID(), kind: 'AGENT', id: 'bench' };
   const at = new Date().toISOString();
+  if (storeCopyText) {
+    return storeCopyText(SPAN_COLUMNS, items, sender, at);
+  }
   const json = new Map<object, string>();
   const value = (type: string, v: any): string => {
     if (type !== 'jsonb') {
@@ -103,7 +125,7 @@ function copyLines(items: any[]): string {
 function main(): void {
   const { proto, json } = requests();
   const decoded = proto.map((body) => decodeRequest('traces', body));
-  const items = decoded.map((request) => readSpans(request).items);
+  const items = proto.map((body) => readProtobuf(body).items);
   const line = (label: string, value: string): void => {
     process.stdout.write(`${label.padEnd(44)} ${value}\n`);
   };
@@ -133,12 +155,16 @@ function main(): void {
     cpuPerSpan(() => items.forEach((i) => copyLines(i))),
   );
   line(
+    wire ? 'read protobuf straight into rows (A45)' : 'decode and read protobuf',
+    cpuPerSpan(() => proto.forEach((b) => readProtobuf(b))),
+  );
+  line(
     'decode protobuf, again',
     cpuPerSpan(() => proto.forEach((b) => decodeRequest('traces', b))),
   );
   line(
     'all of it, protobuf',
-    cpuPerSpan(() => proto.forEach((b) => copyLines(readSpans(decodeRequest('traces', b)).items))),
+    cpuPerSpan(() => proto.forEach((b) => copyLines(readProtobuf(b).items))),
   );
 }
 

@@ -9,6 +9,7 @@ import { AUDIT_DATABASE } from '../../database/tokens';
 import { OtlpBody } from '../otlp/otlp-body';
 import { ReadItems, readLogs, readSpans } from '../otlp/otlp-items';
 import { OtlpSignal, PartialSuccess, decodeRequest } from '../otlp/otlp-proto';
+import { readSpansWire } from '../otlp/otlp-wire-spans';
 import { MalformedOtlp } from '../otlp/otlp-values';
 import {
   LOGS_TABLE,
@@ -31,6 +32,8 @@ interface Signal<T> {
   table: string;
   columns: Array<Column<T>>;
   read: (request: unknown) => ReadItems<T>;
+  /** Binary protobuf read straight into rows (A45), else decoded and read as JSON's shape is. */
+  readProtobuf: (bytes: Buffer) => ReadItems<T>;
   time: (item: T) => string;
   noun: string;
 }
@@ -40,6 +43,7 @@ const SIGNALS = {
     table: SPANS_TABLE,
     columns: SPAN_COLUMNS,
     read: readSpans,
+    readProtobuf: (bytes) => readSpansWire(bytes),
     time: (span) => span.startTime,
     noun: 'spans',
   } satisfies Signal<ReturnType<typeof readSpans>['items'][number]>,
@@ -47,6 +51,7 @@ const SIGNALS = {
     table: LOGS_TABLE,
     columns: LOG_COLUMNS,
     read: readLogs,
+    readProtobuf: (bytes) => readLogs(decodeRequest('logs', bytes)),
     time: (log) => log.logTime,
     noun: 'log records',
   } satisfies Signal<ReturnType<typeof readLogs>['items'][number]>,
@@ -100,7 +105,7 @@ export class TelemetryIngestService {
     body: OtlpBody,
   ): Promise<ExportOutcome> {
     const signal = SIGNALS[name] as Signal<unknown>;
-    const read = readRequest(name, body, signal.read);
+    const read = readRequest(body, signal);
     const partial = read.rejected
       ? {
           rejected: read.rejected,
@@ -113,32 +118,34 @@ export class TelemetryIngestService {
     const window = quotaWindow();
     const count = read.items.length;
     const limit = this.env.TELEMETRY_ITEMS_PER_MINUTE;
-    if (!(await this.quota.reserve(sender.tenantId, window.start, count, limit))) {
-      throw new HttpProblem(
+    const overQuota = (): HttpProblem =>
+      new HttpProblem(
         429,
         'quota-exceeded',
         `the tenant's telemetry quota of ${limit} spans and log records a minute is used up`,
         undefined,
         { 'retry-after': String(window.retryAfterSeconds) },
       );
+    if (!this.quota.mayFit(sender.tenantId, window.start, count, limit)) {
+      throw overQuota();
     }
-    try {
-      await this.partitions
-        .of(signal.table)
-        .ensureDays(
-          [...new Set(read.items.map((item) => signal.time(item).slice(0, 10)))].map(
-            (day) => new Date(`${day}T00:00:00.000Z`),
-          ),
-        );
-      // The system scope, as the audit ingest writes (A1): PostgreSQL refuses COPY FROM where
-      // row-level security applies. Every row's tenant is the token's, set by the columns (A22).
-      await this.database.asSystem((tx) =>
-        this.store.write(tx, signal.table, signal.columns, read.items, sender),
+    await this.partitions
+      .of(signal.table)
+      .ensureDays(
+        [...new Set(read.items.map((item) => signal.time(item).slice(0, 10)))].map(
+          (day) => new Date(`${day}T00:00:00.000Z`),
+        ),
       );
-    } catch (error) {
-      await this.quota.release(sender.tenantId, window.start, count);
-      throw error;
-    }
+    // The system scope, as the audit ingest writes (A1): PostgreSQL refuses COPY FROM where
+    // row-level security applies. Every row's tenant is the token's, set by the columns (A22).
+    // One transaction per export (A46): the rows, then the quota's count, committed together or
+    // not at all.
+    await this.database.asSystem(async (tx) => {
+      await this.store.write(tx, signal.table, signal.columns, read.items, sender);
+      if (!(await this.quota.reserve(tx, sender.tenantId, window.start, count, limit))) {
+        throw overQuota();
+      }
+    });
     return { accepted: count, partial };
   }
 }
@@ -152,21 +159,17 @@ function mayWrite(principal: Principal): void {
   }
 }
 
-function readRequest<T>(
-  signal: OtlpSignal,
-  body: OtlpBody,
-  read: (request: unknown) => ReadItems<T>,
-): ReadItems<T> {
+function readRequest<T>(body: OtlpBody, signal: Signal<T>): ReadItems<T> {
   try {
     if (body.encoding === 'protobuf') {
-      return read(decodeRequest(signal, body.bytes));
+      return signal.readProtobuf(body.bytes);
     }
     const parsed: unknown = JSON.parse(body.bytes.toString('utf8'));
     const bad = unacceptableInput(parsed);
     if (bad) {
       throw new MalformedOtlp(`${bad.field} ${bad.message}`);
     }
-    return read(parsed);
+    return signal.read(parsed);
   } catch (error) {
     const reason = error instanceof MalformedOtlp ? error.message : 'it cannot be decoded';
     throw new HttpProblem(400, 'malformed-otlp', `the export request is malformed: ${reason}`);

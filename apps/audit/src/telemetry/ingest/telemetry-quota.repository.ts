@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database } from '@agp/database';
+import { Database, Tx } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../../database/tokens';
 
 const MINUTE_MS = 60_000;
+/** Tenants whose floor this replica keeps; past it the map starts again (it is only a shortcut). */
+const MAX_FLOORS = 10_000;
 
 /** The minute an export counts in, and how many seconds remain of it (for `Retry-After`). */
 export function quotaWindow(now = Date.now()): { start: string; retryAfterSeconds: number } {
@@ -14,17 +16,31 @@ export function quotaWindow(now = Date.now()): { start: string; retryAfterSecond
   };
 }
 
-/** A reservation commits on its own (a row lock held no longer than one statement) (A25). */
+/**
+ * A minute's count grows in the export's own transaction, after its rows (A25, A46): it moves only
+ * when they commit, and the row lock is held from that statement to the commit. Each replica keeps
+ * the least each tenant's count can be this minute (counts only grow within their minute, on every
+ * replica), so an export that cannot fit is refused before any statement.
+ */
 @Injectable()
 export class TelemetryQuotaRepository {
   private readonly schema: string;
+  private readonly floors = new Map<string, { windowStart: string; items: number }>();
 
-  constructor(@Inject(AUDIT_DATABASE) private readonly database: Database) {
+  constructor(@Inject(AUDIT_DATABASE) database: Database) {
     this.schema = database.schema;
   }
 
-  /** Adds `count` to the minute's total unless that would pass `limit`; false when it would. */
+  /** False when `count` more cannot fit this minute whatever the other replicas did. */
+  mayFit(tenantId: string, windowStart: string, count: number, limit: number): boolean {
+    const floor = this.floors.get(tenantId);
+    const known = floor?.windowStart === windowStart ? floor.items : 0;
+    return known + count <= limit;
+  }
+
+  /** Adds `count` to the minute's total in `tx` unless that would pass `limit`; false when it would. */
   async reserve(
+    tx: Tx,
     tenantId: string,
     windowStart: string,
     count: number,
@@ -33,24 +49,26 @@ export class TelemetryQuotaRepository {
     if (count > limit) {
       return false;
     }
-    const rows: unknown[] = await this.database.inTenant(tenantId, (tx) =>
-      tx.query(
-        `INSERT INTO ${this.schema}.telemetry_usage AS u (tenant_id, window_start, items) VALUES ($1, $2, $3)
-         ON CONFLICT (tenant_id, window_start) DO UPDATE SET items = u.items + EXCLUDED.items
-         WHERE u.items + EXCLUDED.items <= $4 RETURNING items`,
-        [tenantId, windowStart, count, limit],
-      ),
+    const rows: Array<{ items: string }> = await tx.query(
+      `INSERT INTO ${this.schema}.telemetry_usage AS u (tenant_id, window_start, items) VALUES ($1, $2, $3)
+       ON CONFLICT (tenant_id, window_start) DO UPDATE SET items = u.items + EXCLUDED.items
+       WHERE u.items + EXCLUDED.items <= $4 RETURNING items`,
+      [tenantId, windowStart, count, limit],
     );
-    return rows.length > 0;
+    const counted = rows[0];
+    // Refused: the count is past limit - count already, and never goes down this minute.
+    this.raiseFloor(tenantId, windowStart, counted ? Number(counted.items) : limit - count + 1);
+    return counted !== undefined;
   }
 
-  async release(tenantId: string, windowStart: string, count: number): Promise<void> {
-    await this.database.inTenant(tenantId, (tx) =>
-      tx.query(
-        `UPDATE ${this.schema}.telemetry_usage SET items = greatest(items - $3, 0)
-         WHERE tenant_id = $1 AND window_start = $2`,
-        [tenantId, windowStart, count],
-      ),
-    );
+  private raiseFloor(tenantId: string, windowStart: string, items: number): void {
+    const floor = this.floors.get(tenantId);
+    if (floor?.windowStart === windowStart && floor.items >= items) {
+      return;
+    }
+    if (this.floors.size >= MAX_FLOORS && !floor) {
+      this.floors.clear();
+    }
+    this.floors.set(tenantId, { windowStart, items });
   }
 }

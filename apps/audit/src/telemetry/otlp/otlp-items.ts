@@ -63,7 +63,7 @@ const DAY_NS = 86_400_000_000_000n;
 const FUTURE_NS = DAY_NS;
 const PAST_NS = 7n * DAY_NS;
 
-function timeOf(nanos: bigint, field: string, now: bigint): string {
+export function timeOf(nanos: bigint, field: string, now: bigint): string {
   if (nanos > now + FUTURE_NS || nanos < now - PAST_NS) {
     throw new RejectedItem(`${field} is more than a day ahead or a week behind the clock`);
   }
@@ -184,12 +184,6 @@ function readItems<T extends Origin>(
     throw new MalformedOtlp('the body must be an export request object');
   }
   const groups: Array<{ items: unknown[]; origin: () => Origin }> = [];
-  const checked = (value: object): void => {
-    const bad = unacceptableInput(value);
-    if (bad) {
-      throw new RejectedItem(`${bad.field} ${bad.message}`);
-    }
-  };
   for (const resourceGroup of listOf(request[lists.resources], lists.resources)) {
     const r = recordOf(resourceGroup, lists.resources);
     const resource = recordOf(r.resource, 'resource');
@@ -231,9 +225,17 @@ function readItems<T extends Origin>(
   return result;
 }
 
+/** The input guard (F23) over what an item brings: a finding rejects the item, not the request. */
+export function checked(value: object): void {
+  const bad = unacceptableInput(value);
+  if (bad) {
+    throw new RejectedItem(`${bad.field} ${bad.message}`);
+  }
+}
+
 // What the input guard (F23) walks of an item: the text it brings beyond its checked ids and
 // numbers; its origin was guarded once for its group.
-const spanText = (s: SpanItem): object => ({
+export const spanText = (s: SpanItem): object => ({
   name: s.name,
   traceState: s.traceState,
   status: s.statusMessage,

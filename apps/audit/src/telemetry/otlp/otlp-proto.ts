@@ -18,9 +18,10 @@ function loadRoot(): Root {
   return root;
 }
 
+// Loaded once, on first use (also by specs that encode requests).
 let types: { traces: Type; logs: Type; tracesResponse: Type; logsResponse: Type } | undefined;
 
-function otlpTypes(): NonNullable<typeof types> {
+export function otlpTypes(): NonNullable<typeof types> {
   if (!types) {
     const root = loadRoot();
     types = {

@@ -1,0 +1,183 @@
+import { Reader, util } from 'protobufjs';
+
+import { Json, RejectedItem } from './otlp-values';
+
+// Protobuf's wire types (https://protobuf.dev/programming-guides/encoding/).
+export const VARINT = 0;
+export const FIXED64 = 1;
+export const LEN = 2;
+export const FIXED32 = 5;
+
+/** The request's bytes are not the message they claim to be: the whole request is a 400 (A21). */
+export class MalformedWire extends Error {}
+
+/** The next tag of a message ending at `end` (field number << 3 | wire type), or -1 at its end. */
+export function nextTag(r: Reader, end: number): number {
+  return r.pos < end ? r.uint32() : -1;
+}
+
+/** Where a length-delimited field that starts here ends; its length must stay inside `end`. */
+export function lengthEnd(r: Reader, wire: number, end: number): number {
+  expectWire(wire, LEN);
+  const length = r.uint32();
+  const stop = r.pos + length;
+  if (stop > end) {
+    throw new MalformedWire('a length runs past the end of its message');
+  }
+  return stop;
+}
+
+export function expectWire(wire: number, expected: number): void {
+  if (wire !== expected) {
+    throw new MalformedWire(`wire type ${wire} where ${expected} was expected`);
+  }
+}
+
+/** A string read as protobufjs' generated decoder reads proto3 strings: invalid UTF-8 is an error. */
+export function stringOf(r: Reader, wire: number, end: number): string {
+  const stop = lengthEnd(r, wire, end);
+  const text = util.utf8.readStrict(r.buf, r.pos, stop);
+  r.pos = stop;
+  return text;
+}
+
+/** A bytes field as [start, stop) of the buffer, without a copy. */
+export function bytesAt(r: Reader, wire: number, end: number): [number, number] {
+  const stop = lengthEnd(r, wire, end);
+  const start = r.pos;
+  r.pos = stop;
+  return [start, stop];
+}
+
+/** A fixed64 as an unsigned BigInt (times in nanoseconds), without protobufjs' Long. */
+export function fixed64Of(r: Reader, wire: number): bigint {
+  expectWire(wire, FIXED64);
+  const lo = r.fixed32();
+  const hi = r.fixed32();
+  return hi === 0 ? BigInt(lo) : (BigInt(hi) << 32n) | BigInt(lo);
+}
+
+export function uint32Of(r: Reader, wire: number): number {
+  expectWire(wire, VARINT);
+  return r.uint32();
+}
+
+export function int32Of(r: Reader, wire: number): number {
+  expectWire(wire, VARINT);
+  return r.int32();
+}
+
+export function skip(r: Reader, wire: number, end: number): void {
+  r.skipType(wire);
+  if (r.pos > end) {
+    throw new MalformedWire('a field runs past the end of its message');
+  }
+}
+
+/** protobufjs' decoder refuses messages nested past this (protoc's default), so does this reader. */
+const RECURSION_LIMIT = 100;
+
+/** `depth` is the message's nesting as protobufjs counts it: the request is 0, a span 3. */
+export function lengthAt(r: Reader, wire: number, end: number, depth: number): number {
+  if (depth > RECURSION_LIMIT) {
+    throw new MalformedWire('max depth exceeded');
+  }
+  return lengthEnd(r, wire, end);
+}
+
+/** A KeyValue (at `depth`) into one object, as `attributesOf` reads it (a repeated key keeps its last). */
+export function keyValuesOf(
+  r: Reader,
+  attributes: { [key: string]: Json },
+  wire: number,
+  end: number,
+  field: string,
+  depth: number,
+): void {
+  const stop = lengthAt(r, wire, end, depth);
+  let key: string | undefined;
+  let value: Json = null;
+  for (let t = nextTag(r, stop); t >= 0; t = nextTag(r, stop)) {
+    if (t >>> 3 === 1) {
+      key = stringOf(r, t & 7, stop);
+    } else if (t >>> 3 === 2) {
+      value = anyValueOf(r, t & 7, stop, depth + 1);
+    } else {
+      skip(r, t & 7, stop);
+    }
+  }
+  if (key === undefined) {
+    throw new RejectedItem(`${field} must hold {key, value} pairs`);
+  }
+  attributes[key] = value;
+}
+
+/** An AnyValue as `anyValueOf` gives it (a oneof: the last value on the wire wins). */
+function anyValueOf(r: Reader, wire: number, end: number, depth: number): Json {
+  const stop = lengthAt(r, wire, end, depth);
+  let value: Json = null;
+  for (let t = nextTag(r, stop); t >= 0; t = nextTag(r, stop)) {
+    value = oneValue(r, t >>> 3, t & 7, stop, depth, value);
+  }
+  return value;
+}
+
+function oneValue(
+  r: Reader,
+  field: number,
+  wire: number,
+  stop: number,
+  depth: number,
+  previous: Json,
+): Json {
+  switch (field) {
+    case 1:
+      return stringOf(r, wire, stop);
+    case 2:
+      expectWire(wire, VARINT);
+      return r.bool();
+    case 3: {
+      expectWire(wire, VARINT);
+      const long = r.int64() as unknown as { toNumber(): number; toString(): string };
+      const n = long.toNumber();
+      // A value past 2^53 keeps every digit as a string (A23).
+      return Number.isSafeInteger(n) ? n : long.toString();
+    }
+    case 4: {
+      expectWire(wire, FIXED64);
+      const n = r.double();
+      return Number.isFinite(n) ? n : String(n);
+    }
+    case 5: {
+      const values: Json[] = [];
+      const end = lengthAt(r, wire, stop, depth + 1);
+      for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
+        if (t >>> 3 === 1) {
+          values.push(anyValueOf(r, t & 7, end, depth + 2));
+        } else {
+          skip(r, t & 7, end);
+        }
+      }
+      return values;
+    }
+    case 6: {
+      const map: { [key: string]: Json } = {};
+      const end = lengthAt(r, wire, stop, depth + 1);
+      for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
+        if (t >>> 3 === 1) {
+          keyValuesOf(r, map, t & 7, end, 'kvlistValue.values', depth + 2);
+        } else {
+          skip(r, t & 7, end);
+        }
+      }
+      return map;
+    }
+    case 7: {
+      const [start, end] = bytesAt(r, wire, stop);
+      return (r.buf as Buffer).toString('base64', start, end);
+    }
+    default:
+      skip(r, wire, stop);
+      return previous;
+  }
+}
