@@ -249,7 +249,10 @@ function main(): void {
     return input;
   };
   if (process.env.DEBUG_AT) {
-    const input = inputAt(new Date(process.env.DEBUG_AT).getTime());
+    const input = inputAt(
+      new Date(process.env.DEBUG_AT).getTime(),
+      Number(process.env.DEBUG_WINDOW ?? WINDOW),
+    );
     for (const [key, series] of input.series) {
       if (key.includes(process.env.DEBUG_SUBJECT ?? '-')) {
         process.stdout.write(
@@ -265,7 +268,7 @@ function main(): void {
             pieces: (series.parts?.[day] ?? []).map((n) => (n * pieces) / input.exposure),
           }),
         );
-        const phi = historyDispersion(input.historyPairs?.get(key) ?? [], WINDOW);
+        const phi = historyDispersion(input.historyPairs?.get(key) ?? [], input.windowMinutes);
         const kinds = learnedDayKinds(days, input.exposure, phi, input.windowStart.getUTCDay());
         const workdays = kinds.filter((d) => !d.isHoliday);
         const baseline = seasonalBaseline(
