@@ -38,6 +38,7 @@ import {
   historyDispersion,
   quarterPairsOf,
 } from '../src/monitors/engine/baselines/history-dispersion';
+import { ownWindowLeans } from '../src/monitors/engine/detectors/own-window-lean';
 import { windowSegments } from '../src/monitors/engine/detectors/time-window';
 import { seasonalBaseline } from '../src/monitors/engine/baselines/seasonal-baseline';
 import { Finding } from '../src/monitors/engine/monitors.types';
@@ -313,7 +314,11 @@ function main(): void {
         };
       });
       byMethod[method]?.push(
-        ...sustainedFindings(byWindow, (f) => own.series.get(detectorSeriesKey(f))?.days[0]),
+        ...sustainedFindings(
+          byWindow,
+          (f) => own.series.get(detectorSeriesKey(f))?.days[0],
+          (f) => ownWindowLeans(f, own, settingsOf(f.detector as RateDetector)),
+        ),
       );
     }
     for (const window of sustainedWindows(WINDOW)) {
