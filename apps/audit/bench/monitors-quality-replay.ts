@@ -38,6 +38,7 @@ import {
   historyDispersion,
   quarterPairsOf,
 } from '../src/monitors/engine/baselines/history-dispersion';
+import { ownWindowLeans } from '../src/monitors/engine/detectors/own-window-lean';
 import { windowSegments } from '../src/monitors/engine/detectors/time-window';
 import { seasonalBaseline } from '../src/monitors/engine/baselines/seasonal-baseline';
 import { Finding } from '../src/monitors/engine/monitors.types';
@@ -249,7 +250,10 @@ function main(): void {
     return input;
   };
   if (process.env.DEBUG_AT) {
-    const input = inputAt(new Date(process.env.DEBUG_AT).getTime());
+    const input = inputAt(
+      new Date(process.env.DEBUG_AT).getTime(),
+      Number(process.env.DEBUG_WINDOW ?? WINDOW),
+    );
     for (const [key, series] of input.series) {
       if (key.includes(process.env.DEBUG_SUBJECT ?? '-')) {
         process.stdout.write(
@@ -265,7 +269,7 @@ function main(): void {
             pieces: (series.parts?.[day] ?? []).map((n) => (n * pieces) / input.exposure),
           }),
         );
-        const phi = historyDispersion(input.historyPairs?.get(key) ?? [], WINDOW);
+        const phi = historyDispersion(input.historyPairs?.get(key) ?? [], input.windowMinutes);
         const kinds = learnedDayKinds(days, input.exposure, phi, input.windowStart.getUTCDay());
         const workdays = kinds.filter((d) => !d.isHoliday);
         const baseline = seasonalBaseline(
@@ -310,7 +314,11 @@ function main(): void {
         };
       });
       byMethod[method]?.push(
-        ...sustainedFindings(byWindow, (f) => own.series.get(detectorSeriesKey(f))?.days[0]),
+        ...sustainedFindings(
+          byWindow,
+          (f) => own.series.get(detectorSeriesKey(f))?.days[0],
+          (f) => ownWindowLeans(f, own, settingsOf(f.detector as RateDetector)),
+        ),
       );
     }
     for (const window of sustainedWindows(WINDOW)) {

@@ -298,9 +298,53 @@ export const HELD_OUT_6: TrafficShapes = {
   durationAware: true,
 };
 
+/**
+ * Held out for issue 38 a second time (M77): written and committed before any detector change of
+ * M77– was made, not run while tuning (tuning used busy-bursty, shaped and held-out-6 only), run
+ * once at the end with a seed drawn at the run. Its own proportions and ranges of the issue's
+ * classes: the issue's own spike and drop sizes and lengths, busy agents at 6–28 × the median,
+ * 9-minute bursts, a tenant whose own counters are lower (3 × M11's) and burstier than
+ * held-out-6's, MCP error bursts of 28–35 minutes in the first 90 minutes after midnight, a
+ * holiday on the history's day 5 and a tenth of the subjects running round the clock.
+ */
+export const HELD_OUT_7: TrafficShapes = {
+  name: 'held-out-7',
+  burstyShare: 0.32,
+  burstCv: [0.45, 1.05],
+  burstBlockMinutes: 9,
+  trendingShare: 0.22,
+  trendPerDay: [-0.07, 0.09],
+  rareWarnShare: 0.38,
+  rareWarnRate: 0.017,
+  anyHour: true,
+  shiftedShare: 0.18,
+  shiftHours: [-7, 9],
+  weeklyShare: 0.22,
+  weekendLevel: [0.18, 1.25],
+  stepShare: 0.07,
+  stepFactor: [0.65, 1.6],
+  holidays: [5],
+  roundTheClockShare: 0.1,
+  nightLevel: [0.2, 0.5],
+  busyShare: 0.38,
+  busyFactor: [6, 28],
+  busyBurstCv: [0.55, 1.15],
+  spikeFactor: [4, 12],
+  spikeMinutes: [20, 120],
+  dropFactor: [0.11, 0.15],
+  dropMinutes: [90, 180],
+  policyPeak: 2.2,
+  errorBurstHours: [0, 1.5],
+  errorBurstMinutes: [28, 35],
+  tenantLevel: 3,
+  tenantBurstCv: [1.0, 1.5],
+  durationAware: true,
+};
+
 export const SHAPES: Record<string, TrafficShapes> = {
   'busy-bursty': BUSY_BURSTY,
   'held-out-6': HELD_OUT_6,
+  'held-out-7': HELD_OUT_7,
   classic: CLASSIC_SHAPES,
   shaped: SHAPED,
   'held-out': HELD_OUT,

@@ -3,7 +3,8 @@ import { Database } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../../database/tokens';
 
-import { MonitorSettings, TRAFFIC_DETECTORS } from '../engine/detector-settings';
+import { MonitorSettings, TRAFFIC_DETECTORS, TrafficDetector } from '../engine/detector-settings';
+import { ownWindowLeans } from '../engine/detectors/own-window-lean';
 import { Finding } from '../engine/monitors.types';
 import { RollupMetric } from '../engine/rollup-counters';
 import { RollupsRepository, WindowCounts, WindowSegment } from '../rollups/rollups.repository';
@@ -120,7 +121,12 @@ export class DetectorEvaluatorService {
             ),
       );
       findings.push(
-        ...sustainedFindings(byWindow, (f) => own.series.get(detectorSeriesKey(f))?.days[0]),
+        ...sustainedFindings(
+          byWindow,
+          (f) => own.series.get(detectorSeriesKey(f))?.days[0],
+          // M79: the own window leans the longer window's way by its own model.
+          (f) => ownWindowLeans(f, own, settings.detectors[f.detector as TrafficDetector]),
+        ),
       );
     }
     const tenantFirstSeen = firstSeen.get(`TENANT:${tenantId}`);

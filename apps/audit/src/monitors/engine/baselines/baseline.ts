@@ -50,6 +50,7 @@ export function assessCount(
     exposure,
     pieces > 1 ? exposure / pieces : exposure,
     robustDays,
+    historyDispersion,
   );
   if (!seasonal) {
     return undefined;

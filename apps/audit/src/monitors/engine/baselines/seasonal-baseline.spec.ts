@@ -53,6 +53,35 @@ describe('seasonalBaseline', () => {
     expect(seasonalBaseline(smooth, 4, 1)?.dispersion).toBe(MIN_DISPERSION);
   });
 
+  it('should spread the bursts inside a day over a window longer than a piece (M77)', () => {
+    // Every day at 10,000 per window (Poisson negligible), its pieces swinging 6,000, 14,000 in
+    // turn, odd days starting low and even days high (so the clock's rhythm across the pieces is
+    // nothing): the extra variance is bursts inside the day, none of it the level's. Judged over a
+    // window four pieces long, the bursts count a quarter as much as over a window of one piece.
+    const bursty = [1, 2, 3, 4, 5, 6].map((age) => ({
+      ...day(age, 10_000),
+      pieces: age % 2 === 1 ? [6_000, 14_000, 6_000, 14_000] : [14_000, 6_000, 14_000, 6_000],
+    }));
+    const perPiece = seasonalBaseline(bursty, 1, 1)?.dispersion ?? 0;
+    const perWindow = seasonalBaseline(bursty, 1, 0.25)?.dispersion ?? 0;
+    expect(perPiece).toBeGreaterThan(0.16);
+    expect(perWindow).toBeGreaterThan(0.2 * perPiece);
+    expect(perWindow).toBeLessThan(0.5 * perPiece);
+  });
+
+  it('should keep the level’s variation from day to day whole over a longer window (M77)', () => {
+    // The pieces of each day are equal, the days 6,000 or 14,000: the variation is the level's,
+    // which a longer window does not average out.
+    const levels = [1, 2, 3, 4, 5, 6].map((age) => {
+      const v = age % 2 === 1 ? 6_000 : 14_000;
+      return { ...day(age, v), pieces: [v, v, v, v] };
+    });
+    const perPiece = seasonalBaseline(levels, 1, 1)?.dispersion ?? 0;
+    const perWindow = seasonalBaseline(levels, 1, 0.25)?.dispersion ?? 0;
+    expect(perPiece).toBeGreaterThan(0.1);
+    expect(perWindow).toBeGreaterThan(0.97 * perPiece);
+  });
+
   it('should carry a bursty subject’s own dispersion, bounded for five days', () => {
     // Mean 98, no slope (Σ(age − 3)(x − 98) = 76 − 52 + 32 − 56 = 0), squared residuals 6,280
     // over 4 degrees of freedom, Poisson part 5 × 98, scale 5 × 98².
@@ -118,6 +147,18 @@ describe('withoutOutlierDays', () => {
     // = 4.7); a day's Poisson noise, √(45 × 4) / 4 ≈ 3.4, says 7 is ordinary (modified z 2.1).
     const days = [44, 45, 45, 46, 52].map((v, i) => day(i + 1, v));
     expect(withoutOutlierDays(days, 4)).toBe(days);
+  });
+
+  it('should keep a bursty tenant’s busy day when its bursts explain it (M78)', () => {
+    // A low tenant's holds at one clock time: four days about 10, one at 22. By Poisson alone
+    // (√(10 × 4) / 4 ≈ 1.6) 22 is an outlier; with a window's bursts at φ 0.6 the day's noise is
+    // √(40 + 0.15 × 40²) / 4 ≈ 4.2 and 22 is an ordinary busy day (modified z 1.9).
+    const days = [10, 9, 11, 10, 22].map((v, i) => day(i + 1, v));
+    expect(withoutOutlierDays(days, 4).map((d) => d.perWindow)).toEqual([10, 9, 11, 10]);
+    expect(withoutOutlierDays(days, 4, 0.6)).toBe(days);
+    // A day lifted far beyond the bursts still goes.
+    const lifted = [10, 9, 11, 10, 60].map((v, i) => day(i + 1, v));
+    expect(withoutOutlierDays(lifted, 4, 0.6).map((d) => d.perWindow)).toEqual([10, 9, 11, 10]);
   });
 
   it('should leave a kind with two days alone', () => {

@@ -37,8 +37,9 @@ export function seasonalBaseline(
   exposure: number,
   pieceExposure = exposure,
   robustDays = false,
+  burstiness = 0,
 ): SeasonalBaseline | undefined {
-  const days = robustDays ? withoutOutlierDays(allDays, exposure) : allDays;
+  const days = robustDays ? withoutOutlierDays(allDays, exposure, burstiness) : allDays;
   const same = days.filter((d) => d.sameKind);
   if (same.length === 0) {
     return undefined;
@@ -96,8 +97,11 @@ export function seasonalBaseline(
 export function withoutOutlierDays<T extends Pick<BaselineDay, 'perWindow' | 'sameKind'>>(
   days: readonly T[],
   exposure: number,
+  burstiness = 0,
 ): readonly T[] {
-  const kept = days.filter((day) => Math.abs(modifiedZ(day, days, exposure)) <= OUTLIER_Z);
+  const kept = days.filter(
+    (day) => Math.abs(modifiedZ(day, days, exposure, burstiness)) <= OUTLIER_Z,
+  );
   return kept.length < days.length ? kept : days;
 }
 
@@ -110,11 +114,17 @@ export function lowOutlierDays<T extends Pick<BaselineDay, 'perWindow' | 'sameKi
   return days.filter((day) => modifiedZ(day, days, exposure) < -OUTLIER_Z);
 }
 
-/** M30's modified z-score of a day among the days of its kind (0 for a kind of fewer than three). */
+/**
+ * M30's modified z-score of a day among the days of its kind (0 for a kind of fewer than three), its
+ * MAD at least a day's own noise: Poisson, and (M78) the bursts of `burstiness` (M40's squared
+ * coefficient of variation of one window) spread over the day's `exposure` windows, so that a low,
+ * bursty tenant's busy day is not taken for an earlier anomaly and cut away.
+ */
 function modifiedZ<T extends Pick<BaselineDay, 'perWindow' | 'sameKind'>>(
   day: T,
   days: readonly T[],
   exposure: number,
+  burstiness = 0,
 ): number {
   const kind = days.filter((d) => d.sameKind === day.sameKind);
   if (kind.length < 3) {
@@ -123,8 +133,9 @@ function modifiedZ<T extends Pick<BaselineDay, 'perWindow' | 'sameKind'>>(
   const values = kind.map((d) => d.perWindow);
   const center = median(values);
   const mad = median(values.map((v) => Math.abs(v - center)));
-  const poisson = Math.sqrt(Math.max(center, 0) * exposure) / exposure;
-  const scale = Math.max(mad, 0.6745 * poisson);
+  const events = Math.max(center, 0) * exposure;
+  const noise = Math.sqrt(events + (burstiness / Math.max(exposure, 1)) * events ** 2) / exposure;
+  const scale = Math.max(mad, 0.6745 * noise);
   return scale <= 0 ? 0 : (0.6745 * (day.perWindow - center)) / scale;
 }
 
@@ -197,7 +208,67 @@ function extraDispersion(
     return 0;
   }
   const perSample = Math.max(0, residual - poisson) / scale;
+  if (withPieces && pieceExposure < 1) {
+    // M77: a piece shorter than the window carries more of the bursts than the window does.
+    return windowDispersion(stats, fitted, pieceExposure, perSample) * varianceBoundFactor(dof);
+  }
   return perSample * Math.max(1, withPieces ? pieceExposure : exposure) * varianceBoundFactor(dof);
+}
+
+// M77: the pieces' extra variance beyond the clock's rhythm across them (the same every day, each
+// position's mean residual: what the rhythm moves inside a widened window is no noise of the
+// window's), split into the bursts inside a day (what a day's pieces do around the day's own level,
+// B of a piece) and the level's from day to day (L, the rest), so that the window's is
+// L + B × (a piece's minutes / the window's): over a window of n pieces' length the bursts average
+// out as M40's quarters do, the level does not.
+function windowDispersion(
+  stats: KindStats[],
+  fitted: (d: BaselineDay, g: KindStats) => number,
+  pieceExposure: number,
+  perSample: number,
+): number {
+  const rows: Array<{ fit: number; rel: number[] }> = [];
+  for (const g of stats) {
+    for (const d of g.days) {
+      const fit = fitted(d, g);
+      if (fit > 0) {
+        rows.push({ fit, rel: (d.pieces ?? []).map((v) => v / fit - 1) });
+      }
+    }
+  }
+  const k = Math.min(...rows.map((r) => r.rel.length));
+  if (rows.length < 2 || k < 2) {
+    return perSample;
+  }
+  const position = Array.from(
+    { length: k },
+    (_, j) => rows.reduce((sum, r) => sum + (r.rel[j] ?? 0), 0) / rows.length,
+  );
+  const positionMean = position.reduce((sum, m) => sum + m, 0) / k;
+  let total = 0;
+  let within = 0;
+  let poisson = 0;
+  let scale = 0;
+  for (const { fit, rel } of rows) {
+    const level = rel.slice(0, k).reduce((sum, r) => sum + r, 0) / k;
+    for (let j = 0; j < k; j += 1) {
+      const beyondRhythm = (rel[j] ?? 0) - ((position[j] ?? 0) - positionMean);
+      total += (beyondRhythm * fit) ** 2;
+      within += ((beyondRhythm - level) * fit) ** 2;
+      poisson += fit / pieceExposure;
+      scale += fit * fit;
+    }
+  }
+  // The positions take k − 1 degrees of freedom from the pieces, each day's level one more.
+  const samples = rows.length * k;
+  const totalShare = (samples - (k - 1)) / samples;
+  const withinShare = (rows.length * (k - 1) - (k - 1)) / samples;
+  if (withinShare <= 0) {
+    return perSample;
+  }
+  const all = Math.max(0, total / totalShare - poisson) / scale;
+  const bursts = Math.max(0, within / withinShare - poisson) / scale;
+  return Math.max(0, all - bursts) + bursts * pieceExposure;
 }
 
 export function expectedCount(

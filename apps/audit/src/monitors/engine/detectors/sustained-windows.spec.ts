@@ -2,6 +2,7 @@ import { DEFAULT_DETECTOR_SETTINGS } from '../detector-settings';
 import { Finding } from '../monitors.types';
 import { RateInput, SeriesOf, seriesKey } from './detector-input';
 import { rateFindings } from './rate-detectors';
+import { ownWindowLeans } from './own-window-lean';
 import { candidatesOnly, sustainedFindings, sustainedWindows } from './sustained-windows';
 
 const AGENT = '6f1c0d8e-93a4-4d55-9c54-0c2f0e7d4a11';
@@ -61,6 +62,28 @@ describe('sustained windows (M61)', () => {
     for (const minutes of sustainedWindows(15)) {
       expect(rateFindings('AGENT_VOLUME_ANOMALY', burstyAgentInput(minutes, 1))).toEqual([]);
     }
+  });
+
+  it('should ask that the own window lean the longer window’s way by its own model (M79)', () => {
+    const [drop] = rateFindings('AGENT_VOLUME_ANOMALY', burstyAgentInput(120, 1 / 8));
+    const [spike] = rateFindings('AGENT_VOLUME_ANOMALY', burstyAgentInput(120, 4));
+    const settings = DEFAULT_DETECTOR_SETTINGS.AGENT_VOLUME_ANOMALY;
+    // The drop to an eighth and the fourfold spike still under way lean the own 15 minutes (which
+    // cannot prove either alone), the agent back at its usual level or near it does not.
+    expect(ownWindowLeans(drop!, burstyAgentInput(15, 1 / 8), settings)).toBe(true);
+    expect(ownWindowLeans(spike!, burstyAgentInput(15, 4), settings)).toBe(true);
+    expect(rateFindings('AGENT_VOLUME_ANOMALY', burstyAgentInput(15, 4))).toEqual([]);
+    for (const factor of [0.7, 1, 1.4]) {
+      expect(ownWindowLeans(drop!, burstyAgentInput(15, factor), settings)).toBe(false);
+      expect(ownWindowLeans(spike!, burstyAgentInput(15, factor), settings)).toBe(false);
+    }
+    // And a longer window's finding the own window does not lean to is not kept.
+    const windows = [
+      { minutes: 15, findings: [] },
+      { minutes: 120, findings: [drop!] },
+    ];
+    expect(sustainedFindings(windows, () => 10)).toEqual([drop]);
+    expect(sustainedFindings(windows, () => 10, () => false)).toEqual([]);
   });
 
   it('should judge over the longer windows only the subjects whose own window moved', () => {

@@ -49,11 +49,13 @@ export interface WindowFindings {
  * is still under way: the own window's count (`recent`) beyond what the longer window expected of
  * that many minutes at 1 % as a Poisson (up for a spike, down for a drop) and showing at least half
  * the longer window's change on the log scale (the square root of its ratio), so that an hour's
- * window does not keep finding a change for an hour after it ended.
+ * window does not keep finding a change for an hour after it ended; and (M79, `leans`) the own
+ * window judged by its own model leaning the same way at 5 % (`own-window-lean.ts`).
  */
 export function sustainedFindings(
   byWindow: readonly WindowFindings[],
   recent: (finding: Finding) => number | undefined,
+  leans: (finding: Finding) => boolean = () => true,
 ): Finding[] {
   const own = byWindow[0]?.minutes ?? 0;
   const seen = new Set<string>();
@@ -65,7 +67,8 @@ export function sustainedFindings(
         minutes === own ||
         (isSustainedDetector(finding.detector) &&
           !(finding.direction === 'DROP' && isShareDetector(finding.detector)) &&
-          stillUnderway(finding, recent(finding), own));
+          stillUnderway(finding, recent(finding), own) &&
+          leans(finding));
       if (!seen.has(key) && underway) {
         seen.add(key);
         kept.push(finding);
