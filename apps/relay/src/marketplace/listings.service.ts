@@ -223,7 +223,7 @@ export class ListingsService {
       const server = await this.database.inTenant(ctx.tenantId, (tx) =>
         this.targets.mcpServer(tx, ctx.tenantId, targetId),
       );
-      if (!server) {
+      if (!server || server.installationId) {
         throw notFound('MCP server', targetId);
       }
       return listedServerJson(serverJson, server);

@@ -6,13 +6,21 @@ import { RELAY_SCHEMA } from '../tokens';
  * Issue 40 (marketplace.md MK29–MK31, discovery.md DS14): a listing is indexed as discovery
  * indexes an entry — the weighted document of `discovery_card_document` and the facets of
  * `discovery_card_facets` — by a trigger in the writer's transaction, so one search statement
- * (`searchStatement`) ranks and filters both.
+ * (`searchStatement`) ranks and filters both. MK31: an installed MCP listing is an MCP server of
+ * the installer with its installation and no URL of its own.
  */
 export class SearchListingsLikeDiscovery1765500000000 implements MigrationInterface {
   name = 'SearchListingsLikeDiscovery1765500000000';
 
   async up(runner: QueryRunner): Promise<void> {
     const s = RELAY_SCHEMA;
+    await runner.query(`ALTER TABLE ${s}.mcp_servers ADD COLUMN installation_id uuid`);
+    await runner.query(`ALTER TABLE ${s}.mcp_servers DROP CONSTRAINT mcp_servers_virtual_shape`);
+    await runner.query(`
+      ALTER TABLE ${s}.mcp_servers ADD CONSTRAINT mcp_servers_virtual_shape CHECK (
+        (transport = 'VIRTUAL' AND members IS NOT NULL AND url IS NULL AND installation_id IS NULL)
+        OR (transport <> 'VIRTUAL' AND members IS NULL
+            AND (url IS NULL) = (installation_id IS NOT NULL)))`);
     await runner.query(
       `ALTER TABLE ${s}.marketplace_listings ADD COLUMN facets text[] NOT NULL DEFAULT '{}'`,
     );
@@ -60,5 +68,12 @@ export class SearchListingsLikeDiscovery1765500000000 implements MigrationInterf
     await runner.query(`DROP FUNCTION ${s}.marketplace_index_listing()`);
     await runner.query(`DROP INDEX ${s}.marketplace_listings_facets`);
     await runner.query(`ALTER TABLE ${s}.marketplace_listings DROP COLUMN facets`);
+    await runner.query(`DELETE FROM ${s}.mcp_servers WHERE installation_id IS NOT NULL`);
+    await runner.query(`ALTER TABLE ${s}.mcp_servers DROP CONSTRAINT mcp_servers_virtual_shape`);
+    await runner.query(`
+      ALTER TABLE ${s}.mcp_servers ADD CONSTRAINT mcp_servers_virtual_shape CHECK (
+        (transport = 'VIRTUAL' AND members IS NOT NULL AND url IS NULL)
+        OR (transport <> 'VIRTUAL' AND members IS NULL AND url IS NOT NULL))`);
+    await runner.query(`ALTER TABLE ${s}.mcp_servers DROP COLUMN installation_id`);
   }
 }
