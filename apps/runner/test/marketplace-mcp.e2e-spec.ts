@@ -252,4 +252,31 @@ describe('marketplace MCP listings (embedded)', () => {
       await sut.close();
     }
   });
+
+  it('should keep the installed server out of registry changes and remove it with its installation', async () => {
+    const { installationId, mcpServerId } = await install();
+    const agent = await callerOf(mcpServerId);
+
+    const patched = await installer.api('PATCH', `/relay/v1/mcp-servers/${mcpServerId}`, {
+      url: 'http://127.0.0.1:9/elsewhere',
+    });
+    const deleted = await installer.api('DELETE', `/relay/v1/mcp-servers/${mcpServerId}`);
+    await installer.ok(
+      'DELETE',
+      `/relay/v1/marketplace/installations/${installationId}`,
+      undefined,
+      204,
+    );
+    const gone = await installer.api('GET', `/relay/v1/mcp-servers/${mcpServerId}`);
+    const subscriptions = await installer.ok<{ items: Json[] }>(
+      'GET',
+      `/relay/v1/subscriptions?sourceId=${agent.id}`,
+    );
+
+    expect(patched.status).toBe(400);
+    expect(JSON.stringify(patched.body)).toContain('installed from the marketplace');
+    expect(deleted.status).toBe(409);
+    expect(gone.status).toBe(404);
+    expect(subscriptions.items.filter((s) => s.targetId === mcpServerId)).toEqual([]);
+  });
 });
