@@ -64,6 +64,15 @@ export const router = createBrowserRouter([
         lazy: () => import('./pages/registry-page').then((m) => ({ Component: m.RegistryPage })),
       },
       {
+        path: 'discovery',
+        lazy: () => import('./pages/discovery-page').then((m) => ({ Component: m.DiscoveryPage })),
+      },
+      {
+        path: 'marketplace',
+        lazy: () =>
+          import('./pages/marketplace-page').then((m) => ({ Component: m.MarketplacePage })),
+      },
+      {
         path: 'conversations',
         lazy: () =>
           import('./pages/conversations-page').then((m) => ({ Component: m.ConversationsPage })),

@@ -13,6 +13,7 @@ import { TestTokenIssuer, createTestDatabase } from '@agp/testing';
 import { RELAY_DATABASE } from '../src/database/tokens';
 import { DiscoveryRepository } from '../src/discovery/discovery.repository';
 import { DiscoveryFilters, Viewer } from '../src/discovery/discovery.types';
+import { ListingsRepository } from '../src/marketplace/listings.repository';
 import { RelayModule } from '../src/relay.module';
 import { generateCatalogue } from '../test/support/agent-catalogue';
 import { Measurement, sequential, table } from './measure';
@@ -22,7 +23,8 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 1_000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 100);
 
 /**
- * Issue 40: a search among 10,000 indexed agents (generated cards, one tenant), beside a plain
+ * Issue 40: a search among 10,000 indexed agents (generated cards, one tenant), and among the same
+ * cards as 10,000 marketplace listings (MK29), beside a plain
  * indexed lookup of one agent by id in the same run: in-process through the repository (one
  * tenant transaction each, as the service runs it) and over HTTP through the relay.
  */
@@ -65,6 +67,12 @@ async function measure(
   const database = app.get<Database>(RELAY_DATABASE);
   const tenantId = randomUUID();
   const catalogue = generateCatalogue(ENTRIES, 100);
+  const repository = new DiscoveryRepository();
+  const viewerId = catalogue.agents[0].id;
+  const admin: Viewer = { kind: 'ADMIN' };
+  const agent: Viewer = { kind: 'AGENT', agentId: viewerId };
+  let n = 0;
+  const nextQuery = (): DiscoveryFilters => catalogue.queries[n++ % catalogue.queries.length];
   const started = Date.now();
   for (let i = 0; i < catalogue.agents.length; i += 1_000) {
     await database.inTenant(tenantId, (tx) =>
@@ -78,14 +86,29 @@ async function measure(
     );
   }
   process.stdout.write(`indexed ${ENTRIES} cards in ${Date.now() - started} ms\n`);
-  await database.asSystem((tx) => tx.query('ANALYZE relay.discovery_entries, relay.agents'));
+  // MK29: the same cards published as listings, searched by another tenant through the same code.
+  for (let i = 0; i < catalogue.agents.length; i += 1_000) {
+    await database.inTenant(tenantId, (tx) =>
+      tx.query(
+        `INSERT INTO relay.marketplace_listings
+           (id, tenant_id, kind, target_id, name, summary, terms, document, search)
+         SELECT gen_random_uuid(), $1, 'AGENT', (a ->> 'id')::uuid, a ->> 'name',
+                a ->> 'description', '{"type":"FREE"}', a -> 'card', ''::tsvector
+           FROM jsonb_array_elements($2::jsonb) a`,
+        [tenantId, JSON.stringify(catalogue.agents.slice(i, i + 1_000))],
+      ),
+    );
+  }
+  await database.asSystem((tx) =>
+    tx.query('ANALYZE relay.discovery_entries, relay.agents, relay.marketplace_listings'),
+  );
+  const listings = new ListingsRepository();
+  const browserId = randomUUID();
+  const searchListings = (): Promise<unknown> =>
+    database.asSystem((tx) =>
+      listings.search(tx, { tenantId: browserId, filters: nextQuery(), limit: 20 }),
+    );
 
-  const repository = new DiscoveryRepository();
-  const viewerId = catalogue.agents[0].id;
-  const admin: Viewer = { kind: 'ADMIN' };
-  const agent: Viewer = { kind: 'AGENT', agentId: viewerId };
-  let n = 0;
-  const nextQuery = (): DiscoveryFilters => catalogue.queries[n++ % catalogue.queries.length];
   const search = (viewer: Viewer, filters: () => DiscoveryFilters) => () =>
     database.inTenant(tenantId, (tx) =>
       repository.search(tx, tenantId, 'AGENT', viewer, filters(), 20),
@@ -103,6 +126,11 @@ async function measure(
   // Long-lived: on a loaded machine the whole run can outlast the default 15 minutes.
   const adminToken = await issuer.token({
     tenantId,
+    perms: ['REGISTRY:READ'],
+    expiresInSec: 7_200,
+  });
+  const browserToken = await issuer.token({
+    tenantId: browserId,
     perms: ['REGISTRY:READ'],
     expiresInSec: 7_200,
   });
@@ -136,6 +164,14 @@ async function measure(
     ],
     ['GET /relay/v1/discovery/agents?q=… over HTTP, administrator', http(adminToken, qPath)],
     ['GET /relay/v1/discovery/agents?q=… over HTTP, agent token', http(agentToken, qPath)],
+    ['listings: search q (ranked), another tenant, in-process', searchListings],
+    [
+      'GET /relay/v1/marketplace/listings?q=… over HTTP, another tenant',
+      http(
+        browserToken,
+        () => `/relay/v1/marketplace/listings?q=${encodeURIComponent(nextQuery().q ?? '')}`,
+      ),
+    ],
   ];
   const results: Measurement[] = [];
   for (const [label, run] of runs) {

@@ -7,7 +7,13 @@ import { Link, Navigate, Outlet, useLocation } from 'react-router-dom';
 import { platform } from '../api/platform';
 import { isSignedIn, signIn, signOut } from '../auth/session';
 import { PermissionsContext, can } from './permissions';
-import { ADMIN_NEEDS, REGISTRY_NEEDS, TabNeeds } from './tab-needs';
+import {
+  ADMIN_NEEDS,
+  DISCOVERY_NEEDS,
+  MARKETPLACE_NEEDS,
+  REGISTRY_NEEDS,
+  TabNeeds,
+} from './tab-needs';
 
 /**
  * Each page and what lets the caller read it (any one of its tabs, for the tabbed pages); no
@@ -31,6 +37,8 @@ const PAGES: Array<{ to: string; label: string; needs: TabNeeds[] }> = [
   { to: '/channels', label: 'Channels', needs: [['CHANNELS', 'READ']] },
   { to: '/policies', label: 'Policies', needs: [['TENANT', 'READ']] },
   { to: '/registry', label: 'Registry', needs: Object.values(REGISTRY_NEEDS) },
+  { to: '/discovery', label: 'Discovery', needs: Object.values(DISCOVERY_NEEDS) },
+  { to: '/marketplace', label: 'Marketplace', needs: Object.values(MARKETPLACE_NEEDS) },
   { to: '/admin', label: 'Administration', needs: Object.values(ADMIN_NEEDS) },
   { to: '/chat', label: 'Chat with agents', needs: [] },
 ];

@@ -24,3 +24,17 @@ export const ADMIN_NEEDS = {
   retention: ['AUDIT', 'READ'],
   notifications: ['NOTIFICATIONS', 'READ'],
 } satisfies Record<string, TabNeeds>;
+
+/** Issue 40: discovery searches under the registries' read permissions (discovery.md DS7). */
+export const DISCOVERY_NEEDS = {
+  agents: ['REGISTRY', 'READ'],
+  mcp: ['MCP_REGISTRY', 'READ'],
+} satisfies Record<string, TabNeeds>;
+
+/** MK13: reading the marketplace needs REGISTRY:READ; its changes check WRITE per kind. */
+export const MARKETPLACE_NEEDS = {
+  browse: ['REGISTRY', 'READ'],
+  installed: ['REGISTRY', 'READ'],
+  mine: ['REGISTRY', 'READ'],
+  published: ['REGISTRY', 'READ'],
+} satisfies Record<string, TabNeeds>;

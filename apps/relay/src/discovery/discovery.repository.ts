@@ -10,7 +10,7 @@ import {
   SearchCursor,
   Viewer,
 } from './discovery.types';
-import { searchStatement } from './search-statement';
+import { runSearch } from './search-statement';
 import { viewerParam, visibleToSql } from './visibility';
 
 /** The index the triggers keep (DS2); read only here. */
@@ -25,7 +25,8 @@ export class DiscoveryRepository {
     limit: number,
     after?: SearchCursor,
   ): Promise<DiscoveryResult> {
-    const { sql, params } = searchStatement(
+    const { rows, next } = await runSearch(
+      tx,
       {
         table: 'relay.discovery_entries',
         alias: 'e',
@@ -41,20 +42,7 @@ export class DiscoveryRepository {
       limit,
       after,
     );
-    if (filters.q !== undefined) {
-      // DS13: the planner prices a broad OR match as cheap per row and scans the whole table;
-      // the GIN index was two to four times faster at 10,000 entries (BENCHMARKS.md).
-      await tx.query('SET LOCAL enable_seqscan = off');
-    }
-    const rows: Row[] = await tx.query(sql, params);
-    const entries = rows.slice(0, limit).map(toEntry);
-    const last = entries[entries.length - 1];
-    return {
-      entries,
-      ...(rows.length > limit && last
-        ? { next: { rank: last.rank, name: last.name, id: last.id } }
-        : {}),
-    };
+    return { entries: rows.map(toEntry), ...(next ? { next } : {}) };
   }
 }
 

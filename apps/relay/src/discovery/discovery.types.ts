@@ -14,6 +14,11 @@ export interface DiscoveryFilters {
   tool?: string;
 }
 
+/** What `searchStatement` filters on: discovery's filters and a listing's category (DS14). */
+export interface SearchFilters extends DiscoveryFilters {
+  category?: string;
+}
+
 /**
  * Who looks (DS7): an administrator holding the registry's read role sees every entry of the
  * tenant; an agent sees INTERNAL and PUBLIC entries, itself, and the PRIVATE ones it subscribes to.

@@ -1,4 +1,4 @@
-import { DiscoveryFilters, SearchCursor } from './discovery.types';
+import { SearchCursor, SearchFilters } from './discovery.types';
 
 /** Past this many words a query says nothing more; the rest are dropped (DS3). */
 export const MAX_QUERY_WORDS = 16;
@@ -25,16 +25,17 @@ export function textQueryOf(q: string | undefined): string | undefined {
 }
 
 /** The facet a filter must find among an entry's, as the index triggers write them (DS5). */
-const FACET_OF: Readonly<Record<Exclude<keyof DiscoveryFilters, 'q'>, string>> = {
+const FACET_OF: Readonly<Record<Exclude<keyof SearchFilters, 'q'>, string>> = {
   skill: 'skill',
   tag: 'tag',
   capability: 'capability',
   inputMode: 'input',
   outputMode: 'output',
   tool: 'tool',
+  category: 'category',
 };
 
-export function facetsOf(filters: DiscoveryFilters): string[] {
+export function facetsOf(filters: SearchFilters): string[] {
   return (Object.keys(FACET_OF) as (keyof typeof FACET_OF)[])
     .filter((field) => typeof filters[field] === 'string' && filters[field].trim() !== '')
     .map((field) => `${FACET_OF[field]}:${filters[field]!.trim().toLowerCase()}`);

@@ -144,7 +144,8 @@ export class InstallationLicences {
       tenantId: installation.tenantId,
       publisherTenantId: listing.tenantId,
       validitySeconds: listing.terms.licenceValiditySeconds ?? 365 * 24 * 3600,
-      entitlements: ['a2a:call'],
+      // MK33: what the licence lets its holder call, by the listing's kind.
+      entitlements: [listing.kind === 'AGENT' ? 'a2a:call' : 'mcp:call'],
     });
   }
 }

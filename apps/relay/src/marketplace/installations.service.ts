@@ -6,6 +6,7 @@ import { Database } from '@agp/database';
 import { HttpProblem } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
+import { PUBLIC_BASE_URL } from '../config/relay-config.module';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
 import { LicencesRepository } from '../licences/licences.repository';
 import { StoredLicence } from '../licences/licence.types';
@@ -24,8 +25,10 @@ import {
   cursorPage,
   decodeOffsetCursor,
 } from './marketplace.exception';
-import { recordBothSides, recordEntryLifecycle } from './marketplace-events';
-import { MarketplaceTargetsRepository } from './marketplace-targets.repository';
+import { InstalledEntries } from './installed-entries';
+import { servedServerJson } from './listing-documents';
+import { ListingsRepository } from './listings.repository';
+import { recordBothSides } from './marketplace-events';
 import { INSTALLATION_KIND, StoredInstallation, StoredListing } from './marketplace.types';
 
 /** What each side is answered about an installation (MK11): its own facts and the other tenant's name. */
@@ -35,8 +38,9 @@ export interface InstallationResponse {
   listingName?: string;
   kind: string;
   status: string;
-  /** The installer's view: its entry and the publisher's tenant. */
+  /** The installer's view: its entry (an agent, or an MCP server: MK31) and the publisher's tenant. */
   agentId?: string;
+  mcpServerId?: string;
   publisher?: { tenantId: string; slug?: string };
   /** The publisher's view: the installing tenant only. */
   installer?: { tenantId: string; slug?: string };
@@ -53,9 +57,11 @@ export class InstallationsService {
     @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
     private readonly installations: InstallationsRepository,
     private readonly listings: ListingsService,
-    private readonly targets: MarketplaceTargetsRepository,
+    private readonly entries: InstalledEntries,
     private readonly licensing: InstallationLicences,
     private readonly licenceRows: LicencesRepository,
+    private readonly listingRows: ListingsRepository,
+    @Inject(PUBLIC_BASE_URL) private readonly baseUrl: string,
   ) {}
 
   /** Cross-tenant by nature: one system-scope transaction naming both tenants explicitly (MK7). */
@@ -74,22 +80,9 @@ export class InstallationsService {
           `listing ${listingId} is installed in this tenant already`,
         );
       }
-      const target = await this.targets.agent(tx, listing.tenantId, listing.targetId);
-      if (!target || target.visibility !== 'PUBLIC') {
-        // MK9: what the publisher did to its agent is not the installer's to know.
-        throw new MarketplaceException(
-          MarketplaceErrorCode.ListingUnpublished,
-          `listing ${listingId} takes no installs now`,
-        );
-      }
+      await this.entries.mustTargetStand(tx, listing);
       const installationId = randomUUID();
-      const entry = { id: randomUUID(), name: listing.name, installationId };
-      await this.targets.insertInstalledAgent(tx, {
-        ...entry,
-        tenantId: ctx.tenantId,
-        description: listing.summary,
-        card: listing.document,
-      });
+      const entry = await this.entries.create(tx, ctx, listing, installationId);
       const installation = await this.installations.insert(tx, {
         id: installationId,
         tenantId: ctx.tenantId,
@@ -101,7 +94,6 @@ export class InstallationsService {
         licensed: listing.terms.type === 'LICENSED',
       });
       const licence = await this.licensing.issueIfLicensed(tx, listing, installation);
-      await recordEntryLifecycle(this.outbox, tx, ctx, entry, 'CREATED');
       await recordBothSides(
         this.outbox,
         tx,
@@ -120,7 +112,7 @@ export class InstallationsService {
       );
       return {
         installationId,
-        agentId: entry.id,
+        ...(listing.kind === 'AGENT' ? { agentId: entry.id } : { mcpServerId: entry.id }),
         ...(licence ? { licence: licence.token } : {}),
       };
     });
@@ -135,6 +127,27 @@ export class InstallationsService {
       this.installations.list(tx, ctx.tenantId, query.side, query.listingId, offset, query.limit),
     );
     return cursorPage(rows, offset, query.limit, (row) => viewOf(row, ctx.tenantId));
+  }
+
+  /**
+   * MK35: the MCP registry's `server.json` of an installed MCP listing, as the installer reaches
+   * it: the listing's document with the installer's relay path as its one remote (MK3, MK4).
+   */
+  async serverJson(ctx: RequestContext, id: string): Promise<Record<string, unknown>> {
+    return this.database.asSystem(async (tx) => {
+      const installation = await ownInstallationOf(this.installations, tx, ctx.tenantId, id);
+      if (installation.kind !== 'MCP_SERVER') {
+        throw new MarketplaceException(
+          MarketplaceErrorCode.NoServerJson,
+          `installation ${id} is of an agent: its card is at /relay/a2a/${installation.entryId}/.well-known/agent-card.json`,
+        );
+      }
+      const listing = await this.listingRows.find(tx, installation.listingId);
+      return servedServerJson(
+        listing!.document,
+        `${this.baseUrl}/relay/mcp/${installation.entryId}`,
+      );
+    });
   }
 
   async get(ctx: RequestContext, id: string): Promise<InstallationResponse> {
@@ -183,16 +196,9 @@ export class InstallationsService {
       const current = await ownInstallationOf(this.installations, tx, ctx.tenantId, id, true);
       mustMayWrite(ctx, current.kind);
       await this.installations.setStatus(tx, id, 'REMOVED');
-      await this.targets.deleteInstalledAgent(tx, ctx.tenantId, current.entryId);
+      await this.entries.remove(tx, ctx, current);
       await this.licenceRows.revokeAllOf(tx, id);
       const name = current.listingName ?? current.listingId;
-      await recordEntryLifecycle(
-        this.outbox,
-        tx,
-        ctx,
-        { id: current.entryId, name, installationId: id },
-        'DELETED',
-      );
       await recordBothSides(
         this.outbox,
         tx,
@@ -220,12 +226,6 @@ export class InstallationsService {
       throw new MarketplaceException(
         MarketplaceErrorCode.OwnListing,
         'a tenant does not install its own listing: call the agent itself',
-      );
-    }
-    if (listing.kind !== 'AGENT') {
-      throw new MarketplaceException(
-        MarketplaceErrorCode.KindNotInstallable,
-        'MCP_SERVER listings are browsed only: installing them is not offered yet (marketplace.md MK19)',
       );
     }
     const accepted = new Set(dto.acceptedPolicies ?? []);
@@ -258,7 +258,7 @@ function viewOf(
     status: row.status,
     ...(isInstaller
       ? {
-          agentId: row.entryId,
+          ...(row.kind === 'AGENT' ? { agentId: row.entryId } : { mcpServerId: row.entryId }),
           publisher: { tenantId: row.publisherTenantId, slug: row.publisherSlug },
         }
       : { installer: { tenantId: row.tenantId, slug: row.installerSlug } }),

@@ -1,6 +1,6 @@
 import { HttpProblem } from '@agp/http';
 
-import { listedServerJson, searchTextOf, servedServerJson } from './listing-documents';
+import { listedServerJson, servedServerJson } from './listing-documents';
 import { decodeOffsetCursor, encodeOffsetCursor } from './marketplace.exception';
 
 describe('listing documents', () => {
@@ -41,16 +41,6 @@ describe('listing documents', () => {
       'serverJson.name',
       'serverJson.version',
     ]);
-  });
-
-  it('should search a card by its skills, tags and examples (MK10)', () => {
-    const sut = searchTextOf({
-      description: 'books travel',
-      skills: [{ id: 'flights', name: 'Flight search', tags: ['airline'], examples: ['to Oslo'] }],
-      capabilities: { streaming: true },
-    });
-
-    expect(sut).toBe('books travel flights Flight search airline to Oslo streaming');
   });
 
   it('should give back the offset a cursor was made of, and refuse any other cursor', () => {

@@ -58,33 +58,3 @@ export function servedServerJson(
 ): Record<string, unknown> {
   return { ...doc, remotes: [{ type: 'streamable-http', url: relayUrl }] };
 }
-
-/** MK10: the words of a card or `server.json` a search should find it by. */
-export function searchTextOf(doc: Record<string, unknown>): string {
-  const words: string[] = [];
-  const push = (value: unknown): void => {
-    if (typeof value === 'string') {
-      words.push(value);
-    } else if (Array.isArray(value)) {
-      value.forEach(push);
-    }
-  };
-  push(doc.description);
-  push(doc.title);
-  for (const skill of Array.isArray(doc.skills) ? doc.skills : []) {
-    if (skill && typeof skill === 'object') {
-      const s = skill as Record<string, unknown>;
-      [s.id, s.name, s.description, s.tags, s.examples, s.inputModes, s.outputModes].forEach(push);
-    }
-  }
-  for (const tool of Array.isArray(doc.tools) ? doc.tools : []) {
-    if (tool && typeof tool === 'object') {
-      push((tool as Record<string, unknown>).name);
-      push((tool as Record<string, unknown>).description);
-    }
-  }
-  if (doc.capabilities && typeof doc.capabilities === 'object') {
-    push(Object.keys(doc.capabilities));
-  }
-  return words.join(' ').slice(0, 100_000);
-}

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Row, Tx, iso, str } from '@agp/database';
 
+import { SearchCursor } from '../discovery/discovery.types';
+import { runSearch } from '../discovery/search-statement';
+
 import {
   ListingChange,
   ListingKind,
@@ -17,34 +20,22 @@ const S = 'relay';
 const SELECT = `SELECT l.*, t.slug AS publisher_slug FROM ${S}.marketplace_listings l
   LEFT JOIN ${S}.tenants t ON t.tenant_id = l.tenant_id`;
 
-/**
- * MK10: the search vector is the listing's name (A), its summary and categories (B) and the text
- * of its card or `server.json` (C), English stemming; `simple` beside it keeps ids and tool names.
- */
-const SEARCH_VECTOR = `
-  setweight(to_tsvector('english', $1::text), 'A') ||
-  setweight(to_tsvector('simple', $1::text), 'A') ||
-  setweight(to_tsvector('english', $2::text), 'B') ||
-  setweight(to_tsvector('english', $3::text), 'C') ||
-  setweight(to_tsvector('simple', $3::text), 'C')`;
-
 /** Listings are the publisher's rows; browsing reads across tenants in the system scope (MK7). */
 @Injectable()
 export class ListingsRepository {
-  async insert(tx: Tx, listing: NewListing, searchText: string): Promise<StoredListing> {
+  /** The index columns (`search`, `facets`) are the trigger's (MK29). */
+  async insert(tx: Tx, listing: NewListing): Promise<StoredListing> {
     await tx.query(
       `INSERT INTO ${S}.marketplace_listings
          (id, tenant_id, kind, target_id, name, summary, categories, terms, required_policies,
           document, search)
-       VALUES ($4, $5, $6, $7, $1, $8, $9, $10, $11, $12, ${SEARCH_VECTOR})`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, ''::tsvector)`,
       [
-        listing.name,
-        `${listing.summary} ${listing.categories.join(' ')}`,
-        searchText,
         listing.id,
         listing.tenantId,
         listing.kind,
         listing.targetId,
+        listing.name,
         listing.summary,
         listing.categories,
         JSON.stringify(listing.terms),
@@ -55,22 +46,15 @@ export class ListingsRepository {
     return (await this.find(tx, listing.id))!;
   }
 
-  async update(
-    tx: Tx,
-    current: StoredListing,
-    change: ListingChange,
-    searchText: string,
-  ): Promise<StoredListing> {
+  async update(tx: Tx, current: StoredListing, change: ListingChange): Promise<StoredListing> {
     const next = { ...current, ...change };
     await tx.query(
       `UPDATE ${S}.marketplace_listings
-          SET name = $1, summary = $4, categories = $5, terms = $6, required_policies = $7,
-              document = $8, search = ${SEARCH_VECTOR}, updated_at = now()
-        WHERE id = $9`,
+          SET name = $1, summary = $2, categories = $3, terms = $4, required_policies = $5,
+              document = $6, updated_at = now()
+        WHERE id = $7`,
       [
         next.name,
-        `${next.summary} ${next.categories.join(' ')}`,
-        searchText,
         next.summary,
         next.categories,
         JSON.stringify(next.terms),
@@ -114,10 +98,13 @@ export class ListingsRepository {
   }
 
   /**
-   * MK10: `q` is `websearch_to_tsquery` ranked by `ts_rank` (name over summary over card); no `q`
-   * is newest first. One page plus one row, so the caller knows whether another follows.
+   * MK29: discovery's search (DS9) over the listings: the asking tenant's own and every published
+   * one (or only its own: `mine`), ranked and filtered as discovery ranks and filters, keyset paged.
    */
-  async search(tx: Tx, search: ListingSearch): Promise<StoredListing[]> {
+  async search(
+    tx: Tx,
+    search: ListingSearch,
+  ): Promise<{ rows: StoredListing[]; next?: SearchCursor }> {
     const params: unknown[] = [search.tenantId];
     const where = [
       search.mine ? 'l.tenant_id = $1' : `(l.status = 'PUBLISHED' OR l.tenant_id = $1)`,
@@ -126,27 +113,24 @@ export class ListingsRepository {
       params.push(search.kind);
       where.push(`l.kind = $${params.length}`);
     }
-    if (search.category) {
-      params.push(search.category);
-      where.push(`$${params.length} = ANY (l.categories)`);
-    }
-    let ranked = '';
-    if (search.q) {
-      params.push(search.q);
-      const q = `$${params.length}`;
-      where.push(
-        `l.search @@ (websearch_to_tsquery('english', ${q}) || websearch_to_tsquery('simple', ${q}))`,
-      );
-      ranked = `ts_rank(l.search, websearch_to_tsquery('english', ${q}) || websearch_to_tsquery('simple', ${q})) DESC, `;
-    }
-    params.push(search.limit + 1, search.offset);
-    const rows: Row[] = await tx.query(
-      `${SELECT} WHERE ${where.join(' AND ')}
-        ORDER BY ${ranked}l.created_at DESC, l.id
-        LIMIT $${params.length - 1} OFFSET $${params.length}`,
-      params,
+    const { rows, next } = await runSearch(
+      tx,
+      {
+        table: `${S}.marketplace_listings`,
+        alias: 'l',
+        id: 'id',
+        name: 'name',
+        document: 'search',
+        facets: 'facets',
+        columns: `l.*, (SELECT t.slug FROM ${S}.tenants t WHERE t.tenant_id = l.tenant_id) AS publisher_slug`,
+        where: where.join(' AND '),
+        params,
+      },
+      search.filters,
+      search.limit,
+      search.after,
     );
-    return rows.map(toListing);
+    return { rows: rows.map(toListing), ...(next ? { next } : {}) };
   }
 }
 

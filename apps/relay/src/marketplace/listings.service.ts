@@ -10,19 +10,15 @@ import { EventOutbox } from '@agp/messaging';
 
 import { PUBLIC_BASE_URL } from '../config/relay-config.module';
 import { RELAY_DATABASE, RELAY_OUTBOX } from '../database/tokens';
+import { decodeCursor, encodeCursor } from '../discovery/search-query';
 import { AgentCards } from '../traffic/a2a/agent-cards.service';
 import { A2aUpstreamFailure } from '../traffic/a2a/a2a-upstream';
 import { ChangeListingDto } from './dto/change-listing.dto';
 import { ListListingsQueryDto } from './dto/list-listings-query.dto';
 import { PublishListingDto } from './dto/publish-listing.dto';
-import { listedCard, listedServerJson, searchTextOf } from './listing-documents';
+import { listedCard, listedServerJson } from './listing-documents';
 import { ListingsRepository } from './listings.repository';
-import {
-  MarketplaceErrorCode,
-  MarketplaceException,
-  cursorPage,
-  decodeOffsetCursor,
-} from './marketplace.exception';
+import { MarketplaceErrorCode, MarketplaceException } from './marketplace.exception';
 import { MarketplaceTargetsRepository } from './marketplace-targets.repository';
 import { LISTING_KIND, ListingKind, ListingTerms, StoredListing } from './marketplace.types';
 
@@ -64,22 +60,18 @@ export class ListingsService {
     try {
       const stored = await this.database.inTenant(ctx.tenantId, async (tx) => {
         const requiredPolicies = await this.policiesOf(tx, ctx.tenantId, dto.requiredPolicies);
-        const listing = await this.listings.insert(
-          tx,
-          {
-            id,
-            tenantId: ctx.tenantId,
-            kind: dto.kind,
-            targetId: dto.targetId,
-            name: dto.name,
-            summary: dto.summary,
-            categories: dto.categories ?? [],
-            terms: termsOf(dto.terms),
-            requiredPolicies,
-            document,
-          },
-          searchTextOf(document),
-        );
+        const listing = await this.listings.insert(tx, {
+          id,
+          tenantId: ctx.tenantId,
+          kind: dto.kind,
+          targetId: dto.targetId,
+          name: dto.name,
+          summary: dto.summary,
+          categories: dto.categories ?? [],
+          terms: termsOf(dto.terms),
+          requiredPolicies,
+          document,
+        });
         await recordAdminChange(this.outbox, tx, ctx, 'CREATED', {
           target: { kind: LISTING_KIND, id, name: listing.name },
           after: auditedOf(listing),
@@ -98,24 +90,33 @@ export class ListingsService {
     }
   }
 
-  /** MK10: the one search of listings; a tenant sees every published one and its own. */
+  /** MK29: the one search of listings, discovery's; a tenant sees every published one and its own. */
   async list(
     ctx: RequestContext,
     query: ListListingsQueryDto,
   ): Promise<{ items: ListingResponse[]; nextCursor?: string }> {
-    const offset = decodeOffsetCursor(query.cursor);
-    const rows = await this.database.asSystem((tx) =>
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    if (query.cursor !== undefined && !after) {
+      throw new MarketplaceException(
+        MarketplaceErrorCode.InvalidCursor,
+        'cursor is not one this API gave out',
+      );
+    }
+    const { cursor: _cursor, limit, kind, mine, ...filters } = query;
+    const { rows, next } = await this.database.asSystem((tx) =>
       this.listings.search(tx, {
         tenantId: ctx.tenantId,
-        ...(query.q?.trim() ? { q: query.q.trim() } : {}),
-        ...(query.kind ? { kind: query.kind } : {}),
-        ...(query.category ? { category: query.category } : {}),
-        ...(query.mine ? { mine: true } : {}),
-        offset,
-        limit: query.limit,
+        ...(kind ? { kind } : {}),
+        ...(mine ? { mine: true } : {}),
+        filters,
+        limit,
+        ...(after ? { after } : {}),
       }),
     );
-    return cursorPage(rows, offset, query.limit, (row) => toListingResponse(row, ctx.tenantId));
+    return {
+      items: rows.map((row) => toListingResponse(row, ctx.tenantId)),
+      ...(next ? { nextCursor: encodeCursor(next) } : {}),
+    };
   }
 
   async get(ctx: RequestContext, id: string): Promise<ListingResponse> {
@@ -139,19 +140,14 @@ export class ListingsService {
         dto.requiredPolicies !== undefined
           ? await this.policiesOf(tx, ctx.tenantId, dto.requiredPolicies)
           : current.requiredPolicies;
-      const next = await this.listings.update(
-        tx,
-        current,
-        {
-          ...(dto.name !== undefined ? { name: dto.name } : {}),
-          ...(dto.summary !== undefined ? { summary: dto.summary } : {}),
-          ...(dto.categories !== undefined ? { categories: dto.categories } : {}),
-          ...(dto.terms !== undefined ? { terms: termsOf(dto.terms) } : {}),
-          requiredPolicies,
-          document,
-        },
-        searchTextOf(document),
-      );
+      const next = await this.listings.update(tx, current, {
+        ...(dto.name !== undefined ? { name: dto.name } : {}),
+        ...(dto.summary !== undefined ? { summary: dto.summary } : {}),
+        ...(dto.categories !== undefined ? { categories: dto.categories } : {}),
+        ...(dto.terms !== undefined ? { terms: termsOf(dto.terms) } : {}),
+        requiredPolicies,
+        document,
+      });
       await recordAdminChange(this.outbox, tx, ctx, 'UPDATED', {
         target: { kind: LISTING_KIND, id, name: next.name },
         before: auditedOf(current),
@@ -227,7 +223,7 @@ export class ListingsService {
       const server = await this.database.inTenant(ctx.tenantId, (tx) =>
         this.targets.mcpServer(tx, ctx.tenantId, targetId),
       );
-      if (!server) {
+      if (!server || server.installationId) {
         throw notFound('MCP server', targetId);
       }
       return listedServerJson(serverJson, server);

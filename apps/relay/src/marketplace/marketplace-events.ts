@@ -55,3 +55,24 @@ export async function recordEntryLifecycle(
     permissions: [],
   });
 }
+
+/** MK34: the installed MCP entry's MCP_LIFECYCLE in the installer's trail, as the registry's. */
+export async function recordMcpEntryLifecycle(
+  outbox: EventOutbox,
+  tx: Tx,
+  ctx: RequestContext,
+  entry: { id: string; name: string; installationId: string },
+  change: 'CREATED' | 'DELETED',
+): Promise<void> {
+  await outbox.add(tx, 'MCP_LIFECYCLE', eventContext(ctx), {
+    actor: actorOf(ctx),
+    sink: { type: 'MCP_SERVER', id: entry.id, label: entry.name },
+    summary: `MCP server ${entry.name} ${change === 'CREATED' ? 'installed from the marketplace' : 'removed with its installation'}`,
+    details: {
+      change,
+      mcpServerId: entry.id,
+      name: entry.name,
+      installationId: entry.installationId,
+    },
+  });
+}

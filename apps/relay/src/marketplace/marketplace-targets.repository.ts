@@ -20,6 +20,8 @@ export interface McpServerTarget {
   name: string;
   description?: string;
   transport: string;
+  /** Set on an entry a marketplace install made (MK31): never published again (MK2). */
+  installationId?: string;
 }
 
 /** What publishing and installing read and write in the registry (agents, MCP servers, policies). */
@@ -46,7 +48,7 @@ export class MarketplaceTargetsRepository {
 
   async mcpServer(tx: Tx, tenantId: string, id: string): Promise<McpServerTarget | undefined> {
     const rows: Row[] = await tx.query(
-      `SELECT id, name, description, transport FROM ${S}.mcp_servers
+      `SELECT id, name, description, transport, installation_id FROM ${S}.mcp_servers
         WHERE tenant_id = $1 AND id = $2`,
       [tenantId, id],
     );
@@ -57,6 +59,7 @@ export class MarketplaceTargetsRepository {
           name: String(row.name),
           description: str(row.description),
           transport: String(row.transport),
+          ...(row.installation_id ? { installationId: text(row.installation_id) } : {}),
         }
       : undefined;
   }
@@ -104,6 +107,40 @@ export class MarketplaceTargetsRepository {
     await tx.query(
       `UPDATE ${S}.agents SET status = 'DELETED', updated_at = now()
         WHERE tenant_id = $1 AND id = $2 AND installation_id IS NOT NULL`,
+      [tenantId, id],
+    );
+  }
+
+  /**
+   * MK31: the installed MCP entry, a PRIVATE server of the installer with no URL of its own: the
+   * relay reaches the publisher's server through the publisher's side (MK32).
+   */
+  async insertInstalledMcpServer(
+    tx: Tx,
+    entry: {
+      id: string;
+      tenantId: string;
+      name: string;
+      description: string;
+      installationId: string;
+    },
+  ): Promise<void> {
+    await tx.query(
+      `INSERT INTO ${S}.mcp_servers (id, tenant_id, name, description, url, transport, visibility,
+         installation_id)
+       VALUES ($1, $2, $3, $4, NULL, 'STREAMABLE_HTTP', 'PRIVATE', $5)`,
+      [entry.id, entry.tenantId, entry.name, entry.description, entry.installationId],
+    );
+  }
+
+  /** MK34: the installed MCP entry goes, and who could call it with it (D32), as a removal does. */
+  async deleteInstalledMcpServer(tx: Tx, tenantId: string, id: string): Promise<void> {
+    await tx.query(
+      `DELETE FROM ${S}.subscriptions WHERE tenant_id = $1 AND (source_id = $2 OR target_id = $2)`,
+      [tenantId, id],
+    );
+    await tx.query(
+      `DELETE FROM ${S}.mcp_servers WHERE tenant_id = $1 AND id = $2 AND installation_id IS NOT NULL`,
       [tenantId, id],
     );
   }

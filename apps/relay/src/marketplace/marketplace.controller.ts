@@ -79,7 +79,7 @@ export class MarketplaceController {
     @Ctx() ctx: RequestContext,
     @Param('listingId', uuidParam('listingId')) id: string,
     @Body() dto: InstallListingDto,
-  ): Promise<{ installationId: string; agentId?: string; licence?: string }> {
+  ): Promise<{ installationId: string; agentId?: string; mcpServerId?: string; licence?: string }> {
     return this.installations.install(ctx, id, dto);
   }
 
@@ -99,6 +99,16 @@ export class MarketplaceController {
     @Param('installationId', uuidParam('installationId')) id: string,
   ): Promise<InstallationResponse> {
     return this.installations.get(ctx, id);
+  }
+
+  /** MK35: an installed MCP listing's `server.json`, naming the installer's relay path. */
+  @Get('installations/:installationId/server.json')
+  @RequirePermission('REGISTRY', 'READ')
+  serverJson(
+    @Ctx() ctx: RequestContext,
+    @Param('installationId', uuidParam('installationId')) id: string,
+  ): Promise<Record<string, unknown>> {
+    return this.installations.serverJson(ctx, id);
   }
 
   @Patch('installations/:installationId')

@@ -11,11 +11,12 @@ export enum MarketplaceErrorCode {
   OwnListing = 'own-listing',
   AlreadyInstalled = 'already-installed',
   PoliciesNotAccepted = 'policies-not-accepted',
-  KindNotInstallable = 'kind-not-installable',
   NotLicensed = 'not-licensed',
   InstallationSuspended = 'installation-suspended',
   LicenceNotFound = 'licence-not-found',
   InvalidCursor = 'invalid-cursor',
+  EntryNameTaken = 'entry-name-taken',
+  NoServerJson = 'no-server-json',
 }
 
 /** Errors of the marketplace (D47, D59, STYLE § 8). */
@@ -30,11 +31,12 @@ export class MarketplaceException extends domainException<MarketplaceErrorCode>(
   [MarketplaceErrorCode.OwnListing]: 409,
   [MarketplaceErrorCode.AlreadyInstalled]: 409,
   [MarketplaceErrorCode.PoliciesNotAccepted]: 422,
-  [MarketplaceErrorCode.KindNotInstallable]: 422,
   [MarketplaceErrorCode.NotLicensed]: 409,
   [MarketplaceErrorCode.InstallationSuspended]: 409,
   [MarketplaceErrorCode.LicenceNotFound]: 404,
   [MarketplaceErrorCode.InvalidCursor]: 400,
+  [MarketplaceErrorCode.EntryNameTaken]: 409,
+  [MarketplaceErrorCode.NoServerJson]: 422,
 }) {}
 
 /** D31: an opaque cursor; here the offset of the next page (search ranks are not keysets). */

@@ -6,6 +6,7 @@ import { TrafficModule } from '../traffic/traffic.module';
 import { InstallationLicences } from './installation-licences';
 import { InstallationsRepository } from './installations.repository';
 import { InstallationsService } from './installations.service';
+import { InstalledEntries } from './installed-entries';
 import { ListingsRepository } from './listings.repository';
 import { ListingsService } from './listings.service';
 import { MarketplaceController } from './marketplace.controller';
@@ -22,6 +23,7 @@ import { MarketplaceTargetsRepository } from './marketplace-targets.repository';
     ListingsService,
     InstallationsService,
     InstallationLicences,
+    InstalledEntries,
   ],
 })
 export class MarketplaceModule {}

@@ -1,3 +1,5 @@
+import { SearchCursor, SearchFilters } from '../discovery/discovery.types';
+
 /** D59: what a listing exposes and how it may be installed (marketplace.md MK1–MK8). */
 export const LISTING_KINDS = ['AGENT', 'MCP_SERVER'] as const;
 export type ListingKind = (typeof LISTING_KINDS)[number];
@@ -62,17 +64,17 @@ export type ListingChange = Partial<
   Pick<NewListing, 'name' | 'summary' | 'categories' | 'terms' | 'requiredPolicies' | 'document'>
 >;
 
-/** One repository question for browsing and searching (MK10): discovery may answer it later. */
+/** One repository question for browsing and searching, answered by discovery's search (MK29). */
 export interface ListingSearch {
   /** The asking tenant: it sees every PUBLISHED listing and its own unpublished ones. */
   tenantId: string;
-  q?: string;
   kind?: ListingKind;
-  category?: string;
   /** Only the asking tenant's own listings. */
   mine?: boolean;
-  offset: number;
+  /** `q`, the facets (`skill`, `tag`, `capability`, modes, `tool`) and `category` (DS14). */
+  filters: SearchFilters;
   limit: number;
+  after?: SearchCursor;
 }
 
 export interface StoredInstallation {

@@ -13,6 +13,8 @@ import { A2aHops } from './a2a/a2a-hops';
 import { A2aRelayService } from './a2a/a2a-relay.service';
 import { A2aUpstream } from './a2a/a2a-upstream';
 import { InstalledAgents } from './a2a/installed-agents';
+import { InstalledMcpServers } from './mcp/installed-mcp-servers';
+import { InstalledLicences } from './pipeline/installed-licences';
 import { AgentCardRefreshController } from './a2a/agent-card-refresh.controller';
 import { AgentCards } from './a2a/agent-cards.service';
 import { HeldPushesRepository } from './a2a/push/held-pushes.repository';
@@ -116,6 +118,8 @@ import { X402Payments } from './payments/x402-payments';
     A2aExchange,
     A2aRelayService,
     InstalledAgents,
+    InstalledMcpServers,
+    InstalledLicences,
     PushConfigsRepository,
     HeldPushesRepository,
     PushGovernance,

@@ -24,6 +24,17 @@ export async function shapedMcpServer(
   if (before && values.transport !== undefined && (before.transport === 'VIRTUAL') !== isVirtual) {
     errors.push({ field: 'transport', message: 'a server cannot turn virtual or stop being so' });
   }
+  if (before && (await isInstalled(tx, tenantId, before.id))) {
+    // MK31: an installed entry is reached through its publisher: nothing of an upstream is its own.
+    for (const field of ['url', 'credential', 'credentialHeader', 'transport', 'members']) {
+      if (values[field] !== undefined) {
+        errors.push({
+          field,
+          message: `an MCP server installed from the marketplace has no ${field} of its own (MK31)`,
+        });
+      }
+    }
+  }
   const forbidden = isVirtual ? ['url', 'credential', 'credentialHeader'] : ['members'];
   for (const field of forbidden.filter((f) => values[f] !== undefined && values[f] !== null)) {
     errors.push({
@@ -63,6 +74,12 @@ export async function refuseRemovingMember(
   tenantId: string,
   entry: CatalogEntry,
 ): Promise<void> {
+  if (await isInstalled(tx, tenantId, entry.id)) {
+    throw new RegistryException(
+      RegistryErrorCode.InUse,
+      `MCP server ${entry.name} was installed from the marketplace: remove its installation (MK34)`,
+    );
+  }
   const naming = await repository.virtualServersNaming(tx, tenantId, entry.id);
   if (naming.length > 0) {
     throw new RegistryException(
@@ -70,6 +87,14 @@ export async function refuseRemovingMember(
       `MCP server ${entry.name} is a member of the virtual server(s) ${naming.join(', ')}; remove it there first`,
     );
   }
+}
+
+async function isInstalled(tx: Tx, tenantId: string, id: string): Promise<boolean> {
+  const rows: { installation_id: string | null }[] = await tx.query(
+    `SELECT installation_id FROM relay.mcp_servers WHERE tenant_id = $1 AND id = $2`,
+    [tenantId, id],
+  );
+  return rows[0]?.installation_id != null;
 }
 
 function throwIfAny(errors: FieldError[]): void {

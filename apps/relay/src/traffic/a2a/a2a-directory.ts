@@ -3,7 +3,7 @@ import { Database, Row, str } from '@agp/database';
 
 import { RELAY_DATABASE } from '../../database/tokens';
 import { ExpiringCache } from '../pipeline/expiring-cache';
-import { TrafficDirectory } from '../pipeline/traffic-directory';
+import { InstalledTarget, TrafficDirectory, installedOf } from '../pipeline/traffic-directory';
 import { AgentCardJson } from './agent-card';
 
 /** The agent an A2A call goes to, with what the relay needs to reach it (D37, D38). */
@@ -20,16 +20,7 @@ export interface A2aTarget {
   installation?: InstalledTarget;
 }
 
-/** The installation behind an installed entry, read in the installing tenant (MK16). */
-export interface InstalledTarget {
-  id: string;
-  publisherTenantId: string;
-  /** The publisher's agent: the relay's to call, never the installer's to see (MK4). */
-  targetId: string;
-  listingId: string;
-  status: string;
-  licensed: boolean;
-}
+export type { InstalledTarget };
 
 export interface A2aRoute {
   tenantSlug?: string;
@@ -65,7 +56,7 @@ export class A2aDirectory {
           `SELECT t.id, t.name, t.agent_card_url, t.agent_card, t.a2a_credential_ciphertext,
                   t.a2a_credential_header, t.a2a_timeout_ms, ${CALLER_COLUMNS[party]},
                   ${SUBSCRIPTION_COLUMN[party]} AS subscription_id, ten.slug,
-                  mi.id AS installation_id, mi.publisher_tenant_id, mi.target_id AS installed_target_id,
+                  mi.id AS installation_id, mi.tenant_id AS installer_tenant_id, mi.publisher_tenant_id, mi.target_id AS installed_target_id,
                   mi.listing_id AS installed_listing_id, mi.status AS installation_status, mi.licensed
              FROM relay.agents t
              ${CALLER_JOINS[party]}
@@ -146,16 +137,5 @@ function toRoute(row: Row): A2aRoute {
       ...(row.installation_id ? { installation: installedOf(row) } : {}),
     },
     ...(subscriptionId ? { subscription: { id: subscriptionId } } : {}),
-  };
-}
-
-function installedOf(row: Row): InstalledTarget {
-  return {
-    id: String(row.installation_id),
-    publisherTenantId: String(row.publisher_tenant_id),
-    targetId: String(row.installed_target_id),
-    listingId: String(row.installed_listing_id),
-    status: String(row.installation_status),
-    licensed: row.licensed === true,
   };
 }

@@ -3,7 +3,7 @@ import { Agent, Dispatcher, errors, request } from 'undici';
 
 import { EgressOptions, checkEgressUrl } from '../../common/egress-policy';
 import { EGRESS_OPTIONS } from '../../config/relay-config.module';
-import { guardedLookup } from '../mcp/mcp-upstream';
+import { LICENCE_HEADER, guardedLookup } from '../mcp/mcp-upstream';
 import { readBodyWithin } from '../pipeline/upstream-body';
 import { CallTrace } from '../tracing/call-trace';
 
@@ -14,9 +14,6 @@ const MAX_CARD_BYTES = 1024 * 1024;
 const CARD_TIMEOUT_MS = 10_000;
 /** URLs whose egress verdict is kept; far more than the agents a relay calls. */
 const MAX_CHECKED_URLS = 10_000;
-
-/** MK27: where a licensed installation's licence goes to the publisher's agent. */
-export const LICENCE_HEADER = 'x-agp-licence';
 
 /** Headers of the A2A JSON-RPC binding the relay carries to the agent (D38). */
 const CARRIED_HEADERS = ['a2a-version', 'a2a-extensions'];

@@ -1,17 +1,10 @@
-import { ServerResponse } from 'node:http';
-import { PassThrough, Readable } from 'node:stream';
-
-import { Inject, Injectable } from '@nestjs/common';
-import { Database } from '@agp/database';
+import { Injectable } from '@nestjs/common';
 import { Dispatcher } from 'undici';
 
-import { RELAY_DATABASE } from '../../database/tokens';
-import { Licences } from '../../licences/licences.service';
-import { LicencesRepository } from '../../licences/licences.repository';
-import { LicenceCheck } from '../../licences/licence.types';
 import { HopPipeline } from '../pipeline/hop-pipeline';
+import { InstalledLicences } from '../pipeline/installed-licences';
 import { REFUSALS, Refusal } from '../pipeline/refusal-codes';
-import { SseWriter } from '../pipeline/sse-writer';
+import { jsonResponse, rawResponse, streamResponse } from '../pipeline/in-process-answer';
 import { JsonRpcMessage, rpcRefusal } from '../mcp/json-rpc';
 import { A2aCall, a2aHopOf, a2aLabel } from './a2a-call';
 import { A2aAnswer } from './a2a-exchange';
@@ -41,9 +34,7 @@ export class InstalledAgents {
 
   constructor(
     private readonly pipeline: HopPipeline,
-    private readonly licences: Licences,
-    private readonly licenceRows: LicencesRepository,
-    @Inject(RELAY_DATABASE) private readonly database: Database,
+    private readonly licences: InstalledLicences,
   ) {}
 
   /** Set once by A2aRelayService, which this class cannot take in its constructor (a cycle). */
@@ -71,7 +62,7 @@ export class InstalledAgents {
     if (!installed.licensed) {
       return undefined;
     }
-    const { check, token } = await this.licenceOf(call);
+    const { check, token } = await this.licences.newest(installed);
     if (!check.valid) {
       return this.refuse(
         call,
@@ -123,23 +114,7 @@ export class InstalledAgents {
     }
     return answer.kind === 'json'
       ? jsonResponse(answer.status, answer.body)
-      : streamResponse(answer, signal);
-  }
-
-  /** The installation's newest licence, checked as `verify` checks any (MK23, MK24). */
-  private async licenceOf(call: A2aCall): Promise<{ check: LicenceCheck; token?: string }> {
-    const installed = call.route.target.installation!;
-    const [latest] = await this.database.asSystem((tx) =>
-      this.licenceRows.ofInstallation(tx, installed.id),
-    );
-    if (!latest) {
-      return { check: { valid: false, reason: 'missing' } };
-    }
-    const check = await this.licences.check(latest.token, {
-      listingId: installed.listingId,
-      tenantId: call.tenantId,
-    });
-    return { check, token: latest.token };
+      : streamResponse(answer, {}, signal);
   }
 
   private async refuse(
@@ -167,78 +142,4 @@ export class InstalledAgents {
       reason,
     );
   }
-}
-
-/** MK18: the publisher's decision ids stay in the publisher's trail. */
-function crossing(body: unknown): unknown {
-  const error = (body as { error?: { data?: Record<string, unknown> } } | undefined)?.error;
-  if (error?.data && 'decisionId' in error.data) {
-    const { decisionId: _kept, ...data } = error.data;
-    return { ...(body as object), error: { ...error, data } };
-  }
-  return body;
-}
-
-function jsonResponse(status: number, body: unknown): Dispatcher.ResponseData {
-  const bytes = Buffer.from(JSON.stringify(crossing(body)), 'utf8');
-  return {
-    statusCode: status,
-    headers: { 'content-type': 'application/json', 'content-length': String(bytes.length) },
-    body: bodyOf(Readable.from([bytes])),
-  } as unknown as Dispatcher.ResponseData;
-}
-
-function rawResponse(
-  status: number,
-  body: string,
-  headers: Record<string, string>,
-): Dispatcher.ResponseData {
-  const bytes = Buffer.from(body, 'utf8');
-  return {
-    statusCode: status,
-    headers: { ...headers, 'content-length': String(bytes.length) },
-    body: bodyOf(Readable.from([bytes])),
-  } as unknown as Dispatcher.ResponseData;
-}
-
-/** A stream's events written by the publisher's side into a pipe the installer's side reads. */
-function streamResponse(
-  answer: Extract<A2aAnswer, { kind: 'stream' }>,
-  signal: AbortSignal,
-): Dispatcher.ResponseData {
-  const pipe = new PassThrough();
-  const raw = Object.assign(pipe, { writeHead: () => pipe, flushHeaders: () => undefined });
-  const stop = (): void => {
-    answer.cancel();
-    pipe.destroy();
-  };
-  signal.addEventListener('abort', stop, { once: true });
-  void answer
-    .run(new SseWriter(raw as unknown as ServerResponse))
-    .catch(() => undefined)
-    .finally(() => {
-      signal.removeEventListener('abort', stop);
-      pipe.end();
-    });
-  return {
-    statusCode: 200,
-    headers: { 'content-type': 'text/event-stream' },
-    body: bodyOf(pipe),
-  } as unknown as Dispatcher.ResponseData;
-}
-
-/** What A2aExchange reads of undici's body: iteration, `text()`, `dump()`, `destroy()`. */
-function bodyOf(stream: Readable): Readable {
-  return Object.assign(stream, {
-    text: async (): Promise<string> => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of stream) {
-        chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-      }
-      return Buffer.concat(chunks).toString('utf8');
-    },
-    dump: async (): Promise<void> => {
-      stream.destroy();
-    },
-  });
 }

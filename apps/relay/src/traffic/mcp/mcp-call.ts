@@ -6,7 +6,7 @@ import { EndpointRef } from '../../decisions/decision.types';
 import { Admission, admissionOf } from '../pipeline/admission';
 import { Hop } from '../pipeline/hop.types';
 import { CallBasis } from '../pipeline/traffic-call';
-import { McpRoute, TrafficDirectory } from '../pipeline/traffic-directory';
+import { McpParty, McpRoute, TrafficDirectory } from '../pipeline/traffic-directory';
 import { JsonRpcMessage } from './json-rpc';
 import { AskedFor, payloadText, toolOf } from './mcp-messages';
 import { PaymentCall } from '../payments/x402-payments';
@@ -21,6 +21,10 @@ export interface McpCall extends CallBasis<McpRoute> {
   admission: Admission;
   /** D52: a member's call made for a virtual server; `serverId` and `route` are the member's. */
   virtual?: VirtualOrigin;
+  /** MK23, MK32: the licence the call goes under, carried to the publisher (`x-agp-licence`). */
+  licence?: string;
+  /** MK32: on the publisher's side, `agentId` is a marketplace installation's id. */
+  viaInstallation?: boolean;
 }
 
 /** D52: the virtual server a member's call was made for, and the member's prefix in it. */
@@ -30,9 +34,9 @@ export interface VirtualOrigin {
   prefix: string;
 }
 
-/** Which subscription kind a call's route reads (D32, D43). */
-export function partyOf(call: Pick<McpCall, 'user'>): 'AGENT' | 'USER' {
-  return call.user ? 'USER' : 'AGENT';
+/** Which subscription kind a call's route reads (D32, D43, MK32). */
+export function partyOf(call: Pick<McpCall, 'user' | 'viaInstallation'>): McpParty {
+  return call.user ? 'USER' : call.viaInstallation ? 'INSTALLATION' : 'AGENT';
 }
 
 /** D32, D35, D36, D43: a person stands in under USER_TO_MCP_SERVER. */
@@ -41,7 +45,7 @@ export function mcpAdmission(
   basis: { tenantId: string; correlationId: string; route: McpRoute },
   agentId: string,
   serverId: string,
-  party: 'AGENT' | 'USER' = 'AGENT',
+  party: McpParty = 'AGENT',
 ): Admission {
   const target = {
     scope: 'MCP_SERVER',

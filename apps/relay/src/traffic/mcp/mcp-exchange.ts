@@ -214,6 +214,7 @@ export class McpExchange {
       agentHeaders: call.agentHeaders,
       correlationId: call.correlationId,
       trace: call.trace,
+      ...(call.licence ? { licence: call.licence } : {}),
       signal,
     };
   }

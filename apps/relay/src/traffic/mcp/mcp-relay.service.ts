@@ -6,7 +6,7 @@ import { HopPipeline } from '../pipeline/hop-pipeline';
 import { RefusalAnswer } from '../pipeline/refusal-answers';
 import { mcpRouteWithDouble } from '../pipeline/sandbox-doubles';
 import { HITL_HEADER, callBasisOf, resendHoldOf } from '../pipeline/traffic-call';
-import { TrafficDirectory } from '../pipeline/traffic-directory';
+import { McpParty, TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficCaller } from '../pipeline/traffic-intake';
 import {
   JsonRpcId,
@@ -22,6 +22,7 @@ import { PaidCall } from '../payments/paid-call';
 import { paidResendDigest } from '../payments/paid-hop';
 import { carriesPayment } from '../payments/x402-messages';
 import { JudgedPayment, X402Payments } from '../payments/x402-payments';
+import { InstalledMcpServers } from './installed-mcp-servers';
 import { McpAnswer, McpExchange } from './mcp-exchange';
 import { McpHops, asJsonRpc } from './mcp-hops';
 import { normalizedOrigin, refuseForeignOrigin } from './mcp-origin';
@@ -30,8 +31,14 @@ import { headerMismatchAnswer, headerMismatchOf } from './revisions/header-check
 import { McpRevisionRouter } from './revisions/revision-router';
 import { VirtualMcpRelay } from './virtual/virtual-mcp-relay';
 
-/** Who calls the path (T38: an agent; D43: or a person through their own MCP client). */
-export type McpCaller = TrafficCaller & { user?: McpCall['user'] };
+/**
+ * Who calls the path (T38: an agent; D43: or a person through their own MCP client; MK32: or, on
+ * the publisher's side, an installation, with the licence its installer's call goes under).
+ */
+export type McpCaller = TrafficCaller & {
+  user?: McpCall['user'];
+  installation?: { licence?: string };
+};
 
 /** T95: 2026-07-28's one change-notification stream, the answer to a POST that stays open. */
 const LISTEN_METHOD = 'subscriptions/listen';
@@ -51,7 +58,10 @@ export class McpRelayService {
     private readonly revisions: McpRevisionRouter,
     @Inject(PUBLIC_BASE_URL) private readonly publicBaseUrl: string,
     private readonly payments: X402Payments,
-  ) {}
+    private readonly installed: InstalledMcpServers,
+  ) {
+    installed.attach(this);
+  }
 
   async post(caller: McpCaller, serverId: string, body: unknown): Promise<McpAnswer> {
     await this.checkOrigin(caller);
@@ -70,7 +80,8 @@ export class McpRelayService {
     if (mismatch !== undefined) {
       return headerMismatchAnswer(messages[0], mismatch);
     }
-    const refused = await this.admit(call, messages);
+    const refused =
+      (await this.admit(call, messages)) ?? (await this.installed.refusal(call, messages));
     if (refused) {
       return refused;
     }
@@ -177,7 +188,7 @@ export class McpRelayService {
   async listen(caller: McpCaller, serverId: string): Promise<McpAnswer> {
     await this.checkOrigin(caller);
     const call = await this.callFor(caller, serverId);
-    const refused = await this.admit(call, [], false);
+    const refused = (await this.admit(call, [], false)) ?? (await this.installed.refusal(call, []));
     if (refused) {
       return refused;
     }
@@ -190,7 +201,7 @@ export class McpRelayService {
   async end(caller: McpCaller, serverId: string): Promise<McpAnswer> {
     await this.checkOrigin(caller);
     const call = await this.callFor(caller, serverId);
-    const refused = await this.admit(call, [], false);
+    const refused = (await this.admit(call, [], false)) ?? (await this.installed.refusal(call, []));
     if (refused) {
       return refused;
     }
@@ -261,15 +272,11 @@ export class McpRelayService {
   }
 
   private async callFor(caller: McpCaller, serverId: string): Promise<McpCall> {
+    const party: McpParty = caller.user ? 'USER' : caller.installation ? 'INSTALLATION' : 'AGENT';
     const basis = await callBasisOf(
       this.directory,
       caller,
-      this.directory.mcpRoute(
-        caller.tenantId,
-        caller.agentId,
-        serverId,
-        caller.user ? 'USER' : 'AGENT',
-      ),
+      this.directory.mcpRoute(caller.tenantId, caller.agentId, serverId, party),
       `no MCP server ${serverId} in this tenant`,
     );
     const double = caller.evaluation?.double;
@@ -288,13 +295,9 @@ export class McpRelayService {
       serverId,
       agentHeaders: caller.headers,
       ...(caller.user ? { user: caller.user } : {}),
-      admission: mcpAdmission(
-        this.directory,
-        basis,
-        caller.agentId,
-        serverId,
-        caller.user ? 'USER' : 'AGENT',
-      ),
+      ...(caller.installation?.licence ? { licence: caller.installation.licence } : {}),
+      ...(caller.installation ? { viaInstallation: true } : {}),
+      admission: mcpAdmission(this.directory, basis, caller.agentId, serverId, party),
     };
   }
 

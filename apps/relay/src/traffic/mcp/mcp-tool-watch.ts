@@ -172,8 +172,14 @@ export class McpToolWatch {
   }
 }
 
+const SUBSCRIBER_KIND = {
+  AGENT: 'AGENT_TO_MCP_SERVER',
+  USER: 'USER_TO_MCP_SERVER',
+  INSTALLATION: 'MARKETPLACE_INSTALLATION',
+} as const;
+
 /** The subscriber whose servers shadow each other: the agent, or the person (D32, D43). */
 function partyRef(call: McpCall): { kind: string; id: string } {
-  const kind = partyOf(call) === 'USER' ? 'USER_TO_MCP_SERVER' : 'AGENT_TO_MCP_SERVER';
+  const kind = SUBSCRIBER_KIND[partyOf(call)];
   return { kind, id: call.agentId };
 }

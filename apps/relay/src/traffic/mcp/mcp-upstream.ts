@@ -24,6 +24,9 @@ const CARRIED_REQUEST_HEADERS = [
 ];
 const PARAM_HEADER_PREFIX = 'mcp-param-';
 
+/** MK27, MK32: where a licensed installation's licence goes to the publisher's agent or server. */
+export const LICENCE_HEADER = 'x-agp-licence';
+
 /** The largest answer the relay reads whole (a JSON body, or one SSE event). */
 export const MAX_UPSTREAM_MESSAGE_BYTES = 32 * 1024 * 1024;
 
@@ -44,7 +47,24 @@ export interface UpstreamRequest {
   headers?: Record<string, string>;
   /** GET streams wait for server-initiated messages as long as the agent listens. */
   isListening?: boolean;
+  /** MK23, MK27: the licence the call goes under, to the publisher's side and its server. */
+  licence?: string;
   signal: AbortSignal;
+}
+
+/** MK32: how a request to an installed entry reaches its publisher's side (in-process). */
+export type InstalledServerRelay = (call: UpstreamRequest) => Promise<UpstreamAnswer>;
+
+/** The headers a request carries to a server: the transport's own, every `Mcp-Param-*`. */
+export function carriedRequestHeaders(agentHeaders: IncomingHttpHeaders): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(agentHeaders)) {
+    const carried = CARRIED_REQUEST_HEADERS.includes(name) || name.startsWith(PARAM_HEADER_PREFIX);
+    if (carried && typeof value === 'string') {
+      headers[name] = value;
+    }
+  }
+  return headers;
 }
 
 export type UpstreamAnswer = Dispatcher.ResponseData;
@@ -63,6 +83,7 @@ export class UpstreamFailure extends Error {
 @Injectable()
 export class McpUpstream implements OnApplicationShutdown {
   private readonly dispatcher: Agent;
+  private installed?: InstalledServerRelay;
 
   constructor(@Inject(EGRESS_OPTIONS) egress: EgressOptions) {
     this.dispatcher = new Agent({
@@ -72,20 +93,29 @@ export class McpUpstream implements OnApplicationShutdown {
     });
   }
 
+  /** Set once by InstalledMcpServers, which the relay's services build on (a cycle otherwise). */
+  attachInstalled(relay: InstalledServerRelay): void {
+    this.installed = relay;
+  }
+
+  /**
+   * MK32: every request to a server goes through here (the exchange, listening streams, tool
+   * re-lists, revision probes, virtual members), so an installed entry is reached the same way.
+   */
   async send(call: UpstreamRequest): Promise<UpstreamAnswer> {
+    if (call.server.installation) {
+      return this.installed!(call);
+    }
     const headers: Record<string, string> = {
       accept: 'application/json, text/event-stream',
       'x-correlation-id': call.correlationId,
       ...call.trace?.upstreamHeaders(),
+      ...carriedRequestHeaders(call.agentHeaders),
     };
-    for (const [name, value] of Object.entries(call.agentHeaders)) {
-      const carried =
-        CARRIED_REQUEST_HEADERS.includes(name) || name.startsWith(PARAM_HEADER_PREFIX);
-      if (carried && typeof value === 'string') {
-        headers[name] = value;
-      }
-    }
     Object.assign(headers, call.headers);
+    if (call.licence) {
+      headers[LICENCE_HEADER] = call.licence;
+    }
     if (call.method === 'GET') {
       headers.accept = 'text/event-stream';
     }

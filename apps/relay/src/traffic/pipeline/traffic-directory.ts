@@ -28,7 +28,33 @@ export interface McpServerRoute {
   timeoutMs: number;
   /** D52: a VIRTUAL server's members (it has no URL of its own). */
   members?: VirtualMember[];
+  /** MK31: an entry a marketplace install made; its upstream is the publisher's MCP server. */
+  installation?: InstalledTarget;
 }
+
+/** The installation behind an installed entry, read in the installing tenant (MK16, MK31). */
+export interface InstalledTarget {
+  id: string;
+  /** The installing tenant, whose entry this is. */
+  tenantId: string;
+  publisherTenantId: string;
+  /** The publisher's agent or MCP server: the relay's to call, never the installer's to see (MK4). */
+  targetId: string;
+  listingId: string;
+  status: string;
+  licensed: boolean;
+}
+
+/**
+ * Who calls an MCP server: an agent (D32), a person's own MCP client (D43), or, in the publisher's
+ * tenant, a marketplace installation forwarding its installer's call (MK32).
+ */
+export type McpParty = 'AGENT' | 'USER' | 'INSTALLATION';
+
+/** MK32: an ACTIVE installation of this very server stands for the subscription (as MK17). */
+const MCP_PARTY_JOIN = `LEFT JOIN relay.marketplace_installations c ON c.id = $2
+                  AND c.publisher_tenant_id = s.tenant_id AND c.kind = 'MCP_SERVER'
+                  AND c.target_id = s.id AND c.status = 'ACTIVE'`;
 
 export interface McpRoute {
   tenantSlug?: string;
@@ -119,27 +145,51 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
     this.stopListening?.();
   }
 
-  /** D43: a person's own MCP client takes `agentId`'s place, with USER_TO_MCP_SERVER. */
+  /**
+   * D43: a person's own MCP client takes `agentId`'s place, with USER_TO_MCP_SERVER; MK32: on the
+   * publisher's side an installation does, its ACTIVE installation of the server the subscription.
+   */
   mcpRoute(
     tenantId: string,
     agentId: string,
     serverId: string,
-    party: 'AGENT' | 'USER' = 'AGENT',
+    party: McpParty = 'AGENT',
   ): Promise<McpRoute | undefined> {
-    const kind = party === 'USER' ? 'USER_TO_MCP_SERVER' : 'AGENT_TO_MCP_SERVER';
+    const installation = party === 'INSTALLATION';
     return this.routes.get(`${tenantId}:${agentId}:${serverId}:${party}`, () =>
       this.database.inTenant(tenantId, async (tx) => {
         const rows: Row[] = await tx.query(
           `SELECT s.id, s.name, s.url, s.transport, s.credential_ciphertext, s.credential_header,
-                  s.timeout_ms, s.members, a.name AS agent_name, a.risk_tier, sub.id AS subscription_id,
-                  sub.tools, t.slug
+                  s.timeout_ms, s.members, t.slug,
+                  ${
+                    installation
+                      ? `'marketplace installation of ' || coalesce(c.installer_slug, c.tenant_id::text)
+                           AS agent_name, NULL AS risk_tier, c.id AS subscription_id, NULL AS tools`
+                      : 'a.name AS agent_name, a.risk_tier, sub.id AS subscription_id, sub.tools'
+                  },
+                  mi.id AS installation_id, mi.tenant_id AS installer_tenant_id, mi.publisher_tenant_id,
+                  mi.target_id AS installed_target_id, mi.listing_id AS installed_listing_id,
+                  mi.status AS installation_status, mi.licensed
              FROM ${S}.mcp_servers s
-             LEFT JOIN ${S}.agents a ON a.tenant_id = s.tenant_id AND a.id = $2
+             ${
+               installation
+                 ? MCP_PARTY_JOIN
+                 : `LEFT JOIN ${S}.agents a ON a.tenant_id = s.tenant_id AND a.id = $2
              LEFT JOIN ${S}.subscriptions sub ON sub.tenant_id = s.tenant_id
-                  AND sub.kind = $4 AND sub.source_id = $2 AND sub.target_id = s.id
+                  AND sub.kind = $4 AND sub.source_id = $2 AND sub.target_id = s.id`
+             }
+             LEFT JOIN ${S}.marketplace_installations mi ON mi.id = s.installation_id
+                  AND mi.tenant_id = s.tenant_id
              LEFT JOIN ${S}.tenants t ON t.tenant_id = s.tenant_id
             WHERE s.tenant_id = $1 AND s.id = $3`,
-          [tenantId, agentId, serverId, kind],
+          installation
+            ? [tenantId, agentId, serverId]
+            : [
+                tenantId,
+                agentId,
+                serverId,
+                party === 'USER' ? 'USER_TO_MCP_SERVER' : 'AGENT_TO_MCP_SERVER',
+              ],
         );
         const row = rows[0];
         return row ? toRoute(row) : undefined;
@@ -218,9 +268,22 @@ function toRoute(row: Row): McpRoute {
       credentialHeader: str(row.credential_header),
       timeoutMs: Number(row.timeout_ms),
       ...(Array.isArray(row.members) ? { members: row.members as VirtualMember[] } : {}),
+      ...(row.installation_id ? { installation: installedOf(row) } : {}),
     },
     ...(subscriptionId
       ? { subscription: { id: subscriptionId, tools: (row.tools as string[] | null) ?? null } }
       : {}),
+  };
+}
+
+export function installedOf(row: Row): InstalledTarget {
+  return {
+    id: String(row.installation_id),
+    tenantId: String(row.installer_tenant_id),
+    publisherTenantId: String(row.publisher_tenant_id),
+    targetId: String(row.installed_target_id),
+    listingId: String(row.installed_listing_id),
+    status: String(row.installation_status),
+    licensed: row.licensed === true,
   };
 }

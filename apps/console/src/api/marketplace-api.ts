@@ -1,0 +1,95 @@
+import type {
+  DiscoveredAgent,
+  DiscoveredMcpServer,
+  InstallationResponse,
+  LicenceView,
+  ListingResponse,
+  ListingTerms,
+} from './contracts/relay';
+import { api, query } from './client';
+
+/** A cursor page (D31 for discovery and the marketplace: `nextCursor`, no total). */
+export interface CursorPage<T> {
+  items: T[];
+  nextCursor?: string | null;
+}
+
+/** Discovery's filters (discovery.md DS5): each an exact facet; `q` ranks. */
+export interface DiscoveryQuery {
+  q?: string;
+  skill?: string;
+  tag?: string;
+  capability?: string;
+  inputMode?: string;
+  outputMode?: string;
+  tool?: string;
+}
+
+export interface ListingQuery extends DiscoveryQuery {
+  kind?: 'AGENT' | 'MCP_SERVER';
+  category?: string;
+  mine?: boolean;
+}
+
+/** An installation as either side reads it; `mcpServerId` is an MCP listing's entry (MK31). */
+export type Installation = InstallationResponse & { mcpServerId?: string };
+
+export interface NewListing {
+  kind: 'AGENT' | 'MCP_SERVER';
+  targetId: string;
+  name: string;
+  summary: string;
+  categories: string[];
+  terms: ListingTerms;
+}
+
+/** Issue 40: discovery (DS1–DS18) and the marketplace (MK1–MK40), read and changed as the user. */
+export const marketplaceApi = {
+  agents: (filters: DiscoveryQuery) =>
+    api<CursorPage<DiscoveredAgent>>(`/relay/v1/discovery/agents${query({ ...filters })}`),
+  mcpServers: (filters: DiscoveryQuery) =>
+    api<CursorPage<DiscoveredMcpServer>>(`/relay/v1/discovery/mcp-servers${query({ ...filters })}`),
+  listings: (filters: ListingQuery) =>
+    api<CursorPage<ListingResponse>>(
+      `/relay/v1/marketplace/listings${query({ ...filters, mine: filters.mine ? 'true' : undefined })}`,
+    ),
+  publish: (listing: NewListing) =>
+    api<ListingResponse>('/relay/v1/marketplace/listings', {
+      method: 'POST',
+      body: JSON.stringify(listing),
+    }),
+  unpublish: (id: string) =>
+    api<void>(`/relay/v1/marketplace/listings/${id}`, { method: 'DELETE' }),
+  install: (listing: ListingResponse) =>
+    api<{ installationId: string }>(`/relay/v1/marketplace/listings/${listing.id}/installations`, {
+      method: 'POST',
+      body: JSON.stringify({ acceptedPolicies: listing.requiredPolicies.map((p) => p.id) }),
+    }),
+  installations: (side: 'INSTALLED' | 'PUBLISHED') =>
+    api<CursorPage<Installation>>(
+      `/relay/v1/marketplace/installations${query({ side, limit: 100 })}`,
+    ),
+  installation: (id: string) => api<Installation>(`/relay/v1/marketplace/installations/${id}`),
+  setStatus: (id: string, status: 'ACTIVE' | 'SUSPENDED') =>
+    api<Installation>(`/relay/v1/marketplace/installations/${id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ status }),
+    }),
+  remove: (id: string) =>
+    api<void>(`/relay/v1/marketplace/installations/${id}`, { method: 'DELETE' }),
+  renew: (id: string) =>
+    api<LicenceView>(`/relay/v1/marketplace/installations/${id}/licences`, { method: 'POST' }),
+};
+
+/** A licence as a person reads its state: none, valid until, expired, revoked (MK23). */
+export function licenceState(licence: LicenceView | undefined, now = Date.now()): string {
+  if (!licence) {
+    return 'none';
+  }
+  if (licence.revokedAt) {
+    return `revoked ${licence.revokedAt.slice(0, 10)}`;
+  }
+  return Date.parse(licence.expiresAt) <= now
+    ? `expired ${licence.expiresAt.slice(0, 10)}`
+    : `valid until ${licence.expiresAt.slice(0, 10)}`;
+}

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+
+import { Inject, Injectable } from '@nestjs/common';
+import { RequestContext } from '@agp/auth';
+import { Tx, isUniqueViolation } from '@agp/database';
+import { EventOutbox } from '@agp/messaging';
+
+import { RELAY_OUTBOX } from '../database/tokens';
+import { MarketplaceErrorCode, MarketplaceException } from './marketplace.exception';
+import { recordEntryLifecycle, recordMcpEntryLifecycle } from './marketplace-events';
+import { MarketplaceTargetsRepository } from './marketplace-targets.repository';
+import { StoredInstallation, StoredListing } from './marketplace.types';
+
+export interface InstalledEntry {
+  id: string;
+  name: string;
+  installationId: string;
+}
+
+/**
+ * MK12, MK31: the registry entry an install makes in the installing tenant — a PRIVATE agent, or a
+ * PRIVATE MCP server without a URL of its own — and its removal with the installation (MK14, MK34).
+ */
+@Injectable()
+export class InstalledEntries {
+  constructor(
+    @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
+    private readonly targets: MarketplaceTargetsRepository,
+  ) {}
+
+  /** MK9: what the publisher did to its target is not the installer's to know: one refusal. */
+  async mustTargetStand(tx: Tx, listing: StoredListing): Promise<void> {
+    const stands =
+      listing.kind === 'AGENT'
+        ? (await this.targets.agent(tx, listing.tenantId, listing.targetId))?.visibility ===
+          'PUBLIC'
+        : (await this.targets.mcpServer(tx, listing.tenantId, listing.targetId)) !== undefined;
+    if (!stands) {
+      throw new MarketplaceException(
+        MarketplaceErrorCode.ListingUnpublished,
+        `listing ${listing.id} takes no installs now`,
+      );
+    }
+  }
+
+  async create(
+    tx: Tx,
+    ctx: RequestContext,
+    listing: StoredListing,
+    installationId: string,
+  ): Promise<InstalledEntry> {
+    const entry = { id: randomUUID(), name: listing.name, installationId };
+    const row = { ...entry, tenantId: ctx.tenantId, description: listing.summary };
+    if (listing.kind === 'AGENT') {
+      await this.targets.insertInstalledAgent(tx, { ...row, card: listing.document });
+      await recordEntryLifecycle(this.outbox, tx, ctx, entry, 'CREATED');
+      return entry;
+    }
+    try {
+      await this.targets.insertInstalledMcpServer(tx, row);
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        // MCP server names are unique in a tenant (the registry's rule), an install's too.
+        throw new MarketplaceException(
+          MarketplaceErrorCode.EntryNameTaken,
+          `this tenant has an MCP server named "${listing.name}" already: rename it to install this listing`,
+        );
+      }
+      throw error;
+    }
+    await recordMcpEntryLifecycle(this.outbox, tx, ctx, entry, 'CREATED');
+    return entry;
+  }
+
+  async remove(tx: Tx, ctx: RequestContext, installation: StoredInstallation): Promise<void> {
+    const entry = {
+      id: installation.entryId,
+      name: installation.listingName ?? installation.listingId,
+      installationId: installation.id,
+    };
+    if (installation.kind === 'AGENT') {
+      await this.targets.deleteInstalledAgent(tx, ctx.tenantId, entry.id);
+      await recordEntryLifecycle(this.outbox, tx, ctx, entry, 'DELETED');
+      return;
+    }
+    await this.targets.deleteInstalledMcpServer(tx, ctx.tenantId, entry.id);
+    await recordMcpEntryLifecycle(this.outbox, tx, ctx, entry, 'DELETED');
+  }
+}
