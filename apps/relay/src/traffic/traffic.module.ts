@@ -23,6 +23,7 @@ import { PushController } from './a2a/push/push.controller';
 import { HumanController } from './human/human.controller';
 import { ReachableAgentsRepository } from './human/reachable-agents.repository';
 import { LlmCompletions } from './llm/llm-completions';
+import { LlmPayments } from './llm/llm-payments';
 import { LlmSpend } from './llm/llm-spend';
 import { SpendModule } from '../spend/spend.module';
 import { LlmController } from './llm/llm.controller';
@@ -123,6 +124,7 @@ import { X402Payments } from './payments/x402-payments';
     LlmForwarder,
     CompletionAnswers,
     LlmCompletions,
+    LlmPayments,
     LlmSpend,
     LlmRelayService,
     ReachableAgentsRepository,
