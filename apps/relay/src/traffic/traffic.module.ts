@@ -68,6 +68,8 @@ import { TrafficGuard } from './pipeline/traffic-guard';
 import { BudgetedPaymentGate, PaymentGate } from './payments/payment-gate';
 import { X402OffersRepository } from './payments/x402-offers.repository';
 import { X402Payments } from './payments/x402-payments';
+import { PerCallSales } from './payments/per-call-sales';
+import { InstalledSales } from './a2a/installed-sales';
 
 /** D20, D43: the shared pipeline/ and one folder per protocol. */
 @Module({
@@ -136,6 +138,8 @@ import { X402Payments } from './payments/x402-payments';
     // payments.md PY11: the seam budgets take over; for now the review threshold alone.
     { provide: PaymentGate, useClass: BudgetedPaymentGate },
     X402Payments,
+    PerCallSales,
+    InstalledSales,
   ],
   exports: [
     HopPipeline,

@@ -296,6 +296,29 @@ export class X402Payments {
     return settlement;
   }
 
+  /**
+   * PY22: the platform was the payee (a PER_CALL listing): the settlement recorded in the seller's
+   * trail, never as its spend.
+   */
+  async received(
+    call: PaymentCall,
+    judged: JudgedPayment,
+    headers: Record<string, string>,
+  ): Promise<Settlement | undefined> {
+    const settlement = settlementOf(headers);
+    if (!settlement?.success) {
+      await this.unsettled(call, judged, `not settled: ${settlement?.errorReason ?? 'no answer'}`);
+      return settlement;
+    }
+    await this.pipeline.recordPayment(call, {
+      type: 'X402_PAYMENT_SUCCESS',
+      payment: withSettledAmount(judged.payment, settlement, judged.decimals),
+      ...(settlement.transaction ? { transaction: settlement.transaction } : {}),
+      ...(settlement.payer ? { payer: settlement.payer } : {}),
+    });
+    return settlement;
+  }
+
   /** PY13: no settlement answer came back (the payee failed, or never answered). */
   unsettled(call: PaymentCall, judged: JudgedPayment, text: string): Promise<void> {
     return this.abandoned(call, judged, 'payee', text);
