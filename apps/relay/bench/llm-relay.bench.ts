@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { startComparedProcesses } from './floor/compared-processes';
 import { ChatStreamClient } from './llm/chat-load';
 import { portkeyHeaders, startPortkey } from './llm/portkey';
-import { BenchTarget, api, arrangeTenant } from './mcp/bench-platform';
+import { BenchTarget, api, arrangeTenant, registerAgent, relayToken } from './mcp/bench-platform';
 import { BENCH_POLICIES } from './mcp/bench-policies';
 import { stopService } from './mcp/platform-processes';
 import { ComparedRow, compareThroughRelay, comparisonSettings } from './relay-comparison';
@@ -49,29 +49,89 @@ async function whereTheTimeGoes(trail: Client): Promise<string[]> {
 async function arrangeLlm(
   target: BenchTarget,
   baseUrl: string,
-): Promise<{ path: string; token: string }> {
+): Promise<{ path: string; token: string; adminToken: string }> {
   const tenant = await arrangeTenant(target, 'http://127.0.0.1:1/mcp', BENCH_POLICIES);
+  const agent = { id: tenant.agentId, token: tenant.mcpToken };
+  const arranged = await llmGatewayFor(target, tenant.adminToken, agent, baseUrl, 'bench');
+  return { ...arranged, adminToken: tenant.adminToken };
+}
+
+/**
+ * spend.md SP8: a second agent and gateway of the same tenant, the model priced, and a budget of
+ * each scope but TENANT that its calls count under (AGENT, LLM_GATEWAY, SUBSCRIPTION; the first
+ * row's calls count under none), limits far above the run: each call reserves and settles
+ * without a refusal or a warning, the per-call cost of budgets alone.
+ */
+async function arrangeBudgetedLlm(
+  target: BenchTarget,
+  adminToken: string,
+  baseUrl: string,
+): Promise<{ path: string; token: string }> {
+  const gateway = target.gatewayUrl;
+  const registered = await registerAgent(gateway, adminToken, 'bench-budgeted-agent');
+  const agent = { id: registered.id, token: await relayToken(gateway, registered) };
+  const arranged = await llmGatewayFor(target, adminToken, agent, baseUrl, 'bench-budgeted');
+  const admin = (path: string, body: Record<string, unknown>): Promise<unknown> =>
+    api(gateway, adminToken, 'POST', path, body);
+  await admin('/relay/v1/model-prices', {
+    model: 'bench-model',
+    currency: 'USD',
+    inputPerMillion: '2.5',
+    outputPerMillion: '10',
+  });
+  const huge = { unit: 'USD', softLimit: '900000000', hardLimit: '1000000000' };
+  await admin('/relay/v1/budgets', { scope: 'AGENT', targetId: agent.id, period: 'DAY', ...huge });
+  await admin('/relay/v1/budgets', {
+    scope: 'LLM_GATEWAY',
+    targetId: arranged.llmGatewayId,
+    period: 'ROLLING_24H',
+    ...huge,
+  });
+  await admin('/relay/v1/budgets', {
+    scope: 'SUBSCRIPTION',
+    targetId: arranged.subscriptionId,
+    period: 'MONTH',
+    unit: 'TOKENS',
+    hardLimit: '1000000000000',
+  });
+  return arranged;
+}
+
+async function llmGatewayFor(
+  target: BenchTarget,
+  adminToken: string,
+  agent: { id: string; token: string },
+  baseUrl: string,
+  name: string,
+): Promise<{ path: string; token: string; llmGatewayId: string; subscriptionId: string }> {
   const gateway = target.gatewayUrl;
   const registered = await api<{ id: string }>(
     gateway,
-    tenant.adminToken,
+    adminToken,
     'POST',
     '/relay/v1/llm-providers',
-    { name: 'bench-provider', baseUrl, apiKey: 'sk-bench' },
+    { name: `${name}-provider`, baseUrl, apiKey: 'sk-bench' },
   );
   const llmGateway = await api<{ id: string }>(
     gateway,
-    tenant.adminToken,
+    adminToken,
     'POST',
     '/relay/v1/llm-gateways',
-    { name: 'bench-gateway', providers: [registered.id] },
+    { name: `${name}-gateway`, providers: [registered.id] },
   );
-  await api(gateway, tenant.adminToken, 'POST', '/relay/v1/subscriptions', {
-    kind: 'AGENT_TO_LLM_GATEWAY',
-    sourceId: tenant.agentId,
-    targetId: llmGateway.id,
-  });
-  return { path: `/relay/llm/${llmGateway.id}/v1`, token: tenant.mcpToken };
+  const subscription = await api<{ id: string }>(
+    gateway,
+    adminToken,
+    'POST',
+    '/relay/v1/subscriptions',
+    { kind: 'AGENT_TO_LLM_GATEWAY', sourceId: agent.id, targetId: llmGateway.id },
+  );
+  return {
+    path: `/relay/llm/${llmGateway.id}/v1`,
+    token: agent.token,
+    llmGatewayId: llmGateway.id,
+    subscriptionId: subscription.id,
+  };
 }
 
 /** Which completions: `streamed`, `plain` or both (default), one comparison each. */
@@ -87,6 +147,7 @@ async function main(): Promise<void> {
   const portkey = await startPortkey(await freePort());
   try {
     const services = await arrangeLlm(bench, provider.baseUrl);
+    const budgeted = await arrangeBudgetedLlm(bench, services.adminToken, provider.baseUrl);
     const embedded = await arrangeLlm(oneProcess, provider.baseUrl);
     const rows = (): ComparedRow<ChatStreamClient>[] => [
       {
@@ -111,6 +172,12 @@ async function main(): Promise<void> {
         kind: 'services',
         label: 'gateway + relay',
         client: new ChatStreamClient(`${bench.gatewayUrl}${services.path}`, services.token),
+      },
+      {
+        // spend.md SP8: the same, for a tenant whose calls count under four budgets.
+        kind: 'services',
+        label: 'gateway + relay, 3 budgets (SP8)',
+        client: new ChatStreamClient(`${bench.gatewayUrl}${budgeted.path}`, budgeted.token),
       },
       {
         kind: 'oneProcess',

@@ -57,6 +57,7 @@ export type RelayModuleEnv = Pick<RelayEnv, 'NATS_URL' | 'NATS_PREFIX' | 'SECRET
       | 'RELAY_SPANS_SAMPLE_RATIO'
       | 'OTEL_EXPORTER_OTLP_ENDPOINT'
       | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
+      | 'X402_FACILITATOR_URL'
     >
   > & { DATABASE_URL: string };
 
@@ -76,6 +77,7 @@ export class RelayModule {
           egressAllowPrivate: env.EGRESS_ALLOW_PRIVATE ?? false,
           publicBaseUrl: env.PUBLIC_BASE_URL ?? 'http://localhost:8080',
           hopTracing: hopTracingOf(env),
+          ...(env.X402_FACILITATOR_URL ? { x402FacilitatorUrl: env.X402_FACILITATOR_URL } : {}),
         }),
         DatabaseModule.forRoot({
           token: RELAY_DATABASE,

@@ -10,6 +10,12 @@ export const SECRETS_KEY = Symbol('relay:secrets-key');
 export const EGRESS_OPTIONS = Symbol('relay:egress-options');
 /** D3: `PUBLIC_BASE_URL` without its trailing slash: what proxied agent cards point at (D38). */
 export const PUBLIC_BASE_URL = Symbol('relay:public-base-url');
+/** payments.md PY20: `{url?}` from X402_FACILITATOR_URL. */
+export const X402_FACILITATOR = Symbol('relay:x402-facilitator');
+
+export interface X402FacilitatorOptions {
+  url?: string;
+}
 
 export interface RelayConfig {
   secretsKey: string;
@@ -17,6 +23,7 @@ export interface RelayConfig {
   publicBaseUrl: string;
   /** traffic.md T93. */
   hopTracing?: HopTracingOptions;
+  x402FacilitatorUrl?: string;
 }
 
 @Module({})
@@ -28,6 +35,10 @@ export class RelayConfigModule {
       { provide: EGRESS_OPTIONS, useValue: egress },
       { provide: PUBLIC_BASE_URL, useValue: config.publicBaseUrl.replace(/\/+$/, '') },
       { provide: HOP_TRACING_OPTIONS, useValue: config.hopTracing ?? { sampleRatio: 0 } },
+      {
+        provide: X402_FACILITATOR,
+        useValue: { url: config.x402FacilitatorUrl } satisfies X402FacilitatorOptions,
+      },
     ];
     return {
       module: RelayConfigModule,

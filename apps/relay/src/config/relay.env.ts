@@ -101,6 +101,14 @@ export class RelayEnv extends CoreEnv {
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
 
+  /**
+   * payments.md PY20: the x402 facilitator (its verify and settle API) the relay uses when it is
+   * the payee of a PER_CALL listing; absent: such listings answer calls as unpaid (−31011).
+   */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  X402_FACILITATOR_URL?: string;
+
   /** W19: extra STARTTLS roots (a company's own mail relay); absent: the system's only. */
   @IsOptional()
   @IsString()

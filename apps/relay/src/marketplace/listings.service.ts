@@ -280,6 +280,8 @@ function termsOf(dto: ListingTerms): ListingTerms {
   return {
     type: dto.type,
     ...(dto.priceUsd !== undefined ? { priceUsd: dto.priceUsd } : {}),
+    ...(dto.payTo !== undefined ? { payTo: dto.payTo } : {}),
+    ...(dto.network !== undefined ? { network: dto.network } : {}),
     ...(dto.licenceValiditySeconds !== undefined
       ? { licenceValiditySeconds: dto.licenceValiditySeconds }
       : {}),

@@ -19,6 +19,9 @@ export const INSTALLATION_KIND = 'MARKETPLACE_INSTALLATION';
 export interface ListingTerms {
   type: TermsType;
   priceUsd?: number;
+  /** payments.md PY20: PER_CALL charged with x402, to this EVM address on this CAIP-2 network. */
+  payTo?: string;
+  network?: string;
   licenceValiditySeconds?: number;
 }
 

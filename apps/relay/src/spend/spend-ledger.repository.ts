@@ -108,14 +108,16 @@ export class SpendLedgerRepository {
   async insertPayment(tx: Tx, s: PaymentSpend): Promise<void> {
     const { amountUsd, ...details } = s.payment;
     await tx.query(
-      `INSERT INTO ${ENTRIES} (id, tenant_id, kind, agent_id, subscription_id, payee_type,
-         payee_id, payee_label, amount_usd, correlation_id, event_id, details)
-       VALUES ($1, $2, 'PAYMENT', $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      `INSERT INTO ${ENTRIES} (id, tenant_id, kind, agent_id, subscription_id, llm_gateway_id,
+         payee_type, payee_id, payee_label, amount_usd, correlation_id, event_id, details)
+       VALUES ($1, $2, 'PAYMENT', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
       [
         s.id,
         s.subject.tenantId,
         s.subject.agentId,
         s.subject.subscriptionId ?? null,
+        // SP18: a payment on the LLM path is the gateway's spend too.
+        s.subject.llmGatewayId ?? null,
         s.payee.type,
         s.payee.id,
         s.payee.label ?? null,

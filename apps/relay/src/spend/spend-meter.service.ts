@@ -56,19 +56,14 @@ export class SpendMeter {
 
   /**
    * x402's seam (D48): a payment of `amountUsd` (a decimal string) checked against the TENANT,
-   * AGENT and SUBSCRIPTION budgets and reserved; settle it with `recordPayment`, or `release` it.
+   * AGENT and SUBSCRIPTION budgets (and LLM_GATEWAY on the LLM path, SP18) and reserved; settle it
+   * with `recordPayment`, or `release` it.
    */
-  checkPayment(
-    tenantId: string,
-    agentId: string,
-    subscriptionId: string | undefined,
-    amountUsd: string,
-  ): Promise<BudgetVerdict> {
+  checkPayment(subject: SpendSubject, amountUsd: string): Promise<BudgetVerdict> {
     const usdPico = parseDecimal(amountUsd);
     if (usdPico === undefined) {
       throw new Error(`not a USD amount: ${amountUsd}`);
     }
-    const subject = { tenantId, agentId, ...(subscriptionId ? { subscriptionId } : {}) };
     return this.reserve(subject, () => Promise.resolve({ usdPico, tokens: 0n }), true);
   }
 

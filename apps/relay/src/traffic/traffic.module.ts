@@ -25,6 +25,7 @@ import { PushController } from './a2a/push/push.controller';
 import { HumanController } from './human/human.controller';
 import { ReachableAgentsRepository } from './human/reachable-agents.repository';
 import { LlmCompletions } from './llm/llm-completions';
+import { LlmPayments } from './llm/llm-payments';
 import { LlmSpend } from './llm/llm-spend';
 import { SpendModule } from '../spend/spend.module';
 import { LlmController } from './llm/llm.controller';
@@ -70,6 +71,8 @@ import { TrafficGuard } from './pipeline/traffic-guard';
 import { BudgetedPaymentGate, PaymentGate } from './payments/payment-gate';
 import { X402OffersRepository } from './payments/x402-offers.repository';
 import { X402Payments } from './payments/x402-payments';
+import { PerCallSales } from './payments/per-call-sales';
+import { InstalledSales } from './a2a/installed-sales';
 
 /** D20, D43: the shared pipeline/ and one folder per protocol. */
 @Module({
@@ -128,6 +131,7 @@ import { X402Payments } from './payments/x402-payments';
     LlmForwarder,
     CompletionAnswers,
     LlmCompletions,
+    LlmPayments,
     LlmSpend,
     LlmRelayService,
     ReachableAgentsRepository,
@@ -140,6 +144,8 @@ import { X402Payments } from './payments/x402-payments';
     // payments.md PY11: the seam budgets take over; for now the review threshold alone.
     { provide: PaymentGate, useClass: BudgetedPaymentGate },
     X402Payments,
+    PerCallSales,
+    InstalledSales,
   ],
   exports: [
     HopPipeline,

@@ -12,6 +12,7 @@ import {
   Length,
   Max,
   MaxLength,
+  Matches,
   Min,
   ValidateBy,
   ValidateIf,
@@ -40,6 +41,17 @@ function HasMicroDollars(): PropertyDecorator {
   });
 }
 
+/** PY20: `payTo` and `network` say where a PER_CALL price is paid; no other terms have them. */
+function PerCallOnly(): PropertyDecorator {
+  return ValidateBy({
+    name: 'perCallOnly',
+    validator: {
+      validate: (_value: unknown, args) => (args?.object as { type?: string }).type === 'PER_CALL',
+      defaultMessage: (args) => `${args?.property ?? 'this'} is a term of PER_CALL listings only`,
+    },
+  });
+}
+
 /** D59 `terms`: a price for PER_CALL, a validity for LICENSED (MK5). */
 export class ListingTermsDto {
   @IsIn(TERMS_TYPES)
@@ -51,6 +63,21 @@ export class ListingTermsDto {
   @Min(0)
   @Max(1_000_000)
   priceUsd?: number;
+
+  /** payments.md PY20: where a PER_CALL price is paid with x402; without it, a fact (MK5). */
+  @ValidateIf((t: ListingTermsDto) => t.payTo !== undefined || t.network !== undefined)
+  @PerCallOnly()
+  @Matches(/^0x[0-9a-fA-F]{40}$/, {
+    message: 'payTo must be an EVM address (0x and 40 hex digits)',
+  })
+  payTo?: string;
+
+  @ValidateIf((t: ListingTermsDto) => t.payTo !== undefined || t.network !== undefined)
+  @PerCallOnly()
+  @Matches(/^eip155:[1-9][0-9]{0,15}$/, {
+    message: 'network must be a CAIP-2 EVM network (eip155:<chain id>)',
+  })
+  network?: string;
 
   @ValidateIf(
     (t: ListingTermsDto) => t.type === 'LICENSED' || t.licenceValiditySeconds !== undefined,

@@ -4,6 +4,7 @@ import { Database, Row, str } from '@agp/database';
 import { RELAY_DATABASE } from '../../database/tokens';
 import { ExpiringCache } from '../pipeline/expiring-cache';
 import { InstalledTarget, TrafficDirectory, installedOf } from '../pipeline/traffic-directory';
+import { ListingTerms } from '../../marketplace/marketplace.types';
 import { AgentCardJson } from './agent-card';
 
 /** The agent an A2A call goes to, with what the relay needs to reach it (D37, D38). */
@@ -29,6 +30,16 @@ export interface A2aRoute {
   target: A2aTarget;
   /** The AGENT_TO_AGENT (or a person's USER_TO_AGENT, D43) subscription, absent when none. */
   subscription?: { id: string };
+  /** payments.md PY20: on the publisher's side, the installed listing's x402 price per call. */
+  perCall?: PerCallPrice;
+}
+
+/** A PER_CALL listing's price as x402 asks for it (PY20). */
+export interface PerCallPrice {
+  priceUsd: number;
+  payTo: string;
+  network: string;
+  listingId: string;
 }
 
 /** The per-call read of the A2A path, cached like every route (T2). */
@@ -94,11 +105,15 @@ const SUBSCRIPTION_COLUMN: Readonly<Record<A2aParty, string>> = {
 };
 
 const CALLER_COLUMNS: Readonly<Record<A2aParty, string>> = {
-  AGENT: 'c.name AS caller_name, c.risk_tier AS caller_risk_tier, NULL AS caller_email',
+  AGENT: `c.name AS caller_name, c.risk_tier AS caller_risk_tier, NULL AS caller_email,
+         NULL AS listing_terms, NULL AS listing_id`,
   USER: `coalesce(u.display_name, u.email) AS caller_name, NULL AS caller_risk_tier,
-         u.email AS caller_email`,
+         u.email AS caller_email, NULL AS listing_terms, NULL AS listing_id`,
   INSTALLATION: `'marketplace installation of ' || coalesce(c.installer_slug, c.tenant_id::text)
-         AS caller_name, NULL AS caller_risk_tier, NULL AS caller_email`,
+         AS caller_name, NULL AS caller_risk_tier, NULL AS caller_email,
+         (SELECT l.terms FROM relay.marketplace_listings l
+           WHERE l.id = c.listing_id AND l.tenant_id = t.tenant_id) AS listing_terms,
+         c.listing_id AS listing_id`,
 };
 
 const CALLER_JOINS: Readonly<Record<A2aParty, string>> = {
@@ -137,5 +152,28 @@ function toRoute(row: Row): A2aRoute {
       ...(row.installation_id ? { installation: installedOf(row) } : {}),
     },
     ...(subscriptionId ? { subscription: { id: subscriptionId } } : {}),
+    ...perCallOf(row),
+  };
+}
+
+/** PY20: a PER_CALL listing with a price, a payee and a network is sold with x402. */
+function perCallOf(row: Row): { perCall?: PerCallPrice } {
+  const terms = row.listing_terms as ListingTerms | null;
+  if (
+    terms?.type !== 'PER_CALL' ||
+    !terms.priceUsd ||
+    !terms.payTo ||
+    !terms.network ||
+    !row.listing_id
+  ) {
+    return {};
+  }
+  return {
+    perCall: {
+      priceUsd: terms.priceUsd,
+      payTo: terms.payTo,
+      network: terms.network,
+      listingId: String(row.listing_id),
+    },
   };
 }

@@ -78,7 +78,7 @@ export class A2aExchange {
     try {
       // MK16: an installed entry's upstream is its publisher's side, reached in-process.
       answer = call.route.target.installation
-        ? await this.installed.send(call, message, abort.signal)
+        ? await this.installed.send(call, message, abort.signal, paid?.upstreamHeader().payment)
         : await this.upstream.send({
             ...this.requestOf(call, card, message, abort.signal),
             ...paid?.upstreamHeader(),

@@ -25,6 +25,7 @@ import { PaidCall } from '../payments/paid-call';
 import { paidResendDigest } from '../payments/paid-hop';
 import { JudgedPayment, X402Payments } from '../payments/x402-payments';
 import { RefusalAnswer } from '../pipeline/refusal-answers';
+import { InstalledSales } from './installed-sales';
 
 /** A2A § 8.2: PushNotificationNotSupportedError. */
 const A2A_PUSH_NOT_SUPPORTED = -32003;
@@ -52,6 +53,7 @@ export class A2aRelayService {
     private readonly persons: PersonDeliveries,
     private readonly payments: X402Payments,
     private readonly installed: InstalledAgents,
+    private readonly sales: InstalledSales,
   ) {
     installed.attach((caller, targetId, body) => this.post(caller, targetId, body));
   }
@@ -83,12 +85,18 @@ export class A2aRelayService {
     // T73, T74: what the answer to a person will carry, known before the answer is judged.
     const toPerson = await this.persons.plan(call, request);
     const hitlRequestId = resendHoldOf(caller.headers);
-    // D60, payments.md PY4: a payment is checked before anything else judges the request.
+    // PY20: on the publisher's side of a PER_CALL listing, the platform sells the call.
+    const selling = call.route.perCall;
+    // D60, payments.md PY4: a payment is checked before anything else judges the request; a
+    // seller's side gates nothing (PY22: what it is paid is not its spend).
     const payment = await this.payments.judge(
       paymentCallOf(call),
       caller.headers,
-      hitlRequestId === undefined,
+      hitlRequestId === undefined && !selling,
     );
+    if (selling && !payment) {
+      return this.sales.offer(call, request, selling);
+    }
     if (payment?.kind === 'refused') {
       return {
         kind: 'json',
@@ -137,6 +145,11 @@ export class A2aRelayService {
       }
       const sent = await push.plan.forward(forward);
       const view = toPerson ? toPerson.view(push.plan.answerView) : push.plan.answerView;
+      if (selling && payment) {
+        return this.sales.sell(call, request, selling, payment, () =>
+          this.exchange.forward(call, card, sent, askedFor, view),
+        );
+      }
       const paid = new PaidCall(this.payments, paymentCallOf(call), payment);
       if (payment) {
         // PY10, T1: the attempt is durable before the payee can act on the payment.

@@ -10,6 +10,7 @@ import { A2aCall, a2aHopOf, a2aLabel } from './a2a-call';
 import { A2aAnswer } from './a2a-exchange';
 import { A2aUpstreamFailure } from './a2a-upstream';
 import type { A2aCaller } from './a2a-relay.service';
+import { x402AnswerHeaders } from '../payments/x402-messages';
 
 /** The A2A relay as the publisher's side is reached: one in-process call (MK16). */
 export type PublisherRelay = (
@@ -81,6 +82,8 @@ export class InstalledAgents {
     call: A2aCall,
     message: JsonRpcMessage,
     signal: AbortSignal,
+    /** payments.md PY21: the installer side's judged payment crosses to be sold (PY3). */
+    payment?: { header: string; value: string },
   ): Promise<Dispatcher.ResponseData> {
     const installed = call.route.target.installation!;
     const headers: Record<string, string> = {};
@@ -89,6 +92,9 @@ export class InstalledAgents {
       if (typeof value === 'string') {
         headers[name] = value;
       }
+    }
+    if (payment) {
+      headers[payment.header] = payment.value;
     }
     let answer: A2aAnswer;
     try {
@@ -113,7 +119,7 @@ export class InstalledAgents {
       return rawResponse(answer.status, answer.body, answer.headers);
     }
     return answer.kind === 'json'
-      ? jsonResponse(answer.status, answer.body)
+      ? jsonResponse(answer.status, answer.body, x402AnswerHeaders(answer.headers ?? {}))
       : streamResponse(answer, {}, signal);
   }
 

@@ -90,7 +90,8 @@ export class CompletionAnswers {
           kind: 'json',
           status: 200,
           body: outcome.message,
-          headers: warningHeaders(warned),
+          // PY13: the settlement's x402 headers stay beside the warnings.
+          headers: { ...headers, ...warningHeaders(warned) },
         };
       }
       case 'RELEASED':

@@ -1,4 +1,5 @@
 import { BudgetReservation } from '../../spend/budget-verdict';
+import { JudgedPayment } from '../payments/x402-payments';
 import { LlmCallRecord } from '../pipeline/gateway-call-events';
 import { LlmProviderRoute } from '../pipeline/llm-route';
 import { SseWriter } from '../pipeline/sse-writer';
@@ -40,6 +41,8 @@ export interface Admitted {
   audited?: Promise<void>;
   /** SP8: what the call holds against its budgets until its LLM_GATEWAY_CALL settles it. */
   reservation?: BudgetReservation;
+  /** payments.md PY16: a judged x402 payment, forwarded only to the provider that asked for it. */
+  payment?: JudgedPayment;
 }
 
 /** One call on its way through the gateway's providers (D39). */

@@ -9,6 +9,7 @@ import { Hop } from '../pipeline/hop.types';
 import { CallBasis } from '../pipeline/traffic-call';
 import { LlmRoute } from '../pipeline/llm-route';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
+import { PaymentCall } from '../payments/x402-payments';
 
 /** T18: the `method` of every chat hop, as the path names it. */
 export const CHAT_METHOD = 'chat/completions';
@@ -76,6 +77,27 @@ export function llmAdmission(
     directory.llmRoute(basis.tenantId, agentId, gatewayId),
   );
 }
+
+/**
+ * payments.md PY16–PY18: the agent pays through the gateway (the events' payee), the offer is the
+ * provider's that asked (`providerIds`: the one that answered 402, or those a retry may match).
+ */
+export function llmPaymentCallOf(call: LlmCall, providerIds: string[]): PaymentCall {
+  return {
+    tenantId: call.tenantId,
+    correlationId: call.correlationId,
+    protocol: 'REST',
+    payer: agentOf(call),
+    payee: gatewayOf(call),
+    trace: call.trace,
+    llmGatewayId: call.gatewayId,
+    ...(call.route.subscription ? { subscriptionId: call.route.subscription.id } : {}),
+    offeredBy: { sinkType: LLM_PROVIDER_SINK, sinkIds: providerIds },
+  };
+}
+
+/** PY16: how a provider's 402 is kept in `relay.x402_offers` (`sink_type`). */
+export const LLM_PROVIDER_SINK = 'LLM_PROVIDER';
 
 /** Who an LLM_GATEWAY_CALL or LLM_GATEWAY_FAILOVER is between (D39). */
 export function partiesOf(call: LlmCall): GatewayCallParties {

@@ -14,7 +14,9 @@ import {
   readLimited,
   warningHeaders,
 } from './llm-answer';
-import { LlmCall } from './llm-call';
+import { LlmCall, llmPaymentCallOf } from './llm-call';
+import { PaidCall } from '../payments/paid-call';
+import { X402Payments } from '../payments/x402-payments';
 import { LlmSpend } from './llm-spend';
 import { AllProvidersFailed, Answered, LlmForwarder } from './llm-forwarder';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
@@ -31,18 +33,34 @@ export class LlmCompletions {
     private readonly forwarder: LlmForwarder,
     private readonly answers: CompletionAnswers,
     private readonly spend: LlmSpend,
+    private readonly payments: X402Payments,
   ) {}
 
   async forward(call: LlmCall, admitted: Admitted): Promise<LlmAnswer> {
     const model = admitted.toSend.model;
     const upstreamModel = call.route.gateway.modelMap[model] ?? model;
-    const providers = call.route.gateway.providers.filter(
-      (p) => p.models === null || p.models.includes(upstreamModel),
-    );
+    const offeredBy = admitted.payment?.offeredBy;
+    // payments.md PY16: a payment goes to the provider that asked for it, never fails over.
+    const providers = providersFor(call, model).filter((p) => !offeredBy || p.id === offeredBy);
     if (providers.length === 0) {
+      if (admitted.payment) {
+        await this.payments.abandoned(
+          llmPaymentCallOf(call, []),
+          admitted.payment,
+          'invalid',
+          `no provider of LLM gateway "${call.route.gateway.name}" that asked for it serves the model ${upstreamModel}`,
+        );
+      }
       throw new LlmPathException(
         LlmPathErrorCode.ModelNotFound,
         `no provider of LLM gateway "${call.route.gateway.name}" serves the model ${upstreamModel}`,
+      );
+    }
+    if (admitted.payment) {
+      // PY10, T1: the attempt is durable before the provider can act on the payment.
+      await this.payments.attempted(
+        this.paidBy(call, providers[0].id, admitted).call,
+        admitted.payment,
       );
     }
     const abort = new AbortController();
@@ -78,6 +96,14 @@ export class LlmCompletions {
           method: 'POST',
           path: 'chat/completions',
           body: attempt.body,
+          ...(admitted.payment
+            ? {
+                payment: {
+                  header: admitted.payment.attempt.header,
+                  value: admitted.payment.attempt.value,
+                },
+              }
+            : {}),
           correlationId: call.correlationId,
           trace: call.trace,
           signal: attempt.abort.signal,
@@ -88,6 +114,7 @@ export class LlmCompletions {
       if (!(error instanceof AllProvidersFailed)) {
         throw error;
       }
+      await this.paidBy(call, error.last.id, admitted).unanswered(error.message);
       return this.allFailed(attempt, error.last, [...failed, ...error.failures]);
     }
     const index = from + answered.attempts - 1;
@@ -99,10 +126,21 @@ export class LlmCompletions {
         attempts: index + 1,
         latencyMs: performance.now() - attempt.started,
       });
-    const headers = warningHeaders(admitted.warnings);
     const { answer, provider } = answered;
+    const paid = this.paidBy(call, provider.id, admitted);
+    // PY2, PY13: a forwarded payment's settlement recorded, the x402 headers handed back.
+    const headers = {
+      ...warningHeaders(admitted.warnings),
+      ...(await paid.answered(answer.statusCode, answer.headers)),
+    };
     if (answer.statusCode >= 400) {
       const said = await readLimited(answer, provider);
+      const required = answer.statusCode === 402 && (await paid.required(answer.headers, said));
+      if (required) {
+        // PY16: the agent pays as it would pay the provider; the call ends here, as a 402.
+        record({ outcome: 'ERROR', httpStatus: 402, reason: 'x402 payment required' });
+        return { kind: 'json', status: 402, body: said, headers: { ...headers, ...required } };
+      }
       record({ outcome: 'ERROR', httpStatus: answer.statusCode, reason: said.slice(0, 300) });
       const body = providerError(said);
       await this.answers.fault(call, provider, answer.statusCode, said.slice(0, 300), body);
@@ -122,6 +160,11 @@ export class LlmCompletions {
       return this.answers.stream(attempt, taken);
     }
     return this.answers.whole(attempt, taken);
+  }
+
+  /** PY16: a call's x402 side, towards the one provider it reached. */
+  private paidBy(call: LlmCall, providerId: string, admitted: Admitted): PaidCall {
+    return new PaidCall(this.payments, llmPaymentCallOf(call, [providerId]), admitted.payment);
   }
 
   /** T17: no provider answered: 502, 504 or 429, the call recorded as an ERROR of the last. */
@@ -155,6 +198,14 @@ export class LlmCompletions {
       );
     });
   }
+}
+
+/** D39: the gateway's providers that serve `model` (after the gateway's `modelMap`), in order. */
+export function providersFor(call: LlmCall, model: string): LlmProviderRoute[] {
+  const upstreamModel = call.route.gateway.modelMap[model] ?? model;
+  return call.route.gateway.providers.filter(
+    (p) => p.models === null || p.models.includes(upstreamModel),
+  );
 }
 
 function contentTypeOf(answer: ProviderAnswer): string {

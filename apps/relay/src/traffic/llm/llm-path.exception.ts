@@ -13,6 +13,7 @@ export enum LlmPathErrorCode {
   ModelNotFound = 'model-not-found',
   RateLimited = 'rate-limited',
   BudgetExceeded = 'budget-exceeded',
+  PaymentRefused = 'payment-refused',
   UpstreamFailed = 'upstream-failed',
   UpstreamTimeout = 'upstream-timeout',
 }
@@ -83,6 +84,14 @@ function openAiError(code: LlmPathErrorCode): LlmPathError {
         type: 'insufficient_quota',
         code: 'budget_exceeded',
         refusal: REFUSALS.budgetExceeded,
+      };
+    case LlmPathErrorCode.PaymentRefused:
+      // payments.md PY17: an x402 payment the relay will not forward (D41 −31007's name).
+      return {
+        status: 403,
+        type: 'policy_violation',
+        code: 'payment_refused',
+        refusal: REFUSALS.paymentRefused,
       };
     case LlmPathErrorCode.UpstreamFailed:
       return {

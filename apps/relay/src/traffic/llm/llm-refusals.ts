@@ -1,6 +1,7 @@
 import { HopDecision } from '../../decisions/decision.types';
 import { AdmissionRefusal } from '../pipeline/admission';
 import { HopOutcome } from '../pipeline/hop.types';
+import { REFUSALS } from '../pipeline/refusal-codes';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 
 /** T19, T22: refusals as problems with OpenAI's `error` and D33–D36's `data`. */
@@ -34,6 +35,15 @@ export function outcomeRefused<M>(outcome: NotDelivered<M>): LlmPathException {
       );
     case 'REFUSED': {
       const { answer } = outcome;
+      if (answer.refusal.agpCode === REFUSALS.paymentRefused.agpCode) {
+        // payments.md PY8: a policy's refusal of a paid request refuses its payment.
+        const reasons = Array.isArray(answer.data.reasons) ? answer.data.reasons.join('; ') : '';
+        return new LlmPathException(
+          LlmPathErrorCode.PaymentRefused,
+          `${answer.message}${reasons ? `: ${reasons}` : ''}`,
+          answer.data,
+        );
+      }
       if (outcome.decision) {
         return decisionRefused(outcome.decision, answer.data);
       }

@@ -14,6 +14,9 @@ import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 import { completionAsStream } from './completion-as-stream';
 import { LlmSpend } from './llm-spend';
 import { BudgetReservation, budgetRefusal, softReason } from '../../spend/budget-verdict';
+import { paidHop, paidResendDigest } from '../payments/paid-hop';
+import { JudgedPayment } from '../payments/x402-payments';
+import { LlmPayments } from './llm-payments';
 
 /** Who calls the path (T38: an agent). */
 export type LlmCaller = TrafficCaller;
@@ -26,6 +29,7 @@ export class LlmRelayService {
     private readonly pipeline: HopPipeline,
     private readonly completions: LlmCompletions,
     private readonly spend: LlmSpend,
+    private readonly payments: LlmPayments,
   ) {}
 
   async complete(caller: LlmCaller, gatewayId: string, body: unknown): Promise<LlmAnswer> {
@@ -53,12 +57,18 @@ export class LlmRelayService {
           { errors: [{ field: HITL_HEADER, message: 'must be a UUID' }] },
         ),
     );
-    const { reservation, hop } = await this.withinBudgets(call, asked, request);
+    // D60, payments.md PY4, PY16: a payment is checked before anything else judges the request.
+    const payment = await this.payments.judge(call, asked, request, hitlRequestId === undefined);
+    const { reservation, hop } = await this.withinBudgets(call, asked, request, payment);
     try {
       if (hitlRequestId !== undefined) {
-        return await this.resend(call, hitlRequestId, request, reservation);
+        return await this.resend(call, hitlRequestId, request, reservation, payment);
       }
-      const admitted = { ...(await this.judgeRequest(call, hop, request)), reservation };
+      const admitted = {
+        ...(await this.judgeRequest(call, hop, request, payment)),
+        reservation,
+        ...(payment ? { payment } : {}),
+      };
       // T1, T52: durable before a provider sees it, or at the latest before the agent's answer.
       return await this.pipeline.forward(
         call.durability,
@@ -80,9 +90,14 @@ export class LlmRelayService {
     call: LlmCall,
     hop: Hop,
     request: ChatRequest,
+    payment: JudgedPayment | undefined,
   ): Promise<{ reservation?: BudgetReservation; hop: Hop }> {
     const verdict = await this.spend.reserve(call, request);
     if (verdict.kind === 'EXCEEDED') {
+      if (payment) {
+        // PY17: the call is refused, so its payment never goes on.
+        await this.payments.abandoned(call, payment, 'budget', verdict.reason);
+      }
       const refused = this.pipeline.refusing(hop, {
         type: 'COMMUNICATION_AUDIT',
         action: 'BLOCK',
@@ -119,14 +134,22 @@ export class LlmRelayService {
   }
 
   /** D33: the request's decision; MASK sends the masked request, WARN says so in a header. */
-  private async judgeRequest(call: LlmCall, hop: Hop, request: ChatRequest): Promise<Admitted> {
-    const outcome = await this.pipeline.pass(hop, {
+  private async judgeRequest(
+    call: LlmCall,
+    asked: Hop,
+    request: ChatRequest,
+    payment: JudgedPayment | undefined,
+  ): Promise<Admitted> {
+    // PY8: a paid request is one hop with `input.payment`, its review imposed as a hold.
+    const hop = payment ? paidHop(asked, payment) : asked;
+    const passed = await this.pipeline.pass(hop, {
       applied: (decision) =>
         decision.maskedFields.length > 0
           ? keepEnvelope(decision.maskedMessage.json, request)
           : request,
-      ...holdTermsOf(call, resendDigestOf(request)),
+      ...holdTermsOf(call, paidResendDigest(resendDigestOf(request), payment)),
     });
+    const outcome = payment ? await this.payments.judgedHop(call, payment, passed) : passed;
     switch (outcome.kind) {
       case 'DELIVERED': {
         const { decision } = outcome;
@@ -153,17 +176,20 @@ export class LlmRelayService {
     hitlRequestId: string,
     request: ChatRequest,
     reservation: BudgetReservation | undefined,
+    payment: JudgedPayment | undefined,
   ): Promise<LlmAnswer> {
-    const outcome = await this.pipeline.release({
+    const released = await this.pipeline.release<unknown>({
       tenantId: call.tenantId,
       agentId: call.agentId,
       correlationId: call.correlationId,
       hitlRequestId,
-      resendDigest: resendDigestOf(request),
+      resendDigest: paidResendDigest(resendDigestOf(request), payment),
     });
-    if (!outcome) {
+    if (!released) {
       throw HttpProblem.notFound(`no HITL request ${hitlRequestId} of this agent`);
     }
+    // PY14: a reviewer's rejection of a held payment is recorded as the payment's.
+    const outcome = payment ? await this.payments.judgedHop(call, payment, released) : released;
     if (outcome.kind !== 'RELEASED') {
       throw outcomeRefused(outcome);
     }
@@ -174,6 +200,7 @@ export class LlmRelayService {
         toSend,
         warnings: [],
         reservation,
+        ...(payment ? { payment } : {}),
       });
     }
     // The completion was held, not the request: no provider is called again.

@@ -32,6 +32,8 @@ export interface ProviderRequest {
   /** The provider's own key, opened (D37); the agent's token never travels. */
   apiKey?: string;
   correlationId: string;
+  /** payments.md PY16: a judged x402 payment's own header, to the provider that asked only. */
+  payment?: { header: string; value: string };
   /** D46, T89: `traceparent`/`tracestate` go to the provider. */
   trace?: CallTrace;
   signal: AbortSignal;
@@ -62,6 +64,7 @@ export class LlmUpstream implements OnApplicationShutdown {
       ...call.trace?.upstreamHeaders(),
       ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
       ...(call.apiKey ? { authorization: `Bearer ${call.apiKey}` } : {}),
+      ...(call.payment ? { [call.payment.header]: call.payment.value } : {}),
     };
     try {
       return await request(`${provider.baseUrl.replace(/\/+$/, '')}/${call.path}`, {

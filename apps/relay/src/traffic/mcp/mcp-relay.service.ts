@@ -98,11 +98,10 @@ export class McpRelayService {
     }
 
     // T98: decided before the hop is judged, so a translated request is judged as the agent sent it.
-    // A paid request goes to the server as sent: its payment header is not carried by a bridge.
-    const bridge =
-      isBatch || payment
-        ? undefined
-        : await this.revisions.bridgeFor(call, caller.headers, messages[0]);
+    // payments.md PY19: a bridge carries a paid request's payment as the exchange does.
+    const bridge = isBatch
+      ? undefined
+      : await this.revisions.bridgeFor(call, caller.headers, messages[0]);
     const judged = await Promise.all(
       messages.map((m) => this.hops.judgeFromAgent(call, m, payment)),
     );
@@ -134,8 +133,8 @@ export class McpRelayService {
         forward[0].id !== undefined && forward[0].id !== null
           ? pending.get(forward[0].id)
           : undefined;
-      return this.pipeline.forward(call.durability, audited, () =>
-        bridge.forward(call, forward[0], asked),
+      return this.pipeline.forward(call.durability, audited, async () =>
+        bridge.forward(call, forward[0], asked, await this.paying(call, payment)),
       );
     }
     // T1, T52: durable before the server acts on it, or at the latest before the agent's answer.

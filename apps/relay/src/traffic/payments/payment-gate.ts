@@ -13,6 +13,8 @@ export interface PaymentGateQuery {
   agentId: string;
   /** The subscription the call goes under (D32). */
   subscriptionId?: string;
+  /** PY18: the LLM gateway a payment on the LLM path goes through. */
+  llmGatewayId?: string;
   payment: PaymentTerms;
 }
 
@@ -43,9 +45,12 @@ export class BudgetedPaymentGate extends PaymentGate {
 
   async check(query: PaymentGateQuery): Promise<PaymentGateAnswer> {
     const verdict = await this.spend.checkPayment(
-      query.tenantId,
-      query.agentId,
-      query.subscriptionId,
+      {
+        tenantId: query.tenantId,
+        agentId: query.agentId,
+        ...(query.subscriptionId ? { subscriptionId: query.subscriptionId } : {}),
+        ...(query.llmGatewayId ? { llmGatewayId: query.llmGatewayId } : {}),
+      },
       query.payment.amountUsd,
     );
     if (verdict.kind === 'EXCEEDED') {

@@ -23,6 +23,18 @@ export interface OfferKey {
   sinkId: string;
 }
 
+/** PY16: the offers of any of several payees (an LLM gateway's providers), each with its payee. */
+export interface OffersOfAny {
+  tenantId: string;
+  payerId: string;
+  sinkType: string;
+  sinkIds: string[];
+}
+
+export interface StoredOffersOf extends StoredOffers {
+  sinkId: string;
+}
+
 /** PY9: the requirements payees answered payers with, until they expire. */
 @Injectable()
 export class X402OffersRepository {
@@ -47,17 +59,23 @@ export class X402OffersRepository {
   }
 
   /** The payee's unexpired requirements to this payer, newest first. */
-  async recent(tx: Tx, key: OfferKey): Promise<StoredOffers[]> {
+  recent(tx: Tx, key: OfferKey): Promise<StoredOffersOf[]> {
+    return this.recentOfAny(tx, { ...key, sinkIds: [key.sinkId] });
+  }
+
+  /** PY16: the unexpired requirements of any of `sinkIds` to this payer, newest first. */
+  async recentOfAny(tx: Tx, key: OffersOfAny): Promise<StoredOffersOf[]> {
     const rows: Row[] = await tx.query(
-      `SELECT x402_version, accepts FROM ${T}
-        WHERE tenant_id = $1 AND payer_id = $2 AND sink_type = $3 AND sink_id = $4
+      `SELECT x402_version, accepts, sink_id FROM ${T}
+        WHERE tenant_id = $1 AND payer_id = $2 AND sink_type = $3 AND sink_id = ANY($4::uuid[])
           AND expires_at > now()
         ORDER BY seen_at DESC LIMIT ${RECENT_OFFERS}`,
-      [key.tenantId, key.payerId, key.sinkType, key.sinkId],
+      [key.tenantId, key.payerId, key.sinkType, key.sinkIds],
     );
     return rows.map((row) => ({
       x402Version: Number(row.x402_version) === 1 ? 1 : 2,
       accepts: row.accepts as Offer[],
+      sinkId: String(row.sink_id),
     }));
   }
 }

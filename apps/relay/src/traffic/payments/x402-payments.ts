@@ -38,6 +38,13 @@ const MAX_OFFER_SECONDS = 86_400;
 /** A payment call's parties and what the gate needs of its subscription (PY11). */
 export interface PaymentCall extends PaymentParties {
   subscriptionId?: string;
+  /** PY18: a payment on the LLM path counts under the gateway's budgets too. */
+  llmGatewayId?: string;
+  /**
+   * PY16: who asked for the payment when it is not the payee itself (an LLM gateway's providers):
+   * a 402 is kept under the one provider that answered it, a retry matched against those named.
+   */
+  offeredBy?: { sinkType: string; sinkIds: string[] };
 }
 
 /** A payment that may go on: what policies see (`input.payment`), and a person's review if due. */
@@ -52,6 +59,8 @@ export interface JudgedPayment {
   review?: string;
   /** SP8: what the budgets reserved for it, settled into the ledger or given back. */
   reservation?: BudgetReservation;
+  /** PY16: the one that asked for it, of `PaymentCall.offeredBy`: the payment goes there only. */
+  offeredBy?: string;
 }
 
 /** A payment refused before any policy ran: already recorded as X402_PAYMENT_REJECTED. */
@@ -131,12 +140,21 @@ export class X402Payments {
       return this.refuse(call, 'invalid', attempt);
     }
     const seen = await this.database.inTenant(call.tenantId, (tx) =>
-      this.offers.recent(tx, keyOf(call)),
+      call.offeredBy
+        ? this.offers.recentOfAny(tx, {
+            tenantId: call.tenantId,
+            payerId: call.payer.id,
+            ...call.offeredBy,
+          })
+        : this.offers.recent(tx, keyOf(call)),
     );
     const matched = matchPayment(attempt, seen);
     if (matched.kind === 'invalid') {
       return this.refuse(call, 'invalid', matched.text);
     }
+    const offeredBy = call.offeredBy
+      ? seen.find((s) => s.accepts.includes(matched.offer))?.sinkId
+      : undefined;
     const [payment, decimals] = await Promise.all([
       termsOf(matched.offer, matched.amountAtomic),
       decimalsOf(matched.offer),
@@ -153,6 +171,7 @@ export class X402Payments {
       payment,
       decimals,
       input: { ...payment, amount: Number(payment.amountUsd) },
+      ...(offeredBy ? { offeredBy } : {}),
     };
     if (!gated) {
       return judged;
@@ -161,6 +180,7 @@ export class X402Payments {
       tenantId: call.tenantId,
       agentId: call.payer.id,
       ...(call.subscriptionId ? { subscriptionId: call.subscriptionId } : {}),
+      ...(call.llmGatewayId ? { llmGatewayId: call.llmGatewayId } : {}),
       payment,
     });
     const reserved =
@@ -244,6 +264,7 @@ export class X402Payments {
             tenantId: call.tenantId,
             agentId: call.payer.id,
             ...(call.subscriptionId ? { subscriptionId: call.subscriptionId } : {}),
+            ...(call.llmGatewayId ? { llmGatewayId: call.llmGatewayId } : {}),
           },
           payee: {
             type: call.payee.type,
@@ -275,13 +296,46 @@ export class X402Payments {
     return settlement;
   }
 
+  /**
+   * PY22: the platform was the payee (a PER_CALL listing): the settlement recorded in the seller's
+   * trail, never as its spend.
+   */
+  async received(
+    call: PaymentCall,
+    judged: JudgedPayment,
+    headers: Record<string, string>,
+  ): Promise<Settlement | undefined> {
+    const settlement = settlementOf(headers);
+    if (!settlement?.success) {
+      await this.unsettled(call, judged, `not settled: ${settlement?.errorReason ?? 'no answer'}`);
+      return settlement;
+    }
+    await this.pipeline.recordPayment(call, {
+      type: 'X402_PAYMENT_SUCCESS',
+      payment: withSettledAmount(judged.payment, settlement, judged.decimals),
+      ...(settlement.transaction ? { transaction: settlement.transaction } : {}),
+      ...(settlement.payer ? { payer: settlement.payer } : {}),
+    });
+    return settlement;
+  }
+
   /** PY13: no settlement answer came back (the payee failed, or never answered). */
-  async unsettled(call: PaymentCall, judged: JudgedPayment, text: string): Promise<void> {
+  unsettled(call: PaymentCall, judged: JudgedPayment, text: string): Promise<void> {
+    return this.abandoned(call, judged, 'payee', text);
+  }
+
+  /** A judged payment that will not be forwarded after all (PY17: its call was refused). */
+  async abandoned(
+    call: PaymentCall,
+    judged: JudgedPayment,
+    reason: PaymentRejection,
+    text: string,
+  ): Promise<void> {
     await this.spend.release(judged.reservation);
-    return this.pipeline.recordPayment(call, {
+    await this.pipeline.recordPayment(call, {
       type: 'X402_PAYMENT_REJECTED',
       payment: judged.payment,
-      reason: 'payee',
+      reason,
       text,
     });
   }
@@ -316,12 +370,13 @@ export class X402Payments {
   }
 }
 
+/** PY9, PY16: a 402 is kept under the payee, or under the one of `offeredBy` that answered it. */
 function keyOf(call: PaymentCall): OfferKey {
   return {
     tenantId: call.tenantId,
     payerId: call.payer.id,
-    sinkType: call.payee.type,
-    sinkId: call.payee.id,
+    sinkType: call.offeredBy?.sinkType ?? call.payee.type,
+    sinkId: call.offeredBy?.sinkIds[0] ?? call.payee.id,
   };
 }
 

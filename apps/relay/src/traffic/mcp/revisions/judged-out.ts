@@ -38,13 +38,15 @@ export async function answerJudged(
 export function translatedStream(
   abort: AbortController,
   relay: (writer: SseWriter) => Promise<void>,
+  /** payments.md PY19: x402's headers on the stream's opening. */
+  headers: Record<string, string> = {},
 ): McpAnswer {
   return {
     kind: 'stream',
-    headers: {},
+    headers,
     cancel: () => abort.abort(),
     run: async (writer) => {
-      writer.open({});
+      writer.open(headers);
       try {
         await relay(writer);
       } finally {

@@ -10,7 +10,9 @@ import { McpAnswer } from '../mcp-exchange';
 import { McpHops } from '../mcp-hops';
 import { answerJudged, translatedStream, writeJudged } from './judged-out';
 import { AskedFor } from '../mcp-messages';
-import { failureOf } from '../mcp-upstream';
+import { UpstreamAnswer, failureOf } from '../mcp-upstream';
+import { PaidCall } from '../../payments/paid-call';
+import { PaidSent, sendPaid } from './paid-send';
 import { McpInputWaits } from './input-waits';
 import { McpListenBridge } from './listen-bridge';
 import { McpServerEras, readAnswer } from './server-eras';
@@ -54,6 +56,7 @@ export class LegacyClientBridge {
     call: McpCall,
     message: JsonRpcMessage,
     askedFor: AskedFor | undefined,
+    paid?: PaidCall,
   ): Promise<McpAnswer> {
     switch (kindOf(message)) {
       case 'notification':
@@ -90,22 +93,47 @@ export class LegacyClientBridge {
       );
     }
     const abort = new AbortController();
-    return translatedStream(abort, async (writer) => {
-      try {
-        await this.rounds(call, withEnvelope(message, client), askedFor, writer, abort.signal);
-      } catch (error) {
-        if (!abort.signal.aborted) {
-          const why = failureOf(error, call.route.server).message;
-          await writeJudged(
-            this.hops,
-            call,
-            rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why),
-            writer,
-            askedFor,
-          );
+    const request = withEnvelope(message, client);
+    // payments.md PY19: the first POST before the stream opens, so a 402 is still the answer.
+    let first: PaidSent;
+    try {
+      first = await sendPaid(
+        this.eras,
+        call,
+        modernHeadersOf(request),
+        request,
+        abort.signal,
+        paid,
+      );
+    } catch (error) {
+      const why = failureOf(error, call.route.server).message;
+      const refusal = rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why);
+      return answerJudged(this.hops, call, refusal, askedFor);
+    }
+    if (first.kind === 'required') {
+      return first.answer;
+    }
+    const opened = first.answer;
+    return translatedStream(
+      abort,
+      async (writer) => {
+        try {
+          await this.rounds(call, request, askedFor, writer, abort.signal, opened);
+        } catch (error) {
+          if (!abort.signal.aborted) {
+            const why = failureOf(error, call.route.server).message;
+            await writeJudged(
+              this.hops,
+              call,
+              rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why),
+              writer,
+              askedFor,
+            );
+          }
         }
-      }
-    });
+      },
+      first.headers,
+    );
   }
 
   listen(call: McpCall): Promise<McpAnswer> | McpAnswer {
@@ -120,10 +148,17 @@ export class LegacyClientBridge {
     askedFor: AskedFor | undefined,
     writer: SseWriter,
     signal: AbortSignal,
+    opened?: UpstreamAnswer,
   ): Promise<void> {
     let current = request;
     for (let round = 0; round < MAX_INPUT_ROUNDS; round++) {
-      const final = await this.send(call, current, writer, signal);
+      const final = await this.send(
+        call,
+        current,
+        writer,
+        signal,
+        round === 0 ? opened : undefined,
+      );
       const result = objectOr(final.result);
       if (final.result === undefined || result.resultType !== 'input_required') {
         await writeJudged(this.hops, call, asLegacy(final), writer, askedFor);
@@ -166,10 +201,11 @@ export class LegacyClientBridge {
     request: JsonRpcMessage,
     writer: SseWriter,
     signal: AbortSignal,
+    /** The first round's answer, already in (PY19). */
+    opened?: UpstreamAnswer,
   ): Promise<JsonRpcMessage> {
-    const answer = await this.eras.send(call, 'POST', modernHeadersOf(request), request, {
-      signal,
-    });
+    const answer =
+      opened ?? (await this.eras.send(call, 'POST', modernHeadersOf(request), request, { signal }));
     const type = String(answer.headers['content-type'] ?? '').toLowerCase();
     if (type.startsWith('text/event-stream')) {
       for await (const message of parseEventStream(answer.body)) {

@@ -14,6 +14,8 @@ import { LegacySession, closeLegacySession, openLegacySession } from './legacy-s
 import { McpListenBridge } from './listen-bridge';
 import { McpServerEras, readAnswer } from './server-eras';
 import { parseEventStream } from './upstream-events';
+import { PaidSent, sendPaid } from './paid-send';
+import { PaidCall } from '../../payments/paid-call';
 import {
   META_SERVER_INFO,
   MODERN_REVISION,
@@ -35,7 +37,12 @@ export class ModernClientBridge {
     private readonly listens: McpListenBridge,
   ) {}
 
-  async forward(call: McpCall, message: JsonRpcMessage, askedFor: AskedFor): Promise<McpAnswer> {
+  async forward(
+    call: McpCall,
+    message: JsonRpcMessage,
+    askedFor: AskedFor,
+    paid?: PaidCall,
+  ): Promise<McpAnswer> {
     if (kindOf(message) !== 'request') {
       // 2026-07-28 defines no client notification over HTTP; there is no session to give it to.
       return { kind: 'empty', status: 202 };
@@ -55,13 +62,18 @@ export class ModernClientBridge {
     }
     const abort = new AbortController();
     const sent = withoutEnvelope(withoutInputFields(message));
-    let answer;
+    let paying: PaidSent;
     try {
-      answer = await this.eras.send(call, 'POST', session.headers, sent, { signal: abort.signal });
+      paying = await sendPaid(this.eras, call, session.headers, sent, abort.signal, paid);
     } catch (error) {
       closeLegacySession(this.eras, call, session);
       return this.failed(call, message, askedFor, error);
     }
+    if (paying.kind === 'required') {
+      closeLegacySession(this.eras, call, session);
+      return paying.answer;
+    }
+    const { answer, headers: x402 } = paying;
     const type = String(answer.headers['content-type'] ?? '').toLowerCase();
     if (!type.startsWith('text/event-stream')) {
       const reply = await readAnswer(answer).catch(() => undefined);
@@ -69,21 +81,28 @@ export class ModernClientBridge {
       if (!reply) {
         return this.failed(call, message, askedFor, new Error(`HTTP ${answer.statusCode}`));
       }
-      return answerJudged(this.hops, call, completed(reply, message), askedFor);
+      return {
+        ...(await answerJudged(this.hops, call, completed(reply, message), askedFor)),
+        headers: x402,
+      };
     }
     const answers = inputAnswersOf(message);
-    return translatedStream(abort, async (writer) => {
-      try {
-        await this.relayCall(call, message, askedFor, session, answer.body, answers, writer);
-      } catch (error) {
-        if (!abort.signal.aborted) {
-          const why = failureOf(error, call.route.server).message;
-          await writer.message(rpcRefusal(message.id, REFUSALS.streamIncomplete, {}, why));
+    return translatedStream(
+      abort,
+      async (writer) => {
+        try {
+          await this.relayCall(call, message, askedFor, session, answer.body, answers, writer);
+        } catch (error) {
+          if (!abort.signal.aborted) {
+            const why = failureOf(error, call.route.server).message;
+            await writer.message(rpcRefusal(message.id, REFUSALS.streamIncomplete, {}, why));
+          }
+        } finally {
+          closeLegacySession(this.eras, call, session);
         }
-      } finally {
-        closeLegacySession(this.eras, call, session);
-      }
-    });
+      },
+      x402,
+    );
   }
 
   /** The server's stream for one request: its requests answered from the replay, or asked for. */

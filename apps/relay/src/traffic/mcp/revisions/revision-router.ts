@@ -6,6 +6,7 @@ import { JsonRpcMessage } from '../json-rpc';
 import { McpCall } from '../mcp-call';
 import { McpAnswer } from '../mcp-exchange';
 import { AskedFor } from '../mcp-messages';
+import { PaidCall } from '../../payments/paid-call';
 import { LegacyClientBridge } from './legacy-client-bridge';
 import { ModernClientBridge } from './modern-client-bridge';
 import { McpServerEras } from './server-eras';
@@ -17,6 +18,8 @@ export interface RevisionBridge {
     call: McpCall,
     message: JsonRpcMessage,
     askedFor: AskedFor | undefined,
+    /** payments.md PY19: the call's x402 side, carried across revisions. */
+    paid?: PaidCall,
   ): Promise<McpAnswer>;
 }
 

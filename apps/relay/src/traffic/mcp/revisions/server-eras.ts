@@ -56,7 +56,12 @@ export class McpServerEras {
     method: 'POST' | 'GET' | 'DELETE',
     headers: Record<string, string>,
     body?: JsonRpcMessage,
-    options: { signal?: AbortSignal; isListening?: boolean } = {},
+    options: {
+      signal?: AbortSignal;
+      isListening?: boolean;
+      /** payments.md PY19: a judged payment's own header, on the paid request only. */
+      payment?: { header: string; value: string };
+    } = {},
   ): Promise<UpstreamAnswer> {
     const credential = upstreamCredentialOf(this.credentials, call.route.server);
     return this.upstream.send({
@@ -69,6 +74,7 @@ export class McpServerEras {
       signal: options.signal ?? AbortSignal.timeout(call.route.server.timeoutMs),
       ...(body ? { body: JSON.stringify(body) } : {}),
       ...(options.isListening ? { isListening: true } : {}),
+      ...(options.payment ? { payment: options.payment } : {}),
       ...(credential ? { credential } : {}),
     });
   }
