@@ -34,6 +34,7 @@ import { CreateSpendTables1765430000000 } from './migrations/1765430000000-Creat
 import { AddEvaluationPackLiveDoubles1765450000000 } from './migrations/1765450000000-AddEvaluationPackLiveDoubles';
 import { CreateMcpToolRelists1765470000000 } from './migrations/1765470000000-CreateMcpToolRelists';
 import { AddWebhookSetAt1765480000000 } from './migrations/1765480000000-AddWebhookSetAt';
+import { CreateMcpInputMailbox1765520000000 } from './migrations/1765520000000-CreateMcpInputMailbox';
 import { RELAY_SCHEMA } from './tokens';
 
 /** R2: repositories use parameterised SQL on the transaction, so no entity classes. */
@@ -77,6 +78,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       AddEvaluationPackLiveDoubles1765450000000,
       CreateMcpToolRelists1765470000000,
       AddWebhookSetAt1765480000000,
+      CreateMcpInputMailbox1765520000000,
     ],
   };
 }

@@ -40,7 +40,8 @@ import { McpToolRelist } from './mcp/mcp-tool-relist';
 import { McpToolWatch } from './mcp/mcp-tool-watch';
 import { ToolRelistsRepository } from '../mcp-tools/tool-relists.repository';
 import { McpUpstream } from './mcp/mcp-upstream';
-import { McpInputWaits } from './mcp/revisions/input-waits';
+import { McpInputMailbox } from './mcp/revisions/input-mailbox';
+import { HeldLegacyCalls } from './mcp/revisions/held-legacy-calls';
 import { LegacyClientBridge } from './mcp/revisions/legacy-client-bridge';
 import { McpListenBridge } from './mcp/revisions/listen-bridge';
 import { ModernClientBridge } from './mcp/revisions/modern-client-bridge';
@@ -100,7 +101,8 @@ import { X402Payments } from './payments/x402-payments';
     McpExchange,
     McpRelayService,
     McpServerEras,
-    McpInputWaits,
+    McpInputMailbox,
+    HeldLegacyCalls,
     McpListenBridge,
     LegacyClientBridge,
     ModernClientBridge,

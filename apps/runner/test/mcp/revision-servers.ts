@@ -17,10 +17,17 @@ export interface RevisionServer {
   url: string;
   /** Adds a tool `added_<n>` and tells listening clients that the tool list changed. */
   addTool(): void;
+  /** How often `act_then_ask` ran (2025-11-25 only): a replayed call would run it twice. */
+  executions(): number;
   close(): Promise<void>;
 }
 
 const CONFIRM = z.object({ confirm: z.boolean() });
+const CONFIRM_SCHEMA = {
+  type: 'object' as const,
+  properties: { confirm: { type: 'boolean' as const } },
+  required: ['confirm'],
+};
 
 /** 2025-11-25 only: the official 1.x SDK with sessions (initialize, GET stream, server requests). */
 export async function startLegacyServer(): Promise<RevisionServer> {
@@ -29,8 +36,23 @@ export async function startLegacyServer(): Promise<RevisionServer> {
     { transport: StreamableHTTPServerTransport; server: LegacyMcpServer }
   >();
   let added = 0;
+  let executions = 0;
   const build = (): LegacyMcpServer => {
     const server = new LegacyMcpServer({ name: 'legacy-tools', version: '1.0.0' });
+    server.registerTool(
+      'act_then_ask',
+      { description: 'Acts, then asks', inputSchema: { what: z.string() } },
+      async ({ what }, extra) => {
+        // The side effect comes first: issue 35's "a tool that acts before asking".
+        executions++;
+        const answer = await server.server.elicitInput(
+          { message: `Keep ${what}?`, requestedSchema: CONFIRM_SCHEMA },
+          { relatedRequestId: extra.requestId },
+        );
+        const kept = answer.action === 'accept' && answer.content?.confirm === true;
+        return { content: [{ type: 'text', text: `${what}: ${kept ? 'kept' : 'undone'}` }] };
+      },
+    );
     server.registerTool(
       'greet',
       { description: 'Greets', inputSchema: { name: z.string() } },
@@ -99,6 +121,7 @@ export async function startLegacyServer(): Promise<RevisionServer> {
   const url = await listen(http);
   return {
     url,
+    executions: () => executions,
     addTool: () => {
       added++;
       for (const { server } of sessions.values()) {
@@ -167,6 +190,7 @@ export async function startModernServer(): Promise<RevisionServer> {
   const url = await listen(http);
   return {
     url,
+    executions: () => 0,
     addTool: () => {
       added++;
       handler.notify.toolsChanged();

@@ -11,7 +11,7 @@ import { McpHops } from '../mcp-hops';
 import { answerJudged, translatedStream, writeJudged } from './judged-out';
 import { AskedFor } from '../mcp-messages';
 import { failureOf } from '../mcp-upstream';
-import { McpInputWaits } from './input-waits';
+import { McpInputMailbox } from './input-mailbox';
 import { McpListenBridge } from './listen-bridge';
 import { McpServerEras, readAnswer } from './server-eras';
 import { parseEventStream } from './upstream-events';
@@ -29,6 +29,8 @@ import {
 const RPC_METHOD_NOT_FOUND = -32601;
 /** MRTR rounds one request may take before the relay gives up on the server (T99). */
 const MAX_INPUT_ROUNDS = 16;
+/** The ids of the relay's own input requests to a 2025 client (T99, T101). */
+const INPUT_ID_PREFIX = 'agp-input-';
 /** How long an input request (a person answering an elicitation) may take. */
 const INPUT_WAIT_MS = 10 * 60_000;
 /** Methods 2026-07-28 removed that a 2025 client still sends; the relay answers them (T97). */
@@ -47,7 +49,7 @@ export class LegacyClientBridge {
     private readonly eras: McpServerEras,
     private readonly hops: McpHops,
     private readonly listens: McpListenBridge,
-    private readonly waits: McpInputWaits,
+    private readonly mailbox: McpInputMailbox,
   ) {}
 
   async forward(
@@ -59,8 +61,7 @@ export class LegacyClientBridge {
       case 'notification':
         return { kind: 'empty', status: 202 };
       case 'response':
-        this.waits.answer(message);
-        return { kind: 'empty', status: 202 };
+        return this.answered(call, message);
       case 'request':
         break;
     }
@@ -195,7 +196,7 @@ export class LegacyClientBridge {
     writer: SseWriter,
     signal: AbortSignal,
   ): Promise<JsonRpcMessage | undefined> {
-    const id = `agp-input-${randomUUID()}`;
+    const id = `${INPUT_ID_PREFIX}${randomUUID()}`;
     const request: JsonRpcMessage = {
       jsonrpc: '2.0',
       id,
@@ -207,9 +208,26 @@ export class LegacyClientBridge {
     if (!judged.forward) {
       return judged.answer;
     }
-    const answered = this.waits.wait(id, INPUT_WAIT_MS, signal);
+    // T101: the client's answer may land on any replica; the slot is open before it is asked.
+    await this.mailbox.open(call.tenantId, [{ id, partyId: call.agentId, binding: '' }]);
+    const answered = this.mailbox.receive(id, INPUT_WAIT_MS, signal);
     await writer.message(judged.forward);
-    return answered;
+    return (await answered) as JsonRpcMessage | undefined;
+  }
+
+  /**
+   * T101: the client's answer to one of the relay's input requests, on whichever replica it
+   * landed. One the relay did not ask (or asked another party, or was answered already) is 400,
+   * as the transport has a server refuse input it cannot accept.
+   */
+  private async answered(call: McpCall, message: JsonRpcMessage): Promise<McpAnswer> {
+    const id = typeof message.id === 'string' ? message.id : undefined;
+    const slot = { id: id ?? '', tenantId: call.tenantId, partyId: call.agentId, binding: '' };
+    if (id?.startsWith(INPUT_ID_PREFIX) && (await this.mailbox.deliver(slot, message))) {
+      return { kind: 'empty', status: 202 };
+    }
+    const why = 'no input request of this session is waiting for this answer';
+    return { kind: 'json', status: 400, body: rpcError(message.id ?? null, -32600, why) };
   }
 
   private async initialize(
