@@ -42,6 +42,7 @@ import { ToolRelistsRepository } from '../mcp-tools/tool-relists.repository';
 import { McpUpstream } from './mcp/mcp-upstream';
 import { McpInputMailbox } from './mcp/revisions/input-mailbox';
 import { HeldLegacyCalls } from './mcp/revisions/held-legacy-calls';
+import { TranslatedSessions } from './mcp/revisions/translated-sessions';
 import { LegacyClientBridge } from './mcp/revisions/legacy-client-bridge';
 import { McpListenBridge } from './mcp/revisions/listen-bridge';
 import { ModernClientBridge } from './mcp/revisions/modern-client-bridge';
@@ -103,6 +104,7 @@ import { X402Payments } from './payments/x402-payments';
     McpServerEras,
     McpInputMailbox,
     HeldLegacyCalls,
+    TranslatedSessions,
     McpListenBridge,
     LegacyClientBridge,
     ModernClientBridge,

@@ -15,7 +15,7 @@ import { readTurn } from './legacy-call-turns';
 import { LegacySession, closeLegacySession } from './legacy-session';
 import { completed } from './modern-results';
 import { McpServerEras } from './server-eras';
-import { objectOr } from './revision-wire';
+import { isUnaskedLog, objectOr } from './revision-wire';
 
 /** How long a held call waits for the client's retry, and a retry for the call's next turn. */
 export const HELD_CALL_WAIT_MS = 10 * 60_000;
@@ -122,7 +122,7 @@ export class HeldLegacyCalls {
           const stop = await readTurn(
             held.events,
             request.id,
-            async (note) => void turn.push(note),
+            async (note) => void (isUnaskedLog(note, request) || turn.push(note)),
             { ms: call.route.server.timeoutMs, abort: upstream },
           );
           if (stop.kind !== 'input') {

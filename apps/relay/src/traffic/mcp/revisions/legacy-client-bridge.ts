@@ -14,8 +14,10 @@ import { failureOf } from '../mcp-upstream';
 import { McpInputMailbox } from './input-mailbox';
 import { McpListenBridge } from './listen-bridge';
 import { McpServerEras, readAnswer } from './server-eras';
+import { TranslatedSessions } from './translated-sessions';
 import { parseEventStream } from './upstream-events';
 import {
+  LOG_LEVELS,
   LegacyClient,
   META_SERVER_INFO,
   legacyClientOf,
@@ -26,7 +28,6 @@ import {
   withEnvelope,
 } from './revision-wire';
 
-const RPC_METHOD_NOT_FOUND = -32601;
 /** MRTR rounds one request may take before the relay gives up on the server (T99). */
 const MAX_INPUT_ROUNDS = 16;
 /** The ids of the relay's own input requests to a 2025 client (T99, T101). */
@@ -34,8 +35,7 @@ const INPUT_ID_PREFIX = 'agp-input-';
 /** How long an input request (a person answering an elicitation) may take. */
 const INPUT_WAIT_MS = 10 * 60_000;
 /** Methods 2026-07-28 removed that a 2025 client still sends; the relay answers them (T97). */
-const ANSWERED_HERE = new Set(['ping', 'logging/setLevel']);
-const NOT_CARRIED = new Set(['resources/subscribe', 'resources/unsubscribe']);
+const RPC_INVALID_PARAMS = -32602;
 
 /**
  * T97, T99: a 2025-era client before a server that speaks only 2026-07-28. The relay answers
@@ -50,6 +50,7 @@ export class LegacyClientBridge {
     private readonly hops: McpHops,
     private readonly listens: McpListenBridge,
     private readonly mailbox: McpInputMailbox,
+    private readonly sessions: TranslatedSessions,
   ) {}
 
   async forward(
@@ -73,27 +74,16 @@ export class LegacyClientBridge {
       const why = 'this session was not started by initialize on this path';
       return { kind: 'json', status: 404, body: rpcError(message.id, -32001, why) };
     }
-    if (ANSWERED_HERE.has(message.method!)) {
-      return answerJudged(
-        this.hops,
-        call,
-        { jsonrpc: '2.0', id: message.id, result: {} },
-        askedFor,
-      );
+    const kept = await this.keptHere(call, message);
+    if (kept) {
+      return answerJudged(this.hops, call, kept, askedFor);
     }
-    if (NOT_CARRIED.has(message.method!)) {
-      const why = `${message.method} does not exist in MCP 2026-07-28, which this server speaks`;
-      return answerJudged(
-        this.hops,
-        call,
-        rpcError(message.id, RPC_METHOD_NOT_FOUND, why),
-        askedFor,
-      );
-    }
+    const { logLevel } = await this.sessions.stateOf(call);
+    const sent = withEnvelope(message, client, logLevel);
     const abort = new AbortController();
     return translatedStream(abort, async (writer) => {
       try {
-        await this.rounds(call, withEnvelope(message, client), askedFor, writer, abort.signal);
+        await this.rounds(call, sent, askedFor, writer, abort.signal);
       } catch (error) {
         if (!abort.signal.aborted) {
           const why = failureOf(error, call.route.server).message;
@@ -107,6 +97,39 @@ export class LegacyClientBridge {
         }
       }
     });
+  }
+
+  /**
+   * T97, T104: what 2026-07-28 keeps per request or per listen stream, and a 2025 client sets once
+   * per session: answered by the relay, kept for the session (its later requests carry the log
+   * level in `_meta`, its GET stream listens to its resources). Undefined: the server answers.
+   */
+  private async keptHere(
+    call: McpCall,
+    message: JsonRpcMessage,
+  ): Promise<JsonRpcMessage | undefined> {
+    const params = objectOr(message.params);
+    const done: JsonRpcMessage = { jsonrpc: '2.0', id: message.id, result: {} };
+    switch (message.method ?? '') {
+      case 'ping':
+        return done;
+      case 'logging/setLevel':
+        if (typeof params.level !== 'string' || !LOG_LEVELS.includes(params.level)) {
+          const why = `level must be one of ${LOG_LEVELS.join(', ')}`;
+          return rpcError(message.id, RPC_INVALID_PARAMS, why);
+        }
+        await this.sessions.setLogLevel(call, params.level);
+        return done;
+      case 'resources/subscribe':
+      case 'resources/unsubscribe':
+        if (typeof params.uri !== 'string' || params.uri.length === 0) {
+          return rpcError(message.id, RPC_INVALID_PARAMS, 'uri must be a non-empty string');
+        }
+        await this.sessions.subscribe(call, params.uri, message.method === 'resources/subscribe');
+        return done;
+      default:
+        return undefined;
+    }
   }
 
   listen(call: McpCall): Promise<McpAnswer> | McpAnswer {
@@ -240,6 +263,7 @@ export class LegacyClientBridge {
       protocolVersion: legacyRevisionFor(params.protocolVersion),
       clientInfo: objectOr(params.clientInfo),
       capabilities: objectOr(params.capabilities),
+      nonce: randomUUID(),
     };
     const discover = withEnvelope(
       { jsonrpc: '2.0', id: `agp-discover-${randomUUID()}`, method: 'server/discover', params: {} },
@@ -268,12 +292,8 @@ export class LegacyClientBridge {
       );
     }
     const discovered = objectOr(reply.result);
-    const capabilities = { ...objectOr(discovered.capabilities) };
-    if (capabilities.resources) {
-      // resources/subscribe is gone in 2026-07-28: the client is not offered it (T97).
-      const { subscribe: _subscribe, ...resources } = objectOr(capabilities.resources);
-      capabilities.resources = resources;
-    }
+    // T104: resources.subscribe stays: the relay carries subscriptions on the listen stream.
+    const capabilities = objectOr(discovered.capabilities);
     const serverInfo = objectOr(objectOr(discovered._meta)[META_SERVER_INFO]);
     const result = {
       protocolVersion: client.protocolVersion,

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import { Injectable } from '@nestjs/common';
 
 import { REFUSALS } from '../../pipeline/refusal-codes';
@@ -16,7 +18,7 @@ import { LegacySession, closeLegacySession, openLegacySession } from './legacy-s
 import { McpListenBridge } from './listen-bridge';
 import { McpServerEras, readAnswer } from './server-eras';
 import { parseEventStream } from './upstream-events';
-import { envelopeOf, withoutEnvelope } from './revision-wire';
+import { envelopeOf, isUnaskedLog, objectOr, withoutEnvelope } from './revision-wire';
 
 /**
  * T98, T99, T102: a 2026-07-28 client before a server that speaks only a session revision. Each request
@@ -54,6 +56,12 @@ export class ModernClientBridge {
       closeLegacySession(this.eras, call, session);
       return answerJudged(this.hops, call, discoverResultOf(message, session.result), askedFor);
     }
+    try {
+      await this.carryLogLevel(call, session, envelopeOf(message).logLevel);
+    } catch (error) {
+      closeLegacySession(this.eras, call, session);
+      return this.failed(call, message, askedFor, error);
+    }
     // The server's side ends with the client's, unless the call is held for a retry (T102).
     const upstream = new AbortController();
     const client = new AbortController();
@@ -86,7 +94,11 @@ export class ModernClientBridge {
         const stop = await readTurn(
           events,
           message.id,
-          (note) => writeJudged(this.hops, call, note, writer),
+          async (note) => {
+            if (!isUnaskedLog(note, message)) {
+              await writeJudged(this.hops, call, note, writer);
+            }
+          },
           { ms: call.route.server.timeoutMs, abort: upstream },
         );
         if (stop.kind === 'input') {
@@ -112,6 +124,39 @@ export class ModernClientBridge {
         }
       }
     });
+  }
+
+  /**
+   * T104: a 2026 request's `_meta` log level becomes `logging/setLevel` in its session (when the
+   * server logs at all), judged as the agent's request it translates; the answer is a hop too.
+   */
+  private async carryLogLevel(
+    call: McpCall,
+    session: LegacySession,
+    level: string | undefined,
+  ): Promise<void> {
+    if (level === undefined || !objectOr(session.result.capabilities).logging) {
+      return;
+    }
+    const setLevel: JsonRpcMessage = {
+      jsonrpc: '2.0',
+      id: `agp-level-${randomUUID()}`,
+      method: 'logging/setLevel',
+      params: { level },
+    };
+    const judged = await this.hops.judgeFromAgent(call, setLevel);
+    await judged.audited;
+    if (!judged.forward) {
+      return;
+    }
+    const reply = await readAnswer(
+      await this.eras.send(call, 'POST', session.headers, judged.forward),
+    );
+    if (reply) {
+      await (
+        await this.hops.judgeFromServer(call, reply, { method: 'logging/setLevel' })
+      ).audited;
+    }
   }
 
   private async failed(
