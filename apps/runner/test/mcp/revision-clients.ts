@@ -1,4 +1,5 @@
 import {
+  LOG_LEVEL_META_KEY,
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
 } from '@modelcontextprotocol/client';
@@ -6,6 +7,9 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ElicitRequestSchema,
+  LoggingLevel,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { eventually } from '@agp/testing';
@@ -23,6 +27,15 @@ export interface AnyClient {
   listChanged(): Promise<void>;
   /** A 2026-07-28 client's listen stream: how it ended. */
   listenClosed?: Promise<string>;
+  /** The `data` of each log message received. */
+  logs: unknown[];
+  /** Calls a tool at a log level: `logging/setLevel` first (2025), `_meta` (2026), or none. */
+  callLogged(name: string, level?: string): Promise<string>;
+  /** The URI of each `notifications/resources/updated` received. */
+  updated: string[];
+  /** `resources/subscribe` (2025), or a listen stream with `resourceSubscriptions` (2026). */
+  subscribe(uri: string): Promise<void>;
+  unsubscribe(uri: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,6 +60,16 @@ export async function legacyClient(
   }));
   let changes = 0;
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
+  const logs: unknown[] = [];
+  const updated: string[] = [];
+  client.setNotificationHandler(
+    LoggingMessageNotificationSchema,
+    (n) => void logs.push(n.params.data),
+  );
+  client.setNotificationHandler(
+    ResourceUpdatedNotificationSchema,
+    (n) => void updated.push(n.params.uri),
+  );
   const transport = new LegacyTransport(new URL(url), {
     ...options,
     requestInit: {
@@ -62,6 +85,16 @@ export async function legacyClient(
       const before = changes;
       return eventually(() => expect(changes).toBeGreaterThan(before), 100).then(() => undefined);
     },
+    logs,
+    callLogged: async (name, level) => {
+      if (level) {
+        await client.setLoggingLevel(level as LoggingLevel);
+      }
+      return textOf(await client.callTool({ name, arguments: {} }));
+    },
+    updated,
+    subscribe: async (uri) => void (await client.subscribeResource({ uri })),
+    unsubscribe: async (uri) => void (await client.unsubscribeResource({ uri })),
     close: () => client.close(),
   };
 }
@@ -82,6 +115,14 @@ export async function modernClient(
   }));
   let changes = 0;
   client.setNotificationHandler('notifications/tools/list_changed', () => void changes++);
+  const logs: unknown[] = [];
+  const updated: string[] = [];
+  client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params.data));
+  client.setNotificationHandler(
+    'notifications/resources/updated',
+    (n) => void updated.push(n.params.uri),
+  );
+  const resourceListens = new Map<string, { close(): Promise<void> }>();
   await client.connect(
     new ModernTransport(new URL(url), {
       ...options,
@@ -102,7 +143,26 @@ export async function modernClient(
       const before = changes;
       return eventually(() => expect(changes).toBeGreaterThan(before), 100).then(() => undefined);
     },
+    logs,
+    callLogged: async (name, level) =>
+      textOf(
+        await client.callTool({
+          name,
+          arguments: {},
+          ...(level ? { _meta: { [LOG_LEVEL_META_KEY]: level } } : {}),
+        }),
+      ),
+    updated,
+    subscribe: async (uri) =>
+      void resourceListens.set(uri, await client.listen({ resourceSubscriptions: [uri] })),
+    unsubscribe: async (uri) => {
+      await resourceListens.get(uri)?.close();
+      resourceListens.delete(uri);
+    },
     close: async () => {
+      for (const listen of resourceListens.values()) {
+        await listen.close();
+      }
       await subscription.close();
       await client.close();
     },
