@@ -43,7 +43,9 @@ import { McpToolRelist } from './mcp/mcp-tool-relist';
 import { McpToolWatch } from './mcp/mcp-tool-watch';
 import { ToolRelistsRepository } from '../mcp-tools/tool-relists.repository';
 import { McpUpstream } from './mcp/mcp-upstream';
-import { McpInputWaits } from './mcp/revisions/input-waits';
+import { McpInputMailbox } from './mcp/revisions/input-mailbox';
+import { HeldLegacyCalls } from './mcp/revisions/held-legacy-calls';
+import { TranslatedSessions } from './mcp/revisions/translated-sessions';
 import { LegacyClientBridge } from './mcp/revisions/legacy-client-bridge';
 import { McpListenBridge } from './mcp/revisions/listen-bridge';
 import { ModernClientBridge } from './mcp/revisions/modern-client-bridge';
@@ -106,7 +108,9 @@ import { InstalledSales } from './a2a/installed-sales';
     McpExchange,
     McpRelayService,
     McpServerEras,
-    McpInputWaits,
+    McpInputMailbox,
+    HeldLegacyCalls,
+    TranslatedSessions,
     McpListenBridge,
     LegacyClientBridge,
     ModernClientBridge,

@@ -5,6 +5,10 @@ import { AddressInfo } from 'node:net';
 import { McpServer as LegacyMcpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
   McpServer as ModernMcpServer,
   acceptedContent,
   createMcpHandler,
@@ -17,20 +21,77 @@ export interface RevisionServer {
   url: string;
   /** Adds a tool `added_<n>` and tells listening clients that the tool list changed. */
   addTool(): void;
+  /** Tells clients subscribed to `uri` that it changed (`notifications/resources/updated`). */
+  touch(uri: string): void;
+  /** How often `act_then_ask` ran (2025-11-25 only): a replayed call would run it twice. */
+  executions(): number;
   close(): Promise<void>;
 }
 
 const CONFIRM = z.object({ confirm: z.boolean() });
+/** The resource both servers offer, to which clients subscribe. */
+export const DOC_URI = 'test://doc';
+
+interface LevelFilter {
+  isMessageIgnored(level: string, sessionId?: string): boolean;
+}
+const CONFIRM_SCHEMA = {
+  type: 'object' as const,
+  properties: { confirm: { type: 'boolean' as const } },
+  required: ['confirm'],
+};
 
 /** 2025-11-25 only: the official 1.x SDK with sessions (initialize, GET stream, server requests). */
 export async function startLegacyServer(): Promise<RevisionServer> {
   const sessions = new Map<
     string,
-    { transport: StreamableHTTPServerTransport; server: LegacyMcpServer }
+    { transport: StreamableHTTPServerTransport; server: LegacyMcpServer; uris: Set<string> }
   >();
   let added = 0;
-  const build = (): LegacyMcpServer => {
-    const server = new LegacyMcpServer({ name: 'legacy-tools', version: '1.0.0' });
+  let executions = 0;
+  const build = (uris: Set<string>): LegacyMcpServer => {
+    const server = new LegacyMcpServer(
+      { name: 'legacy-tools', version: '1.0.0' },
+      { capabilities: { logging: {}, resources: { subscribe: true } } },
+    );
+    server.registerResource('doc', DOC_URI, { description: 'A document' }, (uri) => ({
+      contents: [{ uri: uri.href, text: 'doc' }],
+    }));
+    server.server.setRequestHandler(SubscribeRequestSchema, ({ params }) => {
+      uris.add(params.uri);
+      return {};
+    });
+    server.server.setRequestHandler(UnsubscribeRequestSchema, ({ params }) => {
+      uris.delete(params.uri);
+      return {};
+    });
+    server.registerTool('log', { description: 'Logs twice' }, async (extra) => {
+      // On the call's own stream, at the level the session set (the SDK's own filter).
+      const ignored = (server.server as unknown as LevelFilter).isMessageIgnored;
+      for (const level of ['debug', 'warning'] as const) {
+        if (!ignored(level, extra.sessionId)) {
+          await extra.sendNotification({
+            method: 'notifications/message',
+            params: { level, data: `${level} line` },
+          });
+        }
+      }
+      return { content: [{ type: 'text', text: 'logged' }] };
+    });
+    server.registerTool(
+      'act_then_ask',
+      { description: 'Acts, then asks', inputSchema: { what: z.string() } },
+      async ({ what }, extra) => {
+        // The side effect comes first: issue 35's "a tool that acts before asking".
+        executions++;
+        const answer = await server.server.elicitInput(
+          { message: `Keep ${what}?`, requestedSchema: CONFIRM_SCHEMA },
+          { relatedRequestId: extra.requestId },
+        );
+        const kept = answer.action === 'accept' && answer.content?.confirm === true;
+        return { content: [{ type: 'text', text: `${what}: ${kept ? 'kept' : 'undone'}` }] };
+      },
+    );
     server.registerTool(
       'greet',
       { description: 'Greets', inputSchema: { name: z.string() } },
@@ -82,10 +143,11 @@ export async function startLegacyServer(): Promise<RevisionServer> {
         );
         return;
       }
-      const server = build();
+      const uris = new Set<string>();
+      const server = build(uris);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+        onsessioninitialized: (id) => void sessions.set(id, { transport, server, uris }),
       });
       transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
       await server.connect(transport);
@@ -99,6 +161,14 @@ export async function startLegacyServer(): Promise<RevisionServer> {
   const url = await listen(http);
   return {
     url,
+    executions: () => executions,
+    touch: (uri) => {
+      for (const session of sessions.values()) {
+        if (session.uris.has(uri)) {
+          void session.server.server.sendResourceUpdated({ uri });
+        }
+      }
+    },
     addTool: () => {
       added++;
       for (const { server } of sessions.values()) {
@@ -119,8 +189,23 @@ export async function startModernServer(): Promise<RevisionServer> {
     () => {
       const server = new ModernMcpServer(
         { name: 'modern-tools', version: '2.0.0' },
-        { capabilities: { tools: { listChanged: true } } },
+        {
+          capabilities: {
+            tools: { listChanged: true },
+            logging: {},
+            resources: { subscribe: true, listChanged: true },
+          },
+        },
       );
+      server.registerResource('doc', DOC_URI, { description: 'A document' }, (uri) => ({
+        contents: [{ uri: uri.href, text: 'doc' }],
+      }));
+      server.registerTool('log', { description: 'Logs twice' }, async (ctx) => {
+        // The SDK sends each at the request's `_meta` log level, none without one.
+        await ctx.mcpReq.log('debug', 'debug line');
+        await ctx.mcpReq.log('warning', 'warning line');
+        return { content: [{ type: 'text', text: 'logged' }] };
+      });
       server.registerTool(
         'greet',
         { description: 'Greets', inputSchema: z.object({ name: z.string() }) },
@@ -167,6 +252,8 @@ export async function startModernServer(): Promise<RevisionServer> {
   const url = await listen(http);
   return {
     url,
+    executions: () => 0,
+    touch: (uri) => handler.notify.resourceUpdated(uri),
     addTool: () => {
       added++;
       handler.notify.toolsChanged();

@@ -207,7 +207,7 @@ export class McpRelayService {
     if (isVirtual(call)) {
       return this.virtual.end(call);
     }
-    return this.revisions.end(caller.headers) ?? this.exchange.endSession(call);
+    return (await this.revisions.end(call, caller.headers)) ?? this.exchange.endSession(call);
   }
 
   /** D34: a held request goes unjudged (a person approved it); a held answer skips the server. */

@@ -15,6 +15,7 @@ import { HopAuditor } from './hop-auditor';
 import { withImposed } from './imposed-decision';
 import { Hop, HopOutcome, HopVerdict, PassTerms, Refusal, ReleaseOutcome } from './hop.types';
 import { LlmProviderRoute } from './llm-route';
+import { platformHopEvent } from './platform-hop-event';
 import { PaymentEvent, PaymentParties, PaymentRecord, paymentEvent } from './payment-events';
 import { decisionRefusal, holdRefusal } from './refusal-answers';
 import { REFUSALS } from './refusal-codes';
@@ -231,6 +232,11 @@ export class HopPipeline {
     audited.catch(() => undefined);
     tap?.hops.push({ hop, refusal, decisionId: event.id });
     return { decisionId: event.id, audited };
+  }
+
+  /** T103: a message of the platform's own to a server, or its answer; durable on return. */
+  recordPlatformHop(hop: Hop, reason: string): Promise<void> {
+    return this.auditor.record([platformHopEvent(hop, reason)]);
   }
 
   /** D39: LLM_GATEWAY_FAILOVER, `failed` skipped for `next`; `attempt` counts from 1. */

@@ -13,11 +13,13 @@ import { AskedFor } from '../mcp-messages';
 import { UpstreamAnswer, failureOf } from '../mcp-upstream';
 import { PaidCall } from '../../payments/paid-call';
 import { PaidSent, sendPaid } from './paid-send';
-import { McpInputWaits } from './input-waits';
+import { McpInputMailbox } from './input-mailbox';
 import { McpListenBridge } from './listen-bridge';
 import { McpServerEras, readAnswer } from './server-eras';
+import { TranslatedSessions } from './translated-sessions';
 import { parseEventStream } from './upstream-events';
 import {
+  LOG_LEVELS,
   LegacyClient,
   META_SERVER_INFO,
   legacyClientOf,
@@ -28,14 +30,14 @@ import {
   withEnvelope,
 } from './revision-wire';
 
-const RPC_METHOD_NOT_FOUND = -32601;
 /** MRTR rounds one request may take before the relay gives up on the server (T99). */
 const MAX_INPUT_ROUNDS = 16;
+/** The ids of the relay's own input requests to a 2025 client (T99, T101). */
+const INPUT_ID_PREFIX = 'agp-input-';
 /** How long an input request (a person answering an elicitation) may take. */
 const INPUT_WAIT_MS = 10 * 60_000;
 /** Methods 2026-07-28 removed that a 2025 client still sends; the relay answers them (T97). */
-const ANSWERED_HERE = new Set(['ping', 'logging/setLevel']);
-const NOT_CARRIED = new Set(['resources/subscribe', 'resources/unsubscribe']);
+const RPC_INVALID_PARAMS = -32602;
 
 /**
  * T97, T99: a 2025-era client before a server that speaks only 2026-07-28. The relay answers
@@ -49,7 +51,8 @@ export class LegacyClientBridge {
     private readonly eras: McpServerEras,
     private readonly hops: McpHops,
     private readonly listens: McpListenBridge,
-    private readonly waits: McpInputWaits,
+    private readonly mailbox: McpInputMailbox,
+    private readonly sessions: TranslatedSessions,
   ) {}
 
   async forward(
@@ -62,8 +65,7 @@ export class LegacyClientBridge {
       case 'notification':
         return { kind: 'empty', status: 202 };
       case 'response':
-        this.waits.answer(message);
-        return { kind: 'empty', status: 202 };
+        return this.answered(call, message);
       case 'request':
         break;
     }
@@ -75,36 +77,17 @@ export class LegacyClientBridge {
       const why = 'this session was not started by initialize on this path';
       return { kind: 'json', status: 404, body: rpcError(message.id, -32001, why) };
     }
-    if (ANSWERED_HERE.has(message.method!)) {
-      return answerJudged(
-        this.hops,
-        call,
-        { jsonrpc: '2.0', id: message.id, result: {} },
-        askedFor,
-      );
+    const kept = await this.keptHere(call, message);
+    if (kept) {
+      return answerJudged(this.hops, call, kept, askedFor);
     }
-    if (NOT_CARRIED.has(message.method!)) {
-      const why = `${message.method} does not exist in MCP 2026-07-28, which this server speaks`;
-      return answerJudged(
-        this.hops,
-        call,
-        rpcError(message.id, RPC_METHOD_NOT_FOUND, why),
-        askedFor,
-      );
-    }
+    const { logLevel } = await this.sessions.stateOf(call);
+    const sent = withEnvelope(message, client, logLevel);
     const abort = new AbortController();
-    const request = withEnvelope(message, client);
     // payments.md PY19: the first POST before the stream opens, so a 402 is still the answer.
     let first: PaidSent;
     try {
-      first = await sendPaid(
-        this.eras,
-        call,
-        modernHeadersOf(request),
-        request,
-        abort.signal,
-        paid,
-      );
+      first = await sendPaid(this.eras, call, modernHeadersOf(sent), sent, abort.signal, paid);
     } catch (error) {
       const why = failureOf(error, call.route.server).message;
       const refusal = rpcRefusal(message.id, REFUSALS.upstreamFailed, {}, why);
@@ -118,7 +101,7 @@ export class LegacyClientBridge {
       abort,
       async (writer) => {
         try {
-          await this.rounds(call, request, askedFor, writer, abort.signal, opened);
+          await this.rounds(call, sent, askedFor, writer, abort.signal, opened);
         } catch (error) {
           if (!abort.signal.aborted) {
             const why = failureOf(error, call.route.server).message;
@@ -134,6 +117,39 @@ export class LegacyClientBridge {
       },
       first.headers,
     );
+  }
+
+  /**
+   * T97, T104: what 2026-07-28 keeps per request or per listen stream, and a 2025 client sets once
+   * per session: answered by the relay, kept for the session (its later requests carry the log
+   * level in `_meta`, its GET stream listens to its resources). Undefined: the server answers.
+   */
+  private async keptHere(
+    call: McpCall,
+    message: JsonRpcMessage,
+  ): Promise<JsonRpcMessage | undefined> {
+    const params = objectOr(message.params);
+    const done: JsonRpcMessage = { jsonrpc: '2.0', id: message.id, result: {} };
+    switch (message.method ?? '') {
+      case 'ping':
+        return done;
+      case 'logging/setLevel':
+        if (typeof params.level !== 'string' || !LOG_LEVELS.includes(params.level)) {
+          const why = `level must be one of ${LOG_LEVELS.join(', ')}`;
+          return rpcError(message.id, RPC_INVALID_PARAMS, why);
+        }
+        await this.sessions.setLogLevel(call, params.level);
+        return done;
+      case 'resources/subscribe':
+      case 'resources/unsubscribe':
+        if (typeof params.uri !== 'string' || params.uri.length === 0) {
+          return rpcError(message.id, RPC_INVALID_PARAMS, 'uri must be a non-empty string');
+        }
+        await this.sessions.subscribe(call, params.uri, message.method === 'resources/subscribe');
+        return done;
+      default:
+        return undefined;
+    }
   }
 
   listen(call: McpCall): Promise<McpAnswer> | McpAnswer {
@@ -231,7 +247,7 @@ export class LegacyClientBridge {
     writer: SseWriter,
     signal: AbortSignal,
   ): Promise<JsonRpcMessage | undefined> {
-    const id = `agp-input-${randomUUID()}`;
+    const id = `${INPUT_ID_PREFIX}${randomUUID()}`;
     const request: JsonRpcMessage = {
       jsonrpc: '2.0',
       id,
@@ -243,9 +259,26 @@ export class LegacyClientBridge {
     if (!judged.forward) {
       return judged.answer;
     }
-    const answered = this.waits.wait(id, INPUT_WAIT_MS, signal);
+    // T101: the client's answer may land on any replica; the slot is open before it is asked.
+    await this.mailbox.open(call.tenantId, [{ id, partyId: call.agentId, binding: '' }]);
+    const answered = this.mailbox.receive(id, INPUT_WAIT_MS, signal);
     await writer.message(judged.forward);
-    return answered;
+    return (await answered) as JsonRpcMessage | undefined;
+  }
+
+  /**
+   * T101: the client's answer to one of the relay's input requests, on whichever replica it
+   * landed. One the relay did not ask (or asked another party, or was answered already) is 400,
+   * as the transport has a server refuse input it cannot accept.
+   */
+  private async answered(call: McpCall, message: JsonRpcMessage): Promise<McpAnswer> {
+    const id = typeof message.id === 'string' ? message.id : undefined;
+    const slot = { id: id ?? '', tenantId: call.tenantId, partyId: call.agentId, binding: '' };
+    if (id?.startsWith(INPUT_ID_PREFIX) && (await this.mailbox.deliver(slot, message))) {
+      return { kind: 'empty', status: 202 };
+    }
+    const why = 'no input request of this session is waiting for this answer';
+    return { kind: 'json', status: 400, body: rpcError(message.id ?? null, -32600, why) };
   }
 
   private async initialize(
@@ -258,6 +291,7 @@ export class LegacyClientBridge {
       protocolVersion: legacyRevisionFor(params.protocolVersion),
       clientInfo: objectOr(params.clientInfo),
       capabilities: objectOr(params.capabilities),
+      nonce: randomUUID(),
     };
     const discover = withEnvelope(
       { jsonrpc: '2.0', id: `agp-discover-${randomUUID()}`, method: 'server/discover', params: {} },
@@ -286,12 +320,8 @@ export class LegacyClientBridge {
       );
     }
     const discovered = objectOr(reply.result);
-    const capabilities = { ...objectOr(discovered.capabilities) };
-    if (capabilities.resources) {
-      // resources/subscribe is gone in 2026-07-28: the client is not offered it (T97).
-      const { subscribe: _subscribe, ...resources } = objectOr(capabilities.resources);
-      capabilities.resources = resources;
-    }
+    // T104: resources.subscribe stays: the relay carries subscriptions on the listen stream.
+    const capabilities = objectOr(discovered.capabilities);
     const serverInfo = objectOr(objectOr(discovered._meta)[META_SERVER_INFO]);
     const result = {
       protocolVersion: client.protocolVersion,

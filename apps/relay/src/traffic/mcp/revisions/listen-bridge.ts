@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { Injectable } from '@nestjs/common';
 
@@ -16,7 +17,8 @@ import { AskedFor } from '../mcp-messages';
 import { failureOf } from '../mcp-upstream';
 import { jsonLinesAsEvents } from '../mcp-json-lines';
 import { LegacySession, closeLegacySession, openLegacySession } from './legacy-session';
-import { McpServerEras } from './server-eras';
+import { McpServerEras, readAnswer } from './server-eras';
+import { TranslatedSessions } from './translated-sessions';
 import { parseEventStream } from './upstream-events';
 import {
   LegacyClient,
@@ -39,6 +41,8 @@ const CAPABILITY_OF: Record<string, string> = {
   resourcesListChanged: 'resources',
 };
 const KEEP_ALIVE_MS = 15_000;
+/** T104: how soon a subscription set on any replica reaches a 2025 client's GET stream. */
+const SUBSCRIPTIONS_POLL_MS = 1_000;
 
 /**
  * T100: change notifications across revisions. A 2026 client's `subscriptions/listen` before a
@@ -53,6 +57,7 @@ export class McpListenBridge {
     private readonly hops: McpHops,
     private readonly pipeline: HopPipeline,
     private readonly watch: StreamWatch,
+    private readonly sessions: TranslatedSessions,
   ) {}
 
   async forLegacyServer(
@@ -79,13 +84,7 @@ export class McpListenBridge {
       honored.resourceSubscriptions = uris;
       wanted.add('notifications/resources/updated');
       for (const uri of uris) {
-        const subscribe = {
-          jsonrpc: '2.0' as const,
-          id: randomUUID(),
-          method: 'resources/subscribe',
-          params: { uri },
-        };
-        await (await this.eras.send(call, 'POST', session.headers, subscribe)).body.dump();
+        await this.subscribeUpstream(call, session, uri);
       }
     }
     const answer = await this.eras.send(call, 'GET', session.headers, undefined, {
@@ -122,9 +121,72 @@ export class McpListenBridge {
     });
   }
 
+  /**
+   * T104: each `resources/subscribe` the relay sends for a listen's `resourceSubscriptions` is the
+   * agent's request, judged as such (refused: not sent), and the server's answer a judged hop.
+   */
+  private async subscribeUpstream(
+    call: McpCall,
+    session: LegacySession,
+    uri: string,
+  ): Promise<void> {
+    const subscribe: JsonRpcMessage = {
+      jsonrpc: '2.0',
+      id: `agp-subscribe-${randomUUID()}`,
+      method: 'resources/subscribe',
+      params: { uri },
+    };
+    const judged = await this.hops.judgeFromAgent(call, subscribe);
+    await judged.audited;
+    if (!judged.forward) {
+      return;
+    }
+    const answer = await this.eras.send(call, 'POST', session.headers, judged.forward);
+    const reply = await readAnswer(answer);
+    if (reply) {
+      await (
+        await this.hops.judgeFromServer(call, reply, { method: 'resources/subscribe' })
+      ).audited;
+    }
+  }
+
+  /** T100, T104: a 2025 client's GET stream, listening to its lists and subscribed resources. */
   async forModernServer(call: McpCall, client: LegacyClient): Promise<McpAnswer> {
     const abort = new AbortController();
-    const notifications = Object.fromEntries(Object.keys(FILTERS).map((f) => [f, true]));
+    let uris = (await this.sessions.stateOf(call)).resourceUris;
+    let upstream = await this.listenUpstream(call, client, uris, abort.signal);
+    if (!upstream) {
+      return { kind: 'empty', status: 405 };
+    }
+    return this.stream(call, undefined, undefined, abort, undefined, async (writer) => {
+      while (upstream) {
+        const changed = this.urisChanged(call, uris, upstream.abort.signal);
+        const ended = this.relayUntagged(call, upstream.body, writer);
+        const next = await Promise.race([ended.then(() => undefined), changed]);
+        // T104: a subscription changed: the upstream listen is opened again with the new set.
+        upstream.abort.abort();
+        ended.catch(() => undefined);
+        if (next === undefined || abort.signal.aborted) {
+          return;
+        }
+        uris = next;
+        upstream = await this.listenUpstream(call, client, uris, abort.signal);
+      }
+    });
+  }
+
+  private async listenUpstream(
+    call: McpCall,
+    client: LegacyClient,
+    uris: string[],
+    signal: AbortSignal,
+  ): Promise<{ body: AsyncIterable<Buffer | string>; abort: AbortController } | undefined> {
+    const abort = new AbortController();
+    signal.addEventListener('abort', () => abort.abort(), { once: true });
+    const notifications = {
+      ...Object.fromEntries(Object.keys(FILTERS).map((f) => [f, true])),
+      ...(uris.length > 0 ? { resourceSubscriptions: uris } : {}),
+    };
     const listen = withEnvelope(
       {
         jsonrpc: '2.0',
@@ -140,30 +202,56 @@ export class McpListenBridge {
     });
     if (answer.statusCode !== 200) {
       await answer.body.dump();
-      return { kind: 'empty', status: 405 };
+      return undefined;
     }
     const type = String(answer.headers['content-type'] ?? '').toLowerCase();
     const body = type.startsWith('text/event-stream')
       ? answer.body
       : jsonLinesAsEvents(answer.body);
-    return this.stream(call, undefined, undefined, abort, undefined, async (writer) => {
-      for await (const message of parseEventStream(body)) {
-        if (
-          kindOf(message) !== 'notification' ||
-          message.method === 'notifications/subscriptions/acknowledged'
-        ) {
-          continue;
+    return { body, abort };
+  }
+
+  /** The session's URIs once they differ from `uris` (T104: read each second, any replica's). */
+  private async urisChanged(
+    call: McpCall,
+    uris: string[],
+    signal: AbortSignal,
+  ): Promise<string[] | undefined> {
+    const before = uris.join('\n');
+    try {
+      for (;;) {
+        await sleep(SUBSCRIPTIONS_POLL_MS, undefined, { signal });
+        const now = (await this.sessions.stateOf(call).catch(() => undefined))?.resourceUris;
+        if (now && now.join('\n') !== before) {
+          return now;
         }
-        const params = objectOr(message.params);
-        const { [META_SUBSCRIPTION_ID]: _id, ...meta } = objectOr(params._meta);
-        const { _meta: _dropped, ...rest } = params;
-        const untagged = {
-          ...message,
-          params: Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest,
-        };
-        await writeJudged(this.hops, call, untagged, writer);
       }
-    });
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async relayUntagged(
+    call: McpCall,
+    body: AsyncIterable<Buffer | string>,
+    writer: SseWriter,
+  ): Promise<void> {
+    for await (const message of parseEventStream(body)) {
+      if (
+        kindOf(message) !== 'notification' ||
+        message.method === 'notifications/subscriptions/acknowledged'
+      ) {
+        continue;
+      }
+      const params = objectOr(message.params);
+      const { [META_SUBSCRIPTION_ID]: _id, ...meta } = objectOr(params._meta);
+      const { _meta: _dropped, ...rest } = params;
+      const untagged = {
+        ...message,
+        params: Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest,
+      };
+      await writeJudged(this.hops, call, untagged, writer);
+    }
   }
 
   private stream(

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
+
 import { Injectable } from '@nestjs/common';
 
-import { SseWriter } from '../../pipeline/sse-writer';
 import { REFUSALS } from '../../pipeline/refusal-codes';
 import { JsonRpcMessage, kindOf, rpcRefusal } from '../json-rpc';
 import { McpCall } from '../mcp-call';
@@ -9,7 +10,10 @@ import { McpHops } from '../mcp-hops';
 import { answerJudged, translatedStream, writeJudged } from './judged-out';
 import { AskedFor } from '../mcp-messages';
 import { failureOf } from '../mcp-upstream';
-import { inputAnswersOf, inputKeyOf, inputRequiredOf, withoutInputFields } from './input-replay';
+import { HeldLegacyCalls } from './held-legacy-calls';
+import { isInputRetry } from './input-requests';
+import { readTurn } from './legacy-call-turns';
+import { completed, discoverResultOf } from './modern-results';
 import { LegacySession, closeLegacySession, openLegacySession } from './legacy-session';
 import { McpListenBridge } from './listen-bridge';
 import { McpServerEras, readAnswer } from './server-eras';
@@ -20,12 +24,13 @@ import {
   META_SERVER_INFO,
   MODERN_REVISION,
   envelopeOf,
+  isUnaskedLog,
   objectOr,
   withoutEnvelope,
 } from './revision-wire';
 
 /**
- * T98, T99: a 2026-07-28 client before a server that speaks only a session revision. Each request
+ * T98, T99, T102: a 2026-07-28 client before a server that speaks only a session revision. Each request
  * gets a session of its own (initialize, the request, DELETE): nothing is kept between requests,
  * so any replica serves the next.
  */
@@ -35,6 +40,7 @@ export class ModernClientBridge {
     private readonly eras: McpServerEras,
     private readonly hops: McpHops,
     private readonly listens: McpListenBridge,
+    private readonly held: HeldLegacyCalls,
   ) {}
 
   async forward(
@@ -50,6 +56,10 @@ export class ModernClientBridge {
     if (message.method === 'subscriptions/listen') {
       return this.listens.forLegacyServer(call, message, askedFor);
     }
+    if (isInputRetry(message)) {
+      // T102: a retry resumes the call the relay holds; it is never replayed.
+      return this.held.resume(call, message, askedFor);
+    }
     let session: LegacySession;
     try {
       session = await openLegacySession(this.eras, call, envelopeOf(message));
@@ -60,11 +70,25 @@ export class ModernClientBridge {
       closeLegacySession(this.eras, call, session);
       return answerJudged(this.hops, call, discoverResultOf(message, session.result), askedFor);
     }
-    const abort = new AbortController();
-    const sent = withoutEnvelope(withoutInputFields(message));
+    try {
+      await this.carryLogLevel(call, session, envelopeOf(message).logLevel);
+    } catch (error) {
+      closeLegacySession(this.eras, call, session);
+      return this.failed(call, message, askedFor, error);
+    }
+    // The server's side ends with the client's, unless the call is held for a retry (T102).
+    const upstream = new AbortController();
+    const client = new AbortController();
+    let isHeld = false;
+    client.signal.addEventListener('abort', () => isHeld || upstream.abort());
+    const sent = withoutEnvelope(message);
     let paying: PaidSent;
     try {
-      paying = await sendPaid(this.eras, call, session.headers, sent, abort.signal, paid);
+      // PY19: the agent's judged payment goes with it; held for up to ten minutes while a person
+      // answers (T102), readTurn bounding silence instead.
+      paying = await sendPaid(this.eras, call, session.headers, sent, upstream.signal, paid, {
+        isListening: true,
+      });
     } catch (error) {
       closeLegacySession(this.eras, call, session);
       return this.failed(call, message, askedFor, error);
@@ -86,64 +110,79 @@ export class ModernClientBridge {
         headers: x402,
       };
     }
-    const answers = inputAnswersOf(message);
+    const events = parseEventStream(answer.body)[Symbol.asyncIterator]();
     return translatedStream(
-      abort,
+      client,
       async (writer) => {
         try {
-          await this.relayCall(call, message, askedFor, session, answer.body, answers, writer);
+          const stop = await readTurn(
+            events,
+            message.id,
+            async (note) => {
+              if (!isUnaskedLog(note, message)) {
+                await writeJudged(this.hops, call, note, writer);
+              }
+            },
+            { ms: call.route.server.timeoutMs, abort: upstream },
+          );
+          if (stop.kind === 'input') {
+            isHeld = true;
+            const held = { call, request: message, session, events, upstream };
+            const asking = await this.held.hold(held, stop.request);
+            await writeJudged(this.hops, call, asking, writer, askedFor);
+          } else if (stop.kind === 'final') {
+            await writeJudged(this.hops, call, completed(stop.response, message), writer, askedFor);
+          } else {
+            const why = 'the server closed the stream before answering';
+            await writer.message(rpcRefusal(message.id, REFUSALS.streamIncomplete, {}, why));
+          }
         } catch (error) {
-          if (!abort.signal.aborted) {
+          if (!client.signal.aborted) {
             const why = failureOf(error, call.route.server).message;
             await writer.message(rpcRefusal(message.id, REFUSALS.streamIncomplete, {}, why));
           }
         } finally {
-          closeLegacySession(this.eras, call, session);
+          if (!isHeld) {
+            upstream.abort();
+            closeLegacySession(this.eras, call, session);
+          }
         }
       },
       x402,
     );
   }
 
-  /** The server's stream for one request: its requests answered from the replay, or asked for. */
-  private async relayCall(
+  /**
+   * T104: a 2026 request's `_meta` log level becomes `logging/setLevel` in its session (when the
+   * server logs at all), judged as the agent's request it translates; the answer is a hop too.
+   */
+  private async carryLogLevel(
     call: McpCall,
-    message: JsonRpcMessage,
-    askedFor: AskedFor,
     session: LegacySession,
-    body: AsyncIterable<Buffer | string>,
-    answers: Record<string, unknown>,
-    writer: SseWriter,
+    level: string | undefined,
   ): Promise<void> {
-    for await (const event of parseEventStream(body)) {
-      const kind = kindOf(event);
-      if (kind === 'request') {
-        const key = inputKeyOf(event);
-        if (key in answers) {
-          const reply = { jsonrpc: '2.0' as const, id: event.id, result: answers[key] };
-          await (await this.eras.send(call, 'POST', session.headers, reply)).body.dump();
-          continue;
-        }
-        await writeJudged(
-          this.hops,
-          call,
-          inputRequiredOf(message.id, event, answers),
-          writer,
-          askedFor,
-        );
-        return;
-      }
-      if (kind === 'notification') {
-        await writeJudged(this.hops, call, event, writer);
-        continue;
-      }
-      if (event.id === message.id) {
-        await writeJudged(this.hops, call, completed(event, message), writer, askedFor);
-        return;
-      }
+    if (level === undefined || !objectOr(session.result.capabilities).logging) {
+      return;
     }
-    const why = 'the server closed the stream before answering';
-    await writer.message(rpcRefusal(message.id, REFUSALS.streamIncomplete, {}, why));
+    const setLevel: JsonRpcMessage = {
+      jsonrpc: '2.0',
+      id: `agp-level-${randomUUID()}`,
+      method: 'logging/setLevel',
+      params: { level },
+    };
+    const judged = await this.hops.judgeFromAgent(call, setLevel);
+    await judged.audited;
+    if (!judged.forward) {
+      return;
+    }
+    const reply = await readAnswer(
+      await this.eras.send(call, 'POST', session.headers, judged.forward),
+    );
+    if (reply) {
+      await (
+        await this.hops.judgeFromServer(call, reply, { method: 'logging/setLevel' })
+      ).audited;
+    }
   }
 
   private async failed(
@@ -160,53 +199,4 @@ export class ModernClientBridge {
       askedFor,
     );
   }
-}
-
-/** SEP-2549: results a 2026 client may cache, which must say for how long and for whom. */
-const CACHEABLE = new Set([
-  'tools/list',
-  'prompts/list',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-]);
-
-/**
- * A 2025 result as 2026-07-28 answers it: `resultType` "complete" (SEP-2322) and, on a cacheable
- * result, `ttlMs` 0 and `cacheScope` "private" (T98: what an agent is shown is its own, filtered
- * by its grant, and a 2025 server said nothing about freshness).
- */
-function completed(reply: JsonRpcMessage, request: JsonRpcMessage): JsonRpcMessage {
-  if (reply.result === undefined || reply.error !== undefined) {
-    return { ...reply, id: request.id };
-  }
-  const cache = CACHEABLE.has(request.method ?? '') ? { ttlMs: 0, cacheScope: 'private' } : {};
-  return {
-    ...reply,
-    id: request.id,
-    result: { resultType: 'complete', ...cache, ...objectOr(reply.result) },
-  };
-}
-
-/** T98: `server/discover` answered from the server's InitializeResult. */
-function discoverResultOf(
-  request: JsonRpcMessage,
-  initialized: Record<string, unknown>,
-): JsonRpcMessage {
-  const serverInfo = objectOr(initialized.serverInfo);
-  return {
-    jsonrpc: '2.0',
-    id: request.id,
-    result: {
-      resultType: 'complete',
-      supportedVersions: [MODERN_REVISION],
-      capabilities: objectOr(initialized.capabilities),
-      ...(typeof initialized.instructions === 'string'
-        ? { instructions: initialized.instructions }
-        : {}),
-      ttlMs: 0,
-      cacheScope: 'private',
-      _meta: { [META_SERVER_INFO]: serverInfo },
-    },
-  };
 }

@@ -23,10 +23,16 @@ export async function sendPaid(
   request: JsonRpcMessage,
   signal: AbortSignal,
   paid?: PaidCall,
+  /** T102: a call that may be held while a person answers listens rather than times out. */
+  options: { isListening?: boolean } = {},
 ): Promise<PaidSent> {
   let answer: UpstreamAnswer;
   try {
-    answer = await eras.send(call, 'POST', headers, request, { signal, ...paid?.upstreamHeader() });
+    answer = await eras.send(call, 'POST', headers, request, {
+      signal,
+      ...options,
+      ...paid?.upstreamHeader(),
+    });
   } catch (error) {
     await paid?.unanswered(failureOf(error, call.route.server).message);
     throw error;

@@ -10,6 +10,7 @@ import { PaidCall } from '../../payments/paid-call';
 import { LegacyClientBridge } from './legacy-client-bridge';
 import { ModernClientBridge } from './modern-client-bridge';
 import { McpServerEras } from './server-eras';
+import { TranslatedSessions } from './translated-sessions';
 import { clientEraOf, isTranslatedSession } from './revision-wire';
 
 /** How the relay carries one message to the server: as it came, or in the server's revision. */
@@ -35,6 +36,7 @@ export class McpRevisionRouter {
     private readonly eras: McpServerEras,
     private readonly legacyClients: LegacyClientBridge,
     private readonly modernClients: ModernClientBridge,
+    private readonly sessions: TranslatedSessions,
   ) {}
 
   async bridgeFor(
@@ -61,8 +63,12 @@ export class McpRevisionRouter {
     return isTranslatedSession(headers) ? this.legacyClients.listen(call) : undefined;
   }
 
-  /** DELETE of a session the relay minted: nothing upstream to end. */
-  end(headers: IncomingHttpHeaders): McpAnswer | undefined {
-    return isTranslatedSession(headers) ? { kind: 'empty', status: 200 } : undefined;
+  /** DELETE of a session the relay minted: nothing upstream to end, what it set is forgotten. */
+  async end(call: McpCall, headers: IncomingHttpHeaders): Promise<McpAnswer | undefined> {
+    if (!isTranslatedSession(headers)) {
+      return undefined;
+    }
+    await this.sessions.forget(call);
+    return { kind: 'empty', status: 200 };
   }
 }

@@ -13,6 +13,19 @@ export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+/** 2026-07-28: a request's log level; absent, the server sends no log message for it (T104). */
+export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+/** MCP's log levels (RFC 5424 names), the values `logging/setLevel` and the envelope accept. */
+export const LOG_LEVELS: readonly string[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
 const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
 
 /** T97: the Mcp-Session-Id the relay mints for a 2025-era client it serves from a 2026 server. */
@@ -25,12 +38,15 @@ export interface LegacyClient {
   protocolVersion: string;
   clientInfo: Record<string, unknown>;
   capabilities: Record<string, unknown>;
+  /** T104: makes each minted session its own, so what the client sets later is its alone. */
+  nonce?: string;
 }
 
 /** The per-request envelope of a 2026-07-28 request (what `initialize` said once before). */
 export interface ModernEnvelope {
   clientInfo?: Record<string, unknown>;
   capabilities: Record<string, unknown>;
+  logLevel?: string;
 }
 
 export function isModernRevision(version: unknown): boolean {
@@ -112,14 +128,20 @@ export function legacyClientOf(headers: IncomingHttpHeaders): LegacyClient | und
 export function envelopeOf(message: JsonRpcMessage): ModernEnvelope {
   const meta = metaOf(message) ?? {};
   const info = meta[META_CLIENT_INFO];
+  const level = meta[META_LOG_LEVEL];
   return {
     capabilities: objectOr(meta[META_CLIENT_CAPABILITIES]),
     ...(info && typeof info === 'object' ? { clientInfo: info as Record<string, unknown> } : {}),
+    ...(typeof level === 'string' && LOG_LEVELS.includes(level) ? { logLevel: level } : {}),
   };
 }
 
 /** A 2025-era request as 2026-07-28 carries it: the envelope in `_meta` (T97). */
-export function withEnvelope(message: JsonRpcMessage, client: LegacyClient): JsonRpcMessage {
+export function withEnvelope(
+  message: JsonRpcMessage,
+  client: LegacyClient,
+  logLevel?: string,
+): JsonRpcMessage {
   const params = message.params && !Array.isArray(message.params) ? message.params : {};
   const meta = objectOr(params._meta);
   return {
@@ -131,9 +153,18 @@ export function withEnvelope(message: JsonRpcMessage, client: LegacyClient): Jso
         [META_PROTOCOL_VERSION]: MODERN_REVISION,
         [META_CLIENT_INFO]: client.clientInfo,
         [META_CLIENT_CAPABILITIES]: client.capabilities,
+        ...(logLevel ? { [META_LOG_LEVEL]: logLevel } : {}),
       },
     },
   };
+}
+
+/**
+ * T104: a 2025 server's log message for a 2026 request that set no log level: 2026-07-28 has the
+ * server send none then, so the relay, speaking 2026 to the client, does not pass it on.
+ */
+export function isUnaskedLog(message: JsonRpcMessage, request: JsonRpcMessage): boolean {
+  return message.method === 'notifications/message' && envelopeOf(request).logLevel === undefined;
 }
 
 /** A 2026 request as a session revision carries it: without the envelope keys in `_meta`. */

@@ -3,10 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 
 import { ExpiringCache } from '../../pipeline/expiring-cache';
+import { HopPipeline } from '../../pipeline/hop-pipeline';
 import { OpenedCredentials } from '../../pipeline/opened-credentials';
 import { readBodyWithin } from '../../pipeline/upstream-body';
 import { JsonRpcMessage } from '../json-rpc';
-import { McpCall } from '../mcp-call';
+import { McpCall, hopOf } from '../mcp-call';
 import { MAX_UPSTREAM_MESSAGE_BYTES, McpUpstream, UpstreamAnswer } from '../mcp-upstream';
 import { upstreamCredentialOf } from '../upstream-credential-of';
 import { parseEventStream } from './upstream-events';
@@ -43,6 +44,7 @@ export class McpServerEras {
   constructor(
     private readonly upstream: McpUpstream,
     private readonly credentials: OpenedCredentials,
+    private readonly pipeline: HopPipeline,
   ) {}
 
   of(call: McpCall): Promise<ServerEras> {
@@ -98,8 +100,10 @@ export class McpServerEras {
       },
     };
     try {
+      await this.audited(call, 'REQUEST', discover);
       const answer = await this.send(call, 'POST', modernHeadersOf(discover), discover);
       const message = await readAnswer(answer);
+      await this.audited(call, 'RESPONSE', message ?? httpOnly(answer), discover);
       const versions = objectOr(message?.result).supportedVersions;
       return Array.isArray(versions) && versions.some(isModernRevision);
     } catch {
@@ -115,9 +119,11 @@ export class McpServerEras {
       params: { protocolVersion: LEGACY_REVISION, capabilities: {}, clientInfo: PROBE_CLIENT },
     };
     try {
+      await this.audited(call, 'REQUEST', initialize);
       const answer = await this.send(call, 'POST', {}, initialize);
       const session = answer.headers['mcp-session-id'];
       const message = await readAnswer(answer);
+      await this.audited(call, 'RESPONSE', message ?? httpOnly(answer), initialize);
       if (typeof session === 'string') {
         await this.send(call, 'DELETE', { 'mcp-session-id': session })
           .then((a) => a.body.dump())
@@ -129,6 +135,35 @@ export class McpServerEras {
       return false;
     }
   }
+
+  /**
+   * T103: a probe and its answer are hops of the platform's own, so a tenant sees what the
+   * platform sent its server. One that cannot be recorded does not stop the probe.
+   */
+  private async audited(
+    call: McpCall,
+    direction: 'REQUEST' | 'RESPONSE',
+    message: JsonRpcMessage,
+    probe?: JsonRpcMessage,
+  ): Promise<void> {
+    const hop = hopOf(
+      { ...call, agentHeaders: {} },
+      direction,
+      message,
+      probe ? { method: probe.method! } : undefined,
+    );
+    const why = `the relay learns which MCP revisions ${call.route.server.name} speaks`;
+    await this.pipeline.recordPlatformHop(hop, why).catch(() => undefined);
+  }
+}
+
+/** What a probe's answer said when it was no JSON-RPC message (a 2025 server's 400, say). */
+function httpOnly(answer: UpstreamAnswer): JsonRpcMessage {
+  return {
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32000, message: `HTTP ${answer.statusCode}` },
+  };
 }
 
 /** The one JSON-RPC message of an answer, JSON or SSE (the first that is a response). */

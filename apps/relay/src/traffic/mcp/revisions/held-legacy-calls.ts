@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+
+import { Injectable } from '@nestjs/common';
+
+import { REFUSALS } from '../../pipeline/refusal-codes';
+import { JsonRpcMessage, kindOf, rpcError, rpcRefusal } from '../json-rpc';
+import { McpCall } from '../mcp-call';
+import { McpAnswer } from '../mcp-exchange';
+import { McpHops } from '../mcp-hops';
+import { AskedFor } from '../mcp-messages';
+import { McpInputMailbox } from './input-mailbox';
+import { heldCallOf, inputKeyOf, inputRequiredOf, requestBindingOf } from './input-requests';
+import { answerJudged, translatedStream, writeJudged } from './judged-out';
+import { readTurn } from './legacy-call-turns';
+import { LegacySession, closeLegacySession } from './legacy-session';
+import { completed } from './modern-results';
+import { McpServerEras } from './server-eras';
+import { isUnaskedLog, objectOr } from './revision-wire';
+
+/** How long a held call waits for the client's retry, and a retry for the call's next turn. */
+export const HELD_CALL_WAIT_MS = 10 * 60_000;
+const MAX_ROUNDS = 16;
+const RPC_INVALID_PARAMS = -32602;
+
+/** A 2025 call the relay keeps open while a 2026 client answers its server's request (T102). */
+export interface HeldCall {
+  call: McpCall;
+  /** The request as the client first sent it. */
+  request: JsonRpcMessage;
+  session: LegacySession;
+  events: AsyncIterator<JsonRpcMessage>;
+  /** Ends the server's side (its session is DELETEd after). */
+  upstream: AbortController;
+}
+
+/**
+ * T102: a 2026 client before a 2025 server whose tool asks in the middle of a call. The call is not
+ * replayed (a tool that acted before it asked would act twice): it stays open on the replica that
+ * made it, and the client's retry, on any replica, resumes it through the mailbox (T101): the
+ * retry's answers go to the holding replica, the call's next turn comes back to the retry.
+ */
+@Injectable()
+export class HeldLegacyCalls {
+  constructor(
+    private readonly eras: McpServerEras,
+    private readonly hops: McpHops,
+    private readonly mailbox: McpInputMailbox,
+  ) {}
+
+  /** The InputRequiredResult for the server's request; the call is held until it is answered. */
+  async hold(held: HeldCall, asked: JsonRpcMessage): Promise<JsonRpcMessage> {
+    const heldId = await this.openRound(held);
+    void this.keep(held, asked, heldId);
+    return inputRequiredOf(held.request.id, asked, heldId);
+  }
+
+  /** A retry: its answers go to the held call, its answer is the call's next turn. */
+  async resume(
+    call: McpCall,
+    retry: JsonRpcMessage,
+    askedFor: AskedFor | undefined,
+  ): Promise<McpAnswer> {
+    const heldId = heldCallOf(retry);
+    const slot = {
+      id: heldId ?? '',
+      tenantId: call.tenantId,
+      partyId: call.agentId,
+      binding: requestBindingOf(retry),
+    };
+    const inputResponses = objectOr(objectOr(retry.params).inputResponses);
+    if (heldId === undefined || !(await this.mailbox.deliver(slot, { inputResponses }))) {
+      const why =
+        'no call of this request is waiting for input (it was answered, ended or timed out, or the ' +
+        'request differs); send the request again without inputResponses and requestState';
+      return answerJudged(this.hops, call, rpcError(retry.id, RPC_INVALID_PARAMS, why), askedFor);
+    }
+    const abort = new AbortController();
+    return translatedStream(abort, async (writer) => {
+      const turn = (await this.mailbox.receive(nextOf(heldId), HELD_CALL_WAIT_MS, abort.signal)) as
+        JsonRpcMessage[] | undefined;
+      if (!turn) {
+        if (!abort.signal.aborted) {
+          const why = "the server's call ended before it answered";
+          await writer.message(rpcRefusal(retry.id, REFUSALS.streamIncomplete, {}, why));
+        }
+        return;
+      }
+      for (const message of turn) {
+        const isAnswer = kindOf(message) === 'response';
+        const shown = isAnswer ? completed(message, retry) : message;
+        await writeJudged(this.hops, call, shown, writer, isAnswer ? askedFor : undefined);
+      }
+    });
+  }
+
+  private async openRound(held: HeldCall): Promise<string> {
+    const heldId = `agp-held-${randomUUID()}`;
+    const partyId = held.call.agentId;
+    await this.mailbox.open(held.call.tenantId, [
+      { id: heldId, partyId, binding: requestBindingOf(held.request) },
+      { id: nextOf(heldId), partyId, binding: '' },
+    ]);
+    return heldId;
+  }
+
+  /** The holding replica's side: each retry's answer sent on, the next turn handed back. */
+  private async keep(held: HeldCall, firstAsked: JsonRpcMessage, firstId: string): Promise<void> {
+    const { call, request, session, upstream } = held;
+    let asked = firstAsked;
+    let heldId = firstId;
+    try {
+      for (let round = 0; round < MAX_ROUNDS; round++) {
+        const retry = await this.mailbox.receive(heldId, HELD_CALL_WAIT_MS, upstream.signal);
+        if (retry === undefined) {
+          return;
+        }
+        const answer = objectOr(objectOr(retry).inputResponses)[inputKeyOf(asked)];
+        const turn: JsonRpcMessage[] = [];
+        if (answer !== undefined) {
+          const reply = { jsonrpc: '2.0' as const, id: asked.id, result: answer };
+          await (await this.eras.send(call, 'POST', session.headers, reply)).body.dump();
+          const stop = await readTurn(
+            held.events,
+            request.id,
+            async (note) => void (isUnaskedLog(note, request) || turn.push(note)),
+            { ms: call.route.server.timeoutMs, abort: upstream },
+          );
+          if (stop.kind !== 'input') {
+            const why = 'the server closed the stream before answering';
+            turn.push(stop.kind === 'final' ? stop.response : rpcError(request.id, -32603, why));
+            await this.handBack(held, heldId, turn);
+            return;
+          }
+          asked = stop.request;
+        }
+        // A retry without the answer is asked again, as a 2026 server would (SEP-2322).
+        const nextId = await this.openRound(held);
+        turn.push(inputRequiredOf(request.id, asked, nextId));
+        await this.handBack(held, heldId, turn);
+        heldId = nextId;
+      }
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      await this.handBack(held, heldId, [rpcError(request.id, -32603, why)]).catch(() => {});
+    } finally {
+      upstream.abort();
+      closeLegacySession(this.eras, call, session);
+    }
+  }
+
+  private async handBack(held: HeldCall, heldId: string, turn: JsonRpcMessage[]): Promise<void> {
+    const slot = { id: nextOf(heldId), tenantId: held.call.tenantId, partyId: held.call.agentId };
+    await this.mailbox.deliver({ ...slot, binding: '' }, turn);
+  }
+}
+
+function nextOf(heldId: string): string {
+  return `${heldId}.next`;
+}

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+
+import { Database, Tx, createSchemaDataSource, migrate } from '@agp/database';
+import { TestDatabase, createTestDatabase } from '@agp/testing';
+
+import { relayDataSourceOptions } from '../../../database/data-source';
+import {
+  TranslatedSessionKey,
+  TranslatedSessionsRepository,
+} from './translated-sessions.repository';
+
+/** traffic.md T104 on a real relay schema: what a 2025 client set in its minted session. */
+describe(TranslatedSessionsRepository.name, () => {
+  let testDatabase: TestDatabase;
+  let database: Database;
+  const sut = new TranslatedSessionsRepository();
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase('relay_mcp_translated');
+    const options = relayDataSourceOptions(testDatabase.url);
+    const dataSource = createSchemaDataSource({ ...options, poolSize: 2 });
+    await dataSource.initialize();
+    await migrate(dataSource, options.schema);
+    database = new Database(dataSource, options.schema);
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await testDatabase?.drop();
+  });
+
+  const keyOf = (tenantId = randomUUID()): TranslatedSessionKey => ({
+    tenantId,
+    partyId: 'agent-1',
+    sessionKey: randomUUID(),
+  });
+
+  it('should keep a level and a set of URIs, each URI once, and forget them on DELETE', async () => {
+    const key = keyOf();
+    const run = (work: (tx: Tx) => Promise<void>): Promise<void> =>
+      database.inTenant(key.tenantId, work);
+
+    await run((tx) => sut.setLogLevel(tx, key, 'warning'));
+    await run((tx) => sut.subscribe(tx, key, 'test://b', true));
+    await run((tx) => sut.subscribe(tx, key, 'test://a', true));
+    await run((tx) => sut.subscribe(tx, key, 'test://a', true));
+    await run((tx) => sut.subscribe(tx, key, 'test://b', false));
+    const kept = await database.inTenant(key.tenantId, (tx) => sut.find(tx, key));
+    await run((tx) => sut.forget(tx, key));
+    const forgotten = await database.inTenant(key.tenantId, (tx) => sut.find(tx, key));
+
+    expect(kept).toEqual({ logLevel: 'warning', resourceUris: ['test://a'] });
+    expect(forgotten).toEqual({ resourceUris: [] });
+  });
+
+  it('should not show one tenant’s session to another tenant', async () => {
+    const key = keyOf();
+    await database.inTenant(key.tenantId, (tx) => sut.setLogLevel(tx, key, 'debug'));
+
+    const seenByB = await database.inTenant(randomUUID(), (tx) => sut.find(tx, key));
+    const otherParty = await database.inTenant(key.tenantId, (tx) =>
+      sut.find(tx, { ...key, partyId: 'agent-2' }),
+    );
+
+    expect(seenByB).toEqual({ resourceUris: [] });
+    expect(otherParty).toEqual({ resourceUris: [] });
+  });
+});

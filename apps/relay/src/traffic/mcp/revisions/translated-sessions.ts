@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+
+import { Inject, Injectable } from '@nestjs/common';
+import { Database } from '@agp/database';
+
+import { RELAY_DATABASE } from '../../../database/tokens';
+import { McpCall } from '../mcp-call';
+import {
+  TranslatedSessionKey,
+  TranslatedSessionState,
+  TranslatedSessionsRepository,
+} from './translated-sessions.repository';
+
+/**
+ * T104: a minted session id says what the client declared at `initialize` (T97); what it sets
+ * later (`logging/setLevel`, `resources/subscribe`) is kept here, so any replica carries it.
+ */
+@Injectable()
+export class TranslatedSessions {
+  private readonly repository = new TranslatedSessionsRepository();
+
+  constructor(@Inject(RELAY_DATABASE) private readonly database: Database) {}
+
+  stateOf(call: McpCall): Promise<TranslatedSessionState> {
+    return this.database.inTenant(call.tenantId, (tx) => this.repository.find(tx, keyOf(call)));
+  }
+
+  setLogLevel(call: McpCall, level: string): Promise<void> {
+    return this.database.inTenant(call.tenantId, (tx) =>
+      this.repository.setLogLevel(tx, keyOf(call), level),
+    );
+  }
+
+  subscribe(call: McpCall, uri: string, isSubscribed: boolean): Promise<void> {
+    return this.database.inTenant(call.tenantId, (tx) =>
+      this.repository.subscribe(tx, keyOf(call), uri, isSubscribed),
+    );
+  }
+
+  /** The client's DELETE ends what was kept of its session. */
+  forget(call: McpCall): Promise<void> {
+    return this.database.inTenant(call.tenantId, (tx) => this.repository.forget(tx, keyOf(call)));
+  }
+}
+
+/** The minted id is the client's declaration (and a nonce): long, so it is keyed by digest. */
+function keyOf(call: McpCall): TranslatedSessionKey {
+  const sessionKey = createHash('sha256')
+    .update(String(call.agentHeaders['mcp-session-id'] ?? ''))
+    .digest('base64url');
+  return { tenantId: call.tenantId, partyId: call.agentId, sessionKey };
+}
