@@ -1,5 +1,5 @@
 import { EventEnvelope } from '@agp/contracts';
-import { Database } from '@agp/database';
+import { Database, queryNamed } from '@agp/database';
 import { Logger } from 'pino';
 
 import { EventTransport } from './event-transport';
@@ -194,7 +194,8 @@ export class OutboxRelay {
   private async drainLocked(): Promise<number> {
     const { schema } = this.database;
     return this.database.dataSource.transaction(async (tx) => {
-      const [rows] = await tx.query<[Array<OutboxRow & { seq: string }>, number]>(
+      const [rows] = await queryNamed<[Array<OutboxRow & { seq: string }>, number]>(
+        tx,
         `DELETE FROM ${schema}.outbox
           WHERE seq IN (SELECT seq FROM ${schema}.outbox ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
           RETURNING seq, id, envelope`,
