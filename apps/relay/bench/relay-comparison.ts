@@ -150,20 +150,30 @@ export async function compareThroughRelay<C extends ComparedClient>(
     );
   }
   const inLoop = new Map<ComparedRow<C>, Measurement>();
+  // R39: the CPU per call of the saturated phase too, where each wake-up serves many calls.
+  const loopCpuLines: string[] = [];
   for (const row of comparison.rows.filter((r) => LOOPED.has(r.kind))) {
     progress(`closed loop: ${row.label}`);
-    inLoop.set(
-      row,
-      await closedLoop(
-        `${row.label}, closed loop ×${concurrency}${comparison.loopSuffix ?? ''}`,
-        concurrency,
-        loopSeconds,
-        loopCall(row.client),
-      ),
+    const before = await cpu.read();
+    const measured = await closedLoop(
+      `${row.label}, closed loop ×${concurrency}${comparison.loopSuffix ?? ''}`,
+      concurrency,
+      loopSeconds,
+      loopCall(row.client),
     );
+    inLoop.set(row, measured);
     if (row.kind === 'oneProcess') {
       await ProcessCpu.secondsUntilIdle(comparison.oneProcess.service, 30);
+    } else if (row.kind === 'services') {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
     }
+    const perCall = ProcessCpu.perCall(before, await cpu.read(), measured.operations);
+    loopCpuLines.push(
+      `- ${row.label} (${measured.operations} calls): ${platformLine(comparison, row.kind, perCall)}` +
+        Object.entries(perCall)
+          .map(([name, us]) => `${name} ${us} µs`)
+          .join(', '),
+    );
   }
 
   const direct = comparison.rows.find((r) => r.kind === 'direct')!;
@@ -215,6 +225,8 @@ export async function compareThroughRelay<C extends ComparedClient>(
   console.log(
     `one process idle again (under 3 % of a core for a second) ${idleAfter.toFixed(1)} s after the fixed-rate load stopped`,
   );
+  console.log(`\nCPU per ${perWhat} in each closed loop ×${concurrency} (saturated, R39):`);
+  loopCpuLines.forEach((line) => console.log(line));
   if (comparison.whereTheTimeGoes) {
     for (const line of await fromTheTrail(
       comparison.bench.database.url,
@@ -227,6 +239,25 @@ export async function compareThroughRelay<C extends ComparedClient>(
   for (const row of comparison.rows) {
     await row.client.close();
   }
+}
+
+/** `platform 1.234 ms; `: the row's own processes summed (the goals' figure), or nothing. */
+function platformLine<C extends ComparedClient>(
+  comparison: RelayComparison<C>,
+  kind: RowKind,
+  perCall: Record<string, number>,
+): string {
+  const counted =
+    kind === 'services'
+      ? comparison.bench.services.map((s) => s.name)
+      : kind === 'oneProcess'
+        ? [comparison.oneProcess.service.name]
+        : [];
+  if (counted.length === 0) {
+    return '';
+  }
+  const us = counted.reduce((sum, name) => sum + (perCall[name] ?? 0), 0);
+  return `platform ${(us / 1000).toFixed(3)} ms; `;
 }
 
 function processesOf<C extends ComparedClient>(comparison: RelayComparison<C>): ServiceProcess[] {

@@ -107,7 +107,7 @@ export class RelayModule {
         HitlModule,
         GovernanceModule,
         TrafficSettingsModule,
-        EvaluationPacksModule.forRoot({ runPollIntervalMs: env.EVALUATION_RUN_POLL_MS ?? 1_000 }),
+        EvaluationPacksModule.forRoot({ runPollIntervalMs: env.EVALUATION_RUN_POLL_MS ?? 5_000 }),
         GuardrailsModule,
         DetectionPatternsModule,
         MarketplaceModule,

@@ -9,6 +9,7 @@ import {
 } from '../test/support/database-test-schema';
 import { Database, isPGliteVersion } from './database';
 import { migrate } from './migrations';
+import { queryNamed } from './named-statements';
 
 describe(Database.name, () => {
   let testDatabase: TestDatabase;
@@ -154,6 +155,33 @@ describe(Database.name, () => {
     expect(scope.system ?? '').toBe('');
     // Committed: another pool sees it at once.
     expect(await bodiesIn(sut, tenantId)).toEqual(['bare']);
+  });
+
+  it('should prepare a hot statement once per PostgreSQL session, the scope included (F53)', async () => {
+    const tenantId = randomUUID();
+    await sut.isMultiplexedSession();
+    const prepared = (): Promise<string[]> =>
+      sut.inTenant(tenantId, async (tx) => {
+        await queryNamed(tx, `SELECT count(*) FROM ${TEST_SCHEMA}.notes WHERE tenant_id = $1`, [
+          tenantId,
+        ]);
+        const rows: Array<{ statement: string }> = await tx.query(
+          `SELECT statement FROM pg_prepared_statements ORDER BY statement`,
+        );
+        return rows.map((row) => row.statement.replace(/\s+/g, ' '));
+      });
+
+    const first = await prepared();
+    const second = await prepared();
+
+    // The pool has one connection: both transactions ran on it, and the second prepared nothing.
+    expect(first).toEqual(
+      expect.arrayContaining([
+        `SELECT count(*) FROM ${TEST_SCHEMA}.notes WHERE tenant_id = $1`,
+        `SELECT set_config('role', $1, true), set_config($2, $3, true)`,
+      ]),
+    );
+    expect(second).toEqual(first);
   });
 
   it('should tell the embedded PGlite from PostgreSQL by its version', () => {

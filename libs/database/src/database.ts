@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 
+import { markDedicatedSessions, queryNamed } from './named-statements';
 import { APP_ROLE, SYSTEM_SETTING, TENANT_SETTING } from './tenant-rls';
 
 /** A transaction's handle: repositories take it so a state change and its outbox row commit together. */
@@ -15,8 +16,9 @@ export class Database {
   ) {}
 
   inTenant<T>(tenantId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+    this.learnSessions();
     return this.dataSource.transaction(async (tx) => {
-      await tx.query(`SELECT set_config('role', $1, true), set_config($2, $3, true)`, [
+      await queryNamed(tx, `SELECT set_config('role', $1, true), set_config($2, $3, true)`, [
         APP_ROLE,
         TENANT_SETTING,
         tenantId,
@@ -27,10 +29,18 @@ export class Database {
 
   /** Work that is not one tenant's (the outbox relay, retention, token lookup by client id). */
   asSystem<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    this.learnSessions();
     return this.dataSource.transaction(async (tx) => {
-      await tx.query(`SELECT set_config($1, 'on', true)`, [SYSTEM_SETTING]);
+      await queryNamed(tx, `SELECT set_config($1, 'on', true)`, [SYSTEM_SETTING]);
       return work(tx);
     });
+  }
+
+  /** F53: once, in the background; statements go as plain text until the answer is in. */
+  private learnSessions(): void {
+    if (!this.isMultiplexed) {
+      this.isMultiplexedSession().catch(() => undefined);
+    }
   }
 
   /** One statement that commits on its own, durable when the promise resolves (D2). */
@@ -46,7 +56,13 @@ export class Database {
     if (!this.isMultiplexed) {
       const probe = this.dataSource
         .query(`SELECT version() AS version`)
-        .then((rows: Array<{ version: string }>) => isPGliteVersion(rows[0]?.version ?? ''));
+        .then((rows: Array<{ version: string }>) => {
+          const isMultiplexed = isPGliteVersion(rows[0]?.version ?? '');
+          if (!isMultiplexed) {
+            markDedicatedSessions(this.dataSource);
+          }
+          return isMultiplexed;
+        });
       // A failed probe is asked again next time rather than remembered.
       probe.catch(() => {
         if (this.isMultiplexed === probe) {

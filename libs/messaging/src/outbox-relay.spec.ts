@@ -194,6 +194,47 @@ describe(OutboxRelay.name, () => {
     }
   });
 
+  it('should drain 5 ms after a kick, poll every 2 s and retry a failure within 500 ms on a broker (F52)', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    const broker = { publish: async () => undefined } as unknown as EventTransport;
+    const sut = new OutboxRelay(replicaA, broker, silentLogger);
+    let isFailing = false;
+    const drains = jest.spyOn(sut, 'drainOnce').mockImplementation(async () => {
+      if (isFailing) {
+        throw new Error('broker down');
+      }
+      return 0;
+    });
+    const settled = async (): Promise<void> => {
+      const last = drains.mock.results[drains.mock.results.length - 1].value as Promise<number>;
+      await last.catch(() => undefined);
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    try {
+      sut.start();
+      jest.advanceTimersByTime(0);
+      await settled();
+
+      sut.kick();
+      jest.advanceTimersByTime(5);
+      expect(drains).toHaveBeenCalledTimes(2);
+      await settled();
+
+      jest.advanceTimersByTime(1_999);
+      expect(drains).toHaveBeenCalledTimes(2);
+      isFailing = true;
+      jest.advanceTimersByTime(1);
+      expect(drains).toHaveBeenCalledTimes(3);
+      await settled();
+
+      jest.advanceTimersByTime(500);
+      expect(drains).toHaveBeenCalledTimes(4);
+    } finally {
+      jest.useRealTimers();
+      await sut.stop();
+    }
+  });
+
   it('should publish a cross-process batch in outbox order, delete it in one go, and keep it when a publish fails', async () => {
     const outbox = new EventOutbox(replicaA);
     const tenantId = randomUUID();

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database, Tx } from '@agp/database';
+import { Database, Tx, queryNamed } from '@agp/database';
 
 import { AUDIT_DATABASE } from '../database/tokens';
 import { ConversationDelta, Grouping, mapKey } from './conversation-grouping';
@@ -18,18 +18,21 @@ export class ConversationIndexRepository {
    * statement for every tenant of the batch, the locks taken in the array's (sorted) order.
    */
   async lockTenants(tx: Tx, tenantIds: string[]): Promise<void> {
-    await tx.query(
+    await queryNamed(
+      tx,
       `SELECT pg_advisory_xact_lock(hashtextextended(t, 44)) FROM unnest($1::text[]) AS t`,
       [[...tenantIds].sort().map((tenantId) => `conversations:${tenantId}`)],
     );
   }
 
   async knownKeys(tx: Tx, tenantIds: string[], keys: string[]): Promise<Map<string, string>> {
-    const rows: Array<{ tenant_id: string; key: string; conversation_id: string }> = await tx.query(
-      `SELECT tenant_id, key, conversation_id FROM ${this.schema}.conversation_keys
+    const rows: Array<{ tenant_id: string; key: string; conversation_id: string }> =
+      await queryNamed(
+        tx,
+        `SELECT tenant_id, key, conversation_id FROM ${this.schema}.conversation_keys
        WHERE tenant_id = ANY($1::uuid[]) AND key = ANY($2::text[])`,
-      [tenantIds, keys],
-    );
+        [tenantIds, keys],
+      );
     return new Map(rows.map((r) => [mapKey(r.tenant_id, r.key), r.conversation_id]));
   }
 
@@ -39,7 +42,8 @@ export class ConversationIndexRepository {
    */
   async save(tx: Tx, grouping: Grouping): Promise<void> {
     const { newKeys, hops } = grouping;
-    await tx.query(
+    await queryNamed(
+      tx,
       `WITH new_keys AS (
          INSERT INTO ${this.schema}.conversation_keys (tenant_id, key, conversation_id)
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[]) ON CONFLICT DO NOTHING

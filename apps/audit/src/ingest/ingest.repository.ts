@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Inject, Injectable } from '@nestjs/common';
-import { Database, Tx } from '@agp/database';
+import { Database, Tx, queryNamed } from '@agp/database';
 import { PoisonMessageError } from '@agp/messaging';
 import { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -42,7 +42,8 @@ export class IngestRepository {
   }
 
   async tenantsCapturingContent(tx: Tx, tenantIds: string[]): Promise<Set<string>> {
-    const rows: Array<{ tenant_id: string }> = await tx.query(
+    const rows: Array<{ tenant_id: string }> = await queryNamed(
+      tx,
       `SELECT tenant_id FROM ${this.schema}.retention_policies WHERE tenant_id = ANY($1::uuid[]) AND capture_content`,
       [tenantIds],
     );
@@ -59,14 +60,16 @@ export class IngestRepository {
     );
     const tenants = sorted.map((k) => k.tenantId);
     const families = sorted.map((k) => k.family);
-    await tx.query(
+    await queryNamed(
+      tx,
       `INSERT INTO ${this.schema}.chain_heads (tenant_id, family, seq, hash)
        SELECT t, f, 0, '\\x${'00'.repeat(32)}'::bytea FROM unnest($1::uuid[], $2::text[]) AS k(t, f)
        ON CONFLICT DO NOTHING`,
       [tenants, families],
     );
     const rows: Array<{ tenant_id: string; family: EventFamily; seq: string; hash: Buffer }> =
-      await tx.query(
+      await queryNamed(
+        tx,
         `SELECT h.tenant_id, h.family, h.seq, h.hash FROM ${this.schema}.chain_heads h
        JOIN unnest($1::uuid[], $2::text[]) AS k(t, f) ON h.tenant_id = k.t AND h.family = k.f
        ORDER BY h.tenant_id, h.family FOR UPDATE OF h`,
@@ -81,7 +84,8 @@ export class IngestRepository {
   }
 
   async existingIds(tx: Tx, ids: string[], from: string, to: string): Promise<Set<string>> {
-    const rows: Array<{ id: string }> = await tx.query(
+    const rows: Array<{ id: string }> = await queryNamed(
+      tx,
       `SELECT id FROM ${this.schema}.events WHERE id = ANY($1::uuid[]) AND occurred_at BETWEEN $2 AND $3`,
       [ids, from, to],
     );
@@ -141,7 +145,8 @@ export class IngestRepository {
       content_digest: e.contentDigest,
       hash: e.hash.toString('hex'),
     }));
-    await tx.query(
+    await queryNamed(
+      tx,
       `INSERT INTO ${this.schema}.events (id, tenant_id, family, seq, occurred_at, recorded_at, event_type, protocol,
          action, actor_type, actor_id, actor_label, source_type, source_id, source_name, sink_type, sink_id, sink_name,
          policy_ids, decision, correlation_id, trace_id, span_id, summary, details, content, content_digest, hash)
@@ -158,7 +163,8 @@ export class IngestRepository {
   }
 
   async saveHeads(tx: Tx, heads: ChainHead[]): Promise<void> {
-    await tx.query(
+    await queryNamed(
+      tx,
       `UPDATE ${this.schema}.chain_heads h SET seq = u.seq, hash = decode(u.hash, 'hex'), updated_at = now()
        FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[]) AS u(tenant_id, family, seq, hash)
        WHERE h.tenant_id = u.tenant_id AND h.family = u.family`,

@@ -20,7 +20,9 @@ if (out) {
         : typeof (first as { text?: unknown })?.text === 'string'
           ? (first as { text: string }).text
           : 'COPY';
-    const key = text.replace(/\s+/g, ' ').trim().slice(0, 90);
+    // F53: a named (prepared) statement is counted apart, so a row shows which ones skip parsing.
+    const named = typeof (first as { name?: unknown })?.name === 'string' ? '[named] ' : '';
+    const key = named + text.replace(/\s+/g, ' ').trim().slice(0, 90);
     counts[key] = (counts[key] ?? 0) + 1;
     changed = true;
     return original.apply(this, args);

@@ -35,7 +35,7 @@ export class RelayEnv extends CoreEnv {
   @IsInt()
   @Min(50)
   @Max(60_000)
-  EVALUATION_RUN_POLL_MS: number = 1_000;
+  EVALUATION_RUN_POLL_MS: number = 5_000;
 
   /** Secret (D37): base64 of 32 bytes sealing credentials; shared by all replicas. Never logged. */
   @IsOptional()

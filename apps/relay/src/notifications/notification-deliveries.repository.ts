@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
-import { iso, returning, Row, str, text, Tx } from '@agp/database';
+import { Row, Tx, iso, queryNamed, returning, str, text } from '@agp/database';
 
 import { NextState } from '../webhooks/webhook-delivery.types';
 import {
@@ -56,7 +56,8 @@ export class NotificationDeliveriesRepository {
   /** System scope: `SKIP LOCKED` keeps replicas off the same rows, the lease off one in flight. */
   async claimDue(tx: Tx, limit: number, leaseMs: number): Promise<ClaimedNotification[]> {
     const leaseToken = randomUUID();
-    const rows: Row[] = await tx.query(
+    const rows: Row[] = await queryNamed(
+      tx,
       `WITH claimed AS (
          UPDATE ${D} d SET lease_token = $2, lease_until = now() + make_interval(secs => $3::double precision / 1000)
          WHERE d.id IN (SELECT id FROM ${D}

@@ -1,6 +1,6 @@
 /** How the replay worker runs (governance.md G10). */
 export interface ReplayOptions {
-  /** How often a replica looks for replays requested on another one. */
+  /** How often a replica looks for replays requested on another one (a net: F54). */
   pollIntervalMs: number;
   /** How long a claim holds without progress before another replica may take the replay over. */
   leaseMs: number;
@@ -13,7 +13,7 @@ export interface ReplayOptions {
 export const REPLAY_OPTIONS = Symbol('relay:replay-options');
 
 export const DEFAULT_REPLAY_OPTIONS: ReplayOptions = {
-  pollIntervalMs: 1_000,
+  pollIntervalMs: 5_000,
   leaseMs: 60_000,
   pageSize: 200,
   pageTimeoutMs: 15_000,

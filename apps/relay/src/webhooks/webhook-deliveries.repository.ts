@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
-import { iso, returning, Row, str, Tx } from '@agp/database';
+import { Row, Tx, iso, queryNamed, returning, str } from '@agp/database';
 
 import {
   AttemptOutcome,
@@ -104,7 +104,8 @@ export class WebhookDeliveriesRepository {
   /** System scope: `SKIP LOCKED` keeps replicas off rows, the lease off one being sent. */
   async claimDue(tx: Tx, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const leaseToken = randomUUID();
-    const rows: Row[] = await tx.query(
+    const rows: Row[] = await queryNamed(
+      tx,
       `WITH claimed AS (
          UPDATE ${D} d SET lease_token = $2, lease_until = now() + make_interval(secs => $3::double precision / 1000)
          WHERE d.id IN (SELECT id FROM ${D}

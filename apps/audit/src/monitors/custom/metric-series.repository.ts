@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GROUP_BYS, GroupBy } from '@agp/contracts';
-import { Tx } from '@agp/database';
+import { Tx, queryNamed } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
 
@@ -30,7 +30,8 @@ export class MetricSeriesRepository {
     }
     const totals = totalsOf(cells);
     // M33: the groups' totals in the same statement, sorted so that two batches lock them in order.
-    await tx.query(
+    await queryNamed(
+      tx,
       `WITH cells AS (${CELLS_UPSERT})
        INSERT INTO ${TOTALS} AS t (tenant_id, group_by, group_key, events)
        SELECT $1, u.g, u.k, u.n FROM unnest($3::text[], $4::text[], $5::bigint[]) AS u(g, k, n)

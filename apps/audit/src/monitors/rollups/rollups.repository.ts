@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SubjectType } from '@agp/contracts';
-import { Tx } from '@agp/database';
+import { Tx, queryNamed } from '@agp/database';
 
 import { AUDIT_SCHEMA } from '../../database/tokens';
 import { RollupCount, RollupMetric, Sighting } from '../engine/rollup-counters';
@@ -98,7 +98,8 @@ export class RollupsRepository {
     if (rows.length === 0) {
       return;
     }
-    await tx.query(
+    await queryNamed(
+      tx,
       `INSERT INTO ${R} AS r (tenant_id, hour, subject_type, subject_id, metric, total, running)
        SELECT $1, u.hour, u.subject_type, u.subject_id, u.metric, (u.running::integer[])[60], u.running::integer[]
        FROM unnest($2::timestamptz[], $3::text[], $4::uuid[], $5::text[], $6::text[])
@@ -149,7 +150,8 @@ export class RollupsRepository {
     const stillAGap = `s.gap_minutes IS NOT NULL AND excluded.first_seen_at - ${previousLast} >= ${REAPPEARANCE_GAP}`;
     const minutesBetween = (later: string, earlier: string): string =>
       `floor(extract(epoch FROM ${later} - ${earlier}) / 60)::int`;
-    await tx.query(
+    await queryNamed(
+      tx,
       `INSERT INTO ${S} AS s (tenant_id, observation, subject_type, subject_id, key, first_seen_at, last_seen_at,
          reappeared_at, gap_minutes, count_since_reappeared)
        SELECT $1, u.observation, u.subject_type, u.subject_id, u.key, u.first_at, u.last_at, u.first_at, NULL, u.n

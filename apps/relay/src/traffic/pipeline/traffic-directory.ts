@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Database, Row, str } from '@agp/database';
+import { Database, Row, queryNamed, str } from '@agp/database';
 import { EventEnvelope } from '@agp/contracts';
 import { EVENT_BROADCAST, EventBroadcast, StopListening } from '@agp/messaging';
 
@@ -158,7 +158,8 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
     const installation = party === 'INSTALLATION';
     return this.routes.get(`${tenantId}:${agentId}:${serverId}:${party}`, () =>
       this.database.inTenant(tenantId, async (tx) => {
-        const rows: Row[] = await tx.query(
+        const rows: Row[] = await queryNamed(
+          tx,
           `SELECT s.id, s.name, s.url, s.transport, s.credential_ciphertext, s.credential_header,
                   s.timeout_ms, s.members, t.slug,
                   ${
@@ -208,7 +209,8 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
   engagedKillSwitches(tenantId: string): Promise<EngagedKillSwitch[]> {
     return this.switches.get(tenantId, () =>
       this.database.inTenant(tenantId, async (tx) => {
-        const rows: Row[] = await tx.query(
+        const rows: Row[] = await queryNamed(
+          tx,
           `SELECT id, scope, target_id, reason FROM ${S}.kill_switches
             WHERE tenant_id = $1 AND released_at IS NULL`,
           [tenantId],

@@ -20,14 +20,7 @@ import { McpServerEras, readAnswer } from './server-eras';
 import { parseEventStream } from './upstream-events';
 import { PaidSent, sendPaid } from './paid-send';
 import { PaidCall } from '../../payments/paid-call';
-import {
-  META_SERVER_INFO,
-  MODERN_REVISION,
-  envelopeOf,
-  isUnaskedLog,
-  objectOr,
-  withoutEnvelope,
-} from './revision-wire';
+import { envelopeOf, isUnaskedLog, objectOr, withoutEnvelope } from './revision-wire';
 
 /**
  * T98, T99, T102: a 2026-07-28 client before a server that speaks only a session revision. Each request
