@@ -6,6 +6,7 @@ import { AddressInfo } from 'node:net';
 import os from 'node:os';
 
 import { AuthModule } from '@agp/auth';
+import { Database } from '@agp/database';
 import { createHttpApp } from '@agp/http';
 import { EventBusModule } from '@agp/messaging';
 import { TestTokenIssuer, createTestDatabase } from '@agp/testing';
@@ -13,7 +14,9 @@ import { TestTokenIssuer, createTestDatabase } from '@agp/testing';
 import { DecisionInput } from '../src/decisions/decision.types';
 import { PolicyDecisionService } from '../src/decisions/policy-decision.service';
 import { PolicyEngine } from '../src/decisions/policy-engine';
+import { RELAY_DATABASE } from '../src/database/tokens';
 import { RelayModule } from '../src/relay.module';
+import { TenantsRepository } from '../src/tenants/tenants.repository';
 import { GUARDRAILS, PII, REVIEW, SECRETS, WORDS } from '../test/support/policies';
 import { Measurement, closedLoop, sequential, table } from './measure';
 
@@ -70,6 +73,13 @@ async function main(): Promise<void> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   try {
     const tenantId = randomUUID();
+    // The tenant as tenant-auth's TENANT_LIFECYCLE would have projected it: the relay runs alone
+    // here, so nothing would answer its TENANT_IDENTITY question (issue 30's read-your-writes).
+    await app
+      .get<Database>(RELAY_DATABASE)
+      .asSystem((tx) =>
+        app.get(TenantsRepository).upsert(tx, { tenantId, slug: 'bench', status: 'ACTIVE' }),
+      );
     const token = await issuer.token({ tenantId, perms: ['TENANT:ADMIN'] });
     const call = async (
       method: string,
