@@ -96,7 +96,7 @@ describe('marketplace MCP listings (embedded)', () => {
   }
 
   it('should list and call tools through both tenants policies, each trail with its own parties only', async () => {
-    const { installationId, mcpServerId, serverId } = await install();
+    const { installationId, mcpServerId, serverId, listing } = await install();
     await bindToTenant(publisher, MASK_POLICY);
     const agent = await callerOf(mcpServerId, BLOCK_POLICY);
     const correlationId = randomUUID();
@@ -124,6 +124,11 @@ describe('marketplace MCP listings (embedded)', () => {
     const served = await installer.ok<Json>(
       'GET',
       `/relay/v1/marketplace/installations/${installationId}/server.json`,
+    );
+    // MK29: the listing is found by its own words through discovery's search.
+    const byOwnName = await installer.ok<{ items: Json[] }>(
+      'GET',
+      `/relay/v1/marketplace/listings?q=${String(listing.name).split(' ').pop()}`,
     );
 
     expect(listed).toEqual(expect.arrayContaining(['echo', 'lookup_customer']));
@@ -158,6 +163,7 @@ describe('marketplace MCP listings (embedded)', () => {
       { type: 'streamable-http', url: expect.stringMatching(`/relay/mcp/${mcpServerId}$`) },
     ]);
     expect(JSON.stringify(served)).not.toContain(tools.url);
+    expect(byOwnName.items.map((l) => l.id)).toContain(listing.id);
   });
 
   it('should refuse a suspended installation with -31009, audited, and carry calls again once resumed', async () => {

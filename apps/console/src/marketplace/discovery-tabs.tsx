@@ -43,7 +43,10 @@ function SearchForm({
           label="Search"
           placeholder="what it should do"
           value={draft.q ?? ''}
-          onChange={(e) => setDraft((d) => ({ ...d, q: e.currentTarget.value }))}
+          onChange={(e) => {
+            const value = e.currentTarget.value;
+            setDraft((d) => ({ ...d, q: value }));
+          }}
         />
         {facets.map((facet) => (
           <TextInput
@@ -51,7 +54,10 @@ function SearchForm({
             label={FACET_LABELS[facet]}
             w={140}
             value={draft[facet] ?? ''}
-            onChange={(e) => setDraft((d) => ({ ...d, [facet]: e.currentTarget.value }))}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setDraft((d) => ({ ...d, [facet]: value }));
+            }}
           />
         ))}
         <Button type="submit">Search</Button>

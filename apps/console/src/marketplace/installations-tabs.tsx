@@ -5,13 +5,36 @@ import { Installation, licenceState, marketplaceApi } from '../api/marketplace-a
 import { useAction } from '../api/use-action';
 import { ErrorAlert } from '../components/error-alert';
 
-/** MK23: the newest licence of one installation, read with it (the list carries none). */
-function LicenceCell({ installation }: { installation: Installation }) {
+/**
+ * MK23, MK25: the newest licence of one installation, read with it (the list carries none), and
+ * its renewal when the installation holds one.
+ */
+function LicenceCell({ installation, name }: { installation: Installation; name: string }) {
   const read = useQuery({
     queryKey: ['installations', installation.id],
     queryFn: () => marketplaceApi.installation(installation.id),
   });
-  return <>{read.data ? licenceState(read.data.licence) : '…'}</>;
+  const renew = useAction(marketplaceApi.renew, ['installations']);
+  if (!read.data) {
+    return <>…</>;
+  }
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Text size="sm">{licenceState(read.data.licence)}</Text>
+      {read.data.licence ? (
+        <Button
+          size="xs"
+          variant="default"
+          aria-label={`Renew licence of ${name}`}
+          loading={renew.isPending}
+          onClick={() => renew.mutate(installation.id)}
+        >
+          Renew licence
+        </Button>
+      ) : null}
+      <ErrorAlert error={renew.error} />
+    </Group>
+  );
 }
 
 /** MK11, MK14, MK25: what this tenant installed, its licences, renewal and removal. */
@@ -21,11 +44,10 @@ export function MyInstallationsTab() {
     queryFn: () => marketplaceApi.installations('INSTALLED'),
   });
   const remove = useAction(marketplaceApi.remove, ['installations']);
-  const renew = useAction(marketplaceApi.renew, ['installations']);
   const rows = (installations.data?.items ?? []).filter((i) => i.status !== 'REMOVED');
   return (
     <Stack>
-      <ErrorAlert error={installations.error ?? remove.error ?? renew.error} />
+      <ErrorAlert error={installations.error ?? remove.error} />
       {installations.data && rows.length === 0 ? (
         <Text c="dimmed">Nothing installed from the marketplace.</Text>
       ) : (
@@ -52,27 +74,17 @@ export function MyInstallationsTab() {
                   <Table.Td>{i.agentId ?? i.mcpServerId}</Table.Td>
                   <Table.Td>{i.status}</Table.Td>
                   <Table.Td>
-                    <LicenceCell installation={i} />
+                    <LicenceCell installation={i} name={name} />
                   </Table.Td>
                   <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <Button
-                        size="xs"
-                        variant="default"
-                        aria-label={`Renew the licence of ${name}`}
-                        onClick={() => renew.mutate(i.id)}
-                      >
-                        Renew licence
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="default"
-                        aria-label={`Remove ${name}`}
-                        onClick={() => remove.mutate(i.id)}
-                      >
-                        Remove
-                      </Button>
-                    </Group>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      aria-label={`Remove ${name}`}
+                      onClick={() => remove.mutate(i.id)}
+                    >
+                      Remove
+                    </Button>
                   </Table.Td>
                 </Table.Tr>
               );

@@ -101,7 +101,10 @@ export function BrowseListingsTab() {
           <TextInput
             label="Search listings"
             value={draft.q ?? ''}
-            onChange={(e) => setDraft((d) => ({ ...d, q: e.currentTarget.value }))}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setDraft((d) => ({ ...d, q: value }));
+            }}
           />
           <Select
             label="Kind"
@@ -115,7 +118,10 @@ export function BrowseListingsTab() {
           <TextInput
             label="Category"
             value={draft.category ?? ''}
-            onChange={(e) => setDraft((d) => ({ ...d, category: e.currentTarget.value }))}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setDraft((d) => ({ ...d, category: value }));
+            }}
           />
           <Button type="submit">Search</Button>
         </Group>
@@ -223,17 +229,26 @@ export function MyListingsTab() {
           <TextInput
             label="Listing name"
             value={form.name}
-            onChange={(e) => setForm((f) => ({ ...f, name: e.currentTarget.value }))}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setForm((f) => ({ ...f, name: value }));
+            }}
           />
           <TextInput
             label="Summary"
             value={form.summary}
-            onChange={(e) => setForm((f) => ({ ...f, summary: e.currentTarget.value }))}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setForm((f) => ({ ...f, summary: value }));
+            }}
           />
           <TextInput
             label="Category"
             value={form.category}
-            onChange={(e) => setForm((f) => ({ ...f, category: e.currentTarget.value }))}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setForm((f) => ({ ...f, category: value }));
+            }}
           />
           <Select
             label="Terms"

@@ -7,7 +7,7 @@ import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_OUTBOX } from '../database/tokens';
 import { MarketplaceErrorCode, MarketplaceException } from './marketplace.exception';
-import { recordEntryLifecycle, recordMcpEntryLifecycle } from './marketplace-events';
+import { recordEntryLifecycle } from './marketplace-events';
 import { MarketplaceTargetsRepository } from './marketplace-targets.repository';
 import { StoredInstallation, StoredListing } from './marketplace.types';
 
@@ -53,7 +53,7 @@ export class InstalledEntries {
     const row = { ...entry, tenantId: ctx.tenantId, description: listing.summary };
     if (listing.kind === 'AGENT') {
       await this.targets.insertInstalledAgent(tx, { ...row, card: listing.document });
-      await recordEntryLifecycle(this.outbox, tx, ctx, entry, 'CREATED');
+      await recordEntryLifecycle(this.outbox, tx, ctx, 'AGENT', entry, 'CREATED');
       return entry;
     }
     try {
@@ -68,7 +68,7 @@ export class InstalledEntries {
       }
       throw error;
     }
-    await recordMcpEntryLifecycle(this.outbox, tx, ctx, entry, 'CREATED');
+    await recordEntryLifecycle(this.outbox, tx, ctx, 'MCP_SERVER', entry, 'CREATED');
     return entry;
   }
 
@@ -80,10 +80,9 @@ export class InstalledEntries {
     };
     if (installation.kind === 'AGENT') {
       await this.targets.deleteInstalledAgent(tx, ctx.tenantId, entry.id);
-      await recordEntryLifecycle(this.outbox, tx, ctx, entry, 'DELETED');
-      return;
+    } else {
+      await this.targets.deleteInstalledMcpServer(tx, ctx.tenantId, entry.id);
     }
-    await this.targets.deleteInstalledMcpServer(tx, ctx.tenantId, entry.id);
-    await recordMcpEntryLifecycle(this.outbox, tx, ctx, entry, 'DELETED');
+    await recordEntryLifecycle(this.outbox, tx, ctx, installation.kind, entry, 'DELETED');
   }
 }

@@ -7,6 +7,7 @@ import { Tx } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_ORIGIN } from '../agents/agents.service';
+import { ListingKind } from './marketplace.types';
 
 /**
  * MK15: one change, two trails. The acting tenant's event names its own actor; the other tenant's
@@ -35,44 +36,43 @@ export async function recordBothSides(
   );
 }
 
-/** MK12: the installed entry's AGENT_LIFECYCLE in the installer's trail (the relay's own origin). */
+/**
+ * MK12, MK34: the installed entry's lifecycle in the installer's trail: AGENT_LIFECYCLE (the
+ * relay's own origin) for an agent, MCP_LIFECYCLE as the registry writes it for an MCP server.
+ */
 export async function recordEntryLifecycle(
   outbox: EventOutbox,
   tx: Tx,
   ctx: RequestContext,
+  kind: ListingKind,
   entry: { id: string; name: string; installationId: string },
   change: 'CREATED' | 'DELETED',
 ): Promise<void> {
-  await outbox.add(tx, 'AGENT_LIFECYCLE', eventContext(ctx), {
+  const noun = kind === 'AGENT' ? 'agent' : 'MCP server';
+  const common = {
     actor: actorOf(ctx),
-    sink: { type: 'AGENT', id: entry.id, label: entry.name },
-    summary: `agent ${entry.name} ${change === 'CREATED' ? 'installed from the marketplace' : 'removed with its installation'}`,
+    sink: { type: kind, id: entry.id, label: entry.name },
+    summary: `${noun} ${entry.name} ${change === 'CREATED' ? 'installed from the marketplace' : 'removed with its installation'}`,
+  };
+  if (kind === 'MCP_SERVER') {
+    await outbox.add(tx, 'MCP_LIFECYCLE', eventContext(ctx), {
+      ...common,
+      details: {
+        change,
+        mcpServerId: entry.id,
+        name: entry.name,
+        installationId: entry.installationId,
+      },
+    });
+    return;
+  }
+  await outbox.add(tx, 'AGENT_LIFECYCLE', eventContext(ctx), {
+    ...common,
     details: { origin: RELAY_ORIGIN, installationId: entry.installationId },
     agentId: entry.id,
     name: entry.name,
     change,
     status: change === 'CREATED' ? 'ACTIVE' : 'DELETED',
     permissions: [],
-  });
-}
-
-/** MK34: the installed MCP entry's MCP_LIFECYCLE in the installer's trail, as the registry's. */
-export async function recordMcpEntryLifecycle(
-  outbox: EventOutbox,
-  tx: Tx,
-  ctx: RequestContext,
-  entry: { id: string; name: string; installationId: string },
-  change: 'CREATED' | 'DELETED',
-): Promise<void> {
-  await outbox.add(tx, 'MCP_LIFECYCLE', eventContext(ctx), {
-    actor: actorOf(ctx),
-    sink: { type: 'MCP_SERVER', id: entry.id, label: entry.name },
-    summary: `MCP server ${entry.name} ${change === 'CREATED' ? 'installed from the marketplace' : 'removed with its installation'}`,
-    details: {
-      change,
-      mcpServerId: entry.id,
-      name: entry.name,
-      installationId: entry.installationId,
-    },
   });
 }

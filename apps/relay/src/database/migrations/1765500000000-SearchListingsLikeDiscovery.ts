@@ -45,7 +45,8 @@ export class SearchListingsLikeDiscovery1765500000000 implements MigrationInterf
                             NEW.document ->> 'title')), 'A')
                      || setweight(to_tsvector('english', concat_ws(' ', NEW.summary,
                             NEW.document ->> 'description')), 'C')
-                     || coalesce(served.document, ''::tsvector);
+                     -- its tools (B, C) only: the server's own name (A) is the publisher's (MK4).
+                     || coalesce(ts_filter(served.document, '{b,c}'), ''::tsvector);
           NEW.facets := coalesce(served.facets, '{}');
         END IF;
         -- Categories are the publisher's own keywords (A, as tags are) and exact facets.
