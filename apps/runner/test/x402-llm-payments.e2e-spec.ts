@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 
 import { decodePaymentResponseHeader } from '@x402/core/http';
-import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import OpenAI from 'openai';
 
 import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
 import { LocalFacilitator } from './x402/local-facilitator';
 import { PaidLlmProvider, startPaidLlmProvider } from './x402/paid-llm-provider';
+import { TestWallet, expectNoPayload, payingFetch } from './x402/x402-payer';
 
 /** The provider's wallet. */
 const PAYEE = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
@@ -27,7 +26,7 @@ describe.each<PlatformMode>(['embedded', 'services'])(
     let paid: PaidLlmProvider;
     let free: PaidLlmProvider;
     let world: McpWorld;
-    let wallet: () => ConstructorParameters<typeof ExactEvmScheme>[0];
+    let wallet: () => TestWallet;
 
     beforeAll(async () => {
       const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts');
@@ -84,50 +83,25 @@ describe.each<PlatformMode>(['embedded', 'services'])(
       correlationId: string,
       retryAs?: string,
     ) {
-      const sent: string[] = [];
-      const inner = async (
-        input: string | URL | Request,
-        init?: RequestInit,
-      ): Promise<Response> => {
-        const request = new Request(input, init);
-        const payment = request.headers.get('payment-signature');
-        let body = await request.text();
-        if (payment) {
-          sent.push(payment);
-          if (retryAs) {
-            body = JSON.stringify({ ...(JSON.parse(body) as Json), model: retryAs });
-          }
-        }
-        return fetch(request.url, { method: request.method, headers: request.headers, body });
-      };
-      const client = x402Client.fromConfig({
-        schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(wallet()) }],
-      });
+      const paying = payingFetch(
+        agent.mcpToken,
+        correlationId,
+        wallet(),
+        retryAs
+          ? (body) => JSON.stringify({ ...(JSON.parse(body) as Json), model: retryAs })
+          : undefined,
+      );
       const sut = new OpenAI({
         baseURL: `${platform.baseUrl}/relay/llm/${gatewayId}/v1`,
         apiKey: agent.mcpToken,
         maxRetries: 0,
-        defaultHeaders: { 'x-correlation-id': correlationId },
-        fetch: wrapFetchWithPayment(inner, client),
+        fetch: paying.fetch,
       });
-      return { sut, sent };
+      return { sut, sent: paying.sent };
     }
 
     const typesOf = (trace: Json[]): string[] =>
       trace.map((e) => String(e.eventType)).filter((t) => t.startsWith('X402_'));
-
-    /** PY12: nothing of the trail holds a payment payload or its signature. */
-    function expectNoPayload(recorded: unknown, sent: string[]): void {
-      const text = JSON.stringify(recorded);
-      expect(sent.length).toBeGreaterThan(0);
-      for (const header of sent) {
-        expect(text).not.toContain(header);
-        const payload = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as {
-          payload: { signature: string };
-        };
-        expect(text).not.toContain(payload.payload.signature);
-      }
-    }
 
     it('should hand the provider’s 402 to the agent, forward its payment to that provider and record required, attempt and settled', async () => {
       const agent = await world.agent();
