@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
+import { eventually } from '@agp/testing';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import OpenAI from 'openai';
 
@@ -286,6 +287,48 @@ decision := {"action": "BLOCK", "reasons": ["no paid models"]} if {
         items.some((e) => e.eventType === 'X402_PAYMENT_SUCCESS'),
       );
       expect(typesOf(trace)).toContain('X402_PAYMENT_ATTEMPT');
+      expectNoPayload(trace, sent);
+    });
+
+    // Last: it sets the tenant's review threshold, which every later paid call would meet.
+    it('should hold a paid call above the review threshold for a person and forward it to the provider once approved', async () => {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', {
+        hitlWaitSeconds: 30,
+        paymentReviewThreshold: '0.005',
+      });
+      const agent = await world.agent();
+      const { gatewayId } = await gatewayFor(agent);
+      const correlationId = randomUUID();
+      const { sut, sent } = payingClient(agent, gatewayId, correlationId);
+      const reached = paid.paidRequests.length;
+
+      const answering = sut.chat.completions
+        .create({ model: 'paid-model', messages: [{ role: 'user', content: 'review me' }] })
+        .withResponse();
+      const held = await eventually(async () => {
+        const page = await world.ok<{ items: { id: string; reasons: string[] }[] }>(
+          'GET',
+          `/relay/v1/hitl-requests?status=PENDING&agentId=${agent.id}`,
+        );
+        expect(page.items).toHaveLength(1);
+        return page.items[0];
+      });
+      const reachedWhileHeld = paid.paidRequests.length;
+      await world.ok('POST', `/relay/v1/hitl-requests/${held.id}/approve`, { note: 'ok' }, 200);
+      const { data: completion, response } = await answering;
+
+      expect(held.reasons.join(' ')).toMatch(
+        /0\.01 USD .* above the review threshold of 0\.005 USD/,
+      );
+      expect(reachedWhileHeld).toBe(reached);
+      expect(completion.choices[0].message.content).toBe('a paid answer');
+      expect(decodePaymentResponseHeader(response.headers.get('payment-response')!)).toMatchObject({
+        success: true,
+      });
+      const trace = await world.trace(correlationId, (items) =>
+        items.some((e) => e.eventType === 'X402_PAYMENT_SUCCESS'),
+      );
+      expect(trace.some((e) => e.eventType === 'HITL')).toBe(true);
       expectNoPayload(trace, sent);
     });
   },
