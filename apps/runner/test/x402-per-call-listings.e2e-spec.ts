@@ -156,4 +156,40 @@ decision := {"action": "BLOCK", "reasons": ["no paid listings"]} if {
       payment: { amountUsd: '0.02' },
     });
   });
+
+  it('should let the publisher’s policy on input.payment refuse a sale, which the installer records unsettled', async () => {
+    const target = await publisher.publicAgent(agent.cardUrl);
+    await publisher.world.bindToAgent(
+      target.id,
+      `package x402.seller
+import rego.v1
+decision := {"action": "BLOCK", "reasons": ["not sold on this network"]} if {
+  input.payment.network == "eip155:84532"
+}`,
+    );
+    const listing = await publisher.publish(target.id, {
+      terms: { type: 'PER_CALL', priceUsd: 0.02, payTo: PAYEE, network: NETWORK },
+    });
+    const { agentId } = await installer.install(String(listing.id));
+    const caller = await installer.callerOf(agentId);
+    const settledBefore = facilitator.settled.length;
+    const correlationId = randomUUID();
+
+    const answer = await payingSend(caller, agentId, correlationId).send('buy one');
+
+    expect(answer.body).toMatchObject({ error: { code: -31007 } });
+    expect(facilitator.settled.length).toBe(settledBefore);
+    const publisherTrace = await publisher.world.trace(correlationId, (items) =>
+      items.some((e) => e.eventType === 'X402_PAYMENT_REJECTED'),
+    );
+    expect(
+      publisherTrace.find((e) => e.eventType === 'X402_PAYMENT_REJECTED')!.details,
+    ).toMatchObject({ reason: 'policy' });
+    const installerTrace = await installer.world.trace(correlationId, (items) =>
+      items.some((e) => e.eventType === 'X402_PAYMENT_REJECTED'),
+    );
+    expect(
+      installerTrace.find((e) => e.eventType === 'X402_PAYMENT_REJECTED')!.details,
+    ).toMatchObject({ reason: 'payee' });
+  });
 });
