@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 
+import { eventually } from '@agp/testing';
 import { decodePaymentResponseHeader } from '@x402/core/http';
-import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import OpenAI from 'openai';
 
 import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
 import { LocalFacilitator } from './x402/local-facilitator';
 import { PaidLlmProvider, startPaidLlmProvider } from './x402/paid-llm-provider';
+import { TestWallet, expectNoPayload, payingFetch } from './x402/x402-payer';
 
 /** The provider's wallet. */
 const PAYEE = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
@@ -27,7 +27,7 @@ describe.each<PlatformMode>(['embedded', 'services'])(
     let paid: PaidLlmProvider;
     let free: PaidLlmProvider;
     let world: McpWorld;
-    let wallet: () => ConstructorParameters<typeof ExactEvmScheme>[0];
+    let wallet: () => TestWallet;
 
     beforeAll(async () => {
       const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts');
@@ -84,50 +84,25 @@ describe.each<PlatformMode>(['embedded', 'services'])(
       correlationId: string,
       retryAs?: string,
     ) {
-      const sent: string[] = [];
-      const inner = async (
-        input: string | URL | Request,
-        init?: RequestInit,
-      ): Promise<Response> => {
-        const request = new Request(input, init);
-        const payment = request.headers.get('payment-signature');
-        let body = await request.text();
-        if (payment) {
-          sent.push(payment);
-          if (retryAs) {
-            body = JSON.stringify({ ...(JSON.parse(body) as Json), model: retryAs });
-          }
-        }
-        return fetch(request.url, { method: request.method, headers: request.headers, body });
-      };
-      const client = x402Client.fromConfig({
-        schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(wallet()) }],
-      });
+      const paying = payingFetch(
+        agent.mcpToken,
+        correlationId,
+        wallet(),
+        retryAs
+          ? (body) => JSON.stringify({ ...(JSON.parse(body) as Json), model: retryAs })
+          : undefined,
+      );
       const sut = new OpenAI({
         baseURL: `${platform.baseUrl}/relay/llm/${gatewayId}/v1`,
         apiKey: agent.mcpToken,
         maxRetries: 0,
-        defaultHeaders: { 'x-correlation-id': correlationId },
-        fetch: wrapFetchWithPayment(inner, client),
+        fetch: paying.fetch,
       });
-      return { sut, sent };
+      return { sut, sent: paying.sent };
     }
 
     const typesOf = (trace: Json[]): string[] =>
       trace.map((e) => String(e.eventType)).filter((t) => t.startsWith('X402_'));
-
-    /** PY12: nothing of the trail holds a payment payload or its signature. */
-    function expectNoPayload(recorded: unknown, sent: string[]): void {
-      const text = JSON.stringify(recorded);
-      expect(sent.length).toBeGreaterThan(0);
-      for (const header of sent) {
-        expect(text).not.toContain(header);
-        const payload = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as {
-          payload: { signature: string };
-        };
-        expect(text).not.toContain(payload.payload.signature);
-      }
-    }
 
     it('should hand the provider’s 402 to the agent, forward its payment to that provider and record required, attempt and settled', async () => {
       const agent = await world.agent();
@@ -312,6 +287,48 @@ decision := {"action": "BLOCK", "reasons": ["no paid models"]} if {
         items.some((e) => e.eventType === 'X402_PAYMENT_SUCCESS'),
       );
       expect(typesOf(trace)).toContain('X402_PAYMENT_ATTEMPT');
+      expectNoPayload(trace, sent);
+    });
+
+    // Last: it sets the tenant's review threshold, which every later paid call would meet.
+    it('should hold a paid call above the review threshold for a person and forward it to the provider once approved', async () => {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', {
+        hitlWaitSeconds: 30,
+        paymentReviewThreshold: '0.005',
+      });
+      const agent = await world.agent();
+      const { gatewayId } = await gatewayFor(agent);
+      const correlationId = randomUUID();
+      const { sut, sent } = payingClient(agent, gatewayId, correlationId);
+      const reached = paid.paidRequests.length;
+
+      const answering = sut.chat.completions
+        .create({ model: 'paid-model', messages: [{ role: 'user', content: 'review me' }] })
+        .withResponse();
+      const held = await eventually(async () => {
+        const page = await world.ok<{ items: { id: string; reasons: string[] }[] }>(
+          'GET',
+          `/relay/v1/hitl-requests?status=PENDING&agentId=${agent.id}`,
+        );
+        expect(page.items).toHaveLength(1);
+        return page.items[0];
+      });
+      const reachedWhileHeld = paid.paidRequests.length;
+      await world.ok('POST', `/relay/v1/hitl-requests/${held.id}/approve`, { note: 'ok' }, 200);
+      const { data: completion, response } = await answering;
+
+      expect(held.reasons.join(' ')).toMatch(
+        /0\.01 USD .* above the review threshold of 0\.005 USD/,
+      );
+      expect(reachedWhileHeld).toBe(reached);
+      expect(completion.choices[0].message.content).toBe('a paid answer');
+      expect(decodePaymentResponseHeader(response.headers.get('payment-response')!)).toMatchObject({
+        success: true,
+      });
+      const trace = await world.trace(correlationId, (items) =>
+        items.some((e) => e.eventType === 'X402_PAYMENT_SUCCESS'),
+      );
+      expect(trace.some((e) => e.eventType === 'HITL')).toBe(true);
       expectNoPayload(trace, sent);
     });
   },

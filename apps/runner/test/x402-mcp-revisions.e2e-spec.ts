@@ -6,14 +6,13 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 
 import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
 import { McpWorld, TestAgent } from './mcp/mcp-world';
 import { RevisionServer, startLegacyServer, startModernServer } from './mcp/revision-servers';
 import { LocalFacilitator } from './x402/local-facilitator';
 import { PaidMcpProxy, startPaidMcpProxy } from './x402/paid-mcp-proxy';
+import { TestWallet, expectNoPayload, payingFetch } from './x402/x402-payer';
 
 const PAYEE = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
 
@@ -31,7 +30,7 @@ describe.each<PlatformMode>(['embedded', 'services'])(
     let world: McpWorld;
     const servers: RevisionServer[] = [];
     const proxies: PaidMcpProxy[] = [];
-    let wallet: () => ConstructorParameters<typeof ExactEvmScheme>[0];
+    let wallet: () => TestWallet;
 
     beforeAll(async () => {
       const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts');
@@ -63,23 +62,8 @@ describe.each<PlatformMode>(['embedded', 'services'])(
       return { serverId, proxy };
     }
 
-    /** `@x402/fetch` around fetch, with a local wallet; `sent` keeps each payment header. */
-    function payingFetch(agent: TestAgent, correlationId: string) {
-      const sent: string[] = [];
-      const inner = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-        const request = new Request(input, init);
-        request.headers.set('authorization', `Bearer ${agent.mcpToken}`);
-        request.headers.set('x-correlation-id', correlationId);
-        const payment = request.headers.get('payment-signature');
-        if (payment) {
-          sent.push(payment);
-        }
-        return fetch(request);
-      };
-      const client = x402Client.fromConfig({
-        schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(wallet()) }],
-      });
-      return { sent, fetch: wrapFetchWithPayment(inner, client) };
+    function payingFetchOf(agent: TestAgent, correlationId: string) {
+      return payingFetch(agent.mcpToken, correlationId, wallet());
     }
 
     async function expectSettled(correlationId: string, serverId: string, sent: string[]) {
@@ -101,18 +85,14 @@ describe.each<PlatformMode>(['embedded', 'services'])(
           payment: expect.objectContaining({ amountUsd: '0.01', payTo: PAYEE }),
         }),
       });
-      const text = JSON.stringify(trace);
-      expect(sent.length).toBeGreaterThan(0);
-      for (const header of sent) {
-        expect(text).not.toContain(header);
-      }
+      expectNoPayload(trace, sent);
     }
 
     it('should carry a 2026-07-28 client’s payment to a 2025-11-25 server and record it settled', async () => {
       const agent = await world.agent();
       const { serverId, proxy } = await paidServer(startLegacyServer, agent);
       const correlationId = randomUUID();
-      const paying = payingFetch(agent, correlationId);
+      const paying = payingFetchOf(agent, correlationId);
       const sut = new ModernClient(
         { name: 'modern-agent', version: '2.0.0' },
         { versionNegotiation: { mode: { pin: '2026-07-28' } } },
@@ -133,7 +113,7 @@ describe.each<PlatformMode>(['embedded', 'services'])(
       const agent = await world.agent();
       const { serverId, proxy } = await paidServer(startModernServer, agent);
       const correlationId = randomUUID();
-      const paying = payingFetch(agent, correlationId);
+      const paying = payingFetchOf(agent, correlationId);
       const sut = new LegacyClient({ name: 'legacy-agent', version: '1.0.0' });
       await sut.connect(
         new LegacyTransport(new URL(world.mcpUrl(serverId)), { fetch: paying.fetch }),

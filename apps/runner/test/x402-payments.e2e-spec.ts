@@ -10,6 +10,7 @@ import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform'
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
 import { LocalFacilitator } from './x402/local-facilitator';
 import { PricedRoute, startPaidAgent } from './x402/paid-agent';
+import { expectNoPayload } from './x402/x402-payer';
 
 /** Fixed test wallets: the payee's, and one that is not the payee's. */
 const PAYEE = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
@@ -141,19 +142,6 @@ describe.each<PlatformMode>(['embedded', 'services'])(
 
     const paymentOf = (trace: Json[], type: string): Json =>
       (trace.find((e) => e.eventType === type)!.details as Json).payment as Json;
-
-    /** PY12: nothing of the trail holds a payment payload or its signature. */
-    function expectNoPayload(recorded: unknown, sent: string[]): void {
-      const text = JSON.stringify(recorded);
-      expect(sent.length).toBeGreaterThan(0);
-      for (const header of sent) {
-        expect(text).not.toContain(header);
-        const payload = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as {
-          payload: { signature: string };
-        };
-        expect(text).not.toContain(payload.payload.signature);
-      }
-    }
 
     it('should hand the 402 to the agent, forward its payment, and record required, attempt and settled with amounts', async () => {
       const caller = await world.agent();

@@ -2,14 +2,13 @@ import { randomUUID } from 'node:crypto';
 
 import { A2aTestAgent, startA2aTestAgent } from '@agp/testing';
 import { decodePaymentResponseHeader } from '@x402/core/http';
-import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 
 import { MarketTenant, sendMessage } from './marketplace/marketplace-world';
 import { McpPlatform, PlatformMode, startMcpPlatform } from './mcp/mcp-platform';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
 import { LocalFacilitator } from './x402/local-facilitator';
 import { NETWORK } from './x402/paid-agent';
+import { TestWallet, expectNoPayload, payingFetch } from './x402/x402-payer';
 
 /** The publisher's wallet. */
 const PAYEE = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
@@ -27,7 +26,7 @@ describe.each<PlatformMode>(['embedded', 'services'])('x402 per-call listings (%
   let agent: A2aTestAgent;
   let publisher: MarketTenant;
   let installer: MarketTenant;
-  let wallet: () => ConstructorParameters<typeof ExactEvmScheme>[0];
+  let wallet: () => TestWallet;
 
   beforeAll(async () => {
     const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts');
@@ -57,23 +56,7 @@ describe.each<PlatformMode>(['embedded', 'services'])('x402 per-call listings (%
   }
 
   function payingSend(caller: TestAgent, agentId: string, correlationId: string) {
-    const sent: string[] = [];
-    const inner = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-      const request = new Request(input, init);
-      request.headers.set('authorization', `Bearer ${caller.mcpToken}`);
-      request.headers.set('x-correlation-id', correlationId);
-      const payment = request.headers.get('payment-signature');
-      if (payment) {
-        sent.push(payment);
-      }
-      return fetch(request);
-    };
-    const pay = wrapFetchWithPayment(
-      inner,
-      x402Client.fromConfig({
-        schemes: [{ network: 'eip155:*', client: new ExactEvmScheme(wallet()) }],
-      }),
-    );
+    const { sent, fetch: pay } = payingFetch(caller.mcpToken, correlationId, wallet());
     return {
       sent,
       send: async (text: string) => {
@@ -143,10 +126,7 @@ describe.each<PlatformMode>(['embedded', 'services'])('x402 per-call listings (%
     const publisherSpend = await publisher.world.ok<Json>('GET', '/relay/v1/spend?kind=PAYMENT');
     expect(installerSpend.totals).toMatchObject({ paymentsUsd: '0.02', payments: 1 });
     expect(publisherSpend.totals).toMatchObject({ payments: 0 });
-    const text = JSON.stringify([installerTrace, publisherTrace]);
-    for (const header of sut.sent) {
-      expect(text).not.toContain(header);
-    }
+    expectNoPayload([installerTrace, publisherTrace], sut.sent);
   });
 
   it('should refuse a paid call the installer’s policy blocks on input.payment before the publisher sells it', async () => {
@@ -175,5 +155,41 @@ decision := {"action": "BLOCK", "reasons": ["no paid listings"]} if {
       reason: 'policy',
       payment: { amountUsd: '0.02' },
     });
+  });
+
+  it('should let the publisher’s policy on input.payment refuse a sale, which the installer records unsettled', async () => {
+    const target = await publisher.publicAgent(agent.cardUrl);
+    await publisher.world.bindToAgent(
+      target.id,
+      `package x402.seller
+import rego.v1
+decision := {"action": "BLOCK", "reasons": ["not sold on this network"]} if {
+  input.payment.network == "eip155:84532"
+}`,
+    );
+    const listing = await publisher.publish(target.id, {
+      terms: { type: 'PER_CALL', priceUsd: 0.02, payTo: PAYEE, network: NETWORK },
+    });
+    const { agentId } = await installer.install(String(listing.id));
+    const caller = await installer.callerOf(agentId);
+    const settledBefore = facilitator.settled.length;
+    const correlationId = randomUUID();
+
+    const answer = await payingSend(caller, agentId, correlationId).send('buy one');
+
+    expect(answer.body).toMatchObject({ error: { code: -31007 } });
+    expect(facilitator.settled.length).toBe(settledBefore);
+    const publisherTrace = await publisher.world.trace(correlationId, (items) =>
+      items.some((e) => e.eventType === 'X402_PAYMENT_REJECTED'),
+    );
+    expect(
+      publisherTrace.find((e) => e.eventType === 'X402_PAYMENT_REJECTED')!.details,
+    ).toMatchObject({ reason: 'policy' });
+    const installerTrace = await installer.world.trace(correlationId, (items) =>
+      items.some((e) => e.eventType === 'X402_PAYMENT_REJECTED'),
+    );
+    expect(
+      installerTrace.find((e) => e.eventType === 'X402_PAYMENT_REJECTED')!.details,
+    ).toMatchObject({ reason: 'payee' });
   });
 });

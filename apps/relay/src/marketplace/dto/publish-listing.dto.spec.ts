@@ -22,3 +22,33 @@ describe('ListingTermsDto priceUsd', () => {
     },
   );
 });
+
+describe('ListingTermsDto payTo and network (payments.md PY20)', () => {
+  const PAYEE = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
+  const faults = (terms: Record<string, unknown>) =>
+    validateSync(plainToInstance(ListingTermsDto, terms))
+      .map((e) => e.property)
+      .sort();
+
+  it('should accept a PER_CALL price paid to an EVM address on a CAIP-2 network', () => {
+    expect(
+      faults({ type: 'PER_CALL', priceUsd: 0.02, payTo: PAYEE, network: 'eip155:8453' }),
+    ).toEqual([]);
+  });
+
+  it('should accept a PER_CALL price without either, as a published fact', () => {
+    expect(faults({ type: 'PER_CALL', priceUsd: 0.02 })).toEqual([]);
+  });
+
+  it.each([
+    [{ type: 'PER_CALL', priceUsd: 1, payTo: PAYEE }, ['network']],
+    [{ type: 'PER_CALL', priceUsd: 1, network: 'eip155:8453' }, ['payTo']],
+    [
+      { type: 'PER_CALL', priceUsd: 1, payTo: '0x1234', network: 'solana:mainnet' },
+      ['network', 'payTo'],
+    ],
+    [{ type: 'FREE', payTo: PAYEE, network: 'eip155:8453' }, ['network', 'payTo']],
+  ])('should name every bad field of %p', (terms, fields) => {
+    expect(faults(terms)).toEqual(fields);
+  });
+});

@@ -159,21 +159,18 @@ function toRoute(row: Row): A2aRoute {
 /** PY20: a PER_CALL listing with a price, a payee and a network is sold with x402. */
 function perCallOf(row: Row): { perCall?: PerCallPrice } {
   const terms = row.listing_terms as ListingTerms | null;
-  if (
-    terms?.type !== 'PER_CALL' ||
-    !terms.priceUsd ||
-    !terms.payTo ||
-    !terms.network ||
-    !row.listing_id
-  ) {
+  const listingId = str(row.listing_id);
+  if (terms?.type !== 'PER_CALL' || !terms.priceUsd || !terms.payTo || !terms.network) {
     return {};
   }
-  return {
-    perCall: {
-      priceUsd: terms.priceUsd,
-      payTo: terms.payTo,
-      network: terms.network,
-      listingId: String(row.listing_id),
-    },
-  };
+  return listingId
+    ? {
+        perCall: {
+          priceUsd: terms.priceUsd,
+          payTo: terms.payTo,
+          network: terms.network,
+          listingId,
+        },
+      }
+    : {};
 }
