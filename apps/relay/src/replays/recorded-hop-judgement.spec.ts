@@ -60,6 +60,14 @@ describe(fateOf.name, () => {
 
     expect(fateOf(hop(), {}, elsewhere, TENANT)).toEqual({ kind: 'SKIPPED' });
   });
+
+  it("should skip the platform's own probes of a server, which no policy judged (T103)", () => {
+    const probe = hop({ source: { type: 'SERVICE', label: 'relay' }, method: 'server/discover' });
+    const answer = hop({ direction: 'RESPONSE', sink: { type: 'SERVICE', label: 'relay' } });
+
+    expect(fateOf(probe, {}, EVERYWHERE, TENANT)).toEqual({ kind: 'SKIPPED' });
+    expect(fateOf(answer, {}, EVERYWHERE, TENANT)).toEqual({ kind: 'SKIPPED' });
+  });
 });
 
 describe(matchesFilters.name, () => {

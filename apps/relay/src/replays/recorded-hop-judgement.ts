@@ -6,6 +6,7 @@ import { BindingResult, DecisionInput, EndpointRef } from '../decisions/decision
 import { StoredDiff } from '../shadow/decision-diffs.repository';
 import { diffHopOf } from '../shadow/shadow-decisions.listener';
 import { recordedText } from '../traffic/recorded-hop-text';
+import { PLATFORM_PARTY } from '../traffic/pipeline/platform-hop-event';
 import { ReplayFilters, ReplayPlacement } from './replay.types';
 
 /** What a replay makes of one recorded hop (governance.md G10). */
@@ -26,6 +27,10 @@ export function matchesFilters(hop: RecordedHop, filters: ReplayFilters): boolea
   return true;
 }
 
+function isPlatformHop(hop: RecordedHop): boolean {
+  return hop.source.type === PLATFORM_PARTY.type || hop.sink.type === PLATFORM_PARTY.type;
+}
+
 function endpointOf(party: RecordedHop['source']): EndpointRef {
   return {
     type: party.type as EndpointRef['type'],
@@ -41,6 +46,10 @@ export function fateOf(
   placement: ReplayPlacement,
   tenant: { id: string; slug?: string },
 ): RecordedHopFate {
+  if (isPlatformHop(hop)) {
+    // traffic.md T103: the platform's own probes were never judged by a policy; none re-judges them.
+    return { kind: 'SKIPPED' };
+  }
   const source = endpointOf(hop.source);
   const sink = endpointOf(hop.sink);
   const at = Date.parse(hop.occurredAt);

@@ -81,10 +81,7 @@ export async function legacyClient(
     revision: transport.protocolVersion,
     toolNames: async () => (await client.listTools()).tools.map((t) => t.name).sort(),
     call: async (name, args) => textOf(await client.callTool({ name, arguments: args })),
-    listChanged: () => {
-      const before = changes;
-      return eventually(() => expect(changes).toBeGreaterThan(before), 100).then(() => undefined);
-    },
+    listChanged: nextChange(() => changes),
     logs,
     callLogged: async (name, level) => {
       if (level) {
@@ -139,10 +136,7 @@ export async function modernClient(
     listenClosed: subscription.closed,
     toolNames: async () => (await client.listTools()).tools.map((t) => t.name).sort(),
     call: async (name, args) => textOf(await client.callTool({ name, arguments: args })),
-    listChanged: () => {
-      const before = changes;
-      return eventually(() => expect(changes).toBeGreaterThan(before), 100).then(() => undefined);
-    },
+    listChanged: nextChange(() => changes),
     logs,
     callLogged: async (name, level) =>
       textOf(
@@ -166,6 +160,14 @@ export async function modernClient(
       await subscription.close();
       await client.close();
     },
+  };
+}
+
+/** Resolves once the count has grown past what it was when called. */
+function nextChange(count: () => number): () => Promise<void> {
+  return () => {
+    const before = count();
+    return eventually(() => expect(count()).toBeGreaterThan(before), 100).then(() => undefined);
   };
 }
 

@@ -112,6 +112,9 @@ export class HeldLegacyCalls {
       for (let round = 0; round < MAX_ROUNDS; round++) {
         const retry = await this.mailbox.receive(heldId, HELD_CALL_WAIT_MS, upstream.signal);
         if (retry === undefined) {
+          // No retry in time, or this replica is stopping: a retry already waiting hears why.
+          const why = 'the relay no longer holds this call (no retry came in time, or it stopped)';
+          await this.handBack(held, heldId, [rpcError(request.id, -32603, why)]);
           return;
         }
         const answer = objectOr(objectOr(retry).inputResponses)[inputKeyOf(asked)];

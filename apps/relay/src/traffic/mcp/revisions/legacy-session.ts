@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { JsonRpcMessage } from '../json-rpc';
 import { McpCall } from '../mcp-call';
+import { McpHops } from '../mcp-hops';
 import { UpstreamFailure, serverLabel } from '../mcp-upstream';
 import { McpServerEras, readAnswer } from './server-eras';
 import { LEGACY_REVISION, ModernEnvelope, objectOr } from './revision-wire';
@@ -62,4 +63,31 @@ export function closeLegacySession(
     .send(call, 'DELETE', session.headers)
     .then((answer) => answer.body.dump())
     .catch(() => undefined);
+}
+
+/**
+ * T104: a request the relay makes in a session for the agent (a `_meta` log level as
+ * `logging/setLevel`, a listen's URI as `resources/subscribe`): judged as the agent's request
+ * (refused: not sent), the server's answer a judged hop that goes no further.
+ */
+export async function sendJudgedInSession(
+  eras: McpServerEras,
+  hops: McpHops,
+  call: McpCall,
+  session: LegacySession,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<void> {
+  const request: JsonRpcMessage = { jsonrpc: '2.0', id: `agp-${randomUUID()}`, method, params };
+  const judged = await hops.judgeFromAgent(call, request);
+  await judged.audited;
+  if (!judged.forward) {
+    return;
+  }
+  const reply = await readAnswer(await eras.send(call, 'POST', session.headers, judged.forward));
+  if (reply) {
+    await (
+      await hops.judgeFromServer(call, reply, { method })
+    ).audited;
+  }
 }

@@ -16,8 +16,13 @@ import { translatedStream, writeJudged } from './judged-out';
 import { AskedFor } from '../mcp-messages';
 import { failureOf } from '../mcp-upstream';
 import { jsonLinesAsEvents } from '../mcp-json-lines';
-import { LegacySession, closeLegacySession, openLegacySession } from './legacy-session';
-import { McpServerEras, readAnswer } from './server-eras';
+import {
+  LegacySession,
+  closeLegacySession,
+  openLegacySession,
+  sendJudgedInSession,
+} from './legacy-session';
+import { McpServerEras } from './server-eras';
 import { TranslatedSessions } from './translated-sessions';
 import { parseEventStream } from './upstream-events';
 import {
@@ -84,7 +89,10 @@ export class McpListenBridge {
       honored.resourceSubscriptions = uris;
       wanted.add('notifications/resources/updated');
       for (const uri of uris) {
-        await this.subscribeUpstream(call, session, uri);
+        // T104: each is the agent's request, judged as such (refused: not sent).
+        await sendJudgedInSession(this.eras, this.hops, call, session, 'resources/subscribe', {
+          uri,
+        });
       }
     }
     const answer = await this.eras.send(call, 'GET', session.headers, undefined, {
@@ -119,35 +127,6 @@ export class McpListenBridge {
         }
       }
     });
-  }
-
-  /**
-   * T104: each `resources/subscribe` the relay sends for a listen's `resourceSubscriptions` is the
-   * agent's request, judged as such (refused: not sent), and the server's answer a judged hop.
-   */
-  private async subscribeUpstream(
-    call: McpCall,
-    session: LegacySession,
-    uri: string,
-  ): Promise<void> {
-    const subscribe: JsonRpcMessage = {
-      jsonrpc: '2.0',
-      id: `agp-subscribe-${randomUUID()}`,
-      method: 'resources/subscribe',
-      params: { uri },
-    };
-    const judged = await this.hops.judgeFromAgent(call, subscribe);
-    await judged.audited;
-    if (!judged.forward) {
-      return;
-    }
-    const answer = await this.eras.send(call, 'POST', session.headers, judged.forward);
-    const reply = await readAnswer(answer);
-    if (reply) {
-      await (
-        await this.hops.judgeFromServer(call, reply, { method: 'resources/subscribe' })
-      ).audited;
-    }
   }
 
   /** T100, T104: a 2025 client's GET stream, listening to its lists and subscribed resources. */

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 import { Injectable } from '@nestjs/common';
 
 import { REFUSALS } from '../../pipeline/refusal-codes';
@@ -14,7 +12,12 @@ import { HeldLegacyCalls } from './held-legacy-calls';
 import { isInputRetry } from './input-requests';
 import { readTurn } from './legacy-call-turns';
 import { completed, discoverResultOf } from './modern-results';
-import { LegacySession, closeLegacySession, openLegacySession } from './legacy-session';
+import {
+  LegacySession,
+  closeLegacySession,
+  openLegacySession,
+  sendJudgedInSession,
+} from './legacy-session';
 import { McpListenBridge } from './listen-bridge';
 import { McpServerEras, readAnswer } from './server-eras';
 import { parseEventStream } from './upstream-events';
@@ -157,25 +160,7 @@ export class ModernClientBridge {
     if (level === undefined || !objectOr(session.result.capabilities).logging) {
       return;
     }
-    const setLevel: JsonRpcMessage = {
-      jsonrpc: '2.0',
-      id: `agp-level-${randomUUID()}`,
-      method: 'logging/setLevel',
-      params: { level },
-    };
-    const judged = await this.hops.judgeFromAgent(call, setLevel);
-    await judged.audited;
-    if (!judged.forward) {
-      return;
-    }
-    const reply = await readAnswer(
-      await this.eras.send(call, 'POST', session.headers, judged.forward),
-    );
-    if (reply) {
-      await (
-        await this.hops.judgeFromServer(call, reply, { method: 'logging/setLevel' })
-      ).audited;
-    }
+    await sendJudgedInSession(this.eras, this.hops, call, session, 'logging/setLevel', { level });
   }
 
   private async failed(
