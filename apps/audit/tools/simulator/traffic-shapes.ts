@@ -299,7 +299,7 @@ export const HELD_OUT_6: TrafficShapes = {
 };
 
 /**
- * Held out for issue 38 a second time (M77): written and committed before any detector change of
+ * Held out for issue 38 a second time (M80): written and committed before any detector change of
  * M77– was made, not run while tuning (tuning used busy-bursty, shaped and held-out-6 only), run
  * once at the end with a seed drawn at the run. Its own proportions and ranges of the issue's
  * classes: the issue's own spike and drop sizes and lengths, busy agents at 6–28 × the median,

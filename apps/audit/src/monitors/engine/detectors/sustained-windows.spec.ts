@@ -70,20 +70,26 @@ describe('sustained windows (M61)', () => {
     const settings = DEFAULT_DETECTOR_SETTINGS.AGENT_VOLUME_ANOMALY;
     // The drop to an eighth and the fourfold spike still under way lean the own 15 minutes (which
     // cannot prove either alone), the agent back at its usual level or near it does not.
-    expect(ownWindowLeans(drop!, burstyAgentInput(15, 1 / 8), settings)).toBe(true);
-    expect(ownWindowLeans(spike!, burstyAgentInput(15, 4), settings)).toBe(true);
+    expect(ownWindowLeans(drop, burstyAgentInput(15, 1 / 8), settings)).toBe(true);
+    expect(ownWindowLeans(spike, burstyAgentInput(15, 4), settings)).toBe(true);
     expect(rateFindings('AGENT_VOLUME_ANOMALY', burstyAgentInput(15, 4))).toEqual([]);
     for (const factor of [0.7, 1, 1.4]) {
-      expect(ownWindowLeans(drop!, burstyAgentInput(15, factor), settings)).toBe(false);
-      expect(ownWindowLeans(spike!, burstyAgentInput(15, factor), settings)).toBe(false);
+      expect(ownWindowLeans(drop, burstyAgentInput(15, factor), settings)).toBe(false);
+      expect(ownWindowLeans(spike, burstyAgentInput(15, factor), settings)).toBe(false);
     }
     // And a longer window's finding the own window does not lean to is not kept.
     const windows = [
       { minutes: 15, findings: [] },
-      { minutes: 120, findings: [drop!] },
+      { minutes: 120, findings: [drop] },
     ];
     expect(sustainedFindings(windows, () => 10)).toEqual([drop]);
-    expect(sustainedFindings(windows, () => 10, () => false)).toEqual([]);
+    expect(
+      sustainedFindings(
+        windows,
+        () => 10,
+        () => false,
+      ),
+    ).toEqual([]);
   });
 
   it('should judge over the longer windows only the subjects whose own window moved', () => {
