@@ -62,6 +62,17 @@ describe('telemetry ingest (OTLP/HTTP, D46, D54)', () => {
     await db?.drop();
   });
 
+  /** A new agent of `tenant` with a `telemetry:write` token. */
+  function senderOf(tenant: string): Promise<string> {
+    return issuer.token({
+      tenantId: tenant,
+      subject: randomUUID(),
+      kind: 'AGENT',
+      scope: 'telemetry:write',
+      perms: [],
+    });
+  }
+
   async function storedSpans(traceId: string): Promise<StoredSpan[]> {
     return database.asSystem((tx) =>
       tx.query(`SELECT * FROM ${database.schema}.telemetry_spans WHERE trace_id = $1`, [traceId]),
@@ -219,13 +230,7 @@ describe('telemetry ingest (OTLP/HTTP, D46, D54)', () => {
 
   it("should answer 429 with Retry-After over the tenant's quota, storing nothing of that export", async () => {
     const quotaTenant = randomUUID();
-    const token = await issuer.token({
-      tenantId: quotaTenant,
-      subject: randomUUID(),
-      kind: 'AGENT',
-      scope: 'telemetry:write',
-      perms: [],
-    });
+    const token = await senderOf(quotaTenant);
     const first = Array.from({ length: 30 }, () => otlpJsonSpan());
     const second = Array.from({ length: 20 }, () => otlpJsonSpan());
 
@@ -249,13 +254,7 @@ describe('telemetry ingest (OTLP/HTTP, D46, D54)', () => {
     });
     try {
       const quotaTenant = randomUUID();
-      const token = await issuer.token({
-        tenantId: quotaTenant,
-        subject: randomUUID(),
-        kind: 'AGENT',
-        scope: 'telemetry:write',
-        perms: [],
-      });
+      const token = await senderOf(quotaTenant);
       // Four exports of 15 spans against 40 a minute: two fit, whichever replica takes them.
       const body = (): string =>
         JSON.stringify(otlpJsonTraces(Array.from({ length: 15 }, () => otlpJsonSpan())));

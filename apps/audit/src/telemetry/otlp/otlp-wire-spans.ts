@@ -5,9 +5,12 @@ import { Json, Origin, RejectedItem } from './otlp-values';
 import {
   FIXED32,
   LEN,
+  Span,
   bytesAt,
   expectWire,
+  bounded,
   fixed64Of,
+  hexOf,
   int32Of,
   keyValuesOf,
   lengthEnd,
@@ -18,7 +21,6 @@ import {
 } from './otlp-wire';
 
 type Attributes = { [key: string]: Json };
-type Span = [number, number] | undefined;
 
 /**
  * A binary `ExportTraceServiceRequest` read straight into the rows `readSpans` makes of its
@@ -169,28 +171,6 @@ function scopeSpans(
     }
     r.pos = stop;
   }
-}
-
-/** A trace or span id as lowercase hex, as `idOf` reads bytes: empty is absent. */
-function hexOf(buffer: Buffer, at: Span, bytes: 8 | 16, field: string): string | null {
-  if (!at || at[0] === at[1]) {
-    return null;
-  }
-  let isZero = true;
-  for (let i = at[0]; i < at[1] && isZero; i += 1) {
-    isZero = buffer[i] === 0;
-  }
-  if (at[1] - at[0] !== bytes || isZero) {
-    throw new RejectedItem(`${field} must be ${bytes} bytes, not all zero (hex in JSON)`);
-  }
-  return buffer.toString('hex', at[0], at[1]);
-}
-
-function bounded(n: number, field: string, max: number): number {
-  if (n < 0 || n > max) {
-    throw new RejectedItem(`${field} must be an integer from 0 to ${max}`);
-  }
-  return n;
 }
 
 interface SpanFields {

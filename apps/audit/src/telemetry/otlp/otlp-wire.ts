@@ -74,6 +74,31 @@ export function skip(r: Reader, wire: number, end: number): void {
   }
 }
 
+/** Where a bytes field lies in the buffer, [start, stop), or undefined when absent. */
+export type Span = [number, number] | undefined;
+
+/** A trace or span id as lowercase hex, as `idOf` reads bytes: empty is absent. */
+export function hexOf(buffer: Buffer, at: Span, bytes: 8 | 16, field: string): string | null {
+  if (!at || at[0] === at[1]) {
+    return null;
+  }
+  let isZero = true;
+  for (let i = at[0]; i < at[1] && isZero; i += 1) {
+    isZero = buffer[i] === 0;
+  }
+  if (at[1] - at[0] !== bytes || isZero) {
+    throw new RejectedItem(`${field} must be ${bytes} bytes, not all zero (hex in JSON)`);
+  }
+  return buffer.toString('hex', at[0], at[1]);
+}
+
+export function bounded(n: number, field: string, max: number): number {
+  if (n < 0 || n > max) {
+    throw new RejectedItem(`${field} must be an integer from 0 to ${max}`);
+  }
+  return n;
+}
+
 /** protobufjs' decoder refuses messages nested past this (protoc's default), so does this reader. */
 const RECURSION_LIMIT = 100;
 
