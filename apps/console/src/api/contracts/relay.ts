@@ -184,6 +184,7 @@ export interface RelayOperations {
     updatedAt: string;
     [k: string]: CatalogValue;
   };
+  ChannelSecretsController_rotate: ChannelSecretRotation;
   ConversationsController_get: ConversationDetailResponse;
   ConversationsController_list: ConversationListResponse;
   ConversationsController_post: PostedMessageResponse;
@@ -360,6 +361,7 @@ export interface RelayOperations {
   MarketplaceController_install: {
     installationId: string;
     agentId?: string;
+    mcpServerId?: string;
     licence?: string;
   };
   MarketplaceController_installation: InstallationResponse;
@@ -376,6 +378,9 @@ export interface RelayOperations {
   };
   MarketplaceController_publish: ListingResponse;
   MarketplaceController_renew: LicenceView;
+  MarketplaceController_serverJson: {
+    [k: string]: unknown;
+  };
   McpServersController_create: {
     id: string;
     name: string;
@@ -606,6 +611,26 @@ export interface CatalogEntry {
   createdAt: string;
   updatedAt: string;
   [k: string]: CatalogValue;
+}
+/**
+ * CH19: what a rotation answers, the new secret this once.
+ *
+ * This interface was referenced by `RelayOperations`'s JSON-Schema
+ * via the `definition` "ChannelSecretRotation".
+ */
+export interface ChannelSecretRotation {
+  channelId: string;
+  kind: string;
+  /**
+   * `signingSecret` (WEBHOOK) or `channelKey` (WEB).
+   */
+  secretName: string;
+  secret: string;
+  /**
+   * Until when the replaced secret still counts; null when the grace was 0.
+   */
+  previousValidUntil: null | string;
+  rotatedAt: string;
 }
 /**
  * This interface was referenced by `RelayOperations`'s JSON-Schema
@@ -1467,6 +1492,11 @@ export interface ListingResponse {
 export interface ListingTerms {
   type: 'FREE' | 'PER_CALL' | 'LICENSED';
   priceUsd?: number;
+  /**
+   * payments.md PY20: PER_CALL charged with x402, to this EVM address on this CAIP-2 network.
+   */
+  payTo?: string;
+  network?: string;
   licenceValiditySeconds?: number;
 }
 /**
@@ -1482,9 +1512,10 @@ export interface InstallationResponse {
   kind: string;
   status: string;
   /**
-   * The installer's view: its entry and the publisher's tenant.
+   * The installer's view: its entry (an agent, or an MCP server: MK31) and the publisher's tenant.
    */
   agentId?: string;
+  mcpServerId?: string;
   publisher?: {
     tenantId: string;
     slug?: string;
