@@ -168,10 +168,7 @@ describe(OutboxRelay.name, () => {
     jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
     const sut = new OutboxRelay(replicaA, new InProcessTransport(silentLogger), silentLogger);
     const drains = jest.spyOn(sut, 'drainOnce');
-    const settled = async (): Promise<void> => {
-      await drains.mock.results[drains.mock.results.length - 1].value;
-      await new Promise((resolve) => setImmediate(resolve));
-    };
+    const settled = (): Promise<void> => lastDrainSettled(drains);
     try {
       sut.start();
       jest.advanceTimersByTime(0);
@@ -205,11 +202,7 @@ describe(OutboxRelay.name, () => {
       }
       return 0;
     });
-    const settled = async (): Promise<void> => {
-      const last = drains.mock.results[drains.mock.results.length - 1].value as Promise<number>;
-      await last.catch(() => undefined);
-      await new Promise((resolve) => setImmediate(resolve));
-    };
+    const settled = (): Promise<void> => lastDrainSettled(drains);
     try {
       sut.start();
       jest.advanceTimersByTime(0);
@@ -307,3 +300,10 @@ describe(OutboxRelay.name, () => {
     expect(['10', '9', '100', '11'].sort(compareSeq)).toEqual(['9', '10', '11', '100']);
   });
 });
+
+/** The relay's last drain is over (failed or not) and what it scheduled is in place. */
+async function lastDrainSettled(drains: jest.SpyInstance<Promise<number>>): Promise<void> {
+  const last = drains.mock.results[drains.mock.results.length - 1].value as Promise<number>;
+  await last.catch(() => undefined);
+  await new Promise((resolve) => setImmediate(resolve));
+}

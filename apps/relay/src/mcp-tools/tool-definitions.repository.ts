@@ -1,9 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { Row, Tx, str } from '@agp/database';
+import { Row, Tx, queryNamed, str } from '@agp/database';
 
 import { PoisoningFinding, ToolDefinition } from './tool-definition';
 
 const S = 'relay';
+
+/** What toStored reads: listed, not `*`, so the hop's reads can be named statements (F53). */
+const COLUMNS = [
+  'server_id',
+  'name',
+  'definition',
+  'definition_hash',
+  'findings',
+  'pinned_hash',
+  'pinned_definition',
+  'pinned_at',
+  'pinned_by',
+  'first_seen_at',
+  'changed_at',
+];
 
 /** One row of `relay.mcp_tool_definitions` as a domain record (D51). */
 export interface StoredToolDefinition {
@@ -76,8 +91,9 @@ export class ToolDefinitionsRepository {
     serverId: string,
     names?: string[],
   ): Promise<StoredToolDefinition[]> {
-    const rows: Row[] = await tx.query(
-      `SELECT * FROM ${S}.mcp_tool_definitions
+    const rows: Row[] = await queryNamed(
+      tx,
+      `SELECT ${COLUMNS.join(', ')} FROM ${S}.mcp_tool_definitions
         WHERE tenant_id = $1 AND server_id = $2 AND ($3::text[] IS NULL OR name = ANY($3))
         ORDER BY name`,
       [tenantId, serverId, names ?? null],
@@ -114,8 +130,9 @@ export class ToolDefinitionsRepository {
     party: { kind: string; id: string },
     names: string[],
   ): Promise<StoredToolDefinition[]> {
-    const rows: Row[] = await tx.query(
-      `SELECT d.* FROM ${S}.mcp_tool_definitions d
+    const rows: Row[] = await queryNamed(
+      tx,
+      `SELECT ${COLUMNS.map((c) => `d.${c}`).join(', ')} FROM ${S}.mcp_tool_definitions d
          JOIN ${S}.subscriptions sub ON sub.tenant_id = d.tenant_id AND sub.kind = $3
               AND sub.source_id = $4 AND sub.target_id = d.server_id
         WHERE d.tenant_id = $1 AND d.server_id <> $2 AND d.name = ANY($5)`,

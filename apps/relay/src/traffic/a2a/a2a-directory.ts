@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database, Row, str } from '@agp/database';
+import { Database, Row, queryNamed, str } from '@agp/database';
 
 import { RELAY_DATABASE } from '../../database/tokens';
 import { ExpiringCache } from '../pipeline/expiring-cache';
@@ -63,7 +63,9 @@ export class A2aDirectory {
   ): Promise<A2aRoute | undefined> {
     return this.routes.get(`${tenantId}:a2a:${party}:${callerId}:${targetId}`, () =>
       this.database.inTenant(tenantId, async (tx) => {
-        const rows: Row[] = await tx.query(
+        // One fixed text per party, so a named statement each (F53).
+        const rows: Row[] = await queryNamed(
+          tx,
           `SELECT t.id, t.name, t.agent_card_url, t.agent_card, t.a2a_credential_ciphertext,
                   t.a2a_credential_header, t.a2a_timeout_ms, ${CALLER_COLUMNS[party]},
                   ${SUBSCRIPTION_COLUMN[party]} AS subscription_id, ten.slug,

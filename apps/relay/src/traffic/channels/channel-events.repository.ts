@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Row, Tx, iso, str } from '@agp/database';
+import { Row, Tx, iso, queryNamed, str } from '@agp/database';
 
 import { SyntheticMarking } from '../disclosure/disclosure-terms';
 import { ChannelMessage } from './channel-inbound';
@@ -79,7 +79,9 @@ export class ChannelEventsRepository {
   /** Due events of every tenant, each leased to this replica (`SKIP LOCKED`, F30). */
   async claimDue(tx: Tx, limit: number, leaseMs: number): Promise<ChannelEventRow[]> {
     // A CTE, so the driver answers the rows (a bare UPDATE … RETURNING comes back with a count).
-    const rows: Row[] = await tx.query(
+    // Named (F53): the claim runs twice a second on every replica, so its columns are listed.
+    const rows: Row[] = await queryNamed(
+      tx,
       `WITH claimed AS (
          UPDATE ${T} e SET lease_until = now() + make_interval(secs => $2::double precision / 1000)
           WHERE e.id IN (SELECT id FROM ${T}
@@ -89,7 +91,8 @@ export class ChannelEventsRepository {
                AND next_attempt_at <= now()
                AND (lease_until IS NULL OR lease_until < now())
              ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-          RETURNING e.*)
+          RETURNING e.id, e.tenant_id, e.channel_id, e.external_id, e.correlation_id, e.message,
+            e.traceparent, e.tracestate, e.status, e.reply, e.hitl_request_id, e.attempts, e.created_at)
        SELECT * FROM claimed`,
       [limit, leaseMs],
     );

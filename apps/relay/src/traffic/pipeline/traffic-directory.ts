@@ -244,8 +244,14 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
   settings(tenantId: string): Promise<TrafficSettings> {
     return this.settingsCache.get(tenantId, () =>
       this.database.inTenant(tenantId, async (tx) => {
-        const rows: Row[] = await tx.query(
-          `SELECT * FROM ${S}.traffic_settings WHERE tenant_id = $1`,
+        // Named (F53), so the columns trafficSettingsOf reads are listed rather than `*`.
+        const rows: Row[] = await queryNamed(
+          tx,
+          `SELECT tenant_per_minute, agent_per_minute, subscription_per_minute, content_capture,
+                  hitl_wait_seconds, hitl_expiry_seconds, durability, shadow_sample_rate,
+                  allowed_origins, tool_drift, ai_disclosure, ai_disclosure_text, content_marking,
+                  payment_review_threshold
+             FROM ${S}.traffic_settings WHERE tenant_id = $1`,
           [tenantId],
         );
         return trafficSettingsOf(rows[0]);
