@@ -320,7 +320,10 @@ describe('Spend: prices, budgets and the ledger (services, two relay replicas)',
       hardLimit: '0.05',
     });
     const pay = async (amountUsd: string): Promise<string> => {
-      const verdict = await meter.checkPayment({ tenantId: world.tenantId, agentId: agent.id }, amountUsd);
+      const verdict = await meter.checkPayment(
+        { tenantId: world.tenantId, agentId: agent.id },
+        amountUsd,
+      );
       if (verdict.kind === 'EXCEEDED') {
         return verdict.budget.id;
       }
