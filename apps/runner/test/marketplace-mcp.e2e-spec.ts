@@ -90,8 +90,13 @@ describe('marketplace MCP listings (embedded)', () => {
     return trace.filter((e) => e.eventType === 'COMMUNICATION_AUDIT');
   }
 
+  /** The tenants' own parties; the relay's own probes (T103) name the platform, no tenant's party. */
   function partiesOf(hops: Json[]): string[] {
-    const ids = hops.flatMap((e) => [e.source, e.sink].map((p) => String((p as Json).id)));
+    const ids = hops.flatMap((e) =>
+      [e.source, e.sink]
+        .filter((p) => !((p as Json).type === 'SERVICE' && (p as Json).name === 'relay'))
+        .map((p) => String((p as Json).id)),
+    );
     return [...new Set(ids)].sort();
   }
 
