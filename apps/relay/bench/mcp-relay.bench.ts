@@ -1,14 +1,21 @@
 import { freePort, startMcpTestServer } from '@agp/testing';
 
 import { startComparedProcesses } from './floor/compared-processes';
-import { BenchTarget, arrangeTenant, arrangeVirtualServer } from './mcp/bench-platform';
+import {
+  BenchTarget,
+  arrangeSecondServer,
+  arrangeTenant,
+  arrangeVirtualServer,
+} from './mcp/bench-platform';
 import { BENCH_POLICIES } from './mcp/bench-policies';
-import { McpSessionClient, PrefixedMcpClient } from './mcp/mcp-load';
+import { McpSessionClient, McpStatelessClient, PrefixedMcpClient } from './mcp/mcp-load';
+import { startModernToolsServer } from './mcp/modern-server';
 import { startService, stopService } from './mcp/platform-processes';
 import { compareThroughRelay, comparisonSettings, policyTimePerHop } from './relay-comparison';
 
 async function main(): Promise<void> {
   const tools = await startMcpTestServer({ jsonResponse: true, record: false });
+  const modernTools = await startModernToolsServer();
   const processes = await startComparedProcesses('mcp', tools.url);
   const { bench, oneProcess, bareHop } = processes;
   // traffic.md T93: a relay replica with its own spans on (every trace sampled), same database.
@@ -25,6 +32,7 @@ async function main(): Promise<void> {
     ) => new McpSessionClient(new URL(`${origin}/relay/mcp/${serverId}`), mcpToken, 64, isTraced);
     const services = await arrange(bench);
     const virtual = await arrangeVirtualServer(bench, services, 'tools');
+    const modern = await arrangeSecondServer(bench, services, modernTools.url, 'bench-modern');
     const rows = [
       {
         kind: 'direct' as const,
@@ -68,6 +76,20 @@ async function main(): Promise<void> {
           'tools',
         ),
       },
+      // Issue 35: the same call as a 2026-07-28 stateless request, to a server of that revision.
+      {
+        kind: 'modernDirect' as const,
+        label: 'direct to a 2026-07-28 server (stateless)',
+        client: new McpStatelessClient(new URL(modernTools.url)),
+      },
+      {
+        kind: 'modern' as const,
+        label: 'gateway + relay, 2026-07-28 stateless hop',
+        client: new McpStatelessClient(
+          new URL(`${bench.gatewayUrl}/relay/mcp/${modern.serverId}`),
+          modern.mcpToken,
+        ),
+      },
       {
         kind: 'oneProcess' as const,
         label: 'one process (npm start, PGlite)',
@@ -96,6 +118,7 @@ async function main(): Promise<void> {
     await stopService(spansRelay);
     await processes.stop();
     await tools.close();
+    await modernTools.close();
   }
 }
 

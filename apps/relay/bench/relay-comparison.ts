@@ -20,9 +20,20 @@ export interface ComparedClient {
  * What a row measures. `direct` is the baseline of every other; `floor` a bare fastify + undici
  * hop; `services` gateway + relay (and the relay alone); `oneProcess` the `npm start` composition;
  * `peer` another product in front of the same upstream; `virtual` gateway + relay through a
- * virtual server (D52) over the same upstream.
+ * virtual server (D52) over the same upstream; `modernDirect` and `modern` the same call as a
+ * 2026-07-28 stateless request, straight to a server of that revision and through gateway + relay
+ * (issue 35), the latter's added p50 taken against the former.
  */
-export type RowKind = 'direct' | 'floor' | 'relay' | 'services' | 'oneProcess' | 'peer' | 'virtual';
+export type RowKind =
+  | 'direct'
+  | 'floor'
+  | 'relay'
+  | 'services'
+  | 'oneProcess'
+  | 'peer'
+  | 'virtual'
+  | 'modernDirect'
+  | 'modern';
 
 export interface ComparedRow<C extends ComparedClient> {
   kind: RowKind;
@@ -135,7 +146,7 @@ export async function compareThroughRelay<C extends ComparedClient>(
     await profiles;
     if (row.kind === 'oneProcess') {
       idleAfter = await ProcessCpu.secondsUntilIdle(comparison.oneProcess.service);
-    } else if (row.kind === 'services' || row.kind === 'relay' || row.kind === 'virtual') {
+    } else if (['services', 'relay', 'virtual', 'modern'].includes(row.kind)) {
       // The audit trail finishes what the calls sent it before the CPU is read again.
       await new Promise((resolve) => setTimeout(resolve, 2_000));
     }
@@ -182,11 +193,15 @@ export async function compareThroughRelay<C extends ComparedClient>(
   console.log(`\n${comparison.title}\n`);
   console.log(table([...atRate.values(), ...inLoop.values()]));
   console.log(`\nadded p50 at ${rate}/s${comparison.rateSuffix ?? ''}, against direct:`);
+  const modernDirect = comparison.rows.find((r) => r.kind === 'modernDirect');
   for (const row of comparison.rows.filter((r) => r !== direct)) {
     const m = atRate.get(row)!;
     const goal = GOALS[row.kind];
+    // Issue 35: a 2026-07-28 hop against the same server reached directly.
+    const base = row.kind === 'modern' && modernDirect ? atRate.get(modernDirect)! : d;
+    const against = base === d ? '' : ` (against ${modernDirect!.label})`;
     console.log(
-      `- ${row.label}: p50 ${((m.p50Us - d.p50Us) / 1000).toFixed(3)} ms, p99 ${((m.p99Us - d.p99Us) / 1000).toFixed(3)} ms${goal ? ` (goal p50 ≤ ${goal.addedP50Ms} ms)` : ''}`,
+      `- ${row.label}: p50 ${((m.p50Us - base.p50Us) / 1000).toFixed(3)} ms, p99 ${((m.p99Us - base.p99Us) / 1000).toFixed(3)} ms${against}${goal ? ` (goal p50 ≤ ${goal.addedP50Ms} ms)` : ''}`,
     );
   }
   console.log(

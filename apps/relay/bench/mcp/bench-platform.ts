@@ -250,6 +250,33 @@ export async function arrangeTenant(
   };
 }
 
+/** Issue 35: another server of the same tenant for the same agent (a 2026-07-28-only one). */
+export async function arrangeSecondServer(
+  platform: BenchTarget,
+  tenant: BenchTenant,
+  serverUrl: string,
+  name: string,
+): Promise<{ serverId: string; mcpToken: string }> {
+  const gateway = platform.gatewayUrl;
+  const server = await api<{ id: string }>(
+    gateway,
+    tenant.adminToken,
+    'POST',
+    '/relay/v1/mcp-servers',
+    {
+      name,
+      url: serverUrl,
+      transport: 'STREAMABLE_HTTP',
+    },
+  );
+  await api(gateway, tenant.adminToken, 'POST', '/relay/v1/subscriptions', {
+    kind: 'AGENT_TO_MCP_SERVER',
+    sourceId: tenant.agentId,
+    targetId: server.id,
+  });
+  return { serverId: server.id, mcpToken: tenant.mcpToken };
+}
+
 /** D52: a virtual server whose one member is the tenant's server, the same agent subscribed. */
 export async function arrangeVirtualServer(
   platform: BenchTarget,

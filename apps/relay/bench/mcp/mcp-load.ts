@@ -4,15 +4,22 @@ import { Pool } from 'undici';
 
 import { summarize, Measurement } from '../measure';
 
+const MODERN_REVISION = '2026-07-28';
+const MODERN_ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
+  'io.modelcontextprotocol/clientInfo': { name: 'agp-bench', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
 /** An MCP session over plain HTTP (the load generator must cost less than what it measures). */
 export class McpSessionClient {
   private readonly pool: Pool;
   private sessionId = '';
-  private nextId = 1;
+  protected nextId = 1;
 
   constructor(
-    private readonly url: URL,
-    private readonly token?: string,
+    protected readonly url: URL,
+    protected readonly token?: string,
     connections = 64,
     /** D46: each request as an instrumented agent sends it, under a new sampled `traceparent`. */
     private readonly isTraced = false,
@@ -60,6 +67,33 @@ export class McpSessionClient {
 
   close(): Promise<void> {
     return this.pool.close();
+  }
+
+  /** A 2026-07-28 request: `Mcp-Method`/`Mcp-Name` headers, the envelope in `_meta`. */
+  protected async postModern(
+    method: string,
+    params: Record<string, unknown>,
+    name?: string,
+  ): Promise<string> {
+    const response = await this.pool.request({
+      path: this.url.pathname,
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN_REVISION,
+        'mcp-method': method,
+        ...(name ? { 'mcp-name': name } : {}),
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: this.nextId++,
+        method,
+        params: { ...params, _meta: MODERN_ENVELOPE },
+      }),
+    });
+    return response.body.text();
   }
 
   private async post(
@@ -135,5 +169,20 @@ export class PrefixedMcpClient extends McpSessionClient {
 
   override callTool(name: string, args: Record<string, unknown>): Promise<void> {
     return super.callTool(`${this.prefix}__${name}`, args);
+  }
+}
+
+/** 2026-07-28 (issue 35): every request stands alone, its envelope in `_meta`, no session. */
+export class McpStatelessClient extends McpSessionClient {
+  override async initialize(): Promise<void> {
+    // As an agent does before calling: the relay then checks each call against the listed schema.
+    await this.postModern('tools/list', {});
+  }
+
+  override async callTool(name: string, args: Record<string, unknown>): Promise<void> {
+    const answer = await this.postModern('tools/call', { name, arguments: args }, name);
+    if (!answer.includes('"result"')) {
+      throw new Error(`tools/call failed: ${answer.slice(0, 300)}`);
+    }
   }
 }
