@@ -1,6 +1,6 @@
 import { FactoryProvider } from '@nestjs/common';
 import { RequestContext } from '@agp/auth';
-import { Database } from '@agp/database';
+import { Database, Tx } from '@agp/database';
 import { HttpProblem, Page } from '@agp/http';
 import { EventOutbox } from '@agp/messaging';
 
@@ -25,7 +25,7 @@ import {
   readableConfig,
 } from './channel-config';
 import { CHANNELS_CATALOG, ChannelKind } from './channels.constants';
-import { ChannelsRepository } from './channels.repository';
+import { ChannelsRepository, SECRETS_READ } from './channels.repository';
 
 /** CH19: what a rotation answers, the new secret this once. */
 export interface ChannelSecretRotation {
@@ -97,7 +97,10 @@ export class ChannelsService implements CatalogOperations<CatalogEntry> {
           : undefined
         : ((values.config as Record<string, unknown> | null) ?? undefined);
     const prepared = this.prepared(kind, config, kept);
-    const entry = await this.catalog.update(ctx, id, this.stored(values, prepared));
+    const entry = await this.catalog.update(ctx, id, {
+      ...this.stored(values, prepared),
+      [SECRETS_READ]: before.sealed,
+    });
     return readable(entry, prepared.answeredOnce);
   }
 
@@ -142,6 +145,7 @@ export class ChannelsService implements CatalogOperations<CatalogEntry> {
     };
     await this.catalog.update(ctx, id, {
       secrets: this.cipher.encrypt(JSON.stringify(secrets)),
+      [SECRETS_READ]: before.sealed,
     });
     return {
       channelId: id,
@@ -206,7 +210,12 @@ export class ChannelsService implements CatalogOperations<CatalogEntry> {
   private async storedRow(
     tenantId: string,
     id: string,
-  ): Promise<{ kind: string; settings: ChannelSettings; secrets: ChannelSecrets }> {
+  ): Promise<{
+    kind: string;
+    settings: ChannelSettings;
+    secrets: ChannelSecrets;
+    sealed: string | null;
+  }> {
     const stored = await this.database.inTenant(tenantId, (tx) =>
       this.repository.stored(tx, tenantId, id),
     );
@@ -216,6 +225,7 @@ export class ChannelsService implements CatalogOperations<CatalogEntry> {
     return {
       kind: stored.kind,
       settings: stored.settings,
+      sealed: stored.sealedSecrets,
       secrets: stored.sealedSecrets
         ? (JSON.parse(this.cipher.decrypt(stored.sealedSecrets)) as ChannelSecrets)
         : {},
@@ -231,6 +241,33 @@ function readable(entry: CatalogEntry, answeredOnce: Partial<ChannelSecrets> = {
     ...rest,
     config: readableConfig(config as ChannelSettings | undefined, names, answeredOnce),
   };
+}
+
+const channels = new ChannelsRepository();
+
+/**
+ * CH19: secrets written from a read (a change of settings keeps them, a rotation replaces them)
+ * go only if nothing changed them since, checked under the row's lock in the write's transaction;
+ * otherwise a secret just answered once could be lost to a concurrent write.
+ */
+async function unchangedSecrets(
+  tx: Tx,
+  tenantId: string,
+  values: Record<string, unknown>,
+  before?: CatalogEntry,
+): Promise<Record<string, unknown>> {
+  if (!(SECRETS_READ in values) || !before) {
+    return values;
+  }
+  const { [SECRETS_READ]: read, ...rest } = values;
+  if ((await channels.lockedSecrets(tx, tenantId, before.id)) !== read) {
+    throw new HttpProblem(
+      409,
+      'changed-meanwhile',
+      `channel ${before.id} was changed meanwhile: read it and try again`,
+    );
+  }
+  return rest;
 }
 
 export const channelsProvider: FactoryProvider<ChannelsService> = {
@@ -257,7 +294,7 @@ export const channelsProvider: FactoryProvider<ChannelsService> = {
           // D37: the sealed secrets never leave the repository.
           writeOnly: ['secrets'],
         },
-        { noun: 'channel', partyType: 'CHANNEL' },
+        { noun: 'channel', partyType: 'CHANNEL', prepare: unchangedSecrets },
       )(database, outbox),
       database,
       egress,

@@ -53,10 +53,10 @@ export class McpClientsRepository {
     const rows: Array<{ n: number }> = await tx.query(
       `WITH gone AS (
          DELETE FROM ${S}.registered_clients c
-          WHERE (c.last_used_at IS NULL AND c.created_at < now() - interval '1 day')
-             OR (c.last_used_at < now() - make_interval(days => $1)
-                 AND NOT EXISTS (SELECT 1 FROM ${S}.refresh_tokens r
-                                  WHERE r.client_id = c.client_id AND r.expires_at > now()))
+          WHERE ((c.last_used_at IS NULL AND c.created_at < now() - interval '1 day')
+                 OR c.last_used_at < now() - make_interval(days => $1))
+            AND NOT EXISTS (SELECT 1 FROM ${S}.refresh_tokens r
+                             WHERE r.client_id = c.client_id AND r.expires_at > now())
           RETURNING 1)
        SELECT count(*)::int AS n FROM gone`,
       [idleDays],

@@ -8,6 +8,9 @@ export class AddRegisteredClientUse1765260000000 implements MigrationInterface {
 
   async up(runner: QueryRunner): Promise<void> {
     await runner.query(`ALTER TABLE ${S}.registered_clients ADD COLUMN last_used_at timestamptz`);
+    // Clients registered before this column existed may be in use: counted as used now, so the
+    // first prune does not take them (they go only after 90 idle days, like any other).
+    await runner.query(`UPDATE ${S}.registered_clients SET last_used_at = now()`);
     await runner.query(
       `CREATE INDEX registered_clients_idle ON ${S}.registered_clients (coalesce(last_used_at, created_at))`,
     );
