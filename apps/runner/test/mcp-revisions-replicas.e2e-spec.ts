@@ -135,4 +135,41 @@ describe('MCP input requests across revisions and relay replicas', () => {
       await client.close();
     }
   });
+
+  it("should refuse a 2026-07-28 retry sent to another server's route, and run neither tool again", async () => {
+    const otherServer = await startLegacyServer();
+    try {
+      const otherId = await world.mcpServer(otherServer.url);
+      const agent = await agentFor(legacy.id);
+      await world.subscribe(agent.id, otherId);
+      // The retry names the call held on the first server but goes to the second's route (T102).
+      const router = {
+        fetch: ((input, init) => {
+          const text = typeof init?.body === 'string' ? init.body : '';
+          const body = text ? (JSON.parse(text) as Json) : {};
+          if ((body.params as Json | undefined)?.inputResponses !== undefined) {
+            const url = String(input instanceof Request ? input.url : input);
+            return fetch(url.replace(world.mcpUrl(legacy.id), world.mcpUrl(otherId)), init);
+          }
+          return fetch(input, init);
+        }) as typeof fetch,
+      };
+      const client = await modernClient(world.mcpUrl(legacy.id), agent, randomUUID(), router);
+      const before = legacy.server.executions();
+      try {
+        const refused = await client
+          .call('act_then_ask', { what: 'invoice' })
+          .catch((e: Error) => e);
+
+        expect(refused).toBeInstanceOf(Error);
+        expect(String((refused as Error).message)).toContain('no call of this request is waiting');
+        expect(legacy.server.executions() - before).toBe(1);
+        expect(otherServer.executions()).toBe(0);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await otherServer.close();
+    }
+  });
 });

@@ -65,7 +65,7 @@ export class HeldLegacyCalls {
       id: heldId ?? '',
       tenantId: call.tenantId,
       partyId: call.agentId,
-      binding: requestBindingOf(retry),
+      binding: bindingOf(call, retry),
     };
     const inputResponses = objectOr(objectOr(retry.params).inputResponses);
     if (heldId === undefined || !(await this.mailbox.deliver(slot, { inputResponses }))) {
@@ -97,7 +97,7 @@ export class HeldLegacyCalls {
     const heldId = `agp-held-${randomUUID()}`;
     const partyId = held.call.agentId;
     await this.mailbox.open(held.call.tenantId, [
-      { id: heldId, partyId, binding: requestBindingOf(held.request) },
+      { id: heldId, partyId, binding: bindingOf(held.call, held.request) },
       { id: nextOf(heldId), partyId, binding: '' },
     ]);
     return heldId;
@@ -136,10 +136,20 @@ export class HeldLegacyCalls {
           }
           asked = stop.request;
         }
+        if (round === MAX_ROUNDS - 1) {
+          // No round is opened that nobody would fill: the retry hears why the call ended.
+          turn.push(rpcError(request.id, -32603, `too many input rounds (${MAX_ROUNDS})`));
+          await this.handBack(held, heldId, turn);
+          return;
+        }
         // A retry without the answer is asked again, as a 2026 server would (SEP-2322).
         const nextId = await this.openRound(held);
         turn.push(inputRequiredOf(request.id, asked, nextId));
-        await this.handBack(held, heldId, turn);
+        if (!(await this.handBack(held, heldId, turn))) {
+          // The retry is gone (its stream ended): nobody learns of the next round, so it ends now.
+          await this.mailbox.drop([nextId, nextOf(nextId)]);
+          return;
+        }
         heldId = nextId;
       }
     } catch (error) {
@@ -151,10 +161,16 @@ export class HeldLegacyCalls {
     }
   }
 
-  private async handBack(held: HeldCall, heldId: string, turn: JsonRpcMessage[]): Promise<void> {
+  /** False when the retry waiting for this turn is gone (its slot was dropped). */
+  private handBack(held: HeldCall, heldId: string, turn: JsonRpcMessage[]): Promise<boolean> {
     const slot = { id: nextOf(heldId), tenantId: held.call.tenantId, partyId: held.call.agentId };
-    await this.mailbox.deliver({ ...slot, binding: '' }, turn);
+    return this.mailbox.deliver({ ...slot, binding: '' }, turn);
   }
+}
+
+/** T102: a retry resumes a held call only on the call's own MCP server (its route, its policy). */
+function bindingOf(call: McpCall, request: JsonRpcMessage): string {
+  return `${call.route.server.id}:${requestBindingOf(request)}`;
 }
 
 function nextOf(heldId: string): string {

@@ -4,6 +4,7 @@ import { Database, createSchemaDataSource, migrate } from '@agp/database';
 import { TestDatabase, createTestDatabase } from '@agp/testing';
 
 import { relayDataSourceOptions } from '../../../database/data-source';
+import { McpInputMailbox } from './input-mailbox';
 import { InputMailboxRepository, MailboxSlot } from './input-mailbox.repository';
 
 /** traffic.md T101 on a real relay schema: what one replica waits for and another delivers. */
@@ -84,5 +85,23 @@ describe(InputMailboxRepository.name, () => {
 
     expect(taken).toEqual([]);
     expect(filledAfterDrop).toBe(false);
+  });
+
+  it('should sweep a forgotten slot of another tenant when a tenant opens one', async () => {
+    const forgotten = await opened();
+    await database.asSystem((tx) =>
+      tx.query(
+        `UPDATE relay.mcp_input_mailbox SET created_at = now() - interval '2 days' WHERE id = $1`,
+        [forgotten.id],
+      ),
+    );
+    const mailbox = new McpInputMailbox(database);
+
+    await mailbox.open(tenantB, [
+      { id: `agp-input-${randomUUID()}`, partyId: 'agent-9', binding: '' },
+    ]);
+    const filledAfterSweep = await fill(tenantA, forgotten, { result: {} });
+
+    expect(filledAfterSweep).toBe(false);
   });
 });

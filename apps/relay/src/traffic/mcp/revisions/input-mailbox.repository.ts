@@ -13,10 +13,14 @@ export interface MailboxSlot {
 const FORGOTTEN_AFTER = `interval '1 day'`;
 
 export class InputMailboxRepository {
-  async open(tx: Tx, slots: readonly MailboxSlot[]): Promise<void> {
+  /** Run as the system: a slot of any tenant nobody took (its replica stopped). */
+  async forgetUnused(tx: Tx): Promise<void> {
     await tx.query(
       `DELETE FROM relay.mcp_input_mailbox WHERE created_at < now() - ${FORGOTTEN_AFTER}`,
     );
+  }
+
+  async open(tx: Tx, slots: readonly MailboxSlot[]): Promise<void> {
     for (const slot of slots) {
       await tx.query(
         `INSERT INTO relay.mcp_input_mailbox (id, tenant_id, party_id, binding)

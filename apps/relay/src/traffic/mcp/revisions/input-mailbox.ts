@@ -27,12 +27,19 @@ export class McpInputMailbox implements BeforeApplicationShutdown {
 
   /** Slots are opened before anyone is told of them, so a fast answer finds its slot. */
   async open(tenantId: string, slots: readonly Omit<MailboxSlot, 'tenantId'>[]): Promise<void> {
+    // Every tenant's forgotten slots: RLS would confine the sweep to this tenant's.
+    await this.database.asSystem((tx) => this.repository.forgetUnused(tx));
     await this.database.inTenant(tenantId, (tx) =>
       this.repository.open(
         tx,
         slots.map((slot) => ({ ...slot, tenantId })),
       ),
     );
+  }
+
+  /** Slots nobody will fill any more (their call ended before it was resumed). */
+  async drop(ids: readonly string[]): Promise<void> {
+    await this.database.asSystem((tx) => this.repository.drop(tx, ids));
   }
 
   /** The slot's message, or undefined when the time ran out or `signal` ended the wait. */

@@ -122,9 +122,10 @@ export class ModernClientBridge {
             { ms: call.route.server.timeoutMs, abort: upstream },
           );
           if (stop.kind === 'input') {
-            isHeld = true;
             const held = { call, request: message, session, events, upstream };
             const asking = await this.held.hold(held, stop.request);
+            // Held only once hold() opened its round: if it threw, nobody else ends the call.
+            isHeld = true;
             await writeJudged(this.hops, call, asking, writer, askedFor);
           } else if (stop.kind === 'final') {
             await writeJudged(this.hops, call, completed(stop.response, message), writer, askedFor);

@@ -4,6 +4,8 @@ import { Database, Tx, createSchemaDataSource, migrate } from '@agp/database';
 import { TestDatabase, createTestDatabase } from '@agp/testing';
 
 import { relayDataSourceOptions } from '../../../database/data-source';
+import { McpCall } from '../mcp-call';
+import { TranslatedSessions } from './translated-sessions';
 import {
   TranslatedSessionKey,
   TranslatedSessionsRepository,
@@ -64,5 +66,23 @@ describe(TranslatedSessionsRepository.name, () => {
 
     expect(seenByB).toEqual({ resourceUris: [] });
     expect(otherParty).toEqual({ resourceUris: [] });
+  });
+
+  it('should forget an unused session of another tenant when a tenant sets a level', async () => {
+    const stale = keyOf();
+    await database.inTenant(stale.tenantId, (tx) => sut.setLogLevel(tx, stale, 'info'));
+    await database.asSystem((tx) =>
+      tx.query(
+        `UPDATE relay.mcp_translated_sessions SET updated_at = now() - interval '31 days'
+          WHERE session_key = $1`,
+        [stale.sessionKey],
+      ),
+    );
+    const call = { tenantId: randomUUID(), agentId: 'agent-1', agentHeaders: {} } as McpCall;
+
+    await new TranslatedSessions(database).setLogLevel(call, 'debug');
+    const left = await database.inTenant(stale.tenantId, (tx) => sut.find(tx, stale));
+
+    expect(left).toEqual({ resourceUris: [] });
   });
 });

@@ -32,7 +32,6 @@ export class TranslatedSessionsRepository {
   }
 
   async setLogLevel(tx: Tx, key: TranslatedSessionKey, level: string): Promise<void> {
-    await this.forgetUnused(tx);
     await tx.query(
       `INSERT INTO relay.mcp_translated_sessions (tenant_id, party_id, session_key, log_level)
        VALUES ($1, $2, $3, $4)
@@ -49,7 +48,6 @@ export class TranslatedSessionsRepository {
     uri: string,
     isSubscribed: boolean,
   ): Promise<void> {
-    await this.forgetUnused(tx);
     await tx.query(
       `INSERT INTO relay.mcp_translated_sessions (tenant_id, party_id, session_key)
        VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
@@ -81,7 +79,8 @@ export class TranslatedSessionsRepository {
     );
   }
 
-  private async forgetUnused(tx: Tx): Promise<void> {
+  /** Run as the system: unused sessions of every tenant (RLS would confine it to one). */
+  async forgetUnused(tx: Tx): Promise<void> {
     await tx.query(
       `DELETE FROM relay.mcp_translated_sessions WHERE updated_at < now() - ${FORGOTTEN_AFTER}`,
     );

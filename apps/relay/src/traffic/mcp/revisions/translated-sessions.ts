@@ -25,13 +25,15 @@ export class TranslatedSessions {
     return this.database.inTenant(call.tenantId, (tx) => this.repository.find(tx, keyOf(call)));
   }
 
-  setLogLevel(call: McpCall, level: string): Promise<void> {
+  async setLogLevel(call: McpCall, level: string): Promise<void> {
+    await this.forgetUnused();
     return this.database.inTenant(call.tenantId, (tx) =>
       this.repository.setLogLevel(tx, keyOf(call), level),
     );
   }
 
-  subscribe(call: McpCall, uri: string, isSubscribed: boolean): Promise<void> {
+  async subscribe(call: McpCall, uri: string, isSubscribed: boolean): Promise<void> {
+    await this.forgetUnused();
     return this.database.inTenant(call.tenantId, (tx) =>
       this.repository.subscribe(tx, keyOf(call), uri, isSubscribed),
     );
@@ -40,6 +42,11 @@ export class TranslatedSessions {
   /** The client's DELETE ends what was kept of its session. */
   forget(call: McpCall): Promise<void> {
     return this.database.inTenant(call.tenantId, (tx) => this.repository.forget(tx, keyOf(call)));
+  }
+
+  /** Every tenant's unused sessions, as the system: RLS would confine the sweep to this one's. */
+  private forgetUnused(): Promise<void> {
+    return this.database.asSystem((tx) => this.repository.forgetUnused(tx));
   }
 }
 
