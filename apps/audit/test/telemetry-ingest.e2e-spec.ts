@@ -29,6 +29,14 @@ interface StoredSpan {
   scope: Record<string, unknown>;
 }
 
+/** Waits out a minute's last seconds: each request counts in the minute it arrives in (A46). */
+async function awayFromMinuteEnd(marginMs = 5_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < marginMs) {
+    await new Promise((resolve) => setTimeout(resolve, left + 50));
+  }
+}
+
 describe('telemetry ingest (OTLP/HTTP, D46, D54)', () => {
   let db: TestDatabase;
   let issuer: TestTokenIssuer;
@@ -234,6 +242,7 @@ describe('telemetry ingest (OTLP/HTTP, D46, D54)', () => {
     const first = Array.from({ length: 30 }, () => otlpJsonSpan());
     const second = Array.from({ length: 20 }, () => otlpJsonSpan());
 
+    await awayFromMinuteEnd();
     const accepted = await postOtlp(app, 'traces', token, JSON.stringify(otlpJsonTraces(first)));
     const refused = await postOtlp(app, 'traces', token, JSON.stringify(otlpJsonTraces(second)));
 
@@ -259,6 +268,7 @@ describe('telemetry ingest (OTLP/HTTP, D46, D54)', () => {
       const body = (): string =>
         JSON.stringify(otlpJsonTraces(Array.from({ length: 15 }, () => otlpJsonSpan())));
 
+      await awayFromMinuteEnd();
       const answers = await Promise.all(
         [app, second, app, second].map((replica) => postOtlp(replica, 'traces', token, body())),
       );

@@ -37,7 +37,8 @@ describe('a guardrail evaluation pack over five policies', () => {
     db = await createTestDatabase('relay_pack_run');
     prefix = uniqueNatsPrefix('relayrun');
     const issuer = await TestTokenIssuer.create();
-    app = await startRelay({ databaseUrl: db.url, prefix, issuer });
+    // No poll to speak of: every run here must start with a kick, POLICY_CHANGE ones too (F54).
+    app = await startRelay({ databaseUrl: db.url, prefix, issuer, runPollMs: 60_000 });
     publisher = await EventPublisher.connect(prefix);
     admin = await TestCaller.create(issuer, randomUUID(), ADMIN_PERMS);
     const agents = { billing: randomUUID(), risky: randomUUID(), helper: randomUUID() };

@@ -184,6 +184,23 @@ describe(Database.name, () => {
     expect(second).toEqual(first);
   });
 
+  it('should answer a named statement whose column type a rolling migration changed, then send it as text (F53)', async () => {
+    await sut.isMultiplexedSession();
+    const table = `${TEST_SCHEMA}.widths`;
+    await sut.dataSource.query(`CREATE TABLE ${table} (n integer)`);
+    await sut.dataSource.query(`INSERT INTO ${table} VALUES (1)`);
+    const read = (): Promise<Array<{ n: unknown }>> =>
+      queryNamed(sut.dataSource.manager, `SELECT n FROM ${table}`, []);
+    expect(await read()).toEqual([{ n: 1 }]);
+
+    await sut.dataSource.query(`ALTER TABLE ${table} ALTER COLUMN n TYPE bigint`);
+
+    expect(await read()).toEqual([{ n: '1' }]);
+    expect(await sut.asSystem((tx) => queryNamed(tx, `SELECT n FROM ${table}`, []))).toEqual([
+      { n: '1' },
+    ]);
+  });
+
   it('should tell the embedded PGlite from PostgreSQL by its version', () => {
     // What PGlite 0.5 answers to `SELECT version()`, and what the test server does.
     const pglite =

@@ -17,18 +17,24 @@ export function markDedicatedSessions(dataSource: DataSource): void {
 }
 
 /**
+ * Texts a rolling migration changed the result type of (`ALTER COLUMN … TYPE`): PostgreSQL refuses
+ * their prepared statements from then on, so this process sends them as plain text.
+ */
+const unnamedTexts = new Set<string>();
+
+/**
  * F53: one fixed statement of a hot path, sent as a named prepared statement where the session
  * allows it, so PostgreSQL parses it once per connection and, once its plan is generic, plans it
  * no more; as plain text otherwise (PGlite, or before the session was probed). Never for `SELECT *`
  * (a column added under a prepared statement fails it) nor for text built from values.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as TypeORM's own `query`
-export function queryNamed<T = any>(
+export async function queryNamed<T = any>(
   tx: EntityManager,
   text: string,
   parameters: unknown[],
 ): Promise<T> {
-  if (!dedicatedSessions.has(tx.connection)) {
+  if (!dedicatedSessions.has(tx.connection) || unnamedTexts.has(text)) {
     return tx.query<T>(text, parameters);
   }
   let name = namesByText.get(text);
@@ -36,6 +42,28 @@ export function queryNamed<T = any>(
     name = `agp_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
     namesByText.set(text, name);
   }
-  // TypeORM hands the query to `pg` unchanged, and `pg` takes a { name, text } config there.
-  return tx.query<T>({ name, text } as unknown as string, parameters);
+  try {
+    // TypeORM hands the query to `pg` unchanged, and `pg` takes a { name, text } config there.
+    return await tx.query<T>({ name, text } as unknown as string, parameters);
+  } catch (error) {
+    if (!isStalePlan(error)) {
+      throw error;
+    }
+    unnamedTexts.add(text);
+    if (tx.queryRunner?.isTransactionActive) {
+      // The error aborted the transaction: this one fails, the caller's next one goes as text.
+      throw error;
+    }
+    return tx.query<T>(text, parameters);
+  }
+}
+
+/** SQLSTATE 0A000 "cached plan must not change result type": a column's type changed under it. */
+function isStalePlan(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    code === '0A000' &&
+    typeof message === 'string' &&
+    message.includes('cached plan must not change result type')
+  );
 }

@@ -7,6 +7,7 @@ import { Database, Tx } from '@agp/database';
 import { Page, PageQueryDto, pageOf, pageOffset } from '@agp/http';
 
 import { RELAY_DATABASE } from '../database/tokens';
+import { AfterCommit } from './after-commit';
 import { CreateRunDto } from './dto/create-run.dto';
 import { RunResponse } from './dto/pack-responses';
 import { EvaluationPacksErrorCode, EvaluationPacksException } from './evaluation-packs.exception';
@@ -18,13 +19,17 @@ import { RunExecutor } from './run-executor';
 /** Runs of a pack (D15, D27): started by a user, by the API, or by a policy change. */
 @Injectable()
 export class EvaluationRunsService {
+  private readonly kickOnCommit: AfterCommit;
+
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
     private readonly runs: EvaluationRunsRepository,
     private readonly packs: EvaluationPacksRepository,
     private readonly packService: EvaluationPacksService,
     private readonly executor: RunExecutor,
-  ) {}
+  ) {
+    this.kickOnCommit = new AfterCommit(database, () => this.executor.kick());
+  }
 
   /** 202 with the PENDING run; it runs in the background. A user starts USER runs, anything else API (R14). */
   async start(ctx: RequestContext, packId: string, dto: CreateRunDto): Promise<RunResponse> {
@@ -63,6 +68,10 @@ export class EvaluationRunsService {
         ...(actor?.id ? { triggeredBy: { id: actor.id, name: actor.label ?? actor.type } } : {}),
         executionMode: 'SIMULATED',
       });
+    }
+    if (packs.length > 0) {
+      // Started now, not at the next poll (F54): the event's transaction commits after this returns.
+      this.kickOnCommit.after(tx);
     }
     return packs.length;
   }

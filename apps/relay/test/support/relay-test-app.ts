@@ -23,6 +23,8 @@ export interface RelayTestOptions {
   publicBaseUrl?: string;
   /** W19: NOTIFICATION_SMTP_CA_FILE (a test SMTP server's self-signed certificate). */
   smtpCaFile?: string;
+  /** F54: EVALUATION_RUN_POLL_MS (200 ms by default; long to see that runs start with a kick). */
+  runPollMs?: number;
 }
 
 /** SECRETS_KEY of every replica a test file starts (D37): what one seals, another opens. */
@@ -41,7 +43,7 @@ export async function startRelay(options: RelayTestOptions): Promise<NestFastify
         NATS_URL: TEST_NATS_URL,
         NATS_PREFIX: options.prefix,
         POLICY_CACHE_TTL_MS: options.cacheTtlMs ?? 3_600_000,
-        EVALUATION_RUN_POLL_MS: 200,
+        EVALUATION_RUN_POLL_MS: options.runPollMs ?? 200,
         SECRETS_KEY: TEST_SECRETS_KEY,
         EGRESS_ALLOW_PRIVATE: options.egressAllowPrivate ?? false,
         WEBHOOK_RETRY_BASE_MS: options.webhooks?.retryBaseMs,

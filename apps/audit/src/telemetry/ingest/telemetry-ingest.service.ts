@@ -140,12 +140,16 @@ export class TelemetryIngestService {
     // row-level security applies. Every row's tenant is the token's, set by the columns (A22).
     // One transaction per export (A46): the rows, then the quota's count, committed together or
     // not at all.
-    await this.database.asSystem(async (tx) => {
+    const counted = await this.database.asSystem(async (tx) => {
       await this.store.write(tx, signal.table, signal.columns, read.items, sender);
-      if (!(await this.quota.reserve(tx, sender.tenantId, window.start, count, limit))) {
+      const total = await this.quota.reserve(tx, sender.tenantId, window.start, count, limit);
+      if (total === undefined) {
         throw overQuota();
       }
+      return total;
     });
+    // Only now: a total seen before the commit could still roll back.
+    this.quota.raiseFloor(sender.tenantId, window.start, counted);
     return { accepted: count, partial };
   }
 }

@@ -38,16 +38,19 @@ export class TelemetryQuotaRepository {
     return known + count <= limit;
   }
 
-  /** Adds `count` to the minute's total in `tx` unless that would pass `limit`; false when it would. */
+  /**
+   * Adds `count` to the minute's total in `tx` unless that would pass `limit`: the new total, or
+   * undefined when it would not fit. Raise the floor with the total only once `tx` committed.
+   */
   async reserve(
     tx: Tx,
     tenantId: string,
     windowStart: string,
     count: number,
     limit: number,
-  ): Promise<boolean> {
+  ): Promise<number | undefined> {
     if (count > limit) {
-      return false;
+      return undefined;
     }
     const rows: Array<{ items: string }> = await tx.query(
       `INSERT INTO ${this.schema}.telemetry_usage AS u (tenant_id, window_start, items) VALUES ($1, $2, $3)
@@ -55,13 +58,23 @@ export class TelemetryQuotaRepository {
        WHERE u.items + EXCLUDED.items <= $4 RETURNING items`,
       [tenantId, windowStart, count, limit],
     );
-    const counted = rows[0];
-    // Refused: the count is past limit - count already, and never goes down this minute.
-    this.raiseFloor(tenantId, windowStart, counted ? Number(counted.items) : limit - count + 1);
-    return counted !== undefined;
+    if (rows[0]) {
+      return Number(rows[0].items);
+    }
+    // Refused: the upsert locked the row, so this reads its committed count, which never goes
+    // down this minute; smaller exports that cannot fit either are then refused before any write.
+    const [current]: Array<{ items: string }> = await tx.query(
+      `SELECT items FROM ${this.schema}.telemetry_usage WHERE tenant_id = $1 AND window_start = $2`,
+      [tenantId, windowStart],
+    );
+    if (current) {
+      this.raiseFloor(tenantId, windowStart, Number(current.items));
+    }
+    return undefined;
   }
 
-  private raiseFloor(tenantId: string, windowStart: string, items: number): void {
+  /** Remembers that the tenant's count is at least `items` this minute (only committed counts). */
+  raiseFloor(tenantId: string, windowStart: string, items: number): void {
     const floor = this.floors.get(tenantId);
     if (floor?.windowStart === windowStart && floor.items >= items) {
       return;

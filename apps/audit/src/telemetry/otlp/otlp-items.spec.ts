@@ -118,4 +118,18 @@ describe(readLogs.name, () => {
       traceId: null,
     });
   });
+  it('should reject a record whose flags pass a signed 32-bit integer, keeping the others', () => {
+    const record = (flags: number): object => ({ observedTimeUnixNano: String(NOW), flags });
+
+    const sut = readLogs(
+      { resourceLogs: [{ scopeLogs: [{ logRecords: [record(0x80000000), record(1)] }] }] },
+      NOW,
+    );
+
+    expect(sut.items.map((item) => item.flags)).toEqual([1]);
+    expect(sut).toMatchObject({
+      rejected: 1,
+      firstReason: 'flags must be an integer from 0 to 2147483647',
+    });
+  });
 });

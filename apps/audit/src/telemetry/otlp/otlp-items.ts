@@ -2,6 +2,7 @@ import { unacceptableInput } from '@agp/http';
 
 import {
   Json,
+  MAX_FLAGS,
   MalformedOtlp,
   Origin,
   RejectedItem,
@@ -110,7 +111,7 @@ function spanOf(span: Record<string, unknown>, origin: Origin, now: bigint): Spa
     spanId,
     parentSpanId: idOf(span.parentSpanId, 8, 'parentSpanId'),
     traceState: textOf(span.traceState, 'traceState'),
-    flags: intOf(span.flags, 'flags'),
+    flags: intOf(span.flags, 'flags', MAX_FLAGS),
     name,
     kind: intOf(span.kind, 'kind', 5),
     startTime: timeOf(start, 'startTimeUnixNano', now),
@@ -168,7 +169,7 @@ function logOf(log: Record<string, unknown>, origin: Origin, now: bigint, at: bi
     body: anyValueOf(log.body),
     traceId: idOf(log.traceId, 16, 'traceId'),
     spanId: idOf(log.spanId, 8, 'spanId'),
-    flags: intOf(log.flags, 'flags'),
+    flags: intOf(log.flags, 'flags', MAX_FLAGS),
     attributes: attributesOf(log.attributes),
     droppedAttributes: intOf(log.droppedAttributesCount, 'droppedAttributesCount'),
   };

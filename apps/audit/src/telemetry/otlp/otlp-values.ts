@@ -56,6 +56,9 @@ export function intOf(value: unknown, field: string, max = 0xffffffff): number {
   return n;
 }
 
+/** `flags` is a fixed32, stored in an integer column: past this PostgreSQL would fail the export. */
+export const MAX_FLAGS = 0x7fffffff;
+
 const MAX_UINT64 = 0xffffffffffffffffn;
 
 /** A fixed64 time in nanoseconds since the epoch, as a decimal string (0 when absent). */

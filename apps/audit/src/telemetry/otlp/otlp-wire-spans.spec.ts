@@ -170,6 +170,19 @@ describe(readSpansWire.name, () => {
     },
   );
 
+  it('should reject a span whose flags pass a signed 32-bit integer, as the decoder and reader do', () => {
+    const bytes = request([
+      { ...base, flags: 0x80000000 },
+      { ...base, flags: 0x7fffffff },
+    ]);
+
+    const sut = readSpansWire(bytes, NOW);
+
+    expect(sut.items.map((span) => span.flags)).toEqual([0x7fffffff]);
+    expect(sut.firstReason).toContain('flags');
+    expect(viaWire(bytes)).toEqual(viaDecoder(bytes));
+  });
+
   it('should reject a span with a NUL deep in an attribute as the decoder and reader do', () => {
     const map = (value: object): object => ({ kvlistValue: { values: [{ key: 'k', value }] } });
     const bytes = request([

@@ -1,7 +1,7 @@
 import { Reader } from 'protobufjs';
 
 import { ReadItems, SpanItem, checked, nowNanos, spanText, timeOf } from './otlp-items';
-import { Json, Origin, RejectedItem } from './otlp-values';
+import { Json, MAX_FLAGS, Origin, RejectedItem } from './otlp-values';
 import {
   FIXED32,
   LEN,
@@ -215,7 +215,7 @@ function spanOf(r: Reader, end: number, origin: Origin, now: bigint): SpanItem {
     spanId,
     parentSpanId: hexOf(buffer, s.parentSpanId, 8, 'parentSpanId'),
     traceState: s.traceState || null,
-    flags: s.flags,
+    flags: bounded(s.flags, 'flags', MAX_FLAGS),
     name: s.name,
     kind: bounded(s.kind, 'kind', 5),
     startTime: timeOf(s.start, 'startTimeUnixNano', now),
