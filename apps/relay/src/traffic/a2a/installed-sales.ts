@@ -58,6 +58,12 @@ export class InstalledSales {
       await this.sales.unsold(paying, judged, `the agent answered HTTP ${answer.status}`);
       return answer;
     }
+    if (!isResult(answer.body)) {
+      // PY22: the publisher's side refused (policy, review, schema) with a 200 JSON-RPC error:
+      // nothing was sold, so nothing is settled.
+      await this.sales.unsold(paying, judged, 'the publisher refused the call');
+      return answer;
+    }
     const settled = await this.sales.settle(paying, price, judged);
     if (typeof settled === 'string') {
       return { kind: 'raw', ...(await this.sales.required(paying, price, settled)) };
@@ -73,4 +79,10 @@ export class InstalledSales {
       `this listing cannot be sold now: ${why}`,
     );
   }
+}
+
+/** Only a JSON-RPC `result` (no `error`) is an answer worth paying for. */
+function isResult(body: unknown): boolean {
+  const message = body as { result?: unknown; error?: unknown } | null | undefined;
+  return typeof message === 'object' && message !== null && !('error' in message) && 'result' in message;
 }
