@@ -226,6 +226,15 @@ export class ListingsService {
       if (!server || server.installationId) {
         throw notFound('MCP server', targetId);
       }
+      if (server.installedMembers.length > 0) {
+        // MK37: an installed member may be another tenant's virtual server: a loop across tenants.
+        throw HttpProblem.validation([
+          {
+            field: 'targetId',
+            message: `virtual server ${server.name} has installed members (${server.installedMembers.join(', ')}); only a virtual server of the tenant's own members is published`,
+          },
+        ]);
+      }
       return listedServerJson(serverJson, server);
     }
     const agent = await this.database.inTenant(ctx.tenantId, (tx) =>
