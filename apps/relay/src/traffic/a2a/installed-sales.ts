@@ -23,7 +23,7 @@ export class InstalledSales {
       return { kind: 'raw', ...(await this.sales.required(paymentCallOf(call), price)) };
     } catch (error) {
       // No facilitator, or it did not answer: the listing cannot be sold now (−31011).
-      const why = error instanceof Error ? error.message : String(error);
+      const why = this.sales.unreachable('offer', error);
       return { kind: 'json', status: 200, body: this.unsold(call, request, why) };
     }
   }
