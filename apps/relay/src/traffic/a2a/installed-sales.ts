@@ -84,5 +84,7 @@ export class InstalledSales {
 /** Only a JSON-RPC `result` (no `error`) is an answer worth paying for. */
 function isResult(body: unknown): boolean {
   const message = body as { result?: unknown; error?: unknown } | null | undefined;
-  return typeof message === 'object' && message !== null && !('error' in message) && 'result' in message;
+  return (
+    typeof message === 'object' && message !== null && !('error' in message) && 'result' in message
+  );
 }
