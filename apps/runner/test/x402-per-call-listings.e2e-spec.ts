@@ -46,8 +46,11 @@ describe.each<PlatformMode>(['embedded', 'services'])('x402 per-call listings (%
     await facilitator?.close();
   });
 
-  async function installedPerCall(): Promise<{ agentId: string; caller: TestAgent }> {
-    const target = await publisher.publicAgent(agent.cardUrl);
+  /** `target`: a publisher's agent already given its policies; a fresh one otherwise. */
+  async function installedPerCall(target?: {
+    id: string;
+  }): Promise<{ agentId: string; caller: TestAgent }> {
+    target ??= await publisher.publicAgent(agent.cardUrl);
     const listing = await publisher.publish(target.id, {
       terms: { type: 'PER_CALL', priceUsd: 0.02, payTo: PAYEE, network: NETWORK },
     });
@@ -167,11 +170,7 @@ decision := {"action": "BLOCK", "reasons": ["not sold on this network"]} if {
   input.payment.network == "eip155:84532"
 }`,
     );
-    const listing = await publisher.publish(target.id, {
-      terms: { type: 'PER_CALL', priceUsd: 0.02, payTo: PAYEE, network: NETWORK },
-    });
-    const { agentId } = await installer.install(String(listing.id));
-    const caller = await installer.callerOf(agentId);
+    const { agentId, caller } = await installedPerCall(target);
     const settledBefore = facilitator.settled.length;
     const correlationId = randomUUID();
 
@@ -203,11 +202,7 @@ decision := {"action": "BLOCK", "reasons": ["answers withheld"]} if {
   input.direction == "RESPONSE"
 }`,
     );
-    const listing = await publisher.publish(target.id, {
-      terms: { type: 'PER_CALL', priceUsd: 0.02, payTo: PAYEE, network: NETWORK },
-    });
-    const { agentId } = await installer.install(String(listing.id));
-    const caller = await installer.callerOf(agentId);
+    const { agentId, caller } = await installedPerCall(target);
     const settledBefore = facilitator.settled.length;
 
     const answer = await payingSend(caller, agentId, randomUUID()).send('sell me the answer');
