@@ -46,8 +46,11 @@ describe.each<PlatformMode>(['embedded', 'services'])('x402 per-call listings (%
     await facilitator?.close();
   });
 
-  async function installedPerCall(): Promise<{ agentId: string; caller: TestAgent }> {
-    const target = await publisher.publicAgent(agent.cardUrl);
+  /** `target`: a publisher's agent already given its policies; a fresh one otherwise. */
+  async function installedPerCall(target?: {
+    id: string;
+  }): Promise<{ agentId: string; caller: TestAgent }> {
+    target ??= await publisher.publicAgent(agent.cardUrl);
     const listing = await publisher.publish(target.id, {
       terms: { type: 'PER_CALL', priceUsd: 0.02, payTo: PAYEE, network: NETWORK },
     });
@@ -167,11 +170,7 @@ decision := {"action": "BLOCK", "reasons": ["not sold on this network"]} if {
   input.payment.network == "eip155:84532"
 }`,
     );
-    const listing = await publisher.publish(target.id, {
-      terms: { type: 'PER_CALL', priceUsd: 0.02, payTo: PAYEE, network: NETWORK },
-    });
-    const { agentId } = await installer.install(String(listing.id));
-    const caller = await installer.callerOf(agentId);
+    const { agentId, caller } = await installedPerCall(target);
     const settledBefore = facilitator.settled.length;
     const correlationId = randomUUID();
 
@@ -191,5 +190,26 @@ decision := {"action": "BLOCK", "reasons": ["not sold on this network"]} if {
     expect(
       installerTrace.find((e) => e.eventType === 'X402_PAYMENT_REJECTED')!.details,
     ).toMatchObject({ reason: 'payee' });
+  });
+
+  it('should not settle a paid call whose answer the publisher’s policy blocks (PY22)', async () => {
+    const target = await publisher.publicAgent(agent.cardUrl);
+    await publisher.world.bindToAgent(
+      target.id,
+      `package x402.answers
+import rego.v1
+decision := {"action": "BLOCK", "reasons": ["answers withheld"]} if {
+  input.direction == "RESPONSE"
+}`,
+    );
+    const { agentId, caller } = await installedPerCall(target);
+    const settledBefore = facilitator.settled.length;
+
+    const answer = await payingSend(caller, agentId, randomUUID()).send('sell me the answer');
+
+    expect(answer.body).toMatchObject({ error: { code: expect.any(Number) } });
+    expect(answer.body).not.toHaveProperty('result');
+    expect(answer.settlement).toBeNull();
+    expect(facilitator.settled.length).toBe(settledBefore);
   });
 });

@@ -15,7 +15,7 @@ import { AgentCards } from '../traffic/a2a/agent-cards.service';
 import { A2aUpstreamFailure } from '../traffic/a2a/a2a-upstream';
 import { ChangeListingDto } from './dto/change-listing.dto';
 import { ListListingsQueryDto } from './dto/list-listings-query.dto';
-import { PublishListingDto } from './dto/publish-listing.dto';
+import { PublishListingDto, chargeFaults } from './dto/publish-listing.dto';
 import { listedCard, listedServerJson } from './listing-documents';
 import { ListingsRepository } from './listings.repository';
 import { MarketplaceErrorCode, MarketplaceException } from './marketplace.exception';
@@ -55,6 +55,7 @@ export class ListingsService {
 
   async publish(ctx: RequestContext, dto: PublishListingDto): Promise<ListingResponse> {
     mustMayWrite(ctx, dto.kind);
+    mustBeChargeable(dto.kind, dto.terms);
     const id = randomUUID();
     const document = await this.documentOf(ctx, id, dto.kind, dto.targetId, dto.serverJson);
     try {
@@ -129,6 +130,9 @@ export class ListingsService {
       this.own(tx, ctx.tenantId, id),
     );
     mustMayWrite(ctx, known.kind);
+    if (dto.terms !== undefined) {
+      mustBeChargeable(known.kind, dto.terms);
+    }
     // The card is read again, so a change publishes what the agent now says of itself.
     const document =
       known.kind === 'AGENT' || dto.serverJson !== undefined
@@ -226,6 +230,15 @@ export class ListingsService {
       if (!server || server.installationId) {
         throw notFound('MCP server', targetId);
       }
+      if (server.installedMembers.length > 0) {
+        // MK37: an installed member may be another tenant's virtual server: a loop across tenants.
+        throw HttpProblem.validation([
+          {
+            field: 'targetId',
+            message: `virtual server ${server.name} has installed members (${server.installedMembers.join(', ')}); only a virtual server of the tenant's own members is published`,
+          },
+        ]);
+      }
       return listedServerJson(serverJson, server);
     }
     const agent = await this.database.inTenant(ctx.tenantId, (tx) =>
@@ -273,6 +286,13 @@ export function mustMayWrite(ctx: RequestContext, kind: ListingKind): void {
   const entity = entityOf(kind);
   if (!allows(ctx.principal.permissions, entity, 'WRITE')) {
     throw HttpProblem.forbidden(`${entity}:WRITE`);
+  }
+}
+
+function mustBeChargeable(kind: ListingKind, terms: ListingTerms): void {
+  const faults = chargeFaults(kind, terms);
+  if (faults.length > 0) {
+    throw HttpProblem.validation(faults);
   }
 }
 

@@ -22,6 +22,8 @@ export interface McpServerTarget {
   transport: string;
   /** Set on an entry a marketplace install made (MK31): never published again (MK2). */
   installationId?: string;
+  /** MK37: a virtual server's installed members (their names): such a server is not published. */
+  installedMembers: string[];
 }
 
 /** What publishing and installing read and write in the registry (agents, MCP servers, policies). */
@@ -48,8 +50,13 @@ export class MarketplaceTargetsRepository {
 
   async mcpServer(tx: Tx, tenantId: string, id: string): Promise<McpServerTarget | undefined> {
     const rows: Row[] = await tx.query(
-      `SELECT id, name, description, transport, installation_id FROM ${S}.mcp_servers
-        WHERE tenant_id = $1 AND id = $2`,
+      `SELECT s.id, s.name, s.description, s.transport, s.installation_id,
+              ARRAY(SELECT m.name FROM ${S}.mcp_servers m
+                     WHERE m.tenant_id = s.tenant_id AND m.installation_id IS NOT NULL
+                       AND s.members @> jsonb_build_array(jsonb_build_object('serverId', m.id::text))
+                     ORDER BY m.name) AS installed_members
+         FROM ${S}.mcp_servers s
+        WHERE s.tenant_id = $1 AND s.id = $2`,
       [tenantId, id],
     );
     const row = rows[0];
@@ -60,6 +67,7 @@ export class MarketplaceTargetsRepository {
           description: str(row.description),
           transport: String(row.transport),
           ...(row.installation_id ? { installationId: text(row.installation_id) } : {}),
+          installedMembers: (row.installed_members as string[] | null) ?? [],
         }
       : undefined;
   }

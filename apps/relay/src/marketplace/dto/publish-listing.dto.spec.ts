@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 
-import { ListingTermsDto } from './publish-listing.dto';
+import { ListingTermsDto, chargeFaults } from './publish-listing.dto';
 
 describe('ListingTermsDto priceUsd', () => {
   const faults = (priceUsd: unknown) =>
@@ -50,5 +50,16 @@ describe('ListingTermsDto payTo and network (payments.md PY20)', () => {
     [{ type: 'FREE', payTo: PAYEE, network: 'eip155:8453' }, ['network', 'payTo']],
   ])('should name every bad field of %p', (terms, fields) => {
     expect(faults(terms)).toEqual(fields);
+  });
+});
+
+describe('chargeFaults (payments.md PY23)', () => {
+  const terms = { type: 'PER_CALL', payTo: '0x209693Bc6afc0C5328bA36FaF03C514EF312287C' };
+
+  it('should refuse where an MCP_SERVER listing is paid, and let an AGENT listing say it', () => {
+    expect(chargeFaults('MCP_SERVER', terms).map((f) => f.field)).toEqual(['terms.payTo']);
+    expect(chargeFaults('MCP_SERVER', { network: 'eip155:8453' })).toHaveLength(1);
+    expect(chargeFaults('MCP_SERVER', {})).toEqual([]);
+    expect(chargeFaults('AGENT', terms)).toEqual([]);
   });
 });

@@ -52,6 +52,25 @@ function PerCallOnly(): PropertyDecorator {
   });
 }
 
+/**
+ * PY23: an MCP_SERVER listing is never charged (an installed MCP server takes no payment), so
+ * terms saying where its price is paid would promise a sale that never happens.
+ */
+export function chargeFaults(
+  kind: ListingKind,
+  terms: { payTo?: string; network?: string },
+): { field: string; message: string }[] {
+  return kind === 'MCP_SERVER' && (terms.payTo !== undefined || terms.network !== undefined)
+    ? [
+        {
+          field: 'terms.payTo',
+          message:
+            'an MCP_SERVER listing is not sold with x402: give its PER_CALL price without payTo and network',
+        },
+      ]
+    : [];
+}
+
 /** D59 `terms`: a price for PER_CALL, a validity for LICENSED (MK5). */
 export class ListingTermsDto {
   @IsIn(TERMS_TYPES)

@@ -6,13 +6,14 @@ import { MemberServer } from './virtual-members';
 export class VirtualMembersRepository {
   async findServers(tx: Tx, tenantId: string, ids: string[]): Promise<MemberServer[]> {
     const rows: Row[] = await tx.query(
-      `SELECT id, name, transport FROM relay.mcp_servers WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+      `SELECT id, name, transport, installation_id FROM relay.mcp_servers WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
       [tenantId, ids],
     );
     return rows.map((r) => ({
       id: String(r.id),
       name: String(r.name),
       transport: String(r.transport),
+      installed: r.installation_id !== null && r.installation_id !== undefined,
     }));
   }
 

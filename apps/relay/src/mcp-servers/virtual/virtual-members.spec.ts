@@ -59,4 +59,15 @@ describe('virtual members (D52)', () => {
       'members[4].serverId',
     ]);
   });
+
+  it('should refuse an installed marketplace server as a member (MK37)', () => {
+    const resolved = resolveMembers(
+      [{ serverId: 'a' }, { serverId: 'i' }],
+      [...servers, { id: 'i', name: 'bought', transport: 'STREAMABLE_HTTP', installed: true }],
+    );
+
+    expect(resolved).toEqual({
+      errors: [{ field: 'members[1].serverId', message: expect.stringContaining('bought') }],
+    });
+  });
 });

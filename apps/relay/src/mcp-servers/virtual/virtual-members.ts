@@ -17,6 +17,8 @@ export interface MemberServer {
   id: string;
   name: string;
   transport: string;
+  /** MK37: an installed marketplace entry (its publisher's side is reached in-process). */
+  installed?: boolean;
 }
 
 export interface FieldError {
@@ -63,7 +65,7 @@ export function isExposed(filter: readonly string[] | undefined, ...keys: unknow
 
 /**
  * T76: the members as they will be stored (prefixes resolved), or what is wrong with them: each
- * must be a registered, non-virtual server other than the virtual one itself, once, under a prefix
+ * must be a registered, non-virtual, non-installed server other than the virtual one itself, once, under a prefix
  * no other member has.
  */
 export function resolveMembers(
@@ -83,6 +85,13 @@ export function resolveMembers(
       errors.push({
         field: `${field}.serverId`,
         message: `${server.name} is itself virtual; a member must be a server the relay calls`,
+      });
+    } else if (server.installed) {
+      // An installed entry may be another tenant's virtual server: two tenants could close a
+      // loop (V_A ∋ I_A = V_B ∋ I_B = V_A) that one tools/list would follow forever.
+      errors.push({
+        field: `${field}.serverId`,
+        message: `${server.name} is an installed marketplace server; a member must be the tenant's own`,
       });
     }
     if (seen.has(member.serverId)) {

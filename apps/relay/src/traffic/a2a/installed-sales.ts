@@ -23,7 +23,7 @@ export class InstalledSales {
       return { kind: 'raw', ...(await this.sales.required(paymentCallOf(call), price)) };
     } catch (error) {
       // No facilitator, or it did not answer: the listing cannot be sold now (−31011).
-      const why = error instanceof Error ? error.message : String(error);
+      const why = this.sales.unreachable('offer', error);
       return { kind: 'json', status: 200, body: this.unsold(call, request, why) };
     }
   }
@@ -58,6 +58,12 @@ export class InstalledSales {
       await this.sales.unsold(paying, judged, `the agent answered HTTP ${answer.status}`);
       return answer;
     }
+    if (!isResult(answer.body)) {
+      // PY22: the publisher's side refused (policy, review, schema) with a 200 JSON-RPC error:
+      // nothing was sold, so nothing is settled.
+      await this.sales.unsold(paying, judged, 'the publisher refused the call');
+      return answer;
+    }
     const settled = await this.sales.settle(paying, price, judged);
     if (typeof settled === 'string') {
       return { kind: 'raw', ...(await this.sales.required(paying, price, settled)) };
@@ -73,4 +79,12 @@ export class InstalledSales {
       `this listing cannot be sold now: ${why}`,
     );
   }
+}
+
+/** Only a JSON-RPC `result` (no `error`) is an answer worth paying for. */
+function isResult(body: unknown): boolean {
+  const message = body as { result?: unknown; error?: unknown } | null | undefined;
+  return (
+    typeof message === 'object' && message !== null && !('error' in message) && 'result' in message
+  );
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { HttpProblem } from '@agp/http';
+import { DomainException, HttpProblem } from '@agp/http';
 
 import { HopPipeline } from '../pipeline/hop-pipeline';
 import { Hop } from '../pipeline/hop.types';
@@ -78,6 +78,11 @@ export class LlmRelayService {
     } catch (error) {
       // SP8: nothing reached a provider, or its LLM_GATEWAY_CALL settles the reservation anyway.
       await this.spend.release(reservation);
+      if (payment && !(error instanceof DomainException)) {
+        // PY25: a refusal has already recorded its payment's end; an unexpected failure has not,
+        // so the payment's reservation would otherwise be held until it expires.
+        await this.payments.abandoned(call, payment, 'invalid', 'the call failed unexpectedly');
+      }
       throw error;
     }
   }

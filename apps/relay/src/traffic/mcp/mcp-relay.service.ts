@@ -166,10 +166,14 @@ export class McpRelayService {
       return undefined;
     }
     const requests = messages.filter((m) => kindOf(m) === 'request');
-    if (requests.length !== 1 || messages.length !== 1 || isVirtual(call)) {
+    // PY23: an installed entry's hop to its publisher carries no payment, so none is taken.
+    const installed = call.route.server.installation !== undefined;
+    if (requests.length !== 1 || messages.length !== 1 || isVirtual(call) || installed) {
       const why = isVirtual(call)
         ? 'a virtual MCP server takes no payment'
-        : 'an x402 payment pays for a POST of exactly one request';
+        : installed
+          ? 'an installed MCP server takes no payment'
+          : 'an x402 payment pays for a POST of exactly one request';
       return this.payments.reject(mcpPaymentCallOf(call), why);
     }
     return this.payments.judge(mcpPaymentCallOf(call), call.agentHeaders, gated);

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   decodePaymentSignatureHeader,
   encodePaymentRequiredHeader,
@@ -21,6 +21,9 @@ import { JudgedPayment, PaymentCall, X402Payments } from './x402-payments';
 /** How long a buyer has to pay the requirements it was given (x402 `maxTimeoutSeconds`). */
 const PAY_WITHIN_SECONDS = 300;
 
+/** PY24: what a tenant reads when the facilitator could not be used. */
+export const FACILITATOR_UNAVAILABLE = 'the x402 facilitator is unavailable';
+
 /** What the seller's side answers instead of the agent: a 402 with x402 requirements. */
 export interface SaleRefused {
   status: 402;
@@ -38,6 +41,7 @@ export interface SaleRefused {
 @Injectable()
 export class PerCallSales {
   private readonly servers = new Map<string, Promise<x402ResourceServer>>();
+  private readonly logger = new Logger(PerCallSales.name);
 
   constructor(
     @Inject(X402_FACILITATOR) private readonly facilitator: X402FacilitatorOptions,
@@ -95,7 +99,7 @@ export class PerCallSales {
       await this.payments.unsettled(call, judged, `not verified: ${why}`);
       return why;
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
+      const why = this.unreachable('verify', error);
       await this.payments.unsettled(call, judged, `not verified: ${why}`);
       return why;
     }
@@ -115,7 +119,7 @@ export class PerCallSales {
       ).settlePayment(payload, payload.accepted);
       header = encodePaymentResponseHeader(settled);
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
+      const why = this.unreachable('settle', error);
       await this.payments.unsettled(call, judged, `not settled: ${why}`);
       return why;
     }
@@ -127,6 +131,16 @@ export class PerCallSales {
   /** PY22: a verified payment the call does not settle (the agent failed). */
   unsold(call: PaymentCall, judged: JudgedPayment, text: string): Promise<void> {
     return this.payments.unsettled(call, judged, `not settled: ${text}`);
+  }
+
+  /**
+   * PY24: the facilitator's own failure (its URL, a stack's text) is the operator's: logged here,
+   * while the tenants read a fixed reason.
+   */
+  unreachable(step: string, error: unknown): string {
+    const detail = error instanceof Error ? error.message : String(error);
+    this.logger.warn(`x402 facilitator failed to ${step}: ${detail}`);
+    return FACILITATOR_UNAVAILABLE;
   }
 
   /** One resource server per network, its facilitator's supported kinds fetched once. */

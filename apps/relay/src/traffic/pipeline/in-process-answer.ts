@@ -3,6 +3,7 @@ import { PassThrough, Readable } from 'node:stream';
 
 import { Dispatcher } from 'undici';
 
+import { JsonRpcMessage } from '../mcp/json-rpc';
 import { SseWriter } from './sse-writer';
 import { StreamAnswer } from './traffic-intake';
 
@@ -11,17 +12,27 @@ import { StreamAnswer } from './traffic-intake';
  * an upstream's HTTP answer, so the installer's side reads and judges it as any server's.
  */
 
-/** MK18: the publisher's decision ids stay in the publisher's trail (each message of a batch). */
+/**
+ * MK18: the publisher's decision and review ids stay in the publisher's trail (each message of a
+ * batch, each event of a stream).
+ */
 function crossing(body: unknown): unknown {
   if (Array.isArray(body)) {
     return body.map(crossing);
   }
   const error = (body as { error?: { data?: Record<string, unknown> } } | undefined)?.error;
-  if (error?.data && 'decisionId' in error.data) {
-    const { decisionId: _kept, ...data } = error.data;
+  if (error?.data && ('decisionId' in error.data || 'hitlRequestId' in error.data)) {
+    const { decisionId: _decision, hitlRequestId: _review, ...data } = error.data;
     return { ...(body as object), error: { ...error, data } };
   }
   return body;
+}
+
+/** MK18: each message the publisher's side streams crosses as a JSON answer does. */
+class CrossingSseWriter extends SseWriter {
+  override message(message: JsonRpcMessage, eventId?: string): Promise<void> {
+    return super.message(crossing(message) as JsonRpcMessage, eventId);
+  }
 }
 
 export function jsonResponse(
@@ -80,7 +91,7 @@ export function streamResponse(
   };
   signal.addEventListener('abort', stop, { once: true });
   void answer
-    .run(new SseWriter(raw as unknown as ServerResponse))
+    .run(new CrossingSseWriter(raw as unknown as ServerResponse))
     .catch(() => undefined)
     .finally(() => {
       signal.removeEventListener('abort', stop);
