@@ -250,12 +250,11 @@ export async function arrangeTenant(
   };
 }
 
-/** Issue 35: another server of the same tenant for the same agent (a 2026-07-28-only one). */
-export async function arrangeSecondServer(
+/** A server of the tenant registered from `body`, the tenant's agent subscribed to it. */
+async function arrangeSubscribedServer(
   platform: BenchTarget,
   tenant: BenchTenant,
-  serverUrl: string,
-  name: string,
+  body: Record<string, unknown>,
 ): Promise<{ serverId: string; mcpToken: string }> {
   const gateway = platform.gatewayUrl;
   const server = await api<{ id: string }>(
@@ -263,11 +262,7 @@ export async function arrangeSecondServer(
     tenant.adminToken,
     'POST',
     '/relay/v1/mcp-servers',
-    {
-      name,
-      url: serverUrl,
-      transport: 'STREAMABLE_HTTP',
-    },
+    body,
   );
   await api(gateway, tenant.adminToken, 'POST', '/relay/v1/subscriptions', {
     kind: 'AGENT_TO_MCP_SERVER',
@@ -277,28 +272,29 @@ export async function arrangeSecondServer(
   return { serverId: server.id, mcpToken: tenant.mcpToken };
 }
 
+/** Issue 35: another server of the same tenant for the same agent (a 2026-07-28-only one). */
+export function arrangeSecondServer(
+  platform: BenchTarget,
+  tenant: BenchTenant,
+  serverUrl: string,
+  name: string,
+): Promise<{ serverId: string; mcpToken: string }> {
+  return arrangeSubscribedServer(platform, tenant, {
+    name,
+    url: serverUrl,
+    transport: 'STREAMABLE_HTTP',
+  });
+}
+
 /** D52: a virtual server whose one member is the tenant's server, the same agent subscribed. */
-export async function arrangeVirtualServer(
+export function arrangeVirtualServer(
   platform: BenchTarget,
   tenant: BenchTenant,
   prefix: string,
 ): Promise<{ serverId: string; mcpToken: string }> {
-  const gateway = platform.gatewayUrl;
-  const server = await api<{ id: string }>(
-    gateway,
-    tenant.adminToken,
-    'POST',
-    '/relay/v1/mcp-servers',
-    {
-      name: 'bench-virtual',
-      transport: 'VIRTUAL',
-      members: [{ serverId: tenant.serverId, prefix }],
-    },
-  );
-  await api(gateway, tenant.adminToken, 'POST', '/relay/v1/subscriptions', {
-    kind: 'AGENT_TO_MCP_SERVER',
-    sourceId: tenant.agentId,
-    targetId: server.id,
+  return arrangeSubscribedServer(platform, tenant, {
+    name: 'bench-virtual',
+    transport: 'VIRTUAL',
+    members: [{ serverId: tenant.serverId, prefix }],
   });
-  return { serverId: server.id, mcpToken: tenant.mcpToken };
 }
