@@ -3,7 +3,7 @@ import { EventEnvelope } from '@agp/contracts';
 /** Delivers one event to a consumer; throwing means "not done", and the transport redelivers. */
 export type Deliver = (envelope: EventEnvelope) => Promise<void>;
 
-/** Delivers a batch to a consumer in one call (one transaction); throwing retries it one by one. */
+/** Delivers a batch to a consumer in one call (one transaction); throwing retries it in halves down to one event (F61). */
 export type DeliverBatch = (envelopes: EventEnvelope[]) => Promise<void>;
 
 export interface BatchSubscriptionOptions {

@@ -37,11 +37,11 @@ describe(JetStreamBatchConsumer.name, () => {
     stop: () => Promise<void>;
     retireConsumer: (name: string) => Promise<boolean>;
   }> {
-    const { maxBatch, concurrentBatches, ...transportOverrides } = overrides;
+    const { maxBatch, concurrentBatches, lingerMs, ...transportOverrides } = overrides;
     const transport = await bed.transport(testJetStreamOptions(prefix, transportOverrides));
     return {
       subscribe: (spec, deliver) =>
-        transport.subscribeBatches(spec, { maxBatch, concurrentBatches }, deliver),
+        transport.subscribeBatches(spec, { maxBatch, concurrentBatches, lingerMs }, deliver),
       stop: () => transport.stopConsumers(),
       retireConsumer: (name) => transport.retireConsumer(name),
     };
@@ -129,6 +129,32 @@ describe(JetStreamBatchConsumer.name, () => {
     await eventually(async () =>
       expect(await consumerFacts(prefix, 'ingest')).toMatchObject({ ackPending: 0 }),
     );
+  });
+
+  it('should find one poison event in a large batch in a few halves rather than event by event', async () => {
+    const { prefix, transport } = await publisher();
+    const good = events(31);
+    const [poison] = events(1, 'poison');
+    const all = [...good.slice(0, 20), poison, ...good.slice(20)] as EventEnvelope[];
+    for (const event of all) {
+      await transport.publish(event);
+    }
+    const sut = await consumer(prefix, { maxBatch: 32, lingerMs: 500 });
+    const sizes: number[] = [];
+    await sut.subscribe({ name: 'ingest', types: ['HITL'] }, async (batch) => {
+      sizes.push(batch.length);
+      if (batch.some((event) => (event.data as { summary?: string }).summary === 'poison')) {
+        throw new Error('cannot store this batch');
+      }
+      await storeAll(batch, 'a');
+    });
+
+    await eventually(async () => expect(await effectsOf(good)).toHaveLength(31));
+    await eventually(async () => expect(await transport.deadLetters()).toHaveLength(1));
+    expect(sizes[0]).toBe(32);
+    // The whole batch, then two halves at each of five levels; one by one it would be 32 more.
+    expect(sizes.filter((size) => size > 1).length).toBeLessThanOrEqual(10);
+    expect(sizes.length).toBeLessThan(20);
   });
 
   it('should finish the batch in hand and give the gathered messages back at once when stopped', async () => {

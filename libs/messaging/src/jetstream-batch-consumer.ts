@@ -8,6 +8,11 @@ import { typeOfSubject } from './subjects';
 
 export type DeliverOne = (message: JsMsg, envelope: EventEnvelope) => Promise<void>;
 
+interface ParsedMessage {
+  message: JsMsg;
+  envelope: EventEnvelope;
+}
+
 /** Idempotency is the handler's (D5: the event id is a unique key, issue 5). */
 export class JetStreamBatchConsumer {
   private readonly wanted: ReadonlySet<string>;
@@ -24,7 +29,7 @@ export class JetStreamBatchConsumer {
   }
 
   async handle(batch: JsMsg[]): Promise<void> {
-    const parsed: Array<{ message: JsMsg; envelope: EventEnvelope }> = [];
+    const parsed: ParsedMessage[] = [];
     for (const message of batch) {
       if (!this.wanted.has(typeOfSubject(this.prefix, message.subject))) {
         this.disposition.ack(message);
@@ -44,13 +49,35 @@ export class JetStreamBatchConsumer {
     } catch (error) {
       this.logger.warn(
         { consumer: this.spec.name, size: parsed.length, err: error },
-        'batch failed; retrying one by one',
+        'batch failed; retrying it in halves',
       );
-      for (const { message, envelope } of parsed) {
-        await this.deliverOne(message, envelope);
-      }
+      await this.deliverInHalves(parsed);
       return;
     }
     parsed.forEach((p) => this.disposition.ack(p.message));
+  }
+
+  /**
+   * F61: a failed batch is split in halves until each failing part is one event, which goes to
+   * `deliverOne` (retried, then parked). k poison events in n cost about 2k·log₂(n/k) transactions
+   * instead of n, so a producer's stray invalid event no longer turns a batch of 1,000 into 1,000
+   * transactions (A43). Order is kept: the earlier half is delivered first.
+   */
+  private async deliverInHalves(parsed: ParsedMessage[]): Promise<void> {
+    if (parsed.length === 1) {
+      const [only] = parsed as [ParsedMessage];
+      await this.deliverOne(only.message, only.envelope);
+      return;
+    }
+    const middle = Math.ceil(parsed.length / 2);
+    for (const half of [parsed.slice(0, middle), parsed.slice(middle)]) {
+      try {
+        await this.deliverBatch(half.map((p) => p.envelope));
+      } catch {
+        await this.deliverInHalves(half);
+        continue;
+      }
+      half.forEach((p) => this.disposition.ack(p.message));
+    }
   }
 }
