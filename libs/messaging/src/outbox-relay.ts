@@ -1,5 +1,6 @@
 import { EventEnvelope } from '@agp/contracts';
 import { Database, queryNamed } from '@agp/database';
+import { ClaimLoop } from '@agp/jobs';
 import { Logger } from 'pino';
 
 import { EventTransport } from './event-transport';
@@ -39,21 +40,18 @@ const INLINE_DEFAULTS: Pick<OutboxRelayOptions, 'kickDelayMs'> = {
 /** Outbox rows being published in this process (in-process bus only; see drainInline). */
 const INLINE_CLAIMS = new Set<string>();
 
-/** Rows are claimed with SKIP LOCKED, so replicas share the work. */
+/**
+ * Rows are claimed with SKIP LOCKED, so replicas share the work. F59: the loop is `@agp/jobs`'
+ * claim loop; a claim publishes one batch in its own transaction, and its item is the batch's size.
+ */
 export class OutboxRelay {
   private readonly options: OutboxRelayOptions;
-  private timer?: NodeJS.Timeout;
-  /** When the pending timer fires (ms since the epoch): a later wake-up never postpones it. */
-  private timerDueAt = 0;
-  private running?: Promise<void>;
-  private isStopped = true;
-  private failures = 0;
-  private isKickedWhileRunning = false;
+  private readonly loop: ClaimLoop<number>;
 
   constructor(
     private readonly database: Database,
     private readonly transport: EventTransport,
-    private readonly logger: Logger,
+    logger: Logger,
     options: Partial<OutboxRelayOptions> = {},
   ) {
     this.options = {
@@ -65,70 +63,35 @@ export class OutboxRelay {
         : {}),
       ...options,
     };
+    const { batchSize, idleMs, kickDelayMs, retryMs, maxBackoffMs } = this.options;
+    this.loop = new ClaimLoop({
+      name: 'outbox publish',
+      pollIntervalMs: idleMs,
+      kickDelayMs,
+      retry: { firstMs: retryMs, maxMs: maxBackoffMs },
+      // A full batch may have left more: the loop claims again at once.
+      isLastClaim: ([published]) => published < batchSize,
+      claim: async () => {
+        const published = await this.drainOnce();
+        return published > 0 ? [published] : [];
+      },
+      logger: logger.child({ schema: database.schema }),
+    });
   }
 
+  /** Polls, and drains at once what a crash left (F43). */
   start(): void {
-    this.isStopped = false;
-    this.schedule(0);
+    this.loop.start();
+    this.loop.drainNow();
   }
 
   /** Drain soon: something was just added (in this replica). */
   kick(): void {
-    if (!this.isStopped && this.failures === 0) {
-      if (this.running) {
-        this.isKickedWhileRunning = true;
-      }
-      this.schedule(this.options.kickDelayMs);
-    }
+    this.loop.kick();
   }
 
-  async stop(): Promise<void> {
-    this.isStopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.isStopped || this.running) {
-      return;
-    }
-    const dueAt = Date.now() + delayMs;
-    if (this.timer && this.timerDueAt <= dueAt) {
-      return;
-    }
-    clearTimeout(this.timer);
-    this.timerDueAt = dueAt;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.running = this.tick().finally(() => {
-        this.running = undefined;
-      });
-    }, delayMs);
-  }
-
-  private async tick(): Promise<void> {
-    let next = this.options.idleMs;
-    this.isKickedWhileRunning = false;
-    try {
-      const published = await this.drainOnce();
-      this.failures = 0;
-      next =
-        published === this.options.batchSize
-          ? 0
-          : this.isKickedWhileRunning
-            ? this.options.kickDelayMs
-            : this.options.idleMs;
-    } catch (error) {
-      this.failures += 1;
-      next = Math.min(this.options.retryMs * 2 ** this.failures, this.options.maxBackoffMs);
-      this.logger.warn(
-        { err: error, schema: this.database.schema, retryInMs: next },
-        'outbox publish failed',
-      );
-    }
-    this.running = undefined;
-    this.schedule(next);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   async drainOnce(): Promise<number> {

@@ -1,18 +1,13 @@
 import type {
-  DiscoveredAgent,
-  DiscoveredMcpServer,
-  InstallationResponse,
   LicenceView,
   ListingResponse,
   ListingTerms,
+  RelayOperations,
 } from './contracts/relay';
 import { api, query } from './client';
 
-/** A cursor page (D31 for discovery and the marketplace: `nextCursor`, no total). */
-export interface CursorPage<T> {
-  items: T[];
-  nextCursor?: string | null;
-}
+/** The relay's answer to an operation, as its contract declares it (F27). */
+type Answer<Operation extends keyof RelayOperations> = RelayOperations[Operation];
 
 /** Discovery's filters (discovery.md DS5): each an exact facet; `q` ranks. */
 export interface DiscoveryQuery {
@@ -26,16 +21,13 @@ export interface DiscoveryQuery {
 }
 
 export interface ListingQuery extends DiscoveryQuery {
-  kind?: 'AGENT' | 'MCP_SERVER';
+  kind?: ListingResponse['kind'];
   category?: string;
   mine?: boolean;
 }
 
-/** An installation as either side reads it; `mcpServerId` is an MCP listing's entry (MK31). */
-export type Installation = InstallationResponse & { mcpServerId?: string };
-
 export interface NewListing {
-  kind: 'AGENT' | 'MCP_SERVER';
+  kind: ListingResponse['kind'];
   targetId: string;
   name: string;
   summary: string;
@@ -46,39 +38,51 @@ export interface NewListing {
 /** Issue 40: discovery (DS1–DS18) and the marketplace (MK1–MK40), read and changed as the user. */
 export const marketplaceApi = {
   agents: (filters: DiscoveryQuery) =>
-    api<CursorPage<DiscoveredAgent>>(`/relay/v1/discovery/agents${query({ ...filters })}`),
+    api<Answer<'DiscoveryController_agents'>>(`/relay/v1/discovery/agents${query({ ...filters })}`),
   mcpServers: (filters: DiscoveryQuery) =>
-    api<CursorPage<DiscoveredMcpServer>>(`/relay/v1/discovery/mcp-servers${query({ ...filters })}`),
+    api<Answer<'DiscoveryController_mcpServers'>>(
+      `/relay/v1/discovery/mcp-servers${query({ ...filters })}`,
+    ),
   listings: (filters: ListingQuery) =>
-    api<CursorPage<ListingResponse>>(
+    api<Answer<'MarketplaceController_list'>>(
       `/relay/v1/marketplace/listings${query({ ...filters, mine: filters.mine ? 'true' : undefined })}`,
     ),
   publish: (listing: NewListing) =>
-    api<ListingResponse>('/relay/v1/marketplace/listings', {
+    api<Answer<'MarketplaceController_publish'>>('/relay/v1/marketplace/listings', {
       method: 'POST',
       body: JSON.stringify(listing),
     }),
   unpublish: (id: string) =>
     api<void>(`/relay/v1/marketplace/listings/${id}`, { method: 'DELETE' }),
   install: (listing: ListingResponse) =>
-    api<{ installationId: string }>(`/relay/v1/marketplace/listings/${listing.id}/installations`, {
-      method: 'POST',
-      body: JSON.stringify({ acceptedPolicies: listing.requiredPolicies.map((p) => p.id) }),
-    }),
+    api<Answer<'MarketplaceController_install'>>(
+      `/relay/v1/marketplace/listings/${listing.id}/installations`,
+      {
+        method: 'POST',
+        body: JSON.stringify({ acceptedPolicies: listing.requiredPolicies.map((p) => p.id) }),
+      },
+    ),
   installations: (side: 'INSTALLED' | 'PUBLISHED') =>
-    api<CursorPage<Installation>>(
+    api<Answer<'MarketplaceController_installs'>>(
       `/relay/v1/marketplace/installations${query({ side, limit: 100 })}`,
     ),
-  installation: (id: string) => api<Installation>(`/relay/v1/marketplace/installations/${id}`),
+  installation: (id: string) =>
+    api<Answer<'MarketplaceController_installation'>>(`/relay/v1/marketplace/installations/${id}`),
   setStatus: (id: string, status: 'ACTIVE' | 'SUSPENDED') =>
-    api<Installation>(`/relay/v1/marketplace/installations/${id}`, {
-      method: 'PATCH',
-      body: JSON.stringify({ status }),
-    }),
+    api<Answer<'MarketplaceController_changeInstallation'>>(
+      `/relay/v1/marketplace/installations/${id}`,
+      {
+        method: 'PATCH',
+        body: JSON.stringify({ status }),
+      },
+    ),
   remove: (id: string) =>
     api<void>(`/relay/v1/marketplace/installations/${id}`, { method: 'DELETE' }),
   renew: (id: string) =>
-    api<LicenceView>(`/relay/v1/marketplace/installations/${id}/licences`, { method: 'POST' }),
+    api<Answer<'MarketplaceController_renew'>>(
+      `/relay/v1/marketplace/installations/${id}/licences`,
+      { method: 'POST' },
+    ),
 };
 
 /** A licence as a person reads its state: none, valid until, expired, revoked (MK23). */

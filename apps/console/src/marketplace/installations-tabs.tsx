@@ -1,7 +1,9 @@
 import { Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { ReactNode } from 'react';
 
-import { Installation, licenceState, marketplaceApi } from '../api/marketplace-api';
+import type { InstallationResponse } from '../api/contracts/relay';
+import { licenceState, marketplaceApi } from '../api/marketplace-api';
 import { useAction } from '../api/use-action';
 import { ErrorAlert } from '../components/error-alert';
 
@@ -9,7 +11,7 @@ import { ErrorAlert } from '../components/error-alert';
  * MK23, MK25: the newest licence of one installation, read with it (the list carries none), and
  * its renewal when the installation holds one.
  */
-function LicenceCell({ installation, name }: { installation: Installation; name: string }) {
+function LicenceCell({ installation, name }: { installation: InstallationResponse; name: string }) {
   const read = useQuery({
     queryKey: ['installations', installation.id],
     queryFn: () => marketplaceApi.installation(installation.id),
@@ -37,53 +39,78 @@ function LicenceCell({ installation, name }: { installation: Installation; name:
   );
 }
 
-/** MK11, MK14, MK25: what this tenant installed, its licences, renewal and removal. */
-export function MyInstallationsTab() {
+/** One row of an installation as a side reads it: the listing's name comes first on both. */
+interface InstallationRow {
+  installation: InstallationResponse;
+  name: string;
+}
+
+/** A column between the listing's and the action's. */
+interface Column {
+  header: string;
+  cell: (row: InstallationRow) => ReactNode;
+}
+
+/** The one thing a side does to a row (remove, suspend, resume). */
+interface RowAction {
+  label: string;
+  ariaLabel: string;
+  run: () => void;
+}
+
+interface InstallationsTableProps {
+  side: 'INSTALLED' | 'PUBLISHED';
+  label: string;
+  empty: string;
+  columns: Column[];
+  action: (row: InstallationRow) => RowAction;
+  actionError: unknown;
+}
+
+/** MK11: one side's installations, removed ones left out, each row with its side's action. */
+function InstallationsTable({
+  side,
+  label,
+  empty,
+  columns,
+  action,
+  actionError,
+}: InstallationsTableProps) {
   const installations = useQuery({
-    queryKey: ['installations', 'INSTALLED'],
-    queryFn: () => marketplaceApi.installations('INSTALLED'),
+    queryKey: ['installations', side],
+    queryFn: () => marketplaceApi.installations(side),
   });
-  const remove = useAction(marketplaceApi.remove, ['installations']);
-  const rows = (installations.data?.items ?? []).filter((i) => i.status !== 'REMOVED');
+  const rows = (installations.data?.items ?? [])
+    .filter((i) => i.status !== 'REMOVED')
+    .map((i) => ({ installation: i, name: i.listingName ?? i.listingId }));
   return (
     <Stack>
-      <ErrorAlert error={installations.error ?? remove.error} />
+      <ErrorAlert error={installations.error ?? actionError} />
       {installations.data && rows.length === 0 ? (
-        <Text c="dimmed">Nothing installed from the marketplace.</Text>
+        <Text c="dimmed">{empty}</Text>
       ) : (
-        <Table striped aria-label="My installations">
+        <Table striped aria-label={label}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Listing</Table.Th>
-              <Table.Th>Kind</Table.Th>
-              <Table.Th>Publisher</Table.Th>
-              <Table.Th>Entry</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Licence</Table.Th>
+              {columns.map((column) => (
+                <Table.Th key={column.header}>{column.header}</Table.Th>
+              ))}
               <Table.Th>Actions</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {rows.map((i) => {
-              const name = i.listingName ?? i.listingId;
+            {rows.map((row) => {
+              const { label: verb, ariaLabel, run } = action(row);
               return (
-                <Table.Tr key={i.id}>
-                  <Table.Td>{name}</Table.Td>
-                  <Table.Td>{i.kind === 'AGENT' ? 'Agent' : 'MCP server'}</Table.Td>
-                  <Table.Td>{i.publisher?.slug ?? i.publisher?.tenantId}</Table.Td>
-                  <Table.Td>{i.agentId ?? i.mcpServerId}</Table.Td>
-                  <Table.Td>{i.status}</Table.Td>
+                <Table.Tr key={row.installation.id}>
+                  <Table.Td>{row.name}</Table.Td>
+                  {columns.map((column) => (
+                    <Table.Td key={column.header}>{column.cell(row)}</Table.Td>
+                  ))}
                   <Table.Td>
-                    <LicenceCell installation={i} name={name} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="xs"
-                      variant="default"
-                      aria-label={`Remove ${name}`}
-                      onClick={() => remove.mutate(i.id)}
-                    >
-                      Remove
+                    <Button size="xs" variant="default" aria-label={ariaLabel} onClick={run}>
+                      {verb}
                     </Button>
                   </Table.Td>
                 </Table.Tr>
@@ -96,60 +123,73 @@ export function MyInstallationsTab() {
   );
 }
 
+const INSTALLER_COLUMNS: Column[] = [
+  {
+    header: 'Kind',
+    cell: ({ installation }) => (installation.kind === 'AGENT' ? 'Agent' : 'MCP server'),
+  },
+  {
+    header: 'Publisher',
+    cell: ({ installation }) => installation.publisher?.slug ?? installation.publisher?.tenantId,
+  },
+  {
+    header: 'Entry',
+    cell: ({ installation }) => installation.agentId ?? installation.mcpServerId,
+  },
+  { header: 'Status', cell: ({ installation }) => installation.status },
+  { header: 'Licence', cell: (row) => <LicenceCell {...row} /> },
+];
+
+/** MK11, MK14, MK25: what this tenant installed, its licences, renewal and removal. */
+export function MyInstallationsTab() {
+  const remove = useAction(marketplaceApi.remove, ['installations']);
+  return (
+    <InstallationsTable
+      side="INSTALLED"
+      label="My installations"
+      empty="Nothing installed from the marketplace."
+      columns={INSTALLER_COLUMNS}
+      action={({ installation, name }) => ({
+        label: 'Remove',
+        ariaLabel: `Remove ${name}`,
+        run: () => remove.mutate(installation.id),
+      })}
+      actionError={remove.error}
+    />
+  );
+}
+
+const installerOf = ({ installation }: InstallationRow): string =>
+  installation.installer?.slug ?? installation.installer?.tenantId ?? '';
+
+const PUBLISHER_COLUMNS: Column[] = [
+  { header: 'Installer', cell: installerOf },
+  { header: 'Status', cell: ({ installation }) => installation.status },
+];
+
 /** MK11, D59: who installed this tenant's listings; the publisher suspends or resumes (MK16). */
 export function ListingInstallationsTab() {
-  const installations = useQuery({
-    queryKey: ['installations', 'PUBLISHED'],
-    queryFn: () => marketplaceApi.installations('PUBLISHED'),
-  });
   const setStatus = useAction(
     ({ id, status }: { id: string; status: 'ACTIVE' | 'SUSPENDED' }) =>
       marketplaceApi.setStatus(id, status),
     ['installations'],
   );
-  const rows = (installations.data?.items ?? []).filter((i) => i.status !== 'REMOVED');
   return (
-    <Stack>
-      <ErrorAlert error={installations.error ?? setStatus.error} />
-      {installations.data && rows.length === 0 ? (
-        <Text c="dimmed">No tenant has installed your listings.</Text>
-      ) : (
-        <Table striped aria-label="Installations of my listings">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Listing</Table.Th>
-              <Table.Th>Installer</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((i) => {
-              const name = i.listingName ?? i.listingId;
-              const installer = i.installer?.slug ?? i.installer?.tenantId ?? '';
-              const next = i.status === 'ACTIVE' ? 'SUSPENDED' : 'ACTIVE';
-              const verb = next === 'SUSPENDED' ? 'Suspend' : 'Resume';
-              return (
-                <Table.Tr key={i.id}>
-                  <Table.Td>{name}</Table.Td>
-                  <Table.Td>{installer}</Table.Td>
-                  <Table.Td>{i.status}</Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="xs"
-                      variant="default"
-                      aria-label={`${verb} ${name} for ${installer}`}
-                      onClick={() => setStatus.mutate({ id: i.id, status: next })}
-                    >
-                      {verb}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      )}
-    </Stack>
+    <InstallationsTable
+      side="PUBLISHED"
+      label="Installations of my listings"
+      empty="No tenant has installed your listings."
+      columns={PUBLISHER_COLUMNS}
+      action={(row) => {
+        const next = row.installation.status === 'ACTIVE' ? 'SUSPENDED' : 'ACTIVE';
+        const verb = next === 'SUSPENDED' ? 'Suspend' : 'Resume';
+        return {
+          label: verb,
+          ariaLabel: `${verb} ${row.name} for ${installerOf(row)}`,
+          run: () => setStatus.mutate({ id: row.installation.id, status: next }),
+        };
+      }}
+      actionError={setStatus.error}
+    />
   );
 }

@@ -1,33 +1,28 @@
 import { randomUUID } from 'node:crypto';
 
-import { Database, createSchemaDataSource, migrate } from '@agp/database';
-import { TestDatabase, createTestDatabase } from '@agp/testing';
+import { Database } from '@agp/database';
 
-import { relayDataSourceOptions } from '../../../database/data-source';
+import {
+  MigratedRelayDatabase,
+  migratedRelayDatabase,
+} from '../../../../test/support/migrated-relay-database';
 import { McpInputMailbox } from './input-mailbox';
 import { InputMailboxRepository, MailboxSlot } from './input-mailbox.repository';
 
 /** traffic.md T101 on a real relay schema: what one replica waits for and another delivers. */
 describe(InputMailboxRepository.name, () => {
-  let testDatabase: TestDatabase;
+  let relay: MigratedRelayDatabase;
   let database: Database;
   const sut = new InputMailboxRepository();
   const tenantA = randomUUID();
   const tenantB = randomUUID();
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase('relay_mcp_mailbox');
-    const options = relayDataSourceOptions(testDatabase.url);
-    const dataSource = createSchemaDataSource({ ...options, poolSize: 2 });
-    await dataSource.initialize();
-    await migrate(dataSource, options.schema);
-    database = new Database(dataSource, options.schema);
+    relay = await migratedRelayDatabase('relay_mcp_mailbox');
+    database = relay.database;
   });
 
-  afterAll(async () => {
-    await database?.close();
-    await testDatabase?.drop();
-  });
+  afterAll(() => relay?.close());
 
   async function opened(binding = ''): Promise<MailboxSlot> {
     const slot = {

@@ -25,6 +25,7 @@ import {
 import { McpServerEras } from './server-eras';
 import { TranslatedSessions } from './translated-sessions';
 import { parseEventStream } from './upstream-events';
+import { ListenBody, UpstreamListens } from './upstream-listens';
 import {
   LegacyClient,
   META_SUBSCRIPTION_ID,
@@ -132,26 +133,16 @@ export class McpListenBridge {
   /** T100, T104: a 2025 client's GET stream, listening to its lists and subscribed resources. */
   async forModernServer(call: McpCall, client: LegacyClient): Promise<McpAnswer> {
     const abort = new AbortController();
-    let uris = (await this.sessions.stateOf(call)).resourceUris;
-    let upstream = await this.listenUpstream(call, client, uris, abort.signal);
-    if (!upstream) {
+    const listens = new UpstreamListens(abort.signal, {
+      open: (uris, signal) => this.listenUpstream(call, client, uris, signal),
+      changed: (uris, signal) => this.urisChanged(call, uris, signal),
+    });
+    if (!(await listens.open((await this.sessions.stateOf(call)).resourceUris))) {
       return { kind: 'empty', status: 405 };
     }
-    return this.stream(call, undefined, undefined, abort, undefined, async (writer) => {
-      while (upstream) {
-        const changed = this.urisChanged(call, uris, upstream.abort.signal);
-        const ended = this.relayUntagged(call, upstream.body, writer);
-        const next = await Promise.race([ended.then(() => undefined), changed]);
-        // T104: a subscription changed: the upstream listen is opened again with the new set.
-        upstream.abort.abort();
-        ended.catch(() => undefined);
-        if (next === undefined || abort.signal.aborted) {
-          return;
-        }
-        uris = next;
-        upstream = await this.listenUpstream(call, client, uris, abort.signal);
-      }
-    });
+    return this.stream(call, undefined, undefined, abort, undefined, (writer) =>
+      listens.relay((body) => this.relayUntagged(call, body, writer)),
+    );
   }
 
   private async listenUpstream(
@@ -159,9 +150,7 @@ export class McpListenBridge {
     client: LegacyClient,
     uris: string[],
     signal: AbortSignal,
-  ): Promise<{ body: AsyncIterable<Buffer | string>; abort: AbortController } | undefined> {
-    const abort = new AbortController();
-    signal.addEventListener('abort', () => abort.abort(), { once: true });
+  ): Promise<ListenBody | undefined> {
     const notifications = {
       ...Object.fromEntries(Object.keys(FILTERS).map((f) => [f, true])),
       ...(uris.length > 0 ? { resourceSubscriptions: uris } : {}),
@@ -176,7 +165,7 @@ export class McpListenBridge {
       client,
     );
     const answer = await this.eras.send(call, 'POST', modernHeadersOf(listen), listen, {
-      signal: abort.signal,
+      signal,
       isListening: true,
     });
     if (answer.statusCode !== 200) {
@@ -184,10 +173,7 @@ export class McpListenBridge {
       return undefined;
     }
     const type = String(answer.headers['content-type'] ?? '').toLowerCase();
-    const body = type.startsWith('text/event-stream')
-      ? answer.body
-      : jsonLinesAsEvents(answer.body);
-    return { body, abort };
+    return type.startsWith('text/event-stream') ? answer.body : jsonLinesAsEvents(answer.body);
   }
 
   /** The session's URIs once they differ from `uris` (T104: read each second, any replica's). */
@@ -210,11 +196,7 @@ export class McpListenBridge {
     }
   }
 
-  private async relayUntagged(
-    call: McpCall,
-    body: AsyncIterable<Buffer | string>,
-    writer: SseWriter,
-  ): Promise<void> {
+  private async relayUntagged(call: McpCall, body: ListenBody, writer: SseWriter): Promise<void> {
     for await (const message of parseEventStream(body)) {
       if (
         kindOf(message) !== 'notification' ||

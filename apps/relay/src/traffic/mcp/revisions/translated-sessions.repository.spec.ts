@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 
-import { Database, Tx, createSchemaDataSource, migrate } from '@agp/database';
-import { TestDatabase, createTestDatabase } from '@agp/testing';
+import { Database, Tx } from '@agp/database';
 
-import { relayDataSourceOptions } from '../../../database/data-source';
+import {
+  MigratedRelayDatabase,
+  migratedRelayDatabase,
+} from '../../../../test/support/migrated-relay-database';
 import { McpCall } from '../mcp-call';
 import { TranslatedSessions } from './translated-sessions';
 import {
@@ -13,23 +15,16 @@ import {
 
 /** traffic.md T104 on a real relay schema: what a 2025 client set in its minted session. */
 describe(TranslatedSessionsRepository.name, () => {
-  let testDatabase: TestDatabase;
+  let relay: MigratedRelayDatabase;
   let database: Database;
   const sut = new TranslatedSessionsRepository();
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase('relay_mcp_translated');
-    const options = relayDataSourceOptions(testDatabase.url);
-    const dataSource = createSchemaDataSource({ ...options, poolSize: 2 });
-    await dataSource.initialize();
-    await migrate(dataSource, options.schema);
-    database = new Database(dataSource, options.schema);
+    relay = await migratedRelayDatabase('relay_mcp_translated');
+    database = relay.database;
   });
 
-  afterAll(async () => {
-    await database?.close();
-    await testDatabase?.drop();
-  });
+  afterAll(() => relay?.close());
 
   const keyOf = (tenantId = randomUUID()): TranslatedSessionKey => ({
     tenantId,
