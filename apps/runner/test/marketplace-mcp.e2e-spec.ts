@@ -43,7 +43,7 @@ describe('marketplace MCP listings (embedded)', () => {
 
   /** A server of the publisher's (one listing each, MK1), listed and installed by the installer. */
   async function install(terms: Json = { type: 'FREE' }) {
-    const serverId = await publisher.mcpServer(tools.url);
+    const serverId = await publisher.mcpServer(tools.url, { visibility: 'PUBLIC' });
     const listing = await publisher.ok<Json>('POST', '/relay/v1/marketplace/listings', {
       kind: 'MCP_SERVER',
       targetId: serverId,
@@ -334,5 +334,32 @@ describe('marketplace MCP listings (embedded)', () => {
     expect(refused.status).toBe(409);
     expect(JSON.stringify(refused.body)).toContain(name);
     expect(kept.status).toBe(200);
+  });
+
+  it('should publish only a PUBLIC MCP server, and install it only while it stays PUBLIC (MK40)', async () => {
+    const privateId = await publisher.mcpServer(tools.url);
+    const internalId = await publisher.mcpServer(tools.url, { visibility: 'INTERNAL' });
+    const publish = (targetId: string) =>
+      publisher.api('POST', '/relay/v1/marketplace/listings', {
+        kind: 'MCP_SERVER',
+        targetId,
+        name: `tools ${randomUUID().slice(0, 6)}`,
+        summary: 'Echoes',
+        terms: { type: 'FREE' },
+      });
+    const { listing, serverId } = await install();
+
+    const refused = [await publish(privateId), await publish(internalId)];
+    await publisher.ok('PATCH', `/relay/v1/mcp-servers/${serverId}`, { visibility: 'PRIVATE' });
+    const other = await McpWorld.create(platform);
+    const installAfter = await other.api(
+      'POST',
+      `/relay/v1/marketplace/listings/${String(listing.id)}/installations`,
+      {},
+    );
+
+    expect(refused.map((r) => r.status)).toEqual([422, 422]);
+    expect(JSON.stringify(refused[0].body)).toContain('only a PUBLIC MCP server is published');
+    expect(installAfter.status).toBe(409);
   });
 });

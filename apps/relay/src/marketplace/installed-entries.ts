@@ -37,7 +37,9 @@ export class InstalledEntries {
       listing.kind === 'AGENT'
         ? (await this.targets.agent(tx, listing.tenantId, listing.targetId))?.visibility ===
           'PUBLIC'
-        : (await this.targets.mcpServer(tx, listing.tenantId, listing.targetId)) !== undefined;
+        : // MK40: an MCP server, as an agent, is installed while it is PUBLIC.
+          (await this.targets.mcpServer(tx, listing.tenantId, listing.targetId))?.visibility ===
+          'PUBLIC';
     if (!stands) {
       throw new MarketplaceException(
         MarketplaceErrorCode.ListingUnpublished,
