@@ -9,6 +9,8 @@ import {
   toolText,
 } from '@agp/testing';
 
+import { Client as PgClient } from 'pg';
+
 import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
 import { BLOCK_POLICY, MASK_POLICY } from './mcp/mcp-policies';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
@@ -41,7 +43,7 @@ describe('marketplace MCP listings (embedded)', () => {
 
   /** A server of the publisher's (one listing each, MK1), listed and installed by the installer. */
   async function install(terms: Json = { type: 'FREE' }) {
-    const serverId = await publisher.mcpServer(tools.url);
+    const serverId = await publisher.mcpServer(tools.url, { visibility: 'PUBLIC' });
     const listing = await publisher.ok<Json>('POST', '/relay/v1/marketplace/listings', {
       kind: 'MCP_SERVER',
       targetId: serverId,
@@ -289,5 +291,75 @@ describe('marketplace MCP listings (embedded)', () => {
     expect(deleted.status).toBe(409);
     expect(gone.status).toBe(404);
     expect(subscriptions.items.filter((s) => s.targetId === mcpServerId)).toEqual([]);
+  });
+
+  it('should refuse to remove an installation a virtual server still names as a member, with 409 naming it (MK39)', async () => {
+    const { installationId, mcpServerId } = await install();
+    const ownId = await installer.mcpServer(tools.url);
+    const name = `virtual-${randomUUID().slice(0, 8)}`;
+    const virtual = await installer.ok<{ id: string }>('POST', '/relay/v1/mcp-servers', {
+      name,
+      transport: 'VIRTUAL',
+      members: [{ serverId: ownId, prefix: 'own' }],
+    });
+    // A virtual server stored before MK37 refused installed members.
+    const sql = new PgClient({ connectionString: platform.databaseUrl });
+    await sql.connect();
+    try {
+      await sql.query(
+        `UPDATE relay.mcp_servers
+            SET members = members || jsonb_build_array(jsonb_build_object('serverId', $2::text, 'prefix', 'bought'))
+          WHERE id = $1`,
+        [virtual.id, mcpServerId],
+      );
+    } finally {
+      await sql.end();
+    }
+
+    const refused = await installer.api(
+      'DELETE',
+      `/relay/v1/marketplace/installations/${installationId}`,
+    );
+    const kept = await installer.api('GET', `/relay/v1/mcp-servers/${mcpServerId}`);
+    await installer.ok('PATCH', `/relay/v1/mcp-servers/${virtual.id}`, {
+      members: [{ serverId: ownId, prefix: 'own' }],
+    });
+    await installer.ok(
+      'DELETE',
+      `/relay/v1/marketplace/installations/${installationId}`,
+      undefined,
+      204,
+    );
+
+    expect(refused.status).toBe(409);
+    expect(JSON.stringify(refused.body)).toContain(name);
+    expect(kept.status).toBe(200);
+  });
+
+  it('should publish only a PUBLIC MCP server, and install it only while it stays PUBLIC (MK40)', async () => {
+    const privateId = await publisher.mcpServer(tools.url);
+    const internalId = await publisher.mcpServer(tools.url, { visibility: 'INTERNAL' });
+    const publish = (targetId: string) =>
+      publisher.api('POST', '/relay/v1/marketplace/listings', {
+        kind: 'MCP_SERVER',
+        targetId,
+        name: `tools ${randomUUID().slice(0, 6)}`,
+        summary: 'Echoes',
+        terms: { type: 'FREE' },
+      });
+    const { listing, serverId } = await install();
+
+    const refused = [await publish(privateId), await publish(internalId)];
+    await publisher.ok('PATCH', `/relay/v1/mcp-servers/${serverId}`, { visibility: 'PRIVATE' });
+    const other = await McpWorld.create(platform);
+    const installAfter = await other.api(
+      'POST',
+      `/relay/v1/marketplace/listings/${String(listing.id)}/installations`,
+      {},
+    );
+
+    expect(refused.map((r) => r.status)).toEqual([422, 422]);
+    expect(JSON.stringify(refused[0].body)).toContain('only a PUBLIC MCP server is published');
+    expect(installAfter.status).toBe(409);
   });
 });

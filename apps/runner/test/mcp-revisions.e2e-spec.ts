@@ -1,10 +1,23 @@
 import { randomUUID } from 'node:crypto';
 
+import { eventually } from '@agp/testing';
+
 import { McpPlatform, startMcpPlatform } from './mcp/mcp-platform';
 import { LOG_POLICY } from './mcp/mcp-policies';
 import { Json, McpWorld, TestAgent } from './mcp/mcp-world';
 import { Revision, legacyClient, modernClient } from './mcp/revision-clients';
 import { RevisionServer, startLegacyServer, startModernServer } from './mcp/revision-servers';
+
+/** BLOCKs what asks the client to confirm (the relay's InputRequiredResult among them). */
+const BLOCK_CONFIRMATION = `package mcp.noconfirm
+
+import rego.v1
+
+decision := {"action": "BLOCK", "reasons": ["confirmations are not asked"]} if {
+	input.direction == "RESPONSE"
+	contains(input.message.text, "Really deploy")
+}
+`;
 
 /**
  * Issue 35 item 1: a client of either MCP revision reaches a server of either revision through the
@@ -118,4 +131,24 @@ describe('MCP revisions through the relay', () => {
       }
     },
   );
+
+  it('should end a held 2025-11-25 call at once when its input request never reaches the 2026-07-28 client (T109)', async () => {
+    const server = await startLegacyServer();
+    try {
+      const agent = await world.agent();
+      const serverId = await world.mcpServer(server.url);
+      await world.subscribe(agent.id, serverId);
+      await world.bindToAgent(agent.id, BLOCK_CONFIRMATION);
+      const client = await modernClient(world.mcpUrl(serverId), agent, randomUUID());
+      const refused = await client.call('confirm', { what: 'deploy' }).catch((e: unknown) => e);
+      // Its listen stream's session ends with it; a held call's would not.
+      await client.close();
+
+      expect(String(refused)).toContain('blocked by policy');
+      // The call's session is DELETEd at once, not after the ten minutes a retry may take.
+      await eventually(() => expect(server.openSessions()).toBe(0));
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -10,6 +10,17 @@ import { LocalFacilitator } from './x402/local-facilitator';
 import { PaidLlmProvider, startPaidLlmProvider } from './x402/paid-llm-provider';
 import { TestWallet, expectNoPayload, payingFetch } from './x402/x402-payer';
 
+/** Holds every completion the paid provider answers for a person (D34). */
+const HOLD_PAID_ANSWERS = `package llm.holdpaid
+
+import rego.v1
+
+decision := {"action": "HUMAN_REVIEW_REQUIRED", "reasons": ["paid answers need a reviewer"]} if {
+	input.direction == "RESPONSE"
+	contains(lower(input.message.text), "a paid answer")
+}
+`;
+
 /** The provider's wallet. */
 const PAYEE = '0x209693Bc6afc0C5328bA36FaF03C514EF312287C';
 
@@ -288,6 +299,42 @@ decision := {"action": "BLOCK", "reasons": ["no paid models"]} if {
       );
       expect(typesOf(trace)).toContain('X402_PAYMENT_ATTEMPT');
       expectNoPayload(trace, sent);
+    });
+
+    it('should release a paid call’s held answer to the resend that carries the same payment (PY27)', async () => {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
+      const agent = await world.agent();
+      const { gatewayId } = await gatewayFor(agent);
+      await world.bindToAgent(agent.id, HOLD_PAID_ANSWERS);
+      const correlationId = randomUUID();
+      const { sut, sent } = payingClient(agent, gatewayId, correlationId);
+      const request = { model: 'paid-model', messages: [{ role: 'user', content: 'hold it' }] };
+      const held = await sut.chat.completions
+        .create(request as OpenAI.ChatCompletionCreateParamsNonStreaming)
+        .catch((error: unknown) => error);
+      const hitlRequestId = String(
+        ((held as InstanceType<typeof OpenAI.APIError>).error as Json).hitlRequestId,
+      );
+      await world.ok('POST', `/relay/v1/hitl-requests/${hitlRequestId}/approve`, {}, 200);
+
+      // The reviewer approved the paid call: its resend carries the request and the payment again.
+      const resend = await fetch(`${platform.baseUrl}/relay/llm/${gatewayId}/v1/chat/completions`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${agent.mcpToken}`,
+          'content-type': 'application/json',
+          'x-correlation-id': correlationId,
+          'x-agp-hitl-request-id': hitlRequestId,
+          'payment-signature': sent[0],
+        },
+        body: JSON.stringify(request),
+      });
+
+      expect(held).toBeInstanceOf(OpenAI.ConflictError);
+      expect(sent).toHaveLength(1);
+      expect(resend.status).toBe(200);
+      const body = (await resend.json()) as { choices: { message: { content: string } }[] };
+      expect(body.choices[0].message.content).toBe('a paid answer');
     });
 
     // Last: it sets the tenant's review threshold, which every later paid call would meet.

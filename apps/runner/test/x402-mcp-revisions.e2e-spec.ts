@@ -126,5 +126,52 @@ describe.each<PlatformMode>(['embedded', 'services'])(
       expect(proxy.paidRequests).toEqual(paying.sent);
       await expectSettled(correlationId, serverId, paying.sent);
     });
+
+    it('should give back the reservation of a paid request the bridge answers itself (PY26)', async () => {
+      const agent = await world.agent();
+      const { serverId, proxy } = await paidServer(startModernServer, agent);
+      await world.ok('POST', '/relay/v1/budgets', {
+        scope: 'AGENT',
+        targetId: agent.id,
+        period: 'DAY',
+        unit: 'USD',
+        hardLimit: '0.015',
+      });
+      const pinged = randomUUID();
+      // The paid retry of a tools/call becomes a ping, which the bridge answers without the server.
+      const paying = payingFetch(agent.mcpToken, pinged, wallet(), (body) =>
+        JSON.stringify({ ...(JSON.parse(body) as object), method: 'ping', params: {} }),
+      );
+      const early = new LegacyClient({ name: 'legacy-agent', version: '1.0.0' });
+      await early.connect(
+        new LegacyTransport(new URL(world.mcpUrl(serverId)), { fetch: paying.fetch }),
+      );
+      await early.callTool({ name: 'greet', arguments: { name: 'Ada' } }).catch(() => undefined);
+      await early.close();
+      expect(paying.sent).toHaveLength(1);
+      expect(proxy.paidRequests).toEqual([]);
+      const trace = await world.trace(pinged, (items) =>
+        items.some((e) => e.eventType === 'X402_PAYMENT_REJECTED'),
+      );
+      const types = trace.map((e) => String(e.eventType)).filter((t) => t.startsWith('X402_'));
+      expect(types).not.toContain('X402_PAYMENT_ATTEMPT');
+      expect(trace.find((e) => e.eventType === 'X402_PAYMENT_REJECTED')!.details).toMatchObject({
+        reason: 'invalid',
+        payment: expect.objectContaining({ amountUsd: '0.01' }),
+      });
+      const correlationId = randomUUID();
+      const next = payingFetchOf(agent, correlationId);
+      const sut = new LegacyClient({ name: 'legacy-agent', version: '1.0.0' });
+      await sut.connect(
+        new LegacyTransport(new URL(world.mcpUrl(serverId)), { fetch: next.fetch }),
+      );
+
+      // Under the 0.015 hard limit only if the first payment's 0.01 was given back.
+      const result = await sut.callTool({ name: 'greet', arguments: { name: 'Ada' } });
+      await sut.close();
+
+      expect(JSON.stringify(result)).toContain('Hello, Ada!');
+      await expectSettled(correlationId, serverId, next.sent);
+    });
   },
 );

@@ -37,6 +37,7 @@ import { AddWebhookSetAt1765480000000 } from './migrations/1765480000000-AddWebh
 import { SearchListingsLikeDiscovery1765500000000 } from './migrations/1765500000000-SearchListingsLikeDiscovery';
 import { CreateMcpInputMailbox1765520000000 } from './migrations/1765520000000-CreateMcpInputMailbox';
 import { AddPushConfigActivity1765530000000 } from './migrations/1765530000000-AddPushConfigActivity';
+import { CreateSpendHours1765540000000 } from './migrations/1765540000000-CreateSpendHours';
 import { RELAY_SCHEMA } from './tokens';
 
 /** R2: repositories use parameterised SQL on the transaction, so no entity classes. */
@@ -83,6 +84,7 @@ export function relayDataSourceOptions(url: string): SchemaDataSourceOptions {
       SearchListingsLikeDiscovery1765500000000,
       CreateMcpInputMailbox1765520000000,
       AddPushConfigActivity1765530000000,
+      CreateSpendHours1765540000000,
     ],
   };
 }

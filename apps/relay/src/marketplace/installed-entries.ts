@@ -6,6 +6,7 @@ import { Tx, isUniqueViolation } from '@agp/database';
 import { EventOutbox } from '@agp/messaging';
 
 import { RELAY_OUTBOX } from '../database/tokens';
+import { VirtualMembersRepository } from '../mcp-servers/virtual/virtual-members.repository';
 import { MarketplaceErrorCode, MarketplaceException } from './marketplace.exception';
 import { recordEntryLifecycle } from './marketplace-events';
 import { MarketplaceTargetsRepository } from './marketplace-targets.repository';
@@ -23,6 +24,8 @@ export interface InstalledEntry {
  */
 @Injectable()
 export class InstalledEntries {
+  private readonly members = new VirtualMembersRepository();
+
   constructor(
     @Inject(RELAY_OUTBOX) private readonly outbox: EventOutbox,
     private readonly targets: MarketplaceTargetsRepository,
@@ -34,7 +37,9 @@ export class InstalledEntries {
       listing.kind === 'AGENT'
         ? (await this.targets.agent(tx, listing.tenantId, listing.targetId))?.visibility ===
           'PUBLIC'
-        : (await this.targets.mcpServer(tx, listing.tenantId, listing.targetId)) !== undefined;
+        : // MK40: an MCP server, as an agent, is installed while it is PUBLIC.
+          (await this.targets.mcpServer(tx, listing.tenantId, listing.targetId))?.visibility ===
+          'PUBLIC';
     if (!stands) {
       throw new MarketplaceException(
         MarketplaceErrorCode.ListingUnpublished,
@@ -81,8 +86,23 @@ export class InstalledEntries {
     if (installation.kind === 'AGENT') {
       await this.targets.deleteInstalledAgent(tx, ctx.tenantId, entry.id);
     } else {
+      await this.mustNotBeMember(tx, ctx.tenantId, entry);
       await this.targets.deleteInstalledMcpServer(tx, ctx.tenantId, entry.id);
     }
     await recordEntryLifecycle(this.outbox, tx, ctx, installation.kind, entry, 'DELETED');
+  }
+
+  /**
+   * MK39, D52: as a registered member is not deleted while a virtual server composes it, an
+   * installed one (a virtual server stored before MK37) is not removed: no member is left dangling.
+   */
+  private async mustNotBeMember(tx: Tx, tenantId: string, entry: InstalledEntry): Promise<void> {
+    const naming = await this.members.virtualServersNaming(tx, tenantId, entry.id);
+    if (naming.length > 0) {
+      throw new MarketplaceException(
+        MarketplaceErrorCode.EntryInUse,
+        `MCP server ${entry.name} is a member of the virtual server(s) ${naming.join(', ')}; remove it there first`,
+      );
+    }
   }
 }

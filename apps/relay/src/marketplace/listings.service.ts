@@ -213,7 +213,7 @@ export class ListingsService {
     return found;
   }
 
-  /** MK2: only a PUBLIC agent (or one of the tenant's MCP servers) is published; MK4: no URL. */
+  /** MK2, MK40: only a PUBLIC agent or MCP server of the tenant is published; MK4: no URL. */
   private async documentOf(
     ctx: RequestContext,
     listingId: string,
@@ -229,6 +229,13 @@ export class ListingsService {
       );
       if (!server || server.installationId) {
         throw notFound('MCP server', targetId);
+      }
+      if (server.visibility !== 'PUBLIC') {
+        // MK40 (D47: PUBLIC is "the marketplace too"), as for agents (MK2).
+        throw new MarketplaceException(
+          MarketplaceErrorCode.TargetNotPublic,
+          `MCP server ${targetId} is ${server.visibility}: only a PUBLIC MCP server is published (set its visibility first)`,
+        );
       }
       if (server.installedMembers.length > 0) {
         // MK37: an installed member may be another tenant's virtual server: a loop across tenants.

@@ -20,6 +20,8 @@ export interface McpServerTarget {
   name: string;
   description?: string;
   transport: string;
+  /** MK40: only a PUBLIC server is published, as only a PUBLIC agent is (MK2). */
+  visibility: string;
   /** Set on an entry a marketplace install made (MK31): never published again (MK2). */
   installationId?: string;
   /** MK37: a virtual server's installed members (their names): such a server is not published. */
@@ -50,7 +52,7 @@ export class MarketplaceTargetsRepository {
 
   async mcpServer(tx: Tx, tenantId: string, id: string): Promise<McpServerTarget | undefined> {
     const rows: Row[] = await tx.query(
-      `SELECT s.id, s.name, s.description, s.transport, s.installation_id,
+      `SELECT s.id, s.name, s.description, s.transport, s.visibility, s.installation_id,
               ARRAY(SELECT m.name FROM ${S}.mcp_servers m
                      WHERE m.tenant_id = s.tenant_id AND m.installation_id IS NOT NULL
                        AND s.members @> jsonb_build_array(jsonb_build_object('serverId', m.id::text))
@@ -66,6 +68,7 @@ export class MarketplaceTargetsRepository {
           name: String(row.name),
           description: str(row.description),
           transport: String(row.transport),
+          visibility: String(row.visibility),
           ...(row.installation_id ? { installationId: text(row.installation_id) } : {}),
           installedMembers: (row.installed_members as string[] | null) ?? [],
         }

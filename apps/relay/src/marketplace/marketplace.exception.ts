@@ -17,6 +17,7 @@ export enum MarketplaceErrorCode {
   InvalidCursor = 'invalid-cursor',
   EntryNameTaken = 'entry-name-taken',
   NoServerJson = 'no-server-json',
+  EntryInUse = 'installed-entry-in-use',
 }
 
 /** Errors of the marketplace (D47, D59, STYLE § 8). */
@@ -37,6 +38,7 @@ export class MarketplaceException extends domainException<MarketplaceErrorCode>(
   [MarketplaceErrorCode.InvalidCursor]: 400,
   [MarketplaceErrorCode.EntryNameTaken]: 409,
   [MarketplaceErrorCode.NoServerJson]: 422,
+  [MarketplaceErrorCode.EntryInUse]: 409,
 }) {}
 
 /** D31: an opaque cursor; here the offset of the next page (search ranks are not keysets). */

@@ -110,24 +110,45 @@ export class BudgetsRepository {
     return rows.map(toBudget);
   }
 
-  /**
-   * SP9: what a budget has used in its current window, in its unit: the ledger's entries since the
-   * window began plus the reservations of calls still in flight.
-   */
+  /** SP9: what a budget has used in its current window, in its unit (see `usedOf`). */
   async used(tx: Tx, budget: Budget): Promise<string> {
-    const column = SCOPE_COLUMNS[budget.scope];
-    const scoped = column ? `AND ${column} = $3` : 'AND $3::uuid IS NULL';
-    const amount = budget.unit === 'USD' ? 'amount_usd' : 'total_tokens';
-    const reserved = budget.unit === 'USD' ? 'amount_usd' : 'tokens';
-    const [row] = await tx.query<Row[]>(
-      `SELECT
-         (SELECT coalesce(sum(${amount}), 0) FROM relay.spend_entries
-           WHERE tenant_id = $1 AND occurred_at >= ${windowStart('$2')} ${scoped})
-       + (SELECT coalesce(sum(${reserved}), 0) FROM relay.budget_reservations
-           WHERE tenant_id = $1 AND expires_at > now() ${scoped}) AS used`,
-      [budget.tenantId, budget.period, budget.targetId],
+    return (await this.usedOf(tx, [budget])).get(budget.id) ?? '0';
+  }
+
+  /**
+   * SP9, SP19: what each budget has used in its current window, in its unit, in one statement: the
+   * ledger's hour sums since the window's hour began (less the lines of that hour before the
+   * window opened, for ROLLING_24H) plus the reservations of calls still in flight. What it reads
+   * is bounded by the window's hours, never by the ledger's lines.
+   */
+  async usedOf(tx: Tx, budgets: readonly Budget[]): Promise<Map<string, string>> {
+    if (budgets.length === 0) {
+      return new Map();
+    }
+    const inUnit = (usd: string, tokens: string) =>
+      `CASE WHEN b.unit = 'USD' THEN coalesce(sum(${usd}), 0) ELSE coalesce(sum(${tokens}), 0) END`;
+    // The window's bounds as plain values first, so each sum reads its index's range only.
+    const rows: Row[] = await tx.query(
+      `WITH b AS MATERIALIZED (
+         SELECT id, tenant_id, scope, unit, coalesce(target_id, '${NO_TARGET}'::uuid) AS target_id,
+                start, date_trunc('hour', start, 'UTC') AS from_hour
+           FROM ${T}, LATERAL (SELECT ${windowStart('period')} AS start) w
+          WHERE tenant_id = $1 AND id = ANY($2::uuid[]))
+       SELECT b.id,
+         (SELECT ${inUnit('h.amount_usd', 'h.tokens')} FROM relay.spend_hours h
+           WHERE h.tenant_id = b.tenant_id AND h.scope = b.scope AND h.target_id = b.target_id
+             AND h.hour >= b.from_hour)
+       - CASE WHEN b.start = b.from_hour THEN 0 ELSE
+           (SELECT ${inUnit('e.amount_usd', 'e.total_tokens')} FROM relay.spend_entries e
+             WHERE e.tenant_id = b.tenant_id AND ${countsUnder('e')}
+               AND e.occurred_at >= b.from_hour AND e.occurred_at < b.start)
+         END
+       + (SELECT ${inUnit('r.amount_usd', 'r.tokens')} FROM relay.budget_reservations r
+           WHERE r.tenant_id = b.tenant_id AND ${countsUnder('r')} AND r.expires_at > now()) AS used
+         FROM b`,
+      [budgets[0].tenantId, budgets.map((b) => b.id)],
     );
-    return String(row.used);
+    return new Map(rows.map((r) => [String(r.id), String(r.used)]));
   }
 
   /** SP11: marks the soft limit alerted for this window; false when it already was. */
@@ -151,12 +172,16 @@ function windowStart(period: string): string {
       ELSE now() - interval '24 hours' END)`;
 }
 
-const SCOPE_COLUMNS: Record<BudgetScope, string | undefined> = {
-  TENANT: undefined,
-  AGENT: 'agent_id',
-  SUBSCRIPTION: 'subscription_id',
-  LLM_GATEWAY: 'llm_gateway_id',
-};
+/** The TENANT scope's target in `relay.spend_hours` (migration 1765540000000). */
+const NO_TARGET = '00000000-0000-0000-0000-000000000000';
+
+/** Whether a ledger line or reservation (`alias`) counts under budget `b` (SP9). */
+function countsUnder(alias: string): string {
+  return `(b.scope = 'TENANT'
+    OR (b.scope = 'AGENT' AND ${alias}.agent_id = b.target_id)
+    OR (b.scope = 'SUBSCRIPTION' AND ${alias}.subscription_id = b.target_id)
+    OR (b.scope = 'LLM_GATEWAY' AND ${alias}.llm_gateway_id = b.target_id))`;
+}
 
 const TARGET_TABLES: Record<BudgetScope, string | undefined> = {
   TENANT: undefined,

@@ -116,12 +116,11 @@ export class SpendMeter {
     actual: Charge,
   ): Promise<BudgetRef[]> {
     const reached: BudgetRef[] = [];
-    for (const budget of reservation?.budgets ?? []) {
-      if (budget.softLimit === null) {
-        continue;
-      }
+    const soft = (reservation?.budgets ?? []).filter((b) => b.softLimit !== null);
+    const usedOf = await this.budgets.usedOf(tx, soft);
+    for (const budget of soft) {
       const used =
-        picoOfNumeric(await this.budgets.used(tx, budget)) -
+        picoOfNumeric(usedOf.get(budget.id) ?? '0') -
         inUnit(budget, reservation!) +
         inUnit(budget, actual);
       if (
@@ -147,8 +146,10 @@ export class SpendMeter {
       }
       const charge = await estimate(tx);
       const warnings: BudgetRef[] = [];
+      // SP19: every budget's window in one statement, of hour sums rather than ledger lines.
+      const usedOf = await this.budgets.usedOf(tx, budgets);
       for (const budget of budgets) {
-        const used = picoOfNumeric(await this.budgets.used(tx, budget));
+        const used = picoOfNumeric(usedOf.get(budget.id) ?? '0');
         // SP9: a call starts while its window is under the hard limit; the one that crosses it
         // is the last, so the overshoot is at most one call. SP17: a payment's amount is known,
         // so one that would cross the limit is refused (no overshoot).

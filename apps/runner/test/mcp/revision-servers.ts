@@ -25,6 +25,8 @@ export interface RevisionServer {
   touch(uri: string): void;
   /** How often `act_then_ask` ran (2025-11-25 only): a replayed call would run it twice. */
   executions(): number;
+  /** The sessions open on the server (2025-11-25 only; a 2026-07-28 server keeps none). */
+  openSessions(): number;
   close(): Promise<void>;
 }
 
@@ -162,6 +164,7 @@ export async function startLegacyServer(): Promise<RevisionServer> {
   return {
     url,
     executions: () => executions,
+    openSessions: () => sessions.size,
     touch: (uri) => {
       for (const session of sessions.values()) {
         if (session.uris.has(uri)) {
@@ -253,6 +256,7 @@ export async function startModernServer(): Promise<RevisionServer> {
   return {
     url,
     executions: () => 0,
+    openSessions: () => 0,
     touch: (uri) => handler.notify.resourceUpdated(uri),
     addTool: () => {
       added++;

@@ -51,6 +51,17 @@ describe('ListingTermsDto payTo and network (payments.md PY20)', () => {
   ])('should name every bad field of %p', (terms, fields) => {
     expect(faults(terms)).toEqual(fields);
   });
+
+  it.each(['eip155:999999', 'eip155:10'])(
+    'should refuse %p, a network the x402 exact scheme cannot price (MK38)',
+    (network) => {
+      const errors = validateSync(
+        plainToInstance(ListingTermsDto, { type: 'PER_CALL', priceUsd: 1, payTo: PAYEE, network }),
+      );
+      expect(errors.map((e) => e.property)).toEqual(['network']);
+      expect(Object.values(errors[0].constraints ?? {}).join(' ')).toContain('eip155:8453');
+    },
+  );
 });
 
 describe('chargeFaults (payments.md PY23)', () => {

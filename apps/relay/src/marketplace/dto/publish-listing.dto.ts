@@ -19,6 +19,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 
+import { DEFAULT_ASSETS } from '@x402/evm';
+
 import { LISTING_KINDS, ListingKind, TERMS_TYPES, TermsType } from '../marketplace.types';
 
 /**
@@ -48,6 +50,24 @@ function PerCallOnly(): PropertyDecorator {
     validator: {
       validate: (_value: unknown, args) => (args?.object as { type?: string }).type === 'PER_CALL',
       defaultMessage: (args) => `${args?.property ?? 'this'} is a term of PER_CALL listings only`,
+    },
+  });
+}
+
+/**
+ * MK38: a PER_CALL price is sold in the network's USDC as the official `@x402/evm` table names it
+ * (PY20), so a network without an entry there could never be priced.
+ */
+function IsSellableNetwork(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isSellableNetwork',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' &&
+        /^eip155:[1-9][0-9]{0,15}$/.test(value) &&
+        Object.prototype.hasOwnProperty.call(DEFAULT_ASSETS, value),
+      defaultMessage: () =>
+        `network must be a CAIP-2 EVM network the x402 exact scheme can price: one of ${Object.keys(DEFAULT_ASSETS).join(', ')}`,
     },
   });
 }
@@ -93,9 +113,7 @@ export class ListingTermsDto {
 
   @ValidateIf((t: ListingTermsDto) => t.payTo !== undefined || t.network !== undefined)
   @PerCallOnly()
-  @Matches(/^eip155:[1-9][0-9]{0,15}$/, {
-    message: 'network must be a CAIP-2 EVM network (eip155:<chain id>)',
-  })
+  @IsSellableNetwork()
   network?: string;
 
   @ValidateIf(

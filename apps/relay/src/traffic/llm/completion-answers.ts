@@ -6,8 +6,8 @@ import { decisionRefusal } from '../pipeline/refusal-answers';
 import { StreamWatch } from '../pipeline/stream-watch';
 import { holdTermsOf } from '../pipeline/traffic-call';
 import { ChatStream, ChatStreamHooks, ChatStreamResult, StreamFailedEarly } from './chat-stream';
-import { completionText, resendDigestOf, usageOf } from './chat-messages';
-import { Attempt, LlmAnswer, Taken, readLimited, warningHeaders } from './llm-answer';
+import { completionText, usageOf } from './chat-messages';
+import { Attempt, LlmAnswer, Taken, heldDigestOf, readLimited, warningHeaders } from './llm-answer';
 import { LlmCall, hopOf } from './llm-call';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 import { decisionRefused, outcomeRefused } from './llm-refusals';
@@ -75,7 +75,7 @@ export class CompletionAnswers {
     const outcome = await this.pipeline.pass(hop, {
       applied: (decision) =>
         decision.maskedFields.length > 0 ? decision.maskedMessage.json : completion,
-      ...holdTermsOf(call, resendDigestOf(admitted.original)),
+      ...holdTermsOf(call, heldDigestOf(admitted.original, admitted.payment)),
     });
     await outcome.audited;
     switch (outcome.kind) {
@@ -114,7 +114,7 @@ export class CompletionAnswers {
     { call, admitted, abort, started }: Attempt,
     { answered: { answer, provider }, record, headers, failOver }: Taken,
   ): LlmAnswer {
-    const hooks = this.hooksFor(call, provider, admitted.original);
+    const hooks = this.hooksFor(call, provider, admitted);
     return {
       kind: 'stream',
       headers,
@@ -191,9 +191,10 @@ export class CompletionAnswers {
   private hooksFor(
     call: LlmCall,
     provider: LlmProviderRoute,
-    request: Attempt['admitted']['original'],
+    admitted: Attempt['admitted'],
   ): ChatStreamHooks {
-    const resendDigest = resendDigestOf(request);
+    const request = admitted.original;
+    const resendDigest = heldDigestOf(request, admitted.payment);
     return {
       checksWhole: answerHasSchemas(request),
       judge: async (window, text, windowNo, whole) => {

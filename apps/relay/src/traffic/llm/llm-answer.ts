@@ -1,10 +1,11 @@
 import { BudgetReservation } from '../../spend/budget-verdict';
+import { paidResendDigest } from '../payments/paid-hop';
 import { JudgedPayment } from '../payments/x402-payments';
 import { LlmCallRecord } from '../pipeline/gateway-call-events';
 import { LlmProviderRoute } from '../pipeline/llm-route';
 import { SseWriter } from '../pipeline/sse-writer';
 import { readBodyWithin } from '../pipeline/upstream-body';
-import { ChatRequest } from './chat-messages';
+import { ChatRequest, resendDigestOf } from './chat-messages';
 import { LlmCall } from './llm-call';
 import { Answered } from './llm-forwarder';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
@@ -31,6 +32,14 @@ export type LlmAnswer =
       /** T20, T23: `start` takes the response over; a failover before it may answer JSON. */
       run(start: () => SseWriter): Promise<LlmJsonAnswer | undefined>;
     };
+
+/**
+ * PY14, PY27: what a hold of this call (its request's or its answer's) is released to: a resend of
+ * the same request with the same payment, the paid call a reviewer approved.
+ */
+export function heldDigestOf(request: ChatRequest, payment: JudgedPayment | undefined): string {
+  return paidResendDigest(resendDigestOf(request), payment);
+}
 
 /** The agent's request, what goes upstream after its decision, and what to tell the agent. */
 export interface Admitted {

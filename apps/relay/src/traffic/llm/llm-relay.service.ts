@@ -6,15 +6,16 @@ import { Hop } from '../pipeline/hop.types';
 import { HITL_HEADER, callBasisOf, holdTermsOf, resendHoldOf } from '../pipeline/traffic-call';
 import { TrafficDirectory } from '../pipeline/traffic-directory';
 import { TrafficCaller } from '../pipeline/traffic-intake';
-import { ChatRequest, parseChatRequest, requestText, resendDigestOf } from './chat-messages';
+import { ChatRequest, parseChatRequest, requestText } from './chat-messages';
 import { Admitted, LlmAnswer, LlmCompletions } from './llm-completions';
+import { heldDigestOf } from './llm-answer';
 import { LlmCall, hopOf, llmAdmission } from './llm-call';
 import { admissionRefused, outcomeRefused } from './llm-refusals';
 import { LlmPathErrorCode, LlmPathException } from './llm-path.exception';
 import { completionAsStream } from './completion-as-stream';
 import { LlmSpend } from './llm-spend';
 import { BudgetReservation, budgetRefusal, softReason } from '../../spend/budget-verdict';
-import { paidHop, paidResendDigest } from '../payments/paid-hop';
+import { paidHop } from '../payments/paid-hop';
 import { JudgedPayment } from '../payments/x402-payments';
 import { LlmPayments } from './llm-payments';
 
@@ -152,7 +153,7 @@ export class LlmRelayService {
         decision.maskedFields.length > 0
           ? keepEnvelope(decision.maskedMessage.json, request)
           : request,
-      ...holdTermsOf(call, paidResendDigest(resendDigestOf(request), payment)),
+      ...holdTermsOf(call, heldDigestOf(request, payment)),
     });
     const outcome = payment ? await this.payments.judgedHop(call, payment, passed) : passed;
     switch (outcome.kind) {
@@ -188,7 +189,7 @@ export class LlmRelayService {
       agentId: call.agentId,
       correlationId: call.correlationId,
       hitlRequestId,
-      resendDigest: paidResendDigest(resendDigestOf(request), payment),
+      resendDigest: heldDigestOf(request, payment),
     });
     if (!released) {
       throw HttpProblem.notFound(`no HITL request ${hitlRequestId} of this agent`);

@@ -28,7 +28,7 @@ import { McpHops, asJsonRpc } from './mcp-hops';
 import { normalizedOrigin, refuseForeignOrigin } from './mcp-origin';
 import { AskedFor, resendDigestOf, toolOf } from './mcp-messages';
 import { headerMismatchAnswer, headerMismatchOf } from './revisions/header-check';
-import { McpRevisionRouter } from './revisions/revision-router';
+import { McpRevisionRouter, RevisionBridge } from './revisions/revision-router';
 import { VirtualMcpRelay } from './virtual/virtual-mcp-relay';
 
 /**
@@ -133,8 +133,8 @@ export class McpRelayService {
         forward[0].id !== undefined && forward[0].id !== null
           ? pending.get(forward[0].id)
           : undefined;
-      return this.pipeline.forward(call.durability, audited, async () =>
-        bridge.forward(call, forward[0], asked, await this.paying(call, payment)),
+      return this.pipeline.forward(call.durability, audited, () =>
+        this.bridged(bridge, call, forward[0], asked, payment),
       );
     }
     // T1, T52: durable before the server acts on it, or at the latest before the agent's answer.
@@ -182,10 +182,28 @@ export class McpRelayService {
   /** PY10, T1: the attempt is durable before the server can act on the payment. */
   private async paying(call: McpCall, payment: JudgedPayment | undefined): Promise<PaidCall> {
     const paid = new PaidCall(this.payments, mcpPaymentCallOf(call), payment);
-    if (payment) {
-      await this.payments.attempted(paid.call, payment);
-    }
+    await paid.sending();
     return paid;
+  }
+
+  /**
+   * PY19, PY26: the bridge records the attempt as the payment's POST goes out; a request it
+   * answers itself (initialize, server/discover, ping, a session that failed) gives the payment's
+   * reservation back at once instead of at its TTL.
+   */
+  private async bridged(
+    bridge: RevisionBridge,
+    call: McpCall,
+    message: JsonRpcMessage,
+    asked: AskedFor | undefined,
+    payment: JudgedPayment | undefined,
+  ): Promise<McpAnswer> {
+    const paid = new PaidCall(this.payments, mcpPaymentCallOf(call), payment);
+    try {
+      return await bridge.forward(call, message, asked, paid);
+    } finally {
+      await paid.unsent('the request was answered without reaching the payee');
+    }
   }
 
   async listen(caller: McpCaller, serverId: string): Promise<McpAnswer> {

@@ -8,11 +8,36 @@ type Headers = Record<string, string | string[] | undefined>;
  * and what the payee's answer says about payment. Every relay path drives it the same way.
  */
 export class PaidCall {
+  /** PY26: whether the payment went out with a request, or the call ended without it. */
+  private state: 'judged' | 'sent' | 'ended' = 'judged';
+
   constructor(
     private readonly payments: X402Payments,
     readonly call: PaymentCall,
     readonly forwarded?: JudgedPayment,
   ) {}
+
+  /**
+   * PY10: X402_PAYMENT_ATTEMPT, durable before the payee can act on the payment; recorded once,
+   * when the request that carries it is about to go out.
+   */
+  async sending(): Promise<void> {
+    if (this.forwarded && this.state === 'judged') {
+      this.state = 'sent';
+      await this.payments.attempted(this.call, this.forwarded);
+    }
+  }
+
+  /**
+   * PY26: a call answered without its payment going out (a revision bridge answered it itself):
+   * its reservation is given back now, and the payment ends rejected rather than attempted.
+   */
+  async unsent(why: string): Promise<void> {
+    if (this.forwarded && this.state === 'judged') {
+      this.state = 'ended';
+      await this.payments.abandoned(this.call, this.forwarded, 'invalid', why);
+    }
+  }
 
   /** PY3: the payment's own header, only once the payment was judged. */
   upstreamHeader(): { payment?: { header: string; value: string } } {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 
 import { REFUSALS } from '../../pipeline/refusal-codes';
+import { SseWriter } from '../../pipeline/sse-writer';
 import { JsonRpcMessage, kindOf, rpcError, rpcRefusal } from '../json-rpc';
 import { McpCall } from '../mcp-call';
 import { McpAnswer } from '../mcp-exchange';
@@ -41,17 +42,50 @@ export interface HeldCall {
  */
 @Injectable()
 export class HeldLegacyCalls {
+  private readonly logger = new Logger(HeldLegacyCalls.name);
+
   constructor(
     private readonly eras: McpServerEras,
     private readonly hops: McpHops,
     private readonly mailbox: McpInputMailbox,
   ) {}
 
-  /** The InputRequiredResult for the server's request; the call is held until it is answered. */
-  async hold(held: HeldCall, asked: JsonRpcMessage): Promise<JsonRpcMessage> {
+  /**
+   * The InputRequiredResult for the server's request, judged and written to the client; the call is
+   * held until it is answered. T109: held only if the client was asked: when the result is refused
+   * or the client is gone, no retry can come, so the call is not held (false) and ends at once.
+   */
+  async hold(
+    held: HeldCall,
+    asked: JsonRpcMessage,
+    writer: SseWriter,
+    askedFor: AskedFor | undefined,
+  ): Promise<boolean> {
     const heldId = await this.openRound(held);
+    const asking = inputRequiredOf(held.request.id, asked, heldId);
+    let why: string | undefined;
+    try {
+      const judged = await this.hops.judgeFromServer(held.call, asking, askedFor);
+      await judged.audited;
+      if (judged.forward) {
+        await writer.message(judged.forward);
+      }
+      why =
+        judged.forward?.result === undefined
+          ? 'its input request was refused before it reached the client'
+          : writer.isClosed
+            ? 'the client went away before it was asked for input'
+            : undefined;
+    } catch (error) {
+      why = `its input request could not be written to the client: ${String(error)}`;
+    }
+    if (why !== undefined) {
+      await this.mailbox.drop([heldId, nextOf(heldId)]);
+      this.logger.log(`MCP call ${held.call.correlationId} is not held: ${why}`);
+      return false;
+    }
     void this.keep(held, asked, heldId);
-    return inputRequiredOf(held.request.id, asked, heldId);
+    return true;
   }
 
   /** A retry: its answers go to the held call, its answer is the call's next turn. */

@@ -123,10 +123,8 @@ export class ModernClientBridge {
           );
           if (stop.kind === 'input') {
             const held = { call, request: message, session, events, upstream };
-            const asking = await this.held.hold(held, stop.request);
-            // Held only once hold() opened its round: if it threw, nobody else ends the call.
-            isHeld = true;
-            await writeJudged(this.hops, call, asking, writer, askedFor);
+            // T109: held only once the client was asked; otherwise (or if hold() threw) it ends here.
+            isHeld = await this.held.hold(held, stop.request, writer, askedFor);
           } else if (stop.kind === 'final') {
             await writeJudged(this.hops, call, completed(stop.response, message), writer, askedFor);
           } else {

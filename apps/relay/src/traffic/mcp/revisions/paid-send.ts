@@ -27,6 +27,7 @@ export async function sendPaid(
   options: { isListening?: boolean } = {},
 ): Promise<PaidSent> {
   let answer: UpstreamAnswer;
+  await paid?.sending();
   try {
     answer = await eras.send(call, 'POST', headers, request, {
       signal,
