@@ -49,6 +49,7 @@ import { planSimulation } from '../tools/simulator/simulation';
 import { hoursBetween } from '../tools/simulator/traffic-generator';
 import { SHAPES } from '../tools/simulator/traffic-shapes';
 import { scoreQuality, sideBySide } from './monitors-quality';
+import { Engine, WORKING_ENGINE, engineAt } from './base-engine';
 import {
   candidatesOnly,
   detectorSeriesKey,
@@ -289,50 +290,76 @@ function main(): void {
     return;
   }
   const started = Date.now();
-  // Issue 38: today's detectors (the window alone) and the new ones (M61: longer windows too).
-  const methodsAt = (tick: number): Record<string, number[]> => ({
-    today: [WINDOW],
-    new: sustainedWindows(WINDOW, new Date(tick - EVALUATION_DELAY_MINUTES * MINUTE_MS)),
-  });
-  const byMethod: Record<string, Finding[]> = { today: [], new: [] };
+  // Issue 38: main's detectors (BENCH_BASE_REF) beside the working tree's on the same trace, and
+  // with BENCH_TODAY=1 today's (each detector's own window alone, M64).
+  const base = engineAt();
+  const methods: Record<string, { engine: Engine; sustained: boolean }> = {
+    ...(process.env.BENCH_TODAY === '1'
+      ? { today: { engine: WORKING_ENGINE, sustained: false } }
+      : {}),
+    [`main ${base.commit}`]: { engine: base.engine, sustained: true },
+    new: { engine: WORKING_ENGINE, sustained: true },
+  };
+  const byMethod: Record<string, Finding[]> = {};
   for (let tick = evaluationStart; tick < TRACE_END.getTime(); tick += TICK_EVERY * MINUTE_MS) {
-    for (const [method, windows] of Object.entries(methodsAt(tick))) {
-      const own = inputAt(tick, WINDOW);
+    const own = inputAt(tick, WINDOW);
+    for (const [method, { engine, sustained }] of Object.entries(methods)) {
+      const { rate, errorRate } = engine;
+      const { sustainedWindows: windowsOf, candidatesOnly: candidates } = engine.sustained;
+      const settingsIn = (d: RateDetector | ErrorRateDetector): DetectorSettings => {
+        const defaults = engine.settings.DEFAULT_DETECTOR_SETTINGS[d];
+        return Z === undefined ? defaults : { ...defaults, zScore: Z };
+      };
+      const windows = sustained
+        ? windowsOf(WINDOW, new Date(tick - EVALUATION_DELAY_MINUTES * MINUTE_MS))
+        : [WINDOW];
       const byWindow = windows.map((window) => {
         // M63: a longer window judges only the subjects its gate could let through.
-        const input = window === WINDOW ? own : candidatesOnly(inputAt(tick, window), own);
+        const input = window === WINDOW ? own : candidates(inputAt(tick, window), own);
         return {
           minutes: window,
           findings: [
-            ...RATE_DETECTORS.flatMap((d) =>
-              rateFindings(d, { ...input, settings: settingsOf(d) }),
+            ...rate.RATE_DETECTORS.flatMap((d) =>
+              rate.rateFindings(d, { ...input, settings: settingsIn(d) }),
             ),
-            ...ERROR_RATE_DETECTORS.flatMap((d) =>
-              errorRateFindings(d, { ...input, settings: settingsOf(d) }),
+            ...errorRate.ERROR_RATE_DETECTORS.flatMap((d) =>
+              errorRate.errorRateFindings(d, { ...input, settings: settingsIn(d) }),
             ),
           ],
         };
       });
-      byMethod[method]?.push(
-        ...sustainedFindings(
+      (byMethod[method] ??= []).push(
+        ...engine.sustained.sustainedFindings(
           byWindow,
-          (f) => own.series.get(detectorSeriesKey(f))?.days[0],
-          (f) => ownWindowLeans(f, own, settingsOf(f.detector as RateDetector)),
+          (f) => own.series.get(engine.sustained.detectorSeriesKey(f))?.days[0],
+          (f) => engine.lean.ownWindowLeans(f, own, settingsIn(f.detector as RateDetector)),
         ),
       );
     }
-    for (const window of sustainedWindows(WINDOW)) {
-      inputs.delete(`${tick}:${window}`);
+    for (const key of inputs.keys()) {
+      if (key.startsWith(`${tick}:`)) {
+        inputs.delete(key);
+      }
     }
   }
   const findings = byMethod.new ?? [];
   const subjectsCount = simulation.model.subjects.length;
   process.stdout.write(
-    `${sideBySide({
-      today: scoreQuality(simulation.anomalies, byMethod.today ?? [], subjectsCount, 7 * 24),
-      new: scoreQuality(simulation.anomalies, findings, subjectsCount, 7 * 24),
-    })}\n`,
+    `${sideBySide(
+      Object.fromEntries(
+        Object.entries(byMethod).map(([method, found]) => [
+          method,
+          scoreQuality(simulation.anomalies, found, subjectsCount, 7 * 24),
+        ]),
+      ),
+    )}\n`,
   );
+  for (const [method, found] of Object.entries(byMethod).filter(([m]) => m !== 'new')) {
+    for (const alarm of scoreQuality(simulation.anomalies, found, subjectsCount, 7 * 24)
+      .falseAlarms) {
+      process.stdout.write(`FALSE (${method}) ${alarm.at} ${alarm.detector} ${alarm.summary}\n`);
+    }
+  }
   const isScored = (a: Anomaly): boolean =>
     (RATE_DETECTORS as string[]).includes(a.detector) || a.detector in ERROR_RATE_SPECS;
   const subjects = simulation.model.subjects.length;

@@ -341,10 +341,54 @@ export const HELD_OUT_7: TrafficShapes = {
   durationAware: true,
 };
 
+/**
+ * Held out for issue 38 a third time (M82): written and committed before any detector change of
+ * M83– was made, never run while tuning (tuning used busy-bursty, shaped, held-out-6 and
+ * held-out-7, all seen before), run at the end with seeds drawn at the run. Its own proportions
+ * and ranges: more busy agents (at 5–22 × the median, 11-minute bursts), spikes of 4–11 × for
+ * 25–110 minutes, drops to 0.11–0.14 for 95–170 minutes, a tenant at 3.5 × M11's level, MCP error
+ * bursts of 30–34 minutes in the first hour after midnight, a holiday on the history's day 2 and
+ * an eighth of the subjects round the clock.
+ */
+export const HELD_OUT_8: TrafficShapes = {
+  name: 'held-out-8',
+  burstyShare: 0.3,
+  burstCv: [0.5, 1.0],
+  burstBlockMinutes: 11,
+  trendingShare: 0.18,
+  trendPerDay: [-0.05, 0.09],
+  rareWarnShare: 0.36,
+  rareWarnRate: 0.018,
+  anyHour: true,
+  shiftedShare: 0.16,
+  shiftHours: [-6, 8],
+  weeklyShare: 0.2,
+  weekendLevel: [0.2, 1.15],
+  stepShare: 0.05,
+  stepFactor: [0.7, 1.5],
+  holidays: [2],
+  roundTheClockShare: 0.12,
+  nightLevel: [0.25, 0.45],
+  busyShare: 0.42,
+  busyFactor: [5, 22],
+  busyBurstCv: [0.6, 1.1],
+  spikeFactor: [4, 11],
+  spikeMinutes: [25, 110],
+  dropFactor: [0.11, 0.14],
+  dropMinutes: [95, 170],
+  policyPeak: 2.4,
+  errorBurstHours: [0, 1],
+  errorBurstMinutes: [30, 34],
+  tenantLevel: 3.5,
+  tenantBurstCv: [0.9, 1.4],
+  durationAware: true,
+};
+
 export const SHAPES: Record<string, TrafficShapes> = {
   'busy-bursty': BUSY_BURSTY,
   'held-out-6': HELD_OUT_6,
   'held-out-7': HELD_OUT_7,
+  'held-out-8': HELD_OUT_8,
   classic: CLASSIC_SHAPES,
   shaped: SHAPED,
   'held-out': HELD_OUT,
