@@ -207,6 +207,30 @@ describe(ClaimLoop.name, () => {
     expect(claims).toBe(2);
   });
 
+  it('should log a callback that throws during a drain and go on polling', async () => {
+    queue.push('a', 'b', 'c');
+    let throws = true;
+    const sut = loop(undefined, undefined, {
+      isLastClaim: () => {
+        if (throws) {
+          throws = false;
+          throw new Error('caller bug');
+        }
+        return false;
+      },
+    });
+    sut.start();
+
+    sut.kick();
+    await expect(sut.whenIdle()).resolves.toBeUndefined();
+    clock.advance(POLL_MS);
+    await settle();
+    await sut.whenIdle();
+    await sut.stop();
+
+    expect(handled).toEqual(['a', 'b', 'c']);
+  });
+
   it('should let a claim that does the work need no handler', async () => {
     queue.push('a', 'b', 'c');
     const sut = new ClaimLoop<number>({

@@ -99,10 +99,15 @@ export class ClaimLoop<T> {
   private startDrain(): void {
     this.cancelWake?.();
     this.cancelWake = undefined;
-    this.draining = this.drain().finally(() => {
-      this.draining = undefined;
-      this.scheduleNext();
-    });
+    this.draining = this.drain()
+      .catch((error: unknown) => {
+        // A caller's callback (isLastClaim) threw: the next wake-up tries again, the process lives.
+        this.options.logger.error({ err: error, loop: this.options.name }, 'drain failed');
+      })
+      .finally(() => {
+        this.draining = undefined;
+        this.scheduleNext();
+      });
   }
 
   private async drain(): Promise<void> {

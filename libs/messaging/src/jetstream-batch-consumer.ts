@@ -71,6 +71,10 @@ export class JetStreamBatchConsumer {
     }
     const middle = Math.ceil(parsed.length / 2);
     for (const half of [parsed.slice(0, middle), parsed.slice(middle)]) {
+      if (half.length === 1) {
+        await this.deliverInHalves(half);
+        continue;
+      }
       try {
         await this.deliverBatch(half.map((p) => p.envelope));
       } catch {
