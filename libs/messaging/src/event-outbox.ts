@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { EVENT_VERSION, EventData, EventEnvelope, EventType } from '@agp/contracts';
-import { Database, Tx } from '@agp/database';
+import { Database, Tx, queryNamed } from '@agp/database';
 import { EntitySubscriberInterface, QueryRunner } from 'typeorm';
 
 import { EventTransport } from './event-transport';
@@ -71,7 +71,9 @@ export class EventOutbox {
     data: EventData<T>,
   ): Promise<EventEnvelope<T, EventData<T>>> {
     const envelope = buildEvent(type, context, data);
-    await tx.query(
+    // F53: a fixed text per schema, sent with most state changes, so parsed once per connection.
+    await queryNamed(
+      tx,
       `INSERT INTO ${this.database.schema}.outbox (id, type, envelope) VALUES ($1, $2, $3)`,
       [envelope.id, type, JSON.stringify(envelope)],
     );

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Row, Tx, iso, returning } from '@agp/database';
+import { Row, Tx, iso, queryNamed, returning } from '@agp/database';
 
 import { Currency, ModelPrice } from './spend.types';
 import { trimDecimal } from './usd';
@@ -38,6 +38,18 @@ export class ModelPricesRepository {
       [tenantId, id],
     );
     return rows[0] ? toPrice(rows[0]) : undefined;
+  }
+
+  /** Up to `limit` of the tenant's prices (R40: what `SpendDirectory` keeps). */
+  async all(tx: Tx, tenantId: string, limit: number): Promise<ModelPrice[]> {
+    const rows: Row[] = await queryNamed(
+      tx,
+      `SELECT id, tenant_id, model, currency, input_per_million, output_per_million,
+              cached_input_per_million, created_at, updated_at
+         FROM ${T} WHERE tenant_id = $1 LIMIT $2`,
+      [tenantId, limit],
+    );
+    return rows.map(toPrice);
   }
 
   /** SP4: the first of `models` (in that order) that has a price. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Row, Tx, iso, str } from '@agp/database';
+import { Row, Tx, iso, queryNamed, str } from '@agp/database';
 
 import { SpendSubject } from './budgets.repository';
 import { Payee, SpendEntry, SpendKind } from './spend.types';
@@ -80,7 +80,9 @@ export interface SpendRow {
 @Injectable()
 export class SpendLedgerRepository {
   async insertLlm(tx: Tx, s: LlmSpend): Promise<void> {
-    await tx.query(
+    // F53: one line per call, so parsed once per connection.
+    await queryNamed(
+      tx,
       `INSERT INTO ${ENTRIES} (id, tenant_id, kind, agent_id, subscription_id, llm_gateway_id,
          llm_provider_id, model, amount_usd, prompt_tokens, completion_tokens, cached_tokens,
          total_tokens, correlation_id, event_id, details)

@@ -13,8 +13,8 @@ import {
 } from './budget-verdict';
 import { BudgetsRepository, SpendSubject } from './budgets.repository';
 import { CountedTokens, costOf } from './llm-cost';
-import { ModelPricesRepository } from './model-prices.repository';
 import { PaymentSpend, SpendLedgerRepository } from './spend-ledger.repository';
+import { SpendDirectory } from './spend-directory';
 import { Budget, ModelPrice } from './spend.types';
 import { formatPico, parseDecimal, picoOfNumeric } from './usd';
 
@@ -37,8 +37,8 @@ export class SpendMeter {
   constructor(
     @Inject(RELAY_DATABASE) private readonly database: Database,
     private readonly budgets: BudgetsRepository,
-    private readonly prices: ModelPricesRepository,
     private readonly ledger: SpendLedgerRepository,
+    private readonly directory: SpendDirectory,
   ) {}
 
   /** SP7: an LLM call, its estimate priced at the first of `models` with a price. */
@@ -48,7 +48,7 @@ export class SpendMeter {
     estimate: CountedTokens,
   ): Promise<BudgetVerdict> {
     return this.reserve(subject, async (tx) => {
-      const price = await this.prices.firstPriced(tx, subject.tenantId, models);
+      const price = await this.directory.firstPriced(tx, subject.tenantId, models);
       const tokens = BigInt((estimate.promptTokens ?? 0) + (estimate.completionTokens ?? 0));
       return { usdPico: price ? costOf(price, estimate) : 0n, tokens };
     });
@@ -103,7 +103,7 @@ export class SpendMeter {
 
   /** SP4: the price of a call, the first of `models` that has one. */
   priceOf(tx: Tx, tenantId: string, models: string[]): Promise<ModelPrice | undefined> {
-    return this.prices.firstPriced(tx, tenantId, models);
+    return this.directory.firstPriced(tx, tenantId, models);
   }
 
   /**
@@ -133,12 +133,18 @@ export class SpendMeter {
     return reached;
   }
 
-  /** In a transaction of its own, within which the subject's budgets are locked (SP8). */
-  private reserve(
+  /**
+   * In a transaction of its own, within which the subject's budgets are locked (SP8); none for a
+   * tenant without a budget (R40), whose call reserves nothing either way.
+   */
+  private async reserve(
     subject: SpendSubject,
     estimate: (tx: Tx) => Promise<Charge>,
     isExact = false,
   ): Promise<BudgetVerdict> {
+    if (!(await this.directory.mayCount(subject))) {
+      return { kind: 'ADMITTED', warnings: [] };
+    }
     return this.database.inTenant(subject.tenantId, async (tx) => {
       const budgets = await this.budgets.applicable(tx, subject, true);
       if (budgets.length === 0) {

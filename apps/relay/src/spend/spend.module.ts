@@ -7,6 +7,7 @@ import { ModelPricesController } from './model-prices.controller';
 import { ModelPricesRepository } from './model-prices.repository';
 import { ModelPricesService } from './model-prices.service';
 import { SpendController } from './spend.controller';
+import { SpendDirectory } from './spend-directory';
 import { SpendLedgerRepository } from './spend-ledger.repository';
 import { SpendMeter } from './spend-meter.service';
 import { SpendService } from './spend.service';
@@ -23,6 +24,7 @@ import { SpendService } from './spend.service';
     BudgetsRepository,
     BudgetsService,
     SpendLedgerRepository,
+    SpendDirectory,
     SpendMeter,
     SpendService,
   ],
