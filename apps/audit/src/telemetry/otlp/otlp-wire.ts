@@ -11,6 +11,26 @@ export const FIXED32 = 5;
 /** The request's bytes are not the message they claim to be: the whole request is a 400 (A21). */
 export class MalformedWire extends Error {}
 
+/**
+ * A request's reader. An item's rejection is noted here rather than thrown, and reading goes on:
+ * protobufjs decodes every byte before anything is checked, so malformed bytes behind a rejected
+ * field still make the whole request a 400 (A48).
+ */
+export type WireReader = Reader & { rejection?: RejectedItem };
+
+export function readerOf(buffer: Buffer): WireReader {
+  const r: WireReader = Reader.create(buffer);
+  r.rejection = undefined;
+  return r;
+}
+
+/** The first rejection noted since the last call, if any. */
+export function takeRejection(r: WireReader): RejectedItem | undefined {
+  const rejection = r.rejection;
+  r.rejection = undefined;
+  return rejection;
+}
+
 /** The next tag of a message ending at `end` (field number << 3 | wire type), or -1 at its end. */
 export function nextTag(r: Reader, end: number): number {
   return r.pos < end ? r.uint32() : -1;
@@ -110,9 +130,12 @@ export function lengthAt(r: Reader, wire: number, end: number, depth: number): n
   return lengthEnd(r, wire, end);
 }
 
-/** A KeyValue (at `depth`) into one object, as `attributesOf` reads it (a repeated key keeps its last). */
+/**
+ * A KeyValue (at `depth`) into one object, as `attributesOf` reads it (a repeated key keeps its
+ * last); one without a key is noted as the item's rejection.
+ */
 export function keyValuesOf(
-  r: Reader,
+  r: WireReader,
   attributes: { [key: string]: Json },
   wire: number,
   end: number,
@@ -132,13 +155,14 @@ export function keyValuesOf(
     }
   }
   if (key === undefined) {
-    throw new RejectedItem(`${field} must hold {key, value} pairs`);
+    r.rejection ??= new RejectedItem(`${field} must hold {key, value} pairs`);
+    return;
   }
   attributes[key] = value;
 }
 
 /** An AnyValue as `anyValueOf` gives it (a oneof: the last value on the wire wins). */
-function anyValueOf(r: Reader, wire: number, end: number, depth: number): Json {
+function anyValueOf(r: WireReader, wire: number, end: number, depth: number): Json {
   const stop = lengthAt(r, wire, end, depth);
   let value: Json = null;
   for (let t = nextTag(r, stop); t >= 0; t = nextTag(r, stop)) {
@@ -148,7 +172,7 @@ function anyValueOf(r: Reader, wire: number, end: number, depth: number): Json {
 }
 
 function oneValue(
-  r: Reader,
+  r: WireReader,
   field: number,
   wire: number,
   stop: number,
