@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -45,6 +46,9 @@ const ROUNDS = Number(process.env.BENCH_TELEMETRY_ROUNDS ?? 3);
 const SPANS_PER_REQUEST = 512;
 const IN_FLIGHT = 2;
 const COLUMNS = SPAN_COLUMNS.map((c) => c.name).join(', ');
+// `BENCH_TELEMETRY_PROFILE=<dir>`: a CPU profile of each round's protobuf ingest only (the audit
+// service and the bench's client share this process), written there as `.cpuprofile`.
+const PROFILE_DIR = process.env.BENCH_TELEMETRY_PROFILE;
 
 function line(label: string, value: string): void {
   process.stdout.write(`${label.padEnd(52)} ${value}\n`);
@@ -145,6 +149,25 @@ async function cpuOf<T>(
     node: (used.user + used.system) / spans,
     database: ((await databaseCpuMs(client)) - database) * (1_000 / spans),
   };
+}
+
+/** `phase` under the CPU profiler when `BENCH_TELEMETRY_PROFILE` names a directory. */
+async function profiled<T>(name: string, phase: () => Promise<T>): Promise<T> {
+  if (!PROFILE_DIR) {
+    return phase();
+  }
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await phase();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    writeFileSync(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
 }
 
 /** Every request sent with IN_FLIGHT at a time, as a batch span processor's exports overlap. */
@@ -253,7 +276,9 @@ async function main(): Promise<void> {
       const protoTenant = randomUUID();
       const protoToken = await agent(protoTenant);
       const protoRun = await cpuOf(client, spans, () =>
-        ingest(url, protoToken, proto, 'application/x-protobuf'),
+        profiled(`protobuf-${round + 1}`, () =>
+          ingest(url, protoToken, proto, 'application/x-protobuf'),
+        ),
       );
       const protoMs = protoRun.result;
       const jsonMs = await ingest(url, await agent(randomUUID()), json, 'application/json');
