@@ -149,8 +149,14 @@ function scopeSpans(
     }
     const stop = lengthEnd(r, t & 7, end);
     try {
+      r.hasNul = false;
       const span = spanOf(r, stop, origin, now);
-      checked(spanText(span));
+      // A50: strict UTF-8 holds no lone surrogate, and protobuf's nesting limit keeps values
+      // shallower than the guard's, so only a NUL read in the span could make the guard refuse it:
+      // the guard runs then, for its reason.
+      if (r.hasNul) {
+        checked(spanText(span));
+      }
       result.items.push(span);
     } catch (error) {
       result.rejected += 1;

@@ -16,12 +16,67 @@ export class MalformedWire extends Error {}
  * protobufjs decodes every byte before anything is checked, so malformed bytes behind a rejected
  * field still make the whole request a 400 (A48).
  */
-export type WireReader = Reader & { rejection?: RejectedItem };
+export type WireReader = Reader & {
+  rejection?: RejectedItem;
+  hasNul: boolean;
+  keys: Map<number, KnownKey>;
+};
 
 export function readerOf(buffer: Buffer): WireReader {
-  const r: WireReader = Reader.create(buffer);
+  const r = Reader.create(buffer) as WireReader;
   r.rejection = undefined;
+  r.hasNul = false;
+  r.keys = new Map();
   return r;
+}
+
+/** A key read before in this request: where its bytes (length prefix included) are, and its text. */
+interface KnownKey {
+  start: number;
+  stop: number;
+  text: string;
+}
+
+/** Keys a request remembers, and the longest (in bytes): enough for what an SDK repeats. */
+const MAX_KNOWN_KEYS = 256;
+const MAX_KNOWN_KEY_BYTES = 64;
+
+/**
+ * An attribute key, decoded once per request (A50): every span of an export names the same few,
+ * so one already met (same bytes) is the same string, found by a hash of its bytes.
+ */
+function keyOf(r: WireReader, wire: number, end: number): string {
+  const start = r.pos;
+  const stop = lengthEnd(r, wire, end);
+  r.pos = start;
+  if (stop - start > MAX_KNOWN_KEY_BYTES) {
+    return stringOf(r, wire, end);
+  }
+  const buffer = r.buf;
+  let hash = stop - start;
+  for (let i = start; i < stop; i += 1) {
+    hash = (Math.imul(hash, 31) + buffer[i]) | 0;
+  }
+  const known = r.keys.get(hash);
+  if (known && known.stop - known.start === stop - start) {
+    let same = true;
+    for (let i = 0; same && i < stop - start; i += 1) {
+      same = buffer[known.start + i] === buffer[start + i];
+    }
+    if (same) {
+      r.pos = stop;
+      return known.text;
+    }
+  }
+  const hadNul = r.hasNul;
+  r.hasNul = false;
+  const text = stringOf(r, wire, end);
+  // A key with NUL is left out, so that reading it again marks its span (A50).
+  if (!r.hasNul && r.keys.size < MAX_KNOWN_KEYS) {
+    r.keys.set(hash, { start, stop, text });
+  }
+  r.hasNul ||= hadNul;
+  return text;
 }
 
 /** The first rejection noted since the last call, if any. */
@@ -53,10 +108,21 @@ export function expectWire(wire: number, expected: number): void {
   }
 }
 
-/** A string read as protobufjs' generated decoder reads proto3 strings: invalid UTF-8 is an error. */
-export function stringOf(r: Reader, wire: number, end: number): string {
+/**
+ * A string read as protobufjs' generated decoder reads proto3 strings: invalid UTF-8 is an error.
+ * Node's decoder first (one flat string, where protobufjs concatenates eight characters at a
+ * time); it writes U+FFFD for invalid bytes, so a string holding one is read again strictly.
+ */
+export function stringOf(r: WireReader, wire: number, end: number): string {
   const stop = lengthEnd(r, wire, end);
-  const text = util.utf8.readStrict(r.buf, r.pos, stop);
+  let text = (r.buf as Buffer).toString('utf8', r.pos, stop);
+  if (text.includes('\ufffd')) {
+    text = util.utf8.readStrict(r.buf, r.pos, stop);
+  }
+  // What the input guard would look for in it (A50).
+  if (text.includes('\u0000')) {
+    r.hasNul = true;
+  }
   r.pos = stop;
   return text;
 }
@@ -147,7 +213,7 @@ export function keyValuesOf(
   let value: Json = null;
   for (let t = nextTag(r, stop); t >= 0; t = nextTag(r, stop)) {
     if (t >>> 3 === 1) {
-      key = stringOf(r, t & 7, stop);
+      key = keyOf(r, t & 7, stop);
     } else if (t >>> 3 === 2) {
       value = anyValueOf(r, t & 7, stop, depth + 1);
     } else {
