@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -45,6 +46,9 @@ const ROUNDS = Number(process.env.BENCH_TELEMETRY_ROUNDS ?? 3);
 const SPANS_PER_REQUEST = 512;
 const IN_FLIGHT = 2;
 const COLUMNS = SPAN_COLUMNS.map((c) => c.name).join(', ');
+// `BENCH_TELEMETRY_PROFILE=<dir>`: a CPU profile of each round's protobuf ingest only (the audit
+// service and the bench's client share this process), written there as `.cpuprofile`.
+const PROFILE_DIR = process.env.BENCH_TELEMETRY_PROFILE;
 
 function line(label: string, value: string): void {
   process.stdout.write(`${label.padEnd(52)} ${value}\n`);
@@ -112,10 +116,16 @@ async function post(url: string, token: string, body: Uint8Array, type: string):
   }
 }
 
-/** CPU milliseconds used so far by this database's server processes (Linux, same machine). */
-async function databaseCpuMs(client: Client): Promise<number> {
+/**
+ * CPU milliseconds used so far by this database's server processes (Linux, same machine), or by
+ * the bench client's own (`own`): a pooled session of the service that ends between two readings
+ * would take its CPU out of the sum.
+ */
+async function databaseCpuMs(client: Client, own: boolean): Promise<number> {
   const { rows } = await client.query<{ pid: number }>(
-    `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
+    own
+      ? `SELECT pg_backend_pid() AS pid`
+      : `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
   );
   let ticks = 0;
   for (const { pid } of rows) {
@@ -135,16 +145,36 @@ async function cpuOf<T>(
   client: Client,
   spans: number,
   phase: () => Promise<T>,
+  own = false,
 ): Promise<{ result: T; node: number; database: number }> {
-  const database = await databaseCpuMs(client);
+  const database = await databaseCpuMs(client, own);
   const node = process.cpuUsage();
   const result = await phase();
   const used = process.cpuUsage(node);
   return {
     result,
     node: (used.user + used.system) / spans,
-    database: ((await databaseCpuMs(client)) - database) * (1_000 / spans),
+    database: ((await databaseCpuMs(client, own)) - database) * (1_000 / spans),
   };
+}
+
+/** `phase` under the CPU profiler when `BENCH_TELEMETRY_PROFILE` names a directory. */
+async function profiled<T>(name: string, phase: () => Promise<T>): Promise<T> {
+  if (!PROFILE_DIR) {
+    return phase();
+  }
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await phase();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    writeFileSync(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
 }
 
 /** Every request sent with IN_FLIGHT at a time, as a batch span processor's exports overlap. */
@@ -253,11 +283,18 @@ async function main(): Promise<void> {
       const protoTenant = randomUUID();
       const protoToken = await agent(protoTenant);
       const protoRun = await cpuOf(client, spans, () =>
-        ingest(url, protoToken, proto, 'application/x-protobuf'),
+        profiled(`protobuf-${round + 1}`, () =>
+          ingest(url, protoToken, proto, 'application/x-protobuf'),
+        ),
       );
       const protoMs = protoRun.result;
       const jsonMs = await ingest(url, await agent(randomUUID()), json, 'application/json');
-      const rawRun = await cpuOf(client, spans, () => rawCopy(client, 'audit', protoTenant, round));
+      const rawRun = await cpuOf(
+        client,
+        spans,
+        () => rawCopy(client, 'audit', protoTenant, round),
+        true,
+      );
       const raw = rawRun.result;
       cpu.proto.push(`${protoRun.node.toFixed(0)} + ${protoRun.database.toFixed(0)}`);
       cpu.raw.push(`${rawRun.node.toFixed(0)} + ${rawRun.database.toFixed(0)}`);

@@ -85,17 +85,28 @@ function cpuPerSpan(step: () => void): string {
   return `${(best / (REQUESTS * SPANS)).toFixed(2)} µs/span`;
 }
 
-// A47: the store's own writer of COPY lines, where the checkout has one to call.
+// A47: the store's own writer of COPY lines, where the checkout has one to call; since A49 it
+// writes the bytes `pg` sends (a string was encoded by `pg` after it, so it is encoded here).
 const storeCopyText = (() => {
   try {
-    return load('telemetry/ingest/telemetry-store.repository').copyText as
+    const store = load('telemetry/ingest/telemetry-store.repository');
+    if (store.copyData) {
+      return store.copyData as (
+        columns: unknown,
+        items: any[],
+        sender: object,
+        at: string,
+      ) => Buffer;
+    }
+    const text = store.copyText as
       ((columns: unknown, items: any[], sender: object, at: string) => string) | undefined;
+    return text && ((...args: Parameters<typeof text>): Buffer => Buffer.from(text(...args)));
   } catch {
     return undefined;
   }
 })();
 
-function copyLines(items: any[]): string {
+function copyLines(items: any[]): string | Buffer {
   const sender = { tenantId: randomUUID(), kind: 'AGENT', id: 'bench' };
   const at = new Date().toISOString();
   if (storeCopyText) {

@@ -255,37 +255,47 @@ describe('telemetry ingest (OTLP/HTTP, D46, D54)', () => {
     expect(counts[0].n).toBe(30);
   });
 
-  it('should keep the quota exact across replicas when exports arrive at both at once (A46)', async () => {
-    const second = await startAudit({
-      databaseUrl: db.url,
-      issuer,
-      env: { TELEMETRY_ITEMS_PER_MINUTE: '40' },
-    });
-    try {
-      const quotaTenant = randomUUID();
-      const token = await senderOf(quotaTenant);
-      // Four exports of 15 spans against 40 a minute: two fit, whichever replica takes them.
-      const body = (): string =>
-        JSON.stringify(otlpJsonTraces(Array.from({ length: 15 }, () => otlpJsonSpan())));
+  // Four exports against 40 a minute: as many fit as 40 holds, whichever replica takes them. Of 15
+  // spans they are inserted (A46), of 32 copied in one query (A49); the count in the same transaction.
+  it.each([
+    [15, 'A46'],
+    [32, 'A49'],
+  ])(
+    'should keep the quota exact across replicas when exports of %i spans arrive at both at once (%s)',
+    async (size) => {
+      const second = await startAudit({
+        databaseUrl: db.url,
+        issuer,
+        env: { TELEMETRY_ITEMS_PER_MINUTE: '40' },
+      });
+      try {
+        const quotaTenant = randomUUID();
+        const token = await senderOf(quotaTenant);
+        const body = (): string =>
+          JSON.stringify(otlpJsonTraces(Array.from({ length: size }, () => otlpJsonSpan())));
 
-      await awayFromMinuteEnd();
-      const answers = await Promise.all(
-        [app, second, app, second].map((replica) => postOtlp(replica, 'traces', token, body())),
-      );
+        await awayFromMinuteEnd();
+        const answers = await Promise.all(
+          [app, second, app, second].map((replica) => postOtlp(replica, 'traces', token, body())),
+        );
 
-      expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 429, 429]);
-      const [counts]: Array<{ stored: number; counted: number }> = await database.asSystem((tx) =>
-        tx.query(
-          `SELECT (SELECT count(*)::int FROM ${database.schema}.telemetry_spans WHERE tenant_id = $1) AS stored,
+        const fit = Math.floor(40 / size);
+        expect(answers.map((a) => a.status).sort()).toEqual(
+          [200, 200, 200, 200].map((ok, i) => (i < fit ? ok : 429)),
+        );
+        const [counts]: Array<{ stored: number; counted: number }> = await database.asSystem((tx) =>
+          tx.query(
+            `SELECT (SELECT count(*)::int FROM ${database.schema}.telemetry_spans WHERE tenant_id = $1) AS stored,
                   (SELECT sum(items)::int FROM ${database.schema}.telemetry_usage WHERE tenant_id = $1) AS counted`,
-          [quotaTenant],
-        ),
-      );
-      expect(counts).toEqual({ stored: 30, counted: 30 });
-    } finally {
-      await second.close();
-    }
-  });
+            [quotaTenant],
+          ),
+        );
+        expect(counts).toEqual({ stored: fit * size, counted: fit * size });
+      } finally {
+        await second.close();
+      }
+    },
+  );
 
   it('should refuse a caller with neither a telemetry:write agent token nor TELEMETRY:WRITE', async () => {
     const reader = await issuer.token({

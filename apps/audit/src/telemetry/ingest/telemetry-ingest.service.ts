@@ -136,21 +136,58 @@ export class TelemetryIngestService {
           (day) => new Date(`${day}T00:00:00.000Z`),
         ),
       );
-    // The system scope, as the audit ingest writes (A1): PostgreSQL refuses COPY FROM where
-    // row-level security applies. Every row's tenant is the token's, set by the columns (A22).
-    // One transaction per export (A46): the rows, then the quota's count, committed together or
-    // not at all.
-    const counted = await this.database.asSystem(async (tx) => {
-      await this.store.write(tx, signal.table, signal.columns, read.items, sender);
-      const total = await this.quota.reserve(tx, sender.tenantId, window.start, count, limit);
+    const counted = (await this.store.copies(count))
+      ? await this.copied(signal, read.items, sender, window.start, overQuota)
+      : await this.inserted(signal, read.items, sender, window.start, overQuota);
+    // Only now: a total seen before the commit could still roll back.
+    this.quota.raiseFloor(sender.tenantId, window.start, counted);
+    return { accepted: count, partial };
+  }
+
+  /** A46, A49: the rows and the quota's count in one transaction, sent as one query. */
+  private async copied<T>(
+    signal: Signal<T>,
+    items: T[],
+    sender: Sender,
+    windowStart: string,
+    overQuota: () => HttpProblem,
+  ): Promise<number> {
+    const limit = this.env.TELEMETRY_ITEMS_PER_MINUTE;
+    const reserve = this.quota.reserveStatement(sender.tenantId, windowStart, items.length, limit);
+    try {
+      return Number(
+        await this.store.copyExport(signal.table, signal.columns, items, sender, reserve),
+      );
+    } catch (error) {
+      if (!this.quota.isRefusal(error)) {
+        throw error;
+      }
+      await this.quota.raiseFloorFromCommitted(sender.tenantId, windowStart);
+      throw overQuota();
+    }
+  }
+
+  /**
+   * The system scope, as the audit ingest writes (A1): PostgreSQL refuses COPY FROM where
+   * row-level security applies. Every row's tenant is the token's, set by the columns (A22). One
+   * transaction per export (A46): the rows, then the quota's count, committed together or not at all.
+   */
+  private inserted<T>(
+    signal: Signal<T>,
+    items: T[],
+    sender: Sender,
+    windowStart: string,
+    overQuota: () => HttpProblem,
+  ): Promise<number> {
+    const limit = this.env.TELEMETRY_ITEMS_PER_MINUTE;
+    return this.database.asSystem(async (tx) => {
+      await this.store.insert(tx, signal.table, signal.columns, items, sender);
+      const total = await this.quota.reserve(tx, sender.tenantId, windowStart, items.length, limit);
       if (total === undefined) {
         throw overQuota();
       }
       return total;
     });
-    // Only now: a total seen before the commit could still roll back.
-    this.quota.raiseFloor(sender.tenantId, window.start, counted);
-    return { accepted: count, partial };
   }
 }
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Database, Tx } from '@agp/database';
+import { escapeLiteral } from 'pg';
 
 import { AUDIT_DATABASE } from '../../database/tokens';
 
@@ -25,9 +26,11 @@ export function quotaWindow(now = Date.now()): { start: string; retryAfterSecond
 @Injectable()
 export class TelemetryQuotaRepository {
   private readonly schema: string;
+  private readonly database: Database;
   private readonly floors = new Map<string, { windowStart: string; items: number }>();
 
   constructor(@Inject(AUDIT_DATABASE) database: Database) {
+    this.database = database;
     this.schema = database.schema;
   }
 
@@ -71,6 +74,41 @@ export class TelemetryQuotaRepository {
       this.raiseFloor(tenantId, windowStart, Number(current.items));
     }
     return undefined;
+  }
+
+  /**
+   * A49: `reserve`'s upsert as one statement of the export's simple query (so values are literals).
+   * Where the total would pass `limit` it writes NULL into the NOT NULL count: the error aborts the
+   * transaction, and PostgreSQL skips the COMMIT that follows in the same query (`isRefusal`).
+   */
+  reserveStatement(tenantId: string, windowStart: string, count: number, limit: number): string {
+    if (!Number.isSafeInteger(count) || !Number.isSafeInteger(limit) || count > limit) {
+      throw new RangeError(`cannot reserve ${count} of ${limit}`);
+    }
+    return `INSERT INTO ${this.schema}.telemetry_usage AS u (tenant_id, window_start, items)
+      VALUES (${escapeLiteral(tenantId)}, ${escapeLiteral(windowStart)}, ${count})
+      ON CONFLICT (tenant_id, window_start) DO UPDATE SET items =
+        CASE WHEN u.items + EXCLUDED.items <= ${limit} THEN u.items + EXCLUDED.items END
+      RETURNING items`;
+  }
+
+  /** The error `reserveStatement` fails with over the limit. */
+  isRefusal(error: unknown): boolean {
+    const e = error as { code?: string; table?: string; column?: string };
+    return e?.code === '23502' && e.table === 'telemetry_usage' && e.column === 'items';
+  }
+
+  /** After a refusal rolled back: the committed count, which only grows this minute, as the floor. */
+  async raiseFloorFromCommitted(tenantId: string, windowStart: string): Promise<void> {
+    const [current]: Array<{ items: string }> = await this.database.asSystem((tx) =>
+      tx.query(
+        `SELECT items FROM ${this.schema}.telemetry_usage WHERE tenant_id = $1 AND window_start = $2`,
+        [tenantId, windowStart],
+      ),
+    );
+    if (current) {
+      this.raiseFloor(tenantId, windowStart, Number(current.items));
+    }
   }
 
   /** Remembers that the tenant's count is at least `items` this minute (only committed counts). */

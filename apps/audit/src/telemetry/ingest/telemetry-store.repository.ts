@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database, Tx } from '@agp/database';
+import { Database, SYSTEM_SETTING, Tx } from '@agp/database';
 import { PoolClient } from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 
 import { AUDIT_DATABASE } from '../../database/tokens';
 import { field as copyField } from '../../ingest/copy-rows';
 import { COPY_MIN_BATCH } from '../../ingest/ingest.repository';
+import { copyQuery } from './export-copy';
 import { Column, ColumnValue, Sender } from './telemetry-columns';
 
 /** Batched as the audit ingest is (A1, A24, A22). */
@@ -17,7 +17,13 @@ export class TelemetryStoreRepository {
     this.schema = database.schema;
   }
 
-  async write<T>(
+  /** Whether `count` items go by `copyExport` (a dedicated session), else by `insert`. */
+  async copies(count: number): Promise<boolean> {
+    return count >= COPY_MIN_BATCH && !(await this.database.isMultiplexedSession());
+  }
+
+  /** The rows as one INSERT in `tx` (a small batch, or PGlite's one shared session). */
+  async insert<T>(
     tx: Tx,
     table: string,
     columns: Array<Column<T>>,
@@ -26,38 +32,84 @@ export class TelemetryStoreRepository {
   ): Promise<void> {
     const receivedAt = new Date().toISOString();
     const names = columns.map((c) => c.name).join(', ');
-    if (items.length < COPY_MIN_BATCH || (await this.database.isMultiplexedSession())) {
-      const rows = items.map((item) =>
-        Object.fromEntries(columns.map((c) => [c.name, c.value(item, sender, receivedAt)])),
+    const rows = items.map((item) =>
+      Object.fromEntries(columns.map((c) => [c.name, c.value(item, sender, receivedAt)])),
+    );
+    const types = columns.map((c) => `${c.name} ${c.type}`).join(', ');
+    await tx.query(
+      `INSERT INTO ${this.schema}.${table} (${names})
+       SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS r(${types})`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  /**
+   * A49: the export in one transaction of the system scope, sent as one simple query: BEGIN, the
+   * scope, the COPY of the rows, `then` (one statement that fails to refuse the export), COMMIT.
+   * Two round trips; PostgreSQL refuses COPY FROM where row-level security applies, hence the
+   * scope (A1), and every row's tenant is the token's (A22). Resolves with what `then` returned;
+   * on an error, the transaction is rolled back and the error thrown.
+   */
+  async copyExport<T>(
+    table: string,
+    columns: Array<Column<T>>,
+    items: T[],
+    sender: Sender,
+    then: string,
+  ): Promise<string | null | undefined> {
+    const names = columns.map((c) => c.name).join(', ');
+    const data = copyData(columns, items, sender, new Date().toISOString());
+    const runner = this.database.dataSource.createQueryRunner() as unknown as PooledRunner;
+    await runner.connect();
+    const client = runner.databaseConnection;
+    let broken: Error | undefined;
+    try {
+      const rows = await copyQuery(
+        client,
+        `BEGIN; SET LOCAL ${SYSTEM_SETTING} TO 'on';
+         COPY ${this.schema}.${table} (${names}) FROM STDIN;
+         ${then};
+         COMMIT`,
+        data,
       );
-      const types = columns.map((c) => `${c.name} ${c.type}`).join(', ');
-      await tx.query(
-        `INSERT INTO ${this.schema}.${table} (${names})
-         SELECT ${names} FROM jsonb_to_recordset($1::jsonb) AS r(${types})`,
-        [JSON.stringify(rows)],
-      );
-      return;
+      return rows[0];
+    } catch (error) {
+      // Whatever failed, nothing of the export stays: the rest of the query was skipped. A
+      // session that cannot even roll back leaves the pool.
+      await client.query('ROLLBACK').catch((failed: Error) => {
+        broken = failed;
+      });
+      throw error;
+    } finally {
+      await runner.releasePostgresConnection(broken);
     }
-    const client = (tx.queryRunner as unknown as { databaseConnection: PoolClient })
-      .databaseConnection;
-    const copy = client.query(copyFrom(`COPY ${this.schema}.${table} (${names}) FROM STDIN`));
-    await new Promise<void>((resolve, reject) => {
-      copy.on('error', reject).on('finish', resolve);
-      copy.end(copyText(columns, items, sender, receivedAt));
-    });
   }
 }
 
-/** The items as COPY's text format, one line each (A1, A41, A47). */
-export function copyText<T>(
+/** TypeORM's PostgreSQL query runner, whose connection is a `pg` pool client. */
+interface PooledRunner {
+  connect(): Promise<unknown>;
+  databaseConnection: PoolClient;
+  releasePostgresConnection(error?: Error): Promise<void>;
+}
+
+/** UTF-8 takes at most three bytes for each UTF-16 unit of a string. */
+const MAX_BYTES_PER_UNIT = 3;
+
+/**
+ * The items as COPY's text format, one line each, written into one buffer as they are made (A1,
+ * A41, A47, A49): no string of the whole export for `pg` to encode again.
+ */
+export function copyData<T>(
   columns: Array<Column<T>>,
   items: T[],
   sender: Sender,
   receivedAt: string,
-): string {
+): Buffer {
   // An export's items share their resource and scope objects: each is written as JSON once (A41).
   const json = new Map<object, string>();
-  let text = '';
+  let buffer = Buffer.allocUnsafe(items.length * 1_024);
+  let length = 0;
   for (const item of items) {
     let line = '';
     for (let i = 0; i < columns.length; i += 1) {
@@ -70,9 +122,16 @@ export function copyText<T>(
           : copyValue(column.type, value, json);
       line = i === 0 ? field : `${line}\t${field}`;
     }
-    text += `${line}\n`;
+    line += '\n';
+    const most = length + line.length * MAX_BYTES_PER_UNIT;
+    if (most > buffer.length) {
+      const larger = Buffer.allocUnsafe(Math.max(buffer.length * 2, most));
+      buffer.copy(larger, 0, 0, length);
+      buffer = larger;
+    }
+    length += buffer.write(line, length);
   }
-  return text;
+  return buffer.subarray(0, length);
 }
 
 function copyValue(type: string, value: ColumnValue, json: Map<object, string>): string {

@@ -263,6 +263,134 @@ describe(readSpansWire.name, () => {
     expect(() => readSpansWire(Buffer.from(bytes), NOW)).toThrow();
   });
 
+  /** `bytes` with the first byte of `marker` (ASCII) made 0xff: a string that is not UTF-8. */
+  const notUtf8 = (bytes: Buffer, marker: string): Buffer => {
+    const copy = Buffer.from(bytes);
+    const at = copy.indexOf(marker);
+    expect(at).toBeGreaterThanOrEqual(0);
+    copy[at] = 0xff;
+    return copy;
+  };
+  const noKey = { value: { stringValue: 'v' } };
+  const badText = { key: 'k', value: { stringValue: 'QQQQ' } };
+
+  // protobufjs decodes the whole request before anything is checked, so malformed bytes anywhere
+  // make it a 400, even behind an item that would have been rejected.
+  it.each([
+    [
+      'a span: an attribute without a key, then a status message',
+      request([{ ...base, attributes: [noKey], status: { message: 'QQQQ' } }, base]),
+    ],
+    [
+      'a span: an attribute without a key, then another attribute',
+      request([{ ...base, attributes: [noKey, badText] }]),
+    ],
+    [
+      'a span: a map member without a key, then a string of the same map',
+      request([
+        {
+          ...base,
+          attributes: [{ key: 'm', value: { kvlistValue: { values: [noKey, badText] } } }],
+        },
+      ]),
+    ],
+    [
+      'a resource: an attribute without a key, then another attribute',
+      encoded({
+        resourceSpans: [
+          { resource: { attributes: [noKey, badText] }, scopeSpans: [{ spans: [base] }] },
+        ],
+      }),
+    ],
+    [
+      'a scope: an attribute without a key, then another attribute',
+      request([base], { attributes: [noKey, badText] }),
+    ],
+    [
+      'a span of a scope whose every span is rejected',
+      request([{ ...base, name: 'QQQQ' }], { name: 'bad\u0000' }),
+    ],
+    [
+      'a span of a resource whose every span is rejected',
+      encoded({
+        resourceSpans: [
+          {
+            resource: { attributes: [noKey] },
+            scopeSpans: [{ spans: [{ ...base, name: 'QQQQ' }] }],
+          },
+        ],
+      }),
+    ],
+  ])('should throw on a string that is not UTF-8 in %s, as the decoder does', (_label, bytes) => {
+    const malformed = notUtf8(bytes, 'QQQQ');
+
+    expect(() => viaDecoder(malformed)).toThrow();
+    expect(() => readSpansWire(malformed, NOW)).toThrow();
+  });
+
+  it('should throw on a malformed resource that a later one of the group follows, as the decoder does', () => {
+    const resourceType = otlpTypes().traces.lookupType('opentelemetry.proto.resource.v1.Resource');
+    const resourceOf = (value: string): Uint8Array =>
+      resourceType.encode({ attributes: [{ key: 'k', value: { stringValue: value } }] }).finish();
+    const resourceSpans = new Writer()
+      .uint32((1 << 3) | 2)
+      .bytes(resourceOf('QQQQ'))
+      .uint32((1 << 3) | 2)
+      .bytes(resourceOf('good'))
+      .finish();
+    const bytes = notUtf8(
+      Buffer.from(
+        new Writer()
+          .uint32((1 << 3) | 2)
+          .bytes(resourceSpans)
+          .finish(),
+      ),
+      'QQQQ',
+    );
+
+    expect(() => viaDecoder(bytes)).toThrow();
+    expect(() => readSpansWire(bytes, NOW)).toThrow();
+  });
+
+  it('should merge a resource and a scope given twice, as the decoder does', () => {
+    const t = otlpTypes().traces;
+    const message = (type: string, value: object): Uint8Array => {
+      const m = t.lookupType(`opentelemetry.proto.${type}`);
+      return m.encode(m.fromObject(value)).finish();
+    };
+    const scopeSpans = new Writer()
+      .uint32((1 << 3) | 2)
+      .bytes(message('common.v1.InstrumentationScope', { name: 'first', version: '1' }))
+      .uint32((2 << 3) | 2)
+      .bytes(message('trace.v1.Span', base))
+      .uint32((1 << 3) | 2)
+      .bytes(message('common.v1.InstrumentationScope', { name: 'second' }))
+      .finish();
+    const resourceSpans = new Writer()
+      .uint32((1 << 3) | 2)
+      .bytes(message('resource.v1.Resource', resource))
+      .uint32((2 << 3) | 2)
+      .bytes(scopeSpans)
+      .uint32((1 << 3) | 2)
+      .bytes(message('resource.v1.Resource', { attributes: [badText] }))
+      .finish();
+    const bytes = Buffer.from(
+      new Writer()
+        .uint32((1 << 3) | 2)
+        .bytes(resourceSpans)
+        .finish(),
+    );
+
+    const sut = readSpansWire(bytes, NOW);
+
+    expect(plain(sut)).toEqual(viaDecoder(bytes));
+    expect(sut.items[0]).toMatchObject({
+      serviceName: 'agent',
+      resourceAttributes: { k: 'QQQQ' },
+      scope: { name: 'second', version: '1' },
+    });
+  });
+
   it('should throw on a known field of the wrong wire type', () => {
     const bytes = Buffer.from([0x08, 0x01]); // resource_spans as a varint
 

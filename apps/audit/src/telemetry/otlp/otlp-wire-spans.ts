@@ -1,11 +1,9 @@
-import { Reader } from 'protobufjs';
-
 import { ReadItems, SpanItem, checked, nowNanos, spanText, timeOf } from './otlp-items';
 import { Json, MAX_FLAGS, Origin, RejectedItem } from './otlp-values';
 import {
   FIXED32,
-  LEN,
   Span,
+  WireReader,
   bytesAt,
   expectWire,
   bounded,
@@ -15,8 +13,10 @@ import {
   keyValuesOf,
   lengthEnd,
   nextTag,
+  readerOf,
   skip,
   stringOf,
+  takeRejection,
   uint32Of,
 } from './otlp-wire';
 
@@ -32,7 +32,7 @@ export function readSpansWire(bytes: Uint8Array, now = nowNanos()): ReadItems<Sp
   const buffer = Buffer.isBuffer(bytes)
     ? bytes
     : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const r = Reader.create(buffer);
+  const r = readerOf(buffer);
   const result: ReadItems<SpanItem> = { items: [], rejected: 0 };
   for (let t = nextTag(r, r.len); t >= 0; t = nextTag(r, r.len)) {
     if (t >>> 3 === 1) {
@@ -44,53 +44,47 @@ export function readSpansWire(bytes: Uint8Array, now = nowNanos()): ReadItems<Sp
   return result;
 }
 
-/** Where the last occurrence of a message field starts (a later one replaces an earlier one). */
-function lastOf(r: Reader, field: number, end: number): number | undefined {
-  let at: number | undefined;
-  for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
-    if (t >>> 3 === field) {
-      expectWire(t & 7, LEN);
-      at = r.pos;
-    }
-    skip(r, t & 7, end);
-  }
-  return at;
-}
-
-/** Reads each field of the message whose length prefix is at `at` (a Resource or a scope). */
-function messageAt(
-  r: Reader,
-  at: number | undefined,
+/**
+ * Every occurrence of the message field `field` read in turn into the same fields: protobufjs
+ * merges them (a repeated member grows, a later value replaces), and decodes each (A48).
+ */
+function mergedField(
+  r: WireReader,
+  field: number,
   end: number,
   read: (field: number, wire: number, stop: number) => void,
 ): void {
-  if (at === undefined) {
-    return;
-  }
-  r.pos = at;
-  const stop = lengthEnd(r, LEN, end);
-  for (let t = nextTag(r, stop); t >= 0; t = nextTag(r, stop)) {
-    read(t >>> 3, t & 7, stop);
+  for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
+    if (t >>> 3 !== field) {
+      skip(r, t & 7, end);
+      continue;
+    }
+    const stop = lengthEnd(r, t & 7, end);
+    for (let m = nextTag(r, stop); m >= 0; m = nextTag(r, stop)) {
+      read(m >>> 3, m & 7, stop);
+    }
   }
 }
 
-function resourceSpans(r: Reader, end: number, now: bigint, result: ReadItems<SpanItem>): void {
+interface Resource {
+  attributes: Attributes;
+  problem?: RejectedItem;
+}
+
+function resourceSpans(r: WireReader, end: number, now: bigint, result: ReadItems<SpanItem>): void {
   const start = r.pos;
   const attributes: Attributes = {};
-  let problem: RejectedItem | undefined;
-  try {
-    messageAt(r, lastOf(r, 1, end), end, (field, wire, stop) =>
-      field === 1
-        ? keyValuesOf(r, attributes, wire, stop, 'resource.attributes', 3)
-        : skip(r, wire, stop),
-    );
-  } catch (error) {
-    problem = rejection(error);
-  }
+  // The resource first, wherever it lies: its spans name it.
+  mergedField(r, 1, end, (field, wire, stop) =>
+    field === 1
+      ? keyValuesOf(r, attributes, wire, stop, 'resource.attributes', 3)
+      : skip(r, wire, stop),
+  );
+  const resource = { attributes, problem: takeRejection(r) };
   r.pos = start;
   for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
     if (t >>> 3 === 2) {
-      scopeSpans(r, lengthEnd(r, t & 7, end), { attributes, problem }, now, result);
+      scopeSpans(r, lengthEnd(r, t & 7, end), resource, now, result);
     } else {
       skip(r, t & 7, end);
     }
@@ -106,48 +100,44 @@ function rejection(error: unknown): RejectedItem {
 }
 
 /** A group's origin, or why every span of the group is rejected (as `readItems` does). */
-function originOf(
-  r: Reader,
-  end: number,
-  resource: { attributes: Attributes; problem?: RejectedItem },
-): Origin | RejectedItem {
+function originOf(r: WireReader, end: number, resource: Resource): Origin | RejectedItem {
   const start = r.pos;
   const scope = { name: null as string | null, version: null as string | null };
   const attributes: Attributes = {};
-  try {
-    messageAt(r, lastOf(r, 1, end), end, (field, wire, stop) => {
-      if (field === 1) {
-        scope.name = stringOf(r, wire, stop) || null;
-      } else if (field === 2) {
-        scope.version = stringOf(r, wire, stop) || null;
-      } else if (field === 3) {
-        keyValuesOf(r, attributes, wire, stop, 'scope.attributes', 4);
-      } else {
-        skip(r, wire, stop);
-      }
-    });
-    if (resource.problem) {
-      return resource.problem;
+  mergedField(r, 1, end, (field, wire, stop) => {
+    if (field === 1) {
+      scope.name = stringOf(r, wire, stop) || null;
+    } else if (field === 2) {
+      scope.version = stringOf(r, wire, stop) || null;
+    } else if (field === 3) {
+      keyValuesOf(r, attributes, wire, stop, 'scope.attributes', 4);
+    } else {
+      skip(r, wire, stop);
     }
-    const service = resource.attributes['service.name'];
-    const origin: Origin = {
-      resourceAttributes: resource.attributes,
-      serviceName: typeof service === 'string' ? service : null,
-      scope: { name: scope.name, version: scope.version, attributes },
-    };
+  });
+  r.pos = start;
+  const problem = takeRejection(r) ?? resource.problem;
+  if (problem) {
+    return problem;
+  }
+  const service = resource.attributes['service.name'];
+  const origin: Origin = {
+    resourceAttributes: resource.attributes,
+    serviceName: typeof service === 'string' ? service : null,
+    scope: { name: scope.name, version: scope.version, attributes },
+  };
+  try {
     checked(origin);
     return origin;
   } catch (error) {
     return rejection(error);
-  } finally {
-    r.pos = start;
   }
 }
 
 function scopeSpans(
-  r: Reader,
+  r: WireReader,
   end: number,
-  resource: { attributes: Attributes; problem?: RejectedItem },
+  resource: Resource,
   now: bigint,
   result: ReadItems<SpanItem>,
 ): void {
@@ -159,11 +149,14 @@ function scopeSpans(
     }
     const stop = lengthEnd(r, t & 7, end);
     try {
-      if (origin instanceof RejectedItem) {
-        throw origin;
-      }
+      r.hasNul = false;
       const span = spanOf(r, stop, origin, now);
-      checked(spanText(span));
+      // A50: strict UTF-8 holds no lone surrogate, and protobuf's nesting limit keeps values
+      // shallower than the guard's, so only a NUL read in the span could make the guard refuse it:
+      // the guard runs then, for its reason.
+      if (r.hasNul) {
+        checked(spanText(span));
+      }
       result.items.push(span);
     } catch (error) {
       result.rejected += 1;
@@ -191,8 +184,16 @@ interface SpanFields {
   statusMessage: string;
 }
 
-function spanOf(r: Reader, end: number, origin: Origin, now: bigint): SpanItem {
+function spanOf(r: WireReader, end: number, origin: Origin | RejectedItem, now: bigint): SpanItem {
+  // Read whole, even when its group is rejected: its bytes may still be malformed (A48).
   const s = fieldsOf(r, end);
+  const problem = takeRejection(r);
+  if (origin instanceof RejectedItem) {
+    throw origin;
+  }
+  if (problem) {
+    throw problem;
+  }
   const buffer = r.buf as Buffer;
   // The checks and their order are `spanOf`'s in otlp-items.ts, so a span reads the same either way.
   const traceId = hexOf(buffer, s.traceId, 16, 'traceId');
@@ -237,7 +238,7 @@ function spanOf(r: Reader, end: number, origin: Origin, now: bigint): SpanItem {
   };
 }
 
-function fieldsOf(r: Reader, end: number): SpanFields {
+function fieldsOf(r: WireReader, end: number): SpanFields {
   const s: SpanFields = {
     traceId: undefined,
     spanId: undefined,
@@ -261,7 +262,7 @@ function fieldsOf(r: Reader, end: number): SpanFields {
   return s;
 }
 
-function readField(r: Reader, s: SpanFields, field: number, wire: number, end: number): void {
+function readField(r: WireReader, s: SpanFields, field: number, wire: number, end: number): void {
   switch (field) {
     case 1:
       s.traceId = bytesAt(r, wire, end);
@@ -313,7 +314,7 @@ function readField(r: Reader, s: SpanFields, field: number, wire: number, end: n
   }
 }
 
-function statusOf(r: Reader, s: SpanFields, end: number): void {
+function statusOf(r: WireReader, s: SpanFields, end: number): void {
   for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
     if (t >>> 3 === 2) {
       s.statusMessage = stringOf(r, t & 7, end);
@@ -325,7 +326,7 @@ function statusOf(r: Reader, s: SpanFields, end: number): void {
   }
 }
 
-function eventOf(r: Reader, end: number): Json {
+function eventOf(r: WireReader, end: number): Json {
   let time = 0n;
   let name = '';
   const attributes: Attributes = {};
@@ -351,7 +352,7 @@ interface LinkFields {
   attributes: Attributes;
 }
 
-function linkOf(r: Reader, end: number): LinkFields {
+function linkOf(r: WireReader, end: number): LinkFields {
   const link: LinkFields = {
     traceId: undefined,
     spanId: undefined,

@@ -11,6 +11,81 @@ export const FIXED32 = 5;
 /** The request's bytes are not the message they claim to be: the whole request is a 400 (A21). */
 export class MalformedWire extends Error {}
 
+/**
+ * A request's reader. An item's rejection is noted here rather than thrown, and reading goes on:
+ * protobufjs decodes every byte before anything is checked, so malformed bytes behind a rejected
+ * field still make the whole request a 400 (A48).
+ */
+export type WireReader = Reader & {
+  rejection?: RejectedItem;
+  hasNul: boolean;
+  keys: Map<number, KnownKey>;
+};
+
+export function readerOf(buffer: Buffer): WireReader {
+  const r = Reader.create(buffer) as WireReader;
+  r.rejection = undefined;
+  r.hasNul = false;
+  r.keys = new Map();
+  return r;
+}
+
+/** A key read before in this request: where its bytes (length prefix included) are, and its text. */
+interface KnownKey {
+  start: number;
+  stop: number;
+  text: string;
+}
+
+/** Keys a request remembers, and the longest (in bytes): enough for what an SDK repeats. */
+const MAX_KNOWN_KEYS = 256;
+const MAX_KNOWN_KEY_BYTES = 64;
+
+/**
+ * An attribute key, decoded once per request (A50): every span of an export names the same few,
+ * so one already met (same bytes) is the same string, found by a hash of its bytes.
+ */
+function keyOf(r: WireReader, wire: number, end: number): string {
+  const start = r.pos;
+  const stop = lengthEnd(r, wire, end);
+  r.pos = start;
+  if (stop - start > MAX_KNOWN_KEY_BYTES) {
+    return stringOf(r, wire, end);
+  }
+  const buffer = r.buf;
+  let hash = stop - start;
+  for (let i = start; i < stop; i += 1) {
+    hash = (Math.imul(hash, 31) + buffer[i]) | 0;
+  }
+  const known = r.keys.get(hash);
+  if (known && known.stop - known.start === stop - start) {
+    let same = true;
+    for (let i = 0; same && i < stop - start; i += 1) {
+      same = buffer[known.start + i] === buffer[start + i];
+    }
+    if (same) {
+      r.pos = stop;
+      return known.text;
+    }
+  }
+  const hadNul = r.hasNul;
+  r.hasNul = false;
+  const text = stringOf(r, wire, end);
+  // A key with NUL is left out, so that reading it again marks its span (A50).
+  if (!r.hasNul && r.keys.size < MAX_KNOWN_KEYS) {
+    r.keys.set(hash, { start, stop, text });
+  }
+  r.hasNul ||= hadNul;
+  return text;
+}
+
+/** The first rejection noted since the last call, if any. */
+export function takeRejection(r: WireReader): RejectedItem | undefined {
+  const rejection = r.rejection;
+  r.rejection = undefined;
+  return rejection;
+}
+
 /** The next tag of a message ending at `end` (field number << 3 | wire type), or -1 at its end. */
 export function nextTag(r: Reader, end: number): number {
   return r.pos < end ? r.uint32() : -1;
@@ -33,10 +108,21 @@ export function expectWire(wire: number, expected: number): void {
   }
 }
 
-/** A string read as protobufjs' generated decoder reads proto3 strings: invalid UTF-8 is an error. */
-export function stringOf(r: Reader, wire: number, end: number): string {
+/**
+ * A string read as protobufjs' generated decoder reads proto3 strings: invalid UTF-8 is an error.
+ * Node's decoder first (one flat string, where protobufjs concatenates eight characters at a
+ * time); it writes U+FFFD for invalid bytes, so a string holding one is read again strictly.
+ */
+export function stringOf(r: WireReader, wire: number, end: number): string {
   const stop = lengthEnd(r, wire, end);
-  const text = util.utf8.readStrict(r.buf, r.pos, stop);
+  let text = (r.buf as Buffer).toString('utf8', r.pos, stop);
+  if (text.includes('\ufffd')) {
+    text = util.utf8.readStrict(r.buf, r.pos, stop);
+  }
+  // What the input guard would look for in it (A50).
+  if (text.includes('\u0000')) {
+    r.hasNul = true;
+  }
   r.pos = stop;
   return text;
 }
@@ -110,9 +196,12 @@ export function lengthAt(r: Reader, wire: number, end: number, depth: number): n
   return lengthEnd(r, wire, end);
 }
 
-/** A KeyValue (at `depth`) into one object, as `attributesOf` reads it (a repeated key keeps its last). */
+/**
+ * A KeyValue (at `depth`) into one object, as `attributesOf` reads it (a repeated key keeps its
+ * last); one without a key is noted as the item's rejection.
+ */
 export function keyValuesOf(
-  r: Reader,
+  r: WireReader,
   attributes: { [key: string]: Json },
   wire: number,
   end: number,
@@ -124,7 +213,7 @@ export function keyValuesOf(
   let value: Json = null;
   for (let t = nextTag(r, stop); t >= 0; t = nextTag(r, stop)) {
     if (t >>> 3 === 1) {
-      key = stringOf(r, t & 7, stop);
+      key = keyOf(r, t & 7, stop);
     } else if (t >>> 3 === 2) {
       value = anyValueOf(r, t & 7, stop, depth + 1);
     } else {
@@ -132,13 +221,14 @@ export function keyValuesOf(
     }
   }
   if (key === undefined) {
-    throw new RejectedItem(`${field} must hold {key, value} pairs`);
+    r.rejection ??= new RejectedItem(`${field} must hold {key, value} pairs`);
+    return;
   }
   attributes[key] = value;
 }
 
 /** An AnyValue as `anyValueOf` gives it (a oneof: the last value on the wire wins). */
-function anyValueOf(r: Reader, wire: number, end: number, depth: number): Json {
+function anyValueOf(r: WireReader, wire: number, end: number, depth: number): Json {
   const stop = lengthAt(r, wire, end, depth);
   let value: Json = null;
   for (let t = nextTag(r, stop); t >= 0; t = nextTag(r, stop)) {
@@ -148,7 +238,7 @@ function anyValueOf(r: Reader, wire: number, end: number, depth: number): Json {
 }
 
 function oneValue(
-  r: Reader,
+  r: WireReader,
   field: number,
   wire: number,
   stop: number,
