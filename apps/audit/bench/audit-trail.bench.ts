@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AUDIT_EVENT_TYPES, EventEnvelope } from '@agp/contracts';
-import { DEFAULT_REDELIVERY, JetStreamTransport } from '@agp/messaging';
+import { DEFAULT_REDELIVERY, JetStreamTransport, assertValidEnvelope } from '@agp/messaging';
 import {
   TestNatsServer,
   TestTokenIssuer,
@@ -34,9 +34,11 @@ import { precompile } from './precompile';
 
 const N = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const PUBLISHERS = 512;
+// Types whose payloads have a shape of their own are left out: the consumer would park them as
+// poison, and one poison event sends its whole batch one by one (A43).
 const TYPES = AUDIT_EVENT_TYPES.filter(
   (t) =>
-    !['AGENT_LIFECYCLE', 'POLICY_LIFECYCLE', 'CREDENTIAL_ROTATION'].includes(t) &&
+    !['AGENT_LIFECYCLE', 'POLICY_LIFECYCLE', 'CREDENTIAL_ROTATION', 'ADMIN_CHANGE'].includes(t) &&
     !t.startsWith('MONITOR_'),
 );
 const RAW_COLUMNS =
@@ -117,6 +119,18 @@ function eventAt(tenantId: string, i: number): EventEnvelope {
     summary: `call ${i}, tools/call "read_file"`,
     details: { method: 'tools/call', size: i % 1_000 },
   });
+}
+
+/** Refuses to start with an event the consumer would park, which the wait for all would never see. */
+function assertEventsValid(): void {
+  const tenantId = randomUUID();
+  for (let i = 0; i < TYPES.length; i += 1) {
+    try {
+      assertValidEnvelope(eventAt(tenantId, i));
+    } catch (error) {
+      throw new Error(`${TYPES[i]}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
@@ -332,6 +346,7 @@ async function exportCsv(
 }
 
 async function main(): Promise<void> {
+  assertEventsValid();
   const db = await createTestDatabase('audit_bench');
   const prefix = uniqueNatsPrefix('audbench');
   const tenantId = randomUUID();
