@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 
 import { Database, Row, Tx, createSchemaDataSource, migrate } from '@agp/database';
+import { EventBroadcast } from '@agp/messaging';
 import { TestDatabase, createTestDatabase } from '@agp/testing';
 
 import { relayDataSourceOptions } from '../database/data-source';
 import { BudgetsRepository } from './budgets.repository';
 import { ModelPricesRepository } from './model-prices.repository';
 import { SpendLedgerRepository } from './spend-ledger.repository';
+import { SpendDirectory } from './spend-directory';
 import { SpendMeter } from './spend-meter.service';
 import { BUDGET_PERIODS, BUDGET_UNITS, Budget, BudgetScope } from './spend.types';
 import { picoOfNumeric } from './usd';
@@ -101,13 +103,15 @@ describe(BudgetsRepository.name, () => {
       (b) => b.period === 'ROLLING_24H' && ['TENANT', 'AGENT', 'SUBSCRIPTION'].includes(b.scope),
     );
 
+    // R40's directory, not listening (no budget changes here), on the uncounted database.
+    const directory = new SpendDirectory(
+      database,
+      {} as EventBroadcast,
+      new ModelPricesRepository(),
+    );
+
     const { statements, read, answer } = await linesReadBy((db) =>
-      new SpendMeter(
-        db,
-        sut,
-        new ModelPricesRepository(),
-        new SpendLedgerRepository(),
-      ).checkPayment(subject, '0.01'),
+      new SpendMeter(db, sut, new SpendLedgerRepository(), directory).checkPayment(subject, '0.01'),
     );
 
     expect(answer).toMatchObject({ kind: 'ADMITTED' });
