@@ -123,6 +123,35 @@ describe(BudgetsRepository.name, () => {
     expect(read).toBeLessThanOrEqual(4 * rolling.length);
   });
 
+  it('should sum the windows of the budgets as reserved, though one was changed and one deleted since (SP9)', async () => {
+    const limits = { softLimit: null, hardLimit: '1e9' };
+    const [changed, deleted] = await database.inTenant(other, async (tx) => [
+      await sut.insert(tx, randomUUID(), other, {
+        ...{ scope: 'AGENT', targetId: agentA, period: 'DAY', unit: 'USD' },
+        ...limits,
+      }),
+      await sut.insert(tx, randomUUID(), other, {
+        ...{ scope: 'SUBSCRIPTION', targetId: subscription, period: 'ROLLING_24H' },
+        ...{ unit: 'TOKENS', ...limits },
+      }),
+    ]);
+    await database.inTenant(other, async (tx) => {
+      const widened = { ...changed, scope: 'TENANT' as const, targetId: null, period: 'MONTH' };
+      await sut.update(tx, other, changed.id, widened as Budget);
+      await sut.delete(tx, other, deleted.id);
+    });
+
+    const [used, expected] = await database.inTenant(other, async (tx) => [
+      await sut.usedOf(tx, [changed, deleted]),
+      [await resummed(tx, changed), await resummed(tx, deleted)],
+    ]);
+
+    expect([changed, deleted].map((b) => picoOfNumeric(used.get(b.id)))).toEqual(
+      expected.map((e) => picoOfNumeric(e)),
+    );
+    expect(expected.every((e) => picoOfNumeric(e) > 0n)).toBe(true);
+  });
+
   it('should let a second transaction count a line in the tenant’s hour while the first’s is uncommitted (SP20)', async () => {
     let inserted!: () => void;
     const isInserted = new Promise<void>((resolve) => (inserted = resolve));
