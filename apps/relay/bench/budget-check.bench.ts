@@ -9,11 +9,13 @@ import { createTestDatabase } from '@agp/testing';
 import { relayDataSourceOptions } from '../src/database/data-source';
 import { BudgetsRepository } from '../src/spend/budgets.repository';
 import { BUDGET_PERIODS, Budget, BudgetScope } from '../src/spend/spend.types';
-import { Measurement, sequential, table } from './measure';
+import { Measurement, closedLoop, sequential, table } from './measure';
 
 const SIZES = (process.env.BENCH_LEDGER_LINES ?? '1000,100000').split(',').map(Number);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 30);
+const WRITERS = Number(process.env.BENCH_WRITERS ?? 8);
+const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 10);
 
 /**
  * spend.md SP19: what a call's budget check costs as the ledger grows — the nine budgets a payment
@@ -26,6 +28,7 @@ async function main(): Promise<void> {
   for (const lines of SIZES) {
     rows.push(...(await measure(lines)));
   }
+  rows.push(...(await measureWrites()));
   process.stdout.write(
     `budget check, node ${process.version}, ${os.cpus().length} CPUs, load average ${os
       .loadavg()
@@ -95,7 +98,72 @@ async function measure(lines: number): Promise<Measurement[]> {
           }
         }),
     );
-    return [hourTotals, resummed];
+    // SP20: the same totals spread over eight slots, as concurrent settles leave them.
+    await database.asSystem((tx) => spreadOverSlots(tx));
+    const spread = await sequential(
+      `${lines} lines: hour totals over 8 slots (SP20)`,
+      ITERATIONS,
+      WARMUP,
+      () => database.inTenant(tenant, (tx) => repository.usedOf(tx, budgets)),
+    );
+    return [hourTotals, spread, resummed];
+  } finally {
+    await database.close();
+    await testDatabase.drop();
+  }
+}
+
+/** Each hour row split into eight (slots 0–7), an eighth of its totals in each. */
+async function spreadOverSlots(tx: Tx): Promise<void> {
+  await tx.query(`
+    WITH old AS (DELETE FROM relay.spend_hours RETURNING *)
+    INSERT INTO relay.spend_hours (tenant_id, scope, target_id, hour, slot, amount_usd, tokens)
+    SELECT tenant_id, scope, target_id, hour, s, amount_usd / 8, tokens / 8
+      FROM old CROSS JOIN generate_series(0, 7) s`);
+  await tx.query('ANALYZE relay.spend_hours');
+}
+
+/**
+ * SP20: settles of one tenant from WRITERS connections at once, each a transaction whose last
+ * statement is its ledger line (as LlmSpend.settle's now is): the trigger counting into one row
+ * per hour (SP19 as first written, the function swapped in) beside eight slots (as migrated).
+ */
+async function measureWrites(): Promise<Measurement[]> {
+  const testDatabase = await createTestDatabase('relay_bench_budget_writes');
+  const options = relayDataSourceOptions(testDatabase.url);
+  const dataSource = createSchemaDataSource({ ...options, poolSize: WRITERS });
+  await dataSource.initialize();
+  await migrate(dataSource, options.schema);
+  const database = new Database(dataSource, options.schema);
+  try {
+    const tenant = randomUUID();
+    const settle = () =>
+      database.inTenant(tenant, async (tx) => {
+        await tx.query(
+          `INSERT INTO relay.spend_entries (id, tenant_id, kind, occurred_at, agent_id,
+             amount_usd, total_tokens, correlation_id)
+           VALUES (gen_random_uuid(), $1, 'LLM', now(), $2, 0.01, 10, 'bench')`,
+          [tenant, randomUUID()],
+        );
+      });
+    const [trigger] = await dataSource.query<Row[]>(
+      `SELECT pg_get_functiondef('relay.spend_hours_count'::regproc) AS def`,
+    );
+    const eightSlots = String(trigger.def);
+    const oneSlot = eightSlots.replace(/\(pg_current_xact_id\(\)[^,]*smallint/, '0::smallint');
+    if (oneSlot === eightSlots) {
+      throw new Error('the trigger no longer picks its slot as this bench expects');
+    }
+    const rows: Measurement[] = [];
+    for (const [label, def] of [
+      ['one row per hour (SP19 as first written)', oneSlot],
+      ['eight slots per hour (SP20)', eightSlots],
+    ]) {
+      await dataSource.query(def);
+      await closedLoop(`warm-up`, WRITERS, 1, settle);
+      rows.push(await closedLoop(`${WRITERS} writers: ${label}`, WRITERS, WRITE_SECONDS, settle));
+    }
+    return rows;
   } finally {
     await database.close();
     await testDatabase.drop();

@@ -19,6 +19,17 @@ decision := {"action": "BLOCK", "reasons": ["confirmations are not asked"]} if {
 }
 `;
 
+/** Holds for a person what asks the client to keep something (the relay's InputRequiredResult). */
+const REVIEW_INPUT_REQUEST = `package mcp.reviewinput
+
+import rego.v1
+
+decision := {"action": "HUMAN_REVIEW_REQUIRED", "reasons": ["a person sees what is asked"]} if {
+	input.direction == "RESPONSE"
+	contains(input.message.text, "Keep invoice")
+}
+`;
+
 /**
  * Issue 35 item 1: a client of either MCP revision reaches a server of either revision through the
  * relay, official SDKs on both sides (1.x for 2025-11-25, v2 for 2026-07-28): tools, a tool that
@@ -148,6 +159,58 @@ describe('MCP revisions through the relay', () => {
       // The call's session is DELETEd at once, not after the ten minutes a retry may take.
       await eventually(() => expect(server.openSessions()).toBe(0));
     } finally {
+      await server.close();
+    }
+  });
+
+  it("should keep a held 2025-11-25 call whose input request waits for a reviewer, and resume it once on the 2026-07-28 client's approved resend (T109)", async () => {
+    const server = await startLegacyServer();
+    const settings = await world.ok<{ hitlWaitSeconds: number }>(
+      'GET',
+      '/relay/v1/traffic-settings',
+    );
+    await world.ok('PATCH', '/relay/v1/traffic-settings', { hitlWaitSeconds: 1 });
+    try {
+      const agent = await world.agent();
+      const serverId = await world.mcpServer(server.url);
+      await world.subscribe(agent.id, serverId);
+      await world.bindToAgent(agent.id, REVIEW_INPUT_REQUEST);
+      let hitlRequestId: string | undefined;
+      const client = await modernClient(world.mcpUrl(serverId), agent, randomUUID(), {
+        // D34: once approved, the call is sent again with its HITL request id (not its retry).
+        fetch: (input, init) => {
+          const text = typeof init?.body === 'string' ? init.body : '';
+          const body = text ? (JSON.parse(text) as Json) : {};
+          const isResend =
+            hitlRequestId !== undefined &&
+            body.method === 'tools/call' &&
+            (body.params as Json | undefined)?.inputResponses === undefined;
+          const headers = new Headers(init?.headers);
+          if (isResend) {
+            headers.set('x-agp-hitl-request-id', hitlRequestId!);
+          }
+          return fetch(input, { ...init, headers });
+        },
+      });
+      try {
+        const pending = (await client
+          .call('act_then_ask', { what: 'invoice' })
+          .catch((e: unknown) => e)) as { code?: number; data?: Json };
+        hitlRequestId = String(pending.data?.hitlRequestId);
+        await world.ok('POST', `/relay/v1/hitl-requests/${hitlRequestId}/approve`, {}, 200);
+        const kept = await client.call('act_then_ask', { what: 'invoice' });
+
+        expect(pending.code).toBe(-31004);
+        expect(kept).toBe('invoice: kept');
+        // The tool acted once: the resend released the held question, the retry answered it.
+        expect(server.executions()).toBe(1);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await world.ok('PATCH', '/relay/v1/traffic-settings', {
+        hitlWaitSeconds: settings.hitlWaitSeconds,
+      });
       await server.close();
     }
   });

@@ -51,6 +51,12 @@ describe(BudgetsRepository.name, () => {
     await database.asSystem(async (tx) => {
       await seed(tx, tenant);
       await seed(tx, other);
+    });
+    // SP20: lines of separate transactions, counted in several slots of the last hour's totals.
+    for (let k = 0; k < 12; k++) {
+      await database.asSystem((tx) => lineOf(tx, tenant, k % 2 ? agentA : agentB, k * 5));
+    }
+    await database.asSystem(async (tx) => {
       await tx.query(
         `INSERT INTO relay.budget_reservations (id, tenant_id, agent_id, subscription_id,
            amount_usd, tokens, expires_at)
@@ -121,6 +127,62 @@ describe(BudgetsRepository.name, () => {
     expect(read).toBeLessThanOrEqual(4 * rolling.length);
   });
 
+  it('should sum the windows of the budgets as reserved, though one was changed and one deleted since (SP9)', async () => {
+    const limits = { softLimit: null, hardLimit: '1e9' };
+    const [changed, deleted] = await database.inTenant(other, async (tx) => [
+      await sut.insert(tx, randomUUID(), other, {
+        ...{ scope: 'AGENT', targetId: agentA, period: 'DAY', unit: 'USD' },
+        ...limits,
+      }),
+      await sut.insert(tx, randomUUID(), other, {
+        ...{ scope: 'SUBSCRIPTION', targetId: subscription, period: 'ROLLING_24H' },
+        ...{ unit: 'TOKENS', ...limits },
+      }),
+    ]);
+    await database.inTenant(other, async (tx) => {
+      const widened = { ...changed, scope: 'TENANT' as const, targetId: null, period: 'MONTH' };
+      await sut.update(tx, other, changed.id, widened as Budget);
+      await sut.delete(tx, other, deleted.id);
+    });
+
+    const [used, expected] = await database.inTenant(other, async (tx) => [
+      await sut.usedOf(tx, [changed, deleted]),
+      [await resummed(tx, changed), await resummed(tx, deleted)],
+    ]);
+
+    expect([changed, deleted].map((b) => picoOfNumeric(used.get(b.id)))).toEqual(
+      expected.map((e) => picoOfNumeric(e)),
+    );
+    expect(expected.every((e) => picoOfNumeric(e) > 0n)).toBe(true);
+  });
+
+  it('should let a second transaction count a line in the tenant’s hour while the first’s is uncommitted (SP20)', async () => {
+    let inserted!: () => void;
+    const isInserted = new Promise<void>((resolve) => (inserted = resolve));
+    let commit!: () => void;
+    const isCommitted = new Promise<void>((resolve) => (commit = resolve));
+    const first = database.asSystem(async (tx) => {
+      await lineOf(tx, other, randomUUID(), 0);
+      inserted();
+      await isCommitted;
+    });
+    await isInserted;
+    try {
+      // A transaction counted in the first's slot waits for it: a few tries find another slot.
+      const tries = await triesToCount(() =>
+        database.asSystem(async (tx) => {
+          await tx.query(`SET LOCAL lock_timeout = '200ms'`);
+          await lineOf(tx, other, randomUUID(), 0);
+        }),
+      );
+
+      expect(tries).toBeLessThanOrEqual(4);
+    } finally {
+      commit();
+      await first;
+    }
+  });
+
   /** The statements `check` runs, and the ledger lines its reads read (their plans, executed). */
   function linesReadBy<T>(
     check: (db: Database) => Promise<T>,
@@ -144,6 +206,31 @@ describe(BudgetsRepository.name, () => {
     });
   }
 });
+
+/** One ledger line of an agent, `minutesAgo`, in the tenant's hour totals by its trigger. */
+function lineOf(tx: Tx, tenantId: string, agentId: string, minutesAgo: number): Promise<unknown> {
+  return tx.query(
+    `INSERT INTO relay.spend_entries (id, tenant_id, kind, occurred_at, agent_id, amount_usd,
+       total_tokens, correlation_id)
+     VALUES (gen_random_uuid(), $1, 'LLM', now() - $3 * interval '1 minute', $2, 0.5, 7, 'c')`,
+    [tenantId, agentId, minutesAgo],
+  );
+}
+
+/** How many tries `count` took to get through without a lock timeout (Infinity: never in 8). */
+async function triesToCount(count: () => Promise<unknown>): Promise<number> {
+  for (let attempt = 1; attempt <= 8; attempt++) {
+    try {
+      await count();
+      return attempt;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55P03') {
+        throw error;
+      }
+    }
+  }
+  return Infinity;
+}
 
 interface PlanNode {
   'Relation Name'?: string;

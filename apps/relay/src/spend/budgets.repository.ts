@@ -119,7 +119,9 @@ export class BudgetsRepository {
    * SP9, SP19: what each budget has used in its current window, in its unit, in one statement: the
    * ledger's hour sums since the window's hour began (less the lines of that hour before the
    * window opened, for ROLLING_24H) plus the reservations of calls still in flight. What it reads
-   * is bounded by the window's hours, never by the ledger's lines.
+   * is bounded by the window's hours, never by the ledger's lines. The budgets are summed as given
+   * (a reservation's, SP21), not as `relay.budgets` holds them now: one changed or deleted since
+   * the call was reserved still answers its own window.
    */
   async usedOf(tx: Tx, budgets: readonly Budget[]): Promise<Map<string, string>> {
     if (budgets.length === 0) {
@@ -130,10 +132,12 @@ export class BudgetsRepository {
     // The window's bounds as plain values first, so each sum reads its index's range only.
     const rows: Row[] = await tx.query(
       `WITH b AS MATERIALIZED (
-         SELECT id, tenant_id, scope, unit, coalesce(target_id, '${NO_TARGET}'::uuid) AS target_id,
+         SELECT g.id, $1::uuid AS tenant_id, g.scope, g.unit,
+                coalesce(g.target_id, '${NO_TARGET}'::uuid) AS target_id,
                 start, date_trunc('hour', start, 'UTC') AS from_hour
-           FROM ${T}, LATERAL (SELECT ${windowStart('period')} AS start) w
-          WHERE tenant_id = $1 AND id = ANY($2::uuid[]))
+           FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::text[])
+                  AS g (id, scope, target_id, period, unit),
+                LATERAL (SELECT ${windowStart('g.period')} AS start) w)
        SELECT b.id,
          (SELECT ${inUnit('h.amount_usd', 'h.tokens')} FROM relay.spend_hours h
            WHERE h.tenant_id = b.tenant_id AND h.scope = b.scope AND h.target_id = b.target_id
@@ -146,7 +150,14 @@ export class BudgetsRepository {
        + (SELECT ${inUnit('r.amount_usd', 'r.tokens')} FROM relay.budget_reservations r
            WHERE r.tenant_id = b.tenant_id AND ${countsUnder('r')} AND r.expires_at > now()) AS used
          FROM b`,
-      [budgets[0].tenantId, budgets.map((b) => b.id)],
+      [
+        budgets[0].tenantId,
+        budgets.map((b) => b.id),
+        budgets.map((b) => b.scope),
+        budgets.map((b) => b.targetId),
+        budgets.map((b) => b.period),
+        budgets.map((b) => b.unit),
+      ],
     );
     return new Map(rows.map((r) => [String(r.id), String(r.used)]));
   }

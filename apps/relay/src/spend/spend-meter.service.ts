@@ -83,10 +83,11 @@ export class SpendMeter {
     }
     const work = async (t: Tx): Promise<BudgetRef[]> => {
       const alerts = await this.softLimitsReached(t, reservation, { usdPico, tokens: 0n });
-      await this.ledger.insertPayment(t, spend);
       if (reservation) {
         await this.ledger.release(t, reservation.tenantId, reservation.id);
       }
+      // SP20: the line last: its trigger's hour rows stay locked until commit, so the least.
+      await this.ledger.insertPayment(t, spend);
       return alerts;
     };
     return tx ? work(tx) : this.database.inTenant(spend.subject.tenantId, work);

@@ -80,6 +80,10 @@ export class LlmSpend {
         { tenantId: call.tenantId, correlationId: call.correlationId },
         data,
       );
+      if (reservation) {
+        await this.ledger.release(tx, reservation.tenantId, reservation.id);
+      }
+      // SP20: the line last, just before commit: its trigger's hour rows stay locked the least.
       if (usage) {
         await this.ledger.insertLlm(tx, {
           id: randomUUID(),
@@ -95,9 +99,6 @@ export class LlmSpend {
           eventId: event.id,
           details: { streamed: record.isStreamed, outcome: record.outcome },
         });
-      }
-      if (reservation) {
-        await this.ledger.release(tx, reservation.tenantId, reservation.id);
       }
     });
   }

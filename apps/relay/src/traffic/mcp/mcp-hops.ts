@@ -36,6 +36,8 @@ export interface JudgedMessage {
   forward?: JsonRpcMessage;
   /** The answer the relay gives the sender in the message's place (a refused request). */
   answer?: JsonRpcMessage;
+  /** D34: held for a person, not refused: a resend with its HITL request id may still release it. */
+  held?: true;
   audited: Promise<void>;
 }
 
@@ -188,15 +190,16 @@ export function asJsonRpc(
     case 'HELD': {
       const { refusal, message: why, data } = outcome.answer;
       const reply = rpcRefusal(message.id, refusal, data, why);
+      const held = outcome.kind === 'HELD' ? { held: true as const } : {};
       switch (kindOf(message)) {
         case 'request':
           // A refused request is answered in its place (the server asked: the server is).
-          return { answer: reply, audited };
+          return { answer: reply, audited, ...held };
         case 'response':
           // D33: a blocked response never reaches its asker; its error does, so none hangs.
-          return { forward: reply, audited };
+          return { forward: reply, audited, ...held };
         case 'notification':
-          return { audited };
+          return { audited, ...held };
       }
     }
   }

@@ -24,7 +24,13 @@ export class PaidCall {
   async sending(): Promise<void> {
     if (this.forwarded && this.state === 'judged') {
       this.state = 'sent';
-      await this.payments.attempted(this.call, this.forwarded);
+      try {
+        await this.payments.attempted(this.call, this.forwarded);
+      } catch (error) {
+        // Not recorded, so not sent: `unsent` still gives the reservation back and ends it.
+        this.state = 'judged';
+        throw error;
+      }
     }
   }
 

@@ -53,7 +53,8 @@ export class HeldLegacyCalls {
   /**
    * The InputRequiredResult for the server's request, judged and written to the client; the call is
    * held until it is answered. T109: held only if the client was asked: when the result is refused
-   * or the client is gone, no retry can come, so the call is not held (false) and ends at once.
+   * or the client is gone, no retry can come, so the call is not held (false) and ends at once. A
+   * result held for review (D34) keeps the call: the client may resend and retry once approved.
    */
   async hold(
     held: HeldCall,
@@ -70,8 +71,10 @@ export class HeldLegacyCalls {
       if (judged.forward) {
         await writer.message(judged.forward);
       }
+      // T109: a result held for a person is not refused: once approved, the client's resend gets
+      // it (D34) and its retry must find the call still held.
       why =
-        judged.forward?.result === undefined
+        judged.forward?.result === undefined && !judged.held
           ? 'its input request was refused before it reached the client'
           : writer.isClosed
             ? 'the client went away before it was asked for input'
