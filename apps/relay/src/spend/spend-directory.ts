@@ -3,6 +3,7 @@ import { Database, Tx, queryNamed } from '@agp/database';
 import { EVENT_BROADCAST, EventBroadcast, StopListening } from '@agp/messaging';
 
 import { RELAY_DATABASE } from '../database/tokens';
+import { ExpiringCache } from '../traffic/pipeline/expiring-cache';
 import { SpendSubject } from './budgets.repository';
 import { ModelPricesRepository } from './model-prices.repository';
 import { BUDGET_KIND, MODEL_PRICE_KIND, ModelPrice } from './spend.types';
@@ -21,9 +22,13 @@ const MAX_ROWS = 1_000;
 @Injectable()
 export class SpendDirectory implements OnApplicationBootstrap, OnApplicationShutdown {
   /** `TENANT` or `SCOPE:target` per budget; undefined: too many to keep. */
-  private readonly targets = new TenantCache<ReadonlySet<string> | undefined>();
+  private readonly targets = new ExpiringCache<ReadonlySet<string> | undefined>(
+    SPEND_DIRECTORY_TTL_MS,
+  );
   /** Prices by model; undefined: too many to keep. */
-  private readonly prices = new TenantCache<ReadonlyMap<string, ModelPrice> | undefined>();
+  private readonly prices = new ExpiringCache<ReadonlyMap<string, ModelPrice> | undefined>(
+    SPEND_DIRECTORY_TTL_MS,
+  );
   private stopListening?: StopListening;
 
   constructor(
@@ -37,14 +42,14 @@ export class SpendDirectory implements OnApplicationBootstrap, OnApplicationShut
       onEvent: (envelope) => {
         const sink = (envelope.data as { sink?: { type?: unknown } } | undefined)?.sink;
         if (sink?.type === BUDGET_KIND) {
-          this.targets.drop(envelope.tenantId);
+          this.targets.invalidate((tenantId) => tenantId === envelope.tenantId);
         } else if (sink?.type === MODEL_PRICE_KIND) {
-          this.prices.drop(envelope.tenantId);
+          this.prices.invalidate((tenantId) => tenantId === envelope.tenantId);
         }
       },
       onGap: () => {
-        this.targets.clear();
-        this.prices.clear();
+        this.targets.invalidate();
+        this.prices.invalidate();
       },
     });
   }
@@ -110,37 +115,5 @@ export class SpendDirectory implements OnApplicationBootstrap, OnApplicationShut
   ): Promise<ReadonlyMap<string, ModelPrice> | undefined> {
     const prices = await this.priceRows.all(tx, tenantId, MAX_ROWS + 1);
     return prices.length > MAX_ROWS ? undefined : new Map(prices.map((p) => [p.model, p]));
-  }
-}
-
-/** One value per tenant, kept for the TTL; concurrent misses share a read, a failed one is not kept. */
-class TenantCache<V> {
-  private readonly entries = new Map<string, { value: Promise<V>; loadedAt: number }>();
-
-  get(tenantId: string, load: () => Promise<V>): Promise<V> {
-    const now = Date.now();
-    const entry = this.entries.get(tenantId);
-    if (entry && now - entry.loadedAt < SPEND_DIRECTORY_TTL_MS) {
-      return entry.value;
-    }
-    if (this.entries.size >= 10_000) {
-      this.entries.clear();
-    }
-    const value = load();
-    this.entries.set(tenantId, { value, loadedAt: now });
-    value.catch(() => {
-      if (this.entries.get(tenantId)?.value === value) {
-        this.entries.delete(tenantId);
-      }
-    });
-    return value;
-  }
-
-  drop(tenantId: string): void {
-    this.entries.delete(tenantId);
-  }
-
-  clear(): void {
-    this.entries.clear();
   }
 }
