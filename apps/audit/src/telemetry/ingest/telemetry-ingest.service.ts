@@ -18,7 +18,7 @@ import {
 } from '../telemetry-partitions.service';
 import { Column, LOG_COLUMNS, SPAN_COLUMNS, Sender } from './telemetry-columns';
 import { TelemetryQuotaRepository, quotaWindow } from './telemetry-quota.repository';
-import { TelemetryStoreRepository } from './telemetry-store.repository';
+import { ExportTooLarge, TelemetryStoreRepository } from './telemetry-store.repository';
 
 /** D54: an agent's own client-credentials token of this scope, or TELEMETRY:WRITE. */
 export const TELEMETRY_WRITE_SCOPE = 'telemetry:write';
@@ -159,10 +159,14 @@ export class TelemetryIngestService {
         await this.store.copyExport(signal.table, signal.columns, items, sender, reserve),
       );
     } catch (error) {
+      if (error instanceof ExportTooLarge) {
+        throw new HttpProblem(413, 'payload-too-large', `${error.message}: send fewer per export`);
+      }
       if (!this.quota.isRefusal(error)) {
         throw error;
       }
-      await this.quota.raiseFloorFromCommitted(sender.tenantId, windowStart);
+      // The floor only saves a later export a round trip; its failure must not turn 429 into 500.
+      await this.quota.raiseFloorFromCommitted(sender.tenantId, windowStart).catch(() => undefined);
       throw overQuota();
     }
   }

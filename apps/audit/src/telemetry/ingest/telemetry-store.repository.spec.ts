@@ -1,6 +1,6 @@
 import { copyTextFields } from '../../integrity/copy-text';
 import { Column } from './telemetry-columns';
-import { copyData } from './telemetry-store.repository';
+import { ExportTooLarge, copyData } from './telemetry-store.repository';
 
 interface Item {
   id: string;
@@ -31,6 +31,19 @@ describe(copyData.name, () => {
     expect(lines.pop()).toBe('');
     expect(lines.map(copyTextFields)).toEqual(
       items.map((i) => [SENDER.tenantId, i.id, i.name, JSON.stringify(i.attributes)]),
+    );
+  });
+
+  it('should refuse an export whose rows repeat a large resource past the limit, before building it', () => {
+    const resource = { big: 'x'.repeat(64 * 1024) };
+    const items: Item[] = Array.from({ length: 17 }, (_, i) => ({
+      id: String(i),
+      name: null,
+      attributes: resource,
+    }));
+
+    expect(() => copyData(COLUMNS, items, SENDER, '2026-12-07T00:00:00.000Z', 1024 * 1024)).toThrow(
+      ExportTooLarge,
     );
   });
 });

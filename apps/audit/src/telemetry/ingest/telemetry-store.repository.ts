@@ -95,6 +95,18 @@ interface PooledRunner {
 
 /** UTF-8 takes at most three bytes for each UTF-16 unit of a string. */
 const MAX_BYTES_PER_UNIT = 3;
+/**
+ * A48: every row repeats its group's resource and scope, so 4 MiB of OTLP can expand without
+ * bound (a large resource, many small spans); past this the export is refused, not built.
+ */
+export const MAX_COPY_BYTES = 256 * 1024 * 1024;
+
+/** The export's rows would exceed `MAX_COPY_BYTES`. */
+export class ExportTooLarge extends Error {
+  constructor(maxBytes: number) {
+    super(`the export's rows come to more than ${maxBytes} bytes`);
+  }
+}
 
 /**
  * The items as COPY's text format, one line each, written into one buffer as they are made (A1,
@@ -105,10 +117,11 @@ export function copyData<T>(
   items: T[],
   sender: Sender,
   receivedAt: string,
+  maxBytes = MAX_COPY_BYTES,
 ): Buffer {
   // An export's items share their resource and scope objects: each is written as JSON once (A41).
   const json = new Map<object, string>();
-  let buffer = Buffer.allocUnsafe(items.length * 1_024);
+  let buffer = Buffer.allocUnsafe(Math.min(items.length * 1_024, 4 * 1024 * 1024));
   let length = 0;
   for (const item of items) {
     let line = '';
@@ -124,6 +137,9 @@ export function copyData<T>(
     }
     line += '\n';
     const most = length + line.length * MAX_BYTES_PER_UNIT;
+    if (most > maxBytes) {
+      throw new ExportTooLarge(maxBytes);
+    }
     if (most > buffer.length) {
       const larger = Buffer.allocUnsafe(Math.max(buffer.length * 2, most));
       buffer.copy(larger, 0, 0, length);
