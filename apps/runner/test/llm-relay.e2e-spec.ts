@@ -412,6 +412,10 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
     const stopped = await client(agent, gatewayId)
       .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })
       .catch((error: unknown) => error);
+    // F62: the gateway's id spelled in capitals reaches the same gateway, so the same switch.
+    const shouted = await client(agent, gatewayId.toUpperCase())
+      .chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((error: unknown) => error);
     await world.ok('DELETE', `/relay/v1/kill-switches/${engaged.id}`);
     const resumed = await client(agent, gatewayId).chat.completions.create({
       model: 'm',
@@ -420,6 +424,7 @@ describe.each<PlatformMode>(['services', 'embedded'])('LLM relay (%s)', (mode) =
 
     expect(stopped).toBeInstanceOf(OpenAI.PermissionDeniedError);
     expect((stopped as InstanceType<typeof OpenAI.APIError>).code).toBe('kill_switch');
+    expect((shouted as InstanceType<typeof OpenAI.APIError>).code).toBe('kill_switch');
     expect(resumed.choices[0].message.content).toBe('Echo: hi');
     expect(upstream.calls).toHaveLength(1);
   });
