@@ -258,6 +258,18 @@ describe(readSpansWire.name, () => {
       'a string that is not UTF-8',
       request([{ ...base, name: 'ab' }]).map((b) => (b === 0x61 ? 0xff : b)),
     ],
+    [
+      "a resource's schema URL that is not UTF-8",
+      encoded({
+        resourceSpans: [{ resource, schemaUrl: 'Zr', scopeSpans: [{ spans: [base] }] }],
+      }).map((b) => (b === 0x5a ? 0xff : b)),
+    ],
+    [
+      "a scope's schema URL that is not UTF-8",
+      encoded({
+        resourceSpans: [{ resource, scopeSpans: [{ schemaUrl: 'Zs', spans: [base] }] }],
+      }).map((b) => (b === 0x5a ? 0xff : b)),
+    ],
   ])('should throw on %s, as the decoder does', (_label, bytes) => {
     expect(() => viaDecoder(Buffer.from(bytes))).toThrow();
     expect(() => readSpansWire(Buffer.from(bytes), NOW)).toThrow();

@@ -66,6 +66,9 @@ function mergedField(
   }
 }
 
+/** `schema_url`, field 3 of both ResourceSpans and ScopeSpans. */
+const SCHEMA_URL = 3;
+
 interface Resource {
   attributes: Attributes;
   problem?: RejectedItem;
@@ -85,6 +88,8 @@ function resourceSpans(r: WireReader, end: number, now: bigint, result: ReadItem
   for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
     if (t >>> 3 === 2) {
       scopeSpans(r, lengthEnd(r, t & 7, end), resource, now, result);
+    } else if (t >>> 3 === SCHEMA_URL) {
+      stringOf(r, t & 7, end); // Not stored, but UTF-8 as protobufjs checks it (A48).
     } else {
       skip(r, t & 7, end);
     }
@@ -144,7 +149,11 @@ function scopeSpans(
   const origin = originOf(r, end, resource);
   for (let t = nextTag(r, end); t >= 0; t = nextTag(r, end)) {
     if (t >>> 3 !== 2) {
-      skip(r, t & 7, end);
+      if (t >>> 3 === SCHEMA_URL) {
+        stringOf(r, t & 7, end);
+      } else {
+        skip(r, t & 7, end);
+      }
       continue;
     }
     const stop = lengthEnd(r, t & 7, end);
