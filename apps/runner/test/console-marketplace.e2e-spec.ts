@@ -37,6 +37,7 @@ describe('console: discovery and the marketplace in a browser', () => {
       description: 'Looks up CRM customers and their orders',
       url: tools.url,
       transport: 'STREAMABLE_HTTP',
+      visibility: 'PUBLIC', // MK40: only a PUBLIC server is published
     });
     await call(base, token, 'POST', '/tenant-auth/v1/tenants', {
       slug: BUYER.tenant,
