@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
-import { Database, Row, Tx, createSchemaDataSource, migrate } from '@agp/database';
+import { Database, Row, Tx } from '@agp/database';
 import { EventBroadcast } from '@agp/messaging';
-import { TestDatabase, createTestDatabase } from '@agp/testing';
 
-import { relayDataSourceOptions } from '../database/data-source';
+import {
+  MigratedRelayDatabase,
+  migratedRelayDatabase,
+} from '../../test/support/migrated-relay-database';
 import { BudgetsRepository } from './budgets.repository';
 import { ModelPricesRepository } from './model-prices.repository';
 import { SpendLedgerRepository } from './spend-ledger.repository';
@@ -15,7 +17,7 @@ import { picoOfNumeric } from './usd';
 
 /** spend.md SP9, SP19 on a real relay schema: a budget's window, summed without its lines. */
 describe(BudgetsRepository.name, () => {
-  let testDatabase: TestDatabase;
+  let relay: MigratedRelayDatabase;
   let database: Database;
   const sut = new BudgetsRepository();
   const tenant = randomUUID();
@@ -42,12 +44,8 @@ describe(BudgetsRepository.name, () => {
     );
 
   beforeAll(async () => {
-    testDatabase = await createTestDatabase('relay_budgets');
-    const options = relayDataSourceOptions(testDatabase.url);
-    const dataSource = createSchemaDataSource({ ...options, poolSize: 2 });
-    await dataSource.initialize();
-    await migrate(dataSource, options.schema);
-    database = new Database(dataSource, options.schema);
+    relay = await migratedRelayDatabase('relay_budgets');
+    database = relay.database;
     await database.asSystem(async (tx) => {
       await seed(tx, tenant);
       await seed(tx, other);
@@ -87,8 +85,7 @@ describe(BudgetsRepository.name, () => {
   });
 
   afterAll(async () => {
-    await database?.close();
-    await testDatabase?.drop();
+    await relay?.close();
   });
 
   it('should answer what re-summing the window’s ledger lines answers, for every scope, period and unit', async () => {
