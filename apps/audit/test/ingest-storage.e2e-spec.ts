@@ -178,6 +178,8 @@ describe('audit ingest storage', () => {
     // Were 21: BEGIN, the scope, four to open the batch, the events, the heads, a savepoint and
     // a release around each of three observers, two rollup upserts, three for the conversations,
     // COMMIT.
+    expect(statements[0]).toMatch(/^START TRANSACTION/);
+    expect(statements[statements.length - 1]).toBe('COMMIT');
     expect(statements.length).toBeLessThanOrEqual(8);
     expect(statements.filter((t) => t.includes('SAVEPOINT'))).toEqual([]);
     expect(await stored(tenantId)).toHaveLength(4);
