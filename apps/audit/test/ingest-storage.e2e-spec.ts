@@ -38,6 +38,15 @@ function awkward(i: number): AuditableEventData {
   };
 }
 
+async function until(isDone: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; !(await isDone()); tries += 1) {
+    if (tries > 500) {
+      throw new Error('gave up waiting');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /**
  * The ingest writes a batch with COPY and a few events with one INSERT (A1): both must store the
  * very fields that were hashed, whatever the text holds.
@@ -124,6 +133,101 @@ describe('audit ingest storage', () => {
         .map((row) => canonicalEvent(withoutHash(eventOfRow(row))))
         .every((text) => text.includes('Zürich')),
     ).toBe(true);
+  });
+
+  it('should store a batch of hops with every observer in 8 statements when its statements are folded (A52–A56)', async () => {
+    const tenantId = randomUUID();
+    const [agent, server] = [randomUUID(), randomUUID()];
+    const batch = [0, 1, 2].map((i) =>
+      auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', {
+        protocol: 'MCP',
+        action: 'LOG',
+        actor: { type: 'AGENT', id: agent },
+        source: { type: 'AGENT', id: agent },
+        sink: { type: 'MCP_SERVER', id: server },
+        summary: `hop ${i}`,
+        details: { direction: 'REQUEST', conversationKeys: [`mcp:${tenantId}:${i}`] },
+      }),
+    );
+    // Warm: the partition of the day and the session's kind are learnt outside the transaction.
+    await app.get(IngestService).ingest([auditEnvelope(tenantId, 'COMMUNICATION_AUDIT')]);
+    const sent = new Map<Client, string[]>();
+    const original = Client.prototype.query;
+    // Calls through: only the texts each session sends are noted.
+    const query = jest.spyOn(Client.prototype, 'query').mockImplementation(function (
+      this: Client,
+      ...args: unknown[]
+    ) {
+      const first = args[0] as string | { text?: string };
+      const text = typeof first === 'string' ? first : (first?.text ?? 'COPY');
+      sent.set(this, [...(sent.get(this) ?? []), text.replace(/\s+/g, ' ')]);
+      return (original as (...a: unknown[]) => unknown).apply(this, args) as never;
+    } as never);
+    let statements: string[] = [];
+    try {
+      await app.get(IngestService).ingest(batch);
+      // The ingest's transaction is the session that wrote the events.
+      statements =
+        [...sent.values()].find((texts) =>
+          texts.some((t) => t.includes('INSERT INTO audit.events')),
+        ) ?? [];
+    } finally {
+      query.mockRestore();
+    }
+
+    // Were 21: BEGIN, the scope, four to open the batch, the events, the heads, a savepoint and
+    // a release around each of three observers, two rollup upserts, three for the conversations,
+    // COMMIT.
+    expect(statements[0]).toMatch(/^START TRANSACTION/);
+    expect(statements[statements.length - 1]).toBe('COMMIT');
+    expect(statements.length).toBeLessThanOrEqual(8);
+    expect(statements.filter((t) => t.includes('SAVEPOINT'))).toEqual([]);
+    expect(await stored(tenantId)).toHaveLength(4);
+    const conversations = await sql.query(
+      `SELECT count(*)::int AS n FROM audit.conversation_hops WHERE tenant_id = $1`,
+      [tenantId],
+    );
+    expect(conversations.rows[0]?.n).toBe(3);
+  });
+
+  it('should store an event once when two replicas ingest the same batch at the same time (A52)', async () => {
+    const tenantId = randomUUID();
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let isHolding = false;
+    // Holds the first transaction, with its chain head locked, until the second waits for it.
+    app.get(IngestedEvents).observe(
+      'test-holding-observer',
+      async () => {
+        if (!isHolding) {
+          isHolding = true;
+          await held;
+        }
+      },
+      (envelope) => envelope.tenantId === tenantId,
+    );
+    const batch = [0, 1, 2].map((i) =>
+      auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: `event ${i}` }),
+    );
+    const first = app.get(IngestService).ingest(batch);
+    await until(async () => isHolding);
+    const second = app.get(IngestService).ingest(batch);
+    await until(async () => {
+      const waiting = await sql.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE wait_event_type = 'Lock' AND query LIKE '%chain_heads%' AND datname = current_database()`,
+      );
+      return waiting.rows[0]?.n === 1;
+    });
+    release();
+
+    expect(await Promise.all([first, second])).toEqual([3, 0]);
+    expect((await stored(tenantId)).map((row) => row.summary)).toEqual([
+      'event 0',
+      'event 1',
+      'event 2',
+    ]);
+    expect(await app.get(IntegrityService).verify(tenantId)).toMatchObject({ verified: true });
   });
 
   it('should store the events without what an observer derives when the observer fails, and retry when the failure is transient', async () => {

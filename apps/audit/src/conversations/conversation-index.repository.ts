@@ -14,24 +14,17 @@ export class ConversationIndexRepository {
   }
 
   /**
-   * CV5: one writer per tenant at a time, so two replicas never split one conversation. One
-   * statement for every tenant of the batch, the locks taken in the array's (sorted) order.
+   * CV5: one writer per tenant at a time, so two replicas never split one conversation: the
+   * tenants' locks are taken in the array's (sorted) order, then the stored keys among `keys` are
+   * read under them. A56: one call of a function (its statements each see what committed before
+   * them), where a lock's statement and the read were two.
    */
-  async lockTenants(tx: Tx, tenantIds: string[]): Promise<void> {
-    await queryNamed(
-      tx,
-      `SELECT pg_advisory_xact_lock(hashtextextended(t, 44)) FROM unnest($1::text[]) AS t`,
-      [[...tenantIds].sort().map((tenantId) => `conversations:${tenantId}`)],
-    );
-  }
-
-  async knownKeys(tx: Tx, tenantIds: string[], keys: string[]): Promise<Map<string, string>> {
+  async lockAndReadKeys(tx: Tx, tenantIds: string[], keys: string[]): Promise<Map<string, string>> {
     const rows: Array<{ tenant_id: string; key: string; conversation_id: string }> =
       await queryNamed(
         tx,
-        `SELECT tenant_id, key, conversation_id FROM ${this.schema}.conversation_keys
-       WHERE tenant_id = ANY($1::uuid[]) AND key = ANY($2::text[])`,
-        [tenantIds, keys],
+        `SELECT tenant_id, key, conversation_id FROM ${this.schema}.locked_conversation_keys($1::text[], $2::uuid[], $3::text[])`,
+        [[...tenantIds].sort().map((tenantId) => `conversations:${tenantId}`), tenantIds, keys],
       );
     return new Map(rows.map((r) => [mapKey(r.tenant_id, r.key), r.conversation_id]));
   }

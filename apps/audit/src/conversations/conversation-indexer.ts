@@ -32,15 +32,14 @@ export class ConversationIndexer implements OnModuleInit {
     );
   }
 
-  /** A31: three statements per batch (lock, known keys, one write), however many hops it has. */
+  /** A31, A56: two statements per batch (lock and known keys, one write), however many hops. */
   async indexHops(tx: Tx, envelopes: AuditEnvelope[]): Promise<void> {
     const hops = envelopes.map(indexedHopOf).filter((hop): hop is IndexedHop => !!hop);
     if (hops.length === 0) {
       return;
     }
     const tenants = [...new Set(hops.map((h) => h.tenantId))];
-    await this.index.lockTenants(tx, tenants);
-    const known = await this.index.knownKeys(tx, tenants, [
+    const known = await this.index.lockAndReadKeys(tx, tenants, [
       ...new Set(hops.flatMap((h) => h.keys)),
     ]);
     await this.index.save(tx, groupHops(hops, known));

@@ -13,6 +13,7 @@ import { ReplaceTickTablesWithJobRuns1765065600000 } from './migrations/17650656
 import { CreateTelemetryTables1765270000000 } from './migrations/1765270000000-CreateTelemetryTables';
 import { IndexEventsByTraceId1765270100000 } from './migrations/1765270100000-IndexEventsByTraceId';
 import { CreateConversationIndex1765280000000 } from './migrations/1765280000000-CreateConversationIndex';
+import { CreateLockedConversationKeysFunction1765600000000 } from './migrations/1765600000000-CreateLockedConversationKeysFunction';
 import { AUDIT_SCHEMA } from './tokens';
 
 /** Entities and migrations of the audit schema: shared by the runtime and the migrate command. */
@@ -35,6 +36,7 @@ export function auditDataSourceOptions(url: string): SchemaDataSourceOptions {
       CreateTelemetryTables1765270000000,
       IndexEventsByTraceId1765270100000,
       CreateConversationIndex1765280000000,
+      CreateLockedConversationKeysFunction1765600000000,
     ],
   };
 }

@@ -20,6 +20,25 @@ export interface ChainHead {
   hash: Buffer;
 }
 
+/** What a batch's first statement learns (A52). */
+export interface OpenedBatch {
+  /** The batch's chain heads, locked until the transaction ends, by `headKey`. */
+  heads: Map<string, ChainHead>;
+  /** The batch's tenants that capture content. */
+  capturing: Set<string>;
+  /** The batch's ids that are already stored. */
+  existing: Set<string>;
+}
+
+interface OpenedBatchRow {
+  kind: 'head' | 'capturing' | 'stored';
+  id: string;
+  family: EventFamily | null;
+  seq: string | null;
+  hash: Buffer | null;
+  unmoved: boolean | null;
+}
+
 export function headKey(tenantId: string, family: string): string {
   return `${tenantId}/${family}`;
 }
@@ -41,49 +60,62 @@ export class IngestRepository {
     this.isEmbedded = await this.database.isMultiplexedSession();
   }
 
-  async tenantsCapturingContent(tx: Tx, tenantIds: string[]): Promise<Set<string>> {
-    const rows: Array<{ tenant_id: string }> = await queryNamed(
-      tx,
-      `SELECT tenant_id FROM ${this.schema}.retention_policies WHERE tenant_id = ANY($1::uuid[]) AND capture_content`,
-      [tenantIds],
-    );
-    return new Set(rows.map((row) => row.tenant_id));
-  }
-
-  /** Holding them makes "which ids are new" and the sequence numbers safe. */
-  async lockHeads(
+  /**
+   * A52: one statement where there were four: which tenants capture content, the chain heads
+   * created where missing and locked (an upsert that changes nothing locks the row and returns its
+   * latest version, also one committed after this statement began), and which ids are stored.
+   * The ids are read in the statement's snapshot, taken before a head's lock may have been waited
+   * for: they are only sure when no head moved meanwhile (every stored event moved its head, A1),
+   * so otherwise they are read again, under the locks, by a statement of their own.
+   */
+  async openBatch(
     tx: Tx,
     keys: Array<{ tenantId: string; family: EventFamily }>,
-  ): Promise<Map<string, ChainHead>> {
+    ids: string[],
+    { from, to }: { from: string; to: string },
+  ): Promise<OpenedBatch> {
     const sorted = [...keys].sort((a, b) =>
       headKey(a.tenantId, a.family).localeCompare(headKey(b.tenantId, b.family)),
     );
-    const tenants = sorted.map((k) => k.tenantId);
-    const families = sorted.map((k) => k.family);
-    await queryNamed(
+    const rows: OpenedBatchRow[] = await queryNamed(
       tx,
-      `INSERT INTO ${this.schema}.chain_heads (tenant_id, family, seq, hash)
-       SELECT t, f, 0, '\\x${'00'.repeat(32)}'::bytea FROM unnest($1::uuid[], $2::text[]) AS k(t, f)
-       ON CONFLICT DO NOTHING`,
-      [tenants, families],
+      `WITH k AS (SELECT t, f FROM unnest($1::uuid[], $2::text[]) AS k(t, f)),
+       seen AS (
+         SELECT h.tenant_id, h.family, h.seq FROM ${this.schema}.chain_heads h
+         JOIN k ON h.tenant_id = k.t AND h.family = k.f
+       ),
+       locked AS (
+         INSERT INTO ${this.schema}.chain_heads AS h (tenant_id, family, seq, hash)
+         SELECT t, f, 0, '\\x${'00'.repeat(32)}'::bytea FROM k
+         ON CONFLICT (tenant_id, family) DO UPDATE SET seq = h.seq
+         RETURNING h.tenant_id, h.family, h.seq, h.hash
+       )
+       SELECT 'head' AS kind, l.tenant_id::text AS id, l.family, l.seq, l.hash,
+              l.seq = coalesce(s.seq, 0) AS unmoved
+       FROM locked l LEFT JOIN seen s ON s.tenant_id = l.tenant_id AND s.family = l.family
+       UNION ALL
+       SELECT 'capturing', tenant_id::text, NULL, NULL, NULL, NULL
+       FROM ${this.schema}.retention_policies WHERE tenant_id = ANY($3::uuid[]) AND capture_content
+       UNION ALL
+       SELECT 'stored', id::text, NULL, NULL, NULL, NULL
+       FROM ${this.schema}.events WHERE id = ANY($4::uuid[]) AND occurred_at BETWEEN $5 AND $6`,
+      [
+        sorted.map((k) => k.tenantId),
+        sorted.map((k) => k.family),
+        [...new Set(keys.map((k) => k.tenantId))],
+        ids,
+        from,
+        to,
+      ],
     );
-    const rows: Array<{ tenant_id: string; family: EventFamily; seq: string; hash: Buffer }> =
-      await queryNamed(
-        tx,
-        `SELECT h.tenant_id, h.family, h.seq, h.hash FROM ${this.schema}.chain_heads h
-       JOIN unnest($1::uuid[], $2::text[]) AS k(t, f) ON h.tenant_id = k.t AND h.family = k.f
-       ORDER BY h.tenant_id, h.family FOR UPDATE OF h`,
-        [tenants, families],
-      );
-    return new Map(
-      rows.map((row) => [
-        headKey(row.tenant_id, row.family),
-        { tenantId: row.tenant_id, family: row.family, seq: Number(row.seq), hash: row.hash },
-      ]),
-    );
+    const opened = openedBatchOf(rows);
+    if (!opened.isSnapshotSure) {
+      opened.existing = await this.existingIds(tx, ids, from, to);
+    }
+    return opened;
   }
 
-  async existingIds(tx: Tx, ids: string[], from: string, to: string): Promise<Set<string>> {
+  private async existingIds(tx: Tx, ids: string[], from: string, to: string): Promise<Set<string>> {
     const rows: Array<{ id: string }> = await queryNamed(
       tx,
       `SELECT id FROM ${this.schema}.events WHERE id = ANY($1::uuid[]) AND occurred_at BETWEEN $2 AND $3`,
@@ -92,8 +124,8 @@ export class IngestRepository {
     return new Set(rows.map((row) => row.id));
   }
 
-  /** Stores chained events (A1). */
-  async insert(tx: Tx, events: ChainedEvent[]): Promise<void> {
+  /** Stores chained events (A1) and the heads they moved. */
+  async insert(tx: Tx, events: ChainedEvent[], heads: ChainHead[]): Promise<void> {
     const rows = events.map(copyRow);
     const malformed = events.find((_, i) => !isWellFormed(rows[i] ?? ''));
     if (malformed) {
@@ -104,7 +136,7 @@ export class IngestRepository {
     // The embedded PGlite takes batches too since the in-process bus hands over a drain at once
     // (F32), but its socket carries no COPY.
     if (events.length < COPY_MIN_BATCH || this.isEmbedded) {
-      return this.insertRows(tx, events);
+      return this.insertRows(tx, events, heads);
     }
     const client = (tx.queryRunner as unknown as { databaseConnection: PoolClient })
       .databaseConnection;
@@ -112,9 +144,19 @@ export class IngestRepository {
       Readable.from([`${rows.join('\n')}\n`]),
       client.query(copyFrom(`COPY ${this.schema}.events (${COPY_COLUMNS.join(', ')}) FROM STDIN`)),
     );
+    await queryNamed(tx, `${this.saveHeadsText} SELECT 1`, headsParameters(heads));
   }
 
-  private async insertRows(tx: Tx, events: ChainedEvent[]): Promise<void> {
+  /** The heads' UPDATE, as a data-modifying CTE (A53): with the INSERT, one statement. */
+  private get saveHeadsText(): string {
+    return `WITH saved_heads AS (
+       UPDATE ${this.schema}.chain_heads h SET seq = u.seq, hash = decode(u.hash, 'hex'), updated_at = now()
+       FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[]) AS u(tenant_id, family, seq, hash)
+       WHERE h.tenant_id = u.tenant_id AND h.family = u.family
+     )`;
+  }
+
+  private async insertRows(tx: Tx, events: ChainedEvent[], heads: ChainHead[]): Promise<void> {
     const rows = events.map((e) => ({
       id: e.id,
       tenant_id: e.tenantId,
@@ -147,33 +189,49 @@ export class IngestRepository {
     }));
     await queryNamed(
       tx,
-      `INSERT INTO ${this.schema}.events (id, tenant_id, family, seq, occurred_at, recorded_at, event_type, protocol,
+      `${this.saveHeadsText}
+       INSERT INTO ${this.schema}.events (id, tenant_id, family, seq, occurred_at, recorded_at, event_type, protocol,
          action, actor_type, actor_id, actor_label, source_type, source_id, source_name, sink_type, sink_id, sink_name,
          policy_ids, decision, correlation_id, trace_id, span_id, summary, details, content, content_digest, hash)
        SELECT id, tenant_id, family, seq, occurred_at, recorded_at, event_type, protocol, action, actor_type, actor_id,
          actor_label, source_type, source_id, source_name, sink_type, sink_id, sink_name, coalesce(policy_ids, '{}'),
          decision, correlation_id, trace_id, span_id, summary, details, content, content_digest, decode(hash, 'hex')
-       FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, tenant_id uuid, family text, seq bigint, occurred_at timestamptz,
+       FROM jsonb_to_recordset($5::jsonb) AS r(id uuid, tenant_id uuid, family text, seq bigint, occurred_at timestamptz,
          recorded_at timestamptz, event_type text, protocol text, action text, actor_type text, actor_id text,
          actor_label text, source_type text, source_id text, source_name text, sink_type text, sink_id text,
          sink_name text, policy_ids uuid[], decision jsonb, correlation_id text, trace_id text, span_id text,
          summary text, details jsonb, content text, content_digest text, hash text)`,
-      [JSON.stringify(rows)],
+      [...headsParameters(heads), JSON.stringify(rows)],
     );
   }
+}
 
-  async saveHeads(tx: Tx, heads: ChainHead[]): Promise<void> {
-    await queryNamed(
-      tx,
-      `UPDATE ${this.schema}.chain_heads h SET seq = u.seq, hash = decode(u.hash, 'hex'), updated_at = now()
-       FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[]) AS u(tenant_id, family, seq, hash)
-       WHERE h.tenant_id = u.tenant_id AND h.family = u.family`,
-      [
-        heads.map((h) => h.tenantId),
-        heads.map((h) => h.family),
-        heads.map((h) => h.seq),
-        heads.map((h) => h.hash.toString('hex')),
-      ],
-    );
+function headsParameters(heads: ChainHead[]): unknown[] {
+  return [
+    heads.map((h) => h.tenantId),
+    heads.map((h) => h.family),
+    heads.map((h) => h.seq),
+    heads.map((h) => h.hash.toString('hex')),
+  ];
+}
+
+function openedBatchOf(rows: OpenedBatchRow[]): OpenedBatch & { isSnapshotSure: boolean } {
+  const opened = {
+    heads: new Map<string, ChainHead>(),
+    capturing: new Set<string>(),
+    existing: new Set<string>(),
+    isSnapshotSure: true,
+  };
+  for (const row of rows) {
+    if (row.kind === 'head' && row.family && row.seq !== null && row.hash) {
+      const head = { tenantId: row.id, family: row.family, seq: Number(row.seq), hash: row.hash };
+      opened.heads.set(headKey(head.tenantId, head.family), head);
+      opened.isSnapshotSure &&= row.unmoved === true;
+    } else if (row.kind === 'capturing') {
+      opened.capturing.add(row.id);
+    } else if (row.kind === 'stored') {
+      opened.existing.add(row.id);
+    }
   }
+  return opened;
 }

@@ -1,16 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Database } from '@agp/database';
+import { Database, Tx } from '@agp/database';
 import { EventEnvelope, isAuditEventType } from '@agp/contracts';
 import { PoisonMessageError, assertValidEnvelope } from '@agp/messaging';
 
 import { AUDIT_DATABASE } from '../database/tokens';
 import { AuditEvent, ChainedEvent } from '../events/audit-event.types';
 import { EventPartitionsService } from '../events/event-partitions.service';
+import { familyOf } from '../events/event-families';
 import { dayStart } from '../events/partitions';
 import { chainHash } from '../integrity/chain-hash';
 import { toAuditEvent } from './audit-event.mapper';
 import { ChainHead, IngestRepository, headKey } from './ingest.repository';
-import { AuditEnvelope, IngestedEvents } from './ingested-events';
+import { AuditEnvelope, IngestedEvents, Notify } from './ingested-events';
+import { inSystemTransaction } from './system-transaction';
 
 /** Stores a batch of audit events in one transaction (issue 5, item 2, M16). */
 @Injectable()
@@ -32,39 +34,46 @@ export class IngestService {
     await this.partitions.ensureDays(
       [...new Set(times.map((t) => dayStart(new Date(t)).getTime()))].map((t) => new Date(t)),
     );
-    const from = new Date(Math.min(...times)).toISOString();
-    const to = new Date(Math.max(...times)).toISOString();
+    const window = {
+      from: new Date(Math.min(...times)).toISOString(),
+      to: new Date(Math.max(...times)).toISOString(),
+    };
     await this.repository.learnSession();
-    return this.database.asSystem(async (tx) => {
-      const recordedAt = new Date();
-      const capturing = await this.repository.tenantsCapturingContent(tx, [
-        ...new Set(batch.map((e) => e.tenantId)),
-      ]);
-      const events = batch.map((e) =>
-        toAuditEvent(e, recordedAt, capturing.has(e.tenantId.toLowerCase())),
-      );
-      const keys = [...new Map(events.map((e) => [headKey(e.tenantId, e.family), e])).values()];
-      const heads = await this.repository.lockHeads(tx, keys);
-      const existing = await this.repository.existingIds(
-        tx,
-        events.map((e) => e.id),
-        from,
-        to,
-      );
-      const fresh = events.filter((e) => !existing.has(e.id));
-      if (fresh.length === 0) {
-        return 0;
-      }
-      const chained = fresh.map((event) => this.append(heads, event));
-      await this.repository.insert(tx, chained);
-      await this.repository.saveHeads(tx, [...heads.values()]);
-      const isFresh = new Set(fresh.map((e) => e.id));
-      await this.ingested.notify(
-        tx,
-        batch.filter((e) => isFresh.has(e.id.toLowerCase())),
-      );
-      return chained.length;
-    });
+    return this.ingested.withObservers((notify) =>
+      inSystemTransaction(this.database, (tx) => this.store(tx, batch, window, notify)),
+    );
+  }
+
+  /** The batch's events that are new, chained and stored; then their observers (M16). */
+  private async store(
+    tx: Tx,
+    batch: AuditEnvelope[],
+    window: { from: string; to: string },
+    notify: Notify,
+  ): Promise<number> {
+    const recordedAt = new Date();
+    const keys = new Map(
+      batch.map((e) => {
+        const key = { tenantId: e.tenantId.toLowerCase(), family: familyOf(e.type) };
+        return [headKey(key.tenantId, key.family), key];
+      }),
+    );
+    const { heads, capturing, existing } = await this.repository.openBatch(
+      tx,
+      [...keys.values()],
+      batch.map((e) => e.id.toLowerCase()),
+      window,
+    );
+    const fresh = batch.filter((e) => !existing.has(e.id.toLowerCase()));
+    if (fresh.length === 0) {
+      return 0;
+    }
+    const chained = fresh.map((e) =>
+      this.append(heads, toAuditEvent(e, recordedAt, capturing.has(e.tenantId.toLowerCase()))),
+    );
+    await this.repository.insert(tx, chained, [...heads.values()]);
+    await notify(tx, fresh);
+    return chained.length;
   }
 
   private append(heads: Map<string, ChainHead>, event: Omit<AuditEvent, 'seq'>): ChainedEvent {

@@ -27,33 +27,68 @@ export class IngestedEvents {
 
   /**
    * A29, A32: with `hears`, the observer hears only those events, and a batch without one costs
-   * it nothing (not even its savepoint).
+   * it nothing.
    */
   observe(name: string, observe: IngestedEventsObserver, hears?: IngestedEventsFilter): void {
     this.observers.push({ name, observe, ...(hears ? { hears: filterOf(hears) } : {}) });
   }
 
-  async notify(tx: Tx, batch: AuditEnvelope[]): Promise<void> {
-    for (const { name, observe, hears } of this.observers) {
-      const envelopes = hears ? batch.filter(hears) : batch;
-      if (envelopes.length === 0) {
-        continue;
-      }
-      await tx.query('SAVEPOINT ingested_events');
+  /**
+   * A54: `transaction` stores a batch and calls `notify` last. When an observer fails, the whole
+   * transaction is rolled back and run again without that observer: the events are stored
+   * whatever an observer does, and an observer's work is kept only whole, without a savepoint
+   * (two statements) per observer and batch. A retryable error fails the batch, as before.
+   */
+  async withObservers<T>(transaction: (notify: Notify) => Promise<T>): Promise<T> {
+    const skipped = new Set<string>();
+    for (;;) {
       try {
-        await observe(tx, envelopes);
-        await tx.query('RELEASE SAVEPOINT ingested_events');
+        return await transaction((tx, batch) => this.notify(tx, batch, skipped));
       } catch (error) {
-        if (isRetryableSqlError(error)) {
+        if (!(error instanceof ObserverFailure)) {
           throw error;
         }
-        await tx.query('ROLLBACK TO SAVEPOINT ingested_events');
+        skipped.add(error.observer);
         this.logger.error(
-          { err: error, observer: name, events: envelopes.length },
+          { err: error.cause, observer: error.observer, events: error.events },
           'observer of ingested events failed; the events are stored without it',
         );
       }
     }
+  }
+
+  private async notify(
+    tx: Tx,
+    batch: AuditEnvelope[],
+    skipped: ReadonlySet<string>,
+  ): Promise<void> {
+    for (const { name, observe, hears } of this.observers) {
+      const envelopes = skipped.has(name) ? [] : hears ? batch.filter(hears) : batch;
+      if (envelopes.length === 0) {
+        continue;
+      }
+      try {
+        await observe(tx, envelopes);
+      } catch (error) {
+        if (isRetryableSqlError(error)) {
+          throw error;
+        }
+        throw new ObserverFailure(name, envelopes.length, error);
+      }
+    }
+  }
+}
+
+export type Notify = (tx: Tx, batch: AuditEnvelope[]) => Promise<void>;
+
+/** Thrown out of the transaction, so that it rolls back, and caught by `withObservers`. */
+class ObserverFailure extends Error {
+  constructor(
+    readonly observer: string,
+    readonly events: number,
+    cause: unknown,
+  ) {
+    super(`observer ${observer} failed`, { cause });
   }
 }
 

@@ -64,7 +64,8 @@ export function runningTotals(minutes: readonly number[]): number[] {
 function foldHourRows(rows: HourRow[]): HourRow[] {
   const folded = new Map<string, HourRow>();
   for (const row of rows) {
-    const key = `${row.hour.getTime()}|${row.subjectType}|${row.subjectId}|${row.metric}`;
+    // A55: one statement holds every tenant's rows, so ids are compared as PostgreSQL does.
+    const key = `${row.hour.getTime()}|${row.subjectType}|${row.subjectId.toLowerCase()}|${row.metric}`;
     const seen = folded.get(key);
     if (seen) {
       seen.minutes = seen.minutes.map((n, m) => n + (row.minutes[m] ?? 0));
@@ -90,100 +91,129 @@ export function windowParameters(
   ];
 }
 
+/** One tenant's share of a batch's rollups. */
+export interface TenantCounters {
+  tenantId: string;
+  hourRows: HourRow[];
+  sightings: Sighting[];
+}
+
+interface MergedSighting {
+  s: Sighting;
+  first: Date;
+  last: Date;
+  n: number;
+}
+
+/** One row per key: ON CONFLICT cannot touch one row twice in a statement. */
+function mergeSightings(sightings: readonly Sighting[]): MergedSighting[] {
+  const merged = new Map<string, MergedSighting>();
+  for (const s of sightings) {
+    const key = `${s.observation}|${s.subjectType}|${s.subjectId.toLowerCase()}|${s.key}`;
+    const seen = merged.get(key);
+    if (seen) {
+      seen.first = s.at < seen.first ? s.at : seen.first;
+      seen.last = s.at > seen.last ? s.at : seen.last;
+      seen.n += s.count ?? 1;
+    } else {
+      merged.set(key, { s, first: s.at, last: s.at, n: s.count ?? 1 });
+    }
+  }
+  return [...merged.values()];
+}
+
+const COUNTS_UPSERT = `INSERT INTO ${R} AS r (tenant_id, hour, subject_type, subject_id, metric, total, running)
+  SELECT u.tenant_id, u.hour, u.subject_type, u.subject_id, u.metric, (u.running::integer[])[60], u.running::integer[]
+  FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::uuid[], $5::text[], $6::text[])
+    AS u(tenant_id, hour, subject_type, subject_id, metric, running)
+  ON CONFLICT (tenant_id, hour, subject_type, subject_id, metric) DO UPDATE
+  SET total = r.total + excluded.total,
+      running = ${AUDIT_SCHEMA}.monitor_add_minutes(r.running, excluded.running)`;
+
+// M39: a batch older than the current streak (a replay, a backfill, ingest batches committed
+// out of order) is placed where it belongs instead of being read as the newest sightings.
+const reappears = `excluded.first_seen_at - s.last_seen_at >= ${REAPPEARANCE_GAP}`;
+const isOlder = `excluded.first_seen_at < s.reappeared_at`;
+const previousLast = `(s.reappeared_at - make_interval(mins => s.gap_minutes))`;
+// The batch ends a full gap before the streak: only the silence before the streak can change,
+// learnt when unknown, shortened when the batch falls inside it.
+const endsBefore = `${isOlder} AND s.reappeared_at - excluded.last_seen_at >= ${REAPPEARANCE_GAP}`;
+const silenceChanges = `${endsBefore} AND (s.gap_minutes IS NULL OR excluded.last_seen_at > ${previousLast})`;
+// Otherwise it touches the streak, which then began with it: after the same or a shorter
+// silence, or after none known (no earlier streak, or the batch bridges to it).
+const touches = `${isOlder} AND s.reappeared_at - excluded.last_seen_at < ${REAPPEARANCE_GAP}`;
+const stillAGap = `s.gap_minutes IS NOT NULL AND excluded.first_seen_at - ${previousLast} >= ${REAPPEARANCE_GAP}`;
+const minutesBetween = (later: string, earlier: string): string =>
+  `floor(extract(epoch FROM ${later} - ${earlier}) / 60)::int`;
+
+const SIGHTINGS_UPSERT = `INSERT INTO ${S} AS s (tenant_id, observation, subject_type, subject_id, key, first_seen_at,
+    last_seen_at, reappeared_at, gap_minutes, count_since_reappeared)
+  SELECT u.tenant_id, u.observation, u.subject_type, u.subject_id, u.key, u.first_at, u.last_at, u.first_at, NULL, u.n
+  FROM unnest($7::uuid[], $8::text[], $9::text[], $10::uuid[], $11::text[], $12::timestamptz[], $13::timestamptz[],
+    $14::int[]) AS u(tenant_id, observation, subject_type, subject_id, key, first_at, last_at, n)
+  ON CONFLICT (tenant_id, observation, subject_type, subject_id, key) DO UPDATE SET
+    reappeared_at = CASE
+      WHEN ${reappears} THEN excluded.first_seen_at
+      WHEN ${touches} AND (s.gap_minutes IS NULL OR ${stillAGap}) THEN excluded.first_seen_at
+      WHEN ${touches} THEN LEAST(s.first_seen_at, excluded.first_seen_at)
+      ELSE s.reappeared_at END,
+    gap_minutes = CASE
+      WHEN ${reappears} THEN ${minutesBetween('excluded.first_seen_at', 's.last_seen_at')}
+      WHEN ${touches} AND ${stillAGap} THEN ${minutesBetween('excluded.first_seen_at', previousLast)}
+      WHEN ${touches} THEN NULL
+      WHEN ${silenceChanges} THEN ${minutesBetween('s.reappeared_at', 'excluded.last_seen_at')}
+      ELSE s.gap_minutes END,
+    count_since_reappeared = CASE
+      WHEN ${reappears} THEN excluded.count_since_reappeared
+      WHEN ${endsBefore} THEN s.count_since_reappeared
+      ELSE s.count_since_reappeared + excluded.count_since_reappeared END,
+    first_seen_at = LEAST(s.first_seen_at, excluded.first_seen_at),
+    last_seen_at = GREATEST(s.last_seen_at, excluded.last_seen_at)`;
+
 @Injectable()
 export class RollupsRepository {
   /** `count = count + excluded.count`, minute by minute (M3). */
   async addCounts(tx: Tx, tenantId: string, given: HourRow[]): Promise<void> {
-    const rows = foldHourRows(given);
-    if (rows.length === 0) {
-      return;
-    }
-    await queryNamed(
-      tx,
-      `INSERT INTO ${R} AS r (tenant_id, hour, subject_type, subject_id, metric, total, running)
-       SELECT $1, u.hour, u.subject_type, u.subject_id, u.metric, (u.running::integer[])[60], u.running::integer[]
-       FROM unnest($2::timestamptz[], $3::text[], $4::uuid[], $5::text[], $6::text[])
-         AS u(hour, subject_type, subject_id, metric, running)
-       ON CONFLICT (tenant_id, hour, subject_type, subject_id, metric) DO UPDATE
-       SET total = r.total + excluded.total,
-           running = ${AUDIT_SCHEMA}.monitor_add_minutes(r.running, excluded.running)`,
-      [
-        tenantId,
-        rows.map((r) => r.hour),
-        rows.map((r) => r.subjectType),
-        rows.map((r) => r.subjectId),
-        rows.map((r) => r.metric),
-        rows.map((r) => `{${runningTotals(r.minutes).join(',')}}`),
-      ],
-    );
+    await this.add(tx, [{ tenantId, hourRows: given, sightings: [] }]);
   }
 
   async addSightings(tx: Tx, tenantId: string, sightings: Sighting[]): Promise<void> {
-    const merged = new Map<string, { s: Sighting; first: Date; last: Date; n: number }>();
-    for (const s of sightings) {
-      const key = `${s.observation}|${s.subjectType}|${s.subjectId}|${s.key}`;
-      const seen = merged.get(key);
-      if (seen) {
-        seen.first = s.at < seen.first ? s.at : seen.first;
-        seen.last = s.at > seen.last ? s.at : seen.last;
-        seen.n += s.count ?? 1;
-      } else {
-        merged.set(key, { s, first: s.at, last: s.at, n: s.count ?? 1 });
-      }
-    }
-    const rows = [...merged.values()];
-    if (rows.length === 0) {
+    await this.add(tx, [{ tenantId, hourRows: [], sightings }]);
+  }
+
+  /**
+   * A55: every tenant's counts and sightings of a batch in one statement, the counts' upsert as a
+   * data-modifying CTE, where there were two statements per tenant.
+   */
+  async add(tx: Tx, tenants: readonly TenantCounters[]): Promise<void> {
+    const counts = tenants.flatMap(({ tenantId, hourRows }) =>
+      foldHourRows(hourRows).map((row) => ({ tenantId, row })),
+    );
+    const sightings = tenants.flatMap(({ tenantId, sightings: given }) =>
+      mergeSightings(given).map((merged) => ({ tenantId, ...merged })),
+    );
+    if (counts.length === 0 && sightings.length === 0) {
       return;
     }
-    // M39: a batch older than the current streak (a replay, a backfill, ingest batches committed
-    // out of order) is placed where it belongs instead of being read as the newest sightings.
-    const reappears = `excluded.first_seen_at - s.last_seen_at >= ${REAPPEARANCE_GAP}`;
-    const isOlder = `excluded.first_seen_at < s.reappeared_at`;
-    const previousLast = `(s.reappeared_at - make_interval(mins => s.gap_minutes))`;
-    // The batch ends a full gap before the streak: only the silence before the streak can change,
-    // learnt when unknown, shortened when the batch falls inside it.
-    const endsBefore = `${isOlder} AND s.reappeared_at - excluded.last_seen_at >= ${REAPPEARANCE_GAP}`;
-    const silenceChanges = `${endsBefore} AND (s.gap_minutes IS NULL OR excluded.last_seen_at > ${previousLast})`;
-    // Otherwise it touches the streak, which then began with it: after the same or a shorter
-    // silence, or after none known (no earlier streak, or the batch bridges to it).
-    const touches = `${isOlder} AND s.reappeared_at - excluded.last_seen_at < ${REAPPEARANCE_GAP}`;
-    const stillAGap = `s.gap_minutes IS NOT NULL AND excluded.first_seen_at - ${previousLast} >= ${REAPPEARANCE_GAP}`;
-    const minutesBetween = (later: string, earlier: string): string =>
-      `floor(extract(epoch FROM ${later} - ${earlier}) / 60)::int`;
     await queryNamed(
       tx,
-      `INSERT INTO ${S} AS s (tenant_id, observation, subject_type, subject_id, key, first_seen_at, last_seen_at,
-         reappeared_at, gap_minutes, count_since_reappeared)
-       SELECT $1, u.observation, u.subject_type, u.subject_id, u.key, u.first_at, u.last_at, u.first_at, NULL, u.n
-       FROM unnest($2::text[], $3::text[], $4::uuid[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::int[])
-         AS u(observation, subject_type, subject_id, key, first_at, last_at, n)
-       ON CONFLICT (tenant_id, observation, subject_type, subject_id, key) DO UPDATE SET
-         reappeared_at = CASE
-           WHEN ${reappears} THEN excluded.first_seen_at
-           WHEN ${touches} AND (s.gap_minutes IS NULL OR ${stillAGap}) THEN excluded.first_seen_at
-           WHEN ${touches} THEN LEAST(s.first_seen_at, excluded.first_seen_at)
-           ELSE s.reappeared_at END,
-         gap_minutes = CASE
-           WHEN ${reappears} THEN ${minutesBetween('excluded.first_seen_at', 's.last_seen_at')}
-           WHEN ${touches} AND ${stillAGap} THEN ${minutesBetween('excluded.first_seen_at', previousLast)}
-           WHEN ${touches} THEN NULL
-           WHEN ${silenceChanges} THEN ${minutesBetween('s.reappeared_at', 'excluded.last_seen_at')}
-           ELSE s.gap_minutes END,
-         count_since_reappeared = CASE
-           WHEN ${reappears} THEN excluded.count_since_reappeared
-           WHEN ${endsBefore} THEN s.count_since_reappeared
-           ELSE s.count_since_reappeared + excluded.count_since_reappeared END,
-         first_seen_at = LEAST(s.first_seen_at, excluded.first_seen_at),
-         last_seen_at = GREATEST(s.last_seen_at, excluded.last_seen_at)`,
+      `WITH counts AS (${COUNTS_UPSERT})
+       ${SIGHTINGS_UPSERT}`,
       [
-        tenantId,
-        rows.map((r) => r.s.observation),
-        rows.map((r) => r.s.subjectType),
-        rows.map((r) => r.s.subjectId),
-        rows.map((r) => r.s.key),
-        rows.map((r) => r.first),
-        rows.map((r) => r.last),
-        rows.map((r) => r.n),
+        counts.map((c) => c.tenantId),
+        counts.map((c) => c.row.hour),
+        counts.map((c) => c.row.subjectType),
+        counts.map((c) => c.row.subjectId),
+        counts.map((c) => c.row.metric),
+        counts.map((c) => `{${runningTotals(c.row.minutes).join(',')}}`),
+        sightings.map((r) => r.tenantId),
+        sightings.map((r) => r.s.observation),
+        sightings.map((r) => r.s.subjectType),
+        sightings.map((r) => r.s.subjectId),
+        sightings.map((r) => r.s.key),
+        sightings.map((r) => r.first),
+        sightings.map((r) => r.last),
+        sightings.map((r) => r.n),
       ],
     );
   }

@@ -18,7 +18,7 @@ export class RollupsService {
   constructor(@Inject(RollupsRepository) private readonly rollups: RollupsRepository) {}
 
   // The traffic events an ingest transaction stored (each exactly once, M16), counted in that
-  // transaction: every tenant's counters folded into one upsert.
+  // transaction: every tenant's counters and sightings in one statement (A55).
   async recordIngested(tx: Tx, envelopes: EventEnvelope[]): Promise<void> {
     const byTenant = new Map<string, { counts: RollupCount[]; sightings: Sighting[] }>();
     for (const envelope of envelopes) {
@@ -28,14 +28,19 @@ export class RollupsService {
       const { counts, sightings } = countersOf(
         envelope as TrafficEvent & { type: TrafficEventType },
       );
-      const entry = byTenant.get(envelope.tenantId) ?? { counts: [], sightings: [] };
+      const tenantId = envelope.tenantId.toLowerCase();
+      const entry = byTenant.get(tenantId) ?? { counts: [], sightings: [] };
       entry.counts.push(...counts);
       entry.sightings.push(...sightings);
-      byTenant.set(envelope.tenantId, entry);
+      byTenant.set(tenantId, entry);
     }
-    for (const [tenantId, { counts, sightings }] of byTenant) {
-      await this.rollups.addCounts(tx, tenantId, toHourRows(counts));
-      await this.rollups.addSightings(tx, tenantId, sightings);
-    }
+    await this.rollups.add(
+      tx,
+      [...byTenant].map(([tenantId, { counts, sightings }]) => ({
+        tenantId,
+        hourRows: toHourRows(counts),
+        sightings,
+      })),
+    );
   }
 }
