@@ -25,6 +25,7 @@ import {
   ParkedMessage,
   StopListening,
 } from './event-transport';
+import { AcknowledgedPublishes } from './acknowledged-publishes';
 import { countDeadLetters, readDeadLetters } from './dead-letters';
 import { RunningConsumers, openDurableConsumer } from './durable-consumers';
 import {
@@ -65,6 +66,7 @@ export class JetStreamTransport implements EventTransport {
   private readonly consumers = new RunningConsumers();
 
   private readonly disposition: MessageDisposition;
+  private readonly acknowledged: AcknowledgedPublishes;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -74,6 +76,7 @@ export class JetStreamTransport implements EventTransport {
     private readonly logger: Logger,
   ) {
     this.disposition = new MessageDisposition(js, options.prefix, options.redelivery, logger);
+    this.acknowledged = new AcknowledgedPublishes(nc);
   }
 
   static async connect(options: JetStreamOptions, logger: Logger): Promise<JetStreamTransport> {
@@ -119,17 +122,13 @@ export class JetStreamTransport implements EventTransport {
     }
     // Pipelined on the one connection, as the outbox relay publishes; the id is the message id,
     // so a later publish of the same event (the outbox after a timeout here) is dropped (D5).
-    await Promise.all(
-      envelopes.map((envelope) =>
-        this.js.publish(
-          eventSubject(this.options.prefix, envelope.type),
-          JSON.stringify(envelope),
-          {
-            msgID: envelope.id,
-            timeout: timeoutMs,
-          },
-        ),
-      ),
+    await this.acknowledged.publish(
+      envelopes.map((envelope) => ({
+        subject: eventSubject(this.options.prefix, envelope.type),
+        payload: JSON.stringify(envelope),
+        id: envelope.id,
+      })),
+      timeoutMs,
     );
   }
 

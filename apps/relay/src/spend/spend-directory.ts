@@ -8,8 +8,11 @@ import { SpendSubject } from './budgets.repository';
 import { ModelPricesRepository } from './model-prices.repository';
 import { BUDGET_KIND, MODEL_PRICE_KIND, ModelPrice } from './spend.types';
 
-/** T2's net, as the traffic directory's: a replica that missed a broadcast learns within it. */
-export const SPEND_DIRECTORY_TTL_MS = 500;
+/**
+ * T2's net, as the traffic directory's (R41: its one second, T115): a replica that missed a
+ * broadcast learns within it.
+ */
+export const SPEND_DIRECTORY_TTL_MS = 1_000;
 /** More rows than this in a tenant: each call reads what it needs, as before R40. */
 const MAX_ROWS = 1_000;
 

@@ -1,4 +1,4 @@
-import { Row, str, Tx } from '@agp/database';
+import { Row, Tx, queryNamed, str } from '@agp/database';
 
 /** One provider of a gateway as the LLM path calls it (D39); the key stays sealed until then. */
 export interface LlmProviderRoute {
@@ -33,9 +33,16 @@ export async function readLlmRoute(
   agentId: string,
   gatewayId: string,
 ): Promise<LlmRoute | undefined> {
-  const rows: Row[] = await tx.query(
+  // T117: the providers in the route's statement, one named read (F53) where there were two.
+  const rows: Row[] = await queryNamed(
+    tx,
     `SELECT g.id, g.name, g.provider_ids, g.model_map, a.name AS agent_name, a.risk_tier,
-            sub.id AS subscription_id, t.slug
+            sub.id AS subscription_id, t.slug,
+            (SELECT json_agg(json_build_object('id', p.id, 'name', p.name, 'base_url', p.base_url,
+                      'api_key_ciphertext', p.api_key_ciphertext, 'models', p.models,
+                      'timeout_ms', p.timeout_ms))
+               FROM ${S}.llm_providers p
+              WHERE p.tenant_id = g.tenant_id AND p.id = ANY(g.provider_ids)) AS providers
        FROM ${S}.llm_gateways g
        LEFT JOIN ${S}.agents a ON a.tenant_id = g.tenant_id AND a.id = $2
        LEFT JOIN ${S}.subscriptions sub ON sub.tenant_id = g.tenant_id
@@ -49,11 +56,7 @@ export async function readLlmRoute(
     return undefined;
   }
   const order = ((row.provider_ids as string[] | null) ?? []).map(String);
-  const providerRows: Row[] = await tx.query(
-    `SELECT id, name, base_url, api_key_ciphertext, models, timeout_ms FROM ${S}.llm_providers
-      WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
-    [tenantId, order],
-  );
+  const providerRows = (row.providers as Row[] | null) ?? [];
   const byId = new Map(providerRows.map((p) => [String(p.id), toProvider(p)]));
   const agentName = str(row.agent_name);
   const riskTier = str(row.risk_tier);

@@ -14,8 +14,11 @@ import { ExpiringCache } from './expiring-cache';
 import { LlmRoute, readLlmRoute } from './llm-route';
 import type { VirtualMember } from '../../mcp-servers/virtual/virtual-members';
 
-/** T2: the longest a change takes to reach a replica that missed its broadcast (D32, D35: 1 s). */
-export const TRAFFIC_CACHE_TTL_MS = 500;
+/**
+ * T2, T115: the longest a change takes to reach a replica that missed its broadcast: D32's and
+ * D35's one second. An entry's age counts from the start of its read, so no change outlives it.
+ */
+export const TRAFFIC_CACHE_TTL_MS = 1_000;
 
 export interface McpServerRoute {
   id: string;
@@ -75,6 +78,12 @@ export interface EngagedKillSwitch {
 
 export type { TrafficSettings };
 
+/** What every hop reads of its tenant (T116). */
+interface TenantTraffic {
+  switches: EngagedKillSwitch[];
+  settings: TrafficSettings;
+}
+
 const S = 'relay';
 
 /** D35, D42: the events that announce a change to routes, switches or settings. */
@@ -112,8 +121,7 @@ function changesTraffic(envelope: EventEnvelope): boolean {
 export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly routes = new ExpiringCache<McpRoute | undefined>(TRAFFIC_CACHE_TTL_MS);
   private readonly llmRoutes = new ExpiringCache<LlmRoute | undefined>(TRAFFIC_CACHE_TTL_MS);
-  private readonly switches = new ExpiringCache<EngagedKillSwitch[]>(TRAFFIC_CACHE_TTL_MS);
-  private readonly settingsCache = new ExpiringCache<TrafficSettings>(TRAFFIC_CACHE_TTL_MS);
+  private readonly tenants = new ExpiringCache<TenantTraffic>(TRAFFIC_CACHE_TTL_MS);
   /** Caches of the protocol folders (a2a/ …), dropped with the directory's own (T2). */
   private readonly protocolCaches: ExpiringCache<unknown>[] = [];
 
@@ -134,8 +142,7 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
       onGap: () => {
         this.routes.invalidate();
         this.llmRoutes.invalidate();
-        this.switches.invalidate();
-        this.settingsCache.invalidate();
+        this.tenants.invalidate();
         this.protocolCaches.forEach((cache) => cache.invalidate());
       },
     });
@@ -206,31 +213,19 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /** The tenant's engaged kill switches (D35); few, so one read serves every target. */
-  engagedKillSwitches(tenantId: string): Promise<EngagedKillSwitch[]> {
-    return this.switches.get(tenantId, () =>
-      this.database.inTenant(tenantId, async (tx) => {
-        const rows: Row[] = await queryNamed(
-          tx,
-          `SELECT id, scope, target_id, reason FROM ${S}.kill_switches
-            WHERE tenant_id = $1 AND released_at IS NULL`,
-          [tenantId],
-        );
-        return rows.map((r) => ({
-          id: String(r.id),
-          scope: String(r.scope) as KillSwitchScope,
-          targetId: String(r.target_id),
-          reason: String(r.reason),
-        }));
-      }),
-    );
+  async engagedKillSwitches(tenantId: string): Promise<EngagedKillSwitch[]> {
+    return (await this.tenantTraffic(tenantId)).switches;
+  }
+
+  async settings(tenantId: string): Promise<TrafficSettings> {
+    return (await this.tenantTraffic(tenantId)).settings;
   }
 
   private forgetTenant(tenantId: string): void {
     const ofTenant = (key: string): boolean => key === tenantId || key.startsWith(`${tenantId}:`);
     this.routes.invalidate(ofTenant);
     this.llmRoutes.invalidate(ofTenant);
-    this.switches.invalidate(ofTenant);
-    this.settingsCache.invalidate(ofTenant);
+    this.tenants.invalidate(ofTenant);
     this.protocolCaches.forEach((cache) => cache.invalidate(ofTenant));
   }
 
@@ -241,11 +236,18 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
     return cache;
   }
 
-  settings(tenantId: string): Promise<TrafficSettings> {
-    return this.settingsCache.get(tenantId, () =>
+  /** T116: what every hop reads of its tenant, both in one transaction, kept and dropped together. */
+  private tenantTraffic(tenantId: string): Promise<TenantTraffic> {
+    return this.tenants.get(tenantId, () =>
       this.database.inTenant(tenantId, async (tx) => {
+        const switches: Row[] = await queryNamed(
+          tx,
+          `SELECT id, scope, target_id, reason FROM ${S}.kill_switches
+            WHERE tenant_id = $1 AND released_at IS NULL`,
+          [tenantId],
+        );
         // Named (F53), so the columns trafficSettingsOf reads are listed rather than `*`.
-        const rows: Row[] = await queryNamed(
+        const settings: Row[] = await queryNamed(
           tx,
           `SELECT tenant_per_minute, agent_per_minute, subscription_per_minute, content_capture,
                   hitl_wait_seconds, hitl_expiry_seconds, durability, shadow_sample_rate,
@@ -254,7 +256,15 @@ export class TrafficDirectory implements OnApplicationBootstrap, OnApplicationSh
              FROM ${S}.traffic_settings WHERE tenant_id = $1`,
           [tenantId],
         );
-        return trafficSettingsOf(rows[0]);
+        return {
+          switches: switches.map((r) => ({
+            id: String(r.id),
+            scope: String(r.scope) as KillSwitchScope,
+            targetId: String(r.target_id),
+            reason: String(r.reason),
+          })),
+          settings: trafficSettingsOf(settings[0]),
+        };
       }),
     );
   }
