@@ -1,5 +1,6 @@
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 
+import { inProcessStreamFor } from './embedded-postgres';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export interface SchemaDataSourceOptions {
@@ -26,7 +27,11 @@ export function schemaDataSourceOptions(options: SchemaDataSourceOptions): DataS
     migrationsRun: false,
     logging: false,
     applicationName: options.applicationName ?? `agp-${options.schema}`,
-    extra: { max: options.poolSize ?? 10, connectionTimeoutMillis: 10_000 },
+    extra: {
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 10_000,
+      ...inProcessStreamFor(options.url),
+    },
   };
 }
 

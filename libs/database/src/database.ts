@@ -43,12 +43,11 @@ export class Database {
     }
   }
 
-  /** One statement that commits on its own, durable when the promise resolves (D2). */
-  async commitStatement<T = unknown>(sql: string, parameters: unknown[]): Promise<T> {
-    if (await this.isMultiplexedSession()) {
-      // No scope to set (no row-level security on such tables): three round trips, not four.
-      return this.dataSource.transaction((tx) => tx.query(sql, parameters));
-    }
+  /**
+   * One statement that commits on its own (autocommit), durable when the promise resolves. Bare on
+   * the embedded PGlite too: its shared session keeps a statement's Parse … Sync together (F64).
+   */
+  commitStatement<T = unknown>(sql: string, parameters: unknown[]): Promise<T> {
     return this.dataSource.query(sql, parameters);
   }
 

@@ -107,11 +107,10 @@ export class OutboxRelay {
     const inFlight = [...INLINE_CLAIMS]
       .filter((claim) => claim.startsWith(`${schema}:`))
       .map((claim) => claim.slice(schema.length + 1));
-    const rows: OutboxRow[] = await this.database.dataSource.transaction((tx) =>
-      tx.query(
-        `SELECT id, envelope FROM ${schema}.outbox WHERE id <> ALL($2::uuid[]) ORDER BY seq LIMIT $1`,
-        [this.options.batchSize, inFlight],
-      ),
+    // F64: bare statements, as `commitStatement`; the embedded session keeps each one together.
+    const rows: OutboxRow[] = await this.database.dataSource.query(
+      `SELECT id, envelope FROM ${schema}.outbox WHERE id <> ALL($2::uuid[]) ORDER BY seq LIMIT $1`,
+      [this.options.batchSize, inFlight],
     );
     const claimed = rows.filter((row) => !INLINE_CLAIMS.has(`${schema}:${row.id}`));
     if (claimed.length === 0) {
@@ -121,10 +120,9 @@ export class OutboxRelay {
     claims.forEach((claim) => INLINE_CLAIMS.add(claim));
     const published: string[] = [];
     try {
-      const present: Array<{ id: string }> = await this.database.dataSource.transaction((tx) =>
-        tx.query(`SELECT id FROM ${schema}.outbox WHERE id = ANY($1::uuid[])`, [
-          claimed.map((row) => row.id),
-        ]),
+      const present: Array<{ id: string }> = await this.database.dataSource.query(
+        `SELECT id FROM ${schema}.outbox WHERE id = ANY($1::uuid[])`,
+        [claimed.map((row) => row.id)],
       );
       const stillThere = new Set(present.map((row) => row.id));
       try {
@@ -142,8 +140,9 @@ export class OutboxRelay {
       } finally {
         // What went out is deleted even when a later row failed, so it is not published twice.
         if (published.length > 0) {
-          await this.database.dataSource.transaction((tx) =>
-            tx.query(`DELETE FROM ${schema}.outbox WHERE id = ANY($1::uuid[])`, [published]),
+          await this.database.dataSource.query(
+            `DELETE FROM ${schema}.outbox WHERE id = ANY($1::uuid[])`,
+            [published],
           );
         }
       }
