@@ -162,7 +162,7 @@ describe('audit ingest storage', () => {
       const text = typeof first === 'string' ? first : (first?.text ?? 'COPY');
       sent.set(this, [...(sent.get(this) ?? []), text.replace(/\s+/g, ' ')]);
       return (original as (...a: unknown[]) => unknown).apply(this, args) as never;
-    } as never);
+    });
     let statements: string[] = [];
     try {
       await app.get(IngestService).ingest(batch);

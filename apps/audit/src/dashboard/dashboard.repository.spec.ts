@@ -62,7 +62,7 @@ describe(DashboardRepository.name, () => {
       seq += 1;
       return { ...toAuditEvent(envelope, new Date(), false), seq, hash: Buffer.alloc(32) };
     });
-    await database.asSystem((tx) => ingest.insert(tx, chained));
+    await database.asSystem((tx) => ingest.insert(tx, chained, []));
   }
 
   /** A hop as the relay records it: the combined action and each binding's own verdict. */
