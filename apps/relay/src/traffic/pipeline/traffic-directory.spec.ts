@@ -97,7 +97,7 @@ describe(TrafficDirectory.name, () => {
   it('should read both again once a change of the tenant is broadcast, not after the net', async () => {
     const tenantId = randomUUID();
     await directory.settings(tenantId);
-    await settings.update(adminOf(tenantId), { rateLimits: { tenantPerMinute: 3 } } as never);
+    await settings.update(adminOf(tenantId), { rateLimits: { tenantPerMinute: 3 } });
 
     const { tenantPerMinute } = await directory.settings(tenantId);
 
