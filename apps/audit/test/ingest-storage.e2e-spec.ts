@@ -264,6 +264,37 @@ describe('audit ingest storage', () => {
     failure = new TypeError('keep failing');
   });
 
+  it('should fail the batch, not skip the observer, when the connection is lost inside an observer (A57)', async () => {
+    const tenantId = randomUUID();
+    let dropConnection = true;
+    const seen: string[] = [];
+    app.get(IngestedEvents).observe(
+      'connection-observer',
+      async (tx, envelopes) => {
+        if (dropConnection) {
+          dropConnection = false;
+          // The socket goes away mid-transaction: pg answers without a SQLSTATE.
+          const connection = (
+            tx.queryRunner as unknown as {
+              databaseConnection: { connection: { stream: { destroy(): void } } };
+            }
+          ).databaseConnection.connection;
+          connection.stream.destroy();
+          await tx.query('SELECT 1');
+        }
+        seen.push(...envelopes.map((e) => e.id));
+      },
+      (envelope) => envelope.tenantId === tenantId,
+    );
+    const event = auditEnvelope(tenantId, 'COMMUNICATION_AUDIT', { summary: 'event 0' });
+    await expect(app.get(IngestService).ingest([event])).rejects.toThrow();
+    expect(await stored(tenantId)).toEqual([]);
+    // Delivered again: stored, and the observer's work with it.
+    await app.get(IngestService).ingest([event]);
+    expect((await stored(tenantId)).map((row) => row.summary)).toEqual(['event 0']);
+    expect(seen).toEqual([event.id]);
+  });
+
   it('should hand an observer of some types only those, and not call it for a batch without one (A29)', async () => {
     const tenantId = randomUUID();
     const heard: string[][] = [];

@@ -16,8 +16,12 @@ interface ClientState {
 
 const EMPTY = Buffer.alloc(0);
 const ENCRYPTION_REFUSED = Buffer.from('N');
-// Sync ends an extended-protocol cycle the client left open; the ROLLBACK ends its transaction.
+// CopyFail ends a COPY FROM STDIN the client left open (ignored outside one), Sync an
+// extended-protocol cycle; the ROLLBACK ends its transaction.
+const COPY_FAIL_REASON = 'client gone\0';
 const RESET = Buffer.concat([
+  Buffer.from([0x66, 0, 0, 0, 4 + COPY_FAIL_REASON.length]),
+  Buffer.from(COPY_FAIL_REASON),
   Buffer.from([0x53, 0, 0, 0, 4]),
   Buffer.from([0x51, 0, 0, 0, 4 + 'ROLLBACK'.length + 1]),
   Buffer.from('ROLLBACK\0'),
@@ -111,6 +115,15 @@ export class SharedSession {
   private async reset(): Promise<void> {
     try {
       await this.db.execProtocolRawStream(RESET, { syncToFs: false, onRawData: () => undefined });
+      if (this.db.isInTransaction()) {
+        // The session must not stay in another client's transaction: one more try, then say so.
+        await this.db.execProtocolRawStream(RESET, { syncToFs: false, onRawData: () => undefined });
+      }
+      if (this.db.isInTransaction()) {
+        process.emitWarning(
+          'the embedded PostgreSQL session is still in a transaction after a reset',
+        );
+      }
     } catch {
       // Closed meanwhile (stop): nothing left to undo.
     }

@@ -22,9 +22,13 @@ export class AcknowledgedPublishes {
   private readonly inbox = createInbox();
   private readonly awaited = new Map<string, Awaited>();
   private sequence = 0;
+  /** Why the inbox closed (a permissions error, say): every publish then fails at once. */
+  private closedBy: Error | undefined;
 
   constructor(private readonly nc: NatsConnection) {
-    nc.subscribe(`${this.inbox}.*`, { callback: (_error, message) => this.answered(message) });
+    nc.subscribe(`${this.inbox}.*`, {
+      callback: (error, message) => (error ? this.close(error) : this.answered(message)),
+    });
   }
 
   /** Resolves once the stream stored (or deduplicated) every one; rejects on the first failure. */
@@ -32,6 +36,9 @@ export class AcknowledgedPublishes {
     messages: ReadonlyArray<{ subject: string; payload: string; id: string }>,
     timeoutMs: number,
   ): Promise<void> {
+    if (this.closedBy) {
+      throw this.closedBy; // EventOutbox.addDurable falls back to the outbox
+    }
     const tokens: string[] = [];
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -60,6 +67,14 @@ export class AcknowledgedPublishes {
       clearTimeout(timer);
       tokens.forEach((token) => this.awaited.delete(token));
     }
+  }
+
+  private close(error: Error): void {
+    this.closedBy = new Error(`the acknowledgements' inbox closed: ${error.message}`);
+    for (const waiting of this.awaited.values()) {
+      waiting.reject(this.closedBy);
+    }
+    this.awaited.clear();
   }
 
   private answered(message: Msg): void {

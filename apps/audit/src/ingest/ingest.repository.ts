@@ -74,8 +74,9 @@ export class IngestRepository {
     ids: string[],
     { from, to }: { from: string; to: string },
   ): Promise<OpenedBatch> {
+    // By code unit, not localeCompare: every replica must lock the heads in the same order.
     const sorted = [...keys].sort((a, b) =>
-      headKey(a.tenantId, a.family).localeCompare(headKey(b.tenantId, b.family)),
+      byCodeUnit(headKey(a.tenantId, a.family), headKey(b.tenantId, b.family)),
     );
     const rows: OpenedBatchRow[] = await queryNamed(
       tx,
@@ -234,4 +235,8 @@ function openedBatchOf(rows: OpenedBatchRow[]): OpenedBatch & { isSnapshotSure: 
     }
   }
   return opened;
+}
+
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuditEventType, AuditableEventData, EventEnvelope } from '@agp/contracts';
-import { isRetryableSqlError, Tx } from '@agp/database';
+import { isRetryableSqlError, sqlState, Tx } from '@agp/database';
 import { ROOT_LOGGER } from '@agp/http';
 import { Logger } from 'pino';
 
@@ -70,7 +70,7 @@ export class IngestedEvents {
       try {
         await observe(tx, envelopes);
       } catch (error) {
-        if (isRetryableSqlError(error)) {
+        if (isRetryableSqlError(error) || !(await stillAnswers(tx))) {
           throw error;
         }
         throw new ObserverFailure(name, envelopes.length, error);
@@ -89,6 +89,21 @@ class ObserverFailure extends Error {
     cause: unknown,
   ) {
     super(`observer ${observer} failed`, { cause });
+  }
+}
+
+/**
+ * A57: an observer's error is its own only while the database still answers. A lost connection
+ * (pg's "Connection terminated", a socket's ECONNRESET: no SQLSTATE) fails the batch, which is
+ * delivered again, instead of storing the events without that observer's work.
+ */
+async function stillAnswers(tx: Tx): Promise<boolean> {
+  try {
+    await tx.query('SELECT 1');
+    return true;
+  } catch (probe) {
+    // An aborted transaction (25P02) still answers; only an error without a SQLSTATE does not.
+    return /^[0-9A-Z]{5}$/.test(sqlState(probe) ?? '');
   }
 }
 

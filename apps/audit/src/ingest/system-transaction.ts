@@ -16,12 +16,19 @@ export async function inSystemTransaction<T>(
   // TypeORM's own transaction sets this flag; named statements read it (F53).
   const runner = database.dataSource.createQueryRunner() as QueryRunner & {
     isTransactionActive: boolean;
+    databaseConnection: { query(sql: string): Promise<{ command?: string }> };
   };
   try {
     await runner.query(`START TRANSACTION; SET LOCAL ${SYSTEM_SETTING} TO 'on'`);
     runner.isTransactionActive = true;
     const result = await work(runner.manager);
-    await runner.query('COMMIT');
+    // A57: COMMIT of an aborted transaction answers ROLLBACK, without an error: the batch failed.
+    const committed = await runner.databaseConnection.query('COMMIT');
+    if (committed.command !== 'COMMIT') {
+      throw new Error(
+        `the ingest's transaction was rolled back at its COMMIT (${committed.command})`,
+      );
+    }
     return result;
   } catch (error) {
     // As TypeORM's transaction does: the first error is the one that counts.

@@ -11,7 +11,7 @@ export class ExpiringCache<V> {
   ) {}
 
   get(key: string, load: () => Promise<V>): Promise<V> {
-    const now = Date.now();
+    const now = performance.now();
     const entry = this.entries.get(key);
     if (entry && now - entry.loadedAt < this.ttlMs) {
       return entry.value;
