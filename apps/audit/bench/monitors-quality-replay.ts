@@ -297,10 +297,15 @@ function main(): void {
     ...(process.env.BENCH_TODAY === '1'
       ? { today: { engine: WORKING_ENGINE, sustained: false } }
       : {}),
-    [`main ${base.commit}`]: { engine: base.engine, sustained: true },
+    // BENCH_NO_BASE=1: the working tree alone (a diagnosis run, half the time).
+    ...(process.env.BENCH_NO_BASE === '1'
+      ? {}
+      : { [`main ${base.commit}`]: { engine: base.engine, sustained: true } }),
     new: { engine: WORKING_ENGINE, sustained: true },
   };
   const byMethod: Record<string, Finding[]> = {};
+  // The working tree's longer-window findings that its gates refused, and which gate (a diagnosis).
+  const refused: Array<{ finding: Finding; minutes: number; gate: string }> = [];
   for (let tick = evaluationStart; tick < TRACE_END.getTime(); tick += TICK_EVERY * MINUTE_MS) {
     const own = inputAt(tick, WINDOW);
     for (const [method, { engine, sustained }] of Object.entries(methods)) {
@@ -328,13 +333,15 @@ function main(): void {
           ],
         };
       });
-      (byMethod[method] ??= []).push(
-        ...engine.sustained.sustainedFindings(
-          byWindow,
-          (f) => own.series.get(engine.sustained.detectorSeriesKey(f))?.days[0],
-          (f) => engine.lean.ownWindowLeans(f, own, settingsIn(f.detector as RateDetector)),
-        ),
-      );
+      const recent = (f: Finding): number | undefined =>
+        own.series.get(engine.sustained.detectorSeriesKey(f))?.days[0];
+      const leans = (f: Finding): boolean =>
+        engine.lean.ownWindowLeans(f, own, settingsIn(f.detector as RateDetector));
+      const kept = engine.sustained.sustainedFindings(byWindow, recent, leans);
+      (byMethod[method] ??= []).push(...kept);
+      if (method === 'new') {
+        refused.push(...refusedOf(byWindow, kept, engine, recent));
+      }
     }
     for (const key of inputs.keys()) {
       if (key.startsWith(`${tick}:`)) {
@@ -411,6 +418,18 @@ function main(): void {
   for (const missed of report.missed) {
     out(`MISSED ${describeAnomaly(missed)} (drawn z ${drawnZ(missed)})`);
     out(`   best: ${bestDuring(missed, inputAt)}`);
+    for (const r of refused.filter(
+      (x) =>
+        x.finding.detector === missed.detector &&
+        x.finding.subject.id === missed.subject.id &&
+        x.finding.detectedAt.getTime() >= missed.start.getTime() &&
+        x.finding.detectedAt.getTime() <=
+          missed.start.getTime() + (missed.minutes + 20) * MINUTE_MS,
+    )) {
+      out(
+        `   refused by ${r.gate}: ${dayHour(r.finding.detectedAt.getTime())} ${r.minutes} min ${r.finding.summary}`,
+      );
+    }
   }
   for (const alarm of report.falseAlarms) {
     const tick = new Date(alarm.at).getTime();
@@ -418,6 +437,32 @@ function main(): void {
     out(`FALSE ${alarm.at} ${alarm.detector} ${alarm.subject} ${dayHour(tick)} ${alarm.summary}`);
     out(`   ${judgeText(alarm.detector as RateDetector, type ?? '', id ?? '', inputAt(tick))}`);
   }
+}
+
+/** The longer-window findings `sustainedFindings` left out, each with the gate that refused it. */
+function refusedOf(
+  byWindow: ReadonlyArray<{ minutes: number; findings: Finding[] }>,
+  kept: readonly Finding[],
+  engine: Engine,
+  recent: (f: Finding) => number | undefined,
+): Array<{ finding: Finding; minutes: number; gate: string }> {
+  const keys = new Set(kept.map((f) => `${f.detector}:${f.subject.id}`));
+  const own = byWindow[0]?.minutes ?? 0;
+  return byWindow.slice(1).flatMap(({ minutes, findings }) =>
+    findings
+      .filter((f) => !keys.has(`${f.detector}:${f.subject.id}`))
+      .map((finding) => {
+        const alone = engine.sustained.sustainedFindings(
+          [
+            { minutes: own, findings: [] },
+            { minutes, findings: [finding] },
+          ],
+          recent,
+          () => true,
+        );
+        return { finding, minutes, gate: alone.length > 0 ? 'lean (M79)' : 'under way (M62)' };
+      }),
+  );
 }
 
 function describeAnomaly(a: Anomaly): string {
@@ -449,7 +494,14 @@ function bestDuring(a: Anomaly, inputAt: (tick: number, window?: number) => Rate
       );
       const drop = a.factor < 1 && a.factor > 0;
       if (deviation && (!best || (drop ? deviation.z < best.z : deviation.z > best.z))) {
-        best = { z: deviation.z, text: `${dayHour(tick)} ${window} min ${show(deviation)}` };
+        const judged = sustainedWindows(
+          WINDOW,
+          new Date(tick - EVALUATION_DELAY_MINUTES * MINUTE_MS),
+        ).includes(window);
+        best = {
+          z: deviation.z,
+          text: `${dayHour(tick)} ${window} min ${show(deviation)}${judged ? '' : ' (window not judged then: M62 weekend rule)'}`,
+        };
       }
     }
   }
