@@ -333,10 +333,13 @@ function main(): void {
           ],
         };
       });
-      const recent = (f: Finding): number | undefined =>
-        own.series.get(engine.sustained.detectorSeriesKey(f))?.days[0];
-      const leans = (f: Finding): boolean =>
-        engine.lean.ownWindowLeans(f, own, settingsIn(f.detector as RateDetector));
+      // M88: the window asked (main's engine asks the own one, with one argument).
+      const asked = (minutes = WINDOW): RateInput =>
+        minutes === WINDOW ? own : inputAt(tick, minutes);
+      const recent = (f: Finding, minutes?: number): number | undefined =>
+        asked(minutes).series.get(engine.sustained.detectorSeriesKey(f))?.days[0];
+      const leans = (f: Finding, minutes?: number): boolean =>
+        engine.lean.ownWindowLeans(f, asked(minutes), settingsIn(f.detector as RateDetector));
       const kept = engine.sustained.sustainedFindings(byWindow, recent, leans);
       (byMethod[method] ??= []).push(...kept);
       if (method === 'new') {
@@ -444,19 +447,18 @@ function refusedOf(
   byWindow: ReadonlyArray<{ minutes: number; findings: Finding[] }>,
   kept: readonly Finding[],
   engine: Engine,
-  recent: (f: Finding) => number | undefined,
+  recent: (f: Finding, minutes?: number) => number | undefined,
 ): Array<{ finding: Finding; minutes: number; gate: string }> {
   const keys = new Set(kept.map((f) => `${f.detector}:${f.subject.id}`));
-  const own = byWindow[0]?.minutes ?? 0;
   return byWindow.slice(1).flatMap(({ minutes, findings }) =>
     findings
       .filter((f) => !keys.has(`${f.detector}:${f.subject.id}`))
       .map((finding) => {
         const alone = engine.sustained.sustainedFindings(
-          [
-            { minutes: own, findings: [] },
-            { minutes, findings: [finding] },
-          ],
+          byWindow.map((w) => ({
+            minutes: w.minutes,
+            findings: w.minutes === minutes ? [finding] : [],
+          })),
           recent,
           () => true,
         );
