@@ -17,11 +17,9 @@ import {
   seriesKey,
 } from '../src/monitors/engine/detectors/detector-input';
 import {
-  ERROR_RATE_DETECTORS,
   ERROR_RATE_SPECS,
   ErrorRateDetector,
   assessErrorRate,
-  errorRateFindings,
   errorRatePrior,
 } from '../src/monitors/engine/detectors/error-rate-detectors';
 import {
@@ -29,7 +27,6 @@ import {
   RATE_SPECS,
   RateDetector,
   assessSeries,
-  rateFindings,
 } from '../src/monitors/engine/detectors/rate-detectors';
 import { learnedDayKinds } from '../src/monitors/engine/baselines/day-kinds';
 import {
@@ -38,7 +35,6 @@ import {
   historyDispersion,
   quarterPairsOf,
 } from '../src/monitors/engine/baselines/history-dispersion';
-import { ownWindowLeans } from '../src/monitors/engine/detectors/own-window-lean';
 import { windowSegments } from '../src/monitors/engine/detectors/time-window';
 import { seasonalBaseline } from '../src/monitors/engine/baselines/seasonal-baseline';
 import { Finding } from '../src/monitors/engine/monitors.types';
@@ -50,12 +46,7 @@ import { hoursBetween } from '../tools/simulator/traffic-generator';
 import { SHAPES } from '../tools/simulator/traffic-shapes';
 import { scoreQuality, sideBySide } from './monitors-quality';
 import { Engine, WORKING_ENGINE, engineAt } from './base-engine';
-import {
-  candidatesOnly,
-  detectorSeriesKey,
-  sustainedFindings,
-  sustainedWindows,
-} from '../src/monitors/engine/detectors/sustained-windows';
+import { sustainedWindows } from '../src/monitors/engine/detectors/sustained-windows';
 
 /**
  * The quality bench's count and share detectors replayed in memory (a development tool, not the
@@ -78,11 +69,6 @@ const WINDOW = 15;
 const LOOKBACK = 7;
 /** BENCH_Z: every count and share detector's zScore (default: their default settings). */
 const Z = process.env.BENCH_Z ? Number(process.env.BENCH_Z) : undefined;
-
-function settingsOf(detector: RateDetector | ErrorRateDetector): DetectorSettings {
-  const settings = DEFAULT_DETECTOR_SETTINGS[detector];
-  return Z === undefined ? settings : { ...settings, zScore: Z };
-}
 
 interface Stored {
   subjectType: SeriesOf['subjectType'];
