@@ -182,9 +182,13 @@ describe('sustained windows (M61)', () => {
       asked.push(minutes);
       return minutes === 60 ? last60 : last15;
     };
-    // The last hour at 1 of 12 expected: still the drop, though 15 minutes cannot say so.
-    expect(sustainedFindings(windows, count(0, 1))).toEqual([drop]);
+    // The last hour at 1 of 12 expected: still the drop, though 15 minutes cannot say so; the
+    // lean (M79, the full model) is still asked of the own window (M90).
+    const leanAsked: number[] = [];
+    const leans = (_: Finding, minutes: number): boolean => leanAsked.push(minutes) > 0;
+    expect(sustainedFindings(windows, count(0, 1), leans)).toEqual([drop]);
     expect(asked).toEqual([60]);
+    expect(leanAsked).toEqual([15]);
     // The last hour back at its usual level: the drop is over, whatever 15 minutes show.
     expect(sustainedFindings(windows, count(0, 11))).toEqual([]);
     // A drop the own window can show, and any spike, still ask the own window.

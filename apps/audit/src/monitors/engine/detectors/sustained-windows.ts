@@ -51,8 +51,8 @@ export interface WindowFindings {
  * the longer window's change on the log scale (the square root of its ratio), so that an hour's
  * window does not keep finding a change for an hour after it ended; and (M79, `leans`) the own
  * window judged by its own model leaning the same way at 5 % (`own-window-lean.ts`). M88: a drop
- * asks the shortest judged window in which it can show at all (`gateWindow`); `recent` and `leans`
- * are asked of that window's count and model.
+ * asks `recent` of the shortest judged window in which it can show at all (`gateWindow`); `leans`
+ * is asked of the own window always (M90: asked of the longer one, it let model misfits through).
  */
 export function sustainedFindings(
   byWindow: readonly WindowFindings[],
@@ -72,7 +72,7 @@ export function sustainedFindings(
         (isSustainedDetector(finding.detector) &&
           !(finding.direction === 'DROP' && isShareDetector(finding.detector)) &&
           stillUnderway(finding, recent(finding, asked), asked) &&
-          leans(finding, asked));
+          leans(finding, own));
       if (!seen.has(key) && underway) {
         seen.add(key);
         kept.push(finding);
@@ -90,7 +90,7 @@ export function sustainedFindings(
  * not (2 %): the gate refused such drops however deep over two hours. A drop asks the shortest
  * judged window shorter than its own in which the count it leaves at its depth (the longer
  * window's ratio, rounded up) is beyond 1 %, else the own window as before. A spike has no such
- * floor, and asks the own window.
+ * floor, and asks the own window. M79's lean, by the full model, is asked of the own window.
  */
 export function gateWindow(finding: Finding, minutes: number, judged: readonly number[]): number {
   const own = judged[0] ?? minutes;
