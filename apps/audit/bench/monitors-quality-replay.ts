@@ -17,11 +17,9 @@ import {
   seriesKey,
 } from '../src/monitors/engine/detectors/detector-input';
 import {
-  ERROR_RATE_DETECTORS,
   ERROR_RATE_SPECS,
   ErrorRateDetector,
   assessErrorRate,
-  errorRateFindings,
   errorRatePrior,
 } from '../src/monitors/engine/detectors/error-rate-detectors';
 import {
@@ -29,7 +27,6 @@ import {
   RATE_SPECS,
   RateDetector,
   assessSeries,
-  rateFindings,
 } from '../src/monitors/engine/detectors/rate-detectors';
 import { learnedDayKinds } from '../src/monitors/engine/baselines/day-kinds';
 import {
@@ -38,7 +35,6 @@ import {
   historyDispersion,
   quarterPairsOf,
 } from '../src/monitors/engine/baselines/history-dispersion';
-import { ownWindowLeans } from '../src/monitors/engine/detectors/own-window-lean';
 import { windowSegments } from '../src/monitors/engine/detectors/time-window';
 import { seasonalBaseline } from '../src/monitors/engine/baselines/seasonal-baseline';
 import { Finding } from '../src/monitors/engine/monitors.types';
@@ -50,12 +46,7 @@ import { hoursBetween } from '../tools/simulator/traffic-generator';
 import { SHAPES } from '../tools/simulator/traffic-shapes';
 import { scoreQuality, sideBySide } from './monitors-quality';
 import { Engine, WORKING_ENGINE, engineAt } from './base-engine';
-import {
-  candidatesOnly,
-  detectorSeriesKey,
-  sustainedFindings,
-  sustainedWindows,
-} from '../src/monitors/engine/detectors/sustained-windows';
+import { sustainedWindows } from '../src/monitors/engine/detectors/sustained-windows';
 
 /**
  * The quality bench's count and share detectors replayed in memory (a development tool, not the
@@ -78,11 +69,6 @@ const WINDOW = 15;
 const LOOKBACK = 7;
 /** BENCH_Z: every count and share detector's zScore (default: their default settings). */
 const Z = process.env.BENCH_Z ? Number(process.env.BENCH_Z) : undefined;
-
-function settingsOf(detector: RateDetector | ErrorRateDetector): DetectorSettings {
-  const settings = DEFAULT_DETECTOR_SETTINGS[detector];
-  return Z === undefined ? settings : { ...settings, zScore: Z };
-}
 
 interface Stored {
   subjectType: SeriesOf['subjectType'];
@@ -297,10 +283,15 @@ function main(): void {
     ...(process.env.BENCH_TODAY === '1'
       ? { today: { engine: WORKING_ENGINE, sustained: false } }
       : {}),
-    [`main ${base.commit}`]: { engine: base.engine, sustained: true },
+    // BENCH_NO_BASE=1: the working tree alone (a diagnosis run, half the time).
+    ...(process.env.BENCH_NO_BASE === '1'
+      ? {}
+      : { [`main ${base.commit}`]: { engine: base.engine, sustained: true } }),
     new: { engine: WORKING_ENGINE, sustained: true },
   };
   const byMethod: Record<string, Finding[]> = {};
+  // The working tree's longer-window findings that its gates refused, and which gate (a diagnosis).
+  const refused: Array<{ finding: Finding; minutes: number; gate: string }> = [];
   for (let tick = evaluationStart; tick < TRACE_END.getTime(); tick += TICK_EVERY * MINUTE_MS) {
     const own = inputAt(tick, WINDOW);
     for (const [method, { engine, sustained }] of Object.entries(methods)) {
@@ -328,13 +319,18 @@ function main(): void {
           ],
         };
       });
-      (byMethod[method] ??= []).push(
-        ...engine.sustained.sustainedFindings(
-          byWindow,
-          (f) => own.series.get(engine.sustained.detectorSeriesKey(f))?.days[0],
-          (f) => engine.lean.ownWindowLeans(f, own, settingsIn(f.detector as RateDetector)),
-        ),
-      );
+      // M88: the window asked (main's engine asks the own one, with one argument).
+      const asked = (minutes = WINDOW): RateInput =>
+        minutes === WINDOW ? own : inputAt(tick, minutes);
+      const recent = (f: Finding, minutes?: number): number | undefined =>
+        asked(minutes).series.get(engine.sustained.detectorSeriesKey(f))?.days[0];
+      const leans = (f: Finding, minutes?: number): boolean =>
+        engine.lean.ownWindowLeans(f, asked(minutes), settingsIn(f.detector as RateDetector));
+      const kept = engine.sustained.sustainedFindings(byWindow, recent, leans);
+      (byMethod[method] ??= []).push(...kept);
+      if (method === 'new') {
+        refused.push(...refusedOf(byWindow, kept, engine, recent));
+      }
     }
     for (const key of inputs.keys()) {
       if (key.startsWith(`${tick}:`)) {
@@ -411,6 +407,18 @@ function main(): void {
   for (const missed of report.missed) {
     out(`MISSED ${describeAnomaly(missed)} (drawn z ${drawnZ(missed)})`);
     out(`   best: ${bestDuring(missed, inputAt)}`);
+    for (const r of refused.filter(
+      (x) =>
+        x.finding.detector === missed.detector &&
+        x.finding.subject.id === missed.subject.id &&
+        x.finding.detectedAt.getTime() >= missed.start.getTime() &&
+        x.finding.detectedAt.getTime() <=
+          missed.start.getTime() + (missed.minutes + 20) * MINUTE_MS,
+    )) {
+      out(
+        `   refused by ${r.gate}: ${dayHour(r.finding.detectedAt.getTime())} ${r.minutes} min ${r.finding.summary}`,
+      );
+    }
   }
   for (const alarm of report.falseAlarms) {
     const tick = new Date(alarm.at).getTime();
@@ -418,6 +426,31 @@ function main(): void {
     out(`FALSE ${alarm.at} ${alarm.detector} ${alarm.subject} ${dayHour(tick)} ${alarm.summary}`);
     out(`   ${judgeText(alarm.detector as RateDetector, type ?? '', id ?? '', inputAt(tick))}`);
   }
+}
+
+/** The longer-window findings `sustainedFindings` left out, each with the gate that refused it. */
+function refusedOf(
+  byWindow: ReadonlyArray<{ minutes: number; findings: Finding[] }>,
+  kept: readonly Finding[],
+  engine: Engine,
+  recent: (f: Finding, minutes?: number) => number | undefined,
+): Array<{ finding: Finding; minutes: number; gate: string }> {
+  const keys = new Set(kept.map((f) => `${f.detector}:${f.subject.id}`));
+  return byWindow.slice(1).flatMap(({ minutes, findings }) =>
+    findings
+      .filter((f) => !keys.has(`${f.detector}:${f.subject.id}`))
+      .map((finding) => {
+        const alone = engine.sustained.sustainedFindings(
+          byWindow.map((w) => ({
+            minutes: w.minutes,
+            findings: w.minutes === minutes ? [finding] : [],
+          })),
+          recent,
+          () => true,
+        );
+        return { finding, minutes, gate: alone.length > 0 ? 'lean (M79)' : 'under way (M62)' };
+      }),
+  );
 }
 
 function describeAnomaly(a: Anomaly): string {
@@ -449,7 +482,14 @@ function bestDuring(a: Anomaly, inputAt: (tick: number, window?: number) => Rate
       );
       const drop = a.factor < 1 && a.factor > 0;
       if (deviation && (!best || (drop ? deviation.z < best.z : deviation.z > best.z))) {
-        best = { z: deviation.z, text: `${dayHour(tick)} ${window} min ${show(deviation)}` };
+        const judged = sustainedWindows(
+          WINDOW,
+          new Date(tick - EVALUATION_DELAY_MINUTES * MINUTE_MS),
+        ).includes(window);
+        best = {
+          z: deviation.z,
+          text: `${dayHour(tick)} ${window} min ${show(deviation)}${judged ? '' : ' (window not judged then: M62 weekend rule)'}`,
+        };
       }
     }
   }

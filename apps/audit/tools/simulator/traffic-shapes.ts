@@ -384,11 +384,55 @@ export const HELD_OUT_8: TrafficShapes = {
   durationAware: true,
 };
 
+/**
+ * Held out for issue 38 a fourth time (M87): written and committed before any detector change of
+ * M88– was made, never run while tuning, run at the end with a seed drawn at the run. Its own
+ * proportions and ranges: fewer but burstier busy agents (at 7–26 × the median, 8-minute bursts),
+ * spikes of 4.5–12 × for 20–100 minutes, drops to 0.1–0.15 for 100–180 minutes, a tenant at 4.5 ×
+ * M11's level with bursts of CV 1.1–1.6, MCP error bursts of 27–33 minutes in the first 80 minutes
+ * after midnight, a holiday on the history's day 4, a sixth of the subjects round the clock and a
+ * quarter in other time zones.
+ */
+export const HELD_OUT_9: TrafficShapes = {
+  name: 'held-out-9',
+  burstyShare: 0.34,
+  burstCv: [0.45, 1.1],
+  burstBlockMinutes: 8,
+  trendingShare: 0.2,
+  trendPerDay: [-0.06, 0.08],
+  rareWarnShare: 0.33,
+  rareWarnRate: 0.02,
+  anyHour: true,
+  shiftedShare: 0.25,
+  shiftHours: [-9, 7],
+  weeklyShare: 0.18,
+  weekendLevel: [0.2, 1.2],
+  stepShare: 0.06,
+  stepFactor: [0.65, 1.55],
+  holidays: [4],
+  roundTheClockShare: 0.16,
+  nightLevel: [0.2, 0.5],
+  busyShare: 0.33,
+  busyFactor: [7, 26],
+  busyBurstCv: [0.65, 1.2],
+  spikeFactor: [4.5, 12],
+  spikeMinutes: [20, 100],
+  dropFactor: [0.1, 0.15],
+  dropMinutes: [100, 180],
+  policyPeak: 2.3,
+  errorBurstHours: [0, 1.33],
+  errorBurstMinutes: [27, 33],
+  tenantLevel: 4.5,
+  tenantBurstCv: [1.1, 1.6],
+  durationAware: true,
+};
+
 export const SHAPES: Record<string, TrafficShapes> = {
   'busy-bursty': BUSY_BURSTY,
   'held-out-6': HELD_OUT_6,
   'held-out-7': HELD_OUT_7,
   'held-out-8': HELD_OUT_8,
+  'held-out-9': HELD_OUT_9,
   classic: CLASSIC_SHAPES,
   shaped: SHAPED,
   'held-out': HELD_OUT,

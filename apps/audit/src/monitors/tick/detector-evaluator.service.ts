@@ -110,6 +110,8 @@ export class DetectorEvaluatorService {
             ),
         )),
       ];
+      const inputOf = (minutes: number): Omit<RateInput, 'settings'> =>
+        inputs[windows.indexOf(minutes)] ?? own;
       const byWindow = inputs.map((input) =>
         input === own
           ? findingsOver(input, group, settings, false)
@@ -123,9 +125,10 @@ export class DetectorEvaluatorService {
       findings.push(
         ...sustainedFindings(
           byWindow,
-          (f) => own.series.get(detectorSeriesKey(f))?.days[0],
-          // M79: the own window leans the longer window's way by its own model.
-          (f) => ownWindowLeans(f, own, settings.detectors[f.detector as TrafficDetector]),
+          (f, minutes) => inputOf(minutes).series.get(detectorSeriesKey(f))?.days[0],
+          // M79: the window asked (M88) leans the longer window's way by its own model.
+          (f, minutes) =>
+            ownWindowLeans(f, inputOf(minutes), settings.detectors[f.detector as TrafficDetector]),
         ),
       );
     }

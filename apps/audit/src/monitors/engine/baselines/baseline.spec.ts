@@ -42,6 +42,15 @@ function fromPieces(
 }
 
 describe('assessCount', () => {
+  it('should find a night drop over a longer window once the floor fades (M89)', () => {
+    // 40 events a window on five days, 7 now: within z 5 with M6's whole floor, z −5.3 with M89's.
+    const days = sameKind([40, 40, 40, 40, 40]);
+    expect(assessCount(7, days, volume)).toBeUndefined();
+    expect(
+      assessCount(7, days, volume, 1, false, { dispersion: 0, weekday: -1, fadeFloor: true }),
+    ).toMatchObject({ direction: 'DROP', observed: 7 });
+  });
+
   it('should find a SPIKE when the window is four times its steady baseline', () => {
     expect(assessCount(400, sameKind([100, 95, 105, 98, 102]), volume)).toMatchObject({
       direction: 'SPIKE',

@@ -36,7 +36,10 @@ export function assessCount(
   settings: DetectorSettings,
   exposure = 1,
   robustDays = false,
-  own: { dispersion: number; weekday: number } = { dispersion: 0, weekday: -1 },
+  own: { dispersion: number; weekday: number; fadeFloor?: boolean } = {
+    dispersion: 0,
+    weekday: -1,
+  },
 ): Deviation | undefined {
   const historyDispersion = own.dispersion;
   const pieces = days[0]?.pieces?.length ?? 0;
@@ -51,6 +54,7 @@ export function assessCount(
     pieces > 1 ? exposure / pieces : exposure,
     robustDays,
     historyDispersion,
+    own.fadeFloor,
   );
   if (!seasonal) {
     return undefined;

@@ -2,6 +2,7 @@ import {
   BaselineDay,
   MIN_DISPERSION,
   expectedCount,
+  fadingFloor,
   seasonalBaseline,
   varianceBoundFactor,
   lowOutlierDays,
@@ -27,6 +28,18 @@ describe('seasonalBaseline', () => {
       levelUncertainty: 1 / 45.5,
       projectionUncertainty: 1 / 45.5,
     });
+  });
+
+  it('should fade the floor on few events when asked, for the longer windows (M89)', () => {
+    // A night's two hours: 40 events on each of five days, no variance beyond Poisson.
+    const days = [1, 2, 3, 4, 5].map((age) => day(age, 40));
+    expect(seasonalBaseline(days, 1)?.dispersion).toBe(MIN_DISPERSION);
+    const faded = seasonalBaseline(days, 1, 1, false, 0, true)?.dispersion ?? 0;
+    expect(faded).toBeCloseTo((MIN_DISPERSION * 40) / (40 + 1 / MIN_DISPERSION), 12);
+    expect(faded).toBeLessThan(MIN_DISPERSION / 2);
+    // Half the floor at 44 events, nearly all of it on a busy window.
+    expect(fadingFloor(1 / MIN_DISPERSION)).toBeCloseTo(MIN_DISPERSION / 2, 12);
+    expect(fadingFloor(4000)).toBeGreaterThan(0.98 * MIN_DISPERSION);
   });
 
   it('should not take silence for a rate of zero', () => {

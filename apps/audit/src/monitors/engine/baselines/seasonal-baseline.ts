@@ -24,6 +24,20 @@ export interface SeasonalBaseline {
 /** Extra variance every subject is assumed to have at least (M6). */
 export const MIN_DISPERSION = 0.15 ** 2;
 
+/**
+ * M89: M6's floor where a count's own Poisson noise is larger than it (M83's fading floor), for the
+ * longer windows only: `MIN_DISPERSION × m / (m + 1 / MIN_DISPERSION)` for a window expecting m
+ * events, half the floor at 44 events, the whole floor on busy windows. The floor stands for a level
+ * that varies more than the baseline days showed; on a night's 40 events in two hours it added 90 %
+ * of the Poisson variance again and held drops to an eighth at z −4.1 to −4.9 (M81). The own window
+ * keeps the whole floor (M83's one false alarm there), and a longer window's finding still needs
+ * M62's gate and M79's lean, which judge the recent minutes by the full model.
+ */
+export function fadingFloor(expected: number): number {
+  const m = Math.max(0, expected);
+  return (MIN_DISPERSION * m) / (m + 1 / MIN_DISPERSION);
+}
+
 /** Five baseline days cannot show a bursty subject's variability exactly. */
 export function varianceBoundFactor(dof: number): number {
   const h = 2 / (9 * dof);
@@ -38,6 +52,7 @@ export function seasonalBaseline(
   pieceExposure = exposure,
   robustDays = false,
   burstiness = 0,
+  fadeFloor = false,
 ): SeasonalBaseline | undefined {
   const days = robustDays ? withoutOutlierDays(allDays, exposure, burstiness) : allDays;
   const same = days.filter((d) => d.sameKind);
@@ -86,7 +101,7 @@ export function seasonalBaseline(
   return {
     level,
     projected,
-    dispersion: Math.max(dispersion, MIN_DISPERSION),
+    dispersion: Math.max(dispersion, fadeFloor ? fadingFloor(level) : MIN_DISPERSION),
     levelUncertainty,
     projectionUncertainty: levelUncertainty + distance * slopeVariance,
   };

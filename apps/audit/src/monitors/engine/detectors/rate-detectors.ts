@@ -156,6 +156,8 @@ export function assessSeries(
             input.windowMinutes,
           ),
           weekday: input.windowStart.getUTCDay(),
+          // M89: a longer window than the detector's own fades M6's floor on few events.
+          fadeFloor: input.windowMinutes > settings.windowMinutes,
         },
       );
 }

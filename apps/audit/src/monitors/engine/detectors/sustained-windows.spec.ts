@@ -3,7 +3,12 @@ import { Finding } from '../monitors.types';
 import { RateInput, SeriesOf, seriesKey } from './detector-input';
 import { rateFindings } from './rate-detectors';
 import { ownWindowLeans } from './own-window-lean';
-import { candidatesOnly, sustainedFindings, sustainedWindows } from './sustained-windows';
+import {
+  candidatesOnly,
+  gateWindow,
+  sustainedFindings,
+  sustainedWindows,
+} from './sustained-windows';
 
 const AGENT = '6f1c0d8e-93a4-4d55-9c54-0c2f0e7d4a11';
 const TICK = new Date('2026-01-07T14:01:00Z');
@@ -162,6 +167,36 @@ describe('sustained windows (M61)', () => {
         () => 12,
       ),
     ).toEqual([]);
+  });
+
+  it('should ask a drop the own window cannot show of the shortest judged window that can (M88)', () => {
+    // A night's 24 events in two hours: 3 in 15 minutes, where even 0 is a drop only at 5 %.
+    const drop = { ...finding('DROP', 120, 24), evidence: { baselinePerMinute: 0.2, ratio: 0.1 } };
+    const windows = [
+      { minutes: 15, findings: [] },
+      { minutes: 60, findings: [] },
+      { minutes: 120, findings: [drop as unknown as Finding] },
+    ];
+    const asked: number[] = [];
+    const count = (last15: number, last60: number) => (_: Finding, minutes: number) => {
+      asked.push(minutes);
+      return minutes === 60 ? last60 : last15;
+    };
+    // The last hour at 1 of 12 expected: still the drop, though 15 minutes cannot say so; the
+    // lean (M79, the full model) is still asked of the own window (M90).
+    const leanAsked: number[] = [];
+    const leans = (_: Finding, minutes: number): boolean => leanAsked.push(minutes) > 0;
+    expect(sustainedFindings(windows, count(0, 1), leans)).toEqual([drop]);
+    expect(asked).toEqual([60]);
+    expect(leanAsked).toEqual([15]);
+    // The last hour back at its usual level: the drop is over, whatever 15 minutes show.
+    expect(sustainedFindings(windows, count(0, 11))).toEqual([]);
+    // A drop the own window can show, and any spike, still ask the own window.
+    const busy = { ...drop, evidence: { baselinePerMinute: 2, ratio: 0.1 } } as unknown as Finding;
+    const spike = { ...finding('SPIKE', 120, 24), evidence: { baselinePerMinute: 0.2, ratio: 5 } };
+    expect(gateWindow(busy, 120, [15, 60, 120])).toBe(15);
+    expect(gateWindow(spike as unknown as Finding, 120, [15, 60, 120])).toBe(15);
+    expect(gateWindow(drop as unknown as Finding, 60, [15, 60])).toBe(15);
   });
 
   it('should ask of the own window at least half the change on the log scale', () => {

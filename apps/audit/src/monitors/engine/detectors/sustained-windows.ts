@@ -50,25 +50,29 @@ export interface WindowFindings {
  * that many minutes at 1 % as a Poisson (up for a spike, down for a drop) and showing at least half
  * the longer window's change on the log scale (the square root of its ratio), so that an hour's
  * window does not keep finding a change for an hour after it ended; and (M79, `leans`) the own
- * window judged by its own model leaning the same way at 5 % (`own-window-lean.ts`).
+ * window judged by its own model leaning the same way at 5 % (`own-window-lean.ts`). M88: a drop
+ * asks `recent` of the shortest judged window in which it can show at all (`gateWindow`); `leans`
+ * is asked of the own window always (M90: asked of the longer one, it let model misfits through).
  */
 export function sustainedFindings(
   byWindow: readonly WindowFindings[],
-  recent: (finding: Finding) => number | undefined,
-  leans: (finding: Finding) => boolean = () => true,
+  recent: (finding: Finding, minutes: number) => number | undefined,
+  leans: (finding: Finding, minutes: number) => boolean = () => true,
 ): Finding[] {
   const own = byWindow[0]?.minutes ?? 0;
+  const judged = byWindow.map((w) => w.minutes);
   const seen = new Set<string>();
   const kept: Finding[] = [];
   for (const { minutes, findings } of byWindow) {
     for (const finding of findings) {
       const key = `${finding.detector}:${finding.subject.type}:${finding.subject.id}`;
+      const asked = minutes === own ? own : gateWindow(finding, minutes, judged);
       const underway =
         minutes === own ||
         (isSustainedDetector(finding.detector) &&
           !(finding.direction === 'DROP' && isShareDetector(finding.detector)) &&
-          stillUnderway(finding, recent(finding), own) &&
-          leans(finding));
+          stillUnderway(finding, recent(finding, asked), asked) &&
+          leans(finding, own));
       if (!seen.has(key) && underway) {
         seen.add(key);
         kept.push(finding);
@@ -76,6 +80,31 @@ export function sustainedFindings(
     }
   }
   return kept;
+}
+
+/**
+ * M88: the window a longer window's finding asks whether its change is still under way. The own
+ * window, unless the finding is a drop the own window cannot show at M62's tail: a Poisson of E
+ * expected events has no count below e^−E, so under 4.6 events (a night's or a weekend's 15
+ * minutes) not even 0 is a drop at 1 %, and at 6 events a drop to an eighth leaves one, which is
+ * not (2 %): the gate refused such drops however deep over two hours. A drop asks the shortest
+ * judged window shorter than its own in which the count it leaves at its depth (the longer
+ * window's ratio, rounded up) is beyond 1 %, else the own window as before. A spike has no such
+ * floor, and asks the own window. M79's lean, by the full model, is asked of the own window.
+ */
+export function gateWindow(finding: Finding, minutes: number, judged: readonly number[]): number {
+  const own = judged[0] ?? minutes;
+  const evidence = finding.evidence as { baselinePerMinute?: number; ratio?: number };
+  const perMinute = evidence.baselinePerMinute;
+  if (finding.direction !== 'DROP' || perMinute === undefined) {
+    return own;
+  }
+  const showable = judged.find((m) => {
+    const expected = { mean: perMinute * m, size: POISSON_SIZE };
+    const left = Math.ceil((evidence.ratio ?? 0) * expected.mean);
+    return m < minutes && negativeBinomialLower(left, expected) <= UNDERWAY_TAIL;
+  });
+  return showable ?? own;
 }
 
 function stillUnderway(finding: Finding, recent: number | undefined, minutes: number): boolean {
