@@ -94,16 +94,17 @@ class ObserverFailure extends Error {
 
 /**
  * A57: an observer's error is its own only while the database still answers. A lost connection
- * (pg's "Connection terminated", a socket's ECONNRESET: no SQLSTATE) fails the batch, which is
- * delivered again, instead of storing the events without that observer's work.
+ * (pg's "Connection terminated", a socket's ECONNRESET, 57P01 at a failover) fails the batch,
+ * which is delivered again, instead of storing the events without that observer's work.
  */
 async function stillAnswers(tx: Tx): Promise<boolean> {
   try {
     await tx.query('SELECT 1');
     return true;
   } catch (probe) {
-    // An aborted transaction (25P02) still answers; only an error without a SQLSTATE does not.
-    return /^[0-9A-Z]{5}$/.test(sqlState(probe) ?? '');
+    // Only an aborted transaction (25P02) answers this way; anything else (08006, 57P01, EPIPE,
+    // no code at all) is a connection that may be gone, and the batch had better fail.
+    return sqlState(probe) === '25P02';
   }
 }
 
