@@ -42,6 +42,18 @@ describe(BudgetsRepository.name, () => {
          FROM generate_series(0, 3600) g`,
       [tenantId, agentA, agentB, subscription, gateway],
     );
+  /**
+   * A priced line of each agent now, so that every window (a DAY or MONTH just begun included:
+   * the series' line at now has no amount) counts something whatever the time of day.
+   */
+  const seedNow = (tx: Tx, tenantId: string) =>
+    tx.query(
+      `INSERT INTO relay.spend_entries (id, tenant_id, kind, occurred_at, agent_id,
+         subscription_id, llm_gateway_id, amount_usd, total_tokens, correlation_id)
+       SELECT gen_random_uuid(), $1, 'LLM', now(), a, $4, $5, 0.001, 3, 'c'
+         FROM unnest(ARRAY[$2, $3]::uuid[]) AS a`,
+      [tenantId, agentA, agentB, subscription, gateway],
+    );
 
   beforeAll(async () => {
     relay = await migratedRelayDatabase('relay_budgets');
@@ -49,6 +61,8 @@ describe(BudgetsRepository.name, () => {
     await database.asSystem(async (tx) => {
       await seed(tx, tenant);
       await seed(tx, other);
+      await seedNow(tx, tenant);
+      await seedNow(tx, other);
     });
     // SP20: lines of separate transactions, counted in several slots of the last hour's totals.
     for (let k = 0; k < 12; k++) {
