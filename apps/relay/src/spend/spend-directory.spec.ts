@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 
 import { RequestContext } from '@agp/auth';
 import { Database } from '@agp/database';
-import { EventOutbox, InProcessTransport, ReplicaBroadcast } from '@agp/messaging';
 import pino from 'pino';
 
 import {
   MigratedRelayDatabase,
   migratedRelayDatabase,
+  replicaBroadcastOn,
 } from '../../test/support/migrated-relay-database';
 import { BudgetsRepository, SpendSubject } from './budgets.repository';
 import { BudgetsService } from './budgets.service';
@@ -30,10 +30,7 @@ describe(SpendDirectory.name, () => {
     relay = await migratedRelayDatabase('relay_spend_directory');
     database = relay.database;
     database.dataSource.subscribers.push({ afterTransactionStart: () => void (transactions += 1) });
-    // The replica's own commits reach its listeners inside the commit, as in the services.
-    const broadcast = new ReplicaBroadcast(new InProcessTransport(logger), logger);
-    const outbox = new EventOutbox(database);
-    outbox.notifyOnCommit((envelopes) => broadcast.committed(envelopes));
+    const { broadcast, outbox } = replicaBroadcastOn(database, logger);
     directory = new SpendDirectory(database, broadcast, new ModelPricesRepository());
     await directory.onApplicationBootstrap();
     const rows = new BudgetsRepository();

@@ -1,5 +1,7 @@
 import { Database, createSchemaDataSource, migrate } from '@agp/database';
+import { EventOutbox, InProcessTransport, ReplicaBroadcast } from '@agp/messaging';
 import { createTestDatabase } from '@agp/testing';
+import { Logger } from 'pino';
 
 import { relayDataSourceOptions } from '../../src/database/data-source';
 
@@ -26,4 +28,18 @@ export async function migratedRelayDatabase(
       await testDatabase.drop();
     },
   };
+}
+
+/**
+ * A replica's broadcast and outbox on the database, wired as in the services: the replica's own
+ * commits reach its listeners inside the commit (T2, R40).
+ */
+export function replicaBroadcastOn(
+  database: Database,
+  logger: Logger,
+): { broadcast: ReplicaBroadcast; outbox: EventOutbox } {
+  const broadcast = new ReplicaBroadcast(new InProcessTransport(logger), logger);
+  const outbox = new EventOutbox(database);
+  outbox.notifyOnCommit((envelopes) => broadcast.committed(envelopes));
+  return { broadcast, outbox };
 }

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 
 import { RequestContext } from '@agp/auth';
 import { Database, Tx } from '@agp/database';
-import { EventOutbox, InProcessTransport, ReplicaBroadcast } from '@agp/messaging';
+import { EventOutbox } from '@agp/messaging';
 import pino from 'pino';
 
 import {
   MigratedRelayDatabase,
   migratedRelayDatabase,
+  replicaBroadcastOn,
 } from '../../../test/support/migrated-relay-database';
 import { TrafficSettingsRepository } from '../../traffic-settings/traffic-settings.repository';
 import { TrafficSettingsService } from '../../traffic-settings/traffic-settings.service';
@@ -28,10 +29,9 @@ describe(TrafficDirectory.name, () => {
     relay = await migratedRelayDatabase('relay_traffic_directory');
     database = relay.database;
     database.dataSource.subscribers.push({ afterTransactionStart: () => void (transactions += 1) });
-    // The replica's own commits reach its listeners inside the commit, as in the services.
-    const broadcast = new ReplicaBroadcast(new InProcessTransport(logger), logger);
-    outbox = new EventOutbox(database);
-    outbox.notifyOnCommit((envelopes) => broadcast.committed(envelopes));
+    const replica = replicaBroadcastOn(database, logger);
+    const broadcast = replica.broadcast;
+    outbox = replica.outbox;
     directory = new TrafficDirectory(database, broadcast);
     settings = new TrafficSettingsService(database, outbox, new TrafficSettingsRepository());
     await directory.onApplicationBootstrap();
